@@ -1,0 +1,43 @@
+# Sengoku developer commands. Every target installs what it needs first.
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+ARGS   ?=
+
+.PHONY: install run test lint format soak bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+
+# Reinstall only when the project metadata changes (idempotent).
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(BIN)/sengoku play gungi --vs ai $(ARGS)
+
+lint: install
+	$(BIN)/ruff check sengoku tests benchmarks
+	$(BIN)/ruff format --check sengoku tests benchmarks
+	$(BIN)/mypy sengoku/core
+
+format: install
+	$(BIN)/ruff check --fix sengoku tests benchmarks
+	$(BIN)/ruff format sengoku tests benchmarks
+
+test: lint
+	$(BIN)/python -m pytest -q
+
+soak: install
+	SENGOKU_SOAK=1 $(BIN)/python -m pytest -q -m soak tests
+
+bench: install
+	$(BIN)/python benchmarks/run.py $(ARGS)
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

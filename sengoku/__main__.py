@@ -1,0 +1,3 @@
+from sengoku.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,224 @@
+"""The ``sengoku`` command (also ``python -m sengoku``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from sengoku.core.game import Game, SengokuError, State
+from sengoku.core.record import GameRecord
+from sengoku.core.registry import list_games, load_game
+
+
+def _parse_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def game_options(game: Game, args: argparse.Namespace) -> dict[str, Any]:
+    """Options from the well-known flags (--mode, --players, --variant) and -o key=value."""
+    options: dict[str, Any] = {}
+    for flag in ("mode", "players", "variant"):
+        value = getattr(args, flag, None)
+        if value is not None:
+            if flag not in game.options:
+                raise SengokuError(f"{game.name} has no {flag!r} option")
+            options[flag] = value
+    for item in getattr(args, "option", None) or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise SengokuError(f"-o takes key=value, got {item!r}")
+        options[key.strip()] = _parse_value(value.strip())
+    return options
+
+
+def _add_option_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--mode", help="the game's mode or ruleset (e.g. gungi: intro, beginner, ...)")
+    p.add_argument("--players", type=int, help="number of players, for games that vary")
+    p.add_argument("--variant", help="a named variant, for games that have them")
+    p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE", help="any option")
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    for name in list_games():
+        game = load_game(name)
+        if args.json:
+            print(json.dumps(game.describe(), ensure_ascii=False))
+            continue
+        print(
+            f"{name} (rules v{game.version}, {game.min_players}-{game.max_players} players): {game.title}"
+        )
+        for opt in game.options.values():
+            print(f"    {opt.name} = {opt.default!r}  [{opt.describe_allowed()}]  {opt.doc}")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from sengoku.terminal import play_terminal
+
+    game = load_game(args.game)
+    options = game_options(game, args)
+    state = game.new_state(args.seed, **options)
+    if args.vs == "human":
+        humans = set(range(state.num_players))
+        agent = "random"
+    else:
+        humans = {args.seat}
+        agent = "random" if args.vs in {"ai", "computer"} else args.vs
+    record = play_terminal(game, options, humans, agent_name=agent, seed=args.seed)
+    if args.save:
+        record.save(args.save)
+        print(f"Saved the record to {args.save}")
+    return 0
+
+
+def perft(state: State, depth: int) -> int:
+    """Leaf count at ``depth`` through the contract (games may provide a faster ``perft``)."""
+    fast = getattr(state, "perft", None)
+    if fast is not None:
+        return int(fast(depth))
+    if depth == 0:
+        return 1
+    total = 0
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        total += perft(child, depth - 1)
+    return total
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    game = load_game(args.game)
+    options = game_options(game, args)
+    if args.fen:
+        from_fen = getattr(game, "from_fen", None)
+        if from_fen is None:
+            raise SengokuError(f"{game.name} has no FEN")
+        state = from_fen(args.fen, **options)
+    else:
+        state = game.new_state(args.seed, **options)
+    start = time.perf_counter()
+    if args.divide:
+        total = 0
+        for action in state.legal_actions():
+            child = state.clone()
+            child.apply(action)
+            n = perft(child, args.depth - 1)
+            total += n
+            print(f"{action}: {n}")
+        print()
+    else:
+        total = perft(state, args.depth)
+    elapsed = time.perf_counter() - start
+    print(total)
+    print(f"({elapsed:.2f} s)", file=sys.stderr)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from sengoku.bench import peak_memory_of, random_play
+
+    game = load_game(args.game)
+    options = game_options(game, args)
+    presets = [options] if options else [dict(p) for p in game.bench_presets]
+    runs = []
+    for preset in presets:
+        result, peak = peak_memory_of(
+            random_play, game, preset, args.seconds / len(presets), args.seed
+        )
+        result["peak_memory_bytes"] = peak
+        runs.append(result)
+    total_plies = sum(r["plies"] for r in runs)
+    total_seconds = sum(r["seconds"] for r in runs)
+    summary = {
+        "game": game.name,
+        "plies_per_second": round(total_plies / total_seconds, 1) if total_seconds else 0.0,
+        "runs": runs,
+    }
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        for r in runs:
+            print(
+                f"{game.name} {r['options'] or 'default'}: {r['plies_per_second']:.0f} plies/s "
+                f"({r['games']} games, {r['plies']} plies, peak {r['peak_memory_bytes'] / 1e6:.1f} MB)"
+            )
+        print(f"overall: {summary['plies_per_second']:.0f} plies/s")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    record = GameRecord.load(args.file)
+    game = load_game(record.game)
+    state = record.replay()
+    print(game.render_text(state, None))
+    result = state.outcome()
+    print(
+        f"{len(record.actions)} actions replayed; result: {result.to_json() if result else 'unfinished'}"
+    )
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sengoku", description="Gungi, Gunshi, Gunkimono and Sashimono."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("games", help="list the games and their options")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_games)
+
+    p = sub.add_parser("play", help="play a game in the terminal")
+    p.add_argument("game", choices=list_games())
+    _add_option_flags(p)
+    p.add_argument(
+        "--vs", default="random", help="random (the computer), human (hot seat), or an agent name"
+    )
+    p.add_argument("--seat", type=int, default=0, help="your seat when playing the computer")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--save", metavar="FILE", help="save the record when the game ends")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("perft", help="count the leaves of the move tree")
+    p.add_argument("game", choices=list_games())
+    _add_option_flags(p)
+    p.add_argument("--fen", help="start from this position (games with a FEN)")
+    p.add_argument("--depth", type=int, required=True)
+    p.add_argument("--divide", action="store_true", help="count per first move")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_perft)
+
+    p = sub.add_parser("bench", help="random-play speed")
+    p.add_argument("game", choices=list_games())
+    _add_option_flags(p)
+    p.add_argument("--seconds", type=float, default=5.0)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("replay", help="replay a saved record and show the final position")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_replay)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except SengokuError as exc:
+        print(f"sengoku: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

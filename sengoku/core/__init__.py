@@ -1,0 +1,37 @@
+"""The contract every game keeps; nothing game-specific lives here."""
+
+from sengoku.core.game import (
+    TERMINAL,
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    InvalidOption,
+    Option,
+    Outcome,
+    ParseError,
+    SengokuError,
+    State,
+    event,
+)
+from sengoku.core.record import GameRecord, InvalidRecord
+from sengoku.core.registry import list_games, load_game
+
+__all__ = [
+    "TERMINAL",
+    "Action",
+    "Event",
+    "Game",
+    "GameRecord",
+    "IllegalAction",
+    "InvalidOption",
+    "InvalidRecord",
+    "Option",
+    "Outcome",
+    "ParseError",
+    "SengokuError",
+    "State",
+    "event",
+    "list_games",
+    "load_game",
+]

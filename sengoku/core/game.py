@@ -1,0 +1,343 @@
+"""The contract every Sengoku game keeps.
+
+A :class:`Game` is the static description of a game (name, rules version, player range,
+options, notation, integer action mapping). A :class:`State` is one position of one match,
+advanced in place by :meth:`State.apply`. Agents, the server, the CLI and the research
+adapters know games only through these two classes, :class:`Outcome` and events.
+
+The shape follows OpenSpiel's ``State`` API and python-chess's value objects:
+
+* one action is one decision of one seat; ``str(action)`` is its canonical notation;
+* ``apply`` validates first and changes nothing when it refuses (:class:`IllegalAction`);
+* ``view(seat)`` is the only thing a player is ever shown;
+* ``determinize(seat, rng)`` resamples what that seat cannot see, from what it can.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+#: An action is a frozen, hashable value object whose ``str`` is its canonical notation.
+Action = Hashable
+
+#: An event is a JSON-ready dict with at least ``type`` and ``audience``
+#: (``None``: everyone; else the list of seats that may see it).
+Event = dict[str, Any]
+
+#: The seat index used for "nobody is to act": the game is over.
+TERMINAL = -1
+
+
+class SengokuError(ValueError):
+    """Base class of every error a user of the library can cause."""
+
+
+class IllegalAction(SengokuError):
+    """An action that the rules do not allow here. The message names the rule."""
+
+
+class InvalidOption(SengokuError):
+    """An unknown option, or a value the option does not allow."""
+
+
+class ParseError(SengokuError):
+    """Text that names no legal action, or several (the message lists the candidates)."""
+
+
+def event(type_: str, audience: Sequence[int] | None = None, **details: Any) -> Event:
+    """Build an event: ``audience`` None means every seat and spectator may see it."""
+    return {"type": type_, "audience": None if audience is None else list(audience), **details}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One documented option of a game.
+
+    ``allowed`` is either a tuple of the values allowed, or a ``range`` for integers.
+    """
+
+    name: str
+    default: Any
+    allowed: tuple[Any, ...] | range
+    doc: str
+
+    def check(self, value: Any) -> Any:
+        if isinstance(self.allowed, range):
+            ok = isinstance(value, int) and not isinstance(value, bool) and value in self.allowed
+        else:
+            ok = value in self.allowed and type(value) in {type(v) for v in self.allowed}
+        if not ok:
+            raise InvalidOption(
+                f"option {self.name!r}: {value!r} is not allowed; allowed: {self.describe_allowed()}"
+            )
+        return value
+
+    def describe_allowed(self) -> str:
+        if isinstance(self.allowed, range):
+            return f"integers {self.allowed.start}..{self.allowed.stop - 1}"
+        return ", ".join(repr(v) for v in self.allowed)
+
+    def to_json(self) -> dict[str, Any]:
+        allowed: Any = (
+            {"min": self.allowed.start, "max": self.allowed.stop - 1}
+            if isinstance(self.allowed, range)
+            else list(self.allowed)
+        )
+        return {"name": self.name, "default": self.default, "allowed": allowed, "doc": self.doc}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``reason`` is a short code (``marshal_captured``, ``mate``, ``resignation``, ``timeout``,
+    ``repetition``, ``length_limit``, ...). ``winners`` lists seats (empty: no winner).
+    ``scores`` are the game's own points (VP where it counts VP, else 1 win / 0 loss).
+    ``returns`` are utilities in [-1, 1]: two players +1 / -1 / 0; more players by rank.
+    """
+
+    reason: str
+    winners: tuple[int, ...]
+    scores: tuple[float, ...]
+    returns: tuple[float, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "reason": self.reason,
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+            "returns": list(self.returns),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        return cls(
+            reason=str(data["reason"]),
+            winners=tuple(int(s) for s in data["winners"]),
+            scores=tuple(float(s) for s in data["scores"]),
+            returns=tuple(float(r) for r in data["returns"]),
+        )
+
+    @classmethod
+    def win(cls, winner: int, num_players: int, reason: str) -> Outcome:
+        """One seat wins, every other seat loses."""
+        scores = tuple(1.0 if s == winner else 0.0 for s in range(num_players))
+        returns = tuple(1.0 if s == winner else -1.0 for s in range(num_players))
+        return cls(reason, (winner,), scores, returns)
+
+    @classmethod
+    def no_winner(cls, num_players: int, reason: str) -> Outcome:
+        zeros = tuple(0.0 for _ in range(num_players))
+        return cls(reason, (), zeros, zeros)
+
+    @classmethod
+    def loss(cls, loser: int, num_players: int, reason: str) -> Outcome:
+        """One seat loses (a concession): in two-player games the other wins."""
+        if num_players == 2:
+            return cls.win(1 - loser, 2, reason)
+        others = tuple(s for s in range(num_players) if s != loser)
+        scores = tuple(0.0 if s == loser else 1.0 for s in range(num_players))
+        returns = tuple(-1.0 if s == loser else 1.0 / (num_players - 1) for s in range(num_players))
+        return cls(reason, others, scores, returns)
+
+    @classmethod
+    def ranked(cls, scores: Sequence[float], reason: str, ranks: Sequence[int]) -> Outcome:
+        """Multi-player result by rank (0 = best; equal ranks share).
+
+        Returns spread linearly from +1 (best) to -1 (worst); tied seats share the mean.
+        """
+        n = len(scores)
+        order = sorted(range(n), key=lambda s: ranks[s])
+        slot_value = [1.0 - 2.0 * i / (n - 1) for i in range(n)] if n > 1 else [0.0]
+        returns = [0.0] * n
+        i = 0
+        while i < n:
+            j = i
+            while j + 1 < n and ranks[order[j + 1]] == ranks[order[i]]:
+                j += 1
+            mean = sum(slot_value[i : j + 1]) / (j - i + 1)
+            for k in range(i, j + 1):
+                returns[order[k]] = mean
+            i = j + 1
+        best = min(ranks)
+        winners = tuple(s for s in range(n) if ranks[s] == best)
+        return cls(reason, winners, tuple(float(x) for x in scores), tuple(returns))
+
+
+class Game(ABC):
+    """The static description of one game: everything that does not change during play."""
+
+    name: ClassVar[str]
+    #: Bumped whenever a rule change alters legal moves or outcomes (records carry it).
+    version: ClassVar[int]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    #: One-line description for listings.
+    title: ClassVar[str] = ""
+    options: ClassVar[Mapping[str, Option]]
+    #: Option sets that ``sengoku bench`` plays (random games), e.g. each mode.
+    bench_presets: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)
+
+    def resolve_options(self, **options: Any) -> dict[str, Any]:
+        """All options with defaults filled in; unknown names or bad values raise."""
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            raise InvalidOption(
+                f"{self.name}: unknown option(s) {', '.join(map(repr, unknown))}; "
+                f"known options: {', '.join(sorted(self.options)) or 'none'}"
+            )
+        resolved = {}
+        for name, opt in self.options.items():
+            resolved[name] = opt.check(options[name]) if name in options else opt.default
+        return resolved
+
+    @abstractmethod
+    def new_state(self, seed: int = 0, **options: Any) -> State:
+        """The starting state; ``seed`` drives every shuffle and random draw."""
+
+    @abstractmethod
+    def num_distinct_actions(self, **options: Any) -> int:
+        """The size of the integer action space."""
+
+    @abstractmethod
+    def action_to_int(self, state: State, action: Action) -> int: ...
+
+    @abstractmethod
+    def int_to_action(self, state: State, n: int) -> Action: ...
+
+    @abstractmethod
+    def max_game_length(self, **options: Any) -> int:
+        """Decisions after which the game ends with ``length_limit`` (a guard, not a rule)."""
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> State: ...
+
+    def format_action(self, state: State, action: Action) -> str:
+        """The short form a player writes; by default the canonical notation."""
+        return str(action)
+
+    def parse_action(self, state: State, text: str) -> Action:
+        """Accept canonical or short notation naming exactly one legal action."""
+        wanted = normalize_notation(text)
+        legal = state.legal_actions()
+        exact = [a for a in legal if normalize_notation(str(a)) == wanted]
+        if len(exact) == 1:
+            return exact[0]
+        short = [a for a in legal if normalize_notation(self.format_action(state, a)) == wanted]
+        return pick_one(text, exact or short, legal)
+
+    def render_text(self, state: State, seat: int | None) -> str:
+        """A terminal drawing of what ``seat`` may see (``None``: a spectator)."""
+        return str(state)
+
+    def describe(self) -> dict[str, Any]:
+        """JSON-ready description for listings and the API."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "version": self.version,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": [opt.to_json() for opt in self.options.values()],
+        }
+
+
+def normalize_notation(text: str) -> str:
+    """Case-folded with every run of white space removed."""
+    return "".join(text.split()).casefold()
+
+
+def pick_one(text: str, candidates: Sequence[Action], legal: Sequence[Action]) -> Action:
+    """The single candidate, or a ParseError that says why there is not exactly one."""
+    if len(candidates) == 1:
+        return candidates[0]
+    if not candidates:
+        sample = ", ".join(str(a) for a in legal[:12])
+        more = f" (and {len(legal) - 12} more)" if len(legal) > 12 else ""
+        raise ParseError(f"{text!r} names no legal action; legal here: {sample or 'none'}{more}")
+    raise ParseError(
+        f"{text!r} is ambiguous; it could mean: {', '.join(str(a) for a in candidates)}"
+    )
+
+
+class State(ABC):
+    """One position of one match, advanced in place by :meth:`apply`."""
+
+    game: Game
+    options: dict[str, Any]
+    num_players: int
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to decide, or ``TERMINAL`` (-1) once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """The legal actions, in ascending ``action_to_int`` order; empty once terminal."""
+
+    @abstractmethod
+    def apply(self, action: Action) -> list[Event]:
+        """Play ``action``; raise :class:`IllegalAction` (changing nothing) if not legal."""
+
+    @abstractmethod
+    def concede(self, seat: int, reason: str = "resignation") -> list[Event]:
+        """End the game as a loss for ``seat`` (resignation, surrender, timeout)."""
+
+    @abstractmethod
+    def clone(self) -> State: ...
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result once terminal, else ``None``."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """JSON-ready: exactly what ``seat`` may see (``None``: a spectator)."""
+
+    @abstractmethod
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """A full state consistent with ``view(seat)``, hidden parts resampled."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """Everything, hidden parts included: for storage, never for a player."""
+
+    def returns(self) -> tuple[float, ...]:
+        """Utilities per seat: the outcome's returns once terminal, zeros before."""
+        result = self.outcome()
+        return result.returns if result else tuple(0.0 for _ in range(self.num_players))
+
+    def __str__(self) -> str:  # pragma: no cover - games override with a board drawing
+        return f"<{self.game.name} state, player {self.current_player} to act>"
+
+
+@dataclass
+class Registry:
+    """Game names to factories, imported lazily so a game costs nothing until used."""
+
+    factories: dict[str, Callable[[], Game]] = field(default_factory=dict)
+    _cache: dict[str, Game] = field(default_factory=dict)
+
+    def register(self, name: str, factory: Callable[[], Game]) -> None:
+        self.factories[name] = factory
+
+    def load(self, name: str) -> Game:
+        key = name.strip().lower()
+        if key not in self.factories:
+            raise SengokuError(
+                f"unknown game {name!r}; available: {', '.join(sorted(self.factories))}"
+            )
+        if key not in self._cache:
+            self._cache[key] = self.factories[key]()
+        return self._cache[key]
+
+    def names(self) -> list[str]:
+        return sorted(self.factories)

@@ -1,0 +1,111 @@
+"""A terminal game for any Sengoku game, through the core contract only.
+
+Each human seat types notation; ``moves`` lists the legal actions, ``save FILE`` writes the
+record, ``resign`` concedes, ``help`` explains. Bad input is refused with the reason and the
+prompt comes back; nothing is changed by it.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from sengoku.ai import Agent, make_agent
+from sengoku.core.game import Game, SengokuError, State
+from sengoku.core.record import GameRecord
+
+HELP = """Commands:
+  <notation>     play an action (e.g. a move in the game's notation)
+  moves          list the legal actions
+  board          draw the board again
+  save FILE      save the game record (JSON) to FILE
+  resign         concede the game
+  help           this text
+  quit           leave without finishing"""
+
+
+def play_terminal(
+    game: Game,
+    options: dict[str, Any],
+    humans: set[int],
+    agent_name: str = "random",
+    seed: int = 0,
+    read: Callable[[str], str] = input,
+    out: TextIO = sys.stdout,
+    names: list[str] | None = None,
+) -> GameRecord:
+    """Play one game in the terminal; returns the record."""
+    record, state = GameRecord.start(game, seed, names, **options)
+    agents: dict[int, Agent] = {
+        seat: make_agent(game.name, agent_name, seed=seed + seat)
+        for seat in range(state.num_players)
+        if seat not in humans
+    }
+    viewer = min(humans) if humans else None
+
+    def show(st: State) -> None:
+        seat = st.current_player if st.current_player in humans else viewer
+        print(game.render_text(st, seat), file=out)
+
+    show(state)
+    while not state.is_terminal():
+        seat = state.current_player
+        if seat in agents:
+            action = agents[seat].choose(state, seat)
+            text = game.format_action(state, action)
+            events = record.play(state, action)
+            print(f"Seat {seat} plays {text}", file=out)
+            _print_events(events, viewer, out)
+            show(state)
+            continue
+        try:
+            line = read(f"[seat {seat}] your move (help for commands)> ").strip()
+        except EOFError:
+            print("\nInput closed; leaving the game unfinished.", file=out)
+            return record
+        if not line:
+            continue
+        word, _, rest = line.partition(" ")
+        command = word.lower()
+        if command in {"help", "?"}:
+            print(HELP, file=out)
+        elif command in {"moves", "legal"}:
+            texts = [game.format_action(state, a) for a in state.legal_actions()]
+            print(f"{len(texts)} legal: " + ", ".join(texts), file=out)
+        elif command == "board":
+            show(state)
+        elif command == "save":
+            path = rest.strip() or "game.json"
+            record.save(path)
+            print(f"Saved the record to {path}", file=out)
+        elif command == "resign":
+            record.concede(state, seat, "resignation")
+        elif command in {"quit", "exit"}:
+            print("Leaving the game unfinished.", file=out)
+            return record
+        else:
+            try:
+                action = game.parse_action(state, line)
+                events = record.play(state, action)
+            except SengokuError as exc:
+                print(f"Not played: {exc}", file=out)
+                continue
+            _print_events(events, seat, out)
+            show(state)
+    result = state.outcome()
+    if result is not None:
+        winners = ", ".join(f"seat {w}" for w in result.winners) or "nobody"
+        print(
+            f"Game over ({result.reason}): winner {winners}; scores {list(result.scores)}", file=out
+        )
+    return record
+
+
+def _print_events(events: list[dict[str, Any]], seat: int | None, out: TextIO) -> None:
+    for ev in events:
+        audience = ev.get("audience")
+        if audience is not None and seat not in audience:
+            continue
+        if ev.get("message"):
+            print(f"  {ev['message']}", file=out)
