@@ -1,21 +1,94 @@
-"""Agents that play any Sengoku game through the core contract."""
+"""Agents that play any Sengoku game through the core contract.
+
+``make_agent(game, "mcts", seed=1, iterations=500)`` builds one by name; an agent *spec*
+adds options after colons (``"mcts:iterations=500:c=1.0"``), which is what the arena and
+the CLI accept. ``load_agent(game, level)`` builds difficulty level 1-5 of a game.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from sengoku.ai.alphabeta import AlphaBetaAgent
 from sengoku.ai.base import Agent, Budget, RandomAgent
-from sengoku.core.game import SengokuError
+from sengoku.ai.eval import Knowledge, knowledge_for, register_knowledge
+from sengoku.ai.greedy import GreedyAgent
+from sengoku.ai.mcts import ISMCTSAgent, MCTSAgent
+from sengoku.core.game import Game, SengokuError
 from sengoku.core.registry import load_game
 
-AGENTS: dict[str, type[Agent]] = {"random": RandomAgent}
+AGENTS: dict[str, type[Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "mcts": MCTSAgent,
+    "ismcts": ISMCTSAgent,
+    "alphabeta": AlphaBetaAgent,
+}
+LEVELS = (1, 2, 3, 4, 5)
 
 
-def make_agent(game_name: str, agent_name: str, seed: int = 0, **options: Any) -> Agent:
-    """An agent called ``agent_name`` for ``game_name``."""
-    if agent_name not in AGENTS:
-        raise SengokuError(f"unknown agent {agent_name!r}; available: {', '.join(sorted(AGENTS))}")
-    return AGENTS[agent_name](load_game(game_name), seed=seed, **options)
+def _game(game: Game | str) -> Game:
+    return load_game(game) if isinstance(game, str) else game
 
 
-__all__ = ["AGENTS", "Agent", "Budget", "RandomAgent", "make_agent"]
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"mcts:iterations=500:c=1.0"`` -> ``("mcts", {"iterations": 500, "c": 1.0})``."""
+    name, *parts = spec.strip().split(":")
+    options: dict[str, Any] = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip():
+            raise SengokuError(f"agent spec {spec!r}: {part!r} is not key=value")
+        try:
+            options[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key.strip()] = value.strip()
+    known = sorted(AGENTS) + [f"level{n}" for n in LEVELS]
+    if name not in known:
+        raise SengokuError(f"unknown agent {name!r}; available: {', '.join(known)}")
+    return name, options
+
+
+def load_agent(game: Game | str, level: int, seed: int = 0, **overrides: Any) -> Agent:
+    """Difficulty ``level`` (1 beginner .. 5 strongest within 1 s a move) for ``game``."""
+    g = _game(game)
+    if level not in LEVELS:
+        raise SengokuError(f"level must be one of 1-5, got {level!r}")
+    name, options = knowledge_for(g).levels(g)[level]
+    merged = dict(options)
+    if overrides.keys() & {"iterations", "seconds"}:
+        merged.pop("iterations", None)
+        merged.pop("seconds", None)
+    merged.update(overrides)
+    agent = AGENTS[name](g, seed=seed, **merged)
+    agent.level = level  # type: ignore[attr-defined]
+    return agent
+
+
+def make_agent(game_name: Game | str, agent_name: str, seed: int = 0, **options: Any) -> Agent:
+    """An agent for the game: a name (``mcts``, ``level3``) or a spec with options."""
+    name, spec_options = parse_spec(agent_name)
+    merged = {**spec_options, **options}
+    if name.startswith("level"):
+        return load_agent(game_name, int(name[5:]), seed=seed, **merged)
+    return AGENTS[name](_game(game_name), seed=seed, **merged)
+
+
+__all__ = [
+    "AGENTS",
+    "LEVELS",
+    "AlphaBetaAgent",
+    "Agent",
+    "Budget",
+    "GreedyAgent",
+    "ISMCTSAgent",
+    "Knowledge",
+    "MCTSAgent",
+    "RandomAgent",
+    "knowledge_for",
+    "load_agent",
+    "make_agent",
+    "parse_spec",
+    "register_knowledge",
+]

@@ -1,0 +1,198 @@
+"""Alpha-beta search for two-player games (written for Gungi; it plays any two-player game).
+
+Negamax with iterative deepening, a transposition table keyed on the game's position hash,
+move ordering (the table's move, then the game's order key, e.g. captures of valuable
+pieces first, then killer moves), quiescence search on noisy actions (captures), and time
+control: a search stopped by its budget plays the best move of the last finished depth.
+
+An iteration is one searched node, so an iteration budget is deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from sengoku.ai.base import Agent, Budget, Clock, pick_legal
+from sengoku.ai.eval import knowledge_for
+from sengoku.core.game import Action, Game, SengokuError, State
+
+WIN = 1000.0
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+class _Stop(Exception):
+    """The budget ran out in the middle of a depth."""
+
+
+class AlphaBetaAgent(Agent):
+    name = "alphabeta"
+    defaults: dict[str, Any] = {"max_depth": 64, "quiescence": 4, "table_size": 200_000}
+    default_budget = Budget(iterations=20_000)
+
+    def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
+        super().__init__(game, seed, **options)
+        for key in ("max_depth", "quiescence", "table_size"):
+            value = self.options[key]
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise SengokuError(f"agent 'alphabeta': {key} must be an integer >= 0")
+        if self.options["max_depth"] < 1:
+            raise SengokuError("agent 'alphabeta': max_depth must be at least 1")
+        self.knowledge = knowledge_for(game)
+        self.table: dict[Hashable, tuple[int, float, int, Action | None]] = {}
+        self.killers: dict[int, list[Action]] = {}
+
+    def choose(self, state: State, seat: int, budget: Budget | None = None) -> Action:
+        world = self.observe(state, seat)
+        if world.num_players != 2:
+            raise SengokuError(
+                f"agent 'alphabeta' plays two-player games; this one has {world.num_players}"
+            )
+        legal = world.legal_actions()
+        if len(legal) == 1:
+            self.last_stats = {"nodes": 0, "depth": 0}
+            return pick_legal(state, legal[0])
+        self.clock = Clock(self.budget_for(budget))
+        self.table.clear()
+        self.killers.clear()
+        # Equal-valued root moves are shuffled once by the seed so play is not always the same.
+        root_order = list(legal)
+        self.rng.shuffle(root_order)
+        best: Action = root_order[0]
+        best_value = 0.0
+        depth_done = 0
+        for depth in range(1, int(self.options["max_depth"]) + 1):
+            try:
+                value, action = self.root_search(world, depth, root_order, best)
+            except _Stop:
+                break
+            best, best_value, depth_done = action, value, depth
+            if abs(value) >= WIN - 100 or self.clock.exhausted():
+                break
+        self.last_stats = {
+            "nodes": self.clock.count,
+            "depth": depth_done,
+            "value": best_value,
+            "seconds": round(self.clock.elapsed, 4),
+        }
+        return pick_legal(state, best)
+
+    # -- search -------------------------------------------------------------------------
+
+    def count_node(self) -> None:
+        self.clock.tick()
+        if self.clock.count & 127 == 0 or self.clock.budget.iterations is not None:
+            if self.clock.exhausted():
+                raise _Stop
+
+    def root_search(
+        self, state: State, depth: int, order: list[Action], previous: Action
+    ) -> tuple[float, Action]:
+        moves = [previous] + [a for a in order if a != previous]
+        alpha, beta = -float("inf"), float("inf")
+        best = moves[0]
+        player = state.current_player
+        for action in moves:
+            value = self.child_value(state, action, player, depth - 1, alpha, beta, 0)
+            if value > alpha:
+                alpha, best = value, action
+        # Keep the found best first next time (order is shared across depths).
+        order.remove(best)
+        order.insert(0, best)
+        return alpha, best
+
+    def child_value(
+        self,
+        state: State,
+        action: Action,
+        player: int,
+        depth: int,
+        alpha: float,
+        beta: float,
+        ply: int,
+        quiescence: int | None = None,
+    ) -> float:
+        """The value for ``player`` (to move in ``state``) of playing ``action``."""
+        child = state.clone()
+        child.apply(action)
+        if child.is_terminal():
+            self.count_node()
+            r = float(child.returns()[player])
+            return r * (WIN - ply - 1) if r else 0.0
+        if child.current_player == player:  # the same seat decides again
+            if quiescence is not None:
+                return self.quiesce(child, alpha, beta, ply + 1, quiescence)
+            return self.negamax(child, depth, alpha, beta, ply + 1)
+        if quiescence is not None:
+            return -self.quiesce(child, -beta, -alpha, ply + 1, quiescence)
+        return -self.negamax(child, depth, -beta, -alpha, ply + 1)
+
+    def negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """The value of ``state`` (not terminal) for the seat to move."""
+        self.count_node()
+        if depth <= 0:
+            return self.quiesce(state, alpha, beta, ply, int(self.options["quiescence"]))
+        key = self.knowledge.position_key(state)
+        entry = self.table.get(key)
+        tt_move = None
+        alpha0 = alpha
+        if entry is not None:
+            e_depth, e_value, e_flag, tt_move = entry
+            if e_depth >= depth:
+                if e_flag == EXACT:
+                    return e_value
+                if e_flag == LOWER and e_value >= beta:
+                    return e_value
+                if e_flag == UPPER and e_value <= alpha:
+                    return e_value
+        player = state.current_player
+        best_value = -float("inf")
+        best_move: Action | None = None
+        for action in self.ordered(state, tt_move, ply):
+            value = self.child_value(state, action, player, depth - 1, alpha, beta, ply)
+            if value > best_value:
+                best_value, best_move = value, action
+            if value > alpha:
+                alpha = value
+            if alpha >= beta:
+                if not self.knowledge.is_noisy(state, action):
+                    killers = self.killers.setdefault(ply, [])
+                    if action not in killers:
+                        killers.insert(0, action)
+                        del killers[2:]
+                break
+        flag = UPPER if best_value <= alpha0 else LOWER if best_value >= beta else EXACT
+        if len(self.table) >= int(self.options["table_size"]):
+            self.table.clear()
+        self.table[key] = (depth, best_value, flag, best_move)
+        return best_value
+
+    def quiesce(self, state: State, alpha: float, beta: float, ply: int, left: int) -> float:
+        """Stand pat or resolve noisy actions (captures), ``left`` plies at most."""
+        stand = self.knowledge.evaluate(state, state.current_player)
+        if stand >= beta or left <= 0:
+            return stand
+        alpha = max(alpha, stand)
+        player = state.current_player
+        noisy = [a for a in state.legal_actions() if self.knowledge.is_noisy(state, a)]
+        noisy.sort(key=lambda a: -self.knowledge.order_key(state, a))
+        for action in noisy:
+            value = self.child_value(state, action, player, 0, alpha, beta, ply, left - 1)
+            if value >= beta:
+                return value
+            alpha = max(alpha, value)
+        return alpha
+
+    def ordered(self, state: State, tt_move: Action | None, ply: int) -> list[Action]:
+        legal = state.legal_actions()
+        killers = self.killers.get(ply, [])
+        knowledge = self.knowledge
+
+        def key(action: Action) -> tuple[int, float, int]:
+            return (
+                0 if action == tt_move else 1,
+                -knowledge.order_key(state, action),
+                0 if action in killers else 1,
+            )
+
+        return sorted(legal, key=key)
