@@ -1,0 +1,788 @@
+"""A Gungi position and the rules that move it on.
+
+The fast paths work on integer move codes (see :mod:`sengoku.games.gungi.move`): move
+generation appends codes to a list, ``_make``/``_unmake`` change the board in place for
+search and perft, and :class:`Move` objects are made (interned) only for the contract.
+Towers are tuples, so :meth:`GungiState.clone` copies 81 references.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, event
+from sengoku.games.gungi.move import (
+    _INTERNED,
+    DONE_CODE,
+    DONE_INT,
+    MOVE_SPACE,
+    Move,
+)
+from sengoku.games.gungi.pieces import (
+    ATTACK_TABLES,
+    BLACK,
+    CAPTAIN,
+    COLOR_NAMES,
+    DIAGONAL,
+    JUMP,
+    MARSHAL,
+    MODES,
+    NUM_KINDS,
+    PIECES,
+    RAY_TABLES,
+    SLIDE,
+    WHITE,
+    Mode,
+    square_name,
+)
+
+if TYPE_CHECKING:
+    from sengoku.games.gungi.game import Gungi
+
+# Zobrist keys: a fixed seed, so hashes are the same in every process (records, storage).
+_ZRNG = random.Random(0x6A7E_61)
+_Z_PIECE = [_ZRNG.getrandbits(64) for _ in range(81 * 3 * 2 * NUM_KINDS)]
+_Z_HAND = [_ZRNG.getrandbits(64) for _ in range(2 * NUM_KINDS * 8)]
+_Z_BLACK_TO_MOVE = _ZRNG.getrandbits(64)
+_Z_SETUP = [_ZRNG.getrandbits(64) for _ in range(4)]
+
+
+def _tower_key(sq: int, tower: tuple[int, ...]) -> int:
+    key = 0
+    base = sq * 3 * 2 * NUM_KINDS
+    for i, piece in enumerate(tower):
+        key ^= _Z_PIECE[base + i * 2 * NUM_KINDS + piece]
+    return key
+
+
+def _hand_key(color: int, kind: int, count: int) -> int:
+    return _Z_HAND[(color * NUM_KINDS + kind) * 8 + count]
+
+
+SETUP, PLAY = "setup", "play"
+
+
+class GungiState(State):
+    """One Gungi position: board, hands, side to move, setup progress, history of positions."""
+
+    __slots__ = (
+        "game",
+        "options",
+        "num_players",
+        "mode",
+        "board",
+        "hands",
+        "hand_order",
+        "to_move",
+        "phase",
+        "drafting",
+        "first",
+        "move_number",
+        "ply",
+        "hash",
+        "seen",
+        "marshal_at",
+        "_outcome",
+        "_rays",
+        "_attacks",
+        "_legal_cache",
+        "max_length",
+    )
+
+    def __init__(self, game: Gungi, options: dict[str, Any]) -> None:
+        self.game = game
+        self.options = options
+        self.num_players = 2
+        self.mode: Mode = MODES[options["mode"]]
+        self.board: list[tuple[int, ...]] = [()] * 81
+        self.hands: list[list[int]] = [[0] * NUM_KINDS, [0] * NUM_KINDS]
+        # The order hand pieces are written in FEN (kept from the position's origin).
+        self.hand_order: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        self.to_move = WHITE
+        self.phase = PLAY
+        self.drafting = [False, False]
+        self.first = WHITE
+        self.move_number = 1
+        self.ply = 0
+        self.hash = 0
+        self.seen: dict[int, int] = {}
+        self.marshal_at = [-1, -1]
+        self._outcome: Outcome | None = None
+        self._rays = RAY_TABLES[options["archer_blockers"]]
+        self._attacks = ATTACK_TABLES[options["archer_blockers"]]
+        self._legal_cache: tuple[int, list[int]] | None = None
+        self.max_length = game.max_game_length(**options)
+
+    # ------------------------------------------------------------------ bookkeeping
+    def recompute(self) -> None:
+        """Derive the hash, Marshal squares and position count from the position."""
+        key = _Z_BLACK_TO_MOVE if self.to_move == BLACK else 0
+        self.marshal_at = [-1, -1]
+        for sq, tower in enumerate(self.board):
+            if tower:
+                key ^= _tower_key(sq, tower)
+                for piece in tower:
+                    if piece >> 1 == MARSHAL:
+                        self.marshal_at[piece & 1] = sq
+        for color in (WHITE, BLACK):
+            for kind, count in enumerate(self.hands[color]):
+                key ^= _hand_key(color, kind, count)
+        key ^= self._setup_key()
+        self.hash = key
+
+    def _setup_key(self) -> int:
+        if self.phase != SETUP:
+            return 0
+        return _Z_SETUP[self.drafting[0] + 2 * self.drafting[1]]
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self._outcome is not None else self.to_move
+
+    def is_terminal(self) -> bool:
+        return self._outcome is not None
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    # ------------------------------------------------------------------ generation
+    def _pseudo_codes(self) -> list[int]:
+        """Every move the rules allow the side to move (self-check not considered)."""
+        codes: list[int] = []
+        color = self.to_move
+        if self.phase == SETUP:
+            self._gen_setup(codes, color)
+            return codes
+        self._gen_board(codes, color)
+        self._gen_drops(codes, color)
+        return codes
+
+    def _gen_board(self, codes: list[int], color: int) -> None:
+        board = self.board
+        rays_table = self._rays
+        limit = self.mode.stack_limit
+        marshal_may_stack = self.mode.marshal_may_stack
+        append = codes.append
+        table_base = color * NUM_KINDS * 4
+        for frm in range(81):
+            tower = board[frm]
+            if not tower:
+                continue
+            top = tower[-1]
+            if top & 1 != color:
+                continue
+            kind = top >> 1
+            tier = len(tower)
+            may_stack = kind != MARSHAL or marshal_may_stack
+            low = (kind << 2) | 0
+            frm81 = frm * 81
+            for mode, squares, extra in rays_table[((table_base + kind * 4) + tier) * 81 + frm]:
+                if mode == SLIDE:
+                    for to in squares:
+                        target = board[to]
+                        if not target:
+                            append(((frm81 + to) << 17) | low | 1)
+                            continue
+                        if len(target) <= tier:
+                            self._gen_onto(codes, color, kind, frm81 + to, target, limit, may_stack)
+                        break
+                elif mode == JUMP:
+                    for i, to in enumerate(squares):
+                        target = board[to]
+                        height = len(target)
+                        if height > tier:
+                            break  # a taller tower blocks this landing and all beyond
+                        if i >= extra:
+                            if not target:
+                                append(((frm81 + to) << 17) | low | 1)
+                            else:
+                                self._gen_onto(
+                                    codes, color, kind, frm81 + to, target, limit, may_stack
+                                )
+                else:  # DIAGONAL archer landings, behind the front/wing blockers
+                    if any(len(board[b]) > tier for b in extra):
+                        continue
+                    for to in squares:
+                        target = board[to]
+                        height = len(target)
+                        if height > tier:
+                            break
+                        if not target:
+                            append(((frm81 + to) << 17) | low | 1)
+                        else:
+                            self._gen_onto(codes, color, kind, frm81 + to, target, limit, may_stack)
+
+    def _gen_onto(
+        self,
+        codes: list[int],
+        color: int,
+        kind: int,
+        ft: int,
+        target: tuple[int, ...],
+        limit: int,
+        may_stack: bool,
+    ) -> None:
+        """Capture and/or stack onto an occupied square no taller than the mover."""
+        top = target[-1]
+        if top & 1 != color:
+            own = 0
+            for p in target:
+                if p & 1 == color:
+                    own += 1
+            codes.append((ft << 17) | 65536 | (kind << 2) | (own + 1))
+        height = len(target)
+        if height < limit and top >> 1 != MARSHAL and may_stack:
+            base = (ft << 17) | (kind << 2) | (height + 1)
+            if kind == CAPTAIN:
+                self._gen_betrayals(codes, color, target, base, self.hands[color])
+            else:
+                codes.append(base)
+
+    def _gen_betrayals(
+        self, codes: list[int], color: int, target: tuple[int, ...], base: int, hand: list[int]
+    ) -> None:
+        """The Captain stacked onto ``target``: one code per choice of enemy pieces to turn."""
+        codes.append(base)
+        eligible = [
+            (tier, p >> 1)
+            for tier, p in enumerate(target, start=1)
+            if p & 1 != color and hand[p >> 1] > 0
+        ]
+        if not eligible:
+            return
+        choices = []
+        for mask in range(1, 4):
+            picked = [(t, k) for t, k in eligible if mask >> (t - 1) & 1]
+            if len(picked) != bin(mask).count("1"):
+                continue
+            need: dict[int, int] = {}
+            for _, k in picked:
+                need[k] = need.get(k, 0) + 1
+            if all(hand[k] >= n for k, n in need.items()):
+                choices.append((mask, picked))
+        if self.options["betrayal"] == "all_or_nothing":
+            masks = [m for m, _ in choices]
+            choices = [(m, p) for m, p in choices if not any(o != m and o & m == m for o in masks)]
+        for mask, picked in choices:
+            extra = mask << 14
+            for t, k in picked:
+                extra |= k << (10 if t == 1 else 6)
+            codes.append(base | extra)
+
+    def _drop_zone(self, color: int) -> range:
+        """Rows (as y) between this side's back row and its most advanced top piece."""
+        board = self.board
+        if color == WHITE:
+            front = 8
+            for sq in range(81):
+                tower = board[sq]
+                if tower and tower[-1] & 1 == WHITE:
+                    front = sq // 9
+                    break
+            return range(front, 9)
+        front = 0
+        for sq in range(80, -1, -1):
+            tower = board[sq]
+            if tower and tower[-1] & 1 == BLACK:
+                front = sq // 9
+                break
+        return range(0, front + 1)
+
+    def _gen_drops(self, codes: list[int], color: int) -> None:
+        hand = self.hands[color]
+        kinds = [k for k in range(NUM_KINDS) if hand[k]]
+        if not kinds:
+            return
+        board = self.board
+        limit = self.mode.stack_limit
+        targets: list[tuple[int, int, tuple[int, ...]]] = []
+        for y in self._drop_zone(color):
+            for sq in range(y * 9, y * 9 + 9):
+                tower = board[sq]
+                if not tower:
+                    targets.append((sq, 1, tower))
+                else:
+                    top = tower[-1]
+                    if top & 1 == color and top >> 1 != MARSHAL and len(tower) < limit:
+                        targets.append((sq, len(tower) + 1, tower))
+        self._emit_drops(codes, color, kinds, targets)
+
+    def _emit_drops(
+        self,
+        codes: list[int],
+        color: int,
+        kinds: list[int],
+        targets: list[tuple[int, int, tuple[int, ...]]],
+    ) -> None:
+        append = codes.append
+        hand = self.hands[color]
+        for kind in kinds:
+            kind_base = (MOVE_SPACE + kind * 81 * 4) << 14
+            low = kind << 2
+            for sq, tier, tower in targets:
+                code = kind_base + (sq << 16) + low + tier
+                if kind == CAPTAIN and any(p & 1 != color for p in tower):
+                    hand[CAPTAIN] -= 1  # the Captain itself leaves the hand first
+                    self._gen_betrayals(codes, color, tower, code, hand)
+                    hand[CAPTAIN] += 1
+                else:
+                    append(code)
+
+    def _gen_setup(self, codes: list[int], color: int) -> None:
+        hand = self.hands[color]
+        board = self.board
+        limit = self.mode.stack_limit
+        rows = range(6, 9) if color == WHITE else range(0, 3)
+        targets = []
+        for y in rows:
+            for sq in range(y * 9, y * 9 + 9):
+                tower = board[sq]
+                if not tower:
+                    targets.append((sq, 1, tower))
+                elif tower[-1] >> 1 != MARSHAL and len(tower) < limit:
+                    targets.append((sq, len(tower) + 1, tower))
+        if hand[MARSHAL]:
+            # rulebook/spec: setup placement starts from the Marshal
+            self._emit_drops(codes, color, [MARSHAL], [t for t in targets if t[1] == 1])
+            return
+        self._emit_drops(codes, color, [k for k in range(NUM_KINDS) if hand[k]], targets)
+        codes.append(DONE_CODE)
+
+    def _legal_codes(self) -> list[int]:
+        """Legal codes, sorted (ascending action_int); cached until the position changes."""
+        if self._outcome is not None:
+            return []
+        cache = self._legal_cache
+        if cache is not None and cache[0] == self.hash:
+            return cache[1]
+        codes = self._pseudo_codes()
+        if self.phase == PLAY and self.options["self_check"] == "forbidden":
+            color = self.to_move
+            kept = []
+            for code in codes:
+                undo = self._make(code)
+                if undo[6] or not self._marshal_capturable(color):
+                    kept.append(code)
+                self._unmake(undo)
+            codes = kept
+        codes.sort()
+        self._legal_cache = (self.hash, codes)
+        return codes
+
+    def legal_actions(self) -> list[Any]:
+        interned = _INTERNED
+        return [interned.get(c) or Move(c) for c in self._legal_codes()]
+
+    # ------------------------------------------------------------------ attack and mate
+    def _marshal_capturable(self, color: int) -> bool:
+        """Could the opponent capture ``color``'s Marshal with one move now?"""
+        target_sq = self.marshal_at[color]
+        if target_sq < 0:
+            return False
+        board = self.board
+        height = len(board[target_sq])
+        attacks = self._attacks
+        enemy = 1 - color
+        table_base = enemy * NUM_KINDS * 4
+        for sq in range(81):
+            tower = board[sq]
+            if not tower:
+                continue
+            top = tower[-1]
+            if top & 1 != enemy:
+                continue
+            tier = len(tower)
+            if height > tier:
+                continue
+            hit = attacks[((table_base + (top >> 1) * 4) + tier) * 81 + sq].get(target_sq)
+            if hit is None:
+                continue
+            is_jump, path = hit
+            if is_jump:
+                if all(len(board[s]) <= tier for s in path):
+                    return True
+            elif not any(board[s] for s in path):
+                return True
+        return False
+
+    def _has_drop(self, color: int) -> bool:
+        hand = self.hands[color]
+        if not any(hand):
+            return False
+        board = self.board
+        limit = self.mode.stack_limit
+        for y in self._drop_zone(color):
+            for sq in range(y * 9, y * 9 + 9):
+                tower = board[sq]
+                if not tower:
+                    return True
+                top = tower[-1]
+                if top & 1 == color and top >> 1 != MARSHAL and len(tower) < limit:
+                    return True
+        return False
+
+    def _is_mate(self, color: int) -> bool:
+        """Every move of ``color`` leaves its Marshal capturable (spec: mate)."""
+        if not self._marshal_capturable(color) and self._has_drop(color):
+            # A drop never exposes the Marshal: it only adds height to own or empty squares.
+            return False
+        for code in self._pseudo_codes():
+            undo = self._make(code)
+            safe = undo[6] or not self._marshal_capturable(color)
+            self._unmake(undo)
+            if safe:
+                return False
+        return True
+
+    # ------------------------------------------------------------------ make / unmake
+    def _make(self, code: int) -> tuple[Any, ...]:
+        """Play a (pseudo-legal) code in place; returns what ``_unmake`` needs.
+
+        Index 6 of the result is True when the move captured the opposing Marshal.
+        """
+        board = self.board
+        color = self.to_move
+        hand = self.hands[color]
+        key = self.hash ^ self._setup_key()
+        action = code >> 14
+        tier_kind_low = code & 0x3FFF
+        kind = (tier_kind_low >> 2) & 15
+        changed: list[tuple[int, tuple[int, ...]]] = []
+        hand_changes: list[tuple[int, int]] = []
+        captured: list[int] = []
+        marshal_taken = False
+        old_marshal = (self.marshal_at[0], self.marshal_at[1])
+        old_drafting = (self.drafting[0], self.drafting[1])
+        old_phase, old_move_number = self.phase, self.move_number
+        if action == DONE_INT:
+            self.drafting[color] = False
+            if color != self.first or not self.drafting[1 - color]:
+                # The second player's Done (or the last drafter's) ends the setup at once.
+                self.drafting = [False, False]
+                self.phase = PLAY
+                next_color = self.first
+            else:
+                next_color = 1 - color
+        else:
+            mask = action & 3
+            if action < MOVE_SPACE:
+                ft = action >> 3
+                frm, to = divmod(ft, 81)
+                source = board[frm]
+                piece = source[-1]
+                changed.append((frm, source))
+                key ^= _tower_key(frm, source)
+                rest = source[:-1]
+                board[frm] = rest
+                key ^= _tower_key(frm, rest)
+                target = board[to]
+                if action >> 2 & 1:  # capture: every enemy piece of the tower leaves
+                    captured = [p for p in target if p & 1 != color]
+                    new_tower = tuple(p for p in target if p & 1 == color) + (piece,)
+                else:
+                    new_tower = target + (piece,)
+                if kind == MARSHAL:
+                    self.marshal_at[color] = to
+            else:
+                to = ((action - MOVE_SPACE) >> 2) % 81
+                target = board[to]
+                piece = kind * 2 + color
+                new_tower = target + (piece,)
+                hand_changes.append((kind, hand[kind]))
+                key ^= _hand_key(color, kind, hand[kind])
+                hand[kind] -= 1
+                key ^= _hand_key(color, kind, hand[kind])
+                if kind == MARSHAL:
+                    self.marshal_at[color] = to
+            if mask:  # betrayal: the turned enemy pieces leave; hand pieces take their place
+                turned = list(new_tower)
+                for tier_index, shift in ((0, 10), (1, 6)):
+                    if mask >> tier_index & 1:
+                        turned_kind = (code >> shift) & 15
+                        captured.append(turned[tier_index])
+                        turned[tier_index] = turned_kind * 2 + color
+                        hand_changes.append((turned_kind, hand[turned_kind]))
+                        key ^= _hand_key(color, turned_kind, hand[turned_kind])
+                        hand[turned_kind] -= 1
+                        key ^= _hand_key(color, turned_kind, hand[turned_kind])
+                new_tower = tuple(turned)
+            changed.append((to, target))
+            key ^= _tower_key(to, target) ^ _tower_key(to, new_tower)
+            board[to] = new_tower
+            for p in captured:
+                if p >> 1 == MARSHAL:
+                    marshal_taken = True
+                    self.marshal_at[p & 1] = -1
+            next_color = 1 - color
+            if self.phase == SETUP and not self.drafting[next_color]:
+                next_color = color  # the other player is Done: keep placing alone
+        if color == BLACK:
+            self.move_number += 1
+        if next_color != color:
+            key ^= _Z_BLACK_TO_MOVE
+        self.to_move = next_color
+        key ^= self._setup_key()
+        self.hash = key
+        self.ply += 1
+        self.seen[key] = self.seen.get(key, 0) + 1
+        return (
+            code,
+            changed,
+            hand_changes,
+            color,
+            old_marshal,
+            (old_drafting, old_phase, old_move_number),
+            marshal_taken,
+            captured,
+        )
+
+    def _unmake(self, undo: tuple[Any, ...]) -> None:
+        _, changed, hand_changes, color, old_marshal, setup, _, _ = undo
+        count = self.seen[self.hash] - 1
+        if count:
+            self.seen[self.hash] = count
+        else:
+            del self.seen[self.hash]
+        hand = self.hands[color]
+        key = self.hash ^ self._setup_key()
+        for sq, tower in reversed(changed):
+            key ^= _tower_key(sq, self.board[sq]) ^ _tower_key(sq, tower)
+            self.board[sq] = tower
+        for kind, count in reversed(hand_changes):
+            key ^= _hand_key(color, kind, hand[kind]) ^ _hand_key(color, kind, count)
+            hand[kind] = count
+        if self.to_move != color:
+            key ^= _Z_BLACK_TO_MOVE
+        self.to_move = color
+        self.marshal_at = [old_marshal[0], old_marshal[1]]
+        (d0, d1), self.phase, self.move_number = setup
+        self.drafting = [d0, d1]
+        self.hash = key ^ self._setup_key()
+        self.ply -= 1
+
+    # ------------------------------------------------------------------ contract
+    def apply(self, action: Any) -> list[Event]:
+        if self._outcome is not None:
+            raise IllegalAction(f"the game is over ({self._outcome.reason}); no more moves")
+        if not isinstance(action, Move):
+            raise IllegalAction(f"{action!r} is not a Gungi move; use Gungi.parse_action")
+        code = action.code
+        if code not in self._legal_set():
+            raise IllegalAction(f"{action} is not legal here: {self._why_illegal(action)}")
+        mover = self.to_move
+        phase_before = self.phase
+        undo = self._make(code)
+        self._legal_cache = None
+        events: list[Event] = [
+            event(
+                "move",
+                seat=mover,
+                action=str(action),
+                message=f"{COLOR_NAMES[mover].title()} plays {action}",
+            )
+        ]
+        for piece in undo[7]:
+            events.append(
+                event(
+                    "piece_removed",
+                    seat=piece & 1,
+                    piece=PIECES[piece >> 1].name,
+                    message=f"{COLOR_NAMES[piece & 1].title()}'s {PIECES[piece >> 1].english} "
+                    "leaves the game",
+                )
+            )
+        if phase_before == SETUP and self.phase == PLAY:
+            events.append(
+                event("setup_over", message=f"Setup over; {COLOR_NAMES[self.to_move]} moves first")
+            )
+        result = self._judge(mover, undo[6])
+        if result is not None:
+            self._finish(result, events)
+        return events
+
+    def _legal_set(self) -> frozenset[int] | list[int]:
+        codes = self._legal_codes()
+        return frozenset(codes) if len(codes) > 16 else codes
+
+    def _judge(self, mover: int, marshal_taken: bool) -> Outcome | None:
+        """The result if the move ``mover`` just made ended the game, else None."""
+        if marshal_taken:
+            return Outcome.win(mover, 2, "marshal_captured")
+        if self.seen.get(self.hash, 0) >= 4:
+            return Outcome.no_winner(2, "repetition")
+        if self.phase == PLAY and self._is_mate(self.to_move):
+            return Outcome.win(1 - self.to_move, 2, "mate")
+        if self.ply >= self.max_length:
+            return Outcome.no_winner(2, "length_limit")
+        return None
+
+    def _finish(self, result: Outcome, events: list[Event]) -> None:
+        self._outcome = result
+        self._legal_cache = None
+        winner = (
+            f"{COLOR_NAMES[result.winners[0]].title()} wins" if result.winners else "no winner"
+        )
+        events.append(event("game_over", **result.to_json(), message=f"{winner} ({result.reason})"))
+
+    def _why_illegal(self, move: Move) -> str:
+        """A reason a player can act on, for a move that is not in the legal list."""
+        color = self.to_move
+        if move.is_done:
+            if self.phase != SETUP:
+                return "Done is only declared during the setup"
+            return "the Marshal must be placed first"
+        dest = move.destination
+        assert dest is not None
+        if self.phase == SETUP:
+            if move.is_board_move:
+                return "during the setup pieces are only placed from the hand"
+            if self.hands[color][MARSHAL] and move.kind != MARSHAL:
+                return "setup placement starts with the Marshal"
+            return "setup pieces go in your own three rows, within the stack limit, never on a Marshal"
+        if move.is_drop:
+            if not self.hands[color][move.kind]:
+                return f"no {PIECES[move.kind].english} in hand"
+            if dest // 9 not in self._drop_zone(color):
+                return "a new piece (arata) goes between your back row and your most advanced piece"
+            tower = self.board[dest]
+            if tower and tower[-1] & 1 != color:
+                return "a new piece may not be placed on the opponent's piece"
+            if tower and tower[-1] >> 1 == MARSHAL:
+                return "nothing is ever stacked on a Marshal"
+            if len(tower) >= self.mode.stack_limit:
+                return f"the stack limit is {self.mode.stack_limit}"
+            return "that drop does not match the position (tier or betrayal)"
+        origin = move.origin
+        assert origin is not None
+        tower = self.board[origin]
+        if not tower or tower[-1] & 1 != color:
+            return f"there is no piece of yours on top at {square_name(origin)}"
+        if tower[-1] >> 1 != move.kind:
+            return f"the piece on top at {square_name(origin)} is not a {PIECES[move.kind].english}"
+        target = self.board[dest]
+        if target and len(target) > len(tower):
+            return "a tower taller than the moving piece's tier can be neither captured nor stacked on"
+        if target and not move.capture and target[-1] >> 1 == MARSHAL:
+            return "nothing is ever stacked on a Marshal"
+        if move.capture and (not target or target[-1] & 1 == color):
+            return "only a tower topped by an enemy piece can be captured"
+        if not move.capture and len(target) + 1 > self.mode.stack_limit:
+            return f"the stack limit is {self.mode.stack_limit}"
+        if self.options["self_check"] == "forbidden":
+            return "the piece cannot reach that square, or the move leaves your Marshal capturable"
+        return "the piece cannot reach that square from there (reach, blocking or height rule)"
+
+    def concede(self, seat: int, reason: str = "resignation") -> list[Event]:
+        if self._outcome is not None:
+            raise IllegalAction(f"the game is already over ({self._outcome.reason})")
+        if seat not in (WHITE, BLACK):
+            raise IllegalAction(f"seat must be 0 (White) or 1 (Black), not {seat!r}")
+        events: list[Event] = []
+        self._finish(Outcome.loss(seat, 2, reason), events)
+        return events
+
+    def clone(self) -> GungiState:
+        other = GungiState.__new__(GungiState)
+        other.game = self.game
+        other.options = self.options
+        other.num_players = 2
+        other.mode = self.mode
+        other.board = self.board[:]
+        other.hands = [self.hands[0][:], self.hands[1][:]]
+        other.hand_order = self.hand_order
+        other.to_move = self.to_move
+        other.phase = self.phase
+        other.drafting = self.drafting[:]
+        other.first = self.first
+        other.move_number = self.move_number
+        other.ply = self.ply
+        other.hash = self.hash
+        other.seen = dict(self.seen)
+        other.marshal_at = self.marshal_at[:]
+        other._outcome = self._outcome
+        other._rays = self._rays
+        other._attacks = self._attacks
+        other._legal_cache = self._legal_cache
+        other.max_length = self.max_length
+        return other
+
+    def determinize(self, seat: int, rng: random.Random) -> GungiState:
+        # Gungi hides nothing: every seat sees the whole position.
+        return self.clone()
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from sengoku.games.gungi.fen import to_fen
+
+        result = self._outcome
+        return {
+            "game": "gungi",
+            "seat": seat,
+            "mode": self.mode.name,
+            "phase": self.phase,
+            "to_move": COLOR_NAMES[self.to_move],
+            "current_player": self.current_player,
+            "drafting": [COLOR_NAMES[c] for c in (WHITE, BLACK) if self.drafting[c]],
+            "move_number": self.move_number,
+            "ply": self.ply,
+            "board": [
+                {
+                    "square": square_name(sq),
+                    "tower": [
+                        {"piece": PIECES[p >> 1].name, "kanji": PIECES[p >> 1].kanji,
+                         "color": COLOR_NAMES[p & 1]}
+                        for p in tower
+                    ],
+                }
+                for sq, tower in enumerate(self.board)
+                if tower
+            ],
+            "hands": {
+                COLOR_NAMES[c]: {PIECES[k].name: n for k, n in enumerate(self.hands[c]) if n}
+                for c in (WHITE, BLACK)
+            },
+            "marshal_capturable": [
+                self.phase == PLAY and self._marshal_capturable(c) for c in (WHITE, BLACK)
+            ],
+            "fen": to_fen(self),
+            "outcome": result.to_json() if result else None,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        from sengoku.games.gungi.fen import to_fen
+
+        return {
+            "game": "gungi",
+            "options": dict(self.options),
+            "fen": to_fen(self),
+            "first": COLOR_NAMES[self.first],
+            "ply": self.ply,
+            "seen": [[str(k), n] for k, n in self.seen.items()],
+            "outcome": self._outcome.to_json() if self._outcome else None,
+        }
+
+    # ------------------------------------------------------------------ perft
+    def perft(self, depth: int) -> int:
+        """Leaf count of the legal move tree (the last ply is counted, not played)."""
+        if depth <= 0:
+            return 1
+        if self._outcome is not None:
+            return 0
+        return self._perft(depth)
+
+    def _perft(self, depth: int) -> int:
+        codes = self._legal_codes()
+        if depth == 1:
+            return len(codes)
+        total = 0
+        for code in codes:
+            undo = self._make(code)
+            if self._judge(undo[3], undo[6]) is None:
+                total += self._perft(depth - 1)
+            self._unmake(undo)
+        return total
+
+    def __str__(self) -> str:
+        from sengoku.games.gungi.render import render
+
+        return render(self)
