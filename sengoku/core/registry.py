@@ -9,6 +9,7 @@ from sengoku.core.game import Game, Registry
 #: name -> "module:GameClass". A game joins by adding one line here.
 GAMES: dict[str, str] = {
     "gungi": "sengoku.games.gungi:Gungi",
+    "gunkimono": "sengoku.games.gunkimono:Gunkimono",
 }
 
 

@@ -1,0 +1,207 @@
+"""Gunkimono's actions: one decision each, frozen and hashable, ``str`` = canonical notation.
+
+Squares are named like a chess board: a column letter (``a`` on the left) and a row number
+(``1`` at the top, as the board is drawn). A troop is its letter (I infantry, S samurai,
+C cavalry, P spearman, A archer) and, on a large tile, its stronghold symbols.
+
+=====================  ==================  =========================================
+decision               canonical           short form (also accepted)
+=====================  ==================  =========================================
+large tile             ``A1@c3 C2@d3``     ``Ac3 Cd3`` (when no other tile matches)
+small tile, face up    ``small A@c3``      ``sA c3``
+extra support          ``support A@c3``    ``xA c3``
+score a troop          ``vp A@c3``         ``vp c3`` / ``honor c3``
+build a stronghold     ``stronghold c3``   ``c3``
+draw                   ``draw stack``      ``stack``; from the row ``take A1C2``
+=====================  ==================  =========================================
+
+The ``@`` is optional on input, and case and spaces do not matter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sengoku.games.gunkimono.data import components, tile_code, tile_troops
+
+_C = components()
+LETTERS = _C.troop_letters
+WIDTH = _C.width
+CELLS = _C.width * _C.height
+
+#: Integer action space: the blocks below, one after the other.
+PLACE_BASE = 0
+SMALL_BASE = PLACE_BASE + 100 * CELLS * 2
+SUPPORT_BASE = SMALL_BASE + 5 * CELLS
+SCORE_BASE = SUPPORT_BASE + 5 * CELLS
+STRONGHOLD_BASE = SCORE_BASE + 10 * CELLS
+DRAW_BASE = STRONGHOLD_BASE + CELLS
+NUM_ACTIONS = DRAW_BASE + 101
+
+
+def cell_name(cell: int) -> str:
+    y, x = divmod(cell, WIDTH)
+    return f"{chr(ord('a') + x)}{y + 1}"
+
+
+def troop_name(code: int) -> str:
+    """A tile troop as letter + symbols, e.g. ``A1``."""
+    return f"{LETTERS[code // 2]}{code % 2 + 1}"
+
+
+def tile_name(code: int) -> str:
+    """A large tile, e.g. ``A1C2`` (lower troop type first)."""
+    (a, sa), (b, sb) = tile_troops(code)
+    return f"{LETTERS[a]}{sa}{LETTERS[b]}{sb}"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A large tile from the hand: troop ``first`` on square ``a`` (top or left), ``second`` on
+    ``b`` (its right or lower neighbour). Troops are codes ``type * 2 + symbols - 1``."""
+
+    first: int
+    a: int
+    second: int
+    b: int
+
+    def __str__(self) -> str:
+        return f"{troop_name(self.first)}@{cell_name(self.a)} {troop_name(self.second)}@{cell_name(self.b)}"
+
+    def short(self) -> str:
+        return (
+            f"{LETTERS[self.first // 2]}{cell_name(self.a)} "
+            f"{LETTERS[self.second // 2]}{cell_name(self.b)}"
+        )
+
+    @property
+    def tile(self) -> int:
+        a, b = sorted((self.first, self.second))
+        return a * 10 + b
+
+    def to_int(self) -> int:
+        vertical = 0 if self.b == self.a + 1 else 1
+        return PLACE_BASE + ((self.first * 10 + self.second) * CELLS + self.a) * 2 + vertical
+
+
+@dataclass(frozen=True, slots=True)
+class SmallTile:
+    """A small tile from the reserve: face up (``support`` false) or face down as extra
+    support for the large tile placed next in the same turn."""
+
+    troop: int  # troop type 0..4
+    cell: int
+    support: bool
+
+    def __str__(self) -> str:
+        word = "support" if self.support else "small"
+        return f"{word} {LETTERS[self.troop]}@{cell_name(self.cell)}"
+
+    def short(self) -> str:
+        return f"{'x' if self.support else 's'}{LETTERS[self.troop]} {cell_name(self.cell)}"
+
+    def to_int(self) -> int:
+        base = SUPPORT_BASE if self.support else SMALL_BASE
+        return base + self.troop * CELLS + self.cell
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Victory points (formation size) or honor points (symbols) for one placed troop."""
+
+    honor: bool
+    troop: int  # troop type 0..4
+    cell: int
+
+    def __str__(self) -> str:
+        return f"{'honor' if self.honor else 'vp'} {LETTERS[self.troop]}@{cell_name(self.cell)}"
+
+    def short(self) -> str:
+        return f"{'honor' if self.honor else 'vp'} {cell_name(self.cell)}"
+
+    def to_int(self) -> int:
+        return SCORE_BASE + (int(self.honor) * 5 + self.troop) * CELLS + self.cell
+
+
+@dataclass(frozen=True, slots=True)
+class BuildStronghold:
+    """Build the lowest remaining stronghold on the troop at ``cell``."""
+
+    cell: int
+
+    def __str__(self) -> str:
+        return f"stronghold {cell_name(self.cell)}"
+
+    def short(self) -> str:
+        return cell_name(self.cell)
+
+    def to_int(self) -> int:
+        return STRONGHOLD_BASE + self.cell
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Refill the hand: from the face-down stack (``tile`` None) or this face-up row tile."""
+
+    tile: int | None
+
+    def __str__(self) -> str:
+        return "draw stack" if self.tile is None else f"take {tile_name(self.tile)}"
+
+    def short(self) -> str:
+        return "stack" if self.tile is None else tile_name(self.tile)
+
+    def to_int(self) -> int:
+        return DRAW_BASE + (0 if self.tile is None else 1 + self.tile)
+
+
+GunkimonoAction = Place | SmallTile | Score | BuildStronghold | Draw
+
+
+def int_to_action(n: int) -> GunkimonoAction:
+    """The action numbered ``n`` (the inverse of ``action.to_int()``)."""
+    if not isinstance(n, int) or not 0 <= n < NUM_ACTIONS:
+        raise ValueError(f"action number must be an integer in 0..{NUM_ACTIONS - 1}, got {n!r}")
+    if n < SMALL_BASE:
+        rest, vertical = divmod(n - PLACE_BASE, 2)
+        pair, a = divmod(rest, CELLS)
+        first, second = divmod(pair, 10)
+        b = a + (WIDTH if vertical else 1)
+        return Place(first, a, second, b)
+    if n < SCORE_BASE:
+        support = n >= SUPPORT_BASE
+        troop, cell = divmod(n - (SUPPORT_BASE if support else SMALL_BASE), CELLS)
+        return SmallTile(troop, cell, support)
+    if n < STRONGHOLD_BASE:
+        kind, cell = divmod(n - SCORE_BASE, CELLS)
+        honor, troop = divmod(kind, 5)
+        return Score(bool(honor), troop, cell)
+    if n < DRAW_BASE:
+        return BuildStronghold(n - STRONGHOLD_BASE)
+    k = n - DRAW_BASE
+    return Draw(None if k == 0 else k - 1)
+
+
+def parse_square(text: str) -> int:
+    """``c3`` -> square index; raises ValueError naming the board's bounds."""
+    t = text.strip().lower()
+    height = CELLS // WIDTH
+    if len(t) >= 2 and t[0].isalpha() and t[1:].isdigit():
+        x, y = ord(t[0]) - ord("a"), int(t[1:]) - 1
+        if 0 <= x < WIDTH and 0 <= y < height:
+            return y * WIDTH + x
+    last = chr(ord("a") + WIDTH - 1)
+    raise ValueError(f"{text!r} is not a square: columns a..{last}, rows 1..{height}")
+
+
+def parse_tile(text: str) -> int:
+    """``A1C2`` (either order) -> tile code; raises ValueError explaining the form."""
+    t = text.strip().upper()
+    if len(t) == 4 and t[0] in LETTERS and t[2] in LETTERS and t[1] in "12" and t[3] in "12":
+        a, b = LETTERS.index(t[0]), LETTERS.index(t[2])
+        if a != b:
+            return tile_code(a, int(t[1]), b, int(t[3]))
+    raise ValueError(
+        f"{text!r} is not a large tile: two different troops with their symbols, e.g. A1C2 "
+        f"(troops {', '.join(LETTERS)}; symbols 1 or 2)"
+    )

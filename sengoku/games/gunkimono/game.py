@@ -1,0 +1,140 @@
+"""The Gunkimono game description: options, notation, integer actions, text drawing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from sengoku.core.game import Action, Game, Option, State, normalize_notation, pick_one
+from sengoku.games.gunkimono.actions import NUM_ACTIONS, int_to_action
+from sengoku.games.gunkimono.state import GunkimonoState
+
+
+def _norm(text: str) -> str:
+    return normalize_notation(text).replace("@", "")
+
+
+class Gunkimono(Game):
+    """Gunkimono (Jeffrey D. Allers, Renegade Game Studios 2018), 2-5 players.
+
+    Properties: sequential, imperfect information (hands, stacks, banner values), chance only
+    at setup (the seeded shuffles are stored in the state), general-sum scores ranked at the
+    end. Seat 0 is the start player.
+    """
+
+    name = "gunkimono"
+    version = 1
+    min_players = 2
+    max_players = 5
+    title = "Gunkimono: place army tiles, score formations or honor, build strongholds"
+    options: ClassVar[Mapping[str, Option]] = {
+        "players": Option("players", 2, range(2, 6), "number of players (2-5)"),
+        "own_double_stronghold": Option(
+            "own_double_stronghold",
+            False,
+            (False, True),
+            "spec ruling 1: may a stronghold go in a formation that already holds your own "
+            "stronghold (never an opponent's)",
+        ),
+        "empty_banner_stack": Option(
+            "empty_banner_stack",
+            "remove",
+            ("remove", "stay"),
+            "spec ruling 2: a marker reaching an empty banner stack is removed (remove) or stays "
+            "on the ending row (stay)",
+        ),
+        "removed_marker_counts": Option(
+            "removed_marker_counts",
+            True,
+            (True, False),
+            "spec ruling 3: a marker removed after claiming a banner counts as having reached "
+            "every stronghold row",
+        ),
+        "end_tile_replacement": Option(
+            "end_tile_replacement",
+            True,
+            (True, False),
+            "spec ruling 5: whoever draws the end-of-game tile takes another, and the row is "
+            "refilled past it",
+        ),
+        "link_own_formations": Option(
+            "link_own_formations",
+            True,
+            (True, False),
+            "spec ruling 6: a tile may link two formations controlled by the same player",
+        ),
+    }
+    bench_presets: ClassVar[tuple[Mapping[str, Any], ...]] = (
+        {"players": 2},
+        {"players": 3},
+        {"players": 4},
+        {"players": 5},
+    )
+
+    def new_state(self, seed: int = 0, **options: Any) -> GunkimonoState:
+        return GunkimonoState.setup(self, seed, self.resolve_options(**options))
+
+    def num_distinct_actions(self, **options: Any) -> int:
+        self.resolve_options(**options)
+        return NUM_ACTIONS
+
+    def action_to_int(self, state: State, action: Action) -> int:
+        to_int = getattr(action, "to_int", None)
+        if to_int is None:
+            raise ValueError(f"{action!r} is not a Gunkimono action")
+        return int(to_int())
+
+    def int_to_action(self, state: State, n: int) -> Action:
+        return int_to_action(n)
+
+    def max_game_length(self, **options: Any) -> int:
+        # A guard, not a rule: at most 60 large + 25 small tiles, six decisions per turn.
+        return 1000
+
+    def state_from_json(self, data: Mapping[str, Any]) -> GunkimonoState:
+        if data.get("game") != self.name:
+            raise ValueError(f"not a gunkimono state: game is {data.get('game')!r}")
+        return GunkimonoState.from_json(self, data)
+
+    def format_action(self, state: State, action: Action) -> str:
+        """The short form when no other legal action shares it, else the canonical form."""
+        short = getattr(action, "short", None)
+        if short is None:
+            return str(action)
+        text = str(short())
+        return text if _short_counts(state).get(text, 0) <= 1 else str(action)
+
+    def parse_action(self, state: State, text: str) -> Action:
+        wanted = _norm(text)
+        legal = state.legal_actions()
+        exact = [a for a in legal if _norm(str(a)) == wanted]
+        if len(exact) == 1:
+            return exact[0]
+        short = [a for a in legal if _norm(_short(a)) == wanted]
+        return pick_one(text, exact or short, legal)
+
+    def render_text(self, state: State, seat: int | None) -> str:
+        from sengoku.games.gunkimono.render import render
+
+        assert isinstance(state, GunkimonoState)
+        return render(state, seat)
+
+
+def _short_counts(state: State) -> dict[str, int]:
+    """How many legal actions share each short form (cached until the state changes)."""
+    legal = state.legal_actions()
+    key = getattr(state, "_legal", None)  # the state's cached list: replaced on every change
+    cached = getattr(state, "_short_cache", None)
+    if key is not None and cached is not None and cached[0] is key:
+        return cached[1]  # type: ignore[no-any-return]
+    counts: dict[str, int] = {}
+    for a in legal:
+        s = _short(a)
+        counts[s] = counts.get(s, 0) + 1
+    state._short_cache = (key, counts)  # type: ignore[attr-defined]
+    return counts
+
+
+def _short(action: Action) -> str:
+    short = getattr(action, "short", None)
+    return str(short()) if short is not None else str(action)

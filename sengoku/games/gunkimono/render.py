@@ -1,0 +1,148 @@
+"""A terminal drawing of a Gunkimono position, showing only what one seat may see."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.games.gunkimono.actions import CELLS, LETTERS, WIDTH, cell_name, tile_name
+from sengoku.games.gunkimono.data import components
+
+if TYPE_CHECKING:
+    from sengoku.games.gunkimono.state import GunkimonoState
+
+_C = components()
+
+
+def render(state: GunkimonoState, seat: int | None) -> str:
+    from sengoku.games.gunkimono.state import FACE_DOWN, HEIGHT, REMOVED
+
+    n = state.num_players
+    over = state.phase == "over"
+    lines: list[str] = []
+    lines.append(
+        "Battlefield: troop letter (lower case = printed on the board), level (0 = board), "
+        "*N = stronghold of seat N"
+    )
+    lines.append("     " + "".join(f"{chr(ord('a') + x):<6}" for x in range(WIDTH)))
+    for y in range(HEIGHT):
+        cells = []
+        for x in range(WIDTH):
+            c = y * WIDTH + x
+            t = state.top[c]
+            letter = "?" if t == FACE_DOWN else LETTERS[t]
+            if state.level[c] == 0:
+                letter = letter.lower()
+            mark = f"*{state.sh_owner[c]}" if state.sh_owner[c] >= 0 else ""
+            cells.append(f"{letter}{state.level[c]}{mark:<4}")
+        lines.append(f"{y + 1:>3}  " + "".join(cells).rstrip())
+    # Formations under control, and the largest free formation of each troop type.
+    comp, held = state._components()
+    sizes: dict[int, int] = {}
+    for c in range(CELLS):
+        sizes[comp[c]] = sizes.get(comp[c], 0) + 1
+    if held:
+        lines.append("Controlled formations:")
+        for root, squares in sorted(held.items()):
+            owner = state.sh_owner[squares[0]]
+            name = _C.troop_names[state.top[root]]
+            lines.append(
+                f"  seat {owner}: {name} x{sizes[root]} "
+                f"(stronghold on {', '.join(cell_name(s) for s in squares)})"
+            )
+    best = []
+    for t in range(5):
+        roots = [r for r in sizes if state.top[r] == t and r not in held]
+        if roots:
+            r = max(roots, key=lambda r: (sizes[r], -r))
+            best.append(f"{_C.troop_names[t]} x{sizes[r]} at {cell_name(r)}")
+    lines.append("Largest free formations: " + "; ".join(best))
+
+    # Honor track, top row first.
+    end = _C.ending_row[n]
+    first, second = _C.stronghold_rows[n]
+    lines.append("")
+    lines.append("Honor track (seats' markers per troop column):")
+    lines.append("  row  " + "".join(f"{name:<10}" for name in _C.troop_names))
+    for row in range(end, -1, -1):
+        cols = []
+        for col in range(5):
+            if row == end:
+                stack = state.banner_stacks[col]
+                text = "".join(_C.banner_kinds[k][0].upper() for k, _v in reversed(stack)) or "-"
+                text = f"[{text}]"
+            else:
+                text = "".join(str(s) for s in range(n) if state.honor[s][col] == row) or "."
+            cols.append(f"{text:<10}")
+        note = ""
+        if row == end:
+            note = " <- banners (D dragon, C crane, L lotus; top first)"
+        elif row in (first, second):
+            note = f" <- stronghold row ({'first' if row == first else 'second'})"
+        lines.append(f"  {row:>3}  " + "".join(cols).rstrip() + note)
+
+    # Tiles.
+    lines.append("")
+    stack_text = f"stack {len(state.stack)}"
+    if not state.end_stack_in_play:
+        stack_text += f", end-game stack {len(state.end_stack)} (covered)"
+    else:
+        stack_text += " (end-game stack in play)"
+    if state.end_triggered:
+        stack_text += "; END TRIGGERED: the round finishes"
+    lines.append(f"Face-up row: {' '.join(tile_name(t) for t in state.row) or '-'};  {stack_text}")
+
+    # Players.
+    for s in range(n):
+        star = ">" if s == state.turn and not over else " "
+        score = state.score[s]
+        flipped = " (daimyo tile at 100)" if score >= 100 else ""
+        parts = [f"{star}seat {s}: {score} VP{flipped}"]
+        if s == seat:
+            parts.append("hand " + (" ".join(tile_name(t) for t in state.hands[s]) or "-"))
+        else:
+            known = " ".join(tile_name(t) for t in state.known[s])
+            parts.append(
+                f"hand {len(state.hands[s])} tiles" + (f" (seen: {known})" if known else "")
+            )
+        parts.append("reserve " + ("".join(LETTERS[t] for t in state.reserve[s]) or "-"))
+        honor = " ".join(
+            f"{LETTERS[c]}{'-' if r == REMOVED else r}" for c, r in enumerate(state.honor[s])
+        )
+        parts.append(f"honor {honor}")
+        built = len(state.strongholds[s])
+        if built < 2:
+            parts.append(f"next stronghold at row {_C.stronghold_rows[n][built]}")
+        else:
+            parts.append("both strongholds built")
+        banners = []
+        for k, v, _col in state.banners[s]:
+            kind = _C.banner_kinds[k]
+            banners.append(f"{kind} {v}" if (s == seat or over) else kind)
+        if banners:
+            parts.append("banners: " + ", ".join(banners))
+        lines.append(" | ".join(parts))
+
+    if over:
+        outcome = state.outcome()
+        if outcome is not None:
+            lines.append(
+                f"Game over ({outcome.reason}): final scores {[int(x) for x in outcome.scores]}, "
+                f"winner(s) {list(outcome.winners)}"
+            )
+    else:
+        what = {
+            "place": "place a tile (large from the hand, or small from the reserve)",
+            "support": f"place a large tile over the support on {cell_name(state.support_cell)}",
+            "score": "",
+            "stronghold": "choose the square of the new stronghold",
+            "draw": "draw a tile: 'stack' or a tile of the face-up row",
+        }[state.phase]
+        if state.phase == "score":
+            cell, troop, sym, vp, ok = state.pending[0]
+            vp_text = f"{vp} VP" if ok else "no VP (controlled formation)"
+            what = (
+                f"score the {_C.troop_names[troop]} on {cell_name(cell)}: vp ({vp_text}) or "
+                f"honor ({sym})"
+            )
+        lines.append(f"Seat {state.turn} to act: {what}")
+    return "\n".join(lines)

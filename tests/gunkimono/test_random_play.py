@@ -1,0 +1,116 @@
+"""Random-play invariants for 2-5 players (hundreds of games; thousands with SENGOKU_SOAK=1).
+
+Checked along every game: tiles conserved, legal actions in ascending integer order and each
+one applies, a sample of other actions is refused without changing anything, clone is
+independent, the JSON round trip is exact, views never show hidden parts (a determinized
+state looks the same to that seat), terminal states have no legal actions.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+
+import pytest
+
+from sengoku.core.game import IllegalAction
+from sengoku.games.gunkimono.actions import NUM_ACTIONS, int_to_action
+from sengoku.games.gunkimono.data import components
+from sengoku.games.gunkimono.state import END_TILE, GunkimonoState
+from tests.gunkimono.helpers import GAME
+
+SOAK = bool(os.environ.get("SENGOKU_SOAK"))
+GAMES_PER_COUNT = 1000 if SOAK else 60
+ALL_TILES = Counter(components().large_tiles)
+
+
+def check_conservation(st: GunkimonoState) -> None:
+    where = Counter(st.placed) + Counter(st.row) + Counter(st.removed)
+    for h in st.hands:
+        where += Counter(h)
+    piles = Counter(st.stack) + Counter(st.end_stack)
+    end_tiles = piles.pop(END_TILE, 0)
+    where += piles
+    assert where == ALL_TILES
+    assert end_tiles == (0 if st.end_triggered else 1)
+    for seat in range(st.num_players):
+        used = sum(1 for s, _t, _u in st.placed_small if s == seat)
+        assert used + len(st.reserve[seat]) == 5
+    for known, hand in zip(st.known, st.hands, strict=True):
+        assert not Counter(known) - Counter(hand)
+
+
+def deep_checks(st: GunkimonoState, rng: random.Random) -> None:
+    snapshot = st.to_json()
+    legal = st.legal_actions()
+    ints = [GAME.action_to_int(st, a) for a in legal]
+    assert ints == sorted(ints) and len(set(ints)) == len(ints)
+    for a, n in zip(legal, ints, strict=True):
+        assert GAME.int_to_action(st, n) == a
+    # JSON round trip
+    back = GAME.state_from_json(snapshot)
+    assert back.to_json() == snapshot
+    assert back.legal_actions() == legal
+    # Refused actions change nothing.
+    legal_set = set(ints)
+    for _ in range(15):
+        n = rng.randrange(NUM_ACTIONS)
+        if n in legal_set:
+            continue
+        with pytest.raises(IllegalAction):
+            st.apply(int_to_action(n))
+        assert st.to_json() == snapshot
+    # A sample of legal actions applies (on clones); clones are independent.
+    for a in rng.sample(legal, min(6, len(legal))):
+        c = st.clone()
+        c.apply(a)
+        check_conservation(c)
+        assert st.to_json() == snapshot
+    assert st.legal_actions() == legal
+    # Notation round trip.
+    for a in rng.sample(legal, min(6, len(legal))):
+        assert GAME.parse_action(st, str(a)) == a
+        assert GAME.parse_action(st, GAME.format_action(st, a)) == a
+    # Hidden information: a determinized state looks the same to that seat.
+    for seat in range(st.num_players):
+        d = st.determinize(seat, random.Random(7))
+        assert d.view(seat) == st.view(seat)
+        check_conservation(d)
+        again = d.determinize(seat, random.Random(11))
+        assert again.to_json() == st.determinize(seat, random.Random(11)).to_json()
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games(players: int) -> None:
+    rng = random.Random(players)
+    lengths = []
+    for g in range(GAMES_PER_COUNT):
+        st = GAME.new_state(seed=1000 * players + g, players=players)
+        deep_every = 9 if g < 8 else 60
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            assert legal, "a live state always has a legal action"
+            assert st.current_player == st.turn
+            if st.decisions % deep_every == 0:
+                deep_checks(st, rng)
+            action = rng.choice(legal)
+            actor = st.current_player
+            events = st.apply(action)
+            for ev in events:
+                if ev["type"] in ("drawn", "banner_value"):  # private to the one who drew
+                    assert ev["audience"] == [actor]
+                assert "message" in ev
+            if st.decisions % 5 == 0:
+                check_conservation(st)
+        assert st.legal_actions() == []
+        assert st.current_player == -1
+        out = st.outcome()
+        assert out is not None and out.reason in ("end_of_game", "no_placement")
+        assert len(out.scores) == players and -1 <= min(out.returns) <= max(out.returns) <= 1
+        assert out.scores == tuple(float(x) for x in st.final_scores())
+        assert GAME.state_from_json(st.to_json()).to_json() == st.to_json()
+        check_conservation(st)
+        lengths.append(st.decisions)
+    assert max(lengths) < GAME.max_game_length(players=players)
