@@ -1,0 +1,33 @@
+"""The Sengoku game server: HTTP + WebSocket play, storage, seats and tokens, clocks.
+
+``create_app(Settings(db_url=...))`` builds the FastAPI application; ``sengoku serve`` runs
+it on uvicorn. The server knows games only through the core contract.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sengoku.server.app import create_app
+from sengoku.server.service import ApiError, MatchService, Settings
+
+
+def default_db_url() -> str:
+    """An SQLite file in the user's data directory (created if missing)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("sengoku", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'sengoku.db'}"
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None) -> None:
+    """Run the server until interrupted."""
+    import uvicorn
+
+    settings = Settings(db_url=db_url or default_db_url())
+    app = create_app(settings)
+    uvicorn.run(app, host=host, port=port, log_level="info", ws_max_size=1 << 20)
+
+
+__all__ = ["ApiError", "MatchService", "Settings", "create_app", "default_db_url", "serve"]

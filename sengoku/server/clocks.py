@@ -1,0 +1,196 @@
+"""Game clocks, enforced by the server.
+
+Kinds (``spec["type"]``):
+
+* ``fischer``: ``initial`` seconds plus ``increment`` seconds each time the turn passes to
+  another seat (a turn of several decisions by one seat earns one increment, not one per
+  decision, so chained decisions are not a way to gain time);
+* ``byoyomi``: ``main`` seconds, then ``periods`` periods of ``period`` seconds: a decision made
+  within a period keeps it, each period that runs out is used up, and the last one running
+  out loses on time (Japanese byo-yomi);
+* ``sudden_death``: ``initial`` seconds for the whole game;
+* ``tournament``: Gunshi's official tournament clock: 20 minutes each, no byo-yomi, the first
+  decision of the game is not timed (the clock starts after Red places the first piece), and
+  the clock stops wherever the game says so (a state may define ``clock_running()``; Gunshi
+  returns False while the Advanced Command cards are chosen).
+
+Time comes from an injected ``now`` function (wall-clock seconds) so that a clock survives a
+restart and tests can use a fake time source.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+TOURNAMENT_SECONDS = 20 * 60.0
+
+
+class ClockError(ValueError):
+    """A time-control description the server cannot use."""
+
+
+@dataclass(frozen=True)
+class ClockSpec:
+    type: str
+    initial: float = 0.0
+    increment: float = 0.0
+    periods: int = 0
+    period: float = 0.0
+
+    @property
+    def untimed_first(self) -> bool:
+        return self.type == "tournament"
+
+    @classmethod
+    def from_json(cls, data: Any) -> ClockSpec:
+        if not isinstance(data, dict):
+            raise ClockError("clock must be an object like {'type': 'fischer', 'initial': 300}")
+        kind = data.get("type")
+        fields = {
+            "fischer": {"initial", "increment"},
+            "byoyomi": {"main", "periods", "period"},
+            "sudden_death": {"initial"},
+            "tournament": set(),
+        }
+        if kind not in fields:
+            raise ClockError(f"clock type {kind!r} is unknown; known: {', '.join(fields)}")
+        extra = set(data) - fields[kind] - {"type"}
+        if extra:
+            raise ClockError(f"clock {kind}: unknown field(s) {', '.join(sorted(extra))}")
+
+        def num(name: str, low: float, high: float, default: float | None = None) -> float:
+            value = data.get(name, default)
+            if value is None:
+                raise ClockError(f"clock {kind}: field {name!r} is required")
+            if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+                raise ClockError(f"clock {kind}: {name!r} must be a number")
+            if not low <= value <= high:
+                raise ClockError(f"clock {kind}: {name!r} must be between {low} and {high}")
+            return float(value)
+
+        day = 86400.0
+        if kind == "fischer":
+            return cls(kind, num("initial", 1, day), num("increment", 0, 3600, 0))
+        if kind == "byoyomi":
+            periods = num("periods", 0, 30, 1)
+            if periods != int(periods):
+                raise ClockError("clock byoyomi: 'periods' must be a whole number")
+            period = num("period", 1, 3600, 30) if periods else 0.0
+            return cls(kind, num("main", 0, day), 0.0, int(periods), period)
+        if kind == "sudden_death":
+            return cls(kind, num("initial", 1, day))
+        return cls(kind, TOURNAMENT_SECONDS)
+
+    def to_json(self) -> dict[str, Any]:
+        if self.type == "fischer":
+            return {"type": "fischer", "initial": self.initial, "increment": self.increment}
+        if self.type == "byoyomi":
+            return {
+                "type": "byoyomi",
+                "main": self.initial,
+                "periods": self.periods,
+                "period": self.period,
+            }
+        if self.type == "sudden_death":
+            return {"type": "sudden_death", "initial": self.initial}
+        return {"type": "tournament", "initial": self.initial}
+
+
+class Clocks:
+    """The seats' clocks of one match; at most one runs at a time."""
+
+    def __init__(self, spec: ClockSpec, num_players: int) -> None:
+        self.spec = spec
+        self.remaining = [spec.initial] * num_players
+        self.periods = [spec.periods] * num_players
+        self.running: int | None = None
+        self.since: float | None = None
+        self.decisions = 0
+
+    # -- the running clock -------------------------------------------------------------
+    def deadline(self) -> float | None:
+        """When the running seat's time runs out (None: no clock is running)."""
+        if self.running is None or self.since is None:
+            return None
+        s = self.running
+        return self.since + self.remaining[s] + self.periods[s] * self.spec.period
+
+    def flagged(self, now: float) -> int | None:
+        """The seat whose time has run out at ``now``, if any."""
+        deadline = self.deadline()
+        if deadline is not None and now >= deadline:
+            return self.running
+        return None
+
+    def _charge(self, now: float) -> None:
+        if self.running is None or self.since is None:
+            return
+        s = self.running
+        elapsed = max(0.0, now - self.since)
+        if elapsed <= self.remaining[s]:
+            self.remaining[s] -= elapsed
+        else:
+            over = elapsed - self.remaining[s]
+            self.remaining[s] = 0.0
+            if self.spec.period > 0:
+                used = int(over // self.spec.period)
+                self.periods[s] = max(0, self.periods[s] - used)
+
+    def start(self, seat: int | None, now: float, running: bool = True) -> None:
+        """Start ``seat``'s clock at ``now`` (none runs for None or when ``running`` is False)."""
+        self.running = seat if running else None
+        self.since = now if self.running is not None else None
+
+    def decided(self, mover: int, next_seat: int | None, now: float, runs: bool = True) -> None:
+        """``mover`` made a decision at ``now``; ``next_seat`` is to decide next."""
+        self._charge(now)
+        self.decisions += 1
+        if next_seat is not None and next_seat != mover and self.spec.type == "fischer":
+            self.remaining[mover] += self.spec.increment
+        self.start(next_seat, now, runs)
+
+    def pause(self, now: float) -> None:
+        self._charge(now)
+        self.start(None, now)
+
+    # -- what clients and storage see -------------------------------------------------------
+    def snapshot(self, now: float) -> dict[str, Any]:
+        remaining = list(self.remaining)
+        periods = list(self.periods)
+        if self.running is not None and self.since is not None:
+            s = self.running
+            elapsed = max(0.0, now - self.since)
+            if elapsed <= remaining[s]:
+                remaining[s] -= elapsed
+            else:
+                over = elapsed - remaining[s]
+                remaining[s] = 0.0
+                if self.spec.period > 0:
+                    periods[s] = max(0, periods[s] - int(over // self.spec.period))
+        return {
+            "spec": self.spec.to_json(),
+            "remaining": [round(r, 3) for r in remaining],
+            "periods": periods,
+            "running": self.running,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "remaining": self.remaining,
+            "periods": self.periods,
+            "running": self.running,
+            "since": self.since,
+            "decisions": self.decisions,
+        }
+
+    @classmethod
+    def from_json(cls, spec: ClockSpec, data: dict[str, Any]) -> Clocks:
+        clocks = cls(spec, len(data["remaining"]))
+        clocks.remaining = [float(r) for r in data["remaining"]]
+        clocks.periods = [int(p) for p in data["periods"]]
+        clocks.running = data["running"]
+        clocks.since = data["since"]
+        clocks.decisions = int(data.get("decisions", 0))
+        return clocks

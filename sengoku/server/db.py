@@ -1,0 +1,236 @@
+"""Storage: the tables, the engine, and the few queries the server needs.
+
+Only portable SQL (SQLAlchemy Core, JSON stored as text), so any SQLAlchemy URL works:
+SQLite by default, PostgreSQL included. The schema is created and upgraded by the Alembic
+migrations in ``sengoku/server/migrations`` (see :func:`migrate`), never by ``create_all``.
+
+Everything here is synchronous; the service calls it from one storage thread so the event
+loop never waits on the database.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
+
+metadata = MetaData()
+
+#: One row per match (a game played on the server, or an imported record).
+matches = Table(
+    "matches",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("clock", Text, nullable=True),
+    Column("status", String(16), nullable=False),
+    Column("result", Text, nullable=True),
+    Column("close_reason", Text, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("rematch_of", String(32), nullable=True),
+    Column("rematch_id", String(32), nullable=True),
+    Index("ix_matches_status", "status"),
+)
+
+#: Who holds each seat. Tokens are stored only as SHA-256 hashes.
+seats = Table(
+    "seats",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=True),
+    Column("invite_hash", String(64), nullable=True),
+    Column("agent", String(32), nullable=True),
+    Column("level", Integer, nullable=True),
+)
+
+#: The moves: accepted actions (canonical notation) and concessions, in order.
+moves = Table(
+    "moves",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=True),
+    Column("reason", String(64), nullable=True),
+    Column("at", Float, nullable=False),
+    Column("clocks", Text, nullable=True),
+)
+
+#: The numbered events of a match, each with its audience (null: everyone).
+events = Table(
+    "events",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("n", Integer, primary_key=True),
+    Column("ply", Integer, nullable=False),
+    Column("audience", Text, nullable=True),
+    Column("payload", Text, nullable=False),
+)
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL (a commit survives ``kill -9``) and a timeout."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to the newest Alembic revision."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class Store:
+    """The queries, each one transaction."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def create_match(
+        self,
+        match: dict[str, Any],
+        seat_rows: list[dict[str, Any]],
+        event_rows: list[dict[str, Any]],
+    ) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(matches), [match])
+            conn.execute(insert(seats), seat_rows)
+            if event_rows:
+                conn.execute(insert(events), event_rows)
+
+    def record_change(
+        self,
+        match_id: str,
+        move_rows: list[dict[str, Any]],
+        event_rows: list[dict[str, Any]],
+        match_values: dict[str, Any] | None = None,
+        drop_moves_from: int | None = None,
+    ) -> None:
+        """Append moves and events and update the match, all or nothing."""
+        with self.engine.begin() as conn:
+            if drop_moves_from is not None:
+                conn.execute(
+                    delete(moves).where(
+                        moves.c.match_id == match_id, moves.c.seq >= drop_moves_from
+                    )
+                )
+            if move_rows:
+                conn.execute(insert(moves), move_rows)
+            if event_rows:
+                conn.execute(insert(events), event_rows)
+            if match_values:
+                conn.execute(update(matches).where(matches.c.id == match_id).values(**match_values))
+
+    def update_seat(self, match_id: str, seat: int, values: dict[str, Any]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seats)
+                .where(seats.c.match_id == match_id, seats.c.seat == seat)
+                .values(**values)
+            )
+
+    def load(self, match_id: str) -> dict[str, Any] | None:
+        """The match with its seats, moves and events, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(matches).where(matches.c.id == match_id)).mappings().first()
+            if row is None:
+                return None
+            seat_rows = conn.execute(
+                select(seats).where(seats.c.match_id == match_id).order_by(seats.c.seat)
+            ).mappings()
+            move_rows = conn.execute(
+                select(moves).where(moves.c.match_id == match_id).order_by(moves.c.seq)
+            ).mappings()
+            event_rows = conn.execute(
+                select(events).where(events.c.match_id == match_id).order_by(events.c.n)
+            ).mappings()
+            return {
+                "match": dict(row),
+                "seats": [dict(r) for r in seat_rows],
+                "moves": [dict(r) for r in move_rows],
+                "events": [dict(r) for r in event_rows],
+            }
+
+    def ids_with_status(self, statuses: list[str]) -> list[str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(matches.c.id)
+                .where(matches.c.status.in_(statuses))
+                .order_by(matches.c.created_at)
+            )
+            return [r[0] for r in rows]
+
+    def list_matches(
+        self, statuses: list[str], game: str | None, limit: int, offset: int
+    ) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            q = select(matches).where(matches.c.status.in_(statuses))
+            if game:
+                q = q.where(matches.c.game == game)
+            q = q.order_by(matches.c.created_at.desc(), matches.c.id).limit(limit).offset(offset)
+            rows = [dict(r) for r in conn.execute(q).mappings()]
+            if not rows:
+                return rows
+            ids = [r["id"] for r in rows]
+            seat_rows = conn.execute(
+                select(seats.c.match_id, seats.c.seat, seats.c.kind, seats.c.name, seats.c.level)
+                .where(seats.c.match_id.in_(ids))
+                .order_by(seats.c.match_id, seats.c.seat)
+            ).mappings()
+            by_match: dict[str, list[dict[str, Any]]] = {}
+            for s in seat_rows:
+                by_match.setdefault(s["match_id"], []).append(dict(s))
+            for r in rows:
+                r["seats"] = by_match.get(r["id"], [])
+            return rows

@@ -1,0 +1,1367 @@
+"""The match service: the only place where a match's state lives and changes.
+
+Every change follows the same path, under the match's lock:
+
+1. check who asks (the seat's token) and that the change is allowed now;
+2. compute it on a clone of the state (the engine validates every action);
+3. commit the moves and numbered events to the database;
+4. only then replace the live state and broadcast each subscriber what its seat may see.
+
+A match is rebuilt from its stored seed and moves whenever the server starts (or first needs
+it), so nothing lives only in memory. The server knows games only through the core contract.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sengoku.core.game import Game, SengokuError, State, event
+from sengoku.core.record import GameRecord
+from sengoku.core.registry import load_game
+from sengoku.server import ai as ai_mod
+from sengoku.server.clocks import ClockError, Clocks, ClockSpec
+from sengoku.server.db import Store, dumps
+from sengoku.server.tokens import hash_token, new_match_id, new_token
+
+log = logging.getLogger("sengoku.server")
+
+LIVE_STATUSES = ["waiting", "active"]
+DONE_STATUSES = ["finished", "aborted", "closed", "archived"]
+
+
+class ApiError(Exception):
+    """An error a client caused (or may retry): HTTP status, a short code, a message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+    def to_json(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message}}
+
+
+@dataclass
+class Settings:
+    """Everything the server can be told; tests replace the time source and the AI pool."""
+
+    db_url: str
+    now: Callable[[], float] = time.time
+    ai_mode: str = "process"
+    ai_workers: int = 1
+    ai_initializer: Callable[[], None] | None = None
+    #: Seconds an opponent must be gone before a seat may claim the win.
+    claim_after: float = 60.0
+    #: Token buckets per connection: sustained rate per second and burst.
+    http_rate: float = 50.0
+    http_burst: float = 200.0
+    ws_rate: float = 20.0
+    ws_burst: float = 60.0
+    max_body: int = 2_000_000
+    max_ws_message: int = 16_384
+    #: Arm real timers for clock flags (tests with a fake clock turn this off).
+    timers: bool = True
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # "human" or "ai"
+    name: str
+    token_hash: str | None = None
+    invite_hash: str | None = None
+    agent: str | None = None
+    level: int | None = None
+    connections: int = 0
+    last_seen: float = 0.0
+
+    @property
+    def joined(self) -> bool:
+        return self.kind == "ai" or self.token_hash is not None
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "name": self.name,
+            "joined": self.joined,
+            "open": self.kind == "human" and self.token_hash is None and self.invite_hash is None,
+            "invited": self.invite_hash is not None,
+            "level": self.level,
+            "agent": self.agent,
+            "connected": self.kind == "ai" or self.connections > 0,
+        }
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One WebSocket connection: its seat (None: spectator) and its outgoing queue."""
+
+    seat: int | None
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+
+
+@dataclass(eq=False)
+class Live:
+    id: str
+    game: Game
+    options: dict[str, Any]
+    seed: int
+    version: int
+    status: str
+    seats: list[Seat]
+    created_at: float
+    state: State | None = None
+    clock_spec: ClockSpec | None = None
+    clocks: Clocks | None = None
+    actions: list[str] = field(default_factory=list)
+    action_seats: list[int] = field(default_factory=list)
+    concessions: list[dict[str, Any]] = field(default_factory=list)
+    seq: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    close_reason: str | None = None
+    rematch_of: str | None = None
+    rematch_id: str | None = None
+    takeback: dict[str, Any] | None = None
+    rematch_offers: set[int] = field(default_factory=set)
+    subscribers: set[Subscriber] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: asyncio.TimerHandle | None = None
+    ai_busy: bool = False
+
+    @property
+    def ply(self) -> int:
+        return len(self.actions)
+
+    @property
+    def to_act(self) -> int:
+        if self.status != "active" or self.state is None:
+            return -1
+        return self.state.current_player
+
+    def record(self) -> GameRecord:
+        return GameRecord(
+            game=self.game.name,
+            version=self.version,
+            options=dict(self.options),
+            seed=self.seed,
+            players=[s.name for s in self.seats],
+            actions=list(self.actions),
+            concessions=[dict(c) for c in self.concessions],
+            result=self.result,
+        )
+
+
+def _visible(audience: list[int] | None, seat: int | None) -> bool:
+    return audience is None or (seat is not None and seat in audience)
+
+
+class MatchService:
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.live: dict[str, Live] = {}
+        self._db = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="sengoku-db")
+        self._ai: concurrent.futures.Executor | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._loading: dict[str, asyncio.Future[Live | None]] = {}
+
+    # -- life cycle -------------------------------------------------------------------
+    async def start(self) -> None:
+        """Resume every unfinished match from its seed and moves."""
+        ids = await self._run(self.store.ids_with_status, LIVE_STATUSES)
+        for match_id in ids:
+            live = await self.get(match_id)
+            if live is not None:
+                async with live.lock:
+                    await self._check_flag(live)
+                self._after_change(live)
+        log.info("resumed %d unfinished matches", len(ids))
+
+    async def close(self) -> None:
+        for live in self.live.values():
+            if live.timer:
+                live.timer.cancel()
+            for sub in live.subscribers:
+                sub.queue.put_nowait(None)
+        for task in list(self._tasks):
+            task.cancel()
+        if self._ai is not None:
+            self._ai.shutdown(wait=False, cancel_futures=True)
+        self._db.shutdown(wait=True)
+
+    async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    def now(self) -> float:
+        return self.settings.now()
+
+    # -- loading ----------------------------------------------------------------------
+    async def get(self, match_id: str) -> Live | None:
+        if match_id in self.live:
+            return self.live[match_id]
+        if match_id in self._loading:
+            return await self._loading[match_id]
+        fut: asyncio.Future[Live | None] = asyncio.get_running_loop().create_future()
+        self._loading[match_id] = fut
+        try:
+            data = await self._run(self.store.load, match_id)
+            live = None if data is None else await self._build(data)
+            if live is not None:
+                self.live[match_id] = live
+            fut.set_result(live)
+            return live
+        except BaseException as exc:
+            fut.set_exception(exc)
+            raise
+        finally:
+            del self._loading[match_id]
+
+    async def require(self, match_id: str) -> Live:
+        live = await self.get(match_id)
+        if live is None:
+            raise ApiError(404, "no_such_match", f"there is no match {match_id!r}")
+        return live
+
+    async def _build(self, data: dict[str, Any]) -> Live:
+        m = data["match"]
+        seats = [
+            Seat(
+                seat=r["seat"],
+                kind=r["kind"],
+                name=r["name"],
+                token_hash=r["token_hash"],
+                invite_hash=r["invite_hash"],
+                agent=r["agent"],
+                level=r["level"],
+                last_seen=self.now(),
+            )
+            for r in data["seats"]
+        ]
+        clock_data = json.loads(m["clock"]) if m["clock"] else None
+        spec = ClockSpec.from_json(clock_data["spec"]) if clock_data else None
+        clocks = (
+            Clocks.from_json(spec, clock_data["state"])
+            if spec is not None and clock_data and clock_data.get("state")
+            else None
+        )
+        events = [
+            {
+                "n": r["n"],
+                "ply": r["ply"],
+                "audience": json.loads(r["audience"]) if r["audience"] is not None else None,
+                "event": json.loads(r["payload"]),
+            }
+            for r in data["events"]
+        ]
+        actions: list[str] = []
+        action_seats: list[int] = []
+        concessions: list[dict[str, Any]] = []
+        for mv in data["moves"]:
+            if mv["kind"] == "action":
+                actions.append(mv["action"])
+                action_seats.append(mv["seat"])
+            else:
+                concessions.append(
+                    {"ply": len(actions), "seat": mv["seat"], "reason": mv["reason"]}
+                )
+        seq = (data["moves"][-1]["seq"] + 1) if data["moves"] else 0
+        try:
+            game = load_game(m["game"])
+        except SengokuError:
+            game = _MissingGame(m["game"])
+        live = Live(
+            id=m["id"],
+            game=game,
+            options=json.loads(m["options"]),
+            seed=int(m["seed"]),
+            version=int(m["version"]),
+            status=m["status"],
+            seats=seats,
+            created_at=m["created_at"],
+            clock_spec=spec,
+            clocks=clocks,
+            actions=actions,
+            action_seats=action_seats,
+            concessions=concessions,
+            seq=seq,
+            events=events,
+            result=json.loads(m["result"]) if m["result"] else None,
+            close_reason=m["close_reason"],
+            rematch_of=m["rematch_of"],
+            rematch_id=m["rematch_id"],
+        )
+        problem = None
+        if isinstance(game, _MissingGame):
+            problem = f"this server no longer has the game {m['game']!r}"
+        elif live.version != game.version:
+            problem = (
+                f"this match was played with {game.name} rules version {live.version}; the "
+                f"server now plays version {game.version}, so the match cannot be replayed"
+            )
+        else:
+            try:
+                record = live.record()
+                record.result = None
+                live.state = record.replay()
+            except SengokuError as exc:
+                problem = f"this match no longer replays: {exc}"
+        if problem is not None:
+            live.state = None
+            if live.status in LIVE_STATUSES:
+                log.warning("match %s closed: %s", live.id, problem)
+                live.status = "closed"
+                live.close_reason = problem
+                rows = self._new_events(
+                    live, [event("closed", None, reason=problem, message=problem)]
+                )
+                await self._run(
+                    self.store.record_change,
+                    live.id,
+                    [],
+                    rows,
+                    {"status": "closed", "close_reason": problem, "updated_at": self.now()},
+                )
+                live.events.extend(self._event_entries(rows))
+            elif live.close_reason is None:
+                live.close_reason = problem
+        return live
+
+    # -- events -----------------------------------------------------------------------
+    def _new_events(self, live: Live, evs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Database rows for ``evs``, numbered after the match's last event."""
+        rows = []
+        n = len(live.events)
+        for ev in evs:
+            n += 1
+            payload = {k: v for k, v in ev.items() if k != "audience"}
+            rows.append(
+                {
+                    "match_id": live.id,
+                    "n": n,
+                    "ply": live.ply,
+                    "audience": None if ev.get("audience") is None else dumps(ev["audience"]),
+                    "payload": dumps(payload),
+                }
+            )
+        return rows
+
+    @staticmethod
+    def _event_entries(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [
+            {
+                "n": r["n"],
+                "ply": r["ply"],
+                "audience": None if r["audience"] is None else json.loads(r["audience"]),
+                "event": json.loads(r["payload"]),
+            }
+            for r in rows
+        ]
+
+    def events_for(self, live: Live, seat: int | None, after: int) -> list[dict[str, Any]]:
+        """The numbered events after ``after`` that ``seat`` may see."""
+        start = max(0, after)
+        return [
+            self._wire_event(e)
+            for e in live.events[start:]
+            if e["n"] > after and _visible(e["audience"], seat)
+        ]
+
+    @staticmethod
+    def _wire_event(e: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "event", "n": e["n"], "event": {**e["event"], "audience": e["audience"]}}
+
+    # -- what a seat sees -------------------------------------------------------------
+    def snapshot(self, live: Live, seat: int | None) -> dict[str, Any]:
+        state = live.state
+        to_act = live.to_act
+        legal: list[dict[str, str]] = []
+        if state is not None and seat is not None and to_act == seat:
+            legal = [
+                {"action": str(a), "short": live.game.format_action(state, a)}
+                for a in state.legal_actions()
+            ]
+        takeback = None
+        if live.takeback is not None:
+            takeback = {"by": live.takeback["by"], "to_ply": live.takeback["to_ply"]}
+        return {
+            "id": live.id,
+            "game": live.game.name,
+            "version": live.version,
+            "options": live.options,
+            "status": live.status,
+            "seats": [s.public() for s in live.seats],
+            "you": seat,
+            "ply": live.ply,
+            "last_event": len(live.events),
+            "to_act": to_act,
+            "view": state.view(seat) if state is not None else None,
+            "legal": legal,
+            "clocks": live.clocks.snapshot(self.now()) if live.clocks else None,
+            "result": live.result,
+            "close_reason": live.close_reason,
+            "rematch_of": live.rematch_of,
+            "rematch_id": live.rematch_id,
+            "offers": {"takeback": takeback, "rematch": sorted(live.rematch_offers)},
+            "can_abort": self._can_abort(live),
+        }
+
+    # -- seats and tokens -------------------------------------------------------------
+    def seat_of(self, live: Live, token: str | None) -> int | None:
+        """The seat ``token`` holds (None without a token: a spectator); 401 if it holds none."""
+        if token is None:
+            return None
+        digest = hash_token(token)
+        for s in live.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, digest):
+                s.last_seen = self.now()
+                return s.seat
+        raise ApiError(401, "bad_token", "this token does not hold a seat in this match")
+
+    def player_seat(self, live: Live, token: str | None) -> int:
+        seat = self.seat_of(live, token)
+        if seat is None:
+            raise ApiError(
+                401, "no_token", "a seat's token is required (Authorization: Bearer <token>)"
+            )
+        return seat
+
+    # -- creating and joining ---------------------------------------------------------
+    async def create(
+        self,
+        game_name: str,
+        options: dict[str, Any],
+        seat_specs: list[dict[str, Any]],
+        seed: int | None,
+        clock: dict[str, Any] | None,
+    ) -> tuple[Live, dict[str, Any]]:
+        try:
+            game = load_game(game_name)
+        except SengokuError as exc:
+            raise ApiError(404, "unknown_game", str(exc)) from None
+        except Exception as exc:  # a game that fails to import is a server fault, named
+            log.exception("game %s failed to load", game_name)
+            raise ApiError(503, "game_unavailable", f"{game_name!r} cannot be loaded") from exc
+        try:
+            resolved = game.resolve_options(**options)
+        except SengokuError as exc:
+            raise ApiError(422, "bad_option", str(exc)) from None
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        try:
+            state = game.new_state(seed, **resolved)
+        except SengokuError as exc:
+            raise ApiError(422, "bad_option", str(exc)) from None
+        n = state.num_players
+        if len(seat_specs) != n:
+            raise ApiError(
+                422,
+                "bad_seats",
+                f"{game.name} with these options has {n} seats; 'seats' lists {len(seat_specs)}",
+            )
+        spec = None
+        if clock is not None:
+            try:
+                spec = ClockSpec.from_json(clock)
+            except ClockError as exc:
+                raise ApiError(422, "bad_clock", str(exc)) from None
+        seats: list[Seat] = []
+        tokens: dict[str, str] = {}
+        invites: list[dict[str, Any]] = []
+        match_id = new_match_id()
+        for i, sp in enumerate(seat_specs):
+            kind = sp.get("kind", "local")
+            name = sp.get("name") or (f"Player {i + 1}" if kind != "ai" else "")
+            if kind == "ai":
+                try:
+                    agent, level = ai_mod.resolve_ai(sp.get("level"), sp.get("agent"))
+                except SengokuError as exc:
+                    raise ApiError(422, "bad_seats", f"seat {i}: {exc}") from None
+                seats.append(
+                    Seat(i, "ai", name or f"AI ({level or agent})", agent=agent, level=level)
+                )
+            elif kind == "local":
+                token = new_token()
+                tokens[str(i)] = token
+                seats.append(Seat(i, "human", name, token_hash=hash_token(token)))
+            elif kind == "invite":
+                invite = new_token()
+                invites.append(
+                    {"seat": i, "invite": invite, "url": f"/play/{match_id}#invite={invite}"}
+                )
+                seats.append(Seat(i, "human", name, invite_hash=hash_token(invite)))
+            elif kind == "open":
+                seats.append(Seat(i, "human", name))
+            else:
+                raise ApiError(
+                    422, "bad_seats", f"seat {i}: kind {kind!r}; use local, invite, open or ai"
+                )
+        now = self.now()
+        live = Live(
+            id=match_id,
+            game=game,
+            options=dict(state.options),
+            seed=seed,
+            version=game.version,
+            status="waiting",
+            seats=seats,
+            created_at=now,
+            state=state,
+            clock_spec=spec,
+            clocks=Clocks(spec, n) if spec else None,
+        )
+        for s in seats:
+            s.last_seen = now
+        evs = [event("match_created", None, message=f"a game of {game.name} was created")]
+        if all(s.joined for s in seats):
+            evs.extend(self._activate(live, now))
+        rows = self._new_events(live, evs)
+        match_row = {
+            "id": match_id,
+            "game": game.name,
+            "version": game.version,
+            "options": dumps(live.options),
+            "seed": seed,
+            "clock": self._clock_json(live),
+            "status": live.status,
+            "result": None,
+            "close_reason": None,
+            "created_at": now,
+            "updated_at": now,
+            "rematch_of": None,
+            "rematch_id": None,
+        }
+        seat_rows = [self._seat_row(live.id, s) for s in seats]
+        await self._run(self.store.create_match, match_row, seat_rows, rows)
+        live.events.extend(self._event_entries(rows))
+        self.live[match_id] = live
+        log.info("match %s created: %s, %d seats", match_id, game.name, n)
+        self._after_change(live)
+        return live, {"tokens": tokens, "invites": invites}
+
+    @staticmethod
+    def _seat_row(match_id: str, s: Seat) -> dict[str, Any]:
+        return {
+            "match_id": match_id,
+            "seat": s.seat,
+            "kind": s.kind,
+            "name": s.name,
+            "token_hash": s.token_hash,
+            "invite_hash": s.invite_hash,
+            "agent": s.agent,
+            "level": s.level,
+        }
+
+    @staticmethod
+    def _clock_json(live: Live) -> str | None:
+        if live.clock_spec is None:
+            return None
+        state = live.clocks.to_json() if live.clocks else None
+        return dumps({"spec": live.clock_spec.to_json(), "state": state})
+
+    def _activate(self, live: Live, now: float) -> list[dict[str, Any]]:
+        live.status = "active"
+        if live.clocks is not None and live.state is not None:
+            runs = self._clock_runs(live.state) and not live.clocks.spec.untimed_first
+            live.clocks.start(live.state.current_player, now, runs)
+        return [event("match_started", None, message="every seat is taken: the game begins")]
+
+    @staticmethod
+    def _clock_runs(state: State) -> bool:
+        hook = getattr(state, "clock_running", None)
+        return bool(hook()) if callable(hook) else True
+
+    async def join(self, live: Live, invite: str | None, name: str | None) -> dict[str, Any]:
+        async with live.lock:
+            if live.status != "waiting":
+                raise ApiError(409, "not_waiting", f"this match is {live.status}; nobody can join")
+            if invite is not None:
+                digest = hash_token(invite)
+                found = [
+                    s
+                    for s in live.seats
+                    if s.invite_hash is not None and secrets.compare_digest(s.invite_hash, digest)
+                ]
+                if not found:
+                    raise ApiError(403, "bad_invite", "this invitation is not valid for this match")
+            else:
+                found = [s for s in live.seats if s.public()["open"]]
+                if not found:
+                    raise ApiError(
+                        409, "no_open_seat", "no seat is open; joining needs an invitation"
+                    )
+            seat = found[0]
+            token = new_token()
+            now = self.now()
+            new_name = (name or seat.name or f"Player {seat.seat + 1}")[:64]
+            evs = [
+                event(
+                    "player_joined",
+                    None,
+                    seat=seat.seat,
+                    name=new_name,
+                    message=f"{new_name} took seat {seat.seat}",
+                )
+            ]
+            joined_after = [s.joined or s is seat for s in live.seats]
+            old_status = live.status
+            old_clocks = live.clocks.to_json() if live.clocks else None
+            if all(joined_after):
+                evs.extend(self._activate(live, now))
+            rows = self._new_events(live, evs)
+            try:
+                await self._run(
+                    self._join_tx,
+                    live,
+                    seat.seat,
+                    {"token_hash": hash_token(token), "invite_hash": None, "name": new_name},
+                    rows,
+                )
+            except BaseException:
+                live.status = old_status
+                if live.clocks is not None and old_clocks is not None:
+                    live.clocks = Clocks.from_json(live.clocks.spec, old_clocks)
+                raise
+            seat.token_hash = hash_token(token)
+            seat.invite_hash = None
+            seat.name = new_name
+            seat.last_seen = now
+            self._commit_events(live, rows)
+        self._after_change(live)
+        return {"seat": seat.seat, "token": token}
+
+    def _join_tx(
+        self, live: Live, seat: int, values: dict[str, Any], rows: list[dict[str, Any]]
+    ) -> None:
+        self.store.update_seat(live.id, seat, values)
+        self.store.record_change(
+            live.id,
+            [],
+            rows,
+            {"status": live.status, "clock": self._clock_json(live), "updated_at": self.now()},
+        )
+
+    # -- playing ----------------------------------------------------------------------
+    def _require_active(self, live: Live) -> State:
+        if live.status != "active" or live.state is None:
+            why = {
+                "waiting": "this match is waiting for players to join",
+                "finished": "this match is over",
+                "aborted": "this match was aborted",
+                "closed": f"this match is closed: {live.close_reason}",
+                "archived": "this is an imported record, not a match in play",
+            }.get(live.status, f"this match is {live.status}")
+            raise ApiError(409, f"match_{live.status}", why)
+        return live.state
+
+    async def act(
+        self, live: Live, seat: int, text: str, ply: int | None, by_ai: bool = False
+    ) -> dict[str, Any]:
+        async with live.lock:
+            await self._check_flag(live)
+            state = self._require_active(live)
+            if ply is not None and ply != live.ply:
+                raise ApiError(
+                    409,
+                    "stale",
+                    f"stale action: it was meant for ply {ply}, but {live.ply} actions have "
+                    "been played; fetch the match again",
+                )
+            if state.current_player != seat:
+                raise ApiError(
+                    409,
+                    "not_your_turn",
+                    f"it is not your turn: seat {state.current_player} is to act",
+                )
+            if live.seats[seat].kind == "ai" and not by_ai:
+                raise ApiError(403, "ai_seat", "this seat is played by the AI")
+            try:
+                action = live.game.parse_action(state, text)
+                after = state.clone()
+                game_events = after.apply(action)
+            except SengokuError as exc:
+                raise ApiError(422, "illegal_action", str(exc)) from None
+            now = self.now()
+            notation = str(action)
+            clocks_after = self._clocks_after(live, seat, after, now)
+            outcome = after.outcome()
+            move = {
+                "match_id": live.id,
+                "seq": live.seq,
+                "kind": "action",
+                "seat": seat,
+                "action": notation,
+                "reason": None,
+                "at": now,
+                "clocks": dumps(clocks_after.to_json()) if clocks_after else None,
+            }
+            rows = self._new_events(live, game_events)
+            for r in rows:
+                r["ply"] = live.ply + 1
+            values: dict[str, Any] = {"updated_at": now}
+            if outcome is not None:
+                values["status"] = "finished"
+                values["result"] = dumps(outcome.to_json())
+            old_clocks = live.clocks
+            live.clocks = clocks_after
+            try:
+                values["clock"] = self._clock_json(live)
+                await self._run(self.store.record_change, live.id, [move], rows, values)
+            except BaseException:
+                live.clocks = old_clocks
+                raise
+            live.state = after
+            live.actions.append(notation)
+            live.action_seats.append(seat)
+            live.seq += 1
+            live.takeback = None
+            if outcome is not None:
+                live.status = "finished"
+                live.result = outcome.to_json()
+            self._commit_events(live, rows)
+            log.info("match %s: seat %d played ply %d", live.id, seat, live.ply)
+            snap = self.snapshot(live, seat)
+        self._after_change(live)
+        return snap
+
+    def _clocks_after(self, live: Live, mover: int, after: State, now: float) -> Clocks | None:
+        if live.clocks is None or live.clock_spec is None:
+            return None
+        clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
+        if after.is_terminal():
+            clocks.pause(now)
+        else:
+            clocks.decided(mover, after.current_player, now, self._clock_runs(after))
+        return clocks
+
+    async def conclude(self, live: Live, seat: int, reason: str, status: str = "finished") -> None:
+        """End the match as a loss for ``seat`` (resignation, timeout, abandonment).
+
+        The caller holds the lock.
+        """
+        state = self._require_active(live)
+        after = state.clone()
+        try:
+            evs = after.concede(seat, reason)
+        except SengokuError as exc:
+            raise ApiError(409, "cannot_concede", str(exc)) from None
+        now = self.now()
+        outcome = after.outcome()
+        result = outcome.to_json() if outcome else None
+        clocks = None
+        if live.clocks is not None and live.clock_spec is not None:
+            clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
+            clocks.pause(now)
+        move = {
+            "match_id": live.id,
+            "seq": live.seq,
+            "kind": "concede",
+            "seat": seat,
+            "action": None,
+            "reason": reason,
+            "at": now,
+            "clocks": dumps(clocks.to_json()) if clocks else None,
+        }
+        rows = self._new_events(live, evs)
+        old = live.clocks
+        live.clocks = clocks
+        try:
+            values = {
+                "status": status,
+                "result": dumps(result) if result else None,
+                "updated_at": now,
+                "clock": self._clock_json(live),
+            }
+            await self._run(self.store.record_change, live.id, [move], rows, values)
+        except BaseException:
+            live.clocks = old
+            raise
+        live.state = after
+        live.concessions.append({"ply": live.ply, "seat": seat, "reason": reason})
+        live.seq += 1
+        live.status = status
+        live.result = result
+        live.takeback = None
+        self._commit_events(live, rows)
+        log.info("match %s: seat %d conceded (%s)", live.id, seat, reason)
+
+    async def resign(self, live: Live, seat: int) -> dict[str, Any]:
+        async with live.lock:
+            await self._check_flag(live)
+            await self.conclude(live, seat, "resignation")
+            snap = self.snapshot(live, seat)
+        self._after_change(live)
+        return snap
+
+    async def _check_flag(self, live: Live) -> None:
+        """If the running clock has run out, the game ends on time (caller holds the lock)."""
+        if live.status != "active" or live.clocks is None:
+            return
+        flagged = live.clocks.flagged(self.now())
+        if flagged is not None:
+            await self.conclude(live, flagged, "timeout")
+
+    async def sweep(self) -> None:
+        """Check every live match's clock (the timers do this; tests call it directly)."""
+        for live in list(self.live.values()):
+            if live.status == "active" and live.clocks is not None:
+                async with live.lock:
+                    await self._check_flag(live)
+                self._after_change(live)
+
+    # -- abort, claim, takeback, rematch ----------------------------------------------
+    def _can_abort(self, live: Live) -> bool:
+        if live.status == "waiting":
+            return True
+        if live.status != "active":
+            return False
+        humans = {s.seat for s in live.seats if s.kind == "human"}
+        return not humans.issubset(set(live.action_seats))
+
+    async def abort(self, live: Live, seat: int) -> dict[str, Any]:
+        async with live.lock:
+            if not self._can_abort(live):
+                raise ApiError(
+                    409,
+                    "cannot_abort",
+                    "a match can be aborted only before every player has made a first move",
+                )
+            await self._set_status(
+                live,
+                "aborted",
+                [event("aborted", None, seat=seat, message=f"seat {seat} aborted the match")],
+            )
+            snap = self.snapshot(live, seat)
+        self._after_change(live)
+        return snap
+
+    async def _set_status(self, live: Live, status: str, evs: list[dict[str, Any]]) -> None:
+        rows = self._new_events(live, evs)
+        now = self.now()
+        if live.clocks is not None:
+            live.clocks.pause(now)
+        await self._run(
+            self.store.record_change,
+            live.id,
+            [],
+            rows,
+            {"status": status, "updated_at": now, "clock": self._clock_json(live)},
+        )
+        live.status = status
+        self._commit_events(live, rows)
+
+    async def claim(self, live: Live, seat: int) -> dict[str, Any]:
+        async with live.lock:
+            await self._check_flag(live)
+            self._require_active(live)
+            now = self.now()
+            gone = [
+                s for s in live.seats if s.seat != seat and s.kind == "human" and s.connections == 0
+            ]
+            ready = [s for s in gone if now - s.last_seen >= self.settings.claim_after]
+            if not ready:
+                if not gone:
+                    raise ApiError(409, "opponent_connected", "your opponents are connected")
+                wait = min(self.settings.claim_after - (now - s.last_seen) for s in gone)
+                raise ApiError(
+                    409,
+                    "too_soon",
+                    f"your opponent left less than {self.settings.claim_after:.0f} s ago; "
+                    f"you can claim the win in {wait:.0f} s",
+                )
+            await self.conclude(live, ready[0].seat, "abandoned")
+            snap = self.snapshot(live, seat)
+        self._after_change(live)
+        return snap
+
+    async def takeback(self, live: Live, seat: int, accept: bool) -> dict[str, Any]:
+        """Propose a takeback of ``seat``'s last decision, or accept the one proposed."""
+        async with live.lock:
+            await self._check_flag(live)
+            self._require_active(live)
+            offer = live.takeback
+            if offer is None:
+                if not accept:
+                    raise ApiError(409, "no_offer", "there is no takeback offer to decline")
+                mine = [i for i, s in enumerate(live.action_seats) if s == seat]
+                if not mine:
+                    raise ApiError(409, "nothing_to_take_back", "you have not made a move yet")
+                to_ply = mine[-1]
+                if any(c["ply"] > to_ply for c in live.concessions):
+                    raise ApiError(409, "cannot_take_back", "a concession cannot be taken back")
+                others = {s.seat for s in live.seats if s.kind == "human" and s.seat != seat}
+                problem = self._takeback_problem(live, to_ply, against_ai=not others)
+                if problem:
+                    raise ApiError(409, "cannot_take_back", problem)
+                live.takeback = {"by": seat, "to_ply": to_ply, "accepted": {seat}}
+                if not others:
+                    await self._do_takeback(live)
+                else:
+                    rows = self._new_events(
+                        live,
+                        [
+                            event(
+                                "takeback_offered",
+                                None,
+                                seat=seat,
+                                to_ply=to_ply,
+                                message=f"seat {seat} asks to take back a move",
+                            )
+                        ],
+                    )
+                    await self._run(self.store.record_change, live.id, [], rows, None)
+                    self._commit_events(live, rows)
+            else:
+                if not accept:
+                    live.takeback = None
+                    rows = self._new_events(
+                        live,
+                        [event("takeback_declined", None, seat=seat, message="takeback declined")],
+                    )
+                    await self._run(self.store.record_change, live.id, [], rows, None)
+                    self._commit_events(live, rows)
+                else:
+                    if seat in offer["accepted"]:
+                        raise ApiError(409, "already_offered", "you already asked for a takeback")
+                    offer["accepted"].add(seat)
+                    humans = {s.seat for s in live.seats if s.kind == "human"}
+                    if humans.issubset(offer["accepted"]):
+                        await self._do_takeback(live)
+            snap = self.snapshot(live, seat)
+        self._after_change(live)
+        return snap
+
+    def _takeback_problem(self, live: Live, to_ply: int, against_ai: bool) -> str | None:
+        """Why the actions from ``to_ply`` on cannot be taken back, or None.
+
+        Never across hidden information that was revealed, nor across a random draw: replay
+        the moves to be taken back from determinizations of the position before them (hidden
+        parts and future draws resampled); if any seat that must not learn anything would
+        have seen a different view or different events, something hidden or random was
+        revealed. Against the AI only the requester matters; between humans, everybody.
+        """
+        record = live.record()
+        record.result = None
+        record.concessions = []
+        try:
+            before = record.replay(upto=to_ply)
+        except SengokuError as exc:
+            return f"the match does not replay: {exc}"
+        requester = live.action_seats[to_ply]
+        watchers = [requester] if against_ai else list(range(before.num_players))
+        span = live.actions[to_ply:]
+        for watcher in watchers:
+            real = [before.view(watcher)]
+            real_events: list[Any] = []
+            st = before.clone()
+            for text in span:
+                evs = st.apply(live.game.parse_action(st, text))
+                real_events.append([e for e in evs if _visible(e.get("audience"), watcher)])
+                real.append(st.view(watcher))
+            for sample in range(3):
+                alt = before.determinize(watcher, random.Random(sample + 1))
+                try:
+                    for i, text in enumerate(span):
+                        evs = alt.apply(live.game.parse_action(alt, text))
+                        seen = [e for e in evs if _visible(e.get("audience"), watcher)]
+                        if seen != real_events[i] or alt.view(watcher) != real[i + 1]:
+                            return (
+                                "a takeback cannot cross hidden information that was revealed, "
+                                "nor a random draw"
+                            )
+                except SengokuError:
+                    return "a takeback cannot cross hidden information that was revealed"
+        return None
+
+    async def _do_takeback(self, live: Live) -> None:
+        offer = live.takeback
+        assert offer is not None
+        to_ply = offer["to_ply"]
+        record = live.record()
+        record.result = None
+        record.actions = live.actions[:to_ply]
+        record.concessions = [c for c in live.concessions if c["ply"] <= to_ply]
+        state = record.replay()
+        now = self.now()
+        undone = live.ply - to_ply
+        evs = [
+            event(
+                "takeback",
+                None,
+                seat=offer["by"],
+                to_ply=to_ply,
+                message=f"{undone} move(s) taken back",
+            )
+        ]
+        if live.clocks is not None:
+            live.clocks.start(state.current_player, now, self._clock_runs(state))
+        # A concession ends the game, so an active match's moves are all actions: the
+        # move with sequence number k is action k.
+        live.actions = live.actions[:to_ply]
+        live.action_seats = live.action_seats[:to_ply]
+        rows = self._new_events(live, evs)
+        drop_from = to_ply
+        await self._run(
+            self.store.record_change,
+            live.id,
+            [],
+            rows,
+            {"updated_at": now, "clock": self._clock_json(live)},
+            drop_from,
+        )
+        live.seq = drop_from
+        live.state = state
+        live.takeback = None
+        self._commit_events(live, rows)
+
+    async def rematch(self, live: Live, seat: int) -> dict[str, Any]:
+        async with live.lock:
+            if live.status not in {"finished"}:
+                raise ApiError(409, "not_finished", "a rematch can be offered once the game ends")
+            if live.rematch_id is not None:
+                raise ApiError(
+                    409, "rematch_exists", f"the rematch already exists: {live.rematch_id}"
+                )
+            if seat in live.rematch_offers:
+                raise ApiError(409, "already_offered", "you already offered a rematch")
+            live.rematch_offers.add(seat)
+            humans = {s.seat for s in live.seats if s.kind == "human"}
+            if not humans.issubset(live.rematch_offers):
+                rows = self._new_events(
+                    live,
+                    [event("rematch_offered", None, seat=seat, message="a rematch is offered")],
+                )
+                await self._run(self.store.record_change, live.id, [], rows, None)
+                self._commit_events(live, rows)
+                snap = self.snapshot(live, seat)
+            else:
+                new = await self._create_rematch(live)
+                snap = self.snapshot(live, seat)
+                snap["rematch_seat"] = (seat + 1) % len(live.seats)
+                self._after_change(new)
+        self._after_change(live)
+        return snap
+
+    async def _create_rematch(self, live: Live) -> Live:
+        """The same game and options, a new seed, every holder one seat further round.
+
+        Each player keeps their token: the holder of seat i holds seat i+1 in the rematch.
+        """
+        n = len(live.seats)
+        seed = secrets.randbelow(2**31)
+        state = live.game.new_state(seed, **live.options)
+        now = self.now()
+        new_id = new_match_id()
+        seats = []
+        for old in live.seats:
+            seats.append(
+                Seat(
+                    (old.seat + 1) % n,
+                    old.kind,
+                    old.name,
+                    token_hash=old.token_hash,
+                    agent=old.agent,
+                    level=old.level,
+                    last_seen=now,
+                )
+            )
+        seats.sort(key=lambda s: s.seat)
+        new = Live(
+            id=new_id,
+            game=live.game,
+            options=dict(live.options),
+            seed=seed,
+            version=live.game.version,
+            status="waiting",
+            seats=seats,
+            created_at=now,
+            state=state,
+            clock_spec=live.clock_spec,
+            clocks=Clocks(live.clock_spec, n) if live.clock_spec else None,
+            rematch_of=live.id,
+        )
+        evs = [event("match_created", None, message=f"rematch of {live.id}")]
+        evs.extend(self._activate(new, now))
+        rows = self._new_events(new, evs)
+        match_row = {
+            "id": new_id,
+            "game": live.game.name,
+            "version": live.game.version,
+            "options": dumps(new.options),
+            "seed": seed,
+            "clock": self._clock_json(new),
+            "status": new.status,
+            "result": None,
+            "close_reason": None,
+            "created_at": now,
+            "updated_at": now,
+            "rematch_of": live.id,
+            "rematch_id": None,
+        }
+        old_rows = self._new_events(
+            live,
+            [event("rematch", None, match=new_id, message="the rematch begins")],
+        )
+
+        def tx() -> None:
+            self.store.create_match(match_row, [self._seat_row(new_id, s) for s in seats], rows)
+            self.store.record_change(
+                live.id, [], old_rows, {"rematch_id": new_id, "updated_at": now}
+            )
+
+        await self._run(tx)
+        new.events.extend(self._event_entries(rows))
+        self.live[new_id] = new
+        live.rematch_id = new_id
+        self._commit_events(live, old_rows)
+        return new
+
+    # -- records ----------------------------------------------------------------------
+    async def record_of(self, live: Live) -> dict[str, Any]:
+        if live.status in LIVE_STATUSES:
+            raise ApiError(
+                409,
+                "in_progress",
+                "this match is still in play; its record (with its seed) is published when it ends",
+            )
+        data = live.record().to_json()
+        data["id"] = live.id
+        data["status"] = live.status
+        return data
+
+    async def import_record(self, data: Any) -> Live:
+        try:
+            record = GameRecord.from_json(data)
+            state = record.replay()
+        except SengokuError as exc:
+            raise ApiError(422, "bad_record", str(exc)) from None
+        game = state.game
+        now = self.now()
+        match_id = new_match_id()
+        n = state.num_players
+        names = list(record.players) + [f"Player {i + 1}" for i in range(len(record.players), n)]
+        seats = [Seat(i, "human", names[i][:64]) for i in range(n)]
+        status = "finished" if state.is_terminal() else "archived"
+        outcome = state.outcome()
+        live = Live(
+            id=match_id,
+            game=game,
+            options=dict(state.options),
+            seed=record.seed,
+            version=record.version,
+            status=status,
+            seats=seats,
+            created_at=now,
+            state=state,
+            actions=list(record.actions),
+            concessions=list(record.concessions),
+            result=outcome.to_json() if outcome else None,
+        )
+        moves_rows = []
+        seq = 0
+        ply = 0
+        concessions = sorted(record.concessions, key=lambda c: int(c["ply"]))
+        replay = game.new_state(record.seed, **record.options)
+        for i in range(len(record.actions) + 1):
+            for c in concessions:
+                if int(c["ply"]) == i:
+                    moves_rows.append(
+                        {
+                            "match_id": match_id,
+                            "seq": seq,
+                            "kind": "concede",
+                            "seat": int(c["seat"]),
+                            "action": None,
+                            "reason": str(c.get("reason", "resignation")),
+                            "at": now,
+                            "clocks": None,
+                        }
+                    )
+                    seq += 1
+            if i == len(record.actions):
+                break
+            mover = replay.current_player
+            replay.apply(game.parse_action(replay, record.actions[i]))
+            live.action_seats.append(mover)
+            moves_rows.append(
+                {
+                    "match_id": match_id,
+                    "seq": seq,
+                    "kind": "action",
+                    "seat": mover,
+                    "action": record.actions[i],
+                    "reason": None,
+                    "at": now,
+                    "clocks": None,
+                }
+            )
+            seq += 1
+            ply += 1
+        live.seq = seq
+        rows = self._new_events(live, [event("imported", None, message="an imported record")])
+        match_row = {
+            "id": match_id,
+            "game": game.name,
+            "version": record.version,
+            "options": dumps(live.options),
+            "seed": record.seed,
+            "clock": None,
+            "status": status,
+            "result": dumps(live.result) if live.result else None,
+            "close_reason": None,
+            "created_at": now,
+            "updated_at": now,
+            "rematch_of": None,
+            "rematch_id": None,
+        }
+
+        def tx() -> None:
+            self.store.create_match(match_row, [self._seat_row(match_id, s) for s in seats], rows)
+            self.store.record_change(match_id, moves_rows, [], None)
+
+        await self._run(tx)
+        live.events.extend(self._event_entries(rows))
+        self.live[match_id] = live
+        return live
+
+    # -- broadcasting, timers and the AI ----------------------------------------------
+    def _commit_events(self, live: Live, rows: list[dict[str, Any]]) -> None:
+        entries = self._event_entries(rows)
+        live.events.extend(entries)
+        self._broadcast(live, entries)
+
+    def _broadcast(self, live: Live, entries: list[dict[str, Any]]) -> None:
+        snaps: dict[int | None, dict[str, Any]] = {}
+        for sub in live.subscribers:
+            for e in entries:
+                if _visible(e["audience"], sub.seat):
+                    sub.queue.put_nowait(self._wire_event(e))
+            if sub.seat not in snaps:
+                snaps[sub.seat] = {"type": "state", **self.snapshot(live, sub.seat)}
+            sub.queue.put_nowait(snaps[sub.seat])
+
+    def subscribe(self, live: Live, seat: int | None, after: int) -> Subscriber:
+        """Register a connection and queue what it missed (the caller holds the lock)."""
+        sub = Subscriber(seat)
+        if seat is not None:
+            live.seats[seat].connections += 1
+            live.seats[seat].last_seen = self.now()
+        for msg in self.events_for(live, seat, after):
+            sub.queue.put_nowait(msg)
+        sub.queue.put_nowait({"type": "state", **self.snapshot(live, seat)})
+        live.subscribers.add(sub)
+        return sub
+
+    def unsubscribe(self, live: Live, sub: Subscriber) -> None:
+        live.subscribers.discard(sub)
+        if sub.seat is not None:
+            s = live.seats[sub.seat]
+            s.connections = max(0, s.connections - 1)
+            s.last_seen = self.now()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _after_change(self, live: Live) -> None:
+        """Arm the clock timer and start the AI if it is to act."""
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        if live.status != "active" or live.state is None:
+            return
+        if self.settings.timers and live.clocks is not None:
+            deadline = live.clocks.deadline()
+            if deadline is not None:
+                delay = max(0.0, deadline - self.now()) + 0.01
+                live.timer = asyncio.get_running_loop().call_later(
+                    delay, lambda: self._spawn(self._flag_task(live))
+                )
+        seat = live.state.current_player
+        if 0 <= seat < len(live.seats) and live.seats[seat].kind == "ai" and not live.ai_busy:
+            live.ai_busy = True
+            self._spawn(self._ai_move(live, seat, live.ply))
+
+    async def _flag_task(self, live: Live) -> None:
+        async with live.lock:
+            await self._check_flag(live)
+        self._after_change(live)
+
+    async def _ai_move(self, live: Live, seat: int, ply: int) -> None:
+        state = live.state
+        if state is None:
+            live.ai_busy = False
+            return
+        try:
+            s = live.seats[seat]
+            if self._ai is None:
+                self._ai = ai_mod.make_executor(
+                    self.settings.ai_mode, self.settings.ai_workers, self.settings.ai_initializer
+                )
+            loop = asyncio.get_running_loop()
+            text = await loop.run_in_executor(
+                self._ai,
+                ai_mod.choose_action,
+                live.game.name,
+                state.to_json(),
+                seat,
+                s.agent or ai_mod.AI_LEVELS[ai_mod.DEFAULT_LEVEL],
+                (live.seed * 1_000_003 + ply) % (2**31),
+            )
+        except asyncio.CancelledError:
+            live.ai_busy = False
+            raise
+        except Exception:
+            live.ai_busy = False
+            log.exception("match %s: the AI failed", live.id)
+            return
+        live.ai_busy = False
+        try:
+            await self.act(live, seat, text, ply, by_ai=True)
+        except ApiError as exc:
+            if exc.code in {"stale", "not_your_turn"}:
+                self._after_change(live)  # the position changed meanwhile: think again
+            elif not exc.code.startswith("match_"):
+                log.error("match %s: the AI's action was refused: %s", live.id, exc.code)
+
+
+class _MissingGame(Game):
+    """Stands in for a game this server cannot load, so its stored matches stay readable."""
+
+    version = -1
+    min_players = 0
+    max_players = 0
+    options: dict[str, Any] = {}
+
+    def __init__(self, name: str) -> None:
+        self.name = name  # type: ignore[misc]
+
+    def new_state(self, seed: int = 0, **options: Any) -> State:
+        raise SengokuError(f"unknown game {self.name!r}")
+
+    def num_distinct_actions(self, **options: Any) -> int:
+        return 0
+
+    def action_to_int(self, state: State, action: Any) -> int:
+        raise SengokuError(f"unknown game {self.name!r}")
+
+    def int_to_action(self, state: State, n: int) -> Any:
+        raise SengokuError(f"unknown game {self.name!r}")
+
+    def max_game_length(self, **options: Any) -> int:
+        return 0
+
+    def state_from_json(self, data: Any) -> State:
+        raise SengokuError(f"unknown game {self.name!r}")
