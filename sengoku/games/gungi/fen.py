@@ -80,7 +80,15 @@ _HAND = re.compile(r"([a-zA-Z])(\d+)")
 
 def parse_fen(
     text: str,
-) -> tuple[list[tuple[int, ...]], list[list[int]], tuple[tuple[int, ...], tuple[int, ...]], int, int, list[bool], int]:
+) -> tuple[
+    list[tuple[int, ...]],
+    list[list[int]],
+    tuple[tuple[int, ...], tuple[int, ...]],
+    int,
+    int,
+    list[bool],
+    int,
+]:
     """(board, hands, hand order, side to move, mode code, drafting, move number)."""
     fields = text.split()
     if len(fields) != 6:
@@ -157,13 +165,15 @@ def parse_fen(
     if side_text not in ("w", "b"):
         raise FenError(f"FEN side to move: 'w' or 'b', got {side_text!r}")
     if mode_text not in ("0", "1", "2", "3"):
-        raise FenError(f"FEN mode: 0-3 (intro, beginner, intermediate, advanced), got {mode_text!r}")
+        raise FenError(
+            f"FEN mode: 0-3 (intro, beginner, intermediate, advanced), got {mode_text!r}"
+        )
     if drafting_text not in ("wb", "w", "b", "-"):
         raise FenError(f"FEN drafting: wb, w, b or -, got {drafting_text!r}")
     if not number_text.isdigit() or int(number_text) < 1:
         raise FenError(f"FEN move number: a positive integer, got {number_text!r}")
     mode = MODE_BY_CODE[int(mode_text)]
-    for sq, tower in enumerate(board):
+    for tower in board:
         if len(tower) > mode.stack_limit:
             raise FenError(
                 f"FEN board: a tower of {len(tower)} exceeds the {mode.name} stack limit "

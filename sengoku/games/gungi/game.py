@@ -117,9 +117,7 @@ class Gungi(Game):
     def _infer_first(state: GungiState, opts: dict[str, Any]) -> int:
         """Who placed first, from the setup progress (the FEN does not record it)."""
         if state.phase == SETUP and all(state.drafting):
-            placed = [
-                sum(1 for t in state.board for p in t if p & 1 == c) for c in (WHITE, BLACK)
-            ]
+            placed = [sum(1 for t in state.board for p in t if p & 1 == c) for c in (WHITE, BLACK)]
             side = state.to_move
             return side if placed[side] == placed[1 - side] else 1 - side
         if state.phase == PLAY and state.mode.free_setup is False:

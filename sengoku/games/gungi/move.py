@@ -22,6 +22,7 @@ The official short form (what players write) is ``7-6-1 兵`` / ``5-5-3 謀 返�
 
 from __future__ import annotations
 
+from sengoku.core.game import IllegalAction
 from sengoku.games.gungi.pieces import NUM_KINDS, PIECES, square_name
 
 #: Board moves: ((from * 81 + to) * 2 + capture) * 4 + betrayal mask.
@@ -57,6 +58,8 @@ class Move:
         cached = _INTERNED.get(code)
         if cached is not None:
             return cached
+        if not _well_formed(code):
+            raise IllegalAction(f"{code!r} is not a Gungi move code")
         obj = object.__new__(cls)
         object.__setattr__(obj, "code", code)
         _INTERNED[code] = obj
@@ -143,8 +146,12 @@ class Move:
             elif self.tier > 1:
                 text += STACK_MARK
         if self.betrayal_mask:
-            text += " " + BETRAY + "".join(
-                PIECES[k].kanji + (str(t) if betrayal_tiers else "") for t, k in self.turned
+            text += (
+                " "
+                + BETRAY
+                + "".join(
+                    PIECES[k].kanji + (str(t) if betrayal_tiers else "") for t, k in self.turned
+                )
             )
         return text
 
@@ -165,5 +172,22 @@ class Move:
 
 
 _INTERNED: dict[int, Move] = {}
+
+
+def _well_formed(code: object) -> bool:
+    if not isinstance(code, int) or code < 0:
+        return False
+    action, kind, tier = code >> 14, (code >> 2) & 15, code & 3
+    if action == DONE_INT:
+        return code == DONE_CODE
+    if action > DONE_INT or kind >= NUM_KINDS or not 1 <= tier <= 3:
+        return False
+    if MOVE_SPACE <= action and (action - MOVE_SPACE) // (81 * 4) != kind:
+        return False
+    mask = action & 3
+    return not (mask & 1 and (code >> 10) & 15 >= NUM_KINDS) and not (
+        mask & 2 and (code >> 6) & 15 >= NUM_KINDS
+    )
+
 
 DONE = Move(DONE_CODE)

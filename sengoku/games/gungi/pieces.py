@@ -34,7 +34,9 @@ class PieceType:
     letter: str
     count: int
     special: bool
-    slides: tuple[tuple[int, int, int | None], ...]  # (right, forward, base reach or None=unlimited)
+    slides: tuple[
+        tuple[int, int, int | None], ...
+    ]  # (right, forward, base reach or None=unlimited)
     jumps: tuple[tuple[int, int], ...]  # (min landing distance, max landing distance at tier 1)
     diagonal_jumps: tuple[tuple[int, int], ...]  # archer (right, forward) landings by tier
 
@@ -56,8 +58,15 @@ def _read_pieces() -> tuple[PieceType, ...]:
         diag = tuple((int(a), int(b)) for a, b in raw.get("diagonal_jumps", []))
         types.append(
             PieceType(
-                kind, name, raw["kanji"], raw["letter"], int(raw["count"]), bool(raw["special"]),
-                slides, jumps, diag,
+                kind,
+                name,
+                raw["kanji"],
+                raw["letter"],
+                int(raw["count"]),
+                bool(raw["special"]),
+                slides,
+                jumps,
+                diag,
             )
         )
     return tuple(types)
@@ -89,8 +98,14 @@ class Mode:
 
 
 MODES = {
-    name: Mode(name, int(m["code"]), int(m["stack_limit"]), bool(m["marshal_may_stack"]),
-               bool(m["free_setup"]), str(m["setup"]))
+    name: Mode(
+        name,
+        int(m["code"]),
+        int(m["stack_limit"]),
+        bool(m["marshal_may_stack"]),
+        bool(m["free_setup"]),
+        str(m["setup"]),
+    )
     for name, m in _load("modes.json")["modes"].items()
 }
 MODE_BY_CODE = {m.code: m for m in MODES.values()}
@@ -174,11 +189,15 @@ def build_ray_table(blockers: str) -> list[tuple[Ray, ...]]:
         for kind in range(NUM_KINDS):
             for tier in range(1, MAX_TIER + 1):
                 for sq in range(81):
-                    table[table_index(color, kind, tier, sq)] = _rays(color, kind, tier, sq, blockers)
+                    table[table_index(color, kind, tier, sq)] = _rays(
+                        color, kind, tier, sq, blockers
+                    )
     return table
 
 
-def build_attack_table(rays: list[tuple[Ray, ...]]) -> list[dict[int, tuple[bool, tuple[int, ...]]]]:
+def build_attack_table(
+    rays: list[tuple[Ray, ...]],
+) -> list[dict[int, tuple[bool, tuple[int, ...]]]]:
     """For each (color, kind, tier, square): target -> (is_jump, path squares).
 
     A slide reaches the target when every path square is empty; a jump when every path

@@ -39,8 +39,7 @@ def render(state: GungiState) -> str:
         lines.append(f"  {y + 1}  {row}")
     lines.append(f"  White hand (+): {_hand(state, WHITE)}")
     towers = [
-        f"{square_name(sq)}: "
-        + " ".join(f"{MARK[p & 1]}{PIECES[p >> 1].kanji}" for p in tower)
+        f"{square_name(sq)}: " + " ".join(f"{MARK[p & 1]}{PIECES[p >> 1].kanji}" for p in tower)
         for sq, tower in enumerate(state.board)
         if len(tower) > 1
     ]

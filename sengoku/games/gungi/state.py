@@ -24,7 +24,6 @@ from sengoku.games.gungi.pieces import (
     BLACK,
     CAPTAIN,
     COLOR_NAMES,
-    DIAGONAL,
     JUMP,
     MARSHAL,
     MODES,
@@ -620,9 +619,7 @@ class GungiState(State):
     def _finish(self, result: Outcome, events: list[Event]) -> None:
         self._outcome = result
         self._legal_cache = None
-        winner = (
-            f"{COLOR_NAMES[result.winners[0]].title()} wins" if result.winners else "no winner"
-        )
+        winner = f"{COLOR_NAMES[result.winners[0]].title()} wins" if result.winners else "no winner"
         events.append(event("game_over", **result.to_json(), message=f"{winner} ({result.reason})"))
 
     def _why_illegal(self, move: Move) -> str:
@@ -639,7 +636,9 @@ class GungiState(State):
                 return "during the setup pieces are only placed from the hand"
             if self.hands[color][MARSHAL] and move.kind != MARSHAL:
                 return "setup placement starts with the Marshal"
-            return "setup pieces go in your own three rows, within the stack limit, never on a Marshal"
+            return (
+                "setup pieces go in your own three rows, within the stack limit, never on a Marshal"
+            )
         if move.is_drop:
             if not self.hands[color][move.kind]:
                 return f"no {PIECES[move.kind].english} in hand"
@@ -662,7 +661,9 @@ class GungiState(State):
             return f"the piece on top at {square_name(origin)} is not a {PIECES[move.kind].english}"
         target = self.board[dest]
         if target and len(target) > len(tower):
-            return "a tower taller than the moving piece's tier can be neither captured nor stacked on"
+            return (
+                "a tower taller than the moving piece's tier can be neither captured nor stacked on"
+            )
         if target and not move.capture and target[-1] >> 1 == MARSHAL:
             return "nothing is ever stacked on a Marshal"
         if move.capture and (not target or target[-1] & 1 == color):
@@ -729,8 +730,11 @@ class GungiState(State):
                 {
                     "square": square_name(sq),
                     "tower": [
-                        {"piece": PIECES[p >> 1].name, "kanji": PIECES[p >> 1].kanji,
-                         "color": COLOR_NAMES[p & 1]}
+                        {
+                            "piece": PIECES[p >> 1].name,
+                            "kanji": PIECES[p >> 1].kanji,
+                            "color": COLOR_NAMES[p & 1],
+                        }
                         for p in tower
                     ],
                 }
