@@ -18,8 +18,9 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
+# The web app on http://127.0.0.1:8000 with an embedded SQLite database (sengoku serve --help).
 run: install
-	$(BIN)/sengoku play gungi --vs ai $(ARGS)
+	$(BIN)/sengoku serve --host 127.0.0.1 --port 8000 $(ARGS)
 
 lint: install
 	$(BIN)/ruff check sengoku tests benchmarks

@@ -44,6 +44,14 @@ def _add_option_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE", help="any option")
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the game server (FastAPI on uvicorn) until interrupted."""
+    from sengoku.server import serve
+
+    serve(host=args.host, port=args.port, db_url=args.db)
+    return 0
+
+
 def cmd_games(args: argparse.Namespace) -> int:
     for name in list_games():
         game = load_game(name)
@@ -173,6 +181,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("games", help="list the games and their options")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_games)
+
+    p = sub.add_parser("serve", help="run the web server (HTTP API, WebSocket, web app)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default loopback)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument(
+        "--db", metavar="URL", help="SQLAlchemy database URL (default: SQLite in the data dir)"
+    )
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("play", help="play a game in the terminal")
     p.add_argument("game", choices=list_games())
