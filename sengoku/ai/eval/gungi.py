@@ -1,0 +1,123 @@
+"""Gungi knowledge: material and tier, captures first, capture-aware playouts.
+
+Reads the state's board (towers of ``kind * 2 + color``, bottom first), hands and the
+``hash`` attribute (a Zobrist key, used for the transposition table). Piece values are our
+own estimate from each piece's movement (reach, directions, jumps); the Marshal has none,
+since taking it ends the game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+from typing import Any
+
+from sengoku.ai.eval import Knowledge, Level
+from sengoku.core.game import Action, Game, State
+from sengoku.games.gungi.pieces import KIND_BY_NAME, MARSHAL, NUM_KINDS
+
+VALUE_BY_NAME = {
+    "marshal": 0.0,
+    "general": 8.0,
+    "lieutenant_general": 7.5,
+    "major_general": 4.5,
+    "samurai": 3.5,
+    "spear": 3.5,
+    "knight": 4.0,
+    "spy": 3.5,
+    "fortress": 3.0,
+    "pawn": 1.5,
+    "cannon": 5.0,
+    "archer": 4.0,
+    "musketeer": 3.5,
+    "captain": 4.0,
+}
+VALUE = [0.0] * NUM_KINDS
+for _name, _value in VALUE_BY_NAME.items():
+    VALUE[KIND_BY_NAME[_name]] = _value
+#: A piece in hand may be placed where it is needed, but placing costs a move.
+HAND_FACTOR = 0.85
+#: A top piece at tier t reaches further and cannot be taken by lower towers.
+TIER_BONUS = (0.0, 0.0, 0.6, 1.1)
+#: Pieces buried under an enemy top are lost if that tower is captured.
+BURIED_BY_ENEMY = 0.6
+#: Per row advanced by a top piece: a small push forward.
+ADVANCE = 0.05
+#: Material points per unit of the heuristic (evaluate squashes with tanh).
+SCALE = 12.0
+
+
+class GungiKnowledge(Knowledge):
+    hash_attribute = "hash"
+    rollout_depth = 16
+
+    def material(self, state: Any, color: int) -> float:
+        total = 0.0
+        for sq, tower in enumerate(state.board):
+            if not tower:
+                continue
+            top = tower[-1]
+            height = len(tower)
+            for i, piece in enumerate(tower):
+                if piece & 1 != color:
+                    continue
+                value = VALUE[piece >> 1]
+                if i == height - 1:
+                    # White advances towards row index 0, Black towards 8.
+                    advance = 8 - sq // 9 if color == 0 else sq // 9
+                    total += value + TIER_BONUS[height] + ADVANCE * advance
+                elif top & 1 != color:
+                    total += value * BURIED_BY_ENEMY
+                else:
+                    total += value
+        hand = state.hands[color]
+        for kind in range(NUM_KINDS):
+            if hand[kind]:
+                total += hand[kind] * VALUE[kind] * HAND_FACTOR
+        return total
+
+    def heuristic(self, state: State, seat: int) -> float:
+        s: Any = state
+        return (self.material(s, seat) - self.material(s, 1 - seat)) / SCALE
+
+    def order_key(self, state: State, action: Action) -> float:
+        move: Any = action
+        if not getattr(move, "capture", False):
+            return 1.0 if getattr(move, "betrayal_mask", 0) else 0.0
+        target = state.board[move.destination]  # type: ignore[attr-defined]
+        mover = state.current_player
+        gain = sum(100.0 if p >> 1 == MARSHAL else VALUE[p >> 1] for p in target if p & 1 != mover)
+        return 10.0 + gain - VALUE[move.kind] / 10.0
+
+    def is_noisy(self, state: State, action: Action) -> bool:
+        move: Any = action
+        return bool(getattr(move, "capture", False) or getattr(move, "betrayal_mask", 0))
+
+    def rollout_action(self, state: State, rng: random.Random) -> Action:
+        legal = state.legal_actions()
+        # Take the Marshal when possible (it ends the game); else captures half of the time.
+        captures = [m for m in legal if m.capture]  # type: ignore[attr-defined]
+        if captures:
+            board = state.board  # type: ignore[attr-defined]
+            for move in captures:
+                if any(p >> 1 == MARSHAL for p in board[move.destination]):  # type: ignore[attr-defined]
+                    return move
+            if rng.random() < 0.5:
+                return max(captures, key=lambda m: self.order_key(state, m))
+        return rng.choice(legal)
+
+    def position_key(self, state: State) -> Hashable:
+        s: Any = state
+        return (s.hash, s.to_move, s.phase)
+
+    def levels(self, game: Game) -> dict[int, Level]:
+        return {
+            1: ("greedy", {"epsilon": 0.5}),
+            2: ("greedy", {}),
+            3: ("alphabeta", {"iterations": 300}),
+            4: ("alphabeta", {"iterations": 3000}),
+            5: ("alphabeta", {"seconds": 1.0}),
+        }
+
+
+KNOWLEDGE = GungiKnowledge()
