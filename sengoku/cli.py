@@ -131,6 +131,10 @@ def cmd_perft(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from sengoku.bench import peak_memory_of, random_play
 
+    if args.game == "ai":
+        from sengoku.ai.bench import run_cli
+
+        return run_cli(args, game_options)
     game = load_game(args.game)
     options = game_options(game, args)
     presets = [options] if options else [dict(p) for p in game.bench_presets]
@@ -172,6 +176,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_arena(args: argparse.Namespace) -> int:
+    from sengoku.arena.cli import run as run_arena
+
+    return run_arena(args, game_options)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sengoku", description="Gungi, Gunshi, Gunkimono and Sashimono."
@@ -210,8 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_perft)
 
-    p = sub.add_parser("bench", help="random-play speed")
-    p.add_argument("game", choices=list_games())
+    p = sub.add_parser("bench", help="random-play speed (or `bench ai --game G`: AI speed)")
+    p.add_argument("game", choices=[*list_games(), "ai"])
+    p.add_argument("--game", dest="ai_game", help="with `bench ai`: the game to measure")
     _add_option_flags(p)
     p.add_argument("--seconds", type=float, default=5.0)
     p.add_argument("--seed", type=int, default=0)
@@ -221,6 +232,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a saved record and show the final position")
     p.add_argument("file")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("arena", help="AI matches and tournaments: wins, Elo, ratings")
+    from sengoku.arena.cli import add_arguments as _arena_arguments
+
+    _arena_arguments(p)
+    _add_option_flags(p)
+    p.set_defaults(func=cmd_arena)
     return parser
 
 
