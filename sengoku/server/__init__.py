@@ -23,8 +23,16 @@ def default_db_url() -> str:
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None) -> None:
     """Run the server until interrupted."""
+    import logging
+
     import uvicorn
 
+    logger = logging.getLogger("sengoku.server")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
     settings = Settings(db_url=db_url or default_db_url())
     app = create_app(settings)
     uvicorn.run(app, host=host, port=port, log_level="info", ws_max_size=1 << 20)

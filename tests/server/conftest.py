@@ -12,7 +12,7 @@ import pytest
 
 with warnings.catch_warnings():
     # Starlette suggests another HTTP client for its test client; httpx works as it is.
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -1,0 +1,176 @@
+"""Persistence: a restarted server resumes every match from its seed and moves.
+
+One test restarts the app in-process on the same SQLite file; another runs the real server
+(``python -m sengoku serve``) on 127.0.0.1 at a free port, kills it with SIGKILL mid-game,
+restarts it and plays on.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+from conftest import auth, new_match
+from fastapi.testclient import TestClient
+
+
+def test_restart_resumes_every_match(make_client: Callable[..., TestClient], db_url: str) -> None:
+    with make_client() as client:
+        a = new_match(client, options={"pile": 40, "peek": True}, seed=3)
+        b = new_match(client, seats=[{"kind": "local"}, {"kind": "invite"}])
+        aid, a0, a1 = a["id"], a["tokens"]["0"], a["tokens"]["1"]
+        for i, action in enumerate(["take 1", "draw", "peek", "take 2", "take 1"]):
+            token = a0 if i % 2 == 0 else a1
+            r = client.post(
+                f"/api/matches/{aid}/actions", json={"action": action}, headers=auth(token)
+            )
+            assert r.status_code == 200, r.text
+        before = {t: client.get(f"/api/matches/{aid}", headers=auth(t)).json() for t in (a0, a1)}
+        events_before = client.get(f"/api/matches/{aid}/events", headers=auth(a1)).json()
+        waiting = client.get(f"/api/matches/{b['id']}").json()
+    with make_client() as client:
+        for t in (a0, a1):
+            assert client.get(f"/api/matches/{aid}", headers=auth(t)).json() == before[t]
+        assert client.get(f"/api/matches/{aid}/events", headers=auth(a1)).json() == events_before
+        assert client.get(f"/api/matches/{b['id']}").json() == waiting
+        # the game goes on, and the invitation still works
+        r = client.post(f"/api/matches/{aid}/actions", json={"action": "take 1"}, headers=auth(a1))
+        assert r.status_code == 200 and r.json()["ply"] == 6
+        r = client.post(f"/api/matches/{b['id']}/join", json={"invite": b["invites"][0]["invite"]})
+        assert r.status_code == 200
+
+
+def test_a_match_whose_rules_version_changed_is_closed(
+    make_client: Callable[..., TestClient], db_url: str
+) -> None:
+    with make_client() as client:
+        m = new_match(client)
+        mid, t0 = m["id"], m["tokens"]["0"]
+        client.post(f"/api/matches/{mid}/actions", json={"action": "take 1"}, headers=auth(t0))
+        done = new_match(client)
+        client.post(f"/api/matches/{done['id']}/resign", headers=auth(done["tokens"]["0"]))
+    path = db_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE matches SET version = 0")
+    with make_client() as client:
+        snap = client.get(f"/api/matches/{mid}", headers=auth(t0)).json()
+        assert snap["status"] == "closed" and snap["view"] is None
+        assert "rules version 0" in snap["close_reason"]
+        r = client.post(f"/api/matches/{mid}/actions", json={"action": "take 1"}, headers=auth(t0))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "match_closed"
+        assert "version" in r.json()["error"]["message"]
+        events = client.get(f"/api/matches/{mid}/events").json()["events"]
+        assert events[-1]["event"]["type"] == "closed"
+        # the finished one keeps its status and record, with the reason it cannot replay
+        old = client.get(f"/api/matches/{done['id']}").json()
+        assert old["status"] == "finished" and "version" in old["close_reason"]
+        assert client.get(f"/api/records/{done['id']}").json()["version"] == 0
+
+
+def test_tokens_are_stored_hashed(make_client: Callable[..., TestClient], db_url: str) -> None:
+    with make_client() as client:
+        m = new_match(client, seats=[{"kind": "local"}, {"kind": "invite"}])
+        invite = m["invites"][0]["invite"]
+        joined = client.post(f"/api/matches/{m['id']}/join", json={"invite": invite}).json()
+    secrets_ = [m["tokens"]["0"], invite, joined["token"]]
+    dump = "\n".join(sqlite3.connect(db_url.removeprefix("sqlite:///")).iterdump())
+    for s in secrets_:
+        assert s not in dump
+    import hashlib
+
+    assert hashlib.sha256(m["tokens"]["0"].encode()).hexdigest() in dump
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
+    out = open(log, "ab")  # noqa: SIM115 - the child owns it until it dies
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sengoku", "serve", "--port", str(port), "--db", f"sqlite:///{db}"],
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+        if proc.poll() is not None:
+            raise AssertionError(log.read_text())
+    proc.kill()
+    raise AssertionError("the server did not start")
+
+
+def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "kill.db"
+    log = tmp_path / "server.log"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    rng = random.Random(5)
+    proc = start_server(port, db, log)
+    try:
+        with httpx.Client(base_url=base, timeout=30) as http:
+            r = http.post(
+                "/api/matches",
+                json={"game": "gungi", "seats": [{"kind": "local"}, {"kind": "local"}], "seed": 1},
+            )
+            assert r.status_code == 201, r.text
+            m = r.json()
+            mid, tokens = m["id"], [m["tokens"]["0"], m["tokens"]["1"]]
+            snap = m["match"]
+            played = []
+            for _ in range(12):
+                seat = snap["to_act"]
+                snap = http.get(f"/api/matches/{mid}", headers=auth(tokens[seat])).json()
+                action = rng.choice(snap["legal"])["action"]
+                r = http.post(
+                    f"/api/matches/{mid}/actions",
+                    json={"action": action, "ply": snap["ply"]},
+                    headers=auth(tokens[seat]),
+                )
+                assert r.status_code == 200, r.text
+                snap = r.json()
+                played.append(action)
+            views = [http.get(f"/api/matches/{mid}", headers=auth(t)).json() for t in tokens]
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        proc = start_server(port, db, log)
+        with httpx.Client(base_url=base, timeout=30) as http:
+            again = [http.get(f"/api/matches/{mid}", headers=auth(t)).json() for t in tokens]
+            for old, new in zip(views, again, strict=True):
+                old.pop("clocks"), new.pop("clocks")
+                assert new == old
+            seat = again[0]["to_act"]
+            action = again[seat]["legal"][0]["action"]
+            r = http.post(
+                f"/api/matches/{mid}/actions",
+                json={"action": action, "ply": 12},
+                headers=auth(tokens[seat]),
+            )
+            assert r.status_code == 200 and r.json()["ply"] == 13
+            http.post(f"/api/matches/{mid}/resign", headers=auth(tokens[0]))
+            record = http.get(f"/api/records/{mid}").json()
+            assert record["actions"] == played + [action]
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+    text = log.read_text()
+    assert "POST /api/matches/" in text  # the access log is on, and holds no secret
+    for token in tokens:
+        assert token not in text

@@ -1,0 +1,163 @@
+"""The WebSocket: hello, numbered events with audiences, resume, refusals, limits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from conftest import auth, new_match
+from fastapi.testclient import TestClient
+
+
+def receive_until(ws: Any, kind: str, limit: int = 50) -> list[dict[str, Any]]:
+    """Messages up to and including the first of type ``kind``."""
+    got = []
+    for _ in range(limit):
+        msg = ws.receive_json()
+        got.append(msg)
+        if msg["type"] == kind:
+            return got
+    raise AssertionError(f"no {kind} message")
+
+
+def hello(ws: Any, token: str | None = None, after: int = 0) -> list[dict[str, Any]]:
+    msg: dict[str, Any] = {"type": "hello", "after": after}
+    if token is not None:
+        msg["token"] = token
+    ws.send_json(msg)
+    return receive_until(ws, "state")
+
+
+def test_events_are_numbered_and_filtered_by_audience(
+    make_client: Callable[..., TestClient],
+) -> None:
+    with make_client() as client:
+        m = new_match(client, options={"pile": 9})
+        mid, t0, t1 = m["id"], m["tokens"]["0"], m["tokens"]["1"]
+        secret0 = m["match"]["view"]["my_secret"]
+        with (
+            client.websocket_connect(f"/ws/matches/{mid}") as w0,
+            client.websocket_connect(f"/ws/matches/{mid}") as w1,
+            client.websocket_connect(f"/ws/matches/{mid}") as spec,
+        ):
+            first0 = hello(w0, t0)
+            assert first0[0] == {"type": "welcome", "seat": 0, "last_event": 2}
+            assert [e["n"] for e in first0 if e["type"] == "event"] == [1, 2]
+            hello(w1, t1)
+            welcome = hello(spec)
+            assert welcome[0]["seat"] is None and welcome[-1]["view"]["my_secret"] is None
+
+            w0.send_json({"type": "action", "action": "take 1", "ply": 0, "id": "a1"})
+            got0 = receive_until(w0, "ack")
+            got1 = receive_until(w1, "state")
+            gots = receive_until(spec, "state")
+            ev0 = [(e["n"], e["event"]["type"], e["event"]["audience"]) for e in got0 if "n" in e]
+            ev1 = [(e["n"], e["event"]["type"], e["event"]["audience"]) for e in got1 if "n" in e]
+            evs = [(e["n"], e["event"]["type"], e["event"]["audience"]) for e in gots if "n" in e]
+            assert ev0 == [(3, "took", None), (4, "reminder", [0])]
+            assert ev1 == [(3, "took", None)] and evs == ev1
+            assert got0[-1] == {"type": "ack", "id": "a1", "ply": 1}
+            assert got1[-1]["to_act"] == 1 and got1[-1]["legal"]
+            # seat 0's secret reached seat 0 only
+            assert secret0 in str(got0)
+            assert secret0 not in str(got1) and secret0 not in str(gots)
+
+
+def test_resume_from_the_last_event_number(make_client: Callable[..., TestClient]) -> None:
+    with make_client() as client:
+        m = new_match(client, options={"pile": 20})
+        mid, t0, t1 = m["id"], m["tokens"]["0"], m["tokens"]["1"]
+        with client.websocket_connect(f"/ws/matches/{mid}") as w1:
+            got = hello(w1, t1)
+            last = max(e["n"] for e in got if e["type"] == "event")
+        # seat 1 is away while two actions are played
+        client.post(f"/api/matches/{mid}/actions", json={"action": "take 1"}, headers=auth(t0))
+        client.post(f"/api/matches/{mid}/actions", json={"action": "take 2"}, headers=auth(t1))
+        with client.websocket_connect(f"/ws/matches/{mid}") as w1:
+            got = hello(w1, t1, after=last)
+            missed = [(e["n"], e["event"]["type"]) for e in got if e["type"] == "event"]
+            assert missed == [(3, "took"), (5, "took"), (6, "reminder")]  # 4 was seat 0's
+            assert got[-1]["ply"] == 2 and got[-1]["last_event"] == 6
+        with client.websocket_connect(f"/ws/matches/{mid}") as w1:
+            got = hello(w1, t1, after=6)
+            assert [e["type"] for e in got] == ["welcome", "state"]
+
+
+def test_stale_out_of_turn_and_spectator_refusals(make_client: Callable[..., TestClient]) -> None:
+    with make_client() as client:
+        m = new_match(client, options={"pile": 20})
+        mid, t0, t1 = m["id"], m["tokens"]["0"], m["tokens"]["1"]
+        with (
+            client.websocket_connect(f"/ws/matches/{mid}") as w0,
+            client.websocket_connect(f"/ws/matches/{mid}") as w1,
+            client.websocket_connect(f"/ws/matches/{mid}") as spec,
+        ):
+            hello(w0, t0)
+            hello(w1, t1)
+            hello(spec)
+            w1.send_json({"type": "action", "action": "take 1", "id": 1})
+            r = receive_until(w1, "refused")[-1]
+            assert r["code"] == "not_your_turn" and "seat 0" in r["reason"] and r["id"] == 1
+            w0.send_json({"type": "action", "action": "take 1", "ply": 5})
+            assert receive_until(w0, "refused")[-1]["code"] == "stale"
+            w0.send_json({"type": "action", "action": "fly away"})
+            r = receive_until(w0, "refused")[-1]
+            assert r["code"] == "illegal_action" and "take 1" in r["reason"]
+            spec.send_json({"type": "action", "action": "take 1"})
+            assert receive_until(spec, "refused")[-1]["code"] == "spectator"
+            spec.send_json({"type": "resign"})
+            assert receive_until(spec, "refused")[-1]["code"] == "spectator"
+            for bad, code in [
+                ("not json", "bad_message"),
+                ("[1, 2]", "bad_message"),
+                ('{"type": "dance"}', "bad_message"),
+                ('{"type": "action", "action": 5}', "bad_message"),
+                ('{"type": "action", "action": "take 1", "ply": "x"}', "bad_message"),
+                ("x" * 20_000, "bad_message"),
+            ]:
+                w0.send_text(bad)
+                assert receive_until(w0, "refused")[-1]["code"] == code
+            w0.send_json({"type": "ping", "id": 9})
+            assert receive_until(w0, "pong")[-1] == {"type": "pong", "id": 9}
+            # nothing above changed the match
+            snap = client.get(f"/api/matches/{mid}").json()
+            assert snap["ply"] == 0 and snap["last_event"] == 2
+            w1.send_json({"type": "resign"})
+            assert receive_until(w1, "ack")[-2]["result"]["winners"] == [0]
+
+
+def test_hello_is_required_and_tokens_checked(make_client: Callable[..., TestClient]) -> None:
+    with make_client() as client:
+        m = new_match(client)
+        mid = m["id"]
+        with client.websocket_connect(f"/ws/matches/{mid}") as ws:
+            ws.send_json({"type": "action", "action": "take 1"})
+            assert ws.receive_json()["code"] == "no_hello"
+        with client.websocket_connect(f"/ws/matches/{mid}") as ws:
+            ws.send_json({"type": "hello", "token": "z" * 43})
+            assert ws.receive_json()["code"] == "bad_token"
+        with client.websocket_connect(f"/ws/matches/{mid}") as ws:
+            ws.send_json({"type": "hello", "after": -3})
+            assert ws.receive_json()["code"] == "bad_message"
+        with client.websocket_connect("/ws/matches/nothing") as ws:
+            assert ws.receive_json()["code"] == "no_such_match"
+        # a non-browser client may send the token in the handshake's Authorization header
+        with client.websocket_connect(f"/ws/matches/{mid}", headers=auth(m["tokens"]["1"])) as ws:
+            assert hello(ws)[0]["seat"] == 1
+
+
+def test_rate_limit_per_connection(make_client: Callable[..., TestClient]) -> None:
+    with make_client(ws_rate=0.001, ws_burst=3) as client:
+        m = new_match(client)
+        with client.websocket_connect(f"/ws/matches/{m['id']}") as ws:
+            hello(ws, m["tokens"]["0"])
+            for i in range(6):
+                ws.send_json({"type": "ping", "id": i})
+            replies = [ws.receive_json() for _ in range(6)]
+            assert [r["type"] for r in replies].count("pong") == 3
+            assert {r.get("code") for r in replies if r["type"] == "refused"} == {"rate_limited"}
+        # a new connection has its own budget
+        with client.websocket_connect(f"/ws/matches/{m['id']}") as ws:
+            hello(ws)
+            ws.send_json({"type": "ping", "id": 0})
+            assert ws.receive_json()["type"] == "pong"
