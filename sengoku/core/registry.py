@@ -9,6 +9,8 @@ from sengoku.core.game import Game, Registry
 #: name -> "module:GameClass". A game joins by adding one line here.
 GAMES: dict[str, str] = {
     "gungi": "sengoku.games.gungi:Gungi",
+    "gunshi": "sengoku.games.gunshi:Gunshi",
+    "sashimono": "sengoku.games.sashimono:Sashimono",
     "gunkimono": "sengoku.games.gunkimono:Gunkimono",
 }
 

@@ -1,0 +1,535 @@
+"""The Sashimono card language: card files (TOML), their validation, and the compiler.
+
+A card file holds ``[[card]]`` tables. Each card has an ``id``, a ``name``, an ``army``
+(``west``, ``east`` or ``dual`` for the West deck's defectors), one ``score`` condition (an
+expression, see :func:`compile_condition`), 2-3 ``[[card.action]]`` tables (``name``,
+``requires``: a list of icons, ``effect``: a list of operations) and at most one
+``[card.ongoing]`` table (the infinite icon: a battle modifier or a trigger).
+
+``reference.toml`` holds the setup data (Kumi per army, the starting Sonae) and the reference
+card's basic actions. Every error names the file, the card and the field, and says what is
+allowed; the language itself is documented in ``docs/rules/sashimono-cards.md``.
+"""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sengoku.core.game import SengokuError
+
+DATA_DIR = Path(__file__).parent / "cards"
+
+KUMI_TYPES = ("T", "K", "N")
+KUMI_NAMES = {"T": "Teppo-Gumi", "K": "Kiba-Tai", "N": "Nagae-Gumi"}
+#: (attack, defence) of a face-up Kumi card of each type (spec: derived from the rulebook).
+KUMI_POWER = {"T": (2, 0), "K": (2, 2), "N": (0, 2)}
+TYPE_WORDS = {"T": "T", "K": "K", "N": "N", "teppo": "T", "kiba": "K", "nagae": "N"}
+
+#: Requirement icons: one type, two of a type, all three types, any type twice (the
+#: reference card's Utsu), a Hidden Kumi, and the Gunbai fan (flip a Kumi in the line first).
+ICONS = ("T", "K", "N", "TT", "KK", "NN", "TKN", "pair", "hidden", "gunbai")
+ARMIES = ("west", "east", "dual")
+MAX_CARDS = 128
+
+
+class CardError(SengokuError):
+    """A card file that does not follow the card language; the message says where and why."""
+
+
+Condition = Callable[[Any, int, int], Any]
+
+
+@dataclass(frozen=True)
+class CardAction:
+    name: str
+    requires: tuple[str, ...]
+    effect: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name: str
+    army: str
+    score_text: str
+    score: Condition = field(compare=False, repr=False)
+    actions: tuple[CardAction, ...]
+    ongoing: dict[str, Any] | None
+    text: str = ""
+
+    def serves(self, army: str) -> bool:
+        """Dual-aligned cards count as both armies (spec)."""
+        return self.army == army or self.army == "dual"
+
+
+@dataclass(frozen=True)
+class CardSet:
+    """Every Sashimono card, the reference card and the setup data."""
+
+    cards: tuple[Card, ...]
+    reference: tuple[CardAction, ...]
+    kumi: dict[str, int]
+    sonae: tuple[str | None, ...]
+    source: str
+    index: dict[str, int] = field(compare=False, repr=False, default_factory=dict)
+
+    def deck(self, army: str) -> list[int]:
+        """Card indices of one army's Sashimono deck (defectors are in the West deck)."""
+        if army == "west":
+            return [i for i, c in enumerate(self.cards) if c.army in ("west", "dual")]
+        return [i for i, c in enumerate(self.cards) if c.army == "east"]
+
+
+# ----------------------------------------------------------------------------- effects
+
+_SIDES = ("own", "enemy")
+_WHERE = ("line", "other", "any")
+_FACE = ("any", "hidden", "up")
+
+#: op -> {parameter: (allowed values | type, default)}
+OPS: dict[str, dict[str, tuple[Any, Any]]] = {
+    "flip": {
+        "side": (_SIDES, "own"),
+        "where": (_WHERE, "any"),
+        "face": (_FACE, "any"),
+        "count": (int, 1),
+    },
+    "draw": {"what": (("kumi", "sashimono"), "kumi"), "count": (int, 1)},
+    "look": {"count": (int, 3), "keep": (int, 1)},
+    "battle": {
+        "axis": (("any", "row", "column"), "any"),
+        "attack": (int, 0),
+        "defender_ante": (bool, True),
+    },
+    "train": {"where": (("other", "any"), "other")},
+    "rearrange": {"where": (("line", "any"), "line")},
+    "swap": {"adjacent": (bool, True)},
+    "return": {"side": (_SIDES, "own"), "where": (_WHERE, "any"), "face": (_FACE, "any")},
+    "discard": {"side": (_SIDES, "enemy"), "count": (int, 1)},
+    "play_kumi": {"count": (int, 1)},
+    "bury": {"from": (("hand", "play", "any"), "any"), "draw": (bool, False)},
+    "peek": {"count": (int, 1)},
+    "choose": {"options": (list, None)},
+}
+#: Short descriptions for texts and docs.
+OP_WORDS = {
+    "flip": "flip",
+    "draw": "draw",
+    "look": "look at the top Kumi and keep some",
+    "battle": "battle",
+    "train": "train",
+    "rearrange": "rearrange a line",
+    "swap": "swap",
+    "return": "return to hand",
+    "discard": "discard",
+    "play_kumi": "play a Kumi",
+    "bury": "put a Sashimono at the bottom",
+    "peek": "peek at a Hidden Kumi",
+    "choose": "choose one",
+}
+
+
+def _check_effect(effect: Any, where: str) -> tuple[dict[str, Any], ...]:
+    if not isinstance(effect, list) or not effect:
+        raise CardError(f"{where}: 'effect' must be a non-empty list of operations")
+    out = []
+    for n, raw in enumerate(effect, 1):
+        at = f"{where}, operation {n}"
+        if not isinstance(raw, dict) or "op" not in raw:
+            raise CardError(f"{at}: each operation is a table with an 'op' field")
+        op = raw["op"]
+        if op not in OPS:
+            raise CardError(f"{at}: unknown op {op!r}; known: {', '.join(OPS)}")
+        schema = OPS[op]
+        unknown = sorted(set(raw) - set(schema) - {"op"})
+        if unknown:
+            raise CardError(
+                f"{at}: op {op!r} has no parameter {unknown[0]!r}; its parameters: "
+                f"{', '.join(schema) or 'none'}"
+            )
+        spec: dict[str, Any] = {"op": op}
+        for name, (allowed, default) in schema.items():
+            value = raw.get(name, default)
+            if name == "options":
+                if not isinstance(value, list) or len(value) < 2 or len(value) > 4:
+                    raise CardError(f"{at}: 'choose' needs 'options', a list of 2-4 tables")
+                opts = []
+                for k, option in enumerate(value, 1):
+                    if not isinstance(option, dict) or "label" not in option:
+                        raise CardError(f"{at}, option {k}: needs a 'label' and an 'effect'")
+                    opts.append(
+                        {
+                            "label": str(option["label"]),
+                            "effect": list(
+                                _check_effect(option.get("effect"), f"{at}, option {k}")
+                            ),
+                        }
+                    )
+                spec[name] = opts
+                continue
+            if allowed is int:
+                if not isinstance(value, int) or isinstance(value, bool) or not -3 <= value <= 5:
+                    raise CardError(
+                        f"{at}: {name!r} must be an integer from -3 to 5, got {value!r}"
+                    )
+            elif allowed is bool:
+                if not isinstance(value, bool):
+                    raise CardError(f"{at}: {name!r} must be true or false, got {value!r}")
+            elif value not in allowed:
+                raise CardError(
+                    f"{at}: {name!r} must be one of {', '.join(map(repr, allowed))}, got {value!r}"
+                )
+            spec[name] = value
+        if op in ("flip", "return") and spec["side"] == "enemy" and spec["where"] != "any":
+            raise CardError(f"{at}: where={spec['where']!r} names your own line; use side='own'")
+        if op == "look" and not 1 <= spec["keep"] <= spec["count"]:
+            raise CardError(f"{at}: 'keep' must be from 1 to 'count'")
+        if (
+            op in ("flip", "draw", "discard", "play_kumi", "peek", "look")
+            and spec.get("count", 1) < 1
+        ):
+            raise CardError(f"{at}: 'count' must be at least 1")
+        out.append(spec)
+    return tuple(out)
+
+
+def _check_action(raw: Any, where: str) -> CardAction:
+    if not isinstance(raw, dict):
+        raise CardError(f"{where}: an action is a table with 'name', 'requires' and 'effect'")
+    unknown = sorted(set(raw) - {"name", "requires", "effect", "text"})
+    if unknown:
+        raise CardError(f"{where}: unknown field {unknown[0]!r}; fields: name, requires, effect")
+    name = raw.get("name")
+    if not isinstance(name, str) or not name:
+        raise CardError(f"{where}: field 'name' must be a non-empty string")
+    at = f"{where} ({name})"
+    requires = raw.get("requires", [])
+    if not isinstance(requires, list):
+        raise CardError(f"{at}: field 'requires' must be a list of icons")
+    for icon in requires:
+        if icon not in ICONS:
+            raise CardError(
+                f"{at}: field 'requires': unknown icon {icon!r}; icons: {', '.join(ICONS)}"
+            )
+    return CardAction(
+        name, tuple(requires), _check_effect(raw.get("effect"), f"{at}: field 'effect'")
+    )
+
+
+def _check_ongoing(raw: Any, where: str) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise CardError(f"{where}: 'ongoing' must be a table")
+    if "modifier" in raw:
+        unknown = sorted(set(raw) - {"modifier", "amount", "scope", "text"})
+        if unknown:
+            raise CardError(
+                f"{where}: unknown field {unknown[0]!r}; a modifier has modifier, amount, scope"
+            )
+        if raw["modifier"] not in ("attack", "defence"):
+            raise CardError(
+                f"{where}: 'modifier' must be 'attack' or 'defence', got {raw['modifier']!r}"
+            )
+        amount = raw.get("amount", 1)
+        if not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= 3:
+            raise CardError(f"{where}: 'amount' must be an integer from 1 to 3")
+        scope = raw.get("scope", "line")
+        if scope not in ("line", "sonae"):
+            raise CardError(f"{where}: 'scope' must be 'line' or 'sonae', got {scope!r}")
+        return {"modifier": raw["modifier"], "amount": amount, "scope": scope}
+    if "trigger" in raw:
+        unknown = sorted(set(raw) - {"trigger", "effect", "text"})
+        if unknown:
+            raise CardError(f"{where}: unknown field {unknown[0]!r}; a trigger has trigger, effect")
+        if raw["trigger"] not in ("battle_won", "casualty"):
+            raise CardError(
+                f"{where}: 'trigger' must be 'battle_won' or 'casualty', got {raw['trigger']!r}"
+            )
+        return {"trigger": raw["trigger"], "effect": list(_check_effect(raw.get("effect"), where))}
+    raise CardError(f"{where}: 'ongoing' needs 'modifier' (attack/defence) or 'trigger'")
+
+
+# ----------------------------------------------------------------------------- conditions
+
+_SEL = {
+    "type": ("T", "K", "N", "teppo", "kiba", "nagae"),
+    "face": _FACE,
+    "rank": (1, 2, 3),
+    "min_rank": (1, 2, 3),
+    "line": ("row1", "row2", "row3", "cola", "colb", "colc"),
+    "position": ("corner", "edge", "center", "a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"),
+}
+#: function -> allowed keyword arguments (first positional argument: own or enemy).
+FUNCS: dict[str, dict[str, tuple[Any, ...]]] = {
+    "count": dict(_SEL),
+    "power": {**_SEL, "stat": ("attack", "defence")},
+    "lines": {
+        **_SEL,
+        "axis": ("any", "row", "column"),
+        "at_least": (1, 2, 3),
+        "distinct": (1, 2, 3),
+    },
+    "types": {"line": _SEL["line"]},
+    "hand": {"what": ("kumi", "sashimono")},
+    "sashimono": {"army": ("west", "east"), "bowed": (True, False)},
+    "vp": {},
+    "empty": {},
+}
+_PLAIN = {"min": min, "max": max, "abs": abs}
+
+
+def compile_condition(src: str, where: str) -> Condition:
+    """Compile a scoring condition to ``f(state, own_side, enemy_side)``.
+
+    The language is a Python-like expression: integers, ``own`` / ``enemy``, comparisons,
+    ``+ - *``, ``and or not``, ``all(...)``, ``any(...)``, ``min max abs`` and the counting
+    functions of :data:`FUNCS`, e.g. ``count(own, type='T', face='up') >= 3``.
+    """
+    try:
+        tree = ast.parse(src, mode="eval")
+    except SyntaxError as exc:
+        raise CardError(f"{where}: not an expression ({exc.msg}): {src!r}") from None
+    return _comp(tree.body, where)
+
+
+def _comp(node: ast.AST, where: str) -> Condition:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        value = node.value
+        return lambda st, o, e: value
+    if isinstance(node, ast.BoolOp):
+        parts = [_comp(v, where) for v in node.values]
+        if isinstance(node.op, ast.And):
+            return lambda st, o, e: all(p(st, o, e) for p in parts)
+        return lambda st, o, e: any(p(st, o, e) for p in parts)
+    if isinstance(node, ast.UnaryOp):
+        inner = _comp(node.operand, where)
+        if isinstance(node.op, ast.Not):
+            return lambda st, o, e: not inner(st, o, e)
+        if isinstance(node.op, ast.USub):
+            return lambda st, o, e: -inner(st, o, e)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        a, b = _comp(node.left, where), _comp(node.right, where)
+        if isinstance(node.op, ast.Add):
+            return lambda st, o, e: a(st, o, e) + b(st, o, e)
+        if isinstance(node.op, ast.Sub):
+            return lambda st, o, e: a(st, o, e) - b(st, o, e)
+        return lambda st, o, e: a(st, o, e) * b(st, o, e)
+    if isinstance(node, ast.Compare):
+        first = _comp(node.left, where)
+        rest = [_comp(c, where) for c in node.comparators]
+        ops = []
+        for op in node.ops:
+            fn = {
+                ast.Lt: lambda x, y: x < y,
+                ast.LtE: lambda x, y: x <= y,
+                ast.Gt: lambda x, y: x > y,
+                ast.GtE: lambda x, y: x >= y,
+                ast.Eq: lambda x, y: x == y,
+                ast.NotEq: lambda x, y: x != y,
+            }.get(type(op))
+            if fn is None:
+                raise CardError(f"{where}: comparison {type(op).__name__} is not allowed")
+            ops.append(fn)
+
+        def compare(st: Any, o: int, e: int) -> bool:
+            left = first(st, o, e)
+            for fn, right_fn in zip(ops, rest, strict=True):
+                right = right_fn(st, o, e)
+                if not fn(left, right):
+                    return False
+                left = right
+            return True
+
+        return compare
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        fname = node.func.id
+        if fname in ("all", "any") or fname in _PLAIN:
+            if node.keywords or not node.args:
+                raise CardError(f"{where}: {fname}() takes expressions only")
+            parts = [_comp(a, where) for a in node.args]
+            if fname == "all":
+                return lambda st, o, e: all(p(st, o, e) for p in parts)
+            if fname == "any":
+                return lambda st, o, e: any(p(st, o, e) for p in parts)
+            plain = _PLAIN[fname]
+            if fname == "abs":
+                return lambda st, o, e: abs(parts[0](st, o, e))
+            return lambda st, o, e: plain(p(st, o, e) for p in parts)  # type: ignore[operator]
+        if fname not in FUNCS:
+            known = ", ".join([*FUNCS, "all", "any", *_PLAIN])
+            raise CardError(f"{where}: unknown function {fname!r}; known: {known}")
+        if (
+            len(node.args) != 1
+            or not isinstance(node.args[0], ast.Name)
+            or node.args[0].id
+            not in (
+                "own",
+                "enemy",
+            )
+        ):
+            raise CardError(f"{where}: {fname}() takes 'own' or 'enemy' as its first argument")
+        enemy_side = node.args[0].id == "enemy"
+        kwargs: dict[str, Any] = {}
+        for kw in node.keywords:
+            if kw.arg not in FUNCS[fname]:
+                raise CardError(
+                    f"{where}: {fname}() has no argument {kw.arg!r}; its arguments: "
+                    f"{', '.join(FUNCS[fname]) or 'none'}"
+                )
+            if not isinstance(kw.value, ast.Constant):
+                raise CardError(f"{where}: {fname}({kw.arg}=...) takes a constant")
+            value = kw.value.value
+            if value not in FUNCS[fname][kw.arg]:
+                raise CardError(
+                    f"{where}: {fname}({kw.arg}={value!r}) is not allowed; allowed: "
+                    f"{', '.join(map(repr, FUNCS[fname][kw.arg]))}"
+                )
+            kwargs[kw.arg] = TYPE_WORDS[value] if kw.arg == "type" else value
+        frozen = dict(kwargs)
+
+        def call(st: Any, o: int, e: int) -> int:
+            return int(
+                st.measure(fname, e if enemy_side else o, e if not enemy_side else o, frozen)
+            )
+
+        return call
+    raise CardError(f"{where}: {ast.dump(node)[:40]}... is not part of the condition language")
+
+
+# ----------------------------------------------------------------------------- loading
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise CardError(f"{path}: no such card file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise CardError(f"{path}: not valid TOML: {exc}") from None
+
+
+def parse_cards(data: Mapping[str, Any], fname: str) -> list[Card]:
+    """Validate the ``[[card]]`` tables of one file."""
+    raw_cards = data.get("card", [])
+    if not isinstance(raw_cards, list):
+        raise CardError(f"{fname}: 'card' must be an array of tables ([[card]])")
+    unknown_top = sorted(set(data) - {"card", "setup", "reference"})
+    if unknown_top:
+        raise CardError(f"{fname}: unknown table {unknown_top[0]!r}; expected [[card]]")
+    cards = []
+    for n, raw in enumerate(raw_cards, 1):
+        cid = raw.get("id") if isinstance(raw, dict) else None
+        where = f"{fname}: card {cid!r}" if cid else f"{fname}: card #{n}"
+        if not isinstance(cid, str) or not cid or not all(ch.isalnum() or ch == "-" for ch in cid):
+            raise CardError(f"{where}: field 'id' must be letters, digits and '-'")
+        unknown = sorted(set(raw) - {"id", "name", "army", "score", "action", "ongoing", "text"})
+        if unknown:
+            raise CardError(
+                f"{where}: unknown field {unknown[0]!r}; fields: id, name, army, score, action, "
+                "ongoing, text"
+            )
+        name = raw.get("name")
+        if not isinstance(name, str) or not name:
+            raise CardError(f"{where}: field 'name' must be a non-empty string")
+        army = raw.get("army")
+        if army not in ARMIES:
+            raise CardError(
+                f"{where}: field 'army' must be one of {', '.join(ARMIES)}, got {army!r}"
+            )
+        score = raw.get("score")
+        if not isinstance(score, str) or not score.strip():
+            raise CardError(f"{where}: field 'score' must be a condition (a string)")
+        cond = compile_condition(score, f"{where}: field 'score'")
+        actions = raw.get("action", [])
+        if not isinstance(actions, list) or not 1 <= len(actions) <= 4:
+            raise CardError(f"{where}: field 'action' must hold 1-4 actions ([[card.action]])")
+        acts = tuple(
+            _check_action(a, f"{where}: field 'action' #{k}") for k, a in enumerate(actions, 1)
+        )
+        ongoing = raw.get("ongoing")
+        ong = None if ongoing is None else _check_ongoing(ongoing, f"{where}: field 'ongoing'")
+        cards.append(
+            Card(cid, name, army, score.strip(), cond, acts, ong, str(raw.get("text", "")))
+        )
+    return cards
+
+
+def load_cards(paths: list[Path] | None = None) -> CardSet:
+    """Load the reference data and the card files (default: our original set)."""
+    ref_path = DATA_DIR / "reference.toml"
+    ref = _read(ref_path)
+    setup = ref.get("setup", {})
+    kumi = setup.get("kumi", {})
+    if sorted(kumi) != sorted(KUMI_TYPES) or not all(
+        isinstance(v, int) and v >= 0 for v in kumi.values()
+    ):
+        raise CardError(f"{ref_path}: setup.kumi must give a count for each of T, K, N")
+    rows = setup.get("sonae", [])
+    sonae: list[str | None] = []
+    for row in rows:
+        for token in str(row).split():
+            if len(token) != 2 or token[0] not in KUMI_TYPES or token[1] not in "^v":
+                raise CardError(
+                    f"{ref_path}: setup.sonae: {token!r} is not a Kumi like 'T^' (face up) or 'Tv'"
+                )
+            sonae.append(token)
+    if len(sonae) != 9:
+        raise CardError(f"{ref_path}: setup.sonae must be 3 rows of 3 Kumi")
+    for t in KUMI_TYPES:
+        if sum(1 for s in sonae if s and s[0] == t) > kumi[t]:
+            raise CardError(f"{ref_path}: setup.sonae uses more {t} than setup.kumi has")
+    raw_ref = ref.get("reference", [])
+    reference = tuple(
+        _check_action(a, f"{ref_path}: reference action #{k}") for k, a in enumerate(raw_ref, 1)
+    )
+    if not 1 <= len(reference) <= 4:
+        raise CardError(f"{ref_path}: the reference card needs 1-4 basic actions")
+    files = paths if paths else sorted(DATA_DIR.glob("*.toml"))
+    cards: list[Card] = []
+    for path in files:
+        if path.name == "reference.toml" and path.parent == DATA_DIR:
+            continue
+        cards.extend(parse_cards(_read(path), str(path)))
+    ref_names = {a.name.casefold() for a in reference}
+    for c in cards:
+        names = [a.name.casefold() for a in c.actions]
+        if len(set(names)) != len(names) or ref_names & set(names):
+            raise CardError(
+                f"card {c.id!r}: field 'action': each action needs its own name, different from "
+                f"the reference card's ({', '.join(a.name for a in reference)})"
+            )
+    seen: set[str] = set()
+    for c in cards:
+        if c.id in seen:
+            raise CardError(f"card {c.id!r} is defined twice")
+        seen.add(c.id)
+    if len(cards) > MAX_CARDS:
+        raise CardError(f"at most {MAX_CARDS} cards, got {len(cards)}")
+    cs = CardSet(tuple(cards), reference, dict(kumi), tuple(sonae), ",".join(str(p) for p in files))
+    cs.index.update({c.id: i for i, c in enumerate(cards)})
+    for army in ("west", "east"):
+        if len(cs.deck(army)) < 8:
+            raise CardError(f"the {army} deck needs at least 8 Sashimono, got {len(cs.deck(army))}")
+    return cs
+
+
+_CACHE: dict[str, CardSet] = {}
+
+
+def card_set(path: str = "") -> CardSet:
+    """The card set for the ``cards`` option: '' is ours; else a file or a folder of files."""
+    if path not in _CACHE:
+        if not path:
+            _CACHE[path] = load_cards()
+        else:
+            p = Path(path)
+            files = sorted(p.glob("*.toml")) if p.is_dir() else [p]
+            if not files:
+                raise CardError(f"{path}: no card files (*.toml) there")
+            _CACHE[path] = load_cards(files)
+    return _CACHE[path]

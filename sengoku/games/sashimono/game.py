@@ -1,0 +1,221 @@
+"""Sashimono (Joshua Sprung, Lore Chase Games): the Game description, options and notation.
+
+Properties: two players (the duel) or one player against the Kagemusha automaton (the solo
+mode); sequential; imperfect information (hands, deck orders, Hidden Kumi); chance only in
+the shuffles at setup, stored in the state. Cards are data (``cards/*.toml``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from sengoku.core.game import Action, Game, InvalidOption, Option, ParseError, State
+from sengoku.games.sashimono.cards import CardError, card_set
+from sengoku.games.sashimono.state import (
+    KAGE,
+    KIND_OFFSET,
+    KIND_SIZE,
+    LINE_NAMES,
+    NUM_ACTIONS,
+    SLOTS,
+    Act,
+    SashimonoState,
+    attack_of,
+    defence_of,
+    is_up,
+    rank,
+    types_of,
+)
+
+
+@dataclass(frozen=True)
+class PathOption(Option):
+    """An option whose value is a file path (or '' for the default)."""
+
+    def check(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise InvalidOption(f"option {self.name!r}: a path (a string) is needed, got {value!r}")
+        if value:
+            try:
+                card_set(value)
+            except CardError as exc:
+                raise InvalidOption(f"option {self.name!r}: {exc}") from None
+        return value
+
+    def describe_allowed(self) -> str:
+        return "'' (our card set) or the path of a card file or folder"
+
+
+def _flag(name: str, doc: str) -> Option:
+    return Option(name, False, (False, True), doc)
+
+
+class Sashimono(Game):
+    name = "sashimono"
+    version = 1
+    min_players = 1
+    max_players = 2
+    title = "Sashimono: the duel of the Sonae, or one player against the Kagemusha"
+    options: ClassVar[Mapping[str, Option]] = {
+        "mode": Option("mode", "duel", ("duel", "solo"),
+                       "duel: two players (West seat 0, East seat 1); solo: one player "
+                       "against the Kagemusha automaton"),
+        "vp": Option("vp", 3, range(1, 10),
+                     "VP to win: 2 for a first game, 3 typical, 4 an epic challenge"),
+        "army": Option("army", "west", ("west", "east"),
+                       "solo mode: the army you lead (the Kagemusha takes the other)"),
+        "cards": PathOption("cards", "", (),
+                            "card file or folder in the card language ('' = our original set)"),
+        "challenge_corners": _flag("challenge_corners",
+                                   "solo challenge: when the Army rounds a corner (6 to 7, 12 to 1) "
+                                   "the Kagemusha adds its top Sashimono to its line"),
+        "challenge_six_sashimono": _flag("challenge_six_sashimono",
+                                         "solo challenge: the Kagemusha holds 6 Sashimono; a 7th "
+                                         "makes it score its first one instead"),
+        "challenge_abilities": _flag("challenge_abilities",
+                                     "solo challenge: the ongoing effects of the Kagemusha's "
+                                     "Sashimono are not ignored"),
+        "challenge_discard_five": _flag("challenge_discard_five",
+                                        "solo challenge: discard the top 5 of the Kagemusha's "
+                                        "Kumi deck at setup"),
+        "challenge_fewer_kumi": _flag("challenge_fewer_kumi",
+                                      "solo challenge: you draw 1 fewer Kumi at the end of each "
+                                      "of your turns"),
+        "challenge_train": _flag("challenge_train",
+                                 "solo challenge: at the check, extra matching Kumi train the "
+                                 "rightmost legal Kumi instead of being discarded"),
+    }  # fmt: skip
+    bench_presets: ClassVar[tuple[Mapping[str, Any], ...]] = ({}, {"mode": "solo"})
+
+    def new_state(self, seed: int = 0, **options: Any) -> SashimonoState:
+        opts = self.resolve_options(**options)
+        st = SashimonoState(self, opts, card_set(opts["cards"]))
+        st.setup(seed)
+        return st
+
+    def num_distinct_actions(self, **options: Any) -> int:
+        return NUM_ACTIONS
+
+    def action_to_int(self, state: State, action: Action) -> int:
+        if not isinstance(action, Act):
+            raise ParseError(f"{action!r} is not a Sashimono action")
+        return KIND_OFFSET[action.kind] + action.arg
+
+    def int_to_action(self, state: State, n: int) -> Action:
+        for a in state.legal_actions():
+            if self.action_to_int(state, a) == n:
+                return a
+        if not 0 <= n < NUM_ACTIONS:
+            raise ParseError(f"action number {n} is outside 0..{NUM_ACTIONS - 1}")
+        kind = max(k for k in range(len(KIND_SIZE)) if KIND_OFFSET[k] <= n)
+        return Act(kind, n - KIND_OFFSET[kind], f"#{n}", f"#{n}")
+
+    def max_game_length(self, **options: Any) -> int:
+        return 4000
+
+    def state_from_json(self, data: Mapping[str, Any]) -> SashimonoState:
+        opts = self.resolve_options(**dict(data["options"]))
+        return SashimonoState.from_json(self, dict(data), card_set(opts["cards"]))
+
+    def format_action(self, state: State, action: Action) -> str:
+        if isinstance(action, Act) and action.short:
+            return action.short
+        return str(action)
+
+    def render_text(self, state: State, seat: int | None) -> str:
+        assert isinstance(state, SashimonoState)
+        return render(state, seat)
+
+
+def _cell(st: str | None, show: bool) -> str:
+    if st is None:
+        return "  .   "
+    if is_up(st):
+        return f"{types_of(st):>3}^{attack_of(st)}{defence_of(st)}"
+    if show:
+        return f"{types_of(st).lower():>3}v{attack_of(st)}{defence_of(st)}"
+    return f"{'?' * rank(st):>3}v{rank(st)}{rank(st)}"
+
+
+def render(st: SashimonoState, seat: int | None) -> str:
+    """A terminal drawing: each Sonae with its 12 Sashimono spaces, hands as the seat sees them."""
+    lines: list[str] = []
+    header = f"Sashimono ({st.options['mode']}, to {st.target} VP), turn {st.turns}"
+    lines.append(header)
+    seats = [0] if st.solo else [0, 1]
+    for s in seats:
+        side = st.sides[s]
+        own = seat == s
+        lines.append("")
+        lines.append(f"== {side.army.capitalize()} (seat {s}) VP {side.vp} ==")
+        army = st.sides[KAGE].army_pos if st.solo and s == 0 else -1
+
+        def slot(p: int, side: Any = side, army: int = army) -> str:
+            c = side.slots[p]
+            if c is None:
+                return " [ARMY] " if p == army else "   --   "
+            card = st.card(c)
+            mark = "*" if side.bowed[p] else " "
+            return f"{mark}{card.id[:7]:<7}"
+
+        lines.append("          " + "".join(f"{slot(p):<9}" for p in (0, 1, 2)))
+        for r in range(3):
+            left = slot(11 - r)
+            right = slot(3 + r)
+            row = " ".join(_cell(side.cells[r * 3 + c], own) for c in range(3))
+            lines.append(f"{left:<9} {r + 1} {row}  {right}")
+        lines.append("            " + "      ".join(f"{ch}" for ch in "abc"))
+        lines.append("          " + "".join(f"{slot(p):<9}" for p in (8, 7, 6)))
+        if own:
+            hand = " ".join(f"h{i + 1}:{t}" for i, t in enumerate(side.hand)) or "-"
+            lines.append(f"Kumi hand: {hand}   (deck {len(side.deck)})")
+            sas = ", ".join(f"{st.card(c).id}" for c in side.shand) or "-"
+            lines.append(f"Sashimono hand: {sas}   (deck {len(side.sdeck)})")
+        else:
+            lines.append(
+                f"Kumi hand: {len(side.hand)} cards (deck {len(side.deck)}); "
+                f"Sashimono hand: {len(side.shand)} (deck {len(side.sdeck)})"
+            )
+        for p, c in enumerate(side.slots):
+            if c is not None:
+                card = st.card(c)
+                bow = "BOWED " if side.bowed[p] else ""
+                lines.append(f"  {SLOTS[p]}: {bow}{card.name}: {card.score_text}")
+    if st.solo:
+        k = st.sides[KAGE]
+        lines.append("")
+        lines.append(
+            f"== The Kagemusha ({k.army}) VP {k.vp}, Army at {k.army_pos + 1} "
+            f"({SLOTS[k.army_pos]}), Kumi deck {len(k.deck)}, Sashimono deck {len(k.sdeck)} =="
+        )
+        lines.append(
+            "Kumi line: "
+            + (" ".join(f"k{i + 1}:{_cell(c, True).strip()}" for i, c in enumerate(k.cells)) or "-")
+        )
+        for c, b in zip(k.sline, k.sbowed, strict=True):
+            card = st.card(c)
+            lines.append(f"  trap {'BOWED ' if b else ''}{card.name}: {card.score_text}")
+    if st.battle is not None:
+        b = st.battle
+        lines.append(
+            f"Battle: seat {b['att']} {LINE_NAMES[b['aline']]} attacks {LINE_NAMES[b['dline']]}; "
+            f"antes {', '.join(f'{k2}: {len(v)}' for k2, v in b['ante'].items())}"
+        )
+    if st.looking and seat == st.looking_owner:
+        shown = [c if isinstance(c, str) else st.card(c).id for c in st.looking]
+        lines.append("Looking at: " + " ".join(f"L{i + 1}:{c}" for i, c in enumerate(shown)))
+    if st.ctx.get("slot") is not None:
+        card = st.card(st.ctx["card"])
+        lines.append(f"Played {card.name} at {SLOTS[st.ctx['slot']]}; actions:")
+        for a in card.actions:
+            lines.append(f"  {a.name} [{' '.join(a.requires) or '-'}]")
+    result = st.outcome()
+    if result is not None:
+        lines.append(f"Game over: {result.reason}; winners {list(result.winners)}")
+    elif st.prompt is not None:
+        p = st.prompt
+        who = "the Kagemusha" if p["seat"] == KAGE else f"seat {p['seat']}"
+        lines.append(f"{who} to decide: {p['rule']}")
+    return "\n".join(lines)
