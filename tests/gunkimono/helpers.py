@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sengoku.games.gunkimono import Gunkimono, GunkimonoState
-from sengoku.games.gunkimono.actions import LETTERS, WIDTH, parse_square, parse_tile
+from sengoku.games.gunkimono.actions import LETTERS, WIDTH, from_notation, parse_square, parse_tile
 from sengoku.games.gunkimono.state import CELLS
 
 GAME = Gunkimono()
@@ -75,3 +75,10 @@ def play(state: GunkimonoState, *texts: str) -> list[dict[str, object]]:
     for text in texts:
         events.extend(state.apply(GAME.parse_action(state, text)))
     return events
+
+
+def act(state: GunkimonoState, text: str) -> list[dict[str, object]]:
+    """Apply the action named in canonical notation, legal or not (to see the refusal)."""
+    action = from_notation(text)
+    assert action is not None, f"not notation: {text!r}"
+    return state.apply(action)

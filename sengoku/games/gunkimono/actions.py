@@ -20,6 +20,7 @@ The ``@`` is optional on input, and case and spaces do not matter.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from sengoku.games.gunkimono.data import components, tile_code, tile_troops
@@ -205,3 +206,47 @@ def parse_tile(text: str) -> int:
         f"{text!r} is not a large tile: two different troops with their symbols, e.g. A1C2 "
         f"(troops {', '.join(LETTERS)}; symbols 1 or 2)"
     )
+
+
+_T = "[" + "".join(LETTERS).lower() + "]"
+_SQ = r"([a-z]\d+)"
+_PATTERNS = {
+    "place": re.compile(rf"^({_T})([12]){_SQ}({_T})([12]){_SQ}$"),
+    "small": re.compile(rf"^(small|support)({_T}){_SQ}$"),
+    "score": re.compile(rf"^(vp|honor)({_T}){_SQ}$"),
+    "stronghold": re.compile(rf"^stronghold{_SQ}$"),
+    "take": re.compile(rf"^take({_T}[12]{_T}[12])$"),
+}
+
+
+def from_notation(text: str) -> GunkimonoAction | None:
+    """The action that canonical notation names, legal or not (None if it is not notation).
+
+    Used to explain why a well-formed action is refused, naming the rule it breaks.
+    """
+    t = "".join(text.split()).casefold().replace("@", "")
+    try:
+        if t == "drawstack":
+            return Draw(None)
+        if m := _PATTERNS["take"].match(t):
+            return Draw(parse_tile(m.group(1)))
+        if m := _PATTERNS["stronghold"].match(t):
+            return BuildStronghold(parse_square(m.group(1)))
+        if m := _PATTERNS["score"].match(t):
+            return Score(
+                m.group(1) == "honor", LETTERS.index(m.group(2).upper()), parse_square(m.group(3))
+            )
+        if m := _PATTERNS["small"].match(t):
+            return SmallTile(
+                LETTERS.index(m.group(2).upper()), parse_square(m.group(3)), m.group(1) == "support"
+            )
+        if m := _PATTERNS["place"].match(t):
+            c1 = LETTERS.index(m.group(1).upper()) * 2 + int(m.group(2)) - 1
+            c2 = LETTERS.index(m.group(4).upper()) * 2 + int(m.group(5)) - 1
+            a, b = parse_square(m.group(3)), parse_square(m.group(6))
+            if b < a:
+                c1, a, c2, b = c2, b, c1, a
+            return Place(c1, a, c2, b)
+    except ValueError:
+        return None
+    return None

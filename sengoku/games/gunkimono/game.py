@@ -5,8 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from sengoku.core.game import Action, Game, Option, State, normalize_notation, pick_one
-from sengoku.games.gunkimono.actions import NUM_ACTIONS, int_to_action
+from sengoku.core.game import (
+    Action,
+    Game,
+    Option,
+    ParseError,
+    State,
+    normalize_notation,
+    pick_one,
+)
+from sengoku.games.gunkimono.actions import NUM_ACTIONS, from_notation, int_to_action
 from sengoku.games.gunkimono.state import GunkimonoState
 
 
@@ -111,6 +119,11 @@ class Gunkimono(Game):
         if len(exact) == 1:
             return exact[0]
         short = [a for a in legal if _norm(_short(a)) == wanted]
+        if not exact and not short and isinstance(state, GunkimonoState):
+            named = from_notation(text)
+            why = state.why_illegal(named) if named is not None else None
+            if why is not None:
+                raise ParseError(f"{text!r} is not legal here: {why}")
         return pick_one(text, exact or short, legal)
 
     def render_text(self, state: State, seat: int | None) -> str:

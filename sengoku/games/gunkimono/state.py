@@ -489,7 +489,7 @@ class GunkimonoState(State):
                     )
                 return None
             if self.top[c] == action.troop:
-                return f"Troop Duplication rule: a {NAMES[action.troop]} may not cover a {NAMES[action.troop]}"
+                return f"Troop Duplication rule: a troop may not cover one of its own type ({NAMES[action.troop]} on {NAMES[action.troop]} at {cell_name(c)})"
             return None
         if isinstance(action, Score):
             if phase != "score":
@@ -533,7 +533,7 @@ class GunkimonoState(State):
             )
         for c, t in ((a, t1), (b, t2)):
             if self.top[c] == t:
-                return f"Troop Duplication rule: a {NAMES[t]} may not cover a {NAMES[t]} ({cell_name(c)})"
+                return f"Troop Duplication rule: a troop may not cover one of its own type ({NAMES[t]} on {NAMES[t]} at {cell_name(c)})"
         if sum(len(s) for s in self.strongholds) >= 2 and self._links_controlled(
             a, t1, b, t2, self._components()
         ):
