@@ -53,9 +53,7 @@ def play_terminal(
         seat = state.current_player
         if seat in agents:
             action = agents[seat].choose(state, seat)
-            text = game.format_action(state, action)
             events = record.play(state, action)
-            print(f"Seat {seat} plays {text}", file=out)
             _print_events(events, viewer, out)
             show(state)
             continue

@@ -117,7 +117,7 @@ def test_terminal_game_rejects_bad_input_and_saves(gungi: Gungi, tmp_path: Path)
     assert "154 legal:" in text
     assert "Not played: '5-5-5 帥' names no legal move" in text
     assert "ambiguous" in text  # both Samurai can reach 5-6
-    assert "Seat 1 plays" in text  # the computer answered
+    assert "Black plays" in text  # the computer answered
     assert record.actions[0] == "9-6-1 兵(9-7)"
     assert GameRecord.load(save).actions == record.actions[: len(GameRecord.load(save).actions)]
     assert "Game over (resignation)" in text
