@@ -1,0 +1,106 @@
+"""Gunshi actions: one small decision each, a frozen value object whose ``str`` is notation.
+
+Every action is ``<kind> <argument>`` (or a bare kind). The argument's vocabulary depends on
+the kind (a card code, a cell ``d3``, an edge ``d3n``, a facing ``n``, a unit type, a Shogun
+letter, ...). The integer mapping lays the kinds out one after another, each with its whole
+vocabulary, so it does not depend on the position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sengoku.games.gunshi.data import (
+    CARD_CODES,
+    CELLS,
+    COLS,
+    DIR_NAMES,
+    EDGE_NAMES,
+    LETTERS,
+    cell_name,
+)
+
+CELL_NAMES: tuple[str, ...] = tuple(cell_name(c) for c in range(CELLS))
+MODES = ("reorient", "shoot", "crossbow", "commands", "shogun")
+POSITIONS = ("L", "1", "2", "3", "4")
+
+#: kind -> the vocabulary of its argument ("" for a bare kind). Order fixes the int mapping.
+VOCABULARY: dict[str, tuple[str, ...]] = {
+    "pick": CARD_CODES,  # choose a card: custom deck, prepared Advanced cards, Modification 3
+    "shogun": tuple(LETTERS),  # Phase 2: the secret Shogun
+    "hand": CARD_CODES,  # Phase 2: a card for the starting hand
+    "deck": CARD_CODES,  # Phase 2: the next card of the deck, top first
+    "place": ("I", "A", "C", "F"),  # formation / Reinforce: which piece (F: a Fence)
+    "at": CELL_NAMES,  # where a placed unit goes
+    "face": tuple(DIR_NAMES),  # which way a placed or reoriented unit faces
+    "fence": EDGE_NAMES,  # a Fence on an edge
+    "mode": MODES,  # which half of a two-Command card
+    "unit": CELL_NAMES,  # the unit that carries out a Command
+    "dir": tuple(DIR_NAMES),  # the direction a Move goes (chained units share it)
+    "chain": CELL_NAMES,  # an adjacent unit joins a Chained Command
+    "done": ("",),  # no more units join the chain
+    "to": CELL_NAMES,  # a moving unit's destination
+    "invade": ("",),  # move the unit onto the opponent's Invader Spot
+    "stay": ("",),  # stay in the Invasion Zone
+    "hit": CELL_NAMES,  # the target of a Shoot, Crossbow or Rapid Fire
+    "swap": CELL_NAMES,  # Strategic Switch partner
+    "look": POSITIONS,  # Scout Commands: a position of the opponent's Command Row
+    "ask": CELL_NAMES,  # Scout the Shogun: the enemy unit asked about
+    "send": CARD_CODES,  # Send New Commands: next card to the Command Row
+    "end": ("",),  # stop sending; no Lightning Command
+    "lightning": ("",),  # stop sending and pay for a Lightning Command
+    "take": CARD_CODES,  # Gunshi's Inspiration: the Advanced card to take (Modifications 2, 3)
+    "blind": ("1", "2", "3"),  # Gunshi's Inspiration, Modification 1: a face-down card
+    "remove": CARD_CODES,  # Gunshi's Inspiration: the card to remove from the game
+}
+
+OFFSET: dict[str, int] = {}
+_total = 0
+for _kind, _vocab in VOCABULARY.items():
+    OFFSET[_kind] = _total
+    _total += len(_vocab)
+NUM_ACTIONS = _total
+INDEX: dict[str, dict[str, int]] = {
+    kind: {arg: i for i, arg in enumerate(vocab)} for kind, vocab in VOCABULARY.items()
+}
+#: Kinds whose short form is the bare argument (a cell, an edge, a facing, ...).
+SHORT_KINDS = frozenset({"at", "face", "fence", "unit", "to", "hit", "dir"})
+
+
+@dataclass(frozen=True, slots=True)
+class GunshiAction:
+    """One decision: ``kind`` and its ``arg`` (empty for bare kinds)."""
+
+    kind: str
+    arg: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in INDEX or self.arg not in INDEX[self.kind]:
+            raise ValueError(f"not a Gunshi action: {self.kind!r} {self.arg!r}")
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.arg}" if self.arg else self.kind
+
+    def __repr__(self) -> str:
+        return f"GunshiAction({self.kind!r}, {self.arg!r})"
+
+    def to_int(self) -> int:
+        return OFFSET[self.kind] + INDEX[self.kind][self.arg]
+
+    @staticmethod
+    def from_int(n: int) -> GunshiAction:
+        if not 0 <= n < NUM_ACTIONS:
+            raise ValueError(f"action number {n} is outside 0..{NUM_ACTIONS - 1}")
+        for kind, vocab in VOCABULARY.items():
+            base = OFFSET[kind]
+            if n < base + len(vocab):
+                return GunshiAction(kind, vocab[n - base])
+        raise AssertionError("unreachable")
+
+
+def A(kind: str, arg: str = "") -> GunshiAction:
+    """Shorthand used by the engine and the tests."""
+    return GunshiAction(kind, arg)
+
+
+__all__ = ["A", "COLS", "GunshiAction", "NUM_ACTIONS", "SHORT_KINDS", "VOCABULARY"]

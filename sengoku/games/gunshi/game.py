@@ -1,0 +1,257 @@
+"""Gunshi: The Art of Strategy (Satochika Daimon; Grandoor Games / BigGate Inc.).
+
+Two players, perfect recall, hidden information (the Shogun, hands, deck order, face-down
+Command Row cards, prepared Advanced cards), no chance after setup except Modification 1's
+random draw of Advanced cards. Red (seat 0) moves first. See ``docs/rules/gunshi.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from sengoku.core.game import (
+    Game,
+    InvalidOption,
+    Option,
+    ParseError,
+    State,
+    normalize_notation,
+    pick_one,
+)
+from sengoku.games.gunshi.actions import NUM_ACTIONS, SHORT_KINDS, GunshiAction
+from sengoku.games.gunshi.data import DECKS, EDGE_NAMES, FORMATIONS, parse_edge
+from sengoku.games.gunshi.state import GunshiState
+
+#: Tournament time control (rulebook, Official Tournament-Style Games): 20 minutes per player,
+#: no byoyomi. The server keeps the time; ``GunshiState.clock_seat`` says whose clock runs.
+TOURNAMENT_SECONDS = 20 * 60
+TOURNAMENT_BYOYOMI_SECONDS = 0
+
+
+class CapOption(Option):
+    """An integer option that may also be None (no cap)."""
+
+    def check(self, value: Any) -> Any:
+        if value is None or (
+            isinstance(value, int) and not isinstance(value, bool) and value in self.allowed
+        ):
+            return value
+        raise InvalidOption(
+            f"option {self.name!r}: {value!r} is not allowed; allowed: {self.describe_allowed()}"
+        )
+
+    def describe_allowed(self) -> str:
+        assert isinstance(self.allowed, range)
+        return f"None (no cap) or integers {self.allowed.start}..{self.allowed.stop - 1}"
+
+
+PRESETS = ("none", *FORMATIONS, *DECKS)
+
+OPTIONS: dict[str, Option] = {
+    o.name: o
+    for o in (
+        Option(
+            "variant",
+            "basic",
+            ("basic", "inspiration", "custom"),
+            "basic rules; Advanced Variant 1 'The Gunshi's Inspiration'; Advanced Variant 2 "
+            "'Custom Deck Construction'",
+        ),
+        Option(
+            "modification",
+            1,
+            (1, 2, 3),
+            "The Gunshi's Inspiration: Modification 1 (3 random hidden cards), 2 (3 chosen "
+            "cards), 3 (2 chosen, revealed, duplicates cancelled, shared)",
+        ),
+        Option(
+            "custom_selection",
+            "alternate",
+            ("alternate", "alternate_all", "agreed", "secret"),
+            "Custom Deck Construction: alternate picks after one Move each; Optional Rule 1 "
+            "(all 7 picked, Blue first); Optional Rule 2 (an agreed deck, see agreed_deck); "
+            "Optional Rule 3 (7 cards each in secret)",
+        ),
+        Option(
+            "agreed_deck",
+            "wave_after_wave",
+            tuple(DECKS),
+            "the deck both players agreed on (custom_selection=agreed): a rulebook example",
+        ),
+        Option(
+            "sanryaku",
+            False,
+            (False, True),
+            "add the Sanryaku promo cards (Rapid Fire, Strategic Switch, Chain Trap) to the "
+            "Advanced cards of both variants",
+        ),
+        Option(
+            "preset",
+            "none",
+            PRESETS,
+            "a starter formation with the rulebook's card order (first_battle, advanced_1..3), "
+            "or a Custom Deck Construction example deck",
+        ),
+        Option(
+            "time_control",
+            "none",
+            ("none", "tournament"),
+            "tournament: 20 minutes each, no byoyomi; the state says whose clock runs",
+        ),
+        Option(
+            "fence_diagonal",
+            "neighbour_front",
+            ("neighbour_front", "front_cell_sides"),
+            "Build Fence 'diagonally left or right': the front edges of the side neighbours "
+            "(spec) or the side edges of the cell in front",
+        ),
+        Option(
+            "formation_fences",
+            "touching_home",
+            ("touching_home", "inside_home"),
+            "formation Fences: any inner edge touching your Home Territory (spec) or only edges "
+            "between two Home Territory cells",
+        ),
+        Option(
+            "invasion_zone",
+            "back_line",
+            ("back_line", "centre_three"),
+            "the Invasion Zone: the opponent's whole back line (spec) or its 3 centre cells",
+        ),
+        Option(
+            "shoot_block",
+            "head_on",
+            ("head_on", "any_crossed"),
+            "enemy Fences block basic Shoot only head-on along straight forward shots (spec), "
+            "or also side shots across them",
+        ),
+        Option(
+            "shield_hit_breaks_fences",
+            False,
+            (False, True),
+            "whether an attacker that only removes a Shield (and stays) destroys the enemy "
+            "Fences around its own cell (spec: no)",
+        ),
+        Option(
+            "shield_hit_facing",
+            "turn",
+            ("turn", "keep"),
+            "an attacker that only removes a Shield turns to face its attack (turn) or keeps "
+            "its facing",
+        ),
+        Option(
+            "lightning_alone_resupply",
+            0,
+            (0, 1),
+            "Re-Supply points when only the Lightning position holds a card (spec: 0)",
+        ),
+        CapOption(
+            "logistics_cap",
+            None,
+            range(18, 1000),
+            "upper limit of Military Logistics Points (spec: none)",
+        ),
+    )
+}
+
+
+class Gunshi(Game):
+    name = "gunshi"
+    version = 1
+    min_players = 2
+    max_players = 2
+    title = "Gunshi: The Art of Strategy - hidden Shogun, delayed Command cards, chained units"
+    options: ClassVar[Mapping[str, Option]] = OPTIONS
+    bench_presets: ClassVar[tuple[Mapping[str, Any], ...]] = (
+        {},
+        {"variant": "inspiration", "modification": 2},
+        {"variant": "custom", "sanryaku": True},
+        {"preset": "first_battle"},
+    )
+    tournament_seconds = TOURNAMENT_SECONDS
+    tournament_byoyomi_seconds = TOURNAMENT_BYOYOMI_SECONDS
+
+    def resolve_options(self, **options: Any) -> dict[str, Any]:
+        o = super().resolve_options(**options)
+        if o["preset"] in FORMATIONS and o["variant"] != "basic":
+            raise InvalidOption(
+                f"preset {o['preset']!r} is a formation for the basic rules; it needs "
+                f"variant 'basic', not {o['variant']!r}"
+            )
+        if o["preset"] in DECKS:
+            if o["variant"] == "inspiration":
+                raise InvalidOption(
+                    f"preset {o['preset']!r} is a Custom Deck Construction deck; it cannot be "
+                    "played with The Gunshi's Inspiration"
+                )
+            o["variant"] = "custom"
+            o["custom_selection"] = "agreed"
+            o["agreed_deck"] = o["preset"]
+            if o["preset"] == "who_dares_wins":
+                o["sanryaku"] = True
+        return o
+
+    def new_state(self, seed: int = 0, **options: Any) -> GunshiState:
+        state = GunshiState(self, self.resolve_options(**options), seed)
+        state.setup()
+        return state
+
+    def num_distinct_actions(self, **options: Any) -> int:
+        return NUM_ACTIONS
+
+    def action_to_int(self, state: State, action: Any) -> int:
+        if not isinstance(action, GunshiAction):
+            raise ParseError(f"{action!r} is not a Gunshi action")
+        return action.to_int()
+
+    def int_to_action(self, state: State, n: int) -> GunshiAction:
+        try:
+            return GunshiAction.from_int(n)
+        except ValueError as exc:
+            raise ParseError(str(exc)) from None
+
+    def max_game_length(self, **options: Any) -> int:
+        return 4000
+
+    def state_from_json(self, data: Mapping[str, Any]) -> GunshiState:
+        return GunshiState.from_json(self, dict(data))
+
+    def format_action(self, state: State, action: Any) -> str:
+        if isinstance(action, GunshiAction) and action.kind in SHORT_KINDS:
+            return action.arg
+        return str(action)
+
+    def parse_action(self, state: State, text: str) -> GunshiAction:
+        """Canonical (``to d4``) or short (``d4``) notation; any spelling of an edge."""
+        legal = state.legal_actions()
+        wanted = normalize_notation(_canonical_edges(text))
+        exact = [a for a in legal if normalize_notation(str(a)) == wanted]
+        if len(exact) == 1:
+            return exact[0]  # type: ignore[return-value]
+        short = [a for a in legal if normalize_notation(self.format_action(state, a)) == wanted]
+        result = pick_one(text, exact or short, legal)
+        assert isinstance(result, GunshiAction)
+        return result
+
+    def render_text(self, state: State, seat: int | None) -> str:
+        from sengoku.games.gunshi.render import render
+
+        assert isinstance(state, GunshiState)
+        return render(state, seat)
+
+
+_EDGE_RE = re.compile(r"([a-g][1-7][nesw])\s*$", re.IGNORECASE)
+
+
+def _canonical_edges(text: str) -> str:
+    """``fence d4s`` -> ``fence d3n``: an edge may be named from either of its cells."""
+    m = _EDGE_RE.search(text.strip())
+    if not m:
+        return text
+    try:
+        e = parse_edge(m.group(1))
+    except ValueError:
+        return text
+    return text.strip()[: m.start(1)] + EDGE_NAMES[e]
