@@ -368,9 +368,12 @@ class GunkimonoState(State):
     def _small_placements(self) -> list[SmallTile]:
         out = []
         top, sh = self.top, self.sh_owner
+        comps = self._components() if sum(len(s) for s in self.strongholds) >= 2 else None
         for troop in self.reserve[self.turn]:
             for c in range(CELLS):
                 if sh[c] < 0 and top[c] != troop:
+                    if comps is not None and self._links_controlled(c, troop, c, troop, comps):
+                        continue
                     out.append(SmallTile(troop, c, False))
         return out
 
@@ -490,7 +493,7 @@ class GunkimonoState(State):
                 return None
             if self.top[c] == action.troop:
                 return f"Troop Duplication rule: a troop may not cover one of its own type ({NAMES[action.troop]} on {NAMES[action.troop]} at {cell_name(c)})"
-            return None
+            return self._why_links(c, action.troop, c, action.troop)
         if isinstance(action, Score):
             if phase != "score":
                 return f"troops are scored in step 2 of the turn; now: {self._phase_text()}"
@@ -534,6 +537,9 @@ class GunkimonoState(State):
         for c, t in ((a, t1), (b, t2)):
             if self.top[c] == t:
                 return f"Troop Duplication rule: a troop may not cover one of its own type ({NAMES[t]} on {NAMES[t]} at {cell_name(c)})"
+        return self._why_links(a, t1, b, t2)
+
+    def _why_links(self, a: int, t1: int, b: int, t2: int) -> str | None:
         if sum(len(s) for s in self.strongholds) >= 2 and self._links_controlled(
             a, t1, b, t2, self._components()
         ):
