@@ -58,6 +58,7 @@ class AlphaBetaAgent(Agent):
         # Equal-valued root moves are shuffled once by the seed so play is not always the same.
         root_order = list(legal)
         self.rng.shuffle(root_order)
+        root_order.sort(key=lambda a: -self.knowledge.order_key(world, a))
         best: Action = root_order[0]
         best_value = 0.0
         depth_done = 0
@@ -65,6 +66,10 @@ class AlphaBetaAgent(Agent):
             try:
                 value, action = self.root_search(world, depth, root_order, best)
             except _Stop:
+                # A move that beat the previous best in the unfinished depth (searched
+                # first) is better by that depth's reckoning; at depth 1 it is all we have.
+                if self.partial is not None and (depth_done == 0 or self.partial[1] != best):
+                    best_value, best = self.partial
                 break
             best, best_value, depth_done = action, value, depth
             if abs(value) >= WIN - 100 or self.clock.exhausted():
@@ -92,10 +97,12 @@ class AlphaBetaAgent(Agent):
         alpha, beta = -float("inf"), float("inf")
         best = moves[0]
         player = state.current_player
+        self.partial: tuple[float, Action] | None = None
         for action in moves:
             value = self.child_value(state, action, player, depth - 1, alpha, beta, 0)
             if value > alpha:
                 alpha, best = value, action
+                self.partial = (alpha, best)
         # Keep the found best first next time (order is shared across depths).
         order.remove(best)
         order.insert(0, best)

@@ -96,6 +96,14 @@ class MCTSAgent(Agent):
         }
         return pick_legal(state, best.action)
 
+    def expansion_order(self, state: State, actions: list[Action]) -> list[Action]:
+        """Untried actions, the one to expand first last: random, but by the game's move
+        ordering first (captures before quiet moves, so a winning capture is tried early)."""
+        order = list(actions)
+        self.rng.shuffle(order)
+        order.sort(key=lambda a: self.knowledge.order_key(state, a))
+        return order
+
     def best_child(self, root: Node) -> Node:
         # Most visits, then best mean; the children's insertion order is deterministic.
         return max(
@@ -123,9 +131,9 @@ class MCTSAgent(Agent):
             if state.is_terminal():
                 break
             if node.untried is None:
-                node.untried = state.legal_actions()
+                node.untried = self.expansion_order(state, state.legal_actions())
             if node.untried:
-                action = node.untried.pop(self.rng.randrange(len(node.untried)))
+                action = node.untried.pop()
                 state.apply(action)
                 child = Node(action, state.current_player, state.num_players)
                 node.children[action] = child
@@ -178,7 +186,7 @@ class ISMCTSAgent(MCTSAgent):
             legal = state.legal_actions()
             untried = [a for a in legal if a not in node.children]
             if untried:
-                action = untried[self.rng.randrange(len(untried))]
+                action = self.expansion_order(state, untried)[-1]
                 state.apply(action)
                 child = Node(action, state.current_player, state.num_players)
                 node.children[action] = child

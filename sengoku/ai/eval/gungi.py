@@ -14,6 +14,7 @@ from typing import Any
 
 from sengoku.ai.eval import Knowledge, Level
 from sengoku.core.game import Action, Game, State
+from sengoku.games.gungi.move import DONE_INT, MOVE_SPACE
 from sengoku.games.gungi.pieces import KIND_BY_NAME, MARSHAL, NUM_KINDS
 
 VALUE_BY_NAME = {
@@ -47,51 +48,80 @@ ADVANCE = 0.05
 SCALE = 12.0
 
 
+def _top_table() -> list[list[list[float]]]:
+    """TOP[piece][height][sq]: a top piece's worth for its own side, tier and advance included."""
+    table = []
+    for piece in range(2 * NUM_KINDS):
+        kind, color = piece >> 1, piece & 1
+        per_height = []
+        for height in range(4):
+            row = []
+            for sq in range(81):
+                # White advances towards row index 0, Black towards 8.
+                advance = 8 - sq // 9 if color == 0 else sq // 9
+                row.append(VALUE[kind] + TIER_BONUS[height] + ADVANCE * advance)
+            per_height.append(row)
+        table.append(per_height)
+    return table
+
+
+TOP = _top_table()
+_CACHE_LIMIT = 200_000
+
+
 class GungiKnowledge(Knowledge):
     hash_attribute = "hash"
     rollout_depth = 16
 
-    def material(self, state: Any, color: int) -> float:
+    def __init__(self) -> None:
+        #: White's material minus Black's, by position hash (positions recur in search).
+        self.cache: dict[int, float] = {}
+
+    def balance(self, state: Any) -> float:
+        """White's material minus Black's (board, tiers, buried pieces, hands)."""
+        key = state.hash
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
         total = 0.0
         for sq, tower in enumerate(state.board):
             if not tower:
                 continue
             top = tower[-1]
             height = len(tower)
-            for i, piece in enumerate(tower):
-                if piece & 1 != color:
-                    continue
+            sign = 1.0 if top & 1 == 0 else -1.0
+            total += sign * TOP[top][height][sq]
+            for piece in tower[:-1]:
                 value = VALUE[piece >> 1]
-                if i == height - 1:
-                    # White advances towards row index 0, Black towards 8.
-                    advance = 8 - sq // 9 if color == 0 else sq // 9
-                    total += value + TIER_BONUS[height] + ADVANCE * advance
-                elif top & 1 != color:
-                    total += value * BURIED_BY_ENEMY
-                else:
-                    total += value
-        hand = state.hands[color]
+                if piece & 1 != top & 1:
+                    value *= BURIED_BY_ENEMY
+                total += value if piece & 1 == 0 else -value
+        white, black = state.hands
         for kind in range(NUM_KINDS):
-            if hand[kind]:
-                total += hand[kind] * VALUE[kind] * HAND_FACTOR
+            if white[kind] or black[kind]:
+                total += (white[kind] - black[kind]) * VALUE[kind] * HAND_FACTOR
+        if len(self.cache) >= _CACHE_LIMIT:
+            self.cache.clear()
+        self.cache[key] = total
         return total
 
     def heuristic(self, state: State, seat: int) -> float:
-        s: Any = state
-        return (self.material(s, seat) - self.material(s, 1 - seat)) / SCALE
+        value = self.balance(state) / SCALE
+        return value if seat == 0 else -value
 
     def order_key(self, state: State, action: Action) -> float:
-        move: Any = action
-        if not getattr(move, "capture", False):
-            return 1.0 if getattr(move, "betrayal_mask", 0) else 0.0
-        target = state.board[move.destination]  # type: ignore[attr-defined]
+        code = action.code  # type: ignore[attr-defined]
+        act = code >> 14
+        if act >= MOVE_SPACE or not (act >> 2) & 1:  # not a capture
+            return 1.0 if act < DONE_INT and act & 3 else 0.0  # betrayals next
+        target = state.board[(act >> 3) % 81]  # type: ignore[attr-defined]
         mover = state.current_player
         gain = sum(100.0 if p >> 1 == MARSHAL else VALUE[p >> 1] for p in target if p & 1 != mover)
-        return 10.0 + gain - VALUE[move.kind] / 10.0
+        return 10.0 + gain - VALUE[(code >> 2) & 15] / 10.0
 
     def is_noisy(self, state: State, action: Action) -> bool:
-        move: Any = action
-        return bool(getattr(move, "capture", False) or getattr(move, "betrayal_mask", 0))
+        act = action.code >> 14  # type: ignore[attr-defined]
+        return act < DONE_INT and (act & 3 != 0 or (act < MOVE_SPACE and (act >> 2) & 1 == 1))
 
     def rollout_action(self, state: State, rng: random.Random) -> Action:
         legal = state.legal_actions()
