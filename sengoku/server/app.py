@@ -411,6 +411,10 @@ def create_app(settings: Settings) -> FastAPI:
     async def ws_match(websocket: WebSocket, match_id: str) -> None:
         await websocket_session(svc(), settings, websocket, match_id)
 
+    # The browser client (sengoku/web): its replay route and static files, mounted last.
+    from sengoku.web import mount as mount_web
+
+    mount_web(app)
     return app
 
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sengoku.core.game import Game, SengokuError, State, event
+from sengoku.core.game import Game, SengokuError, State, event, normalize_notation
 from sengoku.core.record import GameRecord
 from sengoku.core.registry import load_game
 from sengoku.server import ai as ai_mod
@@ -139,6 +139,20 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.TimerHandle | None = None
     ai_busy: bool = False
+    #: (the state it was computed for, its legal actions with canonical and short notation)
+    legal_cache: tuple[State, list[tuple[Any, str, str]], dict[str, Any]] | None = None
+
+    def legal(self) -> tuple[list[tuple[Any, str, str]], dict[str, Any]]:
+        """The legal actions of the current state, computed once per state."""
+        state = self.state
+        if state is None:
+            return [], {}
+        if self.legal_cache is None or self.legal_cache[0] is not state:
+            acts = state.legal_actions()
+            rows = [(a, str(a), self.game.format_action(state, a)) for a in acts]
+            by_text = {normalize_notation(text): a for a, text, _short in rows}
+            self.legal_cache = (state, rows, by_text)
+        return self.legal_cache[1], self.legal_cache[2]
 
     @property
     def ply(self) -> int:
@@ -388,10 +402,7 @@ class MatchService:
         to_act = live.to_act
         legal: list[dict[str, str]] = []
         if state is not None and seat is not None and to_act == seat:
-            legal = [
-                {"action": str(a), "short": live.game.format_action(state, a)}
-                for a in state.legal_actions()
-            ]
+            legal = [{"action": text, "short": short} for _a, text, short in live.legal()[0]]
         takeback = None
         if live.takeback is not None:
             takeback = {"by": live.takeback["by"], "to_ply": live.takeback["to_ply"]}
@@ -687,7 +698,8 @@ class MatchService:
             if live.seats[seat].kind == "ai" and not by_ai:
                 raise ApiError(403, "ai_seat", "this seat is played by the AI")
             try:
-                action = live.game.parse_action(state, text)
+                exact = live.legal()[1].get(normalize_notation(text))
+                action = exact if exact is not None else live.game.parse_action(state, text)
                 after = state.clone()
                 game_events = after.apply(action)
             except SengokuError as exc:
