@@ -144,8 +144,6 @@ def test_ai_plays_a_whole_game_in_a_worker(make_client: Callable[..., TestClient
         h = new_match(client, seats=[{"kind": "ai"}, {"kind": "local"}], options={"pile": 40})
         wait_until(client, h["id"], lambda s: s["ply"] >= 1)
         assert play(client, h["id"], h["tokens"]["1"]).status_code == 200
-        r = play(client, h["id"], h["tokens"]["1"])
-        assert r.status_code == 409 or r.json()["ply"] == 3
         wait_until(client, h["id"], lambda s: s["ply"] >= 3)
 
 
