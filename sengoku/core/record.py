@@ -39,9 +39,13 @@ class GameRecord:
 
     @classmethod
     def start(
-        cls, game: Game, seed: int = 0, players: list[str] | None = None, **options: Any
+        cls, game: Game, seed: int = 0, players: list[str] | None = None, /, **options: Any
     ) -> tuple[GameRecord, State]:
-        """A new record and the matching starting state."""
+        """A new record and the matching starting state.
+
+        ``game``, ``seed`` and the player names are positional-only, so that a game's own
+        ``players`` option (the number of seats) can be passed by keyword with the others.
+        """
         state = game.new_state(seed, **options)
         record = cls(game.name, game.version, dict(state.options), seed, list(players or []))
         return record, state
