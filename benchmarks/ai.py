@@ -1,26 +1,146 @@
-"""AI speed for every game (or those named): MCTS iterations/s, alpha-beta nodes/s.
+"""AI speed and strength.
 
-Usage: python benchmarks/ai.py [GAME ...] [--seconds S]
+python benchmarks/ai.py speed [GAME ...] [--seconds S]
+    MCTS iterations/s and alpha-beta nodes/s next to random-play plies/s (JSON lines).
+python benchmarks/ai.py strength GAME [--games N] [--workers W] [--pairs a-b,...]
+    The strength table of docs/ai.md: each level against the one below, the top level
+    against random and greedy, and (two-player games) alpha-beta against MCTS at equal
+    time. Prints one JSON line per pair (--out keeps every game as JSON lines) and a
+    Markdown table at the end.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
 
 from sengoku.ai.bench import ai_bench
+from sengoku.arena import arena
 from sengoku.core.registry import list_games, load_game
+
+#: The top level is measured at a short time budget (it plays at 1 s a move).
+TOP = "level5:seconds=0.2"
+EQUAL_TIME = 0.1
+
+
+def pairs_for(game_name: str, num_players: int) -> list[tuple[str, list[str], int]]:
+    """(label, agents, games factor) for each row of the table."""
+    rows: list[tuple[str, list[str], int]] = [
+        ("level1 vs random", ["level1", "random"], 2),
+        ("level2 vs level1", ["level2", "level1"], 2),
+        ("level3 vs level2", ["level3", "level2"], 2),
+        ("level4 vs level3", ["level4", "level3"], 2),
+        ("level5 vs level4", [TOP, "level4"], 1),
+        ("level5 vs random", [TOP, "random"], 1),
+        ("level5 vs greedy", [TOP, "greedy"], 1),
+    ]
+    if num_players == 2:
+        rows.append(
+            (
+                f"alphabeta vs mcts at {EQUAL_TIME} s",
+                [f"alphabeta:seconds={EQUAL_TIME}", f"mcts:seconds={EQUAL_TIME}"],
+                1,
+            )
+        )
+    return rows
+
+
+def strength(args: argparse.Namespace) -> None:
+    game = load_game(args.game)
+    options = dict(json.loads(args.options)) if args.options else {}
+    num_players = game.new_state(0, **options).num_players
+    rows = pairs_for(game.name, num_players)
+    if args.pairs:
+        wanted = set(args.pairs.split(","))
+        rows = [r for r in rows if r[0].split(" ")[0] + "-" + r[0].split(" ")[2] in wanted]
+    table = []
+    for label, agents, factor in rows:
+        if num_players > 2:
+            agents = [agents[0]] + [agents[1]] * (num_players - 1)
+        n = args.games * factor // 2
+        start = time.perf_counter()
+        out = (
+            None
+            if not args.out
+            else Path(args.out) / f"{game.name}-{label.replace(' ', '_')}.jsonl"
+        )
+        report = arena(
+            game,
+            agents,
+            n,
+            options=options,
+            seed=args.seed,
+            workers=args.workers,
+            progress=sys.stderr,
+            jsonl_path=out,
+        )
+        a = report["agents"][agents[0]]
+        row: dict[str, Any] = {
+            "pair": label,
+            "agents": agents,
+            "games": report["games"],
+            "wins": a["wins"],
+            "draws": a["draws"],
+            "losses": a["losses"],
+            "score": a["score"],
+            "seconds_per_move": {k: v["seconds_per_move"] for k, v in report["agents"].items()},
+            "minutes": round((time.perf_counter() - start) / 60, 1),
+        }
+        if report.get("elo"):
+            row.update({k: report["elo"][0][k] for k in ("elo", "elo_ci95", "score_ci95")})
+        if report.get("openskill"):
+            row["openskill"] = report["openskill"]
+        print(json.dumps(row), flush=True)
+        table.append(row)
+    print()
+    print("| pair | games | W-D-L | score (95% CI) | Elo (95% CI) |")
+    print("|---|---|---|---|---|")
+    for row in table:
+        ci = row.get("score_ci95")
+        elo = row.get("elo_ci95")
+        print(
+            f"| {row['pair']} | {row['games']} | {row['wins']}-{row['draws']}-{row['losses']} | "
+            f"{row['score']:.3f}"
+            + (f" ({ci[0]:.3f}-{ci[1]:.3f})" if ci else "")
+            + " | "
+            + (f"{_e(row.get('elo'))} ({_e(elo[0])} to {_e(elo[1])})" if elo else "-")
+            + " |"
+        )
+
+
+def _e(x: float | None) -> str:
+    return "inf" if x is None else f"{x:+.0f}"
+
+
+def speed(args: argparse.Namespace) -> None:
+    for name in args.games or list_games():
+        game = load_game(name)
+        for preset in game.bench_presets:
+            print(json.dumps(ai_bench(game, dict(preset), args.seconds)), flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("games", nargs="*")
-    parser.add_argument("--seconds", type=float, default=3.0)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("speed")
+    p.add_argument("games", nargs="*")
+    p.add_argument("--seconds", type=float, default=3.0)
+    p.set_defaults(func=speed)
+    p = sub.add_parser("strength")
+    p.add_argument("game")
+    p.add_argument("--games", type=int, default=200, help="games per pair (level pairs)")
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--options", help="game options as JSON")
+    p.add_argument("--pairs", help="only these rows, e.g. level1-random,level5-greedy")
+    p.add_argument("--out", help="folder for the games as JSON lines")
+    p.set_defaults(func=strength)
     args = parser.parse_args()
-    for name in args.games or list_games():
-        game = load_game(name)
-        for preset in game.bench_presets:
-            print(json.dumps(ai_bench(game, dict(preset), args.seconds)))
+    args.func(args)
 
 
 if __name__ == "__main__":

@@ -144,8 +144,8 @@ class GungiKnowledge(Knowledge):
         return {
             1: ("greedy", {"epsilon": 0.5}),
             2: ("greedy", {}),
-            3: ("alphabeta", {"iterations": 300}),
-            4: ("alphabeta", {"iterations": 3000}),
+            3: ("alphabeta", {"iterations": 200}),
+            4: ("alphabeta", {"iterations": 1000}),
             5: ("alphabeta", {"seconds": 1.0}),
         }
 
