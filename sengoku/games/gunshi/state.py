@@ -1596,8 +1596,6 @@ class GunshiState(State):
                 if self.options["shield_hit_breaks_fences"]:
                     self._break_fences(start, p)
                 return False
-            if self.result is not None:
-                return False
         self.board[start] = -1
         self.board[dest] = m
         self.uloc[m] = dest
@@ -1610,6 +1608,8 @@ class GunshiState(State):
             to=cn(dest),
             unit=LETTERS[m],
         )
+        if self.result is not None:
+            return False
         self._break_fences(dest, p)
         r0, c0 = divmod(start, SIZE)
         r1, c1 = divmod(dest, SIZE)
