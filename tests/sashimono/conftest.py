@@ -16,12 +16,9 @@ def game() -> Sashimono:
 
 
 def at_turn(st: SashimonoState, seat: int) -> list[dict[str, Any]]:
-    """Skip straight to the start of ``seat``'s turn (setup choices taken as dealt)."""
-    if st.looking:
-        owner = st.sides[st.looking_owner]
-        owner.shand.extend(st.looking)
-        st.looking = []
-        st.looking_owner = -1
+    """Finish the setup choices (the first two cards go back) and start ``seat``'s turn."""
+    while st.prompt is not None and st.prompt["op"] == "look_bottom":
+        st.apply(st.legal_actions()[0])
     st.prompt = None
     st.tasks = [{"t": "turn", "seat": seat}]
     st._events = []

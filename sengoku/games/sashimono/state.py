@@ -1559,12 +1559,22 @@ class SashimonoState(State):
         while len(k.cells) < 3:
             if not self._kage_draw_kumi():
                 return
+        train = self.options["challenge_train"]
         for t in KUMI_TYPES:
-            while self._kage_count(t) >= 3:
-                first = next(i for i, st in enumerate(k.cells) if st and is_up(st) and t in st)
+            while True:
+                # Matching Kumi: face-up single cards of one type. (With the training challenge
+                # a trained stack is one new unit and no longer counts as a match.)
+                matches = [
+                    i
+                    for i, st in enumerate(k.cells)
+                    if st and is_up(st) and (st == t + "^" or (not train and t in st))
+                ]
+                if len(matches) < 3:
+                    break
+                first = matches[0]
                 st = k.cells[first] or ""
                 host = -1
-                if self.options["challenge_train"] and rank(st) == 1:
+                if train:
                     for j in range(len(k.cells) - 1, -1, -1):
                         other = k.cells[j] or ""
                         if j != first and is_up(other) and t not in other and rank(other) < 3:
@@ -1581,9 +1591,7 @@ class SashimonoState(State):
                     k.discard.extend(types_of(st))
                     self._emit("kage_discard", f"The Kagemusha discards {describe_stack(st)}: too "
                                "many matching Kumi.")  # fmt: skip
-                if not self._kage_draw_sashimono():
-                    return
-                if self.result is not None:
+                if not self._kage_draw_sashimono() or self.result is not None:
                     return
 
     def _t_kage_move(self, task: dict[str, Any]) -> None:
