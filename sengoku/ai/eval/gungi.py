@@ -44,6 +44,7 @@ TIER_BONUS = (0.0, 0.0, 0.6, 1.1)
 BURIED_BY_ENEMY = 0.6
 #: Per row advanced by a top piece: a small push forward.
 ADVANCE = 0.05
+MARSHAL_ADVANCE = -0.15
 #: Material points per unit of the heuristic (evaluate squashes with tanh).
 SCALE = 12.0
 
@@ -59,7 +60,9 @@ def _top_table() -> list[list[list[float]]]:
             for sq in range(81):
                 # White advances towards row index 0, Black towards 8.
                 advance = 8 - sq // 9 if color == 0 else sq // 9
-                row.append(VALUE[kind] + TIER_BONUS[height] + ADVANCE * advance)
+                # The Marshal is safest at home: it loses what other pieces gain by advancing.
+                step = MARSHAL_ADVANCE if kind == MARSHAL else ADVANCE
+                row.append(VALUE[kind] + TIER_BONUS[height] + step * advance)
             per_height.append(row)
         table.append(per_height)
     return table
