@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,6 +18,10 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).parent))
+# Hypothesis keeps its files out of the work tree.
+os.environ.setdefault(
+    "HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tempfile.gettempdir()) / "sengoku-hypothesis")
+)
 
 import sengoku_server_toygame  # noqa: E402
 
