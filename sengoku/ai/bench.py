@@ -65,23 +65,23 @@ def ai_bench(
     if seconds <= 0:
         raise SengokuError(f"--seconds must be positive, got {seconds}")
     positions = sample_positions(game, options, 4, seed)
-    share = seconds / 3
+    two_players = positions[0].num_players == 2
+    hidden = _hidden(game)
+    share = seconds / (2 + int(two_players) + int(hidden))
     rand = random_play(game, options, share, seed)
-    search = "ismcts" if _hidden(game) else "mcts"
     result: dict[str, Any] = {
         "game": game.name,
         "options": options,
         "random_plies_per_second": rand["plies_per_second"],
         "positions": len(positions),
+        "mcts_iterations_per_second": measure(game, "mcts", positions, share, seed)["per_second"],
     }
-    mcts = measure(game, search, positions, share, seed)
-    result[f"{search}_iterations_per_second"] = mcts["per_second"]
-    result["mcts_iterations_per_second"] = mcts["per_second"]
-    if positions[0].num_players == 2:
-        ab = measure(game, "alphabeta", positions, share, seed)
-        result["alphabeta_nodes_per_second"] = ab["per_second"]
-    else:
-        result["alphabeta_nodes_per_second"] = None
+    if hidden:
+        ismcts = measure(game, "ismcts", positions, share, seed)
+        result["ismcts_iterations_per_second"] = ismcts["per_second"]
+    result["alphabeta_nodes_per_second"] = (
+        measure(game, "alphabeta", positions, share, seed)["per_second"] if two_players else None
+    )
     return result
 
 
@@ -102,6 +102,11 @@ def run_cli(args: argparse.Namespace, options_of: Callable[[Game, argparse.Names
         print(
             f"{game.name}: random play {result['random_plies_per_second']:.0f} plies/s; "
             f"MCTS {result['mcts_iterations_per_second']:.0f} iterations/s; "
+            + (
+                f"IS-MCTS {result['ismcts_iterations_per_second']:.0f} iterations/s; "
+                if "ismcts_iterations_per_second" in result
+                else ""
+            )
             + (
                 f"alpha-beta {result['alphabeta_nodes_per_second']:.0f} nodes/s"
                 if result["alphabeta_nodes_per_second"] is not None

@@ -66,14 +66,18 @@ class Knowledge:
                 return (value, state.current_player)
         return json.dumps(state.to_json(), sort_keys=True, default=str)
 
+    #: Search iterations of levels 3 and 4 (scaled to the game's speed: see docs/ai.md).
+    level_iterations: tuple[int, int] = (200, 1000)
+
     def levels(self, game: Game) -> dict[int, Level]:
         """Difficulty 1 (a beginner's opponent) to 5 (the strongest within 1 s a move)."""
         search = "ismcts" if self.hidden_information else "mcts"
+        low, high = self.level_iterations
         return {
             1: ("greedy", {"epsilon": 0.5}),
             2: ("greedy", {}),
-            3: (search, {"iterations": 200}),
-            4: (search, {"iterations": 1000}),
+            3: (search, {"iterations": low}),
+            4: (search, {"iterations": high}),
             5: (search, {"seconds": 1.0}),
         }
 
