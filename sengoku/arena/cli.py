@@ -23,6 +23,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "options after colons, e.g. mcts:iterations=500:c=1.0",
     )
     p.add_argument("--games", type=int, default=100, help="games (rounded up to whole blocks)")
+    p.add_argument(
+        "--options", help='game options: JSON (\'{"mode": "advanced"}\') or KEY=VALUE,KEY=VALUE'
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1, help="processes (or Ray CPUs)")
     p.add_argument("--backend", choices=["local", "ray"], default="local")
@@ -40,9 +43,33 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+def parse_options(text: str | None) -> dict[str, Any]:
+    """``--options``: a JSON object, or comma-separated KEY=VALUE pairs (values as JSON)."""
+    if not text:
+        return {}
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SengokuError(f"--options is not valid JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise SengokuError("--options must be a JSON object")
+        return data
+    options: dict[str, Any] = {}
+    for item in text.split(","):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise SengokuError(f"--options takes KEY=VALUE pairs, got {item!r}")
+        try:
+            options[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key.strip()] = value.strip()
+    return options
+
+
 def run(args: argparse.Namespace, options_of: Callable[[Game, argparse.Namespace], Any]) -> int:
     game = load_game(args.game)
-    options = options_of(game, args)
+    options = {**options_of(game, args), **parse_options(args.options)}
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     defaults: dict[str, Any] = {}
     if args.iterations is not None:

@@ -170,3 +170,16 @@ def test_cli_bench_ai(toys: None, capsys: pytest.CaptureFixture[str]) -> None:
     assert result["alphabeta_nodes_per_second"] > 0
     assert result["random_plies_per_second"] > 0
     assert main(["bench", "ai", "--seconds", "0.1"]) == 2
+
+
+def test_cli_arena_options(toys: None, capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["arena", "hightrick", "--agents", "ismcts,random,random", "--games", "3", "--quiet"]
+    assert main([*base, "--iterations", "10", "--options", "players=3,hand=2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["options"] == {"players": 3, "hand": 2} and "openskill" in report
+    assert main([*base, "--options", '{"players": 3}', "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["options"]["players"] == 3
+    assert main([*base, "--options", "players"]) == 2
+    assert "KEY=VALUE" in capsys.readouterr().err
+    assert main([*base, "--options", '{"players": 9}']) == 2
+    assert "players" in capsys.readouterr().err
