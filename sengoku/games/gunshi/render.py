@@ -14,9 +14,9 @@ from sengoku.games.gunshi.data import CARDS, COLS, SIZE, parse_cell, parse_edge
 ARROWS = {"n": "^", "e": ">", "s": "v", "w": "<"}
 
 
-def _card(entry: Any) -> str:
+def _card(entry: Any, empty: str = "[?]") -> str:
     if entry is None:
-        return "-"
+        return empty
     code = entry["card"] if isinstance(entry, dict) else entry
     up = entry.get("face_up", True) if isinstance(entry, dict) else True
     if code is None:
@@ -61,7 +61,7 @@ def render(state: Any, seat: int | None) -> str:
             + (", Chain Trap beside the board" if pl["chain_trap_beside"] else "")
         )
         row = " ".join(_card(c) for c in pl["row"])
-        lines.append(f"   Command Row: L {_card(pl['lightning'])} | {row or '(empty)'}")
+        lines.append(f"   Command Row: L {_card(pl['lightning'], '-')} | {row or '(empty)'}")
         lines.append(
             f"   hand: {' '.join(_card(c) for c in pl['hand']) or '(empty)'}   "
             f"deck (top first): {' '.join(_card(c) for c in pl['deck']) or '(empty)'}"

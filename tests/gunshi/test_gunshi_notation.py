@@ -1,0 +1,70 @@
+"""Notation, integer mapping, records, options and the terminal."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+
+from sengoku.core.game import InvalidOption, ParseError
+from sengoku.core.record import GameRecord
+from sengoku.games.gunshi import GunshiAction
+from sengoku.games.gunshi.actions import NUM_ACTIONS
+from sengoku.terminal import play_terminal
+from tests.gunshi.helpers import GAME, battle, play, resolve
+
+
+def test_every_action_int_round_trips() -> None:
+    s = GAME.new_state(0)
+    assert GAME.num_distinct_actions() == NUM_ACTIONS
+    for n in range(NUM_ACTIONS):
+        a = GAME.int_to_action(s, n)
+        assert GAME.action_to_int(s, a) == n
+        assert GunshiAction(*str(a).split(" ", 1)) == a if " " in str(a) else True
+    with pytest.raises(ParseError):
+        GAME.int_to_action(s, NUM_ACTIONS)
+
+
+def test_short_forms_and_edge_spellings() -> None:
+    s = battle(["R I d4 n", "B I a7 s"], row=(("F",), ()))
+    resolve(s)
+    assert GAME.parse_action(s, "d4") == GunshiAction("unit", "d4")
+    assert GAME.format_action(s, GunshiAction("unit", "d4")) == "d4"
+    play(s, "d4")
+    assert GAME.parse_action(s, "fence d5s") == GunshiAction("fence", "d4n")
+    assert GAME.parse_action(s, "D4N") == GunshiAction("fence", "d4n")
+    with pytest.raises(ParseError, match="names no legal action"):
+        GAME.parse_action(s, "fence a1n")
+
+
+def test_record_replays_exactly() -> None:
+    record, state = GameRecord.start(GAME, 11, variant="inspiration", modification=1)
+    rng = random.Random(11)
+    while not state.is_terminal():
+        record.play(state, rng.choice(state.legal_actions()))
+    again = GameRecord.from_json(record.to_json()).replay()
+    assert again.to_json() == state.to_json()
+
+
+def test_unknown_options_and_values_are_refused() -> None:
+    with pytest.raises(InvalidOption, match="variant"):
+        GAME.new_state(0, variant="chess")
+    with pytest.raises(InvalidOption, match="logistics_cap"):
+        GAME.new_state(0, logistics_cap=5)
+    assert GAME.new_state(0, logistics_cap=None).options["logistics_cap"] is None
+
+
+def test_logistics_cap_limits_gains() -> None:
+    s = battle(["R I a1 n", "B I a7 s"], row=(("Review",), ()), points=(19, 18), logistics_cap=20)
+    resolve(s)
+    assert s.points[0] == 20
+
+
+def test_terminal_game_against_random() -> None:
+    lines = iter(["moves", "place C", "d2", "n", "quit"])
+    out = io.StringIO()
+    record = play_terminal(GAME, {}, {0}, read=lambda _prompt: next(lines), out=out)
+    text = out.getvalue()
+    assert "Creating Your Battle Formation" in text and "RC^" in text
+    assert record.actions[:3] == ["place C", "at d2", "face n"]
