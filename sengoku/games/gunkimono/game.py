@@ -120,7 +120,9 @@ class Gunkimono(Game):
             return exact[0]
         short = [a for a in legal if _norm(_short(a)) == wanted]
         if not exact and not short and isinstance(state, GunkimonoState):
-            named = from_notation(text)
+            named = from_notation(text)  # canonical in another order, e.g. a tile's far end first
+            if named is not None and named in legal:
+                return named
             why = state.why_illegal(named) if named is not None else None
             if why is not None:
                 raise ParseError(f"{text!r} is not legal here: {why}")

@@ -58,13 +58,30 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
     for y in range(HEIGHT)
     for x in range(WIDTH)
 )
-#: Every place for a large tile: (top or left square, right or lower square).
+#: Every place for a large tile: (top or left square, right or lower square), in the order
+#: of the action numbers (square, then horizontal before vertical).
 PAIRS: tuple[tuple[int, int], ...] = tuple(
-    [(c, c + 1) for c in range(CELLS) if c % WIDTH < WIDTH - 1]
-    + [(c, c + WIDTH) for c in range(CELLS - WIDTH)]
+    sorted(
+        [(c, c + 1) for c in range(CELLS) if c % WIDTH < WIDTH - 1]
+        + [(c, c + WIDTH) for c in range(CELLS - WIDTH)]
+    )
 )
-PAIRS_OF: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple(p for p in PAIRS if c in p) for c in range(CELLS)
+_PLACES: dict[int, list[Place]] = {}  # troop codes c1*10+c2 -> a Place per pair (built lazily)
+SMALLS = tuple(tuple(SmallTile(t, c, False) for c in range(CELLS)) for t in range(5))
+SUPPORTS = tuple(tuple(SmallTile(t, c, True) for c in range(CELLS)) for t in range(5))
+
+
+def _places(c1: int, c2: int) -> list[Place]:
+    key = c1 * 10 + c2
+    table = _PLACES.get(key)
+    if table is None:
+        table = _PLACES[key] = [Place(c1, a, c2, b) for a, b in PAIRS]
+    return table
+
+
+INDEXED_PAIRS: tuple[tuple[int, int, int], ...] = tuple((i, a, b) for i, (a, b) in enumerate(PAIRS))
+PAIRS_OF: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple(p for p in INDEXED_PAIRS if c in p[1:]) for c in range(CELLS)
 )
 
 PHASES = ("place", "support", "score", "stronghold", "draw", "over")
@@ -196,7 +213,7 @@ class GunkimonoState(State):
                     message="Game stopped: length limit reached (not a rule).",
                 )
             )
-        self._legal = None
+            self._legal = None
         return events
 
     def concede(self, seat: int, reason: str = "resignation") -> list[Event]:
@@ -318,12 +335,13 @@ class GunkimonoState(State):
         if phase == "over":
             return out
         seat = self.turn
-        if phase == "place":
+        if phase == "place":  # generated in action-number order: no sort needed
             out.extend(self._large_placements(None))
             out.extend(self._small_placements())
             out.extend(self._supports())
-        elif phase == "support":
-            out.extend(self._large_placements(self.support_cell))
+            return out
+        if phase == "support":
+            return list(self._large_placements(self.support_cell))
         elif phase == "score":
             cell, troop, _sym, _vp, vp_ok = self.pending[0]
             if vp_ok:
@@ -340,41 +358,42 @@ class GunkimonoState(State):
         return out
 
     def _large_placements(self, support: int | None) -> list[Place]:
-        hand = sorted(set(self.hands[self.turn]))
+        """Legal large tiles, in ascending action-number order."""
+        hand = set(self.hands[self.turn])
         if not hand:
             return []
         kinds = []
         for code in hand:
             (t1, s1), (t2, s2) = tile_troops(code)
             c1, c2 = t1 * 2 + s1 - 1, t2 * 2 + s2 - 1
-            kinds.append((t1, c1, t2, c2))
-            kinds.append((t2, c2, t1, c1))
+            kinds.append((c1 * 10 + c2, t1, c1, t2, c2))
+            kinds.append((c2 * 10 + c1, t2, c2, t1, c1))
+        kinds.sort()
         top, level, sh = self.top, self.level, self.sh_owner
         comps = self._components() if sum(len(s) for s in self.strongholds) >= 2 else None
+        pairs = INDEXED_PAIRS if support is None else PAIRS_OF[support]
+        free = [p for p in pairs if sh[p[1]] < 0 and sh[p[2]] < 0 and level[p[1]] == level[p[2]]]
         out = []
-        pairs = PAIRS if support is None else PAIRS_OF[support]
-        for a, b in pairs:
-            if sh[a] >= 0 or sh[b] >= 0 or level[a] != level[b]:
-                continue
-            ta, tb = top[a], top[b]
-            for t1, c1, t2, c2 in kinds:
-                if t1 == ta or t2 == tb:
-                    continue
-                if comps is not None and self._links_controlled(a, t1, b, t2, comps):
-                    continue
-                out.append(Place(c1, a, c2, b))
+        for _key, t1, c1, t2, c2 in kinds:
+            table = _places(c1, c2)
+            for i, a, b in free:
+                if top[a] != t1 and top[b] != t2:
+                    if comps is not None and self._links_controlled(a, t1, b, t2, comps):
+                        continue
+                    out.append(table[i])
         return out
 
     def _small_placements(self) -> list[SmallTile]:
         out = []
         top, sh = self.top, self.sh_owner
         comps = self._components() if sum(len(s) for s in self.strongholds) >= 2 else None
-        for troop in self.reserve[self.turn]:
+        for troop in sorted(self.reserve[self.turn]):
+            table = SMALLS[troop]
             for c in range(CELLS):
                 if sh[c] < 0 and top[c] != troop:
                     if comps is not None and self._links_controlled(c, troop, c, troop, comps):
                         continue
-                    out.append(SmallTile(troop, c, False))
+                    out.append(table[c])
         return out
 
     def _support_cells(self) -> list[int]:
@@ -412,7 +431,7 @@ class GunkimonoState(State):
 
     def _supports(self) -> list[SmallTile]:
         cells = self._support_cells()
-        return [SmallTile(t, c, True) for t in self.reserve[self.turn] for c in cells]
+        return [SUPPORTS[t][c] for t in sorted(self.reserve[self.turn]) for c in cells]
 
     def _can_honor(self, seat: int, troop: int) -> bool:
         row = self.honor[seat][troop]
