@@ -20,6 +20,7 @@ from sengoku.games.gungi.move import (
     Move,
 )
 from sengoku.games.gungi.pieces import (
+    ARCHER,
     ATTACK_TABLES,
     BLACK,
     CAPTAIN,
@@ -60,6 +61,25 @@ def _hand_key(color: int, kind: int, count: int) -> int:
 
 
 SETUP, PLAY = "setup", "play"
+
+
+def _near(sq: int, archers: bool) -> frozenset[int]:
+    """Squares whose change can open an attack on ``sq``: its eight lines and, against
+    Archers (whose diagonal jumps look at squares beside them), every square within four."""
+    x, y = sq % 9, sq // 9
+    out = set()
+    for other in range(81):
+        dx, dy = abs(other % 9 - x), abs(other // 9 - y)
+        if dx == 0 or dy == 0 or dx == dy or (archers and max(dx, dy) <= 4):
+            out.add(other)
+    out.discard(sq)
+    return frozenset(out)
+
+
+# Indexed by [enemy has an Archer][square]; square -1 (no Marshal) has no lines.
+NEAR_MARSHAL = [
+    [_near(sq, archers) for sq in range(81)] + [frozenset()] for archers in (False, True)
+]
 
 
 class GungiState(State):
@@ -358,8 +378,13 @@ class GungiState(State):
         codes = self._pseudo_codes()
         if self.phase == PLAY and self.options["self_check"] == "forbidden":
             color = self.to_move
+            exposed = self._marshal_capturable(color)
+            near = self._near_marshal(color)
             kept = []
             for code in codes:
+                if not exposed and self._cannot_expose(code, color, near):
+                    kept.append(code)
+                    continue
                 undo = self._make(code)
                 if undo[6] or not self._marshal_capturable(color):
                     kept.append(code)
@@ -423,16 +448,47 @@ class GungiState(State):
 
     def _is_mate(self, color: int) -> bool:
         """Every move of ``color`` leaves its Marshal capturable (spec: mate)."""
-        if not self._marshal_capturable(color) and self._has_drop(color):
+        exposed = self._marshal_capturable(color)
+        if not exposed and self._has_drop(color):
             # A drop never exposes the Marshal: it only adds height to own or empty squares.
             return False
-        for code in self._pseudo_codes():
+        codes = self._pseudo_codes()
+        if not exposed:
+            near = self._near_marshal(color)
+            if any(self._cannot_expose(code, color, near) for code in codes):
+                return False
+        for code in codes:
             undo = self._make(code)
             safe = undo[6] or not self._marshal_capturable(color)
             self._unmake(undo)
             if safe:
                 return False
         return True
+
+    def _enemy_archers(self, color: int) -> bool:
+        archer = ARCHER * 2 + (1 - color)
+        return any(tower and tower[-1] == archer for tower in self.board)
+
+    def _near_marshal(self, color: int) -> frozenset[int]:
+        return NEAR_MARSHAL[self._enemy_archers(color)][self.marshal_at[color]]
+
+    def _cannot_expose(self, code: int, color: int, near: frozenset[int]) -> bool:
+        """True when a move surely leaves an uncapturable Marshal uncapturable.
+
+        Only a change near the Marshal's lines can open an attack: the Marshal moving, a
+        piece leaving a square on a line to it (or uncovering an enemy piece), or a capture
+        lowering a tower on such a line. Drops only add height, so never expose.
+        """
+        action = code >> 14
+        if action >= MOVE_SPACE:
+            return True
+        if (code >> 2) & 15 == MARSHAL:
+            return False
+        frm, to = divmod(action >> 3, 81)
+        if frm in near or (action >> 2 & 1 and to in near):
+            return False
+        tower = self.board[frm]
+        return len(tower) < 2 or tower[-2] & 1 == color
 
     # ------------------------------------------------------------------ make / unmake
     def _make(self, code: int) -> tuple[Any, ...]:
