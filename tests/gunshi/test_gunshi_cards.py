@@ -139,6 +139,7 @@ def test_scout_commands_reveals_to_the_scout_only() -> None:
     private = [e for e in events if e["type"] == "scout"]
     assert private[0]["audience"] == [0] and private[0]["card"] == "M"
     assert s.view(0)["players"][1]["row"][0]["card"] == "M"
+    assert s.view(None)["players"][1]["row"][0]["card"] is None  # spectators did not scout
     assert s.points[0] == 2
 
 

@@ -98,9 +98,16 @@ class GunshiAction:
         raise AssertionError("unreachable")
 
 
+_INTERNED: dict[tuple[str, str], GunshiAction] = {}
+
+
 def A(kind: str, arg: str = "") -> GunshiAction:
-    """Shorthand used by the engine and the tests."""
-    return GunshiAction(kind, arg)
+    """Shorthand used by the engine: actions are immutable, so each is built once."""
+    key = (kind, arg)
+    action = _INTERNED.get(key)
+    if action is None:
+        action = _INTERNED[key] = GunshiAction(kind, arg)
+    return action
 
 
 __all__ = ["A", "COLS", "GunshiAction", "NUM_ACTIONS", "SHORT_KINDS", "VOCABULARY"]

@@ -54,6 +54,7 @@ from sengoku.games.gunshi.data import (
 Card = tuple[str, bool, bool]
 OFF = -1  # a unit in the Reserve
 INVADED = 99  # a unit on an Invader Spot
+SCOUTED = 2  # a card's "known" flag when only the opponent's Scout has seen it
 TYPE_NAME = {"I": "Infantry", "A": "Archer", "C": "Cavalry"}
 POS_NAMES = ("L", "1", "2", "3", "4")
 
@@ -1362,11 +1363,11 @@ class GunshiState(State):
         if a.arg == "L":
             card = self.lightning[o]
             assert card is not None
-            self.lightning[o] = (card[0], True, card[2])
+            self.lightning[o] = (card[0], SCOUTED, card[2])  # type: ignore[assignment]
         else:
             i = int(a.arg) - 1
             card = self.row[o][i]
-            self.row[o][i] = (card[0], True, card[2])
+            self.row[o][i] = (card[0], SCOUTED, card[2])  # type: ignore[assignment]
         self._emit([p], "scout", f"Position {a.arg} holds {CARDS[card[0]].name}.", card=card[0])
         self._emit(
             None,
@@ -1678,11 +1679,10 @@ class GunshiState(State):
         )
 
     # ------------------------------------------------------------------ views
-    def _card_view(self, card: Card | None, show: bool) -> Any:
+    def _card_view(self, card: Card | None, show: bool, seat: int | None) -> Any:
         if card is None:
             return None
-        code, known, up = card
-        return {"card": code if (show or known or up) else None, "face_up": up}
+        return {"card": card[0] if _seen(card, show, seat) else None, "face_up": card[2]}
 
     def view(self, seat: int | None) -> dict[str, Any]:
         o = self.options
@@ -1699,8 +1699,8 @@ class GunshiState(State):
                 "hand": [c[0] if (see_all or c[1]) else None for c in self.hand[p]],
                 "deck": [c[0] if (see_all or c[1]) else None for c in self.deck[p]],
                 "stock": [c[0] if mine else None for c in self.stock[p]],
-                "row": [self._card_view(c, mine) for c in self.row[p]],
-                "lightning": self._card_view(self.lightning[p], mine),
+                "row": [self._card_view(c, mine, seat) for c in self.row[p]],
+                "lightning": self._card_view(self.lightning[p], mine, seat),
                 "chain_trap_beside": self.beside[p] is not None,
                 "face_down_next": self.face_down_next[p],
                 "shogun": LETTERS[self.shogun[p]]
@@ -1757,7 +1757,7 @@ class GunshiState(State):
             "formation_piece": self.fpiece,
             "formation_cell": cn(self.fcell) if self.fcell >= 0 else None,
             "resolving": self.cur[0] if self.cur is not None else None,
-            "queue": [c[0] if (c[1] or c[2] or seat == self.player) else None for c in self.queue],
+            "queue": [c[0] if _seen(c, seat == self.player, seat) else None for c in self.queue],
             "command": cmd_view,
             "sent_this_turn": self.sent,
             "clock": {
@@ -1893,6 +1893,12 @@ def _find(cards: list[Card], code: str, prefer_known: bool) -> int:
     if best < 0:
         raise IllegalAction(f"no {code!r} card there")
     return best
+
+
+def _seen(card: Card, show: bool, seat: int | None) -> bool:
+    """Whether a seat sees this card (SCOUTED: the opponent's Scout only, not spectators)."""
+    _, known, up = card
+    return show or up or known is True or (known == SCOUTED and seat is not None)
 
 
 def _jsonable(v: Any) -> Any:
