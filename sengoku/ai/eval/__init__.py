@@ -68,17 +68,24 @@ class Knowledge:
 
     #: Search iterations of levels 3 and 4 (scaled to the game's speed: see docs/ai.md).
     level_iterations: tuple[int, int] = (200, 1000)
+    #: If set, levels 1-4 are all searches with these iterations (for games whose one-ply
+    #: evaluation is too weak a guide for greedy play to make a sensible beginner).
+    search_ladder: tuple[int, int, int, int] | None = None
 
     def levels(self, game: Game) -> dict[int, Level]:
         """Difficulty 1 (a beginner's opponent) to 5 (the strongest within 1 s a move)."""
         search = "ismcts" if self.hidden_information else "mcts"
+        top: Level = (search, {"seconds": 1.0})
+        if self.search_ladder is not None:
+            ladder = {i + 1: (search, {"iterations": n}) for i, n in enumerate(self.search_ladder)}
+            return {**ladder, 5: top}
         low, high = self.level_iterations
         return {
             1: ("greedy", {"epsilon": 0.5}),
             2: ("greedy", {}),
             3: (search, {"iterations": low}),
             4: (search, {"iterations": high}),
-            5: (search, {"seconds": 1.0}),
+            5: top,
         }
 
 

@@ -17,7 +17,7 @@ class GunkimonoKnowledge(Knowledge):
     hidden_information = True
     rollout_depth = 12
     # About 370 / 210 / 70 IS-MCTS iterations a second here (gunshi / sashimono / gunkimono).
-    level_iterations = (15, 50)
+    search_ladder = (3, 8, 15, 50)
 
     def seat_value(self, state: Any, seat: int, finals: list[int]) -> float:
         honor = sum(max(row, 0) for row in state.honor[seat])

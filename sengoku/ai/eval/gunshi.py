@@ -19,7 +19,7 @@ class GunshiKnowledge(Knowledge):
     hidden_information = True
     rollout_depth = 30
     # About 370 / 210 / 70 IS-MCTS iterations a second here (gunshi / sashimono / gunkimono).
-    level_iterations = (60, 250)
+    search_ladder = (5, 20, 60, 250)
 
     def heuristic(self, state: State, seat: int) -> float:
         s: Any = state

@@ -1,7 +1,6 @@
-"""Sashimono knowledge: victory points, then Sashimono that still stand (not bowed).
+"""Sashimono knowledge: the victory point race.
 
-Reads each side's ``vp``, ``slots`` (the Sashimono spaces, a card or None) and ``bowed``
-flags, and ``hand``. In the solo game the second side is the Kagemusha.
+Reads each side's ``vp``. In the solo game the second side is the Kagemusha.
 """
 
 from __future__ import annotations
@@ -16,15 +15,12 @@ class SashimonoKnowledge(Knowledge):
     hidden_information = True
     rollout_depth = 30
     # About 370 / 210 / 70 IS-MCTS iterations a second here (gunshi / sashimono / gunkimono).
-    level_iterations = (40, 150)
+    search_ladder = (5, 15, 40, 150)
 
     def side_value(self, side: Any) -> float:
-        standing = sum(
-            1
-            for card, bowed in zip(side.slots, side.bowed, strict=True)
-            if card is not None and not bowed
-        )
-        return float(side.vp) + 0.3 * standing + 0.05 * len(side.hand)
+        # Victory points only: rewarding standing Sashimono or cards kept in hand made
+        # one-ply greedy play lose to random play (measured), so they are left out.
+        return float(side.vp)
 
     def heuristic(self, state: State, seat: int) -> float:
         sides: Any = state.sides  # type: ignore[attr-defined]
