@@ -1,10 +1,11 @@
 """The agent protocol: built from a game, options and a seed; asked for an action per state.
 
 An agent only ever looks at what its seat may see. Agents for hidden-information games work
-on ``state.determinize(seat, rng)``, never on the true state's hidden parts: every agent
+on ``state.determinize(seat, rng)``, never on the true state's hidden parts: every searching agent
 here first replaces the state it is given by a determinization drawn from its own
 generator (for perfect-information games that is a plain copy), so the choice depends only
-on ``view(seat)``, the agent's seed and its budget.
+on ``view(seat)``, the agent's seed and its budget. (``random`` reads only the seat's own
+legal actions, which the seat may see.)
 
 With an iteration budget (and no time limit) the same seed and the same inputs give the
 same action; a time budget trades that for a fixed thinking time.

@@ -2,7 +2,8 @@
 
 A game's *score* for a seat is its return mapped to [0, 1] (two players: win 1, draw 0.5,
 loss 0; more players: by rank, see ``Outcome.ranked``). A *win* is a sole win; a *draw* is
-a game with no winner or a win shared with others.
+a win shared with others, or a game with no winner where the seat's return is 0 (a negative
+return with no winner, as in a solo game lost to the game, is a loss).
 """
 
 from __future__ import annotations
@@ -22,8 +23,13 @@ def seat_result(outcome: dict[str, Any], seat: int) -> str:
     winners = list(outcome["winners"])
     if winners == [seat]:
         return "win"
-    if not winners or seat in winners:
+    if seat in winners:
         return "draw"
+    if not winners:
+        # No winning seat: a draw, unless the returns say otherwise (a solo game lost to
+        # the game itself, e.g. Sashimono against the Kagemusha).
+        value = float(outcome["returns"][seat])
+        return "draw" if value == 0 else "loss" if value < 0 else "win"
     return "loss"
 
 

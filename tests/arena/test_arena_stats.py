@@ -23,6 +23,8 @@ def test_seat_results_and_scores() -> None:
     assert [seat_score(win, s) for s in (0, 1)] == [0.0, 1.0]
     draw = Outcome.no_winner(2, "repetition").to_json()
     assert seat_result(draw, 0) == "draw" and seat_score(draw, 0) == 0.5
+    solo_loss = Outcome("kagemusha", (), (2.0,), (-1.0,)).to_json()
+    assert seat_result(solo_loss, 0) == "loss" and seat_score(solo_loss, 0) == 0.0
     ranked = Outcome.ranked([5, 3, 5], "points", [0, 2, 0]).to_json()
     assert [seat_result(ranked, s) for s in range(3)] == ["draw", "loss", "draw"]
     assert [seat_score(ranked, s) for s in range(3)] == [0.75, 0.0, 0.75]
