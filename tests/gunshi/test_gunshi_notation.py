@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from sengoku.core.game import InvalidOption, ParseError
+from sengoku.core.game import InvalidOption, ParseError, SengokuError
 from sengoku.core.record import GameRecord
 from sengoku.games.gunshi import GunshiAction
 from sengoku.games.gunshi.actions import NUM_ACTIONS
@@ -68,3 +68,25 @@ def test_terminal_game_against_random() -> None:
     text = out.getvalue()
     assert "Creating Your Battle Formation" in text and "RC^" in text
     assert record.actions[:3] == ["place C", "at d2", "face n"]
+
+
+def test_position_string_round_trip_and_errors() -> None:
+    s = battle(
+        ["R C d2 n", "R i c3 e", "B A d6 s", "B I a7 s"],
+        ["R d3n", "B d5n"],
+        row=(("M", "Re"), ()),
+        points=(7, 12),
+    )
+    s.row[0] = [("M", False, False), ("Re", True, True)]
+    text = GAME.position(s)
+    assert text == "bs6/3qs3/7/7/2Ae-4/3Kn3/7 R:d3n,B:d5n r 7,12 4,4 0,0 ?.Re/-"
+    again = GAME.from_fen(text)
+    assert again.phase == "battle" and again.cmd is not None  # Red's turn: the Move resolves
+    assert GAME.position(again).split()[0] == text.split()[0]
+    for bad, field in [
+        ("7/7 - r", "7 fields"),
+        ("7/7 - r 1,1 4,4 0,0 -/-", "7 ranks"),
+        (text.replace(" r ", " x "), "to act"),
+    ]:
+        with pytest.raises(SengokuError, match=field):
+            GAME.from_fen(bad)

@@ -235,6 +235,19 @@ class Gunshi(Game):
         assert isinstance(result, GunshiAction)
         return result
 
+    def position(self, state: State) -> str:
+        """The compact public position string (see ``sengoku.games.gunshi.position``)."""
+        from sengoku.games.gunshi.position import to_position
+
+        assert isinstance(state, GunshiState)
+        return to_position(state)
+
+    def from_fen(self, fen: str, **options: Any) -> GunshiState:
+        """A battle position from a position string (``sengoku perft gunshi --fen``)."""
+        from sengoku.games.gunshi.position import from_position
+
+        return from_position(self, fen, **options)
+
     def render_text(self, state: State, seat: int | None) -> str:
         from sengoku.games.gunshi.render import render
 
