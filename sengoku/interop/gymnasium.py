@@ -1,0 +1,178 @@
+"""One-player Sengoku games as Gymnasium environments (``pip install 'sengoku[pettingzoo]'``).
+
+>>> import gymnasium
+>>> import sengoku.interop.gymnasium  # registers the environments
+>>> env = gymnasium.make("sengoku/SashimonoSolo-v1")
+>>> observation, info = env.reset(seed=7)
+>>> sorted(observation)
+['action_mask', 'observation']
+
+Sashimono's solo mode (one player against the Kagemusha automaton, whose turns the contract
+plays inside ``apply``) is the registered environment ``sengoku/SashimonoSolo-v1``;
+:class:`SoloEnv` wraps any contract game whose options make it a one-player game.
+
+* Observations are ``{"observation", "action_mask"}`` as in the PettingZoo environments: the
+  seat's ``view(0)`` through :func:`sengoku.interop.encoders.encoder_for`, and an ``int8``
+  mask of the legal actions (also returned by :meth:`SoloEnv.action_masks`, the name
+  sb3-contrib's ``MaskablePPO`` looks for).
+* Actions are the contract's integers; the reward is the outcome's return (+1 won, -1 lost)
+  when the game ends and 0 before; the contract's ``length_limit`` is a truncation.
+* An illegal action (``illegal_action="terminate"``, the default) ends the episode with reward
+  -1 and ``info["illegal_action"] = True``, changing nothing in the game - what PettingZoo's
+  ``TerminateIllegalWrapper`` does; ``illegal_action="raise"`` raises ``IllegalAction``.
+* ``reset(seed=s)`` seeds ``np_random``, which draws the Sengoku seed of the episode.
+"""
+
+from __future__ import annotations
+
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+
+from sengoku.core.game import TERMINAL, Action, IllegalAction, SengokuError, State
+from sengoku.core.registry import load_game
+from sengoku.interop.encoders import encoder_for, legal_table
+
+ILLEGAL_REWARD = -1.0
+
+
+class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
+    """A one-player contract game (``game`` with ``options``) as a Gymnasium environment."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(
+        self,
+        game: str,
+        render_mode: str | None = None,
+        illegal_action: str = "terminate",
+        obs_size: int | None = None,
+        **options: Any,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise SengokuError(
+                f"render_mode {render_mode!r} is not supported; use 'ansi', 'human' or None"
+            )
+        if illegal_action not in ("terminate", "raise"):
+            raise SengokuError(
+                f"illegal_action {illegal_action!r}: use 'terminate' (reward -1) or 'raise'"
+            )
+        self.game = load_game(game)
+        self.options = self.game.resolve_options(**options)
+        probe = self.game.new_state(seed=0, **self.options)
+        if probe.num_players != 1:
+            raise SengokuError(
+                f"{self.game.name} with {self.options} has {probe.num_players} players; the "
+                "Gymnasium environment is for one-player games (use sengoku.interop.pettingzoo)"
+            )
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.encoder = encoder_for(self.game, self.options, obs_size)
+        self.num_actions = self.game.num_distinct_actions(**self.options)
+        self.observation_space = gymnasium.spaces.Dict(
+            {
+                "observation": gymnasium.spaces.Box(
+                    self.encoder.low, self.encoder.high, self.encoder.shape, np.float32
+                ),
+                "action_mask": gymnasium.spaces.Box(0, 1, (self.num_actions,), np.int8),
+            }
+        )
+        self.action_space = gymnasium.spaces.Discrete(self.num_actions)
+        self.sengoku_state: State = probe
+        self._legal: dict[int, Action] = {}
+        self._over = True
+
+    # ------------------------------------------------------------------ episodes
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        sengoku_seed = int(self.np_random.integers(0, 2**62))
+        self.sengoku_state = self.game.new_state(seed=sengoku_seed, **self.options)
+        self._over = False
+        self._refresh()
+        return self._observe(), {"seed": sengoku_seed}
+
+    def step(
+        self, action: Any
+    ) -> tuple[dict[str, np.ndarray], SupportsFloat, bool, bool, dict[str, Any]]:
+        if self._over:
+            raise SengokuError("the episode is over: call reset() before step()")
+        chosen = self._legal.get(int(action))
+        if chosen is None:
+            if self.illegal_action == "raise":
+                raise IllegalAction(
+                    f"action {action} is not legal here; legal: {sorted(self._legal)[:12]}..."
+                )
+            self._over = True
+            return self._observe(), ILLEGAL_REWARD, True, False, {"illegal_action": True}
+        state = self.sengoku_state
+        state.apply(chosen)
+        self._refresh()
+        outcome = state.outcome()
+        reward = 0.0
+        terminated = truncated = False
+        info: dict[str, Any] = {}
+        if outcome is not None:
+            self._over = True
+            reward = float(outcome.returns[0])
+            truncated = outcome.reason == "length_limit"
+            terminated = not truncated
+            info["outcome"] = outcome.to_json()
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions as a boolean vector (sb3-contrib's MaskablePPO asks for it)."""
+        return self._mask().astype(bool)
+
+    # ------------------------------------------------------------------ helpers
+    def _refresh(self) -> None:
+        state = self.sengoku_state
+        seat = state.current_player
+        if seat == TERMINAL:
+            self._legal = {}
+            return
+        if seat != 0:
+            raise SengokuError(f"{self.game.name}: seat {seat} is to act in a one-player game")
+        self._legal = legal_table(self.game, state)
+
+    def _mask(self) -> np.ndarray:
+        mask = np.zeros(self.num_actions, np.int8)
+        if self._legal:
+            mask[np.fromiter(self._legal, np.intp, len(self._legal))] = 1
+        return mask
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        observation = self.encoder.encode(self.sengoku_state.view(0), 0)
+        return {"observation": observation, "action_mask": self._mask()}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
+            return None
+        text = self.game.render_text(self.sengoku_state, 0)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+#: Registered environment ids -> the game and options they play.
+ENVIRONMENTS: dict[str, dict[str, Any]] = {
+    "sengoku/SashimonoSolo-v1": {"game": "sashimono", "mode": "solo"},
+}
+
+
+def register_environments() -> None:
+    """Register :data:`ENVIRONMENTS` with Gymnasium (done once, on import)."""
+    for env_id, kwargs in ENVIRONMENTS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=f"{__name__}:SoloEnv", kwargs=dict(kwargs))
+
+
+register_environments()
+
+__all__ = ["ENVIRONMENTS", "ILLEGAL_REWARD", "SoloEnv", "register_environments"]

@@ -1,0 +1,187 @@
+"""Sengoku games as PettingZoo AEC environments (``pip install 'sengoku[pettingzoo]'``).
+
+>>> from sengoku.interop.pettingzoo import env
+>>> e = env("gungi", mode="beginner")
+>>> e.reset(seed=42)
+>>> observation, reward, termination, truncation, info = e.last()
+>>> sorted(observation)
+['action_mask', 'observation']
+>>> int(observation["action_mask"].sum())
+187
+
+One environment per game and options: agents ``player_0`` .. ``player_<n-1>`` are the
+contract's seats; ``agent_selection`` is always ``current_player`` (a seat that decides
+several times in a row, as in Gunkimono, is selected several times in a row).
+
+* Observations are ``{"observation", "action_mask"}``: the observation is the seat's
+  ``view(seat)`` through :func:`sengoku.interop.encoders.encoder_for` (float32), the mask an
+  ``int8`` vector over ``num_distinct_actions`` (all zeros for a seat not to act).
+* Actions are the contract's integers (``Discrete(num_distinct_actions)``).
+* Rewards are sparse: the contract's ``outcome().returns`` when the game ends, 0 before.
+* The game's end is a termination for every agent; the contract's ``length_limit`` (a guard,
+  not a rule) is a truncation instead. ``infos[agent]["outcome"]`` holds the outcome's JSON.
+* Illegal actions: :func:`env` wraps the raw environment as PettingZoo's classic games are
+  wrapped (``TerminateIllegalWrapper`` with reward -1, ``AssertOutOfBoundsWrapper``,
+  ``OrderEnforcingWrapper``); the raw environment (:class:`raw_env`) raises
+  :class:`~sengoku.core.game.IllegalAction` and changes nothing.
+* ``reset(seed=s)`` seeds the generator that draws one Sengoku seed per episode, so the same
+  ``s`` replays the same deals; ``render_mode="ansi"`` returns the spectator's text drawing,
+  ``"human"`` prints it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+from sengoku.core.game import TERMINAL, Action, IllegalAction, SengokuError, State
+from sengoku.core.registry import load_game
+from sengoku.interop.encoders import encoder_for, legal_table
+
+
+def env(game: str, render_mode: str | None = None, **options: Any) -> AECEnv:
+    """The wrapped environment of ``game`` (as PettingZoo wraps its classic games)."""
+    raw = raw_env(game, render_mode=render_mode, **options)
+    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name for it
+    """The AEC environment of one Sengoku game with fixed options."""
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi", "human"],
+        "name": "sengoku",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        game: str,
+        render_mode: str | None = None,
+        obs_size: int | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise SengokuError(
+                f"render_mode {render_mode!r} is not supported; use one of "
+                f"{', '.join(self.metadata['render_modes'])} or None"
+            )
+        self.game = load_game(game)
+        self.options = self.game.resolve_options(**options)
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"sengoku_{self.game.name}_v{self.game.version}"}
+        self.encoder = encoder_for(self.game, self.options, obs_size)
+        self.num_actions = self.game.num_distinct_actions(**self.options)
+        self._deals = random.Random()
+        self.sengoku_state: State = self.game.new_state(seed=0, **self.options)
+        n = self.sengoku_state.num_players
+        self.possible_agents = [f"player_{seat}" for seat in range(n)]
+        self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        observation_space = gymnasium.spaces.Dict(
+            {
+                "observation": gymnasium.spaces.Box(
+                    self.encoder.low, self.encoder.high, self.encoder.shape, np.float32
+                ),
+                "action_mask": gymnasium.spaces.Box(0, 1, (self.num_actions,), np.int8),
+            }
+        )
+        action_space = gymnasium.spaces.Discrete(self.num_actions)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
+        self._legal: dict[int, Action] = {}
+        self._start(0)
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ episodes
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new episode; ``seed`` reseeds the generator of the episodes' Sengoku seeds."""
+        if seed is not None:
+            self._deals = random.Random(seed)
+        self._start(self._deals.getrandbits(62))
+
+    def _start(self, sengoku_seed: int) -> None:
+        self.sengoku_state = self.game.new_state(seed=sengoku_seed, **self.options)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._after_change()
+
+    def _after_change(self) -> None:
+        state = self.sengoku_state
+        seat = state.current_player
+        if seat != TERMINAL:
+            self.agent_selection = self.possible_agents[seat]
+            self._legal = legal_table(self.game, state)
+        else:
+            self._legal = {}
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_seat[agent]
+        state = self.sengoku_state
+        observation = self.encoder.encode(state.view(seat), seat)
+        mask = np.zeros(self.num_actions, np.int8)
+        if seat == state.current_player and self._legal:
+            mask[np.fromiter(self._legal, np.intp, len(self._legal))] = 1
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        chosen = self._legal.get(int(action))
+        if chosen is None:
+            raise IllegalAction(
+                f"action {action} is not legal for {agent} here "
+                f"(legal: {sorted(self._legal)[:12]}...); use the action_mask"
+            )
+        state = self.sengoku_state
+        self._cumulative_rewards[agent] = 0.0
+        state.apply(chosen)
+        self._clear_rewards()
+        outcome = state.outcome()
+        if outcome is not None:
+            truncated = outcome.reason == "length_limit"
+            for seat, name in enumerate(self.possible_agents):
+                self.rewards[name] = float(outcome.returns[seat])
+                self.terminations[name] = not truncated
+                self.truncations[name] = truncated
+                self.infos[name] = {"outcome": outcome.to_json()}
+        self._after_change()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # ------------------------------------------------------------------ rendering
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
+            return None
+        text = self.game.render_text(self.sengoku_state, None)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release: the environment holds no window or process."""
+
+
+__all__ = ["env", "raw_env"]

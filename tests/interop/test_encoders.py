@@ -1,0 +1,125 @@
+"""Observation encoders: fixed shapes, built from view(seat) alone, faithful to it."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+import sengoku
+from sengoku.core.game import SengokuError
+from sengoku.interop.encoders import (
+    GungiEncoder,
+    JsonBytesEncoder,
+    canonical_json,
+    encoder_for,
+    legal_table,
+)
+
+GUNGI = sengoku.load_game("gungi")
+
+
+def _gungi_states(games: int, seed: int = 0, **options: object) -> list:
+    rng = random.Random(seed)
+    states = []
+    for g in range(games):
+        state = GUNGI.new_state(seed=g, **options)
+        while not state.is_terminal() and state.ply < 120:
+            states.append(state.clone())
+            state.apply(rng.choice(state.legal_actions()))
+        states.append(state.clone())
+    return states
+
+
+def test_gungi_start_position_planes() -> None:
+    encoder = encoder_for(GUNGI, {"mode": "beginner"})
+    assert isinstance(encoder, GungiEncoder) and encoder.shape == (120, 9, 9)
+    state = GUNGI.new_state(mode="beginner")
+    white = encoder.encode(state.view(0), 0)
+    black = encoder.encode(state.view(1), 1)
+    k = encoder.num_kinds
+    pieces = sum(len(t["tower"]) for t in state.view(0)["board"])
+    assert white[: 3 * 2 * k].sum() == black[: 3 * 2 * k].sum() == pieces
+    marshal = encoder.kinds["marshal"]
+    # Each side sees its own Marshal on its own back row, at the bottom of the tensor.
+    for planes in (white, black):
+        rows, _cols = np.nonzero(planes[marshal])
+        assert rows.tolist() == [8]
+        rows, _cols = np.nonzero(planes[k + marshal])
+        assert rows.tolist() == [0]
+    f = encoder.flags_base
+    assert white[f].all() and not black[f].any()  # White moves first
+    assert black[f + 6].all() and not white[f + 6].any()  # "I play Black"
+    # A spectator sees White's side.
+    assert np.array_equal(encoder.encode(state.view(None), None)[:f], white[:f])
+
+
+def test_gungi_hands_and_setup_flags() -> None:
+    encoder = encoder_for(GUNGI, {"mode": "advanced"})
+    state = GUNGI.new_state(mode="advanced")
+    view = state.view(0)
+    planes = encoder.encode(view, 0)
+    f, k = encoder.flags_base, encoder.num_kinds
+    assert view["phase"] == "setup" and planes[f + 1].all()
+    hand = view["hands"]["white"]
+    for name, count in hand.items():
+        assert (planes[encoder.hand_base + encoder.kinds[name]] == count).all()
+    assert planes[encoder.hand_base : encoder.hand_base + k].max() <= encoder.high
+
+
+def test_gungi_encoding_is_faithful() -> None:
+    """Different positions (board, hands, side to move, phase) never share a tensor."""
+    encoder = encoder_for(GUNGI, {})
+    seen: dict[bytes, str] = {}
+    for state in _gungi_states(3) + _gungi_states(2, mode="advanced"):
+        for seat in (0, 1):
+            view = state.view(seat)
+            key = json.dumps(
+                [view[k] for k in ("board", "hands", "to_move", "phase", "drafting", "ply")]
+            )
+            tensor = encoder.encode(view, seat)
+            assert tensor.min() >= encoder.low and tensor.max() <= encoder.high
+            token = tensor.tobytes() + bytes([seat])
+            assert seen.setdefault(token, key) == key
+
+
+def test_json_bytes_encoder_is_lossless_and_refuses_overflow() -> None:
+    game = sengoku.load_game("gunkimono")
+    encoder = encoder_for(game, {"players": 3})
+    assert isinstance(encoder, JsonBytesEncoder)
+    state = game.new_state(seed=4, players=3)
+    rng = random.Random(1)
+    for _ in range(40):
+        state.apply(rng.choice(state.legal_actions()))
+    view = state.view(1)
+    tensor = encoder.encode(view, 1)
+    data = bytes(tensor[tensor > 0].astype(np.uint8))
+    assert json.loads(data.decode("utf-8")) == view
+    assert data.decode("utf-8") == canonical_json(view)
+    with pytest.raises(SengokuError, match="obs_size"):
+        JsonBytesEncoder("gunkimono", 64).encode(view, 1)
+
+
+@pytest.mark.parametrize(("name", "options"), [("gunkimono", {}), ("sashimono", {})])
+def test_tensors_depend_only_on_the_view(name: str, options: dict) -> None:
+    """A determinization (same view, other hidden cards) gives the same tensor."""
+    game = sengoku.load_game(name)
+    encoder = encoder_for(game, options)
+    state = game.new_state(seed=2, **options)
+    rng = random.Random(3)
+    for _ in range(20):
+        state.apply(rng.choice(state.legal_actions()))
+    for seat in range(state.num_players):
+        world = state.determinize(seat, random.Random(seat))
+        assert np.array_equal(
+            encoder.encode(world.view(seat), seat), encoder.encode(state.view(seat), seat)
+        )
+
+
+def test_legal_table_is_in_contract_order() -> None:
+    state = GUNGI.new_state()
+    table = legal_table(GUNGI, state)
+    assert list(table) == sorted(table)
+    assert list(table.values()) == state.legal_actions()

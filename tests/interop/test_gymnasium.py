@@ -1,0 +1,104 @@
+"""The Gymnasium environment of one-player games: Sashimono's solo mode against the Kagemusha
+(registered as sengoku/SashimonoSolo-v1) and, generically, the one-player Race test game."""
+
+from __future__ import annotations
+
+import doctest
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from sengoku.core.game import IllegalAction, SengokuError
+from sengoku.interop import gymnasium as gym_interop
+from sengoku.interop.gymnasium import SoloEnv
+
+
+def test_module_docstring_example_runs() -> None:
+    result = doctest.testmod(gym_interop, verbose=False)
+    assert result.attempted >= 3 and result.failed == 0
+
+
+def test_gymnasium_env_checker_passes_on_sashimono_solo() -> None:
+    env = gymnasium.make("sengoku/SashimonoSolo-v1")
+    check_env(env.unwrapped, skip_render_check=False)
+    assert env.unwrapped.options["mode"] == "solo"
+
+
+def test_gymnasium_env_checker_passes_on_a_one_player_test_game(race: None) -> None:
+    spec = gymnasium.envs.registration.EnvSpec(
+        "RaceSolo-v1", entry_point=SoloEnv, kwargs={"game": "race", "goal": 6}
+    )
+    check_env(gymnasium.make(spec).unwrapped)
+
+
+def test_episodes_end_with_the_outcome_return() -> None:
+    env = SoloEnv("sashimono", mode="solo")
+    rng = np.random.default_rng(3)
+    for episode in range(3):
+        observation, info = env.reset(seed=episode)
+        assert env.observation_space.contains(observation)
+        done, steps = False, 0
+        while not done:
+            legal = np.flatnonzero(observation["action_mask"])
+            assert np.array_equal(env.action_masks(), observation["action_mask"].astype(bool))
+            observation, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+            done = terminated or truncated
+            steps += 1
+            if not done:
+                assert reward == 0.0
+        outcome = env.sengoku_state.outcome()
+        assert outcome is not None and reward == outcome.returns[0]
+        assert info["outcome"]["reason"] == outcome.reason and steps > 10
+        with pytest.raises(SengokuError, match="reset"):
+            env.step(0)
+
+
+def test_same_seed_same_episode() -> None:
+    a, b = SoloEnv("sashimono", mode="solo"), SoloEnv("sashimono", mode="solo")
+    obs_a, _ = a.reset(seed=42)
+    obs_b, _ = b.reset(seed=42)
+    assert np.array_equal(obs_a["observation"], obs_b["observation"])
+    assert a.sengoku_state.to_json() == b.sengoku_state.to_json()
+
+
+def test_illegal_action_terminates_with_minus_one_or_raises() -> None:
+    env = SoloEnv("sashimono", mode="solo")
+    observation, _ = env.reset(seed=0)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    before = env.sengoku_state.to_json()
+    _obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info) == (-1.0, True, False, {"illegal_action": True})
+    assert env.sengoku_state.to_json() == before
+    strict = SoloEnv("sashimono", mode="solo", illegal_action="raise")
+    strict.reset(seed=0)
+    with pytest.raises(IllegalAction):
+        strict.step(illegal)
+
+
+def test_win_loss_and_truncation_of_the_test_game(race: None) -> None:
+    env = SoloEnv("race", goal=3, limit=4)
+    env.reset(seed=0)
+    assert env.step(2)[1:4] == (0.0, False, False)
+    assert env.step(1)[1:4] == (1.0, True, False)  # exactly on the goal
+    env.reset(seed=0)
+    env.step(2)
+    assert env.step(2)[1:4] == (-1.0, True, False)  # past it
+    env.reset(seed=0)
+    results = [env.step(0)[1:4] for _ in range(4)]
+    assert results[-1] == (0.0, False, True)  # the length guard: a truncation
+
+
+def test_only_one_player_games() -> None:
+    with pytest.raises(SengokuError, match="one-player"):
+        SoloEnv("sashimono", mode="duel")
+    with pytest.raises(SengokuError, match="illegal_action"):
+        SoloEnv("sashimono", mode="solo", illegal_action="ignore")
+
+
+def test_render_ansi_shows_the_players_view() -> None:
+    env = SoloEnv("sashimono", mode="solo", render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert isinstance(text, str) and "Kagemusha" in text

@@ -1,0 +1,278 @@
+"""The OpenSpiel adapter: game types, OpenSpiel's own random-simulation test, its MCTS bot on
+Gungi and its IS-MCTS (resampling with the contract's determinize) on Gunkimono."""
+
+from __future__ import annotations
+
+import doctest
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.observation import make_observation
+
+import sengoku
+from sengoku.core.game import SengokuError
+from sengoku.interop import openspiel as osp
+from sengoku.interop.encoders import encoder_for
+
+GT = pyspiel.GameType
+
+
+def test_module_docstring_example_runs() -> None:
+    result = doctest.testmod(osp, verbose=False)
+    assert result.attempted >= 4 and result.failed == 0
+
+
+def test_register_is_idempotent_and_refuses_other_defaults() -> None:
+    assert osp.register("gungi") == "sengoku_gungi"
+    assert osp.register("gungi") == "sengoku_gungi"
+    assert "sengoku_gungi" in pyspiel.registered_names()
+    with pytest.raises(SengokuError, match="already registered"):
+        osp.register("gungi", mode="advanced")
+    with pytest.raises(SengokuError, match="option 'mode'"):
+        osp.load("gungi", mode="expert")
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "information", "chance", "utility", "players"),
+    [
+        ("gungi", {}, GT.Information.PERFECT_INFORMATION, GT.ChanceMode.DETERMINISTIC,
+         GT.Utility.ZERO_SUM, 2),
+        ("gungi", {"first_player": "random"}, GT.Information.PERFECT_INFORMATION,
+         GT.ChanceMode.SAMPLED_STOCHASTIC, GT.Utility.ZERO_SUM, 2),
+        ("gunkimono", {"players": 4}, GT.Information.IMPERFECT_INFORMATION,
+         GT.ChanceMode.SAMPLED_STOCHASTIC, GT.Utility.ZERO_SUM, 4),
+        ("sashimono", {}, GT.Information.IMPERFECT_INFORMATION,
+         GT.ChanceMode.SAMPLED_STOCHASTIC, GT.Utility.ZERO_SUM, 2),
+        ("sashimono", {"mode": "solo"}, GT.Information.IMPERFECT_INFORMATION,
+         GT.ChanceMode.SAMPLED_STOCHASTIC, GT.Utility.GENERAL_SUM, 1),
+    ],
+)  # fmt: skip
+def test_game_type_and_info(
+    name: str, params: dict, information: object, chance: object, utility: object, players: int
+) -> None:
+    game = osp.load(name, **params)
+    kind = game.get_type()
+    assert (kind.information, kind.chance_mode, kind.utility) == (information, chance, utility)
+    assert kind.dynamics == GT.Dynamics.SEQUENTIAL
+    assert kind.reward_model == GT.RewardModel.TERMINAL
+    contract = sengoku.load_game(name)
+    assert game.num_players() == players
+    assert game.num_distinct_actions() == contract.num_distinct_actions(**params)
+    assert game.max_game_length() == contract.max_game_length(**params)
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    assert game.observation_tensor_shape() == list(encoder_for(contract, params).shape)
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "sims", "serialize"),
+    [
+        ("gungi", {"mode": "intro"}, 2, True),
+        ("gungi", {"mode": "advanced", "first_player": "random"}, 1, False),
+        ("gunkimono", {"players": 3}, 1, False),
+        ("sashimono", {}, 1, False),
+        ("sashimono", {"mode": "solo"}, 2, False),
+    ],
+)
+def test_openspiel_random_simulation_test(
+    name: str, params: dict, sims: int, serialize: bool
+) -> None:
+    # OpenSpiel's own checks in every state: legal actions, clones, returns, observation and
+    # information-state strings and tensors of the declared shapes, (de)serialization.
+    # Sampled-stochastic Python games cannot serialize the game's RNG state in OpenSpiel
+    # (Game::GetRNGState has no Python override); their state serialization is tested below.
+    pyspiel.random_sim_test(osp.load(name, **params), num_sims=sims, serialize=serialize,
+                            verbose=False)  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "params"), [("gungi", {"mode": "beginner"}), ("gunkimono", {})])
+def test_play_matches_the_contract(name: str, params: dict) -> None:
+    game = osp.load(name, **params, seed=11)
+    spiel = game.new_initial_state()
+    direct = spiel.sengoku_state.clone()  # played beside it, through the contract alone
+    contract = sengoku.load_game(name)
+    observer = make_observation(game)
+    rng = random.Random(5)
+    for _ in range(60):
+        if spiel.is_terminal():
+            break
+        seat = spiel.current_player()
+        assert seat == direct.current_player
+        ints = spiel.legal_actions()
+        assert ints == [contract.action_to_int(direct, a) for a in direct.legal_actions()]
+        observer.set_from(spiel, seat)
+        expected = encoder_for(contract, params).encode(direct.view(seat), seat)
+        assert np.array_equal(observer.tensor.reshape(expected.shape), expected)
+        assert spiel.observation_string(seat) == osp.canonical_json(direct.view(seat))
+        n = rng.choice(ints)
+        assert spiel.action_to_string(seat, n) == str(contract.int_to_action(direct, n))
+        spiel.apply_action(n)
+        direct.apply(contract.int_to_action(direct, n))
+        assert spiel.sengoku_state.to_json() == direct.to_json()
+    assert spiel.returns() == list(direct.returns())
+
+
+def test_clone_is_independent_and_cheap() -> None:
+    game = osp.load("gunkimono")
+    state = game.new_initial_state()
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[0])
+    before = state.sengoku_state.to_json()
+    copy = state.clone()
+    assert copy.sengoku_state.to_json() == before
+    assert copy.information_state_string(0) == state.information_state_string(0)
+    copy.apply_action(copy.legal_actions()[-1])
+    assert state.sengoku_state.to_json() == before
+    assert copy.history() == state.history() + [copy.history()[-1]]
+
+
+def test_state_serialization_round_trip() -> None:
+    game = osp.load("gunkimono", players=3)
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    for _ in range(20):
+        state.apply_action(rng.choice(state.legal_actions()))
+    restored = game.deserialize_state(state.serialize())
+    assert restored.sengoku_state.to_json() == state.sengoku_state.to_json()
+    assert restored.history() == state.history()
+    for seat in range(3):
+        assert restored.information_state_string(seat) == state.information_state_string(seat)
+
+
+def test_seed_parameter_replays_the_deals() -> None:
+    def deals(seed: int) -> list[dict]:
+        game = osp.load("gunkimono", seed=seed)
+        return [game.new_initial_state().sengoku_state.to_json() for _ in range(3)]
+
+    first = deals(3)
+    assert deals(3) == first
+    assert len({str(d) for d in first}) == 3  # a new deal per episode
+    assert deals(4)[0] != first[0]
+
+
+def test_information_state_strings_hide_what_a_seat_may_not_see() -> None:
+    game = osp.load("gunkimono")
+    state = game.new_initial_state()
+    rng = random.Random(9)
+    for _ in range(25):
+        state.apply_action(rng.choice(state.legal_actions()))
+    for seat in range(2):
+        world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        # The resampled world is one the seat cannot tell apart from the true one ...
+        assert world.information_state_string(seat) == state.information_state_string(seat)
+        assert world.observation_string(seat) == state.observation_string(seat)
+        if seat == state.current_player():
+            assert world.legal_actions() == state.legal_actions()
+    # ... while what only the other seat knows (its hand) is resampled.
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    hands = {
+        str(state.resample_from_infostate(0, sampler).sengoku_state.view(1)["players"][1]["hand"])
+        for _ in range(8)
+    }
+    assert len(hands) > 1
+    # The public observation is the spectator's view.
+    public = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    assert make_observation(game, public).string_from(state, 0) == osp.canonical_json(
+        state.sengoku_state.view(None)
+    )
+
+
+class _Uniform(mcts.Evaluator):
+    """No knowledge: value 0, uniform prior (the test asks MCTS's tree alone to find a win)."""
+
+    def evaluate(self, state: pyspiel.State) -> np.ndarray:
+        return np.zeros(state.get_game().num_players())
+
+    def prior(self, state: pyspiel.State) -> list[tuple[int, float]]:
+        actions = state.legal_actions()
+        return [(a, 1.0 / len(actions)) for a in actions]
+
+
+def _marshal_en_prise() -> tuple[sengoku.core.game.State, int]:
+    """A Beginner position (random play, seed 0) where the side to move can take the Marshal."""
+    contract = sengoku.load_game("gungi")
+    state = contract.new_state(mode="beginner")
+    rng = random.Random(0)
+    while not state.view(None)["marshal_capturable"][1 - state.current_player]:
+        state.apply(rng.choice(state.legal_actions()))
+    return state, state.current_player
+
+
+def test_openspiel_mcts_bot_takes_the_marshal_in_gungi() -> None:
+    game = osp.load("gungi", mode="beginner")
+    position, mover = _marshal_en_prise()
+    state = game.new_initial_state(position.to_json())
+    winning = []
+    for action in state.legal_actions():
+        child = state.child(action)
+        if child.is_terminal() and child.returns()[mover] == 1.0:
+            winning.append(action)
+    assert winning and len(winning) < len(state.legal_actions())
+    bot = mcts.MCTSBot(
+        game,
+        uct_c=2.0,
+        max_simulations=len(state.legal_actions()) + 20,
+        evaluator=_Uniform(),
+        solve=True,
+        random_state=np.random.RandomState(0),
+    )
+    assert bot.step(state) in winning
+    assert game.get_type().information == GT.Information.PERFECT_INFORMATION
+
+
+def test_openspiel_mcts_bot_plays_gungi_with_random_rollouts() -> None:
+    game = osp.load("gungi", mode="intro")
+    state = game.new_initial_state()
+    bot = mcts.MCTSBot(
+        game,
+        uct_c=2.0,
+        max_simulations=3,
+        evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1)),
+        random_state=np.random.RandomState(0),
+    )
+    action = bot.step(state)
+    assert action in state.legal_actions()
+    state.apply_action(action)
+    assert state.current_player() == 1
+
+
+def test_openspiel_ismcts_plays_gunkimono_on_determinized_worlds() -> None:
+    game = osp.load("gunkimono", seed=1)
+    state = game.new_initial_state()
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0)),
+        uct_c=2.0,
+        max_simulations=6,
+        random_state=np.random.RandomState(1),
+    )
+    for _ in range(4):
+        if state.is_terminal():
+            break
+        # run_search asserts that every resampled root has the root's information state.
+        before = state.sengoku_state.to_json()
+        action = bot.step(state)
+        assert state.sengoku_state.to_json() == before
+        assert action in state.legal_actions()
+        state.apply_action(action)
+
+
+def test_illegal_integer_is_refused() -> None:
+    game = osp.load("gungi")
+    state = game.new_initial_state()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    before = state.sengoku_state.to_json()
+    with pytest.raises(SengokuError):
+        state.apply_action(illegal)
+    assert state.sengoku_state.to_json() == before
+
+
+def test_race_test_game_joins_generically(race: None) -> None:
+    game = osp.load("race", players=2, goal=4)
+    assert game.get_type().information == GT.Information.IMPERFECT_INFORMATION  # not in TRAITS
+    assert game.get_type().utility == GT.Utility.GENERAL_SUM
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)

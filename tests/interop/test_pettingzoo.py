@@ -1,0 +1,128 @@
+"""The PettingZoo AEC environments: PettingZoo's api_test and seed_test, rewards, masks,
+illegal actions as PettingZoo's wrappers expect, truncation at the length guard."""
+
+from __future__ import annotations
+
+import doctest
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import sengoku
+from sengoku.core.game import IllegalAction, SengokuError
+from sengoku.interop import pettingzoo as pz
+
+CASES = [
+    ("gungi", {"mode": "beginner"}),
+    ("gunkimono", {"players": 2}),
+    ("gunkimono", {"players": 5}),
+    ("sashimono", {}),
+    ("sashimono", {"mode": "solo"}),
+]
+
+
+def test_module_docstring_example_runs() -> None:
+    result = doctest.testmod(pz, verbose=False)
+    assert result.attempted >= 4 and result.failed == 0
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_pettingzoo_api_test(name: str, options: dict, quiet: None) -> None:
+    api_test(pz.env(name, **options), num_cycles=200)
+
+
+@pytest.mark.parametrize(("name", "options"), [CASES[0], CASES[1], CASES[3]])
+def test_pettingzoo_seed_test(name: str, options: dict, quiet: None) -> None:
+    seed_test(lambda: pz.env(name, **options), num_cycles=60)
+
+
+def _play_out(env: pz.AECEnv, rng: np.random.Generator) -> dict[str, float]:
+    """Random masked play to the end; the rewards each agent collected."""
+    totals: dict[str, float] = {}
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _info = env.last()
+        totals[agent] = totals.get(agent, 0.0) + float(reward)
+        if termination or truncation:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    return totals
+
+
+@pytest.mark.parametrize(("name", "options"), [CASES[0], CASES[2]])
+def test_masks_observations_and_rewards_follow_the_contract(name: str, options: dict) -> None:
+    env = pz.raw_env(name, **options)
+    env.reset(seed=1)
+    contract = sengoku.load_game(name)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        agent = env.agent_selection
+        seat = env.agent_seat[agent]
+        state = env.sengoku_state
+        assert seat == state.current_player
+        observation = env.observe(agent)
+        legal = [contract.action_to_int(state, a) for a in state.legal_actions()]
+        assert np.flatnonzero(observation["action_mask"]).tolist() == legal
+        assert np.array_equal(
+            observation["observation"], env.encoder.encode(state.view(seat), seat)
+        )
+        for other in env.agents:
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any()
+        env.step(int(rng.choice(legal)))
+    totals = _play_out(env, rng)
+    outcome = env.sengoku_state.outcome()
+    assert outcome is not None
+    assert totals == {
+        agent: float(outcome.returns[seat]) for seat, agent in enumerate(env.possible_agents)
+    }
+    assert env.agents == []
+
+
+def test_illegal_action_in_the_wrapped_env_ends_the_game_with_minus_one(quiet: None) -> None:
+    env = pz.env("gungi")
+    env.reset(seed=0)
+    observation, *_ = env.last()
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    offender = env.agent_selection
+    env.step(illegal)
+    assert all(env.terminations.values())
+    assert env.rewards[offender] == -1
+
+
+def test_illegal_action_in_the_raw_env_raises_and_changes_nothing() -> None:
+    env = pz.raw_env("gunkimono")
+    env.reset(seed=0)
+    before = env.sengoku_state.to_json()
+    mask = env.observe(env.agent_selection)["action_mask"]
+    with pytest.raises(IllegalAction, match="action_mask"):
+        env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert env.sengoku_state.to_json() == before
+
+
+def test_length_guard_is_a_truncation(race: None) -> None:
+    env = pz.raw_env("race", players=2, goal=40, limit=6)
+    env.reset(seed=0)
+    for _ in range(6):
+        env.step(0)  # wait
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert env.infos["player_0"]["outcome"]["reason"] == "length_limit"
+    assert env.rewards == {"player_0": 0.0, "player_1": 0.0}
+
+
+def test_win_rewards_and_render(race: None) -> None:
+    env = pz.raw_env("race", render_mode="ansi", players=2, goal=3)
+    env.reset(seed=0)
+    env.step(2)  # player_0: 2
+    env.step(1)  # player_1: 3, the goal
+    assert env.rewards == {"player_0": -1.0, "player_1": 1.0}
+    assert all(env.terminations.values())
+    assert isinstance(env.render(), str)
+
+
+def test_bad_arguments_are_named() -> None:
+    with pytest.raises(SengokuError, match="render_mode"):
+        pz.raw_env("gungi", render_mode="rgb_array")
+    with pytest.raises(SengokuError, match="option 'mode'"):
+        pz.raw_env("gungi", mode="expert")
