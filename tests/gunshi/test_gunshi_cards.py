@@ -235,3 +235,13 @@ def test_chain_trap_not_triggered_by_two_space_moves() -> None:
     resolve(s)
     play(s, "unit d7", "dir s", "to d5")
     assert s.beside[0] is not None and unit_at(s, "c7") is not None
+
+
+def test_light_infantry_chain_all_movers_drop_their_shields() -> None:
+    # rulebook: "You may use a Chained Command to have Infantry with or without Shields move,
+    # but all the Infantry Units you choose to move must have their Shield token removed".
+    s = battle(["R I c3 n", "R I d3 n", "R I e3 n", "B I a7 s"], row=(("Light",), ()))
+    resolve(s)
+    play(s, "unit d3", "dir n", "chain c3", "done", "to d5", "to c4")
+    assert unit_at(s, "d5")["shield"] is False and unit_at(s, "c4")["shield"] is False
+    assert unit_at(s, "e3")["shield"] is True  # did not move, keeps its Shield
