@@ -15,9 +15,10 @@ from collections import Counter
 import pytest
 
 from sengoku.core.game import IllegalAction
+from sengoku.games.gunkimono import Place, SmallTile
 from sengoku.games.gunkimono.actions import NUM_ACTIONS, int_to_action
-from sengoku.games.gunkimono.data import components
-from sengoku.games.gunkimono.state import END_TILE, GunkimonoState
+from sengoku.games.gunkimono.data import components, tile_troops
+from sengoku.games.gunkimono.state import CELLS, END_TILE, PAIRS, GunkimonoState
 from tests.gunkimono.helpers import GAME
 
 SOAK = bool(os.environ.get("SENGOKU_SOAK"))
@@ -61,6 +62,23 @@ def deep_checks(st: GunkimonoState, rng: random.Random) -> None:
         with pytest.raises(IllegalAction):
             st.apply(int_to_action(n))
         assert st.to_json() == snapshot
+    # The rule checks that explain refusals agree with the legal list, tile by tile, where
+    # the stronghold rules make it subtle.
+    if st.phase == "place" and sum(len(x) for x in st.strongholds) >= 2:
+        candidates: list[object] = [
+            SmallTile(t, c, sup)
+            for t in st.reserve[st.turn]
+            for c in range(CELLS)
+            for sup in (0, 1)
+        ]
+        for code in set(st.hands[st.turn]):
+            (t1, s1), (t2, s2) = tile_troops(code)
+            c1, c2 = t1 * 2 + s1 - 1, t2 * 2 + s2 - 1
+            for a, b in PAIRS:
+                candidates += [Place(c1, a, c2, b), Place(c2, a, c1, b)]
+        legal_objects = set(legal)
+        for a in rng.sample(candidates, min(100, len(candidates))):
+            assert (st.why_illegal(a) is None) == (a in legal_objects), a
     # A sample of legal actions applies (on clones); clones are independent.
     for a in rng.sample(legal, min(6, len(legal))):
         c = st.clone()
