@@ -35,7 +35,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None) 
         logger.setLevel(logging.INFO)
     settings = Settings(db_url=db_url or default_db_url())
     app = create_app(settings)
-    uvicorn.run(app, host=host, port=port, log_level="info", ws_max_size=1 << 20)
+    # No per-message compression: positions are small and deflate costs more CPU than it saves
+    # on the wire. uvloop and httptools are used when installed (they are dependencies).
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="info",
+        ws_max_size=1 << 20,
+        ws_per_message_deflate=False,
+    )
 
 
 __all__ = ["ApiError", "MatchService", "Settings", "create_app", "default_db_url", "serve"]

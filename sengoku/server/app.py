@@ -302,7 +302,9 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/api/matches/{match_id}")
     async def get_match(
-        match_id: str, authorization: str | None = Header(default=None)
+        match_id: str,
+        short: bool = Query(default=False, description="add each legal action's short form"),
+        authorization: str | None = Header(default=None),
     ) -> dict[str, Any]:
         """What the bearer's seat may see (without a token: the spectators' view)."""
         live = await find(match_id)
@@ -311,7 +313,7 @@ def create_app(settings: Settings) -> FastAPI:
             async with live.lock:
                 await svc()._check_flag(live)
             svc()._after_change(live)
-        return svc().snapshot(live, seat)
+        return svc().snapshot(live, seat, short)
 
     @app.get("/api/matches/{match_id}/events")
     async def get_events(
@@ -496,8 +498,9 @@ async def websocket_session(
     except ApiError as exc:
         await fail(exc.code, exc.message, 4401)
         return
+    short = hello.get("short", False) is True
     async with live.lock:
-        sub = service.subscribe(live, seat, after)
+        sub = service.subscribe(live, seat, after, short)
     await ws.send_json({"type": "welcome", "seat": seat, "last_event": len(live.events)})
 
     async def writer() -> None:

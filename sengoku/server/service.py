@@ -26,7 +26,7 @@ from typing import Any
 
 from sengoku.core.game import Game, SengokuError, State, event, normalize_notation
 from sengoku.core.record import GameRecord
-from sengoku.core.registry import load_game
+from sengoku.core.registry import list_games, load_game
 from sengoku.server import ai as ai_mod
 from sengoku.server.clocks import ClockError, Clocks, ClockSpec
 from sengoku.server.db import Store, dumps
@@ -108,6 +108,8 @@ class Subscriber:
     """One WebSocket connection: its seat (None: spectator) and its outgoing queue."""
 
     seat: int | None
+    #: Whether its state messages carry the legal actions' short forms too.
+    short: bool = False
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
 
 
@@ -139,20 +141,34 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.TimerHandle | None = None
     ai_busy: bool = False
-    #: (the state it was computed for, its legal actions with canonical and short notation)
-    legal_cache: tuple[State, list[tuple[Any, str, str]], dict[str, Any]] | None = None
+    #: The state the caches below were computed for.
+    legal_state: State | None = None
+    #: Its legal actions with their canonical notation, and by normalized notation.
+    legal_rows: list[tuple[Any, str]] = field(default_factory=list)
+    legal_by_text: dict[str, Any] = field(default_factory=dict)
+    #: Their short forms (``format_action`` can be slow: computed only when asked for).
+    legal_short: list[str] | None = None
 
-    def legal(self) -> tuple[list[tuple[Any, str, str]], dict[str, Any]]:
+    def legal(self) -> list[tuple[Any, str]]:
         """The legal actions of the current state, computed once per state."""
         state = self.state
         if state is None:
-            return [], {}
-        if self.legal_cache is None or self.legal_cache[0] is not state:
-            acts = state.legal_actions()
-            rows = [(a, str(a), self.game.format_action(state, a)) for a in acts]
-            by_text = {normalize_notation(text): a for a, text, _short in rows}
-            self.legal_cache = (state, rows, by_text)
-        return self.legal_cache[1], self.legal_cache[2]
+            return []
+        if self.legal_state is not state:
+            self.legal_rows = [(a, str(a)) for a in state.legal_actions()]
+            self.legal_by_text = {normalize_notation(t): a for a, t in self.legal_rows}
+            self.legal_short = None
+            self.legal_state = state
+        return self.legal_rows
+
+    def legal_json(self, short: bool) -> list[dict[str, str]]:
+        rows = self.legal()
+        if not short:
+            return [{"action": text} for _a, text in rows]
+        if self.legal_short is None and self.state is not None:
+            self.legal_short = [self.game.format_action(self.state, a) for a, _t in rows]
+        shorts = self.legal_short or []
+        return [{"action": t, "short": sh} for (_a, t), sh in zip(rows, shorts, strict=True)]
 
     @property
     def ply(self) -> int:
@@ -193,7 +209,8 @@ class MatchService:
 
     # -- life cycle -------------------------------------------------------------------
     async def start(self) -> None:
-        """Resume every unfinished match from its seed and moves."""
+        """Load the games, then resume every unfinished match from its seed and moves."""
+        await self._run(self._preload_games)
         ids = await self._run(self.store.ids_with_status, LIVE_STATUSES)
         for match_id in ids:
             live = await self.get(match_id)
@@ -202,6 +219,15 @@ class MatchService:
                     await self._check_flag(live)
                 self._after_change(live)
         log.info("resumed %d unfinished matches", len(ids))
+
+    @staticmethod
+    def _preload_games() -> None:
+        """Import every game now (some build tables), not on a player's first request."""
+        for name in list_games():
+            try:
+                load_game(name)
+            except Exception:  # a game that does not import is reported when it is asked for
+                log.exception("game %s failed to load", name)
 
     async def close(self) -> None:
         for live in self.live.values():
@@ -397,12 +423,13 @@ class MatchService:
         return {"type": "event", "n": e["n"], "event": {**e["event"], "audience": e["audience"]}}
 
     # -- what a seat sees -------------------------------------------------------------
-    def snapshot(self, live: Live, seat: int | None) -> dict[str, Any]:
+    def snapshot(self, live: Live, seat: int | None, short: bool = False) -> dict[str, Any]:
+        """What ``seat`` sees of the match; ``short`` adds each legal action's short form."""
         state = live.state
         to_act = live.to_act
         legal: list[dict[str, str]] = []
         if state is not None and seat is not None and to_act == seat:
-            legal = [{"action": text, "short": short} for _a, text, short in live.legal()[0]]
+            legal = live.legal_json(short)
         takeback = None
         if live.takeback is not None:
             takeback = {"by": live.takeback["by"], "to_ply": live.takeback["to_ply"]}
@@ -698,7 +725,8 @@ class MatchService:
             if live.seats[seat].kind == "ai" and not by_ai:
                 raise ApiError(403, "ai_seat", "this seat is played by the AI")
             try:
-                exact = live.legal()[1].get(normalize_notation(text))
+                live.legal()
+                exact = live.legal_by_text.get(normalize_notation(text))
                 action = exact if exact is not None else live.game.parse_action(state, text)
                 after = state.clone()
                 game_events = after.apply(action)
@@ -1254,24 +1282,27 @@ class MatchService:
         self._broadcast(live, entries)
 
     def _broadcast(self, live: Live, entries: list[dict[str, Any]]) -> None:
-        snaps: dict[int | None, dict[str, Any]] = {}
+        snaps: dict[tuple[int | None, bool], dict[str, Any]] = {}
         for sub in live.subscribers:
             for e in entries:
                 if _visible(e["audience"], sub.seat):
                     sub.queue.put_nowait(self._wire_event(e))
-            if sub.seat not in snaps:
-                snaps[sub.seat] = {"type": "state", **self.snapshot(live, sub.seat)}
-            sub.queue.put_nowait(snaps[sub.seat])
+            key = (sub.seat, sub.short)
+            if key not in snaps:
+                snaps[key] = {"type": "state", **self.snapshot(live, sub.seat, sub.short)}
+            sub.queue.put_nowait(snaps[key])
 
-    def subscribe(self, live: Live, seat: int | None, after: int) -> Subscriber:
+    def subscribe(
+        self, live: Live, seat: int | None, after: int, short: bool = False
+    ) -> Subscriber:
         """Register a connection and queue what it missed (the caller holds the lock)."""
-        sub = Subscriber(seat)
+        sub = Subscriber(seat, short)
         if seat is not None:
             live.seats[seat].connections += 1
             live.seats[seat].last_seen = self.now()
         for msg in self.events_for(live, seat, after):
             sub.queue.put_nowait(msg)
-        sub.queue.put_nowait({"type": "state", **self.snapshot(live, seat)})
+        sub.queue.put_nowait({"type": "state", **self.snapshot(live, seat, short)})
         live.subscribers.add(sub)
         return sub
 
