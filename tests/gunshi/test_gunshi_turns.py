@@ -32,6 +32,14 @@ def test_formation_alternates_and_places_in_home_territory_only() -> None:
     assert s.points[1] == 17 and s.fences_left[1] == 3 and s.current_player == 0
 
 
+def test_formation_cost_example() -> None:
+    # rulebook: "You have 18 Military Logistics Points and you spend 2 to place an Infantry
+    # Unit on the board. You have 16 Points left."
+    s = GAME.new_state(0)
+    play(s, "place I", "at d1", "face n")
+    assert s.points[0] == 16 and s.ushield[0] is True  # Infantry stand on a Shield
+
+
 def test_formation_must_spend_and_ends_when_nobody_can() -> None:
     # rulebook: "Both players must use as many of their available Military Logistics Points
     # as they possibly can"; "If one player uses their points up first, the other player
