@@ -50,8 +50,12 @@ def test_bad_text_is_refused_with_the_reason() -> None:
         GAME.parse_action(st, "castle e4")
     with pytest.raises(ParseError, match="Troop Duplication rule"):
         GAME.parse_action(st, "small S@c3")
-    with pytest.raises(ParseError, match="steps? 4|drawn in step 4"):
+    with pytest.raises(ParseError, match="drawn in step 4"):
         GAME.parse_action(st, "draw stack")
+    with pytest.raises(ParseError, match="Troop Duplication rule"):
+        GAME.parse_action(st, "sS c3")  # the short form is explained too
+    with pytest.raises(ParseError, match="no stronghold to build now"):
+        GAME.parse_action(st, "c3")
 
 
 def test_every_action_has_a_number_and_back() -> None:

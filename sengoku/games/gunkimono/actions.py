@@ -212,22 +212,26 @@ _T = "[" + "".join(LETTERS).lower() + "]"
 _SQ = r"([a-z]\d+)"
 _PATTERNS = {
     "place": re.compile(rf"^({_T})([12]){_SQ}({_T})([12]){_SQ}$"),
-    "small": re.compile(rf"^(small|support)({_T}){_SQ}$"),
+    "small": re.compile(rf"^(small|support|s|x)({_T}){_SQ}$"),
     "score": re.compile(rf"^(vp|honor)({_T}){_SQ}$"),
     "stronghold": re.compile(rf"^stronghold{_SQ}$"),
-    "take": re.compile(rf"^take({_T}[12]{_T}[12])$"),
+    "take": re.compile(rf"^(?:take)?({_T}[12]{_T}[12])$"),
+    "square": re.compile(rf"^{_SQ}$"),
 }
 
 
 def from_notation(text: str) -> GunkimonoAction | None:
-    """The action that canonical notation names, legal or not (None if it is not notation).
+    """The action that notation names, legal or not (None if it is not notation, or a short
+    form that needs the position, like ``vp c3`` or ``Ac3 Cd3``).
 
     Used to explain why a well-formed action is refused, naming the rule it breaks.
     """
     t = "".join(text.split()).casefold().replace("@", "")
     try:
-        if t == "drawstack":
+        if t in ("drawstack", "stack"):
             return Draw(None)
+        if m := _PATTERNS["square"].match(t):
+            return BuildStronghold(parse_square(m.group(1)))
         if m := _PATTERNS["take"].match(t):
             return Draw(parse_tile(m.group(1)))
         if m := _PATTERNS["stronghold"].match(t):
@@ -238,7 +242,9 @@ def from_notation(text: str) -> GunkimonoAction | None:
             )
         if m := _PATTERNS["small"].match(t):
             return SmallTile(
-                LETTERS.index(m.group(2).upper()), parse_square(m.group(3)), m.group(1) == "support"
+                LETTERS.index(m.group(2).upper()),
+                parse_square(m.group(3)),
+                m.group(1) in ("support", "x"),
             )
         if m := _PATTERNS["place"].match(t):
             c1 = LETTERS.index(m.group(1).upper()) * 2 + int(m.group(2)) - 1
