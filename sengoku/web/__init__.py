@@ -1,0 +1,131 @@
+"""The browser client: static files (HTML, CSS, JS modules, a CJK font subset) and replays.
+
+:func:`mount` adds two things to the game server's app: ``POST /api/replay``, which turns a
+record into the view of every ply for one seat (the client's replay viewer steps through
+them), and the static files at ``/``. Both are stateless: a record is public once its game
+is over (it holds the seed), so replaying one reveals nothing a player may not see.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from sengoku.core.game import SengokuError
+from sengoku.core.record import GameRecord, InvalidRecord
+from sengoku.core.registry import load_game
+
+WEB_DIR = Path(__file__).resolve().parent
+#: Paths the client's router handles (see js/app.js); each serves index.html.
+PAGES = ("/play/{match_id}", "/replay/{match_id}", "/new/{game}", "/records", "/rules/{game}")
+#: A replay longer than this is refused: views are computed for every ply.
+MAX_REPLAY_ACTIONS = 5000
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def replay_views(data: Any, seat: int | None) -> dict[str, Any]:
+    """Every ply of ``data`` (a record) as ``{ply, view, action, seat, events}``.
+
+    Ply 0 is the start; ply k is the position after the k-th action. Concessions are played
+    where the record puts them. Raises :class:`InvalidRecord` naming the move that fails.
+    """
+    record = GameRecord.from_json(data)
+    if len(record.actions) > MAX_REPLAY_ACTIONS:
+        raise InvalidRecord(f"replays are limited to {MAX_REPLAY_ACTIONS} actions")
+    try:
+        game = load_game(record.game)
+    except SengokuError as exc:
+        raise InvalidRecord(f"record names an unknown game: {exc}") from None
+    if record.version != game.version:
+        raise InvalidRecord(
+            f"record was made with {record.game} rules version {record.version}; "
+            f"this server plays version {game.version}"
+        )
+    players = len(record.players) or game.min_players
+    if seat is not None and not 0 <= seat < max(players, game.max_players):
+        raise InvalidRecord(f"seat {seat} is not a seat of this record")
+    try:
+        state = game.new_state(record.seed, **record.options)
+    except SengokuError as exc:
+        raise InvalidRecord(f"record options: {exc}") from None
+    concessions = sorted(record.concessions, key=lambda c: int(c["ply"]))
+    plies: list[dict[str, Any]] = [
+        {"ply": 0, "view": state.view(seat), "action": None, "seat": None, "events": []}
+    ]
+    n = len(record.actions)
+    for ply in range(n + 1):
+        conceded: list[dict[str, Any]] = []
+        for c in concessions:
+            if int(c["ply"]) == ply and not state.is_terminal():
+                conceded.extend(state.concede(int(c["seat"]), str(c.get("reason", "resignation"))))
+        if conceded:
+            plies[-1]["events"].extend(_visible(conceded, seat))
+            plies[-1]["view"] = state.view(seat)
+        if ply == n:
+            break
+        text = record.actions[ply]
+        mover = state.current_player
+        try:
+            action = game.parse_action(state, text)
+            evs = state.apply(action)
+        except SengokuError as exc:
+            raise InvalidRecord(f"move {ply + 1} ({text!r}) does not replay: {exc}") from None
+        plies.append(
+            {
+                "ply": ply + 1,
+                "view": state.view(seat),
+                "action": str(action),
+                "seat": mover,
+                "events": _visible(evs, seat),
+            }
+        )
+    outcome = state.outcome()
+    return {
+        "game": record.game,
+        "options": record.options,
+        "players": record.players,
+        "seat": seat,
+        "plies": plies,
+        "result": outcome.to_json() if outcome else None,
+    }
+
+
+def _visible(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    return [
+        e
+        for e in events
+        if e.get("audience") is None or (seat is not None and seat in e["audience"])
+    ]
+
+
+def mount(app: FastAPI) -> None:
+    """Add the replay route, the client's pages, and its files at ``/`` (after the API routes)."""
+
+    @app.post("/api/replay")
+    async def replay(request: Request, seat: int | None = Query(default=None, ge=0)) -> Any:
+        """The view of every ply of a record (the JSON of GET /api/records/{id})."""
+        try:
+            data = await request.json()
+        except ValueError:
+            return _error(422, "bad_record", "the body must be a JSON record")
+        try:
+            return replay_views(data, seat)
+        except SengokuError as exc:
+            return _error(422, "bad_record", str(exc))
+
+    index = WEB_DIR / "index.html"
+
+    # The client's own pages are one HTML file; its router reads the path.
+    async def page() -> FileResponse:
+        return FileResponse(index, media_type="text/html")
+
+    for path in PAGES:
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+    app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")

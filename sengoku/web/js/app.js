@@ -1,0 +1,329 @@
+// The single-page app: the top bar, preferences and the pages (home, new game, play,
+// replay, records). Paths: /, /new/<game>, /play/<id>, /replay/<id>, /records.
+
+import { api, saveToken, saveInvites } from "./api.js";
+import { el, clear, toast } from "./ui.js";
+import { RENDERERS, rendererFor } from "./games/index.js";
+
+export const prefs = {
+  labels: localStorage.getItem("sengoku.labels") || "kanji",
+};
+
+let current = null; // the page object with destroy()
+let gamesCache = null;
+
+export function navigate(path, replace = false) {
+  if (replace) history.replaceState(null, "", path);
+  else history.pushState(null, "", path);
+  route();
+}
+
+async function games() {
+  if (!gamesCache) gamesCache = await api("GET", "/api/games");
+  return gamesCache;
+}
+
+function topbar() {
+  const toggle = el(
+    "button.toggle",
+    {
+      type: "button",
+      id: "labels-toggle",
+      "aria-pressed": prefs.labels === "english" ? "true" : "false",
+      title: "Piece labels: kanji or English",
+      onclick: () => {
+        prefs.labels = prefs.labels === "kanji" ? "english" : "kanji";
+        localStorage.setItem("sengoku.labels", prefs.labels);
+        toggle.textContent = prefs.labels === "kanji" ? "漢字 → EN" : "EN → 漢字";
+        toggle.setAttribute("aria-pressed", prefs.labels === "english" ? "true" : "false");
+        window.dispatchEvent(new Event("sengoku:prefs"));
+      },
+    },
+    prefs.labels === "kanji" ? "漢字 → EN" : "EN → 漢字",
+  );
+  return el(
+    "header.topbar",
+    {},
+    el("a.brand", { href: "/", "data-nav": "" }, el("span.brand-kanji", {}, "戦国"), el("span.brand-name", {}, "Sengoku")),
+    el("nav", {}, el("a", { href: "/", "data-nav": "" }, "Play"), el("a", { href: "/records", "data-nav": "" }, "Records"), toggle),
+  );
+}
+
+async function homePage(root) {
+  const list = el("div.game-grid");
+  root.append(
+    el(
+      "section.hero",
+      {},
+      el("h1", {}, "Four games of the warring states"),
+      el("p", {}, "Play Gungi, Gunshi, Gunkimono and Sashimono against the computer, with a friend on this device, or by sending a link."),
+    ),
+    list,
+  );
+  let served = [];
+  try {
+    served = (await games()).games.map((g) => g.name);
+  } catch (err) {
+    toast(err.message, "error");
+  }
+  for (const name of ["gungi", "gunshi", "gunkimono", "sashimono"]) {
+    const r = RENDERERS[name];
+    const ready = served.includes(name);
+    list.append(
+      el(
+        `article.game-card${ready ? "" : ".soon"}`,
+        { "data-game": name },
+        el("div.game-kanji", {}, r.kanji),
+        el("h2", {}, r.title),
+        el("p", {}, r.tagline),
+        ready
+          ? el("a.button.primary", { href: `/new/${name}`, "data-nav": "" }, `Play ${r.title}`)
+          : el("span.badge", {}, "Coming soon"),
+      ),
+    );
+  }
+}
+
+const CLOCKS = {
+  none: null,
+  "fischer-5-3": { type: "fischer", initial: 300, increment: 3 },
+  "fischer-15-10": { type: "fischer", initial: 900, increment: 10 },
+  "byoyomi-10-3x30": { type: "byoyomi", main: 600, periods: 3, period: 30 },
+};
+
+function optionInput(opt) {
+  const id = `opt-${opt.name}`;
+  let input;
+  if (Array.isArray(opt.allowed)) {
+    input = el(
+      "select",
+      { id, name: opt.name },
+      opt.allowed.map((v) => el("option", { value: JSON.stringify(v), selected: v === opt.default }, String(v).replace(/_/g, " "))),
+    );
+  } else {
+    input = el("input", { id, name: opt.name, type: "number", min: opt.allowed.min, max: opt.allowed.max, value: opt.default });
+  }
+  return el("div.field", {}, el("label", { for: id }, opt.name.replace(/_/g, " ")), input, el("small", {}, opt.doc));
+}
+
+async function newGamePage(root, name) {
+  let info;
+  let levels = [];
+  try {
+    const all = await games();
+    info = all.games.find((g) => g.name === name);
+    levels = all.ai_levels.map((l) => l.level);
+  } catch (err) {
+    toast(err.message, "error");
+  }
+  const r = rendererFor(name);
+  if (!info) {
+    root.append(el("div.card", {}, el("h2", {}, `${r.title} is not available on this server yet`), el("a.button", { href: "/", "data-nav": "" }, "Home")));
+    return;
+  }
+  const options = el("div.options", {}, info.options.map(optionInput));
+  const seatsBox = el("div.seats");
+  const savedName = localStorage.getItem("sengoku.name") || "";
+  const seatCount = () => {
+    const players = options.querySelector("#opt-players");
+    return players ? Number(players.value) : info.min_players;
+  };
+  const seatRow = (i, kind) => {
+    const kindSel = el(
+      "select.seat-kind",
+      { "aria-label": `${r.seatName(i)} is played by`, "data-seat": i },
+      el("option", { value: "local", selected: kind === "local" }, "Me / this device"),
+      el("option", { value: "invite", selected: kind === "invite" }, "A friend (invitation link)"),
+      el("option", { value: "ai", selected: kind === "ai" }, "The computer"),
+    );
+    const level = el(
+      "select.seat-level",
+      { "aria-label": "AI level", "data-seat": i },
+      levels.map((l) => el("option", { value: l, selected: l === 1 }, `level ${l}`)),
+    );
+    const nameInput = el("input.seat-name", { placeholder: "Name", maxlength: 64, value: kind === "local" && i === 0 ? savedName : "", "aria-label": "Name", "data-seat": i });
+    const sync = () => {
+      level.hidden = kindSel.value !== "ai";
+      nameInput.hidden = kindSel.value === "ai";
+    };
+    kindSel.addEventListener("change", sync);
+    sync();
+    return el("div.seat-row", { "data-seat": i }, el("span.seat-label", {}, r.seatIcon(i, prefs.labels), r.seatName(i)), kindSel, level, nameInput);
+  };
+  const fillSeats = (preset) => {
+    clear(seatsBox);
+    for (let i = 0; i < seatCount(); i++) {
+      const kind = preset === "ai" ? (i === 0 ? "local" : "ai") : preset === "invite" ? (i === 0 ? "local" : "invite") : "local";
+      seatsBox.append(seatRow(i, kind));
+    }
+    for (const b of presets.querySelectorAll("button")) b.classList.toggle("active", b.dataset.preset === preset);
+  };
+  const presets = el(
+    "div.presets",
+    { role: "group", "aria-label": "Who plays" },
+    [
+      ["ai", "vs computer"],
+      ["hotseat", "Hot seat"],
+      ["invite", "Invite a friend"],
+    ].map(([p, label]) => el("button.preset", { type: "button", "data-preset": p, onclick: () => fillSeats(p) }, label)),
+  );
+  options.addEventListener("change", (e) => {
+    if (e.target.id === "opt-players") fillSeats(presets.querySelector(".active")?.dataset.preset || "ai");
+  });
+  const clock = el(
+    "select",
+    { id: "clock" },
+    el("option", { value: "none" }, "No clock"),
+    el("option", { value: "fischer-5-3" }, "5 min + 3 s a move"),
+    el("option", { value: "fischer-15-10" }, "15 min + 10 s a move"),
+    el("option", { value: "byoyomi-10-3x30" }, "10 min, then 3 × 30 s byo-yomi"),
+  );
+  const start = async (e) => {
+    e.preventDefault();
+    const opts = {};
+    for (const field of options.querySelectorAll("select, input")) {
+      opts[field.name] = field.tagName === "SELECT" ? JSON.parse(field.value) : Number(field.value);
+    }
+    const seats = [...seatsBox.querySelectorAll(".seat-row")].map((row) => {
+      const kind = row.querySelector(".seat-kind").value;
+      const spec = { kind };
+      if (kind === "ai") spec.level = Number(row.querySelector(".seat-level").value);
+      const nm = row.querySelector(".seat-name").value.trim();
+      if (nm && kind !== "ai") spec.name = nm;
+      return spec;
+    });
+    const first = seats.find((s) => s.kind === "local" && s.name);
+    if (first) localStorage.setItem("sengoku.name", first.name);
+    try {
+      const out = await api("POST", "/api/matches", { body: { game: name, options: opts, seats, clock: CLOCKS[clock.value] } });
+      for (const [seat, token] of Object.entries(out.tokens)) saveToken(out.id, seat, token);
+      if (out.invites.length) saveInvites(out.id, out.invites);
+      navigate(`/play/${out.id}`);
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  };
+  root.append(
+    el(
+      "div.new-game",
+      {},
+      el(
+        "section.card.how-to",
+        {},
+        el("div.game-kanji", {}, r.kanji),
+        el("h1", {}, r.title),
+        el("p.tagline", {}, r.tagline),
+        el("h2", {}, "How to play"),
+        el("ul", {}, r.howTo.map((t) => el("li", {}, t))),
+        el("a", { href: `/rules/${name}`, target: "_blank", rel: "noopener" }, "Full rules"),
+      ),
+      el(
+        "form.card.setup",
+        { onsubmit: start },
+        el("h2", {}, "Who plays"),
+        presets,
+        seatsBox,
+        el("h2", {}, "Rules and options"),
+        options,
+        el("div.field", {}, el("label", { for: "clock" }, "Clock"), clock),
+        el("button.primary.start", { type: "submit", id: "start" }, "Start the game"),
+      ),
+    ),
+  );
+  fillSeats("ai");
+}
+
+async function recordsPage(root) {
+  const list = el("div.records");
+  const fileInput = el("input", { type: "file", accept: "application/json,.json", id: "import-file", "aria-label": "Record file" });
+  const text = el("textarea", { id: "import-text", rows: 4, placeholder: "…or paste a record (JSON) here" });
+  const doImport = async (e) => {
+    e.preventDefault();
+    let body = text.value.trim();
+    if (fileInput.files.length) body = await fileInput.files[0].text();
+    let data;
+    try {
+      data = JSON.parse(body);
+    } catch (err) {
+      toast("That is not a JSON record", "error");
+      return;
+    }
+    try {
+      const out = await api("POST", "/api/records", { body: data });
+      navigate(`/replay/${out.id}`);
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  };
+  root.append(
+    el(
+      "div.records-page",
+      {},
+      el("section.card", {}, el("h1", {}, "Finished games"), list),
+      el("form.card.import", { onsubmit: doImport }, el("h2", {}, "Import a record"), el("p", {}, "A record saved from this site or with sengoku play --save."), fileInput, text, el("button.primary", { type: "submit", id: "import" }, "Import and replay")),
+    ),
+  );
+  try {
+    const { records } = await api("GET", "/api/records");
+    if (!records.length) list.append(el("p.muted", {}, "No finished games yet."));
+    for (const rec of records) {
+      const r = rendererFor(rec.game);
+      const names = rec.seats.map((s) => s.name || r.seatName(s.seat)).join(" vs ");
+      list.append(
+        el(
+          "a.record-row",
+          { href: `/replay/${rec.id}`, "data-nav": "", "data-id": rec.id },
+          el("span.game-kanji.small", {}, r.kanji),
+          el("span.record-main", {}, el("strong", {}, r.title), el("span", {}, names)),
+          el("span.record-result", {}, rec.result ? rec.result.reason.replace(/_/g, " ") : rec.status),
+          el("span.muted", {}, new Date(rec.updated_at * 1000).toLocaleString()),
+        ),
+      );
+    }
+  } catch (err) {
+    toast(err.message, "error");
+  }
+}
+
+async function rulesPage(root, name) {
+  const r = rendererFor(name);
+  root.append(el("section.card.rules", {}, el("div.game-kanji", {}, r.kanji), el("h1", {}, `${r.title}: how to play`), el("ul", {}, r.howTo.map((t) => el("li", {}, t))), el("p.muted", {}, "The full rules are in the project's docs/rules folder."), el("a.button", { href: `/new/${name}`, "data-nav": "" }, `Play ${r.title}`)));
+}
+
+export async function route() {
+  if (current?.destroy) current.destroy();
+  current = null;
+  const main = clear(document.getElementById("app"));
+  const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  document.body.dataset.page = parts[0] || "home";
+  try {
+    if (!parts.length) await homePage(main);
+    else if (parts[0] === "new" && parts[1]) await newGamePage(main, parts[1]);
+    else if (parts[0] === "play" && parts[1]) {
+      const { matchPage } = await import("./match.js");
+      current = await matchPage(main, parts[1]);
+    } else if (parts[0] === "replay" && parts[1]) {
+      const { replayPage } = await import("./replay.js");
+      current = await replayPage(main, parts[1]);
+    } else if (parts[0] === "records") await recordsPage(main);
+    else if (parts[0] === "rules" && parts[1]) await rulesPage(main, parts[1]);
+    else main.append(el("div.card", {}, el("h1", {}, "Not found"), el("a.button", { href: "/", "data-nav": "" }, "Home")));
+  } catch (err) {
+    console.error(err);
+    toast(err.message || String(err), "error");
+  }
+}
+
+function start() {
+  document.body.prepend(topbar());
+  document.addEventListener("click", (e) => {
+    const a = e.target.closest("a[data-nav]");
+    if (!a || e.metaKey || e.ctrlKey || e.shiftKey || a.target) return;
+    e.preventDefault();
+    navigate(a.getAttribute("href"));
+  });
+  window.addEventListener("popstate", route);
+  route();
+}
+
+start();

@@ -1,0 +1,661 @@
+// The game page: one match, live over the WebSocket. Players and clocks, the game's board
+// (drawn by its renderer), status, notation entry, the move list, resign, rematch, the end
+// panel, invitation links and, in hot seat, the "pass the device" screen.
+
+import { api, tokensFor, saveToken, invitesFor, inviteUrl, MatchSocket } from "./api.js";
+import { el, clear, toast, formatClock, matchNotation, ask, download } from "./ui.js";
+import { rendererFor } from "./games/index.js";
+import { prefs, navigate } from "./app.js";
+
+const REASONS = {
+  marshal_captured: "the Marshal was captured",
+  mate: "checkmate: the Marshal cannot escape",
+  resignation: "resignation",
+  timeout: "time ran out",
+  abandoned: "a player left the game",
+  repetition: "repetition",
+  length_limit: "the game reached its length limit",
+};
+
+export function reasonText(reason) {
+  return REASONS[reason] || String(reason || "").replace(/_/g, " ");
+}
+
+export function resultText(result, seats, renderer) {
+  if (!result) return "";
+  const names = (result.winners || []).map((s) => seatTitle(s, seats, renderer));
+  const who = names.length ? `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"}` : "No winner";
+  return `${who} — ${reasonText(result.reason)}`;
+}
+
+function seatTitle(seat, seats, renderer) {
+  const side = renderer.seatName(seat);
+  const name = seats?.[seat]?.name;
+  return name && name !== side ? `${side} (${name})` : side;
+}
+
+export async function matchPage(root, matchId) {
+  const page = new MatchPage(root, matchId);
+  await page.start();
+  return page;
+}
+
+class MatchPage {
+  constructor(root, matchId) {
+    this.root = root;
+    this.id = matchId;
+    this.events = [];
+    this.seen = new Set();
+    this.snap = null; // the snapshot of the seat we show
+    this.shownSeat = null;
+    this.passFor = null;
+    this.endDismissed = false;
+    this.busy = false;
+    this.clockAt = performance.now();
+  }
+
+  get tokens() {
+    return tokensFor(this.id);
+  }
+
+  get held() {
+    return Object.keys(this.tokens)
+      .map(Number)
+      .sort((a, b) => a - b);
+  }
+
+  get hotSeat() {
+    return this.held.length > 1;
+  }
+
+  async start() {
+    clear(this.root).append(el("p.loading", {}, "Loading the game…"));
+    const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+    if (invite) {
+      const joined = await this.join(invite);
+      if (!joined) return;
+    }
+    const primary = this.held[0];
+    const token = primary === undefined ? null : this.tokens[primary];
+    try {
+      this.snap = await api("GET", `/api/matches/${this.id}?short=true`, { token });
+      const evs = await api("GET", `/api/matches/${this.id}/events?after=0`, { token });
+      this.addEvents(evs.events);
+    } catch (err) {
+      clear(this.root).append(
+        el("div.card.error-card", {}, el("h2", {}, "This game cannot be opened"), el("p", {}, err.message), el("a.button", { href: "/", "data-nav": "" }, "Home")),
+      );
+      return;
+    }
+    this.renderer = rendererFor(this.snap.game);
+    this.shownSeat = this.snap.you;
+    this.flipped = this.renderer.defaultFlip(primary ?? 0) && !this.hotSeat;
+    this.build();
+    await this.refresh();
+    this.socket = new MatchSocket(this.id, token, this.lastEventNumber(), (m) => this.onMessage(m), (s) => this.onSocket(s));
+    this.ticker = setInterval(() => this.tickClocks(), 250);
+    this.onPrefs = () => this.render();
+    window.addEventListener("sengoku:prefs", this.onPrefs);
+  }
+
+  destroy() {
+    this.socket?.close();
+    clearInterval(this.ticker);
+    window.removeEventListener("sengoku:prefs", this.onPrefs);
+    this.board?.destroy();
+  }
+
+  async join(invite) {
+    let info;
+    try {
+      info = await api("GET", `/api/matches/${this.id}`);
+    } catch (err) {
+      clear(this.root).append(el("div.card.error-card", {}, el("h2", {}, "Invitation"), el("p", {}, err.message)));
+      return false;
+    }
+    const renderer = rendererFor(info.game);
+    const nameInput = el("input", { id: "join-name", maxlength: 64, value: localStorage.getItem("sengoku.name") || "", placeholder: "Your name", autocomplete: "nickname" });
+    const host = info.seats.filter((s) => s.joined && s.kind === "human").map((s) => s.name)[0];
+    return new Promise((resolve) => {
+      const go = async (event) => {
+        event.preventDefault();
+        const name = nameInput.value.trim() || null;
+        if (name) localStorage.setItem("sengoku.name", name);
+        try {
+          const out = await api("POST", `/api/matches/${this.id}/join`, { body: { invite, name } });
+          saveToken(this.id, out.seat, out.token);
+          history.replaceState(null, "", `/play/${this.id}`);
+          resolve(true);
+        } catch (err) {
+          toast(err.message, "error");
+          if (err.code === "not_waiting" || err.code === "bad_invite") {
+            history.replaceState(null, "", `/play/${this.id}`);
+            resolve(true);
+          }
+        }
+      };
+      clear(this.root).append(
+        el(
+          "form.card.join-card",
+          { onsubmit: go },
+          el("div.game-kanji", {}, renderer.kanji || ""),
+          el("h2", {}, `You are invited to play ${renderer.title}`),
+          host ? el("p", {}, `${host} is waiting for you.`) : null,
+          el("label", { for: "join-name" }, "Your name"),
+          nameInput,
+          el("button.primary", { type: "submit", id: "join-button" }, "Join the game"),
+        ),
+      );
+      nameInput.focus();
+    });
+  }
+
+  addEvents(list) {
+    for (const e of list || []) {
+      if (this.seen.has(e.n)) continue;
+      this.seen.add(e.n);
+      this.events.push(e);
+    }
+    this.events.sort((a, b) => a.n - b.n);
+  }
+
+  lastEventNumber() {
+    return this.events.length ? this.events[this.events.length - 1].n : 0;
+  }
+
+  onSocket(status) {
+    this.connection = status;
+    const dot = this.root.querySelector(".connection");
+    if (dot) {
+      dot.dataset.status = status;
+      dot.textContent = status === "connected" ? "live" : "reconnecting…";
+    }
+  }
+
+  async onMessage(msg) {
+    if (msg.type === "event") {
+      this.addEvents([{ n: msg.n, event: msg.event }]);
+      if (msg.event.type === "rematch" && this.rematchWanted) this.goRematch(msg.event.match);
+    } else if (msg.type === "state") {
+      const { type, ...snap } = msg;
+      this.wsSnap = snap;
+      await this.refresh(snap);
+    } else if (msg.type === "refused") {
+      toast(msg.reason, "error");
+    } else if (msg.type === "error") {
+      toast(msg.message, "error");
+    }
+  }
+
+  /** Which seat to show: in hot seat the one to act, else the one this browser holds. */
+  wantedSeat(snap) {
+    const held = this.held;
+    if (!held.length) return null;
+    if (held.includes(snap.to_act)) return snap.to_act;
+    if (this.shownSeat !== null && held.includes(this.shownSeat)) return this.shownSeat;
+    return held[0];
+  }
+
+  async refresh(base) {
+    let snap = base || this.snap;
+    const seat = this.wantedSeat(snap);
+    // Another seat's view (hot seat), or legal moves without their short forms: fetch again.
+    const noShort = snap.legal?.length && !("short" in snap.legal[0]);
+    if ((seat !== snap.you && seat !== null) || noShort) {
+      try {
+        const token = seat === null ? null : this.tokens[seat];
+        snap = await api("GET", `/api/matches/${this.id}?short=true`, { token });
+      } catch (err) {
+        toast(err.message, "error");
+      }
+    }
+    if (snap.ply < (this.snap?.ply ?? 0) && snap.last_event < (this.snap?.last_event ?? 0)) return;
+    const humans = this.held.filter((s) => this.snapSeatKind(snap, s) === "human");
+    if (this.hotSeat && humans.length > 1 && snap.status === "active" && this.shownSeat !== null && snap.you !== this.shownSeat) {
+      this.passFor = snap.you;
+    }
+    this.shownSeat = snap.you;
+    this.snap = snap;
+    this.clockAt = performance.now();
+    if (snap.rematch_id && this.rematchWanted) this.goRematch(snap.rematch_id);
+    this.render();
+  }
+
+  snapSeatKind(snap, seat) {
+    return snap.seats?.[seat]?.kind;
+  }
+
+  lastAction() {
+    for (let i = this.events.length - 1; i >= 0; i--) {
+      const e = this.events[i].event;
+      if (e.action && e.type !== "takeback") return e.action;
+      if (e.type === "takeback" || e.type === "takeback_done") return null;
+    }
+    return null;
+  }
+
+  moveEvents() {
+    return this.events.filter((e) => typeof e.event.action === "string");
+  }
+
+  build() {
+    const r = this.renderer;
+    this.els = {
+      title: el("h1.match-title", {}, el("span.game-kanji", {}, r.kanji || ""), ` ${r.title}`),
+      connection: el("span.connection", { "data-status": "connecting" }, "connecting…"),
+      players: el("div.players"),
+      status: el("div.status", { id: "status", role: "status", "aria-live": "polite" }),
+      note: el("div.status-note"),
+      board: el("div.board-area"),
+      pass: el("div.pass-screen", { hidden: true }),
+      notation: null,
+      controls: el("div.controls"),
+      moves: el("ol.moves", { id: "moves" }),
+      invites: el("div.invites"),
+      end: el("div.end-panel", { hidden: true, role: "dialog", "aria-label": "Game over" }),
+    };
+    const input = el("input", { id: "notation", type: "text", placeholder: "Type a move, e.g. 7-6-1 兵", autocomplete: "off", spellcheck: "false", "aria-label": "Move in notation" });
+    this.els.notationInput = input;
+    this.els.notation = el(
+      "form.notation",
+      { onsubmit: (e) => this.submitNotation(e) },
+      input,
+      el("button.secondary", { type: "submit" }, "Play"),
+    );
+    clear(this.root).append(
+      el(
+        "div.match",
+        {},
+        el(
+          "section.play",
+          {},
+          el("div.match-head", {}, this.els.title, this.els.connection),
+          el("div.board-shell", {}, this.els.board, this.els.pass),
+        ),
+        el(
+          "aside.side",
+          {},
+          this.els.players,
+          el("div.card.status-card", {}, this.els.status, this.els.note),
+          this.els.invites,
+          el("div.card", {}, this.els.notation, this.els.controls),
+          el("div.card.moves-card", {}, el("h2", {}, "Moves"), this.els.moves),
+        ),
+      ),
+      this.els.end,
+    );
+    this.board = this.renderer.create(this.els.board, {});
+  }
+
+  mySeatToAct() {
+    const s = this.snap;
+    return s.status === "active" && s.you !== null && s.to_act === s.you && this.held.includes(s.you);
+  }
+
+  render() {
+    const s = this.snap;
+    const r = this.renderer;
+    if (!this.els) return;
+    // Players and clocks.
+    clear(this.els.players);
+    s.seats.forEach((seat, i) => {
+      const kind = seat.kind === "ai" ? `AI level ${seat.level ?? "?"}` : this.held.includes(i) ? "you" : seat.joined ? "friend" : seat.invited ? "invited — not joined yet" : "open seat";
+      const toAct = s.status === "active" && s.to_act === i;
+      this.els.players.append(
+        el(
+          `div.player${toAct ? ".to-act" : ""}`,
+          { "data-seat": i },
+          el("span.player-icon", {}, r.seatIcon(i, prefs.labels) || el("span.seat-number", {}, i + 1)),
+          el("span.player-name", {}, el("strong", {}, r.seatName(i)), el("span.player-sub", {}, `${seat.name || ""}${seat.name ? " · " : ""}${kind}`)),
+          el("span.clock", { "data-seat": i }, ""),
+          toAct ? el("span.turn-flag", { title: "to move" }, "◀") : null,
+        ),
+      );
+    });
+    this.tickClocks();
+    // Status.
+    let status;
+    if (s.status === "waiting") status = "Waiting for every seat to be taken…";
+    else if (s.status === "active") {
+      const who = seatTitle(s.to_act, s.seats, r);
+      if (this.mySeatToAct()) status = this.hotSeat ? `${who} to move` : "Your move";
+      else if (s.seats[s.to_act]?.kind === "ai") status = `${who} is thinking…`;
+      else status = `${who} to move`;
+    } else if (s.status === "finished") status = `Game over: ${resultText(s.result, s.seats, r)}`;
+    else status = `This game is ${s.status}${s.close_reason ? `: ${s.close_reason}` : ""}`;
+    this.els.status.textContent = status;
+    this.els.status.dataset.state = s.status;
+    this.els.note.textContent = r.statusNote(s.view) || "";
+    // Board.
+    const interactive = this.mySeatToAct() && !this.passFor;
+    this.board.update({
+      view: s.view,
+      legal: interactive ? s.legal : [],
+      seat: s.you,
+      interactive,
+      lastAction: this.lastAction(),
+      labels: prefs.labels,
+      flipped: this.flipped,
+      send: (action) => this.send(action),
+    });
+    this.els.notationInput.disabled = !interactive;
+    this.renderPass();
+    this.renderControls();
+    this.renderMoves();
+    this.renderInvites();
+    this.renderEnd();
+  }
+
+  renderPass() {
+    const box = this.els.pass;
+    if (!this.passFor && this.passFor !== 0) {
+      box.hidden = true;
+      this.els.board.classList.remove("covered");
+      return;
+    }
+    const who = seatTitle(this.passFor, this.snap.seats, this.renderer);
+    this.els.board.classList.add("covered");
+    box.hidden = false;
+    clear(box).append(
+      el("div.pass-kanji", {}, "交代"),
+      el("h2", {}, `Pass the device to ${who}`),
+      el("p", {}, "The board stays hidden until they are ready, so nobody sees what is not theirs."),
+      el(
+        "button.primary",
+        {
+          type: "button",
+          id: "pass-ready",
+          onclick: () => {
+            this.passFor = null;
+            this.render();
+          },
+        },
+        `I am ${who} — show my board`,
+      ),
+    );
+  }
+
+  renderControls() {
+    const s = this.snap;
+    const box = clear(this.els.controls);
+    const active = s.status === "active";
+    const mine = this.held.length > 0;
+    if (active && mine) {
+      box.append(el("button.danger", { type: "button", id: "resign", onclick: () => this.resign() }, "Resign"));
+      if (s.offers?.takeback && !this.held.includes(s.offers.takeback.by)) {
+        box.append(el("button.secondary", { type: "button", id: "takeback-accept", onclick: () => this.takeback(true) }, "Allow takeback"));
+      } else if (s.ply > 0 && !s.offers?.takeback) {
+        box.append(el("button.secondary", { type: "button", id: "takeback", onclick: () => this.takeback(true) }, "Take back"));
+      }
+    }
+    if (s.can_abort && mine) {
+      box.append(el("button.secondary", { type: "button", id: "abort", onclick: () => this.abort() }, "Abort"));
+    }
+    box.append(
+      el(
+        "button.secondary",
+        {
+          type: "button",
+          id: "flip",
+          onclick: () => {
+            this.flipped = !this.flipped;
+            this.render();
+          },
+        },
+        "Flip board",
+      ),
+    );
+    if (s.status === "finished" && mine) {
+      const offered = (s.offers?.rematch || []).filter((x) => !this.held.includes(x));
+      const label = s.rematch_id ? "Go to the rematch" : offered.length ? "Accept the rematch" : this.rematchWanted ? "Rematch offered…" : "Rematch";
+      box.append(el("button.primary", { type: "button", id: "rematch", disabled: this.rematchWanted && !s.rematch_id, onclick: () => this.rematch() }, label));
+    }
+    if (!["waiting", "active"].includes(s.status)) {
+      box.append(el("a.button.secondary", { href: `/replay/${this.id}`, "data-nav": "", id: "replay-link" }, "Replay"));
+      box.append(el("button.secondary", { type: "button", id: "export", onclick: () => this.exportRecord() }, "Export record"));
+    }
+  }
+
+  renderMoves() {
+    const list = clear(this.els.moves);
+    const moves = this.moveEvents();
+    moves.forEach((e, i) => {
+      const seat = e.event.seat;
+      list.append(
+        el(
+          "li",
+          { "data-ply": i + 1, "data-seat": seat ?? "" },
+          el("span.ply", {}, `${i + 1}.`),
+          seat !== undefined ? el("span.mover", {}, this.renderer.seatName(seat)) : null,
+          el("span.notation", {}, e.event.action),
+        ),
+      );
+    });
+    if (!moves.length) list.append(el("li.muted", {}, "No moves yet."));
+    list.scrollTop = list.scrollHeight;
+  }
+
+  renderInvites() {
+    const box = clear(this.els.invites);
+    const invites = invitesFor(this.id);
+    const s = this.snap;
+    const pending = invites.filter((inv) => s.seats[inv.seat] && !s.seats[inv.seat].joined);
+    if (s.status !== "waiting" || !pending.length) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    box.className = "card invites";
+    box.append(el("h2", {}, "Invite a friend"), el("p", {}, "Send this link. Whoever opens it takes the seat; the game starts when every seat is taken."));
+    for (const inv of pending) {
+      const url = inviteUrl(this.id, inv.invite);
+      const input = el("input.invite-url", { readonly: true, value: url, "data-seat": inv.seat, "aria-label": `Invitation link for ${this.renderer.seatName(inv.seat)}` });
+      box.append(
+        el("div.invite", {}, el("span", {}, `${this.renderer.seatName(inv.seat)}:`), input,
+          el("button.secondary", {
+            type: "button",
+            onclick: async () => {
+              input.select();
+              try {
+                await navigator.clipboard.writeText(url);
+                toast("Link copied");
+              } catch (err) {
+                toast("Select the link and copy it");
+              }
+            },
+          }, "Copy")),
+      );
+    }
+  }
+
+  renderEnd() {
+    const s = this.snap;
+    const box = this.els.end;
+    if (s.status !== "finished" || this.endDismissed) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    const res = s.result || {};
+    const winners = res.winners || [];
+    const mineWon = winners.some((w) => this.held.includes(w));
+    const headline = !this.hotSeat && this.held.length ? (mineWon ? "You win!" : winners.length ? "You lose" : "Draw") : winners.length ? `${winners.map((w) => this.renderer.seatName(w)).join(" & ")} wins` : "No winner";
+    const scores = (res.scores || []).map((sc, i) => el("li", {}, el("span", {}, seatTitle(i, s.seats, this.renderer)), el("strong", {}, String(sc))));
+    clear(box).append(
+      el(
+        "div.end-card",
+        {},
+        el("div.end-kanji", {}, mineWon || this.hotSeat ? "勝" : winners.length ? "負" : "和"),
+        el("h2", {}, headline),
+        el("p.end-reason", {}, resultText(res, s.seats, this.renderer)),
+        scores.length ? el("ul.scores", {}, scores) : null,
+        el(
+          "div.end-buttons",
+          {},
+          this.held.length ? el("button.primary", { type: "button", onclick: () => this.rematch() }, s.rematch_id ? "Go to the rematch" : "Rematch") : null,
+          el("a.button.secondary", { href: `/replay/${this.id}`, "data-nav": "" }, "Replay"),
+          el("button.secondary", { type: "button", onclick: () => this.exportRecord() }, "Export"),
+          el("button.link", {
+            type: "button",
+            id: "end-close",
+            onclick: () => {
+              this.endDismissed = true;
+              this.render();
+            },
+          }, "See the board"),
+        ),
+      ),
+    );
+  }
+
+  tickClocks() {
+    const s = this.snap;
+    if (!s || !this.els) return;
+    const clocks = s.clocks;
+    for (const node of this.els.players.querySelectorAll(".clock")) {
+      const seat = Number(node.dataset.seat);
+      if (!clocks) {
+        node.textContent = "";
+        node.hidden = true;
+        continue;
+      }
+      node.hidden = false;
+      let left = clocks.remaining[seat];
+      const running = clocks.running === seat && s.status === "active";
+      if (running) left -= (performance.now() - this.clockAt) / 1000;
+      const periods = clocks.periods?.[seat];
+      node.textContent = formatClock(left) + (clocks.spec?.type === "byoyomi" && periods ? ` +${periods}×${clocks.spec.period}s` : "");
+      node.classList.toggle("running", running);
+      node.classList.toggle("low", running && left < 20);
+    }
+  }
+
+  actingToken() {
+    const seat = this.snap.you ?? this.held[0];
+    return this.tokens[seat];
+  }
+
+  async send(action) {
+    if (this.busy) return;
+    const s = this.snap;
+    if (!s.legal.some((l) => l.action === action)) {
+      toast("That move is not legal here", "error");
+      return;
+    }
+    // Only the request itself is guarded: a second click while it flies is not sent twice.
+    this.busy = true;
+    let snap;
+    try {
+      snap = await api("POST", `/api/matches/${this.id}/actions`, { token: this.actingToken(), body: { action, ply: s.ply } });
+    } catch (err) {
+      toast(err.message, "error");
+      return;
+    } finally {
+      this.busy = false;
+    }
+    await this.catchUp(snap);
+  }
+
+  /** After our own request: fetch the events we may not have yet, then show the new state. */
+  async catchUp(snap) {
+    try {
+      const evs = await api("GET", `/api/matches/${this.id}/events?after=${this.lastEventNumber()}`, { token: this.actingToken() });
+      this.addEvents(evs.events);
+    } catch (err) {
+      // The socket brings them too.
+    }
+    await this.refresh(snap);
+  }
+
+  submitNotation(event) {
+    event.preventDefault();
+    const text = this.els.notationInput.value;
+    const found = matchNotation(text, this.snap.legal || []);
+    if (found.length === 1) {
+      this.els.notationInput.value = "";
+      this.send(found[0].action);
+    } else if (!found.length) {
+      toast(`"${text}" is not a legal move here`, "error");
+    } else {
+      toast(`"${text}" is ambiguous: ${found.map((f) => f.action).join(", ")}`, "error");
+    }
+  }
+
+  async resign() {
+    const yes = await ask("Resign this game?", "Your opponent wins at once.", [
+      { label: "Resign", value: true, kind: "danger" },
+      { label: "Keep playing", value: false },
+    ]);
+    if (!yes) return;
+    try {
+      const snap = await api("POST", `/api/matches/${this.id}/resign`, { token: this.actingToken() });
+      await this.catchUp(snap);
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+
+  async abort() {
+    try {
+      const snap = await api("POST", `/api/matches/${this.id}/abort`, { token: this.actingToken() });
+      await this.catchUp(snap);
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+
+  async takeback() {
+    try {
+      const snap = await api("POST", `/api/matches/${this.id}/takeback`, { token: this.actingToken(), body: { accept: true } });
+      // A takeback rewrites the move list: start it again from the server's events.
+      this.events = [];
+      this.seen = new Set();
+      await this.catchUp(snap);
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+
+  async rematch() {
+    const s = this.snap;
+    if (s.rematch_id) {
+      this.goRematch(s.rematch_id);
+      return;
+    }
+    this.rematchWanted = true;
+    let last = null;
+    for (const seat of this.held) {
+      if (s.seats[seat]?.kind !== "human") continue;
+      if ((s.offers?.rematch || []).includes(seat)) continue;
+      try {
+        last = await api("POST", `/api/matches/${this.id}/rematch`, { token: this.tokens[seat] });
+      } catch (err) {
+        if (err.code !== "already_offered") toast(err.message, "error");
+      }
+    }
+    if (last?.rematch_id) this.goRematch(last.rematch_id);
+    else {
+      toast("Rematch offered: waiting for your opponent");
+      this.render();
+    }
+  }
+
+  goRematch(newId) {
+    if (this.leaving) return;
+    this.leaving = true;
+    const n = this.snap.seats.length;
+    for (const [seat, token] of Object.entries(this.tokens)) {
+      saveToken(newId, (Number(seat) + 1) % n, token);
+    }
+    navigate(`/play/${newId}`);
+  }
+
+  async exportRecord() {
+    try {
+      const record = await api("GET", `/api/records/${this.id}`);
+      download(`${record.game}-${this.id}.json`, record);
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+}
