@@ -20,18 +20,19 @@ way that is always safe: imperfect information, sampled-stochastic, general-sum)
 
 * dynamics sequential, reward model terminal, utilities the contract's
   ``outcome().returns`` (in [-1, 1]);
-* chance mode sampled-stochastic for games that shuffle (Gunkimono, Sashimono) and for Gungi
-  with ``first_player=random``; deterministic otherwise. Chance happens inside
+* chance mode sampled-stochastic for games that shuffle (Gunkimono, Gunshi, Sashimono) and
+  for Gungi with ``first_player=random``; deterministic otherwise. Chance happens inside
   ``new_initial_state`` (the seeded shuffles of the contract), so there are no chance nodes;
-* information perfect for Gungi, imperfect for the others;
+* information perfect for Gungi, imperfect for the others (hands, decks, secret choices);
 * integer actions are the contract's ``action_to_int`` / ``int_to_action``; the action space
   is ``num_distinct_actions``; ``max_game_length`` is the contract's;
 * observation string: the canonical JSON of ``view(player)``; the public observation (an
   observer asked for no private information) is ``view(None)``, the spectator's view;
 * observation tensor: :func:`sengoku.interop.encoders.encoder_for` applied to the same view;
-* information-state string (perfect recall): the events addressed to the player so far (the
-  contract's events carry their audience) followed by the player's current view; for a
-  perfect-information game the action history followed by the view;
+* information-state string (perfect recall): a chained SHA-256 of the events addressed to the
+  player so far (the contract's events carry their audience; equal strings mean equal
+  histories) followed by the player's current view; for a perfect-information game the
+  action history followed by the view;
 * ``resample_from_infostate`` is the contract's ``determinize``: OpenSpiel's Python IS-MCTS
   runs on it unchanged.
 
@@ -40,6 +41,7 @@ Serialization (``pyspiel.serialize_game_and_state``) stores the contract's ``to_
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Callable, Mapping
@@ -75,11 +77,12 @@ def _never(_options: Mapping[str, Any]) -> bool:
     return False
 
 
-#: Known games. Gunkimono's ranked returns and every concession sum to zero; so do two-player
-#: Sashimono's +1/-1. Solo Sashimono has one player: general-sum.
+#: Known games. Gunkimono's ranked returns and every concession sum to zero; so do Gunshi's and
+#: two-player Sashimono's +1/-1. Solo Sashimono has one player: general-sum.
 TRAITS: dict[str, Traits] = {
     "gungi": Traits(True, lambda o: o.get("first_player") == "random", _always),
     "gunkimono": Traits(False, _always, _always),
+    "gunshi": Traits(False, _always, _always),
     "sashimono": Traits(False, _always, lambda o: o.get("mode") != "solo"),
 }
 UNKNOWN_TRAITS = Traits(False, _always, _never)
@@ -258,30 +261,49 @@ class _Match:
 
     OpenSpiel clones a Python state by deep-copying its attributes: this holder makes that a
     cheap contract ``clone()``, and pickling (serialization) the contract's ``to_json``.
+    ``told`` caches, per seat, a digest of the events that seat was told (events looked at,
+    events told, SHA-256 chained over those told), extended only by the events added since.
     """
 
-    __slots__ = ("state", "events", "legal")
+    __slots__ = ("state", "events", "legal", "told")
 
-    def __init__(self, state: State, events: list[Event]) -> None:
+    def __init__(
+        self, state: State, events: list[Event], told: dict[int, tuple[int, int, str]] | None = None
+    ) -> None:
         self.state = state
         self.events = events
+        self.told: dict[int, tuple[int, int, str]] = dict(told or {})
         #: action int -> action, for the legal list last handed out (reset by apply).
         self.legal: dict[int, Action] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Match:
-        return _Match(self.state.clone(), list(self.events))
+        return _Match(self.state.clone(), list(self.events), self.told)
 
     def __getstate__(self) -> dict[str, Any]:
         return {
             "game": self.state.game.name,
             "state": self.state.to_json(),
             "events": self.events,
+            "told": self.told,
         }
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.state = load_game(data["game"]).state_from_json(data["state"])
         self.events = list(data["events"])
+        self.told = dict(data["told"])
         self.legal = None
+
+    def digest_for(self, seat: int) -> tuple[int, str]:
+        """(events told to ``seat`` so far, their chained SHA-256), updated incrementally."""
+        done, count, digest = self.told.get(seat, (0, 0, ""))
+        for e in self.events[done:]:
+            audience = e.get("audience")
+            if audience is None or seat in audience:
+                text = json.dumps(e, sort_keys=True, separators=(",", ":"), default=str)
+                digest = hashlib.sha256((digest + text).encode("utf-8")).hexdigest()
+                count += 1
+        self.told[seat] = (len(self.events), count, digest)
+        return count, digest
 
 
 class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
@@ -391,7 +413,12 @@ class _ViewObserver:
 
 
 class _InfoStateObserver:
-    """Perfect recall: what the player was told so far, then what it sees now (strings only)."""
+    """Perfect recall: what the player was told so far, then what it sees now (strings only).
+
+    For hidden-information games the history is the chained SHA-256 of the events addressed to
+    the player (a constant-size key, so long games do not pay for their whole history on
+    every call); for perfect-information games it is the action history.
+    """
 
     def __init__(self, game: SengokuSpielGame) -> None:
         self.perfect_information = game.perfect_information
@@ -405,10 +432,8 @@ class _InfoStateObserver:
         view = canonical_json(_view_of(state, player))
         if self.perfect_information:
             return " ".join(map(str, state.history())) + "\n" + view
-        told = [
-            e for e in state._match.events if e.get("audience") is None or player in e["audience"]
-        ]
-        return json.dumps(told, sort_keys=True, separators=(",", ":")) + "\n" + view
+        count, digest = state._match.digest_for(player)
+        return f"told {count} events, sha256 {digest}\n{view}"
 
 
 __all__ = [

@@ -102,7 +102,9 @@ def test_json_bytes_encoder_is_lossless_and_refuses_overflow() -> None:
         JsonBytesEncoder("gunkimono", 64).encode(view, 1)
 
 
-@pytest.mark.parametrize(("name", "options"), [("gunkimono", {}), ("sashimono", {})])
+@pytest.mark.parametrize(
+    ("name", "options"), [("gunkimono", {}), ("sashimono", {}), ("gunshi", {})]
+)
 def test_tensors_depend_only_on_the_view(name: str, options: dict) -> None:
     """A determinization (same view, other hidden cards) gives the same tensor."""
     game = sengoku.load_game(name)

@@ -19,6 +19,7 @@ CASES = [
     ("gunkimono", {"players": 5}),
     ("sashimono", {}),
     ("sashimono", {"mode": "solo"}),
+    ("gunshi", {}),
 ]
 
 
