@@ -315,7 +315,13 @@ def test_named_conditions_true_and_false(game: Sashimono) -> None:
     w.cells = ["T^"] * 9
     assert ogawa.score(st, 0, 1)
     w.cells[8] = "Tv"
+    assert ogawa.score(st, 0, 1)  # one Hidden Kumi is allowed
+    w.cells[7] = "Tv"
     assert not ogawa.score(st, 0, 1)
+    w.cells[7] = None
+    assert ogawa.score(st, 0, 1)
+    w.cells[6] = None
+    assert not ogawa.score(st, 0, 1)  # and 8 Kumi are needed
     akaza = st.cs.cards[st.cs.index["akaza-naoyasu"]]
     w.cells[0:3] = ["T^", "K^", "T^"]
     assert akaza.score(st, 0, 1)

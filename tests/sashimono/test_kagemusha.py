@@ -31,6 +31,18 @@ def kage_turn(st: SashimonoState, answer: bool = True) -> list[dict[str, Any]]:
     return events
 
 
+def quiet_traps(st: SashimonoState, n: int = 3, ids: list[str] | None = None) -> None:
+    """Give the Kagemusha traps that your starting Sonae does not spring."""
+    k = st.sides[KAGE]
+    ids = ids or ["ii-naomasa", "fukushima-masanori", "kato-yoshiaki", "honda-tadakatsu",
+                  "hosokawa-tadaoki", "todo-takatora"][:n]  # fmt: skip
+    n = len(ids)
+    cards = [card_index(st, i) for i in ids]
+    k.sdeck = [c for c in k.sdeck + k.sline if c not in cards]
+    k.sline = cards
+    k.sbowed = [False] * n
+
+
 def types(events: list[dict[str, Any]]) -> list[str]:
     return [e["type"] for e in events]
 
@@ -147,14 +159,13 @@ def test_draw_and_check_matching_kumi(game: Sashimono) -> None:
     k = st.sides[KAGE]
     k.cells = []
     k.deck = ["K", "K", "K", "T", "T"]
-    k.sline = k.sline[:1]
-    k.sbowed = [False]
+    quiet_traps(st, 1)
     sdeck = list(k.sdeck)
     kage_turn(st)
     # draws one, then up to 3 in line: K K K -> 3 matching: the leftmost discarded, 2 remain,
     # and a Sashimono drawn for it
     assert [c for c in k.cells if "K" in c] == ["K^", "K^"]
-    assert k.discard == ["K"] and k.sline[1] == sdeck[0]
+    assert k.discard == ["K"] and k.sline[-1] == sdeck[0]
 
 
 def test_check_sashimono_limit_draws_kumi(game: Sashimono) -> None:
@@ -163,6 +174,7 @@ def test_check_sashimono_limit_draws_kumi(game: Sashimono) -> None:
     k = st.sides[KAGE]
     k.cells = []
     k.deck = ["T", "K", "N", "T", "K", "N", "T"]
+    quiet_traps(st)
     extra = [k.sdeck.pop(0), k.sdeck.pop(0)]
     first = k.sline[0]
     k.sline += extra
@@ -241,9 +253,7 @@ def test_challenge_six_sashimono(game: Sashimono) -> None:
     st = solo(game, 9, challenge_six_sashimono=True)
     at_turn(st, 0)
     k = st.sides[KAGE]
-    for _ in range(3):
-        k.sline.append(k.sdeck.pop(0))
-        k.sbowed.append(False)
+    quiet_traps(st, 6)
     first = k.sline[0]
     k.cells = ["K^", "K^"]
     k.deck = ["K", "T", "N", "T"]
@@ -293,6 +303,7 @@ def test_challenge_train(game: Sashimono) -> None:
     st = solo(game, 12, challenge_train=True)
     at_turn(st, 0)
     k = st.sides[KAGE]
+    quiet_traps(st, ids=["ii-naomasa", "kato-yoshiaki", "hosokawa-tadaoki"])
     k.cells = ["T^", "T^", "N^"]  # attack 4: it wins its battles against your Teppo-Gumi
     k.deck = ["T", "K", "K", "N"]
     st.sides[0].hand = []

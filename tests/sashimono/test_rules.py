@@ -243,11 +243,11 @@ def test_draw_k_plus_one_and_play_kumi_face_up_or_hidden(game: Sashimono) -> Non
 def test_bowing_and_unbowing_for_both_players(game: Sashimono) -> None:
     st = fresh(game)
     at_turn(st, 0)
-    # East has Chosokabe's opposite: Tanaka Yoshimasa bows when West shows <= 4 face-up Kumi
+    # Tanaka Yoshimasa (East) bows when West shows at most 5 face-up Kumi
     c = card_index(st, "tanaka-yoshimasa")
     st.sides[1].slots[slot("top-a")] = c
     w = st.sides[0]
-    w.cells = ["T^", "Kv", "N^", "Nv", "Tv", "Kv", "K^", "N^", "Tv"]
+    w.cells = ["T^", "Kv", "N^", "Nv", "Tv", "K^", "K^", "N^", "Tv"]
     at_turn(st, 0)
     assert st.sides[1].bowed[slot("top-a")]
     # West flips one face up on its own turn (Gennin bonus): East's card un-bows at once

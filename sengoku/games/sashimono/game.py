@@ -131,12 +131,19 @@ class Sashimono(Game):
 
 def _cell(st: str | None, show: bool) -> str:
     if st is None:
-        return "  .   "
+        return "   .   "
     if is_up(st):
-        return f"{types_of(st):>3}^{attack_of(st)}{defence_of(st)}"
+        return f"{types_of(st):>4}^{attack_of(st)}{defence_of(st)}"
     if show:
-        return f"{types_of(st).lower():>3}v{attack_of(st)}{defence_of(st)}"
-    return f"{'?' * rank(st):>3}v{rank(st)}{rank(st)}"
+        return f"{types_of(st).lower():>4}v{attack_of(st)}{defence_of(st)}"
+    return f"{'?' * rank(st):>4}v{rank(st)}{rank(st)}"
+
+
+def _card_line(st: SashimonoState, c: int) -> str:
+    card = st.card(c)
+    acts = "; ".join(f"{a.name} [{' '.join(a.requires) or '-'}]" for a in card.actions)
+    ongoing = " (ongoing effect)" if card.ongoing else ""
+    return f"{card.id}: {card.text or card.score_text} | {acts}{ongoing}"
 
 
 def render(st: SashimonoState, seat: int | None) -> str:
@@ -160,19 +167,20 @@ def render(st: SashimonoState, seat: int | None) -> str:
             mark = "*" if side.bowed[p] else " "
             return f"{mark}{card.id[:7]:<7}"
 
-        lines.append("          " + "".join(f"{slot(p):<9}" for p in (0, 1, 2)))
+        lines.append(" " * 12 + "".join(f"{slot(p):<8}" for p in (0, 1, 2)))
         for r in range(3):
             left = slot(11 - r)
             right = slot(3 + r)
             row = " ".join(_cell(side.cells[r * 3 + c], own) for c in range(3))
-            lines.append(f"{left:<9} {r + 1} {row}  {right}")
-        lines.append("            " + "      ".join(f"{ch}" for ch in "abc"))
-        lines.append("          " + "".join(f"{slot(p):<9}" for p in (8, 7, 6)))
+            lines.append(f"{left:<9} {r + 1} {row} {right}")
+        lines.append(" " * 12 + "".join(f"{ch:^8}" for ch in "abc"))
+        lines.append(" " * 12 + "".join(f"{slot(p):<8}" for p in (8, 7, 6)))
         if own:
             hand = " ".join(f"h{i + 1}:{t}" for i, t in enumerate(side.hand)) or "-"
             lines.append(f"Kumi hand: {hand}   (deck {len(side.deck)})")
-            sas = ", ".join(f"{st.card(c).id}" for c in side.shand) or "-"
-            lines.append(f"Sashimono hand: {sas}   (deck {len(side.sdeck)})")
+            lines.append(f"Sashimono hand ({len(side.shand)}; deck {len(side.sdeck)}):")
+            for c in side.shand:
+                lines.append("  " + _card_line(st, c))
         else:
             lines.append(
                 f"Kumi hand: {len(side.hand)} cards (deck {len(side.deck)}); "
@@ -182,7 +190,7 @@ def render(st: SashimonoState, seat: int | None) -> str:
             if c is not None:
                 card = st.card(c)
                 bow = "BOWED " if side.bowed[p] else ""
-                lines.append(f"  {SLOTS[p]}: {bow}{card.name}: {card.score_text}")
+                lines.append(f"  {SLOTS[p]}: {bow}{_card_line(st, c)}")
     if st.solo:
         k = st.sides[KAGE]
         lines.append("")
@@ -196,7 +204,9 @@ def render(st: SashimonoState, seat: int | None) -> str:
         )
         for c, b in zip(k.sline, k.sbowed, strict=True):
             card = st.card(c)
-            lines.append(f"  trap {'BOWED ' if b else ''}{card.name}: {card.score_text}")
+            lines.append(
+                f"  trap {'BOWED ' if b else ''}{card.name}: {card.text or card.score_text}"
+            )
     if st.battle is not None:
         b = st.battle
         lines.append(

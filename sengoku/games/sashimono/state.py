@@ -1775,16 +1775,7 @@ class SashimonoState(State):
                     pool += st.looking
             pool.sort()
             rng.shuffle(pool)
-            for i in hidden_cells:
-                r = rank(s.cells[i] or "")
-                chosen: list[str] = []
-                for t in list(pool):
-                    if t not in chosen:
-                        chosen.append(t)
-                        pool.remove(t)
-                        if len(chosen) == r:
-                            break
-                s.cells[i] = "".join(chosen) + "v"
+            pool = self._deal_hidden(s, hidden_cells, pool, rng)
             if other:
                 n = len(s.hand)
                 s.hand, pool = pool[:n], pool[n:]
@@ -1822,6 +1813,41 @@ class SashimonoState(State):
             k.sdeck = spool
         # A pending question built from hidden cards must be asked again from the new deal.
         return st
+
+    @staticmethod
+    def _deal_hidden(s: Side, cells: list[int], pool: list[str], rng: random.Random) -> list[str]:
+        """Give each Hidden stack of ``cells`` its Rank in distinct types from ``pool``; the
+        rest of the pool is returned. Random tries first; if they fail, the plentiful types
+        go to the biggest stacks first, which always succeeds when any deal can."""
+        ranks = {i: rank(s.cells[i] or "") for i in cells}
+        for _ in range(20):
+            left = list(pool)
+            rng.shuffle(left)
+            dealt: dict[int, str] = {}
+            for i in cells:
+                chosen = ""
+                for t in list(left):
+                    if t not in chosen:
+                        chosen += t
+                        left.remove(t)
+                        if len(chosen) == ranks[i]:
+                            break
+                if len(chosen) < ranks[i]:
+                    break
+                dealt[i] = chosen
+            else:
+                for i, types in dealt.items():
+                    s.cells[i] = types + "v"
+                return left
+        left = list(pool)
+        for i in sorted(cells, key=lambda c: -ranks[c]):
+            counts = {t: left.count(t) for t in KUMI_TYPES}
+            chosen = "".join(sorted(KUMI_TYPES, key=lambda t: -counts[t])[: ranks[i]])
+            for t in chosen:
+                left.remove(t)
+            s.cells[i] = chosen + "v"
+        rng.shuffle(left)
+        return left
 
     def __str__(self) -> str:
         return self.game.render_text(self, None)
