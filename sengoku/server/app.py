@@ -7,6 +7,7 @@ WebSocket, in the first message: tokens never travel in a URL, so no access log 
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import logging
 import re
@@ -414,9 +415,16 @@ def create_app(settings: Settings) -> FastAPI:
         await websocket_session(svc(), settings, websocket, match_id)
 
     # The browser client (sengoku/web): its replay route and static files, mounted last.
-    from sengoku.web import mount as mount_web
+    if importlib.util.find_spec("sengoku.web") is not None:
+        from sengoku.web import mount as mount_web
 
-    mount_web(app)
+        mount_web(app)
+    else:
+
+        @app.get("/", include_in_schema=False)
+        async def root() -> dict[str, Any]:
+            return {"api": "/api/games", "docs": "/docs", "openapi": "/openapi.json"}
+
     return app
 
 
