@@ -7,6 +7,8 @@ seat is allowed to know.
 
 * :class:`GungiEncoder` - board planes per tier, owner and piece kind, plus hand counts and
   the flags of the position, from the observing seat's side of the board.
+* :class:`GunkimonoEncoder` - one flat vector: the battlefield per square, the row, counts of
+  tiles by code, banners, and each player (seats relative to the observer).
 * :class:`JsonBytesEncoder` - the generic fallback for games without their own encoder: the
   canonical JSON of the view (sorted keys, no spaces), as UTF-8 bytes, zero-padded to a fixed
   length. It is lossless (two different views never give the same tensor) but a learner has
@@ -156,6 +158,194 @@ class GungiEncoder(Encoder):
         out[f + 7] = min(1.0, view["ply"] / self.max_game_length)
 
 
+class GunkimonoEncoder(Encoder):
+    """Gunkimono as one flat vector, seats relative to the observer.
+
+    Player slot ``i`` is the seat ``i`` places after the observer (slot 0: the observer; a
+    spectator observes as seat 0); slots past the player count stay zero. A tile is
+    ``(troop one-hot 5, its symbols) x 2``, lower troop type first as in its name; tile counts
+    are indexed by the game's tile code (``troop * 2 + symbols - 1`` for each half).
+
+    * board, per square (row-major, 80): top troop one-hot (I S C P A, face-down ``?``),
+      symbols, level, stronghold owner slot one-hot (5), a scoring choice pending there
+      (flag, VP, VP allowed), the support square flag;
+    * the face-up row (3 slots: present flag + tile); the phase one-hot (place, support,
+      score, stronghold, draw, over); turn, turns completed, decisions; stack sizes, the end
+      stack in play, the end triggered, removed tiles; a large tile placed this turn; passes;
+      the slot to act one-hot (5);
+    * every large tile on the battlefield, counted by tile code (100); the small tiles placed
+      per slot and troop (placed, face up); the banners left per column and kind (5 x 3);
+      the turn each slot built its strongholds (+1; 0 not built);
+    * per slot: present, score, hand counts by code (the observer's only; others are
+      hidden), hand size, tiles of its hand known to all by code, small tiles left per
+      troop, honor marker per column (-1 removed), strongholds left, and each banner it holds
+      per kind and column (held, value known, value).
+
+    Faithful but for the constants of the environment (seat, options, ending and stronghold
+    rows), the order in which large tiles were placed (counted instead: the board shows
+    where) and the outcome (terminal states have no decision).
+    """
+
+    SLOTS = 5
+    PHASES = ("place", "support", "score", "stronghold", "draw", "over")
+    ROW = 3
+    TILE = 12
+    CODES = 100
+    CELL = 17
+    low = -1.0
+    high = 1000.0  # decisions are bounded by max_game_length
+
+    def __init__(self) -> None:
+        from sengoku.games.gunkimono.data import components, tile_code
+
+        c = components()
+        self.letters = {letter: i for i, letter in enumerate(c.troop_letters)}
+        self.troops = len(c.troop_letters)
+        self.banner_kinds = {name: i for i, name in enumerate(c.banner_kinds)}
+        self.columns = {name: i for i, name in enumerate(c.troop_names)}
+        self.cells = c.width * c.height
+        self.width = c.width
+        self.cell_base = np.arange(self.cells) * self.CELL
+        # Every tile name ("P1A2": troop, symbols, troop, symbols) -> the game's tile code.
+        self.codes = {
+            f"{a}{sa}{b}{sb}": tile_code(self.letters[a], sa, self.letters[b], sb)
+            for a in c.troop_letters
+            for b in c.troop_letters
+            for sa in (1, 2)
+            for sb in (1, 2)
+        }
+        n, t = self.SLOTS, self.troops
+        kinds = len(c.banner_kinds)
+        self.player_size = 1 + 1 + self.CODES + 1 + self.CODES + t + 2 * t + 1 + kinds * 5 * 3
+        sizes = [
+            ("board", self.cells * self.CELL),
+            ("row", self.ROW * (1 + self.TILE)),
+            ("globals", len(self.PHASES) + 3 + 5 + 2 + n),
+            ("placed", self.CODES),
+            ("small", n * t * 2),
+            ("banner_stacks", 5 * kinds),
+            ("built", n * 2),
+            ("players", n * self.player_size),
+        ]
+        self.offsets: dict[str, int] = {}
+        total = 0
+        for name, size in sizes:
+            self.offsets[name] = total
+            total += size
+        self.shape = (total,)
+
+    def _tile(self, out: np.ndarray, at: int, name: str) -> None:
+        letters = self.letters
+        out[at + letters[name[0]]] = 1.0
+        out[at + 5] = int(name[1])
+        out[at + 6 + letters[name[2]]] = 1.0
+        out[at + 11] = int(name[3])
+
+    def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
+        n = view["players_count"]
+        me = seat if seat is not None else 0
+
+        def slot(s: int) -> int:
+            return (s - me) % n
+
+        letters = self.letters
+        codes = self.codes
+        o = self.offsets
+        board = view["board"]
+        cell_at = o["board"]
+        base_of_cell = self.cell_base + cell_at
+        out[base_of_cell + [5 if t == "?" else letters[t] for t in board["troops"]]] = 1.0
+        out[base_of_cell + 6] = board["symbols"]
+        out[base_of_cell + 7] = board["levels"]
+        owners = np.asarray(board["strongholds"])
+        held = owners >= 0
+        if held.any():
+            out[base_of_cell[held] + 8 + (owners[held] - me) % n] = 1.0
+        for pending in view["pending"]:
+            at = cell_at + self._cell(pending["square"]) * self.CELL
+            out[at + 13] = 1.0
+            out[at + 14] = pending["vp"]
+            out[at + 15] = 1.0 if pending["vp_allowed"] else 0.0
+        if view["support_square"] is not None:
+            out[cell_at + self._cell(view["support_square"]) * self.CELL + 16] = 1.0
+        at = o["row"]
+        for i, name in enumerate(view["row"]):
+            out[at + i * (1 + self.TILE)] = 1.0
+            self._tile(out, at + i * (1 + self.TILE) + 1, name)
+        at = o["globals"]
+        out[at + self.PHASES.index(view["phase"])] = 1.0
+        at += len(self.PHASES)
+        out[at : at + 3] = (view["turn"], view["turns"], view["decisions"])
+        out[at + 3 : at + 8] = (
+            view["stack_size"],
+            view["end_stack_size"],
+            1.0 if view["end_stack_in_play"] else 0.0,
+            1.0 if view["end_triggered"] else 0.0,
+            view["removed_count"],
+        )
+        out[at + 8] = 1.0 if view["placed_large"] else 0.0
+        out[at + 9] = view["passes"]
+        if view["current_player"] >= 0:
+            out[at + 10 + slot(view["current_player"])] = 1.0
+        at = o["placed"]
+        for name in view["placed"]:
+            out[at + codes[name]] += 1.0
+        at = o["small"]
+        for owner, troop, face_up in view["placed_small"]:
+            k = at + (slot(owner) * self.troops + troop) * 2
+            out[k] = 1.0
+            out[k + 1] = face_up
+        at = o["banner_stacks"]
+        kinds = len(self.banner_kinds)
+        for column, stack in enumerate(view["banner_stacks"]):
+            for kind in stack:
+                out[at + column * kinds + self.banner_kinds[kind]] += 1.0
+        at = o["built"]
+        built_count = [0] * self.SLOTS
+        for owner, turn in view["built_at"]:
+            k = slot(owner)
+            out[at + k * 2 + built_count[k]] = turn + 1
+            built_count[k] += 1
+        base = o["players"]
+        for s, player in enumerate(view["players"]):
+            at = base + slot(s) * self.player_size
+            out[at] = 1.0
+            out[at + 1] = player["score"]
+            at += 2
+            if player["hand"] is not None:
+                for name in player["hand"]:
+                    out[at + codes[name]] += 1.0
+            at += self.CODES
+            out[at] = player["hand_size"]
+            at += 1
+            for name in player["hand_known"]:
+                out[at + codes[name]] += 1.0
+            at += self.CODES
+            for letter in player["reserve"]:
+                out[at + letters[letter]] += 1.0
+            at += self.troops
+            for column, row in enumerate(player["honor"]):
+                out[at + column] = -1.0 if row is None else row
+            at += 2 * self.troops  # the second half is kept for removed flags below
+            for column, row in enumerate(player["honor"]):
+                if row is None:
+                    out[at - self.troops + column] = 1.0
+            out[at] = player["strongholds_left"]
+            at += 1
+            for banner in player["banners"]:
+                k = (
+                    at
+                    + (self.banner_kinds[banner["kind"]] * 5 + self.columns[banner["column"]]) * 3
+                )
+                out[k] = 1.0
+                if banner["value"] is not None:
+                    out[k + 1] = 1.0
+                    out[k + 2] = banner["value"]
+
+    def _cell(self, name: str) -> int:
+        return (int(name[1:]) - 1) * self.width + ord(name[0]) - ord("a")
+
+
 def legal_table(game: Game, state: State) -> dict[int, Action]:
     """The legal actions of ``state`` by their integers (ascending, as the contract lists them)."""
     legal = state.legal_actions()
@@ -166,6 +356,7 @@ def legal_table(game: Game, state: State) -> dict[int, Action]:
 #: Game name -> factory of its encoder from the game and its resolved options.
 ENCODERS: dict[str, Callable[[Game, Mapping[str, Any]], Encoder]] = {
     "gungi": lambda game, options: GungiEncoder(game.max_game_length(**options)),
+    "gunkimono": lambda game, options: GunkimonoEncoder(),
 }
 
 #: Bytes of JSON the generic encoder keeps, per game (views grow with the game).
@@ -190,6 +381,7 @@ __all__ = [
     "ENCODERS",
     "Encoder",
     "GungiEncoder",
+    "GunkimonoEncoder",
     "JsonBytesEncoder",
     "canonical_json",
     "encoder_for",

@@ -12,6 +12,7 @@ import sengoku
 from sengoku.core.game import SengokuError
 from sengoku.interop.encoders import (
     GungiEncoder,
+    GunkimonoEncoder,
     JsonBytesEncoder,
     canonical_json,
     encoder_for,
@@ -86,10 +87,10 @@ def test_gungi_encoding_is_faithful() -> None:
 
 
 def test_json_bytes_encoder_is_lossless_and_refuses_overflow() -> None:
-    game = sengoku.load_game("gunkimono")
-    encoder = encoder_for(game, {"players": 3})
+    game = sengoku.load_game("sashimono")
+    encoder = encoder_for(game, {})
     assert isinstance(encoder, JsonBytesEncoder)
-    state = game.new_state(seed=4, players=3)
+    state = game.new_state(seed=4)
     rng = random.Random(1)
     for _ in range(40):
         state.apply(rng.choice(state.legal_actions()))
@@ -99,7 +100,49 @@ def test_json_bytes_encoder_is_lossless_and_refuses_overflow() -> None:
     assert json.loads(data.decode("utf-8")) == view
     assert data.decode("utf-8") == canonical_json(view)
     with pytest.raises(SengokuError, match="obs_size"):
-        JsonBytesEncoder("gunkimono", 64).encode(view, 1)
+        JsonBytesEncoder("sashimono", 64).encode(view, 1)
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_gunkimono_encoding_is_faithful(players: int) -> None:
+    """Different views never share a tensor (but for the seat, options and outcome)."""
+    game = sengoku.load_game("gunkimono")
+    encoder = encoder_for(game, {"players": players})
+    assert isinstance(encoder, GunkimonoEncoder)
+    seen: dict[bytes, str] = {}
+    for seed in range(2):
+        state = game.new_state(seed=seed, players=players)
+        rng = random.Random(seed)
+        while True:
+            for seat in (None, *range(players)):
+                view = state.view(seat)
+                tensor = encoder.encode(view, seat)
+                assert tensor.min() >= encoder.low and tensor.max() <= encoder.high
+                key = json.dumps(
+                    {k: v for k, v in view.items() if k not in ("seat", "outcome")},
+                    sort_keys=True,
+                )
+                token = tensor.tobytes() + bytes([players if seat is None else seat])
+                assert seen.setdefault(token, key) == key
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+    assert len(seen) > 300
+
+
+def test_gunkimono_hand_is_in_the_owners_tensor_only() -> None:
+    game = sengoku.load_game("gunkimono")
+    encoder = encoder_for(game, {})
+    assert isinstance(encoder, GunkimonoEncoder)
+    state = game.new_state(seed=3)
+    hand_at = encoder.offsets["players"] + 2  # slot 0 (the observer): its hand counts
+    other_hand_at = hand_at + encoder.player_size
+    for seat in (0, 1):
+        tensor = encoder.encode(state.view(seat), seat)
+        assert tensor[hand_at : hand_at + encoder.CODES].sum() == 3
+        assert tensor[other_hand_at : other_hand_at + encoder.CODES].sum() == 0
+    spectator = encoder.encode(state.view(None), None)
+    assert spectator[hand_at : hand_at + encoder.CODES].sum() == 0
 
 
 @pytest.mark.parametrize(
