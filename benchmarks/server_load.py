@@ -100,7 +100,7 @@ class Load:
         ws = await websockets.connect(
             f"{self.ws_base}/ws/matches/{mid}", max_size=2**22, open_timeout=60, compression=None
         )
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await ws.send(json.dumps({"type": "hello", "token": token, "short": False}))
         return Seat(ws)
 
     async def game(self, seats: list[Seat], rng: random.Random, stop: float) -> None:

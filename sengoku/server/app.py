@@ -304,7 +304,7 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/api/matches/{match_id}")
     async def get_match(
         match_id: str,
-        short: bool = Query(default=False, description="add each legal action's short form"),
+        short: bool = Query(default=True, description="each legal action's short form too"),
         authorization: str | None = Header(default=None),
     ) -> dict[str, Any]:
         """What the bearer's seat may see (without a token: the spectators' view)."""
@@ -506,7 +506,7 @@ async def websocket_session(
     except ApiError as exc:
         await fail(exc.code, exc.message, 4401)
         return
-    short = hello.get("short", False) is True
+    short = hello.get("short", True) is not False
     async with live.lock:
         sub = service.subscribe(live, seat, after, short)
     await ws.send_json({"type": "welcome", "seat": seat, "last_event": len(live.events)})

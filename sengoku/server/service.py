@@ -423,7 +423,7 @@ class MatchService:
         return {"type": "event", "n": e["n"], "event": {**e["event"], "audience": e["audience"]}}
 
     # -- what a seat sees -------------------------------------------------------------
-    def snapshot(self, live: Live, seat: int | None, short: bool = False) -> dict[str, Any]:
+    def snapshot(self, live: Live, seat: int | None, short: bool = True) -> dict[str, Any]:
         """What ``seat`` sees of the match; ``short`` adds each legal action's short form."""
         state = live.state
         to_act = live.to_act

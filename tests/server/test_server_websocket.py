@@ -161,3 +161,19 @@ def test_rate_limit_per_connection(make_client: Callable[..., TestClient]) -> No
             hello(ws)
             ws.send_json({"type": "ping", "id": 0})
             assert ws.receive_json()["type"] == "pong"
+
+
+def test_short_notation_on_request(make_client: Callable[..., TestClient]) -> None:
+    with make_client() as client:
+        m = new_match(client, game="gungi")
+        mid, t0 = m["id"], m["tokens"]["0"]
+        full = client.get(f"/api/matches/{mid}", headers=auth(t0)).json()["legal"]
+        assert full and all(set(x) == {"action", "short"} for x in full)
+        lean = client.get(f"/api/matches/{mid}?short=false", headers=auth(t0)).json()["legal"]
+        assert lean == [{"action": x["action"]} for x in full]
+        with client.websocket_connect(f"/ws/matches/{mid}") as ws:
+            ws.send_json({"type": "hello", "token": t0, "short": False})
+            assert receive_until(ws, "state")[-1]["legal"] == lean
+        with client.websocket_connect(f"/ws/matches/{mid}") as ws:
+            ws.send_json({"type": "hello", "token": t0})
+            assert receive_until(ws, "state")[-1]["legal"] == full
