@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ARGS   ?=
 
-.PHONY: install run test lint format soak bench clean
+.PHONY: install run test lint format soak bench clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -31,8 +31,13 @@ format: install
 	$(BIN)/ruff check --fix sengoku tests benchmarks
 	$(BIN)/ruff format sengoku tests benchmarks
 
-test: lint
+test: lint browser
 	$(BIN)/python -m pytest -q
+
+# The browser tests (tests/web) drive Debian's Chromium through Playwright, never a
+# downloaded browser: install it when it is missing.
+browser:
+	@test -x /usr/bin/chromium || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 
 soak: install
 	SENGOKU_SOAK=1 $(BIN)/python -m pytest -q -m soak tests

@@ -30,6 +30,7 @@ export function resultText(result, seats, renderer) {
 
 function seatTitle(seat, seats, renderer) {
   const side = renderer.seatName(seat);
+  if (seats?.[seat]?.kind === "ai") return `${side} (computer)`;
   const name = seats?.[seat]?.name;
   return name && name !== side ? `${side} (${name})` : side;
 }
@@ -226,16 +227,18 @@ class MatchPage {
   }
 
   lastAction() {
-    for (let i = this.events.length - 1; i >= 0; i--) {
-      const e = this.events[i].event;
-      if (e.action && e.type !== "takeback") return e.action;
-      if (e.type === "takeback" || e.type === "takeback_done") return null;
-    }
-    return null;
+    const moves = this.moveEvents();
+    return moves.length ? moves[moves.length - 1].event.action : null;
   }
 
+  /** The moves in play: every event naming an action, less those a takeback undid. */
   moveEvents() {
-    return this.events.filter((e) => typeof e.event.action === "string");
+    const out = [];
+    for (const e of this.events) {
+      if (e.event.type === "takeback") out.length = Math.min(out.length, e.event.to_ply);
+      else if (typeof e.event.action === "string") out.push(e);
+    }
+    return out;
   }
 
   build() {
@@ -382,10 +385,16 @@ class MatchPage {
     const mine = this.held.length > 0;
     if (active && mine) {
       box.append(el("button.danger", { type: "button", id: "resign", onclick: () => this.resign() }, "Resign"));
-      if (s.offers?.takeback && !this.held.includes(s.offers.takeback.by)) {
-        box.append(el("button.secondary", { type: "button", id: "takeback-accept", onclick: () => this.takeback(true) }, "Allow takeback"));
-      } else if (s.ply > 0 && !s.offers?.takeback) {
-        box.append(el("button.secondary", { type: "button", id: "takeback", onclick: () => this.takeback(true) }, "Take back"));
+      const offer = s.offers?.takeback;
+      if (offer && !this.held.includes(offer.by)) {
+        box.append(
+          el("button.primary", { type: "button", id: "takeback-accept", onclick: () => this.answerTakeback(true) }, "Allow takeback"),
+          el("button.secondary", { type: "button", id: "takeback-decline", onclick: () => this.answerTakeback(false) }, "Decline"),
+        );
+      } else if (offer) {
+        box.append(el("span.muted", {}, "Takeback asked…"));
+      } else if (this.takebackSeat() !== null) {
+        box.append(el("button.secondary", { type: "button", id: "takeback", onclick: () => this.takeback() }, "Take back"));
       }
     }
     if (s.can_abort && mine) {
@@ -604,12 +613,35 @@ class MatchPage {
     }
   }
 
+  /** The seat of ours whose last move a takeback would undo (the latest one), or null. */
+  takebackSeat() {
+    const moves = this.moveEvents();
+    for (let i = moves.length - 1; i >= 0; i--) {
+      const seat = moves[i].event.seat;
+      if (this.held.includes(seat) && this.snap.seats[seat]?.kind === "human") return seat;
+    }
+    return null;
+  }
+
   async takeback() {
+    const seat = this.takebackSeat();
+    if (seat === null) return;
     try {
-      const snap = await api("POST", `/api/matches/${this.id}/takeback`, { token: this.actingToken(), body: { accept: true } });
-      // A takeback rewrites the move list: start it again from the server's events.
-      this.events = [];
-      this.seen = new Set();
+      let snap = await api("POST", `/api/matches/${this.id}/takeback`, { token: this.tokens[seat], body: { accept: true } });
+      // In hot seat the other players at this device agree at once.
+      for (const other of this.held) {
+        if (other === seat || this.snap.seats[other]?.kind !== "human" || !snap.offers?.takeback) continue;
+        snap = await api("POST", `/api/matches/${this.id}/takeback`, { token: this.tokens[other], body: { accept: true } });
+      }
+      await this.catchUp(snap);
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+
+  async answerTakeback(accept) {
+    try {
+      const snap = await api("POST", `/api/matches/${this.id}/takeback`, { token: this.actingToken(), body: { accept } });
       await this.catchUp(snap);
     } catch (err) {
       toast(err.message, "error");

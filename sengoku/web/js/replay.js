@@ -102,7 +102,7 @@ class ReplayPage {
             "div.card",
             {},
             this.status,
-            el("div.replay-controls", {}, btn("replay-first", "⏮", "First position", () => this.go(0)), btn("replay-prev", "◀", "Previous move", () => this.go(this.ply - 1)), this.counter, btn("replay-next", "▶", "Next move", () => this.go(this.ply + 1)), btn("replay-last", "⏭", "Last position", () => this.go(this.plies.length - 1))),
+            el("div.replay-controls", {}, btn("replay-first", "|◀", "First position", () => this.go(0)), btn("replay-prev", "◀", "Previous move", () => this.go(this.ply - 1)), this.counter, btn("replay-next", "▶", "Next move", () => this.go(this.ply + 1)), btn("replay-last", "▶|", "Last position", () => this.go(this.plies.length - 1))),
             this.slider,
             el("div.field", {}, el("label", { for: "replay-seat" }, "Show as"), seatSel),
             el("div.controls", {}, el("button.secondary", { type: "button", id: "export", onclick: () => download(`${this.record.game}-${this.id}.json`, this.record) }, "Export record"), el("a.button.secondary", { href: "/records", "data-nav": "" }, "All records")),

@@ -1,0 +1,128 @@
+"""Browser tests: the real server on 127.0.0.1 (a free port, a temporary SQLite file) and
+Debian's Chromium driven by Playwright for Python, offline (no browser download, no network).
+
+Screenshots are kept as test artifacts in build/web-screenshots/ (SENGOKU_WEB_ARTIFACTS
+overrides the folder).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+
+from sengoku.server import Settings, create_app
+
+CHROMIUM = os.environ.get("SENGOKU_CHROMIUM", "/usr/bin/chromium")
+#: What a closed network needs: no sandbox (root in CI), no GPU, nothing phoning home.
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerThread(threading.Thread):
+    """uvicorn in a thread with its own event loop; ``stop`` shuts it down cleanly."""
+
+    def __init__(self, app: Any, port: int) -> None:
+        super().__init__(daemon=True)
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+        self.server = uvicorn.Server(config)
+
+    def run(self) -> None:
+        self.server.run()
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("web") / "server.sqlite3"
+    # AI seats run in a thread pool: no process start-up in the tests.
+    app = create_app(Settings(db_url=f"sqlite:///{db}", ai_mode="thread", claim_after=3600))
+    port = free_port()
+    thread = ServerThread(app, port)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not thread.server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    thread.stop()
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
+    b = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+    yield b
+    b.close()
+
+
+class PageErrors:
+    """JavaScript errors seen on a page: a test fails if its page threw."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def watch(self, page: Page) -> Page:
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on(
+            "console",
+            lambda m: (
+                self.errors.append(m.text)
+                if m.type == "error" and not m.text.startswith("Failed to load resource")
+                else None
+            ),
+        )
+        return page
+
+
+@pytest.fixture
+def new_page(browser: Browser, base_url: str) -> Iterator[Any]:
+    """``new_page(width, height)``: a page in a fresh context (its own localStorage)."""
+    contexts = []
+    watcher = PageErrors()
+
+    def make(width: int = 1280, height: int = 900) -> Page:
+        ctx = browser.new_context(
+            viewport={"width": width, "height": height}, base_url=base_url, accept_downloads=True
+        )
+        ctx.set_default_timeout(15_000)
+        contexts.append(ctx)
+        return watcher.watch(ctx.new_page())
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+    assert not watcher.errors, f"JavaScript errors: {watcher.errors}"

@@ -1,0 +1,78 @@
+"""Helpers for the browser tests: screenshots kept as artifacts, layout checks, moves."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = Path(os.environ.get("SENGOKU_WEB_ARTIFACTS", ROOT / "build" / "web-screenshots"))
+
+
+def shot(page: Page, name: str) -> Path:
+    """Keep a full-page screenshot as a test artifact."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def no_horizontal_overflow(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    inner = page.evaluate("window.innerWidth")
+    assert width <= inner, f"the page is {width}px wide in a {inner}px window"
+
+
+def tower(page: Page, square: str) -> list[tuple[str, str]]:
+    """(piece, colour) of each tier the board draws at ``square``, bottom first."""
+    return [
+        (str(p[0]), str(p[1]))
+        for p in page.eval_on_selector_all(
+            f'.board .tower[data-square="{square}"] .piece',
+            "els => els.map(e => [e.dataset.piece, e.dataset.color])",
+        )
+    ]
+
+
+def moves_shown(page: Page) -> list[str]:
+    return [t.strip() for t in page.locator("#moves li[data-ply] .notation").all_inner_texts()]
+
+
+def wait_moves(page: Page, count: int) -> list[str]:
+    page.wait_for_function(
+        "n => document.querySelectorAll('#moves li[data-ply]').length >= n", arg=count
+    )
+    return moves_shown(page)
+
+
+def click_move(page: Page, origin: str, target: str, mark: str | None = None) -> None:
+    """Select ``origin`` (a square, or ``hand:piece``), then play onto ``target`` by clicks.
+
+    When several moves reach the target the page asks which one: ``mark`` picks the choice
+    whose notation contains it.
+    """
+    if origin.startswith("hand:"):
+        page.click(f'.hand button.hand-piece.droppable[data-piece="{origin[5:]}"]')
+    else:
+        page.click(f'[data-sq="{origin}"]')
+    page.wait_for_selector(f'[data-target="{target}"]')
+    before = len(moves_shown(page))
+    page.click(f'[data-sq="{target}"]')
+    if page.locator(".chooser:not([hidden])").count():
+        choices = page.locator(".chooser button.choice")
+        if mark is None:
+            choices.first.click()
+        else:
+            page.locator(f'.chooser button.choice[data-action*="{mark}"]').first.click()
+    wait_moves(page, before + 1)
+
+
+def start_game(page: Page, game: str, preset: str) -> None:
+    """From the home page: pick ``game``, the seats ``preset`` (ai, hotseat, invite), start."""
+    page.goto("/")
+    page.click(f'.game-card[data-game="{game}"] a.button')
+    page.click(f'.presets button[data-preset="{preset}"]')
+    page.click("#start")
+    page.wait_for_url("**/play/*")
