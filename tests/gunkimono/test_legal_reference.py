@@ -1,0 +1,56 @@
+"""The fast legal-action generator agrees with a brute-force reference built from the rule
+checks (``why_illegal``), in positions with strongholds, supports and every phase."""
+
+from __future__ import annotations
+
+import random
+
+from sengoku.games.gunkimono import BuildStronghold, Draw, Place, Score, SmallTile
+from sengoku.games.gunkimono.data import tile_troops
+from sengoku.games.gunkimono.selfplay import balanced_choice
+from sengoku.games.gunkimono.state import CELLS, PAIRS, GunkimonoState
+from tests.gunkimono.helpers import GAME
+
+RULE4 = [0]
+
+
+def reference(st: GunkimonoState) -> list[object]:
+    seat = st.turn
+    candidates: list[object] = []
+    for code in set(st.hands[seat]):
+        (t1, s1), (t2, s2) = tile_troops(code)
+        c1, c2 = t1 * 2 + s1 - 1, t2 * 2 + s2 - 1
+        for a, b in PAIRS:
+            candidates += [Place(c1, a, c2, b), Place(c2, a, c1, b)]
+    for t in range(5):
+        for c in range(CELLS):
+            candidates += [SmallTile(t, c, False), SmallTile(t, c, True)]
+            candidates += [Score(False, t, c), Score(True, t, c)]
+    candidates += [BuildStronghold(c) for c in range(CELLS)]
+    candidates += [Draw(None)] + [Draw(t) for t in range(100)]
+    why = [st.why_illegal(a) for a in candidates]
+    RULE4[0] += sum(1 for w in why if w and "Stronghold rule 4" in w)
+    legal = [a for a, w in zip(candidates, why, strict=True) if w is None]
+    return sorted(set(legal), key=lambda a: GAME.action_to_int(st, a))  # type: ignore[arg-type]
+
+
+def test_generator_matches_reference() -> None:
+    checked = 0
+    phases: set[str] = set()
+    for seed in range(6):
+        players = 2 + seed % 4
+        st = GAME.new_state(seed, players=players, own_double_stronghold=seed % 2 == 1)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            if st.decisions % 7 == 0 or st.phase in ("support", "stronghold"):
+                assert st.legal_actions() == reference(st), (seed, st.decisions)
+                checked += 1
+                phases.add(st.phase)
+            supports = [a for a in st.legal_actions() if isinstance(a, SmallTile) and a.support]
+            if supports and rng.random() < 0.3:
+                st.apply(rng.choice(supports))
+            else:
+                st.apply(balanced_choice(st, rng))
+    assert checked > 100
+    assert RULE4[0] > 0  # positions where linking two players' formations was refused
+    assert phases >= {"place", "support", "score", "stronghold", "draw"}
