@@ -105,21 +105,25 @@ def run_games(options: dict, games: int, seed: int, deep_every: int) -> dict:
     return reasons
 
 
+@pytest.mark.soak
 def test_random_duels() -> None:
-    reasons = run_games({}, 600 if SOAK else 120, 1, deep_every=25)
+    reasons = run_games({}, 1500 if SOAK else 120, 1, deep_every=25)
     assert reasons.get("vp", 0) > 0
 
 
+@pytest.mark.soak
 def test_random_duels_short_and_long() -> None:
     run_games({"vp": 2}, 300 if SOAK else 40, 2, deep_every=40)
     run_games({"vp": 4}, 300 if SOAK else 30, 3, deep_every=40)
 
 
+@pytest.mark.soak
 def test_random_solo_games() -> None:
     reasons = run_games({"mode": "solo"}, 1000 if SOAK else 150, 4, deep_every=10)
     assert reasons.get("kagemusha_deck", 0) > 0
 
 
+@pytest.mark.soak
 def test_random_solo_games_east_with_every_challenge() -> None:
     opts = {"mode": "solo", "army": "east", **{c: True for c in CHALLENGES}}
     run_games(opts, 500 if SOAK else 60, 5, deep_every=10)

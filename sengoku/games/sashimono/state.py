@@ -723,7 +723,8 @@ class SashimonoState(State):
             cells = self.action_ready(seat, lid, act.requires)
             assert isinstance(cells, list)
             opts = [(K_OWN, i, f"gunbai {CELLS[i]}", CELLS[i]) for i in cells]
-            self._ask(seat, "gunbai", "Gunbai fan: flip a Kumi in this line, then act", opts)
+            self._ask(seat, "gunbai", "Gunbai fan: flip a Kumi in this line, then act", opts,
+                      act=arg)  # fmt: skip
         self._push(*tasks, {"t": "actions", "seat": seat})
 
     def _on_gunbai(self, prompt: dict[str, Any], kind: int, arg: int) -> None:
@@ -1241,7 +1242,7 @@ class SashimonoState(State):
             return
         opts = [(K_OWN, i, f"train {CELLS[i]}", CELLS[i]) for i, _ in targets]
         self._ask(actor, "train", "train a face-up Kumi (not in the played line from an action)",
-                  opts)  # fmt: skip
+                  opts, line=line)  # fmt: skip
 
     def _on_train(self, prompt: dict[str, Any], kind: int, arg: int) -> None:
         seat = prompt["seat"]
@@ -1754,6 +1755,16 @@ class SashimonoState(State):
     # ------------------------------------------------------------------ determinize
 
     def determinize(self, seat: int, rng: random.Random) -> SashimonoState:
+        # The seat sees which question the other player faces; a deal under which that
+        # question would have no answer is inconsistent with the view: deal again.
+        st = self._deal(seat, rng)
+        for _ in range(30):
+            if st._refresh_prompt(seat):
+                break
+            st = self._deal(seat, rng)
+        return st
+
+    def _deal(self, seat: int, rng: random.Random) -> SashimonoState:
         st = self.clone()
         st._legal = None
         seats = [0] if self.solo else [0, 1]
@@ -1811,8 +1822,46 @@ class SashimonoState(State):
             rng.shuffle(spool)
             k.marker = spool.pop() if k.marker is not None else None
             k.sdeck = spool
-        # A pending question built from hidden cards must be asked again from the new deal.
         return st
+
+    def _refresh_prompt(self, seat: int) -> bool:
+        """Rebuild another seat's pending question from the new deal, where its options
+        depend on that seat's hidden cards; False if it would have no answer."""
+        p = self.prompt
+        if p is None or p["seat"] in (seat, KAGE):
+            return True
+        s, op = p["seat"], p["op"]
+        opts: list[list[Any]] | None = None
+        if op == "do":
+            lid = self.ctx["line"]
+            opts = [[K_DO, i, f"do {a.name}", a.name] for i, a in self._card_actions()
+                    if i not in self.ctx["used"] and self.action_ready(s, lid, a.requires)]  # fmt: skip
+            if opts:
+                opts.append([K_DONE, 0, "done", "done"])
+        elif op == "bonus":
+            self.prompt = None
+            self._t_bonus({"seat": s})
+            self._events = []
+            return True
+        elif op == "gunbai":
+            act = dict(self._card_actions())[p["act"]]
+            cells = self.action_ready(s, self.ctx["line"], act.requires)
+            assert isinstance(cells, list)
+            opts = [[K_OWN, i, f"gunbai {CELLS[i]}", CELLS[i]] for i in cells]
+        elif op == "train":
+            targets = self._train_targets(s, p["line"])
+            opts = [[K_OWN, i, f"train {CELLS[i]}", CELLS[i]] for i, _ in targets]
+        elif op == "train_with":
+            st = self.sides[s].cells[p["cell"]] or ""
+            opts = [[K_HAND, h, f"with h{h + 1}", f"h{h + 1}"]
+                    for h, t in enumerate(self.sides[s].hand) if t not in st]  # fmt: skip
+        if opts is None:
+            return True
+        if not opts:
+            return False
+        p["opts"] = opts
+        self._legal = None
+        return True
 
     @staticmethod
     def _deal_hidden(s: Side, cells: list[int], pool: list[str], rng: random.Random) -> list[str]:
