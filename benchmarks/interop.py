@@ -32,6 +32,7 @@ import sengoku
 CASES: list[tuple[str, dict[str, Any]]] = [
     ("gungi", {"mode": "intro"}),
     ("gunkimono", {"players": 2}),
+    ("gunshi", {}),
     ("sashimono", {"mode": "duel"}),
     ("sashimono", {"mode": "solo"}),
 ]
