@@ -17,6 +17,7 @@ import asyncio
 import concurrent.futures
 import json
 import logging
+import os
 import random
 import secrets
 import time
@@ -58,7 +59,7 @@ class Settings:
     db_url: str
     now: Callable[[], float] = time.time
     ai_mode: str = "process"
-    ai_workers: int = 1
+    ai_workers: int = field(default_factory=lambda: max(1, (os.cpu_count() or 2) // 2))
     ai_initializer: Callable[[], None] | None = None
     #: Seconds an opponent must be gone before a seat may claim the win.
     claim_after: float = 60.0
@@ -1347,28 +1348,38 @@ class MatchService:
         if state is None:
             live.ai_busy = False
             return
-        try:
-            s = live.seats[seat]
+        s = live.seats[seat]
+        args = (
+            ai_mod.choose_action,
+            live.game.name,
+            state.to_json(),
+            seat,
+            s.agent or ai_mod.AI_LEVELS[ai_mod.DEFAULT_LEVEL],
+            (live.seed * 1_000_003 + ply) % (2**31),
+        )
+        loop = asyncio.get_running_loop()
+        text = None
+        for attempt in range(2):
             if self._ai is None:
                 self._ai = ai_mod.make_executor(
                     self.settings.ai_mode, self.settings.ai_workers, self.settings.ai_initializer
                 )
-            loop = asyncio.get_running_loop()
-            text = await loop.run_in_executor(
-                self._ai,
-                ai_mod.choose_action,
-                live.game.name,
-                state.to_json(),
-                seat,
-                s.agent or ai_mod.AI_LEVELS[ai_mod.DEFAULT_LEVEL],
-                (live.seed * 1_000_003 + ply) % (2**31),
-            )
-        except asyncio.CancelledError:
+            try:
+                text = await loop.run_in_executor(self._ai, *args)
+                break
+            except asyncio.CancelledError:
+                live.ai_busy = False
+                raise
+            except concurrent.futures.BrokenExecutor:
+                # a worker died (killed, out of memory): start a fresh pool and ask again
+                log.error("match %s: the AI worker pool broke (attempt %d)", live.id, attempt + 1)
+                self._ai = None
+            except Exception as exc:
+                # Only the exception's type: its message could name something hidden.
+                log.error("match %s: the AI failed (%s)", live.id, type(exc).__name__)
+                break
+        if text is None:
             live.ai_busy = False
-            raise
-        except Exception:
-            live.ai_busy = False
-            log.exception("match %s: the AI failed", live.id)
             return
         live.ai_busy = False
         try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from collections.abc import Callable
 from typing import Any
@@ -147,7 +149,9 @@ def test_ai_plays_a_whole_game_in_a_worker(make_client: Callable[..., TestClient
         wait_until(client, h["id"], lambda s: s["ply"] >= 3)
 
 
-def test_ai_in_a_process_pool_plays_gungi(make_client: Callable[..., TestClient]) -> None:
+def test_ai_in_a_process_pool_plays_gungi(
+    make_client: Callable[..., TestClient], caplog: pytest.LogCaptureFixture
+) -> None:
     """The real set-up: agents in a spawned worker process, the event loop never blocked."""
     with make_client(ai_mode="process", http_burst=1e9) as client:
         m = new_match(client, game="gungi", seats=[{"kind": "local"}, {"kind": "ai", "level": 1}])
@@ -167,3 +171,15 @@ def test_ai_in_a_process_pool_plays_gungi(make_client: Callable[..., TestClient]
             client.get("/healthz")
             assert time.monotonic() - start < 5
             wait_until(client, mid, lambda s, p=ply: s["ply"] == p + 2)
+        # a worker that dies (killed, out of memory) is replaced: the AI still answers
+        service = client.app.state.service  # type: ignore[attr-defined]
+        for pid in list(service._ai._processes):
+            os.kill(pid, signal.SIGKILL)
+        snap = client.get(f"/api/matches/{mid}", headers=auth(t0)).json()
+        action = snap["legal"][0]["action"]
+        r = client.post(
+            f"/api/matches/{mid}/actions", json={"action": action, "ply": 4}, headers=auth(t0)
+        )
+        assert r.status_code == 200
+        wait_until(client, mid, lambda s: s["ply"] == 6)
+        assert "pool broke" in caplog.text

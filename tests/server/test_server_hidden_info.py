@@ -66,7 +66,7 @@ def check_game(client: TestClient, name: str, games: int, max_plies: int, seed0:
         for _ply in range(max_plies):
             for s in [*range(n), None]:
                 headers = auth(tokens[s]) if s is not None else {}
-                snap = client.get(f"/api/matches/{mid}", headers=headers).json()
+                snap = client.get(f"/api/matches/{mid}?short=false", headers=headers).json()
                 assert snap["view"] == jsonish(ref.view(s)), (name, s)
                 if s is not None and s == ref.current_player:
                     assert [a["action"] for a in snap["legal"]] == [
