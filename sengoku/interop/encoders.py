@@ -9,6 +9,8 @@ seat is allowed to know.
   the flags of the position, from the observing seat's side of the board.
 * :class:`GunkimonoEncoder` - one flat vector: the battlefield per square, the row, counts of
   tiles by code, banners, and each player (seats relative to the observer).
+* :class:`SashimonoEncoder` - one flat vector: each side's Sonae stacks, hands, Sashimono
+  spaces and scores, the Kagemusha (solo), the battle, the card being played, the prompt.
 * :class:`JsonBytesEncoder` - the generic fallback for games without their own encoder: the
   canonical JSON of the view (sorted keys, no spaces), as UTF-8 bytes, zero-padded to a fixed
   length. It is lossless (two different views never give the same tensor) but a learner has
@@ -346,6 +348,219 @@ class GunkimonoEncoder(Encoder):
         return (int(name[1:]) - 1) * self.width + ord(name[0]) - ord("a")
 
 
+class SashimonoEncoder(Encoder):
+    """Sashimono (duel or solo) as one flat vector, sides relative to the observer.
+
+    Side slot 0 is the observer's side (seat 0 for a spectator), slot 1 the other seat's
+    (zero in the solo mode); seats in battles, prompts and turns are one-hot over (observer,
+    other seat, Kagemusha). Cards are indexed in the card set's order; a card in an ordered
+    pile (a hand, the scored cards, the Kagemusha's line) is written as its position + 1.
+
+    * per side: present, army (west, east); the nine Sonae spaces, each a Kumi stack: present,
+      face up, contents unknown, rank, attack, defence, and the type (T K N) at each of its
+      three levels; the Kumi hand by position (up to 40, the action space's bound); hand,
+      deck, Sashimono hand and Sashimono deck counts; the Sashimono hand; each of the 12
+      spaces around the Sonae (present, bowed, card one-hot); VP; scored cards;
+    * the Kagemusha (solo): army; its Kumi line (up to 16 stacks as above); Kumi deck and
+      Sashimono deck counts, Army position, VP; its Sashimono line (position, bowed); its
+      scored cards; its discarded Kumi counted by type;
+    * VP target, turn, whose turn, who is to act; the battle (attacker, defender, lines, ante
+      counts, bonus); the card being played (card, space, line, effects used in order);
+      the prompt (seat, question); cards being looked at (owner, kind, count, the cards).
+
+    Faithful but for the constants of the environment (mode, card set name), the prompt's
+    ``rule`` and ``options`` texts (the options are the legal actions: the action mask), the
+    order of the Kagemusha's discard pile (counted) and the result (terminal states).
+    """
+
+    SIDES = ("observer", "other", "kagemusha")
+    ARMIES = ("west", "east")
+    CELLS = 9
+    STACK = 15
+    HAND_MAX = 40
+    KAGE_LINE_MAX = 16
+    SPACES = 12
+    LINES = 7
+    USED_MAX = 8
+    LOOK_MAX = 8
+    QUESTIONS = (
+        "ante", "battle", "bonus", "bury", "casualty", "choose", "discard", "do", "flip",
+        "gunbai", "keep", "look_bottom", "peek", "perm", "place", "place_at", "play",
+        "rearrange", "return_kumi", "return_sas", "slot", "swap", "swap_with", "train",
+        "train_with", "turn",
+    )  # fmt: skip
+    low = -1.0
+    high = 4000.0  # turns are bounded by max_game_length
+
+    def __init__(self, cards: str) -> None:
+        from sengoku.games.sashimono.cards import card_set
+        from sengoku.games.sashimono.state import LINE_NAMES, SLOTS
+
+        card_list = card_set(cards).cards
+        self.cards = {c.id: i for i, c in enumerate(card_list)}
+        self.num_cards = len(card_list)
+        self.kumi = {"T": 0, "K": 1, "N": 2}
+        self.spaces = {name: i for i, name in enumerate(SLOTS)}
+        self.lines = {name: i for i, name in enumerate(LINE_NAMES)}
+        self.questions = {q: i for i, q in enumerate(self.QUESTIONS)}
+        nc = self.num_cards
+        self.side_size = (
+            1 + 2 + self.CELLS * self.STACK + self.HAND_MAX * 3 + 4 + nc
+            + self.SPACES * (2 + nc) + 1 + nc
+        )  # fmt: skip
+        sizes = [
+            ("sides", 2 * self.side_size),
+            ("kagemusha", 2 + self.KAGE_LINE_MAX * self.STACK + 4 + 2 * nc + nc + 3),
+            ("globals", 2 + 3 + 3),
+            ("battle", 1 + 3 + 3 + 2 * self.LINES + 3 + 1),
+            ("played", 1 + nc + self.SPACES + self.LINES + self.USED_MAX),
+            ("prompt", 1 + 3 + len(self.QUESTIONS) + 1),
+            ("looking", 1 + 3 + 2 + 1 + self.LOOK_MAX * 3 + nc),
+        ]
+        self.offsets: dict[str, int] = {}
+        total = 0
+        for name, size in sizes:
+            self.offsets[name] = total
+            total += size
+        self.shape = (total,)
+
+    def _stack(self, out: np.ndarray, at: int, stack: Mapping[str, Any] | None) -> None:
+        if stack is None:
+            return
+        out[at] = 1.0
+        out[at + 1] = 1.0 if stack["face"] == "up" else 0.0
+        out[at + 3] = stack["rank"]
+        out[at + 4] = stack["attack"]
+        out[at + 5] = stack["defence"]
+        types = stack["types"]
+        if types is None:
+            out[at + 2] = 1.0
+            return
+        for level, letter in enumerate(types):
+            out[at + 6 + level * 3 + self.kumi[letter]] = 1.0
+
+    def _ordered_cards(self, out: np.ndarray, at: int, ids: list[str]) -> None:
+        cards = self.cards
+        for position, card in enumerate(ids):
+            out[at + cards[card]] = position + 1
+
+    def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
+        me = seat if seat is not None else 0
+
+        def who(s: int) -> int:  # observer 0, other seat 1, Kagemusha 2
+            return 2 if s == 2 else (0 if s == me else 1)
+
+        nc = self.num_cards
+        kumi = self.kumi
+        cards = self.cards
+        o = self.offsets
+        for side in view["sides"]:
+            at = o["sides"] + who(side["seat"]) * self.side_size
+            out[at] = 1.0
+            out[at + 1 + self.ARMIES.index(side["army"])] = 1.0
+            at += 3
+            for cell, stack in enumerate(side["sonae"]):
+                self._stack(out, at + cell * self.STACK, stack)
+            at += self.CELLS * self.STACK
+            hand = side["hand"] or []
+            if len(hand) > self.HAND_MAX:
+                raise SengokuError(f"sashimono: a hand of {len(hand)} Kumi is over the bound")
+            for position, letter in enumerate(hand):
+                out[at + position * 3 + kumi[letter]] = 1.0
+            at += self.HAND_MAX * 3
+            out[at : at + 4] = (
+                side["hand_count"],
+                side["deck_count"],
+                side["sashimono_hand_count"],
+                side["sashimono_deck_count"],
+            )
+            at += 4
+            self._ordered_cards(out, at, side["sashimono_hand"] or [])
+            at += nc
+            for space, placed in side["slots"].items():
+                k = at + self.spaces[space] * (2 + nc)
+                out[k] = 1.0
+                out[k + 1] = 1.0 if placed["bowed"] else 0.0
+                out[k + 2 + cards[placed["card"]]] = 1.0
+            at += self.SPACES * (2 + nc)
+            out[at] = side["vp"]
+            self._ordered_cards(out, at + 1, side["scored"])
+        kage = view.get("kagemusha")
+        if kage is not None:
+            at = o["kagemusha"]
+            out[at + self.ARMIES.index(kage["army"])] = 1.0
+            at += 2
+            line = kage["kumi_line"]
+            if len(line) > self.KAGE_LINE_MAX:
+                raise SengokuError(f"sashimono: a Kagemusha line of {len(line)} is over the bound")
+            for i, stack in enumerate(line):
+                self._stack(out, at + i * self.STACK, stack)
+            at += self.KAGE_LINE_MAX * self.STACK
+            out[at : at + 4] = (
+                kage["kumi_deck_count"],
+                kage["sashimono_deck_count"],
+                kage["army_position"],
+                kage["vp"],
+            )
+            at += 4
+            for position, placed in enumerate(kage["sashimono_line"]):
+                k = cards[placed["card"]]
+                out[at + k] = position + 1
+                out[at + nc + k] = 1.0 if placed["bowed"] else 0.0
+            at += 2 * nc
+            self._ordered_cards(out, at, kage["scored"])
+            at += nc
+            for letter in kage["discarded_kumi"]:
+                out[at + kumi[letter]] += 1.0
+        at = o["globals"]
+        out[at] = view["vp_target"]
+        out[at + 1] = view["turn"]
+        out[at + 2 + who(view["turn_seat"])] = 1.0
+        if view["current_player"] >= 0:
+            out[at + 5 + who(view["current_player"])] = 1.0
+        battle = view.get("battle")
+        if battle is not None:
+            at = o["battle"]
+            out[at] = 1.0
+            out[at + 1 + who(battle["attacker"])] = 1.0
+            out[at + 4 + who(battle["defender"])] = 1.0
+            out[at + 7 + self.lines[battle["attack_line"]]] = 1.0
+            out[at + 7 + self.LINES + self.lines[battle["defence_line"]]] = 1.0
+            for s, count in battle["ante_counts"].items():
+                out[at + 7 + 2 * self.LINES + who(int(s))] = count
+            out[at + 10 + 2 * self.LINES] = battle["bonus"]
+        played = view.get("played")
+        if played is not None:
+            at = o["played"]
+            out[at] = 1.0
+            out[at + 1 + cards[played["card"]]] = 1.0
+            out[at + 1 + nc + self.spaces[played["slot"]]] = 1.0
+            out[at + 1 + nc + self.SPACES + self.lines[played["line"]]] = 1.0
+            base = at + 1 + nc + self.SPACES + self.LINES
+            for position, effect in enumerate(played["used"]):
+                out[base + effect] = position + 1
+        prompt = view.get("prompt")
+        if prompt is not None:
+            at = o["prompt"]
+            out[at] = 1.0
+            out[at + 1 + who(prompt["seat"])] = 1.0
+            out[at + 4 + self.questions.get(prompt["question"], len(self.QUESTIONS))] = 1.0
+        looking = view.get("looking")
+        if looking is not None:
+            at = o["looking"]
+            out[at] = 1.0
+            out[at + 1 + who(looking["owner"])] = 1.0
+            kind_sashimono = looking["kind"] == "sashimono"
+            out[at + 4 + (1 if kind_sashimono else 0)] = 1.0
+            out[at + 6] = looking["count"]
+            shown = looking["cards"] or []
+            if kind_sashimono:
+                self._ordered_cards(out, at + 7 + self.LOOK_MAX * 3, shown)
+            else:
+                for position, letter in enumerate(shown):
+                    out[at + 7 + position * 3 + kumi[letter]] = 1.0
+
+
 def legal_table(game: Game, state: State) -> dict[int, Action]:
     """The legal actions of ``state`` by their integers (ascending, as the contract lists them)."""
     legal = state.legal_actions()
@@ -357,6 +572,7 @@ def legal_table(game: Game, state: State) -> dict[int, Action]:
 ENCODERS: dict[str, Callable[[Game, Mapping[str, Any]], Encoder]] = {
     "gungi": lambda game, options: GungiEncoder(game.max_game_length(**options)),
     "gunkimono": lambda game, options: GunkimonoEncoder(),
+    "sashimono": lambda game, options: SashimonoEncoder(options["cards"]),
 }
 
 #: Bytes of JSON the generic encoder keeps, per game (views grow with the game).
@@ -383,6 +599,7 @@ __all__ = [
     "GungiEncoder",
     "GunkimonoEncoder",
     "JsonBytesEncoder",
+    "SashimonoEncoder",
     "canonical_json",
     "encoder_for",
     "legal_table",

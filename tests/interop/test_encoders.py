@@ -14,6 +14,7 @@ from sengoku.interop.encoders import (
     GungiEncoder,
     GunkimonoEncoder,
     JsonBytesEncoder,
+    SashimonoEncoder,
     canonical_json,
     encoder_for,
     legal_table,
@@ -87,7 +88,7 @@ def test_gungi_encoding_is_faithful() -> None:
 
 
 def test_json_bytes_encoder_is_lossless_and_refuses_overflow() -> None:
-    game = sengoku.load_game("sashimono")
+    game = sengoku.load_game("gunshi")
     encoder = encoder_for(game, {})
     assert isinstance(encoder, JsonBytesEncoder)
     state = game.new_state(seed=4)
@@ -100,7 +101,61 @@ def test_json_bytes_encoder_is_lossless_and_refuses_overflow() -> None:
     assert json.loads(data.decode("utf-8")) == view
     assert data.decode("utf-8") == canonical_json(view)
     with pytest.raises(SengokuError, match="obs_size"):
-        JsonBytesEncoder("sashimono", 64).encode(view, 1)
+        JsonBytesEncoder("gunshi", 64).encode(view, 1)
+
+
+def _sashimono_key(view: dict) -> str:
+    """What the Sashimono encoder keeps of a view (see its docstring)."""
+    kept = {k: v for k, v in view.items() if k not in ("viewer", "result")}
+    if "prompt" in kept:
+        kept["prompt"] = {k: v for k, v in kept["prompt"].items() if k not in ("rule", "options")}
+    if "kagemusha" in kept:
+        kept["kagemusha"] = {
+            **kept["kagemusha"],
+            "discarded_kumi": sorted(kept["kagemusha"]["discarded_kumi"]),
+        }
+    return json.dumps(kept, sort_keys=True)
+
+
+@pytest.mark.parametrize(
+    "options", [{"mode": "duel"}, {"mode": "solo", "challenge_six_sashimono": True}]
+)
+def test_sashimono_encoding_is_faithful(options: dict) -> None:
+    game = sengoku.load_game("sashimono")
+    encoder = encoder_for(game, options)
+    assert isinstance(encoder, SashimonoEncoder)
+    seen: dict[bytes, str] = {}
+    for seed in range(3):
+        state = game.new_state(seed=seed, **options)
+        rng = random.Random(seed)
+        while True:
+            for seat in (None, *range(state.num_players)):
+                view = state.view(seat)
+                tensor = encoder.encode(view, seat)
+                assert tensor.min() >= encoder.low and tensor.max() <= encoder.high
+                token = tensor.tobytes() + bytes([9 if seat is None else seat])
+                assert seen.setdefault(token, _sashimono_key(view)) == _sashimono_key(view)
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+    assert len(seen) > 200
+
+
+def test_sashimono_hand_is_in_the_owners_tensor_only() -> None:
+    game = sengoku.load_game("sashimono")
+    encoder = encoder_for(game, {})
+    assert isinstance(encoder, SashimonoEncoder)
+    state = game.new_state(seed=5)
+    rng = random.Random(0)
+    while not state.view(0)["sides"][0]["hand"] or not state.view(1)["sides"][1]["hand"]:
+        state.apply(rng.choice(state.legal_actions()))
+    hand = 3 + encoder.CELLS * encoder.STACK  # the hand's place inside a side's block
+    for seat in (0, 1):
+        tensor = encoder.encode(state.view(seat), seat)
+        mine = encoder.offsets["sides"] + hand
+        theirs = mine + encoder.side_size
+        assert tensor[mine : mine + encoder.HAND_MAX * 3].sum() > 0
+        assert tensor[theirs : theirs + encoder.HAND_MAX * 3].sum() == 0
 
 
 @pytest.mark.parametrize("players", [2, 5])
