@@ -1736,7 +1736,7 @@ class GunshiState(State):
         }
         cmd_view = None
         if self.cmd is not None:
-            cmd_view = {k: (_jsonable(v)) for k, v in self.cmd.items() if k not in ("modes",)}
+            cmd_view = _command_view(self.cmd)
         return {
             "game": "gunshi",
             "seat": seat,
@@ -1893,6 +1893,27 @@ def _find(cards: list[Card], code: str, prefer_known: bool) -> int:
     if best < 0:
         raise IllegalAction(f"no {code!r} card there")
     return best
+
+
+_UNIT_KEYS = ("leader", "shooter", "builder", "first", "base", "invader")
+_UNITS_KEYS = ("mates", "sel", "used", "order", "trap_moved")
+
+
+def _command_view(cmd: dict[str, Any]) -> dict[str, Any]:
+    """The command being resolved, for players: units by letter, cells and facings by name."""
+    out: dict[str, Any] = {}
+    for k, v in cmd.items():
+        if k in _UNIT_KEYS:
+            out[k] = LETTERS[v]
+        elif k in _UNITS_KEYS:
+            out[k] = [LETTERS[u] for u in v]
+        elif k in ("origin", "cell"):
+            out[k] = cn(v)
+        elif k == "dir":
+            out[k] = DIR_NAMES[v]
+        else:
+            out[k] = _jsonable(v)
+    return out
 
 
 def _seen(card: Card, show: bool, seat: int | None) -> bool:
