@@ -52,60 +52,56 @@ def jsonish(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def check_game(client: TestClient, name: str, games: int, max_plies: int, seed0: int) -> None:
+def check_game(
+    client: TestClient, name: str, options: dict[str, Any], max_plies: int, seed: int
+) -> None:
     game = load_game(name)
-    rng = random.Random(seed0)
-    for g in range(games):
-        seed = seed0 + g
-        ref = game.new_state(seed)
-        n = ref.num_players
-        m = new_match(client, game=name, seats=[{"kind": "local"}] * n, seed=seed)
-        mid = m["id"]
-        tokens = [m["tokens"][str(s)] for s in range(n)]
-        seen_events: list[list[Any]] = [[] for _ in range(n + 1)]
-        for _ply in range(max_plies):
+    rng = random.Random(seed)
+    ref = game.new_state(seed, **options)
+    n = ref.num_players
+    m = new_match(client, game=name, seats=[{"kind": "local"}] * n, seed=seed, options=options)
+    mid = m["id"]
+    tokens = [m["tokens"][str(s)] for s in range(n)]
+    seen_events: list[list[Any]] = [[] for _ in range(n + 1)]
+    for _ply in range(max_plies):
+        for s in [*range(n), None]:
+            headers = auth(tokens[s]) if s is not None else {}
+            snap = client.get(f"/api/matches/{mid}?short=false", headers=headers).json()
+            assert snap["view"] == jsonish(ref.view(s)), (name, s)
+            if s is not None and s == ref.current_player:
+                assert [a["action"] for a in snap["legal"]] == [str(a) for a in ref.legal_actions()]
+            else:
+                assert snap["legal"] == []
+            for other in range(n):
+                if other != s:
+                    assert tokens[other] not in json.dumps(snap)
+            got = client.get(f"/api/matches/{mid}/events", headers=headers).json()
+            engine = [e["event"] for e in got["events"] if e["event"]["type"] not in SERVER_EVENTS]
+            for e in got["events"]:
+                aud = e["event"]["audience"]
+                assert aud is None or (s is not None and s in aud), (name, s, e)
+            key = n if s is None else s
+            assert engine == seen_events[key], (name, s)
+        if ref.is_terminal():
+            break
+        seat = ref.current_player
+        action = rng.choice(ref.legal_actions())
+        r = client.post(
+            f"/api/matches/{mid}/actions",
+            json={"action": str(action), "ply": _ply},
+            headers=auth(tokens[seat]),
+        )
+        assert r.status_code == 200, (name, r.text)
+        for ev in ref.apply(action):
             for s in [*range(n), None]:
-                headers = auth(tokens[s]) if s is not None else {}
-                snap = client.get(f"/api/matches/{mid}?short=false", headers=headers).json()
-                assert snap["view"] == jsonish(ref.view(s)), (name, s)
-                if s is not None and s == ref.current_player:
-                    assert [a["action"] for a in snap["legal"]] == [
-                        str(a) for a in ref.legal_actions()
-                    ]
-                else:
-                    assert snap["legal"] == []
-                for other in range(n):
-                    if other != s:
-                        assert tokens[other] not in json.dumps(snap)
-                got = client.get(f"/api/matches/{mid}/events", headers=headers).json()
-                engine = [
-                    e["event"] for e in got["events"] if e["event"]["type"] not in SERVER_EVENTS
-                ]
-                for e in got["events"]:
-                    aud = e["event"]["audience"]
-                    assert aud is None or (s is not None and s in aud), (name, s, e)
-                key = n if s is None else s
-                assert engine == seen_events[key], (name, s)
-            if ref.is_terminal():
-                break
-            seat = ref.current_player
-            action = rng.choice(ref.legal_actions())
-            r = client.post(
-                f"/api/matches/{mid}/actions",
-                json={"action": str(action), "ply": _ply},
-                headers=auth(tokens[seat]),
-            )
-            assert r.status_code == 200, (name, r.text)
-            for ev in ref.apply(action):
-                for s in [*range(n), None]:
-                    if ev["audience"] is None or (s is not None and s in ev["audience"]):
-                        seen_events[n if s is None else s].append(jsonish(ev))
-        if not ref.is_terminal():
-            loser = rng.randrange(n)
-            r = client.post(f"/api/matches/{mid}/resign", headers=auth(tokens[loser]))
-            assert r.status_code == 200
-            ref.concede(loser, "resignation")
-            assert r.json()["result"] == ref.outcome().to_json()  # type: ignore[union-attr]
+                if ev["audience"] is None or (s is not None and s in ev["audience"]):
+                    seen_events[n if s is None else s].append(jsonish(ev))
+    if not ref.is_terminal():
+        loser = rng.randrange(n)
+        r = client.post(f"/api/matches/{mid}/resign", headers=auth(tokens[loser]))
+        assert r.status_code == 200
+        ref.concede(loser, "resignation")
+        assert r.json()["result"] == ref.outcome().to_json()  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("name", loadable_games() + ["secretnim"])
@@ -118,11 +114,13 @@ def test_random_games_through_the_api_leak_nothing(
                 check_secret_nim(client, options)
         return
     with make_client(http_burst=1e9) as client:
-        check_game(client, name, games=2, max_plies=25, seed0=100)
+        # every preset the game benchmarks (its modes, variants and player counts)
+        for i, options in enumerate(load_game(name).bench_presets):
+            check_game(client, name, dict(options), max_plies=20, seed=100 + i)
 
 
 def check_secret_nim(client: TestClient, options: dict[str, Any]) -> None:
-    for seed in range(8):
+    for seed in range(6):
         ref = load_game("secretnim").new_state(seed, **options)
         m = new_match(client, options=options, seed=seed)
         mid, tokens = m["id"], [m["tokens"]["0"], m["tokens"]["1"]]
