@@ -243,8 +243,9 @@ def test_openspiel_mcts_bot_plays_gungi_with_random_rollouts() -> None:
     assert state.current_player() == 1
 
 
-def test_openspiel_ismcts_plays_gunkimono_on_determinized_worlds() -> None:
-    game = osp.load("gunkimono", seed=1)
+@pytest.mark.parametrize(("name", "params"), [("gunkimono", {}), ("sashimono", {}), ("gunshi", {})])
+def test_openspiel_ismcts_plays_on_determinized_worlds(name: str, params: dict) -> None:
+    game = osp.load(name, **params, seed=1)
     state = game.new_initial_state()
     bot = ismcts.ISMCTSBot(
         game,
