@@ -94,14 +94,17 @@ const CLOCKS = {
 function optionInput(opt) {
   const id = `opt-${opt.name}`;
   let input;
-  if (Array.isArray(opt.allowed)) {
+  if (Array.isArray(opt.allowed) && !opt.allowed.length) {
+    // Free text (e.g. a list of card names); sent as typed.
+    input = el("input", { id, name: opt.name, type: "text", value: opt.default ?? "", "data-kind": "text" });
+  } else if (Array.isArray(opt.allowed)) {
     input = el(
       "select",
       { id, name: opt.name },
       opt.allowed.map((v) => el("option", { value: JSON.stringify(v), selected: v === opt.default }, String(v).replace(/_/g, " "))),
     );
   } else {
-    input = el("input", { id, name: opt.name, type: "number", min: opt.allowed.min, max: opt.allowed.max, value: opt.default });
+    input = el("input", { id, name: opt.name, type: "number", min: opt.allowed.min, max: opt.allowed.max, value: opt.default ?? "", placeholder: opt.default === null ? "default" : "" });
   }
   return el("div.field", {}, el("label", { for: id }, opt.name.replace(/_/g, " ")), input, el("small", {}, opt.doc));
 }
@@ -125,8 +128,11 @@ async function newGamePage(root, name) {
   const seatsBox = el("div.seats");
   const savedName = localStorage.getItem("sengoku.name") || "";
   const seatCount = () => {
+    const values = {};
+    for (const field of options.querySelectorAll("select")) values[field.name] = JSON.parse(field.value);
     const players = options.querySelector("#opt-players");
-    return players ? Number(players.value) : info.min_players;
+    if (players) return Number(players.value);
+    return r.seatCount ? r.seatCount(values, info) : info.min_players;
   };
   const seatRow = (i, kind) => {
     const kindSel = el(
@@ -167,8 +173,8 @@ async function newGamePage(root, name) {
       ["invite", "Invite a friend"],
     ].map(([p, label]) => el("button.preset", { type: "button", "data-preset": p, onclick: () => fillSeats(p) }, label)),
   );
-  options.addEventListener("change", (e) => {
-    if (e.target.id === "opt-players") fillSeats(presets.querySelector(".active")?.dataset.preset || "ai");
+  options.addEventListener("change", () => {
+    if (seatsBox.children.length !== seatCount()) fillSeats(presets.querySelector(".active")?.dataset.preset || "ai");
   });
   const clock = el(
     "select",
@@ -182,7 +188,9 @@ async function newGamePage(root, name) {
     e.preventDefault();
     const opts = {};
     for (const field of options.querySelectorAll("select, input")) {
-      opts[field.name] = field.tagName === "SELECT" ? JSON.parse(field.value) : Number(field.value);
+      if (field.tagName === "SELECT") opts[field.name] = JSON.parse(field.value);
+      else if (field.dataset.kind === "text") opts[field.name] = field.value;
+      else if (field.value !== "") opts[field.name] = Number(field.value);
     }
     const seats = [...seatsBox.querySelectorAll(".seat-row")].map((row) => {
       const kind = row.querySelector(".seat-kind").value;

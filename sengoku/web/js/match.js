@@ -17,6 +17,9 @@ const REASONS = {
   length_limit: "the game reached its length limit",
 };
 
+// Server events that are not moves of the game.
+const META_EVENTS = new Set(["match_created", "player_joined", "match_started", "rematch_offered", "rematch", "takeback_offered", "takeback_declined"]);
+
 export function reasonText(reason) {
   return REASONS[reason] || String(reason || "").replace(/_/g, " ");
 }
@@ -257,7 +260,7 @@ class MatchPage {
       invites: el("div.invites"),
       end: el("div.end-panel", { hidden: true, role: "dialog", "aria-label": "Game over" }),
     };
-    const input = el("input", { id: "notation", type: "text", placeholder: "Type a move, e.g. 7-6-1 兵", autocomplete: "off", spellcheck: "false", "aria-label": "Move in notation" });
+    const input = el("input", { id: "notation", type: "text", placeholder: r.notationHint || "Type a move in notation", autocomplete: "off", spellcheck: "false", "aria-label": "Move in notation" });
     this.els.notationInput = input;
     this.els.notation = el(
       "form.notation",
@@ -328,6 +331,8 @@ class MatchPage {
     else status = `This game is ${s.status}${s.close_reason ? `: ${s.close_reason}` : ""}`;
     this.els.status.textContent = status;
     this.els.status.dataset.state = s.status;
+    this.els.status.dataset.ply = s.ply;
+    this.els.status.dataset.toAct = s.to_act;
     this.els.note.textContent = r.statusNote(s.view) || "";
     // Board.
     const interactive = this.mySeatToAct() && !this.passFor;
@@ -440,7 +445,12 @@ class MatchPage {
         ),
       );
     });
-    if (!moves.length) list.append(el("li.muted", {}, "No moves yet."));
+    // Games whose events name no action (hidden information) get their messages as a log.
+    if (!moves.length) {
+      const log = this.events.filter((e) => e.event.message && !META_EVENTS.has(e.event.type)).slice(-80);
+      for (const e of log) list.append(el("li.log-line", { "data-n": e.n }, e.event.message));
+      if (!log.length) list.append(el("li.muted", {}, "No moves yet."));
+    }
     list.scrollTop = list.scrollHeight;
   }
 

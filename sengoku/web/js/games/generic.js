@@ -3,22 +3,31 @@
 
 import { el, clear } from "../ui.js";
 
+const HIDDEN_KEYS = new Set(["game", "seat", "viewer", "current_player"]);
+
+/** A readable, never-too-wide summary of a view: labels above values, nested parts folded. */
 function summarize(value, depth = 0) {
-  if (value === null || value === undefined) return el("span.muted", {}, "—");
+  if (value === null || value === undefined || value === "") return el("span.muted", {}, "—");
   if (Array.isArray(value)) {
     if (!value.length) return el("span.muted", {}, "none");
     if (value.every((v) => typeof v !== "object" || v === null)) {
-      return el("span", {}, value.join(", "));
+      return el("span.summary-flat", {}, value.map((v) => (v === null ? "—" : String(v))).join(", "));
     }
-    if (depth > 2) return el("span.muted", {}, `${value.length} items`);
     return el("ol.summary-list", {}, value.map((v) => el("li", {}, summarize(v, depth + 1))));
   }
   if (typeof value === "object") {
-    if (depth > 2) return el("span.muted", {}, "…");
+    const entries = Object.entries(value).filter(([k]) => depth > 0 || !HIDDEN_KEYS.has(k));
     return el(
-      "dl.summary",
+      "div.summary",
       {},
-      Object.entries(value).flatMap(([k, v]) => [el("dt", {}, k.replace(/_/g, " ")), el("dd", {}, summarize(v, depth + 1))]),
+      entries.map(([k, v]) => {
+        const label = k.replace(/_/g, " ");
+        const nested = v && typeof v === "object" && Object.keys(v).length > 3;
+        if (nested) {
+          return el("details.summary-item", { open: depth === 0 }, el("summary", {}, label), summarize(v, depth + 1));
+        }
+        return el("div.summary-item", {}, el("span.summary-key", {}, label), summarize(v, depth + 1));
+      }),
     );
   }
   return el("span", {}, String(value));
@@ -58,7 +67,12 @@ export function makeGeneric(meta) {
       return {
         update(model) {
           clear(root);
-          root.append(actionPicker(model), el("div.view-summary", {}, summarize(model.view)));
+          const prompt = model.view?.prompt;
+          root.append(
+            prompt?.rule && model.interactive ? el("div.prompt", {}, prompt.rule) : "",
+            actionPicker(model),
+            el("div.view-summary", {}, summarize(model.view)),
+          );
         },
         destroy() {
           clear(root);

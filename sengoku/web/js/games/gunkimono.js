@@ -40,6 +40,7 @@ export default {
   kanji: "軍記物",
   title: "Gunkimono",
   tagline: "Place army tiles on the battlefield, score formations or honor, build strongholds.",
+  notationHint: "Type a move, e.g. I1@a1 A2@b1",
   howTo: [
     "On your turn place a tile from your hand onto the battlefield: each half covers a square of its troop type or raises a level.",
     "Score the troops you place (victory points) or climb the honor track for that troop type; banners reward the first to reach them.",
@@ -82,7 +83,9 @@ export default {
         const troop = TROOPS[b.troops[i]] || { color: "#999", mark: "?" };
         const level = b.levels[i] || 0;
         const g = svg("g", { class: "cell", "data-cell": name, "data-level": level });
-        g.append(svg("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, rx: 6, fill: troop.color, "fill-opacity": 0.35 + Math.min(level, 3) * 0.2, class: "cell-bg" }));
+        // Paper under the troop colour; each tile level deepens the colour and the edge.
+        g.append(svg("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, rx: 6, fill: "#f4ede0" }));
+        g.append(svg("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, rx: 6, fill: troop.color, "fill-opacity": 0.55 + Math.min(level, 3) * 0.15, class: "cell-bg", "stroke-width": level ? 2 + level * 1.5 : 0 }));
         g.append(svg("text", { x: x + S / 2, y: y + S / 2 + 9, "text-anchor": "middle", class: "cell-mark" }, troop.mark));
         if (level) g.append(svg("text", { x: x + 8, y: y + 17, class: "cell-level" }, `L${level}`));
         for (let k = 0; k < (b.symbols[i] || 0); k++) g.append(svg("circle", { cx: x + S - 10 - k * 9, cy: y + 10, r: 3.5, class: "cell-symbol" }));
@@ -125,7 +128,7 @@ export default {
       clear(root).append(
         el("div.kimono-row", {}, el("span.muted", {}, "Face-up row: "), (v.row || []).map(tileChip)),
         el("div.board-wrap", {}, board),
-        focus ? el("div.muted", {}, `Moves using ${focus} (tap it again to show all):`) : null,
+        ...(focus ? [el("div.muted", {}, `Moves using ${focus} (tap it again to show all):`)] : []),
         picker,
         players,
       );

@@ -22,6 +22,7 @@ const sashimono = makeGeneric({
   kanji: "指物",
   title: "Sashimono",
   tagline: "Two armies of banner cards in their Sonae: twelve slots, bowed cards, victory points.",
+  seatCount: (options) => (options.mode === "solo" ? 1 : 2),
   howTo: [
     "Build your Sonae (battle formation) of twelve slots from the cards in your hand.",
     "Cards bow when used; victory points decide the battle. Solo play faces the Kagemusha.",

@@ -1,0 +1,95 @@
+"""Gunkimono, Gunshi and Sashimono in the browser: short games by clicks against the AI and
+in hot seat (with the pass-the-device screen), on the board drawing or the generic picker.
+
+Each registered game is played; a game whose engine has not landed is not in the registry.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from sengoku.core.registry import list_games
+from tests.web.helpers import no_horizontal_overflow, shot, start_game
+
+OTHERS = [g for g in ("gunkimono", "gunshi", "sashimono") if g in list_games()]
+
+
+def ply(page: Page) -> int:
+    return int(page.locator("#status").get_attribute("data-ply") or 0)
+
+
+def wait_my_turn(page: Page) -> None:
+    page.wait_for_function(
+        "() => { const s = document.getElementById('status');"
+        " return s && (s.textContent.includes('move') || s.dataset.state !== 'active')"
+        " && document.querySelector('button.action, .pass-screen:not([hidden])'); }"
+    )
+
+
+def click_first_action(page: Page) -> str:
+    """Play the first legal move the page offers, by clicking it; returns its notation."""
+    if page.locator(".pass-screen:not([hidden])").count():
+        page.click("#pass-ready")
+    before = ply(page)
+    button = page.locator("button.action").first
+    action = button.get_attribute("data-action") or ""
+    button.click()
+    page.wait_for_function(
+        "n => Number(document.getElementById('status').dataset.ply) > n", arg=before
+    )
+    return action
+
+
+def test_gunkimono_board_shows_a_placed_tile(new_page: Any) -> None:
+    if "gunkimono" not in OTHERS:
+        pytest.fail("gunkimono is not registered")
+    page: Page = new_page(1280, 900)
+    start_game(page, "gunkimono", "ai")
+    page.wait_for_selector(".kimono-board")
+    first = page.locator("button.action").first
+    action = first.get_attribute("data-action") or ""
+    cells = [part.split("@")[1] for part in action.split() if "@" in part]
+    assert len(cells) == 2, action
+    # Clicking a square narrows the moves to those using it.
+    page.click(f'[data-sq="{cells[0]}"]')
+    for other in page.locator("button.action").all():
+        assert cells[0] in (other.get_attribute("data-action") or "")
+    page.locator(f'button.action[data-action="{action}"]').click()
+    page.wait_for_function("() => Number(document.getElementById('status').dataset.ply) >= 1")
+    for cell in cells:
+        assert page.locator(f'.cell[data-cell="{cell}"]').get_attribute("data-level") == "1"
+    assert page.locator("#moves li[data-ply]").first.inner_text().endswith(action)
+    shot(page, "gunkimono-vs-ai-1280")
+
+
+@pytest.mark.parametrize("game", OTHERS)
+def test_short_game_against_the_ai_and_in_hot_seat(new_page: Any, game: str) -> None:
+    page: Page = new_page(1280, 900)
+    start_game(page, game, "ai")
+    wait_my_turn(page)
+    played = [click_first_action(page)]
+    wait_my_turn(page)
+    played.append(click_first_action(page))
+    assert ply(page) >= 2
+    no_horizontal_overflow(page)
+    shot(page, f"{game}-vs-ai-1280")
+    # Hot seat on a phone: the device passes between the players.
+    phone: Page = new_page(360, 740)
+    start_game(phone, game, "hotseat")
+    passes = 0
+    for _ in range(12):  # a turn may take several decisions; stop after the first pass
+        wait_my_turn(phone)
+        if phone.locator(".pass-screen:not([hidden])").count():
+            passes += 1
+            expect(phone.locator(".pass-screen")).to_contain_text("Pass the device")
+            expect(phone.locator(".board-area")).to_have_class(re.compile(r"\bcovered\b"))
+            if ply(phone) >= 2:
+                break
+        click_first_action(phone)
+    assert passes >= 1
+    no_horizontal_overflow(phone)
+    shot(phone, f"{game}-hot-seat-360")
