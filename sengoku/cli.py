@@ -21,9 +21,9 @@ def _parse_value(text: str) -> Any:
 
 
 def game_options(game: Game, args: argparse.Namespace) -> dict[str, Any]:
-    """Options from the well-known flags (--mode, --players, --variant) and -o key=value."""
+    """Options from the well-known flags (--mode, --players, --variant, --preset) and -o k=v."""
     options: dict[str, Any] = {}
-    for flag in ("mode", "players", "variant"):
+    for flag in ("mode", "players", "variant", "preset"):
         value = getattr(args, flag, None)
         if value is not None:
             if flag not in game.options:
@@ -41,6 +41,7 @@ def _add_option_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", help="the game's mode or ruleset (e.g. gungi: intro, beginner, ...)")
     p.add_argument("--players", type=int, help="number of players, for games that vary")
     p.add_argument("--variant", help="a named variant, for games that have them")
+    p.add_argument("--preset", help="a named starting preset, for games that have them")
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE", help="any option")
 
 
@@ -150,6 +151,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     summary = {
         "game": game.name,
         "plies_per_second": round(total_plies / total_seconds, 1) if total_seconds else 0.0,
+        # One ply is one decision in every Sengoku game (a Gunshi turn is several).
+        "decisions_per_second": round(total_plies / total_seconds, 1) if total_seconds else 0.0,
         "runs": runs,
     }
     if args.json:

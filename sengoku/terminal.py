@@ -43,6 +43,9 @@ def play_terminal(
         if seat not in humans
     }
     viewer = min(humans) if humans else None
+    # Hot seat with hidden information: blank the screen and wait between players.
+    pass_device = len(humans) > 1 and not game.perfect_information
+    last_human: int | None = None
 
     def show(st: State) -> None:
         seat = st.current_player if st.current_player in humans else viewer
@@ -57,6 +60,15 @@ def play_terminal(
             _print_events(events, viewer, out)
             show(state)
             continue
+        if pass_device and seat != last_human:
+            print("\n" * 60 + f"Pass the device to seat {seat}, then press Enter.", file=out)
+            try:
+                read(f"[seat {seat}] press Enter when only you can see the screen> ")
+            except EOFError:
+                print("\nInput closed; leaving the game unfinished.", file=out)
+                return record
+            print(game.render_text(state, seat), file=out)
+        last_human = seat
         try:
             line = read(f"[seat {seat}] your move (help for commands)> ").strip()
         except EOFError:

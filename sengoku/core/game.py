@@ -179,6 +179,9 @@ class Game(ABC):
     #: One-line description for listings.
     title: ClassVar[str] = ""
     options: ClassVar[Mapping[str, Option]]
+    #: False when some seat may not see everything (hands, decks, secret choices): the
+    #: terminal then hides the screen between hot-seat turns, adapters declare it.
+    perfect_information: ClassVar[bool] = True
     #: Option sets that ``sengoku bench`` plays (random games), e.g. each mode.
     bench_presets: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)
 

@@ -159,6 +159,7 @@ OPTIONS: dict[str, Option] = {
 
 class Gunshi(Game):
     name = "gunshi"
+    perfect_information = False
     version = 1
     min_players = 2
     max_players = 2

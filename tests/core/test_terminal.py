@@ -1,0 +1,41 @@
+"""The terminal game: hot seat with hidden information hides the screen between players."""
+
+from __future__ import annotations
+
+import io
+
+import sengoku
+from sengoku.terminal import play_terminal
+
+
+def test_hot_seat_hides_the_screen_between_players() -> None:
+    game = sengoku.load_game("gunshi")
+    assert not game.perfect_information
+    shadow = game.new_state()  # the same game, advanced beside the terminal's own
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        if "press Enter" in prompt:
+            return ""
+        if any("[seat 1] press Enter" in p for p in prompts):
+            return "quit"
+        action = shadow.legal_actions()[0]
+        text = game.format_action(shadow, action)
+        shadow.apply(action)
+        return text
+
+    out = io.StringIO()
+    play_terminal(game, {}, {0, 1}, read=read, out=out)
+    text = out.getvalue()
+    assert text.count("Pass the device to seat") == 2
+    assert "Pass the device to seat 0" in text and "Pass the device to seat 1" in text
+
+
+def test_perfect_information_game_needs_no_pass_screen() -> None:
+    game = sengoku.load_game("gungi")
+    inputs = iter(["9-6-1 兵", "9-4-1 兵", "quit"])
+    out = io.StringIO()
+    play_terminal(game, {}, {0, 1}, read=lambda _: next(inputs), out=out)
+    assert "Pass the device" not in out.getvalue()
+    assert "Black plays 9-4-1 兵(9-3)" in out.getvalue()
