@@ -58,6 +58,8 @@ class Sashimono(Game):
     min_players = 1
     max_players = 2
     title = "Sashimono: the duel of the Sonae, or one player against the Kagemusha"
+    #: hands, deck orders and Hidden Kumi are secret
+    perfect_information = False
     options: ClassVar[Mapping[str, Option]] = {
         "mode": Option("mode", "duel", ("duel", "solo"),
                        "duel: two players (West seat 0, East seat 1); solo: one player "
