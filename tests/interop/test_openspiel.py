@@ -280,3 +280,19 @@ def test_race_test_game_joins_generically(race: None) -> None:
     assert game.get_type().information == GT.Information.IMPERFECT_INFORMATION  # not in TRAITS
     assert game.get_type().utility == GT.Utility.GENERAL_SUM
     pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+def test_openspiel_rl_environment_plays_a_whole_game() -> None:
+    # OpenSpiel's RL agents (DQN, NFSP, PPO) see games through rl_environment: with no
+    # information-state tensor it serves the observation tensor as "info_state".
+    from open_spiel.python import rl_environment
+
+    game = osp.load("sashimono", mode="solo", seed=3)
+    env = rl_environment.Environment(game)
+    assert list(env.observation_spec()["info_state"]) == game.observation_tensor_shape()
+    step = env.reset()
+    rng = np.random.default_rng(0)
+    while not step.last():
+        player = step.observations["current_player"]
+        step = env.step([int(rng.choice(step.observations["legal_actions"][player]))])
+    assert step.rewards[0] in (-1.0, 1.0)
