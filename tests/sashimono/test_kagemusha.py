@@ -314,3 +314,20 @@ def test_challenge_train(game: Sashimono) -> None:
     # in its line, so one is discarded at step 4 and a Kumi (K) drawn for it
     assert k.cells == ["T^", "NT^", "T^", "K^"]
     assert k.discard == []
+
+
+def test_kagemusha_breaks_ties_towards_its_next_position(game: Sashimono) -> None:
+    # rulebook: "they will choose a legal target closest to the Kagemusha's Army. If there is
+    # ambiguity, they will choose a legal target nearest to where they will move to next."
+    st = solo(game, 13)
+    at_turn(st, 0)
+    k, me = st.sides[KAGE], st.sides[0]
+    quiet_traps(st, ids=["ii-naomasa", "kato-yoshiaki", "hosokawa-tadaoki"])
+    k.army_pos = slot("right-2")  # beside row 2: c1 and c3 are equally close, c2 is empty
+    k.cells = ["T^"]  # one Teppo-Gumi: one battle against the nearest column (c)
+    k.deck = ["K", "N", "T", "K"]
+    me.hand = []
+    me.cells = ["T^", "T^", "T^", "T^", "T^", None, "T^", "T^", "T^"]
+    events = kage_turn(st)
+    casualties = [e for e in events if e["type"] == "casualty"]
+    assert casualties[0]["cell"] == "c3"  # the Army moves next to right-3, beside c3
