@@ -22,7 +22,7 @@ from sengoku.games.gunkimono.state import CELLS, END_TILE, PAIRS, GunkimonoState
 from tests.gunkimono.helpers import GAME
 
 SOAK = bool(os.environ.get("SENGOKU_SOAK"))
-GAMES_PER_COUNT = 1000 if SOAK else 60
+GAMES_PER_COUNT = 1000 if SOAK else 50
 ALL_TILES = Counter(components().large_tiles)
 
 
