@@ -183,3 +183,8 @@ def test_render_text_shows_board_levels_honor_and_scores() -> None:
     assert "A1" in text  # the archer at level 1
     assert "Honor track" in text and "stronghold row (first)" in text
     assert "seat 0: 1 VP" in text
+
+
+def test_declares_imperfect_information() -> None:
+    # the terminal hides the screen between hot-seat players when this is false
+    assert GAME.perfect_information is False

@@ -35,6 +35,8 @@ class Gunkimono(Game):
     min_players = 2
     max_players = 5
     title = "Gunkimono: place army tiles, score formations or honor, build strongholds"
+    #: Hands, stacks, removed tiles and banner values are hidden.
+    perfect_information = False
     options: ClassVar[Mapping[str, Option]] = {
         "players": Option("players", 2, range(2, 6), "number of players (2-5)"),
         "own_double_stronghold": Option(
