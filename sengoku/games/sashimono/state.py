@@ -183,6 +183,7 @@ class SashimonoState(State):
         self.result: Outcome | None = None
         self._legal: list[Act] | None = None
         self._events: list[Event] = []
+        self._bowed_for: tuple[Any, ...] | None = None
 
     # ------------------------------------------------------------------ setup
 
@@ -327,6 +328,7 @@ class SashimonoState(State):
         c.result = self.result
         c._legal = self._legal
         c._events = []
+        c._bowed_for = self._bowed_for
         return c
 
     def to_json(self) -> dict[str, Any]:
@@ -537,8 +539,27 @@ class SashimonoState(State):
             return 0 if side == KAGE else sum(1 for st in s.cells if st is None)
         raise KeyError(fn)
 
+    def _bow_key(self) -> tuple[Any, ...]:
+        """Everything a scoring condition can read (a cheap test for "nothing changed")."""
+        return tuple(
+            (tuple(s.cells), len(s.hand), len(s.shand), tuple(s.slots), tuple(s.bowed), s.vp,
+             tuple(s.sline), tuple(s.sbowed))
+            for s in self.sides
+        )  # fmt: skip
+
     def _rebow(self) -> None:
         """Bow or un-bow every Sashimono in play (spec: after every change of state)."""
+        key = self._bow_key()
+        if key == self._bowed_for:
+            return
+        # a condition may count bowed Sashimono: repeat until nothing changes
+        for _ in range(4):
+            if not self._rebow_pass():
+                break
+        self._bowed_for = self._bow_key()
+
+    def _rebow_pass(self) -> bool:
+        changed = False
         seats = [0] if self.solo else [0, 1]
         for seat in seats:
             s = self.sides[seat]
@@ -549,6 +570,7 @@ class SashimonoState(State):
                 now = bool(self.card(c).score(self, seat, foe))
                 if now != s.bowed[p]:
                     s.bowed[p] = now
+                    changed = True
                     verb = "bows" if now else "un-bows"
                     self._emit("bow", f"{self.card(c).name} ({self._name(seat)}) {verb}.",
                                seat=seat, slot=SLOTS[p], card=self.card(c).id, bowed=now)  # fmt: skip
@@ -560,9 +582,11 @@ class SashimonoState(State):
                 now = bool(self.card(c).score(self, 0, KAGE))
                 if now != k.sbowed[i]:
                     k.sbowed[i] = now
+                    changed = True
                     verb = "bows" if now else "un-bows"
                     self._emit("bow", f"The Kagemusha's {self.card(c).name} {verb}: a trap.",
                                seat=KAGE, card=self.card(c).id, bowed=now)  # fmt: skip
+        return changed
 
     # ------------------------------------------------------------------ the machine
 
