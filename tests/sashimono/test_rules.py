@@ -25,6 +25,7 @@ def texts(st: SashimonoState) -> list[str]:
 
 
 def test_setup_sonae_decks_and_first_player(game: Sashimono) -> None:
+    # rulebook: "Two-Player Setup", steps 2-5; spec: the starting Sonae
     st = fresh(game, 5)
     for seat in (0, 1):
         s = st.sides[seat]
@@ -58,6 +59,7 @@ def test_vp_target_option(game: Sashimono) -> None:
 
 
 def test_play_a_sashimono_next_to_a_line(game: Sashimono) -> None:
+    # rulebook: "1. Play 1 Sashimono card" (not onto another; the opposite end is allowed)
     st = fresh(game)
     at_turn(st, 0)
     give_sashimono(st, 0, "ogawa-suketada")
@@ -80,6 +82,7 @@ def test_play_a_sashimono_next_to_a_line(game: Sashimono) -> None:
 
 
 def test_score_turn_mandatory_without_sashimono(game: Sashimono) -> None:
+    # rulebook: Score turn, "This type of turn is mandatory if you have no Sashimono in hand"
     st = fresh(game)
     at_turn(st, 0)
     st.sides[0].shand.clear()
@@ -88,6 +91,7 @@ def test_score_turn_mandatory_without_sashimono(game: Sashimono) -> None:
 
 
 def test_each_action_once_in_any_order_and_basic_actions(game: Sashimono) -> None:
+    # rulebook: "2. Take Actions" (each action at most once, any order, basic actions too)
     st = fresh(game)
     at_turn(st, 0)
     give_sashimono(st, 0, "ogawa-suketada")
@@ -105,6 +109,7 @@ def test_each_action_once_in_any_order_and_basic_actions(game: Sashimono) -> Non
 
 
 def test_requirement_icons(game: Sashimono) -> None:
+    # rulebook: the icon pages; spec: "Requirement icons"
     st = fresh(game)
     s = st.sides[0]
     cases = [
@@ -142,6 +147,7 @@ def _bowed_position(game: Sashimono, st: SashimonoState, card_id: str, slot_name
 
 
 def test_score_turn_scores_replaces_and_returns(game: Sashimono) -> None:
+    # rulebook: Score turn, steps 1a-1c
     st = fresh(game)
     at_turn(st, 0)
     s = st.sides[0]
@@ -168,6 +174,7 @@ def test_score_turn_scores_replaces_and_returns(game: Sashimono) -> None:
 
 
 def test_score_reaching_the_target_wins_at_once(game: Sashimono) -> None:
+    # rulebook: "If you scored enough VP to win, the game ends immediately"
     st = fresh(game, vp=2)
     at_turn(st, 0)
     s = st.sides[0]
@@ -183,6 +190,7 @@ def test_score_reaching_the_target_wins_at_once(game: Sashimono) -> None:
 
 
 def test_bonus_actions(game: Sashimono) -> None:
+    # rulebook: Score turn, "2. Bonus Action" (Bakufu, Dojo, Gennin, Gyorin)
     st = fresh(game)
     at_turn(st, 0)
     s = st.sides[0]
@@ -218,6 +226,7 @@ def test_bonus_actions(game: Sashimono) -> None:
 
 
 def test_draw_k_plus_one_and_play_kumi_face_up_or_hidden(game: Sashimono) -> None:
+    # rulebook: "3. Draw Kumi Cards" (K+1) and "4. Play Kumi Cards" (face up or Hidden)
     st = fresh(game)
     at_turn(st, 0)
     s = st.sides[0]
@@ -241,6 +250,7 @@ def test_draw_k_plus_one_and_play_kumi_face_up_or_hidden(game: Sashimono) -> Non
 
 
 def test_bowing_and_unbowing_for_both_players(game: Sashimono) -> None:
+    # rulebook: "Goal of the Game" (bow; un-bow immediately); spec: after every change
     st = fresh(game)
     at_turn(st, 0)
     # Tanaka Yoshimasa (East) bows when West shows at most 5 face-up Kumi
@@ -271,6 +281,7 @@ def _battle_position(game: Sashimono, seed: int = 0) -> SashimonoState:
 
 
 def test_battle_tie_goes_to_the_attacker_and_loser_picks(game: Sashimono) -> None:
+    # rulebook: "Battle", steps 3-5 ("The attacker wins ties"; beaten by 0 or 1)
     st2 = _battle_position(game)
     w, e = st2.sides[0], st2.sides[1]
     w.cells[0:3] = ["T^", "T^", "N^"]  # attack 4 (+1 Tanegashima) = 5
@@ -290,6 +301,7 @@ def test_battle_tie_goes_to_the_attacker_and_loser_picks(game: Sashimono) -> Non
 
 
 def test_battle_margin_two_winner_chooses(game: Sashimono) -> None:
+    # rulebook: "Battle", step 5 ("beaten by 2 or more ... the winning player chooses")
     st = _battle_position(game)
     w, e = st.sides[0], st.sides[1]
     w.cells[0:3] = ["T^", "T^", "K^"]  # 6 + 1
@@ -308,6 +320,7 @@ def test_battle_margin_two_winner_chooses(game: Sashimono) -> None:
 
 
 def test_attacker_can_lose_and_antes_hidden_flips(game: Sashimono) -> None:
+    # rulebook: "Battle", step 2 (the attacker flips Hidden Kumi and adds cards from hand)
     st = _battle_position(game)
     w, e = st.sides[0], st.sides[1]
     w.cells[0:3] = ["T^", "T^", "Kv"]
@@ -325,6 +338,7 @@ def test_attacker_can_lose_and_antes_hidden_flips(game: Sashimono) -> None:
 
 
 def test_training_rules(game: Sashimono) -> None:
+    # rulebook: "Training and Rank" (Hidden, same line, distinct types, Rank power)
     st = fresh(game)
     at_turn(st, 0)
     give_sashimono(st, 0, "ukita-hideie")  # Dojo [K]: train, not in the played line
@@ -345,6 +359,7 @@ def test_training_rules(game: Sashimono) -> None:
 
 
 def test_stacks_move_as_one_kumi(game: Sashimono) -> None:
+    # rulebook: "Training and Rank" (a stack is one Kumi for casualties and flips)
     st = fresh(game)
     at_turn(st, 0)
     give_sashimono(st, 0, "shima-sakon")
