@@ -27,16 +27,16 @@ TOP = "level5:seconds=0.2"
 EQUAL_TIME = 0.1
 
 
-def pairs_for(game_name: str, num_players: int) -> list[tuple[str, list[str], int]]:
+def pairs_for(game_name: str, num_players: int, top: str = TOP) -> list[tuple[str, list[str], int]]:
     """(label, agents, games factor) for each row of the table."""
     rows: list[tuple[str, list[str], int]] = [
         ("level1 vs random", ["level1", "random"], 2),
         ("level2 vs level1", ["level2", "level1"], 2),
         ("level3 vs level2", ["level3", "level2"], 2),
         ("level4 vs level3", ["level4", "level3"], 2),
-        ("level5 vs level4", [TOP, "level4"], 1),
-        ("level5 vs random", [TOP, "random"], 1),
-        ("level5 vs greedy", [TOP, "greedy"], 1),
+        ("level5 vs level4", [top, "level4"], 1),
+        ("level5 vs random", [top, "random"], 1),
+        ("level5 vs greedy", [top, "greedy"], 1),
     ]
     if num_players == 2:
         rows.append(
@@ -53,7 +53,7 @@ def strength(args: argparse.Namespace) -> None:
     game = load_game(args.game)
     options = dict(json.loads(args.options)) if args.options else {}
     num_players = game.new_state(0, **options).num_players
-    rows = pairs_for(game.name, num_players)
+    rows = pairs_for(game.name, num_players, args.top)
     if args.pairs:
         wanted = set(args.pairs.split(","))
         rows = [r for r in rows if r[0].split(" ")[0] + "-" + r[0].split(" ")[2] in wanted]
@@ -138,6 +138,7 @@ def main() -> None:
     p.add_argument("--options", help="game options as JSON")
     p.add_argument("--pairs", help="only these rows, e.g. level1-random,level5-greedy")
     p.add_argument("--out", help="folder for the games as JSON lines")
+    p.add_argument("--top", default=TOP, help=f"the spec that stands for level 5 (default {TOP})")
     p.set_defaults(func=strength)
     args = parser.parse_args()
     args.func(args)

@@ -148,7 +148,7 @@ class GungiKnowledge(Knowledge):
             1: ("greedy", {"epsilon": 0.5}),
             2: ("greedy", {}),
             3: ("alphabeta", {"iterations": 200}),
-            4: ("alphabeta", {"iterations": 1000}),
+            4: ("alphabeta", {"iterations": 500}),
             5: ("alphabeta", {"seconds": 1.0}),
         }
 
