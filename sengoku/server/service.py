@@ -36,6 +36,8 @@ from sengoku.server.tokens import hash_token, new_match_id, new_token
 log = logging.getLogger("sengoku.server")
 
 LIVE_STATUSES = ["waiting", "active"]
+#: The longest record ``POST /api/records`` accepts (each action is replayed by the engine).
+MAX_IMPORT_ACTIONS = 20_000
 DONE_STATUSES = ["finished", "aborted", "closed", "archived"]
 
 
@@ -1184,7 +1186,12 @@ class MatchService:
     async def import_record(self, data: Any) -> Live:
         try:
             record = GameRecord.from_json(data)
-            state = record.replay()
+            if len(record.actions) > MAX_IMPORT_ACTIONS:
+                raise ApiError(
+                    422, "bad_record", f"records are limited to {MAX_IMPORT_ACTIONS} actions"
+                )
+            # The replay runs off the event loop: a long record must not stall every game.
+            state, movers = await asyncio.to_thread(_replay_with_movers, record)
         except SengokuError as exc:
             raise ApiError(422, "bad_record", str(exc)) from None
         game = state.game
@@ -1213,7 +1220,6 @@ class MatchService:
         seq = 0
         ply = 0
         concessions = sorted(record.concessions, key=lambda c: int(c["ply"]))
-        replay = game.new_state(record.seed, **record.options)
         for i in range(len(record.actions) + 1):
             for c in concessions:
                 if int(c["ply"]) == i:
@@ -1232,8 +1238,7 @@ class MatchService:
                     seq += 1
             if i == len(record.actions):
                 break
-            mover = replay.current_player
-            replay.apply(game.parse_action(replay, record.actions[i]))
+            mover = movers[i]
             live.action_seats.append(mover)
             moves_rows.append(
                 {
@@ -1389,6 +1394,18 @@ class MatchService:
                 self._after_change(live)  # the position changed meanwhile: think again
             elif not exc.code.startswith("match_"):
                 log.error("match %s: the AI's action was refused: %s", live.id, exc.code)
+
+
+def _replay_with_movers(record: GameRecord) -> tuple[State, list[int]]:
+    """The record's final state (checked by ``replay``) and the seat of each action."""
+    state = record.replay()
+    game = state.game
+    replay = game.new_state(record.seed, **record.options)
+    movers = []
+    for text in record.actions:
+        movers.append(replay.current_player)
+        replay.apply(game.parse_action(replay, text))
+    return state, movers
 
 
 class _MissingGame(Game):

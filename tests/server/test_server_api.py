@@ -348,6 +348,8 @@ def test_records_list_fetch_and_import(make_client: Callable[..., TestClient]) -
         assert r.status_code == 422 and "move 2" in r.json()["error"]["message"]
         r = client.post("/api/records", json=dict(body, version=99))
         assert r.status_code == 422 and "version" in r.json()["error"]["message"]
+        r = client.post("/api/records", json=dict(body, actions=["take 1"] * 20_001))
+        assert r.status_code == 422 and "limited" in r.json()["error"]["message"]
         r = client.post("/api/records", content=b"[1,2")
         assert r.status_code == 422 and error_code(r) == "bad_record"
         assert len(client.get("/api/records").json()["records"]) == 2
