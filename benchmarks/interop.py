@@ -12,17 +12,19 @@ plies per second of uniformly random play:
   observation and mask, the action is drawn from the mask);
 * ``gymnasium``: the one-player environment (one-player games only), same loop.
 
-and each adapter's ratio to ``direct`` (the target is at least 0.5). The machine's speed
-cancels out of the ratios; the random draws differ, so games differ in length: plies per
+and each adapter's ratio to ``direct`` (the target is at least 0.5). The players take turns
+(``--rounds`` slices each), so a change in the machine's load falls on all of them; each keeps
+its games going between turns. The random draws differ, so games differ in length: plies per
 second, not games, are compared.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -43,101 +45,95 @@ def legal_of(mask: np.ndarray) -> np.ndarray:
     return np.flatnonzero(mask.view(np.bool_))
 
 
-def timed(loop: Callable[[float], int], seconds: float) -> float:
-    """Plies per second of ``loop(deadline)`` (which returns the plies it played)."""
-    start = time.perf_counter()
-    plies = loop(start + seconds)
-    return plies / (time.perf_counter() - start)
+#: A player: an endless generator of random plies (it yields once per ply played).
+Plies = Iterator[None]
 
 
-def direct(name: str, options: dict[str, Any]) -> Callable[[float], int]:
+def direct(name: str, options: dict[str, Any]) -> Plies:
     game = sengoku.load_game(name)
-
-    def loop(deadline: float) -> int:
-        rng = random.Random(0)
-        plies = seed = 0
-        while time.perf_counter() < deadline:
-            state = game.new_state(seed=seed, **options)
-            seed += 1
-            while not state.is_terminal():
-                state.apply(rng.choice(state.legal_actions()))
-                plies += 1
-        return plies
-
-    return loop
+    rng = random.Random(0)
+    for seed in itertools.count():
+        state = game.new_state(seed=seed, **options)
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_actions()))
+            yield
 
 
-def openspiel(name: str, options: dict[str, Any], observe: bool) -> Callable[[float], int]:
+def openspiel(name: str, options: dict[str, Any], observe: bool) -> Plies:
     from open_spiel.python.observation import make_observation
 
     from sengoku.interop import openspiel as osp
 
     game = osp.load(name, **options)
     observation = make_observation(game)
-
-    def loop(deadline: float) -> int:
-        rng = random.Random(0)
-        plies = 0
-        while time.perf_counter() < deadline:
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if observe:
-                    observation.set_from(state, state.current_player())
-                state.apply_action(rng.choice(state.legal_actions()))
-                plies += 1
-        return plies
-
-    return loop
+    rng = random.Random(0)
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if observe:
+                observation.set_from(state, state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            yield
 
 
-def pettingzoo(name: str, options: dict[str, Any]) -> Callable[[float], int]:
+def pettingzoo(name: str, options: dict[str, Any]) -> Plies:
     from sengoku.interop.pettingzoo import env as make_env
 
     env = make_env(name, **options)
-
-    def loop(deadline: float) -> int:
-        rng = np.random.default_rng(0)
-        plies = seed = 0
-        while time.perf_counter() < deadline:
-            env.reset(seed=seed)
-            seed += 1
-            for _agent in env.agent_iter():
-                observation, _reward, termination, truncation, _info = env.last()
-                if termination or truncation:
-                    env.step(None)
-                    continue
-                env.step(int(rng.choice(legal_of(observation["action_mask"]))))
-                plies += 1
-        return plies
-
-    return loop
+    rng = np.random.default_rng(0)
+    for seed in itertools.count():
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            observation, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(legal_of(observation["action_mask"]))))
+            yield
 
 
-def gymnasium(name: str, options: dict[str, Any]) -> Callable[[float], int]:
+def gymnasium(name: str, options: dict[str, Any]) -> Plies:
     from sengoku.interop.gymnasium import SoloEnv
 
     env = SoloEnv(name, **options)
+    rng = np.random.default_rng(0)
+    for seed in itertools.count():
+        observation, _info = env.reset(seed=seed)
+        done = False
+        while not done:
+            action = int(rng.choice(legal_of(observation["action_mask"])))
+            observation, _r, terminated, truncated, _i = env.step(action)
+            done = terminated or truncated
+            yield
 
-    def loop(deadline: float) -> int:
-        rng = np.random.default_rng(0)
-        plies = seed = 0
-        while time.perf_counter() < deadline:
-            observation, _info = env.reset(seed=seed)
-            seed += 1
-            done = False
-            while not done:
-                action = int(rng.choice(legal_of(observation["action_mask"])))
-                observation, _r, terminated, truncated, _i = env.step(action)
-                done = terminated or truncated
-                plies += 1
-        return plies
 
-    return loop
+def measure(players: dict[str, Plies], seconds: float, rounds: int) -> dict[str, float]:
+    """Plies per second of each player, run in turns of ``seconds / rounds`` each.
+
+    Taking turns (direct, then each adapter, again and again) spreads any change in the
+    machine's load over all of them; the generators keep their games between turns.
+    """
+    plies = dict.fromkeys(players, 0)
+    spent = dict.fromkeys(players, 0.0)
+    clock = time.perf_counter
+    for _ in range(rounds):
+        for label, player in players.items():
+            start = clock()
+            deadline = start + seconds / rounds
+            count = 0
+            for _ in player:
+                count += 1
+                if clock() >= deadline:
+                    break
+            spent[label] += clock() - start
+            plies[label] += count
+    return {label: plies[label] / spent[label] for label in players}
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    parser.add_argument("--seconds", type=float, default=3.0, help="per figure, in all")
+    parser.add_argument("--rounds", type=int, default=6, help="turns each figure is cut into")
     parser.add_argument("--games", default="", help="comma-separated names (default: all)")
     args = parser.parse_args(argv)
     wanted = {g for g in args.games.split(",") if g}
@@ -146,18 +142,17 @@ def main(argv: list[str] | None = None) -> None:
         if wanted and name not in wanted:
             continue
         label = name + "".join(f" {k}={v}" for k, v in options.items())
-        base = timed(direct(name, options), args.seconds)
-        print(f"{label:<28}{'direct':<16}{base:>10.0f}{1.0:>10.2f}")
-        adapters: list[tuple[str, Callable[[float], int]]] = [
-            ("openspiel", openspiel(name, options, observe=False)),
-            ("openspiel+obs", openspiel(name, options, observe=True)),
-            ("pettingzoo", pettingzoo(name, options)),
-        ]
+        players: dict[str, Plies] = {
+            "direct": direct(name, options),
+            "openspiel": openspiel(name, options, observe=False),
+            "openspiel+obs": openspiel(name, options, observe=True),
+            "pettingzoo": pettingzoo(name, options),
+        }
         if sengoku.load_game(name).new_state(**options).num_players == 1:
-            adapters.append(("gymnasium", gymnasium(name, options)))
-        for adapter, loop in adapters:
-            rate = timed(loop, args.seconds)
-            print(f"{label:<28}{adapter:<16}{rate:>10.0f}{rate / base:>10.2f}")
+            players["gymnasium"] = gymnasium(name, options)
+        rates = measure(players, args.seconds, args.rounds)
+        for adapter, rate in rates.items():
+            print(f"{label:<28}{adapter:<16}{rate:>10.0f}{rate / rates['direct']:>10.2f}")
 
 
 if __name__ == "__main__":

@@ -576,7 +576,7 @@ ENCODERS: dict[str, Callable[[Game, Mapping[str, Any]], Encoder]] = {
 }
 
 #: Bytes of JSON the generic encoder keeps, per game (views grow with the game).
-JSON_SIZES: dict[str, int] = {"gunkimono": 8192, "gunshi": 8192, "sashimono": 8192}
+JSON_SIZES: dict[str, int] = {"gunshi": 8192}
 DEFAULT_JSON_SIZE = 16384
 
 
