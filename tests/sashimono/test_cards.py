@@ -375,3 +375,20 @@ def test_ongoing_defence_modifier_and_triggers(game: Sashimono) -> None:
     events = play(game, st2, "casualty enemy a1")
     assert any(e["type"] == "trigger" for e in events)
     assert len(w2.hand) == 1  # Shimazu Yoshihiro: win a battle, draw a Kumi
+
+
+def test_effects_read_in_english() -> None:
+    from sengoku.games.sashimono.cards import describe_effect
+
+    cs = card_set()
+    for c in cs.cards:
+        for a in c.actions:
+            assert describe_effect(a.effect)
+    akaza = cs.cards[cs.index["akaza-naoyasu"]]
+    assert describe_effect(akaza.actions[0].effect) == (
+        "battle a column (+1 attack), the defender adds no cards"
+    )
+    tanaka = cs.cards[cs.index["tanaka-yoshimasa"]]
+    assert describe_effect(tanaka.actions[1].effect) == (
+        "return an enemy Hidden Kumi to its owner's hand"
+    )

@@ -134,6 +134,56 @@ OP_WORDS = {
 }
 
 
+def describe_effect(effect: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> str:
+    """A short English reading of an effect list, for people (the terminal, the docs)."""
+    parts = []
+    for e in effect:
+        op = e["op"]
+        n = e.get("count", 1)
+        if op == "flip":
+            whose = " of the enemy" if e["side"] == "enemy" else ""
+            face = {"any": "", "hidden": " Hidden", "up": " face-up"}[e["face"]]
+            where = {"line": " in this line", "other": " outside this line", "any": ""}[e["where"]]
+            parts.append(f"flip {n if n > 1 else 'a'}{face} Kumi{whose}{where}")
+        elif op == "draw":
+            parts.append(f"draw {n} {'Kumi' if e['what'] == 'kumi' else 'Sashimono'}")
+        elif op == "look":
+            parts.append(f"look at the top {e['count']} Kumi, keep {e['keep']}")
+        elif op == "battle":
+            axis = {"any": "a line", "row": "a row", "column": "a column"}[e["axis"]]
+            extra = f" (+{e['attack']} attack)" if e["attack"] else ""
+            no_ante = ", the defender adds no cards" if not e["defender_ante"] else ""
+            parts.append(f"battle {axis}{extra}{no_ante}")
+        elif op == "train":
+            parts.append("train a Kumi" + (" outside this line" if e["where"] == "other" else ""))
+        elif op == "rearrange":
+            parts.append("rearrange " + ("this line" if e["where"] == "line" else "a line"))
+        elif op == "swap":
+            parts.append("swap two " + ("adjacent " if e["adjacent"] else "") + "Kumi")
+        elif op == "return":
+            whose = "an enemy" if e["side"] == "enemy" else "one of your"
+            face = {"any": "", "hidden": " Hidden", "up": " face-up"}[e["face"]]
+            parts.append(f"return {whose}{face} Kumi to its owner's hand")
+        elif op == "discard":
+            who = "the enemy discards" if e["side"] == "enemy" else "discard"
+            parts.append(f"{who} {n} Kumi from hand")
+        elif op == "play_kumi":
+            parts.append(f"play up to {n} Kumi from hand")
+        elif op == "bury":
+            first = "draw a Sashimono, then " if e["draw"] else ""
+            parts.append(f"{first}put a Sashimono at the bottom of your deck")
+        elif op == "peek":
+            parts.append("peek at an enemy Hidden Kumi")
+        elif op == "choose":
+            parts.append(
+                "choose: "
+                + " / ".join(
+                    f"{o['label']} ({describe_effect(o['effect'])})" for o in e["options"]
+                )  # fmt: skip
+            )
+    return ", then ".join(parts)
+
+
 def _check_effect(effect: Any, where: str) -> tuple[dict[str, Any], ...]:
     if not isinstance(effect, list) or not effect:
         raise CardError(f"{where}: 'effect' must be a non-empty list of operations")

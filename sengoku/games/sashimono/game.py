@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from sengoku.core.game import Action, Game, InvalidOption, Option, ParseError, State
-from sengoku.games.sashimono.cards import CardError, card_set
+from sengoku.games.sashimono.cards import CardError, card_set, describe_effect
 from sengoku.games.sashimono.state import (
     KAGE,
     KIND_OFFSET,
@@ -143,8 +143,17 @@ def _cell(st: str | None, show: bool) -> str:
 
 def _card_line(st: SashimonoState, c: int) -> str:
     card = st.card(c)
-    acts = "; ".join(f"{a.name} [{' '.join(a.requires) or '-'}]" for a in card.actions)
-    ongoing = " (ongoing effect)" if card.ongoing else ""
+    acts = "; ".join(
+        f"{a.name} [{' '.join(a.requires) or '-'}]: {describe_effect(a.effect)}"
+        for a in card.actions
+    )
+    ongoing = ""
+    if card.ongoing and "modifier" in card.ongoing:
+        o = card.ongoing
+        ongoing = f"; ongoing: +{o['amount']} {o['modifier']} ({o['scope']})"
+    elif card.ongoing:
+        o = card.ongoing
+        ongoing = f"; ongoing: on {o['trigger']}: {describe_effect(o['effect'])}"
     return f"{card.id}: {card.text or card.score_text} | {acts}{ongoing}"
 
 
@@ -221,8 +230,8 @@ def render(st: SashimonoState, seat: int | None) -> str:
     if st.ctx.get("slot") is not None:
         card = st.card(st.ctx["card"])
         lines.append(f"Played {card.name} at {SLOTS[st.ctx['slot']]}; actions:")
-        for a in card.actions:
-            lines.append(f"  {a.name} [{' '.join(a.requires) or '-'}]")
+        for a in (*card.actions, *st.cs.reference):
+            lines.append(f"  {a.name} [{' '.join(a.requires) or '-'}]: {describe_effect(a.effect)}")
     result = st.outcome()
     if result is not None:
         lines.append(f"Game over: {result.reason}; winners {list(result.winners)}")
