@@ -53,6 +53,7 @@ def click_move(page: Page, origin: str, target: str, mark: str | None = None) ->
     When several moves reach the target the page asks which one: ``mark`` picks the choice
     whose notation contains it.
     """
+    page.wait_for_selector('.board-area[data-interactive="true"]')
     if origin.startswith("hand:"):
         page.click(f'.hand button.hand-piece.droppable[data-piece="{origin[5:]}"]')
     else:

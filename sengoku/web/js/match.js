@@ -347,6 +347,7 @@ class MatchPage {
       send: (action) => this.send(action),
     });
     this.els.notationInput.disabled = !interactive;
+    this.els.board.dataset.interactive = interactive;
     this.renderPass();
     this.renderControls();
     this.renderMoves();

@@ -202,7 +202,11 @@ class GungiBoard {
   }
 
   update(model) {
-    const legalChanged = !this.model || this.model.legal !== model.legal;
+    // A new snapshot of the same position (the socket and a fetch may both bring one) keeps
+    // the selection; a different position or set of moves clears it.
+    const key = `${model.view?.fen}|${model.interactive ? model.legal.map((l) => l.action).join("|") : ""}`;
+    const legalChanged = key !== this.legalKey;
+    this.legalKey = key;
     this.model = model;
     if (legalChanged) {
       this.selected = null;

@@ -68,6 +68,7 @@ export default {
     let focus = null;
     let highlight = [];
     let model = null;
+    let lastKey = "";
     const draw = () => {
       const v = model.view;
       const b = v.board;
@@ -135,7 +136,9 @@ export default {
     };
     return {
       update(m) {
-        if (model && model.legal !== m.legal) focus = null;
+        const key = m.legal.map((l) => l.action).join("|");
+        if (model && key !== lastKey) focus = null;
+        lastKey = key;
         model = m;
         draw();
       },
