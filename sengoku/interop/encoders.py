@@ -248,7 +248,7 @@ class GunkimonoEncoder(Encoder):
         me = seat if seat is not None else 0
 
         def slot(s: int) -> int:
-            return (s - me) % n
+            return int((s - me) % n)
 
         letters = self.letters
         codes = self.codes

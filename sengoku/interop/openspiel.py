@@ -15,15 +15,17 @@ values given to :func:`register`), plus ``seed``: the seed of the generator that
 Sengoku seed per ``new_initial_state()`` (so every episode of a game that shuffles is a new
 deal, and the same ``seed`` replays the same sequence of deals).
 
-What OpenSpiel is told, per game (:data:`TRAITS`; a game not listed there is described in the
-way that is always safe: imperfect information, sampled-stochastic, general-sum):
+What OpenSpiel is told, per game (the contract's ``Game.perfect_information``; chance and
+utility from :data:`TRAITS`, where a game not listed is described in the way that is always
+safe: sampled-stochastic, general-sum):
 
 * dynamics sequential, reward model terminal, utilities the contract's
   ``outcome().returns`` (in [-1, 1]);
 * chance mode sampled-stochastic for games that shuffle (Gunkimono, Gunshi, Sashimono) and
   for Gungi with ``first_player=random``; deterministic otherwise. Chance happens inside
   ``new_initial_state`` (the seeded shuffles of the contract), so there are no chance nodes;
-* information perfect for Gungi, imperfect for the others (hands, decks, secret choices);
+* information as the game declares it (``Game.perfect_information``): perfect for Gungi,
+  imperfect for the others (hands, decks, secret choices);
 * integer actions are the contract's ``action_to_int`` / ``int_to_action``; the action space
   is ``num_distinct_actions``; ``max_game_length`` is the contract's;
 * observation string: the canonical JSON of ``view(player)``; the public observation (an
@@ -62,9 +64,8 @@ SEED_PARAM = "seed"
 
 @dataclass(frozen=True)
 class Traits:
-    """How a game looks to OpenSpiel, from its resolved options."""
+    """What the contract does not declare about a game, from its resolved options."""
 
-    perfect_information: bool
     stochastic: Callable[[Mapping[str, Any]], bool]
     zero_sum: Callable[[Mapping[str, Any]], bool]
 
@@ -77,15 +78,15 @@ def _never(_options: Mapping[str, Any]) -> bool:
     return False
 
 
-#: Known games. Gunkimono's ranked returns and every concession sum to zero; so do Gunshi's and
+#: Chance and utility of the known games. Gunkimono's ranked returns and every concession sum to zero; so do Gunshi's and
 #: two-player Sashimono's +1/-1. Solo Sashimono has one player: general-sum.
 TRAITS: dict[str, Traits] = {
-    "gungi": Traits(True, lambda o: o.get("first_player") == "random", _always),
-    "gunkimono": Traits(False, _always, _always),
-    "gunshi": Traits(False, _always, _always),
-    "sashimono": Traits(False, _always, lambda o: o.get("mode") != "solo"),
+    "gungi": Traits(lambda o: o.get("first_player") == "random", _always),
+    "gunkimono": Traits(_always, _always),
+    "gunshi": Traits(_always, _always),
+    "sashimono": Traits(_always, lambda o: o.get("mode") != "solo"),
 }
-UNKNOWN_TRAITS = Traits(False, _always, _never)
+UNKNOWN_TRAITS = Traits(_always, _never)
 
 _registered: dict[str, dict[str, Any]] = {}
 
@@ -158,7 +159,7 @@ class _GameDescription:
             ),
             information=(
                 gt.Information.PERFECT_INFORMATION
-                if self.traits.perfect_information
+                if self.game.perfect_information
                 else gt.Information.IMPERFECT_INFORMATION
             ),
             utility=gt.Utility.ZERO_SUM if self.zero_sum else gt.Utility.GENERAL_SUM,
@@ -194,7 +195,7 @@ class _Context:
     def __init__(self, name: str, options: Mapping[str, Any]) -> None:
         self.game = load_game(name)
         self.options = dict(options)
-        self.perfect_information = TRAITS.get(name, UNKNOWN_TRAITS).perfect_information
+        self.perfect_information = self.game.perfect_information
         self.encoder: Encoder = encoder_for(self.game, self.options)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Context:

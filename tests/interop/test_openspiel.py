@@ -277,7 +277,9 @@ def test_illegal_integer_is_refused() -> None:
 
 def test_race_test_game_joins_generically(race: None) -> None:
     game = osp.load("race", players=2, goal=4)
-    assert game.get_type().information == GT.Information.IMPERFECT_INFORMATION  # not in TRAITS
+    # Not in TRAITS: the contract's perfect_information (default True), and the safe choices.
+    assert game.get_type().information == GT.Information.PERFECT_INFORMATION
+    assert game.get_type().chance_mode == GT.ChanceMode.SAMPLED_STOCHASTIC
     assert game.get_type().utility == GT.Utility.GENERAL_SUM
     pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
 
