@@ -25,6 +25,8 @@ CONFIGS: list[dict[str, Any]] = [
     {"variant": "custom"},
     {"variant": "custom", "custom_selection": "alternate_all", "sanryaku": True},
     {"variant": "custom", "custom_selection": "secret", "sanryaku": True},
+    {"variant": "custom", "custom_selection": "secret", "move_up_for_selection": True},
+    {"variant": "custom", "custom_selection": "agreed", "agreed_deck": "M Re Scout Trap Fire F Rf"},
     {"preset": "who_dares_wins"},
     {"preset": "logistical_nightmare", "fence_diagonal": "front_cell_sides"},
     {"preset": "first_battle", "shoot_block": "any_crossed", "shield_hit_facing": "keep"},

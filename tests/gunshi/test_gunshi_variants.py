@@ -122,13 +122,17 @@ def test_custom_deck_optional_rule_1_blue_first_seven_picks() -> None:
 
 
 def test_custom_deck_optional_rule_3_secret_decks_may_differ() -> None:
+    # rulebook: Optional Rule 3 replaces the alternating selection of step 3; step 2 (one
+    # Move each) still stands, so each player chooses the other 6 cards in secret.
     s = GAME.new_state(0, variant="custom", custom_selection="secret")
-    for code in ("M", "M", "M", "Re", "Re", "F", "Rf"):
+    for code in ("M", "M", "Re", "Re", "F", "Rf"):
         play(s, f"pick {code}")
-    assert s.view(1)["players"][0]["picks"] == [None] * 7
-    for code in ("F", "Rf", "Rapid", "Review", "Crossbow", "EnRoute", "Light"):
+    assert s.view(1)["players"][0]["picks"] == [None] * 6
+    for code in ("F", "Rapid", "Review", "Crossbow", "EnRoute", "Light"):
         play(s, f"pick {code}")
-    assert sorted(c[0] for c in s.stock[0]) != sorted(c[0] for c in s.stock[1])
+    assert sorted(c[0] for c in s.stock[0]) == sorted(["M", "M", "M", "Re", "Re", "F", "Rf"])
+    assert sorted(c[0] for c in s.stock[1]) != sorted(c[0] for c in s.stock[0])
+    assert sum(c[0] == "M" for c in s.stock[1]) == 1
 
 
 @pytest.mark.parametrize("name", sorted(DECKS))

@@ -12,6 +12,7 @@ separates ``(r, c)`` from ``(r, c + 1)`` and is written ``<cell>e``.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -324,3 +325,60 @@ def check_deck(cards: Any, source: str) -> tuple[str, ...]:
 
 
 FORMATIONS, DECKS = _load_presets()
+
+#: Custom Deck Construction: a deck is always 7 Command cards (rulebook, Setup step 3).
+DECK_SIZE = 7
+_REPEAT = re.compile(r"^(\d+)\s*[x*]\s*(.+)$", re.IGNORECASE)
+
+
+def card_code(word: str) -> str:
+    """A card by its code or its rulebook name, in any letter case (codes are case-blind)."""
+    key = " ".join(word.replace("_", " ").split()).casefold()
+    for spec in CARDS.values():
+        if key in (spec.code.casefold(), spec.name.casefold()):
+            return spec.code
+    known = ", ".join(f"{c.code} ({c.name})" for c in CARDS.values())
+    raise SengokuError(f"unknown Command card {word.strip()!r}; the cards are: {known}")
+
+
+def parse_deck(text: str) -> tuple[str, ...]:
+    """A deck description -> 7 card codes in card order, checked against the rulebook's limits.
+
+    Cards are named by code or name, separated by commas (``Move, 2x Rapid-Move, ...``) or,
+    for codes and one-word names, by spaces (``M M Re Rapid Review Crossbow EnRoute``);
+    ``2x Move`` repeats a card. Limits (Custom Deck Construction, Setup): exactly 7 cards,
+    and a card at most as often as one colour owns it (both decks are built from these 7
+    cards, one colour's copies each).
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise SengokuError(
+            "a deck description names 7 Command cards, e.g. 'M M Re F Rf Rapid Scout'"
+        )
+    items = text.split(",") if "," in text else text.split()
+    cards: list[str] = []
+    for item in items:
+        item = item.strip()
+        if not item:
+            continue
+        m = _REPEAT.match(item)
+        count, word = (int(m.group(1)), m.group(2)) if m else (1, item)
+        cards += [card_code(word)] * count
+    if len(cards) != DECK_SIZE:
+        raise SengokuError(
+            f"Custom Deck Construction: a deck is exactly {DECK_SIZE} Command cards; "
+            f"{text.strip()!r} names {len(cards)}"
+        )
+    for code in dict.fromkeys(cards):
+        spec = CARDS[code]
+        if cards.count(code) > spec.copies:
+            raise SengokuError(
+                f"Custom Deck Construction: {spec.name} ({code}) appears {cards.count(code)} "
+                f"times, but each colour owns only {spec.copies} (both decks are built from the "
+                "same 7 cards, one colour's copies each)"
+            )
+    return tuple(sorted(cards, key=list(CARDS).index))
+
+
+def agreed_cards(value: str) -> tuple[str, ...]:
+    """The 7 card codes of an ``agreed_deck`` value: an example's name or a description."""
+    return DECKS[value] if value in DECKS else parse_deck(value)

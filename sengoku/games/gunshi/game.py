@@ -16,12 +16,21 @@ from sengoku.core.game import (
     InvalidOption,
     Option,
     ParseError,
+    SengokuError,
     State,
     normalize_notation,
     pick_one,
 )
 from sengoku.games.gunshi.actions import NUM_ACTIONS, SHORT_KINDS, GunshiAction
-from sengoku.games.gunshi.data import DECKS, EDGE_NAMES, FORMATIONS, parse_edge
+from sengoku.games.gunshi.data import (
+    CARDS,
+    DECKS,
+    EDGE_NAMES,
+    FORMATIONS,
+    agreed_cards,
+    parse_deck,
+    parse_edge,
+)
 from sengoku.games.gunshi.state import GunshiState
 
 #: Tournament time control (rulebook, Official Tournament-Style Games): 20 minutes per player,
@@ -47,6 +56,33 @@ class CapOption(Option):
         return f"None (no cap) or integers {self.allowed.start}..{self.allowed.stop - 1}"
 
 
+class DeckOption(Option):
+    """The agreed deck of Optional Rule 2: a rulebook example by name, or any legal deck.
+
+    ``allowed`` is empty, as for other free-form options: clients offer a text field. A
+    description is stored in its canonical form (codes in card order, space-separated).
+    """
+
+    def check(self, value: Any) -> Any:
+        if isinstance(value, str) and value in DECKS:
+            return value
+        if not isinstance(value, str):
+            raise InvalidOption(
+                f"option {self.name!r}: a deck name or description (a string) is needed, "
+                f"got {value!r}"
+            )
+        try:
+            return " ".join(parse_deck(value))
+        except SengokuError as exc:
+            raise InvalidOption(f"option {self.name!r}: {exc}") from None
+
+    def describe_allowed(self) -> str:
+        return (
+            f"a rulebook example ({', '.join(DECKS)}) or 7 cards by code or name, e.g. "
+            "'M M Re F Rapid Scout Light' or 'Move, 2x Reorient or Shoot, Build Fence, ...'"
+        )
+
+
 PRESETS = ("none", *FORMATIONS, *DECKS)
 
 OPTIONS: dict[str, Option] = {
@@ -70,15 +106,25 @@ OPTIONS: dict[str, Option] = {
             "custom_selection",
             "alternate",
             ("alternate", "alternate_all", "agreed", "secret"),
-            "Custom Deck Construction: alternate picks after one Move each; Optional Rule 1 "
-            "(all 7 picked, Blue first); Optional Rule 2 (an agreed deck, see agreed_deck); "
-            "Optional Rule 3 (7 cards each in secret)",
+            "Custom Deck Construction: alternate picks after one Move each; alternate_all = "
+            "alternate with Optional Rule 1 (all 7 picked, Blue first); Optional Rule 2 (an "
+            "agreed deck, see agreed_deck); Optional Rule 3 (each deck chosen in secret). Rules "
+            "2 and 3 combine with Rule 1 through move_up_for_selection",
         ),
         Option(
+            "move_up_for_selection",
+            False,
+            (False, True),
+            "Custom Deck Construction, Optional Rule 1: nobody takes a Move in step 2; the Move "
+            "is up for selection too (with alternate picks: Blue starts, 7 picks; with an "
+            "agreed or secret deck: the deck need not hold a Move)",
+        ),
+        DeckOption(
             "agreed_deck",
             "wave_after_wave",
-            tuple(DECKS),
-            "the deck both players agreed on (custom_selection=agreed): a rulebook example",
+            (),
+            "the deck both players agreed on (custom_selection=agreed): a rulebook example "
+            "name, or any 7 legal cards by code or name",
         ),
         Option(
             "sanryaku",
@@ -181,6 +227,12 @@ class Gunshi(Game):
                 f"preset {o['preset']!r} is a formation for the basic rules; it needs "
                 f"variant 'basic', not {o['variant']!r}"
             )
+        # Optional Rule 1 changes step 2, Rules 2 and 3 replace step 3, so Rule 1 combines with
+        # either; 'alternate_all' is the name of Rule 1 with the alternating picks.
+        if o["custom_selection"] == "alternate_all":
+            o["move_up_for_selection"] = True
+        elif o["custom_selection"] == "alternate" and o["move_up_for_selection"]:
+            o["custom_selection"] = "alternate_all"
         if o["preset"] in DECKS:
             if o["variant"] == "inspiration":
                 raise InvalidOption(
@@ -190,9 +242,29 @@ class Gunshi(Game):
             o["variant"] = "custom"
             o["custom_selection"] = "agreed"
             o["agreed_deck"] = o["preset"]
-            if o["preset"] == "who_dares_wins":
-                o["sanryaku"] = True
+        if o["variant"] == "custom" and o["custom_selection"] == "agreed":
+            self._check_agreed(o, explicit_sanryaku=options.get("sanryaku"))
         return o
+
+    @staticmethod
+    def _check_agreed(o: dict[str, Any], explicit_sanryaku: Any) -> None:
+        """Optional Rule 2's deck against the rules that depend on other options."""
+        cards = agreed_cards(o["agreed_deck"])
+        if "M" not in cards and not o["move_up_for_selection"]:
+            raise InvalidOption(
+                f"option 'agreed_deck': {o['agreed_deck']!r} holds no Move, but Custom Deck "
+                "Construction step 2 gives each player a Move card; leave the Move up for "
+                "selection with Optional Rule 1 (move_up_for_selection=true) to agree on a "
+                "deck without one"
+            )
+        promos = [CARDS[c].name for c in cards if CARDS[c].set == "sanryaku"]
+        if promos and explicit_sanryaku is False:
+            raise InvalidOption(
+                f"option 'agreed_deck': {', '.join(dict.fromkeys(promos))} are Sanryaku promo "
+                "cards, which this game leaves out (sanryaku=false)"
+            )
+        if promos:
+            o["sanryaku"] = True  # agreeing on a promo card brings the Sanryaku cards in
 
     def new_state(self, seed: int = 0, **options: Any) -> GunshiState:
         state = GunshiState(self, self.resolve_options(**options), seed)

@@ -48,6 +48,7 @@ from sengoku.games.gunshi.data import (
     TOKEN_TYPE,
     UNITS,
     advanced_codes,
+    agreed_cards,
     cell_name,
 )
 
@@ -128,11 +129,13 @@ class GunshiState(State):
         if preset in DECKS:
             deck = DECKS[preset]
         elif o["custom_selection"] == "agreed" and variant == "custom":
-            deck = DECKS[o["agreed_deck"]]
+            # Optional Rule 2: the deck both players agreed on (an example or any legal deck).
+            deck = agreed_cards(o["agreed_deck"])
         for p in (RED, BLUE):
             self.stock[p] = [(c, False, False) for c in deck]
         if variant == "custom" and preset not in DECKS and o["custom_selection"] != "agreed":
             sel = o["custom_selection"]
+            rule_1 = o["move_up_for_selection"]
             for p in (RED, BLUE):
                 self.stock[p] = []
             if sel == "alternate":
@@ -143,8 +146,11 @@ class GunshiState(State):
                 # Optional Rule 1: the Move is up for selection too and Blue starts.
                 self.pick_order = [BLUE, RED] * 3 + [BLUE]
             else:
-                # Optional Rule 3: seven cards each in secret; the decks may differ.
-                self.pick_order = [RED] * 7 + [BLUE] * 7
+                # Optional Rule 3: each deck chosen in secret; the decks may differ. Without
+                # Optional Rule 1 step 2 still gives each player a Move, and 6 are chosen.
+                self.pre_taken = [] if rule_1 else ["M"]
+                n = 7 - len(self.pre_taken)
+                self.pick_order = [RED] * n + [BLUE] * n
                 self.deck_public = False
             self.phase = "build"
             self.player = self.pick_order[0]
@@ -356,7 +362,7 @@ class GunshiState(State):
     def _legal_build(self) -> list[GunshiAction]:
         p = self.player
         if self.options["custom_selection"] == "secret":
-            mine = self.picks[p]
+            mine = self.pre_taken + self.picks[p]
             return [A("pick", c) for c in self._deck_pool() if mine.count(c) < CARDS[c].copies]
         # Both decks hold the chosen cards: a card can be chosen while a colour still has one.
         chosen = self.pre_taken + self.picks[RED] + self.picks[BLUE]
@@ -380,7 +386,7 @@ class GunshiState(State):
             self.player = self.pick_order[0]
             return
         if secret:
-            decks = [list(self.picks[RED]), list(self.picks[BLUE])]
+            decks = [self.pre_taken + self.picks[RED], self.pre_taken + self.picks[BLUE]]
         else:
             both = self.pre_taken + self.picks[RED] + self.picks[BLUE]
             decks = [list(both), list(both)]
