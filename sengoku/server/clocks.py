@@ -9,10 +9,14 @@ Kinds (``spec["type"]``):
   within a period keeps it, each period that runs out is used up, and the last one running
   out loses on time (Japanese byo-yomi);
 * ``sudden_death``: ``initial`` seconds for the whole game;
-* ``tournament``: Gunshi's official tournament clock: 20 minutes each, no byo-yomi, the first
-  decision of the game is not timed (the clock starts after Red places the first piece), and
-  the clock stops wherever the game says so (a state may define ``clock_running()``; Gunshi
-  returns False while the Advanced Command cards are chosen).
+* ``tournament``: Gunshi's official tournament clock: 20 minutes each, no byo-yomi. Which
+  clock runs is the game's to say: a state may define ``clock_seat()`` (the seat whose clock
+  runs, or None; Gunshi starts the clock after Red's first placement and stops it while the
+  Advanced Command cards are chosen); without it, the first decision of the game is not
+  timed and then the seat to act's clock runs.
+
+Any kind also honours ``clock_seat()`` (or ``clock_running()``, False to stop the clock) where
+a state defines it.
 
 Time comes from an injected ``now`` function (wall-clock seconds) so that a clock survives a
 restart and tests can use a fake time source.
@@ -52,7 +56,7 @@ class ClockSpec:
             "fischer": {"initial", "increment"},
             "byoyomi": {"main", "periods", "period"},
             "sudden_death": {"initial"},
-            "tournament": set(),
+            "tournament": {"initial"},
         }
         if kind not in fields:
             raise ClockError(f"clock type {kind!r} is unknown; known: {', '.join(fields)}")
@@ -81,7 +85,7 @@ class ClockSpec:
             return cls(kind, num("main", 0, day), 0.0, int(periods), period)
         if kind == "sudden_death":
             return cls(kind, num("initial", 1, day))
-        return cls(kind, TOURNAMENT_SECONDS)
+        return cls(kind, num("initial", 1, day, TOURNAMENT_SECONDS))
 
     def to_json(self) -> dict[str, Any]:
         if self.type == "fischer":
@@ -143,13 +147,19 @@ class Clocks:
         self.running = seat if running else None
         self.since = now if self.running is not None else None
 
-    def decided(self, mover: int, next_seat: int | None, now: float, runs: bool = True) -> None:
-        """``mover`` made a decision at ``now``; ``next_seat`` is to decide next."""
+    def decided(
+        self, mover: int, next_seat: int | None, now: float, running: int | None = -1
+    ) -> None:
+        """``mover`` made a decision at ``now``; ``next_seat`` is to decide next.
+
+        ``running`` is the seat whose clock runs from now (None: none runs); by default
+        ``next_seat``'s.
+        """
         self._charge(now)
         self.decisions += 1
         if next_seat is not None and next_seat != mover and self.spec.type == "fischer":
             self.remaining[mover] += self.spec.increment
-        self.start(next_seat, now, runs)
+        self.start(next_seat if running == -1 else running, now)
 
     def pause(self, now: float) -> None:
         self._charge(now)

@@ -29,7 +29,7 @@ from sengoku.core.game import Game, SengokuError, State, event, normalize_notati
 from sengoku.core.record import GameRecord
 from sengoku.core.registry import list_games, load_game
 from sengoku.server import ai as ai_mod
-from sengoku.server.clocks import ClockError, Clocks, ClockSpec
+from sengoku.server.clocks import TOURNAMENT_SECONDS, ClockError, Clocks, ClockSpec
 from sengoku.server.db import Store, dumps
 from sengoku.server.tokens import hash_token, new_match_id, new_token
 
@@ -517,6 +517,10 @@ class MatchService:
                 spec = ClockSpec.from_json(clock)
             except ClockError as exc:
                 raise ApiError(422, "bad_clock", str(exc)) from None
+        elif state.options.get("time_control") == "tournament":
+            # A game whose own option asks for its tournament time control (Gunshi's).
+            seconds = float(getattr(game, "tournament_seconds", TOURNAMENT_SECONDS))
+            spec = ClockSpec("tournament", seconds)
         seats: list[Seat] = []
         tokens: dict[str, str] = {}
         invites: list[dict[str, Any]] = []
@@ -614,14 +618,32 @@ class MatchService:
     def _activate(self, live: Live, now: float) -> list[dict[str, Any]]:
         live.status = "active"
         if live.clocks is not None and live.state is not None:
-            runs = self._clock_runs(live.state) and not live.clocks.spec.untimed_first
-            live.clocks.start(live.state.current_player, now, runs)
+            state = live.state
+            seat = self._running_seat(state)
+            if live.clocks.spec.untimed_first and not hasattr(state, "clock_seat"):
+                seat = None
+            live.clocks.start(seat, now)
         return [event("match_started", None, message="every seat is taken: the game begins")]
 
     @staticmethod
-    def _clock_runs(state: State) -> bool:
-        hook = getattr(state, "clock_running", None)
-        return bool(hook()) if callable(hook) else True
+    def _running_seat(state: State) -> int | None:
+        """Whose clock runs in ``state``: the game may say (``clock_seat()``), else the seat to
+        act, unless the game stops the clock (``clock_running()`` False) or the game is over.
+
+        These optional methods are not part of the core contract: a game that has phases
+        without a clock (Gunshi's tournament rules) defines one of them.
+        """
+        if state.is_terminal():
+            return None
+        if hasattr(state, "clock_seat"):  # a method or a property
+            hook = state.clock_seat
+            seat = hook() if callable(hook) else hook
+            return None if seat is None else int(seat)
+        if hasattr(state, "clock_running"):
+            hook = state.clock_running
+            if not (hook() if callable(hook) else hook):
+                return None
+        return state.current_player
 
     async def join(self, live: Live, invite: str | None, name: str | None) -> dict[str, Any]:
         async with live.lock:
@@ -785,7 +807,7 @@ class MatchService:
         if after.is_terminal():
             clocks.pause(now)
         else:
-            clocks.decided(mover, after.current_player, now, self._clock_runs(after))
+            clocks.decided(mover, after.current_player, now, self._running_seat(after))
         return clocks
 
     async def conclude(self, live: Live, seat: int, reason: str, status: str = "finished") -> None:
@@ -1048,7 +1070,7 @@ class MatchService:
             )
         ]
         if live.clocks is not None:
-            live.clocks.start(state.current_player, now, self._clock_runs(state))
+            live.clocks.start(self._running_seat(state), now)
         # A concession ends the game, so an active match's moves are all actions: the
         # move with sequence number k is action k.
         live.actions = live.actions[:to_ply]

@@ -112,7 +112,7 @@ def test_clock_spec_validation() -> None:
         {"type": "fischer", "initial": 5, "delay": 3},
         {"type": "byoyomi", "main": 5, "periods": 1.5},
         {"type": "sudden_death", "initial": float("nan")},
-        {"type": "tournament", "initial": 5},
+        {"type": "tournament", "period": 5},
     ):
         with pytest.raises(ClockError):
             ClockSpec.from_json(bad)
@@ -121,6 +121,14 @@ def test_clock_spec_validation() -> None:
     clocks.start(0, 0.0)
     assert clocks.deadline() == 90.0 and clocks.flagged(89.9) is None and clocks.flagged(90) == 0
     assert Clocks.from_json(spec, clocks.to_json()).to_json() == clocks.to_json()
+    for data in (
+        {"type": "fischer", "initial": 60, "increment": 2},
+        {"type": "byoyomi", "main": 0, "periods": 3, "period": 30},
+        {"type": "sudden_death", "initial": 60},
+        {"type": "tournament"},
+    ):
+        spec = ClockSpec.from_json(data)
+        assert ClockSpec.from_json(spec.to_json()) == spec  # stored specs load back
 
 
 def wait_until(client: TestClient, mid: str, cond: Callable[[dict[str, Any]], bool]) -> Any:
@@ -183,3 +191,38 @@ def test_ai_in_a_process_pool_plays_gungi(
         assert r.status_code == 200
         wait_until(client, mid, lambda s: s["ply"] == 6)
         assert "pool broke" in caplog.text
+
+
+def test_gunshi_tournament_clock_follows_the_game(
+    make_client: Callable[..., TestClient], fake_time: FakeTime
+) -> None:
+    """Gunshi's own ``time_control`` option sets the clock; its state says whose clock runs."""
+    from sengoku.core.registry import load_game
+
+    options = {"time_control": "tournament"}
+    ref = load_game("gunshi").new_state(3, **options)
+    with make_client() as client:
+        m = new_match(client, game="gunshi", options=options, seed=3)
+        mid, tokens = m["id"], [m["tokens"]["0"], m["tokens"]["1"]]
+        clocks = m["match"]["clocks"]
+        assert clocks["spec"] == {"type": "tournament", "initial": 1200.0}
+        assert clocks["running"] == ref.clock_seat  # type: ignore[attr-defined]
+        used = [0.0, 0.0]
+        for ply in range(30):
+            running = ref.clock_seat  # type: ignore[attr-defined]
+            fake_time.advance(7)
+            if running is not None:
+                used[running] += 7
+            seat = ref.current_player
+            action = ref.legal_actions()[ply % len(ref.legal_actions())]
+            r = client.post(
+                f"/api/matches/{mid}/actions",
+                json={"action": str(action), "ply": ply},
+                headers=auth(tokens[seat]),
+            )
+            assert r.status_code == 200, r.text
+            ref.apply(action)
+            clocks = r.json()["clocks"]
+            assert clocks["running"] == ref.clock_seat  # type: ignore[attr-defined]
+            assert clocks["remaining"] == [1200.0 - used[0], 1200.0 - used[1]]
+        assert used[0] > 0 and used[1] > 0
