@@ -249,6 +249,7 @@ class MatchPage {
     this.els = {
       title: el("h1.match-title", {}, el("span.game-kanji", {}, r.kanji || ""), ` ${r.title}`),
       connection: el("span.connection", { "data-status": "connecting" }, "connecting…"),
+      headStatus: el("span.head-status", { "aria-hidden": "true" }),
       players: el("div.players"),
       status: el("div.status", { id: "status", role: "status", "aria-live": "polite" }),
       note: el("div.status-note"),
@@ -275,7 +276,7 @@ class MatchPage {
         el(
           "section.play",
           {},
-          el("div.match-head", {}, this.els.title, this.els.connection),
+          el("div.match-head", {}, this.els.title, this.els.headStatus, this.els.connection),
           el("div.board-shell", {}, this.els.board, this.els.pass),
         ),
         el(
@@ -330,6 +331,9 @@ class MatchPage {
     } else if (s.status === "finished") status = `Game over: ${resultText(s.result, s.seats, r)}`;
     else status = `This game is ${s.status}${s.close_reason ? `: ${s.close_reason}` : ""}`;
     this.els.status.textContent = status;
+    // Phones see the board before the side panel: the turn is repeated above the board.
+    this.els.headStatus.textContent = s.status === "active" ? status : "";
+    this.els.headStatus.classList.toggle("mine", this.mySeatToAct());
     this.els.status.dataset.state = s.status;
     this.els.status.dataset.ply = s.ply;
     this.els.status.dataset.toAct = s.to_act;
