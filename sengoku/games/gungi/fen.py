@@ -34,25 +34,32 @@ def _letter(piece: int) -> str:
     return letter.upper() if piece & 1 == WHITE else letter
 
 
+DIGITS = [str(n) for n in range(10)]
+TOWER_TEXT: dict[tuple[int, ...], str] = {}
+
+
+def _tower_text(tower: tuple[int, ...]) -> str:
+    text = _letter(tower[0]) if len(tower) == 1 else "|" + ":".join(map(_letter, tower)) + "|"
+    TOWER_TEXT[tower] = text  # at most a few thousand distinct towers exist
+    return text
+
+
 def to_fen(state: GungiState) -> str:
     ranks = []
-    for y in range(9):
+    board = state.board
+    for y in range(0, 81, 9):
         out = []
         empty = 0
-        for x in range(9):
-            tower = state.board[y * 9 + x]
+        for tower in board[y : y + 9]:
             if not tower:
                 empty += 1
                 continue
             if empty:
-                out.append(str(empty))
+                out.append(DIGITS[empty])
                 empty = 0
-            if len(tower) == 1:
-                out.append(_letter(tower[0]))
-            else:
-                out.append("|" + ":".join(_letter(p) for p in tower) + "|")
+            out.append(TOWER_TEXT.get(tower) or _tower_text(tower))
         if empty:
-            out.append(str(empty))
+            out.append(DIGITS[empty])
         ranks.append("".join(out))
     hands = []
     for color in (WHITE, BLACK):

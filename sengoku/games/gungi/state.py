@@ -62,6 +62,10 @@ def _hand_key(color: int, kind: int, count: int) -> int:
 
 SETUP, PLAY = "setup", "play"
 
+# JSON pieces of the view, made once: square names and (name, kanji, colour) per piece.
+SQUARE_NAMES = [square_name(sq) for sq in range(81)]
+PIECE_JSON = [(PIECES[p >> 1].name, PIECES[p >> 1].kanji, COLOR_NAMES[p & 1]) for p in range(28)]
+
 
 def _near(sq: int, archers: bool) -> frozenset[int]:
     """Squares whose change can open an attack on ``sq``: its eight lines and, against
@@ -107,6 +111,7 @@ class GungiState(State):
         "_attacks",
         "_legal_cache",
         "max_length",
+        "_fen_cache",
     )
 
     def __init__(self, game: Gungi, options: dict[str, Any]) -> None:
@@ -132,6 +137,7 @@ class GungiState(State):
         self._attacks = ATTACK_TABLES[options["archer_blockers"]]
         self._legal_cache: tuple[int, list[int]] | None = None
         self.max_length = game.max_game_length(**options)
+        self._fen_cache: tuple[tuple[int, int], str] | None = None
 
     # ------------------------------------------------------------------ bookkeeping
     def recompute(self) -> None:
@@ -762,6 +768,7 @@ class GungiState(State):
         other._attacks = self._attacks
         other._legal_cache = self._legal_cache
         other.max_length = self.max_length
+        other._fen_cache = self._fen_cache
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> GungiState:
@@ -769,9 +776,9 @@ class GungiState(State):
         return self.clone()
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        from sengoku.games.gungi.fen import to_fen
-
         result = self._outcome
+        board = self.board
+        hands = self.hands
         return {
             "game": "gungi",
             "seat": seat,
@@ -784,37 +791,48 @@ class GungiState(State):
             "ply": self.ply,
             "board": [
                 {
-                    "square": square_name(sq),
+                    "square": SQUARE_NAMES[sq],
                     "tower": [
                         {
-                            "piece": PIECES[p >> 1].name,
-                            "kanji": PIECES[p >> 1].kanji,
-                            "color": COLOR_NAMES[p & 1],
+                            "piece": PIECE_JSON[p][0],
+                            "kanji": PIECE_JSON[p][1],
+                            "color": PIECE_JSON[p][2],
                         }
-                        for p in tower
+                        for p in board[sq]
                     ],
                 }
-                for sq, tower in enumerate(self.board)
-                if tower
+                for sq in range(81)
+                if board[sq]
             ],
             "hands": {
-                COLOR_NAMES[c]: {PIECES[k].name: n for k, n in enumerate(self.hands[c]) if n}
+                COLOR_NAMES[c]: {PIECE_JSON[k * 2][0]: n for k, n in enumerate(hands[c]) if n}
                 for c in (WHITE, BLACK)
             },
             "marshal_capturable": [
                 self.phase == PLAY and self._marshal_capturable(c) for c in (WHITE, BLACK)
             ],
-            "fen": to_fen(self),
+            "fen": self.fen(),
             "outcome": result.to_json() if result else None,
         }
 
-    def to_json(self) -> dict[str, Any]:
+    def fen(self) -> str:
+        """The position as gungi.js FEN (cached until the position changes)."""
         from sengoku.games.gungi.fen import to_fen
+
+        key = (self.hash, self.move_number)
+        cached = self._fen_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        text = to_fen(self)
+        self._fen_cache = (key, text)
+        return text
+
+    def to_json(self) -> dict[str, Any]:
 
         return {
             "game": "gungi",
             "options": dict(self.options),
-            "fen": to_fen(self),
+            "fen": self.fen(),
             "first": COLOR_NAMES[self.first],
             "ply": self.ply,
             "seen": [[str(k), n] for k, n in self.seen.items()],
