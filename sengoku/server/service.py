@@ -15,17 +15,18 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import json
 import logging
 import os
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from sengoku.core.game import Game, SengokuError, State, event, normalize_notation
+from sengoku.core.game import Game, Option, SengokuError, State, event, normalize_notation
 from sengoku.core.record import GameRecord
 from sengoku.core.registry import list_games, load_game
 from sengoku.server import ai as ai_mod
@@ -1376,7 +1377,7 @@ class MatchService:
             live.ai_busy = False
             return
         s = live.seats[seat]
-        args = (
+        job = functools.partial(
             ai_mod.choose_action,
             live.game.name,
             state.to_json(),
@@ -1385,14 +1386,14 @@ class MatchService:
             (live.seed * 1_000_003 + ply) % (2**31),
         )
         loop = asyncio.get_running_loop()
-        text = None
+        text: str | None = None
         for attempt in range(2):
             if self._ai is None:
                 self._ai = ai_mod.make_executor(
                     self.settings.ai_mode, self.settings.ai_workers, self.settings.ai_initializer
                 )
             try:
-                text = await loop.run_in_executor(self._ai, *args)
+                text = await loop.run_in_executor(self._ai, job)
                 break
             except asyncio.CancelledError:
                 live.ai_busy = False
@@ -1436,7 +1437,7 @@ class _MissingGame(Game):
     version = -1
     min_players = 0
     max_players = 0
-    options: dict[str, Any] = {}
+    options: ClassVar[Mapping[str, Option]] = {}
 
     def __init__(self, name: str) -> None:
         self.name = name  # type: ignore[misc]
