@@ -21,9 +21,14 @@ def _parse_value(text: str) -> Any:
 
 
 def game_options(game: Game, args: argparse.Namespace) -> dict[str, Any]:
-    """Options from the well-known flags (--mode, --players, --variant, --preset) and -o k=v."""
+    """Options from the well-known flags (--mode, --solo, --players, --variant, --preset, --vp,
+    --cards) and -o key=value."""
     options: dict[str, Any] = {}
-    for flag in ("mode", "players", "variant", "preset"):
+    if getattr(args, "solo", False):
+        if "mode" not in game.options or "solo" not in game.options["mode"].allowed:
+            raise SengokuError(f"{game.name} has no solo mode")
+        args.mode = "solo"
+    for flag in ("mode", "players", "variant", "preset", "vp", "cards"):
         value = getattr(args, flag, None)
         if value is not None:
             if flag not in game.options:
@@ -42,6 +47,9 @@ def _add_option_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, help="number of players, for games that vary")
     p.add_argument("--variant", help="a named variant, for games that have them")
     p.add_argument("--preset", help="a named starting preset, for games that have them")
+    p.add_argument("--solo", action="store_true", help="the solo mode (Sashimono vs the Kagemusha)")
+    p.add_argument("--vp", type=int, help="victory points to win (Sashimono)")
+    p.add_argument("--cards", help="a card file or folder in the card language (Sashimono)")
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE", help="any option")
 
 

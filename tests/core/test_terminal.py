@@ -39,3 +39,18 @@ def test_perfect_information_game_needs_no_pass_screen() -> None:
     play_terminal(game, {}, {0, 1}, read=lambda _: next(inputs), out=out)
     assert "Pass the device" not in out.getvalue()
     assert "Black plays 9-4-1 兵(9-3)" in out.getvalue()
+
+
+def test_cli_flags_map_to_options() -> None:
+    from sengoku.cli import build_parser, game_options
+
+    args = build_parser().parse_args(["play", "sashimono", "--solo", "--vp", "2"])
+    options = game_options(sengoku.load_game("sashimono"), args)
+    assert options == {"mode": "solo", "vp": 2}
+    state = sengoku.load_game("sashimono").new_state(**options)
+    assert state.num_players == 1
+    args = build_parser().parse_args(["play", "gungi", "--solo"])
+    import pytest
+
+    with pytest.raises(sengoku.SengokuError, match="no solo mode"):
+        game_options(sengoku.load_game("gungi"), args)
