@@ -8,6 +8,7 @@ is over (it holds the seed), so replaying one reveals nothing a player may not s
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,10 @@ from sengoku.core.registry import load_game
 WEB_DIR = Path(__file__).resolve().parent
 #: Paths the client's router handles (see js/app.js); each serves index.html.
 PAGES = ("/play/{match_id}", "/replay/{match_id}", "/new/{game}", "/records", "/rules/{game}")
+#: The rules documents of a source checkout (an installed package has none: the client then
+#: shows its short how-to-play).
+RULES_DIR = WEB_DIR.parent.parent / "docs" / "rules"
+RULES_NAME = re.compile(r"[a-z]{1,32}")
 #: A replay longer than this is refused: views are computed for every ply.
 MAX_REPLAY_ACTIONS = 5000
 
@@ -119,6 +124,14 @@ def mount(app: FastAPI) -> None:
             return replay_views(data, seat)
         except SengokuError as exc:
             return _error(422, "bad_record", str(exc))
+
+    @app.get("/api/rules/{game}")
+    async def rules(game: str) -> Any:
+        """The game's full rules (docs/rules/<game>.md, Markdown) where this copy has them."""
+        path = RULES_DIR / f"{game}.md"
+        if not RULES_NAME.fullmatch(game) or not path.is_file():
+            return _error(404, "no_rules", f"no rules document for {game!r} on this server")
+        return {"game": game, "markdown": path.read_text(encoding="utf-8")}
 
     index = WEB_DIR / "index.html"
 

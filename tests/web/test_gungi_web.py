@@ -29,8 +29,15 @@ def hand_count(page: Page, color: str, piece: str) -> int:
 
 def test_against_the_ai_by_clicks_then_resign_and_replay(new_page: Any) -> None:
     page: Page = new_page(1280, 900)
-    start_game(page, "gungi", "ai")
+    page.goto("/new/gungi")
+    page.click('.presets button[data-preset="ai"]')
+    page.select_option("#clock", "fischer-5-3")
+    page.click("#start")
+    page.wait_for_url("**/play/*")
     expect(page.locator("#status")).to_have_text("Your move")
+    # Five minutes each, White's running.
+    expect(page.locator('.clock[data-seat="0"]')).to_have_text(re.compile(r"^[45]:\d\d$"))
+    expect(page.locator('.clock[data-seat="1"]')).to_have_text("5:00")
     # The intro setup: White's Pawn on 5-7, Black's Marshal on 5-1, hands of 7 pieces.
     assert tower(page, "5-7") == [("pawn", "white")]
     assert tower(page, "5-1") == [("marshal", "black")]
@@ -97,6 +104,16 @@ def test_against_the_ai_by_clicks_then_resign_and_replay(new_page: Any) -> None:
     expect(page.locator("#replay-counter")).to_have_text("3 / 4")
     assert tower(page, square)[-1] == ("pawn", "white")
     shot(page, "gungi-replay-1280")
+    # Import the exported record: it replays the same game.
+    page.goto("/records")
+    expect(page.locator(".record-row").first).to_be_visible()
+    page.set_input_files("#import-file", info.value.path())
+    page.click("#import")
+    page.wait_for_url("**/replay/*")
+    expect(page.locator("#replay-counter")).to_have_text(re.compile(r"/ 4$"))
+    page.click("#replay-first")
+    page.click("#replay-next")
+    assert tower(page, "5-6") == [("pawn", "white")]
 
 
 def test_hot_seat_pass_the_device_stacks_and_notation(new_page: Any) -> None:
@@ -144,6 +161,16 @@ def test_hot_seat_pass_the_device_stacks_and_notation(new_page: Any) -> None:
     shot(page, "gungi-hot-seat-english-1280")
     page.click("#labels-toggle")
     expect(label).to_have_text("帥")
+    # Resign, then a rematch: a new game at this device, from the start.
+    first_url = page.url
+    page.click("#resign")
+    page.click(".dialog button.danger")
+    expect(page.locator(".end-panel")).to_contain_text("Black wins")
+    page.locator(".end-panel button", has_text="Rematch").click()
+    page.wait_for_function("u => location.href !== u", arg=first_url)
+    page.wait_for_selector('.board-area[data-interactive="true"]')
+    assert page.locator("#moves li[data-ply]").count() == 0
+    assert tower(page, "5-7") == [("pawn", "white")]
 
 
 def test_invite_a_friend_by_link(new_page: Any) -> None:
@@ -203,3 +230,8 @@ def test_layouts_at_360_and_1920_have_no_horizontal_overflow(new_page: Any) -> N
         shot(page, f"gungi-play-{width}")
         # The CJK font ships with the client and is loaded from this server.
         assert page.evaluate("document.fonts.check('20px \"Sengoku Serif\"', '帥')")
+        # The full rules, from docs/rules.
+        page.goto("/rules/gungi")
+        expect(page.locator(".markdown h2").first).to_be_visible()
+        no_horizontal_overflow(page)
+        shot(page, f"gungi-rules-{width}")
