@@ -68,6 +68,7 @@ def battle(
         s.deck[p] = [(c, False, False) for c in deck[p]]
         s.row[p] = [(c, True, True) for c in row[p]]
         s.stock[p] = []
+        s.reset_knowledge(p)
     s.phase = "battle"
     s.step = "send"
     s.player = to_act

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from sengoku.core.game import IllegalAction
-from sengoku.games.gunshi import GunshiState
+from sengoku.games.gunshi import GunshiState, knowledge
 from tests.gunshi.helpers import GAME
 
 SOAK = bool(os.environ.get("SENGOKU_SOAK"))
@@ -62,6 +62,8 @@ def _check_step(state: GunshiState, rng: random.Random) -> None:
     for seat in (0, 1, None):
         json.dumps(state.view(seat))
     for seat in (0, 1):
+        # The seat's knowledge of the other's cards is never contradictory (draws succeed).
+        assert any(knowledge._draw_once(state, 1 - seat, rng) is not None for _ in range(200))
         det = state.determinize(seat, random.Random(rng.randrange(1 << 30)))
         assert det.view(seat) == state.view(seat)
         assert det.legal_actions() == legal or det.current_player != seat

@@ -195,6 +195,7 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
         state.deck[p] = [(c, False, False) for c in spare[3:]]
         state.stock[p] = []
         state.face_down_next[p] = len(row) % 2 == 0
+        state.reset_knowledge(p)
     state.phase = "battle"
     state.step = "send"
     state.player = "rb".index(side_t)

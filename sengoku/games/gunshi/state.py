@@ -7,7 +7,8 @@ deck order, face-down Command Row cards, prepared Advanced cards) is kept here i
 
 Cards are ``(code, known, up)`` tuples: ``known`` means the opponent knows this card is here
 (it was seen face up, resolved, scouted or is public by the variant); ``up`` means it lies face
-up in the Command Row.
+up in the Command Row. A card the opponent does not know carries a fourth element, the id of
+its bag in the opponent's exact knowledge (see ``sengoku.games.gunshi.knowledge``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import random
 from typing import Any
 
 from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, event
+from sengoku.games.gunshi import knowledge
 from sengoku.games.gunshi.actions import A, GunshiAction
 from sengoku.games.gunshi.data import (
     BASIC_DECK,
@@ -52,7 +54,7 @@ from sengoku.games.gunshi.data import (
     cell_name,
 )
 
-Card = tuple[str, bool, bool]
+Card = tuple[Any, ...]  # (code, known, up) or (code, known, up, bag id)
 OFF = -1  # a unit in the Reserve
 INVADED = 99  # a unit on an Invader Spot
 SCOUTED = 2  # a card's "known" flag when only the opponent's Scout has seen it
@@ -117,6 +119,11 @@ class GunshiState(State):
         self.turn = 0
         self.ply = 0
         self.result: Outcome | None = None
+        # What each player's opponent knows about that player's unknown cards (knowledge.py).
+        self.bags: list[list[dict[str, Any]]] = [[], []]
+        self.next_bag = 0
+        self.removed_bag = [-1, -1]  # the bag of the card removed by the Inspiration
+        self.box_bag = [-1, -1]  # the bag of the Advanced cards in the box (Mods 1 and 2)
         self._events: list[Event] = []
 
     def setup(self) -> None:
@@ -158,6 +165,10 @@ class GunshiState(State):
             adv = advanced_codes(o["sanryaku"])
             for p in (RED, BLUE):
                 self.unused[p] = list(adv)
+            if o["modification"] in (1, 2):
+                # The opponent never sees which Advanced cards were prepared.
+                for p in (RED, BLUE):
+                    self.box_bag[p] = knowledge.new_bag(self, p, list(adv))
             if o["modification"] == 1:
                 for p in (RED, BLUE):
                     chosen = rng.sample(adv, 3)
@@ -170,6 +181,9 @@ class GunshiState(State):
         if preset in FORMATIONS:
             self._apply_formation_preset(preset)
             return
+        if self.phase != "build":
+            for p in (RED, BLUE):
+                self.reset_knowledge(p)
         if self.phase == "formation":
             self._formation_next(RED)
 
@@ -189,11 +203,47 @@ class GunshiState(State):
             self.hand[p] = [(c, known, False) for c in side.hand]
             self.deck[p] = [(c, known, False) for c in side.deck]
             self.stock[p] = []
+            self.reset_knowledge(p)
         self.cards_public = fp.public_cards
         self.clock_started = True
         self.phase = "secret"
         self.player = RED
         self.step = "shogun"
+
+    def reset_knowledge(self, p: int) -> None:
+        """The opponent knows the composition of p's unknown cards, nothing about their places."""
+        self.bags[p] = [b for b in self.bags[p] if b["id"] == self.box_bag[p]]
+        zones = [self.stock[p], self.hand[p], self.deck[p], self.row[p]]
+        if self.player == p:
+            zones.append(self.queue)
+        unknown = [c[0] for z in zones for c in z if not (c[1] or c[2])]
+        lt = self.lightning[p]
+        if lt is not None and not (lt[1] or lt[2]):
+            unknown.append(lt[0])
+        if not unknown:
+            bid = -1
+        elif self.deck_public:
+            bid = knowledge.new_bag(self, p, unknown)
+        else:
+            # Optional Rule 3: only the step 2 Move and the copy limits are known.
+            seen = [c[0] for z in zones for c in z if c[1] or c[2]]
+            if lt is not None and (lt[1] or lt[2]):
+                seen.append(lt[0])
+            lits = list(self.pre_taken)
+            for code in seen:
+                if code in lits:
+                    lits.remove(code)
+            bid = knowledge.new_bag(
+                self, p, lits, free=len(unknown) - len(lits), pool=self._deck_pool(), used=seen
+            )
+
+        def mark(c: Card) -> Card:
+            return (c[0], c[1], c[2]) if (c[1] or c[2]) else (c[0], c[1], c[2], bid)
+
+        for z in zones:
+            z[:] = [mark(c) for c in z]
+        if lt is not None:
+            self.lightning[p] = mark(lt)
 
     # ------------------------------------------------------------------ contract basics
     @property
@@ -237,6 +287,9 @@ class GunshiState(State):
             "revealed",
             "swap_done",
             "queue",
+            "bags",
+            "removed_bag",
+            "box_bag",
         ):
             setattr(s, name, list(getattr(self, name)))
         for name in ("hand", "deck", "row", "stock", "prepared", "unused", "removed", "m3"):
@@ -392,6 +445,18 @@ class GunshiState(State):
             decks = [list(both), list(both)]
         for q in (RED, BLUE):
             self.stock[q] = [(c, False, False) for c in sorted(decks[q], key=_card_order)]
+            if secret:
+                # The opponent knows only the step 2 Move and one colour's copy limits.
+                bid = knowledge.new_bag(
+                    self,
+                    q,
+                    list(self.pre_taken),
+                    free=len(self.picks[q]),
+                    pool=self._deck_pool(),
+                )
+                self.stock[q] = [(c[0], False, False, bid) for c in self.stock[q]]
+            else:
+                self.reset_knowledge(q)
         self._emit(None, "decks_built", "The decks are built.")
         self.phase = "formation"
         self._formation_next(RED)
@@ -600,6 +665,7 @@ class GunshiState(State):
             if not self.queue:
                 break
             card = self.queue.pop(0)
+            knowledge.consume(self, p, knowledge.bag_of(card), card[0])
             self.cur = (card[0], True, False)
             self._emit(
                 None,
@@ -643,9 +709,13 @@ class GunshiState(State):
     def _do_swap(self, a: GunshiAction) -> None:
         p = self.player
         if a.kind == "remove":
+            # The opponent cannot tell which card left the hand: the hand is mixed.
+            bid = knowledge.mix(self, p, self.hand[p], with_known=True)
+            self.hand[p] = [(c[0], False, False, bid) for c in self.hand[p]]
             _take(self.hand[p], a.arg)
             self.removed[p].append(a.arg)
-            self.hand[p] = [(c, False, u) for c, _, u in self.hand[p]]
+            self.removed_bag[p] = bid
+            knowledge.collect_garbage(self, p)
             self._emit([p], "remove", f"You remove {CARDS[a.arg].name} from the game.", card=a.arg)
             self._emit(None, "removed", f"{COLOUR[p]} removes a card from the game.", seat=p)
             self.swap_done[p] = True
@@ -662,7 +732,10 @@ class GunshiState(State):
             self.pool.remove(a.arg)
             code = a.arg
             public = True
-        self.hand[p].append((code, public, False))
+        if public:
+            self.hand[p].append((code, True, False))
+        else:
+            self.hand[p].append((code, False, False, self.box_bag[p]))
         self._emit([p], "take", f"You take {CARDS[code].name} into your hand.", card=code)
         if public:
             self._emit(None, "taken", f"{COLOUR[p]} takes {CARDS[code].name}.", card=code, seat=p)
@@ -687,13 +760,24 @@ class GunshiState(State):
         if a.kind == "send":
             down = self.face_down_next[p]
             hand = self.hand[p]
-            idx = _find(hand, a.arg, prefer_known=not down)
-            hand.pop(idx)
             if down:
-                # The opponent cannot tell which card left the hand any more.
-                self.hand[p] = [(c, False, u) for c, _, u in hand]
-            known = not down
-            self.row[p].append((a.arg, known, not down))
+                # The opponent cannot tell which card left the hand: the hand is mixed.
+                bid = knowledge.mix(self, p, hand, with_known=True)
+                hand[:] = [(c[0], False, False, bid) for c in hand]
+                hand.pop(_find(hand, a.arg, prefer_known=False))
+                self.row[p].append((a.arg, False, False, bid))
+                knowledge.collect_garbage(self, p)
+            else:
+                idx = _find(hand, a.arg, prefer_known=True)
+                if not hand[idx][1]:
+                    # No known copy: one of the unknown cards was this one.
+                    unknown = [i for i, c in enumerate(hand) if not c[1]]
+                    bid = knowledge.mix(self, p, [hand[i] for i in unknown], with_known=False)
+                    for i in unknown:
+                        hand[i] = (hand[i][0], False, False, bid)
+                    knowledge.consume(self, p, bid, a.arg)
+                hand.pop(idx)
+                self.row[p].append((a.arg, True, True))
             self.face_down_next[p] = not down
             self.sent += 1
             pos = len(self.row[p])
@@ -1369,11 +1453,12 @@ class GunshiState(State):
         if a.arg == "L":
             card = self.lightning[o]
             assert card is not None
-            self.lightning[o] = (card[0], SCOUTED, card[2])  # type: ignore[assignment]
+            self.lightning[o] = (card[0], card[1] or SCOUTED, card[2])
         else:
             i = int(a.arg) - 1
             card = self.row[o][i]
-            self.row[o][i] = (card[0], SCOUTED, card[2])  # type: ignore[assignment]
+            self.row[o][i] = (card[0], card[1] or SCOUTED, card[2])
+        knowledge.consume(self, o, knowledge.bag_of(card), card[0])
         self._emit([p], "scout", f"Position {a.arg} holds {CARDS[card[0]].name}.", card=card[0])
         self._emit(
             None,
@@ -1777,65 +1862,43 @@ class GunshiState(State):
 
     # ------------------------------------------------------------------ determinize
     def determinize(self, seat: int, rng: random.Random) -> GunshiState:
+        """Resample everything ``seat`` cannot see, from exactly what it knows.
+
+        The opponent's Shogun: any of its candidates still on the board (units of its
+        formation never named "No" by a Scout and never invaded, which a Shogun cannot do).
+        The opponent's unknown cards, wherever they are (hand, deck, row, Lightning position,
+        the card removed by the Inspiration, the Advanced cards prepared or in the box): from
+        the seat's exact knowledge (``knowledge.py``). Secret choices still being made
+        (Optional Rule 3 picks, Modification 3 choices): any the rules allow. With
+        Modification 1 the seat does not know its own prepared cards either.
+        """
         s = self.clone()
         o = 1 - seat
-        mod1 = self.options["variant"] == "inspiration" and self.options["modification"] == 1
+        opts = self.options
         if s.shogun[o] >= 0 and not s.revealed[o] and s.result is None:
             cands = [u for u in s.candidates[o] if 0 <= s.uloc[u] < CELLS]
             if cands:
                 s.shogun[o] = rng.choice(cands)
-        zones: list[list[Any]] = [s.hand[o], s.deck[o], s.stock[o], s.row[o]]
-        if self.player == o:
-            zones.append(s.queue)  # cards about to resolve, still face down
-        slots: list[tuple[list[Any], int]] = []
-        for z in zones:
-            slots += [(z, i) for i, c in enumerate(z) if not (c[1] or c[2])]
-        lt = s.lightning[o]
-        if lt is not None and not (lt[1] or lt[2]):
-            slots.append((s.lightning, o))
-        codes = [z[i][0] for z, i in slots]
-        if not self.deck_public:
-            codes = self._sample_secret_deck(o, len(codes), z_known=self._known_codes(o), rng=rng)
-        else:
-            rng.shuffle(codes)
-        for (z, i), code in zip(slots, codes, strict=True):
-            z[i] = (code, z[i][1], z[i][2])
-        if not self.deck_public and self.phase == "build":
-            s.picks[o] = self._sample_secret_deck(o, len(s.picks[o]), z_known=[], rng=rng)
-        if self.options["variant"] == "inspiration":
-            for q in (o, seat) if mod1 else (o,):
-                box = s.prepared[q] + s.unused[q]
+        if self.phase == "build" and not self.deck_public and s.picks[o]:
+            taken = list(self.pre_taken)
+            pool = [
+                c
+                for c in self._deck_pool()
+                for _ in range(max(0, CARDS[c].copies - taken.count(c)))
+            ]
+            rng.shuffle(pool)
+            s.picks[o] = pool[: len(s.picks[o])]
+        knowledge.sample(s, o, rng)
+        if opts["variant"] == "inspiration":
+            if opts["modification"] == 1:
+                box = s.prepared[seat] + s.unused[seat]
                 rng.shuffle(box)
-                n = len(s.prepared[q])
-                s.prepared[q], s.unused[q] = box[:n], box[n:]
+                n = len(s.prepared[seat])
+                s.prepared[seat], s.unused[seat] = box[:n], box[n:]
             if self.phase == "mod3" and s.m3[o]:
-                adv = list(advanced_codes(self.options["sanryaku"]))
+                adv = list(advanced_codes(opts["sanryaku"]))
                 s.m3[o] = rng.sample(adv, len(s.m3[o]))
         return s
-
-    def _known_codes(self, p: int) -> list[str]:
-        out = [
-            c[0]
-            for z in (self.hand[p], self.deck[p], self.stock[p], self.row[p])
-            for c in z
-            if c[1] or c[2]
-        ]
-        lt = self.lightning[p]
-        if lt is not None and (lt[1] or lt[2]):
-            out.append(lt[0])
-        if self.beside[p] is not None:
-            out.append(self.beside[p][0])  # type: ignore[index]
-        return out
-
-    def _sample_secret_deck(
-        self, p: int, n: int, z_known: list[str], rng: random.Random
-    ) -> list[str]:
-        """Optional Rule 3: cards for n unseen slots, within one colour's copies."""
-        pool = []
-        for code in self._deck_pool():
-            pool += [code] * max(0, CARDS[code].copies - z_known.count(code))
-        rng.shuffle(pool)
-        return pool[:n]
 
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:
@@ -1924,7 +1987,7 @@ def _command_view(cmd: dict[str, Any]) -> dict[str, Any]:
 
 def _seen(card: Card, show: bool, seat: int | None) -> bool:
     """Whether a seat sees this card (SCOUTED: the opponent's Scout only, not spectators)."""
-    _, known, up = card
+    known, up = card[1], card[2]
     return show or up or known is True or (known == SCOUTED and seat is not None)
 
 

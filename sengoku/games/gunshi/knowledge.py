@@ -1,0 +1,232 @@
+"""What a seat knows about the opponent's hidden cards, kept exactly, for ``determinize``.
+
+The seat watches card backs move: it knows each deck's composition (or, with Optional Rule 3,
+only the copy limits), sees cards drawn from the top of the deck, sees a card leave the hand
+face down without knowing which one, sees cards revealed when resolved, sent face up,
+scouted or taken from the public pool. Its knowledge of one player's unknown cards is a set of
+*bags*, each a multiset constraint:
+
+    the values of the bag's members == the bag's ``lits`` (codes known to be in it)
+                                       + values drawn from its parents (``par``: id -> count)
+                                       - ``gone`` (codes revealed from it, not yet traced)
+
+A bag's members are the unknown card slots that carry its id (hand, deck, row, Lightning
+position, cards about to resolve, the removed card, the Advanced cards in the box) plus, for
+each child bag, the values the child draws from it. A card leaving an unordered hand face down
+*mixes* the hand: the hand's cards become members of a new bag whose content is the hand's
+known codes plus one value from the bag of each unknown card. A revealed card leaves its bag
+and its code is taken out of the bag's content: from ``lits`` when there, else from the one
+parent (recursively), else it is recorded in ``gone`` (several parents: which one is not
+known). Parents are always created before their children, so ids give a topological order.
+
+``sample`` draws every unknown slot from these constraints: top-down, each bag shuffles its
+content onto its members; a draw that breaks a ``gone`` constraint is drawn again. Every
+assignment consistent with what the seat saw can come out, and no other. Nothing here reads
+the real hidden codes, so equal knowledge and an equal random generator give equal results.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from sengoku.games.gunshi.data import CARDS
+
+Bag = dict[str, Any]
+#: Attempts before giving up on a draw that breaks a ``gone`` constraint (never seen needed:
+#: such constraints are rare and usually met by one draw in a few).
+ATTEMPTS = 4000
+
+
+def bag_of(card: Any) -> int:
+    """The bag id of a card tuple; -1 for cards the opponent knows (or 3-tuples from tests)."""
+    return card[3] if len(card) > 3 else -1
+
+
+def new_bag(
+    state: Any,
+    p: int,
+    lits: list[str],
+    par: dict[int, int] | None = None,
+    free: int = 0,
+    pool: list[str] | None = None,
+    used: list[str] | None = None,
+) -> int:
+    """A new bag for player p's cards; ``free``/``pool``: Optional Rule 3's unknown deck, of
+    which the cards in ``used`` have been seen (they count against the copy limits)."""
+    bid = state.next_bag
+    state.next_bag += 1
+    bag: Bag = {"id": bid, "lits": sorted(lits), "par": sorted((par or {}).items()), "gone": []}
+    if pool is not None:
+        bag["free"] = free
+        bag["pool"] = list(pool)
+        bag["used"] = sorted(used or [])
+    state.bags[p] = [*state.bags[p], bag]
+    return bid
+
+
+def _get(state: Any, p: int, bid: int) -> tuple[int, Bag]:
+    for i, bag in enumerate(state.bags[p]):
+        if bag["id"] == bid:
+            return i, bag
+    raise AssertionError(f"no knowledge bag {bid} for seat {p}")
+
+
+def consume(state: Any, p: int, bid: int, code: str) -> None:
+    """A card of bag ``bid`` is revealed to be ``code``: take it out of the bag's content."""
+    if bid < 0:
+        return
+    i, old = _get(state, p, bid)
+    bag = dict(old)  # copy on write: clones share bag dicts
+    lits = list(bag["lits"])
+    par = [list(x) for x in bag["par"]]
+    parent = -1
+    if "free" in bag:
+        bag["used"] = [*bag["used"], code]
+        if code in lits:
+            lits.remove(code)
+        else:
+            assert bag["free"] > 0, "a secret deck revealed more cards than it holds"
+            bag["free"] -= 1
+    elif code in lits:
+        lits.remove(code)
+    elif len(par) == 1:
+        par[0][1] -= 1
+        parent = par[0][0]
+        par = [x for x in par if x[1] > 0]
+    else:
+        assert par, f"card {code!r} revealed from a bag that cannot hold it"
+        bag["gone"] = [*bag["gone"], code]
+    bag["lits"] = lits
+    bag["par"] = [tuple(x) for x in par]
+    bags = list(state.bags[p])
+    bags[i] = bag
+    state.bags[p] = bags
+    if parent >= 0:
+        consume(state, p, parent, code)
+
+
+def mix(state: Any, p: int, cards: list[Any], with_known: bool) -> int:
+    """The bag of the given hand cards after the hand was shuffled out of the seat's sight.
+
+    ``with_known``: the known cards lose their identity too (a face-down send or a removal
+    hides which card left). Returns the bag the cards now share (-1: all known, none mixed).
+    """
+    lits = [c[0] for c in cards if bag_of(c) < 0] if with_known else []
+    par = Counter(bag_of(c) for c in cards if bag_of(c) >= 0)
+    if not lits and len(par) == 1:
+        return next(iter(par))  # already one bag: nothing is forgotten
+    if not lits and not par:
+        return -1
+    return new_bag(state, p, lits, dict(par))
+
+
+def slots(state: Any, p: int) -> list[tuple[str, int, int]]:
+    """Player p's unknown card slots as (zone, index, bag id), in a fixed public order."""
+    out: list[tuple[str, int, int]] = []
+    for zone in ("stock", "hand", "deck", "row"):
+        for i, c in enumerate(getattr(state, zone)[p]):
+            if bag_of(c) >= 0:
+                out.append((zone, i, bag_of(c)))
+    lt = state.lightning[p]
+    if lt is not None and bag_of(lt) >= 0:
+        out.append(("lightning", p, bag_of(lt)))
+    if state.player == p:
+        for i, c in enumerate(state.queue):
+            if bag_of(c) >= 0:
+                out.append(("queue", i, bag_of(c)))
+    if state.removed_bag[p] >= 0:
+        out += [("removed", i, state.removed_bag[p]) for i in range(len(state.removed[p]))]
+    if state.box_bag[p] >= 0:
+        out += [("prepared", i, state.box_bag[p]) for i in range(len(state.prepared[p]))]
+        out += [("unused", i, state.box_bag[p]) for i in range(len(state.unused[p]))]
+    return out
+
+
+def collect_garbage(state: Any, p: int) -> None:
+    """Drop bags with no member, no content and no pending constraint."""
+    while True:
+        direct = Counter(b for _, _, b in slots(state, p))
+        drawn = Counter(pid for bag in state.bags[p] for pid, n in bag["par"] if n > 0)
+        dead = [
+            bag["id"]
+            for bag in state.bags[p]
+            if not direct[bag["id"]]
+            and not drawn[bag["id"]]
+            and not bag["gone"]
+            and not bag["lits"]
+            and not bag["par"]
+            and not bag.get("free")
+        ]
+        if not dead:
+            return
+        state.bags[p] = [bag for bag in state.bags[p] if bag["id"] not in dead]
+
+
+def _draw_free(bag: Bag, rng: random.Random) -> list[str]:
+    """Optional Rule 3: the unseen rest of a secret deck, within one colour's copies."""
+    taken = Counter(bag["used"]) + Counter(bag["lits"])
+    avail = [c for c in bag["pool"] for _ in range(max(0, CARDS[c].copies - taken[c]))]
+    rng.shuffle(avail)
+    return avail[: bag["free"]]
+
+
+def _draw_once(state: Any, p: int, rng: random.Random) -> dict[int, list[str]] | None:
+    """One top-down draw: the codes of each bag's direct slots, or None if a constraint broke."""
+    direct = Counter(b for _, _, b in slots(state, p))
+    children: dict[int, list[tuple[int, int]]] = {}
+    for bag in state.bags[p]:
+        for pid, n in bag["par"]:
+            children.setdefault(pid, []).append((bag["id"], n))
+    received: dict[int, list[str]] = {}
+    out: dict[int, list[str]] = {}
+    for bag in sorted(state.bags[p], key=lambda b: b["id"]):
+        bid = bag["id"]
+        content = list(bag["lits"]) + received.pop(bid, [])
+        if "free" in bag:
+            content += _draw_free(bag, rng)
+        for code in bag["gone"]:
+            if code not in content:
+                return None
+            content.remove(code)
+        members = [-1] * direct[bid]
+        for child, n in children.get(bid, []):
+            members += [child] * n
+        if len(members) != len(content):
+            raise AssertionError(f"knowledge bag {bag} has {len(members)} members")
+        content.sort()
+        rng.shuffle(content)
+        for who, code in zip(members, content, strict=True):
+            if who < 0:
+                out.setdefault(bid, []).append(code)
+            else:
+                received.setdefault(who, []).append(code)
+    return out
+
+
+def sample(state: Any, p: int, rng: random.Random) -> None:
+    """Redraw every card of player p that the opponent cannot see, from what it knows."""
+    where = slots(state, p)
+    if not where:
+        return
+    drawn = None
+    for _ in range(ATTEMPTS):
+        drawn = _draw_once(state, p, rng)
+        if drawn is not None:
+            break
+    if drawn is None:
+        return  # keep the real cards: they are consistent (never observed to happen)
+    for zone, i, bid in where:
+        code = drawn[bid].pop()
+        if zone in ("removed", "prepared", "unused"):
+            getattr(state, zone)[p][i] = code
+        elif zone == "lightning":
+            c = state.lightning[p]
+            state.lightning[p] = (code, *c[1:])
+        elif zone == "queue":
+            c = state.queue[i]
+            state.queue[i] = (code, *c[1:])
+        else:
+            z = getattr(state, zone)[p]
+            z[i] = (code, *z[i][1:])
