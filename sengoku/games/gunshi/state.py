@@ -1889,9 +1889,20 @@ class GunshiState(State):
             rng.shuffle(pool)
             s.picks[o] = pool[: len(s.picks[o])]
         knowledge.sample(s, o, rng)
+        if self.phase != "build" and not self.deck_public:
+            # Optional Rule 3: the secret picks are the resampled deck less the step 2 Move.
+            zones = [s.stock[o], s.hand[o], s.deck[o], s.row[o]]
+            if s.player == o:
+                zones += [s.queue, [s.cur] if s.cur is not None else []]
+            cards = [c[0] for z in zones for c in z]
+            cards += [c[0] for c in (s.lightning[o], s.beside[o]) if c is not None]
+            for code in self.pre_taken:
+                if code in cards:
+                    cards.remove(code)
+            s.picks[o] = sorted(cards, key=_card_order)
         if opts["variant"] == "inspiration":
             if opts["modification"] == 1:
-                box = s.prepared[seat] + s.unused[seat]
+                box = sorted(s.prepared[seat] + s.unused[seat])  # what the seat knows
                 rng.shuffle(box)
                 n = len(s.prepared[seat])
                 s.prepared[seat], s.unused[seat] = box[:n], box[n:]
