@@ -1889,7 +1889,7 @@ class GunshiState(State):
             rng.shuffle(pool)
             s.picks[o] = pool[: len(s.picks[o])]
         knowledge.sample(s, o, rng)
-        if self.phase != "build" and not self.deck_public:
+        if self.phase != "build" and not self.deck_public and self.picks[o]:
             # Optional Rule 3: the secret picks are the resampled deck less the step 2 Move.
             zones = [s.stock[o], s.hand[o], s.deck[o], s.row[o]]
             if s.player == o:
