@@ -72,8 +72,15 @@ class Seat:
                 self.waiting.set_result(msg)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), to measure cost apart from load."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class Load:
-    def __init__(self, base: str, args: argparse.Namespace) -> None:
+    def __init__(self, base: str, args: argparse.Namespace, server_pid: int | None) -> None:
+        self.server_pid = server_pid
         self.base = base
         self.ws_base = base.replace("http://", "ws://")
         self.args = args
@@ -178,8 +185,12 @@ class Load:
         await asyncio.sleep(args.warmup)
         self.measuring = True
         started = time.monotonic()
+        own0 = time.process_time()
+        server0 = cpu_seconds(self.server_pid) if self.server_pid else 0.0
         await asyncio.gather(*tasks)
         elapsed = time.monotonic() - started
+        own_cpu = time.process_time() - own0
+        server_cpu = cpu_seconds(self.server_pid) - server0 if self.server_pid else None
         rtts = sorted(self.rtts)
 
         def pct(p: float) -> float:
@@ -201,6 +212,12 @@ class Load:
             "mean_ms": round(statistics.fmean(rtts) * 1000, 2) if rtts else None,
             "errors": self.errors,
             "games_finished": self.finished,
+            # CPU per action, apart from whatever else the machine runs: what 2 cores allow
+            "server_cpu_ms_per_action": (
+                round(server_cpu / len(rtts) * 1000, 2) if rtts and server_cpu is not None else None
+            ),
+            "generator_cpu_ms_per_action": round(own_cpu / len(rtts) * 1000, 2) if rtts else None,
+            "load_average": round(os.getloadavg()[0], 2),
         }
 
 
@@ -224,7 +241,7 @@ def main() -> int:
         proc = start_server(port, Path(tmp.name) / "load.db")
         base = f"http://127.0.0.1:{port}"
     try:
-        result = asyncio.run(Load(base, args).run())
+        result = asyncio.run(Load(base, args, proc.pid if proc else None).run())
     finally:
         if proc is not None:
             proc.terminate()
@@ -243,6 +260,10 @@ def main() -> int:
             f"p99 {result['p99_ms']}  max {result['max_ms']}"
         )
         print(f"errors: {result['errors'] or 'none'}; games finished: {result['games_finished']}")
+        print(
+            f"CPU per action: server {result['server_cpu_ms_per_action']} ms, load generator "
+            f"{result['generator_cpu_ms_per_action']} ms (load average {result['load_average']})"
+        )
     return 0 if not result["errors"] else 1
 
 
