@@ -59,7 +59,7 @@ def click_move(page: Page, origin: str, target: str, mark: str | None = None) ->
     else:
         page.click(f'[data-sq="{origin}"]')
     page.wait_for_selector(f'[data-target="{target}"]')
-    before = len(moves_shown(page))
+    before = int(page.locator("#status").get_attribute("data-ply") or 0)
     page.click(f'[data-sq="{target}"]')
     if page.locator(".chooser:not([hidden])").count():
         choices = page.locator(".chooser button.choice")
@@ -67,7 +67,10 @@ def click_move(page: Page, origin: str, target: str, mark: str | None = None) ->
             choices.first.click()
         else:
             page.locator(f'.chooser button.choice[data-action*="{mark}"]').first.click()
-    wait_moves(page, before + 1)
+    # The move is in once the page shows the next ply (in hot seat, behind the pass screen).
+    page.wait_for_function(
+        "n => Number(document.getElementById('status').dataset.ply) > n", arg=before
+    )
 
 
 def start_game(page: Page, game: str, preset: str) -> None:

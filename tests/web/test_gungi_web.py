@@ -144,11 +144,15 @@ def test_hot_seat_pass_the_device_stacks_and_notation(new_page: Any) -> None:
     assert len(moves_shown(page)) == 2
     page.fill("#notation", "5-6-1 兵")
     page.press("#notation", "Enter")
+    expect(page.locator(".pass-screen")).to_be_visible()
+    expect(page.locator("#moves")).to_have_text("Hidden while the device is passed.")
+    page.click("#pass-ready")
     moves = wait_moves(page, 3)
     assert moves == ["6-7-2 砦(7-7)付", "5-4-1 兵(5-3)", "5-6-1 兵(5-7)"]
     assert tower(page, "5-6") == [("pawn", "white")]
     # Take back: both players are at this device, so it is agreed at once.
     page.click("#takeback")
+    page.click("#pass-ready")  # White takes the device back
     page.wait_for_function("document.querySelectorAll('#moves li[data-ply]').length === 2")
     assert tower(page, "5-6") == []
     assert tower(page, "5-7") == [("pawn", "white")]

@@ -87,6 +87,8 @@ def test_short_game_against_the_ai_and_in_hot_seat(new_page: Any, game: str) -> 
             passes += 1
             expect(phone.locator(".pass-screen")).to_contain_text("Pass the device")
             expect(phone.locator(".board-area")).to_have_class(re.compile(r"\bcovered\b"))
+            # Nothing of either player's is on screen while the device changes hands.
+            expect(phone.locator("#moves")).to_have_text("Hidden while the device is passed.")
             if ply(phone) >= 2:
                 break
         click_first_action(phone)

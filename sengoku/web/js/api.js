@@ -58,6 +58,11 @@ export function saveToken(matchId, seat, token) {
   localStorage.setItem(TOKENS_KEY, JSON.stringify(all));
 }
 
+/** Match ids this browser holds a seat in, newest first. */
+export function heldMatches() {
+  return Object.keys(readJson(TOKENS_KEY)).reverse();
+}
+
 /** Invitation links are shown to the creator only, so they are kept with the match. */
 export function invitesFor(matchId) {
   return readJson(INVITES_KEY)[matchId] || [];

@@ -1,7 +1,7 @@
 // The single-page app: the top bar, preferences and the pages (home, new game, play,
 // replay, records). Paths: /, /new/<game>, /play/<id>, /replay/<id>, /records.
 
-import { api, saveToken, saveInvites } from "./api.js";
+import { api, saveToken, saveInvites, heldMatches, tokensFor } from "./api.js";
 import { el, clear, toast } from "./ui.js";
 import { RENDERERS, rendererFor } from "./games/index.js";
 
@@ -60,6 +60,7 @@ async function homePage(root) {
     ),
     list,
   );
+  resumeList(root);
   let served = [];
   try {
     served = (await games()).games.map((g) => g.name);
@@ -81,6 +82,39 @@ async function homePage(root) {
           : el("span.badge", {}, "Coming soon"),
       ),
     );
+  }
+}
+
+/** The games in progress this browser holds a seat in: one click to go back to them. */
+async function resumeList(root) {
+  const ids = heldMatches().slice(0, 12);
+  const box = el("section.card.resume", { hidden: true }, el("h2", {}, "Your games in progress"));
+  root.insertBefore(box, root.children[1] || null);
+  let shown = 0;
+  for (const id of ids) {
+    if (shown >= 6) break;
+    const tokens = tokensFor(id);
+    const seat = Object.keys(tokens)[0];
+    let snap;
+    try {
+      snap = await api("GET", `/api/matches/${encodeURIComponent(id)}`, { token: tokens[seat] });
+    } catch (err) {
+      continue;
+    }
+    if (!["waiting", "active"].includes(snap.status)) continue;
+    const r = rendererFor(snap.game);
+    const mine = snap.status === "active" && Object.keys(tokens).map(Number).includes(snap.to_act);
+    box.append(
+      el(
+        "a.record-row",
+        { href: `/play/${id}`, "data-nav": "", "data-id": id },
+        el("span.game-kanji.small", {}, r.kanji),
+        el("span.record-main", {}, el("strong", {}, r.title), el("span", {}, snap.seats.map((s) => s.name || r.seatName(s.seat)).join(" vs "))),
+        el("span.record-result", {}, snap.status === "waiting" ? "waiting for players" : mine ? "your move" : `move ${snap.ply + 1}`),
+      ),
+    );
+    shown++;
+    box.hidden = false;
   }
 }
 

@@ -339,7 +339,7 @@ class MatchPage {
     this.els.status.dataset.toAct = s.to_act;
     this.els.note.textContent = r.statusNote(s.view) || "";
     // Board.
-    const interactive = this.mySeatToAct() && !this.passFor;
+    const interactive = this.mySeatToAct() && this.passFor === null;
     this.board.update({
       view: s.view,
       legal: interactive ? s.legal : [],
@@ -361,7 +361,7 @@ class MatchPage {
 
   renderPass() {
     const box = this.els.pass;
-    if (!this.passFor && this.passFor !== 0) {
+    if (this.passFor === null) {
       box.hidden = true;
       this.els.board.classList.remove("covered");
       return;
@@ -435,9 +435,19 @@ class MatchPage {
     }
   }
 
+  /** Whether the seat on screen may see event ``e`` (hot seat: not another seat's secrets). */
+  visibleEvent(e) {
+    const audience = e.event.audience;
+    return audience === null || audience === undefined || audience.includes(this.snap.you);
+  }
+
   renderMoves() {
     const list = clear(this.els.moves);
-    const moves = this.moveEvents();
+    if (this.passFor !== null && this.passFor !== undefined) {
+      list.append(el("li.muted", {}, "Hidden while the device is passed."));
+      return;
+    }
+    const moves = this.moveEvents().filter((e) => this.visibleEvent(e));
     moves.forEach((e, i) => {
       const seat = e.event.seat;
       list.append(
@@ -452,7 +462,7 @@ class MatchPage {
     });
     // Games whose events name no action (hidden information) get their messages as a log.
     if (!moves.length) {
-      const log = this.events.filter((e) => e.event.message && !META_EVENTS.has(e.event.type)).slice(-80);
+      const log = this.events.filter((e) => e.event.message && !META_EVENTS.has(e.event.type) && this.visibleEvent(e)).slice(-80);
       for (const e of log) list.append(el("li.log-line", { "data-n": e.n }, e.event.message));
       if (!log.length) list.append(el("li.muted", {}, "No moves yet."));
     }
