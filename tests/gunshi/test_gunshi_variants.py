@@ -8,6 +8,7 @@ import random
 import pytest
 
 from sengoku.core.game import InvalidOption
+from sengoku.games.gunshi import GunshiState
 from sengoku.games.gunshi.data import DECKS
 from tests.gunshi.helpers import GAME, battle, legal, play, resolve
 
@@ -194,3 +195,36 @@ def test_tournament_clock_runs_as_the_rulebook_says() -> None:
         s.apply(rng.choice(s.legal_actions()))
     assert s.clock_seat == 0 and s.view(None)["clock"]["seconds_each"] == 1200
     assert GAME.new_state(0).clock_seat is None
+
+
+def _inspired(units: list[str], shogun: str, row: tuple[str, ...]) -> GunshiState:
+    s = battle(units, row=(row, ()), shogun=(shogun, None), variant="inspiration", modification=2)
+    s.prepared[0] = ["Rapid", "Scout", "Light"]
+    return s
+
+
+def test_inspiration_waits_for_every_invasion_decision_of_a_chain() -> None:
+    # rulebook, The Gunshi's Inspiration, Note 1: "If you have several Units that might
+    # invade, decide whether or not they will invade before carrying out steps a and b."
+    s = _inspired(["R A c6 n", "R A d6 n", "R I a1 n", "B I a5 s"], "C", ("M",))
+    resolve(s)
+    play(s, "unit d6", "dir n", "chain c6")
+    assert legal(s) == {"invade", "stay"}
+    play(s, "invade")
+    assert legal(s) == {"invade", "stay"}  # the chained Archer decides too, before the swap
+    play(s, "stay")
+    assert s.invaders[0] == 1
+    assert legal(s) == {"take Rapid", "take Scout", "take Light"}
+
+
+def test_inspiration_waits_for_both_cards_of_a_lightning_turn() -> None:
+    # rulebook, Note 2: "If you have multiple Command cards to resolve due to a Lightning
+    # Command, finish resolving both of your cards before carrying out steps a and b."
+    s = _inspired(["R I d6 n", "R I a1 n", "B I a5 s"], "B", ("Re",))
+    s.lightning[0] = ("M", True, True)
+    resolve(s)
+    play(s, "unit d6", "dir n", "invade")
+    assert s.cmd is not None and s.cmd["card"] == "Re"  # the 1st position still resolves
+    assert legal(s) == {"unit a1"}
+    play(s, "unit a1", "face e")
+    assert legal(s) == {"take Rapid", "take Scout", "take Light"}
