@@ -9,6 +9,9 @@ seat is allowed to know.
   the flags of the position, from the observing seat's side of the board.
 * :class:`GunkimonoEncoder` - one flat vector: the battlefield per square, the row, counts of
   tiles by code, banners, and each player (seats relative to the observer).
+* :class:`GunshiEncoder` - one flat vector: the Field per cell (units by owner, type, facing,
+  Shield, letter), Fences per edge, each side's points, Shogun and cards (unknown where
+  hidden), the phase and the command being resolved, from the observer's side.
 * :class:`SashimonoEncoder` - one flat vector: each side's Sonae stacks, hands, Sashimono
   spaces and scores, the Kagemusha (solo), the battle, the card being played, the prompt.
 * :class:`JsonBytesEncoder` - the generic fallback for games without their own encoder: the
@@ -561,6 +564,330 @@ class SashimonoEncoder(Encoder):
                     out[at + 7 + position * 3 + kumi[letter]] = 1.0
 
 
+class GunshiEncoder(Encoder):
+    """Gunshi as one flat vector, from the observing seat's side of the Field.
+
+    Slot 0 is the observer's side (Red for a spectator), slot 1 the opponent's. The Field is
+    turned so that the observer's back line is row 0: Red's cells as printed (``a1`` first,
+    row-major), Blue's turned by 180 degrees, and facings, directions and Fence edges turned
+    with it (a facing is one-hot over forward, right, back, left of the observer's side).
+    Units are the game's 24 tokens by letter (A-J Infantry, K-P Cavalry, Q-X Archers); cards
+    are one-hot over the card codes of ``cards.json`` (``M Re F Rf Rapid ...``); a card the
+    observer may not see is "unknown" (face-down Command Row cards, the opponent's hand,
+    unknown deck cards).
+
+    * Field, per cell (49 x 35): unit owner (own, opponent) x type (I A C), facing (4),
+      Shield, the unit's letter (24); Fences per edge (84 x 2: own, opponent);
+    * per side (observer, opponent): Military Logistics points, Fences left, invaders, cards
+      removed by the Inspiration, next card face down, a Chain Trap beside the board, the
+      Inspiration used, Shogun chosen, Shogun revealed, the Shogun's letter (where shown),
+      the Shogun candidates (letters, as a set); hand, deck, stock, prepared Advanced cards,
+      Custom Deck picks and Modification 3 choices by position (present, unknown, card); the
+      Command Row by position and the Lightning position (present, face up, unknown, card);
+      the Advanced cards left in the box (the observer's own, counted by code, and a flag
+      that the view shows them);
+    * the phase (formation build prepare mod3 secret battle) and step (``"" send take remove
+      deck hand shogun``); who acts (observer, opponent); turn, ply; Units in the Reserve by
+      type; the shared Modification 3 pool (counted by code); the formation piece (I A C F)
+      and cell; whose tournament clock runs; the card being resolved; the cards queued
+      (position: present, unknown, card); cards sent this turn;
+    * the pending decision (the command being resolved): present, card, type, step, mode,
+      the modes offered, the piece, Rapid-Move's progress, shots fired, the direction, the
+      origin and target cells, one letter each for leader, shooter, builder, first, base and
+      invader, and the letter sequences used, sel, order, mates, moved and trap_moved (each
+      letter's position + 1).
+
+    Faithful but for the constants of the environment (seat, options, the clock's time
+    control), the outcome (terminal states have no decision), the units' ``type`` (the letter
+    gives it), the order of the Shogun candidates and of the Modification 3 pool (sets) and
+    the order of the Advanced cards in the box (counted). A value the encoder does not know
+    (a new phase, step or command key) raises an error naming it, rather than being dropped.
+    """
+
+    SIDE = 7
+    CELLS = 49
+    EDGES = 84
+    LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWX"
+    TYPES = "IAC"
+    CELL = 2 * 3 + 4 + 1 + 24
+    PHASES = ("formation", "build", "prepare", "mod3", "secret", "battle")
+    STEPS = ("", "send", "take", "remove", "deck", "hand", "shogun")
+    CMD_TYPES = (
+        "move", "light", "rapid", "reorient", "shoot", "crossbow", "fence", "reinforce",
+        "enroute", "look", "ask", "fire", "switch",
+    )  # fmt: skip
+    CMD_STEPS = (
+        "unit", "face", "chain", "dir", "to", "rface", "invade", "hit", "fence", "piece", "at",
+        "mode", "look", "ask", "swap", "rapid",
+    )  # fmt: skip
+    MODES = ("reorient", "shoot", "crossbow", "commands", "shogun")
+    RAPID = ("moving", "reoriented", "invaded")
+    FORMATION_PIECES = ("I", "A", "C", "F")
+    UNIT_REFS = ("leader", "shooter", "builder", "first", "base", "invader")
+    UNIT_SEQUENCES = ("used", "sel", "order", "mates", "moved", "trap_moved")
+    #: Most cards a pile of one side holds (a deck is 7 cards; a hand draws to 3 and more).
+    PILE = 8
+    ROW = 6
+    QUEUE = 8
+    PILES = ("hand", "deck", "stock", "prepared", "picks", "mod3_choices")
+    FLAGS = (
+        "face_down_next", "chain_trap_beside", "inspiration_used", "shogun_chosen",
+        "shogun_revealed",
+    )  # fmt: skip
+    low = 0.0
+    high = 100000.0  # points, turns and plies: bounded by max_game_length (4000) times a gain
+
+    def __init__(self) -> None:
+        from sengoku.games.gunshi.data import CARD_CODES, EDGE_CELLS, EDGE_OF, LETTERS, TOKEN_TYPE
+
+        if LETTERS != self.LETTERS:
+            raise SengokuError(f"gunshi encoder: the tokens are {LETTERS!r}, not {self.LETTERS!r}")
+        self.card_codes = CARD_CODES
+        self.cards = {code: i for i, code in enumerate(CARD_CODES)}
+        nc = len(CARD_CODES)
+        self.num_cards = nc
+        self.letters = {letter: i for i, letter in enumerate(LETTERS)}
+        self.token_type = [self.TYPES.index(t) for t in TOKEN_TYPE]
+        cols = "abcdefg"
+        # Cell and edge names -> index on the observer's side (0: Red as printed, 1: turned).
+        self.cell_index: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        for cell in range(self.CELLS):
+            name = f"{cols[cell % self.SIDE]}{cell // self.SIDE + 1}"
+            self.cell_index[0][name] = cell
+            self.cell_index[1][name] = self.CELLS - 1 - cell
+        self.edge_index: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        for e, (a, b) in enumerate(EDGE_CELLS):
+            name = f"{cols[a % self.SIDE]}{a // self.SIDE + 1}" + ("n" if e < 42 else "e")
+            ta, tb = self.CELLS - 1 - a, self.CELLS - 1 - b
+            turned = next(x for x in EDGE_OF[ta] if x >= 0 and x in EDGE_OF[tb])
+            self.edge_index[0][name] = e
+            self.edge_index[1][name] = turned
+        self.dirs = (
+            {d: i for i, d in enumerate("nesw")},
+            {d: (i + 2) % 4 for i, d in enumerate("nesw")},
+        )
+        card = 2 + nc
+        row_card = 3 + nc
+        t = len(self.LETTERS)
+        self.side_size = (
+            4 + len(self.FLAGS) + t + t
+            + len(self.PILES) * self.PILE * card
+            + self.ROW * row_card + row_card + 1 + nc
+        )  # fmt: skip
+        sizes = [
+            ("field", self.CELLS * self.CELL),
+            ("fences", self.EDGES * 2),
+            ("sides", 2 * self.side_size),
+            ("globals", len(self.PHASES) + len(self.STEPS) + 2 + 2 + 3 + nc + 4 + self.CELLS + 2),
+            ("queue", 1 + nc + self.QUEUE * card + 1),
+            (
+                "command",
+                1 + nc + len(self.CMD_TYPES) + len(self.CMD_STEPS) + 2 * len(self.MODES)
+                + 3 + len(self.RAPID) + 1 + 4 + 2 * self.CELLS
+                + (len(self.UNIT_REFS) + len(self.UNIT_SEQUENCES)) * t,
+            ),
+        ]  # fmt: skip
+        self.offsets: dict[str, int] = {}
+        total = 0
+        for name, size in sizes:
+            self.offsets[name] = total
+            total += size
+        self.shape = (total,)
+
+    def _pile(self, out: np.ndarray, at: int, cards: list[str | None], what: str) -> None:
+        if len(cards) > self.PILE:
+            raise SengokuError(f"gunshi encoder: {what} holds {len(cards)} cards, over {self.PILE}")
+        width = 2 + self.num_cards
+        for i, code in enumerate(cards):
+            k = at + i * width
+            out[k] = 1.0
+            if code is None:
+                out[k + 1] = 1.0
+            else:
+                out[k + 2 + self.cards[code]] = 1.0
+
+    def _row_card(self, out: np.ndarray, at: int, card: Mapping[str, Any] | None) -> None:
+        if card is None:
+            return
+        out[at] = 1.0
+        if card["face_up"]:
+            out[at + 1] = 1.0
+        code = card["card"]
+        if code is None:
+            out[at + 2] = 1.0
+        else:
+            out[at + 3 + self.cards[code]] = 1.0
+
+    def _letters(self, out: np.ndarray, at: int, letters: list[Any]) -> None:
+        for position, letter in enumerate(letters):
+            index = letter if isinstance(letter, int) else self.letters[letter]
+            out[at + index] = position + 1
+
+    def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
+        me = 1 if seat == 1 else 0
+        cells = self.cell_index[me]
+        dirs = self.dirs[me]
+        letters = self.letters
+        cards = self.cards
+        nc = self.num_cards
+        t = len(self.LETTERS)
+        o = self.offsets
+        field = o["field"]
+        for unit in view["units"]:
+            at = field + cells[unit["cell"]] * self.CELL
+            u = letters[unit["letter"]]
+            out[at + (0 if unit["owner"] == me else 3) + self.token_type[u]] = 1.0
+            out[at + 6 + dirs[unit["facing"]]] = 1.0
+            if unit["shield"]:
+                out[at + 10] = 1.0
+            out[at + 11 + u] = 1.0
+        edges = self.edge_index[me]
+        for fence in view["fences"]:
+            out[o["fences"] + edges[fence["edge"]] * 2 + (0 if fence["owner"] == me else 1)] = 1.0
+        card = 2 + nc
+        row_card = 3 + nc
+        for p, player in enumerate(view["players"]):
+            at = o["sides"] + (0 if p == me else 1) * self.side_size
+            out[at : at + 4] = (
+                player["points"],
+                player["fences_left"],
+                player["invaders"],
+                player["removed"],
+            )
+            at += 4
+            for i, flag in enumerate(self.FLAGS):
+                if player[flag]:
+                    out[at + i] = 1.0
+            at += len(self.FLAGS)
+            if player["shogun"] is not None:
+                out[at + letters[player["shogun"]]] = 1.0
+            at += t
+            for letter in player["shogun_candidates"]:
+                out[at + letters[letter]] = 1.0
+            at += t
+            for pile in self.PILES:
+                self._pile(out, at, player[pile], pile)
+                at += self.PILE * card
+            row = player["row"]
+            if len(row) > self.ROW:
+                raise SengokuError(f"gunshi encoder: a Command Row of {len(row)} cards")
+            for i, entry in enumerate(row):
+                self._row_card(out, at + i * row_card, entry)
+            at += self.ROW * row_card
+            self._row_card(out, at, player["lightning"])
+            at += row_card
+            box = player.get("advanced_in_box")
+            if box is not None:
+                out[at] = 1.0
+                for code in box:
+                    out[at + 1 + cards[code]] += 1.0
+        at = o["globals"]
+        out[at + self._index(self.PHASES, view["phase"], "phase")] = 1.0
+        at += len(self.PHASES)
+        out[at + self._index(self.STEPS, view["step"], "step")] = 1.0
+        at += len(self.STEPS)
+        if view["to_act"] >= 0:
+            out[at + (0 if view["to_act"] == me else 1)] = 1.0
+        out[at + 2] = view["turn"]
+        out[at + 3] = view["ply"]
+        at += 4
+        reserve = view["reserve"]
+        out[at : at + 3] = (reserve["I"], reserve["A"], reserve["C"])
+        at += 3
+        for code in view["pool"]:
+            out[at + cards[code]] += 1.0
+        at += nc
+        piece = view["formation_piece"]
+        if piece:
+            out[at + self._index(self.FORMATION_PIECES, piece, "formation_piece")] = 1.0
+        at += len(self.FORMATION_PIECES)
+        if view["formation_cell"] is not None:
+            out[at + cells[view["formation_cell"]]] = 1.0
+        at += self.CELLS
+        running = view["clock"]["running"]
+        if running is not None:
+            out[at + (0 if running == me else 1)] = 1.0
+        at = o["queue"]
+        if view["resolving"] is not None:
+            out[at] = 1.0
+            out[at + 1 + cards[view["resolving"]]] = 1.0
+        at += 1 + nc
+        queue = view["queue"]
+        if len(queue) > self.QUEUE:
+            raise SengokuError(f"gunshi encoder: {len(queue)} cards queued, over {self.QUEUE}")
+        self._pile(out, at, queue, "queue")
+        out[at + self.QUEUE * card] = view["sent_this_turn"]
+        command = view["command"]
+        if command is not None:
+            self._command(out, o["command"], command, cells, dirs)
+
+    def _index(self, names: tuple[str, ...], value: str, what: str) -> int:
+        try:
+            return names.index(value)
+        except ValueError:
+            raise SengokuError(
+                f"gunshi encoder: {what} {value!r} is not one of {', '.join(names)}"
+            ) from None
+
+    def _command(
+        self,
+        out: np.ndarray,
+        at: int,
+        command: Mapping[str, Any],
+        cells: Mapping[str, int],
+        dirs: Mapping[str, int],
+    ) -> None:
+        nc = self.num_cards
+        t = len(self.LETTERS)
+        out[at] = 1.0
+        at += 1
+        base = {
+            "card": at,
+            "type": at + nc,
+            "step": at + nc + len(self.CMD_TYPES),
+        }
+        modes_at = base["step"] + len(self.CMD_STEPS)
+        piece_at = modes_at + 2 * len(self.MODES)
+        rapid_at = piece_at + 3
+        shots_at = rapid_at + len(self.RAPID)
+        dir_at = shots_at + 1
+        origin_at = dir_at + 4
+        cell_at = origin_at + self.CELLS
+        refs_at = cell_at + self.CELLS
+        seqs_at = refs_at + len(self.UNIT_REFS) * t
+        for key, value in command.items():
+            if key == "card":
+                out[base["card"] + self.cards[value]] = 1.0
+            elif key == "type":
+                out[base["type"] + self._index(self.CMD_TYPES, value, "command type")] = 1.0
+            elif key == "step":
+                out[base["step"] + self._index(self.CMD_STEPS, value, "command step")] = 1.0
+            elif key == "mode":
+                out[modes_at + self._index(self.MODES, value, "command mode")] = 1.0
+            elif key == "modes":
+                for mode in value:
+                    out[modes_at + len(self.MODES) + self._index(self.MODES, mode, "mode")] = 1.0
+            elif key == "piece":
+                out[piece_at + self._index(self.TYPES, value, "command piece")] = 1.0
+            elif key == "rapid":
+                if value:
+                    out[rapid_at + self._index(self.RAPID, value, "Rapid-Move progress")] = 1.0
+            elif key == "shots":
+                out[shots_at] = value
+            elif key == "dir":
+                out[dir_at + dirs[value]] = 1.0
+            elif key == "origin":
+                out[origin_at + cells[value]] = 1.0
+            elif key == "cell":
+                out[cell_at + cells[value]] = 1.0
+            elif key in self.UNIT_REFS:
+                out[refs_at + self.UNIT_REFS.index(key) * t + self.letters[value]] = 1.0
+            elif key in self.UNIT_SEQUENCES:
+                self._letters(out, seqs_at + self.UNIT_SEQUENCES.index(key) * t, value)
+            else:
+                raise SengokuError(f"gunshi encoder: the command's {key!r} is not encoded")
+
+
 def legal_table(game: Game, state: State) -> dict[int, Action]:
     """The legal actions of ``state`` by their integers (ascending, as the contract lists them)."""
     legal = state.legal_actions()
@@ -572,11 +899,11 @@ def legal_table(game: Game, state: State) -> dict[int, Action]:
 ENCODERS: dict[str, Callable[[Game, Mapping[str, Any]], Encoder]] = {
     "gungi": lambda game, options: GungiEncoder(game.max_game_length(**options)),
     "gunkimono": lambda game, options: GunkimonoEncoder(),
+    "gunshi": lambda game, options: GunshiEncoder(),
     "sashimono": lambda game, options: SashimonoEncoder(options["cards"]),
 }
 
-#: Bytes of JSON the generic encoder keeps, per game (views grow with the game).
-JSON_SIZES: dict[str, int] = {"gunshi": 8192}
+#: Bytes of JSON the generic encoder keeps (views grow with the game).
 DEFAULT_JSON_SIZE = 16384
 
 
@@ -589,7 +916,7 @@ def encoder_for(game: Game, options: Mapping[str, Any], obs_size: int | None = N
     factory = ENCODERS.get(game.name)
     if factory is not None:
         return factory(game, resolved)
-    size = obs_size or JSON_SIZES.get(game.name, DEFAULT_JSON_SIZE)
+    size = obs_size or DEFAULT_JSON_SIZE
     return JsonBytesEncoder(game.name, size)
 
 
@@ -598,6 +925,7 @@ __all__ = [
     "Encoder",
     "GungiEncoder",
     "GunkimonoEncoder",
+    "GunshiEncoder",
     "JsonBytesEncoder",
     "SashimonoEncoder",
     "canonical_json",

@@ -13,6 +13,7 @@ from sengoku.core.game import SengokuError
 from sengoku.interop.encoders import (
     GungiEncoder,
     GunkimonoEncoder,
+    GunshiEncoder,
     JsonBytesEncoder,
     SashimonoEncoder,
     canonical_json,
@@ -88,9 +89,9 @@ def test_gungi_encoding_is_faithful() -> None:
 
 
 def test_json_bytes_encoder_is_lossless_and_refuses_overflow() -> None:
+    """The fallback for a game without its own encoder (a Gunshi view as the sample)."""
     game = sengoku.load_game("gunshi")
-    encoder = encoder_for(game, {})
-    assert isinstance(encoder, JsonBytesEncoder)
+    encoder = JsonBytesEncoder("gunshi", 8192)
     state = game.new_state(seed=4)
     rng = random.Random(1)
     for _ in range(40):
@@ -102,6 +103,111 @@ def test_json_bytes_encoder_is_lossless_and_refuses_overflow() -> None:
     assert data.decode("utf-8") == canonical_json(view)
     with pytest.raises(SengokuError, match="obs_size"):
         JsonBytesEncoder("gunshi", 64).encode(view, 1)
+
+
+def _gunshi_key(view: dict) -> str:
+    """What the Gunshi encoder keeps of a view (see its docstring)."""
+    kept = {k: v for k, v in view.items() if k not in ("game", "seat", "options", "outcome")}
+    kept["clock"] = view["clock"]["running"]
+    kept["units"] = [{k: v for k, v in u.items() if k != "type"} for u in view["units"]]
+    kept["pool"] = sorted(view["pool"])
+    kept["players"] = [
+        {
+            **p,
+            "shogun_candidates": sorted(p["shogun_candidates"]),
+            **({"advanced_in_box": sorted(p["advanced_in_box"])} if "advanced_in_box" in p else {}),
+        }
+        for p in view["players"]
+    ]
+    return json.dumps(kept, sort_keys=True)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"variant": "inspiration", "modification": 3, "sanryaku": True},
+        {"variant": "custom", "custom_selection": "secret", "sanryaku": True},
+        {"variant": "inspiration", "modification": 1, "time_control": "tournament"},
+    ],
+)
+def test_gunshi_encoding_is_faithful_and_in_bounds(options: dict) -> None:
+    """Different views never share a tensor (but for what the docstring leaves out)."""
+    game = sengoku.load_game("gunshi")
+    encoder = encoder_for(game, options)
+    assert isinstance(encoder, GunshiEncoder)
+    seen: dict[bytes, str] = {}
+    for seed in range(2):
+        state = game.new_state(seed=seed, **options)
+        rng = random.Random(seed)
+        while True:
+            for seat in (None, 0, 1):
+                view = state.view(seat)
+                tensor = encoder.encode(view, seat)
+                assert tensor.shape == encoder.shape
+                assert tensor.min() >= encoder.low and tensor.max() <= encoder.high
+                token = tensor.tobytes() + bytes([9 if seat is None else seat])
+                assert seen.setdefault(token, _gunshi_key(view)) == _gunshi_key(view)
+            if state.is_terminal() or state.ply >= 250:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+    assert len(seen) > 400
+
+
+def test_gunshi_field_is_turned_to_the_observer() -> None:
+    """Each side sees its own units on its own rows (0-2) facing forward (index 0)."""
+    game = sengoku.load_game("gunshi")
+    encoder = encoder_for(game, {"preset": "first_battle"})
+    assert isinstance(encoder, GunshiEncoder)
+    state = game.new_state(preset="first_battle")
+    for seat in (0, 1):
+        field = encoder.encode(state.view(seat), seat)[: 49 * encoder.CELL]
+        cells = field.reshape(49, encoder.CELL)
+        own = np.flatnonzero(cells[:, 0:3].sum(axis=1))
+        theirs = np.flatnonzero(cells[:, 3:6].sum(axis=1))
+        assert own.size == theirs.size > 0
+        assert (own // 7 <= 2).all() and (theirs // 7 >= 4).all()
+        assert (cells[own, 6] == 1).all()  # facing the opponent
+        assert (cells[theirs, 8] == 1).all()
+    # A spectator sees the Field as Red does.
+    red = encoder.encode(state.view(0), 0)[: 49 * encoder.CELL]
+    assert np.array_equal(encoder.encode(state.view(None), None)[: 49 * encoder.CELL], red)
+
+
+def test_gunshi_hidden_cards_are_unknown_in_the_tensor() -> None:
+    """The opponent's hand and face-down Command Row cards reach the tensor as "unknown"."""
+    game = sengoku.load_game("gunshi")
+    encoder = encoder_for(game, {})
+    assert isinstance(encoder, GunshiEncoder)
+    state = game.new_state(seed=3)
+    rng = random.Random(2)
+    while not (state.view(None)["players"][0]["row"] and state.view(None)["players"][1]["row"]):
+        state.apply(rng.choice(state.legal_actions()))
+    nc = encoder.num_cards
+    card, row_card = 2 + nc, 3 + nc
+    rows_at = 4 + len(encoder.FLAGS) + 48 + len(encoder.PILES) * encoder.PILE * card
+    for seat in (0, 1):
+        view = state.view(seat)
+        tensor = encoder.encode(view, seat)
+        mine = encoder.offsets["sides"]
+        theirs = mine + encoder.side_size
+        hand = view["players"][1 - seat]["hand"]
+        for i, code in enumerate(hand):  # the hand comes first among the piles
+            slot = tensor[theirs + 9 + 48 + i * card : theirs + 9 + 48 + (i + 1) * card]
+            assert (
+                slot[0] == 1 and slot[1] == (code is None) and slot[2:].sum() == (code is not None)
+            )
+        for i, entry in enumerate(view["players"][1 - seat]["row"]):
+            at = theirs + rows_at + i * row_card
+            assert tensor[at] == 1
+            assert tensor[at + 2] == (entry["card"] is None)
+            assert tensor[at + 3 : at + row_card].sum() == (entry["card"] is not None)
+        own_row = view["players"][seat]["row"]
+        assert all(e["card"] is not None for e in own_row)
+        assert (
+            tensor[mine + rows_at + 2 : mine + rows_at + len(own_row) * row_card : row_card].sum()
+            == 0
+        )
 
 
 def _sashimono_key(view: dict) -> str:
