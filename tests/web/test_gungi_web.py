@@ -239,3 +239,28 @@ def test_layouts_at_360_and_1920_have_no_horizontal_overflow(new_page: Any) -> N
         expect(page.locator(".markdown h2").first).to_be_visible()
         no_horizontal_overflow(page)
         shot(page, f"gungi-rules-{width}")
+
+
+def test_two_moves_to_one_square_ask_which(new_page: Any) -> None:
+    """Capture or stack onto the same enemy piece: the page names both and plays the choice."""
+    page: Page = new_page(1280, 900)
+    start_game(page, "gungi", "hotseat")
+    for origin, target in (("5-7", "5-6"), ("5-3", "5-4"), ("5-6", "5-5"), ("9-3", "9-4")):
+        click_move(page, origin, target)
+        page.click("#pass-ready")
+    page.wait_for_selector('.board-area[data-interactive="true"]')
+    page.click('[data-sq="5-5"]')
+    expect(page.locator('[data-target="5-4"]')).to_have_class(re.compile(r"capture"))
+    page.click('[data-sq="5-4"]')
+    chooser = page.locator(".chooser")
+    expect(chooser).to_be_visible()
+    actions = chooser.locator("button.choice").evaluate_all("els => els.map(e => e.dataset.action)")
+    assert sorted(actions) == ["5-4-1 兵(5-5)取", "5-4-2 兵(5-5)付"]
+    expect(chooser).to_contain_text("Capture")
+    expect(chooser).to_contain_text("Stack on top")
+    shot(page, "gungi-chooser-1280")
+    chooser.locator('button.choice[data-action="5-4-2 兵(5-5)付"]').click()
+    page.wait_for_function("() => Number(document.getElementById('status').dataset.ply) === 5")
+    page.click("#pass-ready")
+    assert tower(page, "5-4") == [("pawn", "black"), ("pawn", "white")]
+    assert page.locator('.tower[data-square="5-4"] .pip').count() == 2
