@@ -193,6 +193,21 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return run_arena(args, game_options)
 
 
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    import importlib
+
+    try:
+        module = importlib.import_module(f"sengoku.games.{args.game}.selfplay")
+    except ModuleNotFoundError:
+        raise SengokuError(f"{args.game} has no self-play report") from None
+    argv = ["--games", str(args.games), "--agent", args.agent, "--seed", str(args.seed)]
+    if args.players is not None:
+        argv += ["--players", str(args.players)]
+    if args.json:
+        argv.append("--json")
+    return int(module.main(argv))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sengoku", description="Gungi, Gunshi, Gunkimono and Sashimono."
@@ -239,6 +254,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("selfplay", help="a self-play report (scores, turns, milestones)")
+    p.add_argument("game", choices=list_games())
+    p.add_argument("--players", type=int)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--agent", default="random", help="random, or an AI agent name")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("replay", help="replay a saved record and show the final position")
     p.add_argument("file")

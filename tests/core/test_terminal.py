@@ -54,3 +54,16 @@ def test_cli_flags_map_to_options() -> None:
 
     with pytest.raises(sengoku.SengokuError, match="no solo mode"):
         game_options(sengoku.load_game("gungi"), args)
+
+
+def test_selfplay_report_command(capsys) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from sengoku.cli import main
+
+    assert main(["selfplay", "gunkimono", "--players", "2", "--games", "2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["players"] == 2 and report["games"] == 2
+    assert len(report["mean_final_score_by_seat"]) == 2
+    assert main(["selfplay", "gungi", "--games", "1"]) == 2
+    assert "no self-play report" in capsys.readouterr().err
