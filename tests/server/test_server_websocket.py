@@ -177,3 +177,48 @@ def test_short_notation_on_request(make_client: Callable[..., TestClient]) -> No
         with client.websocket_connect(f"/ws/matches/{mid}") as ws:
             ws.send_json({"type": "hello", "token": t0})
             assert receive_until(ws, "state")[-1]["legal"] == full
+
+
+def test_every_server_event_reaches_subscribers(make_client: Callable[..., TestClient]) -> None:
+    """join, start, takeback offer/decline/accept, resignation, rematch, abort: each is a
+    numbered event every subscriber receives, in order, with a message."""
+    with make_client() as client:
+        m = new_match(client, seats=[{"kind": "local"}, {"kind": "invite"}], options={"pile": 30})
+        mid, t0 = m["id"], m["tokens"]["0"]
+        with client.websocket_connect(f"/ws/matches/{mid}") as spec:
+            hello(spec)
+            t1 = client.post(
+                f"/api/matches/{mid}/join", json={"invite": m["invites"][0]["invite"]}
+            ).json()["token"]
+            client.post(f"/api/matches/{mid}/actions", json={"action": "take 1"}, headers=auth(t0))
+            client.post(f"/api/matches/{mid}/takeback", headers=auth(t0))
+            client.post(f"/api/matches/{mid}/takeback", json={"accept": False}, headers=auth(t1))
+            client.post(f"/api/matches/{mid}/takeback", headers=auth(t0))
+            client.post(f"/api/matches/{mid}/takeback", headers=auth(t1))
+            client.post(f"/api/matches/{mid}/resign", headers=auth(t1))
+            client.post(f"/api/matches/{mid}/rematch", headers=auth(t0))
+            r = client.post(f"/api/matches/{mid}/rematch", headers=auth(t1)).json()
+            types = []
+            while "rematch" not in types:
+                msg = spec.receive_json()
+                if msg["type"] == "event":
+                    assert msg["event"]["message"]
+                    types.append(msg["event"]["type"])
+            assert types == [
+                "player_joined",
+                "match_started",
+                "took",
+                "takeback_offered",
+                "takeback_declined",
+                "takeback_offered",
+                "takeback",
+                "game_over",
+                "rematch_offered",
+                "rematch",
+            ]
+        new_id = r["rematch_id"]
+        r = client.post(f"/api/matches/{new_id}/abort", headers=auth(t0))
+        assert r.status_code == 200
+        events = client.get(f"/api/matches/{new_id}/events").json()["events"]
+        assert [e["event"]["type"] for e in events] == ["match_created", "match_started", "aborted"]
+        assert [e["n"] for e in events] == [1, 2, 3]
