@@ -77,6 +77,22 @@ def test_short_game_against_the_ai_and_in_hot_seat(new_page: Any, game: str) -> 
     assert ply(page) >= 2
     no_horizontal_overflow(page)
     shot(page, f"{game}-vs-ai-1280")
+    # Resign, then replay the game as each seat saw it.
+    page.click("#resign")
+    page.click(".dialog button.danger")
+    page.locator(".end-panel a", has_text="Replay").click()
+    page.wait_for_url("**/replay/*")
+    counter = page.locator("#replay-counter")
+    expect(counter).to_have_text(re.compile(r"^\d+ / \d+$"))
+    total = int(counter.inner_text().split("/")[1])
+    assert total >= 2
+    page.select_option("#replay-seat", "0")
+    page.click("#replay-first")
+    expect(counter).to_have_text(f"0 / {total}")
+    page.click("#replay-next")
+    expect(counter).to_have_text(f"1 / {total}")
+    expect(page.locator("#status")).to_contain_text("Move 1:")
+    shot(page, f"{game}-replay-1280")
     # Hot seat on a phone: the device passes between the players.
     phone: Page = new_page(360, 740)
     start_game(phone, game, "hotseat")

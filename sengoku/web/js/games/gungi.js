@@ -108,7 +108,8 @@ function pieceShape(name, color, { cx, cy, scale, up, labels }) {
       "text",
       {
         x: cx,
-        y: cy + k * 0.12 * dir + (english ? k * 0.12 : k * 0.3),
+        // Centred on the piece's body, nudged toward its wide end.
+        y: english ? cy + k * 0.22 + k * 0.08 * dir : cy + k * 0.3 + k * 0.12 * dir,
         class: english ? "piece-text en" : "piece-text",
         "font-size": english ? k * 0.62 : k * 0.95,
         "text-anchor": "middle",
