@@ -47,7 +47,7 @@ class Encoder(ABC):
 
     @abstractmethod
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
-        """Fill ``out`` (zeroed, of ``shape``) from the view of ``seat``."""
+        """Fill ``out`` (zeroed, C-contiguous, of ``shape``) from the view of ``seat``."""
 
     def encode(self, view: Mapping[str, Any], seat: int | None) -> np.ndarray:
         out = np.zeros(self.shape, np.float32)
@@ -122,45 +122,60 @@ class GungiEncoder(Encoder):
         self.channels = self.flags_base + 8
         self.shape = (self.channels, 9, 9)
         self.max_game_length = max_game_length
-        # "c-r" square names -> (row, col) in the tensor, for White's and Black's side.
-        self.squares: tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]] = ({}, {})
+        # "c-r" square names -> flat index in a 9x9 plane, for White's and Black's side.
+        self.squares: tuple[dict[str, int], dict[str, int]] = ({}, {})
         for col in range(1, 10):
             for row in range(1, 10):
                 x, y = 9 - col, row - 1
-                self.squares[0][f"{col}-{row}"] = (y, x)
-                self.squares[1][f"{col}-{row}"] = (8 - y, 8 - x)
+                self.squares[0][f"{col}-{row}"] = y * 9 + x
+                self.squares[1][f"{col}-{row}"] = (8 - y) * 9 + 8 - x
+        # (tier, own?, piece name) -> the flat offset of its plane, per observer colour.
+        self.plane_of: tuple[dict[tuple[int, str, str], int], dict[tuple[int, str, str], int]]
+        self.plane_of = ({}, {})
+        for me, own in enumerate(("white", "black")):
+            for tier in range(self.TIERS):
+                for color in ("white", "black"):
+                    for name, kind in self.kinds.items():
+                        owner = 0 if color == own else 1
+                        channel = tier * 2 * k + owner * k + kind
+                        self.plane_of[me][(tier, color, name)] = channel * 81
 
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
         me = 1 if seat == 1 else 0
         own_color = ("white", "black")[me]
         squares = self.squares[me]
+        plane_of = self.plane_of[me]
+        # One scattered write for every piece on the board (numpy's per-item writes are slow).
+        index = [
+            plane_of[(tier, piece["color"], piece["piece"])] + squares[entry["square"]]
+            for entry in view["board"]
+            for tier, piece in enumerate(entry["tower"])
+        ]
+        out.reshape(-1)[index] = 1.0
         k = self.num_kinds
         kinds = self.kinds
-        for entry in view["board"]:
-            r, c = squares[entry["square"]]
-            for tier, piece in enumerate(entry["tower"]):
-                owner = 0 if piece["color"] == own_color else 1
-                out[tier * 2 * k + owner * k + kinds[piece["piece"]], r, c] = 1.0
+        # Hand counts and flags: one value per channel, spread over its plane at once.
+        values = [0.0] * (self.channels - self.hand_base)
         for color, hand in view["hands"].items():
             owner = 0 if color == own_color else 1
             for name, count in hand.items():
-                out[self.hand_base + owner * k + kinds[name]] = count
-        f = self.flags_base
-        to_move = view["to_move"]
-        if view["current_player"] >= 0 and to_move == own_color:
-            out[f] = 1.0
+                values[owner * k + kinds[name]] = count
+        f = 2 * k
+        if view["current_player"] >= 0 and view["to_move"] == own_color:
+            values[f] = 1.0
         if view["phase"] == "setup":
-            out[f + 1] = 1.0
+            values[f + 1] = 1.0
         for color in view["drafting"]:
-            out[f + 2 + (0 if color == own_color else 1)] = 1.0
+            values[f + 2 + (0 if color == own_color else 1)] = 1.0
         capturable = view["marshal_capturable"]
         if capturable[me]:
-            out[f + 4] = 1.0
+            values[f + 4] = 1.0
         if capturable[1 - me]:
-            out[f + 5] = 1.0
+            values[f + 5] = 1.0
         if me == 1:
-            out[f + 6] = 1.0
-        out[f + 7] = min(1.0, view["ply"] / self.max_game_length)
+            values[f + 6] = 1.0
+        values[f + 7] = min(1.0, view["ply"] / self.max_game_length)
+        out[self.hand_base :] = np.asarray(values, np.float32)[:, None, None]
 
 
 class GunkimonoEncoder(Encoder):

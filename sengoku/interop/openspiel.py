@@ -266,7 +266,7 @@ class _Match:
     events told, SHA-256 chained over those told), extended only by the events added since.
     """
 
-    __slots__ = ("state", "events", "legal", "told")
+    __slots__ = ("state", "events", "legal", "told", "views")
 
     def __init__(
         self, state: State, events: list[Event], told: dict[int, tuple[int, int, str]] | None = None
@@ -276,6 +276,15 @@ class _Match:
         self.told: dict[int, tuple[int, int, str]] = dict(told or {})
         #: action int -> action, for the legal list last handed out (reset by apply).
         self.legal: dict[int, Action] | None = None
+        #: seat (None: spectator) -> its view, for the current position (reset by apply).
+        self.views: dict[int | None, dict[str, Any]] = {}
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """``view(seat)`` of the current position, built once per position and seat."""
+        view = self.views.get(seat)
+        if view is None:
+            view = self.views[seat] = self.state.view(seat)
+        return view
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Match:
         return _Match(self.state.clone(), list(self.events), self.told)
@@ -293,6 +302,7 @@ class _Match:
         self.events = list(data["events"])
         self.told = dict(data["told"])
         self.legal = None
+        self.views = {}
 
     def digest_for(self, seat: int) -> tuple[int, str]:
         """(events told to ``seat`` so far, their chained SHA-256), updated incrementally."""
@@ -344,8 +354,9 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
         state = match.state
         if player != state.current_player:
             return []
-        table = legal_table(self._ctx.game, state)
-        match.legal = table
+        table = match.legal
+        if table is None:  # once per position: OpenSpiel may ask several times
+            table = match.legal = legal_table(self._ctx.game, state)
         return list(table)
 
     def _apply_action(self, action: int) -> None:
@@ -357,6 +368,7 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
             chosen = self._ctx.game.int_to_action(state, action)
         events = state.apply(chosen)
         match.legal = None
+        match.views = {}
         if not self._ctx.perfect_information:
             match.events.extend(events)
 
@@ -391,7 +403,7 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
 
 
 def _view_of(state: SengokuSpielState, seat: int | None) -> dict[str, Any]:
-    return state.sengoku_state.view(seat)
+    return state._match.view(seat)
 
 
 class _ViewObserver:

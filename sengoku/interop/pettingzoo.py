@@ -20,10 +20,15 @@ several times in a row, as in Gunkimono, is selected several times in a row).
 * Rewards are sparse: the contract's ``outcome().returns`` when the game ends, 0 before.
 * The game's end is a termination for every agent; the contract's ``length_limit`` (a guard,
   not a rule) is a truncation instead. ``infos[agent]["outcome"]`` holds the outcome's JSON.
-* Illegal actions: :func:`env` wraps the raw environment as PettingZoo's classic games are
-  wrapped (``TerminateIllegalWrapper`` with reward -1, ``AssertOutOfBoundsWrapper``,
-  ``OrderEnforcingWrapper``); the raw environment (:class:`raw_env`) raises
-  :class:`~sengoku.core.game.IllegalAction` and changes nothing.
+* Illegal actions: :func:`env` gives the raw environment the behaviour of PettingZoo's
+  classic games' wrappers (``TerminateIllegalWrapper`` with reward -1,
+  ``AssertOutOfBoundsWrapper``, ``OrderEnforcingWrapper``) in one wrapper,
+  :class:`SengokuWrapper`, an ``OrderEnforcingWrapper`` (a chain of three wrappers forwards
+  every attribute read through three ``__getattr__`` calls, a cost paid many times a step);
+  the raw environment (:class:`raw_env`) raises :class:`~sengoku.core.game.IllegalAction`
+  and changes nothing.
+* An observation is built once per step and agent: ``observe()`` and ``last()`` return the
+  same arrays until the next ``step()`` or ``reset()`` (copy them before changing them).
 * ``reset(seed=s)`` seeds the generator that draws one Sengoku seed per episode, so the same
   ``s`` replays the same deals; ``render_mode="ansi"`` returns the spectator's text drawing,
   ``"human"`` prints it.
@@ -38,18 +43,118 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
 
 from sengoku.core.game import TERMINAL, Action, IllegalAction, SengokuError, State
 from sengoku.core.registry import load_game
 from sengoku.interop.encoders import encoder_for, legal_table
 
 
-def env(game: str, render_mode: str | None = None, **options: Any) -> AECEnv:
+def env(game: str, render_mode: str | None = None, **options: Any) -> SengokuWrapper:
     """The wrapped environment of ``game`` (as PettingZoo wraps its classic games)."""
-    raw = raw_env(game, render_mode=render_mode, **options)
-    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return SengokuWrapper(raw_env(game, render_mode=render_mode, **options), illegal_reward=-1)
+
+
+class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's classic wrapper chain in one wrapper, on a :class:`raw_env`.
+
+    It does what ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(TerminateIllegalWrapper(
+    raw, illegal_reward)))`` does: an action outside the action space fails an assertion; an
+    illegal action (not in the mask) warns, gives the offender ``illegal_reward`` and the
+    others 0 and ends the game for everyone (terminated and truncated, as PettingZoo's
+    wrapper sets them); order is enforced as ``OrderEnforcingWrapper`` enforces it (it is
+    one). The attributes read every step are properties, not ``__getattr__`` look-ups.
+    """
+
+    def __init__(self, env: raw_env, illegal_reward: float = -1) -> None:
+        if not isinstance(env, raw_env):
+            raise SengokuError(f"SengokuWrapper wraps a sengoku raw_env, not {env!r}")
+        super().__init__(env)
+        self._raw = env
+        self._illegal_value = float(illegal_reward)
+        self._terminated = False  # ended by an illegal action
+
+    def _live(self, name: str) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+
+    @property
+    def agent_selection(self) -> str:
+        return self._live("agent_selection")  # type: ignore[no-any-return]
+
+    @property
+    def agents(self) -> list[str]:
+        return self._live("agents")  # type: ignore[no-any-return]
+
+    @property
+    def rewards(self) -> dict[str, float]:
+        return self._live("rewards")  # type: ignore[no-any-return]
+
+    @property
+    def terminations(self) -> dict[str, bool]:
+        return self._live("terminations")  # type: ignore[no-any-return]
+
+    @property
+    def truncations(self) -> dict[str, bool]:
+        return self._live("truncations")  # type: ignore[no-any-return]
+
+    @property
+    def infos(self) -> dict[str, dict[str, Any]]:
+        return self._live("infos")  # type: ignore[no-any-return]
+
+    @property
+    def _cumulative_rewards(self) -> dict[str, float]:
+        return self._raw._cumulative_rewards  # type: ignore[no-any-return]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._terminated = False
+        super().reset(seed=seed, options=options)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self._raw.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+            return
+        raw = self._raw
+        if not raw.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        self._has_updated = True
+        agent = raw.agent_selection
+        dead = raw.terminations[agent] or raw.truncations[agent]
+        in_space = (
+            (type(action) is int and 0 <= action < raw.num_actions)
+            or (action is None and dead)
+            or raw.action_spaces[agent].contains(action)
+        )
+        assert in_space, "action is not in action space"  # AssertOutOfBoundsWrapper's check
+        if dead:
+            if self._terminated:
+                raw._was_dead_step(action)
+            else:
+                raw.step(action)
+        elif action is None or not raw.is_legal(int(action)):
+            # TerminateIllegalWrapper's answer: the offender loses, the game ends for all.
+            EnvLogger.warn_on_illegal_move()
+            raw._cumulative_rewards[agent] = 0
+            raw.terminations = dict.fromkeys(raw.agents, True)
+            raw.truncations = dict.fromkeys(raw.agents, True)
+            raw.rewards = dict.fromkeys(raw.truncations, 0)
+            raw.rewards[agent] = self._illegal_value
+            raw._accumulate_rewards()
+            raw._deads_step_first()
+            self._terminated = True
+        else:
+            raw.step(action)
+
+    def __str__(self) -> str:
+        return str(self._raw)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name for it
@@ -97,6 +202,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
         self._legal: dict[int, Action] = {}
+        self._legal_ints = np.zeros(0, np.intp)
+        #: seat -> its observation, for the current step (cleared by every change).
+        self._observations: dict[int, dict[str, np.ndarray]] = {}
         self._start(0)
 
     # ------------------------------------------------------------------ spaces
@@ -126,20 +234,33 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
     def _after_change(self) -> None:
         state = self.sengoku_state
         seat = state.current_player
+        self._observations = {}
         if seat != TERMINAL:
             self.agent_selection = self.possible_agents[seat]
             self._legal = legal_table(self.game, state)
+            self._legal_ints = np.fromiter(self._legal, np.intp, len(self._legal))
         else:
             self._legal = {}
+            self._legal_ints = np.zeros(0, np.intp)
+
+    def is_legal(self, action: int) -> bool:
+        """Whether ``action`` is legal for the agent to act now (its mask entry)."""
+        return action in self._legal
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's observation; built once per step (the same arrays until a change)."""
         seat = self.agent_seat[agent]
+        cached = self._observations.get(seat)
+        if cached is not None:
+            return cached
         state = self.sengoku_state
         observation = self.encoder.encode(state.view(seat), seat)
         mask = np.zeros(self.num_actions, np.int8)
-        if seat == state.current_player and self._legal:
-            mask[np.fromiter(self._legal, np.intp, len(self._legal))] = 1
-        return {"observation": observation, "action_mask": mask}
+        if seat == state.current_player:
+            mask[self._legal_ints] = 1
+        cached = {"observation": observation, "action_mask": mask}
+        self._observations[seat] = cached
+        return cached
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -184,4 +305,4 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         """Nothing to release: the environment holds no window or process."""
 
 
-__all__ = ["env", "raw_env"]
+__all__ = ["SengokuWrapper", "env", "raw_env"]

@@ -90,7 +90,9 @@ def test_openspiel_random_simulation_test(
                             verbose=False)  # fmt: skip
 
 
-@pytest.mark.parametrize(("name", "params"), [("gungi", {"mode": "beginner"}), ("gunkimono", {})])
+@pytest.mark.parametrize(
+    ("name", "params"), [("gungi", {"mode": "beginner"}), ("gunkimono", {}), ("gunshi", {})]
+)
 def test_play_matches_the_contract(name: str, params: dict) -> None:
     game = osp.load(name, **params, seed=11)
     spiel = game.new_initial_state()
@@ -105,10 +107,12 @@ def test_play_matches_the_contract(name: str, params: dict) -> None:
         assert seat == direct.current_player
         ints = spiel.legal_actions()
         assert ints == [contract.action_to_int(direct, a) for a in direct.legal_actions()]
-        observer.set_from(spiel, seat)
-        expected = encoder_for(contract, params).encode(direct.view(seat), seat)
-        assert np.array_equal(observer.tensor.reshape(expected.shape), expected)
-        assert spiel.observation_string(seat) == osp.canonical_json(direct.view(seat))
+        assert spiel.legal_actions() == ints  # asked again: the same (cached) answer
+        for player in range(direct.num_players):  # views are cached per position and seat
+            observer.set_from(spiel, player)
+            expected = encoder_for(contract, params).encode(direct.view(player), player)
+            assert np.array_equal(observer.tensor.reshape(expected.shape), expected)
+            assert spiel.observation_string(player) == osp.canonical_json(direct.view(player))
         n = rng.choice(ints)
         assert spiel.action_to_string(seat, n) == str(contract.int_to_action(direct, n))
         spiel.apply_action(n)

@@ -8,6 +8,7 @@ import doctest
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils import wrappers
 
 import sengoku
 from sengoku.core.game import IllegalAction, SengokuError
@@ -127,3 +128,76 @@ def test_bad_arguments_are_named() -> None:
         pz.raw_env("gungi", render_mode="rgb_array")
     with pytest.raises(SengokuError, match="option 'mode'"):
         pz.raw_env("gungi", mode="expert")
+
+
+def _classic_chain(name: str, **options: object) -> pz.AECEnv:
+    """PettingZoo's own wrapper chain for its classic games, around the same raw env."""
+    raw = pz.raw_env(name, **options)
+    wrapped = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def _snapshot(env: pz.AECEnv) -> tuple:
+    return (
+        list(env.agents),
+        env.agent_selection if env.agents else None,
+        dict(env.rewards),
+        dict(env.terminations),
+        dict(env.truncations),
+        dict(env._cumulative_rewards),
+    )
+
+
+@pytest.mark.parametrize("illegal_at", [0, 7])
+def test_one_wrapper_does_what_the_classic_chain_does(illegal_at: int, quiet: None) -> None:
+    ours, theirs = pz.env("gunkimono", players=3), _classic_chain("gunkimono", players=3)
+    assert isinstance(ours, wrappers.OrderEnforcingWrapper)
+    for env in (ours, theirs):
+        env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    steps = 0
+    for agent in ours.agent_iter():
+        assert agent == theirs.agent_selection
+        mine, reward, termination, truncation, _ = ours.last()
+        other = theirs.last()
+        assert np.array_equal(mine["action_mask"], other[0]["action_mask"])
+        assert (reward, termination, truncation) == other[1:4]
+        if termination or truncation:
+            action = None
+        elif steps == illegal_at:
+            action = int(np.flatnonzero(mine["action_mask"] == 0)[0])
+        else:
+            action = int(rng.choice(np.flatnonzero(mine["action_mask"])))
+        for env in (ours, theirs):
+            env.step(action)
+        steps += 1
+        assert _snapshot(ours) == _snapshot(theirs)
+    assert ours.agents == theirs.agents == []
+    for env in (ours, theirs):
+        env.reset(seed=6)
+        with pytest.raises(AssertionError, match="action space"):
+            env.step(env.unwrapped.num_actions)
+
+
+def test_wrapped_env_enforces_order() -> None:
+    env = pz.env("gungi")
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = env.agent_selection
+    env.reset(seed=0)
+    assert env.agent_selection == "player_0"
+
+
+def test_an_observation_is_built_once_per_step() -> None:
+    env = pz.raw_env("sashimono")
+    env.reset(seed=3)
+    agent = env.agent_selection
+    first = env.observe(agent)
+    assert env.observe(agent) is first and env.last()[0] is first
+    legal = int(np.flatnonzero(first["action_mask"])[0])
+    env.step(legal)
+    after = env.observe(env.agent_selection)
+    assert after is not first
+    seat = env.agent_seat[env.agent_selection]
+    state = env.sengoku_state
+    assert np.array_equal(after["observation"], env.encoder.encode(state.view(seat), seat))
