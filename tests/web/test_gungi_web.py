@@ -233,7 +233,11 @@ def test_layouts_at_360_and_1920_have_no_horizontal_overflow(new_page: Any) -> N
         no_horizontal_overflow(page)
         shot(page, f"gungi-play-{width}")
         # The CJK font ships with the client and is loaded from this server.
-        assert page.evaluate("document.fonts.check('20px \"Sengoku Serif\"', '帥')")
+        page.evaluate("document.fonts.ready")
+        loaded = page.evaluate(
+            "[...document.fonts].filter(f => f.family.includes('Sengoku Serif')).map(f => f.status)"
+        )
+        assert loaded == ["loaded"]
         # The full rules, from docs/rules.
         page.goto("/rules/gungi")
         expect(page.locator(".markdown h2").first).to_be_visible()
@@ -264,3 +268,27 @@ def test_two_moves_to_one_square_ask_which(new_page: Any) -> None:
     page.click("#pass-ready")
     assert tower(page, "5-4") == [("pawn", "black"), ("pawn", "white")]
     assert page.locator('.tower[data-square="5-4"] .pip').count() == 2
+
+
+def test_open_seat_taken_from_the_lobby(new_page: Any) -> None:
+    host: Page = new_page(1280, 900)
+    host.goto("/new/gungi")
+    host.click('.presets button[data-preset="ai"]')
+    host.select_option('.seat-kind[data-seat="1"]', "open")
+    host.click("#start")
+    host.wait_for_url("**/play/*")
+    match_id = host.url.rsplit("/", 1)[1]
+    expect(host.locator(".invites")).to_contain_text("Open seat")
+    guest: Page = new_page(360, 740)
+    guest.goto("/")
+    row = guest.locator(f'.lobby .record-row[data-id="{match_id}"]')
+    expect(row).to_contain_text("open seat")
+    no_horizontal_overflow(guest)
+    shot(guest, "lobby-360")
+    row.locator("button.join-open").click()
+    guest.wait_for_url(f"**/play/{match_id}")
+    guest.wait_for_selector(".board .tower")
+    expect(guest.locator('.player[data-seat="1"]')).to_contain_text("you")
+    expect(host.locator("#status")).to_have_text("Your move")
+    click_move(host, "5-7", "5-6")
+    expect(guest.locator("#status")).to_have_text("Your move")

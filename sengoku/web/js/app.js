@@ -61,6 +61,7 @@ async function homePage(root) {
     list,
   );
   resumeList(root);
+  openGames(root);
   let served = [];
   try {
     served = (await games()).games.map((g) => g.name);
@@ -115,6 +116,51 @@ async function resumeList(root) {
     );
     shown++;
     box.hidden = false;
+  }
+}
+
+/** The lobby: games waiting for anyone to take an open seat. */
+async function openGames(root) {
+  const box = el("section.card.resume.lobby", { hidden: true }, el("h2", {}, "Open games: take a seat"));
+  root.append(box);
+  let waiting = [];
+  try {
+    waiting = (await api("GET", "/api/matches?status=waiting&limit=20")).matches;
+  } catch (err) {
+    return;
+  }
+  for (const m of waiting) {
+    if (Object.keys(tokensFor(m.id)).length) continue;
+    let snap;
+    try {
+      snap = await api("GET", `/api/matches/${encodeURIComponent(m.id)}`);
+    } catch (err) {
+      continue;
+    }
+    const open = snap.seats.filter((s) => s.open);
+    if (!open.length) continue;
+    const r = rendererFor(snap.game);
+    box.append(
+      el(
+        "div.record-row",
+        { "data-id": m.id },
+        el("span.game-kanji.small", {}, r.kanji),
+        el("span.record-main", {}, el("strong", {}, r.title), el("span", {}, snap.seats.map((s) => (s.open ? "open seat" : s.name || r.seatName(s.seat))).join(" vs "))),
+        el("button.primary.join-open", { type: "button", onclick: () => joinOpen(m.id) }, `Play as ${r.seatName(open[0].seat)}`),
+      ),
+    );
+    box.hidden = false;
+  }
+}
+
+export async function joinOpen(matchId) {
+  const name = localStorage.getItem("sengoku.name") || null;
+  try {
+    const out = await api("POST", `/api/matches/${encodeURIComponent(matchId)}/join`, { body: { name } });
+    saveToken(matchId, out.seat, out.token);
+    navigate(`/play/${matchId}`);
+  } catch (err) {
+    toast(err.message, "error");
   }
 }
 
@@ -175,6 +221,7 @@ async function newGamePage(root, name) {
       el("option", { value: "local", selected: kind === "local" }, "Me / this device"),
       el("option", { value: "invite", selected: kind === "invite" }, "A friend (invitation link)"),
       el("option", { value: "ai", selected: kind === "ai" }, "The computer"),
+      el("option", { value: "open", selected: kind === "open" }, "Anyone (open seat in the lobby)"),
     );
     const level = el(
       "select.seat-level",

@@ -5,7 +5,7 @@
 import { api, tokensFor, saveToken, invitesFor, inviteUrl, MatchSocket } from "./api.js";
 import { el, clear, toast, formatClock, matchNotation, ask, download } from "./ui.js";
 import { rendererFor } from "./games/index.js";
-import { prefs, navigate } from "./app.js";
+import { prefs, navigate, joinOpen } from "./app.js";
 
 const REASONS = {
   marshal_captured: "the Marshal was captured",
@@ -473,6 +473,18 @@ class MatchPage {
     const box = clear(this.els.invites);
     const invites = invitesFor(this.id);
     const s = this.snap;
+    const open = s.status === "waiting" ? s.seats.filter((seat) => seat.open) : [];
+    if (open.length) {
+      box.hidden = false;
+      box.className = "card invites";
+      box.append(el("h2", {}, "Open seat"));
+      if (!this.held.length) {
+        box.append(el("button.primary", { type: "button", id: "join-open", onclick: () => joinOpen(this.id) }, `Play as ${this.renderer.seatName(open[0].seat)}`));
+      } else {
+        box.append(el("p", {}, "Anyone can take it from the lobby on the home page, or from this link:"), el("input.invite-url", { readonly: true, value: `${location.origin}/play/${this.id}`, "aria-label": "Link to this game" }));
+      }
+      return;
+    }
     const pending = invites.filter((inv) => s.seats[inv.seat] && !s.seats[inv.seat].joined);
     if (s.status !== "waiting" || !pending.length) {
       box.hidden = true;
