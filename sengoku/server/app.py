@@ -314,7 +314,9 @@ def create_app(settings: Settings) -> FastAPI:
             async with live.lock:
                 await svc()._check_flag(live)
             svc()._after_change(live)
-        return svc().snapshot(live, seat, short)
+        snap = svc().snapshot(live, seat, short)
+        svc()._maybe_evict(live)
+        return snap
 
     @app.get("/api/matches/{match_id}/events")
     async def get_events(
@@ -325,7 +327,9 @@ def create_app(settings: Settings) -> FastAPI:
         """The numbered events after ``after`` that the bearer's seat may see."""
         live = await find(match_id)
         seat = svc().seat_of(live, bearer(authorization))
-        return {"events": svc().events_for(live, seat, after), "last_event": len(live.events)}
+        out = {"events": svc().events_for(live, seat, after), "last_event": len(live.events)}
+        svc()._maybe_evict(live)
+        return out
 
     @app.post("/api/matches/{match_id}/join")
     async def join(match_id: str, body: JoinMatch | None = None) -> dict[str, Any]:

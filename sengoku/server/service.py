@@ -346,6 +346,11 @@ class MatchService:
             rematch_of=m["rematch_of"],
             rematch_id=m["rematch_id"],
         )
+        if live.status == "finished" and live.rematch_id is None:
+            # rematch offers outlive a restart (and a match forgotten from memory)
+            live.rematch_offers = {
+                int(e["event"]["seat"]) for e in events if e["event"]["type"] == "rematch_offered"
+            }
         problem = None
         if isinstance(game, _MissingGame):
             problem = f"this server no longer has the game {m['game']!r}"
@@ -1341,6 +1346,19 @@ class MatchService:
             s = live.seats[sub.seat]
             s.connections = max(0, s.connections - 1)
             s.last_seen = self.now()
+        self._maybe_evict(live)
+
+    def _maybe_evict(self, live: Live) -> None:
+        """Forget a match that is over and watched by nobody: the database has all of it
+        (it is replayed again if asked for), so memory holds only matches in play."""
+        if (
+            live.status not in LIVE_STATUSES
+            and not live.subscribers
+            and not live.rematch_offers
+            and not live.lock.locked()
+            and self.live.get(live.id) is live
+        ):
+            del self.live[live.id]
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -1353,6 +1371,7 @@ class MatchService:
             live.timer.cancel()
             live.timer = None
         if live.status != "active" or live.state is None:
+            self._maybe_evict(live)
             return
         if self.settings.timers and live.clocks is not None:
             deadline = live.clocks.deadline()

@@ -209,6 +209,10 @@ def test_resign_and_abort(make_client: Callable[..., TestClient]) -> None:
             "scores": [1.0, 0.0],
             "returns": [1.0, -1.0],
         }
+        # a match that is over and watched by nobody leaves memory; it is replayed if asked for
+        assert mid not in client.app.state.service.live  # type: ignore[attr-defined]
+        assert client.get(f"/api/matches/{mid}").json()["result"]["reason"] == "resignation"
+        assert mid not in client.app.state.service.live  # type: ignore[attr-defined]
         assert client.post(f"/api/matches/{mid}/resign", headers=auth(t0)).status_code == 409
 
         a = new_match(client)
@@ -310,6 +314,10 @@ def test_rematch_swaps_seats_and_keeps_tokens(make_client: Callable[..., TestCli
         r = client.post(f"/api/matches/{mid}/rematch", headers=auth(t0))
         assert r.status_code == 200 and r.json()["offers"]["rematch"] == [0]
         assert r.json()["rematch_id"] is None
+        r = client.post(f"/api/matches/{mid}/rematch", headers=auth(t0))
+        assert r.status_code == 409 and error_code(r) == "already_offered"
+    with make_client() as client:  # an offer outlives a restart
+        assert client.get(f"/api/matches/{mid}").json()["offers"]["rematch"] == [0]
         r = client.post(f"/api/matches/{mid}/rematch", headers=auth(t1))
         new_id = r.json()["rematch_id"]
         assert new_id and r.json()["rematch_seat"] == 0
