@@ -29,7 +29,29 @@ function targetOf(action, me) {
   return null;
 }
 
-function sonae(side, targets, focus, onClick) {
+/** A small troop card (the Kagemusha's Kumi line). */
+function kumiCard(card) {
+  const fill = card.types ? TROOPS[card.types[0]] || "#777" : "#3a3330";
+  return el(
+    `span.gcard.kumi${card.face === "up" ? "" : ".back"}`,
+    { title: card.types ? `${card.types}: attack ${card.attack}, defence ${card.defence}` : "face down", style: `border-color:${fill};color:${card.face === "up" ? fill : "#fff"}${card.face === "up" ? "" : ";background:#3a3330"}` },
+    card.types || "指",
+    card.types ? el("small", {}, `A${card.attack} D${card.defence}`) : "",
+  );
+}
+
+function kagemushaPanel(k) {
+  return el(
+    "section.sside.kagemusha",
+    { style: `border-top-color:${ARMY.kagemusha.color}` },
+    el("div.sside-head", {}, el("strong", {}, ARMY.kagemusha.mark, " Kagemusha (", pretty(k.army || ""), ")"), el("span.vp", {}, `${k.vp} VP`), el("span.muted", {}, `army on space ${k.army_position} of 12 · Kumi deck ${k.kumi_deck_count} · Sashimono deck ${k.sashimono_deck_count}`)),
+    el("div.gcards", {}, el("span.muted", {}, "Kumi line: "), (k.kumi_line || []).length ? k.kumi_line.map(kumiCard) : el("span.muted", {}, "empty")),
+    el("div.gcards", {}, el("span.muted", {}, "Sashimono line: "), (k.sashimono_line || []).length ? k.sashimono_line.map((c) => el(`span.gcard.wide${c.bowed ? ".bowed" : ""}`, { title: c.bowed ? "bowed" : "" }, pretty(c.card), c.bowed ? " (bowed)" : "")) : el("span.muted", {}, "empty")),
+    k.scored?.length ? el("div.gcards", {}, el("span.muted", {}, "Scored: "), k.scored.map((c) => el("span.gcard.wide", {}, pretty(c)))) : "",
+  );
+}
+
+function sonae(side, targets, focus, onClick, armyAt = null) {
   const army = ARMY[side.army] || ARMY.kagemusha;
   const W = 5 * C + 4 * G;
   const box = svg("svg", { viewBox: `0 0 ${W} ${W}`, class: "board sonae", role: "img", "aria-label": `${side.army} Sonae` });
@@ -75,6 +97,14 @@ function sonae(side, targets, focus, onClick) {
       if (held.bowed) g.dataset.bowed = "true";
     } else {
       g.append(svg("rect", { x: x + 14, y: y + 14, width: C - 28, height: C - 28, rx: 8, class: "slot-empty" }));
+    }
+    if (armyAt === i) {
+      // The Kagemusha's army walks the 12 spaces (solo play): a dark diamond marks it.
+      const cx = x + C / 2;
+      const cy = y + C / 2;
+      g.append(svg("polygon", { points: `${cx},${cy - 30} ${cx + 30},${cy} ${cx},${cy + 30} ${cx - 30},${cy}`, class: "kage-army" }));
+      g.append(svg("text", { x: cx, y: cy + 8, "text-anchor": "middle", class: "kage-army-text" }, "影"));
+      g.dataset.army = "true";
     }
     box.append(g);
     target(slot, x, y);
@@ -138,7 +168,7 @@ export default {
           "section.sside",
           { "data-seat": s.seat, style: `border-top-color:${army.color}` },
           el("div.sside-head", {}, el("strong", {}, army.mark, " ", pretty(s.army || "Kagemusha"), s.seat === me ? " (you)" : ""), el("span.vp", {}, `${s.vp} VP`), el("span.muted", {}, `hand ${s.hand_count} · deck ${s.deck_count} · Sashimono ${s.sashimono_hand_count} in hand, ${s.sashimono_deck_count} in deck`)),
-          sonae(s, targets, focus, onClick),
+          sonae(s, targets, focus, onClick, v.kagemusha && s.seat === 0 ? v.kagemusha.army_position - 1 : null),
           Array.isArray(s.hand) ? el("div.gcards", {}, el("span.muted", {}, "Hand: "), s.hand.map((t, i) => el("span.gcard", { title: `h${i + 1}`, style: `border-color:${TROOPS[t] || "#777"}` }, t))) : "",
           Array.isArray(s.sashimono_hand) && s.sashimono_hand.length ? el("div.gcards", {}, el("span.muted", {}, "Sashimono: "), s.sashimono_hand.map((c) => el("span.gcard.wide", {}, pretty(c)))) : "",
           s.scored?.length ? el("div.gcards", {}, el("span.muted", {}, "Scored: "), s.scored.map((c) => el("span.gcard.wide", {}, pretty(c)))) : "",
@@ -148,7 +178,7 @@ export default {
       clear(root).append(
         v.prompt?.rule && model.interactive ? el("div.prompt", {}, v.prompt.rule) : "",
         actionPicker({ ...model, legal: shown }),
-        el("div.sides", {}, sides),
+        el("div.sides", {}, sides, v.kagemusha ? kagemushaPanel(v.kagemusha) : ""),
       );
     };
     return {
