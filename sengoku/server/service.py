@@ -20,6 +20,7 @@ import json
 import logging
 import os
 import random
+import re
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -365,7 +366,7 @@ class MatchService:
                 record.result = None
                 live.state = record.replay()
             except SengokuError as exc:
-                problem = f"this match no longer replays: {exc}"
+                problem = _replay_problem(exc)
         if problem is not None:
             live.state = None
             if live.status in LIVE_STATUSES:
@@ -1028,7 +1029,7 @@ class MatchService:
         try:
             before = record.replay(upto=to_ply)
         except SengokuError as exc:
-            return f"the match does not replay: {exc}"
+            return _replay_problem(exc)
         requester = live.action_seats[to_ply]
         watchers = [requester] if against_ai else list(range(before.num_players))
         span = live.actions[to_ply:]
@@ -1436,6 +1437,14 @@ class MatchService:
                 self._after_change(live)  # the position changed meanwhile: think again
             elif not exc.code.startswith("match_"):
                 log.error("match %s: the AI's action was refused: %s", live.id, exc.code)
+
+
+def _replay_problem(exc: Exception) -> str:
+    """Why a stored match does not replay, for everyone's eyes: the move number only, never
+    the engine's message (it may quote a secret action)."""
+    found = re.search(r"move (\d+)", str(exc))
+    where = f" at move {found.group(1)}" if found else ""
+    return f"this match no longer replays on this server's rules{where}"
 
 
 def _replay_with_movers(record: GameRecord) -> tuple[State, list[int]]:

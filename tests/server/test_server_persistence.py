@@ -7,6 +7,7 @@ restarts it and plays on.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -174,3 +175,23 @@ def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
     assert "POST /api/matches/" in text  # the access log is on, and holds no secret
     for token in tokens:
         assert token not in text
+
+
+def test_a_match_that_no_longer_replays_is_closed_without_quoting_moves(
+    make_client: Callable[..., TestClient], db_url: str
+) -> None:
+    with make_client() as client:
+        m = new_match(client, options={"pile": 20})
+        mid, t0, t1 = m["id"], m["tokens"]["0"], m["tokens"]["1"]
+        client.post(f"/api/matches/{mid}/actions", json={"action": "take 1"}, headers=auth(t0))
+        client.post(f"/api/matches/{mid}/actions", json={"action": "take 2"}, headers=auth(t1))
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as conn:
+        conn.execute("UPDATE moves SET action = 'take 7 SECRET' WHERE seq = 1")
+    with make_client() as client:
+        snap = client.get(f"/api/matches/{mid}", headers=auth(t0)).json()
+        assert snap["status"] == "closed"
+        assert (
+            snap["close_reason"] == "this match no longer replays on this server's rules at move 2"
+        )
+        events = client.get(f"/api/matches/{mid}/events").json()
+        assert "SECRET" not in json.dumps(events) and "SECRET" not in json.dumps(snap)
