@@ -381,3 +381,22 @@ def wait_for(
             return snap
         time.sleep(0.01)
     raise AssertionError("the AI did not move")
+
+
+def test_gungi_takeback_with_consent(make_client: Callable[..., TestClient]) -> None:
+    """Gungi has no hidden information and no chance: a takeback between humans needs only
+    the opponent's consent."""
+    with make_client() as client:
+        m = new_match(client, game="gungi", options={"mode": "beginner"}, seed=1)
+        mid, tokens = m["id"], [m["tokens"]["0"], m["tokens"]["1"]]
+        views = []
+        for ply in range(3):
+            snap = client.get(f"/api/matches/{mid}", headers=auth(tokens[ply % 2])).json()
+            views.append(snap["view"])
+            r = play(client, mid, tokens[ply % 2], snap["legal"][-1]["action"], ply)
+            assert r.status_code == 200, r.text
+        r = client.post(f"/api/matches/{mid}/takeback", headers=auth(tokens[1]))
+        assert r.status_code == 200 and r.json()["offers"]["takeback"]["to_ply"] == 1
+        r = client.post(f"/api/matches/{mid}/takeback", headers=auth(tokens[0]))
+        assert r.status_code == 200 and r.json()["ply"] == 1
+        assert client.get(f"/api/matches/{mid}", headers=auth(tokens[1])).json()["view"] == views[1]
