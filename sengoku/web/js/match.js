@@ -83,8 +83,7 @@ class MatchPage {
     const token = primary === undefined ? null : this.tokens[primary];
     try {
       this.snap = await api("GET", `/api/matches/${this.id}?short=true`, { token });
-      const evs = await api("GET", `/api/matches/${this.id}/events?after=0`, { token });
-      this.addEvents(evs.events);
+      await this.syncEvents(primary);
     } catch (err) {
       clear(this.root).append(
         el("div.card.error-card", {}, el("h2", {}, "This game cannot be opened"), el("p", {}, err.message), el("a.button", { href: "/", "data-nav": "" }, "Home")),
@@ -208,6 +207,7 @@ class MatchPage {
     if ((seat !== snap.you && seat !== null) || noShort) {
       try {
         const token = seat === null ? null : this.tokens[seat];
+        if (seat !== snap.you) await this.syncEvents(seat);
         snap = await api("GET", `/api/matches/${this.id}?short=true`, { token });
       } catch (err) {
         toast(err.message, "error");
@@ -602,14 +602,26 @@ class MatchPage {
     await this.catchUp(snap);
   }
 
+  /**
+   * The events ``seat`` may see that we have not fetched for it yet. The socket speaks for one
+   * seat; in hot seat each other seat's private events are fetched with its own token.
+   */
+  async syncEvents(seat) {
+    if (seat === null || seat === undefined || !this.tokens[seat]) return;
+    this.seatAfter = this.seatAfter || {};
+    try {
+      const after = this.seatAfter[seat] || 0;
+      const evs = await api("GET", `/api/matches/${this.id}/events?after=${after}`, { token: this.tokens[seat] });
+      this.addEvents(evs.events);
+      this.seatAfter[seat] = evs.last_event;
+    } catch (err) {
+      // The socket brings the public ones anyway.
+    }
+  }
+
   /** After our own request: fetch the events we may not have yet, then show the new state. */
   async catchUp(snap) {
-    try {
-      const evs = await api("GET", `/api/matches/${this.id}/events?after=${this.lastEventNumber()}`, { token: this.actingToken() });
-      this.addEvents(evs.events);
-    } catch (err) {
-      // The socket brings them too.
-    }
+    await this.syncEvents(this.snap.you ?? this.held[0]);
     await this.refresh(snap);
   }
 

@@ -174,7 +174,10 @@ export default {
   statusNote(view) {
     if (!view) return "";
     const notes = [];
-    if (view.phase === "setup") notes.push("Setup: place your pieces, then press Done.");
+    if (view.phase === "setup") {
+      const still = (view.drafting || []).map((c) => SIDE[c] || c).join(" and ");
+      notes.push(`Setup: place your pieces, then press Done.${still ? ` Still placing: ${still}.` : ""}`);
+    }
     (view.marshal_capturable || []).forEach((danger, i) => {
       if (danger) notes.push(`${SIDE[COLORS[i]]}'s Marshal can be captured!`);
     });
@@ -355,6 +358,7 @@ class GungiBoard {
             height: S,
             class: "hit",
             "data-sq": square,
+            "aria-label": this.squareLabel(square, towers.get(square), targets.has(square)),
             onclick: () => this.clickSquare(square),
           }),
         );
@@ -363,6 +367,12 @@ class GungiBoard {
     clear(this.boardWrap).append(board);
     this.drawHands();
     this.drawInfo(towers);
+  }
+
+  /** What a screen reader says for a square: its tower, top last, and whether it is a target. */
+  squareLabel(square, tower, target) {
+    const pieces = (tower || []).map((p) => `${SIDE[p.color]} ${PIECES[p.piece]?.name || p.piece}`);
+    return `${square}: ${pieces.length ? pieces.reverse().join(" on ") : "empty"}${target ? ", legal target" : ""}`;
   }
 
   drawHands() {
