@@ -86,7 +86,8 @@ class AlphaBetaAgent(Agent):
 
     def count_node(self) -> None:
         self.clock.tick()
-        if self.clock.count & 127 == 0 or self.clock.budget.iterations is not None:
+        # The clock is read every 8 nodes (a node can take a millisecond on a busy machine).
+        if self.clock.count & 7 == 0 or self.clock.budget.iterations is not None:
             if self.clock.exhausted():
                 raise _Stop
 
