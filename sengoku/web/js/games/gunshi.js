@@ -86,8 +86,10 @@ export default {
         for (let c = 0; c < 7; c++) {
           const name = `${COLS[c]}${r}`;
           const [x, y] = cellXY(name, flipped);
-          const back = r === 1 ? "home-red" : r === 7 ? "home-blue" : (r + c) % 2 ? "field-a" : "field-b";
-          board.append(svg("rect", { x, y, width: S, height: S, class: `gcell ${back}` }));
+          // The back lines are the Invasion Zones (the whole line, or its 3 centre cells).
+          const zone = (r === 1 || r === 7) && (v.options?.invasion_zone !== "centre_three" || (c >= 2 && c <= 4));
+          const back = zone ? (r === 1 ? "home-red" : "home-blue") : (r + c) % 2 ? "field-a" : "field-b";
+          board.append(svg("rect", { x, y, width: S, height: S, class: `gcell ${back}`, "data-zone": zone ? (r === 1 ? "blue-invades" : "red-invades") : null }));
         }
       }
       for (let i = 0; i < 7; i++) {
