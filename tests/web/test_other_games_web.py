@@ -111,3 +111,40 @@ def test_short_game_against_the_ai_and_in_hot_seat(new_page: Any, game: str) -> 
     assert passes >= 1
     no_horizontal_overflow(phone)
     shot(phone, f"{game}-hot-seat-360")
+
+
+def test_gunshi_field_shows_a_unit_placed_by_clicks(new_page: Any) -> None:
+    if "gunshi" not in OTHERS:
+        pytest.fail("gunshi is not registered")
+    page: Page = new_page(1280, 900)
+    start_game(page, "gunshi", "ai")
+    page.wait_for_selector('.board-area[data-interactive="true"] .gunshi-board')
+    page.click('button.action[data-action="place I"]')
+    # Every cell the Infantry may go to is outlined; clicking one plays "at <cell>".
+    page.wait_for_selector('[data-target="d2"]')
+    targets = page.eval_on_selector_all("[data-target]", "els => els.map(e => e.dataset.target)")
+    assert "d2" in targets and all(t[1] in "123" for t in targets)  # Red's side of the field
+    page.click('[data-sq="d2"]')
+    page.click('button.action[data-action="face e"]')
+    unit = page.locator('.gunit[data-cell="d2"]')
+    expect(unit).to_have_attribute("data-owner", "0")
+    expect(unit).to_have_attribute("data-type", "I")
+    expect(unit).to_have_attribute("data-facing", "e")
+    shot(page, "gunshi-placed-1280")
+
+
+def test_sashimono_sonae_shows_both_armies(new_page: Any) -> None:
+    if "sashimono" not in OTHERS:
+        pytest.fail("sashimono is not registered")
+    page: Page = new_page(1280, 900)
+    start_game(page, "sashimono", "ai")
+    page.wait_for_selector('.board-area[data-interactive="true"] .sonae')
+    # Two Sonae of nine troop cards each, twelve Sashimono spaces around each.
+    assert page.locator('.sside[data-seat="0"] .scard').count() == 9
+    assert page.locator('.sside[data-seat="1"] .scard').count() == 9
+    assert page.locator('.sside[data-seat="0"] .slot').count() == 12
+    # Your hand is shown to you only: the opponent's is a count.
+    assert page.locator('.sside[data-seat="0"] .gcards').count() >= 1
+    expect(page.locator('.sside[data-seat="1"] .sside-head')).to_contain_text("hand")
+    assert page.locator('.sside[data-seat="1"] .gcards').count() == 0
+    shot(page, "sashimono-start-1280")
