@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import combinations, permutations
+
+import pytest
 
 from sengoku.games.gunshi import GunshiState
+from sengoku.games.gunshi.actions import A, GunshiAction
 from sengoku.games.gunshi.data import CARDS, LETTERS, advanced_codes
 from tests.gunshi.helpers import battle, play, resolve, unit_at
 
@@ -95,9 +99,7 @@ def test_inspiration_taken_and_removed_cards_are_resampled_from_the_box() -> Non
         removed[det.removed[0][0]] += 1
         # The helper's cards: hand M Re F, deck M Re M Rf, the resolved M: 8 basic cards.
         basic = Counter(BASIC) + Counter(["M"])
-        assert _all_cards(det, 0) == basic + Counter(["Scout"]) - Counter(["Re"]) or (
-            _all_cards(det, 0) - Counter(in_play) + Counter(det.removed[0]) - Counter(in_play)
-        )
+        assert _all_cards(det, 0) == basic + Counter(in_play)  # nothing lost, nothing made
     assert set(taken) == set(adv)
     assert {"M", "Re", "F", "Rf"} | set(adv) == set(removed)
 
@@ -224,3 +226,166 @@ def test_shogun_is_resampled_among_consistent_candidates_only() -> None:
         shoguns[LETTERS[s.determinize(0, random.Random(k)).shogun[1]]] += 1
     assert asked not in shoguns and cavalry not in shoguns
     assert set(shoguns) == {LETTERS[u] for u in s.candidates[1]} and len(shoguns) == 2
+
+
+# ---------------------------------------------------------------- brute-force reference
+# Every world the seat cannot tell apart from the real one is found by replaying the game
+# from every arrangement of the opponent's 7 cards and every choice of face-down card, keeping
+# those whose views for the seat match the real views at every step. determinize must draw
+# exactly from those worlds.
+
+_UNITS = ["R I c2 n", "R A d2 n", "R C e2 n", "R I d3 n", "B I c6 s", "B A d6 s", "B C e6 s"]
+
+
+def _start(o: int, o_hand: tuple[str, ...], o_deck: tuple[str, ...]) -> GunshiState:
+    hand = [("M", "Re", "F"), ("M", "Re", "F")]
+    deck = [("M", "Re", "M", "Rf"), ("M", "Re", "M", "Rf")]
+    hand[o], deck[o] = o_hand, o_deck
+    return battle([*_UNITS, "B I d5 s"], hand=hand, deck=deck)
+
+
+def _hidden(s: GunshiState, o: int) -> tuple[object, ...]:
+    lt = s.lightning[o]
+    return (
+        tuple(sorted(c[0] for c in s.hand[o] if not c[1])),  # a hand has no order
+        tuple(c[0] for c in s.deck[o] if not c[1]),
+        tuple(c[0] for c in s.row[o] if not (c[1] or c[2])),
+        lt[0] if lt is not None and not (lt[1] or lt[2]) else None,
+    )
+
+
+def _worlds(seed: int, seat: int, plies: int) -> tuple[set[tuple[object, ...]], GunshiState]:
+    o = 1 - seat
+    rng = random.Random(seed)
+    real = _start(o, ("M", "Re", "F"), ("M", "Re", "M", "Rf"))
+    actions: list[tuple[int, GunshiAction]] = []
+    views = [real.view(seat)]
+    while len(actions) < plies and not real.is_terminal():
+        a = rng.choice(real.legal_actions())
+        actions.append((real.current_player, a))
+        real.apply(a)
+        views.append(real.view(seat))
+    found: set[tuple[object, ...]] = set()
+
+    def replay(s: GunshiState, i: int) -> None:
+        if i == len(actions):
+            found.add(_hidden(s, o))
+            return
+        actor, a = actions[i]
+        options = [a]
+        if actor == o and a.kind == "send" and s.face_down_next[o]:
+            options = [A("send", c) for c in sorted({c[0] for c in s.hand[o]})]
+        for b in options:
+            if b in s.legal_actions():
+                t = s.clone()
+                t.apply(b)
+                if t.view(seat) == views[i + 1]:
+                    replay(t, i + 1)
+
+    arrangements = {(tuple(sorted(p[:3])), p[3:]) for p in permutations(BASIC)}
+    for hand, deck in sorted(arrangements):
+        replay(_start(o, hand, deck), 0)
+    return found, real
+
+
+@pytest.mark.parametrize(("seed", "seat", "plies"), [(77, 0, 14), (91, 1, 22), (3, 0, 40)])
+def test_determinize_draws_exactly_the_worlds_the_seat_cannot_rule_out(
+    seed: int, seat: int, plies: int
+) -> None:
+    found, real = _worlds(seed, seat, plies)
+    assert _hidden(real, 1 - seat) in found
+    drawn = {_hidden(real.determinize(seat, random.Random(k)), 1 - seat) for k in range(1500)}
+    assert drawn <= found  # nothing the seat could rule out
+    assert found <= drawn  # everything it could not
+
+
+_INSPIRED = ["R I d6 n", "R I a1 n", "R A c2 n", "R I d2 n", "B I a5 s", "B A d5 s", "B I f6 s"]
+
+
+def _inspired_start(hand: tuple[str, ...], deck: tuple[str, ...]) -> GunshiState:
+    # Red prepared some 3 of its Advanced cards; which ones matters only when Red takes one,
+    # so the replay lets Red take any of them and splits the rest afterwards.
+    s = battle(
+        _INSPIRED,
+        row=(("M",), ()),
+        shogun=("B", None),
+        variant="inspiration",
+        modification=2,
+        hand=(hand, ("M", "Re", "F")),
+        deck=(deck, ("M", "Re", "M", "Rf")),
+    )
+    s.prepared[0] = list(advanced_codes(False))
+    s.unused[0] = []
+    resolve(s)
+    return s
+
+
+def _blue_view(s: GunshiState) -> dict[str, object]:
+    view = s.view(1)
+    view["players"][0]["prepared"] = None  # the replay's box is split afterwards
+    return view
+
+
+@pytest.mark.parametrize(("seed", "plies"), [(12, 14), (8, 12)])
+def test_determinize_after_the_inspiration_matches_brute_force_worlds(
+    seed: int, plies: int
+) -> None:
+    # The Gunshi's Inspiration, Modification 2: Red invades, takes a prepared card and removes
+    # one; Blue never sees which. Worlds: every arrangement of Red's 7 cards, every prepared
+    # set, every card taken, removed or sent face down that gives Blue the same views.
+    rng = random.Random(seed)
+    adv = list(advanced_codes(False))
+    real = _inspired_start(("M", "Re", "F"), ("M", "Re", "M", "Rf"))
+    real.prepared[0], real.unused[0] = (
+        ["Rapid", "Scout", "Light"],
+        ["Review", "Crossbow", "EnRoute"],
+    )
+    script = [A("unit", "d6"), A("dir", "n"), A("invade")]
+    actions: list[tuple[int, GunshiAction]] = []
+    views = [_blue_view(real)]
+    while len(actions) < plies and not real.is_terminal():
+        a = script.pop(0) if script else rng.choice(real.legal_actions())
+        actions.append((real.current_player, a))
+        real.apply(a)
+        views.append(_blue_view(real))
+    assert real.swap_done[0]
+
+    def full(s: GunshiState) -> tuple[object, ...]:
+        return (*_hidden(s, 0), tuple(s.removed[0]))
+
+    found: set[tuple[object, ...]] = set()
+
+    def replay(s: GunshiState, i: int) -> None:
+        if i == len(actions):
+            rest = sorted(s.prepared[0])  # the 5 not taken: any 2 were prepared
+            for prep in combinations(rest, len(real.prepared[0])):
+                unused = tuple(sorted(set(rest) - set(prep)))
+                found.add((*full(s), tuple(sorted(prep)), unused))
+            return
+        actor, a = actions[i]
+        options = [a]
+        hidden_kind = a.kind in ("take", "remove") or (a.kind == "send" and s.face_down_next[0])
+        if actor == 0 and hidden_kind:
+            options = sorted({b for b in s.legal_actions() if b.kind == a.kind}, key=str)
+        for b in options:
+            if b in s.legal_actions():
+                t = s.clone()
+                t.apply(b)
+                if _blue_view(t) == views[i + 1]:
+                    replay(t, i + 1)
+
+    for hand, deck in sorted({(tuple(sorted(p[:3])), p[3:]) for p in permutations(BASIC)}):
+        replay(_inspired_start(hand, deck), 0)
+    truth = (*full(real), tuple(sorted(real.prepared[0])), tuple(sorted(real.unused[0])))
+    assert truth in found
+    drawn = set()
+    for k in range(1500):
+        det = real.determinize(1, random.Random(k))
+        cards = [c[0] for c in det.hand[0] + det.row[0] + det.deck[0]] + det.removed[0]
+        cards += [c[0] for c in (det.lightning[0], det.cur) if c is not None]
+        in_play = [c for c in cards if c in adv]
+        assert sorted(det.prepared[0] + det.unused[0] + in_play) == sorted(adv)
+        drawn.add((*full(det), tuple(sorted(det.prepared[0])), tuple(sorted(det.unused[0]))))
+    assert drawn <= found  # nothing Blue could rule out
+    missing = {w[:5] for w in found} - {w[:5] for w in drawn}
+    assert not missing, (len(found), len({w[:5] for w in found}), sorted(missing)[:4])
