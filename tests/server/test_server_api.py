@@ -364,7 +364,7 @@ def test_records_list_fetch_and_import(make_client: Callable[..., TestClient]) -
 
 
 def test_oversized_body_and_rate_limit(make_client: Callable[..., TestClient]) -> None:
-    with make_client(max_body=1000, http_rate=1.0, http_burst=5) as client:
+    with make_client(max_body=1000, http_rate=0.01, http_burst=5) as client:
         r = client.post("/api/records", content=b"x" * 5000)
         assert r.status_code == 413 and error_code(r) == "too_large"
         codes = [client.get("/api/games").status_code for _ in range(10)]
