@@ -12,7 +12,12 @@ plies per second of uniformly random play:
   observation and mask, the action is drawn from the mask);
 * ``gymnasium``: the one-player environment (one-player games only), same loop.
 
-and each adapter's ratio to ``direct`` (the target is at least 0.5). The players take turns
+and each adapter's ratio to ``direct`` (the target is at least 0.5), all measured in the same
+run, and memory: the peak of Python allocations (``tracemalloc``) while each player plays
+``--memory-plies`` more plies after the timing (what a ply allocates on top of the game the
+player already holds), and the process's peak resident size at the end. Last, where an
+adapter's time goes (:func:`breakdown`): microseconds per ply of the direct ply, of the legal
+actions' integers, of ``view(seat)`` and of its encoding. The players take turns
 (``--rounds`` slices each), so a change in the machine's load falls on all of them; each keeps
 its games going between turns. The random draws differ, so games differ in length: plies per
 second, not games, are compared.
@@ -23,7 +28,10 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
+import resource
+import sys
 import time
+import tracemalloc
 from collections.abc import Iterator
 from typing import Any
 
@@ -130,14 +138,76 @@ def measure(players: dict[str, Plies], seconds: float, rounds: int) -> dict[str,
     return {label: plies[label] / spent[label] for label in players}
 
 
+def peak_kib(player: Plies, plies: int) -> float:
+    """Peak Python memory (KiB) allocated while ``player`` plays ``plies`` more plies."""
+    tracemalloc.start()
+    try:
+        for _ in itertools.islice(player, plies):
+            pass
+        return tracemalloc.get_traced_memory()[1] / 1024
+    finally:
+        tracemalloc.stop()
+
+
+def max_rss_mib() -> float:
+    """The process's peak resident set size so far (MiB)."""
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
+
+
+def breakdown(name: str, options: dict[str, Any], plies: int = 1500) -> dict[str, float]:
+    """Microseconds per ply of each part of an adapter step, on the positions of random play:
+    the direct ply (``legal_actions`` + ``apply``), the legal actions' integers
+    (``action_to_int`` over the legal list), ``view(seat)`` of the player to act and its
+    encoding. The first three are the game's own code; only the encoder is the adapter's."""
+    from sengoku.interop.encoders import encoder_for
+
+    game = sengoku.load_game(name)
+    encoder = encoder_for(game, options)
+    rng = random.Random(0)
+    clock = time.perf_counter
+    spent = dict.fromkeys(("ply", "action ints", "view", "encode"), 0.0)
+    count = legal_count = 0
+    seed = 0
+    while count < plies:
+        state = game.new_state(seed=seed, **options)
+        seed += 1
+        while not state.is_terminal() and count < plies:
+            t0 = clock()
+            legal = state.legal_actions()
+            t1 = clock()
+            for action in legal:
+                game.action_to_int(state, action)
+            t2 = clock()
+            seat = state.current_player
+            view = state.view(seat)
+            t3 = clock()
+            encoder.encode(view, seat)
+            t4 = clock()
+            state.apply(rng.choice(legal))
+            t5 = clock()
+            spent["ply"] += (t1 - t0) + (t5 - t4)
+            spent["action ints"] += t2 - t1
+            spent["view"] += t3 - t2
+            spent["encode"] += t4 - t3
+            count += 1
+            legal_count += len(legal)
+    result = {part: seconds / count * 1e6 for part, seconds in spent.items()}
+    result["legal actions"] = legal_count / count
+    return result
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per figure, in all")
-    parser.add_argument("--rounds", type=int, default=6, help="turns each figure is cut into")
+    parser.add_argument("--rounds", type=int, default=20, help="turns each figure is cut into")
     parser.add_argument("--games", default="", help="comma-separated names (default: all)")
+    parser.add_argument(
+        "--memory-plies", type=int, default=200, help="plies traced for the peak memory"
+    )
     args = parser.parse_args(argv)
     wanted = {g for g in args.games.split(",") if g}
-    print(f"{'game':<28}{'adapter':<16}{'plies/s':>10}{'x direct':>10}")
+    print(f"{'game':<28}{'adapter':<16}{'plies/s':>10}{'x direct':>10}{'peak KiB':>10}")
     for name, options in CASES:
         if wanted and name not in wanted:
             continue
@@ -151,8 +221,27 @@ def main(argv: list[str] | None = None) -> None:
         if sengoku.load_game(name).new_state(**options).num_players == 1:
             players["gymnasium"] = gymnasium(name, options)
         rates = measure(players, args.seconds, args.rounds)
+        peaks = {
+            adapter: peak_kib(player, args.memory_plies) for adapter, player in players.items()
+        }
         for adapter, rate in rates.items():
-            print(f"{label:<28}{adapter:<16}{rate:>10.0f}{rate / rates['direct']:>10.2f}")
+            print(
+                f"{label:<28}{adapter:<16}{rate:>10.0f}{rate / rates['direct']:>10.2f}"
+                f"{peaks[adapter]:>10.0f}"
+            )
+    print(f"peak resident size of the process: {max_rss_mib():.0f} MiB")
+    print()
+    print("microseconds per ply: direct ply, action ints, view, encode (legal actions)")
+    for name, options in CASES:
+        if wanted and name not in wanted:
+            continue
+        label = name + "".join(f" {k}={v}" for k, v in options.items())
+        parts = breakdown(name, options)
+        print(
+            f"{label:<28}"
+            + "".join(f"{parts[k]:>8.0f}" for k in ("ply", "action ints", "view", "encode"))
+            + f"   ({parts['legal actions']:.0f})"
+        )
 
 
 if __name__ == "__main__":

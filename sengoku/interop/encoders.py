@@ -220,6 +220,7 @@ class GunkimonoEncoder(Encoder):
 
         c = components()
         self.letters = {letter: i for i, letter in enumerate(c.troop_letters)}
+        self.troop_index = {**self.letters, "?": 5}  # the top troop's entry; "?": face down
         self.troops = len(c.troop_letters)
         self.banner_kinds = {name: i for i, name in enumerate(c.banner_kinds)}
         self.columns = {name: i for i, name in enumerate(c.troop_names)}
@@ -274,7 +275,8 @@ class GunkimonoEncoder(Encoder):
         board = view["board"]
         cell_at = o["board"]
         base_of_cell = self.cell_base + cell_at
-        out[base_of_cell + [5 if t == "?" else letters[t] for t in board["troops"]]] = 1.0
+        troops = board["troops"]
+        out[base_of_cell + np.fromiter(map(self.troop_index.__getitem__, troops), np.intp)] = 1.0
         out[base_of_cell + 6] = board["symbols"]
         out[base_of_cell + 7] = board["levels"]
         owners = np.asarray(board["strongholds"])
