@@ -309,9 +309,10 @@ class GunkimonoEncoder(Encoder):
         out[at + 9] = view["passes"]
         if view["current_player"] >= 0:
             out[at + 10 + slot(view["current_player"])] = 1.0
-        at = o["placed"]
-        for name in view["placed"]:
-            out[at + codes[name]] += 1.0
+        placed = view["placed"]
+        if placed:  # up to 60 tiles: counted at once
+            counts = np.bincount(np.fromiter(map(codes.__getitem__, placed), np.intp))
+            out[o["placed"] : o["placed"] + len(counts)] = counts
         at = o["small"]
         for owner, troop, face_up in view["placed_small"]:
             k = at + (slot(owner) * self.troops + troop) * 2
