@@ -19,10 +19,32 @@ def shot(page: Page, name: str) -> Path:
     return path
 
 
+#: Elements sticking out past the window's right edge, outside any clipping or scrolling box
+#: (the page's body hides horizontal overflow, so the page's own width alone cannot tell).
+_OVERFLOWING = """() => {
+  const out = [];
+  for (const e of document.querySelectorAll("body *")) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || r.right <= window.innerWidth + 1) continue;
+    let clipped = false;
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      const st = getComputedStyle(a);
+      if (st.overflowX !== "visible" || st.position === "fixed") { clipped = true; break; }
+    }
+    if (!clipped && getComputedStyle(e).position !== "fixed") {
+      out.push(`${e.tagName.toLowerCase()}.${e.className.baseVal ?? e.className} ${Math.round(r.right)}px`);
+    }
+  }
+  return out.slice(0, 10);
+}"""
+
+
 def no_horizontal_overflow(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     inner = page.evaluate("window.innerWidth")
     assert width <= inner, f"the page is {width}px wide in a {inner}px window"
+    sticking_out = page.evaluate(_OVERFLOWING)
+    assert not sticking_out, f"past the right edge of a {inner}px window: {sticking_out}"
 
 
 def tower(page: Page, square: str) -> list[tuple[str, str]]:

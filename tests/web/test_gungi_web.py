@@ -238,6 +238,10 @@ def test_layouts_at_360_and_1920_have_no_horizontal_overflow(new_page: Any) -> N
             "[...document.fonts].filter(f => f.family.includes('Sengoku Serif')).map(f => f.status)"
         )
         assert loaded == ["loaded"]
+        page.goto("/records")
+        page.wait_for_selector("#import")
+        no_horizontal_overflow(page)
+        shot(page, f"records-{width}")
         # The full rules, from docs/rules.
         page.goto("/rules/gungi")
         expect(page.locator(".markdown h2").first).to_be_visible()
