@@ -104,6 +104,10 @@ def test_against_the_ai_by_clicks_then_resign_and_replay(new_page: Any) -> None:
     expect(page.locator("#replay-counter")).to_have_text("3 / 4")
     assert tower(page, square)[-1] == ("pawn", "white")
     shot(page, "gungi-replay-1280")
+    page.set_viewport_size({"width": 360, "height": 740})
+    no_horizontal_overflow(page)
+    shot(page, "gungi-replay-360")
+    page.set_viewport_size({"width": 1280, "height": 900})
     # Import the exported record: it replays the same game.
     page.goto("/records")
     expect(page.locator(".record-row").first).to_be_visible()
