@@ -38,6 +38,8 @@ from sengoku.server.tokens import hash_token, new_match_id, new_token
 log = logging.getLogger("sengoku.server")
 
 LIVE_STATUSES = ["waiting", "active"]
+#: Messages waiting for one WebSocket connection before it is closed as too slow.
+MAX_QUEUED = 2000
 #: The longest record ``POST /api/records`` accepts (each action is replayed by the engine).
 MAX_IMPORT_ACTIONS = 20_000
 DONE_STATUSES = ["finished", "aborted", "closed", "archived"]
@@ -1318,7 +1320,13 @@ class MatchService:
 
     def _broadcast(self, live: Live, entries: list[dict[str, Any]]) -> None:
         snaps: dict[tuple[int | None, bool], dict[str, Any]] = {}
-        for sub in live.subscribers:
+        for sub in list(live.subscribers):
+            if sub.queue.qsize() > MAX_QUEUED:
+                # A connection that reads nothing is dropped rather than let its backlog
+                # grow without end; the client resumes from its last event number.
+                live.subscribers.discard(sub)
+                sub.queue.put_nowait(None)
+                continue
             for e in entries:
                 if _visible(e["audience"], sub.seat):
                     sub.queue.put_nowait(self._wire_event(e))

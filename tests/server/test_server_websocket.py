@@ -222,3 +222,32 @@ def test_every_server_event_reaches_subscribers(make_client: Callable[..., TestC
         events = client.get(f"/api/matches/{new_id}/events").json()["events"]
         assert [e["event"]["type"] for e in events] == ["match_created", "match_started", "aborted"]
         assert [e["n"] for e in events] == [1, 2, 3]
+
+
+def test_a_connection_that_reads_nothing_is_dropped(
+    make_client: Callable[..., TestClient], monkeypatch: Any
+) -> None:
+    from sengoku.server import service as service_mod
+
+    monkeypatch.setattr(service_mod, "MAX_QUEUED", 5)
+    with make_client() as client:
+        m = new_match(client, options={"pile": 40})
+        mid, tokens = m["id"], [m["tokens"]["0"], m["tokens"]["1"]]
+        svc = client.app.state.service  # type: ignore[attr-defined]
+        live = svc.live[mid]
+        sub = client.portal.call(_subscribe, svc, live)  # type: ignore[union-attr]
+        for ply in range(4):
+            r = client.post(
+                f"/api/matches/{mid}/actions",
+                json={"action": "take 1", "ply": ply},
+                headers=auth(tokens[ply % 2]),
+            )
+            assert r.status_code == 200
+        assert sub not in live.subscribers
+        queued = [sub.queue.get_nowait() for _ in range(sub.queue.qsize())]
+        assert queued[-1] is None and len(queued) <= 5 + 4
+
+
+async def _subscribe(svc: Any, live: Any) -> Any:
+    async with live.lock:
+        return svc.subscribe(live, None, 0)
