@@ -287,7 +287,12 @@ class _Match:
         return view
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Match:
-        return _Match(self.state.clone(), list(self.events), self.told)
+        clone = _Match(self.state.clone(), list(self.events), self.told)
+        # The same position: its legal table and views hold (never changed in place, only
+        # replaced), so a search that clones and then asks for them does not rebuild them.
+        clone.legal = self.legal
+        clone.views = dict(self.views)
+        return clone
 
     def __getstate__(self) -> dict[str, Any]:
         return {

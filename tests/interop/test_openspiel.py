@@ -127,12 +127,19 @@ def test_clone_is_independent_and_cheap() -> None:
     for _ in range(5):
         state.apply_action(state.legal_actions()[0])
     before = state.sengoku_state.to_json()
+    legal, seen = state.legal_actions(), state.observation_string(0)  # cached, then cloned
     copy = state.clone()
     assert copy.sengoku_state.to_json() == before
     assert copy.information_state_string(0) == state.information_state_string(0)
     copy.apply_action(copy.legal_actions()[-1])
     assert state.sengoku_state.to_json() == before
     assert copy.history() == state.history() + [copy.history()[-1]]
+    # The clone's caches moved on with it; the original's still describe its position.
+    assert state.legal_actions() == legal and state.observation_string(0) == seen
+    contract = sengoku.load_game("gunkimono")
+    world = copy.sengoku_state
+    assert copy.observation_string(0) == osp.canonical_json(world.view(0))
+    assert copy.legal_actions() == [contract.action_to_int(world, a) for a in world.legal_actions()]
 
 
 def test_state_serialization_round_trip() -> None:
