@@ -35,6 +35,39 @@ function tileChip(code) {
   );
 }
 
+/** The honor track: a column per troop type, every player's marker, stronghold rows, banners. */
+function honorTrack(v) {
+  const types = Object.keys(TROOPS);
+  const end = v.ending_row || 10;
+  const strongRows = new Set(v.stronghold_rows || []);
+  const CW = 64;
+  const RH = 24;
+  const top = 34;
+  const width = types.length * CW + 40;
+  const height = top + (end + 1) * RH + 8;
+  const box = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "honor-track", role: "img", "aria-label": "Honor track" });
+  box.append(svg("rect", { x: 0, y: 0, width, height, rx: 10, class: "honor-bg" }));
+  for (let row = 0; row <= end; row++) {
+    const y = top + (end - row) * RH;
+    const cls = row === end ? "honor-row end" : strongRows.has(row) ? "honor-row strong" : "honor-row";
+    box.append(svg("rect", { x: 30, y, width: types.length * CW, height: RH, class: cls }));
+    box.append(svg("text", { x: 15, y: y + 16, "text-anchor": "middle", class: "honor-num" }, row));
+  }
+  types.forEach((t, k) => {
+    const x = 30 + k * CW;
+    box.append(svg("text", { x: x + CW / 2, y: 16, "text-anchor": "middle", class: "honor-head", fill: TROOPS[t].color }, `${TROOPS[t].mark} ${(v.banner_stacks?.[k] || []).length}⚑`));
+    box.append(svg("title", {}, `${TROOPS[t].name}: banners left ${(v.banner_stacks?.[k] || []).join(", ") || "none"}`));
+    (v.players || []).forEach((p, seat) => {
+      const level = p.honor?.[k];
+      if (level === null || level === undefined || level < 0) return;
+      const y = top + (end - Math.min(level, end)) * RH + RH / 2;
+      const cx = x + 12 + seat * ((CW - 20) / Math.max(1, v.players.length - 1 || 1));
+      box.append(svg("text", { x: cx, y: y + 6, "text-anchor": "middle", class: "honor-marker", fill: SEAT_COLORS[seat % 5], "data-seat": seat, "data-troop": t, "data-level": level }, SEAT_SHAPES[seat % 5]));
+    });
+  });
+  return box;
+}
+
 export default {
   name: "gunkimono",
   kanji: "軍記物",
@@ -76,7 +109,9 @@ export default {
       const h = b.height;
       const board = svg("svg", { viewBox: `0 0 ${w * S + 2 * M} ${h * S + 2 * M}`, class: "board kimono-board", role: "img", "aria-label": "Gunkimono battlefield" });
       board.append(svg("rect", { x: 0, y: 0, width: w * S + 2 * M, height: h * S + 2 * M, rx: 14, class: "frame" }));
-      const legalCells = new Set(model.interactive ? model.legal.flatMap((l) => cellsOf(l.action)) : []);
+      // Outline the squares the legal moves use, unless nearly every square is one (noise).
+      let legalCells = new Set(model.interactive ? model.legal.flatMap((l) => cellsOf(l.action)) : []);
+      if (legalCells.size > (w * h) / 3) legalCells = new Set();
       for (let i = 0; i < w * h; i++) {
         const x = M + (i % w) * S;
         const y = M + Math.floor(i / w) * S;
@@ -126,12 +161,14 @@ export default {
           el("span.muted", {}, ` · strongholds left ${p.strongholds_left}`),
           p.hand ? el("div.hand-tiles", {}, el("span.muted", {}, "Hand: "), p.hand.map(tileChip)) : el("div.muted", {}, `${p.hand_size} tiles in hand`),
         )));
+      const track = el("details.honor-box", { open: true }, el("summary", {}, "Honor track"), honorTrack(v), el("p.muted", {}, "Shaded rows: strongholds; top row: banners (⚑ left per column)."));
       clear(root).append(
         el("div.kimono-row", {}, el("span.muted", {}, "Face-up row: "), (v.row || []).map(tileChip)),
         el("div.board-wrap", {}, board),
         ...(focus ? [el("div.muted", {}, `Moves using ${focus} (tap it again to show all):`)] : []),
         picker,
         players,
+        track,
       );
     };
     return {
