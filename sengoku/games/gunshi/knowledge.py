@@ -172,16 +172,24 @@ def _draw_free(bag: Bag, rng: random.Random) -> list[str]:
     return avail[: bag["free"]]
 
 
-def _draw_once(state: Any, p: int, rng: random.Random) -> dict[int, list[str]] | None:
-    """One top-down draw: the codes of each bag's direct slots, or None if a constraint broke."""
+def _members(state: Any, p: int) -> list[tuple[Bag, list[int]]]:
+    """Each bag in id order with its members: -1 per direct slot, a child's id per value it
+    draws from the bag."""
     direct = Counter(b for _, _, b in slots(state, p))
-    children: dict[int, list[tuple[int, int]]] = {}
+    members: dict[int, list[int]] = {bag["id"]: [-1] * direct[bag["id"]] for bag in state.bags[p]}
     for bag in state.bags[p]:
         for pid, n in bag["par"]:
-            children.setdefault(pid, []).append((bag["id"], n))
+            members[pid] += [bag["id"]] * n
+    return [(bag, members[bag["id"]]) for bag in sorted(state.bags[p], key=lambda b: b["id"])]
+
+
+def _draw_once(
+    state: Any, p: int, rng: random.Random, plan: list[tuple[Bag, list[int]]] | None = None
+) -> dict[int, list[str]] | None:
+    """One top-down draw: the codes of each bag's direct slots, or None if a constraint broke."""
     received: dict[int, list[str]] = {}
     out: dict[int, list[str]] = {}
-    for bag in sorted(state.bags[p], key=lambda b: b["id"]):
+    for bag, members in plan if plan is not None else _members(state, p):
         bid = bag["id"]
         content = list(bag["lits"]) + received.pop(bid, [])
         if "free" in bag:
@@ -190,9 +198,6 @@ def _draw_once(state: Any, p: int, rng: random.Random) -> dict[int, list[str]] |
             if code not in content:
                 return None
             content.remove(code)
-        members = [-1] * direct[bid]
-        for child, n in children.get(bid, []):
-            members += [child] * n
         if len(members) != len(content):
             raise AssertionError(f"knowledge bag {bag} has {len(members)} members")
         content.sort()
@@ -211,8 +216,9 @@ def sample(state: Any, p: int, rng: random.Random) -> None:
     if not where:
         return
     drawn = None
+    plan = _members(state, p)
     for _ in range(ATTEMPTS):
-        drawn = _draw_once(state, p, rng)
+        drawn = _draw_once(state, p, rng, plan)
         if drawn is not None:
             break
     if drawn is None:
