@@ -32,6 +32,8 @@ FLAGS = [
     "--no-first-run",
     "--disable-quic",
     "--disable-sync",
+    # Containers often have a tiny /dev/shm; Chromium then crashes without this.
+    "--disable-dev-shm-usage",
 ]
 
 
