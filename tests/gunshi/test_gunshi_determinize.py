@@ -15,7 +15,7 @@ import pytest
 from sengoku.games.gunshi import GunshiState
 from sengoku.games.gunshi.actions import A, GunshiAction
 from sengoku.games.gunshi.data import CARDS, LETTERS, advanced_codes
-from tests.gunshi.helpers import battle, play, resolve, unit_at
+from tests.gunshi.helpers import GAME, battle, play, resolve, unit_at
 
 SEEDS = range(300)
 BASIC = ["M", "M", "M", "Re", "Re", "F", "Rf"]
@@ -389,3 +389,20 @@ def test_determinize_after_the_inspiration_matches_brute_force_worlds(
     assert drawn <= found  # nothing Blue could rule out
     missing = {w[:5] for w in found} - {w[:5] for w in drawn}
     assert not missing, (len(found), len({w[:5] for w in found}), sorted(missing)[:4])
+
+
+def test_states_saved_without_knowledge_load_with_it() -> None:
+    s = battle(["R I a1 n", "B I a7 s"])
+    data = s.to_json()
+    for key in ("bags", "next_bag", "removed_bag", "box_bag"):
+        del data[key]
+    data["hand"] = [[list(c[:3]) for c in z] for z in data["hand"]]
+    data["deck"] = [[list(c[:3]) for c in z] for z in data["deck"]]
+    loaded = GAME.state_from_json(data)
+    assert loaded.view(0) == s.view(0)
+    det = loaded.determinize(0, random.Random(1))
+    assert det.view(0) == s.view(0)
+    assert any(
+        [c[0] for c in loaded.determinize(0, random.Random(k)).deck[1]] != _codes(s.deck[1])
+        for k in range(10)
+    )

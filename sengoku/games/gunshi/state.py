@@ -1939,6 +1939,10 @@ class GunshiState(State):
                 v = {kk: (tuple(vv) if isinstance(vv, list) else vv) for kk, vv in v.items()}
             setattr(s, k, v)
         s.result = Outcome.from_json(data["result"]) if data.get("result") else None
+        if "bags" not in data and s.phase != "build":
+            # Saved before knowledge was kept: start it from the composition of unknown cards.
+            for p in (RED, BLUE):
+                s.reset_knowledge(p)
         return s
 
     def __str__(self) -> str:
