@@ -26,6 +26,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -136,6 +137,29 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        # The hot path (one action: a move, its events, the match's clock) runs these
+        # statements, compiled once for the engine's dialect, on the driver's own cursor:
+        # the same SQL SQLAlchemy would send, without its per-statement bookkeeping.
+        dialect = engine.dialect
+        self._insert_move = insert(moves).compile(dialect=dialect)
+        self._insert_event = insert(events).compile(dialect=dialect)
+        self._update_clock = (
+            update(matches)
+            .where(matches.c.id == bindparam("match_id"))
+            .values(updated_at=bindparam("updated_at"), clock=bindparam("clock"))
+            .compile(dialect=dialect)
+        )
+        self._sql = {
+            "move": str(self._insert_move),
+            "event": str(self._insert_event),
+            "clock": str(self._update_clock),
+        }
+
+    @staticmethod
+    def _params(compiled: Any, row: dict[str, Any]) -> Any:
+        if compiled.positional:
+            return tuple(row[name] for name in compiled.positiontup)
+        return row
 
     def create_match(
         self,
@@ -158,6 +182,17 @@ class Store:
         drop_moves_from: int | None = None,
     ) -> None:
         """Append moves and events and update the match, all or nothing."""
+        if (
+            drop_moves_from is None
+            and match_values is not None
+            and set(match_values)
+            == {
+                "updated_at",
+                "clock",
+            }
+        ):
+            self._append(match_id, move_rows, event_rows, match_values)
+            return
         with self.engine.begin() as conn:
             if drop_moves_from is not None:
                 conn.execute(
@@ -171,6 +206,35 @@ class Store:
                 conn.execute(insert(events), event_rows)
             if match_values:
                 conn.execute(update(matches).where(matches.c.id == match_id).values(**match_values))
+
+    def _append(
+        self,
+        match_id: str,
+        move_rows: list[dict[str, Any]],
+        event_rows: list[dict[str, Any]],
+        match_values: dict[str, Any],
+    ) -> None:
+        conn = self.engine.raw_connection()
+        try:
+            cur = conn.cursor()
+            try:
+                for row in move_rows:
+                    cur.execute(self._sql["move"], self._params(self._insert_move, row))
+                if event_rows:
+                    cur.executemany(
+                        self._sql["event"],
+                        [self._params(self._insert_event, r) for r in event_rows],
+                    )
+                values = {"match_id": match_id, **match_values}
+                cur.execute(self._sql["clock"], self._params(self._update_clock, values))
+                conn.commit()
+            except BaseException:
+                conn.rollback()
+                raise
+            finally:
+                cur.close()
+        finally:
+            conn.close()
 
     def update_seat(self, match_id: str, seat: int, values: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
