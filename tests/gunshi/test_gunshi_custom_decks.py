@@ -74,11 +74,13 @@ def test_agreed_deck_without_a_move_needs_optional_rule_1() -> None:
     assert "M" not in [c[0] for c in s.stock[0]]
 
 
-def test_agreed_sanryaku_cards_bring_the_promos_in_unless_refused() -> None:
-    s = _agreed("M Re F Fire Switch Trap Rapid")
-    assert s.options["sanryaku"] is True
-    with pytest.raises(InvalidOption, match="Sanryaku"):
-        _agreed("M Re F Fire Switch Trap Rapid", sanryaku=False)
+def test_agreed_sanryaku_cards_bring_the_promos_in() -> None:
+    # Agreeing on a promo card means playing with the promo cards (as the example deck
+    # "Who Dares Wins" does), whatever the sanryaku option said.
+    assert _agreed("M Re F Fire Switch Trap Rapid").options["sanryaku"] is True
+    assert _agreed("M Re F Fire Switch Trap Rapid", sanryaku=False).options["sanryaku"] is True
+    assert GAME.new_state(0, preset="who_dares_wins", sanryaku=False).options["sanryaku"]
+    assert _agreed("M Re F Rf Rapid Scout Light").options["sanryaku"] is False
 
 
 def test_agreed_deck_is_public_to_both_players() -> None:

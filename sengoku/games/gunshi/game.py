@@ -243,11 +243,11 @@ class Gunshi(Game):
             o["custom_selection"] = "agreed"
             o["agreed_deck"] = o["preset"]
         if o["variant"] == "custom" and o["custom_selection"] == "agreed":
-            self._check_agreed(o, explicit_sanryaku=options.get("sanryaku"))
+            self._check_agreed(o)
         return o
 
     @staticmethod
-    def _check_agreed(o: dict[str, Any], explicit_sanryaku: Any) -> None:
+    def _check_agreed(o: dict[str, Any]) -> None:
         """Optional Rule 2's deck against the rules that depend on other options."""
         cards = agreed_cards(o["agreed_deck"])
         if "M" not in cards and not o["move_up_for_selection"]:
@@ -257,13 +257,7 @@ class Gunshi(Game):
                 "selection with Optional Rule 1 (move_up_for_selection=true) to agree on a "
                 "deck without one"
             )
-        promos = [CARDS[c].name for c in cards if CARDS[c].set == "sanryaku"]
-        if promos and explicit_sanryaku is False:
-            raise InvalidOption(
-                f"option 'agreed_deck': {', '.join(dict.fromkeys(promos))} are Sanryaku promo "
-                "cards, which this game leaves out (sanryaku=false)"
-            )
-        if promos:
+        if any(CARDS[c].set == "sanryaku" for c in cards):
             o["sanryaku"] = True  # agreeing on a promo card brings the Sanryaku cards in
 
     def new_state(self, seed: int = 0, **options: Any) -> GunshiState:
