@@ -1310,6 +1310,7 @@ class MatchService:
         await self._run(tx)
         live.events.extend(self._event_entries(rows))
         self.live[match_id] = live
+        self._maybe_evict(live)  # nobody watches an imported record yet
         return live
 
     # -- broadcasting, timers and the AI ----------------------------------------------
