@@ -527,13 +527,20 @@ async def websocket_session(
     bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
     try:
         while True:
-            text = await ws.receive_text()
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
             if not bucket.take():
                 sub.queue.put_nowait(
                     {"type": "refused", "code": "rate_limited", "reason": "too many messages"}
                 )
                 continue
-            msg = _parse_message(text, settings.max_ws_message)
+            msg = (
+                _parse_message(text, settings.max_ws_message)
+                if isinstance(text, str)
+                else "messages must be JSON text, not binary frames"
+            )
             if isinstance(msg, str):
                 sub.queue.put_nowait({"type": "refused", "code": "bad_message", "reason": msg})
                 continue

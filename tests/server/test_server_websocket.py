@@ -117,6 +117,8 @@ def test_stale_out_of_turn_and_spectator_refusals(make_client: Callable[..., Tes
             ]:
                 w0.send_text(bad)
                 assert receive_until(w0, "refused")[-1]["code"] == code
+            w0.send_bytes(b'{"type": "ping"}')
+            assert "binary" in receive_until(w0, "refused")[-1]["reason"]
             w0.send_json({"type": "ping", "id": 9})
             assert receive_until(w0, "pong")[-1] == {"type": "pong", "id": 9}
             # nothing above changed the match
