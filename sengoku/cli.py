@@ -86,7 +86,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         agent = "random"
     else:
         humans = {args.seat}
-        agent = "random" if args.vs in {"ai", "computer"} else args.vs
+        agent = f"level{args.level}" if args.vs in {"ai", "computer"} else args.vs
     record = play_terminal(game, options, humans, agent_name=agent, seed=args.seed)
     if args.save:
         record.save(args.save)
@@ -230,8 +230,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", choices=list_games())
     _add_option_flags(p)
     p.add_argument(
-        "--vs", default="random", help="random (the computer), human (hot seat), or an agent name"
+        "--vs",
+        default="ai",
+        help="ai (the computer at --level), human (hot seat), or an agent: random, greedy, "
+        "mcts, ismcts, alphabeta, level1..level5",
     )
+    p.add_argument("--level", type=int, default=2, choices=range(1, 6), help="AI level 1-5")
     p.add_argument("--seat", type=int, default=0, help="your seat when playing the computer")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--save", metavar="FILE", help="save the record when the game ends")
