@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ARGS   ?=
 
-.PHONY: install run test lint format soak bench clean browser
+.PHONY: install run test lint format soak bench clean system-packages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -31,13 +31,15 @@ format: install
 	$(BIN)/ruff check --fix sengoku tests benchmarks
 	$(BIN)/ruff format sengoku tests benchmarks
 
-test: lint browser
+test: lint system-packages
 	$(BIN)/python -m pytest -q
 
-# The browser tests (tests/web) drive Debian's Chromium through Playwright, never a
-# downloaded browser: install it when it is missing.
-browser:
+# Debian packages the tests need, installed when missing: Chromium for the browser tests
+# (tests/web drive it through Playwright, never a downloaded browser), and PostgreSQL's server
+# programs for the server test that starts a throw-away cluster.
+system-packages:
 	@test -x /usr/bin/chromium || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
 
 soak: install
 	SENGOKU_SOAK=1 $(BIN)/python -m pytest -q -m soak tests

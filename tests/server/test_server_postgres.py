@@ -19,7 +19,16 @@ from conftest import FakeTime, auth, new_match
 from fastapi.testclient import TestClient
 from test_server_persistence import free_port
 
-PG_BIN = Path(os.environ.get("SENGOKU_PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+def _pg_bin() -> Path:
+    """Debian's PostgreSQL server programs, whichever major version is installed."""
+    if "SENGOKU_PG_BIN" in os.environ:
+        return Path(os.environ["SENGOKU_PG_BIN"])
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: p.parts[-3])
+    return found[-1].parent if found else Path("/usr/lib/postgresql/15/bin")
+
+
+PG_BIN = _pg_bin()
 
 
 def _as_postgres(cmd: list[str]) -> list[str]:
