@@ -173,12 +173,13 @@ class Gungi(Game):
         """Official short notation; the origin (or betrayal tiers) only when needed."""
         if not isinstance(action, Move):
             raise IllegalAction(f"{action!r} is not a Gungi move")
+        assert isinstance(state, GungiState)
+        short_counts, origin_counts = state.notation_counts()
         short = action.official()
-        clashes = [m for m in state.legal_actions() if m != action and m.official() == short]
-        if not clashes:
+        if short_counts.get(short, 0) <= 1:
             return short
         with_origin = action.official(with_origin=True)
-        if not any(m.official(with_origin=True) == with_origin for m in clashes):
+        if origin_counts.get(with_origin, 0) <= 1:
             return with_origin
         return str(action)
 

@@ -112,6 +112,7 @@ class GungiState(State):
         "_legal_cache",
         "max_length",
         "_fen_cache",
+        "_notation_cache",
     )
 
     def __init__(self, game: Gungi, options: dict[str, Any]) -> None:
@@ -138,6 +139,7 @@ class GungiState(State):
         self._legal_cache: tuple[int, list[int]] | None = None
         self.max_length = game.max_game_length(**options)
         self._fen_cache: tuple[tuple[int, int], str] | None = None
+        self._notation_cache: tuple[int, dict[str, int], dict[str, int]] | None = None
 
     # ------------------------------------------------------------------ bookkeeping
     def recompute(self) -> None:
@@ -399,6 +401,22 @@ class GungiState(State):
         codes.sort()
         self._legal_cache = (self.hash, codes)
         return codes
+
+    def notation_counts(self) -> tuple[dict[str, int], dict[str, int]]:
+        """How many legal moves share each official text, without and with the origin
+        (cached per position: formatting a whole legal list stays linear)."""
+        cached = self._notation_cache
+        if cached is not None and cached[0] == self.hash and self._outcome is None:
+            return cached[1], cached[2]
+        short: dict[str, int] = {}
+        with_origin: dict[str, int] = {}
+        for move in self.legal_actions():
+            text = move.official()
+            short[text] = short.get(text, 0) + 1
+            text = move.official(with_origin=True)
+            with_origin[text] = with_origin.get(text, 0) + 1
+        self._notation_cache = (self.hash, short, with_origin)
+        return short, with_origin
 
     def legal_actions(self) -> list[Any]:
         interned = _INTERNED
@@ -769,6 +787,7 @@ class GungiState(State):
         other._legal_cache = self._legal_cache
         other.max_length = self.max_length
         other._fen_cache = self._fen_cache
+        other._notation_cache = self._notation_cache
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> GungiState:
