@@ -1,7 +1,8 @@
 """``make bench``: Sengoku's speed figures beside a reference measured in the same run.
 
 Prints Gungi random-play plies/s (Intro, and Advanced from a random setup) next to
-python-chess random play, and Gungi perft depth 3 from Intro, each with peak memory.
+python-chess random play, Gungi perft depth 3 from Intro, and every other game's random-play
+decisions/s for each of its bench presets, each with peak memory.
 The ratio is what counts: the machine's speed cancels out.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
 import time
 import tracemalloc
 from typing import Any
@@ -70,6 +72,20 @@ def main() -> None:
         "target_seconds": 5.0,
         "gungi_js_seconds": 117,
     }
+    figures["other_games"] = {}
+    for name in sengoku.list_games():
+        if name == "gungi":
+            continue
+        game = sengoku.load_game(name)
+        runs = []
+        for preset in game.bench_presets:
+            run = random_play(game, preset, args.seconds / len(game.bench_presets))
+            run["peak_memory_bytes"] = peak_of(random_play, game, preset, 0.5)
+            run["ratio_vs_chess"] = round(
+                run["plies_per_second"] / figures["chess_random"]["plies_per_second"], 3
+            )
+            runs.append(run)
+        figures["other_games"][name] = runs
     if args.json:
         print(json.dumps(figures, indent=1))
         return
@@ -80,13 +96,23 @@ def main() -> None:
         print(
             f"Gungi {mode} random play: {r['plies_per_second']:,.0f} plies/s = "
             f"{r['ratio_vs_chess']:.2f} x python-chess (target >= 0.2); "
-            f"peak {r['peak_memory_bytes'] / 1e6:.1f} MB"
+            f"peak {r['peak_memory_bytes'] / 1024:.0f} KiB traced"
         )
     p = figures["gungi_perft3_intro"]
     print(
         f"Gungi perft(3) Intro: {p['leaves']:,} leaves in {p['seconds']:.2f} s "
-        f"(target < 5 s; gungi.js ~117 s); peak {p['peak_memory_bytes'] / 1e6:.1f} MB at depth 2"
+        f"(target < 5 s; gungi.js ~117 s); peak {p['peak_memory_bytes'] / 1024:.0f} KiB traced "
+        "at depth 2"
     )
+    for name, runs in figures["other_games"].items():
+        for r in runs:
+            print(
+                f"{name} {r['options'] or 'default'} random play: {r['plies_per_second']:,.0f} "
+                f"decisions/s = {r['ratio_vs_chess']:.2f} x python-chess; "
+                f"peak {r['peak_memory_bytes'] / 1024:.0f} KiB traced"
+            )
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"Process peak resident memory: {rss:.0f} MiB")
 
 
 if __name__ == "__main__":
