@@ -51,8 +51,10 @@ def drop_code(kind: int, to: int, mask: int, tier: int) -> int:
 class Move:
     """One Gungi decision: a move, a drop (or setup placement), or Done. Immutable."""
 
-    __slots__ = ("code",)
+    __slots__ = ("code", "_texts")
     code: int
+    # The notation strings, made once per (interned) move: with_origin * 2 + betrayal_tiers.
+    _texts: list[str | None]
 
     def __new__(cls, code: int) -> Move:
         cached = _INTERNED.get(code)
@@ -62,6 +64,7 @@ class Move:
             raise IllegalAction(f"{code!r} is not a Gungi move code")
         obj = object.__new__(cls)
         object.__setattr__(obj, "code", code)
+        object.__setattr__(obj, "_texts", [None, None, None, None])
         _INTERNED[code] = obj
         return obj
 
@@ -130,6 +133,13 @@ class Move:
     # -- notation ---------------------------------------------------------------------
     def official(self, with_origin: bool = False, betrayal_tiers: bool = False) -> str:
         """The official ``c-r-t piece`` form; optionally with the origin or betrayal tiers."""
+        slot = with_origin * 2 + betrayal_tiers
+        text = self._texts[slot]
+        if text is None:
+            text = self._texts[slot] = self._official(with_origin, betrayal_tiers)
+        return text
+
+    def _official(self, with_origin: bool, betrayal_tiers: bool) -> str:
         if self.is_done:
             return DONE_TEXT
         dest = self.destination

@@ -113,6 +113,7 @@ class GungiState(State):
         "max_length",
         "_fen_cache",
         "_notation_cache",
+        "_capturable_cache",
     )
 
     def __init__(self, game: Gungi, options: dict[str, Any]) -> None:
@@ -140,6 +141,7 @@ class GungiState(State):
         self.max_length = game.max_game_length(**options)
         self._fen_cache: tuple[tuple[int, int], str] | None = None
         self._notation_cache: tuple[int, dict[str, int], dict[str, int]] | None = None
+        self._capturable_cache: tuple[int, list[bool]] | None = None
 
     # ------------------------------------------------------------------ bookkeeping
     def recompute(self) -> None:
@@ -788,6 +790,7 @@ class GungiState(State):
         other.max_length = self.max_length
         other._fen_cache = self._fen_cache
         other._notation_cache = self._notation_cache
+        other._capturable_cache = self._capturable_cache
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> GungiState:
@@ -827,12 +830,18 @@ class GungiState(State):
                 COLOR_NAMES[c]: {PIECE_JSON[k * 2][0]: n for k, n in enumerate(hands[c]) if n}
                 for c in (WHITE, BLACK)
             },
-            "marshal_capturable": [
-                self.phase == PLAY and self._marshal_capturable(c) for c in (WHITE, BLACK)
-            ],
+            "marshal_capturable": self._capturable_flags(),
             "fen": self.fen(),
             "outcome": result.to_json() if result else None,
         }
+
+    def _capturable_flags(self) -> list[bool]:
+        """Whether each Marshal can be captured now (cached per position, for views)."""
+        cached = self._capturable_cache
+        if cached is None or cached[0] != self.hash:
+            flags = [self.phase == PLAY and self._marshal_capturable(c) for c in (WHITE, BLACK)]
+            cached = self._capturable_cache = (self.hash, flags)
+        return list(cached[1])
 
     def fen(self) -> str:
         """The position as gungi.js FEN (cached until the position changes)."""
