@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from sengoku.core.game import Game, Option, SengokuError, State, event, normalize_notation
+from sengoku.core.game import Game, Option, SengokuError, State, event
 from sengoku.core.record import GameRecord
 from sengoku.core.registry import list_games, load_game
 from sengoku.server import ai as ai_mod
@@ -150,7 +150,7 @@ class Live:
     ai_busy: bool = False
     #: The state the caches below were computed for.
     legal_state: State | None = None
-    #: Its legal actions with their canonical notation, and by normalized notation.
+    #: Its legal actions with their canonical notation, and by that exact text.
     legal_rows: list[tuple[Any, str]] = field(default_factory=list)
     legal_by_text: dict[str, Any] = field(default_factory=dict)
     #: Their short forms (``format_action`` can be slow: computed only when asked for).
@@ -163,7 +163,8 @@ class Live:
             return []
         if self.legal_state is not state:
             self.legal_rows = [(a, str(a)) for a in state.legal_actions()]
-            self.legal_by_text = {normalize_notation(t): a for a, t in self.legal_rows}
+            # Exact canonical text only: other spellings go through the game's parse_action.
+            self.legal_by_text = {t: a for a, t in self.legal_rows}
             self.legal_short = None
             self.legal_state = state
         return self.legal_rows
@@ -760,7 +761,7 @@ class MatchService:
                 raise ApiError(403, "ai_seat", "this seat is played by the AI")
             try:
                 live.legal()
-                exact = live.legal_by_text.get(normalize_notation(text))
+                exact = live.legal_by_text.get(text.strip())
                 action = exact if exact is not None else live.game.parse_action(state, text)
                 after = state.clone()
                 game_events = after.apply(action)
