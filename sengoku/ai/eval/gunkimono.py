@@ -16,7 +16,8 @@ from sengoku.core.game import State
 class GunkimonoKnowledge(Knowledge):
     hidden_information = True
     rollout_depth = 12
-    # About 370 / 210 / 70 IS-MCTS iterations a second here (gunshi / sashimono / gunkimono).
+    # IS-MCTS ran 1500 / 1100 / 900 iterations a second here on an idle machine, 370 / 210 / 70
+    # under heavy load (gunshi / sashimono / gunkimono): see docs/ai.md, Speed.
     search_ladder = (3, 8, 15, 50)
 
     def seat_value(self, state: Any, seat: int, finals: list[int]) -> float:

@@ -18,7 +18,8 @@ from sengoku.games.gunshi.data import CELLS, INVADERS_TO_WIN
 class GunshiKnowledge(Knowledge):
     hidden_information = True
     rollout_depth = 30
-    # About 370 / 210 / 70 IS-MCTS iterations a second here (gunshi / sashimono / gunkimono).
+    # IS-MCTS ran 1500 / 1100 / 900 iterations a second here on an idle machine, 370 / 210 / 70
+    # under heavy load (gunshi / sashimono / gunkimono): see docs/ai.md, Speed.
     search_ladder = (5, 20, 60, 250)
 
     def heuristic(self, state: State, seat: int) -> float:

@@ -14,7 +14,8 @@ from sengoku.core.game import State
 class SashimonoKnowledge(Knowledge):
     hidden_information = True
     rollout_depth = 30
-    # About 370 / 210 / 70 IS-MCTS iterations a second here (gunshi / sashimono / gunkimono).
+    # IS-MCTS ran 1500 / 1100 / 900 iterations a second here on an idle machine, 370 / 210 / 70
+    # under heavy load (gunshi / sashimono / gunkimono): see docs/ai.md, Speed.
     search_ladder = (5, 15, 40, 150)
 
     def side_value(self, side: Any) -> float:
