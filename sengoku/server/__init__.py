@@ -23,6 +23,7 @@ def default_db_url() -> str:
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None) -> None:
     """Run the server until interrupted."""
+    import gc
     import logging
 
     import uvicorn
@@ -35,6 +36,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None) 
         logger.setLevel(logging.INFO)
     settings = Settings(db_url=db_url or default_db_url())
     app = create_app(settings)
+    # Fewer, cheaper garbage collections: the server holds many long-lived game states, and a
+    # full collection over all of them stalls every game's round trip (p99 measured by
+    # benchmarks/server_load.py). What exists at start-up is never collected.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
     # No per-message compression: positions are small and deflate costs more CPU than it saves
     # on the wire. uvloop and httptools are used when installed (they are dependencies).
     uvicorn.run(
