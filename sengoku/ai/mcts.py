@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 from sengoku.ai.base import Agent, Budget, Clock, pick_legal
@@ -80,10 +81,25 @@ class MCTSAgent(Agent):
         if len(legal) == 1:
             self.last_stats = {"iterations": 0}
             return pick_legal(state, legal[0])
+        return self.search(state, seat, budget, world.num_players, lambda: world)
+
+    def search(
+        self,
+        state: State,
+        seat: int,
+        budget: Budget | None,
+        num_players: int,
+        next_world: Callable[[], State],
+    ) -> Action:
+        """Iterate from one root until the budget is spent; the most visited action.
+
+        ``next_world`` gives the position each iteration searches: the one determinization
+        for MCTS, a fresh one per iteration for IS-MCTS.
+        """
         clock = Clock(self.budget_for(budget))
-        root = Node(None, seat, world.num_players)
+        root = Node(None, seat, num_players)
         while True:
-            self.iterate(root, world, seat)
+            self.iterate(root, next_world(), seat)
             clock.tick()
             if clock.exhausted():
                 break
@@ -161,22 +177,9 @@ class ISMCTSAgent(MCTSAgent):
         if len(legal) == 1:
             self.last_stats = {"iterations": 0}
             return legal[0]
-        clock = Clock(self.budget_for(budget))
-        root = Node(None, seat, state.num_players)
-        while True:
-            world = state.determinize(seat, self.rng)
-            self.iterate(root, world, seat)
-            clock.tick()
-            if clock.exhausted():
-                break
-        best = self.best_child(root)
-        self.last_stats = {
-            "iterations": clock.count,
-            "seconds": round(clock.elapsed, 4),
-            "visits": best.visits,
-            "value": best.totals[seat] / max(best.visits, 1),
-        }
-        return pick_legal(state, best.action)
+        return self.search(
+            state, seat, budget, state.num_players, lambda: state.determinize(seat, self.rng)
+        )
 
     def iterate(self, root: Node, world: State, seat: int) -> None:
         state = world  # a fresh determinization, ours to change
