@@ -25,6 +25,9 @@ KAGE = 2
 CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8))
 LINE_NAMES = ("row1", "row2", "row3", "cola", "colb", "colc", "line")
+#: (stack, shown) -> its view entry; view() hands out copies. Stacks are short strings of
+#: distinct Kumi types, so this stays small.
+_STACK_VIEWS: dict[tuple[str, bool], dict[str, Any]] = {}
 #: The 12 Sashimono spaces, numbered as the solo Army path (spec): 1-3 above the columns,
 #: 4-6 right of the rows, 7-9 below the right/middle/left columns, 10-12 left of the
 #: bottom/middle/top rows.
@@ -1689,36 +1692,53 @@ class SashimonoState(State):
 
     # ------------------------------------------------------------------ view
 
-    def _stack_view(self, st: str | None, show: bool) -> dict[str, Any] | None:
+    @staticmethod
+    def _stack_entry(st: str, show: bool) -> dict[str, Any]:
+        """The shared, cached view entry of a stack: copy it before handing it out."""
+        key = (st, show)
+        cached = _STACK_VIEWS.get(key)
+        if cached is None:
+            if is_up(st) or show:
+                cached = {"types": types_of(st), "face": "up" if is_up(st) else "hidden",
+                          "rank": rank(st), "attack": attack_of(st), "defence": defence_of(st)}  # fmt: skip
+            else:
+                cached = {"types": None, "face": "hidden", "rank": rank(st), "attack": rank(st),
+                          "defence": rank(st)}  # fmt: skip
+            _STACK_VIEWS[key] = cached
+        return cached
+
+    @classmethod
+    def _stack_view(cls, st: str | None, show: bool) -> dict[str, Any] | None:
         if st is None:
             return None
-        if is_up(st) or show:
-            return {"types": types_of(st), "face": "up" if is_up(st) else "hidden", "rank": rank(st),
-                    "attack": attack_of(st), "defence": defence_of(st)}  # fmt: skip
-        return {"types": None, "face": "hidden", "rank": rank(st), "attack": rank(st),
-                "defence": rank(st)}  # fmt: skip
+        return dict(cls._stack_entry(st, show))
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        cards = self.cs.cards
+        cached = _STACK_VIEWS.get
+        entry = self._stack_entry
         sides = []
         for i in range(2):
             if self.solo and i == 1:
                 continue
             s = self.sides[i]
             own = seat == i
+            bowed = s.bowed
             sides.append({
                 "seat": i,
                 "army": s.army,
-                "sonae": [self._stack_view(st, own) for st in s.cells],
+                "sonae": [None if st is None else dict(cached((st, own)) or entry(st, own))
+                          for st in s.cells],
                 "hand": list(s.hand) if own else None,
                 "hand_count": len(s.hand),
                 "deck_count": len(s.deck),
-                "sashimono_hand": [self.card(c).id for c in s.shand] if own else None,
+                "sashimono_hand": [cards[c].id for c in s.shand] if own else None,
                 "sashimono_hand_count": len(s.shand),
                 "sashimono_deck_count": len(s.sdeck),
-                "slots": {SLOTS[p]: {"card": self.card(c).id, "bowed": s.bowed[p]}
+                "slots": {SLOTS[p]: {"card": cards[c].id, "bowed": bowed[p]}
                           for p, c in enumerate(s.slots) if c is not None},
                 "vp": s.vp,
-                "scored": [self.card(c).id for c in s.scored],
+                "scored": [cards[c].id for c in s.scored],
             })  # fmt: skip
         out: dict[str, Any] = {
             "game": "sashimono",
