@@ -120,7 +120,7 @@ def test_against_the_ai_by_clicks_then_resign_and_replay(new_page: Any) -> None:
     assert tower(page, "5-6") == [("pawn", "white")]
 
 
-def test_hot_seat_pass_the_device_stacks_and_notation(new_page: Any) -> None:
+def test_hot_seat_without_pass_screen_stacks_and_notation(new_page: Any) -> None:
     page: Page = new_page(1280, 900)
     start_game(page, "gungi", "hotseat")
     expect(page.locator("#status")).to_contain_text("White")
@@ -129,18 +129,14 @@ def test_hot_seat_pass_the_device_stacks_and_notation(new_page: Any) -> None:
     assert tower(page, "6-7") == [("samurai", "white"), ("fortress", "white")]
     assert page.locator('.tower[data-square="6-7"]').get_attribute("data-height") == "2"
     assert page.locator('.tower[data-square="6-7"] .tier-text').text_content() == "2"
-    # The device passes to Black: the board is hidden until Black says so.
-    pass_screen = page.locator(".pass-screen")
-    expect(pass_screen).to_be_visible()
-    expect(pass_screen).to_contain_text("Pass the device to Black")
-    expect(page.locator(".board")).to_be_hidden()
-    shot(page, "gungi-hot-seat-pass-1280")
-    page.click("#pass-ready")
-    expect(page.locator(".board")).to_be_visible()
+    # Gungi hides nothing, so the device passes without a "pass the device" screen (the
+    # hidden-information games' hot seat tests check that screen).
     expect(page.locator("#status")).to_contain_text("Black")
+    expect(page.locator(".pass-screen")).to_be_hidden()
+    expect(page.locator(".board")).to_be_visible()
+    shot(page, "gungi-hot-seat-black-1280")
     click_move(page, "5-3", "5-4")
     assert tower(page, "5-4") == [("pawn", "black")]
-    page.click("#pass-ready")
     # Keyboard entry: the short form, checked against the legal moves before it is sent.
     page.fill("#notation", "9-9-9 兵")
     page.press("#notation", "Enter")
@@ -148,15 +144,11 @@ def test_hot_seat_pass_the_device_stacks_and_notation(new_page: Any) -> None:
     assert len(moves_shown(page)) == 2
     page.fill("#notation", "5-6-1 兵")
     page.press("#notation", "Enter")
-    expect(page.locator(".pass-screen")).to_be_visible()
-    expect(page.locator("#moves")).to_have_text("Hidden while the device is passed.")
-    page.click("#pass-ready")
     moves = wait_moves(page, 3)
     assert moves == ["6-7-2 砦(7-7)付", "5-4-1 兵(5-3)", "5-6-1 兵(5-7)"]
     assert tower(page, "5-6") == [("pawn", "white")]
     # Take back: both players are at this device, so it is agreed at once.
     page.click("#takeback")
-    page.click("#pass-ready")  # White takes the device back
     page.wait_for_function("document.querySelectorAll('#moves li[data-ply]').length === 2")
     assert tower(page, "5-6") == []
     assert tower(page, "5-7") == [("pawn", "white")]
@@ -226,7 +218,7 @@ def test_layouts_at_360_and_1920_have_no_horizontal_overflow(new_page: Any) -> N
         page.click("#start")
         page.wait_for_selector(".board .tower")
         click_move(page, "7-7", "6-7", "付")
-        page.click("#pass-ready")
+        page.wait_for_selector('.board-area[data-interactive="true"]')
         page.click('[data-sq="5-3"]')
         page.wait_for_selector("[data-target]")
         # The board fits the window and its squares are big enough to tap.
@@ -259,7 +251,6 @@ def test_two_moves_to_one_square_ask_which(new_page: Any) -> None:
     start_game(page, "gungi", "hotseat")
     for origin, target in (("5-7", "5-6"), ("5-3", "5-4"), ("5-6", "5-5"), ("9-3", "9-4")):
         click_move(page, origin, target)
-        page.click("#pass-ready")
     page.wait_for_selector('.board-area[data-interactive="true"]')
     page.click('[data-sq="5-5"]')
     expect(page.locator('[data-target="5-4"]')).to_have_class(re.compile(r"capture"))
@@ -273,7 +264,6 @@ def test_two_moves_to_one_square_ask_which(new_page: Any) -> None:
     shot(page, "gungi-chooser-1280")
     chooser.locator('button.choice[data-action="5-4-2 兵(5-5)付"]').click()
     page.wait_for_function("() => Number(document.getElementById('status').dataset.ply) === 5")
-    page.click("#pass-ready")
     assert tower(page, "5-4") == [("pawn", "black"), ("pawn", "white")]
     assert page.locator('.tower[data-square="5-4"] .pip').count() == 2
 

@@ -215,7 +215,7 @@ class MatchPage {
     }
     if (snap.ply < (this.snap?.ply ?? 0) && snap.last_event < (this.snap?.last_event ?? 0)) return;
     const humans = this.held.filter((s) => this.snapSeatKind(snap, s) === "human");
-    if (this.hotSeat && humans.length > 1 && snap.status === "active" && this.shownSeat !== null && snap.you !== this.shownSeat) {
+    if (this.hotSeat && !this.renderer.perfectInformation && humans.length > 1 && snap.status === "active" && this.shownSeat !== null && snap.you !== this.shownSeat) {
       this.passFor = snap.you;
     }
     this.shownSeat = snap.you;

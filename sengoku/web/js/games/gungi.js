@@ -155,6 +155,8 @@ export default {
   kanji: "軍儀",
   title: "Gungi",
   notationHint: "Type a move, e.g. 7-6-1 兵",
+  // Nothing is hidden in Gungi: hot seat needs no "pass the device" screen.
+  perfectInformation: true,
   tagline: "Stacking chess on a 9x9 board: build towers, drop reserves, capture the Marshal.",
   howTo: [
     "Each side has a Marshal (帥). Capture the enemy Marshal to win.",
