@@ -1,0 +1,93 @@
+"""The game knowledge of Sashimono, Gunkimono and Gunshi on constructed positions: each term
+moves the evaluation the way the game says it should, for the right seat."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sengoku.ai import knowledge_for
+from sengoku.core.registry import load_game
+
+
+def random_states(name: str, seed: int, count: int, **options: Any) -> list[Any]:
+    """Positions along one random game (the last may be terminal)."""
+    st = load_game(name).new_state(seed, **options)
+    rng = random.Random(seed)
+    out = [st.clone()]
+    for _ in range(count):
+        if st.is_terminal():
+            break
+        st.apply(rng.choice(st.legal_actions()))
+        out.append(st.clone())
+    return out
+
+
+def assert_in_range(name: str, **options: Any) -> None:
+    k = knowledge_for(name)
+    for st in random_states(name, 5, 300, **options):
+        for seat in range(st.num_players):
+            value = k.evaluate(st.determinize(seat, random.Random(1)), seat)
+            assert -1.0 <= value <= 1.0
+            if not st.is_terminal():
+                assert -0.9 <= value <= 0.9
+
+
+# ----------------------------------------------------------------------------- Sashimono
+
+
+def sashimono(seed: int = 3, **options: Any) -> Any:
+    return load_game("sashimono").new_state(seed, **options)
+
+
+def test_sashimono_a_bowed_sashimono_raises_its_owners_value() -> None:
+    k = knowledge_for("sashimono")
+    st = sashimono()
+    base = k.evaluate(st, 0)
+    st.sides[0].slots[0] = 0
+    standing = k.evaluate(st, 0)
+    st.sides[0].bowed[0] = True
+    bowed = k.evaluate(st, 0)
+    assert base < standing < bowed
+    # ... and lowers the opponent's by as much (a two-player zero-sum race)
+    assert k.evaluate(st, 1) == -bowed
+    # a bowed Sashimono is worth less than the point it will score, more than half of it
+    scored = st.clone()
+    scored.sides[0].slots[0] = None
+    scored.sides[0].bowed[0] = False
+    scored.sides[0].vp += 1
+    assert bowed < k.evaluate(scored, 0)
+
+
+def test_sashimono_line_power_counts_the_best_line() -> None:
+    k = knowledge_for("sashimono")
+    st = sashimono()
+    base = k.evaluate(st, 0)
+    strong = st.clone()
+    strong.sides[0].cells[0] = "TK^"  # a rank-2 stack, face up: attack 4, defence 2
+    assert k.evaluate(strong, 0) > base
+    weak = st.clone()
+    weak.sides[0].cells = [None] * 9
+    assert k.evaluate(weak, 0) < base
+
+
+def test_sashimono_solo_reads_the_kagemusha_not_the_unused_side() -> None:
+    k = knowledge_for("sashimono")
+    st = sashimono(mode="solo")
+    base = k.evaluate(st, 0)
+    unused = st.clone()
+    unused.sides[1].vp = 5
+    unused.sides[1].slots[0] = 0
+    unused.sides[1].bowed[0] = True
+    assert k.evaluate(unused, 0) == base
+    trap = st.clone()
+    trap.sides[2].sbowed[0] = True  # the Kagemusha scores it on its next turn
+    assert k.evaluate(trap, 0) < base
+    ahead = st.clone()
+    ahead.sides[2].vp += 1
+    assert k.evaluate(ahead, 0) < k.evaluate(trap, 0)
+
+
+def test_sashimono_values_stay_in_range() -> None:
+    assert_in_range("sashimono")
+    assert_in_range("sashimono", mode="solo")
