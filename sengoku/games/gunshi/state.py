@@ -66,6 +66,9 @@ def cn(cell: int) -> str:
     return cell_name(cell)
 
 
+_CELL_NAMES: tuple[str, ...] = tuple(cell_name(c) for c in range(CELLS))
+
+
 class GunshiState(State):
     """One Gunshi match. Build with ``Gunshi().new_state(seed, **options)``."""
 
@@ -1778,6 +1781,7 @@ class GunshiState(State):
     def view(self, seat: int | None) -> dict[str, Any]:
         o = self.options
         mod1 = o["variant"] == "inspiration" and o["modification"] == 1
+        seated = seat is not None  # a Scout's look shows to seats, not to spectators
         players = []
         for p in (RED, BLUE):
             mine = seat == p
@@ -1790,7 +1794,15 @@ class GunshiState(State):
                 "hand": [c[0] if (see_all or c[1]) else None for c in self.hand[p]],
                 "deck": [c[0] if (see_all or c[1]) else None for c in self.deck[p]],
                 "stock": [c[0] if mine else None for c in self.stock[p]],
-                "row": [self._card_view(c, mine, seat) for c in self.row[p]],
+                "row": [
+                    {
+                        "card": c[0]
+                        if mine or c[2] or c[1] is True or (c[1] == SCOUTED and seated)
+                        else None,
+                        "face_up": c[2],
+                    }
+                    for c in self.row[p]
+                ],
                 "lightning": self._card_view(self.lightning[p], mine, seat),
                 "chain_trap_beside": self.beside[p] is not None,
                 "face_down_next": self.face_down_next[p],
@@ -1809,22 +1821,29 @@ class GunshiState(State):
             if mine and not mod1:
                 entry["advanced_in_box"] = list(self.unused[p])
             players.append(entry)
+        uloc, uown, uface, ushield = self.uloc, self.uown, self.uface, self.ushield
         units = [
             {
                 "letter": LETTERS[u],
                 "type": TOKEN_TYPE[u],
-                "owner": self.uown[u],
-                "cell": cn(self.uloc[u]),
-                "facing": DIR_NAMES[self.uface[u]],
-                "shield": self.ushield[u],
+                "owner": uown[u],
+                "cell": _CELL_NAMES[loc],
+                "facing": DIR_NAMES[uface[u]],
+                "shield": ushield[u],
             }
-            for u in range(NUM_TOKENS)
-            if 0 <= self.uloc[u] < CELLS
+            for u, loc in enumerate(uloc)
+            if 0 <= loc < CELLS
         ]
-        reserve = {
-            t: sum(1 for u in range(NUM_TOKENS) if TOKEN_TYPE[u] == t and self.uloc[u] == OFF)
-            for t in "IAC"
-        }
+        reserve = {"I": 0, "A": 0, "C": 0}
+        for u, loc in enumerate(uloc):
+            if loc == OFF and TOKEN_TYPE[u] in reserve:
+                reserve[TOKEN_TYPE[u]] += 1
+        fence = self.fence
+        fences = (
+            []
+            if fence.count(-1) == len(fence)
+            else [{"edge": EDGE_NAMES[e], "owner": f} for e, f in enumerate(fence) if f >= 0]
+        )
         cmd_view = None
         if self.cmd is not None:
             cmd_view = _command_view(self.cmd)
@@ -1838,11 +1857,7 @@ class GunshiState(State):
             "ply": self.ply,
             "players": players,
             "units": units,
-            "fences": [
-                {"edge": EDGE_NAMES[e], "owner": self.fence[e]}
-                for e in range(EDGES)
-                if self.fence[e] >= 0
-            ],
+            "fences": fences,
             "reserve": reserve,
             "pool": list(self.pool),
             "formation_piece": self.fpiece,
