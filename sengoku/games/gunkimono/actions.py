@@ -21,7 +21,7 @@ The ``@`` is optional on input, and case and spaces do not matter.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sengoku.games.gunkimono.data import components, tile_code, tile_troops
 
@@ -45,6 +45,15 @@ def cell_name(cell: int) -> str:
     return f"{chr(ord('a') + x)}{y + 1}"
 
 
+#: The name of each square, by index (``cell_name`` of 0..CELLS-1).
+CELL_NAMES: tuple[str, ...] = tuple(cell_name(c) for c in range(CELLS))
+
+
+def _set_int(action: object, n: int) -> None:
+    """Store an action's integer in its ``int_id`` slot (the actions are frozen)."""
+    object.__setattr__(action, "int_id", n)
+
+
 def troop_name(code: int) -> str:
     """A tile troop as letter + symbols, e.g. ``A1``."""
     return f"{LETTERS[code // 2]}{code % 2 + 1}"
@@ -56,6 +65,10 @@ def tile_name(code: int) -> str:
     return f"{LETTERS[a]}{sa}{LETTERS[b]}{sb}"
 
 
+#: ``tile_name`` of every tile code 0..99, by index.
+TILE_NAMES: tuple[str, ...] = tuple(tile_name(code) for code in range(100))
+
+
 @dataclass(frozen=True, slots=True)
 class Place:
     """A large tile from the hand: troop ``first`` on square ``a`` (top or left), ``second`` on
@@ -65,6 +78,14 @@ class Place:
     a: int
     second: int
     b: int
+    #: The action's integer (``to_int()``), computed once at construction.
+    int_id: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        vertical = 0 if self.b == self.a + 1 else 1
+        _set_int(
+            self, PLACE_BASE + ((self.first * 10 + self.second) * CELLS + self.a) * 2 + vertical
+        )
 
     def __str__(self) -> str:
         return f"{troop_name(self.first)}@{cell_name(self.a)} {troop_name(self.second)}@{cell_name(self.b)}"
@@ -81,8 +102,7 @@ class Place:
         return a * 10 + b
 
     def to_int(self) -> int:
-        vertical = 0 if self.b == self.a + 1 else 1
-        return PLACE_BASE + ((self.first * 10 + self.second) * CELLS + self.a) * 2 + vertical
+        return self.int_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +113,12 @@ class SmallTile:
     troop: int  # troop type 0..4
     cell: int
     support: bool
+    #: The action's integer (``to_int()``), computed once at construction.
+    int_id: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        base = SUPPORT_BASE if self.support else SMALL_BASE
+        _set_int(self, base + self.troop * CELLS + self.cell)
 
     def __str__(self) -> str:
         word = "support" if self.support else "small"
@@ -102,8 +128,7 @@ class SmallTile:
         return f"{'x' if self.support else 's'}{LETTERS[self.troop]} {cell_name(self.cell)}"
 
     def to_int(self) -> int:
-        base = SUPPORT_BASE if self.support else SMALL_BASE
-        return base + self.troop * CELLS + self.cell
+        return self.int_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +138,11 @@ class Score:
     honor: bool
     troop: int  # troop type 0..4
     cell: int
+    #: The action's integer (``to_int()``), computed once at construction.
+    int_id: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _set_int(self, SCORE_BASE + (int(self.honor) * 5 + self.troop) * CELLS + self.cell)
 
     def __str__(self) -> str:
         return f"{'honor' if self.honor else 'vp'} {LETTERS[self.troop]}@{cell_name(self.cell)}"
@@ -121,7 +151,7 @@ class Score:
         return f"{'honor' if self.honor else 'vp'} {cell_name(self.cell)}"
 
     def to_int(self) -> int:
-        return SCORE_BASE + (int(self.honor) * 5 + self.troop) * CELLS + self.cell
+        return self.int_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +159,11 @@ class BuildStronghold:
     """Build the lowest remaining stronghold on the troop at ``cell``."""
 
     cell: int
+    #: The action's integer (``to_int()``), computed once at construction.
+    int_id: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _set_int(self, STRONGHOLD_BASE + self.cell)
 
     def __str__(self) -> str:
         return f"stronghold {cell_name(self.cell)}"
@@ -137,7 +172,7 @@ class BuildStronghold:
         return cell_name(self.cell)
 
     def to_int(self) -> int:
-        return STRONGHOLD_BASE + self.cell
+        return self.int_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +180,11 @@ class Draw:
     """Refill the hand: from the face-down stack (``tile`` None) or this face-up row tile."""
 
     tile: int | None
+    #: The action's integer (``to_int()``), computed once at construction.
+    int_id: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _set_int(self, DRAW_BASE + (0 if self.tile is None else 1 + self.tile))
 
     def __str__(self) -> str:
         return "draw stack" if self.tile is None else f"take {tile_name(self.tile)}"
@@ -153,7 +193,7 @@ class Draw:
         return "stack" if self.tile is None else tile_name(self.tile)
 
     def to_int(self) -> int:
-        return DRAW_BASE + (0 if self.tile is None else 1 + self.tile)
+        return self.int_id
 
 
 GunkimonoAction = Place | SmallTile | Score | BuildStronghold | Draw

@@ -89,10 +89,12 @@ class Gunkimono(Game):
         return NUM_ACTIONS
 
     def action_to_int(self, state: State, action: Action) -> int:
-        to_int = getattr(action, "to_int", None)
-        if to_int is None:
-            raise ValueError(f"{action!r} is not a Gunkimono action")
-        return int(to_int())
+        # Each action stores its integer when it is created (research adapters ask for every
+        # legal action's integer on every ply, so this is one attribute read).
+        try:
+            return action.int_id  # type: ignore[attr-defined, no-any-return]
+        except AttributeError:
+            raise ValueError(f"{action!r} is not a Gunkimono action") from None
 
     def int_to_action(self, state: State, n: int) -> Action:
         return int_to_action(n)

@@ -19,12 +19,15 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, event
 from sengoku.games.gunkimono.actions import (
+    CELL_NAMES,
     CELLS,
     LETTERS,
+    TILE_NAMES,
     WIDTH,
     BuildStronghold,
     Draw,
@@ -85,6 +88,14 @@ PAIRS_OF: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
 )
 
 PHASES = ("place", "support", "score", "stronghold", "draw", "over")
+
+_INT_ID = attrgetter("int_id")  # an action's integer, stored when it was created
+
+#: What ``view`` shows for each square's top troop (``?`` for a face-down support tile).
+_TOP_NAMES: tuple[str, ...] = tuple(LETTERS) + ("?",)
+assert len(_TOP_NAMES) == FACE_DOWN + 1
+#: Banner kind names, the troop type names of the columns, and each player count's rows.
+_BANNER_KINDS: tuple[str, ...] = tuple(_C.banner_kinds)
 
 
 def _troop(code: int) -> tuple[int, int]:
@@ -354,7 +365,7 @@ class GunkimonoState(State):
             if self.stack:
                 out.append(Draw(None))
             out.extend(Draw(t) for t in sorted(set(self.row)))
-        out.sort(key=lambda a: a.to_int())
+        out.sort(key=_INT_ID)
         return out
 
     def _large_placements(self, support: int | None) -> list[Place]:
@@ -1018,22 +1029,26 @@ class GunkimonoState(State):
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
             raise ValueError(f"seat must be None or 0..{n - 1}, got {seat!r}")
         over = self.phase == "over"
+        # Names come from tables built once (tile, square, troop letter), not formatted per call.
+        tiles, cells, letters, kinds = TILE_NAMES, CELL_NAMES, LETTERS, _BANNER_KINDS
         players = []
         for s in range(n):
             mine = s == seat
+            hand = self.hands[s]
+            own = self.strongholds[s]
             players.append(
                 {
                     "score": self.score[s],
-                    "hand": [tile_name(t) for t in self.hands[s]] if mine else None,
-                    "hand_size": len(self.hands[s]),
-                    "hand_known": [tile_name(t) for t in self.known[s]],
-                    "reserve": [LETTERS[t] for t in self.reserve[s]],
+                    "hand": [tiles[t] for t in hand] if mine else None,
+                    "hand_size": len(hand),
+                    "hand_known": [tiles[t] for t in self.known[s]],
+                    "reserve": [letters[t] for t in self.reserve[s]],
                     "honor": [None if r == REMOVED else r for r in self.honor[s]],
-                    "strongholds": [cell_name(c) for c in self.strongholds[s]],
-                    "strongholds_left": 2 - len(self.strongholds[s]),
+                    "strongholds": [cells[c] for c in own],
+                    "strongholds_left": 2 - len(own),
                     "banners": [
                         {
-                            "kind": _C.banner_kinds[k],
+                            "kind": kinds[k],
                             "column": NAMES[col],
                             "value": v if (mine or over) else None,
                         }
@@ -1046,7 +1061,7 @@ class GunkimonoState(State):
             "seat": seat,
             "players_count": n,
             "options": dict(self.options),
-            "current_player": self.current_player,
+            "current_player": TERMINAL if over else self.turn,
             "phase": self.phase,
             "turn": self.turn,
             "turns": self.turns,
@@ -1054,40 +1069,38 @@ class GunkimonoState(State):
             "board": {
                 "width": WIDTH,
                 "height": HEIGHT,
-                "troops": ["?" if t == FACE_DOWN else LETTERS[t] for t in self.top],
+                "troops": list(map(_TOP_NAMES.__getitem__, self.top)),
                 "symbols": list(self.sym),
                 "levels": list(self.level),
                 "strongholds": list(self.sh_owner),
             },
-            "row": [tile_name(t) for t in self.row],
+            "row": [tiles[t] for t in self.row],
             "stack_size": len(self.stack),
             "end_stack_size": len(self.end_stack),
             "end_stack_in_play": self.end_stack_in_play,
             "end_triggered": self.end_triggered,
             "removed_count": len(self.removed),
-            "placed": [tile_name(t) for t in self.placed],
+            "placed": list(map(tiles.__getitem__, self.placed)),
             "placed_small": [list(p) for p in self.placed_small],
-            "banner_stacks": [
-                [_C.banner_kinds[k] for k, _v in self.banner_stacks[col]] for col in range(5)
-            ],
+            "banner_stacks": [[kinds[k] for k, _v in self.banner_stacks[col]] for col in range(5)],
             "ending_row": _C.ending_row[n],
             "stronghold_rows": list(_C.stronghold_rows[n]),
             "pending": [
                 {
-                    "square": cell_name(c),
-                    "troop": LETTERS[t],
-                    "symbols": s,
+                    "square": cells[c],
+                    "troop": letters[t],
+                    "symbols": sym,
                     "vp": vp,
                     "vp_allowed": bool(ok),
                 }
-                for c, t, s, vp, ok in self.pending
+                for c, t, sym, vp, ok in self.pending
             ],
-            "support_square": cell_name(self.support_cell) if self.support_cell >= 0 else None,
+            "support_square": cells[self.support_cell] if self.support_cell >= 0 else None,
             "placed_large": self.placed_large,
             "passes": self.passes,
             "built_at": [list(b) for b in self.built_at],
             "players": players,
-            "outcome": (o.to_json() if (o := self.outcome()) else None),
+            "outcome": (o.to_json() if over and (o := self.outcome()) else None),
         }
 
     def determinize(self, seat: int, rng: random.Random) -> GunkimonoState:
