@@ -94,7 +94,7 @@ _INT_ID = attrgetter("int_id")  # an action's integer, stored when it was create
 #: What ``view`` shows for each square's top troop (``?`` for a face-down support tile).
 _TOP_NAMES: tuple[str, ...] = tuple(LETTERS) + ("?",)
 assert len(_TOP_NAMES) == FACE_DOWN + 1
-#: Banner kind names, the troop type names of the columns, and each player count's rows.
+#: Banner kind names, by kind index.
 _BANNER_KINDS: tuple[str, ...] = tuple(_C.banner_kinds)
 
 
