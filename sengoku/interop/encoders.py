@@ -227,6 +227,10 @@ class GunkimonoEncoder(Encoder):
         self.cells = c.width * c.height
         self.width = c.width
         self.cell_base = np.arange(self.cells) * self.CELL
+        #: The last board's (troops, symbols, levels) lists, their indices and values.
+        self._board_cache: (
+            tuple[tuple[list[str], list[int], list[int]], np.ndarray, np.ndarray] | None
+        ) = None
         # Every tile name ("P1A2": troop, symbols, troop, symbols) -> the game's tile code.
         self.codes = {
             f"{a}{sa}{b}{sb}": tile_code(self.letters[a], sa, self.letters[b], sb)
@@ -255,115 +259,150 @@ class GunkimonoEncoder(Encoder):
             total += size
         self.shape = (total,)
 
-    def _tile(self, out: np.ndarray, at: int, name: str) -> None:
-        letters = self.letters
-        out[at + letters[name[0]]] = 1.0
-        out[at + 5] = int(name[1])
-        out[at + 6 + letters[name[2]]] = 1.0
-        out[at + 11] = int(name[3])
-
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
+        # Every scalar goes into ``idx``/``val`` (written at once at the end, the last write of
+        # an index winning: numpy's per-item writes are slow); counts go into ``counts`` (index
+        # -> count). Counted entries (the banner stacks, hands, known tiles and reserves) are
+        # never set, and the numpy writes below (board, strongholds, placed) touch neither.
         n = view["players_count"]
         me = seat if seat is not None else 0
-
-        def slot(s: int) -> int:
-            return int((s - me) % n)
-
+        slots = [(s - me) % n for s in range(n)]
         letters = self.letters
         codes = self.codes
         o = self.offsets
+        idx: list[int] = []
+        val: list[float] = []
+        add_i = idx.append
+        add_v = val.append
+        counts: dict[int, int] = {}
         board = view["board"]
         cell_at = o["board"]
         base_of_cell = self.cell_base + cell_at
-        troops = board["troops"]
-        out[base_of_cell + np.fromiter(map(self.troop_index.__getitem__, troops), np.intp)] = 1.0
-        out[base_of_cell + 6] = board["symbols"]
-        out[base_of_cell + 7] = board["levels"]
-        owners = np.asarray(board["strongholds"])
-        held = owners >= 0
-        if held.any():
+        troops, symbols, levels = board["troops"], board["symbols"], board["levels"]
+        cache = self._board_cache
+        if cache is None or cache[0] != (troops, symbols, levels):
+            # The board's troops, symbols and levels do not depend on the observer and change
+            # only when a tile is placed: their indices and values are kept for equal lists
+            # (copies, so that a caller changing its view cannot change the cache).
+            tops = np.fromiter(map(self.troop_index.__getitem__, troops), np.intp)
+            cache = (
+                (list(troops), list(symbols), list(levels)),
+                np.concatenate((base_of_cell + tops, base_of_cell + 6, base_of_cell + 7)),
+                np.concatenate((np.ones(len(troops)), symbols, levels)).astype(np.float32),
+            )
+            self._board_cache = cache
+        out[cache[1]] = cache[2]
+        strongholds = board["strongholds"]
+        if max(strongholds) >= 0:
+            owners = np.asarray(strongholds)
+            held = owners >= 0
             out[base_of_cell[held] + 8 + (owners[held] - me) % n] = 1.0
         for pending in view["pending"]:
             at = cell_at + self._cell(pending["square"]) * self.CELL
-            out[at + 13] = 1.0
-            out[at + 14] = pending["vp"]
-            out[at + 15] = 1.0 if pending["vp_allowed"] else 0.0
+            idx += (at + 13, at + 14, at + 15)
+            val += (1.0, pending["vp"], 1.0 if pending["vp_allowed"] else 0.0)
         if view["support_square"] is not None:
-            out[cell_at + self._cell(view["support_square"]) * self.CELL + 16] = 1.0
+            add_i(cell_at + self._cell(view["support_square"]) * self.CELL + 16)
+            add_v(1.0)
         at = o["row"]
         for i, name in enumerate(view["row"]):
-            out[at + i * (1 + self.TILE)] = 1.0
-            self._tile(out, at + i * (1 + self.TILE) + 1, name)
+            k = at + i * (1 + self.TILE)
+            idx += (k, k + 1 + letters[name[0]], k + 6, k + 7 + letters[name[2]], k + 12)
+            val += (1.0, 1.0, int(name[1]), 1.0, int(name[3]))
         at = o["globals"]
-        out[at + self.PHASES.index(view["phase"])] = 1.0
+        add_i(at + self.PHASES.index(view["phase"]))
+        add_v(1.0)
         at += len(self.PHASES)
-        out[at : at + 3] = (view["turn"], view["turns"], view["decisions"])
-        out[at + 3 : at + 8] = (
+        idx += range(at, at + 10)
+        val += (
+            view["turn"],
+            view["turns"],
+            view["decisions"],
             view["stack_size"],
             view["end_stack_size"],
             1.0 if view["end_stack_in_play"] else 0.0,
             1.0 if view["end_triggered"] else 0.0,
             view["removed_count"],
+            1.0 if view["placed_large"] else 0.0,
+            view["passes"],
         )
-        out[at + 8] = 1.0 if view["placed_large"] else 0.0
-        out[at + 9] = view["passes"]
         if view["current_player"] >= 0:
-            out[at + 10 + slot(view["current_player"])] = 1.0
+            add_i(at + 10 + slots[view["current_player"]])
+            add_v(1.0)
         placed = view["placed"]
         if placed:  # up to 60 tiles: counted at once
-            counts = np.bincount(np.fromiter(map(codes.__getitem__, placed), np.intp))
-            out[o["placed"] : o["placed"] + len(counts)] = counts
+            counted = np.bincount(np.fromiter(map(codes.__getitem__, placed), np.intp))
+            out[o["placed"] : o["placed"] + len(counted)] = counted
         at = o["small"]
+        troops_n = self.troops
         for owner, troop, face_up in view["placed_small"]:
-            k = at + (slot(owner) * self.troops + troop) * 2
-            out[k] = 1.0
-            out[k + 1] = face_up
+            k = at + (slots[owner] * troops_n + troop) * 2
+            idx += (k, k + 1)
+            val += (1.0, face_up)
         at = o["banner_stacks"]
         kinds = len(self.banner_kinds)
+        banner_kinds = self.banner_kinds
         for column, stack in enumerate(view["banner_stacks"]):
             for kind in stack:
-                out[at + column * kinds + self.banner_kinds[kind]] += 1.0
+                k = at + column * kinds + banner_kinds[kind]
+                counts[k] = counts.get(k, 0) + 1
         at = o["built"]
         built_count = [0] * self.SLOTS
         for owner, turn in view["built_at"]:
-            k = slot(owner)
-            out[at + k * 2 + built_count[k]] = turn + 1
+            k = slots[owner]
+            add_i(at + k * 2 + built_count[k])
+            add_v(turn + 1)
             built_count[k] += 1
         base = o["players"]
+        columns = self.columns
         for s, player in enumerate(view["players"]):
-            at = base + slot(s) * self.player_size
-            out[at] = 1.0
-            out[at + 1] = player["score"]
+            at = base + slots[s] * self.player_size
+            idx += (at, at + 1)
+            val += (1.0, player["score"])
             at += 2
             if player["hand"] is not None:
                 for name in player["hand"]:
-                    out[at + codes[name]] += 1.0
+                    k = at + codes[name]
+                    counts[k] = counts.get(k, 0) + 1
             at += self.CODES
-            out[at] = player["hand_size"]
+            add_i(at)
+            add_v(player["hand_size"])
             at += 1
             for name in player["hand_known"]:
-                out[at + codes[name]] += 1.0
+                k = at + codes[name]
+                counts[k] = counts.get(k, 0) + 1
             at += self.CODES
             for letter in player["reserve"]:
-                out[at + letters[letter]] += 1.0
-            at += self.troops
+                k = at + letters[letter]
+                counts[k] = counts.get(k, 0) + 1
+            at += troops_n
             for column, row in enumerate(player["honor"]):
-                out[at + column] = -1.0 if row is None else row
-            at += 2 * self.troops  # the second half is kept for removed flags below
-            for column, row in enumerate(player["honor"]):
+                add_i(at + column)
                 if row is None:
-                    out[at - self.troops + column] = 1.0
-            out[at] = player["strongholds_left"]
+                    add_v(-1.0)
+                    add_i(at + troops_n + column)  # the removed flag
+                    add_v(1.0)
+                else:
+                    add_v(row)
+            at += 2 * troops_n
+            add_i(at)
+            add_v(player["strongholds_left"])
             at += 1
             for banner in player["banners"]:
-                k = (
-                    at
-                    + (self.banner_kinds[banner["kind"]] * 5 + self.columns[banner["column"]]) * 3
-                )
-                out[k] = 1.0
+                k = at + (banner_kinds[banner["kind"]] * 5 + columns[banner["column"]]) * 3
+                add_i(k)
+                add_v(1.0)
                 if banner["value"] is not None:
-                    out[k + 1] = 1.0
-                    out[k + 2] = banner["value"]
+                    idx += (k + 1, k + 2)
+                    val += (1.0, banner["value"])
+        written = dict(zip(idx, val, strict=True))  # a later write of an index wins, as in out
+        out[np.fromiter(written, np.intp, len(written))] = np.fromiter(
+            written.values(), np.float32, len(written)
+        )
+        if counts:
+            out[np.fromiter(counts, np.intp, len(counts))] = np.fromiter(
+                counts.values(), np.float32, len(counts)
+            )
 
     def _cell(self, name: str) -> int:
         return (int(name[1:]) - 1) * self.width + ord(name[0]) - ord("a")
