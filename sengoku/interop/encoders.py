@@ -483,6 +483,10 @@ class SashimonoEncoder(Encoder):
             self.offsets[name] = total
             total += size
         self.shape = (total,)
+        #: (observer's seat, -1 for a spectator; the stacks' seat, 2 for the Kagemusha's line)
+        #: -> the last stacks shown (a copy), the indices of their entries (from the first
+        #: stack's) and their values: they change seldom (see :meth:`_stacks`).
+        self._stack_cache: dict[tuple[int, int], tuple[list[Any], np.ndarray, np.ndarray]] = {}
 
     def _stack(self, out: np.ndarray, at: int, stack: Mapping[str, Any] | None) -> None:
         if stack is None:
@@ -499,6 +503,22 @@ class SashimonoEncoder(Encoder):
         for level, letter in enumerate(types):
             out[at + 6 + level * 3 + self.kumi[letter]] = 1.0
 
+    def _stacks(self, out: np.ndarray, at: int, key: tuple[int, int], stacks: list[Any]) -> None:
+        """Kumi stacks one after another from ``at`` (a Sonae, or the Kagemusha's line),
+        ``key`` naming whose and for which observer: the indices and values are kept for
+        stacks equal to the last ones of that key (a stack holds only strings and numbers, so
+        a copy of each stack's dict is a full copy)."""
+        cached = self._stack_cache.get(key)
+        if cached is None or cached[0] != stacks:
+            scratch = np.zeros(len(stacks) * self.STACK, np.float32)
+            for i, stack in enumerate(stacks):
+                self._stack(scratch, i * self.STACK, stack)
+            (index,) = np.nonzero(scratch)
+            copy = [None if stack is None else dict(stack) for stack in stacks]
+            cached = (copy, index, scratch[index])
+            self._stack_cache[key] = cached
+        out[at + cached[1]] = cached[2]
+
     def _ordered_cards(self, out: np.ndarray, at: int, ids: list[str]) -> None:
         cards = self.cards
         for position, card in enumerate(ids):
@@ -506,6 +526,7 @@ class SashimonoEncoder(Encoder):
 
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
         me = seat if seat is not None else 0
+        observer = seat if seat is not None else -1  # a spectator sees less than seat 0
 
         def who(s: int) -> int:  # observer 0, other seat 1, Kagemusha 2
             return 2 if s == 2 else (0 if s == me else 1)
@@ -519,8 +540,7 @@ class SashimonoEncoder(Encoder):
             out[at] = 1.0
             out[at + 1 + self.ARMIES.index(side["army"])] = 1.0
             at += 3
-            for cell, stack in enumerate(side["sonae"]):
-                self._stack(out, at + cell * self.STACK, stack)
+            self._stacks(out, at, (observer, side["seat"]), side["sonae"])
             at += self.CELLS * self.STACK
             hand = side["hand"] or []
             if len(hand) > self.HAND_MAX:
@@ -553,8 +573,7 @@ class SashimonoEncoder(Encoder):
             line = kage["kumi_line"]
             if len(line) > self.KAGE_LINE_MAX:
                 raise SengokuError(f"sashimono: a Kagemusha line of {len(line)} is over the bound")
-            for i, stack in enumerate(line):
-                self._stack(out, at + i * self.STACK, stack)
+            self._stacks(out, at, (observer, 2), line)
             at += self.KAGE_LINE_MAX * self.STACK
             out[at : at + 4] = (
                 kage["kumi_deck_count"],

@@ -71,3 +71,26 @@ def test_gunkimono_board_cache_follows_a_changed_view() -> None:
     other = game.new_state(seed=4, players=2).view(1)
     assert np.array_equal(encoder.encode(other, 1), reference.encode(other, 1))
     assert np.array_equal(encoder.encode(view, 0), changed)
+
+
+def test_sashimono_stack_cache_follows_a_changed_view() -> None:
+    """The Sashimono encoder keeps the last stacks' indices per observer: a caller that
+    changes a stack of a view it encoded, or a spectator after a seat, still gets the
+    reference's tensors."""
+    game = sengoku.load_game("sashimono")
+    encoder = encoder_for(game, {"mode": "duel"})
+    reference = reference_encoders.encoder_for(game, {"mode": "duel"})
+    state = game.new_state(seed=1, mode="duel")
+    rng = random.Random(1)
+    for _ in range(60):
+        state.apply(rng.choice(state.legal_actions()))
+    view = state.view(0)
+    first = encoder.encode(view, 0)
+    stack = next(s for s in view["sides"][0]["sonae"] if s is not None)
+    stack["attack"] += 3
+    changed = encoder.encode(view, 0)
+    assert not np.array_equal(first, changed)
+    assert np.array_equal(changed, reference.encode(view, 0))
+    spectator = state.view(None)
+    assert np.array_equal(encoder.encode(spectator, None), reference.encode(spectator, None))
+    assert np.array_equal(encoder.encode(view, 0), changed)
