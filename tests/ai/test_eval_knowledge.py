@@ -91,3 +91,69 @@ def test_sashimono_solo_reads_the_kagemusha_not_the_unused_side() -> None:
 def test_sashimono_values_stay_in_range() -> None:
     assert_in_range("sashimono")
     assert_in_range("sashimono", mode="solo")
+
+
+# ----------------------------------------------------------------------------- Gunkimono
+
+
+def gunkimono_board(formation: int) -> Any:
+    """A two-player start whose battlefield is a checkerboard of troops 1 and 2 (formations of
+    one square) but for a formation of troop 0 on the first ``formation`` squares of row 1."""
+    from sengoku.games.gunkimono.actions import CELLS, WIDTH
+
+    st = load_game("gunkimono").new_state(3)
+    for c in range(CELLS):
+        st.top[c] = 1 + (c // WIDTH + c % WIDTH) % 2
+    for c in range(formation):
+        st.top[c] = 0
+    return st
+
+
+def build(st: Any, seat: int, cell: int) -> None:
+    st.strongholds[seat].append(cell)
+    st.sh_owner[cell] = seat
+
+
+def test_gunkimono_a_stronghold_in_a_larger_formation_is_worth_more() -> None:
+    k = knowledge_for("gunkimono")
+    small, large = gunkimono_board(2), gunkimono_board(5)
+    for st in (small, large):
+        st.honor[0] = [9, 9, 9, 9, 9]  # both strongholds already built: no potential left
+        build(st, 0, 0)
+        build(st, 0, 40)
+    assert k.evaluate(large, 0) > k.evaluate(small, 0)
+    assert k.evaluate(large, 1) < k.evaluate(small, 1)
+
+
+def test_gunkimono_a_large_free_formation_counts_when_a_stronghold_is_due() -> None:
+    k = knowledge_for("gunkimono")
+    row = 3  # the first stronghold row in a two-player game
+
+    def value(formation: int, honor: int) -> float:
+        st = gunkimono_board(formation)
+        st.honor[0] = [honor] * 5
+        return k.evaluate(st, 0)
+
+    due = value(6, row) - value(1, row)
+    far = value(6, 0) - value(1, 0)  # as far from a stronghold as the opponent: no edge
+    assert due > 0
+    assert due > far
+    # being due for a stronghold is itself worth more than being far from it
+    assert value(6, row) > value(6, row - 1)
+
+
+def test_gunkimono_leading_an_honor_race_raises_the_value() -> None:
+    k = knowledge_for("gunkimono")
+    st = gunkimono_board(1)
+    st.honor = [[0] * 5, [4, 0, 0, 0, 0]]
+    behind = k.evaluate(st, 0)
+    st.honor = [[4, 0, 0, 0, 0], [0] * 5]
+    ahead = k.evaluate(st, 0)
+    st.honor = [[8, 0, 0, 0, 0], [0] * 5]
+    near_banner = k.evaluate(st, 0)
+    assert behind < 0 < ahead < near_banner
+
+
+def test_gunkimono_values_stay_in_range() -> None:
+    assert_in_range("gunkimono")
+    assert_in_range("gunkimono", players=3)

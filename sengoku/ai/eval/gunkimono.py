@@ -1,8 +1,18 @@
-"""Gunkimono knowledge: the score race (victory points and banners), strongholds, honor.
+"""Gunkimono knowledge: the score race, stronghold income and potential, the honor races.
 
-Reads ``final_scores()`` (victory points plus claimed banner values; other players' banner
-values are hidden, so agents see sampled ones), ``strongholds`` and ``honor`` (each troop
-type's row on the honor track; a removed marker is negative).
+Reads, per seat, against the best other seat:
+
+* ``final_scores()``: victory points plus claimed banner values (other players' banner
+  values are hidden, so agents see sampled ones);
+* stronghold income: every turn a stronghold scores the size of its formation
+  (``strongholds``, ``formation``), so a built one is worth its formation's size a few times;
+* stronghold potential: while a seat has a stronghold left to build, how near its honor
+  markers are to the next stronghold row (``honor``, the rows in the game's components),
+  times the largest formation it could then build on (``_stronghold_cells``);
+* the honor races: each column's marker progress towards the banner row, weighted by the
+  lead over the best other seat in that column (the first there claims the best banner).
+
+Everything read is visible, or sampled in a determinization (banner values, hands).
 """
 
 from __future__ import annotations
@@ -11,6 +21,18 @@ from typing import Any
 
 from sengoku.ai.eval import Knowledge
 from sengoku.core.game import State
+from sengoku.games.gunkimono.data import components
+from sengoku.games.gunkimono.state import REMOVED
+
+_C = components()
+#: The mean value of a banner (all kinds and columns): what a finished honor race is worth.
+BANNER_MEAN = sum(sum(v) for v in _C.banner_values) / sum(len(v) for v in _C.banner_values)
+
+#: Weights, in victory points.
+INCOME = 2.0  # per square of a formation that holds one of the seat's strongholds
+POTENTIAL = 1.0  # per square of the best formation to build on, times readiness (0..1)
+HONOR = 0.6  # times BANNER_MEAN, per column at the banner row (progress squared)
+RACE = 0.3  # per row of lead over the best other seat, in a column still open
 
 
 class GunkimonoKnowledge(Knowledge):
@@ -20,16 +42,66 @@ class GunkimonoKnowledge(Knowledge):
     # under heavy load (gunshi / sashimono / gunkimono): see docs/ai.md, Speed.
     search_ladder = (3, 8, 15, 50)
 
+    def income(self, state: Any, seat: int) -> int:
+        return sum(len(state.formation(c)) for c in state.strongholds[seat])
+
+    def readiness(self, state: Any, seat: int) -> float:
+        """1 when the next stronghold is due, falling with the honor rows still missing."""
+        built = len(state.strongholds[seat])
+        if built >= 2:
+            return 0.0
+        row = _C.stronghold_rows[state.num_players][built]
+        removed_ok = state.options["removed_marker_counts"]
+        missing = 0
+        for r in state.honor[seat]:
+            if r == REMOVED:
+                missing += 0 if removed_ok else row
+            else:
+                missing += max(0, row - r)
+        return 1.0 / (1.0 + 0.5 * missing)
+
+    def best_site(self, state: Any, seat: int) -> int:
+        """The largest formation the seat could build a stronghold on now."""
+        cells = state._stronghold_cells(seat)
+        best = 0
+        seen: set[int] = set()
+        for c in cells:
+            if c in seen:
+                continue
+            squares = state.formation(c)
+            seen |= squares
+            best = max(best, len(squares))
+        return best
+
+    def honor_value(self, state: Any, seat: int) -> float:
+        end = _C.ending_row[state.num_players]
+        value = 0.0
+        for troop, r in enumerate(state.honor[seat]):
+            if r == REMOVED or not state.banner_stacks[troop]:
+                continue
+            value += HONOR * BANNER_MEAN * (r / end) ** 2
+            others = [
+                state.honor[o][troop]
+                for o in range(state.num_players)
+                if o != seat and state.honor[o][troop] != REMOVED
+            ]
+            lead = r - max(others) if others else r
+            value += RACE * max(-3, min(3, lead))
+        return value
+
     def seat_value(self, state: Any, seat: int, finals: list[int]) -> float:
-        honor = sum(max(row, 0) for row in state.honor[seat])
-        return float(finals[seat]) + 2.0 * len(state.strongholds[seat]) + 0.3 * honor
+        value = float(finals[seat]) + INCOME * self.income(state, seat)
+        ready = self.readiness(state, seat)
+        if ready > 0.0:
+            value += POTENTIAL * ready * self.best_site(state, seat)
+        return value + self.honor_value(state, seat)
 
     def heuristic(self, state: State, seat: int) -> float:
         s: Any = state
         finals = s.final_scores()
         values = [self.seat_value(s, i, finals) for i in range(s.num_players)]
         others = [v for i, v in enumerate(values) if i != seat]
-        return 0.1 * (values[seat] - max(others))
+        return 0.05 * (values[seat] - max(others))
 
 
 KNOWLEDGE = GunkimonoKnowledge()
