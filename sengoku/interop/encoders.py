@@ -25,6 +25,7 @@ seat is allowed to know.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
@@ -227,6 +228,8 @@ class GunkimonoEncoder(Encoder):
         self.cells = c.width * c.height
         self.width = c.width
         self.cell_base = np.arange(self.cells) * self.CELL
+        #: Each cell's symbols entry, then each cell's level entry (from the board's start).
+        self.symbols_levels = np.concatenate((self.cell_base + 6, self.cell_base + 7))
         #: The last board's (troops, symbols, levels) lists, their indices and values.
         self._board_cache: (
             tuple[tuple[list[str], list[int], list[int]], np.ndarray, np.ndarray] | None
@@ -284,14 +287,16 @@ class GunkimonoEncoder(Encoder):
             # The board's troops, symbols and levels do not depend on the observer and change
             # only when a tile is placed: their indices and values are kept for equal lists
             # (copies, so that a caller changing its view cannot change the cache).
-            tops = np.fromiter(map(self.troop_index.__getitem__, troops), np.intp)
+            cells = self.cells
             cache = (
                 (list(troops), list(symbols), list(levels)),
-                np.concatenate((base_of_cell + tops, base_of_cell + 6, base_of_cell + 7)),
-                np.concatenate((np.ones(len(troops)), symbols, levels)).astype(np.float32),
+                base_of_cell
+                + np.fromiter(map(self.troop_index.__getitem__, troops), np.intp, cells),
+                np.fromiter(itertools.chain(symbols, levels), np.float32, 2 * cells),
             )
             self._board_cache = cache
-        out[cache[1]] = cache[2]
+        out[cache[1]] = 1.0
+        out[self.symbols_levels + cell_at] = cache[2]
         strongholds = board["strongholds"]
         if max(strongholds) >= 0:
             owners = np.asarray(strongholds)
