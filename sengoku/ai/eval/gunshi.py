@@ -1,9 +1,24 @@
-"""Gunshi knowledge: invasion progress and the armies left on the field.
+"""Gunshi knowledge: invasion progress, threats to the Shogun and to invaders, the armies.
 
-Reads ``invaders`` (units that have invaded, per side), and the unit tables ``uown`` /
-``uloc`` (owner and cell of each unit token; a cell below ``CELLS`` is on the field). The
-Shogun's identity is hidden; agents evaluate determinizations, so a Shogun threat is seen
-only as a sampled one, and this evaluation does not try to read it.
+Reads, for each side (a seat's value is its side's minus the other's):
+
+* invasion: ``invaders`` (units on the Invader Spot, over the number that wins);
+* threats: units of the side next to a unit that may be the enemy Shogun (the enemy's
+  ``candidates`` on the field, each counted by its chance to be the Shogun: one in how many
+  remain, or certainly ``shogun`` once ``revealed``), and units next to an enemy unit that
+  is more than halfway to its Invasion Zone (an invader to stop; ``uloc``, the zone's
+  columns from the ``invasion_zone`` option);
+* the army: each unit on the field by its cost.
+
+Two terms were tried and left out, measured with one-ply greedy play against random: each
+unit's approach to its zone (0.25 a unit at the zone, progress squared) and logistics
+(command ``points`` left, 0.03 a point) lowered its score (40 games, seed 7: 19-21 against
+27-13 for the previous evaluation; with 0.04 and 0.01: 133-167 over 300 games, seed 11,
+against 184-116), apparently by holding back units and points (see docs/ai.md).
+
+Facing, Fences and Shields are left out: "next to" is orthogonal adjacency. The Shogun's
+identity is hidden; the candidates are public, and agents hand over determinizations, in
+which a seat's own Shogun is its true one.
 """
 
 from __future__ import annotations
@@ -12,7 +27,35 @@ from typing import Any
 
 from sengoku.ai.eval import Knowledge
 from sengoku.core.game import State
-from sengoku.games.gunshi.data import CELLS, INVADERS_TO_WIN
+from sengoku.games.gunshi.data import (
+    CELLS,
+    INVADERS_TO_WIN,
+    NEIGHBOUR,
+    RED,
+    SIZE,
+    TOKEN_TYPE,
+    UNITS,
+)
+
+#: Weights, in the heuristic's units.
+INVASION = 2.0  # per INVADERS_TO_WIN invaders
+SHOGUN_THREAT = 1.0  # per enemy Shogun (certain) next to one of the side's units
+BLOCK = 0.3  # per advanced enemy unit next to one of the side's units, times its progress
+ARMY = 0.05  # per point of cost of each unit on the field
+
+
+def zone_distance(state: Any, cell: int, seat: int) -> int:
+    """Orthogonal steps from ``cell`` to the nearest cell of ``seat``'s Invasion Zone."""
+    r, c = divmod(cell, SIZE)
+    rows = abs((SIZE - 1 if seat == RED else 0) - r)
+    if state.options["invasion_zone"] == "back_line":
+        return rows
+    return rows + max(0, 2 - c, c - 4)
+
+
+def progress(state: Any, cell: int, seat: int) -> float:
+    """0 on the side's own back row, 1 in its Invasion Zone."""
+    return max(0.0, 1.0 - zone_distance(state, cell, seat) / (SIZE - 1))
 
 
 class GunshiKnowledge(Knowledge):
@@ -22,15 +65,44 @@ class GunshiKnowledge(Knowledge):
     # under heavy load (gunshi / sashimono / gunkimono): see docs/ai.md, Speed.
     search_ladder = (5, 20, 60, 250)
 
+    def shogun_odds(self, state: Any, seat: int) -> dict[int, float]:
+        """Each unit of ``seat`` on the field: its chance to be ``seat``'s Shogun, as the
+        other side may judge it (only the public candidates, or the revealed Shogun)."""
+        if state.revealed[seat] and state.shogun[seat] >= 0:
+            return {state.shogun[seat]: 1.0}
+        cands = list(state.candidates[seat])
+        if not cands:
+            return {}
+        share = 1.0 / len(cands)
+        return {u: share for u in cands if 0 <= state.uloc[u] < CELLS}
+
+    def side_value(self, state: Any, seat: int, cells: list[list[int]]) -> float:
+        other = 1 - seat
+        value = INVASION * state.invaders[seat] / max(INVADERS_TO_WIN, 1)
+        near: set[int] = set()
+        for cell in cells[seat]:
+            near.update(n for n in NEIGHBOUR[cell] if n >= 0)
+        for u, odds in self.shogun_odds(state, other).items():
+            if state.uloc[u] in near:
+                value += SHOGUN_THREAT * odds
+        for cell in cells[other]:
+            if cell in near:
+                advance = progress(state, cell, other)
+                if advance > 0.5:
+                    value += BLOCK * advance
+        return value
+
     def heuristic(self, state: State, seat: int) -> float:
         s: Any = state
-        other = 1 - seat
-        invasion = (s.invaders[seat] - s.invaders[other]) / max(INVADERS_TO_WIN, 1)
-        on_field = [0, 0]
-        for owner, cell in zip(s.uown, s.uloc, strict=True):
+        cells: list[list[int]] = [[], []]
+        army = [0.0, 0.0]
+        for u, (owner, cell) in enumerate(zip(s.uown, s.uloc, strict=True)):
             if owner in (0, 1) and 0 <= cell < CELLS:
-                on_field[owner] += 1
-        return 2.0 * invasion + 0.15 * (on_field[seat] - on_field[other])
+                cells[owner].append(cell)
+                army[owner] += UNITS[TOKEN_TYPE[u]].cost
+        other = 1 - seat
+        value = self.side_value(s, seat, cells) - self.side_value(s, other, cells)
+        return value + ARMY * (army[seat] - army[other])
 
 
 KNOWLEDGE = GunshiKnowledge()
