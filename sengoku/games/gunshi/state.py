@@ -1015,43 +1015,45 @@ class GunshiState(State):
         pts = self.points[p]
         cmd: dict[str, Any] = {"card": code}
         if code == "M" or code == "Light":
-            cmd.update(type="move" if code == "M" else "light", step="unit")
-            self.cmd = cmd
-            if not self._cmd_legal():
-                self._nothing(f"no unit can carry out {CARDS[code].name}")
+            self._open(
+                cmd,
+                f"no unit can carry out {CARDS[code].name}",
+                type="move" if code == "M" else "light",
+                step="unit",
+            )
         elif code == "Rapid":
-            cmd.update(type="rapid", step="unit")
-            self.cmd = cmd
-            if pts < CARDS[code].cost or not self._cmd_legal():
-                self._nothing("Rapid-Move needs 2 points and a unit able to move")
+            self._open(
+                cmd,
+                "Rapid-Move needs 2 points and a unit able to move",
+                affordable=pts >= CARDS[code].cost,
+                type="rapid",
+                step="unit",
+            )
         elif code in ("Re", "Crossbow"):
             shoot = "shoot" if code == "Re" else "crossbow"
             modes = ["reorient"] if self._units_of(p) else []
             if self._shooters(p, shoot):
                 modes.append(shoot)
-            if not modes:
-                self._nothing("no unit can carry out the command")
-            elif len(modes) == 1:
-                self.cmd = cmd
-                self._set_mode(modes[0])
-            else:
-                cmd.update(step="mode", modes=tuple(modes))
-                self.cmd = cmd
+            self._offer_modes(cmd, modes, "no unit can carry out the command")
         elif code == "F":
-            cmd.update(type="fence", step="unit", used=())
-            self.cmd = cmd
-            if not self._cmd_legal():
-                self._nothing("Build Fence needs a Fence, 1 point and an Infantry with room")
+            self._open(
+                cmd,
+                "Build Fence needs a Fence, 1 point and an Infantry with room",
+                type="fence",
+                step="unit",
+                used=(),
+            )
         elif code == "Rf":
-            cmd.update(type="reinforce", step="piece")
-            self.cmd = cmd
-            if not self._cmd_legal():
-                self._nothing("Reinforce needs 2 points, a unit in the Reserve and an open space")
+            self._open(
+                cmd,
+                "Reinforce needs 2 points, a unit in the Reserve and an open space",
+                type="reinforce",
+                step="piece",
+            )
         elif code == "EnRoute":
-            cmd.update(type="enroute", step="unit")
-            self.cmd = cmd
-            if not self._cmd_legal():
-                self._nothing("Reinforce en Route cannot be afforded or placed")
+            self._open(
+                cmd, "Reinforce en Route cannot be afforded or placed", type="enroute", step="unit"
+            )
         elif code == "Review":
             self._gain(p, REVIEW_GAIN)
             self._emit(None, "review", f"{COLOUR[p]} gains {REVIEW_GAIN} points.", seat=p)
@@ -1062,24 +1064,17 @@ class GunshiState(State):
                 modes.append("commands")
             if pts >= SCOUT_COSTS["shogun"] and self._units_of(1 - p):
                 modes.append("shogun")
-            if not modes:
-                self._nothing("Scout cannot be afforded")
-            elif len(modes) == 1:
-                self.cmd = cmd
-                self._set_mode(modes[0])
-            else:
-                cmd.update(step="mode", modes=tuple(modes))
-                self.cmd = cmd
+            self._offer_modes(cmd, modes, "Scout cannot be afforded")
         elif code == "Fire":
-            cmd.update(type="fire", step="unit", shots=0)
-            self.cmd = cmd
-            if not self._cmd_legal():
-                self._nothing("no Archer has a target")
+            self._open(cmd, "no Archer has a target", type="fire", step="unit", shots=0)
         elif code == "Switch":
-            cmd.update(type="switch", step="unit")
-            self.cmd = cmd
-            if pts < CARDS[code].cost or not self._cmd_legal():
-                self._nothing("Strategic Switch needs 2 points and two adjacent units")
+            self._open(
+                cmd,
+                "Strategic Switch needs 2 points and two adjacent units",
+                affordable=pts >= CARDS[code].cost,
+                type="switch",
+                step="unit",
+            )
         elif code == "Trap":
             if pts < CARDS[code].cost:
                 self._nothing("Chain Trap needs 2 points")
@@ -1088,6 +1083,25 @@ class GunshiState(State):
                 self.beside[p] = self.cur
                 self.cur = None  # it lies beside the board, not at the bottom of the deck
                 self._emit(None, "trap", f"{COLOUR[p]} lays a Chain Trap beside the board.")
+
+    def _open(self, cmd: dict[str, Any], why: str, affordable: bool = True, **fields: Any) -> None:
+        """Make ``cmd`` the command being resolved; if it cannot be carried out (or paid),
+        nothing happens (compulsory resolution: act when able, else nothing)."""
+        cmd.update(fields)
+        self.cmd = cmd
+        if not affordable or not self._cmd_legal():
+            self._nothing(why)
+
+    def _offer_modes(self, cmd: dict[str, Any], modes: list[str], why: str) -> None:
+        """A card with several uses: none possible, exactly one (taken), or a choice."""
+        if not modes:
+            self._nothing(why)
+        elif len(modes) == 1:
+            self.cmd = cmd
+            self._set_mode(modes[0])
+        else:
+            cmd.update(step="mode", modes=tuple(modes))
+            self.cmd = cmd
 
     def _nothing(self, why: str) -> None:
         self.cmd = None
