@@ -84,11 +84,11 @@ def openspiel(name: str, options: dict[str, Any], observe: bool) -> Plies:
             yield
 
 
-def pettingzoo(name: str, options: dict[str, Any]) -> Plies:
+def pettingzoo(name: str, options: dict[str, Any], observe: bool = False) -> Plies:
     from sengoku.interop.pettingzoo import env as make_env
 
     env = make_env(name, **options)
-    rng = np.random.default_rng(0)
+    rng = random.Random(0)
     for seed in itertools.count():
         env.reset(seed=seed)
         for _agent in env.agent_iter():
@@ -96,7 +96,9 @@ def pettingzoo(name: str, options: dict[str, Any]) -> Plies:
             if termination or truncation:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(legal_of(observation["action_mask"]))))
+            if observe:
+                observation["observation"]  # noqa: B018 - encodes the tensor, as a learner would
+            env.step(rng.choice(legal_of(observation["action_mask"]).tolist()))
             yield
 
 
@@ -104,12 +106,12 @@ def gymnasium(name: str, options: dict[str, Any]) -> Plies:
     from sengoku.interop.gymnasium import SoloEnv
 
     env = SoloEnv(name, **options)
-    rng = np.random.default_rng(0)
+    rng = random.Random(0)
     for seed in itertools.count():
         observation, _info = env.reset(seed=seed)
         done = False
         while not done:
-            action = int(rng.choice(legal_of(observation["action_mask"])))
+            action = rng.choice(legal_of(observation["action_mask"]).tolist())
             observation, _r, terminated, truncated, _i = env.step(action)
             done = terminated or truncated
             yield
@@ -217,6 +219,7 @@ def main(argv: list[str] | None = None) -> None:
             "openspiel": openspiel(name, options, observe=False),
             "openspiel+obs": openspiel(name, options, observe=True),
             "pettingzoo": pettingzoo(name, options),
+            "pettingzoo+obs": pettingzoo(name, options, observe=True),
         }
         if sengoku.load_game(name).new_state(**options).num_players == 1:
             players["gymnasium"] = gymnasium(name, options)

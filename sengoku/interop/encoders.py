@@ -263,24 +263,20 @@ class GunkimonoEncoder(Encoder):
         self.shape = (total,)
 
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
-        # Every scalar goes into ``idx``/``val`` (written at once at the end, the last write of
-        # an index winning: numpy's per-item writes are slow); counts go into ``counts`` (index
-        # -> count). Counted entries (the banner stacks, hands, known tiles and reserves) are
-        # never set, and the numpy writes below (board, strongholds, placed) touch neither.
+        # Scalars are written one at a time through a memoryview of ``out`` (far cheaper than
+        # numpy's item writes); counted entries (the banner stacks, hands, known tiles and
+        # reserves) are added to, and nothing else writes them. The board's troops, symbols and
+        # levels are one numpy write of kept indices and values.
+        w = memoryview(out)
         n = view["players_count"]
         me = seat if seat is not None else 0
         slots = [(s - me) % n for s in range(n)]
         letters = self.letters
         codes = self.codes
         o = self.offsets
-        idx: list[int] = []
-        val: list[float] = []
-        add_i = idx.append
-        add_v = val.append
-        counts: dict[int, int] = {}
+        cell_size = self.CELL
         board = view["board"]
         cell_at = o["board"]
-        base_of_cell = self.cell_base + cell_at
         troops, symbols, levels = board["troops"], board["symbols"], board["levels"]
         cache = self._board_cache
         if cache is None or cache[0] != (troops, symbols, levels):
@@ -288,52 +284,54 @@ class GunkimonoEncoder(Encoder):
             # only when a tile is placed: their indices and values are kept for equal lists
             # (copies, so that a caller changing its view cannot change the cache).
             cells = self.cells
+            top = np.fromiter(map(self.troop_index.__getitem__, troops), np.intp, cells)
             cache = (
                 (list(troops), list(symbols), list(levels)),
-                base_of_cell
-                + np.fromiter(map(self.troop_index.__getitem__, troops), np.intp, cells),
-                np.fromiter(itertools.chain(symbols, levels), np.float32, 2 * cells),
+                np.concatenate((self.cell_base + top, self.symbols_levels)) + cell_at,
+                np.concatenate(
+                    (
+                        np.ones(cells, np.float32),
+                        np.fromiter(itertools.chain(symbols, levels), np.float32, 2 * cells),
+                    )
+                ),
             )
             self._board_cache = cache
-        out[cache[1]] = 1.0
-        out[self.symbols_levels + cell_at] = cache[2]
+        out[cache[1]] = cache[2]
         strongholds = board["strongholds"]
         if max(strongholds) >= 0:
-            owners = np.asarray(strongholds)
-            held = owners >= 0
-            out[base_of_cell[held] + 8 + (owners[held] - me) % n] = 1.0
+            for cell, owner in enumerate(strongholds):
+                if owner >= 0:
+                    w[cell_at + cell * cell_size + 8 + (owner - me) % n] = 1.0
         for pending in view["pending"]:
-            at = cell_at + self._cell(pending["square"]) * self.CELL
-            idx += (at + 13, at + 14, at + 15)
-            val += (1.0, pending["vp"], 1.0 if pending["vp_allowed"] else 0.0)
+            at = cell_at + self._cell(pending["square"]) * cell_size
+            w[at + 13] = 1.0
+            w[at + 14] = pending["vp"]
+            w[at + 15] = 1.0 if pending["vp_allowed"] else 0.0
         if view["support_square"] is not None:
-            add_i(cell_at + self._cell(view["support_square"]) * self.CELL + 16)
-            add_v(1.0)
+            w[cell_at + self._cell(view["support_square"]) * cell_size + 16] = 1.0
         at = o["row"]
         for i, name in enumerate(view["row"]):
             k = at + i * (1 + self.TILE)
-            idx += (k, k + 1 + letters[name[0]], k + 6, k + 7 + letters[name[2]], k + 12)
-            val += (1.0, 1.0, int(name[1]), 1.0, int(name[3]))
+            w[k] = 1.0
+            w[k + 1 + letters[name[0]]] = 1.0
+            w[k + 6] = int(name[1])
+            w[k + 7 + letters[name[2]]] = 1.0
+            w[k + 12] = int(name[3])
         at = o["globals"]
-        add_i(at + self.PHASES.index(view["phase"]))
-        add_v(1.0)
+        w[at + self.PHASES.index(view["phase"])] = 1.0
         at += len(self.PHASES)
-        idx += range(at, at + 10)
-        val += (
-            view["turn"],
-            view["turns"],
-            view["decisions"],
-            view["stack_size"],
-            view["end_stack_size"],
-            1.0 if view["end_stack_in_play"] else 0.0,
-            1.0 if view["end_triggered"] else 0.0,
-            view["removed_count"],
-            1.0 if view["placed_large"] else 0.0,
-            view["passes"],
-        )
+        w[at] = view["turn"]
+        w[at + 1] = view["turns"]
+        w[at + 2] = view["decisions"]
+        w[at + 3] = view["stack_size"]
+        w[at + 4] = view["end_stack_size"]
+        w[at + 5] = 1.0 if view["end_stack_in_play"] else 0.0
+        w[at + 6] = 1.0 if view["end_triggered"] else 0.0
+        w[at + 7] = view["removed_count"]
+        w[at + 8] = 1.0 if view["placed_large"] else 0.0
+        w[at + 9] = view["passes"]
         if view["current_player"] >= 0:
-            add_i(at + 10 + slots[view["current_player"]])
-            add_v(1.0)
+            w[at + 10 + slots[view["current_player"]]] = 1.0
         placed = view["placed"]
         if placed:  # up to 60 tiles: counted at once
             counted = np.bincount(np.fromiter(map(codes.__getitem__, placed), np.intp))
@@ -342,72 +340,54 @@ class GunkimonoEncoder(Encoder):
         troops_n = self.troops
         for owner, troop, face_up in view["placed_small"]:
             k = at + (slots[owner] * troops_n + troop) * 2
-            idx += (k, k + 1)
-            val += (1.0, face_up)
+            w[k] = 1.0
+            w[k + 1] = face_up
         at = o["banner_stacks"]
         kinds = len(self.banner_kinds)
         banner_kinds = self.banner_kinds
         for column, stack in enumerate(view["banner_stacks"]):
             for kind in stack:
-                k = at + column * kinds + banner_kinds[kind]
-                counts[k] = counts.get(k, 0) + 1
+                w[at + column * kinds + banner_kinds[kind]] += 1.0
         at = o["built"]
         built_count = [0] * self.SLOTS
         for owner, turn in view["built_at"]:
             k = slots[owner]
-            add_i(at + k * 2 + built_count[k])
-            add_v(turn + 1)
+            w[at + k * 2 + built_count[k]] = turn + 1
             built_count[k] += 1
         base = o["players"]
         columns = self.columns
         for s, player in enumerate(view["players"]):
             at = base + slots[s] * self.player_size
-            idx += (at, at + 1)
-            val += (1.0, player["score"])
+            w[at] = 1.0
+            w[at + 1] = player["score"]
             at += 2
             if player["hand"] is not None:
                 for name in player["hand"]:
-                    k = at + codes[name]
-                    counts[k] = counts.get(k, 0) + 1
+                    w[at + codes[name]] += 1.0
             at += self.CODES
-            add_i(at)
-            add_v(player["hand_size"])
+            w[at] = player["hand_size"]
             at += 1
             for name in player["hand_known"]:
-                k = at + codes[name]
-                counts[k] = counts.get(k, 0) + 1
+                w[at + codes[name]] += 1.0
             at += self.CODES
             for letter in player["reserve"]:
-                k = at + letters[letter]
-                counts[k] = counts.get(k, 0) + 1
+                w[at + letters[letter]] += 1.0
             at += troops_n
             for column, row in enumerate(player["honor"]):
-                add_i(at + column)
                 if row is None:
-                    add_v(-1.0)
-                    add_i(at + troops_n + column)  # the removed flag
-                    add_v(1.0)
+                    w[at + column] = -1.0
+                    w[at + troops_n + column] = 1.0  # the removed flag
                 else:
-                    add_v(row)
+                    w[at + column] = row
             at += 2 * troops_n
-            add_i(at)
-            add_v(player["strongholds_left"])
+            w[at] = player["strongholds_left"]
             at += 1
             for banner in player["banners"]:
                 k = at + (banner_kinds[banner["kind"]] * 5 + columns[banner["column"]]) * 3
-                add_i(k)
-                add_v(1.0)
+                w[k] = 1.0
                 if banner["value"] is not None:
-                    idx += (k + 1, k + 2)
-                    val += (1.0, banner["value"])
-        written = dict(zip(idx, val, strict=True))  # a later write of an index wins, as in out
-        out[np.fromiter(written, np.intp, len(written))] = np.fromiter(
-            written.values(), np.float32, len(written)
-        )
-        if counts:
-            out[np.fromiter(counts, np.intp, len(counts))] = np.fromiter(
-                counts.values(), np.float32, len(counts)
-            )
+                    w[k + 1] = 1.0
+                    w[k + 2] = banner["value"]
 
     def _cell(self, name: str) -> int:
         return (int(name[1:]) - 1) * self.width + ord(name[0]) - ord("a")
@@ -524,12 +504,13 @@ class SashimonoEncoder(Encoder):
             self._stack_cache[key] = cached
         out[at + cached[1]] = cached[2]
 
-    def _ordered_cards(self, out: np.ndarray, at: int, ids: list[str]) -> None:
+    def _ordered_cards(self, w: memoryview, at: int, ids: list[str]) -> None:
         cards = self.cards
         for position, card in enumerate(ids):
-            out[at + cards[card]] = position + 1
+            w[at + cards[card]] = position + 1
 
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
+        w = memoryview(out)  # one entry at a time: far cheaper than numpy's item writes
         me = seat if seat is not None else 0
         observer = seat if seat is not None else -1  # a spectator sees less than seat 0
 
@@ -542,8 +523,8 @@ class SashimonoEncoder(Encoder):
         o = self.offsets
         for side in view["sides"]:
             at = o["sides"] + who(side["seat"]) * self.side_size
-            out[at] = 1.0
-            out[at + 1 + self.ARMIES.index(side["army"])] = 1.0
+            w[at] = 1.0
+            w[at + 1 + self.ARMIES.index(side["army"])] = 1.0
             at += 3
             self._stacks(out, at, (observer, side["seat"]), side["sonae"])
             at += self.CELLS * self.STACK
@@ -551,98 +532,94 @@ class SashimonoEncoder(Encoder):
             if len(hand) > self.HAND_MAX:
                 raise SengokuError(f"sashimono: a hand of {len(hand)} Kumi is over the bound")
             for position, letter in enumerate(hand):
-                out[at + position * 3 + kumi[letter]] = 1.0
+                w[at + position * 3 + kumi[letter]] = 1.0
             at += self.HAND_MAX * 3
-            out[at : at + 4] = (
-                side["hand_count"],
-                side["deck_count"],
-                side["sashimono_hand_count"],
-                side["sashimono_deck_count"],
-            )
+            w[at] = side["hand_count"]
+            w[at + 1] = side["deck_count"]
+            w[at + 2] = side["sashimono_hand_count"]
+            w[at + 3] = side["sashimono_deck_count"]
             at += 4
-            self._ordered_cards(out, at, side["sashimono_hand"] or [])
+            self._ordered_cards(w, at, side["sashimono_hand"] or [])
             at += nc
             for space, placed in side["slots"].items():
                 k = at + self.spaces[space] * (2 + nc)
-                out[k] = 1.0
-                out[k + 1] = 1.0 if placed["bowed"] else 0.0
-                out[k + 2 + cards[placed["card"]]] = 1.0
+                w[k] = 1.0
+                w[k + 1] = 1.0 if placed["bowed"] else 0.0
+                w[k + 2 + cards[placed["card"]]] = 1.0
             at += self.SPACES * (2 + nc)
-            out[at] = side["vp"]
-            self._ordered_cards(out, at + 1, side["scored"])
+            w[at] = side["vp"]
+            self._ordered_cards(w, at + 1, side["scored"])
         kage = view.get("kagemusha")
         if kage is not None:
             at = o["kagemusha"]
-            out[at + self.ARMIES.index(kage["army"])] = 1.0
+            w[at + self.ARMIES.index(kage["army"])] = 1.0
             at += 2
             line = kage["kumi_line"]
             if len(line) > self.KAGE_LINE_MAX:
                 raise SengokuError(f"sashimono: a Kagemusha line of {len(line)} is over the bound")
             self._stacks(out, at, (observer, 2), line)
             at += self.KAGE_LINE_MAX * self.STACK
-            out[at : at + 4] = (
-                kage["kumi_deck_count"],
-                kage["sashimono_deck_count"],
-                kage["army_position"],
-                kage["vp"],
-            )
+            w[at] = kage["kumi_deck_count"]
+            w[at + 1] = kage["sashimono_deck_count"]
+            w[at + 2] = kage["army_position"]
+            w[at + 3] = kage["vp"]
             at += 4
             for position, placed in enumerate(kage["sashimono_line"]):
                 k = cards[placed["card"]]
-                out[at + k] = position + 1
-                out[at + nc + k] = 1.0 if placed["bowed"] else 0.0
+                w[at + k] = position + 1
+                w[at + nc + k] = 1.0 if placed["bowed"] else 0.0
             at += 2 * nc
-            self._ordered_cards(out, at, kage["scored"])
+            self._ordered_cards(w, at, kage["scored"])
             at += nc
             for letter in kage["discarded_kumi"]:
-                out[at + kumi[letter]] += 1.0
+                w[at + kumi[letter]] += 1.0
         at = o["globals"]
-        out[at] = view["vp_target"]
-        out[at + 1] = view["turn"]
-        out[at + 2 + who(view["turn_seat"])] = 1.0
+        w[at] = view["vp_target"]
+        w[at + 1] = view["turn"]
+        w[at + 2 + who(view["turn_seat"])] = 1.0
         if view["current_player"] >= 0:
-            out[at + 5 + who(view["current_player"])] = 1.0
+            w[at + 5 + who(view["current_player"])] = 1.0
         battle = view.get("battle")
         if battle is not None:
             at = o["battle"]
-            out[at] = 1.0
-            out[at + 1 + who(battle["attacker"])] = 1.0
-            out[at + 4 + who(battle["defender"])] = 1.0
-            out[at + 7 + self.lines[battle["attack_line"]]] = 1.0
-            out[at + 7 + self.LINES + self.lines[battle["defence_line"]]] = 1.0
+            w[at] = 1.0
+            w[at + 1 + who(battle["attacker"])] = 1.0
+            w[at + 4 + who(battle["defender"])] = 1.0
+            w[at + 7 + self.lines[battle["attack_line"]]] = 1.0
+            w[at + 7 + self.LINES + self.lines[battle["defence_line"]]] = 1.0
             for s, count in battle["ante_counts"].items():
-                out[at + 7 + 2 * self.LINES + who(int(s))] = count
-            out[at + 10 + 2 * self.LINES] = battle["bonus"]
+                w[at + 7 + 2 * self.LINES + who(int(s))] = count
+            w[at + 10 + 2 * self.LINES] = battle["bonus"]
         played = view.get("played")
         if played is not None:
             at = o["played"]
-            out[at] = 1.0
-            out[at + 1 + cards[played["card"]]] = 1.0
-            out[at + 1 + nc + self.spaces[played["slot"]]] = 1.0
-            out[at + 1 + nc + self.SPACES + self.lines[played["line"]]] = 1.0
+            w[at] = 1.0
+            w[at + 1 + cards[played["card"]]] = 1.0
+            w[at + 1 + nc + self.spaces[played["slot"]]] = 1.0
+            w[at + 1 + nc + self.SPACES + self.lines[played["line"]]] = 1.0
             base = at + 1 + nc + self.SPACES + self.LINES
             for position, effect in enumerate(played["used"]):
-                out[base + effect] = position + 1
+                w[base + effect] = position + 1
         prompt = view.get("prompt")
         if prompt is not None:
             at = o["prompt"]
-            out[at] = 1.0
-            out[at + 1 + who(prompt["seat"])] = 1.0
-            out[at + 4 + self.questions.get(prompt["question"], len(self.QUESTIONS))] = 1.0
+            w[at] = 1.0
+            w[at + 1 + who(prompt["seat"])] = 1.0
+            w[at + 4 + self.questions.get(prompt["question"], len(self.QUESTIONS))] = 1.0
         looking = view.get("looking")
         if looking is not None:
             at = o["looking"]
-            out[at] = 1.0
-            out[at + 1 + who(looking["owner"])] = 1.0
+            w[at] = 1.0
+            w[at + 1 + who(looking["owner"])] = 1.0
             kind_sashimono = looking["kind"] == "sashimono"
-            out[at + 4 + (1 if kind_sashimono else 0)] = 1.0
-            out[at + 6] = looking["count"]
+            w[at + 4 + (1 if kind_sashimono else 0)] = 1.0
+            w[at + 6] = looking["count"]
             shown = looking["cards"] or []
             if kind_sashimono:
-                self._ordered_cards(out, at + 7 + self.LOOK_MAX * 3, shown)
+                self._ordered_cards(w, at + 7 + self.LOOK_MAX * 3, shown)
             else:
                 for position, letter in enumerate(shown):
-                    out[at + 7 + position * 3 + kumi[letter]] = 1.0
+                    w[at + 7 + position * 3 + kumi[letter]] = 1.0
 
 
 class GunshiEncoder(Encoder):
@@ -775,36 +752,37 @@ class GunshiEncoder(Encoder):
             total += size
         self.shape = (total,)
 
-    def _pile(self, out: np.ndarray, at: int, cards: list[str | None], what: str) -> None:
+    def _pile(self, w: memoryview, at: int, cards: list[str | None], what: str) -> None:
         if len(cards) > self.PILE:
             raise SengokuError(f"gunshi encoder: {what} holds {len(cards)} cards, over {self.PILE}")
         width = 2 + self.num_cards
         for i, code in enumerate(cards):
             k = at + i * width
-            out[k] = 1.0
+            w[k] = 1.0
             if code is None:
-                out[k + 1] = 1.0
+                w[k + 1] = 1.0
             else:
-                out[k + 2 + self.cards[code]] = 1.0
+                w[k + 2 + self.cards[code]] = 1.0
 
-    def _row_card(self, out: np.ndarray, at: int, card: Mapping[str, Any] | None) -> None:
+    def _row_card(self, w: memoryview, at: int, card: Mapping[str, Any] | None) -> None:
         if card is None:
             return
-        out[at] = 1.0
+        w[at] = 1.0
         if card["face_up"]:
-            out[at + 1] = 1.0
+            w[at + 1] = 1.0
         code = card["card"]
         if code is None:
-            out[at + 2] = 1.0
+            w[at + 2] = 1.0
         else:
-            out[at + 3 + self.cards[code]] = 1.0
+            w[at + 3 + self.cards[code]] = 1.0
 
-    def _letters(self, out: np.ndarray, at: int, letters: list[Any]) -> None:
+    def _letters(self, w: memoryview, at: int, letters: list[Any]) -> None:
         for position, letter in enumerate(letters):
             index = letter if isinstance(letter, int) else self.letters[letter]
-            out[at + index] = position + 1
+            w[at + index] = position + 1
 
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
+        w = memoryview(out)  # one entry at a time: far cheaper than numpy's item writes
         me = 1 if seat == 1 else 0
         cells = self.cell_index[me]
         dirs = self.dirs[me]
@@ -817,90 +795,90 @@ class GunshiEncoder(Encoder):
         for unit in view["units"]:
             at = field + cells[unit["cell"]] * self.CELL
             u = letters[unit["letter"]]
-            out[at + (0 if unit["owner"] == me else 3) + self.token_type[u]] = 1.0
-            out[at + 6 + dirs[unit["facing"]]] = 1.0
+            w[at + (0 if unit["owner"] == me else 3) + self.token_type[u]] = 1.0
+            w[at + 6 + dirs[unit["facing"]]] = 1.0
             if unit["shield"]:
-                out[at + 10] = 1.0
-            out[at + 11 + u] = 1.0
+                w[at + 10] = 1.0
+            w[at + 11 + u] = 1.0
         edges = self.edge_index[me]
         for fence in view["fences"]:
-            out[o["fences"] + edges[fence["edge"]] * 2 + (0 if fence["owner"] == me else 1)] = 1.0
+            w[o["fences"] + edges[fence["edge"]] * 2 + (0 if fence["owner"] == me else 1)] = 1.0
         card = 2 + nc
         row_card = 3 + nc
         for p, player in enumerate(view["players"]):
             at = o["sides"] + (0 if p == me else 1) * self.side_size
-            out[at : at + 4] = (
-                player["points"],
-                player["fences_left"],
-                player["invaders"],
-                player["removed"],
-            )
+            w[at] = player["points"]
+            w[at + 1] = player["fences_left"]
+            w[at + 2] = player["invaders"]
+            w[at + 3] = player["removed"]
             at += 4
             for i, flag in enumerate(self.FLAGS):
                 if player[flag]:
-                    out[at + i] = 1.0
+                    w[at + i] = 1.0
             at += len(self.FLAGS)
             if player["shogun"] is not None:
-                out[at + letters[player["shogun"]]] = 1.0
+                w[at + letters[player["shogun"]]] = 1.0
             at += t
             for letter in player["shogun_candidates"]:
-                out[at + letters[letter]] = 1.0
+                w[at + letters[letter]] = 1.0
             at += t
             for pile in self.PILES:
-                self._pile(out, at, player[pile], pile)
+                self._pile(w, at, player[pile], pile)
                 at += self.PILE * card
             row = player["row"]
             if len(row) > self.ROW:
                 raise SengokuError(f"gunshi encoder: a Command Row of {len(row)} cards")
             for i, entry in enumerate(row):
-                self._row_card(out, at + i * row_card, entry)
+                self._row_card(w, at + i * row_card, entry)
             at += self.ROW * row_card
-            self._row_card(out, at, player["lightning"])
+            self._row_card(w, at, player["lightning"])
             at += row_card
             box = player.get("advanced_in_box")
             if box is not None:
-                out[at] = 1.0
+                w[at] = 1.0
                 for code in box:
-                    out[at + 1 + cards[code]] += 1.0
+                    w[at + 1 + cards[code]] += 1.0
         at = o["globals"]
-        out[at + self._index(self.PHASES, view["phase"], "phase")] = 1.0
+        w[at + self._index(self.PHASES, view["phase"], "phase")] = 1.0
         at += len(self.PHASES)
-        out[at + self._index(self.STEPS, view["step"], "step")] = 1.0
+        w[at + self._index(self.STEPS, view["step"], "step")] = 1.0
         at += len(self.STEPS)
         if view["to_act"] >= 0:
-            out[at + (0 if view["to_act"] == me else 1)] = 1.0
-        out[at + 2] = view["turn"]
-        out[at + 3] = view["ply"]
+            w[at + (0 if view["to_act"] == me else 1)] = 1.0
+        w[at + 2] = view["turn"]
+        w[at + 3] = view["ply"]
         at += 4
         reserve = view["reserve"]
-        out[at : at + 3] = (reserve["I"], reserve["A"], reserve["C"])
+        w[at] = reserve["I"]
+        w[at + 1] = reserve["A"]
+        w[at + 2] = reserve["C"]
         at += 3
         for code in view["pool"]:
-            out[at + cards[code]] += 1.0
+            w[at + cards[code]] += 1.0
         at += nc
         piece = view["formation_piece"]
         if piece:
-            out[at + self._index(self.FORMATION_PIECES, piece, "formation_piece")] = 1.0
+            w[at + self._index(self.FORMATION_PIECES, piece, "formation_piece")] = 1.0
         at += len(self.FORMATION_PIECES)
         if view["formation_cell"] is not None:
-            out[at + cells[view["formation_cell"]]] = 1.0
+            w[at + cells[view["formation_cell"]]] = 1.0
         at += self.CELLS
         running = view["clock"]["running"]
         if running is not None:
-            out[at + (0 if running == me else 1)] = 1.0
+            w[at + (0 if running == me else 1)] = 1.0
         at = o["queue"]
         if view["resolving"] is not None:
-            out[at] = 1.0
-            out[at + 1 + cards[view["resolving"]]] = 1.0
+            w[at] = 1.0
+            w[at + 1 + cards[view["resolving"]]] = 1.0
         at += 1 + nc
         queue = view["queue"]
         if len(queue) > self.QUEUE:
             raise SengokuError(f"gunshi encoder: {len(queue)} cards queued, over {self.QUEUE}")
-        self._pile(out, at, queue, "queue")
-        out[at + self.QUEUE * card] = view["sent_this_turn"]
+        self._pile(w, at, queue, "queue")
+        w[at + self.QUEUE * card] = view["sent_this_turn"]
         command = view["command"]
         if command is not None:
-            self._command(out, o["command"], command, cells, dirs)
+            self._command(w, o["command"], command, cells, dirs)
 
     def _index(self, names: tuple[str, ...], value: str, what: str) -> int:
         try:
@@ -912,7 +890,7 @@ class GunshiEncoder(Encoder):
 
     def _command(
         self,
-        out: np.ndarray,
+        w: memoryview,
         at: int,
         command: Mapping[str, Any],
         cells: Mapping[str, int],
@@ -920,7 +898,7 @@ class GunshiEncoder(Encoder):
     ) -> None:
         nc = self.num_cards
         t = len(self.LETTERS)
-        out[at] = 1.0
+        w[at] = 1.0
         at += 1
         base = {
             "card": at,
@@ -938,33 +916,33 @@ class GunshiEncoder(Encoder):
         seqs_at = refs_at + len(self.UNIT_REFS) * t
         for key, value in command.items():
             if key == "card":
-                out[base["card"] + self.cards[value]] = 1.0
+                w[base["card"] + self.cards[value]] = 1.0
             elif key == "type":
-                out[base["type"] + self._index(self.CMD_TYPES, value, "command type")] = 1.0
+                w[base["type"] + self._index(self.CMD_TYPES, value, "command type")] = 1.0
             elif key == "step":
-                out[base["step"] + self._index(self.CMD_STEPS, value, "command step")] = 1.0
+                w[base["step"] + self._index(self.CMD_STEPS, value, "command step")] = 1.0
             elif key == "mode":
-                out[modes_at + self._index(self.MODES, value, "command mode")] = 1.0
+                w[modes_at + self._index(self.MODES, value, "command mode")] = 1.0
             elif key == "modes":
                 for mode in value:
-                    out[modes_at + len(self.MODES) + self._index(self.MODES, mode, "mode")] = 1.0
+                    w[modes_at + len(self.MODES) + self._index(self.MODES, mode, "mode")] = 1.0
             elif key == "piece":
-                out[piece_at + self._index(self.TYPES, value, "command piece")] = 1.0
+                w[piece_at + self._index(self.TYPES, value, "command piece")] = 1.0
             elif key == "rapid":
                 if value:
-                    out[rapid_at + self._index(self.RAPID, value, "Rapid-Move progress")] = 1.0
+                    w[rapid_at + self._index(self.RAPID, value, "Rapid-Move progress")] = 1.0
             elif key == "shots":
-                out[shots_at] = value
+                w[shots_at] = value
             elif key == "dir":
-                out[dir_at + dirs[value]] = 1.0
+                w[dir_at + dirs[value]] = 1.0
             elif key == "origin":
-                out[origin_at + cells[value]] = 1.0
+                w[origin_at + cells[value]] = 1.0
             elif key == "cell":
-                out[cell_at + cells[value]] = 1.0
+                w[cell_at + cells[value]] = 1.0
             elif key in self.UNIT_REFS:
-                out[refs_at + self.UNIT_REFS.index(key) * t + self.letters[value]] = 1.0
+                w[refs_at + self.UNIT_REFS.index(key) * t + self.letters[value]] = 1.0
             elif key in self.UNIT_SEQUENCES:
-                self._letters(out, seqs_at + self.UNIT_SEQUENCES.index(key) * t, value)
+                self._letters(w, seqs_at + self.UNIT_SEQUENCES.index(key) * t, value)
             else:
                 raise SengokuError(f"gunshi encoder: the command's {key!r} is not encoded")
 
@@ -974,6 +952,47 @@ def legal_table(game: Game, state: State) -> dict[int, Action]:
     legal = state.legal_actions()
     to_int = functools.partial(game.action_to_int, state)
     return dict(zip(map(to_int, legal), legal, strict=True))
+
+
+class LegalInts:
+    """The legal action integers of the position to act, and a constant-time test of one.
+
+    :meth:`update` reads ``legal_actions`` once per position and keeps only the integers (no
+    table of actions: the one action played is ``int_to_action`` of its integer, a dict of
+    every legal action per ply cost more than that one look-up); membership is one read of a
+    flag vector over ``num_distinct_actions`` (set and cleared at the legal entries only).
+    """
+
+    __slots__ = ("game", "ints", "_flags")
+
+    def __init__(self, game: Game, num_actions: int) -> None:
+        self.game = game
+        #: The legal integers, in the contract's order (empty where no seat is to act).
+        self.ints: np.ndarray = np.zeros(0, np.intp)
+        self._flags = np.zeros(num_actions, np.bool_)
+
+    def update(self, state: State | None) -> None:
+        """The legal integers of ``state`` (None: nothing is legal, as at the end)."""
+        flags = self._flags
+        flags[self.ints] = False
+        if state is None:
+            self.ints = np.zeros(0, np.intp)
+            return
+        legal = state.legal_actions()
+        to_int = functools.partial(self.game.action_to_int, state)
+        ints = np.fromiter(map(to_int, legal), np.intp, len(legal))
+        flags[ints] = True
+        self.ints = ints
+
+    def __contains__(self, action: int) -> bool:
+        return 0 <= action < len(self._flags) and bool(self._flags[action])
+
+    def __len__(self) -> int:
+        return len(self.ints)
+
+    def preview(self, count: int = 12) -> str:
+        """The first ``count`` legal integers, ascending, for error messages."""
+        return str(sorted(self.ints.tolist())[:count])
 
 
 #: Game name -> factory of its encoder from the game and its resolved options.
@@ -1008,6 +1027,7 @@ __all__ = [
     "GunkimonoEncoder",
     "GunshiEncoder",
     "JsonBytesEncoder",
+    "LegalInts",
     "SashimonoEncoder",
     "canonical_json",
     "encoder_for",

@@ -30,9 +30,9 @@ from typing import Any, SupportsFloat
 import gymnasium
 import numpy as np
 
-from sengoku.core.game import TERMINAL, Action, IllegalAction, SengokuError, State
+from sengoku.core.game import TERMINAL, IllegalAction, SengokuError, State
 from sengoku.core.registry import load_game
-from sengoku.interop.encoders import encoder_for, legal_table
+from sengoku.interop.encoders import LegalInts, encoder_for
 
 ILLEGAL_REWARD = -1.0
 
@@ -80,7 +80,7 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         )
         self.action_space = gymnasium.spaces.Discrete(self.num_actions)
         self.sengoku_state: State = probe
-        self._legal: dict[int, Action] = {}
+        self._legal = LegalInts(self.game, self.num_actions)
         self._over = True
 
     # ------------------------------------------------------------------ episodes
@@ -99,16 +99,16 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
     ) -> tuple[dict[str, np.ndarray], SupportsFloat, bool, bool, dict[str, Any]]:
         if self._over:
             raise SengokuError("the episode is over: call reset() before step()")
-        chosen = self._legal.get(int(action))
-        if chosen is None:
+        number = int(action)
+        if number not in self._legal:
             if self.illegal_action == "raise":
                 raise IllegalAction(
-                    f"action {action} is not legal here; legal: {sorted(self._legal)[:12]}..."
+                    f"action {action} is not legal here; legal: {self._legal.preview()}..."
                 )
             self._over = True
             return self._observe(), ILLEGAL_REWARD, True, False, {"illegal_action": True}
         state = self.sengoku_state
-        state.apply(chosen)
+        state.apply(self.game.int_to_action(state, number))
         self._refresh()
         outcome = state.outcome()
         reward = 0.0
@@ -133,16 +133,15 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         state = self.sengoku_state
         seat = state.current_player
         if seat == TERMINAL:
-            self._legal = {}
+            self._legal.update(None)
             return
         if seat != 0:
             raise SengokuError(f"{self.game.name}: seat {seat} is to act in a one-player game")
-        self._legal = legal_table(self.game, state)
+        self._legal.update(state)
 
     def _mask(self) -> np.ndarray:
         mask = np.zeros(self.num_actions, np.int8)
-        if self._legal:
-            mask[np.fromiter(self._legal, np.intp, len(self._legal))] = 1
+        mask[self._legal.ints] = 1
         return mask
 
     def _observe(self) -> dict[str, np.ndarray]:

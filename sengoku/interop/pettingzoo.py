@@ -45,9 +45,10 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
 
-from sengoku.core.game import TERMINAL, Action, IllegalAction, SengokuError, State
+from sengoku.core.game import TERMINAL, IllegalAction, SengokuError, State
 from sengoku.core.registry import load_game
-from sengoku.interop.encoders import encoder_for, legal_table
+from sengoku.interop.encoders import LegalInts, encoder_for
+from sengoku.interop.lazy import Episode, LazyObservation
 
 
 def env(game: str, render_mode: str | None = None, **options: Any) -> SengokuWrapper:
@@ -201,10 +202,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         action_space = gymnasium.spaces.Discrete(self.num_actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
-        self._legal: dict[int, Action] = {}
-        self._legal_ints = np.zeros(0, np.intp)
+        self._legal = LegalInts(self.game, self.num_actions)
         #: seat -> its observation, for the current step (cleared by every change).
         self._observations: dict[int, dict[str, np.ndarray]] = {}
+        self._episode = Episode(self.game, self.options, 0, self.sengoku_state)
         self._start(0)
 
     # ------------------------------------------------------------------ spaces
@@ -223,6 +224,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
 
     def _start(self, sengoku_seed: int) -> None:
         self.sengoku_state = self.game.new_state(seed=sengoku_seed, **self.options)
+        self._episode.live = None  # its observations still unread replay it when read
+        self._episode = Episode(self.game, self.options, sengoku_seed, self.sengoku_state)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -237,28 +240,27 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self._observations = {}
         if seat != TERMINAL:
             self.agent_selection = self.possible_agents[seat]
-            self._legal = legal_table(self.game, state)
-            self._legal_ints = np.fromiter(self._legal, np.intp, len(self._legal))
+            self._legal.update(state)
         else:
-            self._legal = {}
-            self._legal_ints = np.zeros(0, np.intp)
+            self._legal.update(None)
 
     def is_legal(self, action: int) -> bool:
         """Whether ``action`` is legal for the agent to act now (its mask entry)."""
         return action in self._legal
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """The agent's observation; built once per step (the same arrays until a change)."""
+        """The agent's observation, built once per step (the same dict until a change): the
+        mask now, the tensor when first read (:class:`~sengoku.interop.lazy.LazyObservation`:
+        always the tensor of this position, even read after later steps)."""
         seat = self.agent_seat[agent]
         cached = self._observations.get(seat)
         if cached is not None:
             return cached
-        state = self.sengoku_state
-        observation = self.encoder.encode(state.view(seat), seat)
         mask = np.zeros(self.num_actions, np.int8)
-        if seat == state.current_player:
-            mask[self._legal_ints] = 1
-        cached = {"observation": observation, "action_mask": mask}
+        if seat == self.sengoku_state.current_player:
+            mask[self._legal.ints] = 1
+        episode = self._episode
+        cached = LazyObservation(mask, self.encoder, episode, len(episode.actions), seat)
         self._observations[seat] = cached
         return cached
 
@@ -267,15 +269,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        chosen = self._legal.get(int(action))
-        if chosen is None:
+        number = int(action)
+        if number not in self._legal:
             raise IllegalAction(
                 f"action {action} is not legal for {agent} here "
-                f"(legal: {sorted(self._legal)[:12]}...); use the action_mask"
+                f"(legal: {self._legal.preview()}...); use the action_mask"
             )
         state = self.sengoku_state
         self._cumulative_rewards[agent] = 0.0
-        state.apply(chosen)
+        state.apply(self.game.int_to_action(state, number))
+        self._episode.actions.append(number)
         self._clear_rewards()
         outcome = state.outcome()
         if outcome is not None:

@@ -1,0 +1,191 @@
+"""Observations whose tensor is encoded only when it is read.
+
+A PettingZoo observation is ``{"observation": tensor, "action_mask": mask}``; random play,
+search and many learners' action selection read only the mask. :class:`LazyObservation` is
+that dict with the mask in it and the tensor encoded on its first read (through any way of
+reading a dict: ``obs["observation"]``, ``get``, ``items``, ``values``, iteration with look-ups,
+``dict(obs)``, ``{**obs}``, ``==``, ``copy``, ``deepcopy``, ``pickle``), then kept. What
+OpenSpiel does for its own games: tensors only when asked.
+
+The tensor is always the one of the position the observation was returned at, even when it
+is read after the environment moved on: an :class:`Episode` records the Sengoku seed and the
+action integers applied, so a late read replays the episode's actions from the seed (the
+contract's ``new_state(seed)`` drives every shuffle and draw) up to that position. Reading an
+observation before the next ``step()`` (the usual case) costs one ``view`` and one encoding;
+a late read costs that plus the replay (a learner reading the observations of one episode in
+order pays for one replay of the episode in all, as the replay goes on from the last one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import numpy as np
+
+from sengoku.core.game import Game, State
+from sengoku.interop.encoders import Encoder
+
+OBSERVATION = "observation"
+ACTION_MASK = "action_mask"
+
+
+class Episode:
+    """One episode of an environment: enough to rebuild any of its positions.
+
+    ``actions`` is append-only (the action integers applied, in order); ``live`` is the
+    environment's state while this episode is the one played, else None.
+    """
+
+    __slots__ = ("game", "options", "seed", "actions", "live", "_replay")
+
+    def __init__(self, game: Game, options: Mapping[str, Any], seed: int, live: State) -> None:
+        self.game = game
+        self.options = options
+        self.seed = seed
+        self.actions: list[int] = []
+        self.live: State | None = live
+        self._replay: tuple[State, int] | None = None
+
+    def state_at(self, ply: int) -> State:
+        """The state after the first ``ply`` actions (the live state when it is that one)."""
+        live = self.live
+        if live is not None and ply == len(self.actions):
+            return live
+        replay = self._replay
+        if replay is None or replay[1] > ply:
+            state, done = self.game.new_state(seed=self.seed, **self.options), 0
+        else:
+            state, done = replay
+        game = self.game
+        for n in self.actions[done:ply]:
+            state.apply(game.int_to_action(state, n))
+        self._replay = (state, ply)
+        return state
+
+
+class LazyObservation(dict):  # type: ignore[type-arg]
+    """``{"observation": tensor, "action_mask": mask}``, the tensor encoded on first read.
+
+    Until then the dict's own storage holds None for the tensor: every way of reading the dict
+    goes through the methods below (``__iter__`` is overridden so that ``dict(obs)`` and
+    ``{**obs}`` look values up instead of copying the storage).
+    """
+
+    __slots__ = ("_source",)
+
+    def __init__(
+        self,
+        mask: np.ndarray,
+        encoder: Encoder,
+        episode: Episode,
+        ply: int,
+        seat: int,
+    ) -> None:
+        dict.__init__(self, ((OBSERVATION, None), (ACTION_MASK, mask)))
+        self._source: tuple[Encoder, Episode, int, int] | None = (encoder, episode, ply, seat)
+
+    @property
+    def encoded(self) -> bool:
+        """Whether the tensor has been encoded (read) yet."""
+        return self._source is None
+
+    def _fill(self) -> None:
+        source = self._source
+        if source is not None:
+            encoder, episode, ply, seat = source
+            tensor = encoder.encode(episode.state_at(ply).view(seat), seat)
+            dict.__setitem__(self, OBSERVATION, tensor)
+            self._source = None
+
+    def __getitem__(self, key: str) -> Any:
+        if key == OBSERVATION:
+            self._fill()
+        return dict.__getitem__(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key == OBSERVATION:
+            self._fill()
+        return dict.get(self, key, default)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.keys(self))
+
+    def items(self) -> Any:
+        self._fill()
+        return dict.items(self)
+
+    def values(self) -> Any:
+        self._fill()
+        return dict.values(self)
+
+    def copy(self) -> dict[str, Any]:
+        self._fill()
+        return dict(dict.items(self))
+
+    def __eq__(self, other: object) -> bool:
+        self._fill()
+        if isinstance(other, LazyObservation):
+            other._fill()
+        return dict.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        self._fill()
+        return dict.__repr__(self)
+
+    def __reduce__(self) -> tuple[Callable[..., dict[str, Any]], tuple[dict[str, Any]]]:
+        # copy, deepcopy and pickle give a plain dict of the same arrays.
+        return (dict, (self.copy(),))
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        if key == OBSERVATION:
+            self._source = None
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key: str) -> None:
+        if key == OBSERVATION:
+            self._source = None
+        dict.__delitem__(self, key)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        if key == OBSERVATION:
+            self._fill()
+        return dict.pop(self, key, *default)
+
+    def popitem(self) -> tuple[str, Any]:
+        self._fill()
+        return dict.popitem(self)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        if key == OBSERVATION:
+            self._fill()
+        return dict.setdefault(self, key, default)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self._fill()
+        dict.update(self, *args, **kwargs)
+
+    def clear(self) -> None:
+        self._source = None
+        dict.clear(self)
+
+    def __or__(self, other: Any) -> Any:
+        self._fill()
+        return dict.__or__(self, other)
+
+    def __ror__(self, other: Any) -> Any:
+        self._fill()
+        return dict.__ror__(self, other)
+
+    def __ior__(self, other: Any) -> LazyObservation:
+        self._fill()
+        dict.update(self, other)
+        return self
+
+
+__all__ = ["ACTION_MASK", "OBSERVATION", "Episode", "LazyObservation"]

@@ -1,0 +1,125 @@
+"""PettingZoo observations encode their tensor on first read: whenever and however it is read,
+it is the tensor of the position the observation was returned at."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import sengoku
+from sengoku.interop import pettingzoo as pz
+from sengoku.interop.encoders import LegalInts
+from sengoku.interop.lazy import LazyObservation
+
+
+def _episode(
+    env: pz.raw_env, rng: np.random.Generator, plies: int
+) -> tuple[list[dict[str, Any]], list[np.ndarray]]:
+    """Random plies; every agent's observation (unread) and, beside it, its tensor encoded
+    eagerly from the position of that moment."""
+    kept: list[dict[str, Any]] = []
+    want: list[np.ndarray] = []
+    for _ in range(plies):
+        if not env.agents:
+            break
+        state = env.sengoku_state
+        for agent in env.agents:
+            seat = env.agent_seat[agent]
+            observation = env.observe(agent)
+            assert isinstance(observation, LazyObservation) and not observation.encoded
+            kept.append(observation)
+            want.append(env.encoder.encode(state.view(seat), seat))
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    return kept, want
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("gunkimono", {"players": 3}), ("sashimono", {"mode": "duel"}), ("gunshi", {})],
+)
+def test_late_reads_give_the_tensor_of_their_position(name: str, options: dict) -> None:
+    env = pz.raw_env(name, **options)
+    env.reset(seed=11)
+    rng = np.random.default_rng(1)
+    kept, want = _episode(env, rng, 60)
+    second, second_want = _episode(env, rng, 10)  # still in the same episode
+    assert np.array_equal(kept[3]["observation"], want[3])  # read while the episode goes on
+    env.reset(seed=12)  # a new episode: the first one's observations replay it
+    _episode(env, rng, 5)
+    assert sum(o.encoded for o in kept) == 1
+    # Out of order first (each read replays from the seed), then in order (one replay).
+    for i in (len(kept) - 1, 0, len(kept) // 2):
+        assert np.array_equal(kept[i]["observation"], want[i])
+    for observation, tensor in zip(kept + second, want + second_want, strict=True):
+        assert np.array_equal(observation["observation"], tensor)
+        assert observation.encoded
+
+
+READS: dict[str, Callable[[dict[str, Any]], np.ndarray]] = {
+    "getitem": lambda o: o["observation"],
+    "get": lambda o: o.get("observation"),
+    "items": lambda o: dict(o.items())["observation"],
+    "values": lambda o: next(iter(o.values())),
+    "dict": lambda o: dict(o)["observation"],
+    "unpack": lambda o: {**o}["observation"],
+    "iterate": lambda o: [o[k] for k in o][0],
+    "copy": lambda o: o.copy()["observation"],
+    "copy.copy": lambda o: copy.copy(o)["observation"],
+    "deepcopy": lambda o: copy.deepcopy(o)["observation"],
+    "pickle": lambda o: pickle.loads(pickle.dumps(o))["observation"],
+    "or": lambda o: ({} | o)["observation"],
+    "pop": lambda o: o.pop("observation"),
+    "popitem": lambda o: dict([o.popitem(), o.popitem()])["observation"],
+    "setdefault": lambda o: o.setdefault("observation"),
+}
+
+
+@pytest.mark.parametrize("how", sorted(READS))
+def test_every_way_of_reading_the_dict_gives_the_tensor(how: str) -> None:
+    env = pz.raw_env("sashimono", mode="duel")
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    kept, want = _episode(env, rng, 12)
+    observation, tensor = kept[5], want[5]
+    assert observation.keys() == {"observation", "action_mask"}
+    assert "observation" in observation and len(observation) == 2
+    got = READS[how](observation)
+    assert isinstance(got, np.ndarray) and got.dtype == np.float32
+    assert np.array_equal(got, tensor)
+
+
+def test_a_written_tensor_is_kept_and_repr_shows_the_tensor() -> None:
+    env = pz.raw_env("gungi", mode="intro")
+    env.reset(seed=0)
+    observation = env.observe(env.agent_selection)
+    assert "array" in repr(observation) and observation.encoded
+    other = env.observe(env.possible_agents[1])
+    mine = np.ones(3, np.float32)
+    other["observation"] = mine
+    assert other["observation"] is mine
+
+
+@pytest.mark.parametrize(("name", "options"), [("gungi", {"mode": "intro"}), ("gunshi", {})])
+def test_legal_ints_are_the_contract_integers(name: str, options: dict) -> None:
+    game = sengoku.load_game(name)
+    num_actions = game.num_distinct_actions(**game.resolve_options(**options))
+    legal = LegalInts(game, num_actions)
+    state = game.new_state(seed=2, **options)
+    rng = random.Random(2)
+    for _ in range(40):
+        legal.update(state)
+        want = [game.action_to_int(state, a) for a in state.legal_actions()]
+        assert legal.ints.tolist() == want and len(legal) == len(want)
+        wanted = set(want)
+        for n in [*rng.sample(range(num_actions), 50), *want, -1, num_actions, 10**30]:
+            assert (n in legal) == (n in wanted)
+        state.apply(rng.choice(state.legal_actions()))
+    legal.update(None)
+    assert len(legal) == 0 and want[0] not in legal
