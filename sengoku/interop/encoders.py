@@ -469,9 +469,10 @@ class SashimonoEncoder(Encoder):
             total += size
         self.shape = (total,)
         #: (observer's seat, -1 for a spectator; the stacks' seat, 2 for the Kagemusha's line)
-        #: -> the last stacks shown (a copy), the indices of their entries (from the first
-        #: stack's) and their values: they change seldom (see :meth:`_stacks`).
-        self._stack_cache: dict[tuple[int, int], tuple[list[Any], np.ndarray, np.ndarray]] = {}
+        #: -> the last stacks shown (a copy), the indices of their entries, their values and
+        #: where they start: they change seldom (see :meth:`_stacks`).
+        self._stack_cache: dict[tuple[int, int], tuple[list[Any], np.ndarray, np.ndarray, int]] = {}
+        self.army_index = {name: i for i, name in enumerate(self.ARMIES)}
 
     def _stack(self, out: np.ndarray, at: int, stack: Mapping[str, Any] | None) -> None:
         if stack is None:
@@ -494,15 +495,15 @@ class SashimonoEncoder(Encoder):
         stacks equal to the last ones of that key (a stack holds only strings and numbers, so
         a copy of each stack's dict is a full copy)."""
         cached = self._stack_cache.get(key)
-        if cached is None or cached[0] != stacks:
+        if cached is None or cached[0] != stacks or cached[3] != at:
             scratch = np.zeros(len(stacks) * self.STACK, np.float32)
             for i, stack in enumerate(stacks):
                 self._stack(scratch, i * self.STACK, stack)
             (index,) = np.nonzero(scratch)
             copy = [None if stack is None else dict(stack) for stack in stacks]
-            cached = (copy, index, scratch[index])
+            cached = (copy, index + at, scratch[index], at)
             self._stack_cache[key] = cached
-        out[at + cached[1]] = cached[2]
+        out[cached[1]] = cached[2]
 
     def _ordered_cards(self, w: memoryview, at: int, ids: list[str]) -> None:
         cards = self.cards
@@ -514,9 +515,9 @@ class SashimonoEncoder(Encoder):
         me = seat if seat is not None else 0
         observer = seat if seat is not None else -1  # a spectator sees less than seat 0
 
-        def who(s: int) -> int:  # observer 0, other seat 1, Kagemusha 2
-            return 2 if s == 2 else (0 if s == me else 1)
-
+        # Seat -> observer 0, other seat 1, Kagemusha 2.
+        who = {-1: 1, 0: 1, 1: 1, 2: 2, me: 0}.__getitem__
+        armies = self.army_index
         nc = self.num_cards
         kumi = self.kumi
         cards = self.cards
@@ -524,7 +525,7 @@ class SashimonoEncoder(Encoder):
         for side in view["sides"]:
             at = o["sides"] + who(side["seat"]) * self.side_size
             w[at] = 1.0
-            w[at + 1 + self.ARMIES.index(side["army"])] = 1.0
+            w[at + 1 + armies[side["army"]]] = 1.0
             at += 3
             self._stacks(out, at, (observer, side["seat"]), side["sonae"])
             at += self.CELLS * self.STACK
@@ -552,7 +553,7 @@ class SashimonoEncoder(Encoder):
         kage = view.get("kagemusha")
         if kage is not None:
             at = o["kagemusha"]
-            w[at + self.ARMIES.index(kage["army"])] = 1.0
+            w[at + armies[kage["army"]]] = 1.0
             at += 2
             line = kage["kumi_line"]
             if len(line) > self.KAGE_LINE_MAX:

@@ -43,6 +43,7 @@ Serialization (``pyspiel.serialize_game_and_state``) stores the contract's ``to_
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -53,9 +54,9 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from sengoku.core.game import TERMINAL, Action, Event, Game, SengokuError, State
+from sengoku.core.game import TERMINAL, Event, Game, SengokuError, State
 from sengoku.core.registry import load_game
-from sengoku.interop.encoders import Encoder, canonical_json, encoder_for, legal_table
+from sengoku.interop.encoders import Encoder, canonical_json, encoder_for
 
 PREFIX = "sengoku_"
 #: Extra game parameter (besides the game's own options): seed of the deal generator.
@@ -266,7 +267,7 @@ class _Match:
     events told, SHA-256 chained over those told), extended only by the events added since.
     """
 
-    __slots__ = ("state", "events", "legal", "told", "views")
+    __slots__ = ("state", "events", "legal", "player", "told", "views")
 
     def __init__(
         self, state: State, events: list[Event], told: dict[int, tuple[int, int, str]] | None = None
@@ -274,8 +275,11 @@ class _Match:
         self.state = state
         self.events = events
         self.told: dict[int, tuple[int, int, str]] = dict(told or {})
-        #: action int -> action, for the legal list last handed out (reset by apply).
-        self.legal: dict[int, Action] | None = None
+        #: The legal action integers of the current position (reset by apply).
+        self.legal: list[int] | None = None
+        #: OpenSpiel's current player of the current position (reset by apply): it asks
+        #: several times a ply.
+        self.player: int | None = None
         #: seat (None: spectator) -> its view, for the current position (reset by apply).
         self.views: dict[int | None, dict[str, Any]] = {}
 
@@ -291,6 +295,7 @@ class _Match:
         # The same position: its legal table and views hold (never changed in place, only
         # replaced), so a search that clones and then asks for them does not rebuild them.
         clone.legal = self.legal
+        clone.player = self.player
         clone.views = dict(self.views)
         return clone
 
@@ -307,6 +312,7 @@ class _Match:
         self.events = list(data["events"])
         self.told = dict(data["told"])
         self.legal = None
+        self.player = None
         self.views = {}
 
     def digest_for(self, seat: int) -> tuple[int, str]:
@@ -351,38 +357,37 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
 
     # ------------------------------------------------------------------ the State API
     def current_player(self) -> int:
-        seat = self._match.state.current_player
-        return pyspiel.PlayerId.TERMINAL if seat == TERMINAL else seat
+        match = self._lazy or self._match
+        player = match.player
+        if player is None:
+            seat = match.state.current_player
+            player = match.player = pyspiel.PlayerId.TERMINAL if seat == TERMINAL else seat
+        return player
 
     def _legal_actions(self, player: int) -> list[int]:
-        match = self._match
+        match = self._lazy or self._match
         state = match.state
         if player != state.current_player:
             return []
-        table = match.legal
-        if table is None:  # once per position: OpenSpiel may ask several times
-            table = match.legal = legal_table(self._ctx.game, state)
-        return list(table)
+        ints = match.legal
+        if ints is None:  # once per position: OpenSpiel may ask several times
+            to_int = functools.partial(self._ctx.game.action_to_int, state)
+            ints = match.legal = list(map(to_int, state.legal_actions()))
+        return ints  # pybind11 copies it into a C++ vector: the cache cannot be changed
 
     def _apply_action(self, action: int) -> None:
-        match = self._match
+        match = self._lazy or self._match
         state = match.state
-        legal = match.legal
-        chosen = legal.get(action) if legal is not None else None
-        if chosen is None:
-            chosen = self._ctx.game.int_to_action(state, action)
-        events = state.apply(chosen)
+        events = state.apply(self._ctx.game.int_to_action(state, action))
         match.legal = None
+        match.player = None
         match.views = {}
         if not self._ctx.perfect_information:
             match.events.extend(events)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        match = self._match
-        if match.legal is not None and action in match.legal:
-            return str(match.legal[action])
         try:
-            return str(self._ctx.game.int_to_action(match.state, action))
+            return str(self._ctx.game.int_to_action(self._match.state, action))
         except (SengokuError, ValueError):
             return f"#{action}"
 
