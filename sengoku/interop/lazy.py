@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from sengoku.core.game import Game, State
+from sengoku.core.game import Game, SengokuError, State
 from sengoku.interop.encoders import Encoder
 
 OBSERVATION = "observation"
@@ -34,12 +34,16 @@ class Episode:
     """One episode of an environment: enough to rebuild any of its positions.
 
     ``actions`` is append-only (the action integers applied, in order); ``live`` is the
-    environment's state while this episode is the one played, else None.
+    environment's state while this episode is the one played, else None. ``seed`` None: a
+    position set from outside, which cannot be replayed (its observations are encoded when
+    they are made).
     """
 
     __slots__ = ("game", "options", "seed", "actions", "live", "_replay")
 
-    def __init__(self, game: Game, options: Mapping[str, Any], seed: int, live: State) -> None:
+    def __init__(
+        self, game: Game, options: Mapping[str, Any], seed: int | None, live: State
+    ) -> None:
         self.game = game
         self.options = options
         self.seed = seed
@@ -52,6 +56,8 @@ class Episode:
         live = self.live
         if live is not None and ply == len(self.actions):
             return live
+        if self.seed is None:
+            raise SengokuError("a position set from outside cannot be replayed")
         replay = self._replay
         if replay is None or replay[1] > ply:
             state, done = self.game.new_state(seed=self.seed, **self.options), 0

@@ -187,8 +187,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self.encoder = encoder_for(self.game, self.options, obs_size)
         self.num_actions = self.game.num_distinct_actions(**self.options)
         self._deals = random.Random()
-        self.sengoku_state: State = self.game.new_state(seed=0, **self.options)
-        n = self.sengoku_state.num_players
+        self._state: State = self.game.new_state(seed=0, **self.options)
+        n = self._state.num_players
         self.possible_agents = [f"player_{seat}" for seat in range(n)]
         self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation_space = gymnasium.spaces.Dict(
@@ -205,7 +205,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self._legal = LegalInts(self.game, self.num_actions)
         #: seat -> its observation, for the current step (cleared by every change).
         self._observations: dict[int, dict[str, np.ndarray]] = {}
-        self._episode = Episode(self.game, self.options, 0, self.sengoku_state)
+        self._episode = Episode(self.game, self.options, 0, self._state)
         self._start(0)
 
     # ------------------------------------------------------------------ spaces
@@ -223,9 +223,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self._start(self._deals.getrandbits(62))
 
     def _start(self, sengoku_seed: int) -> None:
-        self.sengoku_state = self.game.new_state(seed=sengoku_seed, **self.options)
+        self._state = self.game.new_state(seed=sengoku_seed, **self.options)
         self._episode.live = None  # its observations still unread replay it when read
-        self._episode = Episode(self.game, self.options, sengoku_seed, self.sengoku_state)
+        self._episode = Episode(self.game, self.options, sengoku_seed, self._state)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -234,8 +234,22 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._after_change()
 
+    @property
+    def sengoku_state(self) -> State:
+        """The contract state being played (read it; to set a position, assign a state)."""
+        return self._state
+
+    @sengoku_state.setter
+    def sengoku_state(self, state: State) -> None:
+        # A position set from outside has no seed and actions to replay: its observations
+        # are encoded at once (see observe).
+        self._episode.live = None
+        self._state = state
+        self._episode = Episode(self.game, self.options, None, state)
+        self._after_change()
+
     def _after_change(self) -> None:
-        state = self.sengoku_state
+        state = self._state
         seat = state.current_player
         self._observations = {}
         if seat != TERMINAL:
@@ -257,10 +271,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         if cached is not None:
             return cached
         mask = np.zeros(self.num_actions, np.int8)
-        if seat == self.sengoku_state.current_player:
+        if seat == self._state.current_player:
             mask[self._legal.ints] = 1
         episode = self._episode
         cached = LazyObservation(mask, self.encoder, episode, len(episode.actions), seat)
+        if episode.seed is None:
+            cached["observation"]  # noqa: B018 - not replayable: encoded now
         self._observations[seat] = cached
         return cached
 
@@ -275,7 +291,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
                 f"action {action} is not legal for {agent} here "
                 f"(legal: {self._legal.preview()}...); use the action_mask"
             )
-        state = self.sengoku_state
+        state = self._state
         self._cumulative_rewards[agent] = 0.0
         state.apply(self.game.int_to_action(state, number))
         self._episode.actions.append(number)
@@ -298,7 +314,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
             return None
-        text = self.game.render_text(self.sengoku_state, None)
+        text = self.game.render_text(self._state, None)
         if self.render_mode == "human":
             print(text)
             return None

@@ -123,3 +123,26 @@ def test_legal_ints_are_the_contract_integers(name: str, options: dict) -> None:
         state.apply(rng.choice(state.legal_actions()))
     legal.update(None)
     assert len(legal) == 0 and want[0] not in legal
+
+
+def test_a_position_set_from_outside_is_encoded_at_once() -> None:
+    """A state assigned to the environment has no seed and actions to replay: its
+    observations are encoded when made, and still the tensor of that position later."""
+    game = sengoku.load_game("sashimono")
+    position = game.new_state(seed=9, mode="duel")
+    rng = random.Random(9)
+    for _ in range(20):
+        position.apply(rng.choice(position.legal_actions()))
+    env = pz.raw_env("sashimono", mode="duel")
+    env.reset(seed=0)
+    env.sengoku_state = position
+    seat = position.current_player
+    agent = env.possible_agents[seat]
+    assert env.agent_selection == agent
+    observation = env.observe(agent)
+    assert observation.encoded
+    want = env.encoder.encode(position.view(seat), seat)
+    legal = [game.action_to_int(position, a) for a in position.legal_actions()]
+    assert np.flatnonzero(observation["action_mask"]).tolist() == legal
+    env.step(legal[0])
+    assert np.array_equal(observation["observation"], want)
