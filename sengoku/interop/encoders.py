@@ -393,6 +393,10 @@ class GunkimonoEncoder(Encoder):
         return (int(name[1:]) - 1) * self.width + ord(name[0]) - ord("a")
 
 
+#: A kept stack that no stack equals (the entries of a new key are all written).
+_UNSET = object()
+
+
 class SashimonoEncoder(Encoder):
     """Sashimono (duel or solo) as one flat vector, sides relative to the observer.
 
@@ -469,9 +473,11 @@ class SashimonoEncoder(Encoder):
             total += size
         self.shape = (total,)
         #: (observer's seat, -1 for a spectator; the stacks' seat, 2 for the Kagemusha's line)
-        #: -> the last stacks shown (a copy), the indices of their entries, their values and
-        #: where they start: they change seldom (see :meth:`_stacks`).
-        self._stack_cache: dict[tuple[int, int], tuple[list[Any], np.ndarray, np.ndarray, int]] = {}
+        #: -> the last stacks shown (copies) and their entries: they change seldom (see
+        #: :meth:`_stacks`).
+        self._stack_cache: dict[tuple[int, int], tuple[list[Any], np.ndarray]] = {}
+        #: A stack's (face, types, rank, attack, defence) -> its entries.
+        self._stack_vectors: dict[tuple[Any, ...], np.ndarray] = {}
         self.army_index = {name: i for i, name in enumerate(self.ARMIES)}
 
     def _stack(self, out: np.ndarray, at: int, stack: Mapping[str, Any] | None) -> None:
@@ -491,19 +497,38 @@ class SashimonoEncoder(Encoder):
 
     def _stacks(self, out: np.ndarray, at: int, key: tuple[int, int], stacks: list[Any]) -> None:
         """Kumi stacks one after another from ``at`` (a Sonae, or the Kagemusha's line),
-        ``key`` naming whose and for which observer: the indices and values are kept for
-        stacks equal to the last ones of that key (a stack holds only strings and numbers, so
-        a copy of each stack's dict is a full copy)."""
+        ``key`` naming whose and for which observer. The entries of those stacks are kept as
+        one block per key, written with one slice; only the stacks that differ from the last
+        ones of that key (copies: a stack holds only strings and numbers) are written into
+        the block again, each from the kept entries of a stack equal to it."""
         cached = self._stack_cache.get(key)
-        if cached is None or cached[0] != stacks or cached[3] != at:
-            scratch = np.zeros(len(stacks) * self.STACK, np.float32)
-            for i, stack in enumerate(stacks):
-                self._stack(scratch, i * self.STACK, stack)
-            (index,) = np.nonzero(scratch)
-            copy = [None if stack is None else dict(stack) for stack in stacks]
-            cached = (copy, index + at, scratch[index], at)
+        size = self.STACK
+        if cached is None or len(cached[0]) != len(stacks):
+            cached = ([_UNSET] * len(stacks), np.zeros(len(stacks) * size, np.float32))
             self._stack_cache[key] = cached
-        out[cached[1]] = cached[2]
+        shown, block = cached
+        if shown != stacks:
+            vectors = self._stack_vectors
+            for i, stack in enumerate(stacks):
+                if stack != shown[i]:
+                    if stack is None:
+                        block[i * size : (i + 1) * size] = 0.0
+                        shown[i] = None
+                        continue
+                    what = (
+                        stack["face"],
+                        stack["types"],
+                        stack["rank"],
+                        stack["attack"],
+                        stack["defence"],
+                    )
+                    vector = vectors.get(what)
+                    if vector is None:
+                        vector = vectors[what] = np.zeros(size, np.float32)
+                        self._stack(vector, 0, stack)
+                    block[i * size : (i + 1) * size] = vector
+                    shown[i] = dict(stack)
+        out[at : at + len(block)] = block
 
     def _ordered_cards(self, w: memoryview, at: int, ids: list[str]) -> None:
         cards = self.cards
