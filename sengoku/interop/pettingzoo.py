@@ -295,17 +295,21 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self._cumulative_rewards[agent] = 0.0
         state.apply(self.game.int_to_action(state, number))
         self._episode.actions.append(number)
-        self._clear_rewards()
         outcome = state.outcome()
-        if outcome is not None:
+        if outcome is None:
+            # Rewards are 0 until the end (an illegal action ends the game in the wrapper):
+            # clearing and accumulating them would change nothing.
+            self._after_change()
+        else:
+            self._clear_rewards()
             truncated = outcome.reason == "length_limit"
             for seat, name in enumerate(self.possible_agents):
                 self.rewards[name] = float(outcome.returns[seat])
                 self.terminations[name] = not truncated
                 self.truncations[name] = truncated
                 self.infos[name] = {"outcome": outcome.to_json()}
-        self._after_change()
-        self._accumulate_rewards()
+            self._after_change()
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
