@@ -8,9 +8,16 @@ plies per second of uniformly random play:
 * ``openspiel+obs``: the same, also filling the acting player's observation tensor (through
   ``open_spiel.python.observation.make_observation``, OpenSpiel's numpy path; the
   ``state.observation_tensor()`` call converts thousands of floats to a Python list);
-* ``pettingzoo``: the wrapped AEC environment in its usual loop (``last()`` builds the
-  observation and mask, the action is drawn from the mask);
-* ``gymnasium``: the one-player environment (one-player games only), same loop.
+* ``pettingzoo``: the wrapped AEC environment in its usual loop (``last()``, the action drawn
+  from the mask): random play reads only the mask, so the observation tensor, encoded on
+  first read, is never encoded;
+* ``pettingzoo+obs``: the same loop, also reading ``observation["observation"]`` every ply
+  (as a learner does): it pays for every tensor;
+* ``gymnasium``: the one-player environment (one-player games only), same loop; it returns
+  the observation, tensor included, every step.
+
+Every player draws its action with the same ``random.Random.choice`` over the legal
+integers (the mask's, for the environments), so the draw costs every player alike.
 
 and each adapter's ratio to ``direct`` (the target is at least 0.5), all measured in the same
 run, and memory: the peak of Python allocations (``tracemalloc``) while each player plays

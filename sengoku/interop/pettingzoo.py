@@ -28,7 +28,12 @@ several times in a row, as in Gunkimono, is selected several times in a row).
   the raw environment (:class:`raw_env`) raises :class:`~sengoku.core.game.IllegalAction`
   and changes nothing.
 * An observation is built once per step and agent: ``observe()`` and ``last()`` return the
-  same arrays until the next ``step()`` or ``reset()`` (copy them before changing them).
+  same dict until the next ``step()`` or ``reset()`` (copy its arrays before changing them).
+  Its mask is made at once, its tensor when first read
+  (:class:`~sengoku.interop.lazy.LazyObservation`): play that reads only the mask does not
+  pay for the encoding. Read at any time, the tensor is the one of the position the
+  observation was returned at (a read after the environment moved on replays the episode's
+  actions from its seed to that position).
 * ``reset(seed=s)`` seeds the generator that draws one Sengoku seed per episode, so the same
   ``s`` replays the same deals; ``render_mode="ansi"`` returns the spectator's text drawing,
   ``"human"`` prints it.
