@@ -35,14 +35,24 @@ def _episode(
             assert isinstance(observation, LazyObservation) and not observation.encoded
             kept.append(observation)
             want.append(env.encoder.encode(state.view(seat), seat))
-        mask = env.observe(env.agent_selection)["action_mask"]
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        mask = env.observe(agent)["action_mask"]
         env.step(int(rng.choice(np.flatnonzero(mask))))
     return kept, want
 
 
 @pytest.mark.parametrize(
     ("name", "options"),
-    [("gunkimono", {"players": 3}), ("sashimono", {"mode": "duel"}), ("gunshi", {})],
+    [
+        ("gungi", {"mode": "intro"}),
+        ("gunkimono", {"players": 3}),
+        ("sashimono", {"mode": "duel"}),
+        ("sashimono", {"mode": "solo"}),
+        ("gunshi", {}),
+    ],
 )
 def test_late_reads_give_the_tensor_of_their_position(name: str, options: dict) -> None:
     env = pz.raw_env(name, **options)
