@@ -479,6 +479,8 @@ class SashimonoEncoder(Encoder):
         #: A stack's (face, types, rank, attack, defence) -> its entries.
         self._stack_vectors: dict[tuple[Any, ...], np.ndarray] = {}
         self.army_index = {name: i for i, name in enumerate(self.ARMIES)}
+        #: Each Sashimono space -> its offset among a side's spaces.
+        self.slot_offsets = {name: i * (2 + nc) for name, i in self.spaces.items()}
 
     def _stack(self, out: np.ndarray, at: int, stack: Mapping[str, Any] | None) -> None:
         if stack is None:
@@ -547,6 +549,7 @@ class SashimonoEncoder(Encoder):
         kumi = self.kumi
         cards = self.cards
         o = self.offsets
+        slot_at = self.slot_offsets
         for side in view["sides"]:
             at = o["sides"] + who(side["seat"]) * self.side_size
             w[at] = 1.0
@@ -554,27 +557,37 @@ class SashimonoEncoder(Encoder):
             at += 3
             self._stacks(out, at, (observer, side["seat"]), side["sonae"])
             at += self.CELLS * self.STACK
-            hand = side["hand"] or []
-            if len(hand) > self.HAND_MAX:
-                raise SengokuError(f"sashimono: a hand of {len(hand)} Kumi is over the bound")
-            for position, letter in enumerate(hand):
-                w[at + position * 3 + kumi[letter]] = 1.0
+            hand = side["hand"]
+            if hand:
+                if len(hand) > self.HAND_MAX:
+                    raise SengokuError(f"sashimono: a hand of {len(hand)} Kumi is over the bound")
+                k = at
+                for letter in hand:
+                    w[k + kumi[letter]] = 1.0
+                    k += 3
             at += self.HAND_MAX * 3
             w[at] = side["hand_count"]
             w[at + 1] = side["deck_count"]
             w[at + 2] = side["sashimono_hand_count"]
             w[at + 3] = side["sashimono_deck_count"]
             at += 4
-            self._ordered_cards(w, at, side["sashimono_hand"] or [])
+            shown = side["sashimono_hand"]
+            if shown:
+                for position, card in enumerate(shown, 1):
+                    w[at + cards[card]] = position
             at += nc
             for space, placed in side["slots"].items():
-                k = at + self.spaces[space] * (2 + nc)
+                k = at + slot_at[space]
                 w[k] = 1.0
-                w[k + 1] = 1.0 if placed["bowed"] else 0.0
+                if placed["bowed"]:
+                    w[k + 1] = 1.0
                 w[k + 2 + cards[placed["card"]]] = 1.0
             at += self.SPACES * (2 + nc)
             w[at] = side["vp"]
-            self._ordered_cards(w, at + 1, side["scored"])
+            scored = side["scored"]
+            if scored:
+                for position, card in enumerate(scored, 1):
+                    w[at + 1 + cards[card]] = position
         kage = view.get("kagemusha")
         if kage is not None:
             at = o["kagemusha"]
