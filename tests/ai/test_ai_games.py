@@ -69,3 +69,27 @@ def test_honesty_on_hidden_information_games(name: str) -> None:
             assert len(picks) == 1, (name, agent_name, seed, picks)
             checked += 1
     assert checked == 9
+
+
+@pytest.mark.parametrize("name", ["gunshi", "sashimono", "gunkimono"])
+def test_levels_of_hidden_information_games_climb(name: str) -> None:
+    """Levels 1-4 have iteration budgets (same seed, same move); each search level searches
+    more than the one below (docs/ai.md, Strength: each beats the one below); level 5
+    thinks for a second."""
+    from sengoku.ai import load_agent
+    from sengoku.ai.base import Budget
+
+    agents = [load_agent(name, level, seed=0) for level in range(1, 6)]
+    assert agents[4].budget == Budget(seconds=1.0)
+    assert type(agents[4]).__name__ == "ISMCTSAgent"
+    searches = [a for a in agents[:4] if type(a).__name__ == "ISMCTSAgent"]
+    assert len(searches) >= 2
+    budgets = [a.budget.iterations for a in searches]
+    assert all(b is not None for b in budgets)
+    assert budgets == sorted(set(budgets))  # type: ignore[type-var]
+    # The levels below the searches play greedily on the game's evaluation, the lower with
+    # no fewer random moves.
+    greedy = agents[: 4 - len(searches)]
+    assert all(type(a).__name__ == "GreedyAgent" for a in greedy)
+    epsilons = [a.options["epsilon"] for a in greedy]
+    assert epsilons == sorted(epsilons, reverse=True)

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sengoku.ai.eval import Knowledge
-from sengoku.core.game import State
+from sengoku.ai.eval import Knowledge, Level
+from sengoku.core.game import Game, State
 from sengoku.games.gunshi.data import (
     CELLS,
     INVADERS_TO_WIN,
@@ -61,9 +61,21 @@ def progress(state: Any, cell: int, seat: int) -> float:
 class GunshiKnowledge(Knowledge):
     hidden_information = True
     rollout_depth = 30
-    # IS-MCTS ran 1500 / 1100 / 900 iterations a second here on an idle machine, 370 / 210 / 70
-    # under heavy load (gunshi / sashimono / gunkimono): see docs/ai.md, Speed.
-    search_ladder = (5, 20, 60, 250)
+    # One-ply greedy play is barely better than random here (a Gunshi turn is several
+    # sub-decisions: card, unit, direction), so level 1 is greedy and levels 2-4 are IS-MCTS
+    # searches about 2.5x apart; a game is hundreds of sub-decisions, so their budgets stay
+    # small (docs/ai.md, Strength).
+    ismcts_levels = (5, 12, 30)
+
+    def levels(self, game: Game) -> dict[int, Level]:
+        low, mid, high = self.ismcts_levels
+        return {
+            1: ("greedy", {}),
+            2: ("ismcts", {"iterations": low}),
+            3: ("ismcts", {"iterations": mid}),
+            4: ("ismcts", {"iterations": high}),
+            5: ("ismcts", {"seconds": 1.0}),
+        }
 
     def shogun_odds(self, state: Any, seat: int) -> dict[int, float]:
         """Each unit of ``seat`` on the field: its chance to be ``seat``'s Shogun, as the
