@@ -140,15 +140,27 @@ class GungiEncoder(Encoder):
                         owner = 0 if color == own else 1
                         channel = tier * 2 * k + owner * k + kind
                         self.plane_of[me][(tier, color, name)] = channel * 81
+        # The same as nested look-ups, per observer colour: colour -> piece name -> the offset
+        # of its plane at each tier (no tuple key to build per piece).
+        self.planes: tuple[dict[str, dict[str, tuple[int, ...]]], ...] = tuple(
+            {
+                color: {
+                    name: tuple(plane_of[(tier, color, name)] for tier in range(self.TIERS))
+                    for name in self.kinds
+                }
+                for color in ("white", "black")
+            }
+            for plane_of in self.plane_of
+        )
 
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
         me = 1 if seat == 1 else 0
         own_color = ("white", "black")[me]
         squares = self.squares[me]
-        plane_of = self.plane_of[me]
+        planes = self.planes[me]
         # One scattered write for every piece on the board (numpy's per-item writes are slow).
         index = [
-            plane_of[(tier, piece["color"], piece["piece"])] + squares[entry["square"]]
+            planes[piece["color"]][piece["piece"]][tier] + squares[entry["square"]]
             for entry in view["board"]
             for tier, piece in enumerate(entry["tower"])
         ]
