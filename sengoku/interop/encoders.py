@@ -29,11 +29,25 @@ import itertools
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol, cast
 
 import numpy as np
 
 from sengoku.core.game import Action, Game, SengokuError, State
+
+
+class Entries(Protocol):
+    """An encoder's output written one entry at a time (see :func:`entries_of`)."""
+
+    def __getitem__(self, index: int, /) -> float: ...
+
+    def __setitem__(self, index: int, value: float, /) -> None: ...
+
+
+def entries_of(out: np.ndarray) -> Entries:
+    """A memoryview of the flat float32 ``out``: one entry at a time, far cheaper (about
+    40 ns) than numpy's item writes (85-125 ns); the values are rounded to float32 alike."""
+    return cast(Entries, out.data)
 
 
 class Encoder(ABC):
@@ -279,7 +293,7 @@ class GunkimonoEncoder(Encoder):
         # numpy's item writes); counted entries (the banner stacks, hands, known tiles and
         # reserves) are added to, and nothing else writes them. The board's troops, symbols and
         # levels are one numpy write of kept indices and values.
-        w = memoryview(out)
+        w = entries_of(out)
         n = view["players_count"]
         me = seat if seat is not None else 0
         slots = [(s - me) % n for s in range(n)]
@@ -544,13 +558,13 @@ class SashimonoEncoder(Encoder):
                     shown[i] = dict(stack)
         out[at : at + len(block)] = block
 
-    def _ordered_cards(self, w: memoryview, at: int, ids: list[str]) -> None:
+    def _ordered_cards(self, w: Entries, at: int, ids: list[str]) -> None:
         cards = self.cards
         for position, card in enumerate(ids):
             w[at + cards[card]] = position + 1
 
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
-        w = memoryview(out)  # one entry at a time: far cheaper than numpy's item writes
+        w = entries_of(out)
         me = seat if seat is not None else 0
         observer = seat if seat is not None else -1  # a spectator sees less than seat 0
 
@@ -803,7 +817,7 @@ class GunshiEncoder(Encoder):
             total += size
         self.shape = (total,)
 
-    def _pile(self, w: memoryview, at: int, cards: list[str | None], what: str) -> None:
+    def _pile(self, w: Entries, at: int, cards: list[str | None], what: str) -> None:
         if len(cards) > self.PILE:
             raise SengokuError(f"gunshi encoder: {what} holds {len(cards)} cards, over {self.PILE}")
         width = 2 + self.num_cards
@@ -815,7 +829,7 @@ class GunshiEncoder(Encoder):
             else:
                 w[k + 2 + self.cards[code]] = 1.0
 
-    def _row_card(self, w: memoryview, at: int, card: Mapping[str, Any] | None) -> None:
+    def _row_card(self, w: Entries, at: int, card: Mapping[str, Any] | None) -> None:
         if card is None:
             return
         w[at] = 1.0
@@ -827,13 +841,13 @@ class GunshiEncoder(Encoder):
         else:
             w[at + 3 + self.cards[code]] = 1.0
 
-    def _letters(self, w: memoryview, at: int, letters: list[Any]) -> None:
+    def _letters(self, w: Entries, at: int, letters: list[Any]) -> None:
         for position, letter in enumerate(letters):
             index = letter if isinstance(letter, int) else self.letters[letter]
             w[at + index] = position + 1
 
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
-        w = memoryview(out)  # one entry at a time: far cheaper than numpy's item writes
+        w = entries_of(out)
         me = 1 if seat == 1 else 0
         cells = self.cell_index[me]
         dirs = self.dirs[me]
@@ -941,7 +955,7 @@ class GunshiEncoder(Encoder):
 
     def _command(
         self,
-        w: memoryview,
+        w: Entries,
         at: int,
         command: Mapping[str, Any],
         cells: Mapping[str, int],
