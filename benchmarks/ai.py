@@ -25,7 +25,7 @@ from sengoku.core.registry import list_games, load_game
 #: Level 5 plays at 1 s a move; the tables measure it through a deterministic stand-in with a
 #: fixed budget (0.05-0.25 s a move here), so a row means the same under any machine load.
 STAND_IN = {
-    "gungi": "alphabeta:iterations=1000",
+    "gungi": "alphabeta:iterations=2000",
     "gunshi": "ismcts:iterations=90",
     "sashimono": "ismcts:iterations=128",
     "gunkimono": "ismcts:iterations=160",
