@@ -9,7 +9,6 @@ give the same JSON, key order included.
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
@@ -29,6 +28,7 @@ from sengoku.games.gunshi.data import (
     cell_name,
 )
 from sengoku.games.gunshi.state import OFF, SCOUTED, Card, _command_view, _seen
+from tests.sampling import sampled_positions
 
 
 def _ref_card(card: Card | None, show: bool, seat: int | None) -> Any:
@@ -127,21 +127,7 @@ GAME = Gunshi()
 
 
 def _positions(options: dict[str, Any], count: int) -> list[GunshiState]:
-    out: list[GunshiState] = []
-    seed = 0
-    while len(out) < count:
-        st = GAME.new_state(seed, **options)
-        rng = random.Random(1000 + seed)
-        ply = 0
-        while len(out) < count:
-            if ply % 6 == 1 or st.is_terminal():
-                out.append(st.clone())
-            if st.is_terminal() or ply > 1500:
-                break
-            st.apply(rng.choice(st.legal_actions()))
-            ply += 1
-        seed += 1
-    return out
+    return sampled_positions(GAME, options, count, every=6, at=1, max_ply=1500)  # type: ignore[return-value]
 
 
 VARIANTS = [

@@ -9,7 +9,6 @@ included, and views handed out must not share mutable parts with later views.
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
@@ -26,6 +25,7 @@ from sengoku.games.sashimono.state import (
     rank,
     types_of,
 )
+from tests.sampling import sampled_positions
 
 
 def _ref_stack(st: str | None, show: bool) -> dict[str, Any] | None:
@@ -121,21 +121,7 @@ GAME = Sashimono()
 
 
 def _positions(options: dict[str, Any], count: int) -> list[SashimonoState]:
-    out: list[SashimonoState] = []
-    seed = 0
-    while len(out) < count:
-        st = GAME.new_state(seed, **options)
-        rng = random.Random(1000 + seed)
-        ply = 0
-        while len(out) < count:
-            if ply % 5 == 2 or st.is_terminal():
-                out.append(st.clone())
-            if st.is_terminal() or ply > 600:
-                break
-            st.apply(rng.choice(st.legal_actions()))
-            ply += 1
-        seed += 1
-    return out
+    return sampled_positions(GAME, options, count, every=5, at=2, max_ply=600)  # type: ignore[return-value]
 
 
 @pytest.mark.parametrize(
