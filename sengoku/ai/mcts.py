@@ -23,8 +23,54 @@ from sengoku.ai.eval import Knowledge, knowledge_for
 from sengoku.core.game import Action, Game, SengokuError, State
 
 
+def _index_last_after_shuffle(rng: random.Random, n: int) -> int:
+    """For a list ``x`` of ``n >= 1`` items: the index of the item that ``rng.shuffle(x)``
+    leaves last, drawing exactly the numbers that shuffle draws, without shuffling.
+
+    ``Random.shuffle`` swaps ``x[i]`` with ``x[randbelow(i + 1)]`` for ``i = n-1 .. 1``; only
+    the first swap touches the last place, and the rest still advance the generator, so they
+    are drawn (by the same ``getrandbits`` calls ``_randbelow`` makes) and thrown away. Only
+    for a plain ``random.Random``, whose shuffle and ``_randbelow`` are CPython's.
+    """
+    if n < 2:
+        return n - 1
+    getrandbits = rng.getrandbits
+    k = n.bit_length()  # randbelow(m): the first k-bit draw below m
+    picked = getrandbits(k)
+    while picked >= n:
+        picked = getrandbits(k)
+    m = n - 1
+    while m > 1:
+        # The bounds m .. low share the bit length k: one block without bit_length calls.
+        k = m.bit_length()
+        low = max(1 << (k - 1), 2)
+        for bound in range(m, low - 1, -1):
+            r = getrandbits(k)
+            while r >= bound:
+                r = getrandbits(k)
+        m = low - 1
+    return picked
+
+
+#: Whether ``_index_last_after_shuffle`` reproduces this interpreter's ``Random.shuffle``.
+_FAST_SHUFFLE = getattr(random.Random, "_randbelow", None) is getattr(
+    random.Random, "_randbelow_with_getrandbits", 0
+)
+
+
 class Node:
-    __slots__ = ("action", "player", "children", "untried", "visits", "totals", "available")
+    __slots__ = (
+        "action",
+        "player",
+        "children",
+        "untried",
+        "visits",
+        "totals",
+        "available",
+        "seen_legal",
+        "seen_found",
+        "seen_untried",
+    )
 
     def __init__(self, action: Action | None, player: int, num_players: int) -> None:
         self.action = action
@@ -35,6 +81,12 @@ class Node:
         self.visits = 0
         self.totals = [0.0] * num_players
         self.available = 0
+        # IS-MCTS: the legal actions met here last time (a copy), each one's child or None,
+        # and the positions of those without one. A determinization usually offers the
+        # same actions again, and then these are read instead of looking up every action.
+        self.seen_legal: list[Action] | None = None
+        self.seen_found: list[Node | None] = []
+        self.seen_untried: list[int] = []
 
 
 def playout_values(
@@ -65,6 +117,10 @@ class MCTSAgent(Agent):
         if not isinstance(c, int | float) or c < 0:
             raise SengokuError(f"agent {self.name!r}: c must be a number >= 0, got {c!r}")
         self.knowledge = knowledge_for(game)
+        # Without a move ordering (the generic order_key: every action 0.0) the stable sort in
+        # expansion_order keeps the shuffled order, so it is skipped.
+        order_key = getattr(self.knowledge.order_key, "__func__", None)
+        self.ordered = order_key is not Knowledge.order_key
         depth = self.options["rollout_depth"]
         if depth == "game":
             self.rollout_depth = self.knowledge.rollout_depth
@@ -117,8 +173,17 @@ class MCTSAgent(Agent):
         ordering first (captures before quiet moves, so a winning capture is tried early)."""
         order = list(actions)
         self.rng.shuffle(order)
-        order.sort(key=lambda a: self.knowledge.order_key(state, a))
+        if self.ordered:
+            order.sort(key=lambda a: self.knowledge.order_key(state, a))
         return order
+
+    def index_to_expand(self, state: State, actions: list[Action]) -> int:
+        """The index in ``actions`` of ``expansion_order(state, actions)[-1]``, drawing the
+        same random numbers."""
+        if not self.ordered and _FAST_SHUFFLE and type(self.rng) is random.Random:
+            return _index_last_after_shuffle(self.rng, len(actions))
+        first = self.expansion_order(state, actions)[-1]
+        return next(i for i, a in enumerate(actions) if a is first)
 
     def best_child(self, root: Node) -> Node:
         # Most visits, then best mean; the children's insertion order is deterministic.
@@ -187,18 +252,31 @@ class ISMCTSAgent(MCTSAgent):
         node = root
         while not state.is_terminal():
             legal = state.legal_actions()
-            untried = [a for a in legal if a not in node.children]
-            if untried:
-                action = self.expansion_order(state, untried)[-1]
+            if legal == node.seen_legal:
+                found, untried_at = node.seen_found, node.seen_untried
+            else:
+                children = node.children
+                # Each legal action's child, or None if not expanded yet.
+                found = [children.get(a) for a in legal] if children else [None] * len(legal)
+                untried_at = [i for i, ch in enumerate(found) if ch is None]
+                node.seen_legal, node.seen_found, node.seen_untried = legal[:], found, untried_at
+            if untried_at:
+                k = self.index_to_expand(state, [legal[i] for i in untried_at])
+                at = untried_at.pop(k)
+                action = legal[at]
                 state.apply(action)
                 child = Node(action, state.current_player, state.num_players)
                 node.children[action] = child
-                for a in legal:
-                    if a in node.children:
-                        node.children[a].available += 1
+                # Every legal action's child was available this time: the old ones and the
+                # new one (legal actions are distinct: ascending action numbers).
+                for ch in found:
+                    if ch is not None:
+                        ch.available += 1
+                child.available += 1
+                found[at] = child
                 path.append(child)
                 break
-            candidates = [node.children[a] for a in legal]
+            candidates: list[Node] = found  # type: ignore[assignment]  # no None left
             for child in candidates:
                 child.available += 1
             node = self.select_available(node, candidates)

@@ -44,7 +44,7 @@ class GunkimonoKnowledge(Knowledge):
     search_ladder = (3, 9, 27, 81)
 
     def income(self, state: Any, seat: int) -> int:
-        return sum(len(state.formation(c)) for c in state.strongholds[seat])
+        return sum(state.formation_size(c) for c in state.strongholds[seat])
 
     def readiness(self, state: Any, seat: int) -> float:
         """1 when the next stronghold is due, falling with the honor rows still missing."""
@@ -64,15 +64,12 @@ class GunkimonoKnowledge(Knowledge):
     def best_site(self, state: Any, seat: int) -> int:
         """The largest formation the seat could build a stronghold on now."""
         cells = state._stronghold_cells(seat)
-        best = 0
-        seen: set[int] = set()
-        for c in cells:
-            if c in seen:
-                continue
-            squares = state.formation(c)
-            seen |= squares
-            best = max(best, len(squares))
-        return best
+        if not cells:
+            return 0
+        board = state._formations()  # sizes of every formation, computed once per board
+        comp: list[int] = board.comp
+        size: list[int] = board.size
+        return max(map(size.__getitem__, map(comp.__getitem__, cells)))
 
     def honor_value(self, state: Any, seat: int) -> float:
         end = _C.ending_row[state.num_players]

@@ -80,12 +80,19 @@ class Place:
     b: int
     #: The action's integer (``to_int()``), computed once at construction.
     int_id: int = field(init=False, repr=False, compare=False)
+    #: ``hash`` of the compared fields (what the dataclass would compute on every call),
+    #: computed once: search looks placements up in its tree nodes' dicts by the thousand.
+    hash_value: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         vertical = 0 if self.b == self.a + 1 else 1
         _set_int(
             self, PLACE_BASE + ((self.first * 10 + self.second) * CELLS + self.a) * 2 + vertical
         )
+        object.__setattr__(self, "hash_value", hash((self.first, self.a, self.second, self.b)))
+
+    def __hash__(self) -> int:
+        return self.hash_value
 
     def __str__(self) -> str:
         return f"{troop_name(self.first)}@{cell_name(self.a)} {troop_name(self.second)}@{cell_name(self.b)}"
@@ -115,10 +122,16 @@ class SmallTile:
     support: bool
     #: The action's integer (``to_int()``), computed once at construction.
     int_id: int = field(init=False, repr=False, compare=False)
+    #: ``hash`` of the compared fields, computed once (as for ``Place``).
+    hash_value: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         base = SUPPORT_BASE if self.support else SMALL_BASE
         _set_int(self, base + self.troop * CELLS + self.cell)
+        object.__setattr__(self, "hash_value", hash((self.troop, self.cell, self.support)))
+
+    def __hash__(self) -> int:
+        return self.hash_value
 
     def __str__(self) -> str:
         word = "support" if self.support else "small"

@@ -102,6 +102,50 @@ def _troop(code: int) -> tuple[int, int]:
     return code // 2, code % 2 + 1
 
 
+class _Board:
+    """Formations of one battlefield (tops and stronghold owners), computed once and shared.
+
+    Legal-action generation, scoring and the evaluation all ask for the formations of the
+    same board many times; ``key`` says which board this is, so a state whose tops or
+    strongholds changed (by a move, or by a test writing ``top`` directly) computes afresh.
+    Nothing here is changed after it is built: clones and determinizations share it.
+    """
+
+    __slots__ = ("key", "comp", "held", "size", "sites")
+
+    def __init__(self, key: tuple[int, ...], top: list[int], sh_owner: list[int]) -> None:
+        self.key = key
+        comp = [-1] * CELLS
+        size = [0] * CELLS
+        for start in range(CELLS):
+            if comp[start] >= 0:
+                continue
+            t = top[start]
+            comp[start] = start
+            todo = [start]
+            n = 1
+            while todo:
+                c = todo.pop()
+                for nb in NEIGHBOURS[c]:
+                    if comp[nb] < 0 and top[nb] == t:
+                        comp[nb] = start
+                        todo.append(nb)
+                        n += 1
+            size[start] = n
+        held: dict[int, list[int]] = {}
+        for c in range(CELLS):
+            if sh_owner[c] >= 0:
+                held.setdefault(comp[c], []).append(c)
+        #: Formation id (its lowest square) of each square.
+        self.comp = comp
+        #: The stronghold squares of each formation that holds one.
+        self.held = held
+        #: The number of squares of each formation, by formation id.
+        self.size = size
+        #: ``_stronghold_cells`` by (seat, own_double_stronghold), filled on demand.
+        self.sites: dict[tuple[int, bool], list[int]] = {}
+
+
 class GunkimonoState(State):
     """A Gunkimono position; see the module docstring for the shape of a turn."""
 
@@ -148,6 +192,7 @@ class GunkimonoState(State):
         self.conceded = -1
         self.built_at: list[list[int]] = []  # [seat, turn number] of each stronghold built
         self._legal: list[GunkimonoAction] | None = None
+        self._board: _Board | None = None
 
     # ------------------------------------------------------------------ setup
 
@@ -285,27 +330,25 @@ class GunkimonoState(State):
                     todo.append(nb)
         return seen
 
+    def _formations(self) -> _Board:
+        """The formations of the battlefield as it is now (cached while it stays so)."""
+        key = (*self.top, *self.sh_owner)
+        board = self._board
+        if board is None or board.key != key:
+            board = self._board = _Board(key, self.top, self.sh_owner)
+        return board
+
     def _components(self) -> tuple[list[int], dict[int, list[int]]]:
-        """Formation id of each square, and the stronghold squares of each controlled one."""
-        comp = [-1] * CELLS
-        held: dict[int, list[int]] = {}
-        top = self.top
-        for start in range(CELLS):
-            if comp[start] >= 0:
-                continue
-            t = top[start]
-            comp[start] = start
-            todo = [start]
-            while todo:
-                c = todo.pop()
-                for nb in NEIGHBOURS[c]:
-                    if comp[nb] < 0 and top[nb] == t:
-                        comp[nb] = start
-                        todo.append(nb)
-        for c in range(CELLS):
-            if self.sh_owner[c] >= 0:
-                held.setdefault(comp[c], []).append(c)
-        return comp, held
+        """Formation id of each square, and the stronghold squares of each controlled one.
+
+        Shared with other callers and clones: read them, never change them."""
+        board = self._formations()
+        return board.comp, board.held
+
+    def formation_size(self, cell: int) -> int:
+        """``len(self.formation(cell))``, from the cached formations."""
+        board = self._formations()
+        return board.size[board.comp[cell]]
 
     def _links_controlled(
         self, a: int, ta: int, b: int, tb: int, comps: tuple[list[int], dict[int, list[int]]]
@@ -384,7 +427,15 @@ class GunkimonoState(State):
         comps = self._components() if sum(len(s) for s in self.strongholds) >= 2 else None
         pairs = INDEXED_PAIRS if support is None else PAIRS_OF[support]
         free = [p for p in pairs if sh[p[1]] < 0 and sh[p[2]] < 0 and level[p[1]] == level[p[2]]]
-        out = []
+        out: list[Place] = []
+        if comps is None:
+            # Nothing can link controlled formations: only the troop duplication rule
+            # filters, so read each pair's two tops once and filter per tile side.
+            tops = [(i, top[a], top[b]) for i, a, b in free]
+            for _key, t1, c1, t2, c2 in kinds:
+                table = _places(c1, c2)
+                out += [table[i] for i, x, y in tops if x != t1 and y != t2]
+            return out
         for _key, t1, c1, t2, c2 in kinds:
             table = _places(c1, c2)
             for i, a, b in free:
@@ -398,6 +449,12 @@ class GunkimonoState(State):
         out = []
         top, sh = self.top, self.sh_owner
         comps = self._components() if sum(len(s) for s in self.strongholds) >= 2 else None
+        if comps is None:
+            open_tops = [(c, top[c]) for c in range(CELLS) if sh[c] < 0]
+            for troop in sorted(self.reserve[self.turn]):
+                table = SMALLS[troop]
+                out += [table[c] for c, t in open_tops if t != troop]
+            return out
         for troop in sorted(self.reserve[self.turn]):
             table = SMALLS[troop]
             for c in range(CELLS):
@@ -420,6 +477,20 @@ class GunkimonoState(State):
         top, level, sh = self.top, self.level, self.sh_owner
         comps = self._components() if sum(len(s) for s in self.strongholds) >= 2 else None
         cells = []
+        if comps is None:
+            # Then a neighbour one level up suits some tile side unless every second troop
+            # of the hand's tiles is the neighbour's own (troop duplication).
+            # So start from the raised squares (few) and mark their free neighbours one lower.
+            seconds = {ty for _tx, ty in kinds}
+            found: set[int] = set()
+            for y in range(CELLS):
+                ly = level[y]
+                if ly == 0 or sh[y] >= 0 or (len(seconds) == 1 and top[y] in seconds):
+                    continue
+                for x in NEIGHBOURS[y]:
+                    if level[x] == ly - 1 and sh[x] < 0:
+                        found.add(x)
+            return sorted(found)
         for x in range(CELLS):
             if sh[x] >= 0:
                 continue
@@ -449,17 +520,26 @@ class GunkimonoState(State):
         return row != REMOVED and row < _C.ending_row[self.num_players]
 
     def _stronghold_cells(self, seat: int) -> list[int]:
-        comp, held = self._components()
-        out = []
+        board = self._formations()
+        key = (seat, bool(self.options["own_double_stronghold"]))
+        cells = board.sites.get(key)
+        if cells is None:
+            cells = board.sites[key] = self._find_stronghold_cells(seat, board)
+        return list(cells)
+
+    def _find_stronghold_cells(self, seat: int, board: _Board) -> list[int]:
+        comp, sh, top = board.comp, self.sh_owner, self.top
         own_ok = self.options["own_double_stronghold"]
-        for c in range(CELLS):
-            if self.sh_owner[c] >= 0 or self.top[c] == FACE_DOWN:
-                continue
-            squares = held.get(comp[c])
-            if squares and not (own_ok and all(self.sh_owner[s] == seat for s in squares)):
-                continue
-            out.append(c)
-        return out
+        # Formations closed to a new stronghold: those holding one (unless all of them are
+        # the seat's own and the option allows that).
+        closed = {
+            g
+            for g, squares in board.held.items()
+            if not (own_ok and all(sh[s] == seat for s in squares))
+        }
+        return [
+            c for c in range(CELLS) if sh[c] < 0 and top[c] != FACE_DOWN and comp[c] not in closed
+        ]
 
     def _stronghold_due(self, seat: int) -> bool:
         """All five markers at or past the row of the lowest remaining stronghold?"""
@@ -642,11 +722,13 @@ class GunkimonoState(State):
 
     def _queue_scoring(self, cells: list[int], events: list[Event]) -> None:
         self.passes = 0
-        comp, held = self._components()
         self.pending = []
+        sh = self.sh_owner
         for c in cells:
-            size = sum(1 for x in range(CELLS) if comp[x] == comp[c])
-            controlled = comp[c] in held
+            # Just this formation, not the whole board's (which rollouts rarely need here).
+            squares = self.formation(c)
+            size = len(squares)
+            controlled = any(sh[x] >= 0 for x in squares)
             self.pending.append([c, self.top[c], self.sym[c], size, 0 if controlled else 1])
         self.phase = "score"
         self._skip_unscorable(events)
@@ -988,6 +1070,7 @@ class GunkimonoState(State):
         new.banner_stacks = [[list(b) for b in s] for s in self.banner_stacks]
         new.banners = [[list(b) for b in s] for s in self.banners]
         new._legal = self._legal
+        new._board = self._board
         return new
 
     def to_json(self) -> dict[str, Any]:
@@ -1109,7 +1192,11 @@ class GunkimonoState(State):
         stacks' values, from the tiles and banners ``seat`` has not seen."""
         n = self.num_players
         new = self.clone()
-        new._legal = None
+        # On the seat's own turn its actions read only what it sees (its hand and reserve,
+        # the board, pending scores, its markers), which stays as it is: the list is kept.
+        # Not in the draw step, which reads the resampled stack.
+        if not (self.turn == seat and self.phase in ("place", "support", "score", "stronghold")):
+            new._legal = None
         # Large tiles: the full set minus every tile this seat can see or knows the place of.
         pool = Counter(_C.large_tiles)
         seen = Counter(self.placed) + Counter(self.row) + Counter(self.hands[seat])
