@@ -9,6 +9,8 @@ Towers are tuples, so :meth:`GungiState.clone` copies 81 references.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, event
@@ -61,6 +63,7 @@ def _hand_key(color: int, kind: int, count: int) -> int:
 
 
 SETUP, PLAY = "setup", "play"
+ALL_SQUARES = range(81)
 
 # JSON pieces of the view, made once: square names and (name, kanji, colour) per piece.
 SQUARE_NAMES = [square_name(sq) for sq in range(81)]
@@ -78,6 +81,24 @@ def _near(sq: int, archers: bool) -> frozenset[int]:
             out.add(other)
     out.discard(sq)
     return frozenset(out)
+
+
+def _attack_sources(
+    attacks: list[dict[int, tuple[bool, tuple[int, ...]]]],
+) -> list[list[tuple[int, ...]]]:
+    """[attacker color][target]: the squares (ascending) from which some piece of that
+    color, at some tier, can reach ``target``. No other square can capture a Marshal there,
+    so the capturable test looks at these only."""
+    per_color = NUM_KINDS * 4 * 81  # entries of one color (see pieces.table_index)
+    sources: list[list[set[int]]] = [[set() for _ in range(81)] for _ in (WHITE, BLACK)]
+    for index, targets in enumerate(attacks):
+        color, sq = index // per_color, index % 81
+        for target in targets:
+            sources[color][target].add(sq)
+    return [[tuple(sorted(squares)) for squares in by_target] for by_target in sources]
+
+
+ATTACK_SOURCES = {blockers: _attack_sources(table) for blockers, table in ATTACK_TABLES.items()}
 
 
 # Indexed by [enemy has an Archer][square]; square -1 (no Marshal) has no lines.
@@ -109,11 +130,13 @@ class GungiState(State):
         "_outcome",
         "_rays",
         "_attacks",
+        "_sources",
         "_legal_cache",
         "max_length",
         "_fen_cache",
         "_notation_cache",
         "_capturable_cache",
+        "_pseudo_cache",
     )
 
     def __init__(self, game: Gungi, options: dict[str, Any]) -> None:
@@ -137,11 +160,15 @@ class GungiState(State):
         self._outcome: Outcome | None = None
         self._rays = RAY_TABLES[options["archer_blockers"]]
         self._attacks = ATTACK_TABLES[options["archer_blockers"]]
+        self._sources = ATTACK_SOURCES[options["archer_blockers"]]
         self._legal_cache: tuple[int, list[int]] | None = None
         self.max_length = game.max_game_length(**options)
         self._fen_cache: tuple[tuple[int, int], str] | None = None
         self._notation_cache: tuple[int, dict[str, int], dict[str, int]] | None = None
         self._capturable_cache: tuple[int, list[bool]] | None = None
+        # The mate test after each move finds whether the Marshal is exposed and may
+        # generate the next side's moves; the legal list reuses both (None: not generated).
+        self._pseudo_cache: tuple[int, list[int] | None, bool] | None = None
 
     # ------------------------------------------------------------------ bookkeeping
     def recompute(self) -> None:
@@ -187,14 +214,19 @@ class GungiState(State):
         self._gen_drops(codes, color)
         return codes
 
-    def _gen_board(self, codes: list[int], color: int) -> None:
+    def _gen_board(
+        self, codes: list[int], color: int, squares: Iterable[int] = ALL_SQUARES
+    ) -> None:
+        """Board moves of ``color``'s top pieces on ``squares`` (ascending: the legal order)."""
         board = self.board
         rays_table = self._rays
         limit = self.mode.stack_limit
         marshal_may_stack = self.mode.marshal_may_stack
         append = codes.append
+        gen_onto = self._gen_onto
+        slide, jump = SLIDE, JUMP  # locals: this loop is the engine's hottest
         table_base = color * NUM_KINDS * 4
-        for frm in range(81):
+        for frm in squares:
             tower = board[frm]
             if not tower:
                 continue
@@ -207,16 +239,16 @@ class GungiState(State):
             low = (kind << 2) | 0
             frm81 = frm * 81
             for mode, squares, extra in rays_table[((table_base + kind * 4) + tier) * 81 + frm]:
-                if mode == SLIDE:
+                if mode == slide:
                     for to in squares:
                         target = board[to]
                         if not target:
                             append(((frm81 + to) << 17) | low | 1)
                             continue
                         if len(target) <= tier:
-                            self._gen_onto(codes, color, kind, frm81 + to, target, limit, may_stack)
+                            gen_onto(codes, color, kind, frm81 + to, target, limit, may_stack)
                         break
-                elif mode == JUMP:
+                elif mode == jump:
                     for i, to in enumerate(squares):
                         target = board[to]
                         height = len(target)
@@ -226,9 +258,7 @@ class GungiState(State):
                             if not target:
                                 append(((frm81 + to) << 17) | low | 1)
                             else:
-                                self._gen_onto(
-                                    codes, color, kind, frm81 + to, target, limit, may_stack
-                                )
+                                gen_onto(codes, color, kind, frm81 + to, target, limit, may_stack)
                 else:  # DIAGONAL archer landings, behind the front/wing blockers
                     if any(len(board[b]) > tier for b in extra):
                         continue
@@ -240,7 +270,7 @@ class GungiState(State):
                         if not target:
                             append(((frm81 + to) << 17) | low | 1)
                         else:
-                            self._gen_onto(codes, color, kind, frm81 + to, target, limit, may_stack)
+                            gen_onto(codes, color, kind, frm81 + to, target, limit, may_stack)
 
     def _gen_onto(
         self,
@@ -385,10 +415,18 @@ class GungiState(State):
         cache = self._legal_cache
         if cache is not None and cache[0] == self.hash:
             return cache[1]
-        codes = self._pseudo_codes()
+        pseudo = self._pseudo_cache
+        exposed: bool | None = None
+        if pseudo is not None and pseudo[0] == self.hash:
+            exposed = pseudo[2]
+            # A copy: the cache keeps its own list.
+            codes = pseudo[1][:] if pseudo[1] is not None else self._pseudo_codes()
+        else:
+            codes = self._pseudo_codes()
         if self.phase == PLAY and self.options["self_check"] == "forbidden":
             color = self.to_move
-            exposed = self._marshal_capturable(color)
+            if exposed is None:
+                exposed = self._marshal_capturable(color)
             near = self._near_marshal(color)
             kept = []
             for code in codes:
@@ -420,6 +458,11 @@ class GungiState(State):
         self._notation_cache = (self.hash, short, with_origin)
         return short, with_origin
 
+    def legal_codes(self) -> list[int]:
+        """The legal move codes, ascending: ``legal_actions`` without making Move objects
+        (for search code that filters them). The list is cached: do not change it."""
+        return self._legal_codes()
+
     def legal_actions(self) -> list[Any]:
         interned = _INTERNED
         return [interned.get(c) or Move(c) for c in self._legal_codes()]
@@ -435,7 +478,7 @@ class GungiState(State):
         attacks = self._attacks
         enemy = 1 - color
         table_base = enemy * NUM_KINDS * 4
-        for sq in range(81):
+        for sq in self._sources[enemy][target_sq]:
             tower = board[sq]
             if not tower:
                 continue
@@ -475,14 +518,26 @@ class GungiState(State):
     def _is_mate(self, color: int) -> bool:
         """Every move of ``color`` leaves its Marshal capturable (spec: mate)."""
         exposed = self._marshal_capturable(color)
+        if color == self.to_move:
+            self._pseudo_cache = (self.hash, None, exposed)
         if not exposed and self._has_drop(color):
             # A drop never exposes the Marshal: it only adds height to own or empty squares.
             return False
+        if not exposed and self._safe_board_move(color):
+            return False
         codes = self._pseudo_codes()
+        if color == self.to_move:
+            self._pseudo_cache = (self.hash, codes, exposed)
         if not exposed:
             near = self._near_marshal(color)
             if any(self._cannot_expose(code, color, near) for code in codes):
                 return False
+        if exposed:
+            # Moving the Marshal is the escape found most often: try those moves first
+            # (whether any move is safe does not depend on the order they are tried in).
+            codes = [c for c in codes if (c >> 2) & 15 == MARSHAL] + [
+                c for c in codes if (c >> 2) & 15 != MARSHAL
+            ]
         for code in codes:
             undo = self._make(code)
             safe = undo[6] or not self._marshal_capturable(color)
@@ -491,9 +546,40 @@ class GungiState(State):
                 return False
         return True
 
+    def _safe_board_move(self, color: int) -> bool:
+        """Whether some board move of ``color`` passes ``_cannot_expose`` (Marshal not exposed).
+
+        Generates square by square and stops at the first such move, so the mate test after
+        a move seldom generates the whole list. Only top pieces that are not the Marshal,
+        off the Marshal's lines and not uncovering an enemy piece can pass.
+        """
+        board = self.board
+        near = self._near_marshal(color)
+        cannot_expose = self._cannot_expose
+        codes: list[int] = []
+        for sq in ALL_SQUARES:
+            tower = board[sq]
+            if not tower:
+                continue
+            top = tower[-1]
+            if top & 1 != color or top >> 1 == MARSHAL or sq in near:
+                continue
+            if len(tower) >= 2 and tower[-2] & 1 != color:
+                continue
+            codes.clear()
+            self._gen_board(codes, color, (sq,))
+            for code in codes:
+                if cannot_expose(code, color, near):
+                    return True
+        return False
+
     def _enemy_archers(self, color: int) -> bool:
         archer = ARCHER * 2 + (1 - color)
-        return any(tower and tower[-1] == archer for tower in self.board)
+        # A plain loop: this runs after every move (mate test), a generator costs more.
+        for tower in self.board:
+            if tower and tower[-1] == archer:
+                return True
+        return False
 
     def _near_marshal(self, color: int) -> frozenset[int]:
         return NEAR_MARSHAL[self._enemy_archers(color)][self.marshal_at[color]]
@@ -649,18 +735,19 @@ class GungiState(State):
         if not isinstance(action, Move):
             raise IllegalAction(f"{action!r} is not a Gungi move; use Gungi.parse_action")
         code = action.code
-        if code not in self._legal_set():
+        if not self._is_legal_code(code):
             raise IllegalAction(f"{action} is not legal here: {self._why_illegal(action)}")
         mover = self.to_move
         phase_before = self.phase
         undo = self._make(code)
         self._legal_cache = None
+        text = str(action)
         events: list[Event] = [
             event(
                 "move",
                 seat=mover,
-                action=str(action),
-                message=f"{COLOR_NAMES[mover].title()} plays {action}",
+                action=text,
+                message=f"{COLOR_NAMES[mover].title()} plays {text}",
             )
         ]
         for piece in undo[7]:
@@ -682,9 +769,11 @@ class GungiState(State):
             self._finish(result, events)
         return events
 
-    def _legal_set(self) -> frozenset[int] | list[int]:
+    def _is_legal_code(self, code: int) -> bool:
+        # The legal codes are sorted: a binary search, no set built for each move played.
         codes = self._legal_codes()
-        return frozenset(codes) if len(codes) > 16 else codes
+        i = bisect_left(codes, code)
+        return i < len(codes) and codes[i] == code
 
     def _judge(self, mover: int, marshal_taken: bool) -> Outcome | None:
         """The result if the move ``mover`` just made ended the game, else None."""
@@ -786,11 +875,13 @@ class GungiState(State):
         other._outcome = self._outcome
         other._rays = self._rays
         other._attacks = self._attacks
+        other._sources = self._sources
         other._legal_cache = self._legal_cache
         other.max_length = self.max_length
         other._fen_cache = self._fen_cache
         other._notation_cache = self._notation_cache
         other._capturable_cache = self._capturable_cache
+        other._pseudo_cache = self._pseudo_cache
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> GungiState:
