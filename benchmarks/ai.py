@@ -30,6 +30,10 @@ STAND_IN = {
     "sashimono": "ismcts:iterations=128",
     "gunkimono": "ismcts:iterations=160",
 }
+#: Gungi games between the alpha-beta levels can shuffle pieces at equal material until the
+#: 1000-decision limit; the tables adjudicate a game still running at 400 plies as a draw
+#: (as engine tournaments do), which halves their cost and never credits either side.
+MAX_PLIES = {"gungi": 400}
 TOP = "level5:seconds=0.2"
 EQUAL_TIME = 0.05
 
@@ -69,6 +73,7 @@ def strength(args: argparse.Namespace) -> None:
     options = dict(json.loads(args.options)) if args.options else {}
     num_players = game.new_state(0, **options).num_players
     top = args.top or STAND_IN.get(game.name, TOP)
+    max_plies = MAX_PLIES.get(game.name) if args.max_plies is None else args.max_plies or None
     rows = pairs_for(game.name, num_players, top)
     if args.pairs:
         wanted = set(args.pairs.split(","))
@@ -97,6 +102,7 @@ def strength(args: argparse.Namespace) -> None:
             workers=args.workers,
             progress=sys.stderr,
             jsonl_path=out,
+            max_plies=max_plies,
         )
         a = report["agents"][agents[0]]
         row: dict[str, Any] = {
@@ -111,6 +117,7 @@ def strength(args: argparse.Namespace) -> None:
             "score": a["score"],
             "seconds_per_move": {k: v["seconds_per_move"] for k, v in report["agents"].items()},
             "minutes": round((time.perf_counter() - start) / 60, 1),
+            "max_plies": max_plies,
         }
         if report.get("elo"):
             row.update({k: report["elo"][0][k] for k in ("elo", "elo_ci95", "score_ci95")})
@@ -166,6 +173,12 @@ def main() -> None:
         help="games for the rows with level 4 or 5 (default: --games)",
     )
     p.add_argument("--top", help="the spec that stands for level 5 (default: STAND_IN)")
+    p.add_argument(
+        "--max-plies",
+        type=int,
+        help="adjudicate games still running after this many plies as draws "
+        "(default: MAX_PLIES, 400 in Gungi; 0: play every game out)",
+    )
     p.set_defaults(func=strength)
     args = parser.parse_args()
     args.func(args)

@@ -35,6 +35,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--opening-plies", type=int, default=2, help="random plies shared by each block's games"
     )
+    p.add_argument(
+        "--max-plies",
+        type=int,
+        help="adjudicate a game still running after this many plies as a draw",
+    )
     p.add_argument("--sprt", metavar="ELO0,ELO1", help="stop early by SPRT (two agents)")
     p.add_argument("--alpha", type=float, default=0.05, help="SPRT false-positive rate")
     p.add_argument("--beta", type=float, default=0.05, help="SPRT false-negative rate")
@@ -99,6 +104,7 @@ def run(args: argparse.Namespace, options_of: Callable[[Game, argparse.Namespace
         sprt=sprt,
         progress=None if args.quiet else sys.stderr,
         jsonl_path=args.out,
+        max_plies=args.max_plies,
     )
     if args.json:
         print(json.dumps(report, ensure_ascii=False))

@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from sengoku.ai import make_agent, parse_spec
-from sengoku.core.game import Game, SengokuError
+from sengoku.core.game import Game, Outcome, SengokuError
 from sengoku.core.record import GameRecord
 
 _GAMES: dict[str, Game] = {}
@@ -46,8 +46,10 @@ def play_game(task: dict[str, Any]) -> dict[str, Any]:
 
     Task fields: ``index``, ``block``, ``game_ref``, ``options``, ``game_seed``,
     ``opening_seed``, ``opening_plies``, ``seats`` (agent spec per seat), ``seed`` (the
-    arena's seed, for the agents' seeds) and ``defaults`` (default agent options, such as a
-    budget, applied to specs that do not set them).
+    arena's seed, for the agents' seeds), ``defaults`` (default agent options, such as a
+    budget, applied to specs that do not set them) and ``max_plies`` (optional: a game still
+    running after that many plies, the opening included, is adjudicated a draw, reason
+    ``adjudicated``, as tournament managers such as cutechess-cli's ``-maxmoves`` do).
     """
     game = game_from_ref(task["game_ref"])
     seats: list[str] = list(task["seats"])
@@ -77,8 +79,13 @@ def play_game(task: dict[str, Any]) -> dict[str, Any]:
     thinking = [0.0] * len(seats)
     moves = [0] * len(seats)
     limit = game.max_game_length(**state.options) + 1
+    max_plies = task.get("max_plies")
     plies = opening
+    adjudicated = False
     while not state.is_terminal():
+        if max_plies is not None and plies >= max_plies:
+            adjudicated = True
+            break
         seat = state.current_player
         start = time.perf_counter()
         action = agents[seat].choose(state, seat)
@@ -90,7 +97,9 @@ def play_game(task: dict[str, Any]) -> dict[str, Any]:
             raise SengokuError(
                 f"{game.name} did not end within max_game_length ({limit - 1}) decisions"
             )
-    outcome = state.outcome()
+    outcome = (
+        Outcome.no_winner(state.num_players, "adjudicated") if adjudicated else state.outcome()
+    )
     assert outcome is not None
     return {
         "index": task["index"],

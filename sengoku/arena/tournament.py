@@ -44,6 +44,8 @@ class ArenaConfig:
     #: Default agent options (a budget) for specs that set none.
     defaults: dict[str, Any] = field(default_factory=dict)
     sprt: SPRT | None = None
+    #: Adjudicate a game still running after this many plies as a draw (None: play it out).
+    max_plies: int | None = None
 
 
 def rotations(agents: Sequence[str], num_players: int) -> list[list[str]]:
@@ -84,6 +86,7 @@ def schedule(config: ArenaConfig, num_players: int) -> Iterator[dict[str, Any]]:
                 "seats": list(seats),
                 "seed": config.seed,
                 "defaults": dict(config.defaults),
+                "max_plies": config.max_plies,
             }
             index += 1
         block += 1
@@ -275,6 +278,7 @@ def run_arena(
     report = summarize(config, num_players, counted)
     report["games_scheduled"] = len(tasks)
     report["opening_plies"] = config.opening_plies
+    report["max_plies"] = config.max_plies
     report["agent_defaults"] = config.defaults
     report["backend"] = backend.describe()
     if config.sprt is not None:
@@ -365,8 +369,11 @@ def arena(
     sprt: SPRT | None = None,
     progress: IO[str] | None = None,
     jsonl_path: str | Path | None = None,
+    max_plies: int | None = None,
 ) -> dict[str, Any]:
     """Convenience wrapper: ``arena("gungi", ["mcts", "random"], 100, workers=2)``."""
+    if max_plies is not None and max_plies < 1:
+        raise SengokuError(f"max_plies must be at least 1, got {max_plies}")
     from sengoku.arena.backends import make_backend
 
     g = load_game(game) if isinstance(game, str) else game
@@ -379,6 +386,7 @@ def arena(
         opening_plies,
         dict(defaults or {}),
         sprt,
+        max_plies,
     )
     chosen = (
         backend if isinstance(backend, Backend) else make_backend(backend, workers, ray_address)
