@@ -58,6 +58,25 @@ def progress(state: Any, cell: int, seat: int) -> float:
     return max(0.0, 1.0 - zone_distance(state, cell, seat) / (SIZE - 1))
 
 
+class _Zone:
+    """Just enough of a state for ``progress``: the ``invasion_zone`` option."""
+
+    def __init__(self, invasion_zone: str) -> None:
+        self.options = {"invasion_zone": invasion_zone}
+
+
+#: ``progress(state, cell, seat)`` for each invasion_zone option, seat and cell: the same
+#: floats, looked up (the heuristic runs at the end of every rollout).
+_PROGRESS: dict[str, tuple[tuple[float, ...], ...]] = {
+    zone: tuple(tuple(progress(_Zone(zone), c, seat) for c in range(CELLS)) for seat in (0, 1))
+    for zone in ("back_line", "centre_three")
+}
+#: Each cell's neighbours on the board.
+_NEAR: tuple[tuple[int, ...], ...] = tuple(tuple(n for n in nb if n >= 0) for nb in NEIGHBOUR)
+#: Each token's unit cost.
+_TOKEN_COST: tuple[int, ...] = tuple(UNITS[t].cost for t in TOKEN_TYPE)
+
+
 class GunshiKnowledge(Knowledge):
     hidden_information = True
     rollout_depth = 30
@@ -93,13 +112,15 @@ class GunshiKnowledge(Knowledge):
         value = INVASION * state.invaders[seat] / max(INVADERS_TO_WIN, 1)
         near: set[int] = set()
         for cell in cells[seat]:
-            near.update(n for n in NEIGHBOUR[cell] if n >= 0)
+            near.update(_NEAR[cell])
         for u, odds in self.shogun_odds(state, other).items():
             if state.uloc[u] in near:
                 value += SHOGUN_THREAT * odds
+        zone = state.options["invasion_zone"]
+        advances = _PROGRESS[zone][other] if zone in _PROGRESS else None
         for cell in cells[other]:
             if cell in near:
-                advance = progress(state, cell, other)
+                advance = progress(state, cell, other) if advances is None else advances[cell]
                 if advance > 0.5:
                     value += BLOCK * advance
         return value
@@ -108,10 +129,10 @@ class GunshiKnowledge(Knowledge):
         s: Any = state
         cells: list[list[int]] = [[], []]
         army = [0.0, 0.0]
-        for u, (owner, cell) in enumerate(zip(s.uown, s.uloc, strict=True)):
+        for owner, cell, cost in zip(s.uown, s.uloc, _TOKEN_COST, strict=True):
             if owner in (0, 1) and 0 <= cell < CELLS:
                 cells[owner].append(cell)
-                army[owner] += UNITS[TOKEN_TYPE[u]].cost
+                army[owner] += cost
         other = 1 - seat
         value = self.side_value(s, seat, cells) - self.side_value(s, other, cells)
         return value + ARMY * (army[seat] - army[other])

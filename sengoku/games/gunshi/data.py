@@ -234,6 +234,8 @@ FENCES_PER_PLAYER: int = UNIT_RULES["fences_per_player"]
 FENCE_COST: int = UNIT_RULES["fence_cost"]
 STARTING_POINTS: int = UNIT_RULES["starting_points"]
 INVADERS_TO_WIN: int = UNIT_RULES["invaders_to_win"]
+#: Decisions after which a game ends with no winner (``Gunshi.max_game_length``, any options).
+MAX_GAME_LENGTH = 4000
 UNIT_TYPES: tuple[str, ...] = ("I", "A", "C")
 
 

@@ -27,6 +27,7 @@ from sengoku.games.gunshi.data import (
     DECKS,
     EDGE_NAMES,
     FORMATIONS,
+    MAX_GAME_LENGTH,
     agreed_cards,
     parse_deck,
     parse_edge,
@@ -280,7 +281,7 @@ class Gunshi(Game):
             raise ParseError(str(exc)) from None
 
     def max_game_length(self, **options: Any) -> int:
-        return 4000
+        return MAX_GAME_LENGTH
 
     def state_from_json(self, data: Mapping[str, Any]) -> GunshiState:
         return GunshiState.from_json(self, dict(data))

@@ -113,8 +113,11 @@ def mix(state: Any, p: int, cards: list[Any], with_known: bool) -> int:
     ``with_known``: the known cards lose their identity too (a face-down send or a removal
     hides which card left). Returns the bag the cards now share (-1: all known, none mixed).
     """
-    lits = [c[0] for c in cards if bag_of(c) < 0] if with_known else []
-    par = Counter(bag_of(c) for c in cards if bag_of(c) >= 0)
+    lits = [c[0] for c in cards if len(c) <= 3 or c[3] < 0] if with_known else []
+    par: dict[int, int] = {}  # bag id -> unknown cards of it (a plain dict: cheaper than Counter)
+    for c in cards:
+        if len(c) > 3 and c[3] >= 0:
+            par[c[3]] = par.get(c[3], 0) + 1
     if not lits and len(par) == 1:
         return next(iter(par))  # already one bag: nothing is forgotten
     if not lits and not par:
@@ -144,16 +147,39 @@ def slots(state: Any, p: int) -> list[tuple[str, int, int]]:
     return out
 
 
+def _slot_bags(state: Any, p: int) -> set[int]:
+    """The bag ids of player p's unknown card slots: ``{b for _, _, b in slots(state, p)}``."""
+    out: set[int] = set()
+    for zone in (state.stock[p], state.hand[p], state.deck[p], state.row[p]):
+        for c in zone:
+            if len(c) > 3 and c[3] >= 0:
+                out.add(c[3])
+    lt = state.lightning[p]
+    if lt is not None and bag_of(lt) >= 0:
+        out.add(lt[3])
+    if state.player == p:
+        for c in state.queue:
+            if len(c) > 3 and c[3] >= 0:
+                out.add(c[3])
+    if state.removed_bag[p] >= 0 and state.removed[p]:
+        out.add(state.removed_bag[p])
+    if state.box_bag[p] >= 0 and (state.prepared[p] or state.unused[p]):
+        out.add(state.box_bag[p])
+    return out
+
+
 def collect_garbage(state: Any, p: int) -> None:
     """Drop bags with no member, no content and no pending constraint."""
     while True:
-        direct = Counter(b for _, _, b in slots(state, p))
-        drawn = Counter(pid for bag in state.bags[p] for pid, n in bag["par"] if n > 0)
+        live = _slot_bags(state, p)  # bags with a direct member
+        for bag in state.bags[p]:
+            for pid, n in bag["par"]:
+                if n > 0:
+                    live.add(pid)  # and bags a child draws from
         dead = [
             bag["id"]
             for bag in state.bags[p]
-            if not direct[bag["id"]]
-            and not drawn[bag["id"]]
+            if bag["id"] not in live
             and not bag["gone"]
             and not bag["lits"]
             and not bag["par"]

@@ -18,7 +18,7 @@ from typing import Any
 
 from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, event
 from sengoku.games.gunshi import knowledge
-from sengoku.games.gunshi.actions import A, GunshiAction
+from sengoku.games.gunshi.actions import A, GunshiAction, sorted_unique
 from sengoku.games.gunshi.data import (
     BASIC_DECK,
     BLUE,
@@ -39,6 +39,7 @@ from sengoku.games.gunshi.data import (
     INVADERS_TO_WIN,
     LETTERS,
     LIGHTNING_COST,
+    MAX_GAME_LENGTH,
     NEIGHBOUR,
     NUM_TOKENS,
     RED,
@@ -62,11 +63,24 @@ TYPE_NAME = {"I": "Infantry", "A": "Archer", "C": "Cavalry"}
 POS_NAMES = ("L", "1", "2", "3", "4")
 
 
-def cn(cell: int) -> str:
-    return cell_name(cell)
-
-
 _CELL_NAMES: tuple[str, ...] = tuple(cell_name(c) for c in range(CELLS))
+_TOKENS = range(NUM_TOKENS)
+# Each cell's (or facing's) action of a kind, built once: cheaper than A(kind, cn(cell)).
+_AT = tuple(A("at", name) for name in _CELL_NAMES)
+_UNIT = tuple(A("unit", name) for name in _CELL_NAMES)
+_HIT = tuple(A("hit", name) for name in _CELL_NAMES)
+_ASK = tuple(A("ask", name) for name in _CELL_NAMES)
+_SWAP = tuple(A("swap", name) for name in _CELL_NAMES)
+_CHAIN = tuple(A("chain", name) for name in _CELL_NAMES)
+_TO = tuple(A("to", name) for name in _CELL_NAMES)
+_DIR = tuple(A("dir", name) for name in DIR_NAMES)
+_FACE = tuple(A("face", name) for name in DIR_NAMES)
+assert set(TOKEN_TYPE) <= set("IAC"), "_units_of skips the type test for 'IAC'"
+
+
+def cn(cell: int) -> str:
+    # Precomputed names for the board's cells (by far the most frequent case).
+    return _CELL_NAMES[cell] if 0 <= cell < CELLS else cell_name(cell)
 
 
 class GunshiState(State):
@@ -128,6 +142,11 @@ class GunshiState(State):
         self.removed_bag = [-1, -1]  # the bag of the card removed by the Inspiration
         self.box_bag = [-1, -1]  # the bag of the Advanced cards in the box (Mods 1 and 2)
         self._events: list[Event] = []
+        # The sorted legal actions of this very position, kept by ``legal_actions`` so that the
+        # ``apply`` right after it (a rollout ply, an agent's move) need not generate them a
+        # second time to check the action. ``apply`` clears it. Not part of the position (not
+        # serialized); code that edits a state's fields by hand must reset it to None.
+        self._legal_memo: list[GunshiAction] | None = None
 
     def setup(self) -> None:
         """Setup per the options: the decks, the variant's preparations, presets."""
@@ -302,27 +321,34 @@ class GunshiState(State):
         s.candidates = [list(self.candidates[0]), list(self.candidates[1])]
         s.cmd = dict(self.cmd) if self.cmd is not None else None
         s._events = []
+        # _legal_memo is shared: the copy's legal actions are the same, and the list is never
+        # changed in place (legal_actions hands out copies, apply replaces it).
         return s
 
     # ------------------------------------------------------------------ apply
     def legal_actions(self) -> list[GunshiAction]:  # type: ignore[override]
         if self.result is not None:
             return []
-        acts = self._legal()
-        return sorted(set(acts), key=GunshiAction.to_int)
+        memo = self._legal_memo
+        if memo is None:
+            memo = self._legal_memo = sorted_unique(self._legal())
+        return list(memo)  # a copy: callers may change theirs
 
     def apply(self, action: Any) -> list[Event]:
         if self.result is not None:
             raise IllegalAction("the game is over; no action can be played")
         if isinstance(action, str):
             action = self.game.parse_action(self, action)
-        legal = self._legal()
+        legal = self._legal_memo
+        if legal is None:
+            legal = self._legal()
+        self._legal_memo = None
         if action not in legal:
             raise IllegalAction(self._why_illegal(action, legal))
         self._events = []
         self.ply += 1
         self._do(action)
-        if self.result is None and self.ply >= self.game.max_game_length(**self.options):
+        if self.result is None and self.ply >= MAX_GAME_LENGTH:
             self.result = Outcome.no_winner(2, "length_limit")
             self._emit(None, "game_over", "The game reached the length limit: no winner.")
         events, self._events = self._events, []
@@ -563,7 +589,7 @@ class GunshiState(State):
         if self.fpiece == "F":
             return [A("fence", EDGE_NAMES[e]) for e in self._formation_edges(p)]
         if self.fcell < 0:
-            return [A("at", cn(c)) for c in sorted(HOME[p]) if self.board[c] < 0]
+            return [_AT[c] for c in sorted(HOME[p]) if self.board[c] < 0]
         return [A("face", d) for d in DIR_NAMES]
 
     def _do_formation(self, a: GunshiAction) -> None:
@@ -847,10 +873,11 @@ class GunshiState(State):
         return e >= 0 and self.fence[e] == 1 - p
 
     def _units_of(self, p: int, types: str = "IAC") -> list[int]:
+        uown, uloc = self.uown, self.uloc
+        if types == "IAC":  # every token is one of these: no type test
+            return [u for u in _TOKENS if uown[u] == p and 0 <= uloc[u] < CELLS]
         return [
-            u
-            for u in range(NUM_TOKENS)
-            if self.uown[u] == p and 0 <= self.uloc[u] < CELLS and TOKEN_TYPE[u] in types
+            u for u in _TOKENS if uown[u] == p and 0 <= uloc[u] < CELLS and TOKEN_TYPE[u] in types
         ]
 
     def _adjacent_own(self, cell: int, p: int, types: str) -> list[int]:
@@ -907,7 +934,10 @@ class GunshiState(State):
 
     def _step(self, cell: int, d: int, p: int, b: list[int]) -> list[int]:
         n = NEIGHBOUR[cell][d]
-        if n < 0 or self._enemy_fence(cell, d, p):
+        if n < 0:
+            return []
+        e = EDGE_OF[cell][d]  # _enemy_fence, inlined: this is the hottest geometry test
+        if e >= 0 and self.fence[e] == 1 - p:
             return []
         occ = b[n]
         if occ >= 0 and self.uown[occ] == p:
@@ -1032,7 +1062,7 @@ class GunshiState(State):
         elif code in ("Re", "Crossbow"):
             shoot = "shoot" if code == "Re" else "crossbow"
             modes = ["reorient"] if self._units_of(p) else []
-            if self._shooters(p, shoot):
+            if any(self._targets(u, shoot) for u in self._units_of(p, "A")):  # a shooter
                 modes.append(shoot)
             self._offer_modes(cmd, modes, "no unit can carry out the command")
         elif code == "F":
@@ -1089,8 +1119,17 @@ class GunshiState(State):
         nothing happens (compulsory resolution: act when able, else nothing)."""
         cmd.update(fields)
         self.cmd = cmd
-        if not affordable or not self._cmd_legal():
+        if not affordable or not self._cmd_possible():
             self._nothing(why)
+
+    def _cmd_possible(self) -> bool:
+        """Whether the command being resolved has a legal action: ``bool(self._cmd_legal())``,
+        stopping at the first unit able to move for the movement cards (the common case)."""
+        cmd = self.cmd
+        assert cmd is not None
+        if cmd["step"] == "unit" and cmd.get("type", "") in ("move", "light", "rapid"):
+            return bool(self._movable_units(cmd, self.player, first_only=True))
+        return bool(self._cmd_legal())
 
     def _offer_modes(self, cmd: dict[str, Any], modes: list[str], why: str) -> None:
         """A card with several uses: none possible, exactly one (taken), or a choice."""
@@ -1135,28 +1174,24 @@ class GunshiState(State):
             return self._legal_move(cmd, p)
         if t == "reorient":
             if step == "unit":
-                return [A("unit", cn(self.uloc[u])) for u in self._units_of(p)]
+                return [_UNIT[self.uloc[u]] for u in self._units_of(p)]
             if step == "face":
                 u = cmd["leader"]
-                return [A("face", DIR_NAMES[d]) for d in range(4) if d != self.uface[u]]
+                return [_FACE[d] for d in range(4) if d != self.uface[u]]
             return self._chain_choices(cmd, p) + [A("done")]
         if t in ("shoot", "crossbow", "fire"):
             if step == "unit":
-                return [A("unit", cn(self.uloc[u])) for u in self._shooters(p, t)]
+                return [_UNIT[self.uloc[u]] for u in self._shooters(p, t)]
             if step == "hit":
                 u = cmd["shooter"]
                 kind = "crossbow" if t == "crossbow" else "shoot"
-                return [A("hit", cn(c)) for c in self._targets(u, kind)]
+                return [_HIT[c] for c in self._targets(u, kind)]
             return self._chain_choices(cmd, p) + [A("done")]
         if t == "fence":
             if step == "unit":
                 if self.fences_left[p] < 1 or self.points[p] < FENCE_COST:
                     return []
-                return [
-                    A("unit", cn(self.uloc[u]))
-                    for u in self._units_of(p, "I")
-                    if self._fence_edges(u)
-                ]
+                return [_UNIT[self.uloc[u]] for u in self._units_of(p, "I") if self._fence_edges(u)]
             if step == "fence":
                 return [A("fence", EDGE_NAMES[e]) for e in self._fence_edges(cmd["builder"])]
             return self._chain_choices(cmd, p) + [A("done")]
@@ -1164,23 +1199,21 @@ class GunshiState(State):
             if step == "piece":
                 return [A("place", x) for x in self._reinforce_types(p, UNITS_COST)]
             if step == "at":
-                return [A("at", cn(c)) for c in sorted(HOME[p]) if self.board[c] < 0]
+                return [_AT[c] for c in sorted(HOME[p]) if self.board[c] < 0]
             return [A("face", d) for d in DIR_NAMES]
         if t == "enroute":
             if step == "unit":
                 if not self._reinforce_types(p, EN_ROUTE_COST, need_home=False):
                     return []
                 return [
-                    A("unit", cn(self.uloc[u]))
-                    for u in self._units_of(p, "IA")
-                    if self._en_route_cells(u)
+                    _UNIT[self.uloc[u]] for u in self._units_of(p, "IA") if self._en_route_cells(u)
                 ]
             if step == "piece":
                 return [
                     A("place", x) for x in self._reinforce_types(p, EN_ROUTE_COST, need_home=False)
                 ]
             if step == "at":
-                return [A("at", cn(c)) for c in self._en_route_cells(cmd["base"])]
+                return [_AT[c] for c in self._en_route_cells(cmd["base"])]
             return [A("face", d) for d in DIR_NAMES]
         if t == "look":
             out = []
@@ -1189,17 +1222,16 @@ class GunshiState(State):
             out += [A("look", str(i + 1)) for i in range(len(self.row[1 - p]))]
             return out
         if t == "ask":
-            return [A("ask", cn(self.uloc[u])) for u in self._units_of(1 - p)]
+            return [_ASK[self.uloc[u]] for u in self._units_of(1 - p)]
         if t == "switch":
             if step == "unit":
                 return [
-                    A("unit", cn(self.uloc[u]))
+                    _UNIT[self.uloc[u]]
                     for u in self._units_of(p)
                     if self._adjacent_own(self.uloc[u], p, "IAC")
                 ]
             return [
-                A("swap", cn(self.uloc[v]))
-                for v in self._adjacent_own(self.uloc[cmd["first"]], p, "IAC")
+                _SWAP[self.uloc[v]] for v in self._adjacent_own(self.uloc[cmd["first"]], p, "IAC")
             ]
         raise AssertionError(f"unknown command state {cmd}")
 
@@ -1251,7 +1283,7 @@ class GunshiState(State):
                 self.fences_left[p] < 1 or self.points[p] < FENCE_COST or not self._fence_edges(u)
             ):
                 continue
-            out.append(A("chain", cn(self.uloc[u])))
+            out.append(_CHAIN[self.uloc[u]])
         return out
 
     def _after_chain_member(self, cmd: dict[str, Any], p: int) -> None:
@@ -1547,40 +1579,74 @@ class GunshiState(State):
         self.uface[u] = saved
         return out
 
+    def _movable_units(self, cmd: dict[str, Any], p: int, first_only: bool = False) -> list[int]:
+        """The units that may carry out a movement command, in ``_units_of`` order (with
+        ``first_only``: at most the first of them).
+
+        A unit qualifies if ``_can_lead`` holds in some direction (or, for Rapid-Move, some
+        reorientation lets it move). ``_can_lead`` is "a destination of its own, or a chain
+        whose simulation moves it"; the any-direction test takes the cheap half for all four
+        directions first, and works out the mates once per unit."""
+        t = cmd["type"]
+        kind = self._move_kind(cmd)
+        board, uown, fence, enemy = self.board, self.uown, self.fence, 1 - p
+        out = []
+        for u in self._units_of(p, "I" if t == "light" else "IAC"):
+            # Fast test: a single step in a direction the unit may take (not backwards for a
+            # Cavalry) is a destination of _dests. Only when there is none, the full test
+            # (Light Infantry's double step, a Cavalry jumping over its own units).
+            cell = self.uloc[u]
+            back = (self.uface[u] + 2) % 4 if kind == "move" and TOKEN_TYPE[u] == "C" else -1
+            ok = False
+            for d, n in enumerate(NEIGHBOUR[cell]):
+                if n < 0 or d == back:
+                    continue
+                e = EDGE_OF[cell][d]
+                if e >= 0 and fence[e] == enemy:
+                    continue
+                occ = board[n]
+                if occ < 0 or uown[occ] != p:
+                    ok = True
+                    break
+            if not ok:
+                ok = any(self._dests(u, d, kind) for d in range(4))
+            if not ok:
+                mates = self._mates(u, p, cmd)
+                if mates:
+                    group = [u, *mates]
+                    ok = any(u in self._simulate(group, d, kind) for d in range(4))
+            if not ok and t == "rapid":
+                ok = bool(self._rapid_faces(u))
+            if ok:
+                out.append(u)
+                if first_only:
+                    break
+        return out
+
     def _legal_move(self, cmd: dict[str, Any], p: int) -> list[GunshiAction]:
         step = cmd["step"]
-        t = cmd["type"]
         if step == "unit":
-            types = "I" if t == "light" else "IAC"
-            out = []
-            for u in self._units_of(p, types):
-                if any(self._can_lead(u, d, p, cmd) for d in range(4)) or (
-                    t == "rapid" and self._rapid_faces(u)
-                ):
-                    out.append(A("unit", cn(self.uloc[u])))
-            return out
+            return [_UNIT[self.uloc[u]] for u in self._movable_units(cmd, p)]
         u = cmd["leader"]
         if step == "dir":
-            return [A("dir", DIR_NAMES[d]) for d in range(4) if self._can_lead(u, d, p, cmd)]
+            return [_DIR[d] for d in range(4) if self._can_lead(u, d, p, cmd)]
         if step == "rapid":
-            dirs = [A("dir", DIR_NAMES[d]) for d in range(4) if self._dests(u, d, "move")]
-            return dirs + [A("face", DIR_NAMES[f]) for f in self._rapid_faces(u)]
+            dirs = [_DIR[d] for d in range(4) if self._dests(u, d, "move")]
+            return dirs + [_FACE[f] for f in self._rapid_faces(u)]
         if step == "rface":
-            return [A("face", DIR_NAMES[f]) for f in range(4) if f != self.uface[u]]
+            return [_FACE[f] for f in range(4) if f != self.uface[u]]
         if step == "chain":
             d = cmd["dir"]
             kind = self._move_kind(cmd)
             sel = list(cmd["sel"])
             could = self._simulate([u, *cmd["mates"]], d, kind)
-            out = [
-                A("chain", cn(self.uloc[m])) for m in cmd["mates"] if m not in sel and m in could
-            ]
+            out = [_CHAIN[self.uloc[m]] for m in cmd["mates"] if m not in sel and m in could]
             if u in self._simulate([u, *sel], d, kind):
                 out.append(A("done"))
             return out
         if step == "to":
             m = cmd["order"][0]
-            return [A("to", cn(c)) for c in self._dests(m, cmd["dir"], self._move_kind(cmd))]
+            return [_TO[c] for c in self._dests(m, cmd["dir"], self._move_kind(cmd))]
         if step == "invade":
             m = cmd["invader"]
             if self.shogun[p] == m:
@@ -1902,6 +1968,7 @@ class GunshiState(State):
         Modification 1 the seat does not know its own prepared cards either.
         """
         s = self.clone()
+        s._legal_memo = None  # hidden parts change below; the legal actions may with them
         o = 1 - seat
         opts = self.options
         if s.shogun[o] >= 0 and not s.revealed[o] and s.result is None:
@@ -1945,7 +2012,7 @@ class GunshiState(State):
         data = {
             k: _jsonable(v)
             for k, v in self.__dict__.items()
-            if k not in ("game", "_events", "result")
+            if k not in ("game", "_events", "result", "_legal_memo")
         }
         data["result"] = self.result.to_json() if self.result else None
         return data
