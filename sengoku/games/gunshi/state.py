@@ -343,7 +343,9 @@ class GunshiState(State):
         if legal is None:
             legal = self._legal()
         self._legal_memo = None
-        if action not in legal:
+        # By identity first (the engine's actions are interned): a plain ``in`` calls the
+        # dataclass __eq__ on every action before the match.
+        if id(action) not in map(id, legal) and action not in legal:
             raise IllegalAction(self._why_illegal(action, legal))
         self._events = []
         self.ply += 1
