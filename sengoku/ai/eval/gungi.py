@@ -159,15 +159,10 @@ class GungiKnowledge(Knowledge):
         return keys
 
     def noisy_actions(self, state: State) -> list[Action]:
-        """The legal actions ``is_noisy`` accepts, in legal order, for quiescence search:
-        filtered on the move codes, so the quiet majority never becomes Move objects."""
+        """The legal actions ``is_noisy`` accepts (captures and betrayals), in legal order,
+        for quiescence search: the engine generates only those, as codes."""
         interned = _INTERNED
-        noisy: list[Action] = []
-        for code in state.legal_codes():  # type: ignore[attr-defined]
-            act = code >> 14
-            if act < DONE_INT and (act & 3 != 0 or (act < MOVE_SPACE and (act >> 2) & 1 == 1)):
-                noisy.append(interned.get(code) or Move(code))
-        return noisy
+        return [interned.get(code) or Move(code) for code in state.noisy_codes()]  # type: ignore[attr-defined]
 
     def rollout_action(self, state: State, rng: random.Random) -> Action:
         legal = state.legal_actions()

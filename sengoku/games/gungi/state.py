@@ -65,6 +65,13 @@ def _hand_key(color: int, kind: int, count: int) -> int:
 SETUP, PLAY = "setup", "play"
 ALL_SQUARES = range(81)
 
+
+def _is_noisy_code(code: int) -> bool:
+    """A capture or a betrayal (a Captain turning enemy pieces)."""
+    action = code >> 14
+    return action < DONE_INT and (action & 3 != 0 or (action < MOVE_SPACE and action & 4 != 0))
+
+
 # JSON pieces of the view, made once: square names and (name, kanji, colour) per piece.
 SQUARE_NAMES = [square_name(sq) for sq in range(81)]
 PIECE_JSON = [(PIECES[p >> 1].name, PIECES[p >> 1].kanji, COLOR_NAMES[p & 1]) for p in range(28)]
@@ -137,6 +144,7 @@ class GungiState(State):
         "_notation_cache",
         "_capturable_cache",
         "_pseudo_cache",
+        "_noisy_cache",
     )
 
     def __init__(self, game: Gungi, options: dict[str, Any]) -> None:
@@ -169,6 +177,8 @@ class GungiState(State):
         # The mate test after each move finds whether the Marshal is exposed and may
         # generate the next side's moves; the legal list reuses both (None: not generated).
         self._pseudo_cache: tuple[int, list[int] | None, bool] | None = None
+        # The noisy codes of the position (a part of the legal list), for apply's check.
+        self._noisy_cache: tuple[int, list[int]] | None = None
 
     # ------------------------------------------------------------------ bookkeeping
     def recompute(self) -> None:
@@ -215,9 +225,14 @@ class GungiState(State):
         return codes
 
     def _gen_board(
-        self, codes: list[int], color: int, squares: Iterable[int] = ALL_SQUARES
+        self,
+        codes: list[int],
+        color: int,
+        squares: Iterable[int] = ALL_SQUARES,
+        quiet: bool = True,
     ) -> None:
-        """Board moves of ``color``'s top pieces on ``squares`` (ascending: the legal order)."""
+        """Board moves of ``color``'s top pieces on ``squares`` (ascending: the legal order);
+        with ``quiet`` False, only captures and betrayals (see :meth:`noisy_codes`)."""
         board = self.board
         rays_table = self._rays
         limit = self.mode.stack_limit
@@ -243,10 +258,13 @@ class GungiState(State):
                     for to in squares:
                         target = board[to]
                         if not target:
-                            append(((frm81 + to) << 17) | low | 1)
+                            if quiet:
+                                append(((frm81 + to) << 17) | low | 1)
                             continue
                         if len(target) <= tier:
-                            gen_onto(codes, color, kind, frm81 + to, target, limit, may_stack)
+                            gen_onto(
+                                codes, color, kind, frm81 + to, target, limit, may_stack, quiet
+                            )
                         break
                 elif mode == jump:
                     for i, to in enumerate(squares):
@@ -256,9 +274,12 @@ class GungiState(State):
                             break  # a taller tower blocks this landing and all beyond
                         if i >= extra:
                             if not target:
-                                append(((frm81 + to) << 17) | low | 1)
+                                if quiet:
+                                    append(((frm81 + to) << 17) | low | 1)
                             else:
-                                gen_onto(codes, color, kind, frm81 + to, target, limit, may_stack)
+                                gen_onto(
+                                    codes, color, kind, frm81 + to, target, limit, may_stack, quiet
+                                )
                 else:  # DIAGONAL archer landings, behind the front/wing blockers
                     if any(len(board[b]) > tier for b in extra):
                         continue
@@ -268,9 +289,12 @@ class GungiState(State):
                         if height > tier:
                             break
                         if not target:
-                            append(((frm81 + to) << 17) | low | 1)
+                            if quiet:
+                                append(((frm81 + to) << 17) | low | 1)
                         else:
-                            gen_onto(codes, color, kind, frm81 + to, target, limit, may_stack)
+                            gen_onto(
+                                codes, color, kind, frm81 + to, target, limit, may_stack, quiet
+                            )
 
     def _gen_onto(
         self,
@@ -281,8 +305,10 @@ class GungiState(State):
         target: tuple[int, ...],
         limit: int,
         may_stack: bool,
+        quiet: bool = True,
     ) -> None:
-        """Capture and/or stack onto an occupied square no taller than the mover."""
+        """Capture and/or stack onto an occupied square no taller than the mover (with
+        ``quiet`` False, a plain stack is left out: only captures and betrayals)."""
         top = target[-1]
         if top & 1 != color:
             own = 0
@@ -294,15 +320,23 @@ class GungiState(State):
         if height < limit and top >> 1 != MARSHAL and may_stack:
             base = (ft << 17) | (kind << 2) | (height + 1)
             if kind == CAPTAIN:
-                self._gen_betrayals(codes, color, target, base, self.hands[color])
-            else:
+                self._gen_betrayals(codes, color, target, base, self.hands[color], quiet)
+            elif quiet:
                 codes.append(base)
 
     def _gen_betrayals(
-        self, codes: list[int], color: int, target: tuple[int, ...], base: int, hand: list[int]
+        self,
+        codes: list[int],
+        color: int,
+        target: tuple[int, ...],
+        base: int,
+        hand: list[int],
+        quiet: bool = True,
     ) -> None:
-        """The Captain stacked onto ``target``: one code per choice of enemy pieces to turn."""
-        codes.append(base)
+        """The Captain stacked onto ``target``: one code per choice of enemy pieces to turn
+        (and ``base``, turning none, unless ``quiet`` is False)."""
+        if quiet:
+            codes.append(base)
         eligible = [
             (tier, p >> 1)
             for tier, p in enumerate(target, start=1)
@@ -348,7 +382,7 @@ class GungiState(State):
                 break
         return range(0, front + 1)
 
-    def _gen_drops(self, codes: list[int], color: int) -> None:
+    def _gen_drops(self, codes: list[int], color: int, quiet: bool = True) -> None:
         hand = self.hands[color]
         kinds = [k for k in range(NUM_KINDS) if hand[k]]
         if not kinds:
@@ -365,7 +399,7 @@ class GungiState(State):
                     top = tower[-1]
                     if top & 1 == color and top >> 1 != MARSHAL and len(tower) < limit:
                         targets.append((sq, len(tower) + 1, tower))
-        self._emit_drops(codes, color, kinds, targets)
+        self._emit_drops(codes, color, kinds, targets, quiet)
 
     def _emit_drops(
         self,
@@ -373,6 +407,7 @@ class GungiState(State):
         color: int,
         kinds: list[int],
         targets: list[tuple[int, int, tuple[int, ...]]],
+        quiet: bool = True,
     ) -> None:
         append = codes.append
         hand = self.hands[color]
@@ -383,9 +418,9 @@ class GungiState(State):
                 code = kind_base + (sq << 16) + low + tier
                 if kind == CAPTAIN and any(p & 1 != color for p in tower):
                     hand[CAPTAIN] -= 1  # the Captain itself leaves the hand first
-                    self._gen_betrayals(codes, color, tower, code, hand)
+                    self._gen_betrayals(codes, color, tower, code, hand, quiet)
                     hand[CAPTAIN] += 1
-                else:
+                elif quiet:
                     append(code)
 
     def _gen_setup(self, codes: list[int], color: int) -> None:
@@ -423,6 +458,14 @@ class GungiState(State):
             codes = pseudo[1][:] if pseudo[1] is not None else self._pseudo_codes()
         else:
             codes = self._pseudo_codes()
+        codes = self._without_self_checks(codes, exposed)
+        codes.sort()
+        self._legal_cache = (self.hash, codes)
+        return codes
+
+    def _without_self_checks(self, codes: list[int], exposed: bool | None) -> list[int]:
+        """``codes`` less those leaving the mover's Marshal capturable, where that is
+        forbidden (each code is judged on its own). ``exposed``: known already, or None."""
         if self.phase == PLAY and self.options["self_check"] == "forbidden":
             color = self.to_move
             if exposed is None:
@@ -438,8 +481,26 @@ class GungiState(State):
                     kept.append(code)
                 self._unmake(undo)
             codes = kept
+        return codes
+
+    def noisy_codes(self) -> list[int]:
+        """The legal codes that capture or betray (turn enemy pieces), ascending: the legal
+        codes so filtered, but where the legal list is not known yet only those moves are
+        generated (quiescence search asks for nothing else)."""
+        if self._outcome is not None:
+            return []
+        cache = self._legal_cache
+        if (cache is not None and cache[0] == self.hash) or self.phase == SETUP:
+            return [code for code in self._legal_codes() if _is_noisy_code(code)]
+        pseudo = self._pseudo_cache
+        exposed = pseudo[2] if pseudo is not None and pseudo[0] == self.hash else None
+        codes: list[int] = []
+        color = self.to_move
+        self._gen_board(codes, color, ALL_SQUARES, False)
+        self._gen_drops(codes, color, False)
+        codes = self._without_self_checks(codes, exposed)
         codes.sort()
-        self._legal_cache = (self.hash, codes)
+        self._noisy_cache = (self.hash, codes)
         return codes
 
     def notation_counts(self) -> tuple[dict[str, int], dict[str, int]]:
@@ -771,6 +832,14 @@ class GungiState(State):
 
     def _is_legal_code(self, code: int) -> bool:
         # The legal codes are sorted: a binary search, no set built for each move played.
+        legal = self._legal_cache
+        noisy = self._noisy_cache
+        if (legal is None or legal[0] != self.hash) and noisy is not None and noisy[0] == self.hash:
+            # Search often plays a noisy move of a position whose legal list was never
+            # made: the noisy codes are legal, so finding the code there settles it.
+            i = bisect_left(noisy[1], code)
+            if i < len(noisy[1]) and noisy[1][i] == code:
+                return True
         codes = self._legal_codes()
         i = bisect_left(codes, code)
         return i < len(codes) and codes[i] == code
@@ -882,6 +951,7 @@ class GungiState(State):
         other._notation_cache = self._notation_cache
         other._capturable_cache = self._capturable_cache
         other._pseudo_cache = self._pseudo_cache
+        other._noisy_cache = self._noisy_cache
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> GungiState:
