@@ -44,31 +44,24 @@ BLOCK = 0.3  # per advanced enemy unit next to one of the side's units, times it
 ARMY = 0.05  # per point of cost of each unit on the field
 
 
-def zone_distance(state: Any, cell: int, seat: int) -> int:
+def zone_distance(invasion_zone: str, cell: int, seat: int) -> int:
     """Orthogonal steps from ``cell`` to the nearest cell of ``seat``'s Invasion Zone."""
     r, c = divmod(cell, SIZE)
     rows = abs((SIZE - 1 if seat == RED else 0) - r)
-    if state.options["invasion_zone"] == "back_line":
+    if invasion_zone == "back_line":
         return rows
     return rows + max(0, 2 - c, c - 4)
 
 
-def progress(state: Any, cell: int, seat: int) -> float:
+def progress(invasion_zone: str, cell: int, seat: int) -> float:
     """0 on the side's own back row, 1 in its Invasion Zone."""
-    return max(0.0, 1.0 - zone_distance(state, cell, seat) / (SIZE - 1))
+    return max(0.0, 1.0 - zone_distance(invasion_zone, cell, seat) / (SIZE - 1))
 
 
-class _Zone:
-    """Just enough of a state for ``progress``: the ``invasion_zone`` option."""
-
-    def __init__(self, invasion_zone: str) -> None:
-        self.options = {"invasion_zone": invasion_zone}
-
-
-#: ``progress(state, cell, seat)`` for each invasion_zone option, seat and cell: the same
+#: ``progress(zone, cell, seat)`` for each invasion_zone option, seat and cell: the same
 #: floats, looked up (the heuristic runs at the end of every rollout).
 _PROGRESS: dict[str, tuple[tuple[float, ...], ...]] = {
-    zone: tuple(tuple(progress(_Zone(zone), c, seat) for c in range(CELLS)) for seat in (0, 1))
+    zone: tuple(tuple(progress(zone, c, seat) for c in range(CELLS)) for seat in (0, 1))
     for zone in ("back_line", "centre_three")
 }
 #: Each cell's neighbours on the board.
@@ -120,7 +113,7 @@ class GunshiKnowledge(Knowledge):
         advances = _PROGRESS[zone][other] if zone in _PROGRESS else None
         for cell in cells[other]:
             if cell in near:
-                advance = progress(state, cell, other) if advances is None else advances[cell]
+                advance = progress(zone, cell, other) if advances is None else advances[cell]
                 if advance > 0.5:
                     value += BLOCK * advance
         return value
