@@ -28,7 +28,15 @@ def game_options(game: Game, args: argparse.Namespace) -> dict[str, Any]:
         if "mode" not in game.options or "solo" not in game.options["mode"].allowed:
             raise SengokuError(f"{game.name} has no solo mode")
         args.mode = "solo"
-    for flag in ("mode", "players", "variant", "preset", "vp", "cards"):
+    if getattr(args, "cards", None) is not None:
+        # A card file the user names on their own machine: read through its own explicit path
+        # and played under a name (the ``cards`` option itself only ever holds a name).
+        if "cards" not in game.options:
+            raise SengokuError(f"{game.name} has no 'cards' option")
+        from sengoku.games.sashimono.cards import register_card_file
+
+        options["cards"] = register_card_file(args.cards)
+    for flag in ("mode", "players", "variant", "preset", "vp"):
         value = getattr(args, flag, None)
         if value is not None:
             if flag not in game.options:
@@ -49,7 +57,11 @@ def _add_option_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--preset", help="a named starting preset, for games that have them")
     p.add_argument("--solo", action="store_true", help="the solo mode (Sashimono vs the Kagemusha)")
     p.add_argument("--vp", type=int, help="victory points to win (Sashimono)")
-    p.add_argument("--cards", help="a card file or folder in the card language (Sashimono)")
+    p.add_argument(
+        "--cards",
+        metavar="FILE",
+        help="a card file or folder in the card language on this machine (Sashimono)",
+    )
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE", help="any option")
 
 

@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 
-from sengoku.core.game import InvalidOption
 from sengoku.games.sashimono import Sashimono
-from sengoku.games.sashimono.cards import CardError, card_set, load_cards
+from sengoku.games.sashimono.cards import CardError, card_set, load_cards, register_card_file
 from sengoku.games.sashimono.state import SashimonoState
 
 from .conftest import at_turn, give_sashimono, play, slot
@@ -124,12 +123,13 @@ def test_a_users_card_file_plays(tmp_path: Path) -> None:
             )
     path = write(tmp_path, "\n".join(cards))
     game = Sashimono()
-    st = game.new_state(1, cards=str(path))
+    name = register_card_file(path)
+    st = game.new_state(1, cards=name)
     rng = random.Random(1)
     while not st.is_terminal():
         st.apply(rng.choice(st.legal_actions()))
-    with pytest.raises(InvalidOption, match="no such card file"):
-        game.new_state(1, cards=str(tmp_path / "missing.toml"))
+    with pytest.raises(CardError, match="no such card file"):
+        register_card_file(tmp_path / "missing.toml")
 
 
 # ---------------------------------------------------------------- condition functions

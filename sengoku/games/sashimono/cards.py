@@ -14,6 +14,9 @@ allowed; the language itself is documented in ``docs/rules/sashimono-cards.md``.
 from __future__ import annotations
 
 import ast
+import os
+import re
+import stat
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -510,7 +513,21 @@ def parse_cards(data: Mapping[str, Any], fname: str) -> list[Card]:
 
 
 def load_cards(paths: list[Path] | None = None) -> CardSet:
-    """Load the reference data and the card files (default: our original set)."""
+    """Load the reference data and the card files (default: our original set).
+
+    For the library and tests: it reads the paths it is given. A server chooses sets by
+    name only (:func:`card_set`)."""
+    files = paths if paths else sorted(DATA_DIR.glob("*.toml"))
+    loaded: list[tuple[Mapping[str, Any], str]] = [
+        (_read(path), str(path))
+        for path in files
+        if not (path.name == "reference.toml" and path.parent == DATA_DIR)
+    ]
+    return _build_set(loaded, ",".join(str(p) for p in files))
+
+
+def _build_set(loaded: list[tuple[Mapping[str, Any], str]], source: str) -> CardSet:
+    """The reference data with the cards of ``loaded`` (each file's TOML and its label)."""
     ref_path = DATA_DIR / "reference.toml"
     ref = _read(ref_path)
     setup = ref.get("setup", {})
@@ -539,12 +556,9 @@ def load_cards(paths: list[Path] | None = None) -> CardSet:
     )
     if not 1 <= len(reference) <= 4:
         raise CardError(f"{ref_path}: the reference card needs 1-4 basic actions")
-    files = paths if paths else sorted(DATA_DIR.glob("*.toml"))
     cards: list[Card] = []
-    for path in files:
-        if path.name == "reference.toml" and path.parent == DATA_DIR:
-            continue
-        cards.extend(parse_cards(_read(path), str(path)))
+    for data, label in loaded:
+        cards.extend(parse_cards(data, label))
     ref_names = {a.name.casefold() for a in reference}
     for c in cards:
         names = [a.name.casefold() for a in c.actions]
@@ -560,7 +574,7 @@ def load_cards(paths: list[Path] | None = None) -> CardSet:
         seen.add(c.id)
     if len(cards) > MAX_CARDS:
         raise CardError(f"at most {MAX_CARDS} cards, got {len(cards)}")
-    cs = CardSet(tuple(cards), reference, dict(kumi), tuple(sonae), ",".join(str(p) for p in files))
+    cs = CardSet(tuple(cards), reference, dict(kumi), tuple(sonae), source)
     cs.index.update({c.id: i for i, c in enumerate(cards)})
     for army in ("west", "east"):
         if len(cs.deck(army)) < 8:
@@ -570,16 +584,137 @@ def load_cards(paths: list[Path] | None = None) -> CardSet:
 
 _CACHE: dict[str, CardSet] = {}
 
+#: A card set's name: what the ``cards`` option holds. Never a path: no separators, no dots.
+CARD_SET_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+#: The name of our original set (also spelled ``''``).
+DEFAULT_SET = "sengoku"
+#: The folder where an operator installs card sets (``<name>.toml`` or ``<name>/*.toml``).
+CARD_DIR_ENV = "SENGOKU_CARD_DIR"
+#: The largest card file read (a card set is a few kilobytes).
+MAX_CARD_FILE = 1 << 20
+#: Card sets this process registered by name (``register_card_file``: the command line).
+_REGISTERED: dict[str, list[Path]] = {}
 
-def card_set(path: str = "") -> CardSet:
-    """The card set for the ``cards`` option: '' is ours; else a file or a folder of files."""
-    if path not in _CACHE:
-        if not path:
-            _CACHE[path] = load_cards()
+
+def card_dir() -> Path | None:
+    """The operator's card-set folder (environment ``SENGOKU_CARD_DIR``), if configured."""
+    folder = os.environ.get(CARD_DIR_ENV, "").strip()
+    return Path(folder) if folder else None
+
+
+def check_set_name(name: Any) -> str:
+    """``name`` if it is a card set's name (lower-case letters, digits, '-', '_'), else raise."""
+    if not isinstance(name, str):
+        raise CardError("a card set is chosen by its name (a string)")
+    if name and not CARD_SET_NAME.fullmatch(name):
+        raise CardError(
+            "a card set name is 1-64 lower-case letters, digits, '-' or '_' (a name, never a path)"
+        )
+    return name
+
+
+def available_card_sets() -> list[str]:
+    """The names the ``cards`` option accepts here: ours, the operator's, the registered."""
+    names = {DEFAULT_SET, *_REGISTERED}
+    folder = card_dir()
+    if folder is not None and folder.is_dir():
+        for entry in folder.iterdir():
+            stem = entry.name[:-5] if entry.name.endswith(".toml") else entry.name
+            if CARD_SET_NAME.fullmatch(stem) and (entry.is_dir() or entry.name.endswith(".toml")):
+                names.add(stem)
+    return sorted(names)
+
+
+def _read_regular(path: Path, label: str) -> dict[str, Any]:
+    """A card file's TOML: a regular file of at most MAX_CARD_FILE bytes (never a FIFO or a
+    device), opened without blocking; errors name ``label``, never the path or the content."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        raise CardError(f"{label}: cannot be read") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise CardError(f"{label}: not a regular file")
+        if info.st_size > MAX_CARD_FILE:
+            raise CardError(f"{label}: card files are limited to {MAX_CARD_FILE} bytes")
+        with os.fdopen(fd, "rb") as fh:
+            fd = -1
+            raw = fh.read(MAX_CARD_FILE + 1)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if len(raw) > MAX_CARD_FILE:
+        raise CardError(f"{label}: card files are limited to {MAX_CARD_FILE} bytes")
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise CardError(f"{label}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        # tomllib's message gives the line and column, not the text there
+        raise CardError(f"{label}: not valid TOML: {exc}") from None
+
+
+def _set_files(name: str) -> tuple[list[Path], str]:
+    """The files of the named set (registered first, then the operator's folder)."""
+    if name in _REGISTERED:
+        return _REGISTERED[name], name
+    folder = card_dir()
+    if folder is not None:
+        single = folder / f"{name}.toml"
+        many = folder / name
+        if single.exists() or single.is_symlink():
+            return [single], name  # read only if it is a regular file (_read_regular)
+        if many.is_dir():
+            files = sorted(p for p in many.glob("*.toml") if p.is_file())
+            if files:
+                return files, name
+    raise CardError(
+        f"there is no card set {name!r} on this machine; available: "
+        f"{', '.join(available_card_sets())}"
+    )
+
+
+def load_named_set(name: str, files: list[Path]) -> CardSet:
+    """Load ``files`` as the card set ``name``; errors name the set, its file's name, the card
+    and the field."""
+    loaded: list[tuple[Mapping[str, Any], str]] = []
+    for path in files:
+        label = f"card set {name!r}" + (f" ({path.name})" if len(files) > 1 else "")
+        loaded.append((_read_regular(path, label), label))
+    return _build_set(loaded, source=name)
+
+
+def card_set(name: str = "") -> CardSet:
+    """The card set for the ``cards`` option, chosen by name: ``''`` or ``'sengoku'`` is ours;
+    otherwise a set an operator installed in ``$SENGOKU_CARD_DIR`` or one registered with
+    :func:`register_card_file`. A name is never a path."""
+    check_set_name(name)
+    key = "" if name == DEFAULT_SET else name
+    if key not in _CACHE:
+        if not key:
+            _CACHE[key] = load_cards()
         else:
-            p = Path(path)
-            files = sorted(p.glob("*.toml")) if p.is_dir() else [p]
-            if not files:
-                raise CardError(f"{path}: no card files (*.toml) there")
-            _CACHE[path] = load_cards(files)
-    return _CACHE[path]
+            files, label = _set_files(key)
+            _CACHE[key] = load_named_set(label, files)
+    return _CACHE[key]
+
+
+def register_card_file(path: str | Path, name: str | None = None) -> str:
+    """Make a local card file or folder playable under a name (the command line's
+    ``--cards FILE``: the user names a file on their own machine). Returns the name.
+
+    A server never calls this with a client's input: clients choose sets by name only.
+    """
+    p = Path(path)
+    files = sorted(f for f in p.glob("*.toml") if f.is_file()) if p.is_dir() else [p]
+    if not files:
+        raise CardError(f"{path}: no card files (*.toml) there")
+    stem = name or re.sub(r"[^a-z0-9_-]+", "-", p.stem.lower()).strip("-_") or "local"
+    label = check_set_name(stem if name else f"local-{stem}"[:64])
+    if not p.exists():
+        raise CardError(f"{path}: no such card file")
+    loaded = load_named_set(label, files)
+    _REGISTERED[label] = files
+    _CACHE[label] = loaded
+    return label

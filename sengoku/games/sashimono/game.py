@@ -12,7 +12,13 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from sengoku.core.game import Action, Game, InvalidOption, Option, ParseError, State
-from sengoku.games.sashimono.cards import CardError, card_set, describe_effect
+from sengoku.games.sashimono.cards import (
+    CardError,
+    available_card_sets,
+    card_set,
+    check_set_name,
+    describe_effect,
+)
 from sengoku.games.sashimono.state import (
     KAGE,
     KIND_OFFSET,
@@ -31,21 +37,24 @@ from sengoku.games.sashimono.state import (
 
 
 @dataclass(frozen=True)
-class PathOption(Option):
-    """An option whose value is a file path (or '' for the default)."""
+class CardSetOption(Option):
+    """The card set, chosen by *name* ('' or 'sengoku': ours; else a set installed on this
+    machine). A name is never a path: a server accepts options from anyone."""
 
     def check(self, value: Any) -> Any:
-        if not isinstance(value, str):
-            raise InvalidOption(f"option {self.name!r}: a path (a string) is needed, got {value!r}")
-        if value:
-            try:
+        try:
+            check_set_name(value)
+            if value:
                 card_set(value)
-            except CardError as exc:
-                raise InvalidOption(f"option {self.name!r}: {exc}") from None
+        except CardError as exc:
+            raise InvalidOption(f"option {self.name!r}: {exc}") from None
         return value
 
     def describe_allowed(self) -> str:
-        return "'' (our card set) or the path of a card file or folder"
+        return "'' (our card set) or the name of a card set: " + ", ".join(available_card_sets())
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "allowed": ["", *available_card_sets()]}
 
 
 def _flag(name: str, doc: str) -> Option:
@@ -68,8 +77,9 @@ class Sashimono(Game):
                      "VP to win: 2 for a first game, 3 typical, 4 an epic challenge"),
         "army": Option("army", "west", ("west", "east"),
                        "solo mode: the army you lead (the Kagemusha takes the other)"),
-        "cards": PathOption("cards", "", (),
-                            "card file or folder in the card language ('' = our original set)"),
+        "cards": CardSetOption("cards", "", (),
+                               "the card set's name ('' = our original set); an operator "
+                               "installs others in $SENGOKU_CARD_DIR"),
         "challenge_corners": _flag("challenge_corners",
                                    "solo challenge: when the Army rounds a corner (6 to 7, 12 to 1) "
                                    "the Kagemusha adds its top Sashimono to its line"),
