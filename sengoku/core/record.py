@@ -7,6 +7,9 @@ A record is JSON::
      "concessions": [{"ply": 12, "seat": 1, "reason": "resignation"}],
      "result": {"reason": "resignation", "winners": [0], ...}}
 
+A seed beyond 2**53 - 1 (the server draws 128-bit seeds) is written as a string of decimal
+digits, so that JavaScript readers do not round it; both forms are read.
+
 Actions are stored in canonical notation. ``replay`` rebuilds the state move by move and
 rejects a record that does not replay, naming the move number and the reason.
 """
@@ -14,12 +17,25 @@ rejects a record that does not replay, naming the move number and the reason.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sengoku.core.game import Action, Game, SengokuError, State
 from sengoku.core.registry import load_game
+
+#: Seeds beyond this are refused (the server draws 128-bit seeds).
+MAX_SEED = 2**256
+#: The largest integer every JSON reader keeps exactly (JavaScript's Number.MAX_SAFE_INTEGER).
+JSON_SAFE_INT = 2**53 - 1
+SEED_TEXT = re.compile(r"-?[0-9]{1,80}")
+
+
+def seed_json(seed: int) -> int | str:
+    """A seed as a record holds it: a number, or its decimal digits when a JavaScript reader
+    would round the number (the server's 128-bit seeds)."""
+    return seed if abs(seed) <= JSON_SAFE_INT else str(seed)
 
 
 class InvalidRecord(SengokuError):
@@ -110,7 +126,7 @@ class GameRecord:
             "game": self.game,
             "version": self.version,
             "options": self.options,
-            "seed": self.seed,
+            "seed": seed_json(self.seed),
             "players": self.players,
             "actions": self.actions,
             "concessions": self.concessions,
@@ -130,8 +146,12 @@ class GameRecord:
         if not all(isinstance(a, str) for a in data["actions"]):
             raise InvalidRecord("record field 'actions' must be a list of strings")
         seed = data.get("seed", 0)
+        if isinstance(seed, str) and SEED_TEXT.fullmatch(seed):
+            seed = int(seed)
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise InvalidRecord("record field 'seed' must be an integer")
+            raise InvalidRecord("record field 'seed' must be an integer (or its decimal digits)")
+        if abs(seed) >= MAX_SEED:
+            raise InvalidRecord("record field 'seed' must be below 2**256")
         concessions = data.get("concessions", [])
         if not isinstance(concessions, list) or not all(
             isinstance(c, dict) and isinstance(c.get("ply"), int) and isinstance(c.get("seat"), int)

@@ -34,7 +34,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None) 
         handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
-    settings = Settings(db_url=db_url or default_db_url())
+    from sengoku.server.config import settings_from_env
+
+    settings = settings_from_env(db_url or default_db_url())
     app = create_app(settings)
     # Fewer, cheaper garbage collections: the server holds many long-lived game states, and a
     # full collection over all of them stalls every game's round trip (p99 measured by

@@ -11,7 +11,6 @@ import importlib.util
 import json
 import logging
 import re
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Any, Literal
@@ -23,7 +22,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sengoku.core.registry import list_games, load_game
+from sengoku.server import housekeeping, security
 from sengoku.server.db import Store, make_engine, migrate
+from sengoku.server.guard import GuardMiddleware
+from sengoku.server.limits import ClientLimits
 from sengoku.server.service import (
     DONE_STATUSES,
     LIVE_STATUSES,
@@ -59,7 +61,7 @@ class SeatSpec(Strict):
 class CreateMatch(Strict):
     game: str = Field(max_length=64)
     options: dict[str, Any] = Field(default_factory=dict)
-    seed: int | None = Field(default=None, ge=0, le=2**31 - 1)
+    seed: int | None = Field(default=None, ge=0, lt=2**128)
     seats: list[SeatSpec] = Field(min_length=1, max_length=16)
     clock: dict[str, Any] | None = None
 
@@ -78,111 +80,6 @@ class TakebackAnswer(Strict):
     accept: bool = True
 
 
-# -- rate limits and body size -----------------------------------------------------------
-class TokenBucket:
-    __slots__ = ("rate", "burst", "tokens", "at")
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
-
-
-class _TooLarge(Exception):
-    pass
-
-
-def _error_body(code: str, message: str) -> bytes:
-    return json.dumps({"error": {"code": code, "message": message}}).encode()
-
-
-class GuardMiddleware:
-    """Per-connection request rate limit and a cap on request body size (pure ASGI)."""
-
-    def __init__(self, app: Any, settings: Settings) -> None:
-        self.app = app
-        self.settings = settings
-        self.buckets: dict[tuple[str, int], TokenBucket] = {}
-
-    async def _reply(self, send: Send, status: int, code: str, message: str) -> None:
-        body = _error_body(code, message)
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        client = scope.get("client") or ("?", 0)
-        key = (str(client[0]), int(client[1]))
-        bucket = self.buckets.get(key)
-        if bucket is None:
-            if len(self.buckets) > 10_000:
-                self.buckets.clear()
-            bucket = self.buckets[key] = TokenBucket(
-                self.settings.http_rate, self.settings.http_burst
-            )
-        if not bucket.take():
-            await self._reply(send, 429, "rate_limited", "too many requests; slow down")
-            return
-        limit = self.settings.max_body
-        for name, value in scope.get("headers", []):
-            if name == b"content-length":
-                try:
-                    too_big = int(value) > limit
-                except ValueError:
-                    too_big = True
-                if too_big:
-                    await self._reply(
-                        send, 413, "too_large", f"request bodies are limited to {limit} bytes"
-                    )
-                    return
-        seen = 0
-        started = False
-
-        async def limited_receive() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > limit:
-                    raise _TooLarge
-            return message
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except _TooLarge:
-            if not started:
-                await self._reply(
-                    send, 413, "too_large", f"request bodies are limited to {limit} bytes"
-                )
-
-
 # -- the application ---------------------------------------------------------------------
 def bearer(authorization: str | None) -> str | None:
     if authorization is None:
@@ -196,9 +93,10 @@ def bearer(authorization: str | None) -> str | None:
 
 def create_app(settings: Settings) -> FastAPI:
     """The web application for ``settings`` (a fresh service and database connection)."""
-    engine = make_engine(settings.db_url)
+    engine = make_engine(settings.db_url, synchronous=settings.sqlite_synchronous)
     store = Store(engine)
     holder: dict[str, MatchService] = {}
+    limits = ClientLimits(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -207,9 +105,16 @@ def create_app(settings: Settings) -> FastAPI:
         holder["service"] = service
         app.state.service = service
         await service.start()
+        expiry = (
+            asyncio.get_running_loop().create_task(housekeeping.expire_loop(service))
+            if settings.timers
+            else None
+        )
         try:
             yield
         finally:
+            if expiry is not None:
+                expiry.cancel()
             await service.close()
             engine.dispose()
 
@@ -219,14 +124,18 @@ def create_app(settings: Settings) -> FastAPI:
         description="Play Gungi, Gunshi, Gunkimono and Sashimono online. See docs/api.md.",
         lifespan=lifespan,
     )
-    app.add_middleware(GuardMiddleware, settings=settings)
+    app.add_middleware(GuardMiddleware, settings=settings, limits=limits)
+    app.state.limits = limits
 
     def svc() -> MatchService:
         return holder["service"]
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(exc.to_json(), status_code=exc.status)
+        body = exc.to_json()
+        # an error may quote what the client sent: never echo more than a line of it
+        body["error"]["message"] = housekeeping.clip(exc.message)
+        return JSONResponse(body, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -511,6 +420,16 @@ async def websocket_session(
         await fail(exc.code, exc.message, 4401)
         return
     short = hello.get("short", True) is not False
+    if seat is None:
+        watching = sum(1 for sub in live.subscribers if sub.seat is None)
+        if watching >= settings.max_spectators:
+            await fail(
+                "too_many_spectators",
+                f"this match has {settings.max_spectators} spectators already; "
+                f"follow it with GET /api/matches/{match_id} instead",
+                4429,
+            )
+            return
     async with live.lock:
         sub = service.subscribe(live, seat, after, short)
     await ws.send_json({"type": "welcome", "seat": seat, "last_event": len(live.events)})
@@ -524,14 +443,16 @@ async def websocket_session(
             await ws.send_json(msg)
 
     writer_task = asyncio.get_running_loop().create_task(writer())
-    bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
+    # Budgets per client address, shared by all its connections (sengoku/server/limits.py).
+    limits: ClientLimits = ws.app.state.limits
+    client = str(ws.scope.get("state", {}).get("client") or limits.client_of(ws.scope))
     try:
         while True:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
                 break
             text = frame.get("text")
-            if not bucket.take():
+            if limits.take("ws", client) is not None:
                 sub.queue.put_nowait(
                     {"type": "refused", "code": "rate_limited", "reason": "too many messages"}
                 )
@@ -543,6 +464,16 @@ async def websocket_session(
             )
             if isinstance(msg, str):
                 sub.queue.put_nowait({"type": "refused", "code": "bad_message", "reason": msg})
+                continue
+            if msg["type"] == "action" and limits.take("action", client) is not None:
+                sub.queue.put_nowait(
+                    {
+                        "type": "refused",
+                        "code": "rate_limited",
+                        "reason": "too many actions from your address",
+                        "id": msg.get("id"),
+                    }
+                )
                 continue
             await _handle(service, live, sub, seat, msg)
     except (WebSocketDisconnect, RuntimeError):
@@ -556,8 +487,10 @@ def _parse_message(text: str, limit: int) -> dict[str, Any] | str:
     if len(text) > limit:
         return f"messages are limited to {limit} characters"
     try:
-        msg = json.loads(text)
-    except json.JSONDecodeError:
+        msg = security.loads(text)
+    except security.BadJson as exc:
+        return str(exc)
+    except ValueError:
         return "messages must be JSON objects"
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         return "messages must be JSON objects with a 'type'"

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
     Column,
     Engine,
     Float,
@@ -45,7 +44,8 @@ matches = Table(
     Column("game", String(64), nullable=False),
     Column("version", Integer, nullable=False),
     Column("options", Text, nullable=False),
-    Column("seed", BigInteger, nullable=False),
+    # text: seeds are 128-bit numbers, more than an SQL integer holds (migration 0002)
+    Column("seed", Text, nullable=False),
     Column("clock", Text, nullable=True),
     Column("status", String(16), nullable=False),
     Column("result", Text, nullable=True),
@@ -99,21 +99,35 @@ events = Table(
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL (a commit survives ``kill -9``) and a timeout."""
+#: SQLite's synchronous settings (https://sqlite.org/pragma.html#pragma_synchronous).
+SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
+
+
+def make_engine(url: str, synchronous: str = "FULL") -> Engine:
+    """An engine for ``url``. SQLite gets WAL, a busy timeout and ``synchronous`` (FULL, the
+    default: an acknowledged action survives power loss; NORMAL: it survives ``kill -9`` but
+    the last commits may be lost on power loss). Errors never carry parameter values into
+    logs or messages (``hide_parameters``): they may hold names, tokens' hashes, records."""
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        level = synchronous.upper()
+        if level not in SYNCHRONOUS:
+            raise ValueError(f"sqlite synchronous must be one of {', '.join(SYNCHRONOUS)}")
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            hide_parameters=True,
+        )
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute(f"PRAGMA synchronous={level}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, hide_parameters=True)
 
 
 def migrate(engine: Engine) -> None:
@@ -125,7 +139,8 @@ def migrate(engine: Engine) -> None:
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+        # "heads": migrations added side by side (each revising the same parent) all apply
+        command.upgrade(cfg, "heads")
 
 
 def dumps(value: Any) -> str:

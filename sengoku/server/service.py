@@ -23,6 +23,7 @@ import random
 import re
 import secrets
 import time
+import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -43,6 +44,8 @@ MAX_QUEUED = 2000
 #: The longest record ``POST /api/records`` accepts (each action is replayed by the engine).
 MAX_IMPORT_ACTIONS = 20_000
 DONE_STATUSES = ["finished", "aborted", "closed", "archived"]
+#: The size of the seeds the server draws.
+SEED_BITS = 128
 
 
 class ApiError(Exception):
@@ -69,11 +72,37 @@ class Settings:
     ai_initializer: Callable[[], None] | None = None
     #: Seconds an opponent must be gone before a seat may claim the win.
     claim_after: float = 60.0
-    #: Token buckets per connection: sustained rate per second and burst.
+    #: Token buckets per client address (sengoku/server/limits.py): sustained rate per
+    #: second and burst. ``http``: every request; ``ws``: WebSocket messages other than
+    #: actions; ``action``: actions over HTTP and WebSocket together; ``connect``: WebSocket
+    #: connections opened; ``create``/``import``/``replay``: those requests.
     http_rate: float = 50.0
     http_burst: float = 200.0
     ws_rate: float = 20.0
     ws_burst: float = 60.0
+    action_rate: float = 20.0
+    action_burst: float = 100.0
+    create_rate: float = 0.2
+    create_burst: float = 20.0
+    import_rate: float = 0.2
+    import_burst: float = 10.0
+    replay_rate: float = 2.0
+    replay_burst: float = 20.0
+    connect_rate: float = 2.0
+    connect_burst: float = 40.0
+    #: WebSocket connections one client address may hold open at once.
+    ws_per_client: int = 64
+    #: Spectator connections (WebSocket, no seat) per match.
+    max_spectators: int = 50
+    #: Seconds a match may wait for players before it expires (aborted, reason "expired").
+    waiting_ttl: float = 86_400.0
+    #: Peers whose X-Forwarded-For header is believed (addresses or networks; "*": any).
+    trusted_proxies: tuple[str, ...] = ()
+    #: Client addresses the per-client limits do not apply to (a load test's own address).
+    limit_exempt: tuple[str, ...] = ()
+    #: SQLite's synchronous setting: FULL survives power loss for acknowledged actions;
+    #: NORMAL is faster but may lose the last commits (never corrupts) on power loss.
+    sqlite_synchronous: str = "FULL"
     max_body: int = 2_000_000
     max_ws_message: int = 16_384
     #: Arm real timers for clock flags (tests with a fake clock turn this off).
@@ -508,8 +537,22 @@ class MatchService:
             resolved = game.resolve_options(**options)
         except SengokuError as exc:
             raise ApiError(422, "bad_option", str(exc)) from None
-        if seed is None:
-            seed = secrets.randbelow(2**31)
+        if seed is not None:
+            shared = [
+                i
+                for i, sp in enumerate(seat_specs)
+                if sp.get("kind", "local") in {"invite", "open"}
+            ]
+            if shared:
+                raise ApiError(
+                    422,
+                    "seed_not_allowed",
+                    f"'seed' may be chosen only when no seat is held by another party (local "
+                    f"and AI seats only); seat {shared[0]} is {seat_specs[shared[0]]['kind']}: "
+                    "leave 'seed' out and the server draws a secret one",
+                )
+        else:
+            seed = new_seed()
         try:
             state = game.new_state(seed, **resolved)
         except SengokuError as exc:
@@ -587,7 +630,7 @@ class MatchService:
             "game": game.name,
             "version": game.version,
             "options": dumps(live.options),
-            "seed": seed,
+            "seed": str(seed),
             "clock": self._clock_json(live),
             "status": live.status,
             "result": None,
@@ -767,6 +810,8 @@ class MatchService:
                 game_events = after.apply(action)
             except SengokuError as exc:
                 raise ApiError(422, "illegal_action", str(exc)) from None
+            except Exception as exc:  # an engine fault: the match stays as it was
+                raise engine_fault(live, "the action", exc) from None
             now = self.now()
             notation = str(action)
             clocks_after = self._clocks_after(live, seat, after, now)
@@ -831,6 +876,8 @@ class MatchService:
             evs = after.concede(seat, reason)
         except SengokuError as exc:
             raise ApiError(409, "cannot_concede", str(exc)) from None
+        except Exception as exc:  # an engine fault: the match stays as it was
+            raise engine_fault(live, "the concession", exc) from None
         now = self.now()
         outcome = after.outcome()
         result = outcome.to_json() if outcome else None
@@ -976,7 +1023,10 @@ class MatchService:
                 if any(c["ply"] > to_ply for c in live.concessions):
                     raise ApiError(409, "cannot_take_back", "a concession cannot be taken back")
                 others = {s.seat for s in live.seats if s.kind == "human" and s.seat != seat}
-                problem = self._takeback_problem(live, to_ply, against_ai=not others)
+                try:
+                    problem = self._takeback_problem(live, to_ply, against_ai=not others)
+                except Exception as exc:  # an engine fault: the match stays as it was
+                    raise engine_fault(live, "the takeback check", exc) from None
                 if problem:
                     raise ApiError(409, "cannot_take_back", problem)
                 live.takeback = {"by": seat, "to_ply": to_ply, "accepted": {seat}}
@@ -1055,7 +1105,7 @@ class MatchService:
                                 "a takeback cannot cross hidden information that was revealed, "
                                 "nor a random draw"
                             )
-                except SengokuError:
+                except Exception:  # refused, or a world the engine cannot play on
                     return "a takeback cannot cross hidden information that was revealed"
         return None
 
@@ -1067,7 +1117,11 @@ class MatchService:
         record.result = None
         record.actions = live.actions[:to_ply]
         record.concessions = [c for c in live.concessions if c["ply"] <= to_ply]
-        state = record.replay()
+        try:
+            state = record.replay()
+        except Exception as exc:  # an engine fault: the match stays as it was
+            live.takeback = None
+            raise engine_fault(live, "the takeback", exc) from None
         now = self.now()
         undone = live.ply - to_ply
         evs = [
@@ -1134,7 +1188,7 @@ class MatchService:
         Each player keeps their token: the holder of seat i holds seat i+1 in the rematch.
         """
         n = len(live.seats)
-        seed = secrets.randbelow(2**31)
+        seed = new_seed()
         state = live.game.new_state(seed, **live.options)
         now = self.now()
         new_id = new_match_id()
@@ -1174,7 +1228,7 @@ class MatchService:
             "game": live.game.name,
             "version": live.game.version,
             "options": dumps(new.options),
-            "seed": seed,
+            "seed": str(seed),
             "clock": self._clock_json(new),
             "status": new.status,
             "result": None,
@@ -1293,7 +1347,7 @@ class MatchService:
             "game": game.name,
             "version": record.version,
             "options": dumps(live.options),
-            "seed": record.seed,
+            "seed": str(record.seed),
             "clock": None,
             "status": status,
             "result": dumps(live.result) if live.result else None,
@@ -1447,6 +1501,27 @@ class MatchService:
                 self._after_change(live)  # the position changed meanwhile: think again
             elif not exc.code.startswith("match_"):
                 log.error("match %s: the AI's action was refused: %s", live.id, exc.code)
+
+
+def engine_fault(live: Live, what: str, exc: BaseException) -> ApiError:
+    """The error for an unexpected engine exception (a bug): logged with its type and where it
+    was raised, never its message or values (they may name hidden cards); the client gets a
+    409 that names no secret, and the caller has changed nothing."""
+    where = "".join(traceback.format_tb(exc.__traceback__, limit=-3)).strip()
+    log.error(
+        "match %s: the engine failed during %s (%s)\n%s", live.id, what, type(exc).__name__, where
+    )
+    return ApiError(
+        409,
+        "engine_error",
+        f"the game engine could not process {what} here ({type(exc).__name__}); the match is "
+        "unchanged. Please report this match id",
+    )
+
+
+def new_seed() -> int:
+    """A secret seed: 128 bits from ``secrets`` (no player can guess or search it)."""
+    return secrets.randbits(SEED_BITS)
 
 
 def _replay_problem(exc: Exception) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sengoku.core.game import SengokuError
 from sengoku.core.record import GameRecord, InvalidRecord
@@ -120,6 +121,21 @@ def mount(app: FastAPI) -> None:
             data = await request.json()
         except ValueError:
             return _error(422, "bad_record", "the body must be a JSON record")
+        service = getattr(request.app.state, "service", None)
+        if service is not None and isinstance(data, dict):
+            from sengoku.server.housekeeping import seed_in_play
+
+            try:
+                seed = GameRecord.from_json(data).seed
+            except SengokuError:
+                seed = None
+            if seed is not None and seed_in_play(service, str(data.get("game")), seed):
+                # the seed of a match in play is its secret: no view is computed from it
+                return _error(
+                    409,
+                    "in_progress",
+                    "a match with this seed is still in play; its replay opens when it ends",
+                )
         try:
             return replay_views(data, seat)
         except SengokuError as exc:
@@ -141,4 +157,20 @@ def mount(app: FastAPI) -> None:
 
     for path in PAGES:
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
-    app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+    app.mount("/", WebAssets(directory=WEB_DIR, html=True), name="web")
+
+
+class WebAssets(StaticFiles):
+    """The client's files only: web assets by suffix, never the package's Python source, its
+    caches or hidden files (``GET /__init__.py`` is a 404)."""
+
+    SUFFIXES = frozenset({".html", ".css", ".js", ".svg", ".woff2", ".txt", ".png", ".ico"})
+
+    async def get_response(self, path: str, scope: Any) -> Any:
+        parts = [p for p in re.split(r"[/\\]", path) if p not in ("", ".")]
+        name = parts[-1] if parts else ""
+        hidden = any(p.startswith((".", "_")) for p in parts)
+        suffix = Path(name).suffix.lower()
+        if hidden or (suffix and suffix not in self.SUFFIXES):
+            raise StarletteHTTPException(404, "Not Found")
+        return await super().get_response(path, scope)

@@ -29,6 +29,9 @@ function setAttrs(node, attrs) {
       Object.assign(node.dataset, value);
     } else if (key === "text") {
       node.textContent = value;
+    } else if (key === "style") {
+      // through the CSS object model: the Content-Security-Policy refuses style attributes
+      node.style.cssText = String(value);
     } else {
       node.setAttribute(key, value === true ? "" : String(value));
     }

@@ -1,0 +1,214 @@
+"""The HTTP and WebSocket guard (pure ASGI): limits per client, body size and shape, headers.
+
+Every HTTP request is counted against its client's buckets (sengoku/server/limits.py),
+refused if its URL holds a NUL, or if its body is too large or a JSON shape no route should
+see (sengoku/server/security.py); every response carries the security headers. Every
+WebSocket connection is counted against its client's open connections and connection rate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from sengoku.server import security
+from sengoku.server.limits import ClientLimits
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+ACTION_PATH = re.compile(r"^/api/matches/[^/]+/actions/?$")
+#: Bodies at least this long are checked on a worker thread, not on the event loop.
+THREADED_CHECK = 64 * 1024
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def error_body(code: str, message: str) -> bytes:
+    return json.dumps({"error": {"code": code, "message": message}}).encode()
+
+
+def _kind_of(method: str, path: str) -> str | None:
+    """The per-client budget a request draws on besides ``http``, if any."""
+    if method != "POST":
+        return None
+    if path.rstrip("/") == "/api/matches":
+        return "create"
+    if path.rstrip("/") == "/api/records":
+        return "import"
+    if path.rstrip("/") == "/api/replay":
+        return "replay"
+    if ACTION_PATH.match(path):
+        return "action"
+    return None
+
+
+class GuardMiddleware:
+    def __init__(self, app: Any, settings: Any, limits: ClientLimits) -> None:
+        self.app = app
+        self.settings = settings
+        self.limits = limits
+
+    async def _reply(
+        self,
+        send: Send,
+        status: int,
+        code: str,
+        message: str,
+        extra: list[tuple[bytes, bytes]] | None = None,
+    ) -> None:
+        body = error_body(code, message)
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            *security.SECURITY_HEADERS,
+            *(extra or []),
+        ]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    async def _limited(self, send: Send, wait: float, what: str) -> None:
+        await self._reply(
+            send,
+            429,
+            "rate_limited",
+            f"too many {what} from your address; try again in {max(1, round(wait))} s",
+            [(b"retry-after", str(max(1, round(wait))).encode())],
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await self._websocket(scope, receive, send)
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        client = self.limits.client_of(scope)
+        scope.setdefault("state", {})["client"] = client
+        problem = security.target_problem(scope)
+        if problem is not None:
+            await self._reply(send, 400, "bad_request", problem)
+            return
+        wait = self.limits.take("http", client)
+        if wait is not None:
+            await self._limited(send, wait, "requests")
+            return
+        method = str(scope.get("method", "GET"))
+        path = str(scope.get("path", ""))
+        kind = _kind_of(method, path)
+        if kind is not None:
+            wait = self.limits.take(kind, client)
+            if wait is not None:
+                what = {"create": "new matches", "import": "imports", "replay": "replays"}
+                await self._limited(send, wait, what.get(kind, "actions"))
+                return
+        limit = self.settings.max_body
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    await self._reply(
+                        send, 413, "too_large", f"request bodies are limited to {limit} bytes"
+                    )
+                    return
+        headers = security.response_headers(path)
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = dict(message)
+                present = {k.lower() for k, _v in message.get("headers", [])}
+                message["headers"] = [
+                    *message.get("headers", []),
+                    *((k, v) for k, v in headers if k not in present),
+                ]
+            await send(message)
+
+        if method in {"POST", "PUT", "PATCH"}:
+            try:
+                body = await self._read_body(receive, limit)
+            except _TooLarge:
+                await self._reply(
+                    send, 413, "too_large", f"request bodies are limited to {limit} bytes"
+                )
+                return
+            if body is None:  # the client went away
+                return
+            if len(body) >= THREADED_CHECK:
+                problem = await asyncio.to_thread(security.body_problem, body)
+            else:
+                problem = security.body_problem(body) if body else None
+            if problem is not None:
+                await self._reply(send, 422, "bad_json", problem)
+                return
+            replayed = False
+
+            async def replay() -> Message:
+                nonlocal replayed
+                if not replayed:
+                    replayed = True
+                    return {"type": "http.request", "body": body, "more_body": False}
+                return await receive()
+
+            await self.app(scope, replay, with_headers)
+            return
+        await self.app(scope, receive, with_headers)
+
+    @staticmethod
+    async def _read_body(receive: Receive, limit: int) -> bytes | None:
+        chunks: list[bytes] = []
+        seen = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > limit:
+                raise _TooLarge
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = self.limits.client_of(scope)
+        scope.setdefault("state", {})["client"] = client
+        refusal = security.target_problem(scope)
+        code = "bad_request"
+        if refusal is None:
+            wait = self.limits.take("connect", client)
+            if wait is not None:
+                code = "rate_limited"
+                refusal = (
+                    "too many connections opened from your address; "
+                    f"try again in {max(1, round(wait))} s"
+                )
+            elif not self.limits.open_socket(client):
+                code = "too_many_connections"
+                refusal = (
+                    f"your address holds {self.settings.ws_per_client} open connections "
+                    "already; close one first"
+                )
+        if refusal is not None:
+            # Accept, say why, close: a browser shows a refused handshake only as an error.
+            message = await receive()
+            if message["type"] != "websocket.connect":
+                return
+            await send({"type": "websocket.accept"})
+            text = json.dumps({"type": "error", "code": code, "message": refusal})
+            await send({"type": "websocket.send", "text": text})
+            await send({"type": "websocket.close", "code": 4429})
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.limits.close_socket(client)

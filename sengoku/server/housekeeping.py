@@ -1,0 +1,79 @@
+"""Housekeeping: waiting matches expire, and errors stay short.
+
+A match that waits for players longer than ``Settings.waiting_ttl`` seconds is aborted with
+the reason ``expired`` (an ``expired`` event tells whoever watches), so abandoned invitations
+do not pile up in memory and in the lobby.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from sengoku.core.game import event
+
+log = logging.getLogger("sengoku.server")
+
+#: The longest error message sent to a client (an error may quote what the client sent).
+MAX_MESSAGE = 600
+
+
+def clip(message: str) -> str:
+    """``message``, cut to :data:`MAX_MESSAGE` characters."""
+    if len(message) <= MAX_MESSAGE:
+        return message
+    return message[: MAX_MESSAGE - 15] + " ... (cut here)"
+
+
+async def expire_waiting(service: Any) -> list[str]:
+    """Abort every match that has waited longer than the settings allow; their ids."""
+    ttl = float(service.settings.waiting_ttl)
+    now = service.now()
+    expired = []
+    for live in list(service.live.values()):
+        if live.status != "waiting" or now - live.created_at < ttl:
+            continue
+        async with live.lock:
+            if live.status != "waiting":
+                continue
+            reason = f"expired: nobody took the open seats within {ttl:.0f} s"
+            rows = service._new_events(
+                live, [event("expired", None, message="the match expired: nobody joined")]
+            )
+            await service._run(
+                service.store.record_change,
+                live.id,
+                [],
+                rows,
+                {"status": "aborted", "close_reason": reason, "updated_at": now},
+            )
+            live.status = "aborted"
+            live.close_reason = reason
+            service._commit_events(live, rows)
+        service._after_change(live)
+        expired.append(live.id)
+    if expired:
+        log.info("%d waiting match(es) expired", len(expired))
+    return expired
+
+
+async def expire_loop(service: Any) -> None:
+    """Run :func:`expire_waiting` now and then, for as long as the server runs."""
+    period = max(1.0, min(60.0, float(service.settings.waiting_ttl) / 10))
+    while True:
+        try:
+            await expire_waiting(service)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # never let housekeeping end; the next round tries again
+            log.exception("expiring waiting matches failed")
+        await asyncio.sleep(period)
+
+
+def seed_in_play(service: Any, game: str, seed: int) -> bool:
+    """Whether a match of ``game`` that is waiting or in play has this seed (its secret)."""
+    return any(
+        live.seed == seed and live.game.name == game and live.status in ("waiting", "active")
+        for live in list(service.live.values())
+    )

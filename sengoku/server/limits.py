@@ -1,0 +1,165 @@
+"""Limits per client address: a new connection does not get a fresh budget.
+
+A client is its IP address (an IPv6 address by its /64 network, which one host usually
+holds whole). Behind a reverse proxy every request comes from the proxy, so the server reads
+``X-Forwarded-For`` -- but only from the peers the operator lists in
+``Settings.trusted_proxies``: anyone can send that header, so believing it from anyone
+would let a client pick a fresh address per request.
+
+Budgets are token buckets (a sustained rate per second and a burst), one per client and
+kind: every HTTP request (``http``), match creation (``create``), record import (``import``),
+replays (``replay``), actions over HTTP or WebSocket (``action``), other WebSocket messages
+(``ws``) and WebSocket connections opened (``connect``). Open WebSocket connections per
+client are also capped (``Settings.ws_per_client``).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import time
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+#: Buckets remembered at most; the least recently used are forgotten first (a forgotten
+#: client starts with a full bucket, which is what it would have after a short pause).
+MAX_CLIENTS = 50_000
+
+
+class TokenBucket:
+    __slots__ = ("rate", "burst", "tokens", "at")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def retry_after(self) -> float:
+        """Seconds until one more request is allowed."""
+        return max(0.0, (1.0 - self.tokens) / self.rate) if self.rate > 0 else 3600.0
+
+
+def _network(address: str) -> str:
+    """The client key for an address: IPv4 as it is, IPv6 by its /64 network."""
+    try:
+        ip = ipaddress.ip_address(address.strip().strip("[]"))
+    except ValueError:
+        return address[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
+
+
+def _trusted(address: str, proxies: Iterable[str]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.strip().strip("[]"))
+    except ValueError:
+        return False
+    for entry in proxies:
+        if entry == "*":
+            return True
+        try:
+            if ip in ipaddress.ip_network(entry, strict=False):
+                return True
+        except ValueError:
+            continue
+    return False
+
+
+def client_address(
+    peer: str, headers: Iterable[tuple[bytes, bytes]], proxies: tuple[str, ...]
+) -> str:
+    """The client's address: the peer's, or -- when the peer is a trusted proxy -- the nearest
+    address in ``X-Forwarded-For`` that is not itself a trusted proxy."""
+    if not proxies or not _trusted(peer, proxies):
+        return peer
+    chain: list[str] = []
+    for name, value in headers:
+        if name.lower() == b"x-forwarded-for":
+            chain.extend(p.strip() for p in value.decode("latin-1").split(",") if p.strip())
+    for hop in reversed(chain):
+        if not _trusted(hop, proxies):
+            return hop
+    return chain[0] if chain else peer
+
+
+class ClientLimits:
+    """Every client's buckets and open WebSocket connections."""
+
+    def __init__(self, settings: Any) -> None:
+        self.settings = settings
+        self.buckets: OrderedDict[tuple[str, str], TokenBucket] = OrderedDict()
+        self.sockets: dict[str, int] = {}
+
+    def rates(self) -> Mapping[str, tuple[float, float]]:
+        s = self.settings
+        return {
+            "http": (s.http_rate, s.http_burst),
+            "create": (s.create_rate, s.create_burst),
+            "import": (s.import_rate, s.import_burst),
+            "replay": (s.replay_rate, s.replay_burst),
+            "action": (s.action_rate, s.action_burst),
+            "ws": (s.ws_rate, s.ws_burst),
+            "connect": (s.connect_rate, s.connect_burst),
+        }
+
+    def client_of(self, scope: Mapping[str, Any]) -> str:
+        """The client key of an ASGI connection scope."""
+        peer = scope.get("client") or ("?", 0)
+        address = client_address(
+            str(peer[0]), scope.get("headers", []), tuple(self.settings.trusted_proxies)
+        )
+        return _network(address)
+
+    def exempt(self, client: str) -> bool:
+        return client in self.settings.limit_exempt
+
+    def bucket(self, kind: str, client: str) -> TokenBucket:
+        key = (kind, client)
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            rate, burst = self.rates()[kind]
+            bucket = self.buckets[key] = TokenBucket(rate, burst)
+            while len(self.buckets) > MAX_CLIENTS:
+                self.buckets.popitem(last=False)
+        else:
+            self.buckets.move_to_end(key)
+        return bucket
+
+    def take(self, kind: str, client: str) -> float | None:
+        """None if ``client`` may go on; else the seconds to wait before it may."""
+        if self.exempt(client):
+            return None
+        bucket = self.bucket(kind, client)
+        return None if bucket.take() else bucket.retry_after()
+
+    def open_socket(self, client: str) -> bool:
+        """Count a WebSocket connection; False (counting nothing) if the client has too many."""
+        if self.exempt(client):
+            return True
+        n = self.sockets.get(client, 0)
+        if n >= self.settings.ws_per_client:
+            return False
+        self.sockets[client] = n + 1
+        return True
+
+    def close_socket(self, client: str) -> None:
+        if self.exempt(client):
+            return
+        n = self.sockets.get(client, 0) - 1
+        if n > 0:
+            self.sockets[client] = n
+        else:
+            self.sockets.pop(client, None)
