@@ -53,6 +53,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None) 
         log_level="info",
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,
+        # X-Forwarded-For is read by the server itself, from Settings.trusted_proxies only
+        # (uvicorn would otherwise believe it from any loopback peer)
+        proxy_headers=False,
     )
 
 
