@@ -11,6 +11,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sengoku.core.registry import load_game
+
 json_values = st.recursive(
     st.none()
     | st.booleans()
@@ -53,6 +55,21 @@ headers = st.one_of(
 )
 
 
+#: Budgets no fuzz run exhausts (the limits have their own tests).
+NO_LIMITS = {
+    f"{kind}_burst": 1e9 for kind in ("http", "create", "import", "replay", "action", "ws")
+}
+
+#: Hostile JSON texts: deep nesting, long numbers, NaN, NUL (issue 14 item 8).
+hostile_texts = st.one_of(
+    st.integers(1, 3000).map(lambda n: "[" * n + "]" * n),
+    st.integers(1, 3000).map(lambda n: '{"a":' * n + "1" + "}" * n),
+    st.integers(90, 6000).map(lambda n: '{"seed": ' + "9" * n + "}"),
+    st.integers(90, 6000).map(lambda n: '{"game": "gungi", "version": 1' + "0" * n + "}"),
+    st.sampled_from(['{"seed": NaN}', '{"seed": -Infinity}', '{"game": "gungi\\u0000"}']),
+)
+
+
 def check_error(r: Any) -> None:
     assert r.status_code < 500, r.text
     if r.status_code >= 400:
@@ -61,7 +78,7 @@ def check_error(r: Any) -> None:
 
 
 def test_fuzz_every_endpoint(make_client: Callable[..., TestClient]) -> None:
-    with make_client(http_burst=1e9) as client:
+    with make_client(**NO_LIMITS) as client:
         m = new_match(client, options={"pile": 20})
         mid = m["id"]
         before = {
@@ -78,6 +95,8 @@ def test_fuzz_every_endpoint(make_client: Callable[..., TestClient]) -> None:
             f"/api/matches/{mid}/claim",
             f"/api/matches/{mid}/rematch",
             "/api/records",
+            "/api/replay",
+            "/api/replay?seat=1",
         ]
 
         @settings(
@@ -100,6 +119,16 @@ def test_fuzz_every_endpoint(make_client: Callable[..., TestClient]) -> None:
         fuzz()
 
         @settings(max_examples=60, deadline=None, database=None)
+        @given(st.sampled_from(paths), hostile_texts, headers)
+        def fuzz_hostile(path: str, text: str, hdrs: dict[str, str]) -> None:
+            r = client.post(
+                path, content=text.encode(), headers={**hdrs, "content-type": "application/json"}
+            )
+            check_error(r)
+
+        fuzz_hostile()
+
+        @settings(max_examples=60, deadline=None, database=None)
         @given(
             st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=40),
             headers,
@@ -114,7 +143,7 @@ def test_fuzz_every_endpoint(make_client: Callable[..., TestClient]) -> None:
         fuzz_get()
 
         @settings(max_examples=40, deadline=None, database=None)
-        @given(st.one_of(st.text(max_size=200), json_values.map(json.dumps)))
+        @given(st.one_of(st.text(max_size=200), json_values.map(json.dumps), hostile_texts))
         def fuzz_ws(text: str) -> None:
             with client.websocket_connect(f"/ws/matches/{mid}") as ws:
                 ws.send_text(text)
@@ -134,3 +163,47 @@ def test_fuzz_every_endpoint(make_client: Callable[..., TestClient]) -> None:
             assert after["ply"] == before[s]["ply"] == 0
             assert after["view"] == before[s]["view"]
             assert after["status"] == "active"
+
+
+def test_fuzz_every_option_of_every_game(make_client: Callable[..., TestClient]) -> None:
+    """Every declared option of every game, with its own values, neighbours of them, paths
+    and arbitrary JSON: a 201 whose stored option the game accepts, or a clear 4xx."""
+    paths = ["/etc/passwd", "/dev/zero", "../../etc/passwd", "/tmp", "~/.ssh/id_rsa", "."]
+    with make_client(**NO_LIMITS) as client:
+        described = client.get("/api/games").json()["games"]
+        cases = [(g["name"], o) for g in described for o in g["options"]]
+        assert {name for name, _o in cases} >= {"gungi", "gunkimono", "gunshi", "sashimono"}
+
+        def values(option: dict[str, Any]) -> st.SearchStrategy[Any]:
+            allowed = option["allowed"]
+            own: list[Any] = [option["default"], *paths]
+            if isinstance(allowed, dict):
+                own += [allowed["min"], allowed["max"], allowed["min"] - 1, allowed["max"] + 1]
+            else:
+                own += list(allowed)
+            return st.one_of(st.sampled_from(own), json_values)
+
+        @settings(
+            max_examples=300,
+            deadline=None,
+            database=None,
+            suppress_health_check=[HealthCheck.too_slow],
+        )
+        @given(st.sampled_from(cases).flatmap(lambda c: st.tuples(st.just(c), values(c[1]))))
+        def fuzz(case: tuple[tuple[str, dict[str, Any]], Any]) -> None:
+            (game, option), value = case
+            seats = [{"kind": "local"} for _ in range(5)]
+            for n in (1, 2, 3, 4, 5):
+                body = {"game": game, "options": {option["name"]: value}, "seats": seats[:n]}
+                r = client.post("/api/matches", json=body)
+                check_error(r)
+                if r.status_code != 422 or r.json()["error"]["code"] != "bad_seats":
+                    break
+            if r.status_code == 201:
+                stored = r.json()["match"]["options"][option["name"]]
+                assert load_game(game).options[option["name"]].check(stored) == stored
+                assert stored not in paths or option["name"] != "cards"
+            else:
+                assert r.json()["error"]["code"] in {"bad_option", "bad_request", "bad_json"}
+
+        fuzz()
