@@ -15,6 +15,7 @@ from conftest import FakeTime, auth, new_match
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
+from test_server_postgres import pg_url  # noqa: F401  (a fixture)
 
 from sengoku.core.record import GameRecord, InvalidRecord
 from sengoku.server import housekeeping
@@ -240,3 +241,26 @@ def test_expiry_loop_survives_a_failure(monkeypatch: pytest.MonkeyPatch) -> None
 
 async def _no_sleep(_seconds: float) -> None:
     return None
+
+
+def test_postgresql_takes_128_bit_seeds_and_never_sees_a_nul(
+    make_client: Callable[..., TestClient], request: pytest.FixtureRequest
+) -> None:
+    """On PostgreSQL a 64-bit column overflows and NUL in text is an error: both were 500s."""
+    from test_server_postgres import PG_BIN
+
+    if not (PG_BIN / "initdb").exists():  # pragma: no cover - the PostgreSQL tests say why
+        pytest.skip("PostgreSQL is missing")
+    url = request.getfixturevalue("pg_url")
+    with make_client(db_url=url) as client:
+        m = new_match(client, game="secretnim", seed=2**128 - 1)
+        r = client.post(f"/api/matches/{m['id']}/resign", headers=auth(m["tokens"]["0"]))
+        assert r.status_code == 200
+        assert client.get(f"/api/records/{m['id']}").json()["seed"] == str(2**128 - 1)
+        r = client.post(
+            "/api/matches", json={"game": "secretnim", "seats": [{"name": "a\x00"}, {}]}
+        )
+        assert r.status_code == 422 and r.json()["error"]["code"] == "bad_json"
+        assert client.get("/api/records", params={"game": "x\x00"}).status_code == 400
+    with make_client(db_url=url) as client:  # and it replays after a restart
+        assert client.get(f"/api/matches/{m['id']}").json()["status"] == "finished"
