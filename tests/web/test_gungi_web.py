@@ -149,7 +149,7 @@ def test_hot_seat_without_pass_screen_stacks_and_notation(new_page: Any) -> None
     assert tower(page, "5-6") == [("pawn", "white")]
     # Take back: both players are at this device, so it is agreed at once.
     page.click("#takeback")
-    page.wait_for_function("document.querySelectorAll('#moves li[data-ply]').length === 2")
+    page.wait_for_function("() => document.querySelectorAll('#moves li[data-ply]').length === 2")
     # The move list and the board redraw separately: wait for the board too.
     expect(page.locator('.board .tower[data-square="5-6"] .piece')).to_have_count(0)
     assert tower(page, "5-6") == []
