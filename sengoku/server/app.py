@@ -183,6 +183,9 @@ def create_app(settings: Settings) -> FastAPI:
     @app.post("/api/matches", status_code=201)
     async def create_match(body: CreateMatch) -> dict[str, Any]:
         """Create a match. Local seats' tokens come back once; keep them."""
+        problem = security.options_problem(body.options)
+        if problem is not None:
+            raise ApiError(422, "bad_option", problem)
         live, secrets_out = await svc().create(
             body.game,
             body.options,

@@ -118,3 +118,27 @@ def response_headers(path: str) -> list[tuple[bytes, bytes]]:
     if path.startswith(DOCS_PATHS):
         return [(b"content-security-policy", DOCS_CSP), *SECURITY_HEADERS[1:]]
     return SECURITY_HEADERS
+
+
+#: The longest text an option value may hold (a Gunshi deck description is ~80 characters).
+MAX_OPTION_TEXT = 1000
+#: The largest options object, as JSON.
+MAX_OPTIONS_JSON = 16_384
+
+
+def options_problem(options: dict[str, Any]) -> str | None:
+    """Why a match's options are refused before any game looks at them, or None: every
+    game's options are short values, and parsing a long one would stall the event loop."""
+    if len(json.dumps(options)) > MAX_OPTIONS_JSON:
+        return f"options are limited to {MAX_OPTIONS_JSON} characters of JSON"
+    stack: list[Any] = [options]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str) and len(item) > MAX_OPTION_TEXT:
+            return f"an option's text is limited to {MAX_OPTION_TEXT} characters"
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
