@@ -54,7 +54,9 @@ def card_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, card_dir: Path) -> Iterator[RealServer]:
     # generous budgets: these tests attack other things than the limits
-    env = {"SENGOKU_CARD_DIR": str(card_dir), "SENGOKU_CREATE_BURST": "10000"}
+    env = {"SENGOKU_CARD_DIR": str(card_dir)}
+    for kind in ("HTTP", "CREATE", "IMPORT", "REPLAY", "ACTION", "WS", "CONNECT"):
+        env[f"SENGOKU_{kind}_BURST"] = "100000"
     with real_server(tmp_path_factory.mktemp("server"), **env) as s:
         yield s
 
