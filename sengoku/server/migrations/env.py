@@ -15,7 +15,9 @@ if connection is not None:
     with context.begin_transaction():
         context.run_migrations()
 else:
-    engine = create_engine(config.get_main_option("sqlalchemy.url") or "sqlite://")
+    engine = create_engine(
+        config.get_main_option("sqlalchemy.url") or "sqlite://", hide_parameters=True
+    )
     with engine.begin() as conn:
         context.configure(connection=conn, target_metadata=metadata)
         with context.begin_transaction():
