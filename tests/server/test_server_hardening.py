@@ -281,3 +281,16 @@ def test_postgresql_takes_128_bit_seeds_and_never_sees_a_nul(
         assert client.get("/api/records", params={"game": "x\x00"}).status_code == 400
     with make_client(db_url=url) as client:  # and it replays after a restart
         assert client.get(f"/api/matches/{m['id']}").json()["status"] == "finished"
+
+
+def test_the_migrations_build_the_tables_the_code_expects(tmp_path: Path) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from sengoku.server.db import metadata
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'e.db'}")
+    migrate(engine)
+    with engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), metadata)
+    assert diff == []
