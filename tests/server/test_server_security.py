@@ -93,6 +93,11 @@ def test_installed_sets_are_read_only_as_regular_files(server: RealServer, card_
         assert r.status_code == 422, r.text
         message = r.json()["error"]["message"]
         assert why in message and "root" not in message and str(card_dir) not in message
+    for path in (card_dir / "pipe.toml", card_dir / "mine.toml", card_dir):
+        # the operator's own files, by path: refused like any other path
+        body = {"game": "sashimono", "options": {"cards": str(path)}, "seats": PLAYERS}
+        r = server.create(body, timeout=10)
+        assert r.status_code == 422 and "never a path" in r.text
     r = server.create({"game": "sashimono", "options": {"cards": "mine"}, "seats": PLAYERS})
     assert r.status_code == 201, r.text
     assert r.json()["match"]["options"]["cards"] == "mine"
