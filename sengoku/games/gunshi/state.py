@@ -655,8 +655,11 @@ class GunshiState(State):
             self.step = "hand" if self.stock[p] else ""
         elif self.step == "hand" and len(self.hand[p]) >= HAND_SIZE:
             self.step = "deck"
-        if self.step == "deck" and len({c[0] for c in self.stock[p]}) <= 1:
-            # The rest of the deck is forced (one kind of card left): no decision to make.
+        if self.step == "deck" and len(self.stock[p]) <= 1:
+            # The last card of the deck is forced: no decision to make. Only the count of cards
+            # left decides this, never their kinds: the opponent sees how many decisions a
+            # player makes, so that number must not depend on the secret choices (filling in
+            # a run of one kind would tell the opponent that all of that kind is in the deck).
             self.deck[p].extend(self.stock[p])
             self.stock[p] = []
         if self.step and self.stock[p]:
@@ -2007,6 +2010,9 @@ class GunshiState(State):
             if self.phase == "mod3" and s.m3[o]:
                 adv = list(advanced_codes(opts["sanryaku"]))
                 s.m3[o] = rng.sample(adv, len(s.m3[o]))
+        # The true seed rebuilds every secret of the setup (Modification 1's prepared cards):
+        # a world carries a seed drawn from the rng instead, like everything else it hides.
+        s.seed = rng.getrandbits(63)
         return s
 
     # ------------------------------------------------------------------ JSON
