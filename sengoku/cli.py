@@ -110,6 +110,8 @@ def perft(state: State, depth: int) -> int:
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
+    if args.depth < 0:
+        raise SengokuError(f"perft --depth: the number of plies, 0 or more; got {args.depth}")
     game = load_game(args.game)
     options = game_options(game, args)
     if args.fen:
