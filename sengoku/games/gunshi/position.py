@@ -1,20 +1,28 @@
 """A compact, public position string for Gunshi battles (a FEN of sorts).
 
 ``<ranks 7..1> <fences> <to act r|b> <points r,b> <fences in hand r,b> <invaders r,b>
-<Red row>/<Blue row>``
+<Red row>/<Blue row> <stage>``
 
 * ranks: 7 cells each, a..g, separated by ``/``; a digit is a run of empty cells; a unit is
   its token letter (upper case Red, lower case Blue; the letter also gives the type) then
   its facing ``n e s w``, then ``-`` for an Infantry without its Shield;
 * fences: ``R:d3n,B:d4n`` (canonical edge names) or ``-``;
 * rows: the Command Row cards from the Lightning position (``L=`` prefix when used) to
-  position 4, joined by ``.``, ``?`` for a face-down card, ``-`` when empty.
+  position 4, joined by ``.``, ``?`` for a face-down card, ``-`` when empty;
+* stage: where the turn stands, ``<step>,<cards sent this turn>,<next facing r><b>``:
+  step ``orders`` (the turn starts: Units Follow Orders resolves the Lightning card and
+  position 1 first), ``send`` (Send New Commands: the cards of this turn are resolved),
+  ``command`` or ``inspiration`` (a card or The Gunshi's Inspiration is being resolved: the
+  string records it but cannot be loaded), ``-`` once the game is over; the facing of the
+  next card each side sends, ``d`` (down) or ``u`` (up). Without this field a position is
+  at the start of the turn, its facings guessed from the row lengths (the older 7 fields).
 
 Only what both players see is written: the Shogun and the hands are not. ``from_position``
-builds a Phase 3 position at the start of that player's turn (their Command Row resolves
-first, as in play) with each side's Shogun on its first
-unit in letter order, face-down cards replaced by the first cards of a Basic deck, and the
-remaining Basic cards as hand (3) and deck.
+builds a Phase 3 position at that stage with each side's Shogun on its first unit in letter
+order, face-down cards replaced by the first cards of a Basic deck, and the remaining Basic
+cards as hand (3) and deck. It refuses what no game reaches: a row of more than 4 cards
+(the Lightning position included), more Fences than a player owns (4, on the Field or in
+hand), an edge fenced twice, and a live game with an Invader Spot already won.
 """
 
 from __future__ import annotations
@@ -30,8 +38,11 @@ from sengoku.games.gunshi.data import (
     DIR_NAMES,
     EDGE_NAMES,
     EDGES,
+    FENCES_PER_PLAYER,
+    INVADERS_TO_WIN,
     LETTERS,
     NUM_TOKENS,
+    ROW_LIMIT,
     SIZE,
     TOKEN_TYPE,
     parse_edge,
@@ -84,8 +95,25 @@ def to_position(state: GunshiState) -> str:
             f"{state.fences_left[0]},{state.fences_left[1]}",
             f"{state.invaders[0]},{state.invaders[1]}",
             "/".join(rows),
+            _stage(state),
         ]
     )
+
+
+def _stage(state: GunshiState) -> str:
+    if state.result is not None:
+        step = "-"
+    elif state.cmd is not None or state.cur is not None or state.queue:
+        step = "command"
+    elif state.step in ("take", "remove"):
+        step = "inspiration"
+    else:
+        step = "send"
+    facings = "".join("d" if down else "u" for down in state.face_down_next)
+    return f"{step},{state.sent},{facings}"
+
+
+_STAGE = re.compile(r"(orders|send|command|inspiration|-),(\d),([du])([du])")
 
 
 _UNIT = re.compile(r"([A-Xa-x])([nesw])(-?)")
@@ -102,13 +130,16 @@ def _pair(text: str, field: str) -> tuple[int, int]:
 
 
 def from_position(game: Any, text: str, **options: Any) -> GunshiState:
+    if not isinstance(text, str):
+        raise PositionError(f"a Gunshi position is a string, not {type(text).__name__}")
     fields = text.split()
-    if len(fields) != 7:
+    if len(fields) not in (7, 8):
         raise PositionError(
-            "a Gunshi position has 7 fields: ranks, fences, to act, points, fences in hand, "
-            f"invaders, rows; got {len(fields)}"
+            "a Gunshi position has 8 fields: ranks, fences, to act, points, fences in hand, "
+            f"invaders, rows, stage (the stage may be left out); got {len(fields)}"
         )
-    ranks_t, fences_t, side_t, pts_t, fl_t, inv_t, rows_t = fields
+    ranks_t, fences_t, side_t, pts_t, fl_t, inv_t, rows_t = fields[:7]
+    stage = _read_stage(fields[7]) if len(fields) == 8 else None
     state: GunshiState = game.new_state(0, **options)
     state.uloc = [-1] * NUM_TOKENS
     state.uown = [-1] * NUM_TOKENS
@@ -147,18 +178,39 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
             raise PositionError(f"rank {r + 1}: describes {c} cells, not 7")
     if fences_t != "-":
         for item in fences_t.split(","):
-            owner, _, edge = item.partition(":")
-            if owner not in ("R", "B"):
+            colour, _, edge = item.partition(":")
+            if colour not in ("R", "B"):
                 raise PositionError(f"fences: {item!r} needs an owner R: or B:")
             try:
-                state.fence[parse_edge(edge)] = "RB".index(owner)
+                e = parse_edge(edge)
             except SengokuError as exc:
                 raise PositionError(f"fences: {exc}") from None
+            if state.fence[e] >= 0:
+                raise PositionError(
+                    f"fences: edge {EDGE_NAMES[e]} is fenced twice ({item!r}); an edge holds "
+                    "one Fence"
+                )
+            state.fence[e] = "RB".index(colour)
+    if side_t == "-":
+        raise PositionError("to act: '-' is a finished game; only a live game can be loaded")
     if side_t not in ("r", "b"):
         raise PositionError(f"to act: 'r' or 'b', not {side_t!r}")
     state.points = list(_pair(pts_t, "points"))
     state.fences_left = list(_pair(fl_t, "fences in hand"))
     state.invaders = list(_pair(inv_t, "invaders"))
+    for p, name in ((0, "Red"), (1, "Blue")):
+        placed = state.fence.count(p)
+        if placed + state.fences_left[p] > FENCES_PER_PLAYER:
+            raise PositionError(
+                f"fences in hand: {name} has {state.fences_left[p]} in hand and {placed} on the "
+                f"Field, but a player owns {FENCES_PER_PLAYER} Fences"
+            )
+        if state.invaders[p] >= INVADERS_TO_WIN:
+            raise PositionError(
+                f"invaders: {name} has {state.invaders[p]} on the Invader Spot; "
+                f"{INVADERS_TO_WIN} win the game, so a live game has at most "
+                f"{INVADERS_TO_WIN - 1}"
+            )
     row_texts = rows_t.split("/")
     if len(row_texts) != 2:
         raise PositionError("rows: Red's row and Blue's row separated by '/'")
@@ -172,6 +224,11 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
         row: list[tuple[str, bool, bool]] = []
         lightning = None
         items = [] if row_texts[p] == "-" else row_texts[p].split(".")
+        if len(items) > ROW_LIMIT:
+            raise PositionError(
+                f"rows: {('Red', 'Blue')[p]}'s row holds {len(items)} cards; the Command Row "
+                f"holds at most {ROW_LIMIT}, the Lightning position included"
+            )
         for k, item in enumerate(items):
             is_l = item.startswith("L=")
             code = item[2:] if is_l else item
@@ -194,7 +251,7 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
         state.hand[p] = [(c, False, False) for c in spare[:3]]
         state.deck[p] = [(c, False, False) for c in spare[3:]]
         state.stock[p] = []
-        state.face_down_next[p] = len(row) % 2 == 0
+        state.face_down_next[p] = len(row) % 2 == 0 if stage is None else stage[2][p]
         state.reset_knowledge(p)
     state.phase = "battle"
     state.step = "send"
@@ -202,6 +259,35 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
     state.turn = 1
     state.pick_order = []
     state.clock_started = True
-    state._begin_turn()
+    if stage is None or stage[0] == "orders":
+        state._begin_turn()
+    else:
+        sent = stage[1]
+        if sent > len(state.row[state.player]):
+            raise PositionError(
+                f"stage: {sent} cards sent this turn, but the row of the side to act holds "
+                f"{len(state.row[state.player])}"
+            )
+        state.sent = sent
     state._events = []
+    state._legal_memo = None
     return state
+
+
+def _read_stage(text: str) -> tuple[str, int, tuple[bool, bool]]:
+    m = _STAGE.fullmatch(text)
+    if m is None:
+        raise PositionError(
+            f"stage: <step>,<cards sent>,<next facings> such as 'send,1,du' (step orders or "
+            f"send; facings d or u for Red then Blue), not {text!r}"
+        )
+    step, sent, red, blue = m.groups()
+    if step in ("command", "inspiration", "-"):
+        raise PositionError(
+            f"stage: {step!r} records a position in the middle of resolving a card (or a "
+            "finished game); a position string cannot hold it, so only 'orders' and 'send' "
+            "load"
+        )
+    if step == "orders" and sent != "0":
+        raise PositionError("stage: no card is sent before Units Follow Orders ('orders,0,..')")
+    return step, int(sent), (red == "d", blue == "d")

@@ -1,0 +1,192 @@
+"""Gunshi notation, options and position strings (issue 15, item 14)."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sengoku.cli import main
+from sengoku.core.game import InvalidOption, ParseError
+from sengoku.games.gunshi.actions import GunshiAction
+from sengoku.games.gunshi.position import PositionError
+from tests.gunshi.helpers import GAME, battle, play, resolve
+
+# ------------------------------------------------------------------ Rapid-Move short forms
+
+
+def test_rapid_move_first_step_writes_move_and_reorient_apart() -> None:
+    # Rapid-Move: "Move and Reorient one unit, in either order". Its first step offers
+    # "dir n" (move first) and "face n" (reorient first): their short forms must differ.
+    s = battle(["R I d4 e", "B I a7 s"], row=(("Rapid",), ()))
+    resolve(s)
+    play(s, "d4")
+    legal = s.legal_actions()
+    texts = [GAME.format_action(s, a) for a in legal]
+    assert len(set(texts)) == len(texts), texts
+    assert GAME.format_action(s, GunshiAction("dir", "n")) == "dir n"
+    assert GAME.format_action(s, GunshiAction("face", "n")) == "face n"
+    assert GAME.format_action(s, GunshiAction("dir", "e")) == "e"  # no facing e: no clash
+    for a, text in zip(legal, texts, strict=True):
+        assert GAME.parse_action(s, text) == a
+    with pytest.raises(ParseError, match="ambiguous"):
+        GAME.parse_action(s, "n")
+
+
+def test_plain_move_direction_keeps_its_short_form() -> None:
+    s = battle(["R I d4 n", "B I a7 s"], row=(("M",), ()))
+    resolve(s)
+    play(s, "d4")
+    legal = s.legal_actions()
+    assert [GAME.format_action(s, a) for a in legal] == [a.arg for a in legal]
+
+
+# ------------------------------------------------------------------ options that do nothing
+
+
+@pytest.mark.parametrize(
+    ("options", "reason"),
+    [
+        ({"modification": 2}, "does nothing with variant 'basic'"),
+        ({"variant": "custom", "modification": 3}, "does nothing with variant 'custom'"),
+        ({"custom_selection": "secret"}, "Custom Deck Construction"),
+        ({"variant": "inspiration", "move_up_for_selection": True}, "Custom Deck Construction"),
+        ({"agreed_deck": "M M Re F Rf Rapid Scout"}, "Custom Deck Construction"),
+        (
+            {"variant": "custom", "agreed_deck": "M M Re F Rf Rapid Scout"},
+            "unless custom_selection is 'agreed'",
+        ),
+        ({"sanryaku": True}, "does nothing with variant 'basic'"),
+        (
+            {"variant": "custom", "custom_selection": "agreed", "sanryaku": True},
+            "agreed deck",
+        ),
+        ({"preset": "first_battle", "formation_fences": "inside_home"}, "skips it"),
+        ({"preset": "wave_after_wave", "custom_selection": "secret"}, "agreed deck"),
+        ({"preset": "wave_after_wave", "agreed_deck": "M M Re F Rf Rapid Scout"}, "fixes"),
+    ],
+)
+def test_options_that_do_nothing_are_refused(options: dict[str, Any], reason: str) -> None:
+    with pytest.raises(InvalidOption, match=reason):
+        GAME.new_state(0, **options)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"variant": "inspiration", "modification": 2, "sanryaku": True},
+        {"variant": "custom", "custom_selection": "secret", "sanryaku": True},
+        {"variant": "custom", "custom_selection": "agreed", "agreed_deck": "wave_after_wave"},
+        {"preset": "first_battle"},
+        {"preset": "wave_after_wave"},
+        # A client may send every option at its default: defaults are always accepted.
+        {k: o.default for k, o in GAME.options.items()},
+    ],
+)
+def test_options_that_act_and_resolved_options_load(options: dict[str, Any]) -> None:
+    s = GAME.new_state(0, **options)
+    again = GAME.new_state(0, **s.options)  # a resolved option set loads again
+    assert again.options == s.options
+
+
+# ------------------------------------------------------------------ position strings
+
+
+def test_position_round_trips_mid_turn() -> None:
+    # Red has resolved this turn's card and sent ?.M.? (down, up, down): loading the string
+    # must not resolve position 1 again.
+    s = battle(["R I d4 n", "R C c2 e", "B A a7 s", "B I f6 s"], ["R d4n"], fences_left=(3, 4))
+    s.hand[0] = [("Re", False, False), ("M", False, False), ("F", False, False)]
+    s.reset_knowledge(0)
+    s._legal_memo = None
+    play(s, "send Re", "send M", "send F")
+    text = GAME.position(s)
+    assert " ?.M.?/- send,3,u" in text
+    again = GAME.from_fen(text)
+    assert GAME.position(again) == text
+    assert again.current_player == 0 and {str(a) for a in again.legal_actions()} >= {"end"}
+
+
+def test_positions_round_trip_through_random_games() -> None:
+    checked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        s = GAME.new_state(seed)
+        while not s.is_terminal() and s.ply < 400:
+            if s.phase == "battle":
+                text = GAME.position(s)
+                if text.split()[-1].startswith("send,"):
+                    assert GAME.position(GAME.from_fen(text)) == text
+                    checked += 1
+                else:
+                    with pytest.raises(PositionError, match="stage"):
+                        GAME.from_fen(text)
+            s.apply(rng.choice(s.legal_actions()))
+    assert checked > 50
+
+
+_GOOD = "bs6/7/7/3An3/7/7/7 - r 18,18 4,4 0,0 -/- send,0,dd"
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        (_GOOD.replace(" -/- ", " M.M.Re.F.Rf/- "), "at most 4"),
+        (_GOOD.replace(" -/- ", " L=M.M.Re.F.Rf/- "), "at most 4"),
+        (_GOOD.replace(" 4,4 ", " 9,4 "), "owns 4 Fences"),
+        (_GOOD.replace(" - r ", " R:d3n r ").replace(" 4,4 ", " 4,3 "), "owns 4 Fences"),
+        (_GOOD.replace(" 0,0 ", " 5,0 "), "win the game"),
+        (_GOOD.replace(" 0,0 ", " 0,3 "), "win the game"),
+        (_GOOD.replace(" - r ", " R:d3n,B:d3n r ").replace(" 4,4 ", " 3,3 "), "fenced twice"),
+        (_GOOD.replace(" - r ", " R:d3n,B:d4s r ").replace(" 4,4 ", " 3,3 "), "fenced twice"),
+        (_GOOD.replace("send,0,dd", "command,0,dd"), "cannot hold"),
+        (_GOOD.replace("send,0,dd", "send,2,dd"), "row of the side to act"),
+        (_GOOD.replace("send,0,dd", "sending"), "stage"),
+        (_GOOD.replace(" r ", " - "), "finished game"),
+    ],
+)
+def test_impossible_positions_are_refused(text: str, field: str) -> None:
+    with pytest.raises(PositionError, match=field):
+        GAME.from_fen(text)
+
+
+def test_position_at_the_start_of_a_turn_resolves_first() -> None:
+    text = "bs6/7/7/3An3/7/7/7 - r 18,18 4,4 0,0 M/- orders,0,dd"
+    s = GAME.from_fen(text)
+    assert s.cur is not None and s.cur[0] == "M"  # Units Follow Orders: the Move resolves
+
+
+# ------------------------------------------------------------------ terminal
+
+
+def test_terminal_board_shows_unit_letters() -> None:
+    s = battle(["R I d4 n", "R C c2 e", "B A a7 s"])
+    text = GAME.render_text(s, 0)
+    for cell in ("RIA^", "RCK>", "BAQv"):  # Infantry A, Cavalry K, Archer Q
+        assert cell in text
+
+
+def _terminal_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *extra: str) -> int:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # the player closes the input at once
+    path = tmp_path / f"game{len(list(tmp_path.iterdir()))}.json"
+    args = ["play", "gunshi", "--variant", "inspiration", "--save", str(path), *extra]
+    assert main(args) == 0
+    seed = json.loads(path.read_text())["seed"]
+    assert isinstance(seed, int)
+    return seed
+
+
+def test_terminal_games_deal_anew_unless_seeded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Modification 1's 3 Advanced cards come from the seed: without --seed every terminal
+    # game must draw another one.
+    seeds = {_terminal_seed(tmp_path, monkeypatch) for _ in range(3)}
+    assert len(seeds) == 3
+    assert _terminal_seed(tmp_path, monkeypatch, "--seed", "7") == 7
+    assert _terminal_seed(tmp_path, monkeypatch, "--seed", "7") == 7
