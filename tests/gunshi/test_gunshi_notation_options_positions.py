@@ -45,6 +45,13 @@ def test_plain_move_direction_keeps_its_short_form() -> None:
     assert [GAME.format_action(s, a) for a in legal] == [a.arg for a in legal]
 
 
+@pytest.mark.parametrize("value", [4, None, b"d4", ("to", "d4")])
+def test_non_string_notation_is_a_parse_error(value: object) -> None:
+    s = battle(["R I d4 n", "B I a7 s"])
+    with pytest.raises(ParseError, match="is a string"):
+        GAME.parse_action(s, value)  # type: ignore[arg-type]
+
+
 # ------------------------------------------------------------------ options that do nothing
 
 

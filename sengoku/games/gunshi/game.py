@@ -362,6 +362,10 @@ class Gunshi(Game):
 
     def parse_action(self, state: State, text: str) -> GunshiAction:
         """Canonical (``to d4``) or short (``d4``) notation; any spelling of an edge."""
+        if not isinstance(text, str):
+            raise ParseError(
+                f"Gunshi notation is a string such as 'to d4' or 'd4', not {type(text).__name__}"
+            )
         legal = state.legal_actions()
         wanted = normalize_notation(_canonical_edges(text))
         exact = [a for a in legal if normalize_notation(str(a)) == wanted]
