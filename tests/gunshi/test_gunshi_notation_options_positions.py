@@ -119,22 +119,40 @@ def test_position_round_trips_mid_turn() -> None:
     assert again.current_player == 0 and {str(a) for a in again.legal_actions()} >= {"end"}
 
 
-def test_positions_round_trip_through_random_games() -> None:
-    checked = 0
+@pytest.mark.parametrize("options", [{}, {"variant": "custom", "sanryaku": True}])
+def test_positions_round_trip_through_random_games(options: dict[str, Any]) -> None:
+    # Every battle position between two decisions, mid-command included: the string comes
+    # back the same, and mid-command the same decisions are offered and play goes on.
+    stages: set[str] = set()
     for seed in range(3):
         rng = random.Random(seed)
-        s = GAME.new_state(seed)
-        while not s.is_terminal() and s.ply < 400:
+        s = GAME.new_state(seed, **options)
+        while not s.is_terminal() and s.ply < 500:
             if s.phase == "battle":
                 text = GAME.position(s)
-                if text.split()[-1].startswith("send,"):
-                    assert GAME.position(GAME.from_fen(text)) == text
-                    checked += 1
-                else:
-                    with pytest.raises(PositionError, match="stage"):
-                        GAME.from_fen(text)
+                stage = text.split()[7].split(",")[0]
+                stages.add(stage)
+                again = GAME.from_fen(text, **options)
+                assert GAME.position(again) == text
+                if stage == "command":
+                    if s.cmd is not None and s.cmd["step"] != "invade":
+                        # (only "stay" for the hidden Shogun: the loaded Shogun is another)
+                        assert again.legal_actions() == s.legal_actions()
+                    again.apply(again.legal_actions()[0])
             s.apply(rng.choice(s.legal_actions()))
-    assert checked > 50
+    assert stages == {"send", "command"}
+
+
+def test_invading_units_are_written_and_leave_the_reserve() -> None:
+    s = battle(["R C d6 n", "R I a1 n", "B I a7 s"], shogun=("A", None), row=(("M",), ()))
+    resolve(s)
+    play(s, "d6", "n", "invade")
+    text = GAME.position(s)
+    assert " 1K,0 " in text  # Red's Cavalry K is on Blue's Invader Spot
+    again = GAME.from_fen(text)
+    assert GAME.position(again) == text
+    reserve = again.view(0)["reserve"]
+    assert reserve == s.view(0)["reserve"] and reserve["C"] == 5
 
 
 _GOOD = "bs6/7/7/3An3/7/7/7 - r 18,18 4,4 0,0 -/- send,0,dd"
@@ -151,7 +169,29 @@ _GOOD = "bs6/7/7/3An3/7/7/7 - r 18,18 4,4 0,0 -/- send,0,dd"
         (_GOOD.replace(" 0,0 ", " 0,3 "), "win the game"),
         (_GOOD.replace(" - r ", " R:d3n,B:d3n r ").replace(" 4,4 ", " 3,3 "), "fenced twice"),
         (_GOOD.replace(" - r ", " R:d3n,B:d4s r ").replace(" 4,4 ", " 3,3 "), "fenced twice"),
-        (_GOOD.replace("send,0,dd", "command,0,dd"), "cannot hold"),
+        (_GOOD.replace("send,0,dd", "command,0,dd"), "one of the two is missing"),
+        (_GOOD.replace("send,0,dd", "inspiration,0,dd"), "cannot hold"),
+        (_GOOD.replace(" 0,0 ", " 2K,0 "), "count"),
+        (_GOOD.replace(" 0,0 ", " 1k,0 "), "case"),
+        (_GOOD.replace(" 0,0 ", " 1A,0 "), "on the Field"),
+        (_GOOD + ' {"resolving":"M","queue":[],"invaded":false,"command":{}}', "missing"),
+        (
+            _GOOD.replace("send,0,dd", "command,0,dd")
+            + ' {"resolving":"M","queue":[],"invaded":false,"command":{"card":"M"}}',
+            "needs its",
+        ),
+        (
+            _GOOD.replace("send,0,dd", "command,0,dd")
+            + ' {"resolving":"M","queue":[],"invaded":false,'
+            '"command":{"card":"M","type":"move","step":"dir","leader":"K"}}',
+            "not a unit of the side to act",
+        ),
+        (
+            _GOOD.replace("send,0,dd", "command,0,dd")
+            + ' {"resolving":"M","queue":[],"invaded":false,'
+            '"command":{"card":"M","type":"move","step":"to","leader":"A","order":[],"dir":"n"}}',
+            "no legal decision",
+        ),
         (_GOOD.replace("send,0,dd", "send,2,dd"), "row of the side to act"),
         (_GOOD.replace("send,0,dd", "sending"), "stage"),
         (_GOOD.replace(" r ", " - "), "finished game"),

@@ -2104,6 +2104,40 @@ def _command_view(cmd: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def command_from_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The inverse of ``_command_view`` (position strings written mid-command).
+
+    Raises ValueError, naming the field, for anything ``_command_view`` cannot have written.
+    """
+    if not isinstance(view, dict):
+        raise ValueError(f"the command is a JSON object, not {view!r}")
+    out: dict[str, Any] = {}
+    for k, v in view.items():
+        try:
+            if k in _UNIT_KEYS:
+                out[k] = LETTERS.index(v)
+            elif k in _UNITS_KEYS:
+                out[k] = tuple(LETTERS.index(x) for x in v)
+            elif k in ("origin", "cell"):
+                out[k] = _CELL_NAMES.index(v)
+            elif k == "dir":
+                out[k] = DIR_NAMES.index(v)
+            elif isinstance(v, list):
+                out[k] = tuple(v)
+            elif isinstance(v, str | int) or v is None:
+                out[k] = v
+            else:
+                raise ValueError(v)
+        except (ValueError, TypeError):
+            raise ValueError(f"command field {k!r}: {v!r} is not a unit, cell or value") from None
+    for key in ("card", "type", "step"):
+        if key not in out and not (key == "type" and out.get("step") == "mode"):
+            raise ValueError(f"the command needs its {key!r}")
+    if out.get("card") not in CARDS:
+        raise ValueError(f"command field 'card': {out.get('card')!r} is not a card code")
+    return out
+
+
 def _seen(card: Card, show: bool, seat: int | None) -> bool:
     """Whether a seat sees this card (SCOUTED: the opponent's Scout only, not spectators)."""
     known, up = card[1], card[2]
