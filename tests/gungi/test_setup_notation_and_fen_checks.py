@@ -8,7 +8,7 @@ import re
 import pytest
 
 from sengoku.cli import main
-from sengoku.core.game import ParseError
+from sengoku.core.game import InvalidOption, ParseError
 from sengoku.games.gungi import Gungi
 from sengoku.games.gungi.fen import FenError
 from sengoku.games.gungi.move import NEW
@@ -127,3 +127,24 @@ def test_move_number_after_done_done_agrees_with_gungi_js(gungi: Gungi, alone: i
 def test_perft_refuses_a_negative_depth(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["perft", "gungi", "--depth", "-1"]) == 2
     assert "--depth" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("options", "piece"),
+    [
+        ({"mode": "intro", "archer_blockers": "wing"}, "Archer"),
+        ({"mode": "intro", "betrayal": "all_or_nothing"}, "Captain"),
+        ({"mode": "beginner", "betrayal": "all_or_nothing"}, "Captain"),
+    ],
+)
+def test_options_for_pieces_the_mode_lacks_are_refused(
+    gungi: Gungi, options: dict[str, str], piece: str
+) -> None:
+    with pytest.raises(InvalidOption, match=f"rules the {piece}"):
+        gungi.new_state(**options)
+
+
+def test_options_at_default_or_for_present_pieces_are_accepted(gungi: Gungi) -> None:
+    gungi.new_state(mode="intro", archer_blockers="front_and_wing", betrayal="any_subset")
+    assert gungi.new_state(mode="beginner", archer_blockers="wing").options["archer_blockers"]
+    assert gungi.new_state(mode="advanced", betrayal="all_or_nothing")

@@ -7,7 +7,15 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from sengoku.core.game import Game, IllegalAction, Option, ParseError, State, pick_one
+from sengoku.core.game import (
+    Game,
+    IllegalAction,
+    InvalidOption,
+    Option,
+    ParseError,
+    State,
+    pick_one,
+)
 from sengoku.games.gungi.fen import FenError, parse_fen, to_fen
 from sengoku.games.gungi.move import (
     DONE_TEXT,
@@ -16,8 +24,10 @@ from sengoku.games.gungi.move import (
     Move,
 )
 from sengoku.games.gungi.pieces import (
+    ARCHER,
     ARCHER_BLOCKERS,
     BLACK,
+    CAPTAIN,
     ENGLISH_ALIASES,
     KIND_BY_KANJI,
     MARSHAL,
@@ -76,6 +86,7 @@ class Gungi(Game):
     # ------------------------------------------------------------------ states
     def new_state(self, seed: int = 0, **options: Any) -> GungiState:
         opts = self.resolve_options(**options)
+        _refuse_idle_options(opts, options)
         first = opts["first_player"]
         if first == "random":
             first = random.Random(seed).choice(("white", "black"))
@@ -237,6 +248,20 @@ class Gungi(Game):
 
     def render_text(self, state: State, seat: int | None) -> str:
         return str(state)
+
+
+def _refuse_idle_options(opts: dict[str, Any], given: Mapping[str, Any]) -> None:
+    """An option set away from its default where the mode's pieces make it do nothing is
+    refused with the reason (the default is always accepted)."""
+    board, hands, *_rest = parse_fen(MODES[opts["mode"]].setup)
+    kinds = {p >> 1 for tower in board for p in tower}
+    kinds |= {k for hand in hands for k, n in enumerate(hand) if n}
+    for name, kind in (("archer_blockers", ARCHER), ("betrayal", CAPTAIN)):
+        if name in given and opts[name] != Gungi.options[name].default and kind not in kinds:
+            raise InvalidOption(
+                f"option {name!r} rules the {PIECES[kind].english} ({PIECES[kind].kanji}), "
+                f"which mode {opts['mode']!r} does not use; it would do nothing"
+            )
 
 
 def _check_play_marshals(board: list[tuple[int, ...]], hands: list[list[int]], side: int) -> None:
