@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from sengoku.games.gunshi import GunshiState
 from tests.gunshi.helpers import GAME, battle, play
 
@@ -92,3 +94,16 @@ def test_last_deck_card_is_forced_but_a_run_of_one_kind_is_still_chosen() -> Non
     play(s, "deck M", "deck M")
     assert s.current_player == 1  # the last M went to the deck by itself
     assert [c[0] for c in s.deck[0]] == ["Rf", "M", "M", "M"]
+
+
+def test_records_of_the_old_phase_two_are_refused_by_version() -> None:
+    # Version 1 filled in a run of one kind by itself: its records lack those decisions.
+    from sengoku.core.record import GameRecord, InvalidRecord
+
+    record, state = GameRecord.start(GAME, 0)
+    while state.phase != "battle":
+        record.play(state, state.legal_actions()[0])
+    old = GameRecord.from_json({**record.to_json(), "version": 1})
+    with pytest.raises(InvalidRecord, match="version 1"):
+        old.replay()
+    assert GameRecord.from_json(record.to_json()).replay().to_json() == state.to_json()

@@ -268,7 +268,9 @@ OPTIONS: dict[str, Option] = {
 class Gunshi(Game):
     name = "gunshi"
     perfect_information = False
-    version = 1
+    #: 2: Phase 2 fills in only the last deck card (a run of one kind is chosen card by card),
+    #: so a version 1 record can lack decisions; it is refused by name, not mid-replay.
+    version = 2
     min_players = 2
     max_players = 2
     title = "Gunshi: The Art of Strategy - hidden Shogun, delayed Command cards, chained units"
