@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
 import time
 from typing import Any
@@ -92,14 +93,17 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     game = load_game(args.game)
     options = game_options(game, args)
-    state = game.new_state(args.seed, **options)
+    # Without --seed every game deals anew (shuffles, Gunshi Modification 1's Advanced
+    # cards); the record keeps the seed, so any game replays exactly.
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    state = game.new_state(seed, **options)
     if args.vs == "human":
         humans = set(range(state.num_players))
         agent = "random"
     else:
         humans = {args.seat}
         agent = f"level{args.level}" if args.vs in {"ai", "computer"} else args.vs
-    record = play_terminal(game, options, humans, agent_name=agent, seed=args.seed)
+    record = play_terminal(game, options, humans, agent_name=agent, seed=seed)
     if args.save:
         record.save(args.save)
         print(f"Saved the record to {args.save}")
@@ -122,6 +126,8 @@ def perft(state: State, depth: int) -> int:
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
+    if args.depth < 0:
+        raise SengokuError(f"perft --depth: the number of plies, 0 or more; got {args.depth}")
     game = load_game(args.game)
     options = game_options(game, args)
     if args.fen:
@@ -249,7 +255,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--level", type=int, default=2, choices=range(1, 6), help="AI level 1-5")
     p.add_argument("--seat", type=int, default=0, help="your seat when playing the computer")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--seed", type=int, default=None, help="deal this game (default: a new random deal)"
+    )
     p.add_argument("--save", metavar="FILE", help="save the record when the game ends")
     p.set_defaults(func=cmd_play)
 

@@ -47,3 +47,8 @@ def fen_of(towers: dict[str, str], hands: str = "-/-", side: str = "w", mode: in
             out.append(str(empty))
         ranks.append("".join(out))
     return f"{'/'.join(ranks)} {hands} {side} {mode} - 1"
+
+
+def study(gungi: Gungi, fen: str, **options: object) -> GungiState:
+    """A study position (no Marshals needed): the move-generation tests' positions."""
+    return gungi.from_fen(fen, study=True, **options)

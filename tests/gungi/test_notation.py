@@ -74,9 +74,10 @@ def test_fen_round_trips_exactly(gungi: Gungi) -> None:
     for fen in (
         "3img3/1ra1n1as1/d1fwdwf1d/9/9/9/D1FWDWF1D/1SA1|N:G|1AR1/4MI3 J2N2S1R1D1/j2n2s1r1d1 b 1 - 1",
         "3img3/1ra3as1/d1fwd|w:n|f1d/9/9/9/D1FWDWF1D/1SA1|N:G|1|A:S|R1/4MI3 J2N2R1D1/j2n2s1r1d1 b 1 - 2",
-        fen_of({"5-5": "DdT"}, hands="-/g1"),
     ):
         assert gungi.to_fen(gungi.from_fen(fen)) == fen
+    study = fen_of({"5-5": "DdT"}, hands="-/g1")  # no Marshals: a study position
+    assert gungi.to_fen(gungi.from_fen(study, study=True)) == study
 
 
 @pytest.mark.parametrize(

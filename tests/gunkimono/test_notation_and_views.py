@@ -180,7 +180,7 @@ def test_render_text_shows_board_levels_honor_and_scores() -> None:
     st = neutral(new(2))
     play(st, "small A@b1", "vp A@b1")
     text = GAME.render_text(st, 0)
-    assert "A1" in text  # the archer at level 1
+    assert "A:1" in text  # the archer at level 1
     assert "Honor track" in text and "stronghold row (first)" in text
     assert "seat 0: 1 VP" in text
 

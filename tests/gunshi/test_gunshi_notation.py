@@ -66,7 +66,7 @@ def test_terminal_game_against_random() -> None:
     out = io.StringIO()
     record = play_terminal(GAME, {}, {0}, read=lambda _prompt: next(lines), out=out)
     text = out.getvalue()
-    assert "Creating Your Battle Formation" in text and "RC^" in text
+    assert "Creating Your Battle Formation" in text and "RCK^" in text  # Cavalry K
     assert record.actions[:3] == ["place C", "at d2", "face n"]
 
 
@@ -76,15 +76,20 @@ def test_position_string_round_trip_and_errors() -> None:
         ["R d3n", "B d5n"],
         row=(("M", "Re"), ()),
         points=(7, 12),
+        fences_left=(3, 3),
     )
     s.row[0] = [("M", False, False), ("Re", True, True)]
     text = GAME.position(s)
-    assert text == "bs6/3qs3/7/7/2Ae-4/3Kn3/7 R:d3n,B:d5n r 7,12 4,4 0,0 ?.Re/-"
+    # Red is sending new commands (the cards of this turn are resolved): stage "send".
+    assert text == "bs6/3qs3/7/7/2Ae-4/3Kn3/7 R:d3n,B:d5n r 7,12 3,3 0,0 ?.Re/- send,0,dd"
     again = GAME.from_fen(text)
-    assert again.phase == "battle" and again.cmd is not None  # Red's turn: the Move resolves
-    assert GAME.position(again).split()[0] == text.split()[0]
+    assert again.phase == "battle" and again.cmd is None
+    assert GAME.position(again) == text
+    # Without the stage (the older 7 fields) the turn starts: Red's Move resolves.
+    legacy = GAME.from_fen(text.rsplit(" ", 1)[0])
+    assert legacy.cmd is not None and legacy.cur is not None
     for bad, field in [
-        ("7/7 - r", "7 fields"),
+        ("7/7 - r", "8 fields"),
         ("7/7 - r 1,1 4,4 0,0 -/-", "7 ranks"),
         (text.replace(" r ", " x "), "to act"),
     ]:

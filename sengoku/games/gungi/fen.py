@@ -130,8 +130,8 @@ def parse_fen(
         if len(squares) != 9:
             raise FenError(f"FEN board, rank {r}: {len(squares)} squares, not 9")
         board.extend(squares)
-    for sq, tower in enumerate(board):
-        if any(p >> 1 == MARSHAL for p in tower[:-1]):
+    for sq, stack in enumerate(board):
+        if any(p >> 1 == MARSHAL for p in stack[:-1]):
             raise FenError(f"FEN board: a piece is stacked on a Marshal (square index {sq})")
     hand_parts = hands_text.split("/")
     if len(hand_parts) != 2:
@@ -180,10 +180,10 @@ def parse_fen(
     if not number_text.isdigit() or int(number_text) < 1:
         raise FenError(f"FEN move number: a positive integer, got {number_text!r}")
     mode = MODE_BY_CODE[int(mode_text)]
-    for tower in board:
-        if len(tower) > mode.stack_limit:
+    for stack in board:
+        if len(stack) > mode.stack_limit:
             raise FenError(
-                f"FEN board: a tower of {len(tower)} exceeds the {mode.name} stack limit "
+                f"FEN board: a tower of {len(stack)} exceeds the {mode.name} stack limit "
                 f"{mode.stack_limit}"
             )
     drafting = [drafting_text in ("wb", "w"), drafting_text in ("wb", "b")]

@@ -7,8 +7,16 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from sengoku.core.game import Game, IllegalAction, Option, ParseError, State, pick_one
-from sengoku.games.gungi.fen import parse_fen, to_fen
+from sengoku.core.game import (
+    Game,
+    IllegalAction,
+    InvalidOption,
+    Option,
+    ParseError,
+    State,
+    pick_one,
+)
+from sengoku.games.gungi.fen import FenError, parse_fen, to_fen
 from sengoku.games.gungi.move import (
     DONE_TEXT,
     NEW,
@@ -16,10 +24,13 @@ from sengoku.games.gungi.move import (
     Move,
 )
 from sengoku.games.gungi.pieces import (
+    ARCHER,
     ARCHER_BLOCKERS,
     BLACK,
+    CAPTAIN,
     ENGLISH_ALIASES,
     KIND_BY_KANJI,
+    MARSHAL,
     MODE_BY_CODE,
     MODES,
     PIECES,
@@ -75,21 +86,34 @@ class Gungi(Game):
     # ------------------------------------------------------------------ states
     def new_state(self, seed: int = 0, **options: Any) -> GungiState:
         opts = self.resolve_options(**options)
+        _refuse_idle_options(opts, options)
         first = opts["first_player"]
         if first == "random":
             first = random.Random(seed).choice(("white", "black"))
         return self._from_fen(MODES[opts["mode"]].setup, opts, WHITE if first == "white" else BLACK)
 
-    def from_fen(self, fen: str, **options: Any) -> GungiState:
-        """A position from gungi.js FEN (its mode field sets the mode)."""
-        board, *_rest = parse_fen(fen)
+    def from_fen(self, fen: str, *, study: bool = False, **options: Any) -> GungiState:
+        """A position from gungi.js FEN (its mode field sets the mode).
+
+        A position in play must hold both Marshals on the board (or, a finished game, only the
+        Marshal of the side that just captured the other). ``study=True`` lifts that rule for
+        study positions (move-generation tests, puzzles without Marshals); the other checks
+        stay.
+        """
+        if not isinstance(fen, str):
+            raise FenError(f"a Gungi FEN is a string, not {type(fen).__name__}")
+        board, hands, _order, side, _mode, drafting, _number = parse_fen(fen)
+        if not (drafting[0] or drafting[1]) and not study:
+            _check_play_marshals(board, hands, side)
         mode = MODE_BY_CODE[int(fen.split()[3])].name
         if "mode" in options and options["mode"] != mode:
             raise IllegalAction(f"the FEN is a {mode} position, not {options['mode']}")
         opts = self.resolve_options(**{**options, "mode": mode})
-        return self._from_fen(fen, opts, None)
+        return self._from_fen(fen, opts, None, study=study)
 
-    def _from_fen(self, fen: str, opts: dict[str, Any], first: int | None) -> GungiState:
+    def _from_fen(
+        self, fen: str, opts: dict[str, Any], first: int | None, study: bool = False
+    ) -> GungiState:
         board, hands, order, side, _mode, drafting, number = parse_fen(fen)
         state = GungiState(self, opts)
         state.board = board
@@ -108,7 +132,10 @@ class Gungi(Game):
         state.recompute()
         state.seen = {state.hash: 1}
         if state.phase == PLAY:
-            result = state._judge(1 - state.to_move, False)
+            # Outside studies, a missing Marshal of the side to move was just captured.
+            mover = 1 - state.to_move
+            taken = not study and state.marshal_at[state.to_move] < 0 <= state.marshal_at[mover]
+            result = state._judge(mover, taken)
             if result is not None and result.reason != "length_limit":
                 state._outcome = result
         return state
@@ -184,18 +211,35 @@ class Gungi(Game):
         return str(action)
 
     def parse_action(self, state: State, text: str) -> Move:
+        if not isinstance(text, str):
+            raise ParseError(
+                f"Gungi notation is a string such as '7-6-1 兵' or '4-7-2 忍新', "
+                f"not {type(text).__name__} {text!r}"
+            )
+        assert isinstance(state, GungiState)
+        if _BAD_SEPARATOR.search(text):
+            raise ParseError(
+                f"{text!r}: a square is column-row-tier, three digits joined by single hyphens "
+                "(e.g. '1-6-1 兵'); a leading or doubled hyphen is not notation"
+            )
         key = normalize(text)
-        legal: list[Move] = state.legal_actions()  # type: ignore[assignment]
+        legal: list[Move] = state.legal_actions()
+        keys = {key}
+        if state.phase == SETUP and key != DONE_TEXT and not key.endswith(NEW):
+            # Every setup action but Done is a placement from the hand, so records write it
+            # without 新 ('6-9-1-帥', '4-9-1 兵'): read it as the placement.
+            keys.add(key + NEW)
         matches = [
             m
             for m in legal
-            if key
-            in (
-                normalize(str(m)),
-                normalize(m.official()),
-                normalize(m.official(with_origin=True)),
-                normalize(m.official(betrayal_tiers=True)),
-                normalize(m.official(with_origin=True, betrayal_tiers=False).rstrip("付取")),
+            if keys.intersection(
+                (
+                    normalize(str(m)),
+                    normalize(m.official()),
+                    normalize(m.official(with_origin=True)),
+                    normalize(m.official(betrayal_tiers=True)),
+                    normalize(m.official(with_origin=True, betrayal_tiers=False).rstrip("付取")),
+                )
             )
         ]
         if not matches:
@@ -206,6 +250,45 @@ class Gungi(Game):
         return str(state)
 
 
+def _refuse_idle_options(opts: dict[str, Any], given: Mapping[str, Any]) -> None:
+    """An option set away from its default where the mode's pieces make it do nothing is
+    refused with the reason (the default is always accepted)."""
+    board, hands, *_rest = parse_fen(MODES[opts["mode"]].setup)
+    kinds = {p >> 1 for tower in board for p in tower}
+    kinds |= {k for hand in hands for k, n in enumerate(hand) if n}
+    for name, kind in (("archer_blockers", ARCHER), ("betrayal", CAPTAIN)):
+        if name in given and opts[name] != Gungi.options[name].default and kind not in kinds:
+            raise InvalidOption(
+                f"option {name!r} rules the {PIECES[kind].english} ({PIECES[kind].kanji}), "
+                f"which mode {opts['mode']!r} does not use; it would do nothing"
+            )
+
+
+def _check_play_marshals(board: list[tuple[int, ...]], hands: list[list[int]], side: int) -> None:
+    """A position in play has each Marshal on the board: it is the first piece placed in any
+    setup and never returns to a hand. A Marshal can be missing only in a finished game, where
+    the side to move has just lost it."""
+    on_board = [False, False]
+    for tower in board:
+        for p in tower:
+            if p >> 1 == MARSHAL:
+                on_board[p & 1] = True
+    for color, name in ((WHITE, "White"), (BLACK, "Black")):
+        if hands[color][MARSHAL]:
+            raise FenError(
+                f"FEN: {name}'s Marshal is in hand, but the setup is over (drafting '-'); the "
+                "Marshal is the first piece placed in the setup and never returns to a hand"
+            )
+    for color, name in ((WHITE, "White"), (BLACK, "Black")):
+        if not on_board[color] and (color != side or not on_board[1 - color]):
+            raise FenError(
+                f"FEN: {name} has no Marshal on the board in a position in play (drafting '-'); "
+                "only a finished game lacks one, the Marshal of the side to move, just captured"
+            )
+
+
+#: A hyphen before anything (a sign, as in '-1-6-1') or two in a row: normalize() would drop it.
+_BAD_SEPARATOR = re.compile(r"^\s*-|-[\s_]*-")
 _ALIASES = sorted(ENGLISH_ALIASES.items(), key=lambda kv: -len(kv[0]))
 _NEW_FIRST = re.compile("新([" + "".join(KIND_BY_KANJI) + "])")
 
@@ -227,10 +310,20 @@ def _no_match_reason(state: State, text: str, legal: list[Move]) -> str:
     if state.is_terminal():
         return f"{text!r}: the game is over"
     sample = ", ".join(str(m) for m in legal[:10])
-    return (
-        f"{text!r} names no legal move. Write column-row-tier piece, e.g. '7-6-1 兵' or "
-        f"'4-7-2 忍新' for a drop ({len(legal)} legal moves, e.g. {sample})"
-    )
+    # The examples are moves legal now: a board move and a drop (or setup placement).
+    board = next((m for m in legal if m.is_board_move), None)
+    drop = next((m for m in legal if m.is_drop), None)
+    examples = []
+    if board is not None:
+        examples.append(f"'{board.official()}'")
+    if drop is not None:
+        examples.append(f"'{drop.official()}' to place a piece from the hand")
+    how = "Write column-row-tier piece"
+    if examples:
+        how += ", e.g. " + " or ".join(examples)
+    elif legal:
+        how = f"The only legal action is {legal[0]}"
+    return f"{text!r} names no legal move. {how} ({len(legal)} legal moves, e.g. {sample})"
 
 
 __all__ = ["Gungi", "normalize", "PLAY", "SETUP"]

@@ -745,7 +745,7 @@ class GungiState(State):
             next_color = 1 - color
             if self.phase == SETUP and not self.drafting[next_color]:
                 next_color = color  # the other player is Done: keep placing alone
-        if color == BLACK:
+        if _counts_a_move(action, color, old_phase, old_drafting, self.drafting):
             self.move_number += 1
         if next_color != color:
             key ^= _Z_BLACK_TO_MOVE
@@ -1053,3 +1053,27 @@ class GungiState(State):
         from sengoku.games.gungi.render import render
 
         return render(self)
+
+
+def _counts_a_move(
+    action: int,
+    color: int,
+    phase: str,
+    drafting_before: tuple[bool, bool],
+    drafting_after: list[bool],
+) -> bool:
+    """Whether this action advances the full move number, exactly as gungi.js counts.
+
+    gungi.js has no separate Done: it marks the last placement of a player's setup as final
+    (終). It adds one after a Black move in play, after a Black placement while White still
+    places, after Black's final placement, and after White's final placement once Black has
+    finished; Black placing alone after White's final placement adds nothing. Our Done is that
+    mark on its own, so the count goes on the placements and on a Done that nothing
+    counted yet: a Black Done never adds (Black's placement before it did, or Black placed
+    alone), a White Done adds only when Black had already finished.
+    """
+    if phase != SETUP:
+        return color == BLACK
+    if action == DONE_INT:
+        return color == WHITE and not drafting_before[BLACK]
+    return color == BLACK and drafting_after[WHITE]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from sengoku.core.game import IllegalAction
 from sengoku.games.gunkimono.data import components, tile_code, tile_troops
 
 _C = components()
@@ -47,6 +48,17 @@ def cell_name(cell: int) -> str:
 
 #: The name of each square, by index (``cell_name`` of 0..CELLS-1).
 CELL_NAMES: tuple[str, ...] = tuple(cell_name(c) for c in range(CELLS))
+
+
+def _check_whole(action: object, *names: str) -> None:
+    """Refuse fields that are not whole numbers (``Place(1.5, ...)``): IllegalAction, a
+    ValueError naming the field, never a TypeError deep in the engine."""
+    for name in names:
+        value = getattr(action, name)
+        if type(value) is not int:
+            raise IllegalAction(
+                f"{type(action).__name__}.{name} must be a whole number (an int), got {value!r}"
+            )
 
 
 def _set_int(action: object, n: int) -> None:
@@ -85,6 +97,7 @@ class Place:
     hash_value: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        _check_whole(self, "first", "a", "second", "b")
         vertical = 0 if self.b == self.a + 1 else 1
         _set_int(
             self, PLACE_BASE + ((self.first * 10 + self.second) * CELLS + self.a) * 2 + vertical
@@ -126,6 +139,9 @@ class SmallTile:
     hash_value: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        _check_whole(self, "troop", "cell")
+        if not isinstance(self.support, int) or self.support not in (0, 1):
+            raise IllegalAction(f"SmallTile.support must be True or False, got {self.support!r}")
         base = SUPPORT_BASE if self.support else SMALL_BASE
         _set_int(self, base + self.troop * CELLS + self.cell)
         object.__setattr__(self, "hash_value", hash((self.troop, self.cell, self.support)))
@@ -155,6 +171,9 @@ class Score:
     int_id: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        _check_whole(self, "troop", "cell")
+        if not isinstance(self.honor, int) or self.honor not in (0, 1):
+            raise IllegalAction(f"Score.honor must be True or False, got {self.honor!r}")
         _set_int(self, SCORE_BASE + (int(self.honor) * 5 + self.troop) * CELLS + self.cell)
 
     def __str__(self) -> str:
@@ -176,6 +195,7 @@ class BuildStronghold:
     int_id: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        _check_whole(self, "cell")
         _set_int(self, STRONGHOLD_BASE + self.cell)
 
     def __str__(self) -> str:
@@ -197,6 +217,8 @@ class Draw:
     int_id: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if self.tile is not None:
+            _check_whole(self, "tile")
         _set_int(self, DRAW_BASE + (0 if self.tile is None else 1 + self.tile))
 
     def __str__(self) -> str:
@@ -271,6 +293,26 @@ _PATTERNS = {
     "take": re.compile(rf"^(?:take)?({_T}[12]{_T}[12])$"),
     "square": re.compile(rf"^{_SQ}$"),
 }
+
+
+_SHORT_PLACE = re.compile(rf"^({_T}){_SQ}({_T}){_SQ}$")
+
+
+def short_place(text: str) -> tuple[int, int, int, int] | None:
+    """A large tile's short form ``Ac3 Cd3`` (either half first) as (troop type on the top or
+    left square, that square, troop type on the other, that square), or None."""
+    t = "".join(text.split()).casefold().replace("@", "")
+    m = _SHORT_PLACE.match(t)
+    if m is None:
+        return None
+    try:
+        t1, a = LETTERS.index(m.group(1).upper()), parse_square(m.group(2))
+        t2, b = LETTERS.index(m.group(3).upper()), parse_square(m.group(4))
+    except ValueError:
+        return None
+    if b < a:
+        t1, a, t2, b = t2, b, t1, a
+    return t1, a, t2, b
 
 
 def from_notation(text: str) -> GunkimonoAction | None:

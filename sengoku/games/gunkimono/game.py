@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -14,8 +15,17 @@ from sengoku.core.game import (
     normalize_notation,
     pick_one,
 )
-from sengoku.games.gunkimono.actions import NUM_ACTIONS, from_notation, int_to_action
-from sengoku.games.gunkimono.state import GunkimonoState
+from sengoku.games.gunkimono.actions import (
+    NUM_ACTIONS,
+    Place,
+    Score,
+    from_notation,
+    int_to_action,
+    parse_square,
+    short_place,
+)
+from sengoku.games.gunkimono.data import tile_code, tile_troops
+from sengoku.games.gunkimono.state import NAMES, GunkimonoState
 
 
 def _norm(text: str) -> str:
@@ -117,6 +127,8 @@ class Gunkimono(Game):
         return text if _short_counts(state).get(text, 0) <= 1 else str(action)
 
     def parse_action(self, state: State, text: str) -> Action:
+        if not isinstance(text, str):
+            raise ParseError(f"Gunkimono notation is a string, not {type(text).__name__}")
         wanted = _norm(text)
         legal = state.legal_actions()
         exact = [a for a in legal if _norm(str(a)) == wanted]
@@ -124,12 +136,30 @@ class Gunkimono(Game):
             return exact[0]
         short = [a for a in legal if _norm(_short(a)) == wanted]
         if not exact and not short and isinstance(state, GunkimonoState):
-            named = from_notation(text)  # canonical in another order, e.g. a tile's far end first
-            if named is not None and named in legal:
-                return named
-            why = state.why_illegal(named) if named is not None else None
-            if why is not None:
-                raise ParseError(f"{text!r} is not legal here: {why}")
+            halves = short_place(text)
+            if halves is not None:
+                # A large tile's short form names its halves in either order ("Ag3 If3").
+                t1, a, t2, b = halves
+                short = [
+                    x
+                    for x in legal
+                    if isinstance(x, Place)
+                    and (x.first // 2, x.a, x.second // 2, x.b) == (t1, a, t2, b)
+                ]
+            if not short:
+                # canonical in another order (a tile's far end first), or the action a short
+                # form names: the rule it breaks is the reason given.
+                named = from_notation(text) or _named_by_short(state, text)
+                if named is not None and named in legal:
+                    return named
+                why = state.why_illegal(named) if named is not None else None
+                if why is not None and isinstance(named, Place) and "not in your hand" in why:
+                    why = (
+                        f"no large tile with {NAMES[named.first // 2]} and "
+                        f"{NAMES[named.second // 2]} is in your hand"
+                    )
+                if why is not None:
+                    raise ParseError(f"{text!r} is not legal here: {why}")
         return pick_one(text, exact or short, legal)
 
     def render_text(self, state: State, seat: int | None) -> str:
@@ -137,6 +167,39 @@ class Gunkimono(Game):
 
         assert isinstance(state, GunkimonoState)
         return render(state, seat)
+
+
+def _named_by_short(state: GunkimonoState, text: str) -> Action | None:
+    """The action a refused short form stands for, to name the rule it breaks.
+
+    ``Ac3 Cd3``: a large tile of the hand with those troops (any, when none is legal there;
+    if the hand holds no such tile, a tile with those troops, so the reason says so);
+    ``vp c3`` / ``honor c3``: the score of the troop on that square.
+    """
+    halves = short_place(text)
+    if halves is not None:
+        t1, a, t2, b = halves
+        if t1 == t2:
+            return Place(t1 * 2, a, t2 * 2, b)  # "a large tile shows two different troops"
+        # A tile of the hand with those troops; else one it lacks (the reason says so).
+        tiles = [*state.hands[state.turn], tile_code(t1, 1, t2, 1)]
+        for tile in tiles:
+            (x, sx), (y, sy) = tile_troops(tile)
+            symbols = {x: sx, y: sy}
+            if set(symbols) == {t1, t2}:
+                return Place(t1 * 2 + symbols[t1] - 1, a, t2 * 2 + symbols[t2] - 1, b)
+    m = _SCORE_SHORT.match(_norm(text))
+    if m is not None:
+        try:
+            cell = parse_square(m.group(2))
+        except ValueError:
+            return None
+        top = state.top[cell]
+        return Score(m.group(1) == "honor", top if 0 <= top < 5 else 0, cell)
+    return None
+
+
+_SCORE_SHORT = re.compile(r"^(vp|honor)([a-z]\d+)$")
 
 
 def _short_counts(state: State) -> dict[str, int]:

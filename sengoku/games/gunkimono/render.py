@@ -20,8 +20,8 @@ def render(state: GunkimonoState, seat: int | None) -> str:
     over = state.phase == "over"
     lines: list[str] = []
     lines.append(
-        "Battlefield: troop letter (lower case = printed on the board), level (0 = board), "
-        "*N = stronghold of seat N"
+        "Battlefield: troop letter:level (lower case = printed on the board, level 0), "
+        "*N = stronghold of seat N (in notation A1 is a tile's archer with 1 symbol)"
     )
     lines.append("     " + "".join(f"{chr(ord('a') + x):<6}" for x in range(WIDTH)))
     for y in range(HEIGHT):
@@ -33,7 +33,8 @@ def render(state: GunkimonoState, seat: int | None) -> str:
             if state.level[c] == 0:
                 letter = letter.lower()
             mark = f"*{state.sh_owner[c]}" if state.sh_owner[c] >= 0 else ""
-            cells.append(f"{letter}{state.level[c]}{mark:<4}")
+            # "S:1" is a samurai on level 1; "S1" would read as notation's one symbol.
+            cells.append(f"{letter}:{state.level[c]}{mark:<3}")
         lines.append(f"{y + 1:>3}  " + "".join(cells).rstrip())
     # Formations under control, and the largest free formation of each troop type.
     comp, held = state._components()

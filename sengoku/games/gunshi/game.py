@@ -86,6 +86,67 @@ class DeckOption(Option):
 
 PRESETS = ("none", *FORMATIONS, *DECKS)
 
+
+def _refuse_idle_options(o: dict[str, Any], given: Mapping[str, Any]) -> None:
+    """Refuse an option set to a value other than its default where it would do nothing.
+
+    The default value is always accepted (a client may send every option, and a resolved
+    option set must load again); any other value must change the game, or the player would
+    believe they play a rule they do not.
+    """
+
+    def changed(name: str) -> bool:
+        return name in given and o[name] != OPTIONS[name].default
+
+    variant = "custom" if o["preset"] in DECKS else o["variant"]
+    if changed("modification") and variant != "inspiration":
+        raise InvalidOption(
+            f"option 'modification' chooses a Modification of The Gunshi's Inspiration; it "
+            f"does nothing with variant {variant!r} (use variant 'inspiration')"
+        )
+    custom_only = ("custom_selection", "move_up_for_selection", "agreed_deck")
+    for name in custom_only:
+        if changed(name) and variant != "custom":
+            raise InvalidOption(
+                f"option {name!r} belongs to Custom Deck Construction; it does nothing with "
+                f"variant {variant!r} (use variant 'custom')"
+            )
+    if o["preset"] in DECKS:
+        if changed("custom_selection") and o["custom_selection"] != "agreed":
+            raise InvalidOption(
+                f"option 'custom_selection': preset {o['preset']!r} is an agreed deck "
+                f"(Optional Rule 2); {o['custom_selection']!r} cannot apply to it"
+            )
+        if changed("agreed_deck") and o["agreed_deck"] != o["preset"]:
+            raise InvalidOption(
+                f"option 'agreed_deck': preset {o['preset']!r} already fixes the deck; give "
+                "one of the two"
+            )
+    elif changed("agreed_deck") and o["custom_selection"] != "agreed":
+        raise InvalidOption(
+            "option 'agreed_deck' is the deck of Optional Rule 2; it does nothing unless "
+            f"custom_selection is 'agreed' (not {o['custom_selection']!r})"
+        )
+    if changed("sanryaku"):
+        if variant == "basic":
+            raise InvalidOption(
+                "option 'sanryaku' adds the promo cards to the Advanced cards of the advanced "
+                "variants; it does nothing with variant 'basic'"
+            )
+        agreed = variant == "custom" and (o["preset"] in DECKS or o["custom_selection"] == "agreed")
+        deck = o["preset"] if o["preset"] in DECKS else o["agreed_deck"]
+        if agreed and not any(CARDS[c].set == "sanryaku" for c in agreed_cards(deck)):
+            raise InvalidOption(
+                "option 'sanryaku' does nothing with an agreed deck (Optional Rule 2): the "
+                "deck is fixed; name a promo card in agreed_deck to play one"
+            )
+    if changed("formation_fences") and o["preset"] in FORMATIONS:
+        raise InvalidOption(
+            f"option 'formation_fences' rules Phase 1; preset {o['preset']!r} skips it with a "
+            "ready formation"
+        )
+
+
 OPTIONS: dict[str, Option] = {
     o.name: o
     for o in (
@@ -207,7 +268,9 @@ OPTIONS: dict[str, Option] = {
 class Gunshi(Game):
     name = "gunshi"
     perfect_information = False
-    version = 1
+    #: 2: Phase 2 fills in only the last deck card (a run of one kind is chosen card by card),
+    #: so a version 1 record can lack decisions; it is refused by name, not mid-replay.
+    version = 2
     min_players = 2
     max_players = 2
     title = "Gunshi: The Art of Strategy - hidden Shogun, delayed Command cards, chained units"
@@ -223,6 +286,7 @@ class Gunshi(Game):
 
     def resolve_options(self, **options: Any) -> dict[str, Any]:
         o = super().resolve_options(**options)
+        _refuse_idle_options(o, options)
         if o["preset"] in FORMATIONS and o["variant"] != "basic":
             raise InvalidOption(
                 f"preset {o['preset']!r} is a formation for the basic rules; it needs "
@@ -287,18 +351,43 @@ class Gunshi(Game):
         return GunshiState.from_json(self, dict(data))
 
     def format_action(self, state: State, action: Any) -> str:
+        """The short form (the bare argument) unless another legal action reads the same.
+
+        Rapid-Move's first step offers ``dir n`` (move first) and ``face n`` (reorient first):
+        both are then written in full, as a Gungi move gets its origin only when needed.
+        """
         if isinstance(action, GunshiAction) and action.kind in SHORT_KINDS:
+            if _short_clash(state, action):
+                return str(action)
             return action.arg
         return str(action)
 
     def parse_action(self, state: State, text: str) -> GunshiAction:
         """Canonical (``to d4``) or short (``d4``) notation; any spelling of an edge."""
+        if not isinstance(text, str):
+            raise ParseError(
+                f"Gunshi notation is a string such as 'to d4' or 'd4', not {type(text).__name__}"
+            )
         legal = state.legal_actions()
         wanted = normalize_notation(_canonical_edges(text))
         exact = [a for a in legal if normalize_notation(str(a)) == wanted]
         if len(exact) == 1:
             return exact[0]  # type: ignore[return-value]
-        short = [a for a in legal if normalize_notation(self.format_action(state, a)) == wanted]
+        short = [
+            a
+            for a, text in zip(legal, _short_forms(legal), strict=True)
+            if normalize_notation(text) == wanted
+        ]
+        if not exact and not short:
+            # A bare argument whose short form is written in full because two kinds share it
+            # (Rapid-Move's "n"): ambiguous, and the message lists both.
+            short = [
+                a
+                for a in legal
+                if isinstance(a, GunshiAction)
+                and a.kind in SHORT_KINDS
+                and normalize_notation(a.arg) == wanted
+            ]
         result = pick_one(text, exact or short, legal)
         assert isinstance(result, GunshiAction)
         return result
@@ -321,6 +410,31 @@ class Gunshi(Game):
 
         assert isinstance(state, GunshiState)
         return render(state, seat)
+
+
+def _short_forms(legal: list[Any]) -> list[str]:
+    """``format_action`` of each legal action, computed together."""
+    bare: dict[str, set[str]] = {}
+    for a in legal:
+        if isinstance(a, GunshiAction) and a.kind in SHORT_KINDS:
+            bare.setdefault(a.arg, set()).add(a.kind)
+    return [
+        a.arg
+        if isinstance(a, GunshiAction) and a.kind in SHORT_KINDS and len(bare[a.arg]) == 1
+        else str(a)
+        for a in legal
+    ]
+
+
+def _short_clash(state: State, action: GunshiAction) -> bool:
+    """Whether another legal action has the same short form as ``action``."""
+    if state.is_terminal():
+        return False
+    return any(
+        a.kind != action.kind and a.kind in SHORT_KINDS and a.arg == action.arg
+        for a in state.legal_actions()
+        if isinstance(a, GunshiAction)
+    )
 
 
 _EDGE_RE = re.compile(r"([a-g][1-7][nesw])\s*$", re.IGNORECASE)

@@ -55,7 +55,7 @@ def new_bag(
 ) -> int:
     """A new bag for player p's cards; ``free``/``pool``: Optional Rule 3's unknown deck, of
     which the cards in ``used`` have been seen (they count against the copy limits)."""
-    bid = state.next_bag
+    bid: int = state.next_bag
     state.next_bag += 1
     bag: Bag = {"id": bid, "lits": sorted(lits), "par": sorted((par or {}).items()), "gone": []}
     if pool is not None:
@@ -192,7 +192,7 @@ def collect_garbage(state: Any, p: int) -> None:
 
 def _draw_free(bag: Bag, rng: random.Random) -> list[str]:
     """Optional Rule 3: the unseen rest of a secret deck, within one colour's copies."""
-    taken = Counter(bag["used"]) + Counter(bag["lits"])
+    taken: Counter[str] = Counter(bag["used"]) + Counter(bag["lits"])
     avail = [c for c in bag["pool"] for _ in range(max(0, CARDS[c].copies - taken[c]))]
     rng.shuffle(avail)
     return avail[: bag["free"]]

@@ -1,24 +1,40 @@
 """A compact, public position string for Gunshi battles (a FEN of sorts).
 
 ``<ranks 7..1> <fences> <to act r|b> <points r,b> <fences in hand r,b> <invaders r,b>
-<Red row>/<Blue row>``
+<Red row>/<Blue row> <stage>``
 
 * ranks: 7 cells each, a..g, separated by ``/``; a digit is a run of empty cells; a unit is
   its token letter (upper case Red, lower case Blue; the letter also gives the type) then
   its facing ``n e s w``, then ``-`` for an Infantry without its Shield;
 * fences: ``R:d3n,B:d4n`` (canonical edge names) or ``-``;
 * rows: the Command Row cards from the Lightning position (``L=`` prefix when used) to
-  position 4, joined by ``.``, ``?`` for a face-down card, ``-`` when empty.
+  position 4, joined by ``.``, ``?`` for a face-down card, ``-`` when empty;
+* invaders: each side's count on the Invader Spot, then the letters of its invading units
+  (``1K,0``: Red's Cavalry K invaded; a shielded Infantry counts 2), so that they are out
+  of the Reserve; a count alone (the older form) leaves every unit off the Field in the
+  Reserve;
+* stage: where the turn stands, ``<step>,<cards sent this turn>,<next facing r><b>``:
+  step ``orders`` (the turn starts: Units Follow Orders resolves the Lightning card and
+  position 1 first), ``send`` (Send New Commands: the cards of this turn are resolved),
+  ``command`` (a card is being resolved: a 9th field, compact JSON, holds the card, the
+  cards of the turn still to resolve, whether the mover invaded this turn, and the
+  command's progress as ``view()["command"]`` shows it), ``inspiration`` (The Gunshi's
+  Inspiration under way: recorded, but it cannot be loaded), ``-`` once the game is over;
+  the facing of the next card each side sends, ``d`` (down) or ``u`` (up). Without this
+  field a position is at the start of the turn, its facings guessed from the row lengths
+  (the older 7 fields).
 
 Only what both players see is written: the Shogun and the hands are not. ``from_position``
-builds a Phase 3 position at the start of that player's turn (their Command Row resolves
-first, as in play) with each side's Shogun on its first
-unit in letter order, face-down cards replaced by the first cards of a Basic deck, and the
-remaining Basic cards as hand (3) and deck.
+builds a Phase 3 position at that stage with each side's Shogun on its first unit in letter
+order, face-down cards replaced by the first cards of a Basic deck, and the remaining Basic
+cards as hand (3) and deck. It refuses what no game reaches: a row of more than 4 cards
+(the Lightning position included), more Fences than a player owns (4, on the Field or in
+hand), an edge fenced twice, and a live game with an Invader Spot already won.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -30,8 +46,11 @@ from sengoku.games.gunshi.data import (
     DIR_NAMES,
     EDGE_NAMES,
     EDGES,
+    FENCES_PER_PLAYER,
+    INVADERS_TO_WIN,
     LETTERS,
     NUM_TOKENS,
+    ROW_LIMIT,
     SIZE,
     TOKEN_TYPE,
     parse_edge,
@@ -82,10 +101,90 @@ def to_position(state: GunshiState) -> str:
             "rb"[state.player] if state.result is None else "-",
             f"{state.points[0]},{state.points[1]}",
             f"{state.fences_left[0]},{state.fences_left[1]}",
-            f"{state.invaders[0]},{state.invaders[1]}",
+            ",".join(f"{state.invaders[p]}{_invaded(state, p)}" for p in (0, 1)),
             "/".join(rows),
+            _stage(state),
+            *_command(state),
         ]
     )
+
+
+def _invaded(state: GunshiState, p: int) -> str:
+    """The letters of p's units on the opponent's Invader Spot (upper case Red, lower Blue)."""
+    from sengoku.games.gunshi.state import INVADED
+
+    letters = "".join(
+        LETTERS[u] for u in range(NUM_TOKENS) if state.uloc[u] == INVADED and state.uown[u] == p
+    )
+    return letters if p == 0 else letters.lower()
+
+
+_INVADERS = re.compile(r"(\d+)([A-Xa-x]*)")
+
+
+def _read_invaders(state: GunshiState, text: str) -> None:
+    from sengoku.games.gunshi.state import INVADED
+
+    parts = text.split(",")
+    matches = [_INVADERS.fullmatch(x) for x in parts]
+    if len(parts) != 2 or not all(matches):
+        raise PositionError(
+            f"invaders: two counts like 1,0, each optionally followed by the letters of the "
+            f"invading units (1K,0); got {text!r}"
+        )
+    for p, m in enumerate(matches):
+        assert m is not None
+        count, letters = int(m.group(1)), m.group(2)
+        state.invaders[p] = count
+        if not letters:
+            continue  # the older form: which units invaded is not said
+        name = ("Red", "Blue")[p]
+        if letters != (letters.upper() if p == 0 else letters.lower()):
+            raise PositionError(f"invaders: {name}'s units are written in {name}'s case")
+        units = [LETTERS.index(x.upper()) for x in letters]
+        for u in units:
+            if state.uloc[u] != -1:
+                raise PositionError(f"invaders: unit {LETTERS[u]} is on the Field or repeated")
+            state.uloc[u] = INVADED
+            state.uown[u] = p
+        most = sum(2 if TOKEN_TYPE[u] == "I" else 1 for u in units)
+        if not len(units) <= count <= most:
+            raise PositionError(
+                f"invaders: {name}'s {len(units)} invading unit(s) count {len(units)}..{most} "
+                f"(a shielded Infantry counts 2), not {count}"
+            )
+
+
+def _command(state: GunshiState) -> list[str]:
+    """The 9th field, mid-command only: the card resolving, the cards of this turn still to
+    resolve and the command's progress, as compact JSON (no spaces)."""
+    if state.result is not None or state.cmd is None:
+        return []
+    from sengoku.games.gunshi.state import _command_view
+
+    data = {
+        "resolving": state.cur[0] if state.cur is not None else None,
+        "queue": [c[0] if c[2] else "?" for c in state.queue],
+        "invaded": state.invaded_turn,
+        "command": _command_view(state.cmd),
+    }
+    return [json.dumps(data, separators=(",", ":"))]
+
+
+def _stage(state: GunshiState) -> str:
+    if state.result is not None:
+        step = "-"
+    elif state.cmd is not None:
+        step = "command"
+    elif state.step in ("take", "remove"):
+        step = "inspiration"
+    else:
+        step = "send"
+    facings = "".join("d" if down else "u" for down in state.face_down_next)
+    return f"{step},{state.sent},{facings}"
+
+
+_STAGE = re.compile(r"(orders|send|command|inspiration|-),(\d),([du])([du])")
 
 
 _UNIT = re.compile(r"([A-Xa-x])([nesw])(-?)")
@@ -102,13 +201,23 @@ def _pair(text: str, field: str) -> tuple[int, int]:
 
 
 def from_position(game: Any, text: str, **options: Any) -> GunshiState:
+    if not isinstance(text, str):
+        raise PositionError(f"a Gunshi position is a string, not {type(text).__name__}")
     fields = text.split()
-    if len(fields) != 7:
+    if len(fields) not in (7, 8, 9):
         raise PositionError(
-            "a Gunshi position has 7 fields: ranks, fences, to act, points, fences in hand, "
-            f"invaders, rows; got {len(fields)}"
+            "a Gunshi position has 8 fields: ranks, fences, to act, points, fences in hand, "
+            "invaders, rows, stage (the stage may be left out; mid-command a 9th holds the "
+            f"command); got {len(fields)}"
         )
-    ranks_t, fences_t, side_t, pts_t, fl_t, inv_t, rows_t = fields
+    ranks_t, fences_t, side_t, pts_t, fl_t, inv_t, rows_t = fields[:7]
+    stage = _read_stage(fields[7]) if len(fields) >= 8 else None
+    command = _read_command(fields[8]) if len(fields) == 9 else None
+    if (stage is not None and stage[0] == "command") != (command is not None):
+        raise PositionError(
+            "stage: a position written mid-command has the stage 'command' and a 9th field "
+            "with the command; one of the two is missing"
+        )
     state: GunshiState = game.new_state(0, **options)
     state.uloc = [-1] * NUM_TOKENS
     state.uown = [-1] * NUM_TOKENS
@@ -147,21 +256,44 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
             raise PositionError(f"rank {r + 1}: describes {c} cells, not 7")
     if fences_t != "-":
         for item in fences_t.split(","):
-            owner, _, edge = item.partition(":")
-            if owner not in ("R", "B"):
+            colour, _, edge = item.partition(":")
+            if colour not in ("R", "B"):
                 raise PositionError(f"fences: {item!r} needs an owner R: or B:")
             try:
-                state.fence[parse_edge(edge)] = "RB".index(owner)
+                e = parse_edge(edge)
             except SengokuError as exc:
                 raise PositionError(f"fences: {exc}") from None
+            if state.fence[e] >= 0:
+                raise PositionError(
+                    f"fences: edge {EDGE_NAMES[e]} is fenced twice ({item!r}); an edge holds "
+                    "one Fence"
+                )
+            state.fence[e] = "RB".index(colour)
+    if side_t == "-":
+        raise PositionError("to act: '-' is a finished game; only a live game can be loaded")
     if side_t not in ("r", "b"):
         raise PositionError(f"to act: 'r' or 'b', not {side_t!r}")
     state.points = list(_pair(pts_t, "points"))
     state.fences_left = list(_pair(fl_t, "fences in hand"))
-    state.invaders = list(_pair(inv_t, "invaders"))
+    _read_invaders(state, inv_t)
+    for p, name in ((0, "Red"), (1, "Blue")):
+        placed = state.fence.count(p)
+        if placed + state.fences_left[p] > FENCES_PER_PLAYER:
+            raise PositionError(
+                f"fences in hand: {name} has {state.fences_left[p]} in hand and {placed} on the "
+                f"Field, but a player owns {FENCES_PER_PLAYER} Fences"
+            )
+        if state.invaders[p] >= INVADERS_TO_WIN:
+            raise PositionError(
+                f"invaders: {name} has {state.invaders[p]} on the Invader Spot; "
+                f"{INVADERS_TO_WIN} win the game, so a live game has at most "
+                f"{INVADERS_TO_WIN - 1}"
+            )
     row_texts = rows_t.split("/")
     if len(row_texts) != 2:
         raise PositionError("rows: Red's row and Blue's row separated by '/'")
+    side = "rb".index(side_t)
+    state.player = side  # before reset_knowledge: the cards of this turn are the mover's
     for p in (0, 1):
         units = [u for u in range(NUM_TOKENS) if state.uown[u] == p]
         if not units:
@@ -172,6 +304,11 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
         row: list[tuple[str, bool, bool]] = []
         lightning = None
         items = [] if row_texts[p] == "-" else row_texts[p].split(".")
+        if len(items) > ROW_LIMIT:
+            raise PositionError(
+                f"rows: {('Red', 'Blue')[p]}'s row holds {len(items)} cards; the Command Row "
+                f"holds at most {ROW_LIMIT}, the Lightning position included"
+            )
         for k, item in enumerate(items):
             is_l = item.startswith("L=")
             code = item[2:] if is_l else item
@@ -189,19 +326,124 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
                 lightning = card
             else:
                 row.append(card)
+        if command is not None and p == side:
+            # The card resolving and the cards of this turn still to resolve left the row.
+            if len(items) + len(command["queue"]) + 1 > ROW_LIMIT:
+                raise PositionError(
+                    f"command: the row and the cards of this turn hold more than {ROW_LIMIT} cards"
+                )
+            if command["resolving"] in spare:
+                spare.remove(command["resolving"])
+            queue = []
+            for code in command["queue"]:
+                if code == "?":
+                    queue.append((spare.pop(0) if spare else "M", False, False))
+                else:
+                    if code in spare:
+                        spare.remove(code)
+                    queue.append((code, True, True))
+            state.queue = queue
         state.row[p] = row
         state.lightning[p] = lightning
         state.hand[p] = [(c, False, False) for c in spare[:3]]
         state.deck[p] = [(c, False, False) for c in spare[3:]]
         state.stock[p] = []
-        state.face_down_next[p] = len(row) % 2 == 0
+        state.face_down_next[p] = len(row) % 2 == 0 if stage is None else stage[2][p]
         state.reset_knowledge(p)
     state.phase = "battle"
     state.step = "send"
-    state.player = "rb".index(side_t)
     state.turn = 1
     state.pick_order = []
     state.clock_started = True
-    state._begin_turn()
+    if command is not None:
+        _resume_command(state, command)
+    elif stage is None or stage[0] == "orders":
+        state._begin_turn()
+    else:
+        sent = stage[1]
+        if sent > len(state.row[state.player]):
+            raise PositionError(
+                f"stage: {sent} cards sent this turn, but the row of the side to act holds "
+                f"{len(state.row[state.player])}"
+            )
+        state.sent = sent
     state._events = []
+    state._legal_memo = None
     return state
+
+
+def _read_command(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise PositionError(f"command: compact JSON, not {text[:40]!r}") from None
+    if not isinstance(data, dict) or set(data) != {"resolving", "queue", "invaded", "command"}:
+        raise PositionError(
+            "command: a JSON object with resolving, queue, invaded and command, as written by "
+            "Gunshi.position"
+        )
+    if data["resolving"] not in CARDS:
+        raise PositionError(f"command: resolving {data['resolving']!r} is not a card code")
+    queue = data["queue"]
+    if not isinstance(queue, list) or any(c != "?" and c not in CARDS for c in queue):
+        raise PositionError(f"command: queue {queue!r} is not a list of card codes or '?'")
+    if not isinstance(data["invaded"], bool):
+        raise PositionError("command: invaded is true or false")
+    return data
+
+
+#: The command's fields that name one unit of the side to act (see state._command_view).
+_UNIT_FIELDS = ("leader", "shooter", "builder", "first", "base", "invader")
+
+
+def _resume_command(state: GunshiState, data: dict[str, Any]) -> None:
+    """Put the command back mid-resolution, and check that it has a legal decision."""
+    from sengoku.games.gunshi.state import command_from_view
+
+    try:
+        cmd = command_from_view(data["command"])
+    except ValueError as exc:
+        raise PositionError(f"command: {exc}") from None
+    if cmd["card"] != data["resolving"]:
+        raise PositionError(
+            f"command: the command is {cmd['card']!r} but {data['resolving']!r} is resolving"
+        )
+    for key in _UNIT_FIELDS:
+        u = cmd.get(key)
+        if u is not None and (state.uown[u] != state.player or state.uloc[u] == -1):
+            raise PositionError(
+                f"command: {key} {LETTERS[u]} is not a unit of the side to act on the Field"
+            )
+    state.cur = (data["resolving"], True, False)
+    state.cmd = cmd
+    state.invaded_turn = data["invaded"]
+    state.sent = 0
+    state._legal_memo = None
+    try:
+        legal = state.legal_actions()
+    except (KeyError, ValueError, IndexError, TypeError, AssertionError):
+        legal = []
+    if not legal:
+        raise PositionError(
+            f"command: {cmd.get('step')!r} of {CARDS[cmd['card']].name} has no legal decision "
+            "in this position"
+        )
+
+
+def _read_stage(text: str) -> tuple[str, int, tuple[bool, bool]]:
+    m = _STAGE.fullmatch(text)
+    if m is None:
+        raise PositionError(
+            f"stage: <step>,<cards sent>,<next facings> such as 'send,1,du' (step orders or "
+            f"send; facings d or u for Red then Blue), not {text!r}"
+        )
+    step, sent, red, blue = m.groups()
+    if step in ("inspiration", "-"):
+        raise PositionError(
+            f"stage: {step!r} records The Gunshi's Inspiration under way (or a finished "
+            "game); a position string cannot hold it, so only 'orders', 'send' and "
+            "'command' load"
+        )
+    if step in ("orders", "command") and sent != "0":
+        raise PositionError("stage: no card is sent before Units Follow Orders ('orders,0,..')")
+    return step, int(sent), (red == "d", blue == "d")

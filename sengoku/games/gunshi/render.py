@@ -1,8 +1,10 @@
 """A terminal drawing of a Gunshi position, built only from ``view(seat)``.
 
-Cells read ``<owner><type><facing>``: owner R/B, type I (shielded Infantry), i (Infantry
-without Shield), A (Archer), C (Cavalry), facing ^ > v < (n e s w, Red's seat at the bottom).
-Fences replace the grid line they stand on with r (Red) or b (Blue).
+Cells read ``<owner><type><letter><facing>``: owner R/B, type I (shielded Infantry), i
+(Infantry without Shield), A (Archer), C (Cavalry), the unit's token letter (A-X: the Shogun
+is chosen and named by it), facing ^ > v < (n e s w, Red's seat at the bottom). ``RCK^`` is
+Red's Cavalry K facing north. Fences replace the grid line they stand on with r (Red) or b
+(Blue).
 """
 
 from __future__ import annotations
@@ -31,9 +33,13 @@ def render(state: Any, seat: int | None) -> str:
         t = u["type"]
         if t == "I" and not u["shield"]:
             t = "i"
-        cells[parse_cell(u["cell"])] = "RB"[u["owner"]] + t + ARROWS[u["facing"]]
+        cells[parse_cell(u["cell"])] = "RB"[u["owner"]] + t + u["letter"] + ARROWS[u["facing"]]
     fences = {parse_edge(f["edge"]): "rb"[f["owner"]] for f in v["fences"]}
-    lines = ["     " + "".join(f"  {c}  " for c in COLS)]
+    lines = [
+        "Cells: owner R/B, type (I Infantry, i without Shield, A Archer, C Cavalry), "
+        "unit letter, facing ^ > v <",
+        "     " + "".join(f"  {c}  " for c in COLS),
+    ]
     for r in range(SIZE - 1, -1, -1):
         if r < SIZE - 1:
             seg = []
@@ -60,8 +66,8 @@ def render(state: Any, seat: int | None) -> str:
             f"{pl['invaders']} on the Invader Spot"
             + (", Chain Trap beside the board" if pl["chain_trap_beside"] else "")
         )
-        row = " ".join(_card(c) for c in pl["row"])
-        lines.append(f"   Command Row: L {_card(pl['lightning'], '-')} | {row or '(empty)'}")
+        sent = " ".join(_card(c) for c in pl["row"])
+        lines.append(f"   Command Row: L {_card(pl['lightning'], '-')} | {sent or '(empty)'}")
         lines.append(
             f"   hand: {' '.join(_card(c) for c in pl['hand']) or '(empty)'}   "
             f"deck (top first): {' '.join(_card(c) for c in pl['deck']) or '(empty)'}"

@@ -655,8 +655,11 @@ class GunshiState(State):
             self.step = "hand" if self.stock[p] else ""
         elif self.step == "hand" and len(self.hand[p]) >= HAND_SIZE:
             self.step = "deck"
-        if self.step == "deck" and len({c[0] for c in self.stock[p]}) <= 1:
-            # The rest of the deck is forced (one kind of card left): no decision to make.
+        if self.step == "deck" and len(self.stock[p]) <= 1:
+            # The last card of the deck is forced: no decision to make. Only the count of cards
+            # left decides this, never their kinds: the opponent sees how many decisions a
+            # player makes, so that number must not depend on the secret choices (filling in
+            # a run of one kind would tell the opponent that all of that kind is in the deck).
             self.deck[p].extend(self.stock[p])
             self.stock[p] = []
         if self.step and self.stock[p]:
@@ -2007,6 +2010,9 @@ class GunshiState(State):
             if self.phase == "mod3" and s.m3[o]:
                 adv = list(advanced_codes(opts["sanryaku"]))
                 s.m3[o] = rng.sample(adv, len(s.m3[o]))
+        # The true seed rebuilds every secret of the setup (Modification 1's prepared cards):
+        # a world carries a seed drawn from the rng instead, like everything else it hides.
+        s.seed = rng.getrandbits(63)
         return s
 
     # ------------------------------------------------------------------ JSON
@@ -2095,6 +2101,40 @@ def _command_view(cmd: dict[str, Any]) -> dict[str, Any]:
             out[k] = DIR_NAMES[v]
         else:
             out[k] = _jsonable(v)
+    return out
+
+
+def command_from_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The inverse of ``_command_view`` (position strings written mid-command).
+
+    Raises ValueError, naming the field, for anything ``_command_view`` cannot have written.
+    """
+    if not isinstance(view, dict):
+        raise ValueError(f"the command is a JSON object, not {view!r}")
+    out: dict[str, Any] = {}
+    for k, v in view.items():
+        try:
+            if k in _UNIT_KEYS:
+                out[k] = LETTERS.index(v)
+            elif k in _UNITS_KEYS:
+                out[k] = tuple(LETTERS.index(x) for x in v)
+            elif k in ("origin", "cell"):
+                out[k] = _CELL_NAMES.index(v)
+            elif k == "dir":
+                out[k] = DIR_NAMES.index(v)
+            elif isinstance(v, list):
+                out[k] = tuple(v)
+            elif isinstance(v, str | int) or v is None:
+                out[k] = v
+            else:
+                raise ValueError(v)
+        except (ValueError, TypeError):
+            raise ValueError(f"command field {k!r}: {v!r} is not a unit, cell or value") from None
+    for key in ("card", "type", "step"):
+        if key not in out and not (key == "type" and out.get("step") == "mode"):
+            raise ValueError(f"the command needs its {key!r}")
+    if out.get("card") not in CARDS:
+        raise ValueError(f"command field 'card': {out.get('card')!r} is not a card code")
     return out
 
 
