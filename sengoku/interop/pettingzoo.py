@@ -111,7 +111,7 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     @property
     def _cumulative_rewards(self) -> dict[str, float]:
-        return self._raw._cumulative_rewards  # type: ignore[no-any-return]
+        return self._raw._cumulative_rewards
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._terminated = False
