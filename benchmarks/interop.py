@@ -84,6 +84,8 @@ def openspiel(name: str, options: dict[str, Any], observe: bool) -> Plies:
     rng = random.Random(0)
     while True:
         state = game.new_initial_state()
+        while state.is_chance_node():  # the deal: the seed's bytes
+            state.apply_action(rng.randrange(osp.CHANCE_OUTCOMES))
         while not state.is_terminal():
             if observe:
                 observation.set_from(state, state.current_player())

@@ -13,11 +13,10 @@ import json
 import random
 import resource
 import time
-import tracemalloc
 from typing import Any
 
 import sengoku
-from sengoku.bench import random_play
+from sengoku.bench import peak_memory_of, random_play
 
 
 def chess_random_play(seconds: float, seed: int = 0) -> dict[str, Any]:
@@ -37,12 +36,7 @@ def chess_random_play(seconds: float, seed: int = 0) -> dict[str, Any]:
 
 
 def peak_of(fn: Any, *args: Any) -> int:
-    tracemalloc.start()
-    try:
-        fn(*args)
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    return peak_memory_of(fn, *args)[1]
 
 
 def main() -> None:

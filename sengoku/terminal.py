@@ -42,13 +42,21 @@ def play_terminal(
         for seat in range(state.num_players)
         if seat not in humans
     }
-    viewer = min(humans) if humans else None
-    # Hot seat with hidden information: blank the screen and wait between players.
+    # Hot seat with hidden information: the seat at the screen changes only when the next
+    # player confirms that only they can see it. Until then nothing private is drawn: boards
+    # and events are shown as a spectator sees them (the next player's hand, deck order or
+    # Shogun must never be on the screen, nor in its scrollback, before they sit down).
     pass_device = len(humans) > 1 and not game.perfect_information
-    last_human: int | None = None
+    at_screen: int | None = None if pass_device else (min(humans) if humans else None)
 
     def show(st: State) -> None:
-        seat = st.current_player if st.current_player in humans else viewer
+        if pass_device:
+            # The seat at the screen sees its own view while it keeps deciding; once another
+            # human is to decide, only the public view until that human confirms.
+            nxt = st.current_player
+            seat = at_screen if nxt == at_screen or nxt in agents else None
+        else:
+            seat = st.current_player if st.current_player in humans else at_screen
         print(game.render_text(st, seat), file=out)
 
     show(state)
@@ -57,18 +65,19 @@ def play_terminal(
         if seat in agents:
             action = agents[seat].choose(state, seat)
             events = record.play(state, action)
-            _print_events(events, viewer, out)
+            _print_events(events, at_screen, out)
             show(state)
             continue
-        if pass_device and seat != last_human:
+        if pass_device and seat != at_screen:
+            print(_CLEAR if _is_tty(out) else "", end="", file=out)
             print("\n" * 60 + f"Pass the device to seat {seat}, then press Enter.", file=out)
             try:
                 read(f"[seat {seat}] press Enter when only you can see the screen> ")
             except EOFError:
                 print("\nInput closed; leaving the game unfinished.", file=out)
                 return record
+            at_screen = seat
             print(game.render_text(state, seat), file=out)
-        last_human = seat
         try:
             line = read(f"[seat {seat}] your move (help for commands)> ").strip()
         except EOFError:
@@ -110,6 +119,18 @@ def play_terminal(
             f"Game over ({result.reason}): winner {winners}; scores {list(result.scores)}", file=out
         )
     return record
+
+
+#: ANSI: clear the screen and the terminal's scrollback, cursor home (xterm, VTE, Windows
+#: Terminal); written only to a real terminal, before each pass screen.
+_CLEAR = "\x1b[3J\x1b[2J\x1b[H"
+
+
+def _is_tty(out: TextIO) -> bool:
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _print_events(events: list[dict[str, Any]], seat: int | None, out: TextIO) -> None:

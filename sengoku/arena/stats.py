@@ -1,4 +1,4 @@
-"""Arena statistics: per-agent tallies, Elo with a 95% interval, SPRT, OpenSkill ratings.
+"""Arena statistics: per-agent tallies, Elo with a 95% interval, a GSPRT, OpenSkill ratings.
 
 A game's *score* for a seat is its return mapped to [0, 1] (two players: win 1, draw 0.5,
 loss 0; more players: by rank, see ``Outcome.ranked``). A *win* is a sole win; a *draw* is
@@ -113,18 +113,80 @@ def elo_estimate(scores: Sequence[float]) -> EloEstimate:
     return EloEstimate(n, mean, low, high, elo_of(mean), elo_of(low), elo_of(high), los)
 
 
+#: The pseudo-count given to each possible result never observed (as fishtest regularises
+#: its pentanomial frequencies): the likelihood is then defined for every mean in (0, 1).
+_PRIOR = 1e-3
+
+
+def _mle_shift(values: Sequence[float], probs: Sequence[float], s: float) -> float:
+    """The ``x`` with ``sum p (a - s) / (1 + x (a - s)) = 0``: the distribution nearest the
+    empirical one (in likelihood) whose mean is ``s`` is ``q = p / (1 + x (a - s))``."""
+    d = [a - s for a in values]
+    hi_d, lo_d = max(d), min(d)
+    # 1 + x d > 0 for every d: x lies in (-1 / max d, -1 / min d).
+    lo = -1.0 / hi_d if hi_d > 0 else -1e12
+    hi = -1.0 / lo_d if lo_d < 0 else 1e12
+    x = 0.0
+    for _ in range(200):
+        f = sum(p * di / (1.0 + x * di) for p, di in zip(probs, d, strict=True))
+        if f > 0:
+            lo = x
+        else:
+            hi = x
+        slope = -sum(p * di * di / (1.0 + x * di) ** 2 for p, di in zip(probs, d, strict=True))
+        step = x - f / slope if slope < 0 else (lo + hi) / 2
+        if not lo < step < hi:  # Newton left the bracket: bisect instead
+            step = (lo + hi) / 2
+        if abs(step - x) < 1e-12:
+            return step
+        x = step
+    return x
+
+
+def gsprt_llr(results: Sequence[float], s0: float, s1: float) -> float:
+    """Generalised log-likelihood ratio of mean ``s1`` against mean ``s0`` for results in [0, 1].
+
+    The results' distribution is left free (a multinomial over the values seen, plus 0 and 1):
+    each hypothesis takes the most likely distribution with its mean, and the LLR compares
+    the two (as fishtest does on pentanomial frequencies). Values never seen among 0, 1 and the
+    observed ones get a tiny pseudo-count, so that both means are reachable.
+    """
+    if not results:
+        return 0.0
+    counts: dict[float, float] = {0.0: _PRIOR, 1.0: _PRIOR}
+    for r in results:
+        if not 0.0 <= r <= 1.0:
+            raise SengokuError(f"SPRT results are scores in [0, 1], got {r}")
+        counts[r] = counts.get(r, 0.0) + 1.0
+    values = sorted(counts)
+    n = sum(counts.values())
+    probs = [counts[v] / n for v in values]
+    x0 = _mle_shift(values, probs, s0)
+    x1 = _mle_shift(values, probs, s1)
+    return n * sum(
+        p * (math.log(1.0 + x0 * (a - s0)) - math.log(1.0 + x1 * (a - s1)))
+        for a, p in zip(values, probs, strict=True)
+    )
+
+
 @dataclass(frozen=True)
 class SPRT:
     """Sequential probability ratio test of H0: Elo = elo0 against H1: Elo = elo1.
 
-    Uses the normal approximation of the generalised SPRT on per-game scores (as chess
-    engine testing does): LLR = n (s1 - s0) (2 mean - s0 - s1) / (2 var).
+    A generalised SPRT (GSPRT) on the results of *units*: a unit is one block of the arena's
+    schedule (two agents in a two-player game: a game pair, the same opening with colours
+    swapped, so the results are pentanomial, 0, 1/4, 1/2, 3/4 or 1), scored as the first
+    agent's mean score in it. The LLR is the exact multinomial one (:func:`gsprt_llr`), not a
+    normal approximation, and a decision needs at least ``min_units`` units (the Wald bounds
+    assume many small steps; a handful of results cannot carry that). The error rates are
+    checked by simulation in ``tests/arena/test_arena_sprt.py``.
     """
 
     elo0: float
     elo1: float
     alpha: float = 0.05
     beta: float = 0.05
+    min_units: int = 10
 
     def __post_init__(self) -> None:
         if not self.elo1 > self.elo0:
@@ -133,46 +195,49 @@ class SPRT:
             value = getattr(self, name)
             if not 0.0 < value < 0.5:
                 raise SengokuError(f"SPRT {name} must be between 0 and 0.5, got {value}")
+        if self.min_units < 1:
+            raise SengokuError(f"SPRT min_units must be at least 1, got {self.min_units}")
 
     @property
     def bounds(self) -> tuple[float, float]:
         return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
 
-    def llr(self, scores: Sequence[float]) -> float:
-        n = len(scores)
-        if n == 0:
-            return 0.0
+    @property
+    def expected_scores(self) -> tuple[float, float]:
+        """The mean scores the two hypotheses stand for (the logistic Elo curve)."""
         s0 = 1.0 / (1.0 + 10 ** (-self.elo0 / 400.0))
         s1 = 1.0 / (1.0 + 10 ** (-self.elo1 / 400.0))
-        # Half a pseudo-game each of a loss, a draw and a win: a short run of identical
-        # results then has a believable variance instead of none, and cannot decide at once.
-        values = [*scores, 0.0, 0.5, 1.0]
-        weights = [1.0] * n + [0.5, 0.5, 0.5]
-        total = sum(weights)
-        mean = sum(w * x for w, x in zip(weights, values, strict=True)) / total
-        var = sum(w * (x - mean) ** 2 for w, x in zip(weights, values, strict=True)) / total
-        return total * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+        return s0, s1
 
-    def decide(self, scores: Sequence[float]) -> str | None:
+    def llr(self, results: Sequence[float]) -> float:
+        """The log-likelihood ratio of H1 against H0 for the units' results."""
+        s0, s1 = self.expected_scores
+        return gsprt_llr(results, s0, s1)
+
+    def decide(self, results: Sequence[float]) -> str | None:
         """``H1`` (stronger by elo1), ``H0`` (not stronger than elo0), or None: go on."""
+        if len(results) < self.min_units:
+            return None
         lower, upper = self.bounds
-        value = self.llr(scores)
+        value = self.llr(results)
         if value >= upper:
             return "H1"
         if value <= lower:
             return "H0"
         return None
 
-    def to_json(self, scores: Sequence[float]) -> dict[str, Any]:
+    def to_json(self, results: Sequence[float]) -> dict[str, Any]:
         lower, upper = self.bounds
         return {
             "elo0": self.elo0,
             "elo1": self.elo1,
             "alpha": self.alpha,
             "beta": self.beta,
-            "llr": round(self.llr(scores), 4),
+            "units": len(results),
+            "min_units": self.min_units,
+            "llr": round(self.llr(results), 4),
             "bounds": [round(lower, 4), round(upper, 4)],
-            "decision": self.decide(scores),
+            "decision": self.decide(results),
         }
 
 

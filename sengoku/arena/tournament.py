@@ -206,14 +206,15 @@ def summarize(
                 if scores:
                     pairs.append({"a": a, "b": b, **elo_estimate(scores).to_json()})
         report["elo"] = pairs
-        if config.sprt is not None and len(names) == 2:
-            report["sprt"] = config.sprt.to_json(pair_scores(results, names[0], names[1]))
     if num_players > 2:
         games = [
             (res["seats"], [seat_score(res["outcome"], s) for s in range(num_players)])
             for res in results
         ]
         report["openskill"] = openskill_ratings(games, names)
+    if config.sprt is not None and len(names) == 2:
+        size = len(rotations(config.agents, num_players))
+        report["sprt"] = config.sprt.to_json(sprt_units(results, names[0], names[1], size))
     return report
 
 
@@ -225,6 +226,30 @@ def pair_scores(results: Sequence[dict[str, Any]], a: str, b: str) -> list[float
         if set(seats) == {a, b} and a != b:
             out.append(seat_score(res["outcome"], seats.index(a)))
     return out
+
+
+def sprt_units(results: Sequence[dict[str, Any]], a: str, b: str, block_size: int) -> list[float]:
+    """``a``'s result in each complete block that seats ``a`` against ``b``: the SPRT's units.
+
+    A unit is ``a``'s mean score over the block's games between the two (in each game, the
+    mean of ``a``'s seats): with two agents in a two-player game, a game pair with colours
+    swapped (pentanomial: 0, 1/4, 1/2, 3/4, 1); at a table of three or more, one game per
+    seat rotation. Blocks not yet complete are left out.
+    """
+    blocks: dict[int, list[dict[str, Any]]] = {}
+    for res in results:
+        blocks.setdefault(int(res["block"]), []).append(res)
+    units = []
+    for block in sorted(blocks):
+        games = [r for r in blocks[block] if set(r["seats"]) == {a, b} and a != b]
+        if len(blocks[block]) < block_size or not games:
+            continue
+        per_game = []
+        for res in games:
+            seats = [s for s, who in enumerate(res["seats"]) if who == a]
+            per_game.append(sum(seat_score(res["outcome"], s) for s in seats) / len(seats))
+        units.append(sum(per_game) / len(per_game))
+    return units
 
 
 def run_arena(
@@ -264,7 +289,9 @@ def run_arena(
                     jsonl.write(json.dumps({"type": "game", **res}, ensure_ascii=False) + "\n")
                 if config.sprt is not None and len(counted) % block_size == 0:
                     names = list(dict.fromkeys(config.agents))
-                    stopped = config.sprt.decide(pair_scores(counted, names[0], names[1]))
+                    stopped = config.sprt.decide(
+                        sprt_units(counted, names[0], names[1], block_size)
+                    )
                     if stopped:
                         break
             bar.update(len(counted) + len(waiting), _note(counted, config.agents))

@@ -130,19 +130,36 @@ class Outcome:
         return cls(reason, (winner,), scores, returns)
 
     @classmethod
-    def no_winner(cls, num_players: int, reason: str) -> Outcome:
+    def no_winner(
+        cls, num_players: int, reason: str, scores: Sequence[float] | None = None
+    ) -> Outcome:
+        """Nobody wins: every return is 0; ``scores`` default to 0 (a game's VP if given)."""
         zeros = tuple(0.0 for _ in range(num_players))
-        return cls(reason, (), zeros, zeros)
+        given = zeros if scores is None else tuple(float(x) for x in scores)
+        return cls(reason, (), given, zeros)
 
     @classmethod
-    def loss(cls, loser: int, num_players: int, reason: str) -> Outcome:
-        """One seat loses (a concession): in two-player games the other wins."""
-        if num_players == 2:
-            return cls.win(1 - loser, 2, reason)
+    def loss(
+        cls, loser: int, num_players: int, reason: str, scores: Sequence[float] | None = None
+    ) -> Outcome:
+        """One seat loses (a concession or a timeout); every other seat shares the win.
+
+        Two players: the other seat wins (+1 / -1). One player (a solo game): no winner and
+        a return of -1. Three or more: the loser is ranked last (-1) and the others share
+        first place, each ``+1 / (n - 1)`` (the same as :meth:`ranked` with the others tied),
+        so the returns still sum to 0 and no seat is ranked by an unfinished position.
+        ``scores`` default to 1 for the winners and 0 for the loser (a game's VP if given).
+        """
+        if not 0 <= loser < num_players:
+            raise SengokuError(f"seat {loser!r} is not in this game (seats 0..{num_players - 1})")
         others = tuple(s for s in range(num_players) if s != loser)
-        scores = tuple(0.0 if s == loser else 1.0 for s in range(num_players))
-        returns = tuple(-1.0 if s == loser else 1.0 / (num_players - 1) for s in range(num_players))
-        return cls(reason, others, scores, returns)
+        default = tuple(0.0 if s == loser else 1.0 for s in range(num_players))
+        given = default if scores is None else tuple(float(x) for x in scores)
+        if num_players == 1:
+            return cls(reason, (), given, (-1.0,))
+        share = 1.0 / (num_players - 1)
+        returns = tuple(-1.0 if s == loser else share for s in range(num_players))
+        return cls(reason, others, given, returns)
 
     @classmethod
     def ranked(cls, scores: Sequence[float], reason: str, ranks: Sequence[int]) -> Outcome:
@@ -287,9 +304,70 @@ class State(ABC):
     def apply(self, action: Action) -> list[Event]:
         """Play ``action``; raise :class:`IllegalAction` (changing nothing) if not legal."""
 
-    @abstractmethod
     def concede(self, seat: int, reason: str = "resignation") -> list[Event]:
-        """End the game as a loss for ``seat`` (resignation, surrender, timeout)."""
+        """End the game as a loss for ``seat`` (resignation, surrender, abandonment).
+
+        The same for every game: the outcome is :meth:`Outcome.loss` (see there for one, two
+        and more seats) with the game's :meth:`interim_scores`. A seat that is not in the
+        game, an empty reason, or a game that is already over raises :class:`IllegalAction`
+        and changes nothing, so a game ends exactly once. Games supply only
+        :meth:`_end_game` (how they store a result).
+        """
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise IllegalAction(f"concede: the seat must be an integer, not {seat!r}")
+        if not 0 <= seat < self.num_players:
+            raise IllegalAction(
+                f"concede: seat {seat} is not in this game (seats 0..{self.num_players - 1})"
+            )
+        if not isinstance(reason, str) or not reason:
+            raise IllegalAction(f"concede: the reason must be a non-empty code, not {reason!r}")
+        ended = self.outcome()
+        if ended is not None:
+            raise IllegalAction(f"concede: the game is already over ({ended.reason})")
+        result = Outcome.loss(seat, self.num_players, reason, self.interim_scores())
+        self._end_game(result)
+        return [
+            event(
+                "game_over",
+                None,
+                **result.to_json(),
+                seat=seat,
+                message=f"Seat {seat} concedes ({reason}).",
+            )
+        ]
+
+    def timeout(self, seat: int) -> list[Event]:
+        """``seat`` ran out of time: a :meth:`concede` with the reason ``timeout``."""
+        return self.concede(seat, "timeout")
+
+    def interim_scores(self) -> tuple[float, ...] | None:
+        """The game's own points now, for a result that cuts the game short (a concession,
+        a timeout, the length limit); ``None`` (the default) means 1 win / 0 loss."""
+        return None
+
+    def _end_game(self, result: Outcome) -> None:
+        """Make the state terminal with ``result`` (how the game stores it).
+
+        After this, ``is_terminal()`` is true, ``current_player`` is ``TERMINAL``,
+        ``legal_actions()`` is empty, ``outcome()`` is ``result`` and ``to_json`` keeps it.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not implement _end_game")
+
+    def _end_if_too_long(self, decisions: int) -> list[Event]:
+        """Call at the end of ``apply``: past ``max_game_length`` decisions the game ends with
+        ``length_limit`` and no winner (a guard, not a rule). Returns the events to add."""
+        if decisions < self.game.max_game_length(**self.options) or self.outcome() is not None:
+            return []
+        result = Outcome.no_winner(self.num_players, "length_limit", self.interim_scores())
+        self._end_game(result)
+        return [
+            event(
+                "game_over",
+                None,
+                **result.to_json(),
+                message="The game reached the length limit (a guard, not a rule): no winner.",
+            )
+        ]
 
     @abstractmethod
     def clone(self) -> State: ...

@@ -7,67 +7,25 @@ reading a dict: ``obs["observation"]``, ``get``, ``items``, ``values``, iteratio
 ``dict(obs)``, ``{**obs}``, ``==``, ``copy``, ``deepcopy``, ``pickle``), then kept. What
 OpenSpiel does for its own games: tensors only when asked.
 
-The tensor is always the one of the position the observation was returned at, even when it
-is read after the environment moved on: an :class:`Episode` records the Sengoku seed and the
-action integers applied, so a late read replays the episode's actions from the seed (the
-contract's ``new_state(seed)`` drives every shuffle and draw) up to that position. Reading an
-observation before the next ``step()`` (the usual case) costs one ``view`` and one encoding;
-a late read costs that plus the replay (a learner reading the observations of one episode in
-order pays for one replay of the episode in all, as the replay goes on from the last one).
+An observation holds only what its seat may see: the seat's ``view(seat)``, taken when the
+observation is made (a JSON-ready snapshot that later play does not change), the encoder and
+the seat. It never holds the game's state, its seed or another seat's actions, so nothing
+reachable from it (``gc.get_referents``, ``vars``) tells a seat what it may not know; and its
+tensor is always the one of the position it was returned at, whenever it is read. What the
+laziness saves is the encoding; the view is taken at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
-from sengoku.core.game import Game, SengokuError, State
 from sengoku.interop.encoders import Encoder
 
 OBSERVATION = "observation"
 ACTION_MASK = "action_mask"
-
-
-class Episode:
-    """One episode of an environment: enough to rebuild any of its positions.
-
-    ``actions`` is append-only (the action integers applied, in order); ``live`` is the
-    environment's state while this episode is the one played, else None. ``seed`` None: a
-    position set from outside, which cannot be replayed (its observations are encoded when
-    they are made).
-    """
-
-    __slots__ = ("game", "options", "seed", "actions", "live", "_replay")
-
-    def __init__(
-        self, game: Game, options: Mapping[str, Any], seed: int | None, live: State
-    ) -> None:
-        self.game = game
-        self.options = options
-        self.seed = seed
-        self.actions: list[int] = []
-        self.live: State | None = live
-        self._replay: tuple[State, int] | None = None
-
-    def state_at(self, ply: int) -> State:
-        """The state after the first ``ply`` actions (the live state when it is that one)."""
-        live = self.live
-        if live is not None and ply == len(self.actions):
-            return live
-        if self.seed is None:
-            raise SengokuError("a position set from outside cannot be replayed")
-        replay = self._replay
-        if replay is None or replay[1] > ply:
-            state, done = self.game.new_state(seed=self.seed, **self.options), 0
-        else:
-            state, done = replay
-        game = self.game
-        for n in self.actions[done:ply]:
-            state.apply(game.int_to_action(state, n))
-        self._replay = (state, ply)
-        return state
 
 
 class LazyObservation(dict):  # type: ignore[type-arg]
@@ -80,16 +38,9 @@ class LazyObservation(dict):  # type: ignore[type-arg]
 
     __slots__ = ("_source",)
 
-    def __init__(
-        self,
-        mask: np.ndarray,
-        encoder: Encoder,
-        episode: Episode,
-        ply: int,
-        seat: int,
-    ) -> None:
+    def __init__(self, mask: np.ndarray, encoder: Encoder, view: dict[str, Any], seat: int) -> None:
         dict.__init__(self, ((OBSERVATION, None), (ACTION_MASK, mask)))
-        self._source: tuple[Encoder, Episode, int, int] | None = (encoder, episode, ply, seat)
+        self._source: tuple[Encoder, dict[str, Any], int] | None = (encoder, view, seat)
 
     @property
     def encoded(self) -> bool:
@@ -99,8 +50,8 @@ class LazyObservation(dict):  # type: ignore[type-arg]
     def _fill(self) -> None:
         source = self._source
         if source is not None:
-            encoder, episode, ply, seat = source
-            tensor = encoder.encode(episode.state_at(ply).view(seat), seat)
+            encoder, view, seat = source
+            tensor = encoder.encode(view, seat)
             dict.__setitem__(self, OBSERVATION, tensor)
             self._source = None
 
@@ -194,4 +145,4 @@ class LazyObservation(dict):  # type: ignore[type-arg]
         return self
 
 
-__all__ = ["ACTION_MASK", "OBSERVATION", "Episode", "LazyObservation"]
+__all__ = ["ACTION_MASK", "OBSERVATION", "LazyObservation"]

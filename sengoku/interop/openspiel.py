@@ -11,19 +11,21 @@
 
 :func:`register` registers ``sengoku_<name>`` with ``pyspiel.register_game``. Every option of
 the Sengoku game is an OpenSpiel game parameter (the defaults are the Sengoku defaults, or the
-values given to :func:`register`), plus ``seed``: the seed of the generator that draws one
-Sengoku seed per ``new_initial_state()`` (so every episode of a game that shuffles is a new
-deal, and the same ``seed`` replays the same sequence of deals).
+values given to :func:`register`).
 
-What OpenSpiel is told, per game (the contract's ``Game.perfect_information``; chance and
-utility from :data:`TRAITS`, where a game not listed is described in the way that is always
-safe: sampled-stochastic, general-sum):
+What OpenSpiel is told, per game and options (the contract's ``Game.perfect_information``;
+chance and utility from :data:`TRAITS`, where a game not listed is described in the way that
+is always safe: stochastic, general-sum):
 
 * dynamics sequential, reward model terminal, utilities the contract's
   ``outcome().returns`` (in [-1, 1]);
-* chance mode sampled-stochastic for games that shuffle (Gunkimono, Gunshi, Sashimono) and
-  for Gungi with ``first_player=random``; deterministic otherwise. Chance happens inside
-  ``new_initial_state`` (the seeded shuffles of the contract), so there are no chance nodes;
+* chance mode explicit-stochastic where the setup draws from the seed: Gunkimono and
+  Sashimono (shuffles), Gunshi's Inspiration variant with Modification 1 (random prepared
+  cards) and Gungi with ``first_player=random``; deterministic otherwise (Gunshi's other
+  configurations ignore the seed). The contract draws every shuffle from its seed, so the
+  chance is the seed: a new episode starts with :data:`CHANCE_NODES` chance nodes of 256
+  equally likely outcomes each, the seed's bytes (big-endian), then the game. Deterministic
+  configurations start at the game with seed 0;
 * information as the game declares it (``Game.perfect_information``): perfect for Gungi,
   imperfect for the others (hands, decks, secret choices);
 * integer actions are the contract's ``action_to_int`` / ``int_to_action``; the action space
@@ -36,16 +38,28 @@ safe: sampled-stochastic, general-sum):
   histories) followed by the player's current view; for a perfect-information game the
   action history followed by the view;
 * ``resample_from_infostate`` is the contract's ``determinize``: OpenSpiel's Python IS-MCTS
-  runs on it unchanged.
+  runs on it unchanged. The world is told only the events the player was told, and it has
+  the true state's ``move_number()``; its ``history()`` keeps the player's own actions (and,
+  in a perfect-information game, everyone's) and writes :data:`pyspiel.INVALID_ACTION` (-1)
+  for the chance outcomes (the seed) and for other players' actions, which the player may
+  not know: a world is sampled, not played from a history;
+* ``new_initial_state(position)`` takes a contract ``State`` or its ``to_json`` (a position
+  without its history: its information state starts there, with a ``position_loaded``
+  event), or a :class:`~sengoku.core.record.GameRecord` or its JSON, which is replayed from
+  its seed, so the loaded state has the full history and information states of the game.
 
-Serialization (``pyspiel.serialize_game_and_state``) stores the contract's ``to_json``.
+Serialization: ``pyspiel.serialize_game_and_state`` and ``deserialize_game_and_state`` work in
+every configuration (the game holds no random generator: chance is explicit); a state's own
+serialization stores the contract's ``to_json`` and the events told.
 """
 
 from __future__ import annotations
 
+import base64
 import functools
 import hashlib
 import json
+import pickle
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -54,13 +68,17 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from sengoku.core.game import TERMINAL, Event, Game, SengokuError, State
+from sengoku.core.game import TERMINAL, Event, Game, SengokuError, State, event
+from sengoku.core.record import GameRecord
 from sengoku.core.registry import load_game
 from sengoku.interop.encoders import Encoder, canonical_json, encoder_for
 
 PREFIX = "sengoku_"
-#: Extra game parameter (besides the game's own options): seed of the deal generator.
-SEED_PARAM = "seed"
+#: Chance nodes at the start of a stochastic configuration: the bytes of the Sengoku seed.
+CHANCE_NODES = 4
+#: Outcomes of each chance node (one byte), all equally likely.
+CHANCE_OUTCOMES = 256
+_UNIFORM = [(b, 1.0 / CHANCE_OUTCOMES) for b in range(CHANCE_OUTCOMES)]
 
 
 @dataclass(frozen=True)
@@ -79,17 +97,43 @@ def _never(_options: Mapping[str, Any]) -> bool:
     return False
 
 
-#: Chance and utility of the known games. Gunkimono's ranked returns and every concession sum to zero; so do Gunshi's and
-#: two-player Sashimono's +1/-1. Solo Sashimono has one player: general-sum.
+def _gunshi_draws(options: Mapping[str, Any]) -> bool:
+    # Gunshi's setup draws from its seed only for Modification 1 of the Inspiration variant
+    # (three random hidden Advanced cards per player); every other configuration ignores it.
+    return options.get("variant") == "inspiration" and options.get("modification") == 1
+
+
+#: Chance and utility of the known games (``stochastic``: the setup draws from the seed; a
+#: test checks each declaration against the engine). Gunkimono's ranked returns and every
+#: concession sum to zero; so do Gunshi's and two-player Sashimono's +1/-1. Solo Sashimono has
+#: one player: general-sum.
 TRAITS: dict[str, Traits] = {
     "gungi": Traits(lambda o: o.get("first_player") == "random", _always),
     "gunkimono": Traits(_always, _always),
-    "gunshi": Traits(_always, _always),
+    "gunshi": Traits(_gunshi_draws, _always),
     "sashimono": Traits(_always, lambda o: o.get("mode") != "solo"),
 }
 UNKNOWN_TRAITS = Traits(_always, _never)
 
 _registered: dict[str, dict[str, Any]] = {}
+
+
+#: The OpenSpiel parameter value of an option whose value is None (OpenSpiel parameters
+#: cannot be None: an unset parameter accepts no value and does not survive serialization).
+NONE_PARAM = -1
+
+
+def _to_spiel(options: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: NONE_PARAM if v is None else v for k, v in options.items()}
+
+
+def _from_spiel(game: Game, params: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(params)
+    for name, value in params.items():
+        option = game.options.get(name)
+        if option is not None and option.default is None and value == NONE_PARAM:
+            out[name] = None
+    return out
 
 
 def short_name(name: str) -> str:
@@ -113,8 +157,8 @@ def register(name: str, **options: Any) -> str:
                 f"options as parameters: pyspiel.load_game({short!r}, {{...}})"
             )
         return short
-    info = _GameDescription(game, defaults, 0)
-    spec: dict[str, Any] = {**defaults, SEED_PARAM: 0}
+    info = _GameDescription(game, defaults)
+    spec = _to_spiel(defaults)
     # OpenSpiel keeps the factory until after the interpreter has finalized: a class (as
     # OpenSpiel's own Python games register) lives that long, a closure would be freed late
     # and abort the process at exit.
@@ -139,12 +183,12 @@ def load(name: str, **params: Any) -> SengokuSpielGame:
 class _GameDescription:
     """The OpenSpiel game type and game info of a Sengoku game with resolved options."""
 
-    def __init__(self, game: Game, options: Mapping[str, Any], seed: int) -> None:
+    def __init__(self, game: Game, options: Mapping[str, Any]) -> None:
         self.game = game
         self.options = dict(options)
         traits = TRAITS.get(game.name, UNKNOWN_TRAITS)
         self.traits = traits
-        probe = game.new_state(seed=seed, **options)
+        probe = game.new_state(seed=0, **options)
         self.num_players = probe.num_players
         self.stochastic = traits.stochastic(options)
         self.zero_sum = traits.zero_sum(options) and self.num_players > 1
@@ -156,7 +200,9 @@ class _GameDescription:
             long_name=f"Sengoku {self.game.title or self.game.name}",
             dynamics=gt.Dynamics.SEQUENTIAL,
             chance_mode=(
-                gt.ChanceMode.SAMPLED_STOCHASTIC if self.stochastic else gt.ChanceMode.DETERMINISTIC
+                gt.ChanceMode.EXPLICIT_STOCHASTIC
+                if self.stochastic
+                else gt.ChanceMode.DETERMINISTIC
             ),
             information=(
                 gt.Information.PERFECT_INFORMATION
@@ -177,7 +223,7 @@ class _GameDescription:
     def game_info(self) -> pyspiel.GameInfo:
         return pyspiel.GameInfo(
             num_distinct_actions=self.game.num_distinct_actions(**self.options),
-            max_chance_outcomes=0,
+            max_chance_outcomes=CHANCE_OUTCOMES if self.stochastic else 0,
             num_players=self.num_players,
             min_utility=-1.0,
             max_utility=1.0,
@@ -197,6 +243,7 @@ class _Context:
         self.game = load_game(name)
         self.options = dict(options)
         self.perfect_information = self.game.perfect_information
+        self.stochastic = TRAITS.get(name, UNKNOWN_TRAITS).stochastic(self.options)
         self.encoder: Encoder = encoder_for(self.game, self.options)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Context:
@@ -215,10 +262,9 @@ class SengokuSpielGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         game = load_game(self.GAME_NAME)
         params = {**self.DEFAULTS, **(params or {})}
-        seed = int(params.pop(SEED_PARAM, 0))
-        options = game.resolve_options(**params)
-        description = _GameDescription(game, options, seed)
-        spec = {**options, SEED_PARAM: seed}
+        options = game.resolve_options(**_from_spiel(game, params))
+        description = _GameDescription(game, options)
+        spec = _to_spiel(options)
         super().__init__(
             description.game_type(spec, short_name(game.name)), description.game_info(), spec
         )
@@ -226,24 +272,70 @@ class SengokuSpielGame(pyspiel.Game):  # type: ignore[misc]
         self.sengoku_game = game
         self.sengoku_options = options
         self.perfect_information = self.context.perfect_information
+        self.stochastic = self.context.stochastic
         self.encoder = self.context.encoder
-        self._deals = random.Random(seed)
 
-    def next_seed(self) -> int:
-        """The Sengoku seed of the next initial state (one draw per episode)."""
-        return self._deals.getrandbits(62)
+    def max_chance_nodes_in_history(self) -> int:
+        return CHANCE_NODES if self.stochastic else 0
 
-    def new_initial_state(self, state: Any = None) -> SengokuSpielState:
-        """A new episode; ``state`` may be a contract ``State`` or its ``to_json`` dict."""
-        if state is None:
+    def new_initial_state(self, position: Any = None) -> SengokuSpielState:
+        """A new episode (the seed's chance nodes first, where the setup draws from it).
+
+        ``position`` may be a contract ``State`` or its ``to_json`` dict (a position without
+        its history), or a :class:`~sengoku.core.record.GameRecord` or its JSON (replayed
+        from its seed: the state has the game's whole history).
+        """
+        if position is None:
             return SengokuSpielState(self)
-        if isinstance(state, Mapping):
-            state = self.sengoku_game.state_from_json(state)
-        if not isinstance(state, State) or state.game.name != self.sengoku_game.name:
-            raise SengokuError(f"not a {self.sengoku_game.name} state: {state!r}")
+        if isinstance(position, GameRecord) or (
+            isinstance(position, Mapping) and "actions" in position and "seed" in position
+        ):
+            return self._replay(position)
+        if isinstance(position, Mapping):
+            position = self.sengoku_game.state_from_json(position)
+        if not isinstance(position, State) or position.game.name != self.sengoku_game.name:
+            raise SengokuError(f"not a {self.sengoku_game.name} state: {position!r}")
         spiel_state = SengokuSpielState(self)
-        spiel_state._match = _Match(state.clone(), [])
+        loaded = event("position_loaded", None, message="A position loaded without its history.")
+        spiel_state._match = _Match(position.clone(), [loaded])
         return spiel_state
+
+    def _replay(self, data: Any) -> SengokuSpielState:
+        record = data if isinstance(data, GameRecord) else GameRecord.from_json(data)
+        game = self.sengoku_game
+        if record.game != game.name:
+            raise SengokuError(f"a {record.game} record cannot be loaded into {game.name}")
+        options = game.resolve_options(**record.options)
+        if options != self.sengoku_options:
+            raise SengokuError(
+                f"the record's options {options} differ from this game's {self.sengoku_options}"
+            )
+        state = SengokuSpielState(self)
+        if self.stochastic:
+            if not 0 <= record.seed < CHANCE_OUTCOMES**CHANCE_NODES:
+                raise SengokuError(
+                    f"record seed {record.seed} does not fit the {CHANCE_NODES} chance nodes "
+                    f"(0 <= seed < 2**{8 * CHANCE_NODES})"
+                )
+            for byte in record.seed.to_bytes(CHANCE_NODES, "big"):
+                state.apply_action(byte)
+        else:
+            state._match = _Match(game.new_state(seed=record.seed, **options), [])
+        concessions = sorted(record.concessions, key=lambda c: int(c["ply"]))
+        for ply, text in enumerate([*record.actions, None]):
+            for c in concessions:
+                if int(c["ply"]) == ply and not state.is_terminal():
+                    match = state._match
+                    told = match.state.concede(int(c["seat"]), str(c.get("reason", "resignation")))
+                    match.reset()
+                    if not self.perfect_information:
+                        match.events.extend(told)
+            if text is None:
+                break
+            contract = state.sengoku_state
+            action = game.parse_action(contract, text)
+            state.apply_action(game.action_to_int(contract, action))
+        return state
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
@@ -282,6 +374,16 @@ class _Match:
         self.player: int | None = None
         #: seat (None: spectator) -> its view, for the current position (reset by apply).
         self.views: dict[int | None, dict[str, Any]] = {}
+
+    def reset(self) -> None:
+        """Forget what was cached of the position (it changed)."""
+        self.legal = None
+        self.player = None
+        self.views = {}
+
+    def told_to(self, seat: int) -> list[Event]:
+        """The events ``seat`` was told, in order."""
+        return [e for e in self.events if e.get("audience") is None or seat in e["audience"]]
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """``view(seat)`` of the current position, built once per position and seat."""
@@ -329,26 +431,37 @@ class _Match:
 
 
 class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
-    """One OpenSpiel state wrapping one contract state (created on first use)."""
+    """One OpenSpiel state wrapping one contract state.
+
+    In a stochastic configuration the first :data:`CHANCE_NODES` decisions are chance's:
+    the bytes of the Sengoku seed. The contract state exists once they are drawn (in a
+    deterministic configuration: on first use, with seed 0).
+    """
 
     def __init__(self, game: SengokuSpielGame) -> None:
         super().__init__(game)
         self._ctx = game.context
-        # Drawn now, used lazily: a clone (which OpenSpiel starts from a new initial state)
-        # overwrites _match before anything creates it, so it costs no setup.
-        self._seed = game.next_seed()
+        #: The seed bytes drawn so far, while the deal is being drawn; None once it is made
+        #: (or in a deterministic configuration).
+        self._dealing: list[int] | None = [] if game.stochastic else None
         self._lazy: _Match | None = None
 
     @property
     def _match(self) -> _Match:
         if self._lazy is None:
+            if self._dealing is not None:
+                raise SengokuError(
+                    f"the deal is not drawn yet: {CHANCE_NODES - len(self._dealing)} chance "
+                    "outcome(s) (the seed's bytes) to apply first"
+                )
             ctx = self._ctx
-            self._lazy = _Match(ctx.game.new_state(seed=self._seed, **ctx.options), [])
+            self._lazy = _Match(ctx.game.new_state(seed=0, **ctx.options), [])
         return self._lazy
 
     @_match.setter
     def _match(self, match: _Match) -> None:
         self._lazy = match
+        self._dealing = None
 
     @property
     def sengoku_state(self) -> State:
@@ -357,12 +470,17 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
 
     # ------------------------------------------------------------------ the State API
     def current_player(self) -> int:
+        if self._dealing is not None:
+            return int(pyspiel.PlayerId.CHANCE)
         match = self._lazy or self._match
         player = match.player
         if player is None:
             seat = match.state.current_player
             player = match.player = pyspiel.PlayerId.TERMINAL if seat == TERMINAL else seat
         return player
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return list(_UNIFORM) if self._dealing is not None else []
 
     def _legal_actions(self, player: int) -> list[int]:
         match = self._lazy or self._match
@@ -376,6 +494,16 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
         return ints  # pybind11 copies it into a C++ vector: the cache cannot be changed
 
     def _apply_action(self, action: int) -> None:
+        dealing = self._dealing
+        if dealing is not None:
+            if not 0 <= action < CHANCE_OUTCOMES:
+                raise SengokuError(f"a chance outcome is a seed byte 0..255, not {action}")
+            dealing.append(action)
+            if len(dealing) == CHANCE_NODES:
+                ctx = self._ctx
+                seed = int.from_bytes(bytes(dealing), "big")
+                self._match = _Match(ctx.game.new_state(seed=seed, **ctx.options), [])
+            return
         match = self._lazy or self._match
         state = match.state
         events = state.apply(self._ctx.game.int_to_action(state, action))
@@ -386,34 +514,70 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
             match.events.extend(events)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if self._dealing is not None:
+            return f"seed byte {action}"
         try:
             return str(self._ctx.game.int_to_action(self._match.state, action))
         except (SengokuError, ValueError):
             return f"#{action}"
 
     def is_terminal(self) -> bool:
-        return self._match.state.is_terminal()
+        return self._dealing is None and self._match.state.is_terminal()
 
     def returns(self) -> list[float]:
+        if self._dealing is not None:
+            return [0.0] * self.num_players()
         return list(self._match.state.returns())
 
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Any
     ) -> SengokuSpielState:
-        """A state ``player_id`` cannot tell from this one: the contract's ``determinize``."""
+        """A state ``player_id`` cannot tell from this one: the contract's ``determinize``.
+
+        The world is told only the events ``player_id`` was told; its history keeps the
+        player's own actions (the whole history in a perfect-information game) and writes
+        ``INVALID_ACTION`` for chance outcomes and other players' actions; its move number
+        is this state's.
+        """
+        game = self.get_game()
+        if self._dealing is not None:  # nothing is known yet: any deal will do
+            return game.new_initial_state()  # type: ignore[no-any-return]
         seed = int(probability_sampler() * 2**53)
         match = self._match
         world = match.state.determinize(player_id, random.Random(seed))
-        resampled: SengokuSpielState = self.get_game().new_initial_state()
-        resampled._match = _Match(world, list(match.events))
+        perfect = self._ctx.perfect_information
+        invalid = int(pyspiel.INVALID_ACTION)
+        history = ",".join(
+            f"{h.player}:{h.action if perfect or h.player == player_id else invalid}"
+            for h in self.full_history()
+        )
+        text = f"history={history}\nmove_number={self.move_number()}\n__dict__={_EMPTY_DICT}"
+        resampled: SengokuSpielState = game.deserialize_state(text)
+        told = match.told_to(player_id)
+        count, digest = match.digest_for(player_id)
+        resampled._match = _Match(world, told, {player_id: (len(told), count, digest)})
         return resampled
 
     def __str__(self) -> str:
+        if self._dealing is not None:
+            return f"(drawing the deal: {len(self._dealing)} of {CHANCE_NODES} seed bytes)"
         return str(self._match.state)
 
 
-def _view_of(state: SengokuSpielState, seat: int | None) -> dict[str, Any]:
+#: A pickled empty ``__dict__``, base64: a deserialized state's Python side, set afterwards.
+_EMPTY_DICT = base64.b64encode(pickle.dumps({})).decode("ascii")
+
+
+def _view_of(state: SengokuSpielState, seat: int | None) -> dict[str, Any] | None:
+    """``view(seat)``; None while the deal is being drawn (there is no position yet)."""
+    if state._dealing is not None:
+        return None
     return state._match.view(seat)
+
+
+def _dealing_text(state: SengokuSpielState) -> str:
+    assert state._dealing is not None
+    return f"drawing the deal: {len(state._dealing)} of {CHANCE_NODES} seed bytes drawn"
 
 
 class _ViewObserver:
@@ -429,10 +593,13 @@ class _ViewObserver:
     def set_from(self, state: SengokuSpielState, player: int) -> None:
         seat = None if self.public_only else player
         self.tensor.fill(0.0)
-        self.encoder.encode_into(_view_of(state, seat), seat, self.dict["observation"])
+        view = _view_of(state, seat)
+        if view is not None:  # while the deal is drawn: all zeros
+            self.encoder.encode_into(view, seat, self.dict["observation"])
 
     def string_from(self, state: SengokuSpielState, player: int) -> str:
-        return canonical_json(_view_of(state, None if self.public_only else player))
+        view = _view_of(state, None if self.public_only else player)
+        return _dealing_text(state) if view is None else canonical_json(view)
 
 
 class _InfoStateObserver:
@@ -452,7 +619,10 @@ class _InfoStateObserver:
         raise SengokuError("Sengoku games provide information-state strings, not tensors")
 
     def string_from(self, state: SengokuSpielState, player: int) -> str:
-        view = canonical_json(_view_of(state, player))
+        seen = _view_of(state, player)
+        if seen is None:
+            return _dealing_text(state)
+        view = canonical_json(seen)
         if self.perfect_information:
             return " ".join(map(str, state.history())) + "\n" + view
         count, digest = state._match.digest_for(player)
@@ -460,8 +630,10 @@ class _InfoStateObserver:
 
 
 __all__ = [
+    "CHANCE_NODES",
+    "CHANCE_OUTCOMES",
+    "NONE_PARAM",
     "PREFIX",
-    "SEED_PARAM",
     "TRAITS",
     "SengokuSpielGame",
     "SengokuSpielState",

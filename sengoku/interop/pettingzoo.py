@@ -29,11 +29,11 @@ several times in a row, as in Gunkimono, is selected several times in a row).
   and changes nothing.
 * An observation is built once per step and agent: ``observe()`` and ``last()`` return the
   same dict until the next ``step()`` or ``reset()`` (copy its arrays before changing them).
-  Its mask is made at once, its tensor when first read
-  (:class:`~sengoku.interop.lazy.LazyObservation`): play that reads only the mask does not
-  pay for the encoding. Read at any time, the tensor is the one of the position the
-  observation was returned at (a read after the environment moved on replays the episode's
-  actions from its seed to that position).
+  Its mask and the seat's ``view(seat)`` are taken at once, its tensor is encoded when first
+  read (:class:`~sengoku.interop.lazy.LazyObservation`): play that reads only the mask does
+  not pay for the encoding. Read at any time, the tensor is the one of the position the
+  observation was returned at. An observation holds only what its seat may see (the view,
+  the mask, the encoder): never the state, its seed or another seat's actions.
 * ``reset(seed=s)`` seeds the generator that draws one Sengoku seed per episode, so the same
   ``s`` replays the same deals; ``render_mode="ansi"`` returns the spectator's text drawing,
   ``"human"`` prints it.
@@ -53,7 +53,7 @@ from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped
 from sengoku.core.game import TERMINAL, IllegalAction, SengokuError, State
 from sengoku.core.registry import load_game
 from sengoku.interop.encoders import LegalInts, encoder_for
-from sengoku.interop.lazy import Episode, LazyObservation
+from sengoku.interop.lazy import LazyObservation
 
 
 def env(game: str, render_mode: str | None = None, **options: Any) -> SengokuWrapper:
@@ -111,7 +111,7 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     @property
     def _cumulative_rewards(self) -> dict[str, float]:
-        return self._raw._cumulative_rewards  # type: ignore[no-any-return]
+        return self._raw._cumulative_rewards
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._terminated = False
@@ -210,7 +210,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self._legal = LegalInts(self.game, self.num_actions)
         #: seat -> its observation, for the current step (cleared by every change).
         self._observations: dict[int, dict[str, np.ndarray]] = {}
-        self._episode = Episode(self.game, self.options, 0, self._state)
         self._start(0)
 
     # ------------------------------------------------------------------ spaces
@@ -229,8 +228,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
 
     def _start(self, sengoku_seed: int) -> None:
         self._state = self.game.new_state(seed=sengoku_seed, **self.options)
-        self._episode.live = None  # its observations still unread replay it when read
-        self._episode = Episode(self.game, self.options, sengoku_seed, self._state)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -246,11 +243,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
 
     @sengoku_state.setter
     def sengoku_state(self, state: State) -> None:
-        # A position set from outside has no seed and actions to replay: its observations
-        # are encoded at once (see observe).
-        self._episode.live = None
         self._state = state
-        self._episode = Episode(self.game, self.options, None, state)
         self._after_change()
 
     def _after_change(self) -> None:
@@ -269,8 +262,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation, built once per step (the same dict until a change): the
-        mask now, the tensor when first read (:class:`~sengoku.interop.lazy.LazyObservation`:
-        always the tensor of this position, even read after later steps)."""
+        mask and the seat's view now, the tensor when first read
+        (:class:`~sengoku.interop.lazy.LazyObservation`: always the tensor of this position,
+        even read after later steps; it holds nothing the seat may not see)."""
         seat = self.agent_seat[agent]
         cached = self._observations.get(seat)
         if cached is not None:
@@ -278,10 +272,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         mask = np.zeros(self.num_actions, np.int8)
         if seat == self._state.current_player:
             mask[self._legal.ints] = 1
-        episode = self._episode
-        cached = LazyObservation(mask, self.encoder, episode, len(episode.actions), seat)
-        if episode.seed is None:
-            cached["observation"]  # noqa: B018 - not replayable: encoded now
+        cached = LazyObservation(mask, self.encoder, self._state.view(seat), seat)
         self._observations[seat] = cached
         return cached
 
@@ -299,7 +290,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         state = self._state
         self._cumulative_rewards[agent] = 0.0
         state.apply(self.game.int_to_action(state, number))
-        self._episode.actions.append(number)
         outcome = state.outcome()
         if outcome is None:
             # Rewards are 0 until the end (an illegal action ends the game in the wrapper):

@@ -61,10 +61,10 @@ def test_late_reads_give_the_tensor_of_their_position(name: str, options: dict) 
     kept, want = _episode(env, rng, 60)
     second, second_want = _episode(env, rng, 10)  # still in the same episode
     assert np.array_equal(kept[3]["observation"], want[3])  # read while the episode goes on
-    env.reset(seed=12)  # a new episode: the first one's observations replay it
+    env.reset(seed=12)  # a new episode: the first one's observations keep their views
     _episode(env, rng, 5)
     assert sum(o.encoded for o in kept) == 1
-    # Out of order first (each read replays from the seed), then in order (one replay).
+    # Out of order first, then in order.
     for i in (len(kept) - 1, 0, len(kept) // 2):
         assert np.array_equal(kept[i]["observation"], want[i])
     for observation, tensor in zip(kept + second, want + second_want, strict=True):
@@ -135,9 +135,9 @@ def test_legal_ints_are_the_contract_integers(name: str, options: dict) -> None:
     assert len(legal) == 0 and want[0] not in legal
 
 
-def test_a_position_set_from_outside_is_encoded_at_once() -> None:
-    """A state assigned to the environment has no seed and actions to replay: its
-    observations are encoded when made, and still the tensor of that position later."""
+def test_a_position_set_from_outside_keeps_the_tensor_of_that_position() -> None:
+    """A state assigned to the environment: its observations are still the tensor of that
+    position when read later."""
     game = sengoku.load_game("sashimono")
     position = game.new_state(seed=9, mode="duel")
     rng = random.Random(9)
@@ -150,7 +150,7 @@ def test_a_position_set_from_outside_is_encoded_at_once() -> None:
     agent = env.possible_agents[seat]
     assert env.agent_selection == agent
     observation = env.observe(agent)
-    assert observation.encoded
+    assert not observation.encoded
     want = env.encoder.encode(position.view(seat), seat)
     legal = [game.action_to_int(position, a) for a in position.legal_actions()]
     assert np.flatnonzero(observation["action_mask"]).tolist() == legal

@@ -828,6 +828,7 @@ class GungiState(State):
         result = self._judge(mover, undo[6])
         if result is not None:
             self._finish(result, events)
+        events += self._end_if_too_long(self.ply)
         return events
 
     def _is_legal_code(self, code: int) -> bool:
@@ -852,8 +853,6 @@ class GungiState(State):
             return Outcome.no_winner(2, "repetition")
         if self.phase == PLAY and self._is_mate(self.to_move):
             return Outcome.win(1 - self.to_move, 2, "mate")
-        if self.ply >= self.max_length:
-            return Outcome.no_winner(2, "length_limit")
         return None
 
     def _finish(self, result: Outcome, events: list[Event]) -> None:
@@ -914,14 +913,9 @@ class GungiState(State):
             return "the piece cannot reach that square, or the move leaves your Marshal capturable"
         return "the piece cannot reach that square from there (reach, blocking or height rule)"
 
-    def concede(self, seat: int, reason: str = "resignation") -> list[Event]:
-        if self._outcome is not None:
-            raise IllegalAction(f"the game is already over ({self._outcome.reason})")
-        if seat not in (WHITE, BLACK):
-            raise IllegalAction(f"seat must be 0 (White) or 1 (Black), not {seat!r}")
-        events: list[Event] = []
-        self._finish(Outcome.loss(seat, 2, reason), events)
-        return events
+    def _end_game(self, result: Outcome) -> None:
+        self._outcome = result
+        self._legal_cache = None
 
     def clone(self) -> GungiState:
         other = GungiState.__new__(GungiState)

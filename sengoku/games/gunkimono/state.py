@@ -189,7 +189,8 @@ class GunkimonoState(State):
         self.passes = 0
         self.decisions = 0
         self.reason: str | None = None
-        self.conceded = -1
+        #: An ending made by core (concession, timeout, length limit), as Outcome JSON.
+        self.ended: dict[str, Any] | None = None
         self.built_at: list[list[int]] = []  # [seat, turn number] of each stronghold built
         self._legal: list[GunkimonoAction] | None = None
         self._board: _Board | None = None
@@ -259,42 +260,24 @@ class GunkimonoState(State):
         else:
             self._do_draw(action, events)
         self.decisions += 1
-        if self.phase != "over" and self.decisions >= self.game.max_game_length(**self.options):
-            self.phase = "over"
-            self.reason = "length_limit"
-            events.append(
-                event(
-                    "game_over",
-                    reason="length_limit",
-                    message="Game stopped: length limit reached (not a rule).",
-                )
-            )
-            self._legal = None
-        return events
+        return events + self._end_if_too_long(self.decisions)
 
-    def concede(self, seat: int, reason: str = "resignation") -> list[Event]:
-        if self.phase == "over":
-            raise IllegalAction("the game is already over")
-        if not 0 <= seat < self.num_players:
-            raise IllegalAction(f"seat {seat} is not in this game (0..{self.num_players - 1})")
+    def _end_game(self, result: Outcome) -> None:
         self.phase = "over"
-        self.reason = reason
-        self.conceded = seat
+        self.reason = result.reason
+        self.ended = result.to_json()
         self._legal = None
-        return [
-            event(
-                "game_over", reason=reason, seat=seat, message=f"Seat {seat} concedes ({reason})."
-            )
-        ]
+
+    def interim_scores(self) -> tuple[float, ...]:
+        # The victory points on the track (the hidden war banners are not counted).
+        return tuple(float(v) for v in self.score)
 
     def outcome(self) -> Outcome | None:
         if self.phase != "over":
             return None
         n = self.num_players
-        if self.reason == "length_limit":
-            return Outcome.no_winner(n, "length_limit")
-        if self.conceded >= 0:
-            return Outcome.loss(self.conceded, n, self.reason or "resignation")
+        if self.ended is not None:
+            return Outcome.from_json(self.ended)
         finals = self.final_scores()
         tb = [self.controlled_troops(s) for s in range(n)]
         ranks = [
@@ -1053,7 +1036,7 @@ class GunkimonoState(State):
         "passes",
         "decisions",
         "reason",
-        "conceded",
+        "ended",
     )
 
     def clone(self) -> GunkimonoState:
@@ -1095,8 +1078,12 @@ class GunkimonoState(State):
                 setattr(st, f, [int(x) for x in data[f]])
             for f in cls._NESTED_FIELDS:
                 setattr(st, f, [[int(v) for v in x] for x in data[f]])
+            if "ended" not in data and "conceded" in data:  # saved before "ended" existed
+                data = dict(data, ended=_legacy_ending(data, st.num_players))
             for f in cls._SCALARS:
                 setattr(st, f, data[f])
+            if st.ended is not None:
+                Outcome.from_json(st.ended)  # checked here, not when first asked for
             st.banner_stacks = [[[int(v) for v in b] for b in s] for s in data["banner_stacks"]]
             st.banners = [[[int(v) for v in b] for b in s] for s in data["banners"]]
         except (KeyError, TypeError, ValueError) as exc:
@@ -1255,3 +1242,12 @@ class GunkimonoState(State):
 
 
 __all__ = ["GunkimonoState", "END_TILE", "REMOVED", "FACE_DOWN", "tile_code", "troop_name"]
+
+
+def _legacy_ending(data: Mapping[str, Any], n: int) -> dict[str, Any] | None:
+    """The ``ended`` field of a state JSON written before core made concessions."""
+    if data.get("reason") == "length_limit":
+        return Outcome.no_winner(n, "length_limit").to_json()
+    if int(data["conceded"]) >= 0:
+        return Outcome.loss(int(data["conceded"]), n, str(data["reason"])).to_json()
+    return None

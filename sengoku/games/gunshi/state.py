@@ -39,7 +39,6 @@ from sengoku.games.gunshi.data import (
     INVADERS_TO_WIN,
     LETTERS,
     LIGHTNING_COST,
-    MAX_GAME_LENGTH,
     NEIGHBOUR,
     NUM_TOKENS,
     RED,
@@ -350,27 +349,12 @@ class GunshiState(State):
         self._events = []
         self.ply += 1
         self._do(action)
-        if self.result is None and self.ply >= MAX_GAME_LENGTH:
-            self.result = Outcome.no_winner(2, "length_limit")
-            self._emit(None, "game_over", "The game reached the length limit: no winner.")
         events, self._events = self._events, []
-        return events
+        return events + self._end_if_too_long(self.ply)
 
-    def concede(self, seat: int, reason: str = "resignation") -> list[Event]:
-        if self.result is not None:
-            raise IllegalAction("the game is already over")
-        if seat not in (RED, BLUE):
-            raise IllegalAction(f"seat {seat} does not play Gunshi (seats 0 Red, 1 Blue)")
-        self.result = Outcome.loss(seat, 2, reason)
-        return [
-            event(
-                "game_over",
-                None,
-                reason=reason,
-                winner=1 - seat,
-                message=f"{COLOUR[seat]} concedes ({reason}); {COLOUR[1 - seat]} wins.",
-            )
-        ]
+    def _end_game(self, result: Outcome) -> None:
+        self.result = result
+        self._legal_memo = None
 
     def _emit(self, audience: list[int] | None, type_: str, message: str, **details: Any) -> None:
         self._events.append(event(type_, audience, message=message, **details))

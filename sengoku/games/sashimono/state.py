@@ -289,23 +289,13 @@ class SashimonoState(State):
         self._events = []
         getattr(self, "_on_" + prompt["op"])(prompt, chosen[0], chosen[1])
         events = self._run()
-        if self.result is None and self.decisions >= self.game.max_game_length(**self.options):
-            self._finish(Outcome(
-                "length_limit", (), self._scores(), tuple(0.0 for _ in range(self.num_players))
-            ))  # fmt: skip
-            events.append(event("game_over", message="The game reached the length limit."))
-        return events
+        return events + self._end_if_too_long(self.decisions)
 
-    def concede(self, seat: int, reason: str = "resignation") -> list[Event]:
-        if self.result is None:
-            if self.solo:
-                self._finish(Outcome(reason, (), self._scores(), (-1.0,)))
-            else:
-                self._finish(
-                    Outcome(reason, (1 - seat,), self._scores(),
-                            tuple(1.0 if s != seat else -1.0 for s in range(2)))
-                )  # fmt: skip
-        return [event("game_over", message=f"Seat {seat} concedes ({reason}).", reason=reason)]
+    def _end_game(self, result: Outcome) -> None:
+        self._finish(result)
+
+    def interim_scores(self) -> tuple[float, ...]:
+        return self._scores()
 
     def _scores(self) -> tuple[float, ...]:
         return tuple(float(self.sides[s].vp) for s in range(self.num_players))

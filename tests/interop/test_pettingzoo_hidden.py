@@ -1,0 +1,111 @@
+"""A PettingZoo observation holds only what its seat may see (issue 15 item 7).
+
+An agent that walks an observation's object graph (``gc.get_referents``, ``vars``) must find
+no game state, no random generator, no seed and no view other than its own: before, the
+observation's ``_source`` held an episode with the live true state (``obs._source[1].live``)
+and the seed and every seat's actions, which replay it.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import random
+import types
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sengoku.core.game import State
+from sengoku.interop import pettingzoo as pz
+from sengoku.interop.encoders import Encoder
+
+GAMES = [
+    ("gunshi", {}),
+    ("sashimono", {"mode": "duel"}),
+    ("sashimono", {"mode": "solo"}),
+    ("gunkimono", {"players": 3}),
+    ("gungi", {"mode": "intro"}),
+]
+
+
+def _reachable(root: object, stop: tuple[type, ...] = ()) -> list[object]:
+    """Every object reachable from ``root`` (classes, modules and functions left out: they
+    are code, shared by everyone), not walking into instances of ``stop``."""
+    seen: dict[int, object] = {}
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, type | types.ModuleType | types.FunctionType):
+            continue
+        seen[id(obj)] = obj
+        if obj is not root and isinstance(obj, stop):
+            continue
+        todo.extend(gc.get_referents(obj))
+        if hasattr(obj, "__dict__") and not isinstance(obj, type):
+            todo.extend(vars(obj).values())
+    return list(seen.values())
+
+
+def _plain(obj: Any) -> Any:
+    return json.loads(json.dumps(obj, sort_keys=True, default=str))
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_observations_reach_no_state_and_no_other_view(name: str, options: dict) -> None:
+    env = pz.raw_env(name, **options)
+    env.reset(seed=5)
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        if not env.agents:
+            break
+        state = env.sengoku_state
+        for agent in env.agents:
+            seat = env.agent_seat[agent]
+            observation = env.observe(agent)
+            everything = _reachable(observation)
+            assert not [o for o in everything if isinstance(o, State)], "a State is reachable"
+            assert not [o for o in everything if isinstance(o, random.Random)]
+            # Apart from the encoder (static tables shared by every seat), the observation's
+            # data is its mask and the seat's own view, nothing else.
+            own = _reachable(observation, stop=(Encoder,))
+            dicts = [o for o in own if isinstance(o, dict) and o is not observation]
+            views = [d for d in dicts if not any(d is x for x in _nested(dicts))]
+            assert [_plain(v) for v in views] == [_plain(state.view(seat))]
+            arrays = [o for o in own if isinstance(o, np.ndarray)]
+            assert all(a is observation["action_mask"] for a in arrays if a.dtype == np.int8)
+            checked += 1
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        mask = env.observe(agent)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask).tolist())))
+    assert checked >= 20
+
+
+def _nested(dicts: list[dict]) -> list[object]:
+    """The dicts found inside the values of ``dicts`` (so only top-level dicts remain)."""
+    inner: list[object] = []
+    for d in dicts:
+        todo = list(d.values())
+        while todo:
+            value = todo.pop()
+            if isinstance(value, dict):
+                inner.append(value)
+                todo.extend(value.values())
+            elif isinstance(value, list | tuple):
+                todo.extend(value)
+    return inner
+
+
+def test_the_encoder_holds_no_state() -> None:
+    env = pz.raw_env("gunkimono", players=3)
+    env.reset(seed=1)
+    for _ in range(10):
+        env.observe(env.agent_selection)["observation"]  # noqa: B018 - fills the encoder's caches
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(np.flatnonzero(mask)[0]))
+    assert not [o for o in _reachable(env.encoder) if isinstance(o, State | random.Random)]
