@@ -37,6 +37,10 @@ SLOT_SHORT = ("ta", "tb", "tc", "r1", "r2", "r3", "bc", "bb", "ba", "l3", "l2", 
 SLOT_LINE = (3, 4, 5, 0, 1, 2, 5, 4, 3, 2, 1, 0)
 SLOT_POS = ((-1, 0), (-1, 1), (-1, 2), (0, 3), (1, 3), (2, 3),
             (3, 2), (3, 1), (3, 0), (2, -1), (1, -1), (0, -1))  # fmt: skip
+#: Who knows the types of a Hidden Kumi besides its owner: a bit per seat (``1 << seat``),
+#: one for spectators, and EVERYONE when it was turned face down in public (or set up so).
+SPECTATOR_BIT = 1 << 3
+EVERYONE = 0b1111
 CORNERS = {0, 2, 6, 8}
 EDGES = {1, 3, 5, 7}
 PERMS = tuple(permutations(range(3)))
@@ -104,6 +108,11 @@ def flipped(stack: str) -> str:
     return stack[:-1] + ("v" if is_up(stack) else "^")
 
 
+def seat_bit(seat: int | None) -> int:
+    """The knowledge bit of a seat (``None``: a spectator)."""
+    return SPECTATOR_BIT if seat is None else 1 << seat
+
+
 def describe_stack(stack: str, show: bool = True) -> str:
     if not is_up(stack) and not show:
         return f"a Hidden Kumi (rank {rank(stack)})"
@@ -115,7 +124,8 @@ class Side:
     """One army on the table: a player, or the Kagemusha (its Kumi line is its Sonae)."""
 
     __slots__ = ("army", "cells", "hand", "deck", "shand", "sdeck", "slots", "bowed", "vp",
-                 "scored", "sline", "sbowed", "army_pos", "marker", "discard")  # fmt: skip
+                 "scored", "sline", "sbowed", "army_pos", "marker", "discard",
+                 "known")  # fmt: skip
 
     def __init__(self, army: str) -> None:
         self.army = army
@@ -133,6 +143,10 @@ class Side:
         self.army_pos = 0
         self.marker: int | None = None
         self.discard: list[str] = []
+        #: per space of a player's Sonae: who besides the owner knows its types (bits of
+        #: :func:`seat_bit`); read only for Hidden Kumi. Unused for the Kagemusha, whose
+        #: Kumi all entered face up and are known to everyone.
+        self.known: list[int] = []
 
     def copy(self) -> Side:
         s = Side.__new__(Side)
@@ -148,7 +162,14 @@ class Side:
     def from_json(cls, data: dict[str, Any]) -> Side:
         s = cls.__new__(cls)
         for name in Side.__slots__:
-            value = data[name]
+            if name == "known" and name not in data:
+                # positions saved before knowledge was kept: face-up Kumi are public, a
+                # Hidden one is taken as known to its owner only
+                value = [EVERYONE if c is not None and is_up(c) else 0 for c in data["cells"]]
+                if data["army"] == "kage" or len(data["cells"]) != 9:
+                    value = []
+            else:
+                value = data[name]
             setattr(s, name, list(value) if isinstance(value, list) else value)
         return s
 
@@ -202,6 +223,8 @@ class SashimonoState(State):
             side = Side(armies[seat])
             kumi = [t for t in KUMI_TYPES for _ in range(cs.kumi[t])]
             side.cells = list(cs.sonae)
+            # the starting Sonae is printed in the rules: its Hidden Kumi are known to all
+            side.known = [EVERYONE] * len(side.cells)
             for stack in cs.sonae:
                 if stack:
                     kumi.remove(stack[0])
@@ -222,6 +245,7 @@ class SashimonoState(State):
                 line.append(t + "^")
             rng.shuffle(kumi)
             kage.cells = line  # type: ignore[assignment]
+            kage.known = []
             kage.deck = kumi
             if self.options["challenge_discard_five"]:
                 kage.discard = kage.deck[:5]
@@ -762,6 +786,9 @@ class SashimonoState(State):
         st = cells[idx]
         assert st is not None
         cells[idx] = flipped(st)
+        if side != KAGE:
+            # turned in front of everyone: its types are public either way
+            self.sides[side].known[idx] = EVERYONE
         now = cells[idx]
         assert now is not None
         where = self.cell_name(side, idx)
@@ -915,6 +942,7 @@ class SashimonoState(State):
         t = s.hand.pop(prompt["hand"])
         idx, hidden = divmod(arg, 2)
         s.cells[idx] = t + ("v" if hidden else "^")
+        s.known[idx] = 0 if hidden else EVERYONE
         if hidden:
             self._emit("place", f"{self._name(seat)} plays a Hidden Kumi at {CELLS[idx]}.",
                        seat=seat, cell=CELLS[idx])  # fmt: skip
@@ -1208,6 +1236,7 @@ class SashimonoState(State):
                        "discarded for good.", side=side, cell=where)  # fmt: skip
         else:
             s.cells[arg] = None
+            s.known[arg] = 0
             s.deck.extend(types_of(st))
             self._emit("casualty", f"{self._name(side)} loses {describe_stack(st, is_up(st))} "
                        f"({where}) to the bottom of the Kumi deck.", side=side, cell=where)  # fmt: skip
@@ -1288,9 +1317,10 @@ class SashimonoState(State):
         idx = prompt["cell"]
         st = s.cells[idx] or ""
         s.cells[idx] = st[:-1] + t + st[-1]
+        s.known[idx] = EVERYONE
         self._emit("train", f"{self._name(seat)} trains {CELLS[idx]} with {KUMI_NAMES[t]}: now "
                    f"{describe_stack(s.cells[idx] or '')} (rank {rank(s.cells[idx] or '')}).",
-                   cell=CELLS[idx], stack=s.cells[idx])  # fmt: skip
+                   seat=seat, cell=CELLS[idx], stack=s.cells[idx])  # fmt: skip
 
     def _op_rearrange(self, task: dict[str, Any], spec: dict[str, Any]) -> None:
         actor = task["actor"]
@@ -1324,11 +1354,17 @@ class SashimonoState(State):
         seat = prompt["seat"]
         cells = self.sides[seat].cells
         line = LINES[prompt["line"]]
+        known = self.sides[seat].known
         old = [cells[i] for i in line]
+        old_known = [known[i] for i in line]
         for j, p in enumerate(PERMS[arg]):
             cells[line[j]] = old[p]
-        self._emit("rearrange", f"{self._name(seat)} rearranges {LINE_NAMES[prompt['line']]}.",
-                   line=LINE_NAMES[prompt["line"]])  # fmt: skip
+            known[line[j]] = old_known[p]
+        # the cards move on the table in front of everyone: the new order is public
+        order = "".join(CELLS[line[p]] for p in PERMS[arg])
+        self._emit("rearrange", f"{self._name(seat)} rearranges {LINE_NAMES[prompt['line']]} "
+                   f"(new order, by the old spaces: {order}).", seat=seat,
+                   line=LINE_NAMES[prompt["line"]], order=order)  # fmt: skip
 
     def _op_swap(self, task: dict[str, Any], spec: dict[str, Any]) -> None:
         actor = task["actor"]
@@ -1365,7 +1401,10 @@ class SashimonoState(State):
         cells = self.sides[seat].cells
         i = prompt["first"]
         cells[i], cells[arg] = cells[arg], cells[i]
-        self._emit("swap", f"{self._name(seat)} swaps {CELLS[i]} and {CELLS[arg]}.")
+        known = self.sides[seat].known
+        known[i], known[arg] = known[arg], known[i]
+        self._emit("swap", f"{self._name(seat)} swaps {CELLS[i]} and {CELLS[arg]}.", seat=seat,
+                   cells=[CELLS[i], CELLS[arg]])  # fmt: skip
 
     def _op_return(self, task: dict[str, Any], spec: dict[str, Any]) -> None:
         actor = task["actor"]
@@ -1384,6 +1423,7 @@ class SashimonoState(State):
         s = self.sides[side]
         st = s.cells[arg] or ""
         s.cells[arg] = None
+        s.known[arg] = 0
         s.hand.extend(types_of(st))
         self._emit("return", f"{self._name(side)}'s {describe_stack(st, is_up(st))} at {CELLS[arg]} "
                    "returns to hand.", side=side, cell=CELLS[arg])  # fmt: skip
@@ -1467,6 +1507,8 @@ class SashimonoState(State):
     def _on_peek(self, prompt: dict[str, Any], kind: int, arg: int) -> None:
         seat, side = prompt["seat"], prompt["side"]
         st = self.sides[side].cells[arg] or ""
+        if side != KAGE:
+            self.sides[side].known[arg] |= seat_bit(seat)
         where = self.cell_name(side, arg)
         self._emit("peek", f"{self._name(seat)} peeks at {self._name(side)}'s {where}.")
         self._emit("peek", f"It is {describe_stack(flipped(st))}.", [seat], cell=where,
@@ -1718,17 +1760,20 @@ class SashimonoState(State):
         cached = _STACK_VIEWS.get
         entry = self._stack_entry
         sides = []
+        bit = seat_bit(seat)
         for i in range(2):
             if self.solo and i == 1:
                 continue
             s = self.sides[i]
             own = seat == i
             bowed = s.bowed
+            # a Hidden Kumi shows its types to its owner and to whoever knows them
+            shows = [own or bool(k & bit) for k in s.known]
             sides.append({
                 "seat": i,
                 "army": s.army,
-                "sonae": [None if st is None else dict(cached((st, own)) or entry(st, own))
-                          for st in s.cells],
+                "sonae": [None if st is None else dict(cached((st, show)) or entry(st, show))
+                          for st, show in zip(s.cells, shows, strict=True)],
                 "hand": list(s.hand) if own else None,
                 "hand_count": len(s.hand),
                 "deck_count": len(s.deck),
@@ -1799,31 +1844,47 @@ class SashimonoState(State):
     # ------------------------------------------------------------------ determinize
 
     def determinize(self, seat: int, rng: random.Random) -> SashimonoState:
-        # The seat sees which question the other player faces; a deal under which that
-        # question would have no answer is inconsistent with the view: deal again.
-        st = self._deal(seat, rng)
-        for _ in range(30):
+        """A full position the seat cannot tell from this one, hidden parts resampled.
+
+        Kept: everything in ``view(seat)``, the seat's own cards and what it is looking at,
+        every Hidden Kumi whose types it knows (the printed starting Sonae, a Kumi turned face
+        down in public, one it peeked at) and a Sashimono another seat has chosen to play but
+        not yet placed. Resampled from the multisets the seat knows are unseen: deck orders
+        (its own too), the other seat's hands, ante cards, looked-at cards and unknown Hidden
+        Kumi; the Kagemusha's decks and Army card. The other seat's pending question is
+        rebuilt from the new deal (its options may depend on that seat's cards); a deal
+        under which that question would have no answer is inconsistent with the view and is
+        dealt again. The position holds no seed: no later draw depends on one.
+        """
+        for _ in range(100):
+            st = self._deal(seat, rng, keep_hidden=False)
             if st._refresh_prompt(seat):
-                break
-            st = self._deal(seat, rng)
+                return st
+        # Practically unreachable: fall back to keeping the other seat's Kumi hand and Hidden
+        # Kumi (decks and Sashimono are still dealt again), which is always consistent.
+        st = self._deal(seat, rng, keep_hidden=True)
+        st._refresh_prompt(seat)
         return st
 
-    def _deal(self, seat: int, rng: random.Random) -> SashimonoState:
+    def _deal(self, seat: int, rng: random.Random, keep_hidden: bool) -> SashimonoState:
         st = self.clone()
         st._legal = None
+        bit = seat_bit(seat)
+        looking_kumi = bool(st.looking) and isinstance(st.looking[0], str)
+        looking_sas = bool(st.looking) and not looking_kumi
         seats = [0] if self.solo else [0, 1]
         for o in seats:
             s = st.sides[o]
-            other = o != seat
-            looking_kumi = bool(st.looking) and isinstance(st.looking[0], str)
-            # Kumi: the unseen cards of this owner, as a sorted multiset, dealt again.
+            other = o != seat and not keep_hidden
+            # Kumi: the cards of this owner the seat cannot see, as a sorted multiset, dealt
+            # again into the same places.
             pool = list(s.deck)
             hidden_cells = []
             ante = st.battle["ante"][str(o)] if st.battle is not None else []
             if other:
                 pool += s.hand + ante
                 for i, cell in enumerate(s.cells):
-                    if cell is not None and not is_up(cell):
+                    if cell is not None and not is_up(cell) and not s.known[i] & bit:
                         hidden_cells.append(i)
                         pool += list(types_of(cell))
                 if looking_kumi and st.looking_owner == o:
@@ -1841,18 +1902,29 @@ class SashimonoState(State):
                     nl = len(st.looking)
                     st.looking, pool = pool[:nl], pool[nl:]
             s.deck = pool
-            # Sashimono: the seat's own deck order, and the opponent's hand and deck.
+            # Sashimono: deck orders, and the other seat's hand and looked-at cards. A card
+            # it has chosen to play (named in the public question "place X") stays in hand.
+            pinned = None
+            if (
+                o != seat
+                and st.ctx.get("seat") == o
+                and st.ctx.get("slot") is None
+                and st.ctx.get("card") in s.shand
+            ):
+                pinned = st.ctx["card"]
             spool = list(s.sdeck)
-            looking_sas = bool(st.looking) and not isinstance(st.looking[0], str)
-            if other:
-                spool += s.shand
+            if o != seat:
+                spool += [c for c in s.shand if c != pinned]
                 if looking_sas and st.looking_owner == o:
                     spool += st.looking
             spool.sort()
             rng.shuffle(spool)
-            if other:
-                n = len(s.shand)
-                s.shand, spool = spool[:n], spool[n:]
+            if o != seat:
+                hand = list(s.shand)
+                for h, c in enumerate(hand):
+                    if c != pinned:
+                        hand[h] = spool.pop()
+                s.shand = hand
                 if looking_sas and st.looking_owner == o:
                     nl = len(st.looking)
                     st.looking, spool = spool[:nl], spool[nl:]
@@ -1876,7 +1948,10 @@ class SashimonoState(State):
             return True
         s, op = p["seat"], p["op"]
         opts: list[list[Any]] | None = None
-        if op == "do":
+        if op == "play":
+            opts = [[K_PLAY, c, f"play {self.card(c).id}", self.card(c).id]
+                    for c in self.sides[s].shand]  # fmt: skip
+        elif op == "do":
             lid = self.ctx["line"]
             opts = [[K_DO, i, f"do {a.name}", a.name] for i, a in self._card_actions()
                     if i not in self.ctx["used"] and self.action_ready(s, lid, a.requires)]  # fmt: skip
@@ -1885,6 +1960,12 @@ class SashimonoState(State):
         elif op == "bonus":
             self.prompt = None
             self._t_bonus({"seat": s})
+            self._events = []
+            return True
+        elif op == "perm":
+            # identical stacks give one option: how many depends on the Hidden Kumi
+            self.prompt = None
+            self._ask_perm(s, p["line"])
             self._events = []
             return True
         elif op == "gunbai":
@@ -1903,7 +1984,7 @@ class SashimonoState(State):
             return True
         if not opts:
             return False
-        p["opts"] = opts
+        p["opts"] = sorted(opts, key=lambda o: KIND_OFFSET[o[0]] + o[1])
         self._legal = None
         return True
 
