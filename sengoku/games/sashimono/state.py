@@ -2025,3 +2025,47 @@ class SashimonoState(State):
 
     def __str__(self) -> str:
         return self.game.render_text(self, None)
+
+
+# ----------------------------------------------------------------------------- card checks
+
+
+def setup_bows(cs: CardSet) -> list[tuple[int, str]]:
+    """Cards of ``cs`` whose scoring condition holds before any play has made it so.
+
+    The probe is the setup position of the duel and of the solo game (either army) just
+    after the first Sashimono is played: the printed Sonae, 3 Kumi in hand, 2 Sashimono left
+    in hand and one in play, and in the solo game the Kagemusha's starting Kumi line (T, K,
+    N face up; "enemy" in your conditions). A card bowed there as the card just played, or
+    as one of the Kagemusha's traps, is bowed without any play: a free VP (for the Kagemusha,
+    one you could not prevent). The card loader refuses such a card.
+    Returns (card index, where it holds) pairs.
+    """
+    from typing import cast
+
+    found: list[tuple[int, str]] = []
+    base = {"vp": 3, "cards": "", "challenge_corners": False, "challenge_six_sashimono": False,
+            "challenge_abilities": False, "challenge_discard_five": False,
+            "challenge_fewer_kumi": False, "challenge_train": False}  # fmt: skip
+    for mode, army in (("duel", "west"), ("solo", "west"), ("solo", "east")):
+        st = SashimonoState(cast("Sashimono", None), {**base, "mode": mode, "army": army}, cs)
+        st.setup(0)
+        st.prompt, st.tasks, st.looking, st.looking_owner = None, [], [], -1
+        where = "in the duel" if not st.solo else f"in the solo game as {army}"
+        for seat in [0] if st.solo else [0, 1]:
+            side = st.sides[seat]
+            foe = st.enemy(seat)
+            deck = cs.deck(side.army)
+            for c in deck:
+                side.shand = [d for d in deck if d != c][:2]
+                side.slots = [c] + [None] * 11
+                if cs.cards[c].score(st, seat, foe):
+                    found.append((c, f"the moment it is played, in the setup position {where}"))
+            side.shand, side.slots = deck[1:3], [deck[0]] + [None] * 11
+        if st.solo:
+            kage = st.sides[KAGE]
+            for c in cs.deck(kage.army):
+                kage.sline, kage.sbowed = [c], [False]
+                if cs.cards[c].score(st, 0, KAGE):
+                    found.append((c, f"as a Kagemusha trap, from the setup position {where}"))
+    return found
