@@ -24,7 +24,7 @@ def _copy_with(tmp_path: Path, old: str, new: str) -> list[Path]:
     return [tmp_path / "west.toml", tmp_path / "east.toml"]
 
 
-TANAKA = "score = \"lines(enemy, face='hidden', at_least=2) >= 1\""
+TANAKA = "score = \"lines(enemy, face='hidden', at_least=3) >= 1\""
 
 
 def test_a_condition_true_in_the_solo_setup_is_refused(tmp_path: Path) -> None:
@@ -88,13 +88,14 @@ def test_tanaka_is_no_free_trap_and_bows_only_through_play(game: Sashimono) -> N
     at_turn(st, 0)
     play(game, st, "action", "play tanaka-yoshimasa", "slot right-2")
     assert st.sides[0].bowed[st.sides[0].slots.index(st.cs.index["tanaka-yoshimasa"])] is False
-    # in the duel it bows once a line of the enemy holds 2 Hidden Kumi
+    # in the duel it bows once a line of the enemy is all Hidden
     st = game.new_state(2)
     at_turn(st, 1)
+    st.sides[0].cells[6] = "Kv"  # a3, as if played Hidden: column a holds a2 and a3 Hidden
     give_sashimono(st, 1, "tanaka-yoshimasa")
     play(game, st, "action", "play tanaka-yoshimasa", "slot right-2")
     assert st.sides[1].bowed[4] is False
-    play(game, st, "do No-dachi", "flip enemy a1")  # column a: a1 and a2 now Hidden
+    play(game, st, "do No-dachi", "flip enemy a1")  # column a: a1, a2 and a3 now Hidden
     assert st.sides[1].bowed[4] is True
 
 
