@@ -393,6 +393,19 @@ def test_views_share_no_mutable_entries(game: Sashimono) -> None:
     assert json.dumps(st.view(0)) == before
 
 
+def test_positions_saved_before_knowledge_was_kept_still_load(game: Sashimono) -> None:
+    st = game.new_state(8)
+    data = json.loads(json.dumps(st.to_json()))
+    for side in data["sides"]:
+        del side["known"]
+    back = game.state_from_json(data)
+    # a Hidden Kumi is then taken as known to its owner only
+    assert back.view(0)["sides"][1]["sonae"][1] == {**st.view(0)["sides"][1]["sonae"][1],
+                                                    "types": None}  # fmt: skip
+    assert back.view(1)["sides"][1] == st.view(1)["sides"][1]
+    assert back.legal_actions() == st.legal_actions()
+
+
 def test_spectator_sees_no_hand(game: Sashimono) -> None:
     st = game.new_state(1)
     view = st.view(None)

@@ -165,9 +165,8 @@ class Side:
             if name == "known" and name not in data:
                 # positions saved before knowledge was kept: face-up Kumi are public, a
                 # Hidden one is taken as known to its owner only
-                value = [EVERYONE if c is not None and is_up(c) else 0 for c in data["cells"]]
-                if data["army"] == "kage" or len(data["cells"]) != 9:
-                    value = []
+                cells = data["cells"]
+                value = [EVERYONE if c is not None and is_up(c) else 0 for c in cells]
             else:
                 value = data[name]
             setattr(s, name, list(value) if isinstance(value, list) else value)
