@@ -103,7 +103,9 @@ def _deal_hidden(ranks: dict[int, int], pool: list[str], rng: random.Random) -> 
 
 
 def resample(st: SashimonoState, seat: int, seen: Seen | None, rng: random.Random) -> Any:
-    """Another position ``seat`` cannot tell from ``st``: what it cannot see dealt again."""
+    """Another position ``seat`` cannot tell from ``st`` by what it sees: what it cannot see
+    dealt again (cards it saw go to the bottom of a deck are dealt again too: when they come
+    back, the seat is told different things and the comparison ends there)."""
     b = st.clone()
     if b.solo:
         k = b.sides[KAGE]
@@ -235,7 +237,8 @@ def _check_world(st: SashimonoState, world: SashimonoState, seat: int) -> None:
 def test_worlds_keep_the_view_and_play_on_for_every_seat(options: dict[str, Any]) -> None:
     questions: set[str] = set()
     differs = same = 0
-    for n, (st, seens, rng) in enumerate(_positions(options, 6, seed=7)):
+    rng = random.Random(5)  # the test's own: the games do not depend on what it draws
+    for n, (st, seens, _) in enumerate(_positions(options, 6, seed=7)):
         assert st.prompt is not None
         questions.add(st.prompt["op"])
         for seat in range(st.num_players):
@@ -412,3 +415,77 @@ def test_spectator_sees_no_hand(game: Sashimono) -> None:
     for side in view["sides"]:
         assert side["hand"] is None and side["sashimono_hand"] is None
     assert view["looking"]["cards"] is None and view["prompt"]["options"] is None
+
+
+# ---------------------------------------------------------------- what went to the bottom
+
+
+def test_sashimono_returned_at_setup_are_remembered_by_their_owner_only(
+    game: Sashimono,
+) -> None:
+    st = game.new_state(9)
+    shown = st.view(0)["looking"]["cards"]
+    play(game, st, "bottom L1", "bottom L1")  # the first two looked-at cards, in that order
+    returned = [st.cs.index[c] for c in shown[:2]]
+    assert st.sides[0].sdeck[-2:] == returned
+    others = set()
+    for k in range(30):
+        assert st.determinize(0, random.Random(k)).sides[0].sdeck[-2:] == returned
+        others.add(tuple(st.determinize(1, random.Random(k)).sides[0].sdeck[-2:]))
+    assert len(others) > 5
+
+
+def test_a_sashimono_buried_from_play_stays_at_the_bottom(game: Sashimono) -> None:
+    st = game.new_state(10)
+    at_turn(st, 0)
+    c = give_sashimono(st, 0, "mori-terumoto")  # 8 Kumi in hand: not bowed here
+    me = st.sides[0]
+    me.shand.remove(c)
+    me.slots[0] = c
+    play(game, st, "score", "keep", "bonus Bakufu", "bury top-a")
+    assert me.sdeck[-1] == c and me.slots[0] is None
+    for k in range(20):
+        assert st.determinize(1, random.Random(k)).sides[0].sdeck[-1] == c
+
+
+def test_a_face_up_casualty_stays_at_the_bottom_for_everyone(game: Sashimono) -> None:
+    found = 0
+    for g in range(25):
+        rng = random.Random(g)
+        st = game.new_state(g)
+        while not st.is_terminal() and found < 12:
+            before = st.view(None)
+            events = st.apply(rng.choice(st.legal_actions()))
+            lost = [k for k, e in enumerate(events)
+                    if e["type"] == "casualty" and e.get("side") in (0, 1) and "cell" in e]  # fmt: skip
+            if not lost or "battle" not in before:
+                continue
+            ev = events[lost[0]]
+            side = ev["side"]
+            stack = before["sides"][side]["sonae"][CELLS.index(ev["cell"])]
+            later = events[lost[0] :]
+            if stack["face"] != "up" or any(e["type"] == "draw" for e in later):
+                continue  # (a draw could take it back)
+            n, antes = len(stack["types"]), before["battle"]["ante_counts"][str(side)]
+            deck = st.sides[side].deck
+            lost_at = slice(len(deck) - antes - n, len(deck) - antes)
+            assert "".join(deck[lost_at]) == stack["types"]
+            for seat in (0, 1):
+                for k in range(5):
+                    world = st.determinize(seat, random.Random(k))
+                    assert world.sides[side].deck[lost_at] == deck[lost_at]
+            found += 1
+    assert found >= 5
+
+
+def test_the_kagemushas_discarded_sashimono_stay_at_the_bottom() -> None:
+    found = 0
+    for st, events, _ in _games({"mode": "solo"}, 20, seed=5):
+        n = sum(1 for e in events if e["type"] == "kage_discard" and "Sashimono" in e["message"])
+        if not n or st.is_terminal():
+            continue
+        bottom = st.sides[KAGE].sdeck[-n:]
+        for k in range(10):
+            assert st.determinize(0, random.Random(k)).sides[KAGE].sdeck[-n:] == bottom
+        found += 1
+    assert found >= 5

@@ -125,7 +125,7 @@ class Side:
 
     __slots__ = ("army", "cells", "hand", "deck", "shand", "sdeck", "slots", "bowed", "vp",
                  "scored", "sline", "sbowed", "army_pos", "marker", "discard",
-                 "known")  # fmt: skip
+                 "known", "dknown", "sknown")  # fmt: skip
 
     def __init__(self, army: str) -> None:
         self.army = army
@@ -147,6 +147,27 @@ class Side:
         #: :func:`seat_bit`); read only for Hidden Kumi. Unused for the Kagemusha, whose
         #: Kumi all entered face up and are known to everyone.
         self.known: list[int] = []
+        #: who knows the cards put at the bottom of the Kumi / Sashimono deck (same bits),
+        #: aligned with the bottom of the deck: see :meth:`marks`
+        self.dknown: list[int] = []
+        self.sknown: list[int] = []
+
+    def bottom(self, which: str, cards: list[Any], mask: int) -> None:
+        """Put ``cards`` at the bottom of the Kumi (``"kumi"``) or Sashimono deck; who
+        besides the owner knows them: ``mask``."""
+        pile, marks = (self.deck, self.dknown) if which == "kumi" else (self.sdeck, self.sknown)
+        pile.extend(cards)
+        marks.extend([mask] * len(cards))
+        if len(marks) > len(pile):
+            del marks[: len(marks) - len(pile)]
+
+    def marks(self, which: str) -> list[int]:
+        """Who knows each card of a deck, top first. Cards leave a deck only from the top and
+        enter it only at the bottom, so the marks of the bottom cards are the last ones."""
+        pile, marks = (self.deck, self.dknown) if which == "kumi" else (self.sdeck, self.sknown)
+        if len(marks) >= len(pile):
+            return marks[len(marks) - len(pile) :]
+        return [0] * (len(pile) - len(marks)) + marks
 
     def copy(self) -> Side:
         s = Side.__new__(Side)
@@ -162,7 +183,9 @@ class Side:
     def from_json(cls, data: dict[str, Any]) -> Side:
         s = cls.__new__(cls)
         for name in Side.__slots__:
-            if name == "known" and name not in data:
+            if name in ("dknown", "sknown") and name not in data:
+                value = []
+            elif name == "known" and name not in data:
                 # positions saved before knowledge was kept: face-up Kumi are public, a
                 # Hidden one is taken as known to its owner only
                 cells = data["cells"]
@@ -667,7 +690,7 @@ class SashimonoState(State):
         seat = prompt["seat"]
         s = self.sides[seat]
         card = self.looking.pop(arg)
-        s.sdeck.append(card)
+        s.bottom("sas", [card], seat_bit(seat))
         self._emit("bottom", f"{self._name(seat)} returns a Sashimono to the bottom of the deck.")
         n = prompt["n"] - 1
         if n > 0 and self.looking:
@@ -1091,7 +1114,7 @@ class SashimonoState(State):
         if keep > 0 and self.looking:
             self._ask_keep(seat, keep)
             return
-        s.deck.extend(self.looking)
+        s.bottom("kumi", list(self.looking), seat_bit(seat))
         self.looking = []
         self.looking_owner = -1
 
@@ -1234,9 +1257,11 @@ class SashimonoState(State):
             self._emit("casualty", f"The Kagemusha loses {describe_stack(st)} ({where}), "
                        "discarded for good.", side=side, cell=where)  # fmt: skip
         else:
+            # the casualty goes face down to the bottom: known to whoever knew its types
+            mask = EVERYONE if is_up(st) else s.known[arg] | seat_bit(side)
             s.cells[arg] = None
             s.known[arg] = 0
-            s.deck.extend(types_of(st))
+            s.bottom("kumi", list(types_of(st)), mask)
             self._emit("casualty", f"{self._name(side)} loses {describe_stack(st, is_up(st))} "
                        f"({where}) to the bottom of the Kumi deck.", side=side, cell=where)  # fmt: skip
         for c in self._ongoing_cards(side, "casualty"):
@@ -1266,7 +1291,7 @@ class SashimonoState(State):
         for key, cards in b["ante"].items():
             seat = int(key)
             if cards:
-                self.sides[seat].deck.extend(cards)
+                self.sides[seat].bottom("kumi", list(cards), seat_bit(seat))
                 self._emit("ante_back", f"{self._name(seat)}'s {len(cards)} ante card(s) go to the "
                            "bottom of the Kumi deck.")  # fmt: skip
         winner = b["winner"]
@@ -1448,7 +1473,7 @@ class SashimonoState(State):
     def _on_discard(self, prompt: dict[str, Any], kind: int, arg: int) -> None:
         seat = prompt["seat"]
         s = self.sides[seat]
-        s.deck.append(s.hand.pop(arg))
+        s.bottom("kumi", [s.hand.pop(arg)], seat_bit(seat))
         self._emit("discard", f"{self._name(seat)} discards a Kumi to the bottom of the deck.")
         self._again(prompt["task"])
 
@@ -1482,14 +1507,16 @@ class SashimonoState(State):
         s = self.sides[seat]
         if kind == K_SHAND:
             c = s.shand.pop(arg)
+            mask = seat_bit(seat)
             self._emit("bury", f"{self._name(seat)} puts a Sashimono from hand at the bottom.")
         else:
+            mask = EVERYONE
             c = s.slots[arg]  # type: ignore[assignment]
             s.slots[arg] = None
             s.bowed[arg] = False
             self._emit("bury", f"{self._name(seat)} puts {self.card(c).name} from play at the "
                        "bottom.")  # fmt: skip
-        s.sdeck.append(c)
+        s.bottom("sas", [c], mask)
 
     def _op_peek(self, task: dict[str, Any], spec: dict[str, Any]) -> None:
         actor = task["actor"]
@@ -1689,7 +1716,7 @@ class SashimonoState(State):
         while len(k.sline) > limit:
             c = k.sline.pop(0)
             k.sbowed.pop(0)
-            k.sdeck.append(c)  # a discarded Sashimono goes to the bottom of its deck
+            k.bottom("sas", [c], EVERYONE)  # a discarded Sashimono: to the bottom, in public
             self._emit("kage_discard", f"The Kagemusha discards {self.card(c).name}: too many "
                        "Sashimono.")  # fmt: skip
             extra += 1
@@ -1876,8 +1903,10 @@ class SashimonoState(State):
             s = st.sides[o]
             other = o != seat and not keep_hidden
             # Kumi: the cards of this owner the seat cannot see, as a sorted multiset, dealt
-            # again into the same places.
-            pool = list(s.deck)
+            # again into the same places; deck cards the seat saw go to the bottom stay.
+            dmarks = s.marks("kumi")
+            kept = [bool(m & bit) for m in dmarks]
+            pool = [t for t, k in zip(s.deck, kept, strict=True) if not k]
             hidden_cells = []
             ante = st.battle["ante"][str(o)] if st.battle is not None else []
             if other:
@@ -1900,7 +1929,8 @@ class SashimonoState(State):
                 if looking_kumi and st.looking_owner == o:
                     nl = len(st.looking)
                     st.looking, pool = pool[:nl], pool[nl:]
-            s.deck = pool
+            s.deck = [t if k else pool.pop() for t, k in zip(s.deck, kept, strict=True)]
+            s.dknown = dmarks
             # Sashimono: deck orders, and the other seat's hand and looked-at cards. A card
             # it has chosen to play (named in the public question "place X") stays in hand.
             pinned = None
@@ -1911,7 +1941,9 @@ class SashimonoState(State):
                 and st.ctx.get("card") in s.shand
             ):
                 pinned = st.ctx["card"]
-            spool = list(s.sdeck)
+            smarks = s.marks("sas")
+            skept = [bool(m & bit) for m in smarks]
+            spool = [c for c, k in zip(s.sdeck, skept, strict=True) if not k]
             if o != seat:
                 spool += [c for c in s.shand if c != pinned]
                 if looking_sas and st.looking_owner == o:
@@ -1927,16 +1959,23 @@ class SashimonoState(State):
                 if looking_sas and st.looking_owner == o:
                     nl = len(st.looking)
                     st.looking, spool = spool[:nl], spool[nl:]
-            s.sdeck = spool
+            s.sdeck = [c if k else spool.pop() for c, k in zip(s.sdeck, skept, strict=True)]
+            s.sknown = smarks
         if self.solo:
             k = st.sides[KAGE]
             kpool = sorted(k.deck)
             rng.shuffle(kpool)
             k.deck = kpool
-            spool = sorted(k.sdeck + ([k.marker] if k.marker is not None else []))
+            # its Army card and deck order are unknown; Sashimono it discarded to the bottom
+            # of its deck in public stay there
+            smarks = k.marks("sas")
+            skept = [bool(m & bit) for m in smarks]
+            spool = [c for c, kp in zip(k.sdeck, skept, strict=True) if not kp]
+            spool = sorted(spool + ([k.marker] if k.marker is not None else []))
             rng.shuffle(spool)
             k.marker = spool.pop() if k.marker is not None else None
-            k.sdeck = spool
+            k.sdeck = [c if kp else spool.pop() for c, kp in zip(k.sdeck, skept, strict=True)]
+            k.sknown = smarks
         return st
 
     def _refresh_prompt(self, seat: int) -> bool:
