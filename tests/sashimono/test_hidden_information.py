@@ -248,6 +248,9 @@ def test_worlds_keep_the_view_and_play_on_for_every_seat(options: dict[str, Any]
                 o = 1 - seat
                 for i, known in enumerate(seens[seat].types):
                     cell = st.sides[o].cells[i]
+                    if cell is not None and not is_up(cell):
+                        # the view shows exactly the Hidden Kumi the seat can identify
+                        assert st.view(seat)["sides"][o]["sonae"][i]["types"] == known
                     if cell is not None and not is_up(cell) and known is not None:
                         # a Hidden Kumi the seat can identify stays what it is
                         assert world.sides[o].cells[i] == cell
