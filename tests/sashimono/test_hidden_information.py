@@ -492,3 +492,59 @@ def test_the_kagemushas_discarded_sashimono_stay_at_the_bottom() -> None:
             assert st.determinize(0, random.Random(k)).sides[KAGE].sdeck[-n:] == bottom
         found += 1
     assert found >= 5
+
+
+# ---------------------------------------------------------------- how many questions
+
+
+def _question(st: SashimonoState, seat: int) -> Any:
+    return st.view(seat).get("prompt")
+
+
+def test_whether_a_gunbai_action_is_asked_does_not_tell_a_hidden_kumi(
+    game: Sashimono, tmp_path: Any
+) -> None:
+    from sengoku.games.sashimono.cards import DATA_DIR, load_cards
+
+    west = (DATA_DIR / "west.toml").read_text()
+    old = '{ name = "Gennin", requires = ["gunbai"], effect = [{ op = "draw", what = "kumi", count = 1 }] },'
+    assert old in west
+    (tmp_path / "west.toml").write_text(
+        west.replace(old, old.replace('["gunbai"]', '["gunbai", "T"]'), 1)
+    )
+    (tmp_path / "east.toml").write_text((DATA_DIR / "east.toml").read_text())
+    cs = load_cards([tmp_path / "west.toml", tmp_path / "east.toml"])
+    questions = []
+    for hidden in ("T", "N"):
+        st = SashimonoState(game, game.resolve_options(), cs)
+        st.setup(1)
+        at_turn(st, 0)
+        st.sides[0].cells[3:6] = [hidden + "v", "K^", "N^"]  # row 2: flipping a2 gives a T?
+        give_sashimono(st, 0, "shima-sakon")
+        at_turn(st, 0)
+        play(game, st, "action", "play shima-sakon", "slot right-2")
+        ready = "do Gennin" in [str(a) for a in st.legal_actions()]
+        assert ready == (hidden == "T")
+        questions.append(_question(st, 1))
+    assert questions[0] == questions[1] and questions[0]["question"] == "do"
+
+
+def test_whether_training_is_asked_does_not_tell_the_hand(game: Sashimono) -> None:
+    questions = []
+    for hand in (["T"], ["N"]):
+        st = game.new_state(2)
+        at_turn(st, 0)
+        me = st.sides[0]
+        me.cells = ["T^", "Kv", "Nv", "Nv", "K^", "Kv", "Kv", "Nv", "Tv"]
+        me.hand = list(hand)
+        give_sashimono(st, 0, "ukita-hideie")
+        at_turn(st, 0)
+        play(game, st, "action", "play ukita-hideie", "slot right-2", "do Dojo")
+        # only a1 (a Teppo-Gumi) could be trained: by the Nagae-Gumi, not by a Teppo-Gumi
+        assert [str(a) for a in st.legal_actions()] == (
+            ["train a1", "no training"] if hand == ["N"] else ["no training"]
+        )
+        questions.append(_question(st, 1))
+        play(game, st, "no training")
+        assert me.cells[0] == "T^"
+    assert questions[0] == questions[1] and questions[0]["question"] == "train"

@@ -346,8 +346,8 @@ def test_training_rules(game: Sashimono) -> None:
     s.cells = ["T^", "Kv", "N^", "Nv", "T^", "K^", "K^", "N^", "TKN^"]
     s.hand = ["T", "K"]
     play(game, st, "action", "play ukita-hideie", "slot right-2", "do Dojo")
-    # not Hidden (b1, a2), not in row 2 (the played line), not rank 3 (c3)
-    assert texts(st) == ["train a1", "train c1", "train a3", "train b3"]
+    # not Hidden (b1, a2), not in row 2 (the played line), not rank 3 (c3); may decline
+    assert texts(st) == ["train a1", "train c1", "train a3", "train b3", "no training"]
     play(game, st, "train a1")
     # the stacked types must differ: only the Kiba-Tai in hand may go on a Teppo-Gumi
     assert texts(st) == ["with h2"]

@@ -776,11 +776,27 @@ class SashimonoState(State):
                 continue
             if self.action_ready(seat, lid, act.requires):
                 opts.append((K_DO, i, f"do {act.name}", act.name))
-        if not opts:
+        if not opts and not self._gunbai_may_help(seat):
             return  # no action can be performed: the step ends by itself
+        # (also asked, with only 'done', when flipping a Hidden Kumi might have made a
+        # Gunbai action performable: whether you are asked must not tell its types)
         opts.append((K_DONE, 0, "done", "done"))
         self._ask(seat, "do", "perform each available action of the card and the reference "
                   "card at most once, requirements read from the chosen line", opts)  # fmt: skip
+
+    def _gunbai_may_help(self, seat: int) -> bool:
+        """Whether, as the other players can tell, a Gunbai flip of a Hidden Kumi might make
+        an unused action of the played card performable: one is left and the line has a
+        Hidden Kumi (its types are secret)."""
+        cells = self.sides[seat].cells
+        if not any(
+            cells[i] is not None and not is_up(cells[i] or "")
+            for i in self.line_cells(seat, self.ctx["line"])
+        ):
+            return False
+        return any(
+            "gunbai" in act.requires for i, act in self._card_actions() if i not in self.ctx["used"]
+        )
 
     def _on_do(self, prompt: dict[str, Any], kind: int, arg: int) -> None:
         seat = prompt["seat"]
@@ -1316,16 +1332,34 @@ class SashimonoState(State):
         if actor == KAGE:
             return
         line = task["line"] if spec["where"] == "other" else None
-        targets = self._train_targets(actor, line)
-        if not targets:
+        if not self._may_train(actor, line):
             self._op_skip(actor, "no face-up Kumi can be trained")
             return
-        opts = [(K_OWN, i, f"train {CELLS[i]}", CELLS[i]) for i, _ in targets]
-        self._ask(actor, "train", "train a face-up Kumi (not in the played line from an action)",
-                  opts, line=line)  # fmt: skip
+        # Whether a Kumi in hand can train depends on the hand's types, which are secret:
+        # the question is asked whenever training looks possible to the others, and you
+        # may decline (also the only answer when no Kumi in hand fits).
+        opts = [
+            (K_OWN, i, f"train {CELLS[i]}", CELLS[i]) for i, _ in self._train_targets(actor, line)
+        ]
+        opts.append((K_DONE, 0, "no training", "none"))
+        self._ask(actor, "train", "train a face-up Kumi (not in the played line from an action), "
+                  "or decline", opts, line=line)  # fmt: skip
+
+    def _may_train(self, seat: int, line: int | None) -> bool:
+        """Training looks possible to the other players: a Kumi in hand and a face-up Kumi
+        below Rank 3 (outside ``line``)."""
+        s = self.sides[seat]
+        skip = set(LINES[line]) if line is not None else set()
+        return bool(s.hand) and any(
+            st is not None and is_up(st) and rank(st) < 3 and i not in skip
+            for i, st in enumerate(s.cells)
+        )
 
     def _on_train(self, prompt: dict[str, Any], kind: int, arg: int) -> None:
         seat = prompt["seat"]
+        if kind == K_DONE:
+            self._emit("no_effect", f"{self._name(seat)} does not train.")
+            return
         st = self.sides[seat].cells[arg] or ""
         hand = self.sides[seat].hand
         opts = [
@@ -1993,8 +2027,7 @@ class SashimonoState(State):
             lid = self.ctx["line"]
             opts = [[K_DO, i, f"do {a.name}", a.name] for i, a in self._card_actions()
                     if i not in self.ctx["used"] and self.action_ready(s, lid, a.requires)]  # fmt: skip
-            if opts:
-                opts.append([K_DONE, 0, "done", "done"])
+            opts.append([K_DONE, 0, "done", "done"])
         elif op == "bonus":
             self.prompt = None
             self._t_bonus({"seat": s})
@@ -2014,6 +2047,7 @@ class SashimonoState(State):
         elif op == "train":
             targets = self._train_targets(s, p["line"])
             opts = [[K_OWN, i, f"train {CELLS[i]}", CELLS[i]] for i, _ in targets]
+            opts.append([K_DONE, 0, "no training", "none"])
         elif op == "train_with":
             st = self.sides[s].cells[p["cell"]] or ""
             opts = [[K_HAND, h, f"with h{h + 1}", f"h{h + 1}"]
