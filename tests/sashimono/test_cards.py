@@ -20,7 +20,7 @@ GOOD = """
 id = "test-card"
 name = "Test Card"
 army = "west"
-score = "count(own, type='T') >= 2"
+score = "count(own, type='T') >= 2 and hand(own) >= 5"
 action = [
   { name = "Gennin", requires = ["gunbai"], effect = [{ op = "draw" }] },
   { name = "Hoshi", requires = ["TT"], effect = [{ op = "battle", attack = 1 }] },

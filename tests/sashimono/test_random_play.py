@@ -72,15 +72,16 @@ def check_state(game: Sashimono, st: SashimonoState, rng: random.Random, deep: b
         d2 = d.determinize(seat, random.Random(7))
         d3 = st.determinize(seat, random.Random(7))
         assert d2.to_json() == d3.to_json()
-    # the opponent's hand and Hidden Kumi never show in a seat's view
+    # the opponent's hand never shows in a seat's view, nor a Hidden Kumi's types unless
+    # the seat knows them (printed at setup, turned face down in public, peeked at)
     if st.num_players == 2:
         for seat in seats:
             other = st.sides[1 - seat]
             v = st.view(seat)["sides"][1 - seat]
             assert v["hand"] is None and v["sashimono_hand"] is None
-            for cell, shown in zip(other.cells, v["sonae"], strict=True):
+            for cell, known, shown in zip(other.cells, other.known, v["sonae"], strict=True):
                 if cell is not None and cell[-1] == "v":
-                    assert shown["types"] is None
+                    assert shown["types"] == (cell[:-1] if known & (1 << seat) else None)
 
 
 def run_games(options: dict, games: int, seed: int, deep_every: int) -> dict:

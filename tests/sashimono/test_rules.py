@@ -253,11 +253,11 @@ def test_bowing_and_unbowing_for_both_players(game: Sashimono) -> None:
     # rulebook: "Goal of the Game" (bow; un-bow immediately); spec: after every change
     st = fresh(game)
     at_turn(st, 0)
-    # Tanaka Yoshimasa (East) bows when West shows at most 5 face-up Kumi
+    # Tanaka Yoshimasa (East) bows when a line of West's Sonae is all Hidden (row 2 here)
     c = card_index(st, "tanaka-yoshimasa")
     st.sides[1].slots[slot("top-a")] = c
     w = st.sides[0]
-    w.cells = ["T^", "Kv", "N^", "Nv", "Tv", "K^", "K^", "N^", "Tv"]
+    w.cells = ["T^", "Kv", "N^", "Nv", "Tv", "Kv", "K^", "N^", "Tv"]
     at_turn(st, 0)
     assert st.sides[1].bowed[slot("top-a")]
     # West flips one face up on its own turn (Gennin bonus): East's card un-bows at once
@@ -346,8 +346,8 @@ def test_training_rules(game: Sashimono) -> None:
     s.cells = ["T^", "Kv", "N^", "Nv", "T^", "K^", "K^", "N^", "TKN^"]
     s.hand = ["T", "K"]
     play(game, st, "action", "play ukita-hideie", "slot right-2", "do Dojo")
-    # not Hidden (b1, a2), not in row 2 (the played line), not rank 3 (c3)
-    assert texts(st) == ["train a1", "train c1", "train a3", "train b3"]
+    # not Hidden (b1, a2), not in row 2 (the played line), not rank 3 (c3); may decline
+    assert texts(st) == ["train a1", "train c1", "train a3", "train b3", "no training"]
     play(game, st, "train a1")
     # the stacked types must differ: only the Kiba-Tai in hand may go on a Teppo-Gumi
     assert texts(st) == ["with h2"]

@@ -64,6 +64,8 @@ class Card:
     actions: tuple[CardAction, ...]
     ongoing: dict[str, Any] | None
     text: str = ""
+    #: the file it was read from (for error messages)
+    source: str = field(default="", compare=False)
 
     def serves(self, army: str) -> bool:
         """Dual-aligned cards count as both armies (spec)."""
@@ -109,7 +111,7 @@ OPS: dict[str, dict[str, tuple[Any, Any]]] = {
         "attack": (int, 0),
         "defender_ante": (bool, True),
     },
-    "train": {"where": (("other", "any"), "other")},
+    "train": {"where": (("other",), "other")},  # 'any' is for the Dojo bonus action only
     "rearrange": {"where": (("line", "any"), "line")},
     "swap": {"adjacent": (bool, True)},
     "return": {"side": (_SIDES, "own"), "where": (_WHERE, "any"), "face": (_FACE, "any")},
@@ -204,6 +206,12 @@ def _check_effect(effect: Any, where: str) -> tuple[dict[str, Any], ...]:
             raise CardError(
                 f"{at}: op {op!r} has no parameter {unknown[0]!r}; its parameters: "
                 f"{', '.join(schema) or 'none'}"
+            )
+        if op == "train" and raw.get("where") == "any":
+            raise CardError(
+                f"{at}: train where='any' is the Dojo bonus action's; training from a Sashimono "
+                "may not target the line of the just-played Sashimono (rulebook, Training and "
+                "Rank): use where='other'"
             )
         spec: dict[str, Any] = {"op": op}
         for name, (allowed, default) in schema.items():
@@ -507,7 +515,7 @@ def parse_cards(data: Mapping[str, Any], fname: str) -> list[Card]:
         ongoing = raw.get("ongoing")
         ong = None if ongoing is None else _check_ongoing(ongoing, f"{where}: field 'ongoing'")
         cards.append(
-            Card(cid, name, army, score.strip(), cond, acts, ong, str(raw.get("text", "")))
+            Card(cid, name, army, score.strip(), cond, acts, ong, str(raw.get("text", "")), fname)
         )
     return cards
 
@@ -579,7 +587,23 @@ def _build_set(loaded: list[tuple[Mapping[str, Any], str]], source: str) -> Card
     for army in ("west", "east"):
         if len(cs.deck(army)) < 8:
             raise CardError(f"the {army} deck needs at least 8 Sashimono, got {len(cs.deck(army))}")
+    check_free_bows(cs)
     return cs
+
+
+def check_free_bows(cs: CardSet) -> None:
+    """Refuse a card whose scoring condition holds before any play has made it so: bowed
+    the moment it is played from the setup position, or as a Kagemusha trap from setup
+    (see :func:`sengoku.games.sashimono.state.setup_bows`)."""
+    from sengoku.games.sashimono.state import setup_bows  # the engine reads this module
+
+    for c, why in setup_bows(cs):
+        card = cs.cards[c]
+        raise CardError(
+            f"{card.source or 'card file'}: card {card.id!r}: field 'score': "
+            f"{card.score_text!r} holds {why}, before any play: a free VP. A condition must "
+            "need play to be met (in the solo game, 'enemy' is the Kagemusha's Kumi line)"
+        )
 
 
 _CACHE: dict[str, CardSet] = {}

@@ -63,7 +63,8 @@ def _flag(name: str, doc: str) -> Option:
 
 class Sashimono(Game):
     name = "sashimono"
-    version = 1
+    #: 2: Tanaka Yoshimasa and Chado changed; a training may be declined (issue 15)
+    version = 2
     min_players = 1
     max_players = 2
     title = "Sashimono: the duel of the Sonae, or one player against the Kagemusha"

@@ -37,6 +37,10 @@ SLOT_SHORT = ("ta", "tb", "tc", "r1", "r2", "r3", "bc", "bb", "ba", "l3", "l2", 
 SLOT_LINE = (3, 4, 5, 0, 1, 2, 5, 4, 3, 2, 1, 0)
 SLOT_POS = ((-1, 0), (-1, 1), (-1, 2), (0, 3), (1, 3), (2, 3),
             (3, 2), (3, 1), (3, 0), (2, -1), (1, -1), (0, -1))  # fmt: skip
+#: Who knows the types of a Hidden Kumi besides its owner: a bit per seat (``1 << seat``),
+#: one for spectators, and EVERYONE when it was turned face down in public (or set up so).
+SPECTATOR_BIT = 1 << 3
+EVERYONE = 0b1111
 CORNERS = {0, 2, 6, 8}
 EDGES = {1, 3, 5, 7}
 PERMS = tuple(permutations(range(3)))
@@ -104,6 +108,11 @@ def flipped(stack: str) -> str:
     return stack[:-1] + ("v" if is_up(stack) else "^")
 
 
+def seat_bit(seat: int | None) -> int:
+    """The knowledge bit of a seat (``None``: a spectator)."""
+    return SPECTATOR_BIT if seat is None else 1 << seat
+
+
 def describe_stack(stack: str, show: bool = True) -> str:
     if not is_up(stack) and not show:
         return f"a Hidden Kumi (rank {rank(stack)})"
@@ -115,7 +124,8 @@ class Side:
     """One army on the table: a player, or the Kagemusha (its Kumi line is its Sonae)."""
 
     __slots__ = ("army", "cells", "hand", "deck", "shand", "sdeck", "slots", "bowed", "vp",
-                 "scored", "sline", "sbowed", "army_pos", "marker", "discard")  # fmt: skip
+                 "scored", "sline", "sbowed", "army_pos", "marker", "discard",
+                 "known", "dknown", "sknown")  # fmt: skip
 
     def __init__(self, army: str) -> None:
         self.army = army
@@ -133,6 +143,31 @@ class Side:
         self.army_pos = 0
         self.marker: int | None = None
         self.discard: list[str] = []
+        #: per space of a player's Sonae: who besides the owner knows its types (bits of
+        #: :func:`seat_bit`); read only for Hidden Kumi. Unused for the Kagemusha, whose
+        #: Kumi all entered face up and are known to everyone.
+        self.known: list[int] = []
+        #: who knows the cards put at the bottom of the Kumi / Sashimono deck (same bits),
+        #: aligned with the bottom of the deck: see :meth:`marks`
+        self.dknown: list[int] = []
+        self.sknown: list[int] = []
+
+    def bottom(self, which: str, cards: list[Any], mask: int) -> None:
+        """Put ``cards`` at the bottom of the Kumi (``"kumi"``) or Sashimono deck; who
+        besides the owner knows them: ``mask``."""
+        pile, marks = (self.deck, self.dknown) if which == "kumi" else (self.sdeck, self.sknown)
+        pile.extend(cards)
+        marks.extend([mask] * len(cards))
+        if len(marks) > len(pile):
+            del marks[: len(marks) - len(pile)]
+
+    def marks(self, which: str) -> list[int]:
+        """Who knows each card of a deck, top first. Cards leave a deck only from the top and
+        enter it only at the bottom, so the marks of the bottom cards are the last ones."""
+        pile, marks = (self.deck, self.dknown) if which == "kumi" else (self.sdeck, self.sknown)
+        if len(marks) >= len(pile):
+            return marks[len(marks) - len(pile) :]
+        return [0] * (len(pile) - len(marks)) + marks
 
     def copy(self) -> Side:
         s = Side.__new__(Side)
@@ -148,7 +183,15 @@ class Side:
     def from_json(cls, data: dict[str, Any]) -> Side:
         s = cls.__new__(cls)
         for name in Side.__slots__:
-            value = data[name]
+            if name in ("dknown", "sknown") and name not in data:
+                value = []
+            elif name == "known" and name not in data:
+                # positions saved before knowledge was kept: face-up Kumi are public, a
+                # Hidden one is taken as known to its owner only
+                cells = data["cells"]
+                value = [EVERYONE if c is not None and is_up(c) else 0 for c in cells]
+            else:
+                value = data[name]
             setattr(s, name, list(value) if isinstance(value, list) else value)
         return s
 
@@ -202,6 +245,8 @@ class SashimonoState(State):
             side = Side(armies[seat])
             kumi = [t for t in KUMI_TYPES for _ in range(cs.kumi[t])]
             side.cells = list(cs.sonae)
+            # the starting Sonae is printed in the rules: its Hidden Kumi are known to all
+            side.known = [EVERYONE] * len(side.cells)
             for stack in cs.sonae:
                 if stack:
                     kumi.remove(stack[0])
@@ -222,6 +267,7 @@ class SashimonoState(State):
                 line.append(t + "^")
             rng.shuffle(kumi)
             kage.cells = line  # type: ignore[assignment]
+            kage.known = []
             kage.deck = kumi
             if self.options["challenge_discard_five"]:
                 kage.discard = kage.deck[:5]
@@ -634,7 +680,7 @@ class SashimonoState(State):
         seat = prompt["seat"]
         s = self.sides[seat]
         card = self.looking.pop(arg)
-        s.sdeck.append(card)
+        s.bottom("sas", [card], seat_bit(seat))
         self._emit("bottom", f"{self._name(seat)} returns a Sashimono to the bottom of the deck.")
         n = prompt["n"] - 1
         if n > 0 and self.looking:
@@ -720,11 +766,27 @@ class SashimonoState(State):
                 continue
             if self.action_ready(seat, lid, act.requires):
                 opts.append((K_DO, i, f"do {act.name}", act.name))
-        if not opts:
+        if not opts and not self._gunbai_may_help(seat):
             return  # no action can be performed: the step ends by itself
+        # (also asked, with only 'done', when flipping a Hidden Kumi might have made a
+        # Gunbai action performable: whether you are asked must not tell its types)
         opts.append((K_DONE, 0, "done", "done"))
         self._ask(seat, "do", "perform each available action of the card and the reference "
                   "card at most once, requirements read from the chosen line", opts)  # fmt: skip
+
+    def _gunbai_may_help(self, seat: int) -> bool:
+        """Whether, as the other players can tell, a Gunbai flip of a Hidden Kumi might make
+        an unused action of the played card performable: one is left and the line has a
+        Hidden Kumi (its types are secret)."""
+        cells = self.sides[seat].cells
+        if not any(
+            cells[i] is not None and not is_up(cells[i] or "")
+            for i in self.line_cells(seat, self.ctx["line"])
+        ):
+            return False
+        return any(
+            "gunbai" in act.requires for i, act in self._card_actions() if i not in self.ctx["used"]
+        )
 
     def _on_do(self, prompt: dict[str, Any], kind: int, arg: int) -> None:
         seat = prompt["seat"]
@@ -752,6 +814,9 @@ class SashimonoState(State):
         st = cells[idx]
         assert st is not None
         cells[idx] = flipped(st)
+        if side != KAGE:
+            # turned in front of everyone: its types are public either way
+            self.sides[side].known[idx] = EVERYONE
         now = cells[idx]
         assert now is not None
         where = self.cell_name(side, idx)
@@ -905,6 +970,7 @@ class SashimonoState(State):
         t = s.hand.pop(prompt["hand"])
         idx, hidden = divmod(arg, 2)
         s.cells[idx] = t + ("v" if hidden else "^")
+        s.known[idx] = 0 if hidden else EVERYONE
         if hidden:
             self._emit("place", f"{self._name(seat)} plays a Hidden Kumi at {CELLS[idx]}.",
                        seat=seat, cell=CELLS[idx])  # fmt: skip
@@ -1054,7 +1120,7 @@ class SashimonoState(State):
         if keep > 0 and self.looking:
             self._ask_keep(seat, keep)
             return
-        s.deck.extend(self.looking)
+        s.bottom("kumi", list(self.looking), seat_bit(seat))
         self.looking = []
         self.looking_owner = -1
 
@@ -1197,8 +1263,11 @@ class SashimonoState(State):
             self._emit("casualty", f"The Kagemusha loses {describe_stack(st)} ({where}), "
                        "discarded for good.", side=side, cell=where)  # fmt: skip
         else:
+            # the casualty goes face down to the bottom: known to whoever knew its types
+            mask = EVERYONE if is_up(st) else s.known[arg] | seat_bit(side)
             s.cells[arg] = None
-            s.deck.extend(types_of(st))
+            s.known[arg] = 0
+            s.bottom("kumi", list(types_of(st)), mask)
             self._emit("casualty", f"{self._name(side)} loses {describe_stack(st, is_up(st))} "
                        f"({where}) to the bottom of the Kumi deck.", side=side, cell=where)  # fmt: skip
         for c in self._ongoing_cards(side, "casualty"):
@@ -1228,7 +1297,7 @@ class SashimonoState(State):
         for key, cards in b["ante"].items():
             seat = int(key)
             if cards:
-                self.sides[seat].deck.extend(cards)
+                self.sides[seat].bottom("kumi", list(cards), seat_bit(seat))
                 self._emit("ante_back", f"{self._name(seat)}'s {len(cards)} ante card(s) go to the "
                            "bottom of the Kumi deck.")  # fmt: skip
         winner = b["winner"]
@@ -1253,16 +1322,34 @@ class SashimonoState(State):
         if actor == KAGE:
             return
         line = task["line"] if spec["where"] == "other" else None
-        targets = self._train_targets(actor, line)
-        if not targets:
+        if not self._may_train(actor, line):
             self._op_skip(actor, "no face-up Kumi can be trained")
             return
-        opts = [(K_OWN, i, f"train {CELLS[i]}", CELLS[i]) for i, _ in targets]
-        self._ask(actor, "train", "train a face-up Kumi (not in the played line from an action)",
-                  opts, line=line)  # fmt: skip
+        # Whether a Kumi in hand can train depends on the hand's types, which are secret:
+        # the question is asked whenever training looks possible to the others, and you
+        # may decline (also the only answer when no Kumi in hand fits).
+        opts = [
+            (K_OWN, i, f"train {CELLS[i]}", CELLS[i]) for i, _ in self._train_targets(actor, line)
+        ]
+        opts.append((K_DONE, 0, "no training", "none"))
+        self._ask(actor, "train", "train a face-up Kumi (not in the played line from an action), "
+                  "or decline", opts, line=line)  # fmt: skip
+
+    def _may_train(self, seat: int, line: int | None) -> bool:
+        """Training looks possible to the other players: a Kumi in hand and a face-up Kumi
+        below Rank 3 (outside ``line``)."""
+        s = self.sides[seat]
+        skip = set(LINES[line]) if line is not None else set()
+        return bool(s.hand) and any(
+            st is not None and is_up(st) and rank(st) < 3 and i not in skip
+            for i, st in enumerate(s.cells)
+        )
 
     def _on_train(self, prompt: dict[str, Any], kind: int, arg: int) -> None:
         seat = prompt["seat"]
+        if kind == K_DONE:
+            self._emit("no_effect", f"{self._name(seat)} does not train.")
+            return
         st = self.sides[seat].cells[arg] or ""
         hand = self.sides[seat].hand
         opts = [
@@ -1278,9 +1365,10 @@ class SashimonoState(State):
         idx = prompt["cell"]
         st = s.cells[idx] or ""
         s.cells[idx] = st[:-1] + t + st[-1]
+        s.known[idx] = EVERYONE
         self._emit("train", f"{self._name(seat)} trains {CELLS[idx]} with {KUMI_NAMES[t]}: now "
                    f"{describe_stack(s.cells[idx] or '')} (rank {rank(s.cells[idx] or '')}).",
-                   cell=CELLS[idx], stack=s.cells[idx])  # fmt: skip
+                   seat=seat, cell=CELLS[idx], stack=s.cells[idx])  # fmt: skip
 
     def _op_rearrange(self, task: dict[str, Any], spec: dict[str, Any]) -> None:
         actor = task["actor"]
@@ -1314,11 +1402,17 @@ class SashimonoState(State):
         seat = prompt["seat"]
         cells = self.sides[seat].cells
         line = LINES[prompt["line"]]
+        known = self.sides[seat].known
         old = [cells[i] for i in line]
+        old_known = [known[i] for i in line]
         for j, p in enumerate(PERMS[arg]):
             cells[line[j]] = old[p]
-        self._emit("rearrange", f"{self._name(seat)} rearranges {LINE_NAMES[prompt['line']]}.",
-                   line=LINE_NAMES[prompt["line"]])  # fmt: skip
+            known[line[j]] = old_known[p]
+        # the cards move on the table in front of everyone: the new order is public
+        order = "".join(CELLS[line[p]] for p in PERMS[arg])
+        self._emit("rearrange", f"{self._name(seat)} rearranges {LINE_NAMES[prompt['line']]} "
+                   f"(new order, by the old spaces: {order}).", seat=seat,
+                   line=LINE_NAMES[prompt["line"]], order=order)  # fmt: skip
 
     def _op_swap(self, task: dict[str, Any], spec: dict[str, Any]) -> None:
         actor = task["actor"]
@@ -1355,7 +1449,10 @@ class SashimonoState(State):
         cells = self.sides[seat].cells
         i = prompt["first"]
         cells[i], cells[arg] = cells[arg], cells[i]
-        self._emit("swap", f"{self._name(seat)} swaps {CELLS[i]} and {CELLS[arg]}.")
+        known = self.sides[seat].known
+        known[i], known[arg] = known[arg], known[i]
+        self._emit("swap", f"{self._name(seat)} swaps {CELLS[i]} and {CELLS[arg]}.", seat=seat,
+                   cells=[CELLS[i], CELLS[arg]])  # fmt: skip
 
     def _op_return(self, task: dict[str, Any], spec: dict[str, Any]) -> None:
         actor = task["actor"]
@@ -1374,6 +1471,7 @@ class SashimonoState(State):
         s = self.sides[side]
         st = s.cells[arg] or ""
         s.cells[arg] = None
+        s.known[arg] = 0
         s.hand.extend(types_of(st))
         self._emit("return", f"{self._name(side)}'s {describe_stack(st, is_up(st))} at {CELLS[arg]} "
                    "returns to hand.", side=side, cell=CELLS[arg])  # fmt: skip
@@ -1399,7 +1497,7 @@ class SashimonoState(State):
     def _on_discard(self, prompt: dict[str, Any], kind: int, arg: int) -> None:
         seat = prompt["seat"]
         s = self.sides[seat]
-        s.deck.append(s.hand.pop(arg))
+        s.bottom("kumi", [s.hand.pop(arg)], seat_bit(seat))
         self._emit("discard", f"{self._name(seat)} discards a Kumi to the bottom of the deck.")
         self._again(prompt["task"])
 
@@ -1433,14 +1531,16 @@ class SashimonoState(State):
         s = self.sides[seat]
         if kind == K_SHAND:
             c = s.shand.pop(arg)
+            mask = seat_bit(seat)
             self._emit("bury", f"{self._name(seat)} puts a Sashimono from hand at the bottom.")
         else:
+            mask = EVERYONE
             c = s.slots[arg]  # type: ignore[assignment]
             s.slots[arg] = None
             s.bowed[arg] = False
             self._emit("bury", f"{self._name(seat)} puts {self.card(c).name} from play at the "
                        "bottom.")  # fmt: skip
-        s.sdeck.append(c)
+        s.bottom("sas", [c], mask)
 
     def _op_peek(self, task: dict[str, Any], spec: dict[str, Any]) -> None:
         actor = task["actor"]
@@ -1457,6 +1557,8 @@ class SashimonoState(State):
     def _on_peek(self, prompt: dict[str, Any], kind: int, arg: int) -> None:
         seat, side = prompt["seat"], prompt["side"]
         st = self.sides[side].cells[arg] or ""
+        if side != KAGE:
+            self.sides[side].known[arg] |= seat_bit(seat)
         where = self.cell_name(side, arg)
         self._emit("peek", f"{self._name(seat)} peeks at {self._name(side)}'s {where}.")
         self._emit("peek", f"It is {describe_stack(flipped(st))}.", [seat], cell=where,
@@ -1638,7 +1740,7 @@ class SashimonoState(State):
         while len(k.sline) > limit:
             c = k.sline.pop(0)
             k.sbowed.pop(0)
-            k.sdeck.append(c)  # a discarded Sashimono goes to the bottom of its deck
+            k.bottom("sas", [c], EVERYONE)  # a discarded Sashimono: to the bottom, in public
             self._emit("kage_discard", f"The Kagemusha discards {self.card(c).name}: too many "
                        "Sashimono.")  # fmt: skip
             extra += 1
@@ -1708,17 +1810,20 @@ class SashimonoState(State):
         cached = _STACK_VIEWS.get
         entry = self._stack_entry
         sides = []
+        bit = seat_bit(seat)
         for i in range(2):
             if self.solo and i == 1:
                 continue
             s = self.sides[i]
             own = seat == i
             bowed = s.bowed
+            # a Hidden Kumi shows its types to its owner and to whoever knows them
+            shows = [own or bool(k & bit) for k in s.known]
             sides.append({
                 "seat": i,
                 "army": s.army,
-                "sonae": [None if st is None else dict(cached((st, own)) or entry(st, own))
-                          for st in s.cells],
+                "sonae": [None if st is None else dict(cached((st, show)) or entry(st, show))
+                          for st, show in zip(s.cells, shows, strict=True)],
                 "hand": list(s.hand) if own else None,
                 "hand_count": len(s.hand),
                 "deck_count": len(s.deck),
@@ -1789,31 +1894,49 @@ class SashimonoState(State):
     # ------------------------------------------------------------------ determinize
 
     def determinize(self, seat: int, rng: random.Random) -> SashimonoState:
-        # The seat sees which question the other player faces; a deal under which that
-        # question would have no answer is inconsistent with the view: deal again.
-        st = self._deal(seat, rng)
-        for _ in range(30):
+        """A full position the seat cannot tell from this one, hidden parts resampled.
+
+        Kept: everything in ``view(seat)``, the seat's own cards and what it is looking at,
+        every Hidden Kumi whose types it knows (the printed starting Sonae, a Kumi turned face
+        down in public, one it peeked at) and a Sashimono another seat has chosen to play but
+        not yet placed. Resampled from the multisets the seat knows are unseen: deck orders
+        (its own too), the other seat's hands, ante cards, looked-at cards and unknown Hidden
+        Kumi; the Kagemusha's decks and Army card. The other seat's pending question is
+        rebuilt from the new deal (its options may depend on that seat's cards); a deal
+        under which that question would have no answer is inconsistent with the view and is
+        dealt again. The position holds no seed: no later draw depends on one.
+        """
+        for _ in range(100):
+            st = self._deal(seat, rng, keep_hidden=False)
             if st._refresh_prompt(seat):
-                break
-            st = self._deal(seat, rng)
+                return st
+        # Practically unreachable: fall back to keeping the other seat's Kumi hand and Hidden
+        # Kumi (decks and Sashimono are still dealt again), which is always consistent.
+        st = self._deal(seat, rng, keep_hidden=True)
+        st._refresh_prompt(seat)
         return st
 
-    def _deal(self, seat: int, rng: random.Random) -> SashimonoState:
+    def _deal(self, seat: int, rng: random.Random, keep_hidden: bool) -> SashimonoState:
         st = self.clone()
         st._legal = None
+        bit = seat_bit(seat)
+        looking_kumi = bool(st.looking) and isinstance(st.looking[0], str)
+        looking_sas = bool(st.looking) and not looking_kumi
         seats = [0] if self.solo else [0, 1]
         for o in seats:
             s = st.sides[o]
-            other = o != seat
-            looking_kumi = bool(st.looking) and isinstance(st.looking[0], str)
-            # Kumi: the unseen cards of this owner, as a sorted multiset, dealt again.
-            pool = list(s.deck)
+            other = o != seat and not keep_hidden
+            # Kumi: the cards of this owner the seat cannot see, as a sorted multiset, dealt
+            # again into the same places; deck cards the seat saw go to the bottom stay.
+            dmarks = s.marks("kumi")
+            kept = [bool(m & bit) for m in dmarks]
+            pool = [t for t, k in zip(s.deck, kept, strict=True) if not k]
             hidden_cells = []
             ante = st.battle["ante"][str(o)] if st.battle is not None else []
             if other:
                 pool += s.hand + ante
                 for i, cell in enumerate(s.cells):
-                    if cell is not None and not is_up(cell):
+                    if cell is not None and not is_up(cell) and not s.known[i] & bit:
                         hidden_cells.append(i)
                         pool += list(types_of(cell))
                 if looking_kumi and st.looking_owner == o:
@@ -1830,32 +1953,53 @@ class SashimonoState(State):
                 if looking_kumi and st.looking_owner == o:
                     nl = len(st.looking)
                     st.looking, pool = pool[:nl], pool[nl:]
-            s.deck = pool
-            # Sashimono: the seat's own deck order, and the opponent's hand and deck.
-            spool = list(s.sdeck)
-            looking_sas = bool(st.looking) and not isinstance(st.looking[0], str)
-            if other:
-                spool += s.shand
+            s.deck = [t if k else pool.pop() for t, k in zip(s.deck, kept, strict=True)]
+            s.dknown = dmarks
+            # Sashimono: deck orders, and the other seat's hand and looked-at cards. A card
+            # it has chosen to play (named in the public question "place X") stays in hand.
+            pinned = None
+            if (
+                o != seat
+                and st.ctx.get("seat") == o
+                and st.ctx.get("slot") is None
+                and st.ctx.get("card") in s.shand
+            ):
+                pinned = st.ctx["card"]
+            smarks = s.marks("sas")
+            skept = [bool(m & bit) for m in smarks]
+            spool = [c for c, k in zip(s.sdeck, skept, strict=True) if not k]
+            if o != seat:
+                spool += [c for c in s.shand if c != pinned]
                 if looking_sas and st.looking_owner == o:
                     spool += st.looking
             spool.sort()
             rng.shuffle(spool)
-            if other:
-                n = len(s.shand)
-                s.shand, spool = spool[:n], spool[n:]
+            if o != seat:
+                hand = list(s.shand)
+                for h, c in enumerate(hand):
+                    if c != pinned:
+                        hand[h] = spool.pop()
+                s.shand = hand
                 if looking_sas and st.looking_owner == o:
                     nl = len(st.looking)
                     st.looking, spool = spool[:nl], spool[nl:]
-            s.sdeck = spool
+            s.sdeck = [c if k else spool.pop() for c, k in zip(s.sdeck, skept, strict=True)]
+            s.sknown = smarks
         if self.solo:
             k = st.sides[KAGE]
             kpool = sorted(k.deck)
             rng.shuffle(kpool)
             k.deck = kpool
-            spool = sorted(k.sdeck + ([k.marker] if k.marker is not None else []))
+            # its Army card and deck order are unknown; Sashimono it discarded to the bottom
+            # of its deck in public stay there
+            smarks = k.marks("sas")
+            skept = [bool(m & bit) for m in smarks]
+            spool = [c for c, kp in zip(k.sdeck, skept, strict=True) if not kp]
+            spool = sorted(spool + ([k.marker] if k.marker is not None else []))
             rng.shuffle(spool)
             k.marker = spool.pop() if k.marker is not None else None
-            k.sdeck = spool
+            k.sdeck = [c if kp else spool.pop() for c, kp in zip(k.sdeck, skept, strict=True)]
+            k.sknown = smarks
         return st
 
     def _refresh_prompt(self, seat: int) -> bool:
@@ -1866,15 +2010,23 @@ class SashimonoState(State):
             return True
         s, op = p["seat"], p["op"]
         opts: list[list[Any]] | None = None
-        if op == "do":
+        if op == "play":
+            opts = [[K_PLAY, c, f"play {self.card(c).id}", self.card(c).id]
+                    for c in self.sides[s].shand]  # fmt: skip
+        elif op == "do":
             lid = self.ctx["line"]
             opts = [[K_DO, i, f"do {a.name}", a.name] for i, a in self._card_actions()
                     if i not in self.ctx["used"] and self.action_ready(s, lid, a.requires)]  # fmt: skip
-            if opts:
-                opts.append([K_DONE, 0, "done", "done"])
+            opts.append([K_DONE, 0, "done", "done"])
         elif op == "bonus":
             self.prompt = None
             self._t_bonus({"seat": s})
+            self._events = []
+            return True
+        elif op == "perm":
+            # identical stacks give one option: how many depends on the Hidden Kumi
+            self.prompt = None
+            self._ask_perm(s, p["line"])
             self._events = []
             return True
         elif op == "gunbai":
@@ -1885,6 +2037,7 @@ class SashimonoState(State):
         elif op == "train":
             targets = self._train_targets(s, p["line"])
             opts = [[K_OWN, i, f"train {CELLS[i]}", CELLS[i]] for i, _ in targets]
+            opts.append([K_DONE, 0, "no training", "none"])
         elif op == "train_with":
             st = self.sides[s].cells[p["cell"]] or ""
             opts = [[K_HAND, h, f"with h{h + 1}", f"h{h + 1}"]
@@ -1893,7 +2046,7 @@ class SashimonoState(State):
             return True
         if not opts:
             return False
-        p["opts"] = opts
+        p["opts"] = sorted(opts, key=lambda o: KIND_OFFSET[o[0]] + o[1])
         self._legal = None
         return True
 
@@ -1934,3 +2087,47 @@ class SashimonoState(State):
 
     def __str__(self) -> str:
         return self.game.render_text(self, None)
+
+
+# ----------------------------------------------------------------------------- card checks
+
+
+def setup_bows(cs: CardSet) -> list[tuple[int, str]]:
+    """Cards of ``cs`` whose scoring condition holds before any play has made it so.
+
+    The probe is the setup position of the duel and of the solo game (either army) just
+    after the first Sashimono is played: the printed Sonae, 3 Kumi in hand, 2 Sashimono left
+    in hand and one in play, and in the solo game the Kagemusha's starting Kumi line (T, K,
+    N face up; "enemy" in your conditions). A card bowed there as the card just played, or
+    as one of the Kagemusha's traps, is bowed without any play: a free VP (for the Kagemusha,
+    one you could not prevent). The card loader refuses such a card.
+    Returns (card index, where it holds) pairs.
+    """
+    from typing import cast
+
+    found: list[tuple[int, str]] = []
+    base = {"vp": 3, "cards": "", "challenge_corners": False, "challenge_six_sashimono": False,
+            "challenge_abilities": False, "challenge_discard_five": False,
+            "challenge_fewer_kumi": False, "challenge_train": False}  # fmt: skip
+    for mode, army in (("duel", "west"), ("solo", "west"), ("solo", "east")):
+        st = SashimonoState(cast("Sashimono", None), {**base, "mode": mode, "army": army}, cs)
+        st.setup(0)
+        st.prompt, st.tasks, st.looking, st.looking_owner = None, [], [], -1
+        where = "in the duel" if not st.solo else f"in the solo game as {army}"
+        for seat in [0] if st.solo else [0, 1]:
+            side = st.sides[seat]
+            foe = st.enemy(seat)
+            deck = cs.deck(side.army)
+            for c in deck:
+                side.shand = [d for d in deck if d != c][:2]
+                side.slots = [c] + [None] * 11
+                if cs.cards[c].score(st, seat, foe):
+                    found.append((c, f"the moment it is played, in the setup position {where}"))
+            side.shand, side.slots = deck[1:3], [deck[0]] + [None] * 11
+        if st.solo:
+            kage = st.sides[KAGE]
+            for c in cs.deck(kage.army):
+                kage.sline, kage.sbowed = [c], [False]
+                if cs.cards[c].score(st, 0, KAGE):
+                    found.append((c, f"as a Kagemusha trap, from the setup position {where}"))
+    return found
