@@ -119,6 +119,24 @@ def random_positions(
             yield state.clone()
 
 
+def sample_positions(game: Game, options: dict[str, Any], seed: int, count: int) -> list[State]:
+    """``count`` positions of one random game from ``seed``, half of them (where there are
+    enough) mid-turn: the seat to act also took the decision before. The end is added."""
+    rng = random.Random(f"sample-{seed}")
+    state = game.new_state(seed, **options)
+    mid: list[State] = []
+    other: list[State] = [state.clone()]
+    while not state.is_terminal():
+        actor = state.current_player
+        state.apply(rng.choice(state.legal_actions()))
+        if state.is_terminal() or rng.random() > 0.2:
+            continue
+        (mid if state.current_player == actor else other).append(state.clone())
+    half = min(len(mid), count // 2)
+    chosen = rng.sample(mid, half) + rng.sample(other, min(len(other), count - half))
+    return [*chosen, state]
+
+
 def play_out(state: State, rng: random.Random, limit: int | None = None) -> int:
     """Random legal decisions until the end (or ``limit`` decisions); the number played."""
     n = 0
