@@ -29,7 +29,6 @@ SCALE = 100 if SOAK else 1
 EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
     "gungi": [
         {"mode": "beginner", "first_player": "random"},
-        {"mode": "intermediate", "self_check": "forbidden"},
     ],
     "gunshi": [
         # The Advanced cards are dealt from the seed, hidden even from their owner.
