@@ -151,3 +151,51 @@ def test_a_world_depends_only_on_what_the_seat_knows(name: str, options: dict[st
                 )
     if not game.perfect_information:
         assert pairs > 0
+
+
+def flatten(data: Any, path: str = "") -> dict[str, Any]:
+    """The parts of a JSON value by path. A list of dicts (seats, sides) is taken element
+    by element; any other list as a bag (its sorted elements), since its order may mean
+    nothing (a pile of cards not yet in order)."""
+    out: dict[str, Any] = {}
+    if isinstance(data, dict):
+        for key, value in data.items():
+            out.update(flatten(value, f"{path}.{key}"))
+    elif isinstance(data, list) and data and all(isinstance(v, dict) for v in data):
+        out[f"{path}#len"] = len(data)
+        for i, value in enumerate(data):
+            out.update(flatten(value, f"{path}.{i}"))
+    elif isinstance(data, list):
+        out[f"{path}#bag"] = _unordered(data)
+    else:
+        out[path] = data
+    return out
+
+
+def _unordered(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {key: _unordered(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return sorted(canonical(_unordered(v)) for v in data)
+    return data
+
+
+@pytest.mark.parametrize(("name", "options"), PARAMS)
+def test_worlds_keep_what_the_rules_fix_at_setup(name: str, options: dict[str, Any]) -> None:
+    """What every starting position holds, whatever the seed (a setup the rules fix, such
+    as Kumi set face down in a fixed place, or cards a setup guide deals), every seat knows:
+    its worlds keep it. (Ten seeds: a part equal in all of them by chance is too unlikely
+    to matter.)"""
+    game = load_game(name)
+    starts = [game.new_state(seed, **options) for seed in range(10)]
+    flat = [flatten(s.to_json()) for s in starts]
+    fixed = {p: v for p, v in flat[0].items() if all(f.get(p, not v) == v for f in flat[1:])}
+    for state in starts[:3]:
+        for seat in range(state.num_players):
+            for k in range(3):
+                world = flatten(state.determinize(seat, random.Random(k)).to_json())
+                lost = sorted(p for p, v in fixed.items() if world.get(p, not v) != v)
+                assert not lost, (
+                    f"{name}: a world of seat {seat} at the start changes what the rules fix "
+                    f"for every seed: {lost[:8]}"
+                )

@@ -156,7 +156,7 @@ def test_decision_count_does_not_depend_on_secrets(name: str, options: dict[str,
     compared = 0
     for seed in range(GAMES):
         rng = random.Random(f"count-{name}-{seed}")
-        for state in random_positions(game, options, seed, every=4, limit=300):
+        for state in random_positions(game, options, seed, every=1, limit=150):
             for x, y, seat in secret_twins(state, rng):
                 actor = x.current_player
                 try:
