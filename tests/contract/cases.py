@@ -73,6 +73,16 @@ HIDDEN_PARAMS = [
 ]
 
 
+def pair_seeds(game: Game, found: list[int]) -> Iterator[int]:
+    """Seeds 0, 1, ...: :data:`SCALE` of them, and more (up to 10) while ``found[0]`` (the
+    caller's count of pairs) is 0 in a game with hidden information, so that a test of
+    pairs never passes on none."""
+    seed = 0
+    while seed < SCALE or (not game.perfect_information and found[0] == 0 and seed < SCALE + 10):
+        yield seed
+        seed += 1
+
+
 def fingerprint(state: State) -> str:
     """Everything observable about a state, as one string: its full JSON, every seat's and
     the spectator's view, whose turn, the legal actions and the outcome. Two states with

@@ -8,9 +8,11 @@ views after every decision), so it knows exactly as much in both. Three ways to 
   the same to ``seat`` (a secret choice: a Shogun, a card put face down, a card order).
 * :func:`seed_twins`, generic: the same decisions from another seed, where every view of
   ``seat`` on the way is the same (the seed changed only what ``seat`` cannot see).
-* :data:`SWAPPERS`, one small hook per game where chance hides things that no choice does
-  (hands and draw piles): two hidden things exchanged, written here from the rules, never
-  with the engine's ``determinize``. A game without a hook still gets the generic pairs.
+* :func:`history_swaps` with :data:`SWAPPERS`, one small hook per game where chance hides
+  things that no choice does (hands and draw piles): two things hidden from the seat are
+  exchanged at the start, written here from the rules (never with the engine's
+  ``determinize``), and the same decisions replayed on both while the seat's views agree.
+  A game without a hook still gets the generic pairs.
 """
 
 from __future__ import annotations
@@ -119,8 +121,8 @@ def _gunkimono_end() -> set[int]:
 
 def _swap_sashimono(state: Any, seat: int, rng: random.Random) -> State | None:
     """Rulebook: hands and decks are hidden. A Kumi (or a Sashimono card) of another
-    army's hand changes place with one of its deck; in solo, two cards of the Kagemusha's
-    Kumi deck change places."""
+    army's hand changes place with one of its deck, or two of its deck change places (in
+    solo: the Kagemusha's)."""
     y = state.clone()
     sides = [i for i in range(len(y.sides)) if i != seat and y.sides[i].army != "none"]
     rng.shuffle(sides)
@@ -147,16 +149,38 @@ SWAPPERS: dict[str, Callable[[State, int, random.Random], State | None]] = {
 }
 
 
-def swapped(state: State, rng: random.Random) -> Iterator[Pair]:
-    """For each seat, a copy with two things it cannot see exchanged (the game's hook)."""
-    hook = SWAPPERS.get(state.game.name)
-    if hook is None or state.is_terminal():
+def history_swaps(
+    game: Game, options: dict[str, Any], seed: int, rng: random.Random, tries: int = 3
+) -> Iterator[Pair]:
+    """For each seat, the game's hook applied to the START of a random game, and the same
+    decisions replayed on both: a pair wherever every decision was legal in both and every
+    view of the seat the same, so the seat saw exactly the same things on the way (a swap
+    made later could contradict something the seat saw earlier)."""
+    start = game.new_state(seed, **options)
+    hook = SWAPPERS.get(game.name)
+    if hook is None:
         return
-    for seat in range(state.num_players):
-        other = hook(state, seat, rng)
-        if other is not None and view_key(other, seat) == view_key(state, seat):
-            if _differ(state, other):
-                yield state.clone(), other, seat
+    history = []
+    state = start.clone()
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        history.append(action)
+        state.apply(action)
+    for seat in range(start.num_players):
+        for _ in range(tries):
+            y = hook(start, seat, rng)
+            if y is None or view_key(y, seat) != view_key(start, seat):
+                continue
+            x = start.clone()
+            stop = rng.randrange(1, len(history) + 1)
+            for action in history[:stop]:
+                theirs = [a for a in y.legal_actions() if a == action]
+                if not theirs or view_key(x, seat) != view_key(y, seat):
+                    break
+                x.apply(action)
+                y.apply(theirs[0])
+            if view_key(x, seat) == view_key(y, seat) and not x.is_terminal() and _differ(x, y):
+                yield x, y, seat
 
 
 def all_pairs(
@@ -166,8 +190,8 @@ def all_pairs(
     from tests.contract.cases import random_positions
 
     yield from seed_twins(game, options, seed, seed + 7919, rng.randrange(1, 60), rng)
+    yield from history_swaps(game, options, seed, rng)
     for state in random_positions(game, options, seed, every):
         if state.is_terminal():
             continue
         yield from choice_twins(state, rng)
-        yield from swapped(state, rng)

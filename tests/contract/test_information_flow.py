@@ -29,7 +29,14 @@ import pytest
 
 from sengoku.core.game import State
 from sengoku.core.registry import load_game
-from tests.contract.cases import HIDDEN_PARAMS, PARAMS, SCALE, canonical, view_key
+from tests.contract.cases import (
+    HIDDEN_PARAMS,
+    PARAMS,
+    SCALE,
+    canonical,
+    pair_seeds,
+    view_key,
+)
 from tests.contract.pairs import Pair, all_pairs, choice_twins
 
 GAMES = SCALE
@@ -73,14 +80,15 @@ def follow(x: State, y: State, seat: int, rng: random.Random, steps: int) -> int
 @pytest.mark.parametrize(("name", "options"), PARAMS)
 def test_same_view_same_turns_choices_and_outcome(name: str, options: dict[str, Any]) -> None:
     game = load_game(name)
-    followed = pairs = 0
-    for seed in range(GAMES):
+    followed = 0
+    pairs = [0]
+    for seed in pair_seeds(game, pairs):
         rng = random.Random(f"flow-{name}-{seed}")
         for x, y, seat in all_pairs(game, options, seed, every=31, rng=rng):
-            pairs += 1
+            pairs[0] += 1
             followed += follow(x, y, seat, rng, steps=60)
     if not game.perfect_information:
-        assert pairs > 0 and followed > 0, "no pair of states one seat cannot tell apart"
+        assert pairs[0] > 0 and followed > 0, "no pair of states one seat cannot tell apart"
 
 
 # ------------------------------------------------------------------ decision count
