@@ -1,9 +1,11 @@
-"""Random-play invariants for 2-5 players (hundreds of games; thousands with SENGOKU_SOAK=1).
+"""Random-play invariants of Gunkimono for 2-5 players (hundreds of games; thousands with
+SENGOKU_SOAK=1).
 
-Checked along every game: tiles conserved, legal actions in ascending integer order and each
-one applies, a sample of other actions is refused without changing anything, clone is
-independent, the JSON round trip is exact, views never show hidden parts (a determinized
-state looks the same to that seat), terminal states have no legal actions.
+Checked along every game: tiles conserved (after every kind of decision, and in determinized
+states), the rule checks that explain refusals agree with the legal list, draws are told
+only to the drawer, the outcome's scores are the final scores. The invariants every game
+keeps (JSON and record round trips, refused actions, clones, views, determinize) are checked
+by the contract suite, ``tests/contract``.
 """
 
 from __future__ import annotations
@@ -14,9 +16,7 @@ from collections import Counter
 
 import pytest
 
-from sengoku.core.game import IllegalAction
 from sengoku.games.gunkimono import Place, SmallTile
-from sengoku.games.gunkimono.actions import NUM_ACTIONS, int_to_action
 from sengoku.games.gunkimono.data import components, tile_troops
 from sengoku.games.gunkimono.state import CELLS, END_TILE, PAIRS, GunkimonoState
 from tests.gunkimono.helpers import GAME
@@ -45,23 +45,6 @@ def check_conservation(st: GunkimonoState) -> None:
 def deep_checks(st: GunkimonoState, rng: random.Random) -> None:
     snapshot = st.to_json()
     legal = st.legal_actions()
-    ints = [GAME.action_to_int(st, a) for a in legal]
-    assert ints == sorted(ints) and len(set(ints)) == len(ints)
-    for a, n in zip(legal, ints, strict=True):
-        assert GAME.int_to_action(st, n) == a
-    # JSON round trip
-    back = GAME.state_from_json(snapshot)
-    assert back.to_json() == snapshot
-    assert back.legal_actions() == legal
-    # Refused actions change nothing.
-    legal_set = set(ints)
-    for _ in range(15):
-        n = rng.randrange(NUM_ACTIONS)
-        if n in legal_set:
-            continue
-        with pytest.raises(IllegalAction):
-            st.apply(int_to_action(n))
-        assert st.to_json() == snapshot
     # The rule checks that explain refusals agree with the legal list, tile by tile, where
     # the stronghold rules make it subtle.
     if st.phase == "place" and sum(len(x) for x in st.strongholds) >= 2:
@@ -79,24 +62,15 @@ def deep_checks(st: GunkimonoState, rng: random.Random) -> None:
         legal_objects = set(legal)
         for a in rng.sample(candidates, min(100, len(candidates))):
             assert (st.why_illegal(a) is None) == (a in legal_objects), a
-    # A sample of legal actions applies (on clones); clones are independent.
+    # Every legal action keeps the tiles where they can be (a sample, on clones).
     for a in rng.sample(legal, min(6, len(legal))):
         c = st.clone()
         c.apply(a)
         check_conservation(c)
         assert st.to_json() == snapshot
-    assert st.legal_actions() == legal
-    # Notation round trip.
-    for a in rng.sample(legal, min(6, len(legal))):
-        assert GAME.parse_action(st, str(a)) == a
-        assert GAME.parse_action(st, GAME.format_action(st, a)) == a
-    # Hidden information: a determinized state looks the same to that seat.
+    # A determinized state keeps the tiles too.
     for seat in range(st.num_players):
-        d = st.determinize(seat, random.Random(7))
-        assert d.view(seat) == st.view(seat)
-        check_conservation(d)
-        again = d.determinize(seat, random.Random(11))
-        assert again.to_json() == st.determinize(seat, random.Random(11)).to_json()
+        check_conservation(st.determinize(seat, random.Random(7)))
 
 
 @pytest.mark.soak

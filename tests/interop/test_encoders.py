@@ -306,24 +306,6 @@ def test_gunkimono_hand_is_in_the_owners_tensor_only() -> None:
     assert spectator[hand_at : hand_at + encoder.CODES].sum() == 0
 
 
-@pytest.mark.parametrize(
-    ("name", "options"), [("gunkimono", {}), ("sashimono", {}), ("gunshi", {})]
-)
-def test_tensors_depend_only_on_the_view(name: str, options: dict) -> None:
-    """A determinization (same view, other hidden cards) gives the same tensor."""
-    game = sengoku.load_game(name)
-    encoder = encoder_for(game, options)
-    state = game.new_state(seed=2, **options)
-    rng = random.Random(3)
-    for _ in range(20):
-        state.apply(rng.choice(state.legal_actions()))
-    for seat in range(state.num_players):
-        world = state.determinize(seat, random.Random(seat))
-        assert np.array_equal(
-            encoder.encode(world.view(seat), seat), encoder.encode(state.view(seat), seat)
-        )
-
-
 def test_legal_table_is_in_contract_order() -> None:
     state = GUNGI.new_state()
     table = legal_table(GUNGI, state)

@@ -1,4 +1,8 @@
-"""Random-play invariants over hundreds of duels and solo games (thousands with SENGOKU_SOAK)."""
+"""Random-play invariants of Sashimono over hundreds of duels and solo games (thousands with
+SENGOKU_SOAK), every solo challenge included: the games end by their own rules, events carry
+a message, the opponent's hand and Hidden Kumi never show. The invariants every game keeps
+(JSON and record round trips, refused actions, clones, views, determinize) are checked by
+the contract suite, ``tests/contract``."""
 
 from __future__ import annotations
 
@@ -8,9 +12,8 @@ import random
 
 import pytest
 
-from sengoku.core.game import IllegalAction
 from sengoku.games.sashimono import Sashimono
-from sengoku.games.sashimono.state import NUM_ACTIONS, SashimonoState
+from sengoku.games.sashimono.state import SashimonoState
 
 SOAK = bool(os.environ.get("SENGOKU_SOAK"))
 CHALLENGES = (
@@ -23,59 +26,16 @@ CHALLENGES = (
 )
 
 
-def _hidden_free(view: dict) -> str:
-    return json.dumps(view, sort_keys=True)
-
-
 def check_state(game: Sashimono, st: SashimonoState, rng: random.Random, deep: bool) -> None:
-    legal = st.legal_actions()
     if st.is_terminal():
-        assert legal == [] and st.current_player == -1 and st.outcome() is not None
+        assert st.outcome() is not None
         return
-    ints = [game.action_to_int(st, a) for a in legal]
-    assert ints == sorted(ints) and len(set(ints)) == len(ints)
-    for a, n in zip(legal, ints, strict=True):
-        assert game.int_to_action(st, n) == a
-        assert game.parse_action(st, str(a)) == a
-        assert game.parse_action(st, game.format_action(st, a)) == a
     if not deep:
         return
-    before = st.to_json()
-    # a sample of illegal actions is refused and changes nothing
-    for _ in range(3):
-        n = rng.randrange(NUM_ACTIONS)
-        if n in ints:
-            continue
-        with pytest.raises(IllegalAction):
-            st.apply(game.int_to_action(st, n))
-        assert st.to_json() == before
-    # clone is independent
-    c = st.clone()
-    c.apply(rng.choice(c.legal_actions()))
-    assert st.to_json() == before
-    # JSON round trip
-    data = json.loads(json.dumps(before))
-    back = game.state_from_json(data)
-    assert back.to_json() == before
-    assert back.legal_actions() == legal
-    # views: JSON-ready, and exactly what the seat may see: a state resampled from the
-    # seat's knowledge gives the same view (so the view cannot depend on what is hidden)
-    seats = list(range(st.num_players))
-    for seat in [*seats, None]:
-        v = st.view(seat)
-        json.dumps(v)
-        if seat is None:
-            continue
-        d = st.determinize(seat, random.Random(rng.randrange(1000)))
-        assert d.view(seat) == v
-        # same view + same rng seed -> same determinization
-        d2 = d.determinize(seat, random.Random(7))
-        d3 = st.determinize(seat, random.Random(7))
-        assert d2.to_json() == d3.to_json()
     # the opponent's hand never shows in a seat's view, nor a Hidden Kumi's types unless
     # the seat knows them (printed at setup, turned face down in public, peeked at)
     if st.num_players == 2:
-        for seat in seats:
+        for seat in range(2):
             other = st.sides[1 - seat]
             v = st.view(seat)["sides"][1 - seat]
             assert v["hand"] is None and v["sashimono_hand"] is None

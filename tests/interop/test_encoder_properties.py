@@ -1,0 +1,112 @@
+"""Observation encoders, every registered game: a tensor is a function of the view alone.
+
+The encoders keep parts of the last views they encoded (boards, stacks) to be fast. Whatever
+they keep, the tensor must be what a fresh encoder gives for the same view: along whole
+random games (up to 400 decisions), every seat and the spectator, one encoder shared by all (as an environment
+shares it) agrees entry for entry with a new encoder given a copy of the view; a view the
+caller changed after encoding it is encoded as changed; and two states that give a seat
+the same view (pairs built without ``determinize``, ``tests/contract/pairs.py``) give that
+seat the same tensor. What each tensor holds is checked per game in ``test_encoders.py``.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sengoku.core.registry import load_game
+from sengoku.interop.encoders import encoder_for
+from tests.contract.cases import PARAMS, SCALE
+from tests.contract.pairs import all_pairs
+
+
+@pytest.mark.parametrize(("name", "options"), PARAMS)
+def test_shared_encoder_agrees_with_a_fresh_one(name: str, options: dict[str, Any]) -> None:
+    game = load_game(name)
+    shared = encoder_for(game, options)
+    rng = random.Random(f"encoder-{name}")
+    compared = 0
+    for seed in range(SCALE):
+        state = game.new_state(seed, **options)
+        plies = 0
+        while True:
+            for seat in [*range(state.num_players), None]:
+                view = state.view(seat)
+                got = shared.encode(view, seat)
+                fresh = encoder_for(game, options).encode(copy.deepcopy(view), seat)
+                assert got.dtype == fresh.dtype == np.float32
+                assert got.shape == shared.shape
+                assert np.array_equal(got, fresh), (name, seed, seat)
+                assert got.min() >= shared.low and got.max() <= shared.high
+                compared += 1
+            if state.is_terminal() or plies == 400:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+            plies += 1
+    assert compared > 0
+
+
+def morph(old: Any, new: Any) -> None:
+    """Turn ``old`` into a copy of ``new`` in place, keeping its lists and dicts (the way a
+    caller may update a view it holds)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in list(old):
+            if key not in new:
+                del old[key]
+        for key, value in new.items():
+            if key in old and isinstance(old[key], (dict, list)) and type(old[key]) is type(value):
+                morph(old[key], value)
+            else:
+                old[key] = copy.deepcopy(value)
+    elif isinstance(old, list) and isinstance(new, list):
+        del old[len(new) :]
+        for i, value in enumerate(new):
+            if i < len(old) and isinstance(old[i], (dict, list)) and type(old[i]) is type(value):
+                morph(old[i], value)
+            elif i < len(old):
+                old[i] = copy.deepcopy(value)
+            else:
+                old.append(copy.deepcopy(value))
+
+
+@pytest.mark.parametrize(("name", "options"), PARAMS)
+def test_a_view_changed_after_encoding_is_encoded_as_changed(
+    name: str, options: dict[str, Any]
+) -> None:
+    """An encoder that keeps the last board or stacks notices a view that its holder
+    changed in place (into the next position's view) after encoding it."""
+    game = load_game(name)
+    shared = encoder_for(game, options)
+    rng = random.Random(f"encoder-change-{name}")
+    state = game.new_state(3, **options)
+    held: dict[int | None, Any] = {}
+    for _ in range(80):
+        if state.is_terminal():
+            break
+        for seat in [*range(state.num_players), None]:
+            view = state.view(seat)
+            if seat in held:
+                morph(held[seat], view)
+                assert held[seat] == view
+                fresh = encoder_for(game, options).encode(copy.deepcopy(view), seat)
+                assert np.array_equal(shared.encode(held[seat], seat), fresh), (name, seat)
+            else:
+                held[seat] = view
+            shared.encode(held[seat], seat)
+        for _ in range(rng.randrange(1, 4)):
+            if not state.is_terminal():
+                state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(("name", "options"), PARAMS)
+def test_same_view_same_tensor(name: str, options: dict[str, Any]) -> None:
+    game = load_game(name)
+    encoder = encoder_for(game, options)
+    rng = random.Random(f"encoder-pairs-{name}")
+    for x, y, seat in all_pairs(game, options, 0, every=17, rng=rng):
+        got = encoder.encode(x.view(seat), seat)
+        assert np.array_equal(got, encoder.encode(y.view(seat), seat))
