@@ -1,4 +1,4 @@
-"""Balance of a card set by self-play: ``python -m sengoku.games.sashimono.balance``.
+"""Balance of a card set by self-play: ``python -m sengoku.arena.sashimono_balance``.
 
 Plays duels with the same agent on both sides and prints each army's wins (with a 95%
 Wilson interval) and how often each card was scored (share of games in which it was scored
