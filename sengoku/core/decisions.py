@@ -33,7 +33,7 @@ from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Enum)
-O = TypeVar("O")
+Opt = TypeVar("Opt")
 
 
 class DecisionStack(Generic[T]):
@@ -87,7 +87,7 @@ class DecisionStack(Generic[T]):
 
 
 @dataclass(frozen=True)
-class Pending(Generic[K, O]):
+class Pending(Generic[K, Opt]):
     """One question asked of one seat: the seat that decides, which question (``kind``, a
     member of the game's enum of questions), the rule that asks it (shown to players and in
     an illegal action's message), and the options, in the order they are offered.
@@ -97,7 +97,7 @@ class Pending(Generic[K, O]):
     seat: int
     kind: K
     rule: str
-    options: tuple[O, ...]
+    options: tuple[Opt, ...]
 
 
 def check_table(table: Mapping[K, Callable[..., Any]], kinds: type[K], what: str) -> None:

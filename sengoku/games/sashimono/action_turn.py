@@ -6,10 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sengoku.games.sashimono import (
-    sonae,
-    turn,
-)
+from sengoku.games.sashimono import sonae, turn
 from sengoku.games.sashimono.decisions import (
     K_DO,
     K_DONE,

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sengoku.games.sashimono import (
-    sonae,
-)
+from sengoku.games.sashimono import sonae
 from sengoku.games.sashimono.decisions import (
     K_DONE,
     K_HAND,

@@ -7,12 +7,7 @@ import random
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from sengoku.games.sashimono import (
-    action_turn,
-    effects,
-    score_turn,
-    training,
-)
+from sengoku.games.sashimono import action_turn, effects, score_turn, training
 from sengoku.games.sashimono.cards import KUMI_TYPES
 from sengoku.games.sashimono.decisions import (
     K_DO,
@@ -26,15 +21,7 @@ from sengoku.games.sashimono.decisions import (
     Step,
     Task,
 )
-from sengoku.games.sashimono.pieces import (
-    CELLS,
-    KAGE,
-    Side,
-    is_up,
-    rank,
-    seat_bit,
-    types_of,
-)
+from sengoku.games.sashimono.pieces import CELLS, KAGE, Side, is_up, rank, seat_bit, types_of
 
 if TYPE_CHECKING:
     from sengoku.games.sashimono.state import SashimonoState

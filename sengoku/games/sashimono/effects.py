@@ -8,11 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from sengoku.games.sashimono import (
-    kagemusha,
-    sonae,
-    turn,
-)
+from sengoku.games.sashimono import kagemusha, sonae, turn
 from sengoku.games.sashimono.cards import KUMI_NAMES
 from sengoku.games.sashimono.decisions import (
     K_HAND,

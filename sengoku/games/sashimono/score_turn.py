@@ -6,11 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sengoku.games.sashimono import (
-    setup,
-    training,
-    winning,
-)
+from sengoku.games.sashimono import setup, training, winning
 from sengoku.games.sashimono.decisions import (
     K_BONUS,
     K_DONE,
@@ -21,10 +17,7 @@ from sengoku.games.sashimono.decisions import (
     Step,
     Task,
 )
-from sengoku.games.sashimono.pieces import (
-    SLOT_SHORT,
-    SLOTS,
-)
+from sengoku.games.sashimono.pieces import SLOT_SHORT, SLOTS
 
 if TYPE_CHECKING:
     from sengoku.games.sashimono.state import SashimonoState

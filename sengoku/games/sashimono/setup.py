@@ -9,19 +9,8 @@ from typing import TYPE_CHECKING, cast
 
 from sengoku.core.game import Event, event
 from sengoku.games.sashimono.cards import KUMI_TYPES
-from sengoku.games.sashimono.decisions import (
-    K_LOOK,
-    Prompt,
-    Question,
-    Step,
-    Task,
-)
-from sengoku.games.sashimono.pieces import (
-    EVERYONE,
-    KAGE,
-    Side,
-    seat_bit,
-)
+from sengoku.games.sashimono.decisions import K_LOOK, Prompt, Question, Step, Task
+from sengoku.games.sashimono.pieces import EVERYONE, KAGE, Side, seat_bit
 
 if TYPE_CHECKING:
     from sengoku.games.sashimono.cards import CardSet
@@ -83,9 +72,7 @@ def setup(state: SashimonoState, seed: int) -> list[Event]:
     first = 0
     if state.solo and state.sides[0].army == "east":
         first = KAGE  # the West army takes the first turn: here, the Kagemusha
-    state.tasks = [Task(Step.TURN, seat=first)]
-    for seat in reversed(seats):
-        state.push(Task(Step.SETUP_LOOK, seat=seat))
+    state.push(*[Task(Step.SETUP_LOOK, seat=seat) for seat in seats], Task(Step.TURN, seat=first))
     state._events = [event("setup", message="Each army sets out its Sonae and draws 3 Kumi.")]
     return state._run()
 

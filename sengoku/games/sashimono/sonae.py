@@ -5,18 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sengoku.games.sashimono.decisions import (
-    K_ENEMY,
-    K_OWN,
-    Spec,
-)
-from sengoku.games.sashimono.pieces import (
-    EVERYONE,
-    KAGE,
-    describe_stack,
-    flipped,
-    is_up,
-)
+from sengoku.games.sashimono.decisions import K_ENEMY, K_OWN, Spec
+from sengoku.games.sashimono.pieces import EVERYONE, KAGE, describe_stack, flipped, is_up
 
 if TYPE_CHECKING:
     from sengoku.games.sashimono.state import SashimonoState

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sengoku.core.decisions import DecisionStack, check_table
-from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, event
+from sengoku.core.game import TERMINAL, Action, Event, IllegalAction, Outcome, State, event
 from sengoku.games.sashimono import (
     action_turn,
     battle,
@@ -166,7 +166,12 @@ class SashimonoState(State):
     def outcome(self) -> Outcome | None:
         return self.result
 
-    def legal_actions(self) -> list[Act]:
+    def legal_actions(self) -> list[Action]:
+        """The legal actions (each an :class:`~.decisions.Act`), in integer order."""
+        return cast("list[Action]", self.legal_acts())
+
+    def legal_acts(self) -> list[Act]:
+        """:meth:`legal_actions`, typed as what they are."""
         if self.result is not None or self.prompt is None:
             return []
         if self._legal is None:

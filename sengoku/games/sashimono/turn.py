@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sengoku.games.sashimono import (
-    kagemusha,
-)
+from sengoku.games.sashimono import kagemusha
 from sengoku.games.sashimono.cards import KUMI_NAMES
 from sengoku.games.sashimono.decisions import (
     K_DONE,
@@ -21,11 +19,7 @@ from sengoku.games.sashimono.decisions import (
     Step,
     Task,
 )
-from sengoku.games.sashimono.pieces import (
-    CELLS,
-    EVERYONE,
-    KAGE,
-)
+from sengoku.games.sashimono.pieces import CELLS, EVERYONE, KAGE
 
 if TYPE_CHECKING:
     from sengoku.games.sashimono.state import SashimonoState

@@ -6,9 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sengoku.core.game import Outcome
-from sengoku.games.sashimono.pieces import (
-    KAGE,
-)
+from sengoku.games.sashimono.pieces import KAGE
 
 if TYPE_CHECKING:
     from sengoku.games.sashimono.state import SashimonoState
