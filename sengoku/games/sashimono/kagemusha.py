@@ -219,9 +219,7 @@ def answer(state: SashimonoState) -> None:
             choice = min(enemy_cells, key=lambda o: army_distance(state, o.arg))
         else:
             choice = opts[0]  # leftmost / first
-    state.prompt = None
-    state._legal = None
-    state.answer(prompt, choice)
+    state.answer(choice)
 
 
 def army_distance(state: SashimonoState, cell: int) -> tuple[int, int, int]:

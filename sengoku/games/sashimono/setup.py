@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, cast
 
-from sengoku.core.game import Event, event
 from sengoku.games.sashimono.cards import KUMI_TYPES
 from sengoku.games.sashimono.decisions import K_LOOK, Prompt, Question, Step, Task
 from sengoku.games.sashimono.pieces import EVERYONE, KAGE, Side, seat_bit
@@ -18,7 +17,8 @@ if TYPE_CHECKING:
     from sengoku.games.sashimono.state import SashimonoState
 
 
-def setup(state: SashimonoState, seed: int) -> list[Event]:
+def setup(state: SashimonoState, seed: int) -> None:
+    """Deal the game from ``seed`` and schedule the first steps (the position then runs)."""
     rng = random.Random(seed)
     cs = state.cs
     if state.solo:
@@ -73,8 +73,7 @@ def setup(state: SashimonoState, seed: int) -> list[Event]:
     if state.solo and state.sides[0].army == "east":
         first = KAGE  # the West army takes the first turn: here, the Kagemusha
     state.push(*[Task(Step.SETUP_LOOK, seat=seat) for seat in seats], Task(Step.TURN, seat=first))
-    state._events = [event("setup", message="Each army sets out its Sonae and draws 3 Kumi.")]
-    return state._run()
+    state.emit("setup", "Each army sets out its Sonae and draws 3 Kumi.")
 
 
 def step_setup_look(state: SashimonoState, task: Task) -> None:

@@ -11,7 +11,9 @@ by the rulebook's prescriptions (see :mod:`.kagemusha`).
 This module keeps the position, the contract and the machine; the rules are in modules
 named as the rulebook names them, and the three tables below say which runs what:
 ``STEPS`` (a step -> its rule), ``ANSWERS`` (a question -> the rule that applies its
-answer) and ``OPERATIONS`` (an operation of the card language -> its rule).
+answer) and ``OPERATIONS`` (an operation of the card language -> its rule). In the rule
+modules, ``step_*`` runs a step, ``answer_*`` applies an answer (the question, then the
+chosen option's kind and argument) and ``op_*`` performs an operation.
 """
 
 from __future__ import annotations
@@ -150,7 +152,8 @@ class SashimonoState(State):
 
     def setup(self, seed: int) -> list[Event]:
         """Deal the game (the rulebook's Setup: :mod:`.setup`) and run to the first question."""
-        return setup.setup(self, seed)
+        setup.setup(self, seed)
+        return self._run()
 
     # ------------------------------------------------------------------ contract
 
@@ -193,24 +196,21 @@ class SashimonoState(State):
         if chosen is None:
             legal = ", ".join(o.text for o in prompt.options[:12])
             raise IllegalAction(f"{action} is not legal now ({prompt.rule}); legal: {legal}")
-        self.prompt = None
-        self._legal = None
         self.decisions += 1
         self._events = []
-        self.answer(prompt, chosen)
+        self.answer(chosen)
         events = self._run()
         return events + self._end_if_too_long(self.decisions)
 
     def _end_game(self, result: Outcome) -> None:
-        self._finish(result)
+        self.finish(result)
 
     def interim_scores(self) -> tuple[float, ...]:
-        return self._scores()
-
-    def _scores(self) -> tuple[float, ...]:
+        """The VP of each seat."""
         return tuple(float(self.sides[s].vp) for s in range(self.num_players))
 
-    def _finish(self, result: Outcome) -> None:
+    def finish(self, result: Outcome) -> None:
+        """End the game with ``result``."""
         self.result = result
         self.prompt = None
         self._legal = None
@@ -357,8 +357,13 @@ class SashimonoState(State):
         self.prompt = Prompt(seat, question, rule, tuple(Choice(*o) for o in options), **data)
         self._legal = None
 
-    def answer(self, prompt: Prompt, choice: Choice) -> None:
-        """Apply the answer ``choice`` to ``prompt`` (already taken off the state)."""
+    def answer(self, choice: Choice) -> None:
+        """Answer the pending question with ``choice``, one of its options: the question is
+        taken off the position, then its rule from ``ANSWERS`` applies the answer."""
+        prompt = self.prompt
+        assert prompt is not None
+        self.prompt = None
+        self._legal = None
         ANSWERS[prompt.kind](self, prompt, choice.kind, choice.arg)
 
     # ------------------------------------------------------------------ what a seat knows

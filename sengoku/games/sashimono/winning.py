@@ -15,13 +15,13 @@ if TYPE_CHECKING:
 def win(state: SashimonoState, seat: int, reason: str) -> None:
     if state.solo:
         if seat == KAGE:
-            state._finish(Outcome(reason, (), state._scores(), (-1.0,)))
+            state.finish(Outcome(reason, (), state.interim_scores(), (-1.0,)))
             state.emit("game_over", f"The Kagemusha wins ({reason}).", reason=reason)
         else:
-            state._finish(Outcome(reason, (0,), state._scores(), (1.0,)))
+            state.finish(Outcome(reason, (0,), state.interim_scores(), (1.0,)))
             state.emit("game_over", f"{state.name_of(0)} defeats the Kagemusha.", reason=reason)
         return
     returns = tuple(1.0 if s == seat else -1.0 for s in range(2))
-    state._finish(Outcome(reason, (seat,), state._scores(), returns))
+    state.finish(Outcome(reason, (seat,), state.interim_scores(), returns))
     state.emit("game_over", f"{state.name_of(seat)} wins with {state.sides[seat].vp} VP.",
                reason=reason, winners=[seat])  # fmt: skip
