@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 
 def answer_play(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """The Sashimono chosen: ask for the space it goes to."""
     seat = prompt.seat
     state.ctx["card"] = arg
     opts = [(K_SLOT, p, f"slot {SLOTS[p]}", SLOT_SHORT[p]) for p in turn.free_slots(state, seat)]
@@ -40,6 +41,7 @@ def answer_play(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
 
 
 def answer_slot(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """Play 1 Sashimono card: it goes next to the line it activates."""
     seat = prompt.seat
     s = state.sides[seat]
     card = state.ctx["card"]
@@ -53,6 +55,7 @@ def answer_slot(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
 
 
 def card_actions(state: SashimonoState) -> list[tuple[int, Any]]:
+    """The actions of the played card (0-3) and of the reference card (4-)."""
     card = state.card(state.ctx["card"])
     out: list[tuple[int, Any]] = list(enumerate(card.actions))
     out += [(4 + i, a) for i, a in enumerate(state.cs.reference)]
@@ -60,6 +63,7 @@ def card_actions(state: SashimonoState) -> list[tuple[int, Any]]:
 
 
 def step_actions(state: SashimonoState, task: Task) -> None:
+    """Take Actions: ask for the next action whose requirements hold, or ``done``."""
     seat = task.seat
     lid = state.ctx["line"]
     opts = []
@@ -93,6 +97,7 @@ def gunbai_may_help(state: SashimonoState, seat: int) -> bool:
 
 
 def answer_do(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """Perform the chosen action (with the Gunbai fan, ask for the flip first)."""
     seat = prompt.seat
     if kind == K_DONE:
         state.emit("actions_done", f"{state.name_of(seat)} ends the actions.")
@@ -112,12 +117,14 @@ def answer_do(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> Non
 
 
 def answer_gunbai(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """The Gunbai fan: flip the chosen Kumi of the line."""
     sonae.flip(state, prompt.seat, prompt.seat, arg)
 
 
 def icons(
     state: SashimonoState, side: int, cells: tuple[int, ...], flip: int = -1
 ) -> tuple[dict[str, int], int]:
+    """The face-up type icons and the Hidden Kumi of ``cells`` (as if ``flip`` were flipped)."""
     counts = {"T": 0, "K": 0, "N": 0}
     hidden = 0
     sc = state.sides[side].cells
@@ -138,6 +145,7 @@ def icons(
 def reqs_ok(
     state: SashimonoState, side: int, lid: int, requires: tuple[str, ...], flip: int = -1
 ) -> bool:
+    """Whether the requirement icons ``requires`` hold in line ``lid`` of ``side``."""
     counts, hidden = icons(state, side, state.line_cells(side, lid), flip)
     for icon in requires:
         if icon == "gunbai":

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 
 def op_battle(state: SashimonoState, task: Task, spec: Spec) -> None:
+    """The battle effect: the attacker chooses the enemy line (Choose Line)."""
     actor = task.actor
     foe = state.enemy(actor)
     lines = list(state.lines_of(foe))
@@ -51,6 +52,7 @@ def op_battle(state: SashimonoState, task: Task, spec: Spec) -> None:
 
 
 def answer_battle(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """The line chosen: the battle starts from the line of the played card."""
     actor = prompt.seat
     task = prompt.task
     spec = task.spec
@@ -61,6 +63,7 @@ def answer_battle(state: SashimonoState, prompt: Prompt, kind: int, arg: int) ->
 def start_battle(
     state: SashimonoState, att: int, aline: int, dline: int, bonus: int, dante: bool
 ) -> None:
+    """Start a battle: both antes, then the result."""
     dfn = state.enemy(att)
     state.battle = {"att": att, "dfn": dfn, "aline": aline, "dline": dline, "bonus": bonus,
                    "dante": dante, "ante": {str(att): [], str(dfn): []}}  # fmt: skip
@@ -71,6 +74,7 @@ def start_battle(
 
 
 def step_ante(state: SashimonoState, task: Task) -> None:
+    """Attacker / Defender Ante: reveal Hidden Kumi of the line, add Kumi from hand."""
     seat = task.seat
     b = state.battle
     assert b is not None
@@ -92,6 +96,7 @@ def step_ante(state: SashimonoState, task: Task) -> None:
 
 
 def answer_ante(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """One ante (a reveal, or a card from hand); ask again until ``done``."""
     seat = prompt.seat
     b = state.battle
     assert b is not None
@@ -107,6 +112,7 @@ def answer_ante(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
 
 
 def modifier(state: SashimonoState, side: int, stat: str, lid: int) -> int:
+    """The ongoing attack or defence modifiers of ``side``'s Sashimono for line ``lid``."""
     if side == KAGE:
         if not state.options["challenge_abilities"]:
             return 0
@@ -142,6 +148,7 @@ def battle_power(state: SashimonoState) -> tuple[int, int]:
 
 
 def step_resolve(state: SashimonoState, task: Task) -> None:
+    """Compare Power, then Results: the casualty's chooser picks it."""
     b = state.battle
     assert b is not None
     attack, defence = battle_power(state)
@@ -169,6 +176,7 @@ def step_resolve(state: SashimonoState, task: Task) -> None:
 
 
 def answer_casualty(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """The casualty goes to the bottom of its owner's deck; ongoing triggers."""
     side = prompt.side
     s = state.sides[side]
     st = s.cells[arg]
@@ -192,6 +200,7 @@ def answer_casualty(state: SashimonoState, prompt: Prompt, kind: int, arg: int) 
 
 
 def ongoing_cards(state: SashimonoState, side: int, trigger: str) -> list[tuple[int, int | None]]:
+    """``side``'s Sashimono with an ongoing effect on ``trigger`` (and their lines)."""
     if side == KAGE:
         if not state.options["challenge_abilities"]:
             return []
@@ -202,6 +211,7 @@ def ongoing_cards(state: SashimonoState, side: int, trigger: str) -> list[tuple[
 
 
 def trigger(state: SashimonoState, side: int, pc: tuple[int, int | None]) -> None:
+    """Schedule the ongoing effect of a card."""
     card = state.card(pc[0])
     assert card.ongoing is not None
     state.emit("trigger", f"{card.name}'s ongoing effect ({state.name_of(side)}).", card=card.id)
@@ -210,6 +220,7 @@ def trigger(state: SashimonoState, side: int, pc: tuple[int, int | None]) -> Non
 
 
 def step_battle_end(state: SashimonoState, task: Task) -> None:
+    """The antes go to the bottom of their decks; battle-won triggers."""
     b = state.battle
     assert b is not None
     for key, cards in b["ante"].items():

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 
 def sel_cells(state: SashimonoState, side: int, kw: dict[str, Any]) -> list[str]:
+    """The stacks of ``side``'s Sonae that a condition's ``line``/``position`` select."""
     cells = state.sides[side].cells
     kage = side == KAGE
     line = kw.get("line")
@@ -54,6 +55,7 @@ def sel_cells(state: SashimonoState, side: int, kw: dict[str, Any]) -> list[str]
 
 
 def match(st: str, kw: dict[str, Any]) -> bool:
+    """Whether a stack matches a condition's ``face``/``type``/``rank``/``min_rank``."""
     face = kw.get("face", "any")
     if face == "hidden" and is_up(st):
         return False
@@ -143,6 +145,7 @@ def rebow(state: SashimonoState) -> None:
 
 
 def rebow_pass(state: SashimonoState) -> bool:
+    """One pass of bowing over every Sashimono in play; whether any changed."""
     changed = False
     seats = [0] if state.solo else [0, 1]
     for seat in seats:

@@ -52,6 +52,7 @@ def determinize(state: SashimonoState, seat: int, rng: random.Random) -> Sashimo
 
 
 def deal(state: SashimonoState, seat: int, rng: random.Random, keep_hidden: bool) -> SashimonoState:
+    """A copy of the position with what ``seat`` cannot see dealt again."""
     st = state.clone()
     st._legal = None
     bit = seat_bit(seat)

@@ -46,10 +46,12 @@ if TYPE_CHECKING:
 
 
 def skip(state: SashimonoState, actor: int, what: str) -> None:
+    """Report that an effect has nothing to act on."""
     state.emit("no_effect", f"{state.name_of(actor)}: {what}.")
 
 
 def op_flip(state: SashimonoState, task: Task, spec: Spec) -> None:
+    """Flip a Kumi (own or enemy, in or outside the line, by face)."""
     actor = task.actor
     side, cells = sonae.flip_targets(state, actor, spec, task.line)
     if not cells:
@@ -60,6 +62,7 @@ def op_flip(state: SashimonoState, task: Task, spec: Spec) -> None:
 
 
 def answer_flip(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """Flip the chosen Kumi; repeat while the count lasts."""
     sonae.flip(state, prompt.seat, prompt.side, arg)
     again(state, prompt.task)
 
@@ -73,6 +76,7 @@ def again(state: SashimonoState, task: Task) -> None:
 
 
 def op_draw(state: SashimonoState, task: Task, spec: Spec) -> None:
+    """Draw Kumi or Sashimono."""
     actor = task.actor
     n = spec["count"]
     if spec["what"] == "kumi":
@@ -82,6 +86,7 @@ def op_draw(state: SashimonoState, task: Task, spec: Spec) -> None:
 
 
 def draw_sashimono(state: SashimonoState, seat: int, n: int) -> None:
+    """``seat`` draws ``n`` Sashimono (the Kagemusha adds them to its line)."""
     s = state.sides[seat]
     if seat == KAGE:
         for _ in range(n):
@@ -97,6 +102,7 @@ def draw_sashimono(state: SashimonoState, seat: int, n: int) -> None:
 
 
 def op_look(state: SashimonoState, task: Task, spec: Spec) -> None:
+    """Look at the top Kumi of your deck, keep some, the rest to the bottom."""
     actor = task.actor
     s = state.sides[actor]
     if actor == KAGE:
@@ -115,12 +121,14 @@ def op_look(state: SashimonoState, task: Task, spec: Spec) -> None:
 
 
 def ask_keep(state: SashimonoState, actor: int, keep: int) -> None:
+    """Ask for one looked-at Kumi to keep."""
     opts = [(K_LOOK, i, f"keep L{i + 1}", f"L{i + 1}") for i in range(len(state.looking))]
     state.ask(actor, Question.KEEP, f"look and choose: keep {keep} to hand, the rest to the bottom",
               opts, keep=keep)  # fmt: skip
 
 
 def answer_keep(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """Keep the chosen Kumi; after the last, the rest go to the bottom."""
     seat = prompt.seat
     s = state.sides[seat]
     s.hand.append(state.looking.pop(arg))
@@ -135,6 +143,7 @@ def answer_keep(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
 
 
 def op_rearrange(state: SashimonoState, task: Task, spec: Spec) -> None:
+    """Rearrange a line (the played one, or any for Gyorin)."""
     actor = task.actor
     if actor == KAGE:
         return
@@ -146,10 +155,12 @@ def op_rearrange(state: SashimonoState, task: Task, spec: Spec) -> None:
 
 
 def answer_rearrange(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """The line chosen: ask for its new order."""
     ask_perm(state, prompt.seat, arg)
 
 
 def ask_perm(state: SashimonoState, seat: int, lid: int) -> None:
+    """Ask for the new order of line ``lid`` (one option per distinct result)."""
     cells = state.sides[seat].cells
     line = LINES[lid]
     seen: set[tuple[Any, ...]] = set()
@@ -166,6 +177,7 @@ def ask_perm(state: SashimonoState, seat: int, lid: int) -> None:
 
 
 def answer_perm(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """Rearrange the line, in front of everyone."""
     seat = prompt.seat
     cells = state.sides[seat].cells
     lid = prompt.line
@@ -185,6 +197,7 @@ def answer_perm(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
 
 
 def op_swap(state: SashimonoState, task: Task, spec: Spec) -> None:
+    """Swap two Kumi of your Sonae (adjacent ones, or any two)."""
     actor = task.actor
     if actor == KAGE:
         return
@@ -197,6 +210,7 @@ def op_swap(state: SashimonoState, task: Task, spec: Spec) -> None:
 
 
 def swap_partners(state: SashimonoState, seat: int, i: int, adjacent: bool) -> list[int]:
+    """The Kumi that Kumi ``i`` may swap with."""
     cells = state.sides[seat].cells
     if cells[i] is None:
         return []
@@ -211,6 +225,7 @@ def swap_partners(state: SashimonoState, seat: int, i: int, adjacent: bool) -> l
 
 
 def answer_swap(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """The first Kumi chosen: ask for the second."""
     seat = prompt.seat
     opts = [(K_OWN, j, f"with {CELLS[j]}", CELLS[j])
             for j in swap_partners(state, seat, arg, prompt.adjacent)]  # fmt: skip
@@ -218,6 +233,7 @@ def answer_swap(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
 
 
 def answer_swap_with(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """Swap the two Kumi."""
     seat = prompt.seat
     cells = state.sides[seat].cells
     i = prompt.first
@@ -229,6 +245,7 @@ def answer_swap_with(state: SashimonoState, prompt: Prompt, kind: int, arg: int)
 
 
 def op_return(state: SashimonoState, task: Task, spec: Spec) -> None:
+    """Return a Kumi (the whole stack) to its owner's hand."""
     actor = task.actor
     side, cells = sonae.flip_targets(state, actor, spec, task.line)
     if side == KAGE:
@@ -242,6 +259,7 @@ def op_return(state: SashimonoState, task: Task, spec: Spec) -> None:
 
 
 def answer_return_kumi(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """The chosen stack goes back to its owner's hand."""
     side = prompt.side
     s = state.sides[side]
     st = s.cells[arg] or ""
@@ -253,6 +271,7 @@ def answer_return_kumi(state: SashimonoState, prompt: Prompt, kind: int, arg: in
 
 
 def op_discard(state: SashimonoState, task: Task, spec: Spec) -> None:
+    """Discard Kumi from hand (the Kagemusha: its leftmost Kumi)."""
     actor = task.actor
     side = actor if spec["side"] == "own" else state.enemy(actor)
     s = state.sides[side]
@@ -272,6 +291,7 @@ def op_discard(state: SashimonoState, task: Task, spec: Spec) -> None:
 
 
 def answer_discard(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """The chosen Kumi to the bottom of the deck; repeat while the count lasts."""
     seat = prompt.seat
     s = state.sides[seat]
     s.bottom("kumi", [s.hand.pop(arg)], seat_bit(seat))
@@ -280,6 +300,7 @@ def answer_discard(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -
 
 
 def op_play_kumi(state: SashimonoState, task: Task, spec: Spec) -> None:
+    """Play Kumi from hand into empty spaces (at most ``count``)."""
     actor = task.actor
     if actor == KAGE:
         return
@@ -287,6 +308,7 @@ def op_play_kumi(state: SashimonoState, task: Task, spec: Spec) -> None:
 
 
 def op_bury(state: SashimonoState, task: Task, spec: Spec) -> None:
+    """Put one of your Sashimono (hand or play) at the bottom of your deck."""
     actor = task.actor
     if actor == KAGE:
         return
@@ -307,6 +329,7 @@ def op_bury(state: SashimonoState, task: Task, spec: Spec) -> None:
 
 
 def answer_bury(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """The chosen Sashimono to the bottom of the deck."""
     seat = prompt.seat
     s = state.sides[seat]
     if kind == K_SHAND:
@@ -324,6 +347,7 @@ def answer_bury(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
 
 
 def op_peek(state: SashimonoState, task: Task, spec: Spec) -> None:
+    """Peek at an enemy Hidden Kumi."""
     actor = task.actor
     foe = state.enemy(actor)
     cells = [i for i, st in enumerate(state.sides[foe].cells) if st is not None and not is_up(st)]
@@ -335,6 +359,7 @@ def op_peek(state: SashimonoState, task: Task, spec: Spec) -> None:
 
 
 def answer_peek(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """The peeker learns the Kumi's types; repeat while the count lasts."""
     seat, side = prompt.seat, prompt.side
     st = state.sides[side].cells[arg] or ""
     if side != KAGE:
@@ -347,6 +372,7 @@ def answer_peek(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
 
 
 def op_choose(state: SashimonoState, task: Task, spec: Spec) -> None:
+    """Choose one of several effects."""
     actor = task.actor
     opts = [(K_OPTION, i, f"choose {o['label']}", o["label"])
             for i, o in enumerate(spec["options"])]  # fmt: skip
@@ -354,6 +380,7 @@ def op_choose(state: SashimonoState, task: Task, spec: Spec) -> None:
 
 
 def answer_choose(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """Perform the chosen effects."""
     task = prompt.task
     option = task.spec["options"][arg]
     state.emit("choose", f"{state.name_of(prompt.seat)} chooses {option['label']}.")

@@ -41,12 +41,14 @@ def stack_entry(st: str, show: bool) -> dict[str, Any]:
 
 
 def stack_view(st: str | None, show: bool) -> dict[str, Any] | None:
+    """The view entry of a stack (a copy), or ``None`` for an empty space."""
     if st is None:
         return None
     return dict(stack_entry(st, show))
 
 
 def view(state: SashimonoState, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` (``None``: a spectator) sees of the position, JSON-ready."""
     cards = state.cs.cards
     cached = _STACK_VIEWS.get
     entry = stack_entry

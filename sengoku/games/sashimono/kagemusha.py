@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 
 def take_turn(state: SashimonoState) -> None:
+    """The Kagemusha's turn: Score Kagemusha VP, then schedule its other steps."""
     k = state.sides[KAGE]
     state.emit("turn", "The Kagemusha's turn.", seat=KAGE)
     keep, keep_b = [], []
@@ -47,10 +48,12 @@ def take_turn(state: SashimonoState) -> None:
 
 
 def count(state: SashimonoState, t: str) -> int:
+    """How many face-up Kumi of type ``t`` the Kagemusha's Kumi line holds."""
     return sum(1 for st in state.sides[KAGE].cells if st is not None and is_up(st) and t in st)
 
 
 def step_block(state: SashimonoState, task: Task) -> None:
+    """Perform Kagemusha's Actions for one type: T battles columns, N rows, K draws."""
     t = task.type
     n = count(state, t)
     if not n:
@@ -60,6 +63,7 @@ def step_block(state: SashimonoState, task: Task) -> None:
 
 
 def nearest_line(state: SashimonoState, axis: str) -> int:
+    """The player's row or column nearest the Kagemusha's Army."""
     p = state.sides[KAGE].army_pos
     if axis == "column":
         if p <= 2:
@@ -79,15 +83,18 @@ def nearest_line(state: SashimonoState, axis: str) -> int:
 
 
 def step_battle(state: SashimonoState, task: Task) -> None:
+    """The Kagemusha battles the nearest line (it makes no ante)."""
     dline = nearest_line(state, task.axis)
     battle.start_battle(state, KAGE, 6, dline, 0, True)
 
 
 def step_place(state: SashimonoState, task: Task) -> None:
+    """The Kagemusha places the top Kumi of its deck in its Kumi line."""
     draw_kumi(state)
 
 
 def draw_kumi(state: SashimonoState) -> bool:
+    """The Kagemusha draws a Kumi to its line; with its deck empty it wins (False)."""
     k = state.sides[KAGE]
     if not k.deck:
         winning.win(state, KAGE, "kagemusha_deck")
@@ -99,6 +106,7 @@ def draw_kumi(state: SashimonoState) -> bool:
 
 
 def draw_sashimono(state: SashimonoState) -> bool:
+    """The Kagemusha draws a Sashimono to its line; with its deck empty it wins (False)."""
     k = state.sides[KAGE]
     if not k.sdeck:
         winning.win(state, KAGE, "kagemusha_deck")
@@ -109,6 +117,7 @@ def draw_sashimono(state: SashimonoState) -> bool:
 
 
 def add_sashimono(state: SashimonoState, c: int) -> None:
+    """A Sashimono joins the Kagemusha's line (a full line of 6 scores its first)."""
     k = state.sides[KAGE]
     if state.options["challenge_six_sashimono"] and len(k.sline) >= 6:
         first = k.sline.pop(0)
@@ -126,6 +135,7 @@ def add_sashimono(state: SashimonoState, c: int) -> None:
 
 
 def step_draw(state: SashimonoState, task: Task) -> None:
+    """Draw Kumi & Check Kumi: three matching Kumi go (or train), a Sashimono comes."""
     k = state.sides[KAGE]
     if not draw_kumi(state):
         return
@@ -169,6 +179,7 @@ def step_draw(state: SashimonoState, task: Task) -> None:
 
 
 def step_move(state: SashimonoState, task: Task) -> None:
+    """Move Army & Check Sashimono: the Army moves on; too many Sashimono are discarded."""
     k = state.sides[KAGE]
     mine = state.sides[0].slots
     p = k.army_pos

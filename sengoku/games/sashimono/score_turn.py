@@ -34,6 +34,7 @@ BONUS_EFFECT: tuple[list[Spec], ...] = (
 
 
 def step_score(state: SashimonoState, task: Task) -> None:
+    """Score VP, then Replace Scored Sashimono (look at N+1, return 1)."""
     seat = task.seat
     s = state.sides[seat]
     scored = [p for p in range(12) if s.slots[p] is not None and s.bowed[p]]
@@ -70,6 +71,7 @@ def step_score(state: SashimonoState, task: Task) -> None:
 
 
 def step_return_sas(state: SashimonoState, task: Task) -> None:
+    """Return Un-Scored Sashimono: ask for one to return to hand, or ``keep``."""
     seat = task.seat
     s = state.sides[seat]
     opts = [(K_PSLOT, p, f"return {SLOTS[p]}", SLOT_SHORT[p])
@@ -83,6 +85,7 @@ def step_return_sas(state: SashimonoState, task: Task) -> None:
 
 
 def answer_return_sas(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """One Sashimono from play back to hand; ask again."""
     seat = prompt.seat
     if kind == K_DONE:
         return
@@ -97,6 +100,7 @@ def answer_return_sas(state: SashimonoState, prompt: Prompt, kind: int, arg: int
 
 
 def step_bonus(state: SashimonoState, task: Task) -> None:
+    """Bonus Action: ask for one of those that can do something, or none."""
     seat = task.seat
     s = state.sides[seat]
     opts = []
@@ -114,6 +118,7 @@ def step_bonus(state: SashimonoState, task: Task) -> None:
 
 
 def answer_bonus(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """Perform the chosen bonus action's effects."""
     seat = prompt.seat
     if kind == K_DONE:
         return

@@ -77,6 +77,7 @@ def setup(state: SashimonoState, seed: int) -> None:
 
 
 def step_setup_look(state: SashimonoState, task: Task) -> None:
+    """Setup step 4: the seat looks at the top 5 of its Sashimono deck."""
     seat = task.seat
     s = state.sides[seat]
     state.looking = s.sdeck[:5]
@@ -89,11 +90,13 @@ def step_setup_look(state: SashimonoState, task: Task) -> None:
 
 
 def ask_return_looked(state: SashimonoState, seat: int, n: int, rule: str) -> None:
+    """Ask ``seat`` to return one of the looked-at Sashimono to the bottom (``n`` to go)."""
     opts = [(K_LOOK, i, f"bottom L{i + 1}", f"L{i + 1}") for i in range(len(state.looking))]
     state.ask(seat, Question.LOOK_BOTTOM, rule, opts, n=n)
 
 
 def answer_look_bottom(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """One looked-at Sashimono to the bottom; after the last, the rest go to hand."""
     seat = prompt.seat
     s = state.sides[seat]
     card = state.looking.pop(arg)

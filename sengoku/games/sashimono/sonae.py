@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 
 def flip(state: SashimonoState, actor: int, side: int, idx: int) -> None:
+    """``actor`` flips Kumi ``idx`` of ``side``'s Sonae (its types become public)."""
     cells = state.sides[side].cells
     st = cells[idx]
     assert st is not None
@@ -35,6 +36,7 @@ def flip(state: SashimonoState, actor: int, side: int, idx: int) -> None:
 def flip_targets(
     state: SashimonoState, actor: int, spec: Spec, line: int | None
 ) -> tuple[int, list[int]]:
+    """Whose Sonae an effect acts on, and the Kumi there it may choose."""
     side = actor if spec.get("side", "own") == "own" else state.enemy(actor)
     cells = state.sides[side].cells
     where = spec.get("where", "any")
@@ -59,6 +61,7 @@ def flip_targets(
 def cell_opts(
     state: SashimonoState, chooser: int, side: int, cells: list[int], verb: str
 ) -> list[tuple[int, int, str, str]]:
+    """The options naming ``cells`` of ``side``'s Sonae for ``chooser``."""
     if side == chooser:
         return [(K_OWN, i, f"{verb} {state.cell_name(side, i)}", state.cell_name(side, i))
                 for i in cells]  # fmt: skip

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 def train_targets(
     state: SashimonoState, seat: int, line: int | None
 ) -> list[tuple[int, list[int]]]:
+    """The face-up Kumi ``seat`` can train (outside ``line``), and the hand Kumi for each."""
     s = state.sides[seat]
     skip = set(LINES[line]) if line is not None else set()
     out = []
@@ -30,6 +31,7 @@ def train_targets(
 
 
 def op_train(state: SashimonoState, task: Task, spec: Spec) -> None:
+    """The train effect: ask for the Kumi to train, or ``no training``."""
     actor = task.actor
     if actor == KAGE:
         return
@@ -58,6 +60,7 @@ def may_train(state: SashimonoState, seat: int, line: int | None) -> bool:
 
 
 def answer_train(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """The Kumi chosen: ask for the Kumi from hand to put on top."""
     seat = prompt.seat
     if kind == K_DONE:
         state.emit("no_effect", f"{state.name_of(seat)} does not train.")
@@ -70,6 +73,7 @@ def answer_train(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> 
 
 
 def answer_train_with(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """Put the Kumi from hand on top: the stack's Rank goes up by one."""
     seat = prompt.seat
     s = state.sides[seat]
     t = s.hand.pop(arg)

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 
 def step_turn(state: SashimonoState, task: Task) -> None:
+    """A turn begins: the Kagemusha plays its own; a player chooses Action or Score."""
     seat = task.seat
     state.turn_seat = seat
     state.turns += 1
@@ -44,6 +45,7 @@ def step_turn(state: SashimonoState, task: Task) -> None:
 
 
 def answer_turn(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """Action turn: ask for the Sashimono to play. Score turn: schedule its steps."""
     seat = prompt.seat
     after = [Task(Step.DRAW_KUMI, seat=seat), Task(Step.PLACE, seat=seat),
              Task(Step.END_TURN, seat=seat)]  # fmt: skip
@@ -60,12 +62,14 @@ def answer_turn(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
 
 
 def free_slots(state: SashimonoState, seat: int) -> list[int]:
+    """The Sashimono spaces ``seat`` may play to (empty, not the Kagemusha's Army)."""
     s = state.sides[seat]
     army = state.sides[KAGE].army_pos if state.solo else -1
     return [p for p in range(12) if s.slots[p] is None and p != army]
 
 
 def step_draw_kumi(state: SashimonoState, task: Task) -> None:
+    """Draw Kumi Cards: K+1, K the empty spaces of the Sonae."""
     seat = task.seat
     s = state.sides[seat]
     k = sum(1 for st in s.cells if st is None)
@@ -76,6 +80,7 @@ def step_draw_kumi(state: SashimonoState, task: Task) -> None:
 
 
 def draw_kumi(state: SashimonoState, seat: int, n: int) -> None:
+    """``seat`` draws ``n`` Kumi (fewer when the deck runs short)."""
     s = state.sides[seat]
     if seat == KAGE:
         for _ in range(n):
@@ -95,6 +100,7 @@ def draw_kumi(state: SashimonoState, seat: int, n: int) -> None:
 
 
 def step_place(state: SashimonoState, task: Task) -> None:
+    """Play Kumi Cards: you may play a Kumi from hand into an empty space."""
     seat = task.seat
     s = state.sides[seat]
     if not s.hand or all(st is not None for st in s.cells):
@@ -106,6 +112,7 @@ def step_place(state: SashimonoState, task: Task) -> None:
 
 
 def answer_place(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """The Kumi chosen: ask for its space and face, or ``end``."""
     seat = prompt.seat
     if kind == K_DONE:
         return
@@ -120,6 +127,7 @@ def answer_place(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> 
 
 
 def answer_place_at(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """The Kumi goes to the space, face up or Hidden; ask for the next."""
     seat = prompt.seat
     s = state.sides[seat]
     t = s.hand.pop(prompt.hand)
@@ -139,6 +147,7 @@ def answer_place_at(state: SashimonoState, prompt: Prompt, kind: int, arg: int) 
 
 
 def step_end_turn(state: SashimonoState, task: Task) -> None:
+    """The turn ends; the other seat (or the Kagemusha) takes the next."""
     seat = task.seat
     state.ctx = {}
     if state.solo:

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 
 def win(state: SashimonoState, seat: int, reason: str) -> None:
+    """``seat`` (or the Kagemusha) wins for ``reason``: the game ends."""
     if state.solo:
         if seat == KAGE:
             state.finish(Outcome(reason, (), state.interim_scores(), (-1.0,)))
