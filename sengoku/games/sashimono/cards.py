@@ -596,7 +596,7 @@ def check_free_bows(cs: CardSet) -> None:
     """Refuse a card whose scoring condition holds before any play has made it so: bowed
     the moment it is played from the setup position, or as a Kagemusha trap from setup
     (see :func:`sengoku.games.sashimono.state.setup_bows`)."""
-    from sengoku.games.sashimono.state import setup_bows  # the engine reads this module
+    from sengoku.games.sashimono.setup import setup_bows  # the engine reads this module
 
     for c, why in setup_bows(cs):
         card = cs.cards[c]
