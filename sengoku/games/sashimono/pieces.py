@@ -133,7 +133,12 @@ class Side:
         return s
 
     def to_json(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in Side.__slots__}
+        """The side as JSON-ready data that shares no list with it."""
+        out: dict[str, Any] = {}
+        for name in Side.__slots__:
+            value = getattr(self, name)
+            out[name] = value[:] if isinstance(value, list) else value
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Side:
