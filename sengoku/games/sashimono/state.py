@@ -143,11 +143,13 @@ class SashimonoState(State):
 
     @property
     def tasks(self) -> DecisionStack[Task]:
-        """The steps still to do, the next one last."""
+        """The steps still to do (``pop`` gives the next)."""
         return self._tasks
 
     @tasks.setter
     def tasks(self, steps: Iterable[Task | Mapping[str, Any]]) -> None:
+        """Replace the steps, bottom first: ``Task`` records or their saved form
+        (``{"t": "turn", "seat": 0}``), as tests that set up a position write them."""
         self._tasks = DecisionStack(t if isinstance(t, Task) else Task.from_json(t) for t in steps)
 
     def setup(self, seed: int) -> list[Event]:
