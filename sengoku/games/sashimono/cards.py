@@ -341,6 +341,14 @@ FUNCS: dict[str, dict[str, tuple[Any, ...]]] = {
     "empty": {},
 }
 _PLAIN = {"min": min, "max": max, "abs": abs}
+_COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
+    ast.Lt: lambda x, y: x < y,
+    ast.LtE: lambda x, y: x <= y,
+    ast.Gt: lambda x, y: x > y,
+    ast.GtE: lambda x, y: x >= y,
+    ast.Eq: lambda x, y: x == y,
+    ast.NotEq: lambda x, y: x != y,
+}
 
 
 def compile_condition(src: str, where: str) -> Condition:
@@ -382,16 +390,9 @@ def _comp(node: ast.AST, where: str) -> Condition:
     if isinstance(node, ast.Compare):
         first = _comp(node.left, where)
         rest = [_comp(c, where) for c in node.comparators]
-        ops = []
+        ops: list[Callable[[Any, Any], bool]] = []
         for op in node.ops:
-            fn = {
-                ast.Lt: lambda x, y: x < y,
-                ast.LtE: lambda x, y: x <= y,
-                ast.Gt: lambda x, y: x > y,
-                ast.GtE: lambda x, y: x >= y,
-                ast.Eq: lambda x, y: x == y,
-                ast.NotEq: lambda x, y: x != y,
-            }.get(type(op))
+            fn = _COMPARE.get(type(op))
             if fn is None:
                 raise CardError(f"{where}: comparison {type(op).__name__} is not allowed")
             ops.append(fn)
@@ -443,13 +444,13 @@ def _comp(node: ast.AST, where: str) -> Condition:
                 )
             if not isinstance(kw.value, ast.Constant):
                 raise CardError(f"{where}: {fname}({kw.arg}=...) takes a constant")
-            value = kw.value.value
-            if value not in FUNCS[fname][kw.arg]:
+            const = kw.value.value
+            if const not in FUNCS[fname][kw.arg]:
                 raise CardError(
-                    f"{where}: {fname}({kw.arg}={value!r}) is not allowed; allowed: "
+                    f"{where}: {fname}({kw.arg}={const!r}) is not allowed; allowed: "
                     f"{', '.join(map(repr, FUNCS[fname][kw.arg]))}"
                 )
-            kwargs[kw.arg] = TYPE_WORDS[value] if kw.arg == "type" else value
+            kwargs[kw.arg] = TYPE_WORDS[str(const)] if kw.arg == "type" else const
         frozen = dict(kwargs)
 
         def call(st: Any, o: int, e: int) -> int:
@@ -595,7 +596,7 @@ def check_free_bows(cs: CardSet) -> None:
     """Refuse a card whose scoring condition holds before any play has made it so: bowed
     the moment it is played from the setup position, or as a Kagemusha trap from setup
     (see :func:`sengoku.games.sashimono.state.setup_bows`)."""
-    from sengoku.games.sashimono.state import setup_bows  # the engine reads this module
+    from sengoku.games.sashimono.setup import setup_bows  # the engine reads this module
 
     for c, why in setup_bows(cs):
         card = cs.cards[c]

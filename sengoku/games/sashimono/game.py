@@ -208,11 +208,10 @@ def render(st: SashimonoState, seat: int | None) -> str:
                 f"Kumi hand: {len(side.hand)} cards (deck {len(side.deck)}); "
                 f"Sashimono hand: {len(side.shand)} (deck {len(side.sdeck)})"
             )
-        for p, c in enumerate(side.slots):
-            if c is not None:
-                card = st.card(c)
+        for p, placed in enumerate(side.slots):
+            if placed is not None:
                 bow = "BOWED " if side.bowed[p] else ""
-                lines.append(f"  {SLOTS[p]}: {bow}{_card_line(st, c)}")
+                lines.append(f"  {SLOTS[p]}: {bow}{_card_line(st, placed)}")
     if st.solo:
         k = st.sides[KAGE]
         lines.append("")
@@ -230,10 +229,11 @@ def render(st: SashimonoState, seat: int | None) -> str:
                 f"  trap {'BOWED ' if b else ''}{card.name}: {card.text or card.score_text}"
             )
     if st.battle is not None:
-        b = st.battle
+        fight = st.battle
         lines.append(
-            f"Battle: seat {b['att']} {LINE_NAMES[b['aline']]} attacks {LINE_NAMES[b['dline']]}; "
-            f"antes {', '.join(f'{k2}: {len(v)}' for k2, v in b['ante'].items())}"
+            f"Battle: seat {fight['att']} {LINE_NAMES[fight['aline']]} attacks "
+            f"{LINE_NAMES[fight['dline']]}; "
+            f"antes {', '.join(f'{k2}: {len(v)}' for k2, v in fight['ante'].items())}"
         )
     if st.looking and seat == st.looking_owner:
         shown = [c if isinstance(c, str) else st.card(c).id for c in st.looking]
@@ -247,7 +247,7 @@ def render(st: SashimonoState, seat: int | None) -> str:
     if result is not None:
         lines.append(f"Game over: {result.reason}; winners {list(result.winners)}")
     elif st.prompt is not None:
-        p = st.prompt
-        who = "the Kagemusha" if p["seat"] == KAGE else f"seat {p['seat']}"
-        lines.append(f"{who} to decide: {p['rule']}")
+        prompt = st.prompt
+        who = "the Kagemusha" if prompt.seat == KAGE else f"seat {prompt.seat}"
+        lines.append(f"{who} to decide: {prompt.rule}")
     return "\n".join(lines)

@@ -1,4 +1,4 @@
-"""Balance of a card set by self-play: ``python -m sengoku.games.sashimono.balance``.
+"""Balance of a card set by self-play: ``python -m sengoku.arena.sashimono_balance``.
 
 Plays duels with the same agent on both sides and prints each army's wins (with a 95%
 Wilson interval) and how often each card was scored (share of games in which it was scored
@@ -34,13 +34,13 @@ def _value(st: SashimonoState, seat: int) -> float:
 
 
 def greedy_choice(st: SashimonoState, seat: int, rng: random.Random) -> Act:
-    legal = st.legal_actions()
+    legal = st.legal_acts()
     if len(legal) == 1:
         return legal[0]
     world = st.determinize(seat, rng)
     best: list[Act] = []
     best_value = -1e18
-    for action in world.legal_actions():
+    for action in world.legal_acts():
         child = world.clone()
         child.apply(action)
         v = _value(child, seat)
@@ -66,7 +66,7 @@ def _chooser(
     agent: str, game: Sashimono, rng: random.Random, iterations: int
 ) -> Callable[[SashimonoState, int], Act]:
     if agent == "random":
-        return lambda st, seat: rng.choice(st.legal_actions())
+        return lambda st, seat: rng.choice(st.legal_acts())
     if agent == "greedy":
         return lambda st, seat: greedy_choice(st, seat, rng)
     from sengoku.ai import make_agent

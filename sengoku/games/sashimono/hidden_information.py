@@ -1,0 +1,135 @@
+"""Hidden information: what a seat sees (:func:`view`): its own hand and deck counts, the
+Hidden Kumi whose types it knows, the question only when it is its own."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sengoku.games.sashimono.pieces import (
+    KAGE,
+    LINE_NAMES,
+    SLOTS,
+    attack_of,
+    defence_of,
+    is_up,
+    rank,
+    seat_bit,
+    types_of,
+)
+
+if TYPE_CHECKING:
+    from sengoku.games.sashimono.state import SashimonoState
+
+#: (stack, shown) -> its view entry; view() hands out copies. Stacks are short strings of
+#: distinct Kumi types, so this stays small.
+_STACK_VIEWS: dict[tuple[str, bool], dict[str, Any]] = {}
+
+
+def stack_entry(st: str, show: bool) -> dict[str, Any]:
+    """The shared, cached view entry of a stack: copy it before handing it out."""
+    key = (st, show)
+    cached = _STACK_VIEWS.get(key)
+    if cached is None:
+        if is_up(st) or show:
+            cached = {"types": types_of(st), "face": "up" if is_up(st) else "hidden",
+                      "rank": rank(st), "attack": attack_of(st), "defence": defence_of(st)}  # fmt: skip
+        else:
+            cached = {"types": None, "face": "hidden", "rank": rank(st), "attack": rank(st),
+                      "defence": rank(st)}  # fmt: skip
+        _STACK_VIEWS[key] = cached
+    return cached
+
+
+def stack_view(st: str | None, show: bool) -> dict[str, Any] | None:
+    """The view entry of a stack (a copy), or ``None`` for an empty space."""
+    if st is None:
+        return None
+    return dict(stack_entry(st, show))
+
+
+def view(state: SashimonoState, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` (``None``: a spectator) sees of the position, JSON-ready."""
+    cards = state.cs.cards
+    cached = _STACK_VIEWS.get
+    entry = stack_entry
+    sides = []
+    bit = seat_bit(seat)
+    for i in range(2):
+        if state.solo and i == 1:
+            continue
+        s = state.sides[i]
+        own = seat == i
+        bowed = s.bowed
+        # a Hidden Kumi shows its types to its owner and to whoever knows them
+        shows = [own or bool(k & bit) for k in s.known]
+        sides.append({
+            "seat": i,
+            "army": s.army,
+            "sonae": [None if st is None else dict(cached((st, show)) or entry(st, show))
+                      for st, show in zip(s.cells, shows, strict=True)],
+            "hand": list(s.hand) if own else None,
+            "hand_count": len(s.hand),
+            "deck_count": len(s.deck),
+            "sashimono_hand": [cards[c].id for c in s.shand] if own else None,
+            "sashimono_hand_count": len(s.shand),
+            "sashimono_deck_count": len(s.sdeck),
+            "slots": {SLOTS[p]: {"card": cards[c].id, "bowed": bowed[p]}
+                      for p, c in enumerate(s.slots) if c is not None},
+            "vp": s.vp,
+            "scored": [cards[c].id for c in s.scored],
+        })  # fmt: skip
+    out: dict[str, Any] = {
+        "game": "sashimono",
+        "mode": state.options["mode"],
+        "vp_target": state.target,
+        "cards": state.options["cards"] or "sengoku",
+        "viewer": seat,
+        "turn_seat": state.turn_seat,
+        "turn": state.turns,
+        "current_player": state.current_player,
+        "sides": sides,
+        "result": state.result.to_json() if state.result else None,
+    }
+    if state.solo:
+        k = state.sides[KAGE]
+        out["kagemusha"] = {
+            "army": k.army,
+            "kumi_line": [stack_view(st, True) for st in k.cells],
+            "kumi_deck_count": len(k.deck),
+            "sashimono_line": [{"card": state.card(c).id, "bowed": b}
+                               for c, b in zip(k.sline, k.sbowed, strict=True)],
+            "sashimono_deck_count": len(k.sdeck),
+            "army_position": k.army_pos + 1,
+            "vp": k.vp,
+            "scored": [state.card(c).id for c in k.scored],
+            "discarded_kumi": list(k.discard),
+        }  # fmt: skip
+    if state.battle is not None:
+        b = state.battle
+        out["battle"] = {
+            "attacker": b["att"], "defender": b["dfn"],
+            "attack_line": LINE_NAMES[b["aline"]], "defence_line": LINE_NAMES[b["dline"]],
+            "ante_counts": {k2: len(v) for k2, v in b["ante"].items()},
+            "bonus": b["bonus"],
+        }  # fmt: skip
+    if state.ctx.get("card") is not None and state.ctx.get("slot") is not None:
+        out["played"] = {
+            "card": state.card(state.ctx["card"]).id,
+            "slot": SLOTS[state.ctx["slot"]],
+            "line": LINE_NAMES[state.ctx["line"]],
+            "used": list(state.ctx["used"]),
+        }
+    if state.prompt is not None and state.result is None:
+        p = state.prompt
+        mine = seat == p.seat
+        out["prompt"] = {"seat": p.seat, "question": p.kind.value, "rule": p.rule,
+                         "options": [o.text for o in p.options] if mine else None}  # fmt: skip
+    if state.looking:
+        mine = seat == state.looking_owner
+        kind = "kumi" if isinstance(state.looking[0], str) else "sashimono"
+        out["looking"] = {
+            "owner": state.looking_owner, "kind": kind, "count": len(state.looking),
+            "cards": ([c if kind == "kumi" else state.card(c).id for c in state.looking]
+                      if mine else None),
+        }  # fmt: skip
+    return out

@@ -1,0 +1,157 @@
+"""The pieces of Sashimono (the rulebook's "Game Components"): Kumi and their stacks, the
+Sonae and its lines, the 12 Sashimono spaces around it, and one army on the table.
+
+A Kumi stack is a short string: its types (``T`` Teppo-Gumi, ``K`` Kiba-Tai, ``N``
+Nagae-Gumi), then ``^`` face up or ``v`` Hidden. Sonae spaces are numbered 0..8 (``a1`` ..
+``c3``), lines 0..5 (rows then columns; 6 is the Kagemusha's Kumi line).
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import Any
+
+from sengoku.games.sashimono.cards import KUMI_NAMES, KUMI_POWER
+
+#: The Kagemusha's side in ``sides`` (it is no seat).
+KAGE = 2
+CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8))
+LINE_NAMES = ("row1", "row2", "row3", "cola", "colb", "colc", "line")
+#: The 12 Sashimono spaces, numbered as the solo Army path (spec): 1-3 above the columns,
+#: 4-6 right of the rows, 7-9 below the right/middle/left columns, 10-12 left of the
+#: bottom/middle/top rows.
+SLOTS = ("top-a", "top-b", "top-c", "right-1", "right-2", "right-3",
+         "bottom-c", "bottom-b", "bottom-a", "left-3", "left-2", "left-1")  # fmt: skip
+SLOT_SHORT = ("ta", "tb", "tc", "r1", "r2", "r3", "bc", "bb", "ba", "l3", "l2", "l1")
+SLOT_LINE = (3, 4, 5, 0, 1, 2, 5, 4, 3, 2, 1, 0)
+SLOT_POS = ((-1, 0), (-1, 1), (-1, 2), (0, 3), (1, 3), (2, 3),
+            (3, 2), (3, 1), (3, 0), (2, -1), (1, -1), (0, -1))  # fmt: skip
+#: Who knows the types of a Hidden Kumi besides its owner: a bit per seat (``1 << seat``),
+#: one for spectators, and EVERYONE when it was turned face down in public (or set up so).
+SPECTATOR_BIT = 1 << 3
+EVERYONE = 0b1111
+CORNERS = {0, 2, 6, 8}
+EDGES = {1, 3, 5, 7}
+PERMS = tuple(permutations(range(3)))
+
+
+def is_up(stack: str) -> bool:
+    return stack[-1] == "^"
+
+
+def types_of(stack: str) -> str:
+    return stack[:-1]
+
+
+def rank(stack: str) -> int:
+    return len(stack) - 1
+
+
+def attack_of(stack: str) -> int:
+    if not is_up(stack):
+        return rank(stack)
+    return sum(KUMI_POWER[t][0] for t in stack[:-1])
+
+
+def defence_of(stack: str) -> int:
+    if not is_up(stack):
+        return rank(stack)
+    return sum(KUMI_POWER[t][1] for t in stack[:-1])
+
+
+def flipped(stack: str) -> str:
+    return stack[:-1] + ("v" if is_up(stack) else "^")
+
+
+def seat_bit(seat: int | None) -> int:
+    """The knowledge bit of a seat (``None``: a spectator)."""
+    return SPECTATOR_BIT if seat is None else 1 << seat
+
+
+def describe_stack(stack: str, show: bool = True) -> str:
+    if not is_up(stack) and not show:
+        return f"a Hidden Kumi (rank {rank(stack)})"
+    names = "+".join(KUMI_NAMES[t] for t in types_of(stack))
+    return names if is_up(stack) else f"Hidden {names}"
+
+
+class Side:
+    """One army on the table: a player, or the Kagemusha (its Kumi line is its Sonae)."""
+
+    __slots__ = ("army", "cells", "hand", "deck", "shand", "sdeck", "slots", "bowed", "vp",
+                 "scored", "sline", "sbowed", "army_pos", "marker", "discard",
+                 "known", "dknown", "sknown")  # fmt: skip
+
+    def __init__(self, army: str) -> None:
+        self.army = army
+        self.cells: list[str | None] = []
+        self.hand: list[str] = []
+        self.deck: list[str] = []
+        self.shand: list[int] = []
+        self.sdeck: list[int] = []
+        self.slots: list[int | None] = [None] * 12
+        self.bowed: list[bool] = [False] * 12
+        self.vp = 0
+        self.scored: list[int] = []
+        self.sline: list[int] = []
+        self.sbowed: list[bool] = []
+        self.army_pos = 0
+        self.marker: int | None = None
+        self.discard: list[str] = []
+        #: per space of a player's Sonae: who besides the owner knows its types (bits of
+        #: :func:`seat_bit`); read only for Hidden Kumi. Unused for the Kagemusha, whose
+        #: Kumi all entered face up and are known to everyone.
+        self.known: list[int] = []
+        #: who knows the cards put at the bottom of the Kumi / Sashimono deck (same bits),
+        #: aligned with the bottom of the deck: see :meth:`marks`
+        self.dknown: list[int] = []
+        self.sknown: list[int] = []
+
+    def bottom(self, which: str, cards: list[Any], mask: int) -> None:
+        """Put ``cards`` at the bottom of the Kumi (``"kumi"``) or Sashimono deck; who
+        besides the owner knows them: ``mask``."""
+        pile, marks = (self.deck, self.dknown) if which == "kumi" else (self.sdeck, self.sknown)
+        pile.extend(cards)
+        marks.extend([mask] * len(cards))
+        if len(marks) > len(pile):
+            del marks[: len(marks) - len(pile)]
+
+    def marks(self, which: str) -> list[int]:
+        """Who knows each card of a deck, top first. Cards leave a deck only from the top and
+        enter it only at the bottom, so the marks of the bottom cards are the last ones."""
+        pile, marks = (self.deck, self.dknown) if which == "kumi" else (self.sdeck, self.sknown)
+        if len(marks) >= len(pile):
+            return marks[len(marks) - len(pile) :]
+        return [0] * (len(pile) - len(marks)) + marks
+
+    def copy(self) -> Side:
+        s = Side.__new__(Side)
+        for name in Side.__slots__:
+            value = getattr(self, name)
+            setattr(s, name, value[:] if isinstance(value, list) else value)
+        return s
+
+    def to_json(self) -> dict[str, Any]:
+        """The side as JSON-ready data that shares no list with it."""
+        out: dict[str, Any] = {}
+        for name in Side.__slots__:
+            value = getattr(self, name)
+            out[name] = value[:] if isinstance(value, list) else value
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Side:
+        s = cls.__new__(cls)
+        for name in Side.__slots__:
+            if name in ("dknown", "sknown") and name not in data:
+                value = []
+            elif name == "known" and name not in data:
+                # positions saved before knowledge was kept: face-up Kumi are public, a
+                # Hidden one is taken as known to its owner only
+                cells = data["cells"]
+                value = [EVERYONE if c is not None and is_up(c) else 0 for c in cells]
+            else:
+                value = data[name]
+            setattr(s, name, list(value) if isinstance(value, list) else value)
+        return s

@@ -1,0 +1,158 @@
+"""A turn (rulebook: "How to Play"): the choice of an Action turn or a Score turn, and what
+follows either: draw K+1 Kumi, play Kumi from hand into empty spaces, the end of the turn.
+The two turn types are :mod:`.action_turn` and :mod:`.score_turn`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.games.sashimono import kagemusha
+from sengoku.games.sashimono.cards import KUMI_NAMES
+from sengoku.games.sashimono.decisions import (
+    K_DONE,
+    K_HAND,
+    K_PLACE,
+    K_PLAY,
+    K_TURN,
+    Prompt,
+    Question,
+    Step,
+    Task,
+)
+from sengoku.games.sashimono.pieces import CELLS, EVERYONE, KAGE
+
+if TYPE_CHECKING:
+    from sengoku.games.sashimono.state import SashimonoState
+
+
+def step_turn(state: SashimonoState, task: Task) -> None:
+    """A turn begins: the Kagemusha plays its own; a player chooses Action or Score."""
+    seat = task.seat
+    state.turn_seat = seat
+    state.turns += 1
+    state.ctx = {"seat": seat}
+    if seat == KAGE:
+        kagemusha.take_turn(state)
+        return
+    s = state.sides[seat]
+    opts = []
+    if s.shand and free_slots(state, seat):
+        opts.append((K_TURN, 0, "action", "a"))
+    opts.append((K_TURN, 1, "score", "s"))
+    state.emit("turn", f"{state.name_of(seat)} to play.", seat=seat)
+    rule = "choose an Action turn or a Score turn (Score is mandatory with no Sashimono in hand)"
+    state.ask(seat, Question.TURN, rule, opts)
+
+
+def answer_turn(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """Action turn: ask for the Sashimono to play. Score turn: schedule its steps."""
+    seat = prompt.seat
+    after = [Task(Step.DRAW_KUMI, seat=seat), Task(Step.PLACE, seat=seat),
+             Task(Step.END_TURN, seat=seat)]  # fmt: skip
+    if arg == 0:
+        state.emit("turn_type", f"{state.name_of(seat)} takes an Action turn.")
+        s = state.sides[seat]
+        opts = [(K_PLAY, c, f"play {state.card(c).id}", state.card(c).id) for c in s.shand]
+        state.ask(seat, Question.PLAY, "Action turn: play one Sashimono from your hand", opts)
+        state.push(Task(Step.ACTIONS, seat=seat), *after)
+    else:
+        state.emit("turn_type", f"{state.name_of(seat)} takes a Score turn.")
+        state.push(Task(Step.SCORE, seat=seat), Task(Step.RETURN_SAS, seat=seat),
+                   Task(Step.BONUS, seat=seat), *after)  # fmt: skip
+
+
+def free_slots(state: SashimonoState, seat: int) -> list[int]:
+    """The Sashimono spaces ``seat`` may play to (empty, not the Kagemusha's Army)."""
+    s = state.sides[seat]
+    army = state.sides[KAGE].army_pos if state.solo else -1
+    return [p for p in range(12) if s.slots[p] is None and p != army]
+
+
+def step_draw_kumi(state: SashimonoState, task: Task) -> None:
+    """Draw Kumi Cards: K+1, K the empty spaces of the Sonae."""
+    seat = task.seat
+    s = state.sides[seat]
+    k = sum(1 for st in s.cells if st is None)
+    n = k + 1
+    if state.solo and state.options["challenge_fewer_kumi"]:
+        n -= 1
+    draw_kumi(state, seat, n)
+
+
+def draw_kumi(state: SashimonoState, seat: int, n: int) -> None:
+    """``seat`` draws ``n`` Kumi (fewer when the deck runs short)."""
+    s = state.sides[seat]
+    if seat == KAGE:
+        for _ in range(n):
+            if not kagemusha.draw_kumi(state):
+                return
+        return
+    got = s.deck[:n]
+    s.deck = s.deck[n:]
+    s.hand.extend(got)
+    short = "" if len(got) == n else f" (the deck had only {len(got)})"
+    state.emit(
+        "draw", f"{state.name_of(seat)} draws {len(got)} Kumi{short}.", seat=seat, count=len(got)
+    )
+    if got:
+        state.emit("draw", "You draw: " + ", ".join(KUMI_NAMES[t] for t in got), [seat],
+                   cards=got)  # fmt: skip
+
+
+def step_place(state: SashimonoState, task: Task) -> None:
+    """Play Kumi Cards: you may play a Kumi from hand into an empty space."""
+    seat = task.seat
+    s = state.sides[seat]
+    if not s.hand or all(st is not None for st in s.cells):
+        return
+    opts = [(K_HAND, i, f"kumi h{i + 1}", f"h{i + 1}") for i in range(len(s.hand))]
+    opts.append((K_DONE, 0, "end", "end"))
+    state.ask(seat, Question.PLACE, "you may play Kumi from hand into empty spaces", opts,
+              n=-1 if task.n is None else task.n)  # fmt: skip
+
+
+def answer_place(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """The Kumi chosen: ask for its space and face, or ``end``."""
+    seat = prompt.seat
+    if kind == K_DONE:
+        return
+    s = state.sides[seat]
+    opts = []
+    for i, st in enumerate(s.cells):
+        if st is None:
+            opts.append((K_PLACE, 2 * i, f"to {CELLS[i]} up", f"{CELLS[i]}^"))
+            opts.append((K_PLACE, 2 * i + 1, f"to {CELLS[i]} hidden", f"{CELLS[i]}v"))
+    state.ask(seat, Question.PLACE_AT, "play the Kumi into an empty space, face up or Hidden", opts,
+              hand=arg, n=prompt.n)  # fmt: skip
+
+
+def answer_place_at(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
+    """The Kumi goes to the space, face up or Hidden; ask for the next."""
+    seat = prompt.seat
+    s = state.sides[seat]
+    t = s.hand.pop(prompt.hand)
+    idx, hidden = divmod(arg, 2)
+    s.cells[idx] = t + ("v" if hidden else "^")
+    s.known[idx] = 0 if hidden else EVERYONE
+    if hidden:
+        state.emit("place", f"{state.name_of(seat)} plays a Hidden Kumi at {CELLS[idx]}.",
+                   seat=seat, cell=CELLS[idx])  # fmt: skip
+        state.emit("place", f"(it is {KUMI_NAMES[t]})", [seat], cell=CELLS[idx], kumi=t)
+    else:
+        state.emit("place", f"{state.name_of(seat)} plays {KUMI_NAMES[t]} face up at {CELLS[idx]}.",
+                   seat=seat, cell=CELLS[idx], kumi=t)  # fmt: skip
+    n = prompt.n
+    if n > 1 or n < 0:
+        state.push(Task(Step.PLACE, seat=seat, n=n - 1 if n > 0 else -1))
+
+
+def step_end_turn(state: SashimonoState, task: Task) -> None:
+    """The turn ends; the other seat (or the Kagemusha) takes the next."""
+    seat = task.seat
+    state.ctx = {}
+    if state.solo:
+        nxt = KAGE if seat == 0 else 0
+    else:
+        nxt = 1 - seat
+    state.emit("end_turn", f"{state.name_of(seat)} ends the turn.")
+    state.push(Task(Step.TURN, seat=nxt))
