@@ -42,12 +42,12 @@ def determinize(state: SashimonoState, seat: int, rng: random.Random) -> Sashimo
     """
     for _ in range(100):
         st = deal(state, seat, rng, keep_hidden=False)
-        if refresh_prompt(st, seat):
+        if refresh_prompt(st, seat, rng):
             return st
     # Practically unreachable: fall back to keeping the other seat's Kumi hand and Hidden
     # Kumi (decks and Sashimono are still dealt again), which is always consistent.
     st = deal(state, seat, rng, keep_hidden=True)
-    refresh_prompt(st, seat)
+    refresh_prompt(st, seat, rng)
     return st
 
 
@@ -139,7 +139,7 @@ def deal(state: SashimonoState, seat: int, rng: random.Random, keep_hidden: bool
     return st
 
 
-def refresh_prompt(state: SashimonoState, seat: int) -> bool:
+def refresh_prompt(state: SashimonoState, seat: int, rng: random.Random) -> bool:
     """Rebuild another seat's pending question from the new deal, where its options
     depend on that seat's hidden cards; False if it would have no answer."""
     p = state.prompt
@@ -147,6 +147,11 @@ def refresh_prompt(state: SashimonoState, seat: int) -> bool:
         return True
     s, q = p.seat, p.kind
     opts: list[tuple[int, int, str, str]] | None = None
+    if q is Question.PLACE_AT:
+        # Which hand Kumi is being placed is not shown until it lands: any of the new hand.
+        state.prompt = replace(p, hand=rng.randrange(len(state.sides[s].hand)))
+        state._legal = None
+        return True
     if q is Question.PLAY:
         opts = [(K_PLAY, c, f"play {state.card(c).id}", state.card(c).id)
                 for c in state.sides[s].shand]  # fmt: skip

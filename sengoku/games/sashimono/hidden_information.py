@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from sengoku.games.sashimono.decisions import Question
 from sengoku.games.sashimono.pieces import (
+    CELLS,
     KAGE,
     LINE_NAMES,
     SLOTS,
@@ -124,6 +126,10 @@ def view(state: SashimonoState, seat: int | None) -> dict[str, Any]:
         mine = seat == p.seat
         out["prompt"] = {"seat": p.seat, "question": p.kind.value, "rule": p.rule,
                          "options": [o.text for o in p.options] if mine else None}  # fmt: skip
+        if p.kind is Question.TRAIN_WITH:
+            # The Kumi being trained was pointed at on the table: everyone knows which it is
+            # (and which hand Kumi can go on top depends on it).
+            out["prompt"]["cell"] = CELLS[p.cell]
     if state.looking:
         mine = seat == state.looking_owner
         kind = "kumi" if isinstance(state.looking[0], str) else "sashimono"
