@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from sengoku.ai.eval import Knowledge, Level
@@ -176,6 +176,38 @@ class GungiKnowledge(Knowledge):
             if rng.random() < 0.5:
                 return max(captures, key=lambda m: self.order_key(state, m))
         return rng.choice(legal)
+
+    def native_search(
+        self,
+        state: State,
+        root_order: list[Action],
+        options: Mapping[str, Any],
+        iterations: int | None,
+        seconds: float | None,
+    ) -> tuple[Action, dict[str, Any]] | None:
+        """The alpha-beta of :mod:`sengoku.ai.alphabeta` run by the native core (the same
+        evaluation, ordering, table and quiescence; see native/core.cpp), or None without it."""
+        from sengoku.games.gungi import native_core
+
+        if not native_core.native_available():
+            return None
+        position = native_core.full_position(state)  # type: ignore[arg-type]
+        result = position.search(
+            [a.code for a in root_order],  # type: ignore[attr-defined]
+            int(options["max_depth"]),
+            int(options["quiescence"]),
+            int(options["table_size"]),
+            -1 if iterations is None else int(iterations),
+            0.0 if seconds is None else float(seconds),
+        )
+        stats = {
+            "nodes": int(result["nodes"]),
+            "depth": int(result["depth"]),
+            "value": float(result["value"]),
+            "seconds": round(float(result["seconds"]), 4),
+            "native": True,
+        }
+        return Move(int(result["move"])), stats
 
     def position_key(self, state: State) -> Hashable:
         s: Any = state
