@@ -504,9 +504,9 @@ class GungiState(State):
         if (cache is not None and cache[0] == self.hash) or self.phase == SETUP:
             return [code for code in self._legal_codes() if _is_noisy_code(code)]
         if _NATIVE:  # native core hook
-            codes = _native_core.noisy_codes(self)
-            self._noisy_cache = (self.hash, codes)
-            return codes
+            native_codes = _native_core.noisy_codes(self)
+            self._noisy_cache = (self.hash, native_codes)
+            return native_codes
         pseudo = self._pseudo_cache
         exposed = pseudo[2] if pseudo is not None and pseudo[0] == self.hash else None
         codes: list[int] = []

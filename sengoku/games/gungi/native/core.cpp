@@ -1158,22 +1158,20 @@ struct PyPosition {
 
 // N games stepped together (sengoku/games/gungi/batch.py).
 struct Batch {
-    std::shared_ptr<Tables> tables;
-    std::vector<Position> games;
-    Position proto;
+    std::vector<std::shared_ptr<Tables>> tables;  // keeps the tables alive
+    std::vector<Position> games, protos;
     std::mt19937_64 rng;
     std::vector<std::vector<uint32_t>> legal;  // per game, cached after each step
     std::vector<char> fresh;
 
-    Batch(const PyPosition& start, int n, uint64_t seed) : tables(start.tables), proto(start.pos), rng(seed) {
-        games.assign(size_t(n), proto);
-        legal.assign(size_t(n), {});
-        fresh.assign(size_t(n), 0);
-    }
-
-    void reset_game(size_t i) {
-        games[i] = proto;
-        fresh[i] = 0;
+    Batch(const std::vector<PyPosition*>& starts, uint64_t seed) : rng(seed) {
+        for (const PyPosition* p : starts) {
+            tables.push_back(p->tables);
+            protos.push_back(p->pos);
+        }
+        games = protos;
+        legal.assign(games.size(), {});
+        fresh.assign(games.size(), 0);
     }
 
     const std::vector<uint32_t>& codes(size_t i) {
@@ -1251,10 +1249,12 @@ PYBIND11_MODULE(_gungi_native, m) {
         });
 
     py::class_<Batch>(m, "Batch")
-        .def(py::init<const PyPosition&, int, uint64_t>())
-        .def("reset", [](Batch& bt) {
-            for (size_t i = 0; i < bt.games.size(); ++i) bt.reset_game(i);
-        })
+        .def(py::init<const std::vector<PyPosition*>&, uint64_t>())
+        .def("reset_game",
+             [](Batch& bt, size_t i, const PyPosition& start) {
+                 bt.games.at(i) = start.pos;
+                 bt.fresh[i] = 0;
+             })
         .def("size", [](Batch& bt) { return bt.games.size(); })
         .def("legal_codes", [](Batch& bt, size_t i) { return bt.codes(i); })
         .def("legal_mask",
@@ -1271,7 +1271,7 @@ PYBIND11_MODULE(_gungi_native, m) {
                  auto o = outcomes.mutable_unchecked<1>();
                  for (size_t i = 0; i < bt.games.size(); ++i) {
                      Position& g = bt.games[i];
-                     if (g.outcome >= 0) {
+                     if (g.outcome >= 0 || a(ssize_t(i)) < 0) {  // over, or left as it is
                          o(ssize_t(i)) = int8_t(g.outcome);
                          continue;
                      }
@@ -1300,6 +1300,19 @@ PYBIND11_MODULE(_gungi_native, m) {
                  for (size_t i = 0; i < bt.games.size(); ++i) {
                      const auto& codes = bt.codes(i);
                      o(ssize_t(i)) = codes.empty() ? -1 : int64_t(codes[bt.rng() % codes.size()] >> 14);
+                 }
+             })
+        .def("status",
+             [](Batch& bt, py::array_t<int64_t, py::array::c_style> out) {
+                 // per game: current player (-1 terminal), outcome, reason, ply, side to move
+                 auto o = out.mutable_unchecked<2>();
+                 for (size_t i = 0; i < bt.games.size(); ++i) {
+                     const Position& g = bt.games[i];
+                     o(ssize_t(i), 0) = g.current_player();
+                     o(ssize_t(i), 1) = g.outcome;
+                     o(ssize_t(i), 2) = g.reason;
+                     o(ssize_t(i), 3) = g.ply;
+                     o(ssize_t(i), 4) = g.to_move;
                  }
              })
         .def("state",
