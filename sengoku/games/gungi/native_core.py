@@ -144,6 +144,12 @@ def load(position: Any, state: GungiState) -> None:
     )
 
 
+def mark(state: GungiState) -> tuple[int, int, int, int]:
+    """What tells a scratch position it holds ``state``: the hash covers board, hands, side
+    to move and setup progress; the ply tells a position from its own repetition."""
+    return (state.hash, state.ply, state.move_number, state.first)
+
+
 def scratch(state: GungiState) -> Any:
     """The scratch native position holding ``state``'s position (loaded if it differs)."""
     key = _rules_key(state)
@@ -151,13 +157,20 @@ def scratch(state: GungiState) -> Any:
     if entry is None:
         entry = _SCRATCH[key] = [new_position(state), None]
     position = entry[0]
-    # The hash covers board, hands, side to move and setup progress; ply guards collisions
-    # between a position and its own later repetition (same moves, nothing else differs).
-    mark = (state.hash, state.ply, state.move_number, state.first)
-    if entry[1] != mark:
+    now = mark(state)
+    if entry[1] != now:
         load(position, state)
-        entry[1] = mark
+        entry[1] = now
     return position
+
+
+def advance(state: GungiState, code: int, before: tuple[int, int, int, int]) -> None:
+    """``state`` just played ``code`` from the position marked ``before``: a scratch
+    position holding that one plays the code too, instead of loading the new one later."""
+    entry = _SCRATCH.get(_rules_key(state))
+    if entry is not None and entry[1] == before:
+        entry[0].advance(code)
+        entry[1] = mark(state)
 
 
 def legal_codes(state: GungiState) -> list[int]:

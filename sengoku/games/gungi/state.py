@@ -540,8 +540,12 @@ class GungiState(State):
         return self._legal_codes()
 
     def legal_actions(self) -> list[Any]:
-        interned = _INTERNED
-        return [interned.get(c) or Move(c) for c in self._legal_codes()]
+        codes = self._legal_codes()
+        try:  # every code seen before: one C-level pass over the intern table
+            return list(map(_INTERNED.__getitem__, codes))
+        except KeyError:
+            interned = _INTERNED
+            return [interned.get(c) or Move(c) for c in codes]
 
     # ------------------------------------------------------------------ attack and mate
     def _marshal_capturable(self, color: int) -> bool:
@@ -817,7 +821,12 @@ class GungiState(State):
             raise IllegalAction(f"{action} is not legal here: {self._why_illegal(action)}")
         mover = self.to_move
         phase_before = self.phase
-        undo = self._make(code)
+        if _NATIVE:  # native core hook: the native copy follows the move (no reload)
+            before = _native_core.mark(self)
+            undo = self._make(code)
+            _native_core.advance(self, code, before)
+        else:
+            undo = self._make(code)
         self._legal_cache = None
         text = str(action)
         events: list[Event] = [

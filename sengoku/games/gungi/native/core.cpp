@@ -1220,6 +1220,16 @@ PYBIND11_MODULE(_gungi_native, m) {
                  p.pos.play(code, u);
                  return std::make_pair(p.pos.outcome, p.pos.reason);
              })
+        // Make a (legal) code without judging it or keeping it in the position history:
+        // the scratch copy following a GungiState move by move.
+        .def("advance",
+             [](PyPosition& p, uint32_t code) {
+                 Undo u;
+                 p.pos.make(code, u);
+                 auto it = p.pos.seen.find(p.pos.hash);
+                 if (--it->second == 0) p.pos.seen.erase(it);
+                 return p.pos.hash;
+             })
         .def_property_readonly("hash", [](PyPosition& p) { return p.pos.hash; })
         .def_property_readonly("to_move", [](PyPosition& p) { return p.pos.to_move; })
         .def_property_readonly("ply", [](PyPosition& p) { return p.pos.ply; })
