@@ -70,12 +70,22 @@ class GungiBatch:
         return self.observations()
 
     # ------------------------------------------------------------------ queries
-    def legal_mask(self) -> np.ndarray:
-        """``(n, num_actions)`` bool: True where the action is legal (all False when over)."""
-        mask = np.zeros((self.n, self.num_actions), dtype=bool)
-        if self.native:
-            self._batch.legal_mask(mask)
+    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
+        """``(n, num_actions)`` bool: True where the action is legal (all False when over).
+
+        ``out`` (C-contiguous bool of that shape) is filled and returned instead of a new
+        array: a step of a large batch then allocates nothing."""
+        shape = (self.n, self.num_actions)
+        if out is None:
+            mask = np.zeros(shape, dtype=bool)
         else:
+            if out.shape != shape or out.dtype != np.bool_ or not out.flags.c_contiguous:
+                raise ValueError(f"out must be a C-contiguous bool array of shape {shape}")
+            mask = out
+        if self.native:
+            self._batch.legal_mask(mask)  # clears it first
+        else:
+            mask[:] = False
             for i, state in enumerate(self._states):
                 mask[i, [code >> 14 for code in state.legal_codes()]] = True
         return mask
