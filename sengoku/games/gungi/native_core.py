@@ -13,6 +13,7 @@ engine is used; :func:`native_available` says which one runs.
 
 from __future__ import annotations
 
+import importlib
 import os
 import warnings
 from typing import TYPE_CHECKING, Any
@@ -37,7 +38,7 @@ if os.environ.get("SENGOKU_PURE_PYTHON", "") not in ("", "0"):
     UNAVAILABLE_REASON = "SENGOKU_PURE_PYTHON is set"
 else:
     try:
-        from sengoku.games.gungi import _gungi_native as _native  # type: ignore[attr-defined, no-redef]
+        _native = importlib.import_module("sengoku.games.gungi._gungi_native")
     except ImportError as exc:  # the optional extension was not built
         UNAVAILABLE_REASON = f"the extension is not built ({exc})"
         warnings.warn(
