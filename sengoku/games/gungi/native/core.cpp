@@ -750,7 +750,6 @@ struct Search {
     std::chrono::steady_clock::time_point start, deadline;
     std::unordered_map<TTKey, TTEntry, TTKeyHash> table;
     std::unordered_map<int, std::vector<uint32_t>> killers;
-    std::unordered_map<uint64_t, double> balance_cache;
     bool have_partial = false;
     double partial_value = 0;
     uint32_t partial_move = 0;
@@ -772,9 +771,16 @@ struct Search {
         if (((count & 7) == 0 || iterations >= 0) && exhausted()) throw Stop();
     }
 
+    // White's material minus Black's, cached by position hash in a direct-mapped table (the
+    // value is a function of the position, so the cache changes no result).
+    static constexpr size_t BAL_SIZE = 1 << 16;
+    std::vector<uint64_t> bal_key = std::vector<uint64_t>(BAL_SIZE, 0);
+    std::vector<double> bal_value = std::vector<double>(BAL_SIZE, 0.0);
+    std::vector<char> bal_used = std::vector<char>(BAL_SIZE, 0);
+
     double balance() {
-        auto it = balance_cache.find(pos.hash);
-        if (it != balance_cache.end()) return it->second;
+        size_t slot = size_t(pos.hash ^ (pos.hash >> 29)) & (BAL_SIZE - 1);
+        if (bal_used[slot] && bal_key[slot] == pos.hash) return bal_value[slot];
         const Tables& t = *pos.T;
         double total = 0.0;
         for (int sq = 0; sq < 81; ++sq) {
@@ -801,8 +807,9 @@ struct Search {
             for (int k = 0; k < NK; ++k)
                 if (pos.hand[0][k] || pos.hand[1][k])
                     total += double(pos.hand[0][k] - pos.hand[1][k]) * t.value[k] * t.hand_factor;
-        if (balance_cache.size() >= 200000) balance_cache.clear();
-        balance_cache[pos.hash] = total;
+        bal_used[slot] = 1;
+        bal_key[slot] = pos.hash;
+        bal_value[slot] = total;
         return total;
     }
 
