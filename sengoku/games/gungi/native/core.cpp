@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <random>
 #include <unordered_map>
 #include <vector>
@@ -108,6 +109,7 @@ struct Position {
     int outcome = -1;  // -1 none; 0/1 that seat won; 2 no winner
     int reason = R_NONE;
     std::unordered_map<uint64_t, int> seen;
+    std::vector<uint32_t> mate_codes;  // is_mate's scratch list
 
     // ------------------------------------------------------------------ keys
     uint64_t tower_key(int sq, const uint8_t* t, int n) const {
@@ -493,8 +495,7 @@ struct Position {
         bool exposed = marshal_capturable(color);
         if (!exposed && has_drop(color)) return false;
         int archers = enemy_archers(color);
-        std::vector<uint32_t> codes;
-        codes.reserve(256);
+        std::vector<uint32_t>& codes = mate_codes;  // make/unmake below never re-enter here
         if (!exposed) {
             // _safe_board_move: square by square, stop at the first move that cannot expose.
             int msq = marshal_at[color];
@@ -750,6 +751,21 @@ struct Search {
     std::chrono::steady_clock::time_point start, deadline;
     std::unordered_map<TTKey, TTEntry, TTKeyHash> table;
     std::unordered_map<int, std::vector<uint32_t>> killers;
+    struct D {
+        int tt;
+        double key;
+        int killer;
+        size_t index;
+    };
+    std::vector<D> ord_dec;        // ordered's (no recursion inside)
+    std::vector<uint32_t> ord_res;
+    std::vector<std::pair<double, uint32_t>> key_buf;  // by_order_key's (no recursion inside)
+    // Per ply; a deque, so growing it keeps the lists of the plies above in place.
+    std::deque<std::vector<uint32_t>> move_buf, noisy_buf;
+    std::vector<uint32_t>& buffer(std::deque<std::vector<uint32_t>>& bufs, int ply) {
+        if (size_t(ply) >= bufs.size()) bufs.resize(size_t(ply) + 1);
+        return bufs[size_t(ply)];
+    }
     bool have_partial = false;
     double partial_value = 0;
     uint32_t partial_move = 0;
@@ -833,10 +849,10 @@ struct Search {
         return 10.0 + gain - t.value[(code >> 2) & 15] / 10.0;
     }
 
-    void by_order_key(std::vector<uint32_t>& codes) const {
+    void by_order_key(std::vector<uint32_t>& codes) {
         if (codes.size() < 2) return;
-        std::vector<std::pair<double, uint32_t>> dec;
-        dec.reserve(codes.size());
+        auto& dec = key_buf;
+        dec.clear();
         for (uint32_t c : codes) dec.emplace_back(-order_key(c), c);
         std::stable_sort(dec.begin(), dec.end(),
                          [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -886,9 +902,10 @@ struct Search {
         int player = pos.to_move;
         double best_value = -INFINITY;
         int64_t best_move = -1;
-        std::vector<uint32_t> moves;
+        std::vector<uint32_t>& moves = buffer(move_buf, ply);
         ordered(moves, tt_move, ply);
-        for (uint32_t code : moves) {
+        for (size_t mi = 0; mi < moves.size(); ++mi) {
+            uint32_t code = moves[mi];
             double value = child_value(code, player, depth - 1, alpha, beta, ply, -1);
             if (value > best_value) {
                 best_value = value;
@@ -917,10 +934,11 @@ struct Search {
         double stand = evaluate(player);
         if (stand >= beta || left <= 0) return stand;
         if (stand > alpha) alpha = stand;
-        std::vector<uint32_t> noisy;
+        std::vector<uint32_t>& noisy = buffer(noisy_buf, ply);
         pos.noisy_codes(noisy);
         by_order_key(noisy);
-        for (uint32_t code : noisy) {
+        for (size_t ni = 0; ni < noisy.size(); ++ni) {
+            uint32_t code = noisy[ni];
             double value = child_value(code, player, 0, alpha, beta, ply, left - 1);
             if (value >= beta) return value;
             if (value > alpha) alpha = value;
@@ -936,14 +954,8 @@ struct Search {
             by_order_key(out);
             return;
         }
-        struct D {
-            int tt;
-            double key;
-            int killer;
-            size_t index;
-        };
-        std::vector<D> dec;
-        dec.reserve(out.size());
+        auto& dec = ord_dec;
+        dec.clear();
         for (size_t i = 0; i < out.size(); ++i) {
             uint32_t c = out[i];
             bool killer = !no_killers && std::find(kit->second.begin(), kit->second.end(), c) !=
@@ -956,10 +968,10 @@ struct Search {
             if (a.killer != b.killer) return a.killer < b.killer;
             return a.index < b.index;
         });
-        std::vector<uint32_t> res;
-        res.reserve(out.size());
+        auto& res = ord_res;
+        res.clear();
         for (const D& d : dec) res.push_back(out[d.index]);
-        out.swap(res);
+        std::copy(res.begin(), res.end(), out.begin());
     }
 
     std::pair<double, uint32_t> root_search(int depth, std::vector<uint32_t>& order,
