@@ -281,6 +281,28 @@ def test_alphabeta_native_matches_python(gungi: Gungi) -> None:
     assert checked >= 5
 
 
+@pytest.mark.parametrize(
+    "budget", [3000, pytest.param(30_000, marks=pytest.mark.slow)], ids=["3k", "30k"]
+)
+def test_alphabeta_native_matches_python_when_the_budget_ends_mid_depth(
+    gungi: Gungi, budget: int
+) -> None:
+    # Deeper: the table, killers and the best move of an unfinished depth all take part.
+    for seed in range(3):
+        state = _midgame(gungi, ("intro", "advanced", "beginner")[seed], 40 + seed, 16 + seed * 20)
+        if state.is_terminal():
+            continue
+        with pure_python():
+            python = AlphaBetaAgent(gungi, seed=seed)
+            expected = python.choose(state.clone(), state.current_player, Budget(iterations=budget))
+        native = AlphaBetaAgent(gungi, seed=seed, native=1)
+        got = native.choose(state.clone(), state.current_player, Budget(iterations=budget))
+        assert got == expected, state.fen()
+        assert native.last_stats["value"] == python.last_stats["value"]
+        assert native.last_stats["nodes"] == python.last_stats["nodes"]
+        assert native.last_stats["depth"] == python.last_stats["depth"]
+
+
 def test_native_search_under_time_plays_legal_moves(gungi: Gungi) -> None:
     state = _midgame(gungi, "intro", 3, 20)
     agent = AlphaBetaAgent(gungi, seed=1, native=1)
