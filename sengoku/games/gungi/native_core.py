@@ -151,12 +151,29 @@ def mark(state: GungiState) -> tuple[int, int, int, int]:
     return (state.hash, state.ply, state.move_number, state.first)
 
 
-def scratch(state: GungiState) -> Any:
-    """The scratch native position holding ``state``'s position (loaded if it differs)."""
+# The scratch entry of a state's options dict (shared by a game's clones), by its id; the
+# dict itself is kept too, so an id is never taken for another dict's.
+_BY_OPTIONS: dict[int, tuple[dict[str, Any], list[Any]]] = {}
+
+
+def _entry(state: GungiState) -> list[Any]:
+    options = state.options
+    hit = _BY_OPTIONS.get(id(options))
+    if hit is not None and hit[0] is options:
+        return hit[1]
     key = _rules_key(state)
     entry = _SCRATCH.get(key)
     if entry is None:
         entry = _SCRATCH[key] = [new_position(state), None]
+    if len(_BY_OPTIONS) >= 1024:
+        _BY_OPTIONS.clear()
+    _BY_OPTIONS[id(options)] = (options, entry)
+    return entry
+
+
+def scratch(state: GungiState) -> Any:
+    """The scratch native position holding ``state``'s position (loaded if it differs)."""
+    entry = _entry(state)
     position = entry[0]
     now = mark(state)
     if entry[1] != now:
@@ -168,8 +185,8 @@ def scratch(state: GungiState) -> Any:
 def advance(state: GungiState, code: int, before: tuple[int, int, int, int]) -> None:
     """``state`` just played ``code`` from the position marked ``before``: a scratch
     position holding that one plays the code too, instead of loading the new one later."""
-    entry = _SCRATCH.get(_rules_key(state))
-    if entry is not None and entry[1] == before:
+    entry = _entry(state)
+    if entry[1] == before:
         entry[0].advance(code)
         entry[1] = mark(state)
 
