@@ -4,6 +4,12 @@ Prints Gungi random-play plies/s (Intro, and Advanced from a random setup) next 
 python-chess random play, Gungi perft depth 3 from Intro, and every other game's random-play
 decisions/s for each of its bench presets, each with peak memory.
 The ratio is what counts: the machine's speed cancels out.
+
+Gungi has a native core (C++, issue 21): the contract's figures use it where it is built, and
+a "Gungi native core" section measures random play through the contract with and without it,
+raw native random play (one game after another, and N games batched with numpy masks),
+perft(3) native and pure-Python, and alpha-beta nodes/s native and pure-Python, all in the
+same run as python-chess. Speed runs never run under tracemalloc (memory is a separate run).
 """
 
 from __future__ import annotations
@@ -13,7 +19,11 @@ import json
 import random
 import resource
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+
+import numpy as np
 
 import sengoku
 from sengoku.bench import peak_memory_of, random_play
@@ -33,6 +43,116 @@ def chess_random_play(seconds: float, seed: int = 0) -> dict[str, Any]:
         games += 1
     elapsed = time.perf_counter() - start
     return {"games": games, "plies": plies, "plies_per_second": round(plies / elapsed, 1)}
+
+
+@contextmanager
+def gungi_engine(native: bool) -> Iterator[None]:
+    """Gungi's native core on or off (off: the pure-Python engine) for the block."""
+    from sengoku.games.gungi import state as gungi_state
+
+    saved = gungi_state._NATIVE
+    gungi_state._NATIVE = native and saved
+    try:
+        yield
+    finally:
+        gungi_state._NATIVE = saved
+
+
+def _search_positions(gungi: Any) -> list[Any]:
+    """Middle-game positions for the alpha-beta figures (fixed seeds)."""
+    positions = []
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = gungi.new_state(mode="intro")
+        for _ in range(12 + 6 * seed):
+            state.apply(rng.choice(state.legal_actions()))
+        positions.append(state)
+    return positions
+
+
+def alphabeta_speed(gungi: Any, native: bool, seconds: float) -> dict[str, Any]:
+    """Nodes/s of the alpha-beta agent (one move per position, ``seconds`` in all)."""
+    from sengoku.ai.alphabeta import AlphaBetaAgent
+    from sengoku.ai.base import Budget
+
+    nodes = 0
+    elapsed = 0.0
+    positions = _search_positions(gungi)
+    with gungi_engine(native):
+        for state in positions:
+            agent = AlphaBetaAgent(gungi, seed=0, native=int(native))
+            start = time.perf_counter()
+            agent.choose(state.clone(), state.current_player, Budget(seconds=seconds / 4))
+            elapsed += time.perf_counter() - start
+            nodes += int(agent.last_stats["nodes"])
+    return {
+        "nodes": nodes,
+        "seconds": round(elapsed, 3),
+        "nodes_per_second": round(nodes / elapsed),
+    }
+
+
+def gungi_native_figures(gungi: Any, seconds: float, chess: float) -> dict[str, Any]:
+    from sengoku.games.gungi import native_core
+
+    out: dict[str, Any] = {"available": native_core.native_available()}
+    if not out["available"]:
+        out["reason"] = native_core.UNAVAILABLE_REASON
+        return out
+    from sengoku.interop.gungi_batch import GungiBatch
+
+    for mode in ("intro", "advanced"):
+        with gungi_engine(False):
+            pure = random_play(gungi, {"mode": mode}, seconds / 2)
+        pure["ratio_vs_chess"] = round(pure["plies_per_second"] / chess, 3)
+        out[f"{mode}_random_contract_pure_python"] = pure
+        # Raw native random play: whole games in C++, one after another.
+        position = native_core.full_position(gungi.new_state(mode=mode))
+        plies = games = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds / 2:
+            plies += position.random_playouts(20, games)
+            games += 20
+        elapsed = time.perf_counter() - start
+        out[f"{mode}_random_native"] = {
+            "games": games,
+            "plies": plies,
+            "plies_per_second": round(plies / elapsed),
+            "ratio_vs_chess": round(plies / elapsed / chess, 2),
+        }
+        # 256 games stepped together from Python (random actions), with and without a legal
+        # mask (256 x 57025 bools) filled at every step.
+        for masks in (False, True):
+            batch = GungiBatch(mode=mode)
+            batch.reset(256, seed=0)
+            buffer = np.zeros((256, batch.num_actions), dtype=bool)
+            plies = 0
+            start = time.perf_counter()
+            while time.perf_counter() - start < seconds / 4:
+                batch.reset(256, seed=plies)
+                while not batch.done().all():
+                    if masks:
+                        batch.legal_mask(buffer)
+                    actions = batch.random_actions()
+                    plies += int((actions >= 0).sum())
+                    batch.step(actions)
+            elapsed = time.perf_counter() - start
+            name = "with_masks" if masks else "stepping"
+            out[f"{mode}_random_batch256_{name}"] = {
+                "plies": plies,
+                "plies_per_second": round(plies / elapsed),
+                "ratio_vs_chess": round(plies / elapsed / chess, 2),
+            }
+    with gungi_engine(False):
+        start = time.perf_counter()
+        leaves = gungi.new_state(mode="intro").perft(3)
+        out["perft3_intro_pure_python"] = {
+            "leaves": leaves,
+            "seconds": round(time.perf_counter() - start, 3),
+        }
+    out["alphabeta_native"] = alphabeta_speed(gungi, True, seconds / 2)
+    out["alphabeta_pure_python"] = alphabeta_speed(gungi, False, seconds / 2)
+    return out
 
 
 def peak_of(fn: Any, *args: Any) -> int:
@@ -66,6 +186,9 @@ def main() -> None:
         "target_seconds": 5.0,
         "gungi_js_seconds": 117,
     }
+    figures["gungi_native"] = gungi_native_figures(
+        gungi, args.seconds, figures["chess_random"]["plies_per_second"]
+    )
     figures["other_games"] = {}
     for name in sengoku.list_games():
         if name == "gungi":
@@ -98,6 +221,35 @@ def main() -> None:
         f"(target < 5 s; gungi.js ~117 s); peak {p['peak_memory_bytes'] / 1024:.0f} KiB traced "
         "at depth 2"
     )
+    n = figures["gungi_native"]
+    if not n["available"]:
+        print(f"Gungi native core: not available ({n['reason']})")
+    else:
+        print("Gungi native core (same run; ratios to python-chess random play):")
+        for mode in ("intro", "advanced"):
+            native = figures[f"gungi_{mode}_random"]
+            pure = n[f"{mode}_random_contract_pure_python"]
+            raw = n[f"{mode}_random_native"]
+            step = n[f"{mode}_random_batch256_stepping"]
+            masked = n[f"{mode}_random_batch256_with_masks"]
+            print(
+                f"  {mode} random play: contract {native['ratio_vs_chess']:.2f}x with the native "
+                f"core, {pure['ratio_vs_chess']:.2f}x pure Python; raw native "
+                f"{raw['plies_per_second']:,} plies/s = {raw['ratio_vs_chess']:.1f}x; "
+                f"batch of 256 {step['plies_per_second']:,} plies/s = "
+                f"{step['ratio_vs_chess']:.1f}x, with legal masks {masked['ratio_vs_chess']:.1f}x "
+                "(target >= 3x)"
+            )
+        pp = n["perft3_intro_pure_python"]
+        print(
+            f"  perft(3) Intro: native {p['seconds']:.3f} s, pure Python {pp['seconds']:.2f} s "
+            f"(target <= 0.3 s)"
+        )
+        a, b = n["alphabeta_native"], n["alphabeta_pure_python"]
+        print(
+            f"  alpha-beta: native {a['nodes_per_second']:,} nodes/s, pure Python "
+            f"{b['nodes_per_second']:,} nodes/s (target >= 1M)"
+        )
     for name, runs in figures["other_games"].items():
         for r in runs:
             print(

@@ -27,12 +27,18 @@ class _Stop(Exception):
 
 class AlphaBetaAgent(Agent):
     name = "alphabeta"
-    defaults: dict[str, Any] = {"max_depth": 64, "quiescence": 4, "table_size": 200_000}
+    #: ``native``: 1 lets a game with a compiled core (Gungi) run this same search natively.
+    defaults: dict[str, Any] = {
+        "max_depth": 64,
+        "quiescence": 4,
+        "table_size": 200_000,
+        "native": 0,
+    }
     default_budget = Budget(iterations=20_000)
 
     def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
         super().__init__(game, seed, **options)
-        for key in ("max_depth", "quiescence", "table_size"):
+        for key in ("max_depth", "quiescence", "table_size", "native"):
             value = self.options[key]
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise SengokuError(f"agent 'alphabeta': {key} must be an integer >= 0")
@@ -59,6 +65,14 @@ class AlphaBetaAgent(Agent):
         root_order = list(legal)
         self.rng.shuffle(root_order)
         root_order.sort(key=lambda a: -self.knowledge.order_key(world, a))
+        if self.options["native"]:
+            budget_now = self.clock.budget
+            found = self.knowledge.native_search(
+                world, root_order, self.options, budget_now.iterations, budget_now.seconds
+            )
+            if found is not None:
+                self.last_stats = found[1]
+                return pick_legal(state, found[0])
         best: Action = root_order[0]
         best_value = 0.0
         depth_done = 0

@@ -13,7 +13,7 @@ import importlib
 import json
 import math
 import random
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from sengoku.core.game import Action, Game, State
@@ -57,6 +57,18 @@ class Knowledge:
     def is_noisy(self, state: State, action: Action) -> bool:
         """Actions that quiescence search still looks at (captures)."""
         return False
+
+    def native_search(
+        self,
+        state: State,
+        root_order: list[Action],
+        options: Mapping[str, Any],
+        iterations: int | None,
+        seconds: float | None,
+    ) -> tuple[Action, dict[str, Any]] | None:
+        """Alpha-beta (:mod:`sengoku.ai.alphabeta`) run by a game's compiled core from the
+        root order it made: (best action, stats), or None where the game has no such core."""
+        return None
 
     def position_key(self, state: State) -> Hashable:
         """A key equal for equal positions (the transposition table's key)."""

@@ -42,6 +42,13 @@ from sengoku.games.gungi.pieces import (
 if TYPE_CHECKING:
     from sengoku.games.gungi.game import Gungi
 
+# --- native core hook (issue 21): when the C++ core is built, legal codes, noisy codes, the
+# mate test and perft come from it (sengoku/games/gungi/native_core.py); this module stays
+# the reference engine. Tests set _NATIVE = False to ask the Python engine itself.
+from sengoku.games.gungi import native_core as _native_core  # noqa: E402
+
+_NATIVE = _native_core.native_available()
+
 # Zobrist keys: a fixed seed, so hashes are the same in every process (records, storage).
 _ZRNG = random.Random(0x6A7E_61)
 _Z_PIECE = [_ZRNG.getrandbits(64) for _ in range(81 * 3 * 2 * NUM_KINDS)]
@@ -450,6 +457,10 @@ class GungiState(State):
         cache = self._legal_cache
         if cache is not None and cache[0] == self.hash:
             return cache[1]
+        if _NATIVE:  # native core hook
+            codes = _native_core.legal_codes(self)
+            self._legal_cache = (self.hash, codes)
+            return codes
         pseudo = self._pseudo_cache
         exposed: bool | None = None
         if pseudo is not None and pseudo[0] == self.hash:
@@ -492,6 +503,10 @@ class GungiState(State):
         cache = self._legal_cache
         if (cache is not None and cache[0] == self.hash) or self.phase == SETUP:
             return [code for code in self._legal_codes() if _is_noisy_code(code)]
+        if _NATIVE:  # native core hook
+            native_codes = _native_core.noisy_codes(self)
+            self._noisy_cache = (self.hash, native_codes)
+            return native_codes
         pseudo = self._pseudo_cache
         exposed = pseudo[2] if pseudo is not None and pseudo[0] == self.hash else None
         codes: list[int] = []
@@ -525,8 +540,12 @@ class GungiState(State):
         return self._legal_codes()
 
     def legal_actions(self) -> list[Any]:
-        interned = _INTERNED
-        return [interned.get(c) or Move(c) for c in self._legal_codes()]
+        codes = self._legal_codes()
+        try:  # every code seen before: one C-level pass over the intern table
+            return list(map(_INTERNED.__getitem__, codes))
+        except KeyError:
+            interned = _INTERNED
+            return [interned.get(c) or Move(c) for c in codes]
 
     # ------------------------------------------------------------------ attack and mate
     def _marshal_capturable(self, color: int) -> bool:
@@ -578,6 +597,8 @@ class GungiState(State):
 
     def _is_mate(self, color: int) -> bool:
         """Every move of ``color`` leaves its Marshal capturable (spec: mate)."""
+        if _NATIVE and color == self.to_move:  # native core hook
+            return _native_core.is_mate(self, color)
         exposed = self._marshal_capturable(color)
         if color == self.to_move:
             self._pseudo_cache = (self.hash, None, exposed)
@@ -800,7 +821,12 @@ class GungiState(State):
             raise IllegalAction(f"{action} is not legal here: {self._why_illegal(action)}")
         mover = self.to_move
         phase_before = self.phase
-        undo = self._make(code)
+        if _NATIVE:  # native core hook: the native copy follows the move (no reload)
+            before = _native_core.mark(self)
+            undo = self._make(code)
+            _native_core.advance(self, code, before)
+        else:
+            undo = self._make(code)
         self._legal_cache = None
         text = str(action)
         events: list[Event] = [
@@ -1029,6 +1055,8 @@ class GungiState(State):
             return 1
         if self._outcome is not None:
             return 0
+        if _NATIVE:  # native core hook
+            return _native_core.perft(self, depth)
         return self._perft(depth)
 
     def _perft(self, depth: int) -> int:

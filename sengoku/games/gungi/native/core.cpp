@@ -1,0 +1,1417 @@
+// Gungi's native core: the pure-Python engine (sengoku/games/gungi/state.py) mirrored in C++.
+//
+// Everything that is data (piece movement, attack paths, Zobrist keys, evaluation tables)
+// comes in from Python at init (sengoku/games/gungi/native_core.py builds it from
+// pieces.json / modes.json and the evaluation module), so nothing here re-types a rule
+// table. Moves are the Python engine's integer codes (see move.py):
+//
+//     code = action_int << 14 | turned1 << 10 | turned2 << 6 | kind << 2 | tier
+//
+// Each function names the Python method it mirrors; the differential tests in
+// tests/gungi/test_native_differential.py pin the two together.
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <random>
+#include <unordered_map>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+constexpr int NK = 14;  // checked against the data at init
+constexpr int NIDX = 2 * NK * 4 * 81;
+constexpr int MOVE_SPACE = 81 * 81 * 2 * 4;
+constexpr int DROP_SPACE = NK * 81 * 4;
+constexpr int DONE_INT = MOVE_SPACE + DROP_SPACE;
+constexpr uint32_t DONE_CODE = uint32_t(DONE_INT) << 14;
+constexpr int SLIDE = 0, JUMP = 1;
+constexpr int SETUP = 0, PLAY = 1;
+constexpr int WHITE = 0, BLACK = 1;
+constexpr double WIN = 1000.0;
+
+// Outcome reasons (the Python Outcome.reason strings, by index).
+enum Reason { R_NONE = 0, R_MARSHAL = 1, R_REPETITION = 2, R_MATE = 3, R_LENGTH = 4 };
+
+struct Ray {
+    int mode;
+    int start, len;      // squares in Tables::pool
+    int extra;           // JUMP: first landing index
+    int bstart, blen;    // DIAGONAL: blocker squares in Tables::pool
+};
+
+struct Tables {
+    int marshal = 0, captain = 0, archer = 0;
+    std::vector<int> ray_off;  // NIDX + 1
+    std::vector<Ray> rays;
+    std::vector<uint8_t> pool;
+    std::vector<int32_t> att;  // NIDX * 81: offset into apool or -1
+    std::vector<uint8_t> apool;  // is_jump, len, path...
+    std::vector<uint8_t> src_pool;
+    int src_off[2][81]{}, src_len[2][81]{};
+    std::vector<uint64_t> zpiece, zhand;
+    uint64_t zblack = 0, zsetup[4]{};
+    // near[archers][sq]: two 64-bit words of squares (sq 81: no Marshal, empty).
+    uint64_t near_lo[2][82]{}, near_hi[2][82]{};
+    // Evaluation (sengoku/ai/eval/gungi.py).
+    std::vector<double> top;  // [piece][height][sq]
+    double value[NK]{};
+    double hand_factor = 0.85, buried = 0.6, scale = 12.0;
+
+    bool in_near(int archers, int msq, int sq) const {
+        int i = msq < 0 ? 81 : msq;
+        return sq < 64 ? (near_lo[archers][i] >> sq) & 1 : (near_hi[archers][i] >> (sq - 64)) & 1;
+    }
+};
+
+inline bool is_noisy_code(uint32_t code) {
+    int action = int(code >> 14);
+    return action < DONE_INT && ((action & 3) != 0 || (action < MOVE_SPACE && (action & 4) != 0));
+}
+
+struct Undo {
+    uint32_t code;
+    uint64_t hash;
+    int8_t sq[2];
+    uint8_t tower[2][3], height[2];
+    int nchanged;
+    int8_t hand_kind[3], hand_count[3];
+    int nhand;
+    int color;
+    int marshal_at[2];
+    int drafting[2], phase, move_number;
+    bool marshal_taken;
+    uint8_t captured[3];
+    int ncaptured;
+    int outcome, reason;
+};
+
+struct Position {
+    const Tables* T = nullptr;
+    int stack_limit = 2;
+    bool marshal_may_stack = false, self_check_forbidden = false, all_or_nothing = false;
+    uint8_t b[81][3]{};
+    uint8_t h[81]{};
+    int hand[2][NK]{};
+    int to_move = WHITE, phase = PLAY, drafting[2]{0, 0}, first = WHITE;
+    int move_number = 1, ply = 0, max_length = 1000;
+    uint64_t hash = 0;
+    int marshal_at[2]{-1, -1};
+    int outcome = -1;  // -1 none; 0/1 that seat won; 2 no winner
+    int reason = R_NONE;
+    std::unordered_map<uint64_t, int> seen;
+    std::vector<uint32_t> mate_codes;  // is_mate's scratch list
+
+    // ------------------------------------------------------------------ keys
+    uint64_t tower_key(int sq, const uint8_t* t, int n) const {
+        uint64_t key = 0;
+        int base = sq * 3 * 2 * NK;
+        for (int i = 0; i < n; ++i) key ^= T->zpiece[base + i * 2 * NK + t[i]];
+        return key;
+    }
+    uint64_t hand_key(int color, int kind, int count) const {
+        return T->zhand[(color * NK + kind) * 8 + count];
+    }
+    uint64_t setup_key() const {
+        return phase != SETUP ? 0 : T->zsetup[drafting[0] + 2 * drafting[1]];
+    }
+    void recompute() {
+        uint64_t key = to_move == BLACK ? T->zblack : 0;
+        marshal_at[0] = marshal_at[1] = -1;
+        for (int sq = 0; sq < 81; ++sq) {
+            if (h[sq]) {
+                key ^= tower_key(sq, b[sq], h[sq]);
+                for (int i = 0; i < h[sq]; ++i)
+                    if (b[sq][i] >> 1 == T->marshal) marshal_at[b[sq][i] & 1] = sq;
+            }
+        }
+        for (int c = 0; c < 2; ++c)
+            for (int k = 0; k < NK; ++k) key ^= hand_key(c, k, hand[c][k]);
+        key ^= setup_key();
+        hash = key;
+    }
+
+    // ------------------------------------------------------------------ generation
+    void pseudo_codes(std::vector<uint32_t>& codes) {
+        int color = to_move;
+        if (phase == SETUP) {
+            gen_setup(codes, color);
+            return;
+        }
+        gen_board(codes, color, -1, true);
+        gen_drops(codes, color, true);
+    }
+
+    void gen_board(std::vector<uint32_t>& codes, int color, int only, bool quiet) {
+        const Tables& t = *T;
+        int table_base = color * NK * 4;
+        int lo_sq = only < 0 ? 0 : only, hi_sq = only < 0 ? 81 : only + 1;
+        for (int frm = lo_sq; frm < hi_sq; ++frm) {
+            int tier = h[frm];
+            if (!tier) continue;
+            int top = b[frm][tier - 1];
+            if ((top & 1) != color) continue;
+            int kind = top >> 1;
+            bool may_stack = kind != t.marshal || marshal_may_stack;
+            uint32_t low = uint32_t(kind) << 2;
+            int frm81 = frm * 81;
+            int idx = ((table_base + kind * 4) + tier) * 81 + frm;
+            for (int r = t.ray_off[idx]; r < t.ray_off[idx + 1]; ++r) {
+                const Ray& ray = t.rays[r];
+                const uint8_t* sqs = &t.pool[ray.start];
+                if (ray.mode == SLIDE) {
+                    for (int i = 0; i < ray.len; ++i) {
+                        int to = sqs[i];
+                        if (!h[to]) {
+                            if (quiet) codes.push_back((uint32_t(frm81 + to) << 17) | low | 1);
+                            continue;
+                        }
+                        if (h[to] <= tier) gen_onto(codes, color, kind, frm81 + to, to, may_stack, quiet);
+                        break;
+                    }
+                } else if (ray.mode == JUMP) {
+                    for (int i = 0; i < ray.len; ++i) {
+                        int to = sqs[i];
+                        if (h[to] > tier) break;
+                        if (i >= ray.extra) {
+                            if (!h[to]) {
+                                if (quiet) codes.push_back((uint32_t(frm81 + to) << 17) | low | 1);
+                            } else {
+                                gen_onto(codes, color, kind, frm81 + to, to, may_stack, quiet);
+                            }
+                        }
+                    }
+                } else {
+                    bool blocked = false;
+                    for (int i = 0; i < ray.blen; ++i)
+                        if (h[t.pool[ray.bstart + i]] > tier) blocked = true;
+                    if (blocked) continue;
+                    for (int i = 0; i < ray.len; ++i) {
+                        int to = sqs[i];
+                        if (h[to] > tier) break;
+                        if (!h[to]) {
+                            if (quiet) codes.push_back((uint32_t(frm81 + to) << 17) | low | 1);
+                        } else {
+                            gen_onto(codes, color, kind, frm81 + to, to, may_stack, quiet);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    void gen_onto(std::vector<uint32_t>& codes, int color, int kind, int ft, int to, bool may_stack,
+                  bool quiet) {
+        int height = h[to];
+        int top = b[to][height - 1];
+        if ((top & 1) != color) {
+            int own = 0;
+            for (int i = 0; i < height; ++i) own += (b[to][i] & 1) == color;
+            codes.push_back((uint32_t(ft) << 17) | 65536u | (uint32_t(kind) << 2) | uint32_t(own + 1));
+        }
+        if (height < stack_limit && (top >> 1) != T->marshal && may_stack) {
+            uint32_t base = (uint32_t(ft) << 17) | (uint32_t(kind) << 2) | uint32_t(height + 1);
+            if (kind == T->captain)
+                gen_betrayals(codes, color, b[to], height, base, hand[color], quiet);
+            else if (quiet)
+                codes.push_back(base);
+        }
+    }
+
+    void gen_betrayals(std::vector<uint32_t>& codes, int color, const uint8_t* target, int height,
+                       uint32_t base, const int* hnd, bool quiet) const {
+        if (quiet) codes.push_back(base);
+        int el_tier[3], el_kind[3], ne = 0;
+        for (int i = 0; i < height; ++i) {
+            int p = target[i];
+            if ((p & 1) != color && hnd[p >> 1] > 0) {
+                el_tier[ne] = i + 1;
+                el_kind[ne] = p >> 1;
+                ++ne;
+            }
+        }
+        if (!ne) return;
+        int cmask[3], nc = 0;
+        for (int mask = 1; mask < 4; ++mask) {
+            int picked = 0, pk[3];
+            for (int e = 0; e < ne; ++e)
+                if ((mask >> (el_tier[e] - 1)) & 1) pk[picked++] = e;
+            if (picked != __builtin_popcount(mask)) continue;
+            bool ok = true;
+            for (int i = 0; i < picked && ok; ++i) {
+                int need = 0;
+                for (int j = 0; j < picked; ++j) need += el_kind[pk[j]] == el_kind[pk[i]];
+                if (hnd[el_kind[pk[i]]] < need) ok = false;
+            }
+            if (ok) cmask[nc++] = mask;
+        }
+        for (int c = 0; c < nc; ++c) {
+            int mask = cmask[c];
+            if (all_or_nothing) {
+                bool sub = false;
+                for (int o = 0; o < nc; ++o)
+                    if (cmask[o] != mask && (cmask[o] & mask) == mask) sub = true;
+                if (sub) continue;
+            }
+            uint32_t extra = uint32_t(mask) << 14;
+            for (int e = 0; e < ne; ++e)
+                if ((mask >> (el_tier[e] - 1)) & 1)
+                    extra |= uint32_t(el_kind[e]) << (el_tier[e] == 1 ? 10 : 6);
+            codes.push_back(base | extra);
+        }
+    }
+
+    void drop_zone(int color, int& y0, int& y1) const {
+        if (color == WHITE) {
+            int front = 8;
+            for (int sq = 0; sq < 81; ++sq)
+                if (h[sq] && (b[sq][h[sq] - 1] & 1) == WHITE) {
+                    front = sq / 9;
+                    break;
+                }
+            y0 = front;
+            y1 = 9;
+        } else {
+            int front = 0;
+            for (int sq = 80; sq >= 0; --sq)
+                if (h[sq] && (b[sq][h[sq] - 1] & 1) == BLACK) {
+                    front = sq / 9;
+                    break;
+                }
+            y0 = 0;
+            y1 = front + 1;
+        }
+    }
+
+    void gen_drops(std::vector<uint32_t>& codes, int color, bool quiet) {
+        int kinds[NK], nk = 0;
+        for (int k = 0; k < NK; ++k)
+            if (hand[color][k]) kinds[nk++] = k;
+        if (!nk) return;
+        int y0, y1;
+        drop_zone(color, y0, y1);
+        int tsq[81], ttier[81], nt = 0;
+        for (int y = y0; y < y1; ++y)
+            for (int sq = y * 9; sq < y * 9 + 9; ++sq) {
+                if (!h[sq]) {
+                    tsq[nt] = sq;
+                    ttier[nt++] = 1;
+                } else {
+                    int top = b[sq][h[sq] - 1];
+                    if ((top & 1) == color && (top >> 1) != T->marshal && h[sq] < stack_limit) {
+                        tsq[nt] = sq;
+                        ttier[nt++] = h[sq] + 1;
+                    }
+                }
+            }
+        emit_drops(codes, color, kinds, nk, tsq, ttier, nt, quiet);
+    }
+
+    void emit_drops(std::vector<uint32_t>& codes, int color, const int* kinds, int nk, const int* tsq,
+                    const int* ttier, int nt, bool quiet) {
+        for (int i = 0; i < nk; ++i) {
+            int kind = kinds[i];
+            uint32_t kind_base = uint32_t(MOVE_SPACE + kind * 81 * 4) << 14;
+            uint32_t low = uint32_t(kind) << 2;
+            for (int j = 0; j < nt; ++j) {
+                int sq = tsq[j];
+                uint32_t code = kind_base + (uint32_t(sq) << 16) + low + uint32_t(ttier[j]);
+                bool enemy = false;
+                if (kind == T->captain)
+                    for (int k = 0; k < h[sq]; ++k) enemy |= (b[sq][k] & 1) != color;
+                if (enemy) {
+                    hand[color][kind] -= 1;
+                    gen_betrayals(codes, color, b[sq], h[sq], code, hand[color], quiet);
+                    hand[color][kind] += 1;
+                } else if (quiet) {
+                    codes.push_back(code);
+                }
+            }
+        }
+    }
+
+    void gen_setup(std::vector<uint32_t>& codes, int color) {
+        int y0 = color == WHITE ? 6 : 0;
+        int tsq[27], ttier[27], nt = 0;
+        for (int y = y0; y < y0 + 3; ++y)
+            for (int sq = y * 9; sq < y * 9 + 9; ++sq) {
+                if (!h[sq]) {
+                    tsq[nt] = sq;
+                    ttier[nt++] = 1;
+                } else if ((b[sq][h[sq] - 1] >> 1) != T->marshal && h[sq] < stack_limit) {
+                    tsq[nt] = sq;
+                    ttier[nt++] = h[sq] + 1;
+                }
+            }
+        if (hand[color][T->marshal]) {
+            int ssq[27], stier[27], ns = 0;
+            for (int j = 0; j < nt; ++j)
+                if (ttier[j] == 1) {
+                    ssq[ns] = tsq[j];
+                    stier[ns++] = 1;
+                }
+            int k = T->marshal;
+            emit_drops(codes, color, &k, 1, ssq, stier, ns, true);
+            return;
+        }
+        int kinds[NK], nk = 0;
+        for (int k = 0; k < NK; ++k)
+            if (hand[color][k]) kinds[nk++] = k;
+        emit_drops(codes, color, kinds, nk, tsq, ttier, nt, true);
+        codes.push_back(DONE_CODE);
+    }
+
+    void legal_codes(std::vector<uint32_t>& codes) {
+        codes.clear();
+        if (outcome >= 0) return;
+        pseudo_codes(codes);
+        without_self_checks(codes);
+        std::sort(codes.begin(), codes.end());
+    }
+
+    void noisy_codes(std::vector<uint32_t>& codes) {
+        codes.clear();
+        if (outcome >= 0) return;
+        if (phase == SETUP) {
+            legal_codes(codes);
+            codes.erase(std::remove_if(codes.begin(), codes.end(),
+                                       [](uint32_t c) { return !is_noisy_code(c); }),
+                        codes.end());
+            return;
+        }
+        gen_board(codes, to_move, -1, false);
+        gen_drops(codes, to_move, false);
+        without_self_checks(codes);
+        std::sort(codes.begin(), codes.end());
+    }
+
+    void without_self_checks(std::vector<uint32_t>& codes) {
+        if (phase != PLAY || !self_check_forbidden) return;
+        int color = to_move;
+        bool exposed = marshal_capturable(color);
+        int archers = enemy_archers(color);
+        size_t kept = 0;
+        for (size_t i = 0; i < codes.size(); ++i) {
+            uint32_t code = codes[i];
+            bool keep;
+            if (!exposed && cannot_expose(code, color, archers)) {
+                keep = true;
+            } else {
+                Undo u;
+                make(code, u);
+                keep = u.marshal_taken || !marshal_capturable(color);
+                unmake(u);
+            }
+            if (keep) codes[kept++] = code;
+        }
+        codes.resize(kept);
+    }
+
+    // ------------------------------------------------------------------ attack and mate
+    bool marshal_capturable(int color) const {
+        int target = marshal_at[color];
+        if (target < 0) return false;
+        const Tables& t = *T;
+        int height = h[target];
+        int enemy = 1 - color;
+        int table_base = enemy * NK * 4;
+        const uint8_t* srcs = &t.src_pool[t.src_off[enemy][target]];
+        for (int i = 0; i < t.src_len[enemy][target]; ++i) {
+            int sq = srcs[i];
+            int tier = h[sq];
+            if (!tier) continue;
+            int top = b[sq][tier - 1];
+            if ((top & 1) != enemy) continue;
+            if (height > tier) continue;
+            int idx = ((table_base + (top >> 1) * 4) + tier) * 81 + sq;
+            int off = t.att[size_t(idx) * 81 + target];
+            if (off < 0) continue;
+            bool is_jump = t.apool[off];
+            int n = t.apool[off + 1];
+            const uint8_t* path = &t.apool[off + 2];
+            bool ok = true;
+            if (is_jump) {
+                for (int j = 0; j < n; ++j)
+                    if (h[path[j]] > tier) {
+                        ok = false;
+                        break;
+                    }
+            } else {
+                for (int j = 0; j < n; ++j)
+                    if (h[path[j]]) {
+                        ok = false;
+                        break;
+                    }
+            }
+            if (ok) return true;
+        }
+        return false;
+    }
+
+    bool has_drop(int color) const {
+        bool any = false;
+        for (int k = 0; k < NK; ++k) any |= hand[color][k] != 0;
+        if (!any) return false;
+        int y0, y1;
+        drop_zone(color, y0, y1);
+        for (int y = y0; y < y1; ++y)
+            for (int sq = y * 9; sq < y * 9 + 9; ++sq) {
+                if (!h[sq]) return true;
+                int top = b[sq][h[sq] - 1];
+                if ((top & 1) == color && (top >> 1) != T->marshal && h[sq] < stack_limit) return true;
+            }
+        return false;
+    }
+
+    int enemy_archers(int color) const {
+        int archer = T->archer * 2 + (1 - color);
+        for (int sq = 0; sq < 81; ++sq)
+            if (h[sq] && b[sq][h[sq] - 1] == archer) return 1;
+        return 0;
+    }
+
+    bool cannot_expose(uint32_t code, int color, int archers) const {
+        int action = int(code >> 14);
+        if (action >= MOVE_SPACE) return true;
+        if (int((code >> 2) & 15) == T->marshal) return false;
+        int ft = action >> 3;
+        int frm = ft / 81, to = ft % 81;
+        int msq = marshal_at[color];
+        if (T->in_near(archers, msq, frm) || (((action >> 2) & 1) && T->in_near(archers, msq, to)))
+            return false;
+        return h[frm] < 2 || (b[frm][h[frm] - 2] & 1) == color;
+    }
+
+    bool is_mate(int color) {
+        bool exposed = marshal_capturable(color);
+        if (!exposed && has_drop(color)) return false;
+        int archers = enemy_archers(color);
+        std::vector<uint32_t>& codes = mate_codes;  // make/unmake below never re-enter here
+        if (!exposed) {
+            // _safe_board_move: square by square, stop at the first move that cannot expose.
+            int msq = marshal_at[color];
+            for (int sq = 0; sq < 81; ++sq) {
+                int n = h[sq];
+                if (!n) continue;
+                int top = b[sq][n - 1];
+                if ((top & 1) != color || (top >> 1) == T->marshal || T->in_near(archers, msq, sq))
+                    continue;
+                if (n >= 2 && (b[sq][n - 2] & 1) != color) continue;
+                codes.clear();
+                gen_board(codes, color, sq, true);
+                for (uint32_t c : codes)
+                    if (cannot_expose(c, color, archers)) return false;
+            }
+        }
+        codes.clear();
+        pseudo_codes(codes);  // color is the side to move (the mate test after each move)
+        if (!exposed)
+            for (uint32_t c : codes)
+                if (cannot_expose(c, color, archers)) return false;
+        if (exposed)
+            std::stable_partition(codes.begin(), codes.end(), [this](uint32_t c) {
+                return int((c >> 2) & 15) == T->marshal;
+            });
+        for (uint32_t c : codes) {
+            Undo u;
+            make(c, u);
+            bool safe = u.marshal_taken || !marshal_capturable(color);
+            unmake(u);
+            if (safe) return false;
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------ make / unmake
+    void set_tower(int sq, const uint8_t* t, int n) {
+        for (int i = 0; i < n; ++i) b[sq][i] = t[i];
+        h[sq] = uint8_t(n);
+    }
+
+    void make(uint32_t code, Undo& u) {
+        const Tables& t = *T;
+        int color = to_move;
+        int* hnd = hand[color];
+        uint64_t key = hash ^ setup_key();
+        int action = int(code >> 14);
+        int kind = int((code >> 2) & 15);
+        u.code = code;
+        u.hash = hash;
+        u.nchanged = 0;
+        u.nhand = 0;
+        u.ncaptured = 0;
+        u.color = color;
+        u.marshal_at[0] = marshal_at[0];
+        u.marshal_at[1] = marshal_at[1];
+        u.drafting[0] = drafting[0];
+        u.drafting[1] = drafting[1];
+        u.phase = phase;
+        u.move_number = move_number;
+        u.marshal_taken = false;
+        u.outcome = outcome;
+        u.reason = reason;
+        int next_color;
+        if (action == DONE_INT) {
+            drafting[color] = 0;
+            if (color != first || !drafting[1 - color]) {
+                drafting[0] = drafting[1] = 0;
+                phase = PLAY;
+                next_color = first;
+            } else {
+                next_color = 1 - color;
+            }
+        } else {
+            int mask = action & 3;
+            int to;
+            uint8_t nt[3];
+            int nn = 0;
+            auto save = [&](int sq) {
+                int i = u.nchanged++;
+                u.sq[i] = int8_t(sq);
+                u.height[i] = h[sq];
+                std::memcpy(u.tower[i], b[sq], 3);
+            };
+            if (action < MOVE_SPACE) {
+                int ft = action >> 3;
+                int frm = ft / 81;
+                to = ft % 81;
+                int piece = b[frm][h[frm] - 1];
+                save(frm);
+                key ^= tower_key(frm, b[frm], h[frm]);
+                h[frm] -= 1;
+                key ^= tower_key(frm, b[frm], h[frm]);
+                if ((action >> 2) & 1) {
+                    for (int i = 0; i < h[to]; ++i) {
+                        int p = b[to][i];
+                        if ((p & 1) != color)
+                            u.captured[u.ncaptured++] = uint8_t(p);
+                        else
+                            nt[nn++] = uint8_t(p);
+                    }
+                    nt[nn++] = uint8_t(piece);
+                } else {
+                    for (int i = 0; i < h[to]; ++i) nt[nn++] = b[to][i];
+                    nt[nn++] = uint8_t(piece);
+                }
+                if (kind == t.marshal) marshal_at[color] = to;
+            } else {
+                to = ((action - MOVE_SPACE) >> 2) % 81;
+                for (int i = 0; i < h[to]; ++i) nt[nn++] = b[to][i];
+                nt[nn++] = uint8_t(kind * 2 + color);
+                u.hand_kind[u.nhand] = int8_t(kind);
+                u.hand_count[u.nhand++] = int8_t(hnd[kind]);
+                key ^= hand_key(color, kind, hnd[kind]);
+                hnd[kind] -= 1;
+                key ^= hand_key(color, kind, hnd[kind]);
+                if (kind == t.marshal) marshal_at[color] = to;
+            }
+            if (mask) {
+                for (int ti = 0; ti < 2; ++ti) {
+                    if ((mask >> ti) & 1) {
+                        int turned_kind = int((code >> (ti == 0 ? 10 : 6)) & 15);
+                        u.captured[u.ncaptured++] = nt[ti];
+                        nt[ti] = uint8_t(turned_kind * 2 + color);
+                        u.hand_kind[u.nhand] = int8_t(turned_kind);
+                        u.hand_count[u.nhand++] = int8_t(hnd[turned_kind]);
+                        key ^= hand_key(color, turned_kind, hnd[turned_kind]);
+                        hnd[turned_kind] -= 1;
+                        key ^= hand_key(color, turned_kind, hnd[turned_kind]);
+                    }
+                }
+            }
+            save(to);
+            key ^= tower_key(to, b[to], h[to]) ^ tower_key(to, nt, nn);
+            set_tower(to, nt, nn);
+            for (int i = 0; i < u.ncaptured; ++i) {
+                int p = u.captured[i];
+                if ((p >> 1) == t.marshal) {
+                    u.marshal_taken = true;
+                    marshal_at[p & 1] = -1;
+                }
+            }
+            next_color = 1 - color;
+            if (phase == SETUP && !drafting[next_color]) next_color = color;
+        }
+        if (color == BLACK) move_number += 1;
+        if (next_color != color) key ^= t.zblack;
+        to_move = next_color;
+        key ^= setup_key();
+        hash = key;
+        ply += 1;
+        seen[key] += 1;
+    }
+
+    void unmake(const Undo& u) {
+        auto it = seen.find(hash);
+        if (--it->second == 0) seen.erase(it);
+        for (int i = u.nchanged - 1; i >= 0; --i) set_tower(u.sq[i], u.tower[i], u.height[i]);
+        for (int i = u.nhand - 1; i >= 0; --i) hand[u.color][u.hand_kind[i]] = u.hand_count[i];
+        to_move = u.color;
+        marshal_at[0] = u.marshal_at[0];
+        marshal_at[1] = u.marshal_at[1];
+        drafting[0] = u.drafting[0];
+        drafting[1] = u.drafting[1];
+        phase = u.phase;
+        move_number = u.move_number;
+        hash = u.hash;
+        ply -= 1;
+        outcome = u.outcome;
+        reason = u.reason;
+    }
+
+    // _judge: the result if the move ``mover`` just made ended the game (sets outcome).
+    void judge(int mover, bool marshal_taken) {
+        if (marshal_taken) {
+            outcome = mover;
+            reason = R_MARSHAL;
+        } else if (seen[hash] >= 4) {
+            outcome = 2;
+            reason = R_REPETITION;
+        } else if (phase == PLAY && is_mate(to_move)) {
+            outcome = 1 - to_move;
+            reason = R_MATE;
+        } else if (ply >= max_length) {
+            outcome = 2;
+            reason = R_LENGTH;
+        }
+    }
+
+    // make + judge: what apply does to the position.
+    void play(uint32_t code, Undo& u) {
+        make(code, u);
+        judge(u.color, u.marshal_taken);
+    }
+
+    uint64_t perft(int depth) {
+        if (depth <= 0) return 1;
+        if (outcome >= 0) return 0;
+        return perft_inner(depth);
+    }
+
+    uint64_t perft_inner(int depth) {
+        std::vector<uint32_t> codes;
+        codes.reserve(256);
+        legal_codes(codes);
+        if (depth == 1) return codes.size();
+        uint64_t total = 0;
+        for (uint32_t c : codes) {
+            Undo u;
+            play(c, u);
+            if (outcome < 0) total += perft_inner(depth - 1);
+            unmake(u);
+        }
+        return total;
+    }
+
+    int current_player() const { return outcome >= 0 ? -1 : to_move; }
+};
+
+// ---------------------------------------------------------------------- alpha-beta
+// A mirror of sengoku/ai/alphabeta.py's AlphaBetaAgent with GungiKnowledge: negamax,
+// iterative deepening, a transposition table keyed on (hash, to_move, phase), order keys
+// (captures by gain, then betrayals), killers, quiescence on captures and betrayals.
+
+struct Stop {};
+
+struct TTKey {
+    uint64_t hash;
+    int to_move, phase;
+    bool operator==(const TTKey& o) const {
+        return hash == o.hash && to_move == o.to_move && phase == o.phase;
+    }
+};
+struct TTKeyHash {
+    size_t operator()(const TTKey& k) const {
+        return size_t(k.hash ^ (uint64_t(k.to_move) << 1) ^ (uint64_t(k.phase) << 2));
+    }
+};
+struct TTEntry {
+    int depth;
+    double value;
+    int flag;
+    int64_t move;  // -1: None
+};
+
+struct Search {
+    Position& pos;
+    int quiescence;
+    size_t table_size;
+    int64_t iterations;  // -1: none
+    double seconds;      // <= 0: none
+    int64_t count = 0;
+    std::chrono::steady_clock::time_point start, deadline;
+    std::unordered_map<TTKey, TTEntry, TTKeyHash> table;
+    std::unordered_map<int, std::vector<uint32_t>> killers;
+    struct D {
+        int tt;
+        double key;
+        int killer;
+        size_t index;
+    };
+    std::vector<D> ord_dec;        // ordered's (no recursion inside)
+    std::vector<uint32_t> ord_res;
+    std::vector<std::pair<double, uint32_t>> key_buf;  // by_order_key's (no recursion inside)
+    // Per ply; a deque, so growing it keeps the lists of the plies above in place.
+    std::deque<std::vector<uint32_t>> move_buf, noisy_buf;
+    std::vector<uint32_t>& buffer(std::deque<std::vector<uint32_t>>& bufs, int ply) {
+        if (size_t(ply) >= bufs.size()) bufs.resize(size_t(ply) + 1);
+        return bufs[size_t(ply)];
+    }
+    bool have_partial = false;
+    double partial_value = 0;
+    uint32_t partial_move = 0;
+
+    Search(Position& p, int q, size_t ts, int64_t it, double s)
+        : pos(p), quiescence(q), table_size(ts), iterations(it), seconds(s) {
+        start = std::chrono::steady_clock::now();
+        deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                               std::chrono::duration<double>(s > 0 ? s : 0));
+    }
+
+    bool exhausted() const {
+        if (iterations >= 0 && count >= iterations) return true;
+        return seconds > 0 && std::chrono::steady_clock::now() >= deadline;
+    }
+
+    void count_node() {
+        count += 1;
+        if (((count & 7) == 0 || iterations >= 0) && exhausted()) throw Stop();
+    }
+
+    // White's material minus Black's, cached by position hash in a direct-mapped table (the
+    // value is a function of the position, so the cache changes no result).
+    static constexpr size_t BAL_SIZE = 1 << 16;
+    std::vector<uint64_t> bal_key = std::vector<uint64_t>(BAL_SIZE, 0);
+    std::vector<double> bal_value = std::vector<double>(BAL_SIZE, 0.0);
+    std::vector<char> bal_used = std::vector<char>(BAL_SIZE, 0);
+
+    double balance() {
+        size_t slot = size_t(pos.hash ^ (pos.hash >> 29)) & (BAL_SIZE - 1);
+        if (bal_used[slot] && bal_key[slot] == pos.hash) return bal_value[slot];
+        const Tables& t = *pos.T;
+        double total = 0.0;
+        for (int sq = 0; sq < 81; ++sq) {
+            int height = pos.h[sq];
+            if (!height) continue;
+            int top = pos.b[sq][height - 1];
+            double tv = t.top[(size_t(top) * 4 + height) * 81 + sq];
+            if (top & 1)
+                total -= tv;
+            else
+                total += tv;
+            if (height > 1) {
+                for (int i = 0; i < height - 1; ++i) {
+                    int piece = pos.b[sq][i];
+                    double value = t.value[piece >> 1];
+                    if ((piece & 1) != (top & 1)) value *= t.buried;
+                    total += (piece & 1) == 0 ? value : -value;
+                }
+            }
+        }
+        bool any = false;
+        for (int k = 0; k < NK; ++k) any |= pos.hand[0][k] || pos.hand[1][k];
+        if (any)
+            for (int k = 0; k < NK; ++k)
+                if (pos.hand[0][k] || pos.hand[1][k])
+                    total += double(pos.hand[0][k] - pos.hand[1][k]) * t.value[k] * t.hand_factor;
+        bal_used[slot] = 1;
+        bal_key[slot] = pos.hash;
+        bal_value[slot] = total;
+        return total;
+    }
+
+    double evaluate(int seat) {
+        double value = balance() / pos.T->scale;
+        return 0.9 * std::tanh(seat == 0 ? value : -value);
+    }
+
+    double order_key(uint32_t code) const {
+        int act = int(code >> 14);
+        if (act >= MOVE_SPACE || !((act >> 2) & 1))
+            return (act < DONE_INT && (act & 3)) ? 1.0 : 0.0;
+        int to = (act >> 3) % 81;
+        int mover = pos.current_player();
+        const Tables& t = *pos.T;
+        double gain = 0.0;
+        for (int i = 0; i < pos.h[to]; ++i) {
+            int p = pos.b[to][i];
+            if ((p & 1) != mover) gain += (p >> 1) == t.marshal ? 100.0 : t.value[p >> 1];
+        }
+        return 10.0 + gain - t.value[(code >> 2) & 15] / 10.0;
+    }
+
+    void by_order_key(std::vector<uint32_t>& codes) {
+        if (codes.size() < 2) return;
+        auto& dec = key_buf;
+        dec.clear();
+        for (uint32_t c : codes) dec.emplace_back(-order_key(c), c);
+        std::stable_sort(dec.begin(), dec.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (size_t i = 0; i < codes.size(); ++i) codes[i] = dec[i].second;
+    }
+
+    double child_value(uint32_t code, int player, int depth, double alpha, double beta, int ply,
+                       int q /* -1: none */) {
+        Undo u;
+        pos.play(code, u);
+        double result;
+        try {
+            if (pos.outcome >= 0) {
+                count_node();
+                double r = pos.outcome == 2 ? 0.0 : (pos.outcome == player ? 1.0 : -1.0);
+                result = r != 0.0 ? r * (WIN - ply - 1) : 0.0;
+            } else if (pos.to_move == player) {
+                result = q >= 0 ? quiesce(alpha, beta, ply + 1, q) : negamax(depth, alpha, beta, ply + 1);
+            } else {
+                result = q >= 0 ? -quiesce(-beta, -alpha, ply + 1, q)
+                                : -negamax(depth, -beta, -alpha, ply + 1);
+            }
+        } catch (...) {
+            pos.unmake(u);
+            throw;
+        }
+        pos.unmake(u);
+        return result;
+    }
+
+    double negamax(int depth, double alpha, double beta, int ply) {
+        count_node();
+        if (depth <= 0) return quiesce(alpha, beta, ply, quiescence);
+        TTKey key{pos.hash, pos.to_move, pos.phase};
+        auto it = table.find(key);
+        int64_t tt_move = -1;
+        double alpha0 = alpha;
+        if (it != table.end()) {
+            const TTEntry& e = it->second;
+            tt_move = e.move;
+            if (e.depth >= depth) {
+                if (e.flag == 0) return e.value;
+                if (e.flag == 1 && e.value >= beta) return e.value;
+                if (e.flag == 2 && e.value <= alpha) return e.value;
+            }
+        }
+        int player = pos.to_move;
+        double best_value = -INFINITY;
+        int64_t best_move = -1;
+        std::vector<uint32_t>& moves = buffer(move_buf, ply);
+        ordered(moves, tt_move, ply);
+        for (size_t mi = 0; mi < moves.size(); ++mi) {
+            uint32_t code = moves[mi];
+            double value = child_value(code, player, depth - 1, alpha, beta, ply, -1);
+            if (value > best_value) {
+                best_value = value;
+                best_move = code;
+            }
+            if (value > alpha) alpha = value;
+            if (alpha >= beta) {
+                if (!is_noisy_code(code)) {
+                    auto& k = killers[ply];
+                    if (std::find(k.begin(), k.end(), code) == k.end()) {
+                        k.insert(k.begin(), code);
+                        if (k.size() > 2) k.resize(2);
+                    }
+                }
+                break;
+            }
+        }
+        int flag = best_value <= alpha0 ? 2 : best_value >= beta ? 1 : 0;
+        if (table.size() >= table_size) table.clear();
+        table[key] = TTEntry{depth, best_value, flag, best_move};
+        return best_value;
+    }
+
+    double quiesce(double alpha, double beta, int ply, int left) {
+        int player = pos.to_move;
+        double stand = evaluate(player);
+        if (stand >= beta || left <= 0) return stand;
+        if (stand > alpha) alpha = stand;
+        std::vector<uint32_t>& noisy = buffer(noisy_buf, ply);
+        pos.noisy_codes(noisy);
+        by_order_key(noisy);
+        for (size_t ni = 0; ni < noisy.size(); ++ni) {
+            uint32_t code = noisy[ni];
+            double value = child_value(code, player, 0, alpha, beta, ply, left - 1);
+            if (value >= beta) return value;
+            if (value > alpha) alpha = value;
+        }
+        return alpha;
+    }
+
+    void ordered(std::vector<uint32_t>& out, int64_t tt_move, int ply) {
+        pos.legal_codes(out);
+        auto kit = killers.find(ply);
+        bool no_killers = kit == killers.end() || kit->second.empty();
+        if (tt_move < 0 && no_killers) {
+            by_order_key(out);
+            return;
+        }
+        auto& dec = ord_dec;
+        dec.clear();
+        for (size_t i = 0; i < out.size(); ++i) {
+            uint32_t c = out[i];
+            bool killer = !no_killers && std::find(kit->second.begin(), kit->second.end(), c) !=
+                                              kit->second.end();
+            dec.push_back(D{int64_t(c) == tt_move ? 0 : 1, -order_key(c), killer ? 0 : 1, i});
+        }
+        std::sort(dec.begin(), dec.end(), [](const D& a, const D& b) {
+            if (a.tt != b.tt) return a.tt < b.tt;
+            if (a.key != b.key) return a.key < b.key;
+            if (a.killer != b.killer) return a.killer < b.killer;
+            return a.index < b.index;
+        });
+        auto& res = ord_res;
+        res.clear();
+        for (const D& d : dec) res.push_back(out[d.index]);
+        std::copy(res.begin(), res.end(), out.begin());
+    }
+
+    std::pair<double, uint32_t> root_search(int depth, std::vector<uint32_t>& order,
+                                            uint32_t previous) {
+        std::vector<uint32_t> moves{previous};
+        for (uint32_t c : order)
+            if (c != previous) moves.push_back(c);
+        double alpha = -INFINITY, beta = INFINITY;
+        uint32_t best = moves[0];
+        int player = pos.to_move;
+        have_partial = false;
+        for (uint32_t code : moves) {
+            double value = child_value(code, player, depth - 1, alpha, beta, 0, -1);
+            if (value > alpha) {
+                alpha = value;
+                best = code;
+                have_partial = true;
+                partial_value = alpha;
+                partial_move = best;
+            }
+        }
+        order.erase(std::find(order.begin(), order.end(), best));
+        order.insert(order.begin(), best);
+        return {alpha, best};
+    }
+
+    // AlphaBetaAgent.choose after the root order is made (in Python: seeded shuffle + sort).
+    py::dict choose(std::vector<uint32_t> order, int max_depth) {
+        uint32_t best = order[0];
+        double best_value = 0.0;
+        int depth_done = 0;
+        for (int depth = 1; depth <= max_depth; ++depth) {
+            std::pair<double, uint32_t> r;
+            try {
+                r = root_search(depth, order, best);
+            } catch (Stop&) {
+                if (have_partial && (depth_done == 0 || partial_move != best)) {
+                    best_value = partial_value;
+                    best = partial_move;
+                }
+                break;
+            }
+            best = r.second;
+            best_value = r.first;
+            depth_done = depth;
+            if (std::fabs(r.first) >= WIN - 100 || exhausted()) break;
+        }
+        double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        py::dict out;
+        out["move"] = best;
+        out["value"] = best_value;
+        out["depth"] = depth_done;
+        out["nodes"] = count;
+        out["seconds"] = elapsed;
+        return out;
+    }
+};
+
+// ---------------------------------------------------------------------- Python glue
+
+std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list sources,
+                                    std::vector<uint64_t> zpiece, std::vector<uint64_t> zhand,
+                                    uint64_t zblack, std::vector<uint64_t> zsetup, py::dict kinds,
+                                    std::vector<double> top, std::vector<double> value,
+                                    py::dict eval_constants) {
+    auto t = std::make_shared<Tables>();
+    if (py::len(rays) != NIDX) throw std::invalid_argument("ray table size does not match 14 kinds");
+    t->marshal = kinds["marshal"].cast<int>();
+    t->captain = kinds["captain"].cast<int>();
+    t->archer = kinds["archer"].cast<int>();
+    t->ray_off.resize(NIDX + 1);
+    for (int i = 0; i < NIDX; ++i) {
+        t->ray_off[i] = int(t->rays.size());
+        for (py::handle rh : py::reinterpret_borrow<py::tuple>(rays[i])) {
+            py::tuple ray = py::reinterpret_borrow<py::tuple>(rh);
+            Ray r{};
+            r.mode = ray[0].cast<int>();
+            r.start = int(t->pool.size());
+            for (py::handle s : py::reinterpret_borrow<py::tuple>(ray[1])) t->pool.push_back(s.cast<uint8_t>());
+            r.len = int(t->pool.size()) - r.start;
+            r.extra = 0;
+            r.bstart = r.blen = 0;
+            if (r.mode == JUMP) {
+                r.extra = ray[2].cast<int>();
+            } else if (r.mode != SLIDE) {
+                r.bstart = int(t->pool.size());
+                for (py::handle s : py::reinterpret_borrow<py::tuple>(ray[2]))
+                    t->pool.push_back(s.cast<uint8_t>());
+                r.blen = int(t->pool.size()) - r.bstart;
+            }
+            t->rays.push_back(r);
+        }
+    }
+    t->ray_off[NIDX] = int(t->rays.size());
+    t->att.assign(size_t(NIDX) * 81, -1);
+    for (int i = 0; i < NIDX; ++i) {
+        py::dict targets = py::reinterpret_borrow<py::dict>(attacks[i]);
+        for (auto item : targets) {
+            int target = item.first.cast<int>();
+            py::tuple hit = py::reinterpret_borrow<py::tuple>(item.second);
+            t->att[size_t(i) * 81 + target] = int(t->apool.size());
+            t->apool.push_back(hit[0].cast<bool>() ? 1 : 0);
+            py::tuple path = py::reinterpret_borrow<py::tuple>(hit[1]);
+            t->apool.push_back(uint8_t(py::len(path)));
+            for (py::handle s : path) t->apool.push_back(s.cast<uint8_t>());
+        }
+    }
+    for (int c = 0; c < 2; ++c) {
+        py::list by_target = py::reinterpret_borrow<py::list>(sources[c]);
+        for (int sq = 0; sq < 81; ++sq) {
+            t->src_off[c][sq] = int(t->src_pool.size());
+            for (py::handle s : py::reinterpret_borrow<py::tuple>(by_target[sq]))
+                t->src_pool.push_back(s.cast<uint8_t>());
+            t->src_len[c][sq] = int(t->src_pool.size()) - t->src_off[c][sq];
+        }
+    }
+    t->zpiece = std::move(zpiece);
+    t->zhand = std::move(zhand);
+    t->zblack = zblack;
+    for (int i = 0; i < 4; ++i) t->zsetup[i] = zsetup.at(i);
+    // NEAR_MARSHAL (state._near): the Marshal's eight lines, and within four against Archers.
+    for (int archers = 0; archers < 2; ++archers)
+        for (int msq = 0; msq < 81; ++msq) {
+            int x = msq % 9, y = msq / 9;
+            for (int o = 0; o < 81; ++o) {
+                if (o == msq) continue;
+                int dx = std::abs(o % 9 - x), dy = std::abs(o / 9 - y);
+                if (dx == 0 || dy == 0 || dx == dy || (archers && std::max(dx, dy) <= 4)) {
+                    if (o < 64)
+                        t->near_lo[archers][msq] |= uint64_t(1) << o;
+                    else
+                        t->near_hi[archers][msq] |= uint64_t(1) << (o - 64);
+                }
+            }
+        }
+    t->top = std::move(top);
+    for (int k = 0; k < NK; ++k) t->value[k] = value.at(k);
+    t->hand_factor = eval_constants["hand_factor"].cast<double>();
+    t->buried = eval_constants["buried"].cast<double>();
+    t->scale = eval_constants["scale"].cast<double>();
+    return t;
+}
+
+struct PyPosition {
+    std::shared_ptr<Tables> tables;
+    Position pos;
+
+    PyPosition(std::shared_ptr<Tables> t, int stack_limit, bool marshal_may_stack,
+               bool self_check_forbidden, bool all_or_nothing, int max_length)
+        : tables(std::move(t)) {
+        pos.T = tables.get();
+        pos.stack_limit = stack_limit;
+        pos.marshal_may_stack = marshal_may_stack;
+        pos.self_check_forbidden = self_check_forbidden;
+        pos.all_or_nothing = all_or_nothing;
+        pos.max_length = max_length;
+    }
+
+    // Load the board part (what move generation reads) from a GungiState's fields.
+    void load(py::list board, py::list hands, int to_move, bool setup, py::list drafting, int first,
+              int move_number, int ply, uint64_t hash, py::list marshal_at) {
+        for (int sq = 0; sq < 81; ++sq) {
+            py::tuple tower = py::reinterpret_borrow<py::tuple>(board[sq]);
+            int n = int(py::len(tower));
+            pos.h[sq] = uint8_t(n);
+            for (int i = 0; i < n; ++i) pos.b[sq][i] = tower[i].cast<uint8_t>();
+        }
+        for (int c = 0; c < 2; ++c) {
+            py::list hc = py::reinterpret_borrow<py::list>(hands[c]);
+            for (int k = 0; k < NK; ++k) pos.hand[c][k] = hc[k].cast<int>();
+        }
+        pos.to_move = to_move;
+        pos.phase = setup ? SETUP : PLAY;
+        pos.drafting[0] = drafting[0].cast<bool>();
+        pos.drafting[1] = drafting[1].cast<bool>();
+        pos.first = first;
+        pos.move_number = move_number;
+        pos.ply = ply;
+        pos.hash = hash;
+        pos.marshal_at[0] = marshal_at[0].cast<int>();
+        pos.marshal_at[1] = marshal_at[1].cast<int>();
+        pos.outcome = -1;
+        pos.reason = R_NONE;
+    }
+
+    void load_seen(py::dict seen) {
+        pos.seen.clear();
+        for (auto item : seen) pos.seen[item.first.cast<uint64_t>()] = item.second.cast<int>();
+    }
+
+    std::vector<uint32_t> legal() {
+        std::vector<uint32_t> codes;
+        codes.reserve(256);
+        pos.legal_codes(codes);
+        return codes;
+    }
+    std::vector<uint32_t> noisy() {
+        std::vector<uint32_t> codes;
+        pos.noisy_codes(codes);
+        return codes;
+    }
+};
+
+// N games stepped together (sengoku/games/gungi/batch.py).
+struct Batch {
+    std::vector<std::shared_ptr<Tables>> tables;  // keeps the tables alive
+    std::vector<Position> games, protos;
+    std::mt19937_64 rng;
+    std::vector<std::vector<uint32_t>> legal;  // per game, cached after each step
+    std::vector<char> fresh;
+
+    Batch(const std::vector<PyPosition*>& starts, uint64_t seed) : rng(seed) {
+        for (const PyPosition* p : starts) {
+            tables.push_back(p->tables);
+            protos.push_back(p->pos);
+        }
+        games = protos;
+        legal.assign(games.size(), {});
+        fresh.assign(games.size(), 0);
+    }
+
+    const std::vector<uint32_t>& codes(size_t i) {
+        if (!fresh[i]) {
+            games[i].legal_codes(legal[i]);
+            fresh[i] = 1;
+        }
+        return legal[i];
+    }
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_gungi_native, m) {
+    m.doc() = "Gungi's native core (C++): move generation, make/unmake, mate, perft, alpha-beta.";
+    m.attr("MOVE_SPACE") = MOVE_SPACE;
+    m.attr("DONE_INT") = DONE_INT;
+    m.attr("NUM_KINDS") = NK;
+
+    py::class_<Tables, std::shared_ptr<Tables>>(m, "Tables");
+    m.def("make_tables", &make_tables);
+
+    py::class_<PyPosition>(m, "Position")
+        .def(py::init<std::shared_ptr<Tables>, int, bool, bool, bool, int>())
+        .def("load", &PyPosition::load)
+        .def("load_seen", &PyPosition::load_seen)
+        .def("legal_codes", &PyPosition::legal)
+        .def("noisy_codes", &PyPosition::noisy)
+        .def("recompute_hash",
+             [](PyPosition& p) {
+                 p.pos.recompute();
+                 return p.pos.hash;
+             })
+        .def("is_mate", [](PyPosition& p, int color) { return p.pos.is_mate(color); })
+        .def("marshal_capturable",
+             [](PyPosition& p, int color) { return p.pos.marshal_capturable(color); })
+        .def("perft", [](PyPosition& p, int depth) {
+            py::gil_scoped_release release;
+            return p.pos.perft(depth);
+        })
+        // Play a code (no legality check: the caller passes a legal code); returns
+        // (outcome, reason): outcome -1 none, 0/1 the winner, 2 no winner.
+        .def("play",
+             [](PyPosition& p, uint32_t code) {
+                 Undo u;
+                 p.pos.play(code, u);
+                 return std::make_pair(p.pos.outcome, p.pos.reason);
+             })
+        // Make a (legal) code without judging it or keeping it in the position history:
+        // the scratch copy following a GungiState move by move.
+        .def("advance",
+             [](PyPosition& p, uint32_t code) {
+                 Undo u;
+                 p.pos.make(code, u);
+                 auto it = p.pos.seen.find(p.pos.hash);
+                 if (--it->second == 0) p.pos.seen.erase(it);
+                 return p.pos.hash;
+             })
+        .def_property_readonly("hash", [](PyPosition& p) { return p.pos.hash; })
+        .def_property_readonly("to_move", [](PyPosition& p) { return p.pos.to_move; })
+        .def_property_readonly("ply", [](PyPosition& p) { return p.pos.ply; })
+        .def("search",
+             [](PyPosition& p, std::vector<uint32_t> order, int max_depth, int quiescence,
+                size_t table_size, int64_t iterations, double seconds) {
+                 Search s(p.pos, quiescence, table_size, iterations, seconds);
+                 return s.choose(std::move(order), max_depth);
+             })
+        // Random playouts from this position (not changed): plies played, for benchmarks.
+        .def("random_playouts", [](PyPosition& p, int games, uint64_t seed) {
+            py::gil_scoped_release release;
+            std::mt19937_64 rng(seed);
+            std::vector<uint32_t> codes;
+            codes.reserve(256);
+            int64_t plies = 0;
+            for (int g = 0; g < games; ++g) {
+                Position q = p.pos;
+                while (q.outcome < 0) {
+                    q.legal_codes(codes);
+                    Undo u;
+                    q.play(codes[rng() % codes.size()], u);
+                    ++plies;
+                }
+            }
+            return plies;
+        });
+
+    py::class_<Batch>(m, "Batch")
+        .def(py::init<const std::vector<PyPosition*>&, uint64_t>())
+        .def("reset_game",
+             [](Batch& bt, size_t i, const PyPosition& start) {
+                 bt.games.at(i) = start.pos;
+                 bt.fresh[i] = 0;
+             })
+        .def("size", [](Batch& bt) { return bt.games.size(); })
+        .def("legal_codes", [](Batch& bt, size_t i) { return bt.codes(i); })
+        .def("legal_mask",
+             [](Batch& bt, py::array_t<bool, py::array::c_style> out) {
+                 auto m = out.mutable_unchecked<2>();
+                 std::memset(out.mutable_data(), 0, size_t(out.size()));
+                 for (size_t i = 0; i < bt.games.size(); ++i)
+                     for (uint32_t c : bt.codes(i)) m(ssize_t(i), ssize_t(c >> 14)) = true;
+             })
+        .def("step",
+             [](Batch& bt, py::array_t<int64_t, py::array::c_style> actions,
+                py::array_t<int8_t, py::array::c_style> outcomes) {
+                 auto a = actions.unchecked<1>();
+                 auto o = outcomes.mutable_unchecked<1>();
+                 for (size_t i = 0; i < bt.games.size(); ++i) {
+                     Position& g = bt.games[i];
+                     if (g.outcome >= 0 || a(ssize_t(i)) < 0) {  // over, or left as it is
+                         o(ssize_t(i)) = int8_t(g.outcome);
+                         continue;
+                     }
+                     const auto& codes = bt.codes(i);
+                     int64_t want = a(ssize_t(i));
+                     uint32_t found = 0;
+                     bool ok = false;
+                     for (uint32_t c : codes)
+                         if (int64_t(c >> 14) == want) {
+                             found = c;
+                             ok = true;
+                             break;
+                         }
+                     if (!ok)
+                         throw std::invalid_argument("game " + std::to_string(i) + ": action " +
+                                                     std::to_string(want) + " is not legal there");
+                     Undo u;
+                     g.play(found, u);
+                     bt.fresh[i] = 0;
+                     o(ssize_t(i)) = int8_t(g.outcome);
+                 }
+             })
+        .def("random_actions",
+             [](Batch& bt, py::array_t<int64_t, py::array::c_style> out) {
+                 auto o = out.mutable_unchecked<1>();
+                 for (size_t i = 0; i < bt.games.size(); ++i) {
+                     const auto& codes = bt.codes(i);
+                     o(ssize_t(i)) = codes.empty() ? -1 : int64_t(codes[bt.rng() % codes.size()] >> 14);
+                 }
+             })
+        .def("status",
+             [](Batch& bt, py::array_t<int64_t, py::array::c_style> out) {
+                 // per game: current player (-1 terminal), outcome, reason, ply, side to move
+                 auto o = out.mutable_unchecked<2>();
+                 for (size_t i = 0; i < bt.games.size(); ++i) {
+                     const Position& g = bt.games[i];
+                     o(ssize_t(i), 0) = g.current_player();
+                     o(ssize_t(i), 1) = g.outcome;
+                     o(ssize_t(i), 2) = g.reason;
+                     o(ssize_t(i), 3) = g.ply;
+                     o(ssize_t(i), 4) = g.to_move;
+                 }
+             })
+        .def("state",
+             [](Batch& bt, size_t i) {
+                 const Position& g = bt.games.at(i);
+                 py::list board;
+                 for (int sq = 0; sq < 81; ++sq) {
+                     py::tuple t(g.h[sq]);
+                     for (int k = 0; k < g.h[sq]; ++k) t[size_t(k)] = int(g.b[sq][k]);
+                     board.append(t);
+                 }
+                 py::list hands;
+                 for (int c = 0; c < 2; ++c) {
+                     py::list hc;
+                     for (int k = 0; k < NK; ++k) hc.append(g.hand[c][k]);
+                     hands.append(hc);
+                 }
+                 py::dict d;
+                 d["board"] = board;
+                 d["hands"] = hands;
+                 d["to_move"] = g.to_move;
+                 d["setup"] = g.phase == SETUP;
+                 d["drafting"] = py::make_tuple(bool(g.drafting[0]), bool(g.drafting[1]));
+                 d["ply"] = g.ply;
+                 d["move_number"] = g.move_number;
+                 d["hash"] = g.hash;
+                 d["outcome"] = g.outcome;
+                 d["reason"] = g.reason;
+                 return d;
+             })
+        // The GungiEncoder planes (sengoku/interop/encoders.py) of each game, from the seat in
+        // ``seats`` (-1: a spectator, White's side), into ``out`` of shape (n, 120, 9, 9).
+        .def("observations",
+             [](Batch& bt, py::array_t<int64_t, py::array::c_style> seats,
+                py::array_t<float, py::array::c_style> out, int max_length) {
+                 auto s = seats.unchecked<1>();
+                 float* o = out.mutable_data();
+                 const size_t per = size_t(6 * NK + 2 * NK + 8) * 81;
+                 std::memset(o, 0, size_t(out.size()) * sizeof(float));
+                 for (size_t i = 0; i < bt.games.size(); ++i) {
+                     Position& g = bt.games[i];
+                     float* x = o + i * per;
+                     int me = s(ssize_t(i)) == 1 ? 1 : 0;
+                     for (int sq = 0; sq < 81; ++sq) {
+                         int cell = me ? 80 - sq : sq;
+                         for (int t = 0; t < g.h[sq]; ++t) {
+                             int p = g.b[sq][t];
+                             int owner = (p & 1) == me ? 0 : 1;
+                             x[size_t(t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell] = 1.0f;
+                         }
+                     }
+                     auto fill = [&](int channel, float v) {
+                         if (v == 0.0f) return;
+                         for (int c = 0; c < 81; ++c) x[size_t(channel) * 81 + c] = v;
+                     };
+                     int hb = 6 * NK, f = 8 * NK;
+                     for (int c = 0; c < 2; ++c)
+                         for (int k = 0; k < NK; ++k)
+                             fill(hb + (c == me ? 0 : 1) * NK + k, float(g.hand[c][k]));
+                     if (g.outcome < 0 && g.to_move == me) fill(f, 1.0f);
+                     if (g.phase == SETUP) {
+                         fill(f + 1, 1.0f);
+                         for (int c = 0; c < 2; ++c)
+                             if (g.drafting[c]) fill(f + 2 + (c == me ? 0 : 1), 1.0f);
+                     } else {
+                         if (g.marshal_capturable(me)) fill(f + 4, 1.0f);
+                         if (g.marshal_capturable(1 - me)) fill(f + 5, 1.0f);
+                     }
+                     if (me == 1) fill(f + 6, 1.0f);
+                     fill(f + 7, float(std::min(1.0, double(g.ply) / double(max_length))));
+                 }
+             });
+}

@@ -1,0 +1,222 @@
+"""Gungi's native core (C++, ``native/core.cpp``), and the pure-Python engine as fallback.
+
+The native core mirrors :mod:`sengoku.games.gungi.state` on the same integer move codes, with
+the same movement tables, attack paths and Zobrist keys: they are handed to it from Python
+here (built from ``pieces.json``), never re-typed in C++. ``GungiState`` asks this module for
+its legal codes, noisy codes, mate test and perft when the core is available; everything else
+(the contract, notation, views, records) stays in Python.
+
+``SENGOKU_PURE_PYTHON=1`` in the environment forces the Python engine (differential tests,
+debugging). When the extension was not built, importing this module warns once and the Python
+engine is used; :func:`native_available` says which one runs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import warnings
+from typing import TYPE_CHECKING, Any
+
+from sengoku.games.gungi.pieces import (
+    ARCHER,
+    ATTACK_TABLES,
+    CAPTAIN,
+    MARSHAL,
+    NUM_KINDS,
+    RAY_TABLES,
+)
+
+if TYPE_CHECKING:
+    from sengoku.games.gungi.state import GungiState
+
+_native: Any = None
+#: Why the native core is not in use (None when it is).
+UNAVAILABLE_REASON: str | None = None
+
+if os.environ.get("SENGOKU_PURE_PYTHON", "") not in ("", "0"):
+    UNAVAILABLE_REASON = "SENGOKU_PURE_PYTHON is set"
+else:
+    try:
+        _native = importlib.import_module("sengoku.games.gungi._gungi_native")
+    except ImportError as exc:  # the optional extension was not built
+        UNAVAILABLE_REASON = f"the extension is not built ({exc})"
+        warnings.warn(
+            "Gungi's native core is not available "
+            f"({UNAVAILABLE_REASON}); using the pure-Python engine (slower). "
+            "Reinstall with a C++17 compiler (`pip install -e .`) to build it.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+
+
+def native_available() -> bool:
+    """Whether Gungi's move generation, perft and search run in the native core."""
+    return _native is not None
+
+
+def module() -> Any:
+    """The compiled extension module (raises when it is not available)."""
+    if _native is None:
+        raise RuntimeError(f"Gungi's native core is not available: {UNAVAILABLE_REASON}")
+    return _native
+
+
+_TABLES: dict[str, Any] = {}
+
+
+def tables(blockers: str) -> Any:
+    """The native tables for one ``archer_blockers`` option (built once, from Python's)."""
+    cached = _TABLES.get(blockers)
+    if cached is not None:
+        return cached
+    from sengoku.ai.eval import gungi as evaluation
+    from sengoku.games.gungi import state as st
+
+    top = [
+        evaluation.TOP[piece][height][sq]
+        for piece in range(2 * NUM_KINDS)
+        for height in range(4)
+        for sq in range(81)
+    ]
+    built = module().make_tables(
+        RAY_TABLES[blockers],
+        ATTACK_TABLES[blockers],
+        st.ATTACK_SOURCES[blockers],
+        st._Z_PIECE,
+        st._Z_HAND,
+        st._Z_BLACK_TO_MOVE,
+        st._Z_SETUP,
+        {"marshal": MARSHAL, "captain": CAPTAIN, "archer": ARCHER},
+        top,
+        evaluation.VALUE,
+        {
+            "hand_factor": evaluation.HAND_FACTOR,
+            "buried": evaluation.BURIED_BY_ENEMY,
+            "scale": evaluation.SCALE,
+        },
+    )
+    _TABLES[blockers] = built
+    return built
+
+
+def new_position(state: GungiState) -> Any:
+    """A native position for the rules ``state`` plays by (its board not loaded yet)."""
+    options = state.options
+    return module().Position(
+        tables(options["archer_blockers"]),
+        state.mode.stack_limit,
+        state.mode.marshal_may_stack,
+        options["self_check"] == "forbidden",
+        options["betrayal"] == "all_or_nothing",
+        state.max_length,
+    )
+
+
+def _rules_key(state: GungiState) -> tuple[Any, ...]:
+    o = state.options
+    return (
+        o["archer_blockers"],
+        state.mode.stack_limit,
+        state.mode.marshal_may_stack,
+        o["self_check"],
+        o["betrayal"],
+        state.max_length,
+    )
+
+
+# One reusable native position per rule set, reloaded when the Python position changed.
+_SCRATCH: dict[tuple[Any, ...], list[Any]] = {}
+
+
+def load(position: Any, state: GungiState) -> None:
+    """Copy ``state``'s position (not its history of positions) into ``position``."""
+    position.load(
+        state.board,
+        state.hands,
+        state.to_move,
+        state.phase == "setup",
+        state.drafting,
+        state.first,
+        state.move_number,
+        state.ply,
+        state.hash,
+        state.marshal_at,
+    )
+
+
+def mark(state: GungiState) -> tuple[int, int, int, int]:
+    """What tells a scratch position it holds ``state``: the hash covers board, hands, side
+    to move and setup progress; the ply tells a position from its own repetition."""
+    return (state.hash, state.ply, state.move_number, state.first)
+
+
+# The scratch entry of a state's options dict (shared by a game's clones), by its id; the
+# dict itself is kept too, so an id is never taken for another dict's.
+_BY_OPTIONS: dict[int, tuple[dict[str, Any], list[Any]]] = {}
+
+
+def _entry(state: GungiState) -> list[Any]:
+    options = state.options
+    hit = _BY_OPTIONS.get(id(options))
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    key = _rules_key(state)
+    entry = _SCRATCH.get(key)
+    if entry is None:
+        entry = _SCRATCH[key] = [new_position(state), None]
+    if len(_BY_OPTIONS) >= 1024:
+        _BY_OPTIONS.clear()
+    _BY_OPTIONS[id(options)] = (options, entry)
+    return entry
+
+
+def scratch(state: GungiState) -> Any:
+    """The scratch native position holding ``state``'s position (loaded if it differs)."""
+    entry = _entry(state)
+    position = entry[0]
+    now = mark(state)
+    if entry[1] != now:
+        load(position, state)
+        entry[1] = now
+    return position
+
+
+def advance(state: GungiState, code: int, before: tuple[int, int, int, int]) -> None:
+    """``state`` just played ``code`` from the position marked ``before``: a scratch
+    position holding that one plays the code too, instead of loading the new one later."""
+    entry = _entry(state)
+    if entry[1] == before:
+        entry[0].advance(code)
+        entry[1] = mark(state)
+
+
+def legal_codes(state: GungiState) -> list[int]:
+    """The legal codes of a live ``state`` (ascending), from the native core."""
+    codes: list[int] = scratch(state).legal_codes()
+    return codes
+
+
+def noisy_codes(state: GungiState) -> list[int]:
+    codes: list[int] = scratch(state).noisy_codes()
+    return codes
+
+
+def is_mate(state: GungiState, color: int) -> bool:
+    return bool(scratch(state).is_mate(color))
+
+
+def perft(state: GungiState, depth: int) -> int:
+    """Perft of a live (not terminal) ``state``, repetitions judged with its history."""
+    position = new_position(state)
+    load(position, state)
+    position.load_seen(state.seen)
+    return int(position.perft(depth))
+
+
+def full_position(state: GungiState) -> Any:
+    """A fresh native copy of ``state`` with its history (for search and playouts)."""
+    position = new_position(state)
+    load(position, state)
+    position.load_seen(state.seen)
+    return position

@@ -1,0 +1,207 @@
+"""N Gungi games stepped at once, for research: numpy legal-action masks and observations.
+
+The actions are the contract's integers (``Gungi.action_to_int``, ``0 .. 57024``); the
+observations are :class:`~sengoku.interop.encoders.GungiEncoder`'s planes, ``(n, 120, 9, 9)``
+float32, each from the seat to move (or the seats given). With Gungi's native core built, the
+games live in C++ and a step costs a few microseconds per game; without it the same API runs
+on the Python engine (slower, same numbers)::
+
+    batch = GungiBatch(mode="intro")
+    batch.reset(64, seed=1)
+    while not batch.done().all():
+        mask = batch.legal_mask()                 # (64, 57025) bool
+        batch.step(batch.random_actions())        # or the argmax of a policy over mask
+    batch.returns()                               # (64, 2) float32
+
+A finished game stays finished (its action is ignored); ``reset`` starts all games again.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from sengoku.core.game import Outcome
+from sengoku.games.gungi import native_core
+from sengoku.games.gungi.game import Gungi
+from sengoku.games.gungi.move import NUM_DISTINCT_ACTIONS, Move
+from sengoku.games.gungi.state import GungiState
+from sengoku.interop.encoders import GungiEncoder
+
+#: Native outcome reasons (native/core.cpp's Reason) as the Outcome's reason strings.
+REASONS = ("", "marshal_captured", "repetition", "mate", "length_limit")
+
+
+class GungiBatch:
+    """``n`` Gungi games with the same options, stepped together."""
+
+    num_actions = NUM_DISTINCT_ACTIONS
+
+    def __init__(self, native: bool | None = None, **options: Any) -> None:
+        self.game = Gungi()
+        self.options = self.game.resolve_options(**options)
+        self.native = native_core.native_available() if native is None else native
+        if self.native and not native_core.native_available():
+            raise RuntimeError(
+                f"Gungi's native core is not available: {native_core.UNAVAILABLE_REASON}"
+            )
+        self.encoder = GungiEncoder(self.game.max_game_length(**self.options))
+        self.shape = self.encoder.shape
+        self._rng = random.Random(0)
+        self._batch: Any = None
+        self._states: list[GungiState] = []
+        self.n = 0
+
+    # ------------------------------------------------------------------ lifecycle
+    def reset(self, n: int, seed: int = 0) -> np.ndarray:
+        """Start ``n`` games (game ``i`` is ``new_state(seed=seed + i)``); their observations."""
+        if n < 1:
+            raise ValueError(f"a batch needs at least one game, not {n}")
+        self.n = n
+        self._rng = random.Random(seed)
+        starts = [self.game.new_state(seed=seed + i, **self.options) for i in range(n)]
+        if self.native:
+            positions = [native_core.full_position(s) for s in starts]
+            self._batch = native_core.module().Batch(positions, seed)
+        else:
+            self._states = starts
+        return self.observations()
+
+    # ------------------------------------------------------------------ queries
+    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
+        """``(n, num_actions)`` bool: True where the action is legal (all False when over).
+
+        ``out`` (C-contiguous bool of that shape) is filled and returned instead of a new
+        array: a step of a large batch then allocates nothing."""
+        shape = (self.n, self.num_actions)
+        if out is None:
+            mask = np.zeros(shape, dtype=bool)
+        else:
+            if out.shape != shape or out.dtype != np.bool_ or not out.flags.c_contiguous:
+                raise ValueError(f"out must be a C-contiguous bool array of shape {shape}")
+            mask = out
+        if self.native:
+            self._batch.legal_mask(mask)  # clears it first
+        else:
+            mask[:] = False
+            for i, state in enumerate(self._states):
+                mask[i, [code >> 14 for code in state.legal_codes()]] = True
+        return mask
+
+    def legal_actions(self, i: int) -> list[int]:
+        """Game ``i``'s legal action integers, ascending."""
+        codes = self._batch.legal_codes(i) if self.native else self._states[i].legal_codes()
+        return [code >> 14 for code in codes]
+
+    def status(self) -> np.ndarray:
+        """``(n, 5)`` int64: current player (-1 over), outcome (-1 none, 0/1 winner, 2 no
+        winner), reason (an index of :data:`REASONS`), ply, side to move."""
+        out = np.zeros((self.n, 5), dtype=np.int64)
+        if self.native:
+            self._batch.status(out)
+            return out
+        for i, state in enumerate(self._states):
+            result = state.outcome()
+            outcome = -1
+            reason = 0
+            if result is not None:
+                outcome = result.winners[0] if result.winners else 2
+                reason = REASONS.index(result.reason) if result.reason in REASONS else 0
+            out[i] = (state.current_player, outcome, reason, state.ply, state.to_move)
+        return out
+
+    def done(self) -> np.ndarray:
+        """``(n,)`` bool: which games are over."""
+        return np.asarray(self.status()[:, 1] >= 0)
+
+    def returns(self) -> np.ndarray:
+        """``(n, 2)`` float32: +1 / -1 for a win / loss, 0 for no winner or not over."""
+        status = self.status()
+        out = np.zeros((self.n, 2), dtype=np.float32)
+        for i, outcome in enumerate(status[:, 1]):
+            if outcome in (0, 1):
+                out[i, outcome] = 1.0
+                out[i, 1 - outcome] = -1.0
+        return out
+
+    def outcome(self, i: int) -> Outcome | None:
+        """Game ``i``'s result as the contract's Outcome (None while it goes on)."""
+        outcome, reason = (int(v) for v in self.status()[i, 1:3])
+        if outcome < 0:
+            return None
+        if outcome == 2:
+            return Outcome.no_winner(2, REASONS[reason])
+        return Outcome.win(outcome, 2, REASONS[reason])
+
+    def to_move(self) -> np.ndarray:
+        """``(n,)`` int64: the seat to move in each game (the last mover's opponent when over)."""
+        return np.asarray(self.status()[:, 4])
+
+    def observations(self, seats: np.ndarray | None = None) -> np.ndarray:
+        """``(n, 120, 9, 9)`` float32 GungiEncoder planes, from ``seats`` (default: to move)."""
+        if seats is None:
+            seats = self.to_move()
+        seats = np.ascontiguousarray(seats, dtype=np.int64)
+        out = np.zeros((self.n, *self.shape), dtype=np.float32)
+        if self.native:
+            self._batch.observations(seats, out, self.encoder.max_game_length)
+            return out
+        for i, state in enumerate(self._states):
+            seat = int(seats[i])
+            self.encoder.encode_into(state.view(seat), seat, out[i])
+        return out
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, actions: np.ndarray) -> np.ndarray:
+        """Play ``actions[i]`` in game ``i`` (-1 or a finished game: nothing happens).
+
+        An illegal action raises ``ValueError`` naming the game; games before it in the
+        batch have already moved. Returns :meth:`status`.
+        """
+        actions = np.ascontiguousarray(actions, dtype=np.int64)
+        if actions.shape != (self.n,):
+            raise ValueError(
+                f"step takes one action per game: shape ({self.n},), not {actions.shape}"
+            )
+        if self.native:
+            outcomes = np.zeros(self.n, dtype=np.int8)
+            self._batch.step(actions, outcomes)
+        else:
+            for i, state in enumerate(self._states):
+                action = int(actions[i])
+                if state.is_terminal() or action < 0:
+                    continue
+                legal = [code for code in state.legal_codes() if code >> 14 == action]
+                if not legal:
+                    raise ValueError(f"game {i}: action {action} is not legal there")
+                state.apply(Move(legal[0]))
+        return self.status()
+
+    def random_actions(self) -> np.ndarray:
+        """One uniformly random legal action per game (-1 for a finished game)."""
+        out = np.full(self.n, -1, dtype=np.int64)
+        if self.native:
+            self._batch.random_actions(out)
+            return out
+        for i, state in enumerate(self._states):
+            codes = state.legal_codes()
+            if codes and not state.is_terminal():
+                out[i] = self._rng.choice(codes) >> 14
+        return out
+
+    def position(self, i: int) -> dict[str, Any]:
+        """Game ``i``'s board (towers of ``kind * 2 + color``), hands, side to move, hash."""
+        if self.native:
+            data: dict[str, Any] = self._batch.state(i)
+            return data
+        s = self._states[i]
+        return {
+            "board": list(s.board),
+            "hands": [list(s.hands[0]), list(s.hands[1])],
+            "to_move": s.to_move,
+            "setup": s.phase == "setup",
+            "ply": s.ply,
+            "hash": s.hash,
+        }

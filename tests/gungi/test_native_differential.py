@@ -1,0 +1,392 @@
+"""The native core (C++) against the pure-Python engine, its oracle (issue 21).
+
+Every check asks both engines the same question on the same position: perft in all four
+modes and rule options, legal and noisy move codes and the mate test on thousands of random
+positions (setup and betrayals included), whole random games played in both (identical
+moves, positions and outcomes), alpha-beta (same move, value and node count), and the
+batched research API (legal masks and observation planes entry for entry).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sengoku.ai.alphabeta import AlphaBetaAgent
+from sengoku.ai.base import Budget
+from sengoku.games.gungi import Gungi, GungiState, native_available, native_core
+from sengoku.games.gungi import state as state_module
+from sengoku.games.gungi.move import DONE_INT, MOVE_SPACE, Move
+from sengoku.games.gungi.pieces import CAPTAIN
+from sengoku.interop.encoders import GungiEncoder
+from sengoku.interop.gungi_batch import GungiBatch
+
+pytestmark = pytest.mark.skipif(
+    not native_available(), reason=f"native core not in use: {native_core.UNAVAILABLE_REASON}"
+)
+
+SOAK = os.environ.get("SENGOKU_SOAK") == "1"
+MODES = ("intro", "beginner", "intermediate", "advanced")
+VARIANTS: tuple[dict[str, Any], ...] = (
+    {},
+    {"self_check": "forbidden"},
+    {"betrayal": "all_or_nothing"},
+    {"archer_blockers": "front"},
+    {"archer_blockers": "wing", "self_check": "forbidden"},
+)
+
+
+@contextmanager
+def pure_python() -> Iterator[None]:
+    """GungiState's own (Python) move generation, mate test and perft."""
+    saved = state_module._NATIVE
+    state_module._NATIVE = False
+    try:
+        yield
+    finally:
+        state_module._NATIVE = saved
+
+
+def python_codes(state: GungiState) -> list[int]:
+    with pure_python():
+        fresh = state.clone()
+        fresh._legal_cache = fresh._pseudo_cache = fresh._noisy_cache = None
+        return list(fresh._legal_codes())
+
+
+def python_noisy(state: GungiState) -> list[int]:
+    with pure_python():
+        fresh = state.clone()
+        fresh._legal_cache = fresh._pseudo_cache = fresh._noisy_cache = None
+        return list(fresh.noisy_codes())
+
+
+def is_betrayal(code: int) -> bool:
+    """A Captain's betrayal (a move or drop turning enemy pieces)."""
+    action = code >> 14
+    return action < DONE_INT and action & 3 != 0
+
+
+# ---------------------------------------------------------------------- perft
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(v.values()) or "default")
+def test_perft_depth_2(gungi: Gungi, mode: str, variant: dict[str, Any]) -> None:
+    state = gungi.new_state(mode=mode, **variant)
+    native = state.perft(2)
+    with pure_python():
+        assert native == gungi.new_state(mode=mode, **variant).perft(2)
+
+
+def test_perft_known_counts(gungi: Gungi) -> None:
+    assert gungi.new_state(mode="intro").perft(3) == 3_614_062
+    assert gungi.new_state(mode="beginner").perft(3) == 6_268_315
+    assert gungi.new_state(mode="intro", self_check="forbidden").perft(3) == 3_614_050
+
+
+@pytest.mark.parametrize("mode", ("intermediate", "advanced"))
+def test_perft_depth_3_setup_modes(gungi: Gungi, mode: str) -> None:
+    native = gungi.new_state(mode=mode).perft(3)
+    with pure_python():
+        assert native == gungi.new_state(mode=mode).perft(3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ("intro", "beginner"))
+def test_perft_depth_3_against_python(gungi: Gungi, mode: str) -> None:
+    native = gungi.new_state(mode=mode).perft(3)
+    with pure_python():
+        assert native == gungi.new_state(mode=mode).perft(3)
+
+
+def _midgame(gungi: Gungi, mode: str, seed: int, plies: int, **options: Any) -> GungiState:
+    rng = random.Random(seed)
+    state = gungi.new_state(mode=mode, **options)
+    with pure_python():
+        for _ in range(plies):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_perft_depth_2_from_random_positions(gungi: Gungi) -> None:
+    checked = 0
+    for seed in range(12):
+        mode = MODES[seed % 4]
+        state = _midgame(gungi, mode, seed, 30 + seed * 7, **VARIANTS[seed % len(VARIANTS)])
+        if state.is_terminal():
+            continue
+        native = state.perft(2)
+        with pure_python():
+            assert native == state.clone().perft(2), (mode, seed, state.fen())
+        checked += 1
+    assert checked >= 8
+
+
+# ---------------------------------------------------------------------- random positions
+
+
+def pick(state: GungiState, codes: list[int], rng: random.Random) -> int:
+    """A random move that keeps betrayals coming: uniform play empties the hands within a few
+    moves (captured pieces never return to a hand), and a betrayal needs a hand piece of the
+    kind it turns. So: a betrayal half of the time when there is one, and in play mostly
+    board moves, half of them the Captain's."""
+    betrayals = [c for c in codes if is_betrayal(c)]
+    if betrayals and rng.random() < 0.5:
+        return rng.choice(betrayals)
+    if state.phase == "play" and rng.random() < 0.9:
+        board = [c for c in codes if c >> 14 < MOVE_SPACE]
+        captain = [c for c in board if (c >> 2) & 15 == CAPTAIN]
+        return rng.choice(captain if captain and rng.random() < 0.5 else board or codes)
+    return rng.choice(codes)
+
+
+def _random_positions(gungi: Gungi, games: int, seed: int) -> Iterator[GungiState]:
+    """Positions of random games from random seeds, played by the Python engine: whole games
+    in the modes with a setup and Captains (betrayals come late), openings in the others."""
+    rng = random.Random(seed)
+    for g in range(games):
+        mode = ("intermediate", "advanced", "intermediate", "advanced", "intro", "beginner")[g % 6]
+        plies = 400 if mode in ("intermediate", "advanced") else 80
+        variant = VARIANTS[(g // 6) % len(VARIANTS)]
+        state = gungi.new_state(mode=mode, seed=rng.randrange(2**31), **variant)
+        while not state.is_terminal() and state.ply < plies:
+            yield state
+            with pure_python():
+                state.apply(Move(pick(state, state.legal_codes(), rng)))
+        if state.is_terminal():
+            yield state  # the final position too: the mate test's True answers are here
+
+
+def test_move_sets_on_random_positions(gungi: Gungi) -> None:
+    positions = setups = mates = 0
+    betrayal_positions = 0
+    for state in _random_positions(gungi, 18 if not SOAK else 300, seed=21):
+        if state.is_terminal():
+            outcome = state.outcome()
+            assert outcome is not None
+            if outcome.reason == "mate":
+                assert native_core.is_mate(state, state.to_move)
+                mates += 1
+            continue
+        expected = python_codes(state)
+        assert native_core.legal_codes(state) == expected, state.fen()
+        assert native_core.noisy_codes(state) == python_noisy(state), state.fen()
+        if state.phase == "play":
+            with pure_python():
+                mate = state._is_mate(state.to_move)
+                flags = [state._marshal_capturable(c) for c in (0, 1)]
+            assert native_core.is_mate(state, state.to_move) == mate, state.fen()
+            position = native_core.scratch(state)
+            assert [position.marshal_capturable(c) for c in (0, 1)] == flags
+            assert not mate  # a mated side has lost: the game is over
+        else:
+            setups += 1
+        positions += 1
+        betrayal_positions += any(is_betrayal(c) for c in expected)
+    # The sample covers what the rules make rare.
+    assert positions >= 2000
+    assert setups >= 200
+    assert betrayal_positions >= 10
+    assert mates >= 1
+
+
+def test_random_games_betray_and_end_alike(gungi: Gungi) -> None:
+    """Whole games: the same seeded choices in the Python engine and the native core's
+    batch give the same positions after every move and the same outcome."""
+    reasons: set[str] = set()
+    betrayals = 0
+    for seed in range(24):
+        mode = MODES[seed % 4]
+        variant = VARIANTS[seed % len(VARIANTS)]
+        rng = random.Random(seed)
+        state = gungi.new_state(mode=mode, seed=seed, **variant)
+        batch = GungiBatch(native=True, mode=mode, **variant)
+        batch.reset(1, seed=seed)
+        while not state.is_terminal():
+            with pure_python():
+                codes = state.legal_codes()
+            assert batch.legal_actions(0) == [c >> 14 for c in codes]
+            code = pick(state, codes, rng)
+            betrayals += is_betrayal(code)
+            with pure_python():
+                state.apply(Move(code))
+            batch.step(np.array([code >> 14]))
+            native = batch.position(0)
+            assert native["hash"] == state.hash
+            assert native["ply"] == state.ply
+            assert native["to_move"] == state.to_move
+            assert [list(t) for t in native["board"]] == [list(t) for t in state.board]
+            assert native["hands"] == state.hands
+        result = state.outcome()
+        assert result is not None
+        assert batch.outcome(0) == result
+        reasons.add(result.reason)
+    assert betrayals >= 5
+    assert {"marshal_captured", "mate"} <= reasons
+
+
+def test_identical_random_games_through_the_contract(gungi: Gungi) -> None:
+    """One seed, one game: the contract with the native hook plays what pure Python plays."""
+    for seed, mode in enumerate(MODES):
+        records = []
+        for native in (True, False):
+            saved = state_module._NATIVE
+            state_module._NATIVE = native
+            try:
+                rng = random.Random(seed)
+                state = gungi.new_state(mode=mode, seed=seed)
+                moves = []
+                while not state.is_terminal():
+                    move = rng.choice(state.legal_actions())
+                    moves.append(str(move))
+                    state.apply(move)
+                records.append((moves, state.outcome(), state.fen()))
+            finally:
+                state_module._NATIVE = saved
+        assert records[0] == records[1]
+
+
+# ---------------------------------------------------------------------- search
+
+
+def test_alphabeta_native_matches_python(gungi: Gungi) -> None:
+    checked = 0
+    for seed in range(8):
+        mode = ("intro", "beginner", "advanced", "intermediate")[seed % 4]
+        state = _midgame(gungi, mode, seed, 10 + seed * 9)
+        if state.is_terminal() or len(state.legal_actions()) < 2:
+            continue
+        with pure_python():
+            python = AlphaBetaAgent(gungi, seed=seed, max_depth=2)
+            expected = python.choose(state.clone(), state.current_player, Budget(iterations=2500))
+        native = AlphaBetaAgent(gungi, seed=seed, max_depth=2, native=1)
+        got = native.choose(state.clone(), state.current_player, Budget(iterations=2500))
+        assert got in state.legal_actions()
+        assert got == expected, state.fen()
+        assert native.last_stats["value"] == python.last_stats["value"]
+        assert native.last_stats["nodes"] == python.last_stats["nodes"]
+        assert native.last_stats["depth"] == python.last_stats["depth"]
+        checked += 1
+    assert checked >= 5
+
+
+@pytest.mark.parametrize(
+    "budget", [3000, pytest.param(30_000, marks=pytest.mark.slow)], ids=["3k", "30k"]
+)
+def test_alphabeta_native_matches_python_when_the_budget_ends_mid_depth(
+    gungi: Gungi, budget: int
+) -> None:
+    # Deeper: the table, killers and the best move of an unfinished depth all take part.
+    for seed in range(3):
+        state = _midgame(gungi, ("intro", "advanced", "beginner")[seed], 40 + seed, 16 + seed * 20)
+        if state.is_terminal():
+            continue
+        with pure_python():
+            python = AlphaBetaAgent(gungi, seed=seed)
+            expected = python.choose(state.clone(), state.current_player, Budget(iterations=budget))
+        native = AlphaBetaAgent(gungi, seed=seed, native=1)
+        got = native.choose(state.clone(), state.current_player, Budget(iterations=budget))
+        assert got == expected, state.fen()
+        assert native.last_stats["value"] == python.last_stats["value"]
+        assert native.last_stats["nodes"] == python.last_stats["nodes"]
+        assert native.last_stats["depth"] == python.last_stats["depth"]
+
+
+def test_native_search_under_time_plays_legal_moves(gungi: Gungi) -> None:
+    state = _midgame(gungi, "intro", 3, 20)
+    agent = AlphaBetaAgent(gungi, seed=1, native=1)
+    move = agent.choose(state, state.current_player, Budget(seconds=0.05))
+    assert move in state.legal_actions()
+    assert agent.last_stats["nodes"] > 0 and agent.last_stats["native"]
+
+
+# ---------------------------------------------------------------------- batch API
+
+
+@pytest.mark.parametrize("mode", ("intro", "advanced"))
+def test_batch_masks_and_observations_match_the_encoder(gungi: Gungi, mode: str) -> None:
+    native = GungiBatch(native=True, mode=mode)
+    python = GungiBatch(native=False, mode=mode)
+    n = 6
+    obs_native = native.reset(n, seed=7)
+    obs_python = python.reset(n, seed=7)
+    encoder = GungiEncoder(gungi.max_game_length())
+    rng = np.random.default_rng(7)
+    for _ in range(120):
+        assert np.array_equal(obs_native, obs_python)
+        mask = native.legal_mask()
+        assert np.array_equal(mask, python.legal_mask())
+        # The integers are Gungi.action_to_int of the legal actions.
+        for i, state in enumerate(python._states):
+            ints = sorted(gungi.action_to_int(state, a) for a in state.legal_actions())
+            assert np.flatnonzero(mask[i]).tolist() == ints
+            for seat in (0, 1):
+                planes = native.observations(np.full(n, seat))[i]
+                assert np.array_equal(planes, encoder.encode(state.view(seat), seat))
+        if native.done().all():
+            break
+        actions = np.array(
+            [rng.choice(np.flatnonzero(row)) if row.any() else -1 for row in mask], dtype=np.int64
+        )
+        assert np.array_equal(native.step(actions), python.step(actions))
+        obs_native, obs_python = native.observations(), python.observations()
+    assert np.array_equal(native.returns(), python.returns())
+
+
+def test_batch_refuses_an_illegal_action() -> None:
+    batch = GungiBatch(native=True, mode="intro")
+    batch.reset(2, seed=0)
+    with pytest.raises(ValueError, match="game 0: action 0 is not legal"):
+        batch.step(np.array([0, -1]))
+
+
+# ---------------------------------------------------------------------- fallback
+
+
+def _run(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=120,
+        check=False,
+    )
+
+
+def test_pure_python_forced_by_environment() -> None:
+    result = _run(
+        "import sengoku; from sengoku.games.gungi import native_available\n"
+        "assert not native_available()\n"
+        "print(sengoku.load_game('gungi').new_state(mode='intro').perft(2))",
+        SENGOKU_PURE_PYTHON="1",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "23716"
+    assert "native core" not in result.stderr  # asked for: no warning
+
+
+def test_missing_extension_warns_and_falls_back() -> None:
+    result = _run(
+        "import sys, warnings\n"
+        "sys.modules['sengoku.games.gungi._gungi_native'] = None  # as if never built\n"
+        "warnings.simplefilter('always')\n"
+        "import sengoku\n"
+        "from sengoku.games.gungi import native_available\n"
+        "assert not native_available()\n"
+        "print(sengoku.load_game('gungi').new_state(mode='beginner').perft(2))"
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "34969"
+    assert result.stderr.count("Gungi's native core is not available") == 1
