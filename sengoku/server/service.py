@@ -939,15 +939,27 @@ class MatchService:
     async def claim(self, live: Live, seat: int) -> dict[str, Any]:
         async with live.lock:
             await self._check_flag(live)
-            self._require_active(live)
+            state = self._require_active(live)
             now = self.now()
-            gone = [
-                s for s in live.seats if s.seat != seat and s.kind == "human" and s.connections == 0
-            ]
+            # A claim wins only on the opponent's time: the seat to act is the one that left.
+            to_act = state.current_player
+            if to_act == seat:
+                raise ApiError(
+                    409,
+                    "your_turn",
+                    "you are to act: a claim wins only while the opponent who left is to act",
+                )
+            if not 0 <= to_act < len(live.seats) or live.seats[to_act].kind != "human":
+                raise ApiError(
+                    409,
+                    "not_claimable",
+                    "a win can be claimed only while an absent human opponent is to act",
+                )
+            gone = [s for s in live.seats if s.seat == to_act and s.connections == 0]
             ready = [s for s in gone if now - s.last_seen >= self.settings.claim_after]
             if not ready:
                 if not gone:
-                    raise ApiError(409, "opponent_connected", "your opponents are connected")
+                    raise ApiError(409, "opponent_connected", "your opponent is connected")
                 wait = min(self.settings.claim_after - (now - s.last_seen) for s in gone)
                 raise ApiError(
                     409,

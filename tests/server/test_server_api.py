@@ -238,6 +238,7 @@ def test_claim_after_the_opponent_left(
     with make_client(claim_after=60.0) as client:
         m = new_match(client)
         mid, t0, t1 = m["id"], m["tokens"]["0"], m["tokens"]["1"]
+        assert play(client, mid, t0, "take 1", ply=0).status_code == 200  # seat 1's time now
         with client.websocket_connect(f"/ws/matches/{mid}") as ws:
             ws.send_json({"type": "hello", "token": t1})
             assert ws.receive_json()["type"] == "welcome"
