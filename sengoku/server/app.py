@@ -196,7 +196,11 @@ def bearer(authorization: str | None) -> str | None:
 
 def create_app(settings: Settings) -> FastAPI:
     """The web application for ``settings`` (a fresh service and database connection)."""
-    engine = make_engine(settings.db_url)
+    engine = make_engine(
+        settings.db_url,
+        lock_timeout=settings.db_lock_timeout,
+        pool_size=settings.db_workers + settings.db_list_workers + 2,
+    )
     store = Store(engine)
     holder: dict[str, MatchService] = {}
 
@@ -298,7 +302,7 @@ def create_app(settings: Settings) -> FastAPI:
     ) -> dict[str, Any]:
         """The lobby: matches waiting for players or in play (public facts only)."""
         statuses = LIVE_STATUSES if status == "live" else [status]
-        rows = await svc()._run(svc().store.list_matches, statuses, game, limit, offset)
+        rows = await svc().run_list(svc().store.list_matches, statuses, game, limit, offset)
         return {"matches": [_summary(r) for r in rows]}
 
     @app.get("/api/matches/{match_id}")
@@ -396,7 +400,9 @@ def create_app(settings: Settings) -> FastAPI:
         offset: int = Query(default=0, ge=0),
     ) -> dict[str, Any]:
         """Finished (and imported) games, newest first."""
-        rows = await svc()._run(svc().store.list_matches, DONE_STATUSES, game, limit, offset)
+        rows = await svc().run_list(
+            svc().store.list_matches, DONE_STATUSES, game, limit, offset, LIVE_STATUSES
+        )
         return {"records": [_summary(r) for r in rows]}
 
     @app.get("/api/records/{match_id}")

@@ -27,6 +27,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
+
 from sengoku.core.game import Game, Option, SengokuError, State, event
 from sengoku.core.record import GameRecord
 from sengoku.core.registry import list_games, load_game
@@ -76,6 +78,12 @@ class Settings:
     ws_burst: float = 60.0
     max_body: int = 2_000_000
     max_ws_message: int = 16_384
+    #: Storage threads for moves and loads, and (apart, so slow lists never delay a move)
+    #: for the lists of matches and records.
+    db_workers: int = 4
+    db_list_workers: int = 2
+    #: Seconds a statement waits for a lock held elsewhere before ``503 db_busy``.
+    db_lock_timeout: float = 10.0
     #: Arm real timers for clock flags (tests with a fake clock turn this off).
     timers: bool = True
 
@@ -210,7 +218,12 @@ class MatchService:
         self.settings = settings
         self.store = store
         self.live: dict[str, Live] = {}
-        self._db = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="sengoku-db")
+        self._db = concurrent.futures.ThreadPoolExecutor(
+            max(1, settings.db_workers), thread_name_prefix="sengoku-db"
+        )
+        self._db_lists = concurrent.futures.ThreadPoolExecutor(
+            max(1, settings.db_list_workers), thread_name_prefix="sengoku-db-list"
+        )
         self._ai: concurrent.futures.Executor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loading: dict[str, asyncio.Future[Live | None]] = {}
@@ -247,10 +260,34 @@ class MatchService:
             task.cancel()
         if self._ai is not None:
             self._ai.shutdown(wait=False, cancel_futures=True)
+        self._db_lists.shutdown(wait=True, cancel_futures=True)
         self._db.shutdown(wait=True)
 
     async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+        """Run a storage call on a storage thread; a lock held too long elsewhere is a 503."""
+        return await self._on(self._db, fn, *args)
+
+    async def run_list(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """A list query (lobby, records): on threads of its own, so it never delays a move."""
+        return await self._on(self._db_lists, fn, *args)
+
+    @staticmethod
+    async def _on(
+        pool: concurrent.futures.Executor, fn: Callable[..., Any], *args: Any
+    ) -> Any:
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        except SQLAlchemyError as exc:
+            # Only the error's class: the statement's parameters may hold secrets.
+            orig = getattr(exc, "orig", None)
+            log.error("database: %s (%s)", type(exc).__name__, type(orig).__name__)
+            if isinstance(exc, OperationalError):
+                raise ApiError(
+                    503, "db_busy", "the database is busy (a lock is held); try again shortly"
+                ) from None
+            raise ApiError(
+                503, "storage_error", "the change could not be stored, so nothing changed; retry"
+            ) from None
 
     def now(self) -> float:
         return self.settings.now()
@@ -695,11 +732,12 @@ class MatchService:
             rows = self._new_events(live, evs)
             try:
                 await self._run(
-                    self._join_tx,
-                    live,
+                    self.store.join,
+                    live.id,
                     seat.seat,
                     {"token_hash": hash_token(token), "invite_hash": None, "name": new_name},
                     rows,
+                    {"status": live.status, "clock": self._clock_json(live), "updated_at": now},
                 )
             except BaseException:
                 live.status = old_status
@@ -713,17 +751,6 @@ class MatchService:
             self._commit_events(live, rows)
         self._after_change(live)
         return {"seat": seat.seat, "token": token}
-
-    def _join_tx(
-        self, live: Live, seat: int, values: dict[str, Any], rows: list[dict[str, Any]]
-    ) -> None:
-        self.store.update_seat(live.id, seat, values)
-        self.store.record_change(
-            live.id,
-            [],
-            rows,
-            {"status": live.status, "clock": self._clock_json(live), "updated_at": self.now()},
-        )
 
     # -- playing ----------------------------------------------------------------------
     def _require_active(self, live: Live) -> State:
@@ -1122,18 +1149,20 @@ class MatchService:
                 )
             if seat in live.rematch_offers:
                 raise ApiError(409, "already_offered", "you already offered a rematch")
-            live.rematch_offers.add(seat)
             humans = {s.seat for s in live.seats if s.kind == "human"}
-            if not humans.issubset(live.rematch_offers):
+            # The offer counts once it is stored: a failed write leaves nothing behind.
+            if not humans.issubset(live.rematch_offers | {seat}):
                 rows = self._new_events(
                     live,
                     [event("rematch_offered", None, seat=seat, message="a rematch is offered")],
                 )
                 await self._run(self.store.record_change, live.id, [], rows, None)
+                live.rematch_offers.add(seat)
                 self._commit_events(live, rows)
                 snap = self.snapshot(live, seat)
             else:
                 new = await self._create_rematch(live)
+                live.rematch_offers.add(seat)
                 snap = self.snapshot(live, seat)
                 snap["rematch_seat"] = (seat + 1) % len(live.seats)
                 self._after_change(new)
@@ -1201,13 +1230,15 @@ class MatchService:
             [event("rematch", None, match=new_id, message="the rematch begins")],
         )
 
-        def tx() -> None:
-            self.store.create_match(match_row, [self._seat_row(new_id, s) for s in seats], rows)
-            self.store.record_change(
-                live.id, [], old_rows, {"rematch_id": new_id, "updated_at": now}
-            )
-
-        await self._run(tx)
+        await self._run(
+            self.store.create_rematch,
+            match_row,
+            [self._seat_row(new_id, s) for s in seats],
+            rows,
+            live.id,
+            old_rows,
+            {"rematch_id": new_id, "updated_at": now},
+        )
         new.events.extend(self._event_entries(rows))
         self.live[new_id] = new
         live.rematch_id = new_id
@@ -1316,11 +1347,13 @@ class MatchService:
             "rematch_id": None,
         }
 
-        def tx() -> None:
-            self.store.create_match(match_row, [self._seat_row(match_id, s) for s in seats], rows)
-            self.store.record_change(match_id, moves_rows, [], None)
-
-        await self._run(tx)
+        await self._run(
+            self.store.create_match,
+            match_row,
+            [self._seat_row(match_id, s) for s in seats],
+            rows,
+            moves_rows,
+        )
         live.events.extend(self._event_entries(rows))
         self.live[match_id] = live
         self._maybe_evict(live)  # nobody watches an imported record yet

@@ -1,0 +1,124 @@
+"""Faults against a real server process: a failure in the middle of a change leaves nothing
+half done, and a lock held elsewhere stalls nothing but the game it locks."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from server_process import auth, new_gungi, play_first_legal, server
+
+
+def _trigger(db: Path, name: str, table: str, when: str) -> None:
+    """A fault in the database: inserting such a row into ``table`` fails."""
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            f"CREATE TRIGGER {name} BEFORE INSERT ON {table} WHEN {when} "
+            "BEGIN SELECT RAISE(ABORT, 'injected fault'); END"
+        )
+
+
+def _drop(db: Path, name: str) -> None:
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"DROP TRIGGER {name}")
+
+
+def _rows(db: Path, sql: str, *params: Any) -> list[Any]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+def test_join_rematch_and_import_are_all_or_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "faults.db"
+    with server(f"sqlite:///{db}", tmp_path / "log") as base, httpx.Client(
+        base_url=base, timeout=30
+    ) as http:
+        # join: the seat is taken and the events written, or neither
+        m: Any = new_gungi(http, [{"kind": "local"}, {"kind": "invite"}])
+        mid, invite = m["id"], m["invites"][0]["invite"]
+        _trigger(db, "no_join", "events", "NEW.payload LIKE '%\"type\":\"player_joined\"%'")
+        r = http.post(f"/api/matches/{mid}/join", json={"invite": invite})
+        assert r.status_code >= 500
+        assert _rows(db, "SELECT invite_hash IS NOT NULL, token_hash FROM seats "
+                     "WHERE match_id = ? AND seat = 1", mid) == [(1, None)]
+        assert _rows(db, "SELECT status FROM matches WHERE id = ?", mid) == [("waiting",)]
+        _drop(db, "no_join")
+        r = http.post(f"/api/matches/{mid}/join", json={"invite": invite})
+        assert r.status_code == 200, r.text
+        t0, t1 = m["tokens"]["0"], r.json()["token"]
+
+        # rematch: the new match and the old one's link to it, or neither
+        assert http.post(f"/api/matches/{mid}/resign", headers=auth(t0)).status_code == 200
+        assert http.post(f"/api/matches/{mid}/rematch", headers=auth(t0)).status_code == 200
+        before = _rows(db, "SELECT COUNT(*) FROM matches")
+        _trigger(db, "no_rematch", "events", "NEW.payload LIKE '%\"type\":\"rematch\"%'")
+        r = http.post(f"/api/matches/{mid}/rematch", headers=auth(t1))
+        assert r.status_code >= 500
+        assert _rows(db, "SELECT COUNT(*) FROM matches") == before
+        assert _rows(db, "SELECT rematch_id FROM matches WHERE id = ?", mid) == [(None,)]
+        _drop(db, "no_rematch")
+        r = http.post(f"/api/matches/{mid}/rematch", headers=auth(t1))
+        assert r.status_code == 200 and r.json()["rematch_id"], r.text
+
+        # import: the match with every move, or nothing
+        record = http.get(f"/api/records/{mid}").json()
+        body = {k: record[k] for k in ("game", "version", "options", "seed", "actions")}
+        body["concessions"] = record["concessions"]
+        g: Any = new_gungi(http)
+        for seat in (0, 1, 0):
+            assert play_first_legal(http, g["id"], g["tokens"][str(seat)]).status_code == 200
+        http.post(f"/api/matches/{g['id']}/resign", headers=auth(g["tokens"]["1"]))
+        played = http.get(f"/api/records/{g['id']}").json()
+        body = {k: played[k] for k in ("game", "version", "options", "seed", "actions")}
+        body["concessions"] = played["concessions"]
+        before = _rows(db, "SELECT COUNT(*) FROM matches")
+        _trigger(db, "no_moves", "moves", "NEW.seq = 2")
+        r = http.post("/api/records", json=body)
+        assert r.status_code >= 500
+        assert _rows(db, "SELECT COUNT(*) FROM matches") == before
+        _drop(db, "no_moves")
+        r = http.post("/api/records", json=body)
+        assert r.status_code == 201, r.text
+        assert _rows(db, "SELECT COUNT(*) FROM moves WHERE match_id = ?", r.json()["id"]) == [(4,)]
+
+
+def _timed(fn: Any) -> tuple[float, Any]:
+    start = time.monotonic()
+    out = fn()
+    return time.monotonic() - start, out
+
+
+def test_a_held_sqlite_write_lock_does_not_stall_reads(tmp_path: Path) -> None:
+    """SQLite has one writer: while another process holds the write lock, writes wait (up to
+    the lock timeout), but nothing else does, lists and loads included."""
+    db = tmp_path / "lock.db"
+    with server(f"sqlite:///{db}", tmp_path / "log") as base, httpx.Client(
+        base_url=base, timeout=30
+    ) as http:
+        a: Any = new_gungi(http)
+        done: Any = new_gungi(http)
+        http.post(f"/api/matches/{done['id']}/resign", headers=auth(done["tokens"]["0"]))
+        holder = sqlite3.connect(db, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        hold = 4.0
+        results: list[Any] = []
+        mover = threading.Thread(
+            target=lambda: results.append(_timed(lambda: play_first_legal(http, a["id"], a["tokens"]["0"])))
+        )
+        start = time.monotonic()
+        mover.start()
+        time.sleep(0.3)  # the move now waits for the lock on a storage thread
+        took, r = _timed(lambda: http.get("/api/records"))
+        assert r.status_code == 200 and took < hold / 2, took
+        took, r = _timed(lambda: http.get(f"/api/records/{done['id']}"))
+        assert r.status_code == 200 and took < hold / 2, took
+        time.sleep(max(0.0, hold - (time.monotonic() - start)))
+        holder.execute("ROLLBACK")
+        holder.close()
+        mover.join(timeout=30)
+        waited, moved = results[0]
+        assert moved.status_code == 200 and waited >= hold - 1.0
