@@ -72,6 +72,8 @@ class JoinMatch(Strict):
 class PlayAction(Strict):
     action: str = Field(min_length=1, max_length=500)
     ply: int | None = Field(default=None, ge=0)
+    #: The client's own key for this action: a retry with the same id is not applied again.
+    id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.:-]{1,64}$")
 
 
 class TakebackAnswer(Strict):
@@ -347,10 +349,12 @@ def create_app(settings: Settings) -> FastAPI:
     async def play(
         match_id: str, body: PlayAction, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
-        """Play an action in canonical or short notation; ``ply`` guards against staleness."""
+        """Play an action in canonical or short notation. ``ply`` (the number of actions seen)
+        or ``id`` (the client's key for this action) is required: a retry is never applied
+        twice."""
         live = await find(match_id)
         seat = svc().player_seat(live, bearer(authorization))
-        return await svc().act(live, seat, body.action, body.ply)
+        return await svc().act(live, seat, body.action, body.ply, client_id=body.id)
 
     @app.post("/api/matches/{match_id}/resign")
     async def resign(

@@ -143,6 +143,8 @@ class Live:
     clocks: Clocks | None = None
     actions: list[str] = field(default_factory=list)
     action_seats: list[int] = field(default_factory=list)
+    #: The client's id of each action (``POST .../actions`` ``id``), or None.
+    action_ids: list[str | None] = field(default_factory=list)
     concessions: list[dict[str, Any]] = field(default_factory=list)
     seq: int = 0
     events: list[dict[str, Any]] = field(default_factory=list)
@@ -272,9 +274,7 @@ class MatchService:
         return await self._on(self._db_lists, fn, *args)
 
     @staticmethod
-    async def _on(
-        pool: concurrent.futures.Executor, fn: Callable[..., Any], *args: Any
-    ) -> Any:
+    async def _on(pool: concurrent.futures.Executor, fn: Callable[..., Any], *args: Any) -> Any:
         try:
             return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
         except SQLAlchemyError as exc:
@@ -352,11 +352,13 @@ class MatchService:
         ]
         actions: list[str] = []
         action_seats: list[int] = []
+        action_ids: list[str | None] = []
         concessions: list[dict[str, Any]] = []
         for mv in data["moves"]:
             if mv["kind"] == "action":
                 actions.append(mv["action"])
                 action_seats.append(mv["seat"])
+                action_ids.append(mv.get("client_id"))
             else:
                 concessions.append(
                     {"ply": len(actions), "seat": mv["seat"], "reason": mv["reason"]}
@@ -379,6 +381,7 @@ class MatchService:
             clocks=clocks,
             actions=actions,
             action_seats=action_seats,
+            action_ids=action_ids,
             concessions=concessions,
             seq=seq,
             events=events,
@@ -766,9 +769,27 @@ class MatchService:
         return live.state
 
     async def act(
-        self, live: Live, seat: int, text: str, ply: int | None, by_ai: bool = False
+        self,
+        live: Live,
+        seat: int,
+        text: str,
+        ply: int | None,
+        by_ai: bool = False,
+        client_id: str | None = None,
     ) -> dict[str, Any]:
+        """Play ``text`` for ``seat``. A retry is never applied twice: ``ply`` (the number of
+        actions the client saw) makes it stale, and a ``client_id`` seen before for this seat
+        answers with the match as it is, marked ``duplicate``. One of the two is required."""
         async with live.lock:
+            if client_id is not None and client_id in live.action_ids:
+                i = live.action_ids.index(client_id)
+                if live.action_seats[i] != seat:
+                    raise ApiError(
+                        409, "id_used", "this action id was used by another seat; use a new one"
+                    )
+                snap = self.snapshot(live, seat)
+                snap["duplicate"] = {"ply": i, "action": live.actions[i]}
+                return snap
             await self._check_flag(live)
             state = self._require_active(live)
             if ply is not None and ply != live.ply:
@@ -794,6 +815,14 @@ class MatchService:
                 game_events = after.apply(action)
             except SengokuError as exc:
                 raise ApiError(422, "illegal_action", str(exc)) from None
+            if ply is None and client_id is None:
+                raise ApiError(
+                    422,
+                    "missing_ply",
+                    "an action needs 'ply' (the number of actions you have seen) or 'id' (a "
+                    "key of your own, unique to this action), so that a retry is never "
+                    "applied twice",
+                )
             now = self.now()
             notation = str(action)
             clocks_after = self._clocks_after(live, seat, after, now)
@@ -807,6 +836,7 @@ class MatchService:
                 "reason": None,
                 "at": now,
                 "clocks": dumps(clocks_after.to_json()) if clocks_after else None,
+                "client_id": client_id,
             }
             rows = self._new_events(live, game_events)
             for r in rows:
@@ -826,6 +856,7 @@ class MatchService:
             live.state = after
             live.actions.append(notation)
             live.action_seats.append(seat)
+            live.action_ids.append(client_id)
             live.seq += 1
             live.takeback = None
             if outcome is not None:
@@ -1118,22 +1149,31 @@ class MatchService:
                 message=f"{undone} move(s) taken back",
             )
         ]
-        if live.clocks is not None:
+        old_clocks = live.clocks
+        if live.clocks is not None and live.clock_spec is not None:
+            live.clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
             live.clocks.start(self._running_seat(state), now)
         # A concession ends the game, so an active match's moves are all actions: the
         # move with sequence number k is action k.
+        rows = self._new_events(live, evs)
+        for r in rows:
+            r["ply"] = to_ply
+        drop_from = to_ply
+        try:
+            await self._run(
+                self.store.record_change,
+                live.id,
+                [],
+                rows,
+                {"updated_at": now, "clock": self._clock_json(live)},
+                drop_from,
+            )
+        except BaseException:
+            live.clocks = old_clocks  # nothing changed
+            raise
         live.actions = live.actions[:to_ply]
         live.action_seats = live.action_seats[:to_ply]
-        rows = self._new_events(live, evs)
-        drop_from = to_ply
-        await self._run(
-            self.store.record_change,
-            live.id,
-            [],
-            rows,
-            {"updated_at": now, "clock": self._clock_json(live)},
-            drop_from,
-        )
+        live.action_ids = live.action_ids[:to_ply]
         live.seq = drop_from
         live.state = state
         live.takeback = None
@@ -1315,6 +1355,7 @@ class MatchService:
                 break
             mover = movers[i]
             live.action_seats.append(mover)
+            live.action_ids.append(None)
             moves_rows.append(
                 {
                     "match_id": match_id,

@@ -20,7 +20,7 @@ def test_claim_wins_only_on_the_opponents_time(
 ) -> None:
     with make_client(claim_after=60.0) as client:
         m = new_match(client, options={"pile": 20})
-        mid, t0, t1 = m["id"], m["tokens"]["0"], m["tokens"]["1"]
+        mid, t0 = m["id"], m["tokens"]["0"]
         # seat 1 is gone for ages, but seat 0 is to move: its own time, no claim
         fake_time.advance(600)
         r = client.post(f"/api/matches/{mid}/claim", headers=auth(t0))

@@ -9,14 +9,18 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import FakeTime, auth, new_match
+from conftest import FakeTime, action_id, auth, new_match
 from fastapi.testclient import TestClient
 
 from sengoku.server.clocks import ClockError, Clocks, ClockSpec
 
 
 def play(client: TestClient, mid: str, token: str, action: str = "take 1") -> Any:
-    return client.post(f"/api/matches/{mid}/actions", json={"action": action}, headers=auth(token))
+    return client.post(
+        f"/api/matches/{mid}/actions",
+        json={"action": action, "id": action_id()},
+        headers=auth(token),
+    )
 
 
 def test_fischer_increment_and_timeout(

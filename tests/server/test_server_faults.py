@@ -34,17 +34,21 @@ def _rows(db: Path, sql: str, *params: Any) -> list[Any]:
 
 def test_join_rematch_and_import_are_all_or_nothing(tmp_path: Path) -> None:
     db = tmp_path / "faults.db"
-    with server(f"sqlite:///{db}", tmp_path / "log") as base, httpx.Client(
-        base_url=base, timeout=30
-    ) as http:
+    with (
+        server(f"sqlite:///{db}", tmp_path / "log") as base,
+        httpx.Client(base_url=base, timeout=30) as http,
+    ):
         # join: the seat is taken and the events written, or neither
         m: Any = new_gungi(http, [{"kind": "local"}, {"kind": "invite"}])
         mid, invite = m["id"], m["invites"][0]["invite"]
-        _trigger(db, "no_join", "events", "NEW.payload LIKE '%\"type\":\"player_joined\"%'")
+        _trigger(db, "no_join", "events", 'NEW.payload LIKE \'%"type":"player_joined"%\'')
         r = http.post(f"/api/matches/{mid}/join", json={"invite": invite})
         assert r.status_code >= 500
-        assert _rows(db, "SELECT invite_hash IS NOT NULL, token_hash FROM seats "
-                     "WHERE match_id = ? AND seat = 1", mid) == [(1, None)]
+        assert _rows(
+            db,
+            "SELECT invite_hash IS NOT NULL, token_hash FROM seats WHERE match_id = ? AND seat = 1",
+            mid,
+        ) == [(1, None)]
         assert _rows(db, "SELECT status FROM matches WHERE id = ?", mid) == [("waiting",)]
         _drop(db, "no_join")
         r = http.post(f"/api/matches/{mid}/join", json={"invite": invite})
@@ -55,7 +59,7 @@ def test_join_rematch_and_import_are_all_or_nothing(tmp_path: Path) -> None:
         assert http.post(f"/api/matches/{mid}/resign", headers=auth(t0)).status_code == 200
         assert http.post(f"/api/matches/{mid}/rematch", headers=auth(t0)).status_code == 200
         before = _rows(db, "SELECT COUNT(*) FROM matches")
-        _trigger(db, "no_rematch", "events", "NEW.payload LIKE '%\"type\":\"rematch\"%'")
+        _trigger(db, "no_rematch", "events", 'NEW.payload LIKE \'%"type":"rematch"%\'')
         r = http.post(f"/api/matches/{mid}/rematch", headers=auth(t1))
         assert r.status_code >= 500
         assert _rows(db, "SELECT COUNT(*) FROM matches") == before
@@ -96,9 +100,10 @@ def test_a_held_sqlite_write_lock_does_not_stall_reads(tmp_path: Path) -> None:
     """SQLite has one writer: while another process holds the write lock, writes wait (up to
     the lock timeout), but nothing else does, lists and loads included."""
     db = tmp_path / "lock.db"
-    with server(f"sqlite:///{db}", tmp_path / "log") as base, httpx.Client(
-        base_url=base, timeout=30
-    ) as http:
+    with (
+        server(f"sqlite:///{db}", tmp_path / "log") as base,
+        httpx.Client(base_url=base, timeout=30) as http,
+    ):
         a: Any = new_gungi(http)
         done: Any = new_gungi(http)
         http.post(f"/api/matches/{done['id']}/resign", headers=auth(done["tokens"]["0"]))
@@ -107,7 +112,9 @@ def test_a_held_sqlite_write_lock_does_not_stall_reads(tmp_path: Path) -> None:
         hold = 4.0
         results: list[Any] = []
         mover = threading.Thread(
-            target=lambda: results.append(_timed(lambda: play_first_legal(http, a["id"], a["tokens"]["0"])))
+            target=lambda: results.append(
+                _timed(lambda: play_first_legal(http, a["id"], a["tokens"]["0"]))
+            )
         )
         start = time.monotonic()
         mover.start()
@@ -122,3 +129,29 @@ def test_a_held_sqlite_write_lock_does_not_stall_reads(tmp_path: Path) -> None:
         mover.join(timeout=30)
         waited, moved = results[0]
         assert moved.status_code == 200 and waited >= hold - 1.0
+
+
+def test_a_retried_action_is_never_applied_twice(tmp_path: Path) -> None:
+    """An action needs ``ply`` or a client ``id``; a retry with the same id, even after the
+    server was killed and restarted, answers with the match as it is and changes nothing."""
+    db = tmp_path / "retry.db"
+    url = f"sqlite:///{db}"
+    with server(url, tmp_path / "log") as base, httpx.Client(base_url=base, timeout=30) as http:
+        m: Any = new_gungi(http)
+        mid, t0 = m["id"], m["tokens"]["0"]
+        action = m["match"]["legal"][0]["action"]
+        r = http.post(f"/api/matches/{mid}/actions", json={"action": action}, headers=auth(t0))
+        assert r.status_code == 422 and r.json()["error"]["code"] == "missing_ply"
+        body = {"action": action, "id": "move-1"}
+        r = http.post(f"/api/matches/{mid}/actions", json=body, headers=auth(t0))
+        assert r.status_code == 200 and r.json()["ply"] == 1 and "duplicate" not in r.json()
+        again = http.post(f"/api/matches/{mid}/actions", json=body, headers=auth(t0))
+        assert again.status_code == 200 and again.json()["ply"] == 1
+        assert again.json()["duplicate"] == {"ply": 0, "action": action}
+        t1 = m["tokens"]["1"]
+        r = http.post(f"/api/matches/{mid}/actions", json=body, headers=auth(t1))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "id_used"
+    with server(url, tmp_path / "log") as base, httpx.Client(base_url=base, timeout=30) as http:
+        again = http.post(f"/api/matches/{mid}/actions", json=body, headers=auth(t0))
+        assert again.status_code == 200 and again.json()["duplicate"]["ply"] == 0
+        assert http.get(f"/api/matches/{mid}").json()["ply"] == 1

@@ -62,9 +62,10 @@ def _plain(url: str) -> str:
 
 
 def test_a_row_lock_stalls_only_its_own_game(pg_durable: str, tmp_path: Path) -> None:
-    with server(pg_durable, tmp_path / "log") as base, httpx.Client(
-        base_url=base, timeout=60
-    ) as http:
+    with (
+        server(pg_durable, tmp_path / "log") as base,
+        httpx.Client(base_url=base, timeout=60) as http,
+    ):
         locked: Any = new_gungi(http)
         others: list[Any] = [new_gungi(http) for _ in range(3)]
         hold = 4.0
