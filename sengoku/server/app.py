@@ -288,12 +288,15 @@ def create_app(settings: Settings) -> FastAPI:
             body.clock,
         )
         first = min((int(k) for k in secrets_out["tokens"]), default=None)
-        return {
+        out = {
             "id": live.id,
             "tokens": secrets_out["tokens"],
             "invites": secrets_out["invites"],
             "match": svc().snapshot(live, first),
         }
+        if "owner" in secrets_out:  # a match no human plays: its owner may stop it
+            out["owner"] = secrets_out["owner"]
+        return out
 
     @app.get("/api/matches")
     async def list_matches(
@@ -316,6 +319,7 @@ def create_app(settings: Settings) -> FastAPI:
         """What the bearer's seat may see (without a token: the spectators' view)."""
         live = await find(match_id)
         seat = svc().seat_of(live, bearer(authorization))
+        svc().touch(live)
         if live.status == "active" and live.clocks is not None:
             async with live.lock:
                 await svc()._check_flag(live)
@@ -333,6 +337,7 @@ def create_app(settings: Settings) -> FastAPI:
         """The numbered events after ``after`` that the bearer's seat may see."""
         live = await find(match_id)
         seat = svc().seat_of(live, bearer(authorization))
+        svc().touch(live)
         out = {"events": svc().events_for(live, seat, after), "last_event": len(live.events)}
         svc()._maybe_evict(live)
         return out
@@ -369,6 +374,14 @@ def create_app(settings: Settings) -> FastAPI:
     ) -> dict[str, Any]:
         live = await find(match_id)
         return await svc().abort(live, svc().player_seat(live, bearer(authorization)))
+
+    @app.post("/api/matches/{match_id}/stop")
+    async def stop(
+        match_id: str, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """Stop a match no human plays, with the owner token its creation returned."""
+        live = await find(match_id)
+        return await svc().stop(live, bearer(authorization))
 
     @app.post("/api/matches/{match_id}/claim")
     async def claim(

@@ -69,6 +69,14 @@ class Settings:
     ai_mode: str = "process"
     ai_workers: int = field(default_factory=lambda: max(1, (os.cpu_count() or 2) // 2))
     ai_initializer: Callable[[], None] | None = None
+    #: Budget caps of AI seats (``mcts:seconds=86400`` is refused), the wall-clock limit of
+    #: one decision (past it the worker is replaced), the tries before a match whose AI
+    #: keeps failing is aborted, and how long an all-AI match runs unwatched.
+    ai_max_seconds: float = 5.0
+    ai_max_iterations: int = 20_000
+    ai_timeout: float = 60.0
+    ai_retries: int = 2
+    ai_idle_after: float = 600.0
     #: Seconds an opponent must be gone before a seat may claim the win.
     claim_after: float = 60.0
     #: Token buckets per connection: sustained rate per second and burst.
@@ -158,6 +166,14 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.TimerHandle | None = None
     ai_busy: bool = False
+    #: The task thinking for the AI seat to act, if any (a takeback cancels it).
+    ai_task: asyncio.Task[None] | None = None
+    #: Counts every change of the state: an AI answer for an older count is stale.
+    turn: int = 0
+    #: SHA-256 of the owner token of an all-AI match (it may stop the match).
+    owner_hash: str | None = None
+    #: When somebody last looked at the match (all-AI matches stop when nobody does).
+    watched_at: float = 0.0
     #: The state the caches below were computed for.
     legal_state: State | None = None
     #: Its legal actions with their canonical notation, and by that exact text.
@@ -226,7 +242,10 @@ class MatchService:
         self._db_lists = concurrent.futures.ThreadPoolExecutor(
             max(1, settings.db_list_workers), thread_name_prefix="sengoku-db-list"
         )
-        self._ai: concurrent.futures.Executor | None = None
+        self._ai = ai_mod.AiPool(
+            settings.ai_mode, settings.ai_workers, settings.ai_initializer, settings.ai_timeout
+        )
+        self._ai_limits = ai_mod.AiLimits(settings.ai_max_seconds, settings.ai_max_iterations)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loading: dict[str, asyncio.Future[Live | None]] = {}
 
@@ -260,8 +279,7 @@ class MatchService:
                 sub.queue.put_nowait(None)
         for task in list(self._tasks):
             task.cancel()
-        if self._ai is not None:
-            self._ai.shutdown(wait=False, cancel_futures=True)
+        self._ai.shutdown()
         self._db_lists.shutdown(wait=True, cancel_futures=True)
         self._db.shutdown(wait=True)
 
@@ -389,6 +407,8 @@ class MatchService:
             close_reason=m["close_reason"],
             rematch_of=m["rematch_of"],
             rematch_id=m["rematch_id"],
+            owner_hash=m.get("owner_hash"),
+            watched_at=self.now(),
         )
         if live.status == "finished" and live.rematch_id is None:
             # rematch offers outlive a restart (and a match forgotten from memory)
@@ -580,7 +600,9 @@ class MatchService:
             name = sp.get("name") or (f"Player {i + 1}" if kind != "ai" else "")
             if kind == "ai":
                 try:
-                    agent, level = ai_mod.resolve_ai(sp.get("level"), sp.get("agent"))
+                    agent, level = ai_mod.resolve_ai(
+                        sp.get("level"), sp.get("agent"), game.name, self._ai_limits
+                    )
                 except SengokuError as exc:
                     raise ApiError(422, "bad_seats", f"seat {i}: {exc}") from None
                 seats.append(
@@ -603,6 +625,8 @@ class MatchService:
                     422, "bad_seats", f"seat {i}: kind {kind!r}; use local, invite, open or ai"
                 )
         now = self.now()
+        # A match no human plays has an owner: the creator, who alone may stop it.
+        owner = new_token() if all(s.kind == "ai" for s in seats) else None
         live = Live(
             id=match_id,
             game=game,
@@ -615,6 +639,8 @@ class MatchService:
             state=state,
             clock_spec=spec,
             clocks=Clocks(spec, n) if spec else None,
+            owner_hash=hash_token(owner) if owner else None,
+            watched_at=now,
         )
         for s in seats:
             s.last_seen = now
@@ -636,6 +662,7 @@ class MatchService:
             "updated_at": now,
             "rematch_of": None,
             "rematch_id": None,
+            "owner_hash": live.owner_hash,
         }
         seat_rows = [self._seat_row(live.id, s) for s in seats]
         await self._run(self.store.create_match, match_row, seat_rows, rows)
@@ -643,7 +670,10 @@ class MatchService:
         self.live[match_id] = live
         log.info("match %s created: %s, %d seats", match_id, game.name, n)
         self._after_change(live)
-        return live, {"tokens": tokens, "invites": invites}
+        out: dict[str, Any] = {"tokens": tokens, "invites": invites}
+        if owner is not None:
+            out["owner"] = owner
+        return live, out
 
     @staticmethod
     def _seat_row(match_id: str, s: Seat) -> dict[str, Any]:
@@ -776,6 +806,7 @@ class MatchService:
         ply: int | None,
         by_ai: bool = False,
         client_id: str | None = None,
+        turn: int | None = None,
     ) -> dict[str, Any]:
         """Play ``text`` for ``seat``. A retry is never applied twice: ``ply`` (the number of
         actions the client saw) makes it stale, and a ``client_id`` seen before for this seat
@@ -792,6 +823,8 @@ class MatchService:
                 return snap
             await self._check_flag(live)
             state = self._require_active(live)
+            if turn is not None and turn != live.turn:
+                raise ApiError(409, "stale", "the position changed while the AI was thinking")
             if ply is not None and ply != live.ply:
                 raise ApiError(
                     409,
@@ -854,6 +887,7 @@ class MatchService:
                 live.clocks = old_clocks
                 raise
             live.state = after
+            live.turn += 1
             live.actions.append(notation)
             live.action_seats.append(seat)
             live.action_ids.append(client_id)
@@ -921,6 +955,7 @@ class MatchService:
             live.clocks = old
             raise
         live.state = after
+        live.turn += 1
         live.concessions.append({"ply": live.ply, "seat": seat, "reason": reason})
         live.seq += 1
         live.status = status
@@ -1176,7 +1211,9 @@ class MatchService:
         live.action_ids = live.action_ids[:to_ply]
         live.seq = drop_from
         live.state = state
+        live.turn += 1
         live.takeback = None
+        self._cancel_ai(live)  # its thought was for a position that no longer exists
         self._commit_events(live, rows)
 
     async def rematch(self, live: Live, seat: int) -> dict[str, Any]:
@@ -1428,6 +1465,7 @@ class MatchService:
     ) -> Subscriber:
         """Register a connection and queue what it missed (the caller holds the lock)."""
         sub = Subscriber(seat, short)
+        live.watched_at = self.now()
         if seat is not None:
             live.seats[seat].connections += 1
             live.seats[seat].last_seen = self.now()
@@ -1439,6 +1477,7 @@ class MatchService:
 
     def unsubscribe(self, live: Live, sub: Subscriber) -> None:
         live.subscribers.discard(sub)
+        live.watched_at = self.now()
         if sub.seat is not None:
             s = live.seats[sub.seat]
             s.connections = max(0, s.connections - 1)
@@ -1479,20 +1518,114 @@ class MatchService:
                 )
         seat = live.state.current_player
         if 0 <= seat < len(live.seats) and live.seats[seat].kind == "ai" and not live.ai_busy:
+            if live.owner_hash is not None and self._idle(live):
+                live.ai_busy = True  # no more thinking: the match stops
+                self._spawn(self._stop_idle(live))
+                return
             live.ai_busy = True
-            self._spawn(self._ai_move(live, seat, live.ply))
+            task = asyncio.get_running_loop().create_task(self._ai_move(live, seat, live.turn))
+            live.ai_task = task
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     async def _flag_task(self, live: Live) -> None:
         async with live.lock:
             await self._check_flag(live)
         self._after_change(live)
 
-    async def _ai_move(self, live: Live, seat: int, ply: int) -> None:
+    # -- AI seats -----------------------------------------------------------------------
+    def _cancel_ai(self, live: Live) -> None:
+        """Drop the AI's thought about the current position (the caller changed it)."""
+        task = live.ai_task
+        live.ai_task = None
+        live.ai_busy = False
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    def touch(self, live: Live) -> None:
+        """Somebody looked at the match (an all-AI match runs while it is watched)."""
+        live.watched_at = self.now()
+
+    def _idle(self, live: Live) -> bool:
+        return not live.subscribers and self.now() - live.watched_at > self.settings.ai_idle_after
+
+    async def _stop_idle(self, live: Live) -> None:
+        async with live.lock:
+            if live.status == "active":
+                minutes = self.settings.ai_idle_after / 60
+                await self._end_without_result(
+                    live,
+                    f"nobody watched this all-AI match for {minutes:g} minutes, so it stopped",
+                )
+        live.ai_busy = False
+        self._after_change(live)
+
+    async def stop(self, live: Live, token: str | None) -> dict[str, Any]:
+        """The owner of an all-AI match stops it (no result)."""
+        if (
+            token is None
+            or live.owner_hash is None
+            or not secrets.compare_digest(live.owner_hash, hash_token(token))
+        ):
+            raise ApiError(403, "not_owner", "only the owner of a match no human plays may stop it")
+        async with live.lock:
+            if live.status not in LIVE_STATUSES:
+                raise ApiError(409, f"match_{live.status}", f"this match is {live.status}")
+            self._cancel_ai(live)
+            await self._end_without_result(live, "stopped by its owner")
+            snap = self.snapshot(live, None)
+        self._after_change(live)
+        return snap
+
+    async def _end_without_result(self, live: Live, reason: str) -> None:
+        """Abort the match (caller holds the lock), saying why to everybody."""
+        rows = self._new_events(live, [event("aborted", None, reason=reason, message=reason)])
+        now = self.now()
+        clocks = None
+        if live.clocks is not None and live.clock_spec is not None:
+            clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
+            clocks.pause(now)
+        old = live.clocks
+        live.clocks = clocks
+        try:
+            await self._run(
+                self.store.record_change,
+                live.id,
+                [],
+                rows,
+                {
+                    "status": "aborted",
+                    "close_reason": reason,
+                    "updated_at": now,
+                    "clock": self._clock_json(live),
+                },
+            )
+        except BaseException:
+            live.clocks = old
+            raise
+        live.status = "aborted"
+        live.close_reason = reason
+        live.turn += 1
+        self._commit_events(live, rows)
+        log.info("match %s aborted: %s", live.id, reason)
+
+    def _ai_done(self, live: Live, task: asyncio.Task[Any] | None) -> None:
+        if live.ai_task is task:
+            live.ai_task, live.ai_busy = None, False
+            self._after_change(live)
+
+    async def _ai_move(self, live: Live, seat: int, turn: int) -> None:
+        """Think for ``seat`` about the position of ``turn``, and play the answer if that is
+        still the position. A failure is retried; when every try fails the match is aborted
+        with the reason. A takeback cancels this task (its answer would be stale)."""
+        me = asyncio.current_task()
         state = live.state
         if state is None:
-            live.ai_busy = False
+            if live.ai_task is me:
+                live.ai_task, live.ai_busy = None, False
             return
         s = live.seats[seat]
+        ply = live.ply
         job = functools.partial(
             ai_mod.choose_action,
             live.game.name,
@@ -1500,39 +1633,48 @@ class MatchService:
             seat,
             s.agent or ai_mod.AI_LEVELS[ai_mod.DEFAULT_LEVEL],
             (live.seed * 1_000_003 + ply) % (2**31),
+            self.settings.ai_max_seconds,
         )
-        loop = asyncio.get_running_loop()
-        text: str | None = None
-        for attempt in range(2):
-            if self._ai is None:
-                self._ai = ai_mod.make_executor(
-                    self.settings.ai_mode, self.settings.ai_workers, self.settings.ai_initializer
-                )
+        interactive = any(x.kind == "human" for x in live.seats)
+        tries = 1 + max(0, self.settings.ai_retries)
+        problem = "no answer"
+        for attempt in range(1, tries + 1):
             try:
-                text = await loop.run_in_executor(self._ai, job)
-                break
-            except asyncio.CancelledError:
-                live.ai_busy = False
-                raise
+                text = await self._ai.run(job, interactive)
             except concurrent.futures.BrokenExecutor:
                 # a worker died (killed, out of memory): start a fresh pool and ask again
-                log.error("match %s: the AI worker pool broke (attempt %d)", live.id, attempt + 1)
-                self._ai = None
+                log.error("match %s: the AI worker pool broke (attempt %d)", live.id, attempt)
+                self._ai.broken()
+                problem = "its worker stopped"
+                continue
+            except ai_mod.AiTimeout:
+                log.error("match %s: the AI ran out of time (attempt %d)", live.id, attempt)
+                problem = "it ran out of time"
+                continue
             except Exception as exc:
                 # Only the exception's type: its message could name something hidden.
                 log.error("match %s: the AI failed (%s)", live.id, type(exc).__name__)
-                break
-        if text is None:
-            live.ai_busy = False
+                problem = "it failed"
+                continue
+            if live.ai_task is not me:
+                return  # cancelled meanwhile (a takeback): another task thinks now
+            try:
+                await self.act(live, seat, text, ply, by_ai=True, turn=turn)
+            except ApiError as exc:
+                if not (exc.code in {"stale", "not_your_turn"} or exc.code.startswith("match_")):
+                    log.error("match %s: the AI's action was refused: %s", live.id, exc.code)
+                    problem = "its action was refused"
+                    continue
+            self._ai_done(live, me)  # played, or the position moved on: think again if due
             return
-        live.ai_busy = False
-        try:
-            await self.act(live, seat, text, ply, by_ai=True)
-        except ApiError as exc:
-            if exc.code in {"stale", "not_your_turn"}:
-                self._after_change(live)  # the position changed meanwhile: think again
-            elif not exc.code.startswith("match_"):
-                log.error("match %s: the AI's action was refused: %s", live.id, exc.code)
+        if live.ai_task is not me:
+            return
+        live.ai_task, live.ai_busy = None, False
+        reason = f"the AI in seat {seat} could not move ({problem}, {tries} tries)"
+        async with live.lock:
+            if live.status == "active" and live.turn == turn:
+                await self._end_without_result(live, reason)
+        self._after_change(live)
 
 
 def _replay_problem(exc: Exception) -> str:
