@@ -36,6 +36,7 @@ from sengoku.server import ai as ai_mod
 from sengoku.server.clocks import TOURNAMENT_SECONDS, ClockError, Clocks, ClockSpec
 from sengoku.server.db import Store, dumps
 from sengoku.server.tokens import hash_token, new_match_id, new_token
+from sengoku.server.work import WorkPool, WorkRefused, import_summary
 
 log = logging.getLogger("sengoku.server")
 
@@ -77,6 +78,11 @@ class Settings:
     ai_timeout: float = 60.0
     ai_retries: int = 2
     ai_idle_after: float = 600.0
+    #: Worker processes ("process"; "thread" for tests) for replays and imports, and the
+    #: seconds one may take before its worker is replaced (``503 too_slow``).
+    work_mode: str = "process"
+    work_workers: int = 1
+    work_timeout: float = 30.0
     #: Seconds an opponent must be gone before a seat may claim the win.
     claim_after: float = 60.0
     #: Token buckets per connection: sustained rate per second and burst.
@@ -246,6 +252,12 @@ class MatchService:
             settings.ai_mode, settings.ai_workers, settings.ai_initializer, settings.ai_timeout
         )
         self._ai_limits = ai_mod.AiLimits(settings.ai_max_seconds, settings.ai_max_iterations)
+        self.work = WorkPool(
+            settings.work_mode,
+            settings.work_workers,
+            settings.ai_initializer,
+            settings.work_timeout,
+        )
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loading: dict[str, asyncio.Future[Live | None]] = {}
 
@@ -280,8 +292,16 @@ class MatchService:
         for task in list(self._tasks):
             task.cancel()
         self._ai.shutdown()
+        self.work.shutdown()
         self._db_lists.shutdown(wait=True, cancel_futures=True)
         self._db.shutdown(wait=True)
+
+    async def heavy(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run a long engine job (a replay) in the work pool; 503 when it cannot."""
+        try:
+            return await self.work.run(fn, *args)
+        except WorkRefused as exc:
+            raise ApiError(503, exc.code, exc.message) from None
 
     async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run a storage call on a storage thread; a lock held too long elsewhere is a 503."""
@@ -427,7 +447,8 @@ class MatchService:
             try:
                 record = live.record()
                 record.result = None
-                live.state = record.replay()
+                # A long match takes a while to replay: not on the event loop.
+                live.state = await asyncio.to_thread(record.replay)
             except SengokuError as exc:
                 problem = _replay_problem(exc)
         if problem is not None:
@@ -1081,7 +1102,7 @@ class MatchService:
                 if any(c["ply"] > to_ply for c in live.concessions):
                     raise ApiError(409, "cannot_take_back", "a concession cannot be taken back")
                 others = {s.seat for s in live.seats if s.kind == "human" and s.seat != seat}
-                problem = self._takeback_problem(live, to_ply, against_ai=not others)
+                problem = await asyncio.to_thread(self._takeback_problem, live, to_ply, not others)
                 if problem:
                     raise ApiError(409, "cannot_take_back", problem)
                 live.takeback = {"by": seat, "to_ply": to_ply, "accepted": {seat}}
@@ -1172,7 +1193,7 @@ class MatchService:
         record.result = None
         record.actions = live.actions[:to_ply]
         record.concessions = [c for c in live.concessions if c["ply"] <= to_ply]
-        state = record.replay()
+        state = await asyncio.to_thread(record.replay)
         now = self.now()
         undone = live.ply - to_ply
         evs = [
@@ -1342,31 +1363,34 @@ class MatchService:
                 raise ApiError(
                     422, "bad_record", f"records are limited to {MAX_IMPORT_ACTIONS} actions"
                 )
-            # The replay runs off the event loop: a long record must not stall every game.
-            state, movers = await asyncio.to_thread(_replay_with_movers, record)
+            game = load_game(record.game)
         except SengokuError as exc:
             raise ApiError(422, "bad_record", str(exc)) from None
-        game = state.game
+        # The replay runs in a worker process, bounded in time: a long record must not stall
+        # every game. The match is kept in storage only (it is replayed when looked at).
+        summary = await self.heavy(import_summary, data, MAX_IMPORT_ACTIONS)
+        if "error" in summary:
+            raise ApiError(422, "bad_record", summary["error"])
+        movers: list[int] = summary["movers"]
         now = self.now()
         match_id = new_match_id()
-        n = state.num_players
+        n = int(summary["num_players"])
         names = list(record.players) + [f"Player {i + 1}" for i in range(len(record.players), n)]
         seats = [Seat(i, "human", names[i][:64]) for i in range(n)]
-        status = "finished" if state.is_terminal() else "archived"
-        outcome = state.outcome()
+        status = "finished" if summary["terminal"] else "archived"
         live = Live(
             id=match_id,
             game=game,
-            options=dict(state.options),
+            options=dict(summary["options"]),
             seed=record.seed,
             version=record.version,
             status=status,
             seats=seats,
             created_at=now,
-            state=state,
+            state=None,
             actions=list(record.actions),
             concessions=list(record.concessions),
-            result=outcome.to_json() if outcome else None,
+            result=summary["outcome"],
         )
         moves_rows = []
         seq = 0
@@ -1683,18 +1707,6 @@ def _replay_problem(exc: Exception) -> str:
     found = re.search(r"move (\d+)", str(exc))
     where = f" at move {found.group(1)}" if found else ""
     return f"this match no longer replays on this server's rules{where}"
-
-
-def _replay_with_movers(record: GameRecord) -> tuple[State, list[int]]:
-    """The record's final state (checked by ``replay``) and the seat of each action."""
-    state = record.replay()
-    game = state.game
-    replay = game.new_state(record.seed, **record.options)
-    movers = []
-    for text in record.actions:
-        movers.append(replay.current_player)
-        replay.apply(game.parse_action(replay, text))
-    return state, movers
 
 
 class _MissingGame(Game):

@@ -8,12 +8,14 @@ is over (it holds the seed), so replaying one reveals nothing a player may not s
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Query, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from sengoku.core.game import SengokuError
@@ -102,6 +104,23 @@ def replay_views(data: Any, seat: int | None) -> dict[str, Any]:
     }
 
 
+def replay_json(body: bytes, seat: int | None) -> tuple[int, bytes]:
+    """Run in a worker: (HTTP status, JSON body) of the replay of ``body`` (a JSON record).
+
+    The views and their JSON are built here, off the server's event loop."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return 422, json.dumps(
+            {"error": {"code": "bad_record", "message": "the body must be a JSON record"}}
+        ).encode()
+    try:
+        out = replay_views(data, seat)
+    except SengokuError as exc:
+        return 422, json.dumps({"error": {"code": "bad_record", "message": str(exc)}}).encode()
+    return 200, json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def _visible(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
     return [
         e
@@ -115,15 +134,17 @@ def mount(app: FastAPI) -> None:
 
     @app.post("/api/replay")
     async def replay(request: Request, seat: int | None = Query(default=None, ge=0)) -> Any:
-        """The view of every ply of a record (the JSON of GET /api/records/{id})."""
-        try:
-            data = await request.json()
-        except ValueError:
-            return _error(422, "bad_record", "the body must be a JSON record")
-        try:
-            return replay_views(data, seat)
-        except SengokuError as exc:
-            return _error(422, "bad_record", str(exc))
+        """The view of every ply of a record (the JSON of GET /api/records/{id}).
+
+        The replay runs in the server's worker pool, bounded in time, never on the event
+        loop (a long record took seconds and stalled every game)."""
+        body = await request.body()
+        service = getattr(request.app.state, "service", None)
+        if service is None:  # mounted on an app without the game server
+            status, payload = await asyncio.to_thread(replay_json, body, seat)
+        else:
+            status, payload = await service.heavy(replay_json, body, seat)
+        return Response(payload, status_code=status, media_type="application/json")
 
     @app.get("/api/rules/{game}")
     async def rules(game: str) -> Any:

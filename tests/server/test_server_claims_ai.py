@@ -243,3 +243,12 @@ def test_the_ai_pool_serves_a_humans_opponent_before_all_ai_matches(
         for m in client.get("/api/matches").json()["matches"]:
             if m["id"] != h["id"]:
                 assert m["status"] == "active"
+
+
+def test_a_replay_past_the_time_limit_is_stopped(make_client: Callable[..., TestClient]) -> None:
+    from test_server_faults import _long_gungi_record
+
+    with make_client(work_mode="thread", work_timeout=0.05) as client:
+        r = client.post("/api/replay", json=_long_gungi_record())
+        assert r.status_code == 503 and r.json()["error"]["code"] == "too_slow"
+        assert "0.05 s" in r.json()["error"]["message"]

@@ -155,3 +155,71 @@ def test_a_retried_action_is_never_applied_twice(tmp_path: Path) -> None:
         again = http.post(f"/api/matches/{mid}/actions", json=body, headers=auth(t0))
         assert again.status_code == 200 and again.json()["duplicate"]["ply"] == 0
         assert http.get(f"/api/matches/{mid}").json()["ply"] == 1
+
+
+def _long_gungi_record(min_actions: int = 250) -> dict[str, Any]:
+    """A random game of Gungi of at least ``min_actions`` actions (a view per ply to replay)."""
+    import random
+
+    from sengoku.core.registry import load_game
+
+    game = load_game("gungi")
+    for seed in range(50):
+        rng = random.Random(seed)
+        state = game.new_state(seed)
+        actions: list[str] = []
+        while not state.is_terminal() and len(actions) < 2000:
+            action = rng.choice(state.legal_actions())
+            actions.append(str(action))
+            state.apply(action)
+        if len(actions) >= min_actions:
+            return {
+                "game": "gungi",
+                "version": game.version,
+                "options": {},
+                "seed": seed,
+                "players": ["A", "B"],
+                "actions": actions,
+            }
+    raise AssertionError("no long game found")
+
+
+def test_a_long_replay_does_not_stall_moves_in_other_games(tmp_path: Path) -> None:
+    record = _long_gungi_record()
+    with (
+        server(f"sqlite:///{tmp_path / 'replay.db'}", tmp_path / "log") as base,
+        httpx.Client(base_url=base, timeout=120) as http,
+    ):
+        assert http.post("/api/replay", json=record).status_code == 200  # starts the worker
+        alone, r = _timed(lambda: http.post("/api/replay", json=record))
+        assert r.status_code == 200 and len(r.json()["plies"]) == len(record["actions"]) + 1
+        m: Any = new_gungi(http)
+        tokens = [m["tokens"]["0"], m["tokens"]["1"]]
+        done = threading.Event()
+        replayed: list[Any] = []
+
+        def replay() -> None:
+            with httpx.Client(base_url=base, timeout=120) as other:
+                replayed.append(_timed(lambda: other.post("/api/replay", json=record)))
+            done.set()
+
+        thread = threading.Thread(target=replay)
+        thread.start()
+        time.sleep(0.05)
+        stalls = []
+        while not done.is_set():
+            seat = http.get(f"/api/matches/{m['id']}").json()["to_act"]
+            if seat < 0:  # that game is over: another one
+                m = new_gungi(http)
+                tokens = [m["tokens"]["0"], m["tokens"]["1"]]
+                continue
+            mid, token = m["id"], tokens[seat]
+            took, r = _timed(lambda: play_first_legal(http, mid, token))  # noqa: B023
+            assert r.status_code == 200, r.text
+            stalls.append(took)
+        thread.join()
+        duration, r = replayed[0]
+        assert r.status_code == 200
+        # the moves went on while the replay ran (each a GET and a POST): none waited for it
+        assert len(stalls) >= 3, (stalls, duration, alone)
+        assert max(stalls) < max(duration, alone) / 2, (max(stalls), duration, alone)
