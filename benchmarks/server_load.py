@@ -59,9 +59,17 @@ def free_port() -> int:
 def start_server(
     port: int, db_url: str, log: Path, profile: str | None = None
 ) -> subprocess.Popen[bytes]:
-    prof = ["-m", "cProfile", "-o", profile] if profile else []
+    command = [sys.executable, "-m", "sengoku", "serve", "--port", str(port), "--db", db_url]
+    if profile:  # the server's own functions, written when it stops
+        code = (
+            "import cProfile,signal,sys;from sengoku.server import serve;p=cProfile.Profile();"
+            "signal.signal(signal.SIGTERM,lambda *a:sys.exit(0));"
+            "p.enable()\ntry: serve(port=int(sys.argv[1]),db_url=sys.argv[2])\n"
+            "finally: p.disable();p.dump_stats(sys.argv[3])"
+        )
+        command = [sys.executable, "-c", code, str(port), db_url, profile]
     proc = subprocess.Popen(
-        [sys.executable, *prof, "-m", "sengoku", "serve", "--port", str(port), "--db", db_url],
+        command,
         stdout=subprocess.DEVNULL,
         stderr=open(log, "ab"),  # noqa: SIM115 - the child owns it
         env={**os.environ, "PYTHONUNBUFFERED": "1"},

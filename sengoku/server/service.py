@@ -918,7 +918,7 @@ class MatchService:
                 live.status = "finished"
                 live.result = outcome.to_json()
             self._commit_events(live, rows)
-            log.info("match %s: seat %d played ply %d", live.id, seat, live.ply)
+            log.debug("match %s: seat %d played ply %d", live.id, seat, live.ply)
             snap = self.snapshot(live, seat)
         self._after_change(live)
         return snap
