@@ -196,6 +196,11 @@ class Socket:
         self.changed = asyncio.Event()
         self.last_event = 0
 
+    async def drain(self) -> None:
+        """A spectator's socket: read everything (the server sends it all), parse nothing."""
+        async for _text in self.ws:
+            pass
+
     async def read(self) -> None:
         async for text in self.ws:
             msg = json.loads(text)
@@ -279,7 +284,8 @@ class Load:
                 self.error(f"create:{type(exc).__name__}")
                 await asyncio.sleep(1)
                 continue
-            readers = [asyncio.create_task(s.read()) for s in seats + watchers]
+            readers = [asyncio.create_task(s.read()) for s in seats]
+            readers += [asyncio.create_task(w.drain()) for w in watchers]
             try:
                 if first:
                     await asyncio.sleep(rng.uniform(0, self.args.interval))
@@ -434,7 +440,7 @@ def main() -> int:
     p.add_argument("--mix", type=lambda s: s.split(","), default=list(GAMES))
     p.add_argument("--spectators", type=int, default=1, help="spectator sockets per game")
     p.add_argument("--short-share", type=float, default=0.2, help="actions sent in short form")
-    p.add_argument("--http-connections", type=int, default=200)
+    p.add_argument("--http-connections", type=int, default=400)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--url", help="an already running server (default: start one)")
     p.add_argument("--json", action="store_true")

@@ -11,6 +11,7 @@ the database and one slow query or locked row does not hold up the other games.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -301,17 +302,21 @@ class Store:
     ) -> None:
         conn = self.engine.raw_connection()
         try:
+            # psycopg sends the whole transaction in one network round trip (pipeline mode)
+            # instead of one per statement: each round trip waits for the database process.
+            pipeline = getattr(conn.driver_connection, "pipeline", None)
             cur = conn.cursor()
             try:
-                for row in move_rows:
-                    cur.execute(self._sql["move"], self._params(self._insert_move, row))
-                if event_rows:
-                    cur.executemany(
-                        self._sql["event"],
-                        [self._params(self._insert_event, r) for r in event_rows],
-                    )
-                values = {"match_id": match_id, **match_values}
-                cur.execute(self._sql["clock"], self._params(self._update_clock, values))
+                with pipeline() if pipeline is not None else contextlib.nullcontext():
+                    for row in move_rows:
+                        cur.execute(self._sql["move"], self._params(self._insert_move, row))
+                    if event_rows:
+                        cur.executemany(
+                            self._sql["event"],
+                            [self._params(self._insert_event, r) for r in event_rows],
+                        )
+                    values = {"match_id": match_id, **match_values}
+                    cur.execute(self._sql["clock"], self._params(self._update_clock, values))
                 conn.commit()
             except BaseException:
                 conn.rollback()
