@@ -220,6 +220,11 @@ def test_a_long_replay_does_not_stall_moves_in_other_games(tmp_path: Path) -> No
         thread.join()
         duration, r = replayed[0]
         assert r.status_code == 200
-        # the moves went on while the replay ran (each a GET and a POST): none waited for it
-        assert len(stalls) >= 3, (stalls, duration, alone)
-        assert max(stalls) < max(duration, alone) / 2, (max(stalls), duration, alone)
+        # The moves went on while the replay ran (each a GET and a POST): none waited for it.
+        # (Before, the first move waited for the whole replay.) Generous bounds: the machine
+        # may be busy with other work.
+        replay_time = max(duration, alone)
+        stalls.sort()
+        assert len(stalls) >= 4, (stalls, duration, alone)
+        assert stalls[len(stalls) // 2] < replay_time / 4, (stalls, duration, alone)
+        assert stalls[-1] < replay_time * 0.7, (stalls, duration, alone)
