@@ -208,7 +208,12 @@ class AiPool:
         try:
             if self.executor is None:
                 self.executor = make_executor(self.mode, self.workers, self.initializer)
-            cf = self.executor.submit(job)
+            executor = self.executor
+            cf = executor.submit(job)
+        except concurrent.futures.BrokenExecutor:
+            self._release(interactive)
+            self.executor = None
+            raise
         except BaseException:
             self._release(interactive)
             raise
@@ -224,6 +229,10 @@ class AiPool:
         except TimeoutError:
             self._kill_workers()
             raise AiTimeout(f"no answer within {self.timeout:g} s") from None
+        except concurrent.futures.BrokenExecutor:
+            if self.executor is executor:  # not one a retry has started meanwhile
+                self.executor = None
+            raise
 
     # -- workers ------------------------------------------------------------------------
     def worker_pids(self) -> list[int]:
@@ -242,8 +251,8 @@ class AiPool:
         self.executor = None
 
     def broken(self) -> None:
-        """The executor broke (a worker died): the next job starts a fresh one."""
-        self.executor = None
+        """The executor broke (a worker died): :meth:`run` has dropped it already; the next
+        job starts a fresh one."""
 
     def shutdown(self) -> None:
         if self.executor is not None:

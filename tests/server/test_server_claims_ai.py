@@ -56,6 +56,7 @@ class FakeAgents:
         self.fail: int = 0
         self.delay = 0.0
         self.answers: list[str] = []
+        self.slow: list[float] = []  # seconds the next calls take, in order
         self.lock = threading.Lock()
 
     def __call__(
@@ -73,6 +74,9 @@ class FakeAgents:
             assert self.gate.wait(30)
         if self.delay:
             time.sleep(self.delay)
+        with self.lock:
+            slow = self.slow.pop(0) if self.slow else 0.0
+        time.sleep(slow)
         with self.lock:
             if self.fail:
                 self.fail -= 1
@@ -252,3 +256,16 @@ def test_a_replay_past_the_time_limit_is_stopped(make_client: Callable[..., Test
         r = client.post("/api/replay", json=_long_gungi_record())
         assert r.status_code == 503 and r.json()["error"]["code"] == "too_slow"
         assert "0.05 s" in r.json()["error"]["message"]
+
+
+def test_an_ai_past_its_time_limit_is_asked_again(
+    make_client: Callable[..., TestClient],
+    fake_agents: FakeAgents,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with make_client(ai_timeout=0.2, ai_workers=1) as client:
+        fake_agents.slow = [1.0]  # the first decision hangs past the limit; the next does not
+        m = new_match(client, seats=[{"kind": "ai"}, {"kind": "local"}], options={"pile": 30})
+        snap = wait_for(client, m["id"], lambda s: s["ply"] == 1)
+        assert snap["status"] == "active" and len(fake_agents.calls) == 2
+        assert "ran out of time" in caplog.text
