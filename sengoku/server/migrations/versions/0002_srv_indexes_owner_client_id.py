@@ -18,16 +18,14 @@ depends_on = None
 def upgrade() -> None:
     op.create_index("ix_matches_created", "matches", ["created_at", "id"])
     op.create_index("ix_matches_game_created", "matches", ["game", "created_at", "id"])
-    with op.batch_alter_table("matches") as batch:
-        batch.add_column(sa.Column("owner_hash", sa.String(64), nullable=True))
-    with op.batch_alter_table("moves") as batch:
-        batch.add_column(sa.Column("client_id", sa.String(64), nullable=True))
+    # Plain ADD COLUMN (SQLite has it): a batch copy would drop tables that others' foreign
+    # keys point at.
+    op.add_column("matches", sa.Column("owner_hash", sa.String(64), nullable=True))
+    op.add_column("moves", sa.Column("client_id", sa.String(64), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("moves") as batch:
-        batch.drop_column("client_id")
-    with op.batch_alter_table("matches") as batch:
-        batch.drop_column("owner_hash")
+    op.drop_column("moves", "client_id")  # SQLite 3.35 or newer
+    op.drop_column("matches", "owner_hash")
     op.drop_index("ix_matches_game_created", "matches")
     op.drop_index("ix_matches_created", "matches")
