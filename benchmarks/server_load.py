@@ -1,13 +1,27 @@
-"""Load test of the game server: many concurrent games over WebSocket on loopback.
+"""Load test of the game server: many concurrent games, played the way the web client plays.
 
-    python benchmarks/server_load.py --games 500 --interval 2 --seconds 30
+    python benchmarks/server_load.py --db sqlite --games 500 --interval 2 --seconds 60
+    python benchmarks/server_load.py --db postgres --games 500 --interval 2 --seconds 60
 
-starts ``sengoku serve`` on 127.0.0.1 at a free port with a fresh SQLite file (or uses
-``--url``), creates the games over HTTP, connects one WebSocket per seat, and has each game
-send an action every ``--interval`` seconds (random phase). It measures the round trip from
-sending an action to receiving its ``ack`` (the action checked, committed to the database and
-broadcast), and prints the percentiles, the rate achieved and the errors (``--json`` for a
-machine-readable line). Only loopback addresses are used.
+starts ``sengoku serve`` on 127.0.0.1 at a free port, on a fresh SQLite file or a throw-away
+PostgreSQL cluster (Debian's ``initdb``/``pg_ctl``, run as the ``postgres`` user when this
+runs as root, fsync on unless ``--pg-fsync off``, removed at the end), or uses ``--url``.
+
+Each game (the four games in turn, ``--mix``) holds one WebSocket per seat and
+``--spectators`` more, all saying ``hello`` with ``short: true`` (as the browser does, so
+every state message carries the legal actions' short forms). Every ``--interval`` seconds
+(random phase) the seat to act does what the browser does on a click: ``POST .../actions``
+``{"action", "ply"}`` with its token (``--short-share`` of the actions in their short form,
+as typed into the notation box), then ``GET .../events?after=N`` for its private events. A
+finished game is replaced by a new one. Measured:
+
+* ``action``: the POST's round trip (checked, committed to the database, broadcast, answered);
+* ``seen``: from sending the POST to the opponent's WebSocket receiving the new state;
+* ``events``: the GET's round trip;
+* the server's CPU per action (and PostgreSQL's, for ``--db postgres``), apart from the load
+  generator's own, and the load average before and after.
+
+``--json`` prints one machine-readable line. Only loopback addresses are used.
 """
 
 from __future__ import annotations
@@ -18,17 +32,22 @@ import gc
 import json
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 import websockets
+
+GAMES = ("gungi", "gunshi", "gunkimono", "sashimono")
 
 
 def free_port() -> int:
@@ -37,31 +56,150 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, db_url: str, log: Path, profile: str | None = None
+) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "sengoku", "serve", "--port", str(port), "--db", db_url]
+    if profile:  # the server's own functions, written when it stops
+        code = (
+            "import cProfile,signal,sys;from sengoku.server import serve;p=cProfile.Profile();"
+            "signal.signal(signal.SIGTERM,lambda *a:sys.exit(0));"
+            "p.enable()\ntry: serve(port=int(sys.argv[1]),db_url=sys.argv[2])\n"
+            "finally: p.disable();p.dump_stats(sys.argv[3])"
+        )
+        command = [sys.executable, "-c", code, str(port), db_url, profile]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "sengoku", "serve", "--port", str(port), "--db", f"sqlite:///{db}"],
+        command,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=open(log, "ab"),  # noqa: SIM115 - the child owns it
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
                 return proc
         except httpx.HTTPError:
             time.sleep(0.2)
+        if proc.poll() is not None:
+            break
     proc.kill()
-    raise SystemExit("the server did not start")
+    raise SystemExit(f"the server did not start; see {log}")
 
 
-class Seat:
-    """One WebSocket connection holding one seat."""
+# -- a throw-away PostgreSQL cluster ------------------------------------------------------
+def _pg_bin() -> Path:
+    if "SENGOKU_PG_BIN" in os.environ:
+        return Path(os.environ["SENGOKU_PG_BIN"])
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: p.parts[-3])
+    return found[-1].parent if found else Path("/usr/lib/postgresql/15/bin")
+
+
+def _as_postgres(cmd: list[str]) -> list[str]:
+    """PostgreSQL refuses to run as root: run it as the ``postgres`` user then."""
+    return ["runuser", "-u", "postgres", "--", *cmd] if os.geteuid() == 0 else cmd
+
+
+@contextmanager
+def postgres_cluster(fsync: bool) -> Iterator[tuple[str, Path]]:
+    """A fresh cluster on a free loopback port; yields (SQLAlchemy URL, data directory)."""
+    pg = _pg_bin()
+    folder = Path(tempfile.mkdtemp(prefix="sengoku-bench-pg-"))
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres")
+    data = folder / "data"
+    port = free_port()
+    subprocess.run(
+        _as_postgres([str(pg / "initdb"), "-D", str(data), "-A", "trust", "-U", "sengoku"]),
+        check=True,
+        capture_output=True,
+    )
+    options = (
+        f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync={'on' if fsync else 'off'}"
+        " -c max_connections=200"
+    )
+    subprocess.run(
+        _as_postgres(
+            [str(pg / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log")]
+            + ["-w", "start"]
+        ),
+        check=True,
+        capture_output=True,
+    )
+    try:
+        yield f"postgresql+psycopg://sengoku@127.0.0.1:{port}/postgres", data
+    finally:
+        subprocess.run(
+            _as_postgres([str(pg / "pg_ctl"), "-D", str(data), "-m", "fast", "stop"]),
+            capture_output=True,
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# -- CPU accounting (Linux /proc) --------------------------------------------------------
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of processes (exited children of theirs included)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        try:
+            f = _stat(pid)
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        total += sum(int(x) for x in f[11:15]) / tick
+    return total
+
+
+def cluster_pids(data: Path | None) -> list[int]:
+    """The postmaster and its children (the backends serving the server)."""
+    if data is None:
+        return []
+    try:
+        master = int((data / "postmaster.pid").read_text().split()[0])
+    except (FileNotFoundError, ValueError, IndexError):
+        return []
+    pids = [master]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int(_stat(int(entry.name))[1]) == master:
+                    pids.append(int(entry.name))
+            except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+                continue
+    return pids
+
+
+def server_pids(pid: int) -> list[int]:
+    """The server and its children (AI and replay workers)."""
+    pids = [pid]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int(_stat(int(entry.name))[1]) == pid:
+                    pids.append(int(entry.name))
+            except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+                continue
+    return pids
+
+
+# -- the clients ---------------------------------------------------------------------------
+class Socket:
+    """One WebSocket (a seat, or a spectator): keeps the newest state it was sent."""
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.state: dict[str, Any] | None = None
-        self.waiting: asyncio.Future[dict[str, Any]] | None = None
+        self.changed = asyncio.Event()
+        self.last_event = 0
+
+    async def drain(self) -> None:
+        """A spectator's socket: read everything (the server sends it all), parse nothing."""
+        async for _text in self.ws:
+            pass
 
     async def read(self) -> None:
         async for text in self.ws:
@@ -69,208 +207,316 @@ class Seat:
             kind = msg["type"]
             if kind == "state":
                 self.state = msg
-            elif kind in {"ack", "refused"} and self.waiting and not self.waiting.done():
-                self.waiting.set_result(msg)
+                self.changed.set()
+            elif kind == "event":
+                self.last_event = max(self.last_event, msg["n"])
+
+    async def wait_ply(self, ply: int, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while self.state is None or self.state["ply"] < ply:
+            self.changed.clear()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            try:
+                await asyncio.wait_for(self.changed.wait(), left)
+            except TimeoutError:
+                return False
+        return True
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux /proc), to measure cost apart from load."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def pct(values: list[float], p: float) -> float | None:
+    if not values:
+        return None
+    v = sorted(values)
+    return round(v[min(len(v) - 1, int(p / 100 * len(v)))] * 1000, 2)
 
 
 class Load:
-    def __init__(self, base: str, args: argparse.Namespace, server_pid: int | None) -> None:
-        self.server_pid = server_pid
+    def __init__(self, base: str, args: argparse.Namespace, pids: Any) -> None:
         self.base = base
         self.ws_base = base.replace("http://", "ws://")
         self.args = args
-        self.rtts: list[float] = []
+        self.pids = pids
+        self.action_rtt: list[float] = []
+        self.seen_rtt: list[float] = []
+        self.events_rtt: list[float] = []
+        self.by_game: dict[str, list[float]] = {g: [] for g in GAMES}
         self.errors: dict[str, int] = {}
         self.finished = 0
+        self.created = 0
+        self.short_sent = 0
         self.measuring = False
+        self.sem = asyncio.Semaphore(20)
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
 
-    async def create(self, http: httpx.AsyncClient, i: int) -> dict[str, Any]:
-        body = {
-            "game": self.args.game,
-            "seats": [{"kind": "local"}, {"kind": "local"}],
-            "seed": i,
-        }
-        r = await http.post("/api/matches", json=body)
-        r.raise_for_status()
-        data: dict[str, Any] = r.json()
-        return data
-
-    async def connect(self, mid: str, token: str) -> Seat:
+    async def socket(self, mid: str, token: str | None) -> Socket:
         ws = await websockets.connect(
-            f"{self.ws_base}/ws/matches/{mid}", max_size=2**22, open_timeout=60, compression=None
+            f"{self.ws_base}/ws/matches/{mid}", max_size=2**23, open_timeout=120, compression=None
         )
-        await ws.send(json.dumps({"type": "hello", "token": token, "short": False}))
-        return Seat(ws)
+        await ws.send(json.dumps({"type": "hello", "token": token, "after": 0, "short": True}))
+        return Socket(ws)
 
-    async def game(self, seats: list[Seat], rng: random.Random, stop: float) -> None:
-        readers = [asyncio.create_task(s.read()) for s in seats]
-        try:
-            await asyncio.sleep(rng.uniform(0, self.args.interval))
-            while time.monotonic() < stop:
-                state = seats[0].state
-                if state is None or seats[1].state is None:
-                    await asyncio.sleep(0.05)
-                    continue
-                if state["status"] != "active":
-                    self.finished += 1
-                    return
-                mover = seats[state["to_act"]]
-                mine = mover.state
-                if mine is None or not mine["legal"] or mine["ply"] != state["ply"]:
-                    await asyncio.sleep(0.01)
-                    continue
-                action = rng.choice(mine["legal"])["action"]
-                mover.waiting = asyncio.get_running_loop().create_future()
-                sent = time.perf_counter()
-                await mover.ws.send(
-                    json.dumps({"type": "action", "action": action, "ply": mine["ply"]})
-                )
-                try:
-                    reply = await asyncio.wait_for(mover.waiting, timeout=10)
-                except TimeoutError:
-                    self.error("timeout")
-                    continue
-                rtt = time.perf_counter() - sent
-                if reply["type"] == "ack":
-                    if self.measuring:
-                        self.rtts.append(rtt)
-                else:
-                    self.error(reply.get("code", "refused"))
-                # wait for the other seat to see the new position before the next action
-                for _ in range(200):
-                    other = seats[0].state
-                    if other and other["ply"] >= reply.get("ply", 0):
-                        break
-                    await asyncio.sleep(0.005)
+    async def open_game(
+        self, http: httpx.AsyncClient, game: str, seed: int
+    ) -> tuple[str, list[str], list[Socket], list[Socket]]:
+        async with self.sem:  # connections are opened a few at a time
+            body = {"game": game, "seats": [{"kind": "local"}, {"kind": "local"}]}
+            r = await http.post("/api/matches", json=body)
+            r.raise_for_status()
+            m = r.json()
+            self.created += 1
+            tokens = [m["tokens"][str(i)] for i in range(len(m["tokens"]))]
+            seats = [await self.socket(m["id"], t) for t in tokens]
+            watchers = [await self.socket(m["id"], None) for _ in range(self.args.spectators)]
+            return m["id"], tokens, seats, watchers
+
+    async def game(self, http: httpx.AsyncClient, slot: int, stop: float) -> None:
+        rng = random.Random(self.args.seed * 100_003 + slot)
+        name = self.args.mix[slot % len(self.args.mix)]
+        first = True
+        while time.monotonic() < stop:
+            try:
+                mid, tokens, seats, watchers = await self.open_game(http, name, slot)
+            except (httpx.HTTPError, OSError, websockets.WebSocketException) as exc:
+                self.error(f"create:{type(exc).__name__}")
+                await asyncio.sleep(1)
+                continue
+            readers = [asyncio.create_task(s.read()) for s in seats]
+            readers += [asyncio.create_task(w.drain()) for w in watchers]
+            try:
+                if first:
+                    await asyncio.sleep(rng.uniform(0, self.args.interval))
+                    first = False
+                await self.play(http, mid, tokens, seats, rng, stop, name)
+            except (websockets.ConnectionClosed, OSError, httpx.HTTPError) as exc:
+                self.error(type(exc).__name__)
+            finally:
+                for t in readers:
+                    t.cancel()
+                for s in seats + watchers:
+                    await s.ws.close()
+
+    async def play(
+        self,
+        http: httpx.AsyncClient,
+        mid: str,
+        tokens: list[str],
+        seats: list[Socket],
+        rng: random.Random,
+        stop: float,
+        name: str,
+    ) -> None:
+        if not await seats[0].wait_ply(0, 60):
+            self.error("no_state")
+            return
+        while time.monotonic() < stop:
+            public = seats[0].state
+            assert public is not None
+            if public["status"] != "active":
+                self.finished += 1
+                return
+            seat = public["to_act"]
+            mover = seats[seat]
+            if not await mover.wait_ply(public["ply"], 10):
+                self.error("stale_state")
+                return
+            mine = mover.state
+            assert mine is not None
+            if not mine["legal"]:
+                await asyncio.sleep(0.01)
+                continue
+            choice = rng.choice(mine["legal"])
+            text = choice["action"]
+            if rng.random() < self.args.short_share and choice.get("short"):
+                text = choice["short"]
+                self.short_sent += 1
+            ply = mine["ply"]
+            sent = time.perf_counter()
+            r = await http.post(
+                f"/api/matches/{mid}/actions",
+                json={"action": text, "ply": ply},
+                headers={"Authorization": f"Bearer {tokens[seat]}"},
+            )
+            took = time.perf_counter() - sent
+            if r.status_code != 200:
+                self.error(f"action:{r.status_code}:{r.json().get('error', {}).get('code')}")
                 await asyncio.sleep(self.args.interval)
-        except (websockets.ConnectionClosed, OSError) as exc:
-            self.error(type(exc).__name__)
-        finally:
-            for t in readers:
-                t.cancel()
-            for s in seats:
-                await s.ws.close()
+                continue
+            other = seats[(seat + 1) % len(seats)]
+            seen_ok = await other.wait_ply(ply + 1, 10)
+            seen = time.perf_counter() - sent
+            t = time.perf_counter()
+            r = await http.get(
+                f"/api/matches/{mid}/events",
+                params={"after": mover.last_event},
+                headers={"Authorization": f"Bearer {tokens[seat]}"},
+            )
+            events = time.perf_counter() - t
+            if r.status_code != 200:
+                self.error(f"events:{r.status_code}")
+            if self.measuring:
+                self.action_rtt.append(took)
+                self.by_game[name].append(took)
+                self.events_rtt.append(events)
+                if seen_ok:
+                    self.seen_rtt.append(seen)
+                else:
+                    self.error("not_seen")
+            await asyncio.sleep(self.args.interval)
 
     async def run(self) -> dict[str, Any]:
         args = self.args
-        limits = httpx.Limits(max_connections=50)
+        limits = httpx.Limits(max_connections=args.http_connections, max_keepalive_connections=None)
+        load_before = os.getloadavg()
         async with httpx.AsyncClient(base_url=self.base, timeout=60, limits=limits) as http:
-            sem = asyncio.Semaphore(50)
+            start = time.monotonic()
+            stop = start + args.ramp + args.warmup + args.seconds
+            tasks = [asyncio.create_task(self.game(http, slot, stop)) for slot in range(args.games)]
+            await asyncio.sleep(args.ramp + args.warmup)
+            self.measuring = True
+            measured_from = time.monotonic()
+            own0 = time.process_time()
+            server_pids_, db_pids = self.pids()
+            server0 = cpu_seconds(server_pids_) if server_pids_ else None
+            db0 = cpu_seconds(db_pids) if db_pids else None
+            await asyncio.sleep(max(0.0, stop - time.monotonic()))
+            self.measuring = False
+            elapsed = time.monotonic() - measured_from
+            own_cpu = time.process_time() - own0
+            server_pids_, db_pids = self.pids()
+            server_cpu = cpu_seconds(server_pids_) - server0 if server0 is not None else None
+            db_cpu = cpu_seconds(db_pids) - db0 if db0 is not None else None
+            await asyncio.gather(*tasks, return_exceptions=True)
+        n = len(self.action_rtt)
 
-            async def one(i: int) -> dict[str, Any]:
-                async with sem:
-                    return await self.create(http, i)
-
-            matches = await asyncio.gather(*(one(i) for i in range(args.games)))
-
-        async def connect_both(m: dict[str, Any]) -> list[Seat]:
-            async with sem:
-                return [await self.connect(m["id"], m["tokens"][str(s)]) for s in (0, 1)]
-
-        games = await asyncio.gather(*(connect_both(m) for m in matches))
-        rng = random.Random(args.seed)
-        stop = time.monotonic() + args.warmup + args.seconds
-        tasks = [
-            asyncio.create_task(self.game(seats, random.Random(rng.random()), stop))
-            for seats in games
-        ]
-        await asyncio.sleep(args.warmup)
-        self.measuring = True
-        started = time.monotonic()
-        own0 = time.process_time()
-        server0 = cpu_seconds(self.server_pid) if self.server_pid else 0.0
-        await asyncio.gather(*tasks)
-        elapsed = time.monotonic() - started
-        own_cpu = time.process_time() - own0
-        server_cpu = cpu_seconds(self.server_pid) - server0 if self.server_pid else None
-        rtts = sorted(self.rtts)
-
-        def pct(p: float) -> float:
-            if not rtts:
-                return float("nan")
-            return rtts[min(len(rtts) - 1, int(p / 100 * len(rtts)))] * 1000
+        def per_action(cpu: float | None) -> float | None:
+            return round(cpu / n * 1000, 2) if cpu is not None and n else None
 
         return {
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "db": args.db,
             "games": args.games,
+            "mix": ",".join(args.mix),
+            "spectators_per_game": args.spectators,
             "interval_s": args.interval,
-            "game": args.game,
             "seconds": round(elapsed, 1),
-            "actions": len(rtts),
-            "actions_per_s": round(len(rtts) / elapsed, 1) if elapsed else 0.0,
-            "p50_ms": round(pct(50), 2),
-            "p90_ms": round(pct(90), 2),
-            "p99_ms": round(pct(99), 2),
-            "max_ms": round(rtts[-1] * 1000, 2) if rtts else None,
-            "mean_ms": round(statistics.fmean(rtts) * 1000, 2) if rtts else None,
+            "actions": n,
+            "actions_per_s": round(n / elapsed, 1) if elapsed else 0.0,
+            "short_share": args.short_share,
+            "action_p50_ms": pct(self.action_rtt, 50),
+            "action_p90_ms": pct(self.action_rtt, 90),
+            "action_p99_ms": pct(self.action_rtt, 99),
+            "action_max_ms": pct(self.action_rtt, 100),
+            "action_mean_ms": round(statistics.fmean(self.action_rtt) * 1000, 2) if n else None,
+            "action_p99_by_game_ms": {g: pct(v, 99) for g, v in self.by_game.items() if v},
+            "seen_p50_ms": pct(self.seen_rtt, 50),
+            "seen_p99_ms": pct(self.seen_rtt, 99),
+            "events_p50_ms": pct(self.events_rtt, 50),
+            "events_p99_ms": pct(self.events_rtt, 99),
             "errors": self.errors,
+            "games_created": self.created,
             "games_finished": self.finished,
-            # CPU per action, apart from whatever else the machine runs: what 2 cores allow
-            "server_cpu_ms_per_action": (
-                round(server_cpu / len(rtts) * 1000, 2) if rtts and server_cpu is not None else None
-            ),
-            "generator_cpu_ms_per_action": round(own_cpu / len(rtts) * 1000, 2) if rtts else None,
-            "load_average": round(os.getloadavg()[0], 2),
+            "server_cpu_ms_per_action": per_action(server_cpu),
+            "db_cpu_ms_per_action": per_action(db_cpu),
+            "generator_cpu_ms_per_action": per_action(own_cpu),
+            "load_average_before": round(load_before[0], 2),
+            "load_average_after": round(os.getloadavg()[0], 2),
+            "cpus": os.cpu_count(),
         }
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
+    p.add_argument("--pg-fsync", choices=["on", "off"], default="on")
     p.add_argument("--games", type=int, default=500)
     p.add_argument("--interval", type=float, default=2.0, help="seconds between a game's actions")
-    p.add_argument("--seconds", type=float, default=30.0, help="measured time")
-    p.add_argument("--warmup", type=float, default=3.0)
-    p.add_argument("--game", default="gungi")
+    p.add_argument("--seconds", type=float, default=60.0, help="measured time")
+    p.add_argument("--ramp", type=float, default=20.0, help="seconds to open every game")
+    p.add_argument("--warmup", type=float, default=5.0)
+    p.add_argument("--mix", type=lambda s: s.split(","), default=list(GAMES))
+    p.add_argument("--spectators", type=int, default=1, help="spectator sockets per game")
+    p.add_argument("--short-share", type=float, default=0.2, help="actions sent in short form")
+    p.add_argument("--http-connections", type=int, default=400)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--url", help="an already running server (default: start one)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--profile", help="run the server under cProfile, writing this file")
     args = p.parse_args()
-    proc = None
+    for g in args.mix:
+        if g not in GAMES:
+            p.error(f"--mix: unknown game {g!r}")
     tmp = tempfile.TemporaryDirectory()
-    if args.url:
-        base = args.url.rstrip("/")
-    else:
-        port = free_port()
-        proc = start_server(port, Path(tmp.name) / "load.db")
-        base = f"http://127.0.0.1:{port}"
-    try:
-        # The load generator's own garbage collections would stall its clients and count as
-        # round-trip time: collect rarely, as the server does.
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(50_000, 50, 100)
-        result = asyncio.run(Load(base, args, proc.pid if proc else None).run())
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=30)
-        tmp.cleanup()
+    proc: subprocess.Popen[bytes] | None = None
+    with contextmanager_for(args) as (db_url, pg_data):
+        if args.url:
+            base = args.url.rstrip("/")
+        else:
+            port = free_port()
+            proc = start_server(port, db_url, Path(tmp.name) / "server.log", args.profile)
+            base = f"http://127.0.0.1:{port}"
+
+        def pids() -> tuple[list[int], list[int]]:
+            return (server_pids(proc.pid) if proc else [], cluster_pids(pg_data))
+
+        try:
+            # The load generator's own garbage collections would stall its clients and count
+            # as round-trip time: collect rarely, as the server does.
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(50_000, 50, 100)
+            result = asyncio.run(Load(base, args, pids).run())
+        finally:
+            if proc is not None:
+                proc.terminate()
+                proc.wait(timeout=60)
+    tmp.cleanup()
     if args.json:
         print(json.dumps(result))
     else:
         print(
-            f"{result['games']} games, one action every {result['interval_s']} s each, "
-            f"{result['game']}: {result['actions']} actions in {result['seconds']} s "
-            f"({result['actions_per_s']}/s)"
+            f"{result['date']}, {result['db']}: {result['games']} games ({result['mix']}), "
+            f"{result['spectators_per_game']} spectator(s) each, one action every "
+            f"{result['interval_s']} s each: {result['actions']} actions in "
+            f"{result['seconds']} s ({result['actions_per_s']}/s)"
         )
         print(
-            f"round trip ms: p50 {result['p50_ms']}  p90 {result['p90_ms']}  "
-            f"p99 {result['p99_ms']}  max {result['max_ms']}"
+            f"action round trip ms: p50 {result['action_p50_ms']}  p90 {result['action_p90_ms']}"
+            f"  p99 {result['action_p99_ms']}  max {result['action_max_ms']}"
+            f"  (p99 by game {result['action_p99_by_game_ms']})"
         )
-        print(f"errors: {result['errors'] or 'none'}; games finished: {result['games_finished']}")
         print(
-            f"CPU per action: server {result['server_cpu_ms_per_action']} ms, load generator "
-            f"{result['generator_cpu_ms_per_action']} ms (load average {result['load_average']})"
+            f"opponent sees it: p50 {result['seen_p50_ms']}  p99 {result['seen_p99_ms']};"
+            f" events fetch: p50 {result['events_p50_ms']}  p99 {result['events_p99_ms']}"
+        )
+        print(
+            f"errors: {result['errors'] or 'none'}; games created {result['games_created']},"
+            f" finished {result['games_finished']}"
+        )
+        print(
+            f"CPU per action: server {result['server_cpu_ms_per_action']} ms, database "
+            f"{result['db_cpu_ms_per_action']} ms, load generator "
+            f"{result['generator_cpu_ms_per_action']} ms (load average "
+            f"{result['load_average_before']} -> {result['load_average_after']}, "
+            f"{result['cpus']} CPUs)"
         )
     return 0 if not result["errors"] else 1
+
+
+@contextmanager
+def contextmanager_for(args: argparse.Namespace) -> Iterator[tuple[str, Path | None]]:
+    """The database the server is started on: (URL, PostgreSQL data directory or None)."""
+    if args.url:
+        yield "", None
+    elif args.db == "postgres":
+        with postgres_cluster(args.pg_fsync == "on") as (url, data):
+            yield url, data
+    else:
+        with tempfile.TemporaryDirectory() as folder:
+            yield f"sqlite:///{Path(folder) / 'load.db'}", None
 
 
 if __name__ == "__main__":

@@ -1,16 +1,26 @@
-"""AI seats: levels, and the worker process that chooses their actions.
+"""AI seats: levels, budgets, and the shared pool of workers that choose their actions.
 
 The server never runs an agent on its event loop: :func:`choose_action` runs in a process
 pool (or, for tests of games registered only in-process, a thread pool), receives the state
 as JSON and returns the chosen action's canonical notation, which the server then checks and
 applies exactly like a human's.
+
+The pool is shared fairly (:class:`AiPool`): each match has at most one decision queued or
+running, decisions wait in order of arrival, those of matches a human plays in go first, and
+matches that no human plays (all-AI) may never take every worker. A decision runs under a
+capped budget and a wall-clock limit; past the limit its worker is replaced.
 """
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import concurrent.futures
 import multiprocessing
+import os
+import signal
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from sengoku.ai import LEVELS, make_agent, parse_spec
@@ -22,12 +32,60 @@ AI_LEVELS: dict[int, str] = {n: f"level{n}" for n in LEVELS}
 DEFAULT_LEVEL = 1
 
 
-def resolve_ai(level: int | None, agent: str | None) -> tuple[str, int | None]:
-    """(agent name, level) for a seat asking for ``level`` or a named ``agent``."""
+@dataclass(frozen=True)
+class AiLimits:
+    """What one AI decision may cost on this server."""
+
+    #: The most ``seconds`` an agent spec may ask for; agents without one get it as a limit.
+    max_seconds: float = 5.0
+    #: The most ``iterations`` an agent spec may ask for.
+    max_iterations: int = 20_000
+
+
+def resolve_ai(
+    level: int | None,
+    agent: str | None,
+    game: str | None = None,
+    limits: AiLimits | None = None,
+) -> tuple[str, int | None]:
+    """(agent name, level) for a seat asking for ``level`` or a named ``agent``.
+
+    A spec is checked in full here, so a bad one is refused when the match is created: the
+    agent's name, its budget against ``limits``, and (given ``game``) every option, by
+    building the agent once.
+    """
     if agent is not None:
         if level is not None:
             raise SengokuError("an AI seat takes a level or an agent, not both")
-        parse_spec(agent)  # raises, naming the agents available
+        name, options = parse_spec(agent)  # raises, naming the agents available
+        limits = limits or AiLimits()
+        seconds = options.get("seconds")
+        if seconds is not None:
+            if not isinstance(seconds, int | float) or isinstance(seconds, bool):
+                raise SengokuError(f"agent {agent!r}: seconds must be a number")
+            if not 0 < seconds <= limits.max_seconds:
+                raise SengokuError(
+                    f"agent {agent!r}: seconds must be above 0 and at most "
+                    f"{limits.max_seconds:g} on this server"
+                )
+        iterations = options.get("iterations")
+        if iterations is not None:
+            if not isinstance(iterations, int) or isinstance(iterations, bool):
+                raise SengokuError(f"agent {agent!r}: iterations must be an integer")
+            if not 1 <= iterations <= limits.max_iterations:
+                raise SengokuError(
+                    f"agent {agent!r}: iterations must be 1 to {limits.max_iterations} "
+                    "on this server"
+                )
+        if game is not None:
+            try:
+                make_agent(game, agent, seed=0)
+            except SengokuError:
+                raise
+            except (TypeError, ValueError) as exc:
+                raise SengokuError(f"agent {agent!r}: {exc}") from None
+        if name.startswith("level") and options:
+            raise SengokuError(f"agent {agent!r}: a level takes no options")
         return agent, None
     level = DEFAULT_LEVEL if level is None else level
     if level not in AI_LEVELS:
@@ -36,12 +94,24 @@ def resolve_ai(level: int | None, agent: str | None) -> tuple[str, int | None]:
 
 
 def choose_action(
-    game_name: str, state_json: dict[str, Any], seat: int, agent_name: str, seed: int
+    game_name: str,
+    state_json: dict[str, Any],
+    seat: int,
+    agent_name: str,
+    seed: int,
+    max_seconds: float | None = None,
 ) -> str:
-    """Run in a worker: the agent's action for ``seat``, in canonical notation."""
+    """Run in a worker: the agent's action for ``seat``, in canonical notation.
+
+    A named agent (not a level) without its own ``seconds`` thinks at most ``max_seconds``.
+    """
     game = load_game(game_name)
     state = game.state_from_json(state_json)
-    agent = make_agent(game_name, agent_name, seed=seed)
+    name, options = parse_spec(agent_name)
+    extra: dict[str, Any] = {}
+    if max_seconds is not None and not name.startswith("level") and "seconds" not in options:
+        extra["seconds"] = max_seconds
+    agent = make_agent(game_name, agent_name, seed=seed, **extra)
     return str(agent.choose(state, seat))
 
 
@@ -57,3 +127,136 @@ def make_executor(
         mp_context=multiprocessing.get_context("spawn"),
         initializer=initializer,
     )
+
+
+class AiTimeout(Exception):
+    """A decision ran past the pool's wall-clock limit (its worker was replaced)."""
+
+
+class AiPool:
+    """The workers every AI seat shares, handed out fairly.
+
+    A decision waits for a free worker in order of arrival; decisions of matches with a
+    human seat (``interactive``) go before those of all-AI matches, and all-AI matches never
+    hold more than ``workers - 1`` workers (when there are two or more), so a human's
+    opponent always finds one soon. The service keeps one decision per match at most, so
+    arrival order is round-robin over the matches.
+    """
+
+    def __init__(
+        self,
+        mode: str,
+        workers: int,
+        initializer: Callable[[], None] | None,
+        timeout: float,
+    ) -> None:
+        self.mode = mode
+        self.workers = max(1, workers)
+        self.initializer = initializer
+        self.timeout = timeout
+        self.executor: concurrent.futures.Executor | None = None
+        self.busy = 0
+        self.busy_background = 0
+        self.waiting: dict[bool, collections.deque[asyncio.Future[None]]] = {
+            True: collections.deque(),
+            False: collections.deque(),
+        }
+
+    # -- slots --------------------------------------------------------------------------
+    def _background_cap(self) -> int:
+        return self.workers - 1 if self.workers > 1 else 1
+
+    def _dispatch(self) -> None:
+        while self.busy < self.workers:
+            for interactive in (True, False):
+                queue = self.waiting[interactive]
+                while queue and queue[0].done():  # cancelled while waiting
+                    queue.popleft()
+                if not queue:
+                    continue
+                if not interactive and self.busy_background >= self._background_cap():
+                    continue
+                fut = queue.popleft()
+                self.busy += 1
+                if not interactive:
+                    self.busy_background += 1
+                fut.set_result(None)
+                break
+            else:
+                return
+
+    def _release(self, interactive: bool) -> None:
+        self.busy -= 1
+        if not interactive:
+            self.busy_background -= 1
+        self._dispatch()
+
+    async def run(self, job: Callable[[], str], interactive: bool) -> str:
+        """Run ``job`` on a worker when one is free for it; raises :class:`AiTimeout` past the
+        time limit. Cancelling the caller drops a queued job; a running one finishes in its
+        worker (its answer is thrown away) and holds its worker until then."""
+        loop = asyncio.get_running_loop()
+        turn: asyncio.Future[None] = loop.create_future()
+        self.waiting[interactive].append(turn)
+        self._dispatch()
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._release(interactive)  # granted just as it was cancelled
+            raise
+        try:
+            if self.executor is None:
+                self.executor = make_executor(self.mode, self.workers, self.initializer)
+            executor = self.executor
+            cf = executor.submit(job)
+        except concurrent.futures.BrokenExecutor:
+            self._release(interactive)
+            self.executor = None
+            raise
+        except BaseException:
+            self._release(interactive)
+            raise
+        cf.add_done_callback(
+            lambda _f: (
+                loop.call_soon_threadsafe(self._release, interactive)
+                if not loop.is_closed()
+                else None
+            )
+        )
+        try:
+            return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(cf)), self.timeout)
+        except TimeoutError:
+            self._kill_workers()
+            raise AiTimeout(f"no answer within {self.timeout:g} s") from None
+        except concurrent.futures.BrokenExecutor:
+            if self.executor is executor:  # not one a retry has started meanwhile
+                self.executor = None
+            raise
+
+    # -- workers ------------------------------------------------------------------------
+    def worker_pids(self) -> list[int]:
+        processes = getattr(self.executor, "_processes", None) or {}
+        return list(processes)
+
+    def _kill_workers(self) -> None:
+        """Replace the workers (process pools only: a thread cannot be stopped)."""
+        if not isinstance(self.executor, concurrent.futures.ProcessPoolExecutor):
+            return
+        for pid in self.worker_pids():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.executor = None
+
+    def broken(self) -> None:
+        """The executor broke (a worker died): :meth:`run` has dropped it already; the next
+        job starts a fresh one."""
+
+    def shutdown(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+        for queue in self.waiting.values():
+            for fut in queue:
+                fut.cancel()

@@ -74,6 +74,8 @@ class JoinMatch(Strict):
 class PlayAction(Strict):
     action: str = Field(min_length=1, max_length=500)
     ply: int | None = Field(default=None, ge=0)
+    #: The client's own key for this action: a retry with the same id is not applied again.
+    id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.:-]{1,64}$")
 
 
 class TakebackAnswer(Strict):
@@ -93,7 +95,12 @@ def bearer(authorization: str | None) -> str | None:
 
 def create_app(settings: Settings) -> FastAPI:
     """The web application for ``settings`` (a fresh service and database connection)."""
-    engine = make_engine(settings.db_url, synchronous=settings.sqlite_synchronous)
+    engine = make_engine(
+        settings.db_url,
+        synchronous=settings.sqlite_synchronous,
+        lock_timeout=settings.db_lock_timeout,
+        pool_size=settings.db_workers + settings.db_list_workers + 2,
+    )
     store = Store(engine)
     holder: dict[str, MatchService] = {}
     limits = ClientLimits(settings)
@@ -194,12 +201,15 @@ def create_app(settings: Settings) -> FastAPI:
             body.clock,
         )
         first = min((int(k) for k in secrets_out["tokens"]), default=None)
-        return {
+        out = {
             "id": live.id,
             "tokens": secrets_out["tokens"],
             "invites": secrets_out["invites"],
             "match": svc().snapshot(live, first),
         }
+        if "owner" in secrets_out:  # a match no human plays: its owner may stop it
+            out["owner"] = secrets_out["owner"]
+        return out
 
     @app.get("/api/matches")
     async def list_matches(
@@ -210,7 +220,7 @@ def create_app(settings: Settings) -> FastAPI:
     ) -> dict[str, Any]:
         """The lobby: matches waiting for players or in play (public facts only)."""
         statuses = LIVE_STATUSES if status == "live" else [status]
-        rows = await svc()._run(svc().store.list_matches, statuses, game, limit, offset)
+        rows = await svc().run_list(svc().store.list_matches, statuses, game, limit, offset)
         return {"matches": [_summary(r) for r in rows]}
 
     @app.get("/api/matches/{match_id}")
@@ -222,6 +232,7 @@ def create_app(settings: Settings) -> FastAPI:
         """What the bearer's seat may see (without a token: the spectators' view)."""
         live = await find(match_id)
         seat = svc().seat_of(live, bearer(authorization))
+        svc().touch(live)
         if live.status == "active" and live.clocks is not None:
             async with live.lock:
                 await svc()._check_flag(live)
@@ -239,6 +250,7 @@ def create_app(settings: Settings) -> FastAPI:
         """The numbered events after ``after`` that the bearer's seat may see."""
         live = await find(match_id)
         seat = svc().seat_of(live, bearer(authorization))
+        svc().touch(live)
         out = {"events": svc().events_for(live, seat, after), "last_event": len(live.events)}
         svc()._maybe_evict(live)
         return out
@@ -255,10 +267,12 @@ def create_app(settings: Settings) -> FastAPI:
     async def play(
         match_id: str, body: PlayAction, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
-        """Play an action in canonical or short notation; ``ply`` guards against staleness."""
+        """Play an action in canonical or short notation. ``ply`` (the number of actions seen)
+        or ``id`` (the client's key for this action) is required: a retry is never applied
+        twice."""
         live = await find(match_id)
         seat = svc().player_seat(live, bearer(authorization))
-        return await svc().act(live, seat, body.action, body.ply)
+        return await svc().act(live, seat, body.action, body.ply, client_id=body.id)
 
     @app.post("/api/matches/{match_id}/resign")
     async def resign(
@@ -273,6 +287,14 @@ def create_app(settings: Settings) -> FastAPI:
     ) -> dict[str, Any]:
         live = await find(match_id)
         return await svc().abort(live, svc().player_seat(live, bearer(authorization)))
+
+    @app.post("/api/matches/{match_id}/stop")
+    async def stop(
+        match_id: str, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """Stop a match no human plays, with the owner token its creation returned."""
+        live = await find(match_id)
+        return await svc().stop(live, bearer(authorization))
 
     @app.post("/api/matches/{match_id}/claim")
     async def claim(
@@ -308,7 +330,9 @@ def create_app(settings: Settings) -> FastAPI:
         offset: int = Query(default=0, ge=0),
     ) -> dict[str, Any]:
         """Finished (and imported) games, newest first."""
-        rows = await svc()._run(svc().store.list_matches, DONE_STATUSES, game, limit, offset)
+        rows = await svc().run_list(
+            svc().store.list_matches, DONE_STATUSES, game, limit, offset, LIVE_STATUSES
+        )
         return {"records": [_summary(r) for r in rows]}
 
     @app.get("/api/records/{match_id}")

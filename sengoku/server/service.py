@@ -28,6 +28,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
+
 from sengoku.core.game import Game, Option, SengokuError, State, event
 from sengoku.core.record import GameRecord
 from sengoku.core.registry import list_games, load_game
@@ -35,6 +37,7 @@ from sengoku.server import ai as ai_mod
 from sengoku.server.clocks import TOURNAMENT_SECONDS, ClockError, Clocks, ClockSpec
 from sengoku.server.db import Store, dumps
 from sengoku.server.tokens import hash_token, new_match_id, new_token
+from sengoku.server.work import WorkPool, WorkRefused, import_summary
 
 log = logging.getLogger("sengoku.server")
 
@@ -70,6 +73,19 @@ class Settings:
     ai_mode: str = "process"
     ai_workers: int = field(default_factory=lambda: max(1, (os.cpu_count() or 2) // 2))
     ai_initializer: Callable[[], None] | None = None
+    #: Budget caps of AI seats (``mcts:seconds=86400`` is refused), the wall-clock limit of
+    #: one decision (past it the worker is replaced), the tries before a match whose AI
+    #: keeps failing is aborted, and how long an all-AI match runs unwatched.
+    ai_max_seconds: float = 5.0
+    ai_max_iterations: int = 20_000
+    ai_timeout: float = 60.0
+    ai_retries: int = 2
+    ai_idle_after: float = 600.0
+    #: Worker processes ("process"; "thread" for tests) for replays and imports, and the
+    #: seconds one may take before its worker is replaced (``503 too_slow``).
+    work_mode: str = "process"
+    work_workers: int = 1
+    work_timeout: float = 30.0
     #: Seconds an opponent must be gone before a seat may claim the win.
     claim_after: float = 60.0
     #: Token buckets per client address (sengoku/server/limits.py): sustained rate per
@@ -105,6 +121,12 @@ class Settings:
     sqlite_synchronous: str = "FULL"
     max_body: int = 2_000_000
     max_ws_message: int = 16_384
+    #: Storage threads for moves and loads, and (apart, so slow lists never delay a move)
+    #: for the lists of matches and records.
+    db_workers: int = 4
+    db_list_workers: int = 2
+    #: Seconds a statement waits for a lock held elsewhere before ``503 db_busy``.
+    db_lock_timeout: float = 10.0
     #: Arm real timers for clock flags (tests with a fake clock turn this off).
     timers: bool = True
 
@@ -164,6 +186,8 @@ class Live:
     clocks: Clocks | None = None
     actions: list[str] = field(default_factory=list)
     action_seats: list[int] = field(default_factory=list)
+    #: The client's id of each action (``POST .../actions`` ``id``), or None.
+    action_ids: list[str | None] = field(default_factory=list)
     concessions: list[dict[str, Any]] = field(default_factory=list)
     seq: int = 0
     events: list[dict[str, Any]] = field(default_factory=list)
@@ -177,6 +201,14 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.TimerHandle | None = None
     ai_busy: bool = False
+    #: The task thinking for the AI seat to act, if any (a takeback cancels it).
+    ai_task: asyncio.Task[None] | None = None
+    #: Counts every change of the state: an AI answer for an older count is stale.
+    turn: int = 0
+    #: SHA-256 of the owner token of an all-AI match (it may stop the match).
+    owner_hash: str | None = None
+    #: When somebody last looked at the match (all-AI matches stop when nobody does).
+    watched_at: float = 0.0
     #: The state the caches below were computed for.
     legal_state: State | None = None
     #: Its legal actions with their canonical notation, and by that exact text.
@@ -239,8 +271,22 @@ class MatchService:
         self.settings = settings
         self.store = store
         self.live: dict[str, Live] = {}
-        self._db = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="sengoku-db")
-        self._ai: concurrent.futures.Executor | None = None
+        self._db = concurrent.futures.ThreadPoolExecutor(
+            max(1, settings.db_workers), thread_name_prefix="sengoku-db"
+        )
+        self._db_lists = concurrent.futures.ThreadPoolExecutor(
+            max(1, settings.db_list_workers), thread_name_prefix="sengoku-db-list"
+        )
+        self._ai = ai_mod.AiPool(
+            settings.ai_mode, settings.ai_workers, settings.ai_initializer, settings.ai_timeout
+        )
+        self._ai_limits = ai_mod.AiLimits(settings.ai_max_seconds, settings.ai_max_iterations)
+        self.work = WorkPool(
+            settings.work_mode,
+            settings.work_workers,
+            settings.ai_initializer,
+            settings.work_timeout,
+        )
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loading: dict[str, asyncio.Future[Live | None]] = {}
 
@@ -274,12 +320,41 @@ class MatchService:
                 sub.queue.put_nowait(None)
         for task in list(self._tasks):
             task.cancel()
-        if self._ai is not None:
-            self._ai.shutdown(wait=False, cancel_futures=True)
+        self._ai.shutdown()
+        self.work.shutdown()
+        self._db_lists.shutdown(wait=True, cancel_futures=True)
         self._db.shutdown(wait=True)
 
+    async def heavy(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run a long engine job (a replay) in the work pool; 503 when it cannot."""
+        try:
+            return await self.work.run(fn, *args)
+        except WorkRefused as exc:
+            raise ApiError(503, exc.code, exc.message) from None
+
     async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+        """Run a storage call on a storage thread; a lock held too long elsewhere is a 503."""
+        return await self._on(self._db, fn, *args)
+
+    async def run_list(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """A list query (lobby, records): on threads of its own, so it never delays a move."""
+        return await self._on(self._db_lists, fn, *args)
+
+    @staticmethod
+    async def _on(pool: concurrent.futures.Executor, fn: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        except SQLAlchemyError as exc:
+            # Only the error's class: the statement's parameters may hold secrets.
+            orig = getattr(exc, "orig", None)
+            log.error("database: %s (%s)", type(exc).__name__, type(orig).__name__)
+            if isinstance(exc, OperationalError):
+                raise ApiError(
+                    503, "db_busy", "the database is busy (a lock is held); try again shortly"
+                ) from None
+            raise ApiError(
+                503, "storage_error", "the change could not be stored, so nothing changed; retry"
+            ) from None
 
     def now(self) -> float:
         return self.settings.now()
@@ -344,11 +419,13 @@ class MatchService:
         ]
         actions: list[str] = []
         action_seats: list[int] = []
+        action_ids: list[str | None] = []
         concessions: list[dict[str, Any]] = []
         for mv in data["moves"]:
             if mv["kind"] == "action":
                 actions.append(mv["action"])
                 action_seats.append(mv["seat"])
+                action_ids.append(mv.get("client_id"))
             else:
                 concessions.append(
                     {"ply": len(actions), "seat": mv["seat"], "reason": mv["reason"]}
@@ -371,6 +448,7 @@ class MatchService:
             clocks=clocks,
             actions=actions,
             action_seats=action_seats,
+            action_ids=action_ids,
             concessions=concessions,
             seq=seq,
             events=events,
@@ -378,6 +456,8 @@ class MatchService:
             close_reason=m["close_reason"],
             rematch_of=m["rematch_of"],
             rematch_id=m["rematch_id"],
+            owner_hash=m.get("owner_hash"),
+            watched_at=self.now(),
         )
         if live.status == "finished" and live.rematch_id is None:
             # rematch offers outlive a restart (and a match forgotten from memory)
@@ -396,7 +476,8 @@ class MatchService:
             try:
                 record = live.record()
                 record.result = None
-                live.state = record.replay()
+                # A long match takes a while to replay: not on the event loop.
+                live.state = await asyncio.to_thread(record.replay)
             except SengokuError as exc:
                 problem = _replay_problem(exc)
         if problem is not None:
@@ -583,7 +664,9 @@ class MatchService:
             name = sp.get("name") or (f"Player {i + 1}" if kind != "ai" else "")
             if kind == "ai":
                 try:
-                    agent, level = ai_mod.resolve_ai(sp.get("level"), sp.get("agent"))
+                    agent, level = ai_mod.resolve_ai(
+                        sp.get("level"), sp.get("agent"), game.name, self._ai_limits
+                    )
                 except SengokuError as exc:
                     raise ApiError(422, "bad_seats", f"seat {i}: {exc}") from None
                 seats.append(
@@ -606,6 +689,8 @@ class MatchService:
                     422, "bad_seats", f"seat {i}: kind {kind!r}; use local, invite, open or ai"
                 )
         now = self.now()
+        # A match no human plays has an owner: the creator, who alone may stop it.
+        owner = new_token() if all(s.kind == "ai" for s in seats) else None
         live = Live(
             id=match_id,
             game=game,
@@ -618,6 +703,8 @@ class MatchService:
             state=state,
             clock_spec=spec,
             clocks=Clocks(spec, n) if spec else None,
+            owner_hash=hash_token(owner) if owner else None,
+            watched_at=now,
         )
         for s in seats:
             s.last_seen = now
@@ -639,6 +726,7 @@ class MatchService:
             "updated_at": now,
             "rematch_of": None,
             "rematch_id": None,
+            "owner_hash": live.owner_hash,
         }
         seat_rows = [self._seat_row(live.id, s) for s in seats]
         await self._run(self.store.create_match, match_row, seat_rows, rows)
@@ -646,7 +734,10 @@ class MatchService:
         self.live[match_id] = live
         log.info("match %s created: %s, %d seats", match_id, game.name, n)
         self._after_change(live)
-        return live, {"tokens": tokens, "invites": invites}
+        out: dict[str, Any] = {"tokens": tokens, "invites": invites}
+        if owner is not None:
+            out["owner"] = owner
+        return live, out
 
     @staticmethod
     def _seat_row(match_id: str, s: Seat) -> dict[str, Any]:
@@ -738,11 +829,12 @@ class MatchService:
             rows = self._new_events(live, evs)
             try:
                 await self._run(
-                    self._join_tx,
-                    live,
+                    self.store.join,
+                    live.id,
                     seat.seat,
                     {"token_hash": hash_token(token), "invite_hash": None, "name": new_name},
                     rows,
+                    {"status": live.status, "clock": self._clock_json(live), "updated_at": now},
                 )
             except BaseException:
                 live.status = old_status
@@ -756,17 +848,6 @@ class MatchService:
             self._commit_events(live, rows)
         self._after_change(live)
         return {"seat": seat.seat, "token": token}
-
-    def _join_tx(
-        self, live: Live, seat: int, values: dict[str, Any], rows: list[dict[str, Any]]
-    ) -> None:
-        self.store.update_seat(live.id, seat, values)
-        self.store.record_change(
-            live.id,
-            [],
-            rows,
-            {"status": live.status, "clock": self._clock_json(live), "updated_at": self.now()},
-        )
 
     # -- playing ----------------------------------------------------------------------
     def _require_active(self, live: Live) -> State:
@@ -782,11 +863,32 @@ class MatchService:
         return live.state
 
     async def act(
-        self, live: Live, seat: int, text: str, ply: int | None, by_ai: bool = False
+        self,
+        live: Live,
+        seat: int,
+        text: str,
+        ply: int | None,
+        by_ai: bool = False,
+        client_id: str | None = None,
+        turn: int | None = None,
     ) -> dict[str, Any]:
+        """Play ``text`` for ``seat``. A retry is never applied twice: ``ply`` (the number of
+        actions the client saw) makes it stale, and a ``client_id`` seen before for this seat
+        answers with the match as it is, marked ``duplicate``. One of the two is required."""
         async with live.lock:
+            if client_id is not None and client_id in live.action_ids:
+                i = live.action_ids.index(client_id)
+                if live.action_seats[i] != seat:
+                    raise ApiError(
+                        409, "id_used", "this action id was used by another seat; use a new one"
+                    )
+                snap = self.snapshot(live, seat)
+                snap["duplicate"] = {"ply": i, "action": live.actions[i]}
+                return snap
             await self._check_flag(live)
             state = self._require_active(live)
+            if turn is not None and turn != live.turn:
+                raise ApiError(409, "stale", "the position changed while the AI was thinking")
             if ply is not None and ply != live.ply:
                 raise ApiError(
                     409,
@@ -812,6 +914,14 @@ class MatchService:
                 raise ApiError(422, "illegal_action", str(exc)) from None
             except Exception as exc:  # an engine fault: the match stays as it was
                 raise engine_fault(live, "the action", exc) from None
+            if ply is None and client_id is None:
+                raise ApiError(
+                    422,
+                    "missing_ply",
+                    "an action needs 'ply' (the number of actions you have seen) or 'id' (a "
+                    "key of your own, unique to this action), so that a retry is never "
+                    "applied twice",
+                )
             now = self.now()
             notation = str(action)
             clocks_after = self._clocks_after(live, seat, after, now)
@@ -825,6 +935,7 @@ class MatchService:
                 "reason": None,
                 "at": now,
                 "clocks": dumps(clocks_after.to_json()) if clocks_after else None,
+                "client_id": client_id,
             }
             rows = self._new_events(live, game_events)
             for r in rows:
@@ -842,15 +953,17 @@ class MatchService:
                 live.clocks = old_clocks
                 raise
             live.state = after
+            live.turn += 1
             live.actions.append(notation)
             live.action_seats.append(seat)
+            live.action_ids.append(client_id)
             live.seq += 1
             live.takeback = None
             if outcome is not None:
                 live.status = "finished"
                 live.result = outcome.to_json()
             self._commit_events(live, rows)
-            log.info("match %s: seat %d played ply %d", live.id, seat, live.ply)
+            log.debug("match %s: seat %d played ply %d", live.id, seat, live.ply)
             snap = self.snapshot(live, seat)
         self._after_change(live)
         return snap
@@ -910,6 +1023,7 @@ class MatchService:
             live.clocks = old
             raise
         live.state = after
+        live.turn += 1
         live.concessions.append({"ply": live.ply, "seat": seat, "reason": reason})
         live.seq += 1
         live.status = status
@@ -986,15 +1100,27 @@ class MatchService:
     async def claim(self, live: Live, seat: int) -> dict[str, Any]:
         async with live.lock:
             await self._check_flag(live)
-            self._require_active(live)
+            state = self._require_active(live)
             now = self.now()
-            gone = [
-                s for s in live.seats if s.seat != seat and s.kind == "human" and s.connections == 0
-            ]
+            # A claim wins only on the opponent's time: the seat to act is the one that left.
+            to_act = state.current_player
+            if to_act == seat:
+                raise ApiError(
+                    409,
+                    "your_turn",
+                    "you are to act: a claim wins only while the opponent who left is to act",
+                )
+            if not 0 <= to_act < len(live.seats) or live.seats[to_act].kind != "human":
+                raise ApiError(
+                    409,
+                    "not_claimable",
+                    "a win can be claimed only while an absent human opponent is to act",
+                )
+            gone = [s for s in live.seats if s.seat == to_act and s.connections == 0]
             ready = [s for s in gone if now - s.last_seen >= self.settings.claim_after]
             if not ready:
                 if not gone:
-                    raise ApiError(409, "opponent_connected", "your opponents are connected")
+                    raise ApiError(409, "opponent_connected", "your opponent is connected")
                 wait = min(self.settings.claim_after - (now - s.last_seen) for s in gone)
                 raise ApiError(
                     409,
@@ -1024,7 +1150,9 @@ class MatchService:
                     raise ApiError(409, "cannot_take_back", "a concession cannot be taken back")
                 others = {s.seat for s in live.seats if s.kind == "human" and s.seat != seat}
                 try:
-                    problem = self._takeback_problem(live, to_ply, against_ai=not others)
+                    problem = await asyncio.to_thread(
+                        self._takeback_problem, live, to_ply, not others
+                    )
                 except Exception as exc:  # an engine fault: the match stays as it was
                     raise engine_fault(live, "the takeback check", exc) from None
                 if problem:
@@ -1118,7 +1246,7 @@ class MatchService:
         record.actions = live.actions[:to_ply]
         record.concessions = [c for c in live.concessions if c["ply"] <= to_ply]
         try:
-            state = record.replay()
+            state = await asyncio.to_thread(record.replay)
         except Exception as exc:  # an engine fault: the match stays as it was
             live.takeback = None
             raise engine_fault(live, "the takeback", exc) from None
@@ -1133,25 +1261,36 @@ class MatchService:
                 message=f"{undone} move(s) taken back",
             )
         ]
-        if live.clocks is not None:
+        old_clocks = live.clocks
+        if live.clocks is not None and live.clock_spec is not None:
+            live.clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
             live.clocks.start(self._running_seat(state), now)
         # A concession ends the game, so an active match's moves are all actions: the
         # move with sequence number k is action k.
+        rows = self._new_events(live, evs)
+        for r in rows:
+            r["ply"] = to_ply
+        drop_from = to_ply
+        try:
+            await self._run(
+                self.store.record_change,
+                live.id,
+                [],
+                rows,
+                {"updated_at": now, "clock": self._clock_json(live)},
+                drop_from,
+            )
+        except BaseException:
+            live.clocks = old_clocks  # nothing changed
+            raise
         live.actions = live.actions[:to_ply]
         live.action_seats = live.action_seats[:to_ply]
-        rows = self._new_events(live, evs)
-        drop_from = to_ply
-        await self._run(
-            self.store.record_change,
-            live.id,
-            [],
-            rows,
-            {"updated_at": now, "clock": self._clock_json(live)},
-            drop_from,
-        )
+        live.action_ids = live.action_ids[:to_ply]
         live.seq = drop_from
         live.state = state
+        live.turn += 1
         live.takeback = None
+        self._cancel_ai(live)  # its thought was for a position that no longer exists
         self._commit_events(live, rows)
 
     async def rematch(self, live: Live, seat: int) -> dict[str, Any]:
@@ -1164,18 +1303,20 @@ class MatchService:
                 )
             if seat in live.rematch_offers:
                 raise ApiError(409, "already_offered", "you already offered a rematch")
-            live.rematch_offers.add(seat)
             humans = {s.seat for s in live.seats if s.kind == "human"}
-            if not humans.issubset(live.rematch_offers):
+            # The offer counts once it is stored: a failed write leaves nothing behind.
+            if not humans.issubset(live.rematch_offers | {seat}):
                 rows = self._new_events(
                     live,
                     [event("rematch_offered", None, seat=seat, message="a rematch is offered")],
                 )
                 await self._run(self.store.record_change, live.id, [], rows, None)
+                live.rematch_offers.add(seat)
                 self._commit_events(live, rows)
                 snap = self.snapshot(live, seat)
             else:
                 new = await self._create_rematch(live)
+                live.rematch_offers.add(seat)
                 snap = self.snapshot(live, seat)
                 snap["rematch_seat"] = (seat + 1) % len(live.seats)
                 self._after_change(new)
@@ -1243,13 +1384,15 @@ class MatchService:
             [event("rematch", None, match=new_id, message="the rematch begins")],
         )
 
-        def tx() -> None:
-            self.store.create_match(match_row, [self._seat_row(new_id, s) for s in seats], rows)
-            self.store.record_change(
-                live.id, [], old_rows, {"rematch_id": new_id, "updated_at": now}
-            )
-
-        await self._run(tx)
+        await self._run(
+            self.store.create_rematch,
+            match_row,
+            [self._seat_row(new_id, s) for s in seats],
+            rows,
+            live.id,
+            old_rows,
+            {"rematch_id": new_id, "updated_at": now},
+        )
         new.events.extend(self._event_entries(rows))
         self.live[new_id] = new
         live.rematch_id = new_id
@@ -1276,31 +1419,34 @@ class MatchService:
                 raise ApiError(
                     422, "bad_record", f"records are limited to {MAX_IMPORT_ACTIONS} actions"
                 )
-            # The replay runs off the event loop: a long record must not stall every game.
-            state, movers = await asyncio.to_thread(_replay_with_movers, record)
+            game = load_game(record.game)
         except SengokuError as exc:
             raise ApiError(422, "bad_record", str(exc)) from None
-        game = state.game
+        # The replay runs in a worker process, bounded in time: a long record must not stall
+        # every game. The match is kept in storage only (it is replayed when looked at).
+        summary = await self.heavy(import_summary, data, MAX_IMPORT_ACTIONS)
+        if "error" in summary:
+            raise ApiError(422, "bad_record", summary["error"])
+        movers: list[int] = summary["movers"]
         now = self.now()
         match_id = new_match_id()
-        n = state.num_players
+        n = int(summary["num_players"])
         names = list(record.players) + [f"Player {i + 1}" for i in range(len(record.players), n)]
         seats = [Seat(i, "human", names[i][:64]) for i in range(n)]
-        status = "finished" if state.is_terminal() else "archived"
-        outcome = state.outcome()
+        status = "finished" if summary["terminal"] else "archived"
         live = Live(
             id=match_id,
             game=game,
-            options=dict(state.options),
+            options=dict(summary["options"]),
             seed=record.seed,
             version=record.version,
             status=status,
             seats=seats,
             created_at=now,
-            state=state,
+            state=None,
             actions=list(record.actions),
             concessions=list(record.concessions),
-            result=outcome.to_json() if outcome else None,
+            result=summary["outcome"],
         )
         moves_rows = []
         seq = 0
@@ -1326,6 +1472,7 @@ class MatchService:
                 break
             mover = movers[i]
             live.action_seats.append(mover)
+            live.action_ids.append(None)
             moves_rows.append(
                 {
                     "match_id": match_id,
@@ -1358,11 +1505,13 @@ class MatchService:
             "rematch_id": None,
         }
 
-        def tx() -> None:
-            self.store.create_match(match_row, [self._seat_row(match_id, s) for s in seats], rows)
-            self.store.record_change(match_id, moves_rows, [], None)
-
-        await self._run(tx)
+        await self._run(
+            self.store.create_match,
+            match_row,
+            [self._seat_row(match_id, s) for s in seats],
+            rows,
+            moves_rows,
+        )
         live.events.extend(self._event_entries(rows))
         self.live[match_id] = live
         self._maybe_evict(live)  # nobody watches an imported record yet
@@ -1396,6 +1545,7 @@ class MatchService:
     ) -> Subscriber:
         """Register a connection and queue what it missed (the caller holds the lock)."""
         sub = Subscriber(seat, short)
+        live.watched_at = self.now()
         if seat is not None:
             live.seats[seat].connections += 1
             live.seats[seat].last_seen = self.now()
@@ -1407,6 +1557,7 @@ class MatchService:
 
     def unsubscribe(self, live: Live, sub: Subscriber) -> None:
         live.subscribers.discard(sub)
+        live.watched_at = self.now()
         if sub.seat is not None:
             s = live.seats[sub.seat]
             s.connections = max(0, s.connections - 1)
@@ -1447,20 +1598,114 @@ class MatchService:
                 )
         seat = live.state.current_player
         if 0 <= seat < len(live.seats) and live.seats[seat].kind == "ai" and not live.ai_busy:
+            if live.owner_hash is not None and self._idle(live):
+                live.ai_busy = True  # no more thinking: the match stops
+                self._spawn(self._stop_idle(live))
+                return
             live.ai_busy = True
-            self._spawn(self._ai_move(live, seat, live.ply))
+            task = asyncio.get_running_loop().create_task(self._ai_move(live, seat, live.turn))
+            live.ai_task = task
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     async def _flag_task(self, live: Live) -> None:
         async with live.lock:
             await self._check_flag(live)
         self._after_change(live)
 
-    async def _ai_move(self, live: Live, seat: int, ply: int) -> None:
+    # -- AI seats -----------------------------------------------------------------------
+    def _cancel_ai(self, live: Live) -> None:
+        """Drop the AI's thought about the current position (the caller changed it)."""
+        task = live.ai_task
+        live.ai_task = None
+        live.ai_busy = False
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    def touch(self, live: Live) -> None:
+        """Somebody looked at the match (an all-AI match runs while it is watched)."""
+        live.watched_at = self.now()
+
+    def _idle(self, live: Live) -> bool:
+        return not live.subscribers and self.now() - live.watched_at > self.settings.ai_idle_after
+
+    async def _stop_idle(self, live: Live) -> None:
+        async with live.lock:
+            if live.status == "active":
+                minutes = self.settings.ai_idle_after / 60
+                await self._end_without_result(
+                    live,
+                    f"nobody watched this all-AI match for {minutes:g} minutes, so it stopped",
+                )
+        live.ai_busy = False
+        self._after_change(live)
+
+    async def stop(self, live: Live, token: str | None) -> dict[str, Any]:
+        """The owner of an all-AI match stops it (no result)."""
+        if (
+            token is None
+            or live.owner_hash is None
+            or not secrets.compare_digest(live.owner_hash, hash_token(token))
+        ):
+            raise ApiError(403, "not_owner", "only the owner of a match no human plays may stop it")
+        async with live.lock:
+            if live.status not in LIVE_STATUSES:
+                raise ApiError(409, f"match_{live.status}", f"this match is {live.status}")
+            self._cancel_ai(live)
+            await self._end_without_result(live, "stopped by its owner")
+            snap = self.snapshot(live, None)
+        self._after_change(live)
+        return snap
+
+    async def _end_without_result(self, live: Live, reason: str) -> None:
+        """Abort the match (caller holds the lock), saying why to everybody."""
+        rows = self._new_events(live, [event("aborted", None, reason=reason, message=reason)])
+        now = self.now()
+        clocks = None
+        if live.clocks is not None and live.clock_spec is not None:
+            clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
+            clocks.pause(now)
+        old = live.clocks
+        live.clocks = clocks
+        try:
+            await self._run(
+                self.store.record_change,
+                live.id,
+                [],
+                rows,
+                {
+                    "status": "aborted",
+                    "close_reason": reason,
+                    "updated_at": now,
+                    "clock": self._clock_json(live),
+                },
+            )
+        except BaseException:
+            live.clocks = old
+            raise
+        live.status = "aborted"
+        live.close_reason = reason
+        live.turn += 1
+        self._commit_events(live, rows)
+        log.info("match %s aborted: %s", live.id, reason)
+
+    def _ai_done(self, live: Live, task: asyncio.Task[Any] | None) -> None:
+        if live.ai_task is task:
+            live.ai_task, live.ai_busy = None, False
+            self._after_change(live)
+
+    async def _ai_move(self, live: Live, seat: int, turn: int) -> None:
+        """Think for ``seat`` about the position of ``turn``, and play the answer if that is
+        still the position. A failure is retried; when every try fails the match is aborted
+        with the reason. A takeback cancels this task (its answer would be stale)."""
+        me = asyncio.current_task()
         state = live.state
         if state is None:
-            live.ai_busy = False
+            if live.ai_task is me:
+                live.ai_task, live.ai_busy = None, False
             return
         s = live.seats[seat]
+        ply = live.ply
         job = functools.partial(
             ai_mod.choose_action,
             live.game.name,
@@ -1468,39 +1713,48 @@ class MatchService:
             seat,
             s.agent or ai_mod.AI_LEVELS[ai_mod.DEFAULT_LEVEL],
             (live.seed * 1_000_003 + ply) % (2**31),
+            self.settings.ai_max_seconds,
         )
-        loop = asyncio.get_running_loop()
-        text: str | None = None
-        for attempt in range(2):
-            if self._ai is None:
-                self._ai = ai_mod.make_executor(
-                    self.settings.ai_mode, self.settings.ai_workers, self.settings.ai_initializer
-                )
+        interactive = any(x.kind == "human" for x in live.seats)
+        tries = 1 + max(0, self.settings.ai_retries)
+        problem = "no answer"
+        for attempt in range(1, tries + 1):
             try:
-                text = await loop.run_in_executor(self._ai, job)
-                break
-            except asyncio.CancelledError:
-                live.ai_busy = False
-                raise
+                text = await self._ai.run(job, interactive)
             except concurrent.futures.BrokenExecutor:
                 # a worker died (killed, out of memory): start a fresh pool and ask again
-                log.error("match %s: the AI worker pool broke (attempt %d)", live.id, attempt + 1)
-                self._ai = None
+                log.error("match %s: the AI worker pool broke (attempt %d)", live.id, attempt)
+                self._ai.broken()
+                problem = "its worker stopped"
+                continue
+            except ai_mod.AiTimeout:
+                log.error("match %s: the AI ran out of time (attempt %d)", live.id, attempt)
+                problem = "it ran out of time"
+                continue
             except Exception as exc:
                 # Only the exception's type: its message could name something hidden.
                 log.error("match %s: the AI failed (%s)", live.id, type(exc).__name__)
-                break
-        if text is None:
-            live.ai_busy = False
+                problem = "it failed"
+                continue
+            if live.ai_task is not me:
+                return  # cancelled meanwhile (a takeback): another task thinks now
+            try:
+                await self.act(live, seat, text, ply, by_ai=True, turn=turn)
+            except ApiError as exc:
+                if not (exc.code in {"stale", "not_your_turn"} or exc.code.startswith("match_")):
+                    log.error("match %s: the AI's action was refused: %s", live.id, exc.code)
+                    problem = "its action was refused"
+                    continue
+            self._ai_done(live, me)  # played, or the position moved on: think again if due
             return
-        live.ai_busy = False
-        try:
-            await self.act(live, seat, text, ply, by_ai=True)
-        except ApiError as exc:
-            if exc.code in {"stale", "not_your_turn"}:
-                self._after_change(live)  # the position changed meanwhile: think again
-            elif not exc.code.startswith("match_"):
-                log.error("match %s: the AI's action was refused: %s", live.id, exc.code)
+        if live.ai_task is not me:
+            return
+        live.ai_task, live.ai_busy = None, False
+        reason = f"the AI in seat {seat} could not move ({problem}, {tries} tries)"
+        async with live.lock:
+            if live.status == "active" and live.turn == turn:
+                await self._end_without_result(live, reason)
+        self._after_change(live)
 
 
 def engine_fault(live: Live, what: str, exc: BaseException) -> ApiError:
@@ -1530,18 +1784,6 @@ def _replay_problem(exc: Exception) -> str:
     found = re.search(r"move (\d+)", str(exc))
     where = f" at move {found.group(1)}" if found else ""
     return f"this match no longer replays on this server's rules{where}"
-
-
-def _replay_with_movers(record: GameRecord) -> tuple[State, list[int]]:
-    """The record's final state (checked by ``replay``) and the seat of each action."""
-    state = record.replay()
-    game = state.game
-    replay = game.new_state(record.seed, **record.options)
-    movers = []
-    for text in record.actions:
-        movers.append(replay.current_player)
-        replay.apply(game.parse_action(replay, text))
-    return state, movers
 
 
 class _MissingGame(Game):

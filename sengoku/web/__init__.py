@@ -8,12 +8,14 @@ is over (it holds the seed), so replaying one reveals nothing a player may not s
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Query, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -103,6 +105,33 @@ def replay_views(data: Any, seat: int | None) -> dict[str, Any]:
     }
 
 
+def replay_json(body: bytes, seat: int | None) -> tuple[int, bytes]:
+    """Run in a worker: (HTTP status, JSON body) of the replay of ``body`` (a JSON record).
+
+    The views and their JSON are built here, off the server's event loop."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return 422, json.dumps(
+            {"error": {"code": "bad_record", "message": "the body must be a JSON record"}}
+        ).encode()
+    try:
+        out = replay_views(data, seat)
+    except SengokuError as exc:
+        return 422, json.dumps({"error": {"code": "bad_record", "message": str(exc)}}).encode()
+    return 200, json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _game_and_seed(body: bytes) -> tuple[str, int | None]:
+    """The game and seed a record names, or ``("", None)`` if it names none."""
+    try:
+        data = json.loads(body)
+        record = GameRecord.from_json(data)
+    except (ValueError, RecursionError, SengokuError):
+        return "", None
+    return str(data.get("game")), record.seed
+
+
 def _visible(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
     return [
         e
@@ -116,30 +145,27 @@ def mount(app: FastAPI) -> None:
 
     @app.post("/api/replay")
     async def replay(request: Request, seat: int | None = Query(default=None, ge=0)) -> Any:
-        """The view of every ply of a record (the JSON of GET /api/records/{id})."""
-        try:
-            data = await request.json()
-        except ValueError:
-            return _error(422, "bad_record", "the body must be a JSON record")
-        service = getattr(request.app.state, "service", None)
-        if service is not None and isinstance(data, dict):
-            from sengoku.server.housekeeping import seed_in_play
+        """The view of every ply of a record (the JSON of GET /api/records/{id}).
 
-            try:
-                seed = GameRecord.from_json(data).seed
-            except SengokuError:
-                seed = None
-            if seed is not None and seed_in_play(service, str(data.get("game")), seed):
-                # the seed of a match in play is its secret: no view is computed from it
-                return _error(
-                    409,
-                    "in_progress",
-                    "a match with this seed is still in play; its replay opens when it ends",
-                )
-        try:
-            return replay_views(data, seat)
-        except SengokuError as exc:
-            return _error(422, "bad_record", str(exc))
+        The replay runs in the server's worker pool, bounded in time, never on the event
+        loop (a long record took seconds and stalled every game)."""
+        body = await request.body()
+        service = getattr(request.app.state, "service", None)
+        if service is None:  # mounted on an app without the game server
+            status, payload = await asyncio.to_thread(replay_json, body, seat)
+            return Response(payload, status_code=status, media_type="application/json")
+        from sengoku.server.housekeeping import seed_in_play
+
+        game, seed = await asyncio.to_thread(_game_and_seed, body)
+        if seed is not None and seed_in_play(service, game, seed):
+            # the seed of a match in play is its secret: no view is computed from it
+            return _error(
+                409,
+                "in_progress",
+                "a match with this seed is still in play; its replay opens when it ends",
+            )
+        status, payload = await service.heavy(replay_json, body, seat)
+        return Response(payload, status_code=status, media_type="application/json")
 
     @app.get("/api/rules/{game}")
     async def rules(game: str) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import uuid
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -94,3 +95,8 @@ def new_match(
     r = client.post("/api/matches", json=body)
     assert r.status_code == 201, r.text
     return r.json()
+
+
+def action_id() -> str:
+    """A fresh client id for an action (``POST .../actions`` needs ``ply`` or ``id``)."""
+    return uuid.uuid4().hex

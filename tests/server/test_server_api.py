@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from conftest import FakeTime, auth, new_match
+from conftest import FakeTime, action_id, auth, new_match
 from fastapi.testclient import TestClient
 
 
@@ -14,6 +14,8 @@ def play(client: TestClient, mid: str, token: str, action: str, ply: int | None 
     body: dict[str, Any] = {"action": action}
     if ply is not None:
         body["ply"] = ply
+    else:
+        body["id"] = action_id()
     return client.post(f"/api/matches/{mid}/actions", json=body, headers=auth(token))
 
 
@@ -78,14 +80,16 @@ def test_refusals_change_nothing(make_client: Callable[..., TestClient]) -> None
             (play(client, mid, t0, "take 7"), 422, "illegal_action"),
             (play(client, mid, t0, "peek"), 422, "illegal_action"),
             (
-                client.post(f"/api/matches/{mid}/actions", json={"action": "take 1"}),
+                client.post(
+                    f"/api/matches/{mid}/actions", json={"action": "take 1", "id": action_id()}
+                ),
                 401,
                 "no_token",
             ),
             (
                 client.post(
                     f"/api/matches/{mid}/actions",
-                    json={"action": "take 1"},
+                    json={"action": "take 1", "id": action_id()},
                     headers=auth("x" * 43),
                 ),
                 401,
@@ -94,7 +98,7 @@ def test_refusals_change_nothing(make_client: Callable[..., TestClient]) -> None
             (
                 client.post(
                     f"/api/matches/{mid}/actions",
-                    json={"action": "take 1"},
+                    json={"action": "take 1", "id": action_id()},
                     headers={"Authorization": "Basic abc"},
                 ),
                 401,
@@ -238,6 +242,7 @@ def test_claim_after_the_opponent_left(
     with make_client(claim_after=60.0) as client:
         m = new_match(client)
         mid, t0, t1 = m["id"], m["tokens"]["0"], m["tokens"]["1"]
+        assert play(client, mid, t0, "take 1", ply=0).status_code == 200  # seat 1's time now
         with client.websocket_connect(f"/ws/matches/{mid}") as ws:
             ws.send_json({"type": "hello", "token": t1})
             assert ws.receive_json()["type"] == "welcome"

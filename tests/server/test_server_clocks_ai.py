@@ -9,14 +9,18 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import FakeTime, auth, new_match
+from conftest import FakeTime, action_id, auth, new_match
 from fastapi.testclient import TestClient
 
 from sengoku.server.clocks import ClockError, Clocks, ClockSpec
 
 
 def play(client: TestClient, mid: str, token: str, action: str = "take 1") -> Any:
-    return client.post(f"/api/matches/{mid}/actions", json={"action": action}, headers=auth(token))
+    return client.post(
+        f"/api/matches/{mid}/actions",
+        json={"action": action, "id": action_id()},
+        headers=auth(token),
+    )
 
 
 def test_fischer_increment_and_timeout(
@@ -181,7 +185,7 @@ def test_ai_in_a_process_pool_plays_gungi(
             wait_until(client, mid, lambda s, p=ply: s["ply"] == p + 2)
         # a worker that dies (killed, out of memory) is replaced: the AI still answers
         service = client.app.state.service  # type: ignore[attr-defined]
-        for pid in list(service._ai._processes):
+        for pid in service._ai.worker_pids():
             os.kill(pid, signal.SIGKILL)
         snap = client.get(f"/api/matches/{mid}", headers=auth(t0)).json()
         action = snap["legal"][0]["action"]

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import auth, new_match
+from conftest import action_id, auth, new_match
 from fastapi.testclient import TestClient
 
 from sengoku.core.registry import list_games, load_game
@@ -130,7 +130,7 @@ def check_secret_nim(client: TestClient, options: dict[str, Any]) -> None:
             action = rng.choice(ref.legal_actions())
             r = client.post(
                 f"/api/matches/{mid}/actions",
-                json={"action": str(action)},
+                json={"action": str(action), "id": action_id()},
                 headers=auth(tokens[seat]),
             )
             assert r.status_code == 200

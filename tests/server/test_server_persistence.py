@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
-from conftest import auth, new_match
+from conftest import action_id, auth, new_match
 from fastapi.testclient import TestClient
 
 
@@ -32,7 +32,9 @@ def test_restart_resumes_every_match(make_client: Callable[..., TestClient], db_
         for i, action in enumerate(["take 1", "draw", "peek", "take 2", "take 1"]):
             token = a0 if i % 2 == 0 else a1
             r = client.post(
-                f"/api/matches/{aid}/actions", json={"action": action}, headers=auth(token)
+                f"/api/matches/{aid}/actions",
+                json={"action": action, "id": action_id()},
+                headers=auth(token),
             )
             assert r.status_code == 200, r.text
         before = {t: client.get(f"/api/matches/{aid}", headers=auth(t)).json() for t in (a0, a1)}
@@ -44,7 +46,11 @@ def test_restart_resumes_every_match(make_client: Callable[..., TestClient], db_
         assert client.get(f"/api/matches/{aid}/events", headers=auth(a1)).json() == events_before
         assert client.get(f"/api/matches/{b['id']}").json() == waiting
         # the game goes on, and the invitation still works
-        r = client.post(f"/api/matches/{aid}/actions", json={"action": "take 1"}, headers=auth(a1))
+        r = client.post(
+            f"/api/matches/{aid}/actions",
+            json={"action": "take 1", "id": action_id()},
+            headers=auth(a1),
+        )
         assert r.status_code == 200 and r.json()["ply"] == 6
         r = client.post(f"/api/matches/{b['id']}/join", json={"invite": b["invites"][0]["invite"]})
         assert r.status_code == 200
@@ -56,7 +62,11 @@ def test_a_match_whose_rules_version_changed_is_closed(
     with make_client() as client:
         m = new_match(client)
         mid, t0 = m["id"], m["tokens"]["0"]
-        client.post(f"/api/matches/{mid}/actions", json={"action": "take 1"}, headers=auth(t0))
+        client.post(
+            f"/api/matches/{mid}/actions",
+            json={"action": "take 1", "id": action_id()},
+            headers=auth(t0),
+        )
         done = new_match(client)
         client.post(f"/api/matches/{done['id']}/resign", headers=auth(done["tokens"]["0"]))
     path = db_url.removeprefix("sqlite:///")
@@ -66,7 +76,11 @@ def test_a_match_whose_rules_version_changed_is_closed(
         snap = client.get(f"/api/matches/{mid}", headers=auth(t0)).json()
         assert snap["status"] == "closed" and snap["view"] is None
         assert "rules version 0" in snap["close_reason"]
-        r = client.post(f"/api/matches/{mid}/actions", json={"action": "take 1"}, headers=auth(t0))
+        r = client.post(
+            f"/api/matches/{mid}/actions",
+            json={"action": "take 1", "id": action_id()},
+            headers=auth(t0),
+        )
         assert r.status_code == 409 and r.json()["error"]["code"] == "match_closed"
         assert "version" in r.json()["error"]["message"]
         events = client.get(f"/api/matches/{mid}/events").json()["events"]
@@ -183,8 +197,16 @@ def test_a_match_that_no_longer_replays_is_closed_without_quoting_moves(
     with make_client() as client:
         m = new_match(client, options={"pile": 20})
         mid, t0, t1 = m["id"], m["tokens"]["0"], m["tokens"]["1"]
-        client.post(f"/api/matches/{mid}/actions", json={"action": "take 1"}, headers=auth(t0))
-        client.post(f"/api/matches/{mid}/actions", json={"action": "take 2"}, headers=auth(t1))
+        client.post(
+            f"/api/matches/{mid}/actions",
+            json={"action": "take 1", "id": action_id()},
+            headers=auth(t0),
+        )
+        client.post(
+            f"/api/matches/{mid}/actions",
+            json={"action": "take 2", "id": action_id()},
+            headers=auth(t1),
+        )
     with sqlite3.connect(db_url.removeprefix("sqlite:///")) as conn:
         conn.execute("UPDATE moves SET action = 'take 7 SECRET' WHERE seq = 1")
     with make_client() as client:

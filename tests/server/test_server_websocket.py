@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from conftest import auth, new_match
+from conftest import action_id, auth, new_match
 from fastapi.testclient import TestClient
 
 
@@ -71,8 +71,16 @@ def test_resume_from_the_last_event_number(make_client: Callable[..., TestClient
             got = hello(w1, t1)
             last = max(e["n"] for e in got if e["type"] == "event")
         # seat 1 is away while two actions are played
-        client.post(f"/api/matches/{mid}/actions", json={"action": "take 1"}, headers=auth(t0))
-        client.post(f"/api/matches/{mid}/actions", json={"action": "take 2"}, headers=auth(t1))
+        client.post(
+            f"/api/matches/{mid}/actions",
+            json={"action": "take 1", "id": action_id()},
+            headers=auth(t0),
+        )
+        client.post(
+            f"/api/matches/{mid}/actions",
+            json={"action": "take 2", "id": action_id()},
+            headers=auth(t1),
+        )
         with client.websocket_connect(f"/ws/matches/{mid}") as w1:
             got = hello(w1, t1, after=last)
             missed = [(e["n"], e["event"]["type"]) for e in got if e["type"] == "event"]
@@ -192,7 +200,11 @@ def test_every_server_event_reaches_subscribers(make_client: Callable[..., TestC
             t1 = client.post(
                 f"/api/matches/{mid}/join", json={"invite": m["invites"][0]["invite"]}
             ).json()["token"]
-            client.post(f"/api/matches/{mid}/actions", json={"action": "take 1"}, headers=auth(t0))
+            client.post(
+                f"/api/matches/{mid}/actions",
+                json={"action": "take 1", "id": action_id()},
+                headers=auth(t0),
+            )
             client.post(f"/api/matches/{mid}/takeback", headers=auth(t0))
             client.post(f"/api/matches/{mid}/takeback", json={"accept": False}, headers=auth(t1))
             client.post(f"/api/matches/{mid}/takeback", headers=auth(t0))

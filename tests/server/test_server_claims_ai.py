@@ -1,0 +1,271 @@
+"""Claims on the opponent's time, and AI seats: budgets, failures, take-backs, owners."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from conftest import FakeTime, auth, new_match
+from fastapi.testclient import TestClient
+
+from sengoku.server import ai as ai_mod
+
+
+def play(client: TestClient, mid: str, token: str, action: str, ply: int) -> Any:
+    return client.post(
+        f"/api/matches/{mid}/actions", json={"action": action, "ply": ply}, headers=auth(token)
+    )
+
+
+def test_claim_wins_only_on_the_opponents_time(
+    make_client: Callable[..., TestClient], fake_time: FakeTime
+) -> None:
+    with make_client(claim_after=60.0) as client:
+        m = new_match(client, options={"pile": 20})
+        mid, t0 = m["id"], m["tokens"]["0"]
+        # seat 1 is gone for ages, but seat 0 is to move: its own time, no claim
+        fake_time.advance(600)
+        r = client.post(f"/api/matches/{mid}/claim", headers=auth(t0))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "your_turn"
+        assert client.get(f"/api/matches/{mid}").json()["status"] == "active"
+        assert play(client, mid, t0, "take 1", 0).status_code == 200
+        # now seat 1 is to act, and seat 1 is the one that left: the claim wins
+        fake_time.advance(61)
+        r = client.post(f"/api/matches/{mid}/claim", headers=auth(t0))
+        assert r.status_code == 200, r.text
+        assert r.json()["result"]["reason"] == "abandoned" and r.json()["result"]["winners"] == [0]
+        # and the one to move never wins by claiming against a player who waits
+        n = new_match(client, options={"pile": 20})
+        assert play(client, n["id"], n["tokens"]["0"], "take 1", 0).status_code == 200
+        fake_time.advance(600)
+        r = client.post(f"/api/matches/{n['id']}/claim", headers=auth(n["tokens"]["1"]))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "your_turn"
+
+
+# -- AI seats ------------------------------------------------------------------------------
+class FakeAgents:
+    """Stands in for ``choose_action`` in the worker threads: a log of the calls (by agent),
+    an optional gate each call waits at, and a script of answers or failures."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.gate: threading.Event | None = None
+        self.fail: int = 0
+        self.delay = 0.0
+        self.answers: list[str] = []
+        self.slow: list[float] = []  # seconds the next calls take, in order
+        self.lock = threading.Lock()
+
+    def __call__(
+        self,
+        _game: str,
+        state_json: dict[str, Any],
+        _seat: int,
+        agent: str,
+        _seed: int,
+        _max_seconds: float | None = None,
+    ) -> str:
+        with self.lock:
+            self.calls.append(agent)
+        if self.gate is not None:
+            assert self.gate.wait(30)
+        if self.delay:
+            time.sleep(self.delay)
+        with self.lock:
+            slow = self.slow.pop(0) if self.slow else 0.0
+        time.sleep(slow)
+        with self.lock:
+            if self.fail:
+                self.fail -= 1
+                raise RuntimeError("the agent broke")
+            if self.answers:
+                return self.answers.pop(0)
+        return "take 1"
+
+
+@pytest.fixture
+def fake_agents(monkeypatch: pytest.MonkeyPatch) -> FakeAgents:
+    agents = FakeAgents()
+    monkeypatch.setattr(ai_mod, "choose_action", agents)
+    return agents
+
+
+def wait_for(client: TestClient, mid: str, cond: Callable[[dict[str, Any]], bool]) -> Any:
+    for _ in range(1500):
+        snap = client.get(f"/api/matches/{mid}").json()
+        if cond(snap):
+            return snap
+        time.sleep(0.01)
+    raise AssertionError("timed out waiting for the AI")
+
+
+def test_bad_or_unbounded_agent_specs_are_refused_at_creation(
+    make_client: Callable[..., TestClient],
+) -> None:
+    with make_client(ai_max_seconds=5.0, ai_max_iterations=20_000) as client:
+        for spec, words in [
+            ("mcts:seconds=86400", "at most 5"),
+            ("mcts:iterations=100000000", "1 to 20000"),
+            ("mcts:seconds=-1", "above 0"),
+            ("mcts:iterations=ten", "integer"),
+            ("mcts:bogus=1", "bogus"),
+            ("greedy:epsilon=7", "epsilon"),
+            ("level3:seconds=1", "no options"),
+            ("nosuchagent", "unknown agent"),
+        ]:
+            r = client.post(
+                "/api/matches",
+                json={
+                    "game": "secretnim",
+                    "seats": [{"kind": "local"}, {"agent": spec, "kind": "ai"}],
+                },
+            )
+            assert r.status_code == 422, (spec, r.text)
+            assert (
+                r.json()["error"]["code"] == "bad_seats" and words in r.json()["error"]["message"]
+            )
+        assert client.get("/api/matches").json()["matches"] == []  # nothing was created
+        r = client.post(
+            "/api/matches",
+            json={
+                "game": "secretnim",
+                "seats": [{"kind": "local"}, {"kind": "ai", "agent": "mcts:iterations=50"}],
+            },
+        )
+        assert r.status_code == 201 and "owner" not in r.json()
+
+
+def test_a_takeback_cancels_the_ais_thought(
+    make_client: Callable[..., TestClient], fake_agents: FakeAgents
+) -> None:
+    """The AI's answer to a position that was taken back is never played, even when the
+    human's new move brings the match back to the same ply."""
+    with make_client() as client:
+        m = new_match(client, seats=[{"kind": "local"}, {"kind": "ai"}], options={"pile": 30})
+        mid, t0 = m["id"], m["tokens"]["0"]
+        fake_agents.gate = threading.Event()
+        fake_agents.answers = ["take 2"]  # its answer to the position after "take 1"
+        assert play(client, mid, t0, "take 1", 0).status_code == 200
+        for _ in range(500):  # the AI is thinking (held at the gate)
+            if fake_agents.calls:
+                break
+            time.sleep(0.01)
+        r = client.post(f"/api/matches/{mid}/takeback", headers=auth(t0))
+        assert r.status_code == 200 and r.json()["ply"] == 0
+        assert play(client, mid, t0, "take 2", 0).status_code == 200
+        fake_agents.gate.set()  # the stale thought ends now; a fresh one answers "take 1"
+        snap = wait_for(client, mid, lambda s: s["ply"] >= 2)
+        assert len(fake_agents.calls) == 2
+        moves = [
+            e["event"]
+            for e in client.get(f"/api/matches/{mid}/events").json()["events"]
+            if e["event"]["type"] == "took"
+        ]
+        assert snap["view"]["pile"] == 30 - 2 - 1, moves
+
+
+def test_an_ai_that_fails_is_retried_then_the_match_aborted(
+    make_client: Callable[..., TestClient], fake_agents: FakeAgents
+) -> None:
+    with make_client(ai_retries=2) as client:
+        fake_agents.fail = 2  # two failures, then an answer: retried, and it plays
+        m = new_match(client, seats=[{"kind": "ai"}, {"kind": "local"}], options={"pile": 30})
+        snap = wait_for(client, m["id"], lambda s: s["ply"] == 1)
+        assert snap["status"] == "active" and len(fake_agents.calls) == 3
+        fake_agents.fail = 3  # every try fails: the match ends, and the human is told why
+        assert play(client, m["id"], m["tokens"]["1"], "take 1", 1).status_code == 200
+        snap = wait_for(client, m["id"], lambda s: s["status"] != "active")
+        assert snap["status"] == "aborted" and snap["result"] is None
+        assert snap["close_reason"] == "the AI in seat 0 could not move (it failed, 3 tries)"
+        events = client.get(f"/api/matches/{m['id']}/events").json()["events"]
+        assert events[-1]["event"]["type"] == "aborted"
+        assert "could not move" in events[-1]["event"]["message"]
+
+
+def test_all_ai_matches_have_an_owner_and_an_idle_limit(
+    make_client: Callable[..., TestClient], fake_agents: FakeAgents, fake_time: FakeTime
+) -> None:
+    with make_client(ai_idle_after=600.0) as client:
+        fake_agents.gate = threading.Event()
+        seats = [{"kind": "ai"}, {"kind": "ai", "agent": "random"}]
+        m = new_match(client, seats=seats, options={"pile": 200})
+        owner = m["owner"]
+        r = client.post(f"/api/matches/{m['id']}/stop", headers=auth(owner[::-1]))
+        assert r.status_code == 403 and r.json()["error"]["code"] == "not_owner"
+        r = client.post(f"/api/matches/{m['id']}/stop")
+        assert r.status_code == 403
+        r = client.post(f"/api/matches/{m['id']}/stop", headers=auth(owner))
+        assert r.status_code == 200 and r.json()["status"] == "aborted"
+        assert r.json()["close_reason"] == "stopped by its owner"
+        fake_agents.gate.set()
+        time.sleep(0.1)  # the thought it was having is thrown away
+        assert client.get(f"/api/matches/{m['id']}").json()["ply"] == 0
+
+        # nobody watches for 10 minutes: it stops by itself at its next decision
+        fake_agents.gate = threading.Event()
+        n = new_match(client, seats=seats, options={"pile": 200})
+        fake_time.advance(601)
+        fake_agents.gate.set()
+        live = client.app.state.service.live[n["id"]]  # type: ignore[attr-defined]
+        for _ in range(500):  # watched without a request (a request is a look at it)
+            if live.status != "active":
+                break
+            time.sleep(0.01)
+        snap = client.get(f"/api/matches/{n['id']}").json()
+        assert snap["status"] == "aborted" and "nobody watched" in snap["close_reason"]
+        assert snap["ply"] == 1
+
+
+def test_the_ai_pool_serves_a_humans_opponent_before_all_ai_matches(
+    make_client: Callable[..., TestClient], fake_agents: FakeAgents
+) -> None:
+    """One worker, four all-AI matches always wanting it: the human's opponent gets the
+    next free worker, not a place behind every all-AI match's decision."""
+    with make_client(ai_workers=1, http_burst=1e9) as client:
+        fake_agents.delay = 0.05
+        for _ in range(4):
+            new_match(client, seats=[{"kind": "ai", "agent": "random"}] * 2, options={"pile": 200})
+        h = new_match(
+            client,
+            seats=[{"kind": "local"}, {"kind": "ai", "agent": "greedy"}],
+            options={"pile": 200},
+        )
+        time.sleep(0.3)  # the all-AI matches are playing
+        for ply in (0, 2, 4):
+            assert play(client, h["id"], h["tokens"]["0"], "take 1", ply).status_code == 200
+            with fake_agents.lock:
+                asked = len(fake_agents.calls)
+            wait_for(client, h["id"], lambda s, p=ply: s["ply"] == p + 2)
+            with fake_agents.lock:
+                since = fake_agents.calls[asked:]
+            before = since[: since.index("greedy")]
+            # at most the decision already handed the worker goes first
+            assert len(before) <= 1, since
+        for m in client.get("/api/matches").json()["matches"]:
+            if m["id"] != h["id"]:
+                assert m["status"] == "active"
+
+
+def test_a_replay_past_the_time_limit_is_stopped(make_client: Callable[..., TestClient]) -> None:
+    from test_server_faults import _long_gungi_record
+
+    with make_client(work_mode="thread", work_timeout=0.05) as client:
+        r = client.post("/api/replay", json=_long_gungi_record())
+        assert r.status_code == 503 and r.json()["error"]["code"] == "too_slow"
+        assert "0.05 s" in r.json()["error"]["message"]
+
+
+def test_an_ai_past_its_time_limit_is_asked_again(
+    make_client: Callable[..., TestClient],
+    fake_agents: FakeAgents,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with make_client(ai_timeout=0.2, ai_workers=1) as client:
+        fake_agents.slow = [1.0]  # the first decision hangs past the limit; the next does not
+        m = new_match(client, seats=[{"kind": "ai"}, {"kind": "local"}], options={"pile": 30})
+        snap = wait_for(client, m["id"], lambda s: s["ply"] == 1)
+        assert snap["status"] == "active" and len(fake_agents.calls) == 2
+        assert "ran out of time" in caplog.text
