@@ -3,22 +3,17 @@
 The position and the turn live here; each rule of the rulebook lives in a module named for
 it, which this class calls (``docs/architecture.md`` has the table):
 
-=========================================  ===========================================
-rulebook                                   module
-=========================================  ===========================================
-Setting Up the Game                        ``setup.py``
-Turn Sequence (the four steps, as phases)  ``turn_sequence.py``
-1. Place Army Tile; Troop Duplication      ``placement.py``
-rule; Level Difference rule
-Extra Support rule                         ``extra_support.py``
-2. Score Points (victory points)           ``scoring.py``, ``formations.py``
-Scoring Honor Points                       ``honor_track.py``
-Claiming War Banner Tiles                  ``war_banners.py``
-Building Strongholds; the stronghold       ``strongholds.py``
-rules; 3. Assess Strongholds
-4. Refill Your Hand                        ``refill_your_hand.py``
-End of the Game                            ``end_of_the_game.py``
-=========================================  ===========================================
+* Setting Up the Game: ``setup.py``
+* Turn Sequence (the four steps, as typed phases): ``turn_sequence.py``
+* 1. Place Army Tile, Troop Duplication rule, Level Difference rule: ``placement.py``
+* Extra Support rule: ``extra_support.py``
+* 2. Score Points, Scoring Victory Points: ``scoring.py`` (formations: ``formations.py``)
+* Scoring Honor Points: ``honor_track.py``
+* Claiming War Banner Tiles: ``war_banners.py``
+* Building Strongholds, the stronghold rules, 3. Assess Strongholds: ``strongholds.py``
+* 4. Refill Your Hand: ``refill_your_hand.py``
+* End of the Game: ``end_of_the_game.py``
+* what each seat may see (views, ``determinize``): ``hidden_information.py``
 
 The turn's four steps become decisions of the player to act (one decision per action):
 
@@ -37,7 +32,6 @@ players' banner values, the stacks' order and contents, the tiles removed at set
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
@@ -46,6 +40,7 @@ from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, ev
 from sengoku.games.gunkimono import (
     end_of_the_game,
     extra_support,
+    hidden_information,
     honor_track,
     placement,
     refill_your_hand,
@@ -53,11 +48,7 @@ from sengoku.games.gunkimono import (
     strongholds,
 )
 from sengoku.games.gunkimono.actions import (
-    CELL_NAMES,
     CELLS,
-    LETTERS,
-    TILE_NAMES,
-    WIDTH,
     BuildStronghold,
     Draw,
     GunkimonoAction,
@@ -74,7 +65,6 @@ from sengoku.games.gunkimono.battlefield import (
     NEIGHBOURS,
     PAIRS,
     PAIRS_OF,
-    TOP_NAMES,
 )
 from sengoku.games.gunkimono.data import components, tile_code
 from sengoku.games.gunkimono.end_of_the_game import END_TILE
@@ -84,7 +74,6 @@ from sengoku.games.gunkimono.honor_track import REMOVED
 from sengoku.games.gunkimono.placement import SMALLS
 from sengoku.games.gunkimono.setup import set_up
 from sengoku.games.gunkimono.turn_sequence import PHASES, PendingScore, Phase
-from sengoku.games.gunkimono.war_banners import BANNER_KINDS
 
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.game import Gunkimono
@@ -126,10 +115,6 @@ LEGAL_ACTIONS: dict[Phase, Callable[[GunkimonoState], list[GunkimonoAction]]] = 
     Phase.DRAW: _sorted(refill_your_hand.legal_draws),
     Phase.OVER: lambda state: [],
 }
-
-#: Phases in which a seat's own decisions read only what it sees (``determinize`` keeps
-#: the legal list there).
-_OWN_INFORMATION_PHASES = frozenset({Phase.PLACE, Phase.SUPPORT, Phase.SCORE, Phase.STRONGHOLD})
 
 
 class GunkimonoState(State):
@@ -357,6 +342,7 @@ class GunkimonoState(State):
         end_of_the_game.finish(self, reason, events)
 
     # ------------------------------------------------------------------ copies, JSON, views
+    # (what each seat may see: ``hidden_information.py``)
 
     _LIST_FIELDS = (
         "top",
@@ -464,143 +450,11 @@ class GunkimonoState(State):
         return st
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        n = self.num_players
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
-            raise ValueError(f"seat must be None or 0..{n - 1}, got {seat!r}")
-        over = self._phase is Phase.OVER
-        # Names come from tables built once (tile, square, troop letter), not formatted per call.
-        tiles, cells, letters, kinds = TILE_NAMES, CELL_NAMES, LETTERS, BANNER_KINDS
-        players = []
-        for s in range(n):
-            mine = s == seat
-            hand = self.hands[s]
-            own = self.strongholds[s]
-            players.append(
-                {
-                    "score": self.score[s],
-                    "hand": [tiles[t] for t in hand] if mine else None,
-                    "hand_size": len(hand),
-                    "hand_known": [tiles[t] for t in self.known[s]],
-                    "reserve": [letters[t] for t in self.reserve[s]],
-                    "honor": [None if r == REMOVED else r for r in self.honor[s]],
-                    "strongholds": [cells[c] for c in own],
-                    "strongholds_left": 2 - len(own),
-                    "banners": [
-                        {
-                            "kind": kinds[k],
-                            "column": NAMES[col],
-                            "value": v if (mine or over) else None,
-                        }
-                        for k, v, col in self.banners[s]
-                    ],
-                }
-            )
-        return {
-            "game": "gunkimono",
-            "seat": seat,
-            "players_count": n,
-            "options": dict(self.options),
-            "current_player": TERMINAL if over else self.turn,
-            "phase": self._phase.value,
-            "turn": self.turn,
-            "turns": self.turns,
-            "decisions": self.decisions,
-            "board": {
-                "width": WIDTH,
-                "height": HEIGHT,
-                "troops": list(map(TOP_NAMES.__getitem__, self.top)),
-                "symbols": list(self.sym),
-                "levels": list(self.level),
-                "strongholds": list(self.sh_owner),
-            },
-            "row": [tiles[t] for t in self.row],
-            "stack_size": len(self.stack),
-            "end_stack_size": len(self.end_stack),
-            "end_stack_in_play": self.end_stack_in_play,
-            "end_triggered": self.end_triggered,
-            "removed_count": len(self.removed),
-            "placed": list(map(tiles.__getitem__, self.placed)),
-            "placed_small": [list(p) for p in self.placed_small],
-            "banner_stacks": [[kinds[k] for k, _v in self.banner_stacks[col]] for col in range(5)],
-            "ending_row": _C.ending_row[n],
-            "stronghold_rows": list(_C.stronghold_rows[n]),
-            "pending": [
-                {
-                    "square": cells[c],
-                    "troop": letters[t],
-                    "symbols": sym,
-                    "vp": vp,
-                    "vp_allowed": bool(ok),
-                }
-                for c, t, sym, vp, ok in self.pending
-            ],
-            "support_square": cells[self.support_cell] if self.support_cell >= 0 else None,
-            "placed_large": self.placed_large,
-            "passes": self.passes,
-            "built_at": [list(b) for b in self.built_at],
-            "players": players,
-            "outcome": (o.to_json() if over and (o := self.outcome()) else None),
-        }
+        return hidden_information.view(self, seat)
 
     def determinize(self, seat: int, rng: random.Random) -> GunkimonoState:
-        """Resample what ``seat`` cannot see: other hands (beyond tiles seen taken from the
-        row), the stacks and removed tiles, the other players' banner values and the banner
-        stacks' values, from the tiles and banners ``seat`` has not seen."""
-        n = self.num_players
-        new = self.clone()
-        # On the seat's own turn its actions read only what it sees (its hand and reserve,
-        # the board, pending scores, its markers), which stays as it is: the list is kept.
-        # Not in the draw step, which reads the resampled stack.
-        if not (self.turn == seat and self._phase in _OWN_INFORMATION_PHASES):
-            new._legal = None
-        # Large tiles: the full set minus every tile this seat can see or knows the place of.
-        pool = Counter(_C.large_tiles)
-        seen = Counter(self.placed) + Counter(self.row) + Counter(self.hands[seat])
-        for s in range(n):
-            if s != seat:
-                seen += Counter(self.known[s])
-        pool -= seen
-        tiles = sorted(pool.elements())
-        rng.shuffle(tiles)
-        for s in range(n):
-            if s == seat:
-                continue
-            k = len(self.hands[s]) - len(self.known[s])
-            new.hands[s] = list(self.known[s]) + tiles[:k]
-            new.known[s] = list(self.known[s])
-            tiles = tiles[k:]
-        end_in_stack = END_TILE in self.stack or END_TILE in self.end_stack
-        main = len(self.stack) - (1 if END_TILE in self.stack else 0)
-        new.stack = tiles[:main]
-        tiles = tiles[main:]
-        rest = len(self.end_stack) - (1 if END_TILE in self.end_stack else 0)
-        new.end_stack = tiles[:rest]
-        tiles = tiles[rest:]
-        new.removed = sorted(tiles)
-        if end_in_stack:
-            target = new.stack if self.end_stack_in_play else new.end_stack
-            target.insert(rng.randrange(len(target) + 1), END_TILE)
-        # Banners: values of each kind not seen by this seat, dealt to the unseen slots.
-        over = self._phase is Phase.OVER
-        for kind in range(len(_C.banner_kinds)):
-            if n < _C.banner_min_players[kind]:
-                continue
-            values = Counter(_C.banner_values[kind])
-            slots: list[list[int]] = []
-            for s in range(n):
-                for b in new.banners[s]:
-                    if b[0] == kind:
-                        if s == seat or over:
-                            values[b[1]] -= 1
-                        else:
-                            slots.append(b)
-            for col in range(5):
-                slots.extend(b for b in new.banner_stacks[col] if b[0] == kind)
-            vals = sorted(values.elements())
-            rng.shuffle(vals)
-            for b, v in zip(slots, vals, strict=True):
-                b[1] = v
-        return new
+        """Resample what ``seat`` cannot see (``hidden_information.determinize``)."""
+        return hidden_information.determinize(self, seat, rng)
 
     # ------------------------------------------------------------------ text
 
