@@ -16,6 +16,7 @@ from sengoku.core.game import Event, event
 from sengoku.games.gunkimono.actions import CELLS, SmallTile, cell_name
 from sengoku.games.gunkimono.battlefield import FACE_DOWN, NAMES, NEIGHBOURS
 from sengoku.games.gunkimono.data import tile_troops
+from sengoku.games.gunkimono.formations import formations
 from sengoku.games.gunkimono.strongholds import links_controlled, may_link
 from sengoku.games.gunkimono.turn_sequence import Phase
 
@@ -37,9 +38,9 @@ def support_cells(state: GunkimonoState) -> list[int]:
         kinds.add((t1, t2))
         kinds.add((t2, t1))
     top, level, sh = state.top, state.level, state.sh_owner
-    comps = state._components() if may_link(state) else None
+    board = formations(state) if may_link(state) else None
     cells = []
-    if comps is None:
+    if board is None:
         # Then a neighbour one level up suits some tile side unless every second troop
         # of the hand's tiles is the neighbour's own (troop duplication).
         # So start from the raised squares (few) and mark their free neighbours one lower.
@@ -63,7 +64,7 @@ def support_cells(state: GunkimonoState) -> list[int]:
             for tx, ty in kinds:
                 if ty == top[y]:
                     continue
-                if links_controlled(state, x, tx, y, ty, comps):
+                if links_controlled(state, x, tx, y, ty, board):
                     continue
                 ok = True
                 break

@@ -23,6 +23,7 @@ from sengoku.games.gunkimono.actions import CELLS, WIDTH, Place, SmallTile, cell
 from sengoku.games.gunkimono.battlefield import INDEXED_PAIRS, NAMES, PAIRS, PAIRS_OF, troop
 from sengoku.games.gunkimono.data import components, tile_troops
 from sengoku.games.gunkimono.extra_support import place_support, why_not_support
+from sengoku.games.gunkimono.formations import formations
 from sengoku.games.gunkimono.scoring import queue_scoring
 from sengoku.games.gunkimono.strongholds import (
     RULE_1,
@@ -103,12 +104,12 @@ def large_placements(state: GunkimonoState, support: int | None) -> list[Place]:
         kinds.append((c2 * 10 + c1, t2, c2, t1, c1))
     kinds.sort()
     top, level, sh = state.top, state.level, state.sh_owner
-    comps = state._components() if may_link(state) else None
+    board = formations(state) if may_link(state) else None
     pairs = INDEXED_PAIRS if support is None else PAIRS_OF[support]
     # Stronghold rule 1 and the Level Difference rule, once per place.
     free = [p for p in pairs if sh[p[1]] < 0 and sh[p[2]] < 0 and level[p[1]] == level[p[2]]]
     out: list[Place] = []
-    if comps is None:
+    if board is None:
         # Nothing can link controlled formations: only the Troop Duplication rule
         # filters, so read each pair's two tops once and filter per tile side.
         tops = [(i, top[a], top[b]) for i, a, b in free]
@@ -120,7 +121,7 @@ def large_placements(state: GunkimonoState, support: int | None) -> list[Place]:
         table = _places(c1, c2)
         for i, a, b in free:
             if top[a] != t1 and top[b] != t2:
-                if links_controlled(state, a, t1, b, t2, comps):
+                if links_controlled(state, a, t1, b, t2, board):
                     continue
                 out.append(table[i])
     return out
@@ -130,8 +131,8 @@ def small_placements(state: GunkimonoState) -> list[SmallTile]:
     """Legal face-up small tiles, in ascending action-number order."""
     out: list[SmallTile] = []
     top, sh = state.top, state.sh_owner
-    comps = state._components() if may_link(state) else None
-    if comps is None:
+    board = formations(state) if may_link(state) else None
+    if board is None:
         open_tops = [(c, top[c]) for c in range(CELLS) if sh[c] < 0]
         for t in sorted(state.reserve[state.turn]):
             table = SMALLS[t]
@@ -141,7 +142,7 @@ def small_placements(state: GunkimonoState) -> list[SmallTile]:
         table = SMALLS[t]
         for c in range(CELLS):
             if sh[c] < 0 and top[c] != t:
-                if links_controlled(state, c, t, c, t, comps):
+                if links_controlled(state, c, t, c, t, board):
                     continue
                 out.append(table[c])
     return out

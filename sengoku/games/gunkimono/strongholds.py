@@ -37,10 +37,6 @@ RULE_1 = "Stronghold rule 1: no army tile may be placed on a stronghold's troop"
 RULE_2 = "Stronghold rule 2: no victory points for a troop that joins a formation with a stronghold"
 RULE_4 = "Stronghold rule 4: this would link formations controlled by different players"
 
-#: The formation ids of each square and the stronghold squares of each controlled one.
-Components = tuple[list[int], dict[int, list[int]]]
-
-
 # ---------------------------------------------------------------- the stronghold rules
 
 
@@ -61,12 +57,12 @@ def may_link(state: GunkimonoState) -> bool:
 
 
 def links_controlled(
-    state: GunkimonoState, a: int, ta: int, b: int, tb: int, comps: Components
+    state: GunkimonoState, a: int, ta: int, b: int, tb: int, board: Formations
 ) -> bool:
     """Stronghold rule 4: would troops ``ta`` on ``a`` and ``tb`` on ``b`` link formations
     the rule keeps apart (two players' formations; also one player's two, if
     ``link_own_formations`` is off)?"""
-    comp, held = comps
+    comp, held = board.comp, board.held
     if len(held) < 2:
         return False
     top = state.top
@@ -96,7 +92,7 @@ def links_controlled(
 
 def why_links(state: GunkimonoState, a: int, t1: int, b: int, t2: int) -> str | None:
     """Stronghold rule 4's refusal of troops ``t1`` on ``a`` and ``t2`` on ``b``, if any."""
-    if may_link(state) and links_controlled(state, a, t1, b, t2, state._components()):
+    if may_link(state) and links_controlled(state, a, t1, b, t2, formations(state)):
         return RULE_4
     return None
 
@@ -140,13 +136,13 @@ def _find_stronghold_cells(state: GunkimonoState, seat: int, board: Formations) 
 
 
 def legal_builds(state: GunkimonoState) -> list[BuildStronghold]:
-    return [BuildStronghold(c) for c in state._stronghold_cells(state.turn)]
+    return [BuildStronghold(c) for c in stronghold_cells(state, state.turn)]
 
 
 def why_not_build(state: GunkimonoState, action: BuildStronghold) -> str | None:
     if state.phase is not Phase.STRONGHOLD:
         return f"no stronghold to build now; now: {state.phase.prompt}"
-    if action.cell not in state._stronghold_cells(state.turn):
+    if action.cell not in stronghold_cells(state, state.turn):
         return (
             "a stronghold goes on a troop in a formation that holds no stronghold "
             "(option own_double_stronghold allows your own)"
@@ -159,7 +155,7 @@ def after_scoring(state: GunkimonoState, events: list[Event]) -> None:
     else go on to step 3."""
     seat = state.turn
     if stronghold_due(state, seat):
-        if state._stronghold_cells(seat):
+        if stronghold_cells(state, seat):
             state.phase = Phase.STRONGHOLD
             return
         events.append(
