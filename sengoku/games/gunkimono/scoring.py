@@ -20,7 +20,7 @@ from sengoku.games.gunkimono.actions import LETTERS, Score, cell_name
 from sengoku.games.gunkimono.battlefield import NAMES
 from sengoku.games.gunkimono.formations import formation
 from sengoku.games.gunkimono.honor_track import advance_honor, can_honor
-from sengoku.games.gunkimono.strongholds import RULE_2, after_scoring
+from sengoku.games.gunkimono.strongholds import RULE_2, after_scoring, controlled
 from sengoku.games.gunkimono.turn_sequence import PendingScore, Phase
 
 if TYPE_CHECKING:
@@ -31,12 +31,12 @@ def queue_scoring(state: GunkimonoState, cells: list[int], events: list[Event]) 
     """The troops just placed on ``cells`` are to be scored, in that order."""
     state.passes = 0
     state.pending = []
-    sh, top = state.sh_owner, state.top
+    top = state.top
     for c in cells:
         # Just this formation, not the whole board's (which rollouts rarely need here).
         squares = formation(top, c)
-        controlled = any(sh[x] >= 0 for x in squares)  # Stronghold rule 2
-        state.pending.append(PendingScore(c, top[c], state.sym[c], len(squares), not controlled))
+        vp_allowed = not controlled(state, squares)  # Stronghold rule 2
+        state.pending.append(PendingScore(c, top[c], state.sym[c], len(squares), vp_allowed))
     state.phase = Phase.SCORE
     skip_unscorable(state, events)
 
