@@ -326,12 +326,6 @@ class GunkimonoState(State):
         """The squares where ``seat`` may build a stronghold now."""
         return strongholds.stronghold_cells(self, seat)
 
-    def _stronghold_due(self, seat: int) -> bool:
-        return strongholds.stronghold_due(self, seat)
-
-    def _can_honor(self, seat: int, troop: int) -> bool:
-        return honor_track.can_honor(self, seat, troop)
-
     def _advance_honor(self, seat: int, troop: int, points: int, events: list[Event]) -> None:
         honor_track.advance_honor(self, seat, troop, points, events)
 
