@@ -212,7 +212,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     import importlib
 
     try:
-        module = importlib.import_module(f"sengoku.games.{args.game}.selfplay")
+        module = importlib.import_module(f"sengoku.arena.{args.game}_selfplay")
     except ModuleNotFoundError:
         raise SengokuError(f"{args.game} has no self-play report") from None
     argv = ["--games", str(args.games), "--agent", args.agent, "--seed", str(args.seed)]

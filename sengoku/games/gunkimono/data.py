@@ -81,7 +81,7 @@ def components() -> Components:
     reconstructed: list[str] = []
 
     troops_data = _load("troops.json")
-    troops = troops_data.get("troops")
+    troops: Any = troops_data.get("troops")
     _require(
         isinstance(troops, list) and len(troops) == 5,
         "troops.json: 'troops' must list the 5 troop types",
@@ -97,9 +97,9 @@ def components() -> Components:
         reconstructed.append("troops.json")
 
     board = _load("battlefield.json")
-    rows = board.get("rows")
+    rows: Any = board.get("rows")
     _require(
-        isinstance(rows, list) and rows and all(isinstance(r, str) for r in rows),
+        isinstance(rows, list) and bool(rows) and all(isinstance(r, str) for r in rows),
         "battlefield.json: 'rows' must be a list of strings",
     )
     width = len(rows[0])
@@ -119,7 +119,7 @@ def components() -> Components:
         reconstructed.append("battlefield.json")
 
     tiles = _load("tiles.json")
-    per_pair = tiles.get("large_tiles_per_pair")
+    per_pair: Any = tiles.get("large_tiles_per_pair")
     _require(
         isinstance(per_pair, list)
         and all(
@@ -137,7 +137,7 @@ def components() -> Components:
         f"tiles.json: the pairs make {len(large)} large tiles, "
         f"'large_tile_count' says {tiles.get('large_tile_count')}",
     )
-    small = tiles.get("small_tile_symbols")
+    small: Any = tiles.get("small_tile_symbols")
     _require(small in (1, 2), "tiles.json: 'small_tile_symbols' must be 1 or 2")
     if tiles["reconstructed"]:
         reconstructed.append("tiles.json")
@@ -166,7 +166,7 @@ def components() -> Components:
         reconstructed.append("honor_track.json")
 
     banners = _load("banners.json")
-    kinds = banners.get("kinds")
+    kinds: Any = banners.get("kinds")
     _require(
         isinstance(kinds, list) and len(kinds) >= 1,
         "banners.json: 'kinds' must list the banner kinds, top of the stack first",

@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sengoku.games.gunkimono.actions import CELLS, LETTERS, WIDTH, cell_name, tile_name
+from sengoku.games.gunkimono.battlefield import FACE_DOWN, HEIGHT
 from sengoku.games.gunkimono.data import components
+from sengoku.games.gunkimono.honor_track import REMOVED
+from sengoku.games.gunkimono.turn_sequence import Phase
 
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
@@ -14,10 +17,8 @@ _C = components()
 
 
 def render(state: GunkimonoState, seat: int | None) -> str:
-    from sengoku.games.gunkimono.state import FACE_DOWN, HEIGHT, REMOVED
-
     n = state.num_players
-    over = state.phase == "over"
+    over = state.phase is Phase.OVER
     lines: list[str] = []
     lines.append(
         "Battlefield: troop letter:level (lower case = printed on the board, level 0), "
@@ -132,13 +133,14 @@ def render(state: GunkimonoState, seat: int | None) -> str:
             )
     else:
         what = {
-            "place": "place a tile (large from the hand, or small from the reserve)",
-            "support": f"place a large tile over the support on {cell_name(state.support_cell)}",
-            "score": "",
-            "stronghold": "choose the square of the new stronghold",
-            "draw": "draw a tile: 'stack' or a tile of the face-up row",
+            Phase.PLACE: "place a tile (large from the hand, or small from the reserve)",
+            Phase.SUPPORT: "place a large tile over the support on "
+            + cell_name(state.support_cell),
+            Phase.SCORE: "",
+            Phase.STRONGHOLD: "choose the square of the new stronghold",
+            Phase.DRAW: "draw a tile: 'stack' or a tile of the face-up row",
         }[state.phase]
-        if state.phase == "score":
+        if state.phase is Phase.SCORE:
             cell, troop, sym, vp, ok = state.pending[0]
             vp_text = f"{vp} VP" if ok else "no VP (controlled formation)"
             what = (

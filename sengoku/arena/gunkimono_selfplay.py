@@ -1,7 +1,9 @@
-"""Self-play report for Gunkimono: ``python -m sengoku.games.gunkimono.selfplay``.
+"""Self-play report for Gunkimono: ``sengoku selfplay gunkimono`` or
+``python -m sengoku.arena.gunkimono_selfplay``.
 
 Plays games between agents (uniformly random by default; ``balanced``, a scripted player
-that mixes honor and victory points; or any agent name that ``sengoku.ai.make_agent`` knows) and summarises scores, game length, when strongholds are
+that mixes honor and victory points; or any agent name that ``sengoku.ai.make_agent``
+knows) and summarises scores, game length, when strongholds are
 built (as a fraction of the game), banners claimed and the first seat's advantage. The
 honor-track rows are reconstructed values; this report is how they are checked against the
 spec's target (a balanced player builds the first stronghold around mid-game).
@@ -15,25 +17,28 @@ import random
 import statistics
 from typing import Any
 
-from sengoku.games.gunkimono.actions import Score
+from sengoku.ai import make_agent
+from sengoku.games.gunkimono.actions import BuildStronghold, GunkimonoAction, Score
 from sengoku.games.gunkimono.game import Gunkimono
 from sengoku.games.gunkimono.state import GunkimonoState
+from sengoku.games.gunkimono.turn_sequence import Phase
 
 
-def balanced_choice(state: GunkimonoState, rng: random.Random) -> Any:
+def balanced_choice(state: GunkimonoState, rng: random.Random) -> GunkimonoAction:
     """A scripted "balanced" player for the report: random placements and draws; honor for
     a troop whose formation is small (under 3), victory points otherwise; strongholds on
     the largest free formation."""
     legal = state.legal_actions()
-    if state.phase == "score":
-        vp = state.pending[0][3]
+    if state.phase is Phase.SCORE:
+        vp = state.pending[0].vp
         honor = [a for a in legal if isinstance(a, Score) and a.honor]
         points = [a for a in legal if isinstance(a, Score) and not a.honor]
         if honor and (vp < 3 or not points):
             return honor[0]
         return points[0] if points else legal[0]
-    if state.phase == "stronghold":
-        return max(legal, key=lambda a: (len(state.formation(a.cell)), -a.cell))
+    if state.phase is Phase.STRONGHOLD:
+        builds = [a for a in legal if isinstance(a, BuildStronghold)]
+        return max(builds, key=lambda a: (len(state.formation(a.cell)), -a.cell))
     return rng.choice(legal)
 
 
@@ -47,8 +52,6 @@ def play_one(game: Gunkimono, players: int, seed: int, agent: str) -> GunkimonoS
             else:
                 state.apply(rng.choice(state.legal_actions()))
         return state
-    from sengoku.ai import make_agent
-
     agents = [make_agent("gunkimono", agent, seed=seed * 10 + s) for s in range(players)]
     while not state.is_terminal():
         seat = state.current_player

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sengoku.games.gunkimono.selfplay import main, selfplay
+from sengoku.arena.gunkimono_selfplay import main, selfplay
 
 
 def test_selfplay_report() -> None:

@@ -1,0 +1,68 @@
+"""The battlefield area: the printed squares, their neighbours, and where a large tile fits.
+
+Squares are numbered row-major from the top left (``cell_name`` turns one into ``c3``). The
+board is level 0; every tile placed on a square raises it by one level (``state.level``).
+``state.top`` holds the troop type on top of each square (printed or on a tile), or
+``FACE_DOWN`` for a small tile placed face down as extra support.
+"""
+
+from __future__ import annotations
+
+from sengoku.games.gunkimono.actions import CELLS, LETTERS, WIDTH
+from sengoku.games.gunkimono.data import components
+
+_C = components()
+HEIGHT = _C.height
+#: Troop names by type (= honor-track column).
+NAMES = _C.troop_names
+#: The top of a square holding a face-down support tile (always covered at once).
+FACE_DOWN = 5
+
+#: Neighbours of each square (orthogonal).
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        y2 * WIDTH + x2
+        for x2, y2 in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))
+        if 0 <= x2 < WIDTH and 0 <= y2 < HEIGHT
+    )
+    for y in range(HEIGHT)
+    for x in range(WIDTH)
+)
+#: Every place for a large tile: (top or left square, right or lower square), in the order
+#: of the action numbers (square, then horizontal before vertical).
+PAIRS: tuple[tuple[int, int], ...] = tuple(
+    sorted(
+        [(c, c + 1) for c in range(CELLS) if c % WIDTH < WIDTH - 1]
+        + [(c, c + WIDTH) for c in range(CELLS - WIDTH)]
+    )
+)
+#: ``(index, a, b)`` of each place in ``PAIRS``.
+INDEXED_PAIRS: tuple[tuple[int, int, int], ...] = tuple((i, a, b) for i, (a, b) in enumerate(PAIRS))
+#: The places of ``INDEXED_PAIRS`` that cover each square.
+PAIRS_OF: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple(p for p in INDEXED_PAIRS if c in p[1:]) for c in range(CELLS)
+)
+
+#: What a view shows for each square's top troop (``?`` for a face-down support tile).
+TOP_NAMES: tuple[str, ...] = tuple(LETTERS) + ("?",)
+assert len(TOP_NAMES) == FACE_DOWN + 1
+
+
+def troop(code: int) -> tuple[int, int]:
+    """(type, stronghold symbols) of a tile troop code."""
+    return code // 2, code % 2 + 1
+
+
+__all__ = [
+    "CELLS",
+    "FACE_DOWN",
+    "HEIGHT",
+    "INDEXED_PAIRS",
+    "NAMES",
+    "NEIGHBOURS",
+    "PAIRS",
+    "PAIRS_OF",
+    "TOP_NAMES",
+    "WIDTH",
+    "troop",
+]

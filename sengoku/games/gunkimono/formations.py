@@ -1,0 +1,88 @@
+"""Formations: orthogonally connected troops of one type, printed troops included, at any
+level (rulebook, "Scoring Victory Points").
+
+A formation's size is what a troop joining it scores in victory points and what a
+stronghold standing in it scores each turn; a formation holding a stronghold is controlled
+(``strongholds.py``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.games.gunkimono.battlefield import CELLS, NEIGHBOURS
+
+if TYPE_CHECKING:
+    from sengoku.games.gunkimono.state import GunkimonoState
+
+
+def formation(top: list[int], cell: int) -> set[int]:
+    """The squares of the formation whose troop stands on ``cell`` (``top``: the troop on
+    top of each square)."""
+    t = top[cell]
+    seen = {cell}
+    todo = [cell]
+    while todo:
+        c = todo.pop()
+        for nb in NEIGHBOURS[c]:
+            if nb not in seen and top[nb] == t:
+                seen.add(nb)
+                todo.append(nb)
+    return seen
+
+
+class Formations:
+    """Formations of one battlefield (tops and stronghold owners), computed once and shared.
+
+    Legal-action generation, scoring and the evaluation all ask for the formations of the
+    same board many times; ``key`` says which board this is, so a state whose tops or
+    strongholds changed (by a move, or by a test writing ``top`` directly) computes afresh.
+    Nothing here is changed after it is built: clones and determinizations share it.
+    """
+
+    __slots__ = ("key", "comp", "held", "size", "sites")
+
+    def __init__(self, key: tuple[int, ...], top: list[int], sh_owner: list[int]) -> None:
+        self.key = key
+        comp = [-1] * CELLS
+        size = [0] * CELLS
+        for start in range(CELLS):
+            if comp[start] >= 0:
+                continue
+            t = top[start]
+            comp[start] = start
+            todo = [start]
+            n = 1
+            while todo:
+                c = todo.pop()
+                for nb in NEIGHBOURS[c]:
+                    if comp[nb] < 0 and top[nb] == t:
+                        comp[nb] = start
+                        todo.append(nb)
+                        n += 1
+            size[start] = n
+        held: dict[int, list[int]] = {}
+        for c in range(CELLS):
+            if sh_owner[c] >= 0:
+                held.setdefault(comp[c], []).append(c)
+        #: Formation id (its lowest square) of each square.
+        self.comp = comp
+        #: The stronghold squares of each formation that holds one.
+        self.held = held
+        #: The number of squares of each formation, by formation id.
+        self.size = size
+        #: Stronghold sites by (seat, own_double_stronghold), filled on demand
+        #: (``strongholds.stronghold_cells``).
+        self.sites: dict[tuple[int, bool], list[int]] = {}
+
+
+def formations(state: GunkimonoState) -> Formations:
+    """The formations of the battlefield as it is now (cached while it stays so)."""
+    key = (*state.top, *state.sh_owner)
+    board = state._board
+    if board is None or board.key != key:
+        board = state._board = Formations(key, state.top, state.sh_owner)
+    return board
+
+
+__all__ = ["Formations", "formation", "formations"]

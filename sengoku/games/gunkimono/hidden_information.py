@@ -1,0 +1,177 @@
+"""Hidden information: what each seat may see, and what it may not.
+
+``view(seat)`` shows the board, the row, stack sizes (never their order or contents), the
+count of removed tiles, the honor track, every player's score, reserve, strongholds and the
+kinds of their banners; the seat's own hand and banner values; for others only hand sizes
+and the tiles seen taken from the row. Banner values are revealed to all at the end.
+
+``determinize(seat, rng)`` deals the tiles the seat has not seen to the other hands, the
+stacks and the removed pile, puts the end-of-game tile back at a random place if it has not
+appeared, and redistributes the unseen banner values of each kind (for IS-MCTS).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from sengoku.core.game import TERMINAL
+from sengoku.games.gunkimono.actions import CELL_NAMES, LETTERS, TILE_NAMES, WIDTH
+from sengoku.games.gunkimono.battlefield import HEIGHT, NAMES, TOP_NAMES
+from sengoku.games.gunkimono.data import components
+from sengoku.games.gunkimono.end_of_the_game import END_TILE
+from sengoku.games.gunkimono.honor_track import REMOVED
+from sengoku.games.gunkimono.turn_sequence import Phase
+from sengoku.games.gunkimono.war_banners import BANNER_KINDS
+
+if TYPE_CHECKING:
+    from sengoku.games.gunkimono.state import GunkimonoState
+
+_C = components()
+
+#: Phases in which a seat's own decisions read only what it sees (``determinize`` keeps
+#: the legal list there).
+_OWN_INFORMATION_PHASES = frozenset({Phase.PLACE, Phase.SUPPORT, Phase.SCORE, Phase.STRONGHOLD})
+
+
+def view(state: GunkimonoState, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` may see (``None``: a spectator), JSON-ready."""
+    n = state.num_players
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+        raise ValueError(f"seat must be None or 0..{n - 1}, got {seat!r}")
+    over = state.phase is Phase.OVER
+    # Names come from tables built once (tile, square, troop letter), not formatted per call.
+    tiles, cells, letters, kinds = TILE_NAMES, CELL_NAMES, LETTERS, BANNER_KINDS
+    players = []
+    for s in range(n):
+        mine = s == seat
+        hand = state.hands[s]
+        own = state.strongholds[s]
+        players.append(
+            {
+                "score": state.score[s],
+                "hand": [tiles[t] for t in hand] if mine else None,
+                "hand_size": len(hand),
+                "hand_known": [tiles[t] for t in state.known[s]],
+                "reserve": [letters[t] for t in state.reserve[s]],
+                "honor": [None if r == REMOVED else r for r in state.honor[s]],
+                "strongholds": [cells[c] for c in own],
+                "strongholds_left": 2 - len(own),
+                "banners": [
+                    {
+                        "kind": kinds[k],
+                        "column": NAMES[col],
+                        "value": v if (mine or over) else None,
+                    }
+                    for k, v, col in state.banners[s]
+                ],
+            }
+        )
+    return {
+        "game": "gunkimono",
+        "seat": seat,
+        "players_count": n,
+        "options": dict(state.options),
+        "current_player": TERMINAL if over else state.turn,
+        "phase": state.phase.value,
+        "turn": state.turn,
+        "turns": state.turns,
+        "decisions": state.decisions,
+        "board": {
+            "width": WIDTH,
+            "height": HEIGHT,
+            "troops": list(map(TOP_NAMES.__getitem__, state.top)),
+            "symbols": list(state.sym),
+            "levels": list(state.level),
+            "strongholds": list(state.sh_owner),
+        },
+        "row": [tiles[t] for t in state.row],
+        "stack_size": len(state.stack),
+        "end_stack_size": len(state.end_stack),
+        "end_stack_in_play": state.end_stack_in_play,
+        "end_triggered": state.end_triggered,
+        "removed_count": len(state.removed),
+        "placed": list(map(tiles.__getitem__, state.placed)),
+        "placed_small": [list(p) for p in state.placed_small],
+        "banner_stacks": [[kinds[k] for k, _v in state.banner_stacks[col]] for col in range(5)],
+        "ending_row": _C.ending_row[n],
+        "stronghold_rows": list(_C.stronghold_rows[n]),
+        "pending": [
+            {
+                "square": cells[c],
+                "troop": letters[t],
+                "symbols": sym,
+                "vp": vp,
+                "vp_allowed": bool(ok),
+            }
+            for c, t, sym, vp, ok in state.pending
+        ],
+        "support_square": cells[state.support_cell] if state.support_cell >= 0 else None,
+        "placed_large": state.placed_large,
+        "passes": state.passes,
+        "built_at": [list(b) for b in state.built_at],
+        "players": players,
+        "outcome": (o.to_json() if over and (o := state.outcome()) else None),
+    }
+
+
+def determinize(state: GunkimonoState, seat: int, rng: random.Random) -> GunkimonoState:
+    """Resample what ``seat`` cannot see: other hands (beyond tiles seen taken from the
+    row), the stacks and removed tiles, the other players' banner values and the banner
+    stacks' values, from the tiles and banners ``seat`` has not seen."""
+    n = state.num_players
+    new = state.clone()
+    # On the seat's own turn its actions read only what it sees (its hand and reserve,
+    # the board, pending scores, its markers), which stays as it is: the list is kept.
+    # Not in the draw step, which reads the resampled stack.
+    if not (state.turn == seat and state.phase in _OWN_INFORMATION_PHASES):
+        new._legal = None
+    # Large tiles: the full set minus every tile this seat can see or knows the place of.
+    pool = Counter(_C.large_tiles)
+    seen = Counter(state.placed) + Counter(state.row) + Counter(state.hands[seat])
+    for s in range(n):
+        if s != seat:
+            seen += Counter(state.known[s])
+    pool -= seen
+    tiles = sorted(pool.elements())
+    rng.shuffle(tiles)
+    for s in range(n):
+        if s == seat:
+            continue
+        k = len(state.hands[s]) - len(state.known[s])
+        new.hands[s] = list(state.known[s]) + tiles[:k]
+        new.known[s] = list(state.known[s])
+        tiles = tiles[k:]
+    end_in_stack = END_TILE in state.stack or END_TILE in state.end_stack
+    main = len(state.stack) - (1 if END_TILE in state.stack else 0)
+    new.stack = tiles[:main]
+    tiles = tiles[main:]
+    rest = len(state.end_stack) - (1 if END_TILE in state.end_stack else 0)
+    new.end_stack = tiles[:rest]
+    tiles = tiles[rest:]
+    new.removed = sorted(tiles)
+    if end_in_stack:
+        target = new.stack if state.end_stack_in_play else new.end_stack
+        target.insert(rng.randrange(len(target) + 1), END_TILE)
+    # Banners: values of each kind not seen by this seat, dealt to the unseen slots.
+    over = state.phase is Phase.OVER
+    for kind in range(len(_C.banner_kinds)):
+        if n < _C.banner_min_players[kind]:
+            continue
+        values = Counter(_C.banner_values[kind])
+        slots: list[list[int]] = []
+        for s in range(n):
+            for b in new.banners[s]:
+                if b[0] == kind:
+                    if s == seat or over:
+                        values[b[1]] -= 1
+                    else:
+                        slots.append(b)
+        for col in range(5):
+            slots.extend(b for b in new.banner_stacks[col] if b[0] == kind)
+        vals = sorted(values.elements())
+        rng.shuffle(vals)
+        for b, v in zip(slots, vals, strict=True):
+            b[1] = v
+    return new

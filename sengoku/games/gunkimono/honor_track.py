@@ -1,0 +1,62 @@
+"""The honor track (rulebook, "Scoring Honor Points").
+
+A troop scored for honor moves its owner's marker up that troop type's column by its
+stronghold symbols. The row a marker reaches decides when a stronghold is due
+(``strongholds.stronghold_due``); a marker that reaches the ending row claims a war banner
+(``war_banners.py``) and leaves the track, so honor can no longer be scored for that troop
+type. Honor beyond the ending row is lost.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.core.game import Event, event
+from sengoku.games.gunkimono.battlefield import NAMES
+from sengoku.games.gunkimono.data import components
+from sengoku.games.gunkimono.war_banners import reach_ending_row
+
+if TYPE_CHECKING:
+    from sengoku.games.gunkimono.state import GunkimonoState
+
+_C = components()
+
+#: The row of an honor marker taken off the track after claiming a banner.
+REMOVED = -1
+
+
+def ending_row(state: GunkimonoState) -> int:
+    """The row of the banner stacks for this player count."""
+    return _C.ending_row[state.num_players]
+
+
+def can_honor(state: GunkimonoState, seat: int, troop: int) -> bool:
+    """Is the seat's marker of this troop type still on the track, below the ending row?"""
+    row = state.honor[seat][troop]
+    return row != REMOVED and row < _C.ending_row[state.num_players]
+
+
+def advance_honor(
+    state: GunkimonoState, seat: int, troop: int, points: int, events: list[Event]
+) -> None:
+    """Move the seat's ``troop`` marker up ``points`` rows (not past the ending row)."""
+    end = _C.ending_row[state.num_players]
+    row = min(state.honor[seat][troop] + points, end)
+    state.honor[seat][troop] = row
+    events.append(
+        event(
+            "score",
+            seat=seat,
+            kind="honor",
+            points=points,
+            column=NAMES[troop],
+            row=row,
+            message=f"Seat {seat} scores {points} honor in the {NAMES[troop]} column "
+            f"(now row {row}).",
+        )
+    )
+    if row >= end and reach_ending_row(state, seat, troop, events):
+        state.honor[seat][troop] = REMOVED
+
+
+__all__ = ["REMOVED", "advance_honor", "can_honor", "ending_row"]

@@ -1,0 +1,243 @@
+"""1. Place Army Tile: a large tile from the hand or a small tile from the reserve, face up.
+
+The rulebook's three placement rules:
+
+* **Troop Duplication rule**: a troop may not cover a face-up troop of its own type
+  (``troop_duplication``).
+* **Level Difference rule**: both troops of a large tile must lie at the same level
+  (``level_difference``).
+* **Extra Support rule**: a small tile placed face down first may remove a level difference
+  (``extra_support.py``).
+
+Stronghold rules 1 and 4 also forbid some placements (``strongholds.py``). At most one
+small tile per turn. Large tiles may be turned any way: the action names which troop lands
+on which square. The placed troops are then scored (``scoring.py``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.core.game import Event, event
+from sengoku.games.gunkimono.actions import CELLS, WIDTH, Place, SmallTile, cell_name, tile_name
+from sengoku.games.gunkimono.battlefield import INDEXED_PAIRS, NAMES, PAIRS, PAIRS_OF, troop
+from sengoku.games.gunkimono.data import components, tile_troops
+from sengoku.games.gunkimono.extra_support import place_support, why_not_support
+from sengoku.games.gunkimono.formations import formations
+from sengoku.games.gunkimono.scoring import queue_scoring
+from sengoku.games.gunkimono.strongholds import (
+    RULE_1,
+    links_controlled,
+    may_link,
+    on_stronghold,
+    why_links,
+)
+from sengoku.games.gunkimono.turn_sequence import Phase
+
+if TYPE_CHECKING:
+    from sengoku.games.gunkimono.state import GunkimonoState
+
+_C = components()
+
+_PLACES: dict[int, list[Place]] = {}  # troop codes c1*10+c2 -> a Place per pair (built lazily)
+#: The face-up small tile of each troop type on each square.
+SMALLS = tuple(tuple(SmallTile(t, c, False) for c in range(CELLS)) for t in range(5))
+
+
+def _places(c1: int, c2: int) -> list[Place]:
+    key = c1 * 10 + c2
+    table = _PLACES.get(key)
+    if table is None:
+        table = _PLACES[key] = [Place(c1, a, c2, b) for a, b in PAIRS]
+    return table
+
+
+# ---------------------------------------------------------------- the placement rules
+
+
+def troop_duplication(state: GunkimonoState, cell: int, t: int) -> str | None:
+    """Troop Duplication rule: may troop type ``t`` cover the troop on ``cell``?"""
+    if state.top[cell] == t:
+        return (
+            "Troop Duplication rule: a troop may not cover one of its own type "
+            f"({NAMES[t]} on {NAMES[t]} at {cell_name(cell)})"
+        )
+    return None
+
+
+def level_difference(state: GunkimonoState, a: int, b: int) -> str | None:
+    """Level Difference rule: may a large tile lie on squares ``a`` and ``b``?"""
+    level = state.level
+    if level[a] != level[b]:
+        return (
+            "Level Difference rule: both troops of a large tile must lie at the same level "
+            f"({cell_name(a)} is at {level[a]}, {cell_name(b)} at {level[b]})"
+        )
+    return None
+
+
+def why_not_cover(state: GunkimonoState, t1: int, a: int, t2: int, b: int) -> str | None:
+    """The rule that forbids troop ``t1`` on ``a`` and ``t2`` on ``b`` (a large tile), if any."""
+    for c in (a, b):
+        if on_stronghold(state, c):
+            return RULE_1
+    why = level_difference(state, a, b)
+    if why is None:
+        why = troop_duplication(state, a, t1) or troop_duplication(state, b, t2)
+    return why or why_links(state, a, t1, b, t2)
+
+
+# ---------------------------------------------------------------- legal placements
+
+
+def large_placements(state: GunkimonoState, support: int | None) -> list[Place]:
+    """Legal large tiles, in ascending action-number order (over the support square, if
+    one was just placed)."""
+    hand = set(state.hands[state.turn])
+    if not hand:
+        return []
+    kinds = []
+    for code in hand:
+        (t1, s1), (t2, s2) = tile_troops(code)
+        c1, c2 = t1 * 2 + s1 - 1, t2 * 2 + s2 - 1
+        kinds.append((c1 * 10 + c2, t1, c1, t2, c2))
+        kinds.append((c2 * 10 + c1, t2, c2, t1, c1))
+    kinds.sort()
+    top, level, sh = state.top, state.level, state.sh_owner
+    board = formations(state) if may_link(state) else None
+    pairs = INDEXED_PAIRS if support is None else PAIRS_OF[support]
+    # Stronghold rule 1 and the Level Difference rule, once per place.
+    free = [p for p in pairs if sh[p[1]] < 0 and sh[p[2]] < 0 and level[p[1]] == level[p[2]]]
+    out: list[Place] = []
+    if board is None:
+        # Nothing can link controlled formations: only the Troop Duplication rule
+        # filters, so read each pair's two tops once and filter per tile side.
+        tops = [(i, top[a], top[b]) for i, a, b in free]
+        for _key, t1, c1, t2, c2 in kinds:
+            table = _places(c1, c2)
+            out += [table[i] for i, x, y in tops if x != t1 and y != t2]
+        return out
+    for _key, t1, c1, t2, c2 in kinds:
+        table = _places(c1, c2)
+        for i, a, b in free:
+            if top[a] != t1 and top[b] != t2:
+                if links_controlled(state, a, t1, b, t2, board):
+                    continue
+                out.append(table[i])
+    return out
+
+
+def small_placements(state: GunkimonoState) -> list[SmallTile]:
+    """Legal face-up small tiles, in ascending action-number order."""
+    out: list[SmallTile] = []
+    top, sh = state.top, state.sh_owner
+    board = formations(state) if may_link(state) else None
+    if board is None:
+        open_tops = [(c, top[c]) for c in range(CELLS) if sh[c] < 0]
+        for t in sorted(state.reserve[state.turn]):
+            table = SMALLS[t]
+            out += [table[c] for c, x in open_tops if x != t]
+        return out
+    for t in sorted(state.reserve[state.turn]):
+        table = SMALLS[t]
+        for c in range(CELLS):
+            if sh[c] < 0 and top[c] != t:
+                if links_controlled(state, c, t, c, t, board):
+                    continue
+                out.append(table[c])
+    return out
+
+
+# ---------------------------------------------------------------- validation
+
+
+def why_not_place(state: GunkimonoState, action: Place) -> str | None:
+    """None if the large tile ``action`` may be placed now, else the rule it breaks."""
+    phase = state.phase
+    if phase is not Phase.PLACE and phase is not Phase.SUPPORT:
+        return f"a large tile is placed in step 1 of the turn; now: {phase.prompt}"
+    a, b = action.a, action.b
+    if not (0 <= a < CELLS and 0 <= b < CELLS) or not (
+        (b == a + 1 and a % WIDTH < WIDTH - 1) or b == a + WIDTH
+    ):
+        return "a large tile must lie on two neighbouring squares inside the battlefield"
+    if not (0 <= action.first < 10 and 0 <= action.second < 10) or (
+        action.first // 2 == action.second // 2
+    ):
+        return "a large tile shows two different troops"
+    if action.tile not in state.hands[state.turn]:
+        return f"tile {tile_name(action.tile)} is not in your hand"
+    if phase is Phase.SUPPORT and state.support_cell not in (a, b):
+        return (
+            "Extra Support rule: the large tile must cover the face-down small tile on "
+            f"{cell_name(state.support_cell)}"
+        )
+    return why_not_cover(state, action.first // 2, a, action.second // 2, b)
+
+
+def why_not_small(state: GunkimonoState, action: SmallTile) -> str | None:
+    """None if the small tile ``action`` (face up or as support) may be placed now."""
+    phase = state.phase
+    if phase is not Phase.PLACE:
+        if phase is Phase.SUPPORT:
+            return "at most one small tile per turn: place the large tile on the support"
+        return f"tiles are placed in step 1 of the turn; now: {phase.prompt}"
+    if not (0 <= action.troop < 5 and 0 <= action.cell < CELLS):
+        return "no such troop or square"
+    if action.troop not in state.reserve[state.turn]:
+        return f"your small {NAMES[action.troop]} tile is no longer in your reserve"
+    c = action.cell
+    if on_stronghold(state, c):
+        return RULE_1
+    if action.support:
+        return why_not_support(state, c)
+    return troop_duplication(state, c, action.troop) or why_links(
+        state, c, action.troop, c, action.troop
+    )
+
+
+# ---------------------------------------------------------------- effects
+
+
+def place_large(state: GunkimonoState, action: Place, events: list[Event]) -> None:
+    seat = state.turn
+    state.hands[seat].remove(action.tile)
+    if action.tile in state.known[seat]:
+        state.known[seat].remove(action.tile)
+    state.placed.append(action.tile)
+    for c, code in ((action.a, action.first), (action.b, action.second)):
+        t, s = troop(code)
+        state.top[c] = t
+        state.sym[c] = s
+        state.level[c] += 1
+    state.placed_large = True
+    state.support_cell = -1
+    events.append(
+        event(
+            "place",
+            seat=seat,
+            tile=tile_name(action.tile),
+            action=str(action),
+            message=f"Seat {seat} places {action}.",
+        )
+    )
+    queue_scoring(state, [action.a, action.b], events)
+
+
+def place_small(state: GunkimonoState, action: SmallTile, events: list[Event]) -> None:
+    """A small tile from the reserve, face up (or face down: ``extra_support.place_support``)."""
+    seat = state.turn
+    state.reserve[seat].remove(action.troop)
+    c = action.cell
+    state.level[c] += 1
+    state.placed_small.append([seat, action.troop, 0 if action.support else 1])
+    if action.support:
+        place_support(state, action, events)
+        return
+    state.top[c] = action.troop
+    state.sym[c] = _C.small_symbols
+    state.placed_large = False
+    events.append(
+        event("place", seat=seat, action=str(action), message=f"Seat {seat} places {action}.")
+    )
+    queue_scoring(state, [c], events)

@@ -1,0 +1,215 @@
+"""Strongholds (rulebook: "Building Strongholds", the stronghold rules, "3. Assess Strongholds").
+
+* **Building Strongholds**: once all five of a player's honor markers are at or above the
+  row of the lowest remaining stronghold, after scoring points, the player builds it on a
+  troop in a formation that holds no stronghold (``own_double_stronghold`` allows the
+  player's own); that formation is now controlled. One per turn.
+* **Stronghold rule 1**: no army tile on a stronghold's troop (``placement.py`` asks
+  ``on_stronghold``).
+* **Stronghold rule 2**: no victory points for a troop that joins a controlled formation
+  (``scoring.py`` reads ``controlled``).
+* **Stronghold rule 3**: a tile may shrink or split a controlled formation; only the part
+  with the stronghold stays controlled (follows from the formations being recomputed).
+* **Stronghold rule 4**: no tile may link formations controlled by different players
+  (``links_controlled``; ``link_own_formations`` rules on one player's two).
+* **3. Assess Strongholds**: each of the player's strongholds scores the size of its
+  formation, every turn (``assess``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.core.game import Event, event
+from sengoku.games.gunkimono.actions import CELLS, BuildStronghold, cell_name
+from sengoku.games.gunkimono.battlefield import FACE_DOWN, NAMES, NEIGHBOURS
+from sengoku.games.gunkimono.data import components
+from sengoku.games.gunkimono.formations import Formations, formation, formations
+from sengoku.games.gunkimono.honor_track import REMOVED
+from sengoku.games.gunkimono.turn_sequence import Phase
+
+if TYPE_CHECKING:
+    from sengoku.games.gunkimono.state import GunkimonoState
+
+_C = components()
+
+RULE_1 = "Stronghold rule 1: no army tile may be placed on a stronghold's troop"
+RULE_2 = "Stronghold rule 2: no victory points for a troop that joins a formation with a stronghold"
+RULE_4 = "Stronghold rule 4: this would link formations controlled by different players"
+
+# ---------------------------------------------------------------- the stronghold rules
+
+
+def on_stronghold(state: GunkimonoState, cell: int) -> bool:
+    """Stronghold rule 1: does a stronghold stand on ``cell``?"""
+    return state.sh_owner[cell] >= 0
+
+
+def controlled(state: GunkimonoState, squares: set[int]) -> bool:
+    """Stronghold rule 2: does this formation hold a stronghold?"""
+    sh = state.sh_owner
+    return any(sh[x] >= 0 for x in squares)
+
+
+def may_link(state: GunkimonoState) -> bool:
+    """Can any placement link controlled formations (two strongholds on the board)?"""
+    return sum(len(s) for s in state.strongholds) >= 2
+
+
+def links_controlled(
+    state: GunkimonoState, a: int, ta: int, b: int, tb: int, board: Formations
+) -> bool:
+    """Stronghold rule 4: would troops ``ta`` on ``a`` and ``tb`` on ``b`` link formations
+    the rule keeps apart (two players' formations; also one player's two, if
+    ``link_own_formations`` is off)?"""
+    comp, held = board.comp, board.held
+    if len(held) < 2:
+        return False
+    top = state.top
+    for x, t in ((a, ta), (b, tb)):
+        near = {
+            comp[nb]
+            for nb in NEIGHBOURS[x]
+            if nb != a and nb != b and top[nb] == t and comp[nb] in held
+        }
+        if len(near) < 2:
+            continue
+        # Possibly linking: look at the formation as it would be after the placement.
+        old = top[a], top[b]
+        top[a], top[b] = ta, tb
+        try:
+            squares = formation(top, x)
+        finally:
+            top[a], top[b] = old
+        groups = {comp[c] for c in squares if state.sh_owner[c] >= 0}
+        if len(groups) < 2:
+            continue
+        owners = {state.sh_owner[held[g][0]] for g in groups}
+        if len(owners) > 1 or not state.options["link_own_formations"]:
+            return True
+    return False
+
+
+def why_links(state: GunkimonoState, a: int, t1: int, b: int, t2: int) -> str | None:
+    """Stronghold rule 4's refusal of troops ``t1`` on ``a`` and ``t2`` on ``b``, if any."""
+    if may_link(state) and links_controlled(state, a, t1, b, t2, formations(state)):
+        return RULE_4
+    return None
+
+
+# ---------------------------------------------------------------- building strongholds
+
+
+def stronghold_due(state: GunkimonoState, seat: int) -> bool:
+    """All five markers at or past the row of the lowest remaining stronghold?"""
+    built = len(state.strongholds[seat])
+    if built >= 2:
+        return False
+    row = _C.stronghold_rows[state.num_players][built]
+    removed_ok = state.options["removed_marker_counts"]
+    return all(
+        (r == REMOVED and removed_ok) or (r != REMOVED and r >= row) for r in state.honor[seat]
+    )
+
+
+def stronghold_cells(state: GunkimonoState, seat: int) -> list[int]:
+    """The squares where ``seat`` may build a stronghold now (cached with the formations)."""
+    board = formations(state)
+    key = (seat, bool(state.options["own_double_stronghold"]))
+    cells = board.sites.get(key)
+    if cells is None:
+        cells = board.sites[key] = _find_stronghold_cells(state, seat, board)
+    return list(cells)
+
+
+def _find_stronghold_cells(state: GunkimonoState, seat: int, board: Formations) -> list[int]:
+    comp, sh, top = board.comp, state.sh_owner, state.top
+    own_ok = state.options["own_double_stronghold"]
+    # Formations closed to a new stronghold: those holding one (unless all of them are
+    # the seat's own and the option allows that).
+    closed = {
+        g
+        for g, squares in board.held.items()
+        if not (own_ok and all(sh[s] == seat for s in squares))
+    }
+    return [c for c in range(CELLS) if sh[c] < 0 and top[c] != FACE_DOWN and comp[c] not in closed]
+
+
+def legal_builds(state: GunkimonoState) -> list[BuildStronghold]:
+    return [BuildStronghold(c) for c in stronghold_cells(state, state.turn)]
+
+
+def why_not_build(state: GunkimonoState, action: BuildStronghold) -> str | None:
+    if state.phase is not Phase.STRONGHOLD:
+        return f"no stronghold to build now; now: {state.phase.prompt}"
+    if action.cell not in stronghold_cells(state, state.turn):
+        return (
+            "a stronghold goes on a troop in a formation that holds no stronghold "
+            "(option own_double_stronghold allows your own)"
+        )
+    return None
+
+
+def after_scoring(state: GunkimonoState, events: list[Event]) -> None:
+    """Once the placed troops are scored: ask for the square of a stronghold that is due,
+    else go on to step 3."""
+    seat = state.turn
+    if stronghold_due(state, seat):
+        if stronghold_cells(state, seat):
+            state.phase = Phase.STRONGHOLD
+            return
+        events.append(
+            event(
+                "stronghold_blocked",
+                seat=seat,
+                message=f"Seat {seat} cannot build a stronghold: every formation holds one.",
+            )
+        )
+    state._assess_and_refill(events)
+
+
+def build(state: GunkimonoState, action: BuildStronghold, events: list[Event]) -> None:
+    seat = state.turn
+    state.strongholds[seat].append(action.cell)
+    state.sh_owner[action.cell] = seat
+    state.built_at.append([seat, state.turns])
+    size = len(state.formation(action.cell))
+    events.append(
+        event(
+            "stronghold",
+            seat=seat,
+            cell=cell_name(action.cell),
+            message=f"Seat {seat} builds a stronghold on the {NAMES[state.top[action.cell]]} "
+            f"at {cell_name(action.cell)} (formation of {size}).",
+        )
+    )
+    state._assess_and_refill(events)
+
+
+# ---------------------------------------------------------------- 3. assess strongholds
+
+
+def assess(state: GunkimonoState, events: list[Event]) -> None:
+    """Step 3: the player to act scores the size of each of its strongholds' formations."""
+    seat = state.turn
+    if not state.strongholds[seat]:
+        return
+    sizes = [len(state.formation(c)) for c in state.strongholds[seat]]
+    state.score[seat] += sum(sizes)
+    events.append(
+        event(
+            "assess",
+            seat=seat,
+            points=sum(sizes),
+            message=f"Seat {seat}'s strongholds score {' + '.join(map(str, sizes))} VP.",
+        )
+    )
+
+
+def controlled_troops(state: GunkimonoState, seat: int) -> int:
+    """Troops in the formations the seat's strongholds stand in (the end's tie-break)."""
+    seen: set[int] = set()
+    for cell in state.strongholds[seat]:
+        if cell not in seen:
+            seen |= state.formation(cell)
+    return len(seen)

@@ -1,0 +1,76 @@
+"""War banners (rulebook, "Claiming War Banner Tiles").
+
+On each column's space of the honor track's ending row sits a stack of war banners: dragon
+on crane on lotus (no lotus with 2 players), values shuffled within each kind at setup
+(``setup.py``). A marker reaching the ending row takes the top banner of its column (its
+kind is public, its value known only to its owner) and leaves the track. With the column's
+stack empty, option ``empty_banner_stack`` rules: ``remove`` takes the marker off without a
+banner, ``stay`` leaves it on the ending row. Banner values count at the end
+(``end_of_the_game.final_scores``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.core.game import Event, event
+from sengoku.games.gunkimono.battlefield import NAMES
+from sengoku.games.gunkimono.data import components
+
+if TYPE_CHECKING:
+    from sengoku.games.gunkimono.state import GunkimonoState
+
+_C = components()
+#: Banner kind names, by kind index.
+BANNER_KINDS: tuple[str, ...] = tuple(_C.banner_kinds)
+
+
+def reach_ending_row(state: GunkimonoState, seat: int, troop: int, events: list[Event]) -> bool:
+    """The seat's ``troop`` marker has reached the ending row: claim that column's banner.
+    True if the marker leaves the track (``honor_track.py`` takes it off)."""
+    stack = state.banner_stacks[troop]
+    if stack:
+        kind, value = stack.pop()
+        state.banners[seat].append([kind, value, troop])
+        kname = _C.banner_kinds[kind]
+        events.append(
+            event(
+                "banner",
+                seat=seat,
+                kind=kname,
+                column=NAMES[troop],
+                message=f"Seat {seat} claims a {kname} war banner from the {NAMES[troop]} "
+                "column; that honor marker leaves the track.",
+            )
+        )
+        events.append(
+            event(
+                "banner_value",
+                audience=[seat],
+                kind=kname,
+                value=value,
+                message=f"Your {kname} banner is worth {value} VP.",
+            )
+        )
+        return True
+    if state.options["empty_banner_stack"] == "remove":
+        events.append(
+            event(
+                "banner",
+                seat=seat,
+                kind=None,
+                column=NAMES[troop],
+                message=f"The {NAMES[troop]} banner stack is empty: seat {seat}'s marker "
+                "leaves the track without a banner.",
+            )
+        )
+        return True
+    return False
+
+
+def banner_total(state: GunkimonoState, seat: int) -> int:
+    """The values of the war banners the seat has claimed."""
+    return sum(b[1] for b in state.banners[seat])
+
+
+__all__ = ["BANNER_KINDS", "banner_total", "reach_ending_row"]
