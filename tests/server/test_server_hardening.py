@@ -191,7 +191,7 @@ def test_an_engine_fault_is_a_409_that_changes_nothing(
         with caplog.at_level(logging.ERROR, logger="sengoku.server"):
             r = client.post(
                 f"/api/matches/{m['id']}/actions",
-                json={"action": "take 2"},
+                json={"action": "take 2", "ply": before["ply"]},
                 headers=auth(m["tokens"]["0"]),
             )
         assert r.status_code == 409, r.text
@@ -206,7 +206,7 @@ def test_an_engine_fault_is_a_409_that_changes_nothing(
         assert after == before
         r = client.post(
             f"/api/matches/{m['id']}/actions",
-            json={"action": "take 1"},
+            json={"action": "take 1", "ply": before["ply"]},
             headers=auth(m["tokens"]["0"]),
         )
         assert r.status_code == 200
