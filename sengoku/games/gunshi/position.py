@@ -160,13 +160,13 @@ def _command(state: GunshiState) -> list[str]:
     resolve and the command's progress, as compact JSON (no spaces)."""
     if state.result is not None or state.cmd is None:
         return []
-    from sengoku.games.gunshi.state import _command_view
+    from sengoku.games.gunshi.commands.command import command_view
 
     data = {
         "resolving": state.cur[0] if state.cur is not None else None,
         "queue": [c[0] if c[2] else "?" for c in state.queue],
         "invaded": state.invaded_turn,
-        "command": _command_view(state.cmd),
+        "command": command_view(state.cmd),
     }
     return [json.dumps(data, separators=(",", ":"))]
 
@@ -392,24 +392,24 @@ def _read_command(text: str) -> dict[str, Any]:
     return data
 
 
-#: The command's fields that name one unit of the side to act (see state._command_view).
+#: The command's fields that name one unit of the side to act (see commands/command.py).
 _UNIT_FIELDS = ("leader", "shooter", "builder", "first", "base", "invader")
 
 
 def _resume_command(state: GunshiState, data: dict[str, Any]) -> None:
     """Put the command back mid-resolution, and check that it has a legal decision."""
-    from sengoku.games.gunshi.state import command_from_view
+    from sengoku.games.gunshi.commands.command import command_from_view
 
     try:
         cmd = command_from_view(data["command"])
     except ValueError as exc:
         raise PositionError(f"command: {exc}") from None
-    if cmd["card"] != data["resolving"]:
+    if cmd.card != data["resolving"]:
         raise PositionError(
-            f"command: the command is {cmd['card']!r} but {data['resolving']!r} is resolving"
+            f"command: the command is {cmd.card!r} but {data['resolving']!r} is resolving"
         )
     for key in _UNIT_FIELDS:
-        u = cmd.get(key)
+        u = getattr(cmd, key)
         if u is not None and (state.uown[u] != state.player or state.uloc[u] == -1):
             raise PositionError(
                 f"command: {key} {LETTERS[u]} is not a unit of the side to act on the Field"
@@ -425,7 +425,7 @@ def _resume_command(state: GunshiState, data: dict[str, Any]) -> None:
         legal = []
     if not legal:
         raise PositionError(
-            f"command: {cmd.get('step')!r} of {CARDS[cmd['card']].name} has no legal decision "
+            f"command: {cmd.step.value!r} of {CARDS[cmd.card].name} has no legal decision "
             "in this position"
         )
 
