@@ -1,4 +1,4 @@
-"""Winning the Game: capture the enemy Shogun, or have 4 units on the Invader Spot.
+"""Winning the Game: capture the enemy Shogun, or have 3 units on the Invader Spot.
 
 Rulebook, "Setup & Winning the Game". Surrendering is the contract's ``concede``.
 """
@@ -31,7 +31,7 @@ def check_shogun_captured(st: GunshiState, target: int, owner: int, attacker: in
 
 
 def check_invasion_win(st: GunshiState, p: int) -> None:
-    """Four units (a shielded Infantry counts 2) on the Invader Spot win for p."""
+    """``INVADERS_TO_WIN`` (3) on the Invader Spot, a shielded Infantry counting 2, win for p."""
     if st.invaders[p] >= INVADERS_TO_WIN:
         st.result = Outcome.win(p, 2, "invasion")
         st.emit(None, "game_over", f"{COLOUR[p]} wins by invasion!", reason="invasion", winner=p)

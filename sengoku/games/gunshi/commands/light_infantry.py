@@ -1,5 +1,5 @@
-"""Light Infantry (Rikutoh): Infantry only; like Move, but a unit moving forwards may go two
-spaces, and a shielded Infantry drops its Shield to move.
+"""Light Infantry (Rikutoh, chainable): Infantry only; they drop their Shield, then step 1,
+or go 2 forward passing over any unit (not over an enemy Fence); they may invade.
 
 The command's decisions are Move's (``commands/move.py``, type ``light``); this module holds
 what differs.

@@ -1,5 +1,5 @@
-"""Rapid-Move (Rikutoh, 2 points): one unit, never chained, may reorient before moving or
-after it (once), then moves as with Move.
+"""Rapid-Move (Rikutoh, 2 points): one unit, never chained, Moves and Reorients, in either
+order; it may invade.
 
 The movement itself is Move's (``commands/move.py``, type ``rapid``); this module holds the
 reorientation steps: ``rapid`` (move, or reorient first) and ``rface`` (reorient after).
