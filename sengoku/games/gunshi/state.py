@@ -20,6 +20,7 @@ from sengoku.games.gunshi import (
     battle,
     custom_deck,
     formation,
+    hidden_information,
     inspiration,
     knowledge,
     shogun_and_card_order,
@@ -27,27 +28,21 @@ from sengoku.games.gunshi import (
     units,
 )
 from sengoku.games.gunshi.actions import GunshiAction, sorted_unique
-from sengoku.games.gunshi.battlefield import CELL_NAMES, cn
-from sengoku.games.gunshi.cards import SCOUTED, Card, card_order, seen
+from sengoku.games.gunshi.battlefield import cn
+from sengoku.games.gunshi.cards import SCOUTED, Card, seen
 from sengoku.games.gunshi.commands.command import Command, command_from_view, command_view
 from sengoku.games.gunshi.data import (
     BASIC_DECK,
     BLUE,
     CARDS,
     CELLS,
-    COLOUR,
     DECKS,
-    DIR_NAMES,
-    EDGE_NAMES,
     EDGES,
     FENCES_PER_PLAYER,
     FORMATIONS,
-    LETTERS,
     NUM_TOKENS,
     RED,
     STARTING_POINTS,
-    TOKEN_TYPE,
-    advanced_codes,
     agreed_cards,
 )
 from sengoku.games.gunshi.units import INVADED, OFF, TYPE_NAME
@@ -368,163 +363,12 @@ class GunshiState(State):
     def _continue_turn(self) -> None:
         battle.continue_turn(self)
 
-    # ------------------------------------------------------------------ views
-    def _card_view(self, card: Card | None, show: bool, seat: int | None) -> Any:
-        if card is None:
-            return None
-        return {"card": card[0] if seen(card, show, seat) else None, "face_up": card[2]}
-
+    # ------------------------------------------------------------------ hidden information
     def view(self, seat: int | None) -> dict[str, Any]:
-        o = self.options
-        mod1 = o["variant"] == "inspiration" and o["modification"] == 1
-        seated = seat is not None  # a Scout's look shows to seats, not to spectators
-        players = []
-        for p in (RED, BLUE):
-            mine = seat == p
-            see_all = mine
-            entry: dict[str, Any] = {
-                "colour": COLOUR[p],
-                "points": self.points[p],
-                "fences_left": self.fences_left[p],
-                "invaders": self.invaders[p],
-                "hand": [c[0] if (see_all or c[1]) else None for c in self.hand[p]],
-                "deck": [c[0] if (see_all or c[1]) else None for c in self.deck[p]],
-                "stock": [c[0] if mine else None for c in self.stock[p]],
-                "row": [
-                    {
-                        "card": c[0]
-                        if mine or c[2] or c[1] is True or (c[1] == SCOUTED and seated)
-                        else None,
-                        "face_up": c[2],
-                    }
-                    for c in self.row[p]
-                ],
-                "lightning": self._card_view(self.lightning[p], mine, seat),
-                "chain_trap_beside": self.beside[p] is not None,
-                "face_down_next": self.face_down_next[p],
-                "shogun": LETTERS[self.shogun[p]]
-                if self.shogun[p] >= 0 and (mine or self.revealed[p])
-                else None,
-                "shogun_chosen": self.shogun[p] >= 0,
-                "shogun_revealed": self.revealed[p],
-                "shogun_candidates": [LETTERS[u] for u in self.candidates[p]],
-                "prepared": [c if (mine and not mod1) else None for c in self.prepared[p]],
-                "removed": len(self.removed[p]),
-                "inspiration_used": self.swap_done[p],
-                "picks": [c if (mine or self.deck_public) else None for c in self.picks[p]],
-                "mod3_choices": [c if (mine or self.phase != "mod3") else None for c in self.m3[p]],
-            }
-            if mine and not mod1:
-                entry["advanced_in_box"] = list(self.unused[p])
-            players.append(entry)
-        uloc, uown, uface, ushield = self.uloc, self.uown, self.uface, self.ushield
-        units = [
-            {
-                "letter": LETTERS[u],
-                "type": TOKEN_TYPE[u],
-                "owner": uown[u],
-                "cell": CELL_NAMES[loc],
-                "facing": DIR_NAMES[uface[u]],
-                "shield": ushield[u],
-            }
-            for u, loc in enumerate(uloc)
-            if 0 <= loc < CELLS
-        ]
-        reserve = {"I": 0, "A": 0, "C": 0}
-        for u, loc in enumerate(uloc):
-            if loc == OFF and TOKEN_TYPE[u] in reserve:
-                reserve[TOKEN_TYPE[u]] += 1
-        fence = self.fence
-        fences = (
-            []
-            if fence.count(-1) == len(fence)
-            else [{"edge": EDGE_NAMES[e], "owner": f} for e, f in enumerate(fence) if f >= 0]
-        )
-        cmd_view = None
-        if self.cmd is not None:
-            cmd_view = command_view(self.cmd)
-        return {
-            "game": "gunshi",
-            "seat": seat,
-            "phase": self.phase,
-            "step": self.step if self.phase != "secret" or seat == self.player else "",
-            "to_act": self.current_player,
-            "turn": self.turn,
-            "ply": self.ply,
-            "players": players,
-            "units": units,
-            "fences": fences,
-            "reserve": reserve,
-            "pool": list(self.pool),
-            "formation_piece": self.fpiece,
-            "formation_cell": cn(self.fcell) if self.fcell >= 0 else None,
-            "resolving": self.cur[0] if self.cur is not None else None,
-            "queue": [c[0] if seen(c, seat == self.player, seat) else None for c in self.queue],
-            "command": cmd_view,
-            "sent_this_turn": self.sent,
-            "clock": {
-                "time_control": o["time_control"],
-                "seconds_each": 1200 if o["time_control"] == "tournament" else None,
-                "running": self.clock_seat,
-            },
-            "options": dict(o),
-            "outcome": self.result.to_json() if self.result else None,
-        }
+        return hidden_information.view(self, seat)
 
-    # ------------------------------------------------------------------ determinize
     def determinize(self, seat: int, rng: random.Random) -> GunshiState:
-        """Resample everything ``seat`` cannot see, from exactly what it knows.
-
-        The opponent's Shogun: any of its candidates still on the board (units of its
-        formation never named "No" by a Scout and never invaded, which a Shogun cannot do).
-        The opponent's unknown cards, wherever they are (hand, deck, row, Lightning position,
-        the card removed by the Inspiration, the Advanced cards prepared or in the box): from
-        the seat's exact knowledge (``knowledge.py``). Secret choices still being made
-        (Optional Rule 3 picks, Modification 3 choices): any the rules allow. With
-        Modification 1 the seat does not know its own prepared cards either.
-        """
-        s = self.clone()
-        s._legal_memo = None  # hidden parts change below; the legal actions may with them
-        o = 1 - seat
-        opts = self.options
-        if s.shogun[o] >= 0 and not s.revealed[o] and s.result is None:
-            cands = [u for u in s.candidates[o] if 0 <= s.uloc[u] < CELLS]
-            if cands:
-                s.shogun[o] = rng.choice(cands)
-        if self.phase == "build" and not self.deck_public and s.picks[o]:
-            taken = list(self.pre_taken)
-            pool = [
-                c
-                for c in custom_deck.deck_pool(self)
-                for _ in range(max(0, CARDS[c].copies - taken.count(c)))
-            ]
-            rng.shuffle(pool)
-            s.picks[o] = pool[: len(s.picks[o])]
-        knowledge.sample(s, o, rng)
-        if self.phase != "build" and not self.deck_public and self.picks[o]:
-            # Optional Rule 3: the secret picks are the resampled deck less the step 2 Move.
-            zones = [s.stock[o], s.hand[o], s.deck[o], s.row[o]]
-            if s.player == o:
-                zones += [s.queue, [s.cur] if s.cur is not None else []]
-            cards = [c[0] for z in zones for c in z]
-            cards += [c[0] for c in (s.lightning[o], s.beside[o]) if c is not None]
-            for code in self.pre_taken:
-                if code in cards:
-                    cards.remove(code)
-            s.picks[o] = sorted(cards, key=card_order)
-        if opts["variant"] == "inspiration":
-            if opts["modification"] == 1:
-                box = sorted(s.prepared[seat] + s.unused[seat])  # what the seat knows
-                rng.shuffle(box)
-                n = len(s.prepared[seat])
-                s.prepared[seat], s.unused[seat] = box[:n], box[n:]
-            if self.phase == "mod3" and s.m3[o]:
-                adv = list(advanced_codes(opts["sanryaku"]))
-                s.m3[o] = rng.sample(adv, len(s.m3[o]))
-        # The true seed rebuilds every secret of the setup (Modification 1's prepared cards):
-        # a world carries a seed drawn from the rng instead, like everything else it hides.
-        s.seed = rng.getrandbits(63)
-        return s
+        return hidden_information.determinize(self, seat, rng)
 
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:
