@@ -8,7 +8,7 @@ has not been decided yet: ``command_view`` shows only the decided fields.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -61,7 +61,7 @@ class Step(StrEnum):
     SWAP = "swap"  # Strategic Switch: the unit to switch with
 
 
-@dataclass(slots=True)
+@dataclass
 class Command:
     """The progress of the command being resolved. Units are token ids, cells board indices,
     directions 0..3 (``DIR_NAMES``)."""
@@ -91,7 +91,10 @@ class Command:
     invader: int | None = None  # the unit that may invade now
 
     def copy(self) -> Command:
-        return replace(self)
+        """A copy to change apart (fields are immutable values: a shallow copy is enough)."""
+        new = object.__new__(Command)
+        new.__dict__.update(self.__dict__)
+        return new
 
     def to_json(self) -> dict[str, Any]:
         """The decided fields, as the state's JSON holds them (ids, not names), in the order
