@@ -6,50 +6,37 @@ Rulebook, "Chained Commands": Move, Reorient, Shoot, Crossbow and Build Fence ma
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from sengoku.games.gunshi.battlefield import CHAIN
 from sengoku.games.gunshi.commands.command import Command, CommandType, Step, done, need
-from sengoku.games.gunshi.data import FENCE_COST, SIZE, TOKEN_TYPE
-from sengoku.games.gunshi.fences import buildable_edges
+from sengoku.games.gunshi.data import SIZE, TOKEN_TYPE
 from sengoku.games.gunshi.units import adjacent_own, dests_on
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
     from sengoku.games.gunshi.state import GunshiState
 
+#: Whether unit u of player p may join the chain of this command (the command's own test).
+JoinTest = Callable[["GunshiState", Command, int, int], bool]
 
-def chain_choices(st: GunshiState, cmd: Command, p: int) -> list[GunshiAction]:
-    """The units next to the leader's first cell that may still join (Reorient, Shoot,
-    Crossbow, Build Fence)."""
-    from sengoku.games.gunshi.commands.reorient_or_shoot import targets
 
-    t = cmd.type
-    leader = need(cmd.leader)
+def chain_choices(st: GunshiState, cmd: Command, p: int, may_join: JoinTest) -> list[GunshiAction]:
+    """The units of the leader's type next to the leader's first cell that have not acted and
+    may join (Reorient, Shoot, Crossbow, Build Fence; Move has its own, in ``move.py``)."""
     used = need(cmd.used)
-    types = TOKEN_TYPE[leader]
     out = []
-    for u in adjacent_own(st, need(cmd.origin), p, types):
-        if u in used:
-            continue
-        if t is CommandType.REORIENT and st.uface[u] == cmd.dir:
-            continue
-        if t in (CommandType.SHOOT, CommandType.CROSSBOW) and not targets(
-            st, u, "crossbow" if t is CommandType.CROSSBOW else "shoot"
-        ):
-            continue
-        if t is CommandType.FENCE and (
-            st.fences_left[p] < 1 or st.points[p] < FENCE_COST or not buildable_edges(st, u)
-        ):
-            continue
-        out.append(CHAIN[st.uloc[u]])
+    for u in adjacent_own(st, need(cmd.origin), p, TOKEN_TYPE[need(cmd.leader)]):
+        if u not in used and may_join(st, cmd, u, p):
+            out.append(CHAIN[st.uloc[u]])
     return out
 
 
-def after_chain_member(st: GunshiState, cmd: Command, p: int) -> None:
+def after_chain_member(st: GunshiState, cmd: Command, p: int, may_join: JoinTest) -> None:
     """After a chained unit acted: stop if no other unit can join."""
     cmd.step = Step.CHAIN
-    if not chain_choices(st, cmd, p):
+    if not chain_choices(st, cmd, p, may_join):
         done(st)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sengoku.games.gunshi import knowledge
+from sengoku.games.gunshi import formation, knowledge
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import card_order
 from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, RED
@@ -62,8 +62,6 @@ def legal(st: GunshiState) -> list[GunshiAction]:
 
 
 def do(st: GunshiState, a: GunshiAction) -> None:
-    from sengoku.games.gunshi import formation
-
     p = st.player
     st.picks[p].append(a.arg)
     secret = st.options["custom_selection"] == "secret"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sengoku.games.gunshi import shogun_and_card_order
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import AT, cn, parse_cell
 from sengoku.games.gunshi.data import (
@@ -36,8 +37,6 @@ if TYPE_CHECKING:
 
 def apply_preset(st: GunshiState, name: str) -> None:
     """An initial formation from the rulebook: both sides placed, hands and decks dealt."""
-    from sengoku.games.gunshi import shogun_and_card_order
-
     fp = FORMATIONS[name]
     for p in (RED, BLUE):
         side = fp.sides[p]
@@ -75,8 +74,6 @@ def pieces(st: GunshiState, p: int) -> list[str]:
 def next_placer(st: GunshiState, p: int) -> None:
     """The next placer: players alternate; one who cannot spend is skipped (spec). When
     neither can, the formations are complete."""
-    from sengoku.games.gunshi import shogun_and_card_order
-
     for q in (p, 1 - p):
         if pieces(st, q):
             st.player = q

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from sengoku.games.gunshi import knowledge
+from sengoku.games.gunshi import formation, knowledge, shogun_and_card_order
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import card_order, take_card
 from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, RED, advanced_codes
@@ -51,8 +51,6 @@ def legal_prepare(st: GunshiState) -> list[GunshiAction]:
 
 
 def do_prepare(st: GunshiState, a: GunshiAction) -> None:
-    from sengoku.games.gunshi import formation
-
     p = st.player
     st.unused[p].remove(a.arg)
     st.prepared[p].append(a.arg)
@@ -73,8 +71,6 @@ def legal_mod3(st: GunshiState) -> list[GunshiAction]:
 
 
 def do_mod3(st: GunshiState, a: GunshiAction) -> None:
-    from sengoku.games.gunshi import shogun_and_card_order
-
     p = st.player
     st.m3[p].append(a.arg)
     st.emit([p], "m3_choice", f"You choose {CARDS[a.arg].name}.", card=a.arg)

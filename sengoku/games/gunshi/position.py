@@ -44,6 +44,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from sengoku.core.game import SengokuError
+from sengoku.games.gunshi.commands.command import command_from_view, command_view
 from sengoku.games.gunshi.data import (
     BASIC_DECK,
     CARDS,
@@ -58,8 +59,10 @@ from sengoku.games.gunshi.data import (
     ROW_LIMIT,
     SIZE,
     TOKEN_TYPE,
+    advanced_codes,
     parse_edge,
 )
+from sengoku.games.gunshi.units import INVADED
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
@@ -116,8 +119,6 @@ def to_position(state: GunshiState) -> str:
 
 def _invaded(state: GunshiState, p: int) -> str:
     """The letters of p's units on the opponent's Invader Spot (upper case Red, lower Blue)."""
-    from sengoku.games.gunshi.state import INVADED
-
     letters = "".join(
         LETTERS[u] for u in range(NUM_TOKENS) if state.uloc[u] == INVADED and state.uown[u] == p
     )
@@ -128,8 +129,6 @@ _INVADERS = re.compile(r"(\d+)([A-Xa-x]*)")
 
 
 def _read_invaders(state: GunshiState, text: str) -> None:
-    from sengoku.games.gunshi.state import INVADED
-
     parts = text.split(",")
     matches = [_INVADERS.fullmatch(x) for x in parts]
     if len(parts) != 2 or not all(matches):
@@ -170,8 +169,6 @@ def _command(state: GunshiState) -> list[str]:
         return [json.dumps({"pool": list(state.pool)}, separators=(",", ":"))]
     if state.result is not None or state.cmd is None:
         return []
-    from sengoku.games.gunshi.commands.command import command_view
-
     data = {
         "resolving": state.cur[0] if state.cur is not None else None,
         "queue": [c[0] if c[2] else "?" for c in state.queue],
@@ -420,8 +417,6 @@ _UNIT_FIELDS = ("leader", "shooter", "builder", "first", "base", "invader")
 
 def _resume_command(state: GunshiState, data: dict[str, Any]) -> None:
     """Put the command back mid-resolution, and check that it has a legal decision."""
-    from sengoku.games.gunshi.commands.command import command_from_view
-
     try:
         cmd = command_from_view(data["command"])
     except ValueError as exc:
@@ -476,8 +471,6 @@ def _read_stage(text: str) -> tuple[str, int, tuple[bool, bool]]:
 
 def _read_inspiration(extra: list[str], options: dict[str, Any]) -> list[str]:
     """The Modification 3 pool of an Inspiration stage (its 9th field); [] for Mods 1, 2."""
-    from sengoku.games.gunshi.data import advanced_codes
-
     if options["variant"] != "inspiration":
         raise PositionError(
             "stage: The Gunshi's Inspiration is Advanced Variant 1; load this position with "

@@ -44,7 +44,12 @@ def legal(st: GunshiState, cmd: Command) -> list[GunshiAction]:
         return [UNIT[st.uloc[u]] for u in units_of(st, p, "I") if buildable_edges(st, u)]
     if cmd.step is Step.FENCE:
         return [A("fence", EDGE_NAMES[e]) for e in buildable_edges(st, need(cmd.builder))]
-    return chain_choices(st, cmd, p) + [A("done")]
+    return chain_choices(st, cmd, p, _builder_joins) + [A("done")]
+
+
+def _builder_joins(st: GunshiState, cmd: Command, u: int, p: int) -> bool:
+    # Each chained Fence costs 1 and needs a Fence in hand.
+    return st.fences_left[p] >= 1 and st.points[p] >= FENCE_COST and bool(buildable_edges(st, u))
 
 
 def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
@@ -66,4 +71,4 @@ def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     st.fences_left[p] -= 1
     st.pay(p, FENCE_COST)
     st.emit(None, "fence", f"{COLOUR[p]} builds a Fence on {a.arg}.", edge=a.arg, seat=p)
-    after_chain_member(st, cmd, p)
+    after_chain_member(st, cmd, p, _builder_joins)

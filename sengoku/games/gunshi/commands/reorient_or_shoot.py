@@ -50,7 +50,11 @@ def legal_reorient(st: GunshiState, cmd: Command) -> list[GunshiAction]:
     if cmd.step is Step.FACE:
         u = need(cmd.leader)
         return [FACE[d] for d in range(4) if d != st.uface[u]]
-    return chain_choices(st, cmd, p) + [A_DONE]
+    return chain_choices(st, cmd, p, _reorient_joins) + [A_DONE]
+
+
+def _reorient_joins(st: GunshiState, cmd: Command, u: int, p: int) -> bool:
+    return st.uface[u] != cmd.dir  # chained units all face the same way
 
 
 def do_reorient(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
@@ -66,7 +70,7 @@ def do_reorient(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
         d = DIR_NAMES.index(a.arg)
         cmd.dir = d
         turn(st, need(cmd.leader), d)
-        after_chain_member(st, cmd, p)
+        after_chain_member(st, cmd, p, _reorient_joins)
         return
     if a.kind == "done":
         done(st)
@@ -74,7 +78,7 @@ def do_reorient(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     u = st.board[parse_cell(a.arg)]
     cmd.used = need(cmd.used) + (u,)
     turn(st, u, need(cmd.dir))
-    after_chain_member(st, cmd, p)
+    after_chain_member(st, cmd, p, _reorient_joins)
 
 
 def turn(st: GunshiState, u: int, d: int) -> None:
@@ -150,7 +154,12 @@ def legal_shoot(st: GunshiState, cmd: Command) -> list[GunshiAction]:
     if cmd.step is Step.HIT:
         kind = "crossbow" if t is CommandType.CROSSBOW else "shoot"
         return [HIT[c] for c in targets(st, need(cmd.shooter), kind)]
-    return chain_choices(st, cmd, p) + [A_DONE]
+    return chain_choices(st, cmd, p, _shooter_joins) + [A_DONE]
+
+
+def _shooter_joins(st: GunshiState, cmd: Command, u: int, p: int) -> bool:
+    kind = "crossbow" if cmd.type is CommandType.CROSSBOW else "shoot"
+    return bool(targets(st, u, kind))  # each chained Archer picks its own target
 
 
 def do_shoot(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
@@ -187,4 +196,4 @@ def do_shoot(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     if cmd.type is CommandType.FIRE:
         rapid_fire.after_shot(st, cmd, bool(shoot_targets(st, shooter)))
         return
-    after_chain_member(st, cmd, p)
+    after_chain_member(st, cmd, p, _shooter_joins)
