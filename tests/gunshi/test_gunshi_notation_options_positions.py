@@ -135,12 +135,57 @@ def test_positions_round_trip_through_random_games(options: dict[str, Any]) -> N
                 again = GAME.from_fen(text, **options)
                 assert GAME.position(again) == text
                 if stage == "command":
-                    if s.cmd is not None and s.cmd["step"] != "invade":
+                    if s.cmd is not None and s.cmd.step != "invade":
                         # (only "stay" for the hidden Shogun: the loaded Shogun is another)
                         assert again.legal_actions() == s.legal_actions()
                     again.apply(again.legal_actions()[0])
             s.apply(rng.choice(s.legal_actions()))
     assert stages == {"send", "command"}
+
+
+@pytest.mark.parametrize("modification", [1, 2, 3])
+def test_positions_round_trip_during_the_gunshis_inspiration(modification: int) -> None:
+    # rulebook: "Advanced Variant 1 - The Gunshi's Inspiration": a position string taken while
+    # the Inspiration is under way (take an Advanced card, then remove a card) loads at that
+    # step and is written back the same.
+    options: dict[str, Any] = {"variant": "inspiration", "modification": modification}
+    if modification == 3:
+        options["sanryaku"] = True
+    seen: set[str] = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        s = GAME.new_state(seed, **options)
+        while not s.is_terminal() and s.ply < 600:
+            if s.phase == "battle" and s.step in ("take", "remove"):
+                text = GAME.position(s)
+                stage = text.split()[7].split(",")[0]
+                assert stage == {"take": "inspiration", "remove": "inspiration_remove"}[s.step]
+                seen.add(stage)
+                again = GAME.from_fen(text, **options)
+                assert GAME.position(again) == text
+                assert again.step == s.step and again.current_player == s.current_player
+                kinds = {a.kind for a in s.legal_actions()}
+                assert {a.kind for a in again.legal_actions()} == kinds
+                if modification != 2 and s.step == "take":  # Mod 2's prepared cards are hidden
+                    assert again.legal_actions() == s.legal_actions()
+                again.apply(again.legal_actions()[0])  # and play goes on
+            s.apply(rng.choice(s.legal_actions()))
+        if seen == {"inspiration", "inspiration_remove"}:
+            break
+    assert seen == {"inspiration", "inspiration_remove"}
+
+
+def test_an_inspiration_position_needs_the_variant_and_its_pool() -> None:
+    text = "bs6/7/7/3An3/7/7/7 - r 18,18 4,4 1,0 -/- inspiration,0,dd"
+    with pytest.raises(PositionError, match="Advanced Variant 1"):
+        GAME.from_fen(text)
+    with pytest.raises(PositionError, match="pool"):
+        GAME.from_fen(text, variant="inspiration", modification=3)
+    again = GAME.from_fen(
+        text + ' {"pool":["Rapid","Rapid"]}', variant="inspiration", modification=3
+    )
+    assert {str(a) for a in again.legal_actions()} == {"take Rapid"}
+    assert GAME.position(again) == text + ' {"pool":["Rapid","Rapid"]}'
 
 
 def test_invading_units_are_written_and_leave_the_reserve() -> None:
@@ -170,7 +215,8 @@ _GOOD = "bs6/7/7/3An3/7/7/7 - r 18,18 4,4 0,0 -/- send,0,dd"
         (_GOOD.replace(" - r ", " R:d3n,B:d3n r ").replace(" 4,4 ", " 3,3 "), "fenced twice"),
         (_GOOD.replace(" - r ", " R:d3n,B:d4s r ").replace(" 4,4 ", " 3,3 "), "fenced twice"),
         (_GOOD.replace("send,0,dd", "command,0,dd"), "one of the two is missing"),
-        (_GOOD.replace("send,0,dd", "inspiration,0,dd"), "cannot hold"),
+        (_GOOD.replace("send,0,dd", "inspiration,0,dd"), "Advanced Variant 1"),
+        (_GOOD.replace("send,0,dd", "inspiration_remove,1,dd"), "before any card is sent"),
         (_GOOD.replace(" 0,0 ", " 2K,0 "), "count"),
         (_GOOD.replace(" 0,0 ", " 1k,0 "), "case"),
         (_GOOD.replace(" 0,0 ", " 1A,0 "), "on the Field"),

@@ -55,7 +55,7 @@ def test_shoot_block_any_crossed_option() -> None:
     assert "mode shoot" in legal(s)  # side shots are not head-on (spec)
     s = battle(units, ["B c4e"], row=(("Re",), ()), shogun=(None, "B"), shoot_block="any_crossed")
     resolve(s)
-    assert s.cmd["type"] == "reorient"  # the only Archer has no target any more
+    assert s.cmd.type == "reorient"  # the only Archer has no target any more
 
 
 def test_shield_hit_options() -> None:

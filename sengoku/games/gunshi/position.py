@@ -19,7 +19,10 @@
   ``command`` (a card is being resolved: a 9th field, compact JSON, holds the card, the
   cards of the turn still to resolve, whether the mover invaded this turn, and the
   command's progress as ``view()["command"]`` shows it), ``inspiration`` (The Gunshi's
-  Inspiration under way: recorded, but it cannot be loaded), ``-`` once the game is over;
+  Inspiration is offered: take an Advanced card) and ``inspiration_remove`` (then remove a
+  card of the hand), both with no card sent yet, and with Modification 3 a 9th field,
+  compact JSON ``{"pool":[...]}``, the shared face-up Advanced cards; ``-`` once the game
+  is over;
   the facing of the next card each side sends, ``d`` (down) or ``u`` (up). Without this
   field a position is at the start of the turn, its facings guessed from the row lengths
   (the older 7 fields).
@@ -27,7 +30,9 @@
 Only what both players see is written: the Shogun and the hands are not. ``from_position``
 builds a Phase 3 position at that stage with each side's Shogun on its first unit in letter
 order, face-down cards replaced by the first cards of a Basic deck, and the remaining Basic
-cards as hand (3) and deck. It refuses what no game reaches: a row of more than 4 cards
+cards as hand (3, or 4 while a card is to be removed by the Inspiration) and deck, and
+the Advanced cards prepared for the Inspiration (Modification 2) the first ones in the box.
+It refuses what no game reaches: a row of more than 4 cards
 (the Lightning position included), more Fences than a player owns (4, on the Field or in
 hand), an edge fenced twice, and a live game with an Invader Spot already won.
 """
@@ -39,6 +44,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from sengoku.core.game import SengokuError
+from sengoku.games.gunshi.commands.command import command_from_view, command_view
 from sengoku.games.gunshi.data import (
     BASIC_DECK,
     CARDS,
@@ -53,8 +59,10 @@ from sengoku.games.gunshi.data import (
     ROW_LIMIT,
     SIZE,
     TOKEN_TYPE,
+    advanced_codes,
     parse_edge,
 )
+from sengoku.games.gunshi.units import INVADED
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
@@ -111,8 +119,6 @@ def to_position(state: GunshiState) -> str:
 
 def _invaded(state: GunshiState, p: int) -> str:
     """The letters of p's units on the opponent's Invader Spot (upper case Red, lower Blue)."""
-    from sengoku.games.gunshi.state import INVADED
-
     letters = "".join(
         LETTERS[u] for u in range(NUM_TOKENS) if state.uloc[u] == INVADED and state.uown[u] == p
     )
@@ -123,8 +129,6 @@ _INVADERS = re.compile(r"(\d+)([A-Xa-x]*)")
 
 
 def _read_invaders(state: GunshiState, text: str) -> None:
-    from sengoku.games.gunshi.state import INVADED
-
     parts = text.split(",")
     matches = [_INVADERS.fullmatch(x) for x in parts]
     if len(parts) != 2 or not all(matches):
@@ -157,16 +161,19 @@ def _read_invaders(state: GunshiState, text: str) -> None:
 
 def _command(state: GunshiState) -> list[str]:
     """The 9th field, mid-command only: the card resolving, the cards of this turn still to
-    resolve and the command's progress, as compact JSON (no spaces)."""
+    resolve and the command's progress, as compact JSON (no spaces). During The Gunshi's
+    Inspiration with Modification 3: the shared Advanced cards."""
+    if state.result is None and state.cmd is None and _inspiration_step(state):
+        if state.options["modification"] != 3:
+            return []
+        return [json.dumps({"pool": list(state.pool)}, separators=(",", ":"))]
     if state.result is not None or state.cmd is None:
         return []
-    from sengoku.games.gunshi.state import _command_view
-
     data = {
         "resolving": state.cur[0] if state.cur is not None else None,
         "queue": [c[0] if c[2] else "?" for c in state.queue],
         "invaded": state.invaded_turn,
-        "command": _command_view(state.cmd),
+        "command": command_view(state.cmd),
     }
     return [json.dumps(data, separators=(",", ":"))]
 
@@ -176,15 +183,21 @@ def _stage(state: GunshiState) -> str:
         step = "-"
     elif state.cmd is not None:
         step = "command"
-    elif state.step in ("take", "remove"):
-        step = "inspiration"
+    elif _inspiration_step(state):
+        step = _INSPIRATION_STAGES[state.step]
     else:
         step = "send"
     facings = "".join("d" if down else "u" for down in state.face_down_next)
     return f"{step},{state.sent},{facings}"
 
 
-_STAGE = re.compile(r"(orders|send|command|inspiration|-),(\d),([du])([du])")
+#: The Gunshi's Inspiration's steps (``state.step``) and the stages that write them.
+_INSPIRATION_STAGES = {"take": "inspiration", "remove": "inspiration_remove"}
+_STAGE = re.compile(r"(orders|send|command|inspiration|inspiration_remove|-),(\d),([du])([du])")
+
+
+def _inspiration_step(state: GunshiState) -> bool:
+    return state.phase == "battle" and state.step in _INSPIRATION_STAGES
 
 
 _UNIT = re.compile(r"([A-Xa-x])([nesw])(-?)")
@@ -212,13 +225,15 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
         )
     ranks_t, fences_t, side_t, pts_t, fl_t, inv_t, rows_t = fields[:7]
     stage = _read_stage(fields[7]) if len(fields) >= 8 else None
-    command = _read_command(fields[8]) if len(fields) == 9 else None
-    if (stage is not None and stage[0] == "command") != (command is not None):
+    inspiring = stage is not None and stage[0] in _INSPIRATION_STAGES.values()
+    command = _read_command(fields[8]) if len(fields) == 9 and not inspiring else None
+    if not inspiring and (stage is not None and stage[0] == "command") != (command is not None):
         raise PositionError(
             "stage: a position written mid-command has the stage 'command' and a 9th field "
             "with the command; one of the two is missing"
         )
     state: GunshiState = game.new_state(0, **options)
+    pool = _read_inspiration(fields[8:], state.options) if inspiring else None
     state.uloc = [-1] * NUM_TOKENS
     state.uown = [-1] * NUM_TOKENS
     state.ushield = [False] * NUM_TOKENS
@@ -345,8 +360,10 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
             state.queue = queue
         state.row[p] = row
         state.lightning[p] = lightning
-        state.hand[p] = [(c, False, False) for c in spare[:3]]
-        state.deck[p] = [(c, False, False) for c in spare[3:]]
+        # The Inspiration's removal: the hand holds the Advanced card taken as well.
+        n = 4 if stage is not None and stage[0] == "inspiration_remove" and p == side else 3
+        state.hand[p] = [(c, False, False) for c in spare[:n]]
+        state.deck[p] = [(c, False, False) for c in spare[n:]]
         state.stock[p] = []
         state.face_down_next[p] = len(row) % 2 == 0 if stage is None else stage[2][p]
         state.reset_knowledge(p)
@@ -357,6 +374,8 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
     state.clock_started = True
     if command is not None:
         _resume_command(state, command)
+    elif stage is not None and pool is not None:
+        _resume_inspiration(state, stage[0], pool)
     elif stage is None or stage[0] == "orders":
         state._begin_turn()
     else:
@@ -392,24 +411,22 @@ def _read_command(text: str) -> dict[str, Any]:
     return data
 
 
-#: The command's fields that name one unit of the side to act (see state._command_view).
+#: The command's fields that name one unit of the side to act (see commands/command.py).
 _UNIT_FIELDS = ("leader", "shooter", "builder", "first", "base", "invader")
 
 
 def _resume_command(state: GunshiState, data: dict[str, Any]) -> None:
     """Put the command back mid-resolution, and check that it has a legal decision."""
-    from sengoku.games.gunshi.state import command_from_view
-
     try:
         cmd = command_from_view(data["command"])
     except ValueError as exc:
         raise PositionError(f"command: {exc}") from None
-    if cmd["card"] != data["resolving"]:
+    if cmd.card != data["resolving"]:
         raise PositionError(
-            f"command: the command is {cmd['card']!r} but {data['resolving']!r} is resolving"
+            f"command: the command is {cmd.card!r} but {data['resolving']!r} is resolving"
         )
     for key in _UNIT_FIELDS:
-        u = cmd.get(key)
+        u = getattr(cmd, key)
         if u is not None and (state.uown[u] != state.player or state.uloc[u] == -1):
             raise PositionError(
                 f"command: {key} {LETTERS[u]} is not a unit of the side to act on the Field"
@@ -425,7 +442,7 @@ def _resume_command(state: GunshiState, data: dict[str, Any]) -> None:
         legal = []
     if not legal:
         raise PositionError(
-            f"command: {cmd.get('step')!r} of {CARDS[cmd['card']].name} has no legal decision "
+            f"command: {cmd.step.value!r} of {CARDS[cmd.card].name} has no legal decision "
             "in this position"
         )
 
@@ -438,12 +455,69 @@ def _read_stage(text: str) -> tuple[str, int, tuple[bool, bool]]:
             f"send; facings d or u for Red then Blue), not {text!r}"
         )
     step, sent, red, blue = m.groups()
-    if step in ("inspiration", "-"):
+    if step == "-":
         raise PositionError(
-            f"stage: {step!r} records The Gunshi's Inspiration under way (or a finished "
-            "game); a position string cannot hold it, so only 'orders', 'send' and "
-            "'command' load"
+            "stage: '-' records a finished game; only 'orders', 'send', 'command', "
+            "'inspiration' and 'inspiration_remove' load"
         )
     if step in ("orders", "command") and sent != "0":
         raise PositionError("stage: no card is sent before Units Follow Orders ('orders,0,..')")
+    if step in _INSPIRATION_STAGES.values() and sent != "0":
+        raise PositionError(
+            f"stage: The Gunshi's Inspiration comes before any card is sent ('{step},0,..')"
+        )
     return step, int(sent), (red == "d", blue == "d")
+
+
+def _read_inspiration(extra: list[str], options: dict[str, Any]) -> list[str]:
+    """The Modification 3 pool of an Inspiration stage (its 9th field); [] for Mods 1, 2."""
+    if options["variant"] != "inspiration":
+        raise PositionError(
+            "stage: The Gunshi's Inspiration is Advanced Variant 1; load this position with "
+            "the option variant='inspiration'"
+        )
+    mod3 = options["modification"] == 3
+    if not extra:
+        if mod3:
+            raise PositionError(
+                'stage: with Modification 3 a 9th field {"pool":[...]} holds the shared '
+                "Advanced cards"
+            )
+        return []
+    if not mod3:
+        raise PositionError("stage: only a Modification 3 Inspiration has a 9th field (its pool)")
+    try:
+        data = json.loads(extra[0])
+    except ValueError:
+        raise PositionError(f"pool: compact JSON, not {extra[0][:40]!r}") from None
+    pool = data.get("pool") if isinstance(data, dict) and set(data) == {"pool"} else None
+    adv = advanced_codes(options["sanryaku"])
+    if not isinstance(pool, list) or any(c not in adv for c in pool):
+        raise PositionError(
+            f'pool: {{"pool":[...]}} with Advanced card codes ({", ".join(adv)}), '
+            f"not {extra[0][:60]!r}"
+        )
+    return [str(c) for c in pool]
+
+
+def _resume_inspiration(state: GunshiState, stage: str, pool: list[str]) -> None:
+    """Put The Gunshi's Inspiration back at its step, and check that it has a decision."""
+    side = state.player
+    state.invaded_turn = True
+    state.swap_done[side] = False
+    state.sent = 0
+    state.step = "take" if stage == "inspiration" else "remove"
+    mod = state.options["modification"]
+    if mod == 3:
+        state.pool = pool
+    elif mod == 2:
+        # The prepared cards are hidden: the first Advanced cards in the box stand in.
+        for p in (0, 1):
+            if not state.prepared[p]:
+                state.prepared[p] = state.unused[p][:3]
+                state.unused[p] = state.unused[p][3:]
+    state._legal_memo = None
+    if not state.legal_actions():
+        raise PositionError(
+            f"stage: {stage!r}, but The Gunshi's Inspiration has no decision in this position"
+        )

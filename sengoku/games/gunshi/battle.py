@@ -1,0 +1,194 @@
+"""Phase 3: Battle. A turn: Units Follow Orders, Send New Commands, Lightning Command,
+Re-Supply.
+
+Rulebook, "Phase 3": the Lightning card and the 1st card of the Command Row resolve (the
+cards' rules are in ``commands/``); then the player sends cards from the hand to the end of
+the row, alternately face down and face up; may pay 6 for a Lightning Command; gains the
+points of the last occupied position and draws up to 3. The Gunshi's Inspiration
+(``inspiration.py``) comes before sending, after a turn with an invasion.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.games.gunshi import inspiration, knowledge
+from sengoku.games.gunshi.actions import A
+from sengoku.games.gunshi.cards import find_card
+from sengoku.games.gunshi.commands import universal_rules
+from sengoku.games.gunshi.data import CARDS, COLOUR, HAND_SIZE, LIGHTNING_COST, ROW_LIMIT
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.actions import GunshiAction
+    from sengoku.games.gunshi.state import GunshiState
+
+
+def legal(st: GunshiState) -> list[GunshiAction]:
+    """The decision of the battle now: the command's, the Inspiration's, or sending."""
+    if st.cmd is not None:
+        return universal_rules.legal(st, st.cmd)
+    if st.step == "take":
+        return inspiration.legal_take(st)
+    if st.step == "remove":
+        return inspiration.legal_remove(st)
+    return legal_send(st)
+
+
+def do(st: GunshiState, a: GunshiAction) -> None:
+    if st.cmd is not None:
+        universal_rules.do(st, st.cmd, a)
+        continue_turn(st)
+    elif st.step in ("take", "remove"):
+        inspiration.do_swap(st, a)
+    else:
+        do_send(st, a)
+
+
+def begin_turn(st: GunshiState) -> None:
+    """Units Follow Orders: the Lightning card first, then the 1st card."""
+    p = st.player
+    st.queue = []
+    st.invaded_turn = False
+    st.sent = 0
+    lt = st.lightning[p]
+    if lt is not None:
+        st.queue.append(lt)
+        st.lightning[p] = None
+    if st.row[p]:
+        st.queue.append(st.row[p].pop(0))
+    continue_turn(st)
+
+
+def continue_turn(st: GunshiState) -> None:
+    """Resolve queued cards until a decision is needed, then the later steps."""
+    p = st.player
+    while st.result is None and st.cmd is None:
+        if st.cur is not None:
+            finish_card(st)
+            continue
+        if not st.queue:
+            break
+        card = st.queue.pop(0)
+        knowledge.consume(st, p, knowledge.bag_of(card), card[0])
+        st.cur = (card[0], True, False)
+        st.emit(
+            None,
+            "resolve",
+            f"{COLOUR[p]} resolves {CARDS[card[0]].name}.",
+            seat=p,
+            card=card[0],
+        )
+        universal_rules.start_card(st, card[0])
+    if st.result is not None or st.cmd is not None:
+        return
+    if st.step == "send" and st.sent == 0 and inspiration.due(st):
+        st.step = "take"
+        if not inspiration.legal_take(st):
+            st.step = "send"
+            st.swap_done[p] = True
+
+
+def finish_card(st: GunshiState) -> None:
+    """A resolved card goes to the bottom of its owner's deck."""
+    p = st.player
+    card = st.cur
+    st.cur = None
+    if card is None:
+        return
+    st.deck[p].append((card[0], True, False))
+
+
+def legal_send(st: GunshiState) -> list[GunshiAction]:
+    """Send New Commands (while the row has room), or end; a Lightning Command."""
+    p = st.player
+    out: list[GunshiAction] = []
+    room = len(st.row[p]) + (st.lightning[p] is not None) < ROW_LIMIT
+    if room:
+        out = [A("send", c[0]) for c in st.hand[p]]
+    if st.sent > 0 or not out:
+        out.append(A("end"))
+        if st.points[p] >= LIGHTNING_COST and st.row[p] and st.lightning[p] is None:
+            out.append(A("lightning"))
+    return out
+
+
+def do_send(st: GunshiState, a: GunshiAction) -> None:
+    p = st.player
+    if a.kind == "send":
+        send(st, p, a.arg)
+        return
+    if a.kind == "lightning":
+        st.points[p] -= LIGHTNING_COST
+        st.lightning[p] = st.row[p].pop(0)
+        st.emit(None, "lightning", f"{COLOUR[p]} pays 6 for a Lightning Command.", seat=p)
+    resupply(st)
+
+
+def send(st: GunshiState, p: int, code: str) -> None:
+    """A card from the hand to the end of the row, face down and face up alternately."""
+    down = st.face_down_next[p]
+    hand = st.hand[p]
+    if down:
+        # The opponent cannot tell which card left the hand: the hand is mixed.
+        bid = knowledge.mix(st, p, hand, with_known=True)
+        hand[:] = [(c[0], False, False, bid) for c in hand]
+        hand.pop(find_card(hand, code, prefer_known=False))
+        st.row[p].append((code, False, False, bid))
+        knowledge.collect_garbage(st, p)
+    else:
+        idx = find_card(hand, code, prefer_known=True)
+        if not hand[idx][1]:
+            # No known copy: one of the unknown cards was this one.
+            unknown = [i for i, c in enumerate(hand) if not c[1]]
+            bid = knowledge.mix(st, p, [hand[i] for i in unknown], with_known=False)
+            for i in unknown:
+                hand[i] = (hand[i][0], False, False, bid)
+            knowledge.consume(st, p, bid, code)
+        hand.pop(idx)
+        st.row[p].append((code, True, True))
+    st.face_down_next[p] = not down
+    st.sent += 1
+    pos = len(st.row[p])
+    if down:
+        st.emit([p], "send", f"You send {CARDS[code].name} face down.", card=code)
+        st.emit(
+            [1 - p],
+            "send",
+            f"{COLOUR[p]} sends a card face down to position {pos}.",
+            position=pos,
+        )
+    else:
+        st.emit(
+            None,
+            "send",
+            f"{COLOUR[p]} sends {CARDS[code].name} face up to position {pos}.",
+            card=code,
+            position=pos,
+        )
+
+
+def resupply(st: GunshiState) -> None:
+    """Re-Supply: points for the last occupied position, then draw up to 3; the turn passes."""
+    p = st.player
+    gain = len(st.row[p])
+    if gain == 0 and st.lightning[p] is not None:
+        gain = st.options["lightning_alone_resupply"]
+    st.gain(p, gain)
+    drawn = 0
+    while len(st.hand[p]) < HAND_SIZE and st.deck[p]:
+        card = st.deck[p].pop(0)
+        st.hand[p].append(card)
+        drawn += 1
+        st.emit([p], "draw", f"You draw {CARDS[card[0]].name}.", card=card[0])
+    st.emit(
+        None,
+        "resupply",
+        f"{COLOUR[p]} gains {gain} points and draws {drawn} cards.",
+        seat=p,
+        gain=gain,
+        drawn=drawn,
+    )
+    st.player = 1 - p
+    st.turn += 1
+    st.step = "send"
+    begin_turn(st)

@@ -1,0 +1,38 @@
+"""The battlefield: the 7x7 Field's cells by name, and each cell's actions built once.
+
+Rulebook, "Game Setting & Overview" and "Setup"; the geometry itself (neighbours, edges,
+Home Territories) is data, in ``data.py``.
+"""
+
+from __future__ import annotations
+
+from sengoku.games.gunshi.actions import CELL_NAMES, A, GunshiAction
+from sengoku.games.gunshi.data import CELLS, DIR_NAMES, SIZE, cell_name
+
+__all__ = ["CELL_NAMES", "cn", "parse_cell"]
+
+
+def cn(cell: int) -> str:
+    """A cell's name (precomputed for the board's cells, by far the most frequent case)."""
+    return CELL_NAMES[cell] if 0 <= cell < CELLS else cell_name(cell)
+
+
+def parse_cell(text: str) -> int:
+    """The cell of an action's argument such as ``d4`` (the engine's own names only)."""
+    return (int(text[1]) - 1) * SIZE + "abcdefg".index(text[0])
+
+
+def _per_cell(kind: str) -> tuple[GunshiAction, ...]:
+    return tuple(A(kind, name) for name in CELL_NAMES)
+
+
+# Each cell's (or facing's) action of a kind, built once: cheaper than A(kind, cn(cell)).
+AT = _per_cell("at")
+UNIT = _per_cell("unit")
+HIT = _per_cell("hit")
+ASK = _per_cell("ask")
+SWAP = _per_cell("swap")
+CHAIN = _per_cell("chain")
+TO = _per_cell("to")
+DIR = tuple(A("dir", name) for name in DIR_NAMES)
+FACE = tuple(A("face", name) for name in DIR_NAMES)

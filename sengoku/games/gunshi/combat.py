@@ -1,0 +1,44 @@
+"""Attacks: a unit moving onto an enemy (or an Archer shooting it) removes it, except that an
+Infantry's Shield absorbs a non-Cavalry attack first.
+
+Rulebook, "Components" (Shield Tokens), "Move Commands" and "Important Things to Remember".
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.games.gunshi.battlefield import cn
+from sengoku.games.gunshi.data import COLOUR, LETTERS, TOKEN_TYPE
+from sengoku.games.gunshi.units import TYPE_NAME, remove_unit
+from sengoku.games.gunshi.winning import check_shogun_captured
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.state import GunshiState
+
+
+def capture(st: GunshiState, target: int, attacker_seat: int, by: str) -> bool:
+    """An attack on ``target`` by a unit of type ``by``; True if the unit left the board
+    (False: it lost its Shield only)."""
+    cell = st.uloc[target]
+    owner = st.uown[target]
+    if st.ushield[target] and by != "C":
+        st.ushield[target] = False
+        st.emit(
+            None,
+            "shield",
+            f"{COLOUR[owner]}'s Infantry {LETTERS[target]} on {cn(cell)} loses its Shield.",
+            cell=cn(cell),
+        )
+        return False
+    remove_unit(st, target)
+    st.emit(
+        None,
+        "capture",
+        f"{COLOUR[attacker_seat]} removes {COLOUR[owner]}'s {TYPE_NAME[TOKEN_TYPE[target]]} "
+        f"{LETTERS[target]} from {cn(cell)}.",
+        cell=cn(cell),
+        unit=LETTERS[target],
+    )
+    check_shogun_captured(st, target, owner, attacker_seat)
+    return True

@@ -1,0 +1,74 @@
+"""Build Fence (1 point a Fence): an Infantry, and its chain, each build a Fence on a free
+edge in front, to the side or on a front diagonal, not next to an enemy unit.
+
+Rulebook, "Build Fence Command"; the edges themselves are in ``fences.py``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.games.gunshi.actions import A
+from sengoku.games.gunshi.battlefield import UNIT, parse_cell
+from sengoku.games.gunshi.chained_commands import after_chain_member, chain_choices
+from sengoku.games.gunshi.commands.command import (
+    Command,
+    CommandType,
+    Step,
+    done,
+    need,
+    open_command,
+)
+from sengoku.games.gunshi.data import COLOUR, EDGE_NAMES, FENCE_COST
+from sengoku.games.gunshi.fences import buildable_edges
+from sengoku.games.gunshi.units import units_of
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.actions import GunshiAction
+    from sengoku.games.gunshi.state import GunshiState
+
+
+def start(st: GunshiState) -> None:
+    open_command(
+        st,
+        Command("F", type=CommandType.FENCE, step=Step.UNIT, used=()),
+        "Build Fence needs a Fence, 1 point and an Infantry with room",
+    )
+
+
+def legal(st: GunshiState, cmd: Command) -> list[GunshiAction]:
+    p = st.player
+    if cmd.step is Step.UNIT:
+        if st.fences_left[p] < 1 or st.points[p] < FENCE_COST:
+            return []
+        return [UNIT[st.uloc[u]] for u in units_of(st, p, "I") if buildable_edges(st, u)]
+    if cmd.step is Step.FENCE:
+        return [A("fence", EDGE_NAMES[e]) for e in buildable_edges(st, need(cmd.builder))]
+    return chain_choices(st, cmd, p, _builder_joins) + [A("done")]
+
+
+def _builder_joins(st: GunshiState, cmd: Command, u: int, p: int) -> bool:
+    # Each chained Fence costs 1 and needs a Fence in hand.
+    return st.fences_left[p] >= 1 and st.points[p] >= FENCE_COST and bool(buildable_edges(st, u))
+
+
+def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
+    p = st.player
+    if a.kind in ("unit", "chain"):
+        u = st.board[parse_cell(a.arg)]
+        if a.kind == "unit":
+            cmd.leader = u
+            cmd.origin = st.uloc[u]
+        cmd.builder = u
+        cmd.step = Step.FENCE
+        cmd.used = need(cmd.used) + (u,)
+        return
+    if a.kind == "done":
+        done(st)
+        return
+    e = EDGE_NAMES.index(a.arg)
+    st.fence[e] = p
+    st.fences_left[p] -= 1
+    st.pay(p, FENCE_COST)
+    st.emit(None, "fence", f"{COLOUR[p]} builds a Fence on {a.arg}.", edge=a.arg, seat=p)
+    after_chain_member(st, cmd, p, _builder_joins)

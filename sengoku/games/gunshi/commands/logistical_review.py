@@ -1,0 +1,19 @@
+"""Logistical Review (Rikutoh): gain 2 Military Logistics Points.
+
+Rulebook, "Advanced Card Effects and Clarifications".
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.games.gunshi.data import COLOUR, REVIEW_GAIN
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.state import GunshiState
+
+
+def start(st: GunshiState) -> None:
+    p = st.player
+    st.gain(p, REVIEW_GAIN)
+    st.emit(None, "review", f"{COLOUR[p]} gains {REVIEW_GAIN} points.", seat=p)

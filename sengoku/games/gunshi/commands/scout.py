@@ -1,0 +1,101 @@
+"""Scout Commands or Scout the Shogun (Rikutoh): pay 2 to look at one card of the opponent's
+Command Row (or Lightning position), or 5 to ask whether an enemy unit is the Shogun.
+
+Rulebook, "Advanced Card Effects and Clarifications". What a look reveals is the opponent's
+(``SCOUTED``: seats see it, spectators do not).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.games.gunshi import knowledge
+from sengoku.games.gunshi.actions import A
+from sengoku.games.gunshi.battlefield import ASK, parse_cell
+from sengoku.games.gunshi.cards import SCOUTED
+from sengoku.games.gunshi.commands.command import Command, CommandType, Step, done, offer_modes
+from sengoku.games.gunshi.data import CARDS, COLOUR, LETTERS, SCOUT_COSTS
+from sengoku.games.gunshi.units import units_of
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.actions import GunshiAction
+    from sengoku.games.gunshi.state import GunshiState
+
+
+def start(st: GunshiState) -> None:
+    p = st.player
+    pts = st.points[p]
+    modes = []
+    opp_row = st.row[1 - p] or st.lightning[1 - p] is not None
+    if pts >= SCOUT_COSTS["commands"] and opp_row:
+        modes.append("commands")
+    if pts >= SCOUT_COSTS["shogun"] and units_of(st, 1 - p):
+        modes.append("shogun")
+    offer_modes(st, Command("Scout"), modes, "Scout cannot be afforded")
+
+
+def choose(st: GunshiState, cmd: Command, mode: str) -> None:
+    """Pay for the chosen Scout: ``commands`` (look) or ``shogun`` (ask)."""
+    st.pay(st.player, SCOUT_COSTS[mode])
+    if mode == "commands":
+        cmd.type = CommandType.LOOK
+        cmd.step = Step.LOOK
+    else:
+        cmd.type = CommandType.ASK
+        cmd.step = Step.ASK
+
+
+def legal_look(st: GunshiState, cmd: Command) -> list[GunshiAction]:
+    o = 1 - st.player
+    out = []
+    if st.lightning[o] is not None:
+        out.append(A("look", "L"))
+    out += [A("look", str(i + 1)) for i in range(len(st.row[o]))]
+    return out
+
+
+def do_look(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
+    p = st.player
+    o = 1 - p
+    if a.arg == "L":
+        card = st.lightning[o]
+        assert card is not None
+        st.lightning[o] = (card[0], card[1] or SCOUTED, card[2])
+    else:
+        i = int(a.arg) - 1
+        card = st.row[o][i]
+        st.row[o][i] = (card[0], card[1] or SCOUTED, card[2])
+    knowledge.consume(st, o, knowledge.bag_of(card), card[0])
+    st.emit([p], "scout", f"Position {a.arg} holds {CARDS[card[0]].name}.", card=card[0])
+    st.emit(
+        None,
+        "scouted",
+        f"{COLOUR[p]} scouts position {a.arg} of {COLOUR[o]}'s row.",
+        position=a.arg,
+    )
+    done(st)
+
+
+def legal_ask(st: GunshiState, cmd: Command) -> list[GunshiAction]:
+    return [ASK[st.uloc[u]] for u in units_of(st, 1 - st.player)]
+
+
+def do_ask(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
+    p = st.player
+    o = 1 - p
+    u = st.board[parse_cell(a.arg)]
+    yes = st.shogun[o] == u
+    if yes:
+        st.revealed[o] = True
+        st.candidates[o] = [u]
+    elif u in st.candidates[o]:
+        st.candidates[o].remove(u)
+    st.emit(
+        None,
+        "scout_shogun",
+        f"{COLOUR[p]} asks whether {LETTERS[u]} on {a.arg} is the Shogun: "
+        f"{'Yes' if yes else 'No'}.",
+        unit=LETTERS[u],
+        answer=yes,
+    )
+    done(st)

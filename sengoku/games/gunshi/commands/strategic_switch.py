@@ -1,0 +1,57 @@
+"""Strategic Switch (Sanryaku, 2 points): two adjacent own units swap places, keeping their
+facings.
+
+Rulebook, "Advanced Card Effects and Clarifications".
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.games.gunshi.battlefield import SWAP, UNIT, cn, parse_cell
+from sengoku.games.gunshi.commands.command import (
+    Command,
+    CommandType,
+    Step,
+    done,
+    need,
+    open_command,
+)
+from sengoku.games.gunshi.data import CARDS, COLOUR
+from sengoku.games.gunshi.units import adjacent_own, units_of
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.actions import GunshiAction
+    from sengoku.games.gunshi.state import GunshiState
+
+
+def start(st: GunshiState) -> None:
+    open_command(
+        st,
+        Command("Switch", type=CommandType.SWITCH, step=Step.UNIT),
+        "Strategic Switch needs 2 points and two adjacent units",
+        affordable=st.points[st.player] >= CARDS["Switch"].cost,
+    )
+
+
+def legal(st: GunshiState, cmd: Command) -> list[GunshiAction]:
+    p = st.player
+    if cmd.step is Step.UNIT:
+        return [UNIT[st.uloc[u]] for u in units_of(st, p) if adjacent_own(st, st.uloc[u], p, "IAC")]
+    return [SWAP[st.uloc[v]] for v in adjacent_own(st, st.uloc[need(cmd.first)], p, "IAC")]
+
+
+def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
+    p = st.player
+    if a.kind == "unit":
+        st.pay(p, CARDS["Switch"].cost)
+        cmd.first = st.board[parse_cell(a.arg)]
+        cmd.step = Step.SWAP
+        return
+    u = need(cmd.first)
+    v = st.board[parse_cell(a.arg)]
+    cu, cv = st.uloc[u], st.uloc[v]
+    st.uloc[u], st.uloc[v] = cv, cu
+    st.board[cu], st.board[cv] = v, u
+    st.emit(None, "switch", f"{COLOUR[p]} switches {cn(cu)} and {cn(cv)}.")
+    done(st)

@@ -1,0 +1,98 @@
+"""Advanced Variant 2: Custom Deck Construction (``variant=custom``).
+
+Rulebook, "Advanced Variant 2" and "Custom Deck Construction Examples": each player gets one
+Move (step 2), then the players pick cards alternately, Red first, until each deck holds 7;
+both decks hold every card picked. Optional Rule 1 (``move_up_for_selection``): the Move is
+picked too and Blue starts; Optional Rule 2 (``custom_selection=agreed``): a deck agreed on;
+Optional Rule 3 (``custom_selection=secret``): each deck chosen in secret.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.games.gunshi import formation, knowledge
+from sengoku.games.gunshi.actions import A
+from sengoku.games.gunshi.cards import card_order
+from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, RED
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.actions import GunshiAction
+    from sengoku.games.gunshi.state import GunshiState
+
+
+def setup(st: GunshiState) -> None:
+    """The pick order of the chosen selection rule; the game starts in phase ``build``."""
+    sel = st.options["custom_selection"]
+    rule_1 = st.options["move_up_for_selection"]
+    for p in (RED, BLUE):
+        st.stock[p] = []
+    if sel == "alternate":
+        # Step 2: one Move each; step 3: three picks each, Red first.
+        st.pre_taken = ["M"]
+        st.pick_order = [RED, BLUE] * 3
+    elif sel == "alternate_all":
+        # Optional Rule 1: the Move is up for selection too and Blue starts.
+        st.pick_order = [BLUE, RED] * 3 + [BLUE]
+    else:
+        # Optional Rule 3: each deck chosen in secret; the decks may differ. Without
+        # Optional Rule 1 step 2 still gives each player a Move, and 6 are chosen.
+        st.pre_taken = [] if rule_1 else ["M"]
+        n = 7 - len(st.pre_taken)
+        st.pick_order = [RED] * n + [BLUE] * n
+        st.deck_public = False
+    st.phase = "build"
+    st.player = st.pick_order[0]
+
+
+def deck_pool(st: GunshiState) -> list[str]:
+    """The cards a custom deck may hold: basic and Rikutoh, and Sanryaku if chosen."""
+    sets = {"basic", "rikutoh"} | ({"sanryaku"} if st.options["sanryaku"] else set())
+    return [c.code for c in CARDS.values() if c.set in sets]
+
+
+def legal(st: GunshiState) -> list[GunshiAction]:
+    p = st.player
+    if st.options["custom_selection"] == "secret":
+        mine = st.pre_taken + st.picks[p]
+        return [A("pick", c) for c in deck_pool(st) if mine.count(c) < CARDS[c].copies]
+    # Both decks hold the chosen cards: a card can be chosen while a colour still has one.
+    chosen = st.pre_taken + st.picks[RED] + st.picks[BLUE]
+    return [A("pick", c) for c in deck_pool(st) if chosen.count(c) < CARDS[c].copies]
+
+
+def do(st: GunshiState, a: GunshiAction) -> None:
+    p = st.player
+    st.picks[p].append(a.arg)
+    secret = st.options["custom_selection"] == "secret"
+    if secret:
+        st.emit([p], "pick", f"You choose {CARDS[a.arg].name} for your deck.", card=a.arg)
+        st.emit(None, "pick_made", f"{COLOUR[p]} chooses a card in secret.", seat=p)
+    else:
+        st.emit(None, "pick", f"{COLOUR[p]} chooses {CARDS[a.arg].name}.", card=a.arg)
+    st.pick_order.pop(0)
+    if st.pick_order:
+        st.player = st.pick_order[0]
+        return
+    if secret:
+        decks = [st.pre_taken + st.picks[RED], st.pre_taken + st.picks[BLUE]]
+    else:
+        both = st.pre_taken + st.picks[RED] + st.picks[BLUE]
+        decks = [list(both), list(both)]
+    for q in (RED, BLUE):
+        st.stock[q] = [(c, False, False) for c in sorted(decks[q], key=card_order)]
+        if secret:
+            # The opponent knows only the step 2 Move and one colour's copy limits.
+            bid = knowledge.new_bag(
+                st,
+                q,
+                list(st.pre_taken),
+                free=len(st.picks[q]),
+                pool=deck_pool(st),
+            )
+            st.stock[q] = [(c[0], False, False, bid) for c in st.stock[q]]
+        else:
+            st.reset_knowledge(q)
+    st.emit(None, "decks_built", "The decks are built.")
+    st.phase = "formation"
+    formation.next_placer(st, RED)

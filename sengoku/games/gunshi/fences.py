@@ -1,0 +1,86 @@
+"""Fences: where they may be placed and built, what they block, and Fence Destruction.
+
+Rulebook, "Build Fence Command" and "Phase 1: Creating Your Battle Formation"; the spec's
+clarifications choose the diagonal edges (option ``fence_diagonal``) and the formation edges
+(option ``formation_fences``). What a Fence blocks is in ``units.py`` (movement) and in the
+shooting ranges of ``commands/``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.games.gunshi.data import (
+    COLOUR,
+    EDGE_CELLS,
+    EDGE_NAMES,
+    EDGE_OF,
+    EDGES,
+    HOME,
+    NEIGHBOUR,
+)
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.state import GunshiState
+
+
+def enemy_fence(st: GunshiState, cell: int, d: int, p: int) -> bool:
+    """Whether a Fence of p's opponent stands on the edge of ``cell`` in direction d."""
+    e = EDGE_OF[cell][d]
+    return e >= 0 and st.fence[e] == 1 - p
+
+
+def formation_edges(st: GunshiState, p: int) -> list[int]:
+    """The free edges where p may place a Fence in Phase 1."""
+    home = HOME[p]
+    inside = st.options["formation_fences"] == "inside_home"
+    out = []
+    for e in range(EDGES):
+        if st.fence[e] >= 0:
+            continue
+        a, b = EDGE_CELLS[e]
+        if (a in home and b in home) if inside else (a in home or b in home):
+            out.append(e)
+    return out
+
+
+def buildable_edges(st: GunshiState, u: int) -> list[int]:
+    """The edges where Infantry u may build a Fence: in front, left, right and the two front
+    diagonals, free and not on a line next to an enemy unit."""
+    p = st.uown[u]
+    cell = st.uloc[u]
+    f = st.uface[u]
+    left, right = (f + 3) % 4, (f + 1) % 4
+    edges = [EDGE_OF[cell][f], EDGE_OF[cell][left], EDGE_OF[cell][right]]
+    if st.options["fence_diagonal"] == "neighbour_front":
+        for side in (left, right):
+            n = NEIGHBOUR[cell][side]
+            if n >= 0:
+                edges.append(EDGE_OF[n][f])
+    else:
+        n = NEIGHBOUR[cell][f]
+        if n >= 0:
+            edges += [EDGE_OF[n][left], EDGE_OF[n][right]]
+    out = []
+    for e in edges:
+        if e < 0 or st.fence[e] >= 0:
+            continue
+        if any(st.board[c] >= 0 and st.uown[st.board[c]] == 1 - p for c in EDGE_CELLS[e]):
+            continue  # not on a line adjacent to an enemy unit
+        out.append(e)
+    return sorted(set(out))
+
+
+def break_fences(st: GunshiState, cell: int, p: int) -> None:
+    """Fence Destruction: enemy Fences on the edges of a cell a unit moves onto."""
+    for d in range(4):
+        e = EDGE_OF[cell][d]
+        if e >= 0 and st.fence[e] == 1 - p:
+            st.fence[e] = -1
+            st.fences_left[1 - p] += 1
+            st.emit(
+                None,
+                "fence_destroyed",
+                f"{COLOUR[1 - p]}'s Fence on {EDGE_NAMES[e]} is destroyed.",
+                edge=EDGE_NAMES[e],
+            )

@@ -1,0 +1,134 @@
+"""Phase 1: Creating Your Battle Formation.
+
+Rulebook, "Phase 1": starting from Red, the players take turns spending their 18 Military
+Logistics Points on units placed in their Home Territory (facing any way) and on Fences; a
+player who cannot spend any more is skipped (spec). Presets (``presets.json``) place whole
+formations at once ("Initial Formations for Advanced Players").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.games.gunshi import shogun_and_card_order
+from sengoku.games.gunshi.actions import A
+from sengoku.games.gunshi.battlefield import AT, cn, parse_cell
+from sengoku.games.gunshi.data import (
+    BLUE,
+    COLOUR,
+    DIR_NAMES,
+    EDGE_NAMES,
+    FENCE_COST,
+    FORMATIONS,
+    HOME,
+    LETTERS,
+    NUM_TOKENS,
+    RED,
+    STARTING_POINTS,
+    UNITS,
+)
+from sengoku.games.gunshi.fences import formation_edges
+from sengoku.games.gunshi.units import TYPE_NAME, free_token, put_unit
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.actions import GunshiAction
+    from sengoku.games.gunshi.state import GunshiState
+
+
+def apply_preset(st: GunshiState, name: str) -> None:
+    """An initial formation from the rulebook: both sides placed, hands and decks dealt."""
+    fp = FORMATIONS[name]
+    for p in (RED, BLUE):
+        side = fp.sides[p]
+        for t, cell, face in side.units:
+            u = free_token(st, t)
+            put_unit(st, u, p, cell, face)
+        for e in side.fences:
+            st.fence[e] = p
+            st.fences_left[p] -= 1
+        st.points[p] = max(0, STARTING_POINTS - side.cost)
+        st.candidates[p] = sorted(u for u in range(NUM_TOKENS) if st.uown[u] == p)
+        known = fp.public_cards
+        st.hand[p] = [(c, known, False) for c in side.hand]
+        st.deck[p] = [(c, known, False) for c in side.deck]
+        st.stock[p] = []
+        st.reset_knowledge(p)
+    st.cards_public = fp.public_cards
+    st.clock_started = True
+    shogun_and_card_order.start(st)
+
+
+def pieces(st: GunshiState, p: int) -> list[str]:
+    """What p can still afford and place: unit types, and ``F`` for a Fence."""
+    pts = st.points[p]
+    free_home = any(st.board[c] < 0 for c in HOME[p])
+    out = []
+    for t in ("I", "A", "C"):
+        if UNITS[t].cost <= pts and free_home and free_token(st, t) >= 0:
+            out.append(t)
+    if FENCE_COST <= pts and st.fences_left[p] > 0 and formation_edges(st, p):
+        out.append("F")
+    return out
+
+
+def next_placer(st: GunshiState, p: int) -> None:
+    """The next placer: players alternate; one who cannot spend is skipped (spec). When
+    neither can, the formations are complete."""
+    for q in (p, 1 - p):
+        if pieces(st, q):
+            st.player = q
+            st.fpiece = ""
+            return
+    for q in (RED, BLUE):
+        st.candidates[q] = sorted(u for u in range(NUM_TOKENS) if st.uown[u] == q)
+    st.emit(None, "formation_done", "Both formations are complete.")
+    if st.options["variant"] == "inspiration" and st.options["modification"] == 3:
+        st.phase = "mod3"
+        st.player = RED
+        return
+    shogun_and_card_order.start(st)
+
+
+def legal(st: GunshiState) -> list[GunshiAction]:
+    p = st.player
+    if not st.fpiece:
+        return [A("place", t) for t in pieces(st, p)]
+    if st.fpiece == "F":
+        return [A("fence", EDGE_NAMES[e]) for e in formation_edges(st, p)]
+    if st.fcell < 0:
+        return [AT[c] for c in sorted(HOME[p]) if st.board[c] < 0]
+    return [A("face", d) for d in DIR_NAMES]
+
+
+def do(st: GunshiState, a: GunshiAction) -> None:
+    p = st.player
+    if a.kind == "place":
+        st.fpiece = a.arg
+        return
+    if a.kind == "at":
+        st.fcell = parse_cell(a.arg)
+        return
+    if a.kind == "fence":
+        e = EDGE_NAMES.index(a.arg)
+        st.fence[e] = p
+        st.fences_left[p] -= 1
+        st.points[p] -= FENCE_COST
+        st.emit(None, "fence", f"{COLOUR[p]} places a Fence on {a.arg}.", edge=a.arg, seat=p)
+    else:
+        t = st.fpiece
+        u = free_token(st, t)
+        put_unit(st, u, p, st.fcell, DIR_NAMES.index(a.arg))
+        st.points[p] -= UNITS[t].cost
+        st.emit(
+            None,
+            "place",
+            f"{COLOUR[p]} places {TYPE_NAME[t]} {LETTERS[u]} on {cn(st.fcell)} facing {a.arg}.",
+            seat=p,
+            unit=LETTERS[u],
+            cell=cn(st.fcell),
+            facing=a.arg,
+        )
+    st.fpiece = ""
+    st.fcell = -1
+    st.clock_started = True
+    next_placer(st, 1 - p)

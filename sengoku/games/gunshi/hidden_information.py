@@ -1,0 +1,192 @@
+"""Hidden information and determinization: what each seat may see, and the worlds a seat
+cannot tell apart.
+
+``docs/rules/gunshi.md``, "Hidden information and determinization": ``view(seat)`` hides
+the opponent's Shogun, hand, deck order, face-down row cards and prepared Advanced cards;
+``determinize`` resamples them from exactly what the seat knows (``knowledge.py``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from sengoku.games.gunshi import custom_deck, knowledge
+from sengoku.games.gunshi.battlefield import CELL_NAMES, cn
+from sengoku.games.gunshi.cards import SCOUTED, Card, card_order, seen
+from sengoku.games.gunshi.commands.command import command_view
+from sengoku.games.gunshi.data import (
+    BLUE,
+    CARDS,
+    CELLS,
+    COLOUR,
+    DIR_NAMES,
+    EDGE_NAMES,
+    LETTERS,
+    RED,
+    TOKEN_TYPE,
+    advanced_codes,
+)
+from sengoku.games.gunshi.units import OFF
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.state import GunshiState
+
+
+def _card_view(card: Card | None, show: bool, seat: int | None) -> Any:
+    if card is None:
+        return None
+    return {"card": card[0] if seen(card, show, seat) else None, "face_up": card[2]}
+
+
+def view(st: GunshiState, seat: int | None) -> dict[str, Any]:
+    o = st.options
+    mod1 = o["variant"] == "inspiration" and o["modification"] == 1
+    seated = seat is not None  # a Scout's look shows to seats, not to spectators
+    players = []
+    for p in (RED, BLUE):
+        mine = seat == p
+        see_all = mine
+        entry: dict[str, Any] = {
+            "colour": COLOUR[p],
+            "points": st.points[p],
+            "fences_left": st.fences_left[p],
+            "invaders": st.invaders[p],
+            "hand": [c[0] if (see_all or c[1]) else None for c in st.hand[p]],
+            "deck": [c[0] if (see_all or c[1]) else None for c in st.deck[p]],
+            "stock": [c[0] if mine else None for c in st.stock[p]],
+            "row": [
+                {
+                    "card": c[0]
+                    if mine or c[2] or c[1] is True or (c[1] == SCOUTED and seated)
+                    else None,
+                    "face_up": c[2],
+                }
+                for c in st.row[p]
+            ],
+            "lightning": _card_view(st.lightning[p], mine, seat),
+            "chain_trap_beside": st.beside[p] is not None,
+            "face_down_next": st.face_down_next[p],
+            "shogun": LETTERS[st.shogun[p]]
+            if st.shogun[p] >= 0 and (mine or st.revealed[p])
+            else None,
+            "shogun_chosen": st.shogun[p] >= 0,
+            "shogun_revealed": st.revealed[p],
+            "shogun_candidates": [LETTERS[u] for u in st.candidates[p]],
+            "prepared": [c if (mine and not mod1) else None for c in st.prepared[p]],
+            "removed": len(st.removed[p]),
+            "inspiration_used": st.swap_done[p],
+            "picks": [c if (mine or st.deck_public) else None for c in st.picks[p]],
+            "mod3_choices": [c if (mine or st.phase != "mod3") else None for c in st.m3[p]],
+        }
+        if mine and not mod1:
+            entry["advanced_in_box"] = list(st.unused[p])
+        players.append(entry)
+    uloc, uown, uface, ushield = st.uloc, st.uown, st.uface, st.ushield
+    units = [
+        {
+            "letter": LETTERS[u],
+            "type": TOKEN_TYPE[u],
+            "owner": uown[u],
+            "cell": CELL_NAMES[loc],
+            "facing": DIR_NAMES[uface[u]],
+            "shield": ushield[u],
+        }
+        for u, loc in enumerate(uloc)
+        if 0 <= loc < CELLS
+    ]
+    reserve = {"I": 0, "A": 0, "C": 0}
+    for u, loc in enumerate(uloc):
+        if loc == OFF and TOKEN_TYPE[u] in reserve:
+            reserve[TOKEN_TYPE[u]] += 1
+    fence = st.fence
+    fences = (
+        []
+        if fence.count(-1) == len(fence)
+        else [{"edge": EDGE_NAMES[e], "owner": f} for e, f in enumerate(fence) if f >= 0]
+    )
+    cmd_view = None
+    if st.cmd is not None:
+        cmd_view = command_view(st.cmd)
+    return {
+        "game": "gunshi",
+        "seat": seat,
+        "phase": st.phase,
+        "step": st.step if st.phase != "secret" or seat == st.player else "",
+        "to_act": st.current_player,
+        "turn": st.turn,
+        "ply": st.ply,
+        "players": players,
+        "units": units,
+        "fences": fences,
+        "reserve": reserve,
+        "pool": list(st.pool),
+        "formation_piece": st.fpiece,
+        "formation_cell": cn(st.fcell) if st.fcell >= 0 else None,
+        "resolving": st.cur[0] if st.cur is not None else None,
+        "queue": [c[0] if seen(c, seat == st.player, seat) else None for c in st.queue],
+        "command": cmd_view,
+        "sent_this_turn": st.sent,
+        "clock": {
+            "time_control": o["time_control"],
+            "seconds_each": 1200 if o["time_control"] == "tournament" else None,
+            "running": st.clock_seat,
+        },
+        "options": dict(o),
+        "outcome": st.result.to_json() if st.result else None,
+    }
+
+
+def determinize(st: GunshiState, seat: int, rng: random.Random) -> GunshiState:
+    """Resample everything ``seat`` cannot see, from exactly what it knows.
+
+    The opponent's Shogun: any of its candidates still on the board (units of its
+    formation never named "No" by a Scout and never invaded, which a Shogun cannot do).
+    The opponent's unknown cards, wherever they are (hand, deck, row, Lightning position,
+    the card removed by the Inspiration, the Advanced cards prepared or in the box): from
+    the seat's exact knowledge (``knowledge.py``). Secret choices still being made
+    (Optional Rule 3 picks, Modification 3 choices): any the rules allow. With
+    Modification 1 the seat does not know its own prepared cards either.
+    """
+    s = st.clone()
+    s._legal_memo = None  # hidden parts change below; the legal actions may with them
+    o = 1 - seat
+    opts = st.options
+    if s.shogun[o] >= 0 and not s.revealed[o] and s.result is None:
+        cands = [u for u in s.candidates[o] if 0 <= s.uloc[u] < CELLS]
+        if cands:
+            s.shogun[o] = rng.choice(cands)
+    if st.phase == "build" and not st.deck_public and s.picks[o]:
+        taken = list(st.pre_taken)
+        pool = [
+            c
+            for c in custom_deck.deck_pool(st)
+            for _ in range(max(0, CARDS[c].copies - taken.count(c)))
+        ]
+        rng.shuffle(pool)
+        s.picks[o] = pool[: len(s.picks[o])]
+    knowledge.sample(s, o, rng)
+    if st.phase != "build" and not st.deck_public and st.picks[o]:
+        # Optional Rule 3: the secret picks are the resampled deck less the step 2 Move.
+        zones = [s.stock[o], s.hand[o], s.deck[o], s.row[o]]
+        if s.player == o:
+            zones += [s.queue, [s.cur] if s.cur is not None else []]
+        cards = [c[0] for z in zones for c in z]
+        cards += [c[0] for c in (s.lightning[o], s.beside[o]) if c is not None]
+        for code in st.pre_taken:
+            if code in cards:
+                cards.remove(code)
+        s.picks[o] = sorted(cards, key=card_order)
+    if opts["variant"] == "inspiration":
+        if opts["modification"] == 1:
+            box = sorted(s.prepared[seat] + s.unused[seat])  # what the seat knows
+            rng.shuffle(box)
+            n = len(s.prepared[seat])
+            s.prepared[seat], s.unused[seat] = box[:n], box[n:]
+        if st.phase == "mod3" and s.m3[o]:
+            adv = list(advanced_codes(opts["sanryaku"]))
+            s.m3[o] = rng.sample(adv, len(s.m3[o]))
+    # The true seed rebuilds every secret of the setup (Modification 1's prepared cards):
+    # a world carries a seed drawn from the rng instead, like everything else it hides.
+    s.seed = rng.getrandbits(63)
+    return s

@@ -1,0 +1,159 @@
+"""Advanced Variant 1: The Gunshi's Inspiration (``variant=inspiration``).
+
+Rulebook, "Advanced Variant 1": once per game, at the start of Send New Commands in a turn in
+which one of the player's units invaded, the player takes an Advanced Command card into the
+hand, then removes one card of the hand from the game. Modification 1: three Advanced cards
+prepared at random, taken blind; Modification 2: three chosen in secret before the battle
+(``prepare``); Modification 3: each player names two in secret, and the cards named by only
+one player are shared face up (``mod3``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from sengoku.games.gunshi import formation, knowledge, shogun_and_card_order
+from sengoku.games.gunshi.actions import A
+from sengoku.games.gunshi.cards import card_order, take_card
+from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, RED, advanced_codes
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.actions import GunshiAction
+    from sengoku.games.gunshi.state import GunshiState
+
+
+def setup(st: GunshiState, rng: random.Random) -> None:
+    """The Advanced cards in the box; Modification 1 prepares three of them at random,
+    Modification 2 asks each player for three (phase ``prepare``)."""
+    o = st.options
+    adv = advanced_codes(o["sanryaku"])
+    for p in (RED, BLUE):
+        st.unused[p] = list(adv)
+    if o["modification"] in (1, 2):
+        # The opponent never sees which Advanced cards were prepared.
+        for p in (RED, BLUE):
+            st.box_bag[p] = knowledge.new_bag(st, p, list(adv))
+    if o["modification"] == 1:
+        for p in (RED, BLUE):
+            chosen = rng.sample(adv, 3)
+            st.prepared[p] = chosen
+            st.unused[p] = [c for c in adv if c not in chosen]
+    elif o["modification"] == 2 and st.phase == "formation":
+        st.phase = "prepare"
+        st.pick_order = [RED] * 3 + [BLUE] * 3
+        st.player = RED
+
+
+# ---------------------------------------------------------------- Modification 2: prepare
+def legal_prepare(st: GunshiState) -> list[GunshiAction]:
+    return [A("pick", c) for c in st.unused[st.player]]
+
+
+def do_prepare(st: GunshiState, a: GunshiAction) -> None:
+    p = st.player
+    st.unused[p].remove(a.arg)
+    st.prepared[p].append(a.arg)
+    st.emit([p], "prepare", f"You prepare {CARDS[a.arg].name}.", card=a.arg)
+    st.emit(None, "prepared", f"{COLOUR[p]} prepares an Advanced card face down.", seat=p)
+    st.pick_order.pop(0)
+    if st.pick_order:
+        st.player = st.pick_order[0]
+    else:
+        st.phase = "formation"
+        formation.next_placer(st, RED)
+
+
+# ---------------------------------------------------------------- Modification 3
+def legal_mod3(st: GunshiState) -> list[GunshiAction]:
+    mine = st.m3[st.player]
+    return [A("pick", c) for c in advanced_codes(st.options["sanryaku"]) if c not in mine]
+
+
+def do_mod3(st: GunshiState, a: GunshiAction) -> None:
+    p = st.player
+    st.m3[p].append(a.arg)
+    st.emit([p], "m3_choice", f"You choose {CARDS[a.arg].name}.", card=a.arg)
+    st.emit(None, "m3_chosen", f"{COLOUR[p]} chooses an Advanced card in secret.", seat=p)
+    if len(st.m3[p]) < 2:
+        return
+    if p == RED:
+        st.player = BLUE
+        return
+    both = set(st.m3[RED]) & set(st.m3[BLUE])
+    remaining = sorted(set(st.m3[RED] + st.m3[BLUE]) - both, key=card_order)
+    st.pool = [c for c in remaining for _ in range(2)]
+    for q in (RED, BLUE):
+        st.unused[q] = [c for c in st.unused[q] if c not in remaining]
+    names = ", ".join(CARDS[c].name for c in remaining) or "none"
+    st.emit(
+        None,
+        "m3_reveal",
+        f"Revealed: Red {st.m3[RED]}, Blue {st.m3[BLUE]}; usable: {names}.",
+        red=list(st.m3[RED]),
+        blue=list(st.m3[BLUE]),
+        pool=remaining,
+    )
+    shogun_and_card_order.start(st)
+
+
+# ---------------------------------------------------------------- the Inspiration itself
+def due(st: GunshiState) -> bool:
+    """The Inspiration is offered: the variant, an invasion this turn, not used yet."""
+    return bool(
+        st.options["variant"] == "inspiration" and st.invaded_turn and not st.swap_done[st.player]
+    )
+
+
+def legal_take(st: GunshiState) -> list[GunshiAction]:
+    """The Advanced cards the player may take (blind by position with Modification 1)."""
+    p = st.player
+    mod = st.options["modification"]
+    if mod == 1:
+        return [A("blind", str(i + 1)) for i in range(len(st.prepared[p]))]
+    if mod == 2:
+        return [A("take", c) for c in st.prepared[p]]
+    return [A("take", c) for c in st.pool]
+
+
+def legal_remove(st: GunshiState) -> list[GunshiAction]:
+    return [A("remove", c[0]) for c in st.hand[st.player]]
+
+
+def do_swap(st: GunshiState, a: GunshiAction) -> None:
+    """Take an Advanced card (``take``/``blind``), then remove a card of the hand."""
+    p = st.player
+    if a.kind == "remove":
+        # The opponent cannot tell which card left the hand: the hand is mixed.
+        bid = knowledge.mix(st, p, st.hand[p], with_known=True)
+        st.hand[p] = [(c[0], False, False, bid) for c in st.hand[p]]
+        take_card(st.hand[p], a.arg)
+        st.removed[p].append(a.arg)
+        st.removed_bag[p] = bid
+        knowledge.collect_garbage(st, p)
+        st.emit([p], "remove", f"You remove {CARDS[a.arg].name} from the game.", card=a.arg)
+        st.emit(None, "removed", f"{COLOUR[p]} removes a card from the game.", seat=p)
+        st.swap_done[p] = True
+        st.step = "send"
+        return
+    if a.kind == "blind":
+        code = st.prepared[p].pop(int(a.arg) - 1)
+        public = False
+    elif st.options["modification"] == 2:
+        st.prepared[p].remove(a.arg)
+        code = a.arg
+        public = False
+    else:
+        st.pool.remove(a.arg)
+        code = a.arg
+        public = True
+    if public:
+        st.hand[p].append((code, True, False))
+    else:
+        st.hand[p].append((code, False, False, st.box_bag[p]))
+    st.emit([p], "take", f"You take {CARDS[code].name} into your hand.", card=code)
+    if public:
+        st.emit(None, "taken", f"{COLOUR[p]} takes {CARDS[code].name}.", card=code, seat=p)
+    else:
+        st.emit(None, "taken", f"{COLOUR[p]} takes an Advanced card.", seat=p)
+    st.step = "remove"

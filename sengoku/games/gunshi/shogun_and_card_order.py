@@ -1,0 +1,70 @@
+"""Phase 2: Choosing Your Shogun and Card Order.
+
+Rulebook, "Phase 2": each player secretly names one unit of the formation as the Shogun,
+then takes 3 cards into the hand and stacks the rest as the deck in the order chosen. The
+secret simultaneous choice is played as sequential hidden decisions, Red first.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.games.gunshi.actions import A
+from sengoku.games.gunshi.cards import take_card
+from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, HAND_SIZE, LETTERS, RED
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.actions import GunshiAction
+    from sengoku.games.gunshi.state import GunshiState
+
+
+def start(st: GunshiState) -> None:
+    st.phase = "secret"
+    st.player = RED
+    st.step = "shogun"
+
+
+def legal(st: GunshiState) -> list[GunshiAction]:
+    p = st.player
+    if st.step == "shogun":
+        return [A("shogun", LETTERS[u]) for u in st.candidates[p]]
+    kind = st.step
+    return [A(kind, c[0]) for c in st.stock[p]]
+
+
+def do(st: GunshiState, a: GunshiAction) -> None:
+    from sengoku.games.gunshi import battle  # battle -> inspiration -> this module
+
+    p = st.player
+    if a.kind == "shogun":
+        st.shogun[p] = LETTERS.index(a.arg)
+        st.emit([p], "shogun", f"Your Shogun is {a.arg}.", unit=a.arg)
+        st.emit(None, "shogun_chosen", f"{COLOUR[p]} chooses a Shogun in secret.", seat=p)
+    else:
+        card = take_card(st.stock[p], a.arg)
+        (st.hand if a.kind == "hand" else st.deck)[p].append(card)
+        where = "hand" if a.kind == "hand" else "deck"
+        st.emit([p], where, f"{CARDS[a.arg].name} goes to your {where}.", card=a.arg)
+    if st.step == "shogun":
+        st.step = "hand" if st.stock[p] else ""
+    elif st.step == "hand" and len(st.hand[p]) >= HAND_SIZE:
+        st.step = "deck"
+    if st.step == "deck" and len(st.stock[p]) <= 1:
+        # The last card of the deck is forced: no decision to make. Only the count of cards
+        # left decides this, never their kinds: the opponent sees how many decisions a
+        # player makes, so that number must not depend on the secret choices (filling in
+        # a run of one kind would tell the opponent that all of that kind is in the deck).
+        st.deck[p].extend(st.stock[p])
+        st.stock[p] = []
+    if st.step and st.stock[p]:
+        return
+    st.emit(None, "ready", f"{COLOUR[p]} has chosen a Shogun and card order.", seat=p)
+    if p == RED:
+        st.player = BLUE
+        st.step = "shogun"
+        return
+    st.phase = "battle"
+    st.step = "send"
+    st.player = RED
+    st.turn = 1
+    battle.begin_turn(st)

@@ -1,0 +1,23 @@
+"""Official Tournament-Style Games: 20 minutes per player, no byoyomi.
+
+Rulebook, "Official Tournament-Style Games"; option ``time_control``. The server keeps the
+time; the rules say whose clock runs: the player to act, from the first formation placement,
+never during the setup choices of the variants. The times are ``game.TOURNAMENT_SECONDS``
+and ``game.TOURNAMENT_BYOYOMI_SECONDS``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.state import GunshiState
+
+
+def clock_seat(st: GunshiState) -> int | None:
+    """Whose tournament clock runs now (None: no clock, or none runs)."""
+    if st.options["time_control"] != "tournament" or st.result is not None:
+        return None
+    if st.phase in ("build", "prepare", "mod3") or not st.clock_started:
+        return None
+    return st.player

@@ -1,0 +1,143 @@
+"""Units: Infantry, Archers and Cavalry on the Field, and where each may move.
+
+Rulebook, "Components" (the units and their Shields), "Move Commands" and "Cavalry
+Movement". A unit is a token id; ``state.uloc/uown/uface/ushield`` hold its cell, owner,
+facing and Shield, ``state.board`` the unit on each cell.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.games.gunshi.commands.light_infantry import double_step
+from sengoku.games.gunshi.data import CELLS, EDGE_OF, NEIGHBOUR, NUM_TOKENS, TOKEN_TYPE, UNITS
+from sengoku.games.gunshi.fences import enemy_fence
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.state import GunshiState
+
+OFF = -1  # a unit in the Reserve
+INVADED = 99  # a unit on an Invader Spot
+TYPE_NAME = {"I": "Infantry", "A": "Archer", "C": "Cavalry"}
+UNITS_COST = {t: UNITS[t].cost for t in UNITS}
+EN_ROUTE_COST = {t: UNITS[t].en_route_cost for t in UNITS}
+
+_TOKENS = range(NUM_TOKENS)
+assert set(TOKEN_TYPE) <= set("IAC"), "units_of skips the type test for 'IAC'"
+
+
+def free_token(st: GunshiState, t: str) -> int:
+    """A token of type t in the Reserve (-1: none left)."""
+    for u in _TOKENS:
+        if TOKEN_TYPE[u] == t and st.uloc[u] == OFF:
+            return u
+    return -1
+
+
+def put_unit(st: GunshiState, u: int, p: int, cell: int, face: int) -> None:
+    """Place unit u of player p on a cell (an Infantry with its Shield)."""
+    st.uloc[u] = cell
+    st.uown[u] = p
+    st.uface[u] = face
+    st.ushield[u] = UNITS[TOKEN_TYPE[u]].shield
+    st.board[cell] = u
+
+
+def remove_unit(st: GunshiState, u: int) -> None:
+    """Take unit u off the Field, back to the box (it is no longer a Shogun candidate)."""
+    owner = st.uown[u]
+    st.board[st.uloc[u]] = -1
+    st.uloc[u] = OFF
+    st.uown[u] = -1
+    st.ushield[u] = False
+    if u in st.candidates[owner] and st.shogun[owner] != u:
+        st.candidates[owner].remove(u)
+
+
+def units_of(st: GunshiState, p: int, types: str = "IAC") -> list[int]:
+    """p's units on the Field, of the given types."""
+    uown, uloc = st.uown, st.uloc
+    if types == "IAC":  # every token is one of these: no type test
+        return [u for u in _TOKENS if uown[u] == p and 0 <= uloc[u] < CELLS]
+    return [u for u in _TOKENS if uown[u] == p and 0 <= uloc[u] < CELLS and TOKEN_TYPE[u] in types]
+
+
+def adjacent_own(st: GunshiState, cell: int, p: int, types: str) -> list[int]:
+    """p's units of the given types orthogonally next to a cell."""
+    out = []
+    for d in range(4):
+        n = NEIGHBOUR[cell][d]
+        if n >= 0:
+            u = st.board[n]
+            if u >= 0 and st.uown[u] == p and TOKEN_TYPE[u] in types:
+                out.append(u)
+    return out
+
+
+def dests(st: GunshiState, u: int, d: int, kind: str, board: list[int] | None = None) -> list[int]:
+    """Cells a unit may move to in direction d (kind: ``move``, or ``light`` for Light
+    Infantry). An enemy on the cell is attacked."""
+    b = st.board if board is None else board
+    p = st.uown[u]
+    cell = st.uloc[u]
+    f = st.uface[u]
+    if kind == "move" and TOKEN_TYPE[u] == "C":
+        return cavalry_dests(st, cell, d, f, p, b)
+    one = step(st, cell, d, p, b)
+    if kind == "light" and d == f:
+        two = double_step(st, cell, d, p, b)
+        if two >= 0:
+            return one + [two]
+    return one
+
+
+def cavalry_dests(st: GunshiState, cell: int, d: int, f: int, p: int, b: list[int]) -> list[int]:
+    """Cavalry Movement: never backwards; sideways one space; forwards any number of spaces,
+    jumping over one own non-Cavalry unit, until it attacks an enemy or is stopped."""
+    if d == (f + 2) % 4:
+        return []
+    if d != f:
+        return step(st, cell, d, p, b)
+    out = []
+    jumped = False
+    cur = cell
+    while True:
+        nxt = NEIGHBOUR[cur][d]
+        if nxt < 0 or enemy_fence(st, cur, d, p):
+            break
+        occ = b[nxt]
+        if occ < 0:
+            out.append(nxt)
+        elif st.uown[occ] != p:
+            out.append(nxt)
+            break
+        elif TOKEN_TYPE[occ] != "C" and not jumped:
+            jumped = True
+        else:
+            break
+        cur = nxt
+    return out
+
+
+def step(st: GunshiState, cell: int, d: int, p: int, b: list[int]) -> list[int]:
+    """One space in direction d, unless an enemy Fence or an own unit is in the way."""
+    n = NEIGHBOUR[cell][d]
+    if n < 0:
+        return []
+    e = EDGE_OF[cell][d]  # enemy_fence, inlined: this is the hottest geometry test
+    if e >= 0 and st.fence[e] == 1 - p:
+        return []
+    occ = b[n]
+    if occ >= 0 and st.uown[occ] == p:
+        return []
+    return [n]
+
+
+def dests_on(st: GunshiState, u: int, cell: int, d: int, kind: str, b: list[int]) -> list[int]:
+    """``dests`` as if the unit stood on another cell (chain simulations)."""
+    saved = st.uloc[u]
+    st.uloc[u] = cell
+    try:
+        return dests(st, u, d, kind, b)
+    finally:
+        st.uloc[u] = saved

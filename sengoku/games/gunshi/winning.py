@@ -1,0 +1,37 @@
+"""Winning the Game: capture the enemy Shogun, or have 3 units on the Invader Spot.
+
+Rulebook, "Setup & Winning the Game". Surrendering is the contract's ``concede``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sengoku.core.game import Outcome
+from sengoku.games.gunshi.data import COLOUR, INVADERS_TO_WIN, LETTERS
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.state import GunshiState
+
+
+def check_shogun_captured(st: GunshiState, target: int, owner: int, attacker: int) -> None:
+    """A unit of ``owner`` left the Field: if it was the Shogun, ``attacker`` wins."""
+    if st.shogun[owner] != target:
+        return
+    st.revealed[owner] = True
+    st.result = Outcome.win(attacker, 2, "shogun_captured")
+    st.emit(
+        None,
+        "game_over",
+        f"{LETTERS[target]} was {COLOUR[owner]}'s Shogun: {COLOUR[attacker]} wins!",
+        reason="shogun_captured",
+        winner=attacker,
+        shogun=LETTERS[target],
+    )
+
+
+def check_invasion_win(st: GunshiState, p: int) -> None:
+    """``INVADERS_TO_WIN`` (3) on the Invader Spot, a shielded Infantry counting 2, win for p."""
+    if st.invaders[p] >= INVADERS_TO_WIN:
+        st.result = Outcome.win(p, 2, "invasion")
+        st.emit(None, "game_over", f"{COLOUR[p]} wins by invasion!", reason="invasion", winner=p)
