@@ -158,7 +158,10 @@ def test_first_battle_guide_card_order_and_shogun_choice() -> None:
     assert s.phase == "secret" and {a.kind for a in s.legal_actions()} == {"shogun"}
     assert [c[0] for c in s.hand[0]] == ["M", "Re", "F"]
     assert [c[0] for c in s.deck[1]] == ["M", "Re", "M", "F"]
-    assert s.view(1)["players"][0]["hand"] == [None, None, None]
+    # The guide prints both sides' hands and decks for both players to read: public, as the
+    # Advanced formations' are (and a determinized world keeps them: tests/contract).
+    assert s.view(1)["players"][0]["hand"] == ["M", "Re", "F"]
+    assert s.view(0)["players"][1]["deck"] == ["M", "Re", "M", "F"]
     play(s, "shogun A", "shogun K")
     assert s.phase == "battle" and s.current_player == 0
 
