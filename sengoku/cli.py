@@ -111,18 +111,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def perft(state: State, depth: int) -> int:
-    """Leaf count at ``depth`` through the contract (games may provide a faster ``perft``)."""
-    fast = getattr(state, "perft", None)
-    if fast is not None:
-        return int(fast(depth))
-    if depth == 0:
-        return 1
-    total = 0
-    for action in state.legal_actions():
-        child = state.clone()
-        child.apply(action)
-        total += perft(child, depth - 1)
-    return total
+    """Leaf count at ``depth`` (the state's declared ``perft``: generic, or the game's own)."""
+    return state.perft(depth)
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
@@ -131,10 +121,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     game = load_game(args.game)
     options = game_options(game, args)
     if args.fen:
-        from_fen = getattr(game, "from_fen", None)
-        if from_fen is None:
-            raise SengokuError(f"{game.name} has no FEN")
-        state = from_fen(args.fen, **options)
+        state = game.from_fen(args.fen, **options)
     else:
         state = game.new_state(args.seed, **options)
     start = time.perf_counter()

@@ -49,7 +49,7 @@ class LocalBackend(Backend):
                 yield play_game(task)
             return
         pending: set[Future[Result]] = set()
-        source = iter(tasks)
+        source: Iterator[Task | None] = iter(tasks)
         with ProcessPoolExecutor(max_workers=self.workers) as pool:
             try:
                 exhausted = False

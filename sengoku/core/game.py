@@ -18,8 +18,12 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
+
+from sengoku.core.features import GENERIC_FEATURES, Features
+from sengoku.core.observation import Encoder
+from sengoku.core.traits import Traits
 
 #: An action is a frozen, hashable value object whose ``str`` is its canonical notation.
 Action = Hashable
@@ -46,6 +50,10 @@ class InvalidOption(SengokuError):
 
 class ParseError(SengokuError):
     """Text that names no legal action, or several (the message lists the candidates)."""
+
+
+class NotSupported(SengokuError):
+    """An optional ability (a FEN, a fast perft, ...) that this game does not declare."""
 
 
 def event(type_: str, audience: Sequence[int] | None = None, **details: Any) -> Event:
@@ -202,6 +210,21 @@ class Game(ABC):
     #: Option sets that ``sengoku bench`` plays (random games), e.g. each mode.
     bench_presets: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)
 
+    # -- Declared hooks: optional abilities, each with a default (never probed) ------------
+
+    #: True when the game's rules say whose clock runs (its states override
+    #: :meth:`State.clock_seat`): the server then never leaves the first move untimed.
+    clock_rules: ClassVar[bool] = False
+    #: Seconds per player of the game's own tournament time control (its ``time_control``
+    #: option), or None: the server's default.
+    tournament_seconds: ClassVar[float | None] = None
+    #: Renderer manifest: the ES module of the browser client that draws this game, a name
+    #: under ``sengoku/web/js/games/`` ("generic": the generic renderer of views and choices).
+    renderer: ClassVar[str] = "generic"
+    #: Gymnasium environments this game offers: environment id -> the options it plays
+    #: (:mod:`sengoku.interop.gymnasium` registers them; one-seat configurations only).
+    gymnasium_environments: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+
     def resolve_options(self, **options: Any) -> dict[str, Any]:
         """All options with defaults filled in; unknown names or bad values raise."""
         unknown = sorted(set(options) - set(self.options))
@@ -253,6 +276,24 @@ class Game(ABC):
     def render_text(self, state: State, seat: int | None) -> str:
         """A terminal drawing of what ``seat`` may see (``None``: a spectator)."""
         return str(state)
+
+    def from_fen(self, fen: str, **options: Any) -> State:
+        """The position a FEN describes; games without a FEN raise :class:`NotSupported`."""
+        raise NotSupported(f"{self.name} has no FEN (a position notation)")
+
+    def features(self) -> Features:
+        """The game's evaluation features for the AI (default: the rules only)."""
+        return GENERIC_FEATURES
+
+    def observation_encoder(self, **options: Any) -> Encoder | None:
+        """The game's observation encoder for ``options`` (resolved), or None (the default):
+        the research adapters then use their generic, lossless encoding of the view."""
+        return None
+
+    def traits(self, **options: Any) -> Traits:
+        """The game type for resolved ``options`` (default: the always-safe description,
+        stochastic and general-sum, with :attr:`perfect_information`)."""
+        return Traits(stochastic=True, zero_sum=False, perfect_information=self.perfect_information)
 
     def describe(self) -> dict[str, Any]:
         """JSON-ready description for listings and the API."""
@@ -340,6 +381,35 @@ class State(ABC):
         """``seat`` ran out of time: a :meth:`concede` with the reason ``timeout``."""
         return self.concede(seat, "timeout")
 
+    @property
+    def clock_seat(self) -> int | None:
+        """The seat whose clock runs now, or None (no clock runs).
+
+        By default the seat to act, unless :attr:`clock_running` is false or the game is over.
+        A game whose rules say otherwise (phases without a clock, a clock that runs for the
+        seat that is not to act) overrides this and sets ``Game.clock_rules``.
+        """
+        if self.is_terminal() or not self.clock_running:
+            return None
+        return self.current_player
+
+    @property
+    def clock_running(self) -> bool:
+        """False while the game's rules stop the clocks (default: they always run)."""
+        return True
+
+    def perft(self, depth: int) -> int:
+        """Leaf count of the move tree at ``depth`` plies, through the contract (games may
+        override with a faster count; perft tests pin both)."""
+        if depth == 0:
+            return 1
+        total = 0
+        for action in self.legal_actions():
+            child = self.clone()
+            child.apply(action)
+            total += child.perft(depth - 1)
+        return total
+
     def interim_scores(self) -> tuple[float, ...] | None:
         """The game's own points now, for a result that cuts the game short (a concession,
         a timeout, the length limit); ``None`` (the default) means 1 win / 0 loss."""
@@ -400,25 +470,44 @@ class State(ABC):
         return f"<{self.game.name} state, player {self.current_player} to act>"
 
 
-@dataclass
+#: Builds a game (a class, or a function that imports it first).
+GameFactory = Callable[[], Game]
+
+
 class Registry:
-    """Game names to factories, imported lazily so a game costs nothing until used."""
+    """Game names to factories, imported lazily so a game costs nothing until used.
 
-    factories: dict[str, Callable[[], Game]] = field(default_factory=dict)
-    _cache: dict[str, Game] = field(default_factory=dict)
+    ``discover`` (if given) fills the table on first use: :mod:`sengoku.core.registry` reads
+    the ``sengoku.games`` entry points with it. :meth:`register` adds a game by hand (tests).
+    """
 
-    def register(self, name: str, factory: Callable[[], Game]) -> None:
+    def __init__(self, discover: Callable[[Registry], None] | None = None) -> None:
+        self.factories: dict[str, GameFactory] = {}
+        self._cache: dict[str, Game] = {}
+        self._discover = discover
+        self._discovered = discover is None
+
+    def _ensure(self) -> None:
+        if not self._discovered:
+            self._discovered = True
+            assert self._discover is not None
+            self._discover(self)
+
+    def register(self, name: str, factory: GameFactory) -> None:
         self.factories[name] = factory
 
     def load(self, name: str) -> Game:
+        self._ensure()
         key = name.strip().lower()
         if key not in self.factories:
-            raise SengokuError(
-                f"unknown game {name!r}; available: {', '.join(sorted(self.factories))}"
+            known = ", ".join(sorted(self.factories)) or (
+                "none (is sengoku installed? `pip install -e .` registers its games)"
             )
+            raise SengokuError(f"unknown game {name!r}; available: {known}")
         if key not in self._cache:
             self._cache[key] = self.factories[key]()
         return self._cache[key]
 
     def names(self) -> list[str]:
+        self._ensure()
         return sorted(self.factories)

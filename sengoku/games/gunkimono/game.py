@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from sengoku.core.features import Features
 from sengoku.core.game import (
     Action,
     Game,
@@ -15,6 +16,8 @@ from sengoku.core.game import (
     normalize_notation,
     pick_one,
 )
+from sengoku.core.observation import Encoder
+from sengoku.core.traits import Traits
 from sengoku.games.gunkimono.actions import (
     NUM_ACTIONS,
     Place,
@@ -90,6 +93,24 @@ class Gunkimono(Game):
         {"players": 4},
         {"players": 5},
     )
+
+    renderer: ClassVar[str] = "gunkimono"
+
+    # -- Declared hooks (see sengoku.core.game.Game) -------------------------------------
+
+    def features(self) -> Features:
+        from sengoku.games.gunkimono.features import FEATURES
+
+        return FEATURES
+
+    def observation_encoder(self, **options: Any) -> Encoder:
+        from sengoku.games.gunkimono.encoder import GunkimonoEncoder
+
+        return GunkimonoEncoder()
+
+    def traits(self, **options: Any) -> Traits:
+        # Shuffled tiles and banners; ranked returns and every concession sum to zero.
+        return Traits(stochastic=True, zero_sum=True, perfect_information=False)
 
     def new_state(self, seed: int = 0, **options: Any) -> GunkimonoState:
         return GunkimonoState.setup(self, seed, self.resolve_options(**options))

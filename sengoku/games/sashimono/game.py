@@ -11,7 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from sengoku.core.features import Features
 from sengoku.core.game import Action, Game, InvalidOption, Option, ParseError, State
+from sengoku.core.observation import Encoder
+from sengoku.core.traits import Traits
 from sengoku.games.sashimono.cards import (
     CardError,
     available_card_sets,
@@ -100,6 +103,28 @@ class Sashimono(Game):
                                  "rightmost legal Kumi instead of being discarded"),
     }  # fmt: skip
     bench_presets: ClassVar[tuple[Mapping[str, Any], ...]] = ({}, {"mode": "solo"})
+
+    renderer: ClassVar[str] = "sashimono"
+    gymnasium_environments: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "sengoku/SashimonoSolo-v1": {"mode": "solo"},
+    }
+
+    # -- Declared hooks (see sengoku.core.game.Game) -------------------------------------
+
+    def features(self) -> Features:
+        from sengoku.games.sashimono.features import FEATURES
+
+        return FEATURES
+
+    def observation_encoder(self, **options: Any) -> Encoder:
+        from sengoku.games.sashimono.encoder import SashimonoEncoder
+
+        return SashimonoEncoder(options["cards"])
+
+    def traits(self, **options: Any) -> Traits:
+        # Shuffled decks; solo play has one player (general-sum), a duel is +1 / -1.
+        duel = options.get("mode") != "solo"
+        return Traits(stochastic=True, zero_sum=duel, perfect_information=False)
 
     def new_state(self, seed: int = 0, **options: Any) -> SashimonoState:
         opts = self.resolve_options(**options)

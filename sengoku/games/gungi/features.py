@@ -1,4 +1,4 @@
-"""Gungi knowledge: material and tier, captures first, capture-aware playouts.
+"""Gungi's evaluation features for the AI: material and tier, captures first, capture-aware playouts.
 
 Reads the state's board (towers of ``kind * 2 + color``, bottom first), hands and the
 ``hash`` attribute (a Zobrist key, used for the transposition table). Piece values are our
@@ -13,7 +13,7 @@ import random
 from collections.abc import Hashable
 from typing import Any
 
-from sengoku.ai.eval import Knowledge, Level
+from sengoku.core.features import Features, Level
 from sengoku.core.game import Action, Game, State
 from sengoku.games.gungi.move import _INTERNED, DONE_INT, MOVE_SPACE, Move
 from sengoku.games.gungi.pieces import KIND_BY_NAME, MARSHAL, NUM_KINDS
@@ -73,8 +73,7 @@ TOP = _top_table()
 _CACHE_LIMIT = 200_000
 
 
-class GungiKnowledge(Knowledge):
-    hash_attribute = "hash"
+class GungiFeatures(Features):
     rollout_depth = 16
 
     def __init__(self) -> None:
@@ -120,7 +119,7 @@ class GungiKnowledge(Knowledge):
         return value if seat == 0 else -value
 
     def evaluate(self, state: State, seat: int) -> float:
-        # Knowledge.evaluate with the heuristic inlined (search calls this at every leaf).
+        # Features.evaluate with the heuristic inlined (search calls this at every leaf).
         if state.is_terminal():
             return float(state.returns()[seat])
         value = self.balance(state) / SCALE
@@ -177,6 +176,11 @@ class GungiKnowledge(Knowledge):
                 return max(captures, key=lambda m: self.order_key(state, m))
         return rng.choice(legal)
 
+    def position_hash(self, state: State) -> Hashable:
+        """The state's Zobrist key."""
+        s: Any = state
+        return s.hash  # type: ignore[no-any-return]
+
     def position_key(self, state: State) -> Hashable:
         s: Any = state
         return (s.hash, s.to_move, s.phase)
@@ -191,4 +195,4 @@ class GungiKnowledge(Knowledge):
         }
 
 
-KNOWLEDGE = GungiKnowledge()
+FEATURES = GungiFeatures()
