@@ -49,17 +49,17 @@ class LocalBackend(Backend):
                 yield play_game(task)
             return
         pending: set[Future[Result]] = set()
-        source: Iterator[Task | None] = iter(tasks)
+        source = iter(tasks)
         with ProcessPoolExecutor(max_workers=self.workers) as pool:
             try:
                 exhausted = False
                 while True:
                     while not exhausted and len(pending) < 2 * self.workers:
-                        task = next(source, None)
-                        if task is None:
+                        upcoming: Task | None = next(source, None)
+                        if upcoming is None:
                             exhausted = True
                             break
-                        pending.add(pool.submit(play_game, task))
+                        pending.add(pool.submit(play_game, upcoming))
                     if not pending:
                         return
                     done, pending = wait(pending, return_when=FIRST_COMPLETED)

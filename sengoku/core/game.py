@@ -281,6 +281,21 @@ class Game(ABC):
         """The position a FEN describes; games without a FEN raise :class:`NotSupported`."""
         raise NotSupported(f"{self.name} has no FEN (a position notation)")
 
+    def option_from_file(self, option: str, path: str) -> Any:
+        """The value of ``option`` read from a file the user names on their own machine (the
+        command line's ``--cards FILE``); games that read none raise :class:`NotSupported`."""
+        raise NotSupported(f"{self.name} reads no option from a file (asked for {option!r})")
+
+    def scripted_players(self) -> Mapping[str, Callable[[State, random.Random], Action]]:
+        """Named scripted players for self-play reports (``sengoku selfplay --agent NAME``):
+        each picks a legal action of the state from a random generator. Default: none."""
+        return {}
+
+    def selfplay_figures(self, finals: Sequence[State]) -> dict[str, Any]:
+        """The game's own figures for a self-play report over these finished games (its
+        milestones); they are added to the generic ones. Default: none."""
+        return {}
+
     def features(self) -> Features:
         """The game's evaluation features for the AI (default: the rules only)."""
         return GENERIC_FEATURES

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import random
 import re
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, cast
 
 from sengoku.core.features import Features
 from sengoku.core.game import (
@@ -107,6 +108,16 @@ class Gunkimono(Game):
         from sengoku.games.gunkimono.encoder import GunkimonoEncoder
 
         return GunkimonoEncoder()
+
+    def scripted_players(self) -> Mapping[str, Callable[[State, random.Random], Action]]:
+        from sengoku.games.gunkimono.selfplay import balanced_choice
+
+        return {"balanced": cast(Callable[[State, random.Random], Action], balanced_choice)}
+
+    def selfplay_figures(self, finals: Sequence[State]) -> dict[str, Any]:
+        from sengoku.games.gunkimono.selfplay import figures
+
+        return figures(finals)
 
     def traits(self, **options: Any) -> Traits:
         # Shuffled tiles and banners; ranked returns and every concession sum to zero.

@@ -1,22 +1,22 @@
-"""Self-play report for Gunkimono: ``python -m sengoku.games.gunkimono.selfplay``.
+"""Gunkimono's part of the self-play report (``sengoku selfplay gunkimono``).
 
-Plays games between agents (uniformly random by default; ``balanced``, a scripted player
-that mixes honor and victory points; or any agent name that ``sengoku.ai.make_agent`` knows) and summarises scores, game length, when strongholds are
-built (as a fraction of the game), banners claimed and the first seat's advantage. The
-honor-track rows are reconstructed values; this report is how they are checked against the
-spec's target (a balanced player builds the first stronghold around mid-game).
+The report itself is generic (:mod:`sengoku.arena.selfplay`); the game declares, through
+``Gunkimono.scripted_players`` and ``Gunkimono.selfplay_figures``, its scripted ``balanced``
+player (mixes honor and victory points) and its figures: game length in turns, when
+strongholds are built (as a fraction of the game) and banners claimed. The honor-track rows
+are reconstructed values; this report is how they are checked against the spec's target (a
+balanced player builds the first stronghold around mid-game).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import statistics
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
+from sengoku.core.game import State
 from sengoku.games.gunkimono.actions import Score
-from sengoku.games.gunkimono.game import Gunkimono
 from sengoku.games.gunkimono.state import GunkimonoState
 
 
@@ -37,83 +37,30 @@ def balanced_choice(state: GunkimonoState, rng: random.Random) -> Any:
     return rng.choice(legal)
 
 
-def play_one(game: Gunkimono, players: int, seed: int, agent: str) -> GunkimonoState:
-    state = game.new_state(seed, players=players)
-    if agent in ("random", "balanced"):
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            if agent == "balanced":
-                state.apply(balanced_choice(state, rng))
-            else:
-                state.apply(rng.choice(state.legal_actions()))
-        return state
-    from sengoku.ai import make_agent
-
-    agents = [make_agent("gunkimono", agent, seed=seed * 10 + s) for s in range(players)]
-    while not state.is_terminal():
-        seat = state.current_player
-        state.apply(agents[seat].choose(state, seat))
-    return state
-
-
-def selfplay(players: int, games: int, agent: str = "random", seed: int = 0) -> dict[str, Any]:
-    """Summary figures over ``games`` games of ``players`` players."""
-    game = Gunkimono()
-    finals: list[list[int]] = []
-    turns: list[int] = []
+def figures(finals: Sequence[State]) -> dict[str, Any]:
+    """Gunkimono's figures for a self-play report (``Gunkimono.selfplay_figures``): game
+    length in turns, scores with claimed banners, when strongholds are built (as a fraction
+    of the game) and banners claimed."""
+    states = [cast(GunkimonoState, st) for st in finals]
+    players = states[0].num_players
     first_built: list[float] = []  # turn of each seat's first stronghold / game turns
-    built_per_game: list[int] = []
-    banners: list[int] = []
-    wins = [0.0] * players
-    for g in range(games):
-        st = play_one(game, players, seed + g, agent)
-        out = st.outcome()
-        assert out is not None
-        finals.append(st.final_scores())
-        turns.append(st.turns)
+    for st in states:
         firsts: dict[int, int] = {}
         for seat, turn in st.built_at:
             firsts.setdefault(seat, turn)
         first_built.extend(t / max(st.turns, 1) for t in firsts.values())
-        built_per_game.append(len(st.built_at))
-        banners.append(sum(len(b) for b in st.banners))
-        for w in out.winners:
-            wins[w] += 1 / len(out.winners)
+    finals_scores = [st.final_scores() for st in states]
     return {
-        "players": players,
-        "games": games,
-        "agent": agent,
         "mean_final_score_by_seat": [
-            round(statistics.mean(f[s] for f in finals), 1) for s in range(players)
+            round(statistics.mean(f[s] for f in finals_scores), 1) for s in range(players)
         ],
-        "mean_turns": round(statistics.mean(turns), 1),
-        "strongholds_built_per_game": round(statistics.mean(built_per_game), 2),
-        "players_with_a_stronghold": round(len(first_built) / (games * players), 3),
+        "mean_turns": round(statistics.mean(st.turns for st in states), 1),
+        "strongholds_built_per_game": round(statistics.mean(len(st.built_at) for st in states), 2),
+        "players_with_a_stronghold": round(len(first_built) / (len(states) * players), 3),
         "first_stronghold_at_fraction_of_game": (
             round(statistics.median(first_built), 2) if first_built else None
         ),
-        "banners_claimed_per_game": round(statistics.mean(banners), 2),
-        "win_share_by_seat": [round(w / games, 3) for w in wins],
-        "first_seat_advantage": round(wins[0] / games - 1 / players, 3),
+        "banners_claimed_per_game": round(
+            statistics.mean(sum(len(b) for b in st.banners) for st in states), 2
+        ),
     }
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--agent", default="random")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    report = selfplay(args.players, args.games, args.agent, args.seed)
-    if args.json:
-        print(json.dumps(report))
-    else:
-        for key, value in report.items():
-            print(f"{key}: {value}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

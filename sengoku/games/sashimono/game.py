@@ -121,6 +121,15 @@ class Sashimono(Game):
 
         return SashimonoEncoder(options["cards"])
 
+    def option_from_file(self, option: str, path: str) -> Any:
+        """``cards``: a card file or folder in the card language, registered under a name (the
+        option itself only ever holds a name)."""
+        if option != "cards":
+            return super().option_from_file(option, path)
+        from sengoku.games.sashimono.cards import register_card_file
+
+        return register_card_file(path)
+
     def traits(self, **options: Any) -> Traits:
         # Shuffled decks; solo play has one player (general-sum), a duel is +1 / -1.
         duel = options.get("mode") != "solo"
