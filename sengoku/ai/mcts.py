@@ -238,7 +238,7 @@ class ISMCTSAgent(MCTSAgent):
     def choose(self, state: State, seat: int, budget: Budget | None = None) -> Action:
         if state.is_terminal() or state.current_player != seat:
             self.observe(state, seat)  # raises the clear error
-        legal = state.legal_actions()
+        legal: list[Action] = state.legal_actions()
         if len(legal) == 1:
             self.last_stats = {"iterations": 0}
             return legal[0]

@@ -54,7 +54,8 @@ class Features:
 
     def rollout_action(self, state: State, rng: random.Random) -> Action:
         """The playout policy: uniformly random unless a game knows better."""
-        return rng.choice(state.legal_actions())
+        action: Action = rng.choice(state.legal_actions())
+        return action
 
     def order_key(self, state: State, action: Action) -> float:
         """Higher first: alpha-beta's move ordering (e.g. the value of a capture)."""

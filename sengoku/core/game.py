@@ -19,7 +19,9 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic
+
+from typing_extensions import TypeVar
 
 from sengoku.core.features import GENERIC_FEATURES, Features
 from sengoku.core.observation import Encoder
@@ -27,6 +29,10 @@ from sengoku.core.traits import Traits
 
 #: An action is a frozen, hashable value object whose ``str`` is its canonical notation.
 Action = Hashable
+#: The action type of a game's states: a game declares ``class MyState(State[MyAction])``
+#: and its states' ``legal_actions`` and ``apply`` are typed with it (no ``type: ignore``).
+#: A bare ``State`` (code that plays any game) is ``State[Any]``.
+ActionT = TypeVar("ActionT", bound=Hashable, default=Any)
 
 #: An event is a JSON-ready dict with at least ``type`` and ``audience``
 #: (``None``: everyone; else the list of seats that may see it).
@@ -266,7 +272,7 @@ class Game(ABC):
     def parse_action(self, state: State, text: str) -> Action:
         """Accept canonical or short notation naming exactly one legal action."""
         wanted = normalize_notation(text)
-        legal = state.legal_actions()
+        legal: list[Action] = state.legal_actions()
         exact = [a for a in legal if normalize_notation(str(a)) == wanted]
         if len(exact) == 1:
             return exact[0]
@@ -340,8 +346,11 @@ def pick_one(text: str, candidates: Sequence[Action], legal: Sequence[Action]) -
     )
 
 
-class State(ABC):
-    """One position of one match, advanced in place by :meth:`apply`."""
+class State(ABC, Generic[ActionT]):
+    """One position of one match, advanced in place by :meth:`apply`.
+
+    Generic over the game's action type (``State[GungiMove]``); see :data:`ActionT`.
+    """
 
     game: Game
     options: dict[str, Any]
@@ -353,11 +362,11 @@ class State(ABC):
         """The seat to decide, or ``TERMINAL`` (-1) once the game is over."""
 
     @abstractmethod
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> list[ActionT]:
         """The legal actions, in ascending ``action_to_int`` order; empty once terminal."""
 
     @abstractmethod
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: ActionT) -> list[Event]:
         """Play ``action``; raise :class:`IllegalAction` (changing nothing) if not legal."""
 
     def concede(self, seat: int, reason: str = "resignation") -> list[Event]:
@@ -455,7 +464,7 @@ class State(ABC):
         ]
 
     @abstractmethod
-    def clone(self) -> State: ...
+    def clone(self) -> State[ActionT]: ...
 
     @abstractmethod
     def is_terminal(self) -> bool: ...
@@ -469,7 +478,7 @@ class State(ABC):
         """JSON-ready: exactly what ``seat`` may see (``None``: a spectator)."""
 
     @abstractmethod
-    def determinize(self, seat: int, rng: random.Random) -> State:
+    def determinize(self, seat: int, rng: random.Random) -> State[ActionT]:
         """A full state consistent with ``view(seat)``, hidden parts resampled."""
 
     @abstractmethod

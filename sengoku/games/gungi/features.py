@@ -126,7 +126,7 @@ class GungiFeatures(Features):
         return 0.9 * math.tanh(value if seat == 0 else -value)
 
     def order_key(self, state: State, action: Action) -> float:
-        code = action.code  # type: ignore[attr-defined]
+        code: int = action.code  # type: ignore[attr-defined]
         act = code >> 14
         if act >= MOVE_SPACE or not (act >> 2) & 1:  # not a capture
             return 1.0 if act < DONE_INT and act & 3 else 0.0  # betrayals next
@@ -136,7 +136,7 @@ class GungiFeatures(Features):
         return 10.0 + gain - VALUE[(code >> 2) & 15] / 10.0
 
     def is_noisy(self, state: State, action: Action) -> bool:
-        act = action.code >> 14  # type: ignore[attr-defined]
+        act: int = action.code >> 14  # type: ignore[attr-defined]
         return act < DONE_INT and (act & 3 != 0 or (act < MOVE_SPACE and (act >> 2) & 1 == 1))
 
     def order_keys(self, state: State, actions: list[Action]) -> list[float]:
@@ -161,16 +161,17 @@ class GungiFeatures(Features):
         """The legal actions ``is_noisy`` accepts (captures and betrayals), in legal order,
         for quiescence search: the engine generates only those, as codes."""
         interned = _INTERNED
-        return [interned.get(code) or Move(code) for code in state.noisy_codes()]  # type: ignore[attr-defined]
+        s: Any = state
+        return [interned.get(code) or Move(code) for code in s.noisy_codes()]
 
     def rollout_action(self, state: State, rng: random.Random) -> Action:
-        legal = state.legal_actions()
+        legal: list[Move] = state.legal_actions()
         # Take the Marshal when possible (it ends the game); else captures half of the time.
-        captures = [m for m in legal if m.capture]  # type: ignore[attr-defined]
+        captures = [m for m in legal if m.capture]
         if captures:
-            board = state.board  # type: ignore[attr-defined]
+            board: Any = state.board  # type: ignore[attr-defined]
             for move in captures:
-                if any(p >> 1 == MARSHAL for p in board[move.destination]):  # type: ignore[attr-defined]
+                if any(p >> 1 == MARSHAL for p in board[move.destination]):
                     return move
             if rng.random() < 0.5:
                 return max(captures, key=lambda m: self.order_key(state, m))

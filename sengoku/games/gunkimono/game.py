@@ -162,7 +162,7 @@ class Gunkimono(Game):
         if not isinstance(text, str):
             raise ParseError(f"Gunkimono notation is a string, not {type(text).__name__}")
         wanted = _norm(text)
-        legal = state.legal_actions()
+        legal: list[Action] = state.legal_actions()
         exact = [a for a in legal if _norm(str(a)) == wanted]
         if len(exact) == 1:
             return exact[0]

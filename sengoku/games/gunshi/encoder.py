@@ -275,7 +275,7 @@ class GunshiEncoder(Encoder):
         if command is not None:
             self._command(w, o["command"], command, cells, dirs)
 
-    def _index(self, names: tuple[str, ...], value: str, what: str) -> int:
+    def _index(self, names: tuple[str, ...] | str, value: str, what: str) -> int:
         try:
             return names.index(value)
         except ValueError:

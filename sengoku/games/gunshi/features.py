@@ -102,7 +102,7 @@ class GunshiFeatures(Features):
 
     def side_value(self, state: Any, seat: int, cells: list[list[int]]) -> float:
         other = 1 - seat
-        value = INVASION * state.invaders[seat] / max(INVADERS_TO_WIN, 1)
+        value: float = INVASION * state.invaders[seat] / max(INVADERS_TO_WIN, 1)
         near: set[int] = set()
         for cell in cells[seat]:
             near.update(_NEAR[cell])

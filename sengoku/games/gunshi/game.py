@@ -393,11 +393,11 @@ class Gunshi(Game):
             raise ParseError(
                 f"Gunshi notation is a string such as 'to d4' or 'd4', not {type(text).__name__}"
             )
-        legal = state.legal_actions()
+        legal: list[GunshiAction] = state.legal_actions()
         wanted = normalize_notation(_canonical_edges(text))
         exact = [a for a in legal if normalize_notation(str(a)) == wanted]
         if len(exact) == 1:
-            return exact[0]  # type: ignore[return-value]
+            return exact[0]
         short = [
             a
             for a, text in zip(legal, _short_forms(legal), strict=True)

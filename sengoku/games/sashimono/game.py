@@ -150,7 +150,8 @@ class Sashimono(Game):
         return KIND_OFFSET[action.kind] + action.arg
 
     def int_to_action(self, state: State, n: int) -> Action:
-        for a in state.legal_actions():
+        legal: list[Act] = state.legal_actions()
+        for a in legal:
             if self.action_to_int(state, a) == n:
                 return a
         if not 0 <= n < NUM_ACTIONS:

@@ -5,7 +5,7 @@ Written only against ``sengoku.core``: it declares no features, encoder or rende
 own, so every agent, adapter and the browser client use the generic ones.
 
 >>> from sengoku_nim import Nim
->>> state = Nim().new_state(heaps="1-2")
+>>> state = Nim().new_state(heaps="tiny")
 >>> [str(a) for a in state.legal_actions()]
 ['a1', 'b1', 'b2']
 """
@@ -31,7 +31,7 @@ from sengoku.core.game import (
 from sengoku.core.traits import Traits
 
 #: The starting heaps a game may choose.
-HEAPS = {"5-7-9-11": (5, 7, 9, 11), "1-3-5-7": (1, 3, 5, 7), "1-2": (1, 2)}
+HEAPS = {"long": (5, 7, 9, 11), "classic": (1, 3, 5, 7), "tiny": (1, 2)}
 MAX_HEAPS = 4
 MAX_TAKE = 3
 LETTERS = "abcd"
@@ -55,7 +55,12 @@ class Nim(Game):
     max_players = 2
     title = "Nim: take 1-3 stones from one heap; whoever takes the last stone wins"
     options: ClassVar[Mapping[str, Option]] = {
-        "heaps": Option("heaps", "5-7-9-11", tuple(HEAPS), "the starting heaps"),
+        "heaps": Option(
+            "heaps",
+            "long",
+            tuple(HEAPS),
+            "the starting heaps: long 5-7-9-11, classic 1-3-5-7, tiny 1-2",
+        ),
     }
 
     def new_state(self, seed: int = 0, **options: Any) -> NimState:
@@ -92,9 +97,9 @@ class Nim(Game):
         return Traits(stochastic=False, zero_sum=True, perfect_information=True)
 
 
-class NimState(State):
+class NimState(State[Take]):
     def __init__(self, game: Nim, options: dict[str, Any], heaps: list[int]) -> None:
-        self.game = game
+        self.game: Nim = game
         self.options = options
         self.num_players = 2
         self.heaps = heaps
@@ -115,7 +120,7 @@ class NimState(State):
             for n in range(1, min(size, MAX_TAKE) + 1)
         ]
 
-    def apply(self, action: Any) -> list[Event]:
+    def apply(self, action: Take) -> list[Event]:
         if action not in self.legal_actions():
             raise IllegalAction(f"Nim: {action} is not legal (take 1 to 3 stones from one heap)")
         mover = self.to_move
