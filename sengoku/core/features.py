@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -80,6 +80,18 @@ class Features:
         """The noisy actions of ``state`` in legal order; a game may list them cheaper."""
         is_noisy = self.is_noisy
         return [a for a in state.legal_actions() if is_noisy(state, a)]
+
+    def native_search(
+        self,
+        state: State,
+        root_order: list[Action],
+        options: Mapping[str, Any],
+        iterations: int | None,
+        seconds: float | None,
+    ) -> tuple[Action, dict[str, Any]] | None:
+        """Alpha-beta (:mod:`sengoku.ai.alphabeta`) run by a game's compiled core from the
+        root order it made: (best action, stats), or None where the game has no such core."""
+        return None
 
     def position_hash(self, state: State) -> Hashable | None:
         """A hash of the position that the game keeps (a Zobrist key), or None."""

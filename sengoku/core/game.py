@@ -271,6 +271,8 @@ class Game(ABC):
 
     def parse_action(self, state: State, text: str) -> Action:
         """Accept canonical or short notation naming exactly one legal action."""
+        if not isinstance(text, str):
+            raise ParseError(f"notation must be text, not {type(text).__name__}")
         wanted = normalize_notation(text)
         legal: list[Action] = state.legal_actions()
         exact = [a for a in legal if normalize_notation(str(a)) == wanted]
