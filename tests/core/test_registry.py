@@ -59,3 +59,19 @@ def test_a_broken_plugin_is_named_and_breaks_nothing_else(
 def test_unknown_game_lists_the_registered_ones() -> None:
     with pytest.raises(SengokuError, match="available: .*gungi"):
         sengoku.load_game("chess")
+
+
+def test_a_source_checkout_with_stale_metadata_reads_its_pyproject(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import importlib.metadata
+
+    import sengoku.core.registry as registry_module
+
+    def no_entry_points(**_: object) -> list[importlib.metadata.EntryPoint]:
+        return []
+
+    monkeypatch.setattr(registry_module.importlib.metadata, "entry_points", no_entry_points)
+    registry = Registry(discover=discover)
+    assert {"gungi", "gunshi", "gunkimono", "sashimono"} <= set(registry.names())
+    assert registry.load("gunshi").name == "gunshi"
