@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 import sengoku
-from sengoku.bench import peak_memory_of, random_play
+from sengoku.core.bench import peak_memory_of, random_play
 
 
 def chess_random_play(seconds: float, seed: int = 0) -> dict[str, Any]:

@@ -351,7 +351,7 @@ def pick_one(text: str, candidates: Sequence[Action], legal: Sequence[Action]) -
 class State(ABC, Generic[ActionT]):
     """One position of one match, advanced in place by :meth:`apply`.
 
-    Generic over the game's action type (``State[GungiMove]``); see :data:`ActionT`.
+    Generic over the game's action type (``State[MyMove]``); see :data:`ActionT`.
     """
 
     game: Game
