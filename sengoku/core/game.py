@@ -327,6 +327,7 @@ class Game(ABC):
             "min_players": self.min_players,
             "max_players": self.max_players,
             "options": [opt.to_json() for opt in self.options.values()],
+            "renderer": self.renderer,
         }
 
 
