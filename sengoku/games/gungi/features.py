@@ -114,6 +114,11 @@ class GungiFeatures(Features):
         self.cache[key] = total
         return total
 
+    def position_hash(self, state: State) -> Hashable:
+        """The state's Zobrist key."""
+        s: Any = state
+        return s.hash  # type: ignore[no-any-return]
+
     def heuristic(self, state: State, seat: int) -> float:
         value = self.balance(state) / SCALE
         return value if seat == 0 else -value
@@ -176,11 +181,6 @@ class GungiFeatures(Features):
             if rng.random() < 0.5:
                 return max(captures, key=lambda m: self.order_key(state, m))
         return rng.choice(legal)
-
-    def position_hash(self, state: State) -> Hashable:
-        """The state's Zobrist key."""
-        s: Any = state
-        return s.hash  # type: ignore[no-any-return]
 
     def position_key(self, state: State) -> Hashable:
         s: Any = state
