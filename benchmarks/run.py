@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 import sengoku
-from sengoku.bench import peak_memory_of, random_play
+from sengoku.core.bench import peak_memory_of, random_play
 
 
 def chess_random_play(seconds: float, seed: int = 0) -> dict[str, Any]:
@@ -99,7 +99,7 @@ def gungi_native_figures(gungi: Any, seconds: float, chess: float) -> dict[str, 
     if not out["available"]:
         out["reason"] = native_core.UNAVAILABLE_REASON
         return out
-    from sengoku.interop.gungi_batch import GungiBatch
+    from sengoku.games.gungi.batch import GungiBatch
 
     for mode in ("intro", "advanced"):
         with gungi_engine(False):

@@ -34,9 +34,7 @@ def game_options(game: Game, args: argparse.Namespace) -> dict[str, Any]:
         # and played under a name (the ``cards`` option itself only ever holds a name).
         if "cards" not in game.options:
             raise SengokuError(f"{game.name} has no 'cards' option")
-        from sengoku.games.sashimono.cards import register_card_file
-
-        options["cards"] = register_card_file(args.cards)
+        options["cards"] = game.option_from_file("cards", args.cards)
     for flag in ("mode", "players", "variant", "preset", "vp"):
         value = getattr(args, flag, None)
         if value is not None:
@@ -111,18 +109,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def perft(state: State, depth: int) -> int:
-    """Leaf count at ``depth`` through the contract (games may provide a faster ``perft``)."""
-    fast = getattr(state, "perft", None)
-    if fast is not None:
-        return int(fast(depth))
-    if depth == 0:
-        return 1
-    total = 0
-    for action in state.legal_actions():
-        child = state.clone()
-        child.apply(action)
-        total += perft(child, depth - 1)
-    return total
+    """Leaf count at ``depth`` (the state's declared ``perft``: generic, or the game's own)."""
+    return state.perft(depth)
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
@@ -131,10 +119,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     game = load_game(args.game)
     options = game_options(game, args)
     if args.fen:
-        from_fen = getattr(game, "from_fen", None)
-        if from_fen is None:
-            raise SengokuError(f"{game.name} has no FEN")
-        state = from_fen(args.fen, **options)
+        state = game.from_fen(args.fen, **options)
     else:
         state = game.new_state(args.seed, **options)
     start = time.perf_counter()
@@ -156,7 +141,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from sengoku.bench import measure
+    from sengoku.core.bench import measure
 
     if args.game == "ai":
         from sengoku.ai.bench import run_cli
@@ -209,18 +194,17 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    import importlib
+    from sengoku.arena.selfplay import selfplay
 
-    try:
-        module = importlib.import_module(f"sengoku.arena.{args.game}_selfplay")
-    except ModuleNotFoundError:
-        raise SengokuError(f"{args.game} has no self-play report") from None
-    argv = ["--games", str(args.games), "--agent", args.agent, "--seed", str(args.seed)]
-    if args.players is not None:
-        argv += ["--players", str(args.players)]
+    game = load_game(args.game)
+    options = game_options(game, args)
+    report = selfplay(game, args.games, args.agent, args.seed, options)
     if args.json:
-        argv.append("--json")
-    return int(module.main(argv))
+        print(json.dumps(report, ensure_ascii=False))
+    else:
+        for key, value in report.items():
+            print(f"{key}: {value}")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -278,9 +262,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("selfplay", help="a self-play report (scores, turns, milestones)")
     p.add_argument("game", choices=list_games())
-    p.add_argument("--players", type=int)
+    _add_option_flags(p)
     p.add_argument("--games", type=int, default=100)
-    p.add_argument("--agent", default="random", help="random, or an AI agent name")
+    p.add_argument(
+        "--agent",
+        default="random",
+        help="random, a scripted player that the game declares, or an AI agent (level3, mcts, ...)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_selfplay)

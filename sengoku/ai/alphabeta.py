@@ -197,15 +197,8 @@ class AlphaBetaAgent(Agent):
         if stand >= beta or left <= 0:
             return stand
         alpha = max(alpha, stand)
-        # A game's knowledge may list the noisy actions itself, in legal order (cheaper
-        # than asking is_noisy of every legal action).
-        noisy_actions = getattr(knowledge, "noisy_actions", None)
-        if noisy_actions is not None:
-            noisy = noisy_actions(state)
-        else:
-            is_noisy = knowledge.is_noisy
-            noisy = [a for a in state.legal_actions() if is_noisy(state, a)]
-        noisy = self.by_order_key(state, noisy)
+        # In legal order: a game's features may list them cheaper than is_noisy one by one.
+        noisy = self.by_order_key(state, knowledge.noisy_actions(state))
         for action in noisy:
             value = self.child_value(state, action, player, 0, alpha, beta, ply, left - 1)
             if value >= beta:
@@ -236,13 +229,8 @@ class AlphaBetaAgent(Agent):
         return [legal[entry[3]] for entry in decorated]
 
     def order_keys(self, state: State, actions: list[Action]) -> list[float]:
-        """The knowledge's order key of each action (in one call where it offers that)."""
-        knowledge = self.knowledge
-        bulk = getattr(knowledge, "order_keys", None)
-        if bulk is not None:
-            keys: list[float] = bulk(state, actions)
-            return keys
-        return [knowledge.order_key(state, action) for action in actions]
+        """The features' order key of each action (one call: a game may do them in a pass)."""
+        return self.knowledge.order_keys(state, actions)
 
     def by_order_key(self, state: State, actions: list[Action]) -> list[Action]:
         """``actions`` by order key, higher first; ties keep their order (stable sort)."""

@@ -131,7 +131,8 @@ class Agent(ABC):
 
 def pick_legal(state: State, action: Action) -> Action:
     """The action of ``state``'s legal list equal to ``action`` (from a determinization)."""
-    for legal in state.legal_actions():
+    candidates: list[Action] = state.legal_actions()
+    for legal in candidates:
         if legal == action:
             return legal
     raise SengokuError(f"agent chose {action}, which is not legal in the real state")
@@ -143,4 +144,5 @@ class RandomAgent(Agent):
     name = "random"
 
     def choose(self, state: State, seat: int, budget: Budget | None = None) -> Action:
-        return self.rng.choice(state.legal_actions())
+        action: Action = self.rng.choice(state.legal_actions())
+        return action

@@ -16,7 +16,7 @@ from typing import Any
 
 from sengoku.ai import make_agent
 from sengoku.ai.base import Budget
-from sengoku.bench import random_play
+from sengoku.core.bench import random_play
 from sengoku.core.game import Game, SengokuError, State
 from sengoku.core.registry import load_game
 

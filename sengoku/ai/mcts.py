@@ -19,7 +19,8 @@ from collections.abc import Callable
 from typing import Any
 
 from sengoku.ai.base import Agent, Budget, Clock, pick_legal
-from sengoku.ai.eval import Knowledge, knowledge_for
+from sengoku.ai.eval import knowledge_for
+from sengoku.core.features import Features
 from sengoku.core.game import Action, Game, SengokuError, State
 
 
@@ -90,7 +91,7 @@ class Node:
 
 
 def playout_values(
-    state: State, knowledge: Knowledge, rng: random.Random, depth: int | None
+    state: State, knowledge: Features, rng: random.Random, depth: int | None
 ) -> list[float]:
     """Play the rollout policy from ``state`` (changed in place); each seat's value in [0, 1]."""
     plies = 0
@@ -119,8 +120,7 @@ class MCTSAgent(Agent):
         self.knowledge = knowledge_for(game)
         # Without a move ordering (the generic order_key: every action 0.0) the stable sort in
         # expansion_order keeps the shuffled order, so it is skipped.
-        order_key = getattr(self.knowledge.order_key, "__func__", None)
-        self.ordered = order_key is not Knowledge.order_key
+        self.ordered = self.knowledge.orders_moves
         depth = self.options["rollout_depth"]
         if depth == "game":
             self.rollout_depth = self.knowledge.rollout_depth
@@ -238,7 +238,7 @@ class ISMCTSAgent(MCTSAgent):
     def choose(self, state: State, seat: int, budget: Budget | None = None) -> Action:
         if state.is_terminal() or state.current_player != seat:
             self.observe(state, seat)  # raises the clear error
-        legal = state.legal_actions()
+        legal: list[Action] = state.legal_actions()
         if len(legal) == 1:
             self.last_stats = {"iterations": 0}
             return legal[0]

@@ -55,11 +55,11 @@ class LocalBackend(Backend):
                 exhausted = False
                 while True:
                     while not exhausted and len(pending) < 2 * self.workers:
-                        task = next(source, None)
-                        if task is None:
+                        upcoming: Task | None = next(source, None)
+                        if upcoming is None:
                             exhausted = True
                             break
-                        pending.add(pool.submit(play_game, task))
+                        pending.add(pool.submit(play_game, upcoming))
                     if not pending:
                         return
                     done, pending = wait(pending, return_when=FIRST_COMPLETED)

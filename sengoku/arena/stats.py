@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from sengoku.core.game import SengokuError
 
@@ -257,7 +257,8 @@ def openskill_ratings(
         teams = [[model.rating(mu=ratings[a].mu, sigma=ratings[a].sigma, name=a)] for a in seats]
         # openskill wants integer ranks, lower = better: count the seats that scored more.
         ranks = [sum(1 for o in scores if o > s) for s in scores]
-        rated = model.rate(teams, ranks=ranks)
+        # (its annotation says floats; the integers are what it is given at run time).
+        rated = model.rate(teams, ranks=cast(list[float], ranks))
         updates: dict[str, list[tuple[float, float]]] = {}
         for agent, team in zip(seats, rated, strict=True):
             updates.setdefault(agent, []).append((team[0].mu, team[0].sigma))

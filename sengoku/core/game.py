@@ -18,11 +18,21 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic
+
+from typing_extensions import TypeVar
+
+from sengoku.core.features import GENERIC_FEATURES, Features
+from sengoku.core.observation import Encoder
+from sengoku.core.traits import Traits
 
 #: An action is a frozen, hashable value object whose ``str`` is its canonical notation.
 Action = Hashable
+#: The action type of a game's states: a game declares ``class MyState(State[MyAction])``
+#: and its states' ``legal_actions`` and ``apply`` are typed with it (no ``type: ignore``).
+#: A bare ``State`` (code that plays any game) is ``State[Any]``.
+ActionT = TypeVar("ActionT", bound=Hashable, default=Any)
 
 #: An event is a JSON-ready dict with at least ``type`` and ``audience``
 #: (``None``: everyone; else the list of seats that may see it).
@@ -46,6 +56,10 @@ class InvalidOption(SengokuError):
 
 class ParseError(SengokuError):
     """Text that names no legal action, or several (the message lists the candidates)."""
+
+
+class NotSupported(SengokuError):
+    """An optional ability (a FEN, a fast perft, ...) that this game does not declare."""
 
 
 def event(type_: str, audience: Sequence[int] | None = None, **details: Any) -> Event:
@@ -202,6 +216,21 @@ class Game(ABC):
     #: Option sets that ``sengoku bench`` plays (random games), e.g. each mode.
     bench_presets: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)
 
+    # -- Declared hooks: optional abilities, each with a default (never probed) ------------
+
+    #: True when the game's rules say whose clock runs (its states override
+    #: :meth:`State.clock_seat`): the server then never leaves the first move untimed.
+    clock_rules: ClassVar[bool] = False
+    #: Seconds per player of the game's own tournament time control (its ``time_control``
+    #: option), or None: the server's default.
+    tournament_seconds: ClassVar[float | None] = None
+    #: Renderer manifest: the ES module of the browser client that draws this game, a name
+    #: under ``sengoku/web/js/games/`` ("generic": the generic renderer of views and choices).
+    renderer: ClassVar[str] = "generic"
+    #: Gymnasium environments this game offers: environment id -> the options it plays
+    #: (:mod:`sengoku.interop.gymnasium` registers them; one-seat configurations only).
+    gymnasium_environments: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+
     def resolve_options(self, **options: Any) -> dict[str, Any]:
         """All options with defaults filled in; unknown names or bad values raise."""
         unknown = sorted(set(options) - set(self.options))
@@ -245,7 +274,7 @@ class Game(ABC):
         if not isinstance(text, str):
             raise ParseError(f"notation must be text, not {type(text).__name__}")
         wanted = normalize_notation(text)
-        legal = state.legal_actions()
+        legal: list[Action] = state.legal_actions()
         exact = [a for a in legal if normalize_notation(str(a)) == wanted]
         if len(exact) == 1:
             return exact[0]
@@ -256,6 +285,39 @@ class Game(ABC):
         """A terminal drawing of what ``seat`` may see (``None``: a spectator)."""
         return str(state)
 
+    def from_fen(self, fen: str, **options: Any) -> State:
+        """The position a FEN describes; games without a FEN raise :class:`NotSupported`."""
+        raise NotSupported(f"{self.name} has no FEN (a position notation)")
+
+    def option_from_file(self, option: str, path: str) -> Any:
+        """The value of ``option`` read from a file the user names on their own machine (the
+        command line's ``--cards FILE``); games that read none raise :class:`NotSupported`."""
+        raise NotSupported(f"{self.name} reads no option from a file (asked for {option!r})")
+
+    def scripted_players(self) -> Mapping[str, Callable[[State, random.Random], Action]]:
+        """Named scripted players for self-play reports (``sengoku selfplay --agent NAME``):
+        each picks a legal action of the state from a random generator. Default: none."""
+        return {}
+
+    def selfplay_figures(self, finals: Sequence[State]) -> dict[str, Any]:
+        """The game's own figures for a self-play report over these finished games (its
+        milestones); they are added to the generic ones. Default: none."""
+        return {}
+
+    def features(self) -> Features:
+        """The game's evaluation features for the AI (default: the rules only)."""
+        return GENERIC_FEATURES
+
+    def observation_encoder(self, **options: Any) -> Encoder | None:
+        """The game's observation encoder for ``options`` (resolved), or None (the default):
+        the research adapters then use their generic, lossless encoding of the view."""
+        return None
+
+    def traits(self, **options: Any) -> Traits:
+        """The game type for resolved ``options`` (default: the always-safe description,
+        stochastic and general-sum, with :attr:`perfect_information`)."""
+        return Traits(stochastic=True, zero_sum=False, perfect_information=self.perfect_information)
+
     def describe(self) -> dict[str, Any]:
         """JSON-ready description for listings and the API."""
         return {
@@ -265,6 +327,7 @@ class Game(ABC):
             "min_players": self.min_players,
             "max_players": self.max_players,
             "options": [opt.to_json() for opt in self.options.values()],
+            "renderer": self.renderer,
         }
 
 
@@ -286,8 +349,11 @@ def pick_one(text: str, candidates: Sequence[Action], legal: Sequence[Action]) -
     )
 
 
-class State(ABC):
-    """One position of one match, advanced in place by :meth:`apply`."""
+class State(ABC, Generic[ActionT]):
+    """One position of one match, advanced in place by :meth:`apply`.
+
+    Generic over the game's action type (``State[MyMove]``); see :data:`ActionT`.
+    """
 
     game: Game
     options: dict[str, Any]
@@ -299,11 +365,11 @@ class State(ABC):
         """The seat to decide, or ``TERMINAL`` (-1) once the game is over."""
 
     @abstractmethod
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> list[ActionT]:
         """The legal actions, in ascending ``action_to_int`` order; empty once terminal."""
 
     @abstractmethod
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: ActionT) -> list[Event]:
         """Play ``action``; raise :class:`IllegalAction` (changing nothing) if not legal."""
 
     def concede(self, seat: int, reason: str = "resignation") -> list[Event]:
@@ -342,6 +408,35 @@ class State(ABC):
         """``seat`` ran out of time: a :meth:`concede` with the reason ``timeout``."""
         return self.concede(seat, "timeout")
 
+    @property
+    def clock_seat(self) -> int | None:
+        """The seat whose clock runs now, or None (no clock runs).
+
+        By default the seat to act, unless :attr:`clock_running` is false or the game is over.
+        A game whose rules say otherwise (phases without a clock, a clock that runs for the
+        seat that is not to act) overrides this and sets ``Game.clock_rules``.
+        """
+        if self.is_terminal() or not self.clock_running:
+            return None
+        return self.current_player
+
+    @property
+    def clock_running(self) -> bool:
+        """False while the game's rules stop the clocks (default: they always run)."""
+        return True
+
+    def perft(self, depth: int) -> int:
+        """Leaf count of the move tree at ``depth`` plies, through the contract (games may
+        override with a faster count; perft tests pin both)."""
+        if depth == 0:
+            return 1
+        total = 0
+        for action in self.legal_actions():
+            child = self.clone()
+            child.apply(action)
+            total += child.perft(depth - 1)
+        return total
+
     def interim_scores(self) -> tuple[float, ...] | None:
         """The game's own points now, for a result that cuts the game short (a concession,
         a timeout, the length limit); ``None`` (the default) means 1 win / 0 loss."""
@@ -372,7 +467,7 @@ class State(ABC):
         ]
 
     @abstractmethod
-    def clone(self) -> State: ...
+    def clone(self) -> State[ActionT]: ...
 
     @abstractmethod
     def is_terminal(self) -> bool: ...
@@ -386,7 +481,7 @@ class State(ABC):
         """JSON-ready: exactly what ``seat`` may see (``None``: a spectator)."""
 
     @abstractmethod
-    def determinize(self, seat: int, rng: random.Random) -> State:
+    def determinize(self, seat: int, rng: random.Random) -> State[ActionT]:
         """A full state consistent with ``view(seat)``, hidden parts resampled."""
 
     @abstractmethod
@@ -402,25 +497,44 @@ class State(ABC):
         return f"<{self.game.name} state, player {self.current_player} to act>"
 
 
-@dataclass
+#: Builds a game (a class, or a function that imports it first).
+GameFactory = Callable[[], Game]
+
+
 class Registry:
-    """Game names to factories, imported lazily so a game costs nothing until used."""
+    """Game names to factories, imported lazily so a game costs nothing until used.
 
-    factories: dict[str, Callable[[], Game]] = field(default_factory=dict)
-    _cache: dict[str, Game] = field(default_factory=dict)
+    ``discover`` (if given) fills the table on first use: :mod:`sengoku.core.registry` reads
+    the ``sengoku.games`` entry points with it. :meth:`register` adds a game by hand (tests).
+    """
 
-    def register(self, name: str, factory: Callable[[], Game]) -> None:
+    def __init__(self, discover: Callable[[Registry], None] | None = None) -> None:
+        self.factories: dict[str, GameFactory] = {}
+        self._cache: dict[str, Game] = {}
+        self._discover = discover
+        self._discovered = discover is None
+
+    def _ensure(self) -> None:
+        if not self._discovered:
+            self._discovered = True
+            assert self._discover is not None
+            self._discover(self)
+
+    def register(self, name: str, factory: GameFactory) -> None:
         self.factories[name] = factory
 
     def load(self, name: str) -> Game:
+        self._ensure()
         key = name.strip().lower()
         if key not in self.factories:
-            raise SengokuError(
-                f"unknown game {name!r}; available: {', '.join(sorted(self.factories))}"
+            known = ", ".join(sorted(self.factories)) or (
+                "none (is sengoku installed? `pip install -e .` registers its games)"
             )
+            raise SengokuError(f"unknown game {name!r}; available: {known}")
         if key not in self._cache:
             self._cache[key] = self.factories[key]()
         return self._cache[key]
 
     def names(self) -> list[str]:
+        self._ensure()
         return sorted(self.factories)

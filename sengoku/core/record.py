@@ -10,19 +10,23 @@ A record is JSON::
 A seed beyond 2**53 - 1 (the server draws 128-bit seeds) is written as a string of decimal
 digits, so that JavaScript readers do not round it; both forms are read.
 
-Actions are stored in canonical notation. ``replay`` rebuilds the state move by move and
-rejects a record that does not replay, naming the move number and the reason.
+Actions are stored in canonical notation. :meth:`GameRecord.steps` is the one replay of a
+record: it rebuilds the state move by move, plays each concession where the record puts it,
+and rejects a record that does not replay, naming the move number and the reason. Everything
+that replays (``replay``, the server, the web replay, the research adapters) goes through it;
+a caller that drives its own wrapper of the state passes a :class:`ReplayTarget`.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, Protocol
 
-from sengoku.core.game import Action, Game, SengokuError, State
+from sengoku.core.game import Action, Event, Game, SengokuError, State
 from sengoku.core.registry import load_game
 
 #: Seeds beyond this are refused (the server draws 128-bit seeds).
@@ -40,6 +44,52 @@ def seed_json(seed: int) -> int | str:
 
 class InvalidRecord(SengokuError):
     """A record that is malformed or does not replay; the message says where and why."""
+
+
+class ReplayTarget(Protocol):
+    """What a replay drives: a state, and how to play an action or a concession on it.
+
+    The default plays on the state itself; an adapter that wraps the state (OpenSpiel's,
+    which keeps the events each seat was told) passes its own.
+    """
+
+    @property
+    def state(self) -> State: ...
+
+    def play(self, action: Action) -> list[Event]: ...
+
+    def concede(self, seat: int, reason: str) -> list[Event]: ...
+
+
+class _OnState:
+    """The default :class:`ReplayTarget`: plays straight on ``state``."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def play(self, action: Action) -> list[Event]:
+        return self.state.apply(action)
+
+    def concede(self, seat: int, reason: str) -> list[Event]:
+        return self.state.concede(seat, reason)
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One step of a replay, with the state just after it (the live state: clone to keep it).
+
+    ``kind`` is ``start`` (the starting position; ``seat`` and ``action`` are None),
+    ``concession`` (``seat`` conceded for the reason ``action``) or ``action`` (``seat``
+    played ``action``, in canonical notation). ``ply`` counts the actions played so far;
+    ``events`` are what the step told (every audience: filter before showing them).
+    """
+
+    kind: Literal["start", "concession", "action"]
+    ply: int
+    seat: int | None
+    action: str | None
+    events: list[Event]
+    state: State
 
 
 @dataclass
@@ -83,8 +133,8 @@ class GameRecord:
         result = state.outcome()
         self.result = result.to_json() if result else None
 
-    def replay(self, upto: int | None = None) -> State:
-        """The state after the first ``upto`` actions (all by default)."""
+    def load_game(self) -> Game:
+        """The record's game, refused if unknown or of another rules version."""
         try:
             game = load_game(self.game)
         except SengokuError as exc:
@@ -94,32 +144,67 @@ class GameRecord:
                 f"record was made with {self.game} rules version {self.version}; "
                 f"this engine plays version {game.version}"
             )
+        return game
+
+    def start_state(self) -> State:
+        """The record's starting state (its game, seed and options)."""
+        game = self.load_game()
         try:
-            state = game.new_state(self.seed, **self.options)
+            return game.new_state(self.seed, **self.options)
         except SengokuError as exc:
             raise InvalidRecord(f"record options: {exc}") from None
+
+    def steps(
+        self,
+        upto: int | None = None,
+        target: ReplayTarget | None = None,
+        *,
+        check_result: bool = True,
+    ) -> Iterator[ReplayStep]:
+        """Replay the first ``upto`` actions (all by default), step by step.
+
+        ``target`` defaults to :meth:`start_state` played on directly. Concessions are played
+        where the record puts them (once the game is over, later ones are skipped). When the
+        whole record is replayed and ``check_result`` is true, the end must match the
+        record's result. Raises :class:`InvalidRecord` naming the move that fails.
+        """
+        target = _OnState(self.start_state()) if target is None else target
+        state = target.state
+        game = state.game
+        yield ReplayStep("start", 0, None, None, [], state)
         concessions = sorted(self.concessions, key=lambda c: int(c["ply"]))
         n = len(self.actions) if upto is None else upto
         for ply in range(n + 1):
             for c in concessions:
-                if int(c["ply"]) == ply and not state.is_terminal():
-                    state.concede(int(c["seat"]), str(c.get("reason", "resignation")))
+                if int(c["ply"]) == ply and not target.state.is_terminal():
+                    seat, reason = int(c["seat"]), str(c.get("reason", "resignation"))
+                    told = target.concede(seat, reason)
+                    yield ReplayStep("concession", ply, seat, reason, told, target.state)
             if ply == n:
                 break
             text = self.actions[ply]
+            state = target.state
+            mover = state.current_player
             try:
                 action = game.parse_action(state, text)
-                state.apply(action)
+                told = target.play(action)
             except SengokuError as exc:
                 raise InvalidRecord(f"move {ply + 1} ({text!r}) does not replay: {exc}") from None
-        if upto is None and self.result is not None:
-            got = state.outcome()
+            yield ReplayStep("action", ply + 1, mover, str(action), told, target.state)
+        if check_result and upto is None and self.result is not None:
+            got = target.state.outcome()
             if got is None or got.to_json() != self.result:
                 raise InvalidRecord(
                     f"record says the result is {self.result}, replay gives "
                     f"{got.to_json() if got else 'an unfinished game'}"
                 )
-        return state
+
+    def replay(self, upto: int | None = None) -> State:
+        """The state after the first ``upto`` actions (all by default): see :meth:`steps`."""
+        target = _OnState(self.start_state())
+        for _ in self.steps(upto, target):
+            pass
+        return target.state
 
     def to_json(self) -> dict[str, Any]:
         return {

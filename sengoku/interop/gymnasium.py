@@ -7,8 +7,9 @@
 >>> sorted(observation)
 ['action_mask', 'observation']
 
-Sashimono's solo mode (one player against the Kagemusha automaton, whose turns the contract
-plays inside ``apply``) is the registered environment ``sengoku/SashimonoSolo-v1``;
+Every game declares its environments (``Game.gymnasium_environments``); Sashimono's solo mode
+(one player against the Kagemusha automaton, whose turns the contract plays inside ``apply``)
+is the registered environment ``sengoku/SashimonoSolo-v1``;
 :class:`SoloEnv` wraps any contract game whose options make it a one-player game.
 
 * Observations are ``{"observation", "action_mask"}`` as in the PettingZoo environments: the
@@ -31,7 +32,7 @@ import gymnasium
 import numpy as np
 
 from sengoku.core.game import TERMINAL, IllegalAction, SengokuError, State
-from sengoku.core.registry import load_game
+from sengoku.core.registry import GameLoadError, list_games, load_game
 from sengoku.interop.encoders import LegalInts, encoder_for
 
 ILLEGAL_REWARD = -1.0
@@ -159,10 +160,23 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return text
 
 
+def declared_environments() -> dict[str, dict[str, Any]]:
+    """Environment id -> the game and options it plays, as every registered game declares
+    them (``Game.gymnasium_environments``). A game whose plugin cannot be loaded offers none
+    (it raises its own error when it is loaded by name)."""
+    found: dict[str, dict[str, Any]] = {}
+    for name in list_games():
+        try:
+            game = load_game(name)
+        except GameLoadError:
+            continue
+        for env_id, options in game.gymnasium_environments.items():
+            found[env_id] = {"game": game.name, **options}
+    return found
+
+
 #: Registered environment ids -> the game and options they play.
-ENVIRONMENTS: dict[str, dict[str, Any]] = {
-    "sengoku/SashimonoSolo-v1": {"game": "sashimono", "mode": "solo"},
-}
+ENVIRONMENTS: dict[str, dict[str, Any]] = declared_environments()
 
 
 def register_environments() -> None:
@@ -174,4 +188,10 @@ def register_environments() -> None:
 
 register_environments()
 
-__all__ = ["ENVIRONMENTS", "ILLEGAL_REWARD", "SoloEnv", "register_environments"]
+__all__ = [
+    "ENVIRONMENTS",
+    "ILLEGAL_REWARD",
+    "SoloEnv",
+    "declared_environments",
+    "register_environments",
+]

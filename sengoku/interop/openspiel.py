@@ -13,9 +13,9 @@
 the Sengoku game is an OpenSpiel game parameter (the defaults are the Sengoku defaults, or the
 values given to :func:`register`).
 
-What OpenSpiel is told, per game and options (the contract's ``Game.perfect_information``;
-chance and utility from :data:`TRAITS`, where a game not listed is described in the way that
-is always safe: stochastic, general-sum):
+What OpenSpiel is told, per game and options (the game's declared ``Game.traits(**options)``:
+chance, utility and information; a game that declares none is described in the way that is
+always safe: stochastic, general-sum, with its ``perfect_information``):
 
 * dynamics sequential, reward model terminal, utilities the contract's
   ``outcome().returns`` (in [-1, 1]);
@@ -26,7 +26,7 @@ is always safe: stochastic, general-sum):
   chance is the seed: a new episode starts with :data:`CHANCE_NODES` chance nodes of 256
   equally likely outcomes each, the seed's bytes (big-endian), then the game. Deterministic
   configurations start at the game with seed 0;
-* information as the game declares it (``Game.perfect_information``): perfect for Gungi,
+* information as the game declares it (``Traits.perfect_information``): perfect for Gungi,
   imperfect for the others (hands, decks, secret choices);
 * integer actions are the contract's ``action_to_int`` / ``int_to_action``; the action space
   is ``num_distinct_actions``; ``max_game_length`` is the contract's;
@@ -61,8 +61,7 @@ import hashlib
 import json
 import pickle
 import random
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -80,40 +79,6 @@ CHANCE_NODES = 4
 CHANCE_OUTCOMES = 256
 _UNIFORM = [(b, 1.0 / CHANCE_OUTCOMES) for b in range(CHANCE_OUTCOMES)]
 
-
-@dataclass(frozen=True)
-class Traits:
-    """What the contract does not declare about a game, from its resolved options."""
-
-    stochastic: Callable[[Mapping[str, Any]], bool]
-    zero_sum: Callable[[Mapping[str, Any]], bool]
-
-
-def _always(_options: Mapping[str, Any]) -> bool:
-    return True
-
-
-def _never(_options: Mapping[str, Any]) -> bool:
-    return False
-
-
-def _gunshi_draws(options: Mapping[str, Any]) -> bool:
-    # Gunshi's setup draws from its seed only for Modification 1 of the Inspiration variant
-    # (three random hidden Advanced cards per player); every other configuration ignores it.
-    return options.get("variant") == "inspiration" and options.get("modification") == 1
-
-
-#: Chance and utility of the known games (``stochastic``: the setup draws from the seed; a
-#: test checks each declaration against the engine). Gunkimono's ranked returns and every
-#: concession sum to zero; so do Gunshi's and two-player Sashimono's +1/-1. Solo Sashimono has
-#: one player: general-sum.
-TRAITS: dict[str, Traits] = {
-    "gungi": Traits(lambda o: o.get("first_player") == "random", _always),
-    "gunkimono": Traits(_always, _always),
-    "gunshi": Traits(_gunshi_draws, _always),
-    "sashimono": Traits(_always, lambda o: o.get("mode") != "solo"),
-}
-UNKNOWN_TRAITS = Traits(_always, _never)
 
 _registered: dict[str, dict[str, Any]] = {}
 
@@ -186,12 +151,12 @@ class _GameDescription:
     def __init__(self, game: Game, options: Mapping[str, Any]) -> None:
         self.game = game
         self.options = dict(options)
-        traits = TRAITS.get(game.name, UNKNOWN_TRAITS)
+        traits = game.traits(**self.options)
         self.traits = traits
         probe = game.new_state(seed=0, **options)
         self.num_players = probe.num_players
-        self.stochastic = traits.stochastic(options)
-        self.zero_sum = traits.zero_sum(options) and self.num_players > 1
+        self.stochastic = traits.stochastic
+        self.zero_sum = traits.zero_sum and self.num_players > 1
 
     def game_type(self, spec: Mapping[str, Any], short: str) -> pyspiel.GameType:
         gt = pyspiel.GameType
@@ -206,7 +171,7 @@ class _GameDescription:
             ),
             information=(
                 gt.Information.PERFECT_INFORMATION
-                if self.game.perfect_information
+                if self.traits.perfect_information
                 else gt.Information.IMPERFECT_INFORMATION
             ),
             utility=gt.Utility.ZERO_SUM if self.zero_sum else gt.Utility.GENERAL_SUM,
@@ -242,8 +207,8 @@ class _Context:
     def __init__(self, name: str, options: Mapping[str, Any]) -> None:
         self.game = load_game(name)
         self.options = dict(options)
-        self.perfect_information = self.game.perfect_information
-        self.stochastic = TRAITS.get(name, UNKNOWN_TRAITS).stochastic(self.options)
+        self.perfect_information = self.game.traits(**self.options).perfect_information
+        self.stochastic = self.game.traits(**self.options).stochastic
         self.encoder: Encoder = encoder_for(self.game, self.options)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Context:
@@ -321,20 +286,10 @@ class SengokuSpielGame(pyspiel.Game):  # type: ignore[misc]
                 state.apply_action(byte)
         else:
             state._match = _Match(game.new_state(seed=record.seed, **options), [])
-        concessions = sorted(record.concessions, key=lambda c: int(c["ply"]))
-        for ply, text in enumerate([*record.actions, None]):
-            for c in concessions:
-                if int(c["ply"]) == ply and not state.is_terminal():
-                    match = state._match
-                    told = match.state.concede(int(c["seat"]), str(c.get("reason", "resignation")))
-                    match.reset()
-                    if not self.perfect_information:
-                        match.events.extend(told)
-            if text is None:
-                break
-            contract = state.sengoku_state
-            action = game.parse_action(contract, text)
-            state.apply_action(game.action_to_int(contract, action))
+        for _step in record.steps(
+            target=_SpielReplay(state, self.perfect_information), check_result=False
+        ):
+            pass
         return state
 
     def make_py_observer(
@@ -348,6 +303,33 @@ class SengokuSpielGame(pyspiel.Game):  # type: ignore[misc]
             iig_obs_type is not None and iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
         )
         return _ViewObserver(self, public_only)
+
+
+class _SpielReplay:
+    """Replays a record (:meth:`GameRecord.steps`) through an OpenSpiel state, so that its
+    history, the events each seat was told and its caches are those of the game played."""
+
+    def __init__(self, spiel_state: SengokuSpielState, perfect_information: bool) -> None:
+        self.spiel_state = spiel_state
+        self.perfect_information = perfect_information
+
+    @property
+    def state(self) -> State:
+        contract: State = self.spiel_state.sengoku_state
+        return contract
+
+    def play(self, action: Any) -> list[Event]:
+        contract = self.state
+        self.spiel_state.apply_action(contract.game.action_to_int(contract, action))
+        return []
+
+    def concede(self, seat: int, reason: str) -> list[Event]:
+        match = self.spiel_state._match
+        told = match.state.concede(seat, reason)
+        match.reset()
+        if not self.perfect_information:
+            match.events.extend(told)
+        return told
 
 
 class _Match:
@@ -611,7 +593,9 @@ class _InfoStateObserver:
     """
 
     def __init__(self, game: SengokuSpielGame) -> None:
-        self.perfect_information = game.perfect_information
+        self.perfect_information = game.sengoku_game.traits(
+            **game.sengoku_options
+        ).perfect_information
         self.tensor = None
         self.dict: dict[str, np.ndarray] = {}
 
@@ -634,10 +618,8 @@ __all__ = [
     "CHANCE_OUTCOMES",
     "NONE_PARAM",
     "PREFIX",
-    "TRAITS",
     "SengokuSpielGame",
     "SengokuSpielState",
-    "Traits",
     "load",
     "register",
     "short_name",

@@ -10,13 +10,13 @@ Kinds (``spec["type"]``):
   out loses on time (Japanese byo-yomi);
 * ``sudden_death``: ``initial`` seconds for the whole game;
 * ``tournament``: Gunshi's official tournament clock: 20 minutes each, no byo-yomi. Which
-  clock runs is the game's to say: a state may define ``clock_seat()`` (the seat whose clock
-  runs, or None; Gunshi starts the clock after Red's first placement and stops it while the
-  Advanced Command cards are chosen); without it, the first decision of the game is not
-  timed and then the seat to act's clock runs.
+  clock runs is the game's to say: its states override ``State.clock_seat`` (the seat whose
+  clock runs, or None; Gunshi starts the clock after Red's first placement and stops it while
+  the Advanced Command cards are chosen) and it sets ``Game.clock_rules``; without that, the
+  first decision of the game is not timed and then the seat to act's clock runs.
 
-Any kind also honours ``clock_seat()`` (or ``clock_running()``, False to stop the clock) where
-a state defines it.
+Any kind also honours the declared ``State.clock_seat`` (by default the seat to act, none
+while ``State.clock_running`` is False).
 
 Time comes from an injected ``now`` function (wall-clock seconds) so that a clock survives a
 restart and tests can use a fake time source.

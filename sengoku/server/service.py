@@ -653,7 +653,8 @@ class MatchService:
                 raise ApiError(422, "bad_clock", str(exc)) from None
         elif state.options.get("time_control") == "tournament":
             # A game whose own option asks for its tournament time control (Gunshi's).
-            seconds = float(getattr(game, "tournament_seconds", TOURNAMENT_SECONDS))
+            own = game.tournament_seconds
+            seconds = float(TOURNAMENT_SECONDS if own is None else own)
             spec = ClockSpec("tournament", seconds)
         seats: list[Seat] = []
         tokens: dict[str, str] = {}
@@ -764,30 +765,20 @@ class MatchService:
         if live.clocks is not None and live.state is not None:
             state = live.state
             seat = self._running_seat(state)
-            if live.clocks.spec.untimed_first and not hasattr(state, "clock_seat"):
+            if live.clocks.spec.untimed_first and not state.game.clock_rules:
                 seat = None
             live.clocks.start(seat, now)
         return [event("match_started", None, message="every seat is taken: the game begins")]
 
     @staticmethod
     def _running_seat(state: State) -> int | None:
-        """Whose clock runs in ``state``: the game may say (``clock_seat()``), else the seat to
-        act, unless the game stops the clock (``clock_running()`` False) or the game is over.
-
-        These optional methods are not part of the core contract: a game that has phases
-        without a clock (Gunshi's tournament rules) defines one of them.
-        """
+        """Whose clock runs in ``state``: the contract's declared ``State.clock_seat`` (by
+        default the seat to act, unless ``clock_running`` is false; a game with phases
+        without a clock, such as Gunshi's tournament rules, overrides it), None once over."""
         if state.is_terminal():
             return None
-        if hasattr(state, "clock_seat"):  # a method or a property
-            hook = state.clock_seat
-            seat = hook() if callable(hook) else hook
-            return None if seat is None else int(seat)
-        if hasattr(state, "clock_running"):
-            hook = state.clock_running
-            if not (hook() if callable(hook) else hook):
-                return None
-        return state.current_player
+        seat = state.clock_seat
+        return None if seat is None else int(seat)
 
     async def join(self, live: Live, invite: str | None, name: str | None) -> dict[str, Any]:
         async with live.lock:

@@ -17,7 +17,7 @@ import signal
 from collections.abc import Callable
 from typing import Any
 
-from sengoku.core.game import SengokuError
+from sengoku.core.game import SengokuError, State
 from sengoku.core.record import GameRecord
 
 
@@ -94,6 +94,20 @@ class WorkPool:
             self.executor = None
 
 
+def replay_with_movers(record: GameRecord) -> tuple[State, list[int]]:
+    """The record's final state (checked against its result) and the seat of each action,
+    in one replay."""
+    movers: list[int] = []
+    state: State | None = None
+    for step in record.steps():
+        state = step.state
+        if step.kind == "action":
+            assert step.seat is not None
+            movers.append(step.seat)
+    assert state is not None
+    return state, movers
+
+
 def import_summary(data: Any, max_actions: int) -> dict[str, Any]:
     """Run in a worker: replay an imported record (it must replay exactly) and say what the
     server stores of it; ``{"error": message}`` when it does not replay."""
@@ -101,13 +115,8 @@ def import_summary(data: Any, max_actions: int) -> dict[str, Any]:
         record = GameRecord.from_json(data)
         if len(record.actions) > max_actions:
             return {"error": f"records are limited to {max_actions} actions"}
-        state = record.replay()
+        state, movers = replay_with_movers(record)
         game = state.game
-        replay = game.new_state(record.seed, **record.options)
-        movers = []
-        for text in record.actions:
-            movers.append(replay.current_player)
-            replay.apply(game.parse_action(replay, text))
     except SengokuError as exc:
         return {"error": str(exc)}
     outcome = state.outcome()

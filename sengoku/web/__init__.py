@@ -59,41 +59,28 @@ def replay_views(data: Any, seat: int | None) -> dict[str, Any]:
     players = len(record.players) or game.min_players
     if seat is not None and not 0 <= seat < max(players, game.max_players):
         raise InvalidRecord(f"seat {seat} is not a seat of this record")
-    try:
-        state = game.new_state(record.seed, **record.options)
-    except SengokuError as exc:
-        raise InvalidRecord(f"record options: {exc}") from None
-    concessions = sorted(record.concessions, key=lambda c: int(c["ply"]))
-    plies: list[dict[str, Any]] = [
-        {"ply": 0, "view": state.view(seat), "action": None, "seat": None, "events": []}
-    ]
-    n = len(record.actions)
-    for ply in range(n + 1):
-        conceded: list[dict[str, Any]] = []
-        for c in concessions:
-            if int(c["ply"]) == ply and not state.is_terminal():
-                conceded.extend(state.concede(int(c["seat"]), str(c.get("reason", "resignation"))))
-        if conceded:
-            plies[-1]["events"].extend(_visible(conceded, seat))
+    plies: list[dict[str, Any]] = []
+    state = None
+    for step in record.steps(check_result=False):
+        state = step.state
+        if step.kind == "action":
+            plies.append(
+                {
+                    "ply": step.ply,
+                    "view": state.view(seat),
+                    "action": step.action,
+                    "seat": step.seat,
+                    "events": _visible(step.events, seat),
+                }
+            )
+        elif step.kind == "concession":
+            plies[-1]["events"].extend(_visible(step.events, seat))
             plies[-1]["view"] = state.view(seat)
-        if ply == n:
-            break
-        text = record.actions[ply]
-        mover = state.current_player
-        try:
-            action = game.parse_action(state, text)
-            evs = state.apply(action)
-        except SengokuError as exc:
-            raise InvalidRecord(f"move {ply + 1} ({text!r}) does not replay: {exc}") from None
-        plies.append(
-            {
-                "ply": ply + 1,
-                "view": state.view(seat),
-                "action": str(action),
-                "seat": mover,
-                "events": _visible(evs, seat),
-            }
-        )
+        else:
+            plies.append(
+                {"ply": 0, "view": state.view(seat), "action": None, "seat": None, "events": []}
+            )
+    assert state is not None
     outcome = state.outcome()
     return {
         "game": record.game,

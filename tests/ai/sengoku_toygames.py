@@ -304,7 +304,8 @@ class HighTrickState(State):
 
 
 class TicTacToeKnowledge(Knowledge):
-    hash_attribute = "hash"
+    def position_hash(self, state: State) -> int:
+        return int(state.hash)  # type: ignore[attr-defined]
 
     def heuristic(self, state: State, seat: int) -> float:
         # Open lines: lines with only our marks count for us, only theirs against.

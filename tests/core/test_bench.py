@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import sengoku
-import sengoku.bench
+import sengoku.core.bench
 from sengoku.cli import main
 
 
@@ -18,14 +18,14 @@ def test_bench_times_play_without_tracemalloc(
 ) -> None:
     # issue 15 item 15: the timed run was made under tracemalloc (about 10x slower).
     calls: list[tuple[bool, dict[str, Any]]] = []
-    original = sengoku.bench.random_play
+    original = sengoku.core.bench.random_play
 
     def spy(*args: Any, **kwargs: Any) -> dict[str, Any]:
         result = original(*args, **kwargs)
         calls.append((tracemalloc.is_tracing(), result))
         return result
 
-    monkeypatch.setattr(sengoku.bench, "random_play", spy)
+    monkeypatch.setattr(sengoku.core.bench, "random_play", spy)
     assert main(["bench", "gunkimono", "--players", "2", "--seconds", "0.3", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     [run] = report["runs"]
@@ -37,6 +37,6 @@ def test_bench_times_play_without_tracemalloc(
 
 def test_random_play_can_play_a_fixed_number_of_games() -> None:
     game = sengoku.load_game("gunkimono")
-    result = sengoku.bench.random_play(game, {"players": 2}, 0.0, seed=1, games=2)
+    result = sengoku.core.bench.random_play(game, {"players": 2}, 0.0, seed=1, games=2)
     assert result["games"] == 2 and result["plies"] > 0
-    assert sengoku.bench.random_play_peak(game, {"players": 2}, seed=1, games=1) > 0
+    assert sengoku.core.bench.random_play_peak(game, {"players": 2}, seed=1, games=1) > 0

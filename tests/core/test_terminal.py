@@ -69,8 +69,8 @@ def test_selfplay_report_command(capsys) -> None:  # type: ignore[no-untyped-def
     report = json.loads(capsys.readouterr().out)
     assert report["players"] == 2 and report["games"] == 2
     assert len(report["mean_final_score_by_seat"]) == 2
-    assert main(["selfplay", "gungi", "--games", "1"]) == 2
-    assert "no self-play report" in capsys.readouterr().err
+    assert main(["selfplay", "gunkimono", "--games", "0"]) == 2
+    assert "at least 1" in capsys.readouterr().err
 
 
 def _private_lines(game: sengoku.Game, state: sengoku.State, seat: int) -> set[str]:

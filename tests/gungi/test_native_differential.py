@@ -25,10 +25,10 @@ from sengoku.ai.base import Budget
 from sengoku.core.game import InvalidOption
 from sengoku.games.gungi import Gungi, GungiState, native_available, native_core
 from sengoku.games.gungi import state as state_module
+from sengoku.games.gungi.batch import GungiBatch
+from sengoku.games.gungi.encoder import GungiEncoder
 from sengoku.games.gungi.move import DONE_INT, MOVE_SPACE, Move
 from sengoku.games.gungi.pieces import CAPTAIN
-from sengoku.interop.encoders import GungiEncoder
-from sengoku.interop.gungi_batch import GungiBatch
 
 pytestmark = pytest.mark.skipif(
     not native_available(), reason=f"native core not in use: {native_core.UNAVAILABLE_REASON}"

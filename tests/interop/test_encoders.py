@@ -10,12 +10,12 @@ import pytest
 
 import sengoku
 from sengoku.core.game import SengokuError
+from sengoku.games.gungi.encoder import GungiEncoder
+from sengoku.games.gunkimono.encoder import GunkimonoEncoder
+from sengoku.games.gunshi.encoder import GunshiEncoder
+from sengoku.games.sashimono.encoder import SashimonoEncoder
 from sengoku.interop.encoders import (
-    GungiEncoder,
-    GunkimonoEncoder,
-    GunshiEncoder,
     JsonBytesEncoder,
-    SashimonoEncoder,
     canonical_json,
     encoder_for,
     legal_table,

@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from sengoku.core.features import Features
 from sengoku.core.game import (
     Game,
     IllegalAction,
@@ -16,6 +17,8 @@ from sengoku.core.game import (
     State,
     pick_one,
 )
+from sengoku.core.observation import Encoder
+from sengoku.core.traits import Traits
 from sengoku.games.gungi.fen import FenError, parse_fen, to_fen
 from sengoku.games.gungi.move import (
     DONE_TEXT,
@@ -84,6 +87,25 @@ class Gungi(Game):
     )
 
     # ------------------------------------------------------------------ states
+    renderer: ClassVar[str] = "gungi"
+
+    # -- Declared hooks (see sengoku.core.game.Game) -------------------------------------
+
+    def features(self) -> Features:
+        from sengoku.games.gungi.features import FEATURES
+
+        return FEATURES
+
+    def observation_encoder(self, **options: Any) -> Encoder:
+        from sengoku.games.gungi.encoder import GungiEncoder
+
+        return GungiEncoder(self.max_game_length(**options))
+
+    def traits(self, **options: Any) -> Traits:
+        # The setup draws from the seed only to choose a random first player.
+        random_first = options.get("first_player") == "random"
+        return Traits(stochastic=random_first, zero_sum=True, perfect_information=True)
+
     def new_state(self, seed: int = 0, **options: Any) -> GungiState:
         opts = self.resolve_options(**options)
         _refuse_idle_options(opts, options)

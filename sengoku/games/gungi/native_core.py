@@ -70,7 +70,7 @@ def tables(blockers: str) -> Any:
     cached = _TABLES.get(blockers)
     if cached is not None:
         return cached
-    from sengoku.ai.eval import gungi as evaluation
+    from sengoku.games.gungi import features as evaluation
     from sengoku.games.gungi import state as st
 
     top = [

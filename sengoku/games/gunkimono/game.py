@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
 import re
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, cast
 
+from sengoku.core.features import Features
 from sengoku.core.game import (
     Action,
     Game,
@@ -15,6 +17,8 @@ from sengoku.core.game import (
     normalize_notation,
     pick_one,
 )
+from sengoku.core.observation import Encoder
+from sengoku.core.traits import Traits
 from sengoku.games.gunkimono.actions import (
     NUM_ACTIONS,
     Place,
@@ -91,6 +95,34 @@ class Gunkimono(Game):
         {"players": 5},
     )
 
+    renderer: ClassVar[str] = "gunkimono"
+
+    # -- Declared hooks (see sengoku.core.game.Game) -------------------------------------
+
+    def features(self) -> Features:
+        from sengoku.games.gunkimono.features import FEATURES
+
+        return FEATURES
+
+    def observation_encoder(self, **options: Any) -> Encoder:
+        from sengoku.games.gunkimono.encoder import GunkimonoEncoder
+
+        return GunkimonoEncoder()
+
+    def scripted_players(self) -> Mapping[str, Callable[[State, random.Random], Action]]:
+        from sengoku.games.gunkimono.selfplay import balanced_choice
+
+        return {"balanced": cast(Callable[[State, random.Random], Action], balanced_choice)}
+
+    def selfplay_figures(self, finals: Sequence[State]) -> dict[str, Any]:
+        from sengoku.games.gunkimono.selfplay import figures
+
+        return figures(finals)
+
+    def traits(self, **options: Any) -> Traits:
+        # Shuffled tiles and banners; ranked returns and every concession sum to zero.
+        return Traits(stochastic=True, zero_sum=True, perfect_information=False)
+
     def new_state(self, seed: int = 0, **options: Any) -> GunkimonoState:
         return GunkimonoState.setup(self, seed, self.resolve_options(**options))
 
@@ -130,7 +162,7 @@ class Gunkimono(Game):
         if not isinstance(text, str):
             raise ParseError(f"Gunkimono notation is a string, not {type(text).__name__}")
         wanted = _norm(text)
-        legal = state.legal_actions()
+        legal: list[Action] = state.legal_actions()
         exact = [a for a in legal if _norm(str(a)) == wanted]
         if len(exact) == 1:
             return exact[0]

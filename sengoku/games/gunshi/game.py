@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from sengoku.core.features import Features
 from sengoku.core.game import (
     Game,
     InvalidOption,
@@ -21,6 +22,8 @@ from sengoku.core.game import (
     normalize_notation,
     pick_one,
 )
+from sengoku.core.observation import Encoder
+from sengoku.core.traits import Traits
 from sengoku.games.gunshi.actions import NUM_ACTIONS, SHORT_KINDS, GunshiAction
 from sengoku.games.gunshi.data import (
     CARDS,
@@ -325,6 +328,28 @@ class Gunshi(Game):
         if any(CARDS[c].set == "sanryaku" for c in cards):
             o["sanryaku"] = True  # agreeing on a promo card brings the Sanryaku cards in
 
+    renderer: ClassVar[str] = "gunshi"
+    #: GunshiState.clock_seat follows the tournament rules (phases without a clock).
+    clock_rules: ClassVar[bool] = True
+
+    # -- Declared hooks (see sengoku.core.game.Game) -------------------------------------
+
+    def features(self) -> Features:
+        from sengoku.games.gunshi.features import FEATURES
+
+        return FEATURES
+
+    def observation_encoder(self, **options: Any) -> Encoder:
+        from sengoku.games.gunshi.encoder import GunshiEncoder
+
+        return GunshiEncoder()
+
+    def traits(self, **options: Any) -> Traits:
+        # The setup draws from the seed only for Modification 1 of the Inspiration variant
+        # (three random hidden Advanced cards per player); every other configuration ignores it.
+        draws = options.get("variant") == "inspiration" and options.get("modification") == 1
+        return Traits(stochastic=draws, zero_sum=True, perfect_information=False)
+
     def new_state(self, seed: int = 0, **options: Any) -> GunshiState:
         state = GunshiState(self, self.resolve_options(**options), seed)
         state.setup()
@@ -368,11 +393,11 @@ class Gunshi(Game):
             raise ParseError(
                 f"Gunshi notation is a string such as 'to d4' or 'd4', not {type(text).__name__}"
             )
-        legal = state.legal_actions()
+        legal: list[GunshiAction] = state.legal_actions()
         wanted = normalize_notation(_canonical_edges(text))
         exact = [a for a in legal if normalize_notation(str(a)) == wanted]
         if len(exact) == 1:
-            return exact[0]  # type: ignore[return-value]
+            return exact[0]
         short = [
             a
             for a, text in zip(legal, _short_forms(legal), strict=True)

@@ -11,7 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from sengoku.core.features import Features
 from sengoku.core.game import Action, Game, InvalidOption, Option, ParseError, State
+from sengoku.core.observation import Encoder
+from sengoku.core.traits import Traits
 from sengoku.games.sashimono.cards import (
     CardError,
     available_card_sets,
@@ -102,6 +105,37 @@ class Sashimono(Game):
     }  # fmt: skip
     bench_presets: ClassVar[tuple[Mapping[str, Any], ...]] = ({}, {"mode": "solo"})
 
+    renderer: ClassVar[str] = "sashimono"
+    gymnasium_environments: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "sengoku/SashimonoSolo-v1": {"mode": "solo"},
+    }
+
+    # -- Declared hooks (see sengoku.core.game.Game) -------------------------------------
+
+    def features(self) -> Features:
+        from sengoku.games.sashimono.features import FEATURES
+
+        return FEATURES
+
+    def observation_encoder(self, **options: Any) -> Encoder:
+        from sengoku.games.sashimono.encoder import SashimonoEncoder
+
+        return SashimonoEncoder(options["cards"])
+
+    def option_from_file(self, option: str, path: str) -> Any:
+        """``cards``: a card file or folder in the card language, registered under a name (the
+        option itself only ever holds a name)."""
+        if option != "cards":
+            return super().option_from_file(option, path)
+        from sengoku.games.sashimono.cards import register_card_file
+
+        return register_card_file(path)
+
+    def traits(self, **options: Any) -> Traits:
+        # Shuffled decks; solo play has one player (general-sum), a duel is +1 / -1.
+        duel = options.get("mode") != "solo"
+        return Traits(stochastic=True, zero_sum=duel, perfect_information=False)
+
     def new_state(self, seed: int = 0, **options: Any) -> SashimonoState:
         opts = self.resolve_options(**options)
         st = SashimonoState(self, opts, card_set(opts["cards"]))
@@ -117,7 +151,8 @@ class Sashimono(Game):
         return KIND_OFFSET[action.kind] + action.arg
 
     def int_to_action(self, state: State, n: int) -> Action:
-        for a in state.legal_actions():
+        legal: list[Act] = state.legal_actions()
+        for a in legal:
             if self.action_to_int(state, a) == n:
                 return a
         if not 0 <= n < NUM_ACTIONS:

@@ -1,4 +1,4 @@
-"""Gungi knowledge: material and tier, captures first, capture-aware playouts.
+"""Gungi's evaluation features for the AI: material and tier, captures first, capture-aware playouts.
 
 Reads the state's board (towers of ``kind * 2 + color``, bottom first), hands and the
 ``hash`` attribute (a Zobrist key, used for the transposition table). Piece values are our
@@ -13,7 +13,7 @@ import random
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from sengoku.ai.eval import Knowledge, Level
+from sengoku.core.features import Features, Level
 from sengoku.core.game import Action, Game, State
 from sengoku.games.gungi.move import _INTERNED, DONE_INT, MOVE_SPACE, Move
 from sengoku.games.gungi.pieces import KIND_BY_NAME, MARSHAL, NUM_KINDS
@@ -73,8 +73,7 @@ TOP = _top_table()
 _CACHE_LIMIT = 200_000
 
 
-class GungiKnowledge(Knowledge):
-    hash_attribute = "hash"
+class GungiFeatures(Features):
     rollout_depth = 16
 
     def __init__(self) -> None:
@@ -115,19 +114,24 @@ class GungiKnowledge(Knowledge):
         self.cache[key] = total
         return total
 
+    def position_hash(self, state: State) -> Hashable:
+        """The state's Zobrist key."""
+        s: Any = state
+        return s.hash  # type: ignore[no-any-return]
+
     def heuristic(self, state: State, seat: int) -> float:
         value = self.balance(state) / SCALE
         return value if seat == 0 else -value
 
     def evaluate(self, state: State, seat: int) -> float:
-        # Knowledge.evaluate with the heuristic inlined (search calls this at every leaf).
+        # Features.evaluate with the heuristic inlined (search calls this at every leaf).
         if state.is_terminal():
             return float(state.returns()[seat])
         value = self.balance(state) / SCALE
         return 0.9 * math.tanh(value if seat == 0 else -value)
 
     def order_key(self, state: State, action: Action) -> float:
-        code = action.code  # type: ignore[attr-defined]
+        code: int = action.code  # type: ignore[attr-defined]
         act = code >> 14
         if act >= MOVE_SPACE or not (act >> 2) & 1:  # not a capture
             return 1.0 if act < DONE_INT and act & 3 else 0.0  # betrayals next
@@ -137,7 +141,7 @@ class GungiKnowledge(Knowledge):
         return 10.0 + gain - VALUE[(code >> 2) & 15] / 10.0
 
     def is_noisy(self, state: State, action: Action) -> bool:
-        act = action.code >> 14  # type: ignore[attr-defined]
+        act: int = action.code >> 14  # type: ignore[attr-defined]
         return act < DONE_INT and (act & 3 != 0 or (act < MOVE_SPACE and (act >> 2) & 1 == 1))
 
     def order_keys(self, state: State, actions: list[Action]) -> list[float]:
@@ -162,16 +166,17 @@ class GungiKnowledge(Knowledge):
         """The legal actions ``is_noisy`` accepts (captures and betrayals), in legal order,
         for quiescence search: the engine generates only those, as codes."""
         interned = _INTERNED
-        return [interned.get(code) or Move(code) for code in state.noisy_codes()]  # type: ignore[attr-defined]
+        s: Any = state
+        return [interned.get(code) or Move(code) for code in s.noisy_codes()]
 
     def rollout_action(self, state: State, rng: random.Random) -> Action:
-        legal = state.legal_actions()
+        legal: list[Move] = state.legal_actions()
         # Take the Marshal when possible (it ends the game); else captures half of the time.
-        captures = [m for m in legal if m.capture]  # type: ignore[attr-defined]
+        captures = [m for m in legal if m.capture]
         if captures:
-            board = state.board  # type: ignore[attr-defined]
+            board: Any = state.board  # type: ignore[attr-defined]
             for move in captures:
-                if any(p >> 1 == MARSHAL for p in board[move.destination]):  # type: ignore[attr-defined]
+                if any(p >> 1 == MARSHAL for p in board[move.destination]):
                     return move
             if rng.random() < 0.5:
                 return max(captures, key=lambda m: self.order_key(state, m))
@@ -225,4 +230,4 @@ class GungiKnowledge(Knowledge):
         }
 
 
-KNOWLEDGE = GungiKnowledge()
+FEATURES = GungiFeatures()

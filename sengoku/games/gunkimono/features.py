@@ -1,4 +1,4 @@
-"""Gunkimono knowledge: the score race, stronghold income and potential, the honor races.
+"""Gunkimono's evaluation features for the AI: the score race, stronghold income and potential, the honor races.
 
 Reads, per seat, against the best other seat:
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sengoku.ai.eval import Knowledge
+from sengoku.core.features import Features
 from sengoku.core.game import State
 from sengoku.games.gunkimono.data import components
 from sengoku.games.gunkimono.state import REMOVED
@@ -35,7 +35,7 @@ HONOR = 0.6  # times BANNER_MEAN, per column at the banner row (progress squared
 RACE = 0.3  # per row of lead over the best other seat, in a column still open
 
 
-class GunkimonoKnowledge(Knowledge):
+class GunkimonoFeatures(Features):
     hidden_information = True
     rollout_depth = 12
     # Greedy play reads the whole board for every placement (0.025 s a move) and is as
@@ -102,4 +102,4 @@ class GunkimonoKnowledge(Knowledge):
         return 0.05 * (values[seat] - max(others))
 
 
-KNOWLEDGE = GunkimonoKnowledge()
+FEATURES = GunkimonoFeatures()

@@ -1,4 +1,4 @@
-"""Gunshi knowledge: invasion progress, threats to the Shogun and to invaders, the armies.
+"""Gunshi's evaluation features for the AI: invasion progress, threats to the Shogun and to invaders, the armies.
 
 Reads, for each side (a seat's value is its side's minus the other's):
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sengoku.ai.eval import Knowledge, Level
+from sengoku.core.features import Features, Level
 from sengoku.core.game import Game, State
 from sengoku.games.gunshi.data import (
     CELLS,
@@ -70,7 +70,7 @@ _NEAR: tuple[tuple[int, ...], ...] = tuple(tuple(n for n in nb if n >= 0) for nb
 _TOKEN_COST: tuple[int, ...] = tuple(UNITS[t].cost for t in TOKEN_TYPE)
 
 
-class GunshiKnowledge(Knowledge):
+class GunshiFeatures(Features):
     hidden_information = True
     rollout_depth = 30
     # One-ply greedy play is barely better than random here (a Gunshi turn is several
@@ -102,7 +102,7 @@ class GunshiKnowledge(Knowledge):
 
     def side_value(self, state: Any, seat: int, cells: list[list[int]]) -> float:
         other = 1 - seat
-        value = INVASION * state.invaders[seat] / max(INVADERS_TO_WIN, 1)
+        value: float = INVASION * state.invaders[seat] / max(INVADERS_TO_WIN, 1)
         near: set[int] = set()
         for cell in cells[seat]:
             near.update(_NEAR[cell])
@@ -131,4 +131,4 @@ class GunshiKnowledge(Knowledge):
         return value + ARMY * (army[seat] - army[other])
 
 
-KNOWLEDGE = GunshiKnowledge()
+FEATURES = GunshiFeatures()

@@ -1,7 +1,7 @@
 """N Gungi games stepped at once, for research: numpy legal-action masks and observations.
 
 The actions are the contract's integers (``Gungi.action_to_int``, ``0 .. 57024``); the
-observations are :class:`~sengoku.interop.encoders.GungiEncoder`'s planes, ``(n, 120, 9, 9)``
+observations are :class:`~sengoku.games.gungi.encoder.GungiEncoder`'s planes, ``(n, 120, 9, 9)``
 float32, each from the seat to move (or the seats given). With Gungi's native core built, the
 games live in C++ and a step costs a few microseconds per game; without it the same API runs
 on the Python engine (slower, same numbers)::
@@ -25,10 +25,10 @@ import numpy as np
 
 from sengoku.core.game import Outcome
 from sengoku.games.gungi import native_core
+from sengoku.games.gungi.encoder import GungiEncoder
 from sengoku.games.gungi.game import Gungi
 from sengoku.games.gungi.move import NUM_DISTINCT_ACTIONS, Move
 from sengoku.games.gungi.state import GungiState
-from sengoku.interop.encoders import GungiEncoder
 
 #: Native outcome reasons (native/core.cpp's Reason) as the Outcome's reason strings.
 REASONS = ("", "marshal_captured", "repetition", "mate", "length_limit")

@@ -1,4 +1,4 @@
-"""Sashimono knowledge: the victory point race, bowed Sashimono, line power and hand.
+"""Sashimono's evaluation features for the AI: the victory point race, bowed Sashimono, line power and hand.
 
 Reads, for the seat's side and its enemy (``state.enemy``: the other player in a duel, the
 Kagemusha in the solo game, whose unused side 1 is never read):
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sengoku.ai.eval import Knowledge
+from sengoku.core.features import Features
 from sengoku.core.game import State
 from sengoku.games.sashimono.state import KAGE, LINES, attack_of, defence_of
 
@@ -45,7 +45,7 @@ def line_power(cells: list[str | None], lines: tuple[tuple[int, ...], ...]) -> t
     return attack, defence
 
 
-class SashimonoKnowledge(Knowledge):
+class SashimonoFeatures(Features):
     hidden_information = True
     rollout_depth = 30
     # Greedy play on this evaluation beats random play (86-14), and 8 IS-MCTS iterations
@@ -84,4 +84,4 @@ class SashimonoKnowledge(Knowledge):
         return 0.4 * (mine - theirs)
 
 
-KNOWLEDGE = SashimonoKnowledge()
+FEATURES = SashimonoFeatures()

@@ -1,0 +1,125 @@
+"""Evaluation features: what a game tells the AI beyond its rules.
+
+A game declares its features with :meth:`sengoku.core.game.Game.features`; the agents in
+:mod:`sengoku.ai` find them only there, never by importing a game's module. The defaults here
+know only the rules (they score finished games and nothing else), so a new game is played by
+every agent without any features of its own. A game's ``features.py`` subclasses
+:class:`Features` and may read its own state's internals: it lives in the game's folder.
+
+Evaluation functions may read a game's state, but agents always hand them a determinization
+drawn from what the seat may see, never the true hidden state.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Hashable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sengoku.core.game import Action, Game, State
+
+#: One difficulty level: the agent's name and its options (budget included).
+Level = tuple[str, dict[str, Any]]
+
+
+class Features:
+    """A game's evaluation features with neutral defaults; games subclass it.
+
+    ``evaluate`` returns a value in [-1, 1] for ``seat``: a finished game scores its
+    returns; an unfinished one the heuristic, kept strictly inside (-1, 1) so a proven win
+    always outranks a good position.
+    """
+
+    #: True for games with hidden information: the levels use IS-MCTS instead of MCTS.
+    hidden_information = False
+    #: Rollout plies before a playout stops and evaluates (None: play to the end).
+    rollout_depth: int | None = None
+    #: Search iterations of levels 3 and 4 (scaled to the game's speed: see docs/ai.md).
+    level_iterations: tuple[int, int] = (200, 1000)
+    #: If set, levels 1-4 are all searches with these iterations (for games whose one-ply
+    #: evaluation is too weak a guide for greedy play to make a sensible beginner).
+    search_ladder: tuple[int, int, int, int] | None = None
+
+    def heuristic(self, state: State, seat: int) -> float:
+        """How good an unfinished ``state`` is for ``seat``, any real scale (0: even)."""
+        return 0.0
+
+    def evaluate(self, state: State, seat: int) -> float:
+        if state.is_terminal():
+            return float(state.returns()[seat])
+        return 0.9 * math.tanh(self.heuristic(state, seat))
+
+    def rollout_action(self, state: State, rng: random.Random) -> Action:
+        """The playout policy: uniformly random unless a game knows better."""
+        action: Action = rng.choice(state.legal_actions())
+        return action
+
+    def order_key(self, state: State, action: Action) -> float:
+        """Higher first: alpha-beta's move ordering (e.g. the value of a capture)."""
+        return 0.0
+
+    def order_keys(self, state: State, actions: list[Action]) -> list[float]:
+        """:meth:`order_key` of each action; a game may compute them in one pass."""
+        order_key = self.order_key
+        return [order_key(state, action) for action in actions]
+
+    @property
+    def orders_moves(self) -> bool:
+        """Whether this game has a move ordering (else every order key is 0.0)."""
+        cls = type(self)
+        return cls.order_key is not Features.order_key or cls.order_keys is not Features.order_keys
+
+    def is_noisy(self, state: State, action: Action) -> bool:
+        """Actions that quiescence search still looks at (captures)."""
+        return False
+
+    def noisy_actions(self, state: State) -> list[Action]:
+        """The noisy actions of ``state`` in legal order; a game may list them cheaper."""
+        is_noisy = self.is_noisy
+        return [a for a in state.legal_actions() if is_noisy(state, a)]
+
+    def native_search(
+        self,
+        state: State,
+        root_order: list[Action],
+        options: Mapping[str, Any],
+        iterations: int | None,
+        seconds: float | None,
+    ) -> tuple[Action, dict[str, Any]] | None:
+        """Alpha-beta (:mod:`sengoku.ai.alphabeta`) run by a game's compiled core from the
+        root order it made: (best action, stats), or None where the game has no such core."""
+        return None
+
+    def position_hash(self, state: State) -> Hashable | None:
+        """A hash of the position that the game keeps (a Zobrist key), or None."""
+        return None
+
+    def position_key(self, state: State) -> Hashable:
+        """A key equal for equal positions (the transposition table's key)."""
+        value = self.position_hash(state)
+        if value is not None:
+            return (value, state.current_player)
+        return json.dumps(state.to_json(), sort_keys=True, default=str)
+
+    def levels(self, game: Game) -> dict[int, Level]:
+        """Difficulty 1 (a beginner's opponent) to 5 (the strongest within 1 s a move)."""
+        search = "ismcts" if self.hidden_information else "mcts"
+        top: Level = (search, {"seconds": 1.0})
+        if self.search_ladder is not None:
+            ladder = {i + 1: (search, {"iterations": n}) for i, n in enumerate(self.search_ladder)}
+            return {**ladder, 5: top}
+        low, high = self.level_iterations
+        return {
+            1: ("greedy", {"epsilon": 0.5}),
+            2: ("greedy", {}),
+            3: (search, {"iterations": low}),
+            4: (search, {"iterations": high}),
+            5: top,
+        }
+
+
+#: The features of a game that declares none: the rules only.
+GENERIC_FEATURES = Features()

@@ -1,0 +1,117 @@
+"""Gungi's observation encoder for research tools: Gungi planes per tier, owner and piece kind, plus hand counts and the flags
+of the position, from the observing seat's side of the board.
+
+Gungi.observation_encoder() declares it. It reads ``view(seat)`` and nothing else (see
+:mod:`sengoku.core.observation`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from sengoku.core.observation import Encoder
+
+
+class GungiEncoder(Encoder):
+    """Gungi planes, ``(CHANNELS, 9, 9)``, from the observing seat's side of the board.
+
+    The board is turned so that the observer's forward is towards row index 0 (White as
+    printed, Black rotated by 180 degrees); a spectator (``seat`` None) sees White's side.
+    "Own" is the observer's colour (White for a spectator). Channels:
+
+    * ``0 .. 83``: one plane per tier (1-3), owner (own, opponent) and piece kind (14, in
+      ``pieces.json`` order): 1 where that piece stands at that tier;
+    * ``84 .. 111``: hand counts per owner and kind, the count repeated over the plane;
+    * ``112``: 1 when the observer is to act; ``113``: 1 during the setup phase;
+      ``114``/``115``: own / opponent still placing in the setup;
+      ``116``/``117``: own / opponent Marshal capturable; ``118``: 1 when the observer plays
+      Black; ``119``: the ply divided by ``max_game_length`` (the length guard comes closer).
+
+    Faithful: everything in the view except the FEN (which repeats the board, hands and side
+    to move) and the outcome (terminal states have no decision to make) is in the planes.
+    """
+
+    TIERS = 3
+
+    def __init__(self, max_game_length: int) -> None:
+        from sengoku.games.gungi.pieces import PIECES
+
+        self.kinds = {p.name: p.kind for p in PIECES}
+        # A hand never holds more of a kind than the set has (4 Pawns).
+        self.high = float(max(p.count for p in PIECES))
+        self.num_kinds = len(PIECES)
+        k = self.num_kinds
+        self.hand_base = self.TIERS * 2 * k
+        self.flags_base = self.hand_base + 2 * k
+        self.channels = self.flags_base + 8
+        self.shape = (self.channels, 9, 9)
+        self.max_game_length = max_game_length
+        # "c-r" square names -> flat index in a 9x9 plane, for White's and Black's side.
+        self.squares: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        for col in range(1, 10):
+            for row in range(1, 10):
+                x, y = 9 - col, row - 1
+                self.squares[0][f"{col}-{row}"] = y * 9 + x
+                self.squares[1][f"{col}-{row}"] = (8 - y) * 9 + 8 - x
+        # (tier, own?, piece name) -> the flat offset of its plane, per observer colour.
+        self.plane_of: tuple[dict[tuple[int, str, str], int], dict[tuple[int, str, str], int]]
+        self.plane_of = ({}, {})
+        for me, own in enumerate(("white", "black")):
+            for tier in range(self.TIERS):
+                for color in ("white", "black"):
+                    for name, kind in self.kinds.items():
+                        owner = 0 if color == own else 1
+                        channel = tier * 2 * k + owner * k + kind
+                        self.plane_of[me][(tier, color, name)] = channel * 81
+        # The same as nested look-ups, per observer colour: colour -> piece name -> the offset
+        # of its plane at each tier (no tuple key to build per piece).
+        self.planes: tuple[dict[str, dict[str, tuple[int, ...]]], ...] = tuple(
+            {
+                color: {
+                    name: tuple(plane_of[(tier, color, name)] for tier in range(self.TIERS))
+                    for name in self.kinds
+                }
+                for color in ("white", "black")
+            }
+            for plane_of in self.plane_of
+        )
+
+    def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
+        me = 1 if seat == 1 else 0
+        own_color = ("white", "black")[me]
+        squares = self.squares[me]
+        planes = self.planes[me]
+        # One scattered write for every piece on the board (numpy's per-item writes are slow).
+        index = [
+            planes[piece["color"]][piece["piece"]][tier] + squares[entry["square"]]
+            for entry in view["board"]
+            for tier, piece in enumerate(entry["tower"])
+        ]
+        out.reshape(-1)[index] = 1.0
+        k = self.num_kinds
+        kinds = self.kinds
+        # Hand counts and flags: one value per channel, spread over its plane at once.
+        values = [0.0] * (self.channels - self.hand_base)
+        for color, hand in view["hands"].items():
+            owner = 0 if color == own_color else 1
+            for name, count in hand.items():
+                values[owner * k + kinds[name]] = count
+        f = 2 * k
+        if view["current_player"] >= 0 and view["to_move"] == own_color:
+            values[f] = 1.0
+        if view["phase"] == "setup":
+            values[f + 1] = 1.0
+        for color in view["drafting"]:
+            values[f + 2 + (0 if color == own_color else 1)] = 1.0
+        capturable = view["marshal_capturable"]
+        if capturable[me]:
+            values[f + 4] = 1.0
+        if capturable[1 - me]:
+            values[f + 5] = 1.0
+        if me == 1:
+            values[f + 6] = 1.0
+        values[f + 7] = min(1.0, view["ply"] / self.max_game_length)
+        out[self.hand_base :] = np.asarray(values, np.float32)[:, None, None]

@@ -1,0 +1,233 @@
+"""Gunkimono's observation encoder for research tools: one flat vector: the battlefield per square, the row,
+counts of tiles by code, banners, and each player (seats relative to the observer).
+
+Gunkimono.observation_encoder() declares it. It reads ``view(seat)`` and nothing else (see
+:mod:`sengoku.core.observation`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from sengoku.core.observation import Encoder, entries_of
+
+
+class GunkimonoEncoder(Encoder):
+    """Gunkimono as one flat vector, seats relative to the observer.
+
+    Player slot ``i`` is the seat ``i`` places after the observer (slot 0: the observer; a
+    spectator observes as seat 0); slots past the player count stay zero. A tile is
+    ``(troop one-hot 5, its symbols) x 2``, lower troop type first as in its name; tile counts
+    are indexed by the game's tile code (``troop * 2 + symbols - 1`` for each half).
+
+    * board, per square (row-major, 80): top troop one-hot (I S C P A, face-down ``?``),
+      symbols, level, stronghold owner slot one-hot (5), a scoring choice pending there
+      (flag, VP, VP allowed), the support square flag;
+    * the face-up row (3 slots: present flag + tile); the phase one-hot (place, support,
+      score, stronghold, draw, over); turn, turns completed, decisions; stack sizes, the end
+      stack in play, the end triggered, removed tiles; a large tile placed this turn; passes;
+      the slot to act one-hot (5);
+    * every large tile on the battlefield, counted by tile code (100); the small tiles placed
+      per slot and troop (placed, face up); the banners left per column and kind (5 x 3);
+      the turn each slot built its strongholds (+1; 0 not built);
+    * per slot: present, score, hand counts by code (the observer's only; others are
+      hidden), hand size, tiles of its hand known to all by code, small tiles left per
+      troop, honor marker per column (-1 removed), strongholds left, and each banner it holds
+      per kind and column (held, value known, value).
+
+    Faithful but for the constants of the environment (seat, options, ending and stronghold
+    rows), the order in which large tiles were placed (counted instead: the board shows
+    where) and the outcome (terminal states have no decision).
+    """
+
+    SLOTS = 5
+    PHASES = ("place", "support", "score", "stronghold", "draw", "over")
+    ROW = 3
+    TILE = 12
+    CODES = 100
+    CELL = 17
+    low = -1.0
+    high = 1000.0  # decisions are bounded by max_game_length
+
+    def __init__(self) -> None:
+        from sengoku.games.gunkimono.data import components, tile_code
+
+        c = components()
+        self.letters = {letter: i for i, letter in enumerate(c.troop_letters)}
+        self.troop_index = {**self.letters, "?": 5}  # the top troop's entry; "?": face down
+        self.troops = len(c.troop_letters)
+        self.banner_kinds = {name: i for i, name in enumerate(c.banner_kinds)}
+        self.columns = {name: i for i, name in enumerate(c.troop_names)}
+        self.cells = c.width * c.height
+        self.width = c.width
+        self.cell_base = np.arange(self.cells) * self.CELL
+        #: Each cell's symbols entry, then each cell's level entry (from the board's start).
+        self.symbols_levels = np.concatenate((self.cell_base + 6, self.cell_base + 7))
+        #: The last board's (troops, symbols, levels) lists, their indices and values.
+        self._board_cache: (
+            tuple[tuple[list[str], list[int], list[int]], np.ndarray, np.ndarray] | None
+        ) = None
+        # Every tile name ("P1A2": troop, symbols, troop, symbols) -> the game's tile code.
+        self.codes = {
+            f"{a}{sa}{b}{sb}": tile_code(self.letters[a], sa, self.letters[b], sb)
+            for a in c.troop_letters
+            for b in c.troop_letters
+            for sa in (1, 2)
+            for sb in (1, 2)
+        }
+        n, t = self.SLOTS, self.troops
+        kinds = len(c.banner_kinds)
+        self.player_size = 1 + 1 + self.CODES + 1 + self.CODES + t + 2 * t + 1 + kinds * 5 * 3
+        sizes = [
+            ("board", self.cells * self.CELL),
+            ("row", self.ROW * (1 + self.TILE)),
+            ("globals", len(self.PHASES) + 3 + 5 + 2 + n),
+            ("placed", self.CODES),
+            ("small", n * t * 2),
+            ("banner_stacks", 5 * kinds),
+            ("built", n * 2),
+            ("players", n * self.player_size),
+        ]
+        self.offsets: dict[str, int] = {}
+        total = 0
+        for name, size in sizes:
+            self.offsets[name] = total
+            total += size
+        self.shape = (total,)
+
+    def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
+        # Scalars are written one at a time through a memoryview of ``out`` (far cheaper than
+        # numpy's item writes); counted entries (the banner stacks, hands, known tiles and
+        # reserves) are added to, and nothing else writes them. The board's troops, symbols and
+        # levels are one numpy write of kept indices and values.
+        w = entries_of(out)
+        n = view["players_count"]
+        me = seat if seat is not None else 0
+        slots = [(s - me) % n for s in range(n)]
+        letters = self.letters
+        codes = self.codes
+        o = self.offsets
+        cell_size = self.CELL
+        board = view["board"]
+        cell_at = o["board"]
+        troops, symbols, levels = board["troops"], board["symbols"], board["levels"]
+        cache = self._board_cache
+        if cache is None or cache[0] != (troops, symbols, levels):
+            # The board's troops, symbols and levels do not depend on the observer and change
+            # only when a tile is placed: their indices and values are kept for equal lists
+            # (copies, so that a caller changing its view cannot change the cache).
+            cells = self.cells
+            top = np.fromiter(map(self.troop_index.__getitem__, troops), np.intp, cells)
+            cache = (
+                (list(troops), list(symbols), list(levels)),
+                np.concatenate((self.cell_base + top, self.symbols_levels)) + cell_at,
+                np.concatenate(
+                    (
+                        np.ones(cells, np.float32),
+                        np.fromiter(itertools.chain(symbols, levels), np.float32, 2 * cells),
+                    )
+                ),
+            )
+            self._board_cache = cache
+        out[cache[1]] = cache[2]
+        strongholds = board["strongholds"]
+        if max(strongholds) >= 0:
+            for cell, owner in enumerate(strongholds):
+                if owner >= 0:
+                    w[cell_at + cell * cell_size + 8 + (owner - me) % n] = 1.0
+        for pending in view["pending"]:
+            at = cell_at + self._cell(pending["square"]) * cell_size
+            w[at + 13] = 1.0
+            w[at + 14] = pending["vp"]
+            w[at + 15] = 1.0 if pending["vp_allowed"] else 0.0
+        if view["support_square"] is not None:
+            w[cell_at + self._cell(view["support_square"]) * cell_size + 16] = 1.0
+        at = o["row"]
+        for i, name in enumerate(view["row"]):
+            k = at + i * (1 + self.TILE)
+            w[k] = 1.0
+            w[k + 1 + letters[name[0]]] = 1.0
+            w[k + 6] = int(name[1])
+            w[k + 7 + letters[name[2]]] = 1.0
+            w[k + 12] = int(name[3])
+        at = o["globals"]
+        w[at + self.PHASES.index(view["phase"])] = 1.0
+        at += len(self.PHASES)
+        w[at] = view["turn"]
+        w[at + 1] = view["turns"]
+        w[at + 2] = view["decisions"]
+        w[at + 3] = view["stack_size"]
+        w[at + 4] = view["end_stack_size"]
+        w[at + 5] = 1.0 if view["end_stack_in_play"] else 0.0
+        w[at + 6] = 1.0 if view["end_triggered"] else 0.0
+        w[at + 7] = view["removed_count"]
+        w[at + 8] = 1.0 if view["placed_large"] else 0.0
+        w[at + 9] = view["passes"]
+        if view["current_player"] >= 0:
+            w[at + 10 + slots[view["current_player"]]] = 1.0
+        placed = view["placed"]
+        if placed:  # up to 60 tiles: counted at once
+            counted = np.bincount(np.fromiter(map(codes.__getitem__, placed), np.intp))
+            out[o["placed"] : o["placed"] + len(counted)] = counted
+        at = o["small"]
+        troops_n = self.troops
+        for owner, troop, face_up in view["placed_small"]:
+            k = at + (slots[owner] * troops_n + troop) * 2
+            w[k] = 1.0
+            w[k + 1] = face_up
+        at = o["banner_stacks"]
+        kinds = len(self.banner_kinds)
+        banner_kinds = self.banner_kinds
+        for column, stack in enumerate(view["banner_stacks"]):
+            for kind in stack:
+                w[at + column * kinds + banner_kinds[kind]] += 1.0
+        at = o["built"]
+        built_count = [0] * self.SLOTS
+        for owner, turn in view["built_at"]:
+            k = slots[owner]
+            w[at + k * 2 + built_count[k]] = turn + 1
+            built_count[k] += 1
+        base = o["players"]
+        columns = self.columns
+        for s, player in enumerate(view["players"]):
+            at = base + slots[s] * self.player_size
+            w[at] = 1.0
+            w[at + 1] = player["score"]
+            at += 2
+            if player["hand"] is not None:
+                for name in player["hand"]:
+                    w[at + codes[name]] += 1.0
+            at += self.CODES
+            w[at] = player["hand_size"]
+            at += 1
+            for name in player["hand_known"]:
+                w[at + codes[name]] += 1.0
+            at += self.CODES
+            for letter in player["reserve"]:
+                w[at + letters[letter]] += 1.0
+            at += troops_n
+            for column, row in enumerate(player["honor"]):
+                if row is None:
+                    w[at + column] = -1.0
+                    w[at + troops_n + column] = 1.0  # the removed flag
+                else:
+                    w[at + column] = row
+            at += 2 * troops_n
+            w[at] = player["strongholds_left"]
+            at += 1
+            for banner in player["banners"]:
+                k = at + (banner_kinds[banner["kind"]] * 5 + columns[banner["column"]]) * 3
+                w[k] = 1.0
+                if banner["value"] is not None:
+                    w[k + 1] = 1.0
+                    w[k + 2] = banner["value"]
+
+    def _cell(self, name: str) -> int:
+        return (int(name[1:]) - 1) * self.width + ord(name[0]) - ord("a")
+
+
+#: A kept stack that no stack equals (the entries of a new key are all written).

@@ -1,0 +1,282 @@
+"""Sashimono's observation encoder for research tools: one flat vector: each side's Sonae stacks, hands, Sashimono
+spaces and scores, the Kagemusha (solo), the battle, the card being played, the prompt.
+
+Sashimono.observation_encoder() declares it. It reads ``view(seat)`` and nothing else (see
+:mod:`sengoku.core.observation`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from sengoku.core.game import SengokuError
+from sengoku.core.observation import Encoder, Entries, entries_of
+
+_UNSET = object()
+
+
+class SashimonoEncoder(Encoder):
+    """Sashimono (duel or solo) as one flat vector, sides relative to the observer.
+
+    Side slot 0 is the observer's side (seat 0 for a spectator), slot 1 the other seat's
+    (zero in the solo mode); seats in battles, prompts and turns are one-hot over (observer,
+    other seat, Kagemusha). Cards are indexed in the card set's order; a card in an ordered
+    pile (a hand, the scored cards, the Kagemusha's line) is written as its position + 1.
+
+    * per side: present, army (west, east); the nine Sonae spaces, each a Kumi stack: present,
+      face up, contents unknown, rank, attack, defence, and the type (T K N) at each of its
+      three levels; the Kumi hand by position (up to 40, the action space's bound); hand,
+      deck, Sashimono hand and Sashimono deck counts; the Sashimono hand; each of the 12
+      spaces around the Sonae (present, bowed, card one-hot); VP; scored cards;
+    * the Kagemusha (solo): army; its Kumi line (up to 16 stacks as above); Kumi deck and
+      Sashimono deck counts, Army position, VP; its Sashimono line (position, bowed); its
+      scored cards; its discarded Kumi counted by type;
+    * VP target, turn, whose turn, who is to act; the battle (attacker, defender, lines, ante
+      counts, bonus); the card being played (card, space, line, effects used in order);
+      the prompt (seat, question); cards being looked at (owner, kind, count, the cards).
+
+    Faithful but for the constants of the environment (mode, card set name), the prompt's
+    ``rule`` and ``options`` texts (the options are the legal actions: the action mask), the
+    order of the Kagemusha's discard pile (counted) and the result (terminal states).
+    """
+
+    SIDES = ("observer", "other", "kagemusha")
+    ARMIES = ("west", "east")
+    CELLS = 9
+    STACK = 15
+    HAND_MAX = 40
+    KAGE_LINE_MAX = 16
+    SPACES = 12
+    LINES = 7
+    USED_MAX = 8
+    LOOK_MAX = 8
+    QUESTIONS = (
+        "ante", "battle", "bonus", "bury", "casualty", "choose", "discard", "do", "flip",
+        "gunbai", "keep", "look_bottom", "peek", "perm", "place", "place_at", "play",
+        "rearrange", "return_kumi", "return_sas", "slot", "swap", "swap_with", "train",
+        "train_with", "turn",
+    )  # fmt: skip
+    low = -1.0
+    high = 4000.0  # turns are bounded by max_game_length
+
+    def __init__(self, cards: str) -> None:
+        from sengoku.games.sashimono.cards import card_set
+        from sengoku.games.sashimono.state import LINE_NAMES, SLOTS
+
+        card_list = card_set(cards).cards
+        self.cards = {c.id: i for i, c in enumerate(card_list)}
+        self.num_cards = len(card_list)
+        self.kumi = {"T": 0, "K": 1, "N": 2}
+        self.spaces = {name: i for i, name in enumerate(SLOTS)}
+        self.lines = {name: i for i, name in enumerate(LINE_NAMES)}
+        self.questions = {q: i for i, q in enumerate(self.QUESTIONS)}
+        nc = self.num_cards
+        self.side_size = (
+            1 + 2 + self.CELLS * self.STACK + self.HAND_MAX * 3 + 4 + nc
+            + self.SPACES * (2 + nc) + 1 + nc
+        )  # fmt: skip
+        sizes = [
+            ("sides", 2 * self.side_size),
+            ("kagemusha", 2 + self.KAGE_LINE_MAX * self.STACK + 4 + 2 * nc + nc + 3),
+            ("globals", 2 + 3 + 3),
+            ("battle", 1 + 3 + 3 + 2 * self.LINES + 3 + 1),
+            ("played", 1 + nc + self.SPACES + self.LINES + self.USED_MAX),
+            ("prompt", 1 + 3 + len(self.QUESTIONS) + 1),
+            ("looking", 1 + 3 + 2 + 1 + self.LOOK_MAX * 3 + nc),
+        ]
+        self.offsets: dict[str, int] = {}
+        total = 0
+        for name, size in sizes:
+            self.offsets[name] = total
+            total += size
+        self.shape = (total,)
+        #: (observer's seat, -1 for a spectator; the stacks' seat, 2 for the Kagemusha's line)
+        #: -> the last stacks shown (copies) and their entries: they change seldom (see
+        #: :meth:`_stacks`).
+        self._stack_cache: dict[tuple[int, int], tuple[list[Any], np.ndarray]] = {}
+        #: A stack's (face, types, rank, attack, defence) -> its entries.
+        self._stack_vectors: dict[tuple[Any, ...], np.ndarray] = {}
+        self.army_index = {name: i for i, name in enumerate(self.ARMIES)}
+        #: Each Sashimono space -> its offset among a side's spaces.
+        self.slot_offsets = {name: i * (2 + nc) for name, i in self.spaces.items()}
+
+    def _stack(self, out: np.ndarray, at: int, stack: Mapping[str, Any] | None) -> None:
+        if stack is None:
+            return
+        out[at] = 1.0
+        out[at + 1] = 1.0 if stack["face"] == "up" else 0.0
+        out[at + 3] = stack["rank"]
+        out[at + 4] = stack["attack"]
+        out[at + 5] = stack["defence"]
+        types = stack["types"]
+        if types is None:
+            out[at + 2] = 1.0
+            return
+        for level, letter in enumerate(types):
+            out[at + 6 + level * 3 + self.kumi[letter]] = 1.0
+
+    def _stacks(self, out: np.ndarray, at: int, key: tuple[int, int], stacks: list[Any]) -> None:
+        """Kumi stacks one after another from ``at`` (a Sonae, or the Kagemusha's line),
+        ``key`` naming whose and for which observer. The entries of those stacks are kept as
+        one block per key, written with one slice; only the stacks that differ from the last
+        ones of that key (copies: a stack holds only strings and numbers) are written into
+        the block again, each from the kept entries of a stack equal to it."""
+        cached = self._stack_cache.get(key)
+        size = self.STACK
+        if cached is None or len(cached[0]) != len(stacks):
+            cached = ([_UNSET] * len(stacks), np.zeros(len(stacks) * size, np.float32))
+            self._stack_cache[key] = cached
+        shown, block = cached
+        if shown != stacks:
+            vectors = self._stack_vectors
+            for i, stack in enumerate(stacks):
+                if stack != shown[i]:
+                    if stack is None:
+                        block[i * size : (i + 1) * size] = 0.0
+                        shown[i] = None
+                        continue
+                    what = (
+                        stack["face"],
+                        stack["types"],
+                        stack["rank"],
+                        stack["attack"],
+                        stack["defence"],
+                    )
+                    vector = vectors.get(what)
+                    if vector is None:
+                        vector = vectors[what] = np.zeros(size, np.float32)
+                        self._stack(vector, 0, stack)
+                    block[i * size : (i + 1) * size] = vector
+                    shown[i] = dict(stack)
+        out[at : at + len(block)] = block
+
+    def _ordered_cards(self, w: Entries, at: int, ids: list[str]) -> None:
+        cards = self.cards
+        for position, card in enumerate(ids):
+            w[at + cards[card]] = position + 1
+
+    def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
+        w = entries_of(out)
+        me = seat if seat is not None else 0
+        observer = seat if seat is not None else -1  # a spectator sees less than seat 0
+
+        # Seat -> observer 0, other seat 1, Kagemusha 2.
+        who = {-1: 1, 0: 1, 1: 1, 2: 2, me: 0}.__getitem__
+        armies = self.army_index
+        nc = self.num_cards
+        kumi = self.kumi
+        cards = self.cards
+        o = self.offsets
+        slot_at = self.slot_offsets
+        for side in view["sides"]:
+            at = o["sides"] + who(side["seat"]) * self.side_size
+            w[at] = 1.0
+            w[at + 1 + armies[side["army"]]] = 1.0
+            at += 3
+            self._stacks(out, at, (observer, side["seat"]), side["sonae"])
+            at += self.CELLS * self.STACK
+            hand = side["hand"]
+            if hand:
+                if len(hand) > self.HAND_MAX:
+                    raise SengokuError(f"sashimono: a hand of {len(hand)} Kumi is over the bound")
+                k = at
+                for letter in hand:
+                    w[k + kumi[letter]] = 1.0
+                    k += 3
+            at += self.HAND_MAX * 3
+            w[at] = side["hand_count"]
+            w[at + 1] = side["deck_count"]
+            w[at + 2] = side["sashimono_hand_count"]
+            w[at + 3] = side["sashimono_deck_count"]
+            at += 4
+            shown = side["sashimono_hand"]
+            if shown:
+                for position, card in enumerate(shown, 1):
+                    w[at + cards[card]] = position
+            at += nc
+            for space, placed in side["slots"].items():
+                k = at + slot_at[space]
+                w[k] = 1.0
+                if placed["bowed"]:
+                    w[k + 1] = 1.0
+                w[k + 2 + cards[placed["card"]]] = 1.0
+            at += self.SPACES * (2 + nc)
+            w[at] = side["vp"]
+            scored = side["scored"]
+            if scored:
+                for position, card in enumerate(scored, 1):
+                    w[at + 1 + cards[card]] = position
+        kage = view.get("kagemusha")
+        if kage is not None:
+            at = o["kagemusha"]
+            w[at + armies[kage["army"]]] = 1.0
+            at += 2
+            line = kage["kumi_line"]
+            if len(line) > self.KAGE_LINE_MAX:
+                raise SengokuError(f"sashimono: a Kagemusha line of {len(line)} is over the bound")
+            self._stacks(out, at, (observer, 2), line)
+            at += self.KAGE_LINE_MAX * self.STACK
+            w[at] = kage["kumi_deck_count"]
+            w[at + 1] = kage["sashimono_deck_count"]
+            w[at + 2] = kage["army_position"]
+            w[at + 3] = kage["vp"]
+            at += 4
+            for position, placed in enumerate(kage["sashimono_line"]):
+                k = cards[placed["card"]]
+                w[at + k] = position + 1
+                w[at + nc + k] = 1.0 if placed["bowed"] else 0.0
+            at += 2 * nc
+            self._ordered_cards(w, at, kage["scored"])
+            at += nc
+            for letter in kage["discarded_kumi"]:
+                w[at + kumi[letter]] += 1.0
+        at = o["globals"]
+        w[at] = view["vp_target"]
+        w[at + 1] = view["turn"]
+        w[at + 2 + who(view["turn_seat"])] = 1.0
+        if view["current_player"] >= 0:
+            w[at + 5 + who(view["current_player"])] = 1.0
+        battle = view.get("battle")
+        if battle is not None:
+            at = o["battle"]
+            w[at] = 1.0
+            w[at + 1 + who(battle["attacker"])] = 1.0
+            w[at + 4 + who(battle["defender"])] = 1.0
+            w[at + 7 + self.lines[battle["attack_line"]]] = 1.0
+            w[at + 7 + self.LINES + self.lines[battle["defence_line"]]] = 1.0
+            for s, count in battle["ante_counts"].items():
+                w[at + 7 + 2 * self.LINES + who(int(s))] = count
+            w[at + 10 + 2 * self.LINES] = battle["bonus"]
+        played = view.get("played")
+        if played is not None:
+            at = o["played"]
+            w[at] = 1.0
+            w[at + 1 + cards[played["card"]]] = 1.0
+            w[at + 1 + nc + self.spaces[played["slot"]]] = 1.0
+            w[at + 1 + nc + self.SPACES + self.lines[played["line"]]] = 1.0
+            base = at + 1 + nc + self.SPACES + self.LINES
+            for position, effect in enumerate(played["used"]):
+                w[base + effect] = position + 1
+        prompt = view.get("prompt")
+        if prompt is not None:
+            at = o["prompt"]
+            w[at] = 1.0
+            w[at + 1 + who(prompt["seat"])] = 1.0
+            w[at + 4 + self.questions.get(prompt["question"], len(self.QUESTIONS))] = 1.0
+        looking = view.get("looking")
+        if looking is not None:
+            at = o["looking"]
+            w[at] = 1.0
+            w[at + 1 + who(looking["owner"])] = 1.0
+            kind_sashimono = looking["kind"] == "sashimono"
+            w[at + 4 + (1 if kind_sashimono else 0)] = 1.0
+            w[at + 6] = looking["count"]
+            shown = looking["cards"] or []
+            if kind_sashimono:
+                self._ordered_cards(w, at + 7 + self.LOOK_MAX * 3, shown)
+            else:
+                for position, letter in enumerate(shown):
+                    w[at + 7 + position * 3 + kumi[letter]] = 1.0

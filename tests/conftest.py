@@ -1,0 +1,22 @@
+"""Test-wide setup: every game plugin under ``tests/plugins/`` is installed for the session.
+
+Each folder there looks like an installed distribution (its package and its ``*.dist-info``
+with the ``sengoku.games`` entry point), so putting the folder on ``sys.path`` registers its
+game exactly as ``pip install`` would; ``PYTHONPATH`` carries it to subprocesses (the CLI,
+arena workers). This file names no game: the registry finds them by their entry points.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+PLUGINS = Path(__file__).resolve().parent / "plugins"
+_folders = [str(p) for p in sorted(PLUGINS.iterdir()) if p.is_dir()] if PLUGINS.is_dir() else []
+for _folder in _folders:
+    if _folder not in sys.path:
+        sys.path.append(_folder)
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [*_folders, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+)
