@@ -344,6 +344,26 @@ def test_batch_masks_and_observations_match_the_encoder(gungi: Gungi, mode: str)
     assert np.array_equal(native.returns(), python.returns())
 
 
+def test_batch_mask_fills_a_given_array() -> None:
+    batch = GungiBatch(native=True, mode="beginner")
+    batch.reset(3, seed=2)
+    buffer = np.ones((3, batch.num_actions), dtype=bool)  # stale entries are cleared
+    assert batch.legal_mask(buffer) is buffer
+    assert np.array_equal(buffer, batch.legal_mask())
+    with pytest.raises(ValueError, match="C-contiguous bool array of shape"):
+        batch.legal_mask(np.zeros((2, batch.num_actions), dtype=bool))
+
+
+def test_level_5_searches_natively(gungi: Gungi) -> None:
+    from sengoku.ai import load_agent
+
+    agent = load_agent(gungi, 5, seed=0)
+    assert agent.options["native"] == 1
+    state = _midgame(gungi, "intro", 5, 14)
+    move = agent.choose(state, state.current_player, Budget(seconds=0.05))
+    assert move in state.legal_actions() and agent.last_stats["native"]
+
+
 def test_batch_refuses_an_illegal_action() -> None:
     batch = GungiBatch(native=True, mode="intro")
     batch.reset(2, seed=0)
