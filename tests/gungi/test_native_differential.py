@@ -257,6 +257,45 @@ def test_identical_random_games_through_the_contract(gungi: Gungi) -> None:
         assert records[0] == records[1]
 
 
+def test_threads_do_not_share_a_scratch_position(gungi: Gungi) -> None:
+    """Games played in several threads at once get their own legal lists (a smoke test: the
+    scratch positions are per thread, and a race would need a switch between two calls)."""
+    import threading
+
+    logs: dict[int, list[list[int]]] = {}
+
+    def play(seed: int) -> None:
+        rng = random.Random(seed)
+        log = logs[seed] = []
+        for _ in range(3):
+            state = gungi.new_state(mode=MODES[seed % 4], seed=seed)
+            while not state.is_terminal() and state.ply < 150:
+                codes = list(state.legal_codes())
+                log.append(codes)
+                state.apply(Move(rng.choice(codes)))
+
+    threads = [threading.Thread(target=play, args=(seed,)) for seed in range(4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    for seed in range(4):  # the same games again, one thread, pure Python
+        rng = random.Random(seed)
+        log = iter(logs[seed])
+        with pure_python():
+            for _ in range(3):
+                state = gungi.new_state(mode=MODES[seed % 4], seed=seed)
+                while not state.is_terminal() and state.ply < 150:
+                    codes = state.legal_codes()
+                    assert next(log) == codes
+                    state.apply(Move(rng.choice(codes)))
+
+
 # ---------------------------------------------------------------------- search
 
 
