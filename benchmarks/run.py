@@ -195,6 +195,9 @@ def main() -> None:
     figures["gungi_native"] = gungi_native_figures(
         gungi, args.seconds, figures["chess_random"]["plies_per_second"]
     )
+    # The reference again: on a shared machine the load drifts during a run, and two
+    # figures of the reference show how far (the ratios use the first).
+    figures["chess_random_after_gungi"] = chess_random_play(args.seconds / 2, seed=1)
     figures["other_games"] = {}
     for name in sengoku.list_games():
         if name == "gungi":
@@ -231,7 +234,11 @@ def main() -> None:
     if not n["available"]:
         print(f"Gungi native core: not available ({n['reason']})")
     else:
-        print("Gungi native core (same run; ratios to python-chess random play):")
+        again = figures["chess_random_after_gungi"]["plies_per_second"]
+        print(
+            "Gungi native core (same run; ratios to python-chess random play, which ran "
+            f"{again:,.0f} plies/s when measured again after this section):"
+        )
         for mode in ("intro", "advanced"):
             native = figures[f"gungi_{mode}_random"]
             pure = n[f"{mode}_random_contract_pure_python"]
