@@ -93,6 +93,8 @@ def alphabeta_speed(gungi: Any, native: bool, seconds: float) -> dict[str, Any]:
 
 
 def gungi_native_figures(gungi: Any, seconds: float, chess: float) -> dict[str, Any]:
+    """Each Gungi figure between two python-chess runs, its ratio to their mean: the load of a
+    shared machine drifts within a run, so the reference is measured beside every figure."""
     from sengoku.games.gungi import native_core
 
     out: dict[str, Any] = {"available": native_core.native_available()}
@@ -101,12 +103,11 @@ def gungi_native_figures(gungi: Any, seconds: float, chess: float) -> dict[str, 
         return out
     from sengoku.games.gungi.batch import GungiBatch
 
-    for mode in ("intro", "advanced"):
-        with gungi_engine(False):
-            pure = random_play(gungi, {"mode": mode}, seconds / 2)
-        pure["ratio_vs_chess"] = round(pure["plies_per_second"] / chess, 3)
-        out[f"{mode}_random_contract_pure_python"] = pure
-        # Raw native random play: whole games in C++, one after another.
+    def chess_now() -> float:
+        return float(chess_random_play(seconds / 4, seed=2)["plies_per_second"])
+
+    def native_playouts(mode: str) -> dict[str, Any]:
+        """Whole random games inside the core, one after another."""
         position = native_core.full_position(gungi.new_state(mode=mode))
         plies = games = 0
         start = time.perf_counter()
@@ -114,35 +115,47 @@ def gungi_native_figures(gungi: Any, seconds: float, chess: float) -> dict[str, 
             plies += position.random_playouts(20, games)
             games += 20
         elapsed = time.perf_counter() - start
-        out[f"{mode}_random_native"] = {
-            "games": games,
-            "plies": plies,
-            "plies_per_second": round(plies / elapsed),
-            "ratio_vs_chess": round(plies / elapsed / chess, 2),
-        }
-        # 256 games stepped together from Python (random actions), with and without a legal
-        # mask (256 x 57025 bools) filled at every step.
-        for masks in (False, True):
-            batch = GungiBatch(mode=mode)
-            batch.reset(256, seed=0)
-            buffer = np.zeros((256, batch.num_actions), dtype=bool)
-            plies = 0
-            start = time.perf_counter()
-            while time.perf_counter() - start < seconds / 4:
-                batch.reset(256, seed=plies)
-                while not batch.done().all():
-                    if masks:
-                        batch.legal_mask(buffer)
-                    actions = batch.random_actions()
-                    plies += int((actions >= 0).sum())
-                    batch.step(actions)
-            elapsed = time.perf_counter() - start
-            name = "with_masks" if masks else "stepping"
-            out[f"{mode}_random_batch256_{name}"] = {
-                "plies": plies,
-                "plies_per_second": round(plies / elapsed),
-                "ratio_vs_chess": round(plies / elapsed / chess, 2),
-            }
+        return {"games": games, "plies": plies, "plies_per_second": round(plies / elapsed)}
+
+    def batched(mode: str, masks: bool) -> dict[str, Any]:
+        """256 games stepped together from Python (random actions), with or without a legal
+        mask (256 x 57025 bools) filled at every step."""
+        batch = GungiBatch(mode=mode)
+        buffer = np.zeros((256, batch.num_actions), dtype=bool)
+        plies = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds / 2:
+            batch.reset(256, seed=plies)
+            while not batch.done().all():
+                if masks:
+                    batch.legal_mask(buffer)
+                actions = batch.random_actions()
+                plies += int((actions >= 0).sum())
+                batch.step(actions)
+        elapsed = time.perf_counter() - start
+        return {"plies": plies, "plies_per_second": round(plies / elapsed)}
+
+    def contract(mode: str, native: bool) -> dict[str, Any]:
+        with gungi_engine(native):
+            return random_play(gungi, {"mode": mode}, seconds / 2)
+
+    for mode in ("intro", "advanced"):
+        runs = [
+            ("random_contract_native", lambda m=mode: contract(m, True)),
+            ("random_contract_pure_python", lambda m=mode: contract(m, False)),
+            ("random_native", lambda m=mode: native_playouts(m)),
+            ("random_batch256_stepping", lambda m=mode: batched(m, False)),
+            ("random_batch256_with_masks", lambda m=mode: batched(m, True)),
+        ]
+        before = chess_now()
+        for name, run in runs:
+            figure = run()
+            after = chess_now()
+            reference = (before + after) / 2
+            figure["chess_plies_per_second"] = [round(before), round(after)]
+            figure["ratio_vs_chess"] = round(figure["plies_per_second"] / reference, 2)
+            out[f"{mode}_{name}"] = figure
+            before = after
     with gungi_engine(False):
         start = time.perf_counter()
         leaves = gungi.new_state(mode="intro").perft(3)
@@ -225,9 +238,12 @@ def main() -> None:
     if not n["available"]:
         print(f"Gungi native core: not available ({n['reason']})")
     else:
-        print("Gungi native core (same run; ratios to python-chess random play):")
+        print(
+            "Gungi native core (each ratio to python-chess random play measured just before "
+            "and after that figure):"
+        )
         for mode in ("intro", "advanced"):
-            native = figures[f"gungi_{mode}_random"]
+            native = n[f"{mode}_random_contract_native"]
             pure = n[f"{mode}_random_contract_pure_python"]
             raw = n[f"{mode}_random_native"]
             step = n[f"{mode}_random_batch256_stepping"]

@@ -274,6 +274,45 @@ def test_identical_random_games_through_the_contract(gungi: Gungi) -> None:
         assert records[0] == records[1]
 
 
+def test_threads_do_not_share_a_scratch_position(gungi: Gungi) -> None:
+    """Games played in several threads at once get their own legal lists (a smoke test: the
+    scratch positions are per thread, and a race would need a switch between two calls)."""
+    import threading
+
+    logs: dict[int, list[list[int]]] = {}
+
+    def play(seed: int) -> None:
+        rng = random.Random(seed)
+        log = logs[seed] = []
+        for _ in range(3):
+            state = gungi.new_state(mode=MODES[seed % 4], seed=seed)
+            while not state.is_terminal() and state.ply < 150:
+                codes = list(state.legal_codes())
+                log.append(codes)
+                state.apply(Move(rng.choice(codes)))
+
+    threads = [threading.Thread(target=play, args=(seed,)) for seed in range(4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    for seed in range(4):  # the same games again, one thread, pure Python
+        rng = random.Random(seed)
+        log = iter(logs[seed])
+        with pure_python():
+            for _ in range(3):
+                state = gungi.new_state(mode=MODES[seed % 4], seed=seed)
+                while not state.is_terminal() and state.ply < 150:
+                    codes = state.legal_codes()
+                    assert next(log) == codes
+                    state.apply(Move(rng.choice(codes)))
+
+
 # ---------------------------------------------------------------------- search
 
 
@@ -359,6 +398,26 @@ def test_batch_masks_and_observations_match_the_encoder(gungi: Gungi, mode: str)
         assert np.array_equal(native.step(actions), python.step(actions))
         obs_native, obs_python = native.observations(), python.observations()
     assert np.array_equal(native.returns(), python.returns())
+
+
+def test_batch_mask_fills_a_given_array() -> None:
+    batch = GungiBatch(native=True, mode="beginner")
+    batch.reset(3, seed=2)
+    buffer = np.ones((3, batch.num_actions), dtype=bool)  # stale entries are cleared
+    assert batch.legal_mask(buffer) is buffer
+    assert np.array_equal(buffer, batch.legal_mask())
+    with pytest.raises(ValueError, match="C-contiguous bool array of shape"):
+        batch.legal_mask(np.zeros((2, batch.num_actions), dtype=bool))
+
+
+def test_level_5_searches_natively(gungi: Gungi) -> None:
+    from sengoku.ai import load_agent
+
+    agent = load_agent(gungi, 5, seed=0)
+    assert agent.options["native"] == 1
+    state = _midgame(gungi, "intro", 5, 14)
+    move = agent.choose(state, state.current_player, Budget(seconds=0.05))
+    assert move in state.legal_actions() and agent.last_stats["native"]
 
 
 def test_batch_refuses_an_illegal_action() -> None:

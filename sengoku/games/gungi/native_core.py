@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import threading
 import warnings
 from typing import TYPE_CHECKING, Any
 
@@ -125,8 +126,18 @@ def _rules_key(state: GungiState) -> tuple[Any, ...]:
     )
 
 
-# One reusable native position per rule set, reloaded when the Python position changed.
-_SCRATCH: dict[tuple[Any, ...], list[Any]] = {}
+class _Scratch(threading.local):
+    """Per thread (a load and the question that follows must not interleave with another
+    thread's): one reusable native position per rule set, reloaded when the Python position
+    changed, and the entry of each options dict (shared by a game's clones) by its id; the
+    dict itself is kept too, so an id is never taken for another dict's."""
+
+    def __init__(self) -> None:
+        self.by_rules: dict[tuple[Any, ...], list[Any]] = {}
+        self.by_options: dict[int, tuple[dict[str, Any], list[Any]]] = {}
+
+
+_SCRATCH = _Scratch()
 
 
 def load(position: Any, state: GungiState) -> None:
@@ -151,23 +162,19 @@ def mark(state: GungiState) -> tuple[int, int, int, int]:
     return (state.hash, state.ply, state.move_number, state.first)
 
 
-# The scratch entry of a state's options dict (shared by a game's clones), by its id; the
-# dict itself is kept too, so an id is never taken for another dict's.
-_BY_OPTIONS: dict[int, tuple[dict[str, Any], list[Any]]] = {}
-
-
 def _entry(state: GungiState) -> list[Any]:
     options = state.options
-    hit = _BY_OPTIONS.get(id(options))
+    local = _SCRATCH
+    hit = local.by_options.get(id(options))
     if hit is not None and hit[0] is options:
         return hit[1]
     key = _rules_key(state)
-    entry = _SCRATCH.get(key)
+    entry = local.by_rules.get(key)
     if entry is None:
-        entry = _SCRATCH[key] = [new_position(state), None]
-    if len(_BY_OPTIONS) >= 1024:
-        _BY_OPTIONS.clear()
-    _BY_OPTIONS[id(options)] = (options, entry)
+        entry = local.by_rules[key] = [new_position(state), None]
+    if len(local.by_options) >= 1024:
+        local.by_options.clear()
+    local.by_options[id(options)] = (options, entry)
     return entry
 
 
