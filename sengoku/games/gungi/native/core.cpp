@@ -62,7 +62,7 @@ struct Tables {
     uint64_t zblack = 0, zsetup[4]{};
     // near[archers][sq]: two 64-bit words of squares (sq 81: no Marshal, empty).
     uint64_t near_lo[2][82]{}, near_hi[2][82]{};
-    // Evaluation (sengoku/ai/eval/gungi.py).
+    // Evaluation (sengoku/games/gungi/features.py).
     std::vector<double> top;  // [piece][height][sq]
     double value[NK]{};
     double hand_factor = 0.85, buried = 0.6, scale = 12.0;
