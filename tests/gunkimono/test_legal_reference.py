@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import random
 
-from sengoku.arena.gunkimono_selfplay import balanced_choice
-
 from sengoku.games.gunkimono import BuildStronghold, Draw, Place, Score, SmallTile
 from sengoku.games.gunkimono.data import tile_troops
+from sengoku.games.gunkimono.selfplay import balanced_choice
 from sengoku.games.gunkimono.state import CELLS, PAIRS, GunkimonoState
 from tests.gunkimono.helpers import GAME
 
