@@ -235,10 +235,10 @@ def create_app(settings: Settings) -> FastAPI:
         svc().touch(live)
         if live.status == "active" and live.clocks is not None:
             async with live.lock:
-                await svc()._check_flag(live)
-            svc()._after_change(live)
+                await svc().check_flag(live)
+            svc().after_change(live)
         snap = svc().snapshot(live, seat, short)
-        svc()._maybe_evict(live)
+        svc().forget_if_done(live)
         return snap
 
     @app.get("/api/matches/{match_id}/events")
@@ -252,7 +252,7 @@ def create_app(settings: Settings) -> FastAPI:
         seat = svc().seat_of(live, bearer(authorization))
         svc().touch(live)
         out = {"events": svc().events_for(live, seat, after), "last_event": len(live.events)}
-        svc()._maybe_evict(live)
+        svc().forget_if_done(live)
         return out
 
     @app.post("/api/matches/{match_id}/join")
