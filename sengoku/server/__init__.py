@@ -57,9 +57,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None) 
         handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
-    from sengoku.server.config import settings_from_env
-
     from sengoku.server.app import create_app
+    from sengoku.server.config import settings_from_env
 
     settings = settings_from_env(db_url or default_db_url())
     app = create_app(settings)

@@ -224,9 +224,7 @@ class Persistence:
                 log.warning("match %s closed: %s", live.id, problem)
                 live.status = "closed"
                 live.close_reason = problem
-                rows = event_rows(
-                    live, [event("closed", None, reason=problem, message=problem)]
-                )
+                rows = event_rows(live, [event("closed", None, reason=problem, message=problem)])
                 await self.run(
                     self.store.record_change,
                     live.id,

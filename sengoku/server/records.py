@@ -26,9 +26,7 @@ MAX_IMPORT_ACTIONS = 20_000
 class Records:
     """Records out (``record_of``) and in (``import_record``)."""
 
-    def __init__(
-        self, db: Persistence, heavy: Callable[..., Awaitable[Any]]
-    ) -> None:
+    def __init__(self, db: Persistence, heavy: Callable[..., Awaitable[Any]]) -> None:
         self.db = db
         self._heavy = heavy
 
