@@ -303,7 +303,7 @@ class Offers:
             {"rematch_id": new_id, "updated_at": now},
         )
         new.events.extend(event_entries(rows))
-        self.db.live[new_id] = new
+        self.db.keep(new)
         live.rematch_id = new_id
         self.bus.commit(live, old_rows)
         return new

@@ -237,6 +237,10 @@ class Persistence:
                 live.close_reason = problem
         return live
 
+    def keep(self, live: Live) -> None:
+        """Hold a match just created (it is stored already) in memory."""
+        self.live[live.id] = live
+
     def forget_if_done(self, live: Live) -> None:
         """Forget a match that is over and watched by nobody: the database has all of it
         (it is replayed again if asked for), so memory holds only matches in play."""

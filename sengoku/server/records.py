@@ -146,6 +146,6 @@ class Records:
             moves_rows,
         )
         live.events.extend(event_entries(rows))
-        self.db.live[match_id] = live
+        self.db.keep(live)
         self.db.forget_if_done(live)  # nobody watches an imported record yet
         return live

@@ -205,7 +205,7 @@ class Seats:
         seat_rows = [seat_row(live.id, s) for s in seats]
         await self.db.run(self.db.store.create_match, match_row, seat_rows, rows)
         live.events.extend(event_entries(rows))
-        self.db.live[match_id] = live
+        self.db.keep(live)
         log.info("match %s created: %s, %d seats", match_id, game.name, n)
         self._after_change(live)
         out: dict[str, Any] = {"tokens": tokens, "invites": invites}

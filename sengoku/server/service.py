@@ -30,7 +30,6 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from sengoku.core.registry import list_games, load_game
-from sengoku.server import ai as ai_mod
 from sengoku.server.ai_turns import AiTurns
 from sengoku.server.broadcast import Broadcaster
 from sengoku.server.db import Store
@@ -103,10 +102,6 @@ class MatchService:
     def live(self) -> dict[str, Live]:
         """The matches in memory, by id."""
         return self.db.live
-
-    @property
-    def _ai(self) -> ai_mod.AiPool:
-        return self.ai.pool
 
     def now(self) -> float:
         return self.settings.now()
