@@ -26,18 +26,15 @@ def _web_renderers() -> Path | None:
 
 def describe(game: Game) -> dict[str, Any]:
     """``game.describe()`` with its ``renderer``: the module under ``sengoku/web/js/games/``
-    that draws it. The game names it (``Game.renderer``); where it does not (or says
-    ``generic``) and the client has a module of the game's name, that one; else
-    ``generic``."""
+    that draws it. The contract's ``describe()`` gives it (``Game.renderer``); for a game
+    whose ``describe()`` does not yet, the game's own name when the client has a module of
+    that name, else ``generic``."""
     out = game.describe()
     named = out.get("renderer")
     if not isinstance(named, str) or not named:
-        named = getattr(game, "renderer", None)
-    if not isinstance(named, str) or not named or named == "generic":
         folder = _web_renderers()
         own = folder is not None and (folder / f"{game.name}.js").is_file()
-        named = game.name if own else "generic"
-    out["renderer"] = named
+        out["renderer"] = game.name if own else "generic"
     return out
 
 
