@@ -2,14 +2,37 @@
 
 ``create_app(Settings(db_url=...))`` builds the FastAPI application; ``sengoku serve`` runs
 it on uvicorn. The server knows games only through the core contract.
+
+The package imports lazily: ``import sengoku.server.clocks`` (or any other plain module)
+loads neither FastAPI nor the service; the names below are resolved on first use.
 """
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from sengoku.server.app import create_app
-from sengoku.server.service import ApiError, MatchService, Settings
+if TYPE_CHECKING:
+    from sengoku.server.app import create_app
+    from sengoku.server.errors import ApiError
+    from sengoku.server.service import MatchService
+    from sengoku.server.settings import Settings
+
+#: Where each lazily imported name lives.
+_LAZY = {
+    "create_app": "sengoku.server.app",
+    "ApiError": "sengoku.server.errors",
+    "MatchService": "sengoku.server.service",
+    "Settings": "sengoku.server.settings",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
 
 
 def default_db_url() -> str:
@@ -34,6 +57,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None) 
         handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
+    from sengoku.server.app import create_app
     from sengoku.server.config import settings_from_env
 
     settings = settings_from_env(db_url or default_db_url())

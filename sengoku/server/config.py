@@ -13,7 +13,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from sengoku.server.service import Settings
+from sengoku.server.settings import Settings
 
 PREFIX = "SENGOKU_"
 

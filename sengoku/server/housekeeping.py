@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sengoku.core.game import event
+from sengoku.server.broadcast import event_rows
+
+if TYPE_CHECKING:
+    from sengoku.server.service import MatchService
 
 log = logging.getLogger("sengoku.server")
 
@@ -26,7 +30,7 @@ def clip(message: str) -> str:
     return message[: MAX_MESSAGE - 15] + " ... (cut here)"
 
 
-async def expire_waiting(service: Any) -> list[str]:
+async def expire_waiting(service: MatchService) -> list[str]:
     """Abort every match that has waited longer than the settings allow; their ids."""
     ttl = float(service.settings.waiting_ttl)
     now = service.now()
@@ -38,10 +42,10 @@ async def expire_waiting(service: Any) -> list[str]:
             if live.status != "waiting":
                 continue
             reason = f"expired: nobody took the open seats within {ttl:.0f} s"
-            rows = service._new_events(
+            rows = event_rows(
                 live, [event("expired", None, message="the match expired: nobody joined")]
             )
-            await service._run(
+            await service.db.run(
                 service.store.record_change,
                 live.id,
                 [],
@@ -50,15 +54,15 @@ async def expire_waiting(service: Any) -> list[str]:
             )
             live.status = "aborted"
             live.close_reason = reason
-            service._commit_events(live, rows)
-        service._after_change(live)
+            service.bus.commit(live, rows)
+        service.after_change(live)
         expired.append(live.id)
     if expired:
         log.info("%d waiting match(es) expired", len(expired))
     return expired
 
 
-async def expire_loop(service: Any) -> None:
+async def expire_loop(service: MatchService) -> None:
     """Run :func:`expire_waiting` now and then, for as long as the server runs."""
     period = max(1.0, min(60.0, float(service.settings.waiting_ttl) / 10))
     while True:
@@ -71,7 +75,7 @@ async def expire_loop(service: Any) -> None:
         await asyncio.sleep(period)
 
 
-def seed_in_play(service: Any, game: str, seed: int) -> bool:
+def seed_in_play(service: MatchService, game: str, seed: int) -> bool:
     """Whether a match of ``game`` that is waiting or in play has this seed (its secret)."""
     return any(
         live.seed == seed and live.game.name == game and live.status in ("waiting", "active")

@@ -185,7 +185,7 @@ def test_ai_in_a_process_pool_plays_gungi(
             wait_until(client, mid, lambda s, p=ply: s["ply"] == p + 2)
         # a worker that dies (killed, out of memory) is replaced: the AI still answers
         service = client.app.state.service  # type: ignore[attr-defined]
-        for pid in service._ai.worker_pids():
+        for pid in service.ai.pool.worker_pids():
             os.kill(pid, signal.SIGKILL)
         snap = client.get(f"/api/matches/{mid}", headers=auth(t0)).json()
         action = snap["legal"][0]["action"]

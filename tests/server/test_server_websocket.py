@@ -241,9 +241,9 @@ def test_every_server_event_reaches_subscribers(make_client: Callable[..., TestC
 def test_a_connection_that_reads_nothing_is_dropped(
     make_client: Callable[..., TestClient], monkeypatch: Any
 ) -> None:
-    from sengoku.server import service as service_mod
+    from sengoku.server import broadcast as broadcast_mod
 
-    monkeypatch.setattr(service_mod, "MAX_QUEUED", 5)
+    monkeypatch.setattr(broadcast_mod, "MAX_QUEUED", 5)
     with make_client() as client:
         m = new_match(client, options={"pile": 40})
         mid, tokens = m["id"], [m["tokens"]["0"], m["tokens"]["1"]]

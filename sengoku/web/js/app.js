@@ -1,26 +1,16 @@
-// The single-page app: the top bar, preferences and the pages (home, new game, play,
-// replay, records). Paths: /, /new/<game>, /play/<id>, /replay/<id>, /records.
+// The single-page app: the top bar and the pages (home, new game, records, rules); the play
+// and replay pages are in match.js and replay.js. Paths: /, /new/<game>, /play/<id>,
+// /replay/<id>, /records. Nothing runs at import: main.js calls start().
 
 import { api, saveToken, saveInvites, heldMatches, tokensFor } from "./api.js";
 import { el, clear, toast } from "./ui.js";
-import { RENDERERS, rendererFor } from "./games/index.js";
-
-export const prefs = {
-  labels: localStorage.getItem("sengoku.labels") || "kanji",
-};
+import { gameCatalog, rendererFor } from "./games/index.js";
+import { prefs, loadPrefs, navigate, setRouter, joinOpen } from "./nav.js";
 
 let current = null; // the page object with destroy()
-let gamesCache = null;
-
-export function navigate(path, replace = false) {
-  if (replace) history.replaceState(null, "", path);
-  else history.pushState(null, "", path);
-  route();
-}
 
 async function games() {
-  if (!gamesCache) gamesCache = await api("GET", "/api/games");
-  return gamesCache;
+  return gameCatalog();
 }
 
 function topbar() {
@@ -68,22 +58,20 @@ async function homePage(root) {
   } catch (err) {
     toast(err.message, "error");
   }
-  for (const name of ["gungi", "gunshi", "gunkimono", "sashimono"]) {
-    const r = RENDERERS[name];
-    const ready = served.includes(name);
+  const renderers = await Promise.all(served.map((name) => rendererFor(name)));
+  served.forEach((name, i) => {
+    const r = renderers[i];
     list.append(
       el(
-        `article.game-card${ready ? "" : ".soon"}`,
+        "article.game-card",
         { "data-game": name },
         el("div.game-kanji", {}, r.kanji),
         el("h2", {}, r.title),
         el("p", {}, r.tagline),
-        ready
-          ? el("a.button.primary", { href: `/new/${name}`, "data-nav": "" }, `Play ${r.title}`)
-          : el("span.badge", {}, "Coming soon"),
+        el("a.button.primary", { href: `/new/${name}`, "data-nav": "" }, `Play ${r.title}`),
       ),
     );
-  }
+  });
 }
 
 /** The games in progress this browser holds a seat in: one click to go back to them. */
@@ -103,7 +91,7 @@ async function resumeList(root) {
       continue;
     }
     if (!["waiting", "active"].includes(snap.status)) continue;
-    const r = rendererFor(snap.game);
+    const r = await rendererFor(snap.game);
     const mine = snap.status === "active" && Object.keys(tokens).map(Number).includes(snap.to_act);
     box.append(
       el(
@@ -139,7 +127,7 @@ async function openGames(root) {
     }
     const open = snap.seats.filter((s) => s.open);
     if (!open.length) continue;
-    const r = rendererFor(snap.game);
+    const r = await rendererFor(snap.game);
     box.append(
       el(
         "div.record-row",
@@ -150,17 +138,6 @@ async function openGames(root) {
       ),
     );
     box.hidden = false;
-  }
-}
-
-export async function joinOpen(matchId) {
-  const name = localStorage.getItem("sengoku.name") || null;
-  try {
-    const out = await api("POST", `/api/matches/${encodeURIComponent(matchId)}/join`, { body: { name } });
-    saveToken(matchId, out.seat, out.token);
-    navigate(`/play/${matchId}`);
-  } catch (err) {
-    toast(err.message, "error");
   }
 }
 
@@ -199,7 +176,7 @@ async function newGamePage(root, name) {
   } catch (err) {
     toast(err.message, "error");
   }
-  const r = rendererFor(name);
+  const r = await rendererFor(name);
   if (!info) {
     root.append(el("div.card", {}, el("h2", {}, `${r.title} is not available on this server yet`), el("a.button", { href: "/", "data-nav": "" }, "Home")));
     return;
@@ -356,7 +333,7 @@ async function recordsPage(root) {
     const { records } = await api("GET", "/api/records");
     if (!records.length) list.append(el("p.muted", {}, "No finished games yet."));
     for (const rec of records) {
-      const r = rendererFor(rec.game);
+      const r = await rendererFor(rec.game);
       const names = rec.seats.map((s) => s.name || r.seatName(s.seat)).join(" vs ");
       list.append(
         el(
@@ -428,7 +405,7 @@ export function renderMarkdown(text) {
 }
 
 async function rulesPage(root, name) {
-  const r = rendererFor(name);
+  const r = await rendererFor(name);
   const card = el(
     "section.card.rules",
     {},
@@ -470,7 +447,10 @@ export async function route() {
   }
 }
 
-function start() {
+/** Start the client: the top bar, link handling, and the page for the current path. */
+export function start() {
+  loadPrefs();
+  setRouter(route);
   document.body.prepend(topbar());
   document.addEventListener("click", (e) => {
     const a = e.target.closest("a[data-nav]");
@@ -481,5 +461,3 @@ function start() {
   window.addEventListener("popstate", route);
   route();
 }
-
-start();

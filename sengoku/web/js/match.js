@@ -5,7 +5,7 @@
 import { api, tokensFor, saveToken, invitesFor, inviteUrl, MatchSocket } from "./api.js";
 import { el, clear, toast, formatClock, matchNotation, ask, download } from "./ui.js";
 import { rendererFor } from "./games/index.js";
-import { prefs, navigate, joinOpen } from "./app.js";
+import { prefs, navigate, joinOpen } from "./nav.js";
 
 const REASONS = {
   marshal_captured: "the Marshal was captured",
@@ -90,7 +90,7 @@ class MatchPage {
       );
       return;
     }
-    this.renderer = rendererFor(this.snap.game);
+    this.renderer = await rendererFor(this.snap.game);
     this.shownSeat = this.snap.you;
     this.flipped = this.renderer.defaultFlip(primary ?? 0) && !this.hotSeat;
     this.build();
@@ -116,7 +116,7 @@ class MatchPage {
       clear(this.root).append(el("div.card.error-card", {}, el("h2", {}, "Invitation"), el("p", {}, err.message)));
       return false;
     }
-    const renderer = rendererFor(info.game);
+    const renderer = await rendererFor(info.game);
     const nameInput = el("input", { id: "join-name", maxlength: 64, value: localStorage.getItem("sengoku.name") || "", placeholder: "Your name", autocomplete: "nickname" });
     const host = info.seats.filter((s) => s.joined && s.kind === "human").map((s) => s.name)[0];
     return new Promise((resolve) => {

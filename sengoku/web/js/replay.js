@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { el, clear, toast, download } from "./ui.js";
 import { rendererFor } from "./games/index.js";
-import { prefs } from "./app.js";
+import { prefs } from "./nav.js";
 import { resultText } from "./match.js";
 
 export async function replayPage(root, matchId) {
@@ -29,7 +29,7 @@ class ReplayPage {
       clear(this.root).append(el("div.card.error-card", {}, el("h2", {}, "No replay"), el("p", {}, err.message), el("a.button", { href: "/records", "data-nav": "" }, "Records")));
       return;
     }
-    this.renderer = rendererFor(this.record.game);
+    this.renderer = await rendererFor(this.record.game);
     await this.load();
     this.onKey = (e) => {
       if (e.target.closest("input, textarea, select")) return;

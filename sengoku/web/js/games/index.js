@@ -1,17 +1,55 @@
-// Every game's renderer and its home-page text. A game without its own drawing yet falls
-// back to the generic renderer: its view summarized and its legal actions as buttons.
+// The games this server plays and their renderers. No game is named here: the list comes
+// from /api/games, and each game's `renderer` field names the module in this folder that
+// draws it (js/games/<renderer>.js), imported when first needed. A game without a drawing
+// of its own (or whose module fails to load) gets the generic renderer: its view summarized
+// and its legal actions as buttons.
 
-import gungi from "./gungi.js";
-import gunkimono from "./gunkimono.js";
-import gunshi from "./gunshi.js";
-import sashimono from "./sashimono.js";
+import { api } from "../api.js";
 import { makeGeneric } from "./generic.js";
 
-export const RENDERERS = { gungi, gunshi, gunkimono, sashimono };
+/** A renderer's name: a module of this folder, never a path. */
+const RENDERER_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
 
+let catalog = null; // the promise of /api/games
+const renderers = new Map(); // game name -> the promise of its renderer
+
+/** /api/games (fetched once; a failed fetch is tried again next time). */
+export function gameCatalog() {
+  if (!catalog) {
+    catalog = api("GET", "/api/games").catch((err) => {
+      catalog = null;
+      throw err;
+    });
+  }
+  return catalog;
+}
+
+function generic(name, info) {
+  const title = info?.title || name.charAt(0).toUpperCase() + name.slice(1);
+  return makeGeneric({ name, kanji: "", title, tagline: "", howTo: [] });
+}
+
+async function load(name) {
+  let info = null;
+  try {
+    info = (await gameCatalog()).games.find((g) => g.name === name) || null;
+  } catch (err) {
+    console.error(err);
+  }
+  const wanted = info?.renderer;
+  if (typeof wanted === "string" && wanted !== "generic" && RENDERER_NAME.test(wanted)) {
+    try {
+      const mod = await import(`./${wanted}.js`);
+      if (mod.default) return mod.default;
+    } catch (err) {
+      console.error(`the renderer ${wanted} of ${name} did not load`, err);
+    }
+  }
+  return generic(name, info);
+}
+
+/** The renderer of game `name` (loaded once). */
 export function rendererFor(name) {
-  return (
-    RENDERERS[name] ||
-    makeGeneric({ name, kanji: "", title: name.charAt(0).toUpperCase() + name.slice(1), tagline: "", howTo: [] })
-  );
+  if (!renderers.has(name)) renderers.set(name, load(name));
+  return renderers.get(name);
 }

@@ -1,0 +1,156 @@
+"""Broadcast: numbered events with an audience, what a seat sees, and the subscribers.
+
+Every event of a match has a number (1, 2, ...) and an audience (None: everybody, else the
+seats that may see it). A subscriber (one WebSocket connection) gets each committed event its
+seat may see, then the match as its seat sees it; a reconnecting client resumes after the
+last number it saw.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from sengoku.server.db import dumps
+from sengoku.server.live import Live, Subscriber, visible
+
+#: Messages waiting for one WebSocket connection before it is closed as too slow.
+MAX_QUEUED = 2000
+
+
+def event_rows(live: Live, evs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Database rows for ``evs``, numbered after the match's last event."""
+    rows = []
+    n = len(live.events)
+    for ev in evs:
+        n += 1
+        payload = {k: v for k, v in ev.items() if k != "audience"}
+        rows.append(
+            {
+                "match_id": live.id,
+                "n": n,
+                "ply": live.ply,
+                "audience": None if ev.get("audience") is None else dumps(ev["audience"]),
+                "payload": dumps(payload),
+            }
+        )
+    return rows
+
+
+def event_entries(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The in-memory entries of stored event rows."""
+    return [
+        {
+            "n": r["n"],
+            "ply": r["ply"],
+            "audience": None if r["audience"] is None else json.loads(r["audience"]),
+            "event": json.loads(r["payload"]),
+        }
+        for r in rows
+    ]
+
+
+def wire_event(e: dict[str, Any]) -> dict[str, Any]:
+    """The message that carries event entry ``e`` to a client."""
+    return {"type": "event", "n": e["n"], "event": {**e["event"], "audience": e["audience"]}}
+
+
+def snapshot(live: Live, seat: int | None, now: float, short: bool = True) -> dict[str, Any]:
+    """What ``seat`` sees of the match; ``short`` adds each legal action's short form."""
+    state = live.state
+    to_act = live.to_act
+    legal: list[dict[str, str]] = []
+    if state is not None and seat is not None and to_act == seat:
+        legal = live.legal_json(short)
+    takeback = None
+    if live.takeback is not None:
+        takeback = {"by": live.takeback["by"], "to_ply": live.takeback["to_ply"]}
+    return {
+        "id": live.id,
+        "game": live.game.name,
+        "version": live.version,
+        "options": live.options,
+        "status": live.status,
+        "seats": [s.public() for s in live.seats],
+        "you": seat,
+        "ply": live.ply,
+        "last_event": len(live.events),
+        "to_act": to_act,
+        "view": state.view(seat) if state is not None else None,
+        "legal": legal,
+        "clocks": live.clocks.snapshot(now) if live.clocks else None,
+        "result": live.result,
+        "close_reason": live.close_reason,
+        "rematch_of": live.rematch_of,
+        "rematch_id": live.rematch_id,
+        "offers": {"takeback": takeback, "rematch": sorted(live.rematch_offers)},
+        "can_abort": live.can_abort(),
+    }
+
+
+class Broadcaster:
+    """Subscribers of each match, and the delivery of its committed events to them."""
+
+    def __init__(self, now: Callable[[], float], forget_if_done: Callable[[Live], None]) -> None:
+        self._now = now
+        self._forget_if_done = forget_if_done
+
+    def snapshot(self, live: Live, seat: int | None, short: bool = True) -> dict[str, Any]:
+        return snapshot(live, seat, self._now(), short)
+
+    def events_for(self, live: Live, seat: int | None, after: int) -> list[dict[str, Any]]:
+        """The numbered events after ``after`` that ``seat`` may see."""
+        start = max(0, after)
+        return [
+            wire_event(e)
+            for e in live.events[start:]
+            if e["n"] > after and visible(e["audience"], seat)
+        ]
+
+    def commit(self, live: Live, rows: list[dict[str, Any]]) -> None:
+        """Stored event rows become the match's events, and go out to its subscribers."""
+        entries = event_entries(rows)
+        live.events.extend(entries)
+        self.send(live, entries)
+
+    def send(self, live: Live, entries: list[dict[str, Any]]) -> None:
+        snaps: dict[tuple[int | None, bool], dict[str, Any]] = {}
+        for sub in list(live.subscribers):
+            if sub.queue.qsize() > MAX_QUEUED:
+                # A connection that reads nothing is dropped rather than let its backlog
+                # grow without end; the client resumes from its last event number.
+                live.subscribers.discard(sub)
+                sub.queue.put_nowait(None)
+                continue
+            for e in entries:
+                if visible(e["audience"], sub.seat):
+                    sub.queue.put_nowait(wire_event(e))
+            key = (sub.seat, sub.short)
+            if key not in snaps:
+                snaps[key] = {"type": "state", **self.snapshot(live, sub.seat, sub.short)}
+            sub.queue.put_nowait(snaps[key])
+
+    def subscribe(
+        self, live: Live, seat: int | None, after: int, short: bool = False
+    ) -> Subscriber:
+        """Register a connection and queue what it missed (the caller holds the lock)."""
+        sub = Subscriber(seat, short)
+        live.watched_at = self._now()
+        if seat is not None:
+            live.seats[seat].connections += 1
+            live.seats[seat].last_seen = self._now()
+        for msg in self.events_for(live, seat, after):
+            sub.queue.put_nowait(msg)
+        sub.queue.put_nowait({"type": "state", **self.snapshot(live, seat, short)})
+        live.subscribers.add(sub)
+        return sub
+
+    def unsubscribe(self, live: Live, sub: Subscriber) -> None:
+        live.subscribers.discard(sub)
+        live.watched_at = self._now()
+        if sub.seat is not None:
+            s = live.seats[sub.seat]
+            s.connections = max(0, s.connections - 1)
+            s.last_seen = self._now()
+        self._forget_if_done(live)

@@ -1,0 +1,233 @@
+"""A match in memory (``Live``) and its seats: plain data every part of the server shares.
+
+The collaborators of ``MatchService`` (seats, turns, offers, persistence, broadcast, AI turns)
+all work on a ``Live``; this module holds it and the small pure helpers around it, and imports
+no web framework and no storage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+import traceback
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from sengoku.core.game import Game, Option, SengokuError, State
+from sengoku.core.record import GameRecord
+from sengoku.server.clocks import Clocks, ClockSpec
+from sengoku.server.errors import ApiError
+
+log = logging.getLogger("sengoku.server")
+
+LIVE_STATUSES = ["waiting", "active"]
+DONE_STATUSES = ["finished", "aborted", "closed", "archived"]
+#: The size of the seeds the server draws.
+SEED_BITS = 128
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # "human" or "ai"
+    name: str
+    token_hash: str | None = None
+    invite_hash: str | None = None
+    agent: str | None = None
+    level: int | None = None
+    connections: int = 0
+    last_seen: float = 0.0
+
+    @property
+    def joined(self) -> bool:
+        return self.kind == "ai" or self.token_hash is not None
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "name": self.name,
+            "joined": self.joined,
+            "open": self.kind == "human" and self.token_hash is None and self.invite_hash is None,
+            "invited": self.invite_hash is not None,
+            "level": self.level,
+            "agent": self.agent,
+            "connected": self.kind == "ai" or self.connections > 0,
+        }
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One WebSocket connection: its seat (None: spectator) and its outgoing queue."""
+
+    seat: int | None
+    #: Whether its state messages carry the legal actions' short forms too.
+    short: bool = False
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+
+
+@dataclass(eq=False)
+class Live:
+    id: str
+    game: Game
+    options: dict[str, Any]
+    seed: int
+    version: int
+    status: str
+    seats: list[Seat]
+    created_at: float
+    state: State | None = None
+    clock_spec: ClockSpec | None = None
+    clocks: Clocks | None = None
+    actions: list[str] = field(default_factory=list)
+    action_seats: list[int] = field(default_factory=list)
+    #: The client's id of each action (``POST .../actions`` ``id``), or None.
+    action_ids: list[str | None] = field(default_factory=list)
+    concessions: list[dict[str, Any]] = field(default_factory=list)
+    seq: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    close_reason: str | None = None
+    rematch_of: str | None = None
+    rematch_id: str | None = None
+    takeback: dict[str, Any] | None = None
+    rematch_offers: set[int] = field(default_factory=set)
+    subscribers: set[Subscriber] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: asyncio.TimerHandle | None = None
+    ai_busy: bool = False
+    #: The task thinking for the AI seat to act, if any (a takeback cancels it).
+    ai_task: asyncio.Task[None] | None = None
+    #: Counts every change of the state: an AI answer for an older count is stale.
+    turn: int = 0
+    #: SHA-256 of the owner token of an all-AI match (it may stop the match).
+    owner_hash: str | None = None
+    #: When somebody last looked at the match (all-AI matches stop when nobody does).
+    watched_at: float = 0.0
+    #: The state the caches below were computed for.
+    legal_state: State | None = None
+    #: Its legal actions with their canonical notation, and by that exact text.
+    legal_rows: list[tuple[Any, str]] = field(default_factory=list)
+    legal_by_text: dict[str, Any] = field(default_factory=dict)
+    #: Their short forms (``format_action`` can be slow: computed only when asked for).
+    legal_short: list[str] | None = None
+
+    def legal(self) -> list[tuple[Any, str]]:
+        """The legal actions of the current state, computed once per state."""
+        state = self.state
+        if state is None:
+            return []
+        if self.legal_state is not state:
+            self.legal_rows = [(a, str(a)) for a in state.legal_actions()]
+            # Exact canonical text only: other spellings go through the game's parse_action.
+            self.legal_by_text = {t: a for a, t in self.legal_rows}
+            self.legal_short = None
+            self.legal_state = state
+        return self.legal_rows
+
+    def legal_json(self, short: bool) -> list[dict[str, str]]:
+        rows = self.legal()
+        if not short:
+            return [{"action": text} for _a, text in rows]
+        if self.legal_short is None and self.state is not None:
+            self.legal_short = [self.game.format_action(self.state, a) for a, _t in rows]
+        shorts = self.legal_short or []
+        return [{"action": t, "short": sh} for (_a, t), sh in zip(rows, shorts, strict=True)]
+
+    @property
+    def ply(self) -> int:
+        return len(self.actions)
+
+    @property
+    def to_act(self) -> int:
+        if self.status != "active" or self.state is None:
+            return -1
+        return self.state.current_player
+
+    def record(self) -> GameRecord:
+        return GameRecord(
+            game=self.game.name,
+            version=self.version,
+            options=dict(self.options),
+            seed=self.seed,
+            players=[s.name for s in self.seats],
+            actions=list(self.actions),
+            concessions=[dict(c) for c in self.concessions],
+            result=self.result,
+        )
+
+    def can_abort(self) -> bool:
+        """Whether the match may still be aborted: waiting, or not every human has moved."""
+        if self.status == "waiting":
+            return True
+        if self.status != "active":
+            return False
+        humans = {s.seat for s in self.seats if s.kind == "human"}
+        return not humans.issubset(set(self.action_seats))
+
+
+def visible(audience: list[int] | None, seat: int | None) -> bool:
+    """Whether an event for ``audience`` (None: everybody) may be shown to ``seat``."""
+    return audience is None or (seat is not None and seat in audience)
+
+
+def engine_fault(live: Live, what: str, exc: BaseException) -> ApiError:
+    """The error for an unexpected engine exception (a bug): logged with its type and where it
+    was raised, never its message or values (they may name hidden cards); the client gets a
+    409 that names no secret, and the caller has changed nothing."""
+    where = "".join(traceback.format_tb(exc.__traceback__, limit=-3)).strip()
+    log.error(
+        "match %s: the engine failed during %s (%s)\n%s", live.id, what, type(exc).__name__, where
+    )
+    return ApiError(
+        409,
+        "engine_error",
+        f"the game engine could not process {what} here ({type(exc).__name__}); the match is "
+        "unchanged. Please report this match id",
+    )
+
+
+def new_seed() -> int:
+    """A secret seed: 128 bits from ``secrets`` (no player can guess or search it)."""
+    return secrets.randbits(SEED_BITS)
+
+
+def replay_problem(exc: Exception) -> str:
+    """Why a stored match does not replay, for everyone's eyes: the move number only, never
+    the engine's message (it may quote a secret action)."""
+    found = re.search(r"move (\d+)", str(exc))
+    where = f" at move {found.group(1)}" if found else ""
+    return f"this match no longer replays on this server's rules{where}"
+
+
+class MissingGame(Game):
+    """Stands in for a game this server cannot load, so its stored matches stay readable."""
+
+    version = -1
+    min_players = 0
+    max_players = 0
+    options: ClassVar[Mapping[str, Option]] = {}
+
+    def __init__(self, name: str) -> None:
+        self.name = name  # type: ignore[misc]
+
+    def new_state(self, seed: int = 0, **options: Any) -> State:
+        raise SengokuError(f"unknown game {self.name!r}")
+
+    def num_distinct_actions(self, **options: Any) -> int:
+        return 0
+
+    def action_to_int(self, state: State, action: Any) -> int:
+        raise SengokuError(f"unknown game {self.name!r}")
+
+    def int_to_action(self, state: State, n: int) -> Any:
+        raise SengokuError(f"unknown game {self.name!r}")
+
+    def max_game_length(self, **options: Any) -> int:
+        return 0
+
+    def state_from_json(self, data: Any) -> State:
+        raise SengokuError(f"unknown game {self.name!r}")

@@ -1,0 +1,254 @@
+"""Persistence: where matches are kept.
+
+The database (through ``Store``, on storage threads of its own so a slow disk never stalls the
+event loop), the rows a match is stored as, and the matches held in memory: a match is rebuilt
+from its stored seed and moves when first needed, and forgotten once it is over and nobody
+watches it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
+
+from sengoku.core.game import SengokuError, event
+from sengoku.core.registry import load_game
+from sengoku.server.broadcast import event_entries, event_rows
+from sengoku.server.clocks import Clocks, ClockSpec
+from sengoku.server.db import Store, dumps
+from sengoku.server.errors import ApiError
+from sengoku.server.live import LIVE_STATUSES, Live, MissingGame, Seat, replay_problem
+from sengoku.server.settings import Settings
+
+log = logging.getLogger("sengoku.server")
+
+
+def seat_row(match_id: str, s: Seat) -> dict[str, Any]:
+    """The stored row of seat ``s``."""
+    return {
+        "match_id": match_id,
+        "seat": s.seat,
+        "kind": s.kind,
+        "name": s.name,
+        "token_hash": s.token_hash,
+        "invite_hash": s.invite_hash,
+        "agent": s.agent,
+        "level": s.level,
+    }
+
+
+def clock_json(live: Live) -> str | None:
+    """The stored form of the match's clocks (None: untimed)."""
+    if live.clock_spec is None:
+        return None
+    state = live.clocks.to_json() if live.clocks else None
+    return dumps({"spec": live.clock_spec.to_json(), "state": state})
+
+
+class Persistence:
+    """The store, its threads, and the matches in memory (``live``)."""
+
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.live: dict[str, Live] = {}
+        self._loading: dict[str, asyncio.Future[Live | None]] = {}
+        self._db = concurrent.futures.ThreadPoolExecutor(
+            max(1, settings.db_workers), thread_name_prefix="sengoku-db"
+        )
+        self._db_lists = concurrent.futures.ThreadPoolExecutor(
+            max(1, settings.db_list_workers), thread_name_prefix="sengoku-db-list"
+        )
+
+    def now(self) -> float:
+        return self.settings.now()
+
+    def close(self) -> None:
+        self._db_lists.shutdown(wait=True, cancel_futures=True)
+        self._db.shutdown(wait=True)
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run a storage call on a storage thread; a lock held too long elsewhere is a 503."""
+        return await self._on(self._db, fn, *args)
+
+    async def run_list(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """A list query (lobby, records): on threads of its own, so it never delays a move."""
+        return await self._on(self._db_lists, fn, *args)
+
+    @staticmethod
+    async def _on(pool: concurrent.futures.Executor, fn: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        except SQLAlchemyError as exc:
+            # Only the error's class: the statement's parameters may hold secrets.
+            orig = getattr(exc, "orig", None)
+            log.error("database: %s (%s)", type(exc).__name__, type(orig).__name__)
+            if isinstance(exc, OperationalError):
+                raise ApiError(
+                    503, "db_busy", "the database is busy (a lock is held); try again shortly"
+                ) from None
+            raise ApiError(
+                503, "storage_error", "the change could not be stored, so nothing changed; retry"
+            ) from None
+
+    # -- the matches in memory ----------------------------------------------------------
+    async def get(self, match_id: str) -> Live | None:
+        if match_id in self.live:
+            return self.live[match_id]
+        if match_id in self._loading:
+            return await self._loading[match_id]
+        fut: asyncio.Future[Live | None] = asyncio.get_running_loop().create_future()
+        self._loading[match_id] = fut
+        try:
+            data = await self.run(self.store.load, match_id)
+            live = None if data is None else await self._build(data)
+            if live is not None:
+                self.live[match_id] = live
+            fut.set_result(live)
+            return live
+        except BaseException as exc:
+            fut.set_exception(exc)
+            raise
+        finally:
+            del self._loading[match_id]
+
+    async def require(self, match_id: str) -> Live:
+        live = await self.get(match_id)
+        if live is None:
+            raise ApiError(404, "no_such_match", f"there is no match {match_id!r}")
+        return live
+
+    async def _build(self, data: dict[str, Any]) -> Live:
+        m = data["match"]
+        seats = [
+            Seat(
+                seat=r["seat"],
+                kind=r["kind"],
+                name=r["name"],
+                token_hash=r["token_hash"],
+                invite_hash=r["invite_hash"],
+                agent=r["agent"],
+                level=r["level"],
+                last_seen=self.now(),
+            )
+            for r in data["seats"]
+        ]
+        clock_data = json.loads(m["clock"]) if m["clock"] else None
+        spec = ClockSpec.from_json(clock_data["spec"]) if clock_data else None
+        clocks = (
+            Clocks.from_json(spec, clock_data["state"])
+            if spec is not None and clock_data and clock_data.get("state")
+            else None
+        )
+        events = [
+            {
+                "n": r["n"],
+                "ply": r["ply"],
+                "audience": json.loads(r["audience"]) if r["audience"] is not None else None,
+                "event": json.loads(r["payload"]),
+            }
+            for r in data["events"]
+        ]
+        actions: list[str] = []
+        action_seats: list[int] = []
+        action_ids: list[str | None] = []
+        concessions: list[dict[str, Any]] = []
+        for mv in data["moves"]:
+            if mv["kind"] == "action":
+                actions.append(mv["action"])
+                action_seats.append(mv["seat"])
+                action_ids.append(mv.get("client_id"))
+            else:
+                concessions.append(
+                    {"ply": len(actions), "seat": mv["seat"], "reason": mv["reason"]}
+                )
+        seq = (data["moves"][-1]["seq"] + 1) if data["moves"] else 0
+        try:
+            game = load_game(m["game"])
+        except SengokuError:
+            game = MissingGame(m["game"])
+        live = Live(
+            id=m["id"],
+            game=game,
+            options=json.loads(m["options"]),
+            seed=int(m["seed"]),
+            version=int(m["version"]),
+            status=m["status"],
+            seats=seats,
+            created_at=m["created_at"],
+            clock_spec=spec,
+            clocks=clocks,
+            actions=actions,
+            action_seats=action_seats,
+            action_ids=action_ids,
+            concessions=concessions,
+            seq=seq,
+            events=events,
+            result=json.loads(m["result"]) if m["result"] else None,
+            close_reason=m["close_reason"],
+            rematch_of=m["rematch_of"],
+            rematch_id=m["rematch_id"],
+            owner_hash=m.get("owner_hash"),
+            watched_at=self.now(),
+        )
+        if live.status == "finished" and live.rematch_id is None:
+            # rematch offers outlive a restart (and a match forgotten from memory)
+            live.rematch_offers = {
+                int(e["event"]["seat"]) for e in events if e["event"]["type"] == "rematch_offered"
+            }
+        problem = None
+        if isinstance(game, MissingGame):
+            problem = f"this server no longer has the game {m['game']!r}"
+        elif live.version != game.version:
+            problem = (
+                f"this match was played with {game.name} rules version {live.version}; the "
+                f"server now plays version {game.version}, so the match cannot be replayed"
+            )
+        else:
+            try:
+                record = live.record()
+                record.result = None
+                # A long match takes a while to replay: not on the event loop.
+                live.state = await asyncio.to_thread(record.replay)
+            except SengokuError as exc:
+                problem = replay_problem(exc)
+        if problem is not None:
+            live.state = None
+            if live.status in LIVE_STATUSES:
+                log.warning("match %s closed: %s", live.id, problem)
+                live.status = "closed"
+                live.close_reason = problem
+                rows = event_rows(live, [event("closed", None, reason=problem, message=problem)])
+                await self.run(
+                    self.store.record_change,
+                    live.id,
+                    [],
+                    rows,
+                    {"status": "closed", "close_reason": problem, "updated_at": self.now()},
+                )
+                live.events.extend(event_entries(rows))
+            elif live.close_reason is None:
+                live.close_reason = problem
+        return live
+
+    def keep(self, live: Live) -> None:
+        """Hold a match just created (it is stored already) in memory."""
+        self.live[live.id] = live
+
+    def forget_if_done(self, live: Live) -> None:
+        """Forget a match that is over and watched by nobody: the database has all of it
+        (it is replayed again if asked for), so memory holds only matches in play."""
+        if (
+            live.status not in LIVE_STATUSES
+            and not live.subscribers
+            and not live.rematch_offers
+            and not live.lock.locked()
+            and self.live.get(live.id) is live
+        ):
+            del self.live[live.id]

@@ -1,0 +1,39 @@
+"""How errors leave the server: one JSON shape, ``{"error": {"code", "message"}}``."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from sengoku.server import housekeeping
+from sengoku.server.errors import ApiError
+
+
+def add_error_handlers(app: FastAPI) -> None:
+    """Answer every error with the API's JSON shape."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        body = exc.to_json()
+        # an error may quote what the client sent: never echo more than a line of it
+        body["error"]["message"] = housekeeping.clip(exc.message)
+        return JSONResponse(body, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = []
+        for err in exc.errors()[:5]:
+            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+            problems.append(f"{where}: {err.get('msg', 'invalid')}")
+        return JSONResponse(
+            {"error": {"code": "bad_request", "message": "; ".join(problems)}}, status_code=422
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse(
+            {"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code
+        )

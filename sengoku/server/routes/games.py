@@ -1,0 +1,53 @@
+"""The routes of games: what this server plays, with each game's options and renderer
+(``Game.describe()``: the renderer is the module under ``sengoku/web/js/games/`` that draws it)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import APIRouter
+
+from sengoku.core.registry import list_games, load_game
+from sengoku.server.errors import ApiError
+
+log = logging.getLogger("sengoku.server")
+
+
+def router() -> APIRouter:
+    """The game routes (they need no service)."""
+    router = APIRouter()
+
+    @router.get("/api/games")
+    async def games() -> dict[str, Any]:
+        """Every game this server plays, with its options."""
+        out = []
+        for name in list_games():
+            try:
+                out.append(load_game(name).describe())
+            except Exception:  # a game that does not import is left out, not fatal
+                log.exception("game %s failed to load", name)
+        return {"games": out, "ai_levels": _ai_levels(), "clocks": _clock_kinds()}
+
+    @router.get("/api/games/{name}")
+    async def game(name: str) -> dict[str, Any]:
+        if name not in list_games():
+            raise ApiError(404, "unknown_game", f"unknown game {name!r}; see /api/games")
+        return load_game(name).describe()
+
+    return router
+
+
+def _ai_levels() -> list[dict[str, Any]]:
+    from sengoku.server.ai import AI_LEVELS
+
+    return [{"level": lvl, "agent": agent} for lvl, agent in sorted(AI_LEVELS.items())]
+
+
+def _clock_kinds() -> list[dict[str, Any]]:
+    return [
+        {"type": "fischer", "fields": ["initial", "increment"]},
+        {"type": "byoyomi", "fields": ["main", "periods", "period"]},
+        {"type": "sudden_death", "fields": ["initial"]},
+        {"type": "tournament", "fields": []},
+    ]

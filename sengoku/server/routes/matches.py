@@ -1,0 +1,195 @@
+"""The routes of matches: create, list, look, join, act, and the endings and offers.
+
+Seats act with their token as a bearer token (``Authorization: Bearer ...``): tokens never
+travel in a URL, so no access log holds one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Header, Query
+from pydantic import BaseModel, ConfigDict, Field
+
+from sengoku.server import security
+from sengoku.server.errors import ApiError
+from sengoku.server.live import LIVE_STATUSES
+from sengoku.server.routes.common import ServiceRef, bearer, find, summary
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatSpec(Strict):
+    kind: Literal["local", "invite", "open", "ai"] = "local"
+    name: str | None = Field(default=None, max_length=64)
+    level: int | None = Field(default=None, ge=0, le=100)
+    agent: str | None = Field(default=None, max_length=32)
+
+
+class CreateMatch(Strict):
+    game: str = Field(max_length=64)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: int | None = Field(default=None, ge=0, lt=2**128)
+    seats: list[SeatSpec] = Field(min_length=1, max_length=16)
+    clock: dict[str, Any] | None = None
+
+
+class JoinMatch(Strict):
+    invite: str | None = Field(default=None, max_length=100)
+    name: str | None = Field(default=None, max_length=64)
+
+
+class PlayAction(Strict):
+    action: str = Field(min_length=1, max_length=500)
+    ply: int | None = Field(default=None, ge=0)
+    #: The client's own key for this action: a retry with the same id is not applied again.
+    id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.:-]{1,64}$")
+
+
+class TakebackAnswer(Strict):
+    accept: bool = True
+
+
+def router(svc: ServiceRef) -> APIRouter:
+    """The match routes, on the service ``svc()`` returns."""
+    router = APIRouter()
+
+    @router.post("/api/matches", status_code=201)
+    async def create_match(body: CreateMatch) -> dict[str, Any]:
+        """Create a match. Local seats' tokens come back once; keep them."""
+        problem = security.options_problem(body.options)
+        if problem is not None:
+            raise ApiError(422, "bad_option", problem)
+        live, secrets_out = await svc().create(
+            body.game,
+            body.options,
+            [s.model_dump() for s in body.seats],
+            body.seed,
+            body.clock,
+        )
+        first = min((int(k) for k in secrets_out["tokens"]), default=None)
+        out = {
+            "id": live.id,
+            "tokens": secrets_out["tokens"],
+            "invites": secrets_out["invites"],
+            "match": svc().snapshot(live, first),
+        }
+        if "owner" in secrets_out:  # a match no human plays: its owner may stop it
+            out["owner"] = secrets_out["owner"]
+        return out
+
+    @router.get("/api/matches")
+    async def list_matches(
+        status: Literal["waiting", "active", "live"] = "live",
+        game: str | None = Query(default=None, max_length=64),
+        limit: int = Query(default=50, ge=1, le=200),
+        offset: int = Query(default=0, ge=0),
+    ) -> dict[str, Any]:
+        """The lobby: matches waiting for players or in play (public facts only)."""
+        statuses = LIVE_STATUSES if status == "live" else [status]
+        rows = await svc().run_list(svc().store.list_matches, statuses, game, limit, offset)
+        return {"matches": [summary(r) for r in rows]}
+
+    @router.get("/api/matches/{match_id}")
+    async def get_match(
+        match_id: str,
+        short: bool = Query(default=True, description="each legal action's short form too"),
+        authorization: str | None = Header(default=None),
+    ) -> dict[str, Any]:
+        """What the bearer's seat may see (without a token: the spectators' view)."""
+        live = await find(svc(), match_id)
+        seat = svc().seat_of(live, bearer(authorization))
+        svc().touch(live)
+        if live.status == "active" and live.clocks is not None:
+            async with live.lock:
+                await svc().check_flag(live)
+            svc().after_change(live)
+        snap = svc().snapshot(live, seat, short)
+        svc().forget_if_done(live)
+        return snap
+
+    @router.get("/api/matches/{match_id}/events")
+    async def get_events(
+        match_id: str,
+        after: int = Query(default=0, ge=0),
+        authorization: str | None = Header(default=None),
+    ) -> dict[str, Any]:
+        """The numbered events after ``after`` that the bearer's seat may see."""
+        live = await find(svc(), match_id)
+        seat = svc().seat_of(live, bearer(authorization))
+        svc().touch(live)
+        out = {"events": svc().events_for(live, seat, after), "last_event": len(live.events)}
+        svc().forget_if_done(live)
+        return out
+
+    @router.post("/api/matches/{match_id}/join")
+    async def join(match_id: str, body: JoinMatch | None = None) -> dict[str, Any]:
+        """Take a seat with an invitation (from the link's fragment) or an open seat."""
+        live = await find(svc(), match_id)
+        body = body or JoinMatch()
+        out = await svc().join(live, body.invite, body.name)
+        return {**out, "match": svc().snapshot(live, out["seat"])}
+
+    @router.post("/api/matches/{match_id}/actions")
+    async def play(
+        match_id: str, body: PlayAction, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """Play an action in canonical or short notation. ``ply`` (the number of actions seen)
+        or ``id`` (the client's key for this action) is required: a retry is never applied
+        twice."""
+        live = await find(svc(), match_id)
+        seat = svc().player_seat(live, bearer(authorization))
+        return await svc().act(live, seat, body.action, body.ply, client_id=body.id)
+
+    @router.post("/api/matches/{match_id}/resign")
+    async def resign(
+        match_id: str, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        live = await find(svc(), match_id)
+        return await svc().resign(live, svc().player_seat(live, bearer(authorization)))
+
+    @router.post("/api/matches/{match_id}/abort")
+    async def abort(
+        match_id: str, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        live = await find(svc(), match_id)
+        return await svc().abort(live, svc().player_seat(live, bearer(authorization)))
+
+    @router.post("/api/matches/{match_id}/stop")
+    async def stop(
+        match_id: str, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """Stop a match no human plays, with the owner token its creation returned."""
+        live = await find(svc(), match_id)
+        return await svc().stop(live, bearer(authorization))
+
+    @router.post("/api/matches/{match_id}/claim")
+    async def claim(
+        match_id: str, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """Claim the win when every opponent has been gone for the set time."""
+        live = await find(svc(), match_id)
+        return await svc().claim(live, svc().player_seat(live, bearer(authorization)))
+
+    @router.post("/api/matches/{match_id}/takeback")
+    async def takeback(
+        match_id: str,
+        body: TakebackAnswer | None = None,
+        authorization: str | None = Header(default=None),
+    ) -> dict[str, Any]:
+        """Ask to take back your last move, or answer the offer (``accept``: false declines)."""
+        live = await find(svc(), match_id)
+        seat = svc().player_seat(live, bearer(authorization))
+        return await svc().takeback(live, seat, (body or TakebackAnswer()).accept)
+
+    @router.post("/api/matches/{match_id}/rematch")
+    async def rematch(
+        match_id: str, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """Offer (or accept) a rematch; your token holds the next seat round in it."""
+        live = await find(svc(), match_id)
+        return await svc().rematch(live, svc().player_seat(live, bearer(authorization)))
+
+    return router

@@ -1,0 +1,201 @@
+"""The WebSocket protocol: ``hello`` (token, last event seen), then actions in, events out.
+
+See docs/api.md. A seat's token travels in the first message (or the Authorization header),
+never in the URL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from sengoku.server import security
+from sengoku.server.errors import ApiError
+from sengoku.server.limits import ClientLimits
+from sengoku.server.live import Live
+from sengoku.server.routes.common import MATCH_ID, ServiceRef, bearer
+from sengoku.server.service import MatchService
+from sengoku.server.settings import Settings
+
+
+def router(svc: ServiceRef, settings: Settings) -> APIRouter:
+    """The WebSocket route, on the service ``svc()`` returns."""
+    router = APIRouter()
+
+    @router.websocket("/ws/matches/{match_id}")
+    async def ws_match(websocket: WebSocket, match_id: str) -> None:
+        await websocket_session(svc(), settings, websocket, match_id)
+
+    return router
+
+
+async def websocket_session(
+    service: MatchService, settings: Settings, ws: WebSocket, match_id: str
+) -> None:
+    """One connection: ``hello`` (token, last event seen), then actions in, events out."""
+    await ws.accept()
+
+    async def fail(code: str, message: str, close: int = 4400) -> None:
+        await ws.send_json({"type": "error", "code": code, "message": message})
+        await ws.close(code=close)
+
+    if not MATCH_ID.match(match_id):
+        await fail("no_such_match", "match ids are 1-32 letters, digits, - or _", 4404)
+        return
+    live = await service.get(match_id)
+    if live is None:
+        await fail("no_such_match", f"there is no match {match_id!r}", 4404)
+        return
+    try:
+        first = await asyncio.wait_for(ws.receive_text(), timeout=15)
+    except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
+        await fail("no_hello", "the first message must be a hello")
+        return
+    hello = _parse_message(first, settings.max_ws_message)
+    if isinstance(hello, str) or hello.get("type") != "hello":
+        await fail("no_hello", hello if isinstance(hello, str) else "send a hello first")
+        return
+    token = hello.get("token")
+    after = hello.get("after", 0)
+    if ws.headers.get("authorization") and token is None:
+        try:
+            token = bearer(ws.headers.get("authorization"))
+        except ApiError as exc:
+            await fail(exc.code, exc.message, 4401)
+            return
+    if token is not None and not isinstance(token, str):
+        await fail("bad_token", "token must be a string", 4401)
+        return
+    if not isinstance(after, int) or isinstance(after, bool) or after < 0:
+        await fail("bad_message", "'after' must be the last event number seen (0 for none)")
+        return
+    try:
+        seat = service.seat_of(live, token)
+    except ApiError as exc:
+        await fail(exc.code, exc.message, 4401)
+        return
+    short = hello.get("short", True) is not False
+    if seat is None:
+        watching = sum(1 for sub in live.subscribers if sub.seat is None)
+        if watching >= settings.max_spectators:
+            await fail(
+                "too_many_spectators",
+                f"this match has {settings.max_spectators} spectators already; "
+                f"follow it with GET /api/matches/{match_id} instead",
+                4429,
+            )
+            return
+    async with live.lock:
+        sub = service.subscribe(live, seat, after, short)
+    await ws.send_json({"type": "welcome", "seat": seat, "last_event": len(live.events)})
+
+    async def writer() -> None:
+        while True:
+            msg = await sub.queue.get()
+            if msg is None:
+                await ws.close()
+                return
+            await ws.send_json(msg)
+
+    writer_task = asyncio.get_running_loop().create_task(writer())
+    # Budgets per client address, shared by all its connections (sengoku/server/limits.py).
+    limits: ClientLimits = ws.app.state.limits
+    client = str(ws.scope.get("state", {}).get("client") or limits.client_of(ws.scope))
+    try:
+        while True:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if limits.take("ws", client) is not None:
+                sub.queue.put_nowait(
+                    {"type": "refused", "code": "rate_limited", "reason": "too many messages"}
+                )
+                continue
+            msg = (
+                _parse_message(text, settings.max_ws_message)
+                if isinstance(text, str)
+                else "messages must be JSON text, not binary frames"
+            )
+            if isinstance(msg, str):
+                sub.queue.put_nowait({"type": "refused", "code": "bad_message", "reason": msg})
+                continue
+            if msg["type"] == "action" and limits.take("action", client) is not None:
+                sub.queue.put_nowait(
+                    {
+                        "type": "refused",
+                        "code": "rate_limited",
+                        "reason": "too many actions from your address",
+                        "id": msg.get("id"),
+                    }
+                )
+                continue
+            await _handle(service, live, sub, seat, msg)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        writer_task.cancel()
+        service.unsubscribe(live, sub)
+
+
+def _parse_message(text: str, limit: int) -> dict[str, Any] | str:
+    if len(text) > limit:
+        return f"messages are limited to {limit} characters"
+    try:
+        msg = security.loads(text)
+    except security.BadJson as exc:
+        return str(exc)
+    except ValueError:
+        return "messages must be JSON objects"
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        return "messages must be JSON objects with a 'type'"
+    return msg
+
+
+async def _handle(
+    service: MatchService, live: Live, sub: Any, seat: int | None, msg: dict[str, Any]
+) -> None:
+    kind = msg["type"]
+    ref = msg.get("id")
+    if kind == "ping":
+        sub.queue.put_nowait({"type": "pong", "id": ref})
+        return
+    if kind not in {"action", "resign"}:
+        sub.queue.put_nowait(
+            {
+                "type": "refused",
+                "code": "bad_message",
+                "reason": f"unknown message type {kind!r}; send action, resign or ping",
+                "id": ref,
+            }
+        )
+        return
+    if seat is None:
+        sub.queue.put_nowait(
+            {
+                "type": "refused",
+                "code": "spectator",
+                "reason": "spectators cannot act",
+                "id": ref,
+            }
+        )
+        return
+    try:
+        if kind == "resign":
+            await service.resign(live, seat)
+            sub.queue.put_nowait({"type": "ack", "id": ref, "ply": live.ply})
+            return
+        action = msg.get("action")
+        ply = msg.get("ply")
+        if not isinstance(action, str) or not 0 < len(action) <= 500:
+            raise ApiError(422, "bad_message", "'action' must be the action's notation")
+        if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
+            raise ApiError(422, "bad_message", "'ply' must be an integer")
+        await service.act(live, seat, action, ply)
+        sub.queue.put_nowait({"type": "ack", "id": ref, "ply": live.ply})
+    except ApiError as exc:
+        sub.queue.put_nowait(
+            {"type": "refused", "code": exc.code, "reason": exc.message, "id": ref}
+        )

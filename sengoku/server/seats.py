@@ -1,0 +1,275 @@
+"""Seats and tokens: who holds which seat, creating a match, joining it.
+
+A seat's token (and an invitation) is never stored, only its SHA-256; a token is compared in
+constant time. An AI seat names its agent, resolved against the server's budget caps.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from sengoku.core.game import SengokuError, event
+from sengoku.core.registry import load_game
+from sengoku.server import ai as ai_mod
+from sengoku.server.broadcast import Broadcaster, event_entries, event_rows
+from sengoku.server.clocks import TOURNAMENT_SECONDS, ClockError, Clocks, ClockSpec
+from sengoku.server.db import dumps
+from sengoku.server.errors import ApiError
+from sengoku.server.live import Live, Seat, new_seed
+from sengoku.server.persistence import Persistence, clock_json, seat_row
+from sengoku.server.tokens import hash_token, new_match_id, new_token
+from sengoku.server.turns import Turns
+
+log = logging.getLogger("sengoku.server")
+
+
+class Seats:
+    """Creates matches, seats players, and tells which seat a token holds."""
+
+    def __init__(
+        self,
+        db: Persistence,
+        bus: Broadcaster,
+        turns: Turns,
+        ai_limits: ai_mod.AiLimits,
+        after_change: Callable[[Live], None],
+    ) -> None:
+        self.db = db
+        self.bus = bus
+        self.turns = turns
+        self.ai_limits = ai_limits
+        self._after_change = after_change
+
+    def now(self) -> float:
+        return self.db.now()
+
+    def is_owner(self, live: Live, token: str | None) -> bool:
+        """Whether ``token`` is the owner token of an all-AI match."""
+        return (
+            token is not None
+            and live.owner_hash is not None
+            and secrets.compare_digest(live.owner_hash, hash_token(token))
+        )
+
+    def seat_of(self, live: Live, token: str | None) -> int | None:
+        """The seat ``token`` holds (None without a token: a spectator); 401 if it holds none."""
+        if token is None:
+            return None
+        digest = hash_token(token)
+        for s in live.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, digest):
+                s.last_seen = self.now()
+                return s.seat
+        raise ApiError(401, "bad_token", "this token does not hold a seat in this match")
+
+    def player_seat(self, live: Live, token: str | None) -> int:
+        seat = self.seat_of(live, token)
+        if seat is None:
+            raise ApiError(
+                401, "no_token", "a seat's token is required (Authorization: Bearer <token>)"
+            )
+        return seat
+
+    async def create(
+        self,
+        game_name: str,
+        options: dict[str, Any],
+        seat_specs: list[dict[str, Any]],
+        seed: int | None,
+        clock: dict[str, Any] | None,
+    ) -> tuple[Live, dict[str, Any]]:
+        try:
+            game = load_game(game_name)
+        except SengokuError as exc:
+            raise ApiError(404, "unknown_game", str(exc)) from None
+        except Exception as exc:  # a game that fails to import is a server fault, named
+            log.exception("game %s failed to load", game_name)
+            raise ApiError(503, "game_unavailable", f"{game_name!r} cannot be loaded") from exc
+        try:
+            resolved = game.resolve_options(**options)
+        except SengokuError as exc:
+            raise ApiError(422, "bad_option", str(exc)) from None
+        if seed is not None:
+            shared = [
+                i
+                for i, sp in enumerate(seat_specs)
+                if sp.get("kind", "local") in {"invite", "open"}
+            ]
+            if shared:
+                raise ApiError(
+                    422,
+                    "seed_not_allowed",
+                    f"'seed' may be chosen only when no seat is held by another party (local "
+                    f"and AI seats only); seat {shared[0]} is {seat_specs[shared[0]]['kind']}: "
+                    "leave 'seed' out and the server draws a secret one",
+                )
+        else:
+            seed = new_seed()
+        try:
+            state = game.new_state(seed, **resolved)
+        except SengokuError as exc:
+            raise ApiError(422, "bad_option", str(exc)) from None
+        n = state.num_players
+        if len(seat_specs) != n:
+            raise ApiError(
+                422,
+                "bad_seats",
+                f"{game.name} with these options has {n} seats; 'seats' lists {len(seat_specs)}",
+            )
+        spec = None
+        if clock is not None:
+            try:
+                spec = ClockSpec.from_json(clock)
+            except ClockError as exc:
+                raise ApiError(422, "bad_clock", str(exc)) from None
+        elif state.options.get("time_control") == "tournament":
+            # A game whose own option asks for its tournament time control (Gunshi's).
+            own = game.tournament_seconds
+            seconds = float(TOURNAMENT_SECONDS if own is None else own)
+            spec = ClockSpec("tournament", seconds)
+        seats: list[Seat] = []
+        tokens: dict[str, str] = {}
+        invites: list[dict[str, Any]] = []
+        match_id = new_match_id()
+        for i, sp in enumerate(seat_specs):
+            kind = sp.get("kind", "local")
+            name = sp.get("name") or (f"Player {i + 1}" if kind != "ai" else "")
+            if kind == "ai":
+                try:
+                    agent, level = ai_mod.resolve_ai(
+                        sp.get("level"), sp.get("agent"), game.name, self.ai_limits
+                    )
+                except SengokuError as exc:
+                    raise ApiError(422, "bad_seats", f"seat {i}: {exc}") from None
+                seats.append(
+                    Seat(i, "ai", name or f"AI ({level or agent})", agent=agent, level=level)
+                )
+            elif kind == "local":
+                token = new_token()
+                tokens[str(i)] = token
+                seats.append(Seat(i, "human", name, token_hash=hash_token(token)))
+            elif kind == "invite":
+                invite = new_token()
+                invites.append(
+                    {"seat": i, "invite": invite, "url": f"/play/{match_id}#invite={invite}"}
+                )
+                seats.append(Seat(i, "human", name, invite_hash=hash_token(invite)))
+            elif kind == "open":
+                seats.append(Seat(i, "human", name))
+            else:
+                raise ApiError(
+                    422, "bad_seats", f"seat {i}: kind {kind!r}; use local, invite, open or ai"
+                )
+        now = self.now()
+        # A match no human plays has an owner: the creator, who alone may stop it.
+        owner = new_token() if all(s.kind == "ai" for s in seats) else None
+        live = Live(
+            id=match_id,
+            game=game,
+            options=dict(state.options),
+            seed=seed,
+            version=game.version,
+            status="waiting",
+            seats=seats,
+            created_at=now,
+            state=state,
+            clock_spec=spec,
+            clocks=Clocks(spec, n) if spec else None,
+            owner_hash=hash_token(owner) if owner else None,
+            watched_at=now,
+        )
+        for s in seats:
+            s.last_seen = now
+        evs = [event("match_created", None, message=f"a game of {game.name} was created")]
+        if all(s.joined for s in seats):
+            evs.extend(self.turns.activate(live, now))
+        rows = event_rows(live, evs)
+        match_row = {
+            "id": match_id,
+            "game": game.name,
+            "version": game.version,
+            "options": dumps(live.options),
+            "seed": str(seed),
+            "clock": clock_json(live),
+            "status": live.status,
+            "result": None,
+            "close_reason": None,
+            "created_at": now,
+            "updated_at": now,
+            "rematch_of": None,
+            "rematch_id": None,
+            "owner_hash": live.owner_hash,
+        }
+        seat_rows = [seat_row(live.id, s) for s in seats]
+        await self.db.run(self.db.store.create_match, match_row, seat_rows, rows)
+        live.events.extend(event_entries(rows))
+        self.db.keep(live)
+        log.info("match %s created: %s, %d seats", match_id, game.name, n)
+        self._after_change(live)
+        out: dict[str, Any] = {"tokens": tokens, "invites": invites}
+        if owner is not None:
+            out["owner"] = owner
+        return live, out
+
+    async def join(self, live: Live, invite: str | None, name: str | None) -> dict[str, Any]:
+        async with live.lock:
+            if live.status != "waiting":
+                raise ApiError(409, "not_waiting", f"this match is {live.status}; nobody can join")
+            if invite is not None:
+                digest = hash_token(invite)
+                found = [
+                    s
+                    for s in live.seats
+                    if s.invite_hash is not None and secrets.compare_digest(s.invite_hash, digest)
+                ]
+                if not found:
+                    raise ApiError(403, "bad_invite", "this invitation is not valid for this match")
+            else:
+                found = [s for s in live.seats if s.public()["open"]]
+                if not found:
+                    raise ApiError(
+                        409, "no_open_seat", "no seat is open; joining needs an invitation"
+                    )
+            seat = found[0]
+            token = new_token()
+            now = self.now()
+            new_name = (name or seat.name or f"Player {seat.seat + 1}")[:64]
+            evs = [
+                event(
+                    "player_joined",
+                    None,
+                    seat=seat.seat,
+                    name=new_name,
+                    message=f"{new_name} took seat {seat.seat}",
+                )
+            ]
+            joined_after = [s.joined or s is seat for s in live.seats]
+            old_status = live.status
+            old_clocks = live.clocks.to_json() if live.clocks else None
+            if all(joined_after):
+                evs.extend(self.turns.activate(live, now))
+            rows = event_rows(live, evs)
+            try:
+                await self.db.run(
+                    self.db.store.join,
+                    live.id,
+                    seat.seat,
+                    {"token_hash": hash_token(token), "invite_hash": None, "name": new_name},
+                    rows,
+                    {"status": live.status, "clock": clock_json(live), "updated_at": now},
+                )
+            except BaseException:
+                live.status = old_status
+                if live.clocks is not None and old_clocks is not None:
+                    live.clocks = Clocks.from_json(live.clocks.spec, old_clocks)
+                raise
+            seat.token_hash = hash_token(token)
+            seat.invite_hash = None
+            seat.name = new_name
+            seat.last_seen = now
+            self.bus.commit(live, rows)
+        self._after_change(live)
+        return {"seat": seat.seat, "token": token}

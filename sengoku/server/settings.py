@@ -1,0 +1,76 @@
+"""``Settings``: everything the server can be told (``config.py`` reads them from the
+environment). Plain data: importing this module starts nothing and imports no web framework."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Settings:
+    """Everything the server can be told; tests replace the time source and the AI pool."""
+
+    db_url: str
+    now: Callable[[], float] = time.time
+    ai_mode: str = "process"
+    ai_workers: int = field(default_factory=lambda: max(1, (os.cpu_count() or 2) // 2))
+    ai_initializer: Callable[[], None] | None = None
+    #: Budget caps of AI seats (``mcts:seconds=86400`` is refused), the wall-clock limit of
+    #: one decision (past it the worker is replaced), the tries before a match whose AI
+    #: keeps failing is aborted, and how long an all-AI match runs unwatched.
+    ai_max_seconds: float = 5.0
+    ai_max_iterations: int = 20_000
+    ai_timeout: float = 60.0
+    ai_retries: int = 2
+    ai_idle_after: float = 600.0
+    #: Worker processes ("process"; "thread" for tests) for replays and imports, and the
+    #: seconds one may take before its worker is replaced (``503 too_slow``).
+    work_mode: str = "process"
+    work_workers: int = 1
+    work_timeout: float = 30.0
+    #: Seconds an opponent must be gone before a seat may claim the win.
+    claim_after: float = 60.0
+    #: Token buckets per client address (sengoku/server/limits.py): sustained rate per
+    #: second and burst. ``http``: every request; ``ws``: WebSocket messages other than
+    #: actions; ``action``: actions over HTTP and WebSocket together; ``connect``: WebSocket
+    #: connections opened; ``create``/``import``/``replay``: those requests.
+    http_rate: float = 50.0
+    http_burst: float = 200.0
+    ws_rate: float = 20.0
+    ws_burst: float = 60.0
+    action_rate: float = 20.0
+    action_burst: float = 100.0
+    create_rate: float = 0.2
+    create_burst: float = 20.0
+    import_rate: float = 0.2
+    import_burst: float = 10.0
+    replay_rate: float = 2.0
+    replay_burst: float = 20.0
+    connect_rate: float = 2.0
+    connect_burst: float = 40.0
+    #: WebSocket connections one client address may hold open at once.
+    ws_per_client: int = 64
+    #: Spectator connections (WebSocket, no seat) per match.
+    max_spectators: int = 50
+    #: Seconds a match may wait for players before it expires (aborted, reason "expired").
+    waiting_ttl: float = 86_400.0
+    #: Peers whose X-Forwarded-For header is believed (addresses or networks; "*": any).
+    trusted_proxies: tuple[str, ...] = ()
+    #: Client addresses the per-client limits do not apply to (a load test's own address).
+    limit_exempt: tuple[str, ...] = ()
+    #: SQLite's synchronous setting: FULL survives power loss for acknowledged actions;
+    #: NORMAL is faster but may lose the last commits (never corrupts) on power loss.
+    sqlite_synchronous: str = "FULL"
+    max_body: int = 2_000_000
+    max_ws_message: int = 16_384
+    #: Storage threads for moves and loads, and (apart, so slow lists never delay a move)
+    #: for the lists of matches and records.
+    db_workers: int = 4
+    db_list_workers: int = 2
+    #: Seconds a statement waits for a lock held elsewhere before ``503 db_busy``.
+    db_lock_timeout: float = 10.0
+    #: Arm real timers for clock flags (tests with a fake clock turn this off).
+    timers: bool = True

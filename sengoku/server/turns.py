@@ -1,0 +1,356 @@
+"""Turns and clocks: actions, concessions, the clocks that run with them, and the endings
+of a match in play (resignation, timeout, abandonment, abort).
+
+Every change follows the same path, under the match's lock: check that it is allowed now,
+compute it on a clone of the state (the engine validates every action), commit the moves and
+numbered events to storage, and only then replace the live state and broadcast.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from sengoku.core.game import SengokuError, State, event
+from sengoku.server.broadcast import Broadcaster, event_rows
+from sengoku.server.clocks import Clocks
+from sengoku.server.db import dumps
+from sengoku.server.errors import ApiError
+from sengoku.server.live import Live, engine_fault
+from sengoku.server.persistence import Persistence, clock_json
+
+log = logging.getLogger("sengoku.server")
+
+
+class Turns:
+    """Plays actions and concessions on a match, and keeps its clocks."""
+
+    def __init__(
+        self, db: Persistence, bus: Broadcaster, after_change: Callable[[Live], None]
+    ) -> None:
+        self.db = db
+        self.bus = bus
+        self.settings = db.settings
+        self._after_change = after_change
+
+    def now(self) -> float:
+        return self.settings.now()
+
+    def activate(self, live: Live, now: float) -> list[dict[str, Any]]:
+        live.status = "active"
+        if live.clocks is not None and live.state is not None:
+            state = live.state
+            seat = self.running_seat(state)
+            if live.clocks.spec.untimed_first and not state.game.clock_rules:
+                seat = None
+            live.clocks.start(seat, now)
+        return [event("match_started", None, message="every seat is taken: the game begins")]
+
+    @staticmethod
+    def running_seat(state: State) -> int | None:
+        """Whose clock runs in ``state``: the contract's declared ``State.clock_seat`` (by
+        default the seat to act, unless ``clock_running`` is false; a game with phases
+        without a clock, such as Gunshi's tournament rules, overrides it), None once over."""
+        if state.is_terminal():
+            return None
+        seat = state.clock_seat
+        return None if seat is None else int(seat)
+
+    def require_active(self, live: Live) -> State:
+        if live.status != "active" or live.state is None:
+            why = {
+                "waiting": "this match is waiting for players to join",
+                "finished": "this match is over",
+                "aborted": "this match was aborted",
+                "closed": f"this match is closed: {live.close_reason}",
+                "archived": "this is an imported record, not a match in play",
+            }.get(live.status, f"this match is {live.status}")
+            raise ApiError(409, f"match_{live.status}", why)
+        return live.state
+
+    async def act(
+        self,
+        live: Live,
+        seat: int,
+        text: str,
+        ply: int | None,
+        by_ai: bool = False,
+        client_id: str | None = None,
+        turn: int | None = None,
+    ) -> dict[str, Any]:
+        """Play ``text`` for ``seat``. A retry is never applied twice: ``ply`` (the number of
+        actions the client saw) makes it stale, and a ``client_id`` seen before for this seat
+        answers with the match as it is, marked ``duplicate``. One of the two is required."""
+        async with live.lock:
+            if client_id is not None and client_id in live.action_ids:
+                i = live.action_ids.index(client_id)
+                if live.action_seats[i] != seat:
+                    raise ApiError(
+                        409, "id_used", "this action id was used by another seat; use a new one"
+                    )
+                snap = self.bus.snapshot(live, seat)
+                snap["duplicate"] = {"ply": i, "action": live.actions[i]}
+                return snap
+            await self.check_flag(live)
+            state = self.require_active(live)
+            if turn is not None and turn != live.turn:
+                raise ApiError(409, "stale", "the position changed while the AI was thinking")
+            if ply is not None and ply != live.ply:
+                raise ApiError(
+                    409,
+                    "stale",
+                    f"stale action: it was meant for ply {ply}, but {live.ply} actions have "
+                    "been played; fetch the match again",
+                )
+            if state.current_player != seat:
+                raise ApiError(
+                    409,
+                    "not_your_turn",
+                    f"it is not your turn: seat {state.current_player} is to act",
+                )
+            if live.seats[seat].kind == "ai" and not by_ai:
+                raise ApiError(403, "ai_seat", "this seat is played by the AI")
+            try:
+                live.legal()
+                exact = live.legal_by_text.get(text.strip())
+                action = exact if exact is not None else live.game.parse_action(state, text)
+                after = state.clone()
+                game_events = after.apply(action)
+            except SengokuError as exc:
+                raise ApiError(422, "illegal_action", str(exc)) from None
+            except Exception as exc:  # an engine fault: the match stays as it was
+                raise engine_fault(live, "the action", exc) from None
+            if ply is None and client_id is None:
+                raise ApiError(
+                    422,
+                    "missing_ply",
+                    "an action needs 'ply' (the number of actions you have seen) or 'id' (a "
+                    "key of your own, unique to this action), so that a retry is never "
+                    "applied twice",
+                )
+            now = self.now()
+            notation = str(action)
+            clocks_after = self._clocks_after(live, seat, after, now)
+            outcome = after.outcome()
+            move = {
+                "match_id": live.id,
+                "seq": live.seq,
+                "kind": "action",
+                "seat": seat,
+                "action": notation,
+                "reason": None,
+                "at": now,
+                "clocks": dumps(clocks_after.to_json()) if clocks_after else None,
+                "client_id": client_id,
+            }
+            rows = event_rows(live, game_events)
+            for r in rows:
+                r["ply"] = live.ply + 1
+            values: dict[str, Any] = {"updated_at": now}
+            if outcome is not None:
+                values["status"] = "finished"
+                values["result"] = dumps(outcome.to_json())
+            old_clocks = live.clocks
+            live.clocks = clocks_after
+            try:
+                values["clock"] = clock_json(live)
+                await self.db.run(self.db.store.record_change, live.id, [move], rows, values)
+            except BaseException:
+                live.clocks = old_clocks
+                raise
+            live.state = after
+            live.turn += 1
+            live.actions.append(notation)
+            live.action_seats.append(seat)
+            live.action_ids.append(client_id)
+            live.seq += 1
+            live.takeback = None
+            if outcome is not None:
+                live.status = "finished"
+                live.result = outcome.to_json()
+            self.bus.commit(live, rows)
+            log.debug("match %s: seat %d played ply %d", live.id, seat, live.ply)
+            snap = self.bus.snapshot(live, seat)
+        self._after_change(live)
+        return snap
+
+    def _clocks_after(self, live: Live, mover: int, after: State, now: float) -> Clocks | None:
+        if live.clocks is None or live.clock_spec is None:
+            return None
+        clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
+        if after.is_terminal():
+            clocks.pause(now)
+        else:
+            clocks.decided(mover, after.current_player, now, self.running_seat(after))
+        return clocks
+
+    async def conclude(self, live: Live, seat: int, reason: str, status: str = "finished") -> None:
+        """End the match as a loss for ``seat`` (resignation, timeout, abandonment).
+
+        The caller holds the lock.
+        """
+        state = self.require_active(live)
+        after = state.clone()
+        try:
+            evs = after.concede(seat, reason)
+        except SengokuError as exc:
+            raise ApiError(409, "cannot_concede", str(exc)) from None
+        except Exception as exc:  # an engine fault: the match stays as it was
+            raise engine_fault(live, "the concession", exc) from None
+        now = self.now()
+        outcome = after.outcome()
+        result = outcome.to_json() if outcome else None
+        clocks = None
+        if live.clocks is not None and live.clock_spec is not None:
+            clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
+            clocks.pause(now)
+        move = {
+            "match_id": live.id,
+            "seq": live.seq,
+            "kind": "concede",
+            "seat": seat,
+            "action": None,
+            "reason": reason,
+            "at": now,
+            "clocks": dumps(clocks.to_json()) if clocks else None,
+        }
+        rows = event_rows(live, evs)
+        old = live.clocks
+        live.clocks = clocks
+        try:
+            values = {
+                "status": status,
+                "result": dumps(result) if result else None,
+                "updated_at": now,
+                "clock": clock_json(live),
+            }
+            await self.db.run(self.db.store.record_change, live.id, [move], rows, values)
+        except BaseException:
+            live.clocks = old
+            raise
+        live.state = after
+        live.turn += 1
+        live.concessions.append({"ply": live.ply, "seat": seat, "reason": reason})
+        live.seq += 1
+        live.status = status
+        live.result = result
+        live.takeback = None
+        self.bus.commit(live, rows)
+        log.info("match %s: seat %d conceded (%s)", live.id, seat, reason)
+
+    async def resign(self, live: Live, seat: int) -> dict[str, Any]:
+        async with live.lock:
+            await self.check_flag(live)
+            await self.conclude(live, seat, "resignation")
+            snap = self.bus.snapshot(live, seat)
+        self._after_change(live)
+        return snap
+
+    async def check_flag(self, live: Live) -> None:
+        """If the running clock has run out, the game ends on time (caller holds the lock)."""
+        if live.status != "active" or live.clocks is None:
+            return
+        flagged = live.clocks.flagged(self.now())
+        if flagged is not None:
+            await self.conclude(live, flagged, "timeout")
+
+    async def abort(self, live: Live, seat: int) -> dict[str, Any]:
+        async with live.lock:
+            if not live.can_abort():
+                raise ApiError(
+                    409,
+                    "cannot_abort",
+                    "a match can be aborted only before every player has made a first move",
+                )
+            await self._set_status(
+                live,
+                "aborted",
+                [event("aborted", None, seat=seat, message=f"seat {seat} aborted the match")],
+            )
+            snap = self.bus.snapshot(live, seat)
+        self._after_change(live)
+        return snap
+
+    async def _set_status(self, live: Live, status: str, evs: list[dict[str, Any]]) -> None:
+        rows = event_rows(live, evs)
+        now = self.now()
+        if live.clocks is not None:
+            live.clocks.pause(now)
+        await self.db.run(
+            self.db.store.record_change,
+            live.id,
+            [],
+            rows,
+            {"status": status, "updated_at": now, "clock": clock_json(live)},
+        )
+        live.status = status
+        self.bus.commit(live, rows)
+
+    async def claim(self, live: Live, seat: int) -> dict[str, Any]:
+        async with live.lock:
+            await self.check_flag(live)
+            state = self.require_active(live)
+            now = self.now()
+            # A claim wins only on the opponent's time: the seat to act is the one that left.
+            to_act = state.current_player
+            if to_act == seat:
+                raise ApiError(
+                    409,
+                    "your_turn",
+                    "you are to act: a claim wins only while the opponent who left is to act",
+                )
+            if not 0 <= to_act < len(live.seats) or live.seats[to_act].kind != "human":
+                raise ApiError(
+                    409,
+                    "not_claimable",
+                    "a win can be claimed only while an absent human opponent is to act",
+                )
+            gone = [s for s in live.seats if s.seat == to_act and s.connections == 0]
+            ready = [s for s in gone if now - s.last_seen >= self.settings.claim_after]
+            if not ready:
+                if not gone:
+                    raise ApiError(409, "opponent_connected", "your opponent is connected")
+                wait = min(self.settings.claim_after - (now - s.last_seen) for s in gone)
+                raise ApiError(
+                    409,
+                    "too_soon",
+                    f"your opponent left less than {self.settings.claim_after:.0f} s ago; "
+                    f"you can claim the win in {wait:.0f} s",
+                )
+            await self.conclude(live, ready[0].seat, "abandoned")
+            snap = self.bus.snapshot(live, seat)
+        self._after_change(live)
+        return snap
+
+    async def end_without_result(self, live: Live, reason: str) -> None:
+        """Abort the match (caller holds the lock), saying why to everybody."""
+        rows = event_rows(live, [event("aborted", None, reason=reason, message=reason)])
+        now = self.now()
+        clocks = None
+        if live.clocks is not None and live.clock_spec is not None:
+            clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
+            clocks.pause(now)
+        old = live.clocks
+        live.clocks = clocks
+        try:
+            await self.db.run(
+                self.db.store.record_change,
+                live.id,
+                [],
+                rows,
+                {
+                    "status": "aborted",
+                    "close_reason": reason,
+                    "updated_at": now,
+                    "clock": clock_json(live),
+                },
+            )
+        except BaseException:
+            live.clocks = old
+            raise
+        live.status = "aborted"
+        live.close_reason = reason
+        live.turn += 1
+        self.bus.commit(live, rows)
+        log.info("match %s aborted: %s", live.id, reason)
