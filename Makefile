@@ -25,7 +25,7 @@ run: install
 lint: install
 	$(BIN)/ruff check sengoku tests benchmarks
 	$(BIN)/ruff format --check sengoku tests benchmarks
-	$(BIN)/mypy sengoku/core sengoku/ai sengoku/interop sengoku/arena sengoku/cli.py
+	$(BIN)/mypy sengoku
 
 format: install
 	$(BIN)/ruff check --fix sengoku tests benchmarks

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from sengoku.core.game import State
-from sengoku.games.gunkimono.actions import Score
+from sengoku.games.gunkimono.actions import BuildStronghold, Score
 from sengoku.games.gunkimono.state import GunkimonoState
 
 
@@ -33,7 +33,9 @@ def balanced_choice(state: GunkimonoState, rng: random.Random) -> Any:
             return honor[0]
         return points[0] if points else legal[0]
     if state.phase == "stronghold":
-        return max(legal, key=lambda a: (len(state.formation(a.cell)), -a.cell))
+        builds = [a for a in legal if isinstance(a, BuildStronghold)]
+        if builds:
+            return max(builds, key=lambda a: (len(state.formation(a.cell)), -a.cell))
     return rng.choice(legal)
 
 

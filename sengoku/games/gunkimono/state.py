@@ -117,7 +117,7 @@ LEGAL_ACTIONS: dict[Phase, Callable[[GunkimonoState], list[GunkimonoAction]]] = 
 }
 
 
-class GunkimonoState(State):
+class GunkimonoState(State[GunkimonoAction]):
     """A Gunkimono position; see the module docstring for the shape of a turn."""
 
     def __init__(self, game: Gunkimono, options: Mapping[str, Any]) -> None:
@@ -194,7 +194,7 @@ class GunkimonoState(State):
     def is_terminal(self) -> bool:
         return self._phase is Phase.OVER
 
-    def legal_actions(self) -> list[GunkimonoAction]:  # type: ignore[override]
+    def legal_actions(self) -> list[GunkimonoAction]:
         if self._legal is None:
             self._legal = LEGAL_ACTIONS[self._phase](self)
         return list(self._legal)

@@ -95,7 +95,7 @@ PHASES: dict[str, Phase] = {
 }
 
 
-class GunshiState(State):
+class GunshiState(State[GunshiAction]):
     """One Gunshi match. Build with ``Gunshi().new_state(seed, **options)``."""
 
     # ------------------------------------------------------------------ construction
@@ -282,7 +282,7 @@ class GunshiState(State):
         return s
 
     # ------------------------------------------------------------------ apply
-    def legal_actions(self) -> list[GunshiAction]:  # type: ignore[override]
+    def legal_actions(self) -> list[GunshiAction]:
         if self.result is not None:
             return []
         memo = self._legal_memo
