@@ -40,6 +40,7 @@ from sengoku.games.gungi.pieces import (
     WHITE,
 )
 from sengoku.games.gungi.state import PLAY, SETUP, GungiState
+from sengoku.games.gungi.the_end import judge
 
 MAX_GAME_LENGTH = 1000
 
@@ -157,7 +158,7 @@ class Gungi(Game):
             # Outside studies, a missing Marshal of the side to move was just captured.
             mover = 1 - state.to_move
             taken = not study and state.marshal_at[state.to_move] < 0 <= state.marshal_at[mover]
-            result = state._judge(mover, taken)
+            result = judge(state, mover, taken)
             if result is not None and result.reason != "length_limit":
                 state._outcome = result
         return state

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sengoku.games.gungi.mate import marshal_capturable
 from sengoku.games.gungi.pieces import COLOR_NAMES, PIECES, WHITE, square_name
+from sengoku.games.gungi.setup import PLAY
 
 if TYPE_CHECKING:
     from sengoku.games.gungi.state import GungiState
@@ -46,6 +48,6 @@ def render(state: GungiState) -> str:
     if towers:
         lines.append("  Towers (bottom first): " + "; ".join(towers))
     for color in (WHITE, 1):
-        if state.phase == "play" and state._marshal_capturable(color):
+        if state.phase == PLAY and marshal_capturable(state, color):
             lines.append(f"  Warning: {COLOR_NAMES[color]}'s Marshal can be captured!")
     return "\n".join(lines)
