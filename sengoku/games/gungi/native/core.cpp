@@ -497,7 +497,7 @@ struct Position {
         int archers = enemy_archers(color);
         std::vector<uint32_t>& codes = mate_codes;  // make/unmake below never re-enter here
         if (!exposed) {
-            // _safe_board_move: square by square, stop at the first move that cannot expose.
+            // mate.safe_board_move: square by square, stop at the first move that cannot expose.
             int msq = marshal_at[color];
             for (int sq = 0; sq < 81; ++sq) {
                 int n = h[sq];
@@ -1092,7 +1092,7 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
     t->zhand = std::move(zhand);
     t->zblack = zblack;
     for (int i = 0; i < 4; ++i) t->zsetup[i] = zsetup.at(i);
-    // NEAR_MARSHAL (state._near): the Marshal's eight lines, and within four against Archers.
+    // NEAR_MARSHAL (mate._near): the Marshal's eight lines, and within four against Archers.
     for (int archers = 0; archers < 2; ++archers)
         for (int msq = 0; msq < 81; ++msq) {
             int x = msq % 9, y = msq / 9;
