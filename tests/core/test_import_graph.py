@@ -178,3 +178,20 @@ def test_no_cycles_between_packages() -> None:
     for start in sorted(graph):
         if start not in state:
             visit(start, [start])
+
+
+def test_no_game_module_imports_its_own_package_init() -> None:
+    """A rule module never imports through its game's ``__init__`` (``from sengoku.games.gunshi
+    import battle``): the package's ``__init__`` imports ``game`` -> ``state`` -> the rule
+    modules, so such an import reaches back into a half-initialised package. Rule modules
+    name each other directly (``import sengoku.games.gunshi.battle as battle``)."""
+    offenders = []
+    for path in sorted((ROOT / "games").rglob("*.py")):
+        rel = path.relative_to(ROOT / "games")
+        if len(rel.parts) == 2 and rel.name == "__init__.py":
+            continue  # the package's own __init__ re-exports its modules
+        game = rel.parts[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == f"sengoku.games.{game}":
+                offenders.append(f"{rel}:{node.lineno}")
+    assert not offenders, offenders

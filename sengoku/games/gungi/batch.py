@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
+import sengoku.games.gungi.native_core as native_core
 from sengoku.core.game import Outcome
-from sengoku.games.gungi import native_core
 from sengoku.games.gungi.encoder import GungiEncoder
 from sengoku.games.gungi.game import Gungi
 from sengoku.games.gungi.move import NUM_DISTINCT_ACTIONS, Move

@@ -192,7 +192,7 @@ class GungiFeatures(Features):
     ) -> tuple[Action, dict[str, Any]] | None:
         """The alpha-beta of :mod:`sengoku.ai.alphabeta` run by the native core (the same
         evaluation, ordering, table and quiescence; see native/core.cpp), or None without it."""
-        from sengoku.games.gungi import native_core
+        import sengoku.games.gungi.native_core as native_core
 
         if not native_core.native_available():
             return None

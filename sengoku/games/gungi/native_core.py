@@ -71,8 +71,8 @@ def tables(blockers: str) -> Any:
     cached = _TABLES.get(blockers)
     if cached is not None:
         return cached
-    from sengoku.games.gungi import features as evaluation
-    from sengoku.games.gungi import state as st
+    import sengoku.games.gungi.features as evaluation
+    import sengoku.games.gungi.state as st
 
     top = [
         evaluation.TOP[piece][height][sq]

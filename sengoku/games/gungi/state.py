@@ -27,8 +27,8 @@ import random
 from bisect import bisect_left
 from typing import TYPE_CHECKING, Any
 
+import sengoku.games.gungi.betrayal as betrayal
 from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, event
-from sengoku.games.gungi import betrayal
 from sengoku.games.gungi.illegal import why_illegal
 from sengoku.games.gungi.mate import ATTACK_SOURCES as ATTACK_SOURCES
 from sengoku.games.gungi.mate import is_mate, marshal_capturable, without_self_checks
@@ -74,7 +74,7 @@ if TYPE_CHECKING:
 # --- native core hook (issue 21): when the C++ core is built, legal codes, noisy codes, the
 # mate test and perft come from it (sengoku/games/gungi/native_core.py); this module stays
 # the reference engine. Tests set _NATIVE = False to ask the Python engine itself.
-from sengoku.games.gungi import native_core as _native_core  # noqa: E402
+import sengoku.games.gungi.native_core as _native_core  # noqa: E402
 
 _NATIVE = _native_core.native_available()
 

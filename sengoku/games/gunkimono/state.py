@@ -36,17 +36,15 @@ from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+import sengoku.games.gunkimono.end_of_the_game as end_of_the_game
+import sengoku.games.gunkimono.extra_support as extra_support
+import sengoku.games.gunkimono.hidden_information as hidden_information
+import sengoku.games.gunkimono.honor_track as honor_track
+import sengoku.games.gunkimono.placement as placement
+import sengoku.games.gunkimono.refill_your_hand as refill_your_hand
+import sengoku.games.gunkimono.scoring as scoring
+import sengoku.games.gunkimono.strongholds as strongholds
 from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, event
-from sengoku.games.gunkimono import (
-    end_of_the_game,
-    extra_support,
-    hidden_information,
-    honor_track,
-    placement,
-    refill_your_hand,
-    scoring,
-    strongholds,
-)
 from sengoku.games.gunkimono.actions import (
     CELLS,
     BuildStronghold,

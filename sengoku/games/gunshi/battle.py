@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sengoku.games.gunshi import inspiration, knowledge
+import sengoku.games.gunshi.inspiration as inspiration
+import sengoku.games.gunshi.knowledge as knowledge
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import find_card
 from sengoku.games.gunshi.commands import universal_rules

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sengoku.games.gunshi import formation, knowledge
+import sengoku.games.gunshi.formation as formation
+import sengoku.games.gunshi.knowledge as knowledge
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import card_order
 from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, RED

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sengoku.games.gunshi import shogun_and_card_order
+import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import AT, cn, parse_cell
 from sengoku.games.gunshi.data import (

@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from sengoku.games.gunshi import custom_deck, knowledge
+import sengoku.games.gunshi.custom_deck as custom_deck
+import sengoku.games.gunshi.knowledge as knowledge
 from sengoku.games.gunshi.battlefield import CELL_NAMES, cn
 from sengoku.games.gunshi.cards import SCOUTED, Card, card_order, seen
 from sengoku.games.gunshi.commands.command import command_view

@@ -13,7 +13,9 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from sengoku.games.gunshi import formation, knowledge, shogun_and_card_order
+import sengoku.games.gunshi.formation as formation
+import sengoku.games.gunshi.knowledge as knowledge
+import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import card_order, take_card
 from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, RED, advanced_codes

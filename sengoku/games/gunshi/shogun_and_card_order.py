@@ -33,7 +33,7 @@ def legal(st: GunshiState) -> list[GunshiAction]:
 
 
 def do(st: GunshiState, a: GunshiAction) -> None:
-    from sengoku.games.gunshi import battle  # battle -> inspiration -> this module
+    import sengoku.games.gunshi.battle as battle  # battle -> inspiration -> this module
 
     p = st.player
     if a.kind == "shogun":

@@ -15,18 +15,16 @@ import random
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+import sengoku.games.gunshi.battle as battle
+import sengoku.games.gunshi.custom_deck as custom_deck
+import sengoku.games.gunshi.formation as formation
+import sengoku.games.gunshi.hidden_information as hidden_information
+import sengoku.games.gunshi.inspiration as inspiration
+import sengoku.games.gunshi.knowledge as knowledge
+import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
+import sengoku.games.gunshi.tournament_clock as tournament_clock
+import sengoku.games.gunshi.units as units
 from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, event
-from sengoku.games.gunshi import (
-    battle,
-    custom_deck,
-    formation,
-    hidden_information,
-    inspiration,
-    knowledge,
-    shogun_and_card_order,
-    tournament_clock,
-    units,
-)
 from sengoku.games.gunshi.actions import GunshiAction, sorted_unique
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.cards import SCOUTED, Card, seen

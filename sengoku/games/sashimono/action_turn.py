@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sengoku.games.sashimono import sonae, turn
+import sengoku.games.sashimono.sonae as sonae
+import sengoku.games.sashimono.turn as turn
 from sengoku.games.sashimono.decisions import (
     K_DO,
     K_DONE,

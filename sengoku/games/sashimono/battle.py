@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sengoku.games.sashimono import sonae
+import sengoku.games.sashimono.sonae as sonae
 from sengoku.games.sashimono.decisions import (
     K_DONE,
     K_HAND,

@@ -7,7 +7,10 @@ import random
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from sengoku.games.sashimono import action_turn, effects, score_turn, training
+import sengoku.games.sashimono.action_turn as action_turn
+import sengoku.games.sashimono.effects as effects
+import sengoku.games.sashimono.score_turn as score_turn
+import sengoku.games.sashimono.training as training
 from sengoku.games.sashimono.cards import KUMI_TYPES
 from sengoku.games.sashimono.decisions import (
     K_DO,

@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from sengoku.games.sashimono import kagemusha, sonae, turn
+import sengoku.games.sashimono.kagemusha as kagemusha
+import sengoku.games.sashimono.sonae as sonae
+import sengoku.games.sashimono.turn as turn
 from sengoku.games.sashimono.cards import KUMI_NAMES
 from sengoku.games.sashimono.decisions import (
     K_HAND,

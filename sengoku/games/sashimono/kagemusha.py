@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sengoku.games.sashimono import battle, winning
+import sengoku.games.sashimono.battle as battle
+import sengoku.games.sashimono.winning as winning
 from sengoku.games.sashimono.cards import KUMI_NAMES, KUMI_TYPES
 from sengoku.games.sashimono.decisions import K_DONE, K_ENEMY, Step, Task
 from sengoku.games.sashimono.pieces import (

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sengoku.games.sashimono import setup, training, winning
+import sengoku.games.sashimono.setup as setup
+import sengoku.games.sashimono.training as training
+import sengoku.games.sashimono.winning as winning
 from sengoku.games.sashimono.decisions import (
     K_BONUS,
     K_DONE,

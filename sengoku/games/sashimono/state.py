@@ -22,22 +22,20 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
+import sengoku.games.sashimono.action_turn as action_turn
+import sengoku.games.sashimono.battle as battle
+import sengoku.games.sashimono.bowing as bowing
+import sengoku.games.sashimono.determinize as determinize
+import sengoku.games.sashimono.effects as effects
+import sengoku.games.sashimono.hidden_information as hidden_information
+import sengoku.games.sashimono.kagemusha as kagemusha
+import sengoku.games.sashimono.score_turn as score_turn
+import sengoku.games.sashimono.setup as setup
+import sengoku.games.sashimono.sonae as sonae
+import sengoku.games.sashimono.training as training
+import sengoku.games.sashimono.turn as turn
 from sengoku.core.decisions import DecisionStack, check_table
 from sengoku.core.game import TERMINAL, Action, Event, IllegalAction, Outcome, State, event
-from sengoku.games.sashimono import (
-    action_turn,
-    battle,
-    bowing,
-    determinize,
-    effects,
-    hidden_information,
-    kagemusha,
-    score_turn,
-    setup,
-    sonae,
-    training,
-    turn,
-)
 from sengoku.games.sashimono.cards import OPS, Card, CardSet
 from sengoku.games.sashimono.decisions import (
     K_BONUS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sengoku.games.sashimono import effects
+import sengoku.games.sashimono.effects as effects
 from sengoku.games.sashimono.cards import KUMI_NAMES
 from sengoku.games.sashimono.decisions import K_DONE, K_HAND, K_OWN, Prompt, Question, Spec, Task
 from sengoku.games.sashimono.pieces import CELLS, EVERYONE, KAGE, LINES, describe_stack, is_up, rank

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sengoku.games.sashimono import kagemusha
+import sengoku.games.sashimono.kagemusha as kagemusha
 from sengoku.games.sashimono.cards import KUMI_NAMES
 from sengoku.games.sashimono.decisions import (
     K_DONE,

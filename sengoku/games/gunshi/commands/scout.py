@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sengoku.games.gunshi import knowledge
+import sengoku.games.gunshi.knowledge as knowledge
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import ASK, parse_cell
 from sengoku.games.gunshi.cards import SCOUTED
