@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
+from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
 from sengoku.core.game import (
     Game,
@@ -105,6 +107,22 @@ class Gungi(Game):
         # The setup draws from the seed only to choose a random first player.
         random_first = options.get("first_player") == "random"
         return Traits(stochastic=random_first, zero_sum=True, perfect_information=True)
+
+    def describe_action(self, state: State, action: Any) -> ActionDescription:
+        from sengoku.games.gungi.describe import describe_move
+
+        if not isinstance(action, Move):
+            raise IllegalAction(f"{action!r} is not a Gungi move")
+        assert isinstance(state, GungiState)
+        return describe_move(action, state.phase == SETUP)
+
+    def view_schema(self) -> dict[str, Any]:
+        return load_view_schema(Path(__file__).parent)
+
+    def catalog(self) -> dict[str, Any]:
+        from sengoku.games.gungi.describe import catalog
+
+        return catalog()
 
     def new_state(self, seed: int = 0, **options: Any) -> GungiState:
         opts = self.resolve_options(**options)
