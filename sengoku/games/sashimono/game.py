@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
+from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
 from sengoku.core.game import Action, Game, InvalidOption, Option, ParseError, State
 from sengoku.core.observation import Encoder
@@ -111,6 +113,19 @@ class Sashimono(Game):
     }
 
     # -- Declared hooks (see sengoku.core.game.Game) -------------------------------------
+
+    def describe_action(self, state: State, action: Any) -> ActionDescription:
+        from sengoku.games.sashimono.describe import describe
+
+        return describe(state, action)
+
+    def view_schema(self) -> dict[str, Any]:
+        return load_view_schema(Path(__file__).parent)
+
+    def catalog(self) -> dict[str, Any]:
+        from sengoku.games.sashimono.describe import catalog
+
+        return catalog(card_set(self.options["cards"].default))
 
     def features(self) -> Features:
         from sengoku.games.sashimono.features import FEATURES
