@@ -1,0 +1,94 @@
+"""Every legal action can be described as data (``Game.describe_action``), every game.
+
+In random play of every registered game and its main option sets, every legal action of
+the positions visited has a non-empty ``kind``, ``label`` and ``text`` free of
+``None``/``undefined``/``[object Object]``/``NaN``; its ``notation`` is the action's and
+parses back to it; ``describe_actions`` describes a whole list the same way; and a
+description never depends on what the acting seat cannot see (it is the same in every
+determinization of the position from that seat).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from sengoku.core.describe import ActionDescription, generic_description
+from sengoku.core.registry import load_game
+from tests.contract.cases import PARAMS, SCALE, random_positions
+
+BAD = ("None", "undefined", "[object Object]", "NaN", "null")
+
+
+def check(description: ActionDescription, action: Any) -> None:
+    data = description.to_json()
+    assert data["notation"] == str(action)
+    for key in ("kind", "label", "text"):
+        value = data[key]
+        assert isinstance(value, str) and value.strip(), f"{action}: an empty {key}"
+        for bad in BAD:
+            assert bad not in value, f"{action}: {key} {value!r} holds {bad!r}"
+    assert data["text"][0].isupper() and data["text"].endswith("."), (
+        f"{action}: the text {data['text']!r} is not one sentence"
+    )
+    json.dumps(data)  # JSON-ready
+
+
+@pytest.mark.parametrize(("name", "options"), PARAMS)
+def test_every_legal_action_is_described(name: str, options: dict[str, Any]) -> None:
+    game = load_game(name)
+    rng = random.Random(f"describe-{name}")
+    kinds: set[str] = set()
+    for seed in range(SCALE):
+        for state in random_positions(game, options, 700 + seed, every=9):
+            if state.is_terminal():
+                continue
+            legal = state.legal_actions()
+            described = game.describe_actions(state, legal)
+            assert len(described) == len(legal)
+            for action, description in zip(legal, described, strict=True):
+                check(description, action)
+                kinds.add(description.kind)
+            for action in rng.sample(legal, min(len(legal), 12)):
+                assert game.describe_action(state, action) == described[legal.index(action)]
+                assert game.parse_action(state, str(action)) == action
+    assert kinds
+
+
+@pytest.mark.parametrize(("name", "options"), PARAMS)
+def test_descriptions_reveal_nothing_hidden(name: str, options: dict[str, Any]) -> None:
+    """A description is the same whatever the acting seat cannot see."""
+    game = load_game(name)
+    if game.perfect_information:
+        pytest.skip("no hidden information")
+    rng = random.Random(f"hidden-{name}")
+    compared = 0
+    for seed in range(SCALE):
+        for state in random_positions(game, options, 800 + seed, every=11):
+            if state.is_terminal():
+                continue
+            actor = state.current_player
+            legal = state.legal_actions()
+            for _ in range(2):
+                other = state.determinize(actor, rng)
+                mine = set(other.legal_actions())
+                for action in legal:
+                    if action in mine:
+                        assert game.describe_action(other, action) == game.describe_action(
+                            state, action
+                        ), f"{name}: the description of {action} depends on hidden cards"
+                        compared += 1
+    assert compared
+
+
+def test_the_default_description_uses_the_notation() -> None:
+    d = generic_description("e2e4")
+    assert d.to_json() == {
+        "notation": "e2e4",
+        "kind": "action",
+        "label": "e2e4",
+        "text": "Play e2e4.",
+    }
