@@ -333,7 +333,8 @@ class Game(ABC):
     def view_schema(self) -> dict[str, Any]:
         """The JSON Schema (draft 2020-12) every ``view(seat)`` of this game satisfies; by
         default a permissive one (any object). Games ship theirs as ``view.schema.json``."""
-        return json.loads(json.dumps(PERMISSIVE_VIEW_SCHEMA))
+        schema: dict[str, Any] = json.loads(json.dumps(PERMISSIVE_VIEW_SCHEMA))
+        return schema
 
     def catalog(self) -> dict[str, Any]:
         """The game's objects as a client renders them, from its data files: pieces, units,

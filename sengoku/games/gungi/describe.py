@@ -32,9 +32,7 @@ def describe_move(move: Move, setup: bool) -> ActionDescription:
     piece = PIECES[move.kind]
     to = f"{square_name(dest)}-{move.tier}"
     objects: dict[str, Any] = {"piece": piece.name, "to": to, "tier": move.tier}
-    turned = [
-        {"piece": PIECES[k].name, "tier": t} for t, k in move.turned
-    ]
+    turned = [{"piece": PIECES[k].name, "tier": t} for t, k in move.turned]
     betrayal = ""
     if turned:
         objects["betrayal"] = turned

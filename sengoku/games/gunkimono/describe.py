@@ -66,9 +66,14 @@ def describe(state: Any, action: Any) -> ActionDescription:
     if isinstance(action, SmallTile):
         cell = cell_name(action.cell)
         word = troop_word(action.troop)
-        objects = {"tile": f"{LETTERS[action.troop]}-small", "troop": LETTERS[action.troop],
-                   "to": cell, "cells": [cell], "step": "cells",
-                   "group": f"{LETTERS[action.troop]}-small"}
+        objects = {
+            "tile": f"{LETTERS[action.troop]}-small",
+            "troop": LETTERS[action.troop],
+            "to": cell,
+            "cells": [cell],
+            "step": "cells",
+            "group": f"{LETTERS[action.troop]}-small",
+        }
         if action.support:
             label = f"Support with small {word} on {cell}"
             text = (
@@ -98,8 +103,11 @@ def describe(state: Any, action: Any) -> ActionDescription:
     if isinstance(action, Draw):
         if action.tile is None:
             return ActionDescription(
-                notation, "draw", "Draw from the stack",
-                "Refill your hand with the top tile of the face-down stack.", {"step": "tile"},
+                notation,
+                "draw",
+                "Draw from the stack",
+                "Refill your hand with the top tile of the face-down stack.",
+                {"step": "tile"},
             )
         (t1, s1), (t2, s2) = tile_troops(action.tile)
         name = tile_name(action.tile)

@@ -34,8 +34,13 @@ MODE = {
     "commands": ("Scout Commands", "Scout the opponent's Command Row."),
     "shogun": ("Scout the Shogun", "Scout the Shogun: ask whether an enemy unit is the Shogun."),
 }
-LOOK = {"L": "the Lightning Command", "1": "position 1", "2": "position 2", "3": "position 3",
-        "4": "position 4"}
+LOOK = {
+    "L": "the Lightning Command",
+    "1": "position 1",
+    "2": "position 2",
+    "3": "position 3",
+    "4": "position 4",
+}
 
 
 def card_name(code: str) -> str:
@@ -49,9 +54,7 @@ def unit_name(letter: str) -> str:
 
 
 def _units_by_cell(state: Any) -> dict[str, str]:
-    return {
-        cell_name(loc): LETTERS[u] for u, loc in enumerate(state.uloc) if 0 <= loc < CELLS
-    }
+    return {cell_name(loc): LETTERS[u] for u, loc in enumerate(state.uloc) if 0 <= loc < CELLS}
 
 
 def describe(state: Any, action: GunshiAction) -> ActionDescription:

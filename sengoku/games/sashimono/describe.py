@@ -21,7 +21,9 @@ from sengoku.games.sashimono.decisions import K_PLAY, Act
 
 
 def _hand(arg: str) -> str:
-    return f"the card in your hand position {arg[1:]}" if arg.startswith("h") else f"the Kumi at {arg}"
+    return (
+        f"the card in your hand position {arg[1:]}" if arg.startswith("h") else f"the Kumi at {arg}"
+    )
 
 
 def _where(arg: str) -> str:
@@ -43,40 +45,59 @@ def describe(state: Any, action: Act) -> ActionDescription:
         card = state.card(action.arg)
         objects.update(card=card.id, step="card")
         return ActionDescription(
-            notation, "play_card", f"Play {card.name}",
-            f"Play {card.name} from your hand (then choose its slot).", objects,
+            notation,
+            "play_card",
+            f"Play {card.name}",
+            f"Play {card.name} from your hand (then choose its slot).",
+            objects,
         )
     if verb in ("action", "score"):
         word = "an Action" if verb == "action" else "a Scoring"
         return ActionDescription(
-            notation, "turn", f"{'Action' if verb == 'action' else 'Scoring'} turn",
-            f"Take {word} turn.", {"choice": verb, "step": "choice"},
+            notation,
+            "turn",
+            f"{'Action' if verb == 'action' else 'Scoring'} turn",
+            f"Take {word} turn.",
+            {"choice": verb, "step": "choice"},
         )
     if verb == "slot":
         objects.update(slot=arg, step="slot")
-        return ActionDescription(notation, "choose_slot", f"Into slot {arg}",
-                                 f"Put the card into slot {arg}.", objects)
+        return ActionDescription(
+            notation, "choose_slot", f"Into slot {arg}", f"Put the card into slot {arg}.", objects
+        )
     if verb == "do":
         objects.update(action=arg, step="choice")
-        return ActionDescription(notation, "card_action", f"{arg}",
-                                 f"Carry out the card's {arg} action.", objects)
+        return ActionDescription(
+            notation, "card_action", f"{arg}", f"Carry out the card's {arg} action.", objects
+        )
     if verb == "to":
         cell, _, face = arg.partition(" ")
         objects.update(to=cell, face=face, step="cell")
         how = "face up" if face == "up" else "hidden (face down)"
-        return ActionDescription(notation, "place", f"To {cell} {'face up' if face == 'up' else 'hidden'}",
-                                 f"Place the Kumi on Sonae cell {cell}, {how}.", objects)
+        return ActionDescription(
+            notation,
+            "place",
+            f"To {cell} {'face up' if face == 'up' else 'hidden'}",
+            f"Place the Kumi on Sonae cell {cell}, {how}.",
+            objects,
+        )
     if verb == "no":
         return ActionDescription(notation, "pass", f"No {arg}", f"Take no {arg}.", {})
     if verb == "bonus":
         objects.update(bonus=arg, step="choice")
-        return ActionDescription(notation, "bonus", f"Bonus: {arg}",
-                                 f"Take the {arg} bonus.", objects)
+        return ActionDescription(
+            notation, "bonus", f"Bonus: {arg}", f"Take the {arg} bonus.", objects
+        )
     if verb == "casualty" and arg.startswith("enemy "):
         kumi = arg.split(" ", 1)[1]
         objects.update(enemy=kumi, step="choice")
-        return ActionDescription(notation, "casualty", f"Enemy casualty {kumi}",
-                                 f"Make the enemy's Kumi {kumi} a casualty.", objects)
+        return ActionDescription(
+            notation,
+            "casualty",
+            f"Enemy casualty {kumi}",
+            f"Make the enemy's Kumi {kumi} a casualty.",
+            objects,
+        )
     simple: dict[str, tuple[str, str, str]] = {
         # verb: (kind, label template, sentence template)
         "train": ("train", "Train {a}", "Train {w}."),
@@ -91,7 +112,11 @@ def describe(state: Any, action: Act) -> ActionDescription:
         "battle": ("battle", "Battle {a}", "Start a battle on {w}."),
         "casualty": ("casualty", "Casualty {a}", "Take the Kumi at {a} as your casualty."),
         "gunbai": ("gunbai", "Gunbai {a}", "Put the Gunbai on {a}."),
-        "bottom": ("look", "Bottom {a}", "Put the looked-at Kumi {a} at the bottom of the Kumi deck."),
+        "bottom": (
+            "look",
+            "Bottom {a}",
+            "Put the looked-at Kumi {a} at the bottom of the Kumi deck.",
+        ),
         "rearrange": ("rearrange", "Rearrange {a}", "Rearrange {w}."),
         "order": ("order", "Order {a}", "Put the line in the order {a} (by the old spaces)."),
         "keep": ("keep", "Keep", "Keep it."),
@@ -102,7 +127,11 @@ def describe(state: Any, action: Act) -> ActionDescription:
         kind, label, text = simple[verb]
         fill = {"a": arg, "w": _where(arg), "h": _hand(arg)}
         if arg:
-            key = "slot" if "-" in arg else ("hand" if arg.startswith("h") and arg[1:].isdigit() else "to")
+            key = (
+                "slot"
+                if "-" in arg
+                else ("hand" if arg.startswith("h") and arg[1:].isdigit() else "to")
+            )
             objects[key] = arg
         objects["step"] = "choice"
         return ActionDescription(notation, kind, label.format(**fill), text.format(**fill), objects)
@@ -122,7 +151,11 @@ def catalog(state_or_cards: Any) -> dict[str, Any]:
                 "score_text": c.score_text,
                 "text": c.text,
                 "actions": [
-                    {"name": a.name, "requires": list(a.requires), "text": describe_effect(a.effect)}
+                    {
+                        "name": a.name,
+                        "requires": list(a.requires),
+                        "text": describe_effect(a.effect),
+                    }
                     for a in c.actions
                 ],
                 "ongoing": c.ongoing is not None,
