@@ -43,7 +43,7 @@ def test_every_legal_action_is_described(name: str, options: dict[str, Any]) -> 
     rng = random.Random(f"describe-{name}")
     kinds: set[str] = set()
     for seed in range(SCALE):
-        for state in random_positions(game, options, 700 + seed, every=9):
+        for state in random_positions(game, options, 700 + seed, every=16):
             if state.is_terminal():
                 continue
             legal = state.legal_actions()
@@ -67,7 +67,7 @@ def test_descriptions_reveal_nothing_hidden(name: str, options: dict[str, Any]) 
     rng = random.Random(f"hidden-{name}")
     compared = 0
     for seed in range(SCALE):
-        for state in random_positions(game, options, 800 + seed, every=11):
+        for state in random_positions(game, options, 800 + seed, every=19):
             if state.is_terminal():
                 continue
             actor = state.current_player
@@ -92,3 +92,44 @@ def test_the_default_description_uses_the_notation() -> None:
         "label": "e2e4",
         "text": "Play e2e4.",
     }
+
+
+def catalog_ids(catalog: dict[str, Any]) -> set[str]:
+    return {
+        str(entry["id"])
+        for entries in catalog.values()
+        if isinstance(entries, list)
+        for entry in entries
+        if isinstance(entry, dict) and "id" in entry
+    }
+
+
+@pytest.mark.parametrize(("name", "options"), PARAMS)
+def test_the_catalog_names_every_object_a_description_names(
+    name: str, options: dict[str, Any]
+) -> None:
+    """``Game.catalog()`` is JSON-ready, and every piece, card or tile a description names
+    is in it (so a client can draw it and show its text)."""
+    game = load_game(name)
+    catalog = game.catalog()
+    json.dumps(catalog)
+    ids = catalog_ids(catalog)
+    for seed in range(SCALE):
+        for state in random_positions(game, options, 600 + seed, every=29):
+            if state.is_terminal():
+                continue
+            for d in game.describe_actions(state, state.legal_actions()):
+                for key in ("piece", "card", "tile"):
+                    if key in d.objects:
+                        assert str(d.objects[key]) in ids, (
+                            f"{name}: {key} {d.objects[key]} not in the catalog"
+                        )
+
+
+@pytest.mark.parametrize("name", ["gunshi", "sashimono"])
+def test_every_card_has_its_text(name: str) -> None:
+    cards = load_game(name).catalog()["cards"]
+    assert cards
+    for card in cards:
+        assert card["name"] and card["text"] != card["name"], card
+        assert card["text"] or card.get("actions"), card

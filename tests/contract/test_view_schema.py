@@ -46,7 +46,7 @@ def test_every_view_follows_the_schema(name: str, options: dict[str, Any]) -> No
     validator = jsonschema.Draft202012Validator(game.view_schema())
     checked = 0
     for seed in range(SCALE):
-        for state in random_positions(game, options, 900 + seed, every=7):
+        for state in random_positions(game, options, 900 + seed, every=12):
             for seat in [*range(state.num_players), None]:
                 view = state.view(seat)
                 errors = sorted(validator.iter_errors(view), key=lambda e: list(e.path))

@@ -168,7 +168,7 @@ def catalog() -> dict[str, Any]:
                 "copies": c.copies,
                 "chainable": c.chainable,
                 "cost": c.cost,
-                "text": getattr(c, "text", "") or c.name,
+                "text": c.text,
             }
             for c in CARDS.values()
         ],
