@@ -36,6 +36,17 @@ def _where(arg: str) -> str:
     return f"cell {arg}"
 
 
+def _action_effect(state: Any, name: str) -> str:
+    """The effect in words of the action ``name`` of the card being played (public: the card
+    lies face up in its slot), or of the reference actions."""
+    ctx = getattr(state, "ctx", {}) or {}
+    actions = list(state.card(ctx["card"]).actions) if ctx.get("card") is not None else []
+    for action in [*actions, *state.cs.reference]:
+        if action.name == name:
+            return str(describe_effect(action.effect))
+    return ""
+
+
 def describe(state: Any, action: Act) -> ActionDescription:
     """``action``, legal in ``state`` (a SashimonoState), as data."""
     notation = str(action)
@@ -67,9 +78,9 @@ def describe(state: Any, action: Act) -> ActionDescription:
         )
     if verb == "do":
         objects.update(action=arg, step="choice")
-        return ActionDescription(
-            notation, "card_action", f"{arg}", f"Carry out the card's {arg} action.", objects
-        )
+        effect = _action_effect(state, arg)
+        text = f"Carry out the card's {arg} action" + (f": {effect}." if effect else ".")
+        return ActionDescription(notation, "card_action", arg, text, objects)
     if verb == "to":
         cell, _, face = arg.partition(" ")
         objects.update(to=cell, face=face, step="cell")
