@@ -133,3 +133,40 @@ def test_every_card_has_its_text(name: str) -> None:
     for card in cards:
         assert card["name"] and card["text"] != card["name"], card
         assert card["text"] or card.get("actions"), card
+
+
+def first(game_name: str, options: dict[str, Any], kind: str, plies: int = 400) -> Any:
+    """The first description of ``kind`` met in a random game (seed 0)."""
+    game = load_game(game_name)
+    state = game.new_state(0, **options)
+    rng = random.Random(0)
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        for d in game.describe_actions(state, state.legal_actions()):
+            if d.kind == kind:
+                return d
+        state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError(f"{game_name}: no {kind} met")
+
+
+def test_descriptions_speak_the_rulebooks_words() -> None:
+    move = first("gungi", {"mode": "intro"}, "move")
+    assert move.label.startswith("Move ") and move.objects["from"].count("-") == 2
+    assert move.objects["to"].count("-") == 2 and move.objects["piece"]
+    drop = first("gungi", {"mode": "intro"}, "drop")
+    assert "(新)" in drop.label and drop.objects["from"] == "hand"
+    assert first("gungi", {"mode": "advanced"}, "place").text.startswith("Place your ")
+    shogun = first("gunshi", {}, "shogun")
+    assert shogun.objects["unit"] in shogun.label and shogun.objects["step"] == "unit"
+    fence = first("gunshi", {}, "fence")
+    assert fence.objects["edge"] == fence.notation.split()[1]
+    tile = first("gunkimono", {"players": 2}, "place_tile")
+    assert tile.label.startswith("Place ") and "/" in tile.label and "tile on" in tile.label
+    assert len(tile.objects["cells"]) == 2 and tile.objects["group"] == tile.objects["tile"]
+    assert tile.objects["rotation"] in ("horizontal", "vertical")
+    play = first("sashimono", {}, "play_card")
+    catalog = {c["id"]: c for c in load_game("sashimono").catalog()["cards"]}
+    assert play.label == f"Play {catalog[play.objects['card']]['name']}"
+    assert first("sashimono", {}, "choose_slot").objects["step"] == "slot"
+    assert ": " in first("sashimono", {}, "card_action").text  # the action's effect

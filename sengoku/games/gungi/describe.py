@@ -8,6 +8,7 @@ pieces it turns.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from sengoku.core.describe import ActionDescription
@@ -20,8 +21,16 @@ def piece_name(kind: int) -> str:
     return f"{PIECES[kind].english} ({PIECES[kind].kanji})"
 
 
-def describe_move(move: Move, setup: bool) -> ActionDescription:
-    """``move`` as data; ``setup``: the position is in the setup phase (drops are placements)."""
+def tower_heights(view: Mapping[str, Any]) -> dict[str, int]:
+    """Square -> the height of its tower, from a view (every square is public)."""
+    return {entry["square"]: len(entry["tower"]) for entry in view["board"]}
+
+
+def describe_move(
+    move: Move, setup: bool, heights: Mapping[str, int] | None = None
+) -> ActionDescription:
+    """``move`` as data; ``setup``: the position is in the setup phase (drops are placements);
+    ``heights`` (:func:`tower_heights`): the origin's tier is named when given."""
     notation = str(move)
     if move.is_done:
         return ActionDescription(
@@ -51,6 +60,8 @@ def describe_move(move: Move, setup: bool) -> ActionDescription:
     origin = move.origin
     assert origin is not None
     frm = square_name(origin)
+    if heights is not None and frm in heights:
+        frm = f"{frm}-{heights[frm]}"
     objects["from"] = frm
     if move.capture:
         label = f"{piece.english} {frm} takes on {to}"

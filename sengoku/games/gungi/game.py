@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -109,12 +109,19 @@ class Gungi(Game):
         return Traits(stochastic=random_first, zero_sum=True, perfect_information=True)
 
     def describe_action(self, state: State, action: Any) -> ActionDescription:
-        from sengoku.games.gungi.describe import describe_move
+        return self.describe_actions(state, [action])[0]
 
-        if not isinstance(action, Move):
-            raise IllegalAction(f"{action!r} is not a Gungi move")
+    def describe_actions(self, state: State, actions: Sequence[Any]) -> list[ActionDescription]:
+        from sengoku.games.gungi.describe import describe_move, tower_heights
+
         assert isinstance(state, GungiState)
-        return describe_move(action, state.phase == SETUP)
+        heights = tower_heights(state.view(None))
+        out = []
+        for action in actions:
+            if not isinstance(action, Move):
+                raise IllegalAction(f"{action!r} is not a Gungi move")
+            out.append(describe_move(action, state.phase == SETUP, heights))
+        return out
 
     def view_schema(self) -> dict[str, Any]:
         return load_view_schema(Path(__file__).parent)
