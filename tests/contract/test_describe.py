@@ -170,3 +170,10 @@ def test_descriptions_speak_the_rulebooks_words() -> None:
     assert play.label == f"Play {catalog[play.objects['card']]['name']}"
     assert first("sashimono", {}, "choose_slot").objects["step"] == "slot"
     assert ": " in first("sashimono", {}, "card_action").text  # the action's effect
+
+
+def test_sashimono_names_what_the_acting_seat_holds() -> None:
+    """A hand position is named by what it holds, from the acting seat's own hand."""
+    kumi = first("sashimono", {}, "kumi")
+    assert kumi.objects["kumi"] in ("T", "K", "N")
+    assert any(name in kumi.text for name in ("Teppo-Gumi", "Kiba-Tai", "Nagae-Gumi"))

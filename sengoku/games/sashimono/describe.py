@@ -17,7 +17,7 @@ from typing import Any
 
 from sengoku.core.describe import ActionDescription, generic_description
 from sengoku.games.sashimono.cards import KUMI_NAMES, KUMI_POWER, describe_effect
-from sengoku.games.sashimono.decisions import K_PLAY, Act
+from sengoku.games.sashimono.decisions import K_HAND, K_PLAY, K_SHAND, Act
 
 
 def _hand(arg: str) -> str:
@@ -47,11 +47,37 @@ def _action_effect(state: Any, name: str) -> str:
     return ""
 
 
-def describe(state: Any, action: Act) -> ActionDescription:
-    """``action``, legal in ``state`` (a SashimonoState), as data."""
+def own_hands(state: Any) -> dict[str, list[Any]]:
+    """The acting seat's own Kumi hand (types) and Sashimono hand (card ids), from its view."""
+    actor = state.current_player
+    if actor < 0:
+        return {}
+    for side in state.view(actor)["sides"]:
+        if side["seat"] == actor:
+            return {"kumi": side.get("hand") or [], "cards": side.get("sashimono_hand") or []}
+    return {}
+
+
+def describe(
+    state: Any, action: Act, hands: dict[str, list[Any]] | None = None
+) -> ActionDescription:
+    """``action``, legal in ``state`` (a SashimonoState), as data; ``hands``: the acting
+    seat's :func:`own_hands` (computed when not given)."""
     notation = str(action)
     verb, _, arg = notation.partition(" ")
     objects: dict[str, Any] = {}
+    if action.kind in (K_HAND, K_SHAND):
+        hands = own_hands(state) if hands is None else hands
+        pile = hands.get("kumi" if action.kind == K_HAND else "cards", [])
+        if 0 <= action.arg < len(pile) and pile[action.arg]:
+            item = str(pile[action.arg])
+            if action.kind == K_HAND:
+                objects["kumi"] = item
+                held = f"your {KUMI_NAMES.get(item, item)} (hand position {action.arg + 1})"
+            else:
+                objects["card"] = item
+                held = f"your {state.cs.cards[state.cs.index[item]].name} (hand position {action.arg + 1})"
+            return _simple(notation, verb, arg, objects, held)
     if action.kind == K_PLAY:
         card = state.card(action.arg)
         objects.update(card=card.id, step="card")
@@ -109,6 +135,17 @@ def describe(state: Any, action: Act) -> ActionDescription:
             f"Make the enemy's Kumi {kumi} a casualty.",
             objects,
         )
+    return _simple(notation, verb, arg, objects, None)
+
+
+def _simple(
+    notation: str, verb: str, arg: str, objects: dict[str, Any], held: str | None
+) -> ActionDescription:
+    """The verbs described from their argument alone (``held``: what a hand position holds)."""
+    enemy = arg.startswith("enemy ")
+    if enemy:
+        arg = arg.split(" ", 1)[1]
+        objects["side"] = "enemy"
     simple: dict[str, tuple[str, str, str]] = {
         # verb: (kind, label template, sentence template)
         "train": ("train", "Train {a}", "Train {w}."),
@@ -117,8 +154,8 @@ def describe(state: Any, action: Act) -> ActionDescription:
         "flip": ("flip", "Flip {a}", "Flip the Kumi at {a}."),
         "reveal": ("reveal", "Reveal {a}", "Reveal the hidden Kumi at {a}."),
         "return": ("return", "Return {a}", "Return the card in {w}."),
-        "bury": ("bury", "Bury {a}", "Bury the card in {w}."),
-        "kumi": ("kumi", "Kumi {a}", "Choose {h} as your Kumi."),
+        "bury": ("bury", "Bury {a}", "Bury {x}."),
+        "kumi": ("kumi", "Kumi {a}", "Take {h} to place in your Sonae."),
         "ante": ("ante", "Ante {a}", "Ante {h} for the battle."),
         "battle": ("battle", "Battle {a}", "Start a battle on {w}."),
         "casualty": ("casualty", "Casualty {a}", "Take the Kumi at {a} as your casualty."),
@@ -131,12 +168,16 @@ def describe(state: Any, action: Act) -> ActionDescription:
         "rearrange": ("rearrange", "Rearrange {a}", "Rearrange {w}."),
         "order": ("order", "Order {a}", "Put the line in the order {a} (by the old spaces)."),
         "keep": ("keep", "Keep", "Keep it."),
+        "discard": ("discard", "Discard {a}", "Discard {h}."),
+        "peek": ("peek", "Peek at {a}", "Peek at the hidden Kumi at {a}."),
+        "choose": ("choose", "{a}", "Choose the effect {a}."),
         "done": ("done", "Done", "Finish this step."),
         "end": ("end", "End", "End this step."),
     }
     if verb in simple:
         kind, label, text = simple[verb]
-        fill = {"a": arg, "w": _where(arg), "h": _hand(arg)}
+        fill = {"a": arg, "w": _where(arg), "h": held or _hand(arg)}
+        fill["x"] = held or f"the card in {fill['w']}"
         if arg:
             key = (
                 "slot"
@@ -145,7 +186,11 @@ def describe(state: Any, action: Act) -> ActionDescription:
             )
             objects[key] = arg
         objects["step"] = "choice"
-        return ActionDescription(notation, kind, label.format(**fill), text.format(**fill), objects)
+        label, text = label.format(**fill), text.format(**fill)
+        if enemy:
+            label, text = f"{label} (enemy)", text.replace("the Kumi at", "the enemy's Kumi at")
+            text = text.replace("the hidden Kumi at", "the enemy's hidden Kumi at")
+        return ActionDescription(notation, kind, label, text, objects)
     return generic_description(notation)
 
 

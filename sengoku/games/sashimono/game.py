@@ -7,7 +7,7 @@ the shuffles at setup, stored in the state. Cards are data (``cards/*.toml``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -115,9 +115,13 @@ class Sashimono(Game):
     # -- Declared hooks (see sengoku.core.game.Game) -------------------------------------
 
     def describe_action(self, state: State, action: Any) -> ActionDescription:
-        from sengoku.games.sashimono.describe import describe
+        return self.describe_actions(state, [action])[0]
 
-        return describe(state, action)
+    def describe_actions(self, state: State, actions: Sequence[Any]) -> list[ActionDescription]:
+        from sengoku.games.sashimono.describe import describe, own_hands
+
+        hands = own_hands(state)
+        return [describe(state, a, hands) for a in actions]
 
     def view_schema(self) -> dict[str, Any]:
         return load_view_schema(Path(__file__).parent)
