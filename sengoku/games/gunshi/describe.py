@@ -63,6 +63,20 @@ def describe(state: Any, action: GunshiAction) -> ActionDescription:
     notation = str(action)
     objects: dict[str, Any] = {}
 
+    cmd = getattr(state, "cmd", None)
+
+    def acting(*fields: str) -> str | None:
+        """The letter of the unit the command in progress acts with (public: the command
+        is in every seat's view)."""
+        for name in fields:
+            value = getattr(cmd, name, None) if cmd is not None else None
+            if isinstance(value, tuple):
+                value = value[0] if value else None
+            if isinstance(value, int) and 0 <= value < len(LETTERS):
+                objects["unit"] = LETTERS[value]
+                return unit_name(LETTERS[value])
+        return None
+
     def unit_at(cell: str) -> str:
         letter = _units_by_cell(state).get(cell)
         if letter is None:
@@ -91,12 +105,19 @@ def describe(state: Any, action: GunshiAction) -> ActionDescription:
         text = f"Place {PIECE[arg]}."
     elif kind == "at":
         objects.update(to=arg, step="cell")
+        piece = (
+            (getattr(state, "fpiece", "") or getattr(cmd, "piece", None) or "")
+            if state.phase == "formation"
+            else (getattr(cmd, "piece", None) or "")
+        )
+        what = PIECE.get(piece, "the unit").replace("an ", "the ").replace("a ", "the ", 1)
         label = f"At {arg}"
-        text = f"Put it on {arg}."
+        text = f"Put {what} on {arg}."
     elif kind == "face":
         objects.update(facing=arg, step="facing")
         label = f"Face {FACING[arg]}"
-        text = f"Turn the unit to face {FACING[arg]}."
+        who = acting("leader")
+        text = f"Turn {'your ' + who if who else 'the unit'} to face {FACING[arg]}."
     elif kind == "fence":
         objects.update(edge=arg, step="edge")
         side = "north" if arg.endswith("n") else "east"
@@ -113,7 +134,8 @@ def describe(state: Any, action: GunshiAction) -> ActionDescription:
     elif kind == "dir":
         objects.update(direction=arg, step="facing")
         label = f"Go {FACING[arg]}"
-        text = f"Move {FACING[arg]}."
+        who = acting("leader")
+        text = f"Move {'your ' + who + ' ' if who else ''}{FACING[arg]}."
     elif kind == "chain":
         objects.update(**{"from": arg}, step="unit")
         who = unit_at(arg)
@@ -122,12 +144,14 @@ def describe(state: Any, action: GunshiAction) -> ActionDescription:
     elif kind == "to":
         objects.update(to=arg, step="cell")
         label = f"To {arg}"
-        text = f"Move the unit to {arg}."
+        who = acting("order", "leader")
+        text = f"Move {'your ' + who if who else 'the unit'} to {arg}."
     elif kind == "hit":
         objects.update(to=arg, step="cell")
+        shooter = acting("shooter", "leader")
         who = unit_at(arg)
         label = f"Hit {who}"
-        text = f"Attack the {who}."
+        text = f"{'Your ' + shooter + ' attacks' if shooter else 'Attack'} the {who}."
     elif kind == "swap":
         objects.update(to=arg, step="unit")
         who = unit_at(arg)
