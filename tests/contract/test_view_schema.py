@@ -71,3 +71,17 @@ def test_a_view_that_breaks_the_schema_is_caught() -> None:
         broken = dict(view)
         broken["game"] = 7
         assert not validator.is_valid(broken), f"{name}: the schema accepts any 'game'"
+
+
+def test_the_schemas_ship_with_the_package() -> None:
+    """pyproject's package data takes every game's ``view.schema.json`` into the wheel."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = data["tool"]["setuptools"]["package-data"]["*"]
+    assert any(fnmatch.fnmatch("view.schema.json", p) for p in patterns)
+    for name in ("gungi", "gunshi", "gunkimono", "sashimono"):
+        assert (root / "sengoku" / "games" / name / "view.schema.json").is_file()
