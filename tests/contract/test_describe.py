@@ -177,3 +177,24 @@ def test_sashimono_names_what_the_acting_seat_holds() -> None:
     kumi = first("sashimono", {}, "kumi")
     assert kumi.objects["kumi"] in ("T", "K", "N")
     assert any(name in kumi.text for name in ("Teppo-Gumi", "Kiba-Tai", "Nagae-Gumi"))
+
+
+def test_every_gunshi_and_gunkimono_action_can_be_described() -> None:
+    """Each game's whole action vocabulary (not only what random play meets) describes."""
+    from sengoku.games.gunkimono.actions import NUM_ACTIONS, int_to_action
+    from sengoku.games.gunshi.actions import VOCABULARY, GunshiAction
+
+    gunshi = load_game("gunshi")
+    state = gunshi.new_state(0)
+    for kind, vocabulary in VOCABULARY.items():
+        for arg in vocabulary:
+            action = GunshiAction(kind, arg)
+            check(gunshi.describe_action(state, action), action)
+    gunkimono = load_game("gunkimono")
+    state = gunkimono.new_state(0, players=2)
+    for n in range(0, NUM_ACTIONS, 7):
+        try:
+            action = int_to_action(n)
+        except Exception:  # an integer naming no well-formed action
+            continue
+        check(gunkimono.describe_action(state, action), action)
