@@ -168,7 +168,9 @@ def test_descriptions_speak_the_rulebooks_words() -> None:
     play = first("sashimono", {}, "play_card")
     catalog = {c["id"]: c for c in load_game("sashimono").catalog()["cards"]}
     assert play.label == f"Play {catalog[play.objects['card']]['name']}"
-    assert first("sashimono", {}, "choose_slot").objects["step"] == "slot"
+    slot = first("sashimono", {}, "choose_slot")
+    assert slot.objects["step"] == "slot"
+    assert f"Put {catalog[slot.objects['card']]['name']} into slot " in slot.text
     assert ": " in first("sashimono", {}, "card_action").text  # the action's effect
 
 

@@ -99,8 +99,14 @@ def describe(
         )
     if verb == "slot":
         objects.update(slot=arg, step="slot")
+        ctx = getattr(state, "ctx", {}) or {}
+        name = "the card"
+        if ctx.get("card") is not None:  # the acting seat's own card, just played
+            card = state.card(ctx["card"])
+            objects["card"] = card.id
+            name = card.name
         return ActionDescription(
-            notation, "choose_slot", f"Into slot {arg}", f"Put the card into slot {arg}.", objects
+            notation, "choose_slot", f"Into slot {arg}", f"Put {name} into slot {arg}.", objects
         )
     if verb == "do":
         objects.update(action=arg, step="choice")
