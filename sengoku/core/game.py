@@ -336,10 +336,11 @@ class Game(ABC):
         schema: dict[str, Any] = json.loads(json.dumps(PERMISSIVE_VIEW_SCHEMA))
         return schema
 
-    def catalog(self) -> dict[str, Any]:
+    def catalog(self, **options: Any) -> dict[str, Any]:
         """The game's objects as a client renders them, from its data files: pieces, units,
         cards or tiles with their names and ability text, keyed by the ids views and action
-        descriptions use. Default: nothing."""
+        descriptions use, for a match with ``options`` (Sashimono's card set is one).
+        Default: nothing."""
         return {}
 
     def describe(self) -> dict[str, Any]:

@@ -111,7 +111,7 @@ def test_the_catalog_names_every_object_a_description_names(
     """``Game.catalog()`` is JSON-ready, and every piece, card or tile a description names
     is in it (so a client can draw it and show its text)."""
     game = load_game(name)
-    catalog = game.catalog()
+    catalog = game.catalog(**options)
     json.dumps(catalog)
     ids = catalog_ids(catalog)
     for seed in range(SCALE):
@@ -200,3 +200,13 @@ def test_every_gunshi_and_gunkimono_action_can_be_described() -> None:
         except Exception:  # an integer naming no well-formed action
             continue
         check(gunkimono.describe_action(state, action), action)
+
+
+def test_sashimono_catalogs_the_match_card_set() -> None:
+    """The catalog follows the ``cards`` option; a bad option is refused as in new_state."""
+    from sengoku.core.game import InvalidOption
+
+    game = load_game("sashimono")
+    assert game.catalog(cards="sengoku") == game.catalog()
+    with pytest.raises(InvalidOption):
+        game.catalog(cards="no-such-set")

@@ -126,7 +126,7 @@ class Gungi(Game):
     def view_schema(self) -> dict[str, Any]:
         return load_view_schema(Path(__file__).parent)
 
-    def catalog(self) -> dict[str, Any]:
+    def catalog(self, **options: Any) -> dict[str, Any]:
         from sengoku.games.gungi.describe import catalog
 
         return catalog()

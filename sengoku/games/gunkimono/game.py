@@ -109,7 +109,7 @@ class Gunkimono(Game):
     def view_schema(self) -> dict[str, Any]:
         return load_view_schema(Path(__file__).parent)
 
-    def catalog(self) -> dict[str, Any]:
+    def catalog(self, **options: Any) -> dict[str, Any]:
         from sengoku.games.gunkimono.describe import catalog
 
         return catalog()

@@ -344,7 +344,7 @@ class Gunshi(Game):
     def view_schema(self) -> dict[str, Any]:
         return load_view_schema(Path(__file__).parent)
 
-    def catalog(self) -> dict[str, Any]:
+    def catalog(self, **options: Any) -> dict[str, Any]:
         from sengoku.games.gunshi.describe import catalog
 
         return catalog()

@@ -126,10 +126,10 @@ class Sashimono(Game):
     def view_schema(self) -> dict[str, Any]:
         return load_view_schema(Path(__file__).parent)
 
-    def catalog(self) -> dict[str, Any]:
+    def catalog(self, **options: Any) -> dict[str, Any]:
         from sengoku.games.sashimono.describe import catalog
 
-        return catalog(card_set(self.options["cards"].default))
+        return catalog(card_set(self.resolve_options(**options)["cards"]))
 
     def features(self) -> Features:
         from sengoku.games.sashimono.features import FEATURES
