@@ -50,7 +50,7 @@ class ActionDescription:
     label: str
     text: str
     #: The objects the action involves: JSON-ready values under :data:`OBJECT_KEYS` names.
-    objects: Mapping[str, Any] = field(default_factory=dict)
+    objects: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     def to_json(self) -> dict[str, Any]:
         """A flat JSON-ready dict: ``notation``, ``kind``, ``label``, ``text`` and the objects."""

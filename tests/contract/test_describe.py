@@ -92,6 +92,7 @@ def test_the_default_description_uses_the_notation() -> None:
         "label": "e2e4",
         "text": "Play e2e4.",
     }
+    assert hash(d) == hash(generic_description("e2e4"))  # a value object, hashable
 
 
 def catalog_ids(catalog: dict[str, Any]) -> set[str]:
