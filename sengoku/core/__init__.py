@@ -1,5 +1,6 @@
 """The contract every game keeps; nothing game-specific lives here."""
 
+from sengoku.core.describe import ActionDescription
 from sengoku.core.game import (
     TERMINAL,
     Action,
@@ -20,6 +21,7 @@ from sengoku.core.registry import list_games, load_game
 __all__ = [
     "TERMINAL",
     "Action",
+    "ActionDescription",
     "Event",
     "Game",
     "GameRecord",

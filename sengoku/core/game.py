@@ -15,6 +15,7 @@ The shape follows OpenSpiel's ``State`` API and python-chess's value objects:
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -23,6 +24,7 @@ from typing import Any, ClassVar, Generic
 
 from typing_extensions import TypeVar
 
+from sengoku.core.describe import PERMISSIVE_VIEW_SCHEMA, ActionDescription, generic_description
 from sengoku.core.features import GENERIC_FEATURES, Features
 from sengoku.core.observation import Encoder
 from sengoku.core.traits import Traits
@@ -317,6 +319,29 @@ class Game(ABC):
         """The game type for resolved ``options`` (default: the always-safe description,
         stochastic and general-sum, with :attr:`perfect_information`)."""
         return Traits(stochastic=True, zero_sum=False, perfect_information=self.perfect_information)
+
+    def describe_action(self, state: State, action: Action) -> ActionDescription:
+        """``action``, legal in ``state``, as data for a client (:mod:`sengoku.core.describe`):
+        notation, kind, label, sentence and the objects it involves, in the rulebook's terms,
+        revealing nothing the seat to act may not see. Default: the notation alone."""
+        return generic_description(str(action))
+
+    def describe_actions(self, state: State, actions: Sequence[Action]) -> list[ActionDescription]:
+        """:meth:`describe_action` of each of ``actions`` (a whole legal list), in order."""
+        return [self.describe_action(state, a) for a in actions]
+
+    def view_schema(self) -> dict[str, Any]:
+        """The JSON Schema (draft 2020-12) every ``view(seat)`` of this game satisfies; by
+        default a permissive one (any object). Games ship theirs as ``view.schema.json``."""
+        schema: dict[str, Any] = json.loads(json.dumps(PERMISSIVE_VIEW_SCHEMA))
+        return schema
+
+    def catalog(self, **options: Any) -> dict[str, Any]:
+        """The game's objects as a client renders them, from its data files: pieces, units,
+        cards or tiles with their names and ability text, keyed by the ids views and action
+        descriptions use, for a match with ``options`` (Sashimono's card set is one).
+        Default: nothing."""
+        return {}
 
     def describe(self) -> dict[str, Any]:
         """JSON-ready description for listings and the API."""

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
+from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
 from sengoku.core.game import (
     Game,
@@ -106,6 +108,29 @@ class Gungi(Game):
         # The setup draws from the seed only to choose a random first player.
         random_first = options.get("first_player") == "random"
         return Traits(stochastic=random_first, zero_sum=True, perfect_information=True)
+
+    def describe_action(self, state: State, action: Any) -> ActionDescription:
+        return self.describe_actions(state, [action])[0]
+
+    def describe_actions(self, state: State, actions: Sequence[Any]) -> list[ActionDescription]:
+        from sengoku.games.gungi.describe import describe_move, tower_heights
+
+        assert isinstance(state, GungiState)
+        heights = tower_heights(state.view(None))
+        out = []
+        for action in actions:
+            if not isinstance(action, Move):
+                raise IllegalAction(f"{action!r} is not a Gungi move")
+            out.append(describe_move(action, state.phase == SETUP, heights))
+        return out
+
+    def view_schema(self) -> dict[str, Any]:
+        return load_view_schema(Path(__file__).parent)
+
+    def catalog(self, **options: Any) -> dict[str, Any]:
+        from sengoku.games.gungi.describe import catalog
+
+        return catalog()
 
     def new_state(self, seed: int = 0, **options: Any) -> GungiState:
         opts = self.resolve_options(**options)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar, cast
 
+from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
 from sengoku.core.game import (
     Action,
@@ -98,6 +100,19 @@ class Gunkimono(Game):
     renderer: ClassVar[str] = "gunkimono"
 
     # -- Declared hooks (see sengoku.core.game.Game) -------------------------------------
+
+    def describe_action(self, state: State, action: Any) -> ActionDescription:
+        from sengoku.games.gunkimono.describe import describe
+
+        return describe(state, action)
+
+    def view_schema(self) -> dict[str, Any]:
+        return load_view_schema(Path(__file__).parent)
+
+    def catalog(self, **options: Any) -> dict[str, Any]:
+        from sengoku.games.gunkimono.describe import catalog
+
+        return catalog()
 
     def features(self) -> Features:
         from sengoku.games.gunkimono.features import FEATURES

@@ -127,6 +127,8 @@ class CardSpec:
     copies: int
     chainable: bool
     cost: int
+    #: The card text (the rulebook's, shortened), for clients.
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -171,6 +173,7 @@ def _load_cards() -> tuple[dict[str, CardSpec], dict[str, Any]]:
             copies=_field(src, raw, "copies", int),
             chainable=_field(src, raw, "chainable", bool),
             cost=_field(src, raw, "cost", int),
+            text=_field(src, raw, "text", str) if "text" in raw else "",
         )
         if spec.set not in ("basic", "rikutoh", "sanryaku"):
             raise GunshiDataError(

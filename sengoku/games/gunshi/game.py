@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
+from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
 from sengoku.core.game import (
     Game,
@@ -333,6 +335,19 @@ class Gunshi(Game):
     clock_rules: ClassVar[bool] = True
 
     # -- Declared hooks (see sengoku.core.game.Game) -------------------------------------
+
+    def describe_action(self, state: State, action: Any) -> ActionDescription:
+        from sengoku.games.gunshi.describe import describe
+
+        return describe(state, action)
+
+    def view_schema(self) -> dict[str, Any]:
+        return load_view_schema(Path(__file__).parent)
+
+    def catalog(self, **options: Any) -> dict[str, Any]:
+        from sengoku.games.gunshi.describe import catalog
+
+        return catalog()
 
     def features(self) -> Features:
         from sengoku.games.gunshi.features import FEATURES

@@ -7,10 +7,12 @@ the shuffles at setup, stored in the state. Cards are data (``cards/*.toml``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
+from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
 from sengoku.core.game import Action, Game, InvalidOption, Option, ParseError, State
 from sengoku.core.observation import Encoder
@@ -111,6 +113,23 @@ class Sashimono(Game):
     }
 
     # -- Declared hooks (see sengoku.core.game.Game) -------------------------------------
+
+    def describe_action(self, state: State, action: Any) -> ActionDescription:
+        return self.describe_actions(state, [action])[0]
+
+    def describe_actions(self, state: State, actions: Sequence[Any]) -> list[ActionDescription]:
+        from sengoku.games.sashimono.describe import describe, own_hands
+
+        hands = own_hands(state)
+        return [describe(state, a, hands) for a in actions]
+
+    def view_schema(self) -> dict[str, Any]:
+        return load_view_schema(Path(__file__).parent)
+
+    def catalog(self, **options: Any) -> dict[str, Any]:
+        from sengoku.games.sashimono.describe import catalog
+
+        return catalog(card_set(self.resolve_options(**options)["cards"]))
 
     def features(self) -> Features:
         from sengoku.games.sashimono.features import FEATURES

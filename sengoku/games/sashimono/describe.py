@@ -1,0 +1,231 @@
+"""Sashimono's legal decisions as data (:meth:`sengoku.core.game.Game.describe_action`).
+
+Every decision is ``<verb> <argument>``; the description's ``kind`` follows the rulebook's
+steps: ``turn`` (an Action or a Scoring turn), ``play_card`` then ``choose_slot`` (a card
+from the hand, then its Sashimono slot: ``step`` ``card`` then ``slot``), ``card_action``
+(one of the played card's actions), ``train``, ``swap``, ``flip``, ``reveal``, ``return``,
+``bury``, ``keep``, ``place`` (a Kumi to a Sonae cell, face up or hidden), ``kumi``,
+``ante``, ``battle``, ``casualty``, ``gunbai``, ``look`` (a Kumi looked at goes to the
+bottom), ``rearrange``, ``order``, ``bonus``, ``pass`` (no bonus, no training), ``done`` and
+``end``. Hand positions (``h1``...) are the acting seat's own hand; cells ``a1``..``c3`` are
+Sonae cells, ``enemy k1``... the enemy's Kumi; slots are ``top-a``...
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sengoku.core.describe import ActionDescription, generic_description
+from sengoku.games.sashimono.cards import KUMI_NAMES, KUMI_POWER, describe_effect
+from sengoku.games.sashimono.decisions import K_HAND, K_PLAY, K_SHAND, Act
+
+
+def _hand(arg: str) -> str:
+    return (
+        f"the card in your hand position {arg[1:]}" if arg.startswith("h") else f"the Kumi at {arg}"
+    )
+
+
+def _where(arg: str) -> str:
+    if arg.startswith("h") and arg[1:].isdigit():
+        return f"hand position {arg[1:]}"
+    if "-" in arg:
+        return f"slot {arg}"
+    if arg.startswith("row") or arg == "line":
+        return f"{arg.replace('row', 'row ')}"
+    return f"cell {arg}"
+
+
+def _action_effect(state: Any, name: str) -> str:
+    """The effect in words of the action ``name`` of the card being played (public: the card
+    lies face up in its slot), or of the reference actions."""
+    ctx = getattr(state, "ctx", {}) or {}
+    actions = list(state.card(ctx["card"]).actions) if ctx.get("card") is not None else []
+    for action in [*actions, *state.cs.reference]:
+        if action.name == name:
+            return str(describe_effect(action.effect))
+    return ""
+
+
+def own_hands(state: Any) -> dict[str, list[Any]]:
+    """The acting seat's own Kumi hand (types) and Sashimono hand (card ids), from its view."""
+    actor = state.current_player
+    if actor < 0:
+        return {}
+    for side in state.view(actor)["sides"]:
+        if side["seat"] == actor:
+            return {"kumi": side.get("hand") or [], "cards": side.get("sashimono_hand") or []}
+    return {}
+
+
+def describe(
+    state: Any, action: Act, hands: dict[str, list[Any]] | None = None
+) -> ActionDescription:
+    """``action``, legal in ``state`` (a SashimonoState), as data; ``hands``: the acting
+    seat's :func:`own_hands` (computed when not given)."""
+    notation = str(action)
+    verb, _, arg = notation.partition(" ")
+    objects: dict[str, Any] = {}
+    if action.kind in (K_HAND, K_SHAND):
+        hands = own_hands(state) if hands is None else hands
+        pile = hands.get("kumi" if action.kind == K_HAND else "cards", [])
+        if 0 <= action.arg < len(pile) and pile[action.arg]:
+            item = str(pile[action.arg])
+            if action.kind == K_HAND:
+                objects["kumi"] = item
+                held = f"your {KUMI_NAMES.get(item, item)} (hand position {action.arg + 1})"
+            else:
+                objects["card"] = item
+                held = f"your {state.cs.cards[state.cs.index[item]].name} (hand position {action.arg + 1})"
+            return _simple(notation, verb, arg, objects, held)
+    if action.kind == K_PLAY:
+        card = state.card(action.arg)
+        objects.update(card=card.id, step="card")
+        return ActionDescription(
+            notation,
+            "play_card",
+            f"Play {card.name}",
+            f"Play {card.name} from your hand (then choose its slot).",
+            objects,
+        )
+    if verb in ("action", "score"):
+        word = "an Action" if verb == "action" else "a Scoring"
+        return ActionDescription(
+            notation,
+            "turn",
+            f"{'Action' if verb == 'action' else 'Scoring'} turn",
+            f"Take {word} turn.",
+            {"choice": verb, "step": "choice"},
+        )
+    if verb == "slot":
+        objects.update(slot=arg, step="slot")
+        ctx = getattr(state, "ctx", {}) or {}
+        name = "the card"
+        if ctx.get("card") is not None:  # the acting seat's own card, just played
+            card = state.card(ctx["card"])
+            objects["card"] = card.id
+            name = card.name
+        return ActionDescription(
+            notation, "choose_slot", f"Into slot {arg}", f"Put {name} into slot {arg}.", objects
+        )
+    if verb == "do":
+        objects.update(action=arg, step="choice")
+        effect = _action_effect(state, arg)
+        text = f"Carry out the card's {arg} action" + (f": {effect}." if effect else ".")
+        return ActionDescription(notation, "card_action", arg, text, objects)
+    if verb == "to":
+        cell, _, face = arg.partition(" ")
+        objects.update(to=cell, face=face, step="cell")
+        how = "face up" if face == "up" else "hidden (face down)"
+        return ActionDescription(
+            notation,
+            "place",
+            f"To {cell} {'face up' if face == 'up' else 'hidden'}",
+            f"Place the Kumi on Sonae cell {cell}, {how}.",
+            objects,
+        )
+    if verb == "no":
+        return ActionDescription(notation, "pass", f"No {arg}", f"Take no {arg}.", {})
+    if verb == "bonus":
+        objects.update(bonus=arg, step="choice")
+        return ActionDescription(
+            notation, "bonus", f"Bonus: {arg}", f"Take the {arg} bonus.", objects
+        )
+    if verb == "casualty" and arg.startswith("enemy "):
+        kumi = arg.split(" ", 1)[1]
+        objects.update(enemy=kumi, step="choice")
+        return ActionDescription(
+            notation,
+            "casualty",
+            f"Enemy casualty {kumi}",
+            f"Make the enemy's Kumi {kumi} a casualty.",
+            objects,
+        )
+    return _simple(notation, verb, arg, objects, None)
+
+
+def _simple(
+    notation: str, verb: str, arg: str, objects: dict[str, Any], held: str | None
+) -> ActionDescription:
+    """The verbs described from their argument alone (``held``: what a hand position holds)."""
+    enemy = arg.startswith("enemy ")
+    if enemy:
+        arg = arg.split(" ", 1)[1]
+        objects["side"] = "enemy"
+    simple: dict[str, tuple[str, str, str]] = {
+        # verb: (kind, label template, sentence template)
+        "train": ("train", "Train {a}", "Train {w}."),
+        "with": ("train", "With {a}", "Train with {h}."),
+        "swap": ("swap", "Swap {a}", "Swap the Kumi at {a}."),
+        "flip": ("flip", "Flip {a}", "Flip the Kumi at {a}."),
+        "reveal": ("reveal", "Reveal {a}", "Reveal the hidden Kumi at {a}."),
+        "return": ("return", "Return {a}", "Return the card in {w}."),
+        "bury": ("bury", "Bury {a}", "Bury {x}."),
+        "kumi": ("kumi", "Kumi {a}", "Take {h} to place in your Sonae."),
+        "ante": ("ante", "Ante {a}", "Ante {h} for the battle."),
+        "battle": ("battle", "Battle {a}", "Start a battle on {w}."),
+        "casualty": ("casualty", "Casualty {a}", "Take the Kumi at {a} as your casualty."),
+        "gunbai": ("gunbai", "Gunbai {a}", "Put the Gunbai on {a}."),
+        "bottom": (
+            "look",
+            "Bottom {a}",
+            "Put the looked-at Kumi {a} at the bottom of the Kumi deck.",
+        ),
+        "rearrange": ("rearrange", "Rearrange {a}", "Rearrange {w}."),
+        "order": ("order", "Order {a}", "Put the line in the order {a} (by the old spaces)."),
+        "keep": ("keep", "Keep", "Keep it."),
+        "discard": ("discard", "Discard {a}", "Discard {h}."),
+        "peek": ("peek", "Peek at {a}", "Peek at the hidden Kumi at {a}."),
+        "choose": ("choose", "{a}", "Choose the effect {a}."),
+        "done": ("done", "Done", "Finish this step."),
+        "end": ("end", "End", "End this step."),
+    }
+    if verb in simple:
+        kind, label, text = simple[verb]
+        fill = {"a": arg, "w": _where(arg), "h": held or _hand(arg)}
+        fill["x"] = held or f"the card in {fill['w']}"
+        if arg:
+            key = (
+                "slot"
+                if "-" in arg
+                else ("hand" if arg.startswith("h") and arg[1:].isdigit() else "to")
+            )
+            objects[key] = arg
+        objects["step"] = "choice"
+        label, text = label.format(**fill), text.format(**fill)
+        if enemy:
+            label, text = f"{label} (enemy)", text.replace("the Kumi at", "the enemy's Kumi at")
+            text = text.replace("the hidden Kumi at", "the enemy's hidden Kumi at")
+        return ActionDescription(notation, kind, label, text, objects)
+    return generic_description(notation)
+
+
+def catalog(state_or_cards: Any) -> dict[str, Any]:
+    """The cards of a card set (names, army, scoring text, actions with their effects in
+    words, ongoing abilities) and the Kumi types."""
+    cs = state_or_cards
+    return {
+        "cards": [
+            {
+                "id": c.id,
+                "name": c.name,
+                "army": c.army,
+                "score_text": c.score_text,
+                "text": c.text,
+                "actions": [
+                    {
+                        "name": a.name,
+                        "requires": list(a.requires),
+                        "text": describe_effect(a.effect),
+                    }
+                    for a in c.actions
+                ],
+                "ongoing": c.ongoing is not None,
+            }
+            for c in cs.cards
+        ],
+        "kumi": [
+            {"id": k, "name": name, "attack": KUMI_POWER[k][0], "defence": KUMI_POWER[k][1]}
+            for k, name in KUMI_NAMES.items()
+        ],
+    }
