@@ -60,7 +60,7 @@ def snapshot(live: Live, seat: int | None, now: float, short: bool = True) -> di
     """What ``seat`` sees of the match; ``short`` adds each legal action's short form."""
     state = live.state
     to_act = live.to_act
-    legal: list[dict[str, str]] = []
+    legal: list[dict[str, Any]] = []
     if state is not None and seat is not None and to_act == seat:
         legal = live.legal_json(short)
     takeback = None

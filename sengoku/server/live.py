@@ -114,6 +114,8 @@ class Live:
     legal_by_text: dict[str, Any] = field(default_factory=dict)
     #: Their short forms (``format_action`` can be slow: computed only when asked for).
     legal_short: list[str] | None = None
+    #: Their descriptions as data (``Game.describe_actions``: kind, label, text, objects).
+    legal_described: list[dict[str, Any]] | None = None
 
     def legal(self) -> list[tuple[Any, str]]:
         """The legal actions of the current state, computed once per state."""
@@ -125,17 +127,33 @@ class Live:
             # Exact canonical text only: other spellings go through the game's parse_action.
             self.legal_by_text = {t: a for a, t in self.legal_rows}
             self.legal_short = None
+            self.legal_described = None
             self.legal_state = state
         return self.legal_rows
 
-    def legal_json(self, short: bool) -> list[dict[str, str]]:
+    def legal_json(self, short: bool) -> list[dict[str, Any]]:
+        """Each legal action as the client gets it: its canonical notation (``action``), its
+        description as data (``kind``, ``label``, ``text`` and the pieces, cards, tiles and
+        cells it involves: the client never parses notation) and, when ``short``, the short
+        form players type."""
         rows = self.legal()
+        if self.state is None:
+            return []
+        if self.legal_described is None:
+            actions = [a for a, _t in rows]
+            self.legal_described = [
+                d.to_json() for d in self.game.describe_actions(self.state, actions)
+            ]
+        described = self.legal_described
         if not short:
-            return [{"action": text} for _a, text in rows]
-        if self.legal_short is None and self.state is not None:
+            return [{**d, "action": t} for (_a, t), d in zip(rows, described, strict=True)]
+        if self.legal_short is None:
             self.legal_short = [self.game.format_action(self.state, a) for a, _t in rows]
-        shorts = self.legal_short or []
-        return [{"action": t, "short": sh} for (_a, t), sh in zip(rows, shorts, strict=True)]
+        shorts = self.legal_short
+        return [
+            {**d, "action": t, "short": sh}
+            for (_a, t), sh, d in zip(rows, shorts, described, strict=True)
+        ]
 
     @property
     def ply(self) -> int:

@@ -33,7 +33,10 @@ def router() -> APIRouter:
     async def game(name: str) -> dict[str, Any]:
         if name not in list_games():
             raise ApiError(404, "unknown_game", f"unknown game {name!r}; see /api/games")
-        return load_game(name).describe()
+        game = load_game(name)
+        # The view's JSON Schema and the catalog of the game's pieces, cards and tiles (names
+        # and what they do, from its data files): what a client needs to draw any view.
+        return {**game.describe(), "view_schema": game.view_schema(), "catalog": game.catalog()}
 
     return router
 
