@@ -9,12 +9,22 @@ the position itself). ``ismcts`` is single-observer IS-MCTS (Cowling, Powley and
 2012): every iteration draws a fresh ``state.determinize(seat, rng)``, descends the tree
 through the actions legal in that determinization, and counts for each child how often it
 was available, so no branch profits from knowing what the seat cannot see.
+
+**Search reuse** (option ``reuse=1``): after a decision the agent keeps the subtree below its
+action, with one determinization of the position after it. At its next decision it walks
+that subtree (its own later decisions of the turn, the other seats' replies) applying the
+tree's actions to the kept world, and re-roots on the first node whose position looks, to
+this seat, exactly like the state it is asked about (``view(seat)`` equal): for IS-MCTS that
+is the information-set node of what the seat now sees. The visits found there carry over;
+where no node matches (a hidden card drawn, a reply the tree never tried) the search
+starts afresh. With iteration budgets the result stays a function of the seed and the calls.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +32,15 @@ from sengoku.ai.base import Agent, Budget, Clock, pick_legal
 from sengoku.ai.eval import knowledge_for
 from sengoku.core.features import Features
 from sengoku.core.game import Action, Game, SengokuError, State
+
+#: Re-rooting looks at most this many positions of the seat, this many plies deep, through
+#: the most visited children of each node (the reply actually played is nearly always one).
+REUSE_LOOKS = 64
+REUSE_DEPTH = 8
+REUSE_WIDTH = 24
+#: With a floor, a decision whose reused tree already holds the floor's visits with this
+#: share on one action is settled: it is played at once (a "trivial" decision).
+SETTLED_SHARE = 0.9
 
 
 def _index_last_after_shuffle(rng: random.Random, n: int) -> int:
@@ -109,11 +128,15 @@ class MCTSAgent(Agent):
     """UCT with rollouts on one determinization of the position."""
 
     name = "mcts"
-    defaults: dict[str, Any] = {"c": 0.7, "rollout_depth": "game"}
+    defaults: dict[str, Any] = {"c": 0.7, "rollout_depth": "game", "reuse": 0}
     default_budget = Budget(iterations=1000)
 
     def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
         super().__init__(game, seed, **options)
+        if self.options["reuse"] not in (0, 1, False, True):
+            raise SengokuError(f"agent {self.name!r}: reuse must be 0 or 1")
+        #: The subtree kept for the next decision: (node, world at it, seat).
+        self.kept: tuple[Node, State, int] | None = None
         c = self.options["c"]
         if not isinstance(c, int | float) or c < 0:
             raise SengokuError(f"agent {self.name!r}: c must be a number >= 0, got {c!r}")
@@ -135,9 +158,16 @@ class MCTSAgent(Agent):
         world = self.observe(state, seat)
         legal = world.legal_actions()
         if len(legal) == 1:
-            self.last_stats = {"iterations": 0}
-            return pick_legal(state, legal[0])
-        return self.search(state, seat, budget, world.num_players, lambda: world)
+            return self.forced(state, seat, legal[0])
+        return self.search(state, seat, budget, world.num_players, lambda: world, world)
+
+    def forced(self, state: State, seat: int, action: Action) -> Action:
+        """A decision with one legal action: no search, no time (the kept tree stays)."""
+        self.begin_turn_decision(state, seat)
+        chosen = pick_legal(state, action)
+        self.last_stats = {"iterations": 0, "forced": True}
+        self.end_turn_decision(state, seat, chosen)
+        return chosen
 
     def search(
         self,
@@ -146,27 +176,100 @@ class MCTSAgent(Agent):
         budget: Budget | None,
         num_players: int,
         next_world: Callable[[], State],
+        world: State,
     ) -> Action:
         """Iterate from one root until the budget is spent; the most visited action.
 
         ``next_world`` gives the position each iteration searches: the one determinization
-        for MCTS, a fresh one per iteration for IS-MCTS.
+        for MCTS, a fresh one per iteration for IS-MCTS; ``world`` is one of them (to probe
+        the turn's length with). The root is the kept subtree where it matches (``reuse``).
         """
-        clock = Clock(self.budget_for(budget))
-        root = Node(None, seat, num_players)
-        while True:
-            self.iterate(root, next_world(), seat)
-            clock.tick()
-            if clock.exhausted():
-                break
+        self.begin_turn_decision(state, seat)
+        root = self.reused_root(state, seat) if self.options["reuse"] else None
+        if root is None:
+            root = Node(None, seat, num_players)
+        reused = root.visits
+        if root.children and self.turn is not None and self.settled(root):
+            clock = self.clock_for(Budget(iterations=1), reused)
+        else:
+            clock = self.clock_for(self.turn_budget(world, seat, budget), reused)
+            while True:
+                self.iterate(root, next_world(), seat)
+                clock.tick()
+                if clock.exhausted():
+                    break
         best = self.best_child(root)
         self.last_stats = {
             "iterations": clock.count,
+            "reused": reused,
+            "root_visits": root.visits,
             "seconds": round(clock.elapsed, 4),
             "visits": best.visits,
             "value": best.totals[seat] / max(best.visits, 1),
         }
-        return pick_legal(state, best.action)
+        chosen = pick_legal(state, best.action)
+        if self.options["reuse"]:
+            self.keep(best, state, seat, chosen)
+        self.end_turn_decision(state, seat, chosen)
+        return chosen
+
+    def clock_for(self, budget: Budget | None, count: int = 0) -> Clock:
+        """As :meth:`Agent.clock_for`, the floor counting the ``count`` reused visits."""
+        floor = max(0, self.floor - count)
+        if budget is None:
+            return Clock(Budget(iterations=max(floor, 1)), self.now)
+        return Clock(budget, self.now, floor=floor)
+
+    def settled(self, root: Node) -> bool:
+        """The reused tree already decides: the floor's visits, and one action holding
+        :data:`SETTLED_SHARE` of them."""
+        if self.floor <= 0 or root.visits < self.floor:
+            return False
+        best = max(ch.visits for ch in root.children.values())
+        return best >= SETTLED_SHARE * sum(ch.visits for ch in root.children.values())
+
+    # -- search reuse -------------------------------------------------------------------
+
+    def keep(self, node: Node, state: State, seat: int, action: Action) -> None:
+        """Keep ``node`` (the chosen action's subtree) with a world after ``action``."""
+        world = state.determinize(seat, self.probe_rng)
+        try:
+            world.apply(action)
+        except SengokuError:
+            self.kept = None
+            return
+        self.kept = (node, world, seat)
+
+    def reused_root(self, state: State, seat: int) -> Node | None:
+        """The kept subtree's node whose position ``seat`` sees exactly as ``state``, or None."""
+        kept, self.kept = self.kept, None
+        if kept is None or kept[2] != seat:
+            return None
+        target = state.view(seat)
+        frontier: deque[tuple[Node, State, int]] = deque([(kept[0], kept[1], 0)])
+        looked = 0
+        while frontier:
+            node, world, depth = frontier.popleft()
+            if world.is_terminal():
+                continue
+            if world.current_player == seat:
+                if world.view(seat) == target:
+                    node.action = None  # the new root
+                    return node
+                looked += 1
+                if looked >= REUSE_LOOKS:
+                    return None
+            if depth >= REUSE_DEPTH:
+                continue
+            children = sorted(node.children.values(), key=lambda ch: -ch.visits)
+            for child in children[:REUSE_WIDTH]:
+                after = world.clone()
+                try:
+                    after.apply(child.action)
+                except SengokuError:
+                    continue  # not legal in this world (another determinization's action)
+                frontier.append((child, after, depth + 1))
+        return None
 
     def expansion_order(self, state: State, actions: list[Action]) -> list[Action]:
         """Untried actions, the one to expand first last: random, but by the game's move
@@ -240,10 +343,15 @@ class ISMCTSAgent(MCTSAgent):
             self.observe(state, seat)  # raises the clear error
         legal: list[Action] = state.legal_actions()
         if len(legal) == 1:
-            self.last_stats = {"iterations": 0}
-            return legal[0]
+            return self.forced(state, seat, legal[0])
+        world = state.determinize(seat, self.probe_rng) if self.turn is not None else state
         return self.search(
-            state, seat, budget, state.num_players, lambda: state.determinize(seat, self.rng)
+            state,
+            seat,
+            budget,
+            state.num_players,
+            lambda: state.determinize(seat, self.rng),
+            world,
         )
 
     def iterate(self, root: Node, world: State, seat: int) -> None:
