@@ -22,6 +22,7 @@ starts afresh. With iteration budgets the result stays a function of the seed an
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 from collections import deque
@@ -41,6 +42,10 @@ REUSE_WIDTH = 24
 #: With a floor, a decision whose reused tree already holds the floor's visits with this
 #: share on one action is settled: it is played at once (a "trivial" decision).
 SETTLED_SHARE = 0.9
+#: Belief: positions a particle's explanation may expand before the particle is dropped.
+BELIEF_EXPANSIONS = 32
+#: Belief: after this many particles none of which is explained, the belief gives up.
+BELIEF_GIVE_UP = 3
 
 
 def _index_last_after_shuffle(rng: random.Random, n: int) -> int:
@@ -166,8 +171,12 @@ class MCTSAgent(Agent):
         self.begin_turn_decision(state, seat)
         chosen = pick_legal(state, action)
         self.last_stats = {"iterations": 0, "forced": True}
+        self.remember(state, seat, chosen)
         self.end_turn_decision(state, seat, chosen)
         return chosen
+
+    def remember(self, state: State, seat: int, action: Action) -> None:
+        """After a decision: what the next one may start from (IS-MCTS: the belief)."""
 
     def search(
         self,
@@ -210,6 +219,7 @@ class MCTSAgent(Agent):
         chosen = pick_legal(state, best.action)
         if self.options["reuse"]:
             self.keep(best, state, seat, chosen)
+        self.remember(state, seat, chosen)
         self.end_turn_decision(state, seat, chosen)
         return chosen
 
@@ -232,13 +242,8 @@ class MCTSAgent(Agent):
 
     def keep(self, node: Node, state: State, seat: int, action: Action) -> None:
         """Keep ``node`` (the chosen action's subtree) with a world after ``action``."""
-        world = state.determinize(seat, self.probe_rng)
-        try:
-            world.apply(action)
-        except SengokuError:
-            self.kept = None
-            return
-        self.kept = (node, world, seat)
+        after = after_action(state, seat, action)
+        self.kept = None if after is None else (node, after.determinize(seat, self.probe_rng), seat)
 
     def reused_root(self, state: State, seat: int) -> Node | None:
         """The kept subtree's node whose position ``seat`` sees exactly as ``state``, or None."""
@@ -333,26 +338,145 @@ class MCTSAgent(Agent):
                 n.totals[s] += v
 
 
+def after_action(state: State, seat: int, action: Action) -> State | None:
+    """``state`` after ``seat``'s own ``action`` (a copy), to be determinized for ``seat``:
+    what it holds beyond the seat's view is never read, since only ``determinize(seat)`` of
+    it is used. None if the action does not apply."""
+    after = state.clone()
+    try:
+        after.apply(action)
+    except SengokuError:
+        return None
+    return after
+
+
 class ISMCTSAgent(MCTSAgent):
-    """Single-observer information-set MCTS: a fresh determinization every iteration."""
+    """Single-observer information-set MCTS: a fresh determinization every iteration.
+
+    **Belief** (option ``belief=1``): after each decision the agent draws
+    ``belief_particles`` determinizations of the position its action leads to. At its next
+    decision it explains, for each, the other seats' actions since (a best-first search
+    through their legal actions, the likeliest first, to a position that its seat sees
+    exactly as the state it is asked about) and weighs the particle by how likely those
+    actions were under a simple opponent model: a softmax, at ``belief_temperature``, over
+    the evaluation of each action's result for the seat that chose it. A particle that no
+    sequence explains within :data:`BELIEF_EXPANSIONS` expansions is dropped. Half of the
+    search's iterations then start from a surviving particle drawn by weight (a copy), the
+    other half from a fresh uniform determinization. The belief looks back one turn of the
+    other seats: the particles are drawn afresh after each own decision.
+    """
 
     name = "ismcts"
+    defaults: dict[str, Any] = {
+        **MCTSAgent.defaults,
+        "belief": 0,
+        "belief_particles": 16,
+        "belief_temperature": 0.1,
+    }
+
+    def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
+        super().__init__(game, seed, **options)
+        if self.options["belief"] not in (0, 1, False, True):
+            raise SengokuError("agent 'ismcts': belief must be 0 or 1")
+        particles = self.options["belief_particles"]
+        if not isinstance(particles, int) or isinstance(particles, bool) or particles < 1:
+            raise SengokuError("agent 'ismcts': belief_particles must be an integer >= 1")
+        temperature = self.options["belief_temperature"]
+        if not isinstance(temperature, int | float) or temperature <= 0:
+            raise SengokuError("agent 'ismcts': belief_temperature must be a number above 0")
+        #: Determinizations after the agent's last action (seat, worlds), to be explained.
+        self.particles: tuple[int, list[State]] | None = None
+        self.belief_rng = random.Random(seed ^ 0xBE11EF)
 
     def choose(self, state: State, seat: int, budget: Budget | None = None) -> Action:
         if state.is_terminal() or state.current_player != seat:
             self.observe(state, seat)  # raises the clear error
+        beliefs = self.update_belief(state, seat) if self.options["belief"] else []
         legal: list[Action] = state.legal_actions()
         if len(legal) == 1:
             return self.forced(state, seat, legal[0])
         world = state.determinize(seat, self.probe_rng) if self.turn is not None else state
-        return self.search(
-            state,
-            seat,
-            budget,
-            state.num_players,
-            lambda: state.determinize(seat, self.rng),
-            world,
-        )
+        next_world: Callable[[], State] = lambda: state.determinize(seat, self.rng)  # noqa: E731
+        if beliefs:
+            worlds = [w for w, _ in beliefs]
+            weights = [p for _, p in beliefs]
+            rng = self.belief_rng
+
+            def next_world() -> State:
+                if rng.random() < 0.5:
+                    return rng.choices(worlds, weights)[0].clone()
+                return state.determinize(seat, self.rng)
+
+        return self.search(state, seat, budget, state.num_players, next_world, world)
+
+    # -- belief -------------------------------------------------------------------------
+
+    def remember(self, state: State, seat: int, action: Action) -> None:
+        if not self.options["belief"]:
+            return
+        after = after_action(state, seat, action)
+        if after is None:
+            self.particles = None
+            return
+        count = int(self.options["belief_particles"])
+        self.particles = (seat, [after.determinize(seat, self.belief_rng) for _ in range(count)])
+
+    def update_belief(self, state: State, seat: int) -> list[tuple[State, float]]:
+        """The particles that explain ``state`` for ``seat``, advanced to it, with their
+        normalised weights (empty: nothing to go on, sample uniformly)."""
+        kept, self.particles = self.particles, None
+        if kept is None or kept[0] != seat:
+            return []
+        target = state.view(seat)
+        found: list[tuple[State, float]] = []
+        for i, world in enumerate(kept[1]):
+            if i >= BELIEF_GIVE_UP and not found:
+                break  # nothing explains what happened (a chance event the search cannot see)
+            explained = self.explain(world, seat, target)
+            if explained is not None:
+                found.append(explained)
+        total = sum(w for _, w in found)
+        self.belief_stats = {"particles": len(kept[1]), "explained": len(found)}
+        if total <= 0:
+            return []
+        return [(w, p / total) for w, p in found]
+
+    def explain(self, world: State, seat: int, target: Any) -> tuple[State, float] | None:
+        """The likeliest run of the other seats' actions from ``world`` to a position that
+        ``seat`` sees as ``target``: (that position, the run's probability), or None."""
+        counter = 0
+        heap: list[tuple[float, int, State]] = [(0.0, counter, world)]
+        expansions = 0
+        while heap and expansions < BELIEF_EXPANSIONS:
+            cost, _, w = heapq.heappop(heap)
+            if w.is_terminal():
+                continue
+            if w.current_player == seat:
+                if w.view(seat) == target:
+                    return w, math.exp(-cost)
+                continue
+            expansions += 1
+            for child, p in self.opponent_model(w):
+                counter += 1
+                heapq.heappush(heap, (cost - math.log(max(p, 1e-12)), counter, child))
+        return None
+
+    def opponent_model(self, state: State) -> list[tuple[State, float]]:
+        """Each legal action's result with its probability: a softmax over the evaluation of
+        the result for the seat to act."""
+        mover = state.current_player
+        children: list[State] = []
+        values: list[float] = []
+        for action in state.legal_actions():
+            child = state.clone()
+            child.apply(action)
+            children.append(child)
+            values.append(self.knowledge.evaluate(child, mover))
+        t = float(self.options["belief_temperature"])
+        top = max(values)
+        exps = [math.exp((v - top) / t) for v in values]
+        total = sum(exps)
+        return [(c, e / total) for c, e in zip(children, exps, strict=True)]
 
     def iterate(self, root: Node, world: State, seat: int) -> None:
         state = world  # a fresh determinization, ours to change

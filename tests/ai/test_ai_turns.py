@@ -196,3 +196,40 @@ def test_ismcts_reuse_within_a_gunshi_turn() -> None:
 def test_reuse_is_refused_unless_zero_or_one() -> None:
     with pytest.raises(SengokuError, match="reuse must be 0 or 1"):
         make_agent(HT, "ismcts", reuse=3)
+
+
+def test_belief_weighs_particles_that_explain_the_reply_and_stays_deterministic() -> None:
+    game = load_game("sashimono")
+
+    def run(seed: int) -> tuple[list[str], list[dict[str, int]]]:
+        st = game.new_state(4)
+        me = make_agent(game, "ismcts", seed=seed, iterations=20, belief=1, belief_particles=6)
+        other = make_agent(game, "ismcts", seed=seed + 1, iterations=20)
+        moves: list[str] = []
+        beliefs: list[dict[str, int]] = []
+        while not st.is_terminal() and len(moves) < 30:
+            seat = st.current_player
+            agent = me if seat == 0 else other
+            action = agent.choose(st, seat)
+            assert action in st.legal_actions()
+            if seat == 0 and hasattr(me, "belief_stats"):
+                beliefs.append(dict(me.belief_stats))
+                del me.belief_stats
+            moves.append(str(action))
+            st.apply(action)
+        return moves, beliefs
+
+    moves, beliefs = run(3)
+    assert run(3) == (moves, beliefs)
+    # Across the other seat's turns some particles were explained and so weighed.
+    assert any(b["explained"] > 0 for b in beliefs)
+    assert all(b["explained"] <= b["particles"] == 6 for b in beliefs)
+
+
+def test_belief_options_are_checked() -> None:
+    with pytest.raises(SengokuError, match="belief must be 0 or 1"):
+        make_agent(HT, "ismcts", belief=2)
+    with pytest.raises(SengokuError, match="belief_particles"):
+        make_agent(HT, "ismcts", belief=1, belief_particles=0)
+    with pytest.raises(SengokuError, match="belief_temperature"):
+        make_agent(HT, "ismcts", belief=1, belief_temperature=0)
