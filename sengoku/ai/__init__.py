@@ -31,7 +31,7 @@ LEVELS = (1, 2, 3, 4, 5)
 TIMED_LEVEL = 5
 #: Level 5's floor: this many times level 4's iteration (or node) budget, searched however
 #: little time the turn has left, so a loaded machine never makes level 5 weaker than 4.
-FLOOR_FACTOR = 1.5
+FLOOR_FACTOR = 1.25
 
 
 def _game(game: Game | str) -> Game:
