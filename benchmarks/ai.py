@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import statistics
@@ -163,7 +164,7 @@ def speed(args: argparse.Namespace) -> None:
 def percentile(values: list[float], q: float) -> float:
     """The ``q`` quantile (0-1) of ``values``, nearest-rank."""
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
 def turn_times(game_name: str, games: int, max_turns: int, level: int, seed: int) -> dict[str, Any]:

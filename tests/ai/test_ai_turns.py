@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from sengoku_toygames import HighTrick, Mark, TicTacToe
@@ -233,3 +235,17 @@ def test_belief_options_are_checked() -> None:
         make_agent(HT, "ismcts", belief=1, belief_particles=0)
     with pytest.raises(SengokuError, match="belief_temperature"):
         make_agent(HT, "ismcts", belief=1, belief_temperature=0)
+
+
+def test_turns_benchmark_reports_median_and_p90(toys: None) -> None:
+    path = Path(__file__).parents[2] / "benchmarks" / "ai.py"
+    spec = importlib.util.spec_from_file_location("benchmarks_ai", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.percentile([float(x) for x in range(1, 11)], 0.9) == 9.0
+    assert bench.percentile([3.0], 0.9) == 3.0
+    out = bench.turn_times("tictactoe", games=2, max_turns=2, level=3, seed=0)
+    assert 2 <= out["turns"] <= 4 and out["decisions_per_turn"] == 1
+    assert out["median_s"] <= out["p90_s"] <= out["max_s"]
+    assert {"load_before", "load_after"} <= set(out)
