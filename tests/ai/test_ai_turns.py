@@ -249,3 +249,24 @@ def test_turns_benchmark_reports_median_and_p90(toys: None) -> None:
     assert 2 <= out["turns"] <= 4 and out["decisions_per_turn"] == 1
     assert out["median_s"] <= out["p90_s"] <= out["max_s"]
     assert {"load_before", "load_after"} <= set(out)
+
+
+def test_opponent_model_and_explanations() -> None:
+    from sengoku.ai.mcts import ISMCTSAgent
+
+    # O to move may block at square 2 (X threatens a1-b1-c1): the model prefers the block.
+    st = ttt(0, 3, 1)
+    agent = make_agent(TTT, "ismcts", seed=0, belief=1)
+    assert isinstance(agent, ISMCTSAgent)
+    model = agent.opponent_model(st)
+    assert sum(p for _, p in model) == pytest.approx(1.0)
+    probs = {next(iter(set(c.legal_actions()) ^ set(st.legal_actions()))): p for c, p in model}
+    assert max(probs, key=probs.__getitem__) == Mark(2)
+    # X's view after O's block is explained from the position before it, with its probability.
+    after = st.clone()
+    after.apply(Mark(2))
+    explained = agent.explain(st, 0, after.view(0))
+    assert explained is not None and explained[1] == pytest.approx(probs[Mark(2)])
+    # A position O cannot reach in one move is not explained.
+    far = ttt(0, 3, 1, 4, 8)
+    assert agent.explain(st, 0, far.view(0)) is None
