@@ -7,17 +7,26 @@ python benchmarks/ai.py strength GAME [--games N] [--workers W] [--pairs a-b,...
     against random and greedy, and (two-player games) alpha-beta against MCTS at equal
     time. Prints one JSON line per pair (--out keeps every game as JSON lines) and a
     Markdown table at the end.
+python benchmarks/ai.py turns [GAME ...] [--games N] [--max-turns T] [--level L]
+    Seconds per AI *turn* (a turn: consecutive decisions by one seat) of the shipped level
+    (default 5) against level 4: median, p90 and max per game, decisions per turn, and the
+    load average before and after (the machine's load changes every figure).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
+import random
+import statistics
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from sengoku.ai import load_agent
 from sengoku.ai.bench import ai_bench
 from sengoku.arena import arena
 from sengoku.core.registry import list_games, load_game
@@ -152,6 +161,66 @@ def speed(args: argparse.Namespace) -> None:
             print(json.dumps(ai_bench(game, dict(preset), args.seconds)), flush=True)
 
 
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0-1) of ``values``, nearest-rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def turn_times(game_name: str, games: int, max_turns: int, level: int, seed: int) -> dict[str, Any]:
+    """Seconds of each turn of ``level`` (against level 4) over ``games`` games."""
+    game = load_game(game_name)
+    turns: list[float] = []
+    decisions: list[int] = []
+    load_before = os.getloadavg()[0]
+    start = time.perf_counter()
+    for g in range(games):
+        state = game.new_state(seed + g)
+        n = state.num_players
+        top_seat = g % n
+        agents = [
+            load_agent(game, level if s == top_seat else 4, seed=seed * 100 + g * 10 + s)
+            for s in range(n)
+        ]
+        rng = random.Random(seed + g)
+        for _ in range(2):  # two random opening plies, as the arena plays
+            if not state.is_terminal():
+                state.apply(rng.choice(state.legal_actions()))
+        count = 0
+        while not state.is_terminal() and count < max_turns:
+            seat = state.current_player
+            spent = 0.0
+            made = 0
+            while not state.is_terminal() and state.current_player == seat:
+                t = time.perf_counter()
+                action = agents[seat].choose(state, seat)
+                spent += time.perf_counter() - t
+                state.apply(action)
+                made += 1
+            if seat == top_seat:
+                turns.append(spent)
+                decisions.append(made)
+                count += 1
+    return {
+        "game": game_name,
+        "level": level,
+        "games": games,
+        "turns": len(turns),
+        "median_s": round(statistics.median(turns), 3),
+        "p90_s": round(percentile(turns, 0.9), 3),
+        "max_s": round(max(turns), 3),
+        "decisions_per_turn": round(statistics.mean(decisions), 2),
+        "load_before": round(load_before, 2),
+        "load_after": round(os.getloadavg()[0], 2),
+        "minutes": round((time.perf_counter() - start) / 60, 2),
+    }
+
+
+def turns_cmd(args: argparse.Namespace) -> None:
+    for name in args.games_names or list_games():
+        print(json.dumps(turn_times(name, args.games, args.max_turns, args.level, args.seed)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -180,6 +249,13 @@ def main() -> None:
         "(default: MAX_PLIES, 400 in Gungi; 0: play every game out)",
     )
     p.set_defaults(func=strength)
+    p = sub.add_parser("turns")
+    p.add_argument("games_names", nargs="*", metavar="GAME")
+    p.add_argument("--games", type=int, default=2)
+    p.add_argument("--max-turns", type=int, default=15, help="turns of the level per game")
+    p.add_argument("--level", type=int, default=5)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=turns_cmd)
     args = parser.parse_args()
     args.func(args)
 

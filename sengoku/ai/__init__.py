@@ -8,6 +8,7 @@ the CLI accept. ``load_agent(game, level)`` builds difficulty level 1-5 of a gam
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from sengoku.ai.alphabeta import AlphaBetaAgent
@@ -26,6 +27,11 @@ AGENTS: dict[str, type[Agent]] = {
     "alphabeta": AlphaBetaAgent,
 }
 LEVELS = (1, 2, 3, 4, 5)
+#: The level that thinks for a time (per turn); the others have fixed budgets.
+TIMED_LEVEL = 5
+#: Level 5's floor: this many times level 4's iteration (or node) budget, searched however
+#: little time the turn has left, so a loaded machine never makes level 5 weaker than 4.
+FLOOR_FACTOR = 1.25
 
 
 def _game(game: Game | str) -> Game:
@@ -50,16 +56,50 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, options
 
 
+def timed_level(
+    name: str, options: dict[str, Any], below: tuple[str, dict[str, Any]]
+) -> dict[str, Any]:
+    """Level 5's options as it plays: the game's ``seconds`` become a time per *turn*
+    (``turn_seconds``, shared over the turn's decisions), with a floor of iterations
+    :data:`FLOOR_FACTOR` times level 4's budget (where level 4 is the same agent with an
+    iteration budget) and search reuse for the tree searches."""
+    out = dict(options)
+    seconds = out.pop("seconds", None)
+    if seconds is None or "iterations" in out:
+        if seconds is not None:
+            out["seconds"] = seconds
+        return out
+    out["turn_seconds"] = seconds
+    below_name, below_options = below
+    below_iterations = below_options.get("iterations")
+    if below_name == name and isinstance(below_iterations, int):
+        out.setdefault("floor", math.ceil(FLOOR_FACTOR * below_iterations))
+    if name in ("mcts", "ismcts"):
+        out.setdefault("reuse", 1)
+    return out
+
+
 def load_agent(game: Game | str, level: int, seed: int = 0, **overrides: Any) -> Agent:
-    """Difficulty ``level`` (1 beginner .. 5 strongest within 1 s a move) for ``game``."""
+    """Difficulty ``level`` (1 beginner .. 5 strongest, about 1 s a turn) for ``game``.
+
+    Levels 1-4 search fixed iteration (or node) budgets. Level 5 thinks for a time per turn
+    (``turn_seconds``; the server passes what its clock allows) and never less than its
+    ``floor`` (see :func:`timed_level`). ``overrides`` replace the level's options:
+    ``iterations`` makes it a fixed-budget search, ``seconds`` a time per decision."""
     g = _game(game)
     if level not in LEVELS:
         raise SengokuError(f"level must be one of 1-5, got {level!r}")
-    name, options = knowledge_for(g).levels(g)[level]
+    levels = knowledge_for(g).levels(g)
+    name, options = levels[level]
     merged = dict(options)
-    if overrides.keys() & {"iterations", "seconds"}:
+    if level == TIMED_LEVEL:
+        merged = timed_level(name, merged, levels[TIMED_LEVEL - 1])
+    if overrides.keys() & {"iterations", "seconds", "turn_seconds"}:
         merged.pop("iterations", None)
         merged.pop("seconds", None)
+        merged.pop("turn_seconds", None)
+        if "iterations" in overrides:
+            merged.pop("floor", None)
     merged.update(overrides)
     agent = AGENTS[name](g, seed=seed, **merged)
     agent.level = level  # type: ignore[attr-defined]
@@ -78,6 +118,8 @@ def make_agent(game_name: Game | str, agent_name: str, seed: int = 0, **options:
 __all__ = [
     "AGENTS",
     "LEVELS",
+    "FLOOR_FACTOR",
+    "TIMED_LEVEL",
     "AlphaBetaAgent",
     "Agent",
     "Budget",

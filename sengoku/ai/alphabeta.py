@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from sengoku.ai.base import Agent, Budget, Clock, pick_legal
+from sengoku.ai.base import Agent, Budget, pick_legal
 from sengoku.ai.eval import knowledge_for
 from sengoku.core.game import Action, Game, SengokuError, State
 
@@ -54,11 +54,17 @@ class AlphaBetaAgent(Agent):
             raise SengokuError(
                 f"agent 'alphabeta' plays two-player games; this one has {world.num_players}"
             )
+        self.begin_turn_decision(state, seat)
+        action = self.decide(state, world, seat, budget)
+        self.end_turn_decision(state, seat, action)
+        return action
+
+    def decide(self, state: State, world: State, seat: int, budget: Budget | None) -> Action:
         legal = world.legal_actions()
         if len(legal) == 1:
-            self.last_stats = {"nodes": 0, "depth": 0}
+            self.last_stats = {"nodes": 0, "depth": 0, "forced": True}
             return pick_legal(state, legal[0])
-        self.clock = Clock(self.budget_for(budget))
+        self.clock = self.clock_for(self.turn_budget(world, seat, budget))
         self.table.clear()
         self.killers.clear()
         # Equal-valued root moves are shuffled once by the seed so play is not always the same.
@@ -68,8 +74,14 @@ class AlphaBetaAgent(Agent):
         if self.options["native"]:
             budget_now = self.clock.budget
             found = self.knowledge.native_search(
-                world, root_order, self.options, budget_now.iterations, budget_now.seconds
+                world, list(root_order), self.options, budget_now.iterations, budget_now.seconds
             )
+            if found is not None and int(found[1]["nodes"]) < self.floor:
+                # The time ran out before the floor: search the floor's nodes instead.
+                floor_search = self.knowledge.native_search(
+                    world, root_order, self.options, self.floor, None
+                )
+                found = floor_search or found
             if found is not None:
                 self.last_stats = found[1]
                 return pick_legal(state, found[0])

@@ -9,6 +9,14 @@ legal actions, which the seat may see.)
 
 With an iteration budget (and no time limit) the same seed and the same inputs give the
 same action; a time budget trades that for a fixed thinking time.
+
+**Time per turn.** A *turn* is a run of consecutive decisions by the same seat (Gunshi's card,
+unit and direction; Gunkimono's tile and troop choices). With the option ``turn_seconds`` an
+agent shares one budget over the decisions of a turn (:class:`TurnTimer`): each decision gets
+the time left divided by the decisions it expects still to make in the turn, a forced
+decision (one legal action) takes none, and ``floor`` iterations are searched whatever the
+clock says, so a loaded machine never makes a timed level weaker than a fixed-budget one.
+The clock is the agent's ``now`` (``time.perf_counter``; tests inject their own).
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ from __future__ import annotations
 import random
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,13 +54,24 @@ class Budget:
         return self.seconds is None
 
 
-class Clock:
-    """Counts iterations and watches the time limit of one decision."""
+Now = Callable[[], float]
 
-    def __init__(self, budget: Budget) -> None:
+
+class Clock:
+    """Counts iterations and watches the time limit of one decision.
+
+    ``floor``: iterations done before the time limit may stop the search (an iteration
+    budget still stops it); ``count`` may start above 0 (visits a reused tree brings).
+    """
+
+    def __init__(
+        self, budget: Budget, now: Now = time.perf_counter, floor: int = 0, count: int = 0
+    ) -> None:
         self.budget = budget
-        self.count = 0
-        self.start = time.perf_counter()
+        self.now = now
+        self.floor = floor
+        self.count = count
+        self.start = now()
         self.deadline = None if budget.seconds is None else self.start + budget.seconds
 
     def tick(self, n: int = 1) -> None:
@@ -60,21 +80,74 @@ class Clock:
     def exhausted(self) -> bool:
         if self.budget.iterations is not None and self.count >= self.budget.iterations:
             return True
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+        if self.count < self.floor:
+            return False
+        return self.deadline is not None and self.now() >= self.deadline
 
     def out_of_time(self) -> bool:
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+        return self.deadline is not None and self.now() >= self.deadline
 
     @property
     def elapsed(self) -> float:
-        return time.perf_counter() - self.start
+        return self.now() - self.start
+
+
+class TurnTimer:
+    """One budget of ``seconds`` shared over the decisions of a turn.
+
+    A decision continues the turn when the state it is asked about is the one the agent's
+    own last action led to, still with the same seat to act (compared through
+    ``view(seat)``, which is all the seat sees); anything else starts a new turn. Each
+    decision gets ``left / decisions_left`` seconds, where ``decisions_left`` is the number
+    of choices (more than one legal action) the seat still expects to make this turn.
+    """
+
+    def __init__(self, seconds: float, now: Now) -> None:
+        if seconds <= 0:
+            raise SengokuError(f"turn_seconds must be positive, got {seconds}")
+        self.seconds = seconds
+        self.now = now
+        self.spent = 0.0
+        self.decisions = 0
+        self.expect: tuple[int, Any] | None = None
+
+    def begin(self, state: State, seat: int) -> bool:
+        """Start a decision; True when it continues the turn of the previous one."""
+        same = self.expect is not None and self.expect == (seat, state.view(seat))
+        if not same:
+            self.spent = 0.0
+            self.decisions = 0
+        self.expect = None
+        return same
+
+    def allot(self, decisions_left: float) -> float:
+        """Seconds for this decision (0.0 when the turn's time is spent)."""
+        left = self.seconds - self.spent
+        if left <= 0:
+            return 0.0
+        return left / max(1.0, decisions_left)
+
+    def end(self, state: State, seat: int, action: Action, seconds: float) -> None:
+        """Count the decision's time; remember what the turn looks like after ``action``."""
+        self.spent += seconds
+        self.decisions += 1
+        after = state.clone()
+        try:
+            after.apply(action)
+        except SengokuError:
+            return
+        if not after.is_terminal() and after.current_player == seat:
+            self.expect = (seat, after.view(seat))
 
 
 class Agent(ABC):
     """Base class: ``choose(state, seat, budget)`` returns one legal action for ``seat``.
 
     Options every agent accepts: ``iterations`` and ``seconds`` (its default budget when
-    ``choose`` is given none). Unknown options are refused with the list of known ones.
+    ``choose`` is given none), ``turn_seconds`` (a time per turn shared over its decisions,
+    see :class:`TurnTimer`; it replaces ``seconds``) and ``floor`` (iterations a timed search
+    always does, however little time is left). Unknown options are refused with the list of
+    known ones.
     """
 
     name = "agent"
@@ -84,7 +157,7 @@ class Agent(ABC):
     default_budget = Budget(iterations=1000)
 
     def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
-        known = {"iterations", "seconds", *self.defaults}
+        known = {"iterations", "seconds", "turn_seconds", "floor", *self.defaults}
         unknown = sorted(set(options) - known)
         if unknown:
             raise SengokuError(
@@ -107,6 +180,22 @@ class Agent(ABC):
         )
         #: Statistics of the last decision (iterations, seconds, agent-specific figures).
         self.last_stats: dict[str, Any] = {}
+        #: The clock every timed budget reads (tests inject their own).
+        self.now: Now = time.perf_counter
+        floor = options.get("floor", 0)
+        if not isinstance(floor, int) or isinstance(floor, bool) or floor < 0:
+            raise SengokuError(f"agent {self.name!r}: floor must be an integer >= 0, got {floor!r}")
+        self.floor: int = floor
+        turn = options.get("turn_seconds")
+        if turn is not None and (
+            not isinstance(turn, int | float) or isinstance(turn, bool) or turn <= 0
+        ):
+            raise SengokuError(f"agent {self.name!r}: turn_seconds must be a number above 0")
+        self.turn: TurnTimer | None = None if turn is None else TurnTimer(float(turn), self.now)
+        if turn is not None and iterations is None and seconds is None:
+            self.budget = Budget(seconds=float(turn))
+        # Probes of the turn's length use their own generator, so the search's stays as it is.
+        self.probe_rng = random.Random(seed ^ 0x5EC0)
 
     @abstractmethod
     def choose(self, state: State, seat: int, budget: Budget | None = None) -> Action:
@@ -124,6 +213,57 @@ class Agent(ABC):
 
     def budget_for(self, budget: Budget | None) -> Budget:
         return budget if budget is not None else self.budget
+
+    # -- time per turn ------------------------------------------------------------------
+
+    def begin_turn_decision(self, state: State, seat: int) -> None:
+        """Call first in ``choose`` (agents with ``turn_seconds``): the turn's bookkeeping."""
+        if self.turn is not None:
+            self.turn.now = self.now
+            self.turn.begin(state, seat)
+            self._decision_start = self.now()
+
+    def end_turn_decision(self, state: State, seat: int, action: Action) -> None:
+        if self.turn is not None:
+            self.turn.end(state, seat, action, self.now() - self._decision_start)
+
+    def turn_budget(self, world: State, seat: int, budget: Budget | None) -> Budget | None:
+        """The budget of this decision: ``budget`` if the caller gave one, else with
+        ``turn_seconds`` this decision's share of the turn's time left (None: no time at all
+        is left, only the floor), else the agent's own."""
+        if budget is not None or self.turn is None:
+            return self.budget_for(budget)
+        seconds = self.turn.allot(self.decisions_left(world, seat))
+        if seconds <= 0:
+            return None
+        return Budget(self.budget.iterations, seconds)
+
+    def decisions_left(self, world: State, seat: int, probes: int = 3, cap: int = 12) -> float:
+        """How many choices ``seat`` expects to make this turn, this one included: the mean
+        over a few playouts of the turn by the game's rollout policy (forced ones left out)."""
+        knowledge = getattr(self, "knowledge", None)
+        total = 0
+        for _ in range(probes):
+            probe = world.clone()
+            count = 0
+            while not probe.is_terminal() and probe.current_player == seat and count < cap:
+                legal = probe.legal_actions()
+                if len(legal) > 1:
+                    count += 1
+                action = (
+                    knowledge.rollout_action(probe, self.probe_rng)
+                    if knowledge is not None
+                    else self.probe_rng.choice(legal)
+                )
+                probe.apply(action)
+            total += count
+        return max(1.0, total / probes)
+
+    def clock_for(self, budget: Budget | None, count: int = 0) -> Clock:
+        """The clock of one search: ``budget`` (None: no time left, only the floor)."""
+        if budget is None:
+            return Clock(Budget(iterations=max(self.floor, count, 1)), self.now, count=count)
+        return Clock(budget, self.now, floor=self.floor, count=count)
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "seed": self.seed, "options": dict(self.options)}
