@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sengoku.ai import LEVELS, make_agent, parse_spec
+from sengoku.ai import LEVELS, TIMED_LEVEL, make_agent, parse_spec
 from sengoku.core.game import SengokuError
 from sengoku.core.registry import load_game
 
@@ -100,10 +100,12 @@ def choose_action(
     agent_name: str,
     seed: int,
     max_seconds: float | None = None,
+    turn_seconds: float | None = None,
 ) -> str:
     """Run in a worker: the agent's action for ``seat``, in canonical notation.
 
     A named agent (not a level) without its own ``seconds`` thinks at most ``max_seconds``.
+    The timed level (level 5) thinks ``turn_seconds``, what is left of its turn's time.
     """
     game = load_game(game_name)
     state = game.state_from_json(state_json)
@@ -111,6 +113,8 @@ def choose_action(
     extra: dict[str, Any] = {}
     if max_seconds is not None and not name.startswith("level") and "seconds" not in options:
         extra["seconds"] = max_seconds
+    if turn_seconds is not None and name == f"level{TIMED_LEVEL}" and not options:
+        extra["turn_seconds"] = turn_seconds
     agent = make_agent(game_name, agent_name, seed=seed, **extra)
     return str(agent.choose(state, seat))
 

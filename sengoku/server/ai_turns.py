@@ -11,6 +11,7 @@ import asyncio
 import concurrent.futures
 import functools
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -123,6 +124,10 @@ class AiTurns:
             return
         s = live.seats[seat]
         ply = live.ply
+        if live.ai_turn_seat != seat or live.ai_turn_next_ply != ply:
+            # another seat acted since: a new turn, with its whole time
+            live.ai_turn_seat, live.ai_turn_spent = seat, 0.0
+        turn_left = max(0.05, self.settings.ai_turn_seconds - live.ai_turn_spent)
         job = functools.partial(
             ai_mod.choose_action,
             live.game.name,
@@ -131,7 +136,9 @@ class AiTurns:
             s.agent or ai_mod.AI_LEVELS[ai_mod.DEFAULT_LEVEL],
             (live.seed * 1_000_003 + ply) % (2**31),
             self.settings.ai_max_seconds,
+            turn_left,
         )
+        started = time.monotonic()
         interactive = any(x.kind == "human" for x in live.seats)
         tries = 1 + max(0, self.settings.ai_retries)
         problem = "no answer"
@@ -155,6 +162,8 @@ class AiTurns:
                 continue
             if live.ai_task is not me:
                 return  # cancelled meanwhile (a takeback): another task thinks now
+            live.ai_turn_spent += time.monotonic() - started
+            live.ai_turn_next_ply = ply + 1
             try:
                 await self._act(live, seat, text, ply, by_ai=True, turn=turn)
             except ApiError as exc:

@@ -101,6 +101,12 @@ class Live:
     ai_busy: bool = False
     #: The task thinking for the AI seat to act, if any (a takeback cancels it).
     ai_task: asyncio.Task[None] | None = None
+    #: The AI's turn under way: its seat, the ply its next decision in the turn would be, and
+    #: the seconds of thinking the turn has used (level 5's time is per turn, shared over the
+    #: turn's decisions; the server makes a fresh agent for each decision).
+    ai_turn_seat: int | None = None
+    ai_turn_next_ply: int = -1
+    ai_turn_spent: float = 0.0
     #: Counts every change of the state: an AI answer for an older count is stale.
     turn: int = 0
     #: SHA-256 of the owner token of an all-AI match (it may stop the match).

@@ -22,6 +22,8 @@ class Settings:
     #: one decision (past it the worker is replaced), the tries before a match whose AI
     #: keeps failing is aborted, and how long an all-AI match runs unwatched.
     ai_max_seconds: float = 5.0
+    #: Level 5's thinking time per turn, shared over the turn's decisions.
+    ai_turn_seconds: float = 1.0
     ai_max_iterations: int = 20_000
     ai_timeout: float = 60.0
     ai_retries: int = 2

@@ -1,0 +1,60 @@
+"""Level 5 thinks for a time per *turn*, shared over the turn's decisions (issue 20): the
+server makes a fresh agent for each decision, so it passes what is left of the turn's time,
+and a new turn (another seat acted) starts with the whole of it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from conftest import new_match
+from fastapi.testclient import TestClient
+
+from sengoku.core.registry import load_game
+from sengoku.server import ai as ai_mod
+
+
+def test_level5_gets_what_is_left_of_its_turn(
+    make_client: Callable[..., TestClient], monkeypatch: Any
+) -> None:
+    asked: list[tuple[int, int, float | None]] = []
+
+    def choose(
+        game_name: str,
+        state_json: dict[str, Any],
+        seat: int,
+        agent_name: str,
+        seed: int,
+        max_seconds: float | None = None,
+        turn_seconds: float | None = None,
+    ) -> str:
+        state = load_game(game_name).state_from_json(state_json)
+        asked.append((seat, len(asked), turn_seconds))
+        time.sleep(0.15)  # the decision's thinking
+        return str(state.legal_actions()[0])
+
+    monkeypatch.setattr(ai_mod, "choose_action", choose)
+    with make_client(ai_turn_seconds=1.0) as client:
+        m = new_match(client, game="sashimono", seats=[{"kind": "ai", "level": 5}] * 2)
+        deadline = time.monotonic() + 60
+        while len(asked) < 14 and time.monotonic() < deadline:
+            client.get(f"/api/matches/{m['id']}")  # watched: the all-AI match keeps going
+            time.sleep(0.05)
+    assert len(asked) >= 14
+    runs: list[list[float]] = []
+    last_seat = None
+    for seat, _i, left in asked:
+        assert left is not None
+        if seat != last_seat:
+            runs.append([])
+            last_seat = seat
+        runs[-1].append(left)
+    # a new turn starts with the whole second; each later decision of the same turn gets
+    # less (what the earlier ones used is gone), never below the server's minimum
+    assert all(run[0] == 1.0 for run in runs)
+    long_turns = [run for run in runs if len(run) > 1]
+    assert long_turns, runs
+    for run in long_turns:
+        assert all(later < earlier for earlier, later in zip(run, run[1:], strict=False))
+        assert min(run) >= 0.05
