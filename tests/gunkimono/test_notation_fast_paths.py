@@ -1,0 +1,105 @@
+"""Gunkimono's notation fast paths give what a plain scan of the legal list gives.
+
+Each action's texts are made once and each position's written forms once (the server
+formats the whole legal list of every position); here ``format_action`` and
+``parse_action`` are checked, over random games, against a reference computed in the test
+from the legal list alone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from sengoku.core.game import ParseError, normalize_notation
+from sengoku.games.gunkimono import Place
+from tests.gunkimono.helpers import GAME, new
+
+
+def short_of(action: Any) -> str:
+    return action.short() if hasattr(action, "short") else str(action)
+
+
+def norm(text: str) -> str:
+    return normalize_notation(text).replace("@", "")
+
+
+def reference_format(legal: list[Any]) -> list[str]:
+    """Each legal action's short form when no other legal action shares it, else its
+    canonical form."""
+    shorts = Counter(short_of(a) for a in legal)
+    return [short_of(a) if shorts[short_of(a)] <= 1 else str(a) for a in legal]
+
+
+def reference_parse(legal: list[Any], text: str) -> list[Any]:
+    """The legal actions ``text`` names: canonical first, else short (as the rules say)."""
+    exact = [a for a in legal if norm(str(a)) == norm(text)]
+    if len(exact) == 1:
+        return exact
+    return exact or [a for a in legal if norm(short_of(a)) == norm(text)]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_format_and_parse_equal_a_scan_of_the_legal_list(players: int) -> None:
+    rng = random.Random(players)
+    state = new(players=players, seed=players)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        written = [GAME.format_action(state, a) for a in legal]
+        assert written == reference_format(legal)
+        for action in rng.sample(legal, min(2, len(legal))):
+            for text in (
+                str(action),
+                GAME.format_action(state, action),
+                short_of(action),
+                " " + str(action).upper().replace(" ", "  "),
+            ):
+                expected = reference_parse(legal, text)
+                if len(expected) == 1:
+                    assert GAME.parse_action(state, text) == expected[0]
+                elif expected:
+                    with pytest.raises(ParseError, match="ambiguous"):
+                        GAME.parse_action(state, text)
+        state.apply(rng.choice(legal))
+
+
+def test_an_action_that_is_not_legal_is_still_formatted() -> None:
+    state = new()
+    tile = Place(0, 0, 2, 1)
+    legal = state.legal_actions()
+    assert tile not in legal
+    sharing = sum(short_of(a) == tile.short() for a in legal)
+    assert GAME.format_action(state, tile) == (tile.short() if sharing <= 1 else str(tile))
+
+
+def test_a_position_is_formatted_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Formatting the legal list again (the next state message, a spectator's) and parsing
+    make no notation: it was made once for the position."""
+    state = new(seed=5)
+    rng = random.Random(5)
+    for _ in range(6):
+        state.apply(rng.choice(state.legal_actions()))
+    first = [GAME.format_action(state, a) for a in state.legal_actions()]
+    assert any(isinstance(a, Place) for a in state.legal_actions())
+    calls = 0
+    plain_str, plain_short = Place.__str__, Place.short
+
+    def counting_str(self: Place) -> str:
+        nonlocal calls
+        calls += 1
+        return plain_str(self)
+
+    def counting_short(self: Place) -> str:
+        nonlocal calls
+        calls += 1
+        return plain_short(self)
+
+    monkeypatch.setattr(Place, "__str__", counting_str)
+    monkeypatch.setattr(Place, "short", counting_short)
+    assert [GAME.format_action(state, a) for a in state.legal_actions()] == first
+    for text in first[:5]:
+        GAME.parse_action(state, text)
+    assert calls == 0
