@@ -121,3 +121,12 @@ def test_a_seat_parses_only_the_newest_state_it_looks_at() -> None:
     sock.ws = FakeWs([spaced])
     asyncio.run(sock.read())
     assert sock.state == {"type": "state", "ply": 5} and sock.parsed == 2
+
+
+def test_the_started_server_exempts_the_generator_from_rate_limits(
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.delenv("SENGOKU_LIMIT_EXEMPT", raising=False)
+    assert server_load.server_env()["SENGOKU_LIMIT_EXEMPT"] == "127.0.0.1"
+    monkeypatch.setenv("SENGOKU_LIMIT_EXEMPT", "10.0.0.9")
+    assert server_load.server_env()["SENGOKU_LIMIT_EXEMPT"] == "10.0.0.9"
