@@ -15,7 +15,16 @@ from typing import Any
 import pytest
 
 from sengoku.core.game import ParseError, normalize_notation
-from sengoku.games.gunkimono import Place
+from sengoku.games.gunkimono import Place, actions
+from sengoku.games.gunkimono.actions import (
+    CELLS,
+    LETTERS,
+    PLACE_BASE,
+    SMALL_BASE,
+    WIDTH,
+    cell_name,
+    int_to_action,
+)
 from tests.gunkimono.helpers import GAME, new
 
 
@@ -103,3 +112,41 @@ def test_a_position_is_formatted_once(monkeypatch: pytest.MonkeyPatch) -> None:
     for text in first[:5]:
         GAME.parse_action(state, text)
     assert calls == 0
+
+
+def plain_square(cell: int) -> str:
+    y, x = divmod(cell, WIDTH)
+    return f"{chr(ord('a') + x)}{y + 1}"
+
+
+def plain_troop(code: int) -> str:
+    return f"{LETTERS[code // 2]}{code % 2 + 1}"
+
+
+def test_every_placement_reads_as_the_formulas_say() -> None:
+    """``A1@c3 C2@d3`` / ``Ac3 Cd3`` from the precomputed halves, for every placement of the
+    action space (and the plain formulas for fields off the board)."""
+    for n in range(PLACE_BASE, SMALL_BASE):
+        p = int_to_action(n)
+        assert isinstance(p, Place)
+        assert str(p) == (
+            f"{plain_troop(p.first)}@{plain_square(p.a)} {plain_troop(p.second)}@{plain_square(p.b)}"
+        )
+        assert p.short() == (
+            f"{LETTERS[p.first // 2]}{plain_square(p.a)} {LETTERS[p.second // 2]}{plain_square(p.b)}"
+        )
+    odd = Place(3, CELLS + WIDTH, 4, -1)
+    assert str(odd) == f"S2@{plain_square(CELLS + WIDTH)} C1@{plain_square(-1)}"
+    assert [cell_name(c) for c in range(-3, CELLS + 3)] == [
+        plain_square(c) for c in range(-3, CELLS + 3)
+    ]
+
+
+def test_placements_are_written_from_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(_code: int) -> str:
+        raise AssertionError("written from the tables, not computed")
+
+    monkeypatch.setattr(actions, "troop_name", refuse)
+    monkeypatch.setattr(actions, "cell_name", refuse)
+    assert str(Place(0, 0, 2, 1)) == "I1@a1 S1@b1"
+    assert Place(0, 0, 2, 1).short() == "Ia1 Sb1"
