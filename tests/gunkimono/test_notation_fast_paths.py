@@ -16,9 +16,11 @@ import pytest
 
 from sengoku.core.game import ParseError, normalize_notation
 from sengoku.games.gunkimono import Place, actions
+from sengoku.games.gunkimono import game as game_module
 from sengoku.games.gunkimono.actions import (
     CELLS,
     LETTERS,
+    NUM_ACTIONS,
     PLACE_BASE,
     SMALL_BASE,
     WIDTH,
@@ -82,6 +84,10 @@ def test_an_action_that_is_not_legal_is_still_formatted() -> None:
     assert tile not in legal
     sharing = sum(short_of(a) == tile.short() for a in legal)
     assert GAME.format_action(state, tile) == (tile.short() if sharing <= 1 else str(tile))
+    # an action off the board is formatted too, and not kept (the cache stays bounded)
+    odd = Place(0, -7, 2, -100)
+    assert GAME.format_action(state, odd) == odd.short()
+    assert all(0 <= key < NUM_ACTIONS for key in game_module._TEXTS)
 
 
 def test_a_position_is_formatted_once(monkeypatch: pytest.MonkeyPatch) -> None:

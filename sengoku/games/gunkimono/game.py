@@ -280,7 +280,7 @@ def _texts(action: Action) -> tuple[str, str, str, str]:
         canonical = str(action)
         short = _short(action) if hasattr(action, "short") else canonical
         texts = (canonical, short, _norm(canonical), _norm(short), action)
-        if type(key) is int:
+        if type(key) is int and 0 <= key < NUM_ACTIONS:  # an action off the board: not kept
             _TEXTS[key] = texts
     return texts[:4]
 
