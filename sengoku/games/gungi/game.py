@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Mapping, Sequence
@@ -270,26 +271,14 @@ class Gungi(Game):
                 f"{text!r}: a square is column-row-tier, three digits joined by single hyphens "
                 "(e.g. '1-6-1 兵'); a leading or doubled hyphen is not notation"
             )
-        key = normalize(text)
+        key = _normalize_cached(text)
         legal: list[Move] = state.legal_actions()
         keys = {key}
         if state.phase == SETUP and key != DONE_TEXT and not key.endswith(NEW):
             # Every setup action but Done is a placement from the hand, so records write it
             # without 新 ('6-9-1-帥', '4-9-1 兵'): read it as the placement.
             keys.add(key + NEW)
-        matches = [
-            m
-            for m in legal
-            if keys.intersection(
-                (
-                    normalize(str(m)),
-                    normalize(m.official()),
-                    normalize(m.official(with_origin=True)),
-                    normalize(m.official(betrayal_tiers=True)),
-                    normalize(m.official(with_origin=True, betrayal_tiers=False).rstrip("付取")),
-                )
-            )
-        ]
+        matches = [m for m in legal if not keys.isdisjoint(_forms(m))]
         if not matches:
             raise ParseError(_no_match_reason(state, text, legal))
         return pick_one(text, matches, legal)  # type: ignore[return-value]
@@ -339,6 +328,34 @@ def _check_play_marshals(board: list[tuple[int, ...]], hands: list[list[int]], s
 _BAD_SEPARATOR = re.compile(r"^\s*-|-[\s_]*-")
 _ALIASES = sorted(ENGLISH_ALIASES.items(), key=lambda kv: -len(kv[0]))
 _NEW_FIRST = re.compile("新([" + "".join(KIND_BY_KANJI) + "])")
+
+
+def _forms(move: Move) -> frozenset[str]:
+    """Every spelling ``parse_action`` accepts for ``move``, normalised: its canonical form,
+    the official short form, with the origin, with the betrayal tiers, and with the origin
+    but no stack/capture mark. Made once per move (moves are interned, their texts fixed), so
+    parsing is one set test per legal move, not five normalisations."""
+    forms = _FORMS.get(move.code)
+    if forms is None:
+        forms = _FORMS[move.code] = frozenset(
+            (
+                normalize(str(move)),
+                normalize(move.official()),
+                normalize(move.official(with_origin=True)),
+                normalize(move.official(betrayal_tiers=True)),
+                normalize(move.official(with_origin=True, betrayal_tiers=False).rstrip("付取")),
+            )
+        )
+    return forms
+
+
+_FORMS: dict[int, frozenset[str]] = {}
+
+
+@functools.lru_cache(maxsize=4096)
+def _normalize_cached(text: str) -> str:
+    """``normalize`` of a text a client sends (the same few texts again and again)."""
+    return normalize(text)
 
 
 def normalize(text: str) -> str:

@@ -41,13 +41,18 @@ DRAW_BASE = STRONGHOLD_BASE + CELLS
 NUM_ACTIONS = DRAW_BASE + 101
 
 
-def cell_name(cell: int) -> str:
+def _square_name(cell: int) -> str:
     y, x = divmod(cell, WIDTH)
     return f"{chr(ord('a') + x)}{y + 1}"
 
 
 #: The name of each square, by index (``cell_name`` of 0..CELLS-1).
-CELL_NAMES: tuple[str, ...] = tuple(cell_name(c) for c in range(CELLS))
+CELL_NAMES: tuple[str, ...] = tuple(_square_name(c) for c in range(CELLS))
+
+
+def cell_name(cell: int) -> str:
+    """A square's name, ``c3`` (read from :data:`CELL_NAMES` on the board)."""
+    return CELL_NAMES[cell] if 0 <= cell < CELLS else _square_name(cell)
 
 
 def _check_whole(action: object, *names: str) -> None:
@@ -76,6 +81,15 @@ def tile_name(code: int) -> str:
     (a, sa), (b, sb) = tile_troops(code)
     return f"{LETTERS[a]}{sa}{LETTERS[b]}{sb}"
 
+
+#: A large tile's half in canonical and in short notation (``A1@c3`` / ``Ac3``), by troop
+#: code (0..9) and square: a legal list holds hundreds of placements, all written out.
+_HALVES: tuple[tuple[str, ...], ...] = tuple(
+    tuple(f"{troop_name(code)}@{name}" for name in CELL_NAMES) for code in range(10)
+)
+_SHORT_HALVES: tuple[tuple[str, ...], ...] = tuple(
+    tuple(f"{LETTERS[code // 2]}{name}" for name in CELL_NAMES) for code in range(10)
+)
 
 #: ``tile_name`` of every tile code 0..99, by index.
 TILE_NAMES: tuple[str, ...] = tuple(tile_name(code) for code in range(100))
@@ -108,13 +122,16 @@ class Place:
         return self.hash_value
 
     def __str__(self) -> str:
-        return f"{troop_name(self.first)}@{cell_name(self.a)} {troop_name(self.second)}@{cell_name(self.b)}"
+        first, a, second, b = self.first, self.a, self.second, self.b
+        if 0 <= first < 10 and 0 <= second < 10 and 0 <= a < CELLS and 0 <= b < CELLS:
+            return f"{_HALVES[first][a]} {_HALVES[second][b]}"
+        return f"{troop_name(first)}@{cell_name(a)} {troop_name(second)}@{cell_name(b)}"
 
     def short(self) -> str:
-        return (
-            f"{LETTERS[self.first // 2]}{cell_name(self.a)} "
-            f"{LETTERS[self.second // 2]}{cell_name(self.b)}"
-        )
+        first, a, second, b = self.first, self.a, self.second, self.b
+        if 0 <= first < 10 and 0 <= second < 10 and 0 <= a < CELLS and 0 <= b < CELLS:
+            return f"{_SHORT_HALVES[first][a]} {_SHORT_HALVES[second][b]}"
+        return f"{LETTERS[first // 2]}{cell_name(a)} {LETTERS[second // 2]}{cell_name(b)}"
 
     @property
     def tile(self) -> int:

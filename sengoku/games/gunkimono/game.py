@@ -167,21 +167,22 @@ class Gunkimono(Game):
 
     def format_action(self, state: State, action: Action) -> str:
         """The short form when no other legal action shares it, else the canonical form."""
-        short = getattr(action, "short", None)
-        if short is None:
-            return str(action)
-        text = str(short())
-        return text if _short_counts(state).get(text, 0) <= 1 else str(action)
+        text = _formatted(state).get(action)
+        if text is not None:
+            return text
+        canonical, short, _n, _ns = _texts(action)  # not a legal action here
+        return short if _short_counts(state).get(short, 0) <= 1 else canonical
 
     def parse_action(self, state: State, text: str) -> Action:
         if not isinstance(text, str):
             raise ParseError(f"Gunkimono notation is a string, not {type(text).__name__}")
         wanted = _norm(text)
         legal: list[Action] = state.legal_actions()
-        exact = [a for a in legal if _norm(str(a)) == wanted]
+        texts = [_texts(a) for a in legal]
+        exact = [a for a, t in zip(legal, texts, strict=True) if t[2] == wanted]
         if len(exact) == 1:
             return exact[0]
-        short = [a for a in legal if _norm(_short(a)) == wanted]
+        short = [a for a, t in zip(legal, texts, strict=True) if t[3] == wanted]
         if not exact and not short and isinstance(state, GunkimonoState):
             halves = short_place(text)
             if halves is not None:
@@ -251,19 +252,53 @@ _SCORE_SHORT = re.compile(r"^(vp|honor)([a-z]\d+)$")
 
 def _short_counts(state: State) -> dict[str, int]:
     """How many legal actions share each short form (cached until the state changes)."""
-    legal = state.legal_actions()
+    return _notation(state)[0]
+
+
+def _formatted(state: State) -> dict[Action, str]:
+    """``format_action`` of every legal action (cached until the state changes)."""
+    return _notation(state)[1]
+
+
+def _notation(state: State) -> tuple[dict[str, int], dict[Action, str]]:
+    """The short forms' counts and each legal action's written form, made in one pass per
+    position: the server formats the whole legal list, action by action."""
     key = getattr(state, "_legal", None)  # the state's cached list: replaced on every change
     cached = getattr(state, "_short_cache", None)
     if key is not None and cached is not None and cached[0] is key:
-        return cached[1]  # type: ignore[no-any-return]
+        return cached[1], cached[2]
+    legal = state.legal_actions()
+    key = getattr(state, "_legal", None)
+    texts = [_texts(a) for a in legal]
     counts: dict[str, int] = {}
-    for a in legal:
-        s = _short(a)
-        counts[s] = counts.get(s, 0) + 1
-    state._short_cache = (key, counts)  # type: ignore[attr-defined]
-    return counts
+    for t in texts:
+        counts[t[1]] = counts.get(t[1], 0) + 1
+    formatted = {
+        a: (t[1] if counts[t[1]] <= 1 else t[0]) for a, t in zip(legal, texts, strict=True)
+    }
+    state._short_cache = (key, counts, formatted)  # type: ignore[attr-defined]
+    return counts, formatted
 
 
 def _short(action: Action) -> str:
     short = getattr(action, "short", None)
     return str(short()) if short is not None else str(action)
+
+
+def _texts(action: Action) -> tuple[str, str, str, str]:
+    """An action's canonical form, its short form (the canonical string itself when it has
+    none), and both normalised: made once per action and kept (the actions are values, at
+    most ``NUM_ACTIONS`` of them), so formatting and parsing a legal list are lookups."""
+    key = getattr(action, "int_id", None)
+    texts = _TEXTS.get(key) if type(key) is int else None
+    if texts is None or (texts[4] is not action and texts[4] != action):
+        canonical = str(action)
+        short = _short(action) if hasattr(action, "short") else canonical
+        texts = (canonical, short, _norm(canonical), _norm(short), action)
+        if type(key) is int and 0 <= key < NUM_ACTIONS:  # an action off the board: not kept
+            _TEXTS[key] = texts
+    return texts[:4]
+
+
+#: ``_texts`` by action integer (with the action, checked on every look-up).
+_TEXTS: dict[int, tuple[str, str, str, str, Action]] = {}

@@ -1,0 +1,132 @@
+"""The load generator's own client (``benchmarks/server_load.py``): what the server is sent
+is the browser's request, and a seat's state messages are parsed lazily, newest only."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "server_load_under_test", ROOT / "benchmarks" / "server_load.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+server_load = load_module()
+
+
+async def _serve(replies: list[bytes], seen: list[bytes], close_after: set[int]) -> Any:
+    """A loopback HTTP server answering each request with the next reply, keeping what it
+    was sent; it closes the connection after the requests numbered in ``close_after``."""
+    count = 0
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal count
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = 0
+                for line in head.split(b"\r\n"):
+                    if line.lower().startswith(b"content-length:"):
+                        length = int(line.split(b":")[1])
+                seen.append(head + await reader.readexactly(length))
+                writer.write(replies[count])
+                await writer.drain()
+                count += 1
+                if count in close_after:
+                    writer.close()
+                    return
+        except (asyncio.IncompleteReadError, ConnectionError):
+            writer.close()
+
+    return await asyncio.start_server(handle, "127.0.0.1", 0)
+
+
+def test_requests_are_the_browsers_and_replies_are_read_back() -> None:
+    replies = [
+        b'HTTP/1.1 200 OK\r\ncontent-length: 11\r\ncontent-type: application/json\r\n\r\n{"ok":true}',
+        b'HTTP/1.1 409 Conflict\r\ntransfer-encoding: chunked\r\n\r\n4\r\n{"a"\r\n3\r\n:1}\r\n0\r\n\r\n',
+        b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n[]",
+        b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}",
+    ]
+    seen: list[bytes] = []
+
+    async def main() -> list[tuple[int, bytes]]:
+        server = await _serve(replies, seen, close_after={2})
+        port = server.sockets[0].getsockname()[1]
+        http = server_load.Http(f"http://127.0.0.1:{port}", 4)
+        body = json.dumps({"action": "7-6-1 兵", "ply": 3}).encode()
+        out = [await http.request("POST", "/api/matches/m1/actions", "tok", body)]
+        out.append(await http.request("POST", "/api/matches/m1/actions", "tok", body))
+        # the server closed the connection after this one: the next opens another
+        out.append(await http.request("GET", "/api/matches/m1/events?after=2", "tok"))
+        out.append(await http.request("GET", "/api/matches/m1/events?after=3", "tok"))
+        http.close()
+        server.close()
+        await server.wait_closed()
+        return out
+
+    out = asyncio.run(main())
+    assert out == [(200, b'{"ok":true}'), (409, b'{"a":1}'), (200, b"[]"), (200, b"{}")]
+    post = seen[0].decode()
+    head, _, body = post.partition("\r\n\r\n")
+    lines = head.split("\r\n")
+    assert lines[0] == "POST /api/matches/m1/actions HTTP/1.1"
+    assert "Authorization: Bearer tok" in lines
+    assert "Content-Type: application/json" in lines
+    assert json.loads(body) == {"action": "7-6-1 兵", "ply": 3}
+    assert seen[2].decode().startswith("GET /api/matches/m1/events?after=2 HTTP/1.1\r\n")
+    assert "Authorization: Bearer tok" in seen[3].decode()
+
+
+class FakeWs:
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+
+    def __aiter__(self) -> Any:
+        return self._gen()
+
+    async def _gen(self) -> Any:
+        for text in self.texts:
+            yield text
+
+
+def test_a_seat_parses_only_the_newest_state_it_looks_at() -> None:
+    states = [json.dumps({"type": "state", "ply": n}, separators=(",", ":")) for n in range(5)]
+    event = json.dumps({"type": "event", "n": 7, "ply": 99}, separators=(",", ":"))
+    spaced = json.dumps({"type": "state", "ply": 5})  # not Starlette's spelling: still read
+    sock = server_load.Socket(FakeWs([*states, event]))
+
+    async def main() -> None:
+        await sock.read()
+        assert await sock.wait_ply(4, 1)
+
+    asyncio.run(main())
+    assert sock.parsed == 1
+    assert sock.state == {"type": "state", "ply": 4}
+    assert sock.last_event == 7
+    sock.ws = FakeWs([spaced])
+    asyncio.run(sock.read())
+    assert sock.state == {"type": "state", "ply": 5} and sock.parsed == 2
+
+
+def test_the_started_server_exempts_the_generator_from_rate_limits(
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.delenv("SENGOKU_LIMIT_EXEMPT", raising=False)
+    assert server_load.server_env()["SENGOKU_LIMIT_EXEMPT"] == "127.0.0.1"
+    monkeypatch.setenv("SENGOKU_LIMIT_EXEMPT", "10.0.0.9")
+    assert server_load.server_env()["SENGOKU_LIMIT_EXEMPT"] == "10.0.0.9"
