@@ -67,6 +67,7 @@ class FakeAgents:
         agent: str,
         _seed: int,
         _max_seconds: float | None = None,
+        _turn_seconds: float | None = None,
     ) -> str:
         with self.lock:
             self.calls.append(agent)

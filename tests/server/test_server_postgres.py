@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -35,8 +36,10 @@ def _as_postgres(cmd: list[str]) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *cmd] if os.geteuid() == 0 else cmd
 
 
-@pytest.fixture(scope="module")
-def pg_url() -> Iterator[str]:
+@contextmanager
+def cluster(fsync: bool) -> Iterator[str]:
+    """A throw-away PostgreSQL cluster on a free loopback port (run as ``postgres`` when the
+    tests run as root): yields a psycopg URL; stopped and removed afterwards."""
     if not (PG_BIN / "initdb").exists():
         raise RuntimeError(f"PostgreSQL is missing at {PG_BIN} (set SENGOKU_PG_BIN)")
     folder = Path(tempfile.mkdtemp(prefix="sengoku-pg-"))
@@ -49,7 +52,9 @@ def pg_url() -> Iterator[str]:
         check=True,
         capture_output=True,
     )
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+    options = (
+        f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync={'on' if fsync else 'off'}"
+    )
     subprocess.run(
         _as_postgres(
             [str(PG_BIN / "pg_ctl"), "-D", str(data), "-o", options]
@@ -66,6 +71,13 @@ def pg_url() -> Iterator[str]:
             capture_output=True,
         )
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def pg_url() -> Iterator[str]:
+    """A cluster without fsync (fast): the behaviour tests."""
+    with cluster(fsync=False) as url:
+        yield url
 
 
 def test_play_restart_and_records_on_postgresql(

@@ -4,11 +4,7 @@ loses no acknowledged action."""
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
-import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -19,42 +15,14 @@ import httpx
 import psycopg
 import pytest
 from server_process import auth, new_gungi, play_first_legal, server
-from test_server_persistence import free_port
-from test_server_postgres import PG_BIN, _as_postgres
+from test_server_postgres import cluster
 
 
 @pytest.fixture(scope="module")
 def pg_durable() -> Iterator[str]:
     """A cluster with fsync on (the durable default): yields a psycopg URL."""
-    if not (PG_BIN / "initdb").exists():
-        raise RuntimeError(f"PostgreSQL is missing at {PG_BIN} (set SENGOKU_PG_BIN)")
-    folder = Path(tempfile.mkdtemp(prefix="sengoku-pgd-"))
-    if os.geteuid() == 0:
-        shutil.chown(folder, "postgres")
-    data = folder / "data"
-    port = free_port()
-    subprocess.run(
-        _as_postgres([str(PG_BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", "sengoku"]),
-        check=True,
-        capture_output=True,
-    )
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=on"
-    subprocess.run(
-        _as_postgres(
-            [str(PG_BIN / "pg_ctl"), "-D", str(data), "-o", options]
-            + ["-l", str(folder / "log"), "-w", "start"]
-        ),
-        check=True,
-        capture_output=True,
-    )
-    try:
-        yield f"postgresql+psycopg://sengoku@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run(
-            _as_postgres([str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
-            capture_output=True,
-        )
-        shutil.rmtree(folder, ignore_errors=True)
+    with cluster(fsync=True) as url:
+        yield url
 
 
 def _plain(url: str) -> str:

@@ -82,11 +82,16 @@ def playwright() -> Iterator[Playwright]:
         yield p
 
 
-@pytest.fixture(scope="session")
-def browser(playwright: Playwright) -> Iterator[Browser]:
+def launch_chromium(playwright: Playwright) -> Browser:
+    """Debian's Chromium, headless and offline (never a downloaded browser)."""
     if not Path(CHROMIUM).exists():
         raise RuntimeError(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
-    b = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    b = launch_chromium(playwright)
     yield b
     b.close()
 

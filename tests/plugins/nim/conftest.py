@@ -10,12 +10,11 @@ Playwright) run.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
-from tests.web.conftest import CHROMIUM, FLAGS, base_url  # noqa: F401
+from tests.web.conftest import base_url, launch_chromium  # noqa: F401
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +25,6 @@ def playwright() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        raise RuntimeError(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
-    b = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+    b = launch_chromium(playwright)
     yield b
     b.close()
