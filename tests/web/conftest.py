@@ -76,7 +76,10 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     thread.stop()
 
 
-@pytest.fixture(scope="session")
+# Playwright's sync API runs an event loop on the main thread while it is open: each test
+# module opens its own and closes it when the module ends, so no other test (asyncio code in
+# tests/server, a plugin's browser test) ever runs while one is open.
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as p:
         yield p
@@ -89,7 +92,7 @@ def launch_chromium(playwright: Playwright) -> Browser:
     return playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     b = launch_chromium(playwright)
     yield b

@@ -12,6 +12,10 @@ import re
 
 from playwright.sync_api import Browser, Page, Request, Response, expect
 
+# tests/web's browser fixtures (its in-process server, Debian's Chromium through Playwright,
+# opened and closed per test module). Imported here rather than in a conftest.py: this folder
+# is on sys.path (a plugin), where a module named conftest would shadow other folders' ones.
+from tests.web.conftest import base_url, browser, playwright  # noqa: F401, F811
 from tests.web.helpers import no_horizontal_overflow, shot
 
 #: What a page must never show: a value the client failed to turn into words.
@@ -55,7 +59,7 @@ def ply(page: Page) -> int:
     return int(page.locator("#status").get_attribute("data-ply") or 0)
 
 
-def test_nim_hot_seat_by_clicks(browser: Browser, base_url: str) -> None:
+def test_nim_hot_seat_by_clicks(browser: Browser, base_url: str) -> None:  # noqa: F811
     ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, base_url=base_url)
     ctx.set_default_timeout(10_000)
     try:

@@ -41,10 +41,19 @@ export function actionPicker(model, { filterPlaceholder = "Filter moves…" } = 
   const fill = () => {
     clear(list);
     const q = filter.value.trim().toLowerCase();
-    const shown = model.legal.filter((l) => !q || l.action.toLowerCase().includes(q) || (l.short || "").toLowerCase().includes(q));
+    // Each choice is shown in the game's words (the server's description: label, sentence),
+    // with its notation beside it for players who type moves; filtering matches any of them.
+    const words = (l) => [l.label, l.text, l.action, l.short].filter(Boolean).join(" ").toLowerCase();
+    const shown = model.legal.filter((l) => !q || words(l).includes(q));
     for (const l of shown.slice(0, 200)) {
+      const notation = l.short || l.action;
       list.append(
-        el("button.action", { type: "button", "data-action": l.action, title: l.action, onclick: () => model.send(l.action) }, l.short || l.action),
+        el(
+          "button.action",
+          { type: "button", "data-action": l.action, title: l.text || l.action, onclick: () => model.send(l.action) },
+          l.label || notation,
+          l.label && l.label !== notation ? el("span.action-notation", {}, notation) : null,
+        ),
       );
     }
     if (shown.length > 200) list.append(el("span.muted", {}, `…and ${shown.length - 200} more: type to filter`));
