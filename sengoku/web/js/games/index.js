@@ -24,6 +24,18 @@ export function gameCatalog() {
   return catalog;
 }
 
+/** A renderer's own stylesheet (css/games/<renderer>.css), linked once; a game without one
+ * simply gets a 404 that nothing depends on, so each renderer keeps its look beside its code. */
+function loadStyle(renderer) {
+  const href = `/css/games/${renderer}.css`;
+  if (document.querySelector(`link[data-renderer-style="${renderer}"]`)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  link.dataset.rendererStyle = renderer;
+  document.head.append(link);
+}
+
 function generic(name, info) {
   const title = info?.title || name.charAt(0).toUpperCase() + name.slice(1);
   return makeGeneric({ name, kanji: "", title, tagline: "", howTo: [] });
@@ -38,6 +50,7 @@ async function load(name) {
   }
   const wanted = info?.renderer;
   if (typeof wanted === "string" && wanted !== "generic" && RENDERER_NAME.test(wanted)) {
+    loadStyle(wanted);
     try {
       const mod = await import(`./${wanted}.js`);
       if (mod.default) return mod.default;
