@@ -102,3 +102,51 @@ def start_game(page: Page, game: str, preset: str) -> None:
     page.click(f'.presets button[data-preset="{preset}"]')
     page.click("#start")
     page.wait_for_url("**/play/*")
+
+
+class PageWatch:
+    """Failed requests seen by a page (HTTP status >= 400, or no answer at all)."""
+
+    def __init__(self, page: Page) -> None:
+        self.failed: list[str] = []
+        page.on(
+            "response",
+            lambda r: self.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None,
+        )
+        page.on("requestfailed", lambda r: self.failed.append(f"failed {r.url}"))
+
+
+#: Words that betray a rendering bug when a player can read them.
+JUNK = ("[object Object]", "undefined", "NaN")
+
+
+def assert_clean_text(page: Page) -> None:
+    """No text on the page (nor in a title or label a player can read) shows a rendering bug."""
+    text = page.evaluate(
+        """() => [document.body.innerText,
+            ...[...document.querySelectorAll('[title],[aria-label]')].map(
+              e => (e.getAttribute('title') || '') + ' ' + (e.getAttribute('aria-label') || ''))
+          ].join('\\n')"""
+    )
+    for junk in JUNK:
+        assert junk not in text, f"the page shows {junk!r}: ...{_around(text, junk)}..."
+
+
+def _around(text: str, word: str) -> str:
+    i = text.find(word)
+    return text[max(0, i - 80) : i + 80].replace("\n", " | ")
+
+
+def assert_within_window(page: Page, selector: str) -> None:
+    """The first element matching ``selector`` is wholly inside the window, unscrolled."""
+    page.evaluate("window.scrollTo(0, 0)")
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} is not shown"
+    size = page.viewport_size or {"width": 0, "height": 0}
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1, (
+        f"{selector} spans y={box['y']:.0f}..{box['y'] + box['height']:.0f} "
+        f"in a {size['height']}px window"
+    )
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1, (
+        f"{selector} spans x={box['x']:.0f}..{box['x'] + box['width']:.0f}"
+    )

@@ -24,8 +24,8 @@ export function gameCatalog() {
   return catalog;
 }
 
-/** A renderer's own stylesheet (css/games/<renderer>.css), linked once; a game without one
- * simply gets a 404 that nothing depends on, so each renderer keeps its look beside its code. */
+/** A renderer's own stylesheet (css/games/<renderer>.css), linked once when the renderer says
+ * it has one (`stylesheet: true`), so each renderer keeps its look beside its code. */
 function loadStyle(renderer) {
   const href = `/css/games/${renderer}.css`;
   if (document.querySelector(`link[data-renderer-style="${renderer}"]`)) return;
@@ -50,9 +50,9 @@ async function load(name) {
   }
   const wanted = info?.renderer;
   if (typeof wanted === "string" && wanted !== "generic" && RENDERER_NAME.test(wanted)) {
-    loadStyle(wanted);
     try {
       const mod = await import(`./${wanted}.js`);
+      if (mod.default?.stylesheet) loadStyle(wanted);
       if (mod.default) return mod.default;
     } catch (err) {
       console.error(`the renderer ${wanted} of ${name} did not load`, err);
