@@ -7,7 +7,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
@@ -44,6 +44,9 @@ from sengoku.games.gungi.pieces import (
 )
 from sengoku.games.gungi.state import PLAY, SETUP, GungiState
 from sengoku.games.gungi.the_end import judge
+
+if TYPE_CHECKING:
+    from sengoku.core.batch import GameBatch
 
 MAX_GAME_LENGTH = 1000
 
@@ -104,6 +107,12 @@ class Gungi(Game):
         from sengoku.games.gungi.encoder import GungiEncoder
 
         return GungiEncoder(self.max_game_length(**options))
+
+    def batch(self, **options: Any) -> GameBatch:
+        # The native core keeps the games in C++ (batch.py), with the contract's numbers.
+        from sengoku.games.gungi.batch import GungiBatch
+
+        return GungiBatch(**options)
 
     def traits(self, **options: Any) -> Traits:
         # The setup draws from the seed only to choose a random first player.
