@@ -48,6 +48,9 @@ from sengoku.games.gungi.the_end import judge
 if TYPE_CHECKING:
     from sengoku.core.batch import GameBatch
 
+#: The starting position of each (resolved options, first player), cloned by ``new_state``.
+_STARTS: dict[tuple[Any, ...], GungiState] = {}
+
 MAX_GAME_LENGTH = 1000
 
 
@@ -148,7 +151,14 @@ class Gungi(Game):
         first = opts["first_player"]
         if first == "random":
             first = random.Random(seed).choice(("white", "black"))
-        return self._from_fen(MODES[opts["mode"]].setup, opts, WHITE if first == "white" else BLACK)
+        # Every game of a mode starts from the same position: it is read from the mode's FEN
+        # once, and each new game is a clone (self-play starts thousands of games a second).
+        key = (tuple(sorted(opts.items())), first)
+        start = _STARTS.get(key)
+        if start is None:
+            color = WHITE if first == "white" else BLACK
+            start = _STARTS[key] = self._from_fen(MODES[opts["mode"]].setup, opts, color)
+        return start.clone()
 
     def from_fen(self, fen: str, *, study: bool = False, **options: Any) -> GungiState:
         """A position from gungi.js FEN (its mode field sets the mode).
