@@ -135,6 +135,21 @@ def gungi_native_figures(gungi: Any, seconds: float, chess: float) -> dict[str, 
         elapsed = time.perf_counter() - start
         return {"plies": plies, "plies_per_second": round(plies / elapsed)}
 
+    def vector(mode: str) -> dict[str, Any]:
+        """The research environment: 256 games, each step with masks (int8) and observation
+        planes for every game, finished games restarted at once."""
+        from sengoku.interop.vector import VectorEnv
+
+        env = VectorEnv("gungi", 256, mode=mode)
+        env.reset(seed=0)
+        plies = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds / 2:
+            env.step(env.sample_actions())
+            plies += 256
+        elapsed = time.perf_counter() - start
+        return {"plies": plies, "plies_per_second": round(plies / elapsed)}
+
     def contract(mode: str, native: bool) -> dict[str, Any]:
         with gungi_engine(native):
             return random_play(gungi, {"mode": mode}, seconds / 2)
@@ -146,6 +161,7 @@ def gungi_native_figures(gungi: Any, seconds: float, chess: float) -> dict[str, 
             ("random_native", lambda m=mode: native_playouts(m)),
             ("random_batch256_stepping", lambda m=mode: batched(m, False)),
             ("random_batch256_with_masks", lambda m=mode: batched(m, True)),
+            ("random_vector_env256_masks_observations", lambda m=mode: vector(m)),
         ]
         before = chess_now()
         for name, run in runs:

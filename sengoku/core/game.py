@@ -20,7 +20,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic
+from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
 from typing_extensions import TypeVar
 
@@ -28,6 +28,9 @@ from sengoku.core.describe import PERMISSIVE_VIEW_SCHEMA, ActionDescription, gen
 from sengoku.core.features import GENERIC_FEATURES, Features
 from sengoku.core.observation import Encoder
 from sengoku.core.traits import Traits
+
+if TYPE_CHECKING:  # the batch module imports this one
+    from sengoku.core.batch import GameBatch
 
 #: An action is a frozen, hashable value object whose ``str`` is its canonical notation.
 Action = Hashable
@@ -314,6 +317,14 @@ class Game(ABC):
         """The game's observation encoder for ``options`` (resolved), or None (the default):
         the research adapters then use their generic, lossless encoding of the view."""
         return None
+
+    def batch(self, **options: Any) -> GameBatch:
+        """``n`` games with ``options`` stepped together, for research (numpy masks and
+        observations; :mod:`sengoku.core.batch`). Default: one contract ``State`` a game; a
+        game with a compiled core returns its own, with the same numbers."""
+        from sengoku.core.batch import ContractBatch
+
+        return ContractBatch(self, **options)
 
     def traits(self, **options: Any) -> Traits:
         """The game type for resolved ``options`` (default: the always-safe description,

@@ -71,6 +71,7 @@ from sengoku.core.game import TERMINAL, Event, Game, SengokuError, State, event
 from sengoku.core.record import GameRecord
 from sengoku.core.registry import load_game
 from sengoku.interop.encoders import Encoder, canonical_json, encoder_for
+from sengoku.interop.vector import VectorEnv
 
 PREFIX = "sengoku_"
 #: Chance nodes at the start of a stochastic configuration: the bytes of the Sengoku seed.
@@ -239,6 +240,11 @@ class SengokuSpielGame(pyspiel.Game):  # type: ignore[misc]
         self.perfect_information = self.context.perfect_information
         self.stochastic = self.context.stochastic
         self.encoder = self.context.encoder
+
+    def vector_env(self, num_envs: int, autoreset: bool = True) -> VectorEnv:
+        """``num_envs`` games of this game and options stepped together, with numpy masks
+        and observation tensors (:mod:`sengoku.interop.vector`; native for Gungi)."""
+        return VectorEnv(self.sengoku_game.name, num_envs, autoreset, **self.sengoku_options)
 
     def max_chance_nodes_in_history(self) -> int:
         return CHANCE_NODES if self.stochastic else 0

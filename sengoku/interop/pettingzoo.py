@@ -54,11 +54,18 @@ from sengoku.core.game import TERMINAL, IllegalAction, SengokuError, State
 from sengoku.core.registry import load_game
 from sengoku.interop.encoders import LegalInts, encoder_for
 from sengoku.interop.lazy import LazyObservation
+from sengoku.interop.vector import VectorEnv
 
 
 def env(game: str, render_mode: str | None = None, **options: Any) -> SengokuWrapper:
     """The wrapped environment of ``game`` (as PettingZoo wraps its classic games)."""
     return SengokuWrapper(raw_env(game, render_mode=render_mode, **options), illegal_reward=-1)
+
+
+def vector_env(game: str, num_envs: int, autoreset: bool = True, **options: Any) -> VectorEnv:
+    """``num_envs`` games of ``game`` stepped together, with these environments' actions,
+    masks and observations (:mod:`sengoku.interop.vector`; Gungi's run in its native core)."""
+    return VectorEnv(game, num_envs, autoreset, **options)
 
 
 class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
@@ -323,4 +330,4 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         """Nothing to release: the environment holds no window or process."""
 
 
-__all__ = ["SengokuWrapper", "env", "raw_env"]
+__all__ = ["SengokuWrapper", "env", "raw_env", "vector_env"]

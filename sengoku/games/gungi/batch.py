@@ -38,6 +38,7 @@ class GungiBatch:
     """``n`` Gungi games with the same options, stepped together."""
 
     num_actions = NUM_DISTINCT_ACTIONS
+    num_players = 2
 
     def __init__(self, native: bool | None = None, **options: Any) -> None:
         self.game = Gungi()
@@ -68,6 +69,14 @@ class GungiBatch:
         else:
             self._states = starts
         return self.observations()
+
+    def reset_game(self, i: int, seed: int) -> None:
+        """Start game ``i`` again as ``new_state(seed=seed)`` (the others go on)."""
+        start = self.game.new_state(seed=seed, **self.options)
+        if self.native:
+            self._batch.reset_game(i, native_core.full_position(start))
+        else:
+            self._states[i] = start
 
     # ------------------------------------------------------------------ queries
     def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:

@@ -7,7 +7,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
@@ -44,6 +44,12 @@ from sengoku.games.gungi.pieces import (
 )
 from sengoku.games.gungi.state import PLAY, SETUP, GungiState
 from sengoku.games.gungi.the_end import judge
+
+if TYPE_CHECKING:
+    from sengoku.core.batch import GameBatch
+
+#: The starting position of each (resolved options, first player), cloned by ``new_state``.
+_STARTS: dict[tuple[Any, ...], GungiState] = {}
 
 MAX_GAME_LENGTH = 1000
 
@@ -105,6 +111,12 @@ class Gungi(Game):
 
         return GungiEncoder(self.max_game_length(**options))
 
+    def batch(self, **options: Any) -> GameBatch:
+        # The native core keeps the games in C++ (batch.py), with the contract's numbers.
+        from sengoku.games.gungi.batch import GungiBatch
+
+        return GungiBatch(**options)
+
     def traits(self, **options: Any) -> Traits:
         # The setup draws from the seed only to choose a random first player.
         random_first = options.get("first_player") == "random"
@@ -139,7 +151,14 @@ class Gungi(Game):
         first = opts["first_player"]
         if first == "random":
             first = random.Random(seed).choice(("white", "black"))
-        return self._from_fen(MODES[opts["mode"]].setup, opts, WHITE if first == "white" else BLACK)
+        # Every game of a mode starts from the same position: it is read from the mode's FEN
+        # once, and each new game is a clone (self-play starts thousands of games a second).
+        key = (tuple(sorted(opts.items())), first)
+        start = _STARTS.get(key)
+        if start is None:
+            color = WHITE if first == "white" else BLACK
+            start = _STARTS[key] = self._from_fen(MODES[opts["mode"]].setup, opts, color)
+        return start.clone()
 
     def from_fen(self, fen: str, *, study: bool = False, **options: Any) -> GungiState:
         """A position from gungi.js FEN (its mode field sets the mode).
