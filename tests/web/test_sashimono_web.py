@@ -18,6 +18,7 @@ from tests.web.helpers import (
     assert_within_window,
     no_horizontal_overflow,
     shot,
+    start_game,
 )
 
 #: Marks one thing to click: a choice button, else a highlighted card or space (the renderer
@@ -63,6 +64,7 @@ def has_casualty(page: Page) -> bool:
 
 def look(page: Page, name: str) -> None:
     """Screenshots of the position at both sizes, with the hand and the choices in view."""
+    page.mouse.move(0, 0)  # no card under the pointer: its explanation would hide the table
     for width, height in ((1920, 1080), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(150)
@@ -136,6 +138,7 @@ def check_end(page: Page, watch: PageWatch, name: str) -> str:
     assert re.search(r"\b(win|wins|lose|defeat)\b", f"{headline} {reason}", re.I), reason
     assert_clean_text(page)
     assert not watch.failed, watch.failed
+    page.mouse.move(0, 0)
     for width, height in ((1920, 1080), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(150)
@@ -183,3 +186,61 @@ def test_a_whole_solo_game_against_the_kagemusha_by_clicks(new_page: Any) -> Non
     assert counts["click"] > 0
     result = check_end(page, watch, "sashimono-solo")
     assert "Kagemusha" in result or "defeat" in result
+
+
+def test_hot_seat_on_a_phone_passes_the_device_then_replays(new_page: Any) -> None:
+    """Two players at one phone: the table hides while the device changes hands, choices are
+    clicks, and the replay draws the game with the same renderer."""
+    page: Page = new_page(390, 844)
+    watch = PageWatch(page)
+    start_game(page, "sashimono", "hotseat")
+    rng = random.Random(3)
+    passes = 0
+    for _ in range(40):
+        page.wait_for_function(
+            "() => document.querySelector('.pass-screen:not([hidden]),"
+            ' .board-area[data-interactive="true"] [data-target],'
+            ' .board-area[data-interactive="true"] .s-choices button\')'
+        )
+        if page.locator(".pass-screen:not([hidden])").count():
+            passes += 1
+            expect(page.locator(".board-area")).to_have_class(re.compile(r"\bcovered\b"))
+            expect(page.locator("#moves")).to_have_text("Hidden while the device is passed.")
+            page.click("#pass-ready")
+            if passes >= 2:
+                break
+            continue
+        _, before = status(page)
+        if page.evaluate(PICK, rng.randrange(1, 2**30)) is None:
+            continue
+        page.click("[data-pick]")
+        page.wait_for_function(
+            "n => { const s = document.getElementById('status');"
+            " return Number(s.dataset.ply) > n || document.querySelector("
+            "'.s-choices button.s-choice.primary, .pass-screen:not([hidden])'); }",
+            arg=before,
+        )
+    assert passes >= 2
+    # The seat on screen sees its own hand and only backs of the other's.
+    page.wait_for_selector(".s-hands")
+    assert page.locator(".s-side.theirs .s-back").count() > 0
+    assert page.locator(".s-side.theirs .s-hand-card").count() == 0
+    no_horizontal_overflow(page)
+    assert_clean_text(page)
+    page.mouse.move(0, 0)
+    shot(page, "sashimono-hot-seat-390")
+    page.click("#resign")
+    page.click(".dialog button.danger")
+    panel = page.locator(".end-panel")
+    expect(panel.locator(".end-reason")).to_contain_text("resignation")
+    panel.locator("a", has_text="Replay").click()
+    page.wait_for_url("**/replay/*")
+    counter = page.locator("#replay-counter")
+    expect(counter).to_have_text(re.compile(r"^\d+ / \d+$"), timeout=30_000)
+    page.click("#replay-first")
+    page.click("#replay-next")
+    expect(counter).to_have_text(re.compile(r"^1 / "))
+    assert page.locator(".s-sonae").count() >= 2
+    assert_clean_text(page)
+    assert not watch.failed, watch.failed
+    shot(page, "sashimono-replay-390")

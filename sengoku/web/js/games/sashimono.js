@@ -141,7 +141,7 @@ function kumiFace(stack, armyName) {
     return el(
       `div.s-kumi.back.army-${armyName}`,
       {},
-      el("span.s-back-kanji", { "aria-hidden": "true" }, "組"),
+      el("span.s-back-kanji", { "aria-hidden": "true" }, "兵"),
       el("span.s-back-word", {}, stack.rank > 1 ? `Hidden ×${stack.rank}` : "Hidden"),
     );
   }
@@ -225,7 +225,12 @@ export default {
         kanji: won ? "勝" : "負",
       };
     }
-    return null;
+    // A duel: the winner and how, in words (the headline stays the page's own).
+    const names = (result.winners || []).map((w) => armyOf(view?.sides?.find((x) => x.seat === w)?.army).name);
+    if (!names.length) return { reason: `No winner: ${reason}.` };
+    const vp = (view?.sides || []).map((x) => `${armyOf(x.army).name} ${x.vp}`).join(", ");
+    const how = result.reason === "vp" ? `the first to ${view?.vp_target ?? "the target of"} VP` : reason;
+    return { reason: `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"}: ${how} (${vp} VP).` };
   },
   create(root) {
     root.classList.add("sashimono");
@@ -394,12 +399,13 @@ export default {
         return grid;
       };
 
-      const sidePanel = (s) => {
+      const sidePanel = (s, i) => {
         const who = sideOf(s.seat);
         const army = armyOf(s.army);
         const mine = who === "own" && me !== null;
+        // "first" and "second": where the panel goes (yours first; a spectator sees seat order)
         return el(
-          `section.s-side.${mine ? "mine" : "theirs"}.army-${s.army}`,
+          `section.s-side.${mine ? "mine" : "theirs"}.${i ? "second" : "first"}.army-${s.army}`,
           { "data-seat": s.seat },
           el(
             "div.s-side-head",
@@ -412,7 +418,7 @@ export default {
           s.scored?.length
             ? el("div.s-scored", {}, el("span.s-label", {}, "Scored:"), s.scored.map((id) => explain(el("span.s-chip", {}, catalog.get(id)?.name || pretty(id)), cardInfo(catalog.get(id), id))))
             : null,
-          mine ? null : el("div.s-backs", { "aria-label": `${army.name}'s hand` }, el("span.s-label", {}, "Hand:"), Array.from({ length: Math.min(s.hand_count, 8) }, () => el("span.s-back.kumi", {}, "組")), Array.from({ length: Math.min(s.sashimono_hand_count, 6) }, () => el("span.s-back.sas", {}, "指"))),
+          mine ? null : el("div.s-backs", { "aria-label": `${army.name}'s hand` }, el("span.s-label", {}, "Hand:"), Array.from({ length: Math.min(s.hand_count, 8) }, () => el("span.s-back.kumi", {}, "兵")), Array.from({ length: Math.min(s.sashimono_hand_count, 6) }, () => el("span.s-back.sas", {}, "指"))),
         );
       };
 
@@ -469,7 +475,7 @@ export default {
         if (up("N")) plans.push(`${up("N")} battle${up("N") > 1 ? "s" : ""} on your ${LINE_WORDS[k.row_attacked] || k.row_attacked} (its Nagae-Gumi)`);
         if (up("K")) plans.push(`${up("K")} more Kumi to its line (its Kiba-Tai)`);
         return el(
-          "section.s-side.theirs.kagemusha",
+          "section.s-side.theirs.second.kagemusha",
           {},
           el("div.s-side-head", {}, el("strong", {}, ARMY.kagemusha.mark, " The Kagemusha (", army.name, ")"), el("span.s-vp", {}, `${k.vp} VP`), el("span.s-counts", {}, `Kumi deck ${k.kumi_deck_count} · Sashimono deck ${k.sashimono_deck_count}`)),
           el("p.s-army-line", {}, `Its Army stands on space ${k.army_position} (${SLOTS[k.army_position - 1] || "?"}) of your Sonae and moves next to space ${k.next_position} (${SLOTS[k.next_position - 1] || "?"}).`),
@@ -498,7 +504,7 @@ export default {
       }
       if (v.played) {
         const card = catalog.get(v.played.card);
-        sentences.push(el("p.s-played", {}, `In play: ${card?.name || pretty(v.played.card)} beside ${LINE_WORDS[v.played.line] || v.played.line} (${v.played.slot})${v.played.used?.length ? `; used: ${v.played.used.join(", ")}` : ""}.`));
+        sentences.push(el("p.s-played", {}, `In play: ${card?.name || pretty(v.played.card)} beside ${LINE_WORDS[v.played.line] || v.played.line} (${v.played.slot})${v.played.used?.length ? `; ${v.played.used.length} action${v.played.used.length > 1 ? "s" : ""} used` : ""}.`));
       }
       let promptText;
       let hint = "";
