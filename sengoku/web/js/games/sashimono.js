@@ -91,7 +91,7 @@ function requirementWords(req) {
 
 /** A requirement icon: Kumi letters in their colours, or a word. */
 function requirementChip(req) {
-  if (req === "gunbai") return el("span.s-req.gunbai", { "aria-label": "Gunbai" }, "軍配");
+  if (req === "gunbai") return el("span.s-req.gunbai", {}, "Gunbai");
   if (req === "hidden") return el("span.s-req.hidden", {}, "Hidden");
   if (req === "pair") return el("span.s-req.pair", {}, "Pair");
   return el("span.s-req", {}, [...req].map((t) => el(`span.s-kumi-letter.k-${t}`, {}, t)));
