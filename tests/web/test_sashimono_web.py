@@ -118,6 +118,62 @@ def play_to_the_end(page: Page, name: str, seed: int, limit_s: float) -> dict[st
     return counts
 
 
+def click_and_wait(page: Page, selector: str) -> None:
+    """Click the first element matching ``selector`` and wait for the next decision."""
+    _, before = status(page)
+    page.locator(selector).first.click()
+    page.wait_for_function(
+        "n => Number(document.getElementById('status').dataset.ply) > n", arg=before
+    )
+
+
+def luminance(rgb: str) -> float:
+    r, g, b = (int(x) / 255 for x in re.findall(r"\d+", rgb)[:3])
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def pick_then_place(page: Page) -> None:
+    """The setup by clicking the looked-at cards, then an Action turn: a card from the hand,
+    then one of the slots it may go to; the card shows there, marked as the last move."""
+    interactive = '.board-area[data-interactive="true"]'
+    for _ in range(2):  # two of the five Sashimono looked at go back under the deck
+        page.wait_for_selector(f"{interactive} .s-hand-group.looking [data-target]")
+        click_and_wait(page, ".s-hand-group.looking [data-target]")
+    page.wait_for_selector(f'{interactive} button.s-choice[data-kind="turn"]')
+    expect(page.locator(".s-prompt")).to_contain_text("Action turn or a Score turn")
+    click_and_wait(page, 'button.s-choice[data-kind="turn"]:has-text("Action")')
+    card = page.locator(".s-hands .s-hand-card.s-target").first
+    card_id = card.get_attribute("data-card")
+    click_and_wait(page, f'.s-hand-card[data-card="{card_id}"]')
+    # Now only the slots this card may take are lit, and the prompt says so in words.
+    expect(page.locator(".s-prompt")).to_contain_text("next to one line of your Sonae")
+    slots = page.locator(".s-side.mine .s-slot.s-target")
+    assert 0 < slots.count() <= 12
+    slot = slots.first.get_attribute("data-slot")
+    click_and_wait(page, f'.s-side.mine .s-slot[data-slot="{slot}"]')
+    placed = page.locator(f'.s-side.mine .s-slot[data-slot="{slot}"]')
+    expect(placed).to_have_attribute("data-card", card_id or "")
+    assert page.locator(".s-hands .s-hand-card").count() == 2
+    # The last move is marked at 3:1 contrast or more against the table, and its short
+    # animation is off for those who ask for less motion.
+    expect(placed).to_have_class(re.compile(r"\bs-changed\b"))
+    ring = placed.evaluate("e => getComputedStyle(e).boxShadow")
+    table = page.locator(".s-side.mine .s-sonae").evaluate(
+        "e => getComputedStyle(e).backgroundColor"
+    )
+    assert contrast(ring, table) >= 3, (ring, table)
+    assert placed.evaluate("e => getComputedStyle(e).animationName") == "s-pop"
+    page.emulate_media(reduced_motion="reduce")
+    assert placed.evaluate("e => getComputedStyle(e).animationName") == "none"
+    page.emulate_media(reduced_motion="no-preference")
+
+
 def new_game(page: Page, mode: str, vp: int) -> None:
     """From the setup page, by clicks: the mode, the VP to win, the AI seat (in a duel)."""
     page.goto("/new/sashimono")
@@ -167,6 +223,7 @@ def test_a_whole_duel_against_the_ai_by_clicks(new_page: Any) -> None:
     first_card.hover()
     expect(page.locator(".s-info")).to_be_visible()
     expect(page.locator(".s-info")).to_contain_text("needs")
+    pick_then_place(page)
     counts = play_to_the_end(page, "sashimono-duel", seed=16, limit_s=110)
     assert counts["click"] > 0  # cards, slots or cells were clicked, not only buttons
     check_end(page, watch, "sashimono-duel")

@@ -375,6 +375,7 @@ export default {
                 el("span.s-slot-reqs", {}, (card?.actions || []).map((a) => requirementChip(a.requires[0] || ""))),
               ),
             );
+            node.dataset.card = held.card;
             if (held.bowed) node.dataset.bowed = "true";
             explain(node, `${slot}${held.bowed ? " (bowed: used)" : ""}: ${cardInfo(card, held.card)}`);
           } else {
