@@ -9,6 +9,11 @@ from the hand, then its Sashimono slot: ``step`` ``card`` then ``slot``), ``card
 bottom), ``rearrange``, ``order``, ``bonus``, ``pass`` (no bonus, no training), ``done`` and
 ``end``. Hand positions (``h1``...) are the acting seat's own hand; cells ``a1``..``c3`` are
 Sonae cells, ``enemy k1``... the enemy's Kumi; slots are ``top-a``...
+
+Besides ``card``, ``slot`` and ``hand``, a description names the table object it points at so
+that a client can make it clickable: ``cell`` with ``side`` (``own`` or ``enemy``; the
+Kagemusha's Kumi line cells are ``k1``...), ``line`` (``row1``...``colc``) with ``side``, and
+``look`` (the 0-based place of a card being looked at, named by ``card`` or ``kumi``).
 """
 
 from __future__ import annotations
