@@ -95,6 +95,15 @@ def play_to_the_end(page: Page, name: str, seed: int, limit_s: float) -> dict[st
             seen_casualty = True
             counts["casualties"] += 1
             look(page, f"{name}-casualty")
+        bowed = page.locator('.s-slot[data-bowed="true"] .s-slotcard')
+        if "bowed" not in counts and bowed.count():
+            # A bowed Sashimono is turned a quarter: its matrix is (0, s, -s, 0).
+            matrix = bowed.first.evaluate("e => getComputedStyle(e).transform")
+            a, b = (float(x) for x in re.findall(r"-?[\d.e-]+", matrix)[:2])
+            assert abs(a) < 1e-6 and b > 0, matrix
+            counts["bowed"] = 1
+            page.mouse.move(0, 0)
+            shot(page, f"{name}-bowed-1920")
         if not seen_mid and before >= 8:
             seen_mid = True
             look(page, f"{name}-mid")
@@ -286,6 +295,18 @@ def test_hot_seat_on_a_phone_passes_the_device_then_replays(new_page: Any) -> No
     assert_clean_text(page)
     page.mouse.move(0, 0)
     shot(page, "sashimono-hot-seat-390")
+    # A long press on a card (a touch held) explains it; a touch elsewhere puts that away.
+    card = page.locator(".s-hands .s-hand-card, .s-hands .s-hand-kumi").first
+    card.dispatch_event("pointerdown", {"pointerType": "touch", "isPrimary": True})
+    info = page.locator(".s-info")
+    expect(info).to_be_visible()
+    expect(info).to_contain_text(re.compile(r"needs|attack"))
+    card.dispatch_event("pointerup", {"pointerType": "touch", "isPrimary": True})
+    shot(page, "sashimono-long-press-390")
+    page.locator(".s-side-head").first.dispatch_event(
+        "pointerdown", {"pointerType": "touch", "isPrimary": True}
+    )
+    expect(info).to_be_hidden()
     page.click("#resign")
     page.click(".dialog button.danger")
     panel = page.locator(".end-panel")

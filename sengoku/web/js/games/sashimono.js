@@ -245,6 +245,11 @@ export default {
     let pressTimer = null;
     let suppressClick = false;
 
+    // A touch anywhere else puts a long-press explanation away.
+    root.addEventListener("pointerdown", (e) => {
+      if (e.pointerType !== "mouse" && !e.target.closest?.("[data-info]")) hideInfo();
+    });
+
     loadCatalog().then((c) => {
       catalog = c;
       if (model) draw();
@@ -274,7 +279,9 @@ export default {
       node.addEventListener("focus", () => showInfo(node));
       node.addEventListener("blur", hideInfo);
       node.addEventListener("pointerdown", (e) => {
+        suppressClick = false; // a long-press eats only the click that ends it
         if (e.pointerType === "mouse") return;
+        hideInfo();
         clearTimeout(pressTimer);
         pressTimer = setTimeout(() => {
           suppressClick = true;
