@@ -147,9 +147,8 @@ def contrast(a: str, b: str) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
-def pick_then_place(page: Page) -> None:
-    """The setup by clicking the looked-at cards, then an Action turn: a card from the hand,
-    then one of the slots it may go to; the card shows there, marked as the last move."""
+def setup_then_action_turn(page: Page) -> None:
+    """Click through the setup (two looked-at Sashimono go back), then take an Action turn."""
     interactive = '.board-area[data-interactive="true"]'
     for _ in range(2):  # two of the five Sashimono looked at go back under the deck
         page.wait_for_selector(f"{interactive} .s-hand-group.looking [data-target]")
@@ -157,6 +156,12 @@ def pick_then_place(page: Page) -> None:
     page.wait_for_selector(f'{interactive} button.s-choice[data-kind="turn"]')
     expect(page.locator(".s-prompt")).to_contain_text("Action turn or a Score turn")
     click_and_wait(page, 'button.s-choice[data-kind="turn"]:has-text("Action")')
+
+
+def pick_then_place(page: Page) -> None:
+    """The setup by clicking the looked-at cards, then an Action turn: a card from the hand,
+    then one of the slots it may go to; the card shows there, marked as the last move."""
+    setup_then_action_turn(page)
     card = page.locator(".s-hands .s-hand-card.s-target").first
     card_id = card.get_attribute("data-card")
     click_and_wait(page, f'.s-hand-card[data-card="{card_id}"]')
@@ -322,3 +327,20 @@ def test_hot_seat_on_a_phone_passes_the_device_then_replays(new_page: Any) -> No
     assert_clean_text(page)
     assert not watch.failed, watch.failed
     shot(page, "sashimono-replay-390")
+
+
+def test_a_card_dragged_onto_a_space_is_played_there(new_page: Any) -> None:
+    page: Page = new_page(1920, 1080)
+    watch = PageWatch(page)
+    new_game(page, "duel", vp=3)
+    setup_then_action_turn(page)
+    card = page.locator('.s-hands .s-hand-card[draggable="true"]').first
+    card_id = card.get_attribute("data-card")
+    # an empty space of your Sonae that is not the corner one the test might miss
+    target = page.locator(".s-side.mine .s-slot.s-drop").nth(4)
+    slot = target.get_attribute("data-slot")
+    card.drag_to(target)
+    placed = page.locator(f'.s-side.mine .s-slot[data-slot="{slot}"]')
+    expect(placed).to_have_attribute("data-card", card_id or "")
+    assert page.locator(".s-hands .s-hand-card").count() == 2
+    assert not watch.failed, watch.failed

@@ -239,6 +239,8 @@ export default {
     let focus = null; // the table object clicked whose choices are shown
     let lastKey = "";
     let lastSame = "";
+    let dragging = null; // the play_card choice of the card being dragged
+    let pendingSlot = null; // the slot a card was dropped on
     let lastSig = null;
     let changed = new Set();
     const info = el("div.s-info", { role: "tooltip", hidden: true });
@@ -402,6 +404,24 @@ export default {
               node.dataset.info = `${node.dataset.info}\nThe Kagemusha's Army moves here next (space ${i + 1}).`;
             }
           }
+          if (who === "own" && me !== null && !held && !node.dataset.army) {
+            node.classList.add("s-drop");
+            node.addEventListener("dragover", (e) => {
+              if (!dragging) return;
+              e.preventDefault();
+              node.classList.add("s-drop-over");
+            });
+            node.addEventListener("dragleave", () => node.classList.remove("s-drop-over"));
+            node.addEventListener("drop", (e) => {
+              e.preventDefault();
+              if (!dragging) return;
+              const play = dragging;
+              dragging = null;
+              root.classList.remove("s-dragging");
+              pendingSlot = { slot, play: play.action }; // the slot follows (see update)
+              model.send(play.action);
+            });
+          }
           grid.append(clickable(node, who === "own" ? `slot:${slot}` : `enemy-slot:${slot}`, `${s.seat}:slot:${slot}`));
         });
         return grid;
@@ -443,6 +463,22 @@ export default {
         const cards = (own.sashimono_hand || []).map((id) => {
           const node = el("div.s-hand-card", { "data-card": id }, cardFace(id, catalog));
           explain(node, cardInfo(catalog.get(id), id));
+          const play = (targets.get(`card:${id}`) || []).find((l) => l.kind === "play_card");
+          if (play) {
+            // Dragging a card onto a space plays it there: the card, then that slot.
+            node.draggable = true;
+            node.addEventListener("dragstart", (e) => {
+              hideInfo();
+              e.dataTransfer.setData("text/plain", id);
+              e.dataTransfer.effectAllowed = "move";
+              dragging = play;
+              root.classList.add("s-dragging");
+            });
+            node.addEventListener("dragend", () => {
+              dragging = null;
+              root.classList.remove("s-dragging");
+            });
+          }
           return clickable(node, `card:${id}`);
         });
         const looking = v.looking && v.looking.owner === me && Array.isArray(v.looking.cards) ? v.looking : null;
@@ -565,6 +601,14 @@ export default {
     return {
       update(m) {
         const key = m.legal.map((l) => l.action).join("|");
+        if (pendingSlot) {
+          // A card dropped on a space: now that its slot is asked, place it there; when that
+          // slot is not one it may take, the player picks among those lit up.
+          const slots = m.interactive ? m.legal.filter((l) => l.kind === "choose_slot") : [];
+          const wanted = slots.find((l) => l.slot === pendingSlot.slot);
+          if (wanted) setTimeout(() => m.send(wanted.action), 0);
+          else if (!m.legal.some((l) => l.action === pendingSlot.play)) pendingSlot = null;
+        }
         if (key !== lastKey) focus = null;
         lastKey = key;
         // The same position again (the socket repeats what a request already answered): keep
