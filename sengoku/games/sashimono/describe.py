@@ -43,6 +43,24 @@ LINE_WORDS = {
 }
 
 
+#: The notations that end a step, in words (the step says what ends).
+DONE_WORDS = {
+    "done": ("done", "Done with this card", "Finish this card's actions."),
+    "ante done": ("done", "No more ante: fight", "Add no more to the battle: it is fought now."),
+    "end": ("end", "Place no more Kumi", "Place no more Kumi from your hand this turn."),
+    "keep": ("keep", "Keep the rest in play", "Keep your other Sashimono in play."),
+}
+
+
+def _bonus_effect(name: str) -> str:
+    """A Score turn's bonus action's effect in words ('' for a name it does not know)."""
+    from sengoku.games.sashimono.score_turn import BONUS, BONUS_EFFECT
+
+    if name not in BONUS:
+        return ""
+    return str(describe_effect(BONUS_EFFECT[BONUS.index(name)]))
+
+
 def _hand(arg: str) -> str:
     return (
         f"the card in your hand position {arg[1:]}" if arg.startswith("h") else f"the Kumi at {arg}"
@@ -140,11 +158,15 @@ def describe(
         return ActionDescription(
             notation, "choose_slot", f"Into slot {arg}", f"Put {name} into slot {arg}.", objects
         )
+    if notation in DONE_WORDS:
+        kind, label, text = DONE_WORDS[notation]
+        return ActionDescription(notation, kind, label, text, {"step": "choice"})
     if verb == "do":
         objects.update(action=arg, step="choice")
         effect = _action_effect(state, arg)
         text = f"Carry out the card's {arg} action" + (f": {effect}." if effect else ".")
-        return ActionDescription(notation, "card_action", arg, text, objects)
+        label = f"{arg}: {effect}" if effect else arg
+        return ActionDescription(notation, "card_action", label, text, objects)
     if verb == "to":
         cell, _, face = arg.partition(" ")
         objects.update(to=cell, cell=cell, side="own", face=face, step="cell")
@@ -160,8 +182,13 @@ def describe(
         return ActionDescription(notation, "pass", f"No {arg}", f"Take no {arg}.", {})
     if verb == "bonus":
         objects.update(bonus=arg, step="choice")
+        effect = _bonus_effect(arg)
         return ActionDescription(
-            notation, "bonus", f"Bonus: {arg}", f"Take the {arg} bonus.", objects
+            notation,
+            "bonus",
+            f"Bonus {arg}: {effect}" if effect else f"Bonus: {arg}",
+            f"Take the {arg} bonus" + (f": {effect}." if effect else "."),
+            objects,
         )
     if verb == "casualty" and arg.startswith("enemy "):
         kumi = arg.split(" ", 1)[1]
