@@ -9,6 +9,11 @@ from the hand, then its Sashimono slot: ``step`` ``card`` then ``slot``), ``card
 bottom), ``rearrange``, ``order``, ``bonus``, ``pass`` (no bonus, no training), ``done`` and
 ``end``. Hand positions (``h1``...) are the acting seat's own hand; cells ``a1``..``c3`` are
 Sonae cells, ``enemy k1``... the enemy's Kumi; slots are ``top-a``...
+
+Besides ``card``, ``slot`` and ``hand``, a description names the table object it points at so
+that a client can make it clickable: ``cell`` with ``side`` (``own`` or ``enemy``; the
+Kagemusha's Kumi line cells are ``k1``...), ``line`` (``row1``...``colc``) with ``side``, and
+``look`` (the 0-based place of a card being looked at, named by ``card`` or ``kumi``).
 """
 
 from __future__ import annotations
@@ -17,7 +22,43 @@ from typing import Any
 
 from sengoku.core.describe import ActionDescription, generic_description
 from sengoku.games.sashimono.cards import KUMI_NAMES, KUMI_POWER, describe_effect
-from sengoku.games.sashimono.decisions import K_HAND, K_PLAY, K_SHAND, Act
+from sengoku.games.sashimono.decisions import (
+    K_ENEMY,
+    K_HAND,
+    K_LINE,
+    K_LOOK,
+    K_OWN,
+    K_PLAY,
+    K_SHAND,
+    Act,
+    Question,
+)
+from sengoku.games.sashimono.pieces import LINE_NAMES
+
+#: A line's name in words (``row1`` -> "row 1", ``colb`` -> "column b").
+LINE_WORDS = {
+    **{f"row{n}": f"row {n}" for n in (1, 2, 3)},
+    **{f"col{c}": f"column {c}" for c in "abc"},
+    "line": "the Kumi line",
+}
+
+
+#: The notations that end a step, in words (the step says what ends).
+DONE_WORDS = {
+    "done": ("done", "Done with this card", "Finish this card's actions."),
+    "ante done": ("done", "No more ante: fight", "Add no more to the battle: it is fought now."),
+    "end": ("end", "Place no more Kumi", "Place no more Kumi from your hand this turn."),
+    "keep": ("keep", "Keep the rest in play", "Keep your other Sashimono in play."),
+}
+
+
+def _bonus_effect(name: str) -> str:
+    """A Score turn's bonus action's effect in words ('' for a name it does not know)."""
+    from sengoku.games.sashimono.score_turn import BONUS, BONUS_EFFECT
+
+    if name not in BONUS:
+        return ""
+    return str(describe_effect(BONUS_EFFECT[BONUS.index(name)]))
 
 
 def _hand(arg: str) -> str:
@@ -31,8 +72,8 @@ def _where(arg: str) -> str:
         return f"hand position {arg[1:]}"
     if "-" in arg:
         return f"slot {arg}"
-    if arg.startswith("row") or arg == "line":
-        return f"{arg.replace('row', 'row ')}"
+    if arg in LINE_WORDS:
+        return LINE_WORDS[arg]
     return f"cell {arg}"
 
 
@@ -65,7 +106,15 @@ def describe(
     seat's :func:`own_hands` (computed when not given)."""
     notation = str(action)
     verb, _, arg = notation.partition(" ")
-    objects: dict[str, Any] = {}
+    objects: dict[str, Any] = table_objects(state, action)
+    if action.kind == K_LOOK:
+        return _look(state, notation, verb, action.arg, objects)
+    if verb == "with" and _question(state) is Question.SWAP_WITH:
+        cell = objects.get("cell", arg)
+        objects["step"] = "choice"
+        return ActionDescription(
+            notation, "swap", f"Swap with {cell}", f"Swap it with the Kumi at {cell}.", objects
+        )
     if action.kind in (K_HAND, K_SHAND):
         hands = own_hands(state) if hands is None else hands
         pile = hands.get("kumi" if action.kind == K_HAND else "cards", [])
@@ -73,11 +122,12 @@ def describe(
             item = str(pile[action.arg])
             if action.kind == K_HAND:
                 objects["kumi"] = item
-                held = f"your {KUMI_NAMES.get(item, item)} (hand position {action.arg + 1})"
+                name = KUMI_NAMES.get(item, item)
             else:
                 objects["card"] = item
-                held = f"your {state.cs.cards[state.cs.index[item]].name} (hand position {action.arg + 1})"
-            return _simple(notation, verb, arg, objects, held)
+                name = state.cs.cards[state.cs.index[item]].name
+            held = f"your {name} (hand position {action.arg + 1})"
+            return _simple(notation, verb, arg, objects, held, name)
     if action.kind == K_PLAY:
         card = state.card(action.arg)
         objects.update(card=card.id, step="card")
@@ -108,14 +158,18 @@ def describe(
         return ActionDescription(
             notation, "choose_slot", f"Into slot {arg}", f"Put {name} into slot {arg}.", objects
         )
+    if notation in DONE_WORDS:
+        kind, label, text = DONE_WORDS[notation]
+        return ActionDescription(notation, kind, label, text, {"step": "choice"})
     if verb == "do":
         objects.update(action=arg, step="choice")
         effect = _action_effect(state, arg)
         text = f"Carry out the card's {arg} action" + (f": {effect}." if effect else ".")
-        return ActionDescription(notation, "card_action", arg, text, objects)
+        label = f"{arg}: {effect}" if effect else arg
+        return ActionDescription(notation, "card_action", label, text, objects)
     if verb == "to":
         cell, _, face = arg.partition(" ")
-        objects.update(to=cell, face=face, step="cell")
+        objects.update(to=cell, cell=cell, side="own", face=face, step="cell")
         how = "face up" if face == "up" else "hidden (face down)"
         return ActionDescription(
             notation,
@@ -128,8 +182,13 @@ def describe(
         return ActionDescription(notation, "pass", f"No {arg}", f"Take no {arg}.", {})
     if verb == "bonus":
         objects.update(bonus=arg, step="choice")
+        effect = _bonus_effect(arg)
         return ActionDescription(
-            notation, "bonus", f"Bonus: {arg}", f"Take the {arg} bonus.", objects
+            notation,
+            "bonus",
+            f"Bonus {arg}: {effect}" if effect else f"Bonus: {arg}",
+            f"Take the {arg} bonus" + (f": {effect}." if effect else "."),
+            objects,
         )
     if verb == "casualty" and arg.startswith("enemy "):
         kumi = arg.split(" ", 1)[1]
@@ -144,26 +203,83 @@ def describe(
     return _simple(notation, verb, arg, objects, None)
 
 
-def _simple(
-    notation: str, verb: str, arg: str, objects: dict[str, Any], held: str | None
+def _question(state: Any) -> Question | None:
+    prompt = getattr(state, "prompt", None)
+    return None if prompt is None else prompt.kind
+
+
+def table_objects(state: Any, action: Act) -> dict[str, Any]:
+    """Where on the table ``action`` points, so that a client can make the thing clickable:
+    a Sonae cell (``cell``, with ``side`` ``own`` or ``enemy``; the Kagemusha's Kumi line
+    cells are ``k1``...), a ``line`` of the Sonae, a looked-at card (``look``, 0-based)."""
+    if action.kind == K_OWN:
+        actor = state.current_player
+        return {"cell": state.cell_name(actor, action.arg), "side": "own"}
+    if action.kind == K_ENEMY:
+        enemy = 2 if state.solo else 1 - state.current_player
+        return {"cell": state.cell_name(enemy, action.arg), "side": "enemy"}
+    if action.kind == K_LINE and 0 <= action.arg < len(LINE_NAMES):
+        # lines are the enemy's in a battle, else the acting seat's own
+        battle = _question(state) is Question.BATTLE
+        return {"line": LINE_NAMES[action.arg], "side": "enemy" if battle else "own"}
+    return {}
+
+
+def _look(
+    state: Any, notation: str, verb: str, index: int, objects: dict[str, Any]
 ) -> ActionDescription:
-    """The verbs described from their argument alone (``held``: what a hand position holds)."""
+    """A card being looked at (``bottom L1``, ``keep L2``...), named when the acting seat is
+    the looker (it always is: only the looker is asked)."""
+    looking = list(getattr(state, "looking", []) or [])
+    objects.update(look=index, step="choice")
+    name = f"card L{index + 1}"
+    if 0 <= index < len(looking) and state.looking_owner == state.current_player:
+        item = looking[index]
+        if isinstance(item, str):
+            objects["kumi"] = item
+            name = KUMI_NAMES.get(item, item)
+        else:
+            card = state.card(item)
+            objects["card"] = card.id
+            name = card.name
+    if verb == "bottom":
+        return ActionDescription(
+            notation,
+            "look",
+            f"Bottom: {name}",
+            f"Put {name} at the bottom of the deck.",
+            objects,
+        )
+    word = "Keep" if verb == "keep" else verb.capitalize()
+    return ActionDescription(notation, "look", f"{word} {name}", f"{word} {name}.", objects)
+
+
+def _simple(
+    notation: str,
+    verb: str,
+    arg: str,
+    objects: dict[str, Any],
+    held: str | None,
+    held_name: str | None = None,
+) -> ActionDescription:
+    """The verbs described from their argument alone (``held``: what a hand position holds,
+    ``held_name``: its name alone)."""
     enemy = arg.startswith("enemy ")
     if enemy:
         arg = arg.split(" ", 1)[1]
         objects["side"] = "enemy"
     simple: dict[str, tuple[str, str, str]] = {
         # verb: (kind, label template, sentence template)
-        "train": ("train", "Train {a}", "Train {w}."),
-        "with": ("train", "With {a}", "Train with {h}."),
+        "train": ("train", "Train {a}", "Train the Kumi at {a}."),
+        "with": ("train", "Train with {n}", "Train with {h}."),
         "swap": ("swap", "Swap {a}", "Swap the Kumi at {a}."),
         "flip": ("flip", "Flip {a}", "Flip the Kumi at {a}."),
         "reveal": ("reveal", "Reveal {a}", "Reveal the hidden Kumi at {a}."),
-        "return": ("return", "Return {a}", "Return the card in {w}."),
-        "bury": ("bury", "Bury {a}", "Bury {x}."),
-        "kumi": ("kumi", "Kumi {a}", "Take {h} to place in your Sonae."),
-        "ante": ("ante", "Ante {a}", "Ante {h} for the battle."),
-        "battle": ("battle", "Battle {a}", "Start a battle on {w}."),
+        "return": ("return", "Return {a} to hand", "Return the card in {w}."),
+        "bury": ("bury", "Bury {n}", "Bury {x}."),
+        "kumi": ("kumi", "Place {n}", "Take {h} to place in your Sonae."),
+        "ante": ("ante", "Ante {n}", "Ante {h} for the battle."),
+        "battle": ("battle", "Attack {w}", "Attack the enemy's {w}."),
         "casualty": ("casualty", "Casualty {a}", "Take the Kumi at {a} as your casualty."),
         "gunbai": ("gunbai", "Gunbai {a}", "Put the Gunbai on {a}."),
         "bottom": (
@@ -171,10 +287,14 @@ def _simple(
             "Bottom {a}",
             "Put the looked-at Kumi {a} at the bottom of the Kumi deck.",
         ),
-        "rearrange": ("rearrange", "Rearrange {a}", "Rearrange {w}."),
-        "order": ("order", "Order {a}", "Put the line in the order {a} (by the old spaces)."),
+        "rearrange": ("rearrange", "Rearrange {w}", "Rearrange {w}."),
+        "order": (
+            "order",
+            "Order {o}",
+            "Put the line in the new order {o} (each old space, first to last).",
+        ),
         "keep": ("keep", "Keep", "Keep it."),
-        "discard": ("discard", "Discard {a}", "Discard {h}."),
+        "discard": ("discard", "Discard {n}", "Discard {h}."),
         "peek": ("peek", "Peek at {a}", "Peek at the hidden Kumi at {a}."),
         "choose": ("choose", "{a}", "Choose the effect {a}."),
         "done": ("done", "Done", "Finish this step."),
@@ -182,7 +302,9 @@ def _simple(
     }
     if verb in simple:
         kind, label, text = simple[verb]
-        fill = {"a": arg, "w": _where(arg), "h": held or _hand(arg)}
+        order = ", ".join(arg[i : i + 2] for i in range(0, len(arg), 2))
+        fill = {"a": arg, "w": _where(arg), "h": held or _hand(arg), "o": order}
+        fill["n"] = held_name or arg
         fill["x"] = held or f"the card in {fill['w']}"
         if arg:
             key = (
@@ -190,7 +312,7 @@ def _simple(
                 if "-" in arg
                 else ("hand" if arg.startswith("h") and arg[1:].isdigit() else "to")
             )
-            objects[key] = arg
+            objects.setdefault(key, arg)
         objects["step"] = "choice"
         label, text = label.format(**fill), text.format(**fill)
         if enemy:
@@ -198,6 +320,15 @@ def _simple(
             text = text.replace("the hidden Kumi at", "the enemy's hidden Kumi at")
         return ActionDescription(notation, kind, label, text, objects)
     return generic_description(notation)
+
+
+def ongoing_text(ongoing: Any) -> str:
+    """A card's ongoing ability in words ('' when it has none)."""
+    if not ongoing:
+        return ""
+    if "modifier" in ongoing:
+        return f"Ongoing: +{ongoing['amount']} {ongoing['modifier']} ({ongoing['scope']})."
+    return f"Ongoing: on {ongoing['trigger']}, {describe_effect(ongoing['effect'])}."
 
 
 def catalog(state_or_cards: Any) -> dict[str, Any]:
@@ -221,6 +352,7 @@ def catalog(state_or_cards: Any) -> dict[str, Any]:
                     for a in c.actions
                 ],
                 "ongoing": c.ongoing is not None,
+                "ongoing_text": ongoing_text(c.ongoing),
             }
             for c in cs.cards
         ],

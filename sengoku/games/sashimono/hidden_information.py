@@ -105,6 +105,7 @@ def view(state: SashimonoState, seat: int | None) -> dict[str, Any]:
             "vp": k.vp,
             "scored": [state.card(c).id for c in k.scored],
             "discarded_kumi": list(k.discard),
+            **_kagemusha_plans(state),
         }  # fmt: skip
     if state.battle is not None:
         b = state.battle
@@ -139,3 +140,32 @@ def view(state: SashimonoState, seat: int | None) -> dict[str, Any]:
                       if mine else None),
         }  # fmt: skip
     return out
+
+
+def _kagemusha_plans(state: SashimonoState) -> dict[str, Any]:
+    """What everyone can work out of the Kagemusha's next turn (all of it public): where its
+    Army moves next, the player's lines its Teppo-Gumi (columns) and Nagae-Gumi (rows) battle,
+    and the solo challenges in play, in words."""
+    from sengoku.games.sashimono.kagemusha import nearest_line
+
+    k = state.sides[KAGE]
+    mine = state.sides[0].slots
+    nxt = k.army_pos
+    for _ in range(12):
+        nxt = (nxt + 1) % 12
+        if mine[nxt] is None:
+            break
+    else:
+        nxt = k.army_pos
+    options = state.game.options
+    challenges = [
+        options[name].doc.removeprefix("solo challenge: ")
+        for name in sorted(options)
+        if name.startswith("challenge_") and state.options.get(name)
+    ]
+    return {
+        "next_position": nxt + 1,
+        "column_attacked": LINE_NAMES[nearest_line(state, "column")],
+        "row_attacked": LINE_NAMES[nearest_line(state, "row")],
+        "challenges": challenges,
+    }

@@ -24,8 +24,11 @@ export function reasonText(reason) {
   return REASONS[reason] || String(reason || "").replace(/_/g, " ");
 }
 
-export function resultText(result, seats, renderer) {
+export function resultText(result, seats, renderer, view = null) {
   if (!result) return "";
+  // A renderer may word its game's results itself (e.g. a solo game lost to an automaton).
+  const words = renderer?.resultWords?.(result, view);
+  if (words?.reason) return words.reason;
   const names = (result.winners || []).map((s) => seatTitle(s, seats, renderer));
   const who = names.length ? `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"}` : "No winner";
   return `${who} — ${reasonText(result.reason)}`;
@@ -328,7 +331,7 @@ class MatchPage {
       if (this.mySeatToAct()) status = this.hotSeat ? `${who} to move` : "Your move";
       else if (s.seats[s.to_act]?.kind === "ai") status = `${who} is thinking…`;
       else status = `${who} to move`;
-    } else if (s.status === "finished") status = `Game over: ${resultText(s.result, s.seats, r)}`;
+    } else if (s.status === "finished") status = `Game over: ${resultText(s.result, s.seats, r, s.view)}`;
     else status = `This game is ${s.status}${s.close_reason ? `: ${s.close_reason}` : ""}`;
     this.els.status.textContent = status;
     // Phones see the board before the side panel: the turn is repeated above the board.
@@ -525,15 +528,16 @@ class MatchPage {
     const res = s.result || {};
     const winners = res.winners || [];
     const mineWon = winners.some((w) => this.held.includes(w));
-    const headline = !this.hotSeat && this.held.length ? (mineWon ? "You win!" : winners.length ? "You lose" : "Draw") : winners.length ? `${winners.map((w) => this.renderer.seatName(w)).join(" & ")} wins` : "No winner";
+    const words = this.renderer.resultWords?.(res, s.view) || null;
+    const headline = words?.headline ? words.headline : !this.hotSeat && this.held.length ? (mineWon ? "You win!" : winners.length ? "You lose" : "Draw") : winners.length ? `${winners.map((w) => this.renderer.seatName(w)).join(" & ")} wins` : "No winner";
     const scores = (res.scores || []).map((sc, i) => el("li", {}, el("span", {}, seatTitle(i, s.seats, this.renderer)), el("strong", {}, String(sc))));
     clear(box).append(
       el(
         "div.end-card",
         {},
-        el("div.end-kanji", {}, mineWon || this.hotSeat ? "勝" : winners.length ? "負" : "和"),
+        el("div.end-kanji", {}, words?.kanji || (mineWon || this.hotSeat ? "勝" : winners.length ? "負" : "和")),
         el("h2", {}, headline),
-        el("p.end-reason", {}, resultText(res, s.seats, this.renderer)),
+        el("p.end-reason", {}, resultText(res, s.seats, this.renderer, s.view)),
         scores.length ? el("ul.scores", {}, scores) : null,
         el(
           "div.end-buttons",

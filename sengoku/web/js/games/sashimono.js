@@ -1,195 +1,637 @@
-// Sashimono: each side's Sonae (3x3 troop cards, face up or hidden) with the 12 Sashimono
-// spaces around it (bowed cards turned), hands, decks and VP; the Kagemusha in solo play.
-// Clicking a card or a space plays the one move that names it, or narrows the moves to it.
+// Sashimono: each side's Sonae (3x3 Kumi, face up or Hidden) inside its ring of twelve
+// Sashimono spaces (bowed cards turned), the hands as cards with their names and texts, and in
+// solo play the Kagemusha: its Army on its path around your Sonae, its Kumi and Sashimono
+// lines, and what its next turn will do.
+//
+// Every choice comes from the server as a description ({action, kind, label, text, card,
+// slot, cell, side, line, look, hand, ...}); nothing here reads notation. A choice that names
+// a thing on the table makes that thing clickable: a card in your hand, then a slot; a Kumi
+// from your hand, then a cell. The other choices are buttons that say what they do.
 
-import { el, svg, clear } from "../ui.js";
-import { actionPicker } from "./generic.js";
+import { el, clear } from "../ui.js";
+import { api } from "../api.js";
 
 const SLOTS = ["top-a", "top-b", "top-c", "right-1", "right-2", "right-3", "bottom-c", "bottom-b", "bottom-a", "left-3", "left-2", "left-1"];
+// Each slot's [row, column] around the 3x3 Sonae (rows and columns 0..2 are the Sonae).
 const SLOT_POS = [[-1, 0], [-1, 1], [-1, 2], [0, 3], [1, 3], [2, 3], [3, 2], [3, 1], [3, 0], [2, -1], [1, -1], [0, -1]];
 const CELLS = ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"];
-const TROOPS = { T: "#8a5a2b", K: "#2f5d50", N: "#6b4f8a" };
-const ARMY = { west: { color: "#b3372a", mark: "●" }, east: { color: "#2f5d8a", mark: "■" }, kagemusha: { color: "#3a3330", mark: "◆" } };
-const C = 92; // one card space
-const G = 10; // gap
+const KUMI = {
+  T: { name: "Teppo-Gumi", word: "arquebusiers", attack: 2, defence: 0 },
+  K: { name: "Kiba-Tai", word: "cavalry", attack: 2, defence: 2 },
+  N: { name: "Nagae-Gumi", word: "spearmen", attack: 0, defence: 2 },
+};
+const ARMY = {
+  west: { name: "West", mark: "●" },
+  east: { name: "East", mark: "■" },
+  dual: { name: "Either army", mark: "◐" },
+  kagemusha: { name: "Kagemusha", mark: "◆" },
+};
+const REQUIRES = {
+  pair: "any two Kumi of one type",
+  hidden: "a Hidden Kumi",
+  gunbai: "the Gunbai fan (flip a Kumi of this line first)",
+};
+const LINE_WORDS = { row1: "row 1", row2: "row 2", row3: "row 3", cola: "column a", colb: "column b", colc: "column c", line: "Kumi line" };
+const LINE_CELLS = {
+  row1: ["a1", "b1", "c1"],
+  row2: ["a2", "b2", "c2"],
+  row3: ["a3", "b3", "c3"],
+  cola: ["a1", "a2", "a3"],
+  colb: ["b1", "b2", "b3"],
+  colc: ["c1", "c2", "c3"],
+};
+const REASONS = {
+  vp: "reached the victory points",
+  kagemusha_vp: "the Kagemusha reached the victory points",
+  kagemusha_deck: "a deck of the Kagemusha ran out",
+  resignation: "resignation",
+  timeout: "time ran out",
+  abandoned: "a player left the game",
+  length_limit: "the game reached its length limit",
+};
+
+let catalogPromise = null;
+/** The card texts (GET /api/games/sashimono: names, scoring text, actions, ongoing). */
+function loadCatalog() {
+  if (!catalogPromise) {
+    catalogPromise = api("GET", "/api/games/sashimono")
+      .then((info) => {
+        const cards = new Map();
+        for (const c of info.catalog?.cards || []) cards.set(c.id, c);
+        return cards;
+      })
+      .catch(() => {
+        catalogPromise = null;
+        return new Map();
+      });
+  }
+  return catalogPromise;
+}
 
 function pretty(id) {
-  return String(id)
+  return String(id ?? "")
     .split("-")
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join(" ");
 }
 
-/** (side, key) an action names: a Sonae cell (own or enemy) or a Sashimono space. */
-function targetOf(action, me) {
-  let m = action.match(/^\S+ (enemy )?([abc][123])$/u);
-  if (m) return `${m[1] ? 1 - me : me}:${m[2]}`;
-  m = action.match(/^\S+ ((?:top|bottom)-[abc]|(?:left|right)-[123])$/u);
-  if (m) return `${me}:${m[1]}`;
+function capital(text) {
+  const t = String(text || "").trim();
+  return t ? t.charAt(0).toUpperCase() + t.slice(1) : "";
+}
+
+function armyOf(name) {
+  return ARMY[name] || { name: pretty(name), mark: "◇" };
+}
+
+function requirementWords(req) {
+  if (REQUIRES[req]) return REQUIRES[req];
+  return [...req].map((t) => KUMI[t]?.name || t).join(" + ");
+}
+
+/** A requirement icon: Kumi letters in their colours, or a word. */
+function requirementChip(req) {
+  if (req === "gunbai") return el("span.s-req.gunbai", {}, "Gunbai");
+  if (req === "hidden") return el("span.s-req.hidden", {}, "Hidden");
+  if (req === "pair") return el("span.s-req.pair", {}, "Pair");
+  return el("span.s-req", {}, [...req].map((t) => el(`span.s-kumi-letter.k-${t}`, {}, t)));
+}
+
+/** What a Sashimono card says, as plain text (for the hover/long-press panel). */
+function cardInfo(card, id) {
+  if (!card) return `${pretty(id)}.`;
+  const lines = [`${card.name} (${armyOf(card.army).name})`];
+  if (card.text) lines.push(`To score: ${card.text}`);
+  for (const a of card.actions || []) lines.push(`${a.name} — needs ${a.requires.map(requirementWords).join(" or ")}: ${a.text}.`);
+  if (card.ongoing_text) lines.push(card.ongoing_text);
+  return lines.join("\n");
+}
+
+/** What a Kumi stack is, as plain text. */
+function kumiInfo(stack, whose) {
+  if (!stack) return "An empty space (a casualty left it, or nothing was placed yet).";
+  if (!stack.types) return `${whose} Hidden Kumi (${stack.rank} card${stack.rank > 1 ? "s" : ""}): its type is unknown to you; hidden, it counts ${stack.attack} attack and ${stack.defence} defence.`;
+  const names = [...stack.types].map((t) => `${KUMI[t]?.name || t} (${KUMI[t]?.word || ""})`).join(" trained with ");
+  const face = stack.face === "up" ? "face up" : "Hidden (face down; only those who know see its type)";
+  return `${whose} ${names}, ${face}: attack ${stack.attack}, defence ${stack.defence}.`;
+}
+
+/** A full Sashimono card face: name, army, scoring condition, actions with their Kumi. */
+function cardFace(id, catalog, { compact = false } = {}) {
+  const card = catalog.get(id);
+  const army = armyOf(card?.army);
+  return el(
+    `div.s-face.army-${card?.army || "none"}${compact ? ".compact" : ""}`,
+    {},
+    el("div.s-face-name", {}, el("span.s-face-mark", { "aria-hidden": "true" }, army.mark), card?.name || pretty(id)),
+    card?.text ? el("div.s-face-score", {}, card.text) : null,
+    el(
+      "ul.s-face-actions",
+      {},
+      (card?.actions || []).map((a) => el("li", {}, el("span.s-act-name", {}, a.name), a.requires.map(requirementChip), el("span.s-act-text", {}, a.text))),
+    ),
+    card?.ongoing_text ? el("div.s-face-ongoing", {}, card.ongoing_text) : null,
+  );
+}
+
+/** A Kumi (troop) card: its type letters, name, attack and defence, or its back. */
+function kumiFace(stack, armyName) {
+  if (!stack) return el("div.s-kumi.empty", {}, el("span.s-empty-word", {}, "empty"));
+  if (!stack.types) {
+    return el(
+      `div.s-kumi.back.army-${armyName}`,
+      {},
+      el("span.s-back-kanji", { "aria-hidden": "true" }, "兵"),
+      el("span.s-back-word", {}, stack.rank > 1 ? `Hidden ×${stack.rank}` : "Hidden"),
+    );
+  }
+  const top = stack.types[stack.types.length - 1];
+  return el(
+    `div.s-kumi.k-${top}${stack.face === "up" ? "" : ".hidden-known"}`,
+    {},
+    el("span.s-kumi-types", {}, [...stack.types].map((t) => el(`span.s-kumi-letter.k-${t}`, {}, t))),
+    el("span.s-kumi-name", {}, stack.types.length > 1 ? `Trained ×${stack.types.length}` : KUMI[top]?.name || top),
+    el("span.s-kumi-power", {}, el("b", {}, `A${stack.attack}`), el("b", {}, `D${stack.defence}`)),
+    stack.face === "up" ? null : el("span.s-hidden-tag", {}, "Hidden"),
+  );
+}
+
+/** The key of the table object a choice points at (null: a choice shown as a button). */
+function targetOf(l) {
+  if (l.kind === "play_card" && l.card) return `card:${l.card}`;
+  if (l.hand && l.card) return `card:${l.card}`;
+  if (l.hand && l.kumi) return `kumi:${l.hand}`;
+  if (typeof l.look === "number") return `look:${l.look}`;
+  if (l.slot) return `slot:${l.slot}`;
+  if (l.cell) return `cell:${l.side === "enemy" ? "enemy" : "own"}:${l.cell}`;
   return null;
 }
 
-/** A small troop card (the Kagemusha's Kumi line). */
-function kumiCard(card) {
-  const fill = card.types ? TROOPS[card.types[0]] || "#777" : "#3a3330";
-  return el(
-    `span.gcard.kumi${card.face === "up" ? "" : ".back"}`,
-    { title: card.types ? `${card.types}: attack ${card.attack}, defence ${card.defence}` : "face down", style: `border-color:${fill};color:${card.face === "up" ? fill : "#fff"}${card.face === "up" ? "" : ";background:#3a3330"}` },
-    card.types || "指",
-    card.types ? el("small", {}, `A${card.attack} D${card.defence}`) : "",
-  );
-}
-
-function kagemushaPanel(k) {
-  return el(
-    "section.sside.kagemusha",
-    { style: `border-top-color:${ARMY.kagemusha.color}` },
-    el("div.sside-head", {}, el("strong", {}, ARMY.kagemusha.mark, " Kagemusha (", pretty(k.army || ""), ")"), el("span.vp", {}, `${k.vp} VP`), el("span.muted", {}, `army on space ${k.army_position} of 12 · Kumi deck ${k.kumi_deck_count} · Sashimono deck ${k.sashimono_deck_count}`)),
-    el("div.gcards", {}, el("span.muted", {}, "Kumi line: "), (k.kumi_line || []).length ? k.kumi_line.map(kumiCard) : el("span.muted", {}, "empty")),
-    el("div.gcards", {}, el("span.muted", {}, "Sashimono line: "), (k.sashimono_line || []).length ? k.sashimono_line.map((c) => el(`span.gcard.wide${c.bowed ? ".bowed" : ""}`, { title: c.bowed ? "bowed" : "" }, pretty(c.card), c.bowed ? " (bowed)" : "")) : el("span.muted", {}, "empty")),
-    k.scored?.length ? el("div.gcards", {}, el("span.muted", {}, "Scored: "), k.scored.map((c) => el("span.gcard.wide", {}, pretty(c)))) : "",
-  );
-}
-
-function sonae(side, targets, focus, onClick, armyAt = null) {
-  const army = ARMY[side.army] || ARMY.kagemusha;
-  const W = 5 * C + 4 * G;
-  const box = svg("svg", { viewBox: `0 0 ${W} ${W}`, class: "board sonae", role: "img", "aria-label": `${side.army} Sonae` });
-  box.append(svg("rect", { x: 0, y: 0, width: W, height: W, rx: 16, class: "sonae-bg" }));
-  const at = (row, col) => [(col + 1) * (C + G), (row + 1) * (C + G)];
-  const target = (key, x, y) => {
-    const id = `${side.seat}:${key}`;
-    if (targets.has(id)) box.append(svg("rect", { x: x - 4, y: y - 4, width: C + 8, height: C + 8, rx: 12, class: "gtarget", "data-target": id }));
-    if (focus === id) box.append(svg("rect", { x: x - 4, y: y - 4, width: C + 8, height: C + 8, rx: 12, class: "gfocus" }));
-    box.append(svg("rect", { x, y, width: C, height: C, class: "hit", "data-sq": id, onclick: () => onClick(id) }));
-  };
-  (side.sonae || []).forEach((card, i) => {
-    const [x, y] = at(Math.floor(i / 3), i % 3);
-    const g = svg("g", { class: `scard ${card.face}`, "data-cell": CELLS[i] });
-    const hidden = card.face !== "up";
-    const fill = card.types ? TROOPS[card.types[0]] || "#777" : "#3a3330";
-    g.append(svg("rect", { x, y, width: C, height: C, rx: 10, fill: hidden && !card.types ? army.color : "#fffaf1", stroke: hidden ? army.color : fill, "stroke-width": 5, "stroke-dasharray": hidden ? "8 5" : "" }));
-    if (card.types) {
-      g.append(svg("text", { x: x + C / 2, y: y + 46, "text-anchor": "middle", class: "scard-type", fill }, card.types));
-      g.append(svg("title", {}, `${card.types}: attack ${card.attack}, defence ${card.defence}${hidden ? " (face down)" : ""}`));
-      g.append(svg("text", { x: x + C / 2, y: y + C - 12, "text-anchor": "middle", class: "scard-stats" }, `A${card.attack} · D${card.defence}`));
-    } else {
-      g.append(svg("text", { x: x + C / 2, y: y + 58, "text-anchor": "middle", class: "scard-back" }, "指"));
-    }
-    if (hidden && card.types) g.append(svg("text", { x: x + C - 10, y: y + 20, "text-anchor": "end", class: "scard-hidden" }, "hidden"));
-    g.append(svg("text", { x: x + 8, y: y + 18, class: "scard-cell" }, CELLS[i]));
-    box.append(g);
-    target(CELLS[i], x, y);
-  });
-  SLOTS.forEach((slot, i) => {
-    const [row, col] = SLOT_POS[i];
-    const [x, y] = at(row, col);
-    const held = (side.slots || {})[slot];
-    const g = svg("g", { class: "slot", "data-slot": slot });
-    if (held) {
-      const cx = x + C / 2;
-      const cy = y + C / 2;
-      const inner = svg("g", { transform: held.bowed ? `rotate(90 ${cx} ${cy})` : "" });
-      inner.append(svg("rect", { x: x + 14, y: y + 2, width: C - 28, height: C - 4, rx: 6, fill: army.color, stroke: "#1f1a17", "stroke-width": 2 }));
-      inner.append(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", class: "slot-name" }, pretty(held.card).split(" ").pop()));
-      g.append(inner);
-      g.append(svg("title", {}, `${pretty(held.card)}${held.bowed ? " (bowed)" : ""}`));
-      if (held.bowed) g.dataset.bowed = "true";
-    } else {
-      g.append(svg("rect", { x: x + 14, y: y + 14, width: C - 28, height: C - 28, rx: 8, class: "slot-empty" }));
-    }
-    if (armyAt === i) {
-      // The Kagemusha's army walks the 12 spaces (solo play): a dark diamond marks it.
-      const cx = x + C / 2;
-      const cy = y + C / 2;
-      g.append(svg("polygon", { points: `${cx},${cy - 30} ${cx + 30},${cy} ${cx},${cy + 30} ${cx - 30},${cy}`, class: "kage-army" }));
-      g.append(svg("text", { x: cx, y: cy + 8, "text-anchor": "middle", class: "kage-army-text" }, "影"));
-      g.dataset.army = "true";
-    }
-    box.append(g);
-    target(slot, x, y);
-  });
-  return box;
+/** Signatures of what the table shows, to mark what the last move changed. */
+function signatures(v) {
+  const out = new Map();
+  for (const s of v.sides || []) {
+    (s.sonae || []).forEach((st, i) => out.set(`${s.seat}:cell:${CELLS[i]}`, JSON.stringify(st)));
+    for (const slot of SLOTS) out.set(`${s.seat}:slot:${slot}`, JSON.stringify(s.slots?.[slot] || null));
+  }
+  const k = v.kagemusha;
+  if (k) {
+    (k.kumi_line || []).forEach((st, i) => out.set(`kage:cell:k${i + 1}`, JSON.stringify(st)));
+    (k.sashimono_line || []).forEach((c, i) => out.set(`kage:sas:${i}`, JSON.stringify(c)));
+    out.set(`army:${k.army_position}`, "1");
+  }
+  return out;
 }
 
 export default {
   name: "sashimono",
   kanji: "指物",
   title: "Sashimono",
+  stylesheet: true,
   notationHint: "Type a move, e.g. flip a1",
   tagline: "Two armies of troop cards in their Sonae, and the banners around them: twelve spaces, bowed cards, victory points.",
   seatCount: (options) => (options.mode === "solo" ? 1 : 2),
   howTo: [
-    "Each army is a Sonae of nine troop cards, some face down. Sashimono (banner) cards go in the twelve spaces around it and give their abilities; a used Sashimono bows.",
-    "On your turn, take an Action turn (play cards, use abilities, battle) or a Score turn. Battles compare the attack and defence of lines.",
-    "The first to the VP target wins. In solo play you face the Kagemusha's army.",
-    "Click a card or a space to play the move that names it; other choices are buttons.",
+    "Each army is a Sonae of nine Kumi (troop cards), some Hidden. Sashimono (banner) cards go in the twelve spaces around it; their actions need Kumi in the line they sit beside, and a used Sashimono bows.",
+    "On your turn, take an Action turn (play a Sashimono and use its actions: train, flip, swap, battle) or a Score turn (score the bowed Sashimono whose condition your Sonae meets).",
+    "The first to the VP target wins. In solo play you face the Kagemusha: its Army walks round your Sonae and its Kumi attack the lines nearest it.",
+    "Click a card in your hand, then a highlighted space. Hover or long-press any card to read what it does.",
   ],
   seatName(seat) {
     return ["West", "East"][seat] || `Seat ${seat + 1}`;
   },
   seatIcon(seat) {
     const a = [ARMY.west, ARMY.east][seat] || ARMY.kagemusha;
-    return el("span.seat-shape", { style: `color:${a.color}` }, a.mark);
+    return el(`span.seat-shape.s-seat-${seat}`, {}, a.mark);
   },
   defaultFlip: () => false,
   statusNote(view) {
-    return view ? `Turn ${view.turn ?? 0} · first to ${view.vp_target} VP` : "";
+    if (!view) return "";
+    const vp = (view.sides || []).map((s) => `${armyOf(s.army).name} ${s.vp}`);
+    if (view.kagemusha) vp.push(`Kagemusha ${view.kagemusha.vp}`);
+    return `Turn ${view.turn ?? 0} · first to ${view.vp_target} VP · ${vp.join(" · ")} VP`;
+  },
+  /** The result in the game's words (the end panel and the status use it). */
+  resultWords(result, view, held) {
+    if (!result) return null;
+    const reason = REASONS[result.reason] || String(result.reason || "").replace(/_/g, " ");
+    if (view?.mode === "solo") {
+      const won = (result.winners || []).includes(0);
+      const k = view.kagemusha;
+      const score = k ? ` (you ${view.sides?.[0]?.vp ?? 0} VP, the Kagemusha ${k.vp} VP)` : "";
+      return {
+        headline: won ? "You defeat the Kagemusha!" : "The Kagemusha wins",
+        reason: `${won ? "You win" : "The Kagemusha wins"}: ${reason}${score}.`,
+        kanji: won ? "勝" : "負",
+      };
+    }
+    // A duel: the winner and how, in words (the headline stays the page's own).
+    const names = (result.winners || []).map((w) => armyOf(view?.sides?.find((x) => x.seat === w)?.army).name);
+    if (!names.length) return { reason: `No winner: ${reason}.` };
+    const vp = (view?.sides || []).map((x) => `${armyOf(x.army).name} ${x.vp}`).join(", ");
+    const how = result.reason === "vp" ? `the first to ${view?.vp_target ?? "the target of"} VP` : reason;
+    return { reason: `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"}: ${how} (${vp} VP).` };
   },
   create(root) {
     root.classList.add("sashimono");
     let model = null;
-    let focus = null;
+    let catalog = new Map();
+    let focus = null; // the table object clicked whose choices are shown
     let lastKey = "";
+    let lastSame = "";
+    let dragging = null; // the play_card choice of the card being dragged
+    let pendingSlot = null; // the slot a card was dropped on
+    let lastSig = null;
+    let changed = new Set();
+    const info = el("div.s-info", { role: "tooltip", hidden: true });
+    let pressTimer = null;
+    let suppressClick = false;
+
+    // A touch anywhere else puts a long-press explanation away.
+    root.addEventListener("pointerdown", (e) => {
+      if (e.pointerType !== "mouse" && !e.target.closest?.("[data-info]")) hideInfo();
+    });
+
+    loadCatalog().then((c) => {
+      catalog = c;
+      if (model) draw();
+    });
+
+    const showInfo = (node) => {
+      const text = node.dataset.info;
+      if (!text) return;
+      clear(info).append(...text.split("\n").map((line, i) => el(i ? "p" : "strong", {}, line)));
+      info.hidden = false;
+      const r = node.getBoundingClientRect();
+      const w = Math.min(320, window.innerWidth - 16);
+      info.style.cssText = `width:${w}px;left:${Math.max(8, Math.min(r.left, window.innerWidth - w - 8))}px;top:${r.bottom + 6}px`;
+      // Flip above the card when it would leave the window.
+      const h = info.getBoundingClientRect().height;
+      if (r.bottom + 6 + h > window.innerHeight) info.style.top = `${Math.max(8, r.top - h - 6)}px`;
+    };
+    const hideInfo = () => {
+      info.hidden = true;
+    };
+    /** Hover (mouse), focus (keyboard) or long-press (touch) shows what a thing is and does. */
+    const explain = (node, text) => {
+      node.dataset.info = text;
+      node.setAttribute("aria-label", text.split("\n")[0]);
+      node.addEventListener("mouseenter", () => showInfo(node));
+      node.addEventListener("mouseleave", hideInfo);
+      node.addEventListener("focus", () => showInfo(node));
+      node.addEventListener("blur", hideInfo);
+      node.addEventListener("pointerdown", (e) => {
+        suppressClick = false; // a long-press eats only the click that ends it
+        if (e.pointerType === "mouse") return;
+        hideInfo();
+        clearTimeout(pressTimer);
+        pressTimer = setTimeout(() => {
+          suppressClick = true;
+          showInfo(node);
+        }, 450);
+      });
+      for (const ev of ["pointerup", "pointercancel", "pointerleave"]) node.addEventListener(ev, () => clearTimeout(pressTimer));
+      node.addEventListener("contextmenu", (e) => e.preventDefault());
+      return node;
+    };
+
     const draw = () => {
-      const v = model.view;
-      const me = model.seat ?? 0;
+      hideInfo();
+      const v = model.view || {};
+      const me = model.seat ?? null;
       const legal = model.interactive ? model.legal : [];
       const targets = new Map();
       for (const l of legal) {
-        const t = targetOf(l.action, me);
+        const t = targetOf(l);
         if (!t) continue;
         if (!targets.has(t)) targets.set(t, []);
         targets.get(t).push(l);
       }
-      const onClick = (id) => {
-        const options = targets.get(id) || [];
+      if (focus && !targets.has(focus)) focus = null;
+      const drawn = new Set();
+      const choose = (key) => {
+        if (suppressClick) {
+          suppressClick = false;
+          return;
+        }
+        const options = targets.get(key) || [];
+        hideInfo();
         if (options.length === 1) {
           focus = null;
           model.send(options[0].action);
           return;
         }
-        focus = focus === id || !options.length ? null : id;
+        focus = focus === key || !options.length ? null : key;
         draw();
       };
-      const sides = (v.sides || []).map((s) => {
-        const army = ARMY[s.army] || ARMY.kagemusha;
+      /** Make ``node`` the clickable object ``key`` when a choice points at it. */
+      const clickable = (node, key, changedKey = null) => {
+        node.dataset.key = key;
+        if (changedKey && changed.has(changedKey)) node.classList.add("s-changed");
+        if (!targets.has(key)) return node;
+        drawn.add(key);
+        node.classList.add("s-target");
+        if (focus === key) node.classList.add("s-focus");
+        node.dataset.target = key;
+        node.tabIndex = 0;
+        node.setAttribute("role", "button");
+        const opts = targets.get(key);
+        node.dataset.choice = opts.length === 1 ? opts[0].label : `${opts.length} choices`;
+        node.addEventListener("click", () => choose(key));
+        node.addEventListener("keydown", (e) => {
+          if (e.key === "Enter" || e.key === " ") {
+            e.preventDefault();
+            choose(key);
+          }
+        });
+        return node;
+      };
+
+      const sideOf = (seat) => (me === null ? (seat === 0 ? "own" : "enemy") : seat === me ? "own" : "enemy");
+      const solo = !!v.kagemusha;
+      const k = v.kagemusha;
+
+      /** One Sonae: the 3x3 Kumi in the ring of twelve Sashimono spaces. */
+      const sonae = (s) => {
+        const who = sideOf(s.seat);
+        const army = armyOf(s.army);
+        const whose = me === null ? `${army.name}'s` : who === "own" ? "Your" : `${army.name}'s`;
+        const grid = el(`div.s-sonae.army-${s.army}`, { "aria-label": `${army.name} Sonae` });
+        const battle = v.battle;
+        const fighting = new Set();
+        if (battle) {
+          if (battle.attacker === s.seat && LINE_CELLS[battle.attack_line]) LINE_CELLS[battle.attack_line].forEach((c) => fighting.add(c));
+          if (battle.defender === s.seat && LINE_CELLS[battle.defence_line]) LINE_CELLS[battle.defence_line].forEach((c) => fighting.add(c));
+        }
+        (s.sonae || []).forEach((stack, i) => {
+          const cell = CELLS[i];
+          const node = el(`div.s-cell${fighting.has(cell) ? ".s-battle" : ""}`, { "data-cell": cell, style: `grid-row:${Math.floor(i / 3) + 2};grid-column:${(i % 3) + 2}` }, kumiFace(stack, s.army), el("span.s-cell-name", { "aria-hidden": "true" }, cell));
+          if (!stack) node.classList.add("is-empty");
+          explain(node, `${cell}: ${kumiInfo(stack, whose)}`);
+          grid.append(clickable(node, `cell:${who}:${cell}`, `${s.seat}:cell:${cell}`));
+        });
+        SLOTS.forEach((slot, i) => {
+          const [r, c] = SLOT_POS[i];
+          const held = s.slots?.[slot];
+          const node = el(`div.s-slot${held ? "" : ".is-empty"}`, { "data-slot": slot, style: `grid-row:${r + 2};grid-column:${c + 2}` });
+          if (held) {
+            const card = catalog.get(held.card);
+            node.append(
+              el(
+                `div.s-slotcard.army-${card?.army || s.army}${held.bowed ? ".bowed" : ""}`,
+                {},
+                el("span.s-slot-name", {}, card?.name || pretty(held.card)),
+                el("span.s-slot-reqs", {}, (card?.actions || []).map((a) => requirementChip(a.requires[0] || ""))),
+              ),
+            );
+            node.dataset.card = held.card;
+            if (held.bowed) node.dataset.bowed = "true";
+            explain(node, `${slot}${held.bowed ? " (bowed: used)" : ""}: ${cardInfo(card, held.card)}`);
+          } else {
+            node.append(el("span.s-slot-word", {}, slot.replace("-", " ")));
+            explain(node, `${slot}: an empty Sashimono space.`);
+          }
+          if (solo && s.seat === 0 && k) {
+            // The Kagemusha's Army walks these twelve spaces in order (its path).
+            node.append(el("span.s-path", { "aria-hidden": "true" }, String(i + 1)));
+            if (k.army_position === i + 1) {
+              node.append(el("span.s-army", {}, "影"));
+              node.classList.add("has-army");
+              node.dataset.army = "true";
+              node.dataset.info = `${node.dataset.info}\nThe Kagemusha's Army stands here (space ${i + 1}): no Sashimono may be played onto it.`;
+            } else if (k.next_position === i + 1) {
+              node.classList.add("army-next");
+              node.dataset.info = `${node.dataset.info}\nThe Kagemusha's Army moves here next (space ${i + 1}).`;
+            }
+          }
+          if (who === "own" && me !== null && !held && !node.dataset.army) {
+            node.classList.add("s-drop");
+            node.addEventListener("dragover", (e) => {
+              if (!dragging) return;
+              e.preventDefault();
+              node.classList.add("s-drop-over");
+            });
+            node.addEventListener("dragleave", () => node.classList.remove("s-drop-over"));
+            node.addEventListener("drop", (e) => {
+              e.preventDefault();
+              if (!dragging) return;
+              const play = dragging;
+              dragging = null;
+              root.classList.remove("s-dragging");
+              pendingSlot = { slot, play: play.action }; // the slot follows (see update)
+              model.send(play.action);
+            });
+          }
+          grid.append(clickable(node, who === "own" ? `slot:${slot}` : `enemy-slot:${slot}`, `${s.seat}:slot:${slot}`));
+        });
+        return grid;
+      };
+
+      const sidePanel = (s, i) => {
+        const who = sideOf(s.seat);
+        const army = armyOf(s.army);
+        const mine = who === "own" && me !== null;
+        // "first" and "second": where the panel goes (yours first; a spectator sees seat order)
         return el(
-          "section.sside",
-          { "data-seat": s.seat, style: `border-top-color:${army.color}` },
-          el("div.sside-head", {}, el("strong", {}, army.mark, " ", pretty(s.army || "Kagemusha"), s.seat === me ? " (you)" : ""), el("span.vp", {}, `${s.vp} VP`), el("span.muted", {}, `hand ${s.hand_count} · deck ${s.deck_count} · Sashimono ${s.sashimono_hand_count} in hand, ${s.sashimono_deck_count} in deck`)),
-          sonae(s, targets, focus, onClick, v.kagemusha && s.seat === 0 ? v.kagemusha.army_position - 1 : null),
-          Array.isArray(s.hand) ? el("div.gcards", {}, el("span.muted", {}, "Hand: "), s.hand.map((t, i) => el("span.gcard", { title: `h${i + 1}`, style: `border-color:${TROOPS[t] || "#777"}` }, t))) : "",
-          Array.isArray(s.sashimono_hand) && s.sashimono_hand.length ? el("div.gcards", {}, el("span.muted", {}, "Sashimono: "), s.sashimono_hand.map((c) => el("span.gcard.wide", {}, pretty(c)))) : "",
-          s.scored?.length ? el("div.gcards", {}, el("span.muted", {}, "Scored: "), s.scored.map((c) => el("span.gcard.wide", {}, pretty(c)))) : "",
+          `section.s-side.${mine ? "mine" : "theirs"}.${i ? "second" : "first"}.army-${s.army}`,
+          { "data-seat": s.seat },
+          el(
+            "div.s-side-head",
+            {},
+            el("strong", {}, army.mark, " ", army.name, mine ? " (you)" : ""),
+            el("span.s-vp", {}, `${s.vp} VP`),
+            el("span.s-counts", {}, `Kumi ${s.hand_count} in hand, ${s.deck_count} in deck · Sashimono ${s.sashimono_hand_count} in hand, ${s.sashimono_deck_count} in deck`),
+          ),
+          sonae(s),
+          s.scored?.length
+            ? el("div.s-scored", {}, el("span.s-label", {}, "Scored:"), s.scored.map((id) => explain(el("span.s-chip", {}, catalog.get(id)?.name || pretty(id)), cardInfo(catalog.get(id), id))))
+            : null,
+          mine ? null : el("div.s-backs", { "aria-label": `${army.name}'s hand` }, el("span.s-label", {}, "Hand:"), Array.from({ length: Math.min(s.hand_count, 8) }, () => el("span.s-back.kumi", {}, "兵")), Array.from({ length: Math.min(s.sashimono_hand_count, 6) }, () => el("span.s-back.sas", {}, "指"))),
         );
-      });
-      const shown = focus ? legal.filter((l) => targetOf(l.action, me) === focus) : legal;
+      };
+
+      /** Your hands (Kumi and Sashimono) and what you are looking at. */
+      const handStrip = () => {
+        const own = (v.sides || []).find((s) => s.seat === me);
+        if (!own) return null;
+        const kumi = (own.hand || []).map((t, i) => {
+          const key = `kumi:h${i + 1}`;
+          const node = el(`div.s-hand-kumi.k-${t}`, { "data-hand": `h${i + 1}` }, el("span.s-kumi-letter.big", {}, t), el("span.s-kumi-name", {}, KUMI[t]?.name || t), el("span.s-kumi-power", {}, `A${KUMI[t]?.attack ?? 0} D${KUMI[t]?.defence ?? 0}`));
+          explain(node, `${KUMI[t]?.name || t} (${KUMI[t]?.word || ""}) in your hand: attack ${KUMI[t]?.attack}, defence ${KUMI[t]?.defence} face up; Hidden, it counts 1 and 1.`);
+          return clickable(node, key);
+        });
+        const cards = (own.sashimono_hand || []).map((id) => {
+          const node = el("div.s-hand-card", { "data-card": id }, cardFace(id, catalog));
+          explain(node, cardInfo(catalog.get(id), id));
+          const play = (targets.get(`card:${id}`) || []).find((l) => l.kind === "play_card");
+          if (play) {
+            // Dragging a card onto a space plays it there: the card, then that slot.
+            node.draggable = true;
+            node.addEventListener("dragstart", (e) => {
+              hideInfo();
+              e.dataTransfer.setData("text/plain", id);
+              e.dataTransfer.effectAllowed = "move";
+              dragging = play;
+              root.classList.add("s-dragging");
+            });
+            node.addEventListener("dragend", () => {
+              dragging = null;
+              root.classList.remove("s-dragging");
+            });
+          }
+          return clickable(node, `card:${id}`);
+        });
+        const looking = v.looking && v.looking.owner === me && Array.isArray(v.looking.cards) ? v.looking : null;
+        const looked = looking
+          ? looking.cards.map((item, i) => {
+              const node = looking.kind === "kumi" ? el(`div.s-hand-kumi.k-${item}`, {}, el("span.s-kumi-letter.big", {}, item), el("span.s-kumi-name", {}, KUMI[item]?.name || item)) : el("div.s-hand-card", {}, cardFace(item, catalog));
+              explain(node, looking.kind === "kumi" ? `${KUMI[item]?.name || item}: the Kumi you are looking at.` : cardInfo(catalog.get(item), item));
+              return clickable(node, `look:${i}`);
+            })
+          : [];
+        return el(
+          "section.s-hands",
+          {},
+          looked.length ? el("div.s-hand-group.looking", {}, el("h3", {}, looking.kind === "kumi" ? "Kumi you look at" : "Sashimono you look at"), el("div.s-hand-row", {}, looked)) : null,
+          el("div.s-hand-group", {}, el("h3", {}, `Your Kumi (${kumi.length})`), el("div.s-hand-row", {}, kumi.length ? kumi : el("span.s-none", {}, "none"))),
+          el("div.s-hand-group.cards", {}, el("h3", {}, `Your Sashimono (${cards.length})`), el("div.s-hand-row", {}, cards.length ? cards : el("span.s-none", {}, "none"))),
+        );
+      };
+
+      const kagemushaPanel = () => {
+        const army = armyOf(k.army);
+        const line = (k.kumi_line || []).map((stack, i) => {
+          const node = el("div.s-cell.kage", { "data-cell": `k${i + 1}` }, kumiFace(stack, "kagemusha"), el("span.s-cell-name", { "aria-hidden": "true" }, `k${i + 1}`));
+          if (!stack) node.classList.add("is-empty");
+          explain(node, `k${i + 1}: ${kumiInfo(stack, "The Kagemusha's")}`);
+          return clickable(node, `cell:enemy:k${i + 1}`, `kage:cell:k${i + 1}`);
+        });
+        const traps = (k.sashimono_line || []).map((c, i) => {
+          const card = catalog.get(c.card);
+          const node = el(`div.s-trap${c.bowed ? ".bowed" : ""}`, {}, el("span.s-slot-name", {}, card?.name || pretty(c.card)), c.bowed ? el("span.s-bowed-word", {}, "bowed") : null);
+          explain(node, `${cardInfo(card, c.card)}\nThe Kagemusha's trap${c.bowed ? ": bowed, it scores at the start of the Kagemusha's turn" : ": you bow it by meeting its condition"}.`);
+          if (changed.has(`kage:sas:${i}`)) node.classList.add("s-changed");
+          return node;
+        });
+        const up = (t) => (k.kumi_line || []).filter((st) => st && st.face === "up" && st.types?.includes(t)).length;
+        const plans = [];
+        if (up("T")) plans.push(`${up("T")} battle${up("T") > 1 ? "s" : ""} on your ${LINE_WORDS[k.column_attacked] || k.column_attacked} (its Teppo-Gumi)`);
+        if (up("N")) plans.push(`${up("N")} battle${up("N") > 1 ? "s" : ""} on your ${LINE_WORDS[k.row_attacked] || k.row_attacked} (its Nagae-Gumi)`);
+        if (up("K")) plans.push(`${up("K")} more Kumi to its line (its Kiba-Tai)`);
+        return el(
+          "section.s-side.theirs.second.kagemusha",
+          {},
+          el("div.s-side-head", {}, el("strong", {}, ARMY.kagemusha.mark, " The Kagemusha (", army.name, ")"), el("span.s-vp", {}, `${k.vp} VP`), el("span.s-counts", {}, `Kumi deck ${k.kumi_deck_count} · Sashimono deck ${k.sashimono_deck_count}`)),
+          el("p.s-army-line", {}, `Its Army stands on space ${k.army_position} (${SLOTS[k.army_position - 1] || "?"}) of your Sonae and moves next to space ${k.next_position} (${SLOTS[k.next_position - 1] || "?"}).`),
+          el("p.s-plan", {}, plans.length ? `Its next turn: ${plans.join("; ")}; then it draws a Kumi and its Army moves on.` : "Its next turn: it draws a Kumi and its Army moves on."),
+          el("h3", {}, "Kumi line"),
+          el("div.s-kage-line", {}, line.length ? line : el("span.s-none", {}, "empty")),
+          el("h3", {}, "Sashimono line (traps)"),
+          el("div.s-kage-line.traps", {}, traps.length ? traps : el("span.s-none", {}, "empty")),
+          k.scored?.length ? el("div.s-scored", {}, el("span.s-label", {}, "Scored:"), k.scored.map((id) => el("span.s-chip", {}, catalog.get(id)?.name || pretty(id)))) : null,
+          k.challenges?.length ? el("div.s-challenges", {}, el("h3", {}, "Challenges in play"), el("ul", {}, k.challenges.map((c) => el("li", {}, capital(c))))) : null,
+        );
+      };
+
+      // What is being decided, in words.
+      const p = v.prompt;
+      const mineToDecide = model.interactive && p && p.seat === me;
+      const sentences = [];
+      if (v.battle) {
+        const b = v.battle;
+        const name = (seat) => (seat === 2 ? "The Kagemusha" : seat === me ? "You" : armyOf(v.sides?.find((s) => s.seat === seat)?.army).name);
+        const line = (l) => LINE_WORDS[l] || l;
+        const defender = b.defender === me ? "your" : b.defender === 2 ? "the Kagemusha's" : `${name(b.defender)}'s`;
+        const anted = Object.values(b.ante_counts || {}).reduce((a, n) => a + n, 0);
+        const antes = anted ? ` Kumi anted so far: ${anted}.` : "";
+        sentences.push(el("p.s-battle-line", {}, `Battle: ${name(b.attacker)} ${b.attacker === me ? "attack" : "attacks"} with ${b.attacker === 2 ? "its Kumi line" : line(b.attack_line)} against ${defender} ${line(b.defence_line)}${b.bonus ? ` (+${b.bonus} attack)` : ""}.${antes}`));
+      }
+      if (v.played) {
+        const card = catalog.get(v.played.card);
+        sentences.push(el("p.s-played", {}, `In play: ${card?.name || pretty(v.played.card)} beside ${LINE_WORDS[v.played.line] || v.played.line} (${v.played.slot})${v.played.used?.length ? `; ${v.played.used.length} action${v.played.used.length > 1 ? "s" : ""} used` : ""}.`));
+      }
+      let promptText;
+      let hint = "";
+      if (mineToDecide) {
+        promptText = focus ? `${capital(p.rule)} — now pick one of the choices for ${focus.split(":").pop()}.` : `${capital(p.rule)}.`;
+        if (targets.size && !focus) hint = [...targets.keys()].some((t) => t.startsWith("card:")) ? "Click a card in your hand." : "Click a highlighted card or space.";
+      } else if (v.result) {
+        promptText = "The game is over.";
+      } else if (p && p.seat === 2) {
+        promptText = "The Kagemusha is acting.";
+      } else if (p) {
+        const whose = armyOf(v.sides?.find((s) => s.seat === p.seat)?.army).name;
+        promptText = `${whose} is deciding: ${p.rule}.`;
+      } else {
+        promptText = "";
+      }
+
+      // Buttons: the choices that name nothing on the table, and those of the object clicked.
+      const buttonFor = (l, primary) =>
+        el(`button.action.s-choice${primary ? ".primary" : ""}`, { type: "button", "data-action": l.action, "data-kind": l.kind, "aria-label": l.text || l.label, onclick: () => { focus = null; hideInfo(); model.send(l.action); } }, l.label || l.action);
+
+      const sides = v.sides || [];
+      const ordered = [...sides].sort((a, b) => (a.seat === me ? -1 : b.seat === me ? 1 : a.seat - b.seat));
+      const table = el(
+        `div.s-table${solo ? ".solo" : ""}`,
+        {},
+        ordered.map(sidePanel),
+        handStrip(),
+        k ? kagemushaPanel() : null,
+      );
+      const choices = el("div.s-choices", { role: "group", "aria-label": "Your choices" });
+      if (focus) {
+        for (const l of targets.get(focus) || []) choices.append(buttonFor(l, true));
+        choices.append(el("button.secondary.s-cancel", { type: "button", onclick: () => { focus = null; draw(); } }, "Cancel"));
+      }
+      for (const l of legal) {
+        const t = targetOf(l);
+        // A choice whose object is not drawn still gets a button: nothing needs typing.
+        if (!t || !drawn.has(t)) {
+          if (!focus || !t) choices.append(buttonFor(l, false));
+        }
+      }
       clear(root).append(
-        v.prompt?.rule && model.interactive ? el("div.prompt", {}, v.prompt.rule) : "",
-        actionPicker({ ...model, legal: shown }),
-        el("div.sides", {}, sides, v.kagemusha ? kagemushaPanel(v.kagemusha) : ""),
+        el(`div.s-top${mineToDecide ? ".mine" : ""}`, {}, promptText ? el("div.prompt.s-prompt", { "data-question": p?.question || "" }, promptText, hint ? el("span.s-hint", {}, ` ${hint}`) : null) : null, sentences, choices.children.length ? choices : null),
+        table,
+        info,
       );
     };
+
     return {
       update(m) {
         const key = m.legal.map((l) => l.action).join("|");
+        if (pendingSlot) {
+          // A card dropped on a space: now that its slot is asked, place it there; when that
+          // slot is not one it may take, the player picks among those lit up.
+          const slots = m.interactive ? m.legal.filter((l) => l.kind === "choose_slot") : [];
+          const wanted = slots.find((l) => l.slot === pendingSlot.slot);
+          if (wanted) setTimeout(() => m.send(wanted.action), 0);
+          else if (!m.legal.some((l) => l.action === pendingSlot.play)) pendingSlot = null;
+        }
         if (key !== lastKey) focus = null;
         lastKey = key;
+        // The same position again (the socket repeats what a request already answered): keep
+        // the page as it is, so that nothing under the pointer is replaced.
+        const same = JSON.stringify([m.view, key, m.interactive, m.seat]);
+        if (model && same === lastSame) {
+          model = m;
+          return;
+        }
+        lastSame = same;
         model = m;
+        const sig = signatures(m.view || {});
+        if (lastSig) {
+          const diff = new Set();
+          for (const [k, s] of sig) if (lastSig.get(k) !== s) diff.add(k);
+          for (const k of lastSig.keys()) if (!sig.has(k)) diff.add(k);
+          if (diff.size) changed = diff;
+        }
+        lastSig = sig;
         draw();
       },
       destroy() {
+        clearTimeout(pressTimer);
         clear(root);
       },
     };
