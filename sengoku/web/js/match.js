@@ -304,8 +304,9 @@ class MatchPage {
         this.els.dock,
         this.els.players,
         this.els.invites,
-        el("div.card.controls-card", {}, this.els.controls, this.els.notation),
-        el("details.card.moves-card", { open: true }, el("summary", {}, el("h2", {}, "Moves")), this.els.moves),
+        el("div.card.controls-card", {}, this.els.controls),
+        // Typing notation is for those who know it: beside the move list, not among the controls.
+        el("details.card.moves-card", { open: true }, el("summary", {}, el("h2", {}, "Moves")), this.els.notation, this.els.moves),
       ),
       this.els.end,
     );

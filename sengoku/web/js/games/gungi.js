@@ -178,11 +178,12 @@ export default {
     return seat === 1;
   },
   statusNote(view) {
-    if (!view) return "";
+    if (!view || view.outcome) return "";
     const notes = [];
     if (view.phase === "setup") {
-      const still = (view.drafting || []).map((c) => SIDE[c] || c).join(" and ");
-      notes.push(`Setup: place your pieces, then press Done.${still ? ` Still placing: ${still}.` : ""}`);
+      // Worth saying only once a side has declared Done (both placing is the usual case).
+      const still = (view.drafting || []).map((c) => SIDE[c] || c);
+      if (still.length === 1) notes.push(`Still placing: ${still[0]}.`);
     }
     (view.marshal_capturable || []).forEach((danger, i) => {
       if (danger) notes.push(`${SIDE[COLORS[i]]}'s Marshal can be captured!`);
@@ -194,7 +195,7 @@ export default {
     if (!legal?.length) return "";
     if (view?.phase === "setup") {
       const canDone = legal.some((l) => l.kind === "done");
-      return `Setup: pick a piece from your hand, then a highlighted square to place it${canDone ? ", or press Done when your army is in place" : ""}.`;
+      return `Setup: place a piece from your hand${canDone ? ", or press Done" : ""}.`;
     }
     const inDanger = (view?.marshal_capturable || [])[COLORS.indexOf(view?.to_move)];
     const kinds = new Set(legal.map((l) => l.kind));
@@ -485,7 +486,7 @@ class GungiBoard {
     clear(this.setupDone);
     if (done) {
       this.setupDone.append(
-        el("button.primary.done-button", { type: "button", id: "setup-done", title: done.text, onclick: () => this.model.send(done.action) }, "Done (済み): my army is in place"),
+        el("button.primary.done-button", { type: "button", id: "setup-done", title: done.text, onclick: () => this.model.send(done.action) }, "Done (済み): my army is set"),
       );
     }
   }
