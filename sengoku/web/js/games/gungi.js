@@ -153,6 +153,16 @@ function legalMove(row) {
   };
 }
 
+/** What tells apart two moves to one square: capture, stack, drop, and the tier it lands on. */
+function choiceHeading(m) {
+  const mv = m.move;
+  if (mv.done) return "Done (済み)";
+  if (mv.capture) return `Capture (取), landing on tier ${mv.tier}`;
+  if (mv.drop) return `${m.kind === "place" ? "Place" : "Drop (新)"} on tier ${mv.tier}`;
+  if (mv.stack) return `Stack on top (付), tier ${mv.tier}`;
+  return `Move to tier ${mv.tier}`;
+}
+
 export default {
   name: "gungi",
   kanji: "軍儀",
@@ -563,8 +573,8 @@ class GungiBoard {
               this.model.send(m.action);
             },
           },
-          el("span.choice-notation", {}, m.label || m.short || m.action),
-          el("span.choice-text", {}, `${m.text || ""} (${m.short || m.action})`),
+          el("span.choice-notation", {}, choiceHeading(m)),
+          el("span.choice-text", {}, `${m.text || m.label || ""} (${m.short || m.action})`),
         ),
       );
     }
