@@ -84,8 +84,9 @@ def test_generic_renderer_choices_above_the_fold(new_page: Any, width: int, heig
     page.wait_for_selector("button.action")
     for selector in ("#dock .action-picker", "#prompt", "button.action", "#resign"):
         assert_within_window(page, selector)
-    # The prompt is made of the choices' kinds, in words.
-    expect(page.locator("#prompt")).not_to_be_empty()
+    # The prompt says in words what is decided (Nim's rows name no kind: how many moves).
+    count = page.locator("button.action").count()
+    expect(page.locator("#prompt")).to_have_text(f"Choose one of the {count} legal moves.")
     no_horizontal_overflow(page)
     assert_clean_text(page)
     shot(page, f"match-layout-nim-{width}")
@@ -129,3 +130,21 @@ def test_last_move_contrast_reduced_motion_and_tooltips(new_page: Any) -> None:
     page.hover('.hand button.hand-piece[data-color="white"][data-piece="pawn"]')
     expect(tip).to_contain_text("White Pawn (兵), 1 in hand")
     assert_clean_text(page)
+
+
+def test_the_move_list_scrolls_in_its_panel_to_the_last_move(new_page: Any) -> None:
+    """On a wide screen the page does not scroll: the move list does, showing the last move."""
+    page: Page = new_page(1920, 1080)
+    start_game(page, "gungi", "hotseat")
+    for origin, target in (("5-7", "5-6"), ("5-3", "5-4"), ("9-7", "9-6"), ("9-3", "9-4")):
+        click_move(page, origin, target)
+    # A laptop window: the list is cut, and scrolls by itself to the latest move.
+    page.set_viewport_size({"width": 1440, "height": 900})
+    for origin, target in (("1-7", "1-6"), ("1-3", "1-4"), ("9-6", "9-5"), ("1-4", "1-5")):
+        click_move(page, origin, target)
+    page.wait_for_selector('#moves li[data-ply="8"]')
+    assert page.evaluate("document.documentElement.scrollHeight") <= 901
+    cut = page.eval_on_selector("#moves", "e => e.scrollHeight > e.clientHeight + 4")
+    assert cut, "eight moves should not all fit: this test would not see the list scroll"
+    assert_within_window(page, '#moves li[data-ply="8"]')
+    assert_within_window(page, ".hand.mine")

@@ -26,7 +26,7 @@
 // long-press: what a piece, card or tile is and does), promptFromLegal.
 
 import { api, tokensFor, saveToken, invitesFor, inviteUrl, MatchSocket } from "./api.js";
-import { el, clear, toast, formatClock, matchNotation, ask, download, promptFromLegal, hideTip } from "./ui.js";
+import { el, clear, toast, formatClock, matchNotation, ask, download, promptFromLegal, hideTip, pruneTip } from "./ui.js";
 import { rendererFor } from "./games/index.js";
 import { prefs, navigate, joinOpen } from "./nav.js";
 
@@ -306,7 +306,7 @@ class MatchPage {
         this.els.invites,
         el("div.card.controls-card", {}, this.els.controls),
         // Typing notation is for those who know it: beside the move list, not among the controls.
-        el("details.card.moves-card", { open: true }, el("summary", {}, el("h2", {}, "Moves")), this.els.notation, this.els.moves),
+        el("div.card.moves-card", {}, el("h2", {}, "Moves"), this.els.notation, this.els.moves),
       ),
       this.els.end,
     );
@@ -372,6 +372,7 @@ class MatchPage {
     this.els.notationInput.disabled = !interactive;
     this.els.board.dataset.interactive = interactive;
     this.els.prompt.textContent = interactive ? this.promptText(s) : "";
+    pruneTip();
     this.renderPass();
     this.renderControls();
     this.renderMoves();

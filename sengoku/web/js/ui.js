@@ -186,6 +186,7 @@ const KIND_WORDS = {
   shogun: "choose your Shogun",
   pass: "pass",
   take: "take",
+  action: "make a move",
 };
 
 function listWords(words) {
@@ -205,6 +206,8 @@ export function promptFromLegal(legal) {
     const kind = row.step ? `pick_${row.step}` : row.kind || "action";
     counts.set(kind, (counts.get(kind) || 0) + 1);
   }
+  // A game that names no kinds (every row "action"): the number of moves is all there is to say.
+  if (counts.size === 1 && counts.has("action")) return `Choose one of the ${legal.length} legal moves.`;
   const words = [...counts].map(([kind, n]) => {
     const what = kind.startsWith("pick_") ? `pick a ${kind.slice(5).replace(/_/g, " ")}` : KIND_WORDS[kind] || kind.replace(/_/g, " ");
     return n > 1 ? `${what} (${n} ways)` : what;
@@ -233,6 +236,11 @@ function showTip(node, text) {
   const top = above >= 8 ? above : Math.min(r.bottom + 8, window.innerHeight - t.height - 8);
   tipBox.style.left = `${left}px`;
   tipBox.style.top = `${top}px`;
+}
+
+/** Hide the description when what it described left the page (a board redrawn under it). */
+export function pruneTip() {
+  if (tipFor && !tipFor.isConnected) hideTip();
 }
 
 export function hideTip() {

@@ -3,7 +3,7 @@
 // buttons sit in the page's dock (see the layout contract in match.js); the page states the
 // prompt.
 
-import { el, clear } from "../ui.js";
+import { el, clear, tooltip } from "../ui.js";
 
 const HIDDEN_KEYS = new Set(["game", "seat", "viewer", "current_player"]);
 
@@ -50,12 +50,12 @@ export function actionPicker(model, { filterPlaceholder = "Filter moves…" } = 
     for (const l of shown.slice(0, 200)) {
       const notation = l.short || l.action;
       list.append(
-        el(
+        tooltip(el(
           "button.action",
-          { type: "button", "data-action": l.action, title: l.text || l.action, onclick: () => model.send(l.action) },
+          { type: "button", "data-action": l.action, "aria-description": l.text || l.action, onclick: () => model.send(l.action) },
           l.label || notation,
           l.label && l.label !== notation ? el("span.action-notation", {}, notation) : null,
-        ),
+        ), l.text || l.action),
       );
     }
     if (shown.length > 200) list.append(el("span.muted", {}, `…and ${shown.length - 200} more: type to filter`));
