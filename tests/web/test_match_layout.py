@@ -130,6 +130,14 @@ def test_last_move_contrast_reduced_motion_and_tooltips(new_page: Any) -> None:
     page.hover('.hand button.hand-piece[data-color="white"][data-piece="pawn"]')
     expect(tip).to_contain_text("White Pawn (兵), 1 in hand")
     assert_clean_text(page)
+    # On a touch screen, a long press says the same.
+    page.mouse.move(0, 0)
+    expect(tip).to_be_hidden()
+    page.dispatch_event(
+        '[data-sq="5-1"]', "pointerdown", {"pointerType": "touch", "isPrimary": True}
+    )
+    expect(tip).to_be_visible()
+    expect(tip).to_contain_text("Black Marshal (帥) at 5-1")
 
 
 def test_the_move_list_scrolls_in_its_panel_to_the_last_move(new_page: Any) -> None:
