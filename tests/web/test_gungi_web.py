@@ -88,7 +88,8 @@ def test_against_the_ai_by_clicks_then_resign_and_replay(new_page: Any) -> None:
     # The replay steps through the game from the start.
     panel.locator("a", has_text="Replay").click()
     page.wait_for_url("**/replay/*")
-    expect(page.locator("#replay-counter")).to_have_text(re.compile(r"^\d+ / 4$"))
+    # The server replays the record in a worker process: seconds on a loaded machine.
+    expect(page.locator("#replay-counter")).to_have_text(re.compile(r"^\d+ / 4$"), timeout=30_000)
     page.click("#replay-first")
     expect(page.locator("#replay-counter")).to_have_text("0 / 4")
     assert tower(page, "5-7") == [("pawn", "white")]
@@ -113,8 +114,8 @@ def test_against_the_ai_by_clicks_then_resign_and_replay(new_page: Any) -> None:
     expect(page.locator(".record-row").first).to_be_visible()
     page.set_input_files("#import-file", info.value.path())
     page.click("#import")
-    page.wait_for_url("**/replay/*")
-    expect(page.locator("#replay-counter")).to_have_text(re.compile(r"/ 4$"))
+    page.wait_for_url("**/replay/*", timeout=30_000)
+    expect(page.locator("#replay-counter")).to_have_text(re.compile(r"/ 4$"), timeout=30_000)
     page.click("#replay-first")
     page.click("#replay-next")
     assert tower(page, "5-6") == [("pawn", "white")]
@@ -261,8 +262,10 @@ def test_two_moves_to_one_square_ask_which(new_page: Any) -> None:
     expect(chooser).to_be_visible()
     actions = chooser.locator("button.choice").evaluate_all("els => els.map(e => e.dataset.action)")
     assert sorted(actions) == ["5-4-1 兵(5-5)取", "5-4-2 兵(5-5)付"]
-    expect(chooser).to_contain_text("Capture")
-    expect(chooser).to_contain_text("Stack on top")
+    # Each choice is headed by what tells them apart, then the server's sentence.
+    expect(chooser).to_contain_text("Capture (取), landing on tier 1")
+    expect(chooser).to_contain_text("Stack on top (付), tier 2")
+    expect(chooser).to_contain_text("Move your Pawn (兵) from 5-5-1 to 5-4-1, capturing (取).")
     shot(page, "gungi-chooser-1280")
     chooser.locator('button.choice[data-action="5-4-2 兵(5-5)付"]').click()
     page.wait_for_function("() => Number(document.getElementById('status').dataset.ply) === 5")

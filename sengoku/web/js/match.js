@@ -1,9 +1,32 @@
 // The game page: one match, live over the WebSocket. Players and clocks, the game's board
 // (drawn by its renderer), status, notation entry, the move list, resign, rematch, the end
 // panel, invitation links and, in hot seat, the "pass the device" screen.
+//
+// LAYOUT CONTRACT FOR RENDERERS (js/games/<renderer>.js)
+// The page is one screen high: nothing a player needs to act on is below the fold, at
+// 1920x1080 as at 390x844. Its regions (CSS grid areas of .match, see style.css):
+//   - the board area (`root`, .board-area): beside the side panel on a wide screen, under the
+//     title on a phone. On a wide screen it has a definite height (the window's, less the top
+//     bar); give the main drawing the class `board-fit` and it is scaled to fit that box (an
+//     <svg> with a viewBox inside it fills it, letterboxed). Anything else in `root` scrolls
+//     inside the board area, never the page.
+//   - the dock (`ctx.dock`, .dock): in the side panel right under the prompt on a wide screen,
+//     right under the board on a phone; always on screen. Put the player's hand (class
+//     `hand`) and the buttons that make the decision (class `actions`) there, and keep it
+//     compact: long secondary lists belong in the board area or in a <details>.
+//   - the prompt (.prompt, id "prompt"): written by this page. It says in words what the
+//     player decides: the renderer's `prompt(model)` when it has one and returns text, else
+//     a sentence made from the legal rows' kinds (ui.js promptFromLegal). Each legal row has
+//     `action` (notation), `kind`, `label`, `text` and the objects it involves (`piece`,
+//     `card`, `tile`, `from`, `to`, `slot`, `step`...): renderers read those, never notation.
+//   - the secondary panel (players, controls, moves): folds or scrolls inside itself.
+// The hot-seat "pass the device" screen covers the board area and the dock alike.
+// Shared helpers in ui.js: markLastMove / markLastElement (the last move, >= 3:1 contrast),
+// animateArrival (short, none under prefers-reduced-motion), tooltip (hover, focus or
+// long-press: what a piece, card or tile is and does), promptFromLegal.
 
 import { api, tokensFor, saveToken, invitesFor, inviteUrl, MatchSocket } from "./api.js";
-import { el, clear, toast, formatClock, matchNotation, ask, download } from "./ui.js";
+import { el, clear, toast, formatClock, matchNotation, ask, download, promptFromLegal, hideTip, pruneTip } from "./ui.js";
 import { rendererFor } from "./games/index.js";
 import { prefs, navigate, joinOpen } from "./nav.js";
 
@@ -257,6 +280,8 @@ class MatchPage {
       status: el("div.status", { id: "status", role: "status", "aria-live": "polite" }),
       note: el("div.status-note"),
       board: el("div.board-area"),
+      prompt: el("div.prompt", { id: "prompt" }),
+      dock: el("div.dock", { id: "dock" }),
       pass: el("div.pass-screen", { hidden: true }),
       notation: null,
       controls: el("div.controls"),
@@ -274,27 +299,21 @@ class MatchPage {
     );
     clear(this.root).append(
       el(
-        "div.match",
+        "div.match.table",
         {},
-        el(
-          "section.play",
-          {},
-          el("div.match-head", {}, this.els.title, this.els.headStatus, this.els.connection),
-          el("div.board-shell", {}, this.els.board, this.els.pass),
-        ),
-        el(
-          "aside.side",
-          {},
-          this.els.players,
-          el("div.card.status-card", {}, this.els.status, this.els.note),
-          this.els.invites,
-          el("div.card", {}, this.els.notation, this.els.controls),
-          el("div.card.moves-card", {}, el("h2", {}, "Moves"), this.els.moves),
-        ),
+        el("div.match-head", {}, this.els.title, this.els.headStatus, this.els.connection),
+        el("div.board-shell", {}, this.els.board, this.els.pass),
+        el("div.card.status-card", {}, this.els.status, this.els.prompt, this.els.note),
+        this.els.dock,
+        this.els.players,
+        this.els.invites,
+        el("div.card.controls-card", {}, this.els.controls),
+        // Typing notation is for those who know it: beside the move list, not among the controls.
+        el("div.card.moves-card", {}, el("h2", {}, "Moves"), this.els.notation, this.els.moves),
       ),
       this.els.end,
     );
-    this.board = this.renderer.create(this.els.board, {});
+    this.board = this.renderer.create(this.els.board, { dock: this.els.dock });
   }
 
   mySeatToAct() {
@@ -355,6 +374,8 @@ class MatchPage {
     });
     this.els.notationInput.disabled = !interactive;
     this.els.board.dataset.interactive = interactive;
+    this.els.prompt.textContent = interactive ? this.promptText(s) : "";
+    pruneTip();
     this.renderPass();
     this.renderControls();
     this.renderMoves();
@@ -362,15 +383,29 @@ class MatchPage {
     this.renderEnd();
   }
 
+  /** What the player is deciding, in words: the renderer's own prompt, the view's rule, or
+   * a sentence made from the kinds of the legal rows. */
+  promptText(s) {
+    const own = this.renderer.prompt?.({ view: s.view, legal: s.legal, seat: s.you });
+    if (own) return own;
+    const rule = s.view?.prompt?.rule;
+    if (typeof rule === "string" && rule) return rule;
+    return promptFromLegal(s.legal);
+  }
+
   renderPass() {
     const box = this.els.pass;
     if (this.passFor === null) {
       box.hidden = true;
       this.els.board.classList.remove("covered");
+      this.els.dock.classList.remove("covered");
       return;
     }
+    hideTip();
     const who = seatTitle(this.passFor, this.snap.seats, this.renderer);
+    // The dock holds the hand: hidden with the board until the next player is ready.
     this.els.board.classList.add("covered");
+    this.els.dock.classList.add("covered");
     box.hidden = false;
     clear(box).append(
       el("div.pass-kanji", {}, "交代"),

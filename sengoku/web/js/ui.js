@@ -126,3 +126,148 @@ export function ask(title, body, buttons) {
     overlay.querySelector("button")?.focus();
   });
 }
+
+// -- shared helpers for every game's renderer -----------------------------------------------
+
+/** Whether the player asked the system for less motion (then nothing on the board moves). */
+export function reducedMotion() {
+  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/**
+ * A short arrival animation for ``node`` (an HTML or SVG element): it slides in from
+ * (``dx``, ``dy``) in the node's own units, or fades in when no offset is given. Nothing moves
+ * under prefers-reduced-motion. Returns the Animation, or null when none was started.
+ */
+export function animateArrival(node, { dx = 0, dy = 0, duration = 260 } = {}) {
+  if (!node || reducedMotion() || typeof node.animate !== "function") return null;
+  const slide = dx || dy;
+  const frames = slide
+    ? [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0px, 0px)" }]
+    : [{ opacity: 0, transform: "scale(0.7)" }, { opacity: 1, transform: "scale(1)" }];
+  if (!slide) node.style.transformBox = "fill-box";
+  node.style.transformOrigin = "center";
+  const animation = node.animate(frames, { duration, easing: "cubic-bezier(.2,.8,.3,1)" });
+  animation.id = "sengoku-move";
+  return animation;
+}
+
+/**
+ * The last move's mark on an SVG board: a white halo under a dark vermilion frame, so it keeps
+ * at least 3:1 contrast on light wood, on dark pieces and on coloured cells alike. ``role``:
+ * "to" (solid frame) or "from" (dashed frame). Returns the group, already appended.
+ */
+export function markLastMove(parent, { x, y, width, height }, role = "to") {
+  const g = svg("g", { class: `last-move last-${role}`, "data-last": role, "aria-hidden": "true" });
+  const inset = 4;
+  const box = { x: x + inset, y: y + inset, width: width - 2 * inset, height: height - 2 * inset, rx: 6 };
+  g.append(svg("rect", { ...box, class: "last-halo" }), svg("rect", { ...box, class: "last-line" }));
+  parent.append(g);
+  return g;
+}
+
+/** The same mark on an HTML element (a card, a tile in a row): a class the page styles. */
+export function markLastElement(node, role = "to") {
+  node?.classList.add("last-move", `last-${role}`);
+  return node;
+}
+
+// What each kind of choice (the server's description rows: ``kind``) asks a player to do.
+const KIND_WORDS = {
+  move: "move a piece",
+  capture: "capture",
+  drop: "drop a piece from your hand",
+  place: "place a piece from your hand",
+  done: "declare your setup done",
+  place_tile: "place a tile",
+  play_card: "play a card",
+  choose_slot: "choose a slot",
+  fence: "build a fence",
+  shogun: "choose your Shogun",
+  pass: "pass",
+  take: "take",
+  action: "make a move",
+};
+
+function listWords(words) {
+  if (words.length < 2) return words.join("");
+  return `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
+}
+
+/**
+ * One sentence saying what the player is deciding, from the legal rows (each has kind, label
+ * and text): the only choice's own sentence, or the kinds of choice on offer with their counts.
+ */
+export function promptFromLegal(legal) {
+  if (!legal?.length) return "";
+  if (legal.length === 1) return legal[0].text || legal[0].label || "";
+  const counts = new Map();
+  for (const row of legal) {
+    const kind = row.step ? `pick_${row.step}` : row.kind || "action";
+    counts.set(kind, (counts.get(kind) || 0) + 1);
+  }
+  // A game that names no kinds (every row "action"): the number of moves is all there is to say.
+  if (counts.size === 1 && counts.has("action")) return `Choose one of the ${legal.length} legal moves.`;
+  const words = [...counts].map(([kind, n]) => {
+    const what = kind.startsWith("pick_") ? `pick a ${kind.slice(5).replace(/_/g, " ")}` : KIND_WORDS[kind] || kind.replace(/_/g, " ");
+    return n > 1 ? `${what} (${n} ways)` : what;
+  });
+  const sentence = listWords(words);
+  return `Choose: ${sentence}.`;
+}
+
+let tipBox = null;
+let tipFor = null;
+let pressTimer = null;
+
+function showTip(node, text) {
+  if (!text) return;
+  if (!tipBox) {
+    tipBox = el("div.tip", { id: "tip", role: "tooltip" });
+    document.body.append(tipBox);
+  }
+  tipBox.textContent = text;
+  tipBox.hidden = false;
+  tipFor = node;
+  const r = node.getBoundingClientRect();
+  const t = tipBox.getBoundingClientRect();
+  const left = Math.min(Math.max(8, r.left + r.width / 2 - t.width / 2), window.innerWidth - t.width - 8);
+  const above = r.top - t.height - 8;
+  const top = above >= 8 ? above : Math.min(r.bottom + 8, window.innerHeight - t.height - 8);
+  tipBox.style.left = `${left}px`;
+  tipBox.style.top = `${top}px`;
+}
+
+/** Hide the description when what it described left the page (a board redrawn under it). */
+export function pruneTip() {
+  if (tipFor && !tipFor.isConnected) hideTip();
+}
+
+export function hideTip() {
+  clearTimeout(pressTimer);
+  if (tipBox) tipBox.hidden = true;
+  tipFor = null;
+}
+
+/**
+ * What a piece, card or tile is and does, shown when it is hovered, focused or long-pressed
+ * (touch: half a second). ``text`` is a string or a function giving one when shown.
+ */
+export function tooltip(node, text) {
+  const say = () => (typeof text === "function" ? text() : text);
+  node.dataset.tip = "";
+  node.addEventListener("mouseenter", () => showTip(node, say()));
+  node.addEventListener("mouseleave", () => tipFor === node && hideTip());
+  node.addEventListener("focus", () => showTip(node, say()));
+  node.addEventListener("blur", () => tipFor === node && hideTip());
+  node.addEventListener("pointerdown", (e) => {
+    if (e.pointerType !== "touch") return;
+    clearTimeout(pressTimer);
+    pressTimer = setTimeout(() => showTip(node, say()), 500);
+  });
+  for (const end of ["pointerup", "pointercancel", "pointermove"]) {
+    node.addEventListener(end, (e) => e.pointerType === "touch" && end !== "pointerup" && clearTimeout(pressTimer));
+  }
+  node.addEventListener("pointerup", () => clearTimeout(pressTimer));
+  return node;
+}

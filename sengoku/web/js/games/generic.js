@@ -1,7 +1,9 @@
 // Any game without its own drawing yet: its view as a readable summary, and its legal
-// actions as buttons (with a filter) — every decision can still be made by clicking.
+// actions as buttons (with a filter) — every decision can still be made by clicking. The
+// buttons sit in the page's dock (see the layout contract in match.js); the page states the
+// prompt.
 
-import { el, clear } from "../ui.js";
+import { el, clear, tooltip } from "../ui.js";
 
 const HIDDEN_KEYS = new Set(["game", "seat", "viewer", "current_player"]);
 
@@ -34,7 +36,7 @@ function summarize(value, depth = 0) {
 }
 
 export function actionPicker(model, { filterPlaceholder = "Filter moves…" } = {}) {
-  const box = el("div.action-picker");
+  const box = el("div.action-picker.actions");
   if (!model.interactive || !model.legal.length) return box;
   const list = el("div.action-list");
   const filter = el("input.action-filter", { type: "search", placeholder: filterPlaceholder, "aria-label": "Filter the legal moves" });
@@ -48,12 +50,12 @@ export function actionPicker(model, { filterPlaceholder = "Filter moves…" } = 
     for (const l of shown.slice(0, 200)) {
       const notation = l.short || l.action;
       list.append(
-        el(
+        tooltip(el(
           "button.action",
-          { type: "button", "data-action": l.action, title: l.text || l.action, onclick: () => model.send(l.action) },
+          { type: "button", "data-action": l.action, "aria-description": l.text || l.action, onclick: () => model.send(l.action) },
           l.label || notation,
           l.label && l.label !== notation ? el("span.action-notation", {}, notation) : null,
-        ),
+        ), l.text || l.action),
       );
     }
     if (shown.length > 200) list.append(el("span.muted", {}, `…and ${shown.length - 200} more: type to filter`));
@@ -73,18 +75,25 @@ export function makeGeneric(meta) {
     ...meta,
     create(root, ctx) {
       root.classList.add("generic");
+      // The choices go to the page's dock (always on screen); the view's summary stays in the
+      // board area, where it scrolls. A page without a dock (the replay) gets both in root.
+      const dock = ctx?.dock || null;
+      const choices = el("div.generic-choices");
+      const summary = el("div.view-summary.board-scroll");
+      if (dock) {
+        clear(dock).append(choices);
+        root.append(summary);
+      } else {
+        root.append(choices, summary);
+      }
       return {
         update(model) {
-          clear(root);
-          const prompt = model.view?.prompt;
-          root.append(
-            prompt?.rule && model.interactive ? el("div.prompt", {}, prompt.rule) : "",
-            actionPicker(model),
-            el("div.view-summary", {}, summarize(model.view)),
-          );
+          clear(choices).append(actionPicker(model));
+          clear(summary).append(summarize(model.view));
         },
         destroy() {
           clear(root);
+          if (dock) clear(dock);
         },
       };
     },

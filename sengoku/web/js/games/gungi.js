@@ -1,7 +1,9 @@
 // Gungi: the 9x9 board in SVG with towers and their tiers, both hands, drops, legal targets.
-// Everything is drawn from view(seat) and the legal actions' notation (sengoku/games/gungi).
+// Drawn from view(seat) and the legal rows' descriptions (kind, piece, from, to, tier: see
+// sengoku/games/gungi/describe.py). Notation is read only for the last move played (events
+// carry notation alone). The hands, Done and the tower details go to the page's dock.
 
-import { el, svg, clear } from "../ui.js";
+import { el, svg, clear, markLastMove, animateArrival, tooltip, hideTip, promptFromLegal } from "../ui.js";
 
 // Piece names as the engine spells them, with the kanji and short English labels.
 export const PIECES = {
@@ -20,7 +22,6 @@ export const PIECES = {
   musketeer: { kanji: "筒", name: "Musketeer", short: "Mus" },
   captain: { kanji: "謀", name: "Captain", short: "Cpt" },
 };
-const BY_KANJI = Object.fromEntries(Object.entries(PIECES).map(([k, p]) => [p.kanji, k]));
 const COLORS = ["white", "black"];
 const SIDE = { white: "White", black: "Black" };
 
@@ -28,7 +29,8 @@ const S = 100; // one square
 const M = 34; // margin for the coordinates
 const SIZE = 9 * S + 2 * M;
 
-/** Parse canonical Gungi notation (see sengoku/games/gungi/move.py). */
+/** Parse canonical Gungi notation (see sengoku/games/gungi/move.py): only for the last move
+ * played, which the events name by its notation. */
 export function parseMove(action) {
   if (action === "済み") return { done: true };
   let m = action.match(/^(\d)-(\d)-(\d) (\S)\((\d)-(\d)\)(取|付)?(?: 返(.+))?$/u);
@@ -134,20 +136,31 @@ export function pieceIcon(name, color, labels, size = 34) {
   return s;
 }
 
-function describeChoice(move) {
-  let text;
-  if (move.done) text = "Done: finish your setup (済み)";
-  else if (move.drop) text = `Drop on tier ${move.tier} (新)`;
-  else if (move.capture) text = `Capture (取) — land on tier ${move.tier}`;
-  else if (move.stack) text = `Stack on top (付) — tier ${move.tier}`;
-  else text = `Move to tier ${move.tier}`;
-  if (move.betray && move.betray.length) {
-    const turned = move.betray
-      .map((b) => `${b.kanji} ${PIECES[BY_KANJI[b.kanji]]?.name || ""}${b.tier ? ` (tier ${b.tier})` : ""}`)
-      .join(", ");
-    text += `, and betray: turn ${turned}`;
-  }
-  return text;
+/** A legal row (the server's description) as the renderer uses it: squares without tiers. */
+function legalMove(row) {
+  const square = (cell) => (cell ? cell.split("-").slice(0, 2).join("-") : null);
+  const done = row.kind === "done";
+  const drop = row.from === "hand";
+  return {
+    done,
+    drop,
+    piece: row.piece,
+    from: drop ? null : square(row.from),
+    to: square(row.to),
+    tier: Number(row.tier || 0),
+    capture: row.kind === "capture",
+    stack: !drop && row.kind !== "capture" && Number(row.tier || 0) > 1,
+  };
+}
+
+/** What tells apart two moves to one square: capture, stack, drop, and the tier it lands on. */
+function choiceHeading(m) {
+  const mv = m.move;
+  if (mv.done) return "Done (済み)";
+  if (mv.capture) return `Capture (取), landing on tier ${mv.tier}`;
+  if (mv.drop) return `${m.kind === "place" ? "Place" : "Drop (新)"} on tier ${mv.tier}`;
+  if (mv.stack) return `Stack on top (付), tier ${mv.tier}`;
+  return `Move to tier ${mv.tier}`;
 }
 
 export default {
@@ -155,6 +168,7 @@ export default {
   kanji: "軍儀",
   title: "Gungi",
   notationHint: "Type a move, e.g. 7-6-1 兵",
+  stylesheet: true,
   // Nothing is hidden in Gungi: hot seat needs no "pass the device" screen.
   perfectInformation: true,
   tagline: "Stacking chess on a 9x9 board: build towers, drop reserves, capture the Marshal.",
@@ -174,16 +188,30 @@ export default {
     return seat === 1;
   },
   statusNote(view) {
-    if (!view) return "";
+    if (!view || view.outcome) return "";
     const notes = [];
     if (view.phase === "setup") {
-      const still = (view.drafting || []).map((c) => SIDE[c] || c).join(" and ");
-      notes.push(`Setup: place your pieces, then press Done.${still ? ` Still placing: ${still}.` : ""}`);
+      // Worth saying only once a side has declared Done (both placing is the usual case).
+      const still = (view.drafting || []).map((c) => SIDE[c] || c);
+      if (still.length === 1) notes.push(`Still placing: ${still[0]}.`);
     }
     (view.marshal_capturable || []).forEach((danger, i) => {
       if (danger) notes.push(`${SIDE[COLORS[i]]}'s Marshal can be captured!`);
     });
     return notes.join(" ");
+  },
+  /** What the player decides, in words (the page shows it as the prompt). */
+  prompt({ view, legal }) {
+    if (!legal?.length) return "";
+    if (view?.phase === "setup") {
+      const canDone = legal.some((l) => l.kind === "done");
+      return `Setup: place a piece from your hand${canDone ? ", or press Done" : ""}.`;
+    }
+    const inDanger = (view?.marshal_capturable || [])[COLORS.indexOf(view?.to_move)];
+    const kinds = new Set(legal.map((l) => l.kind));
+    const ways = [kinds.has("move") ? "move a piece" : null, kinds.has("capture") ? "capture" : null, kinds.has("drop") ? "drop a piece from your hand" : null].filter(Boolean);
+    const what = ways.length > 1 ? `${ways.slice(0, -1).join(", ")} or ${ways[ways.length - 1]}` : ways[0] || promptFromLegal(legal);
+    return `${inDanger ? "Your Marshal is attacked! " : ""}Your move: ${what}. Pick a piece, then a highlighted square.`;
   },
   create(root, ctx) {
     return new GungiBoard(root, ctx);
@@ -200,11 +228,21 @@ class GungiBoard {
     clear(root);
     root.classList.add("gungi");
     this.topHand = el("div.hand.top");
-    this.boardWrap = el("div.board-wrap");
+    this.boardWrap = el("div.board-wrap.board-fit");
     this.bottomHand = el("div.hand.bottom");
+    this.setupDone = el("div.setup-done.actions");
     this.info = el("div.tower-info", { "aria-live": "polite" });
     this.chooser = el("div.chooser", { hidden: true });
-    root.append(this.topHand, this.boardWrap, this.bottomHand, this.chooser, this.info);
+    // The page's dock (beside the board, always on screen) takes the hands, Done and the tower
+    // details; a page without one (the replay) gets them around the board.
+    this.dock = ctx?.dock || null;
+    if (this.dock) {
+      clear(this.dock).append(el("div.gungi-dock.gungi", {}, this.topHand, this.bottomHand, this.setupDone, this.info));
+      root.append(this.boardWrap, this.chooser);
+    } else {
+      root.append(this.topHand, this.boardWrap, this.bottomHand, this.setupDone, this.chooser, this.info);
+    }
+    this.shownLast = undefined;
   }
 
   update(model) {
@@ -220,7 +258,7 @@ class GungiBoard {
     }
     this.moves = (model.interactive ? model.legal : []).map((l) => ({
       ...l,
-      move: parseMove(l.action),
+      move: legalMove(l),
     }));
     this.draw();
   }
@@ -240,7 +278,7 @@ class GungiBoard {
       const fits =
         this.selected.kind === "board"
           ? mv.from === this.selected.square
-          : mv.drop && BY_KANJI[mv.kanji] === this.selected.piece;
+          : mv.drop && mv.piece === this.selected.piece;
       if (!fits) continue;
       if (!out.has(mv.to)) out.set(mv.to, []);
       out.get(mv.to).push(m);
@@ -294,8 +332,12 @@ class GungiBoard {
       board.append(svg("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, class: cls }));
     };
     if (last && !last.done) {
-      if (last.from) tint(last.from, "last-from");
-      tint(last.to, "last-to");
+      const mark = (square, role) => {
+        const [x, y] = xy(square, flipped);
+        markLastMove(board, { x, y, width: S, height: S }, role);
+      };
+      if (last.from) mark(last.from, "from");
+      mark(last.to, "to");
     }
     if (this.selected?.kind === "board") tint(this.selected.square, "selected");
     if (this.inspect && towers.has(this.inspect) && this.inspect !== this.selected?.square) {
@@ -364,11 +406,46 @@ class GungiBoard {
             onclick: () => this.clickSquare(square),
           }),
         );
+        if (towers.has(square)) tooltip(board.lastChild, () => this.towerTip(square));
       }
     }
+    hideTip();
     clear(this.boardWrap).append(board);
+    this.animateLast(board, last);
     this.drawHands();
     this.drawInfo(towers);
+  }
+
+  /** The piece that just arrived slides in from where it came (a drop fades in): once per
+   * new move, never on the first drawing nor under prefers-reduced-motion (ui.js). */
+  animateLast(board, last) {
+    const key = this.model.lastAction || null;
+    const first = this.shownLast === undefined;
+    const changed = key !== this.shownLast;
+    this.shownLast = key;
+    if (first || !changed || !last || last.done) return;
+    const top = board.querySelector(`.tower[data-square="${last.to}"] .piece:last-of-type`);
+    if (!top) return;
+    if (last.from) {
+      const [fx, fy] = xy(last.from, this.model.flipped);
+      const [tx, ty] = xy(last.to, this.model.flipped);
+      animateArrival(top, { dx: fx - tx, dy: fy - ty });
+    } else {
+      animateArrival(top);
+    }
+  }
+
+  /** What a tower is and what its top piece may do now (hover, focus or long-press). */
+  towerTip(square) {
+    const tower = this.towers().get(square) || [];
+    if (!tower.length) return "";
+    const top = tower[tower.length - 1];
+    const name = `${SIDE[top.color]} ${PIECES[top.piece]?.name || top.piece} (${PIECES[top.piece]?.kanji || ""})`;
+    const under = tower.slice(0, -1).map((p) => `${SIDE[p.color]} ${PIECES[p.piece]?.name || p.piece}`);
+    const reach = tower.length > 1 ? `On tier ${tower.length}: it reaches ${tower.length - 1} further than on the ground.` : "On the ground (tier 1).";
+    const moves = this.moves.filter((m) => m.move.from === square);
+    const can = this.model.interactive && COLORS.indexOf(top.color) === this.model.seat ? ` It has ${moves.length} legal move${moves.length === 1 ? "" : "s"} now.` : "";
+    return `${name} at ${square}. ${reach}${under.length ? ` Below it: ${under.reverse().join(", ")}.` : ""}${can}`;
   }
 
   /** What a screen reader says for a square: its tower, top last, and whether it is a target. */
@@ -381,9 +458,7 @@ class GungiBoard {
     const { view, labels, flipped } = this.model;
     const bottom = flipped ? "black" : "white";
     const top = flipped ? "white" : "black";
-    const dropKinds = new Set(
-      this.moves.filter((m) => m.move && m.move.drop).map((m) => BY_KANJI[m.move.kanji]),
-    );
+    const dropKinds = new Set(this.moves.filter((m) => m.move.drop).map((m) => m.move.piece));
     const done = this.moves.find((m) => m.move && m.move.done);
     for (const [box, color] of [
       [this.topHand, top],
@@ -395,31 +470,34 @@ class GungiBoard {
       box.append(el("span.hand-label", {}, `${SIDE[color]} hand`));
       const names = Object.keys(PIECES).filter((n) => hand[n]);
       if (!names.length) box.append(el("span.hand-empty", {}, "empty"));
+      box.classList.toggle("mine", COLORS.indexOf(color) === this.model.seat);
       for (const name of names) {
         const mine = dropKinds.has(name) && COLORS.indexOf(color) === this.model.seat;
         const selected = this.selected?.kind === "hand" && this.selected.piece === name && mine;
+        const drops = this.moves.filter((m) => m.move.drop && m.move.piece === name).length;
+        const tip = `${SIDE[color]} ${PIECES[name].name} (${PIECES[name].kanji}), ${hand[name]} in hand.${mine ? ` Pick it, then one of ${drops} highlighted squares, to ${this.model.view.phase === "setup" ? "place" : "drop (新)"} it.` : ""}`;
         box.append(
-          el(
+          tooltip(el(
             `button.hand-piece${mine ? ".droppable" : ""}${selected ? ".selected" : ""}`,
             {
               type: "button",
               "data-piece": name,
               "data-color": color,
-              disabled: !mine,
-              title: `${PIECES[name].name} ×${hand[name]}`,
+              "aria-disabled": mine ? null : "true",
               "aria-label": `${SIDE[color]} ${PIECES[name].name}, ${hand[name]} in hand`,
-              onclick: () => this.clickHand(name),
+              onclick: () => mine && this.clickHand(name),
             },
             pieceIcon(name, color, labels, 34),
             el("span.count", {}, `×${hand[name]}`),
-          ),
+          ), tip),
         );
       }
-      if (done && color === COLORS[this.model.seat]) {
-        box.append(
-          el("button.primary.done-button", { type: "button", onclick: () => this.model.send(done.action) }, "Done (済み)"),
-        );
-      }
+    }
+    clear(this.setupDone);
+    if (done) {
+      this.setupDone.append(
+        el("button.primary.done-button", { type: "button", id: "setup-done", title: done.text, onclick: () => this.model.send(done.action) }, "Done (済み): my army is set"),
+      );
     }
   }
 
@@ -495,8 +573,8 @@ class GungiBoard {
               this.model.send(m.action);
             },
           },
-          el("span.choice-notation", {}, m.short || m.action),
-          el("span.choice-text", {}, describeChoice(m.move)),
+          el("span.choice-notation", {}, choiceHeading(m)),
+          el("span.choice-text", {}, `${m.text || m.label || ""} (${m.short || m.action})`),
         ),
       );
     }
