@@ -1,0 +1,160 @@
+"""Gunshi in the browser: whole games against the level-1 AI, from the formation to the end
+panel, by clicks only (units, cells, arrows, edges, cards and buttons; never typed notation),
+for the basic rules and The Gunshi's Inspiration (Modification 3), at 1920x1080 and 390x844.
+
+The clicks follow a simple plan that makes progress (attack, invade, move forward, send Move
+cards), so a game ends in a few dozen of our decisions; every click is on what the page draws.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.web.helpers import (
+    PageWatch,
+    assert_clean_text,
+    assert_within_window,
+    no_horizontal_overflow,
+    shot,
+)
+
+#: Everything a player can click to make a decision: the renderer marks each with the choice
+#: it plays (``data-action``) and its kind (``data-kind``), plus the object clicked.
+CLICKABLE = """() => [...document.querySelectorAll('.board-area [data-action]')].map(e => ({
+  action: e.dataset.action, kind: e.dataset.kind || '', sq: e.dataset.sq || '',
+  dir: e.dataset.dir || '', card: e.dataset.card || '', piece: e.dataset.piece || '',
+  unit: (e.dataset.sq && document.querySelector(`.gunit[data-cell="${e.dataset.sq}"]`)
+    ?.dataset.type) || ''}))"""
+
+#: Our turn (the board takes clicks) or the game is over.
+READY = """n => { const s = document.getElementById('status');
+  if (!s) return false;
+  if (s.dataset.state !== 'active') return true;
+  return Number(s.dataset.ply) > n
+    && !!document.querySelector('.board-area[data-interactive="true"] [data-action]'); }"""
+
+#: The order of preference among kinds: attack, invade, then the rest.
+KIND_RANK = {"hit": 0, "invade": 1, "chain": 2, "to": 3, "dir": 3, "send": 4, "unit": 5}
+MOVE_CARDS = {"M", "Rapid", "Light"}
+
+
+def score(choice: dict[str, str], north: bool) -> float:
+    """Lower is better: a plan that ends a game quickly against a beginner."""
+    kind = choice["kind"]
+    rank = float(KIND_RANK.get(kind, 6))
+    if kind in ("to", "at") and choice["sq"]:
+        row = int(choice["sq"][1])
+        rank -= (row if north else 8 - row) / 10
+    if kind in ("dir", "face"):
+        rank += 0 if choice["dir"] == ("n" if north else "s") else 3
+    if kind == "send":
+        rank += 0 if choice["card"] in MOVE_CARDS else 1
+    if kind == "lightning":
+        rank += 3  # ending the turn keeps the logistics points
+    if kind == "place":  # Cavalry charge, so they reach the Invader Spot soonest
+        rank += {"C": 0, "I": 0.5, "A": 0.7}.get(choice["piece"], 1)
+    if kind == "unit" and choice["unit"] == "C":
+        rank -= 0.5
+    if kind == "mode" and "shoot" in choice["action"]:
+        rank -= 1
+    return rank
+
+
+def ply(page: Page) -> int:
+    return int(page.locator("#status").get_attribute("data-ply") or 0)
+
+
+def decide(page: Page, rng: random.Random) -> dict[str, str]:
+    """Click one choice the page offers; return what was clicked."""
+    options = page.evaluate(CLICKABLE)
+    assert options, "our turn, but nothing to click"
+    best = min(score(o, north=True) for o in options)
+    choice = rng.choice([o for o in options if score(o, north=True) == best])
+    before = ply(page)
+    page.locator(f'.board-area [data-action="{choice["action"]}"]').first.click()
+    page.wait_for_function(READY, arg=before, timeout=30_000)
+    return choice
+
+
+def check_layout(page: Page, name: str) -> None:
+    """Your hand and what you decide are on screen unscrolled, nothing reads as a bug."""
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, name)
+    assert_clean_text(page)
+    no_horizontal_overflow(page)
+    assert_within_window(page, ".gs-side.mine [data-zone='hand']")
+    assert_within_window(page, "#gs-prompt")
+    if page.locator(".gs-choices").count():
+        assert_within_window(page, ".gs-choices")
+
+
+def play_to_the_end(
+    page: Page, options: dict[str, str], name: str, other: tuple[int, int], limit: float
+) -> dict[str, Any]:
+    watch = PageWatch(page)
+    page.goto("/new/gunshi")
+    page.click('.presets button[data-preset="ai"]')
+    for field, value in options.items():
+        page.select_option(f"#opt-{field}", value)
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    page.wait_for_function(READY, arg=-1)
+    rng = random.Random(7)
+    kinds: dict[str, int] = {}
+    started = time.monotonic()
+    size = page.viewport_size or {"width": 0, "height": 0}
+    seen_battle = False
+    while page.locator("#status").get_attribute("data-state") == "active":
+        assert time.monotonic() - started < limit, f"no end after {kinds}"
+        if not seen_battle and page.locator(".gs-side.mine .gs-card.playable").count():
+            note = page.locator(".status-note").inner_text()
+            if "Battle" in note:
+                # Mid-game, at the first card to send: both sizes, as a player sees them.
+                seen_battle = True
+                check_layout(page, f"{name}-battle-{size['width']}")
+                page.set_viewport_size({"width": other[0], "height": other[1]})
+                check_layout(page, f"{name}-battle-{other[0]}")
+                page.set_viewport_size(size)
+        choice = decide(page, rng)
+        kinds[choice["kind"]] = kinds.get(choice["kind"], 0) + 1
+    assert seen_battle
+    # The end panel states the result in words.
+    panel = page.locator(".end-panel")
+    expect(panel).to_be_visible()
+    expect(panel.locator(".end-reason")).to_have_text(re.compile(r"^(Red|Blue) .*wins — \w+"))
+    expect(panel.locator("h2")).to_have_text(re.compile(r"^You (win!|lose)$"))
+    assert_clean_text(page)
+    shot(page, f"{name}-end-{size['width']}")
+    page.set_viewport_size({"width": other[0], "height": other[1]})
+    assert_clean_text(page)
+    shot(page, f"{name}-end-{other[0]}")
+    assert not watch.failed, watch.failed
+    kinds["seconds"] = round(time.monotonic() - started)
+    return kinds
+
+
+def test_basic_game_to_the_end_by_clicks(new_page: Any) -> None:
+    page: Page = new_page(1920, 1080)
+    kinds = play_to_the_end(page, {}, "gunshi-basic", (390, 844), limit=110)
+    # The formation, the secret Shogun, the hand, the deck order and the battle were all
+    # played on the objects themselves: cells, arrows, units and cards.
+    for kind in ("place", "at", "face", "shogun", "hand", "deck", "send", "unit"):
+        assert kinds.get(kind), (kind, kinds)
+
+
+def test_inspiration_game_to_the_end_by_clicks_on_a_phone(new_page: Any) -> None:
+    page: Page = new_page(390, 844)
+    kinds = play_to_the_end(
+        page,
+        {"variant": '"inspiration"', "modification": "3"},
+        "gunshi-inspiration",
+        (1920, 1080),
+        limit=110,
+    )
+    # Modification 3: each player picks Advanced cards, drawn as cards to click.
+    assert kinds.get("pick"), kinds
