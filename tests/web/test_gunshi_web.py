@@ -81,10 +81,42 @@ def decide(page: Page, rng: random.Random) -> dict[str, str]:
     return choice
 
 
-def check_layout(page: Page, name: str) -> None:
+#: The contrast of the last move's frame against the cell under it (WCAG relative luminance).
+CONTRAST = """() => {
+  const lum = (c) => {
+    const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(Number).map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  return [...document.querySelectorAll('.gs-last')].map((e) => {
+    const cell = document.querySelector(`.gcell[data-cell="${e.dataset.last}"]`);
+    const a = lum(getComputedStyle(e).stroke);
+    const b = lum(getComputedStyle(cell).fill);
+    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  });
+}"""
+
+#: The animation a unit that just moved gets (a probe element carries the class).
+SLIDE = """() => {
+  const g = document.createElementNS('http://www.w3.org/2000/svg', 'g');
+  g.setAttribute('class', 'gs-arrived');
+  document.querySelector('.gunshi-board').append(g);
+  const name = getComputedStyle(g).animationName;
+  g.remove();
+  return name;
+}"""
+
+
+def check_layout(page: Page, name: str, last: bool = True) -> None:
     """Your hand and what you decide are on screen unscrolled, nothing reads as a bug."""
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, name)
+    # The last move (the opponent's) is framed at 3:1 or more against its cells.
+    if last:
+        ratios = page.evaluate(CONTRAST)
+        assert ratios and min(ratios) >= 3, ratios
     assert_clean_text(page)
     no_horizontal_overflow(page)
     assert_within_window(page, ".gs-side.mine [data-zone='hand']")
@@ -94,9 +126,15 @@ def check_layout(page: Page, name: str) -> None:
 
 
 def play_to_the_end(
-    page: Page, options: dict[str, str], name: str, other: tuple[int, int], limit: float
+    page: Page,
+    options: dict[str, str],
+    name: str,
+    other: tuple[int, int],
+    limit: float,
+    reduced_motion: bool = False,
 ) -> dict[str, Any]:
     watch = PageWatch(page)
+    page.emulate_media(reduced_motion="reduce" if reduced_motion else "no-preference")
     page.goto("/new/gunshi")
     page.click('.presets button[data-preset="ai"]')
     for field, value in options.items():
@@ -108,18 +146,25 @@ def play_to_the_end(
     kinds: dict[str, int] = {}
     started = time.monotonic()
     size = page.viewport_size or {"width": 0, "height": 0}
-    seen_battle = False
+    seen_battle = seen_later = False
     while page.locator("#status").get_attribute("data-state") == "active":
         assert time.monotonic() - started < limit, f"no end after {kinds}"
-        if not seen_battle and page.locator(".gs-side.mine .gs-card.playable").count():
-            note = page.locator(".status-note").inner_text()
-            if "Battle" in note:
-                # Mid-game, at the first card to send: both sizes, as a player sees them.
-                seen_battle = True
-                check_layout(page, f"{name}-battle-{size['width']}")
-                page.set_viewport_size({"width": other[0], "height": other[1]})
-                check_layout(page, f"{name}-battle-{other[0]}")
-                page.set_viewport_size(size)
+        sending = page.locator(".gs-side.mine .gs-card.playable").count()
+        note = page.locator(".status-note").inner_text() if sending else ""
+        turn = re.search(r"Battle, turn (\d+)", note)
+        if turn and seen_battle and not seen_later and int(turn.group(1)) >= 4:
+            # Later, with a fuller Command Row: still all on screen.
+            seen_later = True
+            check_layout(page, f"{name}-turn{turn.group(1)}-{size['width']}")
+        if turn and not seen_battle:
+            # Mid-game, at the first card to send: both sizes, as a player sees them.
+            seen_battle = True
+            check_layout(page, f"{name}-battle-{size['width']}")
+            # A unit that moves slides in, unless the player asks for less motion.
+            assert page.evaluate(SLIDE) == ("none" if reduced_motion else "gs-slide")
+            page.set_viewport_size({"width": other[0], "height": other[1]})
+            check_layout(page, f"{name}-battle-{other[0]}")
+            page.set_viewport_size(size)
         choice = decide(page, rng)
         kinds[choice["kind"]] = kinds.get(choice["kind"], 0) + 1
     assert seen_battle
@@ -155,6 +200,78 @@ def test_inspiration_game_to_the_end_by_clicks_on_a_phone(new_page: Any) -> None
         "gunshi-inspiration",
         (1920, 1080),
         limit=110,
+        reduced_motion=True,
     )
     # Modification 3: each player picks Advanced cards, drawn as cards to click.
     assert kinds.get("pick"), kinds
+
+
+def test_hot_seat_late_battle_fits_and_shows_each_player_only_their_shogun(
+    new_page: Any,
+) -> None:
+    """A hot-seat battle led (through the API, quickly) to turn 6 with full Command Rows:
+    at 1920x1080 and 390x844 your hand and your choices are on screen, the pass-the-device
+    screen hides the board, and each player sees their own Shogun's mark and not the other's.
+    """
+    page: Page = new_page(1920, 1080)
+    watch = PageWatch(page)
+    page.goto("/new/gunshi")
+    page.click('.presets button[data-preset="hotseat"]')
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    match = page.url.rsplit("/", 1)[1]
+    tokens = page.evaluate(f"JSON.parse(localStorage.getItem('sengoku.tokens'))['{match}']")
+    rank = {"send": 0, "shogun": 1, "chain": 1, "end": 3, "lightning": 4, "hit": 5, "invade": 5}
+    for _ in range(1500):
+        snap = page.request.get(
+            f"/api/matches/{match}", headers={"Authorization": f"Bearer {tokens['0']}"}
+        ).json()
+        if snap["view"]["turn"] >= 6 and snap["view"]["step"] == "send":
+            if not snap["view"]["command"] and snap["to_act"] == 0:
+                break
+        seat = str(snap["to_act"])
+        mine = page.request.get(
+            f"/api/matches/{match}", headers={"Authorization": f"Bearer {tokens[seat]}"}
+        ).json()
+        # Keep the battle going (no attacks), and fill the Command Rows.
+        choice = min(mine["legal"], key=lambda c: rank.get(c["kind"], 2))
+        page.request.post(
+            f"/api/matches/{match}/actions",
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+            data={"action": choice["action"], "ply": mine["ply"]},
+        )
+    else:
+        raise AssertionError("turn 6 never came")
+    page.reload()
+    page.wait_for_selector('.board-area[data-interactive="true"] .gunshi-board')
+    expect(page.locator(".status-note")).to_contain_text(re.compile(r"Phase 3: Battle, turn \d"))
+    assert page.locator(".gs-side.mine [data-zone='row'] .gs-card").count() >= 2
+    check_layout(page, "gunshi-hotseat-turn6-1920", last=False)
+    # Only Red's Shogun is marked while Red is on screen.
+    marked = page.locator(".gunit.shogun")
+    expect(marked).to_have_count(1)
+    assert marked.get_attribute("data-owner") == "0"
+    page.set_viewport_size({"width": 390, "height": 844})
+    check_layout(page, "gunshi-hotseat-turn6-390", last=False)
+    # Red sends a card by clicking it, then ends the turn; the device passes to Blue.
+    for _ in range(12):
+        if page.locator(".pass-screen:not([hidden])").count():
+            break
+        before = ply(page)
+        ending = page.locator('.board-area button.action[data-kind="end"]')
+        if ending.count():
+            ending.click()
+        else:
+            page.locator(".board-area [data-action]").first.click()
+        page.wait_for_function(
+            "n => Number(document.getElementById('status').dataset.ply) > n", arg=before
+        )
+    expect(page.locator(".pass-screen")).to_contain_text("Pass the device to Blue")
+    expect(page.locator(".board-area")).to_have_class(re.compile(r"\bcovered\b"))
+    page.click("#pass-ready")
+    page.wait_for_selector('.board-area[data-interactive="true"] .gunshi-board')
+    expect(marked).to_have_count(1)
+    assert marked.get_attribute("data-owner") == "1"
+    shot(page, "gunshi-hotseat-blue-390")
+    assert_clean_text(page)
+    assert not watch.failed, watch.failed

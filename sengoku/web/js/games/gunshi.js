@@ -125,12 +125,12 @@ function plural(n, word) {
 }
 
 /** A Command card, face up (name, cost, text) or as a back. ``onclick`` makes it a button. */
-function cardFace(code, owner, { action = null, onclick = null, badge = null, small = false, lit = false } = {}) {
+function cardFace(code, owner, { action = null, onclick = null, badge = null, small = false, lit = false, down = false, mini = false } = {}) {
   const side = SIDES[owner] || SIDES[0];
   const tag = onclick ? "button" : "div";
   if (code === null || code === undefined) {
     return el(
-      `${tag}.gs-card.back${small ? ".small" : ""}`,
+      `${tag}.gs-card.back${small ? ".small" : ""}${mini ? ".mini" : ""}`,
       { title: "A face-down Command card: its owner alone knows it", "data-side": owner, style: `--side:${side.color}`, ...(onclick ? { type: "button", onclick } : {}) },
       badge ? el("span.gs-badge", {}, badge) : null,
       el("span.gs-back-mark", {}, "軍"),
@@ -139,9 +139,9 @@ function cardFace(code, owner, { action = null, onclick = null, badge = null, sm
   const c = cardInfo(code);
   const advanced = c.set && c.set !== "basic";
   return el(
-    `${tag}.gs-card${small ? ".small" : ""}${onclick ? ".playable" : ""}${lit ? ".lit" : ""}`,
+    `${tag}.gs-card${small ? ".small" : ""}${onclick ? ".playable" : ""}${lit ? ".lit" : ""}${down ? ".down" : ""}`,
     {
-      title: `${c.name}${c.cost ? ` (costs ${c.cost})` : ""}${c.chainable ? ", chainable" : ""}: ${c.text}`,
+      title: `${c.name}${c.cost ? ` (costs ${c.cost})` : ""}${c.chainable ? ", chainable" : ""}${down ? ", lying face down" : ""}: ${c.text}`,
       "data-card": code,
       "data-side": owner,
       style: `--side:${side.color}`,
@@ -150,7 +150,7 @@ function cardFace(code, owner, { action = null, onclick = null, badge = null, sm
     },
     badge ? el("span.gs-badge", {}, badge) : null,
     el("span.gs-card-name", {}, c.name),
-    el("span.gs-card-meta", {}, [advanced ? "Advanced" : "Basic", c.cost ? `cost ${c.cost}` : "", c.chainable ? "chain" : ""].filter(Boolean).join(" · ")),
+    el("span.gs-card-meta", {}, [down ? "face down" : advanced ? "Advanced" : "Basic", c.cost ? `cost ${c.cost}` : "", c.chainable ? "chain" : ""].filter(Boolean).join(" · ")),
     small ? null : el("span.gs-card-text", {}, c.text),
   );
 }
@@ -179,6 +179,7 @@ export default {
   },
   statusNote(view) {
     if (!view) return "";
+    if (view.outcome) return view.turn ? `The battle ended on turn ${view.turn}.` : "The game is over.";
     const parts = [PHASES[view.phase] || view.phase];
     if (view.phase === "battle" && view.turn) parts[0] += `, turn ${view.turn}`;
     const cmd = view.command;
@@ -198,8 +199,16 @@ class GunshiBoard {
     this.prev = null; // the last view drawn at another ply: what changed since is the last move
     this.last = null;
     this.chooserCell = null;
+    this.info = ""; // what a tapped unit or card is and does (phones have no hover)
     clear(root);
     root.classList.add("gunshi");
+    root.addEventListener("click", (event) => {
+      const card = event.target.closest?.(".gs-card");
+      if (card && !card.classList.contains("playable")) {
+        this.info = card.getAttribute("title") || "";
+        this.draw();
+      }
+    });
   }
 
   update(model) {
@@ -209,7 +218,10 @@ class GunshiBoard {
       if (changes.cells.size || changes.edges.size || changes.fallen.length) this.last = changes;
       else if (view.ply < this.prev.ply) this.last = null;
     }
-    if (!this.prev || this.prev.ply !== view?.ply) this.chooserCell = null;
+    if (!this.prev || this.prev.ply !== view?.ply) {
+      this.chooserCell = null;
+      this.info = "";
+    }
     this.prev = view;
     this.model = model;
     loadCatalog(() => this.model && this.draw());
@@ -233,7 +245,12 @@ class GunshiBoard {
     const bottom = this.drawSide(v, bottomSeat, legal, placed, me);
     const offer = this.drawOffer(v, legal, placed, me);
     const choices = this.drawChoices(legal, placed);
-    const prompt = m.interactive ? el("div.prompt.gs-prompt", { id: "gs-prompt" }, promptText(v, legal)) : el("div.gs-prompt.waiting", {}, waitingText(v, me));
+    const prompt = el(
+      "div.gs-ask",
+      {},
+      m.interactive ? el("div.prompt.gs-prompt", { id: "gs-prompt" }, promptText(v, legal)) : el("div.gs-prompt.waiting", {}, waitingText(v, me)),
+      this.info ? el("div.gs-info", { role: "status" }, this.info) : null,
+    );
     clear(this.root).append(
       // One grid: its areas put the field first on a phone, and beside the cards when wide.
       el("div.gs-layout", {}, el("div.board-wrap.gs-board-wrap", {}, board), top, this.drawOrders(v), prompt, offer, choices, bottom),
@@ -293,18 +310,19 @@ class GunshiBoard {
       if (fresh) board.append(svg("line", { ...line, class: "gs-last-edge" }));
       board.append(svg("line", { ...line, class: "fence", stroke: SIDES[f.owner].color, "data-edge": f.edge }, svg("title", {}, `${SIDES[f.owner].name} Fence: blocks enemy moves and straight shots across it`)));
     }
+    // Units removed by the last move: a cross where they stood, under whoever stands there now.
+    for (const f of last?.fallen || []) {
+      const [x, y] = cellXY(f.cell, flipped);
+      const g = svg("g", { class: "gs-fallen", "data-fallen": f.cell });
+      g.append(svg("line", { x1: x + 10, y1: y + 10, x2: x + S - 10, y2: y + S - 10 }), svg("line", { x1: x + S - 10, y1: y + 10, x2: x + 10, y2: y + S - 10 }));
+      g.append(svg("title", {}, `${SIDES[f.owner].name} ${unitName(f)} was removed here`));
+      board.append(g);
+    }
     const mine = me !== null && me !== undefined ? v.players?.[me]?.shogun : null;
     const revealed = (v.players || []).map((p) => (p.shogun_revealed ? p.shogun : null));
     for (const u of v.units || []) {
       const shogun = (u.owner === me && u.letter === mine) || revealed[u.owner] === u.letter;
       board.append(this.drawUnit(u, shogun, u.owner === me && !revealed[u.owner]));
-    }
-    for (const f of last?.fallen || []) {
-      const [x, y] = cellXY(f.cell, flipped);
-      const g = svg("g", { class: "gs-fallen", "data-fallen": f.cell });
-      g.append(svg("line", { x1: x + 28, y1: y + 28, x2: x + S - 28, y2: y + S - 28 }), svg("line", { x1: x + S - 28, y1: y + 28, x2: x + 28, y2: y + S - 28 }));
-      g.append(svg("title", {}, `${SIDES[f.owner].name} ${unitName(f)} was removed here`));
-      board.append(g);
     }
     // Cell choices: a unit to command, a destination, a target, a Shogun.
     const units = new Map((v.units || []).map((u) => [u.letter, u]));
@@ -358,6 +376,7 @@ class GunshiBoard {
     }
     this.drawArrows(board, v, legal, placed, units);
     this.drawEdges(board, legal, placed);
+    if (last) last.shown = true;
     return board;
   }
 
@@ -372,6 +391,10 @@ class GunshiBoard {
     const g = svg("g", { class: `gunit${shogun ? " shogun" : ""}`, "data-cell": u.cell, "data-owner": u.owner, "data-type": u.type, "data-facing": u.facing, "data-letter": u.letter, "data-shield": u.shield ? "yes" : "no" });
     const moved = this.last?.moved.get(u.letter);
     if (moved && moved !== u.cell) {
+      g.dataset.from = moved;
+    }
+    // Slide in from where it was, once: a redraw of the same position does not replay it.
+    if (moved && moved !== u.cell && !this.last.shown) {
       const [ox, oy] = cellXY(moved, flipped);
       g.classList.add("gs-arrived");
       g.style.setProperty("--from-x", `${ox - x}px`);
@@ -392,7 +415,7 @@ class GunshiBoard {
     }
     const english = this.model.labels === "english";
     g.append(svg("text", { x: cx, y: cy + 12, "text-anchor": "middle", class: "gunit-letter" }, u.letter));
-    g.append(svg("text", { x: x + 17, y: y + 24, "text-anchor": "middle", class: english ? "gunit-type en" : "gunit-type" }, english ? type.short : type.kanji));
+    g.append(svg("text", { x: x + 14, y: y + 21, "text-anchor": "middle", class: english ? "gunit-type en" : "gunit-type" }, english ? type.short : type.kanji));
     if (shogun) {
       g.append(svg("circle", { cx: x + S - 17, cy: y + 17, r: 14, class: "gs-shogun-badge" }));
       g.append(svg("text", { x: x + S - 17, y: y + 24, "text-anchor": "middle", class: "gs-shogun-text" }, "将"));
@@ -468,6 +491,9 @@ class GunshiBoard {
       return;
     }
     this.chooserCell = list.length && this.chooserCell !== name ? name : null;
+    // A tap on a unit with nothing to play there says what it is and does.
+    const unit = list.length ? null : this.root.querySelector(`.gunit[data-cell="${name}"] title`);
+    this.info = unit ? unit.textContent : "";
     this.draw();
   }
 
@@ -495,9 +521,11 @@ class GunshiBoard {
       return cardFace(code, seat, { ...opts, action: l, onclick: () => this.model.send(l.action) });
     };
     const zone = (label, cards, key = null) => el("div.gs-zone", { "data-zone": key }, el("span.gs-zone-label", {}, label), el("div.gs-cards", {}, cards.length ? cards : el("span.gs-empty", {}, "empty")));
-    const row = (p.row || []).map((c, i) => lookable(String(i + 1), c.card, { badge: `${i + 1}${c.face_up ? "" : " ▾"}`, small: !mine }));
-    const lightning = p.lightning ? [lookable("L", p.lightning.card, { badge: "⚡", small: !mine, lit: true })] : [];
-    const hand = (p.hand || []).map((c) => faceOf(c, ["send", "remove"], { small: !mine }));
+    // The Command Row in resolving order; a face-down card the viewer may see says so.
+    const row = (p.row || []).map((c, i) => lookable(String(i + 1), c.card, { badge: `${i + 1}`, small: true, down: !c.face_up }));
+    const lightning = p.lightning ? [lookable("L", p.lightning.card, { badge: "⚡", small: true, lit: true, down: !p.lightning.face_up })] : [];
+    // The opponent's hand is mostly a count: small backs, and the cards they had to show.
+    const hand = (p.hand || []).map((c) => faceOf(c, ["send", "remove"], { small: !mine, mini: !mine && c === null }));
     const parts = [
       el(
         "div.gs-side-head",
@@ -509,10 +537,12 @@ class GunshiBoard {
         p.shogun && mine && !p.shogun_revealed ? el("span.gs-own-shogun", { title: "Only you see this" }, `Your Shogun: ${p.shogun}`) : null,
         p.shogun_revealed && p.shogun ? el("span", {}, `Shogun ${p.shogun} revealed`) : null,
       ),
-      el("div.gs-zones", {}, zone("Lightning", lightning, "lightning"), zone("Command Row (resolves left first)", row, "row")),
     ];
+    const rows = el("div.gs-zones", {}, zone("Lightning", lightning, "lightning"), zone("Command Row (resolves left first)", row, "row"));
+    if (!mine) parts.push(rows);
     if (mine) {
-      parts.push(el("div.gs-zones", {}, zone("Hand", hand, "hand")));
+      // Your hand first: it is what you play from.
+      parts.push(el("div.gs-zones", {}, zone("Hand", hand, "hand")), rows);
       if ((p.stock || []).length) parts.push(zone("Cards to arrange", p.stock.map((c) => faceOf(c, ["hand", "deck"])), "stock"));
       if ((p.prepared || []).length) parts.push(zone("Prepared Advanced cards", p.prepared.map((c) => faceOf(c, ["take"], { small: true }))));
       const deck = (p.deck || []).map((c, i) => cardFace(c, seat, { small: true, badge: i === 0 ? "top" : `${i + 1}` }));
@@ -566,7 +596,7 @@ class GunshiBoard {
 
   /** This turn's orders: the card resolving now, then the queue, in order. */
   drawOrders(v) {
-    if (v.phase !== "battle") return null;
+    if (v.phase !== "battle" || v.outcome) return null;
     const owner = v.to_act >= 0 ? v.to_act : 0;
     const cards = [];
     if (v.resolving) cards.push(cardFace(v.resolving, owner, { small: true, badge: "now", lit: true }));
