@@ -553,7 +553,13 @@ class GunshiBoard {
           "div.gs-zones.compact",
           {},
           zone("Hand", hand, "hand"),
-          el("div.gs-zone", {}, el("span.gs-zone-label", {}, "Deck"), el("span.gs-count", {}, plural((p.deck || []).length, "card"))),
+          // The deck: its top card's back, with the count.
+          el(
+            "div.gs-zone",
+            { "data-zone": "deck" },
+            el("span.gs-zone-label", {}, "Deck"),
+            el("div.gs-cards", {}, (p.deck || []).length ? cardFace(null, seat, { small: true, mini: true, badge: String(p.deck.length) }) : el("span.gs-empty", {}, "empty")),
+          ),
         ),
       );
     }
