@@ -43,7 +43,7 @@ KIND_RANK = {"hit": 0, "invade": 1, "chain": 2, "to": 3, "dir": 3, "send": 4, "u
 MOVE_CARDS = {"M", "Rapid", "Light"}
 
 
-def score(choice: dict[str, str], north: bool) -> float:
+def score(choice: dict[str, str], north: bool, fence_first: bool = False) -> float:
     """Lower is better: a plan that ends a game quickly against a beginner."""
     kind = choice["kind"]
     rank = float(KIND_RANK.get(kind, 6))
@@ -58,6 +58,9 @@ def score(choice: dict[str, str], north: bool) -> float:
         rank += 3  # ending the turn keeps the logistics points
     if kind == "place":  # Cavalry charge, so they reach the Invader Spot soonest
         rank += {"C": 0, "I": 0.5, "A": 0.7}.get(choice["piece"], 1)
+        if fence_first and choice["piece"] == "F":
+            rank = -1  # one Fence first, so an edge is clicked in every game
+
     if kind == "unit" and choice["unit"] == "C":
         rank -= 0.5
     if kind == "mode" and "shoot" in choice["action"]:
@@ -69,12 +72,12 @@ def ply(page: Page) -> int:
     return int(page.locator("#status").get_attribute("data-ply") or 0)
 
 
-def decide(page: Page, rng: random.Random) -> dict[str, str]:
+def decide(page: Page, rng: random.Random, fence_first: bool = False) -> dict[str, str]:
     """Click one choice the page offers; return what was clicked."""
     options = page.evaluate(CLICKABLE)
     assert options, "our turn, but nothing to click"
-    best = min(score(o, north=True) for o in options)
-    choice = rng.choice([o for o in options if score(o, north=True) == best])
+    ranks = [score(o, north=True, fence_first=fence_first) for o in options]
+    choice = rng.choice([o for o, r in zip(options, ranks, strict=True) if r == min(ranks)])
     before = ply(page)
     page.locator(f'.board-area [data-action="{choice["action"]}"]').first.click()
     page.wait_for_function(READY, arg=before, timeout=30_000)
@@ -90,7 +93,7 @@ CONTRAST = """() => {
     });
     return 0.2126 * r + 0.7152 * g + 0.0722 * b;
   };
-  return [...document.querySelectorAll('.gs-last')].map((e) => {
+  return [...document.querySelectorAll('.gs-last, .gs-last-edge')].map((e) => {
     const cell = document.querySelector(`.gcell[data-cell="${e.dataset.last}"]`);
     const a = lum(getComputedStyle(e).stroke);
     const b = lum(getComputedStyle(cell).fill);
@@ -165,7 +168,7 @@ def play_to_the_end(
             page.set_viewport_size({"width": other[0], "height": other[1]})
             check_layout(page, f"{name}-battle-{other[0]}")
             page.set_viewport_size(size)
-        choice = decide(page, rng)
+        choice = decide(page, rng, fence_first=not kinds.get("fence"))
         kinds[choice["kind"]] = kinds.get(choice["kind"], 0) + 1
     assert seen_battle
     # The end panel states the result in words.
@@ -188,7 +191,7 @@ def test_basic_game_to_the_end_by_clicks(new_page: Any) -> None:
     kinds = play_to_the_end(page, {}, "gunshi-basic", (390, 844), limit=110)
     # The formation, the secret Shogun, the hand, the deck order and the battle were all
     # played on the objects themselves: cells, arrows, units and cards.
-    for kind in ("place", "at", "face", "shogun", "hand", "deck", "send", "unit"):
+    for kind in ("place", "at", "face", "fence", "shogun", "hand", "deck", "send", "unit"):
         assert kinds.get(kind), (kind, kinds)
 
 

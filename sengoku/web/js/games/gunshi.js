@@ -307,7 +307,7 @@ class GunshiBoard {
     for (const f of v.fences || []) {
       const line = edgeLine(f.edge, flipped);
       const fresh = last?.edges.has(f.edge);
-      if (fresh) board.append(svg("line", { ...line, class: "gs-last-edge" }));
+      if (fresh) board.append(svg("line", { ...line, class: "gs-last-edge", "data-last": f.edge.slice(0, -1) }));
       board.append(svg("line", { ...line, class: "fence", stroke: SIDES[f.owner].color, "data-edge": f.edge }, svg("title", {}, `${SIDES[f.owner].name} Fence: blocks enemy moves and straight shots across it`)));
     }
     // Units removed by the last move: a cross where they stood, under whoever stands there now.
