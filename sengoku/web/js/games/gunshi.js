@@ -324,6 +324,9 @@ class GunshiBoard {
       const shogun = (u.owner === me && u.letter === mine) || revealed[u.owner] === u.letter;
       board.append(this.drawUnit(u, shogun, u.owner === me && !revealed[u.owner]));
     }
+    // A unit being placed (formation, Reinforce) is drawn faintly until it gets its facing.
+    const ghost = this.ghost(v);
+    if (ghost) board.append(this.drawUnit(ghost, false, false));
     // Cell choices: a unit to command, a destination, a target, a Shogun.
     const units = new Map((v.units || []).map((u) => [u.letter, u]));
     const byCell = new Map();
@@ -380,6 +383,14 @@ class GunshiBoard {
     return board;
   }
 
+  /** The unit placed on a cell and waiting for its facing (not yet in the view's units). */
+  ghost(v) {
+    const placing = v.phase === "formation" ? { cell: v.formation_cell, type: v.formation_piece } : { cell: v.command?.cell, type: v.command?.piece };
+    if (!placing.cell || !TYPES[placing.type] || v.command?.step === "at") return null;
+    if ((v.units || []).some((u) => u.cell === placing.cell)) return null;
+    return { ...placing, letter: "", owner: v.to_act >= 0 ? v.to_act : 0, facing: v.to_act === 1 ? "s" : "n", shield: placing.type === "I", ghost: true };
+  }
+
   drawUnit(u, shogun, secret) {
     const flipped = this.model.flipped;
     const [x, y] = cellXY(u.cell, flipped);
@@ -388,7 +399,7 @@ class GunshiBoard {
     const [dx, dy] = screenDir(u.facing, flipped);
     const side = SIDES[u.owner];
     const type = TYPES[u.type] || { name: u.type, kanji: u.type, short: u.type, does: "" };
-    const g = svg("g", { class: `gunit${shogun ? " shogun" : ""}`, "data-cell": u.cell, "data-owner": u.owner, "data-type": u.type, "data-facing": u.facing, "data-letter": u.letter, "data-shield": u.shield ? "yes" : "no" });
+    const g = svg("g", { class: `gunit${shogun ? " shogun" : ""}${u.ghost ? " ghost" : ""}`, "data-cell": u.cell, "data-owner": u.owner, "data-type": u.type, "data-facing": u.facing, "data-letter": u.letter, "data-shield": u.shield ? "yes" : "no" });
     const moved = this.last?.moved.get(u.letter);
     if (moved && moved !== u.cell) {
       g.dataset.from = moved;
@@ -420,7 +431,7 @@ class GunshiBoard {
       g.append(svg("circle", { cx: x + S - 17, cy: y + 17, r: 14, class: "gs-shogun-badge" }));
       g.append(svg("text", { x: x + S - 17, y: y + 24, "text-anchor": "middle", class: "gs-shogun-text" }, "将"));
     }
-    const who = `${side.name} ${type.name} ${u.letter}, facing ${FACING[u.facing]}${u.shield ? ", on its Shield" : ""}`;
+    const who = u.ghost ? `${side.name}'s new ${type.name}, waiting for its facing` : `${side.name} ${type.name} ${u.letter}, facing ${FACING[u.facing]}${u.shield ? ", on its Shield" : ""}`;
     const role = shogun ? (secret ? ". Your Shogun: only you see this mark" : ". The Shogun (revealed)") : "";
     g.append(svg("title", {}, `${who}${role}. ${type.name}: ${type.does}`));
     return g;
@@ -445,7 +456,7 @@ class GunshiBoard {
       const px = -dy;
       const py = dx;
       // Outside the unit's cell for a move, just inside its edge for a facing.
-      const base = l.kind === "dir" ? 56 : 30;
+      const base = l.kind === "dir" ? 46 : 30;
       const tip = [cx + dx * (base + 34), cy + dy * (base + 34)];
       const b1 = [cx + dx * base + px * 22, cy + dy * base + py * 22];
       const b2 = [cx + dx * base - px * 22, cy + dy * base - py * 22];
@@ -543,7 +554,9 @@ class GunshiBoard {
     if (mine) {
       // Your hand first: it is what you play from.
       parts.push(el("div.gs-zones", {}, zone("Hand", hand, "hand")), rows);
-      if ((p.stock || []).length) parts.push(zone("Cards to arrange", p.stock.map((c) => faceOf(c, ["hand", "deck"])), "stock"));
+      // The cards still to arrange into hand and deck: large while they are being arranged.
+      const arranging = v.phase === "secret";
+      if ((p.stock || []).length) parts.push(zone(arranging ? "Cards to arrange" : "Your cards, arranged after the formation", p.stock.map((c) => faceOf(c, ["hand", "deck"], { small: !arranging })), "stock"));
       if ((p.prepared || []).length) parts.push(zone("Prepared Advanced cards", p.prepared.map((c) => faceOf(c, ["take"], { small: true }))));
       const deck = (p.deck || []).map((c, i) => cardFace(c, seat, { small: true, badge: i === 0 ? "top" : `${i + 1}` }));
       parts.push(el("details.gs-deck", {}, el("summary", {}, `Deck: ${plural(deck.length, "card")} (top first)`), el("div.gs-cards", {}, deck)));
@@ -660,14 +673,16 @@ function promptText(v, legal) {
     return `${lead}Choose what to place${where}: click a unit type or a Fence below.`;
   }
   if (kinds.has("at")) return `${lead}Click a highlighted cell to place it.`;
-  if (kinds.has("face") && !kinds.has("dir")) return `${lead}Click an arrow: which way ${v.phase === "formation" ? "it" : who} faces.`;
+  const placing = v.phase === "formation" ? v.formation_piece : v.command?.piece;
+  const faced = placing && TYPES[placing] && !acting ? `the new ${TYPES[placing].name}` : who;
+  if (kinds.has("face") && !kinds.has("dir")) return `${lead}Click an arrow: which way ${faced} faces.`;
   if (kinds.has("dir")) return `${lead}Click an arrow: the direction ${who} moves${kinds.has("face") ? " (or turn first)" : ""}.`;
   if (kinds.has("fence")) return `${lead}Click a highlighted edge to build a Fence.`;
   if (kinds.has("shogun")) return "Secretly choose your Shogun: click one of your units. Only you will see the mark.";
   if (kinds.has("hand")) return `Choose your starting hand: click a card (${3 - (me?.hand?.length ?? 0)} more).`;
   if (kinds.has("deck")) return "Order your deck: click the card that goes next (top first).";
   if (kinds.has("unit")) return `${lead}Click the unit that carries out the Command.`;
-  if (kinds.has("chain")) return `${lead}Click an adjacent unit to join the chained Command, or press Done.`;
+  if (kinds.has("chain")) return `${lead}Click an adjacent unit to join the chained Command${kinds.has("done") ? ", or press Done" : ""}.`;
   if (kinds.has("hit")) return `${lead}Click the enemy to attack.`;
   if (kinds.has("to")) return `${lead}Click the cell ${who} moves to.`;
   if (kinds.has("invade")) return `${lead}${who} may invade the Invader Spot: invade or stay.`;
