@@ -193,6 +193,18 @@ def test_basic_game_to_the_end_by_clicks(new_page: Any) -> None:
     # played on the objects themselves: cells, arrows, units and cards.
     for kind in ("place", "at", "face", "fence", "shogun", "hand", "deck", "send", "unit"):
         assert kinds.get(kind), (kind, kinds)
+    # The replay draws the same field, as Blue saw it: Red's Shogun is not marked there.
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.locator(".end-panel a", has_text="Replay").click()
+    page.wait_for_url("**/replay/*")
+    expect(page.locator("#replay-counter")).to_have_text(re.compile(r"^\d+ / \d+$"))
+    page.select_option("#replay-seat", "1")
+    page.click("#replay-last")
+    page.click("#replay-prev")
+    page.wait_for_selector(".gunshi-board .gunit")
+    assert page.locator('.gunit.shogun[data-owner="0"]').count() == 0
+    assert_clean_text(page)
+    shot(page, "gunshi-replay-1920")
 
 
 def test_inspiration_game_to_the_end_by_clicks_on_a_phone(new_page: Any) -> None:

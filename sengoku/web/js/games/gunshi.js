@@ -72,6 +72,7 @@ const COLS = "abcdefg";
 let catalogPromise = null;
 let CARDS = null;
 function loadCatalog(redraw) {
+  if (CARDS) return; // loaded: the drawing in progress has every name
   if (!catalogPromise) {
     catalogPromise = api("GET", "/api/games/gunshi")
       .then((info) => {
