@@ -63,7 +63,7 @@ const POSITIONS = { L: "Lightning", 1: "position 1", 2: "position 2", 3: "positi
 
 const S = 100; // one cell
 const M = 30; // margin for the coordinates
-const SP = 56; // the Invader Spot strips above and below the field
+const SP = 46; // the Invader Spot strips above and below the field
 const W = 7 * S + 2 * M;
 const H = 7 * S + 2 * M + 2 * SP;
 const COLS = "abcdefg";
@@ -314,9 +314,19 @@ class GunshiBoard {
     // Units removed by the last move: a cross where they stood, under whoever stands there now.
     for (const f of last?.fallen || []) {
       const [x, y] = cellXY(f.cell, flipped);
-      const g = svg("g", { class: "gs-fallen", "data-fallen": f.cell });
-      g.append(svg("line", { x1: x + 10, y1: y + 10, x2: x + S - 10, y2: y + S - 10 }), svg("line", { x1: x + S - 10, y1: y + 10, x2: x + 10, y2: y + S - 10 }));
-      g.append(svg("title", {}, `${SIDES[f.owner].name} ${unitName(f)} was removed here`));
+      const g = svg("g", { class: f.invaded ? "gs-fallen invaded" : "gs-fallen", "data-fallen": f.cell });
+      if (f.invaded) {
+        // An invader left from here for the Invader Spot: an arrow off the field.
+        const [dx, dy] = screenDir(f.owner === 0 ? "n" : "s", flipped);
+        const cx = x + S / 2;
+        const cy = y + S / 2;
+        g.append(svg("line", { x1: cx - dx * 30, y1: cy - dy * 30, x2: cx + dx * 30, y2: cy + dy * 30 }));
+        g.append(svg("polyline", { points: `${cx + dx * 30 - dy * 16 - dx * 16},${cy + dy * 30 + dx * 16 - dy * 16} ${cx + dx * 30},${cy + dy * 30} ${cx + dx * 30 + dy * 16 - dx * 16},${cy + dy * 30 - dx * 16 - dy * 16}` }));
+        g.append(svg("title", {}, `${SIDES[f.owner].name} ${unitName(f)} invaded the Invader Spot from here`));
+      } else {
+        g.append(svg("line", { x1: x + 10, y1: y + 10, x2: x + S - 10, y2: y + S - 10 }), svg("line", { x1: x + S - 10, y1: y + 10, x2: x + 10, y2: y + S - 10 }));
+        g.append(svg("title", {}, `${SIDES[f.owner].name} ${unitName(f)} was removed here`));
+      }
       board.append(g);
     }
     const mine = me !== null && me !== undefined ? v.players?.[me]?.shogun : null;
@@ -648,9 +658,11 @@ function diffViews(a, b) {
       moved.set(letter, o.cell);
     } else if (o.facing !== u.facing || o.shield !== u.shield || o.owner !== u.owner) cells.add(u.cell);
   }
+  // A unit gone from the field was removed, or invaded (its side's invaders went up).
+  const invaded = (a.players || []).map((p, seat) => (b.players?.[seat]?.invaders ?? 0) > (p.invaders ?? 0));
   for (const [letter, o] of before) {
     if (!after.has(letter)) {
-      fallen.push(o);
+      fallen.push({ ...o, invaded: !!invaded[o.owner] });
       cells.add(o.cell);
     }
   }
