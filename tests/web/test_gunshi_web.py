@@ -290,3 +290,27 @@ def test_hot_seat_late_battle_fits_and_shows_each_player_only_their_shogun(
     shot(page, "gunshi-hotseat-blue-390")
     assert_clean_text(page)
     assert not watch.failed, watch.failed
+
+
+def test_a_unit_is_placed_with_the_keyboard(new_page: Any) -> None:
+    """The field's cells, arrows and edges are buttons too: Tab to them, press Enter."""
+    page: Page = new_page(1280, 900)
+    page.goto("/new/gunshi")
+    page.click('.presets button[data-preset="ai"]')
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    page.wait_for_function(READY, arg=-1)
+    page.focus('button.action[data-action="place C"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector('[data-sq="d3"][role="button"]')
+    page.focus('[data-sq="d3"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector('.gs-arrow[data-action="face n"]')
+    expect(page.locator("#gs-prompt")).to_have_text(
+        "Click an arrow: which way the new Cavalry faces."
+    )
+    page.focus('.gs-arrow[data-action="face n"]')
+    page.keyboard.press(" ")
+    unit = page.locator('.gunit[data-cell="d3"]:not(.ghost)')
+    expect(unit).to_have_attribute("data-type", "C")
+    expect(unit).to_have_attribute("data-facing", "n")

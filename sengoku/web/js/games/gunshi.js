@@ -382,6 +382,10 @@ class GunshiBoard {
               "data-kind": one ? one.kind : null,
               "aria-label": `${name}: ${unit ? `${SIDES[unit.owner].name} ${unitName(unit)}, facing ${FACING[unit.facing]}` : "empty"}${one ? `. ${one.text}` : list.length ? ". Several choices" : ""}`,
               onclick: () => this.clickCell(name, list),
+              // Cells with a choice are reached with Tab and played with Enter or Space.
+              role: list.length ? "button" : null,
+              tabindex: list.length ? 0 : null,
+              onkeydown: list.length ? pressed(() => this.clickCell(name, list)) : null,
             },
             one ? svg("title", {}, one.text) : null,
           ),
@@ -481,8 +485,10 @@ class GunshiBoard {
             "data-kind": l.kind,
             "data-dir": d,
             role: "button",
+            tabindex: 0,
             "aria-label": l.text,
             onclick: () => this.model.send(l.action),
+            onkeydown: pressed(() => this.model.send(l.action)),
           },
           svg("title", {}, l.text),
         ),
@@ -495,7 +501,7 @@ class GunshiBoard {
   drawEdges(board, legal, placed) {
     for (const l of legal.filter((a) => a.kind === "fence" && a.edge)) {
       const line = edgeLine(l.edge, this.model.flipped, 14);
-      const g = svg("g", { class: "gs-edge", "data-action": l.action, "data-kind": l.kind, "data-edge": l.edge, role: "button", "aria-label": l.text, onclick: () => this.model.send(l.action) });
+      const g = svg("g", { class: "gs-edge", "data-action": l.action, "data-kind": l.kind, "data-edge": l.edge, role: "button", tabindex: 0, "aria-label": l.text, onclick: () => this.model.send(l.action), onkeydown: pressed(() => this.model.send(l.action)) });
       g.append(svg("line", { ...line, class: "gs-edge-mark" }));
       // A band 30 units thick along the edge (a line's box has no height to click).
       const t = 15;
@@ -634,6 +640,16 @@ class GunshiBoard {
     if (!cards.length) return null;
     return el("div.gs-orders", {}, el("div.gs-zone-label", {}, `${SIDES[owner].name}'s orders this turn, in order`), el("div.gs-cards", {}, cards));
   }
+}
+
+/** A keydown handler that acts on Enter or Space (for the field's clickable shapes). */
+function pressed(fn) {
+  return (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      fn();
+    }
+  };
 }
 
 function pieceIcon(piece) {
