@@ -266,6 +266,13 @@ def test_hot_seat_late_battle_fits_and_shows_each_player_only_their_shogun(
     marked = page.locator(".gunit.shogun")
     expect(marked).to_have_count(1)
     assert marked.get_attribute("data-owner") == "0"
+    # Flipped, Red's back line is at the top and the arrows, edges and spots follow it.
+    page.click("#flip")
+    top = page.locator('[data-sq="a1"]').bounding_box()
+    bottom = page.locator('[data-sq="g7"]').bounding_box()
+    assert top and bottom and top["y"] < bottom["y"] and top["x"] > bottom["x"]
+    shot(page, "gunshi-hotseat-flipped-1920")
+    page.click("#flip")
     page.set_viewport_size({"width": 390, "height": 844})
     check_layout(page, "gunshi-hotseat-turn6-390", last=False)
     # Red sends a card by clicking it, then ends the turn; the device passes to Blue.
