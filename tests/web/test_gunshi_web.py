@@ -176,6 +176,9 @@ def play_to_the_end(
     expect(panel).to_be_visible()
     expect(panel.locator(".end-reason")).to_have_text(re.compile(r"^(Red|Blue) .*wins — \w+"))
     expect(panel.locator("h2")).to_have_text(re.compile(r"^You (win!|lose)$"))
+    expect(page.locator(".status-note")).to_have_text(
+        re.compile(r"^The battle ended on turn \d+: (Red|Blue)('s Shogun was removed| brought 3)")
+    )
     assert_clean_text(page)
     shot(page, f"{name}-end-{size['width']}")
     page.set_viewport_size({"width": other[0], "height": other[1]})

@@ -180,7 +180,7 @@ export default {
   },
   statusNote(view) {
     if (!view) return "";
-    if (view.outcome) return view.turn ? `The battle ended on turn ${view.turn}.` : "The game is over.";
+    if (view.outcome) return endNote(view);
     const parts = [PHASES[view.phase] || view.phase];
     if (view.phase === "battle" && view.turn) parts[0] += `, turn ${view.turn}`;
     const cmd = view.command;
@@ -685,6 +685,17 @@ function diffViews(a, b) {
   const old = new Set((a.fences || []).map((f) => f.edge));
   const edges = new Set((b.fences || []).map((f) => f.edge).filter((e) => !old.has(e)));
   return { cells, moved, fallen, edges };
+}
+
+/** How the battle ended, in the rulebook's words. */
+function endNote(view) {
+  const out = view.outcome;
+  const winner = SIDES[out.winners?.[0]];
+  const loser = out.winners?.length === 1 ? SIDES[1 - out.winners[0]] : null;
+  const when = view.turn ? `The battle ended on turn ${view.turn}` : "The game is over";
+  if (out.reason === "shogun_captured" && loser) return `${when}: ${loser.name}'s Shogun was removed from the field.`;
+  if (out.reason === "invasion" && winner && loser) return `${when}: ${winner.name} brought 3 units onto ${loser.name}'s Invader Spot.`;
+  return `${when}.`;
 }
 
 /** The prompt: what the player decides now, in words. */
