@@ -214,10 +214,12 @@ class GunshiBoard {
 
   update(model) {
     const view = model.view;
-    if (this.prev && view && this.prev.ply !== view.ply) {
+    if (this.prev && view && view.ply > this.prev.ply) {
+      // Forward: what changed is the last move (a step with nothing on the field keeps it).
       const changes = diffViews(this.prev, view);
       if (changes.cells.size || changes.edges.size || changes.fallen.length) this.last = changes;
-      else if (view.ply < this.prev.ply) this.last = null;
+    } else if (this.prev && view && view.ply < this.prev.ply) {
+      this.last = null; // a takeback, or a replay stepping back
     }
     if (!this.prev || this.prev.ply !== view?.ply) {
       this.chooserCell = null;
