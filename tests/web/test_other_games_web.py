@@ -16,6 +16,10 @@ from sengoku.core.registry import list_games
 from tests.web.helpers import no_horizontal_overflow, shot, start_game
 
 OTHERS = [g for g in ("gunkimono", "gunshi", "sashimono") if g in list_games()]
+#: Gunshi and Sashimono are played on their objects (cells, arrows, edges, cards), not on a
+#: list of buttons: tests/web/test_gunshi_web.py and test_sashimono_web.py play whole games by
+#: clicks, in hot seat too.
+BUTTON_GAMES = [g for g in OTHERS if g not in ("gunshi", "sashimono")]
 
 
 def ply(page: Page) -> int:
@@ -66,9 +70,7 @@ def test_gunkimono_board_shows_a_placed_tile(new_page: Any) -> None:
     shot(page, "gunkimono-vs-ai-1280")
 
 
-# Sashimono's own browser tests (tests/web/test_sashimono_web.py) play whole games by clicking
-# its cards and spaces, the hot seat and the replay included.
-@pytest.mark.parametrize("game", [g for g in OTHERS if g != "sashimono"])
+@pytest.mark.parametrize("game", BUTTON_GAMES)
 def test_short_game_against_the_ai_and_in_hot_seat(new_page: Any, game: str) -> None:
     page: Page = new_page(1280, 900)
     start_game(page, game, "ai")
@@ -127,7 +129,8 @@ def test_gunshi_field_shows_a_unit_placed_by_clicks(new_page: Any) -> None:
     targets = page.eval_on_selector_all("[data-target]", "els => els.map(e => e.dataset.target)")
     assert "d2" in targets and all(t[1] in "123" for t in targets)  # Red's side of the field
     page.click('[data-sq="d2"]')
-    page.click('button.action[data-action="face e"]')
+    # Then an arrow on the new unit's cell for each way it may face.
+    page.click('.gs-arrow[data-action="face e"]')
     unit = page.locator('.gunit[data-cell="d2"]')
     expect(unit).to_have_attribute("data-owner", "0")
     expect(unit).to_have_attribute("data-type", "I")

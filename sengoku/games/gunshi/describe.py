@@ -111,17 +111,22 @@ def describe(state: Any, action: GunshiAction) -> ActionDescription:
             else (getattr(cmd, "piece", None) or "")
         )
         what = PIECE.get(piece, "the unit").replace("an ", "the ").replace("a ", "the ", 1)
-        label = f"At {arg}"
+        label = f"Place on {arg}"
         text = f"Put {what} on {arg}."
     elif kind == "face":
         objects.update(facing=arg, step="facing")
         label = f"Face {FACING[arg]}"
         who = acting("leader")
-        text = f"Turn {'your ' + who if who else 'the unit'} to face {FACING[arg]}."
+        if who:
+            who = f"your {who}"
+        elif state.phase == "formation" and getattr(state, "fcell", -1) >= 0:
+            # The unit just placed in the formation: its type and cell.
+            who = f"the {PIECE.get(state.fpiece, 'a unit').split(' ', 1)[1]} on {cell_name(state.fcell)}"
+        text = f"Turn {who or 'the unit'} to face {FACING[arg]}."
     elif kind == "fence":
         objects.update(edge=arg, step="edge")
         side = "north" if arg.endswith("n") else "east"
-        label = f"Fence {arg}"
+        label = f"Fence {side} of {arg[:-1]}"
         text = f"Build a Fence on the {side} edge of {arg[:-1]}."
     elif kind == "mode":
         objects.update(mode=arg, step="choice")
@@ -143,7 +148,7 @@ def describe(state: Any, action: GunshiAction) -> ActionDescription:
         text = f"Add your {who} to the Chained Command."
     elif kind == "to":
         objects.update(to=arg, step="cell")
-        label = f"To {arg}"
+        label = f"Move to {arg}"
         who = acting("order", "leader")
         text = f"Move {'your ' + who if who else 'the unit'} to {arg}."
     elif kind == "hit":

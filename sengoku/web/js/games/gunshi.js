@@ -1,54 +1,173 @@
-// Gunshi: the 7x7 field with each unit's type, facing and shield, fences on edges, both
-// Command Rows (the opponent's face-down cards as backs), hands, decks and logistics points.
-// Clicking a cell plays the one move that names it, or narrows the moves to those naming it.
+// Gunshi: the 7x7 field with each unit's letter, type, facing and Shield, Fences on edges,
+// both Invader Spots beside the field, and each side's cards (Command Row, Lightning position,
+// hand, deck) drawn as cards with their names and texts, the opponent's hidden ones as backs.
+//
+// Play is by clicks on the things themselves: a unit, then where it goes (a cell or an arrow),
+// which way it faces, or whom it hits; a card, then (the row being its only place) it is sent;
+// an edge for a Fence. Every click plays one of the server's described choices (its `kind`
+// and objects: `from`, `to`, `unit`, `card`, `edge`, `facing`, `direction`, ...): notation is
+// never parsed here. A choice with no object on screen is a button, so every choice is clickable.
 
 import { el, svg, clear } from "../ui.js";
-import { actionPicker } from "./generic.js";
+import { api } from "../api.js";
 
 const SIDES = [
-  { name: "Red", color: "#b3372a", light: "#f3d2cb", mark: "▲" },
-  { name: "Blue", color: "#2f5d8a", light: "#cfdcec", mark: "▼" },
+  { name: "Red", color: "#b3372a", light: "#f6d9d2", mark: "▲" },
+  { name: "Blue", color: "#2f5d8a", light: "#d5e2f0", mark: "▼" },
 ];
-const TYPES = { I: { name: "Infantry", kanji: "歩" }, A: { name: "Archer", kanji: "弓" }, C: { name: "Cavalry", kanji: "騎" } };
+// What each unit type is and does (docs/rules/gunshi.md, "Units").
+const TYPES = {
+  I: { name: "Infantry", kanji: "歩", short: "Inf", does: "Steps one cell orthogonally and builds Fences. Carried on a Shield: a hit by anything but Cavalry only removes the Shield." },
+  A: { name: "Archer", kanji: "弓", short: "Arc", does: "Steps one cell orthogonally and Shoots one enemy: two cells ahead, the forward diagonals or either side." },
+  C: { name: "Cavalry", kanji: "騎", short: "Cav", does: "Charges forward any distance or steps one cell left or right, never back; may jump one of its own Infantry or Archers; removes a shielded Infantry outright." },
+};
+const FACING = { n: "north", e: "east", s: "south", w: "west" };
 const DIRS = { n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
-const S = 100;
-const M = 30;
+const PHASES = {
+  build: "Deck construction",
+  prepare: "Preparing Advanced cards",
+  mod3: "Choosing Advanced cards",
+  formation: "Phase 1: Formation",
+  secret: "Phase 2: Shogun and card order",
+  battle: "Phase 3: Battle",
+};
+const STEPS = {
+  shogun: "choosing the Shogun",
+  hand: "choosing the starting hand",
+  deck: "ordering the deck",
+  send: "sending new Commands",
+  command: "carrying out a Command",
+  take: "taking an Advanced card",
+  remove: "removing a card from the game",
+};
+// The Command in progress: what its step waits on, in words.
+const COMMAND_STEPS = {
+  mode: "which of the card's Commands to use",
+  unit: "which unit carries the Command out",
+  dir: "the direction of the move",
+  rapid: "whether to move or reorient first",
+  rface: "the new facing",
+  chain: "which adjacent units join the chain",
+  to: "where the unit goes",
+  invade: "whether to invade",
+  face: "the new facing",
+  hit: "the enemy to attack",
+  fence: "the edge for the Fence",
+  piece: "the unit to bring from the Reserve",
+  at: "the cell where it enters",
+  look: "which card to look at",
+  ask: "which enemy to ask about",
+  swap: "which unit to switch with",
+};
+const POSITIONS = { L: "Lightning", 1: "position 1", 2: "position 2", 3: "position 3", 4: "position 4" };
+
+const S = 100; // one cell
+const M = 30; // margin for the coordinates
+const SP = 46; // the Invader Spot strips above and below the field
+const W = 7 * S + 2 * M;
+const H = 7 * S + 2 * M + 2 * SP;
 const COLS = "abcdefg";
+
+// Card names and texts come from the game's data files, served with the game (catalog).
+let catalogPromise = null;
+let CARDS = null;
+function loadCatalog(redraw) {
+  if (CARDS) return; // loaded: the drawing in progress has every name
+  if (!catalogPromise) {
+    catalogPromise = api("GET", "/api/games/gunshi")
+      .then((info) => {
+        CARDS = Object.fromEntries((info.catalog?.cards || []).map((c) => [c.id, c]));
+      })
+      .catch(() => {
+        catalogPromise = null; // tried again on the next drawing
+      });
+  }
+  catalogPromise.then(() => CARDS && redraw());
+}
+
+function cardInfo(code) {
+  return CARDS?.[code] || { id: code, name: code, text: "", set: "", cost: 0 };
+}
 
 function cellXY(name, flipped) {
   let x = COLS.indexOf(name[0]);
-  let y = 7 - Number(name.slice(1)); // row 7 (north) at the top
+  let y = 7 - Number(name.slice(1)); // row 7 (Blue's back row) at the top
   if (flipped) {
     x = 6 - x;
     y = 6 - y;
   }
-  return [M + x * S, M + y * S];
+  return [M + x * S, SP + M + y * S];
 }
 
-/** The cell an action names (``at d3``, ``unit d3``, ``to d3``, ``fence d3n``...), if any. */
-function cellOf(action) {
-  const m = action.match(/^\S+ ([a-g][1-7])([ne])?$/u);
-  return m ? m[1] : null;
-}
-
-function card(code, owner, hidden) {
-  if (code === null || code === undefined || hidden) {
-    return el("span.gcard.back", { title: "a face-down card", style: `background:${SIDES[owner].color}` }, "軍");
+/** The segment of an edge (``c3n``: the north edge of c3, ``c3e``: its east edge). */
+function edgeLine(edge, flipped, inset = 6) {
+  const cell = edge.slice(0, -1);
+  const side = edge.slice(-1);
+  const [x, y] = cellXY(cell, flipped);
+  if (side === "n") {
+    const yy = flipped ? y + S : y;
+    return { x1: x + inset, y1: yy, x2: x + S - inset, y2: yy };
   }
-  return el("span.gcard", { title: String(code), style: `border-color:${SIDES[owner].color}` }, String(code));
+  const xx = flipped ? x : x + S;
+  return { x1: xx, y1: y + inset, x2: xx, y2: y + S - inset };
+}
+
+function screenDir(d, flipped) {
+  const [dx, dy] = DIRS[d] || [0, -1];
+  return flipped ? [-dx, -dy] : [dx, dy];
+}
+
+function unitName(u) {
+  return `${TYPES[u.type]?.name || u.type} ${u.letter}`;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** A Command card, face up (name, cost, text) or as a back. ``onclick`` makes it a button. */
+function cardFace(code, owner, { action = null, onclick = null, badge = null, small = false, lit = false, down = false, mini = false } = {}) {
+  const side = SIDES[owner] || SIDES[0];
+  const tag = onclick ? "button" : "div";
+  if (code === null || code === undefined) {
+    return el(
+      `${tag}.gs-card.back${small ? ".small" : ""}${mini ? ".mini" : ""}`,
+      { title: "A face-down Command card: its owner alone knows it", "data-side": owner, style: `--side:${side.color}`, ...(onclick ? { type: "button", onclick } : {}) },
+      badge ? el("span.gs-badge", {}, badge) : null,
+      el("span.gs-back-mark", {}, "軍"),
+    );
+  }
+  const c = cardInfo(code);
+  const advanced = c.set && c.set !== "basic";
+  return el(
+    `${tag}.gs-card${small ? ".small" : ""}${onclick ? ".playable" : ""}${lit ? ".lit" : ""}${down ? ".down" : ""}`,
+    {
+      title: `${c.name}${c.cost ? ` (costs ${c.cost})` : ""}${c.chainable ? ", chainable" : ""}${down ? ", lying face down" : ""}: ${c.text}`,
+      "data-card": code,
+      "data-side": owner,
+      style: `--side:${side.color}`,
+      ...(action ? { "data-action": action.action, "data-kind": action.kind } : {}),
+      ...(onclick ? { type: "button", onclick, "aria-label": action ? action.text : c.name } : {}),
+    },
+    badge ? el("span.gs-badge", {}, badge) : null,
+    el("span.gs-card-name", {}, c.name),
+    el("span.gs-card-meta", {}, [down ? "face down" : advanced ? "Advanced" : "Basic", c.cost ? `cost ${c.cost}` : "", c.chainable ? "chain" : ""].filter(Boolean).join(" · ")),
+    small ? null : el("span.gs-card-text", {}, c.text),
+  );
 }
 
 export default {
   name: "gunshi",
   kanji: "軍師",
   title: "Gunshi",
+  stylesheet: true,
   notationHint: "Type a move, e.g. at d3",
   tagline: "Tactics on a 7x7 field: units with facing, shields and fences, commanded by cards.",
   howTo: [
-    "Each side fields Infantry, Archers and Cavalry on a 7x7 field; a unit's facing decides where it can move and shoot, and its shield protects its front.",
-    "Fences on the edges between cells block movement. Command cards, played from your Command Row, move and fight; your opponent sees only their backs until they are played.",
-    "Win by bringing units onto the enemy's Invader Spots or by exhausting the enemy's logistics.",
-    "Click a cell to play the move that names it (or to see the moves that do); other choices are buttons.",
+    "Each side fields Infantry, Archers and Cavalry on a 7x7 field; a unit's facing decides where it can move and shoot, and an Infantry's Shield saves it from one hit.",
+    "Fences on the edges between cells block enemy movement. Command cards go into your Command Row and are carried out turns later; your opponent sees only the backs of the face-down ones.",
+    "Win by removing the enemy's secret Shogun, or by bringing 3 units onto the enemy's Invader Spot.",
+    "Click a unit, then where it goes, which way it faces or whom it hits; click a card to send it; click an edge to build a Fence.",
   ],
   seatName(seat) {
     return SIDES[seat]?.name || `Seat ${seat + 1}`;
@@ -61,155 +180,575 @@ export default {
   },
   statusNote(view) {
     if (!view) return "";
-    return [view.phase && `Phase: ${view.phase}`, view.step && `step: ${view.step}`].filter(Boolean).join(" · ");
+    if (view.outcome) return endNote(view);
+    const parts = [PHASES[view.phase] || view.phase];
+    if (view.phase === "battle" && view.turn) parts[0] += `, turn ${view.turn}`;
+    const cmd = view.command;
+    if (cmd?.card) parts.push(`${cardInfo(cmd.card).name}: ${COMMAND_STEPS[cmd.step] || cmd.step}`);
+    else if (view.step && STEPS[view.step]) parts.push(STEPS[view.step]);
+    return parts.filter(Boolean).join(" — ");
   },
   create(root) {
+    return new GunshiBoard(root);
+  },
+};
+
+class GunshiBoard {
+  constructor(root) {
+    this.root = root;
+    this.model = null;
+    this.prev = null; // the last view drawn at another ply: what changed since is the last move
+    this.last = null;
+    this.chooserCell = null;
+    this.info = ""; // what a tapped unit or card is and does (phones have no hover)
+    clear(root);
     root.classList.add("gunshi");
-    let model = null;
-    let focus = null;
-    let lastKey = "";
-    const draw = () => {
-      const v = model.view;
-      const flipped = model.flipped;
-      const legal = model.interactive ? model.legal : [];
-      const byCell = new Map();
-      for (const l of legal) {
-        const c = cellOf(l.action);
-        if (!c) continue;
-        if (!byCell.has(c)) byCell.set(c, []);
-        byCell.get(c).push(l);
+    root.addEventListener("click", (event) => {
+      const card = event.target.closest?.(".gs-card");
+      if (card && !card.classList.contains("playable")) {
+        this.info = card.getAttribute("title") || "";
+        this.draw();
       }
-      const size = 7 * S + 2 * M;
-      const board = svg("svg", { viewBox: `0 0 ${size} ${size}`, class: "board gunshi-board", role: "img", "aria-label": "Gunshi field" });
-      board.append(svg("rect", { x: 0, y: 0, width: size, height: size, rx: 16, class: "frame" }));
-      for (let r = 1; r <= 7; r++) {
-        for (let c = 0; c < 7; c++) {
-          const name = `${COLS[c]}${r}`;
-          const [x, y] = cellXY(name, flipped);
-          // The back lines are the Invasion Zones (the whole line, or its 3 centre cells).
-          const zone = (r === 1 || r === 7) && (v.options?.invasion_zone !== "centre_three" || (c >= 2 && c <= 4));
-          const back = zone ? (r === 1 ? "home-red" : "home-blue") : (r + c) % 2 ? "field-a" : "field-b";
-          board.append(svg("rect", { x, y, width: S, height: S, class: `gcell ${back}`, "data-zone": zone ? (r === 1 ? "blue-invades" : "red-invades") : null }));
-        }
+    });
+  }
+
+  update(model) {
+    const view = model.view;
+    if (this.prev && view && view.ply > this.prev.ply) {
+      // Forward: what changed is the last move (a step with nothing on the field keeps it).
+      const changes = diffViews(this.prev, view);
+      if (changes.cells.size || changes.edges.size || changes.fallen.length) this.last = changes;
+    } else if (this.prev && view && view.ply < this.prev.ply) {
+      this.last = null; // a takeback, or a replay stepping back
+    }
+    if (!this.prev || this.prev.ply !== view?.ply) {
+      this.chooserCell = null;
+      this.info = "";
+    }
+    this.prev = view;
+    this.model = model;
+    loadCatalog(() => this.model && this.draw());
+    this.draw();
+  }
+
+  destroy() {
+    clear(this.root);
+  }
+
+  draw() {
+    const m = this.model;
+    const v = m.view;
+    if (!v) return;
+    const legal = m.interactive ? m.legal : [];
+    const me = m.seat === null || m.seat === undefined ? null : m.seat;
+    const placed = new Set(); // the choices drawn on an object; the others become buttons
+    const board = this.drawBoard(v, legal, placed);
+    const bottomSeat = m.flipped ? 1 : 0;
+    const top = this.drawSide(v, 1 - bottomSeat, legal, placed, me);
+    const bottom = this.drawSide(v, bottomSeat, legal, placed, me);
+    const offer = this.drawOffer(v, legal, placed, me);
+    const choices = this.drawChoices(legal, placed);
+    const prompt = el(
+      "div.gs-ask",
+      {},
+      m.interactive ? el("div.prompt.gs-prompt", { id: "gs-prompt" }, promptText(v, legal)) : el("div.gs-prompt.waiting", {}, waitingText(v, me)),
+      this.info ? el("div.gs-info", { role: "status" }, this.info) : null,
+    );
+    clear(this.root).append(
+      // One grid: its areas put the field first on a phone, and beside the cards when wide.
+      el("div.gs-layout", {}, el("div.board-wrap.gs-board-wrap", {}, board), top, this.drawOrders(v), prompt, offer, choices, bottom),
+    );
+  }
+
+  // -- the field ---------------------------------------------------------------------------
+
+  drawBoard(v, legal, placed) {
+    const flipped = this.model.flipped;
+    const me = this.model.seat;
+    const board = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "board gunshi-board", role: "img", "aria-label": "Gunshi field" });
+    board.append(svg("rect", { x: 0, y: 0, width: W, height: H, rx: 16, class: "frame" }));
+    const centreOnly = v.options?.invasion_zone === "centre_three";
+    for (let r = 1; r <= 7; r++) {
+      for (let c = 0; c < 7; c++) {
+        const name = `${COLS[c]}${r}`;
+        const [x, y] = cellXY(name, flipped);
+        // The back lines are the Invasion Zones (the whole line, or its 3 centre cells).
+        const zone = (r === 1 || r === 7) && (!centreOnly || (c >= 2 && c <= 4));
+        const home = r <= 2 || (r === 3 && c >= 2 && c <= 4) ? "home-red" : r >= 6 || (r === 5 && c >= 2 && c <= 4) ? "home-blue" : (r + c) % 2 ? "field-a" : "field-b";
+        board.append(svg("rect", { x, y, width: S, height: S, class: `gcell ${home}${zone ? " zone" : ""}`, "data-cell": name }));
       }
-      for (let i = 0; i < 7; i++) {
-        const col = flipped ? COLS[6 - i] : COLS[i];
-        const row = flipped ? i + 1 : 7 - i;
-        board.append(svg("text", { x: M + i * S + S / 2, y: M - 8, "text-anchor": "middle", class: "coord" }, col));
-        board.append(svg("text", { x: M / 2, y: M + i * S + S / 2 + 7, "text-anchor": "middle", class: "coord" }, row));
+    }
+    for (let i = 0; i < 7; i++) {
+      const col = flipped ? COLS[6 - i] : COLS[i];
+      const row = flipped ? i + 1 : 7 - i;
+      board.append(svg("text", { x: M + i * S + S / 2, y: SP + M - 8, "text-anchor": "middle", class: "coord" }, col));
+      board.append(svg("text", { x: M / 2, y: SP + M + i * S + S / 2 + 7, "text-anchor": "middle", class: "coord" }, row));
+    }
+    // The Invader Spots lie beside each back line: Red's invaders go beside Blue's (row 7).
+    for (const seat of [0, 1]) {
+      const atTop = (seat === 0) !== flipped;
+      const y = atTop ? 6 : H - SP + 2;
+      const n = v.players?.[seat]?.invaders ?? 0;
+      const owner = SIDES[1 - seat].name;
+      const g = svg("g", { class: "gs-spot", "data-spot": seat });
+      g.append(svg("rect", { x: M, y, width: 7 * S, height: SP - 8, rx: 10, class: "gs-spot-box", stroke: SIDES[seat].color }));
+      g.append(svg("text", { x: M + 16, y: y + SP / 2 + 2, class: "gs-spot-text" }, `${owner}'s Invader Spot: ${SIDES[seat].name} invaders ${n} of 3`));
+      for (let i = 0; i < 3; i++) {
+        g.append(svg("circle", { cx: M + 7 * S - 30 - i * 34, cy: y + (SP - 8) / 2, r: 12, class: "gs-pip", fill: i < n ? SIDES[seat].color : "none", stroke: SIDES[seat].color }));
       }
-      // Fences: thick bars on the north or east edge of their cell.
-      for (const f of v.fences || []) {
-        const cell = f.edge.slice(0, -1);
-        const side = f.edge.slice(-1);
+      g.append(svg("title", {}, `${owner}'s Invader Spot, beside ${owner}'s back line: ${SIDES[seat].name} wins with 3 units here (a shielded Infantry counts as 2).`));
+      board.append(g);
+    }
+    // The last move: cells whose unit came, went, turned or lost its Shield, and new Fences.
+    const last = this.last;
+    if (last) {
+      for (const cell of last.cells) {
         const [x, y] = cellXY(cell, flipped);
-        let line;
-        if (side === "n") {
-          const yy = flipped ? y + S : y;
-          line = { x1: x + 6, y1: yy, x2: x + S - 6, y2: yy };
-        } else {
-          const xx = flipped ? x : x + S;
-          line = { x1: xx, y1: y + 6, x2: xx, y2: y + S - 6 };
-        }
-        board.append(svg("line", { ...line, class: "fence", stroke: SIDES[f.owner].color, "data-edge": f.edge }));
+        board.append(svg("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 8, class: "gs-last", "data-last": cell }));
       }
-      for (const u of v.units || []) {
-        const [x, y] = cellXY(u.cell, flipped);
+    }
+    for (const f of v.fences || []) {
+      const line = edgeLine(f.edge, flipped);
+      const fresh = last?.edges.has(f.edge);
+      if (fresh) board.append(svg("line", { ...line, class: "gs-last-edge", "data-last": f.edge.slice(0, -1) }));
+      board.append(svg("line", { ...line, class: "fence", stroke: SIDES[f.owner].color, "data-edge": f.edge }, svg("title", {}, `${SIDES[f.owner].name} Fence: blocks enemy moves and straight shots across it`)));
+    }
+    // Units removed by the last move: a cross where they stood, under whoever stands there now.
+    for (const f of last?.fallen || []) {
+      const [x, y] = cellXY(f.cell, flipped);
+      const g = svg("g", { class: f.invaded ? "gs-fallen invaded" : "gs-fallen", "data-fallen": f.cell });
+      if (f.invaded) {
+        // An invader left from here for the Invader Spot: an arrow off the field.
+        const [dx, dy] = screenDir(f.owner === 0 ? "n" : "s", flipped);
         const cx = x + S / 2;
         const cy = y + S / 2;
-        let [dx, dy] = DIRS[u.facing] || [0, -1];
-        if (flipped) {
-          dx = -dx;
-          dy = -dy;
-        }
-        const side = SIDES[u.owner];
-        const g = svg("g", { class: "gunit", "data-cell": u.cell, "data-owner": u.owner, "data-type": u.type, "data-facing": u.facing });
-        // Red units are round, Blue units square: sides differ by shape as well as colour.
-        if (u.owner === 0) g.append(svg("circle", { cx, cy, r: 34, fill: side.light, stroke: side.color, "stroke-width": 5 }));
-        else g.append(svg("rect", { x: cx - 32, y: cy - 32, width: 64, height: 64, rx: 8, fill: side.light, stroke: side.color, "stroke-width": 5 }));
-        // The facing: a wedge on the front edge; a shield is a thick bar across it.
-        const px = -dy;
-        const py = dx;
-        const tip = [cx + dx * 46, cy + dy * 46];
-        const b1 = [cx + dx * 32 + px * 13, cy + dy * 32 + py * 13];
-        const b2 = [cx + dx * 32 - px * 13, cy + dy * 32 - py * 13];
-        g.append(svg("polygon", { points: `${tip} ${b1} ${b2}`, fill: side.color }));
-        if (u.shield) {
-          g.append(svg("line", { x1: cx + dx * 40 + px * 26, y1: cy + dy * 40 + py * 26, x2: cx + dx * 40 - px * 26, y2: cy + dy * 40 - py * 26, class: "shield" }));
-        }
-        g.append(svg("text", { x: cx, y: cy + 11, "text-anchor": "middle", class: "gunit-kanji" }, TYPES[u.type]?.kanji || u.type));
-        g.append(svg("text", { x: x + 14, y: y + S - 8, "text-anchor": "middle", class: "gunit-letter" }, u.letter));
-        g.append(svg("title", {}, `${side.name} ${TYPES[u.type]?.name || u.type} ${u.letter}, facing ${u.facing}${u.shield ? ", shielded" : ""}`));
-        board.append(g);
+        g.append(svg("line", { x1: cx - dx * 30, y1: cy - dy * 30, x2: cx + dx * 30, y2: cy + dy * 30 }));
+        g.append(svg("polyline", { points: `${cx + dx * 30 - dy * 16 - dx * 16},${cy + dy * 30 + dx * 16 - dy * 16} ${cx + dx * 30},${cy + dy * 30} ${cx + dx * 30 + dy * 16 - dx * 16},${cy + dy * 30 - dx * 16 - dy * 16}` }));
+        g.append(svg("title", {}, `${SIDES[f.owner].name} ${unitName(f)} invaded the Invader Spot from here`));
+      } else {
+        g.append(svg("line", { x1: x + 10, y1: y + 10, x2: x + S - 10, y2: y + S - 10 }), svg("line", { x1: x + S - 10, y1: y + 10, x2: x + 10, y2: y + S - 10 }));
+        g.append(svg("title", {}, `${SIDES[f.owner].name} ${unitName(f)} was removed here`));
       }
-      for (const [name] of byCell) {
+      board.append(g);
+    }
+    const mine = me !== null && me !== undefined ? v.players?.[me]?.shogun : null;
+    const revealed = (v.players || []).map((p) => (p.shogun_revealed ? p.shogun : null));
+    for (const u of v.units || []) {
+      const shogun = (u.owner === me && u.letter === mine) || revealed[u.owner] === u.letter;
+      board.append(this.drawUnit(u, shogun, u.owner === me && !revealed[u.owner]));
+    }
+    // A unit being placed (formation, Reinforce) is drawn faintly until it gets its facing.
+    const ghost = this.ghost(v);
+    if (ghost) board.append(this.drawUnit(ghost, false, false));
+    // Cell choices: a unit to command, a destination, a target, a Shogun.
+    const units = new Map((v.units || []).map((u) => [u.letter, u]));
+    const byCell = new Map();
+    for (const l of legal) {
+      let cell = null;
+      if (["unit", "chain"].includes(l.kind)) cell = l.from;
+      else if (["to", "at", "hit", "swap", "ask"].includes(l.kind)) cell = l.to;
+      else if (l.kind === "shogun") cell = units.get(l.unit)?.cell;
+      if (!cell) continue;
+      if (!byCell.has(cell)) byCell.set(cell, []);
+      byCell.get(cell).push(l);
+    }
+    for (const [cell, list] of byCell) {
+      const [x, y] = cellXY(cell, flipped);
+      const attack = list.some((l) => l.kind === "hit") || (list.some((l) => l.kind === "to") && units.size && [...units.values()].some((u) => u.cell === cell && u.owner !== me));
+      board.append(svg("rect", { x: x + 6, y: y + 6, width: S - 12, height: S - 12, rx: 10, class: `gtarget${attack ? " attack" : ""}`, "data-target": cell }));
+      for (const l of list) placed.add(l.action);
+    }
+    if (this.chooserCell) {
+      const [x, y] = cellXY(this.chooserCell, flipped);
+      board.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 10, class: "gfocus" }));
+    }
+    // Click targets for the cells, drawn above everything but arrows and edges.
+    for (let r = 1; r <= 7; r++) {
+      for (let c = 0; c < 7; c++) {
+        const name = `${COLS[c]}${r}`;
         const [x, y] = cellXY(name, flipped);
-        board.append(svg("rect", { x: x + 5, y: y + 5, width: S - 10, height: S - 10, rx: 10, class: "gtarget", "data-target": name }));
-      }
-      if (focus) {
-        const [x, y] = cellXY(focus, flipped);
-        board.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 10, class: "gfocus" }));
-      }
-      for (let r = 1; r <= 7; r++) {
-        for (let c = 0; c < 7; c++) {
-          const name = `${COLS[c]}${r}`;
-          const [x, y] = cellXY(name, flipped);
-          board.append(
-            svg("rect", {
+        const list = byCell.get(name) || [];
+        const unit = (v.units || []).find((u) => u.cell === name);
+        const one = list.length === 1 ? list[0] : null;
+        board.append(
+          svg(
+            "rect",
+            {
               x,
               y,
               width: S,
               height: S,
-              class: "hit",
+              class: `hit${list.length ? " choice" : ""}`,
               "data-sq": name,
-              onclick: () => {
-                const options = byCell.get(name) || [];
-                if (options.length === 1) {
-                  focus = null;
-                  model.send(options[0].action);
-                  return;
-                }
-                focus = focus === name || !options.length ? null : name;
-                draw();
-              },
-            }),
-          );
-        }
+              "data-action": one ? one.action : null,
+              "data-kind": one ? one.kind : null,
+              "aria-label": `${name}: ${unit ? `${SIDES[unit.owner].name} ${unitName(unit)}, facing ${FACING[unit.facing]}` : "empty"}${one ? `. ${one.text}` : list.length ? ". Several choices" : ""}`,
+              onclick: () => this.clickCell(name, list),
+              // Cells with a choice are reached with Tab and played with Enter or Space.
+              role: list.length ? "button" : null,
+              tabindex: list.length ? 0 : null,
+              onkeydown: list.length ? pressed(() => this.clickCell(name, list)) : null,
+            },
+            one ? svg("title", {}, one.text) : null,
+          ),
+        );
       }
-      const shown = focus ? legal.filter((l) => cellOf(l.action) === focus) : legal;
-      const players = (v.players || []).map((p, s) =>
-        el(
-          "div.gplayer",
-          { "data-seat": s, style: `border-left-color:${SIDES[s].color}` },
-          el("div.gplayer-head", {}, el("strong", {}, SIDES[s].mark, " ", p.colour || SIDES[s].name), el("span", {}, `${p.points} logistics`), el("span", {}, `${p.invaders} invader${p.invaders === 1 ? "" : "s"}`), el("span", {}, `${p.fences_left} fences left`)),
-          el("div.gcards", {}, el("span.muted", {}, "Command Row: "), p.row?.length ? p.row.map((c) => card(c, s, c === null)) : el("span.muted", {}, "empty")),
-          p.lightning !== null && p.lightning !== undefined ? el("div.gcards", {}, el("span.muted", {}, "Lightning: "), card(p.lightning, s, false)) : "",
-          Array.isArray(p.hand) && p.hand.length ? el("div.gcards", {}, el("span.muted", {}, "Hand: "), p.hand.map((c) => card(c, s, c === null))) : "",
-          Array.isArray(p.deck) && p.deck.length ? el("div.gcards", {}, el("span.muted", {}, "Deck (top first): "), p.deck.map((c) => card(c, s, c === null))) : "",
+    }
+    this.drawArrows(board, v, legal, placed, units);
+    this.drawEdges(board, legal, placed);
+    if (last) last.shown = true;
+    return board;
+  }
+
+  /** The unit placed on a cell and waiting for its facing (not yet in the view's units). */
+  ghost(v) {
+    const placing = v.phase === "formation" ? { cell: v.formation_cell, type: v.formation_piece } : { cell: v.command?.cell, type: v.command?.piece };
+    if (!placing.cell || !TYPES[placing.type] || v.command?.step === "at") return null;
+    if ((v.units || []).some((u) => u.cell === placing.cell)) return null;
+    return { ...placing, letter: "", owner: v.to_act >= 0 ? v.to_act : 0, facing: v.to_act === 1 ? "s" : "n", shield: placing.type === "I", ghost: true };
+  }
+
+  drawUnit(u, shogun, secret) {
+    const flipped = this.model.flipped;
+    const [x, y] = cellXY(u.cell, flipped);
+    const cx = x + S / 2;
+    const cy = y + S / 2;
+    const [dx, dy] = screenDir(u.facing, flipped);
+    const side = SIDES[u.owner];
+    const type = TYPES[u.type] || { name: u.type, kanji: u.type, short: u.type, does: "" };
+    const g = svg("g", { class: `gunit${shogun ? " shogun" : ""}${u.ghost ? " ghost" : ""}`, "data-cell": u.cell, "data-owner": u.owner, "data-type": u.type, "data-facing": u.facing, "data-letter": u.letter, "data-shield": u.shield ? "yes" : "no" });
+    const moved = this.last?.moved.get(u.letter);
+    if (moved && moved !== u.cell) {
+      g.dataset.from = moved;
+    }
+    // Slide in from where it was, once: a redraw of the same position does not replay it.
+    if (moved && moved !== u.cell && !this.last.shown) {
+      const [ox, oy] = cellXY(moved, flipped);
+      g.classList.add("gs-arrived");
+      g.style.setProperty("--from-x", `${ox - x}px`);
+      g.style.setProperty("--from-y", `${oy - y}px`);
+    }
+    // Red units are round, Blue units square: sides differ by shape as well as colour.
+    if (u.owner === 0) g.append(svg("circle", { cx, cy, r: 35, fill: side.light, stroke: side.color, "stroke-width": 5 }));
+    else g.append(svg("rect", { x: cx - 33, y: cy - 33, width: 66, height: 66, rx: 9, fill: side.light, stroke: side.color, "stroke-width": 5 }));
+    // The facing: a wedge on the front edge; a Shield is a thick bar across it.
+    const px = -dy;
+    const py = dx;
+    const tip = [cx + dx * 47, cy + dy * 47];
+    const b1 = [cx + dx * 33 + px * 14, cy + dy * 33 + py * 14];
+    const b2 = [cx + dx * 33 - px * 14, cy + dy * 33 - py * 14];
+    g.append(svg("polygon", { points: `${tip} ${b1} ${b2}`, fill: side.color, class: "gs-facing" }));
+    if (u.shield) {
+      g.append(svg("line", { x1: cx + dx * 41 + px * 27, y1: cy + dy * 41 + py * 27, x2: cx + dx * 41 - px * 27, y2: cy + dy * 41 - py * 27, class: "shield" }));
+    }
+    const english = this.model.labels === "english";
+    g.append(svg("text", { x: cx, y: cy + 12, "text-anchor": "middle", class: "gunit-letter" }, u.letter));
+    g.append(svg("text", { x: x + 14, y: y + 21, "text-anchor": "middle", class: english ? "gunit-type en" : "gunit-type" }, english ? type.short : type.kanji));
+    if (shogun) {
+      g.append(svg("circle", { cx: x + S - 17, cy: y + 17, r: 14, class: "gs-shogun-badge" }));
+      g.append(svg("text", { x: x + S - 17, y: y + 24, "text-anchor": "middle", class: "gs-shogun-text" }, "将"));
+    }
+    const who = u.ghost ? `${side.name}'s new ${type.name}, waiting for its facing` : `${side.name} ${type.name} ${u.letter}, facing ${FACING[u.facing]}${u.shield ? ", on its Shield" : ""}`;
+    const role = shogun ? (secret ? ". Your Shogun: only you see this mark" : ". The Shogun (revealed)") : "";
+    g.append(svg("title", {}, `${who}${role}. ${type.name}: ${type.does}`));
+    return g;
+  }
+
+  /** Facings and directions: arrows on the edges of the unit that turns or moves. */
+  drawArrows(board, v, legal, placed, units) {
+    const flipped = this.model.flipped;
+    const dirs = legal.filter((l) => l.kind === "dir");
+    const faces = legal.filter((l) => l.kind === "face");
+    // Rapid-Move may offer both (move first, or turn first): the moves get the arrows.
+    const arrows = dirs.length ? dirs : faces;
+    if (!arrows.length) return;
+    const cell = arrows[0].unit ? units.get(arrows[0].unit)?.cell : v.formation_cell || v.command?.cell || null;
+    if (!cell) return;
+    const [x, y] = cellXY(cell, flipped);
+    const cx = x + S / 2;
+    const cy = y + S / 2;
+    for (const l of arrows) {
+      const d = l.kind === "dir" ? l.direction : l.facing;
+      const [dx, dy] = screenDir(d, flipped);
+      const px = -dy;
+      const py = dx;
+      // Outside the unit's cell for a move, just inside its edge for a facing.
+      const base = l.kind === "dir" ? 46 : 30;
+      const tip = [cx + dx * (base + 34), cy + dy * (base + 34)];
+      const b1 = [cx + dx * base + px * 22, cy + dy * base + py * 22];
+      const b2 = [cx + dx * base - px * 22, cy + dy * base - py * 22];
+      board.append(
+        svg(
+          "polygon",
+          {
+            points: `${tip} ${b1} ${b2}`,
+            class: `gs-arrow ${l.kind}`,
+            "data-action": l.action,
+            "data-kind": l.kind,
+            "data-dir": d,
+            role: "button",
+            tabindex: 0,
+            "aria-label": l.text,
+            onclick: () => this.model.send(l.action),
+            onkeydown: pressed(() => this.model.send(l.action)),
+          },
+          svg("title", {}, l.text),
         ),
       );
-      const top = model.flipped ? players[0] : players[1];
-      const bottom = model.flipped ? players[1] : players[0];
-      clear(root).append(
-        top || "",
-        el("div.board-wrap", {}, board),
-        bottom || "",
-        ...(focus ? [el("div.muted", {}, `Moves naming ${focus}:`)] : []),
-        v.prompt?.rule && model.interactive ? el("div.prompt", {}, v.prompt.rule) : "",
-        actionPicker({ ...model, legal: shown }),
+      placed.add(l.action);
+    }
+  }
+
+  /** Fence choices: a bar on each edge that may take one. */
+  drawEdges(board, legal, placed) {
+    for (const l of legal.filter((a) => a.kind === "fence" && a.edge)) {
+      const line = edgeLine(l.edge, this.model.flipped, 14);
+      const g = svg("g", { class: "gs-edge", "data-action": l.action, "data-kind": l.kind, "data-edge": l.edge, role: "button", tabindex: 0, "aria-label": l.text, onclick: () => this.model.send(l.action), onkeydown: pressed(() => this.model.send(l.action)) });
+      g.append(svg("line", { ...line, class: "gs-edge-mark" }));
+      // A band 30 units thick along the edge (a line's box has no height to click).
+      const t = 15;
+      g.append(svg("rect", { x: Math.min(line.x1, line.x2) - t, y: Math.min(line.y1, line.y2) - t, width: Math.abs(line.x2 - line.x1) + 2 * t, height: Math.abs(line.y2 - line.y1) + 2 * t, rx: t, class: "gs-edge-hit" }));
+      g.append(svg("title", {}, l.text));
+      board.append(g);
+      placed.add(l.action);
+    }
+  }
+
+  clickCell(name, list) {
+    if (list.length === 1) {
+      this.chooserCell = null;
+      this.model.send(list[0].action);
+      return;
+    }
+    this.chooserCell = list.length && this.chooserCell !== name ? name : null;
+    // A tap on a unit with nothing to play there says what it is and does.
+    const unit = list.length ? null : this.root.querySelector(`.gunit[data-cell="${name}"] title`);
+    this.info = unit ? unit.textContent : "";
+    this.draw();
+  }
+
+  // -- the cards ---------------------------------------------------------------------------
+
+  drawSide(v, seat, legal, placed, me) {
+    const p = v.players?.[seat];
+    if (!p) return el("div");
+    const side = SIDES[seat];
+    const mine = seat === me;
+    const cardChoice = (kinds, code) => {
+      const l = legal.find((a) => kinds.includes(a.kind) && a.card === code);
+      if (l) placed.add(l.action);
+      return l;
+    };
+    const faceOf = (code, kinds, opts = {}) => {
+      const l = mine && code ? cardChoice(kinds, code) : null;
+      return cardFace(code, seat, { ...opts, action: l, onclick: l ? () => this.model.send(l.action) : null });
+    };
+    const looks = new Map(legal.filter((l) => l.kind === "look").map((l) => [l.position, l]));
+    const lookable = (pos, code, opts) => {
+      const l = !mine ? looks.get(pos) : null;
+      if (!l) return cardFace(code, seat, opts);
+      placed.add(l.action);
+      return cardFace(code, seat, { ...opts, action: l, onclick: () => this.model.send(l.action) });
+    };
+    const zone = (label, cards, key = null) => el("div.gs-zone", { "data-zone": key }, el("span.gs-zone-label", {}, label), el("div.gs-cards", {}, cards.length ? cards : el("span.gs-empty", {}, "empty")));
+    // The Command Row in resolving order; a face-down card the viewer may see says so.
+    const row = (p.row || []).map((c, i) => lookable(String(i + 1), c.card, { badge: `${i + 1}`, small: true, down: !c.face_up }));
+    const lightning = p.lightning ? [lookable("L", p.lightning.card, { badge: "⚡", small: true, lit: true, down: !p.lightning.face_up })] : [];
+    // The opponent's hand is mostly a count: small backs, and the cards they had to show.
+    const hand = (p.hand || []).map((c) => faceOf(c, ["send", "remove"], { small: !mine, mini: !mine && c === null }));
+    const parts = [
+      el(
+        "div.gs-side-head",
+        {},
+        el("strong", {}, side.mark, " ", side.name, mine ? " (you)" : ""),
+        el("span", { title: "Military Logistics Points: pay for units, Fences and Lightning Commands" }, `${p.points} logistics`),
+        el("span", {}, `${plural(p.fences_left, "Fence")} left`),
+        el("span", { title: "Units on the opponent's Invader Spot (3 win)" }, `${p.invaders}/3 invaders`),
+        p.shogun && mine && !p.shogun_revealed ? el("span.gs-own-shogun", { title: "Only you see this" }, `Your Shogun: ${p.shogun}`) : null,
+        p.shogun_revealed && p.shogun ? el("span", {}, `Shogun ${p.shogun} revealed`) : null,
+      ),
+    ];
+    const rows = el("div.gs-zones", {}, zone("Lightning", lightning, "lightning"), zone("Command Row (resolves left first)", row, "row"));
+    if (!mine) parts.push(rows);
+    if (mine) {
+      // Your hand first: it is what you play from.
+      parts.push(el("div.gs-zones", {}, zone("Hand", hand, "hand")), rows);
+      // The cards still to arrange into hand and deck: large while they are being arranged.
+      const arranging = v.phase === "secret";
+      if ((p.stock || []).length) parts.push(zone(arranging ? "Cards to arrange" : "Your cards, arranged after the formation", p.stock.map((c) => faceOf(c, ["hand", "deck"], { small: !arranging })), "stock"));
+      if ((p.prepared || []).length) parts.push(zone("Prepared Advanced cards", p.prepared.map((c) => faceOf(c, ["take"], { small: true }))));
+      const deck = (p.deck || []).map((c, i) => cardFace(c, seat, { small: true, badge: i === 0 ? "top" : `${i + 1}` }));
+      parts.push(el("details.gs-deck", {}, el("summary", {}, `Deck: ${plural(deck.length, "card")} (top first)`), el("div.gs-cards", {}, deck)));
+    } else {
+      parts.push(
+        el(
+          "div.gs-zones.compact",
+          {},
+          zone("Hand", hand, "hand"),
+          // The deck: its top card's back, with the count.
+          el(
+            "div.gs-zone",
+            { "data-zone": "deck" },
+            el("span.gs-zone-label", {}, "Deck"),
+            el("div.gs-cards", {}, (p.deck || []).length ? cardFace(null, seat, { small: true, mini: true, badge: String(p.deck.length) }) : el("span.gs-empty", {}, "empty")),
+          ),
+        ),
       );
-    };
-    return {
-      update(m) {
-        const key = m.legal.map((l) => l.action).join("|");
-        if (key !== lastKey) focus = null;
-        lastKey = key;
-        model = m;
-        draw();
-      },
-      destroy() {
-        clear(root);
-      },
-    };
-  },
-};
+    }
+    return el(`section.gs-side${mine ? ".mine" : ".theirs"}`, { "data-seat": seat, style: `--side:${side.color}` }, parts);
+  }
+
+  /** Cards on offer that lie in none of the zones drawn (a pool, the Advanced cards). */
+  drawOffer(v, legal, placed, me) {
+    const free = legal.filter((l) => l.card && !placed.has(l.action));
+    if (!free.length) return null;
+    const cards = free.map((l) => {
+      placed.add(l.action);
+      return cardFace(l.card, me ?? 0, { action: l, onclick: () => this.model.send(l.action) });
+    });
+    return el("div.gs-offer", {}, el("div.gs-zone-label", {}, "Click a card"), el("div.gs-cards", {}, cards));
+  }
+
+  drawChoices(legal, placed) {
+    let rest = legal.filter((l) => !placed.has(l.action));
+    const title = [];
+    if (this.chooserCell) {
+      rest = legal.filter((l) => [l.from, l.to].includes(this.chooserCell));
+      title.push(el("div.gs-zone-label", {}, `Choices on ${this.chooserCell}:`));
+    }
+    if (!rest.length) return null;
+    return el(
+      "div.gs-choices",
+      {},
+      title,
+      rest.map((l) =>
+        el(
+          "button.action",
+          { type: "button", "data-action": l.action, "data-kind": l.kind, "data-piece": l.piece, title: l.text, onclick: () => this.model.send(l.action) },
+          pieceIcon(l.kind === "place" ? l.piece : null),
+          l.label,
+        ),
+      ),
+    );
+  }
+
+  /** This turn's orders: the card resolving now, then the queue, in order. */
+  drawOrders(v) {
+    if (v.phase !== "battle" || v.outcome) return null;
+    const owner = v.to_act >= 0 ? v.to_act : 0;
+    const cards = [];
+    if (v.resolving) cards.push(cardFace(v.resolving, owner, { small: true, badge: "now", lit: true }));
+    (v.queue || []).forEach((c, i) => cards.push(cardFace(c, owner, { small: true, badge: `then ${i + 1}` })));
+    if (!cards.length) return null;
+    return el("div.gs-orders", {}, el("div.gs-zone-label", {}, `${SIDES[owner].name}'s orders this turn, in order`), el("div.gs-cards", {}, cards));
+  }
+}
+
+/** A keydown handler that acts on Enter or Space (for the field's clickable shapes). */
+function pressed(fn) {
+  return (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      fn();
+    }
+  };
+}
+
+function pieceIcon(piece) {
+  if (!piece) return null;
+  if (piece === "F") return el("span.gs-piece-icon.fence", { "aria-hidden": "true" }, "▬");
+  return el("span.gs-piece-icon", { "aria-hidden": "true" }, TYPES[piece]?.kanji || piece);
+}
+
+/** What changed on the field between two views: the last move, to highlight and animate. */
+function diffViews(a, b) {
+  const before = new Map((a.units || []).map((u) => [u.letter, u]));
+  const after = new Map((b.units || []).map((u) => [u.letter, u]));
+  const cells = new Set();
+  const moved = new Map();
+  const fallen = [];
+  for (const [letter, u] of after) {
+    const o = before.get(letter);
+    if (!o) cells.add(u.cell);
+    else if (o.cell !== u.cell) {
+      cells.add(o.cell);
+      cells.add(u.cell);
+      moved.set(letter, o.cell);
+    } else if (o.facing !== u.facing || o.shield !== u.shield || o.owner !== u.owner) cells.add(u.cell);
+  }
+  // A unit gone from the field was removed, or invaded (its side's invaders went up).
+  const invaded = (a.players || []).map((p, seat) => (b.players?.[seat]?.invaders ?? 0) > (p.invaders ?? 0));
+  for (const [letter, o] of before) {
+    if (!after.has(letter)) {
+      fallen.push({ ...o, invaded: !!invaded[o.owner] });
+      cells.add(o.cell);
+    }
+  }
+  const old = new Set((a.fences || []).map((f) => f.edge));
+  const edges = new Set((b.fences || []).map((f) => f.edge).filter((e) => !old.has(e)));
+  return { cells, moved, fallen, edges };
+}
+
+/** How the battle ended, in the rulebook's words. */
+function endNote(view) {
+  const out = view.outcome;
+  const winner = SIDES[out.winners?.[0]];
+  const loser = out.winners?.length === 1 ? SIDES[1 - out.winners[0]] : null;
+  const when = view.turn ? `The battle ended on turn ${view.turn}` : "The game is over";
+  if (out.reason === "shogun_captured" && loser) return `${when}: ${loser.name}'s Shogun was removed from the field.`;
+  if (out.reason === "invasion" && winner && loser) return `${when}: ${winner.name} brought 3 units onto ${loser.name}'s Invader Spot.`;
+  return `${when}.`;
+}
+
+/** The prompt: what the player decides now, in words. */
+function promptText(v, legal) {
+  const kinds = new Set(legal.map((l) => l.kind));
+  const cmd = v.command;
+  const card = cmd?.card ? cardInfo(cmd.card).name : v.resolving ? cardInfo(v.resolving).name : null;
+  const lead = card ? `${card}: ` : "";
+  const acting = legal.find((l) => l.unit)?.unit;
+  const unit = (v.units || []).find((u) => u.letter === acting);
+  const who = unit ? unitName(unit) : "the unit";
+  const me = v.players?.[v.seat];
+  if (kinds.has("place")) {
+    const where = v.phase === "formation" ? ` (${me ? me.points : "?"} logistics left)` : "";
+    return `${lead}Choose what to place${where}: click a unit type or a Fence below.`;
+  }
+  if (kinds.has("at")) return `${lead}Click a highlighted cell to place it.`;
+  const placing = v.phase === "formation" ? v.formation_piece : v.command?.piece;
+  const faced = placing && TYPES[placing] && !acting ? `the new ${TYPES[placing].name}` : who;
+  if (kinds.has("face") && !kinds.has("dir")) return `${lead}Click an arrow: which way ${faced} faces.`;
+  if (kinds.has("dir")) return `${lead}Click an arrow: the direction ${who} moves${kinds.has("face") ? " (or turn first)" : ""}.`;
+  if (kinds.has("fence")) return `${lead}Click a highlighted edge to build a Fence.`;
+  if (kinds.has("shogun")) return "Secretly choose your Shogun: click one of your units. Only you will see the mark.";
+  if (kinds.has("hand")) return `Choose your starting hand: click a card (${3 - (me?.hand?.length ?? 0)} more).`;
+  if (kinds.has("deck")) return "Order your deck: click the card that goes next (top first).";
+  if (kinds.has("unit")) return `${lead}Click the unit that carries out the Command.`;
+  if (kinds.has("chain")) return `${lead}Click an adjacent unit to join the chained Command${kinds.has("done") ? ", or press Done" : ""}.`;
+  if (kinds.has("hit")) return `${lead}Click the enemy to attack.`;
+  if (kinds.has("to")) return `${lead}Click the cell ${who} moves to.`;
+  if (kinds.has("invade")) return `${lead}${who} may invade the Invader Spot: invade or stay.`;
+  if (kinds.has("mode")) return `${lead}Choose which Command of the card to use.`;
+  if (kinds.has("send")) {
+    const more = kinds.has("end") || kinds.has("lightning");
+    return more ? "Send another card from your hand, end your turn, or pay for a Lightning Command." : "Send a card from your hand to your Command Row: click it.";
+  }
+  if (kinds.has("look")) return `${lead}Click a card of the opponent's Command Row to look at it.`;
+  if (kinds.has("ask")) return `${lead}Click an enemy unit to ask whether it is the Shogun.`;
+  if (kinds.has("swap")) return `${lead}Click the unit to switch places with.`;
+  if (kinds.has("pick")) return "Pick a card: click it.";
+  if (kinds.has("take")) return "Take one of your Advanced cards into your hand: click it.";
+  if (kinds.has("remove")) return "Remove one card of your hand from the game: click it.";
+  if (kinds.has("blind")) return "Take one of the face-down Advanced cards.";
+  if (kinds.has("end") || kinds.has("lightning")) return "End your turn, or pay for a Lightning Command.";
+  return legal.length ? `Choose: ${legal.map((l) => l.label).join(", ")}.` : "";
+}
+
+function waitingText(v, me) {
+  if (v.outcome) return "The battle is over.";
+  if (v.to_act === undefined || v.to_act < 0) return "";
+  const who = SIDES[v.to_act]?.name || "The opponent";
+  if (v.to_act === me) return "Your decision.";
+  if (v.phase === "secret") return `${who} is deciding in secret.`;
+  return `${who} is deciding.`;
+}

@@ -1,0 +1,326 @@
+"""Gunshi in the browser: whole games against the level-1 AI, from the formation to the end
+panel, by clicks only (units, cells, arrows, edges, cards and buttons; never typed notation),
+for the basic rules and The Gunshi's Inspiration (Modification 3), at 1920x1080 and 390x844.
+
+The clicks follow a simple plan that makes progress (attack, invade, move forward, send Move
+cards), so a game ends in a few dozen of our decisions; every click is on what the page draws.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.web.helpers import (
+    PageWatch,
+    assert_clean_text,
+    assert_within_window,
+    no_horizontal_overflow,
+    shot,
+)
+
+#: Everything a player can click to make a decision: the renderer marks each with the choice
+#: it plays (``data-action``) and its kind (``data-kind``), plus the object clicked.
+CLICKABLE = """() => [...document.querySelectorAll('.board-area [data-action]')].map(e => ({
+  action: e.dataset.action, kind: e.dataset.kind || '', sq: e.dataset.sq || '',
+  dir: e.dataset.dir || '', card: e.dataset.card || '', piece: e.dataset.piece || '',
+  unit: (e.dataset.sq && document.querySelector(`.gunit[data-cell="${e.dataset.sq}"]`)
+    ?.dataset.type) || ''}))"""
+
+#: Our turn (the board takes clicks) or the game is over.
+READY = """n => { const s = document.getElementById('status');
+  if (!s) return false;
+  if (s.dataset.state !== 'active') return true;
+  return Number(s.dataset.ply) > n
+    && !!document.querySelector('.board-area[data-interactive="true"] [data-action]'); }"""
+
+#: The order of preference among kinds: attack, invade, then the rest.
+KIND_RANK = {"hit": 0, "invade": 1, "chain": 2, "to": 3, "dir": 3, "send": 4, "unit": 5}
+MOVE_CARDS = {"M", "Rapid", "Light"}
+
+
+def score(choice: dict[str, str], north: bool, fence_first: bool = False) -> float:
+    """Lower is better: a plan that ends a game quickly against a beginner."""
+    kind = choice["kind"]
+    rank = float(KIND_RANK.get(kind, 6))
+    if kind in ("to", "at") and choice["sq"]:
+        row = int(choice["sq"][1])
+        rank -= (row if north else 8 - row) / 10
+    if kind in ("dir", "face"):
+        rank += 0 if choice["dir"] == ("n" if north else "s") else 3
+    if kind == "send":
+        rank += 0 if choice["card"] in MOVE_CARDS else 1
+    if kind == "lightning":
+        rank += 3  # ending the turn keeps the logistics points
+    if kind == "place":  # Cavalry charge, so they reach the Invader Spot soonest
+        rank += {"C": 0, "I": 0.5, "A": 0.7}.get(choice["piece"], 1)
+        if fence_first and choice["piece"] == "F":
+            rank = -1  # one Fence first, so an edge is clicked in every game
+
+    if kind == "unit" and choice["unit"] == "C":
+        rank -= 0.5
+    if kind == "mode" and "shoot" in choice["action"]:
+        rank -= 1
+    return rank
+
+
+def ply(page: Page) -> int:
+    return int(page.locator("#status").get_attribute("data-ply") or 0)
+
+
+def decide(page: Page, rng: random.Random, fence_first: bool = False) -> dict[str, str]:
+    """Click one choice the page offers; return what was clicked."""
+    options = page.evaluate(CLICKABLE)
+    assert options, "our turn, but nothing to click"
+    ranks = [score(o, north=True, fence_first=fence_first) for o in options]
+    choice = rng.choice([o for o, r in zip(options, ranks, strict=True) if r == min(ranks)])
+    before = ply(page)
+    page.locator(f'.board-area [data-action="{choice["action"]}"]').first.click()
+    page.wait_for_function(READY, arg=before, timeout=30_000)
+    return choice
+
+
+#: The contrast of the last move's frame against the cell under it (WCAG relative luminance).
+CONTRAST = """() => {
+  const lum = (c) => {
+    const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(Number).map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  return [...document.querySelectorAll('.gs-last, .gs-last-edge')].map((e) => {
+    const cell = document.querySelector(`.gcell[data-cell="${e.dataset.last}"]`);
+    const a = lum(getComputedStyle(e).stroke);
+    const b = lum(getComputedStyle(cell).fill);
+    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  });
+}"""
+
+#: The animation a unit that just moved gets (a probe element carries the class).
+SLIDE = """() => {
+  const g = document.createElementNS('http://www.w3.org/2000/svg', 'g');
+  g.setAttribute('class', 'gs-arrived');
+  document.querySelector('.gunshi-board').append(g);
+  const name = getComputedStyle(g).animationName;
+  g.remove();
+  return name;
+}"""
+
+
+def check_layout(page: Page, name: str, last: bool = True) -> None:
+    """Your hand and what you decide are on screen unscrolled, nothing reads as a bug."""
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, name)
+    # The last move (the opponent's) is framed at 3:1 or more against its cells.
+    if last:
+        ratios = page.evaluate(CONTRAST)
+        assert ratios and min(ratios) >= 3, ratios
+    assert_clean_text(page)
+    no_horizontal_overflow(page)
+    assert_within_window(page, ".gs-side.mine [data-zone='hand']")
+    assert_within_window(page, "#gs-prompt")
+    if page.locator(".gs-choices").count():
+        assert_within_window(page, ".gs-choices")
+
+
+def play_to_the_end(
+    page: Page,
+    options: dict[str, str],
+    name: str,
+    other: tuple[int, int],
+    limit: float,
+    reduced_motion: bool = False,
+) -> dict[str, Any]:
+    watch = PageWatch(page)
+    page.emulate_media(reduced_motion="reduce" if reduced_motion else "no-preference")
+    page.goto("/new/gunshi")
+    page.click('.presets button[data-preset="ai"]')
+    for field, value in options.items():
+        page.select_option(f"#opt-{field}", value)
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    page.wait_for_function(READY, arg=-1)
+    rng = random.Random(7)
+    kinds: dict[str, int] = {}
+    started = time.monotonic()
+    size = page.viewport_size or {"width": 0, "height": 0}
+    seen_battle = seen_later = False
+    while page.locator("#status").get_attribute("data-state") == "active":
+        assert time.monotonic() - started < limit, f"no end after {kinds}"
+        sending = page.locator(".gs-side.mine .gs-card.playable").count()
+        note = page.locator(".status-note").inner_text() if sending else ""
+        turn = re.search(r"Battle, turn (\d+)", note)
+        if turn and seen_battle and not seen_later and int(turn.group(1)) >= 4:
+            # Later, with a fuller Command Row: still all on screen.
+            seen_later = True
+            check_layout(page, f"{name}-turn{turn.group(1)}-{size['width']}")
+        if turn and not seen_battle:
+            # Mid-game, at the first card to send: both sizes, as a player sees them.
+            seen_battle = True
+            check_layout(page, f"{name}-battle-{size['width']}")
+            # A unit that moves slides in, unless the player asks for less motion.
+            assert page.evaluate(SLIDE) == ("none" if reduced_motion else "gs-slide")
+            page.set_viewport_size({"width": other[0], "height": other[1]})
+            check_layout(page, f"{name}-battle-{other[0]}")
+            page.set_viewport_size(size)
+        choice = decide(page, rng, fence_first=not kinds.get("fence"))
+        kinds[choice["kind"]] = kinds.get(choice["kind"], 0) + 1
+    assert seen_battle
+    # The end panel states the result in words.
+    panel = page.locator(".end-panel")
+    expect(panel).to_be_visible()
+    expect(panel.locator(".end-reason")).to_have_text(re.compile(r"^(Red|Blue) .*wins — \w+"))
+    expect(panel.locator("h2")).to_have_text(re.compile(r"^You (win!|lose)$"))
+    expect(page.locator(".status-note")).to_have_text(
+        re.compile(r"^The battle ended on turn \d+: (Red|Blue)('s Shogun was removed| brought 3)")
+    )
+    assert_clean_text(page)
+    shot(page, f"{name}-end-{size['width']}")
+    page.set_viewport_size({"width": other[0], "height": other[1]})
+    assert_clean_text(page)
+    shot(page, f"{name}-end-{other[0]}")
+    assert not watch.failed, watch.failed
+    kinds["seconds"] = round(time.monotonic() - started)
+    return kinds
+
+
+def test_basic_game_to_the_end_by_clicks(new_page: Any) -> None:
+    page: Page = new_page(1920, 1080)
+    kinds = play_to_the_end(page, {}, "gunshi-basic", (390, 844), limit=110)
+    # The formation, the secret Shogun, the hand, the deck order and the battle were all
+    # played on the objects themselves: cells, arrows, units and cards.
+    for kind in ("place", "at", "face", "fence", "shogun", "hand", "deck", "send", "unit"):
+        assert kinds.get(kind), (kind, kinds)
+    # The replay draws the same field, as Blue saw it: Red's Shogun is not marked there.
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.locator(".end-panel a", has_text="Replay").click()
+    page.wait_for_url("**/replay/*")
+    expect(page.locator("#replay-counter")).to_have_text(re.compile(r"^\d+ / \d+$"))
+    page.select_option("#replay-seat", "1")
+    page.click("#replay-last")
+    page.click("#replay-prev")
+    page.wait_for_selector(".gunshi-board .gunit")
+    assert page.locator('.gunit.shogun[data-owner="0"]').count() == 0
+    assert_clean_text(page)
+    shot(page, "gunshi-replay-1920")
+
+
+def test_inspiration_game_to_the_end_by_clicks_on_a_phone(new_page: Any) -> None:
+    page: Page = new_page(390, 844)
+    kinds = play_to_the_end(
+        page,
+        {"variant": '"inspiration"', "modification": "3"},
+        "gunshi-inspiration",
+        (1920, 1080),
+        limit=110,
+        reduced_motion=True,
+    )
+    # Modification 3: each player picks Advanced cards, drawn as cards to click.
+    assert kinds.get("pick"), kinds
+
+
+def test_hot_seat_late_battle_fits_and_shows_each_player_only_their_shogun(
+    new_page: Any,
+) -> None:
+    """A hot-seat battle led (through the API, quickly) to turn 6 with full Command Rows:
+    at 1920x1080 and 390x844 your hand and your choices are on screen, the pass-the-device
+    screen hides the board, and each player sees their own Shogun's mark and not the other's.
+    """
+    page: Page = new_page(1920, 1080)
+    watch = PageWatch(page)
+    page.goto("/new/gunshi")
+    page.click('.presets button[data-preset="hotseat"]')
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    match = page.url.rsplit("/", 1)[1]
+    tokens = page.evaluate(f"JSON.parse(localStorage.getItem('sengoku.tokens'))['{match}']")
+    rank = {"send": 0, "shogun": 1, "chain": 1, "end": 3, "lightning": 4, "hit": 5, "invade": 5}
+    for _ in range(1500):
+        snap = page.request.get(
+            f"/api/matches/{match}", headers={"Authorization": f"Bearer {tokens['0']}"}
+        ).json()
+        if snap["view"]["turn"] >= 6 and snap["view"]["step"] == "send":
+            if not snap["view"]["command"] and snap["to_act"] == 0:
+                break
+        seat = str(snap["to_act"])
+        mine = page.request.get(
+            f"/api/matches/{match}", headers={"Authorization": f"Bearer {tokens[seat]}"}
+        ).json()
+        # Keep the battle going (no attacks), and fill the Command Rows.
+        choice = min(mine["legal"], key=lambda c: rank.get(c["kind"], 2))
+        page.request.post(
+            f"/api/matches/{match}/actions",
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+            data={"action": choice["action"], "ply": mine["ply"]},
+        )
+    else:
+        raise AssertionError("turn 6 never came")
+    page.reload()
+    page.wait_for_selector('.board-area[data-interactive="true"] .gunshi-board')
+    expect(page.locator(".status-note")).to_contain_text(re.compile(r"Phase 3: Battle, turn \d"))
+    assert page.locator(".gs-side.mine [data-zone='row'] .gs-card").count() >= 2
+    check_layout(page, "gunshi-hotseat-turn6-1920", last=False)
+    # Only Red's Shogun is marked while Red is on screen.
+    marked = page.locator(".gunit.shogun")
+    expect(marked).to_have_count(1)
+    assert marked.get_attribute("data-owner") == "0"
+    # Flipped, Red's back line is at the top and the arrows, edges and spots follow it.
+    page.click("#flip")
+    top = page.locator('[data-sq="a1"]').bounding_box()
+    bottom = page.locator('[data-sq="g7"]').bounding_box()
+    assert top and bottom and top["y"] < bottom["y"] and top["x"] > bottom["x"]
+    shot(page, "gunshi-hotseat-flipped-1920")
+    page.click("#flip")
+    page.set_viewport_size({"width": 390, "height": 844})
+    check_layout(page, "gunshi-hotseat-turn6-390", last=False)
+    # Red sends a card by clicking it, then ends the turn; the device passes to Blue.
+    for _ in range(12):
+        if page.locator(".pass-screen:not([hidden])").count():
+            break
+        before = ply(page)
+        ending = page.locator('.board-area button.action[data-kind="end"]')
+        if ending.count():
+            ending.click()
+        else:
+            page.locator(".board-area [data-action]").first.click()
+        page.wait_for_function(
+            "n => Number(document.getElementById('status').dataset.ply) > n", arg=before
+        )
+    expect(page.locator(".pass-screen")).to_contain_text("Pass the device to Blue")
+    expect(page.locator(".board-area")).to_have_class(re.compile(r"\bcovered\b"))
+    page.click("#pass-ready")
+    page.wait_for_selector('.board-area[data-interactive="true"] .gunshi-board')
+    expect(marked).to_have_count(1)
+    assert marked.get_attribute("data-owner") == "1"
+    shot(page, "gunshi-hotseat-blue-390")
+    assert_clean_text(page)
+    assert not watch.failed, watch.failed
+
+
+def test_a_unit_is_placed_with_the_keyboard(new_page: Any) -> None:
+    """The field's cells, arrows and edges are buttons too: Tab to them, press Enter."""
+    page: Page = new_page(1280, 900)
+    page.goto("/new/gunshi")
+    page.click('.presets button[data-preset="ai"]')
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    page.wait_for_function(READY, arg=-1)
+    page.focus('button.action[data-action="place C"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector('[data-sq="d3"][role="button"]')
+    page.focus('[data-sq="d3"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector('.gs-arrow[data-action="face n"]')
+    expect(page.locator("#gs-prompt")).to_have_text(
+        "Click an arrow: which way the new Cavalry faces."
+    )
+    page.focus('.gs-arrow[data-action="face n"]')
+    page.keyboard.press(" ")
+    unit = page.locator('.gunit[data-cell="d3"]:not(.ghost)')
+    expect(unit).to_have_attribute("data-type", "C")
+    expect(unit).to_have_attribute("data-facing", "n")
