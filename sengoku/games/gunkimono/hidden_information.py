@@ -98,6 +98,7 @@ def view(state: GunkimonoState, seat: int | None) -> dict[str, Any]:
             "formation": list(formations(state).comp),
         },
         "troop_names": _TROOP_NAMES,
+        "small_tile_symbols": _C.small_symbols,
         "tiles": _tile_faces(state, seat),
         "last_turn": _last_turn(state),
         "row": [tiles[t] for t in state.row],
