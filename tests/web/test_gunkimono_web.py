@@ -123,6 +123,8 @@ def check_layout(page: Page, name: str) -> None:
         page.wait_for_timeout(150)
         assert_within_window(page, "#kimono-prompt")
         assert_within_window(page, ".kimono-hand")
+        if page.locator(".kimono-decide .choice").count():
+            assert_within_window(page, ".kimono-decide")
         no_horizontal_overflow(page)
         assert_clean_text(page)
         shot(page, f"{name}-{tag}")
@@ -146,7 +148,11 @@ def play_whole_game(page: Page, players: int) -> dict[str, int]:
             " || document.querySelector('.end-panel:not([hidden])')",
             arg=before,
         )
-        if not shot_mid and turn >= 6 and page.locator(".board-area[data-interactive=\"true\"]").count():
+        if (
+            not shot_mid
+            and turn >= 6
+            and page.locator('.board-area[data-interactive="true"]').count()
+        ):
             # Mid-game, my turn: what I see, on a desktop and on a phone.
             expect(page.locator(".kimono-board [data-last]").first).to_be_visible()
             check_layout(page, f"gunkimono-{players}p-mid")
@@ -155,9 +161,7 @@ def play_whole_game(page: Page, players: int) -> dict[str, int]:
     assert shot_mid
     end = page.locator(".end-panel")
     expect(end).to_be_visible()
-    expect(end.locator("h2")).to_have_text(
-        re.compile(r"^(You win!|You lose|Draw)$")
-    )
+    expect(end.locator("h2")).to_have_text(re.compile(r"^(You win!|You lose|Draw)$"))
     expect(end.locator(".end-reason")).to_contain_text(re.compile(r"wins? — |No winner"))
     # The breakdown: one row per player, formations + strongholds + banners = total.
     rows = end.locator(".kimono-final tbody tr")
@@ -180,9 +184,25 @@ def play_whole_game(page: Page, players: int) -> dict[str, int]:
     return seen
 
 
+def replay_a_few_moves(page: Page) -> None:
+    """The finished game replays through the same drawing (no decisions, no hand shown)."""
+    page.set_viewport_size(DESKTOP)
+    page.locator(".end-panel a", has_text="Replay").click()
+    page.wait_for_url("**/replay/*")
+    page.wait_for_selector(".kimono-board")
+    for _ in range(3):
+        page.click("#replay-next")
+    expect(page.locator("#status")).to_contain_text("Move 3:")
+    expect(page.locator(".kimono-board [data-last]").first).to_be_visible()
+    assert page.locator(".kimono-board [data-target]").count() == 0
+    assert_clean_text(page)
+    shot(page, "gunkimono-replay-1920")
+
+
 def test_whole_two_player_game_by_clicks(new_page: Any) -> None:
     page: Page = new_page(DESKTOP["width"], DESKTOP["height"])
     seen = play_whole_game(page, 2)
+    replay_a_few_moves(page)
     assert seen.get("place_tile", 0) >= 5 and seen.get("score_vp", 0) and seen.get("score_honor", 0)
     assert seen.get("small_tile", 0) >= 1 and seen.get("draw", 0) + seen.get("take", 0) >= 5
 
@@ -229,3 +249,12 @@ def test_hot_seat_passes_the_device_and_hides_the_hand(new_page: Any) -> None:
     )
     assert len(first_hand) == 3 and len(second_hand) == 3
     assert_clean_text(page)
+    # Tiles just placed settle in with a short animation, none when motion is to be reduced.
+    animation = (
+        "() => { const g = document.querySelector('.kimono-board .cell');"
+        " g.classList.add('fresh'); return getComputedStyle(g).animationName; }"
+    )
+    page.emulate_media(reduced_motion="reduce")
+    assert page.evaluate(animation) == "none"
+    page.emulate_media(reduced_motion="no-preference")
+    assert page.evaluate(animation) == "kimono-drop"

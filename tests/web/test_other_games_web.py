@@ -1,4 +1,4 @@
-"""Gunkimono, Gunshi and Sashimono in the browser: short games by clicks against the AI and
+"""Gunshi and Sashimono in the browser: short games by clicks against the AI and
 in hot seat (with the pass-the-device screen), on the board drawing or the generic picker.
 
 Each registered game is played; a game whose engine has not landed is not in the registry.
@@ -15,7 +15,8 @@ from playwright.sync_api import Page, expect
 from sengoku.core.registry import list_games
 from tests.web.helpers import no_horizontal_overflow, shot, start_game
 
-OTHERS = [g for g in ("gunkimono", "gunshi", "sashimono") if g in list_games()]
+# Gunkimono has its own tests (test_gunkimono_web.py: whole games by clicks, hot seat).
+OTHERS = [g for g in ("gunshi", "sashimono") if g in list_games()]
 
 
 def ply(page: Page) -> int:
@@ -42,28 +43,6 @@ def click_first_action(page: Page) -> str:
         "n => Number(document.getElementById('status').dataset.ply) > n", arg=before
     )
     return action
-
-
-def test_gunkimono_board_shows_a_placed_tile(new_page: Any) -> None:
-    if "gunkimono" not in OTHERS:
-        pytest.fail("gunkimono is not registered")
-    page: Page = new_page(1280, 900)
-    start_game(page, "gunkimono", "ai")
-    page.wait_for_selector(".kimono-board")
-    first = page.locator("button.action").first
-    action = first.get_attribute("data-action") or ""
-    cells = [part.split("@")[1] for part in action.split() if "@" in part]
-    assert len(cells) == 2, action
-    # Clicking a square narrows the moves to those using it.
-    page.click(f'[data-sq="{cells[0]}"]')
-    for other in page.locator("button.action").all():
-        assert cells[0] in (other.get_attribute("data-action") or "")
-    page.locator(f'button.action[data-action="{action}"]').click()
-    page.wait_for_function("() => Number(document.getElementById('status').dataset.ply) >= 1")
-    for cell in cells:
-        assert page.locator(f'.cell[data-cell="{cell}"]').get_attribute("data-level") == "1"
-    assert page.locator("#moves li[data-ply]").first.inner_text().endswith(action)
-    shot(page, "gunkimono-vs-ai-1280")
 
 
 @pytest.mark.parametrize("game", OTHERS)

@@ -298,7 +298,7 @@ export default {
       "table.kimono-final",
       {},
       el("caption", {}, "Final score: victory points for formations and strongholds, plus war banners"),
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"), head("Formations", "Form.", "Victory points for formations"), head("Strongholds", "Strong.", "Victory points from strongholds, assessed every turn"), head("Banners", "Banners", "War banners, revealed at the end"), head("Total", "Total", "The final score"))),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"), head("Formations", "Form.", "Victory points for formations"), head("Strongholds", "Strong.", "Victory points from strongholds, assessed every turn"), head("Banners", "Bann.", "War banners, revealed at the end"), head("Total", "Total", "The final score"))),
       el("tbody", {}, rows),
     );
   },
