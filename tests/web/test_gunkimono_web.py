@@ -62,7 +62,7 @@ def click_target(page: Page) -> None:
     page.click(f'[data-sq="{target}"]')
 
 
-def place_tile(page: Page, rotate: bool) -> None:
+def place_tile(page: Page, rotate: bool, seen: dict[str, int]) -> None:
     """Pick the first playable tile of the hand, maybe rotate it, hover its ghost, place it."""
     page.locator("button.hand-tile.playable").first.click()
     expect(page.locator("#kimono-prompt")).to_contain_text("Place your")
@@ -78,6 +78,9 @@ def place_tile(page: Page, rotate: bool) -> None:
     expect(ghost).to_have_count(1)
     assert ghost.get_attribute("data-ghost")  # the ghost is a legal placement
     expect(page.locator(".overlay .formation-outline")).to_have_count(1)
+    if rotate and not seen.get("ghost"):
+        seen["ghost"] = 1
+        shot(page, "gunkimono-ghost-1920")  # the picked, turned tile's ghost on the board
     page.click(f'[data-sq="{target}"]')
 
 
@@ -109,7 +112,7 @@ def decide(page: Page, turn: int, seen: dict[str, int]) -> None:
         place_small(page)
     elif large.count():
         seen["place_tile"] = seen.get("place_tile", 0) + 1
-        place_tile(page, rotate=turn % 4 == 1)
+        place_tile(page, rotate=turn % 4 == 1, seen=seen)
     else:  # a stronghold with more sites than buttons: its squares are outlined
         seen["stronghold"] = seen.get("stronghold", 0) + 1
         click_target(page)

@@ -97,7 +97,7 @@ def view(state: GunkimonoState, seat: int | None) -> dict[str, Any]:
             "strongholds": list(state.sh_owner),
             "formation": list(formations(state).comp),
         },
-        "troop_names": _TROOP_NAMES,
+        "troop_names": dict(_TROOP_NAMES),  # a copy: a view is its holder's to change
         "small_tile_symbols": _C.small_symbols,
         "tiles": _tile_faces(state, seat),
         "last_turn": _last_turn(state),
@@ -142,10 +142,6 @@ def _face(code: int) -> dict[str, Any]:
     return {"halves": [{"troop": LETTERS[a], "symbols": sa}, {"troop": LETTERS[b], "symbols": sb}]}
 
 
-#: The face of every large tile, by id (``TILE_NAMES``).
-_FACES: dict[str, dict[str, Any]] = {TILE_NAMES[code]: _face(code) for code in range(100)}
-
-
 def _tile_faces(state: GunkimonoState, seat: int | None) -> dict[str, dict[str, Any]]:
     """The faces of the large tiles this view names (its own hand, the row, tiles seen taken
     and those on the battlefield): only what the view already shows."""
@@ -154,7 +150,8 @@ def _tile_faces(state: GunkimonoState, seat: int | None) -> dict[str, dict[str, 
         codes.update(state.known[s])
     if seat is not None:
         codes.update(state.hands[seat])
-    return {TILE_NAMES[c]: _FACES[TILE_NAMES[c]] for c in sorted(codes) if 0 <= c < 100}
+    # Made afresh for each view: a view is its holder's to change.
+    return {TILE_NAMES[c]: _face(c) for c in sorted(codes) if 0 <= c < 100}
 
 
 def _last_turn(state: GunkimonoState) -> dict[str, Any] | None:

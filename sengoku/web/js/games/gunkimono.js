@@ -485,6 +485,8 @@ class KimonoBoard {
     for (const i of targets) {
       const x = M + (i % w) * S;
       const y = M + Math.floor(i / w) * S;
+      // White under dark dashes: an outline that reads on pale printed squares and on tiles.
+      board.append(svg("rect", { x: x + 6, y: y + 6, width: S - 12, height: S - 12, rx: 8, class: "target-under" }));
       board.append(svg("rect", { x: x + 6, y: y + 6, width: S - 12, height: S - 12, rx: 8, class: "target", "data-target": cellName(i, w) }));
     }
     if (pending) {
