@@ -14,6 +14,8 @@ it, which this class calls (``docs/architecture.md`` has the table):
 * 4. Refill Your Hand: ``refill_your_hand.py``
 * End of the Game: ``end_of_the_game.py``
 * what each seat may see (views, ``determinize``): ``hidden_information.py``
+* the latest turn as the players saw it (its squares and scorings, for the view):
+  ``turn_record.py``
 
 The turn's four steps become decisions of the player to act (one decision per action):
 
