@@ -287,7 +287,8 @@ export default {
       return el(
         "tr",
         { "data-seat": s },
-        el("th", { scope: "row" }, nameOf(s)),
+        // The seat's short name (the list above gives who plays it): one line a player.
+        el("th", { scope: "row", title: nameOf(s) }, seatName(s)),
         el("td", {}, String(p.vp_formations)),
         el("td", {}, String(p.vp_strongholds)),
         el("td", { title: p.banners.map((b) => `${b.kind} ${b.value ?? "?"}`).join(", ") || "no banner" }, String(banners)),
@@ -297,7 +298,7 @@ export default {
     return el(
       "table.kimono-final",
       {},
-      el("caption", {}, "Final score: victory points for formations and strongholds, plus war banners"),
+      el("caption", {}, "Final score = victory points for formations + for strongholds + war banners"),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"), head("Formations", "Form.", "Victory points for formations"), head("Strongholds", "Strong.", "Victory points from strongholds, assessed every turn"), head("Banners", "Bann.", "War banners, revealed at the end"), head("Total", "Total", "The final score"))),
       el("tbody", {}, rows),
     );
