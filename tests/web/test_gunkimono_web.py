@@ -64,7 +64,8 @@ def click_target(page: Page) -> None:
 
 def place_tile(page: Page, rotate: bool, seen: dict[str, int]) -> None:
     """Pick the first playable tile of the hand, maybe rotate it, hover its ghost, place it."""
-    page.locator("button.hand-tile.playable").first.click()
+    if not page.locator("button.hand-tile.picked").count():  # over support it is picked
+        page.locator("button.hand-tile.playable").first.click()
     expect(page.locator("#kimono-prompt")).to_contain_text("Place your")
     if rotate:
         turned = page.locator(".kimono-decide .picked span").inner_text()
@@ -84,9 +85,20 @@ def place_tile(page: Page, rotate: bool, seen: dict[str, int]) -> None:
     page.click(f'[data-sq="{target}"]')
 
 
-def place_small(page: Page) -> None:
+def place_small(page: Page, seen: dict[str, int]) -> None:
+    """A small tile face up; the first time extra support is offered, face down as support,
+    then the large tile over it."""
     page.locator("button.small-tile.playable").first.click()
     expect(page.locator("#kimono-prompt")).to_contain_text("small")
+    support = page.locator("#kimono-support")
+    if support.count() and not seen.get("support") and page.locator("button.hand-tile").count():
+        seen["support"] = 1
+        support.click()
+        expect(page.locator("#kimono-prompt")).to_contain_text("face down as extra support")
+        click_target(page)
+        expect(page.locator("#kimono-prompt")).to_contain_text("Extra support lies face down")
+        place_tile(page, rotate=False, seen=seen)
+        return
     click_target(page)
 
 
@@ -109,7 +121,7 @@ def decide(page: Page, turn: int, seen: dict[str, int]) -> None:
     large = page.locator("button.hand-tile.playable")
     if small.count() and (turn % 5 == 3 or not large.count()):
         seen["small_tile"] = seen.get("small_tile", 0) + 1
-        place_small(page)
+        place_small(page, seen)
     elif large.count():
         seen["place_tile"] = seen.get("place_tile", 0) + 1
         place_tile(page, rotate=turn % 4 == 1, seen=seen)
@@ -184,6 +196,7 @@ def play_whole_game(page: Page, players: int) -> dict[str, int]:
         assert_within_window(page, ".end-card")
         shot(page, f"gunkimono-{players}p-end-{tag}")
     assert not watch.failed, watch.failed
+    print(f"{players} players: my decisions by kind {seen}")
     return seen
 
 
@@ -247,6 +260,12 @@ def test_hot_seat_passes_the_device_and_hides_the_hand(new_page: Any) -> None:
     expect(page.locator('.kimono-player[data-seat="1"] .you')).to_have_count(1)
     expect(page.locator("#kimono-prompt")).to_contain_text("Your turn: pick a tile")
     assert_within_window(page, ".kimono-hand")
+    # Hovering a tile or a square says what it is.
+    page.hover(".kimono-hand button.hand-tile >> nth=0")
+    expect(page.locator(".kimono-info")).to_contain_text("a large tile")
+    page.hover('[data-sq="e4"]')
+    expect(page.locator(".kimono-info")).to_contain_text("Formation of")
+    expect(page.locator(".overlay .formation-outline")).to_have_count(1)
     second_hand = page.locator(".kimono-hand button.hand-tile").evaluate_all(
         "els => els.map(e => e.dataset.tile)"
     )

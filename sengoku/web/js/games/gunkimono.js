@@ -659,8 +659,9 @@ class KimonoBoard {
     if (!m.interactive) return `${seatName(v.turn)} is ${PHASE_WORDS[v.phase] || v.phase}…`;
     const c = this.choices;
     if (v.phase === "place" || v.phase === "support") {
-      if (v.phase === "support") return `Extra support lies face down on ${v.support_square}. Now place a large tile from your hand over it.`;
-      if (this.sel?.type === "tile") return `Place your ${tileWords(v, this.sel.id)} tile: click an outlined square for its ${troopName(v, v.tiles[this.sel.id].halves[0].troop)} half; Rotate turns it.`;
+      const over = v.phase === "support" ? ` over the extra support on ${v.support_square}` : "";
+      if (this.sel?.type === "tile") return `Place your ${tileWords(v, this.sel.id)} tile${over}: click an outlined square for its ${troopName(v, v.tiles[this.sel.id].halves[0].troop)} half; Rotate turns it.`;
+      if (over) return `Extra support lies face down on ${v.support_square}. Now pick a large tile from your hand and place it over it.`;
       if (this.sel?.type === "small") return this.smallMode === "support" ? `Place your small ${troopName(v, this.sel.troop)} tile face down as extra support: click an outlined square.` : `Place your small ${troopName(v, this.sel.troop)} tile face up: click an outlined square.`;
       return c.places.size ? "Your turn: pick a tile from your hand (or a small tile from your reserve), then click where it goes." : "Your turn: no large tile fits; pick a small tile from your reserve.";
     }
