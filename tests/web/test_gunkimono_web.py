@@ -15,7 +15,7 @@ import re
 import time
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.web.helpers import (
     PageWatch,
@@ -280,3 +280,35 @@ def test_hot_seat_passes_the_device_and_hides_the_hand(new_page: Any) -> None:
     assert page.evaluate(animation) == "none"
     page.emulate_media(reduced_motion="no-preference")
     assert page.evaluate(animation) == "kimono-drop"
+
+
+def test_on_a_touch_screen_a_tap_shows_the_ghost_and_a_second_confirms(
+    browser: Browser, base_url: str
+) -> None:
+    """No hover on a phone: the first tap on a square shows where the tile would go, and
+    Confirm (or a second tap) places it."""
+    ctx = browser.new_context(
+        viewport=PHONE, base_url=base_url, has_touch=True, is_mobile=True, device_scale_factor=1
+    )
+    errors: list[str] = []
+    try:
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        start(page, 2)
+        page.wait_for_selector('.board-area[data-interactive="true"]')
+        page.locator("button.hand-tile.playable").first.tap()
+        target = page.locator("[data-target]").first.get_attribute("data-target")
+        page.tap(f'[data-sq="{target}"]')
+        expect(page.locator(".overlay .ghost.legal")).to_have_count(1)
+        confirm = page.locator("#kimono-confirm")
+        expect(confirm).to_contain_text("Confirm: Place")
+        assert ply(page) == 0  # nothing is played before the confirmation
+        assert_within_window(page, "#kimono-confirm")
+        shot(page, "gunkimono-touch-confirm-390")
+        confirm.tap()
+        page.wait_for_function("() => Number(document.getElementById('status').dataset.ply) >= 1")
+        expect(page.locator(f'.kimono-board [data-last="{target}"]')).to_have_count(1)
+    finally:
+        ctx.close()
+    assert not errors, errors

@@ -610,7 +610,7 @@ class KimonoBoard {
         ghost.append(halfShape(face.halves[1].troop, face.halves[1].symbols, x2 + 3, y2 + 3, S - 6));
         ghost.append(svg("rect", { x: Math.min(x1, x2) + 2, y: Math.min(y1, y2) + 2, width: Math.abs(x2 - x1) + S - 4, height: Math.abs(y2 - y1) + S - 4, rx: 8, class: "ghost-frame" }));
         this.overlay.append(ghost);
-        this.showInfo(p ? `${p.row.text} Click to place it${this.preview !== null ? " (or tap again)" : ""}.` : `The ${tileWords(v, this.sel.id)} tile cannot go there turned this way: pick an outlined square, or rotate it.`);
+        this.showInfo(p ? `${p.row.text} ${this.preview !== null ? "Tap it again, or Confirm, to place it." : "Click to place it."}` : `The ${tileWords(v, this.sel.id)} tile cannot go there turned this way: pick an outlined square, or rotate it.`);
       }
     } else if (this.sel?.type === "small") {
       const row = this.smallTargets().get(spot);
