@@ -172,7 +172,7 @@ class GunkimonoState(State[GunkimonoAction]):
         #: each scoring (``turn_record.py``), kept until the next turn places a tile.
         self.last_seat = -1
         self.last_squares: list[int] = []
-        self.last_scores: list[list[int]] = []
+        self.last_scores: list[tuple[int, int, int, int]] = []
         self._legal: list[GunkimonoAction] | None = None
         self._board: Formations | None = None
 
@@ -405,7 +405,7 @@ class GunkimonoState(State[GunkimonoAction]):
         new.vp_strongholds = list(self.vp_strongholds)
         new.last_seat = self.last_seat
         new.last_squares = list(self.last_squares)
-        new.last_scores = [list(x) for x in self.last_scores]
+        new.last_scores = list(self.last_scores)  # immutable records: a shallow copy
         new._legal = self._legal
         new._board = self._board
         return new
@@ -459,7 +459,9 @@ class GunkimonoState(State[GunkimonoAction]):
             last = data.get("last_turn") or {}
             st.last_seat = int(last.get("seat", -1))
             st.last_squares = [int(c) for c in last.get("squares", [])]
-            st.last_scores = [[int(v) for v in x] for x in last.get("scores", [])]
+            st.last_scores = [
+                (int(k), int(t), int(c), int(p)) for k, t, c, p in last.get("scores", [])
+            ]
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"gunkimono state JSON: missing or bad field: {exc}") from None
         if phase not in PHASES:

@@ -5,7 +5,7 @@ Not a rule: the record only remembers what happened at the table, where every pl
 it. It starts when a turn places its first tile (or passes), and stays until the next turn
 does, so the turn just played is still there for the next player to read.
 
-Each scoring is ``[kind, troop type or -1, square or -1, points]``, ``kind`` one of
+Each scoring is ``(kind, troop type or -1, square or -1, points)`` (a list in JSON), ``kind`` one of
 :data:`KINDS` (for a banner, ``points`` is its kind's index: its value may be hidden).
 """
 
@@ -35,7 +35,7 @@ def covered(state: GunkimonoState, *squares: int) -> None:
 
 def scored(state: GunkimonoState, kind: int, troop: int, square: int, points: int) -> None:
     """One scoring of this turn (see the module docstring)."""
-    state.last_scores.append([kind, troop, square, points])
+    state.last_scores.append((kind, troop, square, points))
 
 
 __all__ = ["KINDS", "begin", "covered", "scored"]
