@@ -585,7 +585,10 @@ class KimonoBoard {
       if (c === 0 || !squares.has(i - 1)) edges.push(`M${x} ${y}v${S}`);
       if (c === w - 1 || !squares.has(i + 1)) edges.push(`M${x + S} ${y}v${S}`);
     }
-    this.overlay.append(svg("path", { d: edges.join(""), class: "formation-outline" }));
+    // A controlled formation is outlined in its stronghold owner's colour.
+    const owner = [...squares].map((i) => b.strongholds[i]).find((s) => s >= 0);
+    const ownerStyle = owner === undefined ? null : `stroke:${SEAT_COLORS[owner % 5]}`;
+    this.overlay.append(svg("path", { d: edges.join(""), class: "formation-outline", "data-size": squares.size, style: ownerStyle }));
     // The ghost of the picked tile.
     if (this.sel?.type === "tile") {
       const face = v.tiles?.[this.sel.id];
