@@ -21,6 +21,7 @@ from tests.web.helpers import (
     assert_within_window,
     no_horizontal_overflow,
     shot,
+    start_game,
 )
 
 #: Everything a player can click to make a decision: the renderer marks each with the choice
@@ -324,3 +325,22 @@ def test_a_unit_is_placed_with_the_keyboard(new_page: Any) -> None:
     unit = page.locator('.gunit[data-cell="d3"]:not(.ghost)')
     expect(unit).to_have_attribute("data-type", "C")
     expect(unit).to_have_attribute("data-facing", "n")
+
+
+def test_gunshi_field_shows_a_unit_placed_by_clicks(new_page: Any) -> None:
+    page: Page = new_page(1280, 900)
+    start_game(page, "gunshi", "ai")
+    page.wait_for_selector('.board-area[data-interactive="true"] .gunshi-board')
+    page.click('button.action[data-action="place I"]')
+    # Every cell the Infantry may go to is outlined; clicking one plays "at <cell>".
+    page.wait_for_selector('[data-target="d2"]')
+    targets = page.eval_on_selector_all("[data-target]", "els => els.map(e => e.dataset.target)")
+    assert "d2" in targets and all(t[1] in "123" for t in targets)  # Red's side of the field
+    page.click('[data-sq="d2"]')
+    # Then an arrow on the new unit's cell for each way it may face.
+    page.click('.gs-arrow[data-action="face e"]')
+    unit = page.locator('.gunit[data-cell="d2"]')
+    expect(unit).to_have_attribute("data-owner", "0")
+    expect(unit).to_have_attribute("data-type", "I")
+    expect(unit).to_have_attribute("data-facing", "e")
+    shot(page, "gunshi-placed-1280")

@@ -38,6 +38,16 @@ def _symbols(n: int) -> str:
     return f"{n} stronghold symbol{'s' if n != 1 else ''}"
 
 
+def _worth(state: Any, action: Score) -> tuple[int, int]:
+    """(honor points, victory points) the scored troop is worth: the troop just placed,
+    waiting to be scored (public); for any other square, what stands there now."""
+    if state.pending:
+        cell, troop, symbols, size, _ok = state.pending[0]
+        if (cell, troop) == (action.cell, action.troop):
+            return int(symbols), int(size)
+    return int(state.sym[action.cell]), int(state.formation_size(action.cell))
+
+
 def describe(state: Any, action: Any) -> ActionDescription:
     """``action``, legal in ``state``, as data."""
     notation = str(action)
@@ -56,10 +66,12 @@ def describe(state: Any, action: Any) -> ActionDescription:
             "group": tile,
             "step": "cells",
             "cells": [a, b],
+            # Square indices as in the view's board arrays (row * width + column).
+            "squares": [action.a, action.b],
             "rotation": "horizontal" if action.b == action.a + 1 else "vertical",
             "troops": [
-                {"troop": LETTERS[t1], "symbols": s1 + 1, "cell": a},
-                {"troop": LETTERS[t2], "symbols": s2 + 1, "cell": b},
+                {"troop": LETTERS[t1], "symbols": s1 + 1, "cell": a, "square": action.a},
+                {"troop": LETTERS[t2], "symbols": s2 + 1, "cell": b, "square": action.b},
             ],
         }
         return ActionDescription(notation, "place_tile", label, text, objects)
@@ -71,6 +83,7 @@ def describe(state: Any, action: Any) -> ActionDescription:
             "troop": LETTERS[action.troop],
             "to": cell,
             "cells": [cell],
+            "squares": [action.cell],
             "step": "cells",
             "group": f"{LETTERS[action.troop]}-small",
         }
@@ -87,19 +100,43 @@ def describe(state: Any, action: Any) -> ActionDescription:
     if isinstance(action, Score):
         cell = cell_name(action.cell)
         word = troop_word(action.troop)
-        objects = {"troop": LETTERS[action.troop], "to": cell, "step": "choice"}
+        symbols, size = _worth(state, action)
+        found: dict[str, Any] = {
+            "troop": LETTERS[action.troop],
+            "to": cell,
+            "squares": [action.cell],
+            "step": "choice",
+        }
         if action.honor:
-            label = f"Honor for {word} on {cell}"
-            text = f"Score honor points for the {word} on {cell} (its stronghold symbols)."
-            return ActionDescription(notation, "score_honor", label, text, objects)
-        label = f"Victory points for {word} on {cell}"
-        text = f"Score victory points for the {word} on {cell} (its formation's size)."
-        return ActionDescription(notation, "score_vp", label, text, objects)
+            end = _C.ending_row[state.num_players]
+            row = min(state.honor[state.turn][action.troop] + symbols, end)
+            found.update(points=symbols, row=row, banner=row >= end)
+            where = "the banners" if row >= end else f"row {row}"
+            label = f"Honor +{symbols}: {word} marker to {where}"
+            text = (
+                f"Score {symbols} honor point{'s' if symbols != 1 else ''} for the {word} on "
+                f"{cell} (its stronghold symbols): your {word} marker moves up to {where}."
+            )
+            return ActionDescription(notation, "score_honor", label, text, found)
+        found.update(points=size)
+        label = f"Victory points +{size}: {word} formation of {size}"
+        text = (
+            f"Score {size} victory point{'s' if size != 1 else ''} for the {word} on {cell} "
+            f"(the size of its formation)."
+        )
+        return ActionDescription(notation, "score_vp", label, text, found)
     if isinstance(action, BuildStronghold):
         cell = cell_name(action.cell)
-        label = f"Stronghold on {cell}"
-        text = f"Build your lowest remaining stronghold on the troop on {cell}."
-        return ActionDescription(notation, "stronghold", label, text, {"to": cell, "step": "cell"})
+        top = state.top[action.cell]
+        word = troop_word(top) if 0 <= top < len(LETTERS) else "troop"
+        size = state.formation_size(action.cell)
+        label = f"Stronghold on {word} {cell} (formation of {size})"
+        text = (
+            f"Build your lowest remaining stronghold on the {word} on {cell}: its formation of "
+            f"{size} is yours to assess every turn."
+        )
+        site = {"to": cell, "squares": [action.cell], "points": size, "step": "cell"}
+        return ActionDescription(notation, "stronghold", label, text, site)
     if isinstance(action, Draw):
         if action.tile is None:
             return ActionDescription(

@@ -16,12 +16,15 @@ import random
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import TERMINAL
 from sengoku.games.gunkimono.actions import CELL_NAMES, LETTERS, TILE_NAMES, WIDTH
 from sengoku.games.gunkimono.battlefield import HEIGHT, NAMES, TOP_NAMES
-from sengoku.games.gunkimono.data import components
+from sengoku.games.gunkimono.data import components, tile_troops
 from sengoku.games.gunkimono.end_of_the_game import END_TILE
+from sengoku.games.gunkimono.formations import formations
 from sengoku.games.gunkimono.honor_track import REMOVED
+from sengoku.games.gunkimono.strongholds import controlled_troops
 from sengoku.games.gunkimono.turn_sequence import Phase
 from sengoku.games.gunkimono.war_banners import BANNER_KINDS
 
@@ -48,9 +51,16 @@ def view(state: GunkimonoState, seat: int | None) -> dict[str, Any]:
         mine = s == seat
         hand = state.hands[s]
         own = state.strongholds[s]
+        # Banner values count only for their owner until the end reveals them all.
+        banner_points = sum(b[1] for b in state.banners[s]) if (mine or over) else None
         players.append(
             {
                 "score": state.score[s],
+                "vp_formations": state.score[s] - state.vp_strongholds[s],
+                "vp_strongholds": state.vp_strongholds[s],
+                "banner_points": banner_points,
+                "total": None if banner_points is None else state.score[s] + banner_points,
+                "controlled_troops": controlled_troops(state, s),
                 "hand": [tiles[t] for t in hand] if mine else None,
                 "hand_size": len(hand),
                 "hand_known": [tiles[t] for t in state.known[s]],
@@ -85,7 +95,12 @@ def view(state: GunkimonoState, seat: int | None) -> dict[str, Any]:
             "symbols": list(state.sym),
             "levels": list(state.level),
             "strongholds": list(state.sh_owner),
+            "formation": list(formations(state).comp),
         },
+        "troop_names": dict(_TROOP_NAMES),  # a copy: a view is its holder's to change
+        "small_tile_symbols": _C.small_symbols,
+        "tiles": _tile_faces(state, seat),
+        "last_turn": _last_turn(state),
         "row": [tiles[t] for t in state.row],
         "stack_size": len(state.stack),
         "end_stack_size": len(state.end_stack),
@@ -114,6 +129,52 @@ def view(state: GunkimonoState, seat: int | None) -> dict[str, Any]:
         "players": players,
         "outcome": (o.to_json() if over and (o := state.outcome()) else None),
     }
+
+
+#: Each troop letter's name, as the rulebook writes it.
+_TROOP_NAMES: dict[str, str] = {
+    letter: name.title() for letter, name in zip(LETTERS, _C.troop_names, strict=True)
+}
+
+
+def _face(code: int) -> dict[str, Any]:
+    (a, sa), (b, sb) = tile_troops(code)
+    return {"halves": [{"troop": LETTERS[a], "symbols": sa}, {"troop": LETTERS[b], "symbols": sb}]}
+
+
+def _tile_faces(state: GunkimonoState, seat: int | None) -> dict[str, dict[str, Any]]:
+    """The faces of the large tiles this view names (its own hand, the row, tiles seen taken
+    and those on the battlefield): only what the view already shows."""
+    codes = set(state.row) | set(state.placed)
+    for s in range(state.num_players):
+        codes.update(state.known[s])
+    if seat is not None:
+        codes.update(state.hands[seat])
+    # Made afresh for each view: a view is its holder's to change.
+    return {TILE_NAMES[c]: _face(c) for c in sorted(codes) if 0 <= c < 100}
+
+
+def _last_turn(state: GunkimonoState) -> dict[str, Any] | None:
+    """The latest turn's seat, covered squares and scorings (``turn_record.py``)."""
+    if state.last_seat < 0:
+        return None
+    squares: list[str] = []
+    for c in state.last_squares:
+        if CELL_NAMES[c] not in squares:
+            squares.append(CELL_NAMES[c])
+    scores = []
+    for kind, troop, square, points in state.last_scores:
+        entry: dict[str, Any] = {
+            "kind": turn_record.KINDS[kind],
+            "troop": LETTERS[troop] if troop >= 0 else None,
+            "square": CELL_NAMES[square] if square >= 0 else None,
+            "points": points,
+        }
+        if kind == turn_record.BANNER:
+            entry["points"] = None  # its value may be hidden; its kind is public
+            entry["banner"] = BANNER_KINDS[points]
+        scores.append(entry)
+    return {"seat": state.last_seat, "squares": squares, "scores": scores}
 
 
 def determinize(state: GunkimonoState, seat: int, rng: random.Random) -> GunkimonoState:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
 from sengoku.games.gunkimono.actions import CELLS, WIDTH, Place, SmallTile, cell_name, tile_name
 from sengoku.games.gunkimono.battlefield import INDEXED_PAIRS, NAMES, PAIRS, PAIRS_OF, troop
@@ -201,6 +202,9 @@ def why_not_small(state: GunkimonoState, action: SmallTile) -> str | None:
 
 def place_large(state: GunkimonoState, action: Place, events: list[Event]) -> None:
     seat = state.turn
+    if state.support_cell < 0:  # after extra support the turn's record has begun
+        turn_record.begin(state)
+    turn_record.covered(state, action.a, action.b)
     state.hands[seat].remove(action.tile)
     if action.tile in state.known[seat]:
         state.known[seat].remove(action.tile)
@@ -227,6 +231,8 @@ def place_large(state: GunkimonoState, action: Place, events: list[Event]) -> No
 def place_small(state: GunkimonoState, action: SmallTile, events: list[Event]) -> None:
     """A small tile from the reserve, face up (or face down: ``extra_support.place_support``)."""
     seat = state.turn
+    turn_record.begin(state)
+    turn_record.covered(state, action.cell)
     state.reserve[seat].remove(action.troop)
     c = action.cell
     state.level[c] += 1

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
 from sengoku.games.gunkimono.actions import LETTERS, Score, cell_name
 from sengoku.games.gunkimono.battlefield import NAMES
@@ -90,6 +91,7 @@ def score(state: GunkimonoState, action: Score, events: list[Event]) -> None:
     cell, troop, sym, vp, _ok = state.pending.pop(0)
     if not action.honor:
         state.score[seat] += vp
+        turn_record.scored(state, turn_record.VP, troop, cell, vp)
         events.append(
             event(
                 "score",
@@ -101,5 +103,6 @@ def score(state: GunkimonoState, action: Score, events: list[Event]) -> None:
             )
         )
     else:
+        turn_record.scored(state, turn_record.HONOR, troop, cell, sym)
         advance_honor(state, seat, troop, sym, events)
     skip_unscorable(state, events)

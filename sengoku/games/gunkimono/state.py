@@ -14,6 +14,8 @@ it, which this class calls (``docs/architecture.md`` has the table):
 * 4. Refill Your Hand: ``refill_your_hand.py``
 * End of the Game: ``end_of_the_game.py``
 * what each seat may see (views, ``determinize``): ``hidden_information.py``
+* the latest turn as the players saw it (its squares and scorings, for the view):
+  ``turn_record.py``
 
 The turn's four steps become decisions of the player to act (one decision per action):
 
@@ -44,6 +46,7 @@ import sengoku.games.gunkimono.placement as placement
 import sengoku.games.gunkimono.refill_your_hand as refill_your_hand
 import sengoku.games.gunkimono.scoring as scoring
 import sengoku.games.gunkimono.strongholds as strongholds
+import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, event
 from sengoku.games.gunkimono.actions import (
     CELLS,
@@ -162,6 +165,14 @@ class GunkimonoState(State[GunkimonoAction]):
         #: An ending made by core (concession, timeout, length limit), as Outcome JSON.
         self.ended: dict[str, Any] | None = None
         self.built_at: list[list[int]] = []  # [seat, turn number] of each stronghold built
+        #: Victory points each seat scored by assessing its strongholds (step 3); the rest
+        #: of ``score`` came from formations (step 2): the breakdown players are shown.
+        self.vp_strongholds: list[int] = [0] * n
+        #: The latest turn as players saw it: its seat, the squares its tiles covered and
+        #: each scoring (``turn_record.py``), kept until the next turn places a tile.
+        self.last_seat = -1
+        self.last_squares: list[int] = []
+        self.last_scores: list[tuple[int, int, int, int]] = []
         self._legal: list[GunkimonoAction] | None = None
         self._board: Formations | None = None
 
@@ -291,6 +302,7 @@ class GunkimonoState(State[GunkimonoAction]):
             return True
         seat = self.turn
         self.passes += 1
+        turn_record.begin(self)
         events.append(
             event("pass", seat=seat, message=f"Seat {seat} cannot place any tile: the turn passes.")
         )
@@ -390,6 +402,10 @@ class GunkimonoState(State[GunkimonoAction]):
         new.pending = list(self.pending)  # immutable records: a shallow copy
         new.banner_stacks = [[list(b) for b in s] for s in self.banner_stacks]
         new.banners = [[list(b) for b in s] for s in self.banners]
+        new.vp_strongholds = list(self.vp_strongholds)
+        new.last_seat = self.last_seat
+        new.last_squares = list(self.last_squares)
+        new.last_scores = list(self.last_scores)  # immutable records: a shallow copy
         new._legal = self._legal
         new._board = self._board
         return new
@@ -410,6 +426,12 @@ class GunkimonoState(State[GunkimonoAction]):
                 )
         data["banner_stacks"] = [[list(b) for b in s] for s in self.banner_stacks]
         data["banners"] = [[list(b) for b in s] for s in self.banners]
+        data["vp_strongholds"] = list(self.vp_strongholds)
+        data["last_turn"] = {
+            "seat": self.last_seat,
+            "squares": list(self.last_squares),
+            "scores": [list(x) for x in self.last_scores],
+        }
         return data
 
     @classmethod
@@ -432,6 +454,14 @@ class GunkimonoState(State[GunkimonoAction]):
                 Outcome.from_json(st.ended)  # checked here, not when first asked for
             st.banner_stacks = [[[int(v) for v in b] for b in s] for s in data["banner_stacks"]]
             st.banners = [[[int(v) for v in b] for b in s] for s in data["banners"]]
+            # Absent from states saved before the breakdown was kept: nothing recorded yet.
+            st.vp_strongholds = [int(v) for v in data.get("vp_strongholds", st.vp_strongholds)]
+            last = data.get("last_turn") or {}
+            st.last_seat = int(last.get("seat", -1))
+            st.last_squares = [int(c) for c in last.get("squares", [])]
+            st.last_scores = [
+                (int(k), int(t), int(c), int(p)) for k, t, c, p in last.get("scores", [])
+            ]
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"gunkimono state JSON: missing or bad field: {exc}") from None
         if phase not in PHASES:

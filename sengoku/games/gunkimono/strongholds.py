@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
 from sengoku.games.gunkimono.actions import CELLS, BuildStronghold, cell_name
 from sengoku.games.gunkimono.battlefield import FACE_DOWN, NAMES, NEIGHBOURS
@@ -174,6 +175,9 @@ def build(state: GunkimonoState, action: BuildStronghold, events: list[Event]) -
     state.sh_owner[action.cell] = seat
     state.built_at.append([seat, state.turns])
     size = len(state.formation(action.cell))
+    turn_record.scored(
+        state, turn_record.STRONGHOLD_BUILT, state.top[action.cell], action.cell, size
+    )
     events.append(
         event(
             "stronghold",
@@ -196,6 +200,8 @@ def assess(state: GunkimonoState, events: list[Event]) -> None:
         return
     sizes = [len(state.formation(c)) for c in state.strongholds[seat]]
     state.score[seat] += sum(sizes)
+    state.vp_strongholds[seat] += sum(sizes)
+    turn_record.scored(state, turn_record.STRONGHOLDS, -1, -1, sum(sizes))
     events.append(
         event(
             "assess",

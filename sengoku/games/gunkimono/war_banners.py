@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
 from sengoku.games.gunkimono.battlefield import NAMES
 from sengoku.games.gunkimono.data import components
@@ -32,6 +33,7 @@ def reach_ending_row(state: GunkimonoState, seat: int, troop: int, events: list[
     if stack:
         kind, value = stack.pop()
         state.banners[seat].append([kind, value, troop])
+        turn_record.scored(state, turn_record.BANNER, troop, -1, kind)
         kname = _C.banner_kinds[kind]
         events.append(
             event(

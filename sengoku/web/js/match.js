@@ -574,6 +574,8 @@ class MatchPage {
         el("h2", {}, headline),
         el("p.end-reason", {}, resultText(res, s.seats, this.renderer, s.view)),
         scores.length ? el("ul.scores", {}, scores) : null,
+        // A renderer may add the game's own breakdown of the result (its `endDetails`).
+        this.renderer.endDetails?.(s.view, (i) => seatTitle(i, s.seats, this.renderer)) ?? null,
         el(
           "div.end-buttons",
           {},

@@ -1,88 +1,269 @@
-// Gunkimono: the battlefield (troops, tile levels, strongholds), the face-up row, your hand,
-// the honor track and banners. Click a square to narrow the legal moves to those touching it,
-// then pick the move; hovering a move outlines the squares it uses.
+// Gunkimono: the battlefield (printed troops, tiles by level, stronghold symbols and
+// strongholds), your hand of two-half tiles and your reserve of small tiles, the face-up row,
+// the honor track with its banners, and each player's score and its breakdown.
+//
+// Everything is drawn from view(seat) and from the server's descriptions of the legal
+// choices (kind, label, text, tile, squares, troops...): no notation is read here. A tile is
+// placed as on the table: pick it from your hand, turn it (Rotate, the R key or a right
+// click), see its ghost on the board and click where it goes.
 
 import { el, svg, clear } from "../ui.js";
-import { actionPicker } from "./generic.js";
 
 const TROOPS = {
-  I: { name: "Infantry", color: "#8c6d3f", mark: "歩" },
-  S: { name: "Samurai", color: "#a23b2c", mark: "侍" },
-  C: { name: "Cavalry", color: "#3c6e8f", mark: "騎" },
-  P: { name: "Spearman", color: "#4f7a3a", mark: "槍" },
-  A: { name: "Archer", color: "#6b4f8a", mark: "弓" },
+  I: { color: "#8c6d3f", mark: "歩" },
+  S: { color: "#a23b2c", mark: "侍" },
+  C: { color: "#3c6e8f", mark: "騎" },
+  P: { color: "#4f7a3a", mark: "槍" },
+  A: { color: "#6b4f8a", mark: "弓" },
 };
+const ORDER = ["I", "S", "C", "P", "A"]; // the honor track's columns
+// War banners by kind: their colour and the letter on their flag (D 11-15, C 6-10, L 1-5).
+const BANNERS = { dragon: { mark: "D", color: "#b3372a" }, crane: { mark: "C", color: "#2f5d50" }, lotus: { mark: "L", color: "#b0508a" } };
 const SEAT_COLORS = ["#c8553d", "#2f6690", "#5b8e3e", "#8a5a9b", "#c99a2e"];
 const SEAT_SHAPES = ["●", "■", "▲", "◆", "★"];
-const S = 64;
-const M = 26;
+const PHASE_WORDS = {
+  place: "placing a tile",
+  support: "placing a large tile over extra support",
+  score: "scoring",
+  stronghold: "building a stronghold",
+  draw: "refilling the hand",
+  over: "game over",
+};
+const S = 64; // one square
+const M = 24; // margin for the coordinates
+// Where the second half of a tile lies from its first, for each rotation: right, below,
+// left, above (the first half is the tile's first troop, as the view lists its halves).
+const TURNS = ["right", "below", "left", "above"];
 
+function seatName(seat) {
+  return `Player ${seat + 1}`;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** A square's name as the board's coordinates show it (column letter, row number). */
 function cellName(i, width) {
   return `${String.fromCharCode(97 + (i % width))}${Math.floor(i / width) + 1}`;
 }
 
-function cellsOf(action) {
-  return [...action.matchAll(/([a-j])([1-9])(?![0-9])/gu)].map((m) => `${m[1]}${m[2]}`);
+function troopName(v, letter) {
+  return v?.troop_names?.[letter] || letter;
 }
 
-function tileChip(code) {
-  // "I1S2": two troops with their stronghold symbols; "I" alone for a small tile.
-  const parts = [...String(code).matchAll(/([ISCPA])(\d?)/gu)];
-  return el(
-    "span.tile-chip",
-    { title: parts.map((p) => `${TROOPS[p[1]]?.name || p[1]}${p[2] ? ` (${p[2]} symbol${p[2] === "1" ? "" : "s"})` : ""}`).join(" + ") },
-    parts.map((p) => el("span.tile-half", { style: `background:${TROOPS[p[1]]?.color || "#777"}` }, p[1], p[2] ? el("sup", {}, p[2]) : null)),
-  );
+/** A stronghold symbol: a small castle tower, its top left corner at (x, y). */
+function castle(x, y, k, cls = "castle") {
+  const d = `M${x} ${y + k}V${y + k * 0.3}h${k * 0.22}v${k * 0.18}h${k * 0.2}V${y + k * 0.3}h${k * 0.16}v${k * 0.18}h${k * 0.2}V${y + k * 0.3}h${k * 0.22}V${y + k}Z`;
+  return svg("path", { d, class: cls });
 }
 
-/** The honor track: a column per troop type, every player's marker, stronghold rows, banners. */
+/** One tile half (or a small tile) in a box of side k at (x, y). */
+function halfShape(troop, symbols, x, y, k, { faceDown = false } = {}) {
+  const g = svg("g", { class: "half", "data-troop": troop });
+  if (faceDown) {
+    // Face down: the tile's back, crossed (extra support under the next large tile).
+    g.append(svg("rect", { x: x + 1, y: y + 1, width: k - 2, height: k - 2, rx: k * 0.12, class: "face-down" }));
+    g.append(svg("path", { d: `M${x + k * 0.25} ${y + k * 0.25}L${x + k * 0.75} ${y + k * 0.75}M${x + k * 0.75} ${y + k * 0.25}L${x + k * 0.25} ${y + k * 0.75}`, class: "face-down-cross" }));
+    return g;
+  }
+  g.append(svg("rect", { x: x + 1, y: y + 1, width: k - 2, height: k - 2, rx: k * 0.12, fill: TROOPS[troop]?.color || "#777", class: "half-bg" }));
+  g.append(svg("text", { x: x + k / 2, y: y + k * 0.6, "text-anchor": "middle", class: "half-mark", "font-size": k * 0.44 }, TROOPS[troop]?.mark || "?"));
+  g.append(svg("text", { x: x + k * 0.12, y: y + k * 0.92, class: "half-letter", "font-size": k * 0.22 }, troop));
+  for (let s = 0; s < symbols; s++) g.append(castle(x + k * 0.86 - (s + 1) * k * 0.2, y + k * 0.72, k * 0.18));
+  return g;
+}
+
+/** A large tile as a small picture: its two halves side by side (or turned). */
+function tilePicture(halves, { size = 40, turn = 0 } = {}) {
+  const dx = [1, 0, -1, 0][turn];
+  const dy = [0, 1, 0, -1][turn];
+  const w = (Math.abs(dx) + 1) * size;
+  const h = (Math.abs(dy) + 1) * size;
+  const box = svg("svg", { viewBox: `0 0 ${w} ${h}`, width: w, height: h, class: "tile-pic", "aria-hidden": "true" });
+  const x0 = dx < 0 ? size : 0;
+  const y0 = dy < 0 ? size : 0;
+  box.append(halfShape(halves[0].troop, halves[0].symbols, x0, y0, size));
+  box.append(halfShape(halves[1].troop, halves[1].symbols, x0 + dx * size, y0 + dy * size, size));
+  return box;
+}
+
+function smallPicture(troop, symbols, { size = 34, faceDown = false } = {}) {
+  const box = svg("svg", { viewBox: `0 0 ${size} ${size}`, width: size, height: size, class: "tile-pic small", "aria-hidden": "true" });
+  box.append(halfShape(troop, symbols, 0, 0, size, { faceDown }));
+  return box;
+}
+
+function halfWords(v, half) {
+  return `${troopName(v, half.troop)} (${plural(half.symbols, "stronghold symbol")})`;
+}
+
+function tileWords(v, id) {
+  const face = v.tiles?.[id];
+  if (!face) return "a large tile";
+  return `${halfWords(v, face.halves[0])} / ${halfWords(v, face.halves[1])}`;
+}
+
+/** The legal choices of this position, indexed the way the player picks them. */
+function indexChoices(legal, view) {
+  const w = view.board.width;
+  const out = { places: new Map(), smalls: new Map(), scores: [], strongholds: new Map(), draw: null, takes: new Map(), other: [] };
+  for (const row of legal) {
+    if (row.kind === "place_tile") {
+      const face = view.tiles?.[row.tile];
+      const first = face ? row.troops.find((t) => t.troop === face.halves[0].troop) : row.troops[0];
+      const second = row.troops.find((t) => t !== first);
+      const diff = second.square - first.square;
+      const turn = diff === 1 ? 0 : diff === w ? 1 : diff === -1 ? 2 : 3;
+      if (!out.places.has(row.tile)) out.places.set(row.tile, new Map());
+      out.places.get(row.tile).set(`${first.square}|${turn}`, { row, first: first.square, second: second.square, turn });
+    } else if (row.kind === "small_tile" || row.kind === "support") {
+      if (!out.smalls.has(row.troop)) out.smalls.set(row.troop, { up: new Map(), support: new Map() });
+      out.smalls.get(row.troop)[row.kind === "support" ? "support" : "up"].set(row.squares[0], row);
+    } else if (row.kind === "score_vp" || row.kind === "score_honor") {
+      out.scores.push(row);
+    } else if (row.kind === "stronghold") {
+      out.strongholds.set(row.squares[0], row);
+    } else if (row.kind === "draw") {
+      out.draw = row;
+    } else if (row.kind === "take") {
+      out.takes.set(row.tile, row);
+    } else {
+      out.other.push(row);
+    }
+  }
+  return out;
+}
+
+/** The squares of the formation on square ``i`` (the view's formation ids). */
+function formationOf(board, i) {
+  const id = board.formation?.[i];
+  if (id === undefined || board.troops[i] === "?") return [i];
+  const out = [];
+  board.formation.forEach((f, j) => {
+    if (f === id) out.push(j);
+  });
+  return out;
+}
+
+/** Words for the square a player points at: what stands there and its formation. */
+function squareWords(v, i) {
+  const b = v.board;
+  const name = cellName(i, b.width);
+  const letter = b.troops[i];
+  if (letter === "?") return `${name}: a small tile lying face down as extra support.`;
+  const level = b.levels[i];
+  const troop = troopName(v, letter);
+  let what = level
+    ? `${name}: ${troop} on a tile at level ${level}, ${plural(b.symbols[i], "stronghold symbol")}`
+    : `${name}: ${troop} printed on the battlefield (level 0)`;
+  const squares = formationOf(b, i);
+  const owners = [...new Set(squares.map((j) => b.strongholds[j]).filter((s) => s >= 0))];
+  what += `. Formation of ${squares.length} ${troop}`;
+  if (b.strongholds[i] >= 0) what += `; ${seatName(b.strongholds[i])}'s stronghold stands here`;
+  if (owners.length) what += `, controlled by ${owners.map(seatName).join(" and ")}: no victory points for joining it`;
+  return `${what}.`;
+}
+
+/** One scoring of a turn in words ("Cavalry on c5: 3 VP for its formation"). */
+function scoringWords(v, s) {
+  const troop = s.troop ? troopName(v, s.troop) : "";
+  switch (s.kind) {
+    case "vp":
+      return `${troop} on ${s.square}: +${s.points} VP (formation of ${s.points})`;
+    case "honor":
+      return `${troop} on ${s.square}: +${s.points} honor`;
+    case "strongholds":
+      return `strongholds assessed: +${s.points} VP`;
+    case "stronghold_built":
+      return `stronghold built on ${troop} ${s.square} (formation of ${s.points})`;
+    case "banner":
+      return `claimed a ${s.banner} war banner (${troop} column)`;
+    default:
+      return String(s.kind);
+  }
+}
+
+/** The honor track: a column per troop type, every player's marker, the stronghold rows
+ * and the banner stacks on the ending row. */
 function honorTrack(v) {
-  const types = Object.keys(TROOPS);
-  const end = v.ending_row || 10;
+  const end = v.ending_row;
   const strongRows = new Set(v.stronghold_rows || []);
-  const CW = 64;
-  const RH = 24;
-  const top = 34;
-  const width = types.length * CW + 40;
+  const CW = 62;
+  const RH = 22;
+  const top = 58;
+  const left = 30;
+  const width = left + ORDER.length * CW + 8;
   const height = top + (end + 1) * RH + 8;
   const box = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "honor-track", role: "img", "aria-label": "Honor track" });
   box.append(svg("rect", { x: 0, y: 0, width, height, rx: 10, class: "honor-bg" }));
   for (let row = 0; row <= end; row++) {
     const y = top + (end - row) * RH;
     const cls = row === end ? "honor-row end" : strongRows.has(row) ? "honor-row strong" : "honor-row";
-    box.append(svg("rect", { x: 30, y, width: types.length * CW, height: RH, class: cls }));
-    box.append(svg("text", { x: 15, y: y + 16, "text-anchor": "middle", class: "honor-num" }, row));
+    box.append(svg("rect", { x: left, y, width: ORDER.length * CW, height: RH, class: cls }));
+    box.append(svg("text", { x: left / 2, y: y + 15, "text-anchor": "middle", class: "honor-num" }, row));
+    if (strongRows.has(row)) box.append(castle(left + ORDER.length * CW - 18, y + 4, 14, "castle row-castle"));
   }
-  types.forEach((t, k) => {
-    const x = 30 + k * CW;
-    box.append(svg("text", { x: x + CW / 2, y: 16, "text-anchor": "middle", class: "honor-head", fill: TROOPS[t].color }, `${TROOPS[t].mark} ${(v.banner_stacks?.[k] || []).length}⚑`));
-    box.append(svg("title", {}, `${TROOPS[t].name}: banners left ${(v.banner_stacks?.[k] || []).join(", ") || "none"}`));
+  ORDER.forEach((t, k) => {
+    const x = left + k * CW;
+    const stack = v.banner_stacks?.[k] || [];
+    const g = svg("g", { class: "honor-col", "data-troop": t });
+    g.append(svg("title", {}, `${troopName(v, t)} column: banners left ${stack.length ? [...stack].reverse().join(", ") : "none"} (top first)`));
+    g.append(svg("rect", { x: x + 4, y: 4, width: CW - 8, height: 22, rx: 5, fill: TROOPS[t].color }));
+    g.append(svg("text", { x: x + CW / 2, y: 20, "text-anchor": "middle", class: "honor-head" }, `${TROOPS[t].mark} ${t}`));
+    // The banner stack, its top (taken next) drawn last, on the right.
+    stack.forEach((kind, i) => {
+      const bx = x + 6 + i * 17;
+      g.append(svg("rect", { x: bx, y: 30, width: 15, height: 22, rx: 3, fill: BANNERS[kind]?.color || "#555", class: "banner-flag" }));
+      g.append(svg("text", { x: bx + 7.5, y: 46, "text-anchor": "middle", class: "banner-mark" }, BANNERS[kind]?.mark || "?"));
+    });
+    box.append(g);
     (v.players || []).forEach((p, seat) => {
       const level = p.honor?.[k];
-      if (level === null || level === undefined || level < 0) return;
+      if (level === null || level === undefined) return;
       const y = top + (end - Math.min(level, end)) * RH + RH / 2;
-      const cx = x + 12 + seat * ((CW - 20) / Math.max(1, v.players.length - 1 || 1));
-      box.append(svg("text", { x: cx, y: y + 6, "text-anchor": "middle", class: "honor-marker", fill: SEAT_COLORS[seat % 5], "data-seat": seat, "data-troop": t, "data-level": level }, SEAT_SHAPES[seat % 5]));
+      const cx = x + 9 + seat * ((CW - 18) / Math.max(1, v.players.length - 1));
+      const marker = svg("g", { class: "honor-marker", "data-seat": seat, "data-troop": t, "data-level": level });
+      marker.append(svg("circle", { cx, cy: y, r: 7, fill: SEAT_COLORS[seat % 5] }));
+      marker.append(svg("text", { x: cx, y: y + 3.5, "text-anchor": "middle", class: "honor-marker-mark" }, SEAT_SHAPES[seat % 5]));
+      marker.append(svg("title", {}, `${seatName(seat)}: ${troopName(v, t)} honor at row ${level}`));
+      box.append(marker);
     });
   });
   return box;
+}
+
+function bannerChip(b) {
+  const kind = BANNERS[b.kind] || { mark: "?", color: "#555" };
+  const value = b.value === null || b.value === undefined ? "?" : b.value;
+  return el("span.banner-chip", { title: `${b.kind} war banner from the ${b.column} column: ${value === "?" ? "its value is hidden until the end" : `${value} VP`}`, style: `background:${kind.color}` }, `${b.kind} ${value}`);
+}
+
+/** A column head of the end panel's table: its word, or a shorter one on a phone. */
+function head(long, short, title) {
+  return el("th", { scope: "col", title }, el("span.long", {}, long), el("span.short", {}, short));
+}
+
+/** A player's score in words: VP and where they came from, banners when visible. */
+function scoreWords(p) {
+  const parts = `${p.vp_formations} formations + ${p.vp_strongholds} strongholds`;
+  return p.banner_points === null || p.banner_points === undefined ? `${p.score} VP (${parts})` : `${p.score} VP (${parts}) + ${p.banner_points} banners = ${p.total}`;
 }
 
 export default {
   name: "gunkimono",
   kanji: "軍記物",
   title: "Gunkimono",
+  stylesheet: true,
   tagline: "Place army tiles on the battlefield, score formations or honor, build strongholds.",
-  notationHint: "Type a move, e.g. I1@a1 A2@b1",
+  notationHint: "Or type a move, e.g. I1@a1 A2@b1",
   howTo: [
-    "On your turn place a tile from your hand onto the battlefield: each half covers a square of its troop type or raises a level.",
-    "Score the troops you place (victory points) or climb the honor track for that troop type; banners reward the first to reach them.",
-    "Build strongholds in large formations: at the end, formations with your strongholds score.",
-    "Click a square to see the moves that use it, then pick one.",
+    "On your turn pick a tile from your hand (or a small tile from your reserve), turn it with Rotate, and click where it goes: the ghost shows where each half lands.",
+    "No troop may cover its own type, and both halves of a large tile must lie at the same level.",
+    "Score each troop you placed: victory points for its formation's size, or honor points up its column of the honor track. Reach the top for a war banner.",
+    "When all your honor markers reach a stronghold row, build a stronghold in a formation: it scores its formation every turn.",
   ],
-  seatName(seat) {
-    return `Player ${seat + 1}`;
-  },
+  seatName,
   seatIcon(seat) {
     return el("span.seat-shape", { style: `color:${SEAT_COLORS[seat % 5]}` }, SEAT_SHAPES[seat % 5]);
   },
@@ -90,98 +271,597 @@ export default {
     return false;
   },
   statusNote(view) {
-    if (!view) return "";
-    const bits = [`Phase: ${view.phase}`];
-    if (view.stack_size !== undefined) bits.push(`${view.stack_size} tiles in the stack`);
-    if (view.end_triggered) bits.push("the end has been triggered");
-    return bits.join(" · ");
+    if (!view || !view.board) return "";
+    if (view.phase === "over") return "The game is over: banners are revealed and added to the scores.";
+    const bits = [`${seatName(view.turn)} is ${PHASE_WORDS[view.phase] || view.phase}`];
+    bits.push(`${plural(view.stack_size, "tile")} in the stack`);
+    if (view.end_triggered) bits.push("the end-of-game tile has appeared: this is the last round");
+    else if (view.end_stack_in_play) bits.push("the end-game stack is in play");
+    return `${bits.join(" · ")}.`;
+  },
+  /** The end panel's per-player breakdown: formations, strongholds, banners, total. */
+  endDetails(view, nameOf) {
+    if (!view?.players) return null;
+    const rows = view.players.map((p, s) => {
+      const banners = p.banner_points ?? 0;
+      return el(
+        "tr",
+        { "data-seat": s },
+        // The seat's short name (the list above gives who plays it): one line a player.
+        el("th", { scope: "row", title: nameOf(s) }, seatName(s)),
+        el("td", {}, String(p.vp_formations)),
+        el("td", {}, String(p.vp_strongholds)),
+        el("td", { title: p.banners.map((b) => `${b.kind} ${b.value ?? "?"}`).join(", ") || "no banner" }, String(banners)),
+        el("td.total", {}, String(p.score + banners)),
+      );
+    });
+    return el(
+      "table.kimono-final",
+      {},
+      el("caption", {}, "Final score = victory points for formations + for strongholds + war banners"),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"), head("Formations", "Form.", "Victory points for formations"), head("Strongholds", "Strong.", "Victory points from strongholds, assessed every turn"), head("Banners", "Bann.", "War banners, revealed at the end"), head("Total", "Total", "The final score"))),
+      el("tbody", {}, rows),
+    );
   },
   create(root) {
-    root.classList.add("gunkimono");
-    let focus = null;
-    let highlight = [];
-    let model = null;
-    let lastKey = "";
-    const draw = () => {
-      const v = model.view;
-      const b = v.board;
-      const w = b.width;
-      const h = b.height;
-      const board = svg("svg", { viewBox: `0 0 ${w * S + 2 * M} ${h * S + 2 * M}`, class: "board kimono-board", role: "img", "aria-label": "Gunkimono battlefield" });
-      board.append(svg("rect", { x: 0, y: 0, width: w * S + 2 * M, height: h * S + 2 * M, rx: 14, class: "frame" }));
-      // Outline the squares the legal moves use, unless nearly every square is one (noise).
-      let legalCells = new Set(model.interactive ? model.legal.flatMap((l) => cellsOf(l.action)) : []);
-      if (legalCells.size > (w * h) / 3) legalCells = new Set();
-      for (let i = 0; i < w * h; i++) {
-        const x = M + (i % w) * S;
-        const y = M + Math.floor(i / w) * S;
-        const name = cellName(i, w);
-        const troop = TROOPS[b.troops[i]] || { color: "#999", mark: "?" };
-        const level = b.levels[i] || 0;
-        const g = svg("g", { class: "cell", "data-cell": name, "data-level": level });
-        // Paper under the troop colour; each tile level deepens the colour and the edge.
-        g.append(svg("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, rx: 6, fill: "#f4ede0" }));
-        g.append(svg("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, rx: 6, fill: troop.color, "fill-opacity": 0.55 + Math.min(level, 3) * 0.15, class: "cell-bg", "stroke-width": level ? 2 + level * 1.5 : 0 }));
-        g.append(svg("text", { x: x + S / 2, y: y + S / 2 + 9, "text-anchor": "middle", class: "cell-mark" }, troop.mark));
-        if (level) g.append(svg("text", { x: x + 8, y: y + 17, class: "cell-level" }, `L${level}`));
-        for (let k = 0; k < (b.symbols[i] || 0); k++) g.append(svg("circle", { cx: x + S - 10 - k * 9, cy: y + 10, r: 3.5, class: "cell-symbol" }));
-        const owner = b.strongholds[i];
-        if (owner >= 0) {
-          g.append(svg("rect", { x: x + 6, y: y + S - 24, width: 18, height: 18, rx: 3, fill: SEAT_COLORS[owner % 5], class: "stronghold" }));
-          g.append(svg("text", { x: x + 15, y: y + S - 10, "text-anchor": "middle", class: "stronghold-mark" }, SEAT_SHAPES[owner % 5]));
-        }
-        if (legalCells.has(name)) g.append(svg("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 6, class: "cell-legal" }));
-        if (highlight.includes(name)) g.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 6, class: "cell-hover" }));
-        if (focus === name) g.append(svg("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, rx: 6, class: "cell-focus" }));
-        g.append(svg("rect", { x, y, width: S, height: S, class: "hit", "data-sq": name, onclick: () => { focus = focus === name ? null : name; draw(); } }));
-        board.append(g);
-      }
-      for (let c = 0; c < w; c++) board.append(svg("text", { x: M + c * S + S / 2, y: M - 8, "text-anchor": "middle", class: "coord" }, String.fromCharCode(97 + c)));
-      for (let r = 0; r < h; r++) board.append(svg("text", { x: M / 2, y: M + r * S + S / 2 + 6, "text-anchor": "middle", class: "coord" }, r + 1));
-      const legal = focus ? model.legal.filter((l) => cellsOf(l.action).includes(focus)) : model.legal;
-      const picker = actionPicker({ ...model, legal });
-      picker.addEventListener("mouseover", (e) => {
-        const a = e.target.closest("[data-action]");
-        const cells = a ? cellsOf(a.dataset.action) : [];
-        if (cells.join() !== highlight.join()) {
-          highlight = cells;
-          for (const node of board.querySelectorAll(".cell-hover")) node.remove();
-          for (const name of cells) {
-            const g = board.querySelector(`[data-cell="${name}"] .cell-bg`);
-            if (g) g.parentNode.append(svg("rect", { x: Number(g.getAttribute("x")) + 1, y: Number(g.getAttribute("y")) + 1, width: S - 6, height: S - 6, rx: 6, class: "cell-hover" }));
-          }
-        }
-      });
-      const players = el("div.kimono-players", {}, (v.players || []).map((p, s) =>
-        el("div.kimono-player", { "data-seat": s },
-          el("span.seat-shape", { style: `color:${SEAT_COLORS[s % 5]}` }, SEAT_SHAPES[s % 5]),
-          el("strong", {}, `Player ${s + 1}`), ` ${p.score} VP`,
-          el("span.honor", {}, Object.keys(TROOPS).map((t, k) => el("span.honor-step", { title: `${TROOPS[t].name} honor ${p.honor?.[k] ?? 0}`, style: `border-color:${TROOPS[t].color}` }, `${t}${p.honor?.[k] ?? 0}`))),
-          p.banners?.length ? el("span.banners", {}, `banners: ${p.banners.join(", ")}`) : null,
-          el("span.muted", {}, ` · strongholds left ${p.strongholds_left}`),
-          p.hand ? el("div.hand-tiles", {}, el("span.muted", {}, "Hand: "), p.hand.map(tileChip)) : el("div.muted", {}, `${p.hand_size} tiles in hand`),
-        )));
-      const track = el("details.honor-box", { open: true }, el("summary", {}, "Honor track"), honorTrack(v), el("p.muted", {}, "Shaded rows: strongholds; top row: banners (⚑ left per column)."));
-      clear(root).append(
-        el("div.kimono-row", {}, el("span.muted", {}, "Face-up row: "), (v.row || []).map(tileChip)),
-        el("div.board-wrap", {}, board),
-        ...(focus ? [el("div.muted", {}, `Moves using ${focus} (tap it again to show all):`)] : []),
-        picker,
-        players,
-        track,
-      );
-    };
-    return {
-      update(m) {
-        const key = m.legal.map((l) => l.action).join("|");
-        if (model && key !== lastKey) focus = null;
-        lastKey = key;
-        model = m;
-        draw();
-      },
-      destroy() {
-        clear(root);
-      },
-    };
+    return new KimonoBoard(root);
   },
 };
+
+class KimonoBoard {
+  constructor(root) {
+    this.root = root;
+    this.model = null;
+    this.sel = null; // {type: "tile", id} or {type: "small", troop}
+    this.turn = 0; // the selected tile's rotation (TURNS)
+    this.smallMode = "up"; // a small tile face up, or face down as extra support
+    this.hover = null; // the square under the pointer
+    this.preview = null; // a touch's chosen placement, waiting for its confirmation
+    this.lastKey = "";
+    this.legalKey = "";
+    clear(root);
+    root.classList.add("gunkimono");
+    this.boardWrap = el("div.board-wrap");
+    this.info = el("div.kimono-info", { "aria-live": "polite" });
+    this.prompt = el("div.kimono-prompt", { id: "kimono-prompt" });
+    this.decide = el("div.kimono-decide");
+    this.handBox = el("div.kimono-hand");
+    this.rowBox = el("div.kimono-rowbox");
+    this.lastBox = el("div.kimono-last");
+    this.playersBox = el("div.kimono-players");
+    this.trackBox = el("div.kimono-track");
+    root.append(
+      el("div.kimono-main", {}, el("div.kimono-boardcol", {}, this.boardWrap, this.info), el("div.kimono-tray", {}, this.prompt, this.decide, this.handBox, this.rowBox, this.lastBox)),
+      el("div.kimono-lower", {}, this.playersBox, this.trackBox),
+    );
+    this.onKey = (e) => {
+      if (!this.sel || e.target?.tagName === "INPUT") return;
+      if (e.key === "r" || e.key === "R") {
+        this.rotate();
+        e.preventDefault();
+      } else if (e.key === "Escape") {
+        this.select(null);
+      }
+    };
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  update(model) {
+    const key = model.interactive ? model.legal.map((l) => l.action).join("|") : "";
+    this.model = model;
+    this.choices = indexChoices(model.interactive ? model.legal : [], model.view);
+    if (key !== this.legalKey) {
+      this.legalKey = key;
+      this.preview = null;
+      this.info.textContent = "";
+      // Keep the picked tile while it may still be placed (after extra support, say).
+      if (this.sel?.type === "tile" && !this.choices.places.has(this.sel.id)) this.sel = null;
+      if (this.sel?.type === "small" && !this.choices.smalls.has(this.sel.troop)) this.sel = null;
+      // Only one tile can go (over extra support, often): it is picked for you.
+      if (!this.sel && this.choices.places.size === 1 && this.choices.smalls.size === 0) this.select({ type: "tile", id: [...this.choices.places.keys()][0] }, false);
+      this.fixTurn();
+    }
+    const last = model.view.last_turn;
+    const lastKey = last ? `${last.seat}|${last.squares.join(",")}|${model.view.placed.length}|${model.view.placed_small.length}` : "";
+    this.fresh = last && lastKey !== this.lastKey && this.lastKey !== "" ? new Set(last.squares) : new Set();
+    this.lastKey = lastKey || this.lastKey || "-";
+    this.draw();
+  }
+
+  /** The placements of the picked tile in the current rotation, by first square. */
+  placements() {
+    if (this.sel?.type !== "tile") return new Map();
+    const all = this.choices.places.get(this.sel.id) || new Map();
+    const out = new Map();
+    for (const p of all.values()) if (p.turn === this.turn) out.set(p.first, p);
+    return out;
+  }
+
+  smallTargets() {
+    if (this.sel?.type !== "small") return new Map();
+    const s = this.choices.smalls.get(this.sel.troop);
+    return s ? s[this.smallMode] : new Map();
+  }
+
+  /** Turn to a rotation with at least one placement (the next one after ``from``). */
+  fixTurn(step = 0) {
+    if (this.sel?.type !== "tile") return;
+    const all = [...(this.choices.places.get(this.sel.id) || new Map()).values()];
+    for (let k = step; k < step + 4; k++) {
+      const t = (this.turn + k) % 4;
+      if (all.some((p) => p.turn === t)) {
+        this.turn = t;
+        return;
+      }
+    }
+  }
+
+  rotate() {
+    if (this.sel?.type !== "tile") return;
+    this.preview = null;
+    this.fixTurn(1);
+    this.draw();
+  }
+
+  select(sel, redraw = true) {
+    this.sel = sel;
+    this.preview = null;
+    if (sel?.type === "small") {
+      const s = this.choices.smalls.get(sel.troop);
+      this.smallMode = s && s.up.size ? "up" : "support";
+    }
+    this.fixTurn();
+    if (redraw) this.draw();
+  }
+
+  /** The placement a pointer on square ``i`` means: the picked tile's first half there,
+   * else its second half there. */
+  placementAt(i) {
+    const here = this.placements();
+    if (here.has(i)) return here.get(i);
+    for (const p of here.values()) if (p.second === i) return p;
+    return null;
+  }
+
+  draw() {
+    const v = this.model.view;
+    if (!v?.board) return;
+    this.drawBoard();
+    this.drawTray();
+    this.drawPlayers();
+    clear(this.trackBox).append(el("h3", {}, "Honor track"), honorTrack(v), el("p.muted.track-key", {}, "Rows with a castle: strongholds. Top row: war banners (D dragon 11-15, C crane 6-10, L lotus 1-5), the rightmost taken next."));
+  }
+
+  // -------------------------------------------------------------- the battlefield
+
+  drawBoard() {
+    const v = this.model.view;
+    const b = v.board;
+    const w = b.width;
+    const h = b.height;
+    const W = w * S + 2 * M;
+    const H = h * S + 2 * M;
+    const board = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "board kimono-board", role: "img", "aria-label": "Gunkimono battlefield" });
+    board.append(svg("rect", { x: 0, y: 0, width: W, height: H, rx: 14, class: "frame" }));
+    const last = new Set(v.last_turn?.squares || []);
+    const pending = v.phase === "score" && v.pending?.length ? v.pending[0].square : null;
+    for (let i = 0; i < w * h; i++) {
+      const x = M + (i % w) * S;
+      const y = M + Math.floor(i / w) * S;
+      const name = cellName(i, w);
+      const letter = b.troops[i];
+      const level = b.levels[i] || 0;
+      const g = svg("g", { class: `cell${level ? " tiled" : " printed"}${this.fresh.has(name) ? " fresh" : ""}`, "data-cell": name, "data-level": level, "data-troop": letter });
+      if (level) {
+        // A tile: raised by its level (a shadow per level), the troop's full colour.
+        for (let k = Math.min(level, 4); k > 0; k--) g.append(svg("rect", { x: x + 3 + k * 1.5, y: y + 3 + k * 1.5, width: S - 6, height: S - 6, rx: 7, class: "tile-edge" }));
+        g.append(halfShape(letter, b.symbols[i], x + 2, y + 2, S - 6, { faceDown: letter === "?" }));
+        g.append(svg("text", { x: x + 7, y: y + 16, class: "cell-level" }, level));
+      } else {
+        // Printed on the board: flat and pale, so that every tile stands out above it.
+        g.append(svg("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, class: "printed-paper" }));
+        g.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 4, fill: TROOPS[letter]?.color || "#999", class: "printed-bg" }));
+        g.append(svg("text", { x: x + S / 2, y: y + S / 2 + 9, "text-anchor": "middle", class: "printed-mark" }, TROOPS[letter]?.mark || "?"));
+        g.append(svg("text", { x: x + 6, y: y + S - 7, class: "printed-letter" }, letter));
+      }
+      const owner = b.strongholds[i];
+      if (owner >= 0) {
+        g.append(svg("rect", { x: x + S - 27, y: y + S - 27, width: 22, height: 22, rx: 4, fill: SEAT_COLORS[owner % 5], class: "stronghold" }));
+        g.append(castle(x + S - 24, y + S - 24, 16, "castle stronghold-castle"));
+      }
+      board.append(g);
+    }
+    // The latest turn's squares: a dark and a bright outline, readable on every colour.
+    for (const name of last) {
+      const i = this.index(name);
+      const x = M + (i % w) * S;
+      const y = M + Math.floor(i / w) * S;
+      board.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 7, class: "last-outer" }));
+      board.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 7, class: "last-inner", "data-last": name }));
+    }
+    for (let c = 0; c < w; c++) board.append(svg("text", { x: M + c * S + S / 2, y: M - 7, "text-anchor": "middle", class: "coord" }, String.fromCharCode(97 + c)));
+    for (let r = 0; r < h; r++) board.append(svg("text", { x: M / 2, y: M + r * S + S / 2 + 5, "text-anchor": "middle", class: "coord" }, r + 1));
+    // Targets of the decision at hand.
+    const targets = this.targetSquares();
+    for (const i of targets) {
+      const x = M + (i % w) * S;
+      const y = M + Math.floor(i / w) * S;
+      // White under dark dashes: an outline that reads on pale printed squares and on tiles.
+      board.append(svg("rect", { x: x + 6, y: y + 6, width: S - 12, height: S - 12, rx: 8, class: "target-under" }));
+      board.append(svg("rect", { x: x + 6, y: y + 6, width: S - 12, height: S - 12, rx: 8, class: "target", "data-target": cellName(i, w) }));
+    }
+    if (pending) {
+      const i = this.index(pending);
+      board.append(svg("rect", { x: M + (i % w) * S + 1, y: M + Math.floor(i / w) * S + 1, width: S - 2, height: S - 2, rx: 8, class: "score-focus" }));
+    }
+    this.overlay = svg("g", { class: "overlay" });
+    board.append(this.overlay);
+    for (let i = 0; i < w * h; i++) {
+      const name = cellName(i, w);
+      board.append(
+        svg("rect", {
+          x: M + (i % w) * S,
+          y: M + Math.floor(i / w) * S,
+          width: S,
+          height: S,
+          class: "hit",
+          "data-sq": name,
+          "aria-label": squareWords(v, i),
+          onpointerenter: () => this.pointAt(i),
+          onpointerdown: (e) => this.pressStart(e, () => this.showInfo(squareWords(v, i))),
+          onpointerup: () => this.pressEnd(),
+          onpointerleave: () => this.pressEnd(),
+          onclick: (e) => this.clickSquare(i, e),
+          oncontextmenu: (e) => {
+            if (this.sel?.type === "tile") {
+              e.preventDefault();
+              this.rotate();
+            }
+          },
+        }),
+      );
+    }
+    board.addEventListener("pointerleave", () => this.pointAt(null));
+    this.svg = board;
+    clear(this.boardWrap).append(board);
+    this.drawOverlay();
+  }
+
+  index(name) {
+    if (!this.names) {
+      const b = this.model.view.board;
+      this.names = new Map();
+      for (let i = 0; i < b.width * b.height; i++) this.names.set(cellName(i, b.width), i);
+    }
+    return this.names.get(name);
+  }
+
+  targetSquares() {
+    if (this.sel?.type === "tile") return [...this.placements().keys()];
+    if (this.sel?.type === "small") return [...this.smallTargets().keys()];
+    if (this.choices.strongholds.size) return [...this.choices.strongholds.keys()];
+    return [];
+  }
+
+  pointAt(i) {
+    if (i === this.hover) return;
+    this.hover = i;
+    if (i !== null) this.showInfo(squareWords(this.model.view, i));
+    this.drawOverlay();
+  }
+
+  showInfo(text) {
+    this.info.textContent = text;
+  }
+
+  // A long press (touch) shows what a square or tile is, like a hover does with a mouse.
+  pressStart(e, show) {
+    this.pressEnd();
+    if (e.pointerType !== "mouse") this.pressTimer = setTimeout(show, 450);
+  }
+
+  pressEnd() {
+    clearTimeout(this.pressTimer);
+  }
+
+  /** What follows the pointer: the hovered formation's outline and the picked tile's ghost. */
+  drawOverlay() {
+    if (!this.overlay) return;
+    clear(this.overlay);
+    const v = this.model.view;
+    const b = v.board;
+    const w = b.width;
+    const at = (i) => [M + (i % w) * S, M + Math.floor(i / w) * S];
+    const spot = this.preview ?? this.hover;
+    if (spot === null || spot === undefined) return;
+    // The formation under the pointer, outlined along its border.
+    const squares = new Set(formationOf(b, spot));
+    const edges = [];
+    for (const i of squares) {
+      const [x, y] = at(i);
+      const c = i % w;
+      if (!squares.has(i - w)) edges.push(`M${x} ${y}h${S}`);
+      if (!squares.has(i + w)) edges.push(`M${x} ${y + S}h${S}`);
+      if (c === 0 || !squares.has(i - 1)) edges.push(`M${x} ${y}v${S}`);
+      if (c === w - 1 || !squares.has(i + 1)) edges.push(`M${x + S} ${y}v${S}`);
+    }
+    // A controlled formation is outlined in its stronghold owner's colour.
+    const owner = [...squares].map((i) => b.strongholds[i]).find((s) => s >= 0);
+    const ownerStyle = owner === undefined ? null : `stroke:${SEAT_COLORS[owner % 5]}`;
+    this.overlay.append(svg("path", { d: edges.join(""), class: "formation-outline", "data-size": squares.size, style: ownerStyle }));
+    // The ghost of the picked tile.
+    if (this.sel?.type === "tile") {
+      const face = v.tiles?.[this.sel.id];
+      const p = this.placementAt(spot);
+      let first = spot;
+      let second = null;
+      if (p) {
+        first = p.first;
+        second = p.second;
+      } else {
+        const c = spot % w;
+        const dx = [1, 0, -1, 0][this.turn];
+        const dy = [0, 1, 0, -1][this.turn];
+        const r = Math.floor(spot / w);
+        if (c + dx >= 0 && c + dx < w && r + dy >= 0 && r + dy < b.height) second = spot + dx + dy * w;
+      }
+      if (face && second !== null) {
+        const ghost = svg("g", { class: `ghost${p ? " legal" : " illegal"}`, "data-ghost": p ? p.row.action : "" });
+        const [x1, y1] = at(first);
+        const [x2, y2] = at(second);
+        ghost.append(halfShape(face.halves[0].troop, face.halves[0].symbols, x1 + 3, y1 + 3, S - 6));
+        ghost.append(halfShape(face.halves[1].troop, face.halves[1].symbols, x2 + 3, y2 + 3, S - 6));
+        ghost.append(svg("rect", { x: Math.min(x1, x2) + 2, y: Math.min(y1, y2) + 2, width: Math.abs(x2 - x1) + S - 4, height: Math.abs(y2 - y1) + S - 4, rx: 8, class: "ghost-frame" }));
+        this.overlay.append(ghost);
+        this.showInfo(p ? `${p.row.text} ${this.preview !== null ? "Tap it again, or Confirm, to place it." : "Click to place it."}` : `The ${tileWords(v, this.sel.id)} tile cannot go there turned this way: pick an outlined square, or rotate it.`);
+      }
+    } else if (this.sel?.type === "small") {
+      const row = this.smallTargets().get(spot);
+      const [x, y] = at(spot);
+      const ghost = svg("g", { class: `ghost${row ? " legal" : " illegal"}` });
+      ghost.append(halfShape(this.sel.troop, v.small_tile_symbols, x + 3, y + 3, S - 6, { faceDown: this.smallMode === "support" }));
+      this.overlay.append(ghost);
+      if (row) this.showInfo(row.text);
+    }
+  }
+
+  clickSquare(i, e) {
+    if (!this.model.interactive) return;
+    // Touch: the first tap shows the ghost, a second tap on it places (no hover to preview).
+    const confirmFirst = e.pointerType === "touch";
+    let row = null;
+    if (this.sel?.type === "tile") row = this.placementAt(i)?.row;
+    else if (this.sel?.type === "small") row = this.smallTargets().get(i);
+    else if (this.choices.strongholds.has(i)) row = this.choices.strongholds.get(i);
+    if (!row) {
+      this.hover = i;
+      this.drawOverlay();
+      return;
+    }
+    if (confirmFirst && this.preview !== i) {
+      this.preview = i;
+      this.drawOverlay();
+      this.drawTray();
+      return;
+    }
+    this.play(row);
+  }
+
+  play(row) {
+    this.preview = null;
+    this.sel = null;
+    this.model.send(row.action);
+  }
+
+  // -------------------------------------------------------------- the tray beside the board
+
+  promptText() {
+    const v = this.model.view;
+    const m = this.model;
+    if (v.phase === "over") return "The game is over.";
+    if (!m.interactive) return `${seatName(v.turn)} is ${PHASE_WORDS[v.phase] || v.phase}…`;
+    const c = this.choices;
+    if (v.phase === "place" || v.phase === "support") {
+      const over = v.phase === "support" ? ` over the extra support on ${v.support_square}` : "";
+      if (this.sel?.type === "tile") return `Place your ${tileWords(v, this.sel.id)} tile${over}: click an outlined square for its ${troopName(v, v.tiles[this.sel.id].halves[0].troop)} half; Rotate turns it.`;
+      if (over) return `Extra support lies face down on ${v.support_square}. Now pick a large tile from your hand and place it over it.`;
+      if (this.sel?.type === "small") return this.smallMode === "support" ? `Place your small ${troopName(v, this.sel.troop)} tile face down as extra support: click an outlined square.` : `Place your small ${troopName(v, this.sel.troop)} tile face up: click an outlined square.`;
+      return c.places.size ? "Your turn: pick a tile from your hand (or a small tile from your reserve), then click where it goes." : "Your turn: no large tile fits; pick a small tile from your reserve.";
+    }
+    if (v.phase === "score" && v.pending?.length) {
+      const p = v.pending[0];
+      return `Score your ${troopName(v, p.troop)} on ${p.square}: victory points for its formation, or honor points up its column?`;
+    }
+    if (v.phase === "stronghold") return "Build a stronghold: click an outlined troop, in a formation that holds none. It scores that formation every turn.";
+    if (v.phase === "draw") return "Refill your hand: take a face-up tile from the row, or draw from the stack.";
+    return "Your decision:";
+  }
+
+  drawTray() {
+    const v = this.model.view;
+    const m = this.model;
+    const c = this.choices;
+    this.prompt.textContent = this.promptText();
+    this.prompt.classList.toggle("mine", !!m.interactive);
+    // The decision's buttons.
+    clear(this.decide);
+    if (this.sel?.type === "tile" && m.interactive) {
+      const face = v.tiles?.[this.sel.id];
+      this.decide.append(
+        el(
+          "div.picked",
+          {},
+          face ? tilePicture(face.halves, { size: 34, turn: this.turn }) : null,
+          el("span", {}, `Turned: second half ${TURNS[this.turn]}`),
+          el("button.secondary", { type: "button", id: "kimono-rotate", title: "Turn the tile (R key, or right click on the board)", onclick: () => this.rotate() }, "⟳ Rotate"),
+          el("button.link", { type: "button", id: "kimono-cancel", onclick: () => this.select(null) }, "Cancel"),
+        ),
+      );
+    }
+    if (this.sel?.type === "small" && m.interactive) {
+      const s = c.smalls.get(this.sel.troop);
+      this.decide.append(
+        el(
+          "div.picked",
+          {},
+          smallPicture(this.sel.troop, v.small_tile_symbols, { faceDown: this.smallMode === "support" }),
+          s?.up.size ? el(`button.${this.smallMode === "up" ? "primary" : "secondary"}`, { type: "button", id: "kimono-face-up", onclick: () => { this.smallMode = "up"; this.draw(); } }, "Face up") : null,
+          s?.support.size ? el(`button.${this.smallMode === "support" ? "primary" : "secondary"}`, { type: "button", id: "kimono-support", title: "Face down under a large tile that would straddle a difference of one level", onclick: () => { this.smallMode = "support"; this.draw(); } }, "Extra support") : null,
+          el("button.link", { type: "button", id: "kimono-cancel", onclick: () => this.select(null) }, "Cancel"),
+        ),
+      );
+    }
+    if (this.preview !== null && m.interactive) {
+      const row = this.sel?.type === "tile" ? this.placementAt(this.preview)?.row : this.sel?.type === "small" ? this.smallTargets().get(this.preview) : this.choices.strongholds.get(this.preview);
+      if (row) this.decide.append(el("button.primary.confirm", { type: "button", id: "kimono-confirm", onclick: () => this.play(row) }, `Confirm: ${row.label}`));
+    }
+    const buttons = [...c.scores, ...(c.strongholds.size <= 12 ? c.strongholds.values() : []), ...(c.draw ? [c.draw] : []), ...c.takes.values(), ...c.other];
+    if (buttons.length) {
+      this.decide.append(
+        el(
+          "div.choices",
+          {},
+          buttons.map((row) =>
+            el(
+              `button.choice.${row.kind}`,
+              { type: "button", "data-action": row.action, "data-kind": row.kind, title: row.text, onclick: () => this.play(row), onpointerenter: () => this.showInfo(row.text) },
+              row.kind === "take" && v.tiles?.[row.tile] ? tilePicture(v.tiles[row.tile].halves, { size: 22 }) : null,
+              el("span", {}, row.label),
+            ),
+          ),
+        ),
+      );
+    }
+    this.drawHand();
+    this.drawRow();
+    this.drawLast();
+  }
+
+  drawHand() {
+    const v = this.model.view;
+    const m = this.model;
+    const c = this.choices;
+    const me = m.seat !== null && m.seat !== undefined ? v.players[m.seat] : null;
+    clear(this.handBox);
+    if (!me || !me.hand) {
+      this.handBox.append(el("p.muted", {}, "Spectating: hands are hidden."));
+      return;
+    }
+    const tiles = el("div.hand-tiles", { role: "group", "aria-label": "Your hand" });
+    me.hand.forEach((id, k) => {
+      const face = v.tiles?.[id];
+      const playable = c.places.has(id);
+      const picked = this.sel?.type === "tile" && this.sel.id === id && me.hand.indexOf(id) === k;
+      const words = `${tileWords(v, id)}: a large tile${playable ? ". Click to pick it, then click where it goes." : m.interactive ? "; it cannot be placed now." : "."}`;
+      tiles.append(
+        el(
+          `button.hand-tile${playable ? ".playable" : ""}${picked ? ".picked" : ""}`,
+          {
+            type: "button",
+            "data-tile": id,
+            disabled: !playable,
+            title: words,
+            "aria-label": words,
+            "aria-pressed": picked ? "true" : "false",
+            onclick: () => this.select(picked ? null : { type: "tile", id }),
+            onpointerenter: () => this.showInfo(words),
+            onfocus: () => this.showInfo(words),
+            onpointerdown: (e) => this.pressStart(e, () => this.showInfo(words)),
+            onpointerup: () => this.pressEnd(),
+          },
+          face ? tilePicture(face.halves, { size: 36 }) : id,
+        ),
+      );
+    });
+    if (!me.hand.length) tiles.append(el("span.muted", {}, "no large tile"));
+    const reserve = el("div.reserve-tiles", { role: "group", "aria-label": "Your small tiles" });
+    for (const troop of me.reserve) {
+      const playable = c.smalls.has(troop);
+      const picked = this.sel?.type === "small" && this.sel.troop === troop;
+      const words = `Small ${troopName(v, troop)} tile (${plural(v.small_tile_symbols, "stronghold symbol")}): face up on one square, or face down as extra support under a large tile. One small tile per turn, never replaced.`;
+      reserve.append(
+        el(
+          `button.small-tile${playable ? ".playable" : ""}${picked ? ".picked" : ""}`,
+          {
+            type: "button",
+            "data-small": troop,
+            disabled: !playable,
+            title: words,
+            "aria-label": words,
+            "aria-pressed": picked ? "true" : "false",
+            onclick: () => this.select(picked ? null : { type: "small", troop }),
+            onpointerenter: () => this.showInfo(words),
+            onfocus: () => this.showInfo(words),
+          },
+          smallPicture(troop, v.small_tile_symbols, { size: 28 }),
+        ),
+      );
+    }
+    if (!me.reserve.length) reserve.append(el("span.muted", {}, "none left"));
+    this.handBox.append(el("div.hand-line", {}, el("span.hand-label", {}, "Your hand"), tiles), el("div.hand-line", {}, el("span.hand-label", {}, "Small tiles"), reserve));
+  }
+
+  drawRow() {
+    const v = this.model.view;
+    const c = this.choices;
+    clear(this.rowBox);
+    const tiles = (v.row || []).map((id) => {
+      const row = c.takes.get(id);
+      const words = `${tileWords(v, id)}: a face-up tile${row ? ". Click to take it into your hand." : "."}`;
+      return el(
+        `button.row-tile${row ? ".playable" : ""}`,
+        { type: "button", "data-tile": id, disabled: !row, title: words, "aria-label": words, onclick: () => row && this.play(row), onpointerenter: () => this.showInfo(words), onfocus: () => this.showInfo(words) },
+        v.tiles?.[id] ? tilePicture(v.tiles[id].halves, { size: 26 }) : id,
+      );
+    });
+    const stack = el(
+      `button.stack${c.draw ? ".playable" : ""}`,
+      { type: "button", id: "kimono-stack", disabled: !c.draw, title: c.draw ? c.draw.text : "The face-down stack", onclick: () => c.draw && this.play(c.draw) },
+      el("span.stack-count", {}, String(v.stack_size)),
+      el("span", {}, v.end_stack_in_play ? "end-game stack" : "in the stack"),
+    );
+    this.rowBox.append(el("span.hand-label", {}, "Face-up row"), el("div.row-tiles", {}, tiles, stack));
+  }
+
+  drawLast() {
+    const v = this.model.view;
+    clear(this.lastBox);
+    const last = v.last_turn;
+    if (!last) return;
+    const lines = last.scores.length ? last.scores.map((s) => el("li", { "data-kind": s.kind }, scoringWords(v, s))) : [el("li.muted", {}, last.squares.length ? "nothing scored yet" : "no tile could be placed: the turn passed")];
+    const covered = last.squares.length ? ` on ${last.squares.join(", ")}` : "";
+    this.lastBox.append(el("h3", {}, `${seatName(last.seat)}'s turn${covered}`), el("ul.scorings", {}, lines));
+  }
+
+  drawPlayers() {
+    const v = this.model.view;
+    clear(this.playersBox);
+    (v.players || []).forEach((p, s) => {
+      const toAct = v.phase !== "over" && v.turn === s;
+      const honor = ORDER.map((t, k) => {
+        const row = p.honor[k];
+        return el("span.honor-step", { title: `${troopName(v, t)} honor: ${row === null ? "marker off the track" : `row ${row}`}`, style: `border-color:${TROOPS[t].color}` }, `${TROOPS[t].mark}${row === null ? "✓" : row}`);
+      });
+      this.playersBox.append(
+        el(
+          `div.kimono-player${toAct ? ".to-act" : ""}`,
+          { "data-seat": s, style: `border-left-color:${SEAT_COLORS[s % 5]}` },
+          el("div.kp-head", {}, el("span.seat-shape", { style: `color:${SEAT_COLORS[s % 5]}` }, SEAT_SHAPES[s % 5]), el("strong", {}, seatName(s)), s === this.model.seat ? el("span.you", {}, "you") : null, el("span.kp-score", { "data-score": p.score }, scoreWords(p))),
+          el("div.kp-line", {}, el("span.honor", {}, honor), p.banners.map(bannerChip)),
+          el(
+            "div.kp-line.muted",
+            {},
+            `${plural(p.hand_size, "tile")} in hand · small tiles ${p.reserve.join(" ") || "none"} · strongholds: ${p.strongholds.length ? p.strongholds.join(", ") : "none"} (${p.strongholds_left} left)`,
+            p.hand === null && p.hand_known.length ? el("span.known", { title: "Tiles seen taken from the row" }, " · seen: ", p.hand_known.map((id) => (v.tiles?.[id] ? tilePicture(v.tiles[id].halves, { size: 16 }) : id))) : null,
+          ),
+        ),
+      );
+    });
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.onKey);
+    this.pressEnd();
+    clear(this.root);
+  }
+}
