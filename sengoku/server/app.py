@@ -22,7 +22,7 @@ from sengoku.server.db import Store, make_engine, migrate
 from sengoku.server.guard import GuardMiddleware
 from sengoku.server.limits import ClientLimits
 from sengoku.server.routes import chat as chat_routes
-from sengoku.server.routes import games, matches, records, ws
+from sengoku.server.routes import games, matches, records, table, ws
 from sengoku.server.routes.errors import add_error_handlers
 from sengoku.server.service import MatchService
 from sengoku.server.settings import Settings
@@ -86,6 +86,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(records.router(svc))
     app.include_router(ws.router(svc, settings))
     app.include_router(chat_routes.router(svc, app.state.chat))
+    app.include_router(table.router(svc))
 
     # The browser client (sengoku/web): its replay route and static files, mounted last.
     if importlib.util.find_spec("sengoku.web") is not None:
