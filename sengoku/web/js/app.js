@@ -423,9 +423,33 @@ async function rulesPage(root, name) {
   }
 }
 
+/** The tab's title on every page that sets none of its own (index.html's). */
+const TITLE = "Sengoku — Gungi, Gunshi, Gunkimono, Sashimono";
+
+/** A path the client has no page for: say so in words, and offer the way on. */
+export function notFoundPage(root) {
+  document.title = "Page not found — Sengoku";
+  root.append(
+    el(
+      "div.card.not-found",
+      { id: "not-found" },
+      el("h1", {}, "Page not found"),
+      el("p", {}, `There is no page at ${location.pathname}. The link may be mistyped, or the game it pointed to may be gone.`),
+      el(
+        "p.actions",
+        {},
+        el("a.button.primary", { href: "/", "data-nav": "" }, "Home: pick a game"),
+        " ",
+        el("a.button.secondary", { href: "/records", "data-nav": "" }, "Finished games"),
+      ),
+    ),
+  );
+}
+
 export async function route() {
   if (current?.destroy) current.destroy();
   current = null;
+  document.title = TITLE;
   const main = clear(document.getElementById("app"));
   const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
   document.body.dataset.page = parts[0] || "home";
@@ -440,7 +464,7 @@ export async function route() {
       current = await replayPage(main, parts[1]);
     } else if (parts[0] === "records") await recordsPage(main);
     else if (parts[0] === "rules" && parts[1]) await rulesPage(main, parts[1]);
-    else main.append(el("div.card", {}, el("h1", {}, "Not found"), el("a.button", { href: "/", "data-nav": "" }, "Home")));
+    else notFoundPage(main);
   } catch (err) {
     console.error(err);
     toast(err.message || String(err), "error");
