@@ -25,7 +25,14 @@ from sengoku.core.registry import load_game
 
 WEB_DIR = Path(__file__).resolve().parent
 #: Paths the client's router handles (see js/app.js); each serves index.html.
-PAGES = ("/play/{match_id}", "/replay/{match_id}", "/new/{game}", "/records", "/rules/{game}")
+PAGES = (
+    "/play/{match_id}",
+    "/replay/{match_id}",
+    "/new/{game}",
+    "/records",
+    "/live",
+    "/rules/{game}",
+)
 #: The rules documents of a source checkout (an installed package has none: the client then
 #: shows its short how-to-play).
 RULES_DIR = WEB_DIR.parent.parent / "docs" / "rules"

@@ -6,6 +6,7 @@ import { api, saveToken, saveInvites, heldMatches, tokensFor } from "./api.js";
 import { el, clear, toast } from "./ui.js";
 import { gameCatalog, rendererFor } from "./games/index.js";
 import { prefs, loadPrefs, navigate, setRouter, joinOpen } from "./nav.js";
+import { recordsPage as listRecords, livePage } from "./lists.js";
 
 let current = null; // the page object with destroy()
 
@@ -35,7 +36,7 @@ function topbar() {
     "header.topbar",
     {},
     el("a.brand", { href: "/", "data-nav": "" }, el("span.brand-kanji", {}, "戦国"), el("span.brand-name", {}, "Sengoku")),
-    el("nav", {}, el("a", { href: "/", "data-nav": "" }, "Play"), el("a", { href: "/records", "data-nav": "" }, "Records"), toggle),
+    el("nav", {}, el("a", { href: "/", "data-nav": "" }, "Play"), el("a", { href: "/live", "data-nav": "" }, "Watch"), el("a", { href: "/records", "data-nav": "" }, "Records"), toggle),
   );
 }
 
@@ -300,9 +301,8 @@ async function newGamePage(root, name) {
 }
 
 async function recordsPage(root) {
-  const list = el("div.records");
   const fileInput = el("input", { type: "file", accept: "application/json,.json", id: "import-file", "aria-label": "Record file" });
-  const text = el("textarea", { id: "import-text", rows: 4, placeholder: "…or paste a record (JSON) here" });
+  const text = el("textarea", { id: "import-text", rows: 4, placeholder: "…or paste a record (JSON) here", "aria-label": "Record (JSON)" });
   const doImport = async (e) => {
     e.preventDefault();
     let body = text.value.trim();
@@ -321,34 +321,8 @@ async function recordsPage(root) {
       toast(err.message, "error");
     }
   };
-  root.append(
-    el(
-      "div.records-page",
-      {},
-      el("section.card", {}, el("h1", {}, "Finished games"), list),
-      el("form.card.import", { onsubmit: doImport }, el("h2", {}, "Import a record"), el("p", {}, "A record saved from this site or with sengoku play --save."), fileInput, text, el("button.primary", { type: "submit", id: "import" }, "Import and replay")),
-    ),
-  );
-  try {
-    const { records } = await api("GET", "/api/records");
-    if (!records.length) list.append(el("p.muted", {}, "No finished games yet."));
-    for (const rec of records) {
-      const r = await rendererFor(rec.game);
-      const names = rec.seats.map((s) => s.name || r.seatName(s.seat)).join(" vs ");
-      list.append(
-        el(
-          "a.record-row",
-          { href: `/replay/${rec.id}`, "data-nav": "", "data-id": rec.id },
-          el("span.game-kanji.small", {}, r.kanji),
-          el("span.record-main", {}, el("strong", {}, r.title), el("span", {}, names)),
-          el("span.record-result", {}, rec.result ? rec.result.reason.replace(/_/g, " ") : rec.status),
-          el("span.muted", {}, new Date(rec.updated_at * 1000).toLocaleString()),
-        ),
-      );
-    }
-  } catch (err) {
-    toast(err.message, "error");
-  }
+  const importForm = el("form.card.import", { onsubmit: doImport }, el("h2", {}, "Import a record"), el("p", {}, "A record saved from this site or with sengoku play --save."), fileInput, text, el("button.primary", { type: "submit", id: "import" }, "Import and replay"));
+  await listRecords(root, importForm);
 }
 
 /** A small Markdown renderer for the rules documents: headings, lists, tables, emphasis. */
@@ -462,7 +436,8 @@ export async function route() {
     } else if (parts[0] === "replay" && parts[1]) {
       const { replayPage } = await import("./replay.js");
       current = await replayPage(main, parts[1]);
-    } else if (parts[0] === "records") await recordsPage(main);
+    } else if (parts[0] === "records" && parts.length === 1) await recordsPage(main);
+    else if (parts[0] === "live" && parts.length === 1) await livePage(main);
     else if (parts[0] === "rules" && parts[1]) await rulesPage(main, parts[1]);
     else notFoundPage(main);
   } catch (err) {
