@@ -7,6 +7,7 @@ import { el, clear, toast } from "./ui.js";
 import { gameCatalog, rendererFor } from "./games/index.js";
 import { prefs, loadPrefs, navigate, setRouter, joinOpen } from "./nav.js";
 import { recordsPage as listRecords, livePage } from "./lists.js";
+import { optionWords, applies } from "./setup_words.js";
 
 let current = null; // the page object with destroy()
 
@@ -149,22 +150,46 @@ const CLOCKS = {
   "byoyomi-10-3x30": { type: "byoyomi", main: 600, periods: 3, period: 30 },
 };
 
-function optionInput(opt) {
+function optionInput(opt, game) {
   const id = `opt-${opt.name}`;
+  const words = optionWords(game, opt);
   let input;
   if (Array.isArray(opt.allowed) && !opt.allowed.length) {
     // Free text (e.g. a list of card names); sent as typed.
-    input = el("input", { id, name: opt.name, type: "text", value: opt.default ?? "", "data-kind": "text" });
+    input = el("input", { id, name: opt.name, type: "text", value: opt.default ?? "", "data-kind": "text", "aria-describedby": `${id}-help` });
   } else if (Array.isArray(opt.allowed)) {
     input = el(
       "select",
-      { id, name: opt.name },
-      opt.allowed.map((v) => el("option", { value: JSON.stringify(v), selected: v === opt.default }, String(v).replace(/_/g, " "))),
+      { id, name: opt.name, "aria-describedby": `${id}-help` },
+      opt.allowed.map((v) => el("option", { value: JSON.stringify(v), selected: v === opt.default }, words.value(v))),
     );
   } else {
-    input = el("input", { id, name: opt.name, type: "number", min: opt.allowed.min, max: opt.allowed.max, value: opt.default ?? "", placeholder: opt.default === null ? "default" : "" });
+    input = el("input", { id, name: opt.name, type: "number", min: opt.allowed.min, max: opt.allowed.max, value: opt.default ?? "", placeholder: opt.default === null ? "none" : "", "aria-describedby": `${id}-help` });
   }
-  return el("div.field", {}, el("label", { for: id }, opt.name.replace(/_/g, " ")), input, el("small", {}, opt.doc));
+  const field = el("div.field", { "data-option": opt.name }, el("label", { for: id }, words.label), input, el("small", { id: `${id}-help` }, words.help));
+  field.optionWords = words;
+  return field;
+}
+
+/** Show only the options that apply to the values chosen; the others are neither shown nor
+ * sent (the game's default stands). */
+function syncOptions(box) {
+  const fields = [...box.querySelectorAll(".field[data-option]")];
+  // Twice: an option shown or hidden may decide another (Gunshi's agreed deck).
+  for (let pass = 0; pass < 2; pass++) {
+    const values = {};
+    for (const f of fields) {
+      const input = f.querySelector("select, input");
+      if (f.hidden || !input) continue;
+      values[f.dataset.option] = input.tagName === "SELECT" ? JSON.parse(input.value) : input.value;
+    }
+    for (const f of fields) {
+      const on = applies(f.optionWords, values);
+      f.hidden = !on;
+      const input = f.querySelector("select, input");
+      if (input) input.disabled = !on;
+    }
+  }
 }
 
 async function newGamePage(root, name) {
@@ -182,12 +207,13 @@ async function newGamePage(root, name) {
     root.append(el("div.card", {}, el("h2", {}, `${r.title} is not available on this server yet`), el("a.button", { href: "/", "data-nav": "" }, "Home")));
     return;
   }
-  const options = el("div.options", {}, info.options.map(optionInput));
+  const options = el("div.options", {}, info.options.map((o) => optionInput(o, name)));
+  syncOptions(options);
   const seatsBox = el("div.seats");
   const savedName = localStorage.getItem("sengoku.name") || "";
   const seatCount = () => {
     const values = {};
-    for (const field of options.querySelectorAll("select")) values[field.name] = JSON.parse(field.value);
+    for (const field of options.querySelectorAll("select")) if (!field.disabled) values[field.name] = JSON.parse(field.value);
     const players = options.querySelector("#opt-players");
     if (players) return Number(players.value);
     return r.seatCount ? r.seatCount(values, info) : info.min_players;
@@ -233,6 +259,7 @@ async function newGamePage(root, name) {
     ].map(([p, label]) => el("button.preset", { type: "button", "data-preset": p, onclick: () => fillSeats(p) }, label)),
   );
   options.addEventListener("change", () => {
+    syncOptions(options);
     if (seatsBox.children.length !== seatCount()) fillSeats(presets.querySelector(".active")?.dataset.preset || "ai");
   });
   const clock = el(
@@ -247,6 +274,7 @@ async function newGamePage(root, name) {
     e.preventDefault();
     const opts = {};
     for (const field of options.querySelectorAll("select, input")) {
+      if (field.disabled) continue; // an option that does not apply: the default stands
       if (field.tagName === "SELECT") opts[field.name] = JSON.parse(field.value);
       else if (field.dataset.kind === "text") opts[field.name] = field.value;
       else if (field.value !== "") opts[field.name] = Number(field.value);
