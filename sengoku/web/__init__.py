@@ -33,9 +33,9 @@ PAGES = (
     "/live",
     "/rules/{game}",
 )
-#: The rules documents of a source checkout (an installed package has none: the client then
-#: shows its short how-to-play).
-RULES_DIR = WEB_DIR.parent.parent / "docs" / "rules"
+#: The rules in our own words, shipped in the package: a copy of docs/rules/*.md (the source;
+#: ``make rules`` copies them, and a test checks the two agree).
+RULES_DIR = WEB_DIR / "rules"
 RULES_NAME = re.compile(r"[a-z]{1,32}")
 #: A replay longer than this is refused: views are computed for every ply.
 MAX_REPLAY_ACTIONS = 5000

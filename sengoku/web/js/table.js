@@ -10,6 +10,7 @@ import { api } from "./api.js";
 import { el, clear, toast } from "./ui.js";
 import { ChatPanel } from "./chat.js";
 import { sounds, LOW_TIME } from "./sound.js";
+import { RulesPanel } from "./rules_panel.js";
 
 const BASE_TITLE = "Sengoku";
 /** How often presence, spectators and offers are asked for between the socket's news. */
@@ -48,11 +49,12 @@ export class Table {
     this.chat = new ChatPanel({ id: page.id, get held() { return page.held; }, tokenForChat: () => this.tokenForChat() });
     this.presence = el("div.table-presence", { id: "presence", "aria-label": "Who is at the table" });
     this.actions = el("div.table-actions", { id: "table-actions" });
+    this.rules = new RulesPanel(page.snap.game, page.renderer?.title || page.snap.game);
     this.soundButton = el("button.secondary.sound-toggle", { type: "button", id: "sound-toggle", "aria-pressed": "false", onclick: () => this.toggleSound() }, "Sound");
     this.root = el(
       "div.table-panel",
       { id: "table-panel" },
-      el("div.card.table-card", {}, this.presence, this.actions, el("div.table-switches", {}, this.soundButton)),
+      el("div.card.table-card", {}, this.presence, this.actions, el("div.table-switches", {}, this.rules.button, this.soundButton)),
       this.chat.root,
     );
     const host = page.root.querySelector("aside.side") || page.root;
@@ -74,6 +76,7 @@ export class Table {
     clearInterval(this.infoTicker);
     document.removeEventListener("keydown", this.onKey);
     document.title = this.savedTitle;
+    this.rules.destroy();
     this.root.remove();
   }
 
