@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ARGS   ?=
 
-.PHONY: install run test lint format soak bench clean system-packages rules sounds
+.PHONY: install run test lint format soak bench clean system-packages rules sounds font font-source
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -40,6 +40,14 @@ test: lint system-packages
 system-packages:
 	@test -x /usr/bin/chromium || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
+
+# The source of the client's kanji font subset (Debian's fonts-noto-cjk), for `make font`.
+font-source:
+	@test -f /usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y fonts-noto-cjk; }
+
+# The kanji font subset again, after the client shows new characters (tools/make_font.py).
+font: install font-source
+	$(BIN)/python tools/make_font.py
 
 soak: install
 	SENGOKU_SOAK=1 $(BIN)/python -m pytest -q -m soak tests
