@@ -196,3 +196,36 @@ def test_sound_switch_hot_seat_default_and_f_flips(new_page: Any, base_url: str)
     page.wait_for_function("() => window.flips === 1")
     page.fill("#chat-input", "f")  # typing an f in a text field flips nothing
     assert page.evaluate("window.flips") == 1
+
+
+def test_capture_and_low_time_sounds(new_page: Any, base_url: str) -> None:
+    r = httpx.post(
+        f"{base_url}/api/matches",
+        json={
+            "game": "gungi",
+            "seats": [{"kind": "local"}, {"kind": "local"}],
+            "clock": {"type": "sudden_death", "initial": 11},
+        },
+    )
+    assert r.status_code == 201, r.text
+    m = r.json()
+    first = m["match"]["to_act"]
+    page = open_as(new_page, m["id"], first, m["tokens"][str(first)])
+    # Under 10 s on my own running clock: the low-time sound, once.
+    page.wait_for_function(
+        "async () => (await import('/js/sound.js')).sounds.log.some(s => s.name === 'lowtime')",
+        timeout=10_000,
+        polling=250,
+    )
+    page.wait_for_timeout(800)
+    names = page.evaluate(
+        """async () => {
+             const { sounds } = await import('/js/sound.js');
+             sounds.onEvent({ type: 'move', action: '7-6-1 兵', message: 'captures a Pawn' }, null);
+             sounds.onEvent({ type: 'move', action: '7-6-1 兵(7-7)' }, null);
+             sounds.onEvent({ type: 'player_joined', message: 'hello' }, null);
+             return sounds.log.map((s) => s.name);
+           }"""
+    )
+    assert names.count("lowtime") == 1
+    assert names[-2:] == ["capture", "move"]
