@@ -229,3 +229,40 @@ def test_capture_and_low_time_sounds(new_page: Any, base_url: str) -> None:
     )
     assert names.count("lowtime") == 1
     assert names[-2:] == ["capture", "move"]
+
+
+#: A stand-in for the browser's notifications (headless Chromium shows none): it records
+#: them, and the page believes it is in the background.
+FAKE_NOTIFICATIONS = """
+window.__notes = [];
+window.Notification = class {
+  static permission = "default";
+  static requestPermission() { window.Notification.permission = "granted"; return Promise.resolve("granted"); }
+  constructor(title, options) { window.__notes.push([title, options && options.body]); }
+};
+document.hasFocus = () => false;
+"""
+
+
+def test_an_optional_notification_when_it_is_your_turn(new_page: Any, base_url: str) -> None:
+    m = create(base_url, "gungi")
+    mid, tokens = m["id"], m["tokens"]
+    first = m["match"]["to_act"]
+    second = 1 - first
+    page: Page = new_page(1280, 900)
+    page.add_init_script(FAKE_NOTIFICATIONS)
+    page.goto("/")
+    tokens_json = json.dumps({mid: {str(second): tokens[str(second)]}})
+    page.evaluate("t => localStorage.setItem('sengoku.tokens', t)", tokens_json)
+    page.goto(f"/play/{mid}")
+    page.wait_for_selector("#notify-toggle")
+    play_first_legal(base_url, mid, tokens[str(first)])
+    page.wait_for_function("() => document.title.startsWith('Your turn')")
+    assert page.evaluate("window.__notes") == []  # off until asked for
+    page.click("#notify-toggle")
+    expect(page.locator("#notify-toggle")).to_have_attribute("aria-pressed", "true")
+    play_first_legal(base_url, mid, tokens[str(second)])
+    page.wait_for_function("() => !document.title.startsWith('Your turn')")
+    play_first_legal(base_url, mid, tokens[str(first)])
+    page.wait_for_function("() => window.__notes.length === 1")
+    assert page.evaluate("window.__notes[0][0]") == "Your turn"

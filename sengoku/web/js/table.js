@@ -15,6 +15,7 @@ import { RulesPanel } from "./rules_panel.js";
 const BASE_TITLE = "Sengoku";
 /** How often presence, spectators and offers are asked for between the socket's news. */
 const INFO_EVERY_MS = 3000;
+const NOTIFY_KEY = "sengoku.notify";
 
 export function mountTable(page) {
   const table = new Table(page);
@@ -49,12 +50,14 @@ export class Table {
     this.chat = new ChatPanel({ id: page.id, get held() { return page.held; }, tokenForChat: () => this.tokenForChat() });
     this.presence = el("div.table-presence", { id: "presence", "aria-label": "Who is at the table" });
     this.actions = el("div.table-actions", { id: "table-actions" });
+    // The optional notification: asked for once, only where the browser has them.
+    this.notifyButton = "Notification" in window ? el("button.secondary", { type: "button", id: "notify-toggle", "aria-pressed": "false", onclick: () => this.toggleNotify() }, "Notify me") : null;
     this.rules = new RulesPanel(page.snap.game, page.renderer?.title || page.snap.game);
     this.soundButton = el("button.secondary.sound-toggle", { type: "button", id: "sound-toggle", "aria-pressed": "false", onclick: () => this.toggleSound() }, "Sound");
     this.root = el(
       "div.table-panel",
       { id: "table-panel" },
-      el("div.card.table-card", {}, this.presence, this.actions, el("div.table-switches", {}, this.rules.button, this.soundButton)),
+      el("div.card.table-card", {}, this.presence, this.actions, el("div.table-switches", {}, this.rules.button, this.soundButton, this.notifyButton)),
       this.chat.root,
     );
     const host = page.root.querySelector("aside.side") || page.root;
@@ -128,7 +131,10 @@ export class Table {
     const hotSeat = this.page.held.length > 1;
     const title = mine && !hotSeat ? `Your turn — ${BASE_TITLE}` : s.status === "finished" ? `Game over — ${BASE_TITLE}` : this.savedTitle;
     if (document.title !== title) document.title = title;
-    if (mine && !hotSeat && this.wasMine === false) sounds.play("turn", this);
+    if (mine && !hotSeat && this.wasMine === false) {
+      sounds.play("turn", this);
+      this.notify();
+    }
     this.wasMine = mine;
     this.checkLowTime();
     this.renderSound();
@@ -214,6 +220,31 @@ export class Table {
     }
   }
 
+  notifyOn() {
+    return localStorage.getItem(NOTIFY_KEY) === "on" && window.Notification?.permission === "granted";
+  }
+
+  async toggleNotify() {
+    if (this.notifyOn()) localStorage.setItem(NOTIFY_KEY, "off");
+    else {
+      const answer = await Notification.requestPermission();
+      if (answer === "granted") localStorage.setItem(NOTIFY_KEY, "on");
+      else toast("The browser does not allow notifications for this site.", "error");
+    }
+    this.renderSound();
+  }
+
+  /** "Your turn" as a system notification, when the page is not in front. */
+  notify() {
+    if (!this.notifyOn() || (!document.hidden && document.hasFocus())) return;
+    try {
+      const note = new Notification("Your turn", { body: `${this.page.renderer?.title || "Sengoku"}: your opponent has moved.`, tag: `sengoku-${this.page.id}` });
+      note.onclick = () => window.focus();
+    } catch (err) {
+      // some browsers allow notifications only from a service worker: the title still says it
+    }
+  }
+
   toggleSound() {
     sounds.set(!sounds.enabled(this));
     this.renderSound();
@@ -223,6 +254,11 @@ export class Table {
     const on = sounds.enabled(this);
     this.soundButton.setAttribute("aria-pressed", on ? "true" : "false");
     this.soundButton.textContent = on ? "Sound: on" : "Sound: off";
+    if (this.notifyButton) {
+      const n = this.notifyOn();
+      this.notifyButton.setAttribute("aria-pressed", n ? "true" : "false");
+      this.notifyButton.textContent = n ? "Notify me: on" : "Notify me";
+    }
   }
 
   /** Low time: once per turn of mine, when my running clock falls under LOW_TIME. */
