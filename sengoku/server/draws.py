@@ -91,7 +91,8 @@ class Draws:
                 if not [s for s in offered if s != seat]:
                     raise ApiError(409, "no_offer", "there is no draw offer to decline")
                 await self._commit(
-                    live, [event("draw_declined", None, seat=seat, message="draw declined")]
+                    live,
+                    [event("draw_declined", None, seat=seat, message="the draw offer is declined")],
                 )
             elif seat in offered:
                 raise ApiError(409, "already_offered", "you already offered a draw")
@@ -107,7 +108,7 @@ class Draws:
                                 "draw_offered",
                                 None,
                                 seat=seat,
-                                message=f"seat {seat} offers a draw",
+                                message="a draw is offered",
                             )
                         ],
                     )
