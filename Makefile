@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ARGS   ?=
 
-.PHONY: install run test lint format soak bench clean system-packages
+.PHONY: install run test lint format soak bench clean system-packages rules sounds font font-source
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -23,13 +23,13 @@ run: install
 	$(BIN)/sengoku serve --host 127.0.0.1 --port 8000 $(ARGS)
 
 lint: install
-	$(BIN)/ruff check sengoku tests benchmarks
-	$(BIN)/ruff format --check sengoku tests benchmarks
+	$(BIN)/ruff check sengoku tests benchmarks tools
+	$(BIN)/ruff format --check sengoku tests benchmarks tools
 	$(BIN)/mypy sengoku
 
 format: install
-	$(BIN)/ruff check --fix sengoku tests benchmarks
-	$(BIN)/ruff format sengoku tests benchmarks
+	$(BIN)/ruff check --fix sengoku tests benchmarks tools
+	$(BIN)/ruff format sengoku tests benchmarks tools
 
 test: lint system-packages
 	$(BIN)/python -m pytest -q
@@ -41,11 +41,28 @@ system-packages:
 	@test -x /usr/bin/chromium || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
 
+# The source of the client's kanji font subset (Debian's fonts-noto-cjk), for `make font`.
+font-source:
+	@test -f /usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y fonts-noto-cjk; }
+
+# The kanji font subset again, after the client shows new characters (tools/make_font.py).
+font: install font-source
+	$(BIN)/python tools/make_font.py
+
 soak: install
 	SENGOKU_SOAK=1 $(BIN)/python -m pytest -q -m soak tests
 
 bench: install
 	$(BIN)/python benchmarks/run.py $(ARGS)
+
+# The rules in our own words ship with the package: docs/rules is the source, copied here
+# (tests/web/test_table_rules.py checks the copies agree).
+rules:
+	cp docs/rules/*.md sengoku/web/rules/
+
+# The client's sounds, made by code (tools/make_sounds.py; the same bytes every time).
+sounds: install
+	$(BIN)/python tools/make_sounds.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

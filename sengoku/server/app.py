@@ -17,10 +17,12 @@ from typing import Any
 from fastapi import FastAPI
 
 from sengoku.server import housekeeping
+from sengoku.server.chat import Chat, ChatStore
 from sengoku.server.db import Store, make_engine, migrate
 from sengoku.server.guard import GuardMiddleware
 from sengoku.server.limits import ClientLimits
-from sengoku.server.routes import games, matches, records, ws
+from sengoku.server.routes import chat as chat_routes
+from sengoku.server.routes import games, matches, records, table, ws
 from sengoku.server.routes.errors import add_error_handlers
 from sengoku.server.service import MatchService
 from sengoku.server.settings import Settings
@@ -68,6 +70,7 @@ def create_app(settings: Settings) -> FastAPI:
     )
     app.add_middleware(GuardMiddleware, settings=settings, limits=limits)
     app.state.limits = limits
+    app.state.chat = Chat(ChatStore(engine))  # the table's chat (sengoku/server/chat.py)
 
     def svc() -> MatchService:
         return holder["service"]
@@ -82,6 +85,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(matches.router(svc))
     app.include_router(records.router(svc))
     app.include_router(ws.router(svc, settings))
+    app.include_router(chat_routes.router(svc, app.state.chat))
+    app.include_router(table.router(svc))
 
     # The browser client (sengoku/web): its replay route and static files, mounted last.
     if importlib.util.find_spec("sengoku.web") is not None:

@@ -25,10 +25,17 @@ from sengoku.core.registry import load_game
 
 WEB_DIR = Path(__file__).resolve().parent
 #: Paths the client's router handles (see js/app.js); each serves index.html.
-PAGES = ("/play/{match_id}", "/replay/{match_id}", "/new/{game}", "/records", "/rules/{game}")
-#: The rules documents of a source checkout (an installed package has none: the client then
-#: shows its short how-to-play).
-RULES_DIR = WEB_DIR.parent.parent / "docs" / "rules"
+PAGES = (
+    "/play/{match_id}",
+    "/replay/{match_id}",
+    "/new/{game}",
+    "/records",
+    "/live",
+    "/rules/{game}",
+)
+#: The rules in our own words, shipped in the package: a copy of docs/rules/*.md (the source;
+#: ``make rules`` copies them, and a test checks the two agree).
+RULES_DIR = WEB_DIR / "rules"
 RULES_NAME = re.compile(r"[a-z]{1,32}")
 #: A replay longer than this is refused: views are computed for every ply.
 MAX_REPLAY_ACTIONS = 5000
@@ -177,13 +184,30 @@ class WebAssets(StaticFiles):
     """The client's files only: web assets by suffix, never the package's Python source, its
     caches or hidden files (``GET /__init__.py`` is a 404)."""
 
-    SUFFIXES = frozenset({".html", ".css", ".js", ".svg", ".woff2", ".txt", ".png", ".ico"})
+    SUFFIXES = frozenset({".html", ".css", ".js", ".svg", ".woff2", ".txt", ".png", ".ico", ".wav"})
 
     async def get_response(self, path: str, scope: Any) -> Any:
         parts = [p for p in re.split(r"[/\\]", path) if p not in ("", ".")]
         name = parts[-1] if parts else ""
         hidden = any(p.startswith((".", "_")) for p in parts)
         suffix = Path(name).suffix.lower()
-        if hidden or (suffix and suffix not in self.SUFFIXES):
-            raise StarletteHTTPException(404, "Not Found")
-        return await super().get_response(path, scope)
+        try:
+            if hidden or (suffix and suffix not in self.SUFFIXES):
+                raise StarletteHTTPException(404, "Not Found")
+            return await super().get_response(path, scope)
+        except StarletteHTTPException as exc:
+            if exc.status_code == 404 and wants_page(parts, scope):
+                # A person who typed a wrong address gets the client's "not found" page
+                # (its router draws it), still with the 404 status; programs get JSON.
+                return FileResponse(WEB_DIR / "index.html", status_code=404, media_type="text/html")
+            raise
+
+
+def wants_page(parts: list[str], scope: Any) -> bool:
+    """Whether a missing path is a browser's page request (not the API, not a program)."""
+    if parts and parts[0] in {"api", "ws", "docs", "openapi.json"}:
+        return False
+    for key, value in scope.get("headers", []):
+        if key == b"accept":
+            return b"text/html" in value
+    return False

@@ -90,7 +90,14 @@ def router(svc: ServiceRef) -> APIRouter:
         """The lobby: matches waiting for players or in play (public facts only)."""
         statuses = LIVE_STATUSES if status == "live" else [status]
         rows = await svc().run_list(svc().store.list_matches, statuses, game, limit, offset)
-        return {"matches": [summary(r) for r in rows]}
+        live = svc().live
+
+        def watching(match_id: str) -> int:
+            # Spectators connected to this process (a match nobody holds open has none).
+            m = live.get(match_id)
+            return 0 if m is None else sum(1 for sub in m.subscribers if sub.seat is None)
+
+        return {"matches": [{**summary(r), "spectators": watching(r["id"])} for r in rows]}
 
     @router.get("/api/matches/{match_id}")
     async def get_match(

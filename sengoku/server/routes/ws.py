@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from sengoku.server import security
+from sengoku.server.chat import Chat
 from sengoku.server.errors import ApiError
 from sengoku.server.limits import ClientLimits
 from sengoku.server.live import Live
@@ -132,6 +133,9 @@ async def websocket_session(
                     }
                 )
                 continue
+            if msg["type"] == "chat":
+                await _chat(service, ws.app.state.chat, live, sub, seat, msg, client)
+                continue
             await _handle(service, live, sub, seat, msg)
     except (WebSocketDisconnect, RuntimeError):
         pass
@@ -154,6 +158,26 @@ def _parse_message(text: str, limit: int) -> dict[str, Any] | str:
     return msg
 
 
+async def _chat(
+    service: MatchService,
+    chat: Chat,
+    live: Live,
+    sub: Any,
+    seat: int | None,
+    msg: dict[str, Any],
+    client: str,
+) -> None:
+    """A chat message: the connection's seat writes (a spectator, to the spectators)."""
+    ref = msg.get("id")
+    try:
+        await chat.post(service, live, seat, msg.get("text"), msg.get("name"), client)
+        sub.queue.put_nowait({"type": "ack", "id": ref, "ply": live.ply})
+    except ApiError as exc:
+        sub.queue.put_nowait(
+            {"type": "refused", "code": exc.code, "reason": exc.message, "id": ref}
+        )
+
+
 async def _handle(
     service: MatchService, live: Live, sub: Any, seat: int | None, msg: dict[str, Any]
 ) -> None:
@@ -167,7 +191,7 @@ async def _handle(
             {
                 "type": "refused",
                 "code": "bad_message",
-                "reason": f"unknown message type {kind!r}; send action, resign or ping",
+                "reason": f"unknown message type {kind!r}; send action, resign, chat or ping",
                 "id": ref,
             }
         )

@@ -6,6 +6,9 @@ import { api, saveToken, saveInvites, heldMatches, tokensFor } from "./api.js";
 import { el, clear, toast } from "./ui.js";
 import { gameCatalog, rendererFor } from "./games/index.js";
 import { prefs, loadPrefs, navigate, setRouter, joinOpen } from "./nav.js";
+import { recordsPage as listRecords, livePage } from "./lists.js";
+import { optionWords, applies } from "./setup_words.js";
+import { renderMarkdown } from "./markdown.js";
 
 let current = null; // the page object with destroy()
 
@@ -35,7 +38,7 @@ function topbar() {
     "header.topbar",
     {},
     el("a.brand", { href: "/", "data-nav": "" }, el("span.brand-kanji", {}, "戦国"), el("span.brand-name", {}, "Sengoku")),
-    el("nav", {}, el("a", { href: "/", "data-nav": "" }, "Play"), el("a", { href: "/records", "data-nav": "" }, "Records"), toggle),
+    el("nav", {}, el("a", { href: "/", "data-nav": "" }, "Play"), el("a", { href: "/live", "data-nav": "" }, "Watch"), el("a", { href: "/records", "data-nav": "" }, "Records"), toggle),
   );
 }
 
@@ -148,22 +151,46 @@ const CLOCKS = {
   "byoyomi-10-3x30": { type: "byoyomi", main: 600, periods: 3, period: 30 },
 };
 
-function optionInput(opt) {
+function optionInput(opt, game) {
   const id = `opt-${opt.name}`;
+  const words = optionWords(game, opt);
   let input;
   if (Array.isArray(opt.allowed) && !opt.allowed.length) {
     // Free text (e.g. a list of card names); sent as typed.
-    input = el("input", { id, name: opt.name, type: "text", value: opt.default ?? "", "data-kind": "text" });
+    input = el("input", { id, name: opt.name, type: "text", value: opt.default ?? "", "data-kind": "text", "aria-describedby": `${id}-help` });
   } else if (Array.isArray(opt.allowed)) {
     input = el(
       "select",
-      { id, name: opt.name },
-      opt.allowed.map((v) => el("option", { value: JSON.stringify(v), selected: v === opt.default }, String(v).replace(/_/g, " "))),
+      { id, name: opt.name, "aria-describedby": `${id}-help` },
+      opt.allowed.map((v) => el("option", { value: JSON.stringify(v), selected: v === opt.default }, words.value(v))),
     );
   } else {
-    input = el("input", { id, name: opt.name, type: "number", min: opt.allowed.min, max: opt.allowed.max, value: opt.default ?? "", placeholder: opt.default === null ? "default" : "" });
+    input = el("input", { id, name: opt.name, type: "number", min: opt.allowed.min, max: opt.allowed.max, value: opt.default ?? "", placeholder: opt.default === null ? "none" : "", "aria-describedby": `${id}-help` });
   }
-  return el("div.field", {}, el("label", { for: id }, opt.name.replace(/_/g, " ")), input, el("small", {}, opt.doc));
+  const field = el("div.field", { "data-option": opt.name }, el("label", { for: id }, words.label), input, el("small", { id: `${id}-help` }, words.help));
+  field.optionWords = words;
+  return field;
+}
+
+/** Show only the options that apply to the values chosen; the others are neither shown nor
+ * sent (the game's default stands). */
+function syncOptions(box) {
+  const fields = [...box.querySelectorAll(".field[data-option]")];
+  // Twice: an option shown or hidden may decide another (Gunshi's agreed deck).
+  for (let pass = 0; pass < 2; pass++) {
+    const values = {};
+    for (const f of fields) {
+      const input = f.querySelector("select, input");
+      if (f.hidden || !input) continue;
+      values[f.dataset.option] = input.tagName === "SELECT" ? JSON.parse(input.value) : input.value;
+    }
+    for (const f of fields) {
+      const on = applies(f.optionWords, values);
+      f.hidden = !on;
+      const input = f.querySelector("select, input");
+      if (input) input.disabled = !on;
+    }
+  }
 }
 
 async function newGamePage(root, name) {
@@ -181,12 +208,13 @@ async function newGamePage(root, name) {
     root.append(el("div.card", {}, el("h2", {}, `${r.title} is not available on this server yet`), el("a.button", { href: "/", "data-nav": "" }, "Home")));
     return;
   }
-  const options = el("div.options", {}, info.options.map(optionInput));
+  const options = el("div.options", {}, info.options.map((o) => optionInput(o, name)));
+  syncOptions(options);
   const seatsBox = el("div.seats");
   const savedName = localStorage.getItem("sengoku.name") || "";
   const seatCount = () => {
     const values = {};
-    for (const field of options.querySelectorAll("select")) values[field.name] = JSON.parse(field.value);
+    for (const field of options.querySelectorAll("select")) if (!field.disabled) values[field.name] = JSON.parse(field.value);
     const players = options.querySelector("#opt-players");
     if (players) return Number(players.value);
     return r.seatCount ? r.seatCount(values, info) : info.min_players;
@@ -232,6 +260,7 @@ async function newGamePage(root, name) {
     ].map(([p, label]) => el("button.preset", { type: "button", "data-preset": p, onclick: () => fillSeats(p) }, label)),
   );
   options.addEventListener("change", () => {
+    syncOptions(options);
     if (seatsBox.children.length !== seatCount()) fillSeats(presets.querySelector(".active")?.dataset.preset || "ai");
   });
   const clock = el(
@@ -246,6 +275,7 @@ async function newGamePage(root, name) {
     e.preventDefault();
     const opts = {};
     for (const field of options.querySelectorAll("select, input")) {
+      if (field.disabled) continue; // an option that does not apply: the default stands
       if (field.tagName === "SELECT") opts[field.name] = JSON.parse(field.value);
       else if (field.dataset.kind === "text") opts[field.name] = field.value;
       else if (field.value !== "") opts[field.name] = Number(field.value);
@@ -300,9 +330,8 @@ async function newGamePage(root, name) {
 }
 
 async function recordsPage(root) {
-  const list = el("div.records");
   const fileInput = el("input", { type: "file", accept: "application/json,.json", id: "import-file", "aria-label": "Record file" });
-  const text = el("textarea", { id: "import-text", rows: 4, placeholder: "…or paste a record (JSON) here" });
+  const text = el("textarea", { id: "import-text", rows: 4, placeholder: "…or paste a record (JSON) here", "aria-label": "Record (JSON)" });
   const doImport = async (e) => {
     e.preventDefault();
     let body = text.value.trim();
@@ -321,87 +350,8 @@ async function recordsPage(root) {
       toast(err.message, "error");
     }
   };
-  root.append(
-    el(
-      "div.records-page",
-      {},
-      el("section.card", {}, el("h1", {}, "Finished games"), list),
-      el("form.card.import", { onsubmit: doImport }, el("h2", {}, "Import a record"), el("p", {}, "A record saved from this site or with sengoku play --save."), fileInput, text, el("button.primary", { type: "submit", id: "import" }, "Import and replay")),
-    ),
-  );
-  try {
-    const { records } = await api("GET", "/api/records");
-    if (!records.length) list.append(el("p.muted", {}, "No finished games yet."));
-    for (const rec of records) {
-      const r = await rendererFor(rec.game);
-      const names = rec.seats.map((s) => s.name || r.seatName(s.seat)).join(" vs ");
-      list.append(
-        el(
-          "a.record-row",
-          { href: `/replay/${rec.id}`, "data-nav": "", "data-id": rec.id },
-          el("span.game-kanji.small", {}, r.kanji),
-          el("span.record-main", {}, el("strong", {}, r.title), el("span", {}, names)),
-          el("span.record-result", {}, rec.result ? rec.result.reason.replace(/_/g, " ") : rec.status),
-          el("span.muted", {}, new Date(rec.updated_at * 1000).toLocaleString()),
-        ),
-      );
-    }
-  } catch (err) {
-    toast(err.message, "error");
-  }
-}
-
-/** A small Markdown renderer for the rules documents: headings, lists, tables, emphasis. */
-function inline(text) {
-  const out = el("span");
-  const parts = text.split(/(\*\*[^*]+\*\*|\*[^*]+\*|`[^`]+`)/u);
-  for (const part of parts) {
-    if (/^\*\*.+\*\*$/u.test(part)) out.append(el("strong", {}, part.slice(2, -2)));
-    else if (/^\*.+\*$/u.test(part)) out.append(el("em", {}, part.slice(1, -1)));
-    else if (/^`.+`$/u.test(part)) out.append(el("code", {}, part.slice(1, -1)));
-    else if (part) out.append(part);
-  }
-  return out;
-}
-
-export function renderMarkdown(text) {
-  const box = el("div.markdown");
-  const lines = text.split("\n");
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i];
-    const h = line.match(/^(#{1,4}) (.*)$/u);
-    if (h) {
-      box.append(el(`h${Math.min(h[1].length + 1, 4)}`, {}, inline(h[2])));
-      i++;
-    } else if (/^\s*[-*] /u.test(line)) {
-      const list = el("ul");
-      while (i < lines.length && /^\s*([-*] |\s{2,}\S)/u.test(lines[i])) {
-        if (/^\s*[-*] /u.test(lines[i])) list.append(el("li", {}, inline(lines[i].replace(/^\s*[-*] /u, ""))));
-        else list.lastChild?.append(" ", inline(lines[i].trim()));
-        i++;
-      }
-      box.append(list);
-    } else if (line.startsWith("|")) {
-      const table = el("table");
-      const rows = [];
-      while (i < lines.length && lines[i].startsWith("|")) rows.push(lines[i++]);
-      rows
-        .filter((r) => !/^\|[\s:|-]+\|$/u.test(r))
-        .forEach((r, n) => {
-          const cells = r.split("|").slice(1, -1).map((c) => el(n ? "td" : "th", {}, inline(c.trim())));
-          table.append(el("tr", {}, cells));
-        });
-      box.append(el("div.table-wrap", {}, table));
-    } else if (line.trim() === "" || line.startsWith("```")) {
-      i++;
-    } else {
-      const para = [];
-      while (i < lines.length && lines[i].trim() !== "" && !/^(#|\||\s*[-*] )/u.test(lines[i])) para.push(lines[i++]);
-      box.append(el("p", {}, inline(para.join(" "))));
-    }
-  }
-  return box;
+  const importForm = el("form.card.import", { onsubmit: doImport }, el("h2", {}, "Import a record"), el("p", {}, "A record saved from this site or with sengoku play --save."), fileInput, text, el("button.primary", { type: "submit", id: "import" }, "Import and replay"));
+  await listRecords(root, importForm);
 }
 
 async function rulesPage(root, name) {
@@ -423,9 +373,33 @@ async function rulesPage(root, name) {
   }
 }
 
+/** The tab's title on every page that sets none of its own (index.html's). */
+const TITLE = "Sengoku — Gungi, Gunshi, Gunkimono, Sashimono";
+
+/** A path the client has no page for: say so in words, and offer the way on. */
+export function notFoundPage(root) {
+  document.title = "Page not found — Sengoku";
+  root.append(
+    el(
+      "div.card.not-found",
+      { id: "not-found" },
+      el("h1", {}, "Page not found"),
+      el("p", {}, `There is no page at ${location.pathname}. The link may be mistyped, or the game it pointed to may be gone.`),
+      el(
+        "p.actions",
+        {},
+        el("a.button.primary", { href: "/", "data-nav": "" }, "Home: pick a game"),
+        " ",
+        el("a.button.secondary", { href: "/records", "data-nav": "" }, "Finished games"),
+      ),
+    ),
+  );
+}
+
 export async function route() {
   if (current?.destroy) current.destroy();
   current = null;
+  document.title = TITLE;
   const main = clear(document.getElementById("app"));
   const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
   document.body.dataset.page = parts[0] || "home";
@@ -438,9 +412,10 @@ export async function route() {
     } else if (parts[0] === "replay" && parts[1]) {
       const { replayPage } = await import("./replay.js");
       current = await replayPage(main, parts[1]);
-    } else if (parts[0] === "records") await recordsPage(main);
+    } else if (parts[0] === "records" && parts.length === 1) await recordsPage(main);
+    else if (parts[0] === "live" && parts.length === 1) await livePage(main);
     else if (parts[0] === "rules" && parts[1]) await rulesPage(main, parts[1]);
-    else main.append(el("div.card", {}, el("h1", {}, "Not found"), el("a.button", { href: "/", "data-nav": "" }, "Home")));
+    else notFoundPage(main);
   } catch (err) {
     console.error(err);
     toast(err.message || String(err), "error");

@@ -29,6 +29,7 @@ import { api, tokensFor, saveToken, invitesFor, inviteUrl, MatchSocket } from ".
 import { el, clear, toast, formatClock, matchNotation, ask, download, promptFromLegal, hideTip, pruneTip } from "./ui.js";
 import { rendererFor } from "./games/index.js";
 import { prefs, navigate, joinOpen } from "./nav.js";
+import { mountTable } from "./table.js"; // table hook (issue 17): chat, presence, draws, claim, title, sound
 
 const REASONS = {
   marshal_captured: "the Marshal was captured",
@@ -123,11 +124,13 @@ class MatchPage {
     await this.refresh();
     this.socket = new MatchSocket(this.id, token, this.lastEventNumber(), (m) => this.onMessage(m), (s) => this.onSocket(s));
     this.ticker = setInterval(() => this.tickClocks(), 250);
+    this.table = mountTable(this); // table hook (issue 17)
     this.onPrefs = () => this.render();
     window.addEventListener("sengoku:prefs", this.onPrefs);
   }
 
   destroy() {
+    this.table?.destroy(); // table hook (issue 17)
     this.socket?.close();
     clearInterval(this.ticker);
     window.removeEventListener("sengoku:prefs", this.onPrefs);
@@ -202,6 +205,7 @@ class MatchPage {
   }
 
   async onMessage(msg) {
+    this.table?.onMessage(msg); // table hook (issue 17)
     if (msg.type === "event") {
       this.addEvents([{ n: msg.n, event: msg.event }]);
       if (msg.event.type === "rematch" && this.rematchWanted) this.goRematch(msg.event.match);

@@ -1,0 +1,154 @@
+"""Draw offers: in a game whose rules know a draw, the players may agree one.
+
+Of our four games only Gungi's rulebook ends a game without a winner ("If the same board
+position is reached 4 times, the game is drawn", docs/rules/gungi.md); Gunshi, Gunkimono
+and Sashimono always name a winner (Gunkimono breaks a tie in victory points by troops), so
+they get no draw offers. The games that allow one are :data:`DRAW_GAMES`.
+
+An offer stands until the next move (as in chess: a move answers it), a decline or a
+takeback. Every human seat must offer (or accept, which is the same request) for the game
+to end as a draw by agreement: result reason ``agreement``, no winner. An offer is a
+numbered public event (``draw_offered``, ``draw_declined``), so it survives a restart and
+reaches every connection like any other event. The computer never agrees to a draw, so a
+match with an AI seat gets none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sengoku.core.game import Outcome, event
+from sengoku.server.broadcast import Broadcaster, event_rows
+from sengoku.server.clocks import Clocks
+from sengoku.server.db import dumps
+from sengoku.server.errors import ApiError
+from sengoku.server.live import Live
+from sengoku.server.persistence import Persistence, clock_json
+from sengoku.server.turns import Turns
+
+#: The games whose rules end a game as a draw (the rulebook's words above).
+DRAW_GAMES = frozenset({"gungi"})
+#: The result's reason of a draw the players agreed.
+AGREEMENT = "agreement"
+#: Events after which no earlier offer stands.
+_ENDS_OFFER = {"draw_declined", "takeback", "draw_agreed"}
+
+
+def draw_allowed(live: Live) -> bool:
+    """Whether this match may end in a draw by agreement."""
+    return live.game.name in DRAW_GAMES and all(s.kind == "human" for s in live.seats)
+
+
+def pending(live: Live) -> list[int]:
+    """The seats whose draw offer stands now (read from the match's events)."""
+    seats: list[int] = []
+    for entry in reversed(live.events):
+        ev = entry["event"]
+        kind = ev.get("type")
+        if kind in _ENDS_OFFER or isinstance(ev.get("action"), str):
+            break
+        if kind == "draw_offered":
+            seats.append(int(ev["seat"]))
+    return sorted(set(seats))
+
+
+def draw_info(live: Live) -> dict[str, Any]:
+    return {"allowed": draw_allowed(live) and live.status == "active", "offered_by": pending(live)}
+
+
+class Draws:
+    """Offer, accept and decline draws (each under the match's lock)."""
+
+    def __init__(
+        self,
+        db: Persistence,
+        bus: Broadcaster,
+        turns: Turns,
+        after_change: Callable[[Live], None],
+    ) -> None:
+        self.db = db
+        self.bus = bus
+        self.turns = turns
+        self._after_change = after_change
+
+    async def answer(self, live: Live, seat: int, accept: bool) -> dict[str, Any]:
+        """``seat`` offers a draw or accepts the one offered (``accept``), or declines it."""
+        async with live.lock:
+            await self.turns.check_flag(live)  # a fallen flag ends the game first
+            if live.status != "active":
+                raise ApiError(409, "not_active", "a draw can be agreed only during the game")
+            if live.game.name not in DRAW_GAMES:
+                raise ApiError(
+                    409,
+                    "no_draws",
+                    f"{live.game.name}'s rules always name a winner: there is no draw to offer",
+                )
+            if not draw_allowed(live):
+                raise ApiError(409, "no_draws", "the computer does not agree to draws")
+            offered = pending(live)
+            if not accept:
+                if not [s for s in offered if s != seat]:
+                    raise ApiError(409, "no_offer", "there is no draw offer to decline")
+                await self._commit(
+                    live,
+                    [event("draw_declined", None, seat=seat, message="the draw offer is declined")],
+                )
+            elif seat in offered:
+                raise ApiError(409, "already_offered", "you already offered a draw")
+            else:
+                humans = {s.seat for s in live.seats}
+                if humans.issubset({*offered, seat}):
+                    await self._agree(live, seat)
+                else:
+                    await self._commit(
+                        live,
+                        [
+                            event(
+                                "draw_offered",
+                                None,
+                                seat=seat,
+                                message="a draw is offered",
+                            )
+                        ],
+                    )
+            snap = self.bus.snapshot(live, seat)
+        self._after_change(live)
+        return snap
+
+    async def _commit(self, live: Live, evs: list[dict[str, Any]]) -> None:
+        rows = event_rows(live, evs)
+        await self.db.run(self.db.store.record_change, live.id, [], rows, None)
+        self.bus.commit(live, rows)
+
+    async def _agree(self, live: Live, seat: int) -> None:
+        now = self.db.now()
+        result = Outcome.no_winner(len(live.seats), AGREEMENT).to_json()
+        evs = [event("draw_agreed", None, seat=seat, result=result, message="a draw is agreed")]
+        rows = event_rows(live, evs)
+        clocks = live.clocks
+        if live.clocks is not None and live.clock_spec is not None:
+            # A copy: a failed write leaves the running clock as it was.
+            clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
+            clocks.pause(now)
+        old, live.clocks = live.clocks, clocks
+        try:
+            await self.db.run(
+                self.db.store.record_change,
+                live.id,
+                [],
+                rows,
+                {
+                    "status": "finished",
+                    "result": dumps(result),
+                    "updated_at": now,
+                    "clock": clock_json(live),
+                },
+            )
+        except BaseException:
+            live.clocks = old
+            raise
+        live.status = "finished"
+        live.result = result
+        live.takeback = None
+        self.bus.commit(live, rows)

@@ -1,0 +1,108 @@
+// The "Rules" panel of every game page: the rules in our own words (docs/rules, shipped as
+// sengoku/web/rules and served by GET /api/rules/<game>) and a reference of the game's
+// pieces, cards, units and tiles from its catalog (GET /api/games/<game>: its data files,
+// public by nature). A modal <dialog>: Escape closes it and focus returns where it was.
+
+import { api } from "./api.js";
+import { el, clear } from "./ui.js";
+import { renderMarkdown } from "./markdown.js";
+
+/** Catalog fields that are engine internals, not words for a player. */
+const SKIP = new Set(["id", "score_text", "letters", "letter"]);
+/** Catalog lists that describe our sources, not the game. */
+const SKIP_LISTS = new Set(["reconstructed"]);
+
+function words(key) {
+  const w = key.replace(/_/g, " ");
+  return w.charAt(0).toUpperCase() + w.slice(1);
+}
+
+function valueText(v) {
+  if (v === true) return "yes";
+  if (v === false) return "no";
+  if (Array.isArray(v)) return v.map(valueText).join(", ");
+  if (v && typeof v === "object") {
+    if (v.name && v.text) return `${v.name}: ${v.text}`;
+    return Object.entries(v)
+      .filter(([k]) => !SKIP.has(k))
+      .map(([k, x]) => `${words(k).toLowerCase()} ${valueText(x)}`)
+      .join(" ");
+  }
+  return String(v);
+}
+
+/** One catalog entry: its name (and kanji), what it does, then its other facts. */
+function entry(item) {
+  if (!item || typeof item !== "object") return el("li", {}, String(item));
+  const title = [item.kanji, item.name || item.kind || item.id].filter(Boolean).join(" ");
+  const facts = Object.entries(item).filter(([k]) => !SKIP.has(k) && !["name", "kanji", "text", "kind"].includes(k));
+  return el(
+    "li.rules-entry",
+    {},
+    el("strong", {}, title),
+    item.text ? el("span.rules-entry-text", {}, ` — ${item.text}`) : null,
+    facts.length ? el("div.muted.rules-entry-facts", {}, facts.map(([k, v]) => `${words(k)}: ${valueText(v)}`).join(" · ")) : null,
+  );
+}
+
+export function catalogReference(catalog) {
+  const box = el("div.rules-reference");
+  for (const [key, items] of Object.entries(catalog || {})) {
+    if (SKIP_LISTS.has(key) || !Array.isArray(items) || !items.length) continue;
+    box.append(el("h3", {}, words(key)), el("ul.rules-entries", { "data-catalog": key }, items.map(entry)));
+  }
+  return box;
+}
+
+export class RulesPanel {
+  constructor(game, title) {
+    this.game = game;
+    this.loaded = false;
+    this.body = el("div.rules-body", {}, el("p.muted", {}, "Loading the rules…"));
+    this.dialog = el(
+      "dialog.rules-dialog",
+      { id: "rules-dialog", "aria-labelledby": "rules-title" },
+      el(
+        "div.rules-head",
+        {},
+        el("h2", { id: "rules-title" }, `${title} — rules`),
+        el("button.secondary", { type: "button", id: "rules-close", onclick: () => this.close() }, "Close"),
+      ),
+      this.body,
+    );
+    this.button = el("button.secondary", { type: "button", id: "rules-open", "aria-haspopup": "dialog", onclick: () => this.open() }, "Rules");
+  }
+
+  async load() {
+    this.loaded = true;
+    const parts = [];
+    try {
+      const doc = await api("GET", `/api/rules/${encodeURIComponent(this.game)}`);
+      parts.push(el("section", { "data-part": "rules" }, renderMarkdown(doc.markdown)));
+    } catch (err) {
+      parts.push(el("p.muted", {}, `The rules cannot be read: ${err.message}`));
+    }
+    try {
+      const info = await api("GET", `/api/games/${encodeURIComponent(this.game)}`);
+      parts.push(el("section", { "data-part": "reference" }, el("h2", {}, "Reference"), catalogReference(info.catalog)));
+    } catch (err) {
+      // the rules alone still help
+    }
+    clear(this.body).append(...parts);
+  }
+
+  open() {
+    if (!this.dialog.isConnected) document.body.append(this.dialog);
+    if (!this.loaded) this.load();
+    this.dialog.showModal();
+  }
+
+  close() {
+    this.dialog.close();
+  }
+
+  destroy() {
+    if (this.dialog.open) this.dialog.close();
+    this.dialog.remove();
+  }
+}

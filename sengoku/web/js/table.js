@@ -1,0 +1,315 @@
+// The table around a live match (issue 17): who is online, how many watch, draw offers, a
+// "claim victory" button when the opponent has left, the tab title "Your turn", the chat,
+// sound and the board flip by the `f` key.
+//
+// match.js mounts it with three hook calls (mountTable, table.onMessage, table.destroy);
+// everything else reads the page's public fields (id, held, tokens, snap, renderer) so the
+// match page's layout may change without this module changing.
+
+import { api } from "./api.js";
+import { el, clear, toast } from "./ui.js";
+import { ChatPanel } from "./chat.js";
+import { sounds, LOW_TIME } from "./sound.js";
+import { RulesPanel } from "./rules_panel.js";
+
+const BASE_TITLE = "Sengoku";
+/** How often presence, spectators and offers are asked for between the socket's news. */
+const INFO_EVERY_MS = 3000;
+const NOTIFY_KEY = "sengoku.notify";
+
+export function mountTable(page) {
+  const table = new Table(page);
+  table.start();
+  return table;
+}
+
+export class Table {
+  constructor(page) {
+    this.page = page;
+    this.info = null;
+    this.welcomed = 0;
+    this.lastKey = "";
+    this.savedTitle = document.title;
+  }
+
+  /** The seat this browser writes and offers with: the one shown, else the first held. */
+  mySeat() {
+    const held = this.page.held;
+    if (!held.length) return null;
+    const shown = this.page.snap?.you;
+    return held.includes(shown) ? shown : held[0];
+  }
+
+  tokenForChat() {
+    const seat = this.mySeat();
+    return seat === null ? null : this.page.tokens[seat];
+  }
+
+  start() {
+    const page = this.page;
+    this.chat = new ChatPanel({ id: page.id, get held() { return page.held; }, tokenForChat: () => this.tokenForChat() });
+    this.presence = el("div.table-presence", { id: "presence", "aria-label": "Who is at the table" });
+    this.actions = el("div.table-actions", { id: "table-actions" });
+    // The optional notification: asked for once, only where the browser has them.
+    this.notifyButton = "Notification" in window ? el("button.secondary", { type: "button", id: "notify-toggle", "aria-pressed": "false", onclick: () => this.toggleNotify() }, "Notify me") : null;
+    this.rules = new RulesPanel(page.snap.game, page.renderer?.title || page.snap.game);
+    this.soundButton = el("button.secondary.sound-toggle", { type: "button", id: "sound-toggle", "aria-pressed": "false", onclick: () => this.toggleSound() }, "Sound");
+    this.root = el(
+      "div.table-panel",
+      { id: "table-panel" },
+      el("div.card.table-card", {}, this.presence, this.actions, el("div.table-switches", {}, this.rules.button, this.soundButton, this.notifyButton)),
+      this.chat.root,
+    );
+    const host = page.root.querySelector("aside.side") || page.root;
+    host.append(this.root);
+    this.chat.load();
+    this.onKey = (e) => this.key(e);
+    document.addEventListener("keydown", this.onKey);
+    // The page's snapshot changes after each state message (asynchronously, sometimes
+    // after a fetch): a light poll keeps the title and buttons in step without more hooks.
+    this.ticker = setInterval(() => this.update(), 400);
+    // Nothing is sent when a player closes their tab: presence is asked for now and then.
+    this.infoTicker = setInterval(() => this.fetchInfo(), INFO_EVERY_MS);
+    this.fetchInfo();
+    this.update();
+  }
+
+  destroy() {
+    clearInterval(this.ticker);
+    clearInterval(this.infoTicker);
+    document.removeEventListener("keydown", this.onKey);
+    document.title = this.savedTitle;
+    this.rules.destroy();
+    this.root.remove();
+  }
+
+  /** Every server message of the match's socket (match.js forwards them). */
+  onMessage(msg) {
+    if (msg.type === "chat") this.chat.add(msg.message);
+    else if (msg.type === "welcome") {
+      // After a reconnection, what was said meanwhile.
+      if (this.welcomed++) this.chat.load();
+    } else if (msg.type === "event") {
+      sounds.onEvent(msg.event, this);
+    } else if (msg.type === "state") {
+      this.fetchInfo();
+    }
+  }
+
+  async fetchInfo() {
+    if (this.fetching) {
+      this.again = true;
+      return;
+    }
+    this.fetching = true;
+    try {
+      this.info = await api("GET", `/api/matches/${encodeURIComponent(this.page.id)}/table`);
+    } catch (err) {
+      // Presence is a courtesy; the game goes on without it.
+    } finally {
+      this.fetching = false;
+    }
+    if (this.again) {
+      this.again = false;
+      this.fetchInfo();
+      return;
+    }
+    this.lastKey = "";
+    this.update();
+  }
+
+  myTurn() {
+    const s = this.page.snap;
+    return Boolean(s && s.status === "active" && this.page.held.includes(s.to_act));
+  }
+
+  update() {
+    const s = this.page.snap;
+    if (!s) return;
+    const mine = this.myTurn();
+    // Hot seat: every turn is somebody's here, the title would always say so.
+    const hotSeat = this.page.held.length > 1;
+    const title = mine && !hotSeat ? `Your turn — ${BASE_TITLE}` : s.status === "finished" ? `Game over — ${BASE_TITLE}` : this.savedTitle;
+    if (document.title !== title) document.title = title;
+    if (mine && !hotSeat && this.wasMine === false) {
+      sounds.play("turn", this);
+      this.notify();
+    }
+    this.wasMine = mine;
+    this.checkLowTime();
+    this.renderSound();
+    const key = JSON.stringify([s.status, s.to_act, s.ply, s.last_event, this.info, this.page.held]);
+    if (key === this.lastKey) return;
+    this.lastKey = key;
+    this.renderPresence();
+    this.renderActions();
+  }
+
+  seatName(i) {
+    try {
+      return this.page.renderer.seatName(i);
+    } catch (err) {
+      return `Seat ${i + 1}`;
+    }
+  }
+
+  renderPresence() {
+    const s = this.page.snap;
+    const info = this.info;
+    const box = clear(this.presence);
+    box.append(el("h2", {}, "At the table"));
+    const list = el("ul.presence-list");
+    s.seats.forEach((seat, i) => {
+      const online = info ? info.seats[i]?.online : seat.connected;
+      const you = this.page.held.includes(i);
+      const state = seat.kind === "ai" ? "computer" : online ? "online" : seat.joined ? "away" : "not joined";
+      list.append(
+        el(
+          "li.presence",
+          { "data-seat": i, "data-online": online ? "true" : "false" },
+          // Shape and word as well as colour: a filled or a hollow dot, and the state.
+          el("span.presence-dot", { "aria-hidden": "true" }, online ? "●" : "○"),
+          el("span.presence-name", {}, `${this.seatName(i)}${seat.name ? ` (${seat.name})` : ""}${you ? " — you" : ""}`),
+          el("span.presence-state", {}, state),
+        ),
+      );
+    });
+    box.append(list);
+    const watching = info ? info.spectators : 0;
+    box.append(el("p.spectators", { id: "spectator-count" }, watching === 1 ? "1 spectator" : `${watching} spectators`));
+  }
+
+  /** The seat of an absent human opponent who is to act, or null. */
+  absentOpponent() {
+    const s = this.page.snap;
+    const info = this.info;
+    if (!s || s.status !== "active" || !info || !this.page.held.length) return null;
+    const seat = s.to_act;
+    if (this.page.held.includes(seat) || s.seats[seat]?.kind !== "human") return null;
+    return info.seats[seat]?.online ? null : seat;
+  }
+
+  renderActions() {
+    const s = this.page.snap;
+    const box = clear(this.actions);
+    const info = this.info;
+    const me = this.mySeat();
+    if (me === null || s.status !== "active") return;
+    const gone = this.absentOpponent();
+    if (gone !== null) {
+      const wait = Math.max(0, Math.ceil(info.claim_after - info.seats[gone].away_for));
+      box.append(
+        el("p.claim-note", {}, `${this.seatName(gone)} has left the game${wait ? `; you may claim the win in about ${wait} s` : "."}`),
+        el("button.primary", { type: "button", id: "claim", onclick: () => this.claim() }, "Claim victory"),
+      );
+    }
+    const draw = info?.draw;
+    if (draw?.allowed && this.page.held.length === 1) {
+      const theirs = draw.offered_by.filter((x) => x !== me);
+      if (theirs.length) {
+        box.append(
+          el("p.draw-note", { id: "draw-offered" }, "Your opponent offers a draw."),
+          el("button.primary", { type: "button", id: "draw-accept", onclick: () => this.draw(true) }, "Accept the draw"),
+          el("button.secondary", { type: "button", id: "draw-decline", onclick: () => this.draw(false) }, "Decline"),
+        );
+      } else if (draw.offered_by.includes(me)) {
+        box.append(el("p.draw-note", { id: "draw-pending" }, "You offered a draw; it stands until the next move."));
+      } else {
+        box.append(el("button.secondary", { type: "button", id: "draw-offer", onclick: () => this.draw(true) }, "Offer a draw"));
+      }
+    }
+  }
+
+  notifyOn() {
+    return localStorage.getItem(NOTIFY_KEY) === "on" && window.Notification?.permission === "granted";
+  }
+
+  async toggleNotify() {
+    if (this.notifyOn()) localStorage.setItem(NOTIFY_KEY, "off");
+    else {
+      const answer = await Notification.requestPermission();
+      if (answer === "granted") localStorage.setItem(NOTIFY_KEY, "on");
+      else toast("The browser does not allow notifications for this site.", "error");
+    }
+    this.renderSound();
+  }
+
+  /** "Your turn" as a system notification, when the page is not in front. */
+  notify() {
+    if (!this.notifyOn() || (!document.hidden && document.hasFocus())) return;
+    try {
+      const note = new Notification("Your turn", { body: `${this.page.renderer?.title || "Sengoku"}: your opponent has moved.`, tag: `sengoku-${this.page.id}` });
+      note.onclick = () => window.focus();
+    } catch (err) {
+      // some browsers allow notifications only from a service worker: the title still says it
+    }
+  }
+
+  toggleSound() {
+    sounds.set(!sounds.enabled(this));
+    this.renderSound();
+  }
+
+  renderSound() {
+    const on = sounds.enabled(this);
+    this.soundButton.setAttribute("aria-pressed", on ? "true" : "false");
+    this.soundButton.textContent = on ? "Sound: on" : "Sound: off";
+    if (this.notifyButton) {
+      const n = this.notifyOn();
+      this.notifyButton.setAttribute("aria-pressed", n ? "true" : "false");
+      this.notifyButton.textContent = n ? "Notify me: on" : "Notify me";
+    }
+  }
+
+  /** Low time: once per turn of mine, when my running clock falls under LOW_TIME. */
+  checkLowTime() {
+    const c = this.page.snap?.clocks;
+    const me = this.page.snap?.to_act;
+    if (!c || c.running === null || c.running === undefined || !this.myTurn()) {
+      this.lowRung = null;
+      return;
+    }
+    const elapsed = (performance.now() - (this.page.clockAt || performance.now())) / 1000;
+    const left = c.remaining[c.running] - elapsed;
+    const turn = `${this.page.snap.ply}:${me}`;
+    if (left < LOW_TIME && this.lowRung !== turn) {
+      this.lowRung = turn;
+      sounds.play("lowtime", this);
+    }
+  }
+
+  async claim() {
+    try {
+      await api("POST", `/api/matches/${encodeURIComponent(this.page.id)}/claim`, { token: this.tokenForChat() });
+      toast("You win: your opponent left the game.");
+    } catch (err) {
+      toast(err.message, "error");
+    }
+    this.fetchInfo();
+  }
+
+  async draw(accept) {
+    try {
+      const out = await api("POST", `/api/matches/${encodeURIComponent(this.page.id)}/draw`, { token: this.tokenForChat(), body: { accept } });
+      this.info = out.table;
+      this.lastKey = "";
+      this.update();
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+
+  /** `f` flips the board (when no text field has the keys). */
+  key(e) {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    if (t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))) return;
+    if (e.key === "f" || e.key === "F") {
+      const flip = this.page.root.querySelector("#flip");
+      if (flip) {
+        e.preventDefault();
+        flip.click();
+      }
+    }
+  }
+}
