@@ -4,7 +4,8 @@
 // A renderer marks each thing a player can pick (a square, a cell, an edge, a card, a tile)
 // with `data-pick`, whose value names it for good ("sq:6-7", "card:12"), and gives it a label in words (`aria-label`, e.g. "6-7, your Spear on a
 // Fortress, tier 2"); things on a grid also carry `data-row` and `data-col`. Then:
-//   - each marked element is focusable (tabindex 0) and announced as a button;
+//   - each marked element is focusable and announced as a button; a grid is one Tab stop
+//     (a roving tabindex), the arrows moving within it;
 //   - Enter or Space picks it (the renderer's own click handler runs);
 //   - the arrow keys move the focus to the nearest marked element in that direction on the
 //     same grid (by row and column, as the player sees it: a flipped board flips its rows);
@@ -17,8 +18,26 @@
 const MARKED = "[data-pick]";
 
 function prepare(node) {
-  if (!node.hasAttribute("tabindex")) node.setAttribute("tabindex", "0");
   if (!node.hasAttribute("role")) node.setAttribute("role", "button");
+  if (node.dataset.row === undefined && !node.hasAttribute("tabindex")) node.setAttribute("tabindex", "0");
+}
+
+/** One Tab stop per grid (a roving tabindex): the square last focused there, else the first
+ * that offers a choice, else the first; the arrows move within the grid. */
+function rove(root, focused) {
+  const grids = new Map();
+  for (const node of root.querySelectorAll(`${MARKED}[data-row]`)) {
+    const grid = node.dataset.grid || "";
+    if (!grids.has(grid)) grids.set(grid, []);
+    grids.get(grid).push(node);
+  }
+  for (const nodes of grids.values()) {
+    const stop =
+      nodes.find((n) => n.dataset.pick === focused) ||
+      nodes.find((n) => n.dataset.choice !== undefined || n.classList.contains("choice")) ||
+      nodes[0];
+    for (const n of nodes) n.setAttribute("tabindex", n === stop ? "0" : "-1");
+  }
 }
 
 function onGrid(node) {
@@ -67,6 +86,7 @@ export function enableKeyboard(root) {
   let focused = null; // the data-pick name of the element last focused under root
   const mark = () => {
     root.querySelectorAll(MARKED).forEach(prepare);
+    rove(root, focused);
     const active = root.ownerDocument.activeElement;
     if (focused && (!active || active === root.ownerDocument.body || !active.isConnected)) {
       const again = [...root.querySelectorAll(MARKED)].find((n) => n.dataset.pick === focused);
@@ -102,6 +122,8 @@ export function enableKeyboard(root) {
       const next = neighbour(root, target, arrow[0], arrow[1]);
       if (next) {
         event.preventDefault();
+        target.setAttribute("tabindex", "-1");
+        next.setAttribute("tabindex", "0");
         next.focus();
       }
     }

@@ -29,6 +29,7 @@ import { api, tokensFor, saveToken, invitesFor, inviteUrl, MatchSocket } from ".
 import { el, clear, toast, formatClock, matchNotation, ask, download, promptFromLegal, hideTip, pruneTip } from "./ui.js";
 import { rendererFor } from "./games/index.js";
 import { prefs, navigate, joinOpen } from "./nav.js";
+import { enableKeyboard } from "./keyboard.js";
 import { mountTable } from "./table.js"; // table hook (issue 17): chat, presence, draws, claim, title, sound
 
 const REASONS = {
@@ -135,6 +136,7 @@ class MatchPage {
     clearInterval(this.ticker);
     window.removeEventListener("sengoku:prefs", this.onPrefs);
     this.board?.destroy();
+    this.stopKeyboard?.();
   }
 
   async join(invite) {
@@ -318,6 +320,8 @@ class MatchPage {
       this.els.end,
     );
     this.board = this.renderer.create(this.els.board, { dock: this.els.dock });
+    // Keyboard play: what the renderer marks `data-pick` is focusable and picked with Enter.
+    this.stopKeyboard = enableKeyboard(this.els.board.parentElement.parentElement);
   }
 
   mySeatToAct() {

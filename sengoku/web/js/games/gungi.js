@@ -294,7 +294,7 @@ class GungiBoard {
     const board = svg("svg", {
       viewBox: `0 0 ${SIZE} ${SIZE}`,
       class: "board",
-      role: "img",
+      role: "group",
       "aria-label": "Gungi board",
     });
     board.append(
@@ -402,6 +402,12 @@ class GungiBoard {
             height: S,
             class: "hit",
             "data-sq": square,
+            // keyboard.js: a square is picked with Enter, the arrows move as the player sees it
+            "data-pick": `sq:${square}`,
+            "data-grid": "board",
+            "data-row": Math.round((y - M) / S),
+            "data-col": Math.round((x - M) / S),
+            "data-choice": targets.has(square) ? "" : null,
             "aria-label": this.squareLabel(square, towers.get(square), targets.has(square)),
             onclick: () => this.clickSquare(square),
           }),

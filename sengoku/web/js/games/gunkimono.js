@@ -429,7 +429,7 @@ class KimonoBoard {
     this.drawBoard();
     this.drawTray();
     this.drawPlayers();
-    clear(this.trackBox).append(el("h3", {}, "Honor track"), honorTrack(v), el("p.muted.track-key", {}, "Rows with a castle: strongholds. Top row: war banners (D dragon 11-15, C crane 6-10, L lotus 1-5), the rightmost taken next."));
+    clear(this.trackBox).append(el("h2", {}, "Honor track"), honorTrack(v), el("p.muted.track-key", {}, "Rows with a castle: strongholds. Top row: war banners (D dragon 11-15, C crane 6-10, L lotus 1-5), the rightmost taken next."));
   }
 
   // -------------------------------------------------------------- the battlefield
@@ -441,7 +441,7 @@ class KimonoBoard {
     const h = b.height;
     const W = w * S + 2 * M;
     const H = h * S + 2 * M;
-    const board = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "board kimono-board", role: "img", "aria-label": "Gunkimono battlefield" });
+    const board = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "board kimono-board", role: "group", "aria-label": "Gunkimono battlefield" });
     board.append(svg("rect", { x: 0, y: 0, width: W, height: H, rx: 14, class: "frame" }));
     const last = new Set(v.last_turn?.squares || []);
     const pending = v.phase === "score" && v.pending?.length ? v.pending[0].square : null;
@@ -506,6 +506,11 @@ class KimonoBoard {
           height: S,
           class: "hit",
           "data-sq": name,
+          // keyboard.js: Enter picks the square, the arrows move over the battlefield
+          "data-pick": `sq:${name}`,
+          "data-grid": "battlefield",
+          "data-row": Math.floor(i / w),
+          "data-col": i % w,
           "aria-label": squareWords(v, i),
           onpointerenter: () => this.pointAt(i),
           onpointerdown: (e) => this.pressStart(e, () => this.showInfo(squareWords(v, i))),
@@ -830,7 +835,7 @@ class KimonoBoard {
     if (!last) return;
     const lines = last.scores.length ? last.scores.map((s) => el("li", { "data-kind": s.kind }, scoringWords(v, s))) : [el("li.muted", {}, last.squares.length ? "nothing scored yet" : "no tile could be placed: the turn passed")];
     const covered = last.squares.length ? ` on ${last.squares.join(", ")}` : "";
-    this.lastBox.append(el("h3", {}, `${seatName(last.seat)}'s turn${covered}`), el("ul.scorings", {}, lines));
+    this.lastBox.append(el("h2", {}, `${seatName(last.seat)}'s turn${covered}`), el("ul.scorings", {}, lines));
   }
 
   drawPlayers() {

@@ -265,7 +265,7 @@ class GunshiBoard {
   drawBoard(v, legal, placed) {
     const flipped = this.model.flipped;
     const me = this.model.seat;
-    const board = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "board gunshi-board", role: "img", "aria-label": "Gunshi field" });
+    const board = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "board gunshi-board", role: "group", "aria-label": "Gunshi field" });
     board.append(svg("rect", { x: 0, y: 0, width: W, height: H, rx: 16, class: "frame" }));
     const centreOnly = v.options?.invasion_zone === "centre_three";
     for (let r = 1; r <= 7; r++) {
@@ -384,10 +384,13 @@ class GunshiBoard {
               "data-kind": one ? one.kind : null,
               "aria-label": `${name}: ${unit ? `${SIDES[unit.owner].name} ${unitName(unit)}, facing ${FACING[unit.facing]}` : "empty"}${one ? `. ${one.text}` : list.length ? ". Several choices" : ""}`,
               onclick: () => this.clickCell(name, list),
-              // Cells with a choice are reached with Tab and played with Enter or Space.
-              role: list.length ? "button" : null,
-              tabindex: list.length ? 0 : null,
-              onkeydown: list.length ? pressed(() => this.clickCell(name, list)) : null,
+              // keyboard.js: the field is one Tab stop, the arrows move over its cells (as the
+              // player sees them) and Enter or Space clicks one.
+              "data-pick": `sq:${name}`,
+              "data-grid": "field",
+              "data-row": Math.round((y - SP - M) / S),
+              "data-col": Math.round((x - M) / S),
+              "data-choice": list.length ? "" : null,
             },
             one ? svg("title", {}, one.text) : null,
           ),

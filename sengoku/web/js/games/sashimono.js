@@ -492,9 +492,9 @@ export default {
         return el(
           "section.s-hands",
           {},
-          looked.length ? el("div.s-hand-group.looking", {}, el("h3", {}, looking.kind === "kumi" ? "Kumi you look at" : "Sashimono you look at"), el("div.s-hand-row", {}, looked)) : null,
-          el("div.s-hand-group", {}, el("h3", {}, `Your Kumi (${kumi.length})`), el("div.s-hand-row", {}, kumi.length ? kumi : el("span.s-none", {}, "none"))),
-          el("div.s-hand-group.cards", {}, el("h3", {}, `Your Sashimono (${cards.length})`), el("div.s-hand-row", {}, cards.length ? cards : el("span.s-none", {}, "none"))),
+          looked.length ? el("div.s-hand-group.looking", {}, el("h2", {}, looking.kind === "kumi" ? "Kumi you look at" : "Sashimono you look at"), el("div.s-hand-row", {}, looked)) : null,
+          el("div.s-hand-group", {}, el("h2", {}, `Your Kumi (${kumi.length})`), el("div.s-hand-row", {}, kumi.length ? kumi : el("span.s-none", {}, "none"))),
+          el("div.s-hand-group.cards", {}, el("h2", {}, `Your Sashimono (${cards.length})`), el("div.s-hand-row", {}, cards.length ? cards : el("span.s-none", {}, "none"))),
         );
       };
 
@@ -524,12 +524,12 @@ export default {
           el("div.s-side-head", {}, el("strong", {}, ARMY.kagemusha.mark, " The Kagemusha (", army.name, ")"), el("span.s-vp", {}, `${k.vp} VP`), el("span.s-counts", {}, `Kumi deck ${k.kumi_deck_count} · Sashimono deck ${k.sashimono_deck_count}`)),
           el("p.s-army-line", {}, `Its Army stands on space ${k.army_position} (${SLOTS[k.army_position - 1] || "?"}) of your Sonae and moves next to space ${k.next_position} (${SLOTS[k.next_position - 1] || "?"}).`),
           el("p.s-plan", {}, plans.length ? `Its next turn: ${plans.join("; ")}; then it draws a Kumi and its Army moves on.` : "Its next turn: it draws a Kumi and its Army moves on."),
-          el("h3", {}, "Kumi line"),
+          el("h2", {}, "Kumi line"),
           el("div.s-kage-line", {}, line.length ? line : el("span.s-none", {}, "empty")),
-          el("h3", {}, "Sashimono line (traps)"),
+          el("h2", {}, "Sashimono line (traps)"),
           el("div.s-kage-line.traps", {}, traps.length ? traps : el("span.s-none", {}, "empty")),
           k.scored?.length ? el("div.s-scored", {}, el("span.s-label", {}, "Scored:"), k.scored.map((id) => el("span.s-chip", {}, catalog.get(id)?.name || pretty(id)))) : null,
-          k.challenges?.length ? el("div.s-challenges", {}, el("h3", {}, "Challenges in play"), el("ul", {}, k.challenges.map((c) => el("li", {}, capital(c))))) : null,
+          k.challenges?.length ? el("div.s-challenges", {}, el("h2", {}, "Challenges in play"), el("ul", {}, k.challenges.map((c) => el("li", {}, capital(c))))) : null,
         );
       };
 
