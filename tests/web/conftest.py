@@ -63,7 +63,18 @@ class ServerThread(threading.Thread):
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web") / "server.sqlite3"
     # AI seats run in a thread pool: no process start-up in the tests.
-    app = create_app(Settings(db_url=f"sqlite:///{db}", ai_mode="thread", claim_after=3600))
+    # Every browser and API call of the tests comes from 127.0.0.1, one client to the rate
+    # limits (tested in tests/server): here they are raised so that tests driving a game
+    # through the API beside an open page never starve the page's own requests.
+    app = create_app(
+        Settings(
+            db_url=f"sqlite:///{db}",
+            ai_mode="thread",
+            claim_after=3600,
+            http_rate=500.0,
+            http_burst=2000.0,
+        )
+    )
     port = free_port()
     thread = ServerThread(app, port)
     thread.start()

@@ -113,7 +113,16 @@ class PageWatch:
             "response",
             lambda r: self.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None,
         )
-        page.on("requestfailed", lambda r: self.failed.append(f"failed {r.url}"))
+        # A request the browser itself abandons (the page moved on, a poll cut short by a
+        # navigation) is no failure of the server or the page.
+        page.on(
+            "requestfailed",
+            lambda r: (
+                self.failed.append(f"failed {r.url}: {r.failure}")
+                if "ERR_ABORTED" not in (r.failure or "")
+                else None
+            ),
+        )
 
 
 #: Words that betray a rendering bug when a player can read them.
@@ -150,3 +159,43 @@ def assert_within_window(page: Page, selector: str) -> None:
     assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1, (
         f"{selector} spans x={box['x']:.0f}..{box['x'] + box['width']:.0f}"
     )
+
+
+#: Which element has the focus: its data-pick name, or a selector-like description.
+_ACTIVE = """() => { const a = document.activeElement; if (!a) return null;
+  return {pick: a.dataset ? a.dataset.pick || null : null, grid: a.dataset ? a.dataset.grid || null : null,
+          row: a.dataset && a.dataset.row !== undefined ? Number(a.dataset.row) : null,
+          col: a.dataset && a.dataset.col !== undefined ? Number(a.dataset.col) : null}; }"""
+
+
+def key_to(page: Page, selector: str, limit: int = 400) -> None:
+    """Move the keyboard focus to the element ``selector`` names, with keys only, as a
+    keyboard user does: Tab (one stop a board), then the arrow keys within a board."""
+    target = page.locator(selector).first
+    target.wait_for()
+    info = target.evaluate(
+        "e => ({grid: e.dataset.grid || null, row: e.dataset.row !== undefined ?"
+        " Number(e.dataset.row) : null, col: e.dataset.col !== undefined ? Number(e.dataset.col)"
+        " : null})"
+    )
+    for _ in range(limit):
+        if target.evaluate("e => e === document.activeElement"):
+            return
+        active = page.evaluate(_ACTIVE) or {}
+        if info["grid"] is not None and active.get("grid") == info["grid"]:
+            # On the same board: the arrows, one square at a time.
+            dr = info["row"] - active["row"]
+            dc = info["col"] - active["col"]
+            if dr:
+                page.keyboard.press("ArrowDown" if dr > 0 else "ArrowUp")
+            elif dc:
+                page.keyboard.press("ArrowRight" if dc > 0 else "ArrowLeft")
+            continue
+        page.keyboard.press("Tab")
+    raise AssertionError(f"{selector} could not be reached with the keyboard")
+
+
+def key_press(page: Page, selector: str) -> None:
+    """Reach ``selector`` with the keyboard (:func:`key_to`), then pick it with Enter."""
+    key_to(page, selector)
+    page.keyboard.press("Enter")

@@ -19,6 +19,7 @@ from tests.web.helpers import (
     PageWatch,
     assert_clean_text,
     assert_within_window,
+    key_press,
     no_horizontal_overflow,
     shot,
     start_game,
@@ -73,14 +74,21 @@ def ply(page: Page) -> int:
     return int(page.locator("#status").get_attribute("data-ply") or 0)
 
 
-def decide(page: Page, rng: random.Random, fence_first: bool = False) -> dict[str, str]:
-    """Click one choice the page offers; return what was clicked."""
+def decide(
+    page: Page, rng: random.Random, fence_first: bool = False, keyboard: bool = False
+) -> dict[str, str]:
+    """Click one choice the page offers (or reach it with Tab and the arrows and press
+    Enter, with ``keyboard``); return what was chosen."""
     options = page.evaluate(CLICKABLE)
     assert options, "our turn, but nothing to click"
     ranks = [score(o, north=True, fence_first=fence_first) for o in options]
     choice = rng.choice([o for o, r in zip(options, ranks, strict=True) if r == min(ranks)])
     before = ply(page)
-    page.locator(f'.board-area [data-action="{choice["action"]}"]').first.click()
+    selector = f'.board-area [data-action="{choice["action"]}"]'
+    if keyboard:
+        key_press(page, selector)
+    else:
+        page.locator(selector).first.click()
     page.wait_for_function(READY, arg=before, timeout=30_000)
     return choice
 
@@ -136,14 +144,21 @@ def play_to_the_end(
     other: tuple[int, int],
     limit: float,
     reduced_motion: bool = False,
+    keyboard: bool = False,
 ) -> dict[str, Any]:
     watch = PageWatch(page)
     page.emulate_media(reduced_motion="reduce" if reduced_motion else "no-preference")
     page.goto("/new/gunshi")
-    page.click('.presets button[data-preset="ai"]')
+    if keyboard:
+        key_press(page, '.presets button[data-preset="ai"]')
+    else:
+        page.click('.presets button[data-preset="ai"]')
     for field, value in options.items():
         page.select_option(f"#opt-{field}", value)
-    page.click("#start")
+    if keyboard:
+        key_press(page, "#start")
+    else:
+        page.click("#start")
     page.wait_for_url("**/play/*")
     page.wait_for_function(READY, arg=-1)
     rng = random.Random(7)
@@ -169,7 +184,7 @@ def play_to_the_end(
             page.set_viewport_size({"width": other[0], "height": other[1]})
             check_layout(page, f"{name}-battle-{other[0]}")
             page.set_viewport_size(size)
-        choice = decide(page, rng, fence_first=not kinds.get("fence"))
+        choice = decide(page, rng, fence_first=not kinds.get("fence"), keyboard=keyboard)
         kinds[choice["kind"]] = kinds.get(choice["kind"], 0) + 1
     assert seen_battle
     # The end panel states the result in words.
@@ -211,6 +226,15 @@ def test_basic_game_to_the_end_by_clicks(new_page: Any) -> None:
     shot(page, "gunshi-replay-1920")
 
 
+def test_basic_game_to_the_end_by_keyboard_alone(new_page: Any) -> None:
+    """The same game with no mouse: Tab to the field (one stop), the arrows to a cell, Tab
+    to an arrow, an edge, a card or a button, and Enter; the focus is drawn all along."""
+    page: Page = new_page(1280, 900)
+    kinds = play_to_the_end(page, {}, "gunshi-keyboard", (390, 844), limit=240, keyboard=True)
+    for kind in ("place", "at", "face", "fence", "send"):
+        assert kinds.get(kind), (kind, kinds)
+
+
 def test_inspiration_game_to_the_end_by_clicks_on_a_phone(new_page: Any) -> None:
     page: Page = new_page(390, 844)
     kinds = play_to_the_end(
@@ -223,6 +247,24 @@ def test_inspiration_game_to_the_end_by_clicks_on_a_phone(new_page: Any) -> None
     )
     # Modification 3: each player picks Advanced cards, drawn as cards to click.
     assert kinds.get("pick"), kinds
+
+
+def api_json(
+    page: Page, method: str, path: str, token: str, data: dict[str, Any] | None = None
+) -> Any:
+    """One API call as a seat; a 429 (the server's per-client rate limit, shared with the
+    page's own requests) is waited out as its Retry-After says, as a client should."""
+    for _ in range(20):
+        headers = {"Authorization": f"Bearer {token}"}
+        if method == "get":
+            response = page.request.get(path, headers=headers)
+        else:
+            response = page.request.post(path, headers=headers, data=data)
+        if response.status != 429:
+            assert response.ok, (response.status, response.text())
+            return response.json()
+        time.sleep(float(response.headers.get("retry-after", "1")))
+    raise AssertionError(f"{path}: still rate-limited")
 
 
 def test_hot_seat_late_battle_fits_and_shows_each_player_only_their_shogun(
@@ -242,22 +284,20 @@ def test_hot_seat_late_battle_fits_and_shows_each_player_only_their_shogun(
     tokens = page.evaluate(f"JSON.parse(localStorage.getItem('sengoku.tokens'))['{match}']")
     rank = {"send": 0, "shogun": 1, "chain": 1, "end": 3, "lightning": 4, "hit": 5, "invade": 5}
     for _ in range(1500):
-        snap = page.request.get(
-            f"/api/matches/{match}", headers={"Authorization": f"Bearer {tokens['0']}"}
-        ).json()
+        snap = api_json(page, "get", f"/api/matches/{match}", tokens["0"])
         if snap["view"]["turn"] >= 6 and snap["view"]["step"] == "send":
             if not snap["view"]["command"] and snap["to_act"] == 0:
                 break
         seat = str(snap["to_act"])
-        mine = page.request.get(
-            f"/api/matches/{match}", headers={"Authorization": f"Bearer {tokens[seat]}"}
-        ).json()
+        mine = api_json(page, "get", f"/api/matches/{match}", tokens[seat])
         # Keep the battle going (no attacks), and fill the Command Rows.
         choice = min(mine["legal"], key=lambda c: rank.get(c["kind"], 2))
-        page.request.post(
+        api_json(
+            page,
+            "post",
             f"/api/matches/{match}/actions",
-            headers={"Authorization": f"Bearer {tokens[seat]}"},
-            data={"action": choice["action"], "ply": mine["ply"]},
+            tokens[seat],
+            {"action": choice["action"], "ply": mine["ply"]},
         )
     else:
         raise AssertionError("turn 6 never came")

@@ -16,6 +16,7 @@ from tests.web.helpers import (
     PageWatch,
     assert_clean_text,
     assert_within_window,
+    key_press,
     no_horizontal_overflow,
     shot,
     start_game,
@@ -26,10 +27,10 @@ from tests.web.helpers import (
 PICK = """seed => {
   let x = seed;
   const rnd = n => { x = (x * 1103515245 + 12345) % 2147483648; return x % n; };
-  for (const e of document.querySelectorAll('[data-pick]')) e.removeAttribute('data-pick');
+  for (const e of document.querySelectorAll('[data-test-pick]')) e.removeAttribute('data-test-pick');
   const area = document.querySelector('.board-area[data-interactive="true"]');
   if (!area) return null;
-  const mark = (e, what) => { e.setAttribute('data-pick', '1'); return what + ': ' + (e.dataset.choice || e.textContent.trim().slice(0, 60)); };
+  const mark = (e, what) => { e.setAttribute('data-test-pick', '1'); return what + ': ' + (e.dataset.choice || e.textContent.trim().slice(0, 60)); };
   const focused = [...area.querySelectorAll('.s-choices button.s-choice.primary')];
   if (focused.length) return mark(focused[rnd(focused.length)], 'then');
   const buttons = [...area.querySelectorAll('.s-choices button.s-choice')];
@@ -77,9 +78,12 @@ def look(page: Page, name: str) -> None:
     page.set_viewport_size({"width": 1920, "height": 1080})
 
 
-def play_to_the_end(page: Page, name: str, seed: int, limit_s: float) -> dict[str, int]:
-    """Click random legal choices until the end panel; screenshots (and layout checks) of the
-    first position showing a casualty, and of one a few decisions in."""
+def play_to_the_end(
+    page: Page, name: str, seed: int, limit_s: float, keyboard: bool = False
+) -> dict[str, int]:
+    """Click random legal choices until the end panel (or, with ``keyboard``, reach each with
+    Tab and press Enter); screenshots (and layout checks) of the first position showing a
+    casualty, and of one a few decisions in."""
     rng = random.Random(seed)
     counts = {"click": 0, "button": 0, "then": 0, "casualties": 0}
     seen_casualty = False
@@ -112,8 +116,11 @@ def play_to_the_end(page: Page, name: str, seed: int, limit_s: float) -> dict[st
             page.wait_for_timeout(100)
             continue
         try:
-            page.click("[data-pick]", timeout=5_000)
-        except PlaywrightError:  # the page was redrawn under the pointer: pick again
+            if keyboard:
+                key_press(page, "[data-test-pick]")
+            else:
+                page.click("[data-test-pick]", timeout=5_000)
+        except (PlaywrightError, AssertionError):  # the page was redrawn meanwhile: pick again
             continue
         counts[picked.split(":")[0]] += 1
         # The choice is in once the page shows the next ply, or the clicked thing asks which
@@ -188,14 +195,15 @@ def pick_then_place(page: Page) -> None:
     page.emulate_media(reduced_motion="no-preference")
 
 
-def new_game(page: Page, mode: str, vp: int) -> None:
-    """From the setup page, by clicks: the mode, the VP to win, the AI seat (in a duel)."""
+def new_game(page: Page, mode: str, vp: int, keyboard: bool = False) -> None:
+    """From the setup page, by clicks (or keys): the mode, the VP to win, the AI seat."""
     page.goto("/new/sashimono")
     page.select_option("#opt-mode", '"' + mode + '"')
     page.fill("#opt-vp", str(vp))  # a game option, not a move
-    page.click('.presets button[data-preset="ai"]')
+    press = (lambda sel: key_press(page, sel)) if keyboard else page.click
+    press('.presets button[data-preset="ai"]')
     expect(page.locator(".seat-row")).to_have_count(1 if mode == "solo" else 2)
-    page.click("#start")
+    press("#start")
     page.wait_for_url("**/play/*")
     page.wait_for_selector(".s-sonae")
 
@@ -243,6 +251,16 @@ def test_a_whole_duel_against_the_ai_by_clicks(new_page: Any) -> None:
     check_end(page, watch, "sashimono-duel")
 
 
+def test_a_whole_duel_by_keyboard_alone(new_page: Any) -> None:
+    """No mouse: cards, spaces, cells and buttons reached with Tab, picked with Enter."""
+    page: Page = new_page(1280, 900)
+    watch = PageWatch(page)
+    new_game(page, "duel", vp=1, keyboard=True)
+    counts = play_to_the_end(page, "sashimono-keyboard", seed=16, limit_s=200, keyboard=True)
+    assert counts["click"] > 0  # cards, slots or cells, not only buttons
+    check_end(page, watch, "sashimono-keyboard")
+
+
 def test_a_whole_solo_game_against_the_kagemusha_by_clicks(new_page: Any) -> None:
     page: Page = new_page(1920, 1080)
     watch = PageWatch(page)
@@ -284,7 +302,7 @@ def test_hot_seat_on_a_phone_passes_the_device_then_replays(new_page: Any) -> No
         _, before = status(page)
         if page.evaluate(PICK, rng.randrange(1, 2**30)) is None:
             continue
-        page.click("[data-pick]")
+        page.click("[data-test-pick]")
         page.wait_for_function(
             "n => { const s = document.getElementById('status');"
             " return Number(s.dataset.ply) > n || document.querySelector("

@@ -137,6 +137,7 @@ class MatchPage {
     window.removeEventListener("sengoku:prefs", this.onPrefs);
     this.board?.destroy();
     this.stopKeyboard?.();
+    if (this.onEscape) document.removeEventListener("keydown", this.onEscape);
   }
 
   async join(invite) {
@@ -315,13 +316,23 @@ class MatchPage {
         this.els.invites,
         el("div.card.controls-card", {}, this.els.controls),
         // Typing notation is for those who know it: beside the move list, not among the controls.
-        el("div.card.moves-card", {}, el("h2", {}, "Moves"), this.els.notation, this.els.moves),
+        // The rest of the side panel scrolls on its own: the move list, then the table
+        // (presence, offers, chat: table.js puts it here).
+        el("div.side-rest", {}, el("div.card.moves-card", {}, el("h2", {}, "Moves"), this.els.notation, this.els.moves)),
       ),
       this.els.end,
     );
     this.board = this.renderer.create(this.els.board, { dock: this.els.dock });
     // Keyboard play: what the renderer marks `data-pick` is focusable and picked with Enter.
     this.stopKeyboard = enableKeyboard(this.els.board.parentElement.parentElement);
+    // Escape closes the end panel (as "See the board" does), like any dialog.
+    this.onEscape = (event) => {
+      if (event.key === "Escape" && this.els && !this.els.end.hidden) {
+        this.endDismissed = true;
+        this.render();
+      }
+    };
+    document.addEventListener("keydown", this.onEscape);
   }
 
   mySeatToAct() {
@@ -567,6 +578,7 @@ class MatchPage {
       box.hidden = true;
       return;
     }
+    const opening = box.hidden;
     box.hidden = false;
     const res = s.result || {};
     const winners = res.winners || [];
@@ -601,6 +613,8 @@ class MatchPage {
         ),
       ),
     );
+    // A dialog takes the focus when it opens, so a keyboard or screen-reader user is there.
+    if (opening) box.querySelector(".end-buttons button, .end-buttons a")?.focus({ preventScroll: true });
   }
 
   tickClocks() {

@@ -60,7 +60,7 @@ export class Table {
       el("div.card.table-card", {}, this.presence, this.actions, el("div.table-switches", {}, this.rules.button, this.soundButton, this.notifyButton)),
       this.chat.root,
     );
-    const host = page.root.querySelector("aside.side") || page.root;
+    const host = page.root.querySelector(".side-rest") || page.root;
     host.append(this.root);
     this.chat.load();
     this.onKey = (e) => this.key(e);

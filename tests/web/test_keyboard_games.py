@@ -1,0 +1,75 @@
+"""Whole games with the keyboard alone: Tab to a board (one stop), the arrow keys to a
+square, Enter to pick it; hand pieces, choices and buttons are reached with Tab.
+
+The moves are chosen as in the click tests (test_gungi_full_games.py), so the game reaches
+a rules end; nothing is clicked and no notation is typed.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.web.helpers import PageWatch, assert_clean_text, key_press, key_to
+from tests.web.test_gungi_full_games import GAME, MAX_PLIES, REASON_WORDS, choose, ply, square
+
+
+def key_move(page: Page, d: Any) -> None:
+    page.wait_for_selector('.board-area[data-interactive="true"]')
+    before = ply(page)
+    frm = d.objects["from"]
+    if frm == "hand":
+        key_press(
+            page, f'.hand.mine button.hand-piece.droppable[data-piece="{d.objects["piece"]}"]'
+        )
+    else:
+        key_press(page, f'[data-sq="{square(frm)}"]')
+    to = square(d.objects["to"])
+    page.wait_for_selector(f'[data-target="{to}"]')
+    key_press(page, f'[data-sq="{to}"]')
+    if page.locator(".chooser:not([hidden])").count():
+        key_press(page, f'.chooser button.choice[data-action="{d.notation}"]')
+    page.wait_for_function(
+        "n => Number(document.getElementById('status').dataset.ply) > n", arg=before
+    )
+
+
+def test_gungi_intro_by_keyboard_alone(new_page: Any) -> None:
+    page: Page = new_page(1280, 900)
+    watch = PageWatch(page)
+    page.goto("/new/gungi")
+    # The setup page by keyboard too: the hot-seat preset, then Start.
+    key_press(page, '.presets button[data-preset="hotseat"]')
+    key_press(page, "#start")
+    page.wait_for_url("**/play/*")
+    state = GAME.new_state(mode="intro")
+    rng = random.Random(7)
+    played: list[str] = []
+    while not state.is_terminal():
+        assert len(played) < MAX_PLIES, f"no end after {len(played)} moves: {played}"
+        action, d = choose(state, rng)
+        key_move(page, d)
+        state.apply(action)
+        played.append(d.notation)
+        if len(played) == 1:
+            # The focus is drawn, and it is a square of the board with a label in words.
+            key_to(page, '[data-sq="5-5"]')
+            label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+            assert re.search(r"5-5", label or ""), label
+            outline = page.evaluate("getComputedStyle(document.activeElement).stroke || ''")
+            assert outline not in ("", "none"), "the focused square shows no focus mark"
+    outcome = state.outcome()
+    assert outcome is not None and outcome.reason in REASON_WORDS
+    panel = page.locator(".end-panel")
+    expect(panel).to_be_visible()
+    expect(panel.locator("h2")).to_have_text("White wins")
+    # Escape closes the end panel; the board is shown again with the moves played.
+    page.keyboard.press("Escape")
+    expect(panel).to_be_hidden()
+    shown = [t.strip() for t in page.locator("#moves li[data-ply] .notation").all_inner_texts()]
+    assert shown == played
+    assert_clean_text(page)
+    assert not watch.failed, watch.failed
