@@ -152,8 +152,11 @@ class RedisPubSub:
 
 
 def make_pubsub(url: str) -> PubSub:
-    """The pub/sub for ``url``: ``memory://`` or ``redis://`` (``rediss://``, ``unix://``)."""
-    if url in ("", "memory://"):
+    """The pub/sub for ``url``: ``memory://`` (one process), ``none://`` (several, no
+    pub/sub) or ``redis://`` (``rediss://``, ``unix://``)."""
+    if url in ("", "memory://", "none://"):
+        # none://: several processes without Redis; each finds the others' changes in the
+        # database at its next heartbeat round (``Settings.node_beat``).
         return MemoryPubSub()
     if url.startswith(("redis://", "rediss://", "unix://")):
         return RedisPubSub(url)

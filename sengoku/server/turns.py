@@ -22,6 +22,9 @@ from sengoku.server.persistence import Persistence, StaleMatch, clock_json
 
 log = logging.getLogger("sengoku.server")
 
+#: Refusals of an action that a process behind the database may give wrongly.
+REJUDGED = frozenset({"stale", "not_your_turn", "ai_seat"})
+
 
 class Turns:
     """Plays actions and concessions on a match, and keeps its clocks."""
@@ -90,22 +93,27 @@ class Turns:
         number taken (``StaleMatch``), makes it catch up from the database and try once more
         (the second try then judges the action on the match as stored)."""
         async with live.lock:
-            if self.shared and ply is not None and ply > live.ply:
-                await self.catch_up(live)
             try:
                 snap = await self._act(live, seat, text, ply, by_ai, client_id, turn)
-            except StaleMatch:
-                await self.catch_up(live)
+            except ApiError as exc:
+                # Refused on what this process holds, which may be behind the database (with
+                # several processes): judge once more on the stored match, if it is newer.
+                behind = self.shared and (exc.code in REJUDGED or exc.code.startswith("match_"))
+                if not (isinstance(exc, StaleMatch) or behind):
+                    raise
+                if not await self.catch_up(live):
+                    raise
                 snap = await self._act(live, seat, text, ply, by_ai, client_id, turn)
         self._after_change(live)
         return snap
 
-    async def catch_up(self, live: Live) -> None:
+    async def catch_up(self, live: Live) -> bool:
         """Bring ``live`` up to the database and tell this process's subscribers (the caller
-        holds the lock)."""
+        holds the lock); whether anything was new."""
         entries = await self.db.catch_up(live)
         if entries:
             self.bus.send(live, entries)
+        return bool(entries)
 
     async def _act(
         self,
