@@ -58,6 +58,7 @@ def create_app(settings: Settings) -> FastAPI:
             if expiry is not None:
                 expiry.cancel()
             await service.close()
+            await limits.aclose()
             engine.dispose()
 
     app = FastAPI(

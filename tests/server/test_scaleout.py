@@ -8,6 +8,7 @@ that runs a game's clock and AI turn is killed with SIGKILL while the AI thinks.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ import psycopg
 import pytest
 from scaleout_cluster import Node, Redis, Watcher, nodes
 from test_server_postgres import cluster
+from websockets.exceptions import ConnectionClosed
 
 
 def _auth(token: str) -> dict[str, str]:
@@ -49,6 +51,11 @@ def three(pg: str, redis_server: Redis) -> Iterator[list[Node]]:
         SENGOKU_NODE_TTL="2",
         SENGOKU_LIMIT_EXEMPT="127.0.0.1",
         SENGOKU_AI_WORKERS="1",
+        # for the shared limits: clients named by a trusted proxy's header are not exempt
+        SENGOKU_TRUSTED_PROXIES="127.0.0.1",
+        SENGOKU_CREATE_RATE="0.001",
+        SENGOKU_CREATE_BURST="4",
+        SENGOKU_MAX_SPECTATORS="2",
     ) as started:
         yield started
 
@@ -140,6 +147,45 @@ def test_conflicting_moves_on_two_processes_one_wins(three: list[Node]) -> None:
     assert record["ply"] == wins == 6
 
 
+def test_limits_and_spectator_caps_count_over_every_process(three: list[Node]) -> None:
+    proxied = {"X-Forwarded-For": "203.0.113.9"}
+    codes = []
+    for i in range(7):
+        r = three[i % 3].http.post(
+            "/api/matches",
+            json={"game": "gungi", "seats": [{"kind": "local"}, {"kind": "local"}]},
+            headers=proxied,
+        )
+        codes.append(r.status_code)
+    # a burst of 4 creations for that client in all, not 4 per process
+    assert codes == [201] * 4 + [429] * 3, codes
+    created = _create(three[0], [{"kind": "local"}, {"kind": "local"}])
+    mid = created["match"]["id"]
+    watchers = [Watcher(three[0], mid, None), Watcher(three[1], mid, None)]
+    try:
+        for w in watchers:
+            w.until(lambda st: st["status"] == "active")
+        with three[2].ws(mid) as third:
+            third.send('{"type": "hello", "after": 0}')
+            refusal = json.loads(third.recv(timeout=10))
+            assert refusal["code"] == "too_many_spectators", refusal
+        watchers.pop().close()
+        deadline = time.monotonic() + 10
+        while True:  # the slot is given back once the closed connection is noticed
+            late = Watcher(three[2], mid, None)
+            try:
+                late.until(lambda st: st["status"] == "active", timeout=5)
+                break
+            except (AssertionError, ConnectionClosed):
+                assert time.monotonic() < deadline, "the spectator slot was not given back"
+                time.sleep(0.2)
+            finally:
+                late.close()
+    finally:
+        for w in watchers:
+            w.close()
+
+
 def test_redis_restart_processes_recover_and_resync(three: list[Node], redis_server: Redis) -> None:
     a, b, c = three
     created = _create(b, [{"kind": "local"}, {"kind": "local"}])
@@ -175,8 +221,11 @@ def test_redis_restart_processes_recover_and_resync(three: list[Node], redis_ser
         seen = spectator.until(lambda st: st["ply"] == 3, timeout=5)
         _consecutive(spectator.events)
         assert spectator.events[-1]["n"] == seen["last_event"]
-        for node in three:
-            assert node.http.get(f"/api/matches/{mid}").json()["ply"] == 3
+        for node in three:  # each process has it (a read may lag a message by a moment)
+            deadline = time.monotonic() + 5
+            while node.http.get(f"/api/matches/{mid}").json()["ply"] != 3:
+                assert time.monotonic() < deadline, "a process did not catch up"
+                time.sleep(0.05)
     finally:
         spectator.close()
 
