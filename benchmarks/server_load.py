@@ -636,6 +636,7 @@ def main() -> int:
         "process, redis for several)",
     )
     p.add_argument("--json", action="store_true")
+    p.add_argument("--logs", help="keep the servers' logs in this folder")
     p.add_argument("--profile", help="run the server under cProfile, writing this file")
     p.add_argument(
         "--loop",
@@ -666,7 +667,7 @@ def main() -> int:
             bases = []
             for i in range(args.processes):
                 port = free_port()
-                log = Path(tmp.name) / f"server-{i}.log"
+                log = Path(args.logs or tmp.name) / f"server-{i}.log"
                 profile = f"{args.profile}.{i}" if args.profile and i else args.profile
                 procs.append(start_server(port, db_url, log, profile, pubsub))
                 bases.append(f"http://127.0.0.1:{port}")

@@ -101,7 +101,7 @@ class Cluster:
                 self.service.after_change(live)
             else:
                 heads = await db.run(db.store.heads, [live.id])
-                live.node = heads.get(live.id, (None, 0))[0]
+                live.node = heads[live.id][0] if live.id in heads else None
         except Exception:
             log.exception("node %s: claiming match %s failed", self.node, live.id)
         finally:
@@ -115,9 +115,11 @@ class Cluster:
         moves: list[dict[str, Any]] | None,
         values: dict[str, Any] | None,
     ) -> None:
-        if not self.shared or not rows:
+        if not self.shared:
             return
-        message: dict[str, Any] = {"o": self.node, "m": live.id, "n": rows[-1]["n"]}
+        # n: the last event; s: the moves stored (an action may come without an event)
+        message: dict[str, Any] = {"o": self.node, "m": live.id, "n": len(live.events)}
+        message["s"] = live.seq
         if moves is not None:
             message.update(events=rows, moves=moves, values=values or {})
         self.pubsub.publish(message)
@@ -129,8 +131,10 @@ class Cluster:
         live = self.service.live.get(match_id) if isinstance(match_id, str) else None
         if live is None:
             return  # not held here: it is read from the database when first asked for
-        n = message.get("n")
-        if not isinstance(n, int) or n <= len(live.events):
+        n, seq = message.get("n"), message.get("s")
+        if not isinstance(n, int) or not isinstance(seq, int):
+            return
+        if n <= len(live.events) and seq <= live.seq:
             return
         if "moves" in message and not live.lock.locked():
             self._spawn(self._apply(live, message))
@@ -146,7 +150,7 @@ class Cluster:
             )
             if entries is None:
                 entries = await self.service.db.catch_up(live)
-            if entries:
+            if entries is not None:
                 self.service.bus.send(live, entries)
         self.service.after_change(live)
 
@@ -164,9 +168,7 @@ class Cluster:
                 return
             async with live.lock:
                 self._syncing.discard(match_id)
-                entries = await self.service.db.catch_up(live)
-                if entries:
-                    self.service.bus.send(live, entries)
+                await self.service.turns.catch_up(live)
             self.service.after_change(live)
         except Exception:
             log.exception("node %s: catching up with match %s failed", self.node, match_id)
@@ -202,13 +204,13 @@ class Cluster:
                 self.service.after_change(live)
         held = list(self.service.live)
         heads = await db.run(db.store.heads, held)
-        for match_id, (node, last) in heads.items():
+        for match_id, (node, last, played) in heads.items():
             live = self.service.live.get(match_id)
             if live is None:
                 continue
             lost = live.node == self.node and node != self.node
             live.node = node
-            if last > len(live.events):
+            if last > len(live.events) or played > live.seq:
                 self.sync_soon(match_id)
             elif lost:
                 self.service.after_change(live)  # another node runs it now: stop the timer

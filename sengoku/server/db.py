@@ -535,8 +535,9 @@ class Store:
                 q = q.where(matches.c.id.in_(match_ids))
             return [r[0] for r in conn.execute(q)]
 
-    def heads(self, match_ids: list[str]) -> dict[str, tuple[str | None, int]]:
-        """Each match's node and last event number, as stored."""
+    def heads(self, match_ids: list[str]) -> dict[str, tuple[str | None, int, int]]:
+        """Each match's node, last event number and number of moves, as stored (an action
+        may come without an event)."""
         if not match_ids:
             return {}
         last = (
@@ -545,11 +546,21 @@ class Store:
             .correlate(matches)
             .scalar_subquery()
         )
+        played = (
+            select(func.max(moves.c.seq))
+            .where(moves.c.match_id == matches.c.id)
+            .correlate(matches)
+            .scalar_subquery()
+        )
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(matches.c.id, matches.c.node, last).where(matches.c.id.in_(match_ids))
+                select(matches.c.id, matches.c.node, last, played).where(
+                    matches.c.id.in_(match_ids)
+                )
             )
-            return {r[0]: (r[1], int(r[2] or 0)) for r in rows}
+            return {
+                r[0]: (r[1], int(r[2] or 0), -1 if r[3] is None else int(r[3]) + 1) for r in rows
+            }
 
     def release(self, node: str) -> None:
         """``node`` stops: its matches are free for another at once, and it is forgotten."""

@@ -305,16 +305,20 @@ class Persistence:
             del self.live[live.id]
 
     # -- several processes on one database: catching up with the stored match -------------
-    async def catch_up(self, live: Live) -> list[dict[str, Any]]:
+    async def catch_up(self, live: Live) -> list[dict[str, Any]] | None:
         """Bring ``live`` up to what the database holds (another process changed it); the
-        caller holds the match's lock. The new event entries (none if it was up to date)."""
+        caller holds the match's lock. The new event entries (an action may have none), or
+        None when nothing was new."""
+        before = (live.seq, len(live.events), live.status)
         data = await self.run(self.store.since, live.id, max(0, live.seq - 1), len(live.events))
         if data is None:
-            return []
+            return None
         entries = self.apply_rows(live, data["moves"], data["events"], data["match"], data["seats"])
         if entries is None:
             full = await self.run(self.store.load, live.id)
             entries = [] if full is None else await self.reload(live, full)
+        if not entries and (live.seq, len(live.events), live.status) == before:
+            return None
         return entries
 
     def apply_rows(

@@ -111,9 +111,10 @@ class Turns:
         """Bring ``live`` up to the database and tell this process's subscribers (the caller
         holds the lock); whether anything was new."""
         entries = await self.db.catch_up(live)
-        if entries:
-            self.bus.send(live, entries)
-        return bool(entries)
+        if entries is None:
+            return False
+        self.bus.send(live, entries)
+        return True
 
     async def _act(
         self,
