@@ -38,6 +38,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sengoku.server")
 
+#: With the pub/sub up, every how many heartbeat rounds a node compares the matches it holds
+#: with the database.
+CHECK_EVERY = 10
+
 
 class Cluster:
     """This process's part in a cluster of server processes (see the module's docstring)."""
@@ -51,6 +55,8 @@ class Cluster:
         self._task: asyncio.Task[None] | None = None
         self._syncing: set[str] = set()
         self._claiming: set[str] = set()
+        self._since_check = 0
+        self._epoch = -1
 
     # -- life cycle -----------------------------------------------------------------------
     async def start(self) -> None:
@@ -192,8 +198,8 @@ class Cluster:
         db = self.service.db
         now = self.service.now()
         await db.run(db.store.heartbeat, self.node, now)
-        mine = await db.run(db.store.claim, self.node, now - self.settings.node_ttl)
-        for match_id in mine:
+        taken = await db.run(db.store.claim, self.node, now - self.settings.node_ttl)
+        for match_id in taken:
             live = await self.service.get(match_id)
             if live is not None and live.node != self.node:
                 log.info("node %s: took over match %s", self.node, match_id)
@@ -202,6 +208,14 @@ class Cluster:
                     await self.service.turns.catch_up(live)
                     await self.service.turns.check_flag(live)
                 self.service.after_change(live)
+        # The look at the database for news that did not come: every round while the
+        # pub/sub is down and once after it subscribed again, else every CHECK_EVERY rounds
+        # (a safety net: Redis delivers what it accepted to a subscribed process).
+        self._since_check += 1
+        epoch = self.pubsub.epoch
+        if self.pubsub.healthy and epoch == self._epoch and self._since_check < CHECK_EVERY:
+            return
+        self._since_check, self._epoch = 0, epoch
         held = list(self.service.live)
         heads = await db.run(db.store.heads, held)
         for match_id, (node, last, played) in heads.items():

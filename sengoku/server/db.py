@@ -513,7 +513,7 @@ class Store:
     ) -> list[str]:
         """Make ``node`` the node of active matches whose node is none or has not beaten
         since ``cutoff`` (of ``match_ids`` only, if given; at most ``limit``); the ids of the
-        active matches ``node`` now runs.
+        matches it took (``RETURNING``: PostgreSQL, SQLite 3.35 or newer).
 
         The outer condition repeats the check on the row itself, so when two processes claim
         the same orphan at once the second finds it taken (PostgreSQL re-reads a row it
@@ -525,15 +525,13 @@ class Store:
             pick = pick.where(matches.c.id.in_(match_ids))
         pick = pick.order_by(matches.c.id).limit(limit)
         with self.engine.begin() as conn:
-            conn.execute(
+            taken = conn.execute(
                 update(matches)
                 .where(matches.c.id.in_(pick.scalar_subquery()), orphan)
                 .values(node=node)
+                .returning(matches.c.id)
             )
-            q = select(matches.c.id).where(matches.c.node == node, matches.c.status == "active")
-            if match_ids is not None:
-                q = q.where(matches.c.id.in_(match_ids))
-            return [r[0] for r in conn.execute(q)]
+            return [r[0] for r in taken]
 
     def heads(self, match_ids: list[str]) -> dict[str, tuple[str | None, int, int]]:
         """Each match's node, last event number and number of moves, as stored (an action

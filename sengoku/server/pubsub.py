@@ -30,6 +30,8 @@ class PubSub(Protocol):
 
     #: False while the channel is known to be down (messages are being lost).
     healthy: bool
+    #: Counts the subscriptions made: a new one means messages may have been lost before it.
+    epoch: int
 
     async def start(self, handler: Handler) -> None: ...
 
@@ -39,10 +41,13 @@ class PubSub(Protocol):
 
 
 class MemoryPubSub:
-    """One process: a message goes to this process's handler (which ignores its own)."""
+    """One process: a message goes to this process's handler (which ignores its own).
+    ``carries=False`` (``none://``): several processes that tell each other nothing, so each
+    looks at the database every heartbeat round."""
 
-    def __init__(self) -> None:
-        self.healthy = True
+    def __init__(self, carries: bool = True) -> None:
+        self.healthy = carries
+        self.epoch = 1
         self._handler: Handler | None = None
 
     async def start(self, handler: Handler) -> None:
@@ -68,6 +73,7 @@ class RedisPubSub:
         self.url = url
         self.channel = channel
         self.healthy = False
+        self.epoch = 0
         self._client = aioredis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2)
         self._outbox: asyncio.Queue[str] = asyncio.Queue(MAX_OUTBOX)
         self._tasks: list[asyncio.Task[None]] = []
@@ -117,6 +123,7 @@ class RedisPubSub:
                 if not self.healthy:
                     log.info("pub/sub: subscribed to %s", self.channel)
                 self.healthy = True
+                self.epoch += 1
                 while True:
                     msg = await pubsub.get_message(timeout=1.0)
                     if msg is None or msg.get("type") != "message":
@@ -154,10 +161,12 @@ class RedisPubSub:
 def make_pubsub(url: str) -> PubSub:
     """The pub/sub for ``url``: ``memory://`` (one process), ``none://`` (several, no
     pub/sub) or ``redis://`` (``rediss://``, ``unix://``)."""
-    if url in ("", "memory://", "none://"):
-        # none://: several processes without Redis; each finds the others' changes in the
-        # database at its next heartbeat round (``Settings.node_beat``).
+    if url in ("", "memory://"):
         return MemoryPubSub()
+    if url == "none://":
+        # several processes without Redis; each finds the others' changes in the database at
+        # its next heartbeat round (``Settings.node_beat``)
+        return MemoryPubSub(carries=False)
     if url.startswith(("redis://", "rediss://", "unix://")):
         return RedisPubSub(url)
     raise ValueError(f"unknown pub/sub URL {url!r}: use memory:// or redis://host:port/db")
