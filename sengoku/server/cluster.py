@@ -150,14 +150,19 @@ class Cluster:
     async def _apply(self, live: Live, message: dict[str, Any]) -> None:
         """The published rows of an action, applied without reading the database when they
         follow what this process holds (else it reads what it lacks)."""
-        async with live.lock:
-            entries = self.service.db.apply_rows(
-                live, message["moves"], message["events"], message["values"]
-            )
-            if entries is None:
-                entries = await self.service.db.catch_up(live)
-            if entries is not None:
-                self.service.bus.send(live, entries)
+        try:
+            async with live.lock:
+                entries = self.service.db.apply_rows(
+                    live, message["moves"], message["events"], message["values"]
+                )
+                if entries is None:
+                    entries = await self.service.db.catch_up(live)
+                if entries is not None:
+                    self.service.bus.send(live, entries)
+        except Exception:  # a message this process cannot use: read the stored match instead
+            log.exception("node %s: applying news of match %s failed", self.node, live.id)
+            self.sync_soon(live.id)
+            return
         self.service.after_change(live)
 
     def sync_soon(self, match_id: str) -> None:
