@@ -156,6 +156,28 @@ class ClientLimits:
         if ticket == "shared":
             await self.shared.close(f"spec:{match_id}")
 
+    # -- a seat's connections over every process (a claim that the opponent left) -------------
+    async def seat_connected(self, match_id: str, seat: int) -> bool:
+        """Count a connection of ``seat``; whether it was counted in Redis."""
+        if self.shared is None:
+            return False
+        return bool(await self.shared.open(f"seat:{match_id}:{seat}", 1 << 30))
+
+    async def seat_left(self, match_id: str, seat: int, counted: bool, now: float) -> None:
+        if self.shared is not None and counted:
+            await self.shared.close(f"seat:{match_id}:{seat}")
+            await self.shared.stamp(f"seen:{match_id}:{seat}", now)
+
+    async def seat_presence(self, match_id: str, seat: int) -> tuple[int, float | None] | None:
+        """The seat's open connections in every process and when its last one closed; None
+        without Redis (the process's own counts are all there is)."""
+        if self.shared is None:
+            return None
+        count = await self.shared.count(f"seat:{match_id}:{seat}")
+        if count is None:
+            return None
+        return count, await self.shared.read_stamp(f"seen:{match_id}:{seat}")
+
     async def aclose(self) -> None:
         if self.shared is not None:
             await self.shared.aclose()

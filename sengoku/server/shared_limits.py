@@ -65,6 +65,16 @@ redis.call('EXPIRE', KEYS[1], 86400)
 return 1
 """
 
+#: The open count of KEYS[1] over the living processes (ARGV[1]: their keys' prefix).
+_COUNT = """
+local h = redis.call('HGETALL', KEYS[1])
+local total = 0
+for i = 1, #h, 2 do
+  if redis.call('EXISTS', ARGV[1] .. h[i]) == 1 then total = total + tonumber(h[i + 1]) end
+end
+return total
+"""
+
 _CLOSE = """
 local n = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
 if n <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
@@ -83,6 +93,7 @@ class SharedLimits:
         self._take = self._client.register_script(_TAKE)
         self._open = self._client.register_script(_OPEN)
         self._close = self._client.register_script(_CLOSE)
+        self._count = self._client.register_script(_COUNT)
         self._beat: asyncio.Task[None] | None = None
         self._beaten = 0.0
         #: Until when Redis is taken as unreachable (checks fall back on local counts).
@@ -133,6 +144,29 @@ class SharedLimits:
 
     async def close(self, what: str) -> None:
         await self._call(self._close, [f"{PREFIX}{what}"], [self.node])
+
+    async def count(self, what: str) -> int | None:
+        """How many of ``what`` are open in every living process; None: Redis unreachable."""
+        out = await self._call(self._count, [f"{PREFIX}{what}"], [f"{PREFIX}node:"])
+        return None if out is None else int(out)
+
+    async def stamp(self, what: str, value: float) -> None:
+        """Remember ``value`` (a time) under ``what`` for a day."""
+        if time.monotonic() >= self._down_until:
+            try:
+                await self._client.set(f"{PREFIX}{what}", repr(value), ex=86400)
+            except Exception:
+                self._down_until = time.monotonic() + 2.0
+
+    async def read_stamp(self, what: str) -> float | None:
+        if time.monotonic() < self._down_until:
+            return None
+        try:
+            out = await self._client.get(f"{PREFIX}{what}")
+        except Exception:
+            self._down_until = time.monotonic() + 2.0
+            return None
+        return None if out is None else float(out)
 
     async def aclose(self) -> None:
         if self._beat is not None:

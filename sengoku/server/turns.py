@@ -9,7 +9,7 @@ numbered events to storage, and only then replace the live state and broadcast.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sengoku.core.game import SengokuError, State, event
@@ -21,6 +21,9 @@ from sengoku.server.live import Live, engine_fault
 from sengoku.server.persistence import Persistence, StaleMatch, clock_json
 
 log = logging.getLogger("sengoku.server")
+
+#: (match id, seat) -> its open connections in every process and when the last closed.
+Presence = Callable[[str, int], Awaitable[tuple[int, float | None] | None]]
 
 #: Refusals of an action that a process behind the database may give wrongly.
 REJUDGED = frozenset({"stale", "not_your_turn", "ai_seat"})
@@ -38,6 +41,9 @@ class Turns:
         self._after_change = after_change
         #: Several processes share the database (their copies of a match may be behind).
         self.shared = db.settings.pubsub_url != "memory://"
+        #: A seat's connections in every process and when its last one closed (set where
+        #: the processes share Redis: sengoku/server/limits.py); None: this process's own.
+        self.presence: Presence | None = None
 
     def now(self) -> float:
         return self.settings.now()
@@ -349,11 +355,21 @@ class Turns:
                     "a win can be claimed only while an absent human opponent is to act",
                 )
             gone = [s for s in live.seats if s.seat == to_act and s.connections == 0]
-            ready = [s for s in gone if now - s.last_seen >= self.settings.claim_after]
+            left_at = {s.seat: s.last_seen for s in gone}
+            if gone and self.presence is not None:
+                # several processes: the opponent may be connected to another one
+                shared = await self.presence(live.id, to_act)
+                if shared is not None:
+                    count, seen = shared
+                    if count > 0:
+                        gone = []
+                    elif seen is not None:
+                        left_at[to_act] = max(left_at[to_act], seen)
+            ready = [s for s in gone if now - left_at[s.seat] >= self.settings.claim_after]
             if not ready:
                 if not gone:
                     raise ApiError(409, "opponent_connected", "your opponent is connected")
-                wait = min(self.settings.claim_after - (now - s.last_seen) for s in gone)
+                wait = min(self.settings.claim_after - (now - left_at[s.seat]) for s in gone)
                 raise ApiError(
                     409,
                     "too_soon",

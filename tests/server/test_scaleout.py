@@ -56,6 +56,7 @@ def three(pg: str, redis_server: Redis) -> Iterator[list[Node]]:
         SENGOKU_CREATE_RATE="0.001",
         SENGOKU_CREATE_BURST="4",
         SENGOKU_MAX_SPECTATORS="2",
+        SENGOKU_CLAIM_AFTER="1",
     ) as started:
         yield started
 
@@ -184,6 +185,41 @@ def test_limits_and_spectator_caps_count_over_every_process(three: list[Node]) -
     finally:
         for w in watchers:
             w.close()
+
+
+def test_a_claim_sees_the_opponent_connected_to_another_process(three: list[Node]) -> None:
+    a, b, _c = three
+    created = _create(a, [{"kind": "local"}, {"kind": "local"}])
+    mid, tokens = created["match"]["id"], created["tokens"]
+    snap = a.http.get(f"/api/matches/{mid}", headers=_auth(tokens["0"])).json()
+    mover = "0" if snap["legal"] else "1"
+    waiting = "1" if mover == "0" else "0"
+    snap = a.http.get(f"/api/matches/{mid}", headers=_auth(tokens[mover])).json()
+    r = a.http.post(
+        f"/api/matches/{mid}/actions",
+        json={"action": snap["legal"][0]["action"], "ply": 0},
+        headers=_auth(tokens[mover]),
+    )
+    assert r.status_code == 200, r.text
+    # the seat to act is connected to b only; a must not let its opponent claim the win
+    opponent = Watcher(b, mid, tokens[waiting])
+    try:
+        opponent.until(lambda st: st["ply"] == 1)
+        time.sleep(1.5)  # past SENGOKU_CLAIM_AFTER
+        r = a.http.post(f"/api/matches/{mid}/claim", headers=_auth(tokens[mover]))
+        assert r.status_code == 409, r.text
+        assert r.json()["error"]["code"] == "opponent_connected"
+    finally:
+        opponent.close()
+    deadline = time.monotonic() + 10
+    while True:  # once the opponent has been gone long enough, the claim wins
+        r = a.http.post(f"/api/matches/{mid}/claim", headers=_auth(tokens[mover]))
+        if r.status_code == 200:
+            break
+        assert r.json()["error"]["code"] in {"opponent_connected", "too_soon"}, r.text
+        assert time.monotonic() < deadline, r.text
+        time.sleep(0.3)
+    assert r.json()["result"]["reason"] == "abandoned"
 
 
 def test_redis_restart_processes_recover_and_resync(three: list[Node], redis_server: Redis) -> None:

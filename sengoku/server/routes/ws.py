@@ -91,10 +91,14 @@ async def websocket_session(
                 4429,
             )
             return
+    # a seat's connections count over every process (a claim asks whether it is connected)
+    counted = seat is not None and await limits.seat_connected(live.id, seat)
     try:
         await _session(service, settings, ws, live, seat, after, short)
     finally:
         await limits.close_spectator(live.id, spectator)
+        if seat is not None:
+            await limits.seat_left(live.id, seat, counted, service.now())
 
 
 async def _session(
