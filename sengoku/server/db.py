@@ -238,6 +238,13 @@ class Store:
         try:
             yield
         except (sa_exc.IntegrityError, dbapi_error) as exc:
+            orig = getattr(exc, "orig", exc)
+            # Only a taken key is a conflict; any other failed constraint stays a fault.
+            taken = getattr(orig, "sqlstate", None) == "23505" or getattr(
+                orig, "sqlite_errorname", ""
+            ) in ("SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE")
+            if not taken:
+                raise
             raise Conflict(type(exc).__name__) from None
 
     @staticmethod
