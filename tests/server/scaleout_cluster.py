@@ -61,6 +61,7 @@ class Redis:
         deadline = time.monotonic() + 20
         while self.command("PING") not in ("PONG", True):
             if time.monotonic() > deadline or self.proc.poll() is not None:
+                self.close()  # never leave a server behind
                 raise AssertionError("redis-server did not start")
             time.sleep(0.05)
 
