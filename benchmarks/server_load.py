@@ -21,6 +21,14 @@ finished game is replaced by a new one. Measured:
 * the server's CPU per action (and PostgreSQL's, for ``--db postgres``), apart from the load
   generator's own, and the load average before and after.
 
+``--processes N`` (N > 1 needs ``--db postgres``) starts N server processes on the one
+database, telling each other of changes through a ``redis-server`` this starts on a free
+loopback port (``--pubsub redis``, the default for N > 1; ``--pubsub none``: they find each
+other's changes in the database at each heartbeat). Each game is spread over them as a
+deployment without sticky sessions would spread it: created on one process, each seat's
+WebSocket and its requests on another, the spectators on a third; the opponent's ``seen``
+then includes the trip through Redis. The CPU of every server process (and of Redis) counts.
+
 ``--json`` prints one machine-readable line. Only loopback addresses are used.
 """
 
@@ -40,7 +48,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Coroutine, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -63,9 +71,11 @@ def server_env() -> dict[str, str]:
 
 
 def start_server(
-    port: int, db_url: str, log: Path, profile: str | None = None
+    port: int, db_url: str, log: Path, profile: str | None = None, pubsub: str | None = None
 ) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "sengoku", "serve", "--port", str(port), "--db", db_url]
+    if pubsub:
+        command += ["--pubsub", pubsub]
     if profile:  # the server's own functions, written when it stops
         code = (
             "import cProfile,signal,sys;from sengoku.server import serve;p=cProfile.Profile();"
@@ -91,6 +101,37 @@ def start_server(
             break
     proc.kill()
     raise SystemExit(f"the server did not start; see {log}")
+
+
+@contextmanager
+def redis_server() -> Iterator[tuple[str, int]]:
+    """``redis-server`` on a free loopback port, without persistence: (URL, its pid)."""
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not Path(binary).exists():
+        raise SystemExit("redis-server is missing (make system-packages installs it)")
+    port = free_port()
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1) as conn:
+                    conn.sendall(b"PING\r\n")
+                    if conn.recv(16).startswith(b"+PONG"):
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit("redis-server did not start")
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0", proc.pid
+    finally:
+        proc.terminate()
+        proc.wait(10)
 
 
 # -- a throw-away PostgreSQL cluster ------------------------------------------------------
@@ -337,9 +378,10 @@ def pct(values: list[float], p: float) -> float | None:
 
 
 class Load:
-    def __init__(self, base: str, args: argparse.Namespace, pids: Any) -> None:
-        self.base = base
-        self.ws_base = base.replace("http://", "ws://")
+    def __init__(self, bases: list[str], args: argparse.Namespace, pids: Any) -> None:
+        #: Every server process; a game's parts are spread over them (``where``).
+        self.bases = bases
+        self.base = bases[0]
         self.args = args
         self.pids = pids
         self.action_rtt: list[float] = []
@@ -352,30 +394,42 @@ class Load:
         self.short_sent = 0
         self.measuring = False
         self.sem = asyncio.Semaphore(20)
-        self.fast: Http | None = None  # the per-action requests' client (made in run)
+        self.fasts: list[Http] = []  # the per-action requests' clients, one per process
+        self.redis_pid: int | None = None
+
+    def where(self, slot: int, part: int) -> int:
+        """The process of a game's part (0, 1: the seats; 2: the spectators): consecutive
+        parts on consecutive processes, as a proxy without sticky sessions spreads them."""
+        return (slot + part) % len(self.bases)
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
 
-    async def socket(self, mid: str, token: str | None) -> Socket:
+    async def socket(self, mid: str, token: str | None, process: int = 0) -> Socket:
+        ws_base = self.bases[process].replace("http://", "ws://")
         ws = await websockets.connect(
-            f"{self.ws_base}/ws/matches/{mid}", max_size=2**23, open_timeout=120, compression=None
+            f"{ws_base}/ws/matches/{mid}", max_size=2**23, open_timeout=120, compression=None
         )
         await ws.send(json.dumps({"type": "hello", "token": token, "after": 0, "short": True}))
         return Socket(ws)
 
     async def open_game(
-        self, http: httpx.AsyncClient, game: str, seed: int
+        self, http: httpx.AsyncClient, game: str, slot: int
     ) -> tuple[str, list[str], list[Socket], list[Socket]]:
         async with self.sem:  # connections are opened a few at a time
             body = {"game": game, "seats": [{"kind": "local"}, {"kind": "local"}]}
-            r = await http.post("/api/matches", json=body)
+            r = await http.post(f"{self.bases[self.where(slot, 0)]}/api/matches", json=body)
             r.raise_for_status()
             m = r.json()
             self.created += 1
             tokens = [m["tokens"][str(i)] for i in range(len(m["tokens"]))]
-            seats = [await self.socket(m["id"], t) for t in tokens]
-            watchers = [await self.socket(m["id"], None) for _ in range(self.args.spectators)]
+            seats = [
+                await self.socket(m["id"], t, self.where(slot, i)) for i, t in enumerate(tokens)
+            ]
+            watchers = [
+                await self.socket(m["id"], None, self.where(slot, 2))
+                for _ in range(self.args.spectators)
+            ]
             return m["id"], tokens, seats, watchers
 
     async def game(self, http: httpx.AsyncClient, slot: int, stop: float) -> None:
@@ -395,7 +449,7 @@ class Load:
                 if first:
                     await asyncio.sleep(rng.uniform(0, self.args.interval))
                     first = False
-                await self.play(http, mid, tokens, seats, rng, stop, name)
+                await self.play(http, mid, tokens, seats, rng, stop, name, slot)
             except (
                 websockets.ConnectionClosed,
                 OSError,
@@ -419,12 +473,11 @@ class Load:
         rng: random.Random,
         stop: float,
         name: str,
+        slot: int = 0,
     ) -> None:
         if not await seats[0].wait_ply(0, 60):
             self.error("no_state")
             return
-        fast = self.fast
-        assert fast is not None
         actions_path = f"/api/matches/{mid}/actions"
         # Whose state gives the match's public part (status, seat to act, ply): the seat that
         # last saw an action land, already parsed then.
@@ -451,6 +504,7 @@ class Load:
                 text = choice["short"]
                 self.short_sent += 1
             ply = mine["ply"]
+            fast = self.fasts[self.where(slot, seat)]  # the process of the seat's connection
             sent = time.perf_counter()
             status, body = await fast.request(
                 "POST",
@@ -490,7 +544,9 @@ class Load:
         args = self.args
         limits = httpx.Limits(max_connections=args.http_connections, max_keepalive_connections=None)
         load_before = os.getloadavg()
-        self.fast = Http(self.base, args.http_connections)
+        self.fasts = [
+            Http(base, max(1, args.http_connections // len(self.bases))) for base in self.bases
+        ]
         async with httpx.AsyncClient(base_url=self.base, timeout=60, limits=limits) as http:
             start = time.monotonic()
             stop = start + args.ramp + args.warmup + args.seconds
@@ -502,6 +558,7 @@ class Load:
             server_pids_, db_pids = self.pids()
             server0 = cpu_seconds(server_pids_) if server_pids_ else None
             db0 = cpu_seconds(db_pids) if db_pids else None
+            redis0 = cpu_seconds([self.redis_pid]) if self.redis_pid is not None else 0.0
             await asyncio.sleep(max(0.0, stop - time.monotonic()))
             self.measuring = False
             elapsed = time.monotonic() - measured_from
@@ -509,8 +566,12 @@ class Load:
             server_pids_, db_pids = self.pids()
             server_cpu = cpu_seconds(server_pids_) - server0 if server0 is not None else None
             db_cpu = cpu_seconds(db_pids) - db0 if db0 is not None else None
+            redis_cpu = None
+            if self.redis_pid is not None:
+                redis_cpu = cpu_seconds([self.redis_pid]) - redis0
             await asyncio.gather(*tasks, return_exceptions=True)
-        self.fast.close()
+        for fast in self.fasts:
+            fast.close()
         n = len(self.action_rtt)
 
         def per_action(cpu: float | None) -> float | None:
@@ -519,6 +580,8 @@ class Load:
         return {
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "db": args.db,
+            "processes": len(self.bases),
+            "pubsub": args.pubsub,
             "games": args.games,
             "mix": ",".join(args.mix),
             "spectators_per_game": args.spectators,
@@ -542,6 +605,7 @@ class Load:
             "games_finished": self.finished,
             "server_cpu_ms_per_action": per_action(server_cpu),
             "db_cpu_ms_per_action": per_action(db_cpu),
+            "redis_cpu_ms_per_action": per_action(redis_cpu),
             "generator_cpu_ms_per_action": per_action(own_cpu),
             "load_average_before": round(load_before[0], 2),
             "load_average_after": round(os.getloadavg()[0], 2),
@@ -564,7 +628,15 @@ def main() -> int:
     p.add_argument("--http-connections", type=int, default=400)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--url", help="an already running server (default: start one)")
+    p.add_argument("--processes", type=int, default=1, help="server processes on the one database")
+    p.add_argument(
+        "--pubsub",
+        choices=["memory", "redis", "none"],
+        help="how the processes tell each other of changes (default: memory for one "
+        "process, redis for several)",
+    )
     p.add_argument("--json", action="store_true")
+    p.add_argument("--logs", help="keep the servers' logs in this folder")
     p.add_argument("--profile", help="run the server under cProfile, writing this file")
     p.add_argument(
         "--loop",
@@ -576,18 +648,33 @@ def main() -> int:
     for g in args.mix:
         if g not in GAMES:
             p.error(f"--mix: unknown game {g!r}")
+    if args.pubsub is None:
+        args.pubsub = "memory" if args.processes == 1 else "redis"
+    if args.processes > 1 and args.db != "postgres" and not args.url:
+        p.error("--processes above 1 needs --db postgres")
+    if args.processes > 1 and args.pubsub == "memory":
+        p.error("several processes need --pubsub redis or none")
     tmp = tempfile.TemporaryDirectory()
-    proc: subprocess.Popen[bytes] | None = None
-    with contextmanager_for(args) as (db_url, pg_data):
+    procs: list[subprocess.Popen[bytes]] = []
+    with contextmanager_for(args) as (db_url, pg_data), ExitStack() as stack:
+        redis_pid = None
+        pubsub = None if args.pubsub == "memory" else "none://"
+        if args.pubsub == "redis" and not args.url:
+            pubsub, redis_pid = stack.enter_context(redis_server())
         if args.url:
-            base = args.url.rstrip("/")
+            bases = [u.rstrip("/") for u in args.url.split(",")]
         else:
-            port = free_port()
-            proc = start_server(port, db_url, Path(tmp.name) / "server.log", args.profile)
-            base = f"http://127.0.0.1:{port}"
+            bases = []
+            for i in range(args.processes):
+                port = free_port()
+                log = Path(args.logs or tmp.name) / f"server-{i}.log"
+                profile = f"{args.profile}.{i}" if args.profile and i else args.profile
+                procs.append(start_server(port, db_url, log, profile, pubsub))
+                bases.append(f"http://127.0.0.1:{port}")
 
         def pids() -> tuple[list[int], list[int]]:
-            return (server_pids(proc.pid) if proc else [], cluster_pids(pg_data))
+            mine = [pid for proc in procs for pid in server_pids(proc.pid)]
+            return (mine, cluster_pids(pg_data))
 
         try:
             # The load generator's own garbage collections would stall its clients and count
@@ -595,17 +682,21 @@ def main() -> int:
             gc.collect()
             gc.freeze()
             gc.set_threshold(50_000, 50, 100)
-            result = run_loop(Load(base, args, pids).run(), args.loop)
+            load = Load(bases, args, pids)
+            load.redis_pid = redis_pid
+            result = run_loop(load.run(), args.loop)
         finally:
-            if proc is not None:
+            for proc in procs:
                 proc.terminate()
+            for proc in procs:
                 proc.wait(timeout=60)
     tmp.cleanup()
     if args.json:
         print(json.dumps(result))
     else:
         print(
-            f"{result['date']}, {result['db']}: {result['games']} games ({result['mix']}), "
+            f"{result['date']}, {result['db']}, {result['processes']} process(es) "
+            f"(pub/sub {result['pubsub']}): {result['games']} games ({result['mix']}), "
             f"{result['spectators_per_game']} spectator(s) each, one action every "
             f"{result['interval_s']} s each: {result['actions']} actions in "
             f"{result['seconds']} s ({result['actions_per_s']}/s)"
@@ -625,7 +716,8 @@ def main() -> int:
         )
         print(
             f"CPU per action: server {result['server_cpu_ms_per_action']} ms, database "
-            f"{result['db_cpu_ms_per_action']} ms, load generator "
+            f"{result['db_cpu_ms_per_action']} ms, Redis {result['redis_cpu_ms_per_action']} ms, "
+            "load generator "
             f"{result['generator_cpu_ms_per_action']} ms (load average "
             f"{result['load_average_before']} -> {result['load_average_after']}, "
             f"{result['cpus']} CPUs)"

@@ -68,7 +68,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Run the game server (FastAPI on uvicorn) until interrupted."""
     from sengoku.server import serve
 
-    serve(host=args.host, port=args.port, db_url=args.db)
+    serve(host=args.host, port=args.port, db_url=args.db, pubsub_url=args.pubsub)
     return 0
 
 
@@ -222,6 +222,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument(
         "--db", metavar="URL", help="SQLAlchemy database URL (default: SQLite in the data dir)"
+    )
+    p.add_argument(
+        "--pubsub",
+        metavar="URL",
+        help="redis://host:port/db: run as one of several processes on a shared database "
+        "(default memory://, one process; docs/server.md)",
     )
     p.set_defaults(func=cmd_serve)
 

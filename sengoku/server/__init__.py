@@ -44,8 +44,14 @@ def default_db_url() -> str:
     return f"sqlite:///{folder / 'sengoku.db'}"
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None) -> None:
-    """Run the server until interrupted."""
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db_url: str | None = None,
+    pubsub_url: str | None = None,
+) -> None:
+    """Run the server until interrupted; ``pubsub_url`` (``redis://...``) makes it one of
+    several processes on the database ``db_url`` (docs/server.md)."""
     import gc
     import logging
 
@@ -61,6 +67,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None) 
     from sengoku.server.config import settings_from_env
 
     settings = settings_from_env(db_url or default_db_url())
+    if pubsub_url:
+        settings.pubsub_url = pubsub_url
     app = create_app(settings)
     # Fewer, cheaper garbage collections: the server holds many long-lived game states, and a
     # full collection over all of them stalls every game's round trip (p99 measured by

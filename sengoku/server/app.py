@@ -46,6 +46,8 @@ def create_app(settings: Settings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.get_running_loop().run_in_executor(None, migrate, engine)
         service = MatchService(settings, store)
+        if limits.shared is not None:  # several processes: seats' connections in Redis
+            service.turns.presence = limits.seat_presence
         holder["service"] = service
         app.state.service = service
         await service.start()
@@ -60,6 +62,7 @@ def create_app(settings: Settings) -> FastAPI:
             if expiry is not None:
                 expiry.cancel()
             await service.close()
+            await limits.aclose()
             engine.dispose()
 
     app = FastAPI(

@@ -89,12 +89,21 @@ def snapshot(live: Live, seat: int | None, now: float, short: bool = True) -> di
     }
 
 
+#: Tells the other server processes of a committed change: (the match, its event rows, and
+#: for an action the move rows and the match's stored columns, so they need not read them).
+Publish = Callable[
+    [Live, list[dict[str, Any]], list[dict[str, Any]] | None, dict[str, Any] | None], None
+]
+
+
 class Broadcaster:
-    """Subscribers of each match, and the delivery of its committed events to them."""
+    """Subscribers of each match, and the delivery of its committed events to them (and,
+    through ``publish``, to the other server processes' subscribers)."""
 
     def __init__(self, now: Callable[[], float], forget_if_done: Callable[[Live], None]) -> None:
         self._now = now
         self._forget_if_done = forget_if_done
+        self.publish: Publish = lambda _live, _rows, _moves, _values: None
 
     def snapshot(self, live: Live, seat: int | None, short: bool = True) -> dict[str, Any]:
         return snapshot(live, seat, self._now(), short)
@@ -108,11 +117,19 @@ class Broadcaster:
             if e["n"] > after and visible(e["audience"], seat)
         ]
 
-    def commit(self, live: Live, rows: list[dict[str, Any]]) -> None:
-        """Stored event rows become the match's events, and go out to its subscribers."""
+    def commit(
+        self,
+        live: Live,
+        rows: list[dict[str, Any]],
+        moves: list[dict[str, Any]] | None = None,
+        values: dict[str, Any] | None = None,
+    ) -> None:
+        """Stored event rows become the match's events, and go out to its subscribers here
+        and in the other processes (``moves`` and ``values``: what was stored with them)."""
         entries = event_entries(rows)
         live.events.extend(entries)
         self.send(live, entries)
+        self.publish(live, rows, moves, values)
 
     def send(self, live: Live, entries: list[dict[str, Any]]) -> None:
         snaps: dict[tuple[int | None, bool], dict[str, Any]] = {}

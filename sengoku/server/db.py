@@ -32,10 +32,13 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
+    or_,
     select,
     update,
 )
+from sqlalchemy import exc as sa_exc
 
 metadata = MetaData()
 
@@ -59,6 +62,9 @@ matches = Table(
     Column("rematch_id", String(32), nullable=True),
     #: SHA-256 of the owner token of a match no human plays (all-AI): it may stop the match.
     Column("owner_hash", String(64), nullable=True),
+    #: The server process (``nodes.id``) that runs the match's clock timer and AI turns
+    #: (several processes on one database: sengoku/server/cluster.py); null: none yet.
+    Column("node", String(64), nullable=True),
     Index("ix_matches_status", "status"),
     # The lists, newest first (``/api/records``, the lobby), read in index order: no sort.
     Index("ix_matches_created", "created_at", "id"),
@@ -106,7 +112,25 @@ events = Table(
     Column("payload", Text, nullable=False),
 )
 
+#: The server processes sharing the database, each with its last heartbeat: a match whose
+#: node has not beaten for ``Settings.node_ttl`` seconds is taken over by another.
+nodes = Table(
+    "nodes",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("heartbeat", Float, nullable=False),
+    Column("started_at", Float, nullable=False),
+)
+
 MIGRATIONS = Path(__file__).with_name("migrations")
+
+#: The PostgreSQL advisory lock that lets one process at a time run the migrations.
+MIGRATION_LOCK = 0x5E6C0C0
+
+
+class Conflict(Exception):
+    """Another process stored a change to the match first: an event (or move) number this
+    change meant to take is taken. Nothing of this change was stored."""
 
 
 #: SQLite's synchronous settings (https://sqlite.org/pragma.html#pragma_synchronous).
@@ -170,6 +194,10 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            # Several processes starting together: the first upgrades, the others wait here
+            # and then find nothing to do (the lock ends with the transaction).
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         cfg.attributes["connection"] = conn
         # "heads": migrations added side by side (each revising the same parent) all apply
         command.upgrade(cfg, "heads")
@@ -201,6 +229,23 @@ class Store:
             "event": str(self._insert_event),
             "clock": str(self._update_clock),
         }
+
+    @contextlib.contextmanager
+    def _conflict(self) -> Any:
+        """Turn a taken event or move number (a unique key: the optimistic check of several
+        processes writing one match) into :class:`Conflict`."""
+        dbapi_error = getattr(self.engine.dialect.dbapi, "IntegrityError", sa_exc.IntegrityError)
+        try:
+            yield
+        except (sa_exc.IntegrityError, dbapi_error) as exc:
+            orig = getattr(exc, "orig", exc)
+            # Only a taken key is a conflict; any other failed constraint stays a fault.
+            taken = getattr(orig, "sqlstate", None) == "23505" or getattr(
+                orig, "sqlite_errorname", ""
+            ) in ("SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE")
+            if not taken:
+                raise
+            raise Conflict(type(exc).__name__) from None
 
     @staticmethod
     def _params(compiled: Any, row: dict[str, Any]) -> Any:
@@ -243,7 +288,7 @@ class Store:
         match_values: dict[str, Any],
     ) -> None:
         """A player takes a seat: the seat, the events and the match's status, all or nothing."""
-        with self.engine.begin() as conn:
+        with self._conflict(), self.engine.begin() as conn:
             conn.execute(
                 update(seats)
                 .where(seats.c.match_id == match_id, seats.c.seat == seat)
@@ -273,7 +318,19 @@ class Store:
         match_values: dict[str, Any] | None = None,
         drop_moves_from: int | None = None,
     ) -> None:
-        """Append moves and events and update the match, all or nothing."""
+        """Append moves and events and update the match, all or nothing; :class:`Conflict`
+        when another process stored an event or move of the same number first."""
+        with self._conflict():
+            self._record_change(match_id, move_rows, event_rows, match_values, drop_moves_from)
+
+    def _record_change(
+        self,
+        match_id: str,
+        move_rows: list[dict[str, Any]],
+        event_rows: list[dict[str, Any]],
+        match_values: dict[str, Any] | None,
+        drop_moves_from: int | None,
+    ) -> None:
         if (
             drop_moves_from is None
             and match_values is not None
@@ -422,3 +479,96 @@ class Store:
             for r in rows:
                 r["seats"] = by_match.get(r["id"], [])
             return rows
+
+    # -- several processes on one database (sengoku/server/cluster.py) -------------------
+    def since(self, match_id: str, seq_from: int, n_after: int) -> dict[str, Any] | None:
+        """What a process holding the match up to move ``seq_from`` and event ``n_after``
+        lacks: the match row, its seats, the moves from ``seq_from`` and the later events."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(matches).where(matches.c.id == match_id)).mappings().first()
+            if row is None:
+                return None
+            seat_rows = conn.execute(
+                select(seats).where(seats.c.match_id == match_id).order_by(seats.c.seat)
+            ).mappings()
+            move_rows = conn.execute(
+                select(moves)
+                .where(moves.c.match_id == match_id, moves.c.seq >= seq_from)
+                .order_by(moves.c.seq)
+            ).mappings()
+            event_rows = conn.execute(
+                select(events)
+                .where(events.c.match_id == match_id, events.c.n > n_after)
+                .order_by(events.c.n)
+            ).mappings()
+            return {
+                "match": dict(row),
+                "seats": [dict(r) for r in seat_rows],
+                "moves": [dict(r) for r in move_rows],
+                "events": [dict(r) for r in event_rows],
+            }
+
+    def heartbeat(self, node: str, now: float) -> None:
+        """``node`` is alive at ``now`` (only the node itself writes its row)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(nodes).where(nodes.c.id == node).values(heartbeat=now))
+            if done.rowcount == 0:
+                conn.execute(insert(nodes).values(id=node, heartbeat=now, started_at=now))
+
+    def claim(
+        self, node: str, cutoff: float, match_ids: list[str] | None = None, limit: int = 50
+    ) -> list[str]:
+        """Make ``node`` the node of active matches whose node is none or has not beaten
+        since ``cutoff`` (of ``match_ids`` only, if given; at most ``limit``); the ids of the
+        matches it took (``RETURNING``: PostgreSQL, SQLite 3.35 or newer).
+
+        The outer condition repeats the check on the row itself, so when two processes claim
+        the same orphan at once the second finds it taken (PostgreSQL re-reads a row it
+        waited for) and leaves it."""
+        alive = select(nodes.c.id).where(nodes.c.heartbeat >= cutoff)
+        orphan = or_(matches.c.node.is_(None), matches.c.node.not_in(alive))
+        pick = select(matches.c.id).where(matches.c.status == "active", orphan)
+        if match_ids is not None:
+            pick = pick.where(matches.c.id.in_(match_ids))
+        pick = pick.order_by(matches.c.id).limit(limit)
+        with self.engine.begin() as conn:
+            taken = conn.execute(
+                update(matches)
+                .where(matches.c.id.in_(pick.scalar_subquery()), orphan)
+                .values(node=node)
+                .returning(matches.c.id)
+            )
+            return [r[0] for r in taken]
+
+    def heads(self, match_ids: list[str]) -> dict[str, tuple[str | None, int, int]]:
+        """Each match's node, last event number and number of moves, as stored (an action
+        may come without an event)."""
+        if not match_ids:
+            return {}
+        last = (
+            select(func.max(events.c.n))
+            .where(events.c.match_id == matches.c.id)
+            .correlate(matches)
+            .scalar_subquery()
+        )
+        played = (
+            select(func.max(moves.c.seq))
+            .where(moves.c.match_id == matches.c.id)
+            .correlate(matches)
+            .scalar_subquery()
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(matches.c.id, matches.c.node, last, played).where(
+                    matches.c.id.in_(match_ids)
+                )
+            )
+            return {
+                r[0]: (r[1], int(r[2] or 0), -1 if r[3] is None else int(r[3]) + 1) for r in rows
+            }
+
+    def release(self, node: str) -> None:
+        """``node`` stops: its matches are free for another at once, and it is forgotten."""
+        with self.engine.begin() as conn:
+            conn.execute(update(matches).where(matches.c.node == node).values(node=None))
+            conn.execute(delete(nodes).where(nodes.c.id == node))

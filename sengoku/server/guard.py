@@ -96,7 +96,7 @@ class GuardMiddleware:
         if problem is not None:
             await self._reply(send, 400, "bad_request", problem)
             return
-        wait = self.limits.take("http", client)
+        wait = await self.limits.check("http", client)
         if wait is not None:
             await self._limited(send, wait, "requests")
             return
@@ -104,7 +104,7 @@ class GuardMiddleware:
         path = str(scope.get("path", ""))
         kind = _kind_of(method, path)
         if kind is not None:
-            wait = self.limits.take(kind, client)
+            wait = await self.limits.check(kind, client)
             if wait is not None:
                 what = {"create": "new matches", "import": "imports", "replay": "replays"}
                 await self._limited(send, wait, what.get(kind, "actions"))
@@ -184,15 +184,16 @@ class GuardMiddleware:
         scope.setdefault("state", {})["client"] = client
         refusal = security.target_problem(scope)
         code = "bad_request"
+        ticket = None
         if refusal is None:
-            wait = self.limits.take("connect", client)
+            wait = await self.limits.check("connect", client)
             if wait is not None:
                 code = "rate_limited"
                 refusal = (
                     "too many connections opened from your address; "
                     f"try again in {max(1, round(wait))} s"
                 )
-            elif not self.limits.open_socket(client):
+            elif (ticket := await self.limits.open_ws(client)) is None:
                 code = "too_many_connections"
                 refusal = (
                     f"your address holds {self.settings.ws_per_client} open connections "
@@ -211,4 +212,5 @@ class GuardMiddleware:
         try:
             await self.app(scope, receive, send)
         finally:
-            self.limits.close_socket(client)
+            if ticket is not None:
+                await self.limits.close_ws(client, ticket)

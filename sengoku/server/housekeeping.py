@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from sengoku.core.game import event
 from sengoku.server.broadcast import event_rows
+from sengoku.server.persistence import StaleMatch
 
 if TYPE_CHECKING:
     from sengoku.server.service import MatchService
@@ -45,13 +46,16 @@ async def expire_waiting(service: MatchService) -> list[str]:
             rows = event_rows(
                 live, [event("expired", None, message="the match expired: nobody joined")]
             )
-            await service.db.run(
-                service.store.record_change,
-                live.id,
-                [],
-                rows,
-                {"status": "aborted", "close_reason": reason, "updated_at": now},
-            )
+            try:
+                await service.db.run(
+                    service.store.record_change,
+                    live.id,
+                    [],
+                    rows,
+                    {"status": "aborted", "close_reason": reason, "updated_at": now},
+                )
+            except StaleMatch:
+                continue  # another process changed it first (it catches up meanwhile)
             live.status = "aborted"
             live.close_reason = reason
             service.bus.commit(live, rows)

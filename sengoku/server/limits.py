@@ -11,6 +11,10 @@ kind: every HTTP request (``http``), match creation (``create``), record import 
 replays (``replay``), actions over HTTP or WebSocket (``action``), other WebSocket messages
 (``ws``) and WebSocket connections opened (``connect``). Open WebSocket connections per
 client are also capped (``Settings.ws_per_client``).
+
+With several server processes (``--pubsub redis://...``) the buckets and the counts live in
+Redis (``shared_limits.py``), so a client gains nothing by spreading over the processes; the
+local ones below serve one process, and every process while Redis is unreachable.
 """
 
 from __future__ import annotations
@@ -102,6 +106,81 @@ class ClientLimits:
         self.settings = settings
         self.buckets: OrderedDict[tuple[str, str], TokenBucket] = OrderedDict()
         self.sockets: dict[str, int] = {}
+        url = str(getattr(settings, "pubsub_url", "memory://"))
+        self.shared: Any = None
+        if url.startswith(("redis://", "rediss://", "unix://")):
+            from sengoku.server.shared_limits import SharedLimits
+
+            self.shared = SharedLimits(url)
+
+    # -- checks that count across every server process when they share Redis ---------------
+    async def check(self, kind: str, client: str) -> float | None:
+        """:meth:`take`, counted in Redis when several processes share it."""
+        if self.exempt(client):
+            return None
+        if self.shared is not None:
+            rate, burst = self.rates()[kind]
+            wait = await self.shared.take(kind, client, rate, burst)
+            if wait is not False:
+                return float(wait) if wait is not None else None
+        return self.take(kind, client)
+
+    async def open_ws(self, client: str) -> str | None:
+        """Count a WebSocket connection of ``client``: where it was counted ("shared",
+        "local"), or None (nothing counted) if the client holds too many already."""
+        if self.exempt(client):
+            return "exempt"
+        if self.shared is not None:
+            ok = await self.shared.open(f"ws:{client}", int(self.settings.ws_per_client))
+            if ok is not None:
+                return "shared" if ok else None
+        return "local" if self.open_socket(client) else None
+
+    async def close_ws(self, client: str, ticket: str) -> None:
+        if ticket == "shared":
+            await self.shared.close(f"ws:{client}")
+        elif ticket == "local":
+            self.close_socket(client)
+
+    async def open_spectator(self, match_id: str, watching_here: int) -> str | None:
+        """Count a spectator of ``match_id`` (``watching_here``: this process's): "shared",
+        "local", or None when the match has ``max_spectators`` already."""
+        cap = int(self.settings.max_spectators)
+        if self.shared is not None:
+            ok = await self.shared.open(f"spec:{match_id}", cap)
+            if ok is not None:
+                return "shared" if ok else None
+        return "local" if watching_here < cap else None
+
+    async def close_spectator(self, match_id: str, ticket: str | None) -> None:
+        if ticket == "shared":
+            await self.shared.close(f"spec:{match_id}")
+
+    # -- a seat's connections over every process (a claim that the opponent left) -------------
+    async def seat_connected(self, match_id: str, seat: int) -> bool:
+        """Count a connection of ``seat``; whether it was counted in Redis."""
+        if self.shared is None:
+            return False
+        return bool(await self.shared.open(f"seat:{match_id}:{seat}", 1 << 30))
+
+    async def seat_left(self, match_id: str, seat: int, counted: bool, now: float) -> None:
+        if self.shared is not None and counted:
+            await self.shared.close(f"seat:{match_id}:{seat}")
+            await self.shared.stamp(f"seen:{match_id}:{seat}", now)
+
+    async def seat_presence(self, match_id: str, seat: int) -> tuple[int, float | None] | None:
+        """The seat's open connections in every process and when its last one closed; None
+        without Redis (the process's own counts are all there is)."""
+        if self.shared is None:
+            return None
+        count = await self.shared.count(f"seat:{match_id}:{seat}")
+        if count is None:
+            return None
+        return count, await self.shared.read_stamp(f"seen:{match_id}:{seat}")
+
+    async def aclose(self) -> None:
+        if self.shared is not None:
+            await self.shared.aclose()
 
     def rates(self) -> Mapping[str, tuple[float, float]]:
         s = self.settings

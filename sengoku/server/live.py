@@ -113,6 +113,9 @@ class Live:
     owner_hash: str | None = None
     #: When somebody last looked at the match (all-AI matches stop when nobody does).
     watched_at: float = 0.0
+    #: The server process that runs its clock timer and AI turns (``matches.node``; several
+    #: processes on one database, sengoku/server/cluster.py), as last read or claimed.
+    node: str | None = None
     #: The state the caches below were computed for.
     legal_state: State | None = None
     #: Its legal actions with their canonical notation, and by that exact text.

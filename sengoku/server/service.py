@@ -32,6 +32,7 @@ from typing import Any
 from sengoku.core.registry import list_games, load_game
 from sengoku.server.ai_turns import AiTurns
 from sengoku.server.broadcast import Broadcaster
+from sengoku.server.cluster import Cluster
 from sengoku.server.db import Store
 from sengoku.server.errors import ApiError
 from sengoku.server.live import (
@@ -46,6 +47,7 @@ from sengoku.server.live import (
 )
 from sengoku.server.offers import Offers
 from sengoku.server.persistence import Persistence
+from sengoku.server.pubsub import make_pubsub
 from sengoku.server.records import MAX_IMPORT_ACTIONS, Records
 from sengoku.server.seats import Seats
 from sengoku.server.settings import Settings
@@ -92,6 +94,8 @@ class MatchService:
             settings.work_timeout,
         )
         self.records = Records(self.db, self.heavy)
+        #: This process among several on one database (sengoku/server/cluster.py).
+        self.cluster = Cluster(self, make_pubsub(settings.pubsub_url))
 
     # -- what the collaborators share ----------------------------------------------------
     @property
@@ -108,8 +112,13 @@ class MatchService:
 
     # -- life cycle -------------------------------------------------------------------
     async def start(self) -> None:
-        """Load the games, then resume every unfinished match from its seed and moves."""
+        """Load the games, then resume every unfinished match from its seed and moves (one
+        of several processes: the matches whose node stopped, in the heartbeat rounds)."""
         await self.db.run(self._preload_games)
+        await self.cluster.start()
+        if self.cluster.shared:
+            await self.cluster.round()
+            return
         ids = await self.db.run(self.db.store.ids_with_status, LIVE_STATUSES)
         for match_id in ids:
             live = await self.get(match_id)
@@ -136,6 +145,7 @@ class MatchService:
                 sub.queue.put_nowait(None)
         for task in list(self._tasks):
             task.cancel()
+        await self.cluster.close()
         self.ai.shutdown()
         self.work.shutdown()
         self.db.close()
@@ -271,6 +281,11 @@ class MatchService:
             live.timer = None
         if live.status != "active" or live.state is None:
             self.db.forget_if_done(live)
+            return
+        if not self.cluster.owns(live):
+            # another process runs its clock timer and AI turns (or will, once claimed)
+            if live.ai_task is not None:
+                self.ai.cancel(live)
             return
         if self.settings.timers and live.clocks is not None:
             deadline = live.clocks.deadline()

@@ -76,3 +76,12 @@ class Settings:
     db_lock_timeout: float = 10.0
     #: Arm real timers for clock flags (tests with a fake clock turn this off).
     timers: bool = True
+    #: Where committed changes are published to the other server processes:
+    #: ``memory://`` (one process, the default) or ``redis://host:port/db``. Any other value
+    #: makes this process one of several on a shared database (sengoku/server/cluster.py).
+    pubsub_url: str = "memory://"
+    #: Several processes: seconds between a process's heartbeats (and its look at the
+    #: database for changes it was not told of), and the seconds without one after which
+    #: another process takes over the clocks and AI turns of its matches.
+    node_beat: float = 1.0
+    node_ttl: float = 5.0

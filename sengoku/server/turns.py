@@ -9,7 +9,7 @@ numbered events to storage, and only then replace the live state and broadcast.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sengoku.core.game import SengokuError, State, event
@@ -18,9 +18,15 @@ from sengoku.server.clocks import Clocks
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
 from sengoku.server.live import Live, engine_fault
-from sengoku.server.persistence import Persistence, clock_json
+from sengoku.server.persistence import Persistence, StaleMatch, clock_json
 
 log = logging.getLogger("sengoku.server")
+
+#: (match id, seat) -> its open connections in every process and when the last closed.
+Presence = Callable[[str, int], Awaitable[tuple[int, float | None] | None]]
+
+#: Refusals of an action that a process behind the database may give wrongly.
+REJUDGED = frozenset({"stale", "not_your_turn", "ai_seat"})
 
 
 class Turns:
@@ -33,6 +39,11 @@ class Turns:
         self.bus = bus
         self.settings = db.settings
         self._after_change = after_change
+        #: Several processes share the database (their copies of a match may be behind).
+        self.shared = db.settings.pubsub_url != "memory://"
+        #: A seat's connections in every process and when its last one closed (set where
+        #: the processes share Redis: sengoku/server/limits.py); None: this process's own.
+        self.presence: Presence | None = None
 
     def now(self) -> float:
         return self.settings.now()
@@ -81,99 +92,136 @@ class Turns:
     ) -> dict[str, Any]:
         """Play ``text`` for ``seat``. A retry is never applied twice: ``ply`` (the number of
         actions the client saw) makes it stale, and a ``client_id`` seen before for this seat
-        answers with the match as it is, marked ``duplicate``. One of the two is required."""
+        answers with the match as it is, marked ``duplicate``. One of the two is required.
+
+        With several server processes on one database, this process's copy of the match may
+        be behind: a client that saw a later ply, or a commit that finds its move or event
+        number taken (``StaleMatch``), makes it catch up from the database and try once more
+        (the second try then judges the action on the match as stored)."""
         async with live.lock:
-            if client_id is not None and client_id in live.action_ids:
-                i = live.action_ids.index(client_id)
-                if live.action_seats[i] != seat:
-                    raise ApiError(
-                        409, "id_used", "this action id was used by another seat; use a new one"
-                    )
-                snap = self.bus.snapshot(live, seat)
-                snap["duplicate"] = {"ply": i, "action": live.actions[i]}
-                return snap
-            await self.check_flag(live)
-            state = self.require_active(live)
-            if turn is not None and turn != live.turn:
-                raise ApiError(409, "stale", "the position changed while the AI was thinking")
-            if ply is not None and ply != live.ply:
-                raise ApiError(
-                    409,
-                    "stale",
-                    f"stale action: it was meant for ply {ply}, but {live.ply} actions have "
-                    "been played; fetch the match again",
-                )
-            if state.current_player != seat:
-                raise ApiError(
-                    409,
-                    "not_your_turn",
-                    f"it is not your turn: seat {state.current_player} is to act",
-                )
-            if live.seats[seat].kind == "ai" and not by_ai:
-                raise ApiError(403, "ai_seat", "this seat is played by the AI")
             try:
-                live.legal()
-                exact = live.legal_by_text.get(text.strip())
-                action = exact if exact is not None else live.game.parse_action(state, text)
-                after = state.clone()
-                game_events = after.apply(action)
-            except SengokuError as exc:
-                raise ApiError(422, "illegal_action", str(exc)) from None
-            except Exception as exc:  # an engine fault: the match stays as it was
-                raise engine_fault(live, "the action", exc) from None
-            if ply is None and client_id is None:
-                raise ApiError(
-                    422,
-                    "missing_ply",
-                    "an action needs 'ply' (the number of actions you have seen) or 'id' (a "
-                    "key of your own, unique to this action), so that a retry is never "
-                    "applied twice",
-                )
-            now = self.now()
-            notation = str(action)
-            clocks_after = self._clocks_after(live, seat, after, now)
-            outcome = after.outcome()
-            move = {
-                "match_id": live.id,
-                "seq": live.seq,
-                "kind": "action",
-                "seat": seat,
-                "action": notation,
-                "reason": None,
-                "at": now,
-                "clocks": dumps(clocks_after.to_json()) if clocks_after else None,
-                "client_id": client_id,
-            }
-            rows = event_rows(live, game_events)
-            for r in rows:
-                r["ply"] = live.ply + 1
-            values: dict[str, Any] = {"updated_at": now}
-            if outcome is not None:
-                values["status"] = "finished"
-                values["result"] = dumps(outcome.to_json())
-            old_clocks = live.clocks
-            live.clocks = clocks_after
-            try:
-                values["clock"] = clock_json(live)
-                await self.db.run(self.db.store.record_change, live.id, [move], rows, values)
-            except BaseException:
-                live.clocks = old_clocks
-                raise
-            live.state = after
-            live.turn += 1
-            live.actions.append(notation)
-            live.action_seats.append(seat)
-            live.action_ids.append(client_id)
-            live.seq += 1
-            live.takeback = None
-            if outcome is not None:
-                live.status = "finished"
-                live.result = outcome.to_json()
-            self.bus.commit(live, rows)
-            log.debug("match %s: seat %d played ply %d", live.id, seat, live.ply)
-            snap = self.bus.snapshot(live, seat)
+                snap = await self._act(live, seat, text, ply, by_ai, client_id, turn)
+            except ApiError as exc:
+                # Refused on what this process holds, which may be behind the database (with
+                # several processes): judge once more on the stored match, if it is newer.
+                behind = self.shared and (exc.code in REJUDGED or exc.code.startswith("match_"))
+                if not (isinstance(exc, StaleMatch) or behind):
+                    raise
+                if not await self.catch_up(live):
+                    raise
+                snap = await self._act(live, seat, text, ply, by_ai, client_id, turn)
         self._after_change(live)
         return snap
+
+    async def catch_up(self, live: Live) -> bool:
+        """Bring ``live`` up to the database and tell this process's subscribers (the caller
+        holds the lock); whether anything was new."""
+        entries = await self.db.catch_up(live)
+        if entries is None:
+            return False
+        self.bus.send(live, entries)
+        return True
+
+    async def _act(
+        self,
+        live: Live,
+        seat: int,
+        text: str,
+        ply: int | None,
+        by_ai: bool,
+        client_id: str | None,
+        turn: int | None,
+    ) -> dict[str, Any]:
+        """``act`` under the match's lock: check, apply to a clone, commit, broadcast."""
+        if client_id is not None and client_id in live.action_ids:
+            i = live.action_ids.index(client_id)
+            if live.action_seats[i] != seat:
+                raise ApiError(
+                    409, "id_used", "this action id was used by another seat; use a new one"
+                )
+            snap = self.bus.snapshot(live, seat)
+            snap["duplicate"] = {"ply": i, "action": live.actions[i]}
+            return snap
+        await self.check_flag(live)
+        state = self.require_active(live)
+        if turn is not None and turn != live.turn:
+            raise ApiError(409, "stale", "the position changed while the AI was thinking")
+        if ply is not None and ply != live.ply:
+            raise ApiError(
+                409,
+                "stale",
+                f"stale action: it was meant for ply {ply}, but {live.ply} actions have "
+                "been played; fetch the match again",
+            )
+        if state.current_player != seat:
+            raise ApiError(
+                409,
+                "not_your_turn",
+                f"it is not your turn: seat {state.current_player} is to act",
+            )
+        if live.seats[seat].kind == "ai" and not by_ai:
+            raise ApiError(403, "ai_seat", "this seat is played by the AI")
+        try:
+            live.legal()
+            exact = live.legal_by_text.get(text.strip())
+            action = exact if exact is not None else live.game.parse_action(state, text)
+            after = state.clone()
+            game_events = after.apply(action)
+        except SengokuError as exc:
+            raise ApiError(422, "illegal_action", str(exc)) from None
+        except Exception as exc:  # an engine fault: the match stays as it was
+            raise engine_fault(live, "the action", exc) from None
+        if ply is None and client_id is None:
+            raise ApiError(
+                422,
+                "missing_ply",
+                "an action needs 'ply' (the number of actions you have seen) or 'id' (a "
+                "key of your own, unique to this action), so that a retry is never "
+                "applied twice",
+            )
+        now = self.now()
+        notation = str(action)
+        clocks_after = self._clocks_after(live, seat, after, now)
+        outcome = after.outcome()
+        move = {
+            "match_id": live.id,
+            "seq": live.seq,
+            "kind": "action",
+            "seat": seat,
+            "action": notation,
+            "reason": None,
+            "at": now,
+            "clocks": dumps(clocks_after.to_json()) if clocks_after else None,
+            "client_id": client_id,
+        }
+        rows = event_rows(live, game_events)
+        for r in rows:
+            r["ply"] = live.ply + 1
+        values: dict[str, Any] = {"updated_at": now}
+        if outcome is not None:
+            values["status"] = "finished"
+            values["result"] = dumps(outcome.to_json())
+        old_clocks = live.clocks
+        live.clocks = clocks_after
+        try:
+            values["clock"] = clock_json(live)
+            await self.db.run(self.db.store.record_change, live.id, [move], rows, values)
+        except BaseException:
+            live.clocks = old_clocks
+            raise
+        live.state = after
+        live.turn += 1
+        live.actions.append(notation)
+        live.action_seats.append(seat)
+        live.action_ids.append(client_id)
+        live.seq += 1
+        live.takeback = None
+        if outcome is not None:
+            live.status = "finished"
+            live.result = outcome.to_json()
+        self.bus.commit(live, rows, [move], values)
+        log.debug("match %s: seat %d played ply %d", live.id, seat, live.ply)
+        return self.bus.snapshot(live, seat)
 
     def _clocks_after(self, live: Live, mover: int, after: State, now: float) -> Clocks | None:
         if live.clocks is None or live.clock_spec is None:
@@ -307,11 +355,21 @@ class Turns:
                     "a win can be claimed only while an absent human opponent is to act",
                 )
             gone = [s for s in live.seats if s.seat == to_act and s.connections == 0]
-            ready = [s for s in gone if now - s.last_seen >= self.settings.claim_after]
+            left_at = {s.seat: s.last_seen for s in gone}
+            if gone and self.presence is not None:
+                # several processes: the opponent may be connected to another one
+                shared = await self.presence(live.id, to_act)
+                if shared is not None:
+                    count, seen = shared
+                    if count > 0:
+                        gone = []
+                    elif seen is not None:
+                        left_at[to_act] = max(left_at[to_act], seen)
+            ready = [s for s in gone if now - left_at[s.seat] >= self.settings.claim_after]
             if not ready:
                 if not gone:
                     raise ApiError(409, "opponent_connected", "your opponent is connected")
-                wait = min(self.settings.claim_after - (now - s.last_seen) for s in gone)
+                wait = min(self.settings.claim_after - (now - left_at[s.seat]) for s in gone)
                 raise ApiError(
                     409,
                     "too_soon",

@@ -78,9 +78,13 @@ async def websocket_session(
         await fail(exc.code, exc.message, 4401)
         return
     short = hello.get("short", True) is not False
+    limits: ClientLimits = ws.app.state.limits
+    spectator = None
     if seat is None:
+        # counted over every server process when they share Redis
         watching = sum(1 for sub in live.subscribers if sub.seat is None)
-        if watching >= settings.max_spectators:
+        spectator = await limits.open_spectator(live.id, watching)
+        if spectator is None:
             await fail(
                 "too_many_spectators",
                 f"this match has {settings.max_spectators} spectators already; "
@@ -88,6 +92,26 @@ async def websocket_session(
                 4429,
             )
             return
+    # a seat's connections count over every process (a claim asks whether it is connected)
+    counted = seat is not None and await limits.seat_connected(live.id, seat)
+    try:
+        await _session(service, settings, ws, live, seat, after, short)
+    finally:
+        await limits.close_spectator(live.id, spectator)
+        if seat is not None:
+            await limits.seat_left(live.id, seat, counted, service.now())
+
+
+async def _session(
+    service: MatchService,
+    settings: Settings,
+    ws: WebSocket,
+    live: Live,
+    seat: int | None,
+    after: int,
+    short: bool,
+) -> None:
+    """The connection once admitted: what it missed, then messages both ways."""
     async with live.lock:
         sub = service.subscribe(live, seat, after, short)
     await ws.send_json({"type": "welcome", "seat": seat, "last_event": len(live.events)})
@@ -110,7 +134,7 @@ async def websocket_session(
             if frame["type"] == "websocket.disconnect":
                 break
             text = frame.get("text")
-            if limits.take("ws", client) is not None:
+            if await limits.check("ws", client) is not None:
                 sub.queue.put_nowait(
                     {"type": "refused", "code": "rate_limited", "reason": "too many messages"}
                 )
@@ -123,7 +147,7 @@ async def websocket_session(
             if isinstance(msg, str):
                 sub.queue.put_nowait({"type": "refused", "code": "bad_message", "reason": msg})
                 continue
-            if msg["type"] == "action" and limits.take("action", client) is not None:
+            if msg["type"] == "action" and await limits.check("action", client) is not None:
                 sub.queue.put_nowait(
                     {
                         "type": "refused",

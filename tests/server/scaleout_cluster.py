@@ -1,0 +1,206 @@
+"""Real components for the scale-out tests: a Redis server on a private loopback port, and
+several ``sengoku serve`` processes on one PostgreSQL database with ``--pubsub redis://``.
+
+Redis comes from Debian's ``redis-server`` package (``make system-packages`` installs it);
+when it is missing the tests fail with a message saying so, they never skip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from real_server import ROOT, free_port
+from websockets.sync.client import ClientConnection, connect
+
+
+def redis_binary() -> str:
+    found = shutil.which("redis-server") or (
+        "/usr/bin/redis-server" if Path("/usr/bin/redis-server").exists() else None
+    )
+    if found is None:
+        raise AssertionError(
+            "redis-server is missing: run `make system-packages` (it installs Debian's "
+            "redis-server package) before the scale-out tests"
+        )
+    return found
+
+
+class Redis:
+    """``redis-server`` on a free loopback port, without persistence; restartable."""
+
+    def __init__(self) -> None:
+        self.binary = redis_binary()
+        self.port = free_port()
+        self.folder = Path(tempfile.mkdtemp(prefix="sengoku-redis-"))
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+            + ["--appendonly", "no", "--dir", str(self.folder), "--protected-mode", "yes"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 20
+        while self.command("PING") not in ("PONG", True):
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                self.close()  # never leave a server behind
+                raise AssertionError("redis-server did not start")
+            time.sleep(0.05)
+
+    def command(self, *args: str) -> Any:
+        import redis
+
+        try:
+            with redis.Redis(port=self.port, socket_timeout=2, decode_responses=True) as r:
+                return r.execute_command(*args)
+        except redis.exceptions.ConnectionError:
+            return None
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+        self.proc = None
+
+    def close(self) -> None:
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class Node:
+    """One ``sengoku serve`` process of the cluster."""
+
+    def __init__(self, db_url: str, pubsub_url: str, folder: Path, env: dict[str, str]) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = folder / f"node-{self.port}.log"
+        self.log = self.log_path.open("wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sengoku", "serve", "--port", str(self.port)]
+            + ["--db", db_url, "--pubsub", pubsub_url],
+            cwd=folder,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", **env},
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        self.http = httpx.Client(base_url=self.base, timeout=30)
+
+    def wait_ready(self, deadline: float) -> None:
+        while True:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"a server exited:\n{self.logs()}")
+            try:
+                if self.http.get("/healthz").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(f"a server did not start:\n{self.logs()}")
+            time.sleep(0.1)
+
+    def logs(self) -> str:
+        self.log.flush()
+        return self.log_path.read_text(errors="replace")
+
+    def ws(self, match_id: str) -> ClientConnection:
+        return connect(f"ws://127.0.0.1:{self.port}/ws/matches/{match_id}", open_timeout=20)
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        self.http.close()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+@contextmanager
+def nodes(db_url: str, pubsub_url: str, count: int, **env: str) -> Iterator[list[Node]]:
+    """``count`` server processes started together (their migrations race: one runs them)."""
+    folder = Path(tempfile.mkdtemp(prefix="sengoku-nodes-"))
+    started = [Node(db_url, pubsub_url, folder, env) for _ in range(count)]
+    try:
+        deadline = time.monotonic() + 90
+        for node in started:
+            node.wait_ready(deadline)
+        yield started
+    finally:
+        for node in started:
+            node.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class Watcher:
+    """A WebSocket connection (a seat's, or a spectator's) and everything it received."""
+
+    def __init__(self, node: Node, match_id: str, token: str | None) -> None:
+        self.conn = node.ws(match_id).__enter__()  # a plain connection, not a with block
+        self.conn.send(json.dumps({"type": "hello", "token": token, "after": 0}))
+        self.events: list[dict[str, Any]] = []
+        self.state: dict[str, Any] = {}
+        self.replies: list[dict[str, Any]] = []
+
+    def pump(self, timeout: float) -> bool:
+        """Read one message (False if none came within ``timeout``)."""
+        try:
+            msg = json.loads(self.conn.recv(timeout=timeout))
+        except TimeoutError:
+            return False
+        if msg["type"] == "event":
+            self.events.append(msg)
+        elif msg["type"] == "state":
+            self.state = msg
+        elif msg["type"] in ("ack", "refused"):
+            self.replies.append(msg)
+        return True
+
+    def until(self, test: Callable[[dict[str, Any]], bool], timeout: float = 20) -> dict[str, Any]:
+        """The first state (the current one included) that passes ``test``."""
+        deadline = time.monotonic() + timeout
+        while not (self.state and test(self.state)):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no such state in {timeout} s; last: {self.state}")
+            self.pump(min(left, 1.0))
+        return self.state
+
+    def act(self, action: str, ply: int, ref: str) -> dict[str, Any]:
+        """Send an action and wait for its ack (or refusal)."""
+        self.conn.send(json.dumps({"type": "action", "action": action, "ply": ply, "id": ref}))
+        deadline = time.monotonic() + 20
+        while True:
+            for reply in self.replies:
+                if reply.get("id") == ref:
+                    self.replies.remove(reply)
+                    return reply
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no reply to action {ref}")
+            self.pump(1.0)
+
+    def close(self) -> None:
+        self.conn.close()

@@ -1,0 +1,325 @@
+"""Three server processes on one PostgreSQL database and one Redis (real components: a
+throw-away cluster and ``redis-server`` on private loopback ports).
+
+Players of one game are connected to different processes over WebSocket and a spectator to
+a third; two processes are sent conflicting moves at once; Redis restarts; and the process
+that runs a game's clock and AI turn is killed with SIGKILL while the AI thinks.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+from scaleout_cluster import Node, Redis, Watcher, nodes
+from test_server_postgres import cluster
+from websockets.exceptions import ConnectionClosed
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture(scope="module")
+def pg() -> Iterator[str]:
+    with cluster(fsync=False) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def redis_server() -> Iterator[Redis]:
+    server = Redis()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture(scope="module")
+def three(pg: str, redis_server: Redis) -> Iterator[list[Node]]:
+    with nodes(
+        pg,
+        redis_server.url,
+        3,
+        SENGOKU_NODE_BEAT="0.3",
+        SENGOKU_NODE_TTL="2",
+        SENGOKU_LIMIT_EXEMPT="127.0.0.1",
+        SENGOKU_AI_WORKERS="1",
+        # for the shared limits: clients named by a trusted proxy's header are not exempt
+        SENGOKU_TRUSTED_PROXIES="127.0.0.1",
+        SENGOKU_CREATE_RATE="0.001",
+        SENGOKU_CREATE_BURST="4",
+        SENGOKU_MAX_SPECTATORS="2",
+        SENGOKU_CLAIM_AFTER="1",
+    ) as started:
+        yield started
+
+
+def _create(node: Node, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    r = node.http.post("/api/matches", json={"game": "gungi", "seats": seats, **extra})
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def _consecutive(events: list[dict[str, Any]]) -> None:
+    numbers = [e["n"] for e in events]
+    assert numbers == list(range(1, len(numbers) + 1)), numbers
+
+
+def test_players_on_two_processes_and_a_spectator_on_a_third(three: list[Node]) -> None:
+    a, b, c = three
+    created = _create(a, [{"kind": "local"}, {"kind": "local"}])
+    mid, tokens = created["match"]["id"], created["tokens"]
+    seats = [Watcher(a, mid, tokens["0"]), Watcher(b, mid, tokens["1"])]
+    spectator = Watcher(c, mid, None)
+    try:
+        for ply in range(8):
+            mover = next(s for s in seats if s.until(lambda st, p=ply: st["ply"] == p)["legal"])
+            state = mover.state
+            assert state["to_act"] == state["you"]
+            reply = mover.act(state["legal"][0]["action"], ply, f"p{ply}")
+            assert reply["type"] == "ack", reply
+            # the other seat, on the other process, sees the move
+            other = seats[1 - state["you"]]
+            other.until(lambda st, p=ply: st["ply"] == p + 1, timeout=10)
+        final = spectator.until(lambda st: st["ply"] == 8, timeout=10)
+        _consecutive(spectator.events)
+        assert spectator.events[-1]["n"] == final["last_event"]
+        stored = c.http.get(f"/api/matches/{mid}").json()
+        assert stored["ply"] == 8
+    finally:
+        for w in [*seats, spectator]:
+            w.close()
+
+
+def test_conflicting_moves_on_two_processes_one_wins(three: list[Node]) -> None:
+    a, b, c = three
+    created = _create(a, [{"kind": "local"}, {"kind": "local"}])
+    mid, tokens = created["match"]["id"], created["tokens"]
+    wins = 0
+    for ply in range(6):
+        snap = c.http.get(f"/api/matches/{mid}", headers=_auth(tokens["0"])).json()
+        if snap["to_act"] != 0:
+            snap = c.http.get(f"/api/matches/{mid}", headers=_auth(tokens["1"])).json()
+        token = tokens[str(snap["to_act"])]
+        assert snap["ply"] == ply and len(snap["legal"]) >= 2
+        moves = [snap["legal"][0]["action"], snap["legal"][-1]["action"]]
+        results: list[httpx.Response] = []
+        go = threading.Barrier(2)
+
+        def send(
+            node: Node,
+            action: str,
+            token: str = token,
+            ply: int = ply,
+            go: threading.Barrier = go,
+            results: list[httpx.Response] = results,
+        ) -> None:
+            go.wait()
+            results.append(
+                node.http.post(
+                    f"/api/matches/{mid}/actions",
+                    json={"action": action, "ply": ply},
+                    headers=_auth(token),
+                )
+            )
+
+        threads = [
+            threading.Thread(target=send, args=(node, action))
+            for node, action in zip((a, b), moves, strict=True)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        codes = sorted(r.status_code for r in results)
+        assert codes == [200, 409], [r.text for r in results]
+        loser = next(r for r in results if r.status_code == 409)
+        assert loser.json()["error"]["code"] in {"stale", "conflict"}
+        wins += 1
+    record = c.http.get(f"/api/matches/{mid}").json()
+    assert record["ply"] == wins == 6
+
+
+def test_limits_and_spectator_caps_count_over_every_process(three: list[Node]) -> None:
+    proxied = {"X-Forwarded-For": "203.0.113.9"}
+    codes = []
+    for i in range(7):
+        r = three[i % 3].http.post(
+            "/api/matches",
+            json={"game": "gungi", "seats": [{"kind": "local"}, {"kind": "local"}]},
+            headers=proxied,
+        )
+        codes.append(r.status_code)
+    # a burst of 4 creations for that client in all, not 4 per process
+    assert codes == [201] * 4 + [429] * 3, codes
+    created = _create(three[0], [{"kind": "local"}, {"kind": "local"}])
+    mid = created["match"]["id"]
+    watchers = [Watcher(three[0], mid, None), Watcher(three[1], mid, None)]
+    try:
+        for w in watchers:
+            w.until(lambda st: st["status"] == "active")
+        with three[2].ws(mid) as third:
+            third.send('{"type": "hello", "after": 0}')
+            refusal = json.loads(third.recv(timeout=10))
+            assert refusal["code"] == "too_many_spectators", refusal
+        watchers.pop().close()
+        deadline = time.monotonic() + 10
+        while True:  # the slot is given back once the closed connection is noticed
+            late = Watcher(three[2], mid, None)
+            try:
+                late.until(lambda st: st["status"] == "active", timeout=5)
+                break
+            except (AssertionError, ConnectionClosed):
+                assert time.monotonic() < deadline, "the spectator slot was not given back"
+                time.sleep(0.2)
+            finally:
+                late.close()
+    finally:
+        for w in watchers:
+            w.close()
+
+
+def test_a_claim_sees_the_opponent_connected_to_another_process(three: list[Node]) -> None:
+    a, b, _c = three
+    created = _create(a, [{"kind": "local"}, {"kind": "local"}])
+    mid, tokens = created["match"]["id"], created["tokens"]
+    snap = a.http.get(f"/api/matches/{mid}", headers=_auth(tokens["0"])).json()
+    mover = "0" if snap["legal"] else "1"
+    waiting = "1" if mover == "0" else "0"
+    snap = a.http.get(f"/api/matches/{mid}", headers=_auth(tokens[mover])).json()
+    r = a.http.post(
+        f"/api/matches/{mid}/actions",
+        json={"action": snap["legal"][0]["action"], "ply": 0},
+        headers=_auth(tokens[mover]),
+    )
+    assert r.status_code == 200, r.text
+    # the seat to act is connected to b only; a must not let its opponent claim the win
+    opponent = Watcher(b, mid, tokens[waiting])
+    try:
+        opponent.until(lambda st: st["ply"] == 1)
+        time.sleep(1.5)  # past SENGOKU_CLAIM_AFTER
+        r = a.http.post(f"/api/matches/{mid}/claim", headers=_auth(tokens[mover]))
+        assert r.status_code == 409, r.text
+        assert r.json()["error"]["code"] == "opponent_connected"
+    finally:
+        opponent.close()
+    deadline = time.monotonic() + 10
+    while True:  # once the opponent has been gone long enough, the claim wins
+        r = a.http.post(f"/api/matches/{mid}/claim", headers=_auth(tokens[mover]))
+        if r.status_code == 200:
+            break
+        assert r.json()["error"]["code"] in {"opponent_connected", "too_soon"}, r.text
+        assert time.monotonic() < deadline, r.text
+        time.sleep(0.3)
+    assert r.json()["result"]["reason"] == "abandoned"
+
+
+def test_redis_restart_processes_recover_and_resync(three: list[Node], redis_server: Redis) -> None:
+    a, b, c = three
+    created = _create(b, [{"kind": "local"}, {"kind": "local"}])
+    mid, tokens = created["match"]["id"], created["tokens"]
+    spectator = Watcher(c, mid, None)
+    try:
+        spectator.until(lambda st: st["status"] == "active")
+
+        def play(node: Node, ply: int) -> None:
+            for seat in ("0", "1"):
+                snap = node.http.get(f"/api/matches/{mid}", headers=_auth(tokens[seat])).json()
+                if snap["legal"]:
+                    r = node.http.post(
+                        f"/api/matches/{mid}/actions",
+                        json={"action": snap["legal"][0]["action"], "ply": ply},
+                        headers=_auth(tokens[seat]),
+                    )
+                    assert r.status_code == 200, r.text
+                    return
+            raise AssertionError("nobody is to act")
+
+        play(a, 0)
+        spectator.until(lambda st: st["ply"] == 1, timeout=5)
+        redis_server.stop()
+        play(a, 1)  # while Redis is down: the spectator's process finds it in the database
+        spectator.until(lambda st: st["ply"] == 2, timeout=10)
+        redis_server.start()
+        deadline = time.monotonic() + 15
+        while redis_server.command("PUBSUB", "NUMSUB", "sengoku:changes")[1] != 3:
+            assert time.monotonic() < deadline, "the processes did not subscribe again"
+            time.sleep(0.1)
+        play(b, 2)
+        seen = spectator.until(lambda st: st["ply"] == 3, timeout=5)
+        _consecutive(spectator.events)
+        assert spectator.events[-1]["n"] == seen["last_event"]
+        for node in three:  # each process has it (a read may lag a message by a moment)
+            deadline = time.monotonic() + 5
+            while node.http.get(f"/api/matches/{mid}").json()["ply"] != 3:
+                assert time.monotonic() < deadline, "a process did not catch up"
+                time.sleep(0.05)
+    finally:
+        spectator.close()
+
+
+def _node_of(pg: str, mid: str) -> str:
+    with psycopg.connect(pg.replace("postgresql+psycopg://", "postgresql://")) as conn:
+        row = conn.execute("SELECT node FROM matches WHERE id = %s", (mid,)).fetchone()
+    assert row is not None and row[0], "nobody runs the match"
+    return str(row[0])
+
+
+def test_sigkill_of_the_process_running_clocks_and_ai(pg: str, three: list[Node]) -> None:
+    a, b, c = three
+    # A human against an AI that thinks 2 s per decision, on a 12 s clock each.
+    created = _create(
+        a,
+        [{"kind": "local"}, {"kind": "ai", "agent": "mcts:seconds=2"}],
+        clock={"type": "fischer", "initial": 12, "increment": 0},
+    )
+    mid, token = created["match"]["id"], created["tokens"]["0"]
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            owner_node = _node_of(pg, mid)
+            break
+        except AssertionError:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    owner = next(n for n in three if f"-{n.proc.pid}-" in owner_node)
+    others = [n for n in three if n is not owner]
+    human = Watcher(others[0], mid, token)
+    spectator = Watcher(others[1], mid, None)
+    acked = []
+    try:
+        state = human.until(lambda st: st["status"] == "active" and st["to_act"] == 0)
+        reply = human.act(state["legal"][0]["action"], state["ply"], "h0")
+        assert reply["type"] == "ack", reply
+        acked.append(state["legal"][0]["action"])
+        human_ply = state["ply"] + 1
+        time.sleep(0.5)  # the owner has heard of the move and its AI is thinking
+        owner.kill()
+        assert human.state["ply"] == human_ply, "the AI answered before its process was killed"
+        # Another process takes the match over, and its AI plays.
+        after_ai = spectator.until(
+            lambda st: st["ply"] > human_ply and st["to_act"] == 0, timeout=20
+        )
+        assert _node_of(pg, mid) != owner_node
+        # The human's clock runs on: nobody touches the match, yet its flag falls (on the
+        # new owner's timer) within the 12 s the human had.
+        left = after_ai["clocks"]["remaining"][0]
+        started = time.monotonic()
+        final = spectator.until(lambda st: st["status"] == "finished", timeout=left + 10)
+        assert time.monotonic() - started >= left - 1.5
+        assert "timeout" in str(final["result"]), final["result"]
+        _consecutive(spectator.events)
+        record = others[0].http.get(f"/api/matches/{mid}").json()
+        assert record["status"] == "finished"
+        assert record["ply"] >= human_ply + 1
+    finally:
+        human.close()
+        spectator.close()
