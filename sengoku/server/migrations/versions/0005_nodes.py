@@ -1,7 +1,7 @@
 """Several server processes on one database: the nodes and the node that runs each match.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004_chat
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004_chat"
 branch_labels = None
 depends_on = None
 
