@@ -239,6 +239,8 @@ class Chat:
         async with live.lock:  # one writer at a time per match: numbers stay in order
             row["n"], muted = await service.db.run(self.store.append, row)
         self.deliver(live, row, muted)
+        # The other server processes deliver it to their own connections (Redis pub/sub).
+        service.cluster.publish_chat(live, row, muted)
         return wire(row)
 
     @staticmethod

@@ -30,6 +30,7 @@ import socket
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
+from sengoku.server.chat import Chat
 from sengoku.server.live import Live
 from sengoku.server.pubsub import PubSub
 
@@ -130,6 +131,13 @@ class Cluster:
             message.update(events=rows, moves=moves, values=values or {})
         self.pubsub.publish(message)
 
+    def publish_chat(self, live: Live, row: dict[str, Any], muted: set[int]) -> None:
+        """A chat message stored by this process, for the other processes' connections to
+        the match (chat is not a game event: a process that misses one shows it on the
+        next history read, from the database)."""
+        if self.shared:
+            self.pubsub.publish({"o": self.node, "m": live.id, "chat": row, "muted": sorted(muted)})
+
     def _on_message(self, message: dict[str, Any]) -> None:
         if message.get("o") == self.node:
             return
@@ -137,6 +145,11 @@ class Cluster:
         live = self.service.live.get(match_id) if isinstance(match_id, str) else None
         if live is None:
             return  # not held here: it is read from the database when first asked for
+        chat = message.get("chat")
+        if isinstance(chat, dict):
+            muted = {m for m in message.get("muted", []) if isinstance(m, int)}
+            Chat.deliver(live, chat, muted)
+            return
         n, seq = message.get("n"), message.get("s")
         if not isinstance(n, int) or not isinstance(seq, int):
             return

@@ -164,6 +164,7 @@ class Watcher:
         self.events: list[dict[str, Any]] = []
         self.state: dict[str, Any] = {}
         self.replies: list[dict[str, Any]] = []
+        self.chats: list[dict[str, Any]] = []
 
     def pump(self, timeout: float) -> bool:
         """Read one message (False if none came within ``timeout``)."""
@@ -177,7 +178,20 @@ class Watcher:
             self.state = msg
         elif msg["type"] in ("ack", "refused"):
             self.replies.append(msg)
+        elif msg["type"] == "chat":
+            self.chats.append(msg["message"])
         return True
+
+    def chat_until(self, text: str, timeout: float = 10) -> dict[str, Any]:
+        """The first chat message received with ``text``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for message in self.chats:
+                if message.get("text") == text:
+                    return message
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no chat message {text!r} in {timeout} s: {self.chats}")
+            self.pump(0.5)
 
     def until(self, test: Callable[[dict[str, Any]], bool], timeout: float = 20) -> dict[str, Any]:
         """The first state (the current one included) that passes ``test``."""

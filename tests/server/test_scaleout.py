@@ -94,6 +94,13 @@ def test_players_on_two_processes_and_a_spectator_on_a_third(three: list[Node]) 
         assert spectator.events[-1]["n"] == final["last_event"]
         stored = c.http.get(f"/api/matches/{mid}").json()
         assert stored["ply"] == 8
+        # Chat written on one process reaches the connections held by the others.
+        posted = a.http.post(
+            f"/api/matches/{mid}/chat", json={"text": "well played"}, headers=_auth(tokens["0"])
+        )
+        assert posted.status_code == 201, posted.text
+        for watcher in (seats[1], spectator):
+            assert watcher.chat_until("well played")["channel"] == "players"
     finally:
         for w in [*seats, spectator]:
             w.close()
