@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
 from tests.web.helpers import PageWatch, assert_clean_text, key_press, key_to
 from tests.web.test_gungi_full_games import GAME, MAX_PLIES, REASON_WORDS, choose, ply, square
+from tests.web.test_gunkimono_web import wait_turn_or_end
 
 
 def key_move(page: Page, d: Any) -> None:
@@ -71,5 +73,53 @@ def test_gungi_intro_by_keyboard_alone(new_page: Any) -> None:
     expect(panel).to_be_hidden()
     shown = [t.strip() for t in page.locator("#moves li[data-ply] .notation").all_inner_texts()]
     assert shown == played
+    assert_clean_text(page)
+    assert not watch.failed, watch.failed
+
+
+def test_gunkimono_by_keyboard_alone(new_page: Any) -> None:
+    """A tile picked from the hand with Tab and Enter, turned with R, placed on a square
+    reached with the arrows; scorings and draws are buttons reached with Tab."""
+    page: Page = new_page(1280, 900)
+    watch = PageWatch(page)
+    page.goto("/new/gunkimono")
+    key_press(page, '.presets button[data-preset="ai"]')
+    key_press(page, "#start")
+    page.wait_for_url("**/play/*")
+    page.wait_for_selector(".kimono-board")
+    began = time.monotonic()
+    placed = turned = 0
+    while wait_turn_or_end(page):
+        assert time.monotonic() - began < 300, "the game takes too long"
+        before = ply(page)
+        if page.locator(".kimono-decide button.choice").count():
+            key_press(page, ".kimono-decide button.choice")
+        else:
+            large = page.locator("button.hand-tile.playable").count()
+            small = page.locator("button.small-tile.playable").count()
+            if (large or small) and not page.locator("button.hand-tile.picked").count():
+                key_press(
+                    page, "button.hand-tile.playable" if large else "button.small-tile.playable"
+                )
+                if large and placed % 3 == 1:
+                    shown = page.locator(".kimono-decide .picked span").inner_text()
+                    page.keyboard.press("r")  # turn the tile
+                    expect(page.locator(".kimono-decide .picked span")).not_to_have_text(shown)
+                    turned += 1
+            page.wait_for_selector("[data-target]")
+            target = page.locator("[data-target]").first.get_attribute("data-target")
+            key_press(page, f'[data-sq="{target}"]')
+            placed += 1
+        page.wait_for_function(
+            "n => Number(document.getElementById('status').dataset.ply) > n"
+            " || document.querySelector('.end-panel:not([hidden])')",
+            arg=before,
+        )
+    assert placed >= 5 and turned >= 1
+    panel = page.locator(".end-panel")
+    expect(panel).to_be_visible()
+    expect(panel.locator(".end-reason")).to_contain_text(re.compile(r"wins? — |No winner"))
+    page.keyboard.press("Escape")
+    expect(panel).to_be_hidden()
     assert_clean_text(page)
     assert not watch.failed, watch.failed
