@@ -324,7 +324,9 @@ def test_sigkill_of_the_process_running_clocks_and_ai(pg: str, three: list[Node]
         assert time.monotonic() - started >= left - 1.5
         assert "timeout" in str(final["result"]), final["result"]
         _consecutive(spectator.events)
-        record = others[0].http.get(f"/api/matches/{mid}").json()
+        response = others[0].http.get(f"/api/matches/{mid}")
+        assert response.status_code == 200, response.text
+        record = response.json()
         assert record["status"] == "finished"
         assert record["ply"] >= human_ply + 1
     finally:
