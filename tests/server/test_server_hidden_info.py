@@ -63,11 +63,15 @@ def check_game(
     mid = m["id"]
     tokens = [m["tokens"][str(s)] for s in range(n)]
     seen_events: list[list[Any]] = [[] for _ in range(n + 1)]
+    #: What each seat (and a spectator) was shown at each ply, checked against the engine.
+    shown: list[dict[int | None, Any]] = []
     for _ply in range(max_plies):
+        shown.append({})
         for s in [*range(n), None]:
             headers = auth(tokens[s]) if s is not None else {}
             snap = client.get(f"/api/matches/{mid}?short=false", headers=headers).json()
             assert snap["view"] == jsonish(ref.view(s)), (name, s)
+            shown[-1][s] = snap["view"]
             if s is not None and s == ref.current_player:
                 assert [a["action"] for a in snap["legal"]] == [str(a) for a in ref.legal_actions()]
             else:
@@ -96,6 +100,16 @@ def check_game(
             for s in [*range(n), None]:
                 if ev["audience"] is None or (s is not None and s in ev["audience"]):
                     seen_events[n if s is None else s].append(jsonish(ev))
+    # Browsing back during the game: an earlier position is shown to each seat exactly as it
+    # was shown then (the engine's view of that seat), never more.
+    for k in sorted({0, len(shown) // 2, len(shown) - 1}):
+        for s in [*range(n), None]:
+            headers = auth(tokens[s]) if s is not None else {}
+            back = client.get(f"/api/matches/{mid}/position?ply={k}", headers=headers)
+            assert back.status_code == 200, back.text
+            assert back.json()["view"] == shown[k][s], (name, s, k)
+    past = client.get(f"/api/matches/{mid}/position?ply={len(shown) + 5}")
+    assert past.status_code == 422 and past.json()["error"]["code"] == "bad_ply"
     if not ref.is_terminal():
         loser = rng.randrange(n)
         r = client.post(f"/api/matches/{mid}/resign", headers=auth(tokens[loser]))

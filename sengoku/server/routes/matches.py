@@ -117,6 +117,33 @@ def router(svc: ServiceRef) -> APIRouter:
         svc().forget_if_done(live)
         return snap
 
+    @router.get("/api/matches/{match_id}/position")
+    async def get_position(
+        match_id: str,
+        ply: int = Query(ge=0, description="0: the start; k: after the k-th action"),
+        authorization: str | None = Header(default=None),
+    ) -> dict[str, Any]:
+        """An earlier position of the match as the bearer's seat saw it then (without a
+        token: as the spectators did), for browsing the moves during a game. It is the seat's
+        ``view`` of the replayed position: nothing the seat could not see at that ply."""
+        live = await find(svc(), match_id)
+        seat = svc().seat_of(live, bearer(authorization))
+        if ply > live.ply:
+            raise ApiError(
+                422, "bad_ply", f"ply {ply} is past the match's last action ({live.ply})"
+            )
+        record = live.record()
+        view: dict[str, Any] | None = None
+        for step in record.steps(upto=ply, check_result=False):
+            if step.kind != "concession":
+                view = step.state.view(seat)
+        return {
+            "ply": ply,
+            "of": live.ply,
+            "action": live.actions[ply - 1] if ply else None,
+            "view": view,
+        }
+
     @router.get("/api/matches/{match_id}/events")
     async def get_events(
         match_id: str,

@@ -84,19 +84,34 @@ function linkStyle(doc) {
 export function enableKeyboard(root) {
   linkStyle(root.ownerDocument);
   let focused = null; // the data-pick name of the element last focused under root
+  // Whether that focus came from the keyboard (Tab, the arrows) rather than a pointer: only
+  // then do the arrows move it, and only then is it given back after a redraw.
+  let byKeyboard = false;
+  let pointer = false;
+  let restoring = false;
   const mark = () => {
     root.querySelectorAll(MARKED).forEach(prepare);
     rove(root, focused);
     const active = root.ownerDocument.activeElement;
-    if (focused && (!active || active === root.ownerDocument.body || !active.isConnected)) {
+    if (focused && byKeyboard && (!active || active === root.ownerDocument.body || !active.isConnected)) {
       const again = [...root.querySelectorAll(MARKED)].find((n) => n.dataset.pick === focused);
-      if (again) again.focus({ preventScroll: true });
+      if (again) {
+        restoring = true;
+        again.focus({ preventScroll: true });
+        restoring = false;
+      }
     }
+  };
+  const onPointer = () => {
+    pointer = true;
   };
   const onFocus = (event) => {
     const target = event.target instanceof Element ? event.target.closest(MARKED) : null;
     if (target) focused = target.dataset.pick;
+    if (!restoring) byKeyboard = !pointer;
+    pointer = false;
   };
+  root.addEventListener("pointerdown", onPointer, true);
   root.addEventListener("focusin", onFocus);
   const observer = new MutationObserver(mark);
   observer.observe(root, { childList: true, subtree: true });
@@ -118,7 +133,9 @@ export function enableKeyboard(root) {
       return;
     }
     const arrow = ARROWS[event.key];
-    if (arrow) {
+    // Only a square focused from the keyboard moves with the arrows: after a mouse click the
+    // arrows are the page's (browsing the moves).
+    if (arrow && byKeyboard) {
       const next = neighbour(root, target, arrow[0], arrow[1]);
       if (next) {
         event.preventDefault();
@@ -133,5 +150,6 @@ export function enableKeyboard(root) {
     observer.disconnect();
     root.removeEventListener("keydown", onKey);
     root.removeEventListener("focusin", onFocus);
+    root.removeEventListener("pointerdown", onPointer, true);
   };
 }

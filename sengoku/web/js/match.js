@@ -138,6 +138,7 @@ class MatchPage {
     this.board?.destroy();
     this.stopKeyboard?.();
     if (this.onEscape) document.removeEventListener("keydown", this.onEscape);
+    if (this.onBrowseKey) document.removeEventListener("keydown", this.onBrowseKey);
   }
 
   async join(invite) {
@@ -286,6 +287,7 @@ class MatchPage {
       players: el("div.players"),
       status: el("div.status", { id: "status", role: "status", "aria-live": "polite" }),
       note: el("div.status-note"),
+      browse: el("div.browse-bar", { hidden: true, role: "status" }),
       board: el("div.board-area"),
       prompt: el("div.prompt", { id: "prompt" }),
       dock: el("div.dock", { id: "dock" }),
@@ -310,7 +312,7 @@ class MatchPage {
         {},
         el("div.match-head", {}, this.els.title, this.els.headStatus, this.els.connection),
         el("div.board-shell", {}, this.els.board, this.els.pass),
-        el("div.card.status-card", {}, this.els.status, this.els.prompt, this.els.note),
+        el("div.card.status-card", {}, this.els.status, this.els.prompt, this.els.note, this.els.browse),
         this.els.dock,
         this.els.players,
         this.els.invites,
@@ -333,6 +335,61 @@ class MatchPage {
       }
     };
     document.addEventListener("keydown", this.onEscape);
+    // Browsing earlier positions during the game: ← and → step, Home and End jump (not while
+    // typing, nor while the arrows move the focus on a board).
+    this.onBrowseKey = (event) => {
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+      const t = event.target;
+      // A square focused from the keyboard has taken the arrows already (keyboard.js
+      // prevents their default); after a mouse click ← and → browse, as on any game site.
+      if (t instanceof Element && t.closest("input, textarea, select, [contenteditable]")) return;
+      const s = this.snap;
+      if (!s || !this.els || (this.passFor ?? null) !== null) return;
+      // Where the last step asked to be (its position may still be on its way).
+      const at = this.browsePly ?? s.ply;
+      const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: s.ply }[event.key];
+      if (to === undefined || to < 0 || (to >= s.ply && at >= s.ply)) return;
+      event.preventDefault();
+      this.browseTo(to);
+    };
+    document.addEventListener("keydown", this.onBrowseKey);
+  }
+
+  /** Show the position after ``ply`` actions as this seat saw it (the server replays it:
+   * nothing more than the seat saw then); the live position again at the last ply. */
+  async browseTo(ply) {
+    const s = this.snap;
+    this.browseAsk = (this.browseAsk || 0) + 1;
+    if (!s || ply >= s.ply) {
+      this.browse = null;
+      this.browsePly = null;
+      this.render();
+      return;
+    }
+    this.browsePly = Math.max(0, ply);
+    const want = this.browseAsk;
+    const seat = s.you;
+    const token = seat === null || seat === undefined ? null : this.tokens[seat];
+    try {
+      const position = await api("GET", `/api/matches/${this.id}/position?ply=${Math.max(0, ply)}`, { token });
+      if (want !== this.browseAsk) return; // a later step was asked for meanwhile
+      this.browse = position;
+      this.render();
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  renderBrowse(browsing) {
+    const bar = this.els.browse;
+    bar.hidden = !browsing;
+    if (!browsing) return clear(bar);
+    const s = this.snap;
+    clear(bar).append(
+      el("span", {}, browsing.ply ? `Looking back: after move ${browsing.ply} of ${s.ply}` : `Looking back: the start (${s.ply} moves played)`),
+      el("span.browse-keys", {}, " · ← → to step"),
+      el("button.secondary", { type: "button", id: "browse-live", onclick: () => this.browseTo(s.ply) }, "Back to the game"),
+    );
   }
 
   mySeatToAct() {
@@ -379,14 +436,21 @@ class MatchPage {
     this.els.status.dataset.ply = s.ply;
     this.els.status.dataset.toAct = s.to_act;
     this.els.note.textContent = r.statusNote(s.view) || "";
-    // Board.
-    const interactive = this.mySeatToAct() && this.passFor === null;
+    // Board: the live position, or an earlier one being looked at (never with choices).
+    if (this.browse && (this.browse.ply >= s.ply || (this.passFor ?? null) !== null)) {
+      this.browse = null;
+      this.browsePly = null;
+    }
+    const browsing = this.browse;
+    const interactive = !browsing && this.mySeatToAct() && this.passFor === null;
+    this.renderBrowse(browsing);
+    this.els.board.classList.toggle("browsing", !!browsing);
     this.board.update({
-      view: s.view,
+      view: browsing ? browsing.view : s.view,
       legal: interactive ? s.legal : [],
       seat: s.you,
       interactive,
-      lastAction: this.lastAction(),
+      lastAction: browsing ? browsing.action : this.lastAction(),
       labels: prefs.labels,
       flipped: this.flipped,
       send: (action) => this.send(action),
@@ -507,13 +571,19 @@ class MatchPage {
     const moves = this.moveEvents().filter((e) => this.visibleEvent(e));
     moves.forEach((e, i) => {
       const seat = e.event.seat;
+      const looked = this.browse ? this.browse.ply === i + 1 : false;
       list.append(
         el(
-          "li",
+          `li${looked ? ".current" : ""}`,
           { "data-ply": i + 1, "data-seat": seat ?? "" },
-          el("span.ply", {}, `${i + 1}.`),
-          seat !== undefined ? el("span.mover", {}, this.renderer.seatName(seat)) : null,
-          el("span.notation", {}, e.event.action),
+          // A move is a button: it shows the position after it (the last one, the game).
+          el(
+            "button.move-link",
+            { type: "button", title: "Show the position after this move", onclick: () => this.browseTo(i + 1) },
+            el("span.ply", {}, `${i + 1}.`),
+            seat !== undefined ? el("span.mover", {}, this.renderer.seatName(seat)) : null,
+            el("span.notation", {}, e.event.action),
+          ),
         ),
       );
     });
@@ -523,7 +593,9 @@ class MatchPage {
       for (const e of log) list.append(el("li.log-line", { "data-n": e.n }, e.event.message));
       if (!log.length) list.append(el("li.muted", {}, "No moves yet."));
     }
-    list.scrollTop = list.scrollHeight;
+    const current = list.querySelector("li.current");
+    if (current) current.scrollIntoView({ block: "nearest" });
+    else list.scrollTop = list.scrollHeight;
   }
 
   renderInvites() {
