@@ -353,9 +353,9 @@ def test_a_unit_is_placed_with_the_keyboard(new_page: Any) -> None:
     page.wait_for_function(READY, arg=-1)
     page.focus('button.action[data-action="place C"]')
     page.keyboard.press("Enter")
-    page.wait_for_selector('[data-sq="d3"][role="button"]')
-    page.focus('[data-sq="d3"]')
-    page.keyboard.press("Enter")
+    # The field is one Tab stop; its cells are reached with the arrows (keyboard.js).
+    page.wait_for_selector('[data-pick="sq:d3"][role="button"]')
+    key_press(page, '[data-pick="sq:d3"]')
     page.wait_for_selector('.gs-arrow[data-action="face n"]')
     expect(page.locator("#gs-prompt")).to_have_text(
         "Click an arrow: which way the new Cavalry faces."

@@ -294,7 +294,8 @@ class MatchPage {
       pass: el("div.pass-screen", { hidden: true }),
       notation: null,
       controls: el("div.controls"),
-      moves: el("ol.moves", { id: "moves" }),
+      // A scrolling list: focusable, so the keyboard can scroll it too.
+      moves: el("ol.moves", { id: "moves", tabindex: 0, "aria-label": "Moves played" }),
       invites: el("div.invites"),
       end: el("div.end-panel", { hidden: true, role: "dialog", "aria-label": "Game over" }),
     };
