@@ -160,8 +160,10 @@ export class Table {
     box.append(el("h2", {}, "At the table"));
     const list = el("ul.presence-list");
     s.seats.forEach((seat, i) => {
-      const online = info ? info.seats[i]?.online : seat.connected;
       const you = this.page.held.includes(i);
+      // In hot seat one connection plays every seat this browser holds: all are here.
+      const here = you && this.page.held.some((h) => (info ? info.seats[h]?.online : s.seats[h]?.connected));
+      const online = here || (info ? info.seats[i]?.online : seat.connected);
       const state = seat.kind === "ai" ? "computer" : online ? "online" : seat.joined ? "away" : "not joined";
       list.append(
         el(
