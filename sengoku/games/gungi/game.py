@@ -158,7 +158,9 @@ class Gungi(Game):
         if start is None:
             color = WHITE if first == "white" else BLACK
             start = _STARTS[key] = self._from_fen(MODES[opts["mode"]].setup, opts, color)
-        return start.clone()
+        state = start.clone()
+        state.game = self  # the game asked, not the one that first read the FEN
+        return state
 
     def from_fen(self, fen: str, *, study: bool = False, **options: Any) -> GungiState:
         """A position from gungi.js FEN (its mode field sets the mode).
