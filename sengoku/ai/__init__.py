@@ -15,6 +15,7 @@ from sengoku.ai.alphabeta import AlphaBetaAgent
 from sengoku.ai.base import Agent, Budget, RandomAgent
 from sengoku.ai.eval import Knowledge, knowledge_for, register_knowledge
 from sengoku.ai.greedy import GreedyAgent
+from sengoku.ai.learned.agent import LearnedAgent
 from sengoku.ai.mcts import ISMCTSAgent, MCTSAgent
 from sengoku.core.game import Game, SengokuError
 from sengoku.core.registry import load_game
@@ -25,6 +26,7 @@ AGENTS: dict[str, type[Agent]] = {
     "mcts": MCTSAgent,
     "ismcts": ISMCTSAgent,
     "alphabeta": AlphaBetaAgent,
+    "learned": LearnedAgent,
 }
 LEVELS = (1, 2, 3, 4, 5)
 #: The level that thinks for a time (per turn); the others have fixed budgets.
