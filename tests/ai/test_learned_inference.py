@@ -48,9 +48,19 @@ def test_forward_is_the_perceptron_and_survives_a_round_trip(tmp_path: Path) -> 
     net.save(tmp_path / "n.npz", {"seed": 3})
     back = ValueNet.load(tmp_path / "n.npz")
     assert back.meta == {"seed": 3}
-    # Stored as float16: the same values to about three digits.
-    assert np.allclose(back.forward(x), expected, atol=5e-3)
+    assert np.allclose(back.forward(x), expected, atol=1e-6)
     assert float(back.forward(x[0])) == pytest.approx(float(back.forward(x)[0]), abs=1e-6)
+
+
+def test_the_skip_adds_a_linear_term_inside_the_tanh(tmp_path: Path) -> None:
+    net = random_net(4)
+    skip = np.array([0.5, -1.0, 0.0, 2.0])
+    with_skip = ValueNet(net.layers, {}, skip=skip)
+    x = np.random.default_rng(2).normal(size=(5, 4)).astype(np.float32)
+    inner = np.arctanh(net.forward(x))
+    assert np.allclose(with_skip.forward(x), np.tanh(inner + x @ skip), atol=1e-5)
+    with_skip.save(tmp_path / "s.npz", {})
+    assert np.allclose(ValueNet.load(tmp_path / "s.npz").forward(x), with_skip.forward(x))
 
 
 def test_missing_weights_are_refused_with_a_hint(tmp_path: Path) -> None:

@@ -6,8 +6,8 @@ game's observation encoder on ``view(seat)`` (so it never reads more than the se
 flattened, followed by the game's hand-made evaluation for that seat: the network learns a
 correction of that evaluation from self-play outcomes rather than the whole game from scratch.
 
-Weights live in an ``.npz`` file (``w0``, ``b0``, ``w1``, ...; stored as float16 to keep
-the package small, computed in float32) beside a JSON file of the same name that records
+Weights live in an ``.npz`` file (``w0``, ``b0``, ``w1``, ..., ``skip``; float32, since the
+input standardisation is folded into the first layer and the skip) beside a JSON file of the same name that records
 how they were made (data, seed, command, cost). The shipped ones are in ``sengoku/ai/weights``.
 """
 
@@ -31,14 +31,21 @@ def default_weights(game_name: str) -> Path:
 
 
 class ValueNet:
-    """A multilayer perceptron: ``x -> relu(x W0 + b0) -> ... -> tanh(h Wn + bn)``."""
+    """A multilayer perceptron with a linear skip from its inputs to its output:
+    ``tanh(mlp(x) + x . skip)``, ``mlp(x) = relu(... relu(x W0 + b0) ...) Wn + bn``."""
 
-    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], meta: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        layers: list[tuple[np.ndarray, np.ndarray]],
+        meta: dict[str, Any],
+        skip: np.ndarray | None = None,
+    ) -> None:
         if not layers:
             raise SengokuError("a value network needs at least one layer")
         self.layers = [(w.astype(np.float32), b.astype(np.float32)) for w, b in layers]
         self.meta = meta
         self.inputs = int(self.layers[0][0].shape[0])
+        self.skip = None if skip is None else skip.astype(np.float32)
 
     @classmethod
     def load(cls, path: str | Path) -> ValueNet:
@@ -48,17 +55,20 @@ class ValueNet:
         with np.load(path) as data:
             count = sum(1 for key in data.files if key.startswith("w"))
             layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
+            skip = data["skip"] if "skip" in data.files else None
         meta_path = path.with_suffix(".json")
         meta = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
-        return cls(layers, meta)
+        return cls(layers, meta, skip)
 
     def save(self, path: str | Path, meta: dict[str, Any] | None = None) -> None:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         arrays: dict[str, np.ndarray] = {}
         for i, (w, b) in enumerate(self.layers):
-            arrays[f"w{i}"] = w.astype(np.float16)
-            arrays[f"b{i}"] = b.astype(np.float16)
+            arrays[f"w{i}"] = w
+            arrays[f"b{i}"] = b
+        if self.skip is not None:
+            arrays["skip"] = self.skip
         np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
         if meta is not None:
             self.meta = meta
@@ -66,12 +76,18 @@ class ValueNet:
 
     def forward(self, x: np.ndarray) -> np.ndarray:
         """Values in [-1, 1] of a batch ``(n, inputs)`` (or one vector: a 0-d array)."""
-        h = x.astype(np.float32, copy=False)
+        x = x.astype(np.float32, copy=False)
+        h = x
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
             h = h @ w + b
-            h = np.tanh(h) if i == last else np.maximum(h, 0.0)
-        return h[..., 0]
+            if i < last:
+                h = np.maximum(h, 0.0)
+        out = h[..., 0]
+        if self.skip is not None:
+            out = out + x @ self.skip
+        values: np.ndarray = np.tanh(out)
+        return values
 
 
 class Inputs:

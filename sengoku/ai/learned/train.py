@@ -41,14 +41,23 @@ def fit(
     epochs: int,
     seed: int,
     device: str = "cpu",
-    lr: float = 1e-3,
-    batch: int = 256,
-    weight_decay: float = 1e-4,
+    lr: float = 1e-4,
+    batch: int = 512,
+    weight_decay: float = 1e-2,
+    dropout: float = 0.5,
     holdout: float = 0.1,
     log: Any = None,
 ) -> tuple[ValueNet, dict[str, Any]]:
-    """Fit an MLP ``x -> y`` (mean squared error on a tanh output) with Adam; whole games
-    (``index``) held out for validation. The epoch with the best validation loss is kept."""
+    """Fit ``x -> y`` (mean squared error on a tanh output) with AdamW; whole games
+    (``index``) held out for validation; the epoch with the best validation loss is kept.
+
+    The model is wide and deep: a linear term on every input (the *skip*) plus an MLP, both
+    on standardised inputs. It starts as the hand-made evaluation alone (the skip reads only
+    the last input, the MLP's output layer is zero), so what it learns is a correction to
+    that evaluation, and early stopping can only keep an epoch that beats it on held-out
+    games (epoch 0 in the history). Why: the raw encoder inputs (card positions, counts) let
+    a plain MLP recognise games and overfit within an epoch (validation error above that of
+    always saying 0, in the first run)."""
     try:
         import torch
     except ImportError:
@@ -65,52 +74,94 @@ def fit(
         held = set()
     val_mask = np.isin(index, list(held))
     train_mask = ~val_mask
+    mu = x[train_mask].mean(axis=0)
+    sd = x[train_mask].std(axis=0)
+    sd = np.where(sd < 1e-3, 1.0, sd).astype(np.float32)
     dev = torch.device(device)
-    xt = torch.from_numpy(x[train_mask]).to(dev)
-    yt = torch.from_numpy(y[train_mask]).to(dev)
-    xv = torch.from_numpy(x[val_mask]).to(dev)
-    yv = torch.from_numpy(y[val_mask]).to(dev)
+
+    def standard(rows: np.ndarray) -> Any:
+        return torch.from_numpy(((rows - mu) / sd).astype(np.float32)).to(dev)
+
+    xt, yt = standard(x[train_mask]), torch.from_numpy(y[train_mask]).to(dev)
+    xv, yv = standard(x[val_mask]), torch.from_numpy(y[val_mask]).to(dev)
     sizes = [x.shape[1], *hidden, 1]
-    modules: list[Any] = []
+    layers: list[Any] = []
     for i in range(len(sizes) - 1):
-        modules.append(torch.nn.Linear(sizes[i], sizes[i + 1]))
-        modules.append(torch.nn.ReLU() if i < len(sizes) - 2 else torch.nn.Tanh())
-    net = torch.nn.Sequential(*modules).to(dev)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
+        layers.append(torch.nn.Linear(sizes[i], sizes[i + 1]))
+        if i < len(sizes) - 2:
+            layers += [torch.nn.ReLU(), torch.nn.Dropout(dropout)]
+    mlp = torch.nn.Sequential(*layers).to(dev)
+    # The skip reads the evaluation alone: a linear term on every input memorised the games
+    # (ridge regression on all inputs: validation error 0.94, the evaluation alone 0.78). It
+    # starts at tanh(2 h) for the evaluation h, the scale that fit outcomes best on the first
+    # greedy self-play data (MSE 0.775, against 0.795 at 1x and 0.803 at 3x).
+    scale = torch.nn.Parameter(torch.tensor([2.0 * float(sd[-1]), 2.0 * float(mu[-1])], device=dev))
+    with torch.no_grad():
+        last: Any = mlp[-1]
+        last.weight.zero_()
+        last.bias.zero_()
+
+    def model(batch_x: Any) -> Any:
+        return torch.tanh(mlp(batch_x).squeeze(-1) + scale[0] * batch_x[:, -1] + scale[1])
+
+    opt = torch.optim.AdamW(
+        [
+            {"params": mlp.parameters(), "weight_decay": weight_decay},
+            # The calibration of the evaluation (two numbers) learns fast; the MLP slowly, since
+            # it memorises games within an epoch at the usual rates.
+            {"params": [scale], "weight_decay": 0.0, "lr": 1e-2},
+        ],
+        lr=lr,
+    )
     loss_fn = torch.nn.MSELoss()
     n = len(yt)
-    best: tuple[float, list[tuple[np.ndarray, np.ndarray]]] | None = None
-    history = []
+    history: list[dict[str, Any]] = []
     gen = torch.Generator(device="cpu").manual_seed(seed)
+
+    def snapshot() -> ValueNet:
+        """The model as a numpy network on raw inputs (the standardisation folded in)."""
+        linears = [m for m in mlp if isinstance(m, torch.nn.Linear)]
+        arrays = [
+            (m.weight.detach().cpu().numpy().T.astype(np.float64), m.bias.detach().cpu().numpy())
+            for m in linears
+        ]
+        w0, b0 = arrays[0]
+        arrays[0] = (w0 / sd[:, None], b0 - (mu / sd) @ w0)
+        a, c = (float(v) for v in scale.detach().cpu())
+        v = np.zeros(len(sd))
+        v[-1] = a
+        wn, bn = arrays[-1]
+        arrays[-1] = (wn, bn + c - float((mu / sd) @ v))
+        return ValueNet([(w, b) for w, b in arrays], {}, skip=v / sd)
+
+    def validate() -> float:
+        mlp.eval()
+        with torch.no_grad():
+            return float(loss_fn(model(xv), yv)) if len(yv) else float("inf")
+
+    best = (validate(), snapshot())
+    history.append({"epoch": 0, "train_mse": None, "val_mse": round(best[0], 4)})
+    if log is not None:
+        log(history[-1])
     for epoch in range(epochs):
-        net.train()
+        mlp.train()
         perm = torch.randperm(n, generator=gen).to(dev)
         total = 0.0
         for start in range(0, n, batch):
             idx = perm[start : start + batch]
             opt.zero_grad()
-            loss = loss_fn(net(xt[idx]).squeeze(-1), yt[idx])
+            loss = loss_fn(model(xt[idx]), yt[idx])
             loss.backward()
             opt.step()
             total += float(loss.detach()) * len(idx)
-        net.eval()
-        with torch.no_grad():
-            val = float(loss_fn(net(xv).squeeze(-1), yv)) if len(yv) else total / max(n, 1)
+        val = validate()
         history.append(
             {"epoch": epoch + 1, "train_mse": round(total / max(n, 1), 4), "val_mse": round(val, 4)}
         )
         if log is not None:
             log(history[-1])
-        if best is None or val < best[0]:
-            linears = [m for m in net if isinstance(m, torch.nn.Linear)]
-            best = (
-                val,
-                [
-                    (m.weight.detach().cpu().numpy().T.copy(), m.bias.detach().cpu().numpy().copy())
-                    for m in linears
-                ],
-            )
-    assert best is not None
+        if val < best[0] or not len(yv):
+            best = (val, snapshot())
     baseline = float(np.mean((y[val_mask] - y[train_mask].mean()) ** 2)) if val_mask.any() else None
     report = {
         "hidden": hidden,
@@ -122,12 +173,14 @@ def fit(
         "val_positions": int(val_mask.sum()),
         "val_games": len(held),
         "best_val_mse": round(best[0], 4),
+        "best_epoch": min(history, key=lambda h: h["val_mse"])["epoch"],
+        "dropout": dropout,
         "val_mse_of_mean": None if baseline is None else round(baseline, 4),
         "history": history,
         "device": device,
         "torch": torch.__version__,
     }
-    return ValueNet(best[1], {}), report
+    return best[1], report
 
 
 def train(
