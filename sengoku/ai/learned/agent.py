@@ -9,11 +9,13 @@ so the same time buys many more iterations. Games of more than two seats fall ba
 playouts (the network values one seat against the other).
 
 Options, besides those of ``ismcts``: ``weights`` (``default``: the shipped
-``sengoku/ai/weights/<game>.npz``, or a path).
+``sengoku/ai/weights/<game>.npz``, or a path). A game with no shipped network is searched
+with playouts, as ``ismcts``.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from sengoku.ai.learned.model import Inputs, ValueNet, default_weights, load_net
@@ -30,8 +32,12 @@ class LearnedAgent(ISMCTSAgent):
         weights = self.options["weights"]
         if not isinstance(weights, str):
             raise SengokuError("agent 'learned': weights must be 'default' or a path")
-        path = default_weights(game.name) if weights == "default" else weights
-        self.net: ValueNet = load_net(path)
+        path = default_weights(game.name) if weights == "default" else Path(weights)
+        # A game with no shipped network (or no encoder) is played as plain IS-MCTS, so the
+        # agent plays every game; a network named by path must exist.
+        self.net: ValueNet | None = None
+        if weights != "default" or path.is_file():
+            self.net = load_net(path)
         self.inputs: Inputs | None = None
         self.inputs_options: Any = None
 
@@ -39,7 +45,7 @@ class LearnedAgent(ISMCTSAgent):
         if self.inputs is None or self.inputs_options != state.options:
             self.inputs = Inputs(self.game, dict(state.options))
             self.inputs_options = dict(state.options)
-            if self.inputs.size != self.net.inputs:
+            if self.net is not None and self.inputs.size != self.net.inputs:
                 raise SengokuError(
                     f"agent 'learned': the network takes {self.net.inputs} inputs, "
                     f"{self.game.name} with these options gives {self.inputs.size}"
@@ -47,7 +53,7 @@ class LearnedAgent(ISMCTSAgent):
         return self.inputs
 
     def leaf_values(self, state: State) -> list[float]:
-        if state.num_players != 2:
+        if state.num_players != 2 or self.net is None:
             return playout_values(state, self.knowledge, self.rng, self.rollout_depth)
         depth = self.rollout_depth or 0
         plies = 0
