@@ -74,9 +74,11 @@ def timed_level(
     out["turn_seconds"] = seconds
     below_name, below_options = below
     below_iterations = below_options.get("iterations")
-    if below_name == name and isinstance(below_iterations, int):
+    # ``learned`` is IS-MCTS with network leaves: level 4's IS-MCTS budget sets its floor too.
+    same_family = below_name == name or (name == "learned" and below_name == "ismcts")
+    if same_family and isinstance(below_iterations, int):
         out.setdefault("floor", math.ceil(FLOOR_FACTOR * below_iterations))
-    if name in ("mcts", "ismcts"):
+    if name in ("mcts", "ismcts", "learned"):
         out.setdefault("reuse", 1)
     return out
 

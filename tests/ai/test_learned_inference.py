@@ -139,3 +139,11 @@ def test_wrong_network_for_the_game_is_refused(tmp_path: Path) -> None:
     agent = make_agent("sashimono", f"learned:weights={path}", seed=1, iterations=5)
     with pytest.raises(SengokuError, match="inputs"):
         agent.choose(st, st.current_player)
+
+
+def test_a_timed_learned_level_gets_the_floor_and_reuse_of_ismcts() -> None:
+    """Should ``learned`` become a game's level 5, it keeps level 5's floor over level 4."""
+    from sengoku.ai import timed_level
+
+    options = timed_level("learned", {"seconds": 1.0}, ("ismcts", {"iterations": 32}))
+    assert options == {"turn_seconds": 1.0, "floor": 40, "reuse": 1}
