@@ -207,6 +207,13 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train(args: argparse.Namespace) -> int:
+    from sengoku.ai.learned.train import run as run_train
+
+    game = load_game(args.game)
+    return run_train(args, game_options(game, args), game)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sengoku", description="Gungi, Gunshi, Gunkimono and Sashimono."
@@ -289,6 +296,14 @@ def build_parser() -> argparse.ArgumentParser:
     _arena_arguments(p)
     _add_option_flags(p)
     p.set_defaults(func=cmd_arena)
+
+    p = sub.add_parser("train", help="train a game's value network by self-play (needs torch)")
+    p.add_argument("game", choices=list_games())
+    from sengoku.ai.learned.train import add_arguments as _train_arguments
+
+    _train_arguments(p)
+    _add_option_flags(p)
+    p.set_defaults(func=cmd_train)
     return parser
 
 

@@ -15,6 +15,7 @@ from sengoku.ai.alphabeta import AlphaBetaAgent
 from sengoku.ai.base import Agent, Budget, RandomAgent
 from sengoku.ai.eval import Knowledge, knowledge_for, register_knowledge
 from sengoku.ai.greedy import GreedyAgent
+from sengoku.ai.learned.agent import LearnedAgent
 from sengoku.ai.mcts import ISMCTSAgent, MCTSAgent
 from sengoku.core.game import Game, SengokuError
 from sengoku.core.registry import load_game
@@ -25,6 +26,7 @@ AGENTS: dict[str, type[Agent]] = {
     "mcts": MCTSAgent,
     "ismcts": ISMCTSAgent,
     "alphabeta": AlphaBetaAgent,
+    "learned": LearnedAgent,
 }
 LEVELS = (1, 2, 3, 4, 5)
 #: The level that thinks for a time (per turn); the others have fixed budgets.
@@ -72,9 +74,11 @@ def timed_level(
     out["turn_seconds"] = seconds
     below_name, below_options = below
     below_iterations = below_options.get("iterations")
-    if below_name == name and isinstance(below_iterations, int):
+    # ``learned`` is IS-MCTS with network leaves: level 4's IS-MCTS budget sets its floor too.
+    same_family = below_name == name or (name == "learned" and below_name == "ismcts")
+    if same_family and isinstance(below_iterations, int):
         out.setdefault("floor", math.ceil(FLOOR_FACTOR * below_iterations))
-    if name in ("mcts", "ismcts"):
+    if name in ("mcts", "ismcts", "learned"):
         out.setdefault("reuse", 1)
     return out
 

@@ -33,12 +33,13 @@ class AlphaBetaAgent(Agent):
         "quiescence": 4,
         "table_size": 200_000,
         "native": 0,
+        "reuse": 0,
     }
     default_budget = Budget(iterations=20_000)
 
     def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
         super().__init__(game, seed, **options)
-        for key in ("max_depth", "quiescence", "table_size", "native"):
+        for key in ("max_depth", "quiescence", "table_size", "native", "reuse"):
             value = self.options[key]
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise SengokuError(f"agent 'alphabeta': {key} must be an integer >= 0")
@@ -65,7 +66,12 @@ class AlphaBetaAgent(Agent):
             self.last_stats = {"nodes": 0, "depth": 0, "forced": True}
             return pick_legal(state, legal[0])
         self.clock = self.clock_for(self.turn_budget(world, seat, budget))
-        self.table.clear()
+        # With ``reuse`` the transposition table carries over from the previous decision:
+        # the positions searched below the move played (and the reply) are often met again,
+        # with their bounds and best moves. Killers are per ply from the root, so they go.
+        reused = len(self.table) if self.options["reuse"] else 0
+        if not reused:
+            self.table.clear()
         self.killers.clear()
         # Equal-valued root moves are shuffled once by the seed so play is not always the same.
         root_order = list(legal)
@@ -102,6 +108,7 @@ class AlphaBetaAgent(Agent):
                 break
         self.last_stats = {
             "nodes": self.clock.count,
+            "reused_entries": reused,
             "depth": depth_done,
             "value": best_value,
             "seconds": round(self.clock.elapsed, 4),

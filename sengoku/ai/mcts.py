@@ -276,6 +276,11 @@ class MCTSAgent(Agent):
                 frontier.append((child, after, depth + 1))
         return None
 
+    def leaf_values(self, state: State) -> list[float]:
+        """Each seat's value in [0, 1] of a new leaf (``state`` may be changed): a playout by
+        the game's rollout policy; a learned agent evaluates with its network instead."""
+        return playout_values(state, self.knowledge, self.rng, self.rollout_depth)
+
     def expansion_order(self, state: State, actions: list[Action]) -> list[Action]:
         """Untried actions, the one to expand first last: random, but by the game's move
         ordering first (captures before quiet moves, so a winning capture is tried early)."""
@@ -331,7 +336,7 @@ class MCTSAgent(Agent):
             node = self.select(node, list(node.children.values()), node.visits)
             state.apply(node.action)
             path.append(node)
-        values = playout_values(state, self.knowledge, self.rng, self.rollout_depth)
+        values = self.leaf_values(state)
         for n in path:
             n.visits += 1
             for s, v in enumerate(values):
@@ -514,7 +519,7 @@ class ISMCTSAgent(MCTSAgent):
             node = self.select_available(node, candidates)
             state.apply(node.action)
             path.append(node)
-        values = playout_values(state, self.knowledge, self.rng, self.rollout_depth)
+        values = self.leaf_values(state)
         for n in path:
             n.visits += 1
             for s, v in enumerate(values):

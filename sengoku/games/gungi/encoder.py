@@ -47,6 +47,9 @@ class GungiEncoder(Encoder):
         self.hand_base = self.TIERS * 2 * k
         self.flags_base = self.hand_base + 2 * k
         self.channels = self.flags_base + 8
+        #: Channels from here on hold one number spread over the whole plane (hand counts,
+        #: flags): a learner may read one square of each instead of 81.
+        self.uniform_from = self.hand_base
         self.shape = (self.channels, 9, 9)
         self.max_game_length = max_game_length
         # "c-r" square names -> flat index in a 9x9 plane, for White's and Black's side.

@@ -1,0 +1,80 @@
+"""The training pipeline end to end in its tiny configuration (needs torch: skipped without)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sengoku.ai import make_agent
+from sengoku.ai.learned.model import Inputs, ValueNet
+from sengoku.ai.learned.selfplay import generate
+from sengoku.arena.backends import LocalBackend
+from sengoku.cli import main
+from sengoku.core.registry import load_game
+
+pytest.importorskip("torch")
+
+
+def test_selfplay_examples_are_the_movers_views_and_returns() -> None:
+    game = load_game("sashimono")
+    x, y, index, summary = generate(game, 2, "greedy", 3, backend=LocalBackend(1), every=1)
+    assert len(x) == len(y) == len(index) == summary["positions"] > 0
+    assert x.shape[1] == Inputs(game, summary["options"]).size
+    # Every example's target is the game's return for the mover: +1 or -1 in a duel.
+    assert set(np.unique(y).tolist()) <= {-1.0, 0.0, 1.0}
+    assert set(index.tolist()) == {0, 1}
+    assert sum(summary["outcomes"].values()) == 2
+
+
+def test_tiny_training_writes_weights_with_their_record(tmp_path: Path) -> None:
+    out = tmp_path / "w.npz"
+    data = tmp_path / "d.npz"
+    code = main(
+        ["train", "sashimono", "--tiny", "--seed", "5", "--out", str(out), "--save-data", str(data)]
+    )
+    assert code == 0
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta["seed"] == 5 and "train sashimono" in meta["command"]
+    assert meta["data"][0]["games"] == 4 and meta["data"][0]["agent"] == "greedy"
+    assert meta["training"]["train_positions"] > 0 and meta["cost"]["fit_seconds"] >= 0
+    net = ValueNet.load(out)
+    game = load_game("sashimono")
+    st = game.new_state(1)
+    assert net.inputs == Inputs(game, dict(st.options)).size
+    # The saved data trains again without self-play, and the agent plays with the result.
+    again = tmp_path / "again.npz"
+    assert (
+        main(
+            [
+                "train",
+                "sashimono",
+                "--games",
+                "0",
+                "--data",
+                str(data),
+                "--epochs",
+                "1",
+                "--hidden",
+                "8",
+                "--out",
+                str(again),
+            ]
+        )
+        == 0
+    )
+    agent = make_agent(game, f"learned:weights={again}", seed=1, iterations=10)
+    assert agent.choose(st, st.current_player) in st.legal_actions()
+
+
+def test_cuda_is_refused_cleanly_without_a_gpu(tmp_path: Path) -> None:
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("a GPU is present: --device cuda trains there")
+    code = main(
+        ["train", "sashimono", "--tiny", "--device", "cuda", "--out", str(tmp_path / "x.npz")]
+    )
+    assert code == 2
