@@ -18,6 +18,13 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
+# The tests also train a tiny network (tests/ai/test_learned_train.py): the 'train' extra,
+# torch's CPU build (the machine's wheel of torch 2.13.0; playing never needs it).
+TEST_STAMP := $(VENV)/.installed-test
+$(TEST_STAMP): pyproject.toml | $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,train]' 'torch==2.13.0'
+	touch $(TEST_STAMP)
+
 # The web app on http://127.0.0.1:8000 with an embedded SQLite database (sengoku serve --help).
 run: install
 	$(BIN)/sengoku serve --host 127.0.0.1 --port 8000 $(ARGS)
@@ -31,7 +38,7 @@ format: install
 	$(BIN)/ruff check --fix sengoku tests benchmarks tools
 	$(BIN)/ruff format sengoku tests benchmarks tools
 
-test: lint system-packages
+test: lint system-packages $(TEST_STAMP)
 	$(BIN)/python -m pytest -q
 
 # Debian packages the tests need, installed when missing: Chromium for the browser tests
