@@ -408,25 +408,7 @@ class Store:
 
     def load(self, match_id: str) -> dict[str, Any] | None:
         """The match with its seats, moves and events, or None."""
-        with self.engine.connect() as conn:
-            row = conn.execute(select(matches).where(matches.c.id == match_id)).mappings().first()
-            if row is None:
-                return None
-            seat_rows = conn.execute(
-                select(seats).where(seats.c.match_id == match_id).order_by(seats.c.seat)
-            ).mappings()
-            move_rows = conn.execute(
-                select(moves).where(moves.c.match_id == match_id).order_by(moves.c.seq)
-            ).mappings()
-            event_rows = conn.execute(
-                select(events).where(events.c.match_id == match_id).order_by(events.c.n)
-            ).mappings()
-            return {
-                "match": dict(row),
-                "seats": [dict(r) for r in seat_rows],
-                "moves": [dict(r) for r in move_rows],
-                "events": [dict(r) for r in event_rows],
-            }
+        return self.since(match_id, 0, 0)
 
     def ids_with_status(self, statuses: list[str]) -> list[str]:
         with self.engine.connect() as conn:

@@ -16,7 +16,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,24 @@ import httpx
 from websockets.sync.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def wait_healthy(
+    proc: subprocess.Popen[bytes], http: httpx.Client, deadline: float, logs: Callable[[], str]
+) -> None:
+    """Wait until the server process answers ``/healthz`` (failing with its log if it exits
+    or does not answer by ``deadline``)."""
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited:\n{logs()}")
+        try:
+            if http.get("/healthz").status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the server did not start:\n{logs()}")
+        time.sleep(0.1)
 
 
 def free_port() -> int:
@@ -62,18 +80,7 @@ class RealServer:
             stderr=subprocess.STDOUT,
         )
         self.http = httpx.Client(base_url=self.base, timeout=20)
-        deadline = time.monotonic() + 60
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited:\n{self.logs()}")
-            try:
-                if self.http.get("/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the server did not start:\n{self.logs()}")
-            time.sleep(0.1)
+        wait_healthy(self.proc, self.http, time.monotonic() + 60, self.logs)
 
     def logs(self) -> str:
         self.log.flush()

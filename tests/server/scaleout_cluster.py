@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from real_server import ROOT, free_port
+from real_server import ROOT, free_port, wait_healthy
 from websockets.sync.client import ClientConnection, connect
 
 
@@ -104,17 +104,7 @@ class Node:
         self.http = httpx.Client(base_url=self.base, timeout=30)
 
     def wait_ready(self, deadline: float) -> None:
-        while True:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"a server exited:\n{self.logs()}")
-            try:
-                if self.http.get("/healthz").status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise AssertionError(f"a server did not start:\n{self.logs()}")
-            time.sleep(0.1)
+        wait_healthy(self.proc, self.http, deadline, self.logs)
 
     def logs(self) -> str:
         self.log.flush()
