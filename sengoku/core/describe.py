@@ -91,3 +91,14 @@ def load_view_schema(folder: Path) -> dict[str, Any]:
     with (folder / "view.schema.json").open(encoding="utf-8") as f:
         data: dict[str, Any] = json.load(f)
     return data
+
+
+def describe_played(game: Any, before: Any, action: Any, events: list[dict[str, Any]]) -> None:
+    """Attach ``action``'s description, as played from the state ``before``, to its public
+    ``move`` event (``described``), so a client shows the last move from data, never by
+    reading notation. Callers do this only in games of perfect information, where every seat
+    sees every action: a hidden-information game's events stay as the engine made them."""
+    for ev in events:
+        if ev.get("type") == "move" and ev.get("audience") is None:
+            ev["described"] = game.describe_action(before, action).to_json()
+            return

@@ -125,6 +125,8 @@ class Live:
     legal_short: list[str] | None = None
     #: Their descriptions as data (``Game.describe_actions``: kind, label, text, objects).
     legal_described: list[dict[str, Any]] | None = None
+    #: Whether every seat sees every action (the game's traits), once known.
+    _perfect: bool | None = None
 
     def legal(self) -> list[tuple[Any, str]]:
         """The legal actions of the current state, computed once per state."""
@@ -139,6 +141,14 @@ class Live:
             self.legal_described = None
             self.legal_state = state
         return self.legal_rows
+
+    @property
+    def perfect_information(self) -> bool:
+        """Whether every seat sees every action (then played moves carry their description)."""
+        cached = self._perfect
+        if cached is None:
+            cached = self._perfect = self.game.traits(**self.options).perfect_information
+        return cached
 
     def legal_json(self, short: bool) -> list[dict[str, Any]]:
         """Each legal action as the client gets it: its canonical notation (``action``), its

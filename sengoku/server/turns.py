@@ -12,6 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from sengoku.core.describe import describe_played
 from sengoku.core.game import SengokuError, State, event
 from sengoku.server.broadcast import Broadcaster, event_rows
 from sengoku.server.clocks import Clocks
@@ -167,6 +168,8 @@ class Turns:
             action = exact if exact is not None else live.game.parse_action(state, text)
             after = state.clone()
             game_events = after.apply(action)
+            if live.perfect_information:  # the last move, as data for every seat
+                describe_played(live.game, state, action, game_events)
         except SengokuError as exc:
             raise ApiError(422, "illegal_action", str(exc)) from None
         except Exception as exc:  # an engine fault: the match stays as it was

@@ -68,6 +68,10 @@ def replay_views(data: Any, seat: int | None) -> dict[str, Any]:
         raise InvalidRecord(f"seat {seat} is not a seat of this record")
     plies: list[dict[str, Any]] = []
     state = None
+    # In games of perfect information each ply carries its action as data (the last-move
+    # mark): described from the state before it, while the replay stands there.
+    perfect = game.traits(**game.resolve_options(**record.options)).perfect_information
+    coming: dict[str, Any] | None = None
     for step in record.steps(check_result=False):
         state = step.state
         if step.kind == "action":
@@ -76,6 +80,7 @@ def replay_views(data: Any, seat: int | None) -> dict[str, Any]:
                     "ply": step.ply,
                     "view": state.view(seat),
                     "action": step.action,
+                    "described": coming,
                     "seat": step.seat,
                     "events": _visible(step.events, seat),
                 }
@@ -87,6 +92,13 @@ def replay_views(data: Any, seat: int | None) -> dict[str, Any]:
             plies.append(
                 {"ply": 0, "view": state.view(seat), "action": None, "seat": None, "events": []}
             )
+        coming = None
+        if perfect and step.kind != "concession" and step.ply < len(record.actions):
+            try:
+                nxt = game.parse_action(state, record.actions[step.ply])
+                coming = game.describe_action(state, nxt).to_json()
+            except SengokuError:
+                pass  # the replay itself refuses that move next, naming it
     assert state is not None
     outcome = state.outcome()
     return {

@@ -25,6 +25,13 @@ def test_every_ply_with_the_action_that_led_to_it() -> None:
     assert [p["ply"] for p in plies] == [0, 1, 2]
     assert [p["action"] for p in plies] == [None, "5-6-1 兵(5-7)", "5-4-1 兵(5-3)"]
     assert [p["seat"] for p in plies] == [None, 0, 1]
+    # Each move comes as data too (Gungi: every seat sees every move), for the last-move mark.
+    assert [p.get("described") and p["described"]["notation"] for p in plies] == [
+        None,
+        "5-6-1 兵(5-7)",
+        "5-4-1 兵(5-3)",
+    ]
+    assert plies[1]["described"]["from"] == "5-7-1" and plies[1]["described"]["to"] == "5-6-1"
     squares = {c["square"] for c in plies[1]["view"]["board"]}
     assert "5-6" in squares and "5-7" not in squares
     # The concession after the last move ends the game there.

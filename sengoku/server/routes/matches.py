@@ -134,13 +134,21 @@ def router(svc: ServiceRef) -> APIRouter:
             )
         record = live.record()
         view: dict[str, Any] | None = None
+        described: dict[str, Any] | None = None
         for step in record.steps(upto=ply, check_result=False):
-            if step.kind != "concession":
-                view = step.state.view(seat)
+            if step.kind == "concession":
+                continue
+            if step.ply == ply - 1 and live.perfect_information:
+                # The action that led to the position shown, as data (the last-move mark).
+                before = step.state
+                action = live.game.parse_action(before, live.actions[ply - 1])
+                described = live.game.describe_action(before, action).to_json()
+            view = step.state.view(seat)
         return {
             "ply": ply,
             "of": live.ply,
             "action": live.actions[ply - 1] if ply else None,
+            "described": described,
             "view": view,
         }
 

@@ -268,6 +268,12 @@ class MatchPage {
     return moves.length ? moves[moves.length - 1].event.action : null;
   }
 
+  /** The last move as data (its description, in games where every seat sees every move). */
+  lastMove() {
+    const moves = this.moveEvents();
+    return moves.length ? moves[moves.length - 1].event.described || null : null;
+  }
+
   /** The moves in play: every event naming an action, less those a takeback undid. */
   moveEvents() {
     const out = [];
@@ -452,6 +458,7 @@ class MatchPage {
       seat: s.you,
       interactive,
       lastAction: browsing ? browsing.action : this.lastAction(),
+      lastMove: browsing ? browsing.described : this.lastMove(),
       labels: prefs.labels,
       flipped: this.flipped,
       send: (action) => this.send(action),

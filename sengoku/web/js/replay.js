@@ -163,6 +163,7 @@ class ReplayPage {
       seat: this.seat,
       interactive: false,
       lastAction: p.action,
+      lastMove: p.described || null,
       labels: prefs.labels,
       flipped: this.flipped,
       send: () => {},

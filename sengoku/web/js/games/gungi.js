@@ -1,7 +1,8 @@
 // Gungi: the 9x9 board in SVG with towers and their tiers, both hands, drops, legal targets.
 // Drawn from view(seat) and the legal rows' descriptions (kind, piece, from, to, tier: see
-// sengoku/games/gungi/describe.py). Notation is read only for the last move played (events
-// carry notation alone). The hands, Done and the tower details go to the page's dock.
+// sengoku/games/gungi/describe.py), and the last move from its description too (the move
+// event carries it: the client never reads notation). The hands, Done and the tower details
+// go to the page's dock.
 
 import { el, svg, clear, markLastMove, animateArrival, tooltip, hideTip, promptFromLegal } from "../ui.js";
 
@@ -29,38 +30,15 @@ const S = 100; // one square
 const M = 34; // margin for the coordinates
 const SIZE = 9 * S + 2 * M;
 
-/** Parse canonical Gungi notation (see sengoku/games/gungi/move.py): only for the last move
- * played, which the events name by its notation. */
-export function parseMove(action) {
-  if (action === "済み") return { done: true };
-  let m = action.match(/^(\d)-(\d)-(\d) (\S)\((\d)-(\d)\)(取|付)?(?: 返(.+))?$/u);
-  if (m) {
-    return {
-      to: `${m[1]}-${m[2]}`,
-      tier: Number(m[3]),
-      kanji: m[4],
-      from: `${m[5]}-${m[6]}`,
-      capture: m[7] === "取",
-      stack: m[7] === "付",
-      betray: parseBetrayal(m[8]),
-    };
-  }
-  m = action.match(/^(\d)-(\d)-(\d) (\S)新(?: 返(.+))?$/u);
-  if (m) {
-    return {
-      to: `${m[1]}-${m[2]}`,
-      tier: Number(m[3]),
-      kanji: m[4],
-      drop: true,
-      betray: parseBetrayal(m[5]),
-    };
-  }
-  return null;
-}
-
-function parseBetrayal(text) {
-  if (!text) return [];
-  return [...text.matchAll(/(\S)(\d)?/gu)].map((m) => ({ kanji: m[1], tier: Number(m[2] || 0) }));
+/** The last move's squares from its description (the server's data: never notation). */
+export function lastMoveOf(described) {
+  if (!described) return null;
+  if (described.kind === "done") return { done: true };
+  const square = (cell) => (typeof cell === "string" ? cell.split("-").slice(0, 2).join("-") : null);
+  const to = square(described.to);
+  if (!to) return null;
+  const from = described.from && described.from !== "hand" ? square(described.from) : null;
+  return { to, from, drop: !from };
 }
 
 /** Board coordinates of a square name "c-r" as seen with White at the bottom. */
@@ -290,7 +268,7 @@ class GungiBoard {
     const { view, labels, flipped } = this.model;
     const towers = this.towers();
     const targets = this.targets();
-    const last = this.model.lastAction ? parseMove(this.model.lastAction) : null;
+    const last = lastMoveOf(this.model.lastMove);
     const board = svg("svg", {
       viewBox: `0 0 ${SIZE} ${SIZE}`,
       class: "board",
