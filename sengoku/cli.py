@@ -208,7 +208,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from sengoku.ai.learned.train import run as run_train
+    from sengoku.arena.training import run as run_train
 
     game = load_game(args.game)
     return run_train(args, game_options(game, args), game)
@@ -299,7 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("train", help="train a game's value network by self-play (needs torch)")
     p.add_argument("game", choices=list_games())
-    from sengoku.ai.learned.train import add_arguments as _train_arguments
+    from sengoku.arena.training import add_arguments as _train_arguments
 
     _train_arguments(p)
     _add_option_flags(p)

@@ -7,7 +7,7 @@ contract (one ``State`` a game), and a game with a compiled core returns its own
 :class:`~sengoku.games.gungi.batch.GungiBatch` keeps its games in C++) with the same numbers.
 
 Actions are the contract's integers (``Game.action_to_int``), observations come from
-``view(seat)`` through the game's encoder (:func:`sengoku.interop.encoders.encoder_for`), so a
+``view(seat)`` through the game's encoder (:func:`sengoku.core.encoding.encoder_for`), so a
 batch shows a seat no more than its view does.
 """
 
@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from sengoku.core.encoding import encoder_for
 from sengoku.core.game import TERMINAL, Game, IllegalAction, Outcome, State
 
 
@@ -60,8 +61,6 @@ class ContractBatch:
     """
 
     def __init__(self, game: Game, obs_size: int | None = None, **options: Any) -> None:
-        from sengoku.interop.encoders import encoder_for
-
         self.game = game
         self.options = game.resolve_options(**options)
         self.encoder = encoder_for(game, self.options, obs_size)

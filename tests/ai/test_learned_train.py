@@ -10,8 +10,8 @@ import pytest
 
 from sengoku.ai import make_agent
 from sengoku.ai.learned.model import Inputs, ValueNet
-from sengoku.ai.learned.selfplay import generate
 from sengoku.arena.backends import LocalBackend
+from sengoku.arena.training_data import generate
 from sengoku.cli import main
 from sengoku.core.registry import load_game
 

@@ -206,8 +206,8 @@ def train(
     log: Any = None,
 ) -> dict[str, Any]:
     """The whole pipeline: self-play (or saved data), fit, write weights and their record."""
-    from sengoku.ai.learned.selfplay import generate
     from sengoku.arena.backends import LocalBackend, RayBackend
+    from sengoku.arena.training_data import generate
 
     def say(text: str) -> None:
         if log is not None:
