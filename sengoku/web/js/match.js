@@ -294,6 +294,8 @@ class MatchPage {
       status: el("div.status", { id: "status", role: "status", "aria-live": "polite" }),
       note: el("div.status-note"),
       browse: el("div.browse-bar", { hidden: true, role: "status" }),
+      // What the other players just did, read out by screen readers (and shown nowhere else).
+      announce: el("div.visually-hidden", { id: "announce", "aria-live": "polite", "aria-atomic": "true" }),
       board: el("div.board-area"),
       prompt: el("div.prompt", { id: "prompt" }),
       dock: el("div.dock", { id: "dock" }),
@@ -319,7 +321,7 @@ class MatchPage {
         {},
         el("div.match-head", {}, this.els.title, this.els.headStatus, this.els.connection),
         el("div.board-shell", {}, this.els.board, this.els.pass),
-        el("div.card.status-card", {}, this.els.status, this.els.prompt, this.els.note, this.els.browse),
+        el("div.card.status-card", {}, this.els.status, this.els.prompt, this.els.note, this.els.browse, this.els.announce),
         this.els.dock,
         this.els.players,
         this.els.invites,
@@ -470,6 +472,7 @@ class MatchPage {
     this.renderPass();
     this.renderControls();
     this.renderMoves();
+    this.announceMoves();
     this.renderInvites();
     this.renderEnd();
   }
@@ -577,8 +580,12 @@ class MatchPage {
       return;
     }
     const moves = this.moveEvents().filter((e) => this.visibleEvent(e));
+    // Two players taking turns: numbered pairs, as a chess score sheet (1. White Black).
+    const pairs = this.snap.seats.length === 2 && moves.length > 0 && moves.every((e, i) => i === 0 || e.event.seat !== moves[i - 1].event.seat);
+    list.classList.toggle("pairs", pairs);
     moves.forEach((e, i) => {
       const seat = e.event.seat;
+      const number = pairs ? (i % 2 === 0 ? `${i / 2 + 1}.` : "") : `${i + 1}.`;
       const looked = this.browse ? this.browse.ply === i + 1 : false;
       list.append(
         el(
@@ -588,8 +595,8 @@ class MatchPage {
           el(
             "button.move-link",
             { type: "button", title: "Show the position after this move", onclick: () => this.browseTo(i + 1) },
-            el("span.ply", {}, `${i + 1}.`),
-            seat !== undefined ? el("span.mover", {}, this.renderer.seatName(seat)) : null,
+            el("span.ply", {}, number),
+            seat !== undefined && !pairs ? el("span.mover", {}, this.renderer.seatName(seat)) : null,
             el("span.notation", {}, e.event.action),
           ),
         ),
@@ -604,6 +611,22 @@ class MatchPage {
     const current = list.querySelector("li.current");
     if (current) current.scrollIntoView({ block: "nearest" });
     else list.scrollTop = list.scrollHeight;
+  }
+
+  /** Tell a screen reader what the other seats just did: the last such move in words (its
+   * description where the game sends one, else the event's own sentence). */
+  announceMoves() {
+    const moves = this.events.filter((e) => this.visibleEvent(e) && !META_EVENTS.has(e.event.type) && (e.event.type === "move" || e.event.message));
+    const last = moves[moves.length - 1];
+    if (!last || last.n === this.announced) return;
+    const first = this.announced === undefined;
+    this.announced = last.n;
+    if (first) return; // not the moves already played when the page opened
+    const seat = last.event.seat;
+    if (seat !== undefined && seat !== null && this.held.includes(seat) && !this.hotSeat) return;
+    const who = seat !== undefined && seat !== null ? `${this.renderer.seatName(seat)}: ` : "";
+    const words = last.event.described?.label || last.event.message || last.event.action || "";
+    this.els.announce.textContent = `${who}${words}`;
   }
 
   renderInvites() {
