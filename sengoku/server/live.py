@@ -127,6 +127,8 @@ class Live:
     legal_described: list[dict[str, Any]] | None = None
     #: Whether every seat sees every action (the game's traits), once known.
     _perfect: bool | None = None
+    #: Copies of the replayed state every few actions, for looking back (positions.py).
+    kept_positions: dict[int, tuple[int, State]] = field(default_factory=dict)
 
     def legal(self) -> list[tuple[Any, str]]:
         """The legal actions of the current state, computed once per state."""

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sengoku.server import security
 from sengoku.server.errors import ApiError
 from sengoku.server.live import LIVE_STATUSES
+from sengoku.server.positions import position
 from sengoku.server.routes.common import ServiceRef, bearer, find, summary
 
 
@@ -132,25 +133,7 @@ def router(svc: ServiceRef) -> APIRouter:
             raise ApiError(
                 422, "bad_ply", f"ply {ply} is past the match's last action ({live.ply})"
             )
-        record = live.record()
-        view: dict[str, Any] | None = None
-        described: dict[str, Any] | None = None
-        for step in record.steps(upto=ply, check_result=False):
-            if step.kind == "concession":
-                continue
-            if step.ply == ply - 1 and live.perfect_information:
-                # The action that led to the position shown, as data (the last-move mark).
-                before = step.state
-                action = live.game.parse_action(before, live.actions[ply - 1])
-                described = live.game.describe_action(before, action).to_json()
-            view = step.state.view(seat)
-        return {
-            "ply": ply,
-            "of": live.ply,
-            "action": live.actions[ply - 1] if ply else None,
-            "described": described,
-            "view": view,
-        }
+        return position(live, ply, seat)
 
     @router.get("/api/matches/{match_id}/events")
     async def get_events(
