@@ -149,7 +149,12 @@ def _around(text: str, word: str) -> str:
 def assert_within_window(page: Page, selector: str) -> None:
     """The first element matching ``selector`` is wholly inside the window, unscrolled."""
     page.evaluate("window.scrollTo(0, 0)")
-    box = page.locator(selector).first.bounding_box()
+    box = None
+    for _ in range(3):  # a page that redraws may swap the element between two reads
+        page.locator(selector).first.wait_for(state="visible")
+        box = page.locator(selector).first.bounding_box()
+        if box is not None:
+            break
     assert box is not None, f"{selector} is not shown"
     size = page.viewport_size or {"width": 0, "height": 0}
     assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1, (
