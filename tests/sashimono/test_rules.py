@@ -263,7 +263,7 @@ def test_bowing_and_unbowing_for_both_players(game: Sashimono) -> None:
     # West flips one face up on its own turn (Gennin bonus): East's card un-bows at once
     events = play(game, st, "score", "bonus Gennin", "flip b2")
     assert not st.sides[1].bowed[slot("top-a")]
-    assert any("Tanaka Yoshimasa (East (seat 1)) un-bows" in m for m in messages(events))
+    assert any("Tanaka Yoshimasa (East) un-bows" in m for m in messages(events))
     # and bows again as soon as the condition holds again
     w.cells[4] = "Tv"
     at_turn(st, 1)

@@ -17,7 +17,7 @@ import sengoku.games.gunshi.knowledge as knowledge
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import find_card
 from sengoku.games.gunshi.commands import universal_rules
-from sengoku.games.gunshi.data import CARDS, COLOUR, HAND_SIZE, LIGHTNING_COST, ROW_LIMIT
+from sengoku.games.gunshi.data import CARDS, COLOUR, HAND_SIZE, LIGHTNING_COST, ROW_LIMIT, plural
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -48,6 +48,8 @@ def do(st: GunshiState, a: GunshiAction) -> None:
 def begin_turn(st: GunshiState) -> None:
     """Units Follow Orders: the Lightning card first, then the 1st card."""
     p = st.player
+    # A heading for the log: the turns of the battle, counted from 1.
+    st.emit(None, "turn", f"{COLOUR[p]}'s turn {st.turn}.", seat=p, turn=st.turn, name=COLOUR[p])
     st.queue = []
     st.invaded_turn = False
     st.sent = 0
@@ -121,7 +123,12 @@ def do_send(st: GunshiState, a: GunshiAction) -> None:
     if a.kind == "lightning":
         st.points[p] -= LIGHTNING_COST
         st.lightning[p] = st.row[p].pop(0)
-        st.emit(None, "lightning", f"{COLOUR[p]} pays 6 for a Lightning Command.", seat=p)
+        st.emit(
+            None,
+            "lightning",
+            f"{COLOUR[p]} pays {LIGHTNING_COST} points for a Lightning Command.",
+            seat=p,
+        )
     resupply(st)
 
 
@@ -184,7 +191,7 @@ def resupply(st: GunshiState) -> None:
     st.emit(
         None,
         "resupply",
-        f"{COLOUR[p]} gains {gain} points and draws {drawn} cards.",
+        f"{COLOUR[p]} gains {plural(gain, 'point')} and draws {plural(drawn, 'card')}.",
         seat=p,
         gain=gain,
         drawn=drawn,

@@ -95,6 +95,15 @@ def edge_name(e: int) -> str:
 
 EDGE_NAMES: tuple[str, ...] = tuple(edge_name(e) for e in range(EDGES))
 
+#: A facing or direction letter in words, for the messages the players read.
+FACING_WORDS = {"n": "north", "e": "east", "s": "south", "w": "west"}
+
+
+def edge_words(name: str) -> str:
+    """An edge's name (``d3n``) in words: ``"between d3 and d4"`` (the log reads no codes)."""
+    a, b = EDGE_CELLS[parse_edge(name)]
+    return f"between {cell_name(a)} and {cell_name(b)}"
+
 
 def parse_edge(text: str) -> int:
     """``d3n`` (and its other spellings: ``d4s``; ``d3e`` = ``e3w``) -> edge id."""
@@ -387,3 +396,14 @@ def parse_deck(text: str) -> tuple[str, ...]:
 def agreed_cards(value: str) -> tuple[str, ...]:
     """The 7 card codes of an ``agreed_deck`` value: an example's name or a description."""
     return DECKS[value] if value in DECKS else parse_deck(value)
+
+
+def unit_words(u: int) -> str:
+    """A token in words, ``"Infantry B"``: its type and letter (both public)."""
+    kind = TOKEN_TYPE[u]
+    return f"{UNITS[kind].name} {LETTERS[u]}" if kind in UNITS else LETTERS[u]
+
+
+def plural(n: int, word: str) -> str:
+    """``"1 point"``, ``"2 points"``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

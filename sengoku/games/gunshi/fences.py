@@ -18,6 +18,7 @@ from sengoku.games.gunshi.data import (
     EDGES,
     HOME,
     NEIGHBOUR,
+    edge_words,
 )
 
 if TYPE_CHECKING:
@@ -81,6 +82,7 @@ def break_fences(st: GunshiState, cell: int, p: int) -> None:
             st.emit(
                 None,
                 "fence_destroyed",
-                f"{COLOUR[1 - p]}'s Fence on {EDGE_NAMES[e]} is destroyed.",
+                f"{COLOUR[1 - p]}'s Fence {edge_words(EDGE_NAMES[e])} is destroyed.",
                 edge=EDGE_NAMES[e],
+                seat=1 - p,
             )

@@ -18,6 +18,7 @@ from sengoku.games.gunshi.data import (
     COLOUR,
     DIR_NAMES,
     EDGE_NAMES,
+    FACING_WORDS,
     FENCE_COST,
     FORMATIONS,
     HOME,
@@ -26,6 +27,7 @@ from sengoku.games.gunshi.data import (
     RED,
     STARTING_POINTS,
     UNITS,
+    edge_words,
 )
 from sengoku.games.gunshi.fences import formation_edges
 from sengoku.games.gunshi.units import TYPE_NAME, free_token, put_unit
@@ -113,7 +115,9 @@ def do(st: GunshiState, a: GunshiAction) -> None:
         st.fence[e] = p
         st.fences_left[p] -= 1
         st.points[p] -= FENCE_COST
-        st.emit(None, "fence", f"{COLOUR[p]} places a Fence on {a.arg}.", edge=a.arg, seat=p)
+        st.emit(
+            None, "fence", f"{COLOUR[p]} places a Fence {edge_words(a.arg)}.", edge=a.arg, seat=p
+        )
     else:
         t = st.fpiece
         u = free_token(st, t)
@@ -122,7 +126,8 @@ def do(st: GunshiState, a: GunshiAction) -> None:
         st.emit(
             None,
             "place",
-            f"{COLOUR[p]} places {TYPE_NAME[t]} {LETTERS[u]} on {cn(st.fcell)} facing {a.arg}.",
+            f"{COLOUR[p]} places {TYPE_NAME[t]} {LETTERS[u]} on {cn(st.fcell)}, facing "
+            f"{FACING_WORDS[a.arg]}.",
             seat=p,
             unit=LETTERS[u],
             cell=cn(st.fcell),

@@ -88,10 +88,14 @@ def do_mod3(st: GunshiState, a: GunshiAction) -> None:
     for q in (RED, BLUE):
         st.unused[q] = [c for c in st.unused[q] if c not in remaining]
     names = ", ".join(CARDS[c].name for c in remaining) or "none"
+
+    def chosen(q: int) -> str:
+        return " and ".join(CARDS[c].name for c in st.m3[q])
+
     st.emit(
         None,
         "m3_reveal",
-        f"Revealed: Red {st.m3[RED]}, Blue {st.m3[BLUE]}; usable: {names}.",
+        f"Revealed: Red chose {chosen(RED)}; Blue chose {chosen(BLUE)}; usable: {names}.",
         red=list(st.m3[RED]),
         blue=list(st.m3[BLUE]),
         pool=remaining,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import take_card
-from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, HAND_SIZE, LETTERS, RED
+from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, HAND_SIZE, LETTERS, RED, unit_words
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -38,7 +38,7 @@ def do(st: GunshiState, a: GunshiAction) -> None:
     p = st.player
     if a.kind == "shogun":
         st.shogun[p] = LETTERS.index(a.arg)
-        st.emit([p], "shogun", f"Your Shogun is {a.arg}.", unit=a.arg)
+        st.emit([p], "shogun", f"Your Shogun is {unit_words(LETTERS.index(a.arg))}.", unit=a.arg)
         st.emit(None, "shogun_chosen", f"{COLOUR[p]} chooses a Shogun in secret.", seat=p)
     else:
         card = take_card(st.stock[p], a.arg)

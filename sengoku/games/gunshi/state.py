@@ -312,8 +312,11 @@ class GunshiState(State[GunshiAction]):
         self._legal_memo = None
 
     def emit(self, audience: list[int] | None, type_: str, message: str, **details: Any) -> None:
-        """Tell the audience (None: everyone) what happened; ``apply`` returns the events."""
-        self._events.append(event(type_, audience, message=message, **details))
+        """Tell the audience (None: everyone) what happened; ``apply`` returns the events.
+
+        Each event carries ``ply``, the number of actions played when it happened (public:
+        the move list groups a turn's sentences and browses back to that position)."""
+        self._events.append(event(type_, audience, message=message, ply=self.ply, **details))
 
     def gain(self, p: int, n: int) -> None:
         """p gains n Military Logistics Points (up to the ``logistics_cap`` option)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sengoku.core.game import Outcome
-from sengoku.games.gunshi.data import COLOUR, INVADERS_TO_WIN, LETTERS
+from sengoku.games.gunshi.data import COLOUR, INVADERS_TO_WIN, LETTERS, unit_words
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
@@ -23,7 +23,7 @@ def check_shogun_captured(st: GunshiState, target: int, owner: int, attacker: in
     st.emit(
         None,
         "game_over",
-        f"{LETTERS[target]} was {COLOUR[owner]}'s Shogun: {COLOUR[attacker]} wins!",
+        f"{unit_words(target)} was {COLOUR[owner]}'s Shogun: {COLOUR[attacker]} wins!",
         reason="shogun_captured",
         winner=attacker,
         shogun=LETTERS[target],

@@ -20,9 +20,9 @@ from sengoku.games.sashimono.decisions import (
 )
 from sengoku.games.sashimono.pieces import (
     CELLS,
-    LINE_NAMES,
     SLOT_LINE,
     SLOT_SHORT,
+    SLOT_WORDS,
     SLOTS,
     flipped,
     is_up,
@@ -50,8 +50,8 @@ def answer_slot(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
     s.slots[arg] = card
     s.bowed[arg] = False
     state.ctx["slot"], state.ctx["line"], state.ctx["used"] = arg, SLOT_LINE[arg], []
-    state.emit("play", f"{state.name_of(seat)} plays {state.card(card).name} at {SLOTS[arg]} "
-               f"({LINE_NAMES[SLOT_LINE[arg]]}).", seat=seat, card=state.card(card).id,
+    state.emit("play", f"{state.name_of(seat)} plays {state.card(card).name} {SLOT_WORDS[arg]}.",
+               seat=seat, card=state.card(card).id,
                slot=SLOTS[arg])  # fmt: skip
 
 

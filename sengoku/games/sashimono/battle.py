@@ -23,6 +23,7 @@ from sengoku.games.sashimono.pieces import (
     EVERYONE,
     KAGE,
     LINE_NAMES,
+    LINE_WORDS,
     SLOT_LINE,
     attack_of,
     defence_of,
@@ -68,7 +69,7 @@ def start_battle(
     state.battle = {"att": att, "dfn": dfn, "aline": aline, "dline": dline, "bonus": bonus,
                    "dante": dante, "ante": {str(att): [], str(dfn): []}}  # fmt: skip
     state.emit("battle", f"{state.name_of(att)} attacks {state.name_of(dfn)}'s "
-               f"{LINE_NAMES[dline]} from {LINE_NAMES[aline]}.", attacker=att, defender=dfn,
+               f"{LINE_WORDS[dline]} from {LINE_WORDS[aline]}.", attacker=att, defender=dfn,
                attack_line=LINE_NAMES[aline], defence_line=LINE_NAMES[dline])  # fmt: skip
     state.push(Task(Step.ANTE, seat=att), Task(Step.ANTE, seat=dfn), Task(Step.RESOLVE))
 
@@ -185,8 +186,8 @@ def answer_casualty(state: SashimonoState, prompt: Prompt, kind: int, arg: int) 
     if side == KAGE:
         s.cells.pop(arg)
         s.discard.extend(types_of(st))
-        state.emit("casualty", f"The Kagemusha loses {describe_stack(st)} ({where}), "
-                   "discarded for good.", side=side, cell=where)  # fmt: skip
+        state.emit("casualty", f"The Kagemusha loses {describe_stack(st)} (its Kumi number "
+                   f"{arg + 1}), discarded for good.", side=side, cell=where)  # fmt: skip
     else:
         # the casualty goes face down to the bottom: known to whoever knew its types
         mask = EVERYONE if is_up(st) else s.known[arg] | seat_bit(side)
@@ -194,7 +195,7 @@ def answer_casualty(state: SashimonoState, prompt: Prompt, kind: int, arg: int) 
         s.known[arg] = 0
         s.bottom("kumi", list(types_of(st)), mask)
         state.emit("casualty", f"{state.name_of(side)} loses {describe_stack(st, is_up(st))} "
-                   f"({where}) to the bottom of the Kumi deck.", side=side, cell=where)  # fmt: skip
+                   f"(at {where}) to the bottom of the Kumi deck.", side=side, cell=where)  # fmt: skip
     for c in ongoing_cards(state, side, "casualty"):
         trigger(state, side, c)
 
@@ -227,8 +228,8 @@ def step_battle_end(state: SashimonoState, task: Task) -> None:
         seat = int(key)
         if cards:
             state.sides[seat].bottom("kumi", list(cards), seat_bit(seat))
-            state.emit("ante_back", f"{state.name_of(seat)}'s {len(cards)} ante card(s) go to the "
-                       "bottom of the Kumi deck.")  # fmt: skip
+            state.emit("ante_back", f"{state.name_of(seat)}'s ante of {len(cards)} Kumi goes to "
+                       "the bottom of the Kumi deck.")  # fmt: skip
     winner = b["winner"]
     state.battle = None
     for pc in ongoing_cards(state, winner, "battle_won"):

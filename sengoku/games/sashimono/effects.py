@@ -32,6 +32,7 @@ from sengoku.games.sashimono.pieces import (
     EVERYONE,
     KAGE,
     LINE_NAMES,
+    LINE_WORDS,
     LINES,
     PERMS,
     SLOT_SHORT,
@@ -100,7 +101,7 @@ def draw_sashimono(state: SashimonoState, seat: int, n: int) -> None:
     s.shand.extend(got)
     state.emit("draw", f"{state.name_of(seat)} draws {len(got)} Sashimono.", seat=seat)
     if got:
-        state.emit("draw", "You draw: " + ", ".join(state.card(c).name for c in got), [seat])
+        state.emit("draw", "You draw " + ", ".join(state.card(c).name for c in got) + ".", [seat])
 
 
 def op_look(state: SashimonoState, task: Task, spec: Spec) -> None:
@@ -117,7 +118,7 @@ def op_look(state: SashimonoState, task: Task, spec: Spec) -> None:
     s.deck = s.deck[spec["count"] :]
     state.looking_owner = actor
     state.emit("look", f"{state.name_of(actor)} looks at the top {len(state.looking)} Kumi.")
-    state.emit("look", "You look at: " + ", ".join(KUMI_NAMES[t] for t in state.looking),
+    state.emit("look", "You look at " + ", ".join(KUMI_NAMES[t] for t in state.looking) + ".",
                [actor], cards=list(state.looking))  # fmt: skip
     ask_keep(state, actor, spec["keep"])
 
@@ -193,8 +194,9 @@ def answer_perm(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
         known[line[j]] = old_known[p]
     # the cards move on the table in front of everyone: the new order is public
     order = "".join(CELLS[line[p]] for p in PERMS[arg])
-    state.emit("rearrange", f"{state.name_of(seat)} rearranges {LINE_NAMES[lid]} "
-               f"(new order, by the old spaces: {order}).", seat=seat,
+    moved = ", ".join(CELLS[line[p]] for p in PERMS[arg])
+    state.emit("rearrange", f"{state.name_of(seat)} rearranges {LINE_WORDS[lid]}: the Kumi "
+               f"from {moved} now stand in that order.", seat=seat,
                line=LINE_NAMES[lid], order=order)  # fmt: skip
 
 
@@ -268,8 +270,9 @@ def answer_return_kumi(state: SashimonoState, prompt: Prompt, kind: int, arg: in
     s.cells[arg] = None
     s.known[arg] = 0
     s.hand.extend(types_of(st))
-    state.emit("return", f"{state.name_of(side)}'s {describe_stack(st, is_up(st))} at {CELLS[arg]} "
-               "returns to hand.", side=side, cell=CELLS[arg])  # fmt: skip
+    what = describe_stack(st, is_up(st))
+    state.emit("return", f"{what[0].upper()}{what[1:]} at {CELLS[arg]} returns to "
+               f"{state.name_of(side)}'s hand.", side=side, cell=CELLS[arg])  # fmt: skip
 
 
 def op_discard(state: SashimonoState, task: Task, spec: Spec) -> None:
@@ -367,7 +370,7 @@ def answer_peek(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
     if side != KAGE:
         state.sides[side].known[arg] |= seat_bit(seat)
     where = state.cell_name(side, arg)
-    state.emit("peek", f"{state.name_of(seat)} peeks at {state.name_of(side)}'s {where}.")
+    state.emit("peek", f"{state.name_of(seat)} peeks at {state.kumi_words(side, arg)}.")
     state.emit("peek", f"It is {describe_stack(flipped(st))}.", [seat], cell=where,
                types=types_of(st))  # fmt: skip
     again(state, prompt.task)

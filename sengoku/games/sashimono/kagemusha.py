@@ -14,7 +14,7 @@ from sengoku.games.sashimono.pieces import (
     EVERYONE,
     KAGE,
     SLOT_POS,
-    SLOTS,
+    SLOT_WORDS,
     describe_stack,
     is_up,
     rank,
@@ -28,13 +28,13 @@ if TYPE_CHECKING:
 def take_turn(state: SashimonoState) -> None:
     """The Kagemusha's turn: Score Kagemusha VP, then schedule its other steps."""
     k = state.sides[KAGE]
-    state.emit("turn", "The Kagemusha's turn.", seat=KAGE)
+    state.emit("turn", "The Kagemusha's turn.", seat=KAGE, turn=state.turns, name="The Kagemusha")
     keep, keep_b = [], []
     for c, bowed in zip(k.sline, k.sbowed, strict=True):
         if bowed:
             k.scored.append(c)
             k.vp += 1
-            state.emit("score", f"The Kagemusha scores {state.card(c).name} (VP {k.vp}).",
+            state.emit("score", f"The Kagemusha scores {state.card(c).name} (now {k.vp} VP).",
                        seat=KAGE, card=state.card(c).id)  # fmt: skip
         else:
             keep.append(c)
@@ -126,7 +126,7 @@ def add_sashimono(state: SashimonoState, c: int) -> None:
         k.scored.append(first)
         k.vp += 1
         state.emit("score", f"The Kagemusha's line is full: it scores {state.card(first).name} "
-                   f"(VP {k.vp}).", seat=KAGE, card=state.card(first).id)  # fmt: skip
+                   f"(now {k.vp} VP).", seat=KAGE, card=state.card(first).id)  # fmt: skip
         if k.vp >= state.target:
             winning.win(state, KAGE, "kagemusha_vp")
     k.sline.append(c)
@@ -169,7 +169,7 @@ def step_draw(state: SashimonoState, task: Task) -> None:
                 host -= 1 if host > first else 0
                 other = k.cells[host] or ""
                 k.cells[host] = other[:-1] + t + "^"
-                state.emit("kage_train", f"The Kagemusha trains its k{host + 1} with "
+                state.emit("kage_train", f"The Kagemusha trains its Kumi number {host + 1} with "
                            f"{KUMI_NAMES[t]}.")  # fmt: skip
             else:
                 k.discard.extend(types_of(st))
@@ -195,7 +195,7 @@ def step_move(state: SashimonoState, task: Task) -> None:
     else:
         p = k.army_pos
     k.army_pos = p
-    state.emit("kage_move", f"The Kagemusha's Army moves to position {p + 1} ({SLOTS[p]}).",
+    state.emit("kage_move", f"The Kagemusha's Army moves to position {p + 1} ({SLOT_WORDS[p]}).",
                position=p + 1)  # fmt: skip
     if corner and state.options["challenge_corners"]:
         state.emit("kage_corner", "The Army rounds a corner: the Kagemusha draws a Sashimono.")

@@ -18,11 +18,17 @@ KAGE = 2
 CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8))
 LINE_NAMES = ("row1", "row2", "row3", "cola", "colb", "colc", "line")
+#: The lines in words, for the messages the players read (no notation in the game log).
+LINE_WORDS = ("row 1", "row 2", "row 3", "column a", "column b", "column c", "the Kumi line")
 #: The 12 Sashimono spaces, numbered as the solo Army path (spec): 1-3 above the columns,
 #: 4-6 right of the rows, 7-9 below the right/middle/left columns, 10-12 left of the
 #: bottom/middle/top rows.
 SLOTS = ("top-a", "top-b", "top-c", "right-1", "right-2", "right-3",
          "bottom-c", "bottom-b", "bottom-a", "left-3", "left-2", "left-1")  # fmt: skip
+#: The spaces in words: where each one lies beside the Sonae.
+SLOT_WORDS = ("above column a", "above column b", "above column c", "right of row 1",
+              "right of row 2", "right of row 3", "below column c", "below column b",
+              "below column a", "left of row 3", "left of row 2", "left of row 1")  # fmt: skip
 SLOT_SHORT = ("ta", "tb", "tc", "r1", "r2", "r3", "bc", "bb", "ba", "l3", "l2", "l1")
 SLOT_LINE = (3, 4, 5, 0, 1, 2, 5, 4, 3, 2, 1, 0)
 SLOT_POS = ((-1, 0), (-1, 1), (-1, 2), (0, 3), (1, 3), (2, 3),

@@ -47,7 +47,7 @@ def step_score(state: SashimonoState, task: Task) -> None:
         s.slots[p] = None
         s.bowed[p] = False
         s.vp += 1
-        state.emit("score", f"{state.name_of(seat)} scores {state.card(c).name} (VP {s.vp}).",
+        state.emit("score", f"{state.name_of(seat)} scores {state.card(c).name} (now {s.vp} VP).",
                    seat=seat, card=state.card(c).id)  # fmt: skip
     if not scored:
         state.emit("score", f"{state.name_of(seat)} has no bowed Sashimono to score.")
@@ -65,7 +65,7 @@ def step_score(state: SashimonoState, task: Task) -> None:
     s.sdeck = s.sdeck[n + 1 :]
     state.looking_owner = seat
     state.emit("look", f"{state.name_of(seat)} looks at the top {n + 1} Sashimono.")
-    state.emit("look", "You look at: " + ", ".join(state.card(c).name for c in state.looking),
+    state.emit("look", "You look at " + ", ".join(state.card(c).name for c in state.looking) + ".",
                [seat], cards=[state.card(c).id for c in state.looking])  # fmt: skip
     setup.ask_return_looked(
         state, seat, 1, f"replace scored Sashimono: keep {n}, return 1 to the bottom"

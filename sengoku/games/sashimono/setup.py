@@ -84,7 +84,7 @@ def step_setup_look(state: SashimonoState, task: Task) -> None:
     s.sdeck = s.sdeck[5:]
     state.looking_owner = seat
     state.emit("look", f"{state.name_of(seat)} looks at the top 5 Sashimono.")
-    state.emit("look", "You look at: " + ", ".join(state.card(c).name for c in state.looking),
+    state.emit("look", "You look at " + ", ".join(state.card(c).name for c in state.looking) + ".",
                [seat], cards=[state.card(c).id for c in state.looking])  # fmt: skip
     ask_return_looked(state, seat, 2, "setup: choose 2 of the 5 Sashimono to return to the bottom")
 

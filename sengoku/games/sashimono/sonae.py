@@ -24,12 +24,12 @@ def flip(state: SashimonoState, actor: int, side: int, idx: int) -> None:
     now = cells[idx]
     assert now is not None
     where = state.cell_name(side, idx)
-    owner = state.name_of(side)
+    owner = state.kumi_words(side, idx)
     if is_up(now):
-        state.emit("flip", f"{state.name_of(actor)} flips {owner}'s {where} face up: "
+        state.emit("flip", f"{state.name_of(actor)} flips {owner} face up: "
                    f"{describe_stack(now)}.", side=side, cell=where, stack=now)  # fmt: skip
     else:
-        state.emit("flip", f"{state.name_of(actor)} flips {owner}'s {where} face down.",
+        state.emit("flip", f"{state.name_of(actor)} flips {owner} face down.",
                    side=side, cell=where)  # fmt: skip
 
 

@@ -281,13 +281,21 @@ class SashimonoState(State):
         """Report an event to ``audience`` (seats; ``None``: everyone)."""
         if audience is not None:
             audience = [s for s in audience if s < self.num_players]
-        self._events.append(event(type_, audience, message=message, **kw))
+        # ``ply``: the decisions played when it happened (public: the move list groups a
+        # turn's sentences and browses back to that position).
+        self._events.append(event(type_, audience, message=message, ply=self.decisions, **kw))
 
     def name_of(self, side: int) -> str:
         """A side as the messages name it."""
         if side == KAGE:
             return "the Kagemusha"
-        return f"{self.sides[side].army.capitalize()} (seat {side})"
+        return self.sides[side].army.capitalize()
+
+    def kumi_words(self, side: int, idx: int) -> str:
+        """A space of a Sonae (or of the Kagemusha's line) in words: "West's Kumi at b2"."""
+        if side == KAGE:
+            return f"the Kagemusha's Kumi number {idx + 1}"
+        return f"{self.name_of(side)}'s Kumi at {CELLS[idx]}"
 
     def cell_name(self, side: int, idx: int) -> str:
         return f"k{idx + 1}" if side == KAGE else CELLS[idx]

@@ -39,7 +39,9 @@ def step_turn(state: SashimonoState, task: Task) -> None:
     if s.shand and free_slots(state, seat):
         opts.append((K_TURN, 0, "action", "a"))
     opts.append((K_TURN, 1, "score", "s"))
-    state.emit("turn", f"{state.name_of(seat)} to play.", seat=seat)
+    # A heading of the game log: whose turn, counted over both players from 1.
+    name = state.name_of(seat)
+    state.emit("turn", f"{name}'s turn {state.turns}.", seat=seat, turn=state.turns, name=name)
     rule = "choose an Action turn or a Score turn (Score is mandatory with no Sashimono in hand)"
     state.ask(seat, Question.TURN, rule, opts)
 
@@ -95,7 +97,7 @@ def draw_kumi(state: SashimonoState, seat: int, n: int) -> None:
         "draw", f"{state.name_of(seat)} draws {len(got)} Kumi{short}.", seat=seat, count=len(got)
     )
     if got:
-        state.emit("draw", "You draw: " + ", ".join(KUMI_NAMES[t] for t in got), [seat],
+        state.emit("draw", "You draw " + ", ".join(KUMI_NAMES[t] for t in got) + ".", [seat],
                    cards=got)  # fmt: skip
 
 
@@ -137,7 +139,13 @@ def answer_place_at(state: SashimonoState, prompt: Prompt, kind: int, arg: int) 
     if hidden:
         state.emit("place", f"{state.name_of(seat)} plays a Hidden Kumi at {CELLS[idx]}.",
                    seat=seat, cell=CELLS[idx])  # fmt: skip
-        state.emit("place", f"(it is {KUMI_NAMES[t]})", [seat], cell=CELLS[idx], kumi=t)
+        state.emit(
+            "place",
+            f"Your Hidden Kumi at {CELLS[idx]} is {KUMI_NAMES[t]}.",
+            [seat],
+            cell=CELLS[idx],
+            kumi=t,
+        )
     else:
         state.emit("place", f"{state.name_of(seat)} plays {KUMI_NAMES[t]} face up at {CELLS[idx]}.",
                    seat=seat, cell=CELLS[idx], kumi=t)  # fmt: skip

@@ -12,12 +12,20 @@ if TYPE_CHECKING:
     from sengoku.games.sashimono.state import SashimonoState
 
 
+#: How the Kagemusha won, in words (the reason codes are for programs, not the players).
+WHY_KAGEMUSHA_WINS = {
+    "kagemusha_vp": ": it reaches the VP target",
+    "kagemusha_deck": ": its deck runs out",
+}
+
+
 def win(state: SashimonoState, seat: int, reason: str) -> None:
     """``seat`` (or the Kagemusha) wins for ``reason``: the game ends."""
     if state.solo:
         if seat == KAGE:
             state.finish(Outcome(reason, (), state.interim_scores(), (-1.0,)))
-            state.emit("game_over", f"The Kagemusha wins ({reason}).", reason=reason)
+            how = WHY_KAGEMUSHA_WINS.get(reason, "")
+            state.emit("game_over", f"The Kagemusha wins{how}.", reason=reason)
         else:
             state.finish(Outcome(reason, (0,), state.interim_scores(), (1.0,)))
             state.emit("game_over", f"{state.name_of(0)} defeats the Kagemusha.", reason=reason)

@@ -19,7 +19,7 @@ from sengoku.games.gunshi.commands.command import (
     need,
     open_command,
 )
-from sengoku.games.gunshi.data import COLOUR, EDGE_NAMES, FENCE_COST
+from sengoku.games.gunshi.data import COLOUR, EDGE_NAMES, FENCE_COST, edge_words
 from sengoku.games.gunshi.fences import buildable_edges
 from sengoku.games.gunshi.units import units_of
 
@@ -70,5 +70,5 @@ def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     st.fence[e] = p
     st.fences_left[p] -= 1
     st.pay(p, FENCE_COST)
-    st.emit(None, "fence", f"{COLOUR[p]} builds a Fence on {a.arg}.", edge=a.arg, seat=p)
+    st.emit(None, "fence", f"{COLOUR[p]} builds a Fence {edge_words(a.arg)}.", edge=a.arg, seat=p)
     after_chain_member(st, cmd, p, _builder_joins)

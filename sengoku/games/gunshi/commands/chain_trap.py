@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from sengoku.games.gunshi.chained_commands import front_key
 from sengoku.games.gunshi.commands.command import Command, nothing
-from sengoku.games.gunshi.data import CARDS, COLOUR, DIR_NAMES, LETTERS, NEIGHBOUR
+from sengoku.games.gunshi.data import CARDS, COLOUR, DIR_NAMES, FACING_WORDS, LETTERS, NEIGHBOUR
 from sengoku.games.gunshi.fences import break_fences, enemy_fence
 from sengoku.games.gunshi.units import adjacent_own
 
@@ -57,6 +57,7 @@ def spring(st: GunshiState, cmd: Command, p: int, m: int, start: int, d: int) ->
         None,
         "chain_trap",
         f"{COLOUR[o]}'s Chain Trap springs: {len(moved)} more of {COLOUR[p]}'s units move "
-        f"{DIR_NAMES[d]}.",
+        f"{FACING_WORDS[DIR_NAMES[d]]}.",
+        seat=o,
         moved=[LETTERS[u] for u in moved],
     )

@@ -33,6 +33,7 @@ from sengoku.games.gunshi.data import (
     NEIGHBOUR,
     SIZE,
     TOKEN_TYPE,
+    unit_words,
 )
 from sengoku.games.gunshi.fences import break_fences
 from sengoku.games.gunshi.invasion import in_zone, invade
@@ -204,7 +205,12 @@ def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
             if cmd.type is CommandType.RAPID:
                 cmd.rapid = "invaded"
         else:
-            st.emit(None, "stay", f"{COLOUR[p]}'s unit on {cn(st.uloc[m])} stays.")
+            st.emit(
+                None,
+                "stay",
+                f"{COLOUR[p]}'s {unit_words(m)} on {cn(st.uloc[m])} stays in the Invasion Zone.",
+                seat=p,
+            )
         resolve_moves(st, cmd, p)
 
 
@@ -257,7 +263,7 @@ def move_unit(st: GunshiState, cmd: Command, p: int, m: int, dest: int) -> bool:
         st.emit(
             None,
             "attack",
-            f"{COLOUR[p]}'s {TYPE_NAME[TOKEN_TYPE[m]]} {LETTERS[m]} attacks {cn(dest)}.",
+            f"{COLOUR[p]}'s {TYPE_NAME[TOKEN_TYPE[m]]} {LETTERS[m]} attacks the unit on {cn(dest)}.",
             cell=cn(dest),
         )
         if not capture(st, occ, p, TOKEN_TYPE[m]):
@@ -274,7 +280,9 @@ def move_unit(st: GunshiState, cmd: Command, p: int, m: int, dest: int) -> bool:
     st.emit(
         None,
         "move",
-        f"{COLOUR[p]}'s {TYPE_NAME[TOKEN_TYPE[m]]} {LETTERS[m]} moves {cn(start)}-{cn(dest)}.",
+        f"{COLOUR[p]}'s {TYPE_NAME[TOKEN_TYPE[m]]} {LETTERS[m]} moves from {cn(start)} to "
+        f"{cn(dest)}.",
+        seat=p,
         frm=cn(start),
         to=cn(dest),
         unit=LETTERS[m],

@@ -19,7 +19,7 @@ from sengoku.games.gunshi.commands.command import (
     need,
     open_command,
 )
-from sengoku.games.gunshi.data import COLOUR, DIR_NAMES, HOME, LETTERS
+from sengoku.games.gunshi.data import COLOUR, DIR_NAMES, FACING_WORDS, HOME, LETTERS, plural
 from sengoku.games.gunshi.fences import break_fences
 from sengoku.games.gunshi.units import EN_ROUTE_COST, TYPE_NAME, UNITS_COST, free_token, put_unit
 
@@ -78,8 +78,9 @@ def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     st.emit(
         None,
         "reinforce",
-        f"{COLOUR[p]} reinforces with {TYPE_NAME[t]} {LETTERS[u]} on {cn(cell)} facing "
-        f"{a.arg} ({cost} points).",
+        f"{COLOUR[p]} reinforces with {TYPE_NAME[t]} {LETTERS[u]} on {cn(cell)}, facing "
+        f"{FACING_WORDS[a.arg]}, for {plural(cost, 'point')}.",
+        seat=p,
         unit=LETTERS[u],
         cell=cn(cell),
         facing=a.arg,

@@ -23,7 +23,14 @@ from sengoku.games.gunshi.commands.command import (
     offer_modes,
 )
 from sengoku.games.gunshi.commands.crossbow_or_reorient import crossbow_targets
-from sengoku.games.gunshi.data import COLOUR, DIR_NAMES, LETTERS, NEIGHBOUR, TOKEN_TYPE
+from sengoku.games.gunshi.data import (
+    COLOUR,
+    DIR_NAMES,
+    FACING_WORDS,
+    LETTERS,
+    NEIGHBOUR,
+    TOKEN_TYPE,
+)
 from sengoku.games.gunshi.fences import enemy_fence
 from sengoku.games.gunshi.units import TYPE_NAME, units_of
 
@@ -88,7 +95,8 @@ def turn(st: GunshiState, u: int, d: int) -> None:
         None,
         "reorient",
         f"{COLOUR[st.uown[u]]}'s {TYPE_NAME[TOKEN_TYPE[u]]} {LETTERS[u]} on "
-        f"{cn(st.uloc[u])} turns to face {DIR_NAMES[d]}.",
+        f"{cn(st.uloc[u])} turns to face {FACING_WORDS[DIR_NAMES[d]]}.",
+        seat=st.uown[u],
         cell=cn(st.uloc[u]),
         facing=DIR_NAMES[d],
     )

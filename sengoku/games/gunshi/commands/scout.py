@@ -14,7 +14,7 @@ from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import ASK, parse_cell
 from sengoku.games.gunshi.cards import SCOUTED
 from sengoku.games.gunshi.commands.command import Command, CommandType, Step, done, offer_modes
-from sengoku.games.gunshi.data import CARDS, COLOUR, LETTERS, SCOUT_COSTS
+from sengoku.games.gunshi.data import CARDS, COLOUR, LETTERS, SCOUT_COSTS, unit_words
 from sengoku.games.gunshi.units import units_of
 
 if TYPE_CHECKING:
@@ -66,11 +66,18 @@ def do_look(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
         card = st.row[o][i]
         st.row[o][i] = (card[0], card[1] or SCOUTED, card[2])
     knowledge.consume(st, o, knowledge.bag_of(card), card[0])
-    st.emit([p], "scout", f"Position {a.arg} holds {CARDS[card[0]].name}.", card=card[0])
+    where = "the Lightning position" if a.arg == "L" else f"position {a.arg}"
+    st.emit(
+        [p],
+        "scout",
+        f"{where[0].upper()}{where[1:]} of {COLOUR[o]}'s Command Row holds {CARDS[card[0]].name}.",
+        card=card[0],
+    )
     st.emit(
         None,
         "scouted",
-        f"{COLOUR[p]} scouts position {a.arg} of {COLOUR[o]}'s row.",
+        f"{COLOUR[p]} scouts {where} of {COLOUR[o]}'s Command Row.",
+        seat=p,
         position=a.arg,
     )
     done(st)
@@ -93,7 +100,7 @@ def do_ask(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     st.emit(
         None,
         "scout_shogun",
-        f"{COLOUR[p]} asks whether {LETTERS[u]} on {a.arg} is the Shogun: "
+        f"{COLOUR[p]} asks whether {COLOUR[o]}'s {unit_words(u)} on {a.arg} is the Shogun: "
         f"{'Yes' if yes else 'No'}.",
         unit=LETTERS[u],
         answer=yes,
