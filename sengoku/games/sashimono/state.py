@@ -283,6 +283,8 @@ class SashimonoState(State):
             audience = [s for s in audience if s < self.num_players]
         # ``ply``: the decisions played when it happened (public: the move list groups a
         # turn's sentences and browses back to that position).
+        # A sentence: "the Kagemusha attacks..." opens with a capital like any other.
+        message = message[:1].upper() + message[1:]
         self._events.append(event(type_, audience, message=message, ply=self.decisions, **kw))
 
     def name_of(self, side: int) -> str:

@@ -31,6 +31,7 @@ import { rendererFor } from "./games/index.js";
 import { prefs, navigate, joinOpen } from "./nav.js";
 import { enableKeyboard } from "./keyboard.js";
 import { mountTable } from "./table.js"; // table hook (issue 17): chat, presence, draws, claim, title, sound
+import { GameLog, wantsGameLog } from "./game_log.js";
 
 const REASONS = {
   marshal_captured: "the Marshal was captured",
@@ -574,12 +575,22 @@ class MatchPage {
   }
 
   renderMoves() {
-    const list = clear(this.els.moves);
+    const list = this.els.moves;
     if (this.passFor !== null && this.passFor !== undefined) {
-      list.append(el("li.muted", {}, "Hidden while the device is passed."));
+      this.logShown = null;
+      clear(list).append(el("li.muted", {}, "Hidden while the device is passed."));
       return;
     }
-    const moves = this.moveEvents().filter((e) => this.visibleEvent(e));
+    const all = this.moveEvents();
+    // Games whose events name no action (hidden information) get a log in words instead.
+    if (wantsGameLog(all)) {
+      this.renderLog(list);
+      return;
+    }
+    this.logShown = null;
+    this.setMovesTitle("Moves");
+    clear(list);
+    const moves = all.filter((e) => this.visibleEvent(e));
     // Two players taking turns: numbered pairs, as a chess score sheet (1. White Black).
     const pairs = this.snap.seats.length === 2 && moves.length > 0 && moves.every((e, i) => i === 0 || e.event.seat !== moves[i - 1].event.seat);
     list.classList.toggle("pairs", pairs);
@@ -602,15 +613,48 @@ class MatchPage {
         ),
       );
     });
-    // Games whose events name no action (hidden information) get their messages as a log.
-    if (!moves.length) {
-      const log = this.events.filter((e) => e.event.message && !META_EVENTS.has(e.event.type) && this.visibleEvent(e)).slice(-80);
-      for (const e of log) list.append(el("li.log-line", { "data-n": e.n }, e.event.message));
-      if (!log.length) list.append(el("li.muted", {}, "No moves yet."));
-    }
+    if (!moves.length) list.append(el("li.muted", {}, "No moves yet."));
     const current = list.querySelector("li.current");
     if (current) current.scrollIntoView({ block: "nearest" });
     else list.scrollTop = list.scrollHeight;
+  }
+
+  /** The game log of the seat on screen (game_log.js): built once per seat, then grown. */
+  renderLog(list) {
+    const seat = this.snap.you ?? null;
+    this.logs = this.logs || new Map();
+    let log = this.logs.get(seat);
+    if (!log) {
+      log = new GameLog({
+        visible: (e) => {
+          const audience = e.event.audience;
+          return audience === null || audience === undefined || audience.includes(seat);
+        },
+        skip: (e) => META_EVENTS.has(e.event.type) || (!e.event.message && e.event.type !== "takeback"),
+        seatName: (s) => this.renderer.seatName(s),
+        onPick: (ply) => this.browseTo(ply),
+      });
+      this.logs.set(seat, log);
+    }
+    this.setMovesTitle("Game log");
+    let added = log.update(this.events);
+    if (this.logShown !== log || list.classList.contains("pairs")) {
+      list.classList.remove("pairs");
+      log.mount(list);
+      this.logShown = log;
+      added = true;
+    }
+    list.classList.add("game-log");
+    const looked = this.browse ? log.mark(this.browse.ply) : log.mark(null);
+    if (looked) looked.scrollIntoView({ block: "nearest" });
+    else if (added) list.scrollTop = list.scrollHeight;
+  }
+
+  setMovesTitle(title) {
+    const heading = this.els.moves.parentElement?.querySelector("h2");
+    if (heading && heading.textContent !== title) heading.textContent = title;
+    this.els.moves.setAttribute("aria-label", title === "Moves" ? "Moves played" : title);
+    if (title === "Moves") this.els.moves.classList.remove("game-log");
   }
 
   /** Tell a screen reader what the other seats just did: the last such move in words (its
