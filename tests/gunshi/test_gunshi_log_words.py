@@ -87,7 +87,7 @@ NAMES = [c.name for c in CARDS.values()] + [unit_words(u) for u in range(len(LET
 
 def test_no_line_another_seat_reads_names_a_hidden_card_or_the_shogun() -> None:
     for _seed, events in games():
-        for mover, _ply, e in events:
+        for _mover, _ply, e in events:
             audience = e["audience"]
             if audience is not None:
                 # A line about a hidden choice goes to the one seat that made or saw it.
