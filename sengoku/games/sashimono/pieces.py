@@ -78,7 +78,9 @@ def seat_bit(seat: int | None) -> int:
 def describe_stack(stack: str, show: bool = True) -> str:
     if not is_up(stack) and not show:
         return f"a Hidden Kumi (rank {rank(stack)})"
-    names = "+".join(KUMI_NAMES[t] for t in types_of(stack))
+    # In words (the log reads it): "Kiba-Tai and Nagae-Gumi", "A, B and C".
+    kinds = [KUMI_NAMES[t] for t in types_of(stack)]
+    names = " and ".join([", ".join(kinds[:-1]), kinds[-1]] if len(kinds) > 1 else kinds)
     return names if is_up(stack) else f"Hidden {names}"
 
 

@@ -647,7 +647,10 @@ class MatchPage {
     list.classList.add("game-log");
     const looked = this.browse ? log.mark(this.browse.ply) : log.mark(null);
     if (looked) looked.scrollIntoView({ block: "nearest" });
-    else if (added) list.scrollTop = list.scrollHeight;
+    // The latest lines when something was added or the live game is shown again (a reader
+    // who scrolled back up is left there otherwise).
+    else if (added || this.logLooked) list.scrollTop = list.scrollHeight;
+    this.logLooked = !!this.browse;
   }
 
   setMovesTitle(title) {

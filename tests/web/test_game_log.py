@@ -1,0 +1,200 @@
+"""The game log (issue 17): Gunshi and Sashimono's move list reads in words, one heading per
+turn, the whole game from its first line; each seat reads only what it may see; a line
+shows the position after it, and ← → step on from there.
+
+The games are played through the API (random legal choices, fixed seeds) by both seats;
+the page holds seat 0 only, as a player at a table does.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from tests.web.helpers import PageWatch, assert_clean_text, no_horizontal_overflow, shot
+
+#: What the log must never show: rendering bugs, identifiers, data, notation.
+RAW = re.compile(
+    r"\[object Object\]|undefined|NaN|\b[a-z]+_[a-z_]+\b|[\[\]{}]"
+    r"|\(seat \d\)|\b[a-g][1-7][nesw]\b|\b(?:top|bottom|left|right)-[a-c1-3]\b"
+)
+META = {"match_created", "player_joined", "match_started"}
+
+
+def create(base_url: str, game: str, seed: int) -> dict[str, Any]:
+    r = httpx.post(
+        f"{base_url}/api/matches",
+        json={
+            "game": game,
+            "seed": seed,
+            "seats": [{"kind": "local", "name": "Aki"}, {"kind": "local", "name": "Ben"}],
+        },
+    )
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def play(base_url: str, m: dict[str, Any], seed: int, until: Any, limit: int = 400) -> int:
+    """Random legal actions by whichever seat is to act, until ``until(snapshot)``."""
+    rng = random.Random(seed)
+    with httpx.Client(base_url=base_url, timeout=30) as client:
+        for _ in range(limit):
+            snap = client.get(
+                f"/api/matches/{m['id']}", headers={"Authorization": f"Bearer {m['tokens']['0']}"}
+            ).json()
+            if snap["status"] != "active" or until(snap):
+                return int(snap["ply"])
+            token = m["tokens"][str(snap["to_act"])]
+            mine = client.get(
+                f"/api/matches/{m['id']}", headers={"Authorization": f"Bearer {token}"}
+            ).json()
+            action = rng.choice(mine["legal"])["action"]
+            r = client.post(
+                f"/api/matches/{m['id']}/actions",
+                json={"action": action, "ply": mine["ply"]},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert r.status_code == 200, r.text
+    raise AssertionError("the game did not get there")
+
+
+def events_of(base_url: str, m: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    r = httpx.get(
+        f"{base_url}/api/matches/{m['id']}/events",
+        headers={"Authorization": f"Bearer {m['tokens'][str(seat)]}"},
+    )
+    return [e["event"] for e in r.json()["events"]]
+
+
+def numbered_events(base_url: str, m: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    r = httpx.get(
+        f"{base_url}/api/matches/{m['id']}/events",
+        headers={"Authorization": f"Bearer {m['tokens'][str(seat)]}"},
+    )
+    return list(r.json()["events"])
+
+
+def open_seat0(new_page: Any, m: dict[str, Any], width: int, height: int) -> Page:
+    page: Page = new_page(width, height)
+    page.goto("/")
+    tokens = json.dumps({m["id"]: {"0": m["tokens"]["0"]}})
+    page.evaluate("t => localStorage.setItem('sengoku.tokens', t)", tokens)
+    page.goto(f"/play/{m['id']}")
+    page.wait_for_selector("#moves.game-log .log-entry")
+    return page
+
+
+def log_text(page: Page) -> str:
+    return page.locator("#moves").inner_text()
+
+
+def check_log(page: Page, base_url: str, m: dict[str, Any], heading: re.Pattern[str]) -> None:
+    """Headings, words, every line of the seat's events, none of the other seat's secrets."""
+    expect(page.locator(".moves-card h2")).to_have_text("Game log")
+    headings = page.locator("#moves .log-heading").all_inner_texts()
+    assert headings[0] == "Setting up", headings
+    turns = [h for h in headings[1:] if heading.fullmatch(h)]
+    assert len(turns) == len(headings) - 1 and len(turns) >= 4, headings
+    assert [int(h.split()[1]) for h in turns] == list(range(1, len(turns) + 1)), turns
+    text = log_text(page)
+    assert not RAW.search(text), RAW.search(text)
+    assert_clean_text(page)
+    # Every line the seat may read, from the game's first: no cap drops the start.
+    mine = [
+        e["message"][0].upper() + e["message"][1:]
+        for e in events_of(base_url, m, 0)
+        if e.get("message") and e["type"] not in META and e["type"] != "turn"
+    ]
+    entries = page.eval_on_selector_all(
+        "#moves .log-entry", "els => els.map(e => e.textContent.trim())"
+    )
+    entries = [t.removeprefix("Only you see this: ") for t in entries]
+    assert entries == mine
+    assert len(entries) > 80
+    # The other seat's private lines (its hand, its face-down cards) are not on this page.
+    theirs = {e["n"] for e in numbered_events(base_url, m, 1) if e["event"].get("audience") == [1]}
+    assert theirs
+    shown = {
+        int(n)
+        for n in page.eval_on_selector_all("#moves [data-n]", "els => els.map(e => e.dataset.n)")
+    }
+    assert shown and not shown & theirs, shown & theirs
+    # Own secrets are marked as such (and said so to a screen reader).
+    assert page.locator("#moves .log-private").count() > 0
+
+
+def browse_by_the_log(page: Page) -> None:
+    """A line shows the position after it; ← steps back from there; back to the game."""
+    bar = page.locator(".browse-bar")
+    expect(bar).to_be_hidden()
+    entry = page.locator("#moves .log-turn").nth(2).locator(".log-entry[data-ply]").first
+    target = int(entry.get_attribute("data-ply") or 0)
+    entry.locator("button").click()
+    expect(bar).to_contain_text(f"after move {target} of")
+    expect(entry).to_have_class(re.compile(r"\bcurrent\b"))
+    page.keyboard.press("ArrowLeft")
+    expect(bar).to_contain_text(f"after move {target - 1} of")
+    # The entry marked is the last one at or before the position shown.
+    marked = page.locator("#moves .log-entry.current").first
+    assert int(marked.get_attribute("data-ply") or 0) <= target - 1
+    page.click("#browse-live")
+    expect(bar).to_be_hidden()
+    expect(page.locator("#moves .log-entry.current")).to_have_count(0)
+
+
+def screenshots(page: Page, name: str) -> None:
+    for width, height in ((1920, 1080), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(200)
+        no_horizontal_overflow(page)
+        if width > 1000:
+            # One screen high on a wide screen: the log scrolls inside its card (its lines'
+            # screen-reader words once stretched the page by the log's whole height).
+            assert page.evaluate("() => document.documentElement.scrollHeight <= innerHeight + 1")
+        if width < 600:
+            page.locator("#moves").scroll_into_view_if_needed()
+        shot(page, f"game-log-{name}-{width}")
+
+
+def test_a_gunshi_log_in_words_by_turn(new_page: Any, base_url: str) -> None:
+    m = create(base_url, "gunshi", 11)
+    play(base_url, m, 11, lambda s: (s["view"].get("turn") or 0) >= 14)
+    page = open_seat0(new_page, m, 1920, 1080)
+    watch = PageWatch(page)
+    check_log(page, base_url, m, re.compile(r"Turn \d+ — (Red|Blue)"))
+    text = log_text(page)
+    # Blue's face-down commands are there as such, never by name.
+    assert re.search(r"Blue sends a card face down to position \d\.", text)
+    assert "Blue chooses a Shogun in secret." in text
+    assert re.search(r"Your Shogun is (Infantry|Archer|Cavalry) [A-X]\.", text)
+    # The log grows as the game goes on: the first line stays, the new ones are appended.
+    first = page.locator("#moves .log-entry").first.inner_text()
+    count = page.locator("#moves .log-entry").count()
+    ply = play(base_url, m, 12, lambda s: s["to_act"] == 0 and s["ply"] > 0, limit=60)
+    play(base_url, m, 13, lambda s: s["ply"] >= ply + 3, limit=60)
+    page.wait_for_function(
+        "n => document.querySelectorAll('#moves .log-entry').length > n", arg=count
+    )
+    assert page.locator("#moves .log-entry").first.inner_text() == first
+    browse_by_the_log(page)
+    screenshots(page, "gunshi")
+    assert not watch.failed, watch.failed
+
+
+def test_a_sashimono_log_in_words_by_turn(new_page: Any, base_url: str) -> None:
+    m = create(base_url, "sashimono", 5)
+    play(base_url, m, 5, lambda s: s["ply"] >= 70)
+    page = open_seat0(new_page, m, 1920, 1080)
+    watch = PageWatch(page)
+    check_log(page, base_url, m, re.compile(r"Turn \d+ — (West|East)"))
+    text = log_text(page)
+    assert re.search(r"East draws \d Kumi\.", text)
+    assert "You draw" in text
+    browse_by_the_log(page)
+    screenshots(page, "sashimono")
+    assert not watch.failed, watch.failed
