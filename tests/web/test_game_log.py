@@ -198,3 +198,54 @@ def test_a_sashimono_log_in_words_by_turn(new_page: Any, base_url: str) -> None:
     browse_by_the_log(page)
     screenshots(page, "sashimono")
     assert not watch.failed, watch.failed
+
+
+#: A Gunshi-sized log (900 actions, 3,600 lines) built in the page by the log's own module:
+#: the time of the first build, of a step that adds three lines, and of marking a position;
+#: and whether the step kept the nodes already built.
+LONG_LOG = """async () => {
+  const { GameLog } = await import("/js/game_log.js");
+  const list = document.createElement("ol");
+  list.className = "moves game-log";
+  document.body.append(list);
+  const log = new GameLog({ visible: () => true, skip: () => false, seatName: (s) => ["Red", "Blue"][s],
+    onPick: () => {} });
+  log.mount(list);
+  const events = [];
+  let n = 0;
+  for (let ply = 1; ply <= 900; ply++) {
+    if (ply % 6 === 1) events.push({ n: ++n, event: { type: "turn", audience: null, ply, seat: (ply / 6) % 2 | 0,
+      turn: (ply / 6 | 0) + 1, name: "Red", message: "Red's turn." } });
+    for (let k = 0; k < 4; k++) events.push({ n: ++n, event: { type: "move", audience: k === 3 ? [0] : null, ply,
+      message: `Line ${k} of action ${ply}.` } });
+  }
+  const head = events.slice(0, events.length - 3);
+  let t = performance.now();
+  log.update(head);
+  const build = performance.now() - t;
+  const first = list.querySelector(".log-entry");
+  t = performance.now();
+  log.update(events);
+  const step = performance.now() - t;
+  t = performance.now();
+  log.mark(450);
+  const mark = performance.now() - t;
+  const kept = list.querySelector(".log-entry") === first;
+  const lines = list.querySelectorAll(".log-entry").length;
+  const current = [...list.querySelectorAll(".log-entry.current")].map((e) => e.dataset.ply);
+  list.remove();
+  return { build, step, mark, kept, lines, current };
+}"""
+
+
+def test_a_long_log_is_built_once_then_grows(new_page: Any) -> None:
+    page: Page = new_page(1280, 900)
+    page.goto("/")
+    out = page.evaluate(LONG_LOG)
+    print(
+        f"\ngame log of 3,600 lines: build {out['build']:.1f} ms, step {out['step']:.2f} ms, mark {out['mark']:.2f} ms"
+    )
+    assert out["lines"] == 3600
+    assert out["kept"], "a step rebuilt the log"
+    assert out["current"] == ["450"] * 4
+    assert out["build"] < 400 and out["step"] < 15 and out["mark"] < 5, out

@@ -23,9 +23,10 @@
 
 import { el } from "./ui.js";
 
-/** Whether the page should show a game log instead of notation: no event names an action. */
-export function wantsGameLog(moveEvents) {
-  return moveEvents.length === 0;
+/** Whether the page should show a game log instead of notation: no event names an action,
+ * and the game has said something (until then a game's move list is just empty). */
+export function wantsGameLog(moveEvents, gameEvents) {
+  return moveEvents.length === 0 && gameEvents.some((e) => typeof e.event.message === "string");
 }
 
 export class GameLog {
@@ -60,6 +61,16 @@ export class GameLog {
     this.list = list;
     list.replaceChildren(...this.groups);
     if (!this.groups.length) list.append(this.placeholder());
+    // One listener for every line (thousands in a long game): a line's button names its ply,
+    // and the log shown now browses there.
+    list.gameLog = this;
+    if (!list.dataset.logClicks) {
+      list.dataset.logClicks = "1";
+      list.addEventListener("click", (event) => {
+        const button = event.target instanceof Element ? event.target.closest("button.log-link") : null;
+        if (button && list.contains(button)) list.gameLog?.onPick(Number(button.dataset.ply));
+      });
+    }
   }
 
   placeholder() {
@@ -83,9 +94,21 @@ export class GameLog {
     this.count = events.length;
     this.lastN = events.length ? events[events.length - 1].n : null;
     let added = false;
+    // Many lines at once (the page opens on a long game): the new groups are built off the
+    // page and put there in one go.
+    const list = this.list;
+    const before = this.groups.length;
+    if (fresh.length > 40) this.list = null;
     for (const e of fresh) {
       if (!this.visible(e) || this.skip(e)) continue;
       if (this.add(e)) added = true;
+    }
+    if (list && !this.list) {
+      this.list = list;
+      if (this.groups.length > before) {
+        list.querySelector(".log-empty")?.remove();
+        list.append(...this.groups.slice(before));
+      }
     }
     if (this.list && !this.groups.length && !this.list.querySelector(".log-empty")) this.list.append(this.placeholder());
     if (added) this.list?.querySelector(".log-empty")?.remove();
@@ -106,18 +129,29 @@ export class GameLog {
     if (!this.entries) this.group("Setting up", null, null);
     const ply = Number.isInteger(ev.ply) ? ev.ply : null;
     const secret = Array.isArray(ev.audience);
-    const body = [
+    // Plain DOM calls: thousands of lines are made when a long game opens.
+    const li = document.createElement("li");
+    li.className = secret ? "log-entry log-private" : "log-entry";
+    li.dataset.n = e.n;
+    if (ply !== null) li.dataset.ply = ply;
+    if (ev.seat !== undefined && ev.seat !== null) li.dataset.seat = ev.seat;
+    const body = document.createElement(ply === null ? "span" : "button");
+    if (ply === null) body.className = "log-text";
+    else {
+      body.className = "log-link";
+      body.type = "button";
+      body.dataset.ply = ply;
+      body.title = "Show the position after this";
+    }
+    if (secret) {
       // Said, not only shown: a line only this seat reads.
-      secret ? el("span.visually-hidden", {}, "Only you see this: ") : null,
-      text,
-    ];
-    const li = el(
-      `li.log-entry${secret ? ".log-private" : ""}`,
-      { "data-n": e.n, "data-ply": ply ?? undefined, "data-seat": ev.seat ?? undefined },
-      ply === null
-        ? el("span.log-text", {}, ...body)
-        : el("button.log-link", { type: "button", title: "Show the position after this", onclick: () => this.onPick(ply) }, ...body),
-    );
+      const note = document.createElement("span");
+      note.className = "visually-hidden";
+      note.textContent = "Only you see this: ";
+      body.append(note);
+    }
+    body.append(text);
+    li.append(body);
     this.entries.append(li);
     if (ply !== null) {
       if (!this.byPly.has(ply)) {

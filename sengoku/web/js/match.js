@@ -583,7 +583,7 @@ class MatchPage {
     }
     const all = this.moveEvents();
     // Games whose events name no action (hidden information) get a log in words instead.
-    if (wantsGameLog(all)) {
+    if (wantsGameLog(all, this.events.filter((e) => !META_EVENTS.has(e.event.type)))) {
       this.renderLog(list);
       return;
     }
@@ -663,7 +663,8 @@ class MatchPage {
   /** Tell a screen reader what the other seats just did: the last such move in words (its
    * description where the game sends one, else the event's own sentence). */
   announceMoves() {
-    const moves = this.events.filter((e) => this.visibleEvent(e) && !META_EVENTS.has(e.event.type) && (e.event.type === "move" || e.event.message));
+    // A turn's heading of the game log says whose turn begins, not what anyone did.
+    const moves = this.events.filter((e) => this.visibleEvent(e) && !META_EVENTS.has(e.event.type) && e.event.type !== "turn" && (e.event.type === "move" || e.event.message));
     const last = moves[moves.length - 1];
     if (!last || last.n === this.announced) return;
     const first = this.announced === undefined;
@@ -671,8 +672,10 @@ class MatchPage {
     if (first) return; // not the moves already played when the page opened
     const seat = last.event.seat;
     if (seat !== undefined && seat !== null && this.held.includes(seat) && !this.hotSeat) return;
-    const who = seat !== undefined && seat !== null ? `${this.renderer.seatName(seat)}: ` : "";
     const words = last.event.described?.label || last.event.message || last.event.action || "";
+    const name = seat !== undefined && seat !== null ? this.renderer.seatName(seat) : "";
+    // "Blue: Move" for a label; a sentence that names its seat already is read as it is.
+    const who = name && !words.startsWith(name) ? `${name}: ` : "";
     this.els.announce.textContent = `${who}${words}`;
   }
 
