@@ -169,7 +169,8 @@ def test_descriptions_speak_the_rulebooks_words() -> None:
     assert play.label == f"Play {catalog[play.objects['card']]['name']}"
     slot = first("sashimono", {}, "choose_slot")
     assert slot.objects["step"] == "slot"
-    assert f"Put {catalog[slot.objects['card']]['name']} into slot " in slot.text
+    assert f"Put {catalog[slot.objects['card']]['name']} into the space " in slot.text
+    assert slot.objects["slot"] not in slot.text  # in words ("above column a"), not notation
     assert ": " in first("sashimono", {}, "card_action").text  # the action's effect
 
 

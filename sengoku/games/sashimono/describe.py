@@ -33,7 +33,7 @@ from sengoku.games.sashimono.decisions import (
     Act,
     Question,
 )
-from sengoku.games.sashimono.pieces import LINE_NAMES
+from sengoku.games.sashimono.pieces import LINE_NAMES, SLOT_WORDS, SLOTS
 
 #: A line's name in words (``row1`` -> "row 1", ``colb`` -> "column b").
 LINE_WORDS = {
@@ -70,8 +70,8 @@ def _hand(arg: str) -> str:
 def _where(arg: str) -> str:
     if arg.startswith("h") and arg[1:].isdigit():
         return f"hand position {arg[1:]}"
-    if "-" in arg:
-        return f"slot {arg}"
+    if arg in SLOTS:
+        return f"the space {SLOT_WORDS[SLOTS.index(arg)]}"
     if arg in LINE_WORDS:
         return LINE_WORDS[arg]
     return f"cell {arg}"
@@ -155,8 +155,14 @@ def describe(
             card = state.card(ctx["card"])
             objects["card"] = card.id
             name = card.name
+        # The space in words ("above column a"): its notation is in ``objects`` and ``notation``.
+        where = SLOT_WORDS[SLOTS.index(arg)] if arg in SLOTS else f"space {arg}"
         return ActionDescription(
-            notation, "choose_slot", f"Into slot {arg}", f"Put {name} into slot {arg}.", objects
+            notation,
+            "choose_slot",
+            f"{where[0].upper()}{where[1:]}",
+            f"Put {name} into the space {where}.",
+            objects,
         )
     if notation in DONE_WORDS:
         kind, label, text = DONE_WORDS[notation]
