@@ -17,6 +17,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from tests.web.helpers import PageWatch, assert_clean_text, no_horizontal_overflow, shot
+from tests.web.test_accessibility import violations
 
 #: What the log must never show: rendering bugs, identifiers, data, notation.
 RAW = re.compile(
@@ -126,6 +127,8 @@ def check_log(page: Page, base_url: str, m: dict[str, Any], heading: re.Pattern[
     assert shown and not shown & theirs, shown & theirs
     # Own secrets are marked as such (and said so to a screen reader).
     assert page.locator("#moves .log-private").count() > 0
+    # Headings inside the list, a button per line: still no accessibility violation.
+    assert violations(page) == []
 
 
 def browse_by_the_log(page: Page) -> None:
@@ -139,6 +142,7 @@ def browse_by_the_log(page: Page) -> None:
     expect(entry).to_have_class(re.compile(r"\bcurrent\b"))
     page.keyboard.press("ArrowLeft")
     expect(bar).to_contain_text(f"after move {target - 1} of")
+    assert violations(page) == []  # the marked line's contrast too
     # The entry marked is the last one at or before the position shown.
     marked = page.locator("#moves .log-entry.current").first
     assert int(marked.get_attribute("data-ply") or 0) <= target - 1
