@@ -253,3 +253,39 @@ def test_a_long_log_is_built_once_then_grows(new_page: Any) -> None:
     assert out["kept"], "a step rebuilt the log"
     assert out["current"] == ["450"] * 4
     assert out["build"] < 400 and out["step"] < 15 and out["mark"] < 5, out
+
+
+def private_numbers(base_url: str, m: dict[str, Any], seat: int) -> set[int]:
+    return {
+        e["n"] for e in numbered_events(base_url, m, seat) if e["event"].get("audience") == [seat]
+    }
+
+
+def shown_numbers(page: Page) -> set[int]:
+    return {
+        int(n)
+        for n in page.eval_on_selector_all("#moves .log-entry", "els => els.map(e => e.dataset.n)")
+    }
+
+
+def test_in_hot_seat_each_seat_reads_its_own_log(new_page: Any, base_url: str) -> None:
+    m = create(base_url, "gunshi", 21)
+    play(base_url, m, 21, lambda s: (s["view"].get("turn") or 0) >= 3 and s["to_act"] == 0)
+    page: Page = new_page(1280, 900)
+    page.goto("/")
+    tokens = json.dumps({m["id"]: {"0": m["tokens"]["0"], "1": m["tokens"]["1"]}})
+    page.evaluate("t => localStorage.setItem('sengoku.tokens', t)", tokens)
+    page.goto(f"/play/{m['id']}")
+    page.wait_for_selector("#moves.game-log .log-entry")
+    red, blue = private_numbers(base_url, m, 0), private_numbers(base_url, m, 1)
+    shown = shown_numbers(page)
+    assert red <= shown and not shown & blue
+    # Red ends the turn (through the API, as if played here): the device is passed to Blue.
+    play(base_url, m, 22, lambda s: s["to_act"] == 1, limit=40)
+    expect(page.locator("#moves")).to_have_text("Hidden while the device is passed.")
+    page.click("#pass-ready")
+    page.wait_for_selector("#moves.game-log .log-entry")
+    red, blue = private_numbers(base_url, m, 0), private_numbers(base_url, m, 1)
+    shown = shown_numbers(page)
+    assert blue <= shown and not shown & red
+    assert_clean_text(page)
