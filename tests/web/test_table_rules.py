@@ -95,35 +95,34 @@ def test_every_phase_of_every_game_has_its_reference() -> None:
         for key, entry in entries.items():
             assert entry["title"] and 1 <= len(entry["lines"]) <= 4, (game, key)
             assert all(20 <= len(line) <= 220 for line in entry["lines"]), (game, key)
-    assert httpx is not None  # (served: see test_tutorial.py's data test)
 
 
-def make(base_url: str, game: str, options: dict[str, Any]) -> dict[str, Any]:  # noqa: F811
+def make(url: str, game: str, options: dict[str, Any]) -> dict[str, Any]:
     r = httpx.post(
-        f"{base_url}/api/matches",
+        f"{url}/api/matches",
         json={"game": game, "options": options, "seats": [{"kind": "local"}, {"kind": "local"}]},
     )
     assert r.status_code == 201, r.text
     return dict(r.json())
 
 
-def act(base_url: str, m: dict[str, Any], count: int) -> None:
+def act(url: str, m: dict[str, Any], count: int) -> None:
     """Play ``count`` decisions, each by the seat to act (its first legal choice)."""
     for _ in range(count):
-        snap = httpx.get(f"{base_url}/api/matches/{m['id']}").json()
+        snap = httpx.get(f"{url}/api/matches/{m['id']}").json()
         token = m["tokens"][str(snap["to_act"])]
         mine = httpx.get(
-            f"{base_url}/api/matches/{m['id']}", headers={"Authorization": f"Bearer {token}"}
+            f"{url}/api/matches/{m['id']}", headers={"Authorization": f"Bearer {token}"}
         ).json()
         r = httpx.post(
-            f"{base_url}/api/matches/{m['id']}/actions",
+            f"{url}/api/matches/{m['id']}/actions",
             headers={"Authorization": f"Bearer {token}"},
             json={"action": mine["legal"][0]["action"], "ply": mine["ply"]},
         )
         assert r.status_code == 200, r.text
 
 
-def now_shown(page: Page, base_url: str, m: dict[str, Any], seat: int = 0) -> Any:
+def now_shown(page: Page, m: dict[str, Any], seat: int = 0) -> Any:
     """Open the match as ``seat`` and its Rules panel; the "Now" section."""
     page.goto("/")
     page.evaluate(
@@ -138,7 +137,7 @@ def now_shown(page: Page, base_url: str, m: dict[str, Any], seat: int = 0) -> An
 
 
 def test_the_rules_panel_starts_with_the_current_phase(new_page: Any, base_url: str) -> None:  # noqa: F811
-    """"Now: <phase>" first, from the game's phase file, in two phases of each game; it
+    """The "Now: <phase>" section first, from the game's phase file, in two phases of each game; it
     follows the game while open, and never names another seat's secret step."""
     # 1920x1080: at 1280x900 a Gungi setup's hands push the table (and its Rules button)
     # out of the side panel.
@@ -157,7 +156,7 @@ def test_the_rules_panel_starts_with_the_current_phase(new_page: Any, base_url: 
     for game, options, seat, plies, key in cases:
         m = make(base_url, game, options)
         act(base_url, m, plies)
-        now = now_shown(page, base_url, m, seat)
+        now = now_shown(page, m, seat)
         entry = phase_data(game)["phases"][key]
         expect(now).to_have_attribute("data-phase", key)
         expect(now.locator("h2")).to_have_text(f"Now: {entry['title']}")
@@ -171,7 +170,7 @@ def test_the_rules_panel_starts_with_the_current_phase(new_page: Any, base_url: 
         page.keyboard.press("Escape")
     # Live: the panel stays open while the game moves on to another step of the turn.
     m = make(base_url, "gunkimono", {})
-    now = now_shown(page, base_url, m)
+    now = now_shown(page, m)
     expect(now).to_have_attribute("data-phase", "place")
     expect(now).to_contain_text("Your move")
     act(base_url, m, 1)

@@ -17,7 +17,15 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import sengoku.web
-from tests.web.helpers import PageWatch, assert_clean_text, key_press, key_to, shot
+from tests.web.helpers import (
+    PageWatch,
+    assert_clean_text,
+    key_press,
+    key_to,
+    no_horizontal_overflow,
+    shot,
+)
+from tests.web.test_accessibility import violations
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = Path(sengoku.web.__file__).resolve().parent
@@ -36,6 +44,10 @@ def test_the_tutorials_are_shipped_data(base_url: str) -> None:
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     shipped = data["tool"]["setuptools"]["package-data"]["sengoku.web"]
     assert "tutorials/*.json" in shipped and "phases/*.json" in shipped
+    # The index names exactly the games with a file: no page asks for a missing one.
+    files = {p.stem for p in (WEB / "tutorials").glob("*.json")} - {"index"}
+    index = json.loads((WEB / "tutorials" / "index.json").read_text(encoding="utf-8"))
+    assert set(index["games"]) == files == set(GAMES)
     for game in GAMES:
         t = tutorial(game)
         steps = t["steps"]
@@ -171,6 +183,8 @@ def test_a_first_turn_by_following_the_coach(new_page: Any, game: str) -> None:
     # The coach speaks first: the focus is on its words, for a screen reader too.
     assert page.evaluate("document.activeElement.id") == "coach-text"
     expect(page.locator(".player").nth(1)).to_contain_text("AI level 1")
+    page.wait_for_load_state("networkidle")
+    assert violations(page) == [], "the coach"
     steps = follow_by_clicks(page, game)
     assert steps == [s["id"] for s in tutorial(game)["steps"]], steps
     expect(page.locator("#coach-text")).to_contain_text("You played your first turn")
@@ -181,6 +195,8 @@ def test_a_first_turn_by_following_the_coach(new_page: Any, game: str) -> None:
     expect(page.locator("#coach")).to_have_count(0)
     expect(page.locator("#rules-dialog")).to_be_visible()
     expect(page.locator('#rules-dialog [data-part="now"] h2')).to_contain_text("Now: ")
+    page.wait_for_selector('#rules-dialog [data-part="rules"]')
+    assert violations(page) == [], "the Rules panel with its phase"
     page.keyboard.press("Escape")
     # Done: a reload does not bring the coach back; the Tutorial button starts a new one.
     page.reload()
@@ -249,3 +265,26 @@ def test_the_tutorial_button_on_a_game_page(new_page: Any, base_url: str) -> Non
     page.wait_for_function("id => !location.pathname.endsWith(id)", arg=m["id"])
     expect(page.locator("#coach")).to_have_attribute("data-step", "welcome")
     shot(page, "tutorial-gunkimono-welcome-390")
+
+
+def test_learn_to_play_on_the_home_and_setup_pages(new_page: Any) -> None:
+    """Each game's card, and its setup page, offer the tutorial; nothing overflows."""
+    page: Page = new_page(1920, 1080)
+    for width, height in ((1920, 1080), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto("/")
+        for game in GAMES:
+            expect(
+                page.locator(f'.game-card[data-game="{game}"] [data-learn="{game}"]')
+            ).to_be_visible()
+        # Only where there is a tutorial (a game added by a plugin may have none).
+        shown = page.eval_on_selector_all(
+            "[data-learn]", "els => els.filter(e => e.offsetParent).map(e => e.dataset.learn)"
+        )
+        assert sorted(shown) == sorted(GAMES), shown
+        no_horizontal_overflow(page)
+        shot(page, f"tutorial-home-{width}")
+        page.goto("/new/sashimono")
+        expect(page.locator('.how-to [data-learn="sashimono"]')).to_be_visible()
+        no_horizontal_overflow(page)
+        shot(page, f"tutorial-setup-{width}")

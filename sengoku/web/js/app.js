@@ -312,7 +312,7 @@ async function newGamePage(root, name) {
         el("p.tagline", {}, r.tagline),
         el("h2", {}, "How to play"),
         el("ul", {}, r.howTo.map((t) => el("li", {}, t))),
-        el("p.learn", {}, "New to the game? A guided first turn against the computer: ", learnButton(name, r.title)),
+        learnButton(name, r.title, (b) => el("p.learn", {}, "New to the game? A guided first turn against the computer: ", b)),
         el("a", { href: `/rules/${name}`, target: "_blank", rel: "noopener" }, "Full rules"),
       ),
       el(

@@ -36,6 +36,18 @@ const HIGHLIGHT = "tutorial-target";
 const MAX_MARKED = 40;
 
 const tutorials = new Map();
+let index = null;
+
+/** The games that have a tutorial (tutorials/index.json), fetched once. */
+export function tutorialGames() {
+  if (!index) {
+    index = fetch("/tutorials/index.json")
+      .then((r) => (r.ok ? r.json() : { games: [] }))
+      .then((d) => new Set(d.games || []))
+      .catch(() => new Set());
+  }
+  return index;
+}
 
 /** The tutorial of ``game`` (its steps and the match it plays), fetched once. */
 export function loadTutorial(game) {
@@ -85,14 +97,19 @@ export async function startTutorial(game) {
   }
 }
 
-/** A "Learn to play" button for ``game`` (home page cards, the setup page). */
-export function learnButton(game, title) {
-  return el(
+/** A "Learn to play" button for ``game`` (home page cards, the setup page), or its
+ * ``wrap`` (e.g. a sentence around it): shown once the game is known to have a tutorial. */
+export function learnButton(game, title, wrap = (b) => b) {
+  const button = el(
     "button.secondary.learn-button",
     { type: "button", "data-learn": game, onclick: () => startTutorial(game) },
     "Learn to play",
     el("span.visually-hidden", {}, ` ${title}: a guided first turn`),
   );
+  const node = wrap(button);
+  node.hidden = true;
+  tutorialGames().then((games) => (node.hidden = !games.has(game)));
+  return node;
 }
 
 function visible(node) {
@@ -288,7 +305,7 @@ class Coach {
         buttons.push(el("button.primary", { type: "button", id: "coach-rules", onclick: () => this.openRules() }, "Open the Rules"));
         buttons.push(el("button.secondary", { type: "button", id: "coach-close", onclick: () => this.close() }, "Keep playing"));
       } else {
-        buttons.push(el("button.link", { type: "button", id: "coach-close", "aria-label": "Close the tutorial", onclick: () => this.close() }, "Close tutorial"));
+        buttons.push(el("button.link", { type: "button", id: "coach-close", onclick: () => this.close() }, "Close tutorial"));
       }
       clear(this.buttons).append(...buttons);
       if (step.final) this.save(true);
@@ -367,9 +384,16 @@ export function mountTutorial(page) {
     coach.phases = phases;
     coach.check();
   };
-  const button = el("button.secondary.tutorial-open", { type: "button", id: "tutorial-open", title: "A guided first turn against the computer", onclick: () => open(false) }, "Tutorial");
+  // "Tutorial", or on a narrow screen "?" (the head line has little room there).
+  const button = el(
+    "button.secondary.tutorial-open",
+    { type: "button", id: "tutorial-open", hidden: true, "aria-label": "Tutorial: a guided first turn", title: "A guided first turn against the computer", onclick: () => open(false) },
+    el("span.tutorial-long", { "aria-hidden": "true" }, "Tutorial"),
+    el("span.tutorial-short", { "aria-hidden": "true" }, "?"),
+  );
   const head = page.root.querySelector(".match-head");
   head?.insertBefore(button, head.querySelector(".connection"));
+  tutorialGames().then((games) => (button.hidden = !games.has(game)));
   const entry = saved()[page.id];
   if (entry && !entry.done && !entry.closed) open(true);
   return {
