@@ -261,7 +261,12 @@ def test_the_tutorial_button_on_a_game_page(new_page: Any, base_url: str) -> Non
     page.goto(f"/play/{m['id']}")
     page.wait_for_selector("#tutorial-open")
     expect(page.locator("#coach")).to_have_count(0)  # not a tutorial: no coach
+    # This game is under way: the player is asked first, and may stay.
     page.click("#tutorial-open")
+    page.click(".dialog button:has-text('Stay here')")
+    assert page.url.endswith(m["id"])
+    page.click("#tutorial-open")
+    page.click(".dialog button:has-text('Start the tutorial')")
     page.wait_for_function("id => !location.pathname.endsWith(id)", arg=m["id"])
     expect(page.locator("#coach")).to_have_attribute("data-step", "welcome")
     shot(page, "tutorial-gunkimono-welcome-390")

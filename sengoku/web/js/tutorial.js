@@ -25,7 +25,7 @@
 // buttons and then the board (the panel comes just before it), Escape closes it.
 
 import { api, saveToken } from "./api.js";
-import { el, clear, toast } from "./ui.js";
+import { el, clear, toast, ask } from "./ui.js";
 import { navigate } from "./nav.js";
 import { loadPhases, phaseKeys } from "./rules_panel.js";
 
@@ -371,6 +371,14 @@ export function mountTutorial(page) {
   const open = async (resume) => {
     const entry = saved()[page.id];
     if (!entry) {
+      // A game of one's own under way: say where it stays before leaving it.
+      if (page.snap?.status === "active" && page.held.length) {
+        const go = await ask("Start the tutorial?", "It opens a new game against the computer. This game stays open: the home page lists it under your games in progress.", [
+          { label: "Start the tutorial", value: true, kind: "primary" },
+          { label: "Stay here", value: false },
+        ]);
+        if (!go) return;
+      }
       startTutorial(game);
       return;
     }
