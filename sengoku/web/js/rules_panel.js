@@ -158,7 +158,7 @@ export class RulesPanel {
     if (this.dialog.open) this.drawPhase();
   }
 
-  async drawPhase() {
+  async drawPhase(force = false) {
     const snap = this.snap;
     const data = await loadPhases(this.game);
     if (snap !== this.snap) return; // a newer one is being drawn
@@ -167,6 +167,10 @@ export class RulesPanel {
       this.now.hidden = true;
       return;
     }
+    // Redrawn only when it says something new: the section is a live region.
+    const drawn = `${entry.key}|${this.who}`;
+    if (!force && drawn === this.drawn) return;
+    this.drawn = drawn;
     this.now.hidden = false;
     this.now.dataset.phase = entry.key;
     clear(this.now).append(
@@ -179,7 +183,7 @@ export class RulesPanel {
   open() {
     if (!this.dialog.isConnected) document.body.append(this.dialog);
     if (!this.loaded) this.load();
-    if (this.snap) this.drawPhase();
+    if (this.snap) this.drawPhase(true);
     this.dialog.showModal();
   }
 
