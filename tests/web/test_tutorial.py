@@ -37,6 +37,11 @@ def tutorial(game: str) -> dict[str, Any]:
     return dict(json.loads((WEB / "tutorials" / f"{game}.json").read_text(encoding="utf-8")))
 
 
+def phases(game: str) -> dict[str, Any]:
+    path = WEB / "phases" / f"{game}.json"
+    return dict(json.loads(path.read_text(encoding="utf-8"))["phases"])
+
+
 def test_the_tutorials_are_shipped_data(base_url: str) -> None:
     """One file per game, in the package, served to the client; each step says something,
     points at something and knows when it is done; the last one, alone, ends the tutorial;
@@ -59,6 +64,7 @@ def test_the_tutorials_are_shipped_data(base_url: str) -> None:
             if not step.get("final"):
                 assert step["target"], (game, step["id"])
                 assert step["advance"] and set(step["advance"]) <= ADVANCE, (game, step["id"])
+            assert set(step.get("when", [])) <= set(phases(game)), (game, step["id"])
         assert len({s["id"] for s in steps}) == len(steps)
         served = httpx.get(f"{base_url}/tutorials/{game}.json")
         assert served.status_code == 200 and served.json() == t
@@ -293,3 +299,24 @@ def test_learn_to_play_on_the_home_and_setup_pages(new_page: Any) -> None:
         expect(page.locator('.how-to [data-learn="sashimono"]')).to_be_visible()
         no_horizontal_overflow(page)
         shot(page, f"tutorial-setup-{width}")
+
+
+def test_a_score_turn_skips_the_action_turn_steps(new_page: Any) -> None:
+    """A player who takes a Score turn where the coach suggests an Action turn is not left
+    with steps about a card to play: those steps are for the Action turn's questions only."""
+    page: Page = new_page(1280, 900)
+    open_from_home(page, "sashimono")
+    page.click("#coach-next")
+    for _ in range(2):  # two of the five Sashimono go back under the deck
+        expect(page.locator("#coach")).to_have_attribute("data-step", "look")
+        page.wait_for_selector(".s-hand-group.looking [data-target].tutorial-target")
+        before = ply(page)
+        click_target(page, 0)
+        page.wait_for_function(
+            "n => Number(document.getElementById('status').dataset.ply) > n", arg=before
+        )
+    expect(page.locator("#coach")).to_have_attribute("data-step", "turn", timeout=30_000)
+    page.click('button.s-choice[data-action="score"]')
+    expect(page.locator("#coach")).to_have_attribute("data-step", "act")
+    steps = follow_by_clicks(page, "sashimono")
+    assert steps[-1] == "done"

@@ -19,6 +19,9 @@
 //       `notPhase`: [keys]  ... is none of these;
 //       `turnOver`: true    the player has acted in this tutorial and the move is
 //                           someone else's now (or the game is over);
+//   - `when`: [phase keys] (optional): the step is for these phases only; on the player's
+//     move in another phase it is skipped (a Score turn taken where the coach expected an
+//     Action turn skips the Action turn's steps);
 //   - `final`: true on the last step ("the Rules panel has the rest").
 // The coach reads only what the page already shows this seat: it cannot tell a player
 // anything hidden from them. Keyboard: the focus goes to each step's text, Tab reaches its
@@ -240,12 +243,16 @@ class Coach {
     });
   }
 
-  /** Whether the step's `advance` holds now. */
+  /** Whether the step's `advance` holds now (or the step is not for this phase). */
   done(step) {
     const a = step.advance || {};
     const page = this.page;
     const s = page.snap;
     if (!s) return false;
+    if (step.when && page.mySeatToAct()) {
+      const keys = phaseKeys(this.phases, s);
+      if (!step.when.some((k) => keys.includes(k))) return true;
+    }
     if (a.next) return false;
     const mine = page.mySeatToAct();
     if (mine && this.stepPly === null) this.stepPly = s.ply;
