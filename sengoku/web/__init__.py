@@ -196,7 +196,10 @@ class WebAssets(StaticFiles):
     """The client's files only: web assets by suffix, never the package's Python source, its
     caches or hidden files (``GET /__init__.py`` is a 404)."""
 
-    SUFFIXES = frozenset({".html", ".css", ".js", ".svg", ".woff2", ".txt", ".png", ".ico", ".wav"})
+    # .json: the client's data (tutorials/, phases/), public by nature.
+    SUFFIXES = frozenset(
+        {".html", ".css", ".js", ".json", ".svg", ".woff2", ".txt", ".png", ".ico", ".wav"}
+    )
 
     async def get_response(self, path: str, scope: Any) -> Any:
         parts = [p for p in re.split(r"[/\\]", path) if p not in ("", ".")]

@@ -9,6 +9,7 @@ import { prefs, loadPrefs, navigate, setRouter, joinOpen } from "./nav.js";
 import { recordsPage as listRecords, livePage } from "./lists.js";
 import { optionWords, applies } from "./setup_words.js";
 import { renderMarkdown } from "./markdown.js";
+import { learnButton } from "./tutorial.js";
 
 let current = null; // the page object with destroy()
 
@@ -71,7 +72,7 @@ async function homePage(root) {
         el("div.game-kanji", {}, r.kanji),
         el("h2", {}, r.title),
         el("p", {}, r.tagline),
-        el("a.button.primary", { href: `/new/${name}`, "data-nav": "" }, `Play ${r.title}`),
+        el("div.game-card-buttons", {}, el("a.button.primary", { href: `/new/${name}`, "data-nav": "" }, `Play ${r.title}`), learnButton(name, r.title)),
       ),
     );
   });
@@ -311,6 +312,7 @@ async function newGamePage(root, name) {
         el("p.tagline", {}, r.tagline),
         el("h2", {}, "How to play"),
         el("ul", {}, r.howTo.map((t) => el("li", {}, t))),
+        learnButton(name, r.title, (b) => el("p.learn", {}, "New to the game? A guided first turn against the computer: ", b)),
         el("a", { href: `/rules/${name}`, target: "_blank", rel: "noopener" }, "Full rules"),
       ),
       el(

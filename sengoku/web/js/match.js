@@ -32,6 +32,7 @@ import { prefs, navigate, joinOpen } from "./nav.js";
 import { enableKeyboard } from "./keyboard.js";
 import { mountTable } from "./table.js"; // table hook (issue 17): chat, presence, draws, claim, title, sound
 import { GameLog, wantsGameLog } from "./game_log.js";
+import { mountTutorial } from "./tutorial.js"; // tutorial hook (issue 17): the first-turn coach
 
 const REASONS = {
   marshal_captured: "the Marshal was captured",
@@ -127,12 +128,15 @@ class MatchPage {
     this.socket = new MatchSocket(this.id, token, this.lastEventNumber(), (m) => this.onMessage(m), (s) => this.onSocket(s));
     this.ticker = setInterval(() => this.tickClocks(), 250);
     this.table = mountTable(this); // table hook (issue 17)
+    this.table?.rules?.showPhase?.(this.snap, this.els.status.textContent); // rules hook: "Now: <phase>"
+    this.tutorial = mountTutorial(this); // tutorial hook
     this.onPrefs = () => this.render();
     window.addEventListener("sengoku:prefs", this.onPrefs);
   }
 
   destroy() {
     this.table?.destroy(); // table hook (issue 17)
+    this.tutorial?.destroy(); // tutorial hook
     this.socket?.close();
     clearInterval(this.ticker);
     window.removeEventListener("sengoku:prefs", this.onPrefs);
@@ -476,6 +480,8 @@ class MatchPage {
     this.announceMoves();
     this.renderInvites();
     this.renderEnd();
+    this.table?.rules?.showPhase?.(s, status); // rules hook: "Now: <phase>" follows the game
+    this.tutorial?.update(); // tutorial hook
   }
 
   /** What the player is deciding, in words: the renderer's own prompt, the view's rule, or

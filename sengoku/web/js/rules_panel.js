@@ -2,6 +2,9 @@
 // sengoku/web/rules and served by GET /api/rules/<game>) and a reference of the game's
 // pieces, cards, units and tiles from its catalog (GET /api/games/<game>: its data files,
 // public by nature). A modal <dialog>: Escape closes it and focus returns where it was.
+// Opened during a game, it starts with "Now: <phase>": what the current phase or step of
+// the turn is and what can be done in it, from sengoku/web/phases/<game>.json (keyed by
+// what the seat's view says the phase is; see phaseKeys), kept up to date while open.
 
 import { api } from "./api.js";
 import { el, clear } from "./ui.js";
@@ -54,11 +57,66 @@ export function catalogReference(catalog) {
   return box;
 }
 
+/** The phase reference of each game (sengoku/web/phases/<game>.json), fetched once. */
+const phaseData = new Map();
+
+export function loadPhases(game) {
+  if (!phaseData.has(game)) {
+    phaseData.set(
+      game,
+      fetch(`/phases/${encodeURIComponent(game)}.json`)
+        .then((r) => (r.ok ? r.json() : null))
+        .catch(() => null),
+    );
+  }
+  return phaseData.get(game);
+}
+
+function field(view, path) {
+  let v = view;
+  for (const part of path.split(".")) v = v && typeof v === "object" ? v[part] : undefined;
+  return v === undefined || v === null || v === "" ? null : String(v);
+}
+
+/**
+ * The phase keys of a snapshot, most specific first: the view fields the data file names
+ * (`key`, e.g. ["phase", "step"]) joined with dots, then shorter ("battle.send", "battle"),
+ * then "default". A finished game is "over". Only the seat's own view is read, so a phase
+ * the seat may not know (another seat's secret step) is never named.
+ */
+export function phaseKeys(data, snap) {
+  if (!data || !snap) return [];
+  if (snap.status && !["active", "waiting"].includes(snap.status)) return ["over", "default"];
+  const values = [];
+  for (const path of data.key || []) {
+    const v = field(snap.view, path);
+    if (v === null) break;
+    values.push(v);
+  }
+  const keys = [];
+  for (let n = values.length; n > 0; n--) keys.push(values.slice(0, n).join("."));
+  keys.push("default");
+  return keys;
+}
+
+/** The entry (title and lines) of the phase a snapshot is in, with its key, or null. */
+export function phaseEntry(data, snap) {
+  for (const key of phaseKeys(data, snap)) {
+    const entry = data.phases?.[key];
+    if (entry) return { key, ...entry };
+  }
+  return null;
+}
+
 export class RulesPanel {
   constructor(game, title) {
     this.game = game;
     this.loaded = false;
     this.body = el("div.rules-body", {}, el("p.muted", {}, "Loading the rules…"));
+    // "Now: <phase>": filled from the game's live snapshot (showPhase), empty elsewhere.
+    this.now = el("section.rules-now", { "data-part": "now", hidden: true, "aria-live": "polite" });
+    this.snap = null;
+    this.who = "";
     this.dialog = el(
       "dialog.rules-dialog",
       { id: "rules-dialog", "aria-labelledby": "rules-title" },
@@ -68,6 +126,7 @@ export class RulesPanel {
         el("h2", { id: "rules-title" }, `${title} — rules`),
         el("button.secondary", { type: "button", id: "rules-close", onclick: () => this.close() }, "Close"),
       ),
+      this.now,
       this.body,
     );
     this.button = el("button.secondary", { type: "button", id: "rules-open", "aria-haspopup": "dialog", onclick: () => this.open() }, "Rules");
@@ -91,9 +150,40 @@ export class RulesPanel {
     clear(this.body).append(...parts);
   }
 
+  /** The game's current snapshot (the seat's own) and who acts, in words: the "Now"
+   * section follows it, live while the panel is open. */
+  showPhase(snap, who = "") {
+    this.snap = snap;
+    this.who = who;
+    if (this.dialog.open) this.drawPhase();
+  }
+
+  async drawPhase(force = false) {
+    const snap = this.snap;
+    const data = await loadPhases(this.game);
+    if (snap !== this.snap) return; // a newer one is being drawn
+    const entry = phaseEntry(data, snap);
+    if (!entry) {
+      this.now.hidden = true;
+      return;
+    }
+    // Redrawn only when it says something new: the section is a live region.
+    const drawn = `${entry.key}|${this.who}`;
+    if (!force && drawn === this.drawn) return;
+    this.drawn = drawn;
+    this.now.hidden = false;
+    this.now.dataset.phase = entry.key;
+    clear(this.now).append(
+      el("h2", { id: "rules-now-title" }, `Now: ${entry.title}`),
+      this.who ? el("p.rules-now-who", {}, this.who) : null,
+      el("ul", {}, (entry.lines || []).map((line) => el("li", {}, line))),
+    );
+  }
+
   open() {
     if (!this.dialog.isConnected) document.body.append(this.dialog);
     if (!this.loaded) this.load();
+    if (this.snap) this.drawPhase(true);
     this.dialog.showModal();
   }
 
