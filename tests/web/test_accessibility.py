@@ -21,7 +21,16 @@ AXE = Axe()
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 
 
+#: Waits for every animation that ends (a card or piece arriving fades in): axe reads colours
+#: as they are at that instant, so a half-faded piece would fail the contrast rule. Endless
+#: ones (the tutorial's pulse) are left running.
+SETTLE = """() => Promise.all(document.getAnimations()
+  .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+  .map((a) => a.finished.catch(() => null)))"""
+
+
 def violations(page: Page) -> list[str]:
+    page.evaluate(SETTLE)
     results = AXE.run(page, options={"runOnly": {"type": "tag", "values": TAGS}})
     found = results.response["violations"]
     return [
