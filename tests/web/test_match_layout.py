@@ -8,8 +8,10 @@ Screenshots are kept in build/web-screenshots/ (match-layout-*.png).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -156,3 +158,35 @@ def test_the_move_list_scrolls_in_its_panel_to_the_last_move(new_page: Any) -> N
     assert cut, "eight moves should not all fit: this test would not see the list scroll"
     assert_within_window(page, '#moves li[data-ply="8"]')
     assert_within_window(page, ".hand.mine")
+
+
+def test_a_crowded_side_column_keeps_the_table_within_reach(new_page: Any, base_url: str) -> None:
+    """At 1280x900 a Gungi setup's two full hands fill the side column: the hands then scroll
+    in their own box, and the moves and the table (its Rules button) keep room to be reached."""
+    page: Page = new_page(1280, 900)
+    r = httpx.post(
+        f"{base_url}/api/matches",
+        json={
+            "game": "gungi",
+            "options": {"mode": "advanced"},
+            "seats": [{"kind": "local"}, {"kind": "local"}],
+        },
+    )
+    assert r.status_code == 201, r.text
+    m = r.json()
+    page.goto("/")
+    page.evaluate(
+        "t => localStorage.setItem('sengoku.tokens', t)",
+        json.dumps({m["id"]: {"0": m["tokens"]["0"]}}),
+    )
+    page.goto(f"/play/{m['id']}")
+    page.wait_for_selector('.board-area[data-interactive="true"]')
+    moves = page.locator(".side-rest").bounding_box()
+    assert moves is not None and moves["height"] >= 200
+    page.click("#rules-open")
+    expect(page.locator("#rules-dialog")).to_be_visible()
+    page.keyboard.press("Escape")
+    # The player's own hand is still there to pick from (its box scrolls to it).
+    page.locator(".hand.mine .droppable").first.click()
+    expect(page.locator(".board .target").first).to_be_attached()
+    shot(page, "match-layout-gungi-setup-1280")

@@ -139,9 +139,7 @@ def now_shown(page: Page, m: dict[str, Any], seat: int = 0) -> Any:
 def test_the_rules_panel_starts_with_the_current_phase(new_page: Any, base_url: str) -> None:  # noqa: F811
     """The "Now: <phase>" section first, from the game's phase file, in two phases of each game; it
     follows the game while open, and never names another seat's secret step."""
-    # 1920x1080: at 1280x900 a Gungi setup's hands push the table (and its Rules button)
-    # out of the side panel.
-    page: Page = new_page(1920, 1080)
+    page: Page = new_page(1280, 900)
     cases = [
         ("gungi", {"mode": "intro"}, 0, 0, "play"),
         ("gungi", {"mode": "advanced"}, 0, 0, "setup"),
