@@ -464,8 +464,15 @@ class GunshiBoard {
       g.append(svg("line", { x1: cx + dx * 41 + px * 27, y1: cy + dy * 41 + py * 27, x2: cx + dx * 41 - px * 27, y2: cy + dy * 41 - py * 27, class: "shield" }));
     }
     const english = this.model.labels === "english";
-    g.append(svg("text", { x: cx, y: cy + 12, "text-anchor": "middle", class: "gunit-letter" }, u.letter));
-    g.append(svg("text", { x: x + 14, y: y + 21, "text-anchor": "middle", class: english ? "gunit-type en" : "gunit-type" }, english ? type.short : type.kanji));
+    if (english) {
+      // The word is wider than a kanji: inside the unit, under its letter, clear of the
+      // facing wedge and the Shield on whichever edge they are.
+      g.append(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", class: "gunit-letter" }, u.letter));
+      g.append(svg("text", { x: cx, y: cy + 24, "text-anchor": "middle", class: "gunit-type en" }, type.short));
+    } else {
+      g.append(svg("text", { x: cx, y: cy + 12, "text-anchor": "middle", class: "gunit-letter" }, u.letter));
+      g.append(svg("text", { x: x + 14, y: y + 21, "text-anchor": "middle", class: "gunit-type" }, type.kanji));
+    }
     if (shogun && english) {
       // The word is wider than the kanji: a pill along the cell's top edge.
       g.append(svg("rect", { x: x + S - 62, y: y + 4, width: 58, height: 22, rx: 11, class: "gs-shogun-badge" }));
