@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from tests.web.helpers import shot
+from tests.web.helpers import ARTIFACTS, shot
 from tests.web.labels_setup import create, decode_png, open_as, play_until
 
 VISIONS = ("none", "deuteranopia", "protanopia")
@@ -250,4 +250,55 @@ def test_last_move_and_selection_marks_contrast_with_the_board(
     for mark, ratio in ratios.items():
         assert ratio >= 3, (
             f"{game}: the {mark} mark reaches only {ratio:.2f}:1 against {backgrounds}"
+        )
+
+
+#: Gunkimono's board drawn again beside the live one from the match's own view, with a
+#: stronghold of each player put on it (reaching strongholds in play takes a whole game).
+STRONGHOLDS = """async (id) => {
+  const { default: renderer } = await import('/js/games/gunkimono.js');
+  const view = (await (await fetch(`/api/matches/${id}`)).json()).view;
+  view.players.forEach((_, seat) => { view.board.strongholds[seat * 12] = seat; });
+  const box = document.createElement('div');
+  box.id = 'stronghold-probe';
+  box.style.width = '1100px';
+  document.querySelector('.board-area').prepend(box);
+  renderer.create(box).update({ view, legal: [], seat: null, interactive: false, labels: 'kanji',
+    flipped: false, send: () => {} });
+  return [...box.querySelectorAll('.stronghold-mark')].map((m) => ({
+    seat: Number(m.dataset.seat), shape: m.querySelector('[data-shape]').dataset.shape,
+    name: m.querySelector(':scope > title').textContent }));
+}"""
+
+
+def test_five_gunkimono_players_strongholds_and_markers_differ_by_shape(
+    new_page: Any, base_url: str
+) -> None:
+    m = create(base_url, "gunkimono", seats=5, players=5)
+    page: Page = new_page(1280, 900)
+    open_as(page, m, 0)
+    page.locator(".honor-marker").first.wait_for()
+    markers = page.evaluate(
+        "() => [...document.querySelectorAll('.honor-track .honor-marker')].map(m =>"
+        " [m.dataset.seat, m.querySelector('[data-shape]').dataset.shape])"
+    )
+    shapes = {seat: shape for seat, shape in markers}
+    assert len(shapes) == 5 and len(set(shapes.values())) == 5, shapes
+    marks = page.evaluate(STRONGHOLDS, m["id"])
+    assert sorted(s["seat"] for s in marks) == [0, 1, 2, 3, 4], marks
+    assert len({s["shape"] for s in marks}) == 5, marks
+    for s in marks:
+        assert f"Player {s['seat'] + 1}" in s["name"], s
+        # The same shape as the player's honor markers.
+        assert s["shape"] == shapes[str(s["seat"])], (s, shapes)
+    cdp = page.context.new_cdp_session(page)
+    for vision in VISIONS:
+        cdp.send("Emulation.setEmulatedVisionDeficiency", {"type": vision})
+        page.wait_for_timeout(100)
+        page.locator("#stronghold-probe .honor-track").screenshot(
+            path=str(ARTIFACTS / f"vision-gunkimono-honor-{vision}.png")
+        )
+        shot(page, f"vision-gunkimono-5-{vision}")
+        page.locator("#stronghold-probe .kimono-board").screenshot(
+            path=str(ARTIFACTS / f"vision-gunkimono-strongholds-{vision}.png")
         )

@@ -101,6 +101,12 @@ def test_gunshi_units_shogun_and_card_backs_also_in_the_replay(
         open_as(page, m, 0)
         # Units by type, your own Shogun's mark and the backs of the opponent's cards.
         check_both_ways(page, {"歩", "将", "軍"}, {"Inf", "Shogun", "Cmd"}, "gunshi")
+    # The formation's buttons: a kanji icon beside each unit type, the words alone in English.
+    fresh = create(base_url, "gunshi")
+    page = new_page(1280, 900)
+    open_as(page, fresh, 0)
+    page.wait_for_selector('.gs-choices button[data-kind="place"]')
+    check_both_ways(page, {"歩", "弓", "騎"}, {"Place Infantry"}, "gunshi-formation")
     # The replay page redraws with the toggle as well.
     r = httpx.post(
         f"{base_url}/api/matches/{m['id']}/resign",

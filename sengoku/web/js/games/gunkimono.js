@@ -256,9 +256,14 @@ function honorTrack(v) {
       const level = p.honor?.[k];
       if (level === null || level === undefined) return;
       const y = top + (end - Math.min(level, end)) * RH + RH / 2;
-      const cx = x + 9 + seat * ((CW - 18) / Math.max(1, v.players.length - 1));
+      const step = (CW - 18) / Math.max(1, v.players.length - 1);
+      const cx = x + 9 + seat * step;
+      // Four or five markers in a column: smaller, and every other one a little lower, so
+      // that the shapes do not hide one another.
+      const crowded = step < 16;
+      const cy = crowded ? y + (seat % 2 ? 3 : -3) : y;
       const marker = svg("g", { class: "honor-marker", "data-seat": seat, "data-troop": t, "data-level": level });
-      marker.append(seatShape(seat, cx, y, 7, { class: "honor-shape" }));
+      marker.append(seatShape(seat, cx, cy, crowded ? 5.5 : 7, { class: "honor-shape" }));
       marker.append(svg("title", {}, `${seatName(seat)} (${SHAPE_NAMES[seat % 5]}): ${troopName(v, t)} honor at row ${level}`));
       box.append(marker);
     });
@@ -504,7 +509,7 @@ class KimonoBoard {
         const mark = svg("g", { class: "stronghold-mark", "data-seat": owner });
         mark.append(svg("rect", { x: x + S - 27, y: y + S - 27, width: 22, height: 22, rx: 4, fill: SEAT_COLORS[owner % 5], class: "stronghold" }));
         mark.append(castle(x + S - 24, y + S - 24, 16, "castle stronghold-castle"));
-        mark.append(seatShape(owner, x + S - 27, y + S - 27, 6, { class: "stronghold-shape" }));
+        mark.append(seatShape(owner, x + S - 27, y + S - 27, 7.5, { class: "stronghold-shape" }));
         mark.append(svg("title", {}, `${seatName(owner)}'s stronghold (${SHAPE_NAMES[owner % 5]})`));
         g.append(mark);
       }

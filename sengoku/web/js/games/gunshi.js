@@ -690,8 +690,9 @@ function pressed(fn) {
 function pieceIcon(piece) {
   if (!piece) return null;
   if (piece === "F") return el("span.gs-piece-icon.fence", { "aria-hidden": "true" }, "▬");
-  const type = TYPES[piece];
-  return el(`span.gs-piece-icon${english() ? ".en" : ""}`, { "aria-hidden": "true" }, (english() ? type?.short : type?.kanji) || piece);
+  // In English the button's own words name the unit: the kanji icon is left out.
+  if (english()) return null;
+  return el("span.gs-piece-icon", { "aria-hidden": "true" }, TYPES[piece]?.kanji || piece);
 }
 
 /** What changed on the field between two views: the last move, to highlight and animate. */
