@@ -24,7 +24,7 @@ function topbar() {
       type: "button",
       id: "labels-toggle",
       "aria-pressed": prefs.labels === "english" ? "true" : "false",
-      title: "Piece labels: kanji or English",
+      title: "Labels on every board, piece, card and tile: kanji or English",
       onclick: () => {
         prefs.labels = prefs.labels === "kanji" ? "english" : "kanji";
         localStorage.setItem("sengoku.labels", prefs.labels);
@@ -329,6 +329,15 @@ async function newGamePage(root, name) {
     ),
   );
   fillSeats("ai");
+  // The header's toggle redraws the seats' icons (Gungi's Marshals carry their label).
+  const onPrefs = () => {
+    for (const row of seatsBox.querySelectorAll(".seat-row")) {
+      const i = Number(row.dataset.seat);
+      clear(row.querySelector(".seat-label")).append(...[r.seatIcon(i, prefs.labels), r.seatName(i)].filter(Boolean));
+    }
+  };
+  window.addEventListener("sengoku:prefs", onPrefs);
+  return { destroy: () => window.removeEventListener("sengoku:prefs", onPrefs) };
 }
 
 async function recordsPage(root) {
@@ -407,7 +416,7 @@ export async function route() {
   document.body.dataset.page = parts[0] || "home";
   try {
     if (!parts.length) await homePage(main);
-    else if (parts[0] === "new" && parts[1]) await newGamePage(main, parts[1]);
+    else if (parts[0] === "new" && parts[1]) current = await newGamePage(main, parts[1]);
     else if (parts[0] === "play" && parts[1]) {
       const { matchPage } = await import("./match.js");
       current = await matchPage(main, parts[1]);

@@ -131,13 +131,18 @@ function legalMove(row) {
   };
 }
 
+/** The notation's kanji mark of a kind of move, in brackets: words alone in English mode. */
+function markOf(kanji, labels) {
+  return labels === "english" ? "" : ` (${kanji})`;
+}
+
 /** What tells apart two moves to one square: capture, stack, drop, and the tier it lands on. */
-function choiceHeading(m) {
+function choiceHeading(m, labels) {
   const mv = m.move;
-  if (mv.done) return "Done (済み)";
-  if (mv.capture) return `Capture (取), landing on tier ${mv.tier}`;
-  if (mv.drop) return `${m.kind === "place" ? "Place" : "Drop (新)"} on tier ${mv.tier}`;
-  if (mv.stack) return `Stack on top (付), tier ${mv.tier}`;
+  if (mv.done) return `Done${markOf("済み", labels)}`;
+  if (mv.capture) return `Capture${markOf("取", labels)}, landing on tier ${mv.tier}`;
+  if (mv.drop) return `${m.kind === "place" ? "Place" : `Drop${markOf("新", labels)}`} on tier ${mv.tier}`;
+  if (mv.stack) return `Stack on top${markOf("付", labels)}, tier ${mv.tier}`;
   return `Move to tier ${mv.tier}`;
 }
 
@@ -459,7 +464,7 @@ class GungiBoard {
         const mine = dropKinds.has(name) && COLORS.indexOf(color) === this.model.seat;
         const selected = this.selected?.kind === "hand" && this.selected.piece === name && mine;
         const drops = this.moves.filter((m) => m.move.drop && m.move.piece === name).length;
-        const tip = `${SIDE[color]} ${PIECES[name].name} (${PIECES[name].kanji}), ${hand[name]} in hand.${mine ? ` Pick it, then one of ${drops} highlighted squares, to ${this.model.view.phase === "setup" ? "place" : "drop (新)"} it.` : ""}`;
+        const tip = `${SIDE[color]} ${PIECES[name].name}${markOf(PIECES[name].kanji, labels)}, ${hand[name]} in hand.${mine ? ` Pick it, then one of ${drops} highlighted squares, to ${this.model.view.phase === "setup" ? "place" : `drop${markOf("新", labels)}`} it.` : ""}`;
         box.append(
           tooltip(el(
             `button.hand-piece${mine ? ".droppable" : ""}${selected ? ".selected" : ""}`,
@@ -480,7 +485,7 @@ class GungiBoard {
     clear(this.setupDone);
     if (done) {
       this.setupDone.append(
-        el("button.primary.done-button", { type: "button", id: "setup-done", title: done.text, onclick: () => this.model.send(done.action) }, "Done (済み): my army is set"),
+        el("button.primary.done-button", { type: "button", id: "setup-done", title: done.text, onclick: () => this.model.send(done.action) }, `Done${markOf("済み", labels)}: my army is set`),
       );
     }
   }
@@ -504,7 +509,7 @@ class GungiBoard {
           "li",
           {},
           pieceIcon(p.piece, p.color, labels, 24),
-          ` tier ${tower.length - i}: ${PIECES[p.piece]?.kanji || ""} ${PIECES[p.piece]?.name || p.piece} (${SIDE[p.color]})`,
+          ` tier ${tower.length - i}: ${labels === "english" ? "" : `${PIECES[p.piece]?.kanji || ""} `}${PIECES[p.piece]?.name || p.piece} (${SIDE[p.color]})`,
         ),
       );
     });
@@ -557,7 +562,7 @@ class GungiBoard {
               this.model.send(m.action);
             },
           },
-          el("span.choice-notation", {}, choiceHeading(m)),
+          el("span.choice-notation", {}, choiceHeading(m, this.model.labels)),
           el("span.choice-text", {}, `${m.text || m.label || ""} (${m.short || m.action})`),
         ),
       );

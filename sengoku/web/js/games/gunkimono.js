@@ -9,18 +9,52 @@
 
 import { el, svg, clear } from "../ui.js";
 
+// Each troop type's colour, its kanji and its short English label (the header's toggle picks
+// one); its full name comes with the view (`troop_names`, from troops.json).
 const TROOPS = {
-  I: { color: "#8c6d3f", mark: "歩" },
-  S: { color: "#a23b2c", mark: "侍" },
-  C: { color: "#3c6e8f", mark: "騎" },
-  P: { color: "#4f7a3a", mark: "槍" },
-  A: { color: "#6b4f8a", mark: "弓" },
+  I: { color: "#8c6d3f", mark: "歩", short: "Inf" },
+  S: { color: "#a23b2c", mark: "侍", short: "Sam" },
+  C: { color: "#3c6e8f", mark: "騎", short: "Cav" },
+  P: { color: "#4f7a3a", mark: "槍", short: "Spr" },
+  A: { color: "#6b4f8a", mark: "弓", short: "Arc" },
 };
+// The page's label preference (the model's `labels`), kept by the board at each update: the
+// tile pictures below are drawn by helpers shared by the board, the hand and the row.
+let LABELS = "kanji";
+function english() {
+  return LABELS === "english";
+}
+/** A troop type's mark on a tile, a square or the honor track: its kanji or English label. */
+function troopMark(letter) {
+  const t = TROOPS[letter];
+  if (!t) return "?";
+  return english() ? t.short : t.mark;
+}
 const ORDER = ["I", "S", "C", "P", "A"]; // the honor track's columns
 // War banners by kind: their colour and the letter on their flag (D 11-15, C 6-10, L 1-5).
 const BANNERS = { dragon: { mark: "D", color: "#b3372a" }, crane: { mark: "C", color: "#2f5d50" }, lotus: { mark: "L", color: "#b0508a" } };
 const SEAT_COLORS = ["#c8553d", "#2f6690", "#5b8e3e", "#8a5a9b", "#c99a2e"];
+// Each seat's shape as well as its colour (up to five players): its icon, its honor markers and
+// its strongholds all carry it, so that no player is told apart by colour alone.
 const SEAT_SHAPES = ["●", "■", "▲", "◆", "★"];
+const SHAPE_NAMES = ["circle", "square", "triangle", "diamond", "star"];
+
+/** Seat ``seat``'s shape (circle, square, triangle, diamond, star) of radius ``r`` at (cx, cy). */
+function seatShape(seat, cx, cy, r, attrs = {}) {
+  const k = seat % 5;
+  const common = { fill: SEAT_COLORS[k], "data-shape": SHAPE_NAMES[k], ...attrs };
+  if (k === 0) return svg("circle", { cx, cy, r, ...common });
+  if (k === 1) return svg("rect", { x: cx - r * 0.88, y: cy - r * 0.88, width: r * 1.76, height: r * 1.76, ...common });
+  const corners = k === 2 ? [[0, -1.1], [1, 0.75], [-1, 0.75]] : k === 3 ? [[0, -1.15], [1.15, 0], [0, 1.15], [-1.15, 0]] : [];
+  if (k === 4) {
+    for (let i = 0; i < 10; i++) {
+      const a = -Math.PI / 2 + (i * Math.PI) / 5;
+      const d = i % 2 ? 0.5 : 1.2;
+      corners.push([Math.cos(a) * d, Math.sin(a) * d]);
+    }
+  }
+  return svg("polygon", { points: corners.map(([x, y]) => `${cx + x * r},${cy + y * r}`).join(" "), ...common });
+}
 const PHASE_WORDS = {
   place: "placing a tile",
   support: "placing a large tile over extra support",
@@ -68,7 +102,7 @@ function halfShape(troop, symbols, x, y, k, { faceDown = false } = {}) {
     return g;
   }
   g.append(svg("rect", { x: x + 1, y: y + 1, width: k - 2, height: k - 2, rx: k * 0.12, fill: TROOPS[troop]?.color || "#777", class: "half-bg" }));
-  g.append(svg("text", { x: x + k / 2, y: y + k * 0.6, "text-anchor": "middle", class: "half-mark", "font-size": k * 0.44 }, TROOPS[troop]?.mark || "?"));
+  g.append(svg("text", { x: x + k / 2, y: y + k * (english() ? 0.56 : 0.6), "text-anchor": "middle", class: english() ? "half-mark en" : "half-mark", "font-size": k * (english() ? 0.3 : 0.44) }, troopMark(troop)));
   g.append(svg("text", { x: x + k * 0.12, y: y + k * 0.92, class: "half-letter", "font-size": k * 0.22 }, troop));
   for (let s = 0; s < symbols; s++) g.append(castle(x + k * 0.86 - (s + 1) * k * 0.2, y + k * 0.72, k * 0.18));
   return g;
@@ -210,7 +244,7 @@ function honorTrack(v) {
     const g = svg("g", { class: "honor-col", "data-troop": t });
     g.append(svg("title", {}, `${troopName(v, t)} column: banners left ${stack.length ? [...stack].reverse().join(", ") : "none"} (top first)`));
     g.append(svg("rect", { x: x + 4, y: 4, width: CW - 8, height: 22, rx: 5, fill: TROOPS[t].color }));
-    g.append(svg("text", { x: x + CW / 2, y: 20, "text-anchor": "middle", class: "honor-head" }, `${TROOPS[t].mark} ${t}`));
+    g.append(svg("text", { x: x + CW / 2, y: 20, "text-anchor": "middle", class: english() ? "honor-head en" : "honor-head" }, english() ? TROOPS[t].short : `${TROOPS[t].mark} ${t}`));
     // The banner stack, its top (taken next) drawn last, on the right.
     stack.forEach((kind, i) => {
       const bx = x + 6 + i * 17;
@@ -222,11 +256,15 @@ function honorTrack(v) {
       const level = p.honor?.[k];
       if (level === null || level === undefined) return;
       const y = top + (end - Math.min(level, end)) * RH + RH / 2;
-      const cx = x + 9 + seat * ((CW - 18) / Math.max(1, v.players.length - 1));
+      const step = (CW - 18) / Math.max(1, v.players.length - 1);
+      const cx = x + 9 + seat * step;
+      // Four or five markers in a column: smaller, and every other one a little lower, so
+      // that the shapes do not hide one another.
+      const crowded = step < 16;
+      const cy = crowded ? y + (seat % 2 ? 3 : -3) : y;
       const marker = svg("g", { class: "honor-marker", "data-seat": seat, "data-troop": t, "data-level": level });
-      marker.append(svg("circle", { cx, cy: y, r: 7, fill: SEAT_COLORS[seat % 5] }));
-      marker.append(svg("text", { x: cx, y: y + 3.5, "text-anchor": "middle", class: "honor-marker-mark" }, SEAT_SHAPES[seat % 5]));
-      marker.append(svg("title", {}, `${seatName(seat)}: ${troopName(v, t)} honor at row ${level}`));
+      marker.append(seatShape(seat, cx, cy, crowded ? 5.5 : 7, { class: "honor-shape" }));
+      marker.append(svg("title", {}, `${seatName(seat)} (${SHAPE_NAMES[seat % 5]}): ${troopName(v, t)} honor at row ${level}`));
       box.append(marker);
     });
   });
@@ -349,6 +387,7 @@ class KimonoBoard {
   update(model) {
     const key = model.interactive ? model.legal.map((l) => l.action).join("|") : "";
     this.model = model;
+    LABELS = model.labels || "kanji";
     this.choices = indexChoices(model.interactive ? model.legal : [], model.view);
     if (key !== this.legalKey) {
       this.legalKey = key;
@@ -461,13 +500,18 @@ class KimonoBoard {
         // Printed on the board: flat and pale, so that every tile stands out above it.
         g.append(svg("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, class: "printed-paper" }));
         g.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 4, fill: TROOPS[letter]?.color || "#999", class: "printed-bg" }));
-        g.append(svg("text", { x: x + S / 2, y: y + S / 2 + 9, "text-anchor": "middle", class: "printed-mark" }, TROOPS[letter]?.mark || "?"));
+        g.append(svg("text", { x: x + S / 2, y: y + S / 2 + (english() ? 6 : 9), "text-anchor": "middle", class: english() ? "printed-mark en" : "printed-mark" }, troopMark(letter)));
         g.append(svg("text", { x: x + 6, y: y + S - 7, class: "printed-letter" }, letter));
       }
       const owner = b.strongholds[i];
       if (owner >= 0) {
-        g.append(svg("rect", { x: x + S - 27, y: y + S - 27, width: 22, height: 22, rx: 4, fill: SEAT_COLORS[owner % 5], class: "stronghold" }));
-        g.append(castle(x + S - 24, y + S - 24, 16, "castle stronghold-castle"));
+        // The owner's colour and shape, with the castle: which player's, without colour too.
+        const mark = svg("g", { class: "stronghold-mark", "data-seat": owner });
+        mark.append(svg("rect", { x: x + S - 27, y: y + S - 27, width: 22, height: 22, rx: 4, fill: SEAT_COLORS[owner % 5], class: "stronghold" }));
+        mark.append(castle(x + S - 24, y + S - 24, 16, "castle stronghold-castle"));
+        mark.append(seatShape(owner, x + S - 27, y + S - 27, 7.5, { class: "stronghold-shape" }));
+        mark.append(svg("title", {}, `${seatName(owner)}'s stronghold (${SHAPE_NAMES[owner % 5]})`));
+        g.append(mark);
       }
       board.append(g);
     }
@@ -845,7 +889,7 @@ class KimonoBoard {
       const toAct = v.phase !== "over" && v.turn === s;
       const honor = ORDER.map((t, k) => {
         const row = p.honor[k];
-        return el("span.honor-step", { title: `${troopName(v, t)} honor: ${row === null ? "marker off the track" : `row ${row}`}`, style: `border-color:${TROOPS[t].color}` }, `${TROOPS[t].mark}${row === null ? "✓" : row}`);
+        return el(`span.honor-step${english() ? ".en" : ""}`, { title: `${troopName(v, t)} honor: ${row === null ? "marker off the track" : `row ${row}`}`, style: `border-color:${TROOPS[t].color}` }, `${troopMark(t)}${english() ? " " : ""}${row === null ? "✓" : row}`);
       });
       this.playersBox.append(
         el(

@@ -15,6 +15,21 @@ const SIDES = [
   { name: "Red", color: "#b3372a", light: "#f6d9d2", mark: "▲" },
   { name: "Blue", color: "#2f5d8a", light: "#d5e2f0", mark: "▼" },
 ];
+// The marks that are words on the table, in kanji and in short English (the header's toggle):
+// the Shogun's mark and a Command card's back ("Command cards" in the rulebook).
+const MARKS = {
+  shogun: { kanji: "将", english: "Shogun" },
+  back: { kanji: "軍", english: "Cmd" },
+};
+// The page's label preference (the model's `labels`), kept by the board at each update: the
+// card and icon helpers below are shared by every part of the drawing.
+let LABELS = "kanji";
+function english() {
+  return LABELS === "english";
+}
+function markText(name) {
+  return english() ? MARKS[name].english : MARKS[name].kanji;
+}
 // What each unit type is and does (docs/rules/gunshi.md, "Units").
 const TYPES = {
   I: { name: "Infantry", kanji: "歩", short: "Inf", does: "Steps one cell orthogonally and builds Fences. Carried on a Shield: a hit by anything but Cavalry only removes the Shield." },
@@ -132,9 +147,11 @@ function cardFace(code, owner, { action = null, onclick = null, badge = null, sm
   if (code === null || code === undefined) {
     return el(
       `${tag}.gs-card.back${small ? ".small" : ""}${mini ? ".mini" : ""}`,
-      { title: "A face-down Command card: its owner alone knows it", "data-side": owner, style: `--side:${side.color}`, ...(onclick ? { type: "button", onclick } : {}) },
+      { title: `A face-down ${side.name} Command card: its owner alone knows it`, "aria-label": `${side.name} Command card, face down`, "data-side": owner, style: `--side:${side.color}`, ...(onclick ? { type: "button", onclick } : {}) },
       badge ? el("span.gs-badge", {}, badge) : null,
-      el("span.gs-back-mark", {}, "軍"),
+      el(`span.gs-back-mark${english() ? ".en" : ""}`, {}, markText("back")),
+      // The side's mark as well as its colour: Red ▲, Blue ▼.
+      el("span.gs-back-side", { "aria-hidden": "true" }, side.mark),
     );
   }
   const c = cardInfo(code);
@@ -227,6 +244,7 @@ class GunshiBoard {
     }
     this.prev = view;
     this.model = model;
+    LABELS = model.labels || "kanji";
     loadCatalog(() => this.model && this.draw());
     this.draw();
   }
@@ -311,7 +329,8 @@ class GunshiBoard {
       const line = edgeLine(f.edge, flipped);
       const fresh = last?.edges.has(f.edge);
       if (fresh) board.append(svg("line", { ...line, class: "gs-last-edge", "data-last": f.edge.slice(0, -1) }));
-      board.append(svg("line", { ...line, class: "fence", stroke: SIDES[f.owner].color, "data-edge": f.edge }, svg("title", {}, `${SIDES[f.owner].name} Fence: blocks enemy moves and straight shots across it`)));
+      // Red's Fences are solid bars, Blue's are dashed: told apart without their colours.
+      board.append(svg("line", { ...line, class: `fence side-${f.owner}`, stroke: SIDES[f.owner].color, "data-edge": f.edge, "data-owner": f.owner }, svg("title", {}, `${SIDES[f.owner].name} Fence: blocks enemy moves and straight shots across it`)));
     }
     // Units removed by the last move: a cross where they stood, under whoever stands there now.
     for (const f of last?.fallen || []) {
@@ -445,11 +464,22 @@ class GunshiBoard {
       g.append(svg("line", { x1: cx + dx * 41 + px * 27, y1: cy + dy * 41 + py * 27, x2: cx + dx * 41 - px * 27, y2: cy + dy * 41 - py * 27, class: "shield" }));
     }
     const english = this.model.labels === "english";
-    g.append(svg("text", { x: cx, y: cy + 12, "text-anchor": "middle", class: "gunit-letter" }, u.letter));
-    g.append(svg("text", { x: x + 14, y: y + 21, "text-anchor": "middle", class: english ? "gunit-type en" : "gunit-type" }, english ? type.short : type.kanji));
-    if (shogun) {
+    if (english) {
+      // The word is wider than a kanji: inside the unit, under its letter, clear of the
+      // facing wedge and the Shield on whichever edge they are.
+      g.append(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", class: "gunit-letter" }, u.letter));
+      g.append(svg("text", { x: cx, y: cy + 24, "text-anchor": "middle", class: "gunit-type en" }, type.short));
+    } else {
+      g.append(svg("text", { x: cx, y: cy + 12, "text-anchor": "middle", class: "gunit-letter" }, u.letter));
+      g.append(svg("text", { x: x + 14, y: y + 21, "text-anchor": "middle", class: "gunit-type" }, type.kanji));
+    }
+    if (shogun && english) {
+      // The word is wider than the kanji: a pill along the cell's top edge.
+      g.append(svg("rect", { x: x + S - 62, y: y + 4, width: 58, height: 22, rx: 11, class: "gs-shogun-badge" }));
+      g.append(svg("text", { x: x + S - 33, y: y + 20, "text-anchor": "middle", class: "gs-shogun-text en" }, MARKS.shogun.english));
+    } else if (shogun) {
       g.append(svg("circle", { cx: x + S - 17, cy: y + 17, r: 14, class: "gs-shogun-badge" }));
-      g.append(svg("text", { x: x + S - 17, y: y + 24, "text-anchor": "middle", class: "gs-shogun-text" }, "将"));
+      g.append(svg("text", { x: x + S - 17, y: y + 24, "text-anchor": "middle", class: "gs-shogun-text" }, MARKS.shogun.kanji));
     }
     const who = u.ghost ? `${side.name}'s new ${type.name}, waiting for its facing` : `${side.name} ${type.name} ${u.letter}, facing ${FACING[u.facing]}${u.shield ? ", on its Shield" : ""}`;
     const role = shogun ? (secret ? ". Your Shogun: only you see this mark" : ". The Shogun (revealed)") : "";
@@ -660,6 +690,8 @@ function pressed(fn) {
 function pieceIcon(piece) {
   if (!piece) return null;
   if (piece === "F") return el("span.gs-piece-icon.fence", { "aria-hidden": "true" }, "▬");
+  // In English the button's own words name the unit: the kanji icon is left out.
+  if (english()) return null;
   return el("span.gs-piece-icon", { "aria-hidden": "true" }, TYPES[piece]?.kanji || piece);
 }
 

@@ -26,6 +26,24 @@ const ARMY = {
   dual: { name: "Either army", mark: "◐" },
   kagemusha: { name: "Kagemusha", mark: "◆" },
 };
+// The marks that are words on the table, in kanji and in English (the header's toggle): the
+// backs of a Kumi and of a Sashimono card, and the Kagemusha's Army on its path.
+const MARKS = {
+  kumi: { kanji: "兵", english: "Kumi" },
+  sashimono: { kanji: "指", english: "Sash." },
+  army: { kanji: "影", english: "Army" },
+};
+// The page's label preference (the model's `labels`), kept at each update: the card helpers
+// below are shared by every part of the drawing.
+let LABELS = "kanji";
+function english() {
+  return LABELS === "english";
+}
+/** A mark of MARKS as a span: the kanji, or the English word (class `en`, a smaller font). */
+function markSpan(cls, name, attrs = {}) {
+  return el(`span.${cls}${english() ? ".en" : ""}`, attrs, english() ? MARKS[name].english : MARKS[name].kanji);
+}
+
 const REQUIRES = {
   pair: "any two Kumi of one type",
   hidden: "a Hidden Kumi",
@@ -140,9 +158,11 @@ function kumiFace(stack, armyName) {
   if (!stack.types) {
     return el(
       `div.s-kumi.back.army-${armyName}`,
-      {},
-      el("span.s-back-kanji", { "aria-hidden": "true" }, "兵"),
+      { "data-army": armyName },
+      markSpan("s-back-kanji", "kumi", { "aria-hidden": "true" }),
       el("span.s-back-word", {}, stack.rank > 1 ? `Hidden ×${stack.rank}` : "Hidden"),
+      // Whose back it is by its army's mark (West ●, East ■), not by its colour alone.
+      el("span.s-back-army", { "aria-hidden": "true" }, armyOf(armyName).mark),
     );
   }
   const top = stack.types[stack.types.length - 1];
@@ -356,7 +376,9 @@ export default {
         const who = sideOf(s.seat);
         const army = armyOf(s.army);
         const whose = me === null ? `${army.name}'s` : who === "own" ? "Your" : `${army.name}'s`;
-        const grid = el(`div.s-sonae.army-${s.army}`, { "aria-label": `${army.name} Sonae` });
+        const grid = el(`div.s-sonae.army-${s.army}`, { "aria-label": `${army.name} Sonae`, "data-army": s.army, "data-mark": army.mark });
+        // The army's mark in the ring's empty corner: whose Sonae, by shape as well as colour.
+        grid.append(el("span.s-sonae-mark", { "aria-hidden": "true", style: "grid-row:1;grid-column:1" }, army.mark));
         const battle = v.battle;
         const fighting = new Set();
         if (battle) {
@@ -395,7 +417,7 @@ export default {
             // The Kagemusha's Army walks these twelve spaces in order (its path).
             node.append(el("span.s-path", { "aria-hidden": "true" }, String(i + 1)));
             if (k.army_position === i + 1) {
-              node.append(el("span.s-army", {}, "影"));
+              node.append(markSpan("s-army", "army"));
               node.classList.add("has-army");
               node.dataset.army = "true";
               node.dataset.info = `${node.dataset.info}\nThe Kagemusha's Army stands here (space ${i + 1}): no Sashimono may be played onto it.`;
@@ -446,7 +468,7 @@ export default {
           s.scored?.length
             ? el("div.s-scored", {}, el("span.s-label", {}, "Scored:"), s.scored.map((id) => explain(el("span.s-chip", {}, catalog.get(id)?.name || pretty(id)), cardInfo(catalog.get(id), id))))
             : null,
-          mine ? null : el("div.s-backs", { "aria-label": `${army.name}'s hand` }, el("span.s-label", {}, "Hand:"), Array.from({ length: Math.min(s.hand_count, 8) }, () => el("span.s-back.kumi", {}, "兵")), Array.from({ length: Math.min(s.sashimono_hand_count, 6) }, () => el("span.s-back.sas", {}, "指"))),
+          mine ? null : el("div.s-backs", { "aria-label": `${army.name}'s hand` }, el("span.s-label", {}, "Hand:"), Array.from({ length: Math.min(s.hand_count, 8) }, () => markSpan("s-back.kumi", "kumi")), Array.from({ length: Math.min(s.sashimono_hand_count, 6) }, () => markSpan("s-back.sas", "sashimono"))),
         );
       };
 
@@ -613,13 +635,14 @@ export default {
         lastKey = key;
         // The same position again (the socket repeats what a request already answered): keep
         // the page as it is, so that nothing under the pointer is replaced.
-        const same = JSON.stringify([m.view, key, m.interactive, m.seat]);
+        const same = JSON.stringify([m.view, key, m.interactive, m.seat, m.labels]);
         if (model && same === lastSame) {
           model = m;
           return;
         }
         lastSame = same;
         model = m;
+        LABELS = m.labels || "kanji";
         const sig = signatures(m.view || {});
         if (lastSig) {
           const diff = new Set();
