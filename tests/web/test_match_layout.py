@@ -190,3 +190,22 @@ def test_a_crowded_side_column_keeps_the_table_within_reach(new_page: Any, base_
     page.locator(".hand.mine .droppable").first.click()
     expect(page.locator(".board .target").first).to_be_attached()
     shot(page, "match-layout-gungi-setup-1280")
+
+
+def test_the_prompt_names_each_step_in_words(new_page: Any) -> None:
+    """A multi-step choice's prompt reads as English: "pick an edge", and Gunkimono's placements
+    (step ``cells``) as where the tile goes, never "pick a cells"."""
+    page: Page = new_page(800, 600)
+    page.goto("/")
+    prompt = page.evaluate(
+        """async () => {
+      const { promptFromLegal } = await import('/js/ui.js');
+      const rows = (step, n) => Array.from({ length: n }, () => ({ kind: 'x', step }));
+      return [promptFromLegal([...rows('cells', 3), ...rows('tile', 2)]),
+              promptFromLegal([...rows('edge', 2), ...rows('unit', 2)])];
+    }"""
+    )
+    assert prompt == [
+        "Choose: pick where the tile goes (3 ways) or pick a tile (2 ways).",
+        "Choose: pick an edge (2 ways) or pick a unit (2 ways).",
+    ]

@@ -194,6 +194,16 @@ function listWords(words) {
   return `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
 }
 
+/** Steps whose name is no noun to pick one of ("cells": the two cells a tile covers). */
+const STEP_WORDS = { cells: "pick where the tile goes" };
+
+/** "pick a unit", "pick an edge": what a step of a multi-step choice asks for. */
+function pickWords(step) {
+  if (STEP_WORDS[step]) return STEP_WORDS[step];
+  const noun = step.replace(/_/g, " ");
+  return `pick ${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`;
+}
+
 /**
  * One sentence saying what the player is deciding, from the legal rows (each has kind, label
  * and text): the only choice's own sentence, or the kinds of choice on offer with their counts.
@@ -209,7 +219,7 @@ export function promptFromLegal(legal) {
   // A game that names no kinds (every row "action"): the number of moves is all there is to say.
   if (counts.size === 1 && counts.has("action")) return `Choose one of the ${legal.length} legal moves.`;
   const words = [...counts].map(([kind, n]) => {
-    const what = kind.startsWith("pick_") ? `pick a ${kind.slice(5).replace(/_/g, " ")}` : KIND_WORDS[kind] || kind.replace(/_/g, " ");
+    const what = kind.startsWith("pick_") ? pickWords(kind.slice(5)) : KIND_WORDS[kind] || kind.replace(/_/g, " ");
     return n > 1 ? `${what} (${n} ways)` : what;
   });
   const sentence = listWords(words);
