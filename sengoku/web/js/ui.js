@@ -201,7 +201,8 @@ const STEP_WORDS = { cells: "pick where the tile goes" };
 function pickWords(step) {
   if (STEP_WORDS[step]) return STEP_WORDS[step];
   const noun = step.replace(/_/g, " ");
-  return `pick ${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`;
+  // "an edge", but "a unit": the steps' nouns that start with a u say "you".
+  return `pick ${/^[aeio]/i.test(noun) ? "an" : "a"} ${noun}`;
 }
 
 /**
