@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from sengoku.games.gungi.state import GungiState
 
 _native: Any = None
+#: The core's reason for a game that ends with a Marshal taken (native/core.cpp, Reason).
+MARSHAL_CAPTURED = 1
 #: Why the native core is not in use (None when it is).
 UNAVAILABLE_REASON: str | None = None
 
@@ -49,6 +51,13 @@ else:
             RuntimeWarning,
             stacklevel=2,
         )
+
+
+if _native is not None:
+    from sengoku.games.gungi.move import Move
+
+    # The core makes the contract's legal lists from codes: each code's interned Move.
+    _native.set_move_class(Move)
 
 
 def native_available() -> bool:
@@ -202,6 +211,31 @@ def legal_codes(state: GungiState) -> list[int]:
     """The legal codes of a live ``state`` (ascending), from the native core."""
     codes: list[int] = scratch(state).legal_codes()
     return codes
+
+
+def legal_moves(state: GungiState) -> list[Any]:
+    """``legal_actions`` of a live ``state``: the interned Move of each legal code, ascending,
+    made in the core (no list of codes in between)."""
+    moves: list[Any] = scratch(state).legal_moves()
+    return moves
+
+
+def apply_to(state: GungiState, code: int) -> tuple[list[Any], tuple[Any, ...] | None]:
+    """Play ``code`` on ``state``'s board, hands, drafting, Marshal squares and ``seen`` (in
+    place, in the core) when it is legal there; returns the scratch entry (the caller marks it
+    once the state is whole again) and the core's answer, None for an illegal code: (hash,
+    side to move, still in setup, ply, pieces that left the game, why the game may end)."""
+    entry = _entry(state)
+    position = entry[0]
+    if entry[1] != (state.hash, state.ply, state.move_number, state.first):
+        load(position, state)
+        entry[1] = mark(state)
+    played = position.apply_to(
+        code, state.board, state.hands, state.drafting, state.marshal_at, state.seen
+    )
+    if played is not None:
+        entry[1] = None  # holds the position after the move; the caller marks it
+    return entry, played
 
 
 def noisy_codes(state: GungiState) -> list[int]:

@@ -1330,9 +1330,53 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
     return t;
 }
 
+// The contract's Move objects by action_int (each the interned Move of its code): a legal
+// list is built from codes with one array lookup per move, and Move(code) is called (from
+// Python's move module, which interns it) only for a code not met yet.
+struct MoveSlot {
+    uint32_t code;
+    PyObject* obj;  // a strong reference (kept for the life of the process, as the intern table)
+};
+std::vector<MoveSlot> g_moves;
+PyObject* g_move_class = nullptr;
+
+PyObject* move_object(uint32_t code) {  // a new reference
+    MoveSlot& slot = g_moves[code >> 14];
+    if (slot.obj != nullptr && slot.code == code) {
+        Py_INCREF(slot.obj);
+        return slot.obj;
+    }
+    PyObject* obj = PyObject_CallFunction(g_move_class, "I", static_cast<unsigned int>(code));
+    if (obj == nullptr) throw py::error_already_set();
+    Py_XDECREF(slot.obj);
+    Py_INCREF(obj);
+    slot.obj = obj;
+    slot.code = code;
+    return obj;
+}
+
+PyObject* tower_tuple(const uint8_t* t, int n) {  // a new reference
+    PyObject* tup = PyTuple_New(n);
+    if (tup == nullptr) throw py::error_already_set();
+    for (int i = 0; i < n; ++i) PyTuple_SET_ITEM(tup, i, PyLong_FromLong(t[i]));
+    return tup;
+}
+
 struct PyPosition {
     std::shared_ptr<Tables> tables;
     Position pos;
+    // The legal codes of the position now, kept until the position changes (the contract
+    // asks for the list, then plays one of them: the legality check reuses it).
+    std::vector<uint32_t> legal_cache;
+    bool legal_fresh = false;
+
+    const std::vector<uint32_t>& cached_legal() {
+        if (!legal_fresh) {
+            pos.legal_codes(legal_cache);
+            legal_fresh = true;
+        }
+        return legal_cache;
+    }
 
     PyPosition(std::shared_ptr<Tables> t, int stack_limit, bool marshal_may_stack,
                bool self_check_forbidden, bool all_or_nothing, int max_length)
@@ -1370,18 +1414,79 @@ struct PyPosition {
         pos.marshal_at[1] = marshal_at[1].cast<int>();
         pos.outcome = -1;
         pos.reason = R_NONE;
+        legal_fresh = false;
     }
 
     void load_seen(py::dict seen) {
+        legal_fresh = false;
         pos.seen.clear();
         for (auto item : seen) pos.seen.add(item.first.cast<uint64_t>(), item.second.cast<int>());
     }
 
-    std::vector<uint32_t> legal() {
-        std::vector<uint32_t> codes;
-        codes.reserve(256);
-        pos.legal_codes(codes);
-        return codes;
+    std::vector<uint32_t> legal() { return cached_legal(); }
+
+    // GungiState.legal_actions: the interned Move of each legal code, ascending.
+    py::list legal_moves() {
+        if (g_move_class == nullptr) throw std::runtime_error("set_move_class was not called");
+        const std::vector<uint32_t>& codes = cached_legal();
+        PyObject* list = PyList_New(Py_ssize_t(codes.size()));
+        if (list == nullptr) throw py::error_already_set();
+        try {
+            for (size_t i = 0; i < codes.size(); ++i)
+                PyList_SET_ITEM(list, Py_ssize_t(i), move_object(codes[i]));
+        } catch (...) {
+            Py_DECREF(list);  // the items not set yet are NULL, which a list's dealloc skips
+            throw;
+        }
+        return py::reinterpret_steal<py::list>(list);
+    }
+
+    // GungiState.apply's position part, for the GungiState whose position this holds: plays
+    // ``code`` when legal here (else returns None and changes nothing), writes the changed
+    // towers, hand counts, drafting flags and Marshal squares into that state's lists, counts
+    // the new position in its ``seen``, and judges the move as the_end.judge does.
+    // Returns (hash, to_move, in_setup, ply, captured pieces, reason), reason 0 when the game
+    // goes on, else R_MARSHAL / R_REPETITION / R_MATE (the caller asks the Python judge then).
+    py::object apply_to(uint32_t code, py::list board, py::list hands, py::list drafting,
+                        py::list marshal_at, py::dict seen) {
+        const std::vector<uint32_t>& codes = cached_legal();
+        if (!std::binary_search(codes.begin(), codes.end(), code)) return py::none();
+        Undo u;
+        pos.make(code, u);
+        legal_fresh = false;
+        pos.seen.add(pos.hash, -1);  // the state's own ``seen`` is the history
+        for (int i = 0; i < u.nchanged; ++i) {
+            int sq = u.sq[i];
+            if (PyList_SetItem(board.ptr(), sq, tower_tuple(pos.b[sq], pos.h[sq])) < 0)
+                throw py::error_already_set();
+        }
+        PyObject* hand = PyList_GetItem(hands.ptr(), u.color);
+        if (hand == nullptr) throw py::error_already_set();
+        for (int i = 0; i < u.nhand; ++i) {
+            int kind = u.hand_kind[i];
+            if (PyList_SetItem(hand, kind, PyLong_FromLong(pos.hand[u.color][kind])) < 0)
+                throw py::error_already_set();
+        }
+        for (int c = 0; c < 2; ++c) {
+            drafting[size_t(c)] = py::bool_(pos.drafting[c] != 0);
+            marshal_at[size_t(c)] = py::int_(pos.marshal_at[c]);
+        }
+        py::int_ key(pos.hash);
+        PyObject* before = PyDict_GetItemWithError(seen.ptr(), key.ptr());
+        if (before == nullptr && PyErr_Occurred()) throw py::error_already_set();
+        long count = (before == nullptr ? 0 : PyLong_AsLong(before)) + 1;
+        if (PyDict_SetItem(seen.ptr(), key.ptr(), py::int_(count).ptr()) < 0)
+            throw py::error_already_set();
+        int reason = R_NONE;
+        if (u.marshal_taken)
+            reason = R_MARSHAL;
+        else if (count >= 4)
+            reason = R_REPETITION;
+        else if (pos.phase == PLAY && pos.is_mate(pos.to_move))
+            reason = R_MATE;
+        py::tuple captured(u.ncaptured);
+        for (int i = 0; i < u.ncaptured; ++i) captured[size_t(i)] = py::int_(int(u.captured[i]));
+        return py::make_tuple(key, pos.to_move, pos.phase == SETUP, pos.ply, captured, reason);
     }
     std::vector<uint32_t> noisy() {
         std::vector<uint32_t> codes;
@@ -1426,6 +1531,13 @@ PYBIND11_MODULE(_gungi_native, m) {
     m.attr("NUM_KINDS") = NK;
 
     py::class_<Tables, std::shared_ptr<Tables>>(m, "Tables");
+    // The Move class (sengoku.games.gungi.move.Move): legal_moves makes its objects.
+    m.def("set_move_class", [](py::object cls) {
+        Py_XINCREF(cls.ptr());
+        Py_XDECREF(g_move_class);
+        g_move_class = cls.ptr();
+        if (g_moves.empty()) g_moves.assign(size_t(DONE_INT) + 1, MoveSlot{0, nullptr});
+    });
     m.def("make_tables", &make_tables);
 
     py::class_<PyPosition>(m, "Position")
@@ -1433,6 +1545,8 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def("load", &PyPosition::load)
         .def("load_seen", &PyPosition::load_seen)
         .def("legal_codes", &PyPosition::legal)
+        .def("legal_moves", &PyPosition::legal_moves)
+        .def("apply_to", &PyPosition::apply_to)
         .def("noisy_codes", &PyPosition::noisy)
         .def("recompute_hash",
              [](PyPosition& p) {
@@ -1451,6 +1565,7 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def("play",
              [](PyPosition& p, uint32_t code) {
                  Undo u;
+                 p.legal_fresh = false;
                  p.pos.play(code, u);
                  return std::make_pair(p.pos.outcome, p.pos.reason);
              })
@@ -1459,6 +1574,7 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def("advance",
              [](PyPosition& p, uint32_t code) {
                  Undo u;
+                 p.legal_fresh = false;
                  p.pos.make(code, u);
                  p.pos.seen.add(p.pos.hash, -1);
                  return p.pos.hash;
@@ -1469,6 +1585,7 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def("search",
              [](PyPosition& p, std::vector<uint32_t> order, int max_depth, int quiescence,
                 size_t table_size, int64_t iterations, double seconds) {
+                 p.legal_fresh = false;
                  Search s(p.pos, quiescence, table_size, iterations, seconds);
                  return s.choose(std::move(order), max_depth);
              })
