@@ -198,15 +198,6 @@ def scratch(state: GungiState) -> Any:
     return position
 
 
-def advance(state: GungiState, code: int, before: tuple[int, int, int, int]) -> None:
-    """``state`` just played ``code`` from the position marked ``before``: a scratch
-    position holding that one plays the code too, instead of loading the new one later."""
-    entry = _entry(state)
-    if entry[1] == before:
-        entry[0].advance(code)
-        entry[1] = mark(state)
-
-
 def legal_codes(state: GungiState) -> list[int]:
     """The legal codes of a live ``state`` (ascending), from the native core."""
     codes: list[int] = scratch(state).legal_codes()

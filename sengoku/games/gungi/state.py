@@ -483,8 +483,7 @@ class GungiState(State):
             result = judge(self, mover, reason == _native_core.MARSHAL_CAPTURED)
             if result is not None:
                 finish(self, result, events)
-        if self.ply >= self.max_length:
-            events += self._end_if_too_long(self.ply)
+        events += self._end_if_too_long(self.ply)
         return events
 
     def _is_legal_code(self, code: int) -> bool:

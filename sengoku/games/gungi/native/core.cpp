@@ -1330,28 +1330,57 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
     return t;
 }
 
-// The contract's Move objects by action_int (each the interned Move of its code): a legal
-// list is built from codes with one array lookup per move, and Move(code) is called (from
-// Python's move module, which interns it) only for a code not met yet.
-struct MoveSlot {
-    uint32_t code;
-    PyObject* obj;  // a strong reference (kept for the life of the process, as the intern table)
+// The contract's Move objects by code (each the interned Move of its code), in an open-
+// addressing table: a legal list is built from codes with one lookup per move, and Move(code)
+// is called (Python's move module interns it) only for a code not met before. Codes are
+// never 0 (a tier is 1 to 3), so 0 marks an empty slot.
+struct MoveTable {
+    std::vector<uint32_t> keys = std::vector<uint32_t>(size_t(1) << 14, 0);
+    std::vector<PyObject*> objs = std::vector<PyObject*>(size_t(1) << 14, nullptr);
+    size_t mask = (size_t(1) << 14) - 1, filled = 0;
+
+    static size_t mix(uint32_t code) { return size_t((uint64_t(code) * 0x9E3779B97F4A7C15ull) >> 32); }
+    size_t index(uint32_t code) const {
+        size_t i = mix(code) & mask;
+        while (keys[i] != 0 && keys[i] != code) i = (i + 1) & mask;
+        return i;
+    }
+    void grow() {
+        std::vector<uint32_t> old_keys;
+        std::vector<PyObject*> old_objs;
+        old_keys.swap(keys);
+        old_objs.swap(objs);
+        keys.assign(old_keys.size() * 2, 0);
+        objs.assign(old_keys.size() * 2, nullptr);
+        mask = keys.size() - 1;
+        for (size_t j = 0; j < old_keys.size(); ++j)
+            if (old_keys[j] != 0) {
+                size_t i = index(old_keys[j]);
+                keys[i] = old_keys[j];
+                objs[i] = old_objs[j];
+            }
+    }
 };
-std::vector<MoveSlot> g_moves;
+MoveTable* g_moves = nullptr;  // made once, never freed (it holds Python objects)
 PyObject* g_move_class = nullptr;
 
 PyObject* move_object(uint32_t code) {  // a new reference
-    MoveSlot& slot = g_moves[code >> 14];
-    if (slot.obj != nullptr && slot.code == code) {
-        Py_INCREF(slot.obj);
-        return slot.obj;
+    MoveTable& t = *g_moves;
+    size_t i = t.index(code);
+    if (t.keys[i] == code) {
+        Py_INCREF(t.objs[i]);
+        return t.objs[i];
     }
     PyObject* obj = PyObject_CallFunction(g_move_class, "I", static_cast<unsigned int>(code));
     if (obj == nullptr) throw py::error_already_set();
-    Py_XDECREF(slot.obj);
-    Py_INCREF(obj);
-    slot.obj = obj;
-    slot.code = code;
+    if ((t.filled + 1) * 2 > t.keys.size()) {
+        t.grow();
+        i = t.index(code);
+    }
+    Py_INCREF(obj);  // the table's reference
+    t.keys[i] = code;
+    t.objs[i] = obj;
+    ++t.filled;
     return obj;
 }
 
@@ -1536,7 +1565,7 @@ PYBIND11_MODULE(_gungi_native, m) {
         Py_XINCREF(cls.ptr());
         Py_XDECREF(g_move_class);
         g_move_class = cls.ptr();
-        if (g_moves.empty()) g_moves.assign(size_t(DONE_INT) + 1, MoveSlot{0, nullptr});
+        if (g_moves == nullptr) g_moves = new MoveTable();
     });
     m.def("make_tables", &make_tables);
 
