@@ -54,10 +54,10 @@ else:
 
 
 if _native is not None:
-    from sengoku.games.gungi.move import Move
+    from sengoku.games.gungi.move import _INTERNED, Move
 
     # The core makes the contract's legal lists from codes: each code's interned Move.
-    _native.set_move_class(Move)
+    _native.set_move_class(Move, _INTERNED)
 
 
 def native_available() -> bool:

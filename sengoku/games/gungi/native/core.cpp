@@ -1364,6 +1364,35 @@ struct MoveTable {
 MoveTable* g_moves = nullptr;  // made once, never freed (it holds Python objects)
 PyObject* g_move_class = nullptr;
 
+PyObject* g_interned = nullptr;  // move.py's _INTERNED: code -> Move
+PyObject* g_code_name = nullptr;  // "code"
+PyObject* g_texts_name = nullptr;  // "_texts"
+
+// The interned Move of a code the generator made (so well formed): the one in move.py's
+// table if there is one, else a new one made as Move.__new__ makes it and put there.
+PyObject* new_move(uint32_t code) {  // a new reference
+    py::int_ key(code);
+    PyObject* found = PyDict_GetItemWithError(g_interned, key.ptr());
+    if (found != nullptr) {
+        Py_INCREF(found);
+        return found;
+    }
+    if (PyErr_Occurred()) throw py::error_already_set();
+    PyTypeObject* type = reinterpret_cast<PyTypeObject*>(g_move_class);
+    PyObject* obj = type->tp_alloc(type, 0);
+    if (obj == nullptr) throw py::error_already_set();
+    py::list texts(4);
+    for (size_t i = 0; i < 4; ++i) texts[i] = py::none();
+    // object.__setattr__, as Move.__new__ does (Move's own __setattr__ refuses).
+    if (PyObject_GenericSetAttr(obj, g_code_name, key.ptr()) < 0 ||
+        PyObject_GenericSetAttr(obj, g_texts_name, texts.ptr()) < 0 ||
+        PyDict_SetItem(g_interned, key.ptr(), obj) < 0) {
+        Py_DECREF(obj);
+        throw py::error_already_set();
+    }
+    return obj;
+}
+
 PyObject* move_object(uint32_t code) {  // a new reference
     MoveTable& t = *g_moves;
     size_t i = t.index(code);
@@ -1371,8 +1400,7 @@ PyObject* move_object(uint32_t code) {  // a new reference
         Py_INCREF(t.objs[i]);
         return t.objs[i];
     }
-    PyObject* obj = PyObject_CallFunction(g_move_class, "I", static_cast<unsigned int>(code));
-    if (obj == nullptr) throw py::error_already_set();
+    PyObject* obj = new_move(code);
     if ((t.filled + 1) * 2 > t.keys.size()) {
         t.grow();
         i = t.index(code);
@@ -1560,12 +1588,15 @@ PYBIND11_MODULE(_gungi_native, m) {
     m.attr("NUM_KINDS") = NK;
 
     py::class_<Tables, std::shared_ptr<Tables>>(m, "Tables");
-    // The Move class (sengoku.games.gungi.move.Move): legal_moves makes its objects.
-    m.def("set_move_class", [](py::object cls) {
-        Py_XINCREF(cls.ptr());
-        Py_XDECREF(g_move_class);
-        g_move_class = cls.ptr();
-        if (g_moves == nullptr) g_moves = new MoveTable();
+    // The Move class (sengoku.games.gungi.move.Move) and its intern table: legal_moves makes
+    // and interns Moves as Move(code) would.
+    m.def("set_move_class", [](py::type cls, py::dict interned) {
+        if (g_move_class != nullptr) throw std::runtime_error("set_move_class was called already");
+        g_move_class = cls.release().ptr();
+        g_interned = interned.release().ptr();
+        g_code_name = PyUnicode_InternFromString("code");
+        g_texts_name = PyUnicode_InternFromString("_texts");
+        g_moves = new MoveTable();
     });
     m.def("make_tables", &make_tables);
 
