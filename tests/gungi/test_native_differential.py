@@ -330,6 +330,8 @@ def test_contract_apply_matches_python_move_by_move(gungi: Gungi) -> None:
                 moves = native.legal_actions()
             with _engine(False):
                 assert python.legal_actions() == moves
+            # The core's Moves are the interned ones, as Move(code) gives them.
+            assert all(move is Move(move.code) for move in moves)
             if seed % 2 and rng.random() < 0.05:
                 illegal = Move(DONE_INT << 14) if python.phase == "play" else None
                 if illegal is not None:
