@@ -552,3 +552,28 @@ def test_missing_extension_warns_and_falls_back() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "34969"
     assert result.stderr.count("Gungi's native core is not available") == 1
+
+
+def test_a_natively_played_state_copies_and_pickles(gungi: Gungi) -> None:
+    """The scratch entry a state keeps (a native position) is not copied: a deep copy or a
+    pickle of the state finds its own and plays on as the original does."""
+    import copy
+    import pickle
+
+    state = gungi.new_state(mode="advanced", seed=3)
+    rng = random.Random(3)
+    for _ in range(40):
+        state.apply(rng.choice(state.legal_actions()))
+    assert state._native_entry is not None
+    for other in (copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
+        assert other._native_entry is None
+        assert other.fen() == state.fen() and other.seen == state.seen
+        original = state.clone()
+        play = random.Random(7)
+        for _ in range(20):
+            if original.is_terminal():
+                break
+            assert other.legal_actions() == original.legal_actions()
+            move = play.choice(original.legal_actions())
+            assert other.apply(move) == original.apply(move)
+            assert other.fen() == original.fen() and other.seen == original.seen

@@ -171,19 +171,42 @@ def mark(state: GungiState) -> tuple[int, int, int, int]:
     return (state.hash, state.ply, state.move_number, state.first)
 
 
+class Kept(tuple[int, list[Any]]):
+    """(thread id, scratch entry) as a state keeps it: a copy, deep copy or pickle of the
+    state keeps nothing (None; the entry is found again), as a native position cannot be
+    copied or pickled."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(None), ())
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> None:
+        return None
+
+
 def _entry(state: GungiState) -> list[Any]:
+    """This thread's scratch entry for ``state``'s rules; the state keeps it with the thread's
+    id, so the contract finds it with one comparison on every move."""
+    ident = threading.get_ident()
+    kept = state._native_entry
+    if kept is not None and kept[0] == ident:
+        return kept[1]
     options = state.options
     local = _SCRATCH
     hit = local.by_options.get(id(options))
     if hit is not None and hit[0] is options:
-        return hit[1]
-    key = _rules_key(state)
-    entry = local.by_rules.get(key)
-    if entry is None:
-        entry = local.by_rules[key] = [new_position(state), None]
-    if len(local.by_options) >= 1024:
-        local.by_options.clear()
-    local.by_options[id(options)] = (options, entry)
+        entry = hit[1]
+    else:
+        key = _rules_key(state)
+        found = local.by_rules.get(key)
+        if found is None:
+            found = local.by_rules[key] = [new_position(state), None]
+        entry = found
+        if len(local.by_options) >= 1024:
+            local.by_options.clear()
+        local.by_options[id(options)] = (options, entry)
+    state._native_entry = Kept((ident, entry))
     return entry
 
 

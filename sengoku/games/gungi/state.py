@@ -134,6 +134,7 @@ class GungiState(State):
         "_capturable_cache",
         "_pseudo_cache",
         "_noisy_cache",
+        "_native_entry",
     )
 
     def __init__(self, game: Gungi, options: dict[str, Any]) -> None:
@@ -168,6 +169,8 @@ class GungiState(State):
         self._pseudo_cache: tuple[int, list[int] | None, bool] | None = None
         # The noisy codes of the position (a part of the legal list), for apply's check.
         self._noisy_cache: tuple[int, list[int]] | None = None
+        # native core hook: (thread id, that thread's scratch entry for these rules).
+        self._native_entry: _native_core.Kept | None = None
 
     # ------------------------------------------------------------------ bookkeeping
     def recompute(self) -> None:
@@ -533,6 +536,7 @@ class GungiState(State):
         other._capturable_cache = self._capturable_cache
         other._pseudo_cache = self._pseudo_cache
         other._noisy_cache = self._noisy_cache
+        other._native_entry = self._native_entry  # same rules: the same scratch entry
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> GungiState:
