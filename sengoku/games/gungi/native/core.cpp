@@ -171,6 +171,15 @@ struct Position {
     bool marshal_may_stack = false, self_check_forbidden = false, all_or_nothing = false;
     uint8_t b[81][3]{};
     uint8_t h[81]{};
+    // Occupied squares (h > 0): bit sq of occ[sq >> 6]. Loops over the board walk these in
+    // ascending order, the order of a loop over every square.
+    uint64_t occ[2]{0, 0};
+    void mark_square(int sq) {
+        if (h[sq])
+            occ[sq >> 6] |= uint64_t(1) << (sq & 63);
+        else
+            occ[sq >> 6] &= ~(uint64_t(1) << (sq & 63));
+    }
     int hand[2][NK]{};
     int to_move = WHITE, phase = PLAY, drafting[2]{0, 0}, first = WHITE;
     int move_number = 1, ply = 0, max_length = 1000;
@@ -224,8 +233,17 @@ struct Position {
     void gen_board(std::vector<uint32_t>& codes, int color, int only, bool quiet) {
         const Tables& t = *T;
         int table_base = color * NK * 4;
-        int lo_sq = only < 0 ? 0 : only, hi_sq = only < 0 ? 81 : only + 1;
-        for (int frm = lo_sq; frm < hi_sq; ++frm) {
+        uint64_t words[2];
+        if (only < 0) {
+            words[0] = occ[0];
+            words[1] = occ[1];
+        } else {
+            words[0] = only < 64 ? uint64_t(1) << only : 0;
+            words[1] = only >= 64 ? uint64_t(1) << (only - 64) : 0;
+        }
+        for (int frm_i = 0; frm_i < 2 * 64; frm_i += 64)  // the two words, then their bits
+        for (uint64_t bits = words[frm_i >> 6]; bits; bits &= bits - 1) {
+            int frm = frm_i + __builtin_ctzll(bits);
             int tier = h[frm];
             if (!tier) continue;
             int top = b[frm][tier - 1];
@@ -636,6 +654,7 @@ struct Position {
     void set_tower(int sq, const uint8_t* t, int n) {
         for (int i = 0; i < n; ++i) b[sq][i] = t[i];
         h[sq] = uint8_t(n);
+        mark_square(sq);
     }
 
     void make(uint32_t code, Undo& u) {
@@ -689,6 +708,7 @@ struct Position {
                 save(frm);
                 key ^= tower_key(frm, b[frm], h[frm]);
                 h[frm] -= 1;
+                mark_square(frm);
                 key ^= tower_key(frm, b[frm], h[frm]);
                 if ((action >> 2) & 1) {
                     for (int i = 0; i < h[to]; ++i) {
@@ -963,9 +983,10 @@ struct Search {
         const Tables& t = *pos.T;
         double total = 0.0;
         const double* signed_top = t.signed_top.data();
-        for (int sq = 0; sq < 81; ++sq) {
+        for (int sq_i = 0; sq_i < 2 * 64; sq_i += 64)  // the two words, then their bits
+        for (uint64_t bits = pos.occ[sq_i >> 6]; bits; bits &= bits - 1) {
+            int sq = sq_i + __builtin_ctzll(bits);
             int height = pos.h[sq];
-            if (!height) continue;
             const uint8_t* tower = pos.b[sq];
             int top = tower[height - 1];
             total += signed_top[(size_t(top) * 4 + height) * 81 + sq];
@@ -1453,6 +1474,7 @@ struct PyPosition {
             py::tuple tower = py::reinterpret_borrow<py::tuple>(board[sq]);
             int n = int(py::len(tower));
             pos.h[sq] = uint8_t(n);
+            pos.mark_square(sq);
             for (int i = 0; i < n; ++i) pos.b[sq][i] = tower[i].cast<uint8_t>();
         }
         for (int c = 0; c < 2; ++c) {
