@@ -3,8 +3,10 @@
 The native core mirrors :mod:`sengoku.games.gungi.state` on the same integer move codes, with
 the same movement tables, attack paths and Zobrist keys: they are handed to it from Python
 here (built from ``pieces.json``), never re-typed in C++. ``GungiState`` asks this module for
-its legal codes, noisy codes, mate test and perft when the core is available; everything else
-(the contract, notation, views, records) stays in Python.
+its legal codes, noisy codes, mate test and perft when the core is available, and, through the
+contract, for its legal ``Move`` list (made in the core) and for ``apply``'s position part (the
+core checks, plays and judges the move and writes the change into the state's own lists);
+notation, events, views and records stay in Python.
 
 ``SENGOKU_PURE_PYTHON=1`` in the environment forces the Python engine (differential tests,
 debugging). When the extension was not built, importing this module warns once and the Python
