@@ -616,10 +616,28 @@ struct Position {
         std::vector<uint32_t>& codes = mate_codes;  // make/unmake below never re-enter here
         if (!exposed) {
             // mate.safe_board_move: square by square, stop at the first move that cannot expose.
+            // Only occupied squares, from the side's own back row (White's are the high
+            // squares): its pieces come first. The order changes no answer, only how soon.
             int msq = marshal_at[color];
-            for (int sq = 0; sq < 81; ++sq) {
+            uint64_t lo = occ[0], hi = occ[1];
+            while (lo | hi) {
+                int sq;
+                if (color == WHITE) {
+                    if (hi) {
+                        sq = 64 + 63 - __builtin_clzll(hi);
+                        hi &= ~(uint64_t(1) << (sq - 64));
+                    } else {
+                        sq = 63 - __builtin_clzll(lo);
+                        lo &= ~(uint64_t(1) << sq);
+                    }
+                } else if (lo) {
+                    sq = __builtin_ctzll(lo);
+                    lo &= lo - 1;
+                } else {
+                    sq = 64 + __builtin_ctzll(hi);
+                    hi &= hi - 1;
+                }
                 int n = h[sq];
-                if (!n) continue;
                 int top = b[sq][n - 1];
                 if ((top & 1) != color || (top >> 1) == T->marshal || near_lazy(color, msq, sq, archers))
                     continue;
