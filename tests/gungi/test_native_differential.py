@@ -22,7 +22,7 @@ import pytest
 
 from sengoku.ai.alphabeta import AlphaBetaAgent
 from sengoku.ai.base import Budget
-from sengoku.core.game import InvalidOption
+from sengoku.core.game import IllegalAction, InvalidOption
 from sengoku.games.gungi import Gungi, GungiState, native_available, native_core
 from sengoku.games.gungi import state as state_module
 from sengoku.games.gungi.batch import GungiBatch
@@ -280,6 +280,86 @@ def test_identical_random_games_through_the_contract(gungi: Gungi) -> None:
         assert records[0] == records[1]
 
 
+def _whole(state: GungiState) -> tuple[Any, ...]:
+    """Everything a GungiState keeps about its position and history."""
+    return (
+        list(state.board),
+        [list(h) for h in state.hands],
+        state.to_move,
+        state.phase,
+        list(state.drafting),
+        state.move_number,
+        state.ply,
+        state.hash,
+        dict(state.seen),
+        list(state.marshal_at),
+        state.outcome(),
+        state.fen(),
+    )
+
+
+def _engine(native: bool) -> Any:
+    saved = state_module._NATIVE
+
+    @contextmanager
+    def switch() -> Iterator[None]:
+        state_module._NATIVE = native and saved
+        try:
+            yield
+        finally:
+            state_module._NATIVE = saved
+
+    return switch()
+
+
+def test_contract_apply_matches_python_move_by_move(gungi: Gungi) -> None:
+    """The native apply (the core changes the state's lists in place and judges) against the
+    Python apply: the same legal actions, events, fields and history after every move, in
+    every mode and rule variant, with clones taken and played on the way (the scratch
+    position follows one state, then reloads for another) and illegal actions refused."""
+    reasons: set[str] = set()
+    for seed in range(16):
+        mode = MODES[seed % 4]
+        variant = variant_for(mode, seed // 4)
+        rng = random.Random(seed)
+        native = gungi.new_state(mode=mode, seed=seed, **variant)
+        python = gungi.new_state(mode=mode, seed=seed, **variant)
+        side: tuple[GungiState, GungiState] | None = None
+        while not python.is_terminal():
+            with _engine(True):
+                moves = native.legal_actions()
+            with _engine(False):
+                assert python.legal_actions() == moves
+            # The core's Moves are the interned ones, as Move(code) gives them.
+            assert all(move is Move(move.code) for move in moves)
+            if seed % 2 and rng.random() < 0.05:
+                illegal = Move(DONE_INT << 14) if python.phase == "play" else None
+                if illegal is not None:
+                    for state, on in ((native, True), (python, False)):
+                        with _engine(on), pytest.raises(IllegalAction):
+                            state.apply(illegal)
+            move = rng.choice(moves)
+            if side is None and rng.random() < 0.03:
+                side = (native.clone(), python.clone())
+            with _engine(True):
+                native_events = native.apply(move)
+            with _engine(False):
+                python_events = python.apply(move)
+            assert native_events == python_events
+            assert _whole(native) == _whole(python)
+            if side is not None and not side[1].is_terminal():
+                with _engine(False):
+                    other = rng.choice(side[1].legal_actions())
+                    side[1].apply(other)
+                with _engine(True):
+                    side[0].apply(other)
+                assert _whole(side[0]) == _whole(side[1])
+        result = python.outcome()
+        assert result is not None
+        reasons.add(result.reason)
+    assert {"marshal_captured", "mate"} <= reasons
+
+
 def test_threads_do_not_share_a_scratch_position(gungi: Gungi) -> None:
     """Games played in several threads at once get their own legal lists (a smoke test: the
     scratch positions are per thread, and a race would need a switch between two calls)."""
@@ -472,3 +552,28 @@ def test_missing_extension_warns_and_falls_back() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "34969"
     assert result.stderr.count("Gungi's native core is not available") == 1
+
+
+def test_a_natively_played_state_copies_and_pickles(gungi: Gungi) -> None:
+    """The scratch entry a state keeps (a native position) is not copied: a deep copy or a
+    pickle of the state finds its own and plays on as the original does."""
+    import copy
+    import pickle
+
+    state = gungi.new_state(mode="advanced", seed=3)
+    rng = random.Random(3)
+    for _ in range(40):
+        state.apply(rng.choice(state.legal_actions()))
+    assert state._native_entry is not None
+    for other in (copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
+        assert other._native_entry is None
+        assert other.fen() == state.fen() and other.seen == state.seen
+        original = state.clone()
+        play = random.Random(7)
+        for _ in range(20):
+            if original.is_terminal():
+                break
+            assert other.legal_actions() == original.legal_actions()
+            move = play.choice(original.legal_actions())
+            assert other.apply(move) == original.apply(move)
+            assert other.fen() == original.fen() and other.seen == original.seen

@@ -311,6 +311,8 @@ class Gungi(Game):
 def _refuse_idle_options(opts: dict[str, Any], given: Mapping[str, Any]) -> None:
     """An option set away from its default where the mode's pieces make it do nothing is
     refused with the reason (the default is always accepted)."""
+    if "archer_blockers" not in given and "betrayal" not in given:
+        return  # nothing to refuse (and no setup to read for every new game)
     board, hands, *_rest = parse_fen(MODES[opts["mode"]].setup)
     kinds = {p >> 1 for tower in board for p in tower}
     kinds |= {k for hand in hands for k, n in enumerate(hand) if n}

@@ -140,29 +140,33 @@ class Move:
         return text
 
     def _official(self, with_origin: bool, betrayal_tiers: bool) -> str:
-        if self.is_done:
+        # The fields decoded here at once (not through the properties): the contract formats
+        # every move it plays, and in a long run most moves are met for the first time.
+        code = self.code
+        action = code >> 14
+        if action == DONE_INT:
             return DONE_TEXT
-        dest = self.destination
-        assert dest is not None
-        text = f"{square_name(dest)}-{self.tier} {PIECES[self.kind].kanji}"
-        if self.is_drop:
+        tier = code & 3
+        if action < MOVE_SPACE:
+            origin, dest = divmod(action >> 3, 81)
+        else:
+            origin, dest = -1, (action - MOVE_SPACE) // 4 % 81
+        text = f"{_SQUARE_NAMES[dest]}-{tier} {_KANJI[(code >> 2) & 15]}"
+        if origin < 0:
             text += NEW
         elif with_origin:
-            origin = self.origin
-            assert origin is not None
-            text += f"({square_name(origin)})"
-            if self.capture:
+            text += f"({_SQUARE_NAMES[origin]})"
+            if action >> 2 & 1:
                 text += CAPTURE_MARK
-            elif self.tier > 1:
+            elif tier > 1:
                 text += STACK_MARK
-        if self.betrayal_mask:
-            text += (
-                " "
-                + BETRAY
-                + "".join(
-                    PIECES[k].kanji + (str(t) if betrayal_tiers else "") for t, k in self.turned
-                )
-            )
+        mask = action & 3
+        if mask:
+            text += " " + BETRAY
+            if mask & 1:
+                text += _KANJI[(code >> 10) & 15] + ("1" if betrayal_tiers else "")
+            if mask & 2:
+                text += _KANJI[(code >> 6) & 15] + ("2" if betrayal_tiers else "")
         return text
 
     def __str__(self) -> str:
@@ -182,6 +186,8 @@ class Move:
 
 
 _INTERNED: dict[int, Move] = {}
+_SQUARE_NAMES = [square_name(sq) for sq in range(81)]
+_KANJI = [PIECES[kind].kanji for kind in range(NUM_KINDS)]
 
 
 def _well_formed(code: object) -> bool:

@@ -3,8 +3,10 @@
 The native core mirrors :mod:`sengoku.games.gungi.state` on the same integer move codes, with
 the same movement tables, attack paths and Zobrist keys: they are handed to it from Python
 here (built from ``pieces.json``), never re-typed in C++. ``GungiState`` asks this module for
-its legal codes, noisy codes, mate test and perft when the core is available; everything else
-(the contract, notation, views, records) stays in Python.
+its legal codes, noisy codes, mate test and perft when the core is available, and, through the
+contract, for its legal ``Move`` list (made in the core) and for ``apply``'s position part (the
+core checks, plays and judges the move and writes the change into the state's own lists);
+notation, events, views and records stay in Python.
 
 ``SENGOKU_PURE_PYTHON=1`` in the environment forces the Python engine (differential tests,
 debugging). When the extension was not built, importing this module warns once and the Python
@@ -32,6 +34,8 @@ if TYPE_CHECKING:
     from sengoku.games.gungi.state import GungiState
 
 _native: Any = None
+#: The core's reason for a game that ends with a Marshal taken (native/core.cpp, Reason).
+MARSHAL_CAPTURED = 1
 #: Why the native core is not in use (None when it is).
 UNAVAILABLE_REASON: str | None = None
 
@@ -49,6 +53,13 @@ else:
             RuntimeWarning,
             stacklevel=2,
         )
+
+
+if _native is not None:
+    from sengoku.games.gungi.move import _INTERNED, Move
+
+    # The core makes the contract's legal lists from codes: each code's interned Move.
+    _native.set_move_class(Move, _INTERNED)
 
 
 def native_available() -> bool:
@@ -162,19 +173,42 @@ def mark(state: GungiState) -> tuple[int, int, int, int]:
     return (state.hash, state.ply, state.move_number, state.first)
 
 
+class Kept(tuple[int, list[Any]]):
+    """(thread id, scratch entry) as a state keeps it: a copy, deep copy or pickle of the
+    state keeps nothing (None; the entry is found again), as a native position cannot be
+    copied or pickled."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(None), ())
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> None:
+        return None
+
+
 def _entry(state: GungiState) -> list[Any]:
+    """This thread's scratch entry for ``state``'s rules; the state keeps it with the thread's
+    id, so the contract finds it with one comparison on every move."""
+    ident = threading.get_ident()
+    kept = state._native_entry
+    if kept is not None and kept[0] == ident:
+        return kept[1]
     options = state.options
     local = _SCRATCH
     hit = local.by_options.get(id(options))
     if hit is not None and hit[0] is options:
-        return hit[1]
-    key = _rules_key(state)
-    entry = local.by_rules.get(key)
-    if entry is None:
-        entry = local.by_rules[key] = [new_position(state), None]
-    if len(local.by_options) >= 1024:
-        local.by_options.clear()
-    local.by_options[id(options)] = (options, entry)
+        entry = hit[1]
+    else:
+        key = _rules_key(state)
+        found = local.by_rules.get(key)
+        if found is None:
+            found = local.by_rules[key] = [new_position(state), None]
+        entry = found
+        if len(local.by_options) >= 1024:
+            local.by_options.clear()
+        local.by_options[id(options)] = (options, entry)
+    state._native_entry = Kept((ident, entry))
     return entry
 
 
@@ -189,19 +223,35 @@ def scratch(state: GungiState) -> Any:
     return position
 
 
-def advance(state: GungiState, code: int, before: tuple[int, int, int, int]) -> None:
-    """``state`` just played ``code`` from the position marked ``before``: a scratch
-    position holding that one plays the code too, instead of loading the new one later."""
-    entry = _entry(state)
-    if entry[1] == before:
-        entry[0].advance(code)
-        entry[1] = mark(state)
-
-
 def legal_codes(state: GungiState) -> list[int]:
     """The legal codes of a live ``state`` (ascending), from the native core."""
     codes: list[int] = scratch(state).legal_codes()
     return codes
+
+
+def legal_moves(state: GungiState) -> list[Any]:
+    """``legal_actions`` of a live ``state``: the interned Move of each legal code, ascending,
+    made in the core (no list of codes in between)."""
+    moves: list[Any] = scratch(state).legal_moves()
+    return moves
+
+
+def apply_to(state: GungiState, code: int) -> tuple[list[Any], tuple[Any, ...] | None]:
+    """Play ``code`` on ``state``'s board, hands, drafting, Marshal squares and ``seen`` (in
+    place, in the core) when it is legal there; returns the scratch entry (the caller marks it
+    once the state is whole again) and the core's answer, None for an illegal code: (hash,
+    side to move, still in setup, ply, pieces that left the game, why the game may end)."""
+    entry = _entry(state)
+    position = entry[0]
+    if entry[1] != (state.hash, state.ply, state.move_number, state.first):
+        load(position, state)
+        entry[1] = mark(state)
+    played = position.apply_to(
+        code, state.board, state.hands, state.drafting, state.marshal_at, state.seen
+    )
+    if played is not None:
+        entry[1] = None  # holds the position after the move; the caller marks it
+    return entry, played
 
 
 def noisy_codes(state: GungiState) -> list[int]:

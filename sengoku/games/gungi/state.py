@@ -89,6 +89,20 @@ SQUARE_NAMES = [square_name(sq) for sq in range(81)]
 PIECE_JSON = [(PIECES[p >> 1].name, PIECES[p >> 1].kanji, COLOR_NAMES[p & 1]) for p in range(28)]
 
 
+# "White plays " / "Black plays ": the start of each move event's message.
+_PLAYS = tuple(f"{name.title()} plays " for name in COLOR_NAMES)
+
+
+def _removed_event(piece: int) -> Event:
+    """The event for a piece that leaves the game (captured, or turned by a betrayal)."""
+    return event(
+        "piece_removed",
+        seat=piece & 1,
+        piece=PIECES[piece >> 1].name,
+        message=f"{COLOR_NAMES[piece & 1].title()}'s {PIECES[piece >> 1].english} leaves the game",
+    )
+
+
 class GungiState(State):
     """One Gungi position: board, hands, side to move, setup progress, history of positions."""
 
@@ -120,6 +134,7 @@ class GungiState(State):
         "_capturable_cache",
         "_pseudo_cache",
         "_noisy_cache",
+        "_native_entry",
     )
 
     def __init__(self, game: Gungi, options: dict[str, Any]) -> None:
@@ -154,6 +169,8 @@ class GungiState(State):
         self._pseudo_cache: tuple[int, list[int] | None, bool] | None = None
         # The noisy codes of the position (a part of the legal list), for apply's check.
         self._noisy_cache: tuple[int, list[int]] | None = None
+        # native core hook: (thread id, that thread's scratch entry for these rules).
+        self._native_entry: _native_core.Kept | None = None
 
     # ------------------------------------------------------------------ bookkeeping
     def recompute(self) -> None:
@@ -257,6 +274,10 @@ class GungiState(State):
         return self._legal_codes()
 
     def legal_actions(self) -> list[Any]:
+        if _NATIVE:  # native core hook: the Move list is made in the core
+            if self._outcome is not None:
+                return []
+            return _native_core.legal_moves(self)
         codes = self._legal_codes()
         try:  # every code seen before: one C-level pass over the intern table
             return list(map(_INTERNED.__getitem__, codes))
@@ -392,17 +413,14 @@ class GungiState(State):
             raise IllegalAction(f"the game is over ({self._outcome.reason}); no more moves")
         if not isinstance(action, Move):
             raise IllegalAction(f"{action!r} is not a Gungi move; use Gungi.parse_action")
+        if _NATIVE:  # native core hook
+            return self._apply_native(action)
         code = action.code
         if not self._is_legal_code(code):
             raise IllegalAction(f"{action} is not legal here: {why_illegal(self, action)}")
         mover = self.to_move
         phase_before = self.phase
-        if _NATIVE:  # native core hook: the native copy follows the move (no reload)
-            before = _native_core.mark(self)
-            undo = self._make(code)
-            _native_core.advance(self, code, before)
-        else:
-            undo = self._make(code)
+        undo = self._make(code)
         self._legal_cache = None
         text = str(action)
         events: list[Event] = [
@@ -414,15 +432,7 @@ class GungiState(State):
             )
         ]
         for piece in undo[7]:
-            events.append(
-                event(
-                    "piece_removed",
-                    seat=piece & 1,
-                    piece=PIECES[piece >> 1].name,
-                    message=f"{COLOR_NAMES[piece & 1].title()}'s {PIECES[piece >> 1].english} "
-                    "leaves the game",
-                )
-            )
+            events.append(_removed_event(piece))
         if phase_before == SETUP and self.phase == PLAY:
             events.append(
                 event("setup_over", message=f"Setup over; {COLOR_NAMES[self.to_move]} moves first")
@@ -430,6 +440,52 @@ class GungiState(State):
         result = judge(self, mover, undo[6])  # the_end.py
         if result is not None:
             finish(self, result, events)
+        events += self._end_if_too_long(self.ply)
+        return events
+
+    def _apply_native(self, action: Move) -> list[Event]:
+        """``apply`` with the native core: the core checks the code against the legal list
+        it made, changes the board, hands, drafting, Marshal squares and ``seen`` in place and
+        judges the move; only the scalar fields and the events are made here. The Python
+        judge is asked only when the core finds the game over (it then names the outcome)."""
+        code = action.code
+        mover = self.to_move
+        phase_before = self.phase
+        drafting_before = (self.drafting[0], self.drafting[1])
+        entry, played = _native_core.apply_to(self, code)
+        if played is None:
+            raise IllegalAction(f"{action} is not legal here: {why_illegal(self, action)}")
+        self.hash, self.to_move, in_setup, self.ply, captured, reason = played
+        if phase_before == SETUP:
+            if not in_setup:
+                self.phase = PLAY
+            if counts_a_move(code >> 14, mover, SETUP, drafting_before, self.drafting):
+                self.move_number += 1
+        elif mover == BLACK:
+            self.move_number += 1
+        entry[1] = _native_core.mark(self)
+        self._legal_cache = None
+        text = str(action)
+        # event("move", ...) written out: the same dict, one call fewer on every move.
+        events: list[Event] = [
+            {
+                "type": "move",
+                "audience": None,
+                "seat": mover,
+                "action": text,
+                "message": _PLAYS[mover] + text,
+            }
+        ]
+        for piece in captured:
+            events.append(_removed_event(piece))
+        if phase_before == SETUP and self.phase == PLAY:
+            events.append(
+                event("setup_over", message=f"Setup over; {COLOR_NAMES[self.to_move]} moves first")
+            )
+        if reason:  # the core's judge found an end: the_end.py names it
+            result = judge(self, mover, reason == _native_core.MARSHAL_CAPTURED)
+            if result is not None:
+                finish(self, result, events)
         events += self._end_if_too_long(self.ply)
         return events
 
@@ -480,6 +536,7 @@ class GungiState(State):
         other._capturable_cache = self._capturable_cache
         other._pseudo_cache = self._pseudo_cache
         other._noisy_cache = self._noisy_cache
+        other._native_entry = self._native_entry  # same rules: the same scratch entry
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> GungiState:

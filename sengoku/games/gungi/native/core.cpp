@@ -64,6 +64,10 @@ struct Tables {
     uint64_t near_lo[2][82]{}, near_hi[2][82]{};
     // Evaluation (sengoku/games/gungi/features.py).
     std::vector<double> top;  // [piece][height][sq]
+    // The same terms with their sign (White +, Black -): negating is exact, so adding these
+    // gives the same sum as the Python's "+=" / "-=" by colour, without a branch.
+    std::vector<double> signed_top;  // [piece][height][sq]
+    double signed_buried[2 * NK][2]{};  // [piece][colour of the top]
     double value[NK]{};
     double hand_factor = 0.85, buried = 0.6, scale = 12.0;
 
@@ -95,12 +99,87 @@ struct Undo {
     int outcome, reason;
 };
 
+// How often each position hash was seen (GungiState.seen): open addressing, no allocation
+// per move. A count that drops to 0 keeps its slot until the next rehash.
+struct Counts {
+    struct Slot {
+        uint64_t key;
+        int32_t count;
+        int32_t used;
+    };
+    std::vector<Slot> slots = std::vector<Slot>(64, Slot{0, 0, 0});
+    size_t mask = 63, filled = 0;
+
+    static size_t mix(uint64_t k) { return size_t(k ^ (k >> 29) ^ (k >> 47)); }
+    void clear() {
+        std::fill(slots.begin(), slots.end(), Slot{0, 0, 0});
+        filled = 0;
+    }
+    size_t index(uint64_t key) const {
+        size_t i = mix(key) & mask;
+        while (slots[i].used && slots[i].key != key) i = (i + 1) & mask;
+        return i;
+    }
+    int get(uint64_t key) const {
+        const Slot& s = slots[index(key)];
+        return s.used ? s.count : 0;
+    }
+    // Add n to key's count; a count of 0 leaves the table (backward-shift deletion, so no
+    // tombstones lengthen the probes).
+    int add(uint64_t key, int n) {
+        size_t i = index(key);
+        if (!slots[i].used) {
+            if (n == 0) return 0;
+            if ((filled + 1) * 2 > slots.size()) {
+                grow();
+                i = index(key);
+            }
+            slots[i] = Slot{key, 0, 1};
+            ++filled;
+        }
+        int count = slots[i].count += n;
+        if (count == 0) erase_at(i);
+        return count;
+    }
+    void erase_at(size_t i) {
+        size_t j = i;
+        for (;;) {
+            j = (j + 1) & mask;
+            if (!slots[j].used) break;
+            size_t k = mix(slots[j].key) & mask;
+            bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+            if (stays) continue;
+            slots[i] = slots[j];
+            i = j;
+        }
+        slots[i].used = 0;
+        --filled;
+    }
+    void grow() {
+        std::vector<Slot> old;
+        old.swap(slots);
+        slots.assign(old.size() * 2, Slot{0, 0, 0});
+        mask = slots.size() - 1;
+        for (const Slot& s : old)
+            if (s.used) slots[index(s.key)] = s;
+    }
+};
+
 struct Position {
     const Tables* T = nullptr;
     int stack_limit = 2;
     bool marshal_may_stack = false, self_check_forbidden = false, all_or_nothing = false;
     uint8_t b[81][3]{};
     uint8_t h[81]{};
+    // Occupied squares (h > 0): bit sq of occ[sq >> 6]. Loops over the board walk these in
+    // ascending order, the order of a loop over every square.
+    uint64_t occ[2]{0, 0};
+    void mark_square(int sq) {
+        if (h[sq])
+            occ[sq >> 6] |= uint64_t(1) << (sq & 63);
+        else
+            occ[sq >> 6] &= ~(uint64_t(1) << (sq & 63));
+    }
     int hand[2][NK]{};
     int to_move = WHITE, phase = PLAY, drafting[2]{0, 0}, first = WHITE;
     int move_number = 1, ply = 0, max_length = 1000;
@@ -108,7 +187,7 @@ struct Position {
     int marshal_at[2]{-1, -1};
     int outcome = -1;  // -1 none; 0/1 that seat won; 2 no winner
     int reason = R_NONE;
-    std::unordered_map<uint64_t, int> seen;
+    Counts seen;
     std::vector<uint32_t> mate_codes;  // is_mate's scratch list
 
     // ------------------------------------------------------------------ keys
@@ -154,8 +233,17 @@ struct Position {
     void gen_board(std::vector<uint32_t>& codes, int color, int only, bool quiet) {
         const Tables& t = *T;
         int table_base = color * NK * 4;
-        int lo_sq = only < 0 ? 0 : only, hi_sq = only < 0 ? 81 : only + 1;
-        for (int frm = lo_sq; frm < hi_sq; ++frm) {
+        uint64_t words[2];
+        if (only < 0) {
+            words[0] = occ[0];
+            words[1] = occ[1];
+        } else {
+            words[0] = only < 64 ? uint64_t(1) << only : 0;
+            words[1] = only >= 64 ? uint64_t(1) << (only - 64) : 0;
+        }
+        for (int frm_i = 0; frm_i < 2 * 64; frm_i += 64)  // the two words, then their bits
+        for (uint64_t bits = words[frm_i >> 6]; bits; bits &= bits - 1) {
+            int frm = frm_i + __builtin_ctzll(bits);
             int tier = h[frm];
             if (!tier) continue;
             int top = b[frm][tier - 1];
@@ -457,18 +545,26 @@ struct Position {
         return false;
     }
 
+    bool droppable(int color, int sq) const {
+        if (!h[sq]) return true;
+        int top = b[sq][h[sq] - 1];
+        return (top & 1) == color && (top >> 1) != T->marshal && h[sq] < stack_limit;
+    }
+
     bool has_drop(int color) const {
         bool any = false;
         for (int k = 0; k < NK; ++k) any |= hand[color][k] != 0;
         if (!any) return false;
+        // The back row (White's 8, Black's 0) is always in the drop zone: most positions have
+        // a square there, without finding the front line.
+        int back = color == WHITE ? 72 : 0;
+        for (int sq = back; sq < back + 9; ++sq)
+            if (droppable(color, sq)) return true;
         int y0, y1;
         drop_zone(color, y0, y1);
         for (int y = y0; y < y1; ++y)
-            for (int sq = y * 9; sq < y * 9 + 9; ++sq) {
-                if (!h[sq]) return true;
-                int top = b[sq][h[sq] - 1];
-                if ((top & 1) == color && (top >> 1) != T->marshal && h[sq] < stack_limit) return true;
-            }
+            for (int sq = y * 9; sq < y * 9 + 9; ++sq)
+                if (droppable(color, sq)) return true;
         return false;
     }
 
@@ -491,34 +587,75 @@ struct Position {
         return h[frm] < 2 || (b[frm][h[frm] - 2] & 1) == color;
     }
 
+    // Whether sq is near the Marshal at msq (mate._near), finding whether the enemy has an
+    // Archer on top (``archers``, -1 until needed) only for squares that depend on it.
+    bool near_lazy(int color, int msq, int sq, int& archers) const {
+        if (!T->in_near(1, msq, sq)) return false;
+        if (T->in_near(0, msq, sq)) return true;
+        if (archers < 0) archers = enemy_archers(color);
+        return archers == 1;
+    }
+
+    bool cannot_expose_lazy(uint32_t code, int color, int& archers) const {
+        int action = int(code >> 14);
+        if (action >= MOVE_SPACE) return true;
+        if (int((code >> 2) & 15) == T->marshal) return false;
+        int ft = action >> 3;
+        int frm = ft / 81, to = ft % 81;
+        int msq = marshal_at[color];
+        if (near_lazy(color, msq, frm, archers) ||
+            (((action >> 2) & 1) && near_lazy(color, msq, to, archers)))
+            return false;
+        return h[frm] < 2 || (b[frm][h[frm] - 2] & 1) == color;
+    }
+
     bool is_mate(int color) {
         bool exposed = marshal_capturable(color);
         if (!exposed && has_drop(color)) return false;
-        int archers = enemy_archers(color);
+        int archers = -1;  // found when first needed
         std::vector<uint32_t>& codes = mate_codes;  // make/unmake below never re-enter here
         if (!exposed) {
             // mate.safe_board_move: square by square, stop at the first move that cannot expose.
+            // Only occupied squares, from the side's own back row (White's are the high
+            // squares): its pieces come first. The order changes no answer, only how soon.
             int msq = marshal_at[color];
-            for (int sq = 0; sq < 81; ++sq) {
+            uint64_t lo = occ[0], hi = occ[1];
+            while (lo | hi) {
+                int sq;
+                if (color == WHITE) {
+                    if (hi) {
+                        sq = 64 + 63 - __builtin_clzll(hi);
+                        hi &= ~(uint64_t(1) << (sq - 64));
+                    } else {
+                        sq = 63 - __builtin_clzll(lo);
+                        lo &= ~(uint64_t(1) << sq);
+                    }
+                } else if (lo) {
+                    sq = __builtin_ctzll(lo);
+                    lo &= lo - 1;
+                } else {
+                    sq = 64 + __builtin_ctzll(hi);
+                    hi &= hi - 1;
+                }
                 int n = h[sq];
-                if (!n) continue;
                 int top = b[sq][n - 1];
-                if ((top & 1) != color || (top >> 1) == T->marshal || T->in_near(archers, msq, sq))
+                if ((top & 1) != color || (top >> 1) == T->marshal || near_lazy(color, msq, sq, archers))
                     continue;
                 if (n >= 2 && (b[sq][n - 2] & 1) != color) continue;
                 codes.clear();
                 gen_board(codes, color, sq, true);
                 for (uint32_t c : codes)
-                    if (cannot_expose(c, color, archers)) return false;
+                    if (cannot_expose_lazy(c, color, archers)) return false;
             }
         }
         codes.clear();
         pseudo_codes(codes);  // color is the side to move (the mate test after each move)
         if (!exposed)
             for (uint32_t c : codes)
-                if (cannot_expose(c, color, archers)) return false;
+                if (cannot_expose_lazy(c, color, archers)) return false;
         if (exposed)
-            std::stable_partition(codes.begin(), codes.end(), [this](uint32_t c) {
+            // The Marshal's own moves first (the order changes no answer, only how soon).
+            std::partition(codes.begin(), codes.end(), [this](uint32_t c) {
                 return int((c >> 2) & 15) == T->marshal;
             });
         for (uint32_t c : codes) {
@@ -535,6 +672,7 @@ struct Position {
     void set_tower(int sq, const uint8_t* t, int n) {
         for (int i = 0; i < n; ++i) b[sq][i] = t[i];
         h[sq] = uint8_t(n);
+        mark_square(sq);
     }
 
     void make(uint32_t code, Undo& u) {
@@ -588,6 +726,7 @@ struct Position {
                 save(frm);
                 key ^= tower_key(frm, b[frm], h[frm]);
                 h[frm] -= 1;
+                mark_square(frm);
                 key ^= tower_key(frm, b[frm], h[frm]);
                 if ((action >> 2) & 1) {
                     for (int i = 0; i < h[to]; ++i) {
@@ -647,12 +786,11 @@ struct Position {
         key ^= setup_key();
         hash = key;
         ply += 1;
-        seen[key] += 1;
+        seen.add(key, 1);
     }
 
     void unmake(const Undo& u) {
-        auto it = seen.find(hash);
-        if (--it->second == 0) seen.erase(it);
+        seen.add(hash, -1);
         for (int i = u.nchanged - 1; i >= 0; --i) set_tower(u.sq[i], u.tower[i], u.height[i]);
         for (int i = u.nhand - 1; i >= 0; --i) hand[u.color][u.hand_kind[i]] = u.hand_count[i];
         to_move = u.color;
@@ -673,7 +811,7 @@ struct Position {
         if (marshal_taken) {
             outcome = mover;
             reason = R_MARSHAL;
-        } else if (seen[hash] >= 4) {
+        } else if (seen.get(hash) >= 4) {
             outcome = 2;
             reason = R_REPETITION;
         } else if (phase == PLAY && is_mate(to_move)) {
@@ -722,23 +860,83 @@ struct Position {
 
 struct Stop {};
 
-struct TTKey {
+// The transposition table: the Python search's dict keyed on (hash, to_move, phase), cleared
+// when it holds table_size entries and a new one comes, as that dict is. Open addressing with
+// a generation per slot (a clear is one increment), grown by doubling up to twice table_size.
+struct TTSlot {
     uint64_t hash;
-    int to_move, phase;
-    bool operator==(const TTKey& o) const {
-        return hash == o.hash && to_move == o.to_move && phase == o.phase;
-    }
-};
-struct TTKeyHash {
-    size_t operator()(const TTKey& k) const {
-        return size_t(k.hash ^ (uint64_t(k.to_move) << 1) ^ (uint64_t(k.phase) << 2));
-    }
-};
-struct TTEntry {
-    int depth;
     double value;
-    int flag;
     int64_t move;  // -1: None
+    int32_t depth;
+    uint32_t gen;
+    int8_t flag, to_move, phase;
+};
+
+struct Table {
+    std::vector<TTSlot> slots;
+    size_t mask = 0, size = 0, limit = 0, max_slots = 0;
+    uint32_t gen = 1;
+
+    explicit Table(size_t table_size) : limit(table_size) {
+        max_slots = 16;
+        while (max_slots < 2 * (table_size + 1)) max_slots *= 2;
+        size_t n = std::min<size_t>(max_slots, 1 << 12);
+        slots.assign(n, TTSlot{0, 0.0, -1, 0, 0, 0, 0, 0});
+        mask = n - 1;
+    }
+    static size_t mix(uint64_t hash, int to_move, int phase) {
+        uint64_t k = hash ^ (uint64_t(to_move) << 1) ^ (uint64_t(phase) << 2);
+        return size_t(k ^ (k >> 31));
+    }
+    const TTSlot* find(uint64_t hash, int to_move, int phase) const {
+        size_t i = mix(hash, to_move, phase) & mask;
+        while (slots[i].gen == gen) {
+            const TTSlot& e = slots[i];
+            if (e.hash == hash && e.to_move == to_move && e.phase == phase) return &e;
+            i = (i + 1) & mask;
+        }
+        return nullptr;
+    }
+    TTSlot& slot(uint64_t hash, int to_move, int phase) {
+        size_t i = mix(hash, to_move, phase) & mask;
+        while (slots[i].gen == gen) {
+            TTSlot& e = slots[i];
+            if (e.hash == hash && e.to_move == to_move && e.phase == phase) return e;
+            i = (i + 1) & mask;
+        }
+        return slots[i];
+    }
+    void put(uint64_t hash, int to_move, int phase, int depth, double value, int flag,
+             int64_t move) {
+        if (size >= limit) {  // dict.clear()
+            ++gen;
+            size = 0;
+        }
+        TTSlot* e = &slot(hash, to_move, phase);
+        if (e->gen != gen) {
+            if ((size + 1) * 2 > slots.size() && slots.size() < max_slots) {
+                grow();
+                e = &slot(hash, to_move, phase);
+            }
+            ++size;
+            e->gen = gen;
+            e->hash = hash;
+            e->to_move = int8_t(to_move);
+            e->phase = int8_t(phase);
+        }
+        e->depth = depth;
+        e->value = value;
+        e->flag = int8_t(flag);
+        e->move = move;
+    }
+    void grow() {
+        std::vector<TTSlot> old;
+        old.swap(slots);
+        slots.assign(old.size() * 2, TTSlot{0, 0.0, -1, 0, 0, 0, 0, 0});
+        mask = slots.size() - 1;
+        for (const TTSlot& e : old)
+            if (e.gen == gen) slot(e.hash, e.to_move, e.phase) = e;
+    }
 };
 
 struct Search {
@@ -749,8 +947,18 @@ struct Search {
     double seconds;      // <= 0: none
     int64_t count = 0;
     std::chrono::steady_clock::time_point start, deadline;
-    std::unordered_map<TTKey, TTEntry, TTKeyHash> table;
-    std::unordered_map<int, std::vector<uint32_t>> killers;
+    Table table;
+    // killers[ply]: at most two quiet moves that cut off at that ply, newest first.
+    struct Killers {
+        uint32_t move[2];
+        int n;
+    };
+    std::vector<Killers> killers;
+    Killers& killers_at(int ply) {
+        if (size_t(ply) >= killers.size()) killers.resize(size_t(ply) + 1, Killers{{0, 0}, 0});
+        return killers[size_t(ply)];
+    }
+    std::vector<uint32_t> plain_buf;  // by_order_key's and ordered's (no recursion inside)
     struct D {
         int tt;
         double key;
@@ -771,7 +979,7 @@ struct Search {
     uint32_t partial_move = 0;
 
     Search(Position& p, int q, size_t ts, int64_t it, double s)
-        : pos(p), quiescence(q), table_size(ts), iterations(it), seconds(s) {
+        : pos(p), quiescence(q), table_size(ts), iterations(it), seconds(s), table(ts) {
         start = std::chrono::steady_clock::now();
         deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                std::chrono::duration<double>(s > 0 ? s : 0));
@@ -787,35 +995,20 @@ struct Search {
         if (((count & 7) == 0 || iterations >= 0) && exhausted()) throw Stop();
     }
 
-    // White's material minus Black's, cached by position hash in a direct-mapped table (the
-    // value is a function of the position, so the cache changes no result).
-    static constexpr size_t BAL_SIZE = 1 << 16;
-    std::vector<uint64_t> bal_key = std::vector<uint64_t>(BAL_SIZE, 0);
-    std::vector<double> bal_value = std::vector<double>(BAL_SIZE, 0.0);
-    std::vector<char> bal_used = std::vector<char>(BAL_SIZE, 0);
-
+    // White's material minus Black's (features.balance), in the Python's order of additions.
+    // Not cached: summing the towers costs less than a cache miss on a table of them.
     double balance() {
-        size_t slot = size_t(pos.hash ^ (pos.hash >> 29)) & (BAL_SIZE - 1);
-        if (bal_used[slot] && bal_key[slot] == pos.hash) return bal_value[slot];
         const Tables& t = *pos.T;
         double total = 0.0;
-        for (int sq = 0; sq < 81; ++sq) {
+        const double* signed_top = t.signed_top.data();
+        for (int sq_i = 0; sq_i < 2 * 64; sq_i += 64)  // the two words, then their bits
+        for (uint64_t bits = pos.occ[sq_i >> 6]; bits; bits &= bits - 1) {
+            int sq = sq_i + __builtin_ctzll(bits);
             int height = pos.h[sq];
-            if (!height) continue;
-            int top = pos.b[sq][height - 1];
-            double tv = t.top[(size_t(top) * 4 + height) * 81 + sq];
-            if (top & 1)
-                total -= tv;
-            else
-                total += tv;
-            if (height > 1) {
-                for (int i = 0; i < height - 1; ++i) {
-                    int piece = pos.b[sq][i];
-                    double value = t.value[piece >> 1];
-                    if ((piece & 1) != (top & 1)) value *= t.buried;
-                    total += (piece & 1) == 0 ? value : -value;
-                }
-            }
+            const uint8_t* tower = pos.b[sq];
+            int top = tower[height - 1];
+            total += signed_top[(size_t(top) * 4 + height) * 81 + sq];
+            for (int i = 0; i < height - 1; ++i) total += t.signed_buried[tower[i]][top & 1];
         }
         bool any = false;
         for (int k = 0; k < NK; ++k) any |= pos.hand[0][k] || pos.hand[1][k];
@@ -823,9 +1016,6 @@ struct Search {
             for (int k = 0; k < NK; ++k)
                 if (pos.hand[0][k] || pos.hand[1][k])
                     total += double(pos.hand[0][k] - pos.hand[1][k]) * t.value[k] * t.hand_factor;
-        bal_used[slot] = 1;
-        bal_key[slot] = pos.hash;
-        bal_value[slot] = total;
         return total;
     }
 
@@ -849,14 +1039,40 @@ struct Search {
         return 10.0 + gain - t.value[(code >> 2) & 15] / 10.0;
     }
 
+    // A stable sort by descending order key, as Python's sorted(key=-order_key): most keys are
+    // 0 (quiet moves), so those keep their order and only the others are sorted (by insertion,
+    // stable, no allocation, while they are few).
     void by_order_key(std::vector<uint32_t>& codes) {
         if (codes.size() < 2) return;
         auto& dec = key_buf;
+        auto& plain = plain_buf;
         dec.clear();
-        for (uint32_t c : codes) dec.emplace_back(-order_key(c), c);
-        std::stable_sort(dec.begin(), dec.end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
-        for (size_t i = 0; i < codes.size(); ++i) codes[i] = dec[i].second;
+        plain.clear();
+        for (uint32_t c : codes) {
+            double k = -order_key(c);
+            if (k == 0.0)
+                plain.push_back(c);
+            else
+                dec.emplace_back(k, c);
+        }
+        if (dec.size() > 48) {
+            std::stable_sort(dec.begin(), dec.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+        } else {
+            for (size_t i = 1; i < dec.size(); ++i) {
+                auto x = dec[i];
+                size_t j = i;
+                while (j > 0 && x.first < dec[j - 1].first) {
+                    dec[j] = dec[j - 1];
+                    --j;
+                }
+                dec[j] = x;
+            }
+        }
+        size_t out = 0, i = 0;
+        for (; i < dec.size() && dec[i].first < 0.0; ++i) codes[out++] = dec[i].second;
+        for (uint32_t c : plain) codes[out++] = c;
+        for (; i < dec.size(); ++i) codes[out++] = dec[i].second;
     }
 
     double child_value(uint32_t code, int player, int depth, double alpha, double beta, int ply,
@@ -886,19 +1102,19 @@ struct Search {
     double negamax(int depth, double alpha, double beta, int ply) {
         count_node();
         if (depth <= 0) return quiesce(alpha, beta, ply, quiescence);
-        TTKey key{pos.hash, pos.to_move, pos.phase};
-        auto it = table.find(key);
+        const TTSlot* e = table.find(pos.hash, pos.to_move, pos.phase);
         int64_t tt_move = -1;
         double alpha0 = alpha;
-        if (it != table.end()) {
-            const TTEntry& e = it->second;
-            tt_move = e.move;
-            if (e.depth >= depth) {
-                if (e.flag == 0) return e.value;
-                if (e.flag == 1 && e.value >= beta) return e.value;
-                if (e.flag == 2 && e.value <= alpha) return e.value;
+        if (e != nullptr) {
+            tt_move = e->move;
+            if (e->depth >= depth) {
+                if (e->flag == 0) return e->value;
+                if (e->flag == 1 && e->value >= beta) return e->value;
+                if (e->flag == 2 && e->value <= alpha) return e->value;
             }
         }
+        uint64_t key_hash = pos.hash;
+        int key_to_move = pos.to_move, key_phase = pos.phase;
         int player = pos.to_move;
         double best_value = -INFINITY;
         int64_t best_move = -1;
@@ -914,18 +1130,18 @@ struct Search {
             if (value > alpha) alpha = value;
             if (alpha >= beta) {
                 if (!is_noisy_code(code)) {
-                    auto& k = killers[ply];
-                    if (std::find(k.begin(), k.end(), code) == k.end()) {
-                        k.insert(k.begin(), code);
-                        if (k.size() > 2) k.resize(2);
+                    Killers& k = killers_at(ply);
+                    if (!((k.n > 0 && k.move[0] == code) || (k.n > 1 && k.move[1] == code))) {
+                        k.move[1] = k.move[0];
+                        k.move[0] = code;
+                        if (k.n < 2) ++k.n;
                     }
                 }
                 break;
             }
         }
         int flag = best_value <= alpha0 ? 2 : best_value >= beta ? 1 : 0;
-        if (table.size() >= table_size) table.clear();
-        table[key] = TTEntry{depth, best_value, flag, best_move};
+        table.put(key_hash, key_to_move, key_phase, depth, best_value, flag, best_move);
         return best_value;
     }
 
@@ -946,31 +1162,58 @@ struct Search {
         return alpha;
     }
 
+    // The legal codes sorted by (not the table's move, -order key, not a killer, index), as the
+    // Python search sorts them. Most moves are plain (key 0, no killer, not the table's move)
+    // and keep their order between the ones sorted before and after them.
     void ordered(std::vector<uint32_t>& out, int64_t tt_move, int ply) {
         pos.legal_codes(out);
-        auto kit = killers.find(ply);
-        bool no_killers = kit == killers.end() || kit->second.empty();
+        const Killers* k = size_t(ply) < killers.size() ? &killers[size_t(ply)] : nullptr;
+        bool no_killers = k == nullptr || k->n == 0;
         if (tt_move < 0 && no_killers) {
             by_order_key(out);
             return;
         }
         auto& dec = ord_dec;
+        auto& plain = plain_buf;
         dec.clear();
+        plain.clear();
         for (size_t i = 0; i < out.size(); ++i) {
             uint32_t c = out[i];
-            bool killer = !no_killers && std::find(kit->second.begin(), kit->second.end(), c) !=
-                                              kit->second.end();
-            dec.push_back(D{int64_t(c) == tt_move ? 0 : 1, -order_key(c), killer ? 0 : 1, i});
+            bool killer = !no_killers && ((k->n > 0 && k->move[0] == c) || (k->n > 1 && k->move[1] == c));
+            int tt = int64_t(c) == tt_move ? 0 : 1;
+            double key = -order_key(c);
+            if (tt == 1 && key == 0.0 && !killer)
+                plain.push_back(c);
+            else
+                dec.push_back(D{tt, key, killer ? 0 : 1, i});
         }
-        std::sort(dec.begin(), dec.end(), [](const D& a, const D& b) {
+        auto less = [](const D& a, const D& b) {
             if (a.tt != b.tt) return a.tt < b.tt;
             if (a.key != b.key) return a.key < b.key;
             if (a.killer != b.killer) return a.killer < b.killer;
             return a.index < b.index;
-        });
+        };
+        if (dec.size() > 48) {
+            std::sort(dec.begin(), dec.end(), less);
+        } else {
+            for (size_t i = 1; i < dec.size(); ++i) {
+                D x = dec[i];
+                size_t j = i;
+                while (j > 0 && less(x, dec[j - 1])) {
+                    dec[j] = dec[j - 1];
+                    --j;
+                }
+                dec[j] = x;
+            }
+        }
         auto& res = ord_res;
         res.clear();
-        for (const D& d : dec) res.push_back(out[d.index]);
+        size_t i = 0;
+        // Before the plain moves: the table's move, then keys below 0, then killers (key 0).
+        for (; i < dec.size() && (dec[i].tt == 0 || dec[i].key <= 0.0); ++i)
+            res.push_back(out[dec[i].index]);
+        for (uint32_t c : plain) res.push_back(c);
+        for (; i < dec.size(); ++i) res.push_back(out[dec[i].index]);
         std::copy(res.begin(), res.end(), out.begin());
     }
 
@@ -1112,12 +1355,124 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
     t->hand_factor = eval_constants["hand_factor"].cast<double>();
     t->buried = eval_constants["buried"].cast<double>();
     t->scale = eval_constants["scale"].cast<double>();
+    t->signed_top.resize(t->top.size());
+    for (size_t i = 0; i < t->top.size(); ++i) {
+        int piece = int(i / (4 * 81));
+        t->signed_top[i] = (piece & 1) ? -t->top[i] : t->top[i];
+    }
+    for (int piece = 0; piece < 2 * NK; ++piece)
+        for (int top_color = 0; top_color < 2; ++top_color) {
+            double value = t->value[piece >> 1];
+            if ((piece & 1) != top_color) value *= t->buried;
+            t->signed_buried[piece][top_color] = (piece & 1) == 0 ? value : -value;
+        }
     return t;
+}
+
+// The contract's Move objects by code (each the interned Move of its code), in an open-
+// addressing table: a legal list is built from codes with one lookup per move, and Move(code)
+// is called (Python's move module interns it) only for a code not met before. Codes are
+// never 0 (a tier is 1 to 3), so 0 marks an empty slot.
+struct MoveTable {
+    std::vector<uint32_t> keys = std::vector<uint32_t>(size_t(1) << 14, 0);
+    std::vector<PyObject*> objs = std::vector<PyObject*>(size_t(1) << 14, nullptr);
+    size_t mask = (size_t(1) << 14) - 1, filled = 0;
+
+    static size_t mix(uint32_t code) { return size_t((uint64_t(code) * 0x9E3779B97F4A7C15ull) >> 32); }
+    size_t index(uint32_t code) const {
+        size_t i = mix(code) & mask;
+        while (keys[i] != 0 && keys[i] != code) i = (i + 1) & mask;
+        return i;
+    }
+    void grow() {
+        std::vector<uint32_t> old_keys;
+        std::vector<PyObject*> old_objs;
+        old_keys.swap(keys);
+        old_objs.swap(objs);
+        keys.assign(old_keys.size() * 2, 0);
+        objs.assign(old_keys.size() * 2, nullptr);
+        mask = keys.size() - 1;
+        for (size_t j = 0; j < old_keys.size(); ++j)
+            if (old_keys[j] != 0) {
+                size_t i = index(old_keys[j]);
+                keys[i] = old_keys[j];
+                objs[i] = old_objs[j];
+            }
+    }
+};
+MoveTable* g_moves = nullptr;  // made once, never freed (it holds Python objects)
+PyObject* g_move_class = nullptr;
+
+PyObject* g_interned = nullptr;  // move.py's _INTERNED: code -> Move
+PyObject* g_code_name = nullptr;  // "code"
+PyObject* g_texts_name = nullptr;  // "_texts"
+
+// The interned Move of a code the generator made (so well formed): the one in move.py's
+// table if there is one, else a new one made as Move.__new__ makes it and put there.
+PyObject* new_move(uint32_t code) {  // a new reference
+    py::int_ key(code);
+    PyObject* found = PyDict_GetItemWithError(g_interned, key.ptr());
+    if (found != nullptr) {
+        Py_INCREF(found);
+        return found;
+    }
+    if (PyErr_Occurred()) throw py::error_already_set();
+    PyTypeObject* type = reinterpret_cast<PyTypeObject*>(g_move_class);
+    PyObject* obj = type->tp_alloc(type, 0);
+    if (obj == nullptr) throw py::error_already_set();
+    py::list texts(4);
+    for (size_t i = 0; i < 4; ++i) texts[i] = py::none();
+    // object.__setattr__, as Move.__new__ does (Move's own __setattr__ refuses).
+    if (PyObject_GenericSetAttr(obj, g_code_name, key.ptr()) < 0 ||
+        PyObject_GenericSetAttr(obj, g_texts_name, texts.ptr()) < 0 ||
+        PyDict_SetItem(g_interned, key.ptr(), obj) < 0) {
+        Py_DECREF(obj);
+        throw py::error_already_set();
+    }
+    return obj;
+}
+
+PyObject* move_object(uint32_t code) {  // a new reference
+    MoveTable& t = *g_moves;
+    size_t i = t.index(code);
+    if (t.keys[i] == code) {
+        Py_INCREF(t.objs[i]);
+        return t.objs[i];
+    }
+    PyObject* obj = new_move(code);
+    if ((t.filled + 1) * 2 > t.keys.size()) {
+        t.grow();
+        i = t.index(code);
+    }
+    Py_INCREF(obj);  // the table's reference
+    t.keys[i] = code;
+    t.objs[i] = obj;
+    ++t.filled;
+    return obj;
+}
+
+PyObject* tower_tuple(const uint8_t* t, int n) {  // a new reference
+    PyObject* tup = PyTuple_New(n);
+    if (tup == nullptr) throw py::error_already_set();
+    for (int i = 0; i < n; ++i) PyTuple_SET_ITEM(tup, i, PyLong_FromLong(t[i]));
+    return tup;
 }
 
 struct PyPosition {
     std::shared_ptr<Tables> tables;
     Position pos;
+    // The legal codes of the position now, kept until the position changes (the contract
+    // asks for the list, then plays one of them: the legality check reuses it).
+    std::vector<uint32_t> legal_cache;
+    bool legal_fresh = false;
+
+    const std::vector<uint32_t>& cached_legal() {
+        if (!legal_fresh) {
+            pos.legal_codes(legal_cache);
+            legal_fresh = true;
+        }
+        return legal_cache;
+    }
 
     PyPosition(std::shared_ptr<Tables> t, int stack_limit, bool marshal_may_stack,
                bool self_check_forbidden, bool all_or_nothing, int max_length)
@@ -1137,6 +1492,7 @@ struct PyPosition {
             py::tuple tower = py::reinterpret_borrow<py::tuple>(board[sq]);
             int n = int(py::len(tower));
             pos.h[sq] = uint8_t(n);
+            pos.mark_square(sq);
             for (int i = 0; i < n; ++i) pos.b[sq][i] = tower[i].cast<uint8_t>();
         }
         for (int c = 0; c < 2; ++c) {
@@ -1155,18 +1511,79 @@ struct PyPosition {
         pos.marshal_at[1] = marshal_at[1].cast<int>();
         pos.outcome = -1;
         pos.reason = R_NONE;
+        legal_fresh = false;
     }
 
     void load_seen(py::dict seen) {
+        legal_fresh = false;
         pos.seen.clear();
-        for (auto item : seen) pos.seen[item.first.cast<uint64_t>()] = item.second.cast<int>();
+        for (auto item : seen) pos.seen.add(item.first.cast<uint64_t>(), item.second.cast<int>());
     }
 
-    std::vector<uint32_t> legal() {
-        std::vector<uint32_t> codes;
-        codes.reserve(256);
-        pos.legal_codes(codes);
-        return codes;
+    std::vector<uint32_t> legal() { return cached_legal(); }
+
+    // GungiState.legal_actions: the interned Move of each legal code, ascending.
+    py::list legal_moves() {
+        if (g_move_class == nullptr) throw std::runtime_error("set_move_class was not called");
+        const std::vector<uint32_t>& codes = cached_legal();
+        PyObject* list = PyList_New(Py_ssize_t(codes.size()));
+        if (list == nullptr) throw py::error_already_set();
+        try {
+            for (size_t i = 0; i < codes.size(); ++i)
+                PyList_SET_ITEM(list, Py_ssize_t(i), move_object(codes[i]));
+        } catch (...) {
+            Py_DECREF(list);  // the items not set yet are NULL, which a list's dealloc skips
+            throw;
+        }
+        return py::reinterpret_steal<py::list>(list);
+    }
+
+    // GungiState.apply's position part, for the GungiState whose position this holds: plays
+    // ``code`` when legal here (else returns None and changes nothing), writes the changed
+    // towers, hand counts, drafting flags and Marshal squares into that state's lists, counts
+    // the new position in its ``seen``, and judges the move as the_end.judge does.
+    // Returns (hash, to_move, in_setup, ply, captured pieces, reason), reason 0 when the game
+    // goes on, else R_MARSHAL / R_REPETITION / R_MATE (the caller asks the Python judge then).
+    py::object apply_to(uint32_t code, py::list board, py::list hands, py::list drafting,
+                        py::list marshal_at, py::dict seen) {
+        const std::vector<uint32_t>& codes = cached_legal();
+        if (!std::binary_search(codes.begin(), codes.end(), code)) return py::none();
+        Undo u;
+        pos.make(code, u);
+        legal_fresh = false;
+        pos.seen.add(pos.hash, -1);  // the state's own ``seen`` is the history
+        for (int i = 0; i < u.nchanged; ++i) {
+            int sq = u.sq[i];
+            if (PyList_SetItem(board.ptr(), sq, tower_tuple(pos.b[sq], pos.h[sq])) < 0)
+                throw py::error_already_set();
+        }
+        PyObject* hand = PyList_GetItem(hands.ptr(), u.color);
+        if (hand == nullptr) throw py::error_already_set();
+        for (int i = 0; i < u.nhand; ++i) {
+            int kind = u.hand_kind[i];
+            if (PyList_SetItem(hand, kind, PyLong_FromLong(pos.hand[u.color][kind])) < 0)
+                throw py::error_already_set();
+        }
+        for (int c = 0; c < 2; ++c) {
+            drafting[size_t(c)] = py::bool_(pos.drafting[c] != 0);
+            marshal_at[size_t(c)] = py::int_(pos.marshal_at[c]);
+        }
+        py::int_ key(pos.hash);
+        PyObject* before = PyDict_GetItemWithError(seen.ptr(), key.ptr());
+        if (before == nullptr && PyErr_Occurred()) throw py::error_already_set();
+        long count = (before == nullptr ? 0 : PyLong_AsLong(before)) + 1;
+        if (PyDict_SetItem(seen.ptr(), key.ptr(), py::int_(count).ptr()) < 0)
+            throw py::error_already_set();
+        int reason = R_NONE;
+        if (u.marshal_taken)
+            reason = R_MARSHAL;
+        else if (count >= 4)
+            reason = R_REPETITION;
+        else if (pos.phase == PLAY && pos.is_mate(pos.to_move))
+            reason = R_MATE;
+        py::tuple captured(u.ncaptured);
+        for (int i = 0; i < u.ncaptured; ++i) captured[size_t(i)] = py::int_(int(u.captured[i]));
+        return py::make_tuple(key, pos.to_move, pos.phase == SETUP, pos.ply, captured, reason);
     }
     std::vector<uint32_t> noisy() {
         std::vector<uint32_t> codes;
@@ -1211,6 +1628,16 @@ PYBIND11_MODULE(_gungi_native, m) {
     m.attr("NUM_KINDS") = NK;
 
     py::class_<Tables, std::shared_ptr<Tables>>(m, "Tables");
+    // The Move class (sengoku.games.gungi.move.Move) and its intern table: legal_moves makes
+    // and interns Moves as Move(code) would.
+    m.def("set_move_class", [](py::type cls, py::dict interned) {
+        if (g_move_class != nullptr) throw std::runtime_error("set_move_class was called already");
+        g_move_class = cls.release().ptr();
+        g_interned = interned.release().ptr();
+        g_code_name = PyUnicode_InternFromString("code");
+        g_texts_name = PyUnicode_InternFromString("_texts");
+        g_moves = new MoveTable();
+    });
     m.def("make_tables", &make_tables);
 
     py::class_<PyPosition>(m, "Position")
@@ -1218,6 +1645,8 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def("load", &PyPosition::load)
         .def("load_seen", &PyPosition::load_seen)
         .def("legal_codes", &PyPosition::legal)
+        .def("legal_moves", &PyPosition::legal_moves)
+        .def("apply_to", &PyPosition::apply_to)
         .def("noisy_codes", &PyPosition::noisy)
         .def("recompute_hash",
              [](PyPosition& p) {
@@ -1236,6 +1665,7 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def("play",
              [](PyPosition& p, uint32_t code) {
                  Undo u;
+                 p.legal_fresh = false;
                  p.pos.play(code, u);
                  return std::make_pair(p.pos.outcome, p.pos.reason);
              })
@@ -1244,9 +1674,9 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def("advance",
              [](PyPosition& p, uint32_t code) {
                  Undo u;
+                 p.legal_fresh = false;
                  p.pos.make(code, u);
-                 auto it = p.pos.seen.find(p.pos.hash);
-                 if (--it->second == 0) p.pos.seen.erase(it);
+                 p.pos.seen.add(p.pos.hash, -1);
                  return p.pos.hash;
              })
         .def_property_readonly("hash", [](PyPosition& p) { return p.pos.hash; })
@@ -1255,6 +1685,7 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def("search",
              [](PyPosition& p, std::vector<uint32_t> order, int max_depth, int quiescence,
                 size_t table_size, int64_t iterations, double seconds) {
+                 p.legal_fresh = false;
                  Search s(p.pos, quiescence, table_size, iterations, seconds);
                  return s.choose(std::move(order), max_depth);
              })
