@@ -20,6 +20,7 @@ from sengoku.core.game import Game, Option, SengokuError, State
 from sengoku.core.record import GameRecord
 from sengoku.server.clocks import Clocks, ClockSpec
 from sengoku.server.errors import ApiError
+from sengoku.server.wire import encode
 
 log = logging.getLogger("sengoku.server")
 
@@ -66,7 +67,9 @@ class Subscriber:
     seat: int | None
     #: Whether its state messages carry the legal actions' short forms too.
     short: bool = False
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    #: Messages to send: JSON text (encoded once for every connection it goes to), a dict
+    #: (encoded by the writer), or None (close the connection).
+    queue: asyncio.Queue[str | dict[str, Any] | None] = field(default_factory=asyncio.Queue)
 
 
 @dataclass(eq=False)
@@ -125,6 +128,8 @@ class Live:
     legal_short: list[str] | None = None
     #: Their descriptions as data (``Game.describe_actions``: kind, label, text, objects).
     legal_described: list[dict[str, Any]] | None = None
+    #: ``legal_json`` as JSON text, by ``short`` (the state messages splice it in).
+    legal_texts: dict[bool, str] = field(default_factory=dict)
     #: Whether every seat sees every action (the game's traits), once known.
     _perfect: bool | None = None
     #: Copies of the replayed state every few actions, for looking back (positions.py).
@@ -141,6 +146,7 @@ class Live:
             self.legal_by_text = {t: a for a, t in self.legal_rows}
             self.legal_short = None
             self.legal_described = None
+            self.legal_texts = {}
             self.legal_state = state
         return self.legal_rows
 
@@ -175,6 +181,14 @@ class Live:
             {**d, "action": t, "short": sh}
             for (_a, t), sh, d in zip(rows, shorts, described, strict=True)
         ]
+
+    def legal_text(self, short: bool) -> str:
+        """``legal_json(short)`` as JSON text, encoded once per position."""
+        self.legal()  # a new position drops the texts of the old one
+        text = self.legal_texts.get(short)
+        if text is None:
+            text = self.legal_texts[short] = encode(self.legal_json(short))
+        return text
 
     @property
     def ply(self) -> int:
