@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from sengoku.core.describe import ActionDescription
 from sengoku.core.game import Game, Option, SengokuError, State
 from sengoku.core.record import GameRecord
 from sengoku.server.clocks import Clocks, ClockSpec
@@ -28,6 +29,10 @@ LIVE_STATUSES = ["waiting", "active"]
 DONE_STATUSES = ["finished", "aborted", "closed", "archived"]
 #: The size of the seeds the server draws.
 SEED_BITS = 128
+#: Each legal action's JSON text, by (id of its description, notation, short form), with
+#: the description it was made from (``Live.legal_text``). Dropped whole when full.
+_FRAGMENTS: dict[tuple[int, str, str | None], tuple[ActionDescription, str]] = {}
+FRAGMENTS_MAX = 40_000
 
 
 @dataclass
@@ -126,8 +131,8 @@ class Live:
     legal_by_text: dict[str, Any] = field(default_factory=dict)
     #: Their short forms (``format_action`` can be slow: computed only when asked for).
     legal_short: list[str] | None = None
-    #: Their descriptions as data (``Game.describe_actions``: kind, label, text, objects).
-    legal_described: list[dict[str, Any]] | None = None
+    #: Their descriptions (``Game.describe_actions``: kind, label, text, objects).
+    legal_described: list[ActionDescription] | None = None
     #: ``legal_json`` as JSON text, by ``short`` (the state messages splice it in).
     legal_texts: dict[bool, str] = field(default_factory=dict)
     #: Whether every seat sees every action (the game's traits), once known.
@@ -158,6 +163,22 @@ class Live:
             cached = self._perfect = self.game.traits(**self.options).perfect_information
         return cached
 
+    def _descriptions(self) -> list[ActionDescription]:
+        """The legal actions' descriptions (``Game.describe_actions``), once per position."""
+        rows = self.legal()
+        if self.legal_described is None:
+            assert self.state is not None
+            self.legal_described = self.game.describe_actions(self.state, [a for a, _t in rows])
+        return self.legal_described
+
+    def _shorts(self) -> list[str]:
+        """The legal actions' short forms (``format_action``), once per position."""
+        rows = self.legal()
+        if self.legal_short is None:
+            assert self.state is not None
+            self.legal_short = [self.game.format_action(self.state, a) for a, _t in rows]
+        return self.legal_short
+
     def legal_json(self, short: bool) -> list[dict[str, Any]]:
         """Each legal action as the client gets it: its canonical notation (``action``), its
         description as data (``kind``, ``label``, ``text`` and the pieces, cards, tiles and
@@ -166,28 +187,43 @@ class Live:
         rows = self.legal()
         if self.state is None:
             return []
-        if self.legal_described is None:
-            actions = [a for a, _t in rows]
-            self.legal_described = [
-                d.to_json() for d in self.game.describe_actions(self.state, actions)
-            ]
-        described = self.legal_described
+        described = [d.to_json() for d in self._descriptions()]
         if not short:
             return [{**d, "action": t} for (_a, t), d in zip(rows, described, strict=True)]
-        if self.legal_short is None:
-            self.legal_short = [self.game.format_action(self.state, a) for a, _t in rows]
-        shorts = self.legal_short
+        shorts = self._shorts()
         return [
             {**d, "action": t, "short": sh}
             for (_a, t), sh, d in zip(rows, shorts, described, strict=True)
         ]
 
     def legal_text(self, short: bool) -> str:
-        """``legal_json(short)`` as JSON text, encoded once per position."""
-        self.legal()  # a new position drops the texts of the old one
+        """``legal_json(short)`` as JSON text, made once per position: each action's part is
+        kept while its game hands out the same description object again (Gungi and
+        Gunkimono keep theirs), so a position mostly joins parts made before."""
+        rows = self.legal()
         text = self.legal_texts.get(short)
-        if text is None:
-            text = self.legal_texts[short] = encode(self.legal_json(short))
+        if text is not None:
+            return text
+        state = self.state
+        if state is None or not rows:
+            text = self.legal_texts[short] = "[]"
+            return text
+        described = self._descriptions()
+        shorts: list[str | None] = list(self._shorts()) if short else [None] * len(rows)
+        parts = []
+        for (_a, notation), d, sh in zip(rows, described, shorts, strict=True):
+            key = (id(d), notation, sh)
+            kept = _FRAGMENTS.get(key)
+            if kept is None or kept[0] is not d:
+                item = {**d.to_json(), "action": notation}
+                if sh is not None:
+                    item["short"] = sh
+                if len(_FRAGMENTS) >= FRAGMENTS_MAX:
+                    _FRAGMENTS.clear()
+                # the description is held with its text: its id is not reused meanwhile
+                kept = _FRAGMENTS[key] = (d, encode(item))
+            parts.append(kept[1])
+        text = self.legal_texts[short] = "[" + ",".join(parts) + "]"
         return text
 
     @property
