@@ -60,13 +60,25 @@ def _play_body(body: bytes) -> tuple[str, int | None, str | None] | None:
     action = data.get("action")
     ply = data.get("ply")
     ref = data.get("id")
-    if type(action) is not str or not 1 <= len(action) <= 500 or not action.isascii():
+    if type(action) is not str or not 1 <= len(action) <= 500 or not _utf8(action):
         return None
     if ply is not None and (type(ply) is not int or not 0 <= ply < 2**63):
         return None
     if ref is not None and (type(ref) is not str or not _CLIENT_ID.match(ref)):
         return None
     return action, ply, ref
+
+
+def _utf8(text: str) -> bool:
+    """Whether ``text`` is valid Unicode (JSON's ``\\ud800`` escapes can make a lone
+    surrogate, which pydantic refuses: such a body goes to the route)."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class HotRoutes:

@@ -40,6 +40,7 @@ STEPS: list[Step] = [
     ("POST", "/actions", 1, {"action": "take 1", "ply": -1}, "application/json"),
     ("POST", "/actions", 1, {"action": "take 1", "id": "bad id!"}, "application/json"),
     ("POST", "/actions", 1, {"action": "täke 1", "ply": 1}, "application/json"),
+    ("POST", "/actions", 1, '{"action": "take \\ud800", "ply": 1}', "application/json"),
     ("POST", "/actions", 1, [1, 2], "application/json"),
     ("POST", "/actions", 1, "not json", "application/json"),
     ("POST", "/actions", 1, {"action": "take 1", "ply": 1}, "text/plain"),
@@ -117,7 +118,8 @@ def test_hot_routes_are_taken(
             await handle(route, scope, receive, send)
 
         monkeypatch.setattr(APIRoute, "handle", spy)
-        _run(client, match, STEPS[:3])
+        kanji: Step = ("POST", "/actions", 1, {"action": "兵 7-7", "ply": 1}, "application/json")
+        _run(client, match, [*STEPS[:3], kanji])  # a Gungi move is written in kanji
         assert routed == []
         _run(client, match, [STEPS[5]])  # a query the hot path leaves to the route
         assert routed == [f"/api/matches/{match['id']}/events"]
