@@ -30,9 +30,12 @@ DONE_STATUSES = ["finished", "aborted", "closed", "archived"]
 #: The size of the seeds the server draws.
 SEED_BITS = 128
 #: Each legal action's JSON text, by (id of its description, notation, short form), with
-#: the description it was made from (``Live.legal_text``). Dropped whole when full.
-_FRAGMENTS: dict[tuple[int, str, str | None], tuple[ActionDescription, str]] = {}
-FRAGMENTS_MAX = 40_000
+#: the description it was made from (``Live.legal_text``), in two generations: when the
+#: newer holds ``FRAGMENTS_MAX``, it becomes the older and the older is dropped; a part found
+#: in the older moves back to the newer. So the parts in use stay (about 500 bytes each).
+_Fragments = dict[tuple[int, str, str | None], tuple[ActionDescription, str]]
+_FRAGMENTS: list[_Fragments] = [{}, {}]
+FRAGMENTS_MAX = 30_000
 
 
 @dataclass
@@ -211,17 +214,21 @@ class Live:
         described = self._descriptions()
         shorts: list[str | None] = list(self._shorts()) if short else [None] * len(rows)
         parts = []
+        newer, older = _FRAGMENTS
         for (_a, notation), d, sh in zip(rows, described, shorts, strict=True):
             key = (id(d), notation, sh)
-            kept = _FRAGMENTS.get(key)
+            kept = newer.get(key)
             if kept is None or kept[0] is not d:
-                item = {**d.to_json(), "action": notation}
-                if sh is not None:
-                    item["short"] = sh
-                if len(_FRAGMENTS) >= FRAGMENTS_MAX:
-                    _FRAGMENTS.clear()
-                # the description is held with its text: its id is not reused meanwhile
-                kept = _FRAGMENTS[key] = (d, encode(item))
+                kept = older.get(key)
+                if kept is None or kept[0] is not d:
+                    item = {**d.to_json(), "action": notation}
+                    if sh is not None:
+                        item["short"] = sh
+                    # the description is held with its text: its id is not reused meanwhile
+                    kept = (d, encode(item))
+                if len(newer) >= FRAGMENTS_MAX:
+                    _FRAGMENTS[:] = newer, older = {}, newer
+                newer[key] = kept
             parts.append(kept[1])
         text = self.legal_texts[short] = "[" + ",".join(parts) + "]"
         return text

@@ -20,6 +20,7 @@ from sengoku.games.gungi import describe as gungi_describe
 from sengoku.games.gungi.pieces import square_name
 from sengoku.games.gungi.setup import SETUP
 from sengoku.games.gunkimono import describe as gunkimono_describe
+from sengoku.server import live as live_module
 from sengoku.server.broadcast import snapshot, state_text
 from sengoku.server.live import Live, Seat
 
@@ -120,3 +121,15 @@ def test_gunkimono_keeps_only_what_depends_on_the_action_alone() -> None:
             assert kept == (d.kind in {"place_tile", "small_tile", "support", "draw", "take"})
             kinds.add(d.kind)
     assert {"place_tile", "score_vp"} <= kinds
+
+
+def test_kept_parts_roll_over_without_changing_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small store of parts rolls its generations over and over; the texts stay right."""
+    monkeypatch.setattr(live_module, "FRAGMENTS_MAX", 40)
+    monkeypatch.setattr(live_module, "_FRAGMENTS", [{}, {}])
+    for game_name in ("gunkimono", "gungi"):
+        for state, ply in _positions(game_name, games=1, plies=25):
+            live = _live(game_name, state, ply)
+            assert live.legal_text(True) == _dumps(live.legal_json(True))
+    newer, older = live_module._FRAGMENTS
+    assert 0 < len(newer) <= 40 and len(older) == 40
