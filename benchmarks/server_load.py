@@ -82,11 +82,11 @@ def start_server(
     if pubsub:
         command += ["--pubsub", pubsub]
     if profile:  # the server's own functions, written when it stops
-        # Timed by the event loop thread's CPU time, not the wall clock: on a shared machine
-        # the wall clock charges a function for the time other processes held the core.
+        # (timed by the wall clock: on a shared machine a function is also charged for the
+        # time other processes held the core; the thread's CPU clock costs a system call a
+        # function and slows the server several times over)
         code = (
-            "import cProfile,signal,sys,time;from sengoku.server import serve;"
-            "p=cProfile.Profile(time.thread_time);"
+            "import cProfile,signal,sys;from sengoku.server import serve;p=cProfile.Profile();"
             "signal.signal(signal.SIGTERM,lambda *a:sys.exit(0));"
             "p.enable()\ntry: serve(port=int(sys.argv[1]),db_url=sys.argv[2])\n"
             "finally: p.disable();p.dump_stats(sys.argv[3])"
@@ -647,7 +647,7 @@ def main() -> int:
     p.add_argument("--logs", help="keep the servers' logs in this folder")
     p.add_argument(
         "--profile",
-        help="run the server under cProfile (its event loop thread's CPU time), writing this file",
+        help="run the server under cProfile, writing this file",
     )
     p.add_argument(
         "--loop",
