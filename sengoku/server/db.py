@@ -398,6 +398,52 @@ class Store:
         finally:
             conn.close()
 
+    def append_many(
+        self, items: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]]
+    ) -> list[Conflict | None]:
+        """Several actions' appends (``record_change`` of a move, its events and the clock) in
+        one SQLite transaction: one commit, so one sync of the WAL for all of them (with
+        ``synchronous=FULL`` each commit waits for the disk, which capped the server at the
+        disk's syncs per second). Each is all or nothing on its own (a savepoint): one whose
+        move or event number is taken (:class:`Conflict`) is undone alone. Returns each
+        one's outcome (None: stored); any other error fails (and undoes) them all."""
+        conn = self.engine.raw_connection()
+        try:
+            cur = conn.cursor()
+            outcomes: list[Conflict | None] = []
+            try:
+                cur.execute("BEGIN")
+                for match_id, move_rows, event_rows, match_values in items:
+                    cur.execute("SAVEPOINT sengoku_action")
+                    try:
+                        with self._conflict():
+                            for row in move_rows:
+                                cur.execute(self._sql["move"], self._params(self._insert_move, row))
+                            if event_rows:
+                                cur.executemany(
+                                    self._sql["event"],
+                                    [self._params(self._insert_event, r) for r in event_rows],
+                                )
+                            values = {"match_id": match_id, **match_values}
+                            cur.execute(
+                                self._sql["clock"], self._params(self._update_clock, values)
+                            )
+                    except Conflict as exc:
+                        cur.execute("ROLLBACK TO sengoku_action")
+                        outcomes.append(exc)
+                    else:
+                        outcomes.append(None)
+                    cur.execute("RELEASE sengoku_action")
+                conn.commit()
+            except BaseException:
+                conn.rollback()
+                raise
+            finally:
+                cur.close()
+        finally:
+            conn.close()
+        return outcomes
+
     def update_seat(self, match_id: str, seat: int, values: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
             conn.execute(
