@@ -402,18 +402,23 @@ class Store:
         self, items: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]]
     ) -> list[Conflict | None]:
         """Several actions' appends (``record_change`` of a move, its events and the clock) in
-        one SQLite transaction: one commit, so one sync of the WAL for all of them (with
-        ``synchronous=FULL`` each commit waits for the disk, which capped the server at the
-        disk's syncs per second). Each is all or nothing on its own (a savepoint): one whose
-        move or event number is taken (:class:`Conflict`) is undone alone. Returns each
-        one's outcome (None: stored); any other error fails (and undoes) them all."""
+        one transaction: one commit, so one sync of the disk for all of them (SQLite with
+        ``synchronous=FULL`` waits for the disk at each commit, which capped the server at
+        the disk's syncs per second). Each is all or nothing on its own (a savepoint): one
+        whose move or event number is taken (:class:`Conflict`) is undone alone. The rows
+        are written in the order of the matches' ids (one lock order). Returns each one's
+        outcome, in the order given (None: stored); any other error fails (and undoes) them
+        all. The server uses it on SQLite only (``Persistence._append_together``)."""
+        order = sorted(range(len(items)), key=lambda i: items[i][0])
+        outcomes: list[Conflict | None] = [None] * len(items)
         conn = self.engine.raw_connection()
         try:
             cur = conn.cursor()
-            outcomes: list[Conflict | None] = []
             try:
-                cur.execute("BEGIN")
-                for match_id, move_rows, event_rows, match_values in items:
+                if self.engine.dialect.name == "sqlite":
+                    cur.execute("BEGIN")  # else a savepoint would begin (and end) it
+                for i in order:
+                    match_id, move_rows, event_rows, match_values = items[i]
                     cur.execute("SAVEPOINT sengoku_action")
                     try:
                         with self._conflict():
@@ -430,9 +435,7 @@ class Store:
                             )
                     except Conflict as exc:
                         cur.execute("ROLLBACK TO sengoku_action")
-                        outcomes.append(exc)
-                    else:
-                        outcomes.append(None)
+                        outcomes[i] = exc
                     cur.execute("RELEASE sengoku_action")
                 conn.commit()
             except BaseException:

@@ -124,8 +124,10 @@ class Persistence:
         )
         #: Told the id of a match whose change lost to another process's (it catches up).
         self.on_conflict: Callable[[str], None] = lambda _match_id: None
-        #: SQLite: the actions waiting to be stored together (``_append_together``), and
-        #: whether a transaction of them is under way.
+        #: SQLite: the actions waiting to be stored together (``_append_together``), and the
+        #: task storing them while a transaction of them is under way. Not PostgreSQL: there
+        #: commits run side by side on several threads, and one match's row locked by
+        #: another session must stall only that match, not a whole batch of others.
         self._together = store.engine.dialect.name == "sqlite"
         self._waiting: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
         self._storing: asyncio.Task[None] | None = None
@@ -156,9 +158,9 @@ class Persistence:
 
     async def _append_together(self, args: tuple[Any, ...]) -> None:
         """Store an action (a move, its events, the clock) with the others waiting: on SQLite
-        one transaction, so one sync of the disk, for all the actions that arrived while the
-        last one was being stored (``Store.append_many``). Each is still all or nothing, and
-        answered only once its commit is on disk."""
+        (one writer at a time anyway) one transaction, so one sync of the disk, for all the
+        actions that arrived while the last one was being stored (``Store.append_many``).
+        Each is still all or nothing, and answered only once its commit is on disk."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting.append((args, done))
         if self._storing is None:
