@@ -20,6 +20,7 @@ from sengoku.server import housekeeping
 from sengoku.server.chat import Chat, ChatStore
 from sengoku.server.db import Store, make_engine, migrate
 from sengoku.server.guard import GuardMiddleware
+from sengoku.server.hot import HotRoutes
 from sengoku.server.limits import ClientLimits
 from sengoku.server.routes import chat as chat_routes
 from sengoku.server.routes import games, matches, records, table, ws
@@ -71,12 +72,16 @@ def create_app(settings: Settings) -> FastAPI:
         description="Play Gungi, Gunshi, Gunkimono and Sashimono online. See docs/api.md.",
         lifespan=lifespan,
     )
-    app.add_middleware(GuardMiddleware, settings=settings, limits=limits)
-    app.state.limits = limits
-    app.state.chat = Chat(ChatStore(engine))  # the table's chat (sengoku/server/chat.py)
 
     def svc() -> MatchService:
         return holder["service"]
+
+    # The guard runs first (limits, body checks, headers), then the move's two requests are
+    # answered without FastAPI's routing (sengoku/server/hot.py).
+    app.add_middleware(HotRoutes, svc=svc)
+    app.add_middleware(GuardMiddleware, settings=settings, limits=limits)
+    app.state.limits = limits
+    app.state.chat = Chat(ChatStore(engine))  # the table's chat (sengoku/server/chat.py)
 
     add_error_handlers(app)
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from sengoku.server.db import dumps
 from sengoku.server.live import Live, Subscriber, visible
+from sengoku.server.wire import encode
 
 #: Messages waiting for one WebSocket connection before it is closed as too slow.
 MAX_QUEUED = 2000
@@ -56,17 +57,17 @@ def wire_event(e: dict[str, Any]) -> dict[str, Any]:
     return {"type": "event", "n": e["n"], "event": {**e["event"], "audience": e["audience"]}}
 
 
-def snapshot(live: Live, seat: int | None, now: float, short: bool = True) -> dict[str, Any]:
-    """What ``seat`` sees of the match; ``short`` adds each legal action's short form."""
+def _snapshot_parts(
+    live: Live, seat: int | None, now: float
+) -> tuple[dict[str, Any], bool, dict[str, Any]]:
+    """What ``seat`` sees, in the order it is sent: the fields before ``legal``, whether
+    ``legal`` holds the legal actions (only for the seat to act), and the fields after it."""
     state = live.state
     to_act = live.to_act
-    legal: list[dict[str, Any]] = []
-    if state is not None and seat is not None and to_act == seat:
-        legal = live.legal_json(short)
     takeback = None
     if live.takeback is not None:
         takeback = {"by": live.takeback["by"], "to_ply": live.takeback["to_ply"]}
-    return {
+    head = {
         "id": live.id,
         "game": live.game.name,
         "version": live.version,
@@ -78,7 +79,8 @@ def snapshot(live: Live, seat: int | None, now: float, short: bool = True) -> di
         "last_event": len(live.events),
         "to_act": to_act,
         "view": state.view(seat) if state is not None else None,
-        "legal": legal,
+    }
+    tail = {
         "clocks": live.clocks.snapshot(now) if live.clocks else None,
         "result": live.result,
         "close_reason": live.close_reason,
@@ -87,6 +89,23 @@ def snapshot(live: Live, seat: int | None, now: float, short: bool = True) -> di
         "offers": {"takeback": takeback, "rematch": sorted(live.rematch_offers)},
         "can_abort": live.can_abort(),
     }
+    return head, state is not None and seat is not None and to_act == seat, tail
+
+
+def snapshot(live: Live, seat: int | None, now: float, short: bool = True) -> dict[str, Any]:
+    """What ``seat`` sees of the match; ``short`` adds each legal action's short form."""
+    head, acts, tail = _snapshot_parts(live, seat, now)
+    return {**head, "legal": live.legal_json(short) if acts else [], **tail}
+
+
+def state_text(live: Live, seat: int | None, now: float, short: bool = True) -> str:
+    """The ``state`` message for ``seat`` as JSON text: ``{"type": "state", **snapshot}``,
+    with the legal actions' text made once per position (``Live.legal_text``) and put in
+    place rather than encoded again for every message (a Gunkimono placement list is
+    hundreds of described actions)."""
+    head, acts, tail = _snapshot_parts(live, seat, now)
+    legal = live.legal_text(short) if acts else "[]"
+    return encode({"type": "state", **head})[:-1] + ',"legal":' + legal + "," + encode(tail)[1:]
 
 
 #: Tells the other server processes of a committed change: (the match, its event rows, and
@@ -107,6 +126,9 @@ class Broadcaster:
 
     def snapshot(self, live: Live, seat: int | None, short: bool = True) -> dict[str, Any]:
         return snapshot(live, seat, self._now(), short)
+
+    def state_text(self, live: Live, seat: int | None, short: bool = True) -> str:
+        return state_text(live, seat, self._now(), short)
 
     def events_for(self, live: Live, seat: int | None, after: int) -> list[dict[str, Any]]:
         """The numbered events after ``after`` that ``seat`` may see."""
@@ -132,7 +154,10 @@ class Broadcaster:
         self.publish(live, rows, moves, values)
 
     def send(self, live: Live, entries: list[dict[str, Any]]) -> None:
-        snaps: dict[tuple[int | None, bool], dict[str, Any]] = {}
+        """Each subscriber gets the entries its seat may see, then the match as it sees it:
+        each message encoded once for all the connections it goes to."""
+        texts: list[str] | None = None
+        states: dict[tuple[int | None, bool], str] = {}
         for sub in list(live.subscribers):
             if sub.queue.qsize() > MAX_QUEUED:
                 # A connection that reads nothing is dropped rather than let its backlog
@@ -140,13 +165,17 @@ class Broadcaster:
                 live.subscribers.discard(sub)
                 sub.queue.put_nowait(None)
                 continue
-            for e in entries:
-                if visible(e["audience"], sub.seat):
-                    sub.queue.put_nowait(wire_event(e))
+            if entries:
+                if texts is None:
+                    texts = [encode(wire_event(e)) for e in entries]
+                for e, text in zip(entries, texts, strict=True):
+                    if visible(e["audience"], sub.seat):
+                        sub.queue.put_nowait(text)
             key = (sub.seat, sub.short)
-            if key not in snaps:
-                snaps[key] = {"type": "state", **self.snapshot(live, sub.seat, sub.short)}
-            sub.queue.put_nowait(snaps[key])
+            state = states.get(key)
+            if state is None:
+                state = states[key] = self.state_text(live, sub.seat, sub.short)
+            sub.queue.put_nowait(state)
 
     def subscribe(
         self, live: Live, seat: int | None, after: int, short: bool = False
@@ -158,8 +187,8 @@ class Broadcaster:
             live.seats[seat].connections += 1
             live.seats[seat].last_seen = self._now()
         for msg in self.events_for(live, seat, after):
-            sub.queue.put_nowait(msg)
-        sub.queue.put_nowait({"type": "state", **self.snapshot(live, seat, short)})
+            sub.queue.put_nowait(encode(msg))
+        sub.queue.put_nowait(self.state_text(live, seat, short))
         live.subscribers.add(sub)
         return sub
 

@@ -398,6 +398,55 @@ class Store:
         finally:
             conn.close()
 
+    def append_many(
+        self, items: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]]
+    ) -> list[Conflict | None]:
+        """Several actions' appends (``record_change`` of a move, its events and the clock) in
+        one transaction: one commit, so one sync of the disk for all of them (SQLite with
+        ``synchronous=FULL`` waits for the disk at each commit, which capped the server at
+        the disk's syncs per second). Each is all or nothing on its own (a savepoint): one
+        whose move or event number is taken (:class:`Conflict`) is undone alone. The rows
+        are written in the order of the matches' ids (one lock order). Returns each one's
+        outcome, in the order given (None: stored); any other error fails (and undoes) them
+        all. The server uses it on SQLite only (``Persistence._append_together``)."""
+        order = sorted(range(len(items)), key=lambda i: items[i][0])
+        outcomes: list[Conflict | None] = [None] * len(items)
+        conn = self.engine.raw_connection()
+        try:
+            cur = conn.cursor()
+            try:
+                if self.engine.dialect.name == "sqlite":
+                    cur.execute("BEGIN")  # else a savepoint would begin (and end) it
+                for i in order:
+                    match_id, move_rows, event_rows, match_values = items[i]
+                    cur.execute("SAVEPOINT sengoku_action")
+                    try:
+                        with self._conflict():
+                            for row in move_rows:
+                                cur.execute(self._sql["move"], self._params(self._insert_move, row))
+                            if event_rows:
+                                cur.executemany(
+                                    self._sql["event"],
+                                    [self._params(self._insert_event, r) for r in event_rows],
+                                )
+                            values = {"match_id": match_id, **match_values}
+                            cur.execute(
+                                self._sql["clock"], self._params(self._update_clock, values)
+                            )
+                    except Conflict as exc:
+                        cur.execute("ROLLBACK TO sengoku_action")
+                        outcomes[i] = exc
+                    cur.execute("RELEASE sengoku_action")
+                conn.commit()
+            except BaseException:
+                conn.rollback()
+                raise
+            finally:
+                cur.close()
+        finally:
+            conn.close()
+        return outcomes
+
     def update_seat(self, match_id: str, seat: int, values: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
             conn.execute(

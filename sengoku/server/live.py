@@ -16,10 +16,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from sengoku.core.describe import ActionDescription
 from sengoku.core.game import Game, Option, SengokuError, State
 from sengoku.core.record import GameRecord
 from sengoku.server.clocks import Clocks, ClockSpec
 from sengoku.server.errors import ApiError
+from sengoku.server.wire import encode
 
 log = logging.getLogger("sengoku.server")
 
@@ -27,6 +29,13 @@ LIVE_STATUSES = ["waiting", "active"]
 DONE_STATUSES = ["finished", "aborted", "closed", "archived"]
 #: The size of the seeds the server draws.
 SEED_BITS = 128
+#: Each legal action's JSON text, by (id of its description, notation, short form), with
+#: the description it was made from (``Live.legal_text``), in two generations: when the
+#: newer holds ``FRAGMENTS_MAX``, it becomes the older and the older is dropped; a part found
+#: in the older moves back to the newer. So the parts in use stay (about 500 bytes each).
+_Fragments = dict[tuple[int, str, str | None], tuple[ActionDescription, str]]
+_FRAGMENTS: list[_Fragments] = [{}, {}]
+FRAGMENTS_MAX = 30_000
 
 
 @dataclass
@@ -66,7 +75,9 @@ class Subscriber:
     seat: int | None
     #: Whether its state messages carry the legal actions' short forms too.
     short: bool = False
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    #: Messages to send: JSON text (encoded once for every connection it goes to), a dict
+    #: (encoded by the writer), or None (close the connection).
+    queue: asyncio.Queue[str | dict[str, Any] | None] = field(default_factory=asyncio.Queue)
 
 
 @dataclass(eq=False)
@@ -123,8 +134,10 @@ class Live:
     legal_by_text: dict[str, Any] = field(default_factory=dict)
     #: Their short forms (``format_action`` can be slow: computed only when asked for).
     legal_short: list[str] | None = None
-    #: Their descriptions as data (``Game.describe_actions``: kind, label, text, objects).
-    legal_described: list[dict[str, Any]] | None = None
+    #: Their descriptions (``Game.describe_actions``: kind, label, text, objects).
+    legal_described: list[ActionDescription] | None = None
+    #: ``legal_json`` as JSON text, by ``short`` (the state messages splice it in).
+    legal_texts: dict[bool, str] = field(default_factory=dict)
     #: Whether every seat sees every action (the game's traits), once known.
     _perfect: bool | None = None
     #: Copies of the replayed state every few actions, for looking back (positions.py).
@@ -141,6 +154,7 @@ class Live:
             self.legal_by_text = {t: a for a, t in self.legal_rows}
             self.legal_short = None
             self.legal_described = None
+            self.legal_texts = {}
             self.legal_state = state
         return self.legal_rows
 
@@ -152,6 +166,22 @@ class Live:
             cached = self._perfect = self.game.traits(**self.options).perfect_information
         return cached
 
+    def _descriptions(self) -> list[ActionDescription]:
+        """The legal actions' descriptions (``Game.describe_actions``), once per position."""
+        rows = self.legal()
+        if self.legal_described is None:
+            assert self.state is not None
+            self.legal_described = self.game.describe_actions(self.state, [a for a, _t in rows])
+        return self.legal_described
+
+    def _shorts(self) -> list[str]:
+        """The legal actions' short forms (``format_action``), once per position."""
+        rows = self.legal()
+        if self.legal_short is None:
+            assert self.state is not None
+            self.legal_short = [self.game.format_action(self.state, a) for a, _t in rows]
+        return self.legal_short
+
     def legal_json(self, short: bool) -> list[dict[str, Any]]:
         """Each legal action as the client gets it: its canonical notation (``action``), its
         description as data (``kind``, ``label``, ``text`` and the pieces, cards, tiles and
@@ -160,21 +190,48 @@ class Live:
         rows = self.legal()
         if self.state is None:
             return []
-        if self.legal_described is None:
-            actions = [a for a, _t in rows]
-            self.legal_described = [
-                d.to_json() for d in self.game.describe_actions(self.state, actions)
-            ]
-        described = self.legal_described
+        described = [d.to_json() for d in self._descriptions()]
         if not short:
             return [{**d, "action": t} for (_a, t), d in zip(rows, described, strict=True)]
-        if self.legal_short is None:
-            self.legal_short = [self.game.format_action(self.state, a) for a, _t in rows]
-        shorts = self.legal_short
+        shorts = self._shorts()
         return [
             {**d, "action": t, "short": sh}
             for (_a, t), sh, d in zip(rows, shorts, described, strict=True)
         ]
+
+    def legal_text(self, short: bool) -> str:
+        """``legal_json(short)`` as JSON text, made once per position: each action's part is
+        kept while its game hands out the same description object again (Gungi and
+        Gunkimono keep theirs), so a position mostly joins parts made before."""
+        rows = self.legal()
+        text = self.legal_texts.get(short)
+        if text is not None:
+            return text
+        state = self.state
+        if state is None or not rows:
+            text = self.legal_texts[short] = "[]"
+            return text
+        described = self._descriptions()
+        shorts: list[str | None] = list(self._shorts()) if short else [None] * len(rows)
+        parts = []
+        newer, older = _FRAGMENTS
+        for (_a, notation), d, sh in zip(rows, described, shorts, strict=True):
+            key = (id(d), notation, sh)
+            kept = newer.get(key)
+            if kept is None or kept[0] is not d:
+                kept = older.get(key)
+                if kept is None or kept[0] is not d:
+                    item = {**d.to_json(), "action": notation}
+                    if sh is not None:
+                        item["short"] = sh
+                    # the description is held with its text: its id is not reused meanwhile
+                    kept = (d, encode(item))
+                if len(newer) >= FRAGMENTS_MAX:
+                    _FRAGMENTS[:] = newer, older = {}, newer
+                newer[key] = kept
+            parts.append(kept[1])
+        text = self.legal_texts[short] = "[" + ",".join(parts) + "]"
+        return text
 
     @property
     def ply(self) -> int:

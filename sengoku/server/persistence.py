@@ -93,6 +93,21 @@ def clock_json(live: Live) -> str | None:
     return dumps({"spec": live.clock_spec.to_json(), "state": state})
 
 
+#: Actions stored in one SQLite transaction at most.
+APPEND_BATCH = 64
+
+
+def _plain_append(args: tuple[Any, ...]) -> bool:
+    """Whether ``record_change(*args)`` is an action's plain append (``Store._append``):
+    moves, events, and the match's clock and time, nothing else."""
+    return (
+        len(args) == 4
+        and isinstance(args[0], str)
+        and isinstance(args[3], dict)
+        and set(args[3]) == {"updated_at", "clock"}
+    )
+
+
 class Persistence:
     """The store, its threads, and the matches in memory (``live``)."""
 
@@ -109,6 +124,13 @@ class Persistence:
         )
         #: Told the id of a match whose change lost to another process's (it catches up).
         self.on_conflict: Callable[[str], None] = lambda _match_id: None
+        #: SQLite: the actions waiting to be stored together (``_append_together``), and the
+        #: task storing them while a transaction of them is under way. Not PostgreSQL: there
+        #: commits run side by side on several threads, and one match's row locked by
+        #: another session must stall only that match, not a whole batch of others.
+        self._together = store.engine.dialect.name == "sqlite"
+        self._waiting: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
+        self._storing: asyncio.Task[None] | None = None
 
     def now(self) -> float:
         return self.settings.now()
@@ -121,11 +143,53 @@ class Persistence:
         """Run a storage call on a storage thread; a lock held too long elsewhere is a 503,
         a change another process stored first (``Conflict``) a 409 (``StaleMatch``)."""
         try:
+            if (
+                self._together
+                and getattr(fn, "__func__", None) is Store.record_change
+                and getattr(fn, "__self__", None) is self.store
+                and _plain_append(args)
+            ):
+                return await self._append_together(args)
             return await self._on(self._db, fn, *args)
         except Conflict:
             if args and isinstance(args[0], str):
                 self.on_conflict(args[0])
             raise StaleMatch() from None
+
+    async def _append_together(self, args: tuple[Any, ...]) -> None:
+        """Store an action (a move, its events, the clock) with the others waiting: on SQLite
+        (one writer at a time anyway) one transaction, so one sync of the disk, for all the
+        actions that arrived while the last one was being stored (``Store.append_many``).
+        Each is still all or nothing, and answered only once its commit is on disk."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append((args, done))
+        if self._storing is None:
+            self._storing = asyncio.get_running_loop().create_task(self._store_waiting())
+        await done
+
+    async def _store_waiting(self) -> None:
+        try:
+            while self._waiting:
+                batch, self._waiting = self._waiting[:APPEND_BATCH], self._waiting[APPEND_BATCH:]
+                items = [(a[0], a[1], a[2], a[3]) for a, _done in batch]
+                try:
+                    outcomes = await self._on(self._db, self.store.append_many, items)
+                except BaseException as exc:  # nothing of the batch was stored
+                    for _args, done in batch:
+                        if not done.done():
+                            done.set_exception(exc)
+                    if not isinstance(exc, Exception):
+                        raise
+                    continue
+                for (_args, done), outcome in zip(batch, outcomes, strict=True):
+                    if done.done():
+                        continue
+                    if outcome is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(outcome)
+        finally:
+            self._storing = None
 
     async def run_list(self, fn: Callable[..., Any], *args: Any) -> Any:
         """A list query (lobby, records): on threads of its own, so it never delays a move."""

@@ -26,11 +26,35 @@ def tower_heights(view: Mapping[str, Any]) -> dict[str, int]:
     return {entry["square"]: len(entry["tower"]) for entry in view["board"]}
 
 
+#: Descriptions already made, by what they depend on: the move (interned by its code), the
+#: setup phase, and the height of the origin's tower where it is named. A position offers
+#: mostly the moves the last one did; the server describes every legal move of each.
+_KEPT: dict[tuple[Move, bool, int | None], ActionDescription] = {}
+#: Kept descriptions at most (about 1 kB each); the whole memo is dropped when full.
+KEPT_MAX = 20_000
+
+
 def describe_move(
     move: Move, setup: bool, heights: Mapping[str, int] | None = None
 ) -> ActionDescription:
     """``move`` as data; ``setup``: the position is in the setup phase (drops are placements);
     ``heights`` (:func:`tower_heights`): the origin's tier is named when given."""
+    origin = move.origin  # None for a drop or Done
+    height = None
+    if heights is not None and origin is not None:
+        height = heights.get(square_name(origin))
+    key = (move, setup, height)
+    kept = _KEPT.get(key)
+    if kept is None:
+        if len(_KEPT) >= KEPT_MAX:
+            _KEPT.clear()
+        kept = _KEPT[key] = _describe_move(move, setup, heights)
+    return kept
+
+
+def _describe_move(
+    move: Move, setup: bool, heights: Mapping[str, int] | None = None
+) -> ActionDescription:
     notation = str(move)
     if move.is_done:
         return ActionDescription(

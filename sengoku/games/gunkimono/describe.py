@@ -16,6 +16,7 @@ from typing import Any
 from sengoku.core.describe import ActionDescription
 from sengoku.games.gunkimono.actions import (
     LETTERS,
+    NUM_ACTIONS,
     BuildStronghold,
     Draw,
     Place,
@@ -48,8 +49,24 @@ def _worth(state: Any, action: Score) -> tuple[int, int]:
     return int(state.sym[action.cell]), int(state.formation_size(action.cell))
 
 
+#: Descriptions that depend on the action alone (a tile's placement, a small tile, a draw),
+#: made once per action and kept: a position offers hundreds of placements, mostly the same
+#: ones as the last time the tile was in hand. At most ``NUM_ACTIONS`` of them.
+_KEPT: dict[Any, ActionDescription] = {}
+_ACTION_ALONE = (Place, SmallTile, Draw)
+
+
 def describe(state: Any, action: Any) -> ActionDescription:
     """``action``, legal in ``state``, as data."""
+    if type(action) in _ACTION_ALONE and 0 <= getattr(action, "int_id", -1) < NUM_ACTIONS:
+        kept = _KEPT.get(action)
+        if kept is None:
+            kept = _KEPT[action] = _describe(state, action)
+        return kept
+    return _describe(state, action)
+
+
+def _describe(state: Any, action: Any) -> ActionDescription:
     notation = str(action)
     if isinstance(action, Place):
         t1, s1 = divmod(action.first, 2)

@@ -11,15 +11,20 @@ from sengoku.server import housekeeping
 from sengoku.server.errors import ApiError
 
 
+def api_error_response(exc: ApiError) -> JSONResponse:
+    """The answer to ``exc`` (also written by the hot routes, sengoku/server/hot.py)."""
+    body = exc.to_json()
+    # an error may quote what the client sent: never echo more than a line of it
+    body["error"]["message"] = housekeeping.clip(exc.message)
+    return JSONResponse(body, status_code=exc.status)
+
+
 def add_error_handlers(app: FastAPI) -> None:
     """Answer every error with the API's JSON shape."""
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        body = exc.to_json()
-        # an error may quote what the client sent: never echo more than a line of it
-        body["error"]["message"] = housekeeping.clip(exc.message)
-        return JSONResponse(body, status_code=exc.status)
+        return api_error_response(exc)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:

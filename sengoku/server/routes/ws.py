@@ -19,6 +19,7 @@ from sengoku.server.live import Live
 from sengoku.server.routes.common import MATCH_ID, ServiceRef, bearer
 from sengoku.server.service import MatchService
 from sengoku.server.settings import Settings
+from sengoku.server.wire import encode
 
 
 def router(svc: ServiceRef, settings: Settings) -> APIRouter:
@@ -122,7 +123,7 @@ async def _session(
             if msg is None:
                 await ws.close()
                 return
-            await ws.send_json(msg)
+            await ws.send_text(msg if isinstance(msg, str) else encode(msg))
 
     writer_task = asyncio.get_running_loop().create_task(writer())
     # Budgets per client address, shared by all its connections (sengoku/server/limits.py).
