@@ -380,15 +380,7 @@ class Store:
             cur = conn.cursor()
             try:
                 with pipeline() if pipeline is not None else contextlib.nullcontext():
-                    for row in move_rows:
-                        cur.execute(self._sql["move"], self._params(self._insert_move, row))
-                    if event_rows:
-                        cur.executemany(
-                            self._sql["event"],
-                            [self._params(self._insert_event, r) for r in event_rows],
-                        )
-                    values = {"match_id": match_id, **match_values}
-                    cur.execute(self._sql["clock"], self._params(self._update_clock, values))
+                    self._write_action(cur, match_id, move_rows, event_rows, match_values)
                 conn.commit()
             except BaseException:
                 conn.rollback()
@@ -397,6 +389,24 @@ class Store:
                 cur.close()
         finally:
             conn.close()
+
+    def _write_action(
+        self,
+        cur: Any,
+        match_id: str,
+        move_rows: list[dict[str, Any]],
+        event_rows: list[dict[str, Any]],
+        match_values: dict[str, Any],
+    ) -> None:
+        """One action's rows on an open cursor: its move, its events, the match's clock."""
+        for row in move_rows:
+            cur.execute(self._sql["move"], self._params(self._insert_move, row))
+        if event_rows:
+            cur.executemany(
+                self._sql["event"], [self._params(self._insert_event, r) for r in event_rows]
+            )
+        values = {"match_id": match_id, **match_values}
+        cur.execute(self._sql["clock"], self._params(self._update_clock, values))
 
     def append_many(
         self, items: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]]
@@ -422,17 +432,7 @@ class Store:
                     cur.execute("SAVEPOINT sengoku_action")
                     try:
                         with self._conflict():
-                            for row in move_rows:
-                                cur.execute(self._sql["move"], self._params(self._insert_move, row))
-                            if event_rows:
-                                cur.executemany(
-                                    self._sql["event"],
-                                    [self._params(self._insert_event, r) for r in event_rows],
-                                )
-                            values = {"match_id": match_id, **match_values}
-                            cur.execute(
-                                self._sql["clock"], self._params(self._update_clock, values)
-                            )
+                            self._write_action(cur, match_id, move_rows, event_rows, match_values)
                     except Conflict as exc:
                         cur.execute("ROLLBACK TO sengoku_action")
                         outcomes[i] = exc
