@@ -73,6 +73,10 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             claim_after=3600,
             http_rate=500.0,
             http_burst=2000.0,
+            # Tests that play hundreds of moves through the API (the game log's) share the
+            # address's action budget with every test before them in the session.
+            action_rate=500.0,
+            action_burst=2000.0,
         )
     )
     port = free_port()
