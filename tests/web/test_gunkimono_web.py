@@ -193,6 +193,13 @@ def play_whole_game(page: Page, players: int) -> dict[str, int]:
         page.set_viewport_size(size)
         page.wait_for_timeout(150)
         assert_clean_text(page)
+        # Each column heading on one line: no word broken inside ("Formati ons").
+        broken = page.evaluate(
+            """() => [...document.querySelectorAll('.kimono-final thead th')]
+              .filter((th) => th.getClientRects()[0].height > 2.2 * parseFloat(getComputedStyle(th).fontSize))
+              .map((th) => th.innerText)"""
+        )
+        assert broken == [], (tag, broken)
         assert_within_window(page, ".end-card")
         shot(page, f"gunkimono-{players}p-end-{tag}")
     assert not watch.failed, watch.failed

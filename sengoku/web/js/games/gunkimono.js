@@ -279,7 +279,7 @@ function bannerChip(b) {
 
 /** A column head of the end panel's table: its word, or a shorter one on a phone. */
 function head(long, short, title) {
-  return el("th", { scope: "col", title }, el("span.long", {}, long), el("span.short", {}, short));
+  return el("th", { scope: "col", title }, el("span.long", {}, long), el("span.short", { "aria-hidden": "true" }, short));
 }
 
 /** A player's score in words: VP and where they came from, banners when visible. */
