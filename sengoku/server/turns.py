@@ -299,12 +299,23 @@ class Turns:
         return snap
 
     async def check_flag(self, live: Live) -> None:
-        """If the running clock has run out, the game ends on time (caller holds the lock)."""
-        if live.status != "active" or live.clocks is None:
-            return
-        flagged = live.clocks.flagged(self.now())
-        if flagged is not None:
-            await self.conclude(live, flagged, "timeout")
+        """If the running clock has run out, the game ends on time (caller holds the lock).
+
+        With several processes, another one may store that ending (or a last move) at the same
+        moment: this one then catches up from the database and looks again, rather than
+        failing the request that only looked (a GET of the match answered 409)."""
+        for attempt in range(2):
+            if live.status != "active" or live.clocks is None:
+                return
+            flagged = live.clocks.flagged(self.now())
+            if flagged is None:
+                return
+            try:
+                await self.conclude(live, flagged, "timeout")
+                return
+            except StaleMatch:
+                if attempt or not await self.catch_up(live):
+                    raise
 
     async def abort(self, live: Live, seat: int) -> dict[str, Any]:
         async with live.lock:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from conftest import auth, new_match
+from conftest import FakeTime, auth, new_match
 from fastapi.testclient import TestClient
 
 
@@ -115,3 +115,29 @@ def test_a_takeback_offered_on_one_process_is_accepted_on_another(
         )
         assert r.status_code == 200, r.text
         assert b.app.state.service.live[mid].actions == ["take 1", "take 1"]
+
+
+def test_a_flag_fall_stored_by_another_process_first_is_read_not_refused(
+    make_client: Callable[..., TestClient], fake_time: FakeTime
+) -> None:
+    """Both processes see the same clock run out; the other one stores the ending first. A
+    GET on this one (which ends the game on time as it reads) catches up and answers with
+    the finished match, not a 409 (the three-process test once raced into it)."""
+    shared = {"pubsub_url": "none://", "node_beat": 3600.0}
+    with make_client(**shared) as a, make_client(**shared) as b:
+        clock = {"type": "fischer", "initial": 10, "increment": 0}
+        m = new_match(a, options={"pile": 50}, clock=clock)
+        mid = m["id"]
+        for client in (a, b):  # both hold the match, seat 0's clock running
+            assert client.get(f"/api/matches/{mid}").json()["status"] == "active"
+        fake_time.advance(11)
+        first = b.get(f"/api/matches/{mid}")
+        assert first.status_code == 200 and first.json()["result"]["reason"] == "timeout"
+        assert a.app.state.service.live[mid].status == "active"  # a is behind
+        r = a.get(f"/api/matches/{mid}")
+        assert r.status_code == 200, r.text
+        assert r.json()["status"] == "finished"
+        assert r.json()["result"] == first.json()["result"]
+        # one ending stored, the same numbered events on both
+        seen = [c.get(f"/api/matches/{mid}/events").json() for c in (a, b)]
+        assert seen[0] == seen[1]
