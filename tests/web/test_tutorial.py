@@ -157,7 +157,9 @@ def follow_by_clicks(page: Page, game: str) -> list[str]:
             seen.append(step)
             tries = 0
         if page.locator("#coach-rules").count():
-            return seen
+            # The coach's own record of its path: a step that a click finished between two
+            # of these polls (a busy machine) was still shown.
+            return (page.locator("#coach").get_attribute("data-shown") or "").split()
         if page.locator("#coach-next").count():
             page.click("#coach-next")
             continue

@@ -302,7 +302,11 @@ class Coach {
     if (!step) return;
     const s = this.page.snap;
     if (changed) {
-      this.panel.dataset.step = step.id || String(this.index);
+      const id = step.id || String(this.index);
+      this.panel.dataset.step = id;
+      // The path the coach took, step by step (a step done within a moment is still on it).
+      const shown = (this.panel.dataset.shown || "").split(" ").filter(Boolean);
+      if (shown[shown.length - 1] !== id) this.panel.dataset.shown = [...shown, id].join(" ");
       this.title.textContent = step.title || "Tutorial";
       this.count.textContent = `Step ${this.index + 1} of ${this.steps.length}`;
       this.text.textContent = step.text || "";
