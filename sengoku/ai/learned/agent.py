@@ -39,6 +39,7 @@ class LearnedAgent(ISMCTSAgent):
         "prior": "none",
         "prior_temperature": 0.1,
         "c_puct": 1.5,
+        "settle": 1,
     }
 
     def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
@@ -78,6 +79,8 @@ class LearnedAgent(ISMCTSAgent):
         if not isinstance(c_puct, int | float) or c_puct < 0:
             raise SengokuError("agent 'learned': c_puct must be a number >= 0")
         self.c_puct = float(c_puct)
+        if self.options["settle"] not in (0, 1, False, True):
+            raise SengokuError("agent 'learned': settle must be 0 or 1")
 
     def inputs_for(self, state: State) -> Inputs:
         if self.inputs is None or self.inputs_options != state.options:
@@ -105,6 +108,12 @@ class LearnedAgent(ISMCTSAgent):
         value = float(self.net.forward(self.inputs_for(state).encode(state, seat)))
         mine = (value + 1.0) / 2.0
         return [mine, 1.0 - mine] if seat == 0 else [1.0 - mine, mine]
+
+    def settled(self, root: Node) -> bool:
+        # ``settle=0``: a reused tree never settles a decision early, so the turn's time is
+        # spent (network leaves fill the floor's visits fast, so with settling on the agent
+        # left a fifth of its time unused: docs/ai.md).
+        return bool(self.options["settle"]) and super().settled(root)
 
     # -- PUCT with priors ---------------------------------------------------------------
 
