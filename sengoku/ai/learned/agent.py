@@ -11,6 +11,18 @@ playouts (the network values one seat against the other).
 Options, besides those of ``ismcts``: ``weights`` (``default``: the shipped
 ``sengoku/ai/weights/<game>.npz``, or a path). A game with no shipped network is searched
 with playouts, as ``ismcts``.
+
+**Priors** (``prior``, default ``none``): with ``eval``, ``net`` or ``policy`` the tree is
+searched by PUCT instead of UCB. At a node, every action legal in the iteration's
+determinization gets a logit the first time it is met there: the value, for the seat that
+chooses it, of the position it leads to, over ``prior_temperature`` (``eval``: the hand-made
+evaluation; ``net``: the value network on that seat's view), or the score of the policy head
+(``policy``: ``policy=default``, the shipped ``<game>_policy.npz``, or a path). The descent
+takes the action with the highest ``Q + c_puct P sqrt(N + 1) / (1 + n)``, ``P`` the softmax
+of the logits over the legal actions, an untried action valued as its node so far. The
+afterstates are the searcher's own determinization's, as everything IS-MCTS reads.
+``settle=0`` spends every decision's share of the turn even where a reused tree has already
+settled it.
 """
 
 from __future__ import annotations
