@@ -168,3 +168,18 @@ def test_shipped_policy_head_loads_fits_and_records_its_making() -> None:
     assert meta["kind"] == "policy"
     for key in ("seed", "command", "data", "training", "cost"):
         assert key in meta
+
+
+def test_a_node_made_where_another_world_had_ended_gets_the_seat_that_acts() -> None:
+    """A node first made where a determinization had ended the game records no seat (-1);
+    met again in a world where the game goes on, the seat acting there chooses (this crashed
+    the encoder with a negative seat in a 1 s arena run)."""
+    from sengoku.ai.mcts import Node
+
+    game = load_game("sashimono")
+    st = midgame(19, 30)
+    seat = st.current_player
+    agent = LearnedAgent(game, seed=2, prior="net")
+    root = Node(None, -1, 2)
+    agent.iterate(root, st.determinize(seat, random.Random(3)), seat)
+    assert root.player == seat and root.visits == 1

@@ -177,7 +177,11 @@ class LearnedAgent(ISMCTSAgent):
         c = self.c_puct
         while not state.is_terminal():
             legal = state.legal_actions()
-            player = node.player
+            player = state.current_player
+            if node.player != player:
+                # The node was made where another determinization had ended the game (no
+                # seat to act): the seat acting here is the one that chooses.
+                node.player = player
             logits = node.logits
             if logits is None:
                 logits = node.logits = {}
