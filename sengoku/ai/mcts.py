@@ -95,6 +95,7 @@ class Node:
         "seen_legal",
         "seen_found",
         "seen_untried",
+        "logits",
     )
 
     def __init__(self, action: Action | None, player: int, num_players: int) -> None:
@@ -112,6 +113,9 @@ class Node:
         self.seen_legal: list[Action] | None = None
         self.seen_found: list[Node | None] = []
         self.seen_untried: list[int] = []
+        # PUCT searches (``learned`` with priors): each action's prior logit, computed the
+        # first time the action is met here.
+        self.logits: dict[Action, float] | None = None
 
 
 def playout_values(
@@ -142,6 +146,7 @@ class MCTSAgent(Agent):
             raise SengokuError(f"agent {self.name!r}: reuse must be 0 or 1")
         #: The subtree kept for the next decision: (node, world at it, seat).
         self.kept: tuple[Node, State, int] | None = None
+        self.last_root: Node | None = None
         c = self.options["c"]
         if not isinstance(c, int | float) or c < 0:
             raise SengokuError(f"agent {self.name!r}: c must be a number >= 0, got {c!r}")
@@ -208,6 +213,8 @@ class MCTSAgent(Agent):
                 if clock.exhausted():
                     break
         best = self.best_child(root)
+        #: The searched root (its children's visits are a policy head's training target).
+        self.last_root = root
         self.last_stats = {
             "iterations": clock.count,
             "reused": reused,

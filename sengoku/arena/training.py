@@ -204,6 +204,9 @@ def train(
     data_in: list[str] | None = None,
     command: str | None = None,
     log: Any = None,
+    playouts: int = 0,
+    lr: float = 1e-4,
+    dropout: float = 0.5,
 ) -> dict[str, Any]:
     """The whole pipeline: self-play (or saved data), fit, write weights and their record."""
     from sengoku.arena.backends import LocalBackend, RayBackend
@@ -237,7 +240,17 @@ def train(
                 say(f"self-play: {done}/{total} games, {positions} positions")
 
         x, y, index, summary = generate(
-            game, games, agent, seed, options, runner, opening_plies, max_plies, every, progress
+            game,
+            games,
+            agent,
+            seed,
+            options,
+            runner,
+            opening_plies,
+            max_plies,
+            every,
+            progress,
+            playouts,
         )
         selfplay_seconds = summary["seconds"]
         parts.append((x, y, index + offset))
@@ -260,6 +273,8 @@ def train(
         epochs,
         seed,
         device,
+        lr=lr,
+        dropout=dropout,
         log=lambda h: say(f"epoch {h['epoch']}: train {h['train_mse']} val {h['val_mse']}"),
     )
     fit_seconds = time.perf_counter() - fit_start
@@ -295,21 +310,42 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ray-address", default=None)
     p.add_argument("--hidden", default="64,32", help="hidden layer sizes, comma-separated")
     p.add_argument("--epochs", type=int, default=20)
+    p.add_argument("--lr", type=float, default=1e-4, help="the MLP's learning rate")
+    p.add_argument("--dropout", type=float, default=0.5, help="the MLP's dropout")
     p.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N (training only)")
     p.add_argument("--opening-plies", type=int, default=4, help="random plies opening each game")
     p.add_argument("--max-plies", type=int, default=None, help="adjudicate longer games a draw")
     p.add_argument("--every", type=int, default=2, help="keep every N-th choice of a game")
+    p.add_argument(
+        "--playouts",
+        type=int,
+        default=0,
+        help="value targets: the mean of N playouts from the position (0: the game's result)",
+    )
     p.add_argument(
         "--data", action="append", default=[], help="also train on this saved data (.npz)"
     )
     p.add_argument("--save-data", default=None, help="write the self-play data here (.npz)")
     p.add_argument("--out", default=None, help="weights file (default: the shipped one)")
     p.add_argument("--tiny", action="store_true", help="the tiny configuration (tests)")
+    p.add_argument(
+        "--policy",
+        action="store_true",
+        help="train the policy head instead: --agent is a search whose root visits are the "
+        "targets (default out: sengoku/ai/weights/GAME_policy.npz)",
+    )
+    p.add_argument(
+        "--teacher",
+        default=None,
+        help="--policy: the search that labels the sampled decisions (default: --agent)",
+    )
 
 
 def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
     if args.tiny:
-        for key, value in TINY.items():
+        from sengoku.arena.training_policy import TINY_POLICY
+
+        for key, value in (TINY_POLICY if args.policy else TINY).items():
             setattr(args, key, value)
     hidden = [int(h) for h in str(args.hidden).split(",") if h.strip()]
     # The effective command (the tiny configuration spelt out), so that it reruns as is.
@@ -321,16 +357,53 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
         ("--backend", args.backend),
         ("--hidden", args.hidden),
         ("--epochs", args.epochs),
+        ("--lr", args.lr),
+        ("--dropout", args.dropout),
         ("--device", args.device),
         ("--opening-plies", args.opening_plies),
         ("--max-plies", args.max_plies),
         ("--every", args.every),
+        ("--playouts", args.playouts or None),
     ]
     words = ["sengoku", "train", game.name]
     words += [f"-o {k}={json.dumps(v)}" for k, v in sorted(options.items())]
     words += [f"{flag} {shlex.quote(str(value))}" for flag, value in flags if value is not None]
     words += [f"--data {shlex.quote(d)}" for d in args.data]
+    if args.policy:
+        words.append("--policy")
+        if args.teacher:
+            words.append(f"--teacher {shlex.quote(args.teacher)}")
     command = " ".join(words)
+    if args.policy:
+        from sengoku.arena.training_policy import train_policy
+
+        meta = train_policy(
+            game,
+            games=args.games,
+            agent=args.agent,
+            seed=args.seed,
+            options=options,
+            workers=args.workers,
+            hidden=hidden,
+            epochs=args.epochs,
+            device=args.device,
+            opening_plies=args.opening_plies,
+            max_plies=args.max_plies,
+            every=args.every,
+            out=args.out,
+            data_out=args.save_data,
+            data_in=args.data,
+            command=command,
+            log=lambda text: print(text, file=sys.stderr, flush=True),
+            teacher=args.teacher,
+        )
+        print(
+            json.dumps(
+                {k: meta[k] for k in ("game", "seed", "cost")}
+                | {"val_ce": meta["training"]["best_val_ce"]}
+            )
+        )
+        return 0
     meta = train(
         game,
         games=args.games,
@@ -351,6 +424,9 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
         data_in=args.data,
         command=command,
         log=lambda text: print(text, file=sys.stderr, flush=True),
+        playouts=args.playouts,
+        lr=args.lr,
+        dropout=args.dropout,
     )
     print(
         json.dumps(

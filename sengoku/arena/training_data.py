@@ -17,9 +17,11 @@ from typing import Any
 import numpy as np
 
 from sengoku.ai.learned.model import Inputs
+from sengoku.ai.mcts import playout_values
 from sengoku.arena.backends import Backend, LocalBackend
 from sengoku.arena.match import agent_seed, game_ref
-from sengoku.core.game import Game
+from sengoku.core.features import Features
+from sengoku.core.game import Game, State
 from sengoku.core.record import GameRecord
 
 
@@ -50,11 +52,30 @@ def tasks(
         }
 
 
+def playout_target(
+    state: State, seat: int, knowledge: Features, playouts: int, rng: random.Random
+) -> float:
+    """The value for ``seat`` that an IS-MCTS leaf estimates by playouts, measured with many:
+    the mean, over ``playouts`` fresh determinizations for the seat (its view only), of the
+    game's rollout policy played ``rollout_depth`` plies and then evaluated, in [-1, 1]."""
+    total = 0.0
+    for _ in range(playouts):
+        world = state.determinize(seat, rng)
+        total += playout_values(world, knowledge, rng, knowledge.rollout_depth)[seat]
+    return 2.0 * total / playouts - 1.0
+
+
 def examples(
-    result: dict[str, Any], inputs: Inputs, every: int, rng: random.Random
+    result: dict[str, Any],
+    inputs: Inputs,
+    every: int,
+    rng: random.Random,
+    playouts: int = 0,
 ) -> tuple[list[np.ndarray], list[float]]:
     """A played game's examples: every ``every``-th choice (a random phase), per mover, with
-    the game's return for the mover (an adjudicated game is a draw: 0)."""
+    the game's return for the mover (an adjudicated game is a draw: 0); with ``playouts``,
+    instead the mean playout value for the mover (:func:`playout_target`), a target of far
+    less noise than one game's result."""
     rec = GameRecord.from_json(result["record"])
     returns = [float(r) for r in result["outcome"]["returns"]]
     xs: list[np.ndarray] = []
@@ -72,7 +93,11 @@ def examples(
             continue
         seat = state.current_player
         xs.append(inputs.encode(state, seat))
-        ys.append(returns[seat])
+        ys.append(
+            playout_target(state, seat, inputs.knowledge, playouts, rng)
+            if playouts
+            else returns[seat]
+        )
     return xs, ys
 
 
@@ -87,6 +112,7 @@ def generate(
     max_plies: int | None = None,
     every: int = 2,
     progress: Any = None,
+    playouts: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
     """Play ``games`` self-play games; inputs ``x``, targets ``y``, each example's game
     index (to hold whole games out for validation) and a summary of what was played."""
@@ -104,7 +130,7 @@ def generate(
     for result in backend.run(
         tasks(game, games, agent, seed, options or {}, opening_plies, max_plies)
     ):
-        gx, gy = examples(result, inputs, every, rng)
+        gx, gy = examples(result, inputs, every, rng, playouts)
         xs.extend(gx)
         ys.extend(gy)
         index.extend([int(result["index"])] * len(gx))
@@ -125,6 +151,7 @@ def generate(
         "opening_plies": opening_plies,
         "max_plies": max_plies,
         "every": every,
+        "target": f"mean of {playouts} playouts" if playouts else "outcome",
         "positions": len(ys),
         "mean_plies": round(plies / max(games, 1), 1),
         "outcomes": outcomes,

@@ -4,6 +4,12 @@ arena's process pool, so they live there (:mod:`sengoku.arena.training_data`,
 :mod:`sengoku.arena.training`: ``sengoku train GAME``); playing needs numpy only.
 """
 
-from sengoku.ai.learned.model import Inputs, ValueNet, default_weights, load_net
+from sengoku.ai.learned.model import (
+    Inputs,
+    ValueNet,
+    default_policy,
+    default_weights,
+    load_net,
+)
 
-__all__ = ["Inputs", "ValueNet", "default_weights", "load_net"]
+__all__ = ["Inputs", "ValueNet", "default_policy", "default_weights", "load_net"]

@@ -30,6 +30,11 @@ def default_weights(game_name: str) -> Path:
     return WEIGHTS_DIR / f"{game_name}.npz"
 
 
+def default_policy(game_name: str) -> Path:
+    """The shipped policy head: scores of actions, by their afterstates' inputs."""
+    return WEIGHTS_DIR / f"{game_name}_policy.npz"
+
+
 class ValueNet:
     """A multilayer perceptron with a linear skip from its inputs to its output:
     ``tanh(mlp(x) + x . skip)``, ``mlp(x) = relu(... relu(x W0 + b0) ...) Wn + bn``."""
@@ -76,6 +81,12 @@ class ValueNet:
 
     def forward(self, x: np.ndarray) -> np.ndarray:
         """Values in [-1, 1] of a batch ``(n, inputs)`` (or one vector: a 0-d array)."""
+        values: np.ndarray = np.tanh(self.logits(x))
+        return values
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """The output before the tanh, ``mlp(x) + x . skip``: a policy network's score of
+        each row (an action's afterstate), a value network's value before squashing."""
         x = x.astype(np.float32, copy=False)
         h = x
         last = len(self.layers) - 1
@@ -86,8 +97,8 @@ class ValueNet:
         out = h[..., 0]
         if self.skip is not None:
             out = out + x @ self.skip
-        values: np.ndarray = np.tanh(out)
-        return values
+        result: np.ndarray = out
+        return result
 
 
 class Inputs:
