@@ -523,7 +523,10 @@ class ISMCTSAgent(MCTSAgent):
             candidates: list[Node] = found  # type: ignore[assignment]  # no None left
             for child in candidates:
                 child.available += 1
-            node = self.select_available(node, candidates)
+            # The seat choosing is this world's: a node first reached in a world where the
+            # game had ended holds no seat (-1, which would read the last seat's totals), and
+            # who acts next can depend on what the searcher cannot see.
+            node = self.select_available(node, candidates, state.current_player)
             state.apply(node.action)
             path.append(node)
         values = self.leaf_values(state)
@@ -532,12 +535,13 @@ class ISMCTSAgent(MCTSAgent):
             for s, v in enumerate(values):
                 n.totals[s] += v
 
-    def select_available(self, node: Node, candidates: list[Node]) -> Node:
+    def select_available(self, node: Node, candidates: list[Node], player: int) -> Node:
+        """UCB over the children available in this world, for ``player``, the seat to act."""
         c = float(self.options["c"])
         best = candidates[0]
         best_score = -float("inf")
         for child in candidates:
-            mean = child.totals[node.player] / child.visits
+            mean = child.totals[player] / child.visits
             score = mean + c * math.sqrt(math.log(max(child.available, 1)) / child.visits)
             if score > best_score:
                 best, best_score = child, score

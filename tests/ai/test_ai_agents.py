@@ -222,3 +222,37 @@ def test_expansion_pick_matches_a_real_shuffle() -> None:
             shuffled.shuffle(items)
             assert mcts._index_last_after_shuffle(fast, n) == items[-1]
             assert fast.getstate() == shuffled.getstate()
+
+
+def test_ismcts_chooses_for_the_seat_to_act_in_the_world_searched() -> None:
+    """A node first reached in a world where the game had ended records no seat (-1); in a
+    world where the game goes on, its children are chosen for the seat to act there. (It read
+    the last seat's totals: in a two-player game, the other seat's choice.)"""
+    from sengoku.ai.mcts import ISMCTSAgent, Node
+
+    state = ttt(4)  # seat 1 to act
+    agent = make_agent(TTT, "ismcts", seed=0, iterations=1)
+    assert isinstance(agent, ISMCTSAgent)
+    root = Node(None, 1, 2)
+    replies = state.legal_actions()
+    chosen = replies[0]
+    for action in replies:  # seat 1 surely plays ``chosen`` here
+        child = Node(action, 0, 2)
+        child.visits = child.available = 100
+        child.totals = [0.0, 100.0] if action == chosen else [100.0, 0.0]
+        root.children[action] = child
+    root.visits = 100 * len(replies)
+    node = root.children[chosen]
+    node.player = -1  # as if it had been met first where the game had ended
+    after = state.clone()
+    after.apply(chosen)
+    assert after.current_player == 0
+    best_for_seat_0 = after.legal_actions()[-1]
+    for action in after.legal_actions():
+        grandchild = Node(action, 1, 2)
+        grandchild.visits = grandchild.available = 10
+        grandchild.totals = [10.0, 0.0] if action == best_for_seat_0 else [0.0, 10.0]
+        node.children[action] = grandchild
+    node.visits = 10 * len(node.children)
+    agent.iterate(root, state.clone(), 1)
+    assert node.children[best_for_seat_0].visits == 11
