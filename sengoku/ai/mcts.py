@@ -118,6 +118,15 @@ class Node:
         self.logits: dict[Action, float] | None = None
 
 
+def backpropagate(path: list[Node], values: list[float]) -> None:
+    """Count an iteration's leaf ``values`` (one per seat) in every node of its ``path``."""
+    for node in path:
+        node.visits += 1
+        totals = node.totals
+        for s, v in enumerate(values):
+            totals[s] += v
+
+
 def playout_values(
     state: State, knowledge: Features, rng: random.Random, depth: int | None
 ) -> list[float]:
@@ -343,11 +352,7 @@ class MCTSAgent(Agent):
             node = self.select(node, list(node.children.values()), node.visits)
             state.apply(node.action)
             path.append(node)
-        values = self.leaf_values(state)
-        for n in path:
-            n.visits += 1
-            for s, v in enumerate(values):
-                n.totals[s] += v
+        backpropagate(path, self.leaf_values(state))
 
 
 def after_action(state: State, seat: int, action: Action) -> State | None:
@@ -529,11 +534,7 @@ class ISMCTSAgent(MCTSAgent):
             node = self.select_available(node, candidates, state.current_player)
             state.apply(node.action)
             path.append(node)
-        values = self.leaf_values(state)
-        for n in path:
-            n.visits += 1
-            for s, v in enumerate(values):
-                n.totals[s] += v
+        backpropagate(path, self.leaf_values(state))
 
     def select_available(self, node: Node, candidates: list[Node], player: int) -> Node:
         """UCB over the children available in this world, for ``player``, the seat to act."""

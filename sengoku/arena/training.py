@@ -9,9 +9,7 @@ trains on a GPU (self-play stays on the CPU workers).
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import platform
 import shlex
 import sys
 import time
@@ -20,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from sengoku.ai.learned.model import ValueNet, default_weights
+from sengoku.ai.learned.model import ValueNet, default_weights, made_record
 from sengoku.core.game import Game, SengokuError
 
 #: The tiny configuration (tests, smoke runs): a few games of cheap play, a few epochs.
@@ -278,23 +276,18 @@ def train(
         log=lambda h: say(f"epoch {h['epoch']}: train {h['train_mse']} val {h['val_mse']}"),
     )
     fit_seconds = time.perf_counter() - fit_start
-    meta = {
-        "game": game.name,
-        "game_version": game.version,
-        "inputs": net.inputs,
-        "made": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "command": command,
-        "seed": seed,
-        "data": data_records,
-        "training": report,
-        "cost": {
-            "selfplay_seconds": round(selfplay_seconds, 1),
-            "fit_seconds": round(fit_seconds, 1),
-            "total_seconds": round(time.perf_counter() - started, 1),
-            "machine": f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}",
-            "workers": workers,
-        },
-    }
+    meta = made_record(
+        game,
+        net,
+        command=command,
+        seed=seed,
+        data=data_records,
+        training=report,
+        selfplay_seconds=selfplay_seconds,
+        fit_seconds=fit_seconds,
+        started=started,
+        workers=workers,
+    )
     target = Path(out) if out is not None else default_weights(game.name)
     net.save(target, meta)
     say(f"wrote {target} and {target.with_suffix('.json')}")

@@ -21,9 +21,7 @@ is kept. The result is saved as a :class:`ValueNet` whose ``logits`` are the sco
 
 from __future__ import annotations
 
-import datetime
 import json
-import platform
 import random
 import time
 from collections.abc import Iterator
@@ -33,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from sengoku.ai.learned.model import Inputs, ValueNet, default_policy
+from sengoku.ai.learned.model import Inputs, ValueNet, default_policy, made_record
 from sengoku.arena.match import agent_seed, game_from_ref, game_ref
 from sengoku.core.game import Game, SengokuError
 
@@ -489,24 +487,19 @@ def train_policy(
         log=lambda h: say(f"epoch {h['epoch']}: train {h['train_ce']} val {h['val_ce']}"),
     )
     fit_seconds = time.perf_counter() - fit_start
-    meta = {
-        "game": game.name,
-        "game_version": game.version,
-        "kind": "policy",
-        "inputs": net.inputs,
-        "made": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "command": command,
-        "seed": seed,
-        "data": records,
-        "training": report,
-        "cost": {
-            "selfplay_seconds": round(selfplay_seconds, 1),
-            "fit_seconds": round(fit_seconds, 1),
-            "total_seconds": round(time.perf_counter() - started, 1),
-            "machine": f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}",
-            "workers": workers,
-        },
-    }
+    meta = made_record(
+        game,
+        net,
+        command=command,
+        seed=seed,
+        data=records,
+        training=report,
+        selfplay_seconds=selfplay_seconds,
+        fit_seconds=fit_seconds,
+        started=started,
+        workers=workers,
+        kind="policy",
+    )
     target = Path(out) if out is not None else default_policy(game.name)
     net.save(target, meta)
     say(f"wrote {target} and {target.with_suffix('.json')}")

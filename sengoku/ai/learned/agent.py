@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from sengoku.ai.learned.model import Inputs, ValueNet, default_policy, default_weights, load_net
-from sengoku.ai.mcts import ISMCTSAgent, Node, playout_values
+from sengoku.ai.mcts import ISMCTSAgent, Node, backpropagate, playout_values
 from sengoku.core.game import Action, Game, SengokuError, State
 
 #: Where the prior of an action comes from (option ``prior``).
@@ -217,8 +217,4 @@ class LearnedAgent(ISMCTSAgent):
                 break
             node = best_child
             path.append(node)
-        values = self.leaf_values(state)
-        for n in path:
-            n.visits += 1
-            for s, v in enumerate(values):
-                n.totals[s] += v
+        backpropagate(path, self.leaf_values(state))

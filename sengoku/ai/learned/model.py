@@ -13,7 +13,10 @@ how they were made (data, seed, command, cost). The shipped ones are in ``sengok
 
 from __future__ import annotations
 
+import datetime
 import json
+import platform
+import time
 from pathlib import Path
 from typing import Any
 
@@ -143,3 +146,41 @@ def load_net(path: str | Path) -> ValueNet:
     if key not in _NETS:
         _NETS[key] = ValueNet.load(key)
     return _NETS[key]
+
+
+def made_record(
+    game: Game,
+    net: ValueNet,
+    *,
+    command: str | None,
+    seed: int,
+    data: list[dict[str, Any]],
+    training: dict[str, Any],
+    selfplay_seconds: float,
+    fit_seconds: float,
+    started: float,
+    workers: int,
+    kind: str | None = None,
+) -> dict[str, Any]:
+    """The JSON record saved beside a network: what game and inputs it is for, when, by what
+    command and seed, from what data, how the fit went and what it cost (``started``: the
+    ``time.perf_counter()`` of the start)."""
+    head: dict[str, Any] = {"game": game.name, "game_version": game.version}
+    if kind is not None:
+        head["kind"] = kind
+    return head | {
+        "inputs": net.inputs,
+        "made": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "command": command,
+        "seed": seed,
+        "data": data,
+        "training": training,
+        "cost": {
+            "selfplay_seconds": round(selfplay_seconds, 1),
+            "fit_seconds": round(fit_seconds, 1),
+            "total_seconds": round(time.perf_counter() - started, 1),
+            "machine": f"{platform.machine()}, {platform.python_implementation()} "
+            f"{platform.python_version()}",
+            "workers": workers,
+        },
+    }
