@@ -183,3 +183,46 @@ def test_a_node_made_where_another_world_had_ended_gets_the_seat_that_acts() -> 
     root = Node(None, -1, 2)
     agent.iterate(root, st.determinize(seat, random.Random(3)), seat)
     assert root.player == seat and root.visits == 1
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_worlds_that_share_a_view_get_the_same_moves_as_play_goes_on(seat: int) -> None:
+    """Two worlds built by hand that ``seat`` cannot tell apart (one of the other seat's
+    hidden Kumi swapped with a deck card of another type) are played on together: every
+    decision of ``seat``, mid-turn ones included, gets the same move in both, for each prior;
+    the other seat plays the same action in both (one legal in both), until what ``seat``
+    sees differs (the swapped card shown) or the game ends."""
+    game = load_game("sashimono")
+    st = midgame(13 + seat, 20)
+    while st.current_player != seat:
+        st.apply(st.legal_actions()[0])
+    for prior in ("none", "eval", "net"):
+        worlds = [st.clone(), swap_hidden_kumi(st, seat)]
+        assert worlds[0].view(seat) == worlds[1].view(seat)
+        decisions = 0
+        for ply in range(40):
+            if worlds[0].is_terminal() or worlds[0].view(seat) != worlds[1].view(seat):
+                break
+            if worlds[0].current_player == seat:
+                chosen = {
+                    str(
+                        make_agent(game, f"learned:prior={prior}", seed=ply, iterations=12).choose(
+                            world, seat
+                        )
+                    )
+                    for world in worlds
+                }
+                assert len(chosen) == 1, (prior, ply)
+                decisions += 1
+                text = chosen.pop()
+            else:
+                in_both = sorted(
+                    {str(a) for a in worlds[0].legal_actions()}
+                    & {str(a) for a in worlds[1].legal_actions()}
+                )
+                if not in_both:
+                    break
+                text = in_both[0]
+            for world in worlds:
+                world.apply(next(a for a in world.legal_actions() if str(a) == text))
+        assert decisions >= 3, prior
