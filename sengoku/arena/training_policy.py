@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from sengoku.ai.learned.model import Inputs, ValueNet, default_policy, made_record
+from sengoku.arena.fitting import held_out, standardisation, torch_on, zero_mlp
 from sengoku.arena.match import agent_seed, game_from_ref, game_ref
 from sengoku.core.game import Game, SengokuError
 
@@ -234,19 +235,13 @@ def fit_policy(
     """Fit the scores to the visit shares (cross-entropy of the softmax over each decision's
     actions); whole games held out; the best held-out epoch (0: the evaluation's softmax at
     :data:`START_TEMPERATURE`) is kept."""
-    try:
-        import torch
-    except ImportError:
-        raise SengokuError("training needs PyTorch: pip install 'sengoku[train]'") from None
     x = data["x"].astype(np.float32)
     share = data["share"].astype(np.float32)
     sizes = data["sizes"].astype(np.int64)
     index = data["index"]
     if len(sizes) == 0:
         raise SengokuError("no training decisions: play more games")
-    if device.startswith("cuda") and not torch.cuda.is_available():
-        raise SengokuError("--device cuda: no CUDA device is available")
-    torch.manual_seed(seed)
+    torch, dev = torch_on(device, seed)
     rng = np.random.default_rng(seed)
     # Each decision's rows, padded to the widest decision (-1: no action there).
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
@@ -254,17 +249,9 @@ def fit_policy(
     rows = np.full((len(sizes), width), -1, np.int64)
     for d, (s, n) in enumerate(zip(starts, sizes, strict=True)):
         rows[d, :n] = np.arange(s, s + n)
-    games = np.unique(index)
-    held = set(rng.choice(games, size=max(1, int(len(games) * holdout)), replace=False).tolist())
-    if len(games) < 2:
-        held = set()
-    val = np.isin(index, list(held))
+    val = held_out(index, holdout, rng)
     train_rows = rows[~val]
-    flat_train = train_rows[train_rows >= 0]
-    mu = x[flat_train].mean(axis=0)
-    sd = x[flat_train].std(axis=0)
-    sd = np.where(sd < 1e-3, 1.0, sd).astype(np.float32)
-    dev = torch.device(device)
+    mu, sd = standardisation(x[train_rows[train_rows >= 0]])
     xs = torch.from_numpy(((x - mu) / sd).astype(np.float32)).to(dev)
     # One zero row at the end stands for the padding.
     xs = torch.cat([xs, torch.zeros(1, xs.shape[1], device=dev)])
@@ -278,17 +265,7 @@ def fit_policy(
         rt = torch.from_numpy(r).to(dev)
         return xs[rt], target_all[rt], mask
 
-    sizes_list = [x.shape[1], *hidden, 1]
-    layers: list[Any] = []
-    for i in range(len(sizes_list) - 1):
-        layers.append(torch.nn.Linear(sizes_list[i], sizes_list[i + 1]))
-        if i < len(sizes_list) - 2:
-            layers += [torch.nn.ReLU(), torch.nn.Dropout(dropout)]
-    mlp = torch.nn.Sequential(*layers).to(dev)
-    with torch.no_grad():
-        last: Any = mlp[-1]
-        last.weight.zero_()
-        last.bias.zero_()
+    mlp = zero_mlp(torch, [x.shape[1], *hidden, 1], dropout, dev)
     # The evaluation's weight on standardised inputs: softmax(h / START_TEMPERATURE) at first.
     scale = torch.nn.Parameter(torch.tensor([float(sd[-1]) / START_TEMPERATURE], device=dev))
 
@@ -381,7 +358,7 @@ def fit_policy(
         "start_temperature": START_TEMPERATURE,
         "train_decisions": int(len(train_ids)),
         "val_decisions": int(len(val_ids)),
-        "val_games": len(held),
+        "val_games": len(np.unique(index[val])),
         "val_target_entropy": round(entropy, 4),
         "best_val_ce": round(best[0], 4),
         "best_epoch": min(history, key=lambda h: h["val_ce"])["epoch"],

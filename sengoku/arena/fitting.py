@@ -1,0 +1,57 @@
+"""What the value fit (:mod:`sengoku.arena.training`) and the policy fit
+(:mod:`sengoku.arena.training_policy`) share: PyTorch on a device, whole games held out,
+inputs standardised on the training games, and an MLP that starts at zero (so epoch 0 is the
+hand-made evaluation the fit corrects)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sengoku.core.game import SengokuError
+
+
+def torch_on(device: str, seed: int) -> tuple[Any, Any]:
+    """PyTorch (the optional ``train`` extra), seeded, and the device ``device``."""
+    try:
+        import torch
+    except ImportError:
+        raise SengokuError("training needs PyTorch: pip install 'sengoku[train]'") from None
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise SengokuError("--device cuda: no CUDA device is available")
+    torch.manual_seed(seed)
+    return torch, torch.device(device)
+
+
+def held_out(index: np.ndarray, holdout: float, rng: np.random.Generator) -> np.ndarray:
+    """Which rows belong to the held-out games (a share ``holdout`` of the games in ``index``,
+    at least one; none when there is a single game)."""
+    games = np.unique(index)
+    held = set(rng.choice(games, size=max(1, int(len(games) * holdout)), replace=False).tolist())
+    if len(games) < 2:
+        held = set()
+    mask: np.ndarray = np.isin(index, list(held))
+    return mask
+
+
+def standardisation(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The mean and spread of each input over ``rows`` (a spread under 0.001 counts as 1)."""
+    mu = rows.mean(axis=0)
+    sd = rows.std(axis=0)
+    return mu, np.where(sd < 1e-3, 1.0, sd).astype(np.float32)
+
+
+def zero_mlp(torch: Any, sizes: list[int], dropout: float, dev: Any) -> Any:
+    """ReLU layers with dropout, ``sizes`` wide, whose output layer starts at zero."""
+    layers: list[Any] = []
+    for i in range(len(sizes) - 1):
+        layers.append(torch.nn.Linear(sizes[i], sizes[i + 1]))
+        if i < len(sizes) - 2:
+            layers += [torch.nn.ReLU(), torch.nn.Dropout(dropout)]
+    mlp = torch.nn.Sequential(*layers).to(dev)
+    with torch.no_grad():
+        last: Any = mlp[-1]
+        last.weight.zero_()
+        last.bias.zero_()
+    return mlp
