@@ -13,7 +13,12 @@ every state message carries the legal actions' short forms). Every ``--interval`
 (random phase) the seat to act does what the browser does on a click: ``POST .../actions``
 ``{"action", "ply"}`` with its token (``--short-share`` of the actions in their short form,
 as typed into the notation box), then ``GET .../events?after=N`` for its private events. A
-finished game is replaced by a new one. Measured:
+finished game is replaced by a new one. Between two actions a game waits ``--interval``
+seconds on average: by default a time drawn evenly from half to one and a half times it, as
+players' thinking varies (``--think varied``); ``--think fixed`` waits exactly
+``--interval``, which makes the games that one stall delayed together click together from
+then on, so the requests arrive in bursts (the report's ``arrivals`` line shows how bursty:
+the requests sent in each 50 ms, against Poisson arrivals' spread). Measured:
 
 * ``action``: the POST's round trip (checked, committed to the database, broadcast, answered);
 * ``seen``: from sending the POST to the opponent's WebSocket receiving the new state;
@@ -385,6 +390,33 @@ def pct(values: list[float], p: float) -> float | None:
     return round(v[min(len(v) - 1, int(p / 100 * len(v)))] * 1000, 2)
 
 
+def think_time(interval: float, think: str, rng: random.Random) -> float:
+    """Seconds a game waits before its next action: ``interval`` (``fixed``), or drawn evenly
+    from half to one and a half times it (``varied``: the same mean)."""
+    if think == "fixed":
+        return interval
+    return interval * rng.uniform(0.5, 1.5)
+
+
+def arrivals(sent: list[float], width: float = 0.05) -> dict[str, float]:
+    """How bursty the actions' sending times were: the mean, spread and most of the requests
+    sent in each ``width`` seconds over the measured span, and the spread Poisson arrivals at
+    that mean would have (its square root)."""
+    if not sent:
+        return {"mean": 0.0, "sd": 0.0, "max": 0.0, "poisson_sd": 0.0}
+    first = min(sent)
+    counts = [0] * (int((max(sent) - first) / width) + 1)
+    for t in sent:
+        counts[int((t - first) / width)] += 1
+    mean = statistics.fmean(counts)
+    return {
+        "mean": round(mean, 2),
+        "sd": round(statistics.pstdev(counts), 2),
+        "max": float(max(counts)),
+        "poisson_sd": round(mean**0.5, 2),
+    }
+
+
 class Load:
     def __init__(self, bases: list[str], args: argparse.Namespace, pids: Any) -> None:
         #: Every server process; a game's parts are spread over them (``where``).
@@ -395,6 +427,8 @@ class Load:
         self.action_rtt: list[float] = []
         self.seen_rtt: list[float] = []
         self.events_rtt: list[float] = []
+        #: When each measured action's POST was sent (``arrivals``).
+        self.sent_at: list[float] = []
         self.by_game: dict[str, list[float]] = {g: [] for g in GAMES}
         self.errors: dict[str, int] = {}
         self.finished = 0
@@ -514,6 +548,8 @@ class Load:
             ply = mine["ply"]
             fast = self.fasts[self.where(slot, seat)]  # the process of the seat's connection
             sent = time.perf_counter()
+            if self.measuring:
+                self.sent_at.append(sent)
             status, body = await fast.request(
                 "POST",
                 actions_path,
@@ -524,7 +560,7 @@ class Load:
             if status != 200:
                 code = json.loads(body or b"{}").get("error", {}).get("code")
                 self.error(f"action:{status}:{code}")
-                await asyncio.sleep(self.args.interval)
+                await asyncio.sleep(think_time(self.args.interval, self.args.think, rng))
                 continue
             other = seats[(seat + 1) % len(seats)]
             seen_ok = await other.wait_ply(ply + 1, 10)
@@ -546,7 +582,7 @@ class Load:
                     self.seen_rtt.append(seen)
                 else:
                     self.error("not_seen")
-            await asyncio.sleep(self.args.interval)
+            await asyncio.sleep(think_time(self.args.interval, self.args.think, rng))
 
     async def run(self) -> dict[str, Any]:
         args = self.args
@@ -594,6 +630,8 @@ class Load:
             "mix": ",".join(args.mix),
             "spectators_per_game": args.spectators,
             "interval_s": args.interval,
+            "think": args.think,
+            "arrivals_per_50ms": arrivals(self.sent_at),
             "seconds": round(elapsed, 1),
             "actions": n,
             "actions_per_s": round(n / elapsed, 1) if elapsed else 0.0,
@@ -627,6 +665,12 @@ def main() -> int:
     p.add_argument("--pg-fsync", choices=["on", "off"], default="on")
     p.add_argument("--games", type=int, default=500)
     p.add_argument("--interval", type=float, default=2.0, help="seconds between a game's actions")
+    p.add_argument(
+        "--think",
+        choices=["varied", "fixed"],
+        default="varied",
+        help="a game's wait between actions: varied (0.5-1.5x --interval) or fixed",
+    )
     p.add_argument("--seconds", type=float, default=60.0, help="measured time")
     p.add_argument("--ramp", type=float, default=20.0, help="seconds to open every game")
     p.add_argument("--warmup", type=float, default=5.0)
@@ -712,8 +756,13 @@ def main() -> int:
             f"{result['date']}, {result['db']}, {result['processes']} process(es) "
             f"(pub/sub {result['pubsub']}): {result['games']} games ({result['mix']}), "
             f"{result['spectators_per_game']} spectator(s) each, one action every "
-            f"{result['interval_s']} s each: {result['actions']} actions in "
-            f"{result['seconds']} s ({result['actions_per_s']}/s)"
+            f"{result['interval_s']} s each ({result['think']}): {result['actions']} actions "
+            f"in {result['seconds']} s ({result['actions_per_s']}/s)"
+        )
+        burst = result["arrivals_per_50ms"]
+        print(
+            f"arrivals per 50 ms: mean {burst['mean']}  spread {burst['sd']}  most "
+            f"{burst['max']:.0f}  (Poisson arrivals' spread {burst['poisson_sd']})"
         )
         print(
             f"action round trip ms: p50 {result['action_p50_ms']}  p90 {result['action_p90_ms']}"

@@ -130,3 +130,25 @@ def test_the_started_server_exempts_the_generator_from_rate_limits(
     assert server_load.server_env()["SENGOKU_LIMIT_EXEMPT"] == "127.0.0.1"
     monkeypatch.setenv("SENGOKU_LIMIT_EXEMPT", "10.0.0.9")
     assert server_load.server_env()["SENGOKU_LIMIT_EXEMPT"] == "10.0.0.9"
+
+
+def test_varied_thinking_keeps_the_interval_as_its_mean_and_fixed_is_exact() -> None:
+    import random
+
+    rng = random.Random(3)
+    waits = [server_load.think_time(2.0, "varied", rng) for _ in range(4000)]
+    assert min(waits) >= 1.0 and max(waits) <= 3.0
+    assert abs(sum(waits) / len(waits) - 2.0) < 0.03
+    assert len({round(w, 6) for w in waits}) > 3900  # not one wait for every game
+    assert server_load.think_time(2.0, "fixed", rng) == 2.0
+
+
+def test_arrivals_tell_bursts_from_an_even_stream() -> None:
+    even = [i * 0.01 for i in range(1000)]  # 5 a 50 ms, every 50 ms
+    burst = [t for k in range(10) for t in [k * 1.0 + 0.001 * i for i in range(100)]]
+    steady = server_load.arrivals(even)
+    bursty = server_load.arrivals(burst)
+    # (a time on a bin's edge may fall either side of it)
+    assert steady["sd"] < 1.0 and steady["max"] <= 6.0 and steady["sd"] < steady["poisson_sd"]
+    assert bursty["max"] >= 50.0 and bursty["sd"] > 3 * bursty["poisson_sd"]
+    assert server_load.arrivals([])["max"] == 0.0
