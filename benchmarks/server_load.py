@@ -9,8 +9,8 @@ runs as root, fsync on unless ``--pg-fsync off``, removed at the end), or uses `
 
 Each game (the four games in turn, ``--mix``) holds one WebSocket per seat and
 ``--spectators`` more, all saying ``hello`` with ``short: true`` (as the browser does, so
-every state message carries the legal actions' short forms). Every ``--interval`` seconds
-(random phase) the seat to act does what the browser does on a click: ``POST .../actions``
+every state message carries the legal actions' short forms). About every ``--interval``
+seconds (random phase) the seat to act does what the browser does on a click: ``POST .../actions``
 ``{"action", "ply"}`` with its token (``--short-share`` of the actions in their short form,
 as typed into the notation box), then ``GET .../events?after=N`` for its private events. A
 finished game is replaced by a new one. Between two actions a game waits ``--interval``
