@@ -207,19 +207,39 @@ def _concat(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {k: np.concatenate(v) for k, v in out.items()}
 
 
+def _split(games: np.ndarray, of: np.ndarray, share: float, seed: int) -> np.ndarray:
+    """A mask of the positions of ``share`` of the games (at least one), drawn by ``seed``."""
+    rng = np.random.default_rng(seed)
+    held = rng.choice(games, size=max(1, round(share * len(games))), replace=False)
+    return np.isin(of, held)
+
+
 def tune(
-    data: dict[str, np.ndarray], l2: float, held_out: float, seed: int, steps: int
+    data: dict[str, np.ndarray], l2s: list[float], held_out: float, seed: int, steps: int
 ) -> tuple[np.ndarray, dict[str, Any]]:
-    """The tuned parameters and the record of the fit (losses on train and held-out games)."""
+    """The tuned parameters and the record of the fit (losses on train and held-out games).
+
+    Whole games are held out (``held_out`` of them) and never fitted; with several ridge
+    weights ``l2s`` the one with the lowest loss on a validation tenth of the training games
+    is chosen, then refitted on all the training games."""
     lin, counts = features(data["towers"].astype(np.int64), data["hands"].astype(np.float64))
     y = data["result"].astype(np.float64)
-    games = np.unique(data["game"])
-    rng = np.random.default_rng(seed)
-    held = set(rng.choice(games, size=max(1, round(held_out * len(games))), replace=False))
-    test = np.array([g in held for g in data["game"]])
+    of = data["game"]
+    games = np.unique(of)
+    test = _split(games, of, held_out, seed)
     train = ~test
     prior = hand_made()
     k = fit_k(balance(prior, lin[train], counts[train]), y[train])
+    validation: dict[str, float] = {}
+    l2 = l2s[0]
+    if len(l2s) > 1:
+        inner = train & _split(np.unique(of[train]), of, 0.1, seed + 1)
+        fitted = train & ~inner
+        for candidate in l2s:
+            t = fit(lin[fitted], counts[fitted], y[fitted], prior, k, candidate, steps=steps)
+            loss = log_loss(_sigmoid(k * balance(t, lin[inner], counts[inner])), y[inner])
+            validation[str(candidate)] = round(loss, 6)
+        l2 = min(l2s, key=lambda c: validation[str(c)])
     theta = fit(lin[train], counts[train], y[train], prior, k, l2, steps=steps)
 
     def losses(t: np.ndarray) -> dict[str, float]:
@@ -235,10 +255,11 @@ def tune(
     record = {
         "positions": int(len(y)),
         "games": int(len(games)),
-        "held_out_games": len(held),
+        "held_out_games": int(len(np.unique(of[test]))),
         "held_out_positions": int(test.sum()),
         "k": round(k, 6),
         "l2": l2,
+        "l2_validation_loss": validation,
         "steps": steps,
         "log_loss": {"constant": constant, "hand_made": losses(prior), "tuned": losses(theta)},
     }
@@ -247,7 +268,12 @@ def tune(
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--nodes", default="500,2000,8000", help="node budgets a side may draw")
-    p.add_argument("--l2", type=float, default=20.0, help="ridge towards the hand-made values")
+    p.add_argument(
+        "--l2",
+        default="20",
+        help="ridge weight(s) towards the hand-made values; several (comma-separated): the "
+        "best on a validation tenth of the training games",
+    )
     p.add_argument("--steps", type=int, default=3000, help="Adam steps of the fit")
 
 
@@ -316,7 +342,8 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
     if not chunks or sum(len(c["result"]) for c in chunks) < 2:
         raise SengokuError("no positions to fit (--games 0 and no --data)")
     t0 = time.time()
-    theta, fitted = tune(_concat(chunks), args.l2, 0.1, args.seed, args.steps)
+    l2s = [float(x) for x in str(args.l2).split(",") if x.strip()]
+    theta, fitted = tune(_concat(chunks), l2s, 0.1, args.seed, args.steps)
     fitted["seconds"] = round(time.time() - t0, 1)
     print(f"fit: {json.dumps(fitted)}", file=sys.stderr)
     from sengoku.games.gungi.features import LEARNED_PATH
