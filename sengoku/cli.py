@@ -208,9 +208,13 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    game = load_game(args.game)
+    if args.texel:
+        from sengoku.arena.texel import run as run_texel
+
+        return run_texel(args, game_options(game, args), game)
     from sengoku.arena.training import run as run_train
 
-    game = load_game(args.game)
     return run_train(args, game_options(game, args), game)
 
 
@@ -299,9 +303,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("train", help="train a game's value network by self-play (needs torch)")
     p.add_argument("game", choices=list_games())
+    from sengoku.arena.texel import add_arguments as _texel_arguments
     from sengoku.arena.training import add_arguments as _train_arguments
 
     _train_arguments(p)
+    p.add_argument(
+        "--texel",
+        action="store_true",
+        help="Gungi: tune the native alpha-beta's evaluation tables on self-play results "
+        "(numpy only; default out: sengoku/ai/weights/gungi_eval.json)",
+    )
+    _texel_arguments(p)
     _add_option_flags(p)
     p.set_defaults(func=cmd_train)
     return parser

@@ -28,12 +28,16 @@ class _Stop(Exception):
 class AlphaBetaAgent(Agent):
     name = "alphabeta"
     #: ``native``: 1 lets a game with a compiled core (Gungi) run this same search natively.
+    #: ``eval``: the evaluation, for a game whose features offer others (``with_evaluation``:
+    #: Gungi's ``learned``, tuned by ``sengoku train gungi --texel``); ``default`` is the
+    #: game's own.
     defaults: dict[str, Any] = {
         "max_depth": 64,
         "quiescence": 4,
         "table_size": 200_000,
         "native": 0,
         "reuse": 0,
+        "eval": "default",
     }
     default_budget = Budget(iterations=20_000)
 
@@ -46,6 +50,14 @@ class AlphaBetaAgent(Agent):
         if self.options["max_depth"] < 1:
             raise SengokuError("agent 'alphabeta': max_depth must be at least 1")
         self.knowledge = knowledge_for(game)
+        evaluation = self.options["eval"]
+        if not isinstance(evaluation, str) or not evaluation:
+            raise SengokuError("agent 'alphabeta': eval must be a name")
+        if evaluation != "default":
+            other = getattr(self.knowledge, "with_evaluation", None)
+            if other is None:
+                raise SengokuError(f"agent 'alphabeta': {game.name} has no evaluation but its own")
+            self.knowledge = other(evaluation)
         self.table: dict[Hashable, tuple[int, float, int, Action | None]] = {}
         self.killers: dict[int, list[Action]] = {}
 

@@ -402,7 +402,9 @@ def test_threads_do_not_share_a_scratch_position(gungi: Gungi) -> None:
 # ---------------------------------------------------------------------- search
 
 
-def test_alphabeta_native_matches_python(gungi: Gungi) -> None:
+@pytest.mark.parametrize("evaluation", ["default", "learned"])
+def test_alphabeta_native_matches_python(gungi: Gungi, evaluation: str) -> None:
+    # ``learned``: the tuned tables (sengoku/ai/weights/gungi_eval.json) in both searches.
     checked = 0
     for seed in range(8):
         mode = ("intro", "beginner", "advanced", "intermediate")[seed % 4]
@@ -410,9 +412,9 @@ def test_alphabeta_native_matches_python(gungi: Gungi) -> None:
         if state.is_terminal() or len(state.legal_actions()) < 2:
             continue
         with pure_python():
-            python = AlphaBetaAgent(gungi, seed=seed, max_depth=2)
+            python = AlphaBetaAgent(gungi, seed=seed, max_depth=2, eval=evaluation)
             expected = python.choose(state.clone(), state.current_player, Budget(iterations=2500))
-        native = AlphaBetaAgent(gungi, seed=seed, max_depth=2, native=1)
+        native = AlphaBetaAgent(gungi, seed=seed, max_depth=2, native=1, eval=evaluation)
         got = native.choose(state.clone(), state.current_player, Budget(iterations=2500))
         assert got in state.legal_actions()
         assert got == expected, state.fen()
@@ -423,11 +425,12 @@ def test_alphabeta_native_matches_python(gungi: Gungi) -> None:
     assert checked >= 5
 
 
+@pytest.mark.parametrize("evaluation", ["default", "learned"])
 @pytest.mark.parametrize(
     "budget", [3000, pytest.param(30_000, marks=pytest.mark.slow)], ids=["3k", "30k"]
 )
 def test_alphabeta_native_matches_python_when_the_budget_ends_mid_depth(
-    gungi: Gungi, budget: int
+    gungi: Gungi, budget: int, evaluation: str
 ) -> None:
     # Deeper: the table, killers and the best move of an unfinished depth all take part.
     for seed in range(3):
@@ -435,9 +438,9 @@ def test_alphabeta_native_matches_python_when_the_budget_ends_mid_depth(
         if state.is_terminal():
             continue
         with pure_python():
-            python = AlphaBetaAgent(gungi, seed=seed)
+            python = AlphaBetaAgent(gungi, seed=seed, eval=evaluation)
             expected = python.choose(state.clone(), state.current_player, Budget(iterations=budget))
-        native = AlphaBetaAgent(gungi, seed=seed, native=1)
+        native = AlphaBetaAgent(gungi, seed=seed, native=1, eval=evaluation)
         got = native.choose(state.clone(), state.current_player, Budget(iterations=budget))
         assert got == expected, state.fen()
         assert native.last_stats["value"] == python.last_stats["value"]

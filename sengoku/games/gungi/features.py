@@ -8,13 +8,16 @@ since taking it ends the game.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sengoku.core.features import Features, Level
-from sengoku.core.game import Action, Game, State
+from sengoku.core.game import Action, Game, SengokuError, State
 from sengoku.games.gungi.move import _INTERNED, DONE_INT, MOVE_SPACE, Move
 from sengoku.games.gungi.pieces import KIND_BY_NAME, MARSHAL, NUM_KINDS
 
@@ -48,6 +51,8 @@ ADVANCE = 0.05
 MARSHAL_ADVANCE = -0.15
 #: Material points per unit of the heuristic (evaluate squashes with tanh).
 SCALE = 12.0
+#: The tuned evaluation (``alphabeta:...:eval=learned``; ``sengoku train gungi --texel``).
+LEARNED_PATH = Path(__file__).resolve().parents[2] / "ai" / "weights" / "gungi_eval.json"
 
 
 def _top_table() -> list[list[list[float]]]:
@@ -73,12 +78,77 @@ TOP = _top_table()
 _CACHE_LIMIT = 200_000
 
 
+@dataclass(frozen=True)
+class Evaluation:
+    """The evaluation's tables, as the Python search and the native core both take them:
+    ``top[piece][height][sq]`` (a top piece's worth), ``value[kind]`` (a buried piece under
+    its own colour; order keys), ``buried`` (the factor under an enemy top), ``hand_factor``
+    and ``scale``. ``name`` keys the native tables built for it."""
+
+    name: str
+    top: list[list[list[float]]]
+    value: list[float]
+    hand_factor: float
+    buried: float
+    scale: float
+
+
+#: The hand-made evaluation (every level plays it).
+HAND_MADE = Evaluation("default", TOP, VALUE, HAND_FACTOR, BURIED_BY_ENEMY, SCALE)
+_EVALUATIONS: dict[str, Evaluation] = {"default": HAND_MADE}
+
+
+def evaluation_named(name: str) -> Evaluation:
+    """``default`` (hand-made), ``learned`` (the shipped tuned tables, ``LEARNED_PATH``) or
+    the path of a weights file written by ``sengoku train gungi --texel``."""
+    found = _EVALUATIONS.get(name)
+    if found is not None:
+        return found
+    path = LEARNED_PATH if name == "learned" else Path(name)
+    if name != "learned" and path.suffix != ".json":
+        raise SengokuError(
+            f"Gungi evaluation {name!r}: expected 'default', 'learned' or a .json weights file"
+        )
+    try:
+        weights = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise SengokuError(f"Gungi evaluation {name!r}: cannot read {path}: {exc}") from exc
+    from sengoku.games.gungi.eval_tables import (
+        NK,
+        OFF_BURIED,
+        OFF_HAND,
+        OFF_VALUE,
+        from_json,
+        top_table,
+    )
+
+    theta = from_json(weights["parameters"])
+    built = Evaluation(
+        name,
+        top_table(theta),
+        [float(x) for x in theta[OFF_VALUE : OFF_VALUE + NK]],
+        float(theta[OFF_HAND]),
+        float(theta[OFF_BURIED]),
+        SCALE,
+    )
+    _EVALUATIONS[name] = built
+    return built
+
+
 class GungiFeatures(Features):
     rollout_depth = 16
 
-    def __init__(self) -> None:
+    def __init__(self, evaluation: Evaluation = HAND_MADE) -> None:
         #: White's material minus Black's, by position hash (positions recur in search).
         self.cache: dict[int, float] = {}
+        self.evaluation = evaluation
+        self.value = evaluation.value
+
+    def with_evaluation(self, name: str) -> GungiFeatures:
+        """These features with another evaluation (see :func:`evaluation_named`): the
+        alpha-beta agent's ``eval`` option."""
+        evaluation = evaluation_named(name)
+        return self if evaluation is self.evaluation else GungiFeatures(evaluation)
 
     def balance(self, state: Any) -> float:
         """White's material minus Black's (board, tiers, buried pieces, hands)."""
@@ -87,7 +157,9 @@ class GungiFeatures(Features):
         if cached is not None:
             return cached
         total = 0.0
-        top_table, values = TOP, VALUE  # locals: this runs at every leaf of a search
+        evaluation = self.evaluation
+        top_table, values = evaluation.top, evaluation.value  # locals: run at every leaf
+        buried, hand_factor = evaluation.buried, evaluation.hand_factor
         # Same arithmetic, in the same order, as sign * worth (adding -x is subtracting x).
         for sq, tower in enumerate(state.board):
             if not tower:
@@ -102,13 +174,13 @@ class GungiFeatures(Features):
                 for piece in tower[:-1]:
                     value = values[piece >> 1]
                     if piece & 1 != top & 1:
-                        value *= BURIED_BY_ENEMY
+                        value *= buried
                     total += value if piece & 1 == 0 else -value
         white, black = state.hands
         if any(white) or any(black):  # empty hands add nothing
             for kind in range(NUM_KINDS):
                 if white[kind] or black[kind]:
-                    total += (white[kind] - black[kind]) * values[kind] * HAND_FACTOR
+                    total += (white[kind] - black[kind]) * values[kind] * hand_factor
         if len(self.cache) >= _CACHE_LIMIT:
             self.cache.clear()
         self.cache[key] = total
@@ -120,14 +192,14 @@ class GungiFeatures(Features):
         return s.hash  # type: ignore[no-any-return]
 
     def heuristic(self, state: State, seat: int) -> float:
-        value = self.balance(state) / SCALE
+        value = self.balance(state) / self.evaluation.scale
         return value if seat == 0 else -value
 
     def evaluate(self, state: State, seat: int) -> float:
         # Features.evaluate with the heuristic inlined (search calls this at every leaf).
         if state.is_terminal():
             return float(state.returns()[seat])
-        value = self.balance(state) / SCALE
+        value = self.balance(state) / self.evaluation.scale
         return 0.9 * math.tanh(value if seat == 0 else -value)
 
     def order_key(self, state: State, action: Action) -> float:
@@ -137,8 +209,9 @@ class GungiFeatures(Features):
             return 1.0 if act < DONE_INT and act & 3 else 0.0  # betrayals next
         target = state.board[(act >> 3) % 81]  # type: ignore[attr-defined]
         mover = state.current_player
-        gain = sum(100.0 if p >> 1 == MARSHAL else VALUE[p >> 1] for p in target if p & 1 != mover)
-        return 10.0 + gain - VALUE[(code >> 2) & 15] / 10.0
+        values = self.value
+        gain = sum(100.0 if p >> 1 == MARSHAL else values[p >> 1] for p in target if p & 1 != mover)
+        return 10.0 + gain - values[(code >> 2) & 15] / 10.0
 
     def is_noisy(self, state: State, action: Action) -> bool:
         act: int = action.code >> 14  # type: ignore[attr-defined]
@@ -148,6 +221,7 @@ class GungiFeatures(Features):
         """``order_key`` of each action, in one pass (alpha-beta sorts every node's moves)."""
         board = state.board  # type: ignore[attr-defined]
         mover = state.current_player
+        values = self.value
         keys = []
         for action in actions:
             code = action.code  # type: ignore[attr-defined]
@@ -157,9 +231,9 @@ class GungiFeatures(Features):
                 continue
             target = board[(act >> 3) % 81]
             gain = sum(
-                100.0 if p >> 1 == MARSHAL else VALUE[p >> 1] for p in target if p & 1 != mover
+                100.0 if p >> 1 == MARSHAL else values[p >> 1] for p in target if p & 1 != mover
             )
-            keys.append(10.0 + gain - VALUE[(code >> 2) & 15] / 10.0)
+            keys.append(10.0 + gain - values[(code >> 2) & 15] / 10.0)
         return keys
 
     def noisy_actions(self, state: State) -> list[Action]:
@@ -196,7 +270,7 @@ class GungiFeatures(Features):
 
         if not native_core.native_available():
             return None
-        position = native_core.full_position(state)  # type: ignore[arg-type]
+        position = native_core.full_position(state, self.evaluation)  # type: ignore[arg-type]
         result = position.search(
             [a.code for a in root_order],  # type: ignore[attr-defined]
             int(options["max_depth"]),

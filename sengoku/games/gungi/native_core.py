@@ -31,6 +31,7 @@ from sengoku.games.gungi.pieces import (
 )
 
 if TYPE_CHECKING:
+    from sengoku.games.gungi.features import Evaluation
     from sengoku.games.gungi.state import GungiState
 
 _native: Any = None
@@ -74,19 +75,22 @@ def module() -> Any:
     return _native
 
 
-_TABLES: dict[str, Any] = {}
+_TABLES: dict[tuple[str, str], Any] = {}
 
 
-def tables(blockers: str) -> Any:
-    """The native tables for one ``archer_blockers`` option (built once, from Python's)."""
-    cached = _TABLES.get(blockers)
+def tables(blockers: str, evaluation: Evaluation | None = None) -> Any:
+    """The native tables for one ``archer_blockers`` option and one evaluation (the
+    hand-made one by default), built once from Python's."""
+    import sengoku.games.gungi.features as features
+
+    evaluation = evaluation or features.HAND_MADE
+    cached = _TABLES.get((blockers, evaluation.name))
     if cached is not None:
         return cached
-    import sengoku.games.gungi.features as evaluation
     import sengoku.games.gungi.state as st
 
     top = [
-        evaluation.TOP[piece][height][sq]
+        evaluation.top[piece][height][sq]
         for piece in range(2 * NUM_KINDS)
         for height in range(4)
         for sq in range(81)
@@ -101,22 +105,23 @@ def tables(blockers: str) -> Any:
         st._Z_SETUP,
         {"marshal": MARSHAL, "captain": CAPTAIN, "archer": ARCHER},
         top,
-        evaluation.VALUE,
+        evaluation.value,
         {
-            "hand_factor": evaluation.HAND_FACTOR,
-            "buried": evaluation.BURIED_BY_ENEMY,
-            "scale": evaluation.SCALE,
+            "hand_factor": evaluation.hand_factor,
+            "buried": evaluation.buried,
+            "scale": evaluation.scale,
         },
     )
-    _TABLES[blockers] = built
+    _TABLES[(blockers, evaluation.name)] = built
     return built
 
 
-def new_position(state: GungiState) -> Any:
-    """A native position for the rules ``state`` plays by (its board not loaded yet)."""
+def new_position(state: GungiState, evaluation: Evaluation | None = None) -> Any:
+    """A native position for the rules ``state`` plays by (its board not loaded yet), whose
+    search evaluates with ``evaluation`` (the hand-made one by default)."""
     options = state.options
     return module().Position(
-        tables(options["archer_blockers"]),
+        tables(options["archer_blockers"], evaluation),
         state.mode.stack_limit,
         state.mode.marshal_may_stack,
         options["self_check"] == "forbidden",
@@ -271,9 +276,9 @@ def perft(state: GungiState, depth: int) -> int:
     return int(position.perft(depth))
 
 
-def full_position(state: GungiState) -> Any:
+def full_position(state: GungiState, evaluation: Evaluation | None = None) -> Any:
     """A fresh native copy of ``state`` with its history (for search and playouts)."""
-    position = new_position(state)
+    position = new_position(state, evaluation)
     load(position, state)
     position.load_seen(state.seen)
     return position
