@@ -310,6 +310,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="--policy: the search that labels the sampled decisions (default: --agent)",
     )
+    p.add_argument(
+        "--holdout",
+        type=float,
+        default=0.1,
+        help="--policy: the share of the games held out to choose the epoch (default 0.1)",
+    )
 
 
 def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
@@ -328,8 +334,9 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
         ("--backend", args.backend),
         ("--hidden", args.hidden),
         ("--epochs", args.epochs),
-        ("--lr", args.lr),
-        ("--dropout", args.dropout),
+        # The policy head's fit has its own learning rate and dropout (these are the value's).
+        ("--lr", None if args.policy else args.lr),
+        ("--dropout", None if args.policy else args.dropout),
         ("--device", args.device),
         ("--opening-plies", args.opening_plies),
         ("--max-plies", args.max_plies),
@@ -344,6 +351,7 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
         words.append("--policy")
         if args.teacher:
             words.append(f"--teacher {shlex.quote(args.teacher)}")
+        words.append(f"--holdout {args.holdout}")
     command = " ".join(words)
     if args.policy:
         from sengoku.arena.training_policy import train_policy
@@ -367,6 +375,7 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
             command=command,
             log=lambda text: print(text, file=sys.stderr, flush=True),
             teacher=args.teacher,
+            holdout=args.holdout,
         )
         print(
             json.dumps(

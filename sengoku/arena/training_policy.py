@@ -399,6 +399,7 @@ def train_policy(
     command: str | None = None,
     log: Any = None,
     teacher: str | None = None,
+    holdout: float = 0.1,
 ) -> dict[str, Any]:
     """Self-play by a search (or saved data), fit the policy head, write it and its record."""
 
@@ -461,6 +462,7 @@ def train_policy(
         epochs,
         seed,
         device,
+        holdout=holdout,
         log=lambda h: say(f"epoch {h['epoch']}: train {h['train_ce']} val {h['val_ce']}"),
     )
     fit_seconds = time.perf_counter() - fit_start

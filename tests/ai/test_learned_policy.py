@@ -226,3 +226,55 @@ def test_worlds_that_share_a_view_get_the_same_moves_as_play_goes_on(seat: int) 
             for world in worlds:
                 world.apply(next(a for a in world.legal_actions() if str(a) == text))
         assert decisions >= 3, prior
+
+
+def test_policy_depth_asks_the_head_near_the_root_and_the_evaluation_deeper(
+    tmp_path: Path,
+) -> None:
+    game = load_game("sashimono")
+    st = midgame(23, 30)
+    seat = st.current_player
+    inputs = Inputs(game, dict(st.options))
+    path = tmp_path / "policy.npz"
+    random_policy(inputs.size, seed=6).save(path, {"kind": "policy"})
+    net = load_net(path)
+    agent = LearnedAgent(game, seed=1, prior="policy", policy=str(path), policy_depth=1)
+    legal = st.legal_actions()
+    near: dict[object, float] = {}
+    deep: dict[object, float] = {}
+    agent.action_logits(st, seat, legal, near, 0)
+    agent.action_logits(st, seat, legal, deep, 1)
+    for action in legal:
+        after = st.clone()
+        after.apply(action)
+        if after.is_terminal():
+            continue
+        head = float(net.logits(inputs.encode(after, seat)[None, :])[0])
+        assert near[action] == pytest.approx(head, abs=1e-4)
+        assert deep[action] == pytest.approx(game.features().evaluate(after, seat) / 0.1)
+    assert near != deep
+    with pytest.raises(SengokuError, match="policy_depth"):
+        LearnedAgent(game, seed=1, prior="policy", policy=str(path), policy_depth=-1)
+
+
+def test_a_policy_head_near_the_root_reads_nothing_hidden(tmp_path: Path) -> None:
+    """The head at the root only (``policy_depth=1``), the evaluation below: two positions
+    that differ only in the other seat's hidden Kumi get the same move and the same root."""
+    game = load_game("sashimono")
+    inputs = Inputs(game, dict(load_game("sashimono").new_state(0).options))
+    path = tmp_path / "policy.npz"
+    random_policy(inputs.size, seed=7).save(path, {"kind": "policy"})
+    for seed in (11, 29):
+        st = midgame(seed, 30)
+        seat = st.current_player
+        other = swap_hidden_kumi(st, seat)
+        assert other.view(seat) == st.view(seat)
+        roots = []
+        for position in (st, other):
+            agent = make_agent(
+                game, f"learned:prior=policy:policy={path}:policy_depth=1", seed=9, iterations=30
+            )
+            agent.choose(position, seat)
+            assert agent.last_root is not None
+            roots.append({str(a): c.visits for a, c in agent.last_root.children.items()})
+        assert roots[0] == roots[1]

@@ -60,8 +60,14 @@ def test_tiny_policy_training_writes_a_head_the_agent_plays_with(tmp_path: Path)
     # The saved data trains again without self-play.
     again = tmp_path / "again.npz"
     args = ["train", "sashimono", "--policy", "--games", "0", "--data", str(data)]
+    args += ["--holdout", "0.5"]
     assert main([*args, "--epochs", "1", "--hidden", "4", "--out", str(again)]) == 0
-    assert json.loads(again.with_suffix(".json").read_text())["data"][0]["file"] == data.name
+    remade = json.loads(again.with_suffix(".json").read_text())
+    assert remade["data"][0]["file"] == data.name
+    # One of the two games held out; the command records the policy fit's own settings
+    # (the value network's --lr and --dropout do not apply to it).
+    assert remade["training"]["val_games"] == 1
+    assert "--holdout 0.5" in remade["command"] and "--lr" not in remade["command"]
 
 
 def test_playout_targets_are_mean_playout_values_not_results() -> None:

@@ -21,6 +21,10 @@ evaluation; ``net``: the value network on that seat's view), or the score of the
 takes the action with the highest ``Q + c_puct P sqrt(N + 1) / (1 + n)``, ``P`` the softmax
 of the logits over the legal actions, an untried action valued as its node so far. The
 afterstates are the searcher's own determinization's, as everything IS-MCTS reads.
+``policy_depth=D`` (default 0: every node) asks the policy head only at nodes fewer than ``D``
+plies below the root searched, and the evaluation (``eval``) deeper: encoding every
+afterstate's view costs about half an iteration again, and the head's scores start as the
+evaluation's over the same temperature, so the two priors are on one scale.
 ``settle=0`` spends every decision's share of the turn even where a reused tree has already
 settled it.
 """
@@ -52,6 +56,7 @@ class LearnedAgent(ISMCTSAgent):
         "prior_temperature": 0.1,
         "c_puct": 1.5,
         "settle": 1,
+        "policy_depth": 0,
     }
 
     def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
@@ -93,6 +98,10 @@ class LearnedAgent(ISMCTSAgent):
         self.c_puct = float(c_puct)
         if self.options["settle"] not in (0, 1, False, True):
             raise SengokuError("agent 'learned': settle must be 0 or 1")
+        depth = self.options["policy_depth"]
+        if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
+            raise SengokuError("agent 'learned': policy_depth must be a whole number >= 0")
+        self.policy_depth = depth
 
     def inputs_for(self, state: State) -> Inputs:
         if self.inputs is None or self.inputs_options != state.options:
@@ -130,12 +139,18 @@ class LearnedAgent(ISMCTSAgent):
     # -- PUCT with priors ---------------------------------------------------------------
 
     def action_logits(
-        self, state: State, player: int, actions: list[Action], into: dict[Action, float]
+        self,
+        state: State,
+        player: int,
+        actions: list[Action],
+        into: dict[Action, float],
+        depth: int = 0,
     ) -> None:
         """Each action's prior logit for ``player``, the seat choosing in ``state`` (the
         searcher's determinization): the value, for that seat, of the position the action
         leads to, over the temperature. ``net``: the network on that seat's view of it;
-        ``eval``: the hand-made evaluation."""
+        ``eval``: the hand-made evaluation; ``policy``: the head's score, at nodes ``depth``
+        plies below the root when that is under ``policy_depth`` (or it is 0)."""
         afters: list[State] = []
         values: list[float | None] = []
         for action in actions:
@@ -147,7 +162,8 @@ class LearnedAgent(ISMCTSAgent):
                 values.append(None)
                 afters.append(after)
         scored: list[float] = []
-        if afters and self.policy is not None:
+        near = self.policy_depth == 0 or depth < self.policy_depth
+        if afters and self.policy is not None and near:
             # The policy head's scores are logits already (its scale was trained).
             inputs = self.inputs_for(state)
             batch = np.stack([inputs.encode(after, player) for after in afters])
@@ -187,7 +203,7 @@ class LearnedAgent(ISMCTSAgent):
                 logits = node.logits = {}
             missing = [a for a in legal if a not in logits]
             if missing:
-                self.action_logits(state, player, missing, logits)
+                self.action_logits(state, player, missing, logits, len(path) - 1)
             top = max(logits[a] for a in legal)
             weights = [math.exp(logits[a] - top) for a in legal]
             scale = c * math.sqrt(node.visits + 1) / sum(weights)
