@@ -74,14 +74,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def server_env() -> dict[str, str]:
+def server_env(sqlite_synchronous: str | None = None) -> dict[str, str]:
     """The environment of the server this starts: the load generator is its only client, so
-    its loopback address skips the per-client rate limits (unless set otherwise)."""
-    return {"SENGOKU_LIMIT_EXEMPT": "127.0.0.1", **os.environ, "PYTHONUNBUFFERED": "1"}
+    its loopback address skips the per-client rate limits (unless set otherwise); with
+    ``sqlite_synchronous``, SQLite's durability (``SENGOKU_SQLITE_SYNCHRONOUS``)."""
+    env = {"SENGOKU_LIMIT_EXEMPT": "127.0.0.1", **os.environ, "PYTHONUNBUFFERED": "1"}
+    if sqlite_synchronous:
+        env["SENGOKU_SQLITE_SYNCHRONOUS"] = sqlite_synchronous
+    return env
 
 
 def start_server(
-    port: int, db_url: str, log: Path, profile: str | None = None, pubsub: str | None = None
+    port: int,
+    db_url: str,
+    log: Path,
+    profile: str | None = None,
+    pubsub: str | None = None,
+    sqlite_synchronous: str | None = None,
 ) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "sengoku", "serve", "--port", str(port), "--db", db_url]
     if pubsub:
@@ -101,7 +110,7 @@ def start_server(
         command,
         stdout=subprocess.DEVNULL,
         stderr=open(log, "ab"),  # noqa: SIM115 - the child owns it
-        env=server_env(),
+        env=server_env(sqlite_synchronous),
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -623,7 +632,12 @@ class Load:
 
         return {
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-            "db": args.db,
+            "db": args.db
+            + (
+                f" ({args.sqlite_synchronous})"
+                if args.sqlite_synchronous and args.db == "sqlite"
+                else ""
+            ),
             "processes": len(self.bases),
             "pubsub": args.pubsub,
             "games": args.games,
@@ -663,6 +677,12 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
     p.add_argument("--pg-fsync", choices=["on", "off"], default="on")
+    p.add_argument(
+        "--sqlite-synchronous",
+        choices=["FULL", "NORMAL"],
+        help="SQLite's durability for the server it starts (SENGOKU_SQLITE_SYNCHRONOUS; "
+        "default: the server's, FULL). NORMAL commits each action on the event loop",
+    )
     p.add_argument("--games", type=int, default=500)
     p.add_argument("--interval", type=float, default=2.0, help="seconds between a game's actions")
     p.add_argument(
@@ -724,7 +744,9 @@ def main() -> int:
                 port = free_port()
                 log = Path(args.logs or tmp.name) / f"server-{i}.log"
                 profile = f"{args.profile}.{i}" if args.profile and i else args.profile
-                procs.append(start_server(port, db_url, log, profile, pubsub))
+                procs.append(
+                    start_server(port, db_url, log, profile, pubsub, args.sqlite_synchronous)
+                )
                 bases.append(f"http://127.0.0.1:{port}")
 
         def pids() -> tuple[list[int], list[int]]:

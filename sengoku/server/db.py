@@ -6,7 +6,10 @@ migrations in ``sengoku/server/migrations`` (see :func:`migrate`), never by ``cr
 
 Everything here is synchronous; the service calls it from a small pool of storage threads
 (one match's changes are serialised by the match's lock), so the event loop never waits on
-the database and one slow query or locked row does not hold up the other games.
+the database and one slow query or locked row does not hold up the other games. The one
+exception is an action's append on SQLite with ``synchronous`` NORMAL or OFF, committed on
+the loop's own connection (:meth:`Store.loop_connection`): such a commit does not wait for
+the disk, and a lock held elsewhere sends it to a storage thread instead of waiting.
 """
 
 from __future__ import annotations
@@ -399,14 +402,34 @@ class Store:
         match_values: dict[str, Any],
     ) -> None:
         """One action's rows on an open cursor: its move, its events, the match's clock."""
-        for row in move_rows:
-            cur.execute(self._sql["move"], self._params(self._insert_move, row))
+        for sql, params, many in self.action_statements(
+            match_id, move_rows, event_rows, match_values
+        ):
+            if many:
+                cur.executemany(sql, params)
+            else:
+                cur.execute(sql, params)
+
+    def action_statements(
+        self,
+        match_id: str,
+        move_rows: list[dict[str, Any]],
+        event_rows: list[dict[str, Any]],
+        match_values: dict[str, Any],
+    ) -> list[tuple[str, Any, bool]]:
+        """An action's append as the driver's statements: (SQL, parameters, whether the
+        parameters are a list of rows for ``executemany``), in order: its moves, its events,
+        the match's clock. The storage threads and the event loop's own connections
+        (``sengoku.server.loop_appends``) run the same ones."""
+        statements: list[tuple[str, Any, bool]] = [
+            (self._sql["move"], self._params(self._insert_move, row), False) for row in move_rows
+        ]
         if event_rows:
-            cur.executemany(
-                self._sql["event"], [self._params(self._insert_event, r) for r in event_rows]
-            )
+            rows = [self._params(self._insert_event, r) for r in event_rows]
+            statements.append((self._sql["event"], rows, True))
         values = {"match_id": match_id, **match_values}
-        cur.execute(self._sql["clock"], self._params(self._update_clock, values))
+        statements.append((self._sql["clock"], self._params(self._update_clock, values), False))
+        return statements
 
     def append_many(
         self, items: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]]
@@ -419,33 +442,63 @@ class Store:
         are written in the order of the matches' ids (one lock order). Returns each one's
         outcome, in the order given (None: stored); any other error fails (and undoes) them
         all. The server uses it on SQLite only (``Persistence._append_together``)."""
-        order = sorted(range(len(items)), key=lambda i: items[i][0])
-        outcomes: list[Conflict | None] = [None] * len(items)
         conn = self.engine.raw_connection()
         try:
-            cur = conn.cursor()
-            try:
-                if self.engine.dialect.name == "sqlite":
-                    cur.execute("BEGIN")  # else a savepoint would begin (and end) it
-                for i in order:
-                    match_id, move_rows, event_rows, match_values = items[i]
-                    cur.execute("SAVEPOINT sengoku_action")
-                    try:
-                        with self._conflict():
-                            self._write_action(cur, match_id, move_rows, event_rows, match_values)
-                    except Conflict as exc:
-                        cur.execute("ROLLBACK TO sengoku_action")
-                        outcomes[i] = exc
-                    cur.execute("RELEASE sengoku_action")
-                conn.commit()
-            except BaseException:
-                conn.rollback()
-                raise
-            finally:
-                cur.close()
+            return self.append_on(conn, items)
         finally:
             conn.close()
+
+    def append_on(
+        self,
+        conn: Any,
+        items: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]],
+    ) -> list[Conflict | None]:
+        """:meth:`append_many` on the DB-API connection ``conn`` (left open): the server's
+        own SQLite connection for appends made on the event loop (:meth:`loop_connection`)."""
+        order = sorted(range(len(items)), key=lambda i: items[i][0])
+        outcomes: list[Conflict | None] = [None] * len(items)
+        cur = conn.cursor()
+        try:
+            if self.engine.dialect.name == "sqlite":
+                cur.execute("BEGIN")  # else a savepoint would begin (and end) it
+            for i in order:
+                match_id, move_rows, event_rows, match_values = items[i]
+                cur.execute("SAVEPOINT sengoku_action")
+                try:
+                    with self._conflict():
+                        self._write_action(cur, match_id, move_rows, event_rows, match_values)
+                except Conflict as exc:
+                    cur.execute("ROLLBACK TO sengoku_action")
+                    outcomes[i] = exc
+                cur.execute("RELEASE sengoku_action")
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+        finally:
+            cur.close()
         return outcomes
+
+    def loop_connection(self) -> Any:
+        """A SQLite connection of its own for appends committed on the server's event loop
+        (``Persistence``, with ``synchronous`` NORMAL or OFF, where a commit does not wait
+        for the disk): it never waits for a lock (busy timeout 0: the append goes to a
+        storage thread instead) and never checkpoints (a checkpoint syncs the disk; the
+        storage threads run :meth:`checkpoint`). The caller closes it."""
+        conn = self.engine.raw_connection()
+        cur = conn.cursor()
+        try:
+            cur.execute("PRAGMA busy_timeout=0")
+            cur.execute("PRAGMA wal_autocheckpoint=0")
+        finally:
+            cur.close()
+        return conn
+
+    def checkpoint(self) -> None:
+        """Copy SQLite's write-ahead log into the database as far as readers allow (a passive
+        checkpoint: it waits for nobody), so that the log does not grow."""
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").all()
 
     def update_seat(self, match_id: str, seat: int, values: dict[str, Any]) -> None:
         with self.engine.begin() as conn:

@@ -12,6 +12,7 @@ import asyncio
 import concurrent.futures
 import json
 import logging
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +25,7 @@ from sengoku.server.clocks import Clocks, ClockSpec
 from sengoku.server.db import Conflict, Store, dumps
 from sengoku.server.errors import ApiError
 from sengoku.server.live import LIVE_STATUSES, Live, MissingGame, Seat, replay_problem
+from sengoku.server.loop_appends import LoopAppends
 from sengoku.server.settings import Settings
 
 log = logging.getLogger("sengoku.server")
@@ -96,6 +98,24 @@ def clock_json(live: Live) -> str | None:
 #: Actions stored in one SQLite transaction at most.
 APPEND_BATCH = 64
 
+#: Seconds between checkpoints of SQLite's write-ahead log when actions are committed on
+#: the event loop (``Persistence._append_here``).
+CHECKPOINT_SECONDS = 1.0
+
+
+def inline_commits(settings: Settings) -> bool:
+    """Whether actions are committed on the event loop: SQLite in a file with a
+    ``synchronous`` setting under which a commit does not wait for the disk (NORMAL, OFF).
+    With FULL each commit syncs the disk, which the loop must not wait for; an in-memory
+    database is one connection per thread, so the loop's would be a database of its own."""
+    url = settings.db_url
+    memory = url.rstrip("/") in {"sqlite:", "sqlite:///:memory:"} or "mode=memory" in url
+    return (
+        url.startswith("sqlite")
+        and not memory
+        and settings.sqlite_synchronous.upper() in ("NORMAL", "OFF")
+    )
+
 
 def _plain_append(args: tuple[Any, ...]) -> bool:
     """Whether ``record_change(*args)`` is an action's plain append (``Store._append``):
@@ -131,11 +151,41 @@ class Persistence:
         self._together = store.engine.dialect.name == "sqlite"
         self._waiting: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
         self._storing: asyncio.Task[None] | None = None
+        #: SQLite whose commits do not wait for the disk (``synchronous`` NORMAL or OFF), in a
+        #: file: an action's rows are committed right here on the event loop, on a connection
+        #: of its own (``Store.loop_connection``), instead of handed to a storage thread and
+        #: back. The hand-over through the loop's queue and the threads' turns at the
+        #: interpreter lock was most of an action's round trip at 500 games (docs/server.md,
+        #: *Load*), where the commit itself takes a fraction of a millisecond. The write-ahead
+        #: log is then checkpointed every ``CHECKPOINT_SECONDS`` on a storage thread.
+        self._loop_conn: Any = None
+        self._checkpoints: asyncio.Task[None] | None = None
+        if self._together and inline_commits(settings):
+            self._loop_conn = store.loop_connection()
+        #: PostgreSQL: actions' appends sent from the event loop (``loop_appends``).
+        self._loop_appends: LoopAppends | None = None
+        if store.engine.dialect.name == "postgresql" and settings.db_url.startswith(
+            ("postgresql+psycopg:", "postgresql+psycopg_async:")
+        ):
+            self._loop_appends = LoopAppends(
+                store, settings.db_url, settings.db_lock_timeout, settings.db_loop_connections
+            )
 
     def now(self) -> float:
         return self.settings.now()
 
+    async def aclose(self) -> None:
+        """:meth:`close`, and the event loop's own PostgreSQL connections closed first."""
+        if self._loop_appends is not None:
+            await self._loop_appends.close()
+        self.close()
+
     def close(self) -> None:
+        if self._checkpoints is not None:
+            self._checkpoints.cancel()
+        if self._loop_conn is not None:
+            self._loop_conn.close()
+            self._loop_conn = None
         self._db_lists.shutdown(wait=True, cancel_futures=True)
         self._db.shutdown(wait=True)
 
@@ -150,6 +200,13 @@ class Persistence:
                 and _plain_append(args)
             ):
                 return await self._append_together(args)
+            if (
+                self._loop_appends is not None
+                and getattr(fn, "__func__", None) is Store.record_change
+                and getattr(fn, "__self__", None) is self.store
+                and _plain_append(args)
+            ):
+                return await self._loop_appends.append(args[0], args[1], args[2], args[3])
             return await self._on(self._db, fn, *args)
         except Conflict:
             if args and isinstance(args[0], str):
@@ -161,11 +218,48 @@ class Persistence:
         (one writer at a time anyway) one transaction, so one sync of the disk, for all the
         actions that arrived while the last one was being stored (``Store.append_many``).
         Each is still all or nothing, and answered only once its commit is on disk."""
+        if self._loop_conn is not None and self._append_here(args):
+            return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting.append((args, done))
         if self._storing is None:
             self._storing = asyncio.get_running_loop().create_task(self._store_waiting())
         await done
+
+    def _append_here(self, args: tuple[Any, ...]) -> bool:
+        """Commit an action's append on the event loop's own connection; False when another
+        connection holds SQLite's write lock (nothing was written: the caller hands the
+        append to a storage thread, which waits for the lock)."""
+        if self._checkpoints is None:
+            self._checkpoints = asyncio.get_running_loop().create_task(self._checkpoint_loop())
+        try:
+            (outcome,) = self.store.append_on(
+                self._loop_conn, [(args[0], args[1], args[2], args[3])]
+            )
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                return False
+            # Only the error's class: the statement's parameters may hold secrets.
+            log.error("database: %s", type(exc).__name__)
+            raise ApiError(
+                503, "storage_error", "the change could not be stored, so nothing changed; retry"
+            ) from None
+        except sqlite3.Error as exc:
+            log.error("database: %s", type(exc).__name__)
+            raise ApiError(
+                503, "storage_error", "the change could not be stored, so nothing changed; retry"
+            ) from None
+        if outcome is not None:
+            raise outcome
+        return True
+
+    async def _checkpoint_loop(self) -> None:
+        while True:
+            await asyncio.sleep(CHECKPOINT_SECONDS)
+            try:
+                await self._on(self._db, self.store.checkpoint)
+            except ApiError:
+                pass  # logged by ``_on``; the next round tries again
 
     async def _store_waiting(self) -> None:
         try:

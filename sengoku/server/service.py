@@ -148,7 +148,7 @@ class MatchService:
         await self.cluster.close()
         self.ai.shutdown()
         self.work.shutdown()
-        self.db.close()
+        await self.db.aclose()
 
     async def heavy(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run a long engine job (a replay) in the work pool; 503 when it cannot."""

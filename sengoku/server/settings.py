@@ -71,6 +71,9 @@ class Settings:
     #: Storage threads for moves and loads, and (apart, so slow lists never delay a move)
     #: for the lists of matches and records.
     db_workers: int = 4
+    #: PostgreSQL: the event loop's own connections for actions' appends (``loop_appends``):
+    #: each holds its transaction for a few turns of the busy loop, so more than the threads.
+    db_loop_connections: int = 16
     db_list_workers: int = 2
     #: Seconds a statement waits for a lock held elsewhere before ``503 db_busy``.
     db_lock_timeout: float = 10.0

@@ -132,6 +132,12 @@ def test_the_started_server_exempts_the_generator_from_rate_limits(
     assert server_load.server_env()["SENGOKU_LIMIT_EXEMPT"] == "10.0.0.9"
 
 
+def test_the_started_server_gets_the_sqlite_durability_asked_for(monkeypatch: Any) -> None:
+    monkeypatch.delenv("SENGOKU_SQLITE_SYNCHRONOUS", raising=False)
+    assert "SENGOKU_SQLITE_SYNCHRONOUS" not in server_load.server_env()
+    assert server_load.server_env("NORMAL")["SENGOKU_SQLITE_SYNCHRONOUS"] == "NORMAL"
+
+
 def test_varied_thinking_keeps_the_interval_as_its_mean_and_fixed_is_exact() -> None:
     import random
 

@@ -1,0 +1,151 @@
+"""PostgreSQL: an action's append is sent from the event loop on connections of its own
+(``sengoku.server.loop_appends``), never through a storage thread; a taken move number is a
+conflict, a lock held past the timeout ``503 db_busy``, and a connection whose transaction
+was cut short is closed, not reused."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import psycopg
+import pytest
+from conftest import new_match
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+from test_server_postgres import cluster
+from test_server_store_together import _event, _move
+
+from sengoku.server.db import Store, make_engine
+from sengoku.server.errors import ApiError
+from sengoku.server.loop_appends import conninfo
+from sengoku.server.persistence import Persistence, StaleMatch
+from sengoku.server.settings import Settings
+
+
+@pytest.fixture(scope="module")
+def pg_url() -> Iterator[str]:
+    with cluster(fsync=False) as url:
+        yield url
+
+
+def _persistence(url: str, **settings: Any) -> tuple[Persistence, Store]:
+    store = Store(make_engine(url, lock_timeout=settings.get("db_lock_timeout", 10.0)))
+    return Persistence(Settings(db_url=url, **settings), store), store
+
+
+async def _act(persistence: Persistence, store: Store, mid: str, seq: int, n: int) -> str:
+    try:
+        await persistence.run(
+            store.record_change,
+            mid,
+            [_move(mid, seq)],
+            [_event(mid, n)],
+            {"updated_at": 5.0, "clock": None},
+        )
+    except StaleMatch:
+        return "stale"
+    return "stored"
+
+
+def test_conninfo_drops_the_driver_and_keeps_the_rest() -> None:
+    url = "postgresql+psycopg://me:s3cret@db.example:5433/games?sslmode=require"
+    assert conninfo(url) == "postgresql://me:s3cret@db.example:5433/games?sslmode=require"
+
+
+def test_appends_go_from_the_loop_and_a_taken_number_is_stale(
+    make_client: Callable[..., TestClient], pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with make_client(db_url=pg_url) as client:
+        ids = [new_match(client, options={"pile": 9})["id"] for _ in range(4)]
+    threads: list[int] = []
+    append = Store._append
+
+    def spy(self: Store, *args: Any) -> Any:
+        threads.append(threading.get_ident())
+        return append(self, *args)
+
+    monkeypatch.setattr(Store, "_append", spy)
+    persistence, store = _persistence(pg_url)
+
+    async def main() -> list[str]:
+        calls = [_act(persistence, store, mid, 0, 1000) for mid in ids]
+        first = await asyncio.gather(*calls)
+        # the first match's move 0 again (another process's, say): refused alone
+        again = await _act(persistence, store, ids[0], 0, 1001)
+        later = await _act(persistence, store, ids[0], 1, 1001)
+        await persistence.aclose()
+        return [*first, again, later]
+
+    outcomes = asyncio.run(main())
+    assert outcomes == ["stored"] * 4 + ["stale", "stored"]
+    assert threads == []  # no storage thread stored an action
+    with store.engine.connect() as conn:
+        rows = conn.execute(text("SELECT match_id, seq FROM moves"))
+        stored = sorted(tuple(r) for r in rows if r[0] in ids)
+    assert stored == sorted([(mid, 0) for mid in ids] + [(ids[0], 1)])
+    store.engine.dispose()
+
+
+def test_a_lock_held_past_the_timeout_is_db_busy_and_nothing_is_stored(
+    make_client: Callable[..., TestClient], pg_url: str
+) -> None:
+    with make_client(db_url=pg_url) as client:
+        mid = new_match(client, options={"pile": 9})["id"]
+    persistence, store = _persistence(pg_url, db_lock_timeout=0.3)
+    with psycopg.connect(conninfo(pg_url)) as holder:
+        holder.execute("SELECT 1 FROM matches WHERE id = %s FOR UPDATE", (mid,))
+
+        async def refused() -> ApiError:
+            with pytest.raises(ApiError) as caught:
+                await _act(persistence, store, mid, 0, 1000)
+            return caught.value
+
+        async def main() -> tuple[ApiError, str]:
+            error = await refused()
+            holder.rollback()  # the lock is gone: the same connection serves the next one
+            outcome = await _act(persistence, store, mid, 0, 1000)
+            await persistence.aclose()
+            return error, outcome
+
+        error, outcome = asyncio.run(main())
+    assert (error.status, error.code) == (503, "db_busy")
+    assert outcome == "stored"
+    with store.engine.connect() as conn:
+        n = conn.execute(text("SELECT count(*) FROM moves WHERE match_id = :m"), {"m": mid})
+        assert n.scalar() == 1
+    store.engine.dispose()
+
+
+def test_a_transaction_cut_short_closes_its_connection(
+    make_client: Callable[..., TestClient], pg_url: str
+) -> None:
+    with make_client(db_url=pg_url) as client:
+        mid = new_match(client, options={"pile": 9})["id"]
+    persistence, store = _persistence(pg_url)
+    appends = persistence._loop_appends
+    assert appends is not None
+    with psycopg.connect(conninfo(pg_url)) as holder:
+        holder.execute("SELECT 1 FROM matches WHERE id = %s FOR UPDATE", (mid,))
+
+        async def main() -> tuple[int, str]:
+            acting = asyncio.ensure_future(_act(persistence, store, mid, 0, 1000))
+            await asyncio.sleep(0.5)  # waiting for the row lock, mid-transaction
+            acting.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await acting
+            idle = len(appends._idle)
+            holder.rollback()
+            outcome = await _act(persistence, store, mid, 0, 1000)
+            await persistence.aclose()
+            return idle, outcome
+
+        idle, outcome = asyncio.run(main())
+    assert idle == 0  # the cut connection was closed, not put back
+    assert outcome == "stored"  # on a fresh connection; the cut one stored nothing
+    with store.engine.connect() as conn:
+        n = conn.execute(text("SELECT count(*) FROM moves WHERE match_id = :m"), {"m": mid})
+        assert n.scalar() == 1
+    store.engine.dispose()
