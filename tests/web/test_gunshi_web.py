@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.web.helpers import (
     PageWatch,
@@ -79,12 +80,22 @@ def decide(
 ) -> dict[str, str]:
     """Click one choice the page offers (or reach it with Tab and the arrows and press
     Enter, with ``keyboard``); return what was chosen."""
-    options = page.evaluate(CLICKABLE)
-    assert options, "our turn, but nothing to click"
-    ranks = [score(o, north=True, fence_first=fence_first) for o in options]
-    choice = rng.choice([o for o, r in zip(options, ranks, strict=True) if r == min(ranks)])
-    before = ply(page)
-    selector = f'.board-area [data-action="{choice["action"]}"]'
+    for _attempt in range(3):
+        options = page.evaluate(CLICKABLE)
+        assert options, "our turn, but nothing to click"
+        ranks = [score(o, north=True, fence_first=fence_first) for o in options]
+        choice = rng.choice([o for o, r in zip(options, ranks, strict=True) if r == min(ranks)])
+        before = ply(page)
+        selector = f'.board-area [data-action="{choice["action"]}"]'
+        try:
+            page.locator(selector).first.wait_for(timeout=5_000)
+            break
+        except PlaywrightTimeoutError:
+            # A message that arrived after the choices were read re-drew the board (seen
+            # once on a loaded machine): read them again, as a player would look again.
+            continue
+    else:
+        raise AssertionError(f"{selector} never became visible")
     if keyboard:
         key_press(page, selector)
     else:
