@@ -16,3 +16,15 @@ class ApiError(Exception):
 
     def to_json(self) -> dict[str, Any]:
         return {"error": {"code": self.code, "message": self.message}}
+
+
+def database_busy() -> ApiError:
+    """A lock held elsewhere past the lock timeout: nothing changed, the client may retry."""
+    return ApiError(503, "db_busy", "the database is busy (a lock is held); try again shortly")
+
+
+def storage_failed() -> ApiError:
+    """Any other storage error: nothing was stored, the client may retry."""
+    return ApiError(
+        503, "storage_error", "the change could not be stored, so nothing changed; retry"
+    )

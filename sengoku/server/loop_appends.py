@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy.engine import make_url
 
 from sengoku.server.db import Conflict, Store
-from sengoku.server.errors import ApiError
+from sengoku.server.errors import database_busy, storage_failed
 
 log = logging.getLogger("sengoku.server")
 
@@ -74,16 +74,10 @@ class LoopAppends:
             except psycopg.errors.LockNotAvailable:
                 reusable = True
                 log.error("database: LockNotAvailable")
-                raise ApiError(
-                    503, "db_busy", "the database is busy (a lock is held); try again shortly"
-                ) from None
+                raise database_busy() from None
             except psycopg.Error as exc:
                 log.error("database: %s", type(exc).__name__)
-                raise ApiError(
-                    503,
-                    "storage_error",
-                    "the change could not be stored, so nothing changed; retry",
-                ) from None
+                raise storage_failed() from None
             finally:
                 if conn is not None:
                     if reusable and self._idle_now(conn):

@@ -23,7 +23,7 @@ from sengoku.core.registry import load_game
 from sengoku.server.broadcast import event_entries, event_rows
 from sengoku.server.clocks import Clocks, ClockSpec
 from sengoku.server.db import Conflict, Store, dumps
-from sengoku.server.errors import ApiError
+from sengoku.server.errors import ApiError, database_busy, storage_failed
 from sengoku.server.live import LIVE_STATUSES, Live, MissingGame, Seat, replay_problem
 from sengoku.server.loop_appends import LoopAppends
 from sengoku.server.settings import Settings
@@ -236,19 +236,12 @@ class Persistence:
             (outcome,) = self.store.append_on(
                 self._loop_conn, [(args[0], args[1], args[2], args[3])]
             )
-        except sqlite3.OperationalError as exc:
+        except sqlite3.Error as exc:
             if exc.sqlite_errorcode & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
                 return False
             # Only the error's class: the statement's parameters may hold secrets.
             log.error("database: %s", type(exc).__name__)
-            raise ApiError(
-                503, "storage_error", "the change could not be stored, so nothing changed; retry"
-            ) from None
-        except sqlite3.Error as exc:
-            log.error("database: %s", type(exc).__name__)
-            raise ApiError(
-                503, "storage_error", "the change could not be stored, so nothing changed; retry"
-            ) from None
+            raise storage_failed() from None
         if outcome is not None:
             raise outcome
         return True
@@ -298,12 +291,8 @@ class Persistence:
             orig = getattr(exc, "orig", None)
             log.error("database: %s (%s)", type(exc).__name__, type(orig).__name__)
             if isinstance(exc, OperationalError):
-                raise ApiError(
-                    503, "db_busy", "the database is busy (a lock is held); try again shortly"
-                ) from None
-            raise ApiError(
-                503, "storage_error", "the change could not be stored, so nothing changed; retry"
-            ) from None
+                raise database_busy() from None
+            raise storage_failed() from None
 
     # -- the matches in memory ----------------------------------------------------------
     async def get(self, match_id: str) -> Live | None:

@@ -16,12 +16,12 @@ from conftest import new_match
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 from test_server_postgres import cluster
-from test_server_store_together import _event, _move
+from test_server_store_together import append_one as _act
 
 from sengoku.server.db import Store, make_engine
 from sengoku.server.errors import ApiError
 from sengoku.server.loop_appends import conninfo
-from sengoku.server.persistence import Persistence, StaleMatch
+from sengoku.server.persistence import Persistence
 from sengoku.server.settings import Settings
 
 
@@ -34,20 +34,6 @@ def pg_url() -> Iterator[str]:
 def _persistence(url: str, **settings: Any) -> tuple[Persistence, Store]:
     store = Store(make_engine(url, lock_timeout=settings.get("db_lock_timeout", 10.0)))
     return Persistence(Settings(db_url=url, **settings), store), store
-
-
-async def _act(persistence: Persistence, store: Store, mid: str, seq: int, n: int) -> str:
-    try:
-        await persistence.run(
-            store.record_change,
-            mid,
-            [_move(mid, seq)],
-            [_event(mid, n)],
-            {"updated_at": 5.0, "clock": None},
-        )
-    except StaleMatch:
-        return "stale"
-    return "stored"
 
 
 def test_conninfo_drops_the_driver_and_keeps_the_rest() -> None:

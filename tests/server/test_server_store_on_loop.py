@@ -19,11 +19,11 @@ from conftest import new_match
 from fastapi.testclient import TestClient
 from server_process import auth, new_gungi, play_first_legal, server
 from sqlalchemy import text
-from test_server_store_together import _event, _move
+from test_server_store_together import append_one as _act
 
 from sengoku.server import persistence as persistence_module
 from sengoku.server.db import Store, make_engine
-from sengoku.server.persistence import Persistence, StaleMatch, inline_commits
+from sengoku.server.persistence import Persistence, inline_commits
 from sengoku.server.settings import Settings
 
 
@@ -38,20 +38,6 @@ def _threads_of(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
 
     monkeypatch.setattr(Store, name, spy)
     return seen
-
-
-async def _act(persistence: Persistence, store: Store, mid: str, seq: int, n: int) -> str:
-    try:
-        await persistence.run(
-            store.record_change,
-            mid,
-            [_move(mid, seq)],
-            [_event(mid, n)],
-            {"updated_at": 5.0, "clock": None},
-        )
-    except StaleMatch:
-        return "stale"
-    return "stored"
 
 
 def test_which_databases_commit_on_the_loop(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
@@ -36,6 +36,22 @@ def _event(mid: str, n: int) -> dict[str, Any]:
     return {"match_id": mid, "n": n, "ply": 1, "audience": None, "payload": json.dumps({})}
 
 
+async def append_one(persistence: Persistence, store: Store, mid: str, seq: int, n: int) -> str:
+    """An action's plain append (its move ``seq``, its event ``n``, the clock) through
+    ``persistence``: "stored", or "stale" when its move or event number was taken."""
+    try:
+        await persistence.run(
+            store.record_change,
+            mid,
+            [_move(mid, seq)],
+            [_event(mid, n)],
+            {"updated_at": 5.0, "clock": None},
+        )
+    except StaleMatch:
+        return "stale"
+    return "stored"
+
+
 def test_actions_arriving_together_share_one_commit(
     make_client: Callable[..., TestClient], db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -53,18 +69,8 @@ def test_actions_arriving_together_share_one_commit(
 
     monkeypatch.setattr(Store, "append_many", spy)
 
-    async def act(mid: str, seq: int, n: int) -> str:
-        try:
-            await persistence.run(
-                store.record_change,
-                mid,
-                [_move(mid, seq)],
-                [_event(mid, n)],
-                {"updated_at": 5.0, "clock": None},
-            )
-        except StaleMatch:
-            return "stale"
-        return "stored"
+    def act(mid: str, seq: int, n: int) -> Coroutine[Any, Any, str]:
+        return append_one(persistence, store, mid, seq, n)
 
     async def main() -> list[str]:
         # one action per match, and a second one for the first match that takes its move
