@@ -215,18 +215,28 @@ def _split(games: np.ndarray, of: np.ndarray, share: float, seed: int) -> np.nda
 
 
 def tune(
-    data: dict[str, np.ndarray], l2s: list[float], held_out: float, seed: int, steps: int
+    data: dict[str, np.ndarray],
+    l2s: list[float],
+    held_out: float,
+    seed: int,
+    steps: int,
+    test_data: dict[str, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """The tuned parameters and the record of the fit (losses on train and held-out games).
 
-    Whole games are held out (``held_out`` of them) and never fitted; with several ridge
-    weights ``l2s`` the one with the lowest loss on a validation tenth of the training games
-    is chosen, then refitted on all the training games."""
+    Whole games are held out (``held_out`` of them, or, given ``test_data``, exactly the games
+    of that data, so that fits on different amounts of data are scored on the same games) and
+    never fitted; with several ridge weights ``l2s`` the one with the lowest loss on a
+    validation tenth of the training games is chosen, then refitted on all the training
+    games."""
+    first = int(data["game"].max(initial=-1)) + 1  # the test games are numbered after
+    if test_data is not None:
+        data = _concat([data, test_data])
     lin, counts = features(data["towers"].astype(np.int64), data["hands"].astype(np.float64))
     y = data["result"].astype(np.float64)
     of = data["game"]
     games = np.unique(of)
-    test = _split(games, of, held_out, seed)
+    test = of >= first if test_data is not None else _split(games, of, held_out, seed)
     train = ~test
     prior = hand_made()
     k = fit_k(balance(prior, lin[train], counts[train]), y[train])
@@ -275,6 +285,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "best on a validation tenth of the training games",
     )
     p.add_argument("--steps", type=int, default=3000, help="Adam steps of the fit")
+    p.add_argument(
+        "--held-out-data",
+        action="append",
+        default=[],
+        help="score on this saved data (.npz), never fit it, instead of holding out a random "
+        "tenth of the games (the same held-out games for fits on different data)",
+    )
 
 
 def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
@@ -302,6 +319,8 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
     ]
     words += [f"{flag} {shlex.quote(str(value))}" for flag, value in flags]
     words += [f"--data {shlex.quote(d)}" for d in args.data]
+    words += [f"--held-out-data {shlex.quote(d)}" for d in args.held_out_data]
+    held_out = [load_data(path) for path in args.held_out_data]
     chunks: list[dict[str, np.ndarray]] = []
     records: list[dict[str, Any]] = []
     for path in args.data:
@@ -343,7 +362,8 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
         raise SengokuError("no positions to fit (--games 0 and no --data)")
     t0 = time.time()
     l2s = [float(x) for x in str(args.l2).split(",") if x.strip()]
-    theta, fitted = tune(_concat(chunks), l2s, 0.1, args.seed, args.steps)
+    test_data = _concat([data for data, _ in held_out]) if held_out else None
+    theta, fitted = tune(_concat(chunks), l2s, 0.1, args.seed, args.steps, test_data)
     fitted["seconds"] = round(time.time() - t0, 1)
     print(f"fit: {json.dumps(fitted)}", file=sys.stderr)
     from sengoku.games.gungi.features import LEARNED_PATH
@@ -355,6 +375,7 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
             "command": " ".join(words) + (f" --out {shlex.quote(args.out)}" if args.out else ""),
             "seed": args.seed,
             "data": records,
+            **({"held_out_data": [record for _, record in held_out]} if held_out else {}),
             "fit": fitted,
             "seconds": round(time.time() - started, 1),
             "finished_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

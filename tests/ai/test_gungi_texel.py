@@ -158,3 +158,25 @@ def test_tiny_tuning_run_writes_weights_that_play(tmp_path: Path) -> None:
     state: Any = game.new_state(seed=1)
     agent = make_agent(game, f"alphabeta:native=1:eval={again}")
     assert agent.choose(state, 0, Budget(iterations=200)) in state.legal_actions()
+
+
+def test_held_out_data_is_scored_and_never_fitted(tmp_path: Path) -> None:
+    # The curve of strength against data: fits on more or less data, scored on the same games.
+    train, test = tmp_path / "train.npz", tmp_path / "test.npz"
+    for seed, path in ((3, train), (4, test)):
+        run = ["train", "gungi", "--texel", "--tiny", "--seed", str(seed), "--save-data"]
+        assert main([*run, str(path), "--out", str(tmp_path / f"{seed}.json")]) == 0
+    out = tmp_path / "curve.json"
+    fit = ["train", "gungi", "--texel", "--games", "0", "--data", str(train), "--steps", "50"]
+    assert main([*fit, "--held-out-data", str(test), "--out", str(out)]) == 0
+    made = json.loads(out.read_text())["made"]
+    data, _ = texel.load_data(str(test))
+    record = made["fit"]
+    assert record["held_out_positions"] == len(data["result"])
+    assert record["held_out_games"] == len(np.unique(data["game"]))
+    assert made["held_out_data"][0]["seed"] == 4 and "--held-out-data" in made["command"]
+    # The held-out loss is the loss on exactly that data (the hand-made evaluation, K kept).
+    lin, counts = et.features(data["towers"].astype(np.int64), data["hands"].astype(np.float64))
+    p = 1 / (1 + np.exp(-record["k"] * et.balance(et.hand_made(), lin, counts)))
+    want = texel.log_loss(p, data["result"].astype(np.float64))
+    assert record["log_loss"]["hand_made"]["held_out"] == pytest.approx(want, abs=2e-6)
