@@ -194,19 +194,16 @@ class Persistence:
         a change another process stored first (``Conflict``) a 409 (``StaleMatch``)."""
         try:
             if (
-                self._together
+                (self._together or self._loop_appends is not None)
                 and getattr(fn, "__func__", None) is Store.record_change
                 and getattr(fn, "__self__", None) is self.store
                 and _plain_append(args)
             ):
+                # An action's plain append: grouped or committed on the loop (SQLite), or
+                # sent from the loop (PostgreSQL).
+                if self._loop_appends is not None:
+                    return await self._loop_appends.append(args[0], args[1], args[2], args[3])
                 return await self._append_together(args)
-            if (
-                self._loop_appends is not None
-                and getattr(fn, "__func__", None) is Store.record_change
-                and getattr(fn, "__self__", None) is self.store
-                and _plain_append(args)
-            ):
-                return await self._loop_appends.append(args[0], args[1], args[2], args[3])
             return await self._on(self._db, fn, *args)
         except Conflict:
             if args and isinstance(args[0], str):
