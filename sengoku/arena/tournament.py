@@ -287,6 +287,8 @@ def run_arena(
                 counted.append(res)
                 if jsonl is not None:
                     jsonl.write(json.dumps({"type": "game", **res}, ensure_ascii=False) + "\n")
+                    # A long match stopped midway (a time limit, Ctrl-C) keeps its games.
+                    jsonl.flush()
                 if config.sprt is not None and len(counted) % block_size == 0:
                     names = list(dict.fromkeys(config.agents))
                     stopped = config.sprt.decide(

@@ -85,6 +85,34 @@ def test_json_lines_carry_each_game_and_its_record_replays(toys: None, tmp_path:
     assert [line["index"] for line in lines[:-1]] == list(range(6))
 
 
+class Interrupted(LocalBackend):
+    """Plays ``stop_after`` games, noting what the JSON lines file holds on disk before each
+    next result, then stops the match as Ctrl-C or a time limit would."""
+
+    def __init__(self, path: Path, stop_after: int) -> None:
+        super().__init__(1)
+        self.path, self.stop_after = path, stop_after
+        self.on_disk: list[int] = []
+
+    def run(self, tasks: Any) -> Any:
+        for n, result in enumerate(super().run(tasks)):
+            self.on_disk.append(len(self.path.read_text().splitlines()))
+            if n == self.stop_after:
+                raise KeyboardInterrupt
+            yield result
+
+
+def test_a_stopped_match_keeps_the_games_it_counted(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    backend = Interrupted(out, stop_after=3)
+    with pytest.raises(KeyboardInterrupt):
+        arena(TTT, ["mcts:iterations=20", "random"], 8, seed=1, backend=backend, jsonl_path=out)
+    # Each counted game was on disk before the next one came back, not held in a buffer.
+    assert backend.on_disk == [0, 1, 2, 3]
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(line["type"], line["index"]) for line in lines] == [("game", i) for i in range(3)]
+
+
 def test_max_plies_adjudicates_long_games_as_draws(tmp_path: Path) -> None:
     agents = ["mcts:iterations=20", "random"]
     out = tmp_path / "games.jsonl"
