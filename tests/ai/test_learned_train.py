@@ -78,3 +78,29 @@ def test_cuda_is_refused_cleanly_without_a_gpu(tmp_path: Path) -> None:
         ["train", "sashimono", "--tiny", "--device", "cuda", "--out", str(tmp_path / "x.npz")]
     )
     assert code == 2
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["sashimono"], ["gungi"], ["sashimono", "--policy"]],
+    ids=["sashimono-value", "gungi-value", "sashimono-policy"],
+)
+def test_cuda_trains_when_a_gpu_is_present(tmp_path: Path, args: list[str]) -> None:
+    """On a GPU machine (a lent one: CI has none) ``--device cuda`` fits there, records it,
+    and the numpy network it writes plays without torch's help."""
+    import torch
+
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device: the refusal is tested above")
+    out = tmp_path / "w.npz"
+    assert main(["train", *args, "--tiny", "--device", "cuda", "--out", str(out)]) == 0
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta["training"]["device"] == "cuda"
+    assert "--device cuda" in meta["command"]
+    arrays = np.load(out)
+    assert all(np.isfinite(arrays[k]).all() for k in arrays.files)
+    game = load_game(args[0])
+    st = game.new_state(1)
+    key = "policy" if "--policy" in args else "weights"
+    agent = make_agent(game, f"learned:{key}={out}", seed=1, iterations=10)
+    assert agent.choose(st, st.current_player) in st.legal_actions()
