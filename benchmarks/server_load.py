@@ -26,13 +26,16 @@ the requests sent in each 50 ms, against Poisson arrivals' spread). Measured:
 * the server's CPU per action (and PostgreSQL's, for ``--db postgres``), apart from the load
   generator's own, and the load average before and after.
 
-``--processes N`` (N > 1 needs ``--db postgres``) starts N server processes on the one
-database, telling each other of changes through a ``redis-server`` this starts on a free
-loopback port (``--pubsub redis``, the default for N > 1; ``--pubsub none``: they find each
+``--processes N`` starts N server processes on the one database (PostgreSQL, or an SQLite
+file they share), telling each other of changes through a ``redis-server`` this starts on a
+free loopback port (``--pubsub redis``, the default for N > 1; ``--pubsub none``: they find each
 other's changes in the database at each heartbeat). Each game is spread over them as a
 deployment without sticky sessions would spread it: created on one process, each seat's
 WebSocket and its requests on another, the spectators on a third; the opponent's ``seen``
-then includes the trip through Redis. The CPU of every server process (and of Redis) counts.
+then includes the trip through Redis. ``--sticky`` keeps each game, its creation included,
+on one process, as a proxy that routes by the match's id would (nginx's ``hash`` on the id in
+the path): then no process follows another's matches. The CPU of every server process (and
+of Redis) counts.
 
 ``--json`` prints one machine-readable line. Only loopback addresses are used.
 """
@@ -450,7 +453,13 @@ class Load:
 
     def where(self, slot: int, part: int) -> int:
         """The process of a game's part (0, 1: the seats; 2: the spectators): consecutive
-        parts on consecutive processes, as a proxy without sticky sessions spreads them."""
+        parts on consecutive processes, as a proxy without sticky sessions spreads them;
+        with ``--sticky`` every part on the game's own process, as a proxy that routes by
+        the match's id keeps them (then no process follows another's matches)."""
+        if self.args.sticky:
+            # Games go round the processes a whole round of the mix at a time, so that each
+            # process gets as many games of each kind (slot % mix picks the game).
+            return (slot // len(self.args.mix)) % len(self.bases)
         return (slot + part) % len(self.bases)
 
     def error(self, code: str) -> None:
@@ -639,6 +648,7 @@ class Load:
                 else ""
             ),
             "processes": len(self.bases),
+            "sticky": bool(args.sticky),
             "pubsub": args.pubsub,
             "games": args.games,
             "mix": ",".join(args.mix),
@@ -702,6 +712,12 @@ def main() -> int:
     p.add_argument("--url", help="an already running server (default: start one)")
     p.add_argument("--processes", type=int, default=1, help="server processes on the one database")
     p.add_argument(
+        "--sticky",
+        action="store_true",
+        help="keep each game (its creation, seats and spectators) on one process, as a proxy "
+        "routing by match id would (default: spread as a proxy without sticky sessions)",
+    )
+    p.add_argument(
         "--pubsub",
         choices=["memory", "redis", "none"],
         help="how the processes tell each other of changes (default: memory for one "
@@ -725,8 +741,6 @@ def main() -> int:
             p.error(f"--mix: unknown game {g!r}")
     if args.pubsub is None:
         args.pubsub = "memory" if args.processes == 1 else "redis"
-    if args.processes > 1 and args.db != "postgres" and not args.url:
-        p.error("--processes above 1 needs --db postgres")
     if args.processes > 1 and args.pubsub == "memory":
         p.error("several processes need --pubsub redis or none")
     tmp = tempfile.TemporaryDirectory()
@@ -775,7 +789,8 @@ def main() -> int:
         print(json.dumps(result))
     else:
         print(
-            f"{result['date']}, {result['db']}, {result['processes']} process(es) "
+            f"{result['date']}, {result['db']}, {result['processes']} process(es)"
+            f"{' (sticky)' if result['sticky'] else ''} "
             f"(pub/sub {result['pubsub']}): {result['games']} games ({result['mix']}), "
             f"{result['spectators_per_game']} spectator(s) each, one action every "
             f"{result['interval_s']} s each ({result['think']}): {result['actions']} actions "
