@@ -158,3 +158,24 @@ def test_arrivals_tell_bursts_from_an_even_stream() -> None:
     assert steady["sd"] < 1.0 and steady["max"] <= 6.0 and steady["sd"] < steady["poisson_sd"]
     assert bursty["max"] >= 50.0 and bursty["sd"] > 3 * bursty["poisson_sd"]
     assert server_load.arrivals([])["max"] == 0.0
+
+
+def test_sticky_keeps_a_game_on_one_process_and_deals_each_kind_evenly() -> None:
+    import argparse
+    from collections import Counter
+
+    mix = list(server_load.GAMES)
+    bases = ["http://127.0.0.1:1", "http://127.0.0.1:2"]
+
+    def load(sticky: bool) -> Any:
+        return server_load.Load(bases, argparse.Namespace(sticky=sticky, mix=mix), None)
+
+    sticky, spread = load(True), load(False)
+    slots = range(40)
+    # Sticky: the creation (part 0), the second seat (1) and the spectators (2) of a game
+    # all go to its one process, and each process gets as many games of each kind.
+    assert all(len({sticky.where(slot, part) for part in range(3)}) == 1 for slot in slots)
+    dealt = Counter((mix[slot % len(mix)], sticky.where(slot, 0)) for slot in slots)
+    assert set(dealt.values()) == {5} and len(dealt) == len(mix) * len(bases)
+    # Without: consecutive parts on consecutive processes, as a proxy without sticky sessions.
+    assert all(spread.where(slot, 1) != spread.where(slot, 0) for slot in slots)
