@@ -11,7 +11,7 @@ An iteration is one searched node, so an iteration budget is deterministic.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, ClassVar
 
 from sengoku.ai.base import Agent, Budget, pick_legal
 from sengoku.ai.eval import knowledge_for
@@ -40,6 +40,7 @@ class AlphaBetaAgent(Agent):
         "eval": "default",
     }
     default_budget = Budget(iterations=20_000)
+    file_options: ClassVar[dict[str, frozenset[str]]] = {"eval": frozenset({"default", "learned"})}
 
     def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
         super().__init__(game, seed, **options)

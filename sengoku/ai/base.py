@@ -26,7 +26,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from sengoku.core.game import Action, Game, SengokuError, State
 
@@ -155,6 +155,10 @@ class Agent(ABC):
     defaults: dict[str, Any] = {}
     #: The budget used when neither ``choose`` nor the options give one.
     default_budget = Budget(iterations=1000)
+    #: Options that name a file (weights, an evaluation), with the names of the files that
+    #: ship in the package. The library also takes a path there (a network trained on the
+    #: user's disk); a server takes only these names (``sengoku.server.ai.resolve_ai``).
+    file_options: ClassVar[dict[str, frozenset[str]]] = {}
 
     def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
         known = {"iterations", "seconds", "turn_seconds", "floor", *self.defaults}

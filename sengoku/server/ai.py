@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sengoku.ai import LEVELS, TIMED_LEVEL, make_agent, parse_spec
+from sengoku.ai import AGENTS, LEVELS, TIMED_LEVEL, make_agent, parse_spec
 from sengoku.core.game import SengokuError
 from sengoku.core.registry import load_game
 
@@ -42,6 +42,60 @@ class AiLimits:
     max_iterations: int = 20_000
 
 
+#: Budget options, by what bounds them on this server.
+_SECONDS_OPTIONS = ("seconds", "turn_seconds")
+_ITERATION_OPTIONS = ("iterations", "floor")
+
+
+def _looks_like_path(value: str) -> bool:
+    """Whether an option's text could name a file: no option a client sends ever does."""
+    return any(mark in value for mark in ("/", "\\", "..", "~", "\0")) or value.endswith(
+        (".json", ".npz", ".toml", ".npy")
+    )
+
+
+def check_spec(agent: str, limits: AiLimits) -> tuple[str, dict[str, Any]]:
+    """A client's agent spec checked as text, before anything is built from it: the agent
+    exists, a level carries no options, budgets are within ``limits`` and no option names a
+    file (the files that ship are picked by name: ``alphabeta:eval=learned``)."""
+    name, options = parse_spec(agent)  # raises, naming the agents available
+    if name.startswith("level"):
+        if options:
+            raise SengokuError(f"agent {agent!r}: a level takes no options")
+        return name, options
+    shipped = AGENTS[name].file_options
+    for key, value in options.items():
+        if key in shipped and value not in shipped[key]:
+            names = ", ".join(sorted(shipped[key]))
+            raise SengokuError(
+                f"agent {agent!r}: {key} names a file that ships ({names}), never a path"
+            )
+        if isinstance(value, str) and _looks_like_path(value):
+            raise SengokuError(f"agent {agent!r}: option {key} is a name or a number, never a path")
+    for key in _SECONDS_OPTIONS:
+        seconds = options.get(key)
+        if seconds is None:
+            continue
+        if not isinstance(seconds, int | float) or isinstance(seconds, bool):
+            raise SengokuError(f"agent {agent!r}: {key} must be a number")
+        if not 0 < seconds <= limits.max_seconds:
+            raise SengokuError(
+                f"agent {agent!r}: {key} must be above 0 and at most "
+                f"{limits.max_seconds:g} on this server"
+            )
+    for key in _ITERATION_OPTIONS:
+        iterations = options.get(key)
+        if iterations is None:
+            continue
+        if not isinstance(iterations, int) or isinstance(iterations, bool):
+            raise SengokuError(f"agent {agent!r}: {key} must be an integer")
+        if not 1 <= iterations <= limits.max_iterations:
+            raise SengokuError(
+                f"agent {agent!r}: {key} must be 1 to {limits.max_iterations} on this server"
+            )
+    return name, options
+
+
 def resolve_ai(
     level: int | None,
     agent: str | None,
@@ -50,42 +104,21 @@ def resolve_ai(
 ) -> tuple[str, int | None]:
     """(agent name, level) for a seat asking for ``level`` or a named ``agent``.
 
-    A spec is checked in full here, so a bad one is refused when the match is created: the
-    agent's name, its budget against ``limits``, and (given ``game``) every option, by
-    building the agent once.
+    A spec is checked in full here, so a bad one is refused when the match is created: first
+    as text (:func:`check_spec`: the agent's name, its budgets against ``limits``, no path),
+    then (given ``game``) every option, by building the agent once.
     """
     if agent is not None:
         if level is not None:
             raise SengokuError("an AI seat takes a level or an agent, not both")
-        name, options = parse_spec(agent)  # raises, naming the agents available
-        limits = limits or AiLimits()
-        seconds = options.get("seconds")
-        if seconds is not None:
-            if not isinstance(seconds, int | float) or isinstance(seconds, bool):
-                raise SengokuError(f"agent {agent!r}: seconds must be a number")
-            if not 0 < seconds <= limits.max_seconds:
-                raise SengokuError(
-                    f"agent {agent!r}: seconds must be above 0 and at most "
-                    f"{limits.max_seconds:g} on this server"
-                )
-        iterations = options.get("iterations")
-        if iterations is not None:
-            if not isinstance(iterations, int) or isinstance(iterations, bool):
-                raise SengokuError(f"agent {agent!r}: iterations must be an integer")
-            if not 1 <= iterations <= limits.max_iterations:
-                raise SengokuError(
-                    f"agent {agent!r}: iterations must be 1 to {limits.max_iterations} "
-                    "on this server"
-                )
+        check_spec(agent, limits or AiLimits())
         if game is not None:
             try:
                 make_agent(game, agent, seed=0)
             except SengokuError:
                 raise
-            except (TypeError, ValueError) as exc:
+            except (TypeError, ValueError, LookupError) as exc:
                 raise SengokuError(f"agent {agent!r}: {exc}") from None
-        if name.startswith("level") and options:
-            raise SengokuError(f"agent {agent!r}: a level takes no options")
         return agent, None
     level = DEFAULT_LEVEL if level is None else level
     if level not in AI_LEVELS:

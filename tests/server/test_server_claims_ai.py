@@ -5,12 +5,14 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import FakeTime, auth, new_match
 from fastapi.testclient import TestClient
 
+from sengoku.core.game import SengokuError
 from sengoku.server import ai as ai_mod
 
 
@@ -112,6 +114,10 @@ def test_bad_or_unbounded_agent_specs_are_refused_at_creation(
             ("mcts:iterations=100000000", "1 to 20000"),
             ("mcts:seconds=-1", "above 0"),
             ("mcts:iterations=ten", "integer"),
+            # the other budgets: a floor of iterations and a time per turn
+            ("mcts:floor=999999999", "1 to 20000"),
+            ("mcts:turn_seconds=86400", "at most 5"),
+            ("alphabeta:floor=0", "1 to 20000"),
             ("mcts:bogus=1", "bogus"),
             ("greedy:epsilon=7", "epsilon"),
             ("level3:seconds=1", "no options"),
@@ -275,3 +281,29 @@ def test_an_ai_past_its_time_limit_is_asked_again(
         snap = wait_for(client, m["id"], lambda s: s["ply"] == 1)
         assert snap["status"] == "active" and len(fake_agents.calls) == 2
         assert "ran out of time" in caplog.text
+
+
+@pytest.mark.parametrize("game", ["gungi", "sashimono"])
+def test_an_agent_spec_naming_a_file_is_refused_before_it_is_read(
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every option of every agent, given a path (here without the request's length cap),
+    is refused as text: no agent is built, so no file is opened."""
+    from sengoku.ai import AGENTS
+
+    planted = tmp_path / "weights.json"
+    planted.write_text("{}")
+    built: list[str] = []
+    monkeypatch.setattr(ai_mod, "make_agent", lambda *a, **k: built.append(str(a)))
+    for name, cls in sorted(AGENTS.items()):
+        for option in sorted({*cls.defaults, "iterations", "seconds", "floor"}):
+            for value in (str(planted), "../weights.npz", "w\\x", "cards.toml", "~root"):
+                with pytest.raises(SengokuError, match="never a path"):
+                    ai_mod.resolve_ai(None, f"{name}:{option}={value}", game)
+    for n in range(1, 6):
+        with pytest.raises(SengokuError, match="no options"):
+            ai_mod.resolve_ai(None, f"level{n}:eval={planted}", game)
+    assert built == []
+    # the shipped files, by name, are built
+    ai_mod.resolve_ai(None, "learned:weights=default", game)
+    assert len(built) == 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -114,6 +115,56 @@ def test_no_option_of_any_game_takes_a_path(server: RealServer) -> None:
                 r = server.create(body, timeout=10)
                 assert r.status_code == 422, (name, option["name"], r.text)
                 assert "root:" not in r.text
+    assert server.alive()
+
+
+def agent_option_names() -> list[tuple[str, str]]:
+    """Every (agent, option) a spec may carry: the agents' own options and the budgets."""
+    from sengoku.ai import AGENTS
+
+    return [
+        (name, option)
+        for name, cls in sorted(AGENTS.items())
+        for option in sorted({*cls.defaults, "iterations", "seconds", "floor"})
+    ]
+
+
+@pytest.fixture
+def planted() -> Iterator[Path]:
+    """A real file the server could read were it to try, at a path short enough to fit in
+    a spec (the request model caps specs at 32 characters)."""
+    handle, name = tempfile.mkstemp(dir="/tmp", prefix="s", suffix=".json")
+    os.write(handle, b'{"parameters": []}')
+    os.close(handle)
+    yield Path(name)
+    os.unlink(name)
+
+
+def test_no_agent_option_takes_a_path(server: RealServer, planted: Path) -> None:
+    """An AI seat's spec (``alphabeta:eval=...``, ``learned:weights=...``) is an option too:
+    every option of every agent, and of every level, given a path, in every game, is refused
+    before anything is opened, and the answer names no file."""
+    values = ["/etc/passwd", "/dev/zero", "../../etc/x.json", str(planted), "C:\\w.npz"]
+    games = [g["name"] for g in server.http.get("/api/games").json()["games"]]
+    specs = [
+        f"{agent}:{option}={value}" for agent, option in agent_option_names() for value in values
+    ]
+    specs += [f"level{n}:eval={planted}" for n in range(1, 6)]
+    for game in games:
+        for spec in specs:
+            if len(spec) > 32:  # the request model's cap refuses those on its own
+                continue
+            seats = [{"kind": "local"}, {"kind": "ai", "agent": spec}]
+            r = server.create({"game": game, "seats": seats}, timeout=10)
+            assert r.status_code == 422, (game, spec, r.text)
+            message = r.json()["error"]["message"]
+            for leak in ("root:", "Errno", "No such", "pickle", "cannot read", "parameters"):
+                assert leak not in message, (game, spec, message)
+    # the files that ship are picked by name
+    for game, spec in [("gungi", "alphabeta:eval=learned"), ("sashimono", "learned")]:
+        seats = [{"kind": "local"}, {"kind": "ai", "agent": spec}]
+        r = server.create({"game": game, "seats": seats})
+        assert r.status_code == 201, (game, spec, r.text)
     assert server.alive()
 
 

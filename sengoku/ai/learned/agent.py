@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -57,6 +57,10 @@ class LearnedAgent(ISMCTSAgent):
         "c_puct": 1.5,
         "settle": 1,
         "policy_depth": 0,
+    }
+    file_options: ClassVar[dict[str, frozenset[str]]] = {
+        "weights": frozenset({"default"}),
+        "policy": frozenset({"default"}),
     }
 
     def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
