@@ -26,16 +26,38 @@ def _key(live: Live, ply: int) -> int:
     return hash(tuple(live.actions[:ply]))
 
 
-def _concede(live: Live, state: State, ply: int) -> None:
-    """The concessions the match records at ``ply`` (played where the record puts them)."""
+def _concessions(live: Live) -> dict[int, list[dict[str, Any]]]:
+    """The match's concessions by the ply the record puts them at."""
+    at: dict[int, list[dict[str, Any]]] = {}
     for c in live.concessions:
-        if int(c["ply"]) == ply and not state.is_terminal():
+        at.setdefault(int(c["ply"]), []).append(c)
+    return at
+
+
+def _concede(conceded: dict[int, list[dict[str, Any]]], state: State, ply: int) -> None:
+    """The concessions the match records at ``ply`` (played where the record puts them)."""
+    for c in conceded.get(ply, ()):
+        if not state.is_terminal():
             state.concede(int(c["seat"]), str(c.get("reason", "resignation")))
+
+
+def shown_action(live: Live, ply: int, seat: int | None) -> str | None:
+    """The notation of the ``ply``-th action as ``seat`` may read it: every action in a game
+    of perfect information, else only the seat's own (another seat's move may hold what it
+    hid: a Gunshi Shogun, a card sent face down, a hand's order); its events say the rest."""
+    if ply == 0:
+        return None
+    if live.perfect_information:
+        return live.actions[ply - 1]
+    mover = live.action_seats[ply - 1] if ply - 1 < len(live.action_seats) else None
+    return live.actions[ply - 1] if seat is not None and mover == seat else None
 
 
 def position(live: Live, ply: int, seat: int | None) -> dict[str, Any]:
     """The position after ``ply`` actions (0 <= ply <= live.ply) as ``seat`` sees it, with
-    the action that led there, as notation and, in games of perfect information, as data."""
+    the action that led there (:func:`shown_action`), as notation and, in games of perfect
+    information, as data."""
+    conceded = _concessions(live)
     kept: dict[int, tuple[int, State]] = live.kept_positions
     start, state = 0, None
     for at in sorted(kept, reverse=True):
@@ -47,7 +69,7 @@ def position(live: Live, ply: int, seat: int | None) -> dict[str, Any]:
         state = live.record().start_state()
     described: dict[str, Any] | None = None
     for p in range(start, ply):
-        _concede(live, state, p)
+        _concede(conceded, state, p)
         action = live.game.parse_action(state, live.actions[p])
         if p == ply - 1 and live.perfect_information:
             described = live.game.describe_action(state, action).to_json()
@@ -56,11 +78,11 @@ def position(live: Live, ply: int, seat: int | None) -> dict[str, Any]:
             if len(kept) >= MAX_KEPT:
                 del kept[min(kept)]
             kept[p + 1] = (_key(live, p + 1), state.clone())
-    _concede(live, state, ply)
+    _concede(conceded, state, ply)
     return {
         "ply": ply,
         "of": live.ply,
-        "action": live.actions[ply - 1] if ply else None,
+        "action": shown_action(live, ply, seat),
         "described": described,
         "view": state.view(seat),
     }

@@ -75,6 +75,8 @@ def check_game(
     seen_events: list[list[Any]] = [[] for _ in range(n + 1)]
     #: What each seat (and a spectator) was shown at each ply, checked against the engine.
     shown: list[dict[int | None, Any]] = []
+    #: Who played each action, and its notation.
+    played: list[tuple[int, str]] = []
     for _ply in range(max_plies):
         shown.append({})
         for s in [*range(n), None]:
@@ -104,6 +106,7 @@ def check_game(
             break
         seat = ref.current_player
         action = rng.choice(ref.legal_actions())
+        played.append((seat, str(action)))
         r = client.post(
             f"/api/matches/{mid}/actions",
             json={"action": str(action), "ply": _ply},
@@ -122,6 +125,14 @@ def check_game(
             back = client.get(f"/api/matches/{mid}/position?ply={k}", headers=headers)
             assert back.status_code == 200, back.text
             assert back.json()["view"] == shown[k][s], (name, s, k)
+    # ... and each action's notation only to its mover, unless the game hides nothing (a
+    # Gunshi Shogun, a card sent face down or a hand's order is in the notation).
+    for k in range(1, len(played) + 1):
+        mover, notation = played[k - 1]
+        for s in [*range(n), None]:
+            headers = auth(tokens[s]) if s is not None else {}
+            back = client.get(f"/api/matches/{mid}/position?ply={k}", headers=headers).json()
+            assert back["action"] == (notation if perfect or s == mover else None), (name, s, k)
     past = client.get(f"/api/matches/{mid}/position?ply={len(shown) + 5}")
     assert past.status_code == 422 and past.json()["error"]["code"] == "bad_ply"
     if not ref.is_terminal():
