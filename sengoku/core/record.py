@@ -33,6 +33,8 @@ from sengoku.core.registry import load_game
 MAX_SEED = 2**256
 #: The largest integer every JSON reader keeps exactly (JavaScript's Number.MAX_SAFE_INTEGER).
 JSON_SAFE_INT = 2**53 - 1
+#: The most concessions a record may hold: one per seat, and no game seats more.
+MAX_CONCESSIONS = 8
 SEED_TEXT = re.compile(r"-?[0-9]{1,80}")
 
 
@@ -178,6 +180,11 @@ class GameRecord:
             for c in concessions:
                 if int(c["ply"]) == ply and not target.state.is_terminal():
                     seat, reason = int(c["seat"]), str(c.get("reason", "resignation"))
+                    if not 0 <= seat < target.state.num_players:
+                        raise InvalidRecord(
+                            f"concession at ply {ply}: seat {seat} is not one of the game's "
+                            f"{target.state.num_players} seats"
+                        )
                     told = target.concede(seat, reason)
                     yield ReplayStep("concession", ply, seat, reason, told, target.state)
             if ply == n:
@@ -248,6 +255,29 @@ class GameRecord:
             for c in concessions
         ):
             raise InvalidRecord("record field 'concessions' must be a list of {ply, seat, reason}")
+        if len(concessions) > MAX_CONCESSIONS:
+            raise InvalidRecord(
+                f"record field 'concessions' holds {len(concessions)}; a seat concedes once, "
+                f"and no game has more than {MAX_CONCESSIONS} seats"
+            )
+        seats_conceded: set[int] = set()
+        for c in concessions:
+            ply, seat, reason = c["ply"], c["seat"], c.get("reason", "resignation")
+            if not 0 <= ply <= len(data["actions"]):
+                raise InvalidRecord(
+                    f"record field 'concessions': ply {ply} is outside the record's "
+                    f"0-{len(data['actions'])} actions"
+                )
+            if seat < 0 or seat in seats_conceded:
+                raise InvalidRecord(
+                    f"record field 'concessions': seat {seat} "
+                    + ("is not a seat" if seat < 0 else "concedes more than once")
+                )
+            if not isinstance(reason, str) or len(reason) > 64:
+                raise InvalidRecord(
+                    "record field 'concessions': a reason is a text of at most 64 characters"
+                )
+            seats_conceded.add(seat)
         players = data.get("players", [])
         if not isinstance(players, list):
             raise InvalidRecord("record field 'players' must be a list of names")

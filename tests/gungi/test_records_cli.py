@@ -79,6 +79,41 @@ def test_malformed_records(data: object, field: str) -> None:
         GameRecord.from_json(data).replay()
 
 
+def conceding(concessions: list[dict[str, object]], actions: int = 0) -> dict[str, object]:
+    return {
+        "game": "gungi",
+        "version": 1,
+        "options": {},
+        "actions": ["x"] * actions,
+        "concessions": concessions,
+    }
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        # the import that froze the server held 80,000 copies of one concession
+        (conceding([{"ply": 0, "seat": 0}] * 80_000), "holds 80000"),
+        (conceding([{"ply": 0, "seat": 0}, {"ply": 0, "seat": 0}]), "more than once"),
+        (conceding([{"ply": 3, "seat": 0}], actions=2), "outside the record's 0-2"),
+        (conceding([{"ply": -1, "seat": 0}]), "outside"),
+        (conceding([{"ply": 0, "seat": -2}]), "is not a seat"),
+        (conceding([{"ply": 0, "seat": 0, "reason": "x" * 65}]), "at most 64"),
+        (conceding([{"ply": 0, "seat": 0, "reason": 7}]), "at most 64"),
+    ],
+)
+def test_concessions_are_bounded_and_each_seat_concedes_once(
+    data: dict[str, object], words: str
+) -> None:
+    with pytest.raises(InvalidRecord, match=f"'concessions'.*{words}"):
+        GameRecord.from_json(data)
+
+
+def test_a_concession_by_a_seat_the_game_lacks_is_refused() -> None:
+    with pytest.raises(InvalidRecord, match="seat 2 is not one of the game's 2 seats"):
+        GameRecord.from_json(conceding([{"ply": 0, "seat": 2}])).replay()
+
+
 def test_concession_is_recorded(gungi: Gungi) -> None:
     record, state = GameRecord.start(gungi, 0)
     record.play(state, state.legal_actions()[0])

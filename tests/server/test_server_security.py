@@ -307,6 +307,21 @@ def test_a_record_with_a_huge_seed_is_refused(server: RealServer) -> None:
             assert r.status_code == 422, (path, seed, r.text)
 
 
+def test_a_record_with_endless_concessions_is_refused(server: RealServer) -> None:
+    """An import whose one concession was copied 80,000 times once froze the server for
+    seconds, at the import and at every look back: it is refused as malformed, naming the
+    field, and nothing is stored."""
+    record = {"game": "gungi", "version": load_game("gungi").version, "options": {}}
+    before = server.http.get("/api/records").json()
+    for path in ("/api/records", "/api/replay"):
+        body = {**record, "actions": [], "concessions": [{"ply": 0, "seat": 0}] * 80_000}
+        r = server.http.post(path, json=body, timeout=30)
+        assert r.status_code == 422, (path, r.text[:300])
+        assert "'concessions'" in r.json()["error"]["message"]
+    assert server.http.get("/api/records").json() == before
+    assert server.alive()
+
+
 def test_nul_characters_are_refused(server: RealServer) -> None:
     r = server.create({"game": "gungi", "seats": [{"kind": "local", "name": "a\x00b"}, {}]})
     assert r.status_code == 422 and "NUL" in r.json()["error"]["message"]
