@@ -48,6 +48,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         key, sep, value = part.partition("=")
         if not sep or not key.strip():
             raise SengokuError(f"agent spec {spec!r}: {part!r} is not key=value")
+        if key.strip() == "seed":
+            # an agent's seed is the caller's (the match's, the arena's), given apart
+            raise SengokuError(f"agent spec {spec!r}: seed is not an agent option")
         try:
             options[key.strip()] = json.loads(value)
         except json.JSONDecodeError:

@@ -117,8 +117,11 @@ def resolve_ai(
                 make_agent(game, agent, seed=0)
             except SengokuError:
                 raise
-            except (TypeError, ValueError, LookupError) as exc:
-                raise SengokuError(f"agent {agent!r}: {exc}") from None
+            except (TypeError, ValueError, LookupError):
+                # the text of such an error names the code's own classes: not for a client
+                raise SengokuError(
+                    f"agent {agent!r}: an option has a value this agent cannot take"
+                ) from None
         return agent, None
     level = DEFAULT_LEVEL if level is None else level
     if level not in AI_LEVELS:

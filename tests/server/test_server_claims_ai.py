@@ -122,6 +122,7 @@ def test_bad_or_unbounded_agent_specs_are_refused_at_creation(
             ("greedy:epsilon=7", "epsilon"),
             ("level3:seconds=1", "no options"),
             ("nosuchagent", "unknown agent"),
+            ("random:seed=1", "seed is not an agent option"),
         ]:
             r = client.post(
                 "/api/matches",

@@ -322,6 +322,17 @@ def test_a_record_with_endless_concessions_is_refused(server: RealServer) -> Non
     assert server.alive()
 
 
+def test_list_pages_past_the_deepest_are_refused(server: RealServer) -> None:
+    """An offset beyond a 64-bit integer was a 500 from the database driver."""
+    for path in ("/api/matches", "/api/records"):
+        for offset in ("99999999999999999999999", str(2**63), "100001", "-1"):
+            r = server.http.get(f"{path}?offset={offset}")
+            assert r.status_code == 422, (path, offset, r.status_code, r.text[:200])
+            assert "offset" in r.text
+        assert server.http.get(f"{path}?offset=100000").status_code == 200
+    assert server.alive()
+
+
 def test_nul_characters_are_refused(server: RealServer) -> None:
     r = server.create({"game": "gungi", "seats": [{"kind": "local", "name": "a\x00b"}, {}]})
     assert r.status_code == 422 and "NUL" in r.json()["error"]["message"]

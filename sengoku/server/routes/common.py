@@ -18,6 +18,9 @@ ServiceRef = Callable[[], "MatchService"]
 
 MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{10,100}$")
+#: The deepest page of a list (lobby, records): past it the database would scan that many
+#: rows for one request (and past 2**63 its driver overflowed: a 500). Filters go further.
+MAX_OFFSET = 100_000
 
 
 def bearer(authorization: str | None) -> str | None:

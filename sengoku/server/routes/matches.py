@@ -15,7 +15,7 @@ from sengoku.server import security
 from sengoku.server.errors import ApiError
 from sengoku.server.live import LIVE_STATUSES
 from sengoku.server.positions import position
-from sengoku.server.routes.common import ServiceRef, bearer, find, summary
+from sengoku.server.routes.common import MAX_OFFSET, ServiceRef, bearer, find, summary
 
 
 class Strict(BaseModel):
@@ -86,7 +86,7 @@ def router(svc: ServiceRef) -> APIRouter:
         status: Literal["waiting", "active", "live"] = "live",
         game: str | None = Query(default=None, max_length=64),
         limit: int = Query(default=50, ge=1, le=200),
-        offset: int = Query(default=0, ge=0),
+        offset: int = Query(default=0, ge=0, le=MAX_OFFSET),
     ) -> dict[str, Any]:
         """The lobby: matches waiting for players or in play (public facts only)."""
         statuses = LIVE_STATUSES if status == "live" else [status]

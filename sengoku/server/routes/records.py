@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request
 
 from sengoku.server.errors import ApiError
 from sengoku.server.live import DONE_STATUSES, LIVE_STATUSES
-from sengoku.server.routes.common import ServiceRef, find, summary
+from sengoku.server.routes.common import MAX_OFFSET, ServiceRef, find, summary
 
 
 def router(svc: ServiceRef) -> APIRouter:
@@ -20,7 +20,7 @@ def router(svc: ServiceRef) -> APIRouter:
     async def records(
         game: str | None = Query(default=None, max_length=64),
         limit: int = Query(default=50, ge=1, le=200),
-        offset: int = Query(default=0, ge=0),
+        offset: int = Query(default=0, ge=0, le=MAX_OFFSET),
     ) -> dict[str, Any]:
         """Finished (and imported) games, newest first."""
         rows = await svc().run_list(
