@@ -9,7 +9,7 @@ Two channels per match:
 What the server guarantees (issue 17): a message is at most :data:`MAX_TEXT` characters of
 plain text (control characters dropped; clients render it as text, never as markup), a
 writer gets :data:`BURST` messages at once then one every :data:`EVERY` seconds, a match
-keeps at most :data:`MAX_MESSAGES`, and messages are stored with the match (the
+keeps at most :data:`MAX_MESSAGES` in each channel, and messages are stored with the match (the
 ``chat_messages`` table) so a reload or another server process shows the same history. The
 server never writes into the chat itself: a message holds only what its writer typed, the
 writer's seat (or none) and the name they chose, so it carries no hidden information of
@@ -47,7 +47,8 @@ from sengoku.server.live import Live
 
 #: Characters in one message.
 MAX_TEXT = 300
-#: Messages one match keeps; past it the chat is full (a match is not a forum).
+#: Messages one match keeps in each channel; past it that channel is full (a match is not a
+#: forum). Each channel has its own: spectators, who may be many, never fill the players'.
 MAX_MESSAGES = 1000
 #: Messages a writer may send at once, then one per EVERY seconds.
 BURST = 5
@@ -131,8 +132,18 @@ class ChatStore:
                 )
             ).scalar()
             n = int(last or 0) + 1
-            if n > MAX_MESSAGES:
-                raise ApiError(409, "chat_full", f"this match's chat holds {MAX_MESSAGES} messages")
+            held = conn.execute(
+                select(func.count()).where(
+                    chat_messages.c.match_id == row["match_id"],
+                    chat_messages.c.channel == row["channel"],
+                )
+            ).scalar()
+            if int(held or 0) >= MAX_MESSAGES:
+                raise ApiError(
+                    409,
+                    "chat_full",
+                    f"this match's {row['channel']} chat holds {MAX_MESSAGES} messages",
+                )
             conn.execute(insert(chat_messages), [{**row, "n": n}])
             mutes = conn.execute(
                 select(chat_mutes.c.seat).where(

@@ -121,8 +121,27 @@ def test_writers_are_rate_limited_and_a_match_holds_a_bounded_chat(
         # Another seat has its own budget.
         assert client.post(url, json={"text": "me"}, headers=auth(t1)).status_code == 201
         monkeypatch.setattr(chat_module, "MAX_MESSAGES", 6)
-        r = client.post(url, json={"text": "one too many"})
+        r = client.post(url, json={"text": "one too many"}, headers=auth(t1))
         assert r.status_code == 409 and r.json()["error"]["code"] == "chat_full"
+        assert "players chat" in r.json()["error"]["message"]
+
+
+def test_spectators_never_fill_the_players_chat(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Spectators, who may come from many addresses, once filled a match's one bounded chat
+    and so silenced its players: each channel now has its own bound."""
+    monkeypatch.setattr(chat_module, "MAX_MESSAGES", 3)
+    with make_client() as client:
+        m = new_match(client)
+        mid, t0 = m["id"], m["tokens"]["0"]
+        url = f"/api/matches/{mid}/chat"
+        codes = [client.post(url, json={"text": f"s{i}"}).status_code for i in range(4)]
+        assert codes == [201, 201, 201, 409]
+        r = client.post(url, json={"text": "gg"}, headers=auth(t0))
+        assert r.status_code == 201, r.text
+        texts = [x["text"] for x in client.get(url, headers=auth(t0)).json()["messages"]]
+        assert texts == ["s0", "s1", "s2", "gg"]
 
 
 def test_chat_is_stored_apart_from_the_game_and_carries_nothing_of_it(
