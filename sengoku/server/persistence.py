@@ -13,12 +13,13 @@ import concurrent.futures
 import json
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
-from sengoku.core.game import SengokuError, event
+from sengoku.core.game import SengokuError, State, event
+from sengoku.core.record import GameRecord
 from sengoku.core.registry import load_game
 from sengoku.server.broadcast import event_entries, event_rows
 from sengoku.server.clocks import Clocks, ClockSpec
@@ -144,6 +145,11 @@ class Persistence:
         )
         #: Told the id of a match whose change lost to another process's (it catches up).
         self.on_conflict: Callable[[str], None] = lambda _match_id: None
+        #: Replays the record of a match that is over, when it is loaded again (the service
+        #: runs it in its work pool: bounded in time and number, and off this process's
+        #: lock, since anyone may make the server reload an imported 20,000-action record by
+        #: asking for it). None: on a thread, as the matches in play are.
+        self.replay_done: Callable[[GameRecord], Awaitable[State]] | None = None
         #: SQLite: the actions waiting to be stored together (``_append_together``), and the
         #: task storing them while a transaction of them is under way. Not PostgreSQL: there
         #: commits run side by side on several threads, and one match's row locked by
@@ -410,7 +416,10 @@ class Persistence:
                 record = live.record()
                 record.result = None
                 # A long match takes a while to replay: not on the event loop.
-                live.state = await asyncio.to_thread(record.replay)
+                if live.status in LIVE_STATUSES or self.replay_done is None:
+                    live.state = await asyncio.to_thread(record.replay)
+                else:
+                    live.state = await self.replay_done(record)
             except SengokuError as exc:
                 problem = replay_problem(exc)
         if problem is not None:

@@ -29,6 +29,8 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from sengoku.core.game import State
+from sengoku.core.record import GameRecord, InvalidRecord
 from sengoku.core.registry import list_games, load_game
 from sengoku.server.ai_turns import AiTurns
 from sengoku.server.broadcast import Broadcaster
@@ -52,7 +54,7 @@ from sengoku.server.records import MAX_IMPORT_ACTIONS, Records
 from sengoku.server.seats import Seats
 from sengoku.server.settings import Settings
 from sengoku.server.turns import Turns
-from sengoku.server.work import WorkPool, WorkRefused
+from sengoku.server.work import WorkPool, WorkRefused, replayed_state
 
 log = logging.getLogger("sengoku.server")
 
@@ -94,6 +96,7 @@ class MatchService:
             settings.work_timeout,
         )
         self.records = Records(self.db, self.heavy)
+        self.db.replay_done = self._replay_in_pool
         #: This process among several on one database (sengoku/server/cluster.py).
         self.cluster = Cluster(self, make_pubsub(settings.pubsub_url))
 
@@ -156,6 +159,14 @@ class MatchService:
             return await self.work.run(fn, *args)
         except WorkRefused as exc:
             raise ApiError(503, exc.code, exc.message) from None
+
+    async def _replay_in_pool(self, record: GameRecord) -> State:
+        """The final state of a match that is over, replayed in the work pool (503 when the
+        pool is busy or the replay runs out of time: the match is left as it is stored)."""
+        done = await self.heavy(replayed_state, record.to_json())
+        if "error" in done:
+            raise InvalidRecord(done["error"])
+        return load_game(record.game).state_from_json(done["state"])
 
     async def run_list(self, fn: Callable[..., Any], *args: Any) -> Any:
         """A list query (lobby, records): on threads of its own, so it never delays a move."""

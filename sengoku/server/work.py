@@ -108,6 +108,16 @@ def replay_with_movers(record: GameRecord) -> tuple[State, list[int]]:
     return state, movers
 
 
+def replayed_state(data: Any) -> dict[str, Any]:
+    """Run in a worker: the final state of a stored record (a match that is over, loaded
+    again), as ``State.to_json``; ``{"error": message}`` when it does not replay."""
+    try:
+        state = GameRecord.from_json(data).replay()
+    except SengokuError as exc:
+        return {"error": str(exc)}
+    return {"state": state.to_json()}
+
+
 def import_summary(data: Any, max_actions: int) -> dict[str, Any]:
     """Run in a worker: replay an imported record (it must replay exactly) and say what the
     server stores of it; ``{"error": message}`` when it does not replay."""

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+import pytest
 from conftest import action_id, auth, new_match
 from fastapi.testclient import TestClient
 
@@ -217,3 +218,52 @@ def test_a_match_that_no_longer_replays_is_closed_without_quoting_moves(
         )
         events = client.get(f"/api/matches/{mid}/events").json()
         assert "SECRET" not in json.dumps(events) and "SECRET" not in json.dumps(snap)
+
+
+def test_a_match_that_is_over_is_replayed_in_the_work_pool_when_loaded_again(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Anyone may make the server load a finished (or imported) match again by asking for
+    it: its replay runs in the work pool, bounded in time and number, and a busy pool is a
+    503 that leaves the match as it was stored."""
+    from sengoku.server import service as service_mod
+    from sengoku.server.work import WorkPool, WorkRefused
+
+    with make_client() as client:
+        m = new_match(client, options={"pile": 5}, seed=4)
+        mid, tokens = m["id"], [m["tokens"]["0"], m["tokens"]["1"]]
+        snap = client.get(f"/api/matches/{mid}", headers=auth(tokens[0])).json()
+        while snap["status"] == "active":
+            token = tokens[snap["to_act"]]
+            snap = client.get(f"/api/matches/{mid}", headers=auth(token)).json()
+            r = client.post(
+                f"/api/matches/{mid}/actions",
+                json={"action": snap["legal"][0]["action"], "ply": snap["ply"]},
+                headers=auth(token),
+            )
+            assert r.status_code == 200, r.text
+            snap = r.json()
+        finished = client.get(f"/api/matches/{mid}", headers=auth(tokens[0])).json()
+        assert finished["status"] == "finished"
+    replayed: list[int] = []
+    real = service_mod.replayed_state
+
+    def counted(data: dict[str, object]) -> dict[str, object]:
+        replayed.append(len(data["actions"]))  # type: ignore[arg-type]
+        return real(data)
+
+    monkeypatch.setattr(service_mod, "replayed_state", counted)
+
+    async def busy(self: WorkPool, fn: object, *args: object) -> object:
+        raise WorkRefused("busy", "the server is busy with other replays; try again soon")
+
+    with make_client() as client, monkeypatch.context() as busy_pool:  # nothing in memory
+        busy_pool.setattr(WorkPool, "run", busy)
+        r = client.get(f"/api/matches/{mid}", headers=auth(tokens[0]))
+        assert r.status_code == 503 and r.json()["error"]["code"] == "busy", r.text
+    with make_client(work_mode="thread") as client:  # (a counting job cannot be pickled)
+        assert client.get(f"/api/matches/{mid}", headers=auth(tokens[0])).json() == finished
+        assert replayed == [finished["ply"]]
+    monkeypatch.undo()
+    with make_client() as client:  # and in the worker processes the server runs by default
+        assert client.get(f"/api/matches/{mid}", headers=auth(tokens[1])).json()["view"]
