@@ -237,6 +237,10 @@ class Chat:
         self._spend(f"seat:{live.id}:{seat}" if seat is not None else f"client:{client}")
         if seat is None:
             channel, who = "spectators", clean_name(name)
+            players = {s.name.casefold() for s in live.seats if s.name}
+            if who.casefold() in players:
+                # a spectator writing as "Player 1" would pass for the seat in a transcript
+                who = f"{SPECTATOR} ({who})"[:64]
         else:
             channel, who = "players", live.seats[seat].name
         row = {

@@ -144,6 +144,19 @@ def test_spectators_never_fill_the_players_chat(
         assert texts == ["s0", "s1", "s2", "gg"]
 
 
+def test_a_spectator_cannot_write_under_a_players_name(
+    make_client: Callable[..., TestClient],
+) -> None:
+    with make_client() as client:
+        m = new_match(client, seats=[{"kind": "local", "name": "Hana"}, {"kind": "local"}])
+        url = f"/api/matches/{m['id']}/chat"
+        for name in ("Hana", "player 2", "HANA"):
+            r = client.post(url, json={"text": "resign now", "name": name})
+            assert r.status_code == 201 and r.json()["name"] == f"Spectator ({name})", r.text
+        r = client.post(url, json={"text": "hi", "name": "Kenji"})
+        assert r.json()["name"] == "Kenji"
+
+
 def test_chat_is_stored_apart_from_the_game_and_carries_nothing_of_it(
     make_client: Callable[..., TestClient],
 ) -> None:
