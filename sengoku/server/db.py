@@ -521,6 +521,21 @@ class Store:
             )
             return [r[0] for r in rows]
 
+    def seed_in_play(self, game: str, seed: int) -> bool:
+        """Whether a match of ``game`` waiting or in play, on any server process, was dealt
+        from ``seed`` or ``-seed`` (``random.Random`` deals both alike)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(matches.c.id)
+                .where(
+                    matches.c.status.in_(["waiting", "active"]),
+                    matches.c.game == game,
+                    matches.c.seed.in_([str(seed), str(-seed)]),
+                )
+                .limit(1)
+            ).first()
+            return found is not None
+
     def list_matches(
         self,
         statuses: list[str],

@@ -11,7 +11,8 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from sengoku.core.game import event
+from sengoku.core.game import SengokuError, event
+from sengoku.core.registry import load_game
 from sengoku.server.broadcast import event_rows
 from sengoku.server.persistence import StaleMatch
 
@@ -79,9 +80,15 @@ async def expire_loop(service: MatchService) -> None:
         await asyncio.sleep(period)
 
 
-def seed_in_play(service: MatchService, game: str, seed: int) -> bool:
-    """Whether a match of ``game`` that is waiting or in play has this seed (its secret)."""
-    return any(
-        live.seed == seed and live.game.name == game and live.status in ("waiting", "active")
-        for live in list(service.live.values())
-    )
+async def seed_in_play(service: MatchService, game: str, seed: int) -> bool:
+    """Whether a match of ``game`` that is waiting or in play, on this server process or
+    another on the same database, has this seed (its secret).
+
+    Both are compared as the engines use them: the game by its registered name (``load_game``
+    reads " Gunshi" as "gunshi"), and the seed by its size, since ``random.Random(-s)``
+    deals as ``random.Random(s)`` does."""
+    try:
+        name = load_game(game).name
+    except SengokuError:
+        return False  # no such game: the replay itself refuses the record
+    return bool(await service.run_list(service.store.seed_in_play, name, seed))

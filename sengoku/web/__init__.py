@@ -163,7 +163,7 @@ def mount(app: FastAPI) -> None:
         from sengoku.server.housekeeping import seed_in_play
 
         game, seed = await asyncio.to_thread(_game_and_seed, body)
-        if seed is not None and seed_in_play(service, game, seed):
+        if seed is not None and await seed_in_play(service, game, seed):
             # the seed of a match in play is its secret: no view is computed from it
             return _error(
                 409,

@@ -294,3 +294,20 @@ def test_the_migrations_build_the_tables_the_code_expects(tmp_path: Path) -> Non
     with engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), metadata)
     assert diff == []
+
+
+def test_replay_refuses_a_seed_in_play_that_this_process_does_not_hold(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """A match in play on another server process (one database) is not in this process's
+    memory: the seed check asks the database."""
+    with make_client() as client:
+        m = new_match(client, game="sashimono", seed=515151)
+        assert m["match"]["status"] == "active"
+        client.app.state.service.live.clear()  # type: ignore[attr-defined]
+        version = client.get("/api/games/sashimono").json()["version"]
+        probe = {"game": "sashimono", "version": version, "options": {}, "actions": []}
+        r = client.post("/api/replay", params={"seat": 1}, json={**probe, "seed": 515151})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "in_progress", r.text
+        r = client.post("/api/replay", params={"seat": 1}, json={**probe, "seed": 515152})
+        assert r.status_code == 200, r.text

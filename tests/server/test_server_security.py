@@ -218,6 +218,13 @@ def test_replay_refuses_the_seed_of_a_match_in_play(server: RealServer) -> None:
     r = server.http.post("/api/replay", params={"seat": 1}, json={**probe, "actions": []})
     assert r.status_code == 409, r.text
     assert r.json()["error"]["code"] == "in_progress"
+    # the same deal asked for in other words: the game's name as the engine reads it, and
+    # the negative seed (random.Random(-s) deals as random.Random(s))
+    for other in ({"game": "Sashimono"}, {"game": " sashimono "}, {"seed": -424242}):
+        r = server.http.post(
+            "/api/replay", params={"seat": 1}, json={**probe, **other, "actions": []}
+        )
+        assert r.status_code == 409, (other, r.text[:200])
     # a user's own record with another seed replays
     r = server.http.post(
         "/api/replay", params={"seat": 1}, json={**probe, "seed": 7, "actions": []}
