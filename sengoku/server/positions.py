@@ -53,10 +53,9 @@ def shown_action(live: Live, ply: int, seat: int | None) -> str | None:
     return live.actions[ply - 1] if seat is not None and mover == seat else None
 
 
-def position(live: Live, ply: int, seat: int | None) -> dict[str, Any]:
-    """The position after ``ply`` actions (0 <= ply <= live.ply) as ``seat`` sees it, with
-    the action that led there (:func:`shown_action`), as notation and, in games of perfect
-    information, as data."""
+def _replay(live: Live, ply: int, describe_last: bool) -> tuple[State, dict[str, Any] | None]:
+    """The state after ``ply`` actions (and the concessions at ``ply``), from the nearest
+    kept copy, and, given ``describe_last``, the last action as data."""
     conceded = _concessions(live)
     kept: dict[int, tuple[int, State]] = live.kept_positions
     start, state = 0, None
@@ -71,7 +70,7 @@ def position(live: Live, ply: int, seat: int | None) -> dict[str, Any]:
     for p in range(start, ply):
         _concede(conceded, state, p)
         action = live.game.parse_action(state, live.actions[p])
-        if p == ply - 1 and live.perfect_information:
+        if p == ply - 1 and describe_last:
             described = live.game.describe_action(state, action).to_json()
         state.apply(action)
         if (p + 1) % EVERY == 0 and p + 1 not in kept:
@@ -79,6 +78,19 @@ def position(live: Live, ply: int, seat: int | None) -> dict[str, Any]:
                 del kept[min(kept)]
             kept[p + 1] = (_key(live, p + 1), state.clone())
     _concede(conceded, state, ply)
+    return state, described
+
+
+def state_after(live: Live, ply: int) -> State:
+    """The match's state after its first ``ply`` actions (0 <= ply <= live.ply)."""
+    return _replay(live, ply, False)[0]
+
+
+def position(live: Live, ply: int, seat: int | None) -> dict[str, Any]:
+    """The position after ``ply`` actions (0 <= ply <= live.ply) as ``seat`` sees it, with
+    the action that led there (:func:`shown_action`), as notation and, in games of perfect
+    information, as data."""
+    state, described = _replay(live, ply, live.perfect_information)
     return {
         "ply": ply,
         "of": live.ply,

@@ -20,6 +20,7 @@ from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
 from sengoku.server.live import Live, engine_fault
 from sengoku.server.persistence import Persistence, StaleMatch, clock_json
+from sengoku.server.positions import state_after
 
 log = logging.getLogger("sengoku.server")
 
@@ -28,6 +29,18 @@ Presence = Callable[[str, int], Awaitable[tuple[int, float | None] | None]]
 
 #: Refusals of an action that a process behind the database may give wrongly.
 REJUDGED = frozenset({"stale", "not_your_turn", "ai_seat"})
+
+
+def same_action(live: Live, i: int, text: str) -> bool:
+    """Whether ``text`` names the match's ``i``-th action (a retry, in any spelling the game
+    reads: canonical notation or a short form), read in the position it was played in."""
+    if text.strip() == live.actions[i]:
+        return True
+    try:
+        before = state_after(live, i)
+        return str(live.game.parse_action(before, text)) == live.actions[i]
+    except SengokuError:
+        return False
 
 
 class Turns:
@@ -139,6 +152,13 @@ class Turns:
             if live.action_seats[i] != seat:
                 raise ApiError(
                     409, "id_used", "this action id was used by another seat; use a new one"
+                )
+            if not same_action(live, i, text):
+                raise ApiError(
+                    409,
+                    "id_used",
+                    f"this action id was used for another action (ply {i + 1}: "
+                    f"{live.actions[i]}); use a new id for a new action",
                 )
             snap = self.bus.snapshot(live, seat)
             snap["duplicate"] = {"ply": i, "action": live.actions[i]}

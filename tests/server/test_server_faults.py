@@ -155,6 +155,22 @@ def test_a_retried_action_is_never_applied_twice(tmp_path: Path) -> None:
         again = http.post(f"/api/matches/{mid}/actions", json=body, headers=auth(t0))
         assert again.status_code == 200 and again.json()["duplicate"]["ply"] == 0
         assert http.get(f"/api/matches/{mid}").json()["ply"] == 1
+        # the retry in the game's short form is the same action: a duplicate too
+        short = m["match"]["legal"][0]["short"]
+        assert short != action
+        again = http.post(
+            f"/api/matches/{mid}/actions", json={**body, "action": short}, headers=auth(t0)
+        )
+        assert again.status_code == 200 and again.json()["duplicate"]["ply"] == 0
+        # the same id for another move is refused, not acknowledged and dropped
+        other = m["match"]["legal"][-1]["action"]
+        assert other != action
+        r = http.post(
+            f"/api/matches/{mid}/actions", json={**body, "action": other}, headers=auth(t0)
+        )
+        assert r.status_code == 409 and r.json()["error"]["code"] == "id_used", r.text
+        assert "another action" in r.json()["error"]["message"]
+        assert http.get(f"/api/matches/{mid}").json()["ply"] == 1
 
 
 def _long_gungi_record(min_actions: int = 250) -> dict[str, Any]:
