@@ -225,7 +225,6 @@ class Offers:
                 snap = self.bus.snapshot(live, seat)
             else:
                 new = await self._create_rematch(live)
-                live.rematch_offers.add(seat)
                 snap = self.bus.snapshot(live, seat)
                 snap["rematch_seat"] = (seat + 1) % len(live.seats)
                 self._after_change(new)
@@ -305,5 +304,7 @@ class Offers:
         new.events.extend(event_entries(rows))
         self.db.keep(new)
         live.rematch_id = new_id
+        # Made: no offer is left open (as a reload from the database also shows it).
+        live.rematch_offers = set()
         self.bus.commit(live, old_rows)
         return new

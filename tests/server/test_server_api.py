@@ -326,6 +326,9 @@ def test_rematch_swaps_seats_and_keeps_tokens(make_client: Callable[..., TestCli
         r = client.post(f"/api/matches/{mid}/rematch", headers=auth(t1))
         new_id = r.json()["rematch_id"]
         assert new_id and r.json()["rematch_seat"] == 0
+        # made: no offer is left open, in memory as after a reload
+        assert r.json()["offers"]["rematch"] == []
+        assert client.get(f"/api/matches/{mid}").json()["offers"]["rematch"] == []
         new = client.get(f"/api/matches/{new_id}", headers=auth(t0)).json()
         assert new["you"] == 1 and new["rematch_of"] == mid and new["status"] == "active"
         assert [s["name"] for s in new["seats"]] == ["B", "A"]
