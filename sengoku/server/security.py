@@ -4,8 +4,8 @@ A request body that is JSON is checked before any route sees it, so that no rout
 with a server error on it: nesting deeper than :data:`MAX_JSON_DEPTH`, a number longer than
 :data:`MAX_NUMBER_CHARS` characters (Python refuses to convert integers of more than 4,300
 digits, and converting long ones costs quadratic time), ``NaN``/``Infinity`` (not JSON) and a
-NUL character anywhere (PostgreSQL refuses NUL in text) are refused with a 4xx that names
-the problem. Bodies that are not JSON at all are left to the route (it answers 422).
+NUL character or a lone surrogate anywhere (PostgreSQL refuses NUL in text; no database
+stores an unpaired surrogate) are refused with a 4xx that names the problem. Bodies that are not JSON at all are left to the route (it answers 422).
 """
 
 from __future__ import annotations
@@ -69,21 +69,37 @@ def loads(text: str | bytes) -> Any:
     return value
 
 
+def text_problem(text: str) -> str | None:
+    """Why a JSON string is refused (a NUL, or a lone surrogate: JSON may escape one,
+    ``"\\ud800"``, but it is not Unicode text, and no database stores it), or None."""
+    if "\x00" in text:
+        return "NUL characters are not allowed"
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return "lone surrogates (an unpaired \\ud800-\\udfff) are not text"
+    return None
+
+
 def check_shape(value: Any) -> None:
-    """Raise :class:`BadJson` if ``value`` nests too deep or holds a NUL character."""
+    """Raise :class:`BadJson` if ``value`` nests too deep or holds a NUL character or a
+    lone surrogate."""
     stack: list[tuple[Any, int, str]] = [(value, 0, "body")]
     while stack:
         item, depth, where = stack.pop()
         if isinstance(item, str):
-            if "\x00" in item:
-                raise BadJson(f"{where}: NUL characters are not allowed")
+            problem = text_problem(item)
+            if problem is not None:
+                raise BadJson(f"{where}: {problem}")
         elif isinstance(item, (dict, list)):
             if depth >= MAX_JSON_DEPTH:
                 raise BadJson(f"JSON may nest at most {MAX_JSON_DEPTH} levels deep")
             if isinstance(item, dict):
                 for key, sub in item.items():
-                    if "\x00" in key:
-                        raise BadJson(f"{where}: NUL characters are not allowed in keys")
+                    problem = text_problem(key)
+                    if problem is not None:
+                        raise BadJson(f"{where}: {problem} in keys")
                     stack.append((sub, depth + 1, f"{where}.{key}"[:80]))
             else:
                 for i, sub in enumerate(item):

@@ -280,6 +280,11 @@ def hostile_bodies() -> dict[str, bytes]:
         + b"0" * 5000
         + b"}}",
         "nan": b'{"game": "gungi", "seats": [{"kind": "local"}], "seed": NaN}',
+        # JSON may escape a lone surrogate; it is not text, and the database cannot store
+        # it (an imported record's player name of one was a 500)
+        "lone-surrogate": b'{"game": "gungi", "version": 1, "options": {}, "actions": [], '
+        b'"players": ["\\ud800"], "action": "\\udc00", "name": "x\\ud800"}',
+        "lone-surrogate-key": b'{"game": "gungi", "\\ud800": 1}',
     }
 
 
@@ -292,6 +297,7 @@ def test_hostile_json_gets_a_clear_4xx(server: RealServer) -> None:
         f"/api/matches/{m['id']}/actions",
         f"/api/matches/{m['id']}/join",
         f"/api/matches/{m['id']}/takeback",
+        f"/api/matches/{m['id']}/chat",
     ]
     for path in paths:
         for label, body in hostile_bodies().items():
