@@ -122,7 +122,19 @@ def test_an_unknown_evaluation_is_refused() -> None:
         make_agent("sashimono", "alphabeta:eval=learned")
 
 
-@pytest.mark.parametrize("spec", ["alphabeta:native=1:eval=learned", "level5:eval=learned"])
+def test_level_5_plays_the_tuned_evaluation_and_the_levels_below_the_hand_made() -> None:
+    """Level 5 became the tuned evaluation when it beat the hand-made one at level 5's own
+    time (docs/ai.md); ``level5:eval=default`` is the level 5 it replaced."""
+    assert make_agent("gungi", "level5").knowledge.evaluation.name == "learned"  # type: ignore[attr-defined]
+    before = make_agent("gungi", "level5:eval=default")
+    assert before.knowledge is gf.FEATURES
+    for level in (3, 4):
+        assert make_agent("gungi", f"level{level}").knowledge is gf.FEATURES  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "spec", ["alphabeta:native=1:eval=learned", "level5:eval=learned", "level5"]
+)
 def test_the_learned_option_plays_legal_moves(spec: str) -> None:
     game = load_game("gungi")
     state: Any = game.new_state(seed=4)
