@@ -65,7 +65,7 @@ def check_spec(agent: str, limits: AiLimits) -> tuple[str, dict[str, Any]]:
         return name, options
     shipped = AGENTS[name].file_options
     for key, value in options.items():
-        if key in shipped and value not in shipped[key]:
+        if key in shipped and not (isinstance(value, str) and value in shipped[key]):
             names = ", ".join(sorted(shipped[key]))
             raise SengokuError(
                 f"agent {agent!r}: {key} names a file that ships ({names}), never a path"

@@ -123,6 +123,8 @@ def test_bad_or_unbounded_agent_specs_are_refused_at_creation(
             ("level3:seconds=1", "no options"),
             ("nosuchagent", "unknown agent"),
             ("random:seed=1", "seed is not an agent option"),
+            ("learned:weights=[1]", "never a path"),  # not a name (and not hashable)
+            ("alphabeta:eval={}", "never a path"),
         ]:
             r = client.post(
                 "/api/matches",
