@@ -362,11 +362,21 @@ def test_a_unit_is_placed_with_the_keyboard(new_page: Any) -> None:
     page.click("#start")
     page.wait_for_url("**/play/*")
     page.wait_for_function(READY, arg=-1)
+
+    def ply() -> int:
+        return int(page.get_attribute("#status", "data-ply") or 0)
+
+    # Each pick is sent to the server; its answer draws the field again. Waiting for the
+    # answer (the ply moves on) keeps the next key from going to an element being replaced.
+    before = ply()
     page.focus('button.action[data-action="place C"]')
     page.keyboard.press("Enter")
+    page.wait_for_function(READY, arg=before)
     # The field is one Tab stop; its cells are reached with the arrows (keyboard.js).
     page.wait_for_selector('[data-pick="sq:d3"][role="button"]')
+    before = ply()
     key_press(page, '[data-pick="sq:d3"]')
+    page.wait_for_function(READY, arg=before)
     page.wait_for_selector('.gs-arrow[data-action="face n"]')
     expect(page.locator("#gs-prompt")).to_have_text(
         "Click an arrow: which way the new Cavalry faces."
