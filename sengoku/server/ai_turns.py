@@ -24,8 +24,8 @@ from sengoku.server.turns import Turns
 
 log = logging.getLogger("sengoku.server")
 
-#: Plays an action for an AI seat: (live, seat, text, ply, by_ai=, turn=) -> the snapshot.
-ActFn = Callable[..., Awaitable[dict[str, Any]]]
+#: Plays an action for an AI seat: (live, seat, text, ply, by_ai=, turn=); its answer is unused.
+ActFn = Callable[..., Awaitable[object]]
 
 
 class AiTurns:

@@ -14,7 +14,7 @@ from typing import Any
 
 from sengoku.server.db import dumps
 from sengoku.server.live import Live, Subscriber, visible
-from sengoku.server.wire import encode
+from sengoku.server.wire import JsonText, encode
 
 #: Messages waiting for one WebSocket connection before it is closed as too slow.
 MAX_QUEUED = 2000
@@ -98,14 +98,29 @@ def snapshot(live: Live, seat: int | None, now: float, short: bool = True) -> di
     return {**head, "legal": live.legal_json(short) if acts else [], **tail}
 
 
-def state_text(live: Live, seat: int | None, now: float, short: bool = True) -> str:
-    """The ``state`` message for ``seat`` as JSON text: ``{"type": "state", **snapshot}``,
-    with the legal actions' text made once per position (``Live.legal_text``) and put in
-    place rather than encoded again for every message (a Gunkimono placement list is
-    hundreds of described actions)."""
+def snapshot_text(live: Live, seat: int | None, now: float, short: bool = True) -> str:
+    """``snapshot(...)`` as JSON text, with the legal actions' text made once per position
+    (``Live.legal_text``) and put in place rather than encoded again for every message (a
+    Gunkimono placement list is hundreds of described actions)."""
     head, acts, tail = _snapshot_parts(live, seat, now)
     legal = live.legal_text(short) if acts else "[]"
-    return encode({"type": "state", **head})[:-1] + ',"legal":' + legal + "," + encode(tail)[1:]
+    return encode(head)[:-1] + ',"legal":' + legal + "," + encode(tail)[1:]
+
+
+#: How every ``state`` message starts: ``{"type": "state", **snapshot}``.
+STATE_PREFIX = '{"type":"state",'
+
+
+def state_text(live: Live, seat: int | None, now: float, short: bool = True) -> str:
+    """The ``state`` message for ``seat`` as JSON text: ``{"type": "state", **snapshot}``."""
+    return STATE_PREFIX + snapshot_text(live, seat, now, short)[1:]
+
+
+#: What a change answers its client: the match as the seat sees it, as data, or as the JSON
+#: text of the state message already made for it (``Broadcaster.answer``).
+Answer = dict[str, Any] | JsonText
+#: The state messages one broadcast made, by (seat, short form or not).
+States = dict[tuple[int | None, bool], str]
 
 
 #: Tells the other server processes of a committed change: (the match, its event rows, and
@@ -145,19 +160,32 @@ class Broadcaster:
         rows: list[dict[str, Any]],
         moves: list[dict[str, Any]] | None = None,
         values: dict[str, Any] | None = None,
-    ) -> None:
+    ) -> States:
         """Stored event rows become the match's events, and go out to its subscribers here
-        and in the other processes (``moves`` and ``values``: what was stored with them)."""
+        and in the other processes (``moves`` and ``values``: what was stored with them);
+        the state messages made for this process's subscribers (``send``)."""
         entries = event_entries(rows)
         live.events.extend(entries)
-        self.send(live, entries)
+        states = self.send(live, entries)
         self.publish(live, rows, moves, values)
+        return states
 
-    def send(self, live: Live, entries: list[dict[str, Any]]) -> None:
+    def answer(self, live: Live, seat: int, states: States) -> JsonText:
+        """The match as ``seat`` sees it, with short forms (``snapshot(live, seat)``), as the
+        answer to the change that the broadcast ``states`` came from: the seat's own state
+        message when one was made (call it before anything else changes), so an action's
+        answer costs no second view, legal list or encoding."""
+        made = states.get((seat, True))
+        if made is not None:
+            return JsonText("{" + made[len(STATE_PREFIX) :])
+        return JsonText(snapshot_text(live, seat, self._now(), True))
+
+    def send(self, live: Live, entries: list[dict[str, Any]]) -> States:
         """Each subscriber gets the entries its seat may see, then the match as it sees it:
-        each message encoded once for all the connections it goes to."""
+        each message encoded once for all the connections it goes to (the state messages
+        are returned, by seat and short form)."""
         texts: list[str] | None = None
-        states: dict[tuple[int | None, bool], str] = {}
+        states: States = {}
         for sub in list(live.subscribers):
             if sub.queue.qsize() > MAX_QUEUED:
                 # A connection that reads nothing is dropped rather than let its backlog
@@ -176,6 +204,7 @@ class Broadcaster:
             if state is None:
                 state = states[key] = self.state_text(live, sub.seat, sub.short)
             sub.queue.put_nowait(state)
+        return states
 
     def subscribe(
         self, live: Live, seat: int | None, after: int, short: bool = False

@@ -25,7 +25,7 @@ from starlette.responses import Response
 from sengoku.server.errors import ApiError
 from sengoku.server.routes.common import ServiceRef, bearer, find
 from sengoku.server.routes.errors import api_error_response
-from sengoku.server.wire import encode
+from sengoku.server.wire import JsonText, encode
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -159,5 +159,7 @@ class HotRoutes:
 
 
 def _json(value: Any) -> Response:
-    """A 200 answer holding ``value``, as FastAPI writes a route's ``dict`` result."""
-    return Response(encode(value).encode(), media_type="application/json")
+    """A 200 answer holding ``value``, as FastAPI writes a route's ``dict`` result (JSON
+    text already made is sent as it is)."""
+    text = value if isinstance(value, JsonText) else encode(value)
+    return Response(text.encode(), media_type="application/json")

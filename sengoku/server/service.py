@@ -33,7 +33,7 @@ from sengoku.core.game import State
 from sengoku.core.record import GameRecord, InvalidRecord
 from sengoku.core.registry import list_games, load_game
 from sengoku.server.ai_turns import AiTurns
-from sengoku.server.broadcast import Broadcaster
+from sengoku.server.broadcast import Answer, Broadcaster
 from sengoku.server.cluster import Cluster
 from sengoku.server.db import Store
 from sengoku.server.errors import ApiError
@@ -231,7 +231,8 @@ class MatchService:
         by_ai: bool = False,
         client_id: str | None = None,
         turn: int | None = None,
-    ) -> dict[str, Any]:
+    ) -> Answer:
+        """Play ``text`` for ``seat``; the match as the seat then sees it."""
         return await self.turns.act(live, seat, text, ply, by_ai, client_id, turn)
 
     async def conclude(self, live: Live, seat: int, reason: str, status: str = "finished") -> None:

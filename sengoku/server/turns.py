@@ -14,7 +14,7 @@ from typing import Any
 
 from sengoku.core.describe import describe_played
 from sengoku.core.game import SengokuError, State, event
-from sengoku.server.broadcast import Broadcaster, event_rows
+from sengoku.server.broadcast import Answer, Broadcaster, event_rows
 from sengoku.server.clocks import Clocks
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
@@ -103,7 +103,7 @@ class Turns:
         by_ai: bool = False,
         client_id: str | None = None,
         turn: int | None = None,
-    ) -> dict[str, Any]:
+    ) -> Answer:
         """Play ``text`` for ``seat``. A retry is never applied twice: ``ply`` (the number of
         actions the client saw) makes it stale, and a ``client_id`` seen before for this seat
         answers with the match as it is, marked ``duplicate``. One of the two is required.
@@ -145,7 +145,7 @@ class Turns:
         by_ai: bool,
         client_id: str | None,
         turn: int | None,
-    ) -> dict[str, Any]:
+    ) -> Answer:
         """``act`` under the match's lock: check, apply to a clone, commit, broadcast."""
         if client_id is not None and client_id in live.action_ids:
             i = live.action_ids.index(client_id)
@@ -242,9 +242,9 @@ class Turns:
         if outcome is not None:
             live.status = "finished"
             live.result = outcome.to_json()
-        self.bus.commit(live, rows, [move], values)
+        states = self.bus.commit(live, rows, [move], values)
         log.debug("match %s: seat %d played ply %d", live.id, seat, live.ply)
-        return self.bus.snapshot(live, seat)
+        return self.bus.answer(live, seat, states)
 
     def _clocks_after(self, live: Live, mover: int, after: State, now: float) -> Clocks | None:
         if live.clocks is None or live.clock_spec is None:

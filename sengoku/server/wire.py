@@ -14,6 +14,13 @@ from typing import Any
 from pydantic_core import PydanticSerializationError, to_json
 
 
+class JsonText(str):
+    """JSON text already encoded: an answer made from a message built for the broadcast
+    (``Broadcaster.answer``), which a route sends as it is instead of encoding again."""
+
+    __slots__ = ()
+
+
 def encode(value: Any) -> str:
     """``value`` as compact JSON text."""
     try:

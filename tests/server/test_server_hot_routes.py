@@ -13,6 +13,7 @@ from conftest import auth, new_match
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
+from sengoku.server import broadcast
 from sengoku.server.hot import HotRoutes
 
 #: (method, path after /api/matches/{id}, token seat or None or a raw header, body, type)
@@ -123,3 +124,71 @@ def test_hot_routes_are_taken(
         assert routed == []
         _run(client, match, [STEPS[5]])  # a query the hot path leaves to the route
         assert routed == [f"/api/matches/{match['id']}/events"]
+
+
+@pytest.mark.parametrize("game", ["gungi", "gunshi", "gunkimono", "sashimono"])
+@pytest.mark.parametrize("hot", [True, False])
+def test_an_actions_answer_is_the_match_as_its_seat_sees_it(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch, game: str, hot: bool
+) -> None:
+    """The answer to a move is made from the state message the mover's own connection got
+    (when it asked for short forms): byte for byte what ``GET /api/matches/{id}`` answers the
+    seat then, and that message less its type, with no second view or legal list made."""
+    monkeypatch.setattr(HotRoutes, "enabled", hot)
+    made = []  # the seats whose view of the match was made, in order
+    parts = broadcast._snapshot_parts
+
+    def counted(live: Any, seat: int | None, now: float) -> Any:
+        made.append(seat)
+        return parts(live, seat, now)
+
+    monkeypatch.setattr(broadcast, "_snapshot_parts", counted)
+    with make_client() as client:
+        match = new_match(client, game=game, seed=5)
+        mid, tokens = match["id"], match["tokens"]
+        with (
+            client.websocket_connect(f"/ws/matches/{mid}") as w0,
+            client.websocket_connect(f"/ws/matches/{mid}") as w1,
+        ):
+            w0.send_json({"type": "hello", "after": 0, "token": tokens["0"]})
+            w1.send_json({"type": "hello", "after": 0, "token": tokens["1"], "short": False})
+            sockets = [w0, w1]
+            state = [_state_message(w) for w in sockets]
+            reused = 0
+            for _ in range(30):
+                seat = state[0]["to_act"]
+                if state[0]["status"] != "active" or seat is None:
+                    break
+                mine = state[seat]
+                head = auth(tokens[str(seat)])
+                made.clear()
+                r = client.post(
+                    f"/api/matches/{mid}/actions",
+                    json={"action": mine["legal"][-1]["action"], "ply": mine["ply"]},
+                    headers=head,
+                )
+                assert r.status_code == 200, r.text
+                if seat == 0:  # its connection asked for short forms: nothing made again
+                    assert sorted(made, key=str) == [0, 1]
+                    reused += 1
+                state = [_state_message(w) for w in sockets]
+                again = client.get(f"/api/matches/{mid}", headers=head)
+                assert r.content == again.content
+                answer = r.json()
+                if seat == 0:
+                    assert {"type": "state", **answer} == state[0]
+                else:  # its connection has no short forms; the answer has them
+                    long = {**answer, "legal": [_long(a) for a in answer["legal"]]}
+                    assert {"type": "state", **long} == state[1]
+            assert reused >= 3
+
+
+def _state_message(ws: Any) -> dict[str, Any]:
+    while True:
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == "state":
+            return msg
+
+
+def _long(action: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in action.items() if k != "short"}

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter, Header, Query
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from sengoku.server import security
@@ -16,6 +17,7 @@ from sengoku.server.errors import ApiError
 from sengoku.server.live import LIVE_STATUSES
 from sengoku.server.positions import position
 from sengoku.server.routes.common import MAX_OFFSET, ServiceRef, bearer, find, summary
+from sengoku.server.wire import JsonText
 
 
 class Strict(BaseModel):
@@ -160,13 +162,16 @@ def router(svc: ServiceRef) -> APIRouter:
     @router.post("/api/matches/{match_id}/actions")
     async def play(
         match_id: str, body: PlayAction, authorization: str | None = Header(default=None)
-    ) -> dict[str, Any]:
+    ) -> Any:
         """Play an action in canonical or short notation. ``ply`` (the number of actions seen)
         or ``id`` (the client's key for this action) is required: a retry is never applied
-        twice."""
+        twice. The answer is the match as the seat now sees it (``GET /api/matches/{id}``)."""
         live = await find(svc(), match_id)
         seat = svc().player_seat(live, bearer(authorization))
-        return await svc().act(live, seat, body.action, body.ply, client_id=body.id)
+        out = await svc().act(live, seat, body.action, body.ply, client_id=body.id)
+        if isinstance(out, JsonText):
+            return Response(out.encode(), media_type="application/json")
+        return out
 
     @router.post("/api/matches/{match_id}/resign")
     async def resign(
