@@ -14,7 +14,7 @@ from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from sengoku.ai.base import Agent, Budget, pick_legal
-from sengoku.ai.eval import knowledge_for
+from sengoku.ai.eval import knowledge_with
 from sengoku.core.game import Action, Game, SengokuError, State
 
 WIN = 1000.0
@@ -50,15 +50,7 @@ class AlphaBetaAgent(Agent):
                 raise SengokuError(f"agent 'alphabeta': {key} must be an integer >= 0")
         if self.options["max_depth"] < 1:
             raise SengokuError("agent 'alphabeta': max_depth must be at least 1")
-        self.knowledge = knowledge_for(game)
-        evaluation = self.options["eval"]
-        if not isinstance(evaluation, str) or not evaluation:
-            raise SengokuError("agent 'alphabeta': eval must be a name")
-        if evaluation != "default":
-            other = getattr(self.knowledge, "with_evaluation", None)
-            if other is None:
-                raise SengokuError(f"agent 'alphabeta': {game.name} has no evaluation but its own")
-            self.knowledge = other(evaluation)
+        self.knowledge = knowledge_with(game, self.options["eval"], self.name)
         self.table: dict[Hashable, tuple[int, float, int, Action | None]] = {}
         self.killers: dict[int, list[Action]] = {}
 

@@ -27,10 +27,10 @@ import math
 import random
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from sengoku.ai.base import Agent, Budget, Clock, pick_legal
-from sengoku.ai.eval import knowledge_for
+from sengoku.ai.eval import knowledge_with
 from sengoku.core.features import Features
 from sengoku.core.game import Action, Game, SengokuError, State
 
@@ -146,8 +146,12 @@ class MCTSAgent(Agent):
     """UCT with rollouts on one determinization of the position."""
 
     name = "mcts"
-    defaults: dict[str, Any] = {"c": 0.7, "rollout_depth": "game", "reuse": 0}
+    #: ``eval``: the evaluation at the end of a playout, for a game whose features offer
+    #: others (``with_evaluation``: Sashimono's and Gungi's ``learned``); ``default`` is the
+    #: game's own.
+    defaults: dict[str, Any] = {"c": 0.7, "rollout_depth": "game", "reuse": 0, "eval": "default"}
     default_budget = Budget(iterations=1000)
+    file_options: ClassVar[dict[str, frozenset[str]]] = {"eval": frozenset({"default", "learned"})}
 
     def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
         super().__init__(game, seed, **options)
@@ -159,7 +163,7 @@ class MCTSAgent(Agent):
         c = self.options["c"]
         if not isinstance(c, int | float) or c < 0:
             raise SengokuError(f"agent {self.name!r}: c must be a number >= 0, got {c!r}")
-        self.knowledge = knowledge_for(game)
+        self.knowledge = knowledge_with(game, self.options["eval"], self.name)
         # Without a move ordering (the generic order_key: every action 0.0) the stable sort in
         # expansion_order keeps the shuffled order, so it is skipped.
         self.ordered = self.knowledge.orders_moves

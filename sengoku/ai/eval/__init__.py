@@ -11,7 +11,7 @@ game, and :func:`register_knowledge` lets a caller give other features to a game
 from __future__ import annotations
 
 from sengoku.core.features import GENERIC_FEATURES, Features, Level
-from sengoku.core.game import Game
+from sengoku.core.game import Game, SengokuError
 from sengoku.core.registry import load_game
 
 #: The agents' name for a game's features (the same class).
@@ -34,4 +34,28 @@ def knowledge_for(game: Game | str) -> Features:
     return (load_game(game) if isinstance(game, str) else game).features()
 
 
-__all__ = ["GENERIC", "Features", "Knowledge", "Level", "knowledge_for", "register_knowledge"]
+def knowledge_with(game: Game, evaluation: object, agent: str) -> Features:
+    """The game's features with the evaluation named by an agent's ``eval`` option:
+    ``default`` is the game's own; another name (a tuned evaluation: Gungi's and Sashimono's
+    ``learned``) must be one the game's features offer (``with_evaluation``)."""
+    knowledge = knowledge_for(game)
+    if not isinstance(evaluation, str) or not evaluation:
+        raise SengokuError(f"agent {agent!r}: eval must be a name")
+    if evaluation == "default":
+        return knowledge
+    other = getattr(knowledge, "with_evaluation", None)
+    if other is None:
+        raise SengokuError(f"agent {agent!r}: {game.name} has no evaluation but its own")
+    chosen: Features = other(evaluation)
+    return chosen
+
+
+__all__ = [
+    "GENERIC",
+    "Features",
+    "Knowledge",
+    "Level",
+    "knowledge_for",
+    "knowledge_with",
+    "register_knowledge",
+]

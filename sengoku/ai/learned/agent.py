@@ -59,6 +59,7 @@ class LearnedAgent(ISMCTSAgent):
         "policy_depth": 0,
     }
     file_options: ClassVar[dict[str, frozenset[str]]] = {
+        **ISMCTSAgent.file_options,
         "weights": frozenset({"default"}),
         "policy": frozenset({"default"}),
     }

@@ -12,15 +12,20 @@ Kagemusha in the solo game, whose unused side 1 is never read):
 * the hand: Kumi cards (``hand``), very little each (Sashimono cards in hand, ``shand``,
   count nothing: rewarding them made greedy play keep them instead of placing them).
 
-All of these are visible or sampled in a determinization.
+All of these are visible or sampled in a determinization. The weights of the terms are an
+:class:`Evaluation`: the hand-made one below, or one tuned on self-play games
+(``sengoku train sashimono --texel``; the agents' option ``eval=learned``).
 """
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import Any
 
 from sengoku.core.features import Features
-from sengoku.core.game import State
+from sengoku.core.game import SengokuError, State
 from sengoku.games.sashimono.state import KAGE, LINES, attack_of, defence_of
 
 #: Weights of the terms, in victory points.
@@ -33,6 +38,53 @@ LINE_DEFENCE = 0.04
 HAND_KUMI = 0.01
 HAND_SASHIMONO = 0.0
 HAND_CAP = 3
+#: The heuristic per victory point of lead (``evaluate`` squashes it with tanh).
+SCALE = 0.4
+#: The tuned evaluation (``ismcts:...:eval=learned``; ``sengoku train sashimono --texel``).
+LEARNED_PATH = Path(__file__).resolve().parents[2] / "ai" / "weights" / "sashimono_eval.json"
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The weight of each term of a side's value, in victory points, and the ``scale`` of
+    the heuristic per point of lead (a seat's value less its enemy's)."""
+
+    name: str
+    vp: float = 1.0
+    bowed: float = BOWED
+    standing: float = STANDING
+    line_attack: float = LINE_ATTACK
+    line_defence: float = LINE_DEFENCE
+    hand_kumi: float = HAND_KUMI
+    hand_sashimono: float = HAND_SASHIMONO
+    scale: float = SCALE
+
+
+#: The weights' names, in the order of :func:`side_terms`.
+TERMS = tuple(f.name for f in fields(Evaluation) if f.name not in ("name", "scale"))
+#: The hand-made evaluation (every level plays it).
+HAND_MADE = Evaluation("default")
+_EVALUATIONS: dict[str, Evaluation] = {"default": HAND_MADE}
+
+
+def evaluation_named(name: str) -> Evaluation:
+    """``default`` (hand-made), ``learned`` (the shipped tuned weights, ``LEARNED_PATH``) or
+    the path of a weights file written by ``sengoku train sashimono --texel``."""
+    found = _EVALUATIONS.get(name)
+    if found is not None:
+        return found
+    path = LEARNED_PATH if name == "learned" else Path(name)
+    if name != "learned" and path.suffix != ".json":
+        raise SengokuError(
+            f"Sashimono evaluation {name!r}: expected 'default', 'learned' or a .json weights file"
+        )
+    try:
+        weights = json.loads(path.read_text())["weights"]
+        built = Evaluation(name, **{k: float(weights[k]) for k in (*TERMS, "scale")})
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SengokuError(f"Sashimono evaluation {name!r}: cannot read {path}: {exc}") from exc
+    _EVALUATIONS[name] = built
+    return built
 
 
 def line_power(cells: list[str | None], lines: tuple[tuple[int, ...], ...]) -> tuple[int, int]:
@@ -45,6 +97,31 @@ def line_power(cells: list[str | None], lines: tuple[tuple[int, ...], ...]) -> t
     return attack, defence
 
 
+def side_terms(state: Any, index: int) -> tuple[float, ...]:
+    """The terms of side ``index``'s value, in the order of :data:`TERMS`: victory points,
+    bowed and standing Sashimono, the best line's attack and defence, Kumi and Sashimono
+    cards in hand (each up to ``HAND_CAP``)."""
+    side = state.sides[index]
+    if index == KAGE:
+        bowed = sum(1 for b in side.sbowed if b)
+        standing = len(side.sbowed) - bowed
+        lines: tuple[tuple[int, ...], ...] = (tuple(range(len(side.cells))),)
+    else:
+        bowed = sum(1 for c, b in zip(side.slots, side.bowed, strict=True) if c is not None and b)
+        standing = sum(1 for c in side.slots if c is not None) - bowed
+        lines = LINES
+    attack, defence = line_power(side.cells, lines)
+    return (
+        float(side.vp),
+        float(bowed),
+        float(standing),
+        float(attack),
+        float(defence),
+        float(min(len(side.hand), HAND_CAP)),
+        float(min(len(side.shand), HAND_CAP)),
+    )
+
+
 class SashimonoFeatures(Features):
     hidden_information = True
     rollout_depth = 30
@@ -53,35 +130,42 @@ class SashimonoFeatures(Features):
     # each level is clearly stronger than the one below; docs/ai.md, Strength).
     level_iterations = (8, 32)
 
+    #: The terms of a side's value, and where the tuned weights ship
+    #: (``sengoku train sashimono --texel``: :mod:`sengoku.arena.texel_terms`).
+    terms = TERMS
+    learned_path = LEARNED_PATH
+
+    def __init__(self, evaluation: Evaluation = HAND_MADE) -> None:
+        self.evaluation = evaluation
+        self.weights: tuple[float, ...] = tuple(float(getattr(evaluation, t)) for t in TERMS)
+
+    def with_evaluation(self, name: str) -> SashimonoFeatures:
+        """These features with another evaluation (see :func:`evaluation_named`): the
+        search agents' ``eval`` option."""
+        evaluation = evaluation_named(name)
+        return self if evaluation is self.evaluation else SashimonoFeatures(evaluation)
+
+    def lead_terms(self, state: State, seat: int) -> tuple[float, ...]:
+        """Each term of ``seat``'s side less its enemy's (the evaluation is their weighted
+        sum times the scale)."""
+        s: Any = state
+        mine, theirs = side_terms(s, seat), side_terms(s, s.enemy(seat))
+        return tuple(m - t for m, t in zip(mine, theirs, strict=True))
+
+    @staticmethod
+    def hand_made_weights() -> tuple[tuple[float, ...], float]:
+        """The hand-made evaluation's weights (in the order of ``terms``) and scale."""
+        return tuple(float(getattr(HAND_MADE, t)) for t in TERMS), HAND_MADE.scale
+
     def side_value(self, state: Any, index: int) -> float:
-        side = state.sides[index]
-        if index == KAGE:
-            bowed = sum(1 for b in side.sbowed if b)
-            standing = len(side.sbowed) - bowed
-            lines: tuple[tuple[int, ...], ...] = (tuple(range(len(side.cells))),)
-        else:
-            bowed = sum(
-                1 for c, b in zip(side.slots, side.bowed, strict=True) if c is not None and b
-            )
-            standing = sum(1 for c in side.slots if c is not None) - bowed
-            lines = LINES
-        attack, defence = line_power(side.cells, lines)
-        hand = min(len(side.hand), HAND_CAP) * HAND_KUMI
-        hand += min(len(side.shand), HAND_CAP) * HAND_SASHIMONO
-        return (
-            float(side.vp)
-            + BOWED * bowed
-            + STANDING * standing
-            + LINE_ATTACK * attack
-            + LINE_DEFENCE * defence
-            + hand
-        )
+        return sum(w * t for w, t in zip(self.weights, side_terms(state, index), strict=True))
 
     def heuristic(self, state: State, seat: int) -> float:
         s: Any = state
         mine = self.side_value(s, seat)
         theirs = self.side_value(s, s.enemy(seat))
-        return 0.4 * (mine - theirs)
+        scale: float = self.evaluation.scale
+        return scale * (mine - theirs)
 
 
 FEATURES = SashimonoFeatures()
