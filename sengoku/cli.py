@@ -210,8 +210,10 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 def cmd_train(args: argparse.Namespace) -> int:
     game = load_game(args.game)
     if args.texel:
-        from sengoku.arena.texel import run as run_texel
-
+        if game.name == "gungi":
+            from sengoku.arena.texel import run as run_texel
+        else:
+            from sengoku.arena.texel_terms import run as run_texel
         return run_texel(args, game_options(game, args), game)
     from sengoku.arena.training import run as run_train
 
@@ -310,8 +312,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--texel",
         action="store_true",
-        help="Gungi: tune the native alpha-beta's evaluation tables on self-play results "
-        "(numpy only; default out: sengoku/ai/weights/gungi_eval.json)",
+        help="tune the evaluation on self-play results (numpy only): Gungi's native "
+        "alpha-beta tables (default out: sengoku/ai/weights/gungi_eval.json) or Sashimono's "
+        "term weights (sengoku/ai/weights/sashimono_eval.json)",
     )
     _texel_arguments(p)
     _add_option_flags(p)

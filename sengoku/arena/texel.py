@@ -45,6 +45,8 @@ from sengoku.games.gungi.eval_tables import (
     to_json,
 )
 
+#: The ridge towards the hand-made tables unless --l2 (per mean squared parameter change).
+L2 = "20"
 #: The tiny configuration the test runs (seconds).
 TINY = {"games": 4, "nodes": "60,120", "max_plies": 60, "every": 2, "opening_plies": 4}
 
@@ -280,11 +282,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--nodes", default="500,2000,8000", help="node budgets a side may draw")
     p.add_argument(
         "--l2",
-        default="20",
-        help="ridge weight(s) towards the hand-made values; several (comma-separated): the "
-        "best on a validation tenth of the training games",
+        default=None,
+        help="ridge weight(s) towards the hand-made values (default: Gungi 20, Sashimono "
+        "0.001); several (comma-separated): the best on a validation tenth of the training "
+        "games",
     )
-    p.add_argument("--steps", type=int, default=3000, help="Adam steps of the fit")
+    p.add_argument("--steps", type=int, default=3000, help="Adam steps of the fit (Gungi)")
+    p.add_argument(
+        "--fit",
+        choices=("weights", "scale"),
+        default="weights",
+        help="Sashimono: fit every term's weight, or only the scale of the hand-made "
+        "evaluation (its calibration)",
+    )
     p.add_argument(
         "--held-out-data",
         action="append",
@@ -314,7 +324,7 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
         ("--opening-plies", args.opening_plies),
         ("--max-plies", max_plies),
         ("--every", args.every),
-        ("--l2", args.l2),
+        ("--l2", args.l2 or L2),
         ("--steps", args.steps),
     ]
     words += [f"{flag} {shlex.quote(str(value))}" for flag, value in flags]
@@ -361,7 +371,7 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
     if not chunks or sum(len(c["result"]) for c in chunks) < 2:
         raise SengokuError("no positions to fit (--games 0 and no --data)")
     t0 = time.time()
-    l2s = [float(x) for x in str(args.l2).split(",") if x.strip()]
+    l2s = [float(x) for x in str(args.l2 or L2).split(",") if x.strip()]
     test_data = _concat([data for data, _ in held_out]) if held_out else None
     theta, fitted = tune(_concat(chunks), l2s, 0.1, args.seed, args.steps, test_data)
     fitted["seconds"] = round(time.time() - t0, 1)
