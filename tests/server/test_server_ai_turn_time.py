@@ -56,5 +56,10 @@ def test_level5_gets_what_is_left_of_its_turn(
     long_turns = [run for run in runs if len(run) > 1]
     assert long_turns, runs
     for run in long_turns:
-        assert all(later < earlier for earlier, later in zip(run, run[1:], strict=False))
+        # once a long turn has spent its second (a loaded machine: each decision here takes
+        # 0.15 s and more), every later decision gets the minimum
+        assert all(
+            later < earlier or later == earlier == 0.05
+            for earlier, later in zip(run, run[1:], strict=False)
+        ), run
         assert min(run) >= 0.05
