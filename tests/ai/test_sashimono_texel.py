@@ -204,3 +204,21 @@ def test_a_scale_fit_keeps_the_hand_made_shape_and_learns_its_confidence() -> No
     assert losses["tuned"]["held_out"] < losses["hand_made_as_shipped"]["held_out"]
     with pytest.raises(SengokuError, match="--fit must be one of weights, scale"):
         texel_terms.tune(data, sf.FEATURES, [0.001], 0.1, 0, what="everything")
+
+
+def test_level_5_plays_the_tuned_evaluation_with_short_playouts_and_the_levels_below_as_before() -> (
+    None
+):
+    """Level 5 became the tuned evaluation at the end of 10-ply playouts when that beat the
+    level 5 before it at level 5's own time (docs/ai.md); ``level5:eval=default:rollout_depth=30``
+    is the level 5 it replaced."""
+    game = load_game("sashimono")
+    five: Any = make_agent(game, "level5")
+    assert five.knowledge.evaluation == sf.evaluation_named("learned")
+    assert five.rollout_depth == sf.LEVEL5_ROLLOUT_DEPTH == 10
+    assert five.options["turn_seconds"] == 1.0 and five.options["floor"] == 40
+    before: Any = make_agent(game, "level5:eval=default:rollout_depth=30")
+    assert before.knowledge is sf.FEATURES and before.rollout_depth == 30
+    for level in (3, 4):
+        agent: Any = make_agent(game, f"level{level}")
+        assert agent.knowledge is sf.FEATURES and agent.rollout_depth == sf.FEATURES.rollout_depth
