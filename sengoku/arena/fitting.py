@@ -1,15 +1,37 @@
 """What the value fit (:mod:`sengoku.arena.training`) and the policy fit
 (:mod:`sengoku.arena.training_policy`) share: PyTorch on a device, whole games held out,
 inputs standardised on the training games, and an MLP that starts at zero (so epoch 0 is the
-hand-made evaluation the fit corrects)."""
+hand-made evaluation the fit corrects); and what every ``sengoku train`` run records, the
+effective command (:func:`command_words`)."""
 
 from __future__ import annotations
 
+import json
+import shlex
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from sengoku.core.game import SengokuError
+
+
+def command_words(
+    head: Sequence[str],
+    options: dict[str, Any],
+    flags: Sequence[tuple[str, Any]],
+    data: Sequence[str] = (),
+    held_out_data: Sequence[str] = (),
+) -> list[str]:
+    """The effective command of a training run, so that its record reruns as is: ``head``
+    (``sengoku train GAME ...``), the game's options, each flag with a value (None: left out;
+    a tiny configuration's values spelt out) and the data files read."""
+    words = list(head)
+    words += [f"-o {k}={json.dumps(v)}" for k, v in sorted(options.items())]
+    words += [f"{flag} {shlex.quote(str(value))}" for flag, value in flags if value is not None]
+    words += [f"--data {shlex.quote(d)}" for d in data]
+    words += [f"--held-out-data {shlex.quote(d)}" for d in held_out_data]
+    return words
 
 
 def torch_on(device: str, seed: int) -> tuple[Any, Any]:

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from sengoku.arena.fitting import command_words
 from sengoku.core.game import Game, SengokuError
 from sengoku.games.gungi.eval_tables import (
     N_PARAMS,
@@ -197,6 +198,49 @@ def load_data(path: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     return data, record
 
 
+def load_chunks(
+    paths: list[str], key: str, game: str
+) -> tuple[list[dict[str, np.ndarray]], list[dict[str, Any]]]:
+    """The saved self-play data of ``--data`` and their records; a file without ``key``
+    (another tuner's or another game's positions) is refused by name."""
+    chunks: list[dict[str, np.ndarray]] = []
+    records: list[dict[str, Any]] = []
+    for path in paths:
+        data, record = load_data(path)
+        if key not in data:
+            raise SengokuError(f"--data {path}: not self-play positions of --texel for {game}")
+        chunks.append(data)
+        records.append(record)
+    return chunks, records
+
+
+def write_weights(
+    out: str | None,
+    shipped: Path,
+    values: dict[str, Any],
+    words: list[str],
+    made: dict[str, Any],
+    held_out: list[tuple[dict[str, np.ndarray], dict[str, Any]]],
+    started: float,
+) -> None:
+    """Write a tuned evaluation (``values``) with the record of its making: the effective
+    command, ``made`` (seed, data, fit), the held-out data's records and the cost; to
+    ``out``, or over the file that ships (``shipped``)."""
+    path = Path(out) if out else shipped
+    weights = {
+        **values,
+        "made": {
+            "command": " ".join(words) + (f" --out {shlex.quote(out)}" if out else ""),
+            **made,
+            **({"held_out_data": [record for _, record in held_out]} if held_out else {}),
+            "seconds": round(time.time() - started, 1),
+            "finished_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        },
+    }
+    path.write_text(json.dumps(weights, indent=1) + "\n")
+    print(f"wrote {path}", file=sys.stderr)
+
+
 def _concat(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     """Data sets in one, their games numbered apart (the held-out split is by game)."""
     out: dict[str, list[np.ndarray]] = {k: [] for k in ("towers", "hands", "game", "result")}
@@ -315,8 +359,6 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
         args.steps = min(args.steps, 300)
     nodes = [int(n) for n in str(args.nodes).split(",") if n.strip()]
     max_plies = args.max_plies or 300
-    words = ["sengoku", "train", game.name, "--texel"]
-    words += [f"-o {k}={json.dumps(v)}" for k, v in sorted(options.items())]
     flags = [
         ("--games", args.games),
         ("--seed", args.seed),
@@ -327,16 +369,11 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
         ("--l2", args.l2 or L2),
         ("--steps", args.steps),
     ]
-    words += [f"{flag} {shlex.quote(str(value))}" for flag, value in flags]
-    words += [f"--data {shlex.quote(d)}" for d in args.data]
-    words += [f"--held-out-data {shlex.quote(d)}" for d in args.held_out_data]
+    words = command_words(
+        ["sengoku", "train", game.name, "--texel"], options, flags, args.data, args.held_out_data
+    )
     held_out = [load_data(path) for path in args.held_out_data]
-    chunks: list[dict[str, np.ndarray]] = []
-    records: list[dict[str, Any]] = []
-    for path in args.data:
-        data, record = load_data(path)
-        chunks.append(data)
-        records.append(record)
+    chunks, records = load_chunks(args.data, "towers", game.name)
     if args.games > 0:
         t0 = time.time()
         data = self_play(
@@ -378,19 +415,8 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
     print(f"fit: {json.dumps(fitted)}", file=sys.stderr)
     from sengoku.games.gungi.features import LEARNED_PATH
 
-    out = Path(args.out) if args.out else LEARNED_PATH
-    weights = {
-        "parameters": to_json(theta),
-        "made": {
-            "command": " ".join(words) + (f" --out {shlex.quote(args.out)}" if args.out else ""),
-            "seed": args.seed,
-            "data": records,
-            **({"held_out_data": [record for _, record in held_out]} if held_out else {}),
-            "fit": fitted,
-            "seconds": round(time.time() - started, 1),
-            "finished_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        },
-    }
-    out.write_text(json.dumps(weights, indent=1) + "\n")
-    print(f"wrote {out}", file=sys.stderr)
+    made = {"seed": args.seed, "data": records, "fit": fitted}
+    write_weights(
+        args.out, LEARNED_PATH, {"parameters": to_json(theta)}, words, made, held_out, started
+    )
     return 0

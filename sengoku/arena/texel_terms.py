@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import shlex
 import sys
 import time
 from pathlib import Path
@@ -33,7 +32,17 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from sengoku.arena.texel import _sigmoid, _split, fit_k, load_data, log_loss, save_data
+from sengoku.arena.fitting import command_words
+from sengoku.arena.texel import (
+    _sigmoid,
+    _split,
+    fit_k,
+    load_chunks,
+    load_data,
+    log_loss,
+    save_data,
+    write_weights,
+)
 from sengoku.core.game import Game, SengokuError, State
 
 #: The ridge towards the hand-made evaluation (per unit of |theta - prior|^2) unless --l2.
@@ -77,22 +86,14 @@ def positions(
 ) -> tuple[list[tuple[float, ...]], list[float]]:
     """One played game's positions: every ``every``-th decision with a choice (a random
     phase), the mover's lead in each term and the game's result for the mover."""
-    from sengoku.core.record import GameRecord
+    from sengoku.arena.training_data import sampled_choices
 
     returns = [float(r) for r in result["outcome"]["returns"]]
     leads: list[tuple[float, ...]] = []
     results: list[float] = []
     if not returns:
         return leads, results
-    phase = rng.randrange(every)
-    count = 0
-    for step in GameRecord.from_json(result["record"]).steps(check_result=False):
-        state = step.state
-        if state.is_terminal() or len(state.legal_actions()) < 2:
-            continue
-        count += 1
-        if count % every != phase:
-            continue
+    for state in sampled_choices(result, every, rng):
         seat = state.current_player
         leads.append(features.lead_terms(state, seat))
         r = returns[seat]
@@ -297,8 +298,6 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
     if args.tiny:
         for key, value in TINY.items():
             setattr(args, key, value)
-    words = ["sengoku", "train", game.name, "--texel"]
-    words += [f"-o {k}={json.dumps(v)}" for k, v in sorted(options.items())]
     flags = [
         ("--games", args.games),
         ("--agent", args.agent),
@@ -306,24 +305,16 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
         ("--workers", args.workers),
         ("--backend", args.backend),
         ("--opening-plies", args.opening_plies),
+        ("--max-plies", args.max_plies or None),
         ("--every", args.every),
         ("--l2", args.l2 or L2),
         ("--fit", args.fit),
     ]
-    if args.max_plies:
-        flags.append(("--max-plies", args.max_plies))
-    words += [f"{flag} {shlex.quote(str(value))}" for flag, value in flags]
-    words += [f"--data {shlex.quote(d)}" for d in args.data]
-    words += [f"--held-out-data {shlex.quote(d)}" for d in args.held_out_data]
+    words = command_words(
+        ["sengoku", "train", game.name, "--texel"], options, flags, args.data, args.held_out_data
+    )
     held_out = [load_data(path) for path in args.held_out_data]
-    chunks: list[dict[str, np.ndarray]] = []
-    records: list[dict[str, Any]] = []
-    for path in args.data:
-        data, record = load_data(path)
-        if "lead" not in data:
-            raise SengokuError(f"--data {path}: not self-play positions of --texel for {game.name}")
-        chunks.append(data)
-        records.append(record)
+    chunks, records = load_chunks(args.data, "lead", game.name)
     if args.games > 0:
         backend = make_backend(args.backend, args.workers, args.ray_address)
         data, record = self_play(
@@ -351,19 +342,7 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
     theta, fitted = tune(_concat(chunks), features, l2s, 0.1, args.seed, test_data, args.fit)
     fitted["seconds"] = round(time.time() - t0, 1)
     print(f"fit: {json.dumps(fitted)}", file=sys.stderr)
-    out = Path(args.out) if args.out else features.learned_path
-    weights = {
-        "weights": weights_of(theta, features),
-        "made": {
-            "command": " ".join(words) + (f" --out {shlex.quote(args.out)}" if args.out else ""),
-            "seed": args.seed,
-            "data": records,
-            **({"held_out_data": [record for _, record in held_out]} if held_out else {}),
-            "fit": fitted,
-            "seconds": round(time.time() - started, 1),
-            "finished_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        },
-    }
-    out.write_text(json.dumps(weights, indent=1) + "\n")
-    print(f"wrote {out}", file=sys.stderr)
+    made = {"seed": args.seed, "data": records, "fit": fitted}
+    weights = {"weights": weights_of(theta, features)}
+    write_weights(args.out, features.learned_path, weights, words, made, held_out, started)
     return 0

@@ -19,7 +19,13 @@ from typing import Any
 import numpy as np
 
 from sengoku.ai.learned.model import ValueNet, default_weights, made_record
-from sengoku.arena.fitting import held_out, standardisation, torch_on, zero_mlp
+from sengoku.arena.fitting import (
+    command_words,
+    held_out,
+    standardisation,
+    torch_on,
+    zero_mlp,
+)
 from sengoku.core.game import Game, SengokuError
 
 #: The tiny configuration (tests, smoke runs): a few games of cheap play, a few epochs.
@@ -343,10 +349,7 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
         ("--every", args.every),
         ("--playouts", args.playouts or None),
     ]
-    words = ["sengoku", "train", game.name]
-    words += [f"-o {k}={json.dumps(v)}" for k, v in sorted(options.items())]
-    words += [f"{flag} {shlex.quote(str(value))}" for flag, value in flags if value is not None]
-    words += [f"--data {shlex.quote(d)}" for d in args.data]
+    words = command_words(["sengoku", "train", game.name], options, flags, args.data)
     if args.policy:
         words.append("--policy")
         if args.teacher:

@@ -65,6 +65,20 @@ def playout_target(
     return 2.0 * total / playouts - 1.0
 
 
+def sampled_choices(result: dict[str, Any], every: int, rng: random.Random) -> Iterator[State]:
+    """A played game's positions where the seat to act has a choice, every ``every``-th of
+    them (a random phase), replayed from its record (the state changes in place)."""
+    phase = rng.randrange(every)
+    count = 0
+    for step in GameRecord.from_json(result["record"]).steps(check_result=False):
+        state = step.state
+        if state.is_terminal() or len(state.legal_actions()) < 2:
+            continue
+        count += 1
+        if count % every == phase:
+            yield state
+
+
 def examples(
     result: dict[str, Any],
     inputs: Inputs,
@@ -76,21 +90,12 @@ def examples(
     the game's return for the mover (an adjudicated game is a draw: 0); with ``playouts``,
     instead the mean playout value for the mover (:func:`playout_target`), a target of far
     less noise than one game's result."""
-    rec = GameRecord.from_json(result["record"])
     returns = [float(r) for r in result["outcome"]["returns"]]
     xs: list[np.ndarray] = []
     ys: list[float] = []
     if not returns:
         return xs, ys
-    phase = rng.randrange(every)
-    count = 0
-    for step in rec.steps(check_result=False):
-        state = step.state
-        if state.is_terminal() or len(state.legal_actions()) < 2:
-            continue
-        count += 1
-        if count % every != phase:
-            continue
+    for state in sampled_choices(result, every, rng):
         seat = state.current_player
         xs.append(inputs.encode(state, seat))
         ys.append(

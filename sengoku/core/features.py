@@ -16,6 +16,7 @@ import json
 import math
 import random
 from collections.abc import Hashable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -123,3 +124,21 @@ class Features:
 
 #: The features of a game that declares none: the rules only.
 GENERIC_FEATURES = Features()
+
+
+def weights_file(game: str, name: str, learned: Path) -> Any:
+    """The JSON of the evaluation ``name`` names for an agent's ``eval`` option: ``learned``
+    (the file that ships, ``learned``) or the path of a ``.json`` weights file written by
+    ``sengoku train GAME --texel``; anything else, or a file that cannot be read, is refused
+    naming the game's evaluation."""
+    from sengoku.core.game import SengokuError  # the game module imports this one
+
+    path = learned if name == "learned" else Path(name)
+    if name != "learned" and path.suffix != ".json":
+        raise SengokuError(
+            f"{game} evaluation {name!r}: expected 'default', 'learned' or a .json weights file"
+        )
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise SengokuError(f"{game} evaluation {name!r}: cannot read {path}: {exc}") from exc

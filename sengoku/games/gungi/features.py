@@ -8,7 +8,6 @@ since taking it ends the game.
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from collections.abc import Hashable, Mapping
@@ -16,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sengoku.core.features import Features, Level
-from sengoku.core.game import Action, Game, SengokuError, State
+from sengoku.core.features import Features, Level, weights_file
+from sengoku.core.game import Action, Game, State
 from sengoku.games.gungi.move import _INTERNED, DONE_INT, MOVE_SPACE, Move
 from sengoku.games.gungi.pieces import KIND_BY_NAME, MARSHAL, NUM_KINDS
 
@@ -104,15 +103,7 @@ def evaluation_named(name: str) -> Evaluation:
     found = _EVALUATIONS.get(name)
     if found is not None:
         return found
-    path = LEARNED_PATH if name == "learned" else Path(name)
-    if name != "learned" and path.suffix != ".json":
-        raise SengokuError(
-            f"Gungi evaluation {name!r}: expected 'default', 'learned' or a .json weights file"
-        )
-    try:
-        weights = json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
-        raise SengokuError(f"Gungi evaluation {name!r}: cannot read {path}: {exc}") from exc
+    weights = weights_file("Gungi", name, LEARNED_PATH)
     from sengoku.games.gungi.eval_tables import (
         NK,
         OFF_BURIED,

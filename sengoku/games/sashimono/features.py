@@ -19,12 +19,11 @@ All of these are visible or sampled in a determinization. The weights of the ter
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from sengoku.core.features import Features, Level
+from sengoku.core.features import Features, Level, weights_file
 from sengoku.core.game import Game, SengokuError, State
 from sengoku.games.sashimono.state import KAGE, LINES, attack_of, defence_of
 
@@ -76,16 +75,14 @@ def evaluation_named(name: str) -> Evaluation:
     found = _EVALUATIONS.get(name)
     if found is not None:
         return found
-    path = LEARNED_PATH if name == "learned" else Path(name)
-    if name != "learned" and path.suffix != ".json":
-        raise SengokuError(
-            f"Sashimono evaluation {name!r}: expected 'default', 'learned' or a .json weights file"
-        )
+    data = weights_file("Sashimono", name, LEARNED_PATH)
     try:
-        weights = json.loads(path.read_text())["weights"]
+        weights = data["weights"]
         built = Evaluation(name, **{k: float(weights[k]) for k in (*TERMS, "scale")})
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise SengokuError(f"Sashimono evaluation {name!r}: cannot read {path}: {exc}") from exc
+    except (ValueError, KeyError, TypeError) as exc:
+        raise SengokuError(
+            f"Sashimono evaluation {name!r}: cannot read its weights: {exc}"
+        ) from exc
     _EVALUATIONS[name] = built
     return built
 
