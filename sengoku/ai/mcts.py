@@ -149,7 +149,15 @@ class MCTSAgent(Agent):
     #: ``eval``: the evaluation at the end of a playout, for a game whose features offer
     #: others (``with_evaluation``: Sashimono's and Gungi's ``learned``); ``default`` is the
     #: game's own.
-    defaults: dict[str, Any] = {"c": 0.7, "rollout_depth": "game", "reuse": 0, "eval": "default"}
+    #: ``rollout``: the playout policy, for a game whose features offer others
+    #: (``rollout_policies``: Sashimono's ``informed``); ``default`` is the game's own.
+    defaults: dict[str, Any] = {
+        "c": 0.7,
+        "rollout_depth": "game",
+        "reuse": 0,
+        "eval": "default",
+        "rollout": "default",
+    }
     default_budget = Budget(iterations=1000)
     file_options: ClassVar[dict[str, frozenset[str]]] = {"eval": frozenset({"default", "learned"})}
 
@@ -164,6 +172,13 @@ class MCTSAgent(Agent):
         if not isinstance(c, int | float) or c < 0:
             raise SengokuError(f"agent {self.name!r}: c must be a number >= 0, got {c!r}")
         self.knowledge = knowledge_with(game, self.options["eval"], self.name)
+        rollout = self.options["rollout"]
+        if not isinstance(rollout, str):
+            raise SengokuError(f"agent {self.name!r}: rollout must be a name")
+        try:
+            self.knowledge = self.knowledge.with_rollout(rollout)
+        except SengokuError as exc:
+            raise SengokuError(f"agent {self.name!r}: {exc}") from exc
         # Without a move ordering (the generic order_key: every action 0.0) the stable sort in
         # expansion_order keeps the shuffled order, so it is skipped.
         self.ordered = self.knowledge.orders_moves

@@ -58,6 +58,20 @@ class Features:
         action: Action = rng.choice(state.legal_actions())
         return action
 
+    #: Playout policies a game offers besides its own (the search agents' option
+    #: ``rollout``; ``default`` is :meth:`rollout_action` as the game defines it).
+    rollout_policies: tuple[str, ...] = ()
+
+    def with_rollout(self, name: str) -> Features:
+        """These features with the playout policy ``name`` (``default``: the game's own; a
+        game offering others lists them in :attr:`rollout_policies` and overrides this)."""
+        from sengoku.core.game import SengokuError  # the game module imports this one
+
+        if name == "default":
+            return self
+        offered = ", ".join(("default", *self.rollout_policies))
+        raise SengokuError(f"rollout must be one of {offered}, got {name!r}")
+
     def order_key(self, state: State, action: Action) -> float:
         """Higher first: alpha-beta's move ordering (e.g. the value of a capture)."""
         return 0.0
