@@ -77,13 +77,18 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def server_env(sqlite_synchronous: str | None = None) -> dict[str, str]:
+def server_env(
+    sqlite_synchronous: str | None = None, pg_synchronous_commit: str | None = None
+) -> dict[str, str]:
     """The environment of the server this starts: the load generator is its only client, so
     its loopback address skips the per-client rate limits (unless set otherwise); with
-    ``sqlite_synchronous``, SQLite's durability (``SENGOKU_SQLITE_SYNCHRONOUS``)."""
+    ``sqlite_synchronous``, SQLite's durability (``SENGOKU_SQLITE_SYNCHRONOUS``), with
+    ``pg_synchronous_commit`` PostgreSQL's (``SENGOKU_PG_SYNCHRONOUS_COMMIT``)."""
     env = {"SENGOKU_LIMIT_EXEMPT": "127.0.0.1", **os.environ, "PYTHONUNBUFFERED": "1"}
     if sqlite_synchronous:
         env["SENGOKU_SQLITE_SYNCHRONOUS"] = sqlite_synchronous
+    if pg_synchronous_commit:
+        env["SENGOKU_PG_SYNCHRONOUS_COMMIT"] = pg_synchronous_commit
     return env
 
 
@@ -94,6 +99,7 @@ def start_server(
     profile: str | None = None,
     pubsub: str | None = None,
     sqlite_synchronous: str | None = None,
+    pg_synchronous_commit: str | None = None,
 ) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "sengoku", "serve", "--port", str(port), "--db", db_url]
     if pubsub:
@@ -113,7 +119,7 @@ def start_server(
         command,
         stdout=subprocess.DEVNULL,
         stderr=open(log, "ab"),  # noqa: SIM115 - the child owns it
-        env=server_env(sqlite_synchronous),
+        env=server_env(sqlite_synchronous, pg_synchronous_commit),
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -646,6 +652,11 @@ class Load:
                 f" ({args.sqlite_synchronous})"
                 if args.sqlite_synchronous and args.db == "sqlite"
                 else ""
+            )
+            + (
+                f" (synchronous_commit {args.pg_synchronous_commit})"
+                if args.pg_synchronous_commit and args.db == "postgres"
+                else ""
             ),
             "processes": len(self.bases),
             "sticky": bool(args.sticky),
@@ -692,6 +703,12 @@ def main() -> int:
         choices=["FULL", "NORMAL"],
         help="SQLite's durability for the server it starts (SENGOKU_SQLITE_SYNCHRONOUS; "
         "default: the server's, FULL). NORMAL commits each action on the event loop",
+    )
+    p.add_argument(
+        "--pg-synchronous-commit",
+        choices=["on", "off"],
+        help="PostgreSQL's synchronous_commit for the server's sessions "
+        "(SENGOKU_PG_SYNCHRONOUS_COMMIT; default: the server's, on)",
     )
     p.add_argument("--games", type=int, default=500)
     p.add_argument("--interval", type=float, default=2.0, help="seconds between a game's actions")
@@ -759,7 +776,15 @@ def main() -> int:
                 log = Path(args.logs or tmp.name) / f"server-{i}.log"
                 profile = f"{args.profile}.{i}" if args.profile and i else args.profile
                 procs.append(
-                    start_server(port, db_url, log, profile, pubsub, args.sqlite_synchronous)
+                    start_server(
+                        port,
+                        db_url,
+                        log,
+                        profile,
+                        pubsub,
+                        args.sqlite_synchronous,
+                        args.pg_synchronous_commit,
+                    )
                 )
                 bases.append(f"http://127.0.0.1:{port}")
 

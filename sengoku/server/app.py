@@ -38,6 +38,7 @@ def create_app(settings: Settings) -> FastAPI:
         synchronous=settings.sqlite_synchronous,
         lock_timeout=settings.db_lock_timeout,
         pool_size=settings.db_workers + settings.db_list_workers + 2,
+        pg_synchronous_commit=settings.pg_synchronous_commit,
     )
     store = Store(engine)
     holder: dict[str, MatchService] = {}

@@ -138,10 +138,28 @@ class Conflict(Exception):
 
 #: SQLite's synchronous settings (https://sqlite.org/pragma.html#pragma_synchronous).
 SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
+#: PostgreSQL's ``synchronous_commit`` for the server's sessions: ``on`` (a commit waits for
+#: its log to reach the disk) or ``off`` (it does not: the last commits before a crash of
+#: PostgreSQL or the machine may be lost, never half of one; docs/server.md).
+PG_SYNCHRONOUS_COMMIT = ("on", "off")
+
+
+def pg_options(lock_timeout: float, synchronous_commit: str = "on") -> str:
+    """The libpq ``options`` of every PostgreSQL session the server opens."""
+    level = synchronous_commit.lower()
+    if level not in PG_SYNCHRONOUS_COMMIT:
+        raise ValueError(
+            f"PostgreSQL synchronous_commit must be one of {', '.join(PG_SYNCHRONOUS_COMMIT)}"
+        )
+    return f"-c lock_timeout={int(lock_timeout * 1000)} -c synchronous_commit={level}"
 
 
 def make_engine(
-    url: str, synchronous: str = "FULL", lock_timeout: float = 10.0, pool_size: int = 8
+    url: str,
+    synchronous: str = "FULL",
+    lock_timeout: float = 10.0,
+    pool_size: int = 8,
+    pg_synchronous_commit: str = "on",
 ) -> Engine:
     """An engine for ``url``. SQLite gets WAL, a busy timeout and ``synchronous`` (FULL, the
     default: an acknowledged action survives power loss; NORMAL: it survives ``kill -9`` but
@@ -151,8 +169,10 @@ def make_engine(
     ``lock_timeout`` bounds how long a statement waits for a lock another connection holds
     (SQLite's busy timeout, PostgreSQL's ``lock_timeout``); past it the statement fails and
     the request gets ``503 db_busy`` instead of hanging. ``pool_size`` connections are kept
-    (one per storage thread, and a few spare).
+    (one per storage thread, and a few spare). ``pg_synchronous_commit`` is PostgreSQL's
+    ``synchronous_commit`` (``on``, the default, or ``off``: :data:`PG_SYNCHRONOUS_COMMIT`).
     """
+    options = pg_options(lock_timeout, pg_synchronous_commit)  # checked for every database
     if url.startswith("sqlite"):
         level = synchronous.upper()
         if level not in SYNCHRONOUS:
@@ -177,7 +197,6 @@ def make_engine(
             cur.close()
 
         return engine
-    options = f"-c lock_timeout={int(lock_timeout * 1000)}"
     connect_args = {"options": options} if url.startswith("postgresql") else {}
     return create_engine(
         url,

@@ -24,7 +24,7 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from sengoku.server.db import Conflict, Store
+from sengoku.server.db import Conflict, Store, pg_options
 from sengoku.server.errors import database_busy, storage_failed
 
 log = logging.getLogger("sengoku.server")
@@ -38,10 +38,17 @@ def conninfo(url: str) -> str:
 class LoopAppends:
     """Actions' appends on PostgreSQL, sent from the event loop (module docstring)."""
 
-    def __init__(self, store: Store, url: str, lock_timeout: float, connections: int) -> None:
+    def __init__(
+        self,
+        store: Store,
+        url: str,
+        lock_timeout: float,
+        connections: int,
+        synchronous_commit: str = "on",
+    ) -> None:
         self.store = store
         self._conninfo = conninfo(url)
-        self._options = f"-c lock_timeout={int(lock_timeout * 1000)}"
+        self._options = pg_options(lock_timeout, synchronous_commit)
         self._idle: list[Any] = []
         self._connections = max(1, connections)
         self._slots: asyncio.Semaphore | None = None

@@ -174,7 +174,11 @@ class Persistence:
             ("postgresql+psycopg:", "postgresql+psycopg_async:")
         ):
             self._loop_appends = LoopAppends(
-                store, settings.db_url, settings.db_lock_timeout, settings.db_loop_connections
+                store,
+                settings.db_url,
+                settings.db_lock_timeout,
+                settings.db_loop_connections,
+                settings.pg_synchronous_commit,
             )
 
     def now(self) -> float:

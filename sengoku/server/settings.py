@@ -66,6 +66,10 @@ class Settings:
     #: SQLite's synchronous setting: FULL survives power loss for acknowledged actions;
     #: NORMAL is faster but may lose the last commits (never corrupts) on power loss.
     sqlite_synchronous: str = "FULL"
+    #: PostgreSQL's synchronous_commit: on (the default) keeps every acknowledged action
+    #: through a crash of PostgreSQL or the machine; off is faster but may lose the last
+    #: commits (never half of one) in such a crash.
+    pg_synchronous_commit: str = "on"
     max_body: int = 2_000_000
     max_ws_message: int = 16_384
     #: Storage threads for moves and loads, and (apart, so slow lists never delay a move)

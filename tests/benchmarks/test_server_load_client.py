@@ -134,8 +134,11 @@ def test_the_started_server_exempts_the_generator_from_rate_limits(
 
 def test_the_started_server_gets_the_sqlite_durability_asked_for(monkeypatch: Any) -> None:
     monkeypatch.delenv("SENGOKU_SQLITE_SYNCHRONOUS", raising=False)
+    monkeypatch.delenv("SENGOKU_PG_SYNCHRONOUS_COMMIT", raising=False)
     assert "SENGOKU_SQLITE_SYNCHRONOUS" not in server_load.server_env()
     assert server_load.server_env("NORMAL")["SENGOKU_SQLITE_SYNCHRONOUS"] == "NORMAL"
+    assert "SENGOKU_PG_SYNCHRONOUS_COMMIT" not in server_load.server_env()
+    assert server_load.server_env(None, "off")["SENGOKU_PG_SYNCHRONOUS_COMMIT"] == "off"
 
 
 def test_varied_thinking_keeps_the_interval_as_its_mean_and_fixed_is_exact() -> None:

@@ -20,7 +20,7 @@ from test_server_postgres import pg_url  # noqa: F401  (a fixture)
 from sengoku.core.record import GameRecord, InvalidRecord
 from sengoku.server import housekeeping
 from sengoku.server.config import ConfigError, settings_from_env
-from sengoku.server.db import make_engine, migrate
+from sengoku.server.db import make_engine, migrate, pg_options
 from sengoku.server.limits import ClientLimits, client_address
 from sengoku.server.service import Settings
 
@@ -35,6 +35,15 @@ def test_sqlite_survives_power_loss_by_default(tmp_path: Path) -> None:
         assert conn.execute(text("PRAGMA synchronous")).scalar() == 1
     with pytest.raises(ValueError, match="synchronous must be one of"):
         make_engine("sqlite://", synchronous="sometimes")
+
+
+def test_postgres_sessions_wait_for_the_disk_unless_told_otherwise() -> None:
+    assert pg_options(2.5) == "-c lock_timeout=2500 -c synchronous_commit=on"
+    assert pg_options(10, "OFF") == "-c lock_timeout=10000 -c synchronous_commit=off"
+    # refused whatever the database, so a typo never waits for the first PostgreSQL server
+    for bad in ("local", "remote_apply", "sometimes", ""):
+        with pytest.raises(ValueError, match="synchronous_commit must be one of on, off"):
+            make_engine("sqlite://", pg_synchronous_commit=bad)
 
 
 def test_database_errors_hide_parameter_values(tmp_path: Path) -> None:
@@ -136,12 +145,14 @@ def test_settings_from_the_environment() -> None:
         "SENGOKU_WAITING_TTL": "60",
         "SENGOKU_WS_PER_CLIENT": "7",
         "SENGOKU_SQLITE_SYNCHRONOUS": "NORMAL",
+        "SENGOKU_PG_SYNCHRONOUS_COMMIT": "off",
         "SENGOKU_TIMERS": "off",
     }
     s = settings_from_env("sqlite://", env)
     assert s.trusted_proxies == ("10.0.0.1", "10.0.0.2")
     assert (s.waiting_ttl, s.ws_per_client, s.sqlite_synchronous) == (60.0, 7, "NORMAL")
-    assert s.timers is False
+    assert s.timers is False and s.pg_synchronous_commit == "off"
+    assert settings_from_env("sqlite://", {}).pg_synchronous_commit == "on"
     with pytest.raises(ConfigError, match="SENGOKU_WS_PER_CLIENT='many' is not a int"):
         settings_from_env("sqlite://", {"SENGOKU_WS_PER_CLIENT": "many"})
     with pytest.raises(ConfigError, match="SENGOKU_NOW cannot be set"):

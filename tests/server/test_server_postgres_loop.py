@@ -41,6 +41,35 @@ def test_conninfo_drops_the_driver_and_keeps_the_rest() -> None:
     assert conninfo(url) == "postgresql://me:s3cret@db.example:5433/games?sslmode=require"
 
 
+@pytest.mark.parametrize("level", ["on", "off"])
+def test_every_session_takes_the_synchronous_commit_setting(pg_url: str, level: str) -> None:
+    """``pg_synchronous_commit`` reaches the storage threads' sessions and the event loop's
+    own (``SENGOKU_PG_SYNCHRONOUS_COMMIT``); ``on`` is the default."""
+    engine = (
+        make_engine(pg_url) if level == "on" else make_engine(pg_url, pg_synchronous_commit=level)
+    )
+    with engine.connect() as conn:
+        assert conn.execute(text("SHOW synchronous_commit")).scalar() == level
+    engine.dispose()
+    persistence = Persistence(
+        Settings(db_url=pg_url, pg_synchronous_commit=level), Store(make_engine(pg_url))
+    )
+    loop_appends = persistence._loop_appends
+    assert loop_appends is not None
+
+    async def shown() -> str:
+        conn = await loop_appends._connect()
+        try:
+            cur = await conn.execute("SHOW synchronous_commit")
+            row = await cur.fetchone()
+            return str(row[0])
+        finally:
+            await conn.close()
+            await persistence.aclose()
+
+    assert asyncio.run(shown()) == level
+
+
 def test_appends_go_from_the_loop_and_a_taken_number_is_stale(
     make_client: Callable[..., TestClient], pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
