@@ -6,6 +6,7 @@ was cut short is closed, not reused."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -16,6 +17,7 @@ from conftest import new_match
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 from test_server_postgres import cluster
+from test_server_store_together import _event, _move
 from test_server_store_together import append_one as _act
 
 from sengoku.server.db import Store, make_engine
@@ -101,6 +103,47 @@ def test_appends_go_from_the_loop_and_a_taken_number_is_stale(
         rows = conn.execute(text("SELECT match_id, seq FROM moves"))
         stored = sorted(tuple(r) for r in rows if r[0] in ids)
     assert stored == sorted([(mid, 0) for mid in ids] + [(ids[0], 1)])
+    store.engine.dispose()
+
+
+def test_an_action_is_all_or_nothing_and_its_text_is_stored_exactly(
+    make_client: Callable[..., TestClient], pg_url: str
+) -> None:
+    """The action's statements go as one query (its values bound in the server): a conflict
+    in its last statements undoes its first, and text of any kind is stored as sent."""
+    with make_client(db_url=pg_url) as client:
+        mid = new_match(client, options={"pile": 9})["id"]
+    persistence, store = _persistence(pg_url)
+    hostile = 'x\'); DROP TABLE moves; --\\ \u2603 %(seq)s %s $1 "quoted" \n'
+
+    async def main() -> tuple[str, str]:
+        stored = await _act(persistence, store, mid, 0, 1000)
+        # move 1 is free, event 1000 is taken: the move must not stay without its event
+        taken = await _act(persistence, store, mid, 1, 1000)
+        await persistence.run(
+            store.record_change,
+            mid,
+            [{**_move(mid, 2), "action": hostile}],
+            [{**_event(mid, 1002), "payload": json.dumps({"text": hostile})}],
+            {"updated_at": 7.25, "clock": None},
+        )
+        await persistence.aclose()
+        return stored, taken
+
+    assert asyncio.run(main()) == ("stored", "stale")
+    with store.engine.connect() as conn:
+        moves = conn.execute(
+            text("SELECT seq, action FROM moves WHERE match_id = :m ORDER BY seq"), {"m": mid}
+        ).all()
+        payload = conn.execute(
+            text("SELECT payload FROM events WHERE match_id = :m AND n = 1002"), {"m": mid}
+        ).scalar()
+        clock, updated = conn.execute(
+            text("SELECT clock, updated_at FROM matches WHERE id = :m"), {"m": mid}
+        ).one()
+    assert [m[0] for m in moves] == [0, 2]  # move 1 was undone with its event
+    assert moves[1][1] == hostile and json.loads(payload) == {"text": hostile}
+    assert (clock, updated) == (None, 7.25)
     store.engine.dispose()
 
 
