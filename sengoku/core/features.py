@@ -65,12 +65,16 @@ class Features:
     def with_rollout(self, name: str) -> Features:
         """These features with the playout policy ``name`` (``default``: the game's own; a
         game offering others lists them in :attr:`rollout_policies` and overrides this)."""
+        self.check_rollout(name)
+        return self
+
+    def check_rollout(self, name: str) -> None:
+        """Refuse a playout policy this game does not offer, naming those it does."""
         from sengoku.core.game import SengokuError  # the game module imports this one
 
-        if name == "default":
-            return self
-        offered = ", ".join(("default", *self.rollout_policies))
-        raise SengokuError(f"rollout must be one of {offered}, got {name!r}")
+        offered = ("default", *self.rollout_policies)
+        if name not in offered:
+            raise SengokuError(f"rollout must be one of {', '.join(offered)}, got {name!r}")
 
     def order_key(self, state: State, action: Action) -> float:
         """Higher first: alpha-beta's move ordering (e.g. the value of a capture)."""

@@ -194,12 +194,8 @@ class SashimonoFeatures(Features):
     def with_rollout(self, name: str) -> SashimonoFeatures:
         """These features with the playout policy ``name``: ``default`` (uniform) or
         ``informed`` (:func:`informed_action`): the search agents' ``rollout`` option."""
-        if name == self.rollout:
-            return self
-        if name != "default" and name not in ROLLOUT_POLICIES:
-            offered = ", ".join(("default", *ROLLOUT_POLICIES))
-            raise SengokuError(f"rollout must be one of {offered}, got {name!r}")
-        return SashimonoFeatures(self.evaluation, name)
+        self.check_rollout(name)
+        return self if name == self.rollout else SashimonoFeatures(self.evaluation, name)
 
     def lead_terms(self, state: State, seat: int) -> tuple[float, ...]:
         """Each term of ``seat``'s side less its enemy's (the evaluation is their weighted
