@@ -96,6 +96,7 @@ class Node:
         "seen_found",
         "seen_untried",
         "logits",
+        "implicit",
     )
 
     def __init__(self, action: Action | None, player: int, num_players: int) -> None:
@@ -116,6 +117,10 @@ class Node:
         # PUCT searches (``learned`` with priors): each action's prior logit, computed the
         # first time the action is met here.
         self.logits: dict[Action, float] | None = None
+        # Implicit minimax backups (option ``implicit``): each seat's value in [0, 1] by the
+        # evaluation of the position this node was made at, backed up by max^n over its
+        # children; None until the node is made in a search that uses them.
+        self.implicit: list[float] | None = None
 
 
 def backpropagate(path: list[Node], values: list[float]) -> None:
@@ -125,6 +130,24 @@ def backpropagate(path: list[Node], values: list[float]) -> None:
         totals = node.totals
         for s, v in enumerate(values):
             totals[s] += v
+
+
+def backup_implicit(path: list[Node]) -> None:
+    """Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant 2014): from the new
+    leaf up, each node's ``implicit`` values become those of its child best for the seat that
+    chooses there (max^n over the evaluations of the positions below). A node whose chooser
+    is unknown (-1: made where the game had ended) keeps its own."""
+    for node in reversed(path[:-1]):
+        mover = node.player
+        if mover < 0:
+            continue
+        best: list[float] | None = None
+        for child in node.children.values():
+            values = child.implicit
+            if values is not None and (best is None or values[mover] > best[mover]):
+                best = values
+        if best is not None:
+            node.implicit = best
 
 
 def playout_values(
@@ -157,6 +180,7 @@ class MCTSAgent(Agent):
         "reuse": 0,
         "eval": "default",
         "rollout": "default",
+        "implicit": 0.0,
     }
     default_budget = Budget(iterations=1000)
     file_options: ClassVar[dict[str, frozenset[str]]] = {"eval": frozenset({"default", "learned"})}
@@ -179,6 +203,17 @@ class MCTSAgent(Agent):
             self.knowledge = self.knowledge.with_rollout(rollout)
         except SengokuError as exc:
             raise SengokuError(f"agent {self.name!r}: {exc}") from exc
+        implicit = self.options["implicit"]
+        if (
+            not isinstance(implicit, int | float)
+            or isinstance(implicit, bool)
+            or not 0 <= implicit <= 1
+        ):
+            raise SengokuError(
+                f"agent {self.name!r}: implicit must be a number from 0 to 1, got {implicit!r}"
+            )
+        #: The weight of the implicit minimax value against the mean return in selection.
+        self.implicit = float(implicit)
         # Without a move ordering (the generic order_key: every action 0.0) the stable sort in
         # expansion_order keeps the shuffled order, so it is skipped.
         self.ordered = self.knowledge.orders_moves
@@ -316,6 +351,25 @@ class MCTSAgent(Agent):
         the game's rollout policy; a learned agent evaluates with its network instead."""
         return playout_values(state, self.knowledge, self.rng, self.rollout_depth)
 
+    def evaluated(self, state: State) -> list[float]:
+        """Each seat's value in [0, 1] of ``state`` by the evaluation alone (its returns if
+        the game is over): a new node's implicit minimax value."""
+        n = state.num_players
+        if state.is_terminal():
+            returns = state.returns()
+            return [(float(returns[s]) + 1.0) / 2.0 for s in range(n)]
+        return [(self.knowledge.evaluate(state, s) + 1.0) / 2.0 for s in range(n)]
+
+    def finish(self, path: list[Node], leaf: State) -> None:
+        """Count the iteration: the new leaf's implicit value (before its playout changes
+        ``leaf``), its playout's values in every node of ``path``, the implicit backups."""
+        if self.implicit:
+            path[-1].implicit = self.evaluated(leaf)
+            backpropagate(path, self.leaf_values(leaf))
+            backup_implicit(path)
+        else:
+            backpropagate(path, self.leaf_values(leaf))
+
     def expansion_order(self, state: State, actions: list[Action]) -> list[Action]:
         """Untried actions, the one to expand first last: random, but by the game's move
         ordering first (captures before quiet moves, so a winning capture is tried early)."""
@@ -345,8 +399,11 @@ class MCTSAgent(Agent):
         log_n = math.log(max(parent_visits, 1))
         best = candidates[0]
         best_score = -float("inf")
+        alpha = self.implicit
         for child in candidates:
             mean = child.totals[node.player] / child.visits
+            if alpha and child.implicit is not None:
+                mean = (1.0 - alpha) * mean + alpha * child.implicit[node.player]
             score = mean + c * math.sqrt(log_n / child.visits)
             if score > best_score:
                 best, best_score = child, score
@@ -371,7 +428,7 @@ class MCTSAgent(Agent):
             node = self.select(node, list(node.children.values()), node.visits)
             state.apply(node.action)
             path.append(node)
-        backpropagate(path, self.leaf_values(state))
+        self.finish(path, state)
 
 
 def after_action(state: State, seat: int, action: Action) -> State | None:
@@ -553,15 +610,18 @@ class ISMCTSAgent(MCTSAgent):
             node = self.select_available(node, candidates, state.current_player)
             state.apply(node.action)
             path.append(node)
-        backpropagate(path, self.leaf_values(state))
+        self.finish(path, state)
 
     def select_available(self, node: Node, candidates: list[Node], player: int) -> Node:
         """UCB over the children available in this world, for ``player``, the seat to act."""
         c = float(self.options["c"])
         best = candidates[0]
         best_score = -float("inf")
+        alpha = self.implicit
         for child in candidates:
             mean = child.totals[player] / child.visits
+            if alpha and child.implicit is not None:
+                mean = (1.0 - alpha) * mean + alpha * child.implicit[player]
             score = mean + c * math.sqrt(math.log(max(child.available, 1)) / child.visits)
             if score > best_score:
                 best, best_score = child, score

@@ -93,6 +93,9 @@ class LearnedAgent(ISMCTSAgent):
         if prior == "net" and self.net is None:
             prior = "eval"  # no network for this game: the evaluation is the prior
         self.prior: str = prior
+        if prior != "none" and self.implicit:
+            # PUCT's selection has no place for the implicit value (it is UCT's).
+            raise SengokuError("agent 'learned': implicit needs prior=none")
         temperature = self.options["prior_temperature"]
         if not isinstance(temperature, int | float) or temperature <= 0:
             raise SengokuError("agent 'learned': prior_temperature must be a number above 0")
