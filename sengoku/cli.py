@@ -68,8 +68,29 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Run the game server (FastAPI on uvicorn) until interrupted."""
     from sengoku.server import serve
 
-    serve(host=args.host, port=args.port, db_url=args.db, pubsub_url=args.pubsub)
+    serve(
+        host=args.host,
+        port=args.port,
+        db_url=args.db,
+        pubsub_url=args.pubsub,
+        processes=args.processes,
+    )
     return 0
+
+
+def _processes(text: str) -> int:
+    """``--processes``: a whole number of server processes, 1 to MAX_PROCESSES."""
+    from sengoku.server.routing import MAX_PROCESSES
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_PROCESSES:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number from 1 to {MAX_PROCESSES}, not {text!r}"
+        )
+    return value
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -239,8 +260,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--pubsub",
         metavar="URL",
-        help="redis://host:port/db: run as one of several processes on a shared database "
-        "(default memory://, one process; docs/server.md)",
+        help="redis://host:port/db or none://: run as one of several processes on a shared "
+        "database (default memory://, one process; none:// with --processes; docs/server.md)",
+    )
+    p.add_argument(
+        "--processes",
+        type=_processes,
+        default=1,
+        metavar="N",
+        help="N >= 2: a front on --host/--port hands each connection to one of N server "
+        "processes, every match's traffic to the one that made it (default 1; docs/server.md)",
     )
     p.set_defaults(func=cmd_serve)
 

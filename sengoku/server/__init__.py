@@ -44,18 +44,22 @@ def default_db_url() -> str:
     return f"sqlite:///{folder / 'sengoku.db'}"
 
 
-def serve(
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    db_url: str | None = None,
-    pubsub_url: str | None = None,
-) -> None:
-    """Run the server until interrupted; ``pubsub_url`` (``redis://...``) makes it one of
-    several processes on the database ``db_url`` (docs/server.md)."""
-    import gc
-    import logging
+#: How uvicorn runs the app, alone or as a worker of a front (``worker.py``). No per-message
+#: compression: positions are small and deflate costs more CPU than it saves on the wire.
+#: uvloop and httptools are used when installed (they are dependencies). X-Forwarded-For is
+#: read by the server itself, from Settings.trusted_proxies only (uvicorn would otherwise
+#: believe it from any loopback peer).
+UVICORN_OPTIONS: dict[str, Any] = {
+    "log_level": "info",
+    "ws_max_size": 1 << 20,
+    "ws_per_message_deflate": False,
+    "proxy_headers": False,
+}
 
-    import uvicorn
+
+def log_to_stderr() -> None:
+    """The server's own log lines on stderr, beside uvicorn's."""
+    import logging
 
     logger = logging.getLogger("sengoku.server")
     if not logger.handlers:
@@ -63,10 +67,17 @@ def serve(
         handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
+
+
+def served_app(db_url: str, pubsub_url: str | None) -> Any:
+    """The app one server process runs, with the process's garbage collector tuned."""
+    import gc
+
     from sengoku.server.app import create_app
     from sengoku.server.config import settings_from_env
 
-    settings = settings_from_env(db_url or default_db_url())
+    log_to_stderr()
+    settings = settings_from_env(db_url)
     if pubsub_url:
         settings.pubsub_url = pubsub_url
     app = create_app(settings)
@@ -76,19 +87,40 @@ def serve(
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
-    # No per-message compression: positions are small and deflate costs more CPU than it saves
-    # on the wire. uvloop and httptools are used when installed (they are dependencies).
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level="info",
-        ws_max_size=1 << 20,
-        ws_per_message_deflate=False,
-        # X-Forwarded-For is read by the server itself, from Settings.trusted_proxies only
-        # (uvicorn would otherwise believe it from any loopback peer)
-        proxy_headers=False,
-    )
+    return app
 
 
-__all__ = ["ApiError", "MatchService", "Settings", "create_app", "default_db_url", "serve"]
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db_url: str | None = None,
+    pubsub_url: str | None = None,
+    processes: int = 1,
+) -> None:
+    """Run the server until interrupted; ``pubsub_url`` (``redis://...``) makes it one of
+    several processes on the database ``db_url``; ``processes`` >= 2 runs a front on
+    ``host:port`` that hands each connection to one of that many worker processes, by the
+    match its first request names (docs/server.md, "Several processes")."""
+    if processes > 1:
+        from sengoku.server.front import run_front
+
+        run_front(host, port, db_url or default_db_url(), pubsub_url or "none://", processes)
+        return
+
+    import uvicorn
+
+    app = served_app(db_url or default_db_url(), pubsub_url)
+    uvicorn.run(app, host=host, port=port, **UVICORN_OPTIONS)
+
+
+__all__ = [
+    "UVICORN_OPTIONS",
+    "ApiError",
+    "MatchService",
+    "Settings",
+    "create_app",
+    "default_db_url",
+    "log_to_stderr",
+    "serve",
+    "served_app",
+]

@@ -25,6 +25,7 @@ from sengoku.server.limits import ClientLimits
 from sengoku.server.routes import chat as chat_routes
 from sengoku.server.routes import games, matches, records, table, ws
 from sengoku.server.routes.errors import add_error_handlers
+from sengoku.server.routing import this_worker
 from sengoku.server.service import MatchService
 from sengoku.server.settings import Settings
 
@@ -86,9 +87,16 @@ def create_app(settings: Settings) -> FastAPI:
 
     add_error_handlers(app)
 
+    # Under a front (``--processes N``) the answer names the worker, "i/N": which process a
+    # connection reached is then visible to an operator and to the tests.
+    worker = this_worker()
+
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
-        return {"ok": True, "matches_in_memory": len(svc().live)}
+        answer: dict[str, Any] = {"ok": True, "matches_in_memory": len(svc().live)}
+        if worker is not None:
+            answer["worker"] = str(worker)
+        return answer
 
     app.include_router(games.router())
     app.include_router(matches.router(svc))

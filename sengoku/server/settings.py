@@ -92,3 +92,6 @@ class Settings:
     #: another process takes over the clocks and AI turns of its matches.
     node_beat: float = 1.0
     node_ttl: float = 5.0
+    #: ``--processes N``: seconds the front waits for a connection's first request line
+    #: before it closes the connection (front.py); a client sends it at once.
+    front_timeout: float = 5.0

@@ -51,7 +51,7 @@ def free_port() -> int:
 
 
 class RealServer:
-    def __init__(self, folder: Path, env: dict[str, str]) -> None:
+    def __init__(self, folder: Path, env: dict[str, str], args: tuple[str, ...] = ()) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = folder / f"server-{self.port}.log"
@@ -73,6 +73,7 @@ class RealServer:
                 str(self.port),
                 "--db",
                 f"sqlite:///{self.db}",
+                *args,
             ],
             cwd=folder,
             env=full_env,
@@ -108,8 +109,9 @@ class RealServer:
 
 
 @contextlib.contextmanager
-def real_server(folder: Path, **env: str) -> Iterator[RealServer]:
-    server = RealServer(folder, env)
+def real_server(folder: Path, args: tuple[str, ...] = (), **env: str) -> Iterator[RealServer]:
+    """A server on a temporary SQLite file in ``folder``; ``args`` are more ``serve`` flags."""
+    server = RealServer(folder, env, args)
     try:
         yield server
     finally:
