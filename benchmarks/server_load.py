@@ -37,6 +37,14 @@ on one process, as a proxy that routes by the match's id would (nginx's ``hash``
 the path): then no process follows another's matches. The CPU of every server process (and
 of Redis) counts.
 
+``--front`` starts one ``sengoku serve --processes N`` instead (N from ``--processes``; its
+front routes each connection by the match its first request names, its workers tell each
+other nothing: ``--pubsub none`` unless told otherwise) and sends every part of every game
+to its one port. The per-action requests' pooled connections are kept one client per
+worker, a game's requests going through the client of ``owner(match id)``, so a pooled
+keep-alive connection is dispatched once and always reaches the match's worker. The CPU of
+the front, its workers and their children counts.
+
 ``--json`` prints one machine-readable line. Only loopback addresses are used.
 """
 
@@ -62,6 +70,8 @@ from typing import Any
 
 import httpx
 import websockets
+
+from sengoku.server.routing import owner
 
 try:  # pydantic-core (FastAPI's) parses a large state message ~25% faster than json
     from pydantic_core import from_json as parse_json
@@ -100,10 +110,14 @@ def start_server(
     pubsub: str | None = None,
     sqlite_synchronous: str | None = None,
     pg_synchronous_commit: str | None = None,
+    processes: int = 1,
 ) -> subprocess.Popen[bytes]:
+    """``sengoku serve`` on ``port``; with ``processes`` > 1 a front and that many workers."""
     command = [sys.executable, "-m", "sengoku", "serve", "--port", str(port), "--db", db_url]
     if pubsub:
         command += ["--pubsub", pubsub]
+    if processes > 1:
+        command += ["--processes", str(processes)]
     if profile:  # the server's own functions, written when it stops
         # (timed by the wall clock: on a shared machine a function is also charged for the
         # time other processes held the core; the thread's CPU clock costs a system call a
@@ -122,9 +136,14 @@ def start_server(
         env=server_env(sqlite_synchronous, pg_synchronous_commit),
     )
     deadline = time.monotonic() + 120
+    # A front answers once one worker is up; wait until every worker has answered (each
+    # request on a fresh connection goes to the next ready worker), so none starts late.
+    workers: set[str] = set()
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+            r = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
+            workers.add(r.json().get("worker", ""))
+            if r.status_code == 200 and len(workers) >= processes:
                 return proc
         except httpx.HTTPError:
             time.sleep(0.2)
@@ -252,15 +271,18 @@ def cluster_pids(data: Path | None) -> list[int]:
 
 
 def server_pids(pid: int) -> list[int]:
-    """The server and its children (AI and replay workers)."""
-    pids = [pid]
+    """The server and every process under it: its AI and replay workers, or, for a front
+    (``--processes N``), its worker processes and theirs."""
+    children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if int(_stat(int(entry.name))[1]) == pid:
-                    pids.append(int(entry.name))
+                children.setdefault(int(_stat(int(entry.name))[1]), []).append(int(entry.name))
             except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
                 continue
+    pids = [pid]
+    for parent in pids:  # grows as it goes: breadth first down the tree
+        pids.extend(children.get(parent, []))
     return pids
 
 
@@ -455,6 +477,9 @@ class Load:
         self.measuring = False
         self.sem = asyncio.Semaphore(20)
         self.fasts: list[Http] = []  # the per-action requests' clients, one per process
+        #: ``--front``: the workers behind the one port (a game's requests go through the
+        #: client of its match's owner); 0 without a front.
+        self.workers = args.processes if args.front else 0
         self.redis_pid: int | None = None
 
     def where(self, slot: int, part: int) -> int:
@@ -467,6 +492,14 @@ class Load:
             # process gets as many games of each kind (slot % mix picks the game).
             return (slot // len(self.args.mix)) % len(self.bases)
         return (slot + part) % len(self.bases)
+
+    def fast_for(self, mid: str, slot: int, seat: int) -> Http:
+        """The client for a seat's per-action requests: behind a front, the one kept for the
+        match's worker (its pooled connections were dispatched there once and stay right);
+        otherwise the one of the process the seat's connection is on."""
+        if self.workers:
+            return self.fasts[owner(mid, self.workers)]
+        return self.fasts[self.where(slot, seat)]
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -570,7 +603,7 @@ class Load:
                 text = choice["short"]
                 self.short_sent += 1
             ply = mine["ply"]
-            fast = self.fasts[self.where(slot, seat)]  # the process of the seat's connection
+            fast = self.fast_for(mid, slot, seat)
             sent = time.perf_counter()
             if self.measuring:
                 self.sent_at.append(sent)
@@ -612,9 +645,9 @@ class Load:
         args = self.args
         limits = httpx.Limits(max_connections=args.http_connections, max_keepalive_connections=None)
         load_before = os.getloadavg()
-        self.fasts = [
-            Http(base, max(1, args.http_connections // len(self.bases))) for base in self.bases
-        ]
+        # one client per process, or, behind a front, one per worker (all to its one port)
+        targets = [self.base] * self.workers if self.workers else self.bases
+        self.fasts = [Http(base, max(1, args.http_connections // len(targets))) for base in targets]
         async with httpx.AsyncClient(base_url=self.base, timeout=60, limits=limits) as http:
             start = time.monotonic()
             stop = start + args.ramp + args.warmup + args.seconds
@@ -658,8 +691,9 @@ class Load:
                 if args.pg_synchronous_commit and args.db == "postgres"
                 else ""
             ),
-            "processes": len(self.bases),
+            "processes": self.workers or len(self.bases),
             "sticky": bool(args.sticky),
+            "front": bool(args.front),
             "pubsub": args.pubsub,
             "games": args.games,
             "mix": ",".join(args.mix),
@@ -735,10 +769,16 @@ def main() -> int:
         "routing by match id would (default: spread as a proxy without sticky sessions)",
     )
     p.add_argument(
+        "--front",
+        action="store_true",
+        help="start one `sengoku serve --processes N` (its front routes by match id) and "
+        "send everything to its port (with --url: that port is such a front)",
+    )
+    p.add_argument(
         "--pubsub",
         choices=["memory", "redis", "none"],
         help="how the processes tell each other of changes (default: memory for one "
-        "process, redis for several)",
+        "process, none behind --front, redis for several others)",
     )
     p.add_argument("--json", action="store_true")
     p.add_argument("--logs", help="keep the servers' logs in this folder")
@@ -756,8 +796,15 @@ def main() -> int:
     for g in args.mix:
         if g not in GAMES:
             p.error(f"--mix: unknown game {g!r}")
+    if args.front:
+        if args.processes < 2:
+            p.error("--front needs --processes 2 or more")
+        if args.sticky or args.profile:
+            p.error("--front routes by match itself: no --sticky; --profile is one process's")
+        if args.url and "," in args.url:
+            p.error("--front: give --url one port, the front's")
     if args.pubsub is None:
-        args.pubsub = "memory" if args.processes == 1 else "redis"
+        args.pubsub = "memory" if args.processes == 1 else "none" if args.front else "redis"
     if args.processes > 1 and args.pubsub == "memory":
         p.error("several processes need --pubsub redis or none")
     tmp = tempfile.TemporaryDirectory()
@@ -769,6 +816,22 @@ def main() -> int:
             pubsub, redis_pid = stack.enter_context(redis_server())
         if args.url:
             bases = [u.rstrip("/") for u in args.url.split(",")]
+        elif args.front:
+            port = free_port()
+            log = Path(args.logs or tmp.name) / "server-front.log"
+            procs.append(
+                start_server(
+                    port,
+                    db_url,
+                    log,
+                    None,
+                    pubsub,
+                    args.sqlite_synchronous,
+                    args.pg_synchronous_commit,
+                    args.processes,
+                )
+            )
+            bases = [f"http://127.0.0.1:{port}"]
         else:
             bases = []
             for i in range(args.processes):
@@ -815,7 +878,8 @@ def main() -> int:
     else:
         print(
             f"{result['date']}, {result['db']}, {result['processes']} process(es)"
-            f"{' (sticky)' if result['sticky'] else ''} "
+            f"{' (sticky)' if result['sticky'] else ''}"
+            f"{' behind a front' if result['front'] else ''} "
             f"(pub/sub {result['pubsub']}): {result['games']} games ({result['mix']}), "
             f"{result['spectators_per_game']} spectator(s) each, one action every "
             f"{result['interval_s']} s each ({result['think']}): {result['actions']} actions "

@@ -171,7 +171,8 @@ def test_sticky_keeps_a_game_on_one_process_and_deals_each_kind_evenly() -> None
     bases = ["http://127.0.0.1:1", "http://127.0.0.1:2"]
 
     def load(sticky: bool) -> Any:
-        return server_load.Load(bases, argparse.Namespace(sticky=sticky, mix=mix), None)
+        args = argparse.Namespace(sticky=sticky, mix=mix, front=False, processes=len(bases))
+        return server_load.Load(bases, args, None)
 
     sticky, spread = load(True), load(False)
     slots = range(40)
@@ -182,3 +183,53 @@ def test_sticky_keeps_a_game_on_one_process_and_deals_each_kind_evenly() -> None
     assert set(dealt.values()) == {5} and len(dealt) == len(mix) * len(bases)
     # Without: consecutive parts on consecutive processes, as a proxy without sticky sessions.
     assert all(spread.where(slot, 1) != spread.where(slot, 0) for slot in slots)
+
+
+def test_behind_a_front_a_games_requests_keep_to_its_workers_client() -> None:
+    """``--front``: one port, one pooled client per worker, and a match's requests through the
+    client of its owner, so a pooled connection is dispatched once and stays right."""
+    import argparse
+
+    from sengoku.server.routing import owner
+    from sengoku.server.tokens import new_match_id
+
+    args = argparse.Namespace(sticky=False, mix=list(server_load.GAMES), front=True, processes=3)
+    load = server_load.Load(["http://127.0.0.1:1"], args, None)
+    load.fasts = [server_load.Http("http://127.0.0.1:1", 1) for _ in range(3)]
+    ids = [new_match_id() for _ in range(60)]
+    for slot, mid in enumerate(ids):
+        for seat in (0, 1):  # both seats' requests, whatever process slot/seat would pick
+            assert load.fast_for(mid, slot, seat) is load.fasts[owner(mid, 3)]
+    assert {owner(mid, 3) for mid in ids} == {0, 1, 2}
+
+
+def test_the_server_cpu_counts_every_process_under_the_one_started() -> None:
+    """A front's workers and their AI pools are its grandchildren: all of them count."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import subprocess,sys,time;"
+        "c=subprocess.Popen([sys.executable,'-c','import time;time.sleep(30)']);"
+        "print(c.pid,flush=True);time.sleep(30)"
+    )
+    top = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import subprocess,sys;subprocess.run([sys.executable,'-c',{code!r}])",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert top.stdout is not None
+        grandchild = int(top.stdout.readline())
+        pids = server_load.server_pids(top.pid)
+        assert pids[0] == top.pid and grandchild in pids and len(pids) == 3
+        assert os.getpid() not in pids
+    finally:
+        for pid in server_load.server_pids(top.pid)[::-1]:
+            os.kill(pid, 9)
+        top.wait()
