@@ -66,6 +66,7 @@ class Cluster:
         self.service.bus.publish = self._publish
         if not self.shared:
             return
+        db.node = self.node
         await db.run(db.store.heartbeat, self.node, self.service.now())
         await self.pubsub.start(self._on_message)
         self._task = asyncio.get_running_loop().create_task(self._rounds())

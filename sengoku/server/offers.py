@@ -286,7 +286,9 @@ class Offers:
             "updated_at": now,
             "rematch_of": live.id,
             "rematch_id": None,
+            "node": self.db.node,  # this process runs its clock and AI (cluster.py)
         }
+        new.node = self.db.node
         old_rows = event_rows(
             live,
             [event("rematch", None, match=new_id, message="the rematch begins")],

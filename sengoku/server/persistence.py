@@ -143,6 +143,10 @@ class Persistence:
         self._db_lists = concurrent.futures.ThreadPoolExecutor(
             max(1, settings.db_list_workers), thread_name_prefix="sengoku-db-list"
         )
+        #: This process's node when it is one of several (set by the cluster), else None: a
+        #: match it creates is stored as its own from the first row, so no other process's
+        #: heartbeat round takes the new match's clock and AI turns before it claims them.
+        self.node: str | None = None
         #: Told the id of a match whose change lost to another process's (it catches up).
         self.on_conflict: Callable[[str], None] = lambda _match_id: None
         #: Replays the record of a match that is over, when it is loaded again (the service

@@ -202,7 +202,9 @@ class Seats:
             "rematch_of": None,
             "rematch_id": None,
             "owner_hash": live.owner_hash,
+            "node": self.db.node,
         }
+        live.node = self.db.node
         seat_rows = [seat_row(live.id, s) for s in seats]
         await self.db.run(self.db.store.create_match, match_row, seat_rows, rows)
         live.events.extend(event_entries(rows))

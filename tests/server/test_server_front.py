@@ -11,6 +11,7 @@ import os
 import re
 import signal
 import socket
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -166,11 +167,21 @@ def closed_by_server(sock: socket.socket, within: float) -> bool:
         return False
 
 
+def node_pid(server: RealServer, match_id: str) -> int:
+    """The pid of the process that runs the match's clock and AI (``matches.node``)."""
+    with sqlite3.connect(server.db) as db:
+        (node,) = db.execute("select node from matches where id = ?", (match_id,)).fetchone()
+    return int(node.rsplit("-", 2)[1])  # host-pid-random
+
+
 def test_each_match_is_made_by_the_worker_that_owns_it(front: RealServer) -> None:
-    made_by = Counter()
+    made_by: Counter[int] = Counter()
+    pids = worker_pids(front)
     for _ in range(6):  # fresh connections go round the workers
         m, worker = create_on_fresh_connection(front)
         assert owner(m["id"], 2) == worker
+        # its clock and AI turns run there too: the creator is its node from the first row
+        assert node_pid(front, m["id"]) == pids[worker]
         made_by[worker] += 1
         # and every later request for it reaches that worker, which holds it in memory
         with httpx.Client(base_url=front.base, timeout=20) as http:
