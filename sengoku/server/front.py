@@ -187,8 +187,12 @@ class Front:
                 sock, _addr = self.listener.accept()
             except (BlockingIOError, InterruptedError):
                 return
-            except OSError as exc:  # out of descriptors, or the like: try again later
-                log.warning("accept failed: %s", exc)
+            except OSError as exc:
+                # Out of descriptors, or the like: the listener stays readable, so look again
+                # in a moment rather than spin (and log) until one is free.
+                log.warning("accept failed: %s; pausing 0.1 s", exc)
+                self.loop.remove_reader(self.listener.fileno())
+                self.loop.call_later(0.1, self._listen)
                 return
             if len(self.pending) >= MAX_PENDING:
                 sock.close()
@@ -197,6 +201,10 @@ class Front:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self.pending[sock] = Pending(self.loop.call_later(self.timeout, self._close, sock))
             self.loop.add_reader(sock.fileno(), self._peek, sock)
+
+    def _listen(self) -> None:
+        if not self.stopping.is_set():
+            self.loop.add_reader(self.listener.fileno(), self.accept)
 
     def _close(self, sock: socket.socket) -> None:
         pending = self.pending.pop(sock, None)
@@ -268,7 +276,7 @@ class Front:
         for sig in (signal.SIGINT, signal.SIGTERM):
             self.loop.add_signal_handler(sig, self.stopping.set)
         self.listener.setblocking(False)
-        self.loop.add_reader(self.listener.fileno(), self.accept)
+        self._listen()
         host, port = self.listener.getsockname()[:2]
         log.info(
             "front on http://%s:%d: %d workers (pid %d; Ctrl+C to quit)",
