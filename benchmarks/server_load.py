@@ -643,7 +643,14 @@ class Load:
 
     async def run(self) -> dict[str, Any]:
         args = self.args
-        limits = httpx.Limits(max_connections=args.http_connections, max_keepalive_connections=None)
+        # An idle pooled connection is dropped well before the server's keep-alive timeout
+        # (uvicorn's 5 s, httpx's default expiry too): reused at the very moment the server
+        # closes it, a creation's POST would fail with a ReadError (seen once in five runs).
+        limits = httpx.Limits(
+            max_connections=args.http_connections,
+            max_keepalive_connections=None,
+            keepalive_expiry=2.0,
+        )
         load_before = os.getloadavg()
         # one client per process, or, behind a front, one per worker (all to its one port)
         targets = [self.base] * self.workers if self.workers else self.bases
