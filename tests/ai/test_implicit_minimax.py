@@ -38,6 +38,18 @@ def test_the_backup_takes_for_each_node_the_child_best_for_its_chooser() -> None
     assert ended.implicit == [1.0, 0.0]
 
 
+def _position(rules: Any, deal: int, plies: int, choices: int) -> Any:
+    """Game ``deal`` after ``plies`` random plies, then on to a decision of at least
+    ``choices`` legal actions."""
+    state = rules.new_state(deal)
+    rng = random.Random(deal)
+    for _ in range(plies):
+        state.apply(rng.choice(state.legal_actions()))
+    while len(state.legal_actions()) < choices:
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
 def _walk(node: Node) -> list[Node]:
     found, stack = [], [node]
     while stack:
@@ -55,12 +67,7 @@ def test_every_node_of_a_search_holds_the_max_n_backup_of_its_children(
     game: str, spec: str
 ) -> None:
     rules = load_game(game)
-    state: Any = rules.new_state(3)
-    rng = random.Random(1)
-    for _ in range(12):
-        state.apply(rng.choice(state.legal_actions()))
-    while len(state.legal_actions()) < 2:
-        state.apply(rng.choice(state.legal_actions()))
+    state = _position(rules, deal=3, plies=12, choices=2)
     agent: Any = make_agent(rules, spec, seed=2)
     agent.choose(state, state.current_player, Budget(iterations=300))
     nodes = _walk(agent.last_root)
@@ -80,12 +87,7 @@ def test_the_implicit_value_steers_the_search() -> None:
     """With all the weight on the implicit value the visits follow the evaluation: the
     search differs from the plain one, and from another seed's only by its draws."""
     rules = load_game("sashimono")
-    state: Any = rules.new_state(8)
-    rng = random.Random(4)
-    for _ in range(20):
-        state.apply(rng.choice(state.legal_actions()))
-    while len(state.legal_actions()) < 3:
-        state.apply(rng.choice(state.legal_actions()))
+    state = _position(rules, deal=8, plies=20, choices=3)
     seat = state.current_player
 
     def visits(spec: str) -> dict[Any, int]:

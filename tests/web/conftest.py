@@ -133,9 +133,9 @@ class PageErrors:
         return page
 
 
-@pytest.fixture
-def new_page(browser: Browser, base_url: str) -> Iterator[Any]:
-    """``new_page(width, height)``: a page in a fresh context (its own localStorage)."""
+def page_maker(browser: Browser, base_url: str) -> Iterator[Any]:
+    """Yields ``make(width, height)``: a page in a fresh context (its own localStorage) on
+    the server at ``base_url``; afterwards closes them and fails on any JavaScript error."""
     contexts = []
     watcher = PageErrors()
 
@@ -151,3 +151,9 @@ def new_page(browser: Browser, base_url: str) -> Iterator[Any]:
     for ctx in contexts:
         ctx.close()
     assert not watcher.errors, f"JavaScript errors: {watcher.errors}"
+
+
+@pytest.fixture
+def new_page(browser: Browser, base_url: str) -> Iterator[Any]:
+    """``new_page(width, height)``: a page in a fresh context (its own localStorage)."""
+    yield from page_maker(browser, base_url)

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.server.real_server import RealServer, real_server
-from tests.web.conftest import PageErrors
+from tests.web.conftest import page_maker
 from tests.web.helpers import PageWatch
 from tests.web.test_sashimono_web import check_end, new_game, play_to_the_end
 
@@ -31,23 +31,11 @@ def front(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealServer]:
 
 @pytest.fixture
 def front_page(browser: Browser, front: RealServer) -> Iterator[Any]:
-    contexts = []
-    watcher = PageErrors()
-
-    def make(width: int = 1920, height: int = 1080) -> Page:
-        ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=front.base)
-        ctx.set_default_timeout(15_000)
-        contexts.append(ctx)
-        return watcher.watch(ctx.new_page())
-
-    yield make
-    for ctx in contexts:
-        ctx.close()
-    assert not watcher.errors, f"JavaScript errors: {watcher.errors}"
+    yield from page_maker(browser, front.base)
 
 
 def test_a_whole_duel_against_the_ai_through_the_front(front_page: Any, front: RealServer) -> None:
-    page: Page = front_page()
+    page: Page = front_page(1920, 1080)
     watch = PageWatch(page)
     new_game(page, "duel", vp=1)
     match_id = page.url.rstrip("/").rsplit("/", 1)[-1]
