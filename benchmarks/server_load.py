@@ -198,8 +198,10 @@ def _as_postgres(cmd: list[str]) -> list[str]:
 
 
 @contextmanager
-def postgres_cluster(fsync: bool) -> Iterator[tuple[str, Path]]:
-    """A fresh cluster on a free loopback port; yields (SQLAlchemy URL, data directory)."""
+def postgres_cluster(fsync: bool, socket: bool = False) -> Iterator[tuple[str, Path]]:
+    """A fresh cluster on a free loopback port; yields (SQLAlchemy URL, data directory). With
+    ``socket`` the URL names the cluster's Unix-domain socket instead of its TCP port (what a
+    server on the database's own machine would use)."""
     pg = _pg_bin()
     folder = Path(tempfile.mkdtemp(prefix="sengoku-bench-pg-"))
     if os.geteuid() == 0:
@@ -224,7 +226,10 @@ def postgres_cluster(fsync: bool) -> Iterator[tuple[str, Path]]:
         capture_output=True,
     )
     try:
-        yield f"postgresql+psycopg://sengoku@127.0.0.1:{port}/postgres", data
+        if socket:
+            yield f"postgresql+psycopg://sengoku@/postgres?host={folder}&port={port}", data
+        else:
+            yield f"postgresql+psycopg://sengoku@127.0.0.1:{port}/postgres", data
     finally:
         subprocess.run(
             _as_postgres([str(pg / "pg_ctl"), "-D", str(data), "-m", "fast", "stop"]),
@@ -740,6 +745,11 @@ def main() -> int:
     p.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
     p.add_argument("--pg-fsync", choices=["on", "off"], default="on")
     p.add_argument(
+        "--pg-socket",
+        action="store_true",
+        help="the server reaches PostgreSQL by its Unix-domain socket, not TCP on 127.0.0.1",
+    )
+    p.add_argument(
         "--sqlite-synchronous",
         choices=["FULL", "NORMAL"],
         help="SQLite's durability for the server it starts (SENGOKU_SQLITE_SYNCHRONOUS; "
@@ -939,7 +949,7 @@ def contextmanager_for(args: argparse.Namespace) -> Iterator[tuple[str, Path | N
     if args.url:
         yield "", None
     elif args.db == "postgres":
-        with postgres_cluster(args.pg_fsync == "on") as (url, data):
+        with postgres_cluster(args.pg_fsync == "on", args.pg_socket) as (url, data):
             yield url, data
     else:
         with tempfile.TemporaryDirectory() as folder:

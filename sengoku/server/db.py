@@ -438,8 +438,9 @@ class Store:
     ) -> list[tuple[str, Any, bool]]:
         """An action's append as the driver's statements: (SQL, parameters, whether the
         parameters are a list of rows for ``executemany``), in order: its moves, its events,
-        the match's clock. The storage threads and the event loop's own connections
-        (``sengoku.server.loop_appends``) run the same ones."""
+        the match's clock. The storage threads run them; the event loop's own connections
+        on PostgreSQL (``sengoku.server.loop_appends``) store the same rows in the same
+        order through prepared statements."""
         statements: list[tuple[str, Any, bool]] = [
             (self._sql["move"], self._params(self._insert_move, row), False) for row in move_rows
         ]

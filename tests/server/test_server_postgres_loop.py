@@ -207,3 +207,86 @@ def test_a_transaction_cut_short_closes_its_connection(
         n = conn.execute(text("SELECT count(*) FROM moves WHERE match_id = :m"), {"m": mid})
         assert n.scalar() == 1
     store.engine.dispose()
+
+
+def test_numbers_are_stored_exactly_and_a_nul_is_refused_with_nothing_stored(
+    make_client: Callable[..., TestClient], pg_url: str
+) -> None:
+    """The loop's statements carry their values as literals: every float comes back as the
+    same float (``0.1 + 0.2``, the largest, infinity), a text with NUL (which libpq would cut)
+    is a 503 that stores none of the action."""
+    with make_client(db_url=pg_url) as client:
+        mid = new_match(client, options={"pile": 9})["id"]
+    persistence, store = _persistence(pg_url)
+    times = [0.1 + 0.2, 1.7976931348623157e308, 1764288000.123456789, float("inf"), -0.0]
+
+    async def main() -> ApiError:
+        for seq, at in enumerate(times):
+            move = {**_move(mid, seq), "at": at, "seat": 2**31 - 1}
+            await persistence.run(
+                store.record_change,
+                mid,
+                [move],
+                [_event(mid, 1000 + seq)],
+                {"updated_at": at, "clock": None},
+            )
+        with pytest.raises(ApiError) as caught:
+            await persistence.run(
+                store.record_change,
+                mid,
+                [{**_move(mid, 99), "action": "take\x001"}],
+                [_event(mid, 1099)],
+                {"updated_at": 1.0, "clock": None},
+            )
+        await persistence.aclose()
+        return caught.value
+
+    error = asyncio.run(main())
+    assert (error.status, error.code) == (503, "storage_error")
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            text("SELECT seq, at, seat FROM moves WHERE match_id = :m ORDER BY seq"), {"m": mid}
+        ).all()
+        updated = conn.execute(text("SELECT updated_at FROM matches WHERE id = :m"), {"m": mid})
+        events = conn.execute(text("SELECT n FROM events WHERE match_id = :m"), {"m": mid})
+        assert 1099 not in [n for (n,) in events]
+        assert updated.scalar() == times[-1]
+    assert [r[0] for r in rows] == list(range(len(times)))  # move 99 was not stored
+    assert [r[1] for r in rows] == times and all(r[2] == 2**31 - 1 for r in rows)
+    store.engine.dispose()
+
+
+def test_the_statements_are_prepared_once_and_again_when_the_session_lost_them(
+    make_client: Callable[..., TestClient], pg_url: str
+) -> None:
+    """Each connection prepares an action's statements when it opens; a session that lost
+    them (``DEALLOCATE``, as a pooler's reset does) prepares them again and stores the action
+    it was sent, once."""
+    with make_client(db_url=pg_url) as client:
+        mid = new_match(client, options={"pile": 9})["id"]
+    persistence, store = _persistence(pg_url, db_workers=1)
+    appends = persistence._loop_appends
+    assert appends is not None
+
+    async def prepared() -> list[str]:
+        (conn,) = appends._idle
+        cur = await conn.execute("SELECT name FROM pg_prepared_statements ORDER BY name")
+        return [str(r[0]) for r in await cur.fetchall()]
+
+    async def main() -> tuple[list[str], list[str], str]:
+        first = await _act(persistence, store, mid, 0, 1000)
+        names = await prepared()
+        (conn,) = appends._idle
+        await conn.execute("DEALLOCATE ALL")
+        again = await _act(persistence, store, mid, 1, 1001)
+        after = await prepared()
+        await persistence.aclose()
+        return names, after, first + " " + again
+
+    names, after, outcomes = asyncio.run(main())
+    assert names == after == ["sengoku_clock", "sengoku_event", "sengoku_move"]
+    assert outcomes == "stored stored"
+    with store.engine.connect() as conn:
+        seqs = conn.execute(text("SELECT seq FROM moves WHERE match_id = :m"), {"m": mid})
+        assert sorted(s for (s,) in seqs) == [0, 1]
+    store.engine.dispose()
