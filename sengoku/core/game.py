@@ -274,6 +274,11 @@ class Game(ABC):
         """The short form a player writes; by default the canonical notation."""
         return str(action)
 
+    def format_actions(self, state: State, actions: Sequence[Action]) -> list[str]:
+        """:meth:`format_action` of each of ``actions`` (a whole legal list), in order; games
+        whose short forms depend on the whole list override it to work the list out once."""
+        return [self.format_action(state, a) for a in actions]
+
     def parse_action(self, state: State, text: str) -> Action:
         """Accept canonical or short notation naming exactly one legal action."""
         if not isinstance(text, str):

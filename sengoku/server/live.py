@@ -179,7 +179,7 @@ class Live:
         rows = self.legal()
         if self.legal_short is None:
             assert self.state is not None
-            self.legal_short = [self.game.format_action(self.state, a) for a, _t in rows]
+            self.legal_short = self.game.format_actions(self.state, [a for a, _t in rows])
         return self.legal_short
 
     def legal_json(self, short: bool) -> list[dict[str, Any]]:

@@ -10,7 +10,8 @@ At every ply of every game:
   that follows the record by notation (``parse_action``) stays equal to the state;
 * every view and event is JSON, every event says who may see it;
 * the chosen action's canonical notation parses back to it (in the replica), and so does
-  its short form (``format_action``) at a sample of plies.
+  its short form (``format_action``) at a sample of plies, where ``format_actions`` of the
+  whole legal list gives each action's short form in order.
 
 At a sample of plies a clone is played on without touching the original. Each game ends
 with legal actions empty, ``TERMINAL`` to act and a valid outcome; the whole record replays
@@ -91,6 +92,10 @@ def play_one(game: Game, options: dict[str, Any], seed: int) -> None:
         action = rng.choice(legal)
         if rng.random() < 0.2:
             assert game.parse_action(state, game.format_action(state, action)) == action
+            # the whole list's short forms (the server's) are each action's, in order
+            assert game.format_actions(state, legal) == [
+                game.format_action(state, a) for a in legal
+            ]
         if rng.random() < 0.05:
             twin = state.clone()
             before = fingerprint(state)

@@ -268,17 +268,22 @@ class Gungi(Game):
 
     def format_action(self, state: State, action: Any) -> str:
         """Official short notation; the origin (or betrayal tiers) only when needed."""
-        if not isinstance(action, Move):
-            raise IllegalAction(f"{action!r} is not a Gungi move")
+        return self.format_actions(state, [action])[0]
+
+    def format_actions(self, state: State, actions: Sequence[Any]) -> list[str]:
         assert isinstance(state, GungiState)
-        short_counts, origin_counts = state.notation_counts()
-        short = action.official()
-        if short_counts.get(short, 0) <= 1:
-            return short
-        with_origin = action.official(with_origin=True)
-        if origin_counts.get(with_origin, 0) <= 1:
-            return with_origin
-        return str(action)
+        short_counts, origin_counts = state.notation_counts()  # once for the list
+        out = []
+        for action in actions:
+            if not isinstance(action, Move):
+                raise IllegalAction(f"{action!r} is not a Gungi move")
+            short = action.official()
+            if short_counts.get(short, 0) <= 1:
+                out.append(short)
+                continue
+            with_origin = action.official(with_origin=True)
+            out.append(with_origin if origin_counts.get(with_origin, 0) <= 1 else str(action))
+        return out
 
     def parse_action(self, state: State, text: str) -> Move:
         if not isinstance(text, str):

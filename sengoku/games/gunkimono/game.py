@@ -106,6 +106,12 @@ class Gunkimono(Game):
 
         return describe(state, action)
 
+    def describe_actions(self, state: State, actions: Sequence[Any]) -> list[ActionDescription]:
+        # One import for the whole list: a position offers hundreds of placements.
+        from sengoku.games.gunkimono.describe import describe
+
+        return [describe(state, a) for a in actions]
+
     def view_schema(self) -> dict[str, Any]:
         return load_view_schema(Path(__file__).parent)
 
@@ -172,6 +178,13 @@ class Gunkimono(Game):
             return text
         canonical, short, _n, _ns = _texts(action)  # not a legal action here
         return short if _short_counts(state).get(short, 0) <= 1 else canonical
+
+    def format_actions(self, state: State, actions: Sequence[Action]) -> list[str]:
+        formatted = _formatted(state)  # the legal list's forms, worked out once
+        return [
+            text if (text := formatted.get(a)) is not None else self.format_action(state, a)
+            for a in actions
+        ]
 
     def parse_action(self, state: State, text: str) -> Action:
         if not isinstance(text, str):
