@@ -48,9 +48,11 @@ def default_db_url() -> str:
 #: compression: positions are small and deflate costs more CPU than it saves on the wire.
 #: uvloop and httptools are used when installed (they are dependencies). X-Forwarded-For is
 #: read by the server itself, from Settings.trusted_proxies only (uvicorn would otherwise
-#: believe it from any loopback peer).
+#: believe it from any loopback peer). The access log is the served app's own
+#: (``access_log.py``: the same lines, written a batch at a time).
 UVICORN_OPTIONS: dict[str, Any] = {
     "log_level": "info",
+    "access_log": False,
     "ws_max_size": 1 << 20,
     "ws_per_message_deflate": False,
     "proxy_headers": False,
@@ -70,9 +72,11 @@ def log_to_stderr() -> None:
 
 
 def served_app(db_url: str, pubsub_url: str | None) -> Any:
-    """The app one server process runs, with the process's garbage collector tuned."""
+    """The app one server process runs (with its access log), with the process's garbage
+    collector tuned."""
     import gc
 
+    from sengoku.server.access_log import AccessLog
     from sengoku.server.app import create_app
     from sengoku.server.config import settings_from_env
 
@@ -80,7 +84,7 @@ def served_app(db_url: str, pubsub_url: str | None) -> Any:
     settings = settings_from_env(db_url)
     if pubsub_url:
         settings.pubsub_url = pubsub_url
-    app = create_app(settings)
+    app = AccessLog(create_app(settings))
     # Fewer, cheaper garbage collections: the server holds many long-lived game states, and a
     # full collection over all of them stalls every game's round trip (p99 measured by
     # benchmarks/server_load.py). What exists at start-up is never collected.
