@@ -13,7 +13,7 @@ Each connection prepares the three statements an action runs when it opens (``PR
 PostgreSQL parses and plans them once, not at every action), and an action is one query of
 ``EXECUTE``\\ s whose values libpq quotes (``PQescapeLiteral``), sent and read on the
 connection's socket directly (psycopg's general machinery cost the loop more than the rest
-of the append: *One query an action* and *Prepared statements* in docs/server.md).
+of the append: docs/server.md, *Load*, 28 November 2026).
 
 A few connections are kept (``Settings.db_workers``), one transaction each at a time, so a
 row locked by another session stalls only the actions on that connection. The errors are
