@@ -79,11 +79,16 @@ def served_app(db_url: str, pubsub_url: str | None) -> Any:
     from sengoku.server.access_log import AccessLog
     from sengoku.server.app import create_app
     from sengoku.server.config import settings_from_env
+    from sengoku.server.limits import worker_share
+    from sengoku.server.routing import this_worker
 
     log_to_stderr()
     settings = settings_from_env(db_url)
     if pubsub_url:
         settings.pubsub_url = pubsub_url
+    worker = this_worker()
+    if worker is not None:  # one of a front's workers: its share of each client's budget
+        settings = worker_share(settings, worker.processes)
     app = AccessLog(create_app(settings))
     # Fewer, cheaper garbage collections: the server holds many long-lived game states, and a
     # full collection over all of them stalls every game's round trip (p99 measured by

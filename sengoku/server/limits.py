@@ -14,16 +14,24 @@ client are also capped (``Settings.ws_per_client``).
 
 With several server processes (``--pubsub redis://...``) the buckets and the counts live in
 Redis (``shared_limits.py``), so a client gains nothing by spreading over the processes; the
-local ones below serve one process, and every process while Redis is unreachable.
+local ones below serve one process, and every process while Redis is unreachable. The
+workers of one front that do not share Redis each apply a share of every budget
+(:func:`worker_share`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+from sengoku.server.settings import Settings
+
+#: The kinds of budget (module docstring).
+_KINDS = ("http", "create", "import", "replay", "action", "ws", "connect")
 
 #: Buckets remembered at most; the least recently used are forgotten first (a forgotten
 #: client starts with a full bucket, which is what it would have after a short pause).
@@ -99,6 +107,33 @@ def client_address(
     return chain[0] if chain else peer
 
 
+def shared_in(pubsub_url: str) -> bool:
+    """Whether processes on ``pubsub_url`` count the per-client limits together (Redis)."""
+    return pubsub_url.startswith(("redis://", "rediss://", "unix://"))
+
+
+#: The per-client budgets' settings: each kind's (rate, burst).
+BUDGETS = tuple((f"{kind}_rate", f"{kind}_burst") for kind in _KINDS)
+
+
+def worker_share(settings: Settings, processes: int) -> Settings:
+    """The per-client limits one of ``processes`` workers applies when the workers do not
+    count together (``sengoku serve --processes N`` without ``--pubsub redis://``): 1/N of
+    every rate and burst (a burst at least 1) and of the open WebSocket connections (at
+    least 1, rounded up), so that a client whose requests are spread over the workers
+    (match creations go round them; a match's requests go to its owner) never gets more
+    than the configured budget in all. A client whose requests all reach one worker gets
+    1/N of it. Counted together (Redis), every worker applies the whole budget."""
+    if processes <= 1 or shared_in(str(settings.pubsub_url)):
+        return settings
+    changes: dict[str, Any] = {}
+    for rate, burst in BUDGETS:
+        changes[rate] = getattr(settings, rate) / processes
+        changes[burst] = max(1.0, getattr(settings, burst) / processes)
+    changes["ws_per_client"] = max(1, -(-settings.ws_per_client // processes))
+    return dataclasses.replace(settings, **changes)
+
+
 class ClientLimits:
     """Every client's buckets and open WebSocket connections."""
 
@@ -108,7 +143,7 @@ class ClientLimits:
         self.sockets: dict[str, int] = {}
         url = str(getattr(settings, "pubsub_url", "memory://"))
         self.shared: Any = None
-        if url.startswith(("redis://", "rediss://", "unix://")):
+        if shared_in(url):
             from sengoku.server.shared_limits import SharedLimits
 
             self.shared = SharedLimits(url)
@@ -185,13 +220,8 @@ class ClientLimits:
     def rates(self) -> Mapping[str, tuple[float, float]]:
         s = self.settings
         return {
-            "http": (s.http_rate, s.http_burst),
-            "create": (s.create_rate, s.create_burst),
-            "import": (s.import_rate, s.import_burst),
-            "replay": (s.replay_rate, s.replay_burst),
-            "action": (s.action_rate, s.action_burst),
-            "ws": (s.ws_rate, s.ws_burst),
-            "connect": (s.connect_rate, s.connect_burst),
+            kind: (getattr(s, rate), getattr(s, burst))
+            for kind, (rate, burst) in zip(_KINDS, BUDGETS, strict=True)
         }
 
     def client_of(self, scope: Mapping[str, Any]) -> str:

@@ -23,7 +23,9 @@ import pytest
 from real_server import RealServer, real_server, receive
 
 from sengoku.server.front import NotHttp, request_target
+from sengoku.server.limits import worker_share
 from sengoku.server.routing import Worker, match_of_path, owner, parse_worker, this_worker
+from sengoku.server.settings import Settings
 from sengoku.server.tokens import new_match_id
 
 PLAYERS = [{"kind": "local"}, {"kind": "local"}]
@@ -311,3 +313,32 @@ def test_sigterm_stops_the_front_and_its_workers(tmp_path: Path) -> None:
             )
         assert "front stopped" in server.logs()
         assert "Traceback" not in server.logs()
+
+
+# -- per-client limits over the workers -------------------------------------------------------
+def test_each_worker_applies_its_share_of_a_budget_unless_they_count_together() -> None:
+    settings = Settings(db_url="sqlite://", pubsub_url="none://", ws_per_client=5)
+    share = worker_share(settings, 2)
+    assert (share.create_rate, share.create_burst) == (settings.create_rate / 2, 10.0)
+    assert (share.action_rate, share.action_burst) == (10.0, 50.0)
+    assert share.ws_per_client == 3 and share.max_spectators == settings.max_spectators
+    assert worker_share(Settings(db_url="sqlite://", create_burst=1.0), 4).create_burst == 1.0
+    assert worker_share(settings, 1) == settings
+    redis = Settings(db_url="sqlite://", pubsub_url="redis://127.0.0.1:6379/0")
+    assert worker_share(redis, 2) == redis  # the budget is counted whole, in Redis
+
+
+def test_a_client_spread_over_the_workers_gets_the_budget_once(tmp_path: Path) -> None:
+    """Creations go round the workers, each on a fresh connection: the client still gets the
+    configured four, not four from each worker."""
+    env = {"SENGOKU_CREATE_BURST": "4", "SENGOKU_CREATE_RATE": "0.001"}
+    with real_server(tmp_path, ("--processes", "2"), **env) as server:
+        both_ready(server)
+        statuses, workers = [], set()
+        for _ in range(8):
+            with httpx.Client(base_url=server.base, timeout=20) as http:
+                r = http.post("/api/matches", json={"game": "gungi", "seats": PLAYERS})
+                statuses.append(r.status_code)
+                workers.add(http.get("/healthz").json()["worker"])
+    assert workers == {"0/2", "1/2"}
+    assert statuses.count(201) == 4 and statuses.count(429) == 4, statuses
