@@ -61,6 +61,8 @@ def test_lines_are_uvicorns_written_together_after_the_interval() -> None:
         await _request(log, _scope("POST", "/api/matches/abc/actions"))
         await _request(log, _scope("GET", "/api/matches/abc/events", b"after=12"))
         await _request(log, _scope("GET", "/missing"))
+        # a decoded %0A in a path cannot start a forged line of its own
+        await _request(log, _scope("GET", '/x\nINFO:     1.2.3.4:1 - "GET /admin'))
         before = stream.getvalue()
         await asyncio.sleep(0.2)
         return before, stream.getvalue()
@@ -71,6 +73,8 @@ def test_lines_are_uvicorns_written_together_after_the_interval() -> None:
         'INFO:     203.0.113.7:50123 - "POST /api/matches/abc/actions HTTP/1.1" 200 OK',
         'INFO:     203.0.113.7:50123 - "GET /api/matches/abc/events?after=12 HTTP/1.1" 200 OK',
         'INFO:     203.0.113.7:50123 - "GET /missing HTTP/1.1" 404 Not Found',
+        'INFO:     203.0.113.7:50123 - "GET /x%0AINFO%3A%20%20%20%20%201.2.3.4%3A1%20-%20%22GET'
+        '%20/admin HTTP/1.1" 200 OK',
     ]
     assert "s3cret" not in after
 
