@@ -182,7 +182,8 @@ class LoopAppends:
                 reusable = True
                 log.error("database: LockNotAvailable")
                 raise database_busy() from None
-            except (psycopg.Error, TypeError) as exc:
+            except (psycopg.Error, TypeError, UnicodeError) as exc:
+                # (a TypeError or UnicodeError: a value with no literal, before any sending)
                 log.error("database: %s", type(exc).__name__)
                 raise storage_failed() from None
             finally:
