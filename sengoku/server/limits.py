@@ -119,10 +119,10 @@ BUDGETS = tuple((f"{kind}_rate", f"{kind}_burst") for kind in _KINDS)
 def worker_share(settings: Settings, processes: int) -> Settings:
     """The per-client limits one of ``processes`` workers applies when the workers do not
     count together (``sengoku serve --processes N`` without ``--pubsub redis://``): 1/N of
-    every rate and burst (a burst at least 1) and of the open WebSocket connections (at
-    least 1, rounded up), so that a client whose requests are spread over the workers
-    (match creations go round them; a match's requests go to its owner) never gets more
-    than the configured budget in all. A client whose requests all reach one worker gets
+    every rate and burst and of the open WebSocket connections (rounded down; a burst or a
+    cap at least 1), so that a client whose requests are spread over the workers (match
+    creations go round them; a match's requests go to its owner) never gets more than the
+    configured budget in all (unless a burst or cap under N was raised to 1). A client whose requests all reach one worker gets
     1/N of it. Counted together (Redis), every worker applies the whole budget."""
     if processes <= 1 or shared_in(str(settings.pubsub_url)):
         return settings
@@ -130,7 +130,7 @@ def worker_share(settings: Settings, processes: int) -> Settings:
     for rate, burst in BUDGETS:
         changes[rate] = getattr(settings, rate) / processes
         changes[burst] = max(1.0, getattr(settings, burst) / processes)
-    changes["ws_per_client"] = max(1, -(-settings.ws_per_client // processes))
+    changes["ws_per_client"] = max(1, settings.ws_per_client // processes)
     return dataclasses.replace(settings, **changes)
 
 

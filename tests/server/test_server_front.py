@@ -321,7 +321,7 @@ def test_each_worker_applies_its_share_of_a_budget_unless_they_count_together() 
     share = worker_share(settings, 2)
     assert (share.create_rate, share.create_burst) == (settings.create_rate / 2, 10.0)
     assert (share.action_rate, share.action_burst) == (10.0, 50.0)
-    assert share.ws_per_client == 3 and share.max_spectators == settings.max_spectators
+    assert share.ws_per_client == 2 and share.max_spectators == settings.max_spectators
     assert worker_share(Settings(db_url="sqlite://", create_burst=1.0), 4).create_burst == 1.0
     assert worker_share(settings, 1) == settings
     redis = Settings(db_url="sqlite://", pubsub_url="redis://127.0.0.1:6379/0")
