@@ -36,7 +36,7 @@ CLICKABLE = """() => [...document.querySelectorAll('.board-area [data-action]')]
 
 #: Our turn (the board takes clicks) or the game is over.
 READY = """n => { const s = document.getElementById('status');
-  if (!s) return false;
+  if (!s || !s.dataset.state) return false;
   if (s.dataset.state !== 'active') return true;
   return Number(s.dataset.ply) > n
     && !!document.querySelector('.board-area[data-interactive="true"] [data-action]'); }"""
@@ -370,6 +370,10 @@ def test_a_unit_is_placed_with_the_keyboard(new_page: Any) -> None:
     # answer (the ply moves on) keeps the next key from going to an element being replaced.
     before = ply()
     page.focus('button.action[data-action="place C"]')
+    # A snapshot that changes nothing (the socket's first message repeats the fetched one)
+    # draws the choices anew: the focus stays on the same choice, so Enter still plays it.
+    page.evaluate("window.dispatchEvent(new Event('sengoku:prefs'))")
+    assert page.evaluate("document.activeElement.dataset.action") == "place C"
     page.keyboard.press("Enter")
     page.wait_for_function(READY, arg=before)
     # The field is one Tab stop; its cells are reached with the arrows (keyboard.js).

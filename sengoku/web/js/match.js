@@ -61,6 +61,29 @@ export function resultText(result, seats, renderer, view = null) {
   return `${who} — ${reasonText(result.reason)}`;
 }
 
+/** The `data-action` of the choice button that has the focus under one of `roots`, if any.
+ * A renderer draws its choices anew on every snapshot, even one that changes nothing (the
+ * socket's first message repeats what the page fetched); the focused button is then gone and
+ * a keyboard player's Enter would go nowhere. (Squares and cards, `data-pick`, are given
+ * their focus back by keyboard.js.) */
+function focusedAction(roots) {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || active.dataset.pick !== undefined) return null;
+  const action = active.dataset.action;
+  return action !== undefined && roots.some((r) => r?.contains(active)) ? action : null;
+}
+
+/** Focus the redrawn button for the same action, if the old one left the page. */
+function refocusAction(action, roots) {
+  if (action === null) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && active.isConnected) return;
+  for (const root of roots) {
+    const again = [...(root?.querySelectorAll("[data-action]") ?? [])].find((n) => n.dataset.action === action);
+    if (again instanceof HTMLElement) return again.focus({ preventScroll: true });
+  }
+}
+
 function seatTitle(seat, seats, renderer) {
   const side = renderer.seatName(seat);
   if (seats?.[seat]?.kind === "ai") return `${side} (computer)`;
@@ -459,6 +482,7 @@ class MatchPage {
     const interactive = !browsing && this.mySeatToAct() && this.passFor === null;
     this.renderBrowse(browsing);
     this.els.board.classList.toggle("browsing", !!browsing);
+    const kept = focusedAction([this.els.board, this.els.dock]);
     this.board.update({
       view: browsing ? browsing.view : s.view,
       legal: interactive ? s.legal : [],
@@ -470,6 +494,7 @@ class MatchPage {
       flipped: this.flipped,
       send: (action) => this.send(action),
     });
+    refocusAction(kept, [this.els.board, this.els.dock]);
     this.els.notationInput.disabled = !interactive;
     this.els.board.dataset.interactive = interactive;
     this.els.prompt.textContent = interactive ? this.promptText(s) : "";
