@@ -56,6 +56,37 @@ def wait_turn_or_end(page: Page) -> bool:
     return page.locator(".end-panel:not([hidden])").count() == 0
 
 
+#: Something of the decision at hand to click: a choice, a playable tile, an outlined square.
+DECISION = (
+    ".kimono-decide button.choice, button.small-tile.playable, button.hand-tile.playable,"
+    " [data-target]"
+)
+
+
+def decision_ready(page: Page) -> bool:
+    """Wait until the page shows what to click for my decision (True), or has moved on to
+    another seat's turn or the end (False). A player stuck with nothing to click fails, with
+    what the page showed."""
+    try:
+        handle = page.wait_for_function(
+            """(decision) => {
+              const board = document.querySelector('.board-area');
+              if (!board || board.dataset.interactive !== 'true') return 'moved on';
+              return document.querySelector(decision) ? 'ready' : false;
+            }""",
+            arg=DECISION,
+        )
+    except Exception as exc:
+        shown = page.evaluate(
+            """() => ({ply: document.getElementById('status').dataset.ply,
+              status: document.getElementById('status').textContent,
+              prompt: document.getElementById('kimono-prompt')?.textContent,
+              tray: document.querySelector('.kimono-tray')?.innerText})"""
+        )
+        raise AssertionError(f"my turn, but nothing to click: {shown}") from exc
+    return bool(handle.json_value() == "ready")
+
+
 def click_target(page: Page) -> None:
     """Click the first square outlined as a target (a mouse click places at once)."""
     target = page.locator("[data-target]").first.get_attribute("data-target")
@@ -154,6 +185,8 @@ def play_whole_game(page: Page, players: int) -> dict[str, int]:
     shot_mid = False
     began = time.monotonic()
     while wait_turn_or_end(page):
+        if not decision_ready(page):
+            continue
         before = ply(page)
         if page.locator(".kimono-decide button.choice").count() == 0:
             turn += 1

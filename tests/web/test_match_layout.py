@@ -116,13 +116,24 @@ def test_last_move_contrast_reduced_motion_and_tooltips(new_page: Any) -> None:
     for wood in woods:
         assert contrast(rgb(line), rgb(wood)) >= 3, (line, wood)
     # Full motion: the next move slides in (a short Web Animation on the piece).
+    # The animation lasts a quarter of a second: on a busy machine it may be over before the
+    # test looks, so the page records every animation started (its id is set on return).
     page.emulate_media(reduced_motion="no-preference")
-    page.wait_for_selector('.board-area[data-interactive="true"]')
-    page.click('[data-sq="5-3"]')
-    page.click('[data-sq="5-4"]')
-    page.wait_for_function(
-        "() => document.getAnimations().some(a => a.id === 'sengoku-move')", polling="raf"
+    page.evaluate(
+        """() => {
+          window.startedAnimations = [];
+          const animate = Element.prototype.animate;
+          Element.prototype.animate = function (...args) {
+            const animation = animate.apply(this, args);
+            window.startedAnimations.push(animation);
+            return animation;
+          };
+        }"""
     )
+    click_move(page, "5-3", "5-4")
+    expect(page.locator('.board [data-last="to"]')).to_have_count(1)
+    started = page.evaluate("window.startedAnimations.map(a => a.id)")
+    assert "sengoku-move" in started, started
     # Hovering a piece says what it is and what it may do.
     page.hover('[data-sq="5-9"]')
     tip = page.locator("#tip")

@@ -107,7 +107,10 @@ class MatchPage {
     this.shownSeat = null;
     this.passFor = null;
     this.endDismissed = false;
-    this.busy = false;
+    // The plies whose action is on its way (a second click there is not sent twice), and the
+    // answer of the last request sent (the next one waits for it: actions go out in order).
+    this.sendingPlies = new Set();
+    this.lastRequest = Promise.resolve();
     this.clockAt = performance.now();
   }
 
@@ -829,22 +832,31 @@ class MatchPage {
   }
 
   async send(action) {
-    if (this.busy) return;
     const s = this.snap;
+    // A second click on the same position while its action flies is not sent twice.
+    if (this.sendingPlies.has(s.ply)) return;
     if (!s.legal.some((l) => l.action === action)) {
       toast("That move is not legal here", "error");
       return;
     }
-    // Only the request itself is guarded: a second click while it flies is not sent twice.
-    this.busy = true;
+    // The socket often shows the next decision before our last request has its answer; a
+    // click there waits for that answer and then goes out, never dropped. The ply it was
+    // made at goes with it, so the server refuses it if the position has moved on meanwhile.
+    this.sendingPlies.add(s.ply);
+    const previous = this.lastRequest;
+    let answered;
+    this.lastRequest = new Promise((resolve) => (answered = resolve));
+    const token = this.actingToken();
     let snap;
     try {
-      snap = await api("POST", `/api/matches/${this.id}/actions`, { token: this.actingToken(), body: { action, ply: s.ply } });
+      await previous;
+      snap = await api("POST", `/api/matches/${this.id}/actions`, { token, body: { action, ply: s.ply } });
     } catch (err) {
       toast(err.message, "error");
       return;
     } finally {
-      this.busy = false;
+      this.sendingPlies.delete(s.ply);
+      answered();
     }
     await this.catchUp(snap);
   }
