@@ -374,6 +374,11 @@ def test_a_unit_is_placed_with_the_keyboard(new_page: Any) -> None:
     # draws the choices anew: the focus stays on the same choice, so Enter still plays it.
     page.evaluate("window.dispatchEvent(new Event('sengoku:prefs'))")
     assert page.evaluate("document.activeElement.dataset.action") == "place C"
+    # So does a redraw of the renderer's own (as when the card catalog arrives late): a card
+    # tapped for its text (a click that moves no focus).
+    page.evaluate("document.querySelector('.board-area .gs-card:not(.playable)').click()")
+    expect(page.locator(".gs-info")).not_to_be_empty()
+    assert page.evaluate("document.activeElement.dataset.action") == "place C"
     page.keyboard.press("Enter")
     page.wait_for_function(READY, arg=before)
     # The field is one Tab stop; its cells are reached with the arrows (keyboard.js).

@@ -26,7 +26,7 @@
 // long-press: what a piece, card or tile is and does), promptFromLegal.
 
 import { api, tokensFor, saveToken, invitesFor, inviteUrl, MatchSocket } from "./api.js";
-import { el, clear, toast, formatClock, matchNotation, ask, download, promptFromLegal, hideTip, pruneTip } from "./ui.js";
+import { el, clear, toast, formatClock, matchNotation, ask, download, promptFromLegal, hideTip, pruneTip, keepActionFocus } from "./ui.js";
 import { rendererFor } from "./games/index.js";
 import { prefs, navigate, joinOpen } from "./nav.js";
 import { enableKeyboard } from "./keyboard.js";
@@ -59,29 +59,6 @@ export function resultText(result, seats, renderer, view = null) {
   const names = (result.winners || []).map((s) => seatTitle(s, seats, renderer));
   const who = names.length ? `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"}` : "No winner";
   return `${who} — ${reasonText(result.reason)}`;
-}
-
-/** The `data-action` of the choice button that has the focus under one of `roots`, if any.
- * A renderer draws its choices anew on every snapshot, even one that changes nothing (the
- * socket's first message repeats what the page fetched); the focused button is then gone and
- * a keyboard player's Enter would go nowhere. (Squares and cards, `data-pick`, are given
- * their focus back by keyboard.js.) */
-function focusedAction(roots) {
-  const active = document.activeElement;
-  if (!(active instanceof HTMLElement) || active.dataset.pick !== undefined) return null;
-  const action = active.dataset.action;
-  return action !== undefined && roots.some((r) => r?.contains(active)) ? action : null;
-}
-
-/** Focus the redrawn button for the same action, if the old one left the page. */
-function refocusAction(action, roots) {
-  if (action === null) return;
-  const active = document.activeElement;
-  if (active && active !== document.body && active.isConnected) return;
-  for (const root of roots) {
-    const again = [...(root?.querySelectorAll("[data-action]") ?? [])].find((n) => n.dataset.action === action);
-    if (again instanceof HTMLElement) return again.focus({ preventScroll: true });
-  }
 }
 
 function seatTitle(seat, seats, renderer) {
@@ -485,8 +462,7 @@ class MatchPage {
     const interactive = !browsing && this.mySeatToAct() && this.passFor === null;
     this.renderBrowse(browsing);
     this.els.board.classList.toggle("browsing", !!browsing);
-    const kept = focusedAction([this.els.board, this.els.dock]);
-    this.board.update({
+    keepActionFocus([this.els.board, this.els.dock], () => this.board.update({
       view: browsing ? browsing.view : s.view,
       legal: interactive ? s.legal : [],
       seat: s.you,
@@ -496,8 +472,7 @@ class MatchPage {
       labels: prefs.labels,
       flipped: this.flipped,
       send: (action) => this.send(action),
-    });
-    refocusAction(kept, [this.els.board, this.els.dock]);
+    }));
     this.els.notationInput.disabled = !interactive;
     this.els.board.dataset.interactive = interactive;
     this.els.prompt.textContent = interactive ? this.promptText(s) : "";

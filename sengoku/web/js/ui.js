@@ -129,6 +129,35 @@ export function ask(title, body, buttons) {
 
 // -- shared helpers for every game's renderer -----------------------------------------------
 
+/**
+ * Run ``redraw`` (which draws the choices under ``roots`` anew) and keep a keyboard player's
+ * focus: if a choice button (``data-action``) had it and is replaced, the new button for the
+ * same action gets it. Renderers redraw on every snapshot, even one that changes nothing (the
+ * socket's first message repeats what the page fetched), and on their own (a card catalog
+ * that arrives late, a card tapped for its text); the focused button is then gone and the
+ * player's Enter would go nowhere. (Squares and cards, ``data-pick``, are given their focus
+ * back by keyboard.js.) Returns what ``redraw`` returns.
+ */
+export function keepActionFocus(roots, redraw) {
+  const active = document.activeElement;
+  const action =
+    active instanceof HTMLElement && active.dataset.pick === undefined && active.dataset.action !== undefined && roots.some((r) => r?.contains(active))
+      ? active.dataset.action
+      : null;
+  const out = redraw();
+  if (action === null) return out;
+  const now = document.activeElement;
+  if (now && now !== document.body && now.isConnected) return out;
+  for (const root of roots) {
+    const again = [...(root?.querySelectorAll("[data-action]") ?? [])].find((n) => n.dataset.action === action);
+    if (again instanceof HTMLElement) {
+      again.focus({ preventScroll: true });
+      break;
+    }
+  }
+  return out;
+}
+
 /** Whether the player asked the system for less motion (then nothing on the board moves). */
 export function reducedMotion() {
   return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;

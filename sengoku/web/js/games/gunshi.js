@@ -8,7 +8,7 @@
 // and objects: `from`, `to`, `unit`, `card`, `edge`, `facing`, `direction`, ...): notation is
 // never parsed here. A choice with no object on screen is a button, so every choice is clickable.
 
-import { el, svg, clear } from "../ui.js";
+import { el, svg, clear, keepActionFocus } from "../ui.js";
 import { api } from "../api.js";
 
 const SIDES = [
@@ -272,9 +272,13 @@ class GunshiBoard {
       m.interactive ? el("div.prompt.gs-prompt", { id: "gs-prompt" }, promptText(v, legal)) : el("div.gs-prompt.waiting", {}, waitingText(v, me)),
       this.info ? el("div.gs-info", { role: "status" }, this.info) : null,
     );
-    clear(this.root).append(
-      // One grid: its areas put the field first on a phone, and beside the cards when wide.
-      el("div.gs-layout", {}, el("div.board-wrap.gs-board-wrap", {}, board), top, this.drawOrders(v), prompt, offer, choices, bottom),
+    // A redraw of its own (the card catalog arriving, a card tapped for its text) keeps the
+    // focus on the same choice, as a snapshot's does.
+    keepActionFocus([this.root], () =>
+      clear(this.root).append(
+        // One grid: its areas put the field first on a phone, and beside the cards when wide.
+        el("div.gs-layout", {}, el("div.board-wrap.gs-board-wrap", {}, board), top, this.drawOrders(v), prompt, offer, choices, bottom),
+      ),
     );
   }
 

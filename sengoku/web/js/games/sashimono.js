@@ -8,7 +8,7 @@
 // a thing on the table makes that thing clickable: a card in your hand, then a slot; a Kumi
 // from your hand, then a cell. The other choices are buttons that say what they do.
 
-import { el, clear } from "../ui.js";
+import { el, clear, keepActionFocus } from "../ui.js";
 import { api } from "../api.js";
 
 const SLOTS = ["top-a", "top-b", "top-c", "right-1", "right-2", "right-3", "bottom-c", "bottom-b", "bottom-a", "left-3", "left-2", "left-1"];
@@ -274,7 +274,8 @@ export default {
 
     loadCatalog().then((c) => {
       catalog = c;
-      if (model) draw();
+      // Drawn again with the cards' names: a focused choice keeps the focus.
+      if (model) keepActionFocus([root], draw);
     });
 
     const showInfo = (node) => {
