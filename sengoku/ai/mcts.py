@@ -97,6 +97,7 @@ class Node:
         "seen_untried",
         "logits",
         "implicit",
+        "prior",
     )
 
     def __init__(self, action: Action | None, player: int, num_players: int) -> None:
@@ -121,6 +122,10 @@ class Node:
         # evaluation of the position this node was made at, backed up by max^n over its
         # children; None until the node is made in a search that uses them.
         self.implicit: list[float] | None = None
+        # Prior knowledge (option ``prior_visits``): each seat's value in [0, 1] by the
+        # evaluation of the position this node was made at, counted in its mean as that many
+        # playouts; None until the node is made in a search that uses it.
+        self.prior: list[float] | None = None
 
 
 def backpropagate(path: list[Node], values: list[float]) -> None:
@@ -181,6 +186,7 @@ class MCTSAgent(Agent):
         "eval": "default",
         "rollout": "default",
         "implicit": 0.0,
+        "prior_visits": 0,
     }
     default_budget = Budget(iterations=1000)
     file_options: ClassVar[dict[str, frozenset[str]]] = {"eval": frozenset({"default", "learned"})}
@@ -214,6 +220,19 @@ class MCTSAgent(Agent):
             )
         #: The weight of the implicit minimax value against the mean return in selection.
         self.implicit = float(implicit)
+        prior_visits = self.options["prior_visits"]
+        if (
+            not isinstance(prior_visits, int | float)
+            or isinstance(prior_visits, bool)
+            or not 0 <= prior_visits <= 1000
+        ):
+            raise SengokuError(
+                f"agent {self.name!r}: prior_visits must be a number from 0 to 1000, "
+                f"got {prior_visits!r}"
+            )
+        #: How many playouts a new node's evaluation counts as in its mean (Gelly and Silver
+        #: 2007's prior knowledge; 0: none).
+        self.prior_visits = float(prior_visits)
         # Without a move ordering (the generic order_key: every action 0.0) the stable sort in
         # expansion_order keeps the shuffled order, so it is skipped.
         self.ordered = self.knowledge.orders_moves
@@ -361,14 +380,33 @@ class MCTSAgent(Agent):
         return [(self.knowledge.evaluate(state, s) + 1.0) / 2.0 for s in range(n)]
 
     def finish(self, path: list[Node], leaf: State) -> None:
-        """Count the iteration: the new leaf's implicit value (before its playout changes
-        ``leaf``), its playout's values in every node of ``path``, the implicit backups."""
-        if self.implicit:
-            path[-1].implicit = self.evaluated(leaf)
-            backpropagate(path, self.leaf_values(leaf))
-            backup_implicit(path)
+        """Count the iteration: the new leaf's evaluation as its prior and implicit value
+        (before its playout changes ``leaf``), its playout's values in every node of
+        ``path``, the implicit backups."""
+        if self.implicit or self.prior_visits:
+            value = self.evaluated(leaf)
+            if self.prior_visits:
+                path[-1].prior = value
+            if self.implicit:
+                path[-1].implicit = value
+                backpropagate(path, self.leaf_values(leaf))
+                backup_implicit(path)
+                return
+        backpropagate(path, self.leaf_values(leaf))
+
+    def mean(self, child: Node, player: int) -> float:
+        """What selection reads of ``child`` for ``player``: its mean return, with its prior
+        counted as ``prior_visits`` playouts and its implicit value weighed in."""
+        total, visits = child.totals[player], child.visits
+        prior = child.prior
+        if prior is not None and self.prior_visits:
+            mean = (total + self.prior_visits * prior[player]) / (visits + self.prior_visits)
         else:
-            backpropagate(path, self.leaf_values(leaf))
+            mean = total / visits
+        alpha = self.implicit
+        if alpha and child.implicit is not None:
+            mean = (1.0 - alpha) * mean + alpha * child.implicit[player]
+        return mean
 
     def expansion_order(self, state: State, actions: list[Action]) -> list[Action]:
         """Untried actions, the one to expand first last: random, but by the game's move
@@ -399,11 +437,12 @@ class MCTSAgent(Agent):
         log_n = math.log(max(parent_visits, 1))
         best = candidates[0]
         best_score = -float("inf")
-        alpha = self.implicit
+        plain = not (self.implicit or self.prior_visits)
         for child in candidates:
-            mean = child.totals[node.player] / child.visits
-            if alpha and child.implicit is not None:
-                mean = (1.0 - alpha) * mean + alpha * child.implicit[node.player]
+            if plain:
+                mean = child.totals[node.player] / child.visits
+            else:
+                mean = self.mean(child, node.player)
             score = mean + c * math.sqrt(log_n / child.visits)
             if score > best_score:
                 best, best_score = child, score
@@ -617,11 +656,12 @@ class ISMCTSAgent(MCTSAgent):
         c = float(self.options["c"])
         best = candidates[0]
         best_score = -float("inf")
-        alpha = self.implicit
+        plain = not (self.implicit or self.prior_visits)
         for child in candidates:
-            mean = child.totals[player] / child.visits
-            if alpha and child.implicit is not None:
-                mean = (1.0 - alpha) * mean + alpha * child.implicit[player]
+            if plain:
+                mean = child.totals[player] / child.visits
+            else:
+                mean = self.mean(child, player)
             score = mean + c * math.sqrt(math.log(max(child.available, 1)) / child.visits)
             if score > best_score:
                 best, best_score = child, score

@@ -96,6 +96,9 @@ class LearnedAgent(ISMCTSAgent):
         if prior != "none" and self.implicit:
             # PUCT's selection has no place for the implicit value (it is UCT's).
             raise SengokuError("agent 'learned': implicit needs prior=none")
+        if prior != "none" and self.prior_visits:
+            # PUCT has its own priors; prior_visits is UCT's.
+            raise SengokuError("agent 'learned': prior_visits needs prior=none")
         temperature = self.options["prior_temperature"]
         if not isinstance(temperature, int | float) or temperature <= 0:
             raise SengokuError("agent 'learned': prior_temperature must be a number above 0")
