@@ -210,15 +210,19 @@ def test_level_5_plays_the_tuned_evaluation_with_short_playouts_and_the_levels_b
     None
 ):
     """Level 5 became the tuned evaluation at the end of 10-ply playouts when that beat the
-    level 5 before it at level 5's own time (docs/ai.md); ``level5:eval=default:rollout_depth=30``
-    is the level 5 it replaced."""
+    level 5 before it at level 5's own time (docs/ai.md), and then took the evaluation as a
+    prior of three playouts; ``level5:eval=default:rollout_depth=30:prior_visits=0`` is the
+    level 5 they replaced."""
     game = load_game("sashimono")
     five: Any = make_agent(game, "level5")
     assert five.knowledge.evaluation == sf.evaluation_named("learned")
     assert five.rollout_depth == sf.LEVEL5_ROLLOUT_DEPTH == 10
+    assert five.prior_visits == sf.LEVEL5_PRIOR_VISITS == 3
     assert five.options["turn_seconds"] == 1.0 and five.options["floor"] == 40
-    before: Any = make_agent(game, "level5:eval=default:rollout_depth=30")
+    before: Any = make_agent(game, "level5:eval=default:rollout_depth=30:prior_visits=0")
     assert before.knowledge is sf.FEATURES and before.rollout_depth == 30
+    assert before.prior_visits == 0
     for level in (3, 4):
         agent: Any = make_agent(game, f"level{level}")
         assert agent.knowledge is sf.FEATURES and agent.rollout_depth == sf.FEATURES.rollout_depth
+        assert agent.prior_visits == 0
