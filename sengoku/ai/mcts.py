@@ -209,30 +209,11 @@ class MCTSAgent(Agent):
             self.knowledge = self.knowledge.with_rollout(rollout)
         except SengokuError as exc:
             raise SengokuError(f"agent {self.name!r}: {exc}") from exc
-        implicit = self.options["implicit"]
-        if (
-            not isinstance(implicit, int | float)
-            or isinstance(implicit, bool)
-            or not 0 <= implicit <= 1
-        ):
-            raise SengokuError(
-                f"agent {self.name!r}: implicit must be a number from 0 to 1, got {implicit!r}"
-            )
         #: The weight of the implicit minimax value against the mean return in selection.
-        self.implicit = float(implicit)
-        prior_visits = self.options["prior_visits"]
-        if (
-            not isinstance(prior_visits, int | float)
-            or isinstance(prior_visits, bool)
-            or not 0 <= prior_visits <= 1000
-        ):
-            raise SengokuError(
-                f"agent {self.name!r}: prior_visits must be a number from 0 to 1000, "
-                f"got {prior_visits!r}"
-            )
+        self.implicit = self.number_option("implicit", 0, 1)
         #: How many playouts a new node's evaluation counts as in its mean (Gelly and Silver
         #: 2007's prior knowledge; 0: none).
-        self.prior_visits = float(prior_visits)
+        self.prior_visits = self.number_option("prior_visits", 0, 1000)
         # Without a move ordering (the generic order_key: every action 0.0) the stable sort in
         # expansion_order keeps the shuffled order, so it is skipped.
         self.ordered = self.knowledge.orders_moves
@@ -245,6 +226,20 @@ class MCTSAgent(Agent):
             raise SengokuError(
                 f"agent {self.name!r}: rollout_depth must be 'game', null or an integer >= 0"
             )
+
+    def number_option(self, key: str, low: float, high: float) -> float:
+        """Option ``key``, a number from ``low`` to ``high`` (a bool, text or path is refused)."""
+        value = self.options[key]
+        if (
+            not isinstance(value, int | float)
+            or isinstance(value, bool)
+            or not low <= value <= high
+        ):
+            raise SengokuError(
+                f"agent {self.name!r}: {key} must be a number from {low:g} to {high:g}, "
+                f"got {value!r}"
+            )
+        return float(value)
 
     def choose(self, state: State, seat: int, budget: Budget | None = None) -> Action:
         world = self.observe(state, seat)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
+from search_positions import decision_after
 
 from sengoku.ai import make_agent
 from sengoku.ai.base import Budget
@@ -38,18 +38,6 @@ def test_the_backup_takes_for_each_node_the_child_best_for_its_chooser() -> None
     assert ended.implicit == [1.0, 0.0]
 
 
-def _position(rules: Any, deal: int, plies: int, choices: int) -> Any:
-    """Game ``deal`` after ``plies`` random plies, then on to a decision of at least
-    ``choices`` legal actions."""
-    state = rules.new_state(deal)
-    rng = random.Random(deal)
-    for _ in range(plies):
-        state.apply(rng.choice(state.legal_actions()))
-    while len(state.legal_actions()) < choices:
-        state.apply(rng.choice(state.legal_actions()))
-    return state
-
-
 def _walk(node: Node) -> list[Node]:
     found, stack = [], [node]
     while stack:
@@ -67,7 +55,7 @@ def test_every_node_of_a_search_holds_the_max_n_backup_of_its_children(
     game: str, spec: str
 ) -> None:
     rules = load_game(game)
-    state = _position(rules, deal=3, plies=12, choices=2)
+    state = decision_after(rules, deal=3, plies=12, choices=2)
     agent: Any = make_agent(rules, spec, seed=2)
     agent.choose(state, state.current_player, Budget(iterations=300))
     nodes = _walk(agent.last_root)
@@ -87,7 +75,7 @@ def test_the_implicit_value_steers_the_search() -> None:
     """With all the weight on the implicit value the visits follow the evaluation: the
     search differs from the plain one, and from another seed's only by its draws."""
     rules = load_game("sashimono")
-    state = _position(rules, deal=8, plies=20, choices=3)
+    state = decision_after(rules, deal=8, plies=20, choices=3)
     seat = state.current_player
 
     def visits(spec: str) -> dict[Any, int]:
@@ -105,26 +93,6 @@ def test_the_implicit_value_steers_the_search() -> None:
     children = list(agent.last_root.children.values())
     most = max(children, key=lambda ch: ch.visits)
     assert most.implicit[seat] == max(ch.implicit[seat] for ch in children)
-
-
-def test_same_seed_same_search() -> None:
-    rules = load_game("sashimono")
-    state: Any = rules.new_state(2)
-    choices = []
-    for _ in range(2):
-        agent: Any = make_agent(rules, "level5:implicit=0.15:iterations=60:floor=0", seed=9)
-        choices.append(agent.choose(state.clone(), state.current_player, Budget(iterations=60)))
-    assert choices[0] == choices[1]
-
-
-def test_a_whole_game_with_implicit_backups_is_legal() -> None:
-    rules = load_game("sashimono")
-    state: Any = rules.new_state(6)
-    agents = [make_agent(rules, "ismcts:iterations=8:implicit=0.15", seed=s) for s in (0, 1)]
-    while not state.is_terminal():
-        seat = state.current_player
-        state.apply(agents[seat].choose(state, seat))
-    assert state.outcome() is not None
 
 
 @pytest.mark.parametrize(

@@ -3,10 +3,10 @@ evaluation counts in its mean as that many playouts."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
+from search_positions import decision_after
 
 from sengoku.ai import make_agent
 from sengoku.ai.base import Budget
@@ -14,18 +14,6 @@ from sengoku.ai.mcts import Node
 from sengoku.core.game import SengokuError
 from sengoku.core.registry import load_game
 from sengoku.server.ai import resolve_ai
-
-
-def _position(rules: Any, deal: int, plies: int, choices: int) -> Any:
-    """Game ``deal`` after ``plies`` random plies, then on to a decision of at least
-    ``choices`` legal actions."""
-    state = rules.new_state(deal)
-    rng = random.Random(deal)
-    for _ in range(plies):
-        state.apply(rng.choice(state.legal_actions()))
-    while len(state.legal_actions()) < choices:
-        state.apply(rng.choice(state.legal_actions()))
-    return state
 
 
 def test_the_mean_counts_the_prior_as_that_many_playouts() -> None:
@@ -43,11 +31,11 @@ def test_the_mean_counts_the_prior_as_that_many_playouts() -> None:
     assert both.mean(child, 0) == pytest.approx(0.5 * (4.5 + 0.8) / 10 + 0.5 * 1.0)
 
 
-def test_every_node_holds_the_evaluation_of_its_position() -> None:
+def test_every_node_holds_the_evaluation_of_itsdecision_after() -> None:
     """Gungi's UCT searches one position: replaying each node's actions from the root gives
     the position whose evaluation the node holds."""
     rules = load_game("gungi")
-    state = _position(rules, deal=3, plies=10, choices=2)
+    state = decision_after(rules, deal=3, plies=10, choices=2)
     seat = state.current_player
     agent: Any = make_agent(rules, "mcts:prior_visits=3:rollout_depth=4", seed=2)
     agent.choose(state, seat, Budget(iterations=200))
@@ -67,7 +55,7 @@ def test_every_node_holds_the_evaluation_of_its_position() -> None:
 
 def test_off_by_default_and_then_nothing_is_evaluated_for_it() -> None:
     rules = load_game("sashimono")
-    state = _position(rules, deal=4, plies=12, choices=2)
+    state = decision_after(rules, deal=4, plies=12, choices=2)
     agent: Any = make_agent(rules, "ismcts", seed=3)
     agent.choose(state, state.current_player, Budget(iterations=100))
     stack = [agent.last_root]
@@ -81,7 +69,7 @@ def test_a_strong_prior_steers_the_search_to_the_best_evaluated_action() -> None
     """Counted as a thousand playouts, the prior outweighs a hundred iterations: with little
     exploration the most visited root child is the one the evaluation likes best."""
     rules = load_game("sashimono")
-    state = _position(rules, deal=8, plies=20, choices=3)
+    state = decision_after(rules, deal=8, plies=20, choices=3)
     seat = state.current_player
 
     def search(spec: str) -> Any:
@@ -97,26 +85,6 @@ def test_a_strong_prior_steers_the_search_to_the_best_evaluated_action() -> None
     children = list(steered.children.values())
     most = max(children, key=lambda ch: ch.visits)
     assert most.prior[seat] == max(ch.prior[seat] for ch in children)
-
-
-def test_same_seed_same_search() -> None:
-    rules = load_game("sashimono")
-    state: Any = rules.new_state(2)
-    choices = []
-    for _ in range(2):
-        agent: Any = make_agent(rules, "level5:prior_visits=2:iterations=60:floor=0", seed=9)
-        choices.append(agent.choose(state.clone(), state.current_player, Budget(iterations=60)))
-    assert choices[0] == choices[1]
-
-
-def test_a_whole_game_with_priors_is_legal() -> None:
-    rules = load_game("sashimono")
-    state: Any = rules.new_state(6)
-    agents = [make_agent(rules, "ismcts:iterations=8:prior_visits=2", seed=s) for s in (0, 1)]
-    while not state.is_terminal():
-        seat = state.current_player
-        state.apply(agents[seat].choose(state, seat))
-    assert state.outcome() is not None
 
 
 @pytest.mark.parametrize(
