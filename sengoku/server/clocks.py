@@ -9,14 +9,16 @@ Kinds (``spec["type"]``):
   within a period keeps it, each period that runs out is used up, and the last one running
   out loses on time (Japanese byo-yomi);
 * ``sudden_death``: ``initial`` seconds for the whole game;
-* ``tournament``: Gunshi's official tournament clock: 20 minutes each, no byo-yomi. Which
-  clock runs is the game's to say: its states override ``State.clock_seat`` (the seat whose
-  clock runs, or None; Gunshi starts the clock after Red's first placement and stops it while
-  the Advanced Command cards are chosen) and it sets ``Game.clock_rules``; without that, the
-  first decision of the game is not timed and then the seat to act's clock runs.
+* ``tournament``: Gunshi's official tournament clock: 20 minutes each, no byo-yomi. A game
+  with a ``time_control`` option (Gunshi) plays it with ``time_control=tournament``, and its
+  states say whose clock runs (``State.clock_seat``, with ``Game.clock_rules``: Gunshi starts
+  the clock after Red's first placement and stops it while the Advanced Command cards are
+  chosen). In other games the first decision of the game is not timed and then the seat to
+  act's clock runs.
 
-Any kind also honours the declared ``State.clock_seat`` (by default the seat to act, none
-while ``State.clock_running`` is False).
+Every kind runs in every game: :func:`running_seat` is the one place that says whose clock
+runs, from the declared ``State.clock_seat`` (by default the seat to act, none while
+``State.clock_running`` is False).
 
 Time comes from an injected ``now`` function (wall-clock seconds) so that a clock survives a
 restart and tests can use a fake time source.
@@ -26,7 +28,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sengoku.core.game import State
 
 TOURNAMENT_SECONDS = 20 * 60.0
 
@@ -100,6 +105,22 @@ class ClockSpec:
         if self.type == "sudden_death":
             return {"type": "sudden_death", "initial": self.initial}
         return {"type": "tournament", "initial": self.initial}
+
+
+def running_seat(spec: ClockSpec, state: State[Any], ply: int) -> int | None:
+    """Whose clock runs in ``state``, ``ply`` decisions into the game (None: none runs).
+
+    The contract's declared ``State.clock_seat`` (by default the seat to act; a game whose
+    rules stop the clock in some phases, as Gunshi's tournament rules do, overrides it and
+    sets ``Game.clock_rules``); none once the game is over; and under the ``tournament``
+    kind, none for a game's first decision unless the game's own rules say whose runs.
+    """
+    if state.is_terminal():
+        return None
+    if ply == 0 and spec.untimed_first and not state.game.clock_rules:
+        return None
+    seat = state.clock_seat
+    return None if seat is None else int(seat)
 
 
 class Clocks:

@@ -13,7 +13,7 @@ from typing import Any
 
 from sengoku.core.game import SengokuError, event
 from sengoku.server.broadcast import Broadcaster, event_entries, event_rows
-from sengoku.server.clocks import Clocks
+from sengoku.server.clocks import Clocks, running_seat
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
 from sengoku.server.live import Live, Seat, engine_fault, new_seed, replay_problem, visible
@@ -173,7 +173,7 @@ class Offers:
         old_clocks = live.clocks
         if live.clocks is not None and live.clock_spec is not None:
             live.clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
-            live.clocks.start(self.turns.running_seat(state), now)
+            live.clocks.start(running_seat(live.clock_spec, state, to_ply), now)
         # A concession ends the game, so an active match's moves are all actions: the
         # move with sequence number k is action k.
         rows = event_rows(live, evs)

@@ -22,7 +22,7 @@ from sengoku.core.game import SengokuError, State, event
 from sengoku.core.record import GameRecord
 from sengoku.core.registry import load_game
 from sengoku.server.broadcast import event_entries, event_rows
-from sengoku.server.clocks import Clocks, ClockSpec
+from sengoku.server.clocks import Clocks, ClockSpec, running_seat
 from sengoku.server.db import Conflict, Store, dumps
 from sengoku.server.errors import ApiError, database_busy, storage_failed
 from sengoku.server.live import LIVE_STATUSES, Live, MissingGame, Seat, replay_problem
@@ -86,6 +86,21 @@ def seat_row(match_id: str, s: Seat) -> dict[str, Any]:
         "agent": s.agent,
         "level": s.level,
     }
+
+
+def restart_stopped_clock(live: Live, now: float) -> None:
+    """Start, from ``now``, a clock the rules say runs but that was stored stopped.
+
+    Servers before 28 November 2026 never ran a Gunshi clock other than the tournament one
+    (its state said no clock ran), so such matches were stored with no running clock and a
+    player who never moved held them forever; loaded again, their clock runs from the load.
+    """
+    clocks, state = live.clocks, live.state
+    if live.status != "active" or clocks is None or clocks.running is not None or state is None:
+        return
+    seat = running_seat(clocks.spec, state, live.ply)
+    if seat is not None:
+        clocks.start(seat, now)
 
 
 def clock_json(live: Live) -> str | None:
@@ -430,6 +445,8 @@ class Persistence:
                     live.state = await self.replay_done(record)
             except SengokuError as exc:
                 problem = replay_problem(exc)
+        if problem is None:
+            restart_stopped_clock(live, self.now())
         if problem is not None:
             live.state = None
             if live.status in LIVE_STATUSES:

@@ -73,6 +73,44 @@ class Seats:
             )
         return seat
 
+    @staticmethod
+    def _clock_spec(
+        tournament_seconds: float | None,
+        options: dict[str, Any],
+        resolved: dict[str, Any],
+        clock: dict[str, Any] | None,
+    ) -> ClockSpec | None:
+        """The match's clock, agreed with a game's own ``time_control`` option (Gunshi's).
+
+        That option says which rules decide whose clock runs: ``tournament`` asks for the
+        tournament clock (and is implied by it), any other clock kind is played with
+        ``time_control=none`` (every decision timed). ``resolved`` is updated to match.
+        """
+        spec = None
+        if clock is not None:
+            try:
+                spec = ClockSpec.from_json(clock)
+            except ClockError as exc:
+                raise ApiError(422, "bad_clock", str(exc)) from None
+        if "time_control" not in resolved:
+            return spec
+        if spec is None:
+            if resolved["time_control"] != "tournament":
+                return None
+            seconds = TOURNAMENT_SECONDS if tournament_seconds is None else tournament_seconds
+            return ClockSpec("tournament", float(seconds))
+        wanted = "tournament" if spec.type == "tournament" else "none"
+        if "time_control" in options and options["time_control"] != wanted:
+            raise ApiError(
+                422,
+                "bad_clock",
+                f"option time_control={options['time_control']!r} does not go with a "
+                f"{spec.type} clock: use time_control={wanted!r} with it, or leave the option "
+                "out (the clock sets it)",
+            )
+        resolved["time_control"] = wanted
+        return spec
+
     async def create(
         self,
         game_name: str,
@@ -108,6 +146,7 @@ class Seats:
                 )
         else:
             seed = new_seed()
+        spec = self._clock_spec(game.tournament_seconds, options, resolved, clock)
         try:
             state = game.new_state(seed, **resolved)
         except SengokuError as exc:
@@ -119,17 +158,6 @@ class Seats:
                 "bad_seats",
                 f"{game.name} with these options has {n} seats; 'seats' lists {len(seat_specs)}",
             )
-        spec = None
-        if clock is not None:
-            try:
-                spec = ClockSpec.from_json(clock)
-            except ClockError as exc:
-                raise ApiError(422, "bad_clock", str(exc)) from None
-        elif state.options.get("time_control") == "tournament":
-            # A game whose own option asks for its tournament time control (Gunshi's).
-            own = game.tournament_seconds
-            seconds = float(TOURNAMENT_SECONDS if own is None else own)
-            spec = ClockSpec("tournament", seconds)
         seats: list[Seat] = []
         tokens: dict[str, str] = {}
         invites: list[dict[str, Any]] = []

@@ -15,7 +15,7 @@ from typing import Any
 from sengoku.core.describe import describe_played
 from sengoku.core.game import SengokuError, State, event
 from sengoku.server.broadcast import Answer, Broadcaster, event_rows
-from sengoku.server.clocks import Clocks
+from sengoku.server.clocks import Clocks, running_seat
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
 from sengoku.server.live import Live, engine_fault
@@ -65,22 +65,8 @@ class Turns:
     def activate(self, live: Live, now: float) -> list[dict[str, Any]]:
         live.status = "active"
         if live.clocks is not None and live.state is not None:
-            state = live.state
-            seat = self.running_seat(state)
-            if live.clocks.spec.untimed_first and not state.game.clock_rules:
-                seat = None
-            live.clocks.start(seat, now)
+            live.clocks.start(running_seat(live.clocks.spec, live.state, live.ply), now)
         return [event("match_started", None, message="every seat is taken: the game begins")]
-
-    @staticmethod
-    def running_seat(state: State) -> int | None:
-        """Whose clock runs in ``state``: the contract's declared ``State.clock_seat`` (by
-        default the seat to act, unless ``clock_running`` is false; a game with phases
-        without a clock, such as Gunshi's tournament rules, overrides it), None once over."""
-        if state.is_terminal():
-            return None
-        seat = state.clock_seat
-        return None if seat is None else int(seat)
 
     def require_active(self, live: Live) -> State:
         if live.status != "active" or live.state is None:
@@ -253,7 +239,8 @@ class Turns:
         if after.is_terminal():
             clocks.pause(now)
         else:
-            clocks.decided(mover, after.current_player, now, self.running_seat(after))
+            running = running_seat(live.clock_spec, after, live.ply + 1)
+            clocks.decided(mover, after.current_player, now, running)
         return clocks
 
     async def conclude(self, live: Live, seat: int, reason: str, status: str = "finished") -> None:

@@ -32,7 +32,7 @@ def test_modification_2_chosen_cards_owner_sees() -> None:
     # rulebook: Modification 2: "choose whichever 3 ... You may not look at your opponent's
     # cards, but you may check which cards you chose at any time".
     s = GAME.new_state(0, variant="inspiration", modification=2)
-    assert s.phase == "prepare" and s.clock_seat is None
+    assert s.phase == "prepare" and s.view(0)["clock"]["running"] is None
     play(s, "pick Rapid", "pick Scout", "pick Light")
     assert s.current_player == 1
     assert s.view(1)["players"][0]["prepared"] == [None, None, None]
@@ -197,7 +197,22 @@ def test_tournament_clock_runs_as_the_rulebook_says() -> None:
         assert s.clock_seat == s.current_player
         s.apply(rng.choice(s.legal_actions()))
     assert s.clock_seat == 0 and s.view(None)["clock"]["seconds_each"] == 1200
-    assert GAME.new_state(0).clock_seat is None
+    assert s.view(None)["clock"]["running"] == 0
+
+
+def test_without_the_tournament_rules_every_decision_is_timed() -> None:
+    # A server's Fischer, byo-yomi or sudden-death clock plays with time_control=none: the
+    # seat to act's clock runs in every phase, Advanced card choices included, so no phase
+    # lets a player hold the game without their clock running.
+    s = GAME.new_state(0, variant="inspiration", modification=3)
+    rng = random.Random(1)
+    phases = set()
+    while not s.is_terminal() and len(phases) < 4:
+        phases.add(s.phase)
+        assert s.clock_seat == s.current_player, s.phase
+        assert s.view(None)["clock"]["running"] is None  # no tournament clock to show
+        s.apply(rng.choice(s.legal_actions()))
+    assert phases == {"formation", "mod3", "secret", "battle"}
 
 
 def _inspired(units: list[str], shogun: str, row: tuple[str, ...]) -> GunshiState:

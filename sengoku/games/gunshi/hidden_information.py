@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import sengoku.games.gunshi.custom_deck as custom_deck
 import sengoku.games.gunshi.knowledge as knowledge
+import sengoku.games.gunshi.tournament_clock as tournament_clock
 from sengoku.games.gunshi.battlefield import CELL_NAMES, cn
 from sengoku.games.gunshi.cards import SCOUTED, Card, card_order, seen
 from sengoku.games.gunshi.commands.command import command_view
@@ -131,7 +132,7 @@ def view(st: GunshiState, seat: int | None) -> dict[str, Any]:
         "clock": {
             "time_control": o["time_control"],
             "seconds_each": 1200 if o["time_control"] == "tournament" else None,
-            "running": st.clock_seat,
+            "running": tournament_clock.tournament_seat(st),
         },
         "options": dict(o),
         "outcome": st.result.to_json() if st.result else None,

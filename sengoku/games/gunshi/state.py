@@ -238,7 +238,8 @@ class GunshiState(State[GunshiAction]):
 
     @property
     def clock_seat(self) -> int | None:
-        """Whose tournament clock runs now (None: no clock, or none runs)."""
+        """Whose clock runs now (None: none runs): the tournament rules' phases without a
+        clock under ``time_control=tournament``, else the seat to act."""
         return tournament_clock.clock_seat(self)
 
     def clone(self) -> GunshiState:

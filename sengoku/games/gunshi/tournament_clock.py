@@ -15,7 +15,21 @@ if TYPE_CHECKING:
 
 
 def clock_seat(st: GunshiState) -> int | None:
-    """Whose tournament clock runs now (None: no clock, or none runs)."""
+    """Whose clock runs now under any clock a server keeps (None: none runs).
+
+    The tournament rules stop the clock before Red's first placement and while Advanced
+    cards are chosen; without them (``time_control=none``: a server's Fischer, byo-yomi or
+    sudden-death clock) every decision is timed, so the seat to act's clock always runs.
+    """
+    if st.result is not None:
+        return None
+    if st.options["time_control"] != "tournament":
+        return st.player
+    return tournament_seat(st)
+
+
+def tournament_seat(st: GunshiState) -> int | None:
+    """Whose tournament clock runs now (None: no tournament clock, or none runs)."""
     if st.options["time_control"] != "tournament" or st.result is not None:
         return None
     if st.phase in ("build", "prepare", "mod3") or not st.clock_started:
