@@ -21,6 +21,8 @@ from scaleout_cluster import Node, Redis, Watcher, nodes
 from test_server_postgres import cluster
 from websockets.exceptions import ConnectionClosed
 
+from sengoku.core.registry import load_game
+
 
 def _auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
@@ -227,6 +229,76 @@ def test_a_claim_sees_the_opponent_connected_to_another_process(three: list[Node
         assert time.monotonic() < deadline, r.text
         time.sleep(0.3)
     assert r.json()["result"]["reason"] == "abandoned"
+
+
+#: Each clock kind with about 2 s of thinking time in all (real time: real processes).
+SHORT_CLOCKS: dict[str, dict[str, Any]] = {
+    "fischer": {"type": "fischer", "initial": 2, "increment": 0},
+    "byoyomi": {"type": "byoyomi", "main": 1, "periods": 1, "period": 1},
+    "sudden_death": {"type": "sudden_death", "initial": 2},
+    "tournament": {"type": "tournament", "initial": 2},
+}
+
+
+def _stored_status(pg: str, mid: str) -> str:
+    with psycopg.connect(pg.replace("postgresql+psycopg://", "postgresql://")) as conn:
+        row = conn.execute("SELECT status FROM matches WHERE id = %s", (mid,)).fetchone()
+    assert row is not None, f"match {mid} is not stored"
+    return str(row[0])
+
+
+def test_every_clock_kind_runs_out_in_every_game_across_processes(
+    pg: str, three: list[Node]
+) -> None:
+    """Every clock kind of every game, created on one process and played on another: the
+    flag falls on the owner's timer with nobody asking (the database is polled, not a
+    server), and a third process reports the loss on time."""
+    a, b, c = three
+    games: list[tuple[str, str, str, int]] = []  # game, kind, match id, seat that loses
+    listed = a.http.get("/api/games")
+    assert listed.status_code == 200, listed.text
+    for game in sorted(g["name"] for g in listed.json()["games"]):
+        n = load_game(game).new_state(1).num_players
+        for kind, clock in SHORT_CLOCKS.items():
+            r = a.http.post(
+                "/api/matches",
+                json={"game": game, "seats": [{"kind": "local"}] * n, "clock": clock},
+            )
+            assert r.status_code == 201, r.text
+            created = r.json()
+            mid, tokens = created["match"]["id"], created["tokens"]
+            if kind == "tournament":
+                # The first decision is untimed (Gunshi: the whole first placement): play on
+                # another process until a clock runs.
+                for _ in range(3):
+                    snap = b.http.get(f"/api/matches/{mid}").json()
+                    if snap["clocks"]["running"] is not None:
+                        break
+                    mover = str(snap["to_act"])
+                    mine = b.http.get(f"/api/matches/{mid}", headers=_auth(tokens[mover]))
+                    assert mine.status_code == 200, mine.text
+                    played = b.http.post(
+                        f"/api/matches/{mid}/actions",
+                        json={"action": mine.json()["legal"][0]["action"], "ply": snap["ply"]},
+                        headers=_auth(tokens[mover]),
+                    )
+                    assert played.status_code == 200, played.text
+            snap = b.http.get(f"/api/matches/{mid}").json()
+            assert snap["clocks"]["running"] == snap["to_act"], (game, kind, snap["clocks"])
+            games.append((game, kind, mid, snap["to_act"]))
+    deadline = time.monotonic() + 60  # a safety net only: each flag falls after about 2 s
+    waiting = {mid for _g, _k, mid, _s in games}
+    while waiting:
+        waiting = {mid for mid in waiting if _stored_status(pg, mid) == "active"}
+        assert time.monotonic() < deadline, f"no flag fell in {len(waiting)} matches"
+        time.sleep(0.2)
+    for game, kind, mid, loser in games:
+        r = c.http.get(f"/api/matches/{mid}")
+        assert r.status_code == 200, r.text
+        final = r.json()
+        assert final["status"] == "finished", (game, kind, final)
+        assert final["result"]["reason"] == "timeout", (game, kind, final["result"])
+        assert loser not in final["result"]["winners"], (game, kind, final["result"])
 
 
 def test_redis_restart_processes_recover_and_resync(three: list[Node], redis_server: Redis) -> None:
