@@ -77,3 +77,38 @@ def test_a_hidden_option_is_not_sent(new_page: Any, base_url: str) -> None:
     assert sent["variant"] == "basic"
     assert "modification" not in sent and "custom_selection" not in sent
     page.wait_for_url("**/play/*")
+
+
+def test_gunshi_tournament_clock_takes_the_place_of_the_clock_choice(
+    new_page: Any, base_url: str
+) -> None:
+    """Gunshi's tournament clock is the match's clock: with it chosen, the other clocks are
+    not offered (the server refuses a second clock beside it), and the match starts with the
+    20-minute tournament clock; without it, a Fischer clock is sent and runs."""
+    page: Page = new_page(1280, 900)
+    page.goto("/new/gunshi")
+    page.wait_for_selector('.field[data-option="time_control"]')
+    page.click('button[data-preset="hotseat"]')
+    page.select_option("#clock", "fischer-5-3")
+    page.select_option("#opt-time_control", '"tournament"')
+    expect(page.locator("#clock")).to_be_disabled()
+    expect(page.locator("#clock")).to_have_value("none")
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/matches") and r.request.method == "POST"
+    ) as answer:
+        page.click("#start")
+    assert answer.value.status == 201, answer.value.text()
+    created = answer.value.json()
+    assert created["match"]["clocks"]["spec"] == {"type": "tournament", "initial": 1200.0}
+    page.goto("/new/gunshi")
+    page.wait_for_selector('.field[data-option="time_control"]')
+    page.click('button[data-preset="hotseat"]')
+    expect(page.locator("#clock")).to_be_enabled()
+    page.select_option("#clock", "fischer-5-3")
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/matches") and r.request.method == "POST"
+    ) as answer:
+        page.click("#start")
+    assert answer.value.status == 201, answer.value.text()
+    clocks = answer.value.json()["match"]["clocks"]
+    assert clocks["spec"]["type"] == "fischer" and clocks["running"] == 0

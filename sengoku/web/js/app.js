@@ -272,6 +272,17 @@ async function newGamePage(root, name) {
     el("option", { value: "fischer-15-10" }, "15 min + 10 s a move"),
     el("option", { value: "byoyomi-10-3x30" }, "10 min, then 3 × 30 s byo-yomi"),
   );
+  // A game's own tournament clock (Gunshi's time_control option) is the match's clock: the
+  // server refuses another clock beside it, so the choice is not offered then.
+  const syncClock = () => {
+    const own = options.querySelector('select[name="time_control"]');
+    const tournament = !!own && !own.disabled && JSON.parse(own.value) === "tournament";
+    if (tournament) clock.value = "none";
+    clock.disabled = tournament;
+    clock.title = tournament ? "The tournament clock chosen above: 20 minutes each" : "";
+  };
+  options.addEventListener("change", syncClock);
+  syncClock();
   const start = async (e) => {
     e.preventDefault();
     const opts = {};
