@@ -212,8 +212,8 @@ def test_a_transaction_cut_short_closes_its_connection(
 def test_numbers_are_stored_exactly_and_a_nul_is_refused_with_nothing_stored(
     make_client: Callable[..., TestClient], pg_url: str
 ) -> None:
-    """The loop's statements carry their values as literals: every float comes back as the
-    same float (``0.1 + 0.2``, the largest, infinity), a text with NUL (which libpq would cut)
+    """The loop's statements carry their values as bound parameters: every float comes back
+    as the same float (``0.1 + 0.2``, the largest, infinity), a text with NUL (which libpq would cut)
     or a lone surrogate (which no encoding writes) is a 503 that stores none of the action."""
     with make_client(db_url=pg_url) as client:
         mid = new_match(client, options={"pile": 9})["id"]
@@ -263,9 +263,9 @@ def test_numbers_are_stored_exactly_and_a_nul_is_refused_with_nothing_stored(
 def test_the_statements_are_prepared_once_and_again_when_the_session_lost_them(
     make_client: Callable[..., TestClient], pg_url: str
 ) -> None:
-    """Each connection prepares an action's statements when it opens; a session that lost
-    them (``DEALLOCATE``, as a pooler's reset does) prepares them again and stores the action
-    it was sent, once."""
+    """Each connection prepares an action's statements the first time it runs them and
+    reuses them after; a session that lost them (``DEALLOCATE``, as a pooler's reset does)
+    prepares them again (on a fresh connection) and stores the action it was sent, once."""
     with make_client(db_url=pg_url) as client:
         mid = new_match(client, options={"pile": 9})["id"]
     persistence, store = _persistence(pg_url, db_workers=1)
@@ -274,23 +274,29 @@ def test_the_statements_are_prepared_once_and_again_when_the_session_lost_them(
 
     async def prepared() -> list[str]:
         (conn,) = appends._idle
-        cur = await conn.execute("SELECT name FROM pg_prepared_statements ORDER BY name")
-        return [str(r[0]) for r in await cur.fetchall()]
+        cur = await conn.execute(
+            "SELECT statement FROM pg_prepared_statements ORDER BY statement", prepare=False
+        )
+        rows = [str(r[0]).replace("INSERT INTO", "INSERT").split() for r in await cur.fetchall()]
+        return [" ".join(words[:2]) for words in rows]
 
-    async def main() -> tuple[list[str], list[str], str]:
+    async def main() -> tuple[list[str], list[str], list[str], str]:
         first = await _act(persistence, store, mid, 0, 1000)
         names = await prepared()
+        second = await _act(persistence, store, mid, 1, 1001)
+        reused = await prepared()
         (conn,) = appends._idle
-        await conn.execute("DEALLOCATE ALL")
-        again = await _act(persistence, store, mid, 1, 1001)
+        await conn.execute("DEALLOCATE ALL", prepare=False)
+        again = await _act(persistence, store, mid, 2, 1002)
         after = await prepared()
         await persistence.aclose()
-        return names, after, first + " " + again
+        return names, reused, after, " ".join([first, second, again])
 
-    names, after, outcomes = asyncio.run(main())
-    assert names == after == ["sengoku_clock", "sengoku_event", "sengoku_move"]
-    assert outcomes == "stored stored"
+    names, reused, after, outcomes = asyncio.run(main())
+    # the move, the events and the match's clock, each prepared once
+    assert names == reused == after == ["INSERT events", "INSERT moves", "UPDATE matches"]
+    assert outcomes == "stored stored stored"
     with store.engine.connect() as conn:
         seqs = conn.execute(text("SELECT seq FROM moves WHERE match_id = :m"), {"m": mid})
-        assert sorted(s for (s,) in seqs) == [0, 1]
+        assert sorted(s for (s,) in seqs) == [0, 1, 2]
     store.engine.dispose()
