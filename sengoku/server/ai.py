@@ -16,9 +16,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
-import multiprocessing
-import os
-import signal
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +23,7 @@ from typing import Any
 from sengoku.ai import AGENTS, LEVELS, TIMED_LEVEL, make_agent, parse_spec
 from sengoku.core.game import SengokuError
 from sengoku.core.registry import load_game
+from sengoku.server.children import ProcessPool
 
 #: The one place where a level a player picks becomes an agent name for ``make_agent``.
 AI_LEVELS: dict[int, str] = {n: f"level{n}" for n in LEVELS}
@@ -162,11 +160,8 @@ def make_executor(
         return concurrent.futures.ThreadPoolExecutor(
             max_workers=workers, thread_name_prefix="sengoku-ai", initializer=initializer
         )
-    return concurrent.futures.ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=initializer,
-    )
+    # Spawned workers that die with the server, even one killed with kill -9 (children.py).
+    return ProcessPool(workers, initializer)
 
 
 class AiTimeout(Exception):
@@ -276,18 +271,14 @@ class AiPool:
 
     # -- workers ------------------------------------------------------------------------
     def worker_pids(self) -> list[int]:
-        processes = getattr(self.executor, "_processes", None) or {}
-        return list(processes)
+        """The pids of the pool's worker processes alive now (none for a thread pool)."""
+        return self.executor.worker_pids() if isinstance(self.executor, ProcessPool) else []
 
     def _kill_workers(self) -> None:
         """Replace the workers (process pools only: a thread cannot be stopped)."""
-        if not isinstance(self.executor, concurrent.futures.ProcessPoolExecutor):
+        if not isinstance(self.executor, ProcessPool):
             return
-        for pid in self.worker_pids():
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        self.executor.kill_workers()
         self.executor = None
 
     def broken(self) -> None:

@@ -7,7 +7,10 @@ Two channels per match:
   players, unless a player mutes the spectators (``mute``): that seat then gets none of it.
 
 What the server guarantees (issue 17): a message is at most :data:`MAX_TEXT` characters of
-plain text (control characters dropped; clients render it as text, never as markup), a
+plain text (control characters dropped, no more than two combining marks in a row: names.py;
+clients render it as text, never as markup), each message says who wrote it (``role``:
+player or spectator, and the seat), a spectator's name never imitates a seat or a player
+(names.py), a
 writer gets :data:`BURST` messages at once then one every :data:`EVERY` seconds, a match
 keeps at most :data:`MAX_MESSAGES` in each channel, and messages are stored with the match (the
 ``chat_messages`` table) so a reload or another server process shows the same history. The
@@ -44,6 +47,7 @@ from sengoku.server.db import metadata
 from sengoku.server.errors import ApiError
 from sengoku.server.limits import TokenBucket
 from sengoku.server.live import Live
+from sengoku.server.names import check_marks, check_spectator_name
 
 #: Characters in one message.
 MAX_TEXT = 300
@@ -163,10 +167,12 @@ class ChatStore:
 
 
 def wire(row: dict[str, Any]) -> dict[str, Any]:
-    """A message as clients get it."""
+    """A message as clients get it: ``role`` and ``seat`` are the server's word on who wrote
+    it (a player of that seat, or a spectator), whatever name it carries."""
     return {
         "n": row["n"],
         "channel": row["channel"],
+        "role": "spectator" if row["seat"] is None else "player",
         "seat": row["seat"],
         "name": row["name"],
         "text": row["text"],
@@ -232,17 +238,19 @@ class Chat:
             raise ApiError(422, "empty_message", "the message is empty")
         if len(body) > MAX_TEXT:
             raise ApiError(422, "message_too_long", f"a message has at most {MAX_TEXT} characters")
+        check_marks("text", body)
+        if seat is None:
+            channel, who = "spectators", clean_name(name)
+            if who != SPECTATOR:
+                check_marks("name", who)
+                # a spectator writing as "Ann" or "Ann (seat 1)" would pass for a player in
+                # a transcript: refused (the message's role and seat say who plays)
+                check_spectator_name(who, [s.name for s in live.seats if s.name])
+        else:
+            channel, who = "players", live.seats[seat].name
         # A player's budget follows the seat (whatever device it writes from); a
         # spectator's follows the address (spectators have no identity).
         self._spend(f"seat:{live.id}:{seat}" if seat is not None else f"client:{client}")
-        if seat is None:
-            channel, who = "spectators", clean_name(name)
-            players = {s.name.casefold() for s in live.seats if s.name}
-            if who.casefold() in players:
-                # a spectator writing as "Player 1" would pass for the seat in a transcript
-                who = f"{SPECTATOR} ({who})"[:64]
-        else:
-            channel, who = "players", live.seats[seat].name
         row = {
             "match_id": live.id,
             "channel": channel,

@@ -11,6 +11,10 @@ to end as a draw by agreement: result reason ``agreement``, no winner. An offer 
 numbered public event (``draw_offered``, ``draw_declined``), so it survives a restart and
 reaches every connection like any other event. The computer never agrees to a draw, so a
 match with an AI seat gets none.
+
+A seat whose offer was declined may offer again only ``OFFER_GAP["draw"]`` (20) plies later,
+as on lichess (offers.py, :func:`~sengoku.server.offers.check_may_offer`); one whose offer
+lapsed with a move may offer again at once. Accepting is never limited.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from sengoku.server.clocks import Clocks
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
 from sengoku.server.live import Live
+from sengoku.server.offers import check_may_offer
 from sengoku.server.persistence import Persistence, clock_json
 from sengoku.server.turns import Turns
 
@@ -92,7 +97,16 @@ class Draws:
                     raise ApiError(409, "no_offer", "there is no draw offer to decline")
                 await self._commit(
                     live,
-                    [event("draw_declined", None, seat=seat, message="the draw offer is declined")],
+                    [
+                        event(
+                            "draw_declined",
+                            None,
+                            seat=seat,
+                            # whose offers it turns down: they wait before offering again
+                            offered_by=[s for s in offered if s != seat],
+                            message="the draw offer is declined",
+                        )
+                    ],
                 )
             elif seat in offered:
                 raise ApiError(409, "already_offered", "you already offered a draw")
@@ -101,6 +115,7 @@ class Draws:
                 if humans.issubset({*offered, seat}):
                     await self._agree(live, seat)
                 else:
+                    check_may_offer(live, "draw", seat)
                     await self._commit(
                         live,
                         [

@@ -122,6 +122,7 @@ class Front:
         env = {**os.environ, WORKER_ENV: f"{index}/{self.processes}"}
         command = [sys.executable, "-m", "sengoku.server.worker", "--channel"]
         command += [str(theirs.fileno()), "--db", self.db_url, "--pubsub", self.pubsub_url]
+        command += ["--parent", str(os.getpid())]  # it stops when the front dies
         proc = subprocess.Popen(command, env=env, pass_fds=[theirs.fileno()])
         theirs.close()
         mine.setblocking(False)

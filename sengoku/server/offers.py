@@ -2,6 +2,12 @@
 
 A takeback never crosses hidden information that was revealed nor a random draw; a rematch
 is the same game with a new seed, every holder one seat further round.
+
+Offers reach the opponent as stored events, so they are limited as lichess limits them: one
+pending offer of a kind at a time, and a seat whose offer was declined (or, a takeback,
+withdrawn) may offer that kind again only :data:`OFFER_GAP` plies later
+(:func:`check_may_offer`; draws.py applies it to draw offers). Accepting an offer is never
+limited.
 """
 
 from __future__ import annotations
@@ -20,6 +26,39 @@ from sengoku.server.live import Live, Seat, engine_fault, new_seed, replay_probl
 from sengoku.server.persistence import Persistence, clock_json, seat_row
 from sengoku.server.tokens import new_match_id
 from sengoku.server.turns import Turns
+
+#: Plies the game must go on, after a seat's offer of a kind was declined, before that seat
+#: may offer the same kind again: lichess's 20 plies between draw offers; a takeback may be
+#: asked for again once the asker has moved twice more in a two-player game (another move to
+#: take back, not the same one over and over).
+OFFER_GAP = {"takeback": 4, "draw": 20}
+
+
+def declined_at(live: Live, kind: str, seat: int) -> int | None:
+    """The ply at which ``seat``'s last declined (or withdrawn) offer of ``kind`` was turned
+    down, or None; read from the match's stored events, so every process and a restart agree."""
+    for entry in reversed(live.events):
+        ev = entry["event"]
+        if ev.get("type") == f"{kind}_declined" and seat in ev.get("offered_by", ()):
+            return int(entry["ply"])
+    return None
+
+
+def check_may_offer(live: Live, kind: str, seat: int) -> None:
+    """Refuse (409 ``offer_too_soon``, nothing stored) a new offer of ``kind`` by ``seat``
+    made too soon after its last one was declined."""
+    at = declined_at(live, kind, seat)
+    if at is None:
+        return
+    again = at + OFFER_GAP[kind]
+    if live.ply < again:
+        what = "a takeback" if kind == "takeback" else "a draw"
+        raise ApiError(
+            409,
+            "offer_too_soon",
+            f"your offer of {what} was declined at ply {at}: you may offer {what} again "
+            f"from ply {again} ({OFFER_GAP[kind]} plies later); the game is at ply {live.ply}",
+        )
 
 
 class Offers:
@@ -58,6 +97,8 @@ class Offers:
                 if any(c["ply"] > to_ply for c in live.concessions):
                     raise ApiError(409, "cannot_take_back", "a concession cannot be taken back")
                 others = {s.seat for s in live.seats if s.kind == "human" and s.seat != seat}
+                if others:  # against the AI a takeback is granted at once: nobody is asked
+                    check_may_offer(live, "takeback", seat)
                 try:
                     problem = await asyncio.to_thread(
                         self._takeback_problem, live, to_ply, not others
@@ -89,7 +130,17 @@ class Offers:
                     live.takeback = None
                     rows = event_rows(
                         live,
-                        [event("takeback_declined", None, seat=seat, message="takeback declined")],
+                        [
+                            event(
+                                "takeback_declined",
+                                None,
+                                seat=seat,
+                                # whose offer it turns down (its own: withdrawn): that seat
+                                # waits OFFER_GAP plies before it asks again
+                                offered_by=[offer["by"]],
+                                message="takeback declined",
+                            )
+                        ],
                     )
                     await self.db.run(self.db.store.record_change, live.id, [], rows, None)
                     self.bus.commit(live, rows)

@@ -19,6 +19,7 @@ from sengoku.server.clocks import TOURNAMENT_SECONDS, ClockError, Clocks, ClockS
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
 from sengoku.server.live import Live, Seat, new_seed
+from sengoku.server.names import check_marks
 from sengoku.server.persistence import Persistence, clock_json, seat_row
 from sengoku.server.tokens import hash_token, new_match_id, new_token
 from sengoku.server.turns import Turns
@@ -165,6 +166,7 @@ class Seats:
         for i, sp in enumerate(seat_specs):
             kind = sp.get("kind", "local")
             name = sp.get("name") or (f"Player {i + 1}" if kind != "ai" else "")
+            check_marks(f"seats[{i}].name", name)
             if kind == "ai":
                 try:
                     agent, level = ai_mod.resolve_ai(
@@ -267,6 +269,7 @@ class Seats:
             token = new_token()
             now = self.now()
             new_name = (name or seat.name or f"Player {seat.seat + 1}")[:64]
+            check_marks("name", new_name)
             evs = [
                 event(
                     "player_joined",

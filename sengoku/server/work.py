@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import os
-import signal
 from collections.abc import Callable
 from typing import Any
 
 from sengoku.core.game import SengokuError, State
 from sengoku.core.record import GameRecord
+from sengoku.server.children import ProcessPool
 
 
 class WorkRefused(Exception):
@@ -79,13 +78,9 @@ class WorkPool:
     def _kill(self) -> None:
         executor = self.executor
         self.executor = None
-        if isinstance(executor, concurrent.futures.ProcessPoolExecutor):
-            for pid in list(getattr(executor, "_processes", None) or {}):
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-        if executor is not None:
+        if isinstance(executor, ProcessPool):
+            executor.kill_workers()
+        elif executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
 
     def shutdown(self) -> None:

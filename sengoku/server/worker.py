@@ -6,8 +6,10 @@ with uvicorn's own protocol objects, built as ``uvicorn.Server.startup`` builds 
 0.54), through ``loop.connect_accepted_socket``: so the app sees the client's real address,
 and from then on the front costs nothing per request.
 
-Run by the front as ``python -m sengoku.server.worker --channel FD --db URL --pubsub URL`` with
-``SENGOKU_WORKER=i/N`` in its environment.
+Run by the front as ``python -m sengoku.server.worker --channel FD --db URL --pubsub URL
+--parent PID`` with ``SENGOKU_WORKER=i/N`` in its environment. On Linux the worker gets SIGTERM
+when the front dies, even of ``kill -9`` (``children.py``), and stops as when the front stops
+it; its own pools' workers die with it.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import argparse
 import asyncio
 import logging
 import os
+import signal
 import socket
 import sys
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -159,7 +162,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--channel", type=int, required=True, help="the Unix socket from the front")
     p.add_argument("--db", required=True)
     p.add_argument("--pubsub", required=True)
+    p.add_argument("--parent", type=int, help="the front's pid: stop when it dies")
     args = p.parse_args(argv)
+    if args.parent is not None:
+        from sengoku.server.children import die_with_parent
+
+        die_with_parent(signal.SIGTERM, args.parent)
     run_worker(args.channel, args.db, args.pubsub)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from process_tree import interrupt_tree, kill_tree
 from real_server import ROOT, free_port, wait_healthy
 from websockets.sync.client import ClientConnection, connect
 
@@ -114,18 +114,11 @@ class Node:
         return connect(f"ws://127.0.0.1:{self.port}/ws/matches/{match_id}", open_timeout=20)
 
     def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
+        kill_tree(self.proc)
 
     def stop(self) -> None:
         self.http.close()
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        interrupt_tree(self.proc)
         self.log.close()
 
 

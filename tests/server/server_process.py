@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+from process_tree import kill_tree
 from test_server_persistence import free_port
 
 
@@ -38,8 +39,7 @@ def server(db_url: str, log: Path, env: dict[str, str] | None = None) -> Iterato
                 raise AssertionError(log.read_text())
         yield base
     finally:
-        proc.kill()
-        proc.wait(timeout=10)
+        kill_tree(proc)
         out.close()
 
 

@@ -30,6 +30,7 @@ def test_players_and_spectators_write_apart_and_everybody_reads_the_players(
         assert mine == {
             "n": 1,
             "channel": "players",
+            "role": "player",
             "seat": 0,
             "name": "Ann",
             "text": "good luck",
@@ -40,12 +41,14 @@ def test_players_and_spectators_write_apart_and_everybody_reads_the_players(
         )
         assert r.status_code == 201 and r.json()["channel"] == "spectators"
         assert r.json()["seat"] is None and r.json()["name"] == "Kibitzer"
+        assert r.json()["role"] == "spectator"
         both = [("players", "good luck"), ("spectators", "nice opening")]
         assert texts(client.get(f"/api/matches/{mid}/chat").json()) == both
         assert texts(client.get(f"/api/matches/{mid}/chat", headers=auth(t1)).json()) == both
-        # A spectator who claims to be a player is still in the spectators' channel.
-        r = client.post(f"/api/matches/{mid}/chat", json={"text": "I am Ann", "name": "Ann"})
-        assert r.json()["channel"] == "spectators"
+        # A spectator who claims to be a player is refused (test below); one who says so in
+        # the text is still in the spectators' channel, marked as a spectator.
+        r = client.post(f"/api/matches/{mid}/chat", json={"text": "I am Ann", "name": "Bo"})
+        assert r.json()["channel"] == "spectators" and r.json()["role"] == "spectator"
 
 
 def test_a_player_mutes_the_spectators_for_their_own_seat_only(
@@ -150,11 +153,65 @@ def test_a_spectator_cannot_write_under_a_players_name(
     with make_client() as client:
         m = new_match(client, seats=[{"kind": "local", "name": "Hana"}, {"kind": "local"}])
         url = f"/api/matches/{m['id']}/chat"
-        for name in ("Hana", "player 2", "HANA"):
+        imitations = [
+            "Hana",
+            "HANA",
+            "h.a n-a",  # punctuation and spaces left out
+            "\uff28\uff41\uff4e\uff41",  # full-width letters: NFKC makes them "Hana"
+            "player 2",  # seat 1's default name
+            "PLAYER-1",
+            "Alice (seat 0)",
+            "Bob (Seat 1)",
+            "\uff53\uff45\uff41\uff54 1",  # full-width "seat"
+        ]
+        for name in imitations:
             r = client.post(url, json={"text": "resign now", "name": name})
-            assert r.status_code == 201 and r.json()["name"] == f"Spectator ({name})", r.text
+            assert r.status_code == 422, (name, r.text)
+            error = r.json()["error"]
+            assert error["code"] == "name_not_allowed" and "'name'" in error["message"], error
+        # nothing was stored
+        assert client.get(url).json()["messages"] == []
         r = client.post(url, json={"text": "hi", "name": "Kenji"})
-        assert r.json()["name"] == "Kenji"
+        assert r.status_code == 201 and r.json()["name"] == "Kenji", r.text
+        assert r.json()["role"] == "spectator" and r.json()["seat"] is None
+
+
+def test_zalgo_text_is_refused_in_names_and_messages(
+    make_client: Callable[..., TestClient],
+) -> None:
+    zalgo = "he\u0301\u0302\u0303llo"  # three combining marks on one letter
+    fine = "Vie\u0302\u0323t"  # two on one letter: Vietnamese needs that much
+    with make_client() as client:
+        m = new_match(client)
+        mid, t0 = m["id"], m["tokens"]["0"]
+        url = f"/api/matches/{mid}/chat"
+        for body, headers, field in [
+            ({"text": zalgo}, auth(t0), "text"),
+            ({"text": zalgo}, {}, "text"),
+            ({"text": "hi", "name": zalgo}, {}, "name"),
+        ]:
+            r = client.post(url, json=body, headers=headers)
+            assert r.status_code == 422, r.text
+            error = r.json()["error"]
+            assert error["code"] == "too_many_marks" and f"'{field}'" in error["message"], error
+        assert client.get(url).json()["messages"] == []
+        r = client.post(url, json={"text": fine, "name": fine})
+        assert r.status_code == 201 and r.json()["text"] == fine, r.text
+        # a seat's name too, at creation and on joining
+        r = client.post(
+            "/api/matches",
+            json={"game": "secretnim", "seats": [{"kind": "local", "name": zalgo}, {}]},
+        )
+        assert r.status_code == 422 and r.json()["error"]["code"] == "too_many_marks", r.text
+        assert "seats[0].name" in r.json()["error"]["message"]
+        inv = new_match(client, seats=[{"kind": "local"}, {"kind": "invite"}])
+        r = client.post(
+            f"/api/matches/{inv['id']}/join",
+            json={"invite": inv["invites"][0]["invite"], "name": zalgo},
+        )
+        assert r.status_code == 422 and r.json()["error"]["code"] == "too_many_marks", r.text
+        snap = client.get(f"/api/matches/{inv['id']}").json()
+        assert snap["seats"][1]["joined"] is False
 
 
 def test_chat_is_stored_apart_from_the_game_and_carries_nothing_of_it(
@@ -176,7 +233,8 @@ def test_chat_is_stored_apart_from_the_game_and_carries_nothing_of_it(
         assert all(e["event"]["type"] != "chat" for e in after["events"])
         assert after["last_event"] > before["last_event"]
         spectator = client.get(f"/api/matches/{mid}/chat").json()
-        assert set(spectator["messages"][0]) == {"n", "channel", "seat", "name", "text", "at"}
+        keys = {"n", "channel", "role", "seat", "name", "text", "at"}
+        assert set(spectator["messages"][0]) == keys
         # Only what its writer typed, the seat and a name: nothing of the position.
         assert spectator["messages"][0]["text"] == "hi"
     with make_client() as client:  # stored with the match: a restart keeps it

@@ -286,10 +286,14 @@ def test_takeback_against_ai_and_with_consent(make_client: Callable[..., TestCli
         r = client.post(f"/api/matches/{hid}/takeback", json={"accept": False}, headers=auth(h1))
         assert r.status_code == 200 and r.json()["offers"]["takeback"] is None
         assert r.json()["ply"] == 1
-        client.post(f"/api/matches/{hid}/takeback", headers=auth(h0))
-        r = client.post(f"/api/matches/{hid}/takeback", headers=auth(h1))
-        assert r.status_code == 200 and r.json()["ply"] == 0
-        assert r.json()["view"]["pile"] == 30
+        # declined: the same seat asks again only some plies later (test_offer_limits.py)
+        r = client.post(f"/api/matches/{hid}/takeback", headers=auth(h0))
+        assert r.status_code == 409 and error_code(r) == "offer_too_soon", r.text
+        assert play(client, hid, h1, "take 1").status_code == 200
+        assert client.post(f"/api/matches/{hid}/takeback", headers=auth(h1)).status_code == 200
+        r = client.post(f"/api/matches/{hid}/takeback", headers=auth(h0))
+        assert r.status_code == 200 and r.json()["ply"] == 1
+        assert r.json()["view"]["pile"] == 28
 
 
 def test_takeback_never_across_revealed_or_random(make_client: Callable[..., TestClient]) -> None:

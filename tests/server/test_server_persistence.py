@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import socket
 import sqlite3
 import subprocess
@@ -23,6 +22,7 @@ import httpx
 import pytest
 from conftest import action_id, auth, new_match
 from fastapi.testclient import TestClient
+from process_tree import kill_tree
 
 
 def test_restart_resumes_every_match(make_client: Callable[..., TestClient], db_url: str) -> None:
@@ -129,7 +129,7 @@ def start_server(port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
             time.sleep(0.1)
         if proc.poll() is not None:
             raise AssertionError(log.read_text())
-    proc.kill()
+    kill_tree(proc)
     raise AssertionError("the server did not start")
 
 
@@ -164,8 +164,7 @@ def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
                 snap = r.json()
                 played.append(action)
             views = [http.get(f"/api/matches/{mid}", headers=auth(t)).json() for t in tokens]
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
+        kill_tree(proc)
         proc = start_server(port, db, log)
         with httpx.Client(base_url=base, timeout=30) as http:
             again = [http.get(f"/api/matches/{mid}", headers=auth(t)).json() for t in tokens]
@@ -184,8 +183,7 @@ def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
             record = http.get(f"/api/records/{mid}").json()
             assert record["actions"] == played + [action]
     finally:
-        proc.kill()
-        proc.wait(timeout=10)
+        kill_tree(proc)
     text = log.read_text()
     assert "POST /api/matches/" in text  # the access log is on, and holds no secret
     for token in tokens:

@@ -207,8 +207,13 @@ def test_every_server_event_reaches_subscribers(make_client: Callable[..., TestC
             )
             client.post(f"/api/matches/{mid}/takeback", headers=auth(t0))
             client.post(f"/api/matches/{mid}/takeback", json={"accept": False}, headers=auth(t1))
-            client.post(f"/api/matches/{mid}/takeback", headers=auth(t0))
+            client.post(
+                f"/api/matches/{mid}/actions",
+                json={"action": "take 1", "id": action_id()},
+                headers=auth(t1),
+            )
             client.post(f"/api/matches/{mid}/takeback", headers=auth(t1))
+            client.post(f"/api/matches/{mid}/takeback", headers=auth(t0))
             client.post(f"/api/matches/{mid}/resign", headers=auth(t1))
             client.post(f"/api/matches/{mid}/rematch", headers=auth(t0))
             r = client.post(f"/api/matches/{mid}/rematch", headers=auth(t1)).json()
@@ -224,6 +229,7 @@ def test_every_server_event_reaches_subscribers(make_client: Callable[..., TestC
                 "took",
                 "takeback_offered",
                 "takeback_declined",
+                "took",
                 "takeback_offered",
                 "takeback",
                 "game_over",

@@ -39,8 +39,10 @@ def test_a_draw_is_offered_declined_lapses_with_a_move_and_is_agreed(
         assert client.post(url, headers=auth(t0)).json()["error"]["code"] == "already_offered"
         r = client.post(url, json={"accept": False}, headers=auth(t1))
         assert r.json()["table"]["draw"]["offered_by"] == []
+        # Declined: seat 0 may offer again only 20 plies later (test_offer_limits.py).
+        assert client.post(url, headers=auth(t0)).json()["error"]["code"] == "offer_too_soon"
         # An offer stands until the next move.
-        client.post(url, headers=auth(t0))
+        assert client.post(url, headers=auth(t1)).status_code == 200
         to_act = client.get(f"/api/matches/{mid}").json()["to_act"]
         mover = [t0, t1][to_act]
         play(client, mid, mover, first_legal(client, mid, mover))

@@ -125,6 +125,32 @@ def test_a_chat_exchange_and_what_a_spectator_sees(new_page: Any, base_url: str)
     shot(aki, "table-chat-player")
 
 
+def test_each_chat_message_shows_who_wrote_it_whatever_the_name(
+    new_page: Any, base_url: str
+) -> None:
+    """Issue 39: the marker is the server's role and seat, not text in the name; a spectator's
+    name that imitates a seat is refused."""
+    m = create(base_url, "gungi")
+    mid = m["id"]
+    ben = open_as(new_page, mid, 1, m["tokens"]["1"])
+    watcher = open_as(new_page, mid, None, None)
+    ben.fill("#chat-input", "hello")
+    ben.click("#chat-send")
+    watcher.fill("#chat-name", "Ben (seat 2)")
+    watcher.fill("#chat-input", "resign now")
+    watcher.click("#chat-send")
+    expect(watcher.locator("#toast")).to_contain_text("may not name a seat")
+    watcher.fill("#chat-name", "Kibitzer")
+    watcher.click("#chat-send")
+    for page in (ben, watcher):
+        players = page.locator("#chat-players .chat-message")
+        expect(players.locator(".chat-role")).to_have_text(["Seat 2"])
+        expect(players.locator(".chat-role")).to_have_attribute("data-role", "player")
+        spectators = page.locator("#chat-spectators .chat-message")
+        expect(spectators.locator(".chat-who")).to_have_text(["Kibitzer"])
+        expect(spectators.locator(".chat-role")).to_have_text(["Spectator"])
+
+
 def test_a_draw_offer_accepted(new_page: Any, base_url: str) -> None:
     m = create(base_url, "gungi")
     mid = m["id"]

@@ -1,7 +1,8 @@
 // The chat of a match (sengoku/server/chat.py): the players' channel and the spectators'
 // channel, each in its own list. A player writes to the players and may mute the
 // spectators; a spectator writes to the spectators. Every message is shown as text
-// (el() builds text nodes), never as markup.
+// (el() builds text nodes), never as markup, and carries a marker of who wrote it (the
+// server's role and seat, never the name: a spectator may choose any name).
 
 import { api, ApiError } from "./api.js";
 import { el, clear, toast } from "./ui.js";
@@ -119,9 +120,15 @@ export class ChatPanel {
     if (this.seen.has(key)) return;
     this.seen.add(key);
     const when = new Date(m.at * 1000);
+    const role = m.role || (m.seat === null || m.seat === undefined ? "spectator" : "player");
     const item = el(
       "li.chat-message",
-      { "data-n": m.n, "data-channel": m.channel, "data-seat": m.seat ?? "" },
+      { "data-n": m.n, "data-channel": m.channel, "data-seat": m.seat ?? "", "data-role": role },
+      el(
+        "span.chat-role",
+        { "data-role": role, title: role === "player" ? "A player of this match" : "A spectator" },
+        role === "player" ? `Seat ${m.seat + 1}` : "Spectator",
+      ),
       el("span.chat-who", {}, m.name || "?"),
       el("span.chat-text", {}, m.text),
       el("time.chat-time", { datetime: when.toISOString() }, when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })),
