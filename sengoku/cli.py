@@ -353,8 +353,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--texel",
         action="store_true",
         help="tune the evaluation on self-play results (numpy only): Gungi's native "
-        "alpha-beta tables (default out: sengoku/ai/weights/gungi_eval.json) or Sashimono's "
-        "term weights (sengoku/ai/weights/sashimono_eval.json)",
+        "alpha-beta tables (default out: ./gungi_eval.json; shipped: "
+        "sengoku/ai/weights/gungi_eval.json) or Sashimono's term weights "
+        "(./sashimono_eval.json; shipped: sengoku/ai/weights/sashimono_eval.json)",
     )
     _texel_arguments(p)
     _add_option_flags(p)
