@@ -46,3 +46,13 @@ def test_licence_and_type_marker_ship() -> None:
     assert text.startswith("MIT License") and "Copyright (c) 2026 the Sengoku authors" in text
     assert (ROOT / "sengoku" / "py.typed").is_file()
     assert "py.typed" in project["tool"]["setuptools"]["package-data"]["sengoku"]
+
+
+def test_changelog_keeps_a_changelog() -> None:
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert text.startswith("# Changelog\n") and "keepachangelog.com" in text
+    sections = [line for line in text.splitlines() if line.startswith("## ")]
+    assert sections and sections[0] == "## [Unreleased]"
+    kinds = {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"}
+    headings = {line[4:] for line in text.splitlines() if line.startswith("### ")}
+    assert headings and headings <= kinds, headings - kinds
