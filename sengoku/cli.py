@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
 import secrets
 import sys
@@ -241,10 +242,20 @@ def cmd_train(args: argparse.Namespace) -> int:
     return run_train(args, game_options(game, args), game)
 
 
+def package_version() -> str:
+    """The installed distribution's version (its metadata, as pip sees it)."""
+    try:
+        return importlib.metadata.version("sengoku")
+    except importlib.metadata.PackageNotFoundError:
+        # Run from a source tree that was never installed: say so rather than guess.
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sengoku", description="Gungi, Gunshi, Gunkimono and Sashimono."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("games", help="list the games and their options")
@@ -342,8 +353,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--texel",
         action="store_true",
         help="tune the evaluation on self-play results (numpy only): Gungi's native "
-        "alpha-beta tables (default out: sengoku/ai/weights/gungi_eval.json) or Sashimono's "
-        "term weights (sengoku/ai/weights/sashimono_eval.json)",
+        "alpha-beta tables (default out: ./gungi_eval.json; shipped: "
+        "sengoku/ai/weights/gungi_eval.json) or Sashimono's term weights "
+        "(./sashimono_eval.json; shipped: sengoku/ai/weights/sashimono_eval.json)",
     )
     _texel_arguments(p)
     _add_option_flags(p)

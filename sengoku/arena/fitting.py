@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,30 @@ def command_words(
     words += [f"--data {shlex.quote(d)}" for d in data]
     words += [f"--held-out-data {shlex.quote(d)}" for d in held_out_data]
     return words
+
+
+def output_path(out: str | None, shipped: Path, overwrite_shipped: bool) -> tuple[Path, str]:
+    """Where a ``sengoku train`` run writes, and the words that say so in its rerun command.
+
+    The weights that ship in the package (``shipped``) are written over only when asked by
+    name: ``--overwrite-shipped``, or an ``--out`` naming that file. Without either the run
+    writes a file of the shipped one's name in the current directory (issue 43: a
+    ``--tiny`` test run used to replace the shipped network). The words always name the
+    target, so the recorded command reruns to the same place.
+    """
+    if overwrite_shipped:
+        if out is not None and Path(out).resolve() != shipped.resolve():
+            raise SengokuError(
+                f"--out {out} and --overwrite-shipped disagree: --overwrite-shipped writes {shipped}"
+            )
+        return shipped, "--overwrite-shipped"
+    path = Path(out) if out is not None else Path(shipped.name)
+    if out is None and path.resolve() == shipped.resolve():
+        raise SengokuError(
+            f"the default --out {path} is the shipped {shipped} (run from the package's weights "
+            "directory): give --out FILE, or --overwrite-shipped to replace it"
+        )
+    return path, f"--out {shlex.quote(str(path))}"
 
 
 def torch_on(device: str, seed: int) -> tuple[Any, Any]:

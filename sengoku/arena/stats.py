@@ -83,33 +83,50 @@ class EloEstimate:
         )
 
 
+#: Pseudo-games added, one win and one loss, when the per-game variance is estimated (see
+#: :func:`elo_estimate`): a handful of draws cannot claim a near-certain score.
+PSEUDO_GAMES = (0.0, 1.0)
+
+
 def elo_estimate(scores: Sequence[float]) -> EloEstimate:
     """Elo difference of a player from its per-game scores against one opponent.
 
-    The 95% interval on the mean score is a Wilson score interval whose variance is the
-    observed per-game variance (draws make it smaller than a win/loss coin's), so it stays
-    meaningful at 0% and 100%; it is mapped through the logistic Elo curve.
+    The 95% interval on the mean score ``m`` of ``n`` games is the Wilson score interval on
+    an *effective* number of games ``n_eff = n / r``::
+
+        r = min(1, (sum (x - m)^2 + sum over {0, 1} of (p - m)^2) / ((n + 2) m (1 - m)))
+        center = (m + z^2 / (2 n_eff)) / (1 + z^2 / n_eff)
+        half = z / (1 + z^2 / n_eff) * sqrt(m (1 - m) / n_eff + z^2 / (4 n_eff^2))
+
+    ``r`` is the ratio of the per-game variance to a win/loss coin's of the same mean (1 - the
+    draw rate in a win/draw/loss match): draws make the interval narrower than a coin's. The
+    variance is estimated with one win and one loss added (``PSEUDO_GAMES``, as Agresti-Coull
+    adds pseudo-outcomes), so a sample of draws alone keeps the interval wide (2 draws: score
+    0.15-0.85; before, 0.499-0.501) while 200 games stay within a hair of the normal
+    approximation; capped at 1, the interval is never narrower than plain Wilson's would be
+    on a win/loss coin (10-0: 0.72-1). ``r = 1`` where ``m`` is 0 or 1 (all losses or all
+    wins). The interval is mapped through the logistic Elo curve. LOS uses the same
+    regularised variance.
     """
     n = len(scores)
     if n == 0:
         raise SengokuError("no games to estimate an Elo difference from")
     mean = sum(scores) / n
-    var = sum((x - mean) ** 2 for x in scores) / n
+    spread = sum((x - mean) ** 2 for x in scores) + sum((p - mean) ** 2 for p in PSEUDO_GAMES)
+    var = spread / (n + len(PSEUDO_GAMES))
     coin = mean * (1.0 - mean)
-    ratio = var / coin if coin > 1e-12 else 1.0
-    z2 = Z95 * Z95 * min(max(ratio, 1e-6), 1.0)
-    denom = 1.0 + z2 / n
-    center = (mean + z2 / (2 * n)) / denom
-    half = math.sqrt(z2) / denom * math.sqrt(coin / n + z2 / (4 * n * n))
+    ratio = min(var / coin, 1.0) if coin > 1e-12 else 1.0
+    n_eff = n / ratio
+    z2 = Z95 * Z95
+    denom = 1.0 + z2 / n_eff
+    center = (mean + z2 / (2 * n_eff)) / denom
+    half = Z95 / denom * math.sqrt(coin / n_eff + z2 / (4 * n_eff * n_eff))
     low = center - half
     high = center + half
     low = 0.0 if low < 1e-9 else low
     high = 1.0 if high > 1.0 - 1e-9 else high
     se = math.sqrt(var / n)
-    if se > 0:
-        los = 0.5 * (1.0 + math.erf((mean - 0.5) / (se * math.sqrt(2.0))))
-    else:
-        los = 1.0 if mean > 0.5 else 0.0 if mean < 0.5 else 0.5
+    los = 0.5 * (1.0 + math.erf((mean - 0.5) / (se * math.sqrt(2.0))))
     return EloEstimate(n, mean, low, high, elo_of(mean), elo_of(low), elo_of(high), los)
 
 

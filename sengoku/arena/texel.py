@@ -24,7 +24,6 @@ import argparse
 import json
 import math
 import random
-import shlex
 import sys
 import time
 from pathlib import Path
@@ -32,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from sengoku.arena.fitting import command_words
+from sengoku.arena.fitting import command_words, output_path
 from sengoku.core.game import Game, SengokuError
 from sengoku.games.gungi.eval_tables import (
     N_PARAMS,
@@ -215,8 +214,8 @@ def load_chunks(
 
 
 def write_weights(
-    out: str | None,
-    shipped: Path,
+    path: Path,
+    out_words: str,
     values: dict[str, Any],
     words: list[str],
     made: dict[str, Any],
@@ -224,13 +223,13 @@ def write_weights(
     started: float,
 ) -> None:
     """Write a tuned evaluation (``values``) with the record of its making: the effective
-    command, ``made`` (seed, data, fit), the held-out data's records and the cost; to
-    ``out``, or over the file that ships (``shipped``)."""
-    path = Path(out) if out else shipped
+    command (``words`` and ``out_words``, where it was written), ``made`` (seed, data, fit),
+    the held-out data's records and the cost; to ``path`` (:func:`~sengoku.arena.fitting.
+    output_path` decides it: the shipped file only when asked)."""
     weights = {
         **values,
         "made": {
-            "command": " ".join(words) + (f" --out {shlex.quote(out)}" if out else ""),
+            "command": " ".join([*words, out_words]),
             **made,
             **({"held_out_data": [record for _, record in held_out]} if held_out else {}),
             "seconds": round(time.time() - started, 1),
@@ -372,6 +371,10 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
     words = command_words(
         ["sengoku", "train", game.name, "--texel"], options, flags, args.data, args.held_out_data
     )
+    from sengoku.games.gungi.features import LEARNED_PATH
+
+    # Decided before any self-play, so a refusal costs nothing.
+    out, out_words = output_path(args.out, LEARNED_PATH, args.overwrite_shipped)
     held_out = [load_data(path) for path in args.held_out_data]
     chunks, records = load_chunks(args.data, "towers", game.name)
     if args.games > 0:
@@ -413,10 +416,6 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
     theta, fitted = tune(_concat(chunks), l2s, 0.1, args.seed, args.steps, test_data)
     fitted["seconds"] = round(time.time() - t0, 1)
     print(f"fit: {json.dumps(fitted)}", file=sys.stderr)
-    from sengoku.games.gungi.features import LEARNED_PATH
-
     made = {"seed": args.seed, "data": records, "fit": fitted}
-    write_weights(
-        args.out, LEARNED_PATH, {"parameters": to_json(theta)}, words, made, held_out, started
-    )
+    write_weights(out, out_words, {"parameters": to_json(theta)}, words, made, held_out, started)
     return 0

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from sengoku.arena.fitting import command_words
+from sengoku.arena.fitting import command_words, output_path
 from sengoku.arena.texel import (
     _sigmoid,
     _split,
@@ -313,6 +313,8 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
     words = command_words(
         ["sengoku", "train", game.name, "--texel"], options, flags, args.data, args.held_out_data
     )
+    # Decided before any self-play, so a refusal costs nothing.
+    out, out_words = output_path(args.out, features.learned_path, args.overwrite_shipped)
     held_out = [load_data(path) for path in args.held_out_data]
     chunks, records = load_chunks(args.data, "lead", game.name)
     if args.games > 0:
@@ -344,5 +346,5 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
     print(f"fit: {json.dumps(fitted)}", file=sys.stderr)
     made = {"seed": args.seed, "data": records, "fit": fitted}
     weights = {"weights": weights_of(theta, features)}
-    write_weights(args.out, features.learned_path, weights, words, made, held_out, started)
+    write_weights(out, out_words, weights, words, made, held_out, started)
     return 0

@@ -18,10 +18,11 @@ from typing import Any
 
 import numpy as np
 
-from sengoku.ai.learned.model import ValueNet, default_weights, made_record
+from sengoku.ai.learned.model import ValueNet, default_policy, default_weights, made_record
 from sengoku.arena.fitting import (
     command_words,
     held_out,
+    output_path,
     standardisation,
     torch_on,
     zero_mlp,
@@ -181,7 +182,7 @@ def train(
     opening_plies: int = 4,
     max_plies: int | None = None,
     every: int = 2,
-    out: str | Path | None = None,
+    out: str | Path,
     data_out: str | Path | None = None,
     data_in: list[str] | None = None,
     command: str | None = None,
@@ -272,7 +273,8 @@ def train(
         started=started,
         workers=workers,
     )
-    target = Path(out) if out is not None else default_weights(game.name)
+    # No default: the caller names the file (the CLI's --out rule: fitting.output_path).
+    target = Path(out)
     net.save(target, meta)
     say(f"wrote {target} and {target.with_suffix('.json')}")
     return meta
@@ -303,13 +305,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--data", action="append", default=[], help="also train on this saved data (.npz)"
     )
     p.add_argument("--save-data", default=None, help="write the self-play data here (.npz)")
-    p.add_argument("--out", default=None, help="weights file (default: the shipped one)")
+    p.add_argument(
+        "--out",
+        default=None,
+        help="weights file (default: the shipped file's name in the current directory, e.g. "
+        "./sashimono.npz; naming the shipped file writes over it)",
+    )
+    p.add_argument(
+        "--overwrite-shipped",
+        action="store_true",
+        help="write over the weights that ship in the package (sengoku/ai/weights/...)",
+    )
     p.add_argument("--tiny", action="store_true", help="the tiny configuration (tests)")
     p.add_argument(
         "--policy",
         action="store_true",
         help="train the policy head instead: --agent is a search whose root visits are the "
-        "targets (default out: sengoku/ai/weights/GAME_policy.npz)",
+        "targets (default out: ./GAME_policy.npz; shipped: sengoku/ai/weights/GAME_policy.npz)",
     )
     p.add_argument(
         "--teacher",
@@ -349,12 +361,16 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
         ("--every", args.every),
         ("--playouts", args.playouts or None),
     ]
+    shipped = default_policy(game.name) if args.policy else default_weights(game.name)
+    # Decided before any self-play, so a refusal costs nothing.
+    out, out_words = output_path(args.out, shipped, args.overwrite_shipped)
     words = command_words(["sengoku", "train", game.name], options, flags, args.data)
     if args.policy:
         words.append("--policy")
         if args.teacher:
             words.append(f"--teacher {shlex.quote(args.teacher)}")
         words.append(f"--holdout {args.holdout}")
+    words.append(out_words)
     command = " ".join(words)
     if args.policy:
         from sengoku.arena.training_policy import train_policy
@@ -372,7 +388,7 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
             opening_plies=args.opening_plies,
             max_plies=args.max_plies,
             every=args.every,
-            out=args.out,
+            out=out,
             data_out=args.save_data,
             data_in=args.data,
             command=command,
@@ -402,7 +418,7 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
         opening_plies=args.opening_plies,
         max_plies=args.max_plies,
         every=args.every,
-        out=args.out,
+        out=out,
         data_out=args.save_data,
         data_in=args.data,
         command=command,

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from sengoku.ai.learned.model import Inputs, ValueNet, default_policy, made_record
+from sengoku.ai.learned.model import Inputs, ValueNet, made_record
 from sengoku.arena.fitting import held_out, standardisation, torch_on, zero_mlp
 from sengoku.arena.match import agent_seed, game_from_ref, game_ref
 from sengoku.core.game import Game, SengokuError
@@ -393,7 +393,7 @@ def train_policy(
     opening_plies: int = 4,
     max_plies: int | None = None,
     every: int = 2,
-    out: str | Path | None = None,
+    out: str | Path,
     data_out: str | Path | None = None,
     data_in: list[str] | None = None,
     command: str | None = None,
@@ -479,7 +479,8 @@ def train_policy(
         workers=workers,
         kind="policy",
     )
-    target = Path(out) if out is not None else default_policy(game.name)
+    # No default: the caller names the file (the CLI's --out rule: fitting.output_path).
+    target = Path(out)
     net.save(target, meta)
     say(f"wrote {target} and {target.with_suffix('.json')}")
     return meta

@@ -21,7 +21,12 @@ is the registered environment ``sengoku/SashimonoSolo-v1``;
 * An illegal action (``illegal_action="terminate"``, the default) ends the episode with reward
   -1 and ``info["illegal_action"] = True``, changing nothing in the game - what PettingZoo's
   ``TerminateIllegalWrapper`` does; ``illegal_action="raise"`` raises ``IllegalAction``.
-* ``reset(seed=s)`` seeds ``np_random``, which draws the Sengoku seed of the episode.
+* ``reset(seed=s)`` seeds ``np_random``, which draws the Sengoku seed of the episode. That
+  seed decides every hidden card (in solo Sashimono the Kagemusha's decks and Army card), so
+  it is never handed out: ``reset`` returns an empty ``info``, a step's ``info`` holds only
+  ``outcome`` (at the end) or ``illegal_action``, and observations and ``render()`` come from
+  ``view(0)`` alone. ``sengoku_state`` is the referee's true state (for the trainer's own
+  checks and for loading a position), never an agent's input.
 """
 
 from __future__ import annotations
@@ -80,7 +85,7 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
             }
         )
         self.action_space = gymnasium.spaces.Discrete(self.num_actions)
-        self.sengoku_state: State = probe
+        self._state: State = probe
         self._legal = LegalInts(self.game, self.num_actions)
         self._over = True
 
@@ -89,11 +94,29 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
+        # The seed decides the hidden cards: it stays here (issue 40), the info is empty.
         sengoku_seed = int(self.np_random.integers(0, 2**62))
-        self.sengoku_state = self.game.new_state(seed=sengoku_seed, **self.options)
+        self._state = self.game.new_state(seed=sengoku_seed, **self.options)
         self._over = False
         self._refresh()
-        return self._observe(), {"seed": sengoku_seed}
+        return self._observe(), {}
+
+    @property
+    def sengoku_state(self) -> State:
+        """The contract state being played: the referee's, hidden cards included (read it
+        for checks; to play from a position, assign a one-player state of this game)."""
+        return self._state
+
+    @sengoku_state.setter
+    def sengoku_state(self, state: State) -> None:
+        if state.game.name != self.game.name or state.num_players != 1:
+            raise SengokuError(
+                f"sengoku_state: a one-player {self.game.name} state is needed, not "
+                f"{state.game.name} with {state.num_players} players"
+            )
+        self._refresh(state)
+        self._state = state
+        self._over = state.outcome() is not None
 
     def step(
         self, action: Any
@@ -108,7 +131,7 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 )
             self._over = True
             return self._observe(), ILLEGAL_REWARD, True, False, {"illegal_action": True}
-        state = self.sengoku_state
+        state = self._state
         state.apply(self.game.int_to_action(state, number))
         self._refresh()
         outcome = state.outcome()
@@ -130,8 +153,8 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return self._mask().astype(bool)
 
     # ------------------------------------------------------------------ helpers
-    def _refresh(self) -> None:
-        state = self.sengoku_state
+    def _refresh(self, state: State | None = None) -> None:
+        state = self._state if state is None else state
         seat = state.current_player
         if seat == TERMINAL:
             self._legal.update(None)
@@ -146,14 +169,14 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return mask
 
     def _observe(self) -> dict[str, np.ndarray]:
-        observation = self.encoder.encode(self.sengoku_state.view(0), 0)
+        observation = self.encoder.encode(self._state.view(0), 0)
         return {"observation": observation, "action_mask": self._mask()}
 
     def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
             return None
-        text = self.game.render_text(self.sengoku_state, 0)
+        text = self.game.render_text(self._state, 0)
         if self.render_mode == "human":
             print(text)
             return None

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import shlex
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from sengoku.ai import make_agent
-from sengoku.ai.learned.model import Inputs, ValueNet
+from sengoku.ai.learned.model import Inputs, ValueNet, default_weights
 from sengoku.arena.backends import LocalBackend
 from sengoku.arena.training_data import generate
-from sengoku.cli import main
+from sengoku.cli import build_parser, main
 from sengoku.core.registry import load_game
+from sengoku.games.gungi.features import LEARNED_PATH
 
 pytest.importorskip("torch")
 
@@ -104,3 +107,43 @@ def test_cuda_trains_when_a_gpu_is_present(tmp_path: Path, args: list[str]) -> N
     key = "policy" if "--policy" in args else "weights"
     agent = make_agent(game, f"learned:{key}={out}", seed=1, iterations=10)
     assert agent.choose(st, st.current_player) in st.legal_actions()
+
+
+def _digest(path: Path) -> str | None:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
+
+
+def test_without_out_a_run_writes_in_the_current_directory_not_over_the_shipped_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before (issue 43): `sengoku train sashimono --tiny` replaced sengoku/ai/weights/
+    # sashimono.npz, and its recorded command had no --out.
+    shipped = default_weights("sashimono")
+    before = _digest(shipped), _digest(shipped.with_suffix(".json"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["train", "sashimono", "--tiny", "--seed", "2"]) == 0
+    assert (_digest(shipped), _digest(shipped.with_suffix(".json"))) == before
+    meta = json.loads((tmp_path / "sashimono.json").read_text())
+    assert ValueNet.load(tmp_path / "sashimono.npz").inputs > 0
+    # The recorded command reruns as is: to the same file.
+    words = shlex.split(meta["command"])
+    assert words[:3] == ["sengoku", "train", "sashimono"]
+    rerun = build_parser().parse_args(words[1:])
+    assert rerun.out == "sashimono.npz" and not rerun.overwrite_shipped
+    assert rerun.games == 4 and rerun.seed == 2 and rerun.agent == "greedy"
+
+
+def test_policy_and_texel_runs_record_where_they_wrote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    shipped = LEARNED_PATH
+    before = _digest(shipped)
+    assert main(["train", "gungi", "--texel", "--tiny", "--seed", "3"]) == 0
+    assert _digest(shipped) == before
+    made = json.loads((tmp_path / "gungi_eval.json").read_text())["made"]
+    assert shlex.split(made["command"])[-2:] == ["--out", "gungi_eval.json"]
+    policy = tmp_path / "p.npz"
+    assert main(["train", "sashimono", "--policy", "--tiny", "--out", str(policy)]) == 0
+    meta = json.loads(policy.with_suffix(".json").read_text())
+    assert shlex.split(meta["command"])[-2:] == ["--out", str(policy)]

@@ -84,3 +84,40 @@ def test_openskill_orders_by_results() -> None:
     assert ratings["a"]["sigma"] < 25 / 3
     shared = openskill_ratings([(["a", "b", "b", "b"], [1.0, 0.0, 0.0, 0.0])] * 5, ["a", "b"])
     assert shared["a"]["mu"] > 25 > shared["b"]["mu"]
+
+
+def test_two_draws_leave_the_interval_wide() -> None:
+    # Before: variance 0 made the interval 0.499-0.501 and "Elo +0 [+0, +0]" after 2 games.
+    two = elo_estimate([0.5, 0.5])
+    assert two.score == 0.5 and two.los == 0.5
+    assert two.score_low < 0.25 and two.score_high > 0.75
+    assert two.elo_low is not None and two.elo_low < -150
+    assert "[+0, +0]" not in two.describe()
+    # More draws narrow it, but never to nothing.
+    many = elo_estimate([0.5] * 100)
+    assert two.score_low < many.score_low < 0.5 - 0.005
+    assert 0.5 + 0.005 < many.score_high < two.score_high
+
+
+def test_two_hundred_games_match_the_normal_approximation() -> None:
+    scores = [1.0] * 80 + [0.5] * 60 + [0.0] * 60
+    n = len(scores)
+    mean = sum(scores) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / n)
+    half = 1.959964 * sd / math.sqrt(n)
+    est = elo_estimate(scores)
+    assert est.score == pytest.approx(0.55)
+    assert est.score_low == pytest.approx(mean - half, abs=0.002)
+    assert est.score_high == pytest.approx(mean + half, abs=0.002)
+    assert est.los == pytest.approx(
+        0.5 * (1 + math.erf((mean - 0.5) / (sd / n**0.5) / 2**0.5)), abs=0.01
+    )
+
+
+def test_a_ten_nil_sweep_is_not_certainty() -> None:
+    sweep = elo_estimate([1.0] * 10)
+    # Wilson's lower bound for 10 wins in 10: 10 / (10 + 1.96^2) = 0.722.
+    assert sweep.score_low == pytest.approx(10 / (10 + 1.959964**2), abs=1e-4)
+    assert sweep.score_high == 1.0 and sweep.elo_high is None
+    one = elo_estimate([1.0])
+    assert one.score_low < 0.25 and one.los < 0.9  # before: LOS 100% after one win

@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 import doctest
+import subprocess
+import sys
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -13,6 +16,8 @@ from gymnasium.utils.env_checker import check_env
 from sengoku.core.game import IllegalAction, SengokuError
 from sengoku.interop import gymnasium as gym_interop
 from sengoku.interop.gymnasium import SoloEnv
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_module_docstring_example_runs() -> None:
@@ -102,3 +107,28 @@ def test_render_ansi_shows_the_players_view() -> None:
     env.reset(seed=1)
     text = env.render()
     assert isinstance(text, str) and "Kagemusha" in text
+
+
+def test_gymnasium_1_finds_our_envs_without_entry_points() -> None:
+    """Gymnasium 1.x has no plugin entry points (issue 43 item 6): ``register_envs`` and the
+    ``module:env-id`` form of ``make`` are the ways in, in a fresh interpreter where nothing
+    imported the module before."""
+    script = (
+        "import sys, gymnasium\n"
+        "assert 'sengoku.interop.gymnasium' not in sys.modules\n"
+        "env = gymnasium.make('sengoku.interop.gymnasium:sengoku/SashimonoSolo-v1')\n"
+        "assert env.unwrapped.options['mode'] == 'solo', env\n"
+        "assert env.reset(seed=1)[1] == {}\n"
+        "import sengoku.interop.gymnasium as ours\n"
+        "gymnasium.register_envs(ours)\n"
+        "env = gymnasium.make('sengoku/SashimonoSolo-v1', challenge_corners=True)\n"
+        "assert env.unwrapped.options['challenge_corners'] is True\n"
+        "print('ok')\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=ROOT
+    )
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr
+    doc = (ROOT / "docs" / "interop.md").read_text(encoding="utf-8")
+    assert "gymnasium.register_envs(sengoku.interop.gymnasium)" in doc
+    assert 'gymnasium.make("sengoku.interop.gymnasium:sengoku/SashimonoSolo-v1")' in doc
