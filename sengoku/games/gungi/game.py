@@ -22,7 +22,7 @@ from sengoku.core.game import (
 )
 from sengoku.core.observation import Encoder
 from sengoku.core.traits import Traits
-from sengoku.games.gungi.fen import FenError, parse_fen, to_fen
+from sengoku.games.gungi.fen import STORED_MOVE_NUMBER, FenError, parse_fen, to_fen
 from sengoku.games.gungi.move import (
     DONE_TEXT,
     NEW,
@@ -182,9 +182,18 @@ class Gungi(Game):
         return self._from_fen(fen, opts, None, study=study)
 
     def _from_fen(
-        self, fen: str, opts: dict[str, Any], first: int | None, study: bool = False
+        self,
+        fen: str,
+        opts: dict[str, Any],
+        first: int | None,
+        study: bool = False,
+        stored: bool = False,
     ) -> GungiState:
-        board, hands, order, side, _mode, drafting, number = parse_fen(fen)
+        # A stored state may have counted past from_fen's move-number bound (a game from a
+        # FEN at that bound); the native core's counter holds it.
+        board, hands, order, side, _mode, drafting, number = (
+            parse_fen(fen, STORED_MOVE_NUMBER) if stored else parse_fen(fen)
+        )
         state = GungiState(self, opts)
         state.board = board
         state.hands = hands
@@ -227,7 +236,7 @@ class Gungi(Game):
                 raise IllegalAction(f"not a Gungi state: game is {data.get('game')!r}")
             opts = self.resolve_options(**data["options"])
             first = WHITE if data["first"] == "white" else BLACK
-            state = self._from_fen(str(data["fen"]), opts, None)
+            state = self._from_fen(str(data["fen"]), opts, None, stored=True)
             state.first = first
             state.to_move = WHITE if str(data["fen"]).split()[2] == "w" else BLACK
             state.recompute()
