@@ -150,7 +150,7 @@ def test_terminal_game_rejects_bad_input_and_saves(gungi: Gungi, tmp_path: Path)
     record = play_terminal(gungi, {"mode": "intro"}, {0}, read=lambda _: next(inputs), out=out)
     text = out.getvalue()
     assert "154 legal:" in text
-    assert "Not played: '5-5-5 帥' names no legal move" in text
+    assert "Not played: '5-5-5 帥': tier 5: towers are at most 2 high in this mode" in text
     assert "ambiguous" in text  # both Samurai can reach 5-6
     assert "Black plays" in text  # the computer answered
     assert record.actions[0] == "9-6-1 兵(9-7)"

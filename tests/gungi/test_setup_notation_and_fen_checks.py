@@ -12,6 +12,7 @@ from sengoku.core.game import InvalidOption, ParseError
 from sengoku.games.gungi import Gungi
 from sengoku.games.gungi.fen import FenError
 from sengoku.games.gungi.move import NEW
+from sengoku.games.gungi.pieces import MODES
 
 from .conftest import fen_of
 
@@ -81,7 +82,7 @@ def test_play_position_without_marshal_is_refused(gungi: Gungi) -> None:
     done = gungi.from_fen(fen_of({"5-9": "M", "5-4": "d"}, side="b"))
     assert done.is_terminal()
     # During the setup the Marshal is still in hand; a study position may skip the rule.
-    assert not gungi.from_fen(fen_of({}, hands="M1/m1")[: -len("- 1")] + "wb 1").is_terminal()
+    assert not gungi.from_fen(MODES["advanced"].setup).is_terminal()
     assert gungi.from_fen(fen_of({"5-5": "D"}), study=True).board
 
 

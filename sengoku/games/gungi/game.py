@@ -22,7 +22,13 @@ from sengoku.core.game import (
 )
 from sengoku.core.observation import Encoder
 from sengoku.core.traits import Traits
-from sengoku.games.gungi.fen import FenError, parse_fen, to_fen
+from sengoku.games.gungi.fen import (
+    MODE_SETS,
+    STORED_MOVE_NUMBER,
+    FenError,
+    parse_fen,
+    to_fen,
+)
 from sengoku.games.gungi.move import (
     DONE_TEXT,
     NEW,
@@ -182,9 +188,18 @@ class Gungi(Game):
         return self._from_fen(fen, opts, None, study=study)
 
     def _from_fen(
-        self, fen: str, opts: dict[str, Any], first: int | None, study: bool = False
+        self,
+        fen: str,
+        opts: dict[str, Any],
+        first: int | None,
+        study: bool = False,
+        stored: bool = False,
     ) -> GungiState:
-        board, hands, order, side, _mode, drafting, number = parse_fen(fen)
+        # A stored state may have counted past from_fen's move-number bound (a game from a
+        # FEN at that bound); the native core's counter holds it.
+        board, hands, order, side, _mode, drafting, number = (
+            parse_fen(fen, STORED_MOVE_NUMBER) if stored else parse_fen(fen)
+        )
         state = GungiState(self, opts)
         state.board = board
         state.hands = hands
@@ -227,7 +242,7 @@ class Gungi(Game):
                 raise IllegalAction(f"not a Gungi state: game is {data.get('game')!r}")
             opts = self.resolve_options(**data["options"])
             first = WHITE if data["first"] == "white" else BLACK
-            state = self._from_fen(str(data["fen"]), opts, None)
+            state = self._from_fen(str(data["fen"]), opts, None, stored=True)
             state.first = first
             state.to_move = WHITE if str(data["fen"]).split()[2] == "w" else BLACK
             state.recompute()
@@ -292,9 +307,11 @@ class Gungi(Game):
                 f"not {type(text).__name__} {text!r}"
             )
         assert isinstance(state, GungiState)
+        typed = text
+        text = text.translate(FULL_WIDTH)
         if _BAD_SEPARATOR.search(text):
             raise ParseError(
-                f"{text!r}: a square is column-row-tier, three digits joined by single hyphens "
+                f"{typed!r}: a square is column-row-tier, three digits joined by single hyphens "
                 "(e.g. '1-6-1 兵'); a leading or doubled hyphen is not notation"
             )
         key = _normalize_cached(text)
@@ -306,8 +323,8 @@ class Gungi(Game):
             keys.add(key + NEW)
         matches = [m for m in legal if not keys.isdisjoint(_forms(m))]
         if not matches:
-            raise ParseError(_no_match_reason(state, text, legal))
-        return pick_one(text, matches, legal)  # type: ignore[return-value]
+            raise ParseError(_no_match_reason(state, typed, legal))
+        return pick_one(typed, matches, legal)  # type: ignore[return-value]
 
     def render_text(self, state: State, seat: int | None) -> str:
         return str(state)
@@ -386,9 +403,22 @@ def _normalize_cached(text: str) -> str:
     return normalize(text)
 
 
+#: Full-width digits, hyphen, parentheses and space (a Japanese keyboard's input mode) read as
+#: their ASCII twins: '７－６－１ 兵' is '7-6-1 兵'.
+FULL_WIDTH = str.maketrans(
+    {
+        **{0xFF10 + d: str(d) for d in range(10)},
+        0xFF0D: "-",
+        0xFF08: "(",
+        0xFF09: ")",
+        0x3000: " ",
+    }
+)
+
+
 def normalize(text: str) -> str:
     """One spelling for every way of writing a move: kanji, no spaces or hyphens."""
-    t = text.strip().casefold()
+    t = text.translate(FULL_WIDTH).strip().casefold()
     if t in ("done", "済", "済み", "sumi"):
         return DONE_TEXT
     for alias, kind in _ALIASES:
@@ -399,9 +429,53 @@ def normalize(text: str) -> str:
     return _NEW_FIRST.sub(lambda m: m.group(1) + NEW, t)
 
 
+#: The square at the start of a move's text, column-row-tier (after FULL_WIDTH).
+_SQUARE = re.compile(r"\s*([0-9]+)[\s_]*-[\s_]*([0-9]+)[\s_]*-[\s_]*([0-9]+)(.*)", re.DOTALL)
+
+
+def _kinds_text(kinds: Sequence[int]) -> str:
+    return ", ".join(f"{PIECES[k].kanji} {PIECES[k].english}" for k in kinds)
+
+
+def _notation_problem(state: GungiState, text: str) -> str | None:
+    """What makes ``text`` name no move in any position of this mode: a square off the board,
+    a tier beyond the mode's towers, a word that is no piece, a piece the mode does not use;
+    None when the text could be a move (it is simply not legal here)."""
+    m = _SQUARE.match(text.translate(FULL_WIDTH))
+    if m is None:
+        return None
+    column, row, tier = (int(m.group(i)) for i in (1, 2, 3))
+    if not 1 <= column <= 9:
+        return f"column {column} is off the board: columns are 1-9"
+    if not 1 <= row <= 9:
+        return f"row {row} is off the board: rows are 1-9"
+    limit = state.mode.stack_limit
+    if tier < 1:
+        return f"tier {tier}: tiers count from 1, the bottom of a tower, up to {limit}"
+    if tier > limit:
+        return f"tier {tier}: towers are at most {limit} high in this mode ({state.mode.name})"
+    rest = m.group(4)
+    piece = normalize(rest).removeprefix(NEW)
+    used = [k for k, n in enumerate(MODE_SETS[state.mode.code]) if n]
+    if not piece:
+        return "no piece after the square"
+    kind = KIND_BY_KANJI.get(piece[0])
+    if kind is None:
+        word = re.split(r"[\s(]", rest.strip(" -_"), maxsplit=1)[0] or rest.strip()
+        return f"{word!r} is not a piece: pieces are {_kinds_text(range(len(PIECES)))}"
+    if kind not in used:
+        return (
+            f"the {PIECES[kind].english} ({PIECES[kind].kanji}) is not used in this mode "
+            f"({state.mode.name}): its pieces are {_kinds_text(used)}"
+        )
+    return None
+
+
 def _no_match_reason(state: State, text: str, legal: list[Move]) -> str:
     if state.is_terminal():
         return f"{text!r}: the game is over"
+    assert isinstance(state, GungiState)
+    problem = _notation_problem(state, text)
     sample = ", ".join(str(m) for m in legal[:10])
     # The examples are moves legal now: a board move and a drop (or setup placement).
     board = next((m for m in legal if m.is_board_move), None)
@@ -416,6 +490,8 @@ def _no_match_reason(state: State, text: str, legal: list[Move]) -> str:
         how += ", e.g. " + " or ".join(examples)
     elif legal:
         how = f"The only legal action is {legal[0]}"
+    if problem is not None:
+        return f"{text!r}: {problem}. {how}"
     return f"{text!r} names no legal move. {how} ({len(legal)} legal moves, e.g. {sample})"
 
 

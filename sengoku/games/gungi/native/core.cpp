@@ -92,7 +92,8 @@ struct Undo {
     int nhand;
     int color;
     int marshal_at[2];
-    int drafting[2], phase, move_number;
+    int drafting[2], phase;
+    int64_t move_number;  // a FEN's move number has up to 18 digits (fen.py)
     bool marshal_taken;
     uint8_t captured[3];
     int ncaptured;
@@ -182,7 +183,8 @@ struct Position {
     }
     int hand[2][NK]{};
     int to_move = WHITE, phase = PLAY, drafting[2]{0, 0}, first = WHITE;
-    int move_number = 1, ply = 0, max_length = 1000;
+    int64_t move_number = 1;  // a FEN's move number has up to 18 digits (fen.py)
+    int ply = 0, max_length = 1000;
     uint64_t hash = 0;
     int marshal_at[2]{-1, -1};
     int outcome = -1;  // -1 none; 0/1 that seat won; 2 no winner
@@ -1487,7 +1489,7 @@ struct PyPosition {
 
     // Load the board part (what move generation reads) from a GungiState's fields.
     void load(py::list board, py::list hands, int to_move, bool setup, py::list drafting, int first,
-              int move_number, int ply, uint64_t hash, py::list marshal_at) {
+              int64_t move_number, int ply, uint64_t hash, py::list marshal_at) {
         for (int sq = 0; sq < 81; ++sq) {
             py::tuple tower = py::reinterpret_borrow<py::tuple>(board[sq]);
             int n = int(py::len(tower));
