@@ -141,7 +141,7 @@ def test_sign_in_rotates_the_session_and_drops_the_one_brought(
 def test_csrf_cookie_header_and_origin_are_required(client: TestClient) -> None:
     sign_up(client, "Rokuro", "password six")
     token = client.cookies["sengoku_csrf"]
-    body = {"tokens": []}
+    body: dict[str, list[str]] = {"tokens": []}
     cases = [
         ({"Origin": ORIGIN}, "csrf"),  # no header
         ({"Origin": ORIGIN, "X-CSRF-Token": token + "x"}, "csrf"),
