@@ -332,3 +332,35 @@ def test_the_accounts_migration_goes_up_and_down(tmp_path: Path) -> None:
         assert conn.execute(text("select version_num from alembic_version")).scalar_one() == (
             "0002_accounts"
         )
+
+
+def test_accounts_on_postgresql(make_client: Callable[..., TestClient]) -> None:
+    """The same tables and queries on PostgreSQL: up, down and up again, then an account's
+    life (sign-up, claim, another account refused, deletion)."""
+    from alembic import command
+    from alembic.config import Config
+    from test_server_postgres import cluster
+
+    with cluster(fsync=False) as url:
+        engine = make_engine(url)
+        migrate(engine)
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.downgrade(cfg, "0005")
+        assert "accounts" not in inspect(engine).get_table_names()
+        engine.dispose()
+        with make_client(db_url=url, **CHEAP) as a, make_client(db_url=url, **CHEAP) as b:
+            m = new_match(a)
+            sign_up(a, "Pg", "postgres password")
+            r = post(a, "/api/account/claim", {"tokens": [m["tokens"]["0"]]})
+            assert r.status_code == 200 and len(r.json()["claimed"]) == 1, r.text
+            sign_up(b, "pG2", "postgres password")
+            r = post(b, "/api/account/claim", {"tokens": [m["tokens"]["0"]]})
+            assert r.status_code == 200 and len(r.json()["refused"]) == 1, r.text
+            r = post(b, "/api/account/signup", {"name": "PG", "password": "postgres password"})
+            assert r.status_code == 409, r.text
+            r = post(a, "/api/account/delete", {"password": "postgres password"})
+            assert r.status_code == 200 and r.json()["seats_anonymised"] == 1, r.text
+            assert me(a) is None
