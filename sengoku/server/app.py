@@ -17,11 +17,13 @@ from typing import Any
 from fastapi import FastAPI
 
 from sengoku.server import housekeeping
+from sengoku.server.accounts import Accounts, CsrfMiddleware
 from sengoku.server.chat import Chat, ChatStore
 from sengoku.server.db import Store, make_engine, migrate
 from sengoku.server.guard import GuardMiddleware
 from sengoku.server.hot import HotRoutes
 from sengoku.server.limits import ClientLimits
+from sengoku.server.routes import accounts as account_routes
 from sengoku.server.routes import chat as chat_routes
 from sengoku.server.routes import games, matches, records, table, ws
 from sengoku.server.routes.errors import add_error_handlers
@@ -44,10 +46,12 @@ def create_app(settings: Settings) -> FastAPI:
     store = Store(engine)
     holder: dict[str, MatchService] = {}
     limits = ClientLimits(settings)
+    accounts = Accounts(settings, engine, limits, lambda: holder["service"])
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.get_running_loop().run_in_executor(None, migrate, engine)
+        await accounts.start()
         service = MatchService(settings, store)
         if limits.shared is not None:  # several processes: seats' connections in Redis
             service.turns.presence = limits.seat_presence
@@ -81,8 +85,11 @@ def create_app(settings: Settings) -> FastAPI:
     # The guard runs first (limits, body checks, headers), then the move's two requests are
     # answered without FastAPI's routing (sengoku/server/hot.py).
     app.add_middleware(HotRoutes, svc=svc)
+    # Cross-site requests that a session cookie would authenticate stop here (accounts.py).
+    app.add_middleware(CsrfMiddleware, accounts=accounts)
     app.add_middleware(GuardMiddleware, settings=settings, limits=limits)
     app.state.limits = limits
+    app.state.accounts = accounts
     app.state.chat = Chat(ChatStore(engine))  # the table's chat (sengoku/server/chat.py)
 
     add_error_handlers(app)
@@ -104,6 +111,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(ws.router(svc, settings))
     app.include_router(chat_routes.router(svc, app.state.chat))
     app.include_router(table.router(svc))
+    account_routes.install(app, accounts)
 
     # The browser client (sengoku/web): its replay route and static files, mounted last.
     if importlib.util.find_spec("sengoku.web") is not None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Column,
     Connection,
     Engine,
@@ -86,6 +87,8 @@ seats = Table(
     Column("invite_hash", String(64), nullable=True),
     Column("agent", String(32), nullable=True),
     Column("level", Integer, nullable=True),
+    # An account claims its seats by the tokens its browser holds (accounts.py).
+    Index("ix_seats_token_hash", "token_hash"),
 )
 
 #: The moves: accepted actions (canonical notation) and concessions, in order.
@@ -123,6 +126,51 @@ nodes = Table(
     Column("id", String(64), primary_key=True),
     Column("heartbeat", Float, nullable=False),
     Column("started_at", Float, nullable=False),
+)
+
+#: Player accounts (sengoku/server/accounts.py): optional, a guest plays by seat tokens
+#: alone. ``name_key`` is the name folded for comparison (NFKC, casefold): names are unique
+#: regardless of case. A deleted account keeps its row, anonymised (no name, no password).
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("name_key", String(64), nullable=False, unique=True),
+    Column("password_hash", Text, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("deleted", Boolean, nullable=False, default=False),
+)
+
+#: Signed-in browsers: the session id (the ``sengoku_session`` cookie) only as a SHA-256.
+account_sessions = Table(
+    "account_sessions",
+    metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column("account_id", String(32), ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("last_seen", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Index("ix_account_sessions_account", "account_id"),
+)
+
+#: The seats an account owns (claimed with their tokens, or taken while signed in).
+account_seats = Table(
+    "account_seats",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", String(32), ForeignKey("accounts.id"), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_account_seats_account", "account_id"),
+)
+
+#: Secrets every server process on the database shares (the CSRF tokens' signing key).
+server_secrets = Table(
+    "server_secrets",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")

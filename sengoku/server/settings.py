@@ -95,3 +95,25 @@ class Settings:
     #: ``--processes N``: seconds the front waits for a connection's first request line
     #: before it closes the connection (front.py); a client sends it at once.
     front_timeout: float = 5.0
+    #: Player accounts (sengoku/server/accounts.py, docs/server.md "Accounts"). The session
+    #: cookie's life in seconds (from sign-in; signing in again starts a new one).
+    session_ttl: float = 30 * 86_400.0
+    #: Mark the session and CSRF cookies ``Secure`` (sent over https only): on whenever the
+    #: server is reached over https (directly or behind a proxy that terminates TLS).
+    cookie_secure: bool = False
+    #: The origins (``https://example.org``) a cookie-authenticated request may come from;
+    #: empty: the origin the request itself names (its scheme and ``Host``).
+    public_origins: tuple[str, ...] = ()
+    #: Sign-in attempts: per account name and per client address (rate per second, burst).
+    #: Sign-ups, password changes and deletions draw on the address's budget too.
+    signin_name_rate: float = 1 / 60
+    signin_name_burst: float = 10.0
+    signin_client_rate: float = 0.2
+    signin_client_burst: float = 20.0
+    #: Argon2id's cost (argon2-cffi; the default is RFC 9106's low-memory profile). Stored
+    #: hashes made with other costs still verify, and are rehashed at the next sign-in.
+    argon2_time_cost: int = 3
+    argon2_memory_kib: int = 65_536
+    argon2_parallelism: int = 4
+    #: Argon2 computations at once (each holds ``argon2_memory_kib``); more wait their turn.
+    argon2_at_once: int = 2

@@ -31,6 +31,7 @@ PAGES = (
     "/new/{game}",
     "/records",
     "/live",
+    "/account",
     "/rules/{game}",
 )
 #: The rules in our own words, shipped in the package: a copy of docs/rules/*.md (the source;

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -60,7 +60,7 @@ def router(svc: ServiceRef) -> APIRouter:
     router = APIRouter()
 
     @router.post("/api/matches", status_code=201)
-    async def create_match(body: CreateMatch) -> dict[str, Any]:
+    async def create_match(body: CreateMatch, request: Request) -> dict[str, Any]:
         """Create a match. Local seats' tokens come back once; keep them."""
         problem = security.options_problem(body.options)
         if problem is not None:
@@ -71,6 +71,10 @@ def router(svc: ServiceRef) -> APIRouter:
             [s.model_dump() for s in body.seats],
             body.seed,
             body.clock,
+        )
+        # signed in: the seats this browser holds are the account's (accounts.py)
+        await request.app.state.accounts.own_new_seats(
+            request, live.id, [int(k) for k in secrets_out["tokens"]]
         )
         first = min((int(k) for k in secrets_out["tokens"]), default=None)
         out = {
@@ -152,11 +156,14 @@ def router(svc: ServiceRef) -> APIRouter:
         return out
 
     @router.post("/api/matches/{match_id}/join")
-    async def join(match_id: str, body: JoinMatch | None = None) -> dict[str, Any]:
+    async def join(
+        match_id: str, request: Request, body: JoinMatch | None = None
+    ) -> dict[str, Any]:
         """Take a seat with an invitation (from the link's fragment) or an open seat."""
         live = await find(svc(), match_id)
         body = body or JoinMatch()
         out = await svc().join(live, body.invite, body.name)
+        await request.app.state.accounts.own_new_seats(request, live.id, [out["seat"]])
         return {**out, "match": svc().snapshot(live, out["seat"])}
 
     @router.post("/api/matches/{match_id}/actions")

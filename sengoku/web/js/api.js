@@ -12,9 +12,23 @@ export class ApiError extends Error {
   }
 }
 
+/** A cookie of this site that the page may read (the CSRF token; the session cookie is
+ * HttpOnly and never visible here). */
+function cookie(name) {
+  for (const part of document.cookie.split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(rest.join("="));
+  }
+  return null;
+}
+
 export async function api(method, path, { token, body } = {}) {
   const headers = {};
   if (token) headers.Authorization = `Bearer ${token}`;
+  // Signed in, the server refuses a state-changing request its session cookie would
+  // authenticate unless the page echoes the CSRF cookie (docs/api.md "Accounts").
+  const csrf = method !== "GET" ? cookie("sengoku_csrf") : null;
+  if (csrf) headers["X-CSRF-Token"] = csrf;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;
   try {
@@ -56,6 +70,11 @@ export function saveToken(matchId, seat, token) {
   const all = readJson(TOKENS_KEY);
   all[matchId] = { ...(all[matchId] || {}), [seat]: token };
   localStorage.setItem(TOKENS_KEY, JSON.stringify(all));
+}
+
+/** Every seat token this browser holds (an account claims their seats with them). */
+export function allTokens() {
+  return Object.values(readJson(TOKENS_KEY)).flatMap((seats) => Object.values(seats || {}));
 }
 
 /** Match ids this browser holds a seat in, newest first. */

@@ -10,6 +10,7 @@ import { recordsPage as listRecords, livePage } from "./lists.js";
 import { optionWords, applies } from "./setup_words.js";
 import { renderMarkdown } from "./markdown.js";
 import { learnButton } from "./tutorial.js";
+import { accountMark, accountPage } from "./account.js";
 
 let current = null; // the page object with destroy()
 
@@ -39,7 +40,7 @@ function topbar() {
     "header.topbar",
     {},
     el("a.brand", { href: "/", "data-nav": "" }, el("span.brand-kanji", {}, "戦国"), el("span.brand-name", {}, "Sengoku")),
-    el("nav", {}, el("a", { href: "/", "data-nav": "" }, "Play"), el("a", { href: "/live", "data-nav": "" }, "Watch"), el("a", { href: "/records", "data-nav": "" }, "Records"), toggle),
+    el("nav", {}, el("a", { href: "/", "data-nav": "" }, "Play"), el("a", { href: "/live", "data-nav": "" }, "Watch"), el("a", { href: "/records", "data-nav": "" }, "Records"), toggle, accountMark()),
   );
 }
 
@@ -436,6 +437,7 @@ export async function route() {
       current = await replayPage(main, parts[1]);
     } else if (parts[0] === "records" && parts.length === 1) await recordsPage(main);
     else if (parts[0] === "live" && parts.length === 1) await livePage(main);
+    else if (parts[0] === "account" && parts.length === 1) await accountPage(main);
     else if (parts[0] === "rules" && parts[1]) await rulesPage(main, parts[1]);
     else notFoundPage(main);
   } catch (err) {
