@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -171,6 +172,42 @@ server_secrets = Table(
     metadata,
     Column("name", String(32), primary_key=True),
     Column("value", Text, nullable=False),
+)
+
+#: Each player's rating in each pool (a game and a rating system: docs/ratings.md), by
+#: account (``accounts.id``; no foreign key: a deleted account keeps its row anonymised). Glicko-2 fills rating / deviation / volatility, Plackett-Luce
+#: mu / sigma. Written only with a finished match's result (sengoku/server/ratings.py).
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("account_id", String(64), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("system", String(16), primary_key=True),
+    Column("rating", Float, nullable=True),
+    Column("deviation", Float, nullable=True),
+    Column("volatility", Float, nullable=True),
+    Column("mu", Float, nullable=True),
+    Column("sigma", Float, nullable=True),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    # A game's leaderboard: the pool's ratings in order (sengoku/server/ratings.py).
+    Index("ix_ratings_pool", "game", "system", "rating", "mu"),
+)
+
+#: One row per rated player of a finished match: the rating before and after (JSON of the
+#: rating's fields) and the change of the number shown. The key makes a match rated once.
+rating_changes = Table(
+    "rating_changes",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("account_id", String(64), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("system", String(16), nullable=False),
+    Column("before", Text, nullable=False),
+    Column("after", Text, nullable=False),
+    Column("delta", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_rating_changes_account", "account_id", "at"),
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -387,11 +424,16 @@ class Store:
         event_rows: list[dict[str, Any]],
         match_values: dict[str, Any] | None = None,
         drop_moves_from: int | None = None,
+        then: Callable[[Connection], object] | None = None,
     ) -> None:
         """Append moves and events and update the match, all or nothing; :class:`Conflict`
-        when another process stored an event or move of the same number first."""
+        when another process stored an event or move of the same number first. ``then``
+        runs last in the same transaction (a finished match's ratings: an error there
+        stores nothing of the change either)."""
         with self._conflict():
-            self._record_change(match_id, move_rows, event_rows, match_values, drop_moves_from)
+            self._record_change(
+                match_id, move_rows, event_rows, match_values, drop_moves_from, then
+            )
 
     def _record_change(
         self,
@@ -400,9 +442,11 @@ class Store:
         event_rows: list[dict[str, Any]],
         match_values: dict[str, Any] | None,
         drop_moves_from: int | None,
+        then: Callable[[Connection], object] | None = None,
     ) -> None:
         if (
-            drop_moves_from is None
+            then is None
+            and drop_moves_from is None
             and match_values is not None
             and set(match_values)
             == {
@@ -414,6 +458,8 @@ class Store:
             return
         with self.engine.begin() as conn:
             self._change(conn, match_id, move_rows, event_rows, match_values, drop_moves_from)
+            if then is not None:
+                then(conn)
 
     @staticmethod
     def _change(

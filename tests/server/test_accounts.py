@@ -330,7 +330,7 @@ def test_the_accounts_migration_goes_up_and_down(tmp_path: Path) -> None:
     assert "ix_seats_token_hash" in {i["name"] for i in inspector.get_indexes("seats")}
     with engine.connect() as conn:
         assert conn.execute(text("select version_num from alembic_version")).scalar_one() == (
-            "0002_accounts"
+            "0006_accounts"
         )
 
 

@@ -1,7 +1,7 @@
 """Player accounts: accounts, their sessions, the seats they own, the servers' shared secrets;
 an index on seats' token hashes (an account claims seats by their tokens).
 
-Revision ID: 0002_accounts (named before the revisions 0002-0005 were known; it follows 0005)
+Revision ID: 0006_accounts
 Revises: 0005
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002_accounts"
+revision = "0006_accounts"
 down_revision = "0005"
 branch_labels = None
 depends_on = None

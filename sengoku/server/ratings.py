@@ -1,0 +1,202 @@
+"""Players' ratings in storage: a finished match's rating changes, stored in the transaction
+that stores its result.
+
+No rating without a stored result: :func:`apply_ratings` reads the match's row inside the
+transaction and rates only a finished match with a result, from that result. No result
+without its rating change: :func:`finish_rated` hands :func:`apply_ratings` to
+:meth:`Store.record_change` as its ``then``, so the result, the ratings and the changes commit
+together or not at all. A match is rated once (``rating_changes``' key). The systems are
+:mod:`sengoku.ratings`'s; docs/ratings.md.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, insert, select, update
+
+from sengoku.ratings import (
+    Glicko2Rating,
+    PlackettLuceRating,
+    Rating,
+    RatingChange,
+    System,
+    bot_rating,
+    new_rating,
+    rate_game,
+    system_for,
+)
+from sengoku.server.db import Store, matches, rating_changes, ratings
+
+
+class NotRated(ValueError):
+    """The match cannot be rated (not finished, no stored result, a seat that does not fit);
+    raised inside the transaction, so nothing of it is stored."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatedSeat:
+    """Who played a seat: a player's account, or an AI level with its fixed rating."""
+
+    account_id: str | None = None
+    bot_level: int | None = None
+
+    def __post_init__(self) -> None:
+        if (self.account_id is None) == (self.bot_level is None):
+            raise ValueError("a rated seat is an account_id or a bot_level, exactly one")
+
+
+def ranks_from_returns(returns: Sequence[float]) -> list[int]:
+    """Each seat's rank from the outcome's returns: 1 + the seats that did strictly better
+    (equal returns share a rank: a draw between them)."""
+    return [1 + sum(1 for other in returns if other > mine) for mine in returns]
+
+
+def _rating_json(rating: Rating) -> str:
+    if isinstance(rating, Glicko2Rating):
+        fields: dict[str, Any] = {
+            "rating": rating.rating,
+            "deviation": rating.deviation,
+            "volatility": rating.volatility,
+        }
+    else:
+        fields = {"mu": rating.mu, "sigma": rating.sigma}
+    return json.dumps({"system": rating.system, "display": rating.display, **fields})
+
+
+def _rating_values(rating: Rating) -> dict[str, float | None]:
+    if isinstance(rating, Glicko2Rating):
+        return {
+            "rating": rating.rating,
+            "deviation": rating.deviation,
+            "volatility": rating.volatility,
+            "mu": None,
+            "sigma": None,
+        }
+    return {
+        "rating": None,
+        "deviation": None,
+        "volatility": None,
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+    }
+
+
+def _from_row(system: System, row: Any) -> Rating:
+    if system == "glicko2":
+        return Glicko2Rating(row.rating, row.deviation, row.volatility)
+    return PlackettLuceRating(row.mu, row.sigma)
+
+
+def load_rating(conn: Connection, account_id: str, game: str, system: System) -> tuple[Rating, int]:
+    """An account's rating in a pool and its number of rated games (a new player's: 0)."""
+    row = conn.execute(
+        select(ratings)
+        .where(
+            ratings.c.account_id == account_id,
+            ratings.c.game == game,
+            ratings.c.system == system,
+        )
+        # PostgreSQL: two matches of one player finishing at once rate one after the other.
+        .with_for_update()
+    ).first()
+    if row is None:
+        return new_rating(system), 0
+    return _from_row(system, row), int(row.games)
+
+
+def apply_ratings(
+    conn: Connection, match_id: str, seats: Sequence[RatedSeat], now: float
+) -> list[RatingChange]:
+    """Rate the finished match ``match_id`` on ``conn`` (inside the caller's transaction):
+    every account's rating in the match's pool updated, one ``rating_changes`` row each, AI
+    levels at their fixed ratings and unchanged. :class:`NotRated` when the match is not
+    finished with a stored result, is rated already, or ``seats`` do not fit it (the
+    ``rating_changes`` key also refuses a second rating: IntegrityError). Returns every seat's change, in seat order."""
+    match = conn.execute(
+        select(matches.c.game, matches.c.status, matches.c.result).where(matches.c.id == match_id)
+    ).first()
+    if match is None:
+        raise NotRated(f"no match {match_id!r}")
+    if match.status != "finished" or not match.result:
+        raise NotRated(f"match {match_id} has no stored result (status {match.status!r})")
+    rated = select(rating_changes.c.account_id).where(rating_changes.c.match_id == match_id)
+    if conn.execute(rated.limit(1)).first() is not None:
+        raise NotRated(f"match {match_id} is rated already")
+    returns = json.loads(match.result).get("returns") or []
+    if len(returns) != len(seats):
+        raise NotRated(f"match {match_id} has {len(returns)} seats, {len(seats)} rated seats given")
+    accounts = [s.account_id for s in seats if s.account_id is not None]
+    if len(set(accounts)) != len(accounts):
+        raise NotRated(f"match {match_id}: one account in several seats is not rated")
+    game = str(match.game)
+    try:
+        system = system_for(game, len(seats))
+    except ValueError as e:
+        raise NotRated(str(e)) from None
+    before: list[Rating] = []
+    played: dict[str, int] = {}
+    for seat in seats:
+        if seat.account_id is not None:
+            rating, games = load_rating(conn, seat.account_id, game, system)
+            played[seat.account_id] = games
+        else:
+            assert seat.bot_level is not None
+            try:
+                rating = bot_rating(game, seat.bot_level, len(seats)).rating
+            except ValueError as e:
+                raise NotRated(str(e)) from None
+        before.append(rating)
+    changes = rate_game(game, list(zip(before, ranks_from_returns(returns), strict=True)))
+    for seat, change in zip(seats, changes, strict=True):
+        if seat.account_id is None:
+            continue  # an AI level's rating is fixed (docs/ratings.md)
+        key = {"account_id": seat.account_id, "game": game, "system": system}
+        values = {**_rating_values(change.after), "games": played[seat.account_id] + 1}
+        if played[seat.account_id] == 0:  # no row yet: a stored rating has a game or more
+            conn.execute(insert(ratings).values(**key, **values, updated_at=now))
+        else:
+            conn.execute(
+                update(ratings)
+                .where(*(ratings.c[k] == v for k, v in key.items()))
+                .values(**values, updated_at=now)
+            )
+        conn.execute(
+            insert(rating_changes).values(
+                match_id=match_id,
+                account_id=seat.account_id,
+                game=game,
+                system=system,
+                before=_rating_json(change.before),
+                after=_rating_json(change.after),
+                delta=change.delta,
+                at=now,
+            )
+        )
+    return changes
+
+
+def finish_rated(
+    store: Store,
+    match_id: str,
+    move_rows: list[dict[str, Any]],
+    event_rows: list[dict[str, Any]],
+    match_values: dict[str, Any],
+    seats: Sequence[RatedSeat],
+    now: float,
+) -> list[RatingChange]:
+    """Store a rated match's last change (its moves, events and the row with ``status``
+    finished and its ``result``) and its rating changes in one transaction: both or
+    neither. Returns the changes (as :func:`apply_ratings`)."""
+    if match_values.get("status") != "finished" or not match_values.get("result"):
+        raise NotRated("finish_rated stores a finished match's result: status and result")
+    done: list[RatingChange] = []
+
+    def rate(conn: Connection) -> None:
+        done.extend(apply_ratings(conn, match_id, seats, now))
+
+    store.record_change(match_id, move_rows, event_rows, match_values, then=rate)
+    return done
