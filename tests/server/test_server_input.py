@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from conftest import action_id, auth, new_match
 from fastapi.testclient import TestClient
-from real_server import RealServer, real_server
+from real_server import RealServer, real_server, receive
+from websockets.exceptions import ConnectionClosed
 
 from sengoku.core.registry import load_game
 from sengoku.server.guard import body_cap
@@ -403,3 +404,24 @@ def test_a_flood_of_large_bodies_is_refused_unread(server: RealServer, tmp_path:
     r = server.http.post("/api/records", json=gungi_record())
     assert r.status_code == 201, r.text
     assert "Traceback" not in server.logs()
+
+
+def test_a_websocket_frame_past_the_longest_message_closes_the_connection(
+    server: RealServer,
+) -> None:
+    """A message over 16,384 characters is refused (the connection stays); a frame over the
+    UTF-8 bytes of the longest message (64 KiB) is not buffered: the connection closes."""
+    m = server.create({"game": "gungi", "seats": [{}, {}], "seed": 1}).json()
+    with server.ws(m["id"]) as ws:
+        ws.send(json.dumps({"type": "hello", "token": m["tokens"]["0"]}))
+        receive(ws, "state")
+        ws.send(json.dumps({"type": "ping", "id": 1, "pad": "x" * 20_000}))
+        assert receive(ws, "refused")["code"] == "bad_message"
+        ws.send(json.dumps({"type": "ping", "id": 2}))
+        assert receive(ws, "pong")["id"] == 2
+        ws.send(json.dumps({"type": "ping", "id": 3, "pad": "x" * 70_000}))
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=30)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    assert server.alive()
