@@ -13,6 +13,8 @@ import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sengoku.server.settings import Settings as _Settings  # plain data, imports nothing else
+
 if TYPE_CHECKING:
     from sengoku.server.app import create_app
     from sengoku.server.errors import ApiError
@@ -49,11 +51,14 @@ def default_db_url() -> str:
 #: uvloop and httptools are used when installed (they are dependencies). X-Forwarded-For is
 #: read by the server itself, from Settings.trusted_proxies only (uvicorn would otherwise
 #: believe it from any loopback peer). The access log is the served app's own
-#: (``access_log.py``: the same lines, written a batch at a time).
+#: (``access_log.py``: the same lines, written a batch at a time). A WebSocket frame larger
+#: than the UTF-8 bytes of the longest message the server reads (``Settings.max_ws_message``
+#: characters, at most 4 bytes each) closes the connection (1009) before it is buffered; a
+#: shorter one over the character limit gets a ``refused`` message.
 UVICORN_OPTIONS: dict[str, Any] = {
     "log_level": "info",
     "access_log": False,
-    "ws_max_size": 1 << 20,
+    "ws_max_size": 4 * _Settings.max_ws_message,
     "ws_per_message_deflate": False,
     "proxy_headers": False,
 }

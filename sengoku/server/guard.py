@@ -4,6 +4,13 @@ Every HTTP request is counted against its client's buckets (sengoku/server/limit
 refused if its URL holds a NUL, or if its body is too large or a JSON shape no route should
 see (sengoku/server/security.py); every response carries the security headers. Every
 WebSocket connection is counted against its client's open connections and connection rate.
+
+A body is held to its route's cap (:func:`body_cap`: what the route can need, from 4 KiB for
+an action to 2 MB for a record) before a byte of it is parsed: a ``Content-Length`` over
+the cap is refused without reading the body, and a chunked body is counted as it arrives and
+refused as soon as it passes the cap (``413 too_large`` naming the cap). Its bytes are then
+taken from the client's byte budget (``bytes``), so that many large bodies are refused
+(``429``) before they cost the server their parsing.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
 ACTION_PATH = re.compile(r"^/api/matches/[^/]+/actions/?$")
+CHAT_PATH = re.compile(r"^/api/matches/[^/]+/chat/?$")
 #: Bodies at least this long are checked on a worker thread, not on the event loop.
 THREADED_CHECK = 64 * 1024
 
@@ -31,8 +39,32 @@ class _TooLarge(Exception):
     pass
 
 
+def _route_name(path: str) -> str:
+    """``path`` as its route is written (a match's id as ``{id}``), clipped: the 413 names
+    the route without echoing much of the client's URL."""
+    parts = path.split("/")
+    if len(parts) > 3 and parts[1:3] == ["api", "matches"]:
+        parts[3] = "{id}"
+    return "/".join(parts)[:80]
+
+
 def error_body(code: str, message: str) -> bytes:
     return json.dumps({"error": {"code": code, "message": message}}).encode()
+
+
+def body_cap(settings: Any, method: str, path: str) -> int:
+    """The most bytes a request body to ``path`` may hold (Settings' ``max_*body``): a record
+    (import, replay), a new match, a chat message, or anything else (an action, a join, an
+    answer to an offer; a request whose route takes no body)."""
+    if method == "POST":
+        route = path.rstrip("/")
+        if route in ("/api/records", "/api/replay"):
+            return int(settings.max_body)
+        if route == "/api/matches":
+            return int(settings.max_create_body)
+        if CHAT_PATH.match(path):
+            return int(settings.max_chat_body)
+    return int(settings.max_small_body)
 
 
 def _kind_of(method: str, path: str) -> str | None:
@@ -83,6 +115,23 @@ class GuardMiddleware:
             [(b"retry-after", str(max(1, round(wait))).encode())],
         )
 
+    async def _too_large(self, send: Send, method: str, path: str, limit: int) -> None:
+        await self._reply(
+            send,
+            413,
+            "too_large",
+            f"request bodies to {method} {_route_name(path)} are limited to {limit} bytes",
+        )
+
+    async def _bytes_allowed(self, send: Send, client: str, size: int) -> bool:
+        """Take ``size`` bytes from the client's byte budget; False (answered) if it lacks
+        them."""
+        wait = await self.limits.check("bytes", client, float(size))
+        if wait is None:
+            return True
+        await self._limited(send, wait, "bytes")
+        return False
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
             await self._websocket(scope, receive, send)
@@ -109,18 +158,19 @@ class GuardMiddleware:
                 what = {"create": "new matches", "import": "imports", "replay": "replays"}
                 await self._limited(send, wait, what.get(kind, "actions"))
                 return
-        limit = self.settings.max_body
+        limit = body_cap(self.settings, method, path)
+        declared: int | None = None
         for name, value in scope.get("headers", []):
             if name == b"content-length":
                 try:
-                    too_big = int(value) > limit
+                    declared = int(value)
                 except ValueError:
-                    too_big = True
-                if too_big:
-                    await self._reply(
-                        send, 413, "too_large", f"request bodies are limited to {limit} bytes"
-                    )
+                    declared = -1
+                if not 0 <= declared <= limit:
+                    await self._too_large(send, method, path, limit)
                     return
+        if declared and not await self._bytes_allowed(send, client, declared):
+            return
         headers = security.response_headers(path)
 
         async def with_headers(message: Message) -> None:
@@ -137,11 +187,13 @@ class GuardMiddleware:
             try:
                 body = await self._read_body(receive, limit)
             except _TooLarge:
-                await self._reply(
-                    send, 413, "too_large", f"request bodies are limited to {limit} bytes"
-                )
+                await self._too_large(send, method, path, limit)
                 return
             if body is None:  # the client went away
+                return
+            # A chunked body declares no length: its bytes are counted once read (never
+            # more than the cap), before it is parsed.
+            if declared is None and body and not await self._bytes_allowed(send, client, len(body)):
                 return
             if len(body) >= THREADED_CHECK:
                 problem = await asyncio.to_thread(security.body_problem, body)

@@ -9,8 +9,10 @@ would let a client pick a fresh address per request.
 Budgets are token buckets (a sustained rate per second and a burst), one per client and
 kind: every HTTP request (``http``), match creation (``create``), record import (``import``),
 replays (``replay``), actions over HTTP or WebSocket (``action``), other WebSocket messages
-(``ws``) and WebSocket connections opened (``connect``). Open WebSocket connections per
-client are also capped (``Settings.ws_per_client``).
+(``ws``) and WebSocket connections opened (``connect``); and the bytes of request bodies
+and WebSocket messages (``bytes``: each takes as many tokens as it has bytes, so a client
+sending large bodies runs out long before one sending many small ones). Open WebSocket
+connections per client are also capped (``Settings.ws_per_client``).
 
 With several server processes (``--pubsub redis://...``) the buckets and the counts live in
 Redis (``shared_limits.py``), so a client gains nothing by spreading over the processes; the
@@ -31,7 +33,7 @@ from typing import Any
 from sengoku.server.settings import Settings
 
 #: The kinds of budget (module docstring).
-_KINDS = ("http", "create", "import", "replay", "action", "ws", "connect")
+_KINDS = ("http", "create", "import", "replay", "action", "ws", "connect", "bytes")
 
 #: Buckets remembered at most; the least recently used are forgotten first (a forgotten
 #: client starts with a full bucket, which is what it would have after a short pause).
@@ -47,18 +49,22 @@ class TokenBucket:
         self.tokens = burst
         self.at = time.monotonic()
 
-    def take(self) -> bool:
+    def take(self, cost: float = 1.0) -> bool:
+        """Take ``cost`` tokens if the bucket holds them. A cost above the burst is taken
+        from a full bucket, leaving it in debt (a body larger than a worker's share of the
+        byte burst must not be refused for ever)."""
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        if self.tokens >= min(cost, self.burst):
+            self.tokens -= cost
             return True
         return False
 
-    def retry_after(self) -> float:
-        """Seconds until one more request is allowed."""
-        return max(0.0, (1.0 - self.tokens) / self.rate) if self.rate > 0 else 3600.0
+    def retry_after(self, cost: float = 1.0) -> float:
+        """Seconds until a request of ``cost`` tokens is allowed."""
+        need = min(cost, self.burst)
+        return max(0.0, (need - self.tokens) / self.rate) if self.rate > 0 else 3600.0
 
 
 def _network(address: str) -> str:
@@ -149,16 +155,16 @@ class ClientLimits:
             self.shared = SharedLimits(url)
 
     # -- checks that count across every server process when they share Redis ---------------
-    async def check(self, kind: str, client: str) -> float | None:
+    async def check(self, kind: str, client: str, cost: float = 1.0) -> float | None:
         """:meth:`take`, counted in Redis when several processes share it."""
         if self.exempt(client):
             return None
         if self.shared is not None:
             rate, burst = self.rates()[kind]
-            wait = await self.shared.take(kind, client, rate, burst)
+            wait = await self.shared.take(kind, client, rate, burst, cost)
             if wait is not False:
                 return float(wait) if wait is not None else None
-        return self.take(kind, client)
+        return self.take(kind, client, cost)
 
     async def open_ws(self, client: str) -> str | None:
         """Count a WebSocket connection of ``client``: where it was counted ("shared",
@@ -247,12 +253,13 @@ class ClientLimits:
             self.buckets.move_to_end(key)
         return bucket
 
-    def take(self, kind: str, client: str) -> float | None:
-        """None if ``client`` may go on; else the seconds to wait before it may."""
+    def take(self, kind: str, client: str, cost: float = 1.0) -> float | None:
+        """None if ``client`` may go on (``cost`` tokens taken); else the seconds to wait
+        before it may."""
         if self.exempt(client):
             return None
         bucket = self.bucket(kind, client)
-        return None if bucket.take() else bucket.retry_after()
+        return None if bucket.take(cost) else bucket.retry_after(cost)
 
     def open_socket(self, client: str) -> bool:
         """Count a WebSocket connection; False (counting nothing) if the client has too many."""

@@ -21,6 +21,8 @@ from sengoku.server.work import import_summary
 
 #: The longest record ``POST /api/records`` accepts (each action is replayed by the engine).
 MAX_IMPORT_ACTIONS = 20_000
+#: The longest player name a record may hold (a seat's name at match creation).
+MAX_NAME = 64
 
 
 class Records:
@@ -64,8 +66,23 @@ class Records:
         now = self.now()
         match_id = new_match_id()
         n = int(summary["num_players"])
+        if len(record.players) > n:
+            # never cut silently: the record names players this match has no seat for
+            raise ApiError(
+                422,
+                "bad_record",
+                f"record field 'players' names {len(record.players)} players; "
+                f"this {game.name} match has {n} seats",
+            )
+        for i, name in enumerate(record.players):
+            if len(name) > MAX_NAME:
+                raise ApiError(
+                    422,
+                    "bad_record",
+                    f"record field 'players.{i}': a name has at most {MAX_NAME} characters",
+                )
         names = list(record.players) + [f"Player {i + 1}" for i in range(len(record.players), n)]
-        seats = [Seat(i, "human", names[i][:64]) for i in range(n)]
+        seats = [Seat(i, "human", names[i]) for i in range(n)]
         status = "finished" if summary["terminal"] else "archived"
         live = Live(
             id=match_id,

@@ -38,7 +38,10 @@ class Settings:
     #: Token buckets per client address (sengoku/server/limits.py): sustained rate per
     #: second and burst. ``http``: every request; ``ws``: WebSocket messages other than
     #: actions; ``action``: actions over HTTP and WebSocket together; ``connect``: WebSocket
-    #: connections opened; ``create``/``import``/``replay``: those requests.
+    #: connections opened; ``create``/``import``/``replay``: those requests; ``bytes``: the
+    #: bytes of request bodies and WebSocket messages together (a rate in bytes per second,
+    #: a burst in bytes), so that parsing what one client sends stays bounded whatever the
+    #: size of its requests.
     http_rate: float = 50.0
     http_burst: float = 200.0
     ws_rate: float = 20.0
@@ -53,6 +56,8 @@ class Settings:
     replay_burst: float = 20.0
     connect_rate: float = 2.0
     connect_burst: float = 40.0
+    bytes_rate: float = 250_000.0
+    bytes_burst: float = 8_000_000.0
     #: WebSocket connections one client address may hold open at once.
     ws_per_client: int = 64
     #: Spectator connections (WebSocket, no seat) per match.
@@ -70,7 +75,19 @@ class Settings:
     #: through a crash of PostgreSQL or the machine; off is faster but may lose the last
     #: commits (never half of one) in such a crash.
     pg_synchronous_commit: str = "on"
+    #: The bytes a request body may hold, by route (guard.py ``body_cap``; a larger one is
+    #: ``413 too_large`` before any of it is parsed): ``max_body`` for a record
+    #: (``POST /api/records``, ``/api/replay``), ``max_create_body`` for a new match (16 KiB
+    #: of options and 16 seats), ``max_chat_body`` for a chat message (300 characters, each
+    #: possibly written as a 6-byte ``\\uXXXX`` escape), ``max_small_body`` for every other
+    #: request (an action: at most 500 characters of notation, a ply and an id).
     max_body: int = 2_000_000
+    max_create_body: int = 65_536
+    max_chat_body: int = 8_192
+    max_small_body: int = 4_096
+    #: The characters a WebSocket message may hold (a longer one is refused); uvicorn closes
+    #: a connection whose frame exceeds the UTF-8 bytes of that many characters
+    #: (``UVICORN_OPTIONS``' ``ws_max_size``, sengoku/server/__init__.py).
     max_ws_message: int = 16_384
     #: Storage threads for moves and loads, and (apart, so slow lists never delay a move)
     #: for the lists of matches and records.

@@ -30,6 +30,8 @@ NODE_TTL = 15
 _TAKE = """
 local rate = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
+local cost = tonumber(ARGV[3])
+local need = math.min(cost, burst)
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 local v = redis.call('HMGET', KEYS[1], 'tokens', 'at')
@@ -37,14 +39,14 @@ local tokens = tonumber(v[1]) or burst
 local at = tonumber(v[2]) or now
 tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
 local ok = 0
-if tokens >= 1 then
-  tokens = tokens - 1
+if tokens >= need then
+  tokens = tokens - cost
   ok = 1
 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
-redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
+redis.call('PEXPIRE', KEYS[1], math.ceil((burst - math.min(tokens, 0)) / rate * 1000) + 1000)
 if ok == 1 then return '' end
-return tostring((1 - tokens) / rate)
+return tostring((need - tokens) / rate)
 """
 
 #: KEYS[1]: the hash of counts per process; ARGV: this process, the cap, the key prefix of
@@ -128,9 +130,12 @@ class SharedLimits:
             self._down_until = time.monotonic() + 2.0
             return None
 
-    async def take(self, kind: str, client: str, rate: float, burst: float) -> float | None | bool:
-        """None: allowed; seconds to wait: refused; False: Redis is unreachable."""
-        out = await self._call(self._take, [f"{PREFIX}tb:{kind}:{client}"], [rate, burst])
+    async def take(
+        self, kind: str, client: str, rate: float, burst: float, cost: float = 1.0
+    ) -> float | None | bool:
+        """Take ``cost`` tokens (``ClientLimits.take``'s rule). None: allowed; seconds to
+        wait: refused; False: Redis is unreachable."""
+        out = await self._call(self._take, [f"{PREFIX}tb:{kind}:{client}"], [rate, burst, cost])
         if out is None:
             return False
         text = out.decode() if isinstance(out, bytes) else str(out)

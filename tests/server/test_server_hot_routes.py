@@ -47,7 +47,13 @@ STEPS: list[Step] = [
     ("POST", "/actions", 1, {"action": "take 1", "ply": 1}, "text/plain"),
     ("POST", "/actions", None, {"action": "take 1", "ply": 1}, "application/json"),
     ("POST", "/actions", "Basic abc", {"action": "take 1", "ply": 1}, "application/json"),
-    ("POST", "/actions", 1, {"action": "take 1", "ply": "1"}, "application/json"),  # lax: plays
+    (
+        "POST",
+        "/actions",
+        1,
+        {"action": "take 1", "ply": "1"},
+        "application/json",
+    ),  # strict: refused
     ("POST", "/actions", 0, {"action": "TAKE  1", "id": "move-3"}, "application/json"),
     ("POST", "/actions", 0, {"action": "take 1", "id": "move-3"}, "application/json"),  # again
     ("POST", "/actions", 1, {"action": "take 1", "id": "move-3"}, "application/json"),  # taken

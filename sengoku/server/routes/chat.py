@@ -9,22 +9,20 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Header, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from sengoku.server.chat import Chat
-from sengoku.server.routes.common import ServiceRef, bearer, find
+from sengoku.server.routes.common import ServiceRef, StrictBody, bearer, find
 
 
-class ChatPost(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ChatPost(StrictBody):
     # Checked (and cleaned) by the chat itself, which answers in its own words.
     text: str = Field(max_length=4000)
     #: A spectator's name (a player's is their seat's).
     name: str | None = Field(default=None, max_length=64)
 
 
-class ChatMute(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ChatMute(StrictBody):
     muted: bool = True
 
 

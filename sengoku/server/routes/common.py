@@ -7,6 +7,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel, ConfigDict
+
 from sengoku.server.errors import ApiError
 
 if TYPE_CHECKING:
@@ -21,6 +23,15 @@ TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{10,100}$")
 #: The deepest page of a list (lobby, records): past it the database would scan that many
 #: rows for one request (and past 2**63 its driver overflowed: a 500). Filters go further.
 MAX_OFFSET = 100_000
+
+
+class StrictBody(BaseModel):
+    """A request body: no field the route does not know, and no value of another JSON type
+    read as the field's (pydantic's strict mode: ``"yes"`` is not ``true``, ``true`` and
+    ``1.0`` are not ``1``, ``1`` is not ``"1"``). A wrong one is ``422 bad_request`` naming
+    the field (routes/errors.py), and the route does nothing."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 def bearer(authorization: str | None) -> str | None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -19,6 +22,15 @@ def api_error_response(exc: ApiError) -> JSONResponse:
     return JSONResponse(body, status_code=exc.status)
 
 
+def validation_message(errors: Iterable[Any]) -> str:
+    """pydantic's errors as one line naming each field (the first five)."""
+    problems = []
+    for err in list(errors)[:5]:
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+        problems.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "; ".join(problems)
+
+
 def add_error_handlers(app: FastAPI) -> None:
     """Answer every error with the API's JSON shape."""
 
@@ -28,12 +40,9 @@ def add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = []
-        for err in exc.errors()[:5]:
-            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
-            problems.append(f"{where}: {err.get('msg', 'invalid')}")
         return JSONResponse(
-            {"error": {"code": "bad_request", "message": "; ".join(problems)}}, status_code=422
+            {"error": {"code": "bad_request", "message": validation_message(exc.errors())}},
+            status_code=422,
         )
 
     @app.exception_handler(StarletteHTTPException)

@@ -10,28 +10,31 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from sengoku.server import security
 from sengoku.server.errors import ApiError
 from sengoku.server.live import LIVE_STATUSES
 from sengoku.server.positions import position
-from sengoku.server.routes.common import MAX_OFFSET, ServiceRef, bearer, find, summary
+from sengoku.server.routes.common import (
+    MAX_OFFSET,
+    ServiceRef,
+    StrictBody,
+    bearer,
+    find,
+    summary,
+)
 from sengoku.server.wire import JsonText
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class SeatSpec(Strict):
+class SeatSpec(StrictBody):
     kind: Literal["local", "invite", "open", "ai"] = "local"
     name: str | None = Field(default=None, max_length=64)
     level: int | None = Field(default=None, ge=0, le=100)
     agent: str | None = Field(default=None, max_length=32)
 
 
-class CreateMatch(Strict):
+class CreateMatch(StrictBody):
     game: str = Field(max_length=64)
     options: dict[str, Any] = Field(default_factory=dict)
     seed: int | None = Field(default=None, ge=0, lt=2**128)
@@ -39,19 +42,19 @@ class CreateMatch(Strict):
     clock: dict[str, Any] | None = None
 
 
-class JoinMatch(Strict):
+class JoinMatch(StrictBody):
     invite: str | None = Field(default=None, max_length=100)
     name: str | None = Field(default=None, max_length=64)
 
 
-class PlayAction(Strict):
+class PlayAction(StrictBody):
     action: str = Field(min_length=1, max_length=500)
     ply: int | None = Field(default=None, ge=0)
     #: The client's own key for this action: a retry with the same id is not applied again.
     id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.:-]{1,64}$")
 
 
-class TakebackAnswer(Strict):
+class TakebackAnswer(StrictBody):
     accept: bool = True
 
 

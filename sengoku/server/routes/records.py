@@ -3,13 +3,77 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
+from pydantic import Field, ValidationError, field_validator
 
+from sengoku.core.record import MAX_CONCESSIONS, MAX_SEED
+from sengoku.server import security
 from sengoku.server.errors import ApiError
 from sengoku.server.live import DONE_STATUSES, LIVE_STATUSES
-from sengoku.server.routes.common import MAX_OFFSET, ServiceRef, find, summary
+from sengoku.server.routes.common import MAX_OFFSET, ServiceRef, StrictBody, find, summary
+
+#: A player's name, as a seat's at match creation (``SeatSpec.name``).
+PlayerName = Annotated[str, Field(max_length=64)]
+#: An action's notation, as ``POST .../actions`` takes it (``PlayAction.action``).
+ActionText = Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class ConcessionIn(StrictBody):
+    ply: int = Field(ge=0)
+    seat: int = Field(ge=0)
+    reason: str = Field(default="resignation", max_length=64)
+
+
+class RecordImport(StrictBody):
+    """A record as ``POST /api/records`` takes it: the JSON of ``sengoku play --save``, or of
+    ``GET /api/records/{id}`` (which adds the match's ``id`` and ``status``: both are read
+    and set aside, the import gets its own). Held to the rules of match creation: no unknown
+    field, no value of another type, no name cut short."""
+
+    game: str = Field(max_length=64)
+    version: int
+    options: dict[str, Any]
+    #: A whole number from 0 below 2**256, or its decimal digits (records write seeds past
+    #: 2**53 as text, for JavaScript readers).
+    seed: Any = 0
+    players: list[PlayerName] = Field(default_factory=list, max_length=MAX_CONCESSIONS)
+    actions: list[ActionText]
+    concessions: list[ConcessionIn] = Field(default_factory=list, max_length=MAX_CONCESSIONS)
+    result: dict[str, Any] | None = None
+    id: str | None = Field(default=None, max_length=64)
+    status: str | None = Field(default=None, max_length=32)
+
+    @field_validator("seed")
+    @classmethod
+    def _seed(cls, value: Any) -> Any:
+        if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 78:
+            number = int(value)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            raise ValueError("a seed is a whole number (or its decimal digits)")
+        if not 0 <= number < MAX_SEED:
+            raise ValueError("a seed is from 0 to 2**256 - 1")
+        return value
+
+
+def record_problem(data: Any) -> str | None:
+    """Why ``data`` is not a record the server imports (naming the field), or None."""
+    try:
+        record = RecordImport.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors()[:5]:
+            where = ".".join(str(p) for p in err.get("loc", ()))
+            message = str(err.get("msg", "invalid"))
+            problems.append(f"record field {where!r}: {message}" if where else message)
+        if not isinstance(data, dict):
+            return "a record is a JSON object"
+        return "; ".join(problems)
+    problem = security.options_problem(record.options)
+    return None if problem is None else f"record field 'options': {problem}"
 
 
 def router(svc: ServiceRef) -> APIRouter:
@@ -40,6 +104,9 @@ def router(svc: ServiceRef) -> APIRouter:
             data = json.loads(await request.body())
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise ApiError(422, "bad_record", "the body must be a JSON record") from None
+        problem = record_problem(data)
+        if problem is not None:
+            raise ApiError(422, "bad_record", problem)
         live = await svc().import_record(data)
         return {"id": live.id, "status": live.status, "record": await svc().record_of(live)}
 

@@ -10,16 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Header
-from pydantic import BaseModel, ConfigDict
 
 from sengoku.server.draws import Draws, draw_info
 from sengoku.server.live import Live
-from sengoku.server.routes.common import ServiceRef, bearer, find
+from sengoku.server.routes.common import ServiceRef, StrictBody, bearer, find
 from sengoku.server.service import MatchService
 
 
-class DrawAnswer(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class DrawAnswer(StrictBody):
     accept: bool = True
 
 
