@@ -341,11 +341,15 @@ class SashimonoState(State):
 
     def _run(self) -> list[Event]:
         events = self._events
+        # Bowing holds after every change of state (spec), the answer just applied included:
+        # an answer that asks again at once (the first Kumi kept of a look) runs no task.
+        bowing.rebow(self)
         while self.result is None:
             if self.prompt is not None:
                 if self.prompt.seat != KAGE:
                     break
                 kagemusha.answer(self)
+                bowing.rebow(self)
                 continue
             if not self._tasks:
                 break
