@@ -16,6 +16,7 @@ The shape follows OpenSpiel's ``State`` API and python-chess's value objects:
 from __future__ import annotations
 
 import json
+import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -65,6 +66,23 @@ class ParseError(SengokuError):
 
 class NotSupported(SengokuError):
     """An optional ability (a FEN, a fast perft, ...) that this game does not declare."""
+
+
+def action_number(n: object, count: int) -> int:
+    """``n`` checked as an action number of a game with ``count`` of them (``int_to_action``):
+    an integer (a NumPy one too), not a bool, in ``0..count-1``; else :class:`ParseError`
+    naming the field, never a TypeError or IndexError from deeper down."""
+    if isinstance(n, bool):
+        raise ParseError(f"action number: an integer in 0..{count - 1}, not the bool {n!r}")
+    try:
+        value = operator.index(n)  # ints and NumPy integers; floats and text refuse
+    except TypeError:
+        raise ParseError(
+            f"action number: an integer in 0..{count - 1}, not {type(n).__name__} {n!r}"
+        ) from None
+    if not 0 <= value < count:
+        raise ParseError(f"action number: {value} is outside 0..{count - 1}")
+    return value
 
 
 def event(type_: str, audience: Sequence[int] | None = None, **details: Any) -> Event:

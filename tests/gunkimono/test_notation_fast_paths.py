@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from sengoku.core.game import ParseError, normalize_notation
+from sengoku.core.game import IllegalAction, ParseError, normalize_notation
 from sengoku.games.gunkimono import Place, actions
 from sengoku.games.gunkimono import game as game_module
 from sengoku.games.gunkimono.actions import (
@@ -84,9 +84,12 @@ def test_an_action_that_is_not_legal_is_still_formatted() -> None:
     assert tile not in legal
     sharing = sum(short_of(a) == tile.short() for a in legal)
     assert GAME.format_action(state, tile) == (tile.short() if sharing <= 1 else str(tile))
-    # an action off the board is formatted too, and not kept (the cache stays bounded)
-    odd = Place(0, -7, 2, -100)
+    # a placement whose lower half falls off the board (numbered, never legal) is formatted
+    # too; one off the action space is refused when built (issue 40), naming the field
+    odd = Place(0, CELLS - 1, 2, CELLS - 1 + WIDTH)
     assert GAME.format_action(state, odd) == odd.short()
+    with pytest.raises(IllegalAction, match="Place.a"):
+        Place(0, -7, 2, -100)
     assert all(0 <= key < NUM_ACTIONS for key in game_module._TEXTS)
 
 
@@ -141,8 +144,10 @@ def test_every_placement_reads_as_the_formulas_say() -> None:
         assert p.short() == (
             f"{LETTERS[p.first // 2]}{plain_square(p.a)} {LETTERS[p.second // 2]}{plain_square(p.b)}"
         )
-    odd = Place(3, CELLS + WIDTH, 4, -1)
-    assert str(odd) == f"S2@{plain_square(CELLS + WIDTH)} C1@{plain_square(-1)}"
+    # fields off the action space are refused when built (issue 40): their number would be
+    # another action's
+    with pytest.raises(IllegalAction, match="Place.a"):
+        Place(3, CELLS + WIDTH, 4, -1)
     assert [cell_name(c) for c in range(-3, CELLS + 3)] == [
         plain_square(c) for c in range(-3, CELLS + 3)
     ]

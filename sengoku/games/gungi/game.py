@@ -18,6 +18,7 @@ from sengoku.core.game import (
     Option,
     ParseError,
     State,
+    action_number,
     pick_one,
 )
 from sengoku.core.observation import Encoder
@@ -276,6 +277,7 @@ class Gungi(Game):
 
     def int_to_action(self, state: State, n: int) -> Move:
         assert isinstance(state, GungiState)
+        n = action_number(n, NUM_DISTINCT_ACTIONS)
         for code in state._legal_codes():
             if code >> 14 == n:
                 return Move(code)

@@ -57,8 +57,11 @@ class Move:
     _texts: list[str | None]
 
     def __new__(cls, code: int) -> Move:
-        cached = _INTERNED.get(code)
-        if cached is not None:
+        try:
+            cached = _INTERNED.get(code)
+        except TypeError:  # unhashable: no code at all; the project's error, not a TypeError
+            cached = None
+        if cached is not None and type(code) is int:  # True equals 1: no move code either
             return cached
         if not _well_formed(code):
             raise IllegalAction(f"{code!r} is not a Gungi move code")
@@ -191,7 +194,7 @@ _KANJI = [PIECES[kind].kanji for kind in range(NUM_KINDS)]
 
 
 def _well_formed(code: object) -> bool:
-    if not isinstance(code, int) or code < 0:
+    if type(code) is not int or code < 0:
         return False
     action, kind, tier = code >> 14, (code >> 2) & 15, code & 3
     if action == DONE_INT:

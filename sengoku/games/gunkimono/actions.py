@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from sengoku.core.game import IllegalAction
+from sengoku.core.game import IllegalAction, action_number
 from sengoku.games.gunkimono.data import components, tile_code, tile_troops
 
 _C = components()
@@ -64,6 +64,16 @@ def _check_whole(action: object, *names: str) -> None:
             raise IllegalAction(
                 f"{type(action).__name__}.{name} must be a whole number (an int), got {value!r}"
             )
+
+
+def _check_range(action: object, name: str, size: int, what: str) -> None:
+    """Refuse a whole-number field outside ``0..size-1`` (``SmallTile(7, ...)``): it would
+    crash when the action is printed; IllegalAction naming the field instead."""
+    value = getattr(action, name)
+    if not 0 <= value < size:
+        raise IllegalAction(
+            f"{type(action).__name__}.{name} must be {what} in 0..{size - 1}, got {value!r}"
+        )
 
 
 def _set_int(action: object, n: int) -> None:
@@ -112,6 +122,16 @@ class Place:
 
     def __post_init__(self) -> None:
         _check_whole(self, "first", "a", "second", "b")
+        for name in ("first", "second"):
+            _check_range(self, name, 10, "a troop code (type * 2 + symbols - 1)")
+        _check_range(self, "a", CELLS, "a square")
+        # b is a's right or lower neighbour; the action space also numbers the halves that
+        # fall off the board (never legal), so only the offset is checked.
+        if self.b not in (self.a + 1, self.a + WIDTH):
+            raise IllegalAction(
+                f"Place.b must be a + 1 (right of a) or a + {WIDTH} (below a), a being "
+                f"{self.a}; got {self.b}"
+            )
         vertical = 0 if self.b == self.a + 1 else 1
         _set_int(
             self, PLACE_BASE + ((self.first * 10 + self.second) * CELLS + self.a) * 2 + vertical
@@ -157,6 +177,8 @@ class SmallTile:
 
     def __post_init__(self) -> None:
         _check_whole(self, "troop", "cell")
+        _check_range(self, "troop", len(LETTERS), "a troop type")
+        _check_range(self, "cell", CELLS, "a square")
         if not isinstance(self.support, int) or self.support not in (0, 1):
             raise IllegalAction(f"SmallTile.support must be True or False, got {self.support!r}")
         base = SUPPORT_BASE if self.support else SMALL_BASE
@@ -189,6 +211,8 @@ class Score:
 
     def __post_init__(self) -> None:
         _check_whole(self, "troop", "cell")
+        _check_range(self, "troop", len(LETTERS), "a troop type")
+        _check_range(self, "cell", CELLS, "a square")
         if not isinstance(self.honor, int) or self.honor not in (0, 1):
             raise IllegalAction(f"Score.honor must be True or False, got {self.honor!r}")
         _set_int(self, SCORE_BASE + (int(self.honor) * 5 + self.troop) * CELLS + self.cell)
@@ -213,6 +237,7 @@ class BuildStronghold:
 
     def __post_init__(self) -> None:
         _check_whole(self, "cell")
+        _check_range(self, "cell", CELLS, "a square")
         _set_int(self, STRONGHOLD_BASE + self.cell)
 
     def __str__(self) -> str:
@@ -236,6 +261,7 @@ class Draw:
     def __post_init__(self) -> None:
         if self.tile is not None:
             _check_whole(self, "tile")
+            _check_range(self, "tile", 100, "a tile code")
         _set_int(self, DRAW_BASE + (0 if self.tile is None else 1 + self.tile))
 
     def __str__(self) -> str:
@@ -253,8 +279,7 @@ GunkimonoAction = Place | SmallTile | Score | BuildStronghold | Draw
 
 def int_to_action(n: int) -> GunkimonoAction:
     """The action numbered ``n`` (the inverse of ``action.to_int()``)."""
-    if not isinstance(n, int) or not 0 <= n < NUM_ACTIONS:
-        raise ValueError(f"action number must be an integer in 0..{NUM_ACTIONS - 1}, got {n!r}")
+    n = action_number(n, NUM_ACTIONS)
     if n < SMALL_BASE:
         rest, vertical = divmod(n - PLACE_BASE, 2)
         pair, a = divmod(rest, CELLS)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sengoku.core.game import IllegalAction, action_number
 from sengoku.games.gunshi.data import (
     CARD_CODES,
     CELLS,
@@ -75,8 +76,17 @@ class GunshiAction:
     arg: str = ""
 
     def __post_init__(self) -> None:
-        if self.kind not in INDEX or self.arg not in INDEX[self.kind]:
-            raise ValueError(f"not a Gunshi action: {self.kind!r} {self.arg!r}")
+        # The project's error naming the field, never a TypeError from an unhashable kind.
+        if type(self.kind) is not str or self.kind not in INDEX:
+            raise IllegalAction(
+                f"not a Gunshi action: kind {self.kind!r} is none of {', '.join(INDEX)}"
+            )
+        if type(self.arg) is not str or self.arg not in INDEX[self.kind]:
+            vocab = VOCABULARY[self.kind]
+            allowed = "none (a bare kind)" if vocab == ("",) else f"one of {', '.join(vocab)}"
+            raise IllegalAction(
+                f"not a Gunshi action: arg {self.arg!r} of {self.kind!r}; the arg is {allowed}"
+            )
 
     def __str__(self) -> str:
         return f"{self.kind} {self.arg}" if self.arg else self.kind
@@ -89,8 +99,7 @@ class GunshiAction:
 
     @staticmethod
     def from_int(n: int) -> GunshiAction:
-        if not 0 <= n < NUM_ACTIONS:
-            raise ValueError(f"action number {n} is outside 0..{NUM_ACTIONS - 1}")
+        n = action_number(n, NUM_ACTIONS)
         for kind, vocab in VOCABULARY.items():
             base = OFFSET[kind]
             if n < base + len(vocab):

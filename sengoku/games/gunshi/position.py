@@ -8,7 +8,8 @@
   its facing ``n e s w``, then ``-`` for an Infantry without its Shield;
 * fences: ``R:d3n,B:d4n`` (canonical edge names) or ``-``;
 * rows: the Command Row cards from the Lightning position (``L=`` prefix when used) to
-  position 4, joined by ``.``, ``?`` for a face-down card, ``-`` when empty;
+  position 4, joined by ``.``, ``?`` for a face-down card, then ``B=Trap`` for a Chain Trap
+  laid beside the board, ``-`` when empty;
 * invaders: each side's count on the Invader Spot, then the letters of its invading units
   (``1K,0``: Red's Cavalry K invaded; a shielded Infantry counts 2), so that they are out
   of the Reserve; a count alone (the older form) leaves every unit off the Field in the
@@ -20,18 +21,21 @@
   cards of the turn still to resolve, whether the mover invaded this turn, and the
   command's progress as ``view()["command"]`` shows it), ``inspiration`` (The Gunshi's
   Inspiration is offered: take an Advanced card) and ``inspiration_remove`` (then remove a
-  card of the hand), both with no card sent yet, and with Modification 3 a 9th field,
-  compact JSON ``{"pool":[...]}``, the shared face-up Advanced cards; ``-`` once the game
-  is over;
+  card of the hand), both with no card sent yet; ``-`` once the game is over;
   the facing of the next card each side sends, ``d`` (down) or ``u`` (up). Without this
   field a position is at the start of the turn, its facings guessed from the row lengths
-  (the older 7 fields).
+  (the older 7 fields);
+* with ``variant=inspiration``, a last field (after the command), compact JSON: ``"used"``,
+  the sides that have had The Gunshi's Inspiration (``"rb"``; left out, and the field with
+  it, while neither has), and with Modification 3 ``"pool"``, the shared face-up Advanced
+  cards, at every stage.
 
 Only what both players see is written: the Shogun and the hands are not. ``from_position``
 builds a Phase 3 position at that stage with each side's Shogun on its first unit in letter
 order, face-down cards replaced by the first cards of a Basic deck, and the remaining Basic
 cards as hand (3, or 4 while a card is to be removed by the Inspiration) and deck, and
-the Advanced cards prepared for the Inspiration (Modification 2) the first ones in the box.
+the Advanced cards prepared for the Inspiration (Modifications 1 and 2) the first ones in the
+box, one fewer for a side that has taken one.
 It refuses what no game reaches: a row of more than 4 cards
 (the Lightning position included), more Fences than a player owns (4, on the Field or in
 hand), an edge fenced twice, and a live game with an Invader Spot already won.
@@ -101,6 +105,9 @@ def to_position(state: GunshiState) -> str:
         text = ".".join(cards)
         if lt is not None:
             text = f"L={lt[0] if lt[2] else '?'}" + (f".{text}" if text else "")
+        trap = state.beside[p]
+        if trap is not None:  # laid face up beside the board; it springs on a later move
+            text += ("." if text else "") + f"B={trap[0]}"
         rows.append(text or "-")
     return " ".join(
         [
@@ -113,6 +120,7 @@ def to_position(state: GunshiState) -> str:
             "/".join(rows),
             _stage(state),
             *_command(state),
+            *_inspiration_field(state),
         ]
     )
 
@@ -161,12 +169,7 @@ def _read_invaders(state: GunshiState, text: str) -> None:
 
 def _command(state: GunshiState) -> list[str]:
     """The 9th field, mid-command only: the card resolving, the cards of this turn still to
-    resolve and the command's progress, as compact JSON (no spaces). During The Gunshi's
-    Inspiration with Modification 3: the shared Advanced cards."""
-    if state.result is None and state.cmd is None and _inspiration_step(state):
-        if state.options["modification"] != 3:
-            return []
-        return [json.dumps({"pool": list(state.pool)}, separators=(",", ":"))]
+    resolve and the command's progress, as compact JSON (no spaces)."""
     if state.result is not None or state.cmd is None:
         return []
     data = {
@@ -176,6 +179,22 @@ def _command(state: GunshiState) -> list[str]:
         "command": command_view(state.cmd),
     }
     return [json.dumps(data, separators=(",", ":"))]
+
+
+def _inspiration_field(state: GunshiState) -> list[str]:
+    """The last field, Advanced Variant 1 only, compact JSON: ``"used"``, the sides that have
+    had The Gunshi's Inspiration (``"rb"``, left out while neither has), and with
+    Modification 3 ``"pool"``, the shared face-up Advanced cards. Both are public, and a game
+    loaded without them would offer the Inspiration again, or offer no card at all."""
+    if state.options["variant"] != "inspiration" or state.result is not None:
+        return []
+    data: dict[str, Any] = {}
+    if state.options["modification"] == 3:
+        data["pool"] = list(state.pool)
+    used = "".join("rb"[p] for p in (0, 1) if state.swap_done[p])
+    if used:
+        data["used"] = used
+    return [json.dumps(data, separators=(",", ":"))] if data else []
 
 
 def _stage(state: GunshiState) -> str:
@@ -217,23 +236,25 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
     if not isinstance(text, str):
         raise PositionError(f"a Gunshi position is a string, not {type(text).__name__}")
     fields = text.split()
-    if len(fields) not in (7, 8, 9):
+    if len(fields) not in (7, 8, 9, 10):
         raise PositionError(
             "a Gunshi position has 8 fields: ranks, fences, to act, points, fences in hand, "
             "invaders, rows, stage (the stage may be left out; mid-command a 9th holds the "
-            f"command); got {len(fields)}"
+            "command; with variant=inspiration a last one holds the Inspiration's state); "
+            f"got {len(fields)}"
         )
     ranks_t, fences_t, side_t, pts_t, fl_t, inv_t, rows_t = fields[:7]
     stage = _read_stage(fields[7]) if len(fields) >= 8 else None
     inspiring = stage is not None and stage[0] in _INSPIRATION_STAGES.values()
-    command = _read_command(fields[8]) if len(fields) == 9 and not inspiring else None
-    if not inspiring and (stage is not None and stage[0] == "command") != (command is not None):
+    mid_command = stage is not None and stage[0] == "command"
+    command = _read_command(fields[8]) if mid_command and len(fields) >= 9 else None
+    if mid_command and command is None:
         raise PositionError(
             "stage: a position written mid-command has the stage 'command' and a 9th field "
             "with the command; one of the two is missing"
         )
     state: GunshiState = game.new_state(0, **options)
-    pool = _read_inspiration(fields[8:], state.options) if inspiring else None
+    advanced = _read_inspiration(fields[9:] if mid_command else fields[8:], state.options, stage)
     state.uloc = [-1] * NUM_TOKENS
     state.uown = [-1] * NUM_TOKENS
     state.ushield = [False] * NUM_TOKENS
@@ -319,12 +340,22 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
         row: list[tuple[str, bool, bool]] = []
         lightning = None
         items = [] if row_texts[p] == "-" else row_texts[p].split(".")
+        beside = None
+        if items and items[-1].startswith("B="):
+            beside = items.pop()[2:]
+            if beside != "Trap":
+                raise PositionError("rows: only a Chain Trap (B=Trap) lies beside the board")
+            if beside in spare:
+                spare.remove(beside)
+            state.beside[p] = (beside, True, False)
         if len(items) > ROW_LIMIT:
             raise PositionError(
                 f"rows: {('Red', 'Blue')[p]}'s row holds {len(items)} cards; the Command Row "
                 f"holds at most {ROW_LIMIT}, the Lightning position included"
             )
         for k, item in enumerate(items):
+            if item.startswith("B="):
+                raise PositionError("rows: the Chain Trap beside the board (B=) comes last")
             is_l = item.startswith("L=")
             code = item[2:] if is_l else item
             if is_l and k != 0:
@@ -372,10 +403,12 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
     state.turn = 1
     state.pick_order = []
     state.clock_started = True
+    if advanced is not None:
+        _prepare_inspiration(state, stage[0] if stage is not None else "orders", *advanced)
     if command is not None:
         _resume_command(state, command)
-    elif stage is not None and pool is not None:
-        _resume_inspiration(state, stage[0], pool)
+    elif stage is not None and inspiring:
+        _resume_inspiration(state, stage[0])
     elif stage is None or stage[0] == "orders":
         state._begin_turn()
     else:
@@ -469,53 +502,95 @@ def _read_stage(text: str) -> tuple[str, int, tuple[bool, bool]]:
     return step, int(sent), (red == "d", blue == "d")
 
 
-def _read_inspiration(extra: list[str], options: dict[str, Any]) -> list[str]:
-    """The Modification 3 pool of an Inspiration stage (its 9th field); [] for Mods 1, 2."""
+def _read_inspiration(
+    extra: list[str], options: dict[str, Any], stage: tuple[str, int, tuple[bool, bool]] | None
+) -> tuple[list[str], str] | None:
+    """The Inspiration's field (the last one): the Modification 3 pool and the sides that
+    have used the Inspiration; None outside Advanced Variant 1."""
+    inspiring = stage is not None and stage[0] in _INSPIRATION_STAGES.values()
     if options["variant"] != "inspiration":
-        raise PositionError(
-            "stage: The Gunshi's Inspiration is Advanced Variant 1; load this position with "
-            "the option variant='inspiration'"
-        )
+        if inspiring:
+            raise PositionError(
+                "stage: The Gunshi's Inspiration is Advanced Variant 1; load this position "
+                "with the option variant='inspiration'"
+            )
+        if extra:
+            raise PositionError(
+                f"stage: a field after the stage ({extra[0][:40]!r}) holds the command, but "
+                "the stage 'command' is missing (or The Gunshi's Inspiration's state, with "
+                "variant='inspiration')"
+            )
+        return None
     mod3 = options["modification"] == 3
+    if len(extra) > 1:
+        raise PositionError("inspiration: one field after the stage (and the command) at most")
     if not extra:
         if mod3:
             raise PositionError(
-                'stage: with Modification 3 a 9th field {"pool":[...]} holds the shared '
-                "Advanced cards"
+                'pool: with Modification 3 a last field {"pool":[...]} holds the shared '
+                "Advanced cards, without which no card could be taken"
             )
-        return []
-    if not mod3:
-        raise PositionError("stage: only a Modification 3 Inspiration has a 9th field (its pool)")
+        return [], ""
     try:
         data = json.loads(extra[0])
     except ValueError:
-        raise PositionError(f"pool: compact JSON, not {extra[0][:40]!r}") from None
-    pool = data.get("pool") if isinstance(data, dict) and set(data) == {"pool"} else None
+        raise PositionError(f"inspiration: compact JSON, not {extra[0][:40]!r}") from None
+    allowed = {"pool", "used"} if mod3 else {"used"}
+    if not isinstance(data, dict) or not set(data) <= allowed:
+        raise PositionError(
+            f"inspiration: a JSON object with {' and '.join(sorted(allowed))} "
+            f"(Modification {options['modification']}), not {extra[0][:60]!r}"
+        )
+    used = data.get("used", "")
+    if used not in ("", "r", "b", "rb"):
+        raise PositionError(
+            f'inspiration: "used" names the sides that had the Inspiration: "r", "b" or '
+            f'"rb", not {used!r}'
+        )
+    if not mod3:
+        return [], used
+    pool = data.get("pool")
     adv = advanced_codes(options["sanryaku"])
     if not isinstance(pool, list) or any(c not in adv for c in pool):
         raise PositionError(
             f'pool: {{"pool":[...]}} with Advanced card codes ({", ".join(adv)}), '
             f"not {extra[0][:60]!r}"
         )
-    return [str(c) for c in pool]
+    # Modification 3 puts two of each usable card face up.
+    twice = sorted({c for c in pool if pool.count(c) > 2})
+    if twice:
+        raise PositionError(f"pool: {', '.join(twice)} shared more than twice")
+    return [str(c) for c in pool], used
 
 
-def _resume_inspiration(state: GunshiState, stage: str, pool: list[str]) -> None:
+def _prepare_inspiration(state: GunshiState, stage: str, pool: list[str], used: str) -> None:
+    """The Advanced cards each side would have at this stage of a game played to it: the
+    sides that had the Inspiration, Modification 3's pool, and the prepared cards of
+    Modifications 1 and 2 (hidden: the first ones in the box stand in, one fewer once taken)."""
+    mod = state.options["modification"]
+    adv = advanced_codes(state.options["sanryaku"])
+    for p in (0, 1):
+        state.swap_done[p] = "rb"[p] in used
+        taken = state.swap_done[p] or (stage == "inspiration_remove" and p == state.player)
+        if mod in (1, 2):
+            state.prepared[p] = list(adv[int(taken) : 3])
+            state.unused[p] = list(adv[3:])
+        else:
+            state.prepared[p] = []
+    if mod == 3:
+        state.pool = list(pool)
+    if stage in _INSPIRATION_STAGES.values() and state.swap_done[state.player]:
+        raise PositionError(
+            f"stage: {stage!r}, but {('Red', 'Blue')[state.player]} has already had The "
+            "Gunshi's Inspiration (used)"
+        )
+
+
+def _resume_inspiration(state: GunshiState, stage: str) -> None:
     """Put The Gunshi's Inspiration back at its step, and check that it has a decision."""
-    side = state.player
     state.invaded_turn = True
-    state.swap_done[side] = False
     state.sent = 0
     state.step = "take" if stage == "inspiration" else "remove"
-    mod = state.options["modification"]
-    if mod == 3:
-        state.pool = pool
-    elif mod == 2:
-        # The prepared cards are hidden: the first Advanced cards in the box stand in.
-        for p in (0, 1):
-            if not state.prepared[p]:
-                state.prepared[p] = state.unused[p][:3]
-                state.unused[p] = state.unused[p][3:]
     state._legal_memo = None
     if not state.legal_actions():
         raise PositionError(

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple, TypedDict
 
 from sengoku.core.decisions import Pending
+from sengoku.core.game import IllegalAction
 
 # ----------------------------------------------------------------------------- actions
 
@@ -29,12 +30,37 @@ NUM_ACTIONS = sum(KIND_SIZE)
 
 @dataclass(frozen=True)
 class Act:
-    """One decision. Equality and the integer are (kind, arg); ``text`` is its notation."""
+    """One decision. Equality and the integer are (kind, arg); ``text`` is its notation, and
+    ``apply`` takes an Act only when its text is the legal action's (a record stores it)."""
 
     kind: int
     arg: int
     text: str = field(compare=False)
     short: str = field(compare=False, default="")
+
+    def __post_init__(self) -> None:
+        kind, arg = self.kind, self.arg
+        # One cheap test on the hot path (the engine builds every legal Act); a field out of
+        # range would crash later, when the action is numbered or printed.
+        if (
+            type(kind) is int
+            and 0 <= kind < len(KIND_SIZE)
+            and type(arg) is int
+            and 0 <= arg < KIND_SIZE[kind]
+            and type(self.text) is str
+            and type(self.short) is str
+        ):
+            return
+        if type(kind) is not int or not 0 <= kind < len(KIND_SIZE):
+            raise IllegalAction(f"Act.kind must be an int in 0..{len(KIND_SIZE) - 1}, not {kind!r}")
+        if type(arg) is not int or not 0 <= arg < KIND_SIZE[kind]:
+            raise IllegalAction(
+                f"Act.arg of kind {kind} must be an int in 0..{KIND_SIZE[kind] - 1}, not {arg!r}"
+            )
+        field_name = "text" if type(self.text) is not str else "short"
+        raise IllegalAction(
+            f"Act.{field_name} must be text (notation), not {getattr(self, field_name)!r}"
+        )
 
     def __str__(self) -> str:
         return self.text

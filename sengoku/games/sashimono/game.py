@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
-from sengoku.core.game import Action, Game, InvalidOption, Option, ParseError, State
+from sengoku.core.game import Action, Game, InvalidOption, Option, ParseError, State, action_number
 from sengoku.core.observation import Encoder
 from sengoku.core.traits import Traits
 from sengoku.games.sashimono.cards import (
@@ -170,12 +170,11 @@ class Sashimono(Game):
         return KIND_OFFSET[action.kind] + action.arg
 
     def int_to_action(self, state: State, n: int) -> Action:
+        n = action_number(n, NUM_ACTIONS)
         legal: list[Act] = state.legal_actions()
         for a in legal:
             if self.action_to_int(state, a) == n:
                 return a
-        if not 0 <= n < NUM_ACTIONS:
-            raise ParseError(f"action number {n} is outside 0..{NUM_ACTIONS - 1}")
         kind = max(k for k in range(len(KIND_SIZE)) if KIND_OFFSET[k] <= n)
         return Act(kind, n - KIND_OFFSET[kind], f"#{n}", f"#{n}")
 

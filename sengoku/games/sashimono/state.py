@@ -196,6 +196,19 @@ class SashimonoState(State):
         if chosen is None:
             legal = ", ".join(o.text for o in prompt.options[:12])
             raise IllegalAction(f"{action} is not legal now ({prompt.rule}); legal: {legal}")
+        # The action must be the legal one exactly: a record stores its notation, and an
+        # action whose text names another decision than its number would be misrecorded.
+        if action.text != chosen.text or (action.short and action.short != chosen.short):
+            field, given, legal_value = (
+                ("text", action.text, chosen.text)
+                if action.text != chosen.text
+                else ("short", action.short, chosen.short)
+            )
+            raise IllegalAction(
+                f"action number {int(action)} is {chosen.text!r}, but the action's {field} is "
+                f"{given!r}, not {legal_value!r}: play the legal action as listed, or parse "
+                "its notation"
+            )
         self.decisions += 1
         self._events = []
         self.answer(chosen)
@@ -341,11 +354,15 @@ class SashimonoState(State):
 
     def _run(self) -> list[Event]:
         events = self._events
+        # Bowing holds after every change of state (spec), the answer just applied included:
+        # an answer that asks again at once (the first Kumi kept of a look) runs no task.
+        bowing.rebow(self)
         while self.result is None:
             if self.prompt is not None:
                 if self.prompt.seat != KAGE:
                     break
                 kagemusha.answer(self)
+                bowing.rebow(self)
                 continue
             if not self._tasks:
                 break

@@ -24,8 +24,8 @@ from sengoku.core.game import (
     IllegalAction,
     Option,
     Outcome,
-    ParseError,
     State,
+    action_number,
     event,
 )
 from sengoku.core.traits import Traits
@@ -76,8 +76,7 @@ class Nim(Game):
         return action.heap * MAX_TAKE + action.count - 1
 
     def int_to_action(self, state: State, n: int) -> Take:
-        if not 0 <= n < MAX_HEAPS * MAX_TAKE:
-            raise ParseError(f"{n} is not a Nim action integer (0..{MAX_HEAPS * MAX_TAKE - 1})")
+        n = action_number(n, MAX_HEAPS * MAX_TAKE)  # the project's error for a bad number
         return Take(n // MAX_TAKE, n % MAX_TAKE + 1)
 
     def max_game_length(self, **options: Any) -> int:
