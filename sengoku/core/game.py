@@ -21,7 +21,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, SupportsIndex
 
 from typing_extensions import TypeVar
 
@@ -74,12 +74,11 @@ def action_number(n: object, count: int) -> int:
     naming the field, never a TypeError or IndexError from deeper down."""
     if isinstance(n, bool):
         raise ParseError(f"action number: an integer in 0..{count - 1}, not the bool {n!r}")
-    try:
-        value = operator.index(n)  # ints and NumPy integers; floats and text refuse
-    except TypeError:
+    if not isinstance(n, SupportsIndex):  # ints and NumPy integers; floats and text refuse
         raise ParseError(
             f"action number: an integer in 0..{count - 1}, not {type(n).__name__} {n!r}"
-        ) from None
+        )
+    value = operator.index(n)
     if not 0 <= value < count:
         raise ParseError(f"action number: {value} is outside 0..{count - 1}")
     return value
