@@ -7,10 +7,12 @@ python benchmarks/ai.py strength GAME [--games N] [--workers W] [--pairs a-b,...
     against random and greedy, and (two-player games) alpha-beta against MCTS at equal
     time. Prints one JSON line per pair (--out keeps every game as JSON lines) and a
     Markdown table at the end.
-python benchmarks/ai.py turns [GAME ...] [--games N] [--max-turns T] [--level L]
+python benchmarks/ai.py turns [GAME ...] [--games N] [--max-turns T] [--level L] [--busy N]
     Seconds per AI *turn* (a turn: consecutive decisions by one seat) of the shipped level
     (default 5) against level 4: median, p90 and max per game, decisions per turn, and the
-    load average before and after (the machine's load changes every figure).
+    load average before and after (the machine's load changes every figure). ``--busy N``
+    runs it beside N loops that each keep a core busy: the wall-clock ceiling per turn
+    (``sengoku.ai.TURN_CEILING``, 3 s) must hold there too.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sengoku.ai import load_agent
+from sengoku.ai import TURN_CEILING, load_agent
 from sengoku.ai.bench import ai_bench
 from sengoku.arena import arena
 from sengoku.core.registry import list_games, load_game
@@ -216,9 +218,30 @@ def turn_times(game_name: str, games: int, max_turns: int, level: int, seed: int
     }
 
 
+def _spin() -> None:
+    """Keep one core busy until killed (the load of ``turns --busy``)."""
+    while True:
+        pass
+
+
 def turns_cmd(args: argparse.Namespace) -> None:
-    for name in args.games_names or list_games():
-        print(json.dumps(turn_times(name, args.games, args.max_turns, args.level, args.seed)))
+    """The turn-time table; with ``--busy N``, beside N processes that each keep a core busy
+    (a loaded server), to show the wall-clock ceiling (``sengoku.ai.TURN_CEILING``) holding."""
+    import multiprocessing
+
+    spinners = [multiprocessing.Process(target=_spin, daemon=True) for _ in range(args.busy)]
+    for proc in spinners:
+        proc.start()
+    try:
+        for name in args.games_names or list_games():
+            row = turn_times(name, args.games, args.max_turns, args.level, args.seed)
+            row["busy_loops"] = args.busy
+            row["ceiling_s"] = TURN_CEILING
+            print(json.dumps(row), flush=True)
+    finally:
+        for proc in spinners:
+            proc.kill()
+            proc.join()
 
 
 def main() -> None:
@@ -255,6 +278,13 @@ def main() -> None:
     p.add_argument("--max-turns", type=int, default=15, help="turns of the level per game")
     p.add_argument("--level", type=int, default=5)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--busy",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run beside N busy loops (N = 2 * cores makes a load of about 3)",
+    )
     p.set_defaults(func=turns_cmd)
     args = parser.parse_args()
     args.func(args)

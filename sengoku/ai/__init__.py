@@ -34,6 +34,9 @@ TIMED_LEVEL = 5
 #: Level 5's floor: this many times level 4's iteration (or node) budget, searched however
 #: little time the turn has left, so a loaded machine never makes level 5 weaker than 4.
 FLOOR_FACTOR = 1.25
+#: The most wall-clock seconds a level's turn takes at any load (option ``ceiling``): its
+#: budget (CPU time of the searching thread) and level 5's floor yield to it.
+TURN_CEILING = 3.0
 
 
 def _game(game: Game | str) -> Game:
@@ -107,6 +110,7 @@ def load_agent(game: Game | str, level: int, seed: int = 0, **overrides: Any) ->
         merged.pop("turn_seconds", None)
         if "iterations" in overrides:
             merged.pop("floor", None)
+    merged.setdefault("ceiling", TURN_CEILING)
     merged.update(overrides)
     agent = AGENTS[name](g, seed=seed, **merged)
     agent.level = level  # type: ignore[attr-defined]
@@ -127,6 +131,7 @@ __all__ = [
     "LEVELS",
     "FLOOR_FACTOR",
     "TIMED_LEVEL",
+    "TURN_CEILING",
     "AlphaBetaAgent",
     "Agent",
     "Budget",

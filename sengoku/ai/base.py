@@ -16,7 +16,14 @@ agent shares one budget over the decisions of a turn (:class:`TurnTimer`): each 
 the time left divided by the decisions it expects still to make in the turn, a forced
 decision (one legal action) takes none, and ``floor`` iterations are searched whatever the
 clock says, so a loaded machine never makes a timed level weaker than a fixed-budget one.
-The clock is the agent's ``now`` (``time.perf_counter``; tests inject their own).
+
+**Two clocks.** A budget in seconds is counted in CPU time of the searching thread (the
+agent's ``now``, ``time.thread_time``), so that a loaded machine, which gives the search
+less of each second, does not make it weaker. What a player waits for is wall-clock time:
+the option ``ceiling`` bounds a turn's wall time (the agent's ``wall``,
+``time.perf_counter``), shared over the turn's decisions like ``turn_seconds``, and the floor
+and every budget yield to it (a search stops at its ceiling after at least one iteration).
+Tests inject their own ``now`` and ``wall``.
 """
 
 from __future__ import annotations
@@ -62,10 +69,19 @@ class Clock:
 
     ``floor``: iterations done before the time limit may stop the search (an iteration
     budget still stops it); ``count`` may start above 0 (visits a reused tree brings).
+    ``now`` reads the budget's seconds (CPU time of the searching thread); ``wall`` and
+    ``ceiling`` (a ``wall`` time, or None) bound the wall-clock time: past the ceiling the
+    search stops once it has done one iteration, whatever the floor and the budget say.
     """
 
     def __init__(
-        self, budget: Budget, now: Now = time.perf_counter, floor: int = 0, count: int = 0
+        self,
+        budget: Budget,
+        now: Now = time.thread_time,
+        floor: int = 0,
+        count: int = 0,
+        wall: Now = time.perf_counter,
+        ceiling: float | None = None,
     ) -> None:
         self.budget = budget
         self.now = now
@@ -73,6 +89,9 @@ class Clock:
         self.count = count
         self.start = now()
         self.deadline = None if budget.seconds is None else self.start + budget.seconds
+        self.wall = wall
+        self.ceiling = ceiling
+        self.started = self.count
 
     def tick(self, n: int = 1) -> None:
         self.count += n
@@ -80,12 +99,20 @@ class Clock:
     def exhausted(self) -> bool:
         if self.budget.iterations is not None and self.count >= self.budget.iterations:
             return True
+        if self.past_ceiling():
+            return True
         if self.count < self.floor:
             return False
         return self.deadline is not None and self.now() >= self.deadline
 
+    def past_ceiling(self) -> bool:
+        """The wall-clock ceiling has passed, and this search did an iteration."""
+        return (
+            self.ceiling is not None and self.count > self.started and self.wall() >= self.ceiling
+        )
+
     def out_of_time(self) -> bool:
-        return self.deadline is not None and self.now() >= self.deadline
+        return (self.deadline is not None and self.now() >= self.deadline) or self.past_ceiling()
 
     @property
     def elapsed(self) -> float:
@@ -93,21 +120,33 @@ class Clock:
 
 
 class TurnTimer:
-    """One budget of ``seconds`` shared over the decisions of a turn.
+    """One budget of ``seconds`` (CPU time, or None: no time per turn) and one wall-clock
+    ``ceiling`` (or None) shared over the decisions of a turn.
 
     A decision continues the turn when the state it is asked about is the one the agent's
     own last action led to, still with the same seat to act (compared through
     ``view(seat)``, which is all the seat sees); anything else starts a new turn. Each
-    decision gets ``left / decisions_left`` seconds, where ``decisions_left`` is the number
+    decision gets ``left / decisions_left`` of both, where ``decisions_left`` is the number
     of choices (more than one legal action) the seat still expects to make this turn.
     """
 
-    def __init__(self, seconds: float, now: Now) -> None:
-        if seconds <= 0:
+    def __init__(
+        self,
+        seconds: float | None,
+        now: Now,
+        ceiling: float | None = None,
+        wall: Now = time.perf_counter,
+    ) -> None:
+        if seconds is not None and seconds <= 0:
             raise SengokuError(f"turn_seconds must be positive, got {seconds}")
+        if ceiling is not None and ceiling <= 0:
+            raise SengokuError(f"ceiling must be positive, got {ceiling}")
         self.seconds = seconds
         self.now = now
+        self.ceiling = ceiling
+        self.wall = wall
         self.spent = 0.0
+        self.wall_spent = 0.0
         self.decisions = 0
         self.expect: tuple[int, Any] | None = None
 
@@ -116,20 +155,32 @@ class TurnTimer:
         same = self.expect is not None and self.expect == (seat, state.view(seat))
         if not same:
             self.spent = 0.0
+            self.wall_spent = 0.0
             self.decisions = 0
         self.expect = None
         return same
 
     def allot(self, decisions_left: float) -> float:
-        """Seconds for this decision (0.0 when the turn's time is spent)."""
+        """CPU seconds for this decision (0.0 when the turn's time is spent)."""
+        if self.seconds is None:
+            return 0.0
         left = self.seconds - self.spent
         if left <= 0:
             return 0.0
         return left / max(1.0, decisions_left)
 
-    def end(self, state: State, seat: int, action: Action, seconds: float) -> None:
+    def allot_wall(self, decisions_left: float) -> float | None:
+        """Wall-clock seconds this decision may take at most (None: no ceiling)."""
+        if self.ceiling is None:
+            return None
+        return max(0.0, self.ceiling - self.wall_spent) / max(1.0, decisions_left)
+
+    def end(
+        self, state: State, seat: int, action: Action, seconds: float, wall_seconds: float = 0.0
+    ) -> None:
         """Count the decision's time; remember what the turn looks like after ``action``."""
         self.spent += seconds
+        self.wall_spent += wall_seconds
         self.decisions += 1
         after = state.clone()
         try:
@@ -145,9 +196,10 @@ class Agent(ABC):
 
     Options every agent accepts: ``iterations`` and ``seconds`` (its default budget when
     ``choose`` is given none), ``turn_seconds`` (a time per turn shared over its decisions,
-    see :class:`TurnTimer`; it replaces ``seconds``) and ``floor`` (iterations a timed search
-    always does, however little time is left). Unknown options are refused with the list of
-    known ones.
+    see :class:`TurnTimer`; it replaces ``seconds``), ``floor`` (iterations a timed search
+    always does, however little time is left) and ``ceiling`` (the most wall-clock seconds
+    a turn may take; the floor and the budgets yield to it). Unknown options are refused with
+    the list of known ones.
     """
 
     name = "agent"
@@ -161,7 +213,7 @@ class Agent(ABC):
     file_options: ClassVar[dict[str, frozenset[str]]] = {}
 
     def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
-        known = {"iterations", "seconds", "turn_seconds", "floor", *self.defaults}
+        known = {"iterations", "seconds", "turn_seconds", "floor", "ceiling", *self.defaults}
         unknown = sorted(set(options) - known)
         if unknown:
             raise SengokuError(
@@ -184,8 +236,13 @@ class Agent(ABC):
         )
         #: Statistics of the last decision (iterations, seconds, agent-specific figures).
         self.last_stats: dict[str, Any] = {}
-        #: The clock every timed budget reads (tests inject their own).
-        self.now: Now = time.perf_counter
+        #: The clock every budget in seconds reads: CPU time of the searching thread (tests
+        #: inject their own).
+        self.now: Now = time.thread_time
+        #: The wall clock the ceiling reads (tests inject their own).
+        self.wall: Now = time.perf_counter
+        #: This decision's wall-clock ceiling (a ``wall`` time), set by :meth:`turn_budget`.
+        self.ceiling_at: float | None = None
         floor = options.get("floor", 0)
         if not isinstance(floor, int) or isinstance(floor, bool) or floor < 0:
             raise SengokuError(f"agent {self.name!r}: floor must be an integer >= 0, got {floor!r}")
@@ -195,7 +252,21 @@ class Agent(ABC):
             not isinstance(turn, int | float) or isinstance(turn, bool) or turn <= 0
         ):
             raise SengokuError(f"agent {self.name!r}: turn_seconds must be a number above 0")
-        self.turn: TurnTimer | None = None if turn is None else TurnTimer(float(turn), self.now)
+        ceiling = options.get("ceiling")
+        if ceiling is not None and (
+            not isinstance(ceiling, int | float) or isinstance(ceiling, bool) or ceiling <= 0
+        ):
+            raise SengokuError(f"agent {self.name!r}: ceiling must be a number of seconds above 0")
+        self.turn: TurnTimer | None = (
+            None
+            if turn is None and ceiling is None
+            else TurnTimer(
+                None if turn is None else float(turn),
+                self.now,
+                None if ceiling is None else float(ceiling),
+                self.wall,
+            )
+        )
         if turn is not None and iterations is None and seconds is None:
             self.budget = Budget(seconds=float(turn))
         # Probes of the turn's length use their own generator, so the search's stays as it is.
@@ -222,22 +293,36 @@ class Agent(ABC):
 
     def begin_turn_decision(self, state: State, seat: int) -> None:
         """Call first in ``choose`` (agents with ``turn_seconds``): the turn's bookkeeping."""
+        self.ceiling_at = None
         if self.turn is not None:
-            self.turn.now = self.now
+            self.turn.now, self.turn.wall = self.now, self.wall
             self.turn.begin(state, seat)
             self._decision_start = self.now()
+            self._decision_wall = self.wall()
 
     def end_turn_decision(self, state: State, seat: int, action: Action) -> None:
         if self.turn is not None:
-            self.turn.end(state, seat, action, self.now() - self._decision_start)
+            self.turn.end(
+                state,
+                seat,
+                action,
+                self.now() - self._decision_start,
+                self.wall() - self._decision_wall,
+            )
 
     def turn_budget(self, world: State, seat: int, budget: Budget | None) -> Budget | None:
         """The budget of this decision: ``budget`` if the caller gave one, else with
         ``turn_seconds`` this decision's share of the turn's time left (None: no time at all
-        is left, only the floor), else the agent's own."""
-        if budget is not None or self.turn is None:
+        is left, only the floor), else the agent's own. With a ``ceiling``, this decision's
+        share of the turn's wall time left becomes its ceiling (:attr:`ceiling_at`)."""
+        if self.turn is None:
             return self.budget_for(budget)
-        seconds = self.turn.allot(self.decisions_left(world, seat))
+        left = self.decisions_left(world, seat)
+        share = self.turn.allot_wall(left)
+        self.ceiling_at = None if share is None else self._decision_wall + share
+        if budget is not None or self.turn.seconds is None:
+            return self.budget_for(budget)
+        seconds = self.turn.allot(left)
         if seconds <= 0:
             return None
         return Budget(self.budget.iterations, seconds)
@@ -266,8 +351,10 @@ class Agent(ABC):
     def clock_for(self, budget: Budget | None, count: int = 0) -> Clock:
         """The clock of one search: ``budget`` (None: no time left, only the floor)."""
         if budget is None:
-            return Clock(Budget(iterations=max(self.floor, count, 1)), self.now, count=count)
-        return Clock(budget, self.now, floor=self.floor, count=count)
+            budget, floor = Budget(iterations=max(self.floor, count, 1)), 0
+        else:
+            floor = self.floor
+        return Clock(budget, self.now, floor, count, self.wall, self.ceiling_at)
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "seed": self.seed, "options": dict(self.options)}

@@ -311,8 +311,10 @@ class MCTSAgent(Agent):
         """As :meth:`Agent.clock_for`, the floor counting the ``count`` reused visits."""
         floor = max(0, self.floor - count)
         if budget is None:
-            return Clock(Budget(iterations=max(floor, 1)), self.now)
-        return Clock(budget, self.now, floor=floor)
+            return Clock(
+                Budget(iterations=max(floor, 1)), self.now, 0, 0, self.wall, self.ceiling_at
+            )
+        return Clock(budget, self.now, floor, 0, self.wall, self.ceiling_at)
 
     def settled(self, root: Node) -> bool:
         """The reused tree already decides: the floor's visits, and one action holding

@@ -135,11 +135,14 @@ def choose_action(
     seed: int,
     max_seconds: float | None = None,
     turn_seconds: float | None = None,
+    ceiling: float | None = None,
 ) -> str:
     """Run in a worker: the agent's action for ``seat``, in canonical notation.
 
-    A named agent (not a level) without its own ``seconds`` thinks at most ``max_seconds``.
-    The timed level (level 5) thinks ``turn_seconds``, what is left of its turn's time.
+    A named agent (not a level) without its own ``seconds`` thinks at most ``max_seconds``
+    (CPU time), and takes at most that much wall-clock time unless it names a ``ceiling``.
+    The timed level (level 5) thinks ``turn_seconds``, what is left of its turn's time; every
+    level takes at most ``ceiling`` wall-clock seconds, what is left of its turn's ceiling.
     """
     game = load_game(game_name)
     state = game.state_from_json(state_json)
@@ -149,6 +152,10 @@ def choose_action(
         extra["seconds"] = max_seconds
     if turn_seconds is not None and name == f"level{TIMED_LEVEL}" and not options:
         extra["turn_seconds"] = turn_seconds
+    if "ceiling" not in options:
+        wall = ceiling if name.startswith("level") else max_seconds
+        if wall is not None:
+            extra["ceiling"] = wall
     agent = make_agent(game_name, agent_name, seed=seed, **extra)
     return str(agent.choose(state, seat))
 

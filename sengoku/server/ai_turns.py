@@ -128,6 +128,7 @@ class AiTurns:
             # another seat acted since: a new turn, with its whole time
             live.ai_turn_seat, live.ai_turn_spent = seat, 0.0
         turn_left = max(0.05, self.settings.ai_turn_seconds - live.ai_turn_spent)
+        ceiling_left = max(0.05, self.settings.ai_turn_ceiling - live.ai_turn_spent)
         job = functools.partial(
             ai_mod.choose_action,
             live.game.name,
@@ -137,6 +138,7 @@ class AiTurns:
             (live.seed * 1_000_003 + ply) % (2**31),
             self.settings.ai_max_seconds,
             turn_left,
+            ceiling_left,
         )
         started = time.monotonic()
         interactive = any(x.kind == "human" for x in live.seats)
@@ -162,8 +164,10 @@ class AiTurns:
                 continue
             if live.ai_task is not me:
                 return  # cancelled meanwhile (a takeback): another task thinks now
-            live.ai_turn_spent += time.monotonic() - started
+            thought = time.monotonic() - started
+            live.ai_turn_spent += thought
             live.ai_turn_next_ply = ply + 1
+            live.ai_thought = {"seat": seat, "ply": ply, "seconds": round(thought, 2)}
             try:
                 await self._act(live, seat, text, ply, by_ai=True, turn=turn)
             except ApiError as exc:

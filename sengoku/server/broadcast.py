@@ -88,6 +88,7 @@ def _snapshot_parts(
         "rematch_id": live.rematch_id,
         "offers": {"takeback": takeback, "rematch": sorted(live.rematch_offers)},
         "can_abort": live.can_abort(),
+        "ai_thought": live.ai_thought,
     }
     return head, state is not None and seat is not None and to_act == seat, tail
 

@@ -118,6 +118,9 @@ class Live:
     ai_turn_seat: int | None = None
     ai_turn_next_ply: int = -1
     ai_turn_spent: float = 0.0
+    #: The AI's last decision: its seat, the ply it was played at and the wall-clock seconds
+    #: it took, queueing included (shown to the players: ``ai_thought`` in a snapshot).
+    ai_thought: dict[str, Any] | None = None
     #: Counts every change of the state: an AI answer for an older count is stale.
     turn: int = 0
     #: SHA-256 of the owner token of an all-AI match (it may stop the match).

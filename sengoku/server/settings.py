@@ -24,6 +24,9 @@ class Settings:
     ai_max_seconds: float = 5.0
     #: Level 5's thinking time per turn, shared over the turn's decisions.
     ai_turn_seconds: float = 1.0
+    #: The most wall-clock seconds a level's turn takes, queueing for a worker included, at
+    #: any load: its search's budget (CPU time) and its floor yield to it (sengoku.ai.base).
+    ai_turn_ceiling: float = 3.0
     ai_max_iterations: int = 20_000
     ai_timeout: float = 60.0
     ai_retries: int = 2

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sengoku_toygames import HighTrick, Mark, TicTacToe
 
-from sengoku.ai import FLOOR_FACTOR, Budget, load_agent, make_agent
+from sengoku.ai import FLOOR_FACTOR, TURN_CEILING, Budget, load_agent, make_agent
 from sengoku.ai.base import TurnTimer
 from sengoku.core.game import SengokuError, State
 from sengoku.core.registry import load_game
@@ -76,12 +76,63 @@ def test_level5_has_turn_time_a_floor_above_level4_and_reuse(toys: None) -> None
         )
         assert top.options["reuse"] == 1
     # A given iteration budget is a plain fixed-budget search; seconds a time per decision.
+    # Every level keeps its wall-clock ceiling per turn (a timer with no time budget).
     fixed = load_agent("tictactoe", 5, iterations=20)
-    assert fixed.budget == Budget(iterations=20) and fixed.turn is None and fixed.floor == 0
+    assert fixed.budget == Budget(iterations=20) and fixed.floor == 0
+    assert fixed.turn is not None and fixed.turn.seconds is None
+    assert fixed.turn.ceiling == TURN_CEILING
     per_move = load_agent("tictactoe", 5, seconds=0.2)
-    assert per_move.turn is None and per_move.budget == Budget(seconds=0.2) and per_move.floor
+    assert per_move.budget == Budget(seconds=0.2) and per_move.floor
+    assert per_move.turn is not None and per_move.turn.seconds is None
     server = load_agent("tictactoe", 5, turn_seconds=2.5)
     assert server.turn is not None and server.turn.seconds == 2.5
+    for level in (1, 2, 3, 4, 5):
+        agent = load_agent("tictactoe", level)
+        assert agent.turn is not None and agent.turn.ceiling == TURN_CEILING
+    assert load_agent("tictactoe", 4, ceiling=None).turn is None
+
+
+@pytest.mark.parametrize("name", ["mcts", "ismcts", "alphabeta"])
+def test_the_floor_and_the_budget_yield_to_the_ceiling(name: str) -> None:
+    # rulebook of the issue: "a turn has a ceiling": a loaded machine (a wall clock that runs
+    # far ahead of the search's CPU time) stops even a floor-bound search at the ceiling,
+    # after one iteration, with a legal move.
+    agent = make_agent(TTT, name, seed=1, turn_seconds=1.0, floor=10_000, ceiling=0.5)
+    agent.now = lambda: 0.0  # no CPU time passes: the budget alone would never end
+    agent.wall = expired()  # each wall reading is 1000 s later
+    st = ttt()
+    action = agent.choose(st, 0)
+    assert action in st.legal_actions()
+    assert 1 <= agent.last_stats.get("iterations", agent.last_stats.get("nodes", 0)) < 100
+
+
+def test_the_budget_counts_cpu_time_so_load_alone_does_not_weaken_the_search() -> None:
+    # The same search under a wall clock that runs 20 times faster than the CPU clock
+    # (a loaded machine) does the same iterations as on a quiet one, as long as the ceiling
+    # is not reached.
+    def run(wall_step: float) -> int:
+        agent = make_agent(TTT, "mcts", seed=3, seconds=0.05, ceiling=1000.0)
+        agent.now, _ = ticking(0.0001)
+        agent.wall, _ = ticking(wall_step)
+        agent.choose(ttt(), 0)
+        return int(agent.last_stats["iterations"])
+
+    quiet = run(0.0001)
+    assert quiet > 20
+    assert run(0.002) == quiet
+
+
+def test_a_turns_ceiling_is_shared_over_its_decisions() -> None:
+    timer = TurnTimer(None, lambda: 0.0, ceiling=3.0, wall=lambda: 0.0)
+    assert timer.allot(2) == 0.0 and timer.allot_wall(3) == pytest.approx(1.0)
+    timer.wall_spent = 2.0
+    assert timer.allot_wall(2) == pytest.approx(0.5)
+    timer.wall_spent = 4.0
+    assert timer.allot_wall(1) == 0.0
+    with pytest.raises(SengokuError, match="ceiling must be a number"):
+        make_agent(TTT, "mcts", ceiling=0)
+    with pytest.raises(SengokuError, match="ceiling must be a number"):
+        make_agent(TTT, "mcts", ceiling="soon")
 
 
 def test_gungi_level5_floor_with_a_run_out_clock() -> None:

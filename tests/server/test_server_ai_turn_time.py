@@ -19,6 +19,7 @@ def test_level5_gets_what_is_left_of_its_turn(
     make_client: Callable[..., TestClient], monkeypatch: Any
 ) -> None:
     asked: list[tuple[int, int, float | None]] = []
+    ceilings: list[tuple[int, float | None]] = []
 
     def choose(
         game_name: str,
@@ -28,20 +29,33 @@ def test_level5_gets_what_is_left_of_its_turn(
         seed: int,
         max_seconds: float | None = None,
         turn_seconds: float | None = None,
+        ceiling: float | None = None,
     ) -> str:
         state = load_game(game_name).state_from_json(state_json)
         asked.append((seat, len(asked), turn_seconds))
+        ceilings.append((seat, ceiling))
         time.sleep(0.15)  # the decision's thinking
         return str(state.legal_actions()[0])
 
     monkeypatch.setattr(ai_mod, "choose_action", choose)
-    with make_client(ai_turn_seconds=1.0) as client:
+    thoughts: list[dict[str, Any]] = []
+    with make_client(ai_turn_seconds=1.0, ai_turn_ceiling=3.0) as client:
         m = new_match(client, game="sashimono", seats=[{"kind": "ai", "level": 5}] * 2)
         deadline = time.monotonic() + 60
         while len(asked) < 14 and time.monotonic() < deadline:
-            client.get(f"/api/matches/{m['id']}")  # watched: the all-AI match keeps going
+            # watched: the all-AI match keeps going
+            snap = client.get(f"/api/matches/{m['id']}").json()
+            if snap.get("ai_thought"):
+                thoughts.append(snap["ai_thought"])
             time.sleep(0.05)
     assert len(asked) >= 14
+    # The players see how long the computer thought (wall-clock, queueing included).
+    assert thoughts and all(t["seconds"] >= 0.15 for t in thoughts), thoughts
+    assert {t["seat"] for t in thoughts} <= {0, 1}
+    # Each decision also gets what is left of the turn's wall-clock ceiling, never below the
+    # minimum: a new turn starts with the whole ceiling.
+    assert ceilings[0] == (asked[0][0], 3.0)
+    assert all(c is not None and 0.05 <= c <= 3.0 for _s, c in ceilings)
     runs: list[list[float]] = []
     last_seat = None
     for seat, _i, left in asked:

@@ -300,3 +300,15 @@ def test_open_seat_taken_from_the_lobby(new_page: Any) -> None:
     expect(host.locator("#status")).to_have_text("Your move")
     click_move(host, "5-7", "5-6")
     expect(guest.locator("#status")).to_have_text("Your move")
+
+
+def test_the_computers_thinking_time_is_shown(new_page: Any) -> None:
+    """The server says how long the computer took over its move (its wall clock, a queue for
+    a worker included); the computer's panel shows it."""
+    page: Page = new_page(1280, 900)
+    start_game(page, "gungi", "ai")
+    click_move(page, "5-7", "5-6")
+    wait_moves(page, 2)
+    thought = page.locator('.player[data-seat="1"] .thought')
+    expect(thought).to_have_text(re.compile(r"^thought \d+\.\d s$"))
+    expect(page.locator('.player[data-seat="0"] .thought')).to_have_count(0)

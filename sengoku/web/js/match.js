@@ -423,12 +423,20 @@ class MatchPage {
     s.seats.forEach((seat, i) => {
       const kind = seat.kind === "ai" ? `AI level ${seat.level ?? "?"}` : this.held.includes(i) ? "you" : seat.joined ? "friend" : seat.invited ? "invited — not joined yet" : "open seat";
       const toAct = s.status === "active" && s.to_act === i;
+      // How long the computer took over its last move (the server's wall clock).
+      const thought = seat.kind === "ai" && s.ai_thought?.seat === i ? s.ai_thought : null;
       this.els.players.append(
         el(
           `div.player${toAct ? ".to-act" : ""}`,
           { "data-seat": i },
           el("span.player-icon", {}, r.seatIcon(i, prefs.labels) || el("span.seat-number", {}, i + 1)),
-          el("span.player-name", {}, el("strong", {}, r.seatName(i)), el("span.player-sub", {}, `${seat.name || ""}${seat.name ? " · " : ""}${kind}`)),
+          el(
+            "span.player-name",
+            {},
+            el("strong", {}, r.seatName(i)),
+            el("span.player-sub", {}, `${seat.name || ""}${seat.name ? " · " : ""}${kind}`),
+            thought ? el("span.player-sub.thought", { "data-seat": i, title: "How long the computer thought over its last move" }, `thought ${thought.seconds.toFixed(1)} s`) : null,
+          ),
           el("span.clock", { "data-seat": i }, ""),
           toAct ? el("span.turn-flag", { title: "to move" }, "◀") : null,
         ),
