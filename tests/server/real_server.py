@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from tests.waiting import ok, wait_until
+from tests.waiting import GENEROUS, ok, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -180,7 +180,7 @@ def play_first_legal(http: httpx.Client, mid: str, token: str) -> httpx.Response
     )
 
 
-def receive(ws: ClientConnection, kind: str, timeout: float = 10) -> dict[str, Any]:
+def receive(ws: ClientConnection, kind: str, timeout: float = GENEROUS) -> dict[str, Any]:
     """The next message of type ``kind`` (earlier ones are skipped)."""
     deadline = time.monotonic() + timeout
     while True:
