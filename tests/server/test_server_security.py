@@ -476,8 +476,9 @@ def test_waiting_matches_expire(capped: RealServer) -> None:
     waiting = [tight.http.post("/api/matches", json=body).json()["id"]]
     assert tight.http.get(f"/api/matches/{waiting[0]}").json()["status"] == "waiting"
     snap = wait_until(
-        lambda: (got := ok(tight.http.get(f"/api/matches/{waiting[0]}")))["status"] != "waiting"
-        and got,
+        lambda: (
+            (got := ok(tight.http.get(f"/api/matches/{waiting[0]}")))["status"] != "waiting" and got
+        ),
         "the waiting match to expire",
     )
     assert snap["status"] == "aborted"
