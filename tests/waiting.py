@@ -58,6 +58,12 @@ async def wait_until_async(
         await asyncio.sleep(interval)
 
 
+#: For Playwright's ``page.evaluate``: resolves once the page has painted a new frame (two
+#: animation frames: the next one starts after the current one was drawn), e.g. after a
+#: rendering setting changed through the DevTools protocol.
+NEXT_FRAME = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
 def ok(response: Any, status: int | None = None) -> Any:
     """The JSON body of a successful HTTP answer (httpx or Starlette's test client).
 
