@@ -175,6 +175,7 @@ def test_bad_requests_are_refused_clearly() -> None:
         LocalBackend(0)
 
 
+@pytest.mark.ray
 def test_ray_backend_plays_the_same_games(toys: None) -> None:
     import ray
 
