@@ -1,6 +1,6 @@
 """Replays (issue 17): stepping through a long Gunshi game, autoplay, the text export in the
 game's notation. (How long a step takes, the issue's 30 ms, is a figure of ``make bench``:
-benchmarks/replay_step.py; a test on a busy machine cannot judge it.)"""
+benchmarks/server_stalls.py --browser; a test on a busy machine cannot judge it.)"""
 
 from __future__ import annotations
 
