@@ -256,7 +256,8 @@ def browser_figures(folder: Path) -> dict[str, Any]:
     game = load_game("gunshi")
     record: dict[str, Any] | None = None
     for seed in range(20):
-        state, rng, actions = game.new_state(seed), random.Random(seed), []
+        state, rng = game.new_state(seed), random.Random(seed)
+        actions: list[str] = []
         while not state.is_terminal() and len(actions) < 2000:
             action = rng.choice(state.legal_actions())
             actions.append(str(action))
