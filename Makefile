@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ARGS   ?=
 
-.PHONY: install run test lint format soak bench clean system-packages rules sounds font font-source
+.PHONY: install run test test-fast lint format soak bench clean system-packages rules sounds font font-source
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -45,6 +45,13 @@ format: install
 TEST_WORKERS ?= 2
 test: lint system-packages $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
+
+# Everything but the tests that need a browser (tests/web, Playwright), PostgreSQL, Redis or
+# Ray (pytest markers, set in tests/conftest.py): the quick check before a commit. No lint,
+# no Debian packages.
+FAST := not browser and not postgres and not redis and not ray
+test-fast: $(TEST_STAMP)
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile -m "$(FAST)"
 
 # Debian packages the tests need, installed when missing: Chromium for the browser tests
 # (tests/web drive it through Playwright, never a downloaded browser), PostgreSQL's server

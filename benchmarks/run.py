@@ -2,7 +2,9 @@
 
 Prints Gungi random-play plies/s (Intro, and Advanced from a random setup) next to
 python-chess random play, Gungi perft depth 3 from Intro, and every other game's random-play
-decisions/s for each of its bench presets, each with peak memory.
+decisions/s for each of its bench presets, each with peak memory. ``--stalls`` adds the
+server's stall figures (benchmarks/server_stalls.py; ``--browser`` too: the replay step in
+Chromium), the speeds the tests no longer judge.
 The ratio is what counts: the machine's speed cancels out.
 
 Gungi has a native core (C++, issue 21): the contract's figures use it where it is built, and
@@ -197,6 +199,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=10.0, help="per measurement")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--stalls",
+        action="store_true",
+        help="also the server's stall figures (benchmarks/server_stalls.py: server processes)",
+    )
+    parser.add_argument(
+        "--browser", action="store_true", help="with --stalls: the replay step in Chromium too"
+    )
     args = parser.parse_args()
     gungi = sengoku.load_game("gungi")
     figures: dict[str, Any] = {}
@@ -237,6 +247,10 @@ def main() -> None:
             )
             runs.append(run)
         figures["other_games"][name] = runs
+    if args.stalls:
+        import server_stalls  # beside this file (run as a script: its folder is on the path)
+
+        figures["server_stalls"] = server_stalls.figures(args.browser)
     if args.json:
         print(json.dumps(figures, indent=1))
         return
@@ -297,6 +311,10 @@ def main() -> None:
             )
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"Process peak resident memory: {rss:.0f} MiB")
+    if args.stalls:
+        import server_stalls
+
+        server_stalls.report(figures["server_stalls"])
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 PLUGINS = Path(__file__).resolve().parent / "plugins"
 _folders = [str(p) for p in sorted(PLUGINS.iterdir()) if p.is_dir()] if PLUGINS.is_dir() else []
 for _folder in _folders:
@@ -20,3 +22,22 @@ for _folder in _folders:
 os.environ["PYTHONPATH"] = os.pathsep.join(
     [*_folders, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
 )
+
+
+#: Tests that need more than Python, by the fixtures they use (their whole closure: a fixture
+#: built on ``pg`` counts too). ``make test-fast`` leaves them out with
+#: ``-m "not browser and not postgres and not redis and not ray"``; ``make test`` runs all.
+#: Ray's one test is marked by hand (tests/arena/test_arena_tournament.py).
+NEEDS = {
+    "browser": {"playwright", "browser", "new_page"},  # Chromium through Playwright
+    "postgres": {"pg", "pg_url", "pg_durable"},  # a throw-away PostgreSQL cluster
+    "redis": {"redis_server"},  # a redis-server process
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        for marker, fixtures in NEEDS.items():
+            if used & fixtures:
+                item.add_marker(getattr(pytest.mark, marker))

@@ -1,19 +1,15 @@
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-import sengoku_toygames  # noqa: E402
+from tests import toygames
 
 
 @pytest.fixture
 def toys() -> Iterator[None]:
     """The test games, in the registry for the duration of one test."""
-    sengoku_toygames.register_toys()
+    toygames.register_toys()
     yield
-    sengoku_toygames.unregister_toys()
+    toygames.unregister_toys()

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from sengoku_toygames import HighTrick, Mark, Play, TicTacToe
 
 from sengoku.ai import AGENTS, Budget, load_agent, make_agent, parse_spec
 from sengoku.core.game import SengokuError, State
+from tests.toygames import HighTrick, Mark, Play, TicTacToe
 
 TTT = TicTacToe()
 HT = HighTrick()

@@ -8,12 +8,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from sengoku_toygames import HighTrick, Mark, TicTacToe
 
 from sengoku.ai import FLOOR_FACTOR, TURN_CEILING, Budget, load_agent, make_agent
 from sengoku.ai.base import TurnTimer
 from sengoku.core.game import SengokuError, State
 from sengoku.core.registry import load_game
+from tests.toygames import HighTrick, Mark, TicTacToe
 
 TTT = TicTacToe()
 HT = HighTrick()

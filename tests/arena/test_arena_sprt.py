@@ -6,12 +6,12 @@ import math
 import random
 
 import pytest
-from sengoku_toygames import HighTrick
 
 from sengoku.arena import SPRT, ArenaConfig, run_arena
 from sengoku.arena.stats import gsprt_llr
 from sengoku.arena.tournament import format_report, sprt_units
 from sengoku.core.game import Outcome
+from tests.toygames import HighTrick
 
 HT = HighTrick()
 

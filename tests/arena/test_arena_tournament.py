@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sengoku_toygames import HighTrick, TicTacToe
 
 from sengoku.arena import SPRT, ArenaConfig, LocalBackend, arena, run_arena, schedule
 from sengoku.cli import main
 from sengoku.core.game import SengokuError
 from sengoku.core.record import GameRecord
+from tests.toygames import HighTrick, TicTacToe
 
 TTT = TicTacToe()
 HT = HighTrick()
@@ -175,6 +175,7 @@ def test_bad_requests_are_refused_clearly() -> None:
         LocalBackend(0)
 
 
+@pytest.mark.ray
 def test_ray_backend_plays_the_same_games(toys: None) -> None:
     import ray
 
@@ -185,7 +186,8 @@ def test_ray_backend_plays_the_same_games(toys: None) -> None:
         num_cpus=1,
         include_dashboard=False,
         log_to_driver=False,
-        runtime_env={"env_vars": {"PYTHONPATH": str(Path(__file__).parent.parent / "ai")}},
+        # the workers import the test games from tests/toygames.py
+        runtime_env={"env_vars": {"PYTHONPATH": str(Path(__file__).parents[2])}},
     )
     try:
         remote = arena(TTT, ["mcts:iterations=30", "random"], 4, seed=9, backend=RayBackend())

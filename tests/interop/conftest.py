@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.interop.race import register_race, unregister_race
+from tests.toygames import register_race, unregister_race
 
 
 @pytest.fixture

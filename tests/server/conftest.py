@@ -24,10 +24,8 @@ os.environ.setdefault(
     "HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tempfile.gettempdir()) / "sengoku-hypothesis")
 )
 
-import sengoku_server_toygame  # noqa: E402
-
-from sengoku.core.registry import REGISTRY  # noqa: E402
 from sengoku.server import Settings, create_app  # noqa: E402
+from tests import toygames  # noqa: E402
 
 
 class FakeTime:
@@ -46,10 +44,9 @@ class FakeTime:
 @pytest.fixture(autouse=True)
 def toy_game() -> Iterator[None]:
     """Secret Nim is in the registry for each server test, and only then."""
-    sengoku_server_toygame.register()
+    toygames.register_secretnim()
     yield
-    REGISTRY.factories.pop("secretnim", None)
-    REGISTRY._cache.pop("secretnim", None)
+    toygames.unregister_secretnim()
 
 
 @pytest.fixture
@@ -71,7 +68,7 @@ def make_client(db_url: str, fake_time: FakeTime) -> Callable[..., TestClient]:
             db_url=db_url,
             now=fake_time,
             ai_mode="thread",
-            ai_initializer=sengoku_server_toygame.register,
+            ai_initializer=toygames.register_secretnim,
             timers=False,
         )
         for key, value in overrides.items():

@@ -24,6 +24,8 @@ from process_tree import interrupt_tree, kill_tree
 from real_server import ROOT, free_port, wait_healthy
 from websockets.sync.client import ClientConnection, connect
 
+from tests.waiting import GENEROUS, wait_until
+
 
 def redis_binary() -> str:
     found = shutil.which("redis-server") or (
@@ -58,12 +60,18 @@ class Redis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 20
-        while self.command("PING") not in ("PONG", True):
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                self.close()  # never leave a server behind
-                raise AssertionError("redis-server did not start")
-            time.sleep(0.05)
+        proc = self.proc
+
+        def answers() -> bool:
+            if proc.poll() is not None:
+                raise AssertionError("redis-server exited")
+            return self.command("PING") in ("PONG", True)
+
+        try:
+            wait_until(answers, "redis-server to answer PING")
+        except BaseException:
+            self.close()  # never leave a server behind
+            raise
 
     def command(self, *args: str) -> Any:
         import redis
@@ -101,7 +109,7 @@ class Node:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        self.http = httpx.Client(base_url=self.base, timeout=30)
+        self.http = httpx.Client(base_url=self.base, timeout=GENEROUS)
 
     def wait_ready(self, deadline: float) -> None:
         wait_healthy(self.proc, self.http, deadline, self.logs)
@@ -128,7 +136,7 @@ def nodes(db_url: str, pubsub_url: str, count: int, **env: str) -> Iterator[list
     folder = Path(tempfile.mkdtemp(prefix="sengoku-nodes-"))
     started = [Node(db_url, pubsub_url, folder, env) for _ in range(count)]
     try:
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + GENEROUS
         for node in started:
             node.wait_ready(deadline)
         yield started
@@ -165,7 +173,7 @@ class Watcher:
             self.chats.append(msg["message"])
         return True
 
-    def chat_until(self, text: str, timeout: float = 10) -> dict[str, Any]:
+    def chat_until(self, text: str, timeout: float = GENEROUS) -> dict[str, Any]:
         """The first chat message received with ``text``."""
         deadline = time.monotonic() + timeout
         while True:
@@ -176,7 +184,9 @@ class Watcher:
                 raise AssertionError(f"no chat message {text!r} in {timeout} s: {self.chats}")
             self.pump(0.5)
 
-    def until(self, test: Callable[[dict[str, Any]], bool], timeout: float = 20) -> dict[str, Any]:
+    def until(
+        self, test: Callable[[dict[str, Any]], bool], timeout: float = GENEROUS
+    ) -> dict[str, Any]:
         """The first state (the current one included) that passes ``test``."""
         deadline = time.monotonic() + timeout
         while not (self.state and test(self.state)):
@@ -189,7 +199,7 @@ class Watcher:
     def act(self, action: str, ply: int, ref: str) -> dict[str, Any]:
         """Send an action and wait for its ack (or refusal)."""
         self.conn.send(json.dumps({"type": "action", "action": action, "ply": ply, "id": ref}))
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + GENEROUS
         while True:
             for reply in self.replies:
                 if reply.get("id") == ref:

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import io
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
-from server_process import auth, new_gungi, play_first_legal, server
+from real_server import auth, new_gungi, play_first_legal, server
 
 from sengoku.server.access_log import AccessLog
+from tests.waiting import ok, wait_until, wait_until_async
 
 
 async def _app(scope: Any, receive: Any, send: Any) -> None:
@@ -64,7 +64,9 @@ def test_lines_are_uvicorns_written_together_after_the_interval() -> None:
         # a decoded %0A in a path cannot start a forged line of its own
         await _request(log, _scope("GET", '/x\nINFO:     1.2.3.4:1 - "GET /admin'))
         before = stream.getvalue()
-        await asyncio.sleep(0.2)
+        await wait_until_async(
+            lambda: len(stream.getvalue().splitlines()) >= 4, "the timer to write the batch"
+        )
         return before, stream.getvalue()
 
     before, after = asyncio.run(main())
@@ -112,9 +114,10 @@ def test_a_real_server_writes_each_answer_once_and_no_token(tmp_path: Path) -> N
     with server(db, log) as base, httpx.Client(base_url=base, timeout=30) as http:
         match: Any = new_gungi(http)
         mid, token = match["id"], match["tokens"]["0"]
-        assert play_first_legal(http, mid, token).status_code == 200
-        assert http.get(f"/api/matches/{mid}/events?after=0", headers=auth(token)).is_success
-        time.sleep(1.0)
+        ok(play_first_legal(http, mid, token))
+        ok(http.get(f"/api/matches/{mid}/events?after=0", headers=auth(token)))
+        events = f'"GET /api/matches/{mid}/events?after=0 HTTP/1.1" 200 OK'
+        wait_until(lambda: events in log.read_text(), "the access log's batch in the log")
         text = log.read_text()
     lines = [line for line in text.splitlines() if '" 2' in line or '" 4' in line]
     assert sum(f'"POST /api/matches/{mid}/actions HTTP/1.1" 200 OK' in x for x in lines) == 1

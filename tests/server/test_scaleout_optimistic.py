@@ -12,6 +12,8 @@ from typing import Any
 from conftest import FakeTime, auth, new_match
 from fastapi.testclient import TestClient
 
+from tests.waiting import ok
+
 
 def _snap(client: TestClient, mid: str, token: str) -> dict[str, Any]:
     r = client.get(f"/api/matches/{mid}", headers=auth(token))
@@ -78,7 +80,7 @@ def test_a_process_behind_the_database_conflicts_cleanly_and_catches_up(
         assert len(a.app.state.service.live[mid].actions) == 3
         # both send the same numbered events (a caught up from the database)
         for token in tokens.values():
-            seen = [c.get(f"/api/matches/{mid}/events", headers=auth(token)).json() for c in (a, b)]
+            seen = [ok(c.get(f"/api/matches/{mid}/events", headers=auth(token))) for c in (a, b)]
             assert seen[0] == seen[1]
             assert seen[0]["last_event"] == len(b.app.state.service.live[mid].events)
 
@@ -95,7 +97,8 @@ def test_a_takeback_offered_on_one_process_is_accepted_on_another(
         )
         assert r.status_code == 200, r.text
         r = a.post(f"/api/matches/{mid}/takeback", headers=auth(h0))
-        assert r.status_code == 200 and r.json()["offers"]["takeback"] == {"by": 0, "to_ply": 0}
+        assert r.status_code == 200, r.text
+        assert r.json()["offers"]["takeback"] == {"by": 0, "to_ply": 0}
         # b reads the match (and the offer, from its event) and the other seat accepts there
         r = b.post(f"/api/matches/{mid}/takeback", headers=auth(h1))
         assert r.status_code == 200, r.text
@@ -129,15 +132,16 @@ def test_a_flag_fall_stored_by_another_process_first_is_read_not_refused(
         m = new_match(a, options={"pile": 50}, clock=clock)
         mid = m["id"]
         for client in (a, b):  # both hold the match, seat 0's clock running
-            assert client.get(f"/api/matches/{mid}").json()["status"] == "active"
+            assert ok(client.get(f"/api/matches/{mid}"))["status"] == "active"
         fake_time.advance(11)
         first = b.get(f"/api/matches/{mid}")
-        assert first.status_code == 200 and first.json()["result"]["reason"] == "timeout"
+        assert first.status_code == 200, first.text
+        assert first.json()["result"]["reason"] == "timeout"
         assert a.app.state.service.live[mid].status == "active"  # a is behind
         r = a.get(f"/api/matches/{mid}")
         assert r.status_code == 200, r.text
         assert r.json()["status"] == "finished"
         assert r.json()["result"] == first.json()["result"]
         # one ending stored, the same numbered events on both
-        seen = [c.get(f"/api/matches/{mid}/events").json() for c in (a, b)]
+        seen = [ok(c.get(f"/api/matches/{mid}/events")) for c in (a, b)]
         assert seen[0] == seen[1]

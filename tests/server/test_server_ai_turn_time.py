@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from sengoku.core.registry import load_game
 from sengoku.server import ai as ai_mod
+from tests.waiting import ok, wait_until
 
 
 def test_level5_gets_what_is_left_of_its_turn(
@@ -34,21 +35,21 @@ def test_level5_gets_what_is_left_of_its_turn(
         state = load_game(game_name).state_from_json(state_json)
         asked.append((seat, len(asked), turn_seconds))
         ceilings.append((seat, ceiling))
-        time.sleep(0.15)  # the decision's thinking
+        time.sleep(0.15)  # the decision's thinking: the time the turn uses, under test
         return str(state.legal_actions()[0])
 
     monkeypatch.setattr(ai_mod, "choose_action", choose)
     thoughts: list[dict[str, Any]] = []
     with make_client(ai_turn_seconds=1.0, ai_turn_ceiling=3.0) as client:
         m = new_match(client, game="sashimono", seats=[{"kind": "ai", "level": 5}] * 2)
-        deadline = time.monotonic() + 60
-        while len(asked) < 14 and time.monotonic() < deadline:
-            # watched: the all-AI match keeps going
-            snap = client.get(f"/api/matches/{m['id']}").json()
+
+        def seen() -> bool:  # each look is a watch: the all-AI match keeps going
+            snap = ok(client.get(f"/api/matches/{m['id']}"))
             if snap.get("ai_thought"):
                 thoughts.append(snap["ai_thought"])
-            time.sleep(0.05)
-    assert len(asked) >= 14
+            return len(asked) >= 14
+
+        wait_until(seen, "14 decisions of the AI")
     # The players see how long the computer thought (wall-clock, queueing included).
     assert thoughts and all(t["seconds"] >= 0.15 for t in thoughts), thoughts
     assert {t["seat"] for t in thoughts} <= {0, 1}

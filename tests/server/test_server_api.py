@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
 from conftest import FakeTime, action_id, auth, new_match
 from fastapi.testclient import TestClient
+
+from tests.waiting import ok, wait_until
 
 
 def play(client: TestClient, mid: str, token: str, action: str, ply: int | None = None) -> Any:
@@ -387,12 +388,12 @@ def wait_for(
     client: TestClient, mid: str, token: str, cond: Callable[[dict[str, Any]], bool]
 ) -> dict[str, Any]:
     """Poll until the AI has moved (it thinks in a worker, off the event loop)."""
-    for _ in range(400):
-        snap: dict[str, Any] = client.get(f"/api/matches/{mid}", headers=auth(token)).json()
-        if cond(snap):
-            return snap
-        time.sleep(0.01)
-    raise AssertionError("the AI did not move")
+
+    def look() -> dict[str, Any] | None:
+        snap: dict[str, Any] = ok(client.get(f"/api/matches/{mid}", headers=auth(token)))
+        return snap if cond(snap) else None
+
+    return wait_until(look, "the AI to move")
 
 
 def test_gungi_takeback_with_consent(make_client: Callable[..., TestClient]) -> None:

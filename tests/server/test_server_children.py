@@ -15,8 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from process_tree import Proc, alive, command, descendants, reap, wait_gone
-from real_server import free_port, wait_healthy
-from server_process import auth
+from real_server import auth, free_port, wait_healthy
 
 from sengoku.core.registry import load_game
 

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from sengoku.core.game import SengokuError
 from sengoku.server import ai as ai_mod
+from tests.waiting import ok, wait_until
 
 
 def play(client: TestClient, mid: str, token: str, action: str, ply: int) -> Any:
@@ -60,8 +61,16 @@ class FakeAgents:
         self.answers: list[str] = []
         self.slow: list[float] = []  # seconds the next calls take, in order
         self.lock = threading.Lock()
+        self.finished = 0  # calls that have returned or raised
 
-    def __call__(
+    def __call__(self, *args: Any) -> str:
+        try:
+            return self._think(*args)
+        finally:
+            with self.lock:
+                self.finished += 1
+
+    def _think(
         self,
         _game: str,
         state_json: dict[str, Any],
@@ -75,6 +84,7 @@ class FakeAgents:
             self.calls.append(agent)
         if self.gate is not None:
             assert self.gate.wait(30)
+        # The fake agent's thinking time: the behaviour under test, not a wait for anything.
         if self.delay:
             time.sleep(self.delay)
         with self.lock:
@@ -97,12 +107,11 @@ def fake_agents(monkeypatch: pytest.MonkeyPatch) -> FakeAgents:
 
 
 def wait_for(client: TestClient, mid: str, cond: Callable[[dict[str, Any]], bool]) -> Any:
-    for _ in range(1500):
-        snap = client.get(f"/api/matches/{mid}").json()
-        if cond(snap):
-            return snap
-        time.sleep(0.01)
-    raise AssertionError("timed out waiting for the AI")
+    def look() -> Any:
+        snap = ok(client.get(f"/api/matches/{mid}"))
+        return snap if cond(snap) else None
+
+    return wait_until(look, "the AI to move")
 
 
 def test_bad_or_unbounded_agent_specs_are_refused_at_creation(
@@ -159,10 +168,7 @@ def test_a_takeback_cancels_the_ais_thought(
         fake_agents.gate = threading.Event()
         fake_agents.answers = ["take 2"]  # its answer to the position after "take 1"
         assert play(client, mid, t0, "take 1", 0).status_code == 200
-        for _ in range(500):  # the AI is thinking (held at the gate)
-            if fake_agents.calls:
-                break
-            time.sleep(0.01)
+        wait_until(lambda: fake_agents.calls, "the AI to think (held at the gate)")
         r = client.post(f"/api/matches/{mid}/takeback", headers=auth(t0))
         assert r.status_code == 200 and r.json()["ply"] == 0
         assert play(client, mid, t0, "take 2", 0).status_code == 200
@@ -211,8 +217,17 @@ def test_all_ai_matches_have_an_owner_and_an_idle_limit(
         assert r.status_code == 200 and r.json()["status"] == "aborted"
         assert r.json()["close_reason"] == "stopped by its owner"
         fake_agents.gate.set()
-        time.sleep(0.1)  # the thought it was having is thrown away
-        assert client.get(f"/api/matches/{m['id']}").json()["ply"] == 0
+        # the thought it was having ends, and is thrown away (the stopped match may no
+        # longer be held in memory at all)
+        service = client.app.state.service  # type: ignore[attr-defined]
+
+        def thought_over() -> bool:
+            live = service.live.get(m["id"])
+            task = live.ai_task if live is not None else None
+            return bool(fake_agents.finished) and (task is None or task.done())
+
+        wait_until(thought_over, "the thought to end")
+        assert ok(client.get(f"/api/matches/{m['id']}"))["ply"] == 0
 
         # nobody watches for 10 minutes: it stops by itself at its next decision
         fake_agents.gate = threading.Event()
@@ -220,10 +235,8 @@ def test_all_ai_matches_have_an_owner_and_an_idle_limit(
         fake_time.advance(601)
         fake_agents.gate.set()
         live = client.app.state.service.live[n["id"]]  # type: ignore[attr-defined]
-        for _ in range(500):  # watched without a request (a request is a look at it)
-            if live.status != "active":
-                break
-            time.sleep(0.01)
+        # watched without a request (a request is a look at it)
+        wait_until(lambda: live.status != "active", "the unwatched match to stop")
         snap = client.get(f"/api/matches/{n['id']}").json()
         assert snap["status"] == "aborted" and "nobody watched" in snap["close_reason"]
         assert snap["ply"] == 1
@@ -243,7 +256,7 @@ def test_the_ai_pool_serves_a_humans_opponent_before_all_ai_matches(
             seats=[{"kind": "local"}, {"kind": "ai", "agent": "greedy"}],
             options={"pile": 200},
         )
-        time.sleep(0.3)  # the all-AI matches are playing
+        wait_until(lambda: len(fake_agents.calls) >= 4, "the all-AI matches to be playing")
         for ply in (0, 2, 4):
             with fake_agents.lock:
                 answered = fake_agents.calls.count("greedy")

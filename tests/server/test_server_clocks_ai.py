@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +12,8 @@ from conftest import FakeTime, action_id, auth, new_match
 from fastapi.testclient import TestClient
 
 from sengoku.server.clocks import ClockError, Clocks, ClockSpec
+from tests import waiting
+from tests.waiting import ok
 
 
 def play(client: TestClient, mid: str, token: str, action: str = "take 1") -> Any:
@@ -136,12 +137,11 @@ def test_clock_spec_validation() -> None:
 
 
 def wait_until(client: TestClient, mid: str, cond: Callable[[dict[str, Any]], bool]) -> Any:
-    for _ in range(1500):
-        snap = client.get(f"/api/matches/{mid}").json()
-        if cond(snap):
-            return snap
-        time.sleep(0.02)
-    raise AssertionError("the AI did not move in time")
+    def look() -> Any:
+        snap = ok(client.get(f"/api/matches/{mid}"))
+        return snap if cond(snap) else None
+
+    return waiting.wait_until(look, "the AI to move")
 
 
 def test_ai_plays_a_whole_game_in_a_worker(make_client: Callable[..., TestClient]) -> None:
@@ -178,10 +178,8 @@ def test_ai_in_a_process_pool_plays_gungi(
                 headers=auth(t0),
             )
             assert r.status_code == 200
-            # while the worker thinks, the server answers at once
-            start = time.monotonic()
-            client.get("/healthz")
-            assert time.monotonic() - start < 20
+            # while the worker thinks, the server answers (how soon: a benchmark's figure)
+            ok(client.get("/healthz"))
             wait_until(client, mid, lambda s, p=ply: s["ply"] == p + 2)
         # a worker that dies (killed, out of memory) is replaced: the AI still answers
         service = client.app.state.service  # type: ignore[attr-defined]

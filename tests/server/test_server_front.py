@@ -12,7 +12,6 @@ import re
 import signal
 import socket
 import sqlite3
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +26,7 @@ from sengoku.server.limits import worker_share
 from sengoku.server.routing import Worker, match_of_path, owner, parse_worker, this_worker
 from sengoku.server.settings import Settings
 from sengoku.server.tokens import new_match_id
+from tests.waiting import GENEROUS, ok, wait_until
 
 PLAYERS = [{"kind": "local"}, {"kind": "local"}]
 
@@ -115,7 +115,9 @@ def test_the_front_reads_only_request_lines() -> None:
 # -- a real front and two workers ---------------------------------------------------------------
 @pytest.fixture(scope="module")
 def front(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealServer]:
-    env = {"SENGOKU_FRONT_TIMEOUT": "1", "SENGOKU_LIMIT_EXEMPT": "127.0.0.1"}
+    # The front closes a connection that names nothing within 3 s; a request sent in two
+    # parts (the trickle below) must still get through on a busy machine.
+    env = {"SENGOKU_FRONT_TIMEOUT": "3", "SENGOKU_LIMIT_EXEMPT": "127.0.0.1"}
     with real_server(tmp_path_factory.mktemp("front"), ("--processes", "2"), **env) as s:
         both_ready(s)
         yield s
@@ -129,20 +131,20 @@ def worker_pids(server: RealServer) -> dict[int, int]:
 
 def both_ready(server: RealServer) -> dict[int, int]:
     """Wait until both workers take connections (the front answers once one does)."""
-    deadline = time.monotonic() + 60
-    while len(pids := worker_pids(server)) < 2:
-        assert time.monotonic() < deadline, server.logs()
-        time.sleep(0.05)
-    return pids
+    wait_until(
+        lambda: len(worker_pids(server)) == 2,
+        "both workers to take connections",
+        detail=server.logs,
+    )
+    return worker_pids(server)
 
 
 def create_on_fresh_connection(server: RealServer) -> tuple[dict[str, Any], int]:
     """A new match, and the worker that served its creation (asked on the same connection)."""
     with httpx.Client(base_url=server.base, timeout=20) as http:
-        r = http.post("/api/matches", json={"game": "gungi", "seats": PLAYERS})
-        assert r.status_code == 201, r.text
-        worker = http.get("/healthz").json()["worker"]
-    return r.json(), int(worker.split("/")[0])
+        made = ok(http.post("/api/matches", json={"game": "gungi", "seats": PLAYERS}), 201)
+        worker = ok(http.get("/healthz"))["worker"]
+    return made, int(worker.split("/")[0])
 
 
 def raw_request(sock: socket.socket, path: str) -> tuple[int, dict[str, str], bytes]:
@@ -187,8 +189,8 @@ def test_each_match_is_made_by_the_worker_that_owns_it(front: RealServer) -> Non
         made_by[worker] += 1
         # and every later request for it reaches that worker, which holds it in memory
         with httpx.Client(base_url=front.base, timeout=20) as http:
-            assert http.get(f"/api/matches/{m['id']}").status_code == 200
-            assert http.get("/healthz").json()["worker"] == f"{worker}/2"
+            ok(http.get(f"/api/matches/{m['id']}"))
+            assert ok(http.get("/healthz"))["worker"] == f"{worker}/2"
     assert set(made_by) == {0, 1}
 
 
@@ -206,9 +208,9 @@ def test_a_game_plays_through_the_one_port(front: RealServer) -> None:
         assert receive(watcher, "welcome")["seat"] is None
         with httpx.Client(base_url=front.base, timeout=20) as http:
             for ply in range(6):
-                snap = http.get(f"/api/matches/{mid}", headers=auth(tokens["0"])).json()
+                snap = ok(http.get(f"/api/matches/{mid}", headers=auth(tokens["0"])))
                 seat = snap["to_act"]
-                mine = http.get(f"/api/matches/{mid}", headers=auth(tokens[str(seat)])).json()
+                mine = ok(http.get(f"/api/matches/{mid}", headers=auth(tokens[str(seat)])))
                 action = mine["legal"][0]["action"]
                 if ply % 2:  # every other action over the seat's socket
                     seats[seat].send(
@@ -225,11 +227,9 @@ def test_a_game_plays_through_the_one_port(front: RealServer) -> None:
                 while receive(watcher, "state")["ply"] != ply + 1:
                     pass
             seats[0].send(json.dumps({"type": "resign"}))
-            deadline = time.monotonic() + 10
             while (state := receive(watcher, "state"))["status"] == "active":
-                assert time.monotonic() < deadline
-            assert state["status"] != "active"
-            done = http.get(f"/api/matches/{mid}").json()
+                pass  # each receive waits for the next state (with a safety timeout)
+            done = ok(http.get(f"/api/matches/{mid}"))
             assert done["status"] == state["status"] and done["ply"] == 6
 
 
@@ -248,7 +248,7 @@ def test_a_keep_alive_request_for_another_workers_match_is_answered_then_closed(
         # worker 0 answers for worker 1's match from the database, and closes the connection
         assert status == 200 and json.loads(body)["id"] == made[1]
         assert headers["connection"] == "close"
-        assert closed_by_server(sock, 5)
+        assert closed_by_server(sock, GENEROUS)
     # a request that names no match stays on its connection
     with socket.create_connection(("127.0.0.1", front.port), timeout=10) as sock:
         raw_request(sock, f"/api/matches/{made[1]}")
@@ -258,7 +258,6 @@ def test_a_keep_alive_request_for_another_workers_match_is_answered_then_closed(
 
 def test_the_front_closes_what_is_not_a_request_and_serves_the_rest(front: RealServer) -> None:
     port = front.port
-    started = time.monotonic()
     silent = socket.create_connection(("127.0.0.1", port))
     garbage = socket.create_connection(("127.0.0.1", port))
     garbage.sendall(b"HELLO THERE\r\n\r\n")
@@ -271,13 +270,13 @@ def test_the_front_closes_what_is_not_a_request_and_serves_the_rest(front: RealS
     trickle.sendall(b"GET /heal")
     try:
         # meanwhile other clients are served
-        assert httpx.get(f"{front.base}/healthz", timeout=5).status_code == 200
+        ok(httpx.get(f"{front.base}/healthz", timeout=GENEROUS))
         trickle.sendall(b"thz HTTP/1.1\r\nHost: x\r\n\r\n")
         assert trickle.recv(12) == b"HTTP/1.1 200"
-        assert closed_by_server(garbage, 2) and closed_by_server(huge, 2)
-        assert closed_by_server(half, 2)
-        assert closed_by_server(silent, 3)  # after SENGOKU_FRONT_TIMEOUT (1 s)
-        assert time.monotonic() - started < 4
+        # Each is closed (the safety net is generous: how soon is a benchmark's figure).
+        assert closed_by_server(garbage, GENEROUS) and closed_by_server(huge, GENEROUS)
+        assert closed_by_server(half, GENEROUS)
+        assert closed_by_server(silent, GENEROUS)  # after SENGOKU_FRONT_TIMEOUT
     finally:
         for s in (silent, garbage, huge, half, trickle):
             s.close()
@@ -287,25 +286,26 @@ def test_the_front_closes_what_is_not_a_request_and_serves_the_rest(front: RealS
 def test_a_killed_worker_is_started_again(front: RealServer) -> None:
     before = worker_pids(front)
     os.kill(before[1], signal.SIGKILL)
-    deadline = time.monotonic() + 60
-    while worker_pids(front).get(1) == before[1]:
-        assert time.monotonic() < deadline, front.logs()
-        time.sleep(0.1)
+    wait_until(
+        lambda: worker_pids(front).get(1) != before[1],
+        "worker 1 to be started again",
+        detail=front.logs,
+    )
     assert "worker 1/2 exited with code -9; restarting" in front.logs()
     mine = None
     while mine is None:  # a match the new worker 1 makes and serves
         m, worker = create_on_fresh_connection(front)
         mine = m["id"] if worker == 1 else None
     with httpx.Client(base_url=front.base, timeout=20) as http:
-        assert http.get(f"/api/matches/{mine}").status_code == 200
-        assert http.get("/healthz").json()["worker"] == "1/2"
+        ok(http.get(f"/api/matches/{mine}"))
+        assert ok(http.get("/healthz"))["worker"] == "1/2"
 
 
 def test_sigterm_stops_the_front_and_its_workers(tmp_path: Path) -> None:
     with real_server(tmp_path, ("--processes", "2")) as server:
         pids = both_ready(server)
         server.proc.send_signal(signal.SIGTERM)
-        assert server.proc.wait(20) == 0
+        assert server.proc.wait(GENEROUS) == 0
         for pid in pids.values():
             assert (
                 not Path(f"/proc/{pid}").exists()
@@ -339,6 +339,6 @@ def test_a_client_spread_over_the_workers_gets_the_budget_once(tmp_path: Path) -
             with httpx.Client(base_url=server.base, timeout=20) as http:
                 r = http.post("/api/matches", json={"game": "gungi", "seats": PLAYERS})
                 statuses.append(r.status_code)
-                workers.add(http.get("/healthz").json()["worker"])
+                workers.add(ok(http.get("/healthz"))["worker"])
     assert workers == {"0/2", "1/2"}
     assert statuses.count(201) == 4 and statuses.count(429) == 4, statuses

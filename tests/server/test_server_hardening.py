@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import sengoku_server_toygame
 from conftest import FakeTime, auth, new_match
 from fastapi.testclient import TestClient
 from sqlalchemy import text
@@ -23,6 +22,7 @@ from sengoku.server.config import ConfigError, settings_from_env
 from sengoku.server.db import make_engine, migrate, pg_options
 from sengoku.server.limits import ClientLimits, client_address
 from sengoku.server.service import Settings
+from tests import toygames
 
 
 def test_sqlite_survives_power_loss_by_default(tmp_path: Path) -> None:
@@ -188,14 +188,14 @@ def test_an_engine_fault_is_a_409_that_changes_nothing(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    real_apply = sengoku_server_toygame.NimState.apply
+    real_apply = toygames.NimState.apply
 
     def broken(self: Any, action: Any) -> Any:
         if str(action) == "take 2":
             raise RuntimeError(f"engine bug; the secret is {self.secrets}")
         return real_apply(self, action)
 
-    monkeypatch.setattr(sengoku_server_toygame.NimState, "apply", broken)
+    monkeypatch.setattr(toygames.NimState, "apply", broken)
     with make_client() as client:
         m = new_match(client, options={"pile": 9})
         before = client.get(f"/api/matches/{m['id']}", headers=auth(m["tokens"]["0"])).json()

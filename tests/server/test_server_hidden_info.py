@@ -21,6 +21,7 @@ from conftest import action_id, auth, new_match
 from fastapi.testclient import TestClient
 
 from sengoku.core.registry import list_games, load_game
+from tests.waiting import ok, wait_until
 
 SERVER_EVENTS = {
     "match_created",
@@ -198,20 +199,18 @@ def test_no_secret_or_token_in_the_log(
             ws.send_json({"type": "hello", "token": t0})
             while ws.receive_json()["type"] != "state":
                 pass
-            for _ in range(8):
-                snap = client.get(f"/api/matches/{mid}", headers=auth(t0)).json()
-                if snap["status"] != "active":
-                    break
-                if snap["to_act"] == 0:
-                    client.post(
-                        f"/api/matches/{mid}/actions",
-                        json={"action": "take 1", "ply": snap["ply"]},
-                        headers=auth(t0),
-                    )
-                else:
-                    import time
 
-                    time.sleep(0.05)
+            def my_turn_or_the_end() -> dict[str, Any] | None:
+                snap = ok(client.get(f"/api/matches/{mid}", headers=auth(t0)))
+                return snap if snap["status"] != "active" or snap["to_act"] == 0 else None
+
+            while (snap := wait_until(my_turn_or_the_end, "seat 0's turn"))["status"] == "active":
+                r = client.post(
+                    f"/api/matches/{mid}/actions",
+                    json={"action": "take 1", "ply": snap["ply"]},
+                    headers=auth(t0),
+                )
+                ok(r)
         client.post("/api/matches", json={"game": "secretnim", "seats": [{"kind": "x"}]})
     text = caplog.text + "\n".join(str(r.args) for r in caplog.records)
     assert "played ply" in text  # the server does log the play

@@ -8,13 +8,8 @@ restarts it and plays on.
 from __future__ import annotations
 
 import json
-import os
 import random
-import socket
 import sqlite3
-import subprocess
-import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,7 +17,9 @@ import httpx
 import pytest
 from conftest import action_id, auth, new_match
 from fastapi.testclient import TestClient
-from process_tree import kill_tree
+from real_server import server
+
+from tests.waiting import ok
 
 
 def test_restart_resumes_every_match(make_client: Callable[..., TestClient], db_url: str) -> None:
@@ -106,84 +103,48 @@ def test_tokens_are_stored_hashed(make_client: Callable[..., TestClient], db_url
     assert hashlib.sha256(m["tokens"]["0"].encode()).hexdigest() in dump
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
-    out = open(log, "ab")  # noqa: SIM115 - the child owns it until it dies
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "sengoku", "serve", "--port", str(port), "--db", f"sqlite:///{db}"],
-        stdout=out,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-        if proc.poll() is not None:
-            raise AssertionError(log.read_text())
-    kill_tree(proc)
-    raise AssertionError("the server did not start")
-
-
 def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
-    db = tmp_path / "kill.db"
+    url = f"sqlite:///{tmp_path / 'kill.db'}"
     log = tmp_path / "server.log"
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
     rng = random.Random(5)
-    proc = start_server(port, db, log)
-    try:
-        with httpx.Client(base_url=base, timeout=30) as http:
-            r = http.post(
-                "/api/matches",
-                json={"game": "gungi", "seats": [{"kind": "local"}, {"kind": "local"}], "seed": 1},
-            )
-            assert r.status_code == 201, r.text
-            m = r.json()
-            mid, tokens = m["id"], [m["tokens"]["0"], m["tokens"]["1"]]
-            snap = m["match"]
-            played = []
-            for _ in range(12):
-                seat = snap["to_act"]
-                snap = http.get(f"/api/matches/{mid}", headers=auth(tokens[seat])).json()
-                action = rng.choice(snap["legal"])["action"]
-                r = http.post(
-                    f"/api/matches/{mid}/actions",
-                    json={"action": action, "ply": snap["ply"]},
-                    headers=auth(tokens[seat]),
-                )
-                assert r.status_code == 200, r.text
-                snap = r.json()
-                played.append(action)
-            views = [http.get(f"/api/matches/{mid}", headers=auth(t)).json() for t in tokens]
-        kill_tree(proc)
-        proc = start_server(port, db, log)
-        with httpx.Client(base_url=base, timeout=30) as http:
-            again = [http.get(f"/api/matches/{mid}", headers=auth(t)).json() for t in tokens]
-            for old, new in zip(views, again, strict=True):
-                old.pop("clocks"), new.pop("clocks")
-                assert new == old
-            seat = again[0]["to_act"]
-            action = again[seat]["legal"][0]["action"]
+    with server(url, log) as base, httpx.Client(base_url=base, timeout=30) as http:
+        r = http.post(
+            "/api/matches",
+            json={"game": "gungi", "seats": [{"kind": "local"}, {"kind": "local"}], "seed": 1},
+        )
+        m = ok(r, 201)
+        mid, tokens = m["id"], [m["tokens"]["0"], m["tokens"]["1"]]
+        snap = m["match"]
+        played = []
+        for _ in range(12):
+            seat = snap["to_act"]
+            snap = ok(http.get(f"/api/matches/{mid}", headers=auth(tokens[seat])))
+            action = rng.choice(snap["legal"])["action"]
             r = http.post(
                 f"/api/matches/{mid}/actions",
-                json={"action": action, "ply": 12},
+                json={"action": action, "ply": snap["ply"]},
                 headers=auth(tokens[seat]),
             )
-            assert r.status_code == 200 and r.json()["ply"] == 13
-            http.post(f"/api/matches/{mid}/resign", headers=auth(tokens[0]))
-            record = http.get(f"/api/records/{mid}").json()
-            assert record["actions"] == played + [action]
-    finally:
-        kill_tree(proc)
+            snap = ok(r)
+            played.append(action)
+        views = [ok(http.get(f"/api/matches/{mid}", headers=auth(t))) for t in tokens]
+    # the server was SIGKILLed on leaving the block
+    with server(url, log) as base, httpx.Client(base_url=base, timeout=30) as http:
+        again = [ok(http.get(f"/api/matches/{mid}", headers=auth(t))) for t in tokens]
+        for old, new in zip(views, again, strict=True):
+            old.pop("clocks"), new.pop("clocks")
+            assert new == old
+        seat = again[0]["to_act"]
+        action = again[seat]["legal"][0]["action"]
+        r = http.post(
+            f"/api/matches/{mid}/actions",
+            json={"action": action, "ply": 12},
+            headers=auth(tokens[seat]),
+        )
+        assert ok(r)["ply"] == 13
+        ok(http.post(f"/api/matches/{mid}/resign", headers=auth(tokens[0])))
+        record = ok(http.get(f"/api/records/{mid}"))
+        assert record["actions"] == played + [action]
     text = log.read_text()
     assert "POST /api/matches/" in text  # the access log is on, and holds no secret
     for token in tokens:

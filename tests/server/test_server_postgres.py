@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import FakeTime, auth, new_match
 from fastapi.testclient import TestClient
-from test_server_persistence import free_port
+from real_server import free_port
 
 
 def _pg_bin() -> Path:

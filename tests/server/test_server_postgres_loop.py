@@ -25,6 +25,7 @@ from sengoku.server.errors import ApiError
 from sengoku.server.loop_appends import conninfo
 from sengoku.server.persistence import Persistence
 from sengoku.server.settings import Settings
+from tests.waiting import wait_until_async
 
 
 @pytest.fixture(scope="module")
@@ -177,6 +178,15 @@ def test_a_lock_held_past_the_timeout_is_db_busy_and_nothing_is_stored(
     store.engine.dispose()
 
 
+def _waiting_on_a_lock(url: str) -> int:
+    """How many of the cluster's connections wait for a lock another holds."""
+    with psycopg.connect(conninfo(url)) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
 def test_a_transaction_cut_short_closes_its_connection(
     make_client: Callable[..., TestClient], pg_url: str
 ) -> None:
@@ -190,7 +200,10 @@ def test_a_transaction_cut_short_closes_its_connection(
 
         async def main() -> tuple[int, str]:
             acting = asyncio.ensure_future(_act(persistence, store, mid, 0, 1000))
-            await asyncio.sleep(0.5)  # waiting for the row lock, mid-transaction
+            # waiting for the row lock, mid-transaction (PostgreSQL says so)
+            await wait_until_async(
+                lambda: _waiting_on_a_lock(pg_url), "the append to wait on the row lock"
+            )
             acting.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await acting

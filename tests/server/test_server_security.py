@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from real_server import RealServer, real_server, receive
 from sengoku.core.registry import load_game
 from sengoku.server.guard import body_cap
 from sengoku.server.settings import Settings
+from tests.waiting import ok, wait_until
 
 GOOD_CARD = """
 [[card]]
@@ -481,12 +481,12 @@ def test_waiting_matches_expire(capped: RealServer) -> None:
     body = {"game": "gungi", "seats": [{"kind": "local"}, {"kind": "invite"}]}
     waiting = [tight.http.post("/api/matches", json=body).json()["id"]]
     assert tight.http.get(f"/api/matches/{waiting[0]}").json()["status"] == "waiting"
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        snap = tight.http.get(f"/api/matches/{waiting[0]}").json()
-        if snap["status"] != "waiting":
-            break
-        time.sleep(0.3)
+    snap = wait_until(
+        lambda: (
+            (got := ok(tight.http.get(f"/api/matches/{waiting[0]}")))["status"] != "waiting" and got
+        ),
+        "the waiting match to expire",
+    )
     assert snap["status"] == "aborted"
     assert snap["close_reason"].startswith("expired")
     r = tight.http.post(f"/api/matches/{waiting[0]}/join", json={})

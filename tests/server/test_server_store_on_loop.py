@@ -17,7 +17,7 @@ import httpx
 import pytest
 from conftest import new_match
 from fastapi.testclient import TestClient
-from server_process import auth, new_gungi, play_first_legal, server
+from real_server import auth, new_gungi, play_first_legal, server
 from sqlalchemy import text
 from test_server_store_together import append_one as _act
 
@@ -25,6 +25,7 @@ from sengoku.server import persistence as persistence_module
 from sengoku.server.db import Store, make_engine
 from sengoku.server.persistence import Persistence, inline_commits
 from sengoku.server.settings import Settings
+from tests.waiting import ok, wait_until_async
 
 
 def _threads_of(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
@@ -99,7 +100,7 @@ def test_a_write_lock_held_elsewhere_sends_the_action_to_a_storage_thread(
 
     async def main() -> tuple[str, bool]:
         acting = asyncio.ensure_future(_act(persistence, store, mid, 0, 1000))
-        await asyncio.sleep(0.3)
+        await wait_until_async(lambda: threaded, "the append to start on a storage thread")
         waiting = not acting.done()  # on a storage thread, waiting for the lock
         holder.execute("ROLLBACK")
         return await acting, waiting
@@ -152,7 +153,9 @@ def test_the_log_is_checkpointed_on_a_storage_thread(
     async def main() -> int:
         for seq in range(20):
             assert await _act(persistence, store, mid, seq, 1000 + seq) == "stored"
-        await asyncio.sleep(0.3)
+        await wait_until_async(
+            lambda: _in_database_file(db_url, mid) == 20, "a checkpoint of all 20 moves"
+        )
         return threading.get_ident()
 
     try:
@@ -209,11 +212,9 @@ def test_kill_9_loses_no_acknowledged_action_with_normal(tmp_path: Path) -> None
         m: Any = new_gungi(http)
         mid, tokens = m["id"], [m["tokens"]["0"], m["tokens"]["1"]]
         for ply in range(12):
-            r = play_first_legal(http, mid, tokens[ply % 2])
-            assert r.status_code == 200 and r.json()["ply"] == ply + 1, r.text
+            assert ok(play_first_legal(http, mid, tokens[ply % 2]))["ply"] == ply + 1
     # the server was killed (SIGKILL) on leaving the block, right after the last answer
     with server(url, log, env) as base, httpx.Client(base_url=base, timeout=30) as http:
-        snap = http.get(f"/api/matches/{mid}", headers=auth(tokens[0])).json()
+        snap = ok(http.get(f"/api/matches/{mid}", headers=auth(tokens[0])))
         assert snap["ply"] == 12
-        r = play_first_legal(http, mid, tokens[0])
-        assert r.status_code == 200 and r.json()["ply"] == 13
+        assert ok(play_first_legal(http, mid, tokens[0]))["ply"] == 13

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ import uvicorn
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 from sengoku.server import Settings, create_app
+from tests.waiting import wait_until
 
 CHROMIUM = os.environ.get("SENGOKU_CHROMIUM", "/usr/bin/chromium")
 #: What a closed network needs: no sandbox (root in CI), no GPU, nothing phoning home.
@@ -82,11 +82,9 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     thread = ServerThread(app, port)
     thread.start()
-    deadline = time.monotonic() + 20
-    while not thread.server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
+    wait_until(lambda: thread.server.started or not thread.is_alive(), "the test server to start")
+    if not thread.is_alive():
+        raise RuntimeError("the test server did not start")
     yield f"http://127.0.0.1:{port}"
     thread.stop()
 

@@ -57,5 +57,5 @@ def test_setup_and_match_pages(new_page: Any, game: str) -> None:
     assert violations(page) == [], "the setup page"
     start_game(page, game, "ai")
     page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(500)
+    page.wait_for_selector("#status[data-state]")  # the match is drawn (violations() settles)
     assert violations(page) == [], "the match page"

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
+from tests.waiting import NEXT_FRAME
 from tests.web.helpers import ARTIFACTS, shot
 from tests.web.labels_setup import create, decode_png, open_as, play_until
 
@@ -224,7 +225,7 @@ def test_sides_differ_by_shape_label_and_colour_under_colour_blindness(
         page.set_viewport_size({"width": width, "height": height})
         for vision in VISIONS:
             cdp.send("Emulation.setEmulatedVisionDeficiency", {"type": vision})
-            page.wait_for_timeout(100)
+            page.evaluate(NEXT_FRAME)  # drawn with the new vision
             seen[vision] = [side_colour(page, sel, spec["dark"]) for sel in paint]
             page.evaluate("window.scrollTo(0, 0)")
             shot(page, f"vision-{game}-{vision}-{width}")
@@ -298,7 +299,7 @@ def test_five_gunkimono_players_strongholds_and_markers_differ_by_shape(
     cdp = page.context.new_cdp_session(page)
     for vision in VISIONS:
         cdp.send("Emulation.setEmulatedVisionDeficiency", {"type": vision})
-        page.wait_for_timeout(100)
+        page.evaluate(NEXT_FRAME)  # drawn with the new vision
         page.locator("#stronghold-probe .honor-track").screenshot(
             path=str(ARTIFACTS / f"vision-gunkimono-honor-{vision}.png")
         )

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
+from tests.waiting import NEXT_FRAME
 from tests.web.helpers import PageWatch, assert_clean_text, no_horizontal_overflow, shot
 from tests.web.test_accessibility import violations
 
@@ -154,7 +155,7 @@ def browse_by_the_log(page: Page) -> None:
 def screenshots(page: Page, name: str) -> None:
     for width, height in ((1920, 1080), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(200)
+        page.evaluate(NEXT_FRAME)  # laid out at the new size
         no_horizontal_overflow(page)
         if width > 1000:
             # One screen high on a wide screen: the log scrolls inside its card (its lines'

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from typing import Any
 
 import pytest
@@ -200,7 +199,6 @@ def play_to_the_end(page: Page, mode: str, width: int, height: int) -> list[str]
 )
 def test_whole_game_by_clicks(new_page: Any, mode: str, width: int, height: int) -> None:
     page: Page = new_page(width, height)
-    start = time.monotonic()
     played = play_to_the_end(page, mode, width, height)
     assert len(played) >= 7
     if mode == "advanced":
@@ -211,4 +209,3 @@ def test_whole_game_by_clicks(new_page: Any, mode: str, width: int, height: int)
         assert all(n.endswith("新") for n in played[:done])
         assert sum(n.endswith("帥新") for n in played[:done]) == 2
         assert len(played) > done + 1
-    assert time.monotonic() - start < 180

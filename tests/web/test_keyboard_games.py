@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -87,10 +86,11 @@ def test_gunkimono_by_keyboard_alone(new_page: Any) -> None:
     key_press(page, "#start")
     page.wait_for_url("**/play/*")
     page.wait_for_selector(".kimono-board")
-    began = time.monotonic()
-    placed = turned = 0
+    placed = turned = steps = 0
     while wait_turn_or_end(page):
-        assert time.monotonic() - began < 300, "the game takes too long"
+        # A safety net against a game that never ends, counted in decisions, not seconds.
+        steps += 1
+        assert steps < 5000, "the game does not end"
         before = ply(page)
         if page.locator(".kimono-decide button.choice").count():
             key_press(page, ".kimono-decide button.choice")

@@ -47,8 +47,11 @@ def test_a_click_made_before_the_last_answer_came_back_is_sent(new_page: Any) ->
     page.click('[data-sq="5-3"]')
     page.wait_for_selector('[data-target="5-4"]')
     page.click('[data-sq="5-4"]')
-    # Black's action waits for White's answer: the requests go out in order.
-    page.wait_for_timeout(300)
+    # Black's action waits for White's answer: the requests go out in order. Proved by
+    # order: the page reports its requests in the order it makes them, so once a request
+    # made after the click is seen, an action sent at the click would have been seen too.
+    with page.expect_request("**/healthz"):
+        page.evaluate("() => fetch('/healthz')")
     assert len(posted) == 1, posted
     route, response = held[0]
     route.fulfill(response=response)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
+from tests.waiting import NEXT_FRAME
 from tests.web.helpers import (
     PageWatch,
     assert_clean_text,
@@ -68,7 +68,7 @@ def look(page: Page, name: str) -> None:
     page.mouse.move(0, 0)  # no card under the pointer: its explanation would hide the table
     for width, height in ((1920, 1080), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(150)
+        page.evaluate(NEXT_FRAME)  # laid out at the new size
         shot(page, f"{name}-{width}")  # first, so that a failure below leaves it to look at
         no_horizontal_overflow(page)
         assert_clean_text(page)
@@ -78,9 +78,7 @@ def look(page: Page, name: str) -> None:
     page.set_viewport_size({"width": 1920, "height": 1080})
 
 
-def play_to_the_end(
-    page: Page, name: str, seed: int, limit_s: float, keyboard: bool = False
-) -> dict[str, int]:
+def play_to_the_end(page: Page, name: str, seed: int, keyboard: bool = False) -> dict[str, int]:
     """Click random legal choices until the end panel (or, with ``keyboard``, reach each with
     Tab and press Enter); screenshots (and layout checks) of the first position showing a
     casualty, and of one a few decisions in."""
@@ -88,9 +86,11 @@ def play_to_the_end(
     counts = {"click": 0, "button": 0, "then": 0, "casualties": 0}
     seen_casualty = False
     seen_mid = False
-    deadline = time.monotonic() + limit_s
+    steps = 0
     while True:
-        assert time.monotonic() < deadline, f"{name}: no end after {counts}"
+        # A safety net against a game that never ends, counted in decisions, not seconds.
+        steps += 1
+        assert steps < 5000, f"{name}: no end after {counts}"
         page.wait_for_function(READY, timeout=30_000)
         state, before = status(page)
         if state == "finished":
@@ -112,8 +112,8 @@ def play_to_the_end(
             seen_mid = True
             look(page, f"{name}-mid")
         picked = page.evaluate(PICK, rng.randrange(1, 2**30))
-        if picked is None:
-            page.wait_for_timeout(100)
+        if picked is None:  # redrawn between the two looks: look again at the next frame
+            page.evaluate(NEXT_FRAME)
             continue
         try:
             if keyboard:
@@ -243,7 +243,7 @@ def check_end(page: Page, watch: PageWatch, name: str) -> str:
     page.mouse.move(0, 0)
     for width, height in ((1920, 1080), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(150)
+        page.evaluate(NEXT_FRAME)  # laid out at the new size
         shot(page, f"{name}-end-{width}")
     # The board stays readable behind the panel: see it.
     page.click("#end-close")
@@ -270,7 +270,7 @@ def test_a_whole_duel_against_the_ai_by_clicks(new_page: Any) -> None:
     expect(page.locator(".s-info")).to_be_visible()
     expect(page.locator(".s-info")).to_contain_text("needs")
     pick_then_place(page)
-    counts = play_to_the_end(page, "sashimono-duel", seed=16, limit_s=110)
+    counts = play_to_the_end(page, "sashimono-duel", seed=16)
     assert counts["click"] > 0  # cards, slots or cells were clicked, not only buttons
     check_end(page, watch, "sashimono-duel")
 
@@ -280,7 +280,7 @@ def test_a_whole_duel_by_keyboard_alone(new_page: Any) -> None:
     page: Page = new_page(1280, 900)
     watch = PageWatch(page)
     new_game(page, "duel", vp=1, keyboard=True)
-    counts = play_to_the_end(page, "sashimono-keyboard", seed=16, limit_s=200, keyboard=True)
+    counts = play_to_the_end(page, "sashimono-keyboard", seed=16, keyboard=True)
     assert counts["click"] > 0  # cards, slots or cells, not only buttons
     check_end(page, watch, "sashimono-keyboard")
 
@@ -295,7 +295,7 @@ def test_a_whole_solo_game_against_the_kagemusha_by_clicks(new_page: Any) -> Non
     # The Army is drawn on its path round your Sonae (spaces numbered 1 to 12).
     assert page.locator(".s-side.mine .s-slot .s-path").count() == 12
     assert page.locator('.s-side.mine .s-slot[data-army="true"]').count() == 1
-    counts = play_to_the_end(page, "sashimono-solo", seed=7, limit_s=110)
+    counts = play_to_the_end(page, "sashimono-solo", seed=7)
     assert counts["click"] > 0
     result = check_end(page, watch, "sashimono-solo")
     assert "Kagemusha" in result or "defeat" in result

@@ -8,7 +8,6 @@ three people on three computers would.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,6 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from sengoku.server import Settings, create_app
+from tests.waiting import wait_until
 from tests.web.conftest import ServerThread, free_port
 from tests.web.helpers import shot
 
@@ -39,11 +39,9 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     thread = ServerThread(app, free_port())
     thread.start()
-    deadline = time.monotonic() + 20
-    while not thread.server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
+    wait_until(lambda: thread.server.started or not thread.is_alive(), "the test server to start")
+    if not thread.is_alive():
+        raise RuntimeError("the test server did not start")
     yield f"http://127.0.0.1:{thread.server.config.port}"
     thread.stop()
 
@@ -115,11 +113,15 @@ def test_a_chat_exchange_and_what_a_spectator_sees(new_page: Any, base_url: str)
     watcher.click("#chat-send")
     expect(aki.locator("#chat-spectators .chat-text")).to_have_text(["what an opening", "psst"])
     expect(watcher.locator("#chat-spectators .chat-text")).to_have_text(["what an opening", "psst"])
-    ben.wait_for_timeout(500)
+    # Proved by order: a players' message sent after "psst" reaches Ben, so "psst" reached
+    # him before it (one connection, in order) and was not shown.
+    aki.fill("#chat-input", "gg")
+    aki.click("#chat-send")
+    expect(ben.locator("#chat-players .chat-text")).to_have_text(["good luck <b>Ben</b>", "gg"])
     assert ben.locator("#chat-spectators .chat-text").count() == 0
     # A reload reads the stored chat back, and Ben's mute with it.
     ben.reload()
-    expect(ben.locator("#chat-players .chat-text")).to_have_text(["good luck <b>Ben</b>"])
+    expect(ben.locator("#chat-players .chat-text")).to_have_text(["good luck <b>Ben</b>", "gg"])
     expect(ben.locator("#chat-mute")).to_be_checked()
     shot(watcher, "table-chat-spectator")
     shot(aki, "table-chat-player")
@@ -189,6 +191,8 @@ def test_a_claim_after_the_opponent_leaves_and_the_tab_title(new_page: Any, base
         "data-online", "false", timeout=10_000
     )
     expect(stayer.locator("#claim")).to_be_visible()
+    # The behaviour under test, not a wait for something: a claim is allowed only once the
+    # opponent has been gone CLAIM_AFTER seconds.
     stayer.wait_for_timeout(CLAIM_AFTER * 1000 + 300)
     stayer.click("#claim")
     expect(stayer.locator("#status")).to_have_attribute("data-state", "finished")
@@ -243,6 +247,8 @@ def test_capture_and_low_time_sounds(new_page: Any, base_url: str) -> None:
         timeout=10_000,
         polling=250,
     )
+    # The behaviour under test: the clock runs on (several more ticks) and the low-time
+    # sound is still played once, not at every tick.
     page.wait_for_timeout(800)
     names = page.evaluate(
         """async () => {

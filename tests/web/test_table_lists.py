@@ -3,7 +3,6 @@ live games with their spectators and a share link; results in words."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import httpx
@@ -31,11 +30,9 @@ def test_records_show_the_winner_in_words_filter_by_game_and_page(
         finished(base_url, "gunkimono", i % 2)
     gunshi = [finished(base_url, "gunshi", 1) for _ in range(2)]
     page: Page = new_page(1280, 900)
-    started = time.monotonic()
     page.goto("/records")
     rows = page.locator("#records-list .record-row")
     expect(rows).to_have_count(25)
-    shown_in = time.monotonic() - started
     first = rows.first
     expect(first).to_contain_text("wins by resignation")
     expect(first.locator("time")).to_have_count(1)
@@ -57,7 +54,6 @@ def test_records_show_the_winner_in_words_filter_by_game_and_page(
     expect(rows).to_have_count(2)
     assert "game=gunshi" in page.url
     assert {rows.nth(i).get_attribute("data-game") for i in range(2)} == {"gunshi"}
-    assert shown_in < 5, f"the first page of records took {shown_in:.1f} s"
 
 
 def test_results_read_in_words(new_page: Any, base_url: str) -> None:  # noqa: F811

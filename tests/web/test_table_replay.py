@@ -1,10 +1,10 @@
-"""Replays (issue 17): a step on a long Gunshi game under 30 ms, autoplay, the text export
-in the game's notation."""
+"""Replays (issue 17): stepping through a long Gunshi game, autoplay, the text export in the
+game's notation. (How long a step takes, the issue's 30 ms, is a figure of ``make bench``:
+benchmarks/server_stalls.py --browser; a test on a busy machine cannot judge it.)"""
 
 from __future__ import annotations
 
 import random
-import statistics
 from typing import Any
 
 import httpx
@@ -12,9 +12,6 @@ from playwright.sync_api import Page, expect
 
 from sengoku import load_game
 from sengoku.core.record import GameRecord
-
-#: The issue's bound for one step of a replay.
-STEP_MS = 30.0
 
 
 def long_gunshi_record() -> dict[str, Any]:
@@ -44,19 +41,15 @@ def long_gunshi_record() -> dict[str, Any]:
     raise AssertionError("no long random Gunshi game in 20 seeds")
 
 
-#: Steps forward by the keyboard and times each (the step's work is synchronous).
-STEP_TIMES = """(n) => {
-  const times = [];
+#: Steps forward ``n`` times by the keyboard.
+STEPS = """(n) => {
   for (let i = 0; i < n; i++) {
-    const t = performance.now();
     document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true }));
-    times.push(performance.now() - t);
   }
-  return times;
 }"""
 
 
-def test_a_long_replay_steps_fast_autoplays_and_exports_text(new_page: Any, base_url: str) -> None:
+def test_a_long_replay_steps_autoplays_and_exports_text(new_page: Any, base_url: str) -> None:
     record = long_gunshi_record()
     plies = len(record["actions"])
     r = httpx.post(f"{base_url}/api/records", json=record, timeout=60)
@@ -66,16 +59,9 @@ def test_a_long_replay_steps_fast_autoplays_and_exports_text(new_page: Any, base
     page.goto(f"/replay/{rid}")
     expect(page.locator("#replay-counter")).to_have_text(f"0 / {plies}", timeout=60_000)
     assert page.locator("#moves li[data-ply]").count() == plies
-    # Warm up (first paint of each kind of position), then time 60 steps in mid-game.
-    page.evaluate("(n) => { for (let i = 0; i < n; i++) document.body.dispatchEvent("
-                  "new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true })); }", 200)  # fmt: skip
-    times = page.evaluate(STEP_TIMES, 60)
-    median = statistics.median(times)
-    worst = max(times)
-    print(
-        f"\nreplay step on a {plies}-ply Gunshi game: median {median:.1f} ms, worst {worst:.1f} ms"
-    )
-    assert median < STEP_MS, f"a step takes {median:.1f} ms (median of 60)"
+    page.evaluate(STEPS, 200)
+    expect(page.locator("#replay-counter")).to_have_text(f"200 / {plies}")
+    page.evaluate(STEPS, 60)
     expect(page.locator("#replay-counter")).to_have_text(f"260 / {plies}")
     expect(page.locator("#moves li.current")).to_have_attribute("data-ply", "260")
     assert page.locator("#moves li.current").count() == 1
@@ -91,6 +77,8 @@ def test_a_long_replay_steps_fast_autoplays_and_exports_text(new_page: Any, base
     page.click("#replay-play")
     expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "false")
     stopped = page.locator("#replay-counter").inner_text()
+    # The behaviour under test, not a wait for something: more than two of autoplay's
+    # 400 ms steps pass, and the counter has not moved.
     page.wait_for_timeout(900)
     assert page.locator("#replay-counter").inner_text() == stopped
 

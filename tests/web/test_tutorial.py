@@ -7,7 +7,6 @@ to the final message."""
 from __future__ import annotations
 
 import json
-import time
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import sengoku.web
+from tests.waiting import NEXT_FRAME
 from tests.web.helpers import (
     PageWatch,
     assert_clean_text,
@@ -113,12 +113,12 @@ def look(page: Page, name: str) -> None:
     step = coach_step(page)
     for width, height in ((1920, 1080), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(250)
+        page.evaluate(NEXT_FRAME)  # laid out at the new size
         shot(page, f"{name}-{width}")
         check_targets(page, name, step)
         assert_clean_text(page)
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.wait_for_timeout(150)
+    page.evaluate(NEXT_FRAME)  # laid out at the new size
 
 
 def wait_for_change(page: Page, step: str, before: int) -> None:
@@ -147,10 +147,11 @@ def click_target(page: Page, index: int) -> None:
 def follow_by_clicks(page: Page, game: str) -> list[str]:
     """Do what each step says, clicking what it points at, until the final message."""
     seen: list[str] = []
-    deadline = time.monotonic() + 120
-    tries = 0
+    tries = steps = 0
     while True:
-        assert time.monotonic() < deadline, f"{game}: stuck at {seen}"
+        # A safety net against a loop that never ends, counted in turns, not seconds.
+        steps += 1
+        assert steps < 2000, f"{game}: stuck at {seen}"
         page.wait_for_selector("#coach")
         step = coach_step(page)
         if not seen or seen[-1] != step:
@@ -164,7 +165,10 @@ def follow_by_clicks(page: Page, game: str) -> list[str]:
             page.click("#coach-next")
             continue
         if page.locator(".coach-wait").inner_text():
-            page.wait_for_timeout(200)  # the computer's move
+            # the computer's move: until the coach stops waiting for it
+            page.wait_for_function(
+                "() => !(document.querySelector('.coach-wait')?.innerText ?? '').trim()"
+            )
             continue
         check_targets(page, game, step)
         if tries == 0:  # each step, once: screenshots at both sizes
@@ -209,7 +213,8 @@ def test_a_first_turn_by_following_the_coach(new_page: Any, game: str) -> None:
     # Done: a reload does not bring the coach back; the Tutorial button starts a new one.
     page.reload()
     page.wait_for_selector("#tutorial-open")
-    page.wait_for_timeout(300)
+    # Everything the page loads has come (the tutorial's data too): a coach would be up now.
+    page.wait_for_load_state("networkidle")
     expect(page.locator("#coach")).to_have_count(0)
     assert_clean_text(page)
     assert not watch.failed, watch.failed

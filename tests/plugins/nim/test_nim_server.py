@@ -15,6 +15,7 @@ from typing import Any
 from websockets.sync.client import ClientConnection
 
 from tests.server.real_server import ROOT, real_server
+from tests.waiting import GENEROUS, ok
 
 #: Heaps 1-3-5-7: seat 0 empties a heap per turn-pair until the last stone (16 stones).
 OPTIONS = {"heaps": "classic"}
@@ -24,7 +25,7 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def events_until_over(ws: ClientConnection, timeout: float = 20) -> list[dict[str, Any]]:
+def events_until_over(ws: ClientConnection, timeout: float = GENEROUS) -> list[dict[str, Any]]:
     """Every event message up to the ``game_over`` one (other messages are skipped)."""
     deadline = time.monotonic() + timeout
     got: list[dict[str, Any]] = []
@@ -40,13 +41,13 @@ def test_nim_plays_through_a_real_server(tmp_path: Path) -> None:
     path = os.pathsep.join([*os.environ.get("PYTHONPATH", "").split(os.pathsep), str(ROOT)])
     with real_server(tmp_path, PYTHONPATH=path) as server:
         http = server.http
-        listed = http.get("/api/games").json()["games"]
+        listed = ok(http.get("/api/games"))["games"]
         nim = next(g for g in listed if g["name"] == "nim")
         assert nim["renderer"] == "generic"
         assert nim["min_players"] == nim["max_players"] == 2
         heaps = next(o for o in nim["options"] if o["name"] == "heaps")
         assert heaps["default"] == "long" and set(heaps["allowed"]) == {"long", "classic", "tiny"}
-        assert http.get("/api/games/nim").json()["name"] == "nim"
+        assert ok(http.get("/api/games/nim"))["name"] == "nim"
 
         r = server.create(
             {"game": "nim", "options": OPTIONS, "seats": [{"kind": "local"}, {"kind": "local"}]}
@@ -61,11 +62,11 @@ def test_nim_plays_through_a_real_server(tmp_path: Path) -> None:
             spectator.send(json.dumps({"type": "hello", "after": 0}))
             played: list[str] = []
             while True:
-                snap = http.get(f"/api/matches/{mid}").json()
+                snap = ok(http.get(f"/api/matches/{mid}"))
                 if snap["status"] != "active":
                     break
                 seat = snap["to_act"]
-                mine = http.get(f"/api/matches/{mid}", headers=auth(tokens[str(seat)])).json()
+                mine = ok(http.get(f"/api/matches/{mid}", headers=auth(tokens[str(seat)])))
                 legal = [x["action"] for x in mine["legal"]]
                 # Always the largest take from the first heap with stones.
                 action = max((a for a in legal if a[0] == legal[0][0]), key=lambda a: a[1])
@@ -95,17 +96,17 @@ def test_nim_plays_through_a_real_server(tmp_path: Path) -> None:
         over = events[-1]["event"]
         assert over["reason"] == "last_stone" and over["winners"] == [0]
 
-        final = http.get(f"/api/matches/{mid}").json()
+        final = ok(http.get(f"/api/matches/{mid}"))
         assert final["status"] == "finished" and final["view"]["heaps"] == [0, 0, 0, 0]
         result = final["result"]
         winner = final["seats"][result["winners"][0]]["name"]
         words = f"{winner} wins: {result['reason'].replace('_', ' ')}"
         assert words == "Player 1 wins: last stone"
 
-        record = http.get(f"/api/records/{mid}").json()
+        record = ok(http.get(f"/api/records/{mid}"))
         assert record["game"] == "nim" and record["options"] == OPTIONS
         assert record["actions"] == played and record["result"] == result
-        assert mid in [x["id"] for x in http.get("/api/records?game=nim").json()["records"]]
+        assert mid in [x["id"] for x in ok(http.get("/api/records?game=nim"))["records"]]
 
         r = http.post("/api/replay", json=record)
         assert r.status_code == 200, r.text
