@@ -86,6 +86,11 @@ def play(client: TestClient, g: dict[str, Any], seat: int, action: str) -> dict[
     return out
 
 
+def sweep(client: TestClient) -> None:
+    """What the server's timers run: flags that have fallen end their games."""
+    client.portal.call(client.app.state.service.sweep)  # type: ignore[union-attr,attr-defined,call-arg]
+
+
 def rows(client: TestClient, table: str) -> list[Any]:
     engine = client.app.state.service.store.engine  # type: ignore[attr-defined]
     with engine.connect() as conn:
@@ -143,13 +148,13 @@ def test_a_rated_game_ended_by_resignation_rates_both_players_once(client: TestC
 def test_a_timeout_on_the_timer_is_rated_once(client: TestClient, fake_time: FakeTime) -> None:
     g = rated_game(client)
     play(client, g, 0, SHUFFLE[0])
-    fake_time.advance(CLOCK["initial"] + 1)  # Ben, to move, runs out of time
-    client.portal.call(client.app.state.service.sweep)  # type: ignore[attr-defined]
+    fake_time.advance(300 + 1)  # Ben, to move, runs out of time (CLOCK's initial)
+    sweep(client)
     match = ok(client.get(f"/api/matches/{g['id']}"))
     assert match["result"]["reason"] == "timeout" and match["result"]["winners"] == [0]
     ratings = check_rated_once(client, match)
     assert ratings["seats"][0]["delta"] > 0 > ratings["seats"][1]["delta"]
-    client.portal.call(client.app.state.service.sweep)  # type: ignore[attr-defined]
+    sweep(client)
     check_rated_once(client, ok(client.get(f"/api/matches/{g['id']}")))
 
 
@@ -271,7 +276,7 @@ def test_who_may_create_and_join_a_rated_game(client: TestClient) -> None:
         return post(client, "/api/matches", full)
 
     def why(r: Any) -> str:
-        return refused(r, 422, "not_ratable")["message"]
+        return str(refused(r, 422, "not_ratable")["message"])
 
     assert "sign in" in why(create())  # a guest
     sign_up(client, "Ann")

@@ -58,14 +58,14 @@ def test_a_rated_game_by_clicks_changes_both_ratings(new_page: Callable[..., Pag
 
     state = GAME.new_state(mode="intro")
     pages = {0: ann, 1: ben}
-    for text in MOVES:
+    for played, text in enumerate(MOVES, start=1):
         mover = state.current_player
         action = GAME.parse_action(state, text)
         (d,) = GAME.describe_actions(state, [action])
         click_move(pages[mover], d)
         state.apply(action)
         pages[1 - mover].wait_for_function(
-            "n => Number(document.getElementById('status').dataset.ply) >= n", arg=state.ply
+            "n => Number(document.getElementById('status').dataset.ply) >= n", arg=played
         )
 
     # Ben resigns by clicks
