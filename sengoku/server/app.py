@@ -26,6 +26,7 @@ from sengoku.server.limits import ClientLimits
 from sengoku.server.routes import accounts as account_routes
 from sengoku.server.routes import chat as chat_routes
 from sengoku.server.routes import games, matches, records, table, ws
+from sengoku.server.routes import ratings as rating_routes
 from sengoku.server.routes.errors import add_error_handlers
 from sengoku.server.routing import this_worker
 from sengoku.server.service import MatchService
@@ -111,6 +112,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(ws.router(svc, settings))
     app.include_router(chat_routes.router(svc, app.state.chat))
     app.include_router(table.router(svc))
+    app.include_router(rating_routes.router(svc))
     account_routes.install(app, accounts)
 
     # The browser client (sengoku/web): its replay route and static files, mounted last.

@@ -83,6 +83,8 @@ def _snapshot_parts(
     tail = {
         "clocks": live.clocks.snapshot(now) if live.clocks else None,
         "result": live.result,
+        "rated": live.rated,
+        "ratings": live.ratings(),
         "close_reason": live.close_reason,
         "rematch_of": live.rematch_of,
         "rematch_id": live.rematch_id,

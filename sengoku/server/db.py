@@ -37,6 +37,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     func,
     insert,
     or_,
@@ -70,6 +71,8 @@ matches = Table(
     #: The server process (``nodes.id``) that runs the match's clock timer and AI turns
     #: (several processes on one database: sengoku/server/cluster.py); null: none yet.
     Column("node", String(64), nullable=True),
+    #: A rated match (docs/ratings.md): its end stores its players' rating changes.
+    Column("rated", Boolean, nullable=False, default=False, server_default=false()),
     Index("ix_matches_status", "status"),
     # The lists, newest first (``/api/records``, the lobby), read in index order: no sort.
     Index("ix_matches_created", "created_at", "id"),
@@ -366,10 +369,15 @@ class Store:
         seat_rows: list[dict[str, Any]],
         event_rows: list[dict[str, Any]],
         move_rows: list[dict[str, Any]] | None = None,
+        owner_rows: list[dict[str, Any]] | None = None,
     ) -> None:
-        """A new match with its seats, events and (an imported record's) moves: one transaction."""
+        """A new match with its seats, events and (an imported record's) moves: one
+        transaction; ``owner_rows``: ``account_seats`` rows (a rated match's seats belong to
+        their accounts from the start)."""
         with self.engine.begin() as conn:
             self._create(conn, match, seat_rows, event_rows, move_rows or [])
+            if owner_rows:
+                conn.execute(insert(account_seats), owner_rows)
 
     @staticmethod
     def _create(
@@ -393,15 +401,31 @@ class Store:
         seat_values: dict[str, Any],
         event_rows: list[dict[str, Any]],
         match_values: dict[str, Any],
+        owner_rows: list[dict[str, Any]] | None = None,
     ) -> None:
-        """A player takes a seat: the seat, the events and the match's status, all or nothing."""
+        """A player takes a seat: the seat, the events and the match's status, all or nothing
+        (with ``owner_rows``, the seat's ``account_seats`` row: a rated match's seat)."""
         with self._conflict(), self.engine.begin() as conn:
             conn.execute(
                 update(seats)
                 .where(seats.c.match_id == match_id, seats.c.seat == seat)
                 .values(**seat_values)
             )
+            if owner_rows:
+                conn.execute(insert(account_seats), owner_rows)
             self._change(conn, match_id, [], event_rows, match_values, None)
+
+    def seat_owners(self, match_id: str) -> dict[int, str]:
+        """The accounts that own seats of ``match_id``: seat -> account id."""
+        with self.engine.connect() as conn:
+            return {
+                int(r.seat): str(r.account_id)
+                for r in conn.execute(
+                    select(account_seats.c.seat, account_seats.c.account_id).where(
+                        account_seats.c.match_id == match_id
+                    )
+                )
+            }
 
     def create_rematch(
         self,

@@ -148,9 +148,8 @@ class Draws:
             clocks.pause(now)
         old, live.clocks = live.clocks, clocks
         try:
-            await self.db.run(
-                self.db.store.record_change,
-                live.id,
+            await self.turns.store(
+                live,
                 [],
                 rows,
                 {

@@ -130,6 +130,8 @@ class Live:
     #: The server process that runs its clock timer and AI turns (``matches.node``; several
     #: processes on one database, sengoku/server/cluster.py), as last read or claimed.
     node: str | None = None
+    #: Rated at its creation (docs/ratings.md): its end stores its players' rating changes.
+    rated: bool = False
     #: The state the caches below were computed for.
     legal_state: State | None = None
     #: Its legal actions with their canonical notation, and by that exact text.
@@ -160,6 +162,16 @@ class Live:
             self.legal_texts = {}
             self.legal_state = state
         return self.legal_rows
+
+    def ratings(self) -> dict[str, Any] | None:
+        """A rated match's rating changes, once stored with its result: the payload of its
+        ``ratings`` event (sengoku/server/ratings.py), the last of its events but chat."""
+        if not self.rated or self.status != "finished":
+            return None
+        for entry in reversed(self.events):
+            if entry["event"].get("type") == "ratings":
+                return {k: v for k, v in entry["event"].items() if k not in ("type", "message")}
+        return None
 
     @property
     def perfect_information(self) -> bool:

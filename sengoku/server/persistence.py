@@ -49,7 +49,7 @@ class StaleMatch(ApiError):
 RELOADED = (
     "game options seed version status seats created_at state clock_spec clocks actions "
     "action_seats action_ids concessions seq events result close_reason rematch_of "
-    "rematch_id takeback rematch_offers owner_hash node"
+    "rematch_id takeback rematch_offers owner_hash node rated"
 ).split()
 
 
@@ -420,6 +420,7 @@ class Persistence:
             owner_hash=m.get("owner_hash"),
             watched_at=self.now(),
             node=m.get("node"),
+            rated=bool(m.get("rated")),
         )
         # Offers outlive a restart (and a match forgotten from memory, or taken on another
         # process).

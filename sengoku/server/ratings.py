@@ -29,7 +29,9 @@ from sengoku.ratings import (
     rate_game,
     system_for,
 )
-from sengoku.server.db import Store, matches, rating_changes, ratings
+from sengoku.server.db import Store, account_seats, dumps, matches, rating_changes, ratings
+from sengoku.server.db import events as events_table
+from sengoku.server.db import seats as seats_table
 
 
 class NotRated(ValueError):
@@ -200,3 +202,121 @@ def finish_rated(
 
     store.record_change(match_id, move_rows, event_rows, match_values, then=rate)
     return done
+
+
+def stored_seats(conn: Connection, match_id: str) -> list[RatedSeat]:
+    """Who played each seat of ``match_id``, read inside the transaction: the account that
+    owns a human seat (a rated match's seats are owned from their creation or join), an AI
+    seat's level. :class:`NotRated` for a human seat no account owns, or an AI seat without
+    a level."""
+    owners = {
+        int(r.seat): str(r.account_id)
+        for r in conn.execute(
+            select(account_seats.c.seat, account_seats.c.account_id).where(
+                account_seats.c.match_id == match_id
+            )
+        )
+    }
+    out: list[RatedSeat] = []
+    for r in conn.execute(
+        select(seats_table.c.seat, seats_table.c.kind, seats_table.c.level)
+        .where(seats_table.c.match_id == match_id)
+        .order_by(seats_table.c.seat)
+    ):
+        if r.kind == "ai":
+            if r.level is None:
+                raise NotRated(f"match {match_id}: AI seat {r.seat} plays no level")
+            out.append(RatedSeat(bot_level=int(r.level)))
+        elif int(r.seat) in owners:
+            out.append(RatedSeat(account_id=owners[int(r.seat)]))
+        else:
+            raise NotRated(f"match {match_id}: seat {r.seat} is owned by no account")
+    return out
+
+
+def ratings_event(seats: Sequence[RatedSeat], changes: Sequence[RatingChange]) -> dict[str, Any]:
+    """The public ``ratings`` event of a rated match's end: each seat's rating before and
+    after and the change of the number shown; an AI level's fixed rating (the end card's
+    "you beat level 3 (about 1500)")."""
+    out: list[dict[str, Any]] = []
+    words: list[str] = []
+    for i, (seat, change) in enumerate(zip(seats, changes, strict=True)):
+        if seat.bot_level is not None:
+            out.append(
+                {
+                    "seat": i,
+                    "kind": "ai",
+                    "level": seat.bot_level,
+                    "rating": change.before.display,
+                    "provisional": change.before.provisional,
+                }
+            )
+            words.append(f"seat {i}: AI level {seat.bot_level} (about {change.before.display})")
+        else:
+            out.append(
+                {
+                    "seat": i,
+                    "kind": "player",
+                    "before": change.before.display,
+                    "after": change.after.display,
+                    "delta": change.delta,
+                    "provisional": change.after.provisional,
+                }
+            )
+            words.append(
+                f"seat {i}: {change.before.display} \u2192 {change.after.display} "
+                f"({change.delta:+d})"
+            )
+    return {
+        "type": "ratings",
+        "system": changes[0].before.system if changes else None,
+        "seats": out,
+        "message": "ratings: " + "; ".join(words),
+    }
+
+
+class RatingStep:
+    """The ``then`` of :meth:`Store.record_change` that ends a rated match: rates it (inside
+    the transaction that stores its result, from that stored result) and stores the public
+    ``ratings`` event numbered ``n`` after the ending's own events. ``rows`` holds that
+    event's row once the transaction has run (the caller broadcasts it with the others)."""
+
+    def __init__(self, match_id: str, n: int, ply: int, now: float) -> None:
+        self.match_id = match_id
+        self.n = n
+        self.ply = ply
+        self.now = now
+        self.rows: list[dict[str, Any]] = []
+
+    def __call__(self, conn: Connection) -> None:
+        seats = stored_seats(conn, self.match_id)
+        changes = apply_ratings(conn, self.match_id, seats, self.now)
+        row = {
+            "match_id": self.match_id,
+            "n": self.n,
+            "ply": self.ply,
+            "audience": None,
+            "payload": dumps(ratings_event(seats, changes)),
+        }
+        conn.execute(insert(events_table), [row])
+        self.rows = [row]
+
+
+def rating_step(
+    match_id: str,
+    rated: bool,
+    last_event: int,
+    rows: Sequence[dict[str, Any]],
+    ply: int,
+    values: dict[str, Any] | None,
+    now: float,
+) -> RatingStep | None:
+    """The rating step of a change that ends a rated match with a result (``values``: the
+    match's stored columns, ``rows``: the change's event rows after event ``last_event``);
+    None for any other change (a casual match, a match aborted or closed without result)."""
+    if not rated or values is None:
+        return None
+    if values.get("status") != "finished" or not values.get("result"):
+        return None
+    n = (int(rows[-1]["n"]) if rows else last_event) + 1
+    return RatingStep(match_id, n, int(rows[-1]["ply"]) if rows else ply, now)

@@ -13,6 +13,7 @@ from typing import Any
 
 from sengoku.core.game import SengokuError, event
 from sengoku.core.registry import load_game
+from sengoku.ratings import system_for
 from sengoku.server import ai as ai_mod
 from sengoku.server.broadcast import Broadcaster, event_entries, event_rows
 from sengoku.server.clocks import TOURNAMENT_SECONDS, ClockError, Clocks, ClockSpec
@@ -25,6 +26,47 @@ from sengoku.server.tokens import hash_token, new_match_id, new_token
 from sengoku.server.turns import Turns
 
 log = logging.getLogger("sengoku.server")
+
+
+def check_ratable(
+    game: str,
+    players: int,
+    seat_specs: list[dict[str, Any]],
+    clock: ClockSpec | None,
+    chosen_seed: bool,
+    account: tuple[str, str] | None,
+) -> None:
+    """Refuse (422 ``not_ratable``, naming the reason) a rated match that cannot be rated:
+    only signed-in players (no hot-seat seats), a clock, a rated game and number of
+    players, AI seats at a level 1-5 (their fixed ratings), a seed the server draws."""
+
+    def refuse(why: str) -> ApiError:
+        return ApiError(422, "not_ratable", f"this game cannot be rated: {why}")
+
+    if account is None:
+        raise refuse("a rated game is played by signed-in players; sign in first")
+    if clock is None:
+        raise refuse("a rated game needs a clock ('clock')")
+    if chosen_seed:
+        raise refuse("a rated game's seed is drawn by the server; leave 'seed' out")
+    try:
+        system_for(game, players)
+    except ValueError as exc:
+        raise refuse(str(exc)) from None
+    kinds = [sp.get("kind", "local") for sp in seat_specs]
+    if kinds.count("local") > 1:
+        raise refuse(
+            "every seat of a rated game belongs to its own signed-in player: at most one local "
+            "seat (yours); invite the others"
+        )
+    if "local" not in kinds and "invite" not in kinds and "open" not in kinds:
+        raise refuse("nobody in it would be rated: no human seat")
+    for i, sp in enumerate(seat_specs):
+        if kinds[i] == "ai" and sp.get("agent") is not None:
+            raise refuse(
+                f"AI seat {i} names an agent; in a rated game the AI plays a level 1-5, "
+                "rated at its fixed rating"
+            )
 
 
 class Seats:
@@ -119,7 +161,11 @@ class Seats:
         seat_specs: list[dict[str, Any]],
         seed: int | None,
         clock: dict[str, Any] | None,
+        rated: bool = False,
+        account: tuple[str, str] | None = None,
     ) -> tuple[Live, dict[str, Any]]:
+        """A new match. ``rated``: its end rates its players (docs/ratings.md); ``account``
+        (id, name): the signed-in creator, who plays its local seat, if any."""
         try:
             game = load_game(game_name)
         except SengokuError as exc:
@@ -131,6 +177,7 @@ class Seats:
             resolved = game.resolve_options(**options)
         except SengokuError as exc:
             raise ApiError(422, "bad_option", str(exc)) from None
+        chosen_seed = seed is not None
         if seed is not None:
             shared = [
                 i
@@ -159,6 +206,8 @@ class Seats:
                 "bad_seats",
                 f"{game.name} with these options has {n} seats; 'seats' lists {len(seat_specs)}",
             )
+        if rated:
+            check_ratable(game.name, n, seat_specs, spec, chosen_seed, account)
         seats: list[Seat] = []
         tokens: dict[str, str] = {}
         invites: list[dict[str, Any]] = []
@@ -178,6 +227,8 @@ class Seats:
                     Seat(i, "ai", name or f"AI ({level or agent})", agent=agent, level=level)
                 )
             elif kind == "local":
+                if rated and account is not None:
+                    name = account[1]  # a rated seat is played under the account's name
                 token = new_token()
                 tokens[str(i)] = token
                 seats.append(Seat(i, "human", name, token_hash=hash_token(token)))
@@ -210,6 +261,7 @@ class Seats:
             clocks=Clocks(spec, n) if spec else None,
             owner_hash=hash_token(owner) if owner else None,
             watched_at=now,
+            rated=rated,
         )
         for s in seats:
             s.last_seen = now
@@ -233,10 +285,21 @@ class Seats:
             "rematch_id": None,
             "owner_hash": live.owner_hash,
             "node": self.db.node,
+            "rated": rated,
         }
         live.node = self.db.node
         seat_rows = [seat_row(live.id, s) for s in seats]
-        await self.db.run(self.db.store.create_match, match_row, seat_rows, rows)
+        # A rated match's local seat is its creator's account's from the first row (its end
+        # is rated from the stored owners: sengoku/server/ratings.py).
+        owner_rows = (
+            [
+                {"match_id": match_id, "seat": int(i), "account_id": account[0], "at": now}
+                for i in tokens
+            ]
+            if rated and account is not None
+            else []
+        )
+        await self.db.run(self.db.store.create_match, match_row, seat_rows, rows, None, owner_rows)
         live.events.extend(event_entries(rows))
         self.db.keep(live)
         log.info("match %s created: %s, %d seats", match_id, game.name, n)
@@ -246,10 +309,34 @@ class Seats:
             out["owner"] = owner
         return live, out
 
-    async def join(self, live: Live, invite: str | None, name: str | None) -> dict[str, Any]:
+    async def join(
+        self,
+        live: Live,
+        invite: str | None,
+        name: str | None,
+        account: tuple[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """Take a seat; ``account`` (id, name): the signed-in player, required in a rated
+        match (the seat becomes the account's, in the join's transaction)."""
         async with live.lock:
             if live.status != "waiting":
                 raise ApiError(409, "not_waiting", f"this match is {live.status}; nobody can join")
+            if live.rated:
+                if account is None:
+                    raise ApiError(
+                        401,
+                        "not_signed_in",
+                        "this is a rated game: sign in to join it (ratings belong to accounts)",
+                    )
+                owners = await self.db.run(self.db.store.seat_owners, live.id)
+                if account[0] in owners.values():
+                    raise ApiError(
+                        409,
+                        "already_seated",
+                        "you already play a seat in this rated game; a player is rated "
+                        "against others, not against themselves",
+                    )
+                name = account[1]
             if invite is not None:
                 digest = hash_token(invite)
                 found = [
@@ -293,6 +380,9 @@ class Seats:
                     {"token_hash": hash_token(token), "invite_hash": None, "name": new_name},
                     rows,
                     {"status": live.status, "clock": clock_json(live), "updated_at": now},
+                    [{"match_id": live.id, "seat": seat.seat, "account_id": account[0], "at": now}]
+                    if live.rated and account is not None
+                    else None,
                 )
             except BaseException:
                 live.status = old_status

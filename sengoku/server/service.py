@@ -215,11 +215,19 @@ class MatchService:
         seat_specs: list[dict[str, Any]],
         seed: int | None,
         clock: dict[str, Any] | None,
+        rated: bool = False,
+        account: tuple[str, str] | None = None,
     ) -> tuple[Live, dict[str, Any]]:
-        return await self.seats.create(game_name, options, seat_specs, seed, clock)
+        return await self.seats.create(game_name, options, seat_specs, seed, clock, rated, account)
 
-    async def join(self, live: Live, invite: str | None, name: str | None) -> dict[str, Any]:
-        return await self.seats.join(live, invite, name)
+    async def join(
+        self,
+        live: Live,
+        invite: str | None,
+        name: str | None,
+        account: tuple[str, str] | None = None,
+    ) -> dict[str, Any]:
+        return await self.seats.join(live, invite, name, account)
 
     # -- turns and clocks -----------------------------------------------------------------
     async def act(

@@ -21,6 +21,7 @@ from sengoku.server.errors import ApiError
 from sengoku.server.live import Live, engine_fault
 from sengoku.server.persistence import Persistence, StaleMatch, clock_json
 from sengoku.server.positions import state_after
+from sengoku.server.ratings import NotRated, rating_step
 
 log = logging.getLogger("sengoku.server")
 
@@ -61,6 +62,38 @@ class Turns:
 
     def now(self) -> float:
         return self.settings.now()
+
+    async def store(
+        self,
+        live: Live,
+        move_rows: list[dict[str, Any]],
+        rows: list[dict[str, Any]],
+        values: dict[str, Any] | None,
+    ) -> None:
+        """Store a change of ``live`` (``Store.record_change``). Every ending of a rated
+        match comes through here: its rating changes are stored in the same transaction as
+        its result (both or neither), with a public ``ratings`` event appended to ``rows``
+        for the caller to broadcast with the ending's own events (docs/ratings.md)."""
+        step = rating_step(
+            live.id, live.rated, len(live.events), rows, live.ply, values, self.now()
+        )
+        if step is None:
+            await self.db.run(self.db.store.record_change, live.id, move_rows, rows, values)
+            return
+        try:
+            await self.db.run(
+                self.db.store.record_change, live.id, move_rows, rows, values, None, step
+            )
+        except NotRated as exc:
+            # Nothing was stored: the game goes on rather than end without its ratings.
+            log.error("match %s: ratings not stored: %s", live.id, exc)
+            raise ApiError(
+                503,
+                "ratings_not_stored",
+                "the game's end could not be stored with its rating changes; nothing changed: "
+                "try again",
+            ) from None
+        rows.extend(step.rows)
 
     def activate(self, live: Live, now: float) -> list[dict[str, Any]]:
         live.status = "active"
@@ -214,7 +247,7 @@ class Turns:
         live.clocks = clocks_after
         try:
             values["clock"] = clock_json(live)
-            await self.db.run(self.db.store.record_change, live.id, [move], rows, values)
+            await self.store(live, [move], rows, values)
         except BaseException:
             live.clocks = old_clocks
             raise
@@ -283,7 +316,7 @@ class Turns:
                 "updated_at": now,
                 "clock": clock_json(live),
             }
-            await self.db.run(self.db.store.record_change, live.id, [move], rows, values)
+            await self.store(live, [move], rows, values)
         except BaseException:
             live.clocks = old
             raise

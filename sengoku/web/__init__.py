@@ -33,6 +33,8 @@ PAGES = (
     "/live",
     "/account",
     "/rules/{game}",
+    "/player/{name}",
+    "/ratings/{game}",
 )
 #: The rules in our own words, shipped in the package: a copy of docs/rules/*.md (the source;
 #: ``make rules`` copies them, and a test checks the two agree).

@@ -58,6 +58,7 @@ def summary(row: dict[str, Any]) -> dict[str, Any]:
         "version": row["version"],
         "options": json.loads(row["options"]),
         "status": row["status"],
+        "rated": bool(row.get("rated")),
         "result": json.loads(row["result"]) if row["result"] else None,
         "created_at": row["created_at"],
         "updated_at": row["updated_at"],

@@ -40,6 +40,8 @@ class CreateMatch(StrictBody):
     seed: int | None = Field(default=None, ge=0, lt=2**128)
     seats: list[SeatSpec] = Field(min_length=1, max_length=16)
     clock: dict[str, Any] | None = None
+    #: Rated (its end changes its players' ratings) or casual (docs/ratings.md).
+    rated: bool = False
 
 
 class JoinMatch(StrictBody):
@@ -68,12 +70,15 @@ def router(svc: ServiceRef) -> APIRouter:
         problem = security.options_problem(body.options)
         if problem is not None:
             raise ApiError(422, "bad_option", problem)
+        account = await request.app.state.accounts.current(request) if body.rated else None
         live, secrets_out = await svc().create(
             body.game,
             body.options,
             [s.model_dump() for s in body.seats],
             body.seed,
             body.clock,
+            body.rated,
+            None if account is None else (account.id, account.name),
         )
         # signed in: the seats this browser holds are the account's (accounts.py)
         await request.app.state.accounts.own_new_seats(
@@ -165,7 +170,10 @@ def router(svc: ServiceRef) -> APIRouter:
         """Take a seat with an invitation (from the link's fragment) or an open seat."""
         live = await find(svc(), match_id)
         body = body or JoinMatch()
-        out = await svc().join(live, body.invite, body.name)
+        account = await request.app.state.accounts.current(request) if live.rated else None
+        out = await svc().join(
+            live, body.invite, body.name, None if account is None else (account.id, account.name)
+        )
         await request.app.state.accounts.own_new_seats(request, live.id, [out["seat"]])
         return {**out, "match": svc().snapshot(live, out["seat"])}
 

@@ -7,13 +7,23 @@ import { el, clear, toast } from "./ui.js";
 import { navigate } from "./nav.js";
 
 let who = null; // the signed-in account, or null
+let asked = null; // the first GET /api/account/me under way
+
+/** The signed-in account (null for a guest), asked of the server once per page load. */
+export async function signedIn() {
+  if (who) return who;
+  if (!asked) asked = api("GET", "/api/account/me").then((out) => out.account).catch(() => null);
+  who = (await asked) || who;
+  return who;
+}
+
 const mark = el("span.account-mark", { id: "account-mark", "aria-live": "polite" });
 
 function drawMark() {
   clear(mark);
   if (who) {
     mark.append(
-      el("span", {}, "Signed in as ", el("strong", { id: "account-name" }, who.name)),
+      el("span", {}, "Signed in as ", el("a", { href: `/player/${encodeURIComponent(who.name)}`, "data-nav": "", id: "account-name", title: "Your profile and ratings" }, el("strong", {}, who.name))),
       " · ",
       el("button.linklike", { type: "button", id: "sign-out", onclick: signOut }, "Sign out"),
     );
@@ -26,12 +36,7 @@ function drawMark() {
  * CSRF cookie every later change needs). */
 export function accountMark() {
   drawMark();
-  api("GET", "/api/account/me")
-    .then((out) => {
-      who = out.account;
-      drawMark();
-    })
-    .catch(() => {});
+  signedIn().then(drawMark);
   return mark;
 }
 
@@ -49,6 +54,7 @@ async function signOut() {
     toast(err.message, "error");
   }
   who = null;
+  asked = Promise.resolve(null);
   drawMark();
 }
 
@@ -73,7 +79,7 @@ export async function accountPage(root) {
         {},
         el("h1", {}, `Signed in as ${who.name}`),
         el("p", {}, "Your games are the seats you took while signed in and those this browser held when you signed in."),
-        el("p.actions", {}, el("a.button.primary", { href: "/api/account/export", download: "sengoku-games.zip" }, "Download my games (zip)"), " ", el("button.secondary", { type: "button", onclick: async () => { await signOut(); navigate("/account", true); } }, "Sign out")),
+        el("p.actions", {}, el("a.button.primary", { href: `/player/${encodeURIComponent(who.name)}`, "data-nav": "", id: "my-profile" }, "My profile and ratings"), " ", el("a.button.secondary", { href: "/api/account/export", download: "sengoku-games.zip" }, "Download my games (zip)"), " ", el("button.secondary", { type: "button", onclick: async () => { await signOut(); navigate("/account", true); } }, "Sign out")),
       ),
     );
     return;
@@ -86,6 +92,7 @@ export async function accountPage(root) {
     try {
       const out = await api("POST", path, { body });
       who = out.account;
+      asked = Promise.resolve(who);
       drawMark();
       const claimed = await claimHere();
       toast(claimed ? `Signed in; ${claimed} seat(s) of this browser are now yours` : "Signed in");

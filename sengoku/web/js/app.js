@@ -10,7 +10,7 @@ import { recordsPage as listRecords, livePage } from "./lists.js";
 import { optionWords, applies } from "./setup_words.js";
 import { renderMarkdown } from "./markdown.js";
 import { learnButton } from "./tutorial.js";
-import { accountMark, accountPage } from "./account.js";
+import { accountMark, accountPage, signedIn } from "./account.js";
 
 let current = null; // the page object with destroy()
 
@@ -40,7 +40,7 @@ function topbar() {
     "header.topbar",
     {},
     el("a.brand", { href: "/", "data-nav": "" }, el("span.brand-kanji", {}, "戦国"), el("span.brand-name", {}, "Sengoku")),
-    el("nav", {}, el("a", { href: "/", "data-nav": "" }, "Play"), el("a", { href: "/live", "data-nav": "" }, "Watch"), el("a", { href: "/records", "data-nav": "" }, "Records"), toggle, accountMark()),
+    el("nav", {}, el("a", { href: "/", "data-nav": "" }, "Play"), el("a", { href: "/live", "data-nav": "" }, "Watch"), el("a", { href: "/records", "data-nav": "" }, "Records"), el("a", { href: "/ratings/gungi", "data-nav": "" }, "Ratings"), toggle, accountMark()),
   );
 }
 
@@ -138,7 +138,7 @@ async function openGames(root) {
         "div.record-row",
         { "data-id": m.id },
         el("span.game-kanji.small", {}, r.kanji),
-        el("span.record-main", {}, el("strong", {}, r.title), el("span", {}, snap.seats.map((s) => (s.open ? "open seat" : s.name || r.seatName(s.seat))).join(" vs "))),
+        el("span.record-main", {}, el("strong", {}, r.title, " ", el(`span.rated-mark${m.rated ? ".rated" : ""}`, {}, m.rated ? "rated" : "casual")), el("span", {}, snap.seats.map((s) => (s.open ? "open seat" : s.name || r.seatName(s.seat))).join(" vs "))),
         el("button.primary.join-open", { type: "button", onclick: () => joinOpen(m.id) }, `Play as ${r.seatName(open[0].seat)}`),
       ),
     );
@@ -284,6 +284,30 @@ async function newGamePage(root, name) {
   };
   options.addEventListener("change", syncClock);
   syncClock();
+  // Rated or casual (docs/ratings.md): rated needs every player signed in, a clock, and no
+  // hot seat; the server names whatever else stands in the way.
+  const ratedBox = el("input", { type: "radio", name: "rated", id: "rated-yes", value: "rated", disabled: true });
+  const casualBox = el("input", { type: "radio", name: "rated", id: "rated-no", value: "casual", checked: true });
+  const ratedHelp = el("small", { id: "rated-help" }, "Checking whether you are signed in…");
+  const ratedField = el(
+    "fieldset.field.rated-choice",
+    { "aria-describedby": "rated-help" },
+    el("legend", {}, "Rated or casual"),
+    el("span.radio-pair", {}, el("label", { for: "rated-no" }, casualBox, " Casual"), el("label", { for: "rated-yes" }, ratedBox, " Rated")),
+    ratedHelp,
+  );
+  signedIn().then((account) => {
+    ratedBox.disabled = !account;
+    clear(ratedHelp).append(
+      account
+        ? "Rated games change your rating: every player signs in, the game has a clock, and the computer plays at its level's fixed rating."
+        : el("span", {}, "Rated games are for signed-in players: ", el("a", { href: "/account", "data-nav": "" }, "sign in"), " to play one."),
+    );
+  });
+  ratedBox.addEventListener("change", () => {
+    // a rated game needs a clock: the first one is chosen if none was
+    if (ratedBox.checked && clock.value === "none" && !clock.disabled) clock.value = "fischer-5-3";
+  });
   const start = async (e) => {
     e.preventDefault();
     const opts = {};
@@ -304,7 +328,9 @@ async function newGamePage(root, name) {
     const first = seats.find((s) => s.kind === "local" && s.name);
     if (first) localStorage.setItem("sengoku.name", first.name);
     try {
-      const out = await api("POST", "/api/matches", { body: { game: name, options: opts, seats, clock: CLOCKS[clock.value] } });
+      const body = { game: name, options: opts, seats, clock: CLOCKS[clock.value] };
+      if (ratedBox.checked) body.rated = true;
+      const out = await api("POST", "/api/matches", { body });
       for (const [seat, token] of Object.entries(out.tokens)) saveToken(out.id, seat, token);
       if (out.invites.length) saveInvites(out.id, out.invites);
       navigate(`/play/${out.id}`);
@@ -336,6 +362,7 @@ async function newGamePage(root, name) {
         el("h2", {}, "Rules and options"),
         options,
         el("div.field", {}, el("label", { for: "clock" }, "Clock"), clock),
+        ratedField,
         el("button.primary.start", { type: "submit", id: "start" }, "Start the game"),
       ),
     ),
@@ -439,6 +466,13 @@ export async function route() {
     else if (parts[0] === "live" && parts.length === 1) await livePage(main);
     else if (parts[0] === "account" && parts.length === 1) await accountPage(main);
     else if (parts[0] === "rules" && parts[1]) await rulesPage(main, parts[1]);
+    else if (parts[0] === "player" && parts[1] && parts.length === 2) {
+      const { playerPage } = await import("./ratings.js");
+      await playerPage(main, parts[1]);
+    } else if (parts[0] === "ratings" && parts[1] && parts.length === 2) {
+      const { leaderboardPage } = await import("./ratings.js");
+      await leaderboardPage(main, parts[1]);
+    }
     else notFoundPage(main);
   } catch (err) {
     console.error(err);

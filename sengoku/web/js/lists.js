@@ -148,7 +148,7 @@ export async function livePage(root) {
         "div.record-row.live-row",
         { "data-id": m.id },
         el("span.game-kanji.small", { "aria-hidden": "true" }, r.kanji),
-        el("span.record-main", {}, el("strong", {}, r.title), el("span", {}, m.seats.map((s) => seatLabel(r, s)).join(" vs "))),
+        el("span.record-main", {}, el("strong", {}, r.title, " ", el(`span.rated-mark${m.rated ? ".rated" : ""}`, {}, m.rated ? "rated" : "casual")), el("span", {}, m.seats.map((s) => seatLabel(r, s)).join(" vs "))),
         el("span.record-result.spectator-count", {}, watching),
         el(
           "span.live-actions",

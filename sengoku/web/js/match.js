@@ -33,6 +33,8 @@ import { enableKeyboard } from "./keyboard.js";
 import { mountTable } from "./table.js"; // table hook (issue 17): chat, presence, draws, claim, title, sound
 import { GameLog, wantsGameLog } from "./game_log.js";
 import { mountTutorial } from "./tutorial.js"; // tutorial hook (issue 17): the first-turn coach
+import { ratingLines } from "./ratings.js"; // issue 37: a rated game's changes on the end card
+import { signedIn } from "./account.js";
 
 const REASONS = {
   marshal_captured: "the Marshal was captured",
@@ -160,6 +162,13 @@ class MatchPage {
     const renderer = await rendererFor(info.game);
     const nameInput = el("input", { id: "join-name", maxlength: 64, value: localStorage.getItem("sengoku.name") || "", placeholder: "Your name", autocomplete: "nickname" });
     const host = info.seats.filter((s) => s.joined && s.kind === "human").map((s) => s.name)[0];
+    // A rated game is joined signed in, under the account's name (docs/ratings.md).
+    const account = info.rated ? await signedIn() : null;
+    const ratedNote = !info.rated
+      ? null
+      : account
+        ? el("p.rated-note", { id: "rated-note" }, el("span.rated-mark.rated", {}, "rated"), ` You play as ${account.name}; the game changes your rating.`)
+        : el("p.rated-note", { id: "rated-note" }, el("span.rated-mark.rated", {}, "rated"), " A rated game: ", el("a", { href: "/account", "data-nav": "" }, "sign in"), " first, then open this link again.");
     return new Promise((resolve) => {
       const go = async (event) => {
         event.preventDefault();
@@ -185,12 +194,13 @@ class MatchPage {
           el("div.game-kanji", {}, renderer.kanji || ""),
           el("h2", {}, `You are invited to play ${renderer.title}`),
           host ? el("p", {}, `${host} is waiting for you.`) : null,
-          el("label", { for: "join-name" }, "Your name"),
-          nameInput,
+          ratedNote,
+          info.rated ? null : el("label", { for: "join-name" }, "Your name"),
+          info.rated ? null : nameInput,
           el("button.primary", { type: "submit", id: "join-button" }, "Join the game"),
         ),
       );
-      nameInput.focus();
+      (info.rated ? this.root.querySelector("#join-button") : nameInput)?.focus();
     });
   }
 
@@ -764,6 +774,7 @@ class MatchPage {
         el("h2", {}, headline),
         el("p.end-reason", {}, resultText(res, s.seats, this.renderer, s.view)),
         scores.length ? el("ul.scores", {}, scores) : null,
+        ratingLines(s, this.hotSeat ? [] : this.held, (i) => seatTitle(i, s.seats, this.renderer)),
         // A renderer may add the game's own breakdown of the result (its `endDetails`).
         this.renderer.endDetails?.(s.view, (i) => seatTitle(i, s.seats, this.renderer)) ?? null,
         el(
