@@ -95,6 +95,13 @@ def test_signed_in_player_sees_your_turn_first_and_the_title_badge(
         # every page keeps the badge in front of its own title
         page.goto("/records")
         expect(page).to_have_title(re.compile(r"^\(1\) "))
+        # the account page keeps an optional address for "your turn" mails
+        page.goto("/account")
+        page.locator("#account-email").fill("turner@example.org")
+        page.locator("#email-form button[type=submit]").click()
+        expect(page.locator("#email-status")).to_have_text("Saved: mails go to turner@example.org.")
+        saved = page.request.get(f"{base_url}/api/account/email")
+        assert saved.status == 200 and saved.json()["email"] == "turner@example.org", saved.text()
         # the match page shows the turn-based clock in hours and minutes
         page.goto(f"/play/{mid}")
         clock = page.locator(f'.clock[data-seat="{mine}"]')
@@ -104,8 +111,9 @@ def test_signed_in_player_sees_your_turn_first_and_the_title_badge(
 def test_the_setup_page_offers_days_per_move(new_page: Callable[..., Page], base_url: str) -> None:
     page = new_page(1280, 900)
     page.goto("/new/gungi")
-    labels = page.locator("#clock optgroup option").all_inner_texts()
-    assert labels == ["1 day per move", "2 days per move", "3 days per move", "7 days per move"]
+    expect(page.locator("#clock optgroup option")).to_have_text(
+        ["1 day per move", "2 days per move", "3 days per move", "7 days per move"]
+    )
     page.select_option("#clock", "days-3")
     page.locator("#start").click()
     page.wait_for_url(re.compile(r"/play/"))
