@@ -219,6 +219,9 @@ def test_the_email_address_is_optional_checked_and_gone_with_the_account(
         r = post(client, "/api/account/email", {"email": bad})
         assert r.status_code == 422, r.text
         assert r.json()["error"]["code"] == "bad_email" and "'email'" in r.text
+    for body in ({"email": 5}, {"email": "a@example.org", "extra": 1}, {}):
+        r = post(client, "/api/account/email", body)
+        assert r.status_code == 422, r.text
     assert ok(client.get("/api/account/email"))["email"] is None  # nothing changed
     ok(post(client, "/api/account/email", {"email": " hanako@example.org "}))
     assert ok(client.get("/api/account/email"))["email"] == "hanako@example.org"

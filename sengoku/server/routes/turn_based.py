@@ -13,17 +13,18 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from sengoku.server.accounts import Accounts
+from sengoku.server.routes.common import StrictBody
 from sengoku.server.turn_based import MAX_EMAIL, account_games, check_email
 
 if TYPE_CHECKING:
     from sengoku.server.service import MatchService
 
 
-class Email(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Email(StrictBody):
+    #: checked in full by ``check_email`` (the length here only stops a huge string early)
     email: str | None = Field(max_length=MAX_EMAIL + 100)
 
 
