@@ -37,8 +37,8 @@ log = logging.getLogger("sengoku.server")
 
 def create_app(settings: Settings) -> FastAPI:
     """The web application for ``settings`` (a fresh service and database connection)."""
-    if settings.test_clock_file:  # tests only (sengoku/server/test_clock.py)
-        from sengoku.server.test_clock import FileClock
+    if settings.test_clock_file:  # tests only (sengoku/server/testing_clock.py)
+        from sengoku.server.testing_clock import FileClock
 
         settings.now = FileClock(settings.test_clock_file)
     engine = make_engine(
@@ -56,7 +56,7 @@ def create_app(settings: Settings) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.test_clock_file:
-            from sengoku.server.test_clock import warn
+            from sengoku.server.testing_clock import warn
 
             warn(settings.test_clock_file)
         await asyncio.get_running_loop().run_in_executor(None, migrate, engine)

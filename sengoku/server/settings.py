@@ -108,7 +108,7 @@ class Settings:
     #: server's wall-clock time (``SENGOKU_TEST_CLOCK_FILE``), re-read at each look at the
     #: time, so that a test moves a real server process's clock (days of a turn-based game
     #: pass at once). Empty (the default): the server's clock is the machine's. A warning
-    #: is logged at start when it is set (sengoku/server/test_clock.py).
+    #: is logged at start when it is set (sengoku/server/testing_clock.py).
     test_clock_file: str = ""
     #: "It is your turn" e-mails of turn-based games (sengoku/server/mail.py), off while
     #: ``smtp_host`` is empty: the SMTP server, its port, the sender's address, STARTTLS and

@@ -23,7 +23,7 @@ from test_accounts import CHEAP, post, sign_up
 
 from sengoku.server.clocks import ClockError, Clocks, ClockSpec
 from sengoku.server.config import settings_from_env
-from sengoku.server.test_clock import FileClock
+from sengoku.server.testing_clock import FileClock
 
 DAY = 86_400.0
 
