@@ -341,6 +341,7 @@ class AccountStore:
                     name=ANONYMOUS,
                     name_key=f"deleted:{account_id}",  # the name is free to take again
                     password_hash=None,
+                    email=None,  # no more "your turn" mails (turn_based.py)
                     deleted=True,
                 )
             )

@@ -27,6 +27,7 @@ from sengoku.server.routes import accounts as account_routes
 from sengoku.server.routes import chat as chat_routes
 from sengoku.server.routes import games, matches, records, table, ws
 from sengoku.server.routes import ratings as rating_routes
+from sengoku.server.routes import turn_based as turn_based_routes
 from sengoku.server.routes.errors import add_error_handlers
 from sengoku.server.routing import this_worker
 from sengoku.server.service import MatchService
@@ -37,6 +38,10 @@ log = logging.getLogger("sengoku.server")
 
 def create_app(settings: Settings) -> FastAPI:
     """The web application for ``settings`` (a fresh service and database connection)."""
+    if settings.test_clock_file:  # tests only (sengoku/server/testing_clock.py)
+        from sengoku.server.testing_clock import FileClock
+
+        settings.now = FileClock(settings.test_clock_file)
     engine = make_engine(
         settings.db_url,
         synchronous=settings.sqlite_synchronous,
@@ -51,6 +56,10 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.test_clock_file:
+            from sengoku.server.testing_clock import warn
+
+            warn(settings.test_clock_file)
         await asyncio.get_running_loop().run_in_executor(None, migrate, engine)
         await accounts.start()
         service = MatchService(settings, store)
@@ -59,16 +68,19 @@ def create_app(settings: Settings) -> FastAPI:
         holder["service"] = service
         app.state.service = service
         await service.start()
-        expiry = (
-            asyncio.get_running_loop().create_task(housekeeping.expire_loop(service))
+        loops = (
+            [
+                asyncio.get_running_loop().create_task(housekeeping.expire_loop(service)),
+                asyncio.get_running_loop().create_task(housekeeping.flag_loop(service)),
+            ]
             if settings.timers
-            else None
+            else []
         )
         try:
             yield
         finally:
-            if expiry is not None:
-                expiry.cancel()
+            for task in loops:
+                task.cancel()
             await service.close()
             await limits.aclose()
             engine.dispose()
@@ -114,6 +126,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(table.router(svc))
     app.include_router(rating_routes.router(svc))
     account_routes.install(app, accounts)
+    app.include_router(turn_based_routes.router(accounts, svc))
 
     # The browser client (sengoku/web): its replay route and static files, mounted last.
     if importlib.util.find_spec("sengoku.web") is not None:

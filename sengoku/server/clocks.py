@@ -14,7 +14,12 @@ Kinds (``spec["type"]``):
   states say whose clock runs (``State.clock_seat``, with ``Game.clock_rules``: Gunshi starts
   the clock after Red's first placement and stops it while the Advanced Command cards are
   chosen). In other games the first decision of the game is not timed and then the seat to
-  act's clock runs.
+  act's clock runs;
+* ``correspondence``: turn-based play, ``days`` whole days (1 to 14) for each move: every
+  time the turn passes to another seat, the seat that moved has its ``days`` back for its
+  next turn (no accumulation: time left unused is not kept; a turn of several decisions by
+  one seat is one move, as for ``fischer``'s increment). The seat whose time runs out loses
+  on time. No vacations.
 
 Every kind runs in every game: :func:`running_seat` is the one place that says whose clock
 runs, from the declared ``State.clock_seat`` (by default the seat to act, none while
@@ -34,6 +39,9 @@ if TYPE_CHECKING:
     from sengoku.core.game import State
 
 TOURNAMENT_SECONDS = 20 * 60.0
+DAY = 86_400.0
+#: The days per move a ``correspondence`` clock may give.
+MAX_DAYS = 14
 
 
 class ClockError(ValueError):
@@ -52,6 +60,11 @@ class ClockSpec:
     def untimed_first(self) -> bool:
         return self.type == "tournament"
 
+    @property
+    def days(self) -> int:
+        """A ``correspondence`` clock's days per move."""
+        return round(self.initial / DAY)
+
     @classmethod
     def from_json(cls, data: Any) -> ClockSpec:
         if not isinstance(data, dict):
@@ -62,6 +75,7 @@ class ClockSpec:
             "byoyomi": {"main", "periods", "period"},
             "sudden_death": {"initial"},
             "tournament": {"initial"},
+            "correspondence": {"days"},
         }
         if kind not in fields:
             raise ClockError(f"clock type {kind!r} is unknown; known: {', '.join(fields)}")
@@ -79,7 +93,12 @@ class ClockSpec:
                 raise ClockError(f"clock {kind}: {name!r} must be between {low} and {high}")
             return float(value)
 
-        day = 86400.0
+        day = DAY
+        if kind == "correspondence":
+            days = num("days", 1, MAX_DAYS)
+            if days != int(days):
+                raise ClockError("clock correspondence: 'days' must be a whole number of days")
+            return cls(kind, days * DAY)
         if kind == "fischer":
             return cls(kind, num("initial", 1, day), num("increment", 0, 3600, 0))
         if kind == "byoyomi":
@@ -104,6 +123,8 @@ class ClockSpec:
             }
         if self.type == "sudden_death":
             return {"type": "sudden_death", "initial": self.initial}
+        if self.type == "correspondence":
+            return {"type": "correspondence", "days": self.days}
         return {"type": "tournament", "initial": self.initial}
 
 
@@ -178,8 +199,12 @@ class Clocks:
         """
         self._charge(now)
         self.decisions += 1
-        if next_seat is not None and next_seat != mover and self.spec.type == "fischer":
-            self.remaining[mover] += self.spec.increment
+        if next_seat is not None and next_seat != mover:
+            # The turn passes (several decisions of one seat are one turn).
+            if self.spec.type == "fischer":
+                self.remaining[mover] += self.spec.increment
+            elif self.spec.type == "correspondence":
+                self.remaining[mover] = self.spec.initial  # its next move's days, afresh
         self.start(next_seat if running == -1 else running, now)
 
     def pause(self, now: float) -> None:

@@ -144,6 +144,8 @@ accounts = Table(
     Column("password_hash", Text, nullable=True),
     Column("created_at", Float, nullable=False),
     Column("deleted", Boolean, nullable=False, default=False),
+    #: An optional address for "it is your turn" mails (sengoku/server/mail.py; 0008).
+    Column("email", String(254), nullable=True),
 )
 
 #: Signed-in browsers: the session id (the ``sengoku_session`` cookie) only as a SHA-256.

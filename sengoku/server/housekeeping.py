@@ -80,6 +80,21 @@ async def expire_loop(service: MatchService) -> None:
         await asyncio.sleep(period)
 
 
+async def flag_loop(service: MatchService) -> None:
+    """Every ``Settings.flag_sweep`` seconds, end on time the matches whose running clock has
+    run out (:meth:`MatchService.sweep_due`), for as long as the server runs: a safety net
+    beside each match's timer, whose delay is counted on the process's monotonic clock."""
+    period = max(0.05, float(service.settings.flag_sweep))
+    while True:
+        await asyncio.sleep(period)
+        try:
+            await service.sweep_due()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # never let housekeeping end; the next round tries again
+            log.exception("looking at the running clocks failed")
+
+
 async def seed_in_play(service: MatchService, game: str, seed: int) -> bool:
     """Whether a match of ``game`` that is waiting or in play, on this server process or
     another on the same database, has this seed (its secret).

@@ -47,12 +47,14 @@ from sengoku.server.live import (
     engine_fault,
     new_seed,
 )
+from sengoku.server.mail import TurnMail
 from sengoku.server.offers import Offers
 from sengoku.server.persistence import Persistence
 from sengoku.server.pubsub import make_pubsub
 from sengoku.server.records import MAX_IMPORT_ACTIONS, Records
 from sengoku.server.seats import Seats
 from sengoku.server.settings import Settings
+from sengoku.server.turn_based import TurnBasedStore
 from sengoku.server.turns import Turns
 from sengoku.server.work import WorkPool, WorkRefused, replayed_state
 
@@ -99,6 +101,9 @@ class MatchService:
         self.db.replay_done = self._replay_in_pool
         #: This process among several on one database (sengoku/server/cluster.py).
         self.cluster = Cluster(self, make_pubsub(settings.pubsub_url))
+        #: Turn-based play: the accounts' games in play, and "your turn" mails.
+        self.turn_based = TurnBasedStore(store.engine)
+        self.mail = TurnMail(settings, self.turn_based, self._spawn)
 
     # -- what the collaborators share ----------------------------------------------------
     @property
@@ -241,7 +246,11 @@ class MatchService:
         turn: int | None = None,
     ) -> Answer:
         """Play ``text`` for ``seat``; the match as the seat then sees it."""
-        return await self.turns.act(live, seat, text, ply, by_ai, client_id, turn)
+        played = live.ply
+        answer = await self.turns.act(live, seat, text, ply, by_ai, client_id, turn)
+        if live.ply > played and live.to_act not in (-1, seat):
+            self.mail.turn_passed(live, live.to_act)  # in the background, if configured
+        return answer
 
     async def conclude(self, live: Live, seat: int, reason: str, status: str = "finished") -> None:
         await self.turns.conclude(live, seat, reason, status)
@@ -266,6 +275,27 @@ class MatchService:
                 async with live.lock:
                     await self.turns.check_flag(live)
                 self.after_change(live)
+
+    async def sweep_due(self) -> list[str]:
+        """End on time every match this process runs whose running clock has run out; their
+        ids. Only a deadline that has passed takes the match's lock, so a look at thousands
+        of running clocks costs a comparison each (``housekeeping.flag_loop`` runs it)."""
+        now = self.now()
+        due = []
+        for live in list(self.live.values()):
+            if live.status != "active" or live.clocks is None or not self.cluster.owns(live):
+                continue
+            deadline = live.clocks.deadline()
+            if deadline is None or now < deadline:
+                continue
+            async with live.lock:
+                await self.turns.check_flag(live)
+            self.after_change(live)
+            if live.status != "active":
+                due.append(live.id)
+        if due:
+            log.info("%d match(es) ended on time at a look at the clocks", len(due))
+        return due
 
     # -- offers -------------------------------------------------------------------------
     async def takeback(self, live: Live, seat: int, accept: bool) -> dict[str, Any]:

@@ -103,6 +103,28 @@ class Settings:
     db_lock_timeout: float = 10.0
     #: Arm real timers for clock flags (tests with a fake clock turn this off).
     timers: bool = True
+    #: Seconds between two looks at every running clock this process runs, beside each
+    #: match's own timer: a flag that a timer missed (its delay is counted on the process's
+    #: monotonic clock, while deadlines are wall-clock times) falls within this time.
+    flag_sweep: float = 30.0
+    #: TESTS ONLY, never in production: a file holding a number of seconds added to the
+    #: server's wall-clock time (``SENGOKU_TEST_CLOCK_FILE``), re-read at each look at the
+    #: time, so that a test moves a real server process's clock (days of a turn-based game
+    #: pass at once). Empty (the default): the server's clock is the machine's. A warning
+    #: is logged at start when it is set (sengoku/server/testing_clock.py).
+    test_clock_file: str = ""
+    #: "It is your turn" e-mails of turn-based games (sengoku/server/mail.py), off while
+    #: ``smtp_host`` is empty: the SMTP server, its port, the sender's address, STARTTLS and
+    #: a login (both empty: none), and the site's address for the links in the mails
+    #: (``https://example.org``; empty: the first of ``public_origins``).
+    smtp_host: str = ""
+    smtp_port: int = 25
+    smtp_from: str = ""
+    smtp_starttls: bool = False
+    smtp_user: str = ""
+    smtp_password: str = ""
+    smtp_timeout: float = 20.0
+    public_url: str = ""
     #: Where committed changes are published to the other server processes:
     #: ``memory://`` (one process, the default) or ``redis://host:port/db``. Any other value
     #: makes this process one of several on a shared database (sengoku/server/cluster.py).

@@ -9,9 +9,11 @@ that runs a game's clock and AI turn is killed with SIGKILL while the AI thinks.
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -45,7 +47,22 @@ def redis_server() -> Iterator[Redis]:
 
 
 @pytest.fixture(scope="module")
-def three(pg: str, redis_server: Redis) -> Iterator[list[Node]]:
+def clock_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The seconds the three processes' clocks are moved by (the test-only hook
+    ``SENGOKU_TEST_CLOCK_FILE``): days of a turn-based game pass at once."""
+    path = tmp_path_factory.mktemp("clock") / "offset"
+    move_clock(path, 0)
+    return path
+
+
+def move_clock(path: Path, seconds: float) -> None:
+    part = path.with_suffix(".part")
+    part.write_text(str(seconds))
+    os.replace(part, path)  # a process never reads half a number
+
+
+@pytest.fixture(scope="module")
+def three(pg: str, redis_server: Redis, clock_file: Path) -> Iterator[list[Node]]:
     with nodes(
         pg,
         redis_server.url,
@@ -60,6 +77,8 @@ def three(pg: str, redis_server: Redis) -> Iterator[list[Node]]:
         SENGOKU_CREATE_BURST="4",
         SENGOKU_MAX_SPECTATORS="2",
         SENGOKU_CLAIM_AFTER="1",
+        SENGOKU_TEST_CLOCK_FILE=str(clock_file),
+        SENGOKU_FLAG_SWEEP="0.2",
     ) as started:
         yield started
 
@@ -235,12 +254,14 @@ def test_a_claim_sees_the_opponent_connected_to_another_process(three: list[Node
     assert won["result"]["reason"] == "abandoned"
 
 
-#: Each clock kind with about 2 s of thinking time in all (real time: real processes).
+#: Each clock kind with about 2 s of thinking time in all (real time: real processes); a
+#: turn-based game's day passes when the processes' clocks are moved (``clock_file``).
 SHORT_CLOCKS: dict[str, dict[str, Any]] = {
     "fischer": {"type": "fischer", "initial": 2, "increment": 0},
     "byoyomi": {"type": "byoyomi", "main": 1, "periods": 1, "period": 1},
     "sudden_death": {"type": "sudden_death", "initial": 2},
     "tournament": {"type": "tournament", "initial": 2},
+    "correspondence": {"type": "correspondence", "days": 1},
 }
 
 
@@ -252,11 +273,13 @@ def _stored_status(pg: str, mid: str) -> str:
 
 
 def test_every_clock_kind_runs_out_in_every_game_across_processes(
-    pg: str, three: list[Node]
+    pg: str, three: list[Node], clock_file: Path
 ) -> None:
     """Every clock kind of every game, created on one process and played on another: the
     flag falls on the owner's timer with nobody asking (the database is polled, not a
-    server), and a third process reports the loss on time."""
+    server), and a third process reports the loss on time. Turn-based games (a day per
+    move) end once the processes' clocks are moved a day on (the test-only clock file):
+    at the processes' looks at their running clocks."""
     a, b, c = three
     games: list[tuple[str, str, str, int]] = []  # game, kind, match id, seat that loses
     listed = a.http.get("/api/games")
@@ -291,10 +314,18 @@ def test_every_clock_kind_runs_out_in_every_game_across_processes(
             assert snap["clocks"]["running"] == snap["to_act"], (game, kind, snap["clocks"])
             games.append((game, kind, mid, snap["to_act"]))
     deadline = time.monotonic() + 60  # a safety net only: each flag falls after about 2 s
-    waiting = {mid for _g, _k, mid, _s in games}
+    waiting = {mid for _g, kind, mid, _s in games if kind != "correspondence"}
     while waiting:
         waiting = {mid for mid in waiting if _stored_status(pg, mid) == "active"}
         assert time.monotonic() < deadline, f"no flag fell in {len(waiting)} matches"
+        time.sleep(0.2)
+    days = {mid for _g, kind, mid, _s in games if kind == "correspondence"}
+    assert all(_stored_status(pg, mid) == "active" for mid in days)  # a day is long
+    move_clock(clock_file, 86_400 + 60)
+    deadline = time.monotonic() + 60  # a safety net only
+    while days:
+        days = {mid for mid in days if _stored_status(pg, mid) == "active"}
+        assert time.monotonic() < deadline, f"no day-per-move flag fell in {len(days)} matches"
         time.sleep(0.2)
     for game, kind, mid, loser in games:
         r = c.http.get(f"/api/matches/{mid}")

@@ -18,13 +18,17 @@ from fastapi.testclient import TestClient
 
 from sengoku.core.registry import list_games, load_game
 
-#: Each kind, with 10 s of thinking time in all before the flag falls.
+#: Each kind, with 10 s of thinking time in all before the flag falls (turn-based play:
+#: one day, the least it gives).
 KINDS: dict[str, dict[str, Any]] = {
     "fischer": {"type": "fischer", "initial": 10, "increment": 2},
     "byoyomi": {"type": "byoyomi", "main": 5, "periods": 1, "period": 5},
     "sudden_death": {"type": "sudden_death", "initial": 10},
     "tournament": {"type": "tournament", "initial": 10},
+    "correspondence": {"type": "correspondence", "days": 1},
 }
+#: The seconds of thinking time each kind gives the seat to act.
+THINKING = {kind: 86_400.0 if kind == "correspondence" else 10.0 for kind in KINDS}
 GAMES = sorted(list_games())
 
 
@@ -77,7 +81,9 @@ def test_every_clock_kind_runs_out_in_every_game(
             assert match["clocks"]["remaining"] == [10.0] * n
         seat = match["to_act"]
         assert match["clocks"]["running"] == seat, match["clocks"]
-        fake_time.advance(9.5)
+        if kind == "correspondence":  # the days of one move
+            assert match["clocks"]["remaining"][seat] == THINKING[kind], match["clocks"]
+        fake_time.advance(THINKING[kind] - 0.5)
         sweep(client)
         assert ok(client.get(f"/api/matches/{mid}"))["status"] == "active"
         fake_time.advance(1.0)

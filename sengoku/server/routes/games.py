@@ -53,4 +53,5 @@ def _clock_kinds() -> list[dict[str, Any]]:
         {"type": "byoyomi", "fields": ["main", "periods", "period"]},
         {"type": "sudden_death", "fields": ["initial"]},
         {"type": "tournament", "fields": []},
+        {"type": "correspondence", "fields": ["days"]},
     ]

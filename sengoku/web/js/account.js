@@ -7,17 +7,40 @@ import { el, clear, toast } from "./ui.js";
 import { navigate } from "./nav.js";
 
 let who = null; // the signed-in account, or null
-let asked = null; // the first GET /api/account/me under way
+const mark = el("span.account-mark", { id: "account-mark", "aria-live": "polite" });
+let known = null; // the first answer of /api/account/me (a promise)
 
-/** The signed-in account (null for a guest), asked of the server once per page load. */
-export async function signedIn() {
-  if (who) return who;
-  if (!asked) asked = api("GET", "/api/account/me").then((out) => out.account).catch(() => null);
-  who = (await asked) || who;
-  return who;
+/** Tell the pages (your_turn.js) who is signed in now. */
+function setWho(account) {
+  const changed = (who?.id || null) !== (account?.id || null);
+  who = account;
+  known = Promise.resolve(account); // what the server said last: signed in, or out
+  drawMark();
+  if (changed) window.dispatchEvent(new CustomEvent("sengoku:account", { detail: { account } }));
 }
 
-const mark = el("span.account-mark", { id: "account-mark", "aria-live": "polite" });
+/** Ask the server who is signed in, once per page load (which also hands out the CSRF
+ * cookie every later change needs). */
+function askOnce() {
+  if (!known) {
+    known = api("GET", "/api/account/me")
+      .then((out) => {
+        who = out.account;
+        drawMark();
+        return who;
+      })
+      .catch(() => null);
+  }
+  return known;
+}
+
+/** The signed-in account (or null) once the server has said. */
+export function whenKnown() {
+  return askOnce();
+}
+
+/** The signed-in account (null for a guest). */
+export const signedIn = whenKnown;
 
 function drawMark() {
   clear(mark);
@@ -36,7 +59,7 @@ function drawMark() {
  * CSRF cookie every later change needs). */
 export function accountMark() {
   drawMark();
-  signedIn().then(drawMark);
+  askOnce();
   return mark;
 }
 
@@ -53,9 +76,40 @@ async function signOut() {
   } catch (err) {
     toast(err.message, "error");
   }
-  who = null;
-  asked = Promise.resolve(null);
-  drawMark();
+  setWho(null);
+}
+
+/** The optional address for "it is your turn" mails of turn-based games. */
+function emailCard() {
+  const input = el("input", { id: "account-email", name: "email", type: "email", autocomplete: "email", maxlength: 254, placeholder: "name@example.org" });
+  const status = el("p.form-status", { role: "status", id: "email-status" });
+  const note = el("p.muted", { id: "email-note" });
+  const save = async (e) => {
+    e.preventDefault();
+    try {
+      const out = await api("POST", "/api/account/email", { body: { email: input.value.trim() || null } });
+      input.value = out.email || "";
+      status.textContent = out.email ? `Saved: mails go to ${out.email}.` : "No address: no mails.";
+    } catch (err) {
+      status.textContent = err.message;
+    }
+  };
+  api("GET", "/api/account/email")
+    .then((out) => {
+      input.value = out.email || "";
+      note.textContent = out.mails_sent_here ? "" : "This server sends no mails at present; the address is kept for when it does.";
+    })
+    .catch(() => {});
+  return el(
+    "form.card.account.email",
+    { id: "email-form", onsubmit: save, "aria-labelledby": "email-title" },
+    el("h2", { id: "email-title" }, "E-mail when it is your turn"),
+    el("p", {}, "Optional. In turn-based games (days per move), a mail says when it is your turn: the game, your opponents and a link, nothing more. Leave it empty for none."),
+    el("p.field", {}, el("label", { for: "account-email" }, "E-mail address"), input),
+    note,
+    el("button.primary", { type: "submit" }, "Save"),
+    status,
+  );
 }
 
 function field(id, label, attrs) {
@@ -81,6 +135,7 @@ export async function accountPage(root) {
         el("p", {}, "Your games are the seats you took while signed in and those this browser held when you signed in."),
         el("p.actions", {}, el("a.button.primary", { href: `/player/${encodeURIComponent(who.name)}`, "data-nav": "", id: "my-profile" }, "My profile and ratings"), " ", el("a.button.secondary", { href: "/api/account/export", download: "sengoku-games.zip" }, "Download my games (zip)"), " ", el("button.secondary", { type: "button", onclick: async () => { await signOut(); navigate("/account", true); } }, "Sign out")),
       ),
+      emailCard(),
     );
     return;
   }
@@ -91,10 +146,8 @@ export async function accountPage(root) {
     const body = { name: form.elements.name.value.trim(), password: form.elements.password.value };
     try {
       const out = await api("POST", path, { body });
-      who = out.account;
-      asked = Promise.resolve(who);
-      drawMark();
       const claimed = await claimHere();
+      setWho(out.account);
       toast(claimed ? `Signed in; ${claimed} seat(s) of this browser are now yours` : "Signed in");
       navigate("/");
     } catch (err) {

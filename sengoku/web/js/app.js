@@ -10,7 +10,8 @@ import { recordsPage as listRecords, livePage } from "./lists.js";
 import { optionWords, applies } from "./setup_words.js";
 import { renderMarkdown } from "./markdown.js";
 import { learnButton } from "./tutorial.js";
-import { accountMark, accountPage, signedIn } from "./account.js";
+import { accountMark, accountPage, signedIn, whenKnown } from "./account.js";
+import { startYourTurn, yourTurnSection } from "./your_turn.js";
 
 let current = null; // the page object with destroy()
 
@@ -55,6 +56,9 @@ async function homePage(root) {
     ),
     list,
   );
+  // Signed in: the games whose move is the player's, first on the page (your_turn.js).
+  const yourTurn = yourTurnSection();
+  root.prepend(yourTurn.box);
   resumeList(root);
   openGames(root);
   let served = [];
@@ -77,13 +81,14 @@ async function homePage(root) {
       ),
     );
   });
+  return { destroy: yourTurn.stop };
 }
 
 /** The games in progress this browser holds a seat in: one click to go back to them. */
 async function resumeList(root) {
   const ids = heldMatches().slice(0, 12);
   const box = el("section.card.resume", { hidden: true }, el("h2", {}, "Your games in progress"));
-  root.insertBefore(box, root.children[1] || null);
+  root.insertBefore(box, root.querySelector(".game-grid"));
   let shown = 0;
   for (const id of ids) {
     if (shown >= 6) break;
@@ -151,6 +156,11 @@ const CLOCKS = {
   "fischer-5-3": { type: "fischer", initial: 300, increment: 3 },
   "fischer-15-10": { type: "fischer", initial: 900, increment: 10 },
   "byoyomi-10-3x30": { type: "byoyomi", main: 600, periods: 3, period: 30 },
+  // Turn-based play: days for each move (docs/api.md "clock").
+  "days-1": { type: "correspondence", days: 1 },
+  "days-2": { type: "correspondence", days: 2 },
+  "days-3": { type: "correspondence", days: 3 },
+  "days-7": { type: "correspondence", days: 7 },
 };
 
 function optionInput(opt, game) {
@@ -272,6 +282,14 @@ async function newGamePage(root, name) {
     el("option", { value: "fischer-5-3" }, "5 min + 3 s a move"),
     el("option", { value: "fischer-15-10" }, "15 min + 10 s a move"),
     el("option", { value: "byoyomi-10-3x30" }, "10 min, then 3 × 30 s byo-yomi"),
+    el(
+      "optgroup",
+      { label: "Turn-based (play at your own pace)" },
+      el("option", { value: "days-1" }, "1 day per move"),
+      el("option", { value: "days-2" }, "2 days per move"),
+      el("option", { value: "days-3" }, "3 days per move"),
+      el("option", { value: "days-7" }, "7 days per move"),
+    ),
   );
   // A game's own tournament clock (Gunshi's time_control option) is the match's clock: the
   // server refuses another clock beside it, so the choice is not offered then.
@@ -454,7 +472,7 @@ export async function route() {
   const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
   document.body.dataset.page = parts[0] || "home";
   try {
-    if (!parts.length) await homePage(main);
+    if (!parts.length) current = await homePage(main);
     else if (parts[0] === "new" && parts[1]) current = await newGamePage(main, parts[1]);
     else if (parts[0] === "play" && parts[1]) {
       const { matchPage } = await import("./match.js");
@@ -493,4 +511,5 @@ export function start() {
   });
   window.addEventListener("popstate", route);
   route();
+  whenKnown().then((account) => startYourTurn(!!account));
 }

@@ -26,7 +26,7 @@
 // long-press: what a piece, card or tile is and does), promptFromLegal.
 
 import { api, tokensFor, saveToken, invitesFor, inviteUrl, MatchSocket } from "./api.js";
-import { el, clear, toast, formatClock, matchNotation, ask, download, promptFromLegal, hideTip, pruneTip, keepActionFocus } from "./ui.js";
+import { el, clear, toast, formatClock, formatTimeLeft, matchNotation, ask, download, promptFromLegal, hideTip, pruneTip, keepActionFocus } from "./ui.js";
 import { rendererFor } from "./games/index.js";
 import { prefs, navigate, joinOpen } from "./nav.js";
 import { enableKeyboard } from "./keyboard.js";
@@ -814,9 +814,11 @@ class MatchPage {
       const running = clocks.running === seat && s.status === "active";
       if (running) left -= (performance.now() - this.clockAt) / 1000;
       const periods = clocks.periods?.[seat];
-      node.textContent = formatClock(left) + (clocks.spec?.type === "byoyomi" && periods ? ` +${periods}×${clocks.spec.period}s` : "");
+      // A turn-based clock (days per move) shows days and hours; the others m:ss.
+      const days = clocks.spec?.type === "correspondence";
+      node.textContent = (days ? formatTimeLeft(left) : formatClock(left)) + (clocks.spec?.type === "byoyomi" && periods ? ` +${periods}×${clocks.spec.period}s` : "");
       node.classList.toggle("running", running);
-      node.classList.toggle("low", running && left < 20);
+      node.classList.toggle("low", running && left < (days ? 3600 : 20));
     }
   }
 

@@ -130,7 +130,8 @@ export class Table {
     // Hot seat: every turn is somebody's here, the title would always say so.
     const hotSeat = this.page.held.length > 1;
     const title = mine && !hotSeat ? `Your turn — ${BASE_TITLE}` : s.status === "finished" ? `Game over — ${BASE_TITLE}` : this.savedTitle;
-    if (document.title !== title) document.title = title;
+    // (the "your turn" badge of the player's other games, your_turn.js, stays in front)
+    if (document.title.replace(/^\(\d+\) /u, "") !== title) document.title = title;
     if (mine && !hotSeat && this.wasMine === false) {
       sounds.play("turn", this);
       this.notify();

@@ -84,6 +84,17 @@ export function formatClock(seconds) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
 }
 
+/** Time left on a turn-based clock (days per move): "2 d 5 h", "5 h 12 min", then m:ss. */
+export function formatTimeLeft(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d) return `${d} d ${h} h`;
+  if (h) return `${h} h ${m} min`;
+  return formatClock(s);
+}
+
 /** Case-folded with white space removed: how the engines compare notation. */
 export function normalizeNotation(text) {
   return text.replace(/\s+/gu, "").toLowerCase();
