@@ -88,6 +88,8 @@ def _snapshot_parts(
         "rematch_id": live.rematch_id,
         "offers": {"takeback": takeback, "rematch": sorted(live.rematch_offers)},
         "can_abort": live.can_abort(),
+        "replacement_level": live.replacement_level,
+        "left": live.left,
     }
     return head, state is not None and seat is not None and to_act == seat, tail
 
