@@ -15,6 +15,7 @@ from conftest import FakeTime, auth, new_match
 from fastapi.testclient import TestClient
 
 from sengoku.server import ai as ai_mod
+from sengoku.server.clocks import Clocks, ClockSpec
 
 ORIGIN = "http://testserver"
 #: Argon2 at a test's cost, as in test_accounts.py.
@@ -328,3 +329,62 @@ def test_the_last_human_leaving_ends_the_game_and_two_players_are_unchanged(
             },
         )
         assert r.status_code == 422 and "replacement_level" in r.text
+
+
+def test_the_process_that_runs_the_match_plays_the_seat_taken_on_another(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Two server processes on one database (no pub/sub): a player resigns through the one
+    that does not run the match; the one that does learns it from the database and its AI
+    plays the seat."""
+    shared = {"pubsub_url": "none://", "node_beat": 3600.0, **FAST}  # rounds run by hand
+    with make_client(**shared) as a, make_client(**shared) as b:
+        m = new_match(
+            a,
+            game="gunkimono",
+            options={"players": 3},
+            seats=[{"kind": "local"}, {"kind": "local"}, {"kind": "local"}],
+        )
+        mid, t0 = m["id"], m["tokens"]["0"]
+        snap = ok(b.post(f"/api/matches/{mid}/resign", headers=auth(t0)))
+        assert snap["seats"][0]["kind"] == "ai"
+        runner = a.app.state.service
+        assert runner.live[mid].seats[0].kind == "human"  # a has not heard yet
+        assert a.portal is not None
+        deadline = time.monotonic() + PATIENCE
+        while runner.live[mid].seats[0].kind != "ai":  # its looks at the database
+            a.portal.call(runner.cluster.round)
+            assert time.monotonic() < deadline, "a never caught up"
+            time.sleep(0.005)  # its catching up runs as a task of its own
+        assert runner.live[mid].left[0]["reason"] == "resignation"
+        # a runs the match's AI: it plays seat 0's turn, which b then reads from storage
+        snap = wait_for_ply(a, mid, 1)
+        assert snap["left"] == [
+            {"seat": 0, "reason": "resignation", "ply": 0, "level": 2, "returned": None}
+        ]
+        assert snap["clocks"] is None
+
+
+def wait_for_ply(client: TestClient, mid: str, ply: int) -> Any:
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        snap = look(client, mid)
+        if snap["ply"] >= ply:
+            return snap
+        assert time.monotonic() < deadline, "the AI did not move"
+        time.sleep(0.005)
+
+
+def test_a_held_seat_earns_no_increment_and_its_clock_never_runs() -> None:
+    clocks = Clocks(ClockSpec("fischer", 100.0, 5.0), 3)
+    clocks.start(0, 0.0)
+    clocks.hold(0, 10.0)  # seat 0 left after 10 s
+    assert clocks.running is None and clocks.remaining[0] == 90.0
+    clocks.decided(0, 1, 50.0)  # the computer's decision for seat 0: 40 s, not charged
+    assert clocks.remaining[0] == 90.0 and clocks.running == 1
+    clocks.decided(1, 0, 60.0)
+    assert clocks.running is None and clocks.remaining[1] == 95.0  # seat 1 earned its 5 s
+    again = Clocks.from_json(clocks.spec, clocks.to_json())  # stored and read back
+    assert again.held == {0}
+    again.release(0, 70.0, 0, 60.0)  # the player comes back while seat 0 is to act
+    assert again.running == 0 and again.remaining[0] == 90.0 and again.held == set()
