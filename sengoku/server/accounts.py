@@ -73,8 +73,9 @@ MAX_CLAIM = 500
 #: A session's ``last_seen`` is written at most this often (seconds).
 SEEN_EVERY = 300.0
 #: The paths whose state-changing requests a session cookie authenticates: the account's
-#: own routes, and creating or joining a match (the seats taken are the account's).
-COOKIE_PATHS = re.compile(r"^/api/(account(/.*)?|matches/?|matches/[^/]+/join/?)$")
+#: own routes, creating or joining a match (the seats taken are the account's), and coming
+#: back to a seat the computer took (the account's seat).
+COOKIE_PATHS = re.compile(r"^/api/(account(/.*)?|matches/?|matches/[^/]+/(join|return)/?)$")
 #: Sign-in and sign-up: checked even without a session cookie, so that no other site can
 #: sign a browser into an account of its choosing (its seats would then be claimed there).
 SIGN_IN_PATHS = re.compile(r"^/api/account/(signin|signup)/?$")
@@ -310,6 +311,21 @@ class AccountStore:
                     select(account_seats.c.match_id, account_seats.c.seat)
                     .where(account_seats.c.account_id == account_id)
                     .order_by(account_seats.c.at, account_seats.c.match_id, account_seats.c.seat)
+                )
+            ]
+
+    def seats_in(self, account_id: str, match_id: str) -> list[int]:
+        """The seats of ``match_id`` the account owns."""
+        with self.engine.connect() as conn:
+            return [
+                int(r.seat)
+                for r in conn.execute(
+                    select(account_seats.c.seat)
+                    .where(
+                        account_seats.c.account_id == account_id,
+                        account_seats.c.match_id == match_id,
+                    )
+                    .order_by(account_seats.c.seat)
                 )
             ]
 
@@ -570,6 +586,10 @@ class Accounts:
 
     async def owned(self, account: Account) -> list[tuple[str, int]]:
         return await asyncio.to_thread(self.store.owned, account.id)
+
+    async def seats_in(self, account: Account, match_id: str) -> list[int]:
+        """The seats of ``match_id`` the account owns (``POST .../return``)."""
+        return await asyncio.to_thread(self.store.seats_in, account.id, match_id)
 
     async def export(self, account: Account) -> bytes:
         """A zip of the records of the account's finished games (records.py's JSON), and

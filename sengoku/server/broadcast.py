@@ -91,6 +91,8 @@ def _snapshot_parts(
         "offers": {"takeback": takeback, "rematch": sorted(live.rematch_offers)},
         "can_abort": live.can_abort(),
         "ai_thought": live.ai_thought,
+        "replacement_level": live.replacement_level,
+        "left": live.left,
     }
     return head, state is not None and seat is not None and to_act == seat, tail
 

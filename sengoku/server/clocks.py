@@ -25,6 +25,10 @@ Every kind runs in every game: :func:`running_seat` is the one place that says w
 runs, from the declared ``State.clock_seat`` (by default the seat to act, none while
 ``State.clock_running`` is False).
 
+A seat the computer took over from a player who left (docs/api.md, *Players who leave*) is
+*held*: its clock does not run while the computer plays it, and earns no increment; the
+player who comes back finds it as it stood when they left (``release``).
+
 Time comes from an injected ``now`` function (wall-clock seconds) so that a clock survives a
 restart and tests can use a fake time source.
 """
@@ -154,6 +158,8 @@ class Clocks:
         self.running: int | None = None
         self.since: float | None = None
         self.decisions = 0
+        #: Seats the computer plays for a player who left: their clocks never run.
+        self.held: set[int] = set()
 
     # -- the running clock -------------------------------------------------------------
     def deadline(self) -> float | None:
@@ -185,8 +191,9 @@ class Clocks:
                 self.periods[s] = max(0, self.periods[s] - used)
 
     def start(self, seat: int | None, now: float, running: bool = True) -> None:
-        """Start ``seat``'s clock at ``now`` (none runs for None or when ``running`` is False)."""
-        self.running = seat if running else None
+        """Start ``seat``'s clock at ``now`` (none runs for None, for a held seat, or when
+        ``running`` is False)."""
+        self.running = seat if running and seat not in self.held else None
         self.since = now if self.running is not None else None
 
     def decided(
@@ -199,8 +206,9 @@ class Clocks:
         """
         self._charge(now)
         self.decisions += 1
-        if next_seat is not None and next_seat != mover:
-            # The turn passes (several decisions of one seat are one turn).
+        if next_seat is not None and next_seat != mover and mover not in self.held:
+            # The turn passes (several decisions of one seat are one turn); a seat the
+            # computer holds earns nothing.
             if self.spec.type == "fischer":
                 self.remaining[mover] += self.spec.increment
             elif self.spec.type == "correspondence":
@@ -210,6 +218,24 @@ class Clocks:
     def pause(self, now: float) -> None:
         self._charge(now)
         self.start(None, now)
+
+    def hold(self, seat: int, now: float) -> None:
+        """The computer takes ``seat`` over at ``now``: its clock is charged to now and
+        stops for as long as the computer plays it."""
+        if self.running == seat:
+            self._charge(now)
+            self.start(None, now)
+        self.held.add(seat)
+
+    def release(self, seat: int, now: float, running: int | None, least: float) -> None:
+        """The player comes back to ``seat`` at ``now``: its clock runs again as it stood
+        when they left, with at least ``least`` seconds if it had run out (the computer
+        took the seat when its flag fell); ``running`` is the seat whose clock runs now."""
+        self.held.discard(seat)
+        if self.remaining[seat] <= 0 and self.periods[seat] <= 0:
+            self.remaining[seat] = least
+        if running == seat and self.running is None:
+            self.start(seat, now)
 
     # -- what clients and storage see -------------------------------------------------------
     def snapshot(self, now: float) -> dict[str, Any]:
@@ -230,16 +256,20 @@ class Clocks:
             "remaining": [round(r, 3) for r in remaining],
             "periods": periods,
             "running": self.running,
+            "held": sorted(self.held),
         }
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "remaining": self.remaining,
             "periods": self.periods,
             "running": self.running,
             "since": self.since,
             "decisions": self.decisions,
         }
+        if self.held:  # only a match someone left stores it
+            data["held"] = sorted(self.held)
+        return data
 
     @classmethod
     def from_json(cls, spec: ClockSpec, data: dict[str, Any]) -> Clocks:
@@ -249,4 +279,5 @@ class Clocks:
         clocks.running = data["running"]
         clocks.since = data["since"]
         clocks.decisions = int(data.get("decisions", 0))
+        clocks.held = {int(s) for s in data.get("held", [])}
         return clocks

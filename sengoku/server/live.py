@@ -36,6 +36,13 @@ SEED_BITS = 128
 _Fragments = dict[tuple[int, str, str | None], tuple[ActionDescription, str]]
 _FRAGMENTS: list[_Fragments] = [{}, {}]
 FRAGMENTS_MAX = 30_000
+#: The AI level that takes the seat of a player who leaves a game of three or more players
+#: (resigns, runs out of time, or is gone past ``claim_after``), unless the match's creator
+#: chose another (``replacement_level``; docs/api.md, *Players who leave*).
+DEFAULT_REPLACEMENT_LEVEL = 2
+#: The fewest seats a match has for the computer to replace a player who leaves (with two,
+#: the other player wins, as before).
+REPLACE_FROM_SEATS = 3
 
 
 @dataclass
@@ -147,6 +154,21 @@ class Live:
     _perfect: bool | None = None
     #: Copies of the replayed state every few actions, for looking back (positions.py).
     kept_positions: dict[int, tuple[int, State]] = field(default_factory=dict)
+    #: The AI level that takes a leaving player's seat (None: the match has two seats, and
+    #: a player who leaves loses). Stored in the ``match_created`` event.
+    replacement_level: int | None = None
+    #: The players who left, in order: ``{"seat", "reason", "ply", "level", "returned"}``
+    #: (the computer played the seat from ``ply`` on, until the player came back at ply
+    #: ``returned``, or to the end: None). Read from the ``seat_left`` and
+    #: ``seat_returned`` events (``follow_seats``).
+    left: list[dict[str, Any]] = field(default_factory=list)
+
+    def replaced(self, seat: int) -> dict[str, Any] | None:
+        """The ``left`` entry of ``seat`` while the computer plays it, else None."""
+        for entry in reversed(self.left):
+            if entry["seat"] == seat:
+                return entry if entry["returned"] is None else None
+        return None
 
     def legal(self) -> list[tuple[Any, str]]:
         """The legal actions of the current state, computed once per state."""
@@ -278,6 +300,30 @@ class Live:
             return False
         humans = {s.seat for s in self.seats if s.kind == "human"}
         return not humans.issubset(set(self.action_seats))
+
+
+def follow_seats(live: Live, entries: list[dict[str, Any]]) -> None:
+    """Who left and who came back, and the level that replaces a player, as the stored
+    events tell them (a process that did not make the change learns it from its event)."""
+    for e in entries:
+        ev = e["event"]
+        kind = ev.get("type")
+        if kind == "match_created" and ev.get("replacement_level") is not None:
+            live.replacement_level = int(ev["replacement_level"])
+        elif kind == "seat_left":
+            live.left.append(
+                {
+                    "seat": int(ev["seat"]),
+                    "reason": str(ev["reason"]),
+                    "ply": int(ev["ply"]),
+                    "level": int(ev["level"]),
+                    "returned": None,
+                }
+            )
+        elif kind == "seat_returned":
+            entry = live.replaced(int(ev["seat"]))
+            if entry is not None:
+                entry["returned"] = int(ev["ply"])
 
 
 def visible(audience: list[int] | None, seat: int | None) -> bool:

@@ -24,6 +24,7 @@ from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
 from sengoku.server.live import Live, Seat, engine_fault, new_seed, replay_problem, visible
 from sengoku.server.persistence import Persistence, clock_json, seat_row
+from sengoku.server.seats import created_event
 from sengoku.server.tokens import new_match_id
 from sengoku.server.turns import Turns
 
@@ -294,12 +295,15 @@ class Offers:
         new_id = new_match_id()
         seats = []
         for old in live.seats:
+            # A seat the computer took from a player who left stays the computer's: that
+            # player asked for no rematch, and their token holds no seat of it.
+            gone = live.replaced(old.seat) is not None
             seats.append(
                 Seat(
                     (old.seat + 1) % n,
                     old.kind,
                     old.name,
-                    token_hash=old.token_hash,
+                    token_hash=None if gone else old.token_hash,
                     agent=old.agent,
                     level=old.level,
                     last_seen=now,
@@ -319,8 +323,9 @@ class Offers:
             clock_spec=live.clock_spec,
             clocks=Clocks(live.clock_spec, n) if live.clock_spec else None,
             rematch_of=live.id,
+            replacement_level=live.replacement_level,
         )
-        evs = [event("match_created", None, message=f"rematch of {live.id}")]
+        evs = [created_event(f"rematch of {live.id}", live.replacement_level)]
         evs.extend(self.turns.activate(new, now))
         rows = event_rows(new, evs)
         match_row = {

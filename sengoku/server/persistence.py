@@ -25,7 +25,14 @@ from sengoku.server.broadcast import event_entries, event_rows
 from sengoku.server.clocks import Clocks, ClockSpec, running_seat
 from sengoku.server.db import Conflict, Store, dumps
 from sengoku.server.errors import ApiError, database_busy, storage_failed
-from sengoku.server.live import LIVE_STATUSES, Live, MissingGame, Seat, replay_problem
+from sengoku.server.live import (
+    LIVE_STATUSES,
+    Live,
+    MissingGame,
+    Seat,
+    follow_seats,
+    replay_problem,
+)
 from sengoku.server.loop_appends import LoopAppends
 from sengoku.server.settings import Settings
 
@@ -49,7 +56,7 @@ class StaleMatch(ApiError):
 RELOADED = (
     "game options seed version status seats created_at state clock_spec clocks actions "
     "action_seats action_ids concessions seq events result close_reason rematch_of "
-    "rematch_id takeback rematch_offers owner_hash node rated"
+    "rematch_id takeback rematch_offers owner_hash node rated replacement_level left"
 ).split()
 
 
@@ -423,8 +430,9 @@ class Persistence:
             rated=bool(m.get("rated")),
         )
         # Offers outlive a restart (and a match forgotten from memory, or taken on another
-        # process).
+        # process), and so does who left.
         follow_offers(live, events)
+        follow_seats(live, events)
         if live.status != "finished" or live.rematch_id is not None:
             live.rematch_offers = set()
         problem = None
@@ -565,6 +573,7 @@ class Persistence:
             s.token_hash, s.invite_hash = r["token_hash"], r["invite_hash"]
         live.events.extend(entries)
         follow_offers(live, entries)
+        follow_seats(live, entries)
         return entries
 
     @staticmethod

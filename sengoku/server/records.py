@@ -45,6 +45,9 @@ class Records:
         data = live.record().to_json()
         data["id"] = live.id
         data["status"] = live.status
+        # Who left and from which ply the computer played their seat (the result is the
+        # game's own: the computer played those seats to the end).
+        data["left"] = [dict(entry) for entry in live.left]
         return data
 
     async def import_record(self, data: Any) -> Live:

@@ -19,7 +19,13 @@ from sengoku.server.broadcast import Broadcaster, event_entries, event_rows
 from sengoku.server.clocks import TOURNAMENT_SECONDS, ClockError, Clocks, ClockSpec
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
-from sengoku.server.live import Live, Seat, new_seed
+from sengoku.server.live import (
+    DEFAULT_REPLACEMENT_LEVEL,
+    REPLACE_FROM_SEATS,
+    Live,
+    Seat,
+    new_seed,
+)
 from sengoku.server.names import check_marks
 from sengoku.server.persistence import Persistence, clock_json, seat_row
 from sengoku.server.tokens import hash_token, new_match_id, new_token
@@ -67,6 +73,20 @@ def check_ratable(
                 f"AI seat {i} names an agent; in a rated game the AI plays a level 1-5, "
                 "rated at its fixed rating"
             )
+
+
+def created_event(message: str, replacement_level: int | None) -> dict[str, Any]:
+    """The ``match_created`` event; it keeps the level of the computer that takes a leaving
+    player's seat (a match of three or more seats), so that it outlives a restart."""
+    if replacement_level is None:
+        return event("match_created", None, message=message)
+    return event(
+        "match_created",
+        None,
+        replacement_level=replacement_level,
+        message=f"{message}; a player who leaves is replaced by the computer "
+        f"(level {replacement_level})",
+    )
 
 
 class Seats:
@@ -163,6 +183,7 @@ class Seats:
         clock: dict[str, Any] | None,
         rated: bool = False,
         account: tuple[str, str] | None = None,
+        replacement_level: int | None = None,
     ) -> tuple[Live, dict[str, Any]]:
         """A new match. ``rated``: its end rates its players (docs/ratings.md); ``account``
         (id, name): the signed-in creator, who plays its local seat, if any."""
@@ -208,6 +229,25 @@ class Seats:
             )
         if rated:
             check_ratable(game.name, n, seat_specs, spec, chosen_seed, account)
+        replacing = replacement_level
+        if n < REPLACE_FROM_SEATS:
+            if replacing is not None:
+                raise ApiError(
+                    422,
+                    "bad_seats",
+                    f"'replacement_level': only a game of {REPLACE_FROM_SEATS} or more players "
+                    f"hands a leaving player's seat to the computer; in this {n}-player game "
+                    "the other player wins: leave the field out",
+                )
+        elif replacing is None:
+            replacing = DEFAULT_REPLACEMENT_LEVEL
+        elif replacing not in ai_mod.AI_LEVELS:
+            raise ApiError(
+                422,
+                "bad_seats",
+                f"'replacement_level': AI level {replacing} does not exist; levels: "
+                f"{sorted(ai_mod.AI_LEVELS)}",
+            )
         seats: list[Seat] = []
         tokens: dict[str, str] = {}
         invites: list[dict[str, Any]] = []
@@ -262,10 +302,11 @@ class Seats:
             owner_hash=hash_token(owner) if owner else None,
             watched_at=now,
             rated=rated,
+            replacement_level=replacing,
         )
         for s in seats:
             s.last_seen = now
-        evs = [event("match_created", None, message=f"a game of {game.name} was created")]
+        evs = [created_event(f"a game of {game.name} was created", replacing)]
         if all(s.joined for s in seats):
             evs.extend(self.turns.activate(live, now))
         rows = event_rows(live, evs)

@@ -222,8 +222,11 @@ class MatchService:
         clock: dict[str, Any] | None,
         rated: bool = False,
         account: tuple[str, str] | None = None,
+        replacement_level: int | None = None,
     ) -> tuple[Live, dict[str, Any]]:
-        return await self.seats.create(game_name, options, seat_specs, seed, clock, rated, account)
+        return await self.seats.create(
+            game_name, options, seat_specs, seed, clock, rated, account, replacement_level
+        )
 
     async def join(
         self,
@@ -263,6 +266,21 @@ class MatchService:
 
     async def claim(self, live: Live, seat: int) -> dict[str, Any]:
         return await self.turns.claim(live, seat)
+
+    async def come_back(
+        self, live: Live, seat: int, token_hash: str | None = None
+    ) -> dict[str, Any]:
+        """The player of ``seat``, which the computer took when they left, plays it again
+        from the next decision. If the AI is thinking for the seat at that moment, its
+        thought is dropped (never played): the position is the player's to decide."""
+        async with live.lock:
+            await self.turns.check_flag(live)
+            await self.turns.come_back(live, seat, token_hash)
+            if live.ai_task is not None and live.to_act == seat:
+                self.ai.cancel(live)
+            snap = self.bus.snapshot(live, seat)
+        self.after_change(live)
+        return snap
 
     async def check_flag(self, live: Live) -> None:
         """If the running clock has run out, the game ends on time (caller holds the lock)."""

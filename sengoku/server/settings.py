@@ -38,6 +38,9 @@ class Settings:
     work_timeout: float = 30.0
     #: Seconds an opponent must be gone before a seat may claim the win.
     claim_after: float = 60.0
+    #: Seconds on the clock of a player who comes back to the seat the computer took when
+    #: their flag fell (docs/api.md, *Players who leave*).
+    return_time: float = 60.0
     #: Token buckets per client address (sengoku/server/limits.py): sustained rate per
     #: second and burst. ``http``: every request; ``ws``: WebSocket messages other than
     #: actions; ``action``: actions over HTTP and WebSocket together; ``connect``: WebSocket

@@ -1,6 +1,12 @@
 """Turns and clocks: actions, concessions, the clocks that run with them, and the endings
 of a match in play (resignation, timeout, abandonment, abort).
 
+In a game of three or more players, a player who leaves (resigns, runs out of time, or is
+gone past ``claim_after`` and claimed against) does not end the game for the others: the
+computer takes the seat and plays on (Board Game Arena's "zombie" rule: ``hand_to_ai``),
+until the player comes back (``come_back``). The last human at the table leaving ends the
+game as a concession, as in a two-player game.
+
 Every change follows the same path, under the match's lock: check that it is allowed now,
 compute it on a clone of the state (the engine validates every action), commit the moves and
 numbered events to storage, and only then replace the live state and broadcast.
@@ -14,11 +20,12 @@ from typing import Any
 
 from sengoku.core.describe import describe_played
 from sengoku.core.game import SengokuError, State, event
-from sengoku.server.broadcast import Answer, Broadcaster, event_rows
+from sengoku.server import ai as ai_mod
+from sengoku.server.broadcast import Answer, Broadcaster, event_entries, event_rows
 from sengoku.server.clocks import Clocks, running_seat
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
-from sengoku.server.live import Live, engine_fault
+from sengoku.server.live import Live, engine_fault, follow_seats
 from sengoku.server.persistence import Persistence, StaleMatch, clock_json
 from sengoku.server.positions import state_after
 from sengoku.server.ratings import NotRated, rating_step
@@ -30,6 +37,13 @@ Presence = Callable[[str, int], Awaitable[tuple[int, float | None] | None]]
 
 #: Refusals of an action that a process behind the database may give wrongly.
 REJUDGED = frozenset({"stale", "not_your_turn", "ai_seat"})
+
+#: How each way of leaving reads in the ``seat_left`` event's message.
+LEFT_WORDS = {
+    "resignation": "resigned",
+    "timeout": "ran out of time",
+    "abandoned": "left the table",
+}
 
 
 def same_action(live: Live, i: int, text: str) -> bool:
@@ -200,7 +214,18 @@ class Turns:
                 f"it is not your turn: seat {state.current_player} is to act",
             )
         if live.seats[seat].kind == "ai" and not by_ai:
+            gone = live.replaced(seat)
+            if gone is not None:
+                raise ApiError(
+                    403,
+                    "ai_seat",
+                    f"the computer plays this seat since you left at ply {gone['ply']}; "
+                    "POST /api/matches/{id}/return to play it again",
+                )
             raise ApiError(403, "ai_seat", "this seat is played by the AI")
+        if by_ai and live.seats[seat].kind != "ai":
+            # its player came back while it thought: the answer is dropped, never played
+            raise ApiError(409, "stale", "the player came back to this seat")
         try:
             live.legal()
             exact = live.legal_by_text.get(text.strip())
@@ -333,10 +358,150 @@ class Turns:
     async def resign(self, live: Live, seat: int) -> dict[str, Any]:
         async with live.lock:
             await self.check_flag(live)
-            await self.conclude(live, seat, "resignation")
+            self.require_active(live)
+            self._not_left(live, seat)
+            if self.replaces(live, seat):
+                await self.hand_to_ai(live, seat, "resignation")
+            else:
+                await self.conclude(live, seat, "resignation")
             snap = self.bus.snapshot(live, seat)
         self._after_change(live)
         return snap
+
+    @staticmethod
+    def _not_left(live: Live, seat: int) -> None:
+        """A player whose seat the computer plays has left already: 409."""
+        gone = live.replaced(seat)
+        if gone is not None:
+            raise ApiError(
+                409,
+                "seat_left",
+                f"you left at ply {gone['ply']} and the computer plays your seat; "
+                "POST /api/matches/{id}/return to play it again",
+            )
+
+    @staticmethod
+    def replaces(live: Live, seat: int) -> bool:
+        """Whether the computer takes ``seat`` over when its player leaves: a human seat of
+        a match of three or more seats (``replacement_level``) where another human still
+        plays. Otherwise the leaving ends the game as a concession."""
+        return (
+            live.replacement_level is not None
+            and 0 <= seat < len(live.seats)
+            and live.seats[seat].kind == "human"
+            and any(s.kind == "human" and s.seat != seat for s in live.seats)
+        )
+
+    async def hand_to_ai(self, live: Live, seat: int, reason: str) -> None:
+        """The player of ``seat`` left (``reason``: resignation, timeout, abandoned): the
+        computer at the match's ``replacement_level`` plays the seat from this ply on, on
+        this process or whichever runs the match's AI (caller holds the lock).
+
+        Its clock is held (it does not run while the computer plays: clocks.py). The game's
+        own state is untouched: no concession, so the result stays the game's own; the
+        ``seat_left`` event records who left, why and from which ply."""
+        self.require_active(live)
+        level = live.replacement_level
+        assert level is not None, "replaces() is checked first"
+        s = live.seats[seat]
+        now = self.now()
+        clocks = None
+        if live.clocks is not None and live.clock_spec is not None:
+            clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
+            clocks.hold(seat, now)
+        agent = ai_mod.AI_LEVELS[level]
+        evs = [
+            event(
+                "seat_left",
+                None,
+                seat=seat,
+                reason=reason,
+                ply=live.ply,
+                level=level,
+                message=f"{s.name} {LEFT_WORDS.get(reason, reason)}: the computer (level "
+                f"{level}) plays seat {seat} from ply {live.ply}",
+            )
+        ]
+        rows = event_rows(live, evs)
+        old = live.clocks
+        live.clocks = clocks
+        try:
+            await self.db.run(
+                self.db.store.join,
+                live.id,
+                seat,
+                {"kind": "ai", "agent": agent, "level": level},
+                rows,
+                {"updated_at": now, "clock": clock_json(live)},
+            )
+        except BaseException:
+            live.clocks = old
+            raise
+        s.kind, s.agent, s.level = "ai", agent, level
+        live.turn += 1
+        follow_seats(live, event_entries(rows))
+        self.bus.commit(live, rows)
+        log.info("match %s: seat %d left (%s); the AI plays it", live.id, seat, reason)
+
+    async def come_back(self, live: Live, seat: int, token_hash: str | None = None) -> None:
+        """The player of ``seat`` takes it back from the computer (caller holds the lock and
+        has stopped the AI's thought about the seat, if any: it is never played). They
+        decide from the position as it is; the computer's moves stay in the record. Their
+        clock runs again as it stood when they left (``Clocks.release``). ``token_hash``:
+        the seat's new token (a return through the account, without the old one)."""
+        self.require_active(live)
+        gone = live.replaced(seat)
+        if gone is None:
+            raise ApiError(
+                409,
+                "not_replaced",
+                f"seat {seat} is not played by the computer for a player who left; "
+                "there is nothing to return to",
+            )
+        s = live.seats[seat]
+        now = self.now()
+        clocks = None
+        state = live.state
+        if live.clocks is not None and live.clock_spec is not None and state is not None:
+            clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
+            clocks.release(
+                seat, now, running_seat(live.clock_spec, state, live.ply), self.settings.return_time
+            )
+        evs = [
+            event(
+                "seat_returned",
+                None,
+                seat=seat,
+                ply=live.ply,
+                message=f"{s.name} came back to seat {seat} at ply {live.ply}",
+            )
+        ]
+        rows = event_rows(live, evs)
+        values: dict[str, Any] = {"kind": "human", "agent": None, "level": None}
+        if token_hash is not None:
+            values["token_hash"] = token_hash
+        old = live.clocks
+        live.clocks = clocks
+        try:
+            await self.db.run(
+                self.db.store.join,
+                live.id,
+                seat,
+                values,
+                rows,
+                {"updated_at": now, "clock": clock_json(live)},
+            )
+        except BaseException:
+            live.clocks = old
+            raise
+        s.kind, s.agent, s.level = "human", None, None
+        if token_hash is not None:
+            s.token_hash = token_hash
+        s.last_seen = now
+        live.turn += 1  # an AI answer still on its way is stale
+        follow_seats(live, event_entries(rows))
+        self.bus.commit(live, rows)
+        log.info("match %s: seat %d came back at ply %d", live.id, seat, live.ply)
 
     async def check_flag(self, live: Live) -> None:
         """If the running clock has run out, the game ends on time (caller holds the lock).
@@ -351,7 +516,10 @@ class Turns:
             if flagged is None:
                 return
             try:
-                await self.conclude(live, flagged, "timeout")
+                if self.replaces(live, flagged):
+                    await self.hand_to_ai(live, flagged, "timeout")
+                else:
+                    await self.conclude(live, flagged, "timeout")
                 return
             except StaleMatch:
                 if attempt or not await self.catch_up(live):
@@ -393,6 +561,7 @@ class Turns:
         async with live.lock:
             await self.check_flag(live)
             state = self.require_active(live)
+            self._not_left(live, seat)
             now = self.now()
             # A claim wins only on the opponent's time: the seat to act is the one that left.
             to_act = state.current_player
@@ -430,7 +599,10 @@ class Turns:
                     f"your opponent left less than {self.settings.claim_after:.0f} s ago; "
                     f"you can claim the win in {wait:.0f} s",
                 )
-            await self.conclude(live, ready[0].seat, "abandoned")
+            if self.replaces(live, ready[0].seat):
+                await self.hand_to_ai(live, ready[0].seat, "abandoned")
+            else:
+                await self.conclude(live, ready[0].seat, "abandoned")
             snap = self.bus.snapshot(live, seat)
         self._after_change(live)
         return snap

@@ -24,6 +24,7 @@ from sengoku.server.routes.common import (
     find,
     summary,
 )
+from sengoku.server.tokens import hash_token, new_token
 from sengoku.server.wire import JsonText
 
 
@@ -42,6 +43,14 @@ class CreateMatch(StrictBody):
     clock: dict[str, Any] | None = None
     #: Rated (its end changes its players' ratings) or casual (docs/ratings.md).
     rated: bool = False
+    #: The AI level that takes the seat of a player who leaves a game of 3+ players.
+    replacement_level: int | None = Field(default=None, ge=1, le=5)
+
+
+class ReturnToSeat(StrictBody):
+    #: Which of the account's seats (needed only when the account owns several the
+    #: computer took in this match).
+    seat: int | None = Field(default=None, ge=0, le=63)
 
 
 class JoinMatch(StrictBody):
@@ -79,6 +88,7 @@ def router(svc: ServiceRef) -> APIRouter:
             body.clock,
             body.rated,
             None if account is None else (account.id, account.name),
+            body.replacement_level,
         )
         # signed in: the seats this browser holds are the account's (accounts.py)
         await request.app.state.accounts.own_new_seats(
@@ -220,6 +230,57 @@ def router(svc: ServiceRef) -> APIRouter:
         """Claim the win when every opponent has been gone for the set time."""
         live = await find(svc(), match_id)
         return await svc().claim(live, svc().player_seat(live, bearer(authorization)))
+
+    @router.post("/api/matches/{match_id}/return")
+    async def return_to_seat(
+        match_id: str,
+        request: Request,
+        body: ReturnToSeat | None = None,
+        authorization: str | None = Header(default=None),
+    ) -> dict[str, Any]:
+        """Come back to the seat the computer took when you left (a game of 3+ players):
+        with the seat's token, or signed in to the account that owns the seat (then the
+        answer holds a new token for the seat, and the old one no longer acts for it)."""
+        live = await find(svc(), match_id)
+        wanted = (body or ReturnToSeat()).seat
+        token = bearer(authorization)
+        if token is not None:
+            seat = svc().player_seat(live, token)
+            if wanted is not None and wanted != seat:
+                raise ApiError(
+                    403, "not_your_seat", f"this token holds seat {seat}, not seat {wanted}"
+                )
+            return {"seat": seat, "match": await svc().come_back(live, seat)}
+        accounts = request.app.state.accounts
+        account = await accounts.current(request)
+        if account is None:
+            raise ApiError(
+                401,
+                "no_token",
+                "coming back needs the seat's token (Authorization: Bearer <token>) or a "
+                "signed-in account that owns the seat",
+            )
+        owned = await accounts.seats_in(account, live.id)
+        if wanted is not None:
+            if wanted not in owned:
+                raise ApiError(
+                    403, "not_your_seat", f"your account does not own seat {wanted} of this match"
+                )
+            seat = wanted
+        else:
+            gone = [s for s in owned if live.replaced(s) is not None]
+            if not owned:
+                raise ApiError(403, "not_your_seat", "your account owns no seat of this match")
+            if len(gone) > 1:
+                raise ApiError(
+                    422,
+                    "bad_request",
+                    f"your account owns seats {gone} that the computer plays: name one as 'seat'",
+                )
+            seat = gone[0] if gone else owned[0]
+        new = new_token()
+        snap = await svc().come_back(live, seat, hash_token(new))
+        return {"seat": seat, "token": new, "match": snap}
 
     @router.post("/api/matches/{match_id}/takeback")
     async def takeback(

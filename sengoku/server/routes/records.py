@@ -28,8 +28,8 @@ class ConcessionIn(StrictBody):
 
 class RecordImport(StrictBody):
     """A record as ``POST /api/records`` takes it: the JSON of ``sengoku play --save``, or of
-    ``GET /api/records/{id}`` (which adds the match's ``id`` and ``status``: both are read
-    and set aside, the import gets its own). Held to the rules of match creation: no unknown
+    ``GET /api/records/{id}`` (which adds the match's ``id``, ``status`` and ``left``: they
+    are read and set aside, the import gets its own). Held to the rules of match creation: no unknown
     field, no value of another type, no name cut short."""
 
     game: str = Field(max_length=64)
@@ -44,6 +44,8 @@ class RecordImport(StrictBody):
     result: dict[str, Any] | None = None
     id: str | None = Field(default=None, max_length=64)
     status: str | None = Field(default=None, max_length=32)
+    #: Who left the match the record comes from (``GET /api/records/{id}``): set aside.
+    left: list[dict[str, Any]] | None = Field(default=None, max_length=MAX_CONCESSIONS)
 
     @field_validator("seed")
     @classmethod

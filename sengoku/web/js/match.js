@@ -47,7 +47,27 @@ const REASONS = {
 };
 
 // Server events that are not moves of the game.
-const META_EVENTS = new Set(["match_created", "player_joined", "match_started", "rematch_offered", "rematch", "takeback_offered", "takeback_declined"]);
+// A player who left (the computer took their seat) and came back is shown on the seat and
+// on the end card, not in the move list.
+const META_EVENTS = new Set(["match_created", "player_joined", "match_started", "rematch_offered", "rematch", "takeback_offered", "takeback_declined", "seat_left", "seat_returned"]);
+
+/** The `left` entry of `seat` while the computer plays it for a player who left, or null. */
+export function replacedEntry(snap, seat) {
+  const entries = (snap?.left || []).filter((e) => e.seat === seat);
+  const last = entries[entries.length - 1];
+  return last && last.returned === null ? last : null;
+}
+
+/** Who left the game, in words: "Ann (resignation, at ply 3; came back at ply 9)". */
+export function leftText(snap, renderer) {
+  return (snap?.left || [])
+    .map((e) => {
+      const name = snap.seats?.[e.seat]?.name || renderer.seatName(e.seat);
+      const back = e.returned === null ? "" : `; came back at ply ${e.returned}`;
+      return `${name} (${reasonText(e.reason)}, at ply ${e.ply}${back})`;
+    })
+    .join(", ");
+}
 
 export function reasonText(reason) {
   return REASONS[reason] || String(reason || "").replace(/_/g, " ");
@@ -65,7 +85,7 @@ export function resultText(result, seats, renderer, view = null) {
 
 function seatTitle(seat, seats, renderer) {
   const side = renderer.seatName(seat);
-  if (seats?.[seat]?.kind === "ai") return `${side} (computer)`;
+  if (seats?.[seat]?.kind === "ai") return seats[seat].name && !seats[seat].name.startsWith("AI (") ? `${side} (${seats[seat].name}, computer)` : `${side} (computer)`;
   const name = seats?.[seat]?.name;
   return name && name !== side ? `${side} (${name})` : side;
 }
@@ -431,7 +451,8 @@ class MatchPage {
     // Players and clocks.
     clear(this.els.players);
     s.seats.forEach((seat, i) => {
-      const kind = seat.kind === "ai" ? `AI level ${seat.level ?? "?"}` : this.held.includes(i) ? "you" : seat.joined ? "friend" : seat.invited ? "invited — not joined yet" : "open seat";
+      const gone = replacedEntry(s, i);
+      const kind = gone ? `played by the computer (left at ply ${gone.ply})` : seat.kind === "ai" ? `AI level ${seat.level ?? "?"}` : this.held.includes(i) ? "you" : seat.joined ? "friend" : seat.invited ? "invited — not joined yet" : "open seat";
       const toAct = s.status === "active" && s.to_act === i;
       // How long the computer took over its last move (the server's wall clock).
       const thought = seat.kind === "ai" && s.ai_thought?.seat === i ? s.ai_thought : null;
@@ -553,7 +574,11 @@ class MatchPage {
     const box = clear(this.els.controls);
     const active = s.status === "active";
     const mine = this.held.length > 0;
-    if (active && mine) {
+    const gone = this.held.find((seat) => replacedEntry(s, seat));
+    if (active && gone !== undefined) {
+      // The computer plays my seat since I left: I may take it back.
+      box.append(el("button.primary", { type: "button", id: "return", onclick: () => this.comeBack(gone) }, "Return to my seat"));
+    } else if (active && mine) {
       box.append(el("button.danger", { type: "button", id: "resign", onclick: () => this.resign() }, "Resign"));
       const offer = s.offers?.takeback;
       if (offer && !this.held.includes(offer.by)) {
@@ -773,6 +798,7 @@ class MatchPage {
         el("div.end-kanji", {}, words?.kanji || (mineWon || this.hotSeat ? "勝" : winners.length ? "負" : "和")),
         el("h2", {}, headline),
         el("p.end-reason", {}, resultText(res, s.seats, this.renderer, s.view)),
+        s.left?.length ? el("p.end-left", {}, `Left the game, the computer playing on: ${leftText(s, this.renderer)}`) : null,
         scores.length ? el("ul.scores", {}, scores) : null,
         ratingLines(s, this.hotSeat ? [] : this.held, (i) => seatTitle(i, s.seats, this.renderer)),
         // A renderer may add the game's own breakdown of the result (its `endDetails`).
@@ -895,7 +921,10 @@ class MatchPage {
   }
 
   async resign() {
-    const yes = await ask("Resign this game?", "Your opponent wins at once.", [
+    // Three or more players: the computer takes the seat and the others play on.
+    const replaced = this.snap.replacement_level !== null && this.snap.replacement_level !== undefined && this.snap.seats.some((x, i) => x.kind === "human" && !this.held.includes(i));
+    const why = replaced ? "The computer takes your seat and plays on for you; you can come back to it." : "Your opponent wins at once.";
+    const yes = await ask("Resign this game?", why, [
       { label: "Resign", value: true, kind: "danger" },
       { label: "Keep playing", value: false },
     ]);
@@ -903,6 +932,17 @@ class MatchPage {
     try {
       const snap = await api("POST", `/api/matches/${this.id}/resign`, { token: this.actingToken() });
       await this.catchUp(snap);
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+
+  /** Take my seat back from the computer (from the next decision). */
+  async comeBack(seat) {
+    try {
+      const out = await api("POST", `/api/matches/${this.id}/return`, { token: this.tokens[seat] });
+      if (out.token) saveToken(this.id, seat, out.token);
+      await this.catchUp(out.match);
     } catch (err) {
       toast(err.message, "error");
     }

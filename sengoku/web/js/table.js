@@ -201,9 +201,12 @@ export class Table {
     const gone = this.absentOpponent();
     if (gone !== null) {
       const wait = Math.max(0, Math.ceil(info.claim_after - info.seats[gone].away_for));
+      // Three or more players: the claim hands the absent player's seat to the computer.
+      const replaces = s.replacement_level !== null && s.replacement_level !== undefined;
+      const what = replaces ? "let the computer play for them" : "claim the win";
       box.append(
-        el("p.claim-note", {}, `${this.seatName(gone)} has left the game${wait ? `; you may claim the win in about ${wait} s` : "."}`),
-        el("button.primary", { type: "button", id: "claim", onclick: () => this.claim() }, "Claim victory"),
+        el("p.claim-note", {}, `${this.seatName(gone)} has left the game${wait ? `; you may ${what} in about ${wait} s` : "."}`),
+        el("button.primary", { type: "button", id: "claim", onclick: () => this.claim(replaces) }, replaces ? "Let the computer play for them" : "Claim victory"),
       );
     }
     const draw = info?.draw;
@@ -281,10 +284,10 @@ export class Table {
     }
   }
 
-  async claim() {
+  async claim(replaces = false) {
     try {
       await api("POST", `/api/matches/${encodeURIComponent(this.page.id)}/claim`, { token: this.tokenForChat() });
-      toast("You win: your opponent left the game.");
+      toast(replaces ? "The computer plays for the player who left." : "You win: your opponent left the game.");
     } catch (err) {
       toast(err.message, "error");
     }
