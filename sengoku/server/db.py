@@ -721,6 +721,11 @@ class Store:
                 "events": [dict(r) for r in event_rows],
             }
 
+    def ping(self) -> None:
+        """One round trip to the database (``GET /health``); raises if it does not answer."""
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
+
     def heartbeat(self, node: str, now: float) -> None:
         """``node`` is alive at ``now`` (only the node itself writes its row)."""
         with self.engine.begin() as conn:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -47,6 +48,7 @@ from sengoku.server.live import (
     engine_fault,
     new_seed,
 )
+from sengoku.server.metrics import Metrics
 from sengoku.server.offers import Offers
 from sengoku.server.persistence import Persistence
 from sengoku.server.pubsub import make_pubsub
@@ -99,6 +101,11 @@ class MatchService:
         self.db.replay_done = self._replay_in_pool
         #: This process among several on one database (sengoku/server/cluster.py).
         self.cluster = Cluster(self, make_pubsub(settings.pubsub_url))
+        #: What GET /metrics exposes (sengoku/server/metrics.py).
+        self.metrics = Metrics()
+        self.metrics.watch(
+            lambda: len(self.live), {"ai": self.ai.pool.jobs, "replay": self.work.jobs}
+        )
 
     # -- what the collaborators share ----------------------------------------------------
     @property
@@ -233,7 +240,10 @@ class MatchService:
         turn: int | None = None,
     ) -> Answer:
         """Play ``text`` for ``seat``; the match as the seat then sees it."""
-        return await self.turns.act(live, seat, text, ply, by_ai, client_id, turn)
+        started = time.perf_counter()
+        answer = await self.turns.act(live, seat, text, ply, by_ai, client_id, turn)
+        self.metrics.action(live.game.name, by_ai, time.perf_counter() - started)
+        return answer
 
     async def conclude(self, live: Live, seat: int, reason: str, status: str = "finished") -> None:
         await self.turns.conclude(live, seat, reason, status)
