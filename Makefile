@@ -55,12 +55,14 @@ test-fast: $(TEST_STAMP)
 
 # Debian packages the tests need, installed when missing: Chromium for the browser tests
 # (tests/web drive it through Playwright, never a downloaded browser), PostgreSQL's server
-# programs for the server tests that start a throw-away cluster, and Redis for the scale-out
-# test (three server processes on one database and one Redis, tests/server/test_scaleout.py).
+# programs for the server tests that start a throw-away cluster, Redis and HAProxy for the
+# scale-out test (three server processes on one database and one Redis, behind HAProxy from
+# docs/deploy/haproxy.cfg: tests/server/test_scaleout.py).
 system-packages:
 	@test -x /usr/bin/chromium || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
 	@test -x /usr/bin/redis-server || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y redis-server; }
+	@test -x /usr/sbin/haproxy || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y haproxy; }
 
 # The source of the client's kanji font subset (Debian's fonts-noto-cjk), for `make font`.
 font-source:

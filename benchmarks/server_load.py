@@ -45,6 +45,11 @@ worker, a game's requests going through the client of ``owner(match id)``, so a 
 keep-alive connection is dispatched once and always reaches the match's worker. The CPU of
 the front, its workers and their children counts.
 
+``--haproxy`` (with ``--processes 3``: the config's three servers) starts the processes as
+for a spread game and HAProxy in front of them from the shipped ``docs/deploy/haproxy.cfg``,
+and sends every part of every game to HAProxy's port, which spreads them (least
+connections, no stickiness). HAProxy's CPU counts with the servers'.
+
 ``--json`` prints one machine-readable line. Only loopback addresses are used.
 """
 
@@ -273,6 +278,39 @@ def cluster_pids(data: Path | None) -> list[int]:
             except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
                 continue
     return pids
+
+
+def start_haproxy(port: int, bases: list[str], logs: Path) -> subprocess.Popen[bytes]:
+    """HAProxy from the shipped config on ``port``, in front of the three servers ``bases``;
+    returned once it finds all three up."""
+    binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
+    if not Path(binary).exists():
+        raise SystemExit("haproxy is missing (make system-packages installs it)")
+    stats = free_port()
+    env = {**os.environ, "SENGOKU_BIND": f"127.0.0.1:{port}", "SENGOKU_MAXCONN": "4000"}
+    env["SENGOKU_STATS_BIND"] = f"127.0.0.1:{stats}"
+    for i, base in enumerate(bases, 1):
+        env[f"SENGOKU_NODE{i}"] = base.removeprefix("http://")
+    config = Path(__file__).resolve().parents[1] / "docs" / "deploy" / "haproxy.cfg"
+    proc = subprocess.Popen(
+        [binary, "-db", "-f", str(config)],
+        stdout=open(logs / "haproxy.log", "ab"),  # noqa: SIM115 - the child owns it
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"haproxy exited; see {logs / 'haproxy.log'}")
+        try:
+            text = httpx.get(f"http://127.0.0.1:{stats}/stats;csv", timeout=1).text
+            if sum(1 for line in text.splitlines() if ",UP," in line and "sengoku,s" in line) == 3:
+                return proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    proc.terminate()
+    raise SystemExit("haproxy did not find its three servers up")
 
 
 def server_pids(pid: int) -> list[int]:
@@ -703,7 +741,8 @@ class Load:
                 if args.pg_synchronous_commit and args.db == "postgres"
                 else ""
             ),
-            "processes": self.workers or len(self.bases),
+            "processes": args.processes if args.haproxy else self.workers or len(self.bases),
+            "haproxy": bool(args.haproxy),
             "sticky": bool(args.sticky),
             "front": bool(args.front),
             "pubsub": args.pubsub,
@@ -792,6 +831,12 @@ def main() -> int:
         "send everything to its port (with --url: that port is such a front)",
     )
     p.add_argument(
+        "--haproxy",
+        action="store_true",
+        help="start HAProxy from docs/deploy/haproxy.cfg in front of the processes (needs "
+        "--processes 3) and send everything to it",
+    )
+    p.add_argument(
         "--pubsub",
         choices=["memory", "redis", "none"],
         help="how the processes tell each other of changes (default: memory for one "
@@ -820,6 +865,8 @@ def main() -> int:
             p.error("--front routes by match itself: no --sticky; --profile is one process's")
         if args.url and "," in args.url:
             p.error("--front: give --url one port, the front's")
+    if args.haproxy and (args.processes != 3 or args.front or args.sticky or args.url):
+        p.error("--haproxy: --processes 3 (the config's servers), no --front, --sticky or --url")
     if args.pubsub is None:
         args.pubsub = "memory" if args.processes == 1 else "none" if args.front else "redis"
     if args.processes > 1 and args.pubsub == "memory":
@@ -867,6 +914,10 @@ def main() -> int:
                     )
                 )
                 bases.append(f"http://127.0.0.1:{port}")
+            if args.haproxy:
+                port = free_port()
+                procs.append(start_haproxy(port, bases, Path(args.logs or tmp.name)))
+                bases = [f"http://127.0.0.1:{port}"]
 
         def pids() -> tuple[list[int], list[int]]:
             mine = [pid for proc in procs for pid in server_pids(proc.pid)]
@@ -896,7 +947,8 @@ def main() -> int:
         print(
             f"{result['date']}, {result['db']}, {result['processes']} process(es)"
             f"{' (sticky)' if result['sticky'] else ''}"
-            f"{' behind a front' if result['front'] else ''} "
+            f"{' behind a front' if result['front'] else ''}"
+            f"{' behind HAProxy' if result['haproxy'] else ''} "
             f"(pub/sub {result['pubsub']}): {result['games']} games ({result['mix']}), "
             f"{result['spectators_per_game']} spectator(s) each, one action every "
             f"{result['interval_s']} s each ({result['think']}): {result['actions']} actions "

@@ -276,6 +276,11 @@ class AiPool:
                 self.executor = None
             raise
 
+    def jobs(self) -> int:
+        """Decisions running on a worker or waiting for one (the metrics' queue depth)."""
+        waiting = sum(1 for queue in self.waiting.values() for fut in queue if not fut.done())
+        return self.busy + waiting
+
     # -- workers ------------------------------------------------------------------------
     def worker_pids(self) -> list[int]:
         """The pids of the pool's worker processes alive now (none for a thread pool)."""

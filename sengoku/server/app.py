@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.responses import JSONResponse, Response
 
 from sengoku.server import housekeeping
 from sengoku.server.accounts import Accounts, CsrfMiddleware
@@ -23,6 +24,7 @@ from sengoku.server.db import Store, make_engine, migrate
 from sengoku.server.guard import GuardMiddleware
 from sengoku.server.hot import HotRoutes
 from sengoku.server.limits import ClientLimits
+from sengoku.server.metrics import CONTENT_TYPE_LATEST
 from sengoku.server.routes import accounts as account_routes
 from sengoku.server.routes import chat as chat_routes
 from sengoku.server.routes import games, matches, records, table, ws
@@ -34,6 +36,9 @@ from sengoku.server.service import MatchService
 from sengoku.server.settings import Settings
 
 log = logging.getLogger("sengoku.server")
+
+#: Seconds ``GET /health`` waits for the database before answering 503.
+HEALTH_TIMEOUT = 3.0
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -117,6 +122,24 @@ def create_app(settings: Settings) -> FastAPI:
         if worker is not None:
             answer["worker"] = str(worker)
         return answer
+
+    @app.get("/health")
+    async def health() -> Response:
+        """For a balancer's health check: 200 while this process serves and its database
+        answers within HEALTH_TIMEOUT seconds, else 503 (a process whose database is gone
+        gets no new connections). It says nothing else, so it may face the network."""
+        service = svc()
+        try:
+            await asyncio.wait_for(service.db.run_list(service.store.ping), HEALTH_TIMEOUT)
+        except Exception as exc:  # the database is unreachable, slow or refusing
+            log.warning("health: the database did not answer (%s)", type(exc).__name__)
+            return JSONResponse({"ok": False, "database": "unreachable"}, status_code=503)
+        return JSONResponse({"ok": True})
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        """This process's metrics in Prometheus' text format (sengoku/server/metrics.py)."""
+        return Response(svc().metrics.text(), media_type=CONTENT_TYPE_LATEST)
 
     app.include_router(games.router())
     app.include_router(matches.router(svc))

@@ -10,8 +10,10 @@
 * **Nodes and leases**: every process (a *node*) beats a heartbeat row every ``node_beat``
   seconds. Each active match has one node (``matches.node``) that runs its clock timer and its
   AI turns; a match whose node is none or has not beaten for ``node_ttl`` seconds is claimed
-  by another (a conditional ``UPDATE``: one claimant wins). A process stopping cleanly hands
-  its matches back at once.
+  by another (a conditional ``UPDATE``: one claimant wins). On PostgreSQL a node is also
+  dead once its session-level advisory lock is free (its connection dropped with its
+  process: ``Store.claim``), so a killed process's matches move at the next round. A process
+  stopping cleanly hands its matches back at once.
 * **Catching up without Redis**: in the same round a node compares the last event number of
   every match it holds with the database's and catches up where it is behind, so a message
   lost while Redis restarts delays a client by at most one round.

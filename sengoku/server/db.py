@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -42,9 +43,12 @@ from sqlalchemy import (
     insert,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy import exc as sa_exc
+
+log = logging.getLogger("sengoku.server")
 
 metadata = MetaData()
 
@@ -220,6 +224,20 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 #: The PostgreSQL advisory lock that lets one process at a time run the migrations.
 MIGRATION_LOCK = 0x5E6C0C0
 
+#: On PostgreSQL each node holds the session-level advisory lock (NODE_LOCK_CLASS,
+#: hashtext(node id)) on a connection of its own for as long as it runs: when the process
+#: dies its connection drops and PostgreSQL frees the lock, so the others take its matches
+#: over at their next heartbeat round instead of ``node_ttl`` later (docs/server.md).
+NODE_LOCK_CLASS = 0x53474B4E
+
+#: The nodes whose lock is held now, as ``hashtext(nodes.id)`` (an advisory lock's second
+#: key is ``objid`` in ``pg_locks``, ``objsubid`` 2 for the two-key form), in this database.
+NODE_LOCK_HELD = (
+    "hashtext(nodes.id)::oid IN (SELECT objid FROM pg_locks WHERE locktype = 'advisory' "
+    f"AND granted AND classid = {NODE_LOCK_CLASS} AND objsubid = 2 AND database = "
+    "(SELECT oid FROM pg_database WHERE datname = current_database()))"
+)
+
 
 class Conflict(Exception):
     """Another process stored a change to the match first: an event (or move) number this
@@ -324,6 +342,8 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        #: This node's advisory lock's connection (PostgreSQL, several processes).
+        self._node_lock: Connection | None = None
         # The hot path (one action: a move, its events, the match's clock) runs these
         # statements, compiled once for the engine's dialect, on the driver's own cursor:
         # the same SQL SQLAlchemy would send, without its per-statement bookkeeping.
@@ -747,24 +767,64 @@ class Store:
                 "events": [dict(r) for r in event_rows],
             }
 
+    def ping(self) -> None:
+        """One round trip to the database (``GET /health``); raises if it does not answer."""
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
+
     def heartbeat(self, node: str, now: float) -> None:
-        """``node`` is alive at ``now`` (only the node itself writes its row)."""
+        """``node`` is alive at ``now`` (only the node itself writes its row). On PostgreSQL
+        it also (re)takes the node's advisory lock if its connection was lost."""
+        if self.engine.dialect.name == "postgresql":
+            self._hold_node_lock(node)
         with self.engine.begin() as conn:
             done = conn.execute(update(nodes).where(nodes.c.id == node).values(heartbeat=now))
             if done.rowcount == 0:
                 conn.execute(insert(nodes).values(id=node, heartbeat=now, started_at=now))
 
+    def _hold_node_lock(self, node: str) -> None:
+        """Hold ``node``'s advisory lock on a connection kept for it (PostgreSQL): checked
+        with one round trip each beat, taken again on a new connection if that one broke."""
+        held = self._node_lock
+        if held is not None:
+            try:
+                held.exec_driver_sql("SELECT 1")
+                held.commit()  # never left idle in a transaction
+                return
+            except sa_exc.DBAPIError:
+                with contextlib.suppress(Exception):
+                    held.close()
+                self._node_lock = None
+        conn = self.engine.connect()
+        try:
+            got = conn.execute(
+                text("SELECT pg_try_advisory_lock(:cls, hashtext(:node))"),
+                {"cls": NODE_LOCK_CLASS, "node": node},
+            ).scalar()
+            conn.commit()  # the lock is the session's: it outlives the transaction
+        except BaseException:
+            conn.close()
+            raise
+        if not got:
+            # Another live node's id hashes the same (1 in 2**32): the lease alone decides.
+            log.warning("node %s: its advisory lock is held by another session", node)
+        self._node_lock = conn
+
     def claim(
         self, node: str, cutoff: float, match_ids: list[str] | None = None, limit: int = 50
     ) -> list[str]:
-        """Make ``node`` the node of active matches whose node is none or has not beaten
-        since ``cutoff`` (of ``match_ids`` only, if given; at most ``limit``); the ids of the
-        matches it took (``RETURNING``: PostgreSQL, SQLite 3.35 or newer).
+        """Make ``node`` the node of active matches whose node is none or dead (at most
+        ``limit``, of ``match_ids`` only if given); the ids of the matches it took
+        (``RETURNING``: PostgreSQL, SQLite 3.35 or newer). A node is dead when it has not
+        beaten since ``cutoff`` (the lease) or, on PostgreSQL, when its advisory lock is
+        free: its process, and so its lock's connection, is gone.
 
         The outer condition repeats the check on the row itself, so when two processes claim
         the same orphan at once the second finds it taken (PostgreSQL re-reads a row it
         waited for) and leaves it."""
         alive = select(nodes.c.id).where(nodes.c.heartbeat >= cutoff)
+        if self.engine.dialect.name == "postgresql":
+            alive = alive.where(text(NODE_LOCK_HELD))
         orphan = or_(matches.c.node.is_(None), matches.c.node.not_in(alive))
         pick = select(matches.c.id).where(matches.c.status == "active", orphan)
         if match_ids is not None:
@@ -807,7 +867,14 @@ class Store:
             }
 
     def release(self, node: str) -> None:
-        """``node`` stops: its matches are free for another at once, and it is forgotten."""
+        """``node`` stops: its matches are free for another at once, and it is forgotten
+        (its advisory lock with it)."""
         with self.engine.begin() as conn:
             conn.execute(update(matches).where(matches.c.node == node).values(node=None))
             conn.execute(delete(nodes).where(nodes.c.id == node))
+        held, self._node_lock = self._node_lock, None
+        if held is not None:
+            with contextlib.suppress(Exception):
+                held.exec_driver_sql("SELECT pg_advisory_unlock_all()")
+                held.commit()
+            held.close()

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -48,6 +49,7 @@ from sengoku.server.live import (
     new_seed,
 )
 from sengoku.server.mail import TurnMail
+from sengoku.server.metrics import Metrics
 from sengoku.server.offers import Offers
 from sengoku.server.persistence import Persistence
 from sengoku.server.pubsub import make_pubsub
@@ -104,6 +106,11 @@ class MatchService:
         #: Turn-based play: the accounts' games in play, and "your turn" mails.
         self.turn_based = TurnBasedStore(store.engine)
         self.mail = TurnMail(settings, self.turn_based, self._spawn)
+        #: What GET /metrics exposes (sengoku/server/metrics.py).
+        self.metrics = Metrics()
+        self.metrics.watch(
+            lambda: len(self.live), {"ai": self.ai.pool.jobs, "replay": self.work.jobs}
+        )
 
     # -- what the collaborators share ----------------------------------------------------
     @property
@@ -250,7 +257,9 @@ class MatchService:
     ) -> Answer:
         """Play ``text`` for ``seat``; the match as the seat then sees it."""
         played = live.ply
+        started = time.perf_counter()
         answer = await self.turns.act(live, seat, text, ply, by_ai, client_id, turn)
+        self.metrics.action(live.game.name, by_ai, time.perf_counter() - started)
         if live.ply > played and live.to_act not in (-1, seat):
             self.mail.turn_passed(live, live.to_act)  # in the background, if configured
         return answer

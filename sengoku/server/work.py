@@ -75,6 +75,10 @@ class WorkPool:
         finally:
             self.pending -= 1
 
+    def jobs(self) -> int:
+        """Jobs running on a worker or waiting for one (the metrics' queue depth)."""
+        return self.pending
+
     def _kill(self) -> None:
         executor = self.executor
         self.executor = None

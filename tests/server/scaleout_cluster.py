@@ -1,12 +1,16 @@
-"""Real components for the scale-out tests: a Redis server on a private loopback port, and
-several ``sengoku serve`` processes on one PostgreSQL database with ``--pubsub redis://``.
+"""Real components for the scale-out tests: a Redis server on a private loopback port,
+several ``sengoku serve`` processes on one PostgreSQL database with ``--pubsub redis://``, and
+HAProxy in front of them, started from the shipped ``docs/deploy/haproxy.cfg``.
 
-Redis comes from Debian's ``redis-server`` package (``make system-packages`` installs it);
-when it is missing the tests fail with a message saying so, they never skip.
+Redis and HAProxy come from Debian's ``redis-server`` and ``haproxy`` packages (``make
+system-packages`` installs them); when one is missing the tests fail with a message saying
+so, they never skip.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import shutil
@@ -17,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 from process_tree import interrupt_tree, kill_tree
@@ -146,10 +150,111 @@ def nodes(db_url: str, pubsub_url: str, count: int, **env: str) -> Iterator[list
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def haproxy_binary() -> str:
+    found = shutil.which("haproxy") or (
+        "/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None
+    )
+    if found is None:
+        raise AssertionError(
+            "haproxy is missing: run `make system-packages` (it installs Debian's haproxy "
+            "package) before the scale-out tests"
+        )
+    return found
+
+
+#: The balancer's configuration, as shipped (docs/deploy/README.md).
+HAPROXY_CFG = ROOT / "docs" / "deploy" / "haproxy.cfg"
+
+
+def haproxy_env(bind: str, servers: list[str], stats_bind: str) -> dict[str, str]:
+    """The variables ``docs/deploy/haproxy.cfg`` reads: where it listens and its servers."""
+    # maxconn within this machine's file descriptor limit (HAProxy needs two per connection)
+    env = {"SENGOKU_BIND": bind, "SENGOKU_STATS_BIND": stats_bind, "SENGOKU_MAXCONN": "2000"}
+    env.update({f"SENGOKU_NODE{i}": server for i, server in enumerate(servers, 1)})
+    return env
+
+
+class Balancer:
+    """HAProxy from ``docs/deploy/haproxy.cfg`` on free loopback ports, in front of ``nodes``
+    (the config's servers s1, s2, s3 in that order)."""
+
+    def __init__(self, nodes: list[Node], folder: Path) -> None:
+        self.port = free_port()
+        self.stats_port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = folder / "haproxy.log"
+        self.log = self.log_path.open("wb")
+        env = haproxy_env(
+            f"127.0.0.1:{self.port}",
+            [f"127.0.0.1:{n.port}" for n in nodes],
+            f"127.0.0.1:{self.stats_port}",
+        )
+        # -db: in the foreground, not as a daemon (its access log goes to our file)
+        self.proc = subprocess.Popen(
+            [haproxy_binary(), "-db", "-f", str(HAPROXY_CFG)],
+            env={**os.environ, **env},
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        self.http = httpx.Client(base_url=self.base, timeout=30)
+
+    def logs(self) -> str:
+        self.log.flush()
+        return self.log_path.read_text(errors="replace")
+
+    def servers(self) -> dict[str, dict[str, str]]:
+        """HAProxy's own view of each server (its stats CSV): ``status`` (UP, DOWN, ...),
+        ``stot`` (connections it sent there), ..."""
+        if self.proc.poll() is not None:
+            raise AssertionError(f"haproxy exited:\n{self.logs()}")
+        r = httpx.get(f"http://127.0.0.1:{self.stats_port}/stats;csv", timeout=10)
+        assert r.status_code == 200, r.text
+        rows = csv.DictReader(io.StringIO(r.text.lstrip("# ")))
+        return {
+            row["svname"]: row
+            for row in rows
+            if row["pxname"] == "sengoku" and row["svname"] not in ("FRONTEND", "BACKEND")
+        }
+
+    def wait_status(self, wanted: dict[str, str], timeout: float = 30) -> None:
+        """Wait until each named server's status starts with the wanted one (UP, DOWN)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                seen = {name: row["status"] for name, row in self.servers().items()}
+            except httpx.TransportError:  # still starting
+                seen = {}
+            if seen and all(seen.get(n, "").startswith(s) for n, s in wanted.items()):
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"haproxy's servers: {seen}, wanted {wanted}\n{self.logs()}")
+            time.sleep(0.1)
+
+    def ws(self, match_id: str) -> ClientConnection:
+        return connect(f"ws://127.0.0.1:{self.port}/ws/matches/{match_id}", open_timeout=20)
+
+    def close(self) -> None:
+        self.http.close()
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.log.close()
+
+
+class Reachable(Protocol):
+    """Where a WebSocket to a match can be opened: a node, or the balancer."""
+
+    def ws(self, match_id: str) -> ClientConnection: ...
+
+
 class Watcher:
     """A WebSocket connection (a seat's, or a spectator's) and everything it received."""
 
-    def __init__(self, node: Node, match_id: str, token: str | None) -> None:
+    def __init__(self, node: Reachable, match_id: str, token: str | None) -> None:
         self.conn = node.ws(match_id).__enter__()  # a plain connection, not a with block
         self.conn.send(json.dumps({"type": "hello", "token": token, "after": 0}))
         self.events: list[dict[str, Any]] = []

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -19,7 +21,7 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
-from scaleout_cluster import Node, Redis, Watcher, nodes
+from scaleout_cluster import Balancer, Node, Redis, Watcher, nodes
 from test_server_postgres import cluster
 from websockets.exceptions import ConnectionClosed
 
@@ -497,3 +499,104 @@ def test_a_rated_timeout_on_the_owners_timer_is_rated_once(pg: str, three: list[
             w.close()
         ann.close()
         ben.close()
+
+
+def test_haproxy_from_the_shipped_config_in_front_of_three_processes(
+    pg: str, redis_server: Redis
+) -> None:
+    """docs/deploy/haproxy.cfg, as shipped, in front of three processes: two players and a
+    spectator play over WebSocket through it, its requests reach several processes, the
+    processes believe the client address it forwards, and its health check (GET /health)
+    takes a killed process out."""
+    with nodes(
+        pg,
+        redis_server.url,
+        3,
+        SENGOKU_NODE_BEAT="0.3",
+        SENGOKU_NODE_TTL="2",
+        SENGOKU_AI_WORKERS="1",
+        SENGOKU_LIMIT_EXEMPT="127.0.0.1",
+        SENGOKU_TRUSTED_PROXIES="127.0.0.1",
+        SENGOKU_CREATE_RATE="0.001",
+        SENGOKU_CREATE_BURST="2",
+    ) as started:
+        folder = Path(tempfile.mkdtemp(prefix="sengoku-haproxy-"))
+        balancer = Balancer(started, folder)
+        watchers: list[Watcher] = []
+        try:
+            balancer.wait_status({"s1": "UP", "s2": "UP", "s3": "UP"})
+            served: list[str] = []
+
+            def via(r: httpx.Response) -> httpx.Response:
+                served.append(r.headers.get("x-sengoku-backend", "?"))
+                return r
+
+            created = via(
+                balancer.http.post(
+                    "/api/matches",
+                    json={"game": "gungi", "seats": [{"kind": "local"}, {"kind": "local"}]},
+                )
+            )
+            assert created.status_code == 201, created.text
+            mid, tokens = created.json()["match"]["id"], created.json()["tokens"]
+            watchers = [
+                Watcher(balancer, mid, tokens["0"]),
+                Watcher(balancer, mid, tokens["1"]),
+                Watcher(balancer, mid, None),
+            ]
+            seats, spectator = watchers[:2], watchers[2]
+            # the WebSocket upgrade went through, each answered by a named process
+            served.extend(w.conn.response.headers.get("x-sengoku-backend", "?") for w in watchers)
+            for ply in range(4):
+                mover = next(s for s in seats if s.until(lambda st, p=ply: st["ply"] == p)["legal"])
+                reply = mover.act(mover.state["legal"][0]["action"], ply, f"h{ply}")
+                assert reply["type"] == "ack", reply
+                seats[1 - mover.state["you"]].until(lambda st, p=ply: st["ply"] == p + 1)
+            final = spectator.until(lambda st: st["ply"] == 4)
+            _consecutive(spectator.events)
+            assert spectator.events[-1]["n"] == final["last_event"]
+            for _ in range(9):
+                r = via(balancer.http.get(f"/api/matches/{mid}"))
+                assert r.status_code == 200 and r.json()["ply"] == 4, r.text
+            assert set(served) <= {"s1", "s2", "s3"}, served
+            assert len(set(served)) >= 2, f"every request reached one process: {served}"
+            stats = balancer.servers()
+            assert sum(1 for row in stats.values() if int(row["stot"]) > 0) >= 2, stats
+            # Prometheus scrapes each process itself; the balancer does not expose it.
+            assert balancer.http.get("/metrics").status_code == 404
+
+            # A client behind the balancer is known by its own address (127.0.0.3 here, not
+            # exempt), forwarded by HAProxy and believed from it alone: its burst of 2
+            # creations counts over all three processes.
+            outside = httpx.Client(
+                base_url=balancer.base,
+                transport=httpx.HTTPTransport(local_address="127.0.0.3"),
+                timeout=30,
+            )
+            with outside:
+                codes = []
+                for _ in range(3):
+                    r = via(
+                        outside.post(
+                            "/api/matches",
+                            json={"game": "gungi", "seats": [{"kind": "local"}] * 2},
+                            headers={"Connection": "close"},
+                        )
+                    )
+                    codes.append(r.status_code)
+            assert codes == [201, 201, 429], codes
+
+            # The health check takes a killed process out; the others answer everything.
+            started[1].kill()
+            balancer.wait_status({"s1": "UP", "s2": "DOWN", "s3": "UP"})
+            after: list[str] = []
+            for _ in range(6):
+                r = balancer.http.get(f"/api/matches/{mid}")
+                assert r.status_code == 200, r.text
+                after.append(r.headers["x-sengoku-backend"])
+            assert "s2" not in after and set(after) <= {"s1", "s3"}, after
+        finally:
+            for w in watchers:
+                w.close()
+            balancer.close()
+            shutil.rmtree(folder, ignore_errors=True)

@@ -29,7 +29,13 @@ def router(svc: ServiceRef, settings: Settings) -> APIRouter:
 
     @router.websocket("/ws/matches/{match_id}")
     async def ws_match(websocket: WebSocket, match_id: str) -> None:
-        await websocket_session(svc(), settings, websocket, match_id)
+        service = svc()
+        open_sockets = service.metrics.websockets
+        open_sockets.inc()
+        try:
+            await websocket_session(service, settings, websocket, match_id)
+        finally:
+            open_sockets.dec()
 
     return router
 
