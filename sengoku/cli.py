@@ -1,18 +1,25 @@
-"""The ``sengoku`` command (also ``python -m sengoku``)."""
+"""The ``sengoku`` command (also ``python -m sengoku``).
+
+Starting is cheap: ``sengoku --help`` imports argparse and this module, no game, no agent and
+no command's module (benchmarks/startup.py measures it). A command's arguments are added, and
+the modules it needs imported, only for the command that runs (or that asks for its own
+``--help``); :func:`build_parser` with no argument builds them all.
+"""
 
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import json
-import secrets
 import sys
-import time
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
 
-from sengoku.core.game import Game, SengokuError, State
-from sengoku.core.record import GameRecord
-from sengoku.core.registry import list_games, load_game
+# Not typing.TYPE_CHECKING: `sengoku --help` need not import typing (type checkers read the
+# constant by its name).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from sengoku.core.game import Game, State
 
 
 def _parse_value(text: str) -> Any:
@@ -25,6 +32,8 @@ def _parse_value(text: str) -> Any:
 def game_options(game: Game, args: argparse.Namespace) -> dict[str, Any]:
     """Options from the well-known flags (--mode, --solo, --players, --variant, --preset, --vp,
     --cards) and -o key=value."""
+    from sengoku.core.game import SengokuError
+
     options: dict[str, Any] = {}
     if getattr(args, "solo", False):
         if "mode" not in game.options or "solo" not in game.options["mode"].allowed:
@@ -67,6 +76,13 @@ def _add_option_flags(p: argparse.ArgumentParser) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the game server (FastAPI on uvicorn) until interrupted."""
+    from sengoku.core.game import SengokuError
+    from sengoku.server.extra import missing_message
+
+    # `pip install sengoku` has no server: say what to install, before any import fails.
+    missing = missing_message(args.db)
+    if missing is not None:
+        raise SengokuError(missing)
     from sengoku.server import serve
 
     serve(
@@ -95,6 +111,8 @@ def _processes(text: str) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
+    from sengoku.core.registry import list_games, load_game
+
     for name in list_games():
         game = load_game(name)
         if args.json:
@@ -109,6 +127,9 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    import secrets
+
+    from sengoku.core.registry import load_game
     from sengoku.terminal import play_terminal
 
     game = load_game(args.game)
@@ -136,6 +157,11 @@ def perft(state: State, depth: int) -> int:
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
+    import time
+
+    from sengoku.core.game import SengokuError
+    from sengoku.core.registry import load_game
+
     if args.depth < 0:
         raise SengokuError(f"perft --depth: the number of plies, 0 or more; got {args.depth}")
     game = load_game(args.game)
@@ -169,6 +195,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from sengoku.ai.bench import run_cli
 
         return run_cli(args, game_options)
+    from sengoku.core.registry import load_game
+
     game = load_game(args.game)
     options = game_options(game, args)
     presets = [options] if options else [dict(p) for p in game.bench_presets]
@@ -198,6 +226,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from sengoku.core.record import GameRecord
+    from sengoku.core.registry import load_game
+
     record = GameRecord.load(args.file)
     game = load_game(record.game)
     state = record.replay()
@@ -217,6 +248,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     from sengoku.arena.selfplay import selfplay
+    from sengoku.core.registry import load_game
 
     game = load_game(args.game)
     options = game_options(game, args)
@@ -230,6 +262,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    from sengoku.core.registry import load_game
+
     game = load_game(args.game)
     if args.texel:
         if game.name == "gungi":
@@ -244,6 +278,8 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def package_version() -> str:
     """The installed distribution's version (its metadata, as pip sees it)."""
+    import importlib.metadata
+
     try:
         return importlib.metadata.version("sengoku")
     except importlib.metadata.PackageNotFoundError:
@@ -251,18 +287,45 @@ def package_version() -> str:
         return "unknown (not installed)"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="sengoku", description="Gungi, Gunshi, Gunkimono and Sashimono."
-    )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
-    sub = parser.add_subparsers(dest="command", required=True)
+class _Version(argparse.Action):
+    """``--version``: the installed version, read from the package's metadata only when
+    asked (importlib.metadata is slow to import; ``--help`` never needs it)."""
 
-    p = sub.add_parser("games", help="list the games and their options")
+    def __init__(
+        self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: Any
+    ) -> None:
+        super().__init__(
+            option_strings,
+            dest,
+            nargs=0,
+            default=argparse.SUPPRESS,
+            help="show the version and exit",
+            **kwargs,
+        )
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        print(f"{parser.prog} {package_version()}")
+        parser.exit()
+
+
+def _game_names() -> list[str]:
+    from sengoku.core.registry import list_games
+
+    return list_games()
+
+
+def _games_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_games)
 
-    p = sub.add_parser("serve", help="run the web server (HTTP API, WebSocket, web app)")
+
+def _serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default loopback)")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument(
@@ -284,8 +347,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_serve)
 
-    p = sub.add_parser("play", help="play a game in the terminal")
-    p.add_argument("game", choices=list_games())
+
+def _play_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", choices=_game_names())
     _add_option_flags(p)
     p.add_argument(
         "--vs",
@@ -301,8 +365,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="FILE", help="save the record when the game ends")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("perft", help="count the leaves of the move tree")
-    p.add_argument("game", choices=list_games())
+
+def _perft_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", choices=_game_names())
     _add_option_flags(p)
     p.add_argument("--fen", help="start from this position (games with a FEN)")
     p.add_argument("--depth", type=int, required=True)
@@ -310,8 +375,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_perft)
 
-    p = sub.add_parser("bench", help="random-play speed (or `bench ai --game G`: AI speed)")
-    p.add_argument("game", choices=[*list_games(), "ai"])
+
+def _bench_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", choices=[*_game_names(), "ai"])
     p.add_argument("--game", dest="ai_game", help="with `bench ai`: the game to measure")
     _add_option_flags(p)
     p.add_argument("--seconds", type=float, default=5.0)
@@ -319,8 +385,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("selfplay", help="a self-play report (scores, turns, milestones)")
-    p.add_argument("game", choices=list_games())
+
+def _selfplay_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", choices=_game_names())
     _add_option_flags(p)
     p.add_argument("--games", type=int, default=100)
     p.add_argument(
@@ -332,23 +399,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_selfplay)
 
-    p = sub.add_parser("replay", help="replay a saved record and show the final position")
+
+def _replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("arena", help="AI matches and tournaments: wins, Elo, ratings")
-    from sengoku.arena.cli import add_arguments as _arena_arguments
 
-    _arena_arguments(p)
+def _arena_arguments(p: argparse.ArgumentParser) -> None:
+    from sengoku.arena.cli import add_arguments
+
+    add_arguments(p)
     _add_option_flags(p)
     p.set_defaults(func=cmd_arena)
 
-    p = sub.add_parser("train", help="train a game's value network by self-play (needs torch)")
-    p.add_argument("game", choices=list_games())
-    from sengoku.arena.texel import add_arguments as _texel_arguments
-    from sengoku.arena.training import add_arguments as _train_arguments
 
-    _train_arguments(p)
+def _train_arguments(p: argparse.ArgumentParser) -> None:
+    from sengoku.arena.texel import add_arguments as texel_arguments
+    from sengoku.arena.training import add_arguments as training_arguments
+
+    p.add_argument("game", choices=_game_names())
+    training_arguments(p)
     p.add_argument(
         "--texel",
         action="store_true",
@@ -357,15 +427,56 @@ def build_parser() -> argparse.ArgumentParser:
         "sengoku/ai/weights/gungi_eval.json) or Sashimono's term weights "
         "(./sashimono_eval.json; shipped: sengoku/ai/weights/sashimono_eval.json)",
     )
-    _texel_arguments(p)
+    texel_arguments(p)
     _add_option_flags(p)
     p.set_defaults(func=cmd_train)
+
+
+#: Every command, in the order ``--help`` lists them: its line of help, and what adds its
+#: arguments (run only for a command that is built, see :func:`build_parser`).
+COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
+    "games": ("list the games and their options", _games_arguments),
+    "serve": ("run the web server (HTTP API, WebSocket, web app)", _serve_arguments),
+    "play": ("play a game in the terminal", _play_arguments),
+    "perft": ("count the leaves of the move tree", _perft_arguments),
+    "bench": ("random-play speed (or `bench ai --game G`: AI speed)", _bench_arguments),
+    "selfplay": ("a self-play report (scores, turns, milestones)", _selfplay_arguments),
+    "replay": ("replay a saved record and show the final position", _replay_arguments),
+    "arena": ("AI matches and tournaments: wins, Elo, ratings", _arena_arguments),
+    "train": ("train a game's value network by self-play (needs torch)", _train_arguments),
+}
+
+
+def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentParser:
+    """The ``sengoku`` parser. Every command is listed; the arguments of those named in
+    ``commands`` are added (all of them when None), so a parser built for one command
+    imports that command's modules only."""
+    built = set(COMMANDS) if commands is None else set(commands)
+    parser = argparse.ArgumentParser(
+        prog="sengoku", description="Gungi, Gunshi, Gunkimono and Sashimono."
+    )
+    parser.add_argument("--version", action=_Version)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, (help_line, add_arguments) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_line)
+        if name in built:
+            add_arguments(p)
     return parser
 
 
+def command_named(argv: Sequence[str]) -> str | None:
+    """The command an argument list runs: its first word that is not an option (the
+    top-level options, ``--help`` and ``--version``, take no value). None when there is none."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    command = command_named(argv)
+    parser = build_parser([command] if command is not None else [])
     args = parser.parse_args(argv)
+    from sengoku.core.game import SengokuError
+
     try:
         return int(args.func(args))
     except SengokuError as exc:

