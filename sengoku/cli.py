@@ -242,6 +242,18 @@ def cmd_train(args: argparse.Namespace) -> int:
     return run_train(args, game_options(game, args), game)
 
 
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from sengoku.analysis.cli import run_analyse
+
+    return run_analyse(args)
+
+
+def cmd_puzzles(args: argparse.Namespace) -> int:
+    from sengoku.analysis.cli import run_puzzles
+
+    return run_puzzles(args)
+
+
 def package_version() -> str:
     """The installed distribution's version (its metadata, as pip sees it)."""
     try:
@@ -360,6 +372,32 @@ def build_parser() -> argparse.ArgumentParser:
     _texel_arguments(p)
     _add_option_flags(p)
     p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("analyse", help="analyse a record: winning chances, blunders, accuracy")
+    p.add_argument("record", help="a game record (JSON)")
+    p.add_argument("--iterations", type=int, default=200, help="search iterations a ply")
+    p.add_argument("--seconds", type=float, help="a time budget for the whole game")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--hindsight",
+        action="store_true",
+        help="search the true positions, hidden parts included (finished games only)",
+    )
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--progress", action="store_true", help="report each ply on stderr")
+    p.set_defaults(func=cmd_analyse)
+
+    p = sub.add_parser("puzzles", help="mine puzzles from records or self-play")
+    p.add_argument("action", choices=["mine"])
+    p.add_argument("game", choices=list_games())
+    p.add_argument("--records", metavar="DIR", help="a folder of finished JSON records")
+    p.add_argument("--selfplay", metavar="N", type=int, help="mine N self-play games")
+    p.add_argument("--agent", default="level1", help="the self-play agent (default level1)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--limit", type=int, help="stop after this many puzzles")
+    p.add_argument("--last-plies", type=int, default=6, help="positions searched per record")
+    p.add_argument("--out", required=True, metavar="FILE")
+    p.set_defaults(func=cmd_puzzles)
     return parser
 
 
