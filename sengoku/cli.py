@@ -276,6 +276,18 @@ def cmd_train(args: argparse.Namespace) -> int:
     return run_train(args, game_options(game, args), game)
 
 
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from sengoku.analysis.cli import run_analyse
+
+    return run_analyse(args)
+
+
+def cmd_puzzles(args: argparse.Namespace) -> int:
+    from sengoku.analysis.cli import run_puzzles
+
+    return run_puzzles(args)
+
+
 def package_version() -> str:
     """The installed distribution's version (its metadata, as pip sees it)."""
     import importlib.metadata
@@ -432,6 +444,34 @@ def _train_arguments(p: argparse.ArgumentParser) -> None:
     p.set_defaults(func=cmd_train)
 
 
+def _analyse_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("record", help="a game record (JSON)")
+    p.add_argument("--iterations", type=int, default=200, help="search iterations a ply")
+    p.add_argument("--seconds", type=float, help="a time budget for the whole game")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--hindsight",
+        action="store_true",
+        help="search the true positions, hidden parts included (finished games only)",
+    )
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--progress", action="store_true", help="report each ply on stderr")
+    p.set_defaults(func=cmd_analyse)
+
+
+def _puzzles_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("action", choices=["mine"])
+    p.add_argument("game", choices=_game_names())
+    p.add_argument("--records", metavar="DIR", help="a folder of finished JSON records")
+    p.add_argument("--selfplay", metavar="N", type=int, help="mine N self-play games")
+    p.add_argument("--agent", default="level1", help="the self-play agent (default level1)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--limit", type=int, help="stop after this many puzzles")
+    p.add_argument("--last-plies", type=int, default=6, help="positions searched per record")
+    p.add_argument("--out", required=True, metavar="FILE")
+    p.set_defaults(func=cmd_puzzles)
+
+
 #: Every command, in the order ``--help`` lists them: its line of help, and what adds its
 #: arguments (run only for a command that is built, see :func:`build_parser`).
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
@@ -444,6 +484,11 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     "replay": ("replay a saved record and show the final position", _replay_arguments),
     "arena": ("AI matches and tournaments: wins, Elo, ratings", _arena_arguments),
     "train": ("train a game's value network by self-play (needs torch)", _train_arguments),
+    "analyse": (
+        "analyse a record: winning chances, blunders, accuracy",
+        _analyse_arguments,
+    ),
+    "puzzles": ("mine puzzles from records or self-play", _puzzles_arguments),
 }
 
 

@@ -16,13 +16,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2] / "sengoku"
 
 #: Package -> layer; a module may import its own package and lower layers only. ``ratings``
-#: (players' ratings, pure) sits beside arena and server, which both may use it.
+#: (players' ratings, pure) sits beside arena and server, which both may use it; ``analysis``
+#: (game analysis and puzzles, on the agents' search) beside arena.
 LAYERS = {
     "core": 0,
     "games": 1,
     "ai": 2,
     "interop": 2,
     "arena": 2,
+    "analysis": 2,
     "ratings": 2,
     "server": 2,
     "web": 2,

@@ -1,0 +1,120 @@
+"""Puzzles (issue 38): every shipped Gungi puzzle is checked by a search of its own, written
+here (plain full-width minimax through the contract, none of the miner's shortcuts); the
+mining is reproducible; the command writes what it mined."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import sengoku
+from sengoku.analysis.puzzles import DATA, Puzzle, load, mine, selfplay_records
+from sengoku.cli import main
+from sengoku.core.game import State
+
+GUNGI = load("gungi")
+
+
+def won(state: State, seat: int) -> bool:
+    result = state.outcome()
+    return result is not None and result.winners == (seat,)
+
+
+def forces_win(state: State, seat: int, plies: int) -> bool:
+    """Plain minimax: whether ``seat`` forces a win within ``plies`` plies from ``state``
+    (``seat`` to move when ``plies`` counts an own move first)."""
+    if state.is_terminal():
+        return won(state, seat)
+    if plies <= 0:
+        return False
+    results = []
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        results.append(forces_win(child, seat, plies - 1))
+        if state.current_player == seat and results[-1]:
+            return True
+        if state.current_player != seat and not results[-1]:
+            return False
+    return state.current_player != seat
+
+
+def test_the_shipped_gungi_set() -> None:
+    data = json.loads((DATA / "gungi.json").read_text(encoding="utf-8"))
+    assert data["count"] == len(data["puzzles"]) >= 200
+    assert data["command"].startswith("sengoku puzzles mine gungi")
+    assert len({p.id for p in GUNGI}) == len(GUNGI)
+
+
+@pytest.mark.parametrize("puzzle", GUNGI, ids=[p.id for p in GUNGI])
+def test_a_gungi_puzzle_has_one_winning_first_move(puzzle: Puzzle) -> None:
+    state = puzzle.position()
+    seat = state.current_player
+    assert seat == puzzle.seat
+    assert state.fen() == puzzle.fen  # type: ignore[attr-defined]
+    assert state.view(seat) == puzzle.view
+    game = state.game
+    solution = game.parse_action(state, puzzle.solution[0])
+    winning = []
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        if forces_win(child, seat, puzzle.depth - 1):
+            winning.append(action)
+    assert winning == [solution]
+    # the line replays and ends the game, won by the mover, within the depth
+    line = state.clone()
+    for text in puzzle.solution:
+        line.apply(game.parse_action(line, text))
+    assert won(line, seat) and len(puzzle.solution) <= puzzle.depth
+    assert 1 <= puzzle.difficulty <= 5 and puzzle.theme
+
+
+def test_mining_is_reproducible_and_finds_what_the_games_hold() -> None:
+    records = list(selfplay_records("gungi", 3, seed=5))
+    assert records == list(selfplay_records("gungi", 3, seed=5))
+    first = [p.to_json() for p in mine("gungi", records, seed=5)]
+    second = [p.to_json() for p in mine("gungi", records, seed=5)]
+    assert first == second
+    assert first  # three level-1 games end with a Marshal left to be taken
+
+
+@pytest.mark.parametrize("game", ["gunshi", "sashimono", "gunkimono"])
+def test_hidden_information_mining_runs_and_is_reproducible(game: str) -> None:
+    records = list(selfplay_records(game, 1, seed=2))
+    first = [p.to_json() for p in mine(game, records, seed=2, last_plies=3)]
+    second = [p.to_json() for p in mine(game, records, seed=2, last_plies=3)]
+    assert first == second
+    for puzzle in first:  # what a hidden-information puzzle shows is the mover's view
+        state = Puzzle.from_json(puzzle).position()
+        assert puzzle["view"] == state.view(puzzle["seat"])
+        sengoku.load_game(game).parse_action(state, puzzle["solution"][0])
+
+
+def test_the_command_writes_the_puzzles_and_its_own_command(tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    records.mkdir()
+    for i, record in enumerate(selfplay_records("gungi", 2, seed=5)):
+        record.save(records / f"{i}.json")
+    (records / "not-a-record.json").write_text("{}", encoding="utf-8")
+    out = tmp_path / "p.json"
+    code = main(["puzzles", "mine", "gungi", "--records", str(records), "--out", str(out)])
+    assert code == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["command"].startswith("sengoku puzzles mine gungi --records")
+    expected = mine("gungi", list(selfplay_records("gungi", 2, seed=5)), seed=0)
+    assert data["puzzles"] == [p.to_json() for p in expected]
+    assert main(["puzzles", "mine", "gungi", "--out", str(out)]) == 2  # neither source
+
+
+def test_analyse_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = next(selfplay_records("gungi", 1, seed=5))
+    path = tmp_path / "r.json"
+    record.save(path)
+    assert main(["analyse", str(path), "--iterations", "16", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["information"] == "mover" and len(data["plies"]) == len(record.actions)
+    assert main(["analyse", str(path), "--iterations", "16"]) == 0
+    assert "accuracy" in capsys.readouterr().out
