@@ -26,7 +26,7 @@
 // long-press: what a piece, card or tile is and does), promptFromLegal.
 
 import { api, tokensFor, saveToken, invitesFor, inviteUrl, MatchSocket } from "./api.js";
-import { el, clear, toast, formatClock, matchNotation, ask, download, promptFromLegal, hideTip, pruneTip, keepActionFocus } from "./ui.js";
+import { el, clear, toast, formatClock, matchNotation, ask, download, promptFromLegal, hideTip, pruneTip, keepActionFocus, ownName } from "./ui.js";
 import { rendererFor } from "./games/index.js";
 import { prefs, navigate, joinOpen } from "./nav.js";
 import { enableKeyboard } from "./keyboard.js";
@@ -42,6 +42,17 @@ const REASONS = {
   abandoned: "a player left the game",
   repetition: "repetition",
   length_limit: "the game reached its length limit",
+  shogun_captured: "the Shogun was removed from the field",
+  invasion: "three units reached the Invader Spot",
+  end_of_game: "the highest score when the last turn was played",
+  no_placement: "the highest score when no one could place a tile",
+  agreement: "the players agreed to a draw",
+};
+// A result with no winner, in the words a player uses for it.
+const DRAWS = {
+  agreement: "Draw by agreement",
+  repetition: "Draw by repetition",
+  length_limit: "Draw: the game reached its length limit",
 };
 
 // Server events that are not moves of the game.
@@ -57,14 +68,14 @@ export function resultText(result, seats, renderer, view = null) {
   const words = renderer?.resultWords?.(result, view);
   if (words?.reason) return words.reason;
   const names = (result.winners || []).map((s) => seatTitle(s, seats, renderer));
-  const who = names.length ? `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"}` : "No winner";
-  return `${who} — ${reasonText(result.reason)}`;
+  if (!names.length) return DRAWS[result.reason] || `No winner — ${reasonText(result.reason)}`;
+  return `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"} — ${reasonText(result.reason)}`;
 }
 
 function seatTitle(seat, seats, renderer) {
   const side = renderer.seatName(seat);
   if (seats?.[seat]?.kind === "ai") return `${side} (computer)`;
-  const name = seats?.[seat]?.name;
+  const name = ownName(seats?.[seat]?.name);
   return name && name !== side ? `${side} (${name})` : side;
 }
 
@@ -421,14 +432,16 @@ class MatchPage {
     // Players and clocks.
     clear(this.els.players);
     s.seats.forEach((seat, i) => {
-      const kind = seat.kind === "ai" ? `AI level ${seat.level ?? "?"}` : this.held.includes(i) ? "you" : seat.joined ? "friend" : seat.invited ? "invited — not joined yet" : "open seat";
+      // A spectator holds no seat: the players are players to them, nobody's "friend".
+      const kind = seat.kind === "ai" ? `computer, level ${seat.level ?? "?"}` : this.held.includes(i) ? "you" : seat.joined ? (this.held.length ? "opponent" : "player") : seat.invited ? "invited — not joined yet" : "open seat";
+      const name = seat.kind === "ai" ? null : ownName(seat.name);
       const toAct = s.status === "active" && s.to_act === i;
       this.els.players.append(
         el(
           `div.player${toAct ? ".to-act" : ""}`,
           { "data-seat": i },
           el("span.player-icon", {}, r.seatIcon(i, prefs.labels) || el("span.seat-number", {}, i + 1)),
-          el("span.player-name", {}, el("strong", {}, r.seatName(i)), el("span.player-sub", {}, `${seat.name || ""}${seat.name ? " · " : ""}${kind}`)),
+          el("span.player-name", {}, el("strong", {}, r.seatName(i)), el("span.player-sub", {}, `${name || ""}${name ? " · " : ""}${kind}`)),
           el("span.clock", { "data-seat": i }, ""),
           toAct ? el("span.turn-flag", { title: "to move" }, "◀") : null,
         ),
@@ -475,10 +488,17 @@ class MatchPage {
     }));
     this.els.notationInput.disabled = !interactive;
     this.els.board.dataset.interactive = interactive;
-    this.els.prompt.textContent = interactive ? this.promptText(s) : "";
+    // One prompt per decision: a renderer that draws its own beside what it asks about
+    // (`drawsPrompt`) gets no second one from the page.
+    this.els.prompt.textContent = interactive && !r.drawsPrompt ? this.promptText(s) : "";
+    this.els.prompt.hidden = !this.els.prompt.textContent;
     pruneTip();
     this.renderPass();
+    // The controls are drawn anew at every snapshot: a focused one keeps the focus (by its
+    // id), so the keyboard does not lose its place (nor the resign dialog its way back).
+    const focused = this.els.controls.contains(document.activeElement) ? document.activeElement.id : null;
     this.renderControls();
+    if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
     this.renderMoves();
     this.announceMoves();
     this.renderInvites();
@@ -532,6 +552,7 @@ class MatchPage {
 
   renderControls() {
     const s = this.snap;
+    const r = this.renderer;
     const box = clear(this.els.controls);
     const active = s.status === "active";
     const mine = this.held.length > 0;
@@ -552,7 +573,9 @@ class MatchPage {
     if (s.can_abort && mine) {
       box.append(el("button.secondary", { type: "button", id: "abort", onclick: () => this.abort() }, "Abort"));
     }
-    box.append(
+    // A board with no sides to turn it to (Gunkimono's shared map, Sashimono's cards) says
+    // so (`canFlip: false`): no button that does nothing.
+    if (r.canFlip !== false) box.append(
       el(
         "button.secondary",
         {
@@ -617,7 +640,8 @@ class MatchPage {
             { type: "button", title: "Show the position after this move", onclick: () => this.browseTo(i + 1) },
             el("span.ply", {}, number),
             seat !== undefined && !pairs ? el("span.mover", {}, this.renderer.seatName(seat)) : null,
-            el("span.notation", {}, e.event.action),
+            // A renderer may word a move (Gungi in English: its notation is in kanji).
+            el("span.notation", {}, this.renderer.moveText?.(e.event, prefs.labels) || e.event.action),
           ),
         ),
       );
@@ -823,15 +847,26 @@ class MatchPage {
     this.lastRequest = new Promise((resolve) => (answered = resolve));
     const token = this.actingToken();
     let snap;
+    let stale = false;
     try {
       await previous;
       snap = await api("POST", `/api/matches/${this.id}/actions`, { token, body: { action, ply: s.ply } });
     } catch (err) {
-      toast(err.message, "error");
-      return;
+      // A click made as the position changed (the other side moved, the clock ran out): the
+      // server refuses it as meant for a position that is gone. A player expects that click
+      // to be dropped, not a red error: the page shows the position as it is now.
+      if (err.status === 409) stale = true;
+      else {
+        toast(err.message, "error");
+        return;
+      }
     } finally {
       this.sendingPlies.delete(s.ply);
       answered();
+    }
+    if (stale) {
+      await this.resync();
+      return;
     }
     await this.catchUp(snap);
   }
@@ -854,6 +889,17 @@ class MatchPage {
   }
 
   /** After our own request: fetch the events we may not have yet, then show the new state. */
+  /** The position as it is now, fetched (after a click the server found stale). */
+  async resync() {
+    const seat = this.snap.you ?? this.held[0];
+    try {
+      const token = seat === undefined || seat === null ? null : this.tokens[seat];
+      await this.catchUp(await api("GET", `/api/matches/${this.id}?short=true`, { token }));
+    } catch (err) {
+      // The socket brings the next position anyway.
+    }
+  }
+
   async catchUp(snap) {
     await this.syncEvents(this.snap.you ?? this.held[0]);
     await this.refresh(snap);
@@ -876,7 +922,7 @@ class MatchPage {
   async resign() {
     const yes = await ask("Resign this game?", "Your opponent wins at once.", [
       { label: "Resign", value: true, kind: "danger" },
-      { label: "Keep playing", value: false },
+      { label: "Keep playing", value: false, safe: true },
     ]);
     if (!yes) return;
     try {

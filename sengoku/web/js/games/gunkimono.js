@@ -308,6 +308,10 @@ export default {
   defaultFlip() {
     return false;
   },
+  // One shared map (or a table of cards) seen the same way by every seat: nothing to flip.
+  canFlip: false,
+  // The tray draws its own prompt (#kimono-prompt): the page shows no second one.
+  drawsPrompt: true,
   statusNote(view) {
     if (!view || !view.board) return "";
     if (view.phase === "over") return "The game is over: banners are revealed and added to the scores.";
@@ -723,7 +727,7 @@ class KimonoBoard {
     }
     if (v.phase === "stronghold") return "Build a stronghold: click an outlined troop, in a formation that holds none. It scores that formation every turn.";
     if (v.phase === "draw") return "Refill your hand: take a face-up tile from the row, or draw from the stack.";
-    return "Your decision:";
+    return "Your decision: click one of the choices.";
   }
 
   drawTray() {
