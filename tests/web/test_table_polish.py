@@ -305,3 +305,42 @@ def test_small_faults_of_the_table(new_page: Any, base_url: str) -> None:
         page.press("#notation", "Enter")
     toasts = page.evaluate("window.toasts")
     assert not toasts, toasts
+
+
+def test_gunkimono_moves_read_as_words_and_show_their_own_position(
+    new_page: Any, base_url: str
+) -> None:
+    m = create(base_url, "gunkimono", [{"kind": "local"}, {"kind": "local"}])
+    mid, tokens = m["id"], m["tokens"]
+    rng = random.Random(11)
+    places: list[dict[str, Any]] = []
+    while len(places) < 3:
+        snap = api(base_url, "GET", f"/api/matches/{mid}", tokens["0"])
+        seat = str(snap["to_act"])
+        mine = api(base_url, "GET", f"/api/matches/{mid}", tokens[seat])
+        choice = rng.choice(mine["legal"])
+        api(
+            base_url,
+            "POST",
+            f"/api/matches/{mid}/actions",
+            tokens[seat],
+            {"action": choice["action"], "ply": mine["ply"]},
+        )
+        events = api(base_url, "GET", f"/api/matches/{mid}/events?after=0", tokens["0"])
+        places = [e for e in events["events"] if e["event"]["type"] == "place"]
+    page: Page = new_page(1920, 1080)
+    open_with(page, mid, tokens)
+    page.wait_for_function("() => document.querySelectorAll('#moves li[data-ply]').length >= 3")
+    entries = page.locator("#moves li[data-ply] .notation").all_inner_texts()
+    # Words, not notation ("I2@g7 A1@h7", "small C@h3").
+    for text in entries:
+        assert "@" not in text and " on " in text, entries
+    # Each entry shows the position after its own placement: a turn is several actions.
+    plies = [
+        int(p)
+        for p in page.eval_on_selector_all("#moves li[data-ply]", "l => l.map(e => e.dataset.ply)")
+    ]
+    assert plies == [e["ply"] for e in places], (plies, places)
+    assert plies[1] > 2  # the first turn was a placement, its scoring and a draw
+    page.locator("#moves li[data-ply] button").nth(1).click()
+    expect(page.locator(".browse-bar")).to_contain_text(f"after move {plies[1]} of")

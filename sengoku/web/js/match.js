@@ -230,7 +230,7 @@ class MatchPage {
   async onMessage(msg) {
     this.table?.onMessage(msg); // table hook (issue 17)
     if (msg.type === "event") {
-      this.addEvents([{ n: msg.n, event: msg.event }]);
+      this.addEvents([{ n: msg.n, ply: msg.ply, event: msg.event }]);
       if (msg.event.type === "rematch" && this.rematchWanted) this.goRematch(msg.event.match);
     } else if (msg.type === "state") {
       const { type, ...snap } = msg;
@@ -629,15 +629,18 @@ class MatchPage {
     moves.forEach((e, i) => {
       const seat = e.event.seat;
       const number = pairs ? (i % 2 === 0 ? `${i / 2 + 1}.` : "") : `${i + 1}.`;
-      const looked = this.browse ? this.browse.ply === i + 1 : false;
+      // The position after the move: the server's ply of its event (a Gunkimono turn is
+      // several actions, so the move's index is not its ply), else its index.
+      const after = typeof e.ply === "number" ? e.ply : i + 1;
+      const looked = this.browse ? this.browse.ply === after : false;
       list.append(
         el(
           `li${looked ? ".current" : ""}`,
-          { "data-ply": i + 1, "data-seat": seat ?? "" },
+          { "data-ply": after, "data-seat": seat ?? "" },
           // A move is a button: it shows the position after it (the last one, the game).
           el(
             "button.move-link",
-            { type: "button", title: "Show the position after this move", onclick: () => this.browseTo(i + 1) },
+            { type: "button", title: "Show the position after this move", onclick: () => this.browseTo(after) },
             el("span.ply", {}, number),
             seat !== undefined && !pairs ? el("span.mover", {}, this.renderer.seatName(seat)) : null,
             // A renderer may word a move (Gungi in English: its notation is in kanji).

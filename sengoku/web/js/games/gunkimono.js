@@ -82,6 +82,23 @@ function cellName(i, width) {
   return `${String.fromCharCode(97 + (i % width))}${Math.floor(i / width) + 1}`;
 }
 
+// The troops' names for the move list, where no view is at hand (troops.json's order).
+const TROOP_WORDS = { I: "Infantry", S: "Samurai", C: "Cavalry", P: "Spearman", A: "Archer" };
+
+/** A placement in words ("Infantry on g7 and Archer on h7", "a small Cavalry on h3"), from
+ * the move's notation: the move list's entries, which carry nothing else. */
+export function placementWords(action) {
+  const text = String(action || "");
+  const small = /^(small|support) ([A-Z])@([a-z]+\d+)$/.exec(text);
+  if (small) {
+    const troop = TROOP_WORDS[small[2]] || small[2];
+    return small[1] === "small" ? `a small ${troop} on ${small[3]}` : `a small ${troop} face down on ${small[3]}, as extra support`;
+  }
+  const halves = text.split(" ").map((h) => /^([A-Z])\d*@([a-z]+\d+)$/.exec(h));
+  if (halves.length === 2 && halves.every(Boolean)) return halves.map((h) => `${TROOP_WORDS[h[1]] || h[1]} on ${h[2]}`).join(" and ");
+  return null;
+}
+
 function troopName(v, letter) {
   return v?.troop_names?.[letter] || letter;
 }
@@ -312,6 +329,11 @@ export default {
   canFlip: false,
   // The tray draws its own prompt (#kimono-prompt): the page shows no second one.
   drawsPrompt: true,
+  /** A move of the move list: its placement in words, not notation. */
+  moveText(event) {
+    const words = event?.type === "place" ? placementWords(event.action) : null;
+    return words ? words.charAt(0).toUpperCase() + words.slice(1) : null;
+  },
   statusNote(view) {
     if (!view || !view.board) return "";
     if (view.phase === "over") return "The game is over: banners are revealed and added to the scores.";
