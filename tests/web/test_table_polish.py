@@ -344,3 +344,23 @@ def test_gunkimono_moves_read_as_words_and_show_their_own_position(
     assert plies[1] > 2  # the first turn was a placement, its scoring and a draw
     page.locator("#moves li[data-ply] button").nth(1).click()
     expect(page.locator(".browse-bar")).to_contain_text(f"after move {plies[1]} of")
+
+
+#: Kumi names that do not show whole (cut with an ellipsis, or running out of their card).
+CUT_NAMES = """() => [...document.querySelectorAll('.s-kumi-name')].filter((n) =>
+  getComputedStyle(n).textOverflow === 'ellipsis' || n.scrollWidth > n.clientWidth + 1)
+  .map((n) => n.textContent)"""
+
+
+def test_sashimono_on_a_phone_names_show_whole_and_the_opponents_hand_has_a_legend(
+    new_page: Any, base_url: str
+) -> None:
+    m = create(base_url, "sashimono", [{"kind": "local"}, {"kind": "ai", "level": 1}])
+    page: Page = new_page(390, 844)
+    open_with(page, m["id"], {"0": m["tokens"]["0"]})
+    page.wait_for_selector(".s-kumi-name")
+    shot(page, "polish-sashimono-390")
+    assert not page.evaluate(CUT_NAMES)
+    # The backs of the opponent's hand say what they are, and how many.
+    legend = page.locator(".s-backs-legend").first.inner_text()
+    assert re.fullmatch(r"\d+ Kumi \(兵\) · \d+ Sashimono \(指\)", legend), legend

@@ -511,7 +511,9 @@ export default {
           s.scored?.length
             ? el("div.s-scored", {}, el("span.s-label", {}, "Scored:"), s.scored.map((id) => explain(el("span.s-chip", {}, catalog.get(id)?.name || pretty(id)), cardInfo(catalog.get(id), id))))
             : null,
-          mine ? null : el("div.s-backs", { "aria-label": `${army.name}'s hand` }, el("span.s-label", {}, "Hand:"), Array.from({ length: Math.min(s.hand_count, 8) }, () => markSpan("s-back.kumi", "kumi")), Array.from({ length: Math.min(s.sashimono_hand_count, 6) }, () => markSpan("s-back.sas", "sashimono"))),
+          mine ? null : el("div.s-backs", { "aria-label": `${army.name}'s hand` }, el("span.s-label", {}, "Hand:"), Array.from({ length: Math.min(s.hand_count, 8) }, () => markSpan("s-back.kumi", "kumi", { title: "A Kumi, face down" })), Array.from({ length: Math.min(s.sashimono_hand_count, 6) }, () => markSpan("s-back.sas", "sashimono", { title: "A Sashimono card, face down" })),
+            // The legend of the backs: what each mark is, and how many.
+            el("span.s-backs-legend", {}, `${s.hand_count} Kumi (${MARKS.kumi[english() ? "english" : "kanji"]}) · ${s.sashimono_hand_count} Sashimono (${MARKS.sashimono[english() ? "english" : "kanji"]})`)),
         );
       };
 
