@@ -364,3 +364,33 @@ def test_sashimono_on_a_phone_names_show_whole_and_the_opponents_hand_has_a_lege
     # The backs of the opponent's hand say what they are, and how many.
     legend = page.locator(".s-backs-legend").first.inner_text()
     assert re.fullmatch(r"\d+ Kumi \(兵\) · \d+ Sashimono \(指\)", legend), legend
+
+
+def test_setup_pages_offer_presets_and_fold_the_house_rules(new_page: Any) -> None:
+    page: Page = new_page(1920, 1080)
+    page.goto("/new/gunshi")
+    page.wait_for_selector("#start")
+    shot(page, "polish-setup-gunshi-1920")
+    # Start is on screen with everything a first game needs.
+    box = page.locator("#start").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 1080, box
+    # The house rules are folded away, and no value reads as an engine's note.
+    house = page.locator("details#house-rules")
+    assert house.get_attribute("open") is None
+    expect(house.locator("#opt-fence_diagonal")).to_be_hidden()
+    assert "(spec)" not in page.locator("form.setup").inner_text()
+    assert "(spec)" not in " ".join(page.locator("#opt-fence_diagonal option").all_inner_texts())
+    # rulebook: "First-Time Player? Try a game with the First Battle Guide!"
+    expect(page.locator("#opt-preset")).to_have_value('"first_battle"')
+    # The Tournament preset chooses the tournament clock, which takes the clock's place.
+    page.click('[data-option-preset="tournament"]')
+    expect(page.locator("#opt-time_control")).to_have_value('"tournament"')
+    expect(page.locator("#clock")).to_be_disabled()
+    page.click('[data-option-preset="standard"]')
+    expect(page.locator("#opt-preset")).to_have_value('"none"')
+    expect(page.locator("#clock")).to_be_enabled()
+    # Sashimono's card set names its choice.
+    page.goto("/new/sashimono")
+    page.wait_for_selector("#opt-cards")
+    chosen = page.eval_on_selector("#opt-cards", "s => s.options[s.selectedIndex].textContent")
+    assert chosen.strip(), "the Card Set select is blank"
