@@ -394,3 +394,22 @@ def test_setup_pages_offer_presets_and_fold_the_house_rules(new_page: Any) -> No
     page.wait_for_selector("#opt-cards")
     chosen = page.eval_on_selector("#opt-cards", "s => s.options[s.selectedIndex].textContent")
     assert chosen.strip(), "the Card Set select is blank"
+
+
+def test_a_hover_tip_does_not_outstay_what_it_describes(new_page: Any, base_url: str) -> None:
+    m = create(base_url, "gungi", [{"kind": "local"}, {"kind": "ai", "level": 1}])
+    page: Page = new_page(1280, 900)
+    open_with(page, m["id"], {"0": m["tokens"]["0"]})
+    tipped = page.locator("[data-tip]").first
+    tipped.wait_for()
+    tipped.hover()
+    expect(page.locator("#tip")).to_be_visible()
+    # A redraw replaces the element under the pointer (no mouseleave comes): the next move
+    # of the pointer hides the tip.
+    page.evaluate(
+        "document.querySelector('[data-tip]').replaceWith(document.createElement('span'))"
+    )
+    box = page.locator(".board").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + 5, box["y"] + 5)
+    expect(page.locator("#tip")).to_be_hidden()

@@ -298,6 +298,14 @@ function showTip(node, text) {
   if (!tipBox) {
     tipBox = el("div.tip", { id: "tip", role: "tooltip" });
     document.body.append(tipBox);
+    // A tip never outstays what it describes: the pointer moving off it (a redraw may have
+    // replaced it, so no mouseleave came), a tap elsewhere or a scroll hides it.
+    const away = (e) => {
+      if (tipFor && (!tipFor.isConnected || !(e.target instanceof Node) || !tipFor.contains(e.target))) hideTip();
+    };
+    document.addEventListener("pointermove", (e) => e.pointerType === "mouse" && away(e), { passive: true });
+    document.addEventListener("pointerdown", away, { capture: true, passive: true });
+    window.addEventListener("scroll", () => tipFor && hideTip(), { capture: true, passive: true });
   }
   tipBox.textContent = text;
   tipBox.hidden = false;
