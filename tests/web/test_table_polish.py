@@ -413,3 +413,15 @@ def test_a_hover_tip_does_not_outstay_what_it_describes(new_page: Any, base_url:
     assert box is not None
     page.mouse.move(box["x"] + 5, box["y"] + 5)
     expect(page.locator("#tip")).to_be_hidden()
+
+
+def test_five_gunkimono_scores_are_all_on_screen(new_page: Any, base_url: str) -> None:
+    seats = [{"kind": "local"}] + [{"kind": "ai", "level": 1}] * 4
+    m = create(base_url, "gunkimono", seats, options={"players": 5})
+    page: Page = new_page(1920, 1080)
+    open_with(page, m["id"], {"0": m["tokens"]["0"]})
+    page.wait_for_selector('.kimono-player[data-seat="4"] .kp-score')
+    shot(page, "polish-gunkimono-five-1920")
+    for seat in range(5):
+        box = page.locator(f'.kimono-player[data-seat="{seat}"] .kp-score').bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 1080, (seat, box)

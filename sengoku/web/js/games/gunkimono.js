@@ -911,6 +911,8 @@ class KimonoBoard {
   drawPlayers() {
     const v = this.model.view;
     clear(this.playersBox);
+    // Four or five generals: two columns of panels, so the last ones are not below the fold.
+    this.playersBox.classList.toggle("many", (v.players || []).length >= 4);
     (v.players || []).forEach((p, s) => {
       const toAct = v.phase !== "over" && v.turn === s;
       const honor = ORDER.map((t, k) => {
