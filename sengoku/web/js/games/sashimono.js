@@ -219,7 +219,7 @@ const QUESTION_WORDS = {
   flip: ["Flip a Kumi.", "which Kumi to flip."],
   keep: ["Choose the Kumi to keep in your hand; the rest go to the bottom of your deck.", "which Kumi to keep."],
   battle: ["Battle: choose the enemy line to attack.", "which line to attack."],
-  ante: ["Your ante: turn Hidden Kumi of your line face up, add Kumi from your hand face down (+1 each), then press Done.", "their ante for the battle."],
+  ante: ["Your ante: reveal Hidden Kumi of your line, add Kumi from hand (+1 each), then Done.", "their ante for the battle."],
   casualty: ["Choose the casualty of the losing line.", "the casualty of the losing line."],
   train: ["Train a face-up Kumi (not in the line just played).", "which Kumi to train."],
   train_with: ["Put a Kumi of another type from your hand on top of it.", "which Kumi to train with."],
