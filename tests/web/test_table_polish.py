@@ -274,7 +274,10 @@ def test_small_faults_of_the_table(new_page: Any, base_url: str) -> None:
     open_with(page, m["id"], {"0": m["tokens"]["0"]})
     with page.expect_response(lambda r: r.url.endswith("/table"), timeout=20_000):
         pass
-    page.wait_for_selector("#presence .presence")
+    # Settled: our seat online (the socket connected), then nothing changes at the table.
+    page.wait_for_selector('#presence .presence[data-seat="0"][data-online="true"]')
+    with page.expect_response(lambda r: r.url.endswith("/table"), timeout=20_000):
+        pass
     page.evaluate("window.kept = document.querySelector('#presence .presence')")
     # Three polls: the first two have been drawn by the time the third answers.
     for _ in range(3):
