@@ -53,8 +53,14 @@ def event_entries(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def wire_event(e: dict[str, Any]) -> dict[str, Any]:
-    """The message that carries event entry ``e`` to a client."""
-    return {"type": "event", "n": e["n"], "event": {**e["event"], "audience": e["audience"]}}
+    """The message that carries event entry ``e`` to a client: with ``ply``, the actions
+    played once it happened (a move list's entry shows the position after it)."""
+    return {
+        "type": "event",
+        "n": e["n"],
+        "ply": e["ply"],
+        "event": {**e["event"], "audience": e["audience"]},
+    }
 
 
 def _snapshot_parts(

@@ -99,6 +99,11 @@ def start_game(page: Page, game: str, preset: str) -> None:
     """From the home page: pick ``game``, the seats ``preset`` (ai, hotseat, invite), start."""
     page.goto("/")
     page.click(f'.game-card[data-game="{game}"] a.button')
+    page.wait_for_selector("#start")
+    # A game with ready-made choices (Gunshi opens on its first battle): the standard game.
+    standard = page.locator('[data-option-preset="standard"]')
+    if standard.count():
+        standard.click()
     page.click(f'.presets button[data-preset="{preset}"]')
     page.click("#start")
     page.wait_for_url("**/play/*")

@@ -163,6 +163,8 @@ def play_to_the_end(
     watch = PageWatch(page)
     page.emulate_media(reduced_motion="reduce" if reduced_motion else "no-preference")
     page.goto("/new/gunshi")
+    # The page opens on the rulebook's first battle; these games set up their own formation.
+    page.click('[data-option-preset="standard"]')
     if keyboard:
         key_press(page, '.presets button[data-preset="ai"]')
     else:
@@ -294,6 +296,7 @@ def test_hot_seat_late_battle_fits_and_shows_each_player_only_their_shogun(
     page: Page = new_page(1920, 1080)
     watch = PageWatch(page)
     page.goto("/new/gunshi")
+    page.click('[data-option-preset="standard"]')
     page.click('.presets button[data-preset="hotseat"]')
     page.click("#start")
     page.wait_for_url("**/play/*")
@@ -364,6 +367,7 @@ def test_a_unit_is_placed_with_the_keyboard(new_page: Any) -> None:
     """The field's cells, arrows and edges are buttons too: Tab to them, press Enter."""
     page: Page = new_page(1280, 900)
     page.goto("/new/gunshi")
+    page.click('[data-option-preset="standard"]')
     page.click('.presets button[data-preset="ai"]')
     page.click("#start")
     page.wait_for_url("**/play/*")

@@ -217,6 +217,6 @@ def test_the_prompt_names_each_step_in_words(new_page: Any) -> None:
     }"""
     )
     assert prompt == [
-        "Choose: pick where the tile goes (3 ways) or pick a tile (2 ways).",
-        "Choose: pick an edge (2 ways) or pick a unit (2 ways).",
+        "Pick where the tile goes or pick a tile.",
+        "Pick an edge or pick a unit.",
     ]

@@ -165,7 +165,7 @@ def test_a_draw_offer_accepted(new_page: Any, base_url: str) -> None:
     ben.click("#draw-accept")
     for page in (aki, ben):
         expect(page.locator("#status")).to_have_attribute("data-state", "finished")
-        expect(page.locator("#status")).to_contain_text("No winner")
+        expect(page.locator("#status")).to_contain_text("Draw by agreement")
     assert httpx.get(f"{base_url}/api/matches/{mid}").json()["result"]["reason"] == "agreement"
 
 

@@ -194,7 +194,7 @@ def test_a_first_turn_by_following_the_coach(new_page: Any, game: str) -> None:
     open_from_home(page, game)
     # The coach speaks first: the focus is on its words, for a screen reader too.
     assert page.evaluate("document.activeElement.id") == "coach-text"
-    expect(page.locator(".player").nth(1)).to_contain_text("AI level 1")
+    expect(page.locator(".player").nth(1)).to_contain_text("computer, level 1")
     page.wait_for_load_state("networkidle")
     assert violations(page) == [], "the coach"
     steps = follow_by_clicks(page, game)

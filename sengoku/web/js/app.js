@@ -7,7 +7,7 @@ import { el, clear, toast } from "./ui.js";
 import { gameCatalog, rendererFor } from "./games/index.js";
 import { prefs, loadPrefs, navigate, setRouter, joinOpen } from "./nav.js";
 import { recordsPage as listRecords, livePage } from "./lists.js";
-import { optionWords, applies } from "./setup_words.js";
+import { optionWords, applies, HOUSE_RULES, SETUP_PRESETS } from "./setup_words.js";
 import { renderMarkdown } from "./markdown.js";
 import { learnButton } from "./tutorial.js";
 import { accountMark, accountPage, signedIn, whenKnown } from "./account.js";
@@ -220,7 +220,35 @@ async function newGamePage(root, name) {
     root.append(el("div.card", {}, el("h2", {}, `${r.title} is not available on this server yet`), el("a.button", { href: "/", "data-nav": "" }, "Home")));
     return;
   }
-  const options = el("div.options", {}, info.options.map((o) => optionInput(o, name)));
+  // The options a game needs first, then the house rules folded away (<details>): they stay
+  // in the same form (read and sent alike), only out of the way.
+  const house = new Set(HOUSE_RULES[name] || []);
+  const fields = info.options.map((o) => optionInput(o, name));
+  const houseFields = fields.filter((f) => house.has(f.dataset.option));
+  const options = el(
+    "div.options",
+    {},
+    fields.filter((f) => !house.has(f.dataset.option)),
+    houseFields.length ? el("details.house-rules", { id: "house-rules" }, el("summary", {}, `House rules (${houseFields.length})`), el("p.muted", {}, "Other readings of rules the rulebook leaves open. Left alone, the game plays as the rulebook reads."), el("div.house-fields", {}, houseFields)) : null,
+  );
+  // Ready-made choices (First game, Standard, Tournament): they set the options they name and
+  // put the others back to the game's defaults.
+  const setupPresets = SETUP_PRESETS[name] || [];
+  const presetBox = setupPresets.length ? el("div.presets.option-presets", { role: "group", "aria-label": "Kind of game" }) : null;
+  const presetHelp = el("p.muted.option-preset-help");
+  const applyPreset = (preset) => {
+    for (const o of info.options) {
+      const input = options.querySelector(`#opt-${o.name}`);
+      if (!input) continue;
+      const value = o.name in preset.values ? preset.values[o.name] : o.default;
+      input.value = input.tagName === "SELECT" ? JSON.stringify(value) : value ?? "";
+    }
+    for (const b of presetBox.querySelectorAll("button")) b.classList.toggle("active", b.dataset.optionPreset === preset.id);
+    presetHelp.textContent = preset.help;
+    syncOptions(options);
+    options.dispatchEvent(new Event("change"));
+  };
+  for (const p of setupPresets) presetBox.append(el("button.preset", { type: "button", "data-option-preset": p.id, title: p.help, onclick: () => applyPreset(p) }, p.label));
   syncOptions(options);
   const seatsBox = el("div.seats");
   const savedName = localStorage.getItem("sengoku.name") || "";
@@ -378,6 +406,8 @@ async function newGamePage(root, name) {
         presets,
         seatsBox,
         el("h2", {}, "Rules and options"),
+        presetBox,
+        presetBox ? presetHelp : null,
         options,
         el("div.field", {}, el("label", { for: "clock" }, "Clock"), clock),
         ratedField,
@@ -386,6 +416,7 @@ async function newGamePage(root, name) {
     ),
   );
   fillSeats("ai");
+  if (setupPresets.length) applyPreset(setupPresets.find((p) => p.chosen) || setupPresets[0]);
   // The header's toggle redraws the seats' icons (Gungi's Marshals carry their label).
   const onPrefs = () => {
     for (const row of seatsBox.querySelectorAll(".seat-row")) {

@@ -26,7 +26,7 @@
 // long-press: what a piece, card or tile is and does), promptFromLegal.
 
 import { api, tokensFor, saveToken, invitesFor, inviteUrl, MatchSocket } from "./api.js";
-import { el, clear, toast, formatClock, formatTimeLeft, matchNotation, ask, download, promptFromLegal, hideTip, pruneTip, keepActionFocus } from "./ui.js";
+import { el, clear, toast, formatClock, formatTimeLeft, matchNotation, ask, download, promptFromLegal, hideTip, pruneTip, keepActionFocus, ownName } from "./ui.js";
 import { rendererFor } from "./games/index.js";
 import { prefs, navigate, joinOpen } from "./nav.js";
 import { enableKeyboard } from "./keyboard.js";
@@ -44,6 +44,17 @@ const REASONS = {
   abandoned: "a player left the game",
   repetition: "repetition",
   length_limit: "the game reached its length limit",
+  shogun_captured: "the Shogun was removed from the field",
+  invasion: "three units reached the Invader Spot",
+  end_of_game: "the highest score when the last turn was played",
+  no_placement: "the highest score when no one could place a tile",
+  agreement: "the players agreed to a draw",
+};
+// A result with no winner, in the words a player uses for it.
+const DRAWS = {
+  agreement: "Draw by agreement",
+  repetition: "Draw by repetition",
+  length_limit: "Draw: the game reached its length limit",
 };
 
 // Server events that are not moves of the game.
@@ -79,14 +90,17 @@ export function resultText(result, seats, renderer, view = null) {
   const words = renderer?.resultWords?.(result, view);
   if (words?.reason) return words.reason;
   const names = (result.winners || []).map((s) => seatTitle(s, seats, renderer));
-  const who = names.length ? `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"}` : "No winner";
-  return `${who} — ${reasonText(result.reason)}`;
+  if (!names.length) return DRAWS[result.reason] || `No winner — ${reasonText(result.reason)}`;
+  return `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"} — ${reasonText(result.reason)}`;
 }
 
 function seatTitle(seat, seats, renderer) {
   const side = renderer.seatName(seat);
-  if (seats?.[seat]?.kind === "ai") return seats[seat].name && !seats[seat].name.startsWith("AI (") ? `${side} (${seats[seat].name}, computer)` : `${side} (computer)`;
-  const name = seats?.[seat]?.name;
+  if (seats?.[seat]?.kind === "ai") {
+    const own = ownName(seats[seat].name);
+    return own ? `${side} (${own}, computer)` : `${side} (computer)`;
+  }
+  const name = ownName(seats?.[seat]?.name);
   return name && name !== side ? `${side} (${name})` : side;
 }
 
@@ -249,7 +263,7 @@ class MatchPage {
   async onMessage(msg) {
     this.table?.onMessage(msg); // table hook (issue 17)
     if (msg.type === "event") {
-      this.addEvents([{ n: msg.n, event: msg.event }]);
+      this.addEvents([{ n: msg.n, ply: msg.ply, event: msg.event }]);
       if (msg.event.type === "rematch" && this.rematchWanted) this.goRematch(msg.event.match);
     } else if (msg.type === "state") {
       const { type, ...snap } = msg;
@@ -452,7 +466,9 @@ class MatchPage {
     clear(this.els.players);
     s.seats.forEach((seat, i) => {
       const gone = replacedEntry(s, i);
-      const kind = gone ? `played by the computer (left at ply ${gone.ply})` : seat.kind === "ai" ? `AI level ${seat.level ?? "?"}` : this.held.includes(i) ? "you" : seat.joined ? "friend" : seat.invited ? "invited — not joined yet" : "open seat";
+      // A spectator holds no seat: the players are players to them, nobody's "friend".
+      const kind = gone ? `played by the computer (left at ply ${gone.ply})` : seat.kind === "ai" ? `computer, level ${seat.level ?? "?"}` : this.held.includes(i) ? "you" : seat.joined ? (this.held.length ? "opponent" : "player") : seat.invited ? "invited — not joined yet" : "open seat";
+      const name = seat.kind === "ai" && !gone ? null : ownName(seat.name);
       const toAct = s.status === "active" && s.to_act === i;
       // How long the computer took over its last move (the server's wall clock).
       const thought = seat.kind === "ai" && s.ai_thought?.seat === i ? s.ai_thought : null;
@@ -465,7 +481,7 @@ class MatchPage {
             "span.player-name",
             {},
             el("strong", {}, r.seatName(i)),
-            el("span.player-sub", {}, `${seat.name || ""}${seat.name ? " · " : ""}${kind}`),
+            el("span.player-sub", {}, `${name || ""}${name ? " · " : ""}${kind}`),
             thought ? el("span.player-sub.thought", { "data-seat": i, title: "How long the computer thought over its last move" }, `thought ${thought.seconds.toFixed(1)} s`) : null,
           ),
           el("span.clock", { "data-seat": i }, ""),
@@ -514,10 +530,17 @@ class MatchPage {
     }));
     this.els.notationInput.disabled = !interactive;
     this.els.board.dataset.interactive = interactive;
-    this.els.prompt.textContent = interactive ? this.promptText(s) : "";
+    // One prompt per decision: a renderer that draws its own beside what it asks about
+    // (`drawsPrompt`) gets no second one from the page.
+    this.els.prompt.textContent = interactive && !r.drawsPrompt ? this.promptText(s) : "";
+    this.els.prompt.hidden = !this.els.prompt.textContent;
     pruneTip();
     this.renderPass();
+    // The controls are drawn anew at every snapshot: a focused one keeps the focus (by its
+    // id), so the keyboard does not lose its place (nor the resign dialog its way back).
+    const focused = this.els.controls.contains(document.activeElement) ? document.activeElement.id : null;
     this.renderControls();
+    if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
     this.renderMoves();
     this.announceMoves();
     this.renderInvites();
@@ -571,6 +594,7 @@ class MatchPage {
 
   renderControls() {
     const s = this.snap;
+    const r = this.renderer;
     const box = clear(this.els.controls);
     const active = s.status === "active";
     const mine = this.held.length > 0;
@@ -595,7 +619,9 @@ class MatchPage {
     if (s.can_abort && mine) {
       box.append(el("button.secondary", { type: "button", id: "abort", onclick: () => this.abort() }, "Abort"));
     }
-    box.append(
+    // A board with no sides to turn it to (Gunkimono's shared map, Sashimono's cards) says
+    // so (`canFlip: false`): no button that does nothing.
+    if (r.canFlip !== false) box.append(
       el(
         "button.secondary",
         {
@@ -649,18 +675,22 @@ class MatchPage {
     moves.forEach((e, i) => {
       const seat = e.event.seat;
       const number = pairs ? (i % 2 === 0 ? `${i / 2 + 1}.` : "") : `${i + 1}.`;
-      const looked = this.browse ? this.browse.ply === i + 1 : false;
+      // The position after the move: the server's ply of its event (a Gunkimono turn is
+      // several actions, so the move's index is not its ply), else its index.
+      const after = typeof e.ply === "number" ? e.ply : i + 1;
+      const looked = this.browse ? this.browse.ply === after : false;
       list.append(
         el(
           `li${looked ? ".current" : ""}`,
-          { "data-ply": i + 1, "data-seat": seat ?? "" },
+          { "data-ply": after, "data-seat": seat ?? "" },
           // A move is a button: it shows the position after it (the last one, the game).
           el(
             "button.move-link",
-            { type: "button", title: "Show the position after this move", onclick: () => this.browseTo(i + 1) },
+            { type: "button", title: "Show the position after this move", onclick: () => this.browseTo(after) },
             el("span.ply", {}, number),
             seat !== undefined && !pairs ? el("span.mover", {}, this.renderer.seatName(seat)) : null,
-            el("span.notation", {}, e.event.action),
+            // A renderer may word a move (Gungi in English: its notation is in kanji).
+            el("span.notation", {}, this.renderer.moveText?.(e.event, prefs.labels) || e.event.action),
           ),
         ),
       );
@@ -870,15 +900,26 @@ class MatchPage {
     this.lastRequest = new Promise((resolve) => (answered = resolve));
     const token = this.actingToken();
     let snap;
+    let stale = false;
     try {
       await previous;
       snap = await api("POST", `/api/matches/${this.id}/actions`, { token, body: { action, ply: s.ply } });
     } catch (err) {
-      toast(err.message, "error");
-      return;
+      // A click made as the position changed (the other side moved, the clock ran out): the
+      // server refuses it as meant for a position that is gone. A player expects that click
+      // to be dropped, not a red error: the page shows the position as it is now.
+      if (err.status === 409) stale = true;
+      else {
+        toast(err.message, "error");
+        return;
+      }
     } finally {
       this.sendingPlies.delete(s.ply);
       answered();
+    }
+    if (stale) {
+      await this.resync();
+      return;
     }
     await this.catchUp(snap);
   }
@@ -901,6 +942,17 @@ class MatchPage {
   }
 
   /** After our own request: fetch the events we may not have yet, then show the new state. */
+  /** The position as it is now, fetched (after a click the server found stale). */
+  async resync() {
+    const seat = this.snap.you ?? this.held[0];
+    try {
+      const token = seat === undefined || seat === null ? null : this.tokens[seat];
+      await this.catchUp(await api("GET", `/api/matches/${this.id}?short=true`, { token }));
+    } catch (err) {
+      // The socket brings the next position anyway.
+    }
+  }
+
   async catchUp(snap) {
     await this.syncEvents(this.snap.you ?? this.held[0]);
     await this.refresh(snap);
@@ -926,7 +978,7 @@ class MatchPage {
     const why = replaced ? "The computer takes your seat and plays on for you; you can come back to it." : "Your opponent wins at once.";
     const yes = await ask("Resign this game?", why, [
       { label: "Resign", value: true, kind: "danger" },
-      { label: "Keep playing", value: false },
+      { label: "Keep playing", value: false, safe: true },
     ]);
     if (!yes) return;
     try {

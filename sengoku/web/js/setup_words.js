@@ -5,7 +5,8 @@
 // own name and the server's sentence, never hidden.
 
 const YES_NO = { true: "Yes", false: "No" };
-const RULEBOOK = "rulebook (spec) reading";
+// The reading the rulebook itself gives, marked among a house rule's values.
+const RULEBOOK = "as the rulebook reads";
 
 export const SETUP_WORDS = {
   gungi: {
@@ -187,7 +188,8 @@ export const SETUP_WORDS = {
     },
     cards: {
       label: "Card set",
-      help: "The cards in play: empty for our own set (an operator may install others).",
+      help: "The cards in play: this site's own set, or one the operator installed.",
+      values: { "": "This site's own cards", sengoku: "Sengoku (installed set)" },
     },
     challenge_corners: {
       label: "Challenge: corners",
@@ -226,6 +228,35 @@ export const SETUP_WORDS = {
       values: YES_NO,
     },
   },
+};
+
+/**
+ * The options that change a reading of the rules (house rules): folded away under "House
+ * rules" on the setup page, so the choices a first game needs are on screen with Start.
+ */
+export const HOUSE_RULES = {
+  gungi: ["self_check", "archer_blockers", "betrayal"],
+  gunshi: ["fence_diagonal", "formation_fences", "invasion_zone", "shoot_block", "shield_hit_breaks_fences", "shield_hit_facing", "lightning_alone_resupply", "logistics_cap"],
+  gunkimono: ["own_double_stronghold", "empty_banner_stack", "removed_marker_counts", "end_tile_replacement", "link_own_formations"],
+};
+
+/**
+ * Ready-made choices of options (buttons over the options), the one marked ``chosen`` (else
+ * the first) chosen when the page opens: Gunshi's first game starts from the rulebook's first
+ * battle, not a blank formation.
+ * An option a preset does not name goes back to the game's default.
+ */
+export const SETUP_PRESETS = {
+  gunshi: [
+    { id: "first", label: "First game", help: "The rulebook's first battle: a starter formation and card order.", values: { variant: "basic", preset: "first_battle" } },
+    { id: "standard", label: "Standard", help: "The basic game: set up your own formation.", values: { variant: "basic", preset: "none" } },
+    { id: "tournament", label: "Tournament", help: "The basic game on the rulebook's tournament clock: 20 minutes each.", values: { variant: "basic", preset: "none", time_control: "tournament" } },
+  ],
+  sashimono: [
+    { id: "first", label: "First game", help: "A duel to 2 victory points.", values: { mode: "duel", vp: 2 } },
+    { id: "standard", label: "Standard", help: "A duel to 3 victory points.", values: { mode: "duel", vp: 3 }, chosen: true },
+    { id: "tournament", label: "Epic", help: "A duel to 4 victory points.", values: { mode: "duel", vp: 4 } },
+  ],
 };
 
 /** The words for option ``opt`` of ``game`` (the server's own when this file has none). */

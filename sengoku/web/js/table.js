@@ -7,7 +7,7 @@
 // match page's layout may change without this module changing.
 
 import { api } from "./api.js";
-import { el, clear, toast } from "./ui.js";
+import { el, toast, ownName, replaceIfChanged } from "./ui.js";
 import { ChatPanel } from "./chat.js";
 import { sounds, LOW_TIME } from "./sound.js";
 import { RulesPanel } from "./rules_panel.js";
@@ -114,7 +114,6 @@ export class Table {
       this.fetchInfo();
       return;
     }
-    this.lastKey = "";
     this.update();
   }
 
@@ -157,8 +156,6 @@ export class Table {
   renderPresence() {
     const s = this.page.snap;
     const info = this.info;
-    const box = clear(this.presence);
-    box.append(el("h2", {}, "At the table"));
     const list = el("ul.presence-list");
     s.seats.forEach((seat, i) => {
       const you = this.page.held.includes(i);
@@ -172,14 +169,16 @@ export class Table {
           { "data-seat": i, "data-online": online ? "true" : "false" },
           // Shape and word as well as colour: a filled or a hollow dot, and the state.
           el("span.presence-dot", { "aria-hidden": "true" }, online ? "●" : "○"),
-          el("span.presence-name", {}, `${this.seatName(i)}${seat.name ? ` (${seat.name})` : ""}${you ? " — you" : ""}`),
+          el("span.presence-name", {}, `${this.seatName(i)}${ownName(seat.name) && seat.kind !== "ai" ? ` (${seat.name})` : ""}${you ? " — you" : ""}`),
           el("span.presence-state", {}, state),
         ),
       );
     });
-    box.append(list);
+    // Only when somebody watches: "0 spectators" tells a player nothing.
     const watching = info ? info.spectators : 0;
-    box.append(el("p.spectators", { id: "spectator-count" }, watching === 1 ? "1 spectator" : `${watching} spectators`));
+    // Drawn only when it changed (the poll comes every few seconds): what is under the
+    // pointer stays put.
+    replaceIfChanged(this.presence, [el("h2", {}, "At the table"), list, watching ? el("p.spectators", { id: "spectator-count" }, watching === 1 ? "1 spectator" : `${watching} spectators`) : null]);
   }
 
   /** The seat of an absent human opponent who is to act, or null. */
@@ -194,7 +193,12 @@ export class Table {
 
   renderActions() {
     const s = this.page.snap;
-    const box = clear(this.actions);
+    const drawn = el("div");
+    this.drawActions(s, drawn);
+    replaceIfChanged(this.actions, [...drawn.childNodes]);
+  }
+
+  drawActions(s, box) {
     const info = this.info;
     const me = this.mySeat();
     if (me === null || s.status !== "active") return;

@@ -386,7 +386,7 @@ export function mountTutorial(page) {
       if (page.snap?.status === "active" && page.held.length) {
         const go = await ask("Start the tutorial?", "It opens a new game against the computer. This game stays open: the home page lists it under your games in progress.", [
           { label: "Start the tutorial", value: true, kind: "primary" },
-          { label: "Stay here", value: false },
+          { label: "Stay here", value: false, safe: true },
         ]);
         if (!go) return;
       }

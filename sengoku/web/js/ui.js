@@ -95,6 +95,25 @@ export function formatTimeLeft(seconds) {
   return formatClock(s);
 }
 
+/** A name the player chose, or null for the server's placeholders ("Player 1", "AI (1)"):
+ * those only repeat the seat and its kind, which the page says already. */
+export function ownName(name) {
+  if (!name || /^(Player \d+|AI( \(\d+\))?|Computer)$/i.test(String(name).trim())) return null;
+  return String(name);
+}
+
+/**
+ * Put ``nodes`` into ``box`` only when they differ from what it shows: a panel redrawn from
+ * a poll keeps the very buttons under the pointer, so a click across a poll is not lost.
+ */
+export function replaceIfChanged(box, nodes) {
+  const fresh = document.createElement(box.tagName);
+  fresh.append(...nodes.filter(Boolean));
+  if (fresh.innerHTML === box.innerHTML) return false;
+  clear(box).append(...fresh.childNodes);
+  return true;
+}
+
 /** Case-folded with white space removed: how the engines compare notation. */
 export function normalizeNotation(text) {
   return text.replace(/\s+/gu, "").toLowerCase();
@@ -109,32 +128,48 @@ export function matchNotation(text, legal) {
   return legal.filter((l) => normalizeNotation(l.short || l.action) === wanted);
 }
 
-/** A modal dialog with buttons; resolves with the chosen value (or null when dismissed). */
+/**
+ * A modal dialog with buttons; resolves with the chosen value (or null when dismissed).
+ * It opens with the focus on the safe choice (the button marked ``safe``, else the first that
+ * is not ``danger``), so Enter, Enter never resigns; Escape or a click outside closes it, Tab
+ * stays inside, and the focus goes back to what opened it.
+ */
 export function ask(title, body, buttons) {
+  const opener = document.activeElement;
   return new Promise((resolve) => {
     const close = (value) => {
+      document.removeEventListener("keydown", onKey, true);
       overlay.remove();
+      // A page that redrew meanwhile replaced the opener: its successor, by id, gets it.
+      const back = opener instanceof HTMLElement ? (opener.isConnected ? opener : opener.id ? document.getElementById(opener.id) : null) : null;
+      back?.focus({ preventScroll: true });
       resolve(value);
     };
+    const onKey = (e) => {
+      if (e.key === "Escape") {
+        e.preventDefault();
+        e.stopPropagation(); // the page's own Escape (closing the end panel) is not this one's
+        close(null);
+      } else if (e.key === "Tab") {
+        const all = [...overlay.querySelectorAll("button")];
+        const at = all.indexOf(document.activeElement);
+        const next = e.shiftKey ? (at <= 0 ? all.length - 1 : at - 1) : at >= all.length - 1 ? 0 : at + 1;
+        e.preventDefault();
+        all[next]?.focus();
+      }
+    };
+    const titleId = `ask-${Math.random().toString(36).slice(2)}`;
+    const nodes = buttons.map((b) => el(`button.${b.kind || "secondary"}`, { type: "button", "data-value": String(b.value), onclick: () => close(b.value) }, b.label));
     const overlay = el(
       "div.overlay",
-      { role: "dialog", "aria-modal": "true", onclick: (e) => e.target === overlay && close(null) },
-      el(
-        "div.dialog",
-        {},
-        el("h2", {}, title),
-        body ? el("p", {}, body) : null,
-        el(
-          "div.dialog-buttons",
-          {},
-          buttons.map((b) =>
-            el(`button.${b.kind || "secondary"}`, { onclick: () => close(b.value) }, b.label),
-          ),
-        ),
-      ),
+      { role: "dialog", "aria-modal": "true", "aria-labelledby": titleId, onclick: (e) => e.target === overlay && close(null) },
+      el("div.dialog", {}, el("h2", { id: titleId }, title), body ? el("p", {}, body) : null, el("div.dialog-buttons", {}, nodes)),
     );
     document.body.append(overlay);
-    overlay.querySelector("button")?.focus();
+    document.addEventListener("keydown", onKey, true);
+    const safe = buttons.findIndex((b) => b.safe);
+    const calm = buttons.findIndex((b) => b.kind !== "danger");
+    (nodes[safe >= 0 ? safe : calm >= 0 ? calm : 0])?.focus();
   });
 }
 
@@ -235,7 +270,7 @@ function listWords(words) {
 }
 
 /** Steps whose name is no noun to pick one of ("cells": the two cells a tile covers). */
-const STEP_WORDS = { cells: "pick where the tile goes" };
+const STEP_WORDS = { cells: "pick where the tile goes", choice: "choose one of the options" };
 
 /** "pick a unit", "pick an edge": what a step of a multi-step choice asks for. */
 function pickWords(step) {
@@ -247,7 +282,7 @@ function pickWords(step) {
 
 /**
  * One sentence saying what the player is deciding, from the legal rows (each has kind, label
- * and text): the only choice's own sentence, or the kinds of choice on offer with their counts.
+ * and text): the only choice's own sentence, or the kinds of choice on offer, in words.
  */
 export function promptFromLegal(legal) {
   if (!legal?.length) return "";
@@ -259,12 +294,10 @@ export function promptFromLegal(legal) {
   }
   // A game that names no kinds (every row "action"): the number of moves is all there is to say.
   if (counts.size === 1 && counts.has("action")) return `Choose one of the ${legal.length} legal moves.`;
-  const words = [...counts].map(([kind, n]) => {
-    const what = kind.startsWith("pick_") ? pickWords(kind.slice(5)) : KIND_WORDS[kind] || kind.replace(/_/g, " ");
-    return n > 1 ? `${what} (${n} ways)` : what;
-  });
+  // What there is to do, not how many ways the engine counts ("(816 ways)" helps nobody).
+  const words = [...counts.keys()].map((kind) => (kind.startsWith("pick_") ? pickWords(kind.slice(5)) : KIND_WORDS[kind] || kind.replace(/_/g, " ")));
   const sentence = listWords(words);
-  return `Choose: ${sentence}.`;
+  return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
 }
 
 let tipBox = null;
@@ -276,6 +309,14 @@ function showTip(node, text) {
   if (!tipBox) {
     tipBox = el("div.tip", { id: "tip", role: "tooltip" });
     document.body.append(tipBox);
+    // A tip never outstays what it describes: the pointer moving off it (a redraw may have
+    // replaced it, so no mouseleave came), a tap elsewhere or a scroll hides it.
+    const away = (e) => {
+      if (tipFor && (!tipFor.isConnected || !(e.target instanceof Node) || !tipFor.contains(e.target))) hideTip();
+    };
+    document.addEventListener("pointermove", (e) => e.pointerType === "mouse" && away(e), { passive: true });
+    document.addEventListener("pointerdown", away, { capture: true, passive: true });
+    window.addEventListener("scroll", () => tipFor && hideTip(), { capture: true, passive: true });
   }
   tipBox.textContent = text;
   tipBox.hidden = false;

@@ -53,6 +53,11 @@ function xy(square, flipped) {
   return [M + x * S, M + y * S];
 }
 
+/** A sentence without its kanji marks ("Move your Spear (槍) ... capturing (取).") */
+function noKanji(text) {
+  return String(text).replace(/\s*\([\u3000-\u30ff\u4e00-\u9fff]+\)/gu, "");
+}
+
 function pieceLabel(name, labels) {
   const p = PIECES[name] || { kanji: "?", name, short: name.slice(0, 3) };
   return labels === "english" ? p.short : p.kanji;
@@ -182,6 +187,11 @@ export default {
       if (danger) notes.push(`${SIDE[COLORS[i]]}'s Marshal can be captured!`);
     });
     return notes.join(" ");
+  },
+  /** A move of the move list in English mode: its words ("Spear 9-3-2 takes on 8-2-1"),
+   * since the notation spells its pieces in kanji; null keeps the notation. */
+  moveText(event, labels) {
+    return labels === "english" && event?.described?.label ? noKanji(event.described.label) : null;
   },
   /** What the player decides, in words (the page shows it as the prompt). */
   prompt({ view, legal }) {
@@ -563,7 +573,8 @@ class GungiBoard {
             },
           },
           el("span.choice-notation", {}, choiceHeading(m, this.model.labels)),
-          el("span.choice-text", {}, `${m.text || m.label || ""} (${m.short || m.action})`),
+          // In English the sentence loses its kanji marks and the (kanji) notation.
+          el("span.choice-text", {}, this.model.labels === "english" ? noKanji(m.text || m.label || "") : `${m.text || m.label || ""} (${m.short || m.action})`),
         ),
       );
     }

@@ -82,6 +82,23 @@ function cellName(i, width) {
   return `${String.fromCharCode(97 + (i % width))}${Math.floor(i / width) + 1}`;
 }
 
+// The troops' names for the move list, where no view is at hand (troops.json's order).
+const TROOP_WORDS = { I: "Infantry", S: "Samurai", C: "Cavalry", P: "Spearman", A: "Archer" };
+
+/** A placement in words ("Infantry on g7 and Archer on h7", "a small Cavalry on h3"), from
+ * the move's notation: the move list's entries, which carry nothing else. */
+export function placementWords(action) {
+  const text = String(action || "");
+  const small = /^(small|support) ([A-Z])@([a-z]+\d+)$/.exec(text);
+  if (small) {
+    const troop = TROOP_WORDS[small[2]] || small[2];
+    return small[1] === "small" ? `a small ${troop} on ${small[3]}` : `a small ${troop} face down on ${small[3]}, as extra support`;
+  }
+  const halves = text.split(" ").map((h) => /^([A-Z])\d*@([a-z]+\d+)$/.exec(h));
+  if (halves.length === 2 && halves.every(Boolean)) return halves.map((h) => `${TROOP_WORDS[h[1]] || h[1]} on ${h[2]}`).join(" and ");
+  return null;
+}
+
 function troopName(v, letter) {
   return v?.troop_names?.[letter] || letter;
 }
@@ -307,6 +324,15 @@ export default {
   },
   defaultFlip() {
     return false;
+  },
+  // One shared map (or a table of cards) seen the same way by every seat: nothing to flip.
+  canFlip: false,
+  // The tray draws its own prompt (#kimono-prompt): the page shows no second one.
+  drawsPrompt: true,
+  /** A move of the move list: its placement in words, not notation. */
+  moveText(event) {
+    const words = event?.type === "place" ? placementWords(event.action) : null;
+    return words ? words.charAt(0).toUpperCase() + words.slice(1) : null;
   },
   statusNote(view) {
     if (!view || !view.board) return "";
@@ -723,7 +749,7 @@ class KimonoBoard {
     }
     if (v.phase === "stronghold") return "Build a stronghold: click an outlined troop, in a formation that holds none. It scores that formation every turn.";
     if (v.phase === "draw") return "Refill your hand: take a face-up tile from the row, or draw from the stack.";
-    return "Your decision:";
+    return "Your decision: click one of the choices.";
   }
 
   drawTray() {
@@ -885,6 +911,8 @@ class KimonoBoard {
   drawPlayers() {
     const v = this.model.view;
     clear(this.playersBox);
+    // Four or five generals: two columns of panels, so the last ones are not below the fold.
+    this.playersBox.classList.toggle("many", (v.players || []).length >= 4);
     (v.players || []).forEach((p, s) => {
       const toAct = v.phase !== "over" && v.turn === s;
       const honor = ORDER.map((t, k) => {

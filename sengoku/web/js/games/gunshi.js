@@ -179,6 +179,8 @@ export default {
   title: "Gunshi",
   stylesheet: true,
   notationHint: "Type a move, e.g. at d3",
+  // The field draws its own prompt beside the cards (#gs-prompt): the page shows no second.
+  drawsPrompt: true,
   tagline: "Tactics on a 7x7 field: units with facing, shields and fences, commanded by cards.",
   howTo: [
     "Each side fields Infantry, Archers and Cavalry on a 7x7 field; a unit's facing decides where it can move and shoot, and an Infantry's Shield saves it from one hit.",
@@ -467,15 +469,18 @@ class GunshiBoard {
     if (u.shield) {
       g.append(svg("line", { x1: cx + dx * 41 + px * 27, y1: cy + dy * 41 + py * 27, x2: cx + dx * 41 - px * 27, y2: cy + dy * 41 - py * 27, class: "shield" }));
     }
+    // The type first (what the unit does: its kanji, or its word in English), big in the
+    // middle; the letter second, smaller in the corner: it tells apart the units of a type
+    // (the hidden Shogun's candidates).
     const english = this.model.labels === "english";
     if (english) {
-      // The word is wider than a kanji: inside the unit, under its letter, clear of the
-      // facing wedge and the Shield on whichever edge they are.
-      g.append(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", class: "gunit-letter" }, u.letter));
-      g.append(svg("text", { x: cx, y: cy + 24, "text-anchor": "middle", class: "gunit-type en" }, type.short));
+      // The word is wider than a kanji: above the letter, clear of the facing wedge and the
+      // Shield on whichever edge they are.
+      g.append(svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "gunit-type en" }, type.short));
+      g.append(svg("text", { x: cx, y: cy + 27, "text-anchor": "middle", class: "gunit-letter en" }, u.letter));
     } else {
-      g.append(svg("text", { x: cx, y: cy + 12, "text-anchor": "middle", class: "gunit-letter" }, u.letter));
-      g.append(svg("text", { x: x + 14, y: y + 21, "text-anchor": "middle", class: "gunit-type" }, type.kanji));
+      g.append(svg("text", { x: cx - 7, y: cy + 13, "text-anchor": "middle", class: "gunit-type" }, type.kanji));
+      g.append(svg("text", { x: cx + 19, y: cy + 25, "text-anchor": "middle", class: "gunit-letter" }, u.letter));
     }
     if (shogun && english) {
       // The word is wider than the kanji: a pill along the cell's top edge.
@@ -780,7 +785,8 @@ function promptText(v, legal) {
   if (kinds.has("remove")) return "Remove one card of your hand from the game: click it.";
   if (kinds.has("blind")) return "Take one of the face-down Advanced cards.";
   if (kinds.has("end") || kinds.has("lightning")) return "End your turn, or pay for a Lightning Command.";
-  return legal.length ? `Choose: ${legal.map((l) => l.label).join(", ")}.` : "";
+  if (legal.length === 1) return legal[0].text || legal[0].label;
+  return legal.length ? "Your decision: click one of the choices." : "";
 }
 
 function waitingText(v, me) {

@@ -203,6 +203,44 @@ function signatures(v) {
   return out;
 }
 
+// What each of the engine's questions asks, in a player's words (the engine's `rule` is the
+// rulebook's terse wording, for programs and logs): [to the player deciding, about them].
+const QUESTION_WORDS = {
+  look_bottom: ["Setting up: choose the Sashimono to return to the bottom of your deck.", "which Sashimono to return to the bottom of their deck."],
+  turn: ["Your turn: choose an Action turn or a Score turn (a Score turn when you hold no Sashimono).", "an Action turn or a Score turn."],
+  play: ["Action turn: play one Sashimono from your hand.", "which Sashimono to play."],
+  slot: ["Place your Sashimono next to one line of your Sonae: pick the space.", "where to place their Sashimono."],
+  do: ["Use your Sashimono: take each of its actions and its reference card's once at most, in any order, then finish.", "the actions of their Sashimono."],
+  gunbai: ["Gunbai fan: flip a Kumi of this line, then take the action.", "which Kumi to flip with the Gunbai fan."],
+  return_sas: ["You may take back into your hand Sashimono in play that scored nothing.", "whether to take back Sashimono."],
+  bonus: ["You may take one bonus action: Bakufu, Dojo, Gennin or Gyorin.", "a bonus action."],
+  place: ["You may play Kumi from your hand into empty spaces of your Sonae.", "whether to play Kumi."],
+  place_at: ["Play the Kumi into an empty space, face up or Hidden.", "where to play a Kumi."],
+  flip: ["Flip a Kumi.", "which Kumi to flip."],
+  keep: ["Choose the Kumi to keep in your hand; the rest go to the bottom of your deck.", "which Kumi to keep."],
+  battle: ["Battle: choose the enemy line to attack.", "which line to attack."],
+  ante: ["Your ante: reveal Hidden Kumi of your line, add Kumi from hand (+1 each), then Done.", "their ante for the battle."],
+  casualty: ["Choose the casualty of the losing line.", "the casualty of the losing line."],
+  train: ["Train a face-up Kumi (not in the line just played).", "which Kumi to train."],
+  train_with: ["Put a Kumi of another type from your hand on top of it.", "which Kumi to train with."],
+  rearrange: ["Gyorin: choose the line of your Sonae to rearrange.", "which line to rearrange."],
+  perm: ["Rearrange the line: choose its new order.", "the new order of a line."],
+  swap: ["Swap: choose the first Kumi.", "which Kumi to swap."],
+  swap_with: ["Swap: choose the second Kumi.", "which Kumi to swap."],
+  return_kumi: ["Return a Kumi (the whole stack) to its owner's hand.", "which Kumi to return."],
+  discard: ["Discard a Kumi from your hand to the bottom of your deck.", "which Kumi to discard."],
+  bury: ["Put one of your Sashimono (in hand or in play) at the bottom of your deck.", "which Sashimono to put at the bottom."],
+  peek: ["Look at one of the enemy's Hidden Kumi.", "which Hidden Kumi to look at."],
+  choose: ["Choose one of the card's effects.", "one of the card's effects."],
+};
+
+/** The pending question in a player's words: to the one deciding (``mine``) or about them. */
+function askWords(p, mine) {
+  const words = QUESTION_WORDS[p?.question];
+  if (words) return words[mine ? 0 : 1];
+  return mine ? "Your decision: pick one of the choices." : "their next step.";
+}
+
 export default {
   name: "sashimono",
   kanji: "指物",
@@ -225,6 +263,10 @@ export default {
     return el(`span.seat-shape.s-seat-${seat}`, {}, a.mark);
   },
   defaultFlip: () => false,
+  // The table draws its own prompt (above the cards): the page shows no second one.
+  drawsPrompt: true,
+  // One shared map (or a table of cards) seen the same way by every seat: nothing to flip.
+  canFlip: false,
   statusNote(view) {
     if (!view) return "";
     const vp = (view.sides || []).map((s) => `${armyOf(s.army).name} ${s.vp}`);
@@ -469,7 +511,9 @@ export default {
           s.scored?.length
             ? el("div.s-scored", {}, el("span.s-label", {}, "Scored:"), s.scored.map((id) => explain(el("span.s-chip", {}, catalog.get(id)?.name || pretty(id)), cardInfo(catalog.get(id), id))))
             : null,
-          mine ? null : el("div.s-backs", { "aria-label": `${army.name}'s hand` }, el("span.s-label", {}, "Hand:"), Array.from({ length: Math.min(s.hand_count, 8) }, () => markSpan("s-back.kumi", "kumi")), Array.from({ length: Math.min(s.sashimono_hand_count, 6) }, () => markSpan("s-back.sas", "sashimono"))),
+          mine ? null : el("div.s-backs", { "aria-label": `${army.name}'s hand` }, el("span.s-label", {}, "Hand:"), Array.from({ length: Math.min(s.hand_count, 8) }, () => markSpan("s-back.kumi", "kumi", { title: "A Kumi, face down" })), Array.from({ length: Math.min(s.sashimono_hand_count, 6) }, () => markSpan("s-back.sas", "sashimono", { title: "A Sashimono card, face down" })),
+            // The legend of the backs: what each mark is, and how many.
+            el("span.s-backs-legend", {}, `${s.hand_count} Kumi (${MARKS.kumi[english() ? "english" : "kanji"]}) · ${s.sashimono_hand_count} Sashimono (${MARKS.sashimono[english() ? "english" : "kanji"]})`)),
         );
       };
 
@@ -576,7 +620,8 @@ export default {
       let promptText;
       let hint = "";
       if (mineToDecide) {
-        promptText = focus ? `${capital(p.rule)} — now pick one of the choices for ${focus.split(":").pop()}.` : `${capital(p.rule)}.`;
+        const asked = askWords(p, true);
+        promptText = focus ? `${asked} Now pick one of the choices for ${focus.split(":").pop()}.` : asked;
         if (targets.size && !focus) hint = [...targets.keys()].some((t) => t.startsWith("card:")) ? "Click a card in your hand." : "Click a highlighted card or space.";
       } else if (v.result) {
         promptText = "The game is over.";
@@ -584,7 +629,7 @@ export default {
         promptText = "The Kagemusha is acting.";
       } else if (p) {
         const whose = armyOf(v.sides?.find((s) => s.seat === p.seat)?.army).name;
-        promptText = `${whose} is deciding: ${p.rule}.`;
+        promptText = `${whose} is deciding: ${askWords(p, false)}`;
       } else {
         promptText = "";
       }
