@@ -33,8 +33,9 @@ from sengoku.core.registry import load_game
 
 #: The most actions a board's start record may hold (a replay's bound, ``/api/replay``).
 MAX_RECORD_ACTIONS = 5000
-#: The most actions a line played on the board may hold.
-MAX_LINE = 1000
+#: The most actions a line played on the board may hold (a finished game's moves are the
+#: main line of its board: a replay's bound too).
+MAX_LINE = 5000
 #: How many moves an evaluation reports (most visited first).
 TOP = 3
 #: An evaluation stopped by its CPU budget has still searched this many iterations.

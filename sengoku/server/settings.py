@@ -97,8 +97,8 @@ class Settings:
     max_create_body: int = 65_536
     max_chat_body: int = 8_192
     max_small_body: int = 4_096
-    #: The analysis board's requests (``/api/board/...``): a start record of up to 5,000
-    #: actions and a line of up to 1,000.
+    #: The analysis board's requests (``/api/board/...``): a start record or a line of a few
+    #: thousand actions (each at most 5,000; a Gunshi game of 1,000 plies is about 20 kB).
     max_board_body: int = 262_144
     #: The analysis board's engine (``POST /api/board/evaluate``): iterations by default and
     #: at most, and the CPU seconds one search may take (it stops then, after 16 iterations).

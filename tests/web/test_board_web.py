@@ -134,3 +134,15 @@ def test_gungi_board_by_clicks_with_engine_variations_and_export(
     for sq, pieces in drawn.items():
         assert tower(page, sq) == pieces, sq
     assert page.locator(".board .tower").count() == len(drawn)
+
+    # Imported again, the record's moves are the main line, from its first position.
+    page.click("#board-import-open")
+    page.fill("#board-import-text", path.read_text(encoding="utf-8"))
+    page.click("#board-import")
+    page.wait_for_selector('#status[data-ply="0"]')
+    expect(page.locator("#board-tree .board-line button.board-node")).to_have_count(4)
+    assert page.locator("#board-tree .board-line button.board-node").all_inner_texts() == back
+    page.click("#board-tree .board-line > li:last-child > button.board-node")
+    page.wait_for_selector('#status[data-ply="4"]')
+    for sq, pieces in drawn.items():
+        assert tower(page, sq) == pieces, sq
