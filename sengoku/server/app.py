@@ -26,6 +26,7 @@ from sengoku.server.hot import HotRoutes
 from sengoku.server.limits import ClientLimits
 from sengoku.server.metrics import CONTENT_TYPE_LATEST
 from sengoku.server.routes import accounts as account_routes
+from sengoku.server.routes import board as board_routes
 from sengoku.server.routes import chat as chat_routes
 from sengoku.server.routes import games, matches, records, table, ws
 from sengoku.server.routes import ratings as rating_routes
@@ -148,6 +149,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(chat_routes.router(svc, app.state.chat))
     app.include_router(table.router(svc))
     app.include_router(rating_routes.router(svc))
+    app.include_router(board_routes.router(svc, settings))
     account_routes.install(app, accounts)
     app.include_router(turn_based_routes.router(accounts, svc))
 

@@ -54,7 +54,7 @@ def error_body(code: str, message: str) -> bytes:
 
 def body_cap(settings: Any, method: str, path: str) -> int:
     """The most bytes a request body to ``path`` may hold (Settings' ``max_*body``): a record
-    (import, replay), a new match, a chat message, or anything else (an action, a join, an
+    (import, replay), an analysis board's request, a new match, a chat message, or anything else (an action, a join, an
     answer to an offer; a request whose route takes no body)."""
     if method == "POST":
         route = path.rstrip("/")
@@ -62,6 +62,8 @@ def body_cap(settings: Any, method: str, path: str) -> int:
             return int(settings.max_body)
         if route == "/api/matches":
             return int(settings.max_create_body)
+        if route in ("/api/board/position", "/api/board/evaluate"):
+            return int(settings.max_board_body)
         if CHAT_PATH.match(path):
             return int(settings.max_chat_body)
     return int(settings.max_small_body)
@@ -77,6 +79,10 @@ def _kind_of(method: str, path: str) -> str | None:
         return "import"
     if path.rstrip("/") == "/api/replay":
         return "replay"
+    if path.rstrip("/") == "/api/board/position":
+        return "board"
+    if path.rstrip("/") == "/api/board/evaluate":
+        return "evaluate"
     if ACTION_PATH.match(path):
         return "action"
     return None
@@ -155,7 +161,13 @@ class GuardMiddleware:
         if kind is not None:
             wait = await self.limits.check(kind, client)
             if wait is not None:
-                what = {"create": "new matches", "import": "imports", "replay": "replays"}
+                what = {
+                    "create": "new matches",
+                    "import": "imports",
+                    "replay": "replays",
+                    "board": "board positions",
+                    "evaluate": "engine evaluations",
+                }
                 await self._limited(send, wait, what.get(kind, "actions"))
                 return
         limit = body_cap(self.settings, method, path)

@@ -8,7 +8,7 @@ would let a client pick a fresh address per request.
 
 Budgets are token buckets (a sustained rate per second and a burst), one per client and
 kind: every HTTP request (``http``), match creation (``create``), record import (``import``),
-replays (``replay``), actions over HTTP or WebSocket (``action``), other WebSocket messages
+replays (``replay``), the analysis board's positions (``board``) and searches (``evaluate``), actions over HTTP or WebSocket (``action``), other WebSocket messages
 (``ws``) and WebSocket connections opened (``connect``); and the bytes of request bodies
 and WebSocket messages (``bytes``: each takes as many tokens as it has bytes, so a client
 sending large bodies runs out long before one sending many small ones). Open WebSocket
@@ -33,7 +33,18 @@ from typing import Any
 from sengoku.server.settings import Settings
 
 #: The kinds of budget (module docstring).
-_KINDS = ("http", "create", "import", "replay", "action", "ws", "connect", "bytes")
+_KINDS = (
+    "http",
+    "create",
+    "import",
+    "replay",
+    "board",
+    "evaluate",
+    "action",
+    "ws",
+    "connect",
+    "bytes",
+)
 
 #: Buckets remembered at most; the least recently used are forgotten first (a forgotten
 #: client starts with a full bucket, which is what it would have after a short pause).

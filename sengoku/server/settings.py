@@ -60,6 +60,12 @@ class Settings:
     import_burst: float = 10.0
     replay_rate: float = 2.0
     replay_burst: float = 20.0
+    #: The analysis board (routes/board.py): ``board`` its positions, ``evaluate`` its
+    #: engine searches (each up to ``board_cpu_seconds`` of a worker's CPU).
+    board_rate: float = 5.0
+    board_burst: float = 60.0
+    evaluate_rate: float = 0.5
+    evaluate_burst: float = 20.0
     connect_rate: float = 2.0
     connect_burst: float = 40.0
     bytes_rate: float = 250_000.0
@@ -91,6 +97,14 @@ class Settings:
     max_create_body: int = 65_536
     max_chat_body: int = 8_192
     max_small_body: int = 4_096
+    #: The analysis board's requests (``/api/board/...``): a start record or a line of a few
+    #: thousand actions (each at most 5,000; a Gunshi game of 1,000 plies is about 20 kB).
+    max_board_body: int = 262_144
+    #: The analysis board's engine (``POST /api/board/evaluate``): iterations by default and
+    #: at most, and the CPU seconds one search may take (it stops then, after 16 iterations).
+    board_iterations: int = 800
+    board_max_iterations: int = 4000
+    board_cpu_seconds: float = 2.0
     #: The characters a WebSocket message may hold (a longer one is refused); uvicorn closes
     #: a connection whose frame exceeds the UTF-8 bytes of that many characters
     #: (``UVICORN_OPTIONS``' ``ws_max_size``, sengoku/server/__init__.py).

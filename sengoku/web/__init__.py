@@ -35,6 +35,7 @@ PAGES = (
     "/rules/{game}",
     "/player/{name}",
     "/ratings/{game}",
+    "/board/{game}",
 )
 #: The rules in our own words, shipped in the package: a copy of docs/rules/*.md (the source;
 #: ``make rules`` copies them, and a test checks the two agree).

@@ -511,6 +511,9 @@ export async function route() {
     } else if (parts[0] === "replay" && parts[1]) {
       const { replayPage } = await import("./replay.js");
       current = await replayPage(main, parts[1]);
+    } else if (parts[0] === "board" && parts[1] && parts.length === 2) {
+      const { boardPage } = await import("./board.js");
+      current = await boardPage(main, parts[1]);
     } else if (parts[0] === "records" && parts.length === 1) await recordsPage(main);
     else if (parts[0] === "live" && parts.length === 1) await livePage(main);
     else if (parts[0] === "account" && parts.length === 1) await accountPage(main);

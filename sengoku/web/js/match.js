@@ -642,8 +642,15 @@ class MatchPage {
     }
     if (!["waiting", "active"].includes(s.status)) {
       box.append(el("a.button.secondary", { href: `/replay/${this.id}`, "data-nav": "", id: "replay-link" }, "Replay"));
+      box.append(el("a.button.secondary", { href: this.boardLink(), "data-nav": "", id: "board-link" }, "Analysis board"));
       box.append(el("button.secondary", { type: "button", id: "export", onclick: () => this.exportRecord() }, "Export record"));
     }
+  }
+
+  /** The analysis board of this game that has ended, at the position shown (issue 38). */
+  boardLink() {
+    const ply = this.browse ? this.browse.ply : this.snap.ply;
+    return `/board/${encodeURIComponent(this.snap.game)}?match=${encodeURIComponent(this.id)}&ply=${ply}`;
   }
 
   /** Whether the seat on screen may see event ``e`` (hot seat: not another seat's secrets). */
@@ -838,6 +845,7 @@ class MatchPage {
           {},
           this.held.length ? el("button.primary", { type: "button", onclick: () => this.rematch() }, s.rematch_id ? "Go to the rematch" : "Rematch") : null,
           el("a.button.secondary", { href: `/replay/${this.id}`, "data-nav": "" }, "Replay"),
+          el("a.button.secondary", { href: this.boardLink(), "data-nav": "" }, "Analysis board"),
           el("button.secondary", { type: "button", onclick: () => this.exportRecord() }, "Export"),
           el("button.link", {
             type: "button",

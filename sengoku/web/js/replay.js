@@ -136,7 +136,7 @@ class ReplayPage {
             this.slider,
             el("div.replay-autoplay", {}, this.playButton, speed),
             el("div.field", {}, el("label", { for: "replay-seat" }, "Show as"), seatSel),
-            el("div.controls", {}, el("button.secondary", { type: "button", id: "export", onclick: () => download(`${this.record.game}-${this.id}.json`, this.record) }, "Export record (JSON)"), el("button.secondary", { type: "button", id: "export-text", onclick: () => this.exportText() }, "Export moves (text)"), el("a.button.secondary", { href: "/records", "data-nav": "" }, "All records")),
+            el("div.controls", {}, el("button.secondary", { type: "button", id: "export", onclick: () => download(`${this.record.game}-${this.id}.json`, this.record) }, "Export record (JSON)"), el("button.secondary", { type: "button", id: "export-text", onclick: () => this.exportText() }, "Export moves (text)"), (this.boardLink = el("a.button.secondary", { href: "#", "data-nav": "", id: "replay-board" }, "Analysis board")), el("a.button.secondary", { href: "/records", "data-nav": "" }, "All records")),
           ),
           el("div.card.moves-card", {}, el("h2", {}, "Moves"), this.moves),
         ),
@@ -168,6 +168,8 @@ class ReplayPage {
       flipped: this.flipped,
       send: () => {},
     });
+    // The analysis board opens at the ply shown (its moves the main line).
+    this.boardLink.setAttribute("href", `/board/${encodeURIComponent(this.record.game)}?match=${encodeURIComponent(this.id)}&ply=${this.ply}`);
     this.slider.value = this.ply;
     this.counter.textContent = `${this.ply} / ${this.plies.length - 1}`;
     const end = this.ply === this.plies.length - 1 && this.result;
