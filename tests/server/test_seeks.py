@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from conftest import FakeTime, auth
 from fastapi.testclient import TestClient
 from test_accounts import CHEAP, csrf, post, sign_up
+from test_server_postgres import cluster
 
 from sengoku.server.seeks import SeekStore
 
@@ -284,15 +285,26 @@ def test_a_rated_seek_needs_an_account_and_a_clock_and_two_seats(client: TestCli
     refused(client.post("/api/seeks", json={"game": "gungi"}), 403, "cross_origin")
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_db(request: pytest.FixtureRequest, db_url: str) -> Iterator[str]:
+    """One database for two app instances: the SQLite file, or a throw-away PostgreSQL
+    cluster (where the second accept's update waits for the first's row lock)."""
+    if request.param == "sqlite":
+        yield db_url
+        return
+    with cluster(fsync=False) as url:
+        yield url
+
+
 def test_two_accepts_at_once_on_two_processes_one_wins(
-    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch, shared_db: str
 ) -> None:
     """Two app instances on one database (as two server processes); both accepts have seen
     the seek standing before either stores its match: the conditional update in the match's
     transaction lets exactly one through, and the other stores nothing."""
     with (
-        make_client(**CHEAP) as one,
-        make_client(**CHEAP) as two,
+        make_client(**CHEAP, db_url=shared_db) as one,
+        make_client(**CHEAP, db_url=shared_db) as two,
     ):
         sign_up(one, "Ann")
         seek_id = seek(one, clock=CLOCK, rated=True)["seek"]["id"]
