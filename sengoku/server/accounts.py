@@ -73,9 +73,12 @@ MAX_CLAIM = 500
 #: A session's ``last_seen`` is written at most this often (seconds).
 SEEN_EVERY = 300.0
 #: The paths whose state-changing requests a session cookie authenticates: the account's
-#: own routes, creating or joining a match (the seats taken are the account's), and coming
-#: back to a seat the computer took (the account's seat).
-COOKIE_PATHS = re.compile(r"^/api/(account(/.*)?|matches/?|matches/[^/]+/(join|return)/?)$")
+#: own routes, creating or joining a match (the seats taken are the account's), coming
+#: back to a seat the computer took (the account's seat), and seeks (made, withdrawn or
+#: accepted by the account: sengoku/server/seeks.py).
+COOKIE_PATHS = re.compile(
+    r"^/api/(account(/.*)?|matches/?|matches/[^/]+/(join|return)/?|seeks(/.*)?)$"
+)
 #: Sign-in and sign-up: checked even without a session cookie, so that no other site can
 #: sign a browser into an account of its choosing (its seats would then be claimed there).
 SIGN_IN_PATHS = re.compile(r"^/api/account/(signin|signup)/?$")

@@ -30,9 +30,11 @@ from sengoku.server.routes import board as board_routes
 from sengoku.server.routes import chat as chat_routes
 from sengoku.server.routes import games, matches, records, table, ws
 from sengoku.server.routes import ratings as rating_routes
+from sengoku.server.routes import seeks as seek_routes
 from sengoku.server.routes import turn_based as turn_based_routes
 from sengoku.server.routes.errors import add_error_handlers
 from sengoku.server.routing import this_worker
+from sengoku.server.seeks import Seeks
 from sengoku.server.service import MatchService
 from sengoku.server.settings import Settings
 
@@ -110,6 +112,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.limits = limits
     app.state.accounts = accounts
     app.state.chat = Chat(ChatStore(engine))  # the table's chat (sengoku/server/chat.py)
+    # matchmaking in the lobby (sengoku/server/seeks.py)
+    app.state.seeks = Seeks(settings, engine, svc)
 
     add_error_handlers(app)
 
@@ -152,6 +156,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(board_routes.router(svc, settings))
     account_routes.install(app, accounts)
     app.include_router(turn_based_routes.router(accounts, svc))
+    app.include_router(seek_routes.router(app.state.seeks))
 
     # The browser client (sengoku/web): its replay route and static files, mounted last.
     if importlib.util.find_spec("sengoku.web") is not None:

@@ -219,6 +219,43 @@ rating_changes = Table(
     Index("ix_rating_changes_account", "account_id", "at"),
 )
 
+#: Seeks: a player's standing offer of a game in the lobby (sengoku/server/seeks.py, issue
+#: 37; migration 0012_seeks). ``token_hash``: the SHA-256 of the seat token the seeker got
+#: when making the seek (the seat it will hold); ``owner``: whom the limit of open seeks
+#: counts (the account, or a guest's client address, hashed), each open seek in one of its
+#: ``slot``s (unique: the limit holds for requests at once; a closed seek's slot is null);
+#: ``session_hash``: the seeker's session (a seek lapses with it). A seek is taken once:
+#: the conditional update that accepts it commits with the match it creates.
+seeks = Table(
+    "seeks",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("clock", Text, nullable=True),
+    Column("rated", Boolean, nullable=False, default=False),
+    Column("rating_min", Integer, nullable=True),
+    Column("rating_max", Integer, nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("account_id", String(32), nullable=True),
+    Column("session_hash", String(64), nullable=True),
+    Column("token_hash", String(64), nullable=False),
+    Column("owner", String(80), nullable=False),
+    Column("slot", Integer, nullable=True),
+    Column("status", String(16), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+    Column("closed_at", Float, nullable=True),
+    Column("match_id", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Index("ix_seeks_owner_slot", "owner", "slot", unique=True),
+    Index("ix_seeks_status", "status", "created_at"),
+    Index("ix_seeks_account", "account_id"),
+    Index("ix_seeks_token_hash", "token_hash"),
+    Index("ix_seeks_expires", "expires_at"),
+)
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 #: The PostgreSQL advisory lock that lets one process at a time run the migrations.
@@ -392,11 +429,15 @@ class Store:
         event_rows: list[dict[str, Any]],
         move_rows: list[dict[str, Any]] | None = None,
         owner_rows: list[dict[str, Any]] | None = None,
+        first: Callable[[Connection], None] | None = None,
     ) -> None:
         """A new match with its seats, events and (an imported record's) moves: one
         transaction; ``owner_rows``: ``account_seats`` rows (a rated match's seats belong to
-        their accounts from the start)."""
+        their accounts from the start). ``first`` runs first in the transaction and may
+        raise to store nothing (a seek taken once: sengoku/server/seeks.py)."""
         with self.engine.begin() as conn:
+            if first is not None:
+                first(conn)
             self._create(conn, match, seat_rows, event_rows, move_rows or [])
             if owner_rows:
                 conn.execute(insert(account_seats), owner_rows)

@@ -31,6 +31,7 @@ Send = Callable[[Message], Awaitable[None]]
 
 ACTION_PATH = re.compile(r"^/api/matches/[^/]+/actions/?$")
 CHAT_PATH = re.compile(r"^/api/matches/[^/]+/chat/?$")
+SEEK_ACCEPT_PATH = re.compile(r"^/api/seeks/[^/]+/accept/?$")
 #: Bodies at least this long are checked on a worker thread, not on the event loop.
 THREADED_CHECK = 64 * 1024
 
@@ -60,7 +61,7 @@ def body_cap(settings: Any, method: str, path: str) -> int:
         route = path.rstrip("/")
         if route in ("/api/records", "/api/replay"):
             return int(settings.max_body)
-        if route == "/api/matches":
+        if route in ("/api/matches", "/api/seeks"):  # a seek holds a match's options
             return int(settings.max_create_body)
         if route in ("/api/board/position", "/api/board/evaluate"):
             return int(settings.max_board_body)
@@ -73,8 +74,8 @@ def _kind_of(method: str, path: str) -> str | None:
     """The per-client budget a request draws on besides ``http``, if any."""
     if method != "POST":
         return None
-    if path.rstrip("/") == "/api/matches":
-        return "create"
+    if path.rstrip("/") in ("/api/matches", "/api/seeks") or SEEK_ACCEPT_PATH.match(path):
+        return "create"  # a seek's making and its accept (which creates the match)
     if path.rstrip("/") == "/api/records":
         return "import"
     if path.rstrip("/") == "/api/replay":

@@ -11,6 +11,8 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from sqlalchemy import Connection
+
 from sengoku.core.game import SengokuError, event
 from sengoku.core.registry import load_game
 from sengoku.ratings import system_for
@@ -49,7 +51,9 @@ def check_ratable(
     def refuse(why: str) -> ApiError:
         return ApiError(422, "not_ratable", f"this game cannot be rated: {why}")
 
-    if account is None:
+    # A seat may name its own account (a seek's two players, sengoku/server/seeks.py);
+    # the other local seats are the creator's.
+    if account is None and not any(sp.get("account") for sp in seat_specs):
         raise refuse("a rated game is played by signed-in players; sign in first")
     if clock is None:
         raise refuse("a rated game needs a clock ('clock')")
@@ -60,7 +64,12 @@ def check_ratable(
     except ValueError as exc:
         raise refuse(str(exc)) from None
     kinds = [sp.get("kind", "local") for sp in seat_specs]
-    if kinds.count("local") > 1:
+    owned = [sp["account"][0] for sp in seat_specs if sp.get("account")]
+    if len(set(owned)) != len(owned):
+        raise refuse("one account plays one seat of a rated game")
+    if sum(
+        1 for sp in seat_specs if sp.get("kind", "local") == "local" and not sp.get("account")
+    ) > (0 if account is None else 1):
         raise refuse(
             "every seat of a rated game belongs to its own signed-in player: at most one local "
             "seat (yours); invite the others"
@@ -184,9 +193,16 @@ class Seats:
         rated: bool = False,
         account: tuple[str, str] | None = None,
         replacement_level: int | None = None,
+        first: Callable[[Connection, str], None] | None = None,
     ) -> tuple[Live, dict[str, Any]]:
         """A new match. ``rated``: its end rates its players (docs/ratings.md); ``account``
-        (id, name): the signed-in creator, who plays its local seat, if any."""
+        (id, name): the signed-in creator, who plays its local seat, if any.
+
+        For the server's own callers only (never from a request's body): a ``local`` seat's
+        spec may hold ``token_hash`` (the seat is held by that token, made earlier and not
+        returned here) and ``account`` (id, name: the seat is that account's, played under
+        its name, from the match's first row). ``first(conn, match_id)`` runs first in the
+        creation's transaction and may raise to store nothing (a seek taken once)."""
         try:
             game = load_game(game_name)
         except SengokuError as exc:
@@ -250,6 +266,7 @@ class Seats:
             )
         seats: list[Seat] = []
         tokens: dict[str, str] = {}
+        owners: dict[int, str] = {}  # seat -> the account that owns it from the first row
         invites: list[dict[str, Any]] = []
         match_id = new_match_id()
         for i, sp in enumerate(seat_specs):
@@ -267,11 +284,20 @@ class Seats:
                     Seat(i, "ai", name or f"AI ({level or agent})", agent=agent, level=level)
                 )
             elif kind == "local":
-                if rated and account is not None:
+                own = sp.get("account")
+                if own is not None:
+                    name = own[1]  # a seat of an account is played under its name
+                    owners[i] = own[0]
+                elif rated and account is not None:
                     name = account[1]  # a rated seat is played under the account's name
-                token = new_token()
-                tokens[str(i)] = token
-                seats.append(Seat(i, "human", name, token_hash=hash_token(token)))
+                token_hash = sp.get("token_hash")
+                if token_hash is None:
+                    token = new_token()
+                    tokens[str(i)] = token
+                    token_hash = hash_token(token)
+                    if rated and account is not None:
+                        owners[i] = account[0]
+                seats.append(Seat(i, "human", name, token_hash=token_hash))
             elif kind == "invite":
                 invite = new_token()
                 invites.append(
@@ -332,15 +358,19 @@ class Seats:
         seat_rows = [seat_row(live.id, s) for s in seats]
         # A rated match's local seat is its creator's account's from the first row (its end
         # is rated from the stored owners: sengoku/server/ratings.py).
-        owner_rows = (
-            [
-                {"match_id": match_id, "seat": int(i), "account_id": account[0], "at": now}
-                for i in tokens
-            ]
-            if rated and account is not None
-            else []
+        owner_rows = [
+            {"match_id": match_id, "seat": i, "account_id": owner_id, "at": now}
+            for i, owner_id in sorted(owners.items())
+        ]
+        await self.db.run(
+            self.db.store.create_match,
+            match_row,
+            seat_rows,
+            rows,
+            None,
+            owner_rows,
+            None if first is None else (lambda conn: first(conn, match_id)),
         )
-        await self.db.run(self.db.store.create_match, match_row, seat_rows, rows, None, owner_rows)
         live.events.extend(event_entries(rows))
         self.db.keep(live)
         log.info("match %s created: %s, %d seats", match_id, game.name, n)

@@ -230,9 +230,10 @@ class MatchService:
         rated: bool = False,
         account: tuple[str, str] | None = None,
         replacement_level: int | None = None,
+        first: Callable[[Any, str], None] | None = None,
     ) -> tuple[Live, dict[str, Any]]:
         return await self.seats.create(
-            game_name, options, seat_specs, seed, clock, rated, account, replacement_level
+            game_name, options, seat_specs, seed, clock, rated, account, replacement_level, first
         )
 
     async def join(

@@ -174,5 +174,13 @@ class Settings:
     argon2_time_cost: int = 3
     argon2_memory_kib: int = 65_536
     argon2_parallelism: int = 4
+    #: Seeks in the lobby (sengoku/server/seeks.py, docs/api.md "Seeks"): seconds a seek
+    #: stands at most, seconds it stands without its owner looking at it
+    #: (``GET /api/seeks/mine``: the seeker's page asks every few seconds, so a seek lapses
+    #: soon after the page is gone), and the open seeks one player (an account, or a guest's
+    #: address) may have at once.
+    seek_ttl: float = 600.0
+    seek_idle: float = 60.0
+    seek_max_open: int = 3
     #: Argon2 computations at once (each holds ``argon2_memory_kib``); more wait their turn.
     argon2_at_once: int = 2

@@ -97,6 +97,8 @@ def test_fuzz_every_endpoint(make_client: Callable[..., TestClient]) -> None:
             "/api/records",
             "/api/replay",
             "/api/replay?seat=1",
+            "/api/seeks",
+            "/api/seeks/nosuchseek/accept",
         ]
 
         @settings(

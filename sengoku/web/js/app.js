@@ -12,6 +12,7 @@ import { renderMarkdown } from "./markdown.js";
 import { learnButton } from "./tutorial.js";
 import { accountMark, accountPage, signedIn, whenKnown } from "./account.js";
 import { startYourTurn, yourTurnSection } from "./your_turn.js";
+import { seekSection, startSeekWatch } from "./seeks.js";
 
 let current = null; // the page object with destroy()
 
@@ -60,6 +61,9 @@ async function homePage(root) {
   const yourTurn = yourTurnSection();
   root.prepend(yourTurn.box);
   resumeList(root);
+  // Matchmaking: offer a game, or accept another player's seek (seeks.js).
+  const seeks = seekSection({ optionInput, syncOptions });
+  root.append(seeks.box);
   openGames(root);
   let served = [];
   try {
@@ -81,7 +85,12 @@ async function homePage(root) {
       ),
     );
   });
-  return { destroy: yourTurn.stop };
+  return {
+    destroy: () => {
+      yourTurn.stop();
+      seeks.stop();
+    },
+  };
 }
 
 /** The games in progress this browser holds a seat in: one click to go back to them. */
@@ -546,4 +555,5 @@ export function start() {
   window.addEventListener("popstate", route);
   route();
   whenKnown().then((account) => startYourTurn(!!account));
+  startSeekWatch(); // what became of this browser's seeks, on every page
 }
