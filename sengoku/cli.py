@@ -288,6 +288,12 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
     return run_puzzles(args)
 
 
+def cmd_convert(args: argparse.Namespace) -> int:
+    from sengoku.games.gungi.convert import run
+
+    return run(args)
+
+
 def package_version() -> str:
     """The installed distribution's version (its metadata, as pip sees it)."""
     import importlib.metadata
@@ -472,6 +478,26 @@ def _puzzles_arguments(p: argparse.ArgumentParser) -> None:
     p.set_defaults(func=cmd_puzzles)
 
 
+def _convert_arguments(p: argparse.ArgumentParser) -> None:
+    formats = ["sengoku", "gungijs"]
+    p.add_argument("input", metavar="IN", help="the record to read ('-': standard input)")
+    p.add_argument("output", metavar="OUT", help="where to write ('-': standard output)")
+    p.add_argument(
+        "--from",
+        dest="source",
+        choices=formats,
+        help="IN's format: sengoku (a JSON record) or gungijs (gungi.js / gungi.io PGN); "
+        "default: from the name (.json is sengoku, anything else gungijs)",
+    )
+    p.add_argument("--to", dest="target", choices=formats, help="OUT's format (likewise)")
+    p.add_argument(
+        "--fen",
+        help="gungijs input: the starting position (gungi.js's loadPgn default: Advanced)",
+    )
+    p.add_argument("--width", type=int, default=6, help="gungijs output: moves a line")
+    p.set_defaults(func=cmd_convert)
+
+
 #: Every command, in the order ``--help`` lists them: its line of help, and what adds its
 #: arguments (run only for a command that is built, see :func:`build_parser`).
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
@@ -489,6 +515,7 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
         _analyse_arguments,
     ),
     "puzzles": ("mine puzzles from records or self-play", _puzzles_arguments),
+    "convert": ("convert Gungi records: Sengoku JSON <-> gungi.js PGN", _convert_arguments),
 }
 
 
