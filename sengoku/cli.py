@@ -206,11 +206,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
         runs.append(measure(game, preset, args.seconds / len(presets), args.seed))
     total_plies = sum(r["plies"] for r in runs)
     total_seconds = sum(r["seconds"] for r in runs)
+    total_cpu = sum(r["cpu_seconds"] for r in runs)
     summary = {
         "game": game.name,
         "plies_per_second": round(total_plies / total_seconds, 1) if total_seconds else 0.0,
         # One ply is one decision in every Sengoku game (a Gunshi turn is several).
         "decisions_per_second": round(total_plies / total_seconds, 1) if total_seconds else 0.0,
+        "cpu_plies_per_second": round(total_plies / total_cpu, 1) if total_cpu else 0.0,
+        # The figure to compare between runs and machines: speed over the reference's,
+        # measured interleaved under the same load (sengoku/core/bench.py).
+        "ratio": round(sum(r["ratio"] * r["seconds"] for r in runs) / total_seconds, 3)
+        if total_seconds
+        else 0.0,
         "runs": runs,
     }
     if args.json:
@@ -218,10 +225,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
     else:
         for r in runs:
             print(
-                f"{game.name} {r['options'] or 'default'}: {r['plies_per_second']:.0f} plies/s "
-                f"({r['games']} games, {r['plies']} plies, peak {r['peak_memory_bytes'] / 1e6:.1f} MB)"
+                f"{game.name} {r['options'] or 'default'}: {r['ratio']:.3f}x reference "
+                f"(CPU {r['cpu_ratio']:.3f}x); {r['plies_per_second']:.0f} plies/s wall, "
+                f"{r['cpu_plies_per_second']:.0f} CPU ({r['games']} games, {r['plies']} plies, "
+                f"peak {r['peak_memory_bytes'] / 1e6:.1f} MB)"
             )
-        print(f"overall: {summary['plies_per_second']:.0f} plies/s")
+        print(
+            f"overall: {summary['ratio']:.3f}x reference (plies/s over reference units/s, "
+            f"interleaved after a warm-up); {summary['plies_per_second']:.0f} plies/s wall, "
+            f"{summary['cpu_plies_per_second']:.0f} CPU"
+        )
     return 0
 
 
