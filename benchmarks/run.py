@@ -36,15 +36,40 @@ def chess_random_play(seconds: float, seed: int = 0) -> dict[str, Any]:
 
     rng = random.Random(seed)
     plies = games = 0
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         board = chess.Board()
         while not board.is_game_over(claim_draw=False):
             board.push(rng.choice(list(board.legal_moves)))
             plies += 1
         games += 1
-    elapsed = time.perf_counter() - start
-    return {"games": games, "plies": plies, "plies_per_second": round(plies / elapsed, 1)}
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+    return {
+        "games": games,
+        "plies": plies,
+        "plies_per_second": round(plies / elapsed, 1),
+        "cpu_plies_per_second": round(plies / cpu, 1) if cpu > 0 else 0.0,
+    }
+
+
+def beside_chess(run: Any, seconds: float, per_second: str = "plies_per_second") -> dict[str, Any]:
+    """``run()``'s figure between two python-chess runs (after a warm-up of both), as a ratio
+    to their mean, with CPU time beside wall time: on a shared machine the load drifts within
+    a run, so every figure gets its own reference, measured just before and after it."""
+    chess_random_play(min(0.2, seconds / 8), seed=3)  # warm-up: discarded
+    before = chess_random_play(seconds / 4, seed=2)
+    start_cpu = time.process_time()
+    figure: dict[str, Any] = run()
+    cpu = time.process_time() - start_cpu
+    after = chess_random_play(seconds / 4, seed=2)
+    wall_ref = (before["plies_per_second"] + after["plies_per_second"]) / 2
+    cpu_ref = (before["cpu_plies_per_second"] + after["cpu_plies_per_second"]) / 2
+    figure["cpu_seconds"] = round(cpu, 3)
+    figure["chess_plies_per_second"] = [before["plies_per_second"], after["plies_per_second"]]
+    figure["ratio_vs_chess"] = round(figure[per_second] / wall_ref, 3) if wall_ref else 0.0
+    count = figure.get("plies", figure.get("leaves", 0))
+    figure["cpu_ratio_vs_chess"] = round(count / cpu / cpu_ref, 3) if cpu > 0 and cpu_ref else 0.0
+    return figure
 
 
 @contextmanager
@@ -212,20 +237,27 @@ def main() -> None:
     figures: dict[str, Any] = {}
     figures["chess_random"] = chess_random_play(args.seconds)
     for mode in ("intro", "advanced"):
-        run = random_play(gungi, {"mode": mode}, args.seconds)
-        run["peak_memory_bytes"] = peak_of(random_play, gungi, {"mode": mode}, 0.5)
-        run["ratio_vs_chess"] = round(
-            run["plies_per_second"] / figures["chess_random"]["plies_per_second"], 3
+        random_play(gungi, {"mode": mode}, min(0.5, args.seconds / 10))  # warm-up
+        run = beside_chess(
+            lambda m=mode: random_play(gungi, {"mode": m}, args.seconds), args.seconds
         )
+        run["peak_memory_bytes"] = peak_of(random_play, gungi, {"mode": mode}, 0.5)
         figures[f"gungi_{mode}_random"] = run
-    state = gungi.new_state(mode="intro")
-    start = time.perf_counter()
-    leaves = state.perft(3)
-    elapsed = time.perf_counter() - start
+
+    def perft3() -> dict[str, Any]:
+        state = gungi.new_state(mode="intro")
+        start = time.perf_counter()
+        leaves = state.perft(3)
+        elapsed = time.perf_counter() - start
+        return {
+            "leaves": leaves,
+            "seconds": round(elapsed, 3),
+            "leaves_per_second": round(leaves / elapsed),
+        }
+
+    gungi.new_state(mode="intro").perft(2)  # warm-up
     figures["gungi_perft3_intro"] = {
-        "leaves": leaves,
-        "seconds": round(elapsed, 3),
-        "leaves_per_second": round(leaves / elapsed),
+        **beside_chess(perft3, args.seconds, "leaves_per_second"),
         "peak_memory_bytes": peak_of(gungi.new_state(mode="intro").perft, 2),
         "target_seconds": 5.0,
         "gungi_js_seconds": 117,
@@ -240,11 +272,10 @@ def main() -> None:
         game = sengoku.load_game(name)
         runs = []
         for preset in game.bench_presets:
-            run = random_play(game, preset, args.seconds / len(game.bench_presets))
+            share = args.seconds / len(game.bench_presets)
+            random_play(game, preset, min(0.5, share / 10))  # warm-up
+            run = beside_chess(lambda g=game, p=preset, t=share: random_play(g, p, t), share)
             run["peak_memory_bytes"] = peak_of(random_play, game, preset, 0.5)
-            run["ratio_vs_chess"] = round(
-                run["plies_per_second"] / figures["chess_random"]["plies_per_second"], 3
-            )
             runs.append(run)
         figures["other_games"][name] = runs
     if args.stalls:
@@ -255,17 +286,23 @@ def main() -> None:
         print(json.dumps(figures, indent=1))
         return
     c = figures["chess_random"]["plies_per_second"]
-    print(f"python-chess random play: {c:,.0f} plies/s (reference, same run)")
+    print(
+        f"python-chess random play: {c:,.0f} plies/s (the reference; every ratio below is to "
+        "python-chess measured just before and after that figure, after a warm-up; CPU ratios "
+        "on process CPU time)"
+    )
     for mode in ("intro", "advanced"):
         r = figures[f"gungi_{mode}_random"]
         print(
             f"Gungi {mode} random play: {r['plies_per_second']:,.0f} plies/s = "
-            f"{r['ratio_vs_chess']:.2f} x python-chess (target >= 0.2); "
+            f"{r['ratio_vs_chess']:.2f} x python-chess (CPU {r['cpu_ratio_vs_chess']:.2f} x; "
+            "target >= 0.2); "
             f"peak {r['peak_memory_bytes'] / 1024:.0f} KiB traced"
         )
     p = figures["gungi_perft3_intro"]
     print(
-        f"Gungi perft(3) Intro: {p['leaves']:,} leaves in {p['seconds']:.2f} s "
+        f"Gungi perft(3) Intro: {p['leaves']:,} leaves in {p['seconds']:.2f} s, "
+        f"{p['ratio_vs_chess']:.1f} x python-chess plies/s (CPU {p['cpu_ratio_vs_chess']:.1f} x) "
         f"(target < 5 s; gungi.js ~117 s); peak {p['peak_memory_bytes'] / 1024:.0f} KiB traced "
         "at depth 2"
     )
@@ -306,7 +343,8 @@ def main() -> None:
         for r in runs:
             print(
                 f"{name} {r['options'] or 'default'} random play: {r['plies_per_second']:,.0f} "
-                f"decisions/s = {r['ratio_vs_chess']:.2f} x python-chess; "
+                f"decisions/s = {r['ratio_vs_chess']:.2f} x python-chess "
+                f"(CPU {r['cpu_ratio_vs_chess']:.2f} x); "
                 f"peak {r['peak_memory_bytes'] / 1024:.0f} KiB traced"
             )
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

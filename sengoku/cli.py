@@ -206,11 +206,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
         runs.append(measure(game, preset, args.seconds / len(presets), args.seed))
     total_plies = sum(r["plies"] for r in runs)
     total_seconds = sum(r["seconds"] for r in runs)
+    total_cpu = sum(r["cpu_seconds"] for r in runs)
     summary = {
         "game": game.name,
         "plies_per_second": round(total_plies / total_seconds, 1) if total_seconds else 0.0,
         # One ply is one decision in every Sengoku game (a Gunshi turn is several).
         "decisions_per_second": round(total_plies / total_seconds, 1) if total_seconds else 0.0,
+        "cpu_plies_per_second": round(total_plies / total_cpu, 1) if total_cpu else 0.0,
+        # The figure to compare between runs and machines: speed over the reference's,
+        # measured interleaved under the same load (sengoku/core/bench.py).
+        "ratio": round(sum(r["ratio"] * r["seconds"] for r in runs) / total_seconds, 3)
+        if total_seconds
+        else 0.0,
         "runs": runs,
     }
     if args.json:
@@ -218,10 +225,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
     else:
         for r in runs:
             print(
-                f"{game.name} {r['options'] or 'default'}: {r['plies_per_second']:.0f} plies/s "
-                f"({r['games']} games, {r['plies']} plies, peak {r['peak_memory_bytes'] / 1e6:.1f} MB)"
+                f"{game.name} {r['options'] or 'default'}: {r['ratio']:.3f}x reference "
+                f"(CPU {r['cpu_ratio']:.3f}x); {r['plies_per_second']:.0f} plies/s wall, "
+                f"{r['cpu_plies_per_second']:.0f} CPU ({r['games']} games, {r['plies']} plies, "
+                f"peak {r['peak_memory_bytes'] / 1e6:.1f} MB)"
             )
-        print(f"overall: {summary['plies_per_second']:.0f} plies/s")
+        print(
+            f"overall: {summary['ratio']:.3f}x reference (plies/s over reference units/s, "
+            f"interleaved after a warm-up); {summary['plies_per_second']:.0f} plies/s wall, "
+            f"{summary['cpu_plies_per_second']:.0f} CPU"
+        )
     return 0
 
 
@@ -286,6 +299,12 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
     from sengoku.analysis.cli import run_puzzles
 
     return run_puzzles(args)
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    from sengoku.games.gungi.convert import run
+
+    return run(args)
 
 
 def package_version() -> str:
@@ -472,6 +491,26 @@ def _puzzles_arguments(p: argparse.ArgumentParser) -> None:
     p.set_defaults(func=cmd_puzzles)
 
 
+def _convert_arguments(p: argparse.ArgumentParser) -> None:
+    formats = ["sengoku", "gungijs"]
+    p.add_argument("input", metavar="IN", help="the record to read ('-': standard input)")
+    p.add_argument("output", metavar="OUT", help="where to write ('-': standard output)")
+    p.add_argument(
+        "--from",
+        dest="source",
+        choices=formats,
+        help="IN's format: sengoku (a JSON record) or gungijs (gungi.js / gungi.io PGN); "
+        "default: from the name (.json is sengoku, anything else gungijs)",
+    )
+    p.add_argument("--to", dest="target", choices=formats, help="OUT's format (likewise)")
+    p.add_argument(
+        "--fen",
+        help="gungijs input: the starting position (gungi.js's loadPgn default: Advanced)",
+    )
+    p.add_argument("--width", type=int, default=6, help="gungijs output: moves a line")
+    p.set_defaults(func=cmd_convert)
+
+
 #: Every command, in the order ``--help`` lists them: its line of help, and what adds its
 #: arguments (run only for a command that is built, see :func:`build_parser`).
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
@@ -489,6 +528,7 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
         _analyse_arguments,
     ),
     "puzzles": ("mine puzzles from records or self-play", _puzzles_arguments),
+    "convert": ("convert Gungi records: Sengoku JSON <-> gungi.js PGN", _convert_arguments),
 }
 
 

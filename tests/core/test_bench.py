@@ -30,9 +30,43 @@ def test_bench_times_play_without_tracemalloc(
     report = json.loads(capsys.readouterr().out)
     [run] = report["runs"]
     timed = [result for traced, result in calls if not traced]
-    assert [r["plies_per_second"] for r in timed] == [run["plies_per_second"]]
+    # A warm-up run first (discarded), then the interleaved rounds, all untraced.
+    assert len(timed) == 1 + run["rounds"]
+    assert sum(r["plies"] for r in timed[1:]) == run["plies"]
     assert any(traced for traced, _ in calls)  # the peak: a separate, traced run
     assert run["peak_memory_bytes"] > 0 and run["games"] >= 1
+
+
+def test_bench_reports_a_ratio_to_an_interleaved_reference(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 40: speed figures are ratios to a reference run in the same run, after a
+    # warm-up, with CPU time beside wall time. The reference and the game alternate.
+    order: list[str] = []
+    play, reference = sengoku.core.bench.random_play, sengoku.core.bench._reference_for
+
+    def spy_play(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        order.append("game")
+        return play(*args, **kwargs)
+
+    def spy_reference(seconds: float) -> tuple[int, float, float]:
+        order.append("reference")
+        return reference(seconds)
+
+    monkeypatch.setattr(sengoku.core.bench, "random_play", spy_play)
+    monkeypatch.setattr(sengoku.core.bench, "_reference_for", spy_reference)
+    assert main(["bench", "gunkimono", "--players", "2", "--seconds", "0.4", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    [run] = report["runs"]
+    rounds = run["rounds"]
+    assert rounds >= 2
+    assert order[: 2 + 2 * rounds] == ["game", "reference"] + ["reference", "game"] * rounds
+    assert run["cpu_seconds"] > 0 and run["reference_units_per_second"] > 0
+    expected = run["plies_per_second"] / run["reference_units_per_second"]
+    assert run["ratio"] == pytest.approx(expected, rel=0.01)
+    assert report["ratio"] == pytest.approx(run["ratio"], rel=0.01)
+    assert main(["bench", "gunkimono", "--players", "2", "--seconds", "0.2"]) == 0
+    assert "x reference" in capsys.readouterr().out
 
 
 def test_random_play_can_play_a_fixed_number_of_games() -> None:
