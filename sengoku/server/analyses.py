@@ -278,10 +278,32 @@ def compute(
         store.fail(match_id, kind, str(exc), now())
         return "failed"
     data = analysis.to_json()
+    described = best_described(record, {p["ply"]: p["best"] for p in data["plies"]})
+    for p in data["plies"]:
+        p["best_described"] = described.get(p["ply"])
     if not store.finish(match_id, kind, dumps(data), done, now()):
         log.info("analysis %s/%s was stored by another job: this one is discarded", match_id, kind)
         return "stored"
     return "done"
+
+
+def best_described(record: GameRecord, best: dict[int, str]) -> dict[int, dict[str, Any]]:
+    """The engine's preferred move of each ply as data (``ActionDescription``: its squares
+    or cards), described on the position before that ply: what a board draws as a hint.
+    The record is public once the game is over, and each move is the mover's own."""
+    game = record.load_game()
+    out: dict[int, dict[str, Any]] = {}
+    for step in record.steps(check_result=False):
+        if step.kind == "concession":
+            continue
+        coming = step.ply + 1  # described now: the engine may reuse its state object
+        if coming in best:
+            try:
+                action = game.parse_action(step.state, best[coming])
+                out[coming] = game.describe_action(step.state, action).to_json()
+            except SengokuError:
+                pass  # described where it can be; the notation is always there
+    return out
 
 
 def run_job(

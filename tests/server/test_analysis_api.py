@@ -100,6 +100,8 @@ def test_an_analysis_is_queued_counted_stored_and_then_served_from_storage(
         assert [p["ply"] for p in result["plies"]] == list(range(1, 8))
         assert [p["played"] for p in result["plies"]] == ["take 1"] * 7
         assert {p["seat"] for p in result["players"]} == {0, 1}
+        # the engine's move as data, for a board to draw
+        assert all(p["best_described"]["notation"] == p["best"] for p in result["plies"])
         # served from storage: asking again computes nothing
         stored = ok(client.post(f"/api/matches/{mid}/analysis"))
         assert stored["status"] == "done" and stored["result"] == result

@@ -139,6 +139,8 @@ def test_a_job_whose_worker_is_killed_runs_on_another_and_is_stored_once(
             assert result["status"] == "done", result
             assert [p["ply"] for p in result["result"]["plies"]] == list(range(1, 9))
             assert result["progress"] == {"done": 8, "total": 8}, result
+            for ply in result["result"]["plies"]:  # Gungi's preferred moves name squares
+                assert ply["best_described"]["to"], ply
             # nothing left in the queue; asking again serves the stored result
             assert int(redis_server.command("ZCARD", QUEUE_NAME)) == 0
             again = ok(client.post(f"/api/matches/{mid}/analysis"))
