@@ -31,6 +31,8 @@ Send = Callable[[Message], Awaitable[None]]
 
 ACTION_PATH = re.compile(r"^/api/matches/[^/]+/actions/?$")
 CHAT_PATH = re.compile(r"^/api/matches/[^/]+/chat/?$")
+#: Asking for a match's analysis: the engine works through the whole record, as for an import.
+ANALYSIS_PATH = re.compile(r"^/api/matches/[^/]+/analysis/?$")
 #: Bodies at least this long are checked on a worker thread, not on the event loop.
 THREADED_CHECK = 64 * 1024
 
@@ -73,7 +75,7 @@ def _kind_of(method: str, path: str) -> str | None:
         return None
     if path.rstrip("/") == "/api/matches":
         return "create"
-    if path.rstrip("/") == "/api/records":
+    if path.rstrip("/") == "/api/records" or ANALYSIS_PATH.match(path):
         return "import"
     if path.rstrip("/") == "/api/replay":
         return "replay"
@@ -155,7 +157,11 @@ class GuardMiddleware:
         if kind is not None:
             wait = await self.limits.check(kind, client)
             if wait is not None:
-                what = {"create": "new matches", "import": "imports", "replay": "replays"}
+                what = {
+                    "create": "new matches",
+                    "import": "imports and analyses",
+                    "replay": "replays",
+                }
                 await self._limited(send, wait, what.get(kind, "actions"))
                 return
         limit = body_cap(self.settings, method, path)

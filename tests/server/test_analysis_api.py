@@ -157,6 +157,32 @@ def test_the_request_is_held_to_its_fields(
     assert counted.calls == 0
 
 
+def test_asking_for_analyses_draws_on_the_import_budget(
+    make_client: Callable[..., TestClient], counted: Counted
+) -> None:
+    """Each analysis asked for costs the engine a whole record, as an import does: a client
+    asks for them at the import rate (``SENGOKU_IMPORT_RATE`` / ``_BURST``)."""
+    with make_client(
+        analysis_mode="thread",
+        analysis_iterations=24,
+        http_burst=1e9,
+        import_burst=2,
+        import_rate=1e-6,
+    ) as client:
+        mid, _ = finished_match(client, pile=3)
+        ok(client.post(f"/api/matches/{mid}/analysis"))
+        ok(client.post(f"/api/matches/{mid}/analysis", json={"kind": "hindsight"}))
+        r = client.post(f"/api/matches/{mid}/analysis")
+        assert r.status_code == 429, r.text
+        assert "analyses" in r.json()["error"]["message"], r.text
+        # following one is a plain look
+        assert client.get(f"/api/matches/{mid}/analysis").status_code == 200
+        # (the jobs end here, not in the next test's spy)
+        wait_done(client, mid)
+        wait_done(client, mid, "hindsight")
+    assert counted.calls == 2
+
+
 def test_hindsight_is_for_finished_games_only_and_labelled(
     make_client: Callable[..., TestClient], counted: Counted
 ) -> None:
