@@ -95,6 +95,54 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_worker(args: argparse.Namespace) -> int:
+    """Run the analysis jobs queued in Redis until interrupted (docs/server.md, "Analysis
+    jobs")."""
+    from sengoku.core.game import SengokuError
+    from sengoku.server.extra import missing_message
+
+    missing = missing_message(args.db)
+    if missing is not None:
+        raise SengokuError(missing)
+    if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+        raise SengokuError(f"--redis must be a redis:// URL, not {args.redis!r}")
+    from sengoku.server.analysis_worker import run
+
+    run(args.redis, args.db, args.jobs, args.job_timeout, args.max_tries)
+    return 0
+
+
+def _positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = 0
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be a number above 0, not {text!r}")
+        return value
+
+    return parse
+
+
+def _worker_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--redis", required=True, metavar="URL", help="the queue: redis://host:port/db")
+    p.add_argument("--db", required=True, metavar="URL", help="the servers' database URL")
+    p.add_argument("--jobs", type=_positive(int), default=1, help="analyses at once (default 1)")
+    p.add_argument(
+        "--job-timeout",
+        type=_positive(float),
+        default=600.0,
+        metavar="S",
+        help="a job's time limit; a worker killed mid-job is replaced S + 10 s after it took "
+        "the job (default 600)",
+    )
+    p.add_argument(
+        "--max-tries", type=_positive(int), default=3, help="runs of one job at most (default 3)"
+    )
+    p.set_defaults(func=cmd_worker)
+
+
 def _processes(text: str) -> int:
     """``--processes``: a whole number of server processes, 1 to MAX_PROCESSES."""
     from sengoku.server.routing import MAX_PROCESSES
@@ -529,6 +577,7 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     ),
     "puzzles": ("mine puzzles from records or self-play", _puzzles_arguments),
     "convert": ("convert Gungi records: Sengoku JSON <-> gungi.js PGN", _convert_arguments),
+    "worker": ("run queued analysis jobs (Redis) for the servers", _worker_arguments),
 }
 
 

@@ -26,6 +26,7 @@ from sengoku.server.hot import HotRoutes
 from sengoku.server.limits import ClientLimits
 from sengoku.server.metrics import CONTENT_TYPE_LATEST
 from sengoku.server.routes import accounts as account_routes
+from sengoku.server.routes import analysis as analysis_routes
 from sengoku.server.routes import board as board_routes
 from sengoku.server.routes import chat as chat_routes
 from sengoku.server.routes import games, matches, records, table, ws
@@ -149,6 +150,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(games.router())
     app.include_router(matches.router(svc))
     app.include_router(records.router(svc))
+    app.include_router(analysis_routes.router(svc))
     app.include_router(ws.router(svc, settings))
     app.include_router(chat_routes.router(svc, app.state.chat))
     app.include_router(table.router(svc))

@@ -256,6 +256,28 @@ seeks = Table(
     Index("ix_seeks_expires", "expires_at"),
 )
 
+#: Post-game analyses (sengoku/server/analyses.py, migration 0010): one row per match and
+#: kind ("mover" or "hindsight"). ``status`` is queued, running, done or failed; ``done`` of
+#: ``total`` plies are analysed; ``result`` (JSON) is written once, by the first job to
+#: finish: the key makes a second completion find it stored and discard its own.
+analyses = Table(
+    "analyses",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("kind", String(16), primary_key=True),
+    Column("status", String(16), nullable=False),
+    Column("done", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    Column("result", Text, nullable=True),
+    Column("error", Text, nullable=True),
+    #: How many times a job started on it (a worker killed mid-job: its retry counts).
+    Column("tries", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    #: The last sign of life of its job (each progress step): a local job's lease.
+    Column("updated_at", Float, nullable=False),
+    Column("finished_at", Float, nullable=True),
+)
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 #: The PostgreSQL advisory lock that lets one process at a time run the migrations.

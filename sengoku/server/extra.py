@@ -23,6 +23,7 @@ SERVER_PACKAGES: dict[str, str] = {
     "argon2-cffi": "argon2",
     "itsdangerous": "itsdangerous",
     "prometheus-client": "prometheus_client",
+    "arq": "arq",
 }
 #: Also in the ``server`` extra, but uvicorn serves without them (its own event loop and HTTP
 #: parser, slower): their absence is no reason to refuse to start.

@@ -32,6 +32,8 @@ Send = Callable[[Message], Awaitable[None]]
 ACTION_PATH = re.compile(r"^/api/matches/[^/]+/actions/?$")
 CHAT_PATH = re.compile(r"^/api/matches/[^/]+/chat/?$")
 SEEK_ACCEPT_PATH = re.compile(r"^/api/seeks/[^/]+/accept/?$")
+#: Asking for a match's analysis: the engine works through the whole record, as for an import.
+ANALYSIS_PATH = re.compile(r"^/api/matches/[^/]+/analysis/?$")
 #: Bodies at least this long are checked on a worker thread, not on the event loop.
 THREADED_CHECK = 64 * 1024
 
@@ -76,7 +78,7 @@ def _kind_of(method: str, path: str) -> str | None:
         return None
     if path.rstrip("/") in ("/api/matches", "/api/seeks") or SEEK_ACCEPT_PATH.match(path):
         return "create"  # a seek's making and its accept (which creates the match)
-    if path.rstrip("/") == "/api/records":
+    if path.rstrip("/") == "/api/records" or ANALYSIS_PATH.match(path):
         return "import"
     if path.rstrip("/") == "/api/replay":
         return "replay"
@@ -164,7 +166,7 @@ class GuardMiddleware:
             if wait is not None:
                 what = {
                     "create": "new matches",
-                    "import": "imports",
+                    "import": "imports and analyses",
                     "replay": "replays",
                     "board": "board positions",
                     "evaluate": "engine evaluations",

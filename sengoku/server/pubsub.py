@@ -141,7 +141,7 @@ class RedisPubSub:
                 await asyncio.sleep(0.5)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]
 
     def _down(self, exc: BaseException) -> None:
         if self.healthy:

@@ -34,6 +34,7 @@ from sengoku.core.game import State
 from sengoku.core.record import GameRecord, InvalidRecord
 from sengoku.core.registry import list_games, load_game
 from sengoku.server.ai_turns import AiTurns
+from sengoku.server.analyses import Analyses
 from sengoku.server.broadcast import Answer, Broadcaster
 from sengoku.server.cluster import Cluster
 from sengoku.server.db import Store
@@ -106,6 +107,8 @@ class MatchService:
         #: Turn-based play: the accounts' games in play, and "your turn" mails.
         self.turn_based = TurnBasedStore(store.engine)
         self.mail = TurnMail(settings, self.turn_based, self._spawn)
+        #: Post-game analyses: queued, run off the loop, stored once (analyses.py).
+        self.analyses = Analyses(self, settings)
         #: What GET /metrics exposes (sengoku/server/metrics.py).
         self.metrics = Metrics()
         self.metrics.watch(
@@ -142,6 +145,7 @@ class MatchService:
                     await self.turns.check_flag(live)
                 self.after_change(live)
         log.info("resumed %d unfinished matches", len(ids))
+        await self.analyses.resume()
 
     @staticmethod
     def _preload_games() -> None:
@@ -163,6 +167,7 @@ class MatchService:
         await self.cluster.close()
         self.ai.shutdown()
         self.work.shutdown()
+        await self.analyses.close()
         await self.db.aclose()
 
     async def heavy(self, fn: Callable[..., Any], *args: Any) -> Any:

@@ -36,6 +36,18 @@ class Settings:
     work_mode: str = "process"
     work_workers: int = 1
     work_timeout: float = 30.0
+    #: Post-game analyses (sengoku/server/analyses.py): a job's budget (root iterations a
+    #: ply, and a time cap in seconds for the whole game, shared over its plies), the
+    #: server's own analysis processes ("process"; "thread" for tests) on one machine, the
+    #: seconds without progress after which another server process on the database takes a
+    #: job as lost, and the queue: empty, the ``pubsub_url``'s Redis if it is one (then
+    #: ``sengoku worker`` runs the jobs), else the server's own pool.
+    analysis_iterations: int = 200
+    analysis_seconds: float = 300.0
+    analysis_mode: str = "process"
+    analysis_workers: int = 1
+    analysis_lease: float = 120.0
+    analysis_queue: str = ""
     #: Seconds an opponent must be gone before a seat may claim the win.
     claim_after: float = 60.0
     #: Seconds on the clock of a player who comes back to the seat the computer took when

@@ -642,6 +642,7 @@ class MatchPage {
     }
     if (!["waiting", "active"].includes(s.status)) {
       box.append(el("a.button.secondary", { href: `/replay/${this.id}`, "data-nav": "", id: "replay-link" }, "Replay"));
+      box.append(el("button.secondary", { type: "button", id: "analyse-match", onclick: () => this.analyse() }, "Analyse"));
       box.append(el("a.button.secondary", { href: this.boardLink(), "data-nav": "", id: "board-link" }, "Analysis board"));
       box.append(el("button.secondary", { type: "button", id: "export", onclick: () => this.exportRecord() }, "Export record"));
     }
@@ -845,6 +846,7 @@ class MatchPage {
           {},
           this.held.length ? el("button.primary", { type: "button", onclick: () => this.rematch() }, s.rematch_id ? "Go to the rematch" : "Rematch") : null,
           el("a.button.secondary", { href: `/replay/${this.id}`, "data-nav": "" }, "Replay"),
+          el("button.secondary", { type: "button", id: "end-analyse", onclick: () => this.analyse() }, "Analyse"),
           el("a.button.secondary", { href: this.boardLink(), "data-nav": "" }, "Analysis board"),
           el("button.secondary", { type: "button", onclick: () => this.exportRecord() }, "Export"),
           el("button.link", {
@@ -1074,6 +1076,18 @@ class MatchPage {
       toast("Rematch offered: waiting for your opponent");
       this.render();
     }
+  }
+
+  /** Queue the game's analysis (over: never during play) and follow it on the replay page,
+   * where its graph sits under the board (analysis.js). */
+  async analyse() {
+    try {
+      await api("POST", `/api/matches/${this.id}/analysis`, { body: { kind: "mover" } });
+    } catch (err) {
+      toast(err.message, "error");
+      return;
+    }
+    navigate(`/replay/${this.id}`);
   }
 
   goRematch(newId) {

@@ -1,12 +1,15 @@
 // Replays: step through a finished game ply by ply, as a chosen seat saw it (or as a
 // spectator), jump from the move list, play it by itself (autoplay), flip with `f`, export
-// the record (JSON) and its moves in the game's notation (text).
+// the record (JSON) and its moves in the game's notation (text). Under the board, the
+// game's analysis (analysis.js): queued with a button, then a graph and the costly moves;
+// the engine's preferred next move is drawn on the board.
 
 import { api } from "./api.js";
 import { el, clear, toast, download } from "./ui.js";
 import { rendererFor } from "./games/index.js";
 import { prefs } from "./nav.js";
 import { resultInWords } from "./words.js";
+import { AnalysisPanel } from "./analysis.js";
 
 export async function replayPage(root, matchId) {
   const page = new ReplayPage(root, matchId);
@@ -33,7 +36,18 @@ class ReplayPage {
       return;
     }
     this.renderer = await rendererFor(this.record.game);
+    this.analysis = new AnalysisPanel({
+      matchId: this.id,
+      renderer: this.renderer,
+      seatTitle: (s) => this.seatTitle(s),
+      // a move of the analysis: the position before it, with the engine's choice drawn
+      onPick: (ply) => this.go(ply - 1),
+      onReady: () => {
+        if (this.board) this.render();
+      },
+    });
     await this.load();
+    this.analysis.start();
     this.onKey = (e) => {
       if (e.target.closest?.("input, textarea, select")) return;
       if (e.key === "ArrowLeft") this.go(this.ply - 1);
@@ -50,7 +64,13 @@ class ReplayPage {
     window.addEventListener("sengoku:prefs", this.onPrefs);
   }
 
+  seatTitle(s) {
+    const name = this.record.players?.[s];
+    return name ? `${this.renderer.seatName(s)} (${name})` : this.renderer.seatName(s);
+  }
+
   destroy() {
+    this.analysis?.destroy();
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("sengoku:prefs", this.onPrefs);
@@ -115,6 +135,7 @@ class ReplayPage {
       }
     });
     this.status = el("div.status", { id: "status" });
+    this.hint = el("p.analysis-hint", { id: "analysis-hint", "aria-live": "polite" });
     clear(this.root).append(
       el(
         "div.match.replay",
@@ -124,6 +145,7 @@ class ReplayPage {
           {},
           el("div.match-head", {}, el("h1.match-title", {}, el("span.game-kanji", {}, r.kanji || ""), ` ${r.title} — replay`)),
           el("div.board-shell", {}, this.boardBox),
+          this.analysis.root,
         ),
         el(
           "aside.side",
@@ -132,6 +154,7 @@ class ReplayPage {
             "div.card",
             {},
             this.status,
+            this.hint,
             el("div.replay-controls", {}, btn("replay-first", "|◀", "First position", () => this.go(0)), btn("replay-prev", "◀", "Previous move", () => this.go(this.ply - 1)), this.counter, btn("replay-next", "▶", "Next move", () => this.go(this.ply + 1)), btn("replay-last", "▶|", "Last position", () => this.go(this.plies.length - 1))),
             this.slider,
             el("div.replay-autoplay", {}, this.playButton, speed),
@@ -157,7 +180,16 @@ class ReplayPage {
   render() {
     this.rendered = true;
     const p = this.plies[this.ply];
+    // The analysis of the move played from here: the engine's preferred one on the board.
+    const next = this.analysis?.plyInfo(this.ply + 1) || null;
+    this.analysis?.mark(next ? this.ply + 1 : null);
+    this.hint.textContent = next
+      ? next.best === next.played
+        ? `Next, ${this.seatTitle(next.seat)} played ${next.played}: the engine's choice too.`
+        : `Next, ${this.seatTitle(next.seat)} played ${next.played}${next.classification ? ` (${next.classification})` : ""}; the engine preferred ${next.best} (green arrow).`
+      : "";
     this.board.update({
+      bestMove: next && next.best !== next.played ? next.best_described || null : null,
       view: p.view,
       legal: [],
       seat: this.seat,

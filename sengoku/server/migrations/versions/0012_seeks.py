@@ -1,7 +1,7 @@
 """Seeks: standing offers of a game in the lobby, accepted once (docs/api.md "Seeks").
 
 Revision ID: 0012_seeks
-Revises: 0009_turn_based
+Revises: 0010_analyses
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0012_seeks"
-down_revision = "0009_turn_based"
+down_revision = "0010_analyses"
 branch_labels = None
 depends_on = None
 

@@ -367,6 +367,28 @@ class GungiBoard {
       });
       board.append(g);
     }
+    // The engine's preferred move (the replay's analysis, ``model.bestMove``): a green arrow
+    // from its square (none for a drop from the hand) and a frame on its target, over the
+    // pieces and under the click targets.
+    const best = lastMoveOf(this.model.bestMove);
+    if (best && !best.done) {
+      const centre = (square) => xy(square, flipped).map((v) => v + S / 2);
+      const [tx, ty] = centre(best.to);
+      const g = svg("g", { class: "best-move", "data-best": best.to, "aria-hidden": "true" });
+      const [x, y] = xy(best.to, flipped);
+      g.append(svg("rect", { x: x + 6, y: y + 6, width: S - 12, height: S - 12, rx: 8, class: "best-frame" }));
+      if (best.from) {
+        const [fx, fy] = centre(best.from);
+        const len = Math.hypot(tx - fx, ty - fy) || 1;
+        const [ux, uy] = [(tx - fx) / len, (ty - fy) / len];
+        const [ex, ey] = [tx - ux * 26, ty - uy * 26]; // the head ends at the frame
+        const head = `${ex + ux * 20},${ey + uy * 20} ${ex - uy * 14},${ey + ux * 14} ${ex + uy * 14},${ey - ux * 14}`;
+        g.append(svg("line", { x1: fx, y1: fy, x2: ex, y2: ey, class: "best-shaft" }));
+        g.append(svg("polygon", { points: head, class: "best-head" }));
+        g.dataset.from = best.from;
+      }
+      board.append(g);
+    }
     for (const [square, list] of targets) {
       const [x, y] = xy(square, flipped);
       const cls = list.some((m) => m.move.capture) ? "target capture" : list.some((m) => m.move.stack || m.move.tier > 1) ? "target stack" : "target";
