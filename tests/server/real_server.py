@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from process_tree import interrupt_tree, kill_tree
 from websockets.sync.client import ClientConnection, connect
 
+from tests.server.process_tree import interrupt_tree, kill_tree
 from tests.waiting import GENEROUS, ok, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]

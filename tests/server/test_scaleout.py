@@ -338,6 +338,74 @@ def test_every_clock_kind_runs_out_in_every_game_across_processes(
         assert loser not in final["result"]["winners"], (game, kind, final["result"])
 
 
+def _signed_in(node: Node, name: str) -> httpx.Client:
+    """A browser of ``name`` (a new account) on ``node``: its session and CSRF cookies."""
+    browser = httpx.Client(base_url=node.base, timeout=30)
+    me = browser.get("/api/account/me")
+    assert me.status_code == 200, me.text
+    browser.headers.update({"Origin": node.base, "X-CSRF-Token": browser.cookies["sengoku_csrf"]})
+    r = browser.post("/api/account/signup", json={"name": name, "password": "correct horse"})
+    assert r.status_code == 201, r.text
+    return browser
+
+
+def test_a_rated_timeout_on_the_owners_timer_is_rated_once(pg: str, three: list[Node]) -> None:
+    """A rated game created on one process, its players connected to the two others: the
+    flag falls on the creator's process's timer, and the players' ratings are stored once,
+    with the result, and reach both players' connections (docs/ratings.md)."""
+    a, b, c = three
+    ann, ben = _signed_in(a, "ann_scale"), _signed_in(b, "ben_scale")
+    watchers: list[Watcher] = []
+    try:
+        r = ann.post(
+            "/api/matches",
+            json={
+                "game": "gungi",
+                "seats": [{"kind": "local"}, {"kind": "invite"}],
+                "clock": {"type": "fischer", "initial": 3, "increment": 0},
+                "rated": True,
+            },
+        )
+        assert r.status_code == 201, r.text
+        created = r.json()
+        mid = created["id"]
+        r = ben.post(f"/api/matches/{mid}/join", json={"invite": created["invites"][0]["invite"]})
+        assert r.status_code == 200, r.text
+        # Ann (white, to move) on process b, Ben on c: her clock runs on a's timer
+        watchers = [Watcher(b, mid, created["tokens"]["0"]), Watcher(c, mid, r.json()["token"])]
+        deadline = time.monotonic() + 60  # a safety net only: the flag falls after 3 s
+        while _stored_status(pg, mid) == "active":
+            assert time.monotonic() < deadline, "the flag never fell"
+            time.sleep(0.2)
+        for w in watchers:
+            final = w.until(lambda st: st["status"] == "finished" and st["ratings"] is not None)
+            assert final["result"]["reason"] == "timeout" and final["result"]["winners"] == [1]
+            lost, won = final["ratings"]["seats"]
+            assert lost["delta"] < 0 < won["delta"], final["ratings"]
+        for node in three:
+            r = node.http.get(f"/api/matches/{mid}")
+            assert r.status_code == 200, r.text
+            assert r.json()["ratings"] == final["ratings"]
+        with psycopg.connect(pg.replace("postgresql+psycopg://", "postgresql://")) as conn:
+            changes = conn.execute(
+                "SELECT count(*) FROM rating_changes WHERE match_id = %s", (mid,)
+            ).fetchone()
+            games = conn.execute(
+                "SELECT r.games FROM ratings r JOIN accounts a ON a.id = r.account_id "
+                "WHERE a.name IN ('ann_scale', 'ben_scale') ORDER BY a.name"
+            ).fetchall()
+            rated_events = conn.execute(
+                "SELECT count(*) FROM events WHERE match_id = %s AND payload LIKE %s",
+                (mid, '%"type":"ratings"%'),
+            ).fetchone()
+        assert changes == (2,) and games == [(1,), (1,)] and rated_events == (1,)
+    finally:
+        for w in watchers:
+            w.close()
+        ann.close()
+        ben.close()
+
+
 def test_redis_restart_processes_recover_and_resync(three: list[Node], redis_server: Redis) -> None:
     a, b, c = three
     created = _create(b, [{"kind": "local"}, {"kind": "local"}])
@@ -431,74 +499,6 @@ def test_sigkill_of_the_process_running_clocks_and_ai(pg: str, three: list[Node]
     finally:
         human.close()
         spectator.close()
-
-
-def _signed_in(node: Node, name: str) -> httpx.Client:
-    """A browser of ``name`` (a new account) on ``node``: its session and CSRF cookies."""
-    browser = httpx.Client(base_url=node.base, timeout=30)
-    me = browser.get("/api/account/me")
-    assert me.status_code == 200, me.text
-    browser.headers.update({"Origin": node.base, "X-CSRF-Token": browser.cookies["sengoku_csrf"]})
-    r = browser.post("/api/account/signup", json={"name": name, "password": "correct horse"})
-    assert r.status_code == 201, r.text
-    return browser
-
-
-def test_a_rated_timeout_on_the_owners_timer_is_rated_once(pg: str, three: list[Node]) -> None:
-    """A rated game created on one process, its players connected to the two others: the
-    flag falls on the creator's process's timer, and the players' ratings are stored once,
-    with the result, and reach both players' connections (docs/ratings.md)."""
-    a, b, c = three
-    ann, ben = _signed_in(a, "ann_scale"), _signed_in(b, "ben_scale")
-    watchers: list[Watcher] = []
-    try:
-        r = ann.post(
-            "/api/matches",
-            json={
-                "game": "gungi",
-                "seats": [{"kind": "local"}, {"kind": "invite"}],
-                "clock": {"type": "fischer", "initial": 3, "increment": 0},
-                "rated": True,
-            },
-        )
-        assert r.status_code == 201, r.text
-        created = r.json()
-        mid = created["id"]
-        r = ben.post(f"/api/matches/{mid}/join", json={"invite": created["invites"][0]["invite"]})
-        assert r.status_code == 200, r.text
-        # Ann (white, to move) on process b, Ben on c: her clock runs on a's timer
-        watchers = [Watcher(b, mid, created["tokens"]["0"]), Watcher(c, mid, r.json()["token"])]
-        deadline = time.monotonic() + 60  # a safety net only: the flag falls after 3 s
-        while _stored_status(pg, mid) == "active":
-            assert time.monotonic() < deadline, "the flag never fell"
-            time.sleep(0.2)
-        for w in watchers:
-            final = w.until(lambda st: st["status"] == "finished" and st["ratings"] is not None)
-            assert final["result"]["reason"] == "timeout" and final["result"]["winners"] == [1]
-            lost, won = final["ratings"]["seats"]
-            assert lost["delta"] < 0 < won["delta"], final["ratings"]
-        for node in three:
-            r = node.http.get(f"/api/matches/{mid}")
-            assert r.status_code == 200, r.text
-            assert r.json()["ratings"] == final["ratings"]
-        with psycopg.connect(pg.replace("postgresql+psycopg://", "postgresql://")) as conn:
-            changes = conn.execute(
-                "SELECT count(*) FROM rating_changes WHERE match_id = %s", (mid,)
-            ).fetchone()
-            games = conn.execute(
-                "SELECT r.games FROM ratings r JOIN accounts a ON a.id = r.account_id "
-                "WHERE a.name IN ('ann_scale', 'ben_scale') ORDER BY a.name"
-            ).fetchall()
-            rated_events = conn.execute(
-                "SELECT count(*) FROM events WHERE match_id = %s AND payload LIKE %s",
-                (mid, '%"type":"ratings"%'),
-            ).fetchone()
-        assert changes == (2,) and games == [(1,), (1,)] and rated_events == (1,)
-    finally:
-        for w in watchers:
-            w.close()
-        ann.close()
-        ben.close()
 
 
 def test_haproxy_from_the_shipped_config_in_front_of_three_processes(

@@ -79,6 +79,7 @@ class FakeAgents:
         _seed: int,
         _max_seconds: float | None = None,
         _turn_seconds: float | None = None,
+        _ceiling: float | None = None,
     ) -> str:
         with self.lock:
             self.calls.append(agent)

@@ -44,7 +44,7 @@ def test_a_whole_duel_against_the_ai_through_the_front(front_page: Any, front: R
     spectator: Page = front_page(1280, 900)
     spectator.goto(f"/play/{match_id}")
     spectator.wait_for_selector(".s-sonae")
-    play_to_the_end(page, "front-sashimono-duel", seed=21, limit_s=110)
+    play_to_the_end(page, "front-sashimono-duel", seed=21)
     check_end(page, watch, "front-sashimono-duel")
     # The spectator saw the end without reloading.
     expect(spectator.locator("#status")).to_have_attribute("data-state", "finished")

@@ -481,8 +481,13 @@ class MatchPage {
             "span.player-name",
             {},
             el("strong", {}, r.seatName(i)),
-            el("span.player-sub", {}, `${name || ""}${name ? " · " : ""}${kind}`),
-            thought ? el("span.player-sub.thought", { "data-seat": i, title: "How long the computer thought over its last move" }, `thought ${thought.seconds.toFixed(1)} s`) : null,
+            el(
+              "span.player-sub",
+              {},
+              `${name || ""}${name ? " · " : ""}${kind}`,
+              // on the same line: the panel keeps its height on a phone
+              thought ? el("span.thought", { "data-seat": i, title: "How long the computer thought over its last move" }, ` · thought ${thought.seconds.toFixed(1)} s`) : null,
+            ),
           ),
           el("span.clock", { "data-seat": i }, ""),
           toAct ? el("span.turn-flag", { title: "to move" }, "◀") : null,
