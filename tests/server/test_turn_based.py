@@ -436,3 +436,69 @@ def test_the_email_migration_goes_up_and_down(tmp_path: Path) -> None:
     migrate(engine)
     assert "email" in columns()
     engine.dispose()
+
+
+def test_a_rated_turn_based_flag_stores_the_result_with_the_ratings_on_a_real_server(
+    tmp_path: Path,
+) -> None:
+    """Issue 37: a rated game of days per move between two accounts on a real server
+    process; the server's clock is moved past the deadline (the test hook), the flag falls
+    with nobody asking, and the result and both rating changes are stored together."""
+    import httpx
+
+    offset = tmp_path / "clock-offset"
+    set_offset(offset, 0)
+    with real_server(
+        tmp_path, SENGOKU_TEST_CLOCK_FILE=str(offset), SENGOKU_FLAG_SWEEP="0.2"
+    ) as server:
+        browsers = []
+        for name in ("ann_days", "ben_days"):
+            browser = httpx.Client(base_url=server.base, timeout=30)
+            ok(browser.get("/api/account/me"))  # hands out the CSRF cookie
+            browser.headers.update(
+                {"Origin": server.base, "X-CSRF-Token": browser.cookies["sengoku_csrf"]}
+            )
+            r = browser.post("/api/account/signup", json={"name": name, "password": "long enough"})
+            assert r.status_code == 201, r.text
+            browsers.append(browser)
+        ann, ben = browsers
+        try:
+            created = ok(
+                ann.post(
+                    "/api/matches",
+                    json={
+                        "game": "gungi",
+                        "seats": [{"kind": "local"}, {"kind": "invite"}],
+                        "clock": {"type": "correspondence", "days": 1},
+                        "rated": True,
+                    },
+                )
+            )
+            mid = created["id"]
+            invite = created["invites"][0]["invite"]
+            ok(ben.post(f"/api/matches/{mid}/join", json={"invite": invite}))
+            loser = ok(server.http.get(f"/api/matches/{mid}"))["to_act"]
+            set_offset(offset, DAY + 60)
+
+            def stored() -> tuple[str, int]:
+                with sqlite3.connect(server.db) as conn:
+                    status = conn.execute(
+                        "SELECT status FROM matches WHERE id = ?", (mid,)
+                    ).fetchone()[0]
+                    changes = conn.execute(
+                        "SELECT count(*) FROM rating_changes WHERE match_id = ?", (mid,)
+                    ).fetchone()[0]
+                return str(status), int(changes)
+
+            # nobody asks for the match: the database is read until the server has ended it
+            wait_for(lambda: stored()[0] == "finished", "the flag to fall")
+            assert stored() == ("finished", 2)  # the result and both ratings, together
+            final = ok(server.http.get(f"/api/matches/{mid}"))
+            assert final["result"]["reason"] == "timeout"
+            assert loser not in final["result"]["winners"]
+            lost = next(s for s in final["ratings"]["seats"] if s["seat"] == loser)
+            won = next(s for s in final["ratings"]["seats"] if s["seat"] != loser)
+            assert lost["delta"] < 0 < won["delta"], final["ratings"]
+        finally:
+            for browser in browsers:
+                browser.close()
