@@ -41,10 +41,13 @@ class NotRated(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class RatedSeat:
-    """Who played a seat: a player's account, or an AI level with its fixed rating."""
+    """Who played a seat: a player's account, or an AI level with its fixed rating.
+    ``left``: the account's player left the game and the computer finished it for them
+    (the zombie rule): they are rated as last, whatever the computer made of the seat."""
 
     account_id: str | None = None
     bot_level: int | None = None
+    left: bool = False
 
     def __post_init__(self) -> None:
         if (self.account_id is None) == (self.bot_level is None):
@@ -55,6 +58,20 @@ def ranks_from_returns(returns: Sequence[float]) -> list[int]:
     """Each seat's rank from the outcome's returns: 1 + the seats that did strictly better
     (equal returns share a rank: a draw between them)."""
     return [1 + sum(1 for other in returns if other > mine) for mine in returns]
+
+
+def ranks_with_leavers(returns: Sequence[float], seats: Sequence[RatedSeat]) -> list[int]:
+    """The ranks of :func:`ranks_from_returns`, except that a player who left the game (the
+    computer finishing it for them) is last, below every seat played to the end (leavers
+    tie among themselves): leaving never saves a rating (Board Game Arena's rule)."""
+    ranks = ranks_from_returns(returns)
+    if not any(seat.left for seat in seats):
+        return ranks
+    kept = iter(
+        ranks_from_returns([r for r, seat in zip(returns, seats, strict=True) if not seat.left])
+    )
+    last = sum(1 for seat in seats if not seat.left) + 1
+    return [last if seat.left else next(kept) for seat in seats]
 
 
 def _rating_json(rating: Rating) -> str:
@@ -152,7 +169,7 @@ def apply_ratings(
             except ValueError as e:
                 raise NotRated(str(e)) from None
         before.append(rating)
-    changes = rate_game(game, list(zip(before, ranks_from_returns(returns), strict=True)))
+    changes = rate_game(game, list(zip(before, ranks_with_leavers(returns, seats), strict=True)))
     for seat, change in zip(seats, changes, strict=True):
         if seat.account_id is None:
             continue  # an AI level's rating is fixed (docs/ratings.md)
@@ -207,8 +224,9 @@ def finish_rated(
 def stored_seats(conn: Connection, match_id: str) -> list[RatedSeat]:
     """Who played each seat of ``match_id``, read inside the transaction: the account that
     owns a human seat (a rated match's seats are owned from their creation or join), an AI
-    seat's level. :class:`NotRated` for a human seat no account owns, or an AI seat without
-    a level."""
+    seat's level; a player's seat the computer took when they left is still theirs (rated as
+    last). :class:`NotRated` for a human seat no account owns, or an AI seat without a
+    level."""
     owners = {
         int(r.seat): str(r.account_id)
         for r in conn.execute(
@@ -223,7 +241,10 @@ def stored_seats(conn: Connection, match_id: str) -> list[RatedSeat]:
         .where(seats_table.c.match_id == match_id)
         .order_by(seats_table.c.seat)
     ):
-        if r.kind == "ai":
+        if r.kind == "ai" and int(r.seat) in owners:
+            # a player's seat the computer took when they left (the zombie rule)
+            out.append(RatedSeat(account_id=owners[int(r.seat)], left=True))
+        elif r.kind == "ai":
             if r.level is None:
                 raise NotRated(f"match {match_id}: AI seat {r.seat} plays no level")
             out.append(RatedSeat(bot_level=int(r.level)))

@@ -20,6 +20,8 @@ from sengoku.server.ratings import (
     finish_rated,
     load_rating,
     ranks_from_returns,
+    ranks_with_leavers,
+    stored_seats,
 )
 
 
@@ -65,6 +67,45 @@ def test_ranks_from_returns_share_ties() -> None:
     assert ranks_from_returns([1.0, -1.0]) == [1, 2]
     assert ranks_from_returns([0.0, 0.0]) == [1, 1]
     assert ranks_from_returns([-1.0, 1.0, 0.0, 1.0]) == [4, 1, 3, 1]
+
+
+def test_a_player_who_left_is_rated_last_whatever_the_computer_made_of_the_seat(
+    engine: Engine,
+) -> None:
+    # issue 37, seats that never die: the computer finishes a leaver's game, but leaving never
+    # saves a rating: the leaver ranks below every seat played to the end.
+    left = RatedSeat(account_id="cid", left=True)
+    seats = [RatedSeat(account_id="ann"), RatedSeat(account_id="ben"), left]
+    assert ranks_with_leavers([0.0, -1.0, 1.0], seats) == [1, 2, 3]
+    assert ranks_with_leavers([1.0, 1.0, 1.0], seats) == [1, 1, 3]
+    assert ranks_with_leavers([1.0, -1.0], seats[:2]) == [1, 2]  # nobody left: as before
+    store = Store(engine)
+    _match(store, "m1", "gunkimono", 3)
+    # the computer won Cid's seat
+    changes = finish_rated(store, "m1", [], [], _result([0.0, -1.0, 1.0]), seats, now=5.0)
+    assert changes[2].delta < 0 < changes[0].delta
+    # in storage: a seat the computer took still belongs to its player's account
+    from sengoku.server.db import account_seats, accounts
+    from sengoku.server.db import seats as seats_table
+
+    with engine.begin() as conn:
+        for i, (kind, level) in enumerate([("human", None), ("human", None), ("ai", 2)]):
+            conn.execute(
+                insert(seats_table).values(
+                    match_id="m1", seat=i, kind=kind, name=f"p{i}", level=level
+                )
+            )
+        for name in ("ann", "ben", "cid"):
+            conn.execute(
+                insert(accounts).values(
+                    id=name, name=name, name_key=name, password_hash="x", created_at=1.0
+                )
+            )
+        for i, name in enumerate(("ann", "ben", "cid")):
+            conn.execute(
+                insert(account_seats).values(match_id="m1", seat=i, account_id=name, at=1.0)
+            )
+        assert stored_seats(conn, "m1") == seats
 
 
 def test_a_finished_match_stores_its_result_ratings_and_changes_together(engine: Engine) -> None:
