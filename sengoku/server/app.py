@@ -27,7 +27,7 @@ from sengoku.server.limits import ClientLimits
 from sengoku.server.metrics import CONTENT_TYPE_LATEST
 from sengoku.server.routes import accounts as account_routes
 from sengoku.server.routes import chat as chat_routes
-from sengoku.server.routes import games, matches, records, table, ws
+from sengoku.server.routes import games, matches, records, replay, table, ws
 from sengoku.server.routes import ratings as rating_routes
 from sengoku.server.routes import turn_based as turn_based_routes
 from sengoku.server.routes.errors import add_error_handlers
@@ -144,6 +144,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(games.router())
     app.include_router(matches.router(svc))
     app.include_router(records.router(svc))
+    app.include_router(replay.router(svc))
     app.include_router(ws.router(svc, settings))
     app.include_router(chat_routes.router(svc, app.state.chat))
     app.include_router(table.router(svc))
@@ -151,7 +152,7 @@ def create_app(settings: Settings) -> FastAPI:
     account_routes.install(app, accounts)
     app.include_router(turn_based_routes.router(accounts, svc))
 
-    # The browser client (sengoku/web): its replay route and static files, mounted last.
+    # The browser client (sengoku/web): its pages and static files, mounted last.
     if importlib.util.find_spec("sengoku.web") is not None:
         from sengoku.web import mount as mount_web
 

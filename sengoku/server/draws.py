@@ -27,7 +27,7 @@ from sengoku.server.broadcast import Broadcaster, event_rows
 from sengoku.server.clocks import Clocks
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
-from sengoku.server.live import Live
+from sengoku.server.live import Live, clocks_until_stored
 from sengoku.server.offers import check_may_offer
 from sengoku.server.persistence import Persistence, clock_json
 from sengoku.server.turns import Turns
@@ -146,8 +146,7 @@ class Draws:
             # A copy: a failed write leaves the running clock as it was.
             clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
             clocks.pause(now)
-        old, live.clocks = live.clocks, clocks
-        try:
+        with clocks_until_stored(live, clocks):
             await self.turns.store(
                 live,
                 [],
@@ -159,9 +158,6 @@ class Draws:
                     "clock": clock_json(live),
                 },
             )
-        except BaseException:
-            live.clocks = old
-            raise
         live.status = "finished"
         live.result = result
         live.takeback = None

@@ -12,7 +12,8 @@ import logging
 import re
 import secrets
 import traceback
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -85,6 +86,20 @@ class Subscriber:
     #: Messages to send: JSON text (encoded once for every connection it goes to), a dict
     #: (encoded by the writer), or None (close the connection).
     queue: asyncio.Queue[str | dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+
+
+@contextmanager
+def clocks_until_stored(live: Live, clocks: Clocks | None) -> Iterator[None]:
+    """Set ``live.clocks`` to ``clocks`` for the write that stores them (``clock_json(live)``
+    reads them there); if the write fails or is cancelled, the match keeps the clocks it had,
+    so memory never runs ahead of storage."""
+    old = live.clocks
+    live.clocks = clocks
+    try:
+        yield
+    except BaseException:
+        live.clocks = old
+        raise
 
 
 @dataclass(eq=False)

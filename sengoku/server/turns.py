@@ -25,7 +25,7 @@ from sengoku.server.broadcast import Answer, Broadcaster, event_entries, event_r
 from sengoku.server.clocks import Clocks, running_seat
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
-from sengoku.server.live import Live, engine_fault, follow_seats
+from sengoku.server.live import Live, clocks_until_stored, engine_fault, follow_seats
 from sengoku.server.persistence import Persistence, StaleMatch, clock_json
 from sengoku.server.positions import state_after
 from sengoku.server.ratings import NotRated, rating_step
@@ -268,14 +268,9 @@ class Turns:
         if outcome is not None:
             values["status"] = "finished"
             values["result"] = dumps(outcome.to_json())
-        old_clocks = live.clocks
-        live.clocks = clocks_after
-        try:
+        with clocks_until_stored(live, clocks_after):
             values["clock"] = clock_json(live)
             await self.store(live, [move], rows, values)
-        except BaseException:
-            live.clocks = old_clocks
-            raise
         live.state = after
         live.turn += 1
         live.actions.append(notation)
@@ -332,9 +327,7 @@ class Turns:
             "clocks": dumps(clocks.to_json()) if clocks else None,
         }
         rows = event_rows(live, evs)
-        old = live.clocks
-        live.clocks = clocks
-        try:
+        with clocks_until_stored(live, clocks):
             values = {
                 "status": status,
                 "result": dumps(result) if result else None,
@@ -342,9 +335,6 @@ class Turns:
                 "clock": clock_json(live),
             }
             await self.store(live, [move], rows, values)
-        except BaseException:
-            live.clocks = old
-            raise
         live.state = after
         live.turn += 1
         live.concessions.append({"ply": live.ply, "seat": seat, "reason": reason})
@@ -423,9 +413,7 @@ class Turns:
             )
         ]
         rows = event_rows(live, evs)
-        old = live.clocks
-        live.clocks = clocks
-        try:
+        with clocks_until_stored(live, clocks):
             await self.db.run(
                 self.db.store.join,
                 live.id,
@@ -434,9 +422,6 @@ class Turns:
                 rows,
                 {"updated_at": now, "clock": clock_json(live)},
             )
-        except BaseException:
-            live.clocks = old
-            raise
         s.kind, s.agent, s.level = "ai", agent, level
         live.turn += 1
         follow_seats(live, event_entries(rows))
@@ -480,9 +465,7 @@ class Turns:
         values: dict[str, Any] = {"kind": "human", "agent": None, "level": None}
         if token_hash is not None:
             values["token_hash"] = token_hash
-        old = live.clocks
-        live.clocks = clocks
-        try:
+        with clocks_until_stored(live, clocks):
             await self.db.run(
                 self.db.store.join,
                 live.id,
@@ -491,9 +474,6 @@ class Turns:
                 rows,
                 {"updated_at": now, "clock": clock_json(live)},
             )
-        except BaseException:
-            live.clocks = old
-            raise
         s.kind, s.agent, s.level = "human", None, None
         if token_hash is not None:
             s.token_hash = token_hash
@@ -615,9 +595,7 @@ class Turns:
         if live.clocks is not None and live.clock_spec is not None:
             clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
             clocks.pause(now)
-        old = live.clocks
-        live.clocks = clocks
-        try:
+        with clocks_until_stored(live, clocks):
             await self.db.run(
                 self.db.store.record_change,
                 live.id,
@@ -630,9 +608,6 @@ class Turns:
                     "clock": clock_json(live),
                 },
             )
-        except BaseException:
-            live.clocks = old
-            raise
         live.status = "aborted"
         live.close_reason = reason
         live.turn += 1
