@@ -239,8 +239,8 @@ def main() -> None:
             continue
         game = sengoku.load_game(name)
         runs = []
-        for preset in game.bench_presets:
-            run = random_play(game, preset, args.seconds / len(game.bench_presets))
+        for preset in game.game_type.bench_presets:
+            run = random_play(game, preset, args.seconds / len(game.game_type.bench_presets))
             run["peak_memory_bytes"] = peak_of(random_play, game, preset, 0.5)
             run["ratio_vs_chess"] = round(
                 run["plies_per_second"] / figures["chess_random"]["plies_per_second"], 3

@@ -42,8 +42,8 @@ def game_options(game: Game, args: argparse.Namespace) -> dict[str, Any]:
     if getattr(args, "cards", None) is not None:
         # A card file the user names on their own machine: read through its own explicit path
         # and played under a name (the ``cards`` option itself only ever holds a name).
-        if "cards" not in game.options:
-            raise SengokuError(f"{game.name} has no 'cards' option")
+        if "cards" not in game.game_type.file_options:
+            raise SengokuError(f"{game.name} reads no 'cards' option from a file")
         options["cards"] = game.option_from_file("cards", args.cards)
     for flag in ("mode", "players", "variant", "preset", "vp"):
         value = getattr(args, flag, None)
@@ -118,8 +118,10 @@ def cmd_games(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(game.describe(), ensure_ascii=False))
             continue
+        facts = game.game_type
         print(
-            f"{name} (rules v{game.version}, {game.min_players}-{game.max_players} players): {game.title}"
+            f"{name} (rules v{facts.version}, {facts.min_players}-{facts.max_players} "
+            f"players): {facts.title}"
         )
         for opt in game.options.values():
             print(f"    {opt.name} = {opt.default!r}  [{opt.describe_allowed()}]  {opt.doc}")
@@ -167,6 +169,8 @@ def cmd_perft(args: argparse.Namespace) -> int:
     game = load_game(args.game)
     options = game_options(game, args)
     if args.fen:
+        if not game.game_type.provides_fen:
+            raise SengokuError(f"perft --fen: {game.name} has no FEN (a position notation)")
         state = game.from_fen(args.fen, **options)
     else:
         state = game.new_state(args.seed, **options)
@@ -199,7 +203,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     game = load_game(args.game)
     options = game_options(game, args)
-    presets = [options] if options else [dict(p) for p in game.bench_presets]
+    presets = [options] if options else [dict(p) for p in game.game_type.bench_presets]
     runs = []
     for preset in presets:
         # Speed untraced, peak memory in a separate traced run (tracemalloc slows play ~10x).

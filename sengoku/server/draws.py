@@ -1,9 +1,8 @@
 """Draw offers: in a game whose rules know a draw, the players may agree one.
 
-Of our four games only Gungi's rulebook ends a game without a winner ("If the same board
-position is reached 4 times, the game is drawn", docs/rules/gungi.md); Gunshi, Gunkimono
-and Sashimono always name a winner (Gunkimono breaks a tie in victory points by troops), so
-they get no draw offers. The games that allow one are :data:`DRAW_GAMES`.
+A game whose rulebook ends a game without a winner declares it
+(``GameType.provides_draws_by_agreement``, in the game's own ``game.py``); a game whose rules
+always name a winner gets no draw offers. The server names no game.
 
 An offer stands until the next move (as in chess: a move answers it), a decline or a
 takeback. Every human seat must offer (or accept, which is the same request) for the game
@@ -32,8 +31,6 @@ from sengoku.server.offers import check_may_offer
 from sengoku.server.persistence import Persistence, clock_json
 from sengoku.server.turns import Turns
 
-#: The games whose rules end a game as a draw (the rulebook's words above).
-DRAW_GAMES = frozenset({"gungi"})
 #: The result's reason of a draw the players agreed.
 AGREEMENT = "agreement"
 #: Events after which no earlier offer stands.
@@ -42,7 +39,9 @@ _ENDS_OFFER = {"draw_declined", "takeback", "draw_agreed"}
 
 def draw_allowed(live: Live) -> bool:
     """Whether this match may end in a draw by agreement."""
-    return live.game.name in DRAW_GAMES and all(s.kind == "human" for s in live.seats)
+    return live.game.game_type.provides_draws_by_agreement and all(
+        s.kind == "human" for s in live.seats
+    )
 
 
 def pending(live: Live) -> list[int]:
@@ -83,7 +82,7 @@ class Draws:
             await self.turns.check_flag(live)  # a fallen flag ends the game first
             if live.status != "active":
                 raise ApiError(409, "not_active", "a draw can be agreed only during the game")
-            if live.game.name not in DRAW_GAMES:
+            if not live.game.game_type.provides_draws_by_agreement:
                 raise ApiError(
                     409,
                     "no_draws",

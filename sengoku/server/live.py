@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from sengoku.core.describe import ActionDescription
 from sengoku.core.game import Game, Option, SengokuError, State
+from sengoku.core.game_type import GameType
 from sengoku.core.record import GameRecord
 from sengoku.server.clocks import Clocks, ClockSpec
 from sengoku.server.errors import ApiError
@@ -378,13 +379,19 @@ def replay_problem(exc: Exception) -> str:
 class MissingGame(Game):
     """Stands in for a game this server cannot load, so its stored matches stay readable."""
 
-    version = -1
-    min_players = 0
-    max_players = 0
     options: ClassVar[Mapping[str, Option]] = {}
 
     def __init__(self, name: str) -> None:
+        # Its own facts (no shared class-level ones): the name the stored matches give.
+        self.game_type = GameType(  # type: ignore[misc]
+            name=name.lower() or "unknown",
+            title=f"{name} (not on this server)",
+            version=-1,
+            min_players=0,
+            max_players=0,
+        )
         self.name = name  # type: ignore[misc]
+        self.version = -1  # type: ignore[misc]
 
     def new_state(self, seed: int = 0, **options: Any) -> State:
         raise SengokuError(f"unknown game {self.name!r}")

@@ -39,8 +39,8 @@ def replay_views(data: Any, seat: int | None) -> dict[str, Any]:
             f"record was made with {record.game} rules version {record.version}; "
             f"this server plays version {game.version}"
         )
-    players = len(record.players) or game.min_players
-    if seat is not None and not 0 <= seat < max(players, game.max_players):
+    players = len(record.players) or game.game_type.min_players
+    if seat is not None and not 0 <= seat < max(players, game.game_type.max_players):
         raise InvalidRecord(f"seat {seat} is not a seat of this record")
     plies: list[dict[str, Any]] = []
     state = None

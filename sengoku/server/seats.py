@@ -215,7 +215,7 @@ class Seats:
                 )
         else:
             seed = new_seed()
-        spec = self._clock_spec(game.tournament_seconds, options, resolved, clock)
+        spec = self._clock_spec(game.game_type.tournament_seconds, options, resolved, clock)
         try:
             state = game.new_state(seed, **resolved)
         except SengokuError as exc:

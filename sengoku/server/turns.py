@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sengoku.core.describe import describe_played
-from sengoku.core.game import SengokuError, State, event
+from sengoku.core.game import IllegalAction, SengokuError, State, event
 from sengoku.server import ai as ai_mod
 from sengoku.server.broadcast import Answer, Broadcaster, event_entries, event_rows
 from sengoku.server.clocks import Clocks, running_seat
@@ -230,6 +230,10 @@ class Turns:
             live.legal()
             exact = live.legal_by_text.get(text.strip())
             action = exact if exact is not None else live.game.parse_action(state, text)
+            # The contract's explanation of a refusal, the rule by name, before any copy.
+            why = state.why_illegal(action)
+            if why is not None:
+                raise IllegalAction(why)
             after = state.clone()
             game_events = after.apply(action)
             if live.perfect_information:  # the last move, as data for every seat
