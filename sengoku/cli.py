@@ -60,16 +60,17 @@ def game_options(game: Game, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _add_option_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--mode", help="the game's mode or ruleset (e.g. gungi: intro, beginner, ...)")
+    p.add_argument("--mode", help="the game's mode or ruleset (`sengoku games` lists them)")
     p.add_argument("--players", type=int, help="number of players, for games that vary")
     p.add_argument("--variant", help="a named variant, for games that have them")
     p.add_argument("--preset", help="a named starting preset, for games that have them")
-    p.add_argument("--solo", action="store_true", help="the solo mode (Sashimono vs the Kagemusha)")
-    p.add_argument("--vp", type=int, help="victory points to win (Sashimono)")
+    p.add_argument("--solo", action="store_true", help="the solo mode, for games that have one")
+    p.add_argument("--vp", type=int, help="victory points to win, for games that count them")
     p.add_argument(
         "--cards",
         metavar="FILE",
-        help="a card file or folder in the card language on this machine (Sashimono)",
+        help="a card file or folder on this machine, for games that read one (their "
+        "GameType.file_options)",
     )
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE", help="any option")
 
@@ -266,14 +267,19 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    from sengoku.core.game import SengokuError
     from sengoku.core.registry import load_game
 
     game = load_game(args.game)
     if args.texel:
-        if game.name == "gungi":
+        # The game's features say which tuner fits their evaluation (Features.texel).
+        tuner = game.features().texel
+        if tuner == "tables":
             from sengoku.arena.texel import run as run_texel
-        else:
+        elif tuner == "terms":
             from sengoku.arena.texel_terms import run as run_texel
+        else:
+            raise SengokuError(f"--texel: {game.name}'s evaluation declares nothing to tune")
         return run_texel(args, game_options(game, args), game)
     from sengoku.arena.training import run as run_train
 
@@ -438,10 +444,9 @@ def _train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--texel",
         action="store_true",
-        help="tune the evaluation on self-play results (numpy only): Gungi's native "
-        "alpha-beta tables (default out: ./gungi_eval.json; shipped: "
-        "sengoku/ai/weights/gungi_eval.json) or Sashimono's term weights "
-        "(./sashimono_eval.json; shipped: sengoku/ai/weights/sashimono_eval.json)",
+        help="tune the evaluation on self-play results (numpy only), as the game's features "
+        "declare: a compiled search's tables or per-side terms' weights (default out: "
+        "./GAME_eval.json; shipped: sengoku/games/GAME/data/weights/GAME_eval.json)",
     )
     texel_arguments(p)
     _add_option_flags(p)
@@ -502,7 +507,7 @@ def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentPars
     imports that command's modules only."""
     built = set(COMMANDS) if commands is None else set(commands)
     parser = argparse.ArgumentParser(
-        prog="sengoku", description="Gungi, Gunshi, Gunkimono and Sashimono."
+        prog="sengoku", description="Play, study and serve the registered games (`sengoku games`)."
     )
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True)

@@ -18,9 +18,12 @@ from __future__ import annotations
 import json
 import operator
 import random
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, SupportsIndex
 
 from typing_extensions import TypeVar
@@ -88,6 +91,19 @@ def action_number(n: object, count: int) -> int:
 def event(type_: str, audience: Sequence[int] | None = None, **details: Any) -> Event:
     """Build an event: ``audience`` None means every seat and spectator may see it."""
     return {"type": type_, "audience": None if audience is None else list(audience), **details}
+
+
+def package_file(package: str, *parts: str) -> Path:
+    """A file shipped in ``package``'s folder (package data), found through
+    :mod:`importlib.resources`: a game's trained weights are ``data/weights/<file>`` of its
+    own package. An installation on a file system (pip's, the checkout's) is supported; a
+    package imported from a zip file raises :class:`NotSupported`, naming it."""
+    found: Any = resources.files(package)
+    for part in parts:
+        found = found / part
+    if not isinstance(found, Path):
+        raise NotSupported(f"{package}: its data files must be on a file system, not {found!r}")
+    return found
 
 
 @dataclass(frozen=True)
@@ -249,6 +265,13 @@ class Game(ABC):
             raise TypeError(f"{cls.__name__}.game_type must be a GameType, not {declared!r}")
         cls.name = declared.name
         cls.version = declared.version
+
+    def data_file(self, *parts: str) -> Path:
+        """A file the game ships in its ``data/`` folder, beside its game module (trained
+        weights under ``data/weights/``): :func:`package_file` of the game's package. The
+        agents and trainers find a game's files through it, never by a path into ai."""
+        module = sys.modules[type(self).__module__]
+        return package_file(module.__package__ or module.__name__, "data", *parts)
 
     def resolve_options(self, **options: Any) -> dict[str, Any]:
         """All options with defaults filled in; unknown names or bad values raise."""

@@ -93,7 +93,7 @@ def create_app(settings: Settings) -> FastAPI:
     app = FastAPI(
         title="Sengoku game server",
         version="1",
-        description="Play Gungi, Gunshi, Gunkimono and Sashimono online. See docs/api.md.",
+        description="Play the registered games online (GET /api/games). See docs/api.md.",
         lifespan=lifespan,
     )
 
