@@ -159,7 +159,7 @@ def _e(x: float | None) -> str:
 def speed(args: argparse.Namespace) -> None:
     for name in args.games or list_games():
         game = load_game(name)
-        for preset in game.bench_presets:
+        for preset in game.game_type.bench_presets:
             print(json.dumps(ai_bench(game, dict(preset), args.seconds)), flush=True)
 
 

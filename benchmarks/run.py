@@ -271,8 +271,8 @@ def main() -> None:
             continue
         game = sengoku.load_game(name)
         runs = []
-        for preset in game.bench_presets:
-            share = args.seconds / len(game.bench_presets)
+        for preset in game.game_type.bench_presets:
+            share = args.seconds / len(game.game_type.bench_presets)
             random_play(game, preset, min(0.5, share / 10))  # warm-up
             run = beside_chess(lambda g=game, p=preset, t=share: random_play(g, p, t), share)
             run["peak_memory_bytes"] = peak_of(random_play, game, preset, 0.5)

@@ -42,8 +42,8 @@ def game_options(game: Game, args: argparse.Namespace) -> dict[str, Any]:
     if getattr(args, "cards", None) is not None:
         # A card file the user names on their own machine: read through its own explicit path
         # and played under a name (the ``cards`` option itself only ever holds a name).
-        if "cards" not in game.options:
-            raise SengokuError(f"{game.name} has no 'cards' option")
+        if "cards" not in game.game_type.file_options:
+            raise SengokuError(f"{game.name} reads no 'cards' option from a file")
         options["cards"] = game.option_from_file("cards", args.cards)
     for flag in ("mode", "players", "variant", "preset", "vp"):
         value = getattr(args, flag, None)
@@ -60,16 +60,17 @@ def game_options(game: Game, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _add_option_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--mode", help="the game's mode or ruleset (e.g. gungi: intro, beginner, ...)")
+    p.add_argument("--mode", help="the game's mode or ruleset (`sengoku games` lists them)")
     p.add_argument("--players", type=int, help="number of players, for games that vary")
     p.add_argument("--variant", help="a named variant, for games that have them")
     p.add_argument("--preset", help="a named starting preset, for games that have them")
-    p.add_argument("--solo", action="store_true", help="the solo mode (Sashimono vs the Kagemusha)")
-    p.add_argument("--vp", type=int, help="victory points to win (Sashimono)")
+    p.add_argument("--solo", action="store_true", help="the solo mode, for games that have one")
+    p.add_argument("--vp", type=int, help="victory points to win, for games that count them")
     p.add_argument(
         "--cards",
         metavar="FILE",
-        help="a card file or folder in the card language on this machine (Sashimono)",
+        help="a card file or folder on this machine, for games that read one (their "
+        "GameType.file_options)",
     )
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE", help="any option")
 
@@ -166,8 +167,10 @@ def cmd_games(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(game.describe(), ensure_ascii=False))
             continue
+        facts = game.game_type
         print(
-            f"{name} (rules v{game.version}, {game.min_players}-{game.max_players} players): {game.title}"
+            f"{name} (rules v{facts.version}, {facts.min_players}-{facts.max_players} "
+            f"players): {facts.title}"
         )
         for opt in game.options.values():
             print(f"    {opt.name} = {opt.default!r}  [{opt.describe_allowed()}]  {opt.doc}")
@@ -215,6 +218,8 @@ def cmd_perft(args: argparse.Namespace) -> int:
     game = load_game(args.game)
     options = game_options(game, args)
     if args.fen:
+        if not game.game_type.provides_fen:
+            raise SengokuError(f"perft --fen: {game.name} has no FEN (a position notation)")
         state = game.from_fen(args.fen, **options)
     else:
         state = game.new_state(args.seed, **options)
@@ -247,7 +252,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     game = load_game(args.game)
     options = game_options(game, args)
-    presets = [options] if options else [dict(p) for p in game.bench_presets]
+    presets = [options] if options else [dict(p) for p in game.game_type.bench_presets]
     runs = []
     for preset in presets:
         # Speed untraced, peak memory in a separate traced run (tracemalloc slows play ~10x).
@@ -323,14 +328,19 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    from sengoku.core.game import SengokuError
     from sengoku.core.registry import load_game
 
     game = load_game(args.game)
     if args.texel:
-        if game.name == "gungi":
+        # The game's features say which tuner fits their evaluation (Features.texel).
+        tuner = game.features().texel
+        if tuner == "tables":
             from sengoku.arena.texel import run as run_texel
-        else:
+        elif tuner == "terms":
             from sengoku.arena.texel_terms import run as run_texel
+        else:
+            raise SengokuError(f"--texel: {game.name}'s evaluation declares nothing to tune")
         return run_texel(args, game_options(game, args), game)
     from sengoku.arena.training import run as run_train
 
@@ -501,10 +511,9 @@ def _train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--texel",
         action="store_true",
-        help="tune the evaluation on self-play results (numpy only): Gungi's native "
-        "alpha-beta tables (default out: ./gungi_eval.json; shipped: "
-        "sengoku/ai/weights/gungi_eval.json) or Sashimono's term weights "
-        "(./sashimono_eval.json; shipped: sengoku/ai/weights/sashimono_eval.json)",
+        help="tune the evaluation on self-play results (numpy only), as the game's features "
+        "declare: a compiled search's tables or per-side terms' weights (default out: "
+        "./GAME_eval.json; shipped: sengoku/games/GAME/data/weights/GAME_eval.json)",
     )
     texel_arguments(p)
     _add_option_flags(p)
@@ -587,7 +596,7 @@ def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentPars
     imports that command's modules only."""
     built = set(COMMANDS) if commands is None else set(commands)
     parser = argparse.ArgumentParser(
-        prog="sengoku", description="Gungi, Gunshi, Gunkimono and Sashimono."
+        prog="sengoku", description="Play, study and serve the registered games (`sengoku games`)."
     )
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True)

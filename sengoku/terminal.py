@@ -46,7 +46,7 @@ def play_terminal(
     # player confirms that only they can see it. Until then nothing private is drawn: boards
     # and events are shown as a spectator sees them (the next player's hand, deck order or
     # Shogun must never be on the screen, nor in its scrollback, before they sit down).
-    pass_device = len(humans) > 1 and not game.perfect_information
+    pass_device = len(humans) > 1 and not game.game_type.perfect_information
     at_screen: int | None = None if pass_device else (min(humans) if humans else None)
 
     def show(st: State) -> None:

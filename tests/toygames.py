@@ -43,6 +43,7 @@ from sengoku.core.game import (
     State,
     event,
 )
+from sengoku.core.game_type import GameType
 from sengoku.core.registry import REGISTRY
 
 # -- Secret Nim -----------------------------------------------------------------------------
@@ -189,11 +190,13 @@ class NimState(State):
 
 
 class SecretNim(Game):
-    name = "secretnim"
-    version = 1
-    min_players = 2
-    max_players = 2
-    title = "Secret Nim (a test game)"
+    game_type = GameType(
+        name="secretnim",
+        title="Secret Nim (a test game)",
+        version=1,
+        min_players=2,
+        max_players=2,
+    )
     options = {
         "pile": Option("pile", 10, range(1, 201), "stones in the pile"),
         "peek": Option("peek", False, (False, True), "allow the peek and draw actions"),
@@ -252,11 +255,13 @@ class Mark:
 
 
 class TicTacToe(Game):
-    name = "tictactoe"
-    version = 1
-    min_players = 2
-    max_players = 2
-    title = "noughts and crosses (test game)"
+    game_type = GameType(
+        name="tictactoe",
+        title="noughts and crosses (test game)",
+        version=1,
+        min_players=2,
+        max_players=2,
+    )
     options: Mapping[str, Option] = {}
 
     def new_state(self, seed: int = 0, **options: Any) -> TicTacToeState:
@@ -362,11 +367,13 @@ class Play:
 
 
 class HighTrick(Game):
-    name = "hightrick"
-    version = 1
-    min_players = 2
-    max_players = 4
-    title = "highest card wins the round (hidden-hand test game)"
+    game_type = GameType(
+        name="hightrick",
+        title="highest card wins the round (hidden-hand test game)",
+        version=1,
+        min_players=2,
+        max_players=4,
+    )
     options: Mapping[str, Option] = {
         "players": Option("players", 2, range(2, 5), "number of players"),
         "hand": Option("hand", 3, range(1, 5), "cards dealt to each player"),
@@ -562,11 +569,13 @@ STEPS = ("wait", "add1", "add2")
 
 
 class Race(Game):
-    name = RACE
-    version = 1
-    min_players = 1
-    max_players = 2
-    title = "Race to the goal (test game)"
+    game_type = GameType(
+        name=RACE,
+        title="Race to the goal (test game)",
+        version=1,
+        min_players=1,
+        max_players=2,
+    )
     options: ClassVar[Mapping[str, Option]] = {
         "players": Option("players", 1, range(1, 3), "one or two players"),
         "goal": Option("goal", 5, range(1, 50), "the count that wins"),

@@ -54,8 +54,8 @@ def _index_last_after_shuffle(rng: random.Random, n: int) -> int:
 
     ``Random.shuffle`` swaps ``x[i]`` with ``x[randbelow(i + 1)]`` for ``i = n-1 .. 1``; only
     the first swap touches the last place, and the rest still advance the generator, so they
-    are drawn (by the same ``getrandbits`` calls ``_randbelow`` makes) and thrown away. Only
-    for a plain ``random.Random``, whose shuffle and ``_randbelow`` are CPython's.
+    are drawn (by the same ``getrandbits`` calls CPython's shuffle makes) and thrown away.
+    Only for a plain ``random.Random`` whose shuffle this reproduces (:data:`_FAST_SHUFFLE`).
     """
     if n < 2:
         return n - 1
@@ -77,10 +77,24 @@ def _index_last_after_shuffle(rng: random.Random, n: int) -> int:
     return picked
 
 
+def _reproduces_shuffle() -> bool:
+    """Whether :func:`_index_last_after_shuffle` reproduces this interpreter's
+    ``Random.shuffle``: checked once, through the public API only, on a few seeded lists
+    (the same last item, and the generator left in the same state)."""
+    for n in (1, 2, 3, 5, 17, 64, 129):
+        for seed in (0, 1):
+            shuffled, fast = random.Random(seed), random.Random(seed)
+            items = list(range(n))
+            shuffled.shuffle(items)
+            if _index_last_after_shuffle(fast, n) != items[-1]:
+                return False
+            if shuffled.getstate() != fast.getstate():
+                return False
+    return True
+
+
 #: Whether ``_index_last_after_shuffle`` reproduces this interpreter's ``Random.shuffle``.
-_FAST_SHUFFLE = getattr(random.Random, "_randbelow", None) is getattr(
-    random.Random, "_randbelow_with_getrandbits", 0
-)
+_FAST_SHUFFLE = _reproduces_shuffle()
 
 
 class Node:

@@ -465,7 +465,7 @@ def mine(
         states = [step.state.clone() for step in record.steps(check_result=False)]
         positions = [(i, states[i]) for i in range(start, plies) if i < len(states)]
         for ply, state in positions:
-            if game.perfect_information:
+            if game.game_type.perfect_information:
                 puzzle = gungi_puzzle(record, ply, state)
             else:
                 puzzle = hidden_puzzle(record, ply, state, seed)

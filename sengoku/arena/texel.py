@@ -1,9 +1,11 @@
-"""Texel tuning of Gungi's evaluation for the native alpha-beta (issue 20).
+"""Texel tuning of an evaluation made of a compiled search's tables (Gungi's; issue 20).
 
-The native search's evaluation is linear in a few tables: a top piece's worth by piece, tier
-and square (``TOP``), each kind's value (buried pieces, pieces in hand) and two factors
-(``BURIED_BY_ENEMY``, ``HAND_FACTOR``): see :mod:`sengoku.games.gungi.features`. Tuning
-keeps that form, so the tuned evaluation runs in the same native search with no C++ change:
+A game whose features declare ``texel = "tables"`` hands this module its parameter layout
+through ``Features.texel_tables()`` (:class:`TableTuning`: Gungi's is
+``sengoku/games/gungi/eval_tables.py``); this module names no game. Gungi's native search's
+evaluation is linear in a few tables: a top piece's worth by piece, tier and square, each
+kind's value (buried pieces, pieces in hand) and two factors. Tuning keeps that form, so the
+tuned evaluation runs in the same native search with no C++ change:
 
 1. *Self-play*: games of the native alpha-beta at small node budgets (a budget per side drawn
    for each game, a few random opening plies), and every ``every``-th quiet position (no
@@ -15,7 +17,7 @@ keeps that form, so the tuned evaluation runs in the same native search with no 
    kept, and the parameters minimise the log-loss plus a ridge penalty towards the hand-made
    values (so thin data cannot move them far). Whole games are held out.
 
-The parameters are laid out in :mod:`sengoku.games.gungi.eval_tables`.
+The parameters are laid out by the game (Gungi: :mod:`sengoku.games.gungi.eval_tables`).
 """
 
 from __future__ import annotations
@@ -27,28 +29,59 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 import numpy as np
 
 from sengoku.arena.fitting import command_words, output_path
-from sengoku.core.game import Game, SengokuError
-from sengoku.games.gungi.eval_tables import (
-    N_PARAMS,
-    NK,
-    OFF_BURIED,
-    OFF_HAND,
-    OFF_VALUE,
-    balance,
-    features,
-    hand_made,
-    to_json,
-)
+from sengoku.core.game import Game, SengokuError, State
 
 #: The ridge towards the hand-made tables unless --l2 (per mean squared parameter change).
 L2 = "20"
 #: The tiny configuration the test runs (seconds).
 TINY = {"games": 4, "nodes": "60,120", "max_plies": 60, "every": 2, "opening_plies": 4}
+
+
+class TableTuning(Protocol):
+    """What a game's ``Features.texel_tables()`` offers to be tuned here (Gungi's
+    ``eval_tables`` module): its parameter layout, the positions it keeps, and its fit."""
+
+    #: Piece kinds (the hands' second axis).
+    NK: int
+
+    def features(self, towers: np.ndarray, hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
+
+    def balance(self, theta: np.ndarray, lin: np.ndarray, counts: np.ndarray) -> np.ndarray: ...
+
+    def hand_made(self) -> np.ndarray: ...
+
+    def to_json(self, theta: np.ndarray) -> dict[str, Any]: ...
+
+    def fit(
+        self,
+        lin: np.ndarray,
+        counts: np.ndarray,
+        y: np.ndarray,
+        prior: np.ndarray,
+        k: float,
+        l2: float,
+        steps: int = 3000,
+        lr: float = 0.02,
+    ) -> np.ndarray: ...
+
+    def quiet_position(self, state: State) -> tuple[np.ndarray, np.ndarray] | None: ...
+
+
+def table_tuning(game: Game) -> tuple[TableTuning, Path]:
+    """The game's table layout and where its tuned tables ship, if its features declare
+    ``texel = "tables"``; else a refusal naming what the game declares."""
+    knowledge = game.features()
+    if knowledge.texel != "tables" or knowledge.learned_path is None:
+        raise SengokuError(
+            f"--texel: {game.name}'s evaluation is not made of a search's tables "
+            f"(its features declare texel={knowledge.texel!r})"
+        )
+    return cast(TableTuning, knowledge.texel_tables()), knowledge.learned_path
 
 
 def log_loss(p: np.ndarray, y: np.ndarray) -> float:
@@ -73,39 +106,6 @@ def fit_k(b: np.ndarray, y: np.ndarray) -> float:
     return (lo + hi) / 2
 
 
-def fit(
-    lin: np.ndarray,
-    counts: np.ndarray,
-    y: np.ndarray,
-    prior: np.ndarray,
-    k: float,
-    l2: float,
-    steps: int = 3000,
-    lr: float = 0.02,
-) -> np.ndarray:
-    """Minimise mean log-loss of sigmoid(k * balance) + l2 * |theta - prior|^2 / N_PARAMS
-    (full-batch Adam from the prior; the loss is smooth: bilinear in values and factors)."""
-    theta = prior.copy()
-    m = np.zeros_like(theta)
-    v = np.zeros_like(theta)
-    n = len(y)
-    for t in range(1, steps + 1):
-        value = theta[OFF_VALUE : OFF_VALUE + NK]
-        per_kind = counts[:, 0] + theta[OFF_BURIED] * counts[:, 1] + theta[OFF_HAND] * counts[:, 2]
-        b = lin @ theta[:OFF_VALUE] + per_kind @ value
-        err = (_sigmoid(k * b) - y) * k / n  # d loss / d balance
-        grad = np.empty_like(theta)
-        grad[:OFF_VALUE] = err @ lin
-        grad[OFF_VALUE : OFF_VALUE + NK] = err @ per_kind
-        grad[OFF_BURIED] = err @ (counts[:, 1] @ value)
-        grad[OFF_HAND] = err @ (counts[:, 2] @ value)
-        grad += 2 * l2 * (theta - prior) / N_PARAMS
-        m = 0.9 * m + 0.1 * grad
-        v = 0.999 * v + 0.001 * grad * grad
-        theta -= lr * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
-    return theta
-
-
 # ------------------------------------------------------------------------ self-play
 
 
@@ -120,9 +120,12 @@ def self_play(
     options: dict[str, Any],
     log: Any = None,
 ) -> dict[str, np.ndarray]:
-    """Quiet positions of native alpha-beta self-play, each with its game's result."""
+    """Quiet positions (the game's ``quiet_position``) of native alpha-beta self-play, each
+    with its game's result for the first seat."""
     from sengoku.ai.alphabeta import AlphaBetaAgent
     from sengoku.ai.base import Budget
+
+    tables, _ = table_tuning(game)
 
     towers: list[np.ndarray] = []
     hands: list[np.ndarray] = []
@@ -145,12 +148,10 @@ def self_play(
             if ply < opening_plies:
                 move = rng.choice(state.legal_actions())
             else:
-                if ply % every == 0 and state.phase != "setup" and not state.noisy_codes():
-                    board = np.full((81, 3), -1, dtype=np.int8)
-                    for s, tower in enumerate(state.board):
-                        board[s, : len(tower)] = tower
-                    towers.append(board)
-                    hands.append(np.array(state.hands, dtype=np.int8))
+                quiet = tables.quiet_position(state) if ply % every == 0 else None
+                if quiet is not None:
+                    towers.append(quiet[0])
+                    hands.append(quiet[1])
                     to_move.append(seat)
                     game_of.append(g)
                 move = agents[seat].choose(state, seat, Budget(iterations=budgets[seat]))
@@ -173,7 +174,7 @@ def self_play(
             )
     return {
         "towers": np.array(towers, dtype=np.int8).reshape(-1, 81, 3),
-        "hands": np.array(hands, dtype=np.int8).reshape(-1, 2, NK),
+        "hands": np.array(hands, dtype=np.int8).reshape(-1, 2, tables.NK),
         "to_move": np.array(to_move, dtype=np.int8),
         "game": np.array(game_of, dtype=np.int32),
         "result": np.array(results, dtype=np.float64),
@@ -260,6 +261,7 @@ def _split(games: np.ndarray, of: np.ndarray, share: float, seed: int) -> np.nda
 
 
 def tune(
+    tables: TableTuning,
     data: dict[str, np.ndarray],
     l2s: list[float],
     held_out: float,
@@ -277,13 +279,14 @@ def tune(
     first = int(data["game"].max(initial=-1)) + 1  # the test games are numbered after
     if test_data is not None:
         data = _concat([data, test_data])
-    lin, counts = features(data["towers"].astype(np.int64), data["hands"].astype(np.float64))
+    lin, counts = tables.features(data["towers"].astype(np.int64), data["hands"].astype(np.float64))
+    balance, fit = tables.balance, tables.fit
     y = data["result"].astype(np.float64)
     of = data["game"]
     games = np.unique(of)
     test = of >= first if test_data is not None else _split(games, of, held_out, seed)
     train = ~test
-    prior = hand_made()
+    prior = tables.hand_made()
     k = fit_k(balance(prior, lin[train], counts[train]), y[train])
     validation: dict[str, float] = {}
     l2 = l2s[0]
@@ -326,16 +329,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--l2",
         default=None,
-        help="ridge weight(s) towards the hand-made values (default: Gungi 20, Sashimono "
-        "0.001); several (comma-separated): the best on a validation tenth of the training "
+        help="ridge weight(s) towards the hand-made values (default: 20 for a game of "
+        "tables, 0.001 for a game of terms); several (comma-separated): the best on a validation tenth of the training "
         "games",
     )
-    p.add_argument("--steps", type=int, default=3000, help="Adam steps of the fit (Gungi)")
+    p.add_argument("--steps", type=int, default=3000, help="Adam steps of the fit (tables)")
     p.add_argument(
         "--fit",
         choices=("weights", "scale"),
         default="weights",
-        help="Sashimono: fit every term's weight, or only the scale of the hand-made "
+        help="a game of terms: fit every term's weight, or only the scale of the hand-made "
         "evaluation (its calibration)",
     )
     p.add_argument(
@@ -348,9 +351,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
-    """``sengoku train gungi --texel``: self-play, fit, and the weights with their record."""
-    if game.name != "gungi":
-        raise SengokuError("--texel tunes Gungi's native evaluation only")
+    """``sengoku train GAME --texel`` for a game of tables (Gungi): self-play, fit, and the
+    weights with their record."""
+    tables, learned_path = table_tuning(game)
     started = time.time()
     if args.tiny:
         for key, value in TINY.items():
@@ -371,10 +374,8 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
     words = command_words(
         ["sengoku", "train", game.name, "--texel"], options, flags, args.data, args.held_out_data
     )
-    from sengoku.games.gungi.features import LEARNED_PATH
-
     # Decided before any self-play, so a refusal costs nothing.
-    out, out_words = output_path(args.out, LEARNED_PATH, args.overwrite_shipped)
+    out, out_words = output_path(args.out, learned_path, args.overwrite_shipped)
     held_out = [load_data(path) for path in args.held_out_data]
     chunks, records = load_chunks(args.data, "towers", game.name)
     if args.games > 0:
@@ -413,9 +414,11 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
     t0 = time.time()
     l2s = [float(x) for x in str(args.l2 or L2).split(",") if x.strip()]
     test_data = _concat([data for data, _ in held_out]) if held_out else None
-    theta, fitted = tune(_concat(chunks), l2s, 0.1, args.seed, args.steps, test_data)
+    theta, fitted = tune(tables, _concat(chunks), l2s, 0.1, args.seed, args.steps, test_data)
     fitted["seconds"] = round(time.time() - t0, 1)
     print(f"fit: {json.dumps(fitted)}", file=sys.stderr)
     made = {"seed": args.seed, "data": records, "fit": fitted}
-    write_weights(out, out_words, {"parameters": to_json(theta)}, words, made, held_out, started)
+    write_weights(
+        out, out_words, {"parameters": tables.to_json(theta)}, words, made, held_out, started
+    )
     return 0

@@ -1,5 +1,7 @@
 """Texel tuning of an evaluation linear in per-side terms (Sashimono's; issue 20).
 
+A game whose features declare ``texel = "terms"`` is tuned here; this module names no game.
+
 Sashimono's evaluation (:mod:`sengoku.games.sashimono.features`) is a weighted sum of a few
 terms of each side (victory points, bowed and standing Sashimono, the best line's attack and
 defence, cards in hand), the seat's less its enemy's, times a scale. IS-MCTS reads it at the
@@ -68,11 +70,10 @@ class TermFeatures(Protocol):
 def term_features(game: Game) -> TermFeatures:
     """The game's features, if their evaluation is linear in per-side terms."""
     knowledge = game.features()
-    needed = ("terms", "learned_path", "lead_terms", "hand_made_weights")
-    if not all(hasattr(knowledge, name) for name in needed):
+    if knowledge.texel != "terms" or knowledge.learned_path is None:
         raise SengokuError(
             f"--texel: {game.name}'s evaluation is not linear in per-side terms "
-            "(Gungi has its own tuner; Sashimono is tuned here)"
+            f"(its features declare texel={knowledge.texel!r})"
         )
     found: TermFeatures = knowledge  # type: ignore[assignment]
     return found
@@ -290,7 +291,8 @@ def weights_of(theta: np.ndarray, features: TermFeatures) -> dict[str, float]:
 
 
 def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
-    """``sengoku train sashimono --texel``: self-play, fit, and the weights with their record."""
+    """``sengoku train GAME --texel`` for a game of terms (Sashimono): self-play, fit, and
+    the weights with their record."""
     from sengoku.arena.backends import make_backend
 
     features = term_features(game)

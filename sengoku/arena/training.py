@@ -309,19 +309,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--out",
         default=None,
         help="weights file (default: the shipped file's name in the current directory, e.g. "
-        "./sashimono.npz; naming the shipped file writes over it)",
+        "./GAME.npz; naming the shipped file writes over it)",
     )
     p.add_argument(
         "--overwrite-shipped",
         action="store_true",
-        help="write over the weights that ship in the package (sengoku/ai/weights/...)",
+        help="write over the weights that ship in the package (sengoku/games/GAME/data/weights/...)",
     )
     p.add_argument("--tiny", action="store_true", help="the tiny configuration (tests)")
     p.add_argument(
         "--policy",
         action="store_true",
         help="train the policy head instead: --agent is a search whose root visits are the "
-        "targets (default out: ./GAME_policy.npz; shipped: sengoku/ai/weights/GAME_policy.npz)",
+        "targets (default out: ./GAME_policy.npz; shipped: sengoku/games/GAME/data/weights/GAME_policy.npz)",
     )
     p.add_argument(
         "--teacher",
@@ -361,7 +361,7 @@ def run(args: argparse.Namespace, options: dict[str, Any], game: Game) -> int:
         ("--every", args.every),
         ("--playouts", args.playouts or None),
     ]
-    shipped = default_policy(game.name) if args.policy else default_weights(game.name)
+    shipped = default_policy(game) if args.policy else default_weights(game)
     # Decided before any self-play, so a refusal costs nothing.
     out, out_words = output_path(args.out, shipped, args.overwrite_shipped)
     words = command_words(["sengoku", "train", game.name], options, flags, args.data)

@@ -15,6 +15,7 @@ from sengoku.core.game import (
     State,
     event,
 )
+from sengoku.core.game_type import GameType
 from sengoku.core.record import GameRecord, InvalidRecord
 from sengoku.core.registry import list_games, load_game
 
@@ -25,6 +26,7 @@ __all__ = [
     "Event",
     "Game",
     "GameRecord",
+    "GameType",
     "IllegalAction",
     "InvalidOption",
     "InvalidRecord",

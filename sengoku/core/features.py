@@ -43,6 +43,19 @@ class Features:
     #: If set, levels 1-4 are all searches with these iterations (for games whose one-ply
     #: evaluation is too weak a guide for greedy play to make a sensible beginner).
     search_ladder: tuple[int, int, int, int] | None = None
+    #: The Texel tuning the evaluation supports (``sengoku train GAME --texel``, in
+    #: :mod:`sengoku.arena`): ``"terms"``, linear in per-side terms (the features then offer
+    #: ``terms``, ``lead_terms`` and ``hand_made_weights``: ``arena/texel_terms.py``);
+    #: ``"tables"``, the tables of a compiled search (:meth:`texel_tables`:
+    #: ``arena/texel.py``); None: nothing to tune.
+    texel: str | None = None
+    #: Where the shipped tuned evaluation lives (a tuner's default ``--out``), or None.
+    learned_path: Path | None = None
+
+    def texel_tables(self) -> Any:
+        """For ``texel = "tables"``: the game's parameter layout and its fit, as
+        :class:`sengoku.arena.texel.TableTuning` reads them; None by default."""
+        return None
 
     def heuristic(self, state: State, seat: int) -> float:
         """How good an unfinished ``state`` is for ``seat``, any real scale (0: even)."""

@@ -18,15 +18,19 @@ from __future__ import annotations
 import json
 import operator
 import random
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, SupportsIndex
 
 from typing_extensions import TypeVar
 
 from sengoku.core.describe import PERMISSIVE_VIEW_SCHEMA, ActionDescription, generic_description
 from sengoku.core.features import GENERIC_FEATURES, Features
+from sengoku.core.game_type import GameType
 from sengoku.core.observation import Encoder
 from sengoku.core.traits import Traits
 
@@ -87,6 +91,19 @@ def action_number(n: object, count: int) -> int:
 def event(type_: str, audience: Sequence[int] | None = None, **details: Any) -> Event:
     """Build an event: ``audience`` None means every seat and spectator may see it."""
     return {"type": type_, "audience": None if audience is None else list(audience), **details}
+
+
+def package_file(package: str, *parts: str) -> Path:
+    """A file shipped in ``package``'s folder (package data), found through
+    :mod:`importlib.resources`: a game's trained weights are ``data/weights/<file>`` of its
+    own package. An installation on a file system (pip's, the checkout's) is supported; a
+    package imported from a zip file raises :class:`NotSupported`, naming it."""
+    found: Any = resources.files(package)
+    for part in parts:
+        found = found / part
+    if not isinstance(found, Path):
+        raise NotSupported(f"{package}: its data files must be on a file system, not {found!r}")
+    return found
 
 
 @dataclass(frozen=True)
@@ -222,36 +239,39 @@ class Outcome:
 
 
 class Game(ABC):
-    """The static description of one game: everything that does not change during play."""
+    """The static description of one game: everything that does not change during play.
 
+    A game declares its static facts as one :class:`GameType` value (``game_type``: name,
+    title, rules version, players range, information, the renderer, the environments and
+    presets others read, its ``provides_*`` abilities) and its behaviour as methods. ``name``
+    and ``version``, the identity every record carries, are read from it when the class is
+    made, so ``game.name`` stays the registry's key.
+    """
+
+    #: The game's static facts (see :class:`GameType`).
+    game_type: ClassVar[GameType]
+    #: ``game_type.name``: the registry's key (set from ``game_type``).
     name: ClassVar[str]
-    #: Bumped whenever a rule change alters legal moves or outcomes (records carry it).
+    #: ``game_type.version``: the rules version records carry (set from ``game_type``).
     version: ClassVar[int]
-    min_players: ClassVar[int]
-    max_players: ClassVar[int]
-    #: One-line description for listings.
-    title: ClassVar[str] = ""
     options: ClassVar[Mapping[str, Option]]
-    #: False when some seat may not see everything (hands, decks, secret choices): the
-    #: terminal then hides the screen between hot-seat turns, adapters declare it.
-    perfect_information: ClassVar[bool] = True
-    #: Option sets that ``sengoku bench`` plays (random games), e.g. each mode.
-    bench_presets: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)
 
-    # -- Declared hooks: optional abilities, each with a default (never probed) ------------
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declared = cls.__dict__.get("game_type")
+        if declared is None:
+            return
+        if not isinstance(declared, GameType):
+            raise TypeError(f"{cls.__name__}.game_type must be a GameType, not {declared!r}")
+        cls.name = declared.name
+        cls.version = declared.version
 
-    #: True when the game's rules say whose clock runs (its states override
-    #: :meth:`State.clock_seat`): the server then never leaves the first move untimed.
-    clock_rules: ClassVar[bool] = False
-    #: Seconds per player of the game's own tournament time control (its ``time_control``
-    #: option), or None: the server's default.
-    tournament_seconds: ClassVar[float | None] = None
-    #: Renderer manifest: the ES module of the browser client that draws this game, a name
-    #: under ``sengoku/web/js/games/`` ("generic": the generic renderer of views and choices).
-    renderer: ClassVar[str] = "generic"
-    #: Gymnasium environments this game offers: environment id -> the options it plays
-    #: (:mod:`sengoku.interop.gymnasium` registers them; one-seat configurations only).
-    gymnasium_environments: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    def data_file(self, *parts: str) -> Path:
+        """A file the game ships in its ``data/`` folder, beside its game module (trained
+        weights under ``data/weights/``): :func:`package_file` of the game's package. The
+        agents and trainers find a game's files through it, never by a path into ai."""
+        module = sys.modules[type(self).__module__]
+        return package_file(module.__package__ or module.__name__, "data", *parts)
 
     def resolve_options(self, **options: Any) -> dict[str, Any]:
         """All options with defaults filled in; unknown names or bad values raise."""
@@ -313,12 +333,14 @@ class Game(ABC):
         return str(state)
 
     def from_fen(self, fen: str, **options: Any) -> State:
-        """The position a FEN describes; games without a FEN raise :class:`NotSupported`."""
+        """The position a FEN describes (``game_type.provides_fen``); games without a FEN
+        raise :class:`NotSupported`."""
         raise NotSupported(f"{self.name} has no FEN (a position notation)")
 
     def option_from_file(self, option: str, path: str) -> Any:
-        """The value of ``option`` read from a file the user names on their own machine (the
-        command line's ``--cards FILE``); games that read none raise :class:`NotSupported`."""
+        """The value of ``option`` (one of ``game_type.file_options``) read from a file the
+        user names on their own machine (the command line's ``--cards FILE``); games that
+        read none raise :class:`NotSupported`."""
         raise NotSupported(f"{self.name} reads no option from a file (asked for {option!r})")
 
     def scripted_players(self) -> Mapping[str, Callable[[State, random.Random], Action]]:
@@ -343,15 +365,21 @@ class Game(ABC):
     def batch(self, **options: Any) -> GameBatch:
         """``n`` games with ``options`` stepped together, for research (numpy masks and
         observations; :mod:`sengoku.core.batch`). Default: one contract ``State`` a game; a
-        game with a compiled core returns its own, with the same numbers."""
+        game with a compiled core (``game_type.provides_native_batch``) returns its own,
+        with the same numbers."""
         from sengoku.core.batch import ContractBatch
 
         return ContractBatch(self, **options)
 
     def traits(self, **options: Any) -> Traits:
         """The game type for resolved ``options`` (default: the always-safe description,
-        stochastic and general-sum, with :attr:`perfect_information`)."""
-        return Traits(stochastic=True, zero_sum=False, perfect_information=self.perfect_information)
+        general-sum, with the :class:`GameType`'s ``chance`` and ``perfect_information``)."""
+        facts = self.game_type
+        return Traits(
+            stochastic=facts.chance,
+            zero_sum=False,
+            perfect_information=facts.perfect_information,
+        )
 
     def describe_action(self, state: State, action: Action) -> ActionDescription:
         """``action``, legal in ``state``, as data for a client (:mod:`sengoku.core.describe`):
@@ -378,14 +406,15 @@ class Game(ABC):
 
     def describe(self) -> dict[str, Any]:
         """JSON-ready description for listings and the API."""
+        facts = self.game_type
         return {
-            "name": self.name,
-            "title": self.title,
-            "version": self.version,
-            "min_players": self.min_players,
-            "max_players": self.max_players,
+            "name": facts.name,
+            "title": facts.title,
+            "version": facts.version,
+            "min_players": facts.min_players,
+            "max_players": facts.max_players,
             "options": [opt.to_json() for opt in self.options.values()],
-            "renderer": self.renderer,
+            "renderer": facts.renderer,
         }
 
 
@@ -428,7 +457,26 @@ class State(ABC, Generic[ActionT]):
 
     @abstractmethod
     def apply(self, action: ActionT) -> list[Event]:
-        """Play ``action``; raise :class:`IllegalAction` (changing nothing) if not legal."""
+        """Play ``action``; raise :class:`IllegalAction` (changing nothing) if not legal, with
+        :meth:`why_illegal`'s reason."""
+
+    def why_illegal(self, action: ActionT) -> str | None:
+        """Why ``action`` is illegal here, naming the rule, or None if it is legal; changes
+        nothing. The server and the command line explain a refusal with it, and ``apply``
+        refuses with it.
+
+        The default reads :meth:`legal_actions`: the game is over, or the action is not among
+        the legal ones (a sample of which is listed). Games with better reasons (the rule a
+        move breaks) override it."""
+        ended = self.outcome()
+        if ended is not None:
+            return f"the game is over ({ended.reason}): no action is legal"
+        legal = self.legal_actions()
+        if any(a is action for a in legal) or action in legal:
+            return None
+        sample = ", ".join(str(a) for a in legal[:12])
+        more = f" (and {len(legal) - 12} more)" if len(legal) > 12 else ""
+        return f"{action} is not a legal action here; legal here: {sample or 'none'}{more}"
 
     def concede(self, seat: int, reason: str = "resignation") -> list[Event]:
         """End the game as a loss for ``seat`` (resignation, surrender, abandonment).
@@ -472,7 +520,7 @@ class State(ABC, Generic[ActionT]):
 
         By default the seat to act, unless :attr:`clock_running` is false or the game is over.
         A game whose rules say otherwise (phases without a clock, a clock that runs for the
-        seat that is not to act) overrides this and sets ``Game.clock_rules``.
+        seat that is not to act) overrides this and sets ``GameType.provides_clock_rules``.
         """
         if self.is_terminal() or not self.clock_running:
             return None

@@ -7,7 +7,7 @@
 >>> sorted(observation)
 ['action_mask', 'observation']
 
-Every game declares its environments (``Game.gymnasium_environments``); Sashimono's solo mode
+Every game declares its environments (``GameType.gymnasium_environments``); Sashimono's solo mode
 (one player against the Kagemusha automaton, whose turns the contract plays inside ``apply``)
 is the registered environment ``sengoku/SashimonoSolo-v1``;
 :class:`SoloEnv` wraps any contract game whose options make it a one-player game.
@@ -185,7 +185,7 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
 def declared_environments() -> dict[str, dict[str, Any]]:
     """Environment id -> the game and options it plays, as every registered game declares
-    them (``Game.gymnasium_environments``). A game whose plugin cannot be loaded offers none
+    them (``GameType.gymnasium_environments``). A game whose plugin cannot be loaded offers none
     (it raises its own error when it is loaded by name)."""
     found: dict[str, dict[str, Any]] = {}
     for name in list_games():
@@ -193,7 +193,7 @@ def declared_environments() -> dict[str, dict[str, Any]]:
             game = load_game(name)
         except GameLoadError:
             continue
-        for env_id, options in game.gymnasium_environments.items():
+        for env_id, options in game.game_type.gymnasium_environments.items():
             found[env_id] = {"game": game.name, **options}
     return found
 

@@ -163,7 +163,7 @@ class _GameDescription:
         gt = pyspiel.GameType
         return gt(
             short_name=short,
-            long_name=f"Sengoku {self.game.title or self.game.name}",
+            long_name=f"Sengoku {self.game.game_type.title or self.game.name}",
             dynamics=gt.Dynamics.SEQUENTIAL,
             chance_mode=(
                 gt.ChanceMode.EXPLICIT_STOCHASTIC
@@ -177,8 +177,8 @@ class _GameDescription:
             ),
             utility=gt.Utility.ZERO_SUM if self.zero_sum else gt.Utility.GENERAL_SUM,
             reward_model=gt.RewardModel.TERMINAL,
-            max_num_players=self.game.max_players,
-            min_num_players=self.game.min_players,
+            max_num_players=self.game.game_type.max_players,
+            min_num_players=self.game.game_type.min_players,
             provides_information_state_string=True,
             provides_information_state_tensor=False,
             provides_observation_string=True,

@@ -29,7 +29,7 @@ from sengoku.server.routes import accounts as account_routes
 from sengoku.server.routes import analysis as analysis_routes
 from sengoku.server.routes import board as board_routes
 from sengoku.server.routes import chat as chat_routes
-from sengoku.server.routes import games, matches, records, table, ws
+from sengoku.server.routes import games, matches, records, replay, table, ws
 from sengoku.server.routes import ratings as rating_routes
 from sengoku.server.routes import seeks as seek_routes
 from sengoku.server.routes import turn_based as turn_based_routes
@@ -97,7 +97,7 @@ def create_app(settings: Settings) -> FastAPI:
     app = FastAPI(
         title="Sengoku game server",
         version="1",
-        description="Play Gungi, Gunshi, Gunkimono and Sashimono online. See docs/api.md.",
+        description="Play the registered games online (GET /api/games). See docs/api.md.",
         lifespan=lifespan,
     )
 
@@ -151,6 +151,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(matches.router(svc))
     app.include_router(records.router(svc))
     app.include_router(analysis_routes.router(svc))
+    app.include_router(replay.router(svc))
     app.include_router(ws.router(svc, settings))
     app.include_router(chat_routes.router(svc, app.state.chat))
     app.include_router(table.router(svc))
@@ -160,7 +161,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(turn_based_routes.router(accounts, svc))
     app.include_router(seek_routes.router(app.state.seeks))
 
-    # The browser client (sengoku/web): its replay route and static files, mounted last.
+    # The browser client (sengoku/web): its pages and static files, mounted last.
     if importlib.util.find_spec("sengoku.web") is not None:
         from sengoku.web import mount as mount_web
 

@@ -11,7 +11,7 @@ Kinds (``spec["type"]``):
 * ``sudden_death``: ``initial`` seconds for the whole game;
 * ``tournament``: Gunshi's official tournament clock: 20 minutes each, no byo-yomi. A game
   with a ``time_control`` option (Gunshi) plays it with ``time_control=tournament``, and its
-  states say whose clock runs (``State.clock_seat``, with ``Game.clock_rules``: Gunshi starts
+  states say whose clock runs (``State.clock_seat``, with ``GameType.provides_clock_rules``: Gunshi starts
   the clock after Red's first placement and stops it while the Advanced Command cards are
   chosen). In other games the first decision of the game is not timed and then the seat to
   act's clock runs;
@@ -137,12 +137,12 @@ def running_seat(spec: ClockSpec, state: State[Any], ply: int) -> int | None:
 
     The contract's declared ``State.clock_seat`` (by default the seat to act; a game whose
     rules stop the clock in some phases, as Gunshi's tournament rules do, overrides it and
-    sets ``Game.clock_rules``); none once the game is over; and under the ``tournament``
+    sets ``GameType.provides_clock_rules``); none once the game is over; and under the ``tournament``
     kind, none for a game's first decision unless the game's own rules say whose runs.
     """
     if state.is_terminal():
         return None
-    if ply == 0 and spec.untimed_first and not state.game.clock_rules:
+    if ply == 0 and spec.untimed_first and not state.game.game_type.provides_clock_rules:
         return None
     seat = state.clock_seat
     return None if seat is None else int(seat)

@@ -1,9 +1,8 @@
 """Draw offers: in a game whose rules know a draw, the players may agree one.
 
-Of our four games only Gungi's rulebook ends a game without a winner ("If the same board
-position is reached 4 times, the game is drawn", docs/rules/gungi.md); Gunshi, Gunkimono
-and Sashimono always name a winner (Gunkimono breaks a tie in victory points by troops), so
-they get no draw offers. The games that allow one are :data:`DRAW_GAMES`.
+A game whose rulebook ends a game without a winner declares it
+(``GameType.provides_draws_by_agreement``, in the game's own ``game.py``); a game whose rules
+always name a winner gets no draw offers. The server names no game.
 
 An offer stands until the next move (as in chess: a move answers it), a decline or a
 takeback. Every human seat must offer (or accept, which is the same request) for the game
@@ -27,13 +26,11 @@ from sengoku.server.broadcast import Broadcaster, event_rows
 from sengoku.server.clocks import Clocks
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
-from sengoku.server.live import Live
+from sengoku.server.live import Live, clocks_until_stored
 from sengoku.server.offers import check_may_offer
 from sengoku.server.persistence import Persistence, clock_json
 from sengoku.server.turns import Turns
 
-#: The games whose rules end a game as a draw (the rulebook's words above).
-DRAW_GAMES = frozenset({"gungi"})
 #: The result's reason of a draw the players agreed.
 AGREEMENT = "agreement"
 #: Events after which no earlier offer stands.
@@ -42,7 +39,9 @@ _ENDS_OFFER = {"draw_declined", "takeback", "draw_agreed"}
 
 def draw_allowed(live: Live) -> bool:
     """Whether this match may end in a draw by agreement."""
-    return live.game.name in DRAW_GAMES and all(s.kind == "human" for s in live.seats)
+    return live.game.game_type.provides_draws_by_agreement and all(
+        s.kind == "human" for s in live.seats
+    )
 
 
 def pending(live: Live) -> list[int]:
@@ -83,7 +82,7 @@ class Draws:
             await self.turns.check_flag(live)  # a fallen flag ends the game first
             if live.status != "active":
                 raise ApiError(409, "not_active", "a draw can be agreed only during the game")
-            if live.game.name not in DRAW_GAMES:
+            if not live.game.game_type.provides_draws_by_agreement:
                 raise ApiError(
                     409,
                     "no_draws",
@@ -146,8 +145,7 @@ class Draws:
             # A copy: a failed write leaves the running clock as it was.
             clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
             clocks.pause(now)
-        old, live.clocks = live.clocks, clocks
-        try:
+        with clocks_until_stored(live, clocks):
             await self.turns.store(
                 live,
                 [],
@@ -159,9 +157,6 @@ class Draws:
                     "clock": clock_json(live),
                 },
             )
-        except BaseException:
-            live.clocks = old
-            raise
         live.status = "finished"
         live.result = result
         live.takeback = None

@@ -150,40 +150,16 @@ class GuardMiddleware:
             return
         client = self.limits.client_of(scope)
         scope.setdefault("state", {})["client"] = client
-        problem = security.target_problem(scope)
-        if problem is not None:
-            await self._reply(send, 400, "bad_request", problem)
-            return
-        wait = await self.limits.check("http", client)
-        if wait is not None:
-            await self._limited(send, wait, "requests")
-            return
         method = str(scope.get("method", "GET"))
         path = str(scope.get("path", ""))
-        kind = _kind_of(method, path)
-        if kind is not None:
-            wait = await self.limits.check(kind, client)
-            if wait is not None:
-                what = {
-                    "create": "new matches",
-                    "import": "imports and analyses",
-                    "replay": "replays",
-                    "board": "board positions",
-                    "evaluate": "engine evaluations",
-                }
-                await self._limited(send, wait, what.get(kind, "actions"))
-                return
+        if not await self._admitted(scope, send, client, method, path):
+            return
         limit = body_cap(self.settings, method, path)
-        declared: int | None = None
-        for name, value in scope.get("headers", []):
-            if name == b"content-length":
-                try:
-                    declared = int(value)
-                except ValueError:
-                    declared = -1
-                if not 0 <= declared <= limit:
-                    await self._too_large(send, method, path, limit)
-                    return
+        lengths = _declared_lengths(scope)
+        if any(not 0 <= n <= limit for n in lengths):
+            await self._too_large(send, method, path, limit)
+            return
+        declared = lengths[-1] if lengths else None
         if declared and not await self._bytes_allowed(send, client, declared):
             return
         headers = security.response_headers(path)
@@ -199,36 +175,80 @@ class GuardMiddleware:
             await send(message)
 
         if method in {"POST", "PUT", "PATCH"}:
-            try:
-                body = await self._read_body(receive, limit)
-            except _TooLarge:
-                await self._too_large(send, method, path, limit)
-                return
-            if body is None:  # the client went away
-                return
-            # A chunked body declares no length: its bytes are counted once read (never
-            # more than the cap), before it is parsed.
-            if declared is None and body and not await self._bytes_allowed(send, client, len(body)):
-                return
-            if len(body) >= THREADED_CHECK:
-                problem = await asyncio.to_thread(security.body_problem, body)
-            else:
-                problem = security.body_problem(body) if body else None
-            if problem is not None:
-                await self._reply(send, 422, "bad_json", problem)
-                return
-            replayed = False
-
-            async def replay() -> Message:
-                nonlocal replayed
-                if not replayed:
-                    replayed = True
-                    return {"type": "http.request", "body": body, "more_body": False}
-                return await receive()
-
-            await self.app(scope, replay, with_headers)
+            await self._with_body(scope, receive, with_headers, client, declared, limit)
             return
         await self.app(scope, receive, with_headers)
+
+    async def _admitted(
+        self, scope: Scope, send: Send, client: str, method: str, path: str
+    ) -> bool:
+        """Whether the request may go on (else it is answered): a readable target, within
+        the client's request rate and the rate of its kind (new matches, imports, replays,
+        actions)."""
+        problem = security.target_problem(scope)
+        if problem is not None:
+            await self._reply(send, 400, "bad_request", problem)
+            return False
+        wait = await self.limits.check("http", client)
+        if wait is not None:
+            await self._limited(send, wait, "requests")
+            return False
+        kind = _kind_of(method, path)
+        if kind is not None:
+            wait = await self.limits.check(kind, client)
+            if wait is not None:
+                what = {
+                    "create": "new matches",
+                    "import": "imports and analyses",
+                    "replay": "replays",
+                    "board": "board positions",
+                    "evaluate": "engine evaluations",
+                }
+                await self._limited(send, wait, what.get(kind, "actions"))
+                return False
+        return True
+
+    async def _with_body(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        client: str,
+        declared: int | None,
+        limit: int,
+    ) -> None:
+        """Read a body of at most ``limit`` bytes, count it, check it is JSON that may be
+        parsed, then hand the request on with the body replayed (``send`` adds the headers)."""
+        method = str(scope.get("method", "GET"))
+        path = str(scope.get("path", ""))
+        try:
+            body = await self._read_body(receive, limit)
+        except _TooLarge:
+            await self._too_large(send, method, path, limit)
+            return
+        if body is None:  # the client went away
+            return
+        # A chunked body declares no length: its bytes are counted once read (never
+        # more than the cap), before it is parsed.
+        if declared is None and body and not await self._bytes_allowed(send, client, len(body)):
+            return
+        if len(body) >= THREADED_CHECK:
+            problem = await asyncio.to_thread(security.body_problem, body)
+        else:
+            problem = security.body_problem(body) if body else None
+        if problem is not None:
+            await self._reply(send, 422, "bad_json", problem)
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
     @staticmethod
     async def _read_body(receive: Receive, limit: int) -> bytes | None:
@@ -281,3 +301,16 @@ class GuardMiddleware:
         finally:
             if ticket is not None:
                 await self.limits.close_ws(client, ticket)
+
+
+def _declared_lengths(scope: Scope) -> list[int]:
+    """Every Content-Length the request declares, in order (-1 for one that is no number):
+    any outside the route's cap refuses the request."""
+    lengths: list[int] = []
+    for name, value in scope.get("headers", []):
+        if name == b"content-length":
+            try:
+                lengths.append(int(value))
+            except ValueError:
+                lengths.append(-1)
+    return lengths

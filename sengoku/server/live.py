@@ -12,12 +12,14 @@ import logging
 import re
 import secrets
 import traceback
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from sengoku.core.describe import ActionDescription
 from sengoku.core.game import Game, Option, SengokuError, State
+from sengoku.core.game_type import GameType
 from sengoku.core.record import GameRecord
 from sengoku.server.clocks import Clocks, ClockSpec
 from sengoku.server.errors import ApiError
@@ -85,6 +87,20 @@ class Subscriber:
     #: Messages to send: JSON text (encoded once for every connection it goes to), a dict
     #: (encoded by the writer), or None (close the connection).
     queue: asyncio.Queue[str | dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+
+
+@contextmanager
+def clocks_until_stored(live: Live, clocks: Clocks | None) -> Iterator[None]:
+    """Set ``live.clocks`` to ``clocks`` for the write that stores them (``clock_json(live)``
+    reads them there); if the write fails or is cancelled, the match keeps the clocks it had,
+    so memory never runs ahead of storage."""
+    old = live.clocks
+    live.clocks = clocks
+    try:
+        yield
+    except BaseException:
+        live.clocks = old
+        raise
 
 
 @dataclass(eq=False)
@@ -363,13 +379,19 @@ def replay_problem(exc: Exception) -> str:
 class MissingGame(Game):
     """Stands in for a game this server cannot load, so its stored matches stay readable."""
 
-    version = -1
-    min_players = 0
-    max_players = 0
     options: ClassVar[Mapping[str, Option]] = {}
 
     def __init__(self, name: str) -> None:
+        # Its own facts (no shared class-level ones): the name the stored matches give.
+        self.game_type = GameType(  # type: ignore[misc]
+            name=name.lower() or "unknown",
+            title=f"{name} (not on this server)",
+            version=-1,
+            min_players=0,
+            max_players=0,
+        )
         self.name = name  # type: ignore[misc]
+        self.version = -1  # type: ignore[misc]
 
     def new_state(self, seed: int = 0, **options: Any) -> State:
         raise SengokuError(f"unknown game {self.name!r}")

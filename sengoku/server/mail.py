@@ -81,7 +81,7 @@ class TurnMail:
             return
         if not 0 <= seat < len(live.seats) or live.seats[seat].kind != "human":
             return
-        title = live.game.title or live.game.name
+        title = live.game.game_type.title or live.game.name
         opponents = [s.name for s in live.seats if s.seat != seat]
         self.spawn(self._send(live.id, seat, title, opponents))
 

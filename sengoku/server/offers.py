@@ -22,7 +22,15 @@ from sengoku.server.broadcast import Broadcaster, event_entries, event_rows
 from sengoku.server.clocks import Clocks, running_seat
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
-from sengoku.server.live import Live, Seat, engine_fault, new_seed, replay_problem, visible
+from sengoku.server.live import (
+    Live,
+    Seat,
+    clocks_until_stored,
+    engine_fault,
+    new_seed,
+    replay_problem,
+    visible,
+)
 from sengoku.server.persistence import Persistence, clock_json, seat_row
 from sengoku.server.seats import created_event
 from sengoku.server.tokens import new_match_id
@@ -222,17 +230,17 @@ class Offers:
                 message=f"{undone} move(s) taken back",
             )
         ]
-        old_clocks = live.clocks
+        clocks = live.clocks
         if live.clocks is not None and live.clock_spec is not None:
-            live.clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
-            live.clocks.start(running_seat(live.clock_spec, state, to_ply), now)
+            clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
+            clocks.start(running_seat(live.clock_spec, state, to_ply), now)
         # A concession ends the game, so an active match's moves are all actions: the
         # move with sequence number k is action k.
         rows = event_rows(live, evs)
         for r in rows:
             r["ply"] = to_ply
         drop_from = to_ply
-        try:
+        with clocks_until_stored(live, clocks):
             await self.db.run(
                 self.db.store.record_change,
                 live.id,
@@ -241,9 +249,6 @@ class Offers:
                 {"updated_at": now, "clock": clock_json(live)},
                 drop_from,
             )
-        except BaseException:
-            live.clocks = old_clocks  # nothing changed
-            raise
         live.actions = live.actions[:to_ply]
         live.action_seats = live.action_seats[:to_ply]
         live.action_ids = live.action_ids[:to_ply]

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from sengoku.core.game import SengokuError, event
+from sengoku.core.game import Game, SengokuError, event
 from sengoku.core.registry import load_game
 from sengoku.ratings import system_for
 from sengoku.server import ai as ai_mod
@@ -183,6 +183,59 @@ class Seats:
         resolved["time_control"] = wanted
         return spec
 
+    def _seat(
+        self,
+        game_name: str,
+        i: int,
+        sp: dict[str, Any],
+        match_id: str,
+        rated: bool,
+        account: tuple[str, str] | None,
+        owners: dict[int, str],
+        tokens: dict[str, str],
+        invites: list[dict[str, Any]],
+    ) -> Seat:
+        """Seat ``i`` of a new match from its spec: the computer, a local player (its token
+        added to ``tokens``), an invitation (added to ``invites``) or an open seat. A local
+        seat of an account (the spec's ``account``, from the server's own callers; or the
+        signed-in creator's in a rated match) is added to ``owners`` and played under the
+        account's name; a spec's ``token_hash`` holds the seat by a token made earlier."""
+        kind = sp.get("kind", "local")
+        name = sp.get("name") or (f"Player {i + 1}" if kind != "ai" else "")
+        check_marks(f"seats[{i}].name", name)
+        if kind == "ai":
+            try:
+                agent, level = ai_mod.resolve_ai(
+                    sp.get("level"), sp.get("agent"), game_name, self.ai_limits
+                )
+            except SengokuError as exc:
+                raise ApiError(422, "bad_seats", f"seat {i}: {exc}") from None
+            return Seat(i, "ai", name or f"AI ({level or agent})", agent=agent, level=level)
+        if kind == "local":
+            own = sp.get("account")
+            if own is not None:
+                name = own[1]  # a seat of an account is played under its name
+                owners[i] = own[0]
+            elif rated and account is not None:
+                name = account[1]  # a rated seat is played under the account's name
+            token_hash = sp.get("token_hash")
+            if token_hash is None:
+                token = new_token()
+                tokens[str(i)] = token
+                token_hash = hash_token(token)
+                if rated and account is not None and own is None:
+                    owners[i] = account[0]
+            return Seat(i, "human", name, token_hash=token_hash)
+        if kind == "invite":
+            invite = new_token()
+            invites.append(
+                {"seat": i, "invite": invite, "url": f"/play/{match_id}#invite={invite}"}
+            )
+            return Seat(i, "human", name, invite_hash=hash_token(invite))
+        if kind == "open":
+            return Seat(i, "human", name)
+        raise ApiError(422, "bad_seats", f"seat {i}: kind {kind!r}; use local, invite, open or ai")
+
     async def create(
         self,
         game_name: str,
@@ -203,35 +256,17 @@ class Seats:
         returned here) and ``account`` (id, name: the seat is that account's, played under
         its name, from the match's first row). ``first(conn, match_id)`` runs first in the
         creation's transaction and may raise to store nothing (a seek taken once)."""
-        try:
-            game = load_game(game_name)
-        except SengokuError as exc:
-            raise ApiError(404, "unknown_game", str(exc)) from None
-        except Exception as exc:  # a game that fails to import is a server fault, named
-            log.exception("game %s failed to load", game_name)
-            raise ApiError(503, "game_unavailable", f"{game_name!r} cannot be loaded") from exc
+        game = _game_to_create(game_name)
         try:
             resolved = game.resolve_options(**options)
         except SengokuError as exc:
             raise ApiError(422, "bad_option", str(exc)) from None
         chosen_seed = seed is not None
         if seed is not None:
-            shared = [
-                i
-                for i, sp in enumerate(seat_specs)
-                if sp.get("kind", "local") in {"invite", "open"}
-            ]
-            if shared:
-                raise ApiError(
-                    422,
-                    "seed_not_allowed",
-                    f"'seed' may be chosen only when no seat is held by another party (local "
-                    f"and AI seats only); seat {shared[0]} is {seat_specs[shared[0]]['kind']}: "
-                    "leave 'seed' out and the server draws a secret one",
-                )
+            _check_chosen_seed(seat_specs)
         else:
             seed = new_seed()
-        spec = self._clock_spec(game.tournament_seconds, options, resolved, clock)
+        spec = self._clock_spec(game.game_type.tournament_seconds, options, resolved, clock)
         try:
             state = game.new_state(seed, **resolved)
         except SengokuError as exc:
@@ -245,71 +280,15 @@ class Seats:
             )
         if rated:
             check_ratable(game.name, n, seat_specs, spec, chosen_seed, account)
-        replacing = replacement_level
-        if n < REPLACE_FROM_SEATS:
-            if replacing is not None:
-                raise ApiError(
-                    422,
-                    "bad_seats",
-                    f"'replacement_level': only a game of {REPLACE_FROM_SEATS} or more players "
-                    f"hands a leaving player's seat to the computer; in this {n}-player game "
-                    "the other player wins: leave the field out",
-                )
-        elif replacing is None:
-            replacing = DEFAULT_REPLACEMENT_LEVEL
-        elif replacing not in ai_mod.AI_LEVELS:
-            raise ApiError(
-                422,
-                "bad_seats",
-                f"'replacement_level': AI level {replacing} does not exist; levels: "
-                f"{sorted(ai_mod.AI_LEVELS)}",
-            )
-        seats: list[Seat] = []
+        replacing = _replacement_level(n, replacement_level)
         tokens: dict[str, str] = {}
         owners: dict[int, str] = {}  # seat -> the account that owns it from the first row
         invites: list[dict[str, Any]] = []
         match_id = new_match_id()
-        for i, sp in enumerate(seat_specs):
-            kind = sp.get("kind", "local")
-            name = sp.get("name") or (f"Player {i + 1}" if kind != "ai" else "")
-            check_marks(f"seats[{i}].name", name)
-            if kind == "ai":
-                try:
-                    agent, level = ai_mod.resolve_ai(
-                        sp.get("level"), sp.get("agent"), game.name, self.ai_limits
-                    )
-                except SengokuError as exc:
-                    raise ApiError(422, "bad_seats", f"seat {i}: {exc}") from None
-                seats.append(
-                    Seat(i, "ai", name or f"AI ({level or agent})", agent=agent, level=level)
-                )
-            elif kind == "local":
-                own = sp.get("account")
-                if own is not None:
-                    name = own[1]  # a seat of an account is played under its name
-                    owners[i] = own[0]
-                elif rated and account is not None:
-                    name = account[1]  # a rated seat is played under the account's name
-                token_hash = sp.get("token_hash")
-                if token_hash is None:
-                    token = new_token()
-                    tokens[str(i)] = token
-                    token_hash = hash_token(token)
-                    if rated and account is not None:
-                        owners[i] = account[0]
-                seats.append(Seat(i, "human", name, token_hash=token_hash))
-            elif kind == "invite":
-                invite = new_token()
-                invites.append(
-                    {"seat": i, "invite": invite, "url": f"/play/{match_id}#invite={invite}"}
-                )
-                seats.append(Seat(i, "human", name, invite_hash=hash_token(invite)))
-            elif kind == "open":
-                seats.append(Seat(i, "human", name))
-            else:
-                raise ApiError(
-                    422, "bad_seats", f"seat {i}: kind {kind!r}; use local, invite, open or ai"
-                )
+        seats = [
+            self._seat(game.name, i, sp, match_id, rated, account, owners, tokens, invites)
+            for i, sp in enumerate(seat_specs)
+        ]
         now = self.now()
         # A match no human plays has an owner: the creator, who alone may stop it.
         owner = new_token() if all(s.kind == "ai" for s in seats) else None
@@ -467,3 +446,52 @@ class Seats:
             self.bus.commit(live, rows)
         self._after_change(live)
         return {"seat": seat.seat, "token": token}
+
+
+def _game_to_create(game_name: str) -> Game:
+    """The game a new match names: 404 if unknown, 503 if its module fails to load."""
+    try:
+        return load_game(game_name)
+    except SengokuError as exc:
+        raise ApiError(404, "unknown_game", str(exc)) from None
+    except Exception as exc:  # a game that fails to import is a server fault, named
+        log.exception("game %s failed to load", game_name)
+        raise ApiError(503, "game_unavailable", f"{game_name!r} cannot be loaded") from exc
+
+
+def _check_chosen_seed(seat_specs: list[dict[str, Any]]) -> None:
+    """A chosen seed is refused when another party holds a seat (it is their secret)."""
+    shared = [i for i, sp in enumerate(seat_specs) if sp.get("kind", "local") in {"invite", "open"}]
+    if shared:
+        raise ApiError(
+            422,
+            "seed_not_allowed",
+            f"'seed' may be chosen only when no seat is held by another party (local "
+            f"and AI seats only); seat {shared[0]} is {seat_specs[shared[0]]['kind']}: "
+            "leave 'seed' out and the server draws a secret one",
+        )
+
+
+def _replacement_level(n: int, replacing: int | None) -> int | None:
+    """The AI level that takes a leaving player's seat: none under REPLACE_FROM_SEATS seats
+    (the field is then refused), else the one given or the default."""
+    if n < REPLACE_FROM_SEATS:
+        if replacing is not None:
+            raise ApiError(
+                422,
+                "bad_seats",
+                f"'replacement_level': only a game of {REPLACE_FROM_SEATS} or more players "
+                f"hands a leaving player's seat to the computer; in this {n}-player game "
+                "the other player wins: leave the field out",
+            )
+        return None
+    if replacing is None:
+        return DEFAULT_REPLACEMENT_LEVEL
+    if replacing not in ai_mod.AI_LEVELS:
+        raise ApiError(
+            422,
+            "bad_seats",
+            f"'replacement_level': AI level {replacing} does not exist; levels: "
+            f"{sorted(ai_mod.AI_LEVELS)}",
+        )
+    return replacing

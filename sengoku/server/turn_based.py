@@ -120,7 +120,7 @@ def entry(live: Live, seats: list[int], now: float) -> dict[str, Any] | None:
     return {
         "match_id": live.id,
         "game": live.game.name,
-        "title": live.game.title or live.game.name,
+        "title": live.game.game_type.title or live.game.name,
         "seat": seat,
         "seats": mine,
         "to_act": to_act,

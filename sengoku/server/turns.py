@@ -19,13 +19,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sengoku.core.describe import describe_played
-from sengoku.core.game import SengokuError, State, event
+from sengoku.core.game import IllegalAction, SengokuError, State, event
 from sengoku.server import ai as ai_mod
 from sengoku.server.broadcast import Answer, Broadcaster, event_entries, event_rows
 from sengoku.server.clocks import Clocks, running_seat
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
-from sengoku.server.live import Live, engine_fault, follow_seats
+from sengoku.server.live import Live, clocks_until_stored, engine_fault, follow_seats
 from sengoku.server.persistence import Persistence, StaleMatch, clock_json
 from sengoku.server.positions import state_after
 from sengoku.server.ratings import NotRated, rating_step
@@ -230,6 +230,10 @@ class Turns:
             live.legal()
             exact = live.legal_by_text.get(text.strip())
             action = exact if exact is not None else live.game.parse_action(state, text)
+            # The contract's explanation of a refusal, the rule by name, before any copy.
+            why = state.why_illegal(action)
+            if why is not None:
+                raise IllegalAction(why)
             after = state.clone()
             game_events = after.apply(action)
             if live.perfect_information:  # the last move, as data for every seat
@@ -268,14 +272,9 @@ class Turns:
         if outcome is not None:
             values["status"] = "finished"
             values["result"] = dumps(outcome.to_json())
-        old_clocks = live.clocks
-        live.clocks = clocks_after
-        try:
+        with clocks_until_stored(live, clocks_after):
             values["clock"] = clock_json(live)
             await self.store(live, [move], rows, values)
-        except BaseException:
-            live.clocks = old_clocks
-            raise
         live.state = after
         live.turn += 1
         live.actions.append(notation)
@@ -332,9 +331,7 @@ class Turns:
             "clocks": dumps(clocks.to_json()) if clocks else None,
         }
         rows = event_rows(live, evs)
-        old = live.clocks
-        live.clocks = clocks
-        try:
+        with clocks_until_stored(live, clocks):
             values = {
                 "status": status,
                 "result": dumps(result) if result else None,
@@ -342,9 +339,6 @@ class Turns:
                 "clock": clock_json(live),
             }
             await self.store(live, [move], rows, values)
-        except BaseException:
-            live.clocks = old
-            raise
         live.state = after
         live.turn += 1
         live.concessions.append({"ply": live.ply, "seat": seat, "reason": reason})
@@ -423,9 +417,7 @@ class Turns:
             )
         ]
         rows = event_rows(live, evs)
-        old = live.clocks
-        live.clocks = clocks
-        try:
+        with clocks_until_stored(live, clocks):
             await self.db.run(
                 self.db.store.join,
                 live.id,
@@ -434,9 +426,6 @@ class Turns:
                 rows,
                 {"updated_at": now, "clock": clock_json(live)},
             )
-        except BaseException:
-            live.clocks = old
-            raise
         s.kind, s.agent, s.level = "ai", agent, level
         live.turn += 1
         follow_seats(live, event_entries(rows))
@@ -480,9 +469,7 @@ class Turns:
         values: dict[str, Any] = {"kind": "human", "agent": None, "level": None}
         if token_hash is not None:
             values["token_hash"] = token_hash
-        old = live.clocks
-        live.clocks = clocks
-        try:
+        with clocks_until_stored(live, clocks):
             await self.db.run(
                 self.db.store.join,
                 live.id,
@@ -491,9 +478,6 @@ class Turns:
                 rows,
                 {"updated_at": now, "clock": clock_json(live)},
             )
-        except BaseException:
-            live.clocks = old
-            raise
         s.kind, s.agent, s.level = "human", None, None
         if token_hash is not None:
             s.token_hash = token_hash
@@ -615,9 +599,7 @@ class Turns:
         if live.clocks is not None and live.clock_spec is not None:
             clocks = Clocks.from_json(live.clock_spec, live.clocks.to_json())
             clocks.pause(now)
-        old = live.clocks
-        live.clocks = clocks
-        try:
+        with clocks_until_stored(live, clocks):
             await self.db.run(
                 self.db.store.record_change,
                 live.id,
@@ -630,9 +612,6 @@ class Turns:
                     "clock": clock_json(live),
                 },
             )
-        except BaseException:
-            live.clocks = old
-            raise
         live.status = "aborted"
         live.close_reason = reason
         live.turn += 1

@@ -1,27 +1,20 @@
-"""The browser client: static files (HTML, CSS, JS modules, a CJK font subset) and replays.
+"""The browser client: static files (HTML, CSS, JS modules, a CJK font subset).
 
-:func:`mount` adds two things to the game server's app: ``POST /api/replay``, which turns a
-record into the view of every ply for one seat (the client's replay viewer steps through
-them), and the static files at ``/``. Both are stateless: a record is public once its game
-is over (it holds the seed), so replaying one reveals nothing a player may not see.
+:func:`mount` adds the client's pages, the rules in our words (``GET /api/rules/{game}``) and
+the static files at ``/`` to the game server's app. It imports nothing of the server: the
+replay the client's viewer steps through is the server's (:mod:`sengoku.server.replay`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
 import re
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Query, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
-
-from sengoku.core.game import SengokuError
-from sengoku.core.record import GameRecord, InvalidRecord
-from sengoku.core.registry import load_game
 
 WEB_DIR = Path(__file__).resolve().parent
 #: Paths the client's router handles (see js/app.js); each serves index.html.
@@ -41,141 +34,14 @@ PAGES = (
 #: ``make rules`` copies them, and a test checks the two agree).
 RULES_DIR = WEB_DIR / "rules"
 RULES_NAME = re.compile(r"[a-z]{1,32}")
-#: A replay longer than this is refused: views are computed for every ply.
-MAX_REPLAY_ACTIONS = 5000
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
-def replay_views(data: Any, seat: int | None) -> dict[str, Any]:
-    """Every ply of ``data`` (a record) as ``{ply, view, action, seat, events}``.
-
-    Ply 0 is the start; ply k is the position after the k-th action. Concessions are played
-    where the record puts them. Raises :class:`InvalidRecord` naming the move that fails.
-    """
-    record = GameRecord.from_json(data)
-    if len(record.actions) > MAX_REPLAY_ACTIONS:
-        raise InvalidRecord(f"replays are limited to {MAX_REPLAY_ACTIONS} actions")
-    try:
-        game = load_game(record.game)
-    except SengokuError as exc:
-        raise InvalidRecord(f"record names an unknown game: {exc}") from None
-    if record.version != game.version:
-        raise InvalidRecord(
-            f"record was made with {record.game} rules version {record.version}; "
-            f"this server plays version {game.version}"
-        )
-    players = len(record.players) or game.min_players
-    if seat is not None and not 0 <= seat < max(players, game.max_players):
-        raise InvalidRecord(f"seat {seat} is not a seat of this record")
-    plies: list[dict[str, Any]] = []
-    state = None
-    # In games of perfect information each ply carries its action as data (the last-move
-    # mark): described from the state before it, while the replay stands there.
-    perfect = game.traits(**game.resolve_options(**record.options)).perfect_information
-    coming: dict[str, Any] | None = None
-    for step in record.steps(check_result=False):
-        state = step.state
-        if step.kind == "action":
-            plies.append(
-                {
-                    "ply": step.ply,
-                    "view": state.view(seat),
-                    "action": step.action,
-                    "described": coming,
-                    "seat": step.seat,
-                    "events": _visible(step.events, seat),
-                }
-            )
-        elif step.kind == "concession":
-            plies[-1]["events"].extend(_visible(step.events, seat))
-            plies[-1]["view"] = state.view(seat)
-        else:
-            plies.append(
-                {"ply": 0, "view": state.view(seat), "action": None, "seat": None, "events": []}
-            )
-        coming = None
-        if perfect and step.kind != "concession" and step.ply < len(record.actions):
-            try:
-                nxt = game.parse_action(state, record.actions[step.ply])
-                coming = game.describe_action(state, nxt).to_json()
-            except SengokuError:
-                pass  # the replay itself refuses that move next, naming it
-    assert state is not None
-    outcome = state.outcome()
-    return {
-        "game": record.game,
-        "options": record.options,
-        "players": record.players,
-        "seat": seat,
-        "plies": plies,
-        "result": outcome.to_json() if outcome else None,
-    }
-
-
-def replay_json(body: bytes, seat: int | None) -> tuple[int, bytes]:
-    """Run in a worker: (HTTP status, JSON body) of the replay of ``body`` (a JSON record).
-
-    The views and their JSON are built here, off the server's event loop."""
-    try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
-        return 422, json.dumps(
-            {"error": {"code": "bad_record", "message": "the body must be a JSON record"}}
-        ).encode()
-    try:
-        out = replay_views(data, seat)
-    except SengokuError as exc:
-        return 422, json.dumps({"error": {"code": "bad_record", "message": str(exc)}}).encode()
-    return 200, json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode()
-
-
-def _game_and_seed(body: bytes) -> tuple[str, int | None]:
-    """The game and seed a record names, or ``("", None)`` if it names none."""
-    try:
-        data = json.loads(body)
-        record = GameRecord.from_json(data)
-    except (ValueError, RecursionError, SengokuError):
-        return "", None
-    return str(data.get("game")), record.seed
-
-
-def _visible(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
-    return [
-        e
-        for e in events
-        if e.get("audience") is None or (seat is not None and seat in e["audience"])
-    ]
-
-
 def mount(app: FastAPI) -> None:
-    """Add the replay route, the client's pages, and its files at ``/`` (after the API routes)."""
-
-    @app.post("/api/replay")
-    async def replay(request: Request, seat: int | None = Query(default=None, ge=0)) -> Any:
-        """The view of every ply of a record (the JSON of GET /api/records/{id}).
-
-        The replay runs in the server's worker pool, bounded in time, never on the event
-        loop (a long record took seconds and stalled every game)."""
-        body = await request.body()
-        service = getattr(request.app.state, "service", None)
-        if service is None:  # mounted on an app without the game server
-            status, payload = await asyncio.to_thread(replay_json, body, seat)
-            return Response(payload, status_code=status, media_type="application/json")
-        from sengoku.server.housekeeping import seed_in_play
-
-        game, seed = await asyncio.to_thread(_game_and_seed, body)
-        if seed is not None and await seed_in_play(service, game, seed):
-            # the seed of a match in play is its secret: no view is computed from it
-            return _error(
-                409,
-                "in_progress",
-                "a match with this seed is still in play; its replay opens when it ends",
-            )
-        status, payload = await service.heavy(replay_json, body, seat)
-        return Response(payload, status_code=status, media_type="application/json")
+    """Add the rules route, the client's pages, and its files at ``/`` (after the API routes)."""
 
     @app.get("/api/rules/{game}")
     async def rules(game: str) -> Any:

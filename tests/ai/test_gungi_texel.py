@@ -93,7 +93,7 @@ def test_the_fit_recovers_a_known_weight() -> None:
     truth = et.hand_made()
     truth[knight] += 3.0
     y = 1 / (1 + np.exp(-0.3 * et.balance(truth, lin, counts)))
-    theta = texel.fit(lin, counts, y, et.hand_made(), 0.3, l2=0.01, steps=2000, lr=0.05)
+    theta = et.fit(lin, counts, y, et.hand_made(), 0.3, l2=0.01, steps=2000, lr=0.05)
     assert theta[knight] - et.hand_made()[knight] > 1.5
     moved = np.abs(theta - et.hand_made())
     moved[knight] = 0
@@ -192,3 +192,21 @@ def test_held_out_data_is_scored_and_never_fitted(tmp_path: Path) -> None:
     p = 1 / (1 + np.exp(-record["k"] * et.balance(et.hand_made(), lin, counts)))
     want = texel.log_loss(p, data["result"].astype(np.float64))
     assert record["log_loss"]["hand_made"]["held_out"] == pytest.approx(want, abs=2e-6)
+
+
+def test_the_tuner_is_the_one_the_game_s_features_declare(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``sengoku train GAME --texel`` picks the tuner from the features' declared ``texel``
+    (the command line names no game): Gungi's tables, Sashimono's terms; a game that
+    declares nothing to tune is refused, naming it, and each tuner refuses the other kind."""
+    from sengoku.arena import texel_terms
+
+    assert load_game("gungi").features().texel == "tables"
+    assert load_game("sashimono").features().texel == "terms"
+    assert main(["train", "gunkimono", "--texel", "--tiny", "--out", "x.json"]) == 2
+    assert "gunkimono's evaluation declares nothing to tune" in capsys.readouterr().err
+    with pytest.raises(SengokuError, match="not made of a search's tables"):
+        texel.table_tuning(load_game("sashimono"))
+    with pytest.raises(SengokuError, match="not linear in per-side terms"):
+        texel_terms.term_features(load_game("gungi"))

@@ -1,7 +1,7 @@
 """What the contract suite runs on, and the small tools its tests share.
 
 Every registered game (``sengoku.list_games()``), each with the option sets it declares
-for benchmarks (``Game.bench_presets``) plus, for the games registered today, a few more
+for benchmarks (``GameType.bench_presets``) plus, for the games registered today, a few more
 option sets worth playing (the variants whose hidden information works differently). A game
 added to the registry is covered without touching this file.
 
@@ -52,7 +52,7 @@ def all_cases() -> list[tuple[str, dict[str, Any]]]:
     for name in list_games():
         game = load_game(name)
         seen: list[dict[str, Any]] = []
-        for options in [*map(dict, game.bench_presets), *EXTRA_OPTIONS.get(name, [])]:
+        for options in [*map(dict, game.game_type.bench_presets), *EXTRA_OPTIONS.get(name, [])]:
             try:
                 resolved = game.resolve_options(**options)
             except SengokuError:  # reported by the tests that play it, not at collection
@@ -69,7 +69,7 @@ PARAMS = [pytest.param(name, options, id=f"{name}[{_label(options)}]") for name,
 HIDDEN_PARAMS = [
     p
     for p in PARAMS
-    if not load_game(p.values[0]).perfect_information  # type: ignore[arg-type]
+    if not load_game(p.values[0]).game_type.perfect_information  # type: ignore[arg-type]
 ]
 
 
@@ -78,7 +78,9 @@ def pair_seeds(game: Game, found: list[int]) -> Iterator[int]:
     caller's count of pairs) is 0 in a game with hidden information, so that a test of
     pairs never passes on none."""
     seed = 0
-    while seed < SCALE or (not game.perfect_information and found[0] == 0 and seed < SCALE + 10):
+    while seed < SCALE or (
+        not game.game_type.perfect_information and found[0] == 0 and seed < SCALE + 10
+    ):
         yield seed
         seed += 1
 

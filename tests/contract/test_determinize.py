@@ -51,14 +51,14 @@ def check_world(game: Game, state: State, seat: int, rng: random.Random) -> None
     assert fingerprint(state) == before, f"{where}: determinize changed the real state"
     assert view_key(world, seat) == view_key(state, seat), f"{where}: another view"
     assert world.current_player == state.current_player
-    if game.perfect_information:
+    if game.game_type.perfect_information:
         for s in [*range(state.num_players), None]:
             assert world.view(s) == state.view(s), f"{where}: nothing is hidden, yet it differs"
     again = state.determinize(seat, random.Random(k))
     assert canonical(again.to_json()) == canonical(world.to_json()), f"{where}: not repeatable"
     back = game.state_from_json(json.loads(json.dumps(world.to_json())))
     assert fingerprint(back) == fingerprint(world), f"{where}: its JSON does not round-trip"
-    if not game.perfect_information:
+    if not game.game_type.perfect_information:
         true_seed = state.to_json().get("seed")
         if true_seed is not None:
             assert world.to_json().get("seed") != true_seed, f"{where}: it carries the true seed"
@@ -157,7 +157,7 @@ def test_a_world_depends_only_on_what_the_seat_knows(name: str, options: dict[st
                     f"{'differ' if legal_x != legal_y else 'agree'}: "
                     f"{sorted(set(legal_x) ^ set(legal_y))[:8]})"
                 )
-    if not game.perfect_information:
+    if not game.game_type.perfect_information:
         assert pairs[0] > 0
 
 

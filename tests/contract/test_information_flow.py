@@ -87,7 +87,7 @@ def test_same_view_same_turns_choices_and_outcome(name: str, options: dict[str, 
         for x, y, seat in all_pairs(game, options, seed, every=31, rng=rng):
             pairs[0] += 1
             followed += follow(x, y, seat, rng, steps=60)
-    if not game.perfect_information:
+    if not game.game_type.perfect_information:
         assert pairs[0] > 0 and followed > 0, "no pair of states one seat cannot tell apart"
 
 

@@ -77,6 +77,33 @@ def test_illegal_actions_change_nothing(name: str, options: dict[str, Any]) -> N
 
 @pytest.mark.soak
 @pytest.mark.parametrize(("name", "options"), PARAMS)
+def test_why_illegal_is_the_refusal(name: str, options: dict[str, Any]) -> None:
+    """``why_illegal`` (the contract's explanation of a refusal): None for every legal
+    action; for an action legal elsewhere in the game, or a thing that is no action, the
+    reason, which is exactly what ``apply`` refuses with; asking changes nothing."""
+    states = positions(name, options)
+    rng = random.Random(f"why-{name}")
+    elsewhere = {str(a): a for st in states for a in st.legal_actions()}
+    explained = 0
+    for state in states:
+        before = fingerprint(state)
+        legal = state.legal_actions()
+        assert all(state.why_illegal(a) is None for a in legal), name
+        candidates = [a for a in elsewhere.values() if a not in legal]
+        for action in [*rng.sample(candidates, min(8, len(candidates))), *NOT_ACTIONS[:3]]:
+            why = state.why_illegal(action)
+            assert isinstance(why, str) and why, f"{name}: no reason for {action!r}"
+            with pytest.raises(SengokuError) as refused:
+                state.apply(action)
+            if isinstance(refused.value, IllegalAction):
+                assert str(refused.value) == why
+            explained += 1
+        assert fingerprint(state) == before, f"{name}: why_illegal changed the state"
+    assert explained > 0
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize(("name", "options"), PARAMS)
 def test_garbage_notation_changes_nothing(name: str, options: dict[str, Any]) -> None:
     game = load_game(name)
     for state in positions(name, options):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import sengoku
-from sengoku.core.game import InvalidOption, Option, Outcome, SengokuError
+from sengoku.core.game import Game, InvalidOption, Option, Outcome, SengokuError
 
 
 def test_list_and_load_games() -> None:
@@ -59,3 +59,54 @@ def test_game_description_is_json_ready() -> None:
         "archer_blockers",
         "betrayal",
     }
+
+
+def test_every_game_declares_its_facts_as_one_game_type() -> None:
+    """A game's static facts are one frozen GameType value; ``name`` and ``version`` (the
+    identity records carry) are read from it, and ``describe()`` lists it."""
+    import dataclasses
+
+    from sengoku.core.game_type import GameType
+
+    for name in sengoku.list_games():
+        game = sengoku.load_game(name)
+        facts = type(game).game_type
+        assert isinstance(facts, GameType)
+        assert (game.name, game.version) == (facts.name, facts.version) == (name, facts.version)
+        assert game.describe()["renderer"] == facts.renderer
+        assert facts.min_players <= facts.max_players
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            facts.renderer = "other"  # type: ignore[misc]
+
+
+def test_a_game_type_names_the_field_it_refuses() -> None:
+    from sengoku.core.game_type import GameType
+
+    with pytest.raises(ValueError, match="players"):
+        GameType(name="x", title="x", version=1, min_players=3, max_players=2)
+    with pytest.raises(ValueError, match="renderer"):
+        GameType(name="x", title="x", version=1, min_players=1, max_players=2, renderer="../x")
+    with pytest.raises(ValueError, match="name"):
+        GameType(name="Gungi", title="x", version=1, min_players=1, max_players=2)
+    with pytest.raises(TypeError, match="GameType"):
+
+        class Broken(Game):  # noqa: F841 - refused when the class is made
+            game_type = {"name": "broken"}  # type: ignore[assignment]
+
+
+def test_why_illegal_by_default_reads_the_legal_list() -> None:
+    """The contract's default ``why_illegal``: None for a legal action, the reason (with the
+    legal ones) for another, and the game's end once it is over; it changes nothing."""
+    from tests.toygames import Mark, TicTacToe
+
+    state = TicTacToe().new_state()
+    assert state.why_illegal(Mark(4)) is None
+    state.apply(Mark(4))
+    why = state.why_illegal(Mark(4))
+    assert why is not None and "not a legal action here" in why and "legal here:" in why
+    assert state.why_illegal(Mark(0)) is None
+    for square in (0, 3, 1, 6, 2):  # O takes the top row: O wins
+        state.apply(Mark(square))
+    assert state.is_terminal()
+    why = state.why_illegal(Mark(8))
+    assert why is not None and "the game is over" in why

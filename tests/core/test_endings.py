@@ -15,7 +15,7 @@ from sengoku.core.record import GameRecord
 CASES = [
     pytest.param(name, dict(preset), id=f"{name}-{json.dumps(preset, sort_keys=True)}")
     for name in sengoku.list_games()
-    for preset in sengoku.load_game(name).bench_presets
+    for preset in sengoku.load_game(name).game_type.bench_presets
 ]
 
 

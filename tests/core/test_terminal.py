@@ -14,7 +14,7 @@ from sengoku.terminal import play_terminal
 
 def test_hot_seat_hides_the_screen_between_players() -> None:
     game = sengoku.load_game("gunshi")
-    assert not game.perfect_information
+    assert not game.game_type.perfect_information
     shadow = game.new_state()  # the same game, advanced beside the terminal's own
     prompts: list[str] = []
 

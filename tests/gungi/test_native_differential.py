@@ -404,7 +404,7 @@ def test_threads_do_not_share_a_scratch_position(gungi: Gungi) -> None:
 
 @pytest.mark.parametrize("evaluation", ["default", "learned"])
 def test_alphabeta_native_matches_python(gungi: Gungi, evaluation: str) -> None:
-    # ``learned``: the tuned tables (sengoku/ai/weights/gungi_eval.json) in both searches.
+    # ``learned``: the tuned tables (sengoku/games/gungi/data/weights/gungi_eval.json) in both searches.
     checked = 0
     for seed in range(8):
         mode = ("intro", "beginner", "advanced", "intermediate")[seed % 4]

@@ -18,8 +18,11 @@ from tests.gunkimono.helpers import GAME, hand, neutral, new, play, sq
 
 def test_registered() -> None:
     game = load_game("gunkimono")
-    assert game.name == "gunkimono" and (game.min_players, game.max_players) == (2, 5)
-    assert {p["players"] for p in game.bench_presets} == {2, 3, 4, 5}
+    assert game.name == "gunkimono" and (
+        game.game_type.min_players,
+        game.game_type.max_players,
+    ) == (2, 5)
+    assert {p["players"] for p in game.game_type.bench_presets} == {2, 3, 4, 5}
     assert game.num_distinct_actions() == NUM_ACTIONS
 
 
@@ -187,4 +190,4 @@ def test_render_text_shows_board_levels_honor_and_scores() -> None:
 
 def test_declares_imperfect_information() -> None:
     # the terminal hides the screen between hot-seat players when this is false
-    assert GAME.perfect_information is False
+    assert GAME.game_type.perfect_information is False

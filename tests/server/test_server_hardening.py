@@ -106,7 +106,7 @@ def test_every_engine_accepts_128_bit_seeds() -> None:
 
     for name in list_games():
         game = load_game(name)
-        for options in game.bench_presets:
+        for options in game.game_type.bench_presets:
             state = game.new_state(2**128 - 1, **options)
             copy = game.state_from_json(state.to_json())
             assert copy.view(0) == state.view(0)

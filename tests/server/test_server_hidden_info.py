@@ -162,7 +162,7 @@ def test_random_games_through_the_api_leak_nothing(
         return
     with make_client(http_burst=1e9) as client:
         # every preset the game benchmarks (its modes, variants and player counts)
-        for i, options in enumerate(load_game(name).bench_presets):
+        for i, options in enumerate(load_game(name).game_type.bench_presets):
             check_game(client, name, dict(options), max_plies=20, seed=100 + i)
 
 

@@ -7,7 +7,7 @@ import pytest
 from sengoku.core.game import SengokuError
 from sengoku.core.record import GameRecord
 from sengoku.core.registry import load_game
-from sengoku.web import MAX_REPLAY_ACTIONS, replay_views
+from sengoku.server.replay import MAX_REPLAY_ACTIONS, replay_views
 
 
 def gungi_record() -> dict[str, object]:

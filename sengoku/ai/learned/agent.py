@@ -9,7 +9,7 @@ so the same time buys many more iterations. Games of more than two seats fall ba
 playouts (the network values one seat against the other).
 
 Options, besides those of ``ismcts``: ``weights`` (``default``: the shipped
-``sengoku/ai/weights/<game>.npz``, or a path). A game with no shipped network is searched
+``sengoku/games/<game>/data/weights/<game>.npz``, or a path). A game with no shipped network is searched
 with playouts, as ``ismcts``.
 
 **Priors** (``prior``, default ``none``): with ``eval``, ``net`` or ``policy`` the tree is
@@ -69,7 +69,7 @@ class LearnedAgent(ISMCTSAgent):
         weights = self.options["weights"]
         if not isinstance(weights, str):
             raise SengokuError("agent 'learned': weights must be 'default' or a path")
-        path = default_weights(game.name) if weights == "default" else Path(weights)
+        path = default_weights(game) if weights == "default" else Path(weights)
         # A game with no shipped network (or no encoder) is played as plain IS-MCTS, so the
         # agent plays every game; a network named by path must exist.
         self.net: ValueNet | None = None
@@ -85,7 +85,7 @@ class LearnedAgent(ISMCTSAgent):
             source = self.options["policy"]
             if not isinstance(source, str):
                 raise SengokuError("agent 'learned': policy must be 'default' or a path")
-            policy_path = default_policy(game.name) if source == "default" else Path(source)
+            policy_path = default_policy(game) if source == "default" else Path(source)
             if source != "default" or policy_path.is_file():
                 self.policy = load_net(policy_path)
             else:

@@ -8,7 +8,7 @@ correction of that evaluation from self-play outcomes rather than the whole game
 
 Weights live in an ``.npz`` file (``w0``, ``b0``, ``w1``, ..., ``skip``; float32, since the
 input standardisation is folded into the first layer and the skip) beside a JSON file of the same name that records
-how they were made (data, seed, command, cost). The shipped ones are in ``sengoku/ai/weights``.
+how they were made (data, seed, command, cost). The shipped ones are in each game's ``data/weights`` folder.
 """
 
 from __future__ import annotations
@@ -24,18 +24,24 @@ import numpy as np
 
 from sengoku.ai.eval import knowledge_for
 from sengoku.core.game import Game, SengokuError, State
-
-#: Where the shipped weights live (package data): ``<game>.npz`` and ``<game>.json``.
-WEIGHTS_DIR = Path(__file__).resolve().parent.parent / "weights"
+from sengoku.core.registry import load_game
 
 
-def default_weights(game_name: str) -> Path:
-    return WEIGHTS_DIR / f"{game_name}.npz"
+def _shipped(game: Game | str, suffix: str) -> Path:
+    """The game's shipped weights file ``<game><suffix>`` in its own data folder
+    (``sengoku/games/<game>/data/weights/``, package data: ``Game.data_file``)."""
+    found = load_game(game) if isinstance(game, str) else game
+    return found.data_file("weights", f"{found.name}{suffix}")
 
 
-def default_policy(game_name: str) -> Path:
+def default_weights(game: Game | str) -> Path:
+    """The shipped value network: ``<game>.npz`` (its record beside it, ``<game>.json``)."""
+    return _shipped(game, ".npz")
+
+
+def default_policy(game: Game | str) -> Path:
     """The shipped policy head: scores of actions, by their afterstates' inputs."""
-    return WEIGHTS_DIR / f"{game_name}_policy.npz"
+    return _shipped(game, "_policy.npz")
 
 
 class ValueNet:

@@ -1,5 +1,6 @@
 """Gungi's evaluation as a parameter vector: the layout the Texel tuning fits
-(:mod:`sengoku.arena.texel`) and the tables the searches take from it.
+(:mod:`sengoku.arena.texel`, which finds this module through ``GungiFeatures.texel_tables``),
+its fit, the positions it keeps, and the tables the searches take from it.
 
 A top piece's worth is ``tier[kind][height] + row[kind][advance] + file[distance from the
 edge]`` (left-right mirrored; the same for both colours from each side's point of view):
@@ -14,9 +15,12 @@ edge]`` (left-right mirrored; the same for both colours from each side's point o
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from sengoku.core.game import State
 
 NK = 14
 HEIGHTS = 3
@@ -154,3 +158,56 @@ def balance(theta: np.ndarray, lin: np.ndarray, counts: np.ndarray) -> np.ndarra
     value = theta[OFF_VALUE : OFF_VALUE + NK]
     per_kind = counts[:, 0] + theta[OFF_BURIED] * counts[:, 1] + theta[OFF_HAND] * counts[:, 2]
     return lin @ theta[:OFF_VALUE] + per_kind @ value  # type: ignore[no-any-return]
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))  # type: ignore[no-any-return]
+
+
+def fit(
+    lin: np.ndarray,
+    counts: np.ndarray,
+    y: np.ndarray,
+    prior: np.ndarray,
+    k: float,
+    l2: float,
+    steps: int = 3000,
+    lr: float = 0.02,
+) -> np.ndarray:
+    """Minimise mean log-loss of sigmoid(k * balance) + l2 * |theta - prior|^2 / N_PARAMS
+    (full-batch Adam from the prior; the loss is smooth: bilinear in values and factors)."""
+    theta = prior.copy()
+    m = np.zeros_like(theta)
+    v = np.zeros_like(theta)
+    n = len(y)
+    for t in range(1, steps + 1):
+        value = theta[OFF_VALUE : OFF_VALUE + NK]
+        per_kind = counts[:, 0] + theta[OFF_BURIED] * counts[:, 1] + theta[OFF_HAND] * counts[:, 2]
+        b = lin @ theta[:OFF_VALUE] + per_kind @ value
+        err = (_sigmoid(k * b) - y) * k / n  # d loss / d balance
+        grad = np.empty_like(theta)
+        grad[:OFF_VALUE] = err @ lin
+        grad[OFF_VALUE : OFF_VALUE + NK] = err @ per_kind
+        grad[OFF_BURIED] = err @ (counts[:, 1] @ value)
+        grad[OFF_HAND] = err @ (counts[:, 2] @ value)
+        grad += 2 * l2 * (theta - prior) / N_PARAMS
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad * grad
+        theta -= lr * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
+    return theta
+
+
+def quiet_position(state: State) -> tuple[np.ndarray, np.ndarray] | None:
+    """The position as the fit stores it, raw (towers (81, 3) bottom first, -1 empty; hands
+    (2, 14)), when it is quiet: past the setup, and no capture or betrayal for the side to
+    move; else None."""
+    from sengoku.games.gungi.setup import SETUP
+    from sengoku.games.gungi.state import GungiState
+
+    assert isinstance(state, GungiState)
+    if state.phase == SETUP or state.noisy_codes():
+        return None
+    board = np.full((81, 3), -1, dtype=np.int8)
+    for s, tower in enumerate(state.board):
+        board[s, : len(tower)] = tower
+    return board, np.array(state.hands, dtype=np.int8)

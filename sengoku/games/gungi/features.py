@@ -12,11 +12,10 @@ import math
 import random
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from sengoku.core.features import Features, Level, weights_file
-from sengoku.core.game import Action, Game, State
+from sengoku.core.game import Action, Game, State, package_file
 from sengoku.games.gungi.move import _INTERNED, DONE_INT, MOVE_SPACE, Move
 from sengoku.games.gungi.pieces import KIND_BY_NAME, MARSHAL, NUM_KINDS
 
@@ -51,7 +50,7 @@ MARSHAL_ADVANCE = -0.15
 #: Material points per unit of the heuristic (evaluate squashes with tanh).
 SCALE = 12.0
 #: The tuned evaluation (``alphabeta:...:eval=learned``; ``sengoku train gungi --texel``).
-LEARNED_PATH = Path(__file__).resolve().parents[2] / "ai" / "weights" / "gungi_eval.json"
+LEARNED_PATH = package_file("sengoku.games.gungi", "data", "weights", "gungi_eval.json")
 
 
 def _top_table() -> list[list[list[float]]]:
@@ -128,6 +127,14 @@ def evaluation_named(name: str) -> Evaluation:
 
 class GungiFeatures(Features):
     rollout_depth = 16
+    #: ``sengoku train gungi --texel`` tunes the native search's tables (eval_tables.py).
+    texel = "tables"
+    learned_path = LEARNED_PATH
+
+    def texel_tables(self) -> Any:
+        import sengoku.games.gungi.eval_tables as eval_tables
+
+        return eval_tables
 
     def __init__(self, evaluation: Evaluation = HAND_MADE) -> None:
         #: White's material minus Black's, by position hash (positions recur in search).

@@ -21,6 +21,7 @@ from sengoku.core.game import (
     action_number,
     pick_one,
 )
+from sengoku.core.game_type import GameType
 from sengoku.core.observation import Encoder
 from sengoku.core.traits import Traits
 from sengoku.games.gungi.fen import (
@@ -64,11 +65,24 @@ MAX_GAME_LENGTH = 1000
 class Gungi(Game):
     """Gungi: 2 players, perfect information, no chance (but who moves first may be drawn)."""
 
-    name = "gungi"
-    title = "Gungi - 9x9 stacking chess from HUNTER x HUNTER"
-    version = 1
-    min_players = 2
-    max_players = 2
+    game_type = GameType(
+        name="gungi",
+        title="Gungi - 9x9 stacking chess from HUNTER x HUNTER",
+        version=1,
+        min_players=2,
+        max_players=2,
+        perfect_information=True,
+        # Only who moves first may be drawn (first_player=random): see traits().
+        chance=True,
+        renderer="gungi",
+        bench_presets=({"mode": "intro"}, {"mode": "advanced"}),
+        provides_fen=True,
+        # GungiBatch: the compiled core steps the games (sengoku/games/gungi/batch.py).
+        provides_native_batch=True,
+        # "If the same board position is reached 4 times, the game is drawn": the rules
+        # know a draw, so players may agree one.
+        provides_draws_by_agreement=True,
+    )
     options: ClassVar[Mapping[str, Option]] = {
         "mode": Option(
             "mode", "intro", tuple(MODES), "ruleset: intro, beginner, intermediate or advanced"
@@ -98,13 +112,6 @@ class Gungi(Game):
             "which enemy pieces a Captain's betrayal may turn: any choice, or all or none",
         ),
     }
-    bench_presets: ClassVar[tuple[Mapping[str, Any], ...]] = (
-        {"mode": "intro"},
-        {"mode": "advanced"},
-    )
-
-    # ------------------------------------------------------------------ states
-    renderer: ClassVar[str] = "gungi"
 
     # -- Declared hooks (see sengoku.core.game.Game) -------------------------------------
 

@@ -9,7 +9,7 @@ a move onto an occupied square may do is the rule of :mod:`sengoku.games.gungi.s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from sengoku.games.gungi.pieces import JUMP, MARSHAL, NUM_KINDS, SLIDE
@@ -62,37 +62,65 @@ def gen_board(
                         onto(state, codes, color, kind, frm81 + to, target, limit, may_stack, quiet)
                     break
             elif mode == jump:
-                for i, to in enumerate(squares):
-                    target = board[to]
-                    height = len(target)
-                    if height > tier:
-                        break  # a taller tower blocks this landing and all beyond
-                    if i >= extra:
-                        if not target:
-                            if quiet:
-                                append(((frm81 + to) << 17) | low | 1)
-                        else:
-                            onto(
-                                state,
-                                codes,
-                                color,
-                                kind,
-                                frm81 + to,
-                                target,
-                                limit,
-                                may_stack,
-                                quiet,
-                            )
+                _jump(state, codes, color, kind, tier, frm81, squares, extra, may_stack, quiet)
             else:  # DIAGONAL archer landings, behind the front/wing blockers
-                if any(len(board[b]) > tier for b in extra):
-                    continue
-                for to in squares:
-                    target = board[to]
-                    height = len(target)
-                    if height > tier:
-                        break
-                    if not target:
-                        if quiet:
-                            append(((frm81 + to) << 17) | low | 1)
-                    else:
-                        onto(state, codes, color, kind, frm81 + to, target, limit, may_stack, quiet)
+                _diagonal(state, codes, color, kind, tier, frm81, squares, extra, may_stack, quiet)
+
+
+def _jump(
+    state: GungiState,
+    codes: list[int],
+    color: int,
+    kind: int,
+    tier: int,
+    frm81: int,
+    squares: Sequence[int],
+    first: int,
+    may_stack: bool,
+    quiet: bool,
+) -> None:
+    """A jumping ray of ``gen_board``: landings from index ``first`` on, up to the first
+    tower taller than the mover's tier (which blocks it and every landing beyond)."""
+    board = state.board
+    low = (kind << 2) | 0
+    for i, to in enumerate(squares):
+        target = board[to]
+        if len(target) > tier:
+            break  # a taller tower blocks this landing and all beyond
+        if i >= first:
+            if not target:
+                if quiet:
+                    codes.append(((frm81 + to) << 17) | low | 1)
+            else:
+                limit = state.mode.stack_limit
+                gen_onto(state, codes, color, kind, frm81 + to, target, limit, may_stack, quiet)
+
+
+def _diagonal(
+    state: GungiState,
+    codes: list[int],
+    color: int,
+    kind: int,
+    tier: int,
+    frm81: int,
+    squares: Sequence[int],
+    blockers: Sequence[int],
+    may_stack: bool,
+    quiet: bool,
+) -> None:
+    """An archer's diagonal ray of ``gen_board``: none if a front or wing blocker is taller
+    than its tier; else landings up to the first taller tower."""
+    board = state.board
+    if any(len(board[b]) > tier for b in blockers):
+        return
+    low = (kind << 2) | 0
+    for to in squares:
+        target = board[to]
+        if len(target) > tier:
+            break
+        if not target:
+            if quiet:
+                codes.append(((frm81 + to) << 17) | low | 1)
+        else:
+            limit = state.mode.stack_limit
+            gen_onto(state, codes, color, kind, frm81 + to, target, limit, may_stack, quiet)

@@ -408,16 +408,27 @@ class GungiState(State):
         self.ply -= 1
 
     # ------------------------------------------------------------------ contract
-    def apply(self, action: Any) -> list[Event]:
+    def why_illegal(self, action: Any) -> str | None:
+        """None if ``action`` is legal here, else the rule it breaks (illegal.py)."""
         if self._outcome is not None:
-            raise IllegalAction(f"the game is over ({self._outcome.reason}); no more moves")
+            return f"the game is over ({self._outcome.reason}); no more moves"
         if not isinstance(action, Move):
-            raise IllegalAction(f"{action!r} is not a Gungi move; use Gungi.parse_action")
+            return f"{action!r} is not a Gungi move; use Gungi.parse_action"
+        if self._is_legal_code(action.code):
+            return None
+        return f"{action} is not legal here: {why_illegal(self, action)}"
+
+    def _refusal(self, action: Any) -> IllegalAction:
+        return IllegalAction(self.why_illegal(action) or f"{action} is not legal here")
+
+    def apply(self, action: Any) -> list[Event]:
+        if self._outcome is not None or not isinstance(action, Move):
+            raise self._refusal(action)
         if _NATIVE:  # native core hook
             return self._apply_native(action)
         code = action.code
         if not self._is_legal_code(code):
-            raise IllegalAction(f"{action} is not legal here: {why_illegal(self, action)}")
+            raise self._refusal(action)
         mover = self.to_move
         phase_before = self.phase
         undo = self._make(code)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from sengoku.core.observation import Encoder, entries_of
+from sengoku.core.observation import Encoder, Entries, entries_of
 
 
 class GunkimonoEncoder(Encoder):
@@ -108,10 +108,7 @@ class GunkimonoEncoder(Encoder):
         n = view["players_count"]
         me = seat if seat is not None else 0
         slots = [(s - me) % n for s in range(n)]
-        letters = self.letters
-        codes = self.codes
         o = self.offsets
-        cell_size = self.CELL
         board = view["board"]
         cell_at = o["board"]
         troops, symbols, levels = board["troops"], board["symbols"], board["levels"]
@@ -134,7 +131,19 @@ class GunkimonoEncoder(Encoder):
             )
             self._board_cache = cache
         out[cache[1]] = cache[2]
-        strongholds = board["strongholds"]
+        self._cell_marks(w, view, me, n)
+        self._row_and_globals(w, view, slots)
+        self._placed(w, out, view, slots)
+        base = o["players"]
+        for s, player in enumerate(view["players"]):
+            self._player(w, base + slots[s] * self.player_size, player)
+
+    def _cell_marks(self, w: Entries, view: Mapping[str, Any], me: int, n: int) -> None:
+        """Strongholds (by owner, from the observer), the troops waiting to score and the
+        support square."""
+        cell_size = self.CELL
+        cell_at = self.offsets["board"]
+        strongholds = view["board"]["strongholds"]
         if max(strongholds) >= 0:
             for cell, owner in enumerate(strongholds):
                 if owner >= 0:
@@ -146,6 +155,11 @@ class GunkimonoEncoder(Encoder):
             w[at + 15] = 1.0 if pending["vp_allowed"] else 0.0
         if view["support_square"] is not None:
             w[cell_at + self._cell(view["support_square"]) * cell_size + 16] = 1.0
+
+    def _row_and_globals(self, w: Entries, view: Mapping[str, Any], slots: list[int]) -> None:
+        """The face-up row's tiles, the phase and the game's counters."""
+        letters = self.letters
+        o = self.offsets
         at = o["row"]
         for i, name in enumerate(view["row"]):
             k = at + i * (1 + self.TILE)
@@ -169,6 +183,14 @@ class GunkimonoEncoder(Encoder):
         w[at + 9] = view["passes"]
         if view["current_player"] >= 0:
             w[at + 10 + slots[view["current_player"]]] = 1.0
+
+    def _placed(
+        self, w: Entries, out: np.ndarray, view: Mapping[str, Any], slots: list[int]
+    ) -> None:
+        """The tiles placed (counted), the small tiles, the banner stacks, the strongholds'
+        turns."""
+        codes = self.codes
+        o = self.offsets
         placed = view["placed"]
         if placed:  # up to 60 tiles: counted at once
             counted = np.bincount(np.fromiter(map(codes.__getitem__, placed), np.intp))
@@ -191,40 +213,45 @@ class GunkimonoEncoder(Encoder):
             k = slots[owner]
             w[at + k * 2 + built_count[k]] = turn + 1
             built_count[k] += 1
-        base = o["players"]
+
+    def _player(self, w: Entries, at: int, player: Mapping[str, Any]) -> None:
+        """One player's block at ``at``: score, hand (own only), known tiles, reserve,
+        honor, strongholds left, banners (values once seen)."""
+        codes = self.codes
+        letters = self.letters
+        troops_n = self.troops
+        banner_kinds = self.banner_kinds
         columns = self.columns
-        for s, player in enumerate(view["players"]):
-            at = base + slots[s] * self.player_size
-            w[at] = 1.0
-            w[at + 1] = player["score"]
-            at += 2
-            if player["hand"] is not None:
-                for name in player["hand"]:
-                    w[at + codes[name]] += 1.0
-            at += self.CODES
-            w[at] = player["hand_size"]
-            at += 1
-            for name in player["hand_known"]:
+        w[at] = 1.0
+        w[at + 1] = player["score"]
+        at += 2
+        if player["hand"] is not None:
+            for name in player["hand"]:
                 w[at + codes[name]] += 1.0
-            at += self.CODES
-            for letter in player["reserve"]:
-                w[at + letters[letter]] += 1.0
-            at += troops_n
-            for column, row in enumerate(player["honor"]):
-                if row is None:
-                    w[at + column] = -1.0
-                    w[at + troops_n + column] = 1.0  # the removed flag
-                else:
-                    w[at + column] = row
-            at += 2 * troops_n
-            w[at] = player["strongholds_left"]
-            at += 1
-            for banner in player["banners"]:
-                k = at + (banner_kinds[banner["kind"]] * 5 + columns[banner["column"]]) * 3
-                w[k] = 1.0
-                if banner["value"] is not None:
-                    w[k + 1] = 1.0
-                    w[k + 2] = banner["value"]
+        at += self.CODES
+        w[at] = player["hand_size"]
+        at += 1
+        for name in player["hand_known"]:
+            w[at + codes[name]] += 1.0
+        at += self.CODES
+        for letter in player["reserve"]:
+            w[at + letters[letter]] += 1.0
+        at += troops_n
+        for column, row in enumerate(player["honor"]):
+            if row is None:
+                w[at + column] = -1.0
+                w[at + troops_n + column] = 1.0  # the removed flag
+            else:
+                w[at + column] = row
+        at += 2 * troops_n
+        w[at] = player["strongholds_left"]
+        at += 1
+        for banner in player["banners"]:
+            k = at + (banner_kinds[banner["kind"]] * 5 + columns[banner["column"]]) * 3
+            w[k] = 1.0
+            if banner["value"] is not None:
+                w[k + 1] = 1.0
+                w[k + 2] = banner["value"]
 
     def _cell(self, name: str) -> int:
         return (int(name[1:]) - 1) * self.width + ord(name[0]) - ord("a")

@@ -19,6 +19,7 @@ from sengoku.core.game import (
     normalize_notation,
     pick_one,
 )
+from sengoku.core.game_type import GameType
 from sengoku.core.observation import Encoder
 from sengoku.core.traits import Traits
 from sengoku.games.gunkimono.actions import (
@@ -46,13 +47,18 @@ class Gunkimono(Game):
     end. Seat 0 is the start player.
     """
 
-    name = "gunkimono"
-    version = 1
-    min_players = 2
-    max_players = 5
-    title = "Gunkimono: place army tiles, score formations or honor, build strongholds"
-    #: Hands, stacks, removed tiles and banner values are hidden.
-    perfect_information = False
+    game_type = GameType(
+        name="gunkimono",
+        title="Gunkimono: place army tiles, score formations or honor, build strongholds",
+        version=1,
+        min_players=2,
+        max_players=5,
+        # Hands, stacks, removed tiles and banner values are hidden.
+        perfect_information=False,
+        chance=True,
+        renderer="gunkimono",
+        bench_presets=({"players": 2}, {"players": 3}, {"players": 4}, {"players": 5}),
+    )
     options: ClassVar[Mapping[str, Option]] = {
         "players": Option("players", 2, range(2, 6), "number of players (2-5)"),
         "own_double_stronghold": Option(
@@ -90,15 +96,6 @@ class Gunkimono(Game):
             "spec ruling 6: a tile may link two formations controlled by the same player",
         ),
     }
-    bench_presets: ClassVar[tuple[Mapping[str, Any], ...]] = (
-        {"players": 2},
-        {"players": 3},
-        {"players": 4},
-        {"players": 5},
-    )
-
-    renderer: ClassVar[str] = "gunkimono"
-
     # -- Declared hooks (see sengoku.core.game.Game) -------------------------------------
 
     def describe_action(self, state: State, action: Any) -> ActionDescription:

@@ -17,14 +17,25 @@ _C = components()
 
 
 def render(state: GunkimonoState, seat: int | None) -> str:
-    n = state.num_players
-    over = state.phase is Phase.OVER
     lines: list[str] = []
-    lines.append(
+    lines += _battlefield(state)
+    lines += _formations(state)
+    lines += _honor_track(state)
+    lines += _tiles(state)
+    for s in range(state.num_players):
+        lines.append(_player(state, s, seat))
+    prompt = _prompt(state)
+    if prompt is not None:
+        lines.append(prompt)
+    return "\n".join(lines)
+
+
+def _battlefield(state: GunkimonoState) -> list[str]:
+    lines = [
         "Battlefield: troop letter:level (lower case = printed on the board, level 0), "
-        "*N = stronghold of seat N (in notation A1 is a tile's archer with 1 symbol)"
-    )
-    lines.append("     " + "".join(f"{chr(ord('a') + x):<6}" for x in range(WIDTH)))
+        "*N = stronghold of seat N (in notation A1 is a tile's archer with 1 symbol)",
+        "     " + "".join(f"{chr(ord('a') + x):<6}" for x in range(WIDTH)),
+    ]
     for y in range(HEIGHT):
         cells = []
         for x in range(WIDTH):
@@ -37,7 +48,12 @@ def render(state: GunkimonoState, seat: int | None) -> str:
             # "S:1" is a samurai on level 1; "S1" would read as notation's one symbol.
             cells.append(f"{letter}:{state.level[c]}{mark:<3}")
         lines.append(f"{y + 1:>3}  " + "".join(cells).rstrip())
-    # Formations under control, and the largest free formation of each troop type.
+    return lines
+
+
+def _formations(state: GunkimonoState) -> list[str]:
+    """Formations under control, and the largest free formation of each troop type."""
+    lines = []
     comp, held = state._components()
     sizes: dict[int, int] = {}
     for c in range(CELLS):
@@ -58,13 +74,19 @@ def render(state: GunkimonoState, seat: int | None) -> str:
             r = max(roots, key=lambda r: (sizes[r], -r))
             best.append(f"{_C.troop_names[t]} x{sizes[r]} at {cell_name(r)}")
     lines.append("Largest free formations: " + "; ".join(best))
+    return lines
 
-    # Honor track, top row first.
+
+def _honor_track(state: GunkimonoState) -> list[str]:
+    """The honor track, top row first."""
+    n = state.num_players
     end = _C.ending_row[n]
     first, second = _C.stronghold_rows[n]
-    lines.append("")
-    lines.append("Honor track (seats' markers per troop column):")
-    lines.append("  row  " + "".join(f"{name:<10}" for name in _C.troop_names))
+    lines = [
+        "",
+        "Honor track (seats' markers per troop column):",
+        "  row  " + "".join(f"{name:<10}" for name in _C.troop_names),
+    ]
     for row in range(end, -1, -1):
         cols = []
         for col in range(5):
@@ -81,9 +103,10 @@ def render(state: GunkimonoState, seat: int | None) -> str:
         elif row in (first, second):
             note = f" <- stronghold row ({'first' if row == first else 'second'})"
         lines.append(f"  {row:>3}  " + "".join(cols).rstrip() + note)
+    return lines
 
-    # Tiles.
-    lines.append("")
+
+def _tiles(state: GunkimonoState) -> list[str]:
     stack_text = f"stack {len(state.stack)}"
     if not state.end_stack_in_play:
         stack_text += f", end-game stack {len(state.end_stack)} (covered)"
@@ -91,61 +114,63 @@ def render(state: GunkimonoState, seat: int | None) -> str:
         stack_text += " (end-game stack in play)"
     if state.end_triggered:
         stack_text += "; END TRIGGERED: the round finishes"
-    lines.append(f"Face-up row: {' '.join(tile_name(t) for t in state.row) or '-'};  {stack_text}")
+    return ["", f"Face-up row: {' '.join(tile_name(t) for t in state.row) or '-'};  {stack_text}"]
 
-    # Players.
-    for s in range(n):
-        star = ">" if s == state.turn and not over else " "
-        score = state.score[s]
-        flipped = " (daimyo tile at 100)" if score >= 100 else ""
-        parts = [f"{star}seat {s}: {score} VP{flipped}"]
-        if s == seat:
-            parts.append("hand " + (" ".join(tile_name(t) for t in state.hands[s]) or "-"))
-        else:
-            known = " ".join(tile_name(t) for t in state.known[s])
-            parts.append(
-                f"hand {len(state.hands[s])} tiles" + (f" (seen: {known})" if known else "")
-            )
-        parts.append("reserve " + ("".join(LETTERS[t] for t in state.reserve[s]) or "-"))
-        honor = " ".join(
-            f"{LETTERS[c]}{'-' if r == REMOVED else r}" for c, r in enumerate(state.honor[s])
-        )
-        parts.append(f"honor {honor}")
-        built = len(state.strongholds[s])
-        if built < 2:
-            parts.append(f"next stronghold at row {_C.stronghold_rows[n][built]}")
-        else:
-            parts.append("both strongholds built")
-        banners = []
-        for k, v, _col in state.banners[s]:
-            kind = _C.banner_kinds[k]
-            banners.append(f"{kind} {v}" if (s == seat or over) else kind)
-        if banners:
-            parts.append("banners: " + ", ".join(banners))
-        lines.append(" | ".join(parts))
 
-    if over:
-        outcome = state.outcome()
-        if outcome is not None:
-            lines.append(
-                f"Game over ({outcome.reason}): final scores {[int(x) for x in outcome.scores]}, "
-                f"winner(s) {list(outcome.winners)}"
-            )
+def _player(state: GunkimonoState, s: int, seat: int | None) -> str:
+    """Seat ``s``'s line, as ``seat`` may see it (a hand and banner values are secret)."""
+    n = state.num_players
+    over = state.phase is Phase.OVER
+    star = ">" if s == state.turn and not over else " "
+    score = state.score[s]
+    flipped = " (daimyo tile at 100)" if score >= 100 else ""
+    parts = [f"{star}seat {s}: {score} VP{flipped}"]
+    if s == seat:
+        parts.append("hand " + (" ".join(tile_name(t) for t in state.hands[s]) or "-"))
     else:
-        what = {
-            Phase.PLACE: "place a tile (large from the hand, or small from the reserve)",
-            Phase.SUPPORT: "place a large tile over the support on "
-            + cell_name(state.support_cell),
-            Phase.SCORE: "",
-            Phase.STRONGHOLD: "choose the square of the new stronghold",
-            Phase.DRAW: "draw a tile: 'stack' or a tile of the face-up row",
-        }[state.phase]
-        if state.phase is Phase.SCORE:
-            cell, troop, sym, vp, ok = state.pending[0]
-            vp_text = f"{vp} VP" if ok else "no VP (controlled formation)"
-            what = (
-                f"score the {_C.troop_names[troop]} on {cell_name(cell)}: vp ({vp_text}) or "
-                f"honor ({sym})"
-            )
-        lines.append(f"Seat {state.turn} to act: {what}")
-    return "\n".join(lines)
+        known = " ".join(tile_name(t) for t in state.known[s])
+        parts.append(f"hand {len(state.hands[s])} tiles" + (f" (seen: {known})" if known else ""))
+    parts.append("reserve " + ("".join(LETTERS[t] for t in state.reserve[s]) or "-"))
+    honor = " ".join(
+        f"{LETTERS[c]}{'-' if r == REMOVED else r}" for c, r in enumerate(state.honor[s])
+    )
+    parts.append(f"honor {honor}")
+    built = len(state.strongholds[s])
+    if built < 2:
+        parts.append(f"next stronghold at row {_C.stronghold_rows[n][built]}")
+    else:
+        parts.append("both strongholds built")
+    banners = []
+    for k, v, _col in state.banners[s]:
+        kind = _C.banner_kinds[k]
+        banners.append(f"{kind} {v}" if (s == seat or over) else kind)
+    if banners:
+        parts.append("banners: " + ", ".join(banners))
+    return " | ".join(parts)
+
+
+def _prompt(state: GunkimonoState) -> str | None:
+    """The result once over, else what the seat to act decides."""
+    if state.phase is Phase.OVER:
+        outcome = state.outcome()
+        if outcome is None:
+            return None
+        return (
+            f"Game over ({outcome.reason}): final scores {[int(x) for x in outcome.scores]}, "
+            f"winner(s) {list(outcome.winners)}"
+        )
+    what = {
+        Phase.PLACE: "place a tile (large from the hand, or small from the reserve)",
+        Phase.SUPPORT: "place a large tile over the support on " + cell_name(state.support_cell),
+        Phase.SCORE: "",
+        Phase.STRONGHOLD: "choose the square of the new stronghold",
+        Phase.DRAW: "draw a tile: 'stack' or a tile of the face-up row",
+    }[state.phase]
+    if state.phase is Phase.SCORE:
+        cell, troop, sym, vp, ok = state.pending[0]
+        vp_text = f"{vp} VP" if ok else "no VP (controlled formation)"
+        what = (
+            f"score the {_C.troop_names[troop]} on {cell_name(cell)}: vp ({vp_text}) or "
+            f"honor ({sym})"
+        )
+    return f"Seat {state.turn} to act: {what}"

@@ -184,7 +184,6 @@ class GunshiEncoder(Encoder):
         letters = self.letters
         cards = self.cards
         nc = self.num_cards
-        t = len(self.LETTERS)
         o = self.offsets
         field = o["field"]
         for unit in view["units"]:
@@ -199,40 +198,8 @@ class GunshiEncoder(Encoder):
         for fence in view["fences"]:
             w[o["fences"] + edges[fence["edge"]] * 2 + (0 if fence["owner"] == me else 1)] = 1.0
         card = 2 + nc
-        row_card = 3 + nc
         for p, player in enumerate(view["players"]):
-            at = o["sides"] + (0 if p == me else 1) * self.side_size
-            w[at] = player["points"]
-            w[at + 1] = player["fences_left"]
-            w[at + 2] = player["invaders"]
-            w[at + 3] = player["removed"]
-            at += 4
-            for i, flag in enumerate(self.FLAGS):
-                if player[flag]:
-                    w[at + i] = 1.0
-            at += len(self.FLAGS)
-            if player["shogun"] is not None:
-                w[at + letters[player["shogun"]]] = 1.0
-            at += t
-            for letter in player["shogun_candidates"]:
-                w[at + letters[letter]] = 1.0
-            at += t
-            for pile in self.PILES:
-                self._pile(w, at, player[pile], pile)
-                at += self.PILE * card
-            row = player["row"]
-            if len(row) > self.ROW:
-                raise SengokuError(f"gunshi encoder: a Command Row of {len(row)} cards")
-            for i, entry in enumerate(row):
-                self._row_card(w, at + i * row_card, entry)
-            at += self.ROW * row_card
-            self._row_card(w, at, player["lightning"])
-            at += row_card
-            box = player.get("advanced_in_box")
-            if box is not None:
-                w[at] = 1.0
-                for code in box:
-                    w[at + 1 + cards[code]] += 1.0
+            self._player(w, o["sides"] + (0 if p == me else 1) * self.side_size, player)
         at = o["globals"]
         w[at + self._index(self.PHASES, view["phase"], "phase")] = 1.0
         at += len(self.PHASES)
@@ -274,6 +241,45 @@ class GunshiEncoder(Encoder):
         command = view["command"]
         if command is not None:
             self._command(w, o["command"], command, cells, dirs)
+
+    def _player(self, w: Entries, at: int, player: Mapping[str, Any]) -> None:
+        """One player's block at ``at`` (the observer's first): counters, flags, Shogun (when
+        seen) and candidates, piles, Command Row, Lightning card, Advanced cards in the box."""
+        letters = self.letters
+        t = len(self.LETTERS)
+        card = 2 + self.num_cards
+        row_card = 3 + self.num_cards
+        w[at] = player["points"]
+        w[at + 1] = player["fences_left"]
+        w[at + 2] = player["invaders"]
+        w[at + 3] = player["removed"]
+        at += 4
+        for i, flag in enumerate(self.FLAGS):
+            if player[flag]:
+                w[at + i] = 1.0
+        at += len(self.FLAGS)
+        if player["shogun"] is not None:
+            w[at + letters[player["shogun"]]] = 1.0
+        at += t
+        for letter in player["shogun_candidates"]:
+            w[at + letters[letter]] = 1.0
+        at += t
+        for pile in self.PILES:
+            self._pile(w, at, player[pile], pile)
+            at += self.PILE * card
+        row = player["row"]
+        if len(row) > self.ROW:
+            raise SengokuError(f"gunshi encoder: a Command Row of {len(row)} cards")
+        for i, entry in enumerate(row):
+            self._row_card(w, at + i * row_card, entry)
+        at += self.ROW * row_card
+        self._row_card(w, at, player["lightning"])
+        at += row_card
+        box = player.get("advanced_in_box")
+        if box is not None:
+            w[at] = 1.0
+            for code in box:
+                w[at + 1 + self.cards[code]] += 1.0
 
     def _index(self, names: tuple[str, ...] | str, value: str, what: str) -> int:
         try:

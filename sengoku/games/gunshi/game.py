@@ -24,6 +24,7 @@ from sengoku.core.game import (
     normalize_notation,
     pick_one,
 )
+from sengoku.core.game_type import GameType
 from sengoku.core.observation import Encoder
 from sengoku.core.traits import Traits
 from sengoku.games.gunshi.actions import NUM_ACTIONS, SHORT_KINDS, GunshiAction
@@ -271,23 +272,32 @@ OPTIONS: dict[str, Option] = {
 
 
 class Gunshi(Game):
-    name = "gunshi"
-    perfect_information = False
-    #: 2: Phase 2 fills in only the last deck card (a run of one kind is chosen card by card),
-    #: so a version 1 record can lack decisions; it is refused by name, not mid-replay.
-    version = 2
-    min_players = 2
-    max_players = 2
-    title = "Gunshi: The Art of Strategy - hidden Shogun, delayed Command cards, chained units"
-    options: ClassVar[Mapping[str, Option]] = OPTIONS
-    bench_presets: ClassVar[tuple[Mapping[str, Any], ...]] = (
-        {},
-        {"variant": "inspiration", "modification": 2},
-        {"variant": "custom", "sanryaku": True},
-        {"preset": "first_battle"},
+    game_type = GameType(
+        name="gunshi",
+        title="Gunshi: The Art of Strategy - hidden Shogun, delayed Command cards, chained units",
+        #: 2: Phase 2 fills in only the last deck card (a run of one kind is chosen card by
+        #: card), so a version 1 record can lack decisions; it is refused by name, not
+        #: mid-replay.
+        version=2,
+        min_players=2,
+        max_players=2,
+        perfect_information=False,
+        # Only Modification 1 of the Inspiration variant draws from the seed: see traits().
+        chance=True,
+        renderer="gunshi",
+        bench_presets=(
+            {},
+            {"variant": "inspiration", "modification": 2},
+            {"variant": "custom", "sanryaku": True},
+            {"preset": "first_battle"},
+        ),
+        tournament_seconds=TOURNAMENT_SECONDS,
+        # a position string (sengoku.games.gunshi.position), read by from_fen
+        provides_fen=True,
+        # GunshiState.clock_seat follows the tournament rules (phases without a clock).
+        provides_clock_rules=True,
     )
-    tournament_seconds = TOURNAMENT_SECONDS
-    tournament_byoyomi_seconds = TOURNAMENT_BYOYOMI_SECONDS
+    options: ClassVar[Mapping[str, Option]] = OPTIONS
 
     def resolve_options(self, **options: Any) -> dict[str, Any]:
         o = super().resolve_options(**options)
@@ -329,10 +339,6 @@ class Gunshi(Game):
             )
         if any(CARDS[c].set == "sanryaku" for c in cards):
             o["sanryaku"] = True  # agreeing on a promo card brings the Sanryaku cards in
-
-    renderer: ClassVar[str] = "gunshi"
-    #: GunshiState.clock_seat follows the tournament rules (phases without a clock).
-    clock_rules: ClassVar[bool] = True
 
     # -- Declared hooks (see sengoku.core.game.Game) -------------------------------------
 

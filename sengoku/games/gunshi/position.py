@@ -233,16 +233,7 @@ def _pair(text: str, field: str) -> tuple[int, int]:
 
 
 def from_position(game: Any, text: str, **options: Any) -> GunshiState:
-    if not isinstance(text, str):
-        raise PositionError(f"a Gunshi position is a string, not {type(text).__name__}")
-    fields = text.split()
-    if len(fields) not in (7, 8, 9, 10):
-        raise PositionError(
-            "a Gunshi position has 8 fields: ranks, fences, to act, points, fences in hand, "
-            "invaders, rows, stage (the stage may be left out; mid-command a 9th holds the "
-            "command; with variant=inspiration a last one holds the Inspiration's state); "
-            f"got {len(fields)}"
-        )
+    fields = _fields(text)
     ranks_t, fences_t, side_t, pts_t, fl_t, inv_t, rows_t = fields[:7]
     stage = _read_stage(fields[7]) if len(fields) >= 8 else None
     inspiring = stage is not None and stage[0] in _INSPIRATION_STAGES.values()
@@ -260,51 +251,8 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
     state.ushield = [False] * NUM_TOKENS
     state.board = [-1] * CELLS
     state.fence = [-1] * EDGES
-    ranks = ranks_t.split("/")
-    if len(ranks) != SIZE:
-        raise PositionError(f"ranks: expected 7 ranks separated by '/', got {len(ranks)}")
-    for i, rank in enumerate(ranks):
-        r = SIZE - 1 - i
-        c = 0
-        pos = 0
-        while pos < len(rank):
-            ch = rank[pos]
-            if ch.isdigit():
-                c += int(ch)
-                pos += 1
-                continue
-            m = _UNIT.match(rank, pos)
-            if not m:
-                raise PositionError(f"rank {r + 1}: cannot read {rank[pos:]!r}")
-            letter, face, bare = m.groups()
-            u = LETTERS.index(letter.upper())
-            if state.uloc[u] >= 0 or c >= SIZE:
-                raise PositionError(f"rank {r + 1}: unit {letter} repeats or runs off the rank")
-            owner = 0 if letter.isupper() else 1
-            state._put_unit(u, owner, r * SIZE + c, DIR_NAMES.index(face))
-            if bare:
-                if TOKEN_TYPE[u] != "I":
-                    raise PositionError(f"rank {r + 1}: only Infantry carry Shields ({letter})")
-                state.ushield[u] = False
-            c += 1
-            pos = m.end()
-        if c != SIZE:
-            raise PositionError(f"rank {r + 1}: describes {c} cells, not 7")
-    if fences_t != "-":
-        for item in fences_t.split(","):
-            colour, _, edge = item.partition(":")
-            if colour not in ("R", "B"):
-                raise PositionError(f"fences: {item!r} needs an owner R: or B:")
-            try:
-                e = parse_edge(edge)
-            except SengokuError as exc:
-                raise PositionError(f"fences: {exc}") from None
-            if state.fence[e] >= 0:
-                raise PositionError(
-                    f"fences: edge {EDGE_NAMES[e]} is fenced twice ({item!r}); an edge holds "
-                    "one Fence"
-                )
-            state.fence[e] = "RB".index(colour)
+    _read_ranks(state, ranks_t)
+    _read_fences(state, fences_t)
     if side_t == "-":
         raise PositionError("to act: '-' is a finished game; only a live game can be loaded")
     if side_t not in ("r", "b"):
@@ -312,6 +260,101 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
     state.points = list(_pair(pts_t, "points"))
     state.fences_left = list(_pair(fl_t, "fences in hand"))
     _read_invaders(state, inv_t)
+    _check_fences_and_invaders(state)
+    row_texts = rows_t.split("/")
+    if len(row_texts) != 2:
+        raise PositionError("rows: Red's row and Blue's row separated by '/'")
+    side = "rb".index(side_t)
+    state.player = side  # before reset_knowledge: the cards of this turn are the mover's
+    for p in (0, 1):
+        _read_side(state, p, row_texts[p], stage, p == side, command if p == side else None)
+    state.phase = "battle"
+    state.step = "send"
+    state.turn = 1
+    state.pick_order = []
+    state.clock_started = True
+    if advanced is not None:
+        _prepare_inspiration(state, stage[0] if stage is not None else "orders", *advanced)
+    _resume(state, stage, command, inspiring)
+    state._events = []
+    state._legal_memo = None
+    return state
+
+
+def _fields(text: str) -> list[str]:
+    """The position's fields (7 to 10), or a refusal saying what a position holds."""
+    if not isinstance(text, str):
+        raise PositionError(f"a Gunshi position is a string, not {type(text).__name__}")
+    fields = text.split()
+    if len(fields) not in (7, 8, 9, 10):
+        raise PositionError(
+            "a Gunshi position has 8 fields: ranks, fences, to act, points, fences in hand, "
+            "invaders, rows, stage (the stage may be left out; mid-command a 9th holds the "
+            "command; with variant=inspiration a last one holds the Inspiration's state); "
+            f"got {len(fields)}"
+        )
+    return fields
+
+
+def _read_ranks(state: GunshiState, ranks_t: str) -> None:
+    """The units on the Field, rank 7 first: a letter per unit (upper case Red), its facing,
+    ``-`` for an Infantry without its Shield, digits for empty cells."""
+    ranks = ranks_t.split("/")
+    if len(ranks) != SIZE:
+        raise PositionError(f"ranks: expected 7 ranks separated by '/', got {len(ranks)}")
+    for i, rank in enumerate(ranks):
+        _read_rank(state, SIZE - 1 - i, rank)
+
+
+def _read_rank(state: GunshiState, r: int, rank: str) -> None:
+    c = 0
+    pos = 0
+    while pos < len(rank):
+        ch = rank[pos]
+        if ch.isdigit():
+            c += int(ch)
+            pos += 1
+            continue
+        m = _UNIT.match(rank, pos)
+        if not m:
+            raise PositionError(f"rank {r + 1}: cannot read {rank[pos:]!r}")
+        letter, face, bare = m.groups()
+        u = LETTERS.index(letter.upper())
+        if state.uloc[u] >= 0 or c >= SIZE:
+            raise PositionError(f"rank {r + 1}: unit {letter} repeats or runs off the rank")
+        owner = 0 if letter.isupper() else 1
+        state._put_unit(u, owner, r * SIZE + c, DIR_NAMES.index(face))
+        if bare:
+            if TOKEN_TYPE[u] != "I":
+                raise PositionError(f"rank {r + 1}: only Infantry carry Shields ({letter})")
+            state.ushield[u] = False
+        c += 1
+        pos = m.end()
+    if c != SIZE:
+        raise PositionError(f"rank {r + 1}: describes {c} cells, not 7")
+
+
+def _read_fences(state: GunshiState, fences_t: str) -> None:
+    """The Fences on the Field (``R:edge,B:edge``, ``-`` for none)."""
+    if fences_t == "-":
+        return
+    for item in fences_t.split(","):
+        colour, _, edge = item.partition(":")
+        if colour not in ("R", "B"):
+            raise PositionError(f"fences: {item!r} needs an owner R: or B:")
+        try:
+            e = parse_edge(edge)
+        except SengokuError as exc:
+            raise PositionError(f"fences: {exc}") from None
+        if state.fence[e] >= 0:
+            raise PositionError(
+                f"fences: edge {EDGE_NAMES[e]} is fenced twice ({item!r}); an edge holds one Fence"
+            )
+        state.fence[e] = "RB".index(colour)
+
+
+def _check_fences_and_invaders(state: GunshiState) -> None:
+    """A player owns FENCES_PER_PLAYER Fences; a live game has fewer invaders than win."""
     for p, name in ((0, "Red"), (1, "Blue")):
         placed = state.fence.count(p)
         if placed + state.fences_left[p] > FENCES_PER_PLAYER:
@@ -325,86 +368,106 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
                 f"{INVADERS_TO_WIN} win the game, so a live game has at most "
                 f"{INVADERS_TO_WIN - 1}"
             )
-    row_texts = rows_t.split("/")
-    if len(row_texts) != 2:
-        raise PositionError("rows: Red's row and Blue's row separated by '/'")
-    side = "rb".index(side_t)
-    state.player = side  # before reset_knowledge: the cards of this turn are the mover's
-    for p in (0, 1):
-        units = [u for u in range(NUM_TOKENS) if state.uown[u] == p]
-        if not units:
-            raise PositionError(f"ranks: {('Red', 'Blue')[p]} has no unit, so no Shogun")
-        state.shogun[p] = units[0]
-        state.candidates[p] = units
-        spare = list(BASIC_DECK)
-        row: list[tuple[str, bool, bool]] = []
-        lightning = None
-        items = [] if row_texts[p] == "-" else row_texts[p].split(".")
-        beside = None
-        if items and items[-1].startswith("B="):
-            beside = items.pop()[2:]
-            if beside != "Trap":
-                raise PositionError("rows: only a Chain Trap (B=Trap) lies beside the board")
-            if beside in spare:
-                spare.remove(beside)
-            state.beside[p] = (beside, True, False)
-        if len(items) > ROW_LIMIT:
-            raise PositionError(
-                f"rows: {('Red', 'Blue')[p]}'s row holds {len(items)} cards; the Command Row "
-                f"holds at most {ROW_LIMIT}, the Lightning position included"
-            )
-        for k, item in enumerate(items):
-            if item.startswith("B="):
-                raise PositionError("rows: the Chain Trap beside the board (B=) comes last")
-            is_l = item.startswith("L=")
-            code = item[2:] if is_l else item
-            if is_l and k != 0:
-                raise PositionError("rows: the Lightning card (L=) comes first")
-            if code != "?" and code not in CARDS:
-                raise PositionError(f"rows: unknown card {code!r}; codes: {', '.join(CARDS)}")
-            if code == "?":
-                card = (spare.pop(0) if spare else "M", False, False)
-            else:
-                if code in spare:
-                    spare.remove(code)
-                card = (code, True, True)
-            if is_l:
-                lightning = card
-            else:
-                row.append(card)
-        if command is not None and p == side:
-            # The card resolving and the cards of this turn still to resolve left the row.
-            if len(items) + len(command["queue"]) + 1 > ROW_LIMIT:
-                raise PositionError(
-                    f"command: the row and the cards of this turn hold more than {ROW_LIMIT} cards"
-                )
-            if command["resolving"] in spare:
-                spare.remove(command["resolving"])
-            queue = []
-            for code in command["queue"]:
-                if code == "?":
-                    queue.append((spare.pop(0) if spare else "M", False, False))
-                else:
-                    if code in spare:
-                        spare.remove(code)
-                    queue.append((code, True, True))
-            state.queue = queue
-        state.row[p] = row
-        state.lightning[p] = lightning
-        # The Inspiration's removal: the hand holds the Advanced card taken as well.
-        n = 4 if stage is not None and stage[0] == "inspiration_remove" and p == side else 3
-        state.hand[p] = [(c, False, False) for c in spare[:n]]
-        state.deck[p] = [(c, False, False) for c in spare[n:]]
-        state.stock[p] = []
-        state.face_down_next[p] = len(row) % 2 == 0 if stage is None else stage[2][p]
-        state.reset_knowledge(p)
-    state.phase = "battle"
-    state.step = "send"
-    state.turn = 1
-    state.pick_order = []
-    state.clock_started = True
-    if advanced is not None:
-        _prepare_inspiration(state, stage[0] if stage is not None else "orders", *advanced)
+
+
+def _read_side(
+    state: GunshiState,
+    p: int,
+    row_text: str,
+    stage: tuple[str, int, tuple[bool, bool]] | None,
+    to_act: bool,
+    command: dict[str, Any] | None,
+) -> None:
+    """Player ``p``'s Shogun candidates, Command Row, Lightning card, hand and deck from their
+    row (``to_act``: the side to act; ``command``: the command under way, for that side)."""
+    units = [u for u in range(NUM_TOKENS) if state.uown[u] == p]
+    if not units:
+        raise PositionError(f"ranks: {('Red', 'Blue')[p]} has no unit, so no Shogun")
+    state.shogun[p] = units[0]
+    state.candidates[p] = units
+    spare = list(BASIC_DECK)
+    items = [] if row_text == "-" else row_text.split(".")
+    if items and items[-1].startswith("B="):
+        beside = items.pop()[2:]
+        if beside != "Trap":
+            raise PositionError("rows: only a Chain Trap (B=Trap) lies beside the board")
+        if beside in spare:
+            spare.remove(beside)
+        state.beside[p] = (beside, True, False)
+    if len(items) > ROW_LIMIT:
+        raise PositionError(
+            f"rows: {('Red', 'Blue')[p]}'s row holds {len(items)} cards; the Command Row "
+            f"holds at most {ROW_LIMIT}, the Lightning position included"
+        )
+    row, lightning = _read_row(items, spare)
+    if command is not None:
+        state.queue = _read_queue(command, len(items), spare)
+    state.row[p] = row
+    state.lightning[p] = lightning
+    # The Inspiration's removal: the hand holds the Advanced card taken as well.
+    removing = stage is not None and stage[0] == "inspiration_remove" and to_act
+    n = 4 if removing else 3
+    state.hand[p] = [(c, False, False) for c in spare[:n]]
+    state.deck[p] = [(c, False, False) for c in spare[n:]]
+    state.stock[p] = []
+    state.face_down_next[p] = len(row) % 2 == 0 if stage is None else stage[2][p]
+    state.reset_knowledge(p)
+
+
+#: A card as the state holds it: (code, face up, known to its owner's opponent).
+_Card = tuple[str, bool, bool]
+
+
+def _spare_card(code: str, spare: list[str]) -> _Card:
+    """The card ``code`` names (``?``: a face-down card, the next of ``spare``), taken out of
+    the cards left for the hand and deck."""
+    if code == "?":
+        return (spare.pop(0) if spare else "M", False, False)
+    if code in spare:
+        spare.remove(code)
+    return (code, True, True)
+
+
+def _read_row(items: list[str], spare: list[str]) -> tuple[list[_Card], _Card | None]:
+    """The Command Row's cards and the Lightning card (``L=`` first) of a row's items."""
+    row: list[_Card] = []
+    lightning = None
+    for k, item in enumerate(items):
+        if item.startswith("B="):
+            raise PositionError("rows: the Chain Trap beside the board (B=) comes last")
+        is_l = item.startswith("L=")
+        code = item[2:] if is_l else item
+        if is_l and k != 0:
+            raise PositionError("rows: the Lightning card (L=) comes first")
+        if code != "?" and code not in CARDS:
+            raise PositionError(f"rows: unknown card {code!r}; codes: {', '.join(CARDS)}")
+        card = _spare_card(code, spare)
+        if is_l:
+            lightning = card
+        else:
+            row.append(card)
+    return row, lightning
+
+
+def _read_queue(command: dict[str, Any], in_row: int, spare: list[str]) -> list[_Card]:
+    """The cards of this turn still to resolve (the card resolving and they left the row)."""
+    if in_row + len(command["queue"]) + 1 > ROW_LIMIT:
+        raise PositionError(
+            f"command: the row and the cards of this turn hold more than {ROW_LIMIT} cards"
+        )
+    if command["resolving"] in spare:
+        spare.remove(command["resolving"])
+    return [_spare_card(code, spare) for code in command["queue"]]
+
+
+def _resume(
+    state: GunshiState,
+    stage: tuple[str, int, tuple[bool, bool]] | None,
+    command: dict[str, Any] | None,
+    inspiring: bool,
+) -> None:
+    """Put the game where the stage says: mid-command, mid-Inspiration, at the turn's
+    orders, or after ``sent`` cards sent this turn."""
     if command is not None:
         _resume_command(state, command)
     elif stage is not None and inspiring:
@@ -419,9 +482,6 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
                 f"{len(state.row[state.player])}"
             )
         state.sent = sent
-    state._events = []
-    state._legal_memo = None
-    return state
 
 
 def _read_command(text: str) -> dict[str, Any]:

@@ -301,7 +301,7 @@ class GunshiState(State[GunshiAction]):
         # By identity first (the engine's actions are interned): a plain ``in`` calls the
         # dataclass __eq__ on every action before the match.
         if id(action) not in map(id, legal) and action not in legal:
-            raise IllegalAction(self._why_illegal(action, legal))
+            raise IllegalAction(self._why_not_legal(action, legal))
         self._events = []
         self.ply += 1
         PHASES[self.phase].do(self, action)
@@ -329,7 +329,17 @@ class GunshiState(State[GunshiAction]):
         """p spends n Military Logistics Points."""
         self.points[p] -= n
 
-    def _why_illegal(self, action: Any, legal: list[GunshiAction]) -> str:
+    def why_illegal(self, action: Any) -> str | None:
+        """None if ``action`` is legal here, else the decision the rules ask for now and the
+        actions legal in it."""
+        if self.result is not None:
+            return "the game is over; no action can be played"
+        legal = self.legal_actions()
+        if id(action) in map(id, legal) or action in legal:
+            return None
+        return self._why_not_legal(action, legal)
+
+    def _why_not_legal(self, action: Any, legal: list[GunshiAction]) -> str:
         what = self._decision_name()
         sample = ", ".join(str(a) for a in sorted(set(legal), key=GunshiAction.to_int)[:12])
         return f"{action!s} is not allowed now ({what}); legal here: {sample}"

@@ -366,100 +366,134 @@ def compile_condition(src: str, where: str) -> Condition:
 
 
 def _comp(node: ast.AST, where: str) -> Condition:
+    """One node of a condition, compiled (each kind of node by its own compiler)."""
+    compiled: Condition | None = None
     if isinstance(node, ast.Constant) and isinstance(node.value, int):
-        value = node.value
-        return lambda st, o, e: value
-    if isinstance(node, ast.BoolOp):
-        parts = [_comp(v, where) for v in node.values]
-        if isinstance(node.op, ast.And):
-            return lambda st, o, e: all(p(st, o, e) for p in parts)
-        return lambda st, o, e: any(p(st, o, e) for p in parts)
-    if isinstance(node, ast.UnaryOp):
-        inner = _comp(node.operand, where)
-        if isinstance(node.op, ast.Not):
-            return lambda st, o, e: not inner(st, o, e)
-        if isinstance(node.op, ast.USub):
-            return lambda st, o, e: -inner(st, o, e)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
-        a, b = _comp(node.left, where), _comp(node.right, where)
-        if isinstance(node.op, ast.Add):
-            return lambda st, o, e: a(st, o, e) + b(st, o, e)
-        if isinstance(node.op, ast.Sub):
-            return lambda st, o, e: a(st, o, e) - b(st, o, e)
-        return lambda st, o, e: a(st, o, e) * b(st, o, e)
-    if isinstance(node, ast.Compare):
-        first = _comp(node.left, where)
-        rest = [_comp(c, where) for c in node.comparators]
-        ops: list[Callable[[Any, Any], bool]] = []
-        for op in node.ops:
-            fn = _COMPARE.get(type(op))
-            if fn is None:
-                raise CardError(f"{where}: comparison {type(op).__name__} is not allowed")
-            ops.append(fn)
-
-        def compare(st: Any, o: int, e: int) -> bool:
-            left = first(st, o, e)
-            for fn, right_fn in zip(ops, rest, strict=True):
-                right = right_fn(st, o, e)
-                if not fn(left, right):
-                    return False
-                left = right
-            return True
-
-        return compare
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        compiled = _comp_constant(node.value)
+    elif isinstance(node, ast.BoolOp):
+        compiled = _comp_bool(node, where)
+    elif isinstance(node, ast.UnaryOp):
+        compiled = _comp_unary(node, where)
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        compiled = _comp_arithmetic(node, where)
+    elif isinstance(node, ast.Compare):
+        compiled = _comp_compare(node, where)
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         fname = node.func.id
         if fname in ("all", "any") or fname in _PLAIN:
-            if node.keywords or not node.args:
-                raise CardError(f"{where}: {fname}() takes expressions only")
-            parts = [_comp(a, where) for a in node.args]
-            if fname == "all":
-                return lambda st, o, e: all(p(st, o, e) for p in parts)
-            if fname == "any":
-                return lambda st, o, e: any(p(st, o, e) for p in parts)
-            plain = _PLAIN[fname]
-            if fname == "abs":
-                return lambda st, o, e: abs(parts[0](st, o, e))
-            return lambda st, o, e: plain(p(st, o, e) for p in parts)  # type: ignore[operator]
-        if fname not in FUNCS:
-            known = ", ".join([*FUNCS, "all", "any", *_PLAIN])
-            raise CardError(f"{where}: unknown function {fname!r}; known: {known}")
-        if (
-            len(node.args) != 1
-            or not isinstance(node.args[0], ast.Name)
-            or node.args[0].id
-            not in (
-                "own",
-                "enemy",
-            )
-        ):
-            raise CardError(f"{where}: {fname}() takes 'own' or 'enemy' as its first argument")
-        enemy_side = node.args[0].id == "enemy"
-        kwargs: dict[str, Any] = {}
-        for kw in node.keywords:
-            if kw.arg not in FUNCS[fname]:
-                raise CardError(
-                    f"{where}: {fname}() has no argument {kw.arg!r}; its arguments: "
-                    f"{', '.join(FUNCS[fname]) or 'none'}"
-                )
-            if not isinstance(kw.value, ast.Constant):
-                raise CardError(f"{where}: {fname}({kw.arg}=...) takes a constant")
-            const = kw.value.value
-            if const not in FUNCS[fname][kw.arg]:
-                raise CardError(
-                    f"{where}: {fname}({kw.arg}={const!r}) is not allowed; allowed: "
-                    f"{', '.join(map(repr, FUNCS[fname][kw.arg]))}"
-                )
-            kwargs[kw.arg] = TYPE_WORDS[str(const)] if kw.arg == "type" else const
-        frozen = dict(kwargs)
+            compiled = _comp_plain_call(node, fname, where)
+        else:
+            compiled = _comp_counting_call(node, fname, where)
+    if compiled is None:
+        raise CardError(f"{where}: {ast.dump(node)[:40]}... is not part of the condition language")
+    return compiled
 
-        def call(st: Any, o: int, e: int) -> int:
-            return int(
-                st.measure(fname, e if enemy_side else o, e if not enemy_side else o, frozen)
-            )
 
-        return call
-    raise CardError(f"{where}: {ast.dump(node)[:40]}... is not part of the condition language")
+def _comp_constant(value: int) -> Condition:
+    return lambda st, o, e: value
+
+
+def _comp_bool(node: ast.BoolOp, where: str) -> Condition:
+    parts = [_comp(v, where) for v in node.values]
+    if isinstance(node.op, ast.And):
+        return lambda st, o, e: all(p(st, o, e) for p in parts)
+    return lambda st, o, e: any(p(st, o, e) for p in parts)
+
+
+def _comp_unary(node: ast.UnaryOp, where: str) -> Condition | None:
+    """``not x`` or ``-x``; None for another operator (not part of the language)."""
+    inner = _comp(node.operand, where)
+    if isinstance(node.op, ast.Not):
+        return lambda st, o, e: not inner(st, o, e)
+    if isinstance(node.op, ast.USub):
+        return lambda st, o, e: -inner(st, o, e)
+    return None
+
+
+def _comp_arithmetic(node: ast.BinOp, where: str) -> Condition:
+    a, b = _comp(node.left, where), _comp(node.right, where)
+    if isinstance(node.op, ast.Add):
+        return lambda st, o, e: a(st, o, e) + b(st, o, e)
+    if isinstance(node.op, ast.Sub):
+        return lambda st, o, e: a(st, o, e) - b(st, o, e)
+    return lambda st, o, e: a(st, o, e) * b(st, o, e)
+
+
+def _comp_compare(node: ast.Compare, where: str) -> Condition:
+    """A chain of comparisons (``1 <= x < 3``), each pair in turn, as Python reads it."""
+    first = _comp(node.left, where)
+    rest = [_comp(c, where) for c in node.comparators]
+    ops: list[Callable[[Any, Any], bool]] = []
+    for op in node.ops:
+        fn = _COMPARE.get(type(op))
+        if fn is None:
+            raise CardError(f"{where}: comparison {type(op).__name__} is not allowed")
+        ops.append(fn)
+
+    def compare(st: Any, o: int, e: int) -> bool:
+        left = first(st, o, e)
+        for fn, right_fn in zip(ops, rest, strict=True):
+            right = right_fn(st, o, e)
+            if not fn(left, right):
+                return False
+            left = right
+        return True
+
+    return compare
+
+
+def _comp_plain_call(node: ast.Call, fname: str, where: str) -> Condition:
+    """``all``, ``any``, ``min``, ``max`` or ``abs`` of expressions."""
+    if node.keywords or not node.args:
+        raise CardError(f"{where}: {fname}() takes expressions only")
+    parts = [_comp(a, where) for a in node.args]
+    if fname == "all":
+        return lambda st, o, e: all(p(st, o, e) for p in parts)
+    if fname == "any":
+        return lambda st, o, e: any(p(st, o, e) for p in parts)
+    plain = _PLAIN[fname]
+    if fname == "abs":
+        return lambda st, o, e: abs(parts[0](st, o, e))
+    return lambda st, o, e: plain(p(st, o, e) for p in parts)  # type: ignore[operator]
+
+
+def _comp_counting_call(node: ast.Call, fname: str, where: str) -> Condition:
+    """A counting function of :data:`FUNCS` on ``own`` or ``enemy``, with constant keyword
+    arguments it allows."""
+    if fname not in FUNCS:
+        known = ", ".join([*FUNCS, "all", "any", *_PLAIN])
+        raise CardError(f"{where}: unknown function {fname!r}; known: {known}")
+    first = node.args[0] if len(node.args) == 1 else None
+    if not isinstance(first, ast.Name) or first.id not in ("own", "enemy"):
+        raise CardError(f"{where}: {fname}() takes 'own' or 'enemy' as its first argument")
+    enemy_side = first.id == "enemy"
+    frozen = _call_keywords(node, fname, where)
+
+    def call(st: Any, o: int, e: int) -> int:
+        return int(st.measure(fname, e if enemy_side else o, e if not enemy_side else o, frozen))
+
+    return call
+
+
+def _call_keywords(node: ast.Call, fname: str, where: str) -> dict[str, Any]:
+    """The keyword arguments of a counting function, each a constant it allows."""
+    kwargs: dict[str, Any] = {}
+    for kw in node.keywords:
+        if kw.arg not in FUNCS[fname]:
+            raise CardError(
+                f"{where}: {fname}() has no argument {kw.arg!r}; its arguments: "
+                f"{', '.join(FUNCS[fname]) or 'none'}"
+            )
+        if not isinstance(kw.value, ast.Constant):
+            raise CardError(f"{where}: {fname}({kw.arg}=...) takes a constant")
+        const = kw.value.value
+        if const not in FUNCS[fname][kw.arg]:
+            raise CardError(
+                f"{where}: {fname}({kw.arg}={const!r}) is not allowed; allowed: "
+                f"{', '.join(map(repr, FUNCS[fname][kw.arg]))}"
+            )
+        kwargs[kw.arg] = TYPE_WORDS[str(const)] if kw.arg == "type" else const
+    return dict(kwargs)
 
 
 # ----------------------------------------------------------------------------- loading

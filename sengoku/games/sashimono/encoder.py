@@ -7,7 +7,7 @@ Sashimono.observation_encoder() declares it. It reads ``view(seat)`` and nothing
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -165,75 +165,12 @@ class SashimonoEncoder(Encoder):
 
         # Seat -> observer 0, other seat 1, Kagemusha 2.
         who = {-1: 1, 0: 1, 1: 1, 2: 2, me: 0}.__getitem__
-        armies = self.army_index
-        nc = self.num_cards
-        kumi = self.kumi
-        cards = self.cards
-        o = self.offsets
-        slot_at = self.slot_offsets
         for side in view["sides"]:
-            at = o["sides"] + who(side["seat"]) * self.side_size
-            w[at] = 1.0
-            w[at + 1 + armies[side["army"]]] = 1.0
-            at += 3
-            self._stacks(out, at, (observer, side["seat"]), side["sonae"])
-            at += self.CELLS * self.STACK
-            hand = side["hand"]
-            if hand:
-                if len(hand) > self.HAND_MAX:
-                    raise SengokuError(f"sashimono: a hand of {len(hand)} Kumi is over the bound")
-                k = at
-                for letter in hand:
-                    w[k + kumi[letter]] = 1.0
-                    k += 3
-            at += self.HAND_MAX * 3
-            w[at] = side["hand_count"]
-            w[at + 1] = side["deck_count"]
-            w[at + 2] = side["sashimono_hand_count"]
-            w[at + 3] = side["sashimono_deck_count"]
-            at += 4
-            shown = side["sashimono_hand"]
-            if shown:
-                for position, card in enumerate(shown, 1):
-                    w[at + cards[card]] = position
-            at += nc
-            for space, placed in side["slots"].items():
-                k = at + slot_at[space]
-                w[k] = 1.0
-                if placed["bowed"]:
-                    w[k + 1] = 1.0
-                w[k + 2 + cards[placed["card"]]] = 1.0
-            at += self.SPACES * (2 + nc)
-            w[at] = side["vp"]
-            scored = side["scored"]
-            if scored:
-                for position, card in enumerate(scored, 1):
-                    w[at + 1 + cards[card]] = position
+            self._side(w, out, observer, who, side)
         kage = view.get("kagemusha")
         if kage is not None:
-            at = o["kagemusha"]
-            w[at + armies[kage["army"]]] = 1.0
-            at += 2
-            line = kage["kumi_line"]
-            if len(line) > self.KAGE_LINE_MAX:
-                raise SengokuError(f"sashimono: a Kagemusha line of {len(line)} is over the bound")
-            self._stacks(out, at, (observer, 2), line)
-            at += self.KAGE_LINE_MAX * self.STACK
-            w[at] = kage["kumi_deck_count"]
-            w[at + 1] = kage["sashimono_deck_count"]
-            w[at + 2] = kage["army_position"]
-            w[at + 3] = kage["vp"]
-            at += 4
-            for position, placed in enumerate(kage["sashimono_line"]):
-                k = cards[placed["card"]]
-                w[at + k] = position + 1
-                w[at + nc + k] = 1.0 if placed["bowed"] else 0.0
-            at += 2 * nc
-            self._ordered_cards(w, at, kage["scored"])
-            at += nc
-            for letter in kage["discarded_kumi"]:
-                w[at + kumi[letter]] += 1.0
-        at = o["globals"]
+            self._kagemusha(w, out, observer, kage)
+        at = self.offsets["globals"]
         w[at] = view["vp_target"]
         w[at + 1] = view["turn"]
         w[at + 2 + who(view["turn_seat"])] = 1.0
@@ -241,42 +178,134 @@ class SashimonoEncoder(Encoder):
             w[at + 5 + who(view["current_player"])] = 1.0
         battle = view.get("battle")
         if battle is not None:
-            at = o["battle"]
-            w[at] = 1.0
-            w[at + 1 + who(battle["attacker"])] = 1.0
-            w[at + 4 + who(battle["defender"])] = 1.0
-            w[at + 7 + self.lines[battle["attack_line"]]] = 1.0
-            w[at + 7 + self.LINES + self.lines[battle["defence_line"]]] = 1.0
-            for s, count in battle["ante_counts"].items():
-                w[at + 7 + 2 * self.LINES + who(int(s))] = count
-            w[at + 10 + 2 * self.LINES] = battle["bonus"]
+            self._battle(w, who, battle)
         played = view.get("played")
         if played is not None:
-            at = o["played"]
-            w[at] = 1.0
-            w[at + 1 + cards[played["card"]]] = 1.0
-            w[at + 1 + nc + self.spaces[played["slot"]]] = 1.0
-            w[at + 1 + nc + self.SPACES + self.lines[played["line"]]] = 1.0
-            base = at + 1 + nc + self.SPACES + self.LINES
-            for position, effect in enumerate(played["used"]):
-                w[base + effect] = position + 1
+            self._played(w, played)
         prompt = view.get("prompt")
         if prompt is not None:
-            at = o["prompt"]
+            at = self.offsets["prompt"]
             w[at] = 1.0
             w[at + 1 + who(prompt["seat"])] = 1.0
             w[at + 4 + self.questions.get(prompt["question"], len(self.QUESTIONS))] = 1.0
         looking = view.get("looking")
         if looking is not None:
-            at = o["looking"]
-            w[at] = 1.0
-            w[at + 1 + who(looking["owner"])] = 1.0
-            kind_sashimono = looking["kind"] == "sashimono"
-            w[at + 4 + (1 if kind_sashimono else 0)] = 1.0
-            w[at + 6] = looking["count"]
-            shown = looking["cards"] or []
-            if kind_sashimono:
-                self._ordered_cards(w, at + 7 + self.LOOK_MAX * 3, shown)
-            else:
-                for position, letter in enumerate(shown):
-                    w[at + 7 + position * 3 + kumi[letter]] = 1.0
+            self._looking(w, who, looking)
+
+    def _side(
+        self,
+        w: Entries,
+        out: np.ndarray,
+        observer: int,
+        who: Callable[[int], int],
+        side: Mapping[str, Any],
+    ) -> None:
+        """One seat's side: army, Sonae, hand, counts, Sashimono shown, slots, VP, scored."""
+        cards = self.cards
+        nc = self.num_cards
+        at = self.offsets["sides"] + who(side["seat"]) * self.side_size
+        w[at] = 1.0
+        w[at + 1 + self.army_index[side["army"]]] = 1.0
+        at += 3
+        self._stacks(out, at, (observer, side["seat"]), side["sonae"])
+        at += self.CELLS * self.STACK
+        hand = side["hand"]
+        if hand:
+            if len(hand) > self.HAND_MAX:
+                raise SengokuError(f"sashimono: a hand of {len(hand)} Kumi is over the bound")
+            kumi = self.kumi
+            k = at
+            for letter in hand:
+                w[k + kumi[letter]] = 1.0
+                k += 3
+        at += self.HAND_MAX * 3
+        w[at] = side["hand_count"]
+        w[at + 1] = side["deck_count"]
+        w[at + 2] = side["sashimono_hand_count"]
+        w[at + 3] = side["sashimono_deck_count"]
+        at += 4
+        shown = side["sashimono_hand"]
+        if shown:
+            for position, card in enumerate(shown, 1):
+                w[at + cards[card]] = position
+        at += nc
+        slot_at = self.slot_offsets
+        for space, placed in side["slots"].items():
+            k = at + slot_at[space]
+            w[k] = 1.0
+            if placed["bowed"]:
+                w[k + 1] = 1.0
+            w[k + 2 + cards[placed["card"]]] = 1.0
+        at += self.SPACES * (2 + nc)
+        w[at] = side["vp"]
+        scored = side["scored"]
+        if scored:
+            for position, card in enumerate(scored, 1):
+                w[at + 1 + cards[card]] = position
+
+    def _kagemusha(
+        self, w: Entries, out: np.ndarray, observer: int, kage: Mapping[str, Any]
+    ) -> None:
+        """The solo game's automaton: army, Kumi line, counts, Sashimono line, discards."""
+        cards = self.cards
+        nc = self.num_cards
+        at = self.offsets["kagemusha"]
+        w[at + self.army_index[kage["army"]]] = 1.0
+        at += 2
+        line = kage["kumi_line"]
+        if len(line) > self.KAGE_LINE_MAX:
+            raise SengokuError(f"sashimono: a Kagemusha line of {len(line)} is over the bound")
+        self._stacks(out, at, (observer, 2), line)
+        at += self.KAGE_LINE_MAX * self.STACK
+        w[at] = kage["kumi_deck_count"]
+        w[at + 1] = kage["sashimono_deck_count"]
+        w[at + 2] = kage["army_position"]
+        w[at + 3] = kage["vp"]
+        at += 4
+        for position, placed in enumerate(kage["sashimono_line"]):
+            k = cards[placed["card"]]
+            w[at + k] = position + 1
+            w[at + nc + k] = 1.0 if placed["bowed"] else 0.0
+        at += 2 * nc
+        self._ordered_cards(w, at, kage["scored"])
+        at += nc
+        kumi = self.kumi
+        for letter in kage["discarded_kumi"]:
+            w[at + kumi[letter]] += 1.0
+
+    def _battle(self, w: Entries, who: Callable[[int], int], battle: Mapping[str, Any]) -> None:
+        at = self.offsets["battle"]
+        w[at] = 1.0
+        w[at + 1 + who(battle["attacker"])] = 1.0
+        w[at + 4 + who(battle["defender"])] = 1.0
+        w[at + 7 + self.lines[battle["attack_line"]]] = 1.0
+        w[at + 7 + self.LINES + self.lines[battle["defence_line"]]] = 1.0
+        for s, count in battle["ante_counts"].items():
+            w[at + 7 + 2 * self.LINES + who(int(s))] = count
+        w[at + 10 + 2 * self.LINES] = battle["bonus"]
+
+    def _played(self, w: Entries, played: Mapping[str, Any]) -> None:
+        nc = self.num_cards
+        at = self.offsets["played"]
+        w[at] = 1.0
+        w[at + 1 + self.cards[played["card"]]] = 1.0
+        w[at + 1 + nc + self.spaces[played["slot"]]] = 1.0
+        w[at + 1 + nc + self.SPACES + self.lines[played["line"]]] = 1.0
+        base = at + 1 + nc + self.SPACES + self.LINES
+        for position, effect in enumerate(played["used"]):
+            w[base + effect] = position + 1
+
+    def _looking(self, w: Entries, who: Callable[[int], int], looking: Mapping[str, Any]) -> None:
+        at = self.offsets["looking"]
+        w[at] = 1.0
+        w[at + 1 + who(looking["owner"])] = 1.0
+        kind_sashimono = looking["kind"] == "sashimono"
+        w[at + 4 + (1 if kind_sashimono else 0)] = 1.0
+        w[at + 6] = looking["count"]
+        shown = looking["cards"] or []
+        if kind_sashimono:
+            self._ordered_cards(w, at + 7 + self.LOOK_MAX * 3, shown)
+        else:
+            kumi = self.kumi
+            for position, letter in enumerate(shown):
+                w[at + 7 + position * 3 + kumi[letter]] = 1.0

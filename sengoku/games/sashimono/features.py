@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, fields
-from pathlib import Path
 from typing import Any
 
 from sengoku.core.features import Features, Level, weights_file
-from sengoku.core.game import Action, Game, SengokuError, State
+from sengoku.core.game import Action, Game, SengokuError, State, package_file
 from sengoku.games.sashimono.decisions import K_DONE, Question
 from sengoku.games.sashimono.state import KAGE, LINES, attack_of, defence_of
 
@@ -59,7 +58,7 @@ INFORMED_KEEP = 0.75  # keep a Sashimono in play on a Score turn rather than ret
 #: The playout policies besides the game's own uniform one (the agents' option ``rollout``).
 ROLLOUT_POLICIES = ("informed",)
 #: The tuned evaluation (``ismcts:...:eval=learned``; ``sengoku train sashimono --texel``).
-LEARNED_PATH = Path(__file__).resolve().parents[2] / "ai" / "weights" / "sashimono_eval.json"
+LEARNED_PATH = package_file("sengoku.games.sashimono", "data", "weights", "sashimono_eval.json")
 
 
 @dataclass(frozen=True)
@@ -176,6 +175,8 @@ class SashimonoFeatures(Features):
     #: (``sengoku train sashimono --texel``: :mod:`sengoku.arena.texel_terms`).
     terms = TERMS
     learned_path = LEARNED_PATH
+    #: ``sengoku train sashimono --texel`` fits the terms' weights (arena/texel_terms.py).
+    texel = "terms"
 
     rollout_policies = ROLLOUT_POLICIES
 

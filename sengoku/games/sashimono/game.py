@@ -7,7 +7,8 @@ the shuffles at setup, stored in the state. Cards are data (``cards/*.toml``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -15,6 +16,7 @@ from typing import Any, ClassVar
 from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
 from sengoku.core.game import Action, Game, InvalidOption, Option, ParseError, State, action_number
+from sengoku.core.game_type import GameType
 from sengoku.core.observation import Encoder
 from sengoku.core.traits import Traits
 from sengoku.games.sashimono.cards import (
@@ -67,14 +69,22 @@ def _flag(name: str, doc: str) -> Option:
 
 
 class Sashimono(Game):
-    name = "sashimono"
-    #: 2: Tanaka Yoshimasa and Chado changed; a training may be declined (issue 15)
-    version = 2
-    min_players = 1
-    max_players = 2
-    title = "Sashimono: the duel of the Sonae, or one player against the Kagemusha"
-    #: hands, deck orders and Hidden Kumi are secret
-    perfect_information = False
+    game_type = GameType(
+        name="sashimono",
+        title="Sashimono: the duel of the Sonae, or one player against the Kagemusha",
+        # 2: Tanaka Yoshimasa and Chado changed; a training may be declined (issue 15)
+        version=2,
+        min_players=1,
+        max_players=2,
+        # hands, deck orders and Hidden Kumi are secret
+        perfect_information=False,
+        chance=True,
+        renderer="sashimono",
+        gymnasium_environments={"sengoku/SashimonoSolo-v1": {"mode": "solo"}},
+        bench_presets=({}, {"mode": "solo"}),
+        # the command line's --cards FILE: a card set in the card language
+        file_options=("cards",),
+    )
     options: ClassVar[Mapping[str, Option]] = {
         "mode": Option("mode", "duel", ("duel", "solo"),
                        "duel: two players (West seat 0, East seat 1); solo: one player "
@@ -105,13 +115,6 @@ class Sashimono(Game):
                                  "solo challenge: at the check, extra matching Kumi train the "
                                  "rightmost legal Kumi instead of being discarded"),
     }  # fmt: skip
-    bench_presets: ClassVar[tuple[Mapping[str, Any], ...]] = ({}, {"mode": "solo"})
-
-    renderer: ClassVar[str] = "sashimono"
-    gymnasium_environments: ClassVar[Mapping[str, Mapping[str, Any]]] = {
-        "sengoku/SashimonoSolo-v1": {"mode": "solo"},
-    }
-
     # -- Declared hooks (see sengoku.core.game.Game) -------------------------------------
 
     def describe_action(self, state: State, action: Any) -> ActionDescription:
@@ -140,6 +143,16 @@ class Sashimono(Game):
         from sengoku.games.sashimono.encoder import SashimonoEncoder
 
         return SashimonoEncoder(options["cards"])
+
+    def scripted_players(self) -> Mapping[str, Callable[[State, random.Random], Action]]:
+        from sengoku.games.sashimono.selfplay import greedy_player
+
+        return {"greedy": greedy_player}
+
+    def selfplay_figures(self, finals: Sequence[State]) -> dict[str, Any]:
+        from sengoku.games.sashimono.selfplay import figures
+
+        return figures(finals)
 
     def option_from_file(self, option: str, path: str) -> Any:
         """``cards``: a card file or folder in the card language, registered under a name (the

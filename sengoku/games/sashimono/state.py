@@ -181,13 +181,18 @@ class SashimonoState(State):
             self._legal = [Act(k, a, t, s) for k, a, t, s in self.prompt.options]
         return list(self._legal)
 
-    def apply(self, action: Any) -> list[Event]:
+    def why_illegal(self, action: Any) -> str | None:
+        """None if ``action`` is legal here, else the rule of the decision asked for now."""
+        return self._choose(action)[1]
+
+    def _choose(self, action: Any) -> tuple[Choice | None, str | None]:
+        """The prompt's option ``action`` chooses, or None and why it chooses none."""
         if self.result is not None:
-            raise IllegalAction("the game is over; no action is legal")
+            return None, "the game is over; no action is legal"
         prompt = self.prompt
         assert prompt is not None
         if not isinstance(action, Act):
-            raise IllegalAction(f"{action!r} is not a Sashimono action (parse it first)")
+            return None, f"{action!r} is not a Sashimono action (parse it first)"
         chosen = None
         for opt in prompt.options:
             if opt.kind == action.kind and opt.arg == action.arg:
@@ -195,7 +200,7 @@ class SashimonoState(State):
                 break
         if chosen is None:
             legal = ", ".join(o.text for o in prompt.options[:12])
-            raise IllegalAction(f"{action} is not legal now ({prompt.rule}); legal: {legal}")
+            return None, f"{action} is not legal now ({prompt.rule}); legal: {legal}"
         # The action must be the legal one exactly: a record stores its notation, and an
         # action whose text names another decision than its number would be misrecorded.
         if action.text != chosen.text or (action.short and action.short != chosen.short):
@@ -204,11 +209,17 @@ class SashimonoState(State):
                 if action.text != chosen.text
                 else ("short", action.short, chosen.short)
             )
-            raise IllegalAction(
+            return None, (
                 f"action number {int(action)} is {chosen.text!r}, but the action's {field} is "
                 f"{given!r}, not {legal_value!r}: play the legal action as listed, or parse "
                 "its notation"
             )
+        return chosen, None
+
+    def apply(self, action: Any) -> list[Event]:
+        chosen, why = self._choose(action)
+        if chosen is None:
+            raise IllegalAction(why or f"{action} is not legal now")
         self.decisions += 1
         self._events = []
         self.answer(chosen)

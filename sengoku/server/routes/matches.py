@@ -70,8 +70,17 @@ class TakebackAnswer(StrictBody):
 
 
 def router(svc: ServiceRef) -> APIRouter:
-    """The match routes, on the service ``svc()`` returns."""
+    """The match routes, on the service ``svc()`` returns: matches and their positions and
+    events, the seats' moves and departures, and the offers (takeback, rematch)."""
     router = APIRouter()
+    _match_routes(router, svc)
+    _seat_routes(router, svc)
+    _offer_routes(router, svc)
+    return router
+
+
+def _match_routes(router: APIRouter, svc: ServiceRef) -> None:
+    """Create and list matches; a match, its position at a ply, its events."""
 
     @router.post("/api/matches", status_code=201)
     async def create_match(body: CreateMatch, request: Request) -> dict[str, Any]:
@@ -172,6 +181,10 @@ def router(svc: ServiceRef) -> APIRouter:
         out = {"events": svc().events_for(live, seat, after), "last_event": len(live.events)}
         svc().forget_if_done(live)
         return out
+
+
+def _seat_routes(router: APIRouter, svc: ServiceRef) -> None:
+    """A seat's requests: join, play, resign, abort, stop, claim a seat, return to it."""
 
     @router.post("/api/matches/{match_id}/join")
     async def join(
@@ -282,6 +295,10 @@ def router(svc: ServiceRef) -> APIRouter:
         snap = await svc().come_back(live, seat, hash_token(new))
         return {"seat": seat, "token": new, "match": snap}
 
+
+def _offer_routes(router: APIRouter, svc: ServiceRef) -> None:
+    """Takeback and rematch offers."""
+
     @router.post("/api/matches/{match_id}/takeback")
     async def takeback(
         match_id: str,
@@ -300,5 +317,3 @@ def router(svc: ServiceRef) -> APIRouter:
         """Offer (or accept) a rematch; your token holds the next seat round in it."""
         live = await find(svc(), match_id)
         return await svc().rematch(live, svc().player_seat(live, bearer(authorization)))
-
-    return router

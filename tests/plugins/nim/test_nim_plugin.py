@@ -31,7 +31,7 @@ def test_registered_by_its_entry_point() -> None:
     assert "nim" in sengoku.list_games()
     game = sengoku.load_game("nim")
     assert game.features() is GENERIC_FEATURES and game.observation_encoder() is None
-    assert game.renderer == "generic"
+    assert game.game_type.renderer == "generic"
 
 
 def test_plays_through_the_cli_with_scripted_input() -> None:

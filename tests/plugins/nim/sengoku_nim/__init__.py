@@ -28,6 +28,7 @@ from sengoku.core.game import (
     action_number,
     event,
 )
+from sengoku.core.game_type import GameType
 from sengoku.core.traits import Traits
 
 #: The starting heaps a game may choose.
@@ -49,11 +50,13 @@ class Take:
 
 
 class Nim(Game):
-    name = "nim"
-    version = 1
-    min_players = 2
-    max_players = 2
-    title = "Nim: take 1-3 stones from one heap; whoever takes the last stone wins"
+    game_type = GameType(
+        name="nim",
+        title="Nim: take 1-3 stones from one heap; whoever takes the last stone wins",
+        version=1,
+        min_players=2,
+        max_players=2,
+    )
     options: ClassVar[Mapping[str, Option]] = {
         "heaps": Option(
             "heaps",
@@ -119,9 +122,17 @@ class NimState(State[Take]):
             for n in range(1, min(size, MAX_TAKE) + 1)
         ]
 
+    def why_illegal(self, action: Take) -> str | None:
+        if self.result is not None:
+            return "Nim: the game is over"
+        if action in self.legal_actions():
+            return None
+        return f"Nim: {action} is not legal (take 1 to 3 stones from one heap)"
+
     def apply(self, action: Take) -> list[Event]:
-        if action not in self.legal_actions():
-            raise IllegalAction(f"Nim: {action} is not legal (take 1 to 3 stones from one heap)")
+        why = self.why_illegal(action)
+        if why is not None:
+            raise IllegalAction(why)
         mover = self.to_move
         self.heaps[action.heap] -= action.count
         self.ply += 1
