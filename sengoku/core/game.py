@@ -76,6 +76,8 @@ def action_number(n: object, count: int) -> int:
     """``n`` checked as an action number of a game with ``count`` of them (``int_to_action``):
     an integer (a NumPy one too), not a bool, in ``0..count-1``; else :class:`ParseError`
     naming the field, never a TypeError or IndexError from deeper down."""
+    if type(n) is int and 0 <= n < count:  # the common case, without the protocol check
+        return n
     if isinstance(n, bool):
         raise ParseError(f"action number: an integer in 0..{count - 1}, not the bool {n!r}")
     if not isinstance(n, SupportsIndex):  # ints and NumPy integers; floats and text refuse
@@ -299,6 +301,11 @@ class Game(ABC):
 
     @abstractmethod
     def int_to_action(self, state: State, n: int) -> Action: ...
+
+    def legal_action_ints(self, state: State) -> list[int]:
+        """``action_to_int`` of each of ``state.legal_actions()``, in that order (the research
+        adapters ask for it every ply: a game may answer without making the actions)."""
+        return [self.action_to_int(state, action) for action in state.legal_actions()]
 
     @abstractmethod
     def max_game_length(self, **options: Any) -> int:

@@ -49,6 +49,14 @@ class Encoder(ABC):
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: Buffer) -> None:
         """Fill ``out`` (zeroed, C-contiguous, of ``shape``) from the view of ``seat``."""
 
+    def capture(self, state: Any, seat: int | None) -> Any:
+        """What :meth:`encode_into` needs of ``state`` for ``seat``, taken now (later play does
+        not change it): ``state.view(seat)`` unless the encoder knows a cheaper snapshot. A
+        snapshot holds only what ``view(seat)`` shows, and encodes to the view's tensor entry
+        for entry (``tests/interop/test_encoder_properties.py``); the adapters take one per
+        observation where the view itself is not handed out."""
+        return state.view(seat)
+
     def encode(self, view: Mapping[str, Any], seat: int | None) -> Buffer:
         """A new float32 array holding the encoding (needs numpy)."""
         import numpy as np

@@ -56,9 +56,7 @@ class LegalInts:
         if state is None:
             self.ints = np.zeros(0, np.intp)
             return
-        legal = state.legal_actions()
-        to_int = functools.partial(self.game.action_to_int, state)
-        ints = np.fromiter(map(to_int, legal), np.intp, len(legal))
+        ints = np.array(self.game.legal_action_ints(state), np.intp)
         flags[ints] = True
         self.ints = ints
 

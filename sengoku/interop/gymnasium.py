@@ -169,7 +169,7 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return mask
 
     def _observe(self) -> dict[str, np.ndarray]:
-        observation = self.encoder.encode(self._state.view(0), 0)
+        observation = self.encoder.encode(self.encoder.capture(self._state, 0), 0)
         return {"observation": observation, "action_mask": self._mask()}
 
     def render(self) -> str | None:

@@ -56,7 +56,6 @@ serialization stores the contract's ``to_json`` and the events told.
 from __future__ import annotations
 
 import base64
-import functools
 import hashlib
 import json
 import pickle
@@ -477,8 +476,7 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
             return []
         ints = match.legal
         if ints is None:  # once per position: OpenSpiel may ask several times
-            to_int = functools.partial(self._ctx.game.action_to_int, state)
-            ints = match.legal = list(map(to_int, state.legal_actions()))
+            ints = match.legal = self._ctx.game.legal_action_ints(state)
         return ints  # pybind11 copies it into a C++ vector: the cache cannot be changed
 
     def _apply_action(self, action: int) -> None:

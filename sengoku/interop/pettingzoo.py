@@ -279,7 +279,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         mask = np.zeros(self.num_actions, np.int8)
         if seat == self._state.current_player:
             mask[self._legal.ints] = 1
-        cached = LazyObservation(mask, self.encoder, self._state.view(seat), seat)
+        cached = LazyObservation(mask, self.encoder, self.encoder.capture(self._state, seat), seat)
         self._observations[seat] = cached
         return cached
 

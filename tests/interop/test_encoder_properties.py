@@ -110,3 +110,31 @@ def test_same_view_same_tensor(name: str, options: dict[str, Any]) -> None:
     for x, y, seat in all_pairs(game, options, 0, every=17, rng=rng):
         got = encoder.encode(x.view(seat), seat)
         assert np.array_equal(got, encoder.encode(y.view(seat), seat))
+
+
+@pytest.mark.parametrize(("name", "options"), PARAMS)
+def test_capture_encodes_as_the_view_and_stays_put(name: str, options: dict[str, Any]) -> None:
+    """``encoder.capture(state, seat)`` (what the adapters keep instead of the view where the
+    encoder has a cheaper snapshot, Gungi's) encodes to the view's tensor, and later play does
+    not change it; the legal integers the adapters read agree with ``action_to_int``."""
+    game = load_game(name)
+    encoder = encoder_for(game, options)
+    rng = random.Random(f"capture-{name}")
+    kept: list[tuple[Any, int | None, np.ndarray]] = []
+    for seed in range(SCALE):
+        state = game.new_state(seed, **options)
+        plies = 0
+        while True:
+            legal = state.legal_actions()
+            assert game.legal_action_ints(state) == [game.action_to_int(state, a) for a in legal]
+            for seat in [*range(state.num_players), None]:
+                snapshot = encoder.capture(state, seat)
+                want = encoder.encode(state.view(seat), seat)
+                assert np.array_equal(encoder.encode(snapshot, seat), want), (name, seed, seat)
+                kept.append((snapshot, seat, want))
+            if state.is_terminal() or plies == 400:
+                break
+            state.apply(rng.choice(legal))
+            plies += 1
+    for snapshot, seat, want in kept[:: max(1, len(kept) // 50)]:
+        assert np.array_equal(encoder.encode(snapshot, seat), want)

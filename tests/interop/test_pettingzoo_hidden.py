@@ -69,11 +69,20 @@ def test_observations_reach_no_state_and_no_other_view(name: str, options: dict)
             assert not [o for o in everything if isinstance(o, State)], "a State is reachable"
             assert not [o for o in everything if isinstance(o, random.Random)]
             # Apart from the encoder (static tables shared by every seat), the observation's
-            # data is its mask and the seat's own view, nothing else.
+            # data is its mask and the seat's own view (or the encoder's snapshot of it, as
+            # Gungi's: the view's fields as integers), nothing else.
             own = _reachable(observation, stop=(Encoder,))
             dicts = [o for o in own if isinstance(o, dict) and o is not observation]
             views = [d for d in dicts if not any(d is x for x in _nested(dicts))]
-            assert [_plain(v) for v in views] == [_plain(state.view(seat))]
+            captured = env.encoder.capture(state, seat)
+            if isinstance(captured, dict):
+                assert [_plain(v) for v in views] == [_plain(state.view(seat))]
+            else:
+                assert views == []
+                snapshots = [o for o in own if type(o) is type(captured)]
+                assert snapshots == [captured]
+                tensor = env.encoder.encode(state.view(seat), seat)
+                assert np.array_equal(env.encoder.encode(snapshots[0], seat), tensor)
             arrays = [o for o in own if isinstance(o, np.ndarray)]
             assert all(a is observation["action_mask"] for a in arrays if a.dtype == np.int8)
             checked += 1

@@ -8,11 +8,26 @@ Gungi.observation_encoder() declares it. It reads ``view(seat)`` and nothing els
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from sengoku.core.observation import Encoder
+
+
+class GungiSnapshot(NamedTuple):
+    """What :meth:`GungiEncoder.capture` keeps of a position: the view's fields that the planes
+    read, as the state's integers (towers of ``kind * 2 + colour`` bottom to top, hands by
+    kind, colours 0 White / 1 Black)."""
+
+    board: tuple[tuple[int, tuple[int, ...]], ...]
+    hands: tuple[tuple[int, ...], tuple[int, ...]]
+    current_player: int
+    to_move: int
+    setup: bool
+    drafting: tuple[bool, ...]
+    capturable: tuple[bool, ...]
+    ply: int
 
 
 class GungiEncoder(Encoder):
@@ -52,6 +67,7 @@ class GungiEncoder(Encoder):
         self.uniform_from = self.hand_base
         self.shape = (self.channels, 9, 9)
         self.max_game_length = max_game_length
+        self._int_tables: tuple[tuple[list[int], list[tuple[int, ...]]], ...] | None = None
         # "c-r" square names -> flat index in a 9x9 plane, for White's and Black's side.
         self.squares: tuple[dict[str, int], dict[str, int]] = ({}, {})
         for col in range(1, 10):
@@ -82,7 +98,77 @@ class GungiEncoder(Encoder):
             for plane_of in self.plane_of
         )
 
+    def capture(self, state: Any, seat: int | None) -> Any:
+        """The parts of ``view(seat)`` the planes read, as the state's own integers: Gungi hides
+        nothing, and building the view's dicts, names and FEN costs several times this."""
+        from sengoku.games.gungi.state import GungiState
+
+        if not isinstance(state, GungiState):
+            return state.view(seat)
+        return GungiSnapshot(
+            tuple((sq, tuple(tower)) for sq, tower in enumerate(state.board) if tower),
+            (tuple(state.hands[0]), tuple(state.hands[1])),
+            state.current_player,
+            state.to_move,
+            state.phase == "setup",
+            tuple(state.drafting),
+            tuple(state._capturable_flags()),
+            state.ply,
+        )
+
+    def _encode_snapshot(self, snap: GungiSnapshot, seat: int | None, out: np.ndarray) -> None:
+        me = 1 if seat == 1 else 0
+        tables = self._int_tables
+        if tables is None:
+            tables = self._int_tables = self._make_int_tables()
+        square_of, plane_of = tables[me]
+        out.reshape(-1)[
+            [
+                plane_of[piece][tier] + square_of[sq]
+                for sq, tower in snap.board
+                for tier, piece in enumerate(tower)
+            ]
+        ] = 1.0
+        k = self.num_kinds
+        values = [0.0] * (self.channels - self.hand_base)
+        for color in (0, 1):
+            base = (0 if color == me else 1) * k
+            for kind, count in enumerate(snap.hands[color]):
+                if count:
+                    values[base + kind] = count
+        f = 2 * k
+        if snap.current_player >= 0 and snap.to_move == me:
+            values[f] = 1.0
+        if snap.setup:
+            values[f + 1] = 1.0
+        for color in (0, 1):
+            if snap.drafting[color]:
+                values[f + 2 + (0 if color == me else 1)] = 1.0
+        if snap.capturable[me]:
+            values[f + 4] = 1.0
+        if snap.capturable[1 - me]:
+            values[f + 5] = 1.0
+        if me == 1:
+            values[f + 6] = 1.0
+        values[f + 7] = min(1.0, snap.ply / self.max_game_length)
+        out[self.hand_base :] = np.asarray(values, np.float32)[:, None, None]
+
+    def _make_int_tables(self) -> tuple[tuple[list[int], list[tuple[int, ...]]], ...]:
+        """Per observer colour: square index -> plane offset, piece integer -> plane offsets."""
+        from sengoku.games.gungi.state import PIECE_JSON, SQUARE_NAMES
+
+        return tuple(
+            (
+                [self.squares[me][name] for name in SQUARE_NAMES],
+                [self.planes[me][color][name] for name, _kanji, color in PIECE_JSON],
+            )
+            for me in (0, 1)
+        )
+
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
+        if isinstance(view, GungiSnapshot):  # from capture(): no dicts to read
+            self._encode_snapshot(view, seat, out)
+            return
         me = 1 if seat == 1 else 0
         own_color = ("white", "black")[me]
         squares = self.squares[me]

@@ -282,6 +282,11 @@ class Gungi(Game):
             raise IllegalAction(f"{action!r} is not a Gungi move")
         return action.action_int
 
+    def legal_action_ints(self, state: State) -> list[int]:
+        # The legal codes, sorted as legal_actions lists its moves; no Move is made.
+        assert isinstance(state, GungiState)
+        return [code >> 14 for code in state._legal_codes()]
+
     def int_to_action(self, state: State, n: int) -> Move:
         assert isinstance(state, GungiState)
         n = action_number(n, NUM_DISTINCT_ACTIONS)
