@@ -32,13 +32,13 @@ run: install
 	$(BIN)/sengoku serve --host 127.0.0.1 --port 8000 $(ARGS)
 
 lint: install
-	$(BIN)/ruff check sengoku tests benchmarks tools
-	$(BIN)/ruff format --check sengoku tests benchmarks tools
+	$(BIN)/ruff check sengoku tests benchmarks tools examples
+	$(BIN)/ruff format --check sengoku tests benchmarks tools examples
 	$(BIN)/mypy sengoku
 
 format: install
-	$(BIN)/ruff check --fix sengoku tests benchmarks tools
-	$(BIN)/ruff format sengoku tests benchmarks tools
+	$(BIN)/ruff check --fix sengoku tests benchmarks tools examples
+	$(BIN)/ruff format sengoku tests benchmarks tools examples
 
 # The suite runs on TEST_WORKERS processes (pytest-xdist), a test file to a process: the
 # browser and server tests spend much of their time waiting on Chromium and on server

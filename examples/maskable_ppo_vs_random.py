@@ -1,6 +1,6 @@
 """Train a policy on a two-player Sengoku game with sb3-contrib's MaskablePPO, beat random.
 
-    pip install 'sengoku[pettingzoo,research]'
+    pip install 'sengoku[research]'
     python examples/maskable_ppo_vs_random.py --timesteps 20000 --seed 0 --eval-games 400
 
 The learner plays one seat of the PettingZoo AEC environment (``sengoku.interop.pettingzoo``);
