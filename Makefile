@@ -19,10 +19,12 @@ $(STAMP): pyproject.toml | $(BIN)/python
 install: $(STAMP)
 
 # The tests also train a tiny network (tests/ai/test_learned_train.py): the 'train' extra,
-# torch's CPU build (the machine's wheel of torch 2.13.0; playing never needs it).
+# torch's CPU build (the machine's wheel of torch 2.13.0; playing never needs it); and run the
+# worked RL example (tests/interop/test_rl_example.py): the 'research' extra, Stable-Baselines3
+# and sb3-contrib.
 TEST_STAMP := $(VENV)/.installed-test
 $(TEST_STAMP): pyproject.toml | $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,train]' 'torch==2.13.0'
+	$(BIN)/python -m pip install --quiet -e '.[dev,train,research]' 'torch==2.13.0'
 	touch $(TEST_STAMP)
 
 # The web app on http://127.0.0.1:8000 with an embedded SQLite database (sengoku serve --help).
@@ -30,13 +32,13 @@ run: install
 	$(BIN)/sengoku serve --host 127.0.0.1 --port 8000 $(ARGS)
 
 lint: install
-	$(BIN)/ruff check sengoku tests benchmarks tools
-	$(BIN)/ruff format --check sengoku tests benchmarks tools
+	$(BIN)/ruff check sengoku tests benchmarks tools examples
+	$(BIN)/ruff format --check sengoku tests benchmarks tools examples
 	$(BIN)/mypy sengoku
 
 format: install
-	$(BIN)/ruff check --fix sengoku tests benchmarks tools
-	$(BIN)/ruff format sengoku tests benchmarks tools
+	$(BIN)/ruff check --fix sengoku tests benchmarks tools examples
+	$(BIN)/ruff format sengoku tests benchmarks tools examples
 
 # The suite runs on TEST_WORKERS processes (pytest-xdist), a test file to a process: the
 # browser and server tests spend much of their time waiting on Chromium and on server
