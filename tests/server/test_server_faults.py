@@ -229,8 +229,8 @@ def _long_gungi_record(min_actions: int = 250) -> dict[str, Any]:
 
 
 def test_a_long_replay_does_not_stall_moves_in_other_games(tmp_path: Path) -> None:
-    """Moves in another game go on while a long replay runs in the worker process: several
-    are answered before the replay is. (Before, the first move waited for the whole replay.)
+    """Moves in another game go on while a long replay runs in the worker process: they are
+    answered before the replay is. (Before, the first move waited for the whole replay.)
     How long they take meanwhile is a figure of ``make bench`` (benchmarks/server_stalls.py)."""
     record = _long_gungi_record()
     with (
@@ -266,4 +266,6 @@ def test_a_long_replay_does_not_stall_moves_in_other_games(tmp_path: Path) -> No
         r = replayed[0]
         assert r.status_code == 200, r.text
         assert len(r.json()["plies"]) == len(record["actions"]) + 1
-        assert moves >= 4, f"only {moves} moves were answered while the replay ran"
+        # One move answered while the replay ran shows it was not stalled (a stalled move is
+        # answered only after the replay, so counts none); how many depends on the machine.
+        assert moves >= 1, "no move was answered while the replay ran"

@@ -60,7 +60,7 @@ def test_a_seek_made_in_one_browser_is_accepted_in_another(
     for page, me, other in ((ann, "SeekAnn", "SeekBen"), (ben, "SeekBen", "SeekAnn")):
         expect(page.locator("#status")).to_have_attribute("data-state", "active")
         expect(page.locator(".player-sub", has_text=f"{me} · you")).to_have_count(1)
-        expect(page.locator(".player-sub", has_text=f"{other} · friend")).to_have_count(1)
+        expect(page.locator(".player-sub", has_text=f"{other} · opponent")).to_have_count(1)
         expect(page.locator("#resign")).to_be_visible()
     shot(ann, "seek-match-1280")
     shot(ben, "seek-match-390")
