@@ -74,8 +74,11 @@ MAX_CLAIM = 500
 SEEN_EVERY = 300.0
 #: The paths whose state-changing requests a session cookie authenticates: the account's
 #: own routes, creating or joining a match (the seats taken are the account's), and coming
-#: back to a seat the computer took (the account's seat).
-COOKIE_PATHS = re.compile(r"^/api/(account(/.*)?|matches/?|matches/[^/]+/(join|return)/?)$")
+#: back to a seat the computer took (the account's seat), a puzzle attempt (the account's
+#: puzzle rating).
+COOKIE_PATHS = re.compile(
+    r"^/api/(account(/.*)?|matches/?|matches/[^/]+/(join|return)/?|puzzles/[^/]+/attempt/?)$"
+)
 #: Sign-in and sign-up: checked even without a session cookie, so that no other site can
 #: sign a browser into an account of its choosing (its seats would then be claimed there).
 SIGN_IN_PATHS = re.compile(r"^/api/account/(signin|signup)/?$")

@@ -26,6 +26,7 @@ from sengoku.server.hot import HotRoutes
 from sengoku.server.limits import ClientLimits
 from sengoku.server.metrics import CONTENT_TYPE_LATEST
 from sengoku.server.routes import accounts as account_routes
+from sengoku.server.routes import puzzles as puzzle_routes
 from sengoku.server.routes import chat as chat_routes
 from sengoku.server.routes import games, matches, records, table, ws
 from sengoku.server.routes import ratings as rating_routes
@@ -150,6 +151,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(rating_routes.router(svc))
     account_routes.install(app, accounts)
     app.include_router(turn_based_routes.router(accounts, svc))
+    app.include_router(puzzle_routes.router(accounts))
 
     # The browser client (sengoku/web): its replay route and static files, mounted last.
     if importlib.util.find_spec("sengoku.web") is not None:
