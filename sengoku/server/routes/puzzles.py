@@ -110,8 +110,8 @@ def router(accounts: Accounts) -> APIRouter:
     @router.post("/api/puzzles/{puzzle_id}/move")
     async def move(puzzle_id: str, body: Moves) -> dict[str, Any]:
         """Check the solver's moves so far: ``correct`` (every one right), ``solved``, the
-        opponent's ``replies`` played after the last one, and the position now (view and
-        legal actions) while it goes on. The solution is not shown."""
+        opponent's ``replies`` played after the last one, the mover's view now, and its legal
+        actions while the puzzle goes on. The solution is not shown."""
         puzzle = _puzzle(puzzle_id)
         _check_moves(body.moves)
         if not body.moves:
@@ -125,7 +125,7 @@ def router(accounts: Accounts) -> APIRouter:
             "correct": verdict.correct,
             "solved": verdict.solved,
             "replies": verdict.replies if verdict.correct else [],
-            "view": verdict.state.view(puzzle.seat) if going_on else None,
+            "view": verdict.state.view(puzzle.seat),
             "legal": puzzles.legal_json(verdict.state) if going_on else [],
         }
 
