@@ -5,13 +5,15 @@ the game is decided by it (docs/analysis.md gives the criteria and the shipped s
   ``d`` plies, ``d`` in 1, 3, 5, by exactly one first move, proved by an exhaustive AND-OR
   search (:func:`winning_first_moves`) through the contract, whose moves the native core
   makes. The shortest ``d`` is taken; no other first move wins within ``d``.
-* **Gunshi, Sashimono, Gunkimono** (hidden information): the mover, from its own view, has a
-  first decision that wins the game before its turn ends (its own consecutive decisions) in
-  every one of :data:`WORLDS` determinizations for the mover, and no other first decision
-  does in any of them; and a deeper information-set search from the mover's view
-  (:func:`sengoku.analysis.analyse_position`) confirms it: its preferred move, with a gap in
-  winning chances of at least :data:`GAP` over the second move. The puzzle shows the mover's
-  view only.
+* **Gunshi, Sashimono, Gunkimono** (hidden information): the puzzle shows the mover's view
+  only, so the solution must be best in every world consistent with it. Either a first
+  decision that wins before the mover's turn ends in every one of :data:`TURN_WORLDS`
+  determinizations, no other first decision doing so in any (:func:`turn_win_puzzle`), or
+  one decision clearly best from the mover's view (:func:`gap_puzzle`); both confirmed by
+  :func:`confirm_gap`: a deeper information-set search from the mover's view prefers it by a
+  gap in winning chances of at least :data:`GAP` over the runner-up (searched on its own
+  too), and in each of :data:`WORLDS` determinizations a search with everything known finds
+  no move better by more than :data:`WORLD_TOLERANCE`.
 
 Records come from a folder of JSON records (server exports, arena games) or from self-play
 (:func:`selfplay_records`), all reproducible from a seed.
