@@ -181,6 +181,14 @@ def test_bad_requests_name_the_field_and_change_nothing(client: TestClient) -> N
         r = client.post(path, json=body)
         assert r.status_code == status, (path, body, r.text)
         assert "error" in r.json()
+    # a body over the small cap is refused before it is read (sengoku/server/guard.py)
+    huge = json.dumps({"moves": ["x" * 150] * 30}).encode()
+    r = client.post(
+        f"/api/puzzles/{puzzle.id}/move",
+        content=huge,
+        headers={"Content-Type": "application/json"},
+    )
+    assert r.status_code == 413, r.text
     r = client.get("/api/puzzles/next", params={"game": "chess"})
     assert r.status_code == 404, r.text
     assert rows(client, puzzle_attempts) == []
