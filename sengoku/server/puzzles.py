@@ -146,13 +146,14 @@ def _parse(state: State, text: str, index: int) -> Action:
 
 def check(puzzle: Puzzle, moves: Sequence[str]) -> Check:
     """Play the solver's ``moves`` (the mover's own decisions, in order) against the
-    solution: each must be the solution's move, or one that wins the game at once (an
-    alternative mate is as good). After each right move the opponent's replies of the
+    solution: each must be the solution's move, or, in a perfect-information game, one that
+    wins the game at once (an alternative mate is as good). After each right move the opponent's replies of the
     line are played. The first wrong move ends the check (``correct`` False)."""
     if len(moves) > MAX_MOVES:
         raise PuzzleError(f"moves: at most {MAX_MOVES}")
     state = position(puzzle)
     game = state.game
+    perfect = game.traits(**puzzle.options).perfect_information
     line = list(puzzle.solution)
     at = 0  # the next decision of the line
     replies: list[dict[str, Any]] = []
@@ -163,7 +164,10 @@ def check(puzzle: Puzzle, moves: Sequence[str]) -> Check:
         expected = game.parse_action(state, line[at])
         state.apply(action)
         if action != expected:
-            won = state.is_terminal() and _won(state, puzzle.seat)
+            # Another move that wins at once is as good, where the solver can see that it
+            # wins: in a hidden-information game it may win only in the true world (a
+            # lucky guess at a hidden Shogun), and the puzzle asks for what is best in all.
+            won = perfect and state.is_terminal() and _won(state, puzzle.seat)
             return Check(won, won, [], state)
         at += 1
         replies = []
