@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page
 
 from sengoku.analysis.puzzles import Puzzle, load
@@ -102,4 +103,26 @@ def test_a_guest_solves_a_sashimono_puzzle_by_clicks(new_page: Any) -> None:
     assert shown_rating(page) > 1500
     assert stored_guest(page, "sashimono")["seen"] == [puzzle.id]
     shot(page, "puzzle-sashimono-solved")
+    assert not watch.failed, watch.failed
+
+
+@pytest.mark.parametrize("game", ["gunshi", "gunkimono"])
+def test_a_hint_narrows_the_choices_and_counts_as_a_miss(new_page: Any, game: str) -> None:
+    """Gunshi and Gunkimono puzzles by clicks on their own drawing, after a hint: the
+    solution is among the choices left, and a hinted solve is rated as a miss."""
+    page = new_page(1280, 900)
+    watch = PageWatch(page)
+    puzzle = next(p for p in load(game) if len(p.solution) == 1)
+    open_puzzle(page, puzzle)
+    solution = f'[data-action="{puzzle.solution[0]}"]'
+    before = page.locator("[data-action]").count()
+    page.click("#puzzle-hint")
+    page.wait_for_selector('#puzzle-feedback[data-verdict="hint"]')
+    page.wait_for_selector(solution)
+    assert page.locator("[data-action]").count() <= before
+    page.locator(solution).first.click()
+    page.wait_for_selector('#status[data-state="missed"]')
+    assert "hint" in page.locator("#status").inner_text()
+    assert shown_rating(page) < 1500
+    shot(page, f"puzzle-{game}-hinted")
     assert not watch.failed, watch.failed

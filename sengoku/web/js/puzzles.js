@@ -226,7 +226,7 @@ class PuzzlePage {
     if (verdict.solved) {
       this.lastMove = row;
       this.feedback("right", `${row.label || action}: right!`);
-      await this.finish(!this.hinted);
+      await this.finish(true);
       return;
     }
     const reply = verdict.replies.length ? verdict.replies[verdict.replies.length - 1] : null;
@@ -254,13 +254,14 @@ class PuzzlePage {
     }
   }
 
-  /** The end of the attempt: the server rates it and now shows the solution. */
+  /** The end of the attempt (``solved``: the moves solved it): the server rates it (a
+   * solve after a hint as a miss) and now shows the solution. */
   async finish(solved) {
     if (this.over) return;
     this.over = true;
     this.draw();
     const guest = guestRating(this.game);
-    const body = { moves: this.moves, correct: solved };
+    const body = { moves: this.moves, correct: solved && !this.hinted };
     if (!this.account) {
       body.rating = guest.rating;
       body.deviation = guest.deviation;
