@@ -155,6 +155,24 @@ def test_a_deeper_search_confirms_a_hidden_information_puzzle(puzzle: Puzzle) ->
 
 
 @pytest.mark.parametrize("game", HIDDEN)
+def test_a_shipped_puzzle_is_mined_again_from_its_seed(game: str) -> None:
+    """The set's first puzzle: its self-play game replayed from the record's seed, and the
+    miner run on that position with the set's seed, give the same puzzle."""
+    data = json.loads((DATA / f"{game}.json").read_text(encoding="utf-8"))
+    puzzle = load(game)[0]
+    words = data["command"].split()
+    agent, seed = words[words.index("--agent") + 1], int(words[words.index("--seed") + 1])
+    (record,) = selfplay_records(game, 1, seed=puzzle.seed, agent=agent)
+    assert record.actions[: puzzle.ply] == puzzle.actions
+    state = [step.state.clone() for step in record.steps(check_result=False)][puzzle.ply]
+    if puzzle.ply >= len(record.actions) - miner.TURN_WIN_PLIES:
+        again = miner.hidden_puzzle(record, puzzle.ply, state, seed)
+    else:
+        again = miner.gap_puzzle(record, puzzle.ply, state, seed)
+    assert again is not None and again.to_json() == puzzle.to_json()
+
+
+@pytest.mark.parametrize("game", HIDDEN)
 def test_hidden_information_mining_runs_and_is_reproducible(game: str) -> None:
     records = list(selfplay_records(game, 1, seed=2))
     first = [p.to_json() for p in mine(game, records, seed=2, last_plies=3)]
