@@ -14,6 +14,7 @@ import { el, clear, toast } from "./ui.js";
 import { rendererFor } from "./games/index.js";
 import { prefs } from "./nav.js";
 import { whenKnown } from "./account.js";
+import { enableKeyboard } from "./keyboard.js";
 
 const PUZZLE_RATINGS = "sengoku.puzzleRatings";
 /** A guest's puzzles already seen, per game (the most recent, not shown again soon). */
@@ -58,6 +59,7 @@ class PuzzlePage {
 
   destroy() {
     window.removeEventListener("sengoku:prefs", this.onPrefs);
+    this.stopKeyboard?.();
   }
 
   async start() {
@@ -112,6 +114,9 @@ class PuzzlePage {
       ),
     );
     this.board = r.create(this.els.board, { dock: this.els.dock });
+    // Keyboard play as on the match page: what the renderer marks `data-pick` is focusable
+    // and picked with Enter (the board and the dock alike).
+    this.stopKeyboard = enableKeyboard(this.root.querySelector(".match.puzzle"));
   }
 
   /** The solver's puzzle rating as the server or this browser has it. */
