@@ -26,9 +26,9 @@ from sengoku.server.hot import HotRoutes
 from sengoku.server.limits import ClientLimits
 from sengoku.server.metrics import CONTENT_TYPE_LATEST
 from sengoku.server.routes import accounts as account_routes
-from sengoku.server.routes import puzzles as puzzle_routes
 from sengoku.server.routes import chat as chat_routes
 from sengoku.server.routes import games, matches, records, table, ws
+from sengoku.server.routes import puzzles as puzzle_routes
 from sengoku.server.routes import ratings as rating_routes
 from sengoku.server.routes import turn_based as turn_based_routes
 from sengoku.server.routes.errors import add_error_handlers
