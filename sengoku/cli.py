@@ -543,8 +543,18 @@ def _puzzles_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--agent", default="level1", help="the self-play agent (default level1)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--limit", type=int, help="stop after this many puzzles")
-    p.add_argument("--last-plies", type=int, default=6, help="positions searched per record")
+    p.add_argument(
+        "--last-plies",
+        type=int,
+        default=6,
+        help="positions searched per record, from its end (0: every one)",
+    )
     p.add_argument("--out", required=True, metavar="FILE")
+    p.add_argument(
+        "--checkpoint",
+        action="store_true",
+        help="write FILE after each puzzle (its command says --limit of the count so far)",
+    )
     p.set_defaults(func=cmd_puzzles)
 
 

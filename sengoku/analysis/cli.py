@@ -46,14 +46,20 @@ def run_puzzles(args: argparse.Namespace) -> int:
             raise SengokuError("puzzles mine: --selfplay takes a number of games >= 1")
         records = selfplay_records(args.game, args.selfplay, args.seed, args.agent)
     started = time.perf_counter()
+    found: list[Puzzle] = []
 
     def progress(puzzle: Puzzle) -> None:
+        found.append(puzzle)
         print(
             f"{puzzle.id}: {puzzle.theme}, {' '.join(puzzle.solution)} "
             f"({time.perf_counter() - started:.0f} s)",
             file=sys.stderr,
             flush=True,
         )
+        if args.checkpoint:
+            # Mining is sequential and reproducible: the first n puzzles of this run are what
+            # the same command with --limit n finds, so the file is true whenever it stops.
+            write(found, Path(args.out), command_of(args, len(found)), args.seed)
 
     puzzles = mine(
         args.game,
@@ -63,15 +69,20 @@ def run_puzzles(args: argparse.Namespace) -> int:
         last_plies=args.last_plies,
         progress=progress,
     )
+    command = command_of(args, args.limit)
+    write(puzzles, Path(args.out), command, args.seed)
+    seconds = time.perf_counter() - started
+    print(f"{len(puzzles)} puzzles written to {args.out} in {seconds:.0f} s")
+    return 0
+
+
+def command_of(args: argparse.Namespace, limit: int | None) -> str:
+    """The exact command that mines what this run writes (with ``limit`` puzzles at most)."""
     source = (
         f"--records {args.records}" if args.records is not None else f"--selfplay {args.selfplay}"
     )
     words = ["sengoku", "puzzles", "mine", args.game, *source.split(), "--agent", args.agent]
     words += ["--seed", str(args.seed), "--last-plies", str(args.last_plies)]
-    if args.limit is not None:
-        words += ["--limit", str(args.limit)]
-    command = " ".join(shlex.quote(w) for w in [*words, "--out", args.out])
-    write(puzzles, Path(args.out), command, args.seed)
-    seconds = time.perf_counter() - started
-    print(f"{len(puzzles)} puzzles written to {args.out} in {seconds:.0f} s")
-    return 0
+    if limit is not None:
+        words += ["--limit", str(limit)]
+    return " ".join(shlex.quote(w) for w in [*words, "--out", args.out])

@@ -5,13 +5,15 @@ the game is decided by it (docs/analysis.md gives the criteria and the shipped s
   ``d`` plies, ``d`` in 1, 3, 5, by exactly one first move, proved by an exhaustive AND-OR
   search (:func:`winning_first_moves`) through the contract, whose moves the native core
   makes. The shortest ``d`` is taken; no other first move wins within ``d``.
-* **Gunshi, Sashimono, Gunkimono** (hidden information): the mover, from its own view, has a
-  first decision that wins the game before its turn ends (its own consecutive decisions) in
-  every one of :data:`WORLDS` determinizations for the mover, and no other first decision
-  does in any of them; and a deeper information-set search from the mover's view
-  (:func:`sengoku.analysis.analyse_position`) confirms it: its preferred move, with a gap in
-  winning chances of at least :data:`GAP` over the second move. The puzzle shows the mover's
-  view only.
+* **Gunshi, Sashimono, Gunkimono** (hidden information): the puzzle shows the mover's view
+  only, so the solution must be best in every world consistent with it. Either a first
+  decision that wins before the mover's turn ends in every one of :data:`TURN_WORLDS`
+  determinizations, no other first decision doing so in any (:func:`turn_win_puzzle`), or
+  one decision clearly best from the mover's view (:func:`gap_puzzle`); both confirmed by
+  :func:`confirm_gap`: a deeper information-set search from the mover's view prefers it by a
+  gap in winning chances of at least :data:`GAP` over the runner-up (searched on its own
+  too), and in each of :data:`WORLDS` determinizations a search with everything known finds
+  no move better by more than :data:`WORLD_TOLERANCE`.
 
 Records come from a folder of JSON records (server exports, arena games) or from self-play
 (:func:`selfplay_records`), all reproducible from a seed.
@@ -34,14 +36,25 @@ from sengoku.core.registry import load_game
 
 #: Gungi: the longest forced win searched (plies of both sides, the mover's first and last).
 MAX_PLIES = 5
-#: Other games: determinizations a puzzle's solution must win in, and the longest turn
-#: (the mover's consecutive decisions) searched for the win.
-WORLDS = 8
+#: Other games, a win within the turn: the determinizations the solution must win in, the
+#: longest turn (the mover's consecutive decisions) searched, and the plies from a record's
+#: end where it is looked for (games are decided there; the search is exhaustive).
+TURN_WORLDS = 8
 TURN_DECISIONS = 4
-#: Other games: the least gap in winning chances (0..1) between the preferred and the second
-#: move in the confirming search, and that search's iterations.
-GAP = 0.3
-CONFIRM_ITERATIONS = 400
+TURN_WIN_PLIES = 6
+#: Other games, a clearly best decision: the quick screening search's iterations and the gap
+#: (winning chances, 0..1) it must see between its preferred move and every other.
+SCREEN_ITERATIONS = 32
+SCREEN_GAP = 0.12
+#: The confirming searches: from the mover's view (iterations; the runner-up move gets half
+#: as many in its own search), the least gap between the solution and the runner-up, and the
+#: worlds (determinizations for the mover) each searched with everything known, where no
+#: move may beat the solution by more than the tolerance.
+CONFIRM_ITERATIONS = 300
+GAP = 0.15
+WORLDS = 4
+WORLD_ITERATIONS = 100
+WORLD_TOLERANCE = 0.1
 #: Where the shipped puzzle files live.
 DATA = Path(__file__).resolve().parent / "data" / "puzzles"
 
@@ -343,7 +356,25 @@ def _turn_line(world: State, first: str, seat: int) -> list[str]:
 def hidden_puzzle(
     record: GameRecord, ply: int, state: State, seed: int, node_limit: int = 20_000
 ) -> Puzzle | None:
-    """The puzzle at ``state`` for a hidden-information game, or None (see the module)."""
+    """The puzzle at ``state`` for a hidden-information game, or None (see the module): a
+    win within the turn in every world (:func:`turn_win_puzzle`), else a decision clearly
+    best by a gap in winning chances (:func:`gap_puzzle`)."""
+    return turn_win_puzzle(record, ply, state, seed, node_limit) or gap_puzzle(
+        record, ply, state, seed
+    )
+
+
+def _search_seed(record: GameRecord, seed: int) -> int:
+    """The searches' seed for ``record``: the mining seed and the record's own seed."""
+    return (seed * 1_000_003 + record.seed * 7_919) % (2**62)
+
+
+def turn_win_puzzle(
+    record: GameRecord, ply: int, state: State, seed: int, node_limit: int = 20_000
+) -> Puzzle | None:
+    """A first decision that wins before the mover's turn ends in every one of
+    :data:`TURN_WORLDS` determinizations for the mover, no other first decision winning so in
+    any of them, preferred by the confirming search with a gap of :data:`GAP`."""
     if state.is_terminal():
         return None
     seat = state.current_player
@@ -356,7 +387,7 @@ def hidden_puzzle(
     anywhere: set[str] = set()
     worlds = []
     try:
-        for _ in range(WORLDS):
+        for _ in range(TURN_WORLDS):
             world = state.determinize(seat, rng)
             winners = _turn_winners(world, seat, counter)
             common = winners if common is None else common & winners
@@ -369,17 +400,8 @@ def hidden_puzzle(
     if common is None or len(common) != 1 or anywhere != common:
         return None
     (solution,) = common
-    check = analyse_position(
-        state,
-        solution,
-        budget=AnalysisBudget(iterations=CONFIRM_ITERATIONS),
-        seed=seed,
-        ply=ply + 1,
-    )
-    if check.best != solution or len(check.candidates) < 2:
-        return None
-    second = max(c.value for c in check.candidates if c.action != solution)
-    if check.before is None or check.before - second < GAP:
+    confirmed = confirm_gap(state, solution, _search_seed(record, seed), ply)
+    if confirmed is None:
         return None
     line = _turn_line(worlds[0], solution, seat)
     final = worlds[0].clone()
@@ -387,6 +409,134 @@ def hidden_puzzle(
         final.apply(final.game.parse_action(final, text))
     reason = (final.outcome() or _no_outcome()).reason
     decisions = len(line)
+    return _hidden(
+        record,
+        ply,
+        state,
+        line,
+        theme=_hidden_theme(reason, decisions),
+        difficulty=min(5, decisions + (1 if len(legal) > 10 else 0)),
+        nodes=counter.nodes + confirmed.nodes,
+    )
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """What the confirming searches found: the mover's winning chances with the solution
+    (``best``) and with the runner-up move (``second``, the second most visited, from its
+    own search), and the iterations spent (``nodes``)."""
+
+    best: float
+    second: float
+    runner_up: str
+    nodes: int
+
+    @property
+    def gap(self) -> float:
+        return self.best - self.second
+
+
+def confirm_gap(state: State, solution: str, seed: int, ply: int) -> Confirmation | None:
+    """The deeper search's verdict on ``solution`` at ``state`` (mover to act), or None:
+
+    * from the mover's view (:func:`analyse_position`, :data:`CONFIRM_ITERATIONS`), the
+      solution is the preferred move, and the runner-up move searched on its own (half as
+      many iterations) leaves the mover at least :data:`GAP` lower in winning chances; every
+      other root candidate is at least :data:`GAP` lower too;
+    * in each of :data:`WORLDS` determinizations for the mover, a search of that world with
+      everything in it known (:data:`WORLD_ITERATIONS`) finds no move better than the
+      solution by more than :data:`WORLD_TOLERANCE` (the search's noise): the solution is
+      best in every sampled world consistent with the view.
+    """
+    seat = state.current_player
+    view = analyse_position(
+        state, solution, budget=AnalysisBudget(iterations=CONFIRM_ITERATIONS), seed=seed, ply=ply
+    )
+    if view.forced or view.best != solution or view.before is None or len(view.candidates) < 2:
+        return None
+    others = [c for c in view.candidates if c.action != solution]
+    runner_up = others[0].action
+    if view.candidates[0].value - max(c.value for c in others) < GAP:
+        return None
+    second = analyse_position(
+        state, runner_up, budget=AnalysisBudget(iterations=CONFIRM_ITERATIONS), seed=seed, ply=ply
+    )
+    if second.after is None or view.before - second.after < GAP:
+        return None
+    nodes = sum(view.iterations) + sum(second.iterations)
+    rng = random.Random(seed ^ 0x5EED)
+    for w in range(WORLDS):
+        world = state.determinize(seat, rng)
+        check = analyse_position(
+            world,
+            solution,
+            budget=AnalysisBudget(iterations=WORLD_ITERATIONS),
+            seed=seed + w + 1,
+            ply=ply,
+            hindsight=True,
+        )
+        nodes += sum(check.iterations)
+        if check.drop > WORLD_TOLERANCE:
+            return None
+    return Confirmation(view.before, second.after, runner_up, nodes)
+
+
+def gap_puzzle(record: GameRecord, ply: int, state: State, seed: int) -> Puzzle | None:
+    """A decision clearly best from the mover's view: a quick search (:data:`SCREEN_ITERATIONS`)
+    sees a gap of :data:`SCREEN_GAP` between its preferred move and every other, then
+    :func:`confirm_gap` confirms it. The solution is that one decision."""
+    if state.is_terminal():
+        return None
+    legal = state.legal_actions()
+    if len(legal) < 2:
+        return None
+    search_seed = _search_seed(record, seed)
+    screen = analyse_position(
+        state,
+        legal[0],
+        budget=AnalysisBudget(iterations=SCREEN_ITERATIONS),
+        seed=search_seed,
+        ply=ply + 1,
+    )
+    if screen.forced or len(screen.candidates) < 2:
+        return None
+    best = screen.candidates[0]
+    if best.action != screen.best:
+        return None
+    if best.value - max(c.value for c in screen.candidates[1:]) < SCREEN_GAP:
+        return None
+    confirmed = confirm_gap(state, screen.best, search_seed, ply + 1)
+    if confirmed is None:
+        return None
+    theme = (
+        "winning decision"
+        if confirmed.second < 0.5 <= confirmed.best
+        else ("saving decision" if confirmed.best < 0.5 else "best decision")
+    )
+    difficulty = 1 + (len(legal) > 4) + (len(legal) > 12) + (confirmed.gap < 0.3)
+    difficulty += confirmed.best < 0.5
+    return _hidden(
+        record,
+        ply,
+        state,
+        [screen.best],
+        theme=theme,
+        difficulty=min(5, difficulty),
+        nodes=sum(screen.iterations) + confirmed.nodes,
+    )
+
+
+def _hidden(
+    record: GameRecord,
+    ply: int,
+    state: State,
+    line: list[str],
+    *,
+    theme: str,
+    difficulty: int,
+    nodes: int,
+) -> Puzzle:
+    seat = state.current_player
     return Puzzle(
         id=f"{record.game}-{record.seed}-{ply}",
         game=record.game,
@@ -399,10 +549,10 @@ def hidden_puzzle(
         view=state.view(seat),
         fen=None,
         solution=line,
-        theme=_hidden_theme(reason, decisions),
-        difficulty=min(5, decisions + (1 if len(legal) > 10 else 0)),
-        depth=decisions,
-        nodes=counter.nodes,
+        theme=theme,
+        difficulty=difficulty,
+        depth=len(line),
+        nodes=nodes,
     )
 
 
@@ -454,21 +604,25 @@ def mine(
     progress: Callable[[Puzzle], None] | None = None,
 ) -> list[Puzzle]:
     """Puzzles from ``records``: the positions of each record's last ``last_plies`` plies
-    (where games are decided), one puzzle at most per record and position; stops at
-    ``limit`` puzzles."""
+    (where games are decided; 0: every position), one puzzle at most per position (and per
+    view shown); stops at ``limit`` puzzles. In a hidden-information game a win within the
+    turn is looked for in the last :data:`TURN_WIN_PLIES` plies only, a clearly best
+    decision in all the positions searched."""
     game = load_game(game_name)
     found: list[Puzzle] = []
     seen: set[str] = set()
     for record in records:
         plies = len(record.actions)
-        start = max(0, plies - last_plies)
+        start = max(0, plies - last_plies) if last_plies > 0 else 0
         states = [step.state.clone() for step in record.steps(check_result=False)]
         positions = [(i, states[i]) for i in range(start, plies) if i < len(states)]
         for ply, state in positions:
             if game.game_type.perfect_information:
                 puzzle = gungi_puzzle(record, ply, state)
-            else:
+            elif ply >= plies - TURN_WIN_PLIES:
                 puzzle = hidden_puzzle(record, ply, state, seed)
+            else:
+                puzzle = gap_puzzle(record, ply, state, seed)
             if puzzle is None:
                 continue
             key = json.dumps(puzzle.view, sort_keys=True, default=str)

@@ -74,10 +74,12 @@ MAX_CLAIM = 500
 SEEN_EVERY = 300.0
 #: The paths whose state-changing requests a session cookie authenticates: the account's
 #: own routes, creating or joining a match (the seats taken are the account's), coming
-#: back to a seat the computer took (the account's seat), and seeks (made, withdrawn or
-#: accepted by the account: sengoku/server/seeks.py).
+#: back to a seat the computer took (the account's seat), seeks (made, withdrawn or
+#: accepted by the account: sengoku/server/seeks.py), and a puzzle attempt (the account's
+#: puzzle rating).
 COOKIE_PATHS = re.compile(
-    r"^/api/(account(/.*)?|matches/?|matches/[^/]+/(join|return)/?|seeks(/.*)?)$"
+    r"^/api/(account(/.*)?|matches/?|matches/[^/]+/(join|return)/?|seeks(/.*)?"
+    r"|puzzles/[^/]+/attempt/?)$"
 )
 #: Sign-in and sign-up: checked even without a session cookie, so that no other site can
 #: sign a browser into an account of its choosing (its seats would then be claimed there).

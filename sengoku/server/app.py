@@ -30,6 +30,7 @@ from sengoku.server.routes import analysis as analysis_routes
 from sengoku.server.routes import board as board_routes
 from sengoku.server.routes import chat as chat_routes
 from sengoku.server.routes import games, matches, records, replay, table, ws
+from sengoku.server.routes import puzzles as puzzle_routes
 from sengoku.server.routes import ratings as rating_routes
 from sengoku.server.routes import seeks as seek_routes
 from sengoku.server.routes import turn_based as turn_based_routes
@@ -160,6 +161,7 @@ def create_app(settings: Settings) -> FastAPI:
     account_routes.install(app, accounts)
     app.include_router(turn_based_routes.router(accounts, svc))
     app.include_router(seek_routes.router(app.state.seeks))
+    app.include_router(puzzle_routes.router(accounts))
 
     # The browser client (sengoku/web): its pages and static files, mounted last.
     if importlib.util.find_spec("sengoku.web") is not None:

@@ -278,6 +278,39 @@ analyses = Table(
     Column("finished_at", Float, nullable=True),
 )
 
+#: Each signed-in player's puzzle rating per game (Glicko-2 on the Glicko scale, as
+#: ``ratings``; docs/analysis.md, *Puzzles on the server*). Apart from the players' ratings:
+#: solving puzzles is not playing games.
+puzzle_ratings = Table(
+    "puzzle_ratings",
+    metadata,
+    Column("account_id", String(64), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+#: One row per rated puzzle attempt of a signed-in player: the moves tried, solved or not,
+#: the puzzle rating before and after and the change shown. The key makes a puzzle rated
+#: once per player (a second try is answered, not rated).
+puzzle_attempts = Table(
+    "puzzle_attempts",
+    metadata,
+    Column("account_id", String(64), primary_key=True),
+    Column("puzzle_id", String(64), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("moves", Text, nullable=False),
+    Column("correct", Boolean, nullable=False),
+    Column("before", Float, nullable=False),
+    Column("after", Float, nullable=False),
+    Column("delta", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_puzzle_attempts_account", "account_id", "game", "at"),
+)
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 #: The PostgreSQL advisory lock that lets one process at a time run the migrations.

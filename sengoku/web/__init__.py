@@ -29,6 +29,9 @@ PAGES = (
     "/player/{name}",
     "/ratings/{game}",
     "/board/{game}",
+    "/puzzles",
+    "/puzzles/{game}",
+    "/puzzles/{game}/{puzzle_id}",
 )
 #: The rules in our own words, shipped in the package: a copy of docs/rules/*.md (the source;
 #: ``make rules`` copies them, and a test checks the two agree).

@@ -5,11 +5,14 @@ mining is reproducible; the command writes what it mined."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 import sengoku
+from sengoku.analysis import puzzles as miner
+from sengoku.analysis.analyse import AnalysisBudget, analyse_position
 from sengoku.analysis.puzzles import DATA, Puzzle, load, mine, selfplay_records
 from sengoku.cli import main
 from sengoku.core.game import State
@@ -81,7 +84,94 @@ def test_mining_is_reproducible_and_finds_what_the_games_hold() -> None:
     assert first  # three level-1 games end with a Marshal left to be taken
 
 
-@pytest.mark.parametrize("game", ["gunshi", "sashimono", "gunkimono"])
+HIDDEN = ["gunshi", "sashimono", "gunkimono"]
+#: Shipped puzzles per hidden-information game at least (issue 38).
+LEAST = 50
+
+
+@pytest.mark.parametrize("game", HIDDEN)
+def test_a_shipped_hidden_information_set(game: str) -> None:
+    data = json.loads((DATA / f"{game}.json").read_text(encoding="utf-8"))
+    assert data["command"].startswith(f"sengoku puzzles mine {game} --selfplay")
+    found = load(game)
+    assert data["count"] == len(found) >= LEAST
+    assert len({p.id for p in found}) == len(found)
+    for puzzle in found:
+        state = puzzle.position()
+        seat = puzzle.seat
+        # what the puzzle shows is the mover's view, at the mover's decision
+        assert state.current_player == seat and puzzle.view == state.view(seat)
+        assert puzzle.fen is None and 1 <= puzzle.difficulty <= 5 and puzzle.theme
+        assert puzzle.depth == len(puzzle.solution) >= 1
+        # every move of the line is the mover's own and legal, in the true position
+        for text in puzzle.solution:
+            assert state.current_player == seat
+            action = state.game.parse_action(state, text)
+            assert action in state.legal_actions()
+            state.apply(action)
+
+
+def _sample(game: str) -> list[Puzzle]:
+    found = load(game)
+    return [found[len(found) * k // 4] for k in range(4)] if len(found) >= 4 else found
+
+
+@pytest.mark.parametrize("puzzle", [p for g in HIDDEN for p in _sample(g)], ids=lambda p: str(p.id))
+def test_a_deeper_search_confirms_a_hidden_information_puzzle(puzzle: Puzzle) -> None:
+    """A search of its own (another seed than the miner's, twice its iterations) from the
+    mover's view prefers the solution; in fresh worlds consistent with the view, searched
+    with everything known, no move beats it by more than the noise; a win within the turn
+    wins in each of them."""
+    state = puzzle.position()
+    seat = puzzle.seat
+    first = puzzle.solution[0]
+    deeper = analyse_position(
+        state,
+        first,
+        budget=AnalysisBudget(iterations=2 * miner.CONFIRM_ITERATIONS),
+        seed=987_654,
+        ply=puzzle.ply + 1,
+    )
+    assert deeper.best == first, deeper
+    rng = random.Random(4242)
+    for w in range(3):
+        world = state.determinize(seat, rng)
+        assert world.view(seat) == puzzle.view
+        check = analyse_position(
+            world,
+            first,
+            budget=AnalysisBudget(iterations=miner.WORLD_ITERATIONS),
+            seed=55 + w,
+            ply=puzzle.ply + 1,
+            hindsight=True,
+        )
+        assert check.drop <= miner.WORLD_TOLERANCE, (w, check)
+        if "(" in puzzle.theme:  # a win within the turn: "<how> (<n> decisions)"
+            line = world.clone()
+            for text in puzzle.solution:
+                line.apply(line.game.parse_action(line, text))
+            assert won(line, seat)
+
+
+@pytest.mark.parametrize("game", HIDDEN)
+def test_a_shipped_puzzle_is_mined_again_from_its_seed(game: str) -> None:
+    """The set's first puzzle: its self-play game replayed from the record's seed, and the
+    miner run on that position with the set's seed, give the same puzzle."""
+    data = json.loads((DATA / f"{game}.json").read_text(encoding="utf-8"))
+    puzzle = load(game)[0]
+    words = data["command"].split()
+    agent, seed = words[words.index("--agent") + 1], int(words[words.index("--seed") + 1])
+    (record,) = selfplay_records(game, 1, seed=puzzle.seed, agent=agent)
+    assert record.actions[: puzzle.ply] == puzzle.actions
+    state = [step.state.clone() for step in record.steps(check_result=False)][puzzle.ply]
+    if puzzle.ply >= len(record.actions) - miner.TURN_WIN_PLIES:
+        again = miner.hidden_puzzle(record, puzzle.ply, state, seed)
+    else:
+        again = miner.gap_puzzle(record, puzzle.ply, state, seed)
+    assert again is not None and again.to_json() == puzzle.to_json()
+
+
+@pytest.mark.parametrize("game", HIDDEN)
 def test_hidden_information_mining_runs_and_is_reproducible(game: str) -> None:
     records = list(selfplay_records(game, 1, seed=2))
     first = [p.to_json() for p in mine(game, records, seed=2, last_plies=3)]
@@ -91,6 +181,21 @@ def test_hidden_information_mining_runs_and_is_reproducible(game: str) -> None:
         state = Puzzle.from_json(puzzle).position()
         assert puzzle["view"] == state.view(puzzle["seat"])
         sengoku.load_game(game).parse_action(state, puzzle["solution"][0])
+
+
+def test_a_checkpointed_run_writes_what_its_command_mines(tmp_path: Path) -> None:
+    """``--checkpoint`` writes the file after each puzzle, its command saying ``--limit`` of
+    the count so far: the command found in the file mines exactly the file again."""
+    out = tmp_path / "g.json"
+    args = ["puzzles", "mine", "gungi", "--selfplay", "2", "--seed", "5", "--out", str(out)]
+    assert main([*args, "--limit", "2", "--checkpoint"]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["count"] == 2 and "--limit 2" in data["command"]
+    again = tmp_path / "again.json"
+    words = data["command"].split()
+    words[words.index("--out") + 1] = str(again)
+    assert main(words[1:]) == 0
+    assert json.loads(again.read_text(encoding="utf-8"))["puzzles"] == data["puzzles"]
 
 
 def test_the_command_writes_the_puzzles_and_its_own_command(tmp_path: Path) -> None:

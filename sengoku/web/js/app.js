@@ -1,6 +1,6 @@
 // The single-page app: the top bar and the pages (home, new game, records, rules); the play
 // and replay pages are in match.js and replay.js. Paths: /, /new/<game>, /play/<id>,
-// /replay/<id>, /records. Nothing runs at import: main.js calls start().
+// /replay/<id>, /records, /puzzles[/<game>[/<id>]] (puzzles.js). Nothing runs at import: main.js calls start().
 
 import { api, saveToken, saveInvites, heldMatches, tokensFor } from "./api.js";
 import { el, clear, toast } from "./ui.js";
@@ -42,7 +42,7 @@ function topbar() {
     "header.topbar",
     {},
     el("a.brand", { href: "/", "data-nav": "" }, el("span.brand-kanji", {}, "戦国"), el("span.brand-name", {}, "Sengoku")),
-    el("nav", {}, el("a", { href: "/", "data-nav": "" }, "Play"), el("a", { href: "/live", "data-nav": "" }, "Watch"), el("a", { href: "/records", "data-nav": "" }, "Records"), el("a", { href: "/ratings/gungi", "data-nav": "" }, "Ratings"), toggle, accountMark()),
+    el("nav", {}, el("a", { href: "/", "data-nav": "" }, "Play"), el("a", { href: "/live", "data-nav": "" }, "Watch"), el("a", { href: "/records", "data-nav": "" }, "Records"), el("a", { href: "/ratings/gungi", "data-nav": "" }, "Ratings"), el("a", { href: "/puzzles", "data-nav": "" }, "Puzzles"), toggle, accountMark()),
   );
 }
 
@@ -527,7 +527,11 @@ export async function route() {
     else if (parts[0] === "live" && parts.length === 1) await livePage(main);
     else if (parts[0] === "account" && parts.length === 1) await accountPage(main);
     else if (parts[0] === "rules" && parts[1]) await rulesPage(main, parts[1]);
-    else if (parts[0] === "player" && parts[1] && parts.length === 2) {
+    else if (parts[0] === "puzzles" && parts.length <= 3) {
+      const { puzzlePage, puzzlesIndex } = await import("./puzzles.js");
+      if (parts[1]) current = await puzzlePage(main, parts[1], parts[2]);
+      else await puzzlesIndex(main);
+    } else if (parts[0] === "player" && parts[1] && parts.length === 2) {
       const { playerPage } = await import("./ratings.js");
       await playerPage(main, parts[1]);
     } else if (parts[0] === "ratings" && parts[1] && parts.length === 2) {
