@@ -359,9 +359,29 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
     return run_puzzles(args)
 
 
-def cmd_convert(args: argparse.Namespace) -> int:
-    from sengoku.games.gungi.convert import run
+def _record_formats() -> dict[str, str]:
+    """Every registered game's record formats (``GameType.record_formats``): format name ->
+    the ``"module:function"`` that converts it."""
+    from sengoku.core.registry import list_games, load_game
 
+    out: dict[str, str] = {}
+    for name in list_games():
+        out.update(load_game(name).game_type.record_formats)
+    return out
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    """The converter of the format named (``--from`` / ``--to``, the one that is not
+    ``sengoku``), or of the only one the games declare."""
+    import importlib
+
+    formats = _record_formats()
+    named = [f for f in (args.source, args.target) if f not in (None, "sengoku")]
+    if not named and len(formats) != 1:
+        print(f"sengoku convert: name the format with --from or --to: {', '.join(formats)}")
+        return 2
+    module, _, function = formats[named[0] if named else next(iter(formats))].partition(":")
+    run: Callable[[argparse.Namespace], int] = getattr(importlib.import_module(module), function)
     return run(args)
 
 
@@ -559,22 +579,22 @@ def _puzzles_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _convert_arguments(p: argparse.ArgumentParser) -> None:
-    formats = ["sengoku", "gungijs"]
+    formats = ["sengoku", *_record_formats()]
     p.add_argument("input", metavar="IN", help="the record to read ('-': standard input)")
     p.add_argument("output", metavar="OUT", help="where to write ('-': standard output)")
     p.add_argument(
         "--from",
         dest="source",
         choices=formats,
-        help="IN's format: sengoku (a JSON record) or gungijs (gungi.js / gungi.io PGN); "
-        "default: from the name (.json is sengoku, anything else gungijs)",
+        help="IN's format: sengoku (a JSON record) or another program's (a game's record "
+        "format); default: from the name (.json is sengoku, anything else the other)",
     )
     p.add_argument("--to", dest="target", choices=formats, help="OUT's format (likewise)")
     p.add_argument(
         "--fen",
-        help="gungijs input: the starting position (gungi.js's loadPgn default: Advanced)",
+        help="the starting position of an input format that needs one (default: the format's)",
     )
-    p.add_argument("--width", type=int, default=6, help="gungijs output: moves a line")
+    p.add_argument("--width", type=int, default=6, help="a text output's moves a line")
     p.set_defaults(func=cmd_convert)
 
 
@@ -595,7 +615,7 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
         _analyse_arguments,
     ),
     "puzzles": ("mine puzzles from records or self-play", _puzzles_arguments),
-    "convert": ("convert Gungi records: Sengoku JSON <-> gungi.js PGN", _convert_arguments),
+    "convert": ("convert records: Sengoku JSON <-> other programs' formats", _convert_arguments),
     "worker": ("run queued analysis jobs (Redis) for the servers", _worker_arguments),
 }
 

@@ -44,7 +44,9 @@ class GameType:
     contract suite play), ``tournament_seconds`` (seconds per player of the game's own
     tournament time control, its ``time_control`` option; None: the server's default),
     ``file_options`` (options a user may give as a file on their own machine, read by
-    ``Game.option_from_file``; the command line's ``--cards FILE``).
+    ``Game.option_from_file``; the command line's ``--cards FILE``), ``record_formats``
+    (other programs' record formats the game converts to and from: format name ->
+    ``"module:function"``, the function taking ``sengoku convert``'s arguments).
 
     Optional abilities, each a flag with its method in core:
 
@@ -69,6 +71,7 @@ class GameType:
     bench_presets: tuple[Mapping[str, Any], ...] = ({},)
     tournament_seconds: float | None = None
     file_options: tuple[str, ...] = ()
+    record_formats: Mapping[str, str] = field(default_factory=dict)
     provides_fen: bool = False
     provides_native_batch: bool = False
     provides_draws_by_agreement: bool = False

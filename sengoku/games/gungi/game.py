@@ -76,6 +76,8 @@ class Gungi(Game):
         chance=True,
         renderer="gungi",
         bench_presets=({"mode": "intro"}, {"mode": "advanced"}),
+        # gungi.js / gungi.io's move text and PGN (sengoku convert; gungijs.py)
+        record_formats={"gungijs": "sengoku.games.gungi.convert:run"},
         provides_fen=True,
         # GungiBatch: the compiled core steps the games (sengoku/games/gungi/batch.py).
         provides_native_batch=True,
