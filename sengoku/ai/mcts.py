@@ -307,6 +307,29 @@ class MCTSAgent(Agent):
         self.end_turn_decision(state, seat, chosen)
         return chosen
 
+    def assess(self, state: State, seat: int, budget: Budget | None = None) -> float:
+        """``seat``'s expected result in [0, 1] by this agent's own search from ``state``,
+        whoever is to act, on what ``seat`` may see: as its own search, one
+        ``state.determinize(seat, rng)`` for ``mcts``, a fresh one every iteration for
+        ``ismcts``. The value is the mean return to ``seat`` of the most visited action of
+        the seat to act (its best reply, as the search sees it)."""
+        if state.is_terminal():
+            return (float(state.returns()[seat]) + 1.0) / 2.0
+        root = Node(None, state.current_player, state.num_players)
+        clock = Clock(self.budget_for(budget), self.now, 0, 0, self.wall, self.ceiling_at)
+        world = state.determinize(seat, self.rng)
+        fresh = isinstance(self, ISMCTSAgent)
+        while True:
+            self.iterate(root, state.determinize(seat, self.rng) if fresh else world, seat)
+            clock.tick()
+            if clock.exhausted():
+                break
+        if not root.children:
+            return root.totals[seat] / max(root.visits, 1)
+        best = self.best_child(root)
+        self.last_stats = {"iterations": clock.count, "assessed": True}
+        return best.totals[seat] / max(best.visits, 1)
+
     def clock_for(self, budget: Budget | None, count: int = 0) -> Clock:
         """As :meth:`Agent.clock_for`, the floor counting the ``count`` reused visits."""
         floor = max(0, self.floor - count)
