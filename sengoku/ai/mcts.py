@@ -42,6 +42,10 @@ REUSE_WIDTH = 24
 #: With a floor, a decision whose reused tree already holds the floor's visits with this
 #: share on one action is settled: it is played at once (a "trivial" decision).
 SETTLED_SHARE = 0.9
+#: The searches' default pressure for a result (option ``pressure``): a leaf's value counts
+#: ``(1 - PRESSURE) ** depth`` of its distance from a draw's worth, ``depth`` its plies below
+#: the root (:func:`pressed`).
+PRESSURE = 0.01
 #: Belief: positions a particle's explanation may expand before the particle is dropped.
 BELIEF_EXPANSIONS = 32
 #: Belief: after this many particles none of which is explained, the belief gives up.
@@ -128,6 +132,18 @@ class Node:
         self.prior: list[float] | None = None
 
 
+def pressed(values: list[float], depth: int, pressure: float) -> list[float]:
+    """Leaf ``values`` (each seat's, in [0, 1]) found ``depth`` plies below the root, drawn
+    towards a draw's worth (0.5) by ``(1 - pressure) ** depth``: the sooner a result comes,
+    the more it counts, so of two wins the search prefers the shorter (and of two losses
+    the longer). This is the search's pressure for a result (docs/ai.md, "Pressing for a
+    result")."""
+    if not pressure or depth <= 0:
+        return values
+    keep = (1.0 - pressure) ** depth
+    return [0.5 + (v - 0.5) * keep for v in values]
+
+
 def backpropagate(path: list[Node], values: list[float]) -> None:
     """Count an iteration's leaf ``values`` (one per seat) in every node of its ``path``."""
     for node in path:
@@ -155,10 +171,11 @@ def backup_implicit(path: list[Node]) -> None:
             node.implicit = best
 
 
-def playout_values(
+def playout(
     state: State, knowledge: Features, rng: random.Random, depth: int | None
-) -> list[float]:
-    """Play the rollout policy from ``state`` (changed in place); each seat's value in [0, 1]."""
+) -> tuple[list[float], int]:
+    """Play the rollout policy from ``state`` (changed in place): each seat's value in
+    [0, 1], and the plies played."""
     plies = 0
     while not state.is_terminal() and (depth is None or plies < depth):
         state.apply(knowledge.rollout_action(state, rng))
@@ -166,8 +183,15 @@ def playout_values(
     n = state.num_players
     if state.is_terminal():
         returns = state.returns()
-        return [(float(returns[s]) + 1.0) / 2.0 for s in range(n)]
-    return [(knowledge.evaluate(state, s) + 1.0) / 2.0 for s in range(n)]
+        return [(float(returns[s]) + 1.0) / 2.0 for s in range(n)], plies
+    return [(knowledge.evaluate(state, s) + 1.0) / 2.0 for s in range(n)], plies
+
+
+def playout_values(
+    state: State, knowledge: Features, rng: random.Random, depth: int | None
+) -> list[float]:
+    """Play the rollout policy from ``state`` (changed in place); each seat's value in [0, 1]."""
+    return playout(state, knowledge, rng, depth)[0]
 
 
 class MCTSAgent(Agent):
@@ -187,6 +211,7 @@ class MCTSAgent(Agent):
         "rollout": "default",
         "implicit": 0.0,
         "prior_visits": 0,
+        "pressure": PRESSURE,
     }
     default_budget = Budget(iterations=1000)
     file_options: ClassVar[dict[str, frozenset[str]]] = {"eval": frozenset({"default", "learned"})}
@@ -214,6 +239,10 @@ class MCTSAgent(Agent):
         #: How many playouts a new node's evaluation counts as in its mean (Gelly and Silver
         #: 2007's prior knowledge; 0: none).
         self.prior_visits = self.number_option("prior_visits", 0, 1000)
+        #: How much sooner results count than later ones (:func:`pressed`; 0: not at all).
+        self.pressure = self.number_option("pressure", 0, 0.5)
+        #: The plies of the last playout (``leaf_values``), for the pressure.
+        self.playout_plies = 0
         # Without a move ordering (the generic order_key: every action 0.0) the stable sort in
         # expansion_order keeps the shuffled order, so it is skipped.
         self.ordered = self.knowledge.orders_moves
@@ -388,7 +417,8 @@ class MCTSAgent(Agent):
     def leaf_values(self, state: State) -> list[float]:
         """Each seat's value in [0, 1] of a new leaf (``state`` may be changed): a playout by
         the game's rollout policy; a learned agent evaluates with its network instead."""
-        return playout_values(state, self.knowledge, self.rng, self.rollout_depth)
+        values, self.playout_plies = playout(state, self.knowledge, self.rng, self.rollout_depth)
+        return values
 
     def evaluated(self, state: State) -> list[float]:
         """Each seat's value in [0, 1] of ``state`` by the evaluation alone (its returns if
@@ -409,10 +439,17 @@ class MCTSAgent(Agent):
                 path[-1].prior = value
             if self.implicit:
                 path[-1].implicit = value
-                backpropagate(path, self.leaf_values(leaf))
+                backpropagate(path, self.pressed_leaf(path, leaf))
                 backup_implicit(path)
                 return
-        backpropagate(path, self.leaf_values(leaf))
+        backpropagate(path, self.pressed_leaf(path, leaf))
+
+    def pressed_leaf(self, path: list[Node], leaf: State) -> list[float]:
+        """The new leaf's values (:meth:`leaf_values`), pressed by its distance from the
+        root: the path's plies and the playout's (:func:`pressed`)."""
+        self.playout_plies = 0
+        values = self.leaf_values(leaf)
+        return pressed(values, len(path) - 1 + self.playout_plies, self.pressure)
 
     def mean(self, child: Node, player: int) -> float:
         """What selection reads of ``child`` for ``player``: its mean return, with its prior
