@@ -18,7 +18,7 @@ python benchmarks/ai.py longest [GAME ...] [--games N] [--levels 1,2,3,4,5] [--c
     plies per game (the longest, the mean), how each ended, for levels 1-5 (level 5 through
     its stand-in, ``STAND_IN``, unless ``--top level5``). ``--no-pressure`` measures the
     agents as they were before issue 41 (no search pressure, no Gunshi approach term).
-python benchmarks/ai.py pressure GAME [--games N]
+python benchmarks/ai.py pressure GAME [--games N] [--arms on,off]
     Level 5 (its stand-in) with the pressure and without it, each against level 4 without
     it (the opponent as it was): W-D-L and the score's 95% Wilson interval for each.
 """
@@ -345,7 +345,8 @@ def pressure_cmd(args: argparse.Namespace) -> None:
 
     game = load_game(args.game)
     top = level_spec(game.name, 5, args.top)
-    for pressed in (True, False):
+    arms = {"on": True, "off": False}
+    for pressed in [arms[a] for a in args.arms.split(",")]:
         w = d = lost = 0
         plies: list[int] = []
         start = time.perf_counter()
@@ -443,6 +444,7 @@ def main() -> None:
     p.add_argument("--cap", type=int, default=4000)
     p.add_argument("--seed", type=int, default=100)
     p.add_argument("--top", help="the spec that stands for level 5 (default: STAND_IN)")
+    p.add_argument("--arms", default="on,off", help="on: with the pressure, off: without")
     p.set_defaults(func=pressure_cmd)
     args = parser.parse_args()
     args.func(args)
