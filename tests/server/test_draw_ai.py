@@ -121,3 +121,48 @@ def test_an_answer_to_an_offer_that_lapsed_is_dropped(
         assert stored == ["a"]  # it would have accepted
         assert ok(client.get(f"/api/matches/{mid}"))["status"] == "active"
         assert not [e for e in events(client, mid, t0) if e["type"] == "draw_agreed"]
+
+
+def test_with_several_seats_one_ai_decline_declines_and_all_must_agree(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Gunkimono with three players: a draw needs every seat. One AI seat judging itself
+    ahead declines for all; an AI that accepts leaves the offer standing for the humans."""
+    values = {1: LOSING, 2: WINNING}
+
+    def fake(agent: object, state: object, seat: int) -> float:
+        return values[seat]
+
+    monkeypatch.setattr(ai_draws, "expected_result", fake)
+    with make_client() as client:
+        m = new_match(
+            client,
+            game="gunkimono",
+            options={"players": 3},
+            seats=[{"kind": "local"}, {"kind": "ai", "level": 1}, {"kind": "ai", "level": 1}],
+        )
+        mid, t0 = m["id"], m["tokens"]["0"]
+        ok(client.post(f"/api/matches/{mid}/draw", headers=auth(t0)))
+        declined = wait_until(
+            lambda: [e for e in events(client, mid, t0) if e["type"] == "draw_declined"],
+            "the decline of the AI seat that judges itself ahead",
+        )
+        assert declined[0]["seat"] == 2 and declined[0]["offered_by"] == [0]
+        assert ok(client.get(f"/api/matches/{mid}"))["status"] == "active"
+
+        values[2] = LOSING
+        m = new_match(
+            client,
+            game="gunkimono",
+            options={"players": 3},
+            seats=[{"kind": "local"}, {"kind": "local"}, {"kind": "ai", "level": 1}],
+        )
+        mid, t0, t1 = m["id"], m["tokens"]["0"], m["tokens"]["1"]
+        ok(client.post(f"/api/matches/{mid}/draw", headers=auth(t0)))
+        wait_until(
+            lambda: ok(client.get(f"/api/matches/{mid}/table"))["draw"]["offered_by"] == [0, 2],
+            "the AI seat's acceptance, standing beside the offer",
+        )
+        assert ok(client.get(f"/api/matches/{mid}"))["status"] == "active"
+        r = ok(client.post(f"/api/matches/{mid}/draw", headers=auth(t1)))
+        assert r["status"] == "finished" and r["result"]["reason"] == "agreement"
