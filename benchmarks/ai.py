@@ -13,11 +13,20 @@ python benchmarks/ai.py turns [GAME ...] [--games N] [--max-turns T] [--level L]
     load average before and after (the machine's load changes every figure). ``--busy N``
     runs it beside N loops that each keep a core busy: the wall-clock ceiling per turn
     (``sengoku.ai.TURN_CEILING``, 3 s) must hold there too.
+python benchmarks/ai.py longest [GAME ...] [--games N] [--levels 1,2,3,4,5] [--cap C] [--no-pressure]
+    The longest game each level allows against a passive player (``sengoku.ai.passive``):
+    plies per game (the longest, the mean), how each ended, for levels 1-5 (level 5 through
+    its stand-in, ``STAND_IN``, unless ``--top level5``). ``--no-pressure`` measures the
+    agents as they were before issue 41 (no search pressure, no Gunshi approach term).
+python benchmarks/ai.py pressure GAME [--games N] [--arms on,off]
+    Level 5 (its stand-in) with the pressure and without it, each against level 4 without
+    it (the opponent as it was): W-D-L and the score's 95% Wilson interval for each.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import math
 import os
@@ -244,6 +253,140 @@ def turns_cmd(args: argparse.Namespace) -> None:
             proc.join()
 
 
+def unpressed(agent: Any) -> Any:
+    """``agent`` as it played before issue 41: no search pressure, and (Gunshi) no
+    approach term in its evaluation (a copy of the features: the shared ones stay)."""
+    if hasattr(agent, "pressure"):
+        agent.pressure = 0.0
+    knowledge = getattr(agent, "knowledge", None)
+    if knowledge is not None and getattr(knowledge, "approach_max", 0.0):
+        old = copy.copy(knowledge)
+        old.approach_max = 0.0
+        agent.knowledge = old
+    return agent
+
+
+def play_out(game: Any, agents: list[Any], seed: int, cap: int) -> tuple[int, Any]:
+    """One game from ``seed`` (no random opening: the passive player's position is the
+    start); (plies, outcome or None if it reached ``cap``)."""
+    state = game.new_state(seed)
+    plies = 0
+    while not state.is_terminal() and plies < cap:
+        seat = state.current_player
+        state.apply(agents[seat].choose(state, seat))
+        plies += 1
+    return plies, state.outcome()
+
+
+def level_spec(game_name: str, level: int, top: str | None) -> str:
+    if level == 5:
+        return top or STAND_IN.get(game_name, TOP)
+    return f"level{level}"
+
+
+def longest(args: argparse.Namespace) -> None:
+    from sengoku.ai import make_agent
+    from sengoku.ai.passive import PassiveAgent
+
+    levels = [int(x) for x in args.levels.split(",")]
+    for name in args.games_names or list_games():
+        game = load_game(name)
+        n = game.new_state(0).num_players
+        for level in levels:
+            spec = level_spec(name, level, args.top)
+            plies: list[int] = []
+            ends: dict[str, int] = {}
+            wins = 0
+            start = time.perf_counter()
+            for g in range(args.games):
+                seed = args.seed + g
+                ai_seat = g % n
+                agents = [
+                    make_agent(game, spec, seed=seed * 10 + s)
+                    if s == ai_seat
+                    else PassiveAgent(game, seed=seed * 10 + s)
+                    for s in range(n)
+                ]
+                if args.no_pressure:
+                    unpressed(agents[ai_seat])
+                length, outcome = play_out(game, agents, seed, args.cap)
+                plies.append(length)
+                reason = outcome.reason if outcome is not None else f"running at {args.cap}"
+                ends[reason] = ends.get(reason, 0) + 1
+                wins += int(outcome is not None and ai_seat in outcome.winners)
+            row = {
+                "game": name,
+                "level": level,
+                "agent": spec,
+                "pressure": not args.no_pressure,
+                "games": args.games,
+                "longest": max(plies),
+                "mean": round(statistics.mean(plies), 1),
+                "plies": plies,
+                "level_won": wins,
+                "ends": ends,
+                "minutes": round((time.perf_counter() - start) / 60, 2),
+            }
+            print(json.dumps(row), flush=True)
+
+
+def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of a score (wins + half draws) over ``games``."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = score / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return (round(centre - half, 3), round(centre + half, 3))
+
+
+def pressure_cmd(args: argparse.Namespace) -> None:
+    from sengoku.ai import make_agent
+
+    game = load_game(args.game)
+    top = level_spec(game.name, 5, args.top)
+    arms = {"on": True, "off": False}
+    for pressed in [arms[a] for a in args.arms.split(",")]:
+        w = d = lost = 0
+        plies: list[int] = []
+        start = time.perf_counter()
+        for g in range(args.games):
+            seed = args.seed + g
+            top_seat = g % 2  # both seatings, in turn
+            agents = [
+                make_agent(game, top if s == top_seat else "level4", seed=seed * 10 + s)
+                for s in range(2)
+            ]
+            unpressed(agents[1 - top_seat])
+            if not pressed:
+                unpressed(agents[top_seat])
+            length, outcome = play_out(game, agents, seed, args.cap)
+            plies.append(length)
+            if outcome is None or not outcome.winners:
+                d += 1
+            elif top_seat in outcome.winners:
+                w += 1
+            else:
+                lost += 1
+        score = w + d / 2
+        row = {
+            "game": game.name,
+            "top": top,
+            "pressure": pressed,
+            "against": "level4 without pressure",
+            "games": args.games,
+            "wins": w,
+            "draws": d,
+            "losses": lost,
+            "score": round(score / args.games, 3),
+            "score_ci95": wilson(score, args.games),
+            "mean_plies": round(statistics.mean(plies), 1),
+            "longest": max(plies),
+            "minutes": round((time.perf_counter() - start) / 60, 2),
+        }
+        print(json.dumps(row), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -286,6 +429,23 @@ def main() -> None:
         help="run beside N busy loops (N = 2 * cores makes a load of about 3)",
     )
     p.set_defaults(func=turns_cmd)
+    p = sub.add_parser("longest")
+    p.add_argument("games_names", nargs="*", metavar="GAME")
+    p.add_argument("--games", type=int, default=4, help="games per level (seats in turn)")
+    p.add_argument("--levels", default="1,2,3,4,5")
+    p.add_argument("--cap", type=int, default=2000, help="stop a game at this many plies")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--top", help="the spec that stands for level 5 (default: STAND_IN)")
+    p.add_argument("--no-pressure", action="store_true", help="the agents as before issue 41")
+    p.set_defaults(func=longest)
+    p = sub.add_parser("pressure")
+    p.add_argument("game")
+    p.add_argument("--games", type=int, default=40, help="games per arm (seats in turn)")
+    p.add_argument("--cap", type=int, default=4000)
+    p.add_argument("--seed", type=int, default=100)
+    p.add_argument("--top", help="the spec that stands for level 5 (default: STAND_IN)")
+    p.add_argument("--arms", default="on,off", help="on: with the pressure, off: without")
+    p.set_defaults(func=pressure_cmd)
     args = parser.parse_args()
     args.func(args)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
-from sengoku.ai.base import Agent, Budget, pick_legal
+from sengoku.ai.base import Agent, Budget, Clock, pick_legal
 from sengoku.ai.eval import knowledge_with
 from sengoku.core.game import Action, Game, SengokuError, State
 
@@ -119,6 +119,37 @@ class AlphaBetaAgent(Agent):
             "seconds": round(self.clock.elapsed, 4),
         }
         return pick_legal(state, best)
+
+    def assess(self, state: State, seat: int, budget: Budget | None = None) -> float:
+        """``seat``'s expected result in [0, 1] by this search from ``state``, whoever is to
+        move (iterative deepening within ``budget``, the Python search): a proven win 1, a
+        proven loss 0, else the evaluation's value mapped from [-1, 1]. It reads only
+        ``state.determinize(seat, rng)`` (for a perfect-information game, a copy)."""
+        world = state.determinize(seat, self.rng)
+        if world.is_terminal():
+            return (float(world.returns()[seat]) + 1.0) / 2.0
+        mover = world.current_player
+        self.clock = Clock(self.budget_for(budget), self.now, 0, 0, self.wall, self.ceiling_at)
+        self.table.clear()
+        self.killers.clear()
+        order = list(world.legal_actions())
+        order.sort(key=lambda a: -self.knowledge.order_key(world, a))
+        best = order[0]
+        value = self.knowledge.evaluate(world, mover)
+        for depth in range(1, int(self.options["max_depth"]) + 1):
+            try:
+                value, best = self.root_search(world, depth, order, best)
+            except _Stop:
+                break
+            if abs(value) >= WIN - 100 or self.clock.exhausted():
+                break
+        mine = value if mover == seat else -value
+        self.last_stats = {"nodes": self.clock.count, "assessed": True}
+        if mine >= WIN - 100:
+            return 1.0
+        if mine <= -(WIN - 100):
+            return 0.0
+        return (max(-1.0, min(1.0, mine)) + 1.0) / 2.0
 
     # -- search -------------------------------------------------------------------------
 

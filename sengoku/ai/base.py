@@ -35,6 +35,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from sengoku.ai.eval import knowledge_for
+from sengoku.core.features import Features
 from sengoku.core.game import Action, Game, SengokuError, State
 
 
@@ -288,6 +290,26 @@ class Agent(ABC):
 
     def budget_for(self, budget: Budget | None) -> Budget:
         return budget if budget is not None else self.budget
+
+    # -- judging a position (draw offers) -----------------------------------------------
+
+    #: Determinizations the one-ply agents average their evaluation over in :meth:`assess`.
+    ASSESS_SAMPLES = 8
+
+    def assess(self, state: State, seat: int, budget: Budget | None = None) -> float:
+        """``seat``'s expected result of ``state`` in [0, 1] (0.5: a draw's worth, every
+        return 0), whoever is to act, judged only from what ``seat`` may see: every position
+        it reads is ``state.determinize(seat, rng)``. This default averages the game's
+        evaluation over a few determinizations; the searching agents search
+        (:mod:`sengoku.ai.draws` reads it to answer a draw offer)."""
+        if state.is_terminal():
+            return (float(state.returns()[seat]) + 1.0) / 2.0
+        knowledge: Features = getattr(self, "knowledge", None) or knowledge_for(self.game)
+        total = 0.0
+        for _ in range(self.ASSESS_SAMPLES):
+            world = state.determinize(seat, self.rng)
+            total += (knowledge.evaluate(world, seat) + 1.0) / 2.0
+        return total / self.ASSESS_SAMPLES
 
     # -- time per turn ------------------------------------------------------------------
 

@@ -42,6 +42,10 @@ REUSE_WIDTH = 24
 #: With a floor, a decision whose reused tree already holds the floor's visits with this
 #: share on one action is settled: it is played at once (a "trivial" decision).
 SETTLED_SHARE = 0.9
+#: The searches' default pressure for a result (option ``pressure``): a leaf's value counts
+#: ``(1 - PRESSURE) ** depth`` of its distance from a draw's worth, ``depth`` its plies below
+#: the root (:func:`pressed`).
+PRESSURE = 0.01
 #: Belief: positions a particle's explanation may expand before the particle is dropped.
 BELIEF_EXPANSIONS = 32
 #: Belief: after this many particles none of which is explained, the belief gives up.
@@ -142,6 +146,18 @@ class Node:
         self.prior: list[float] | None = None
 
 
+def pressed(values: list[float], depth: int, pressure: float) -> list[float]:
+    """Leaf ``values`` (each seat's, in [0, 1]) found ``depth`` plies below the root, drawn
+    towards a draw's worth (0.5) by ``(1 - pressure) ** depth``: the sooner a result comes,
+    the more it counts, so of two wins the search prefers the shorter (and of two losses
+    the longer). This is the search's pressure for a result (docs/ai.md, "Pressing for a
+    result")."""
+    if not pressure or depth <= 0:
+        return values
+    keep = (1.0 - pressure) ** depth
+    return [0.5 + (v - 0.5) * keep for v in values]
+
+
 def backpropagate(path: list[Node], values: list[float]) -> None:
     """Count an iteration's leaf ``values`` (one per seat) in every node of its ``path``."""
     for node in path:
@@ -169,10 +185,11 @@ def backup_implicit(path: list[Node]) -> None:
             node.implicit = best
 
 
-def playout_values(
+def playout(
     state: State, knowledge: Features, rng: random.Random, depth: int | None
-) -> list[float]:
-    """Play the rollout policy from ``state`` (changed in place); each seat's value in [0, 1]."""
+) -> tuple[list[float], int]:
+    """Play the rollout policy from ``state`` (changed in place): each seat's value in
+    [0, 1], and the plies played."""
     plies = 0
     while not state.is_terminal() and (depth is None or plies < depth):
         state.apply(knowledge.rollout_action(state, rng))
@@ -180,8 +197,15 @@ def playout_values(
     n = state.num_players
     if state.is_terminal():
         returns = state.returns()
-        return [(float(returns[s]) + 1.0) / 2.0 for s in range(n)]
-    return [(knowledge.evaluate(state, s) + 1.0) / 2.0 for s in range(n)]
+        return [(float(returns[s]) + 1.0) / 2.0 for s in range(n)], plies
+    return [(knowledge.evaluate(state, s) + 1.0) / 2.0 for s in range(n)], plies
+
+
+def playout_values(
+    state: State, knowledge: Features, rng: random.Random, depth: int | None
+) -> list[float]:
+    """Play the rollout policy from ``state`` (changed in place); each seat's value in [0, 1]."""
+    return playout(state, knowledge, rng, depth)[0]
 
 
 class MCTSAgent(Agent):
@@ -201,6 +225,7 @@ class MCTSAgent(Agent):
         "rollout": "default",
         "implicit": 0.0,
         "prior_visits": 0,
+        "pressure": PRESSURE,
     }
     default_budget = Budget(iterations=1000)
     file_options: ClassVar[dict[str, frozenset[str]]] = {"eval": frozenset({"default", "learned"})}
@@ -228,6 +253,10 @@ class MCTSAgent(Agent):
         #: How many playouts a new node's evaluation counts as in its mean (Gelly and Silver
         #: 2007's prior knowledge; 0: none).
         self.prior_visits = self.number_option("prior_visits", 0, 1000)
+        #: How much sooner results count than later ones (:func:`pressed`; 0: not at all).
+        self.pressure = self.number_option("pressure", 0, 0.5)
+        #: The plies of the last playout (``leaf_values``), for the pressure.
+        self.playout_plies = 0
         # Without a move ordering (the generic order_key: every action 0.0) the stable sort in
         # expansion_order keeps the shuffled order, so it is skipped.
         self.ordered = self.knowledge.orders_moves
@@ -321,6 +350,29 @@ class MCTSAgent(Agent):
         self.end_turn_decision(state, seat, chosen)
         return chosen
 
+    def assess(self, state: State, seat: int, budget: Budget | None = None) -> float:
+        """``seat``'s expected result in [0, 1] by this agent's own search from ``state``,
+        whoever is to act, on what ``seat`` may see: as its own search, one
+        ``state.determinize(seat, rng)`` for ``mcts``, a fresh one every iteration for
+        ``ismcts``. The value is the mean return to ``seat`` of the most visited action of
+        the seat to act (its best reply, as the search sees it)."""
+        if state.is_terminal():
+            return (float(state.returns()[seat]) + 1.0) / 2.0
+        root = Node(None, state.current_player, state.num_players)
+        clock = Clock(self.budget_for(budget), self.now, 0, 0, self.wall, self.ceiling_at)
+        world = state.determinize(seat, self.rng)
+        fresh = isinstance(self, ISMCTSAgent)
+        while True:
+            self.iterate(root, state.determinize(seat, self.rng) if fresh else world, seat)
+            clock.tick()
+            if clock.exhausted():
+                break
+        if not root.children:
+            return root.totals[seat] / max(root.visits, 1)
+        best = self.best_child(root)
+        self.last_stats = {"iterations": clock.count, "assessed": True}
+        return best.totals[seat] / max(best.visits, 1)
+
     def clock_for(self, budget: Budget | None, count: int = 0) -> Clock:
         """As :meth:`Agent.clock_for`, the floor counting the ``count`` reused visits."""
         floor = max(0, self.floor - count)
@@ -379,7 +431,8 @@ class MCTSAgent(Agent):
     def leaf_values(self, state: State) -> list[float]:
         """Each seat's value in [0, 1] of a new leaf (``state`` may be changed): a playout by
         the game's rollout policy; a learned agent evaluates with its network instead."""
-        return playout_values(state, self.knowledge, self.rng, self.rollout_depth)
+        values, self.playout_plies = playout(state, self.knowledge, self.rng, self.rollout_depth)
+        return values
 
     def evaluated(self, state: State) -> list[float]:
         """Each seat's value in [0, 1] of ``state`` by the evaluation alone (its returns if
@@ -400,10 +453,17 @@ class MCTSAgent(Agent):
                 path[-1].prior = value
             if self.implicit:
                 path[-1].implicit = value
-                backpropagate(path, self.leaf_values(leaf))
+                backpropagate(path, self.pressed_leaf(path, leaf))
                 backup_implicit(path)
                 return
-        backpropagate(path, self.leaf_values(leaf))
+        backpropagate(path, self.pressed_leaf(path, leaf))
+
+    def pressed_leaf(self, path: list[Node], leaf: State) -> list[float]:
+        """The new leaf's values (:meth:`leaf_values`), pressed by its distance from the
+        root: the path's plies and the playout's (:func:`pressed`)."""
+        self.playout_plies = 0
+        values = self.leaf_values(leaf)
+        return pressed(values, len(path) - 1 + self.playout_plies, self.pressure)
 
     def mean(self, child: Node, player: int) -> float:
         """What selection reads of ``child`` for ``player``: its mean return, with its prior

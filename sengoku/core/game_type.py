@@ -53,8 +53,9 @@ class GameType:
     * ``provides_fen``: ``Game.from_fen`` reads a position notation;
     * ``provides_native_batch``: ``Game.batch`` is the game's own compiled core, not one
       contract ``State`` a game;
-    * ``provides_draws_by_agreement``: the rulebook knows a draw, so players may agree one
-      (the server's draw offers); the others' rules always name a winner;
+    * ``provides_draws_by_agreement``: players may agree a draw (the server's draw offers,
+      the computer's answers): a rulebook that knows a draw, or an agreement to stop as the
+      players' own act beside the rules, as a resignation is;
     * ``provides_clock_rules``: the rules say whose clock runs (its states override
       ``State.clock_seat``); the server then never leaves the first move untimed.
     """

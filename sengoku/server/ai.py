@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sengoku.ai import AGENTS, LEVELS, TIMED_LEVEL, make_agent, parse_spec
+from sengoku.ai.draws import accepts_draw
 from sengoku.core.game import SengokuError
 from sengoku.core.registry import load_game
 from sengoku.server.children import ProcessPool
@@ -158,6 +159,30 @@ def choose_action(
             extra["ceiling"] = wall
     agent = make_agent(game_name, agent_name, seed=seed, **extra)
     return str(agent.choose(state, seat))
+
+
+#: The answers of :func:`answer_draw`, one letter a seat.
+ACCEPT, DECLINE = "a", "d"
+
+
+def answer_draw(
+    game_name: str,
+    state_json: dict[str, Any],
+    seats: list[int],
+    agent_names: list[str],
+    seed: int,
+) -> str:
+    """Run in a worker: each AI seat's answer to a draw offer, one letter a seat in the
+    order of ``seats`` (:data:`ACCEPT` or :data:`DECLINE`), by its own agent's judgement of
+    the position from its seat's view (:func:`sengoku.ai.draws.accepts_draw`). Only the
+    answers come back: the value behind them stays in the worker."""
+    game = load_game(game_name)
+    state = game.state_from_json(state_json)
+    answers = []
+    for seat, agent_name in zip(seats, agent_names, strict=True):
+        agent = make_agent(game_name, agent_name, seed=(seed + 7919 * seat) % (2**31))
+        answers.append(ACCEPT if accepts_draw(agent, state, seat) else DECLINE)
+    return "".join(answers)
 
 
 def make_executor(

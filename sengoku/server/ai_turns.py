@@ -17,6 +17,7 @@ from typing import Any
 
 from sengoku.server import ai as ai_mod
 from sengoku.server.broadcast import Broadcaster
+from sengoku.server.draws import Draws, pending, unanswered_ai
 from sengoku.server.errors import ApiError
 from sengoku.server.live import LIVE_STATUSES, Live
 from sengoku.server.settings import Settings
@@ -52,6 +53,8 @@ class AiTurns:
             settings.ai_mode, settings.ai_workers, settings.ai_initializer, settings.ai_timeout
         )
         self.limits = ai_mod.AiLimits(settings.ai_max_seconds, settings.ai_max_iterations)
+        #: The AI seats' answer to a draw offer being worked out, by match id.
+        self._draw_tasks: dict[str, asyncio.Task[Any]] = {}
 
     def now(self) -> float:
         return self.settings.now()
@@ -106,6 +109,48 @@ class AiTurns:
             snap = self.bus.snapshot(live, None)
         self._after_change(live)
         return snap
+
+    # -- draw offers -----------------------------------------------------------------------
+    def answer_draw(self, live: Live, draws: Draws) -> None:
+        """Start the AI seats' answer to the draw offer standing in ``live`` (draws.py), in
+        the pool; one answer at a time per match (a later one sees the offers as they are)."""
+        running = self._draw_tasks.get(live.id)
+        if running is not None and not running.done():
+            return
+        task = asyncio.get_running_loop().create_task(self._answer_draw(live, draws))
+        self._draw_tasks[live.id] = task
+        self._tasks.add(task)
+
+        def done(t: asyncio.Task[Any]) -> None:
+            self._tasks.discard(t)
+            if self._draw_tasks.get(live.id) is t:
+                del self._draw_tasks[live.id]
+
+        task.add_done_callback(done)
+
+    async def _answer_draw(self, live: Live, draws: Draws) -> None:
+        state = live.state
+        seats = unanswered_ai(live)
+        if state is None or live.status != "active" or not seats:
+            return
+        ply, offered = live.ply, pending(live)
+        job = functools.partial(
+            ai_mod.answer_draw,
+            live.game.name,
+            state.to_json(),
+            seats,
+            [live.seats[s].agent or ai_mod.AI_LEVELS[ai_mod.DEFAULT_LEVEL] for s in seats],
+            (live.seed * 1_000_003 + ply + 0xD4A) % (2**31),
+        )
+        try:
+            answers = await self.pool.run(job, True)
+        except Exception as exc:
+            # No answer: the offer stands (a move still answers it). Only the type is logged.
+            log.error(
+                "match %s: the AI could not answer a draw offer (%s)", live.id, type(exc).__name__
+            )
+            return
+        await draws.answer_for_ai(live, ply, offered, answers)
 
     def _ai_done(self, live: Live, task: asyncio.Task[Any] | None) -> None:
         if live.ai_task is task:
@@ -168,6 +213,13 @@ class AiTurns:
             live.ai_turn_spent += thought
             live.ai_turn_next_ply = ply + 1
             live.ai_thought = {"seat": seat, "ply": ply, "seconds": round(thought, 2)}
+            answering = self._draw_tasks.get(live.id)
+            if answering is not None and not answering.done():
+                # A draw offer is being answered: the answer comes first (a move would
+                # leave the offer unanswered, and may not come after an agreed draw).
+                await asyncio.wait({answering})
+                if live.ai_task is not me:
+                    return
             try:
                 await self._act(live, seat, text, ply, by_ai=True, turn=turn)
             except ApiError as exc:

@@ -1,15 +1,31 @@
-"""Draw offers: in a game whose rules know a draw, the players may agree one.
+"""Draw offers: the players may agree to end a game without a winner.
 
-A game whose rulebook ends a game without a winner declares it
-(``GameType.provides_draws_by_agreement``, in the game's own ``game.py``); a game whose rules
-always name a winner gets no draw offers. The server names no game.
+A game declares whether its players may agree a draw
+(``GameType.provides_draws_by_agreement``, in the game's own ``game.py``), and the server
+names no game. Gungi's rulebook ends a game without a winner ("If the same board position is
+reached 4 times, the game is drawn", docs/rules/gungi.md); Gunshi, Gunkimono and Sashimono
+name a winner when played out, but, as a resignation is, an agreement to stop is the players'
+own act beside the rules, so all four games declare it (issue 41: a player facing an endless
+game against the computer had no way out but to resign). The tests' toy games do not.
 
 An offer stands until the next move (as in chess: a move answers it), a decline or a
-takeback. Every human seat must offer (or accept, which is the same request) for the game
-to end as a draw by agreement: result reason ``agreement``, no winner. An offer is a
-numbered public event (``draw_offered``, ``draw_declined``), so it survives a restart and
-reaches every connection like any other event. The computer never agrees to a draw, so a
-match with an AI seat gets none.
+takeback. Every seat must offer (or accept, which is the same request) for the game to end
+as a draw by agreement: result reason ``agreement``, no winner. An offer is a numbered
+public event (``draw_offered``, ``draw_declined``), so it survives a restart and reaches
+every connection like any other event.
+
+**The computer's answer.** When a player's offer stands and AI seats have not answered it,
+each AI seat judges the position by its own agent, from its seat's view, in the AI pool
+(never on the event loop: :func:`sengoku.server.ai.answer_draw`, with
+:func:`sengoku.ai.draws.accepts_draw`), and answers shortly after the offer: it accepts
+(event ``draw_offered`` by the AI seat, "the computer accepts the draw") when its expected
+result is below 0.45 on the search's scale (a loss 0, a draw 0.5, a win 1), else it declines
+(event ``draw_declined`` by the AI seat, "the computer declines the draw"), which holds the
+offerer back as a human's decline does. Only the answer is stored and sent, never the value
+behind it. With several AI seats (Gunkimono, 3-5 players) one declining AI declines the
+offer; when they all accept, the offer still waits for every other human. The answer is
+dropped when the offer no longer stands (a move, a decline, a takeback came first); an AI
+seat to move plays only after its answer is in. The computer never offers a draw itself.
 
 A seat whose offer was declined may offer again only ``OFFER_GAP["draw"]`` (20) plies later,
 as on lichess (offers.py, :func:`~sengoku.server.offers.check_may_offer`); one whose offer
@@ -39,9 +55,15 @@ _ENDS_OFFER = {"draw_declined", "takeback", "draw_agreed"}
 
 def draw_allowed(live: Live) -> bool:
     """Whether this match may end in a draw by agreement."""
-    return live.game.game_type.provides_draws_by_agreement and all(
-        s.kind == "human" for s in live.seats
-    )
+    return live.game.game_type.provides_draws_by_agreement
+
+
+def unanswered_ai(live: Live) -> list[int]:
+    """The AI seats that have not answered the offer standing now (none if none stands)."""
+    offered = pending(live)
+    if not offered:
+        return []
+    return [s.seat for s in live.seats if s.kind == "ai" and s.seat not in offered]
 
 
 def pending(live: Live) -> list[int]:
@@ -86,10 +108,8 @@ class Draws:
                 raise ApiError(
                     409,
                     "no_draws",
-                    f"{live.game.name}'s rules always name a winner: there is no draw to offer",
+                    f"{live.game.name} takes no draw offers",
                 )
-            if not draw_allowed(live):
-                raise ApiError(409, "no_draws", "the computer does not agree to draws")
             offered = pending(live)
             if not accept:
                 if not [s for s in offered if s != seat]:
@@ -110,8 +130,8 @@ class Draws:
             elif seat in offered:
                 raise ApiError(409, "already_offered", "you already offered a draw")
             else:
-                humans = {s.seat for s in live.seats}
-                if humans.issubset({*offered, seat}):
+                everyone = {s.seat for s in live.seats}
+                if everyone.issubset({*offered, seat}):
                     await self._agree(live, seat)
                 else:
                     check_may_offer(live, "draw", seat)
@@ -127,8 +147,46 @@ class Draws:
                         ],
                     )
             snap = self.bus.snapshot(live, seat)
-        self._after_change(live)
+        self._after_change(live)  # which asks the AI seats to answer (service.after_change)
         return snap
+
+    async def answer_for_ai(self, live: Live, ply: int, offered: list[int], answers: str) -> None:
+        """Store the AI seats' answers (``answers``: a letter a seat of :func:`unanswered_ai`
+        when asked, ``a`` accept, ``d`` decline) to the offer by ``offered`` standing at
+        ``ply``; nothing if that offer no longer stands."""
+        async with live.lock:
+            if live.status != "active" or live.ply != ply or not set(offered) <= set(pending(live)):
+                return  # a move, a decline, a takeback or the end came first
+            seats = unanswered_ai(live)
+            if len(seats) != len(answers):
+                return  # the seats changed meanwhile (nothing stored, nothing asked again)
+            declining = [s for s, a in zip(seats, answers, strict=True) if a != "a"]
+            standing = pending(live)
+            if declining:
+                await self._commit(
+                    live,
+                    [
+                        event(
+                            "draw_declined",
+                            None,
+                            seat=declining[0],
+                            offered_by=standing,
+                            message="the computer declines the draw",
+                        )
+                    ],
+                )
+            elif {s.seat for s in live.seats}.issubset({*standing, *seats}):
+                # Everybody else offered: the last AI seat's acceptance agrees the draw.
+                for s in seats[:-1]:
+                    await self._commit(live, [self._accepted(s)])
+                await self._agree(live, seats[-1])
+            else:
+                await self._commit(live, [self._accepted(s) for s in seats])
+        self._after_change(live)
+
+    @staticmethod
+    def _accepted(seat: int) -> dict[str, Any]:
+        return event("draw_offered", None, seat=seat, message="the computer accepts the draw")
 
     async def _commit(self, live: Live, evs: list[dict[str, Any]]) -> None:
         rows = event_rows(live, evs)

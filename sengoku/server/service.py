@@ -38,6 +38,7 @@ from sengoku.server.analyses import Analyses
 from sengoku.server.broadcast import Answer, Broadcaster
 from sengoku.server.cluster import Cluster
 from sengoku.server.db import Store
+from sengoku.server.draws import Draws, unanswered_ai
 from sengoku.server.errors import ApiError
 from sengoku.server.live import (
     DONE_STATUSES,
@@ -94,6 +95,7 @@ class MatchService:
         )
         self.seats = Seats(self.db, self.bus, self.turns, self.ai.limits, self.after_change)
         self.offers = Offers(self.db, self.bus, self.turns, self.ai.cancel, self.after_change)
+        self.draws = Draws(self.db, self.bus, self.turns, self.after_change)
         self.work = WorkPool(
             settings.work_mode,
             settings.work_workers,
@@ -378,6 +380,10 @@ class MatchService:
                     delay, lambda: self._spawn(self._flag_task(live))
                 )
         self.ai.maybe_start(live)
+        if unanswered_ai(live):
+            # The AI seats answer a player's draw offer (draws.py), on the process that runs
+            # the match's AI, however the offer reached the match.
+            self.ai.answer_draw(live, self.draws)
 
     async def _flag_task(self, live: Live) -> None:
         async with live.lock:

@@ -38,7 +38,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from sengoku.ai.learned.model import Inputs, ValueNet, default_policy, default_weights, load_net
-from sengoku.ai.mcts import ISMCTSAgent, Node, backpropagate, playout_values
+from sengoku.ai.mcts import ISMCTSAgent, Node, backpropagate, playout_values, pressed
 from sengoku.core.game import Action, Game, SengokuError, State
 
 #: Where the prior of an action comes from (option ``prior``).
@@ -244,4 +244,4 @@ class LearnedAgent(ISMCTSAgent):
                 break
             node = best_child
             path.append(node)
-        backpropagate(path, self.leaf_values(state))
+        backpropagate(path, pressed(self.leaf_values(state), len(path) - 1, self.pressure))

@@ -58,6 +58,9 @@ class Gunkimono(Game):
         chance=True,
         renderer="gunkimono",
         bench_presets=({"players": 2}, {"players": 3}, {"players": 4}, {"players": 5}),
+        # Played out, the rules name a winner; an agreement to stop is the players' own act
+        # beside the rules, as a resignation is (sengoku/server/draws.py).
+        provides_draws_by_agreement=True,
     )
     options: ClassVar[Mapping[str, Option]] = {
         "players": Option("players", 2, range(2, 6), "number of players (2-5)"),

@@ -37,6 +37,22 @@ from sengoku.games.gunshi.data import (
     UNITS,
 )
 
+#: Pressing for a result (issue 41; docs/ai.md, "Pressing for a result"): a game still
+#: running after PRESSURE_FROM plies also counts each unit's approach to its Invasion Zone
+#: (``progress``: 0 on its own back row, 1 in the zone; the side's sum minus the other's),
+#: at a weight a unit that grows over PRESSURE_RAMP plies to APPROACH_MAX. Early on the
+#: term is 0 (it made one-ply play weaker as a fixed term, see above); against a player who
+#: waits, it makes every level march on the Invasion Zone.
+PRESSURE_FROM = 150
+PRESSURE_RAMP = 100
+APPROACH_MAX = 0.5
+
+
+def approach_weight(ply: int, most: float = APPROACH_MAX) -> float:
+    """The weight a unit of the approach term after ``ply`` plies (0 until PRESSURE_FROM)."""
+    return most * min(1.0, max(0, ply - PRESSURE_FROM) / PRESSURE_RAMP)
+
+
 #: Weights, in the heuristic's units.
 INVASION = 2.0  # per INVADERS_TO_WIN invaders
 SHOGUN_THREAT = 1.0  # per enemy Shogun (certain) next to one of the side's units
@@ -78,6 +94,9 @@ class GunshiFeatures(Features):
     # searches about 2.5x apart; a game is hundreds of sub-decisions, so their budgets stay
     # small (docs/ai.md, Strength).
     ismcts_levels = (5, 12, 30)
+    #: The approach term's full weight (``approach_weight``; 0: no pressure, the evaluation
+    #: as it was before issue 41, which benchmarks/ai.py compares against).
+    approach_max = APPROACH_MAX
 
     def levels(self, game: Game) -> dict[int, Level]:
         low, mid, high = self.ismcts_levels
@@ -128,7 +147,19 @@ class GunshiFeatures(Features):
                 army[owner] += cost
         other = 1 - seat
         value = self.side_value(s, seat, cells) - self.side_value(s, other, cells)
-        return value + ARMY * (army[seat] - army[other])
+        value += ARMY * (army[seat] - army[other])
+        weight = approach_weight(s.ply, self.approach_max)
+        if weight:
+            zone = s.options["invasion_zone"]
+            table = _PROGRESS.get(zone)
+            approach = [0.0, 0.0]
+            for side in (0, 1):
+                for cell in cells[side]:
+                    approach[side] += (
+                        table[side][cell] if table is not None else progress(zone, cell, side)
+                    )
+            value += weight * (approach[seat] - approach[other])
+        return value
 
 
 FEATURES = GunshiFeatures()

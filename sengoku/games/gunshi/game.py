@@ -296,6 +296,9 @@ class Gunshi(Game):
         provides_fen=True,
         # GunshiState.clock_seat follows the tournament rules (phases without a clock).
         provides_clock_rules=True,
+        # Played out, the rules name a winner; an agreement to stop is the players' own act
+        # beside the rules, as a resignation is (sengoku/server/draws.py).
+        provides_draws_by_agreement=True,
     )
     options: ClassVar[Mapping[str, Option]] = OPTIONS
 

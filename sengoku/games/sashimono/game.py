@@ -84,6 +84,9 @@ class Sashimono(Game):
         bench_presets=({}, {"mode": "solo"}),
         # the command line's --cards FILE: a card set in the card language
         file_options=("cards",),
+        # Played out, the rules name a winner; an agreement to stop is the players' own act
+        # beside the rules, as a resignation is (sengoku/server/draws.py).
+        provides_draws_by_agreement=True,
     )
     options: ClassVar[Mapping[str, Option]] = {
         "mode": Option("mode", "duel", ("duel", "solo"),

@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi import APIRouter, Header
 
-from sengoku.server.draws import Draws, draw_info
+from sengoku.server.draws import draw_info
 from sengoku.server.live import Live
 from sengoku.server.routes.common import ServiceRef, StrictBody, bearer, find
 from sengoku.server.service import MatchService
@@ -66,8 +66,7 @@ def router(svc: ServiceRef) -> APIRouter:
         service = svc()
         live = await find(service, match_id)
         seat = service.player_seat(live, bearer(authorization))
-        draws = Draws(service.db, service.bus, service.turns, service.after_change)
-        snap = await draws.answer(live, seat, (body or DrawAnswer()).accept)
+        snap = await service.draws.answer(live, seat, (body or DrawAnswer()).accept)
         return {**snap, "table": table_info(service, live)}
 
     return router
