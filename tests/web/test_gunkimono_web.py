@@ -95,8 +95,14 @@ def click_target(page: Page) -> None:
 
 def place_tile(page: Page, rotate: bool, seen: dict[str, int]) -> None:
     """Pick the first playable tile of the hand, maybe rotate it, hover its ghost, place it."""
-    if not page.locator("button.hand-tile.picked").count():  # over support it is picked
+    # Over support, or when only one tile can go, the page picks it itself; a click that
+    # lands just as the page picks it takes it back (a second click on a picked tile puts it
+    # down), so pick until the page shows it picked, as a player would.
+    for _ in range(3):
+        if page.locator("button.hand-tile.picked").count():
+            break
         page.locator("button.hand-tile.playable").first.click()
+        page.evaluate(NEXT_FRAME)
     expect(page.locator("#kimono-prompt")).to_contain_text("Place your")
     if rotate:
         turned = page.locator(".kimono-decide .picked span").inner_text()
