@@ -37,7 +37,7 @@ from typing import Any
 
 from sengoku.ai.base import pick_legal
 from sengoku.ai.mcts import ISMCTSAgent, Node
-from sengoku.core.game import Action, SengokuError, State
+from sengoku.core.game import Action, Game, SengokuError, State
 from sengoku.core.record import GameRecord
 
 #: Drops of winning chances (on the 0..1 scale) from which a move is an inaccuracy, a mistake
@@ -207,9 +207,16 @@ def ply_seed(seed: int, ply: int) -> int:
 
 class _Engine(ISMCTSAgent):
     """The ``ismcts`` agent's tree, driven from outside: a root search, and a search whose
-    root is restricted to one action."""
+    root is restricted to one action. Without the agents' pressure for a result (which
+    draws a distant result's worth towards a draw's, to make a player press on): analysis
+    reads what a position is worth, not how soon."""
 
     name = "ismcts"
+    defaults = {**ISMCTSAgent.defaults, "pressure": 0.0}
+
+    def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
+        super().__init__(game, seed, **options)
+        self.knowledge = self.knowledge.without_pressure()
 
 
 def line_value(node: Node, seat: int) -> float:

@@ -81,6 +81,12 @@ class Features:
         self.check_rollout(name)
         return self
 
+    def without_pressure(self) -> Features:
+        """These features with any term that presses for a result left out (a term that
+        makes a player press on, not part of what a position is worth): what analysis and
+        puzzles read. Default: the features themselves (a game with such a term overrides)."""
+        return self
+
     def check_rollout(self, name: str) -> None:
         """Refuse a playout policy this game does not offer, naming those it does."""
         from sengoku.core.game import SengokuError  # the game module imports this one

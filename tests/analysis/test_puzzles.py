@@ -16,6 +16,7 @@ from sengoku.analysis.analyse import AnalysisBudget, analyse_position
 from sengoku.analysis.puzzles import DATA, Puzzle, load, mine, selfplay_records
 from sengoku.cli import main
 from sengoku.core.game import State
+from sengoku.core.record import GameRecord
 
 GUNGI = load("gungi")
 
@@ -154,20 +155,23 @@ def test_a_deeper_search_confirms_a_hidden_information_puzzle(puzzle: Puzzle) ->
 
 
 @pytest.mark.parametrize("game", HIDDEN)
-def test_a_shipped_puzzle_is_mined_again_from_its_seed(game: str) -> None:
-    """The set's first puzzle: its self-play game replayed from the record's seed, and the
-    miner run on that position with the set's seed, give the same puzzle."""
+def test_a_shipped_puzzle_is_mined_again_from_its_game(game: str) -> None:
+    """The set's first puzzle: its game (the record's seed and actions, as mined) replays to
+    the stored view, and the miner, run on that position with the set's seed, gives the same
+    puzzle. (The self-play that found the game is not replayed: its agents have changed
+    since the sets were mined, e.g. the level's pressure for a result, docs/ai.md.)"""
     data = json.loads((DATA / f"{game}.json").read_text(encoding="utf-8"))
     puzzle = load(game)[0]
     words = data["command"].split()
-    agent, seed = words[words.index("--agent") + 1], int(words[words.index("--seed") + 1])
-    (record,) = selfplay_records(game, 1, seed=puzzle.seed, agent=agent)
-    assert record.actions[: puzzle.ply] == puzzle.actions
-    state = [step.state.clone() for step in record.steps(check_result=False)][puzzle.ply]
-    if puzzle.ply >= len(record.actions) - miner.TURN_WIN_PLIES:
-        again = miner.hidden_puzzle(record, puzzle.ply, state, seed)
-    else:
+    seed = int(words[words.index("--seed") + 1])
+    state = puzzle.position()
+    assert state.view(puzzle.seat) == puzzle.view
+    record = GameRecord(puzzle.game, puzzle.version, dict(puzzle.options), puzzle.seed)
+    record.actions = list(puzzle.actions)
+    if puzzle.theme == "best decision":
         again = miner.gap_puzzle(record, puzzle.ply, state, seed)
+    else:
+        again = miner.hidden_puzzle(record, puzzle.ply, state, seed)
     assert again is not None and again.to_json() == puzzle.to_json()
 
 

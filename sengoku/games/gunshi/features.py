@@ -23,6 +23,7 @@ which a seat's own Shogun is its true one.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from sengoku.core.features import Features, Level
@@ -97,6 +98,15 @@ class GunshiFeatures(Features):
     #: The approach term's full weight (``approach_weight``; 0: no pressure, the evaluation
     #: as it was before issue 41, which benchmarks/ai.py compares against).
     approach_max = APPROACH_MAX
+
+    def without_pressure(self) -> GunshiFeatures:
+        """The evaluation without the approach term (analysis and puzzles read a position's
+        worth, not how to press on)."""
+        if not self.approach_max:
+            return self
+        plain = copy.copy(self)
+        plain.approach_max = 0.0
+        return plain
 
     def levels(self, game: Game) -> dict[int, Level]:
         low, mid, high = self.ismcts_levels
