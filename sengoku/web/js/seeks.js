@@ -228,16 +228,14 @@ export function seekSection({ optionInput, syncOptions }) {
     el("div.seeks-grid", {}, el("details.seek-create", {}, el("summary", {}, "Create a seek"), form), el("div", {}, el("h3", {}, "Your seeks"), mine, el("h3", {}, "Seeks you can accept"), list)),
   );
 
+  // Each list is built whole before it replaces what is shown: two redraws at once (the
+  // periodic one and one after a change) would otherwise both clear, then both append.
   const drawMine = async () => {
     const entries = Object.entries(held());
-    clear(mine);
-    if (!entries.length) {
-      mine.append(el("p.muted", {}, "None. Create one to be matched."));
-      return;
-    }
+    const rows = [];
     for (const [id, { token, game }] of entries) {
       const r = await rendererFor(game);
-      mine.append(
+      rows.push(
         el(
           "div.record-row.seek-row.mine",
           { "data-seek": id },
@@ -262,6 +260,9 @@ export function seekSection({ optionInput, syncOptions }) {
         ),
       );
     }
+    clear(mine);
+    if (!rows.length) mine.append(el("p.muted", {}, "None. Create one to be matched."));
+    else mine.append(...rows);
   };
 
   const drawList = async () => {
@@ -273,13 +274,12 @@ export function seekSection({ optionInput, syncOptions }) {
     }
     const own = held();
     seeks = seeks.filter((s) => !own[s.id]); // a guest's own seeks are listed to all
-    clear(list);
-    if (!seeks.length) list.append(el("p.muted", {}, "No seek you can accept right now."));
+    const rows = [];
     for (const s of seeks) {
       const r = await rendererFor(s.game);
       const rating = s.rating ? ` (${s.rating.rating}${s.rating.provisional ? "?" : ""})` : "";
       const details = [clockWords(s.clock), rangeWords(s), optionSummary(s, catalog.find((g) => g.name === s.game))].filter(Boolean).join(" · ");
-      list.append(
+      rows.push(
         el(
           "div.record-row.seek-row",
           { "data-seek": s.id, "data-game": s.game },
@@ -295,6 +295,9 @@ export function seekSection({ optionInput, syncOptions }) {
         ),
       );
     }
+    clear(list);
+    if (!rows.length) list.append(el("p.muted", {}, "No seek you can accept right now."));
+    else list.append(...rows);
   };
 
   const acceptSeek = async (id) => {
