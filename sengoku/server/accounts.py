@@ -47,7 +47,14 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sengoku.server import security
-from sengoku.server.db import account_seats, account_sessions, accounts, seats, server_secrets
+from sengoku.server.db import (
+    account_seats,
+    account_sessions,
+    accounts,
+    events,
+    seats,
+    server_secrets,
+)
 from sengoku.server.errors import ApiError
 from sengoku.server.limits import ClientLimits, TokenBucket
 from sengoku.server.settings import Settings
@@ -352,6 +359,20 @@ class AccountStore:
                     .where(and_(seats.c.match_id == match_id, seats.c.seat == seat))
                     .values(name=ANONYMOUS)
                 )
+                # the name a player joined under, in the match's stored events, goes too
+                joined = conn.execute(
+                    select(events.c.n, events.c.payload).where(
+                        events.c.match_id == match_id, events.c.payload.contains("player_joined")
+                    )
+                )
+                for n, payload in joined:
+                    event = json.loads(payload)
+                    if anonymise_join(event, seat):
+                        conn.execute(
+                            update(events)
+                            .where(events.c.match_id == match_id, events.c.n == n)
+                            .values(payload=json.dumps(event))
+                        )
             conn.execute(
                 delete(account_sessions).where(account_sessions.c.account_id == account_id)
             )
@@ -367,6 +388,16 @@ class AccountStore:
                 )
             )
         return owned
+
+
+def anonymise_join(event: dict[str, Any], seat: int) -> bool:
+    """Put a deleted account's name out of ``seat``'s ``player_joined`` event (in place);
+    whether it was that event."""
+    if event.get("type") != "player_joined" or event.get("seat") != seat:
+        return False
+    event["name"] = ANONYMOUS
+    event["message"] = f"{ANONYMOUS} took seat {seat}"
+    return True
 
 
 class Buckets:
@@ -558,6 +589,8 @@ class Accounts:
             m = live.get(match_id)
             if m is not None and 0 <= seat < len(m.seats):
                 m.seats[seat].name = ANONYMOUS
+                for entry in m.events:
+                    anonymise_join(entry["event"], seat)
         return len(owned)
 
     async def sign_out(self, request: Request) -> None:

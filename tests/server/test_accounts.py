@@ -264,6 +264,31 @@ def test_delete_anonymises_the_seats_keeps_the_games_and_kills_the_cookie(
     sign_up(client, "Juni", "a new account")  # the name is free again
 
 
+def test_delete_takes_the_name_out_of_the_join_events_too(client: TestClient) -> None:
+    """Delete an account (issue 37: "their games stay, anonymised"): the name it joined a
+    match under leaves the stored events and the events of a match in memory."""
+    m = new_match(client, seats=[{"kind": "local"}, {"kind": "invite"}])
+    sign_up(client, "Kuromi", "password fourteen")
+    invite = m["invites"][0]["invite"]
+    r = client.post(
+        f"/api/matches/{m['id']}/join",
+        json={"invite": invite, "name": "Kuromi"},
+        headers=csrf(client),
+    )
+    assert r.status_code == 200, r.text
+    assert "Kuromi" in json.dumps(client.get(f"/api/matches/{m['id']}/events").json())
+    r = post(client, "/api/account/delete", {"password": "password fourteen"})
+    assert r.status_code == 200 and r.json()["seats_anonymised"] == 1, r.text
+    assert "Kuromi" not in json.dumps(client.get(f"/api/matches/{m['id']}/events").json())
+    client.app.state.service.live.clear()  # type: ignore[attr-defined]
+    stored = client.get(f"/api/matches/{m['id']}/events").json()
+    assert "Kuromi" not in json.dumps(stored)
+    assert any(
+        e["event"].get("type") == "player_joined" and e["event"]["name"] == "deleted player"
+        for e in stored["events"]
+    ), stored
+
+
 def test_export_zips_the_records_of_finished_games(client: TestClient) -> None:
     m = new_match(client)
     other = new_match(client)
