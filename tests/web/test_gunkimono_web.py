@@ -111,8 +111,15 @@ def place_tile(page: Page, rotate: bool, seen: dict[str, int]) -> None:
         page.wait_for_selector("[data-target]")
         assert page.locator(".kimono-decide .picked span").inner_text() != turned
     target = page.locator("[data-target]").first.get_attribute("data-target")
-    page.hover(f'[data-sq="{target}"]')
     ghost = page.locator(".overlay .ghost.legal")
+    # A redraw of the board (a state message) under a still pointer draws no ghost until the
+    # pointer moves again: move it off and back, as a player's hand would.
+    for _ in range(3):
+        page.hover(f'[data-sq="{target}"]')
+        page.evaluate(NEXT_FRAME)
+        if ghost.count() == 1:
+            break
+        page.mouse.move(0, 0)
     expect(ghost).to_have_count(1)
     assert ghost.get_attribute("data-ghost")  # the ghost is a legal placement
     expect(page.locator(".overlay .formation-outline")).to_have_count(1)

@@ -106,9 +106,15 @@ def test_last_move_contrast_reduced_motion_and_tooltips(new_page: Any) -> None:
     # board's wood (both ends of its gradient) by at least 3:1.
     expect(page.locator('.board [data-last="to"]')).to_have_count(1)
     expect(page.locator('.board [data-last="from"]')).to_have_count(1)
-    line = page.eval_on_selector(
-        '.board [data-last="to"] .last-line', "e => getComputedStyle(e).stroke"
-    )
+    # Read from the frame in the document: a redraw (the socket's state after the move's
+    # answer) may replace the board between finding an element and styling it.
+    line = page.wait_for_function(
+        """() => {
+          const e = document.querySelector('.board [data-last="to"] .last-line');
+          const stroke = e && e.isConnected ? getComputedStyle(e).stroke : "";
+          return stroke && stroke !== "none" ? stroke : null;
+        }"""
+    ).json_value()
     woods = page.eval_on_selector_all(
         ".board #wood stop", "els => els.map(e => e.getAttribute('stop-color'))"
     )
