@@ -47,6 +47,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sengoku.server import security
+from sengoku.server.chat import chat_messages
 from sengoku.server.db import (
     account_seats,
     account_sessions,
@@ -357,6 +358,12 @@ class AccountStore:
                 conn.execute(
                     update(seats)
                     .where(and_(seats.c.match_id == match_id, seats.c.seat == seat))
+                    .values(name=ANONYMOUS)
+                )
+                # the name its chat messages were written under goes (history is read from here)
+                conn.execute(
+                    update(chat_messages)
+                    .where(chat_messages.c.match_id == match_id, chat_messages.c.seat == seat)
                     .values(name=ANONYMOUS)
                 )
                 # the name a player joined under, in the match's stored events, goes too

@@ -266,7 +266,7 @@ def test_delete_anonymises_the_seats_keeps_the_games_and_kills_the_cookie(
 
 def test_delete_takes_the_name_out_of_the_join_events_too(client: TestClient) -> None:
     """Delete an account (issue 37: "their games stay, anonymised"): the name it joined a
-    match under leaves the stored events and the events of a match in memory."""
+    match under leaves the stored events, the events of a match in memory, and its chat."""
     m = new_match(client, seats=[{"kind": "local"}, {"kind": "invite"}])
     sign_up(client, "Kuromi", "password fourteen")
     invite = m["invites"][0]["invite"]
@@ -277,9 +277,18 @@ def test_delete_takes_the_name_out_of_the_join_events_too(client: TestClient) ->
     )
     assert r.status_code == 200, r.text
     assert "Kuromi" in json.dumps(client.get(f"/api/matches/{m['id']}/events").json())
+    token = r.json()["token"]
+    said = client.post(
+        f"/api/matches/{m['id']}/chat", json={"text": "good game"}, headers=auth(token)
+    )
+    assert said.status_code == 201, said.text
+    chat = client.get(f"/api/matches/{m['id']}/chat", headers=auth(token)).json()
+    assert [c["name"] for c in chat["messages"]] == ["Kuromi"], chat
     r = post(client, "/api/account/delete", {"password": "password fourteen"})
     assert r.status_code == 200 and r.json()["seats_anonymised"] == 1, r.text
     assert "Kuromi" not in json.dumps(client.get(f"/api/matches/{m['id']}/events").json())
+    chat = client.get(f"/api/matches/{m['id']}/chat").json()
+    assert "Kuromi" not in json.dumps(chat) and chat["messages"], chat
     client.app.state.service.live.clear()  # type: ignore[attr-defined]
     stored = client.get(f"/api/matches/{m['id']}/events").json()
     assert "Kuromi" not in json.dumps(stored)
