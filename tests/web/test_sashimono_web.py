@@ -102,7 +102,14 @@ def play_to_the_end(page: Page, name: str, seed: int, keyboard: bool = False) ->
         bowed = page.locator('.s-slot[data-bowed="true"] .s-slotcard')
         if "bowed" not in counts and bowed.count():
             # A bowed Sashimono is turned a quarter: its matrix is (0, s, -s, 0).
-            matrix = bowed.first.evaluate("e => getComputedStyle(e).transform")
+            # Read from a card in the document: a redraw may replace it while it is read.
+            matrix = page.wait_for_function(
+                """() => {
+                  const e = document.querySelector('.s-slot[data-bowed="true"] .s-slotcard');
+                  const t = e && e.isConnected ? getComputedStyle(e).transform : "";
+                  return t && t !== "none" ? t : null;
+                }"""
+            ).json_value()
             a, b = (float(x) for x in re.findall(r"-?[\d.e-]+", matrix)[:2])
             assert abs(a) < 1e-6 and b > 0, matrix
             counts["bowed"] = 1

@@ -94,6 +94,7 @@ def test_a_player_resigns_and_the_computer_finishes_the_game_for_her(
     assert_clean_text(ben)
     shot(ben, "zombie-ben-end-1600")
     assert seen.get("place_tile", 0) >= 3
+    assert seen.get("ghosts", 0) >= 1
     assert not watch.failed, watch.failed
     # Ann's page, still open, ends on the same card
     expect(ann.locator(".end-panel .end-left")).to_contain_text("Ann (resignation, at ply 0)")
@@ -177,6 +178,7 @@ def test_a_rated_five_player_game_rates_the_player_who_left_last(new_page: Any) 
     )
     seen = play_to_the_end(ben)
     assert seen.get("place_tile", 0) >= 3
+    assert seen.get("ghosts", 0) >= 1
     changes = re.compile(r"Your rating:\s*1500 → (\d+) \(([+−]\d+)\)")
     for page in (ben, ann):
         card = page.locator(".end-panel .end-ratings")

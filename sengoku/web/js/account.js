@@ -96,7 +96,8 @@ function emailCard() {
   };
   api("GET", "/api/account/email")
     .then((out) => {
-      input.value = out.email || "";
+      // what the player has begun to type is kept: the answer may come after it
+      if (!input.value) input.value = out.email || "";
       note.textContent = out.mails_sent_here ? "" : "This server sends no mails at present; the address is kept for when it does.";
     })
     .catch(() => {});
