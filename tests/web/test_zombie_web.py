@@ -68,23 +68,7 @@ def test_a_player_resigns_and_the_computer_finishes_the_game_for_her(
     expect(ben.locator('.player[data-seat="0"] .player-sub')).to_contain_text(
         "played by the computer (left at ply 0)"
     )
-    seen: dict[str, int] = {}
-    turn = 0
-    decisions = 0
-    while wait_turn_or_end(ben):
-        if not decision_ready(ben):
-            continue
-        before = ply(ben)
-        if ben.locator(".kimono-decide button.choice").count() == 0:
-            turn += 1
-        decide(ben, turn, seen)
-        ben.wait_for_function(
-            "n => Number(document.getElementById('status').dataset.ply) > n"
-            " || document.querySelector('.end-panel:not([hidden])')",
-            arg=before,
-        )
-        decisions += 1
-        assert decisions < 400, "the game does not end"
+    seen = play_to_the_end(ben)
     end = ben.locator(".end-panel")
     expect(end).to_be_visible()
     expect(end.locator(".end-reason")).to_contain_text(re.compile(r"wins? — "))
