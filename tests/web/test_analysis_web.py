@@ -92,35 +92,21 @@ def preferred(
     raise AssertionError(f"no such ply: {[(p['best'], p['played']) for p in plies]}")
 
 
-def lies_on(page: Page, inner: str, outer: str) -> bool:
-    """Whether the centre of the first ``inner`` element lies within the first ``outer``
-    (read from the document as it is now: the board may have been drawn again)."""
-    return bool(
-        page.evaluate(
-            """([a, b]) => {
-                const i = document.querySelector(a), o = document.querySelector(b);
-                if (!i || !o) return false;
-                const r = i.getBoundingClientRect(), q = o.getBoundingClientRect();
-                const x = r.left + r.width / 2, y = r.top + r.height / 2;
-                return x > q.left && x < q.right && y > q.top && y < q.bottom;
-            }""",
-            [inner, outer],
-        )
-    )
+#: Whether the centre of the first element ``a`` matches lies within the first ``b`` matches
+#: (read from the document each time: the board may have been drawn again).
+CENTRE_INSIDE = """([a, b]) => {
+    const i = document.querySelector(a), o = document.querySelector(b);
+    if (!i || !o) return false;
+    const r = i.getBoundingClientRect(), q = o.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    return x > q.left && x < q.right && y > q.top && y < q.bottom;
+}"""
 
 
 def wait_lies_on(page: Page, inner: str, outer: str) -> None:
-    page.wait_for_function(
-        """([a, b]) => {
-            const i = document.querySelector(a), o = document.querySelector(b);
-            if (!i || !o) return false;
-            const r = i.getBoundingClientRect(), q = o.getBoundingClientRect();
-            const x = r.left + r.width / 2, y = r.top + r.height / 2;
-            return x > q.left && x < q.right && y > q.top && y < q.bottom;
-        }""",
-        arg=[inner, outer],
-    )
-    assert lies_on(page, inner, outer), (inner, outer)
+    """Wait until the mark ``inner`` is drawn on the place ``outer`` (Playwright's timeout
+    as the safety net)."""
+    page.wait_for_function(CENTRE_INSIDE, arg=[inner, outer])
 
 
 def test_gunkimono_analysis_frames_the_squares_of_the_preferred_tile(
@@ -143,11 +129,11 @@ def test_gunkimono_analysis_frames_the_squares_of_the_preferred_tile(
             f'.kimono-board .cell[data-cell="{square}"]',
         )
     shot(page, "analysis-gunkimono-best")
-    # the move played from the position before: no frame where the engine agreed
+    # a move the engine agreed with: nothing drawn
     agreed = [p for p in plies if p["best"] == p["played"]]
-    if agreed:
-        pick_analysed_ply(page, agreed[0]["ply"])
-        expect(frames).to_have_count(0)
+    assert agreed, [(p["best"], p["played"]) for p in plies]
+    pick_analysed_ply(page, agreed[0]["ply"])
+    expect(frames).to_have_count(0)
 
 
 def test_gunshi_analysis_marks_the_preferred_cell_and_only_its_mover_sees_a_card(
