@@ -671,3 +671,7 @@ class GungiState(State):
         from sengoku.games.gungi.render import render
 
         return render(self)
+
+
+#: Gungi's turn as a flow (core/flow.py), as the other games name theirs.
+FLOW = GungiState.FLOW
