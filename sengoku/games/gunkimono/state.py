@@ -26,6 +26,9 @@ The turn's four steps become decisions of the player to act (one decision per ac
 3. strongholds are assessed (no decision);
 4. *draw* from the face-up row or the stack, after a large tile.
 
+Each decision is a phase of the turn's flow (``FLOW``, :mod:`sengoku.core.flow`): its legal
+actions and the rule that plays one; ``apply`` is the flow's template.
+
 Every shuffle happens at setup with the seeded RNG and is stored here, so a record (seed and
 actions) replays exactly. Hidden: other hands (except tiles seen taken from the row), other
 players' banner values, the stacks' order and contents, the tiles removed at setup.

@@ -14,6 +14,10 @@ named as the rulebook names them, and the three tables below say which runs what
 answer) and ``OPERATIONS`` (an operation of the card language -> its rule). In the rule
 modules, ``step_*`` runs a step, ``answer_*`` applies an answer (the question, then the
 chosen option's kind and argument) and ``op_*`` performs an operation.
+
+``apply`` is the template of ``FLOW`` (:mod:`sengoku.core.flow`), whose phase is the question
+asked now and whose ``do`` applies the answer with the question's rule from ``ANSWERS``,
+then runs the machine to the next question.
 """
 
 from __future__ import annotations
