@@ -25,10 +25,13 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import sengoku.games.gungi.betrayal as betrayal
-from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, event
+from sengoku.core.flow import Flow, Phase
+from sengoku.core.game import TERMINAL, Event, Outcome, State, event
 from sengoku.games.gungi.illegal import why_illegal
 from sengoku.games.gungi.mate import ATTACK_SOURCES as ATTACK_SOURCES
 from sengoku.games.gungi.mate import is_mate, marshal_capturable, without_self_checks
@@ -418,17 +421,14 @@ class GungiState(State):
             return None
         return f"{action} is not legal here: {why_illegal(self, action)}"
 
-    def _refusal(self, action: Any) -> IllegalAction:
-        return IllegalAction(self.why_illegal(action) or f"{action} is not legal here")
-
-    def apply(self, action: Any) -> list[Event]:
-        if self._outcome is not None or not isinstance(action, Move):
-            raise self._refusal(action)
-        if _NATIVE:  # native core hook
-            return self._apply_native(action)
+    def _apply_python(self, action: Any) -> list[Event] | None:
+        """``apply`` with the Python engine: the move's code is checked against the legal
+        codes and made (``_make``); None (nothing changed) if it is not legal."""
+        if not isinstance(action, Move):
+            return None
         code = action.code
         if not self._is_legal_code(code):
-            raise self._refusal(action)
+            return None
         mover = self.to_move
         phase_before = self.phase
         undo = self._make(code)
@@ -451,21 +451,27 @@ class GungiState(State):
         result = judge(self, mover, undo[6])  # the_end.py
         if result is not None:
             finish(self, result, events)
-        events += self._end_if_too_long(self.ply)
         return events
 
-    def _apply_native(self, action: Move) -> list[Event]:
+    def _apply_native(self, action: Any) -> list[Event] | None:
         """``apply`` with the native core: the core checks the code against the legal list
         it made, changes the board, hands, drafting, Marshal squares and ``seen`` in place and
         judges the move; only the scalar fields and the events are made here. The Python
-        judge is asked only when the core finds the game over (it then names the outcome)."""
+        judge is asked only when the core finds the game over (it then names the outcome).
+        None (nothing changed) if the core finds the move illegal. Without the core (not
+        built, or turned off by a test: ``_NATIVE`` is read on each move), the Python
+        engine plays it."""
+        if not _NATIVE:
+            return self._apply_python(action)
+        if not isinstance(action, Move):
+            return None
         code = action.code
         mover = self.to_move
         phase_before = self.phase
         drafting_before = (self.drafting[0], self.drafting[1])
         entry, played = _native_core.apply_to(self, code)
         if played is None:
-            raise IllegalAction(f"{action} is not legal here: {why_illegal(self, action)}")
+            return None
         self.hash, self.to_move, in_setup, self.ply, captured, reason = played
         if phase_before == SETUP:
             if not in_setup:
@@ -497,8 +503,22 @@ class GungiState(State):
             result = judge(self, mover, reason == _native_core.MARSHAL_CAPTURED)
             if result is not None:
                 finish(self, result, events)
-        events += self._end_if_too_long(self.ply)
         return events
+
+    #: Gungi's turn as a flow (core/flow.py): one phase, a move of the side to move
+    #: (``_make`` knows a setup placement, Done and a move of play apart). Its ``do`` judges
+    #: legality itself (the native core checks the move against the legal list it made),
+    #: so a move is checked once.
+    FLOW: ClassVar[Flow[GungiState, str, Any]] = Flow(
+        {"move": Phase("a move of the side to move", legal_actions, _apply_native, judges=True)},
+        phase_of=lambda state: "move",
+        decisions=attrgetter("ply"),
+    )
+    #: ``apply`` is the flow's template (core/flow.py: game over, legality, events, the
+    #: length guard), itself the method: no call in between on the hot path of every
+    #: search. (mypy reads a function-valued class attribute as positional-only, which the
+    #: contract's ``apply(self, action)`` is not: hence the ignore.)
+    apply: ClassVar[Callable[[GungiState, Any], list[Event]]] = FLOW.apply  # type: ignore[assignment]
 
     def _is_legal_code(self, code: int) -> bool:
         # The legal codes are sorted: a binary search, no set built for each move played.
@@ -651,3 +671,7 @@ class GungiState(State):
         from sengoku.games.gungi.render import render
 
         return render(self)
+
+
+#: Gungi's turn as a flow (core/flow.py), as the other games name theirs.
+FLOW = GungiState.FLOW

@@ -26,6 +26,9 @@ The turn's four steps become decisions of the player to act (one decision per ac
 3. strongholds are assessed (no decision);
 4. *draw* from the face-up row or the stack, after a large tile.
 
+Each decision is a phase of the turn's flow (``FLOW``, :mod:`sengoku.core.flow`): its legal
+actions and the rule that plays one; ``apply`` is the flow's template.
+
 Every shuffle happens at setup with the seeded RNG and is stored here, so a record (seed and
 actions) replays exactly. Hidden: other hands (except tiles seen taken from the row), other
 players' banner values, the stacks' order and contents, the tiles removed at setup.
@@ -47,6 +50,8 @@ import sengoku.games.gunkimono.refill_your_hand as refill_your_hand
 import sengoku.games.gunkimono.scoring as scoring
 import sengoku.games.gunkimono.strongholds as strongholds
 import sengoku.games.gunkimono.turn_record as turn_record
+from sengoku.core.flow import Flow
+from sengoku.core.flow import Phase as FlowPhase
 from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, event
 from sengoku.games.gunkimono.actions import (
     CELLS,
@@ -105,17 +110,6 @@ def _place_phase(state: GunkimonoState) -> list[GunkimonoAction]:
 
 def _support_phase(state: GunkimonoState) -> list[GunkimonoAction]:
     return list(placement.large_placements(state, state.support_cell))
-
-
-#: The legal decisions of each phase, in ascending action-number order.
-LEGAL_ACTIONS: dict[Phase, Callable[[GunkimonoState], list[GunkimonoAction]]] = {
-    Phase.PLACE: _place_phase,
-    Phase.SUPPORT: _support_phase,
-    Phase.SCORE: _sorted(scoring.legal_scores),
-    Phase.STRONGHOLD: _sorted(strongholds.legal_builds),
-    Phase.DRAW: _sorted(refill_your_hand.legal_draws),
-    Phase.OVER: lambda state: [],
-}
 
 
 class GunkimonoState(State[GunkimonoAction]):
@@ -205,28 +199,13 @@ class GunkimonoState(State[GunkimonoAction]):
 
     def legal_actions(self) -> list[GunkimonoAction]:
         if self._legal is None:
-            self._legal = LEGAL_ACTIONS[self._phase](self)
+            self._legal = FLOW.legal(self)
         return list(self._legal)
 
-    def apply(self, action: Any) -> list[Event]:
-        why = self.why_illegal(action)
-        if why is not None:
-            raise IllegalAction(why)
-        events: list[Event] = []
-        self._legal = None
-        if isinstance(action, Place):
-            placement.place_large(self, action, events)
-        elif isinstance(action, SmallTile):
-            placement.place_small(self, action, events)
-        elif isinstance(action, Score):
-            scoring.score(self, action, events)
-        elif isinstance(action, BuildStronghold):
-            strongholds.build(self, action, events)
-        else:
-            refill_your_hand.draw(self, action, events)
-            self._end_turn(events)
-        self.decisions += 1
-        return events + self._end_if_too_long(self.decisions)
+    def apply(self, action: GunkimonoAction) -> list[Event]:
+        """Play one decision through the flow's template (core/flow.py): the phase asked
+        now (``FLOW``'s table) plays it."""
+        return FLOW.apply(self, action)
 
     def why_illegal(self, action: Any) -> str | None:
         """None if ``action`` is legal here, else the rule it breaks."""
@@ -515,3 +494,72 @@ def _legacy_ending(data: Mapping[str, Any], n: int) -> dict[str, Any] | None:
     if int(data["conceded"]) >= 0:
         return Outcome.loss(int(data["conceded"]), n, str(data["reason"])).to_json()
     return None
+
+
+def _played(
+    do: Callable[[GunkimonoState, Any, list[Event]], object],
+) -> Callable[[GunkimonoState, Any], list[Event]]:
+    """A phase's ``do`` for the flow from a rule that appends its events to a list."""
+
+    def run(state: GunkimonoState, action: Any) -> list[Event]:
+        state._legal = None  # the position changes: its legal actions with it
+        events: list[Event] = []
+        do(state, action, events)
+        return events
+
+    return run
+
+
+def _place(state: GunkimonoState, action: Place | SmallTile, events: list[Event]) -> None:
+    # Step 1 places a large tile, or a small tile (face up, or face down as extra support).
+    if isinstance(action, Place):
+        placement.place_large(state, action, events)
+    else:
+        placement.place_small(state, action, events)
+
+
+def _draw(state: GunkimonoState, action: Draw, events: list[Event]) -> None:
+    # Step 4 is the last of the turn.
+    refill_your_hand.draw(state, action, events)
+    state._end_turn(events)
+
+
+def _over(state: GunkimonoState, action: Any) -> list[Event]:
+    # Never called: the flow refuses every action once the game is over.
+    raise IllegalAction("the game is over")
+
+
+def _count(state: GunkimonoState) -> None:
+    state.decisions += 1
+
+
+#: Gunkimono's turn as a flow (core/flow.py): each phase (a step of the turn with a
+#: decision, ``turn_sequence.py``), its legal decisions, in ascending action-number order,
+#: and the rule that plays one. A phase's rule says what comes next (it sets
+#: ``state.phase``); step 3, assess strongholds, has no decision and happens inside them.
+FLOW: Flow[GunkimonoState, Phase, GunkimonoAction] = Flow(
+    {
+        Phase.PLACE: FlowPhase(Phase.PLACE.prompt, _place_phase, _played(_place)),
+        Phase.SUPPORT: FlowPhase(
+            Phase.SUPPORT.prompt, _support_phase, _played(placement.place_large)
+        ),
+        Phase.SCORE: FlowPhase(
+            Phase.SCORE.prompt, _sorted(scoring.legal_scores), _played(scoring.score)
+        ),
+        Phase.STRONGHOLD: FlowPhase(
+            Phase.STRONGHOLD.prompt, _sorted(strongholds.legal_builds), _played(strongholds.build)
+        ),
+        Phase.DRAW: FlowPhase(
+            Phase.DRAW.prompt, _sorted(refill_your_hand.legal_draws), _played(_draw)
+        ),
+        Phase.OVER: FlowPhase(Phase.OVER.prompt, lambda state: [], _over),
+    },
+    phase_of=attrgetter("phase"),
+    decisions=attrgetter("decisions"),
+    count=_count,
+    keys=Phase,
+)
+#: The legal decisions of each phase (``FLOW``'s), in ascending action-number order.
+LEGAL_ACTIONS: dict[Phase, Callable[[GunkimonoState], list[GunkimonoAction]]] = {
+    key: phase.legal for key, phase in FLOW.phases.items()
+}

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from operator import attrgetter
+from typing import Any
 
 import sengoku.games.gunshi.battle as battle
 import sengoku.games.gunshi.custom_deck as custom_deck
@@ -24,7 +25,8 @@ import sengoku.games.gunshi.knowledge as knowledge
 import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
 import sengoku.games.gunshi.tournament_clock as tournament_clock
 import sengoku.games.gunshi.units as units
-from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, event
+from sengoku.core.flow import Flow, Phase
+from sengoku.core.game import TERMINAL, Event, Outcome, State, event
 from sengoku.games.gunshi.actions import GunshiAction, sorted_unique
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.cards import SCOUTED, Card, seen
@@ -60,37 +62,6 @@ __all__ = [
 POS_NAMES = ("L", "1", "2", "3", "4")
 _command_view = command_view  # the name tests and older code import
 _seen = seen
-
-
-class Phase(NamedTuple):
-    """A phase of the game: its legal actions, and playing one of them."""
-
-    name: str
-    legal: Callable[[GunshiState], list[GunshiAction]]
-    do: Callable[[GunshiState, GunshiAction], None]
-
-
-#: ``state.phase`` -> the rule that decides in it, in the order a game goes through them.
-PHASES: dict[str, Phase] = {
-    "build": Phase("Custom Deck Construction: choose a card", custom_deck.legal, custom_deck.do),
-    "prepare": Phase(
-        "Gunshi's Inspiration: prepare an Advanced Command card",
-        inspiration.legal_prepare,
-        inspiration.do_prepare,
-    ),
-    "formation": Phase("Phase 1, Creating Your Battle Formation", formation.legal, formation.do),
-    "mod3": Phase(
-        "Modification 3: choose an Advanced Command card",
-        inspiration.legal_mod3,
-        inspiration.do_mod3,
-    ),
-    "secret": Phase(
-        "Phase 2, Choosing Your Shogun and Card Order",
-        shogun_and_card_order.legal,
-        shogun_and_card_order.do,
-    ),
-    "battle": Phase("Phase 3, Battle", battle.legal, battle.do),
-}
 
 
 class GunshiState(State[GunshiAction]):
@@ -286,27 +257,13 @@ class GunshiState(State[GunshiAction]):
             return []
         memo = self._legal_memo
         if memo is None:
-            memo = self._legal_memo = sorted_unique(PHASES[self.phase].legal(self))
+            memo = self._legal_memo = sorted_unique(FLOW.legal(self))
         return list(memo)  # a copy: callers may change theirs
 
-    def apply(self, action: Any) -> list[Event]:
-        if self.result is not None:
-            raise IllegalAction("the game is over; no action can be played")
-        if isinstance(action, str):
-            action = self.game.parse_action(self, action)
-        legal = self._legal_memo
-        if legal is None:
-            legal = PHASES[self.phase].legal(self)
-        self._legal_memo = None
-        # By identity first (the engine's actions are interned): a plain ``in`` calls the
-        # dataclass __eq__ on every action before the match.
-        if id(action) not in map(id, legal) and action not in legal:
-            raise IllegalAction(self._why_not_legal(action, legal))
-        self._events = []
-        self.ply += 1
-        PHASES[self.phase].do(self, action)
-        events, self._events = self._events, []
-        return events + self._end_if_too_long(self.ply)
+    def apply(self, action: GunshiAction) -> list[Event]:
+        """Play one action (a :class:`GunshiAction`: text is parsed at the edges, with
+        ``Gunshi.parse_action``), through the flow's template (core/flow.py)."""
+        return FLOW.apply(self, action)
 
     def _end_game(self, result: Outcome) -> None:
         self.result = result
@@ -335,6 +292,8 @@ class GunshiState(State[GunshiAction]):
         if self.result is not None:
             return "the game is over; no action can be played"
         legal = self.legal_actions()
+        # By identity first (the engine's actions are interned): a plain ``in`` calls the
+        # dataclass __eq__ on every action before the match.
         if id(action) in map(id, legal) or action in legal:
             return None
         return self._why_not_legal(action, legal)
@@ -428,3 +387,63 @@ def _jsonable(v: Any) -> Any:
     if isinstance(v, dict):
         return {k: _jsonable(x) for k, x in v.items()}
     return v
+
+
+def _collected(
+    do: Callable[[GunshiState, GunshiAction], None],
+) -> Callable[[GunshiState, GunshiAction], list[Event]]:
+    """A phase's ``do`` for the flow: the rule module's ``do`` plays the action and tells
+    what happened through :meth:`GunshiState.emit`; its events are what it returns."""
+
+    def run(state: GunshiState, action: GunshiAction) -> list[Event]:
+        state._legal_memo = None  # the position changes: its legal actions with it
+        state._events = []
+        do(state, action)
+        events, state._events = state._events, []
+        return events
+
+    run.__name__ = f"do_{do.__module__.rsplit('.', 1)[-1]}"
+    return run
+
+
+def _phase(
+    name: str,
+    legal: Callable[[GunshiState], list[GunshiAction]],
+    do: Callable[[GunshiState, GunshiAction], None],
+) -> Phase[GunshiState, GunshiAction]:
+    return Phase(name, legal, _collected(do))
+
+
+#: ``state.phase`` -> the rule that decides in it, in the order a game goes through them.
+#: Each phase's module says when it ends: its ``do`` sets ``state.phase`` to the next.
+PHASES: dict[str, Phase[GunshiState, GunshiAction]] = {
+    "build": _phase("Custom Deck Construction: choose a card", custom_deck.legal, custom_deck.do),
+    "prepare": _phase(
+        "Gunshi's Inspiration: prepare an Advanced Command card",
+        inspiration.legal_prepare,
+        inspiration.do_prepare,
+    ),
+    "formation": _phase("Phase 1, Creating Your Battle Formation", formation.legal, formation.do),
+    "mod3": _phase(
+        "Modification 3: choose an Advanced Command card",
+        inspiration.legal_mod3,
+        inspiration.do_mod3,
+    ),
+    "secret": _phase(
+        "Phase 2, Choosing Your Shogun and Card Order",
+        shogun_and_card_order.legal,
+        shogun_and_card_order.do,
+    ),
+    "battle": _phase("Phase 3, Battle", battle.legal, battle.do),
+}
+
+
+def _count_ply(state: GunshiState) -> None:
+    # Counted before the action is played: the events it makes carry its ply.
+    state.ply += 1
+
+
+#: Gunshi's turn as a flow (core/flow.py): its phases, and ``apply``'s template.
+FLOW: Flow[GunshiState, str, GunshiAction] = Flow(
+    PHASES, phase_of=attrgetter("phase"), decisions=attrgetter("ply"), count=_count_ply
+)

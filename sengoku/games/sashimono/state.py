@@ -14,12 +14,17 @@ named as the rulebook names them, and the three tables below say which runs what
 answer) and ``OPERATIONS`` (an operation of the card language -> its rule). In the rule
 modules, ``step_*`` runs a step, ``answer_*`` applies an answer (the question, then the
 chosen option's kind and argument) and ``op_*`` performs an operation.
+
+``apply`` is the template of ``FLOW`` (:mod:`sengoku.core.flow`), whose phase is the question
+asked now and whose ``do`` applies the answer with the question's rule from ``ANSWERS``,
+then runs the machine to the next question.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, cast
 
 import sengoku.games.sashimono.action_turn as action_turn
@@ -35,7 +40,8 @@ import sengoku.games.sashimono.sonae as sonae
 import sengoku.games.sashimono.training as training
 import sengoku.games.sashimono.turn as turn
 from sengoku.core.decisions import DecisionStack, check_table
-from sengoku.core.game import TERMINAL, Action, Event, IllegalAction, Outcome, State, event
+from sengoku.core.flow import Flow, Phase
+from sengoku.core.game import TERMINAL, Action, Event, Outcome, State, event
 from sengoku.games.sashimono.cards import OPS, Card, CardSet
 from sengoku.games.sashimono.decisions import (
     K_BONUS,
@@ -217,14 +223,10 @@ class SashimonoState(State):
         return chosen, None
 
     def apply(self, action: Any) -> list[Event]:
-        chosen, why = self._choose(action)
-        if chosen is None:
-            raise IllegalAction(why or f"{action} is not legal now")
-        self.decisions += 1
-        self._events = []
-        self.answer(chosen)
-        events = self._run()
-        return events + self._end_if_too_long(self.decisions)
+        """Answer the question asked now through the flow's template (core/flow.py): its
+        phase is the question (``FLOW``), which applies the answer and runs the machine to
+        the next question."""
+        return FLOW.apply(self, action)
 
     def _end_game(self, result: Outcome) -> None:
         self.finish(result)
@@ -398,11 +400,16 @@ class SashimonoState(State):
     def answer(self, choice: Choice) -> None:
         """Answer the pending question with ``choice``, one of its options: the question is
         taken off the position, then its rule from ``ANSWERS`` applies the answer."""
+        prompt = self._take_question()
+        ANSWERS[prompt.kind](self, prompt, choice.kind, choice.arg)
+
+    def _take_question(self) -> Prompt:
+        """The pending question, taken off the position (its answer is being applied)."""
         prompt = self.prompt
         assert prompt is not None
         self.prompt = None
         self._legal = None
-        ANSWERS[prompt.kind](self, prompt, choice.kind, choice.arg)
+        return prompt
 
     # ------------------------------------------------------------------ what a seat knows
 
@@ -489,5 +496,47 @@ OPERATIONS: dict[str, OperationRule] = {
 }
 check_table(STEPS, Step, "steps")
 check_table(ANSWERS, Question, "questions")
+
+
+def _answering(rule: AnswerRule) -> Callable[[SashimonoState, Any], list[Event]]:
+    """A question's ``do`` for the flow: apply the answer with the question's rule, then
+    run the machine to the next question (or the end); the events of both."""
+
+    def run(state: SashimonoState, action: Any) -> list[Event]:
+        chosen, _ = state._choose(action)
+        assert chosen is not None  # the flow asked why_illegal first
+        state._events = []
+        prompt = state._take_question()
+        rule(state, prompt, chosen.kind, chosen.arg)
+        return state._run()
+
+    return run
+
+
+def _question(state: SashimonoState) -> Question:
+    prompt = state.prompt
+    assert prompt is not None  # a game not over always asks a question
+    return prompt.kind
+
+
+def _count(state: SashimonoState) -> None:
+    # Counted before the answer is applied: the events it makes carry the count.
+    state.decisions += 1
+
+
+#: Sashimono's turn as a flow (core/flow.py): the phase is the question asked now (the
+#: ``DecisionStack`` of steps runs between questions); its legal actions are the question's
+#: options, and its ``do`` applies the answer with the question's rule from ``ANSWERS``.
+FLOW: Flow[SashimonoState, Question, Any] = Flow(
+    {
+        question: Phase(question.value, SashimonoState.legal_actions, _answering(rule))
+        for question, rule in ANSWERS.items()
+    },
+    phase_of=_question,
+    decisions=attrgetter("decisions"),
+    count=_count,
+    keys=Question,
+)
+
 if set(OPERATIONS) != set(OPS):
     raise TypeError(f"the card language's operations {sorted(OPS)} have no rule in OPERATIONS")
