@@ -42,11 +42,11 @@ def _symbols(n: int) -> str:
 def _worth(state: Any, action: Score) -> tuple[int, int]:
     """(honor points, victory points) the scored troop is worth: the troop just placed,
     waiting to be scored (public); for any other square, what stands there now."""
-    if state.pending:
-        cell, troop, symbols, size, _ok = state.pending[0]
+    if state.scoring.pending:
+        cell, troop, symbols, size, _ok = state.scoring.pending[0]
         if (cell, troop) == (action.cell, action.troop):
             return int(symbols), int(size)
-    return int(state.sym[action.cell]), int(state.formation_size(action.cell))
+    return int(state.battlefield.sym[action.cell]), int(state.formation_size(action.cell))
 
 
 #: Descriptions that depend on the action alone (a tile's placement, a small tile, a draw),
@@ -126,7 +126,7 @@ def _describe(state: Any, action: Any) -> ActionDescription:
         }
         if action.honor:
             end = _C.ending_row[state.num_players]
-            row = min(state.honor[state.turn][action.troop] + symbols, end)
+            row = min(state.honor_track.honor[state.sequence.turn][action.troop] + symbols, end)
             found.update(points=symbols, row=row, banner=row >= end)
             where = "the banners" if row >= end else f"row {row}"
             label = f"Honor +{symbols}: {word} marker to {where}"
@@ -144,7 +144,7 @@ def _describe(state: Any, action: Any) -> ActionDescription:
         return ActionDescription(notation, "score_vp", label, text, found)
     if isinstance(action, BuildStronghold):
         cell = cell_name(action.cell)
-        top = state.top[action.cell]
+        top = state.battlefield.top[action.cell]
         word = troop_word(top) if 0 <= top < len(LETTERS) else "troop"
         size = state.formation_size(action.cell)
         label = f"Stronghold on {word} {cell} (formation of {size})"
