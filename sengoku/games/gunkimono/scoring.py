@@ -47,7 +47,9 @@ def _load(data: Any) -> list[PendingScore]:
 class Scoring(Part):
     """Step 2's queue: the placed troops still to score, in order (as lists in JSON)."""
 
-    pending: list[PendingScore] = part_field(Codec(_same, _dump, _load), default_factory=list)
+    pending: list[PendingScore] = part_field(
+        Codec(_same, _dump, _load, copy_code="list({})"), default_factory=list
+    )
 
 
 def turn_over(state: GunkimonoState) -> None:

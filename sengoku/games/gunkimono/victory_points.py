@@ -16,7 +16,9 @@ if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
 
 #: Absent from states saved before the breakdown was kept: nothing recorded yet.
-_OPTIONAL_INTS: Codec[list[int]] = Codec(INTS.copy, INTS.dump, INTS.load, optional=True)
+_OPTIONAL_INTS: Codec[list[int]] = Codec(
+    INTS.copy, INTS.dump, INTS.load, optional=True, copy_code=INTS.copy_code
+)
 
 
 @dataclass(slots=True)
