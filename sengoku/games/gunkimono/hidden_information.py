@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import TERMINAL
@@ -26,6 +26,13 @@ from sengoku.games.gunkimono.formations import formations
 from sengoku.games.gunkimono.honor_track import REMOVED
 from sengoku.games.gunkimono.strongholds import controlled_troops
 from sengoku.games.gunkimono.turn_sequence import Phase
+from sengoku.games.gunkimono.views import (
+    GunkimonoView,
+    LastTurnView,
+    PlayerView,
+    ScoringView,
+    TileFace,
+)
 from sengoku.games.gunkimono.war_banners import BANNER_KINDS
 
 if TYPE_CHECKING:
@@ -38,49 +45,47 @@ _C = components()
 _OWN_INFORMATION_PHASES = frozenset({Phase.PLACE, Phase.SUPPORT, Phase.SCORE, Phase.STRONGHOLD})
 
 
-def view(state: GunkimonoState, seat: int | None) -> dict[str, Any]:
+def _player(state: GunkimonoState, s: int, seat: int | None, over: bool) -> PlayerView:
+    """Seat ``s`` as ``seat`` may see it."""
+    mine = s == seat
+    # Names come from tables built once (tile, square, troop letter), not formatted per call.
+    tiles, cells, letters, kinds = TILE_NAMES, CELL_NAMES, LETTERS, BANNER_KINDS
+    hand = state.supply.hands[s]
+    own = state.fortresses.strongholds[s]
+    banners = state.war_banners.banners[s]
+    score = state.victory_points.score[s]
+    by_strongholds = state.victory_points.vp_strongholds[s]
+    # Banner values count only for their owner until the end reveals them all.
+    banner_points = sum(b[1] for b in banners) if (mine or over) else None
+    return {
+        "score": score,
+        "vp_formations": score - by_strongholds,
+        "vp_strongholds": by_strongholds,
+        "banner_points": banner_points,
+        "total": None if banner_points is None else score + banner_points,
+        "controlled_troops": controlled_troops(state, s),
+        "hand": [tiles[t] for t in hand] if mine else None,
+        "hand_size": len(hand),
+        "hand_known": [tiles[t] for t in state.supply.known[s]],
+        "reserve": [letters[t] for t in state.supply.reserve[s]],
+        "honor": [None if r == REMOVED else r for r in state.honor_track.honor[s]],
+        "strongholds": [cells[c] for c in own],
+        "strongholds_left": 2 - len(own),
+        "banners": [
+            {"kind": kinds[k], "column": NAMES[col], "value": v if (mine or over) else None}
+            for k, v, col in banners
+        ],
+    }
+
+
+def view(state: GunkimonoState, seat: int | None) -> GunkimonoView:
     """What ``seat`` may see (``None``: a spectator), JSON-ready."""
     n = state.num_players
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
         raise ValueError(f"seat must be None or 0..{n - 1}, got {seat!r}")
     over = state.sequence.phase is Phase.OVER
-    # Names come from tables built once (tile, square, troop letter), not formatted per call.
     tiles, cells, letters, kinds = TILE_NAMES, CELL_NAMES, LETTERS, BANNER_KINDS
-    players = []
-    for s in range(n):
-        mine = s == seat
-        hand = state.supply.hands[s]
-        own = state.fortresses.strongholds[s]
-        # Banner values count only for their owner until the end reveals them all.
-        banner_points = sum(b[1] for b in state.war_banners.banners[s]) if (mine or over) else None
-        players.append(
-            {
-                "score": state.victory_points.score[s],
-                "vp_formations": state.victory_points.score[s]
-                - state.victory_points.vp_strongholds[s],
-                "vp_strongholds": state.victory_points.vp_strongholds[s],
-                "banner_points": banner_points,
-                "total": None
-                if banner_points is None
-                else state.victory_points.score[s] + banner_points,
-                "controlled_troops": controlled_troops(state, s),
-                "hand": [tiles[t] for t in hand] if mine else None,
-                "hand_size": len(hand),
-                "hand_known": [tiles[t] for t in state.supply.known[s]],
-                "reserve": [letters[t] for t in state.supply.reserve[s]],
-                "honor": [None if r == REMOVED else r for r in state.honor_track.honor[s]],
-                "strongholds": [cells[c] for c in own],
-                "strongholds_left": 2 - len(own),
-                "banners": [
-                    {
-                        "kind": kinds[k],
-                        "column": NAMES[col],
-                        "value": v if (mine or over) else None,
-                    }
-                    for k, v, col in state.war_banners.banners[s]
-                ],
-            }
-        )
+    players = [_player(state, s, seat, over) for s in range(n)]
     return {
         "game": "gunkimono",
         "seat": seat,
@@ -144,12 +149,12 @@ _TROOP_NAMES: dict[str, str] = {
 }
 
 
-def _face(code: int) -> dict[str, Any]:
+def _face(code: int) -> TileFace:
     (a, sa), (b, sb) = tile_troops(code)
     return {"halves": [{"troop": LETTERS[a], "symbols": sa}, {"troop": LETTERS[b], "symbols": sb}]}
 
 
-def _tile_faces(state: GunkimonoState, seat: int | None) -> dict[str, dict[str, Any]]:
+def _tile_faces(state: GunkimonoState, seat: int | None) -> dict[str, TileFace]:
     """The faces of the large tiles this view names (its own hand, the row, tiles seen taken
     and those on the battlefield): only what the view already shows."""
     codes = set(state.supply.row) | set(state.battlefield.placed)
@@ -161,7 +166,7 @@ def _tile_faces(state: GunkimonoState, seat: int | None) -> dict[str, dict[str, 
     return {TILE_NAMES[c]: _face(c) for c in sorted(codes) if 0 <= c < 100}
 
 
-def _last_turn(state: GunkimonoState) -> dict[str, Any] | None:
+def _last_turn(state: GunkimonoState) -> LastTurnView | None:
     """The latest turn's seat, covered squares and scorings (``turn_record.py``)."""
     if state.record.seat < 0:
         return None
@@ -171,7 +176,7 @@ def _last_turn(state: GunkimonoState) -> dict[str, Any] | None:
             squares.append(CELL_NAMES[c])
     scores = []
     for kind, troop, square, points in state.record.scores:
-        entry: dict[str, Any] = {
+        entry: ScoringView = {
             "kind": turn_record.KINDS[kind],
             "troop": LETTERS[troop] if troop >= 0 else None,
             "square": CELL_NAMES[square] if square >= 0 else None,

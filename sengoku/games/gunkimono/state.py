@@ -36,7 +36,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import sengoku.games.gunkimono.end_of_the_game as end_of_the_game
 import sengoku.games.gunkimono.extra_support as extra_support
@@ -469,7 +469,8 @@ class GunkimonoState(State[GunkimonoAction]):
         return st
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return hidden_information.view(self, seat)
+        # Typed as ``views.GunkimonoView``; the contract hands views on as JSON objects.
+        return cast("dict[str, Any]", hidden_information.view(self, seat))
 
     def determinize(self, seat: int, rng: random.Random) -> GunkimonoState:
         """Resample what ``seat`` cannot see (``hidden_information.determinize``)."""
