@@ -24,6 +24,7 @@ from sengoku.core.observation import Encoder
 from sengoku.core.traits import Traits
 from sengoku.games.gunkimono.actions import (
     NUM_ACTIONS,
+    GunkimonoAction,
     Place,
     Score,
     from_notation,
@@ -104,13 +105,14 @@ class Gunkimono(Game):
     def describe_action(self, state: State, action: Any) -> ActionDescription:
         from sengoku.games.gunkimono.describe import describe
 
-        return describe(state, action)
+        return describe(cast(GunkimonoState, state), action)
 
     def describe_actions(self, state: State, actions: Sequence[Any]) -> list[ActionDescription]:
         # One import for the whole list: a position offers hundreds of placements.
         from sengoku.games.gunkimono.describe import describe
 
-        return [describe(state, a) for a in actions]
+        st = cast(GunkimonoState, state)
+        return [describe(st, a) for a in actions]
 
     def view_schema(self) -> dict[str, Any]:
         return load_view_schema(Path(__file__).parent)
@@ -230,7 +232,7 @@ class Gunkimono(Game):
         return render(state, seat)
 
 
-def _named_by_short(state: GunkimonoState, text: str) -> Action | None:
+def _named_by_short(state: GunkimonoState, text: str) -> GunkimonoAction | None:
     """The action a refused short form stands for, to name the rule it breaks.
 
     ``Ac3 Cd3``: a large tile of the hand with those troops (any, when none is legal there;

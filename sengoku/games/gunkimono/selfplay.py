@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from sengoku.core.game import State
-from sengoku.games.gunkimono.actions import BuildStronghold, Score
+from sengoku.games.gunkimono.actions import BuildStronghold, GunkimonoAction, Score
 from sengoku.games.gunkimono.state import GunkimonoState
 
 
-def balanced_choice(state: GunkimonoState, rng: random.Random) -> Any:
+def balanced_choice(state: GunkimonoState, rng: random.Random) -> GunkimonoAction:
     """A scripted "balanced" player for the report: random placements and draws; honor for
     a troop whose formation is small (under 3), victory points otherwise; strongholds on
     the largest free formation."""

@@ -149,7 +149,7 @@ PARTS: tuple[tuple[str, type[Part]], ...] = (
 _PART_NAMES = tuple(name for name, _owner in PARTS)
 
 
-def _delegate(part: str, name: str) -> Any:
+def _delegate(part: str, name: str) -> property:
     """A state attribute that reads and writes ``name`` of the part ``part`` (for readers
     outside the rule modules: evaluation, tests)."""
 
@@ -278,7 +278,7 @@ class GunkimonoState(State[GunkimonoAction]):
         outside ``apply``: a determinization, a test painting squares)."""
         self._legal = None
 
-    def apply(self, action: Any) -> list[Event]:
+    def apply(self, action: GunkimonoAction) -> list[Event]:
         why = self.why_illegal(action)
         if why is not None:
             raise IllegalAction(why)
@@ -298,7 +298,7 @@ class GunkimonoState(State[GunkimonoAction]):
         self.sequence.decisions += 1
         return events + self._end_if_too_long(self.sequence.decisions)
 
-    def why_illegal(self, action: Any) -> str | None:
+    def why_illegal(self, action: GunkimonoAction) -> str | None:
         """None if ``action`` is legal here, else the rule it breaks."""
         if self.sequence.phase is Phase.OVER:
             return "the game is over"
