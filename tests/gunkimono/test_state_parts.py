@@ -118,6 +118,33 @@ def test_no_module_touches_another_modules_private_names() -> None:
     assert offenders == {}
 
 
+def test_the_package_reads_and_writes_the_parts_not_the_flat_names() -> None:
+    # The flat names (``state.top``) are kept for tests and outside readers; the game's own
+    # modules name the part they read or write (``state.battlefield.top``).
+    flat = {
+        name
+        for name, value in vars(GunkimonoState).items()
+        if isinstance(value, property) and name != "phase" and not name.startswith("_")
+    }
+    flat -= {"current_player"}
+    assert {"top", "hands", "honor", "pending", "last_scores"} <= flat
+    offenders = []
+    for path in sorted(PACKAGE.glob("*.py")):
+        # ``self`` is a state in state.py only (elsewhere: ``Score.honor``, ...).
+        names = (
+            ("state", "st", "new", "self") if path.name == "state.py" else ("state", "st", "new")
+        )
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr in flat
+                and isinstance(node.value, ast.Name)
+                and node.value.id in names
+            ):
+                offenders.append(f"{path.name}:{node.lineno} {ast.unparse(node)}")
+    assert offenders == []
+
+
 def _schema_keys(node: dict[str, Any]) -> tuple[set[str], set[str]]:
     props = set(node.get("properties", {}))
     return props, set(node.get("required", []))

@@ -71,7 +71,7 @@ from sengoku.games.gunkimono.battlefield import (
 from sengoku.games.gunkimono.data import components, tile_code
 from sengoku.games.gunkimono.end_of_the_game import END_TILE, Ending
 from sengoku.games.gunkimono.extra_support import SUPPORTS
-from sengoku.games.gunkimono.formations import FormationCache, Formations, formation, formations
+from sengoku.games.gunkimono.formations import FormationCache, formation, formations
 from sengoku.games.gunkimono.honor_track import REMOVED, HonorTrack
 from sengoku.games.gunkimono.placement import SMALLS, Battlefield
 from sengoku.games.gunkimono.refill_your_hand import Supply
@@ -388,25 +388,10 @@ class GunkimonoState(State[GunkimonoAction]):
         """The squares of the formation whose troop stands on ``cell``."""
         return formation(self.battlefield.top, cell)
 
-    def _formations(self) -> Formations:
-        """The formations of the battlefield as it is now (cached while it stays so)."""
-        return formations(self)
-
-    def _components(self) -> tuple[list[int], dict[int, list[int]]]:
-        """Formation id of each square, and the stronghold squares of each controlled one.
-
-        Shared with other callers and clones: read them, never change them."""
-        board = formations(self)
-        return board.comp, board.held
-
     def formation_size(self, cell: int) -> int:
         """``len(self.formation(cell))``, from the cached formations."""
         board = formations(self)
         return board.size[board.comp[cell]]
-
-    def _stronghold_cells(self, seat: int) -> list[int]:
-        """The squares where ``seat`` may build a stronghold now."""
-        return strongholds.stronghold_cells(self, seat)
 
     def _advance_honor(self, seat: int, troop: int, points: int, events: list[Event]) -> None:
         honor_track.advance_honor(self, seat, troop, points, events)
