@@ -1,13 +1,18 @@
 """One Gunkimono match in progress: the battlefield, hands, row, stacks, honor track, scores.
 
-The position and the turn live here; each rule of the rulebook lives in a module named for
-it, which this class calls (``docs/architecture.md`` has the table):
+The turn lives here; each rule of the rulebook lives in a module named for it, which this
+class calls (``docs/architecture.md`` has the table). The position is composed of typed parts
+(:data:`PARTS`), each a slotted dataclass declared in the rule module that writes it
+(``placement.Battlefield``, ``strongholds.Strongholds``, ``refill_your_hand.Supply``, ...);
+``clone`` and the JSON walk the parts, whose fields say how they are copied and saved
+(``sengoku/core/substate.py``):
 
 * Setting Up the Game: ``setup.py``
 * Turn Sequence (the four steps, as typed phases): ``turn_sequence.py``
 * 1. Place Army Tile, Troop Duplication rule, Level Difference rule: ``placement.py``
 * Extra Support rule: ``extra_support.py``
-* 2. Score Points, Scoring Victory Points: ``scoring.py`` (formations: ``formations.py``)
+* 2. Score Points, Scoring Victory Points: ``scoring.py`` (formations: ``formations.py``;
+  the victory point track: ``victory_points.py``)
 * Scoring Honor Points: ``honor_track.py``
 * Claiming War Banner Tiles: ``war_banners.py``
 * Building Strongholds, the stronghold rules, 3. Assess Strongholds: ``strongholds.py``
