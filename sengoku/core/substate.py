@@ -117,6 +117,12 @@ class Part:
     #: Each subclass's (name, codec) pairs, worked out once.
     _plans: ClassVar[dict[type, tuple[tuple[str, Codec[Any]], ...]]] = {}
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "clone" not in cls.__dict__:
+            # Not the clone made for a parent class, which would make the parent's kind.
+            cls.clone = Part.clone  # type: ignore[method-assign]
+
     @classmethod
     def _plan(cls) -> tuple[tuple[str, Codec[Any]], ...]:
         plan = Part._plans.get(cls)
