@@ -193,62 +193,74 @@ def determinize(state: GunkimonoState, seat: int, rng: random.Random) -> Gunkimo
     """Resample what ``seat`` cannot see: other hands (beyond tiles seen taken from the
     row), the stacks and removed tiles, the other players' banner values and the banner
     stacks' values, from the tiles and banners ``seat`` has not seen."""
-    n = state.num_players
     new = state.clone()
     # On the seat's own turn its actions read only what it sees (its hand and reserve,
     # the board, pending scores, its markers), which stays as it is: the list is kept.
     # Not in the draw step, which reads the resampled stack.
     if not (state.sequence.turn == seat and state.sequence.phase in _OWN_INFORMATION_PHASES):
         new.forget_legal_actions()
+    _deal_unseen_tiles(state, new, seat, rng)
+    _deal_unseen_banners(new, seat, state.sequence.phase is Phase.OVER, rng)
+    return new
+
+
+def _deal_unseen_tiles(
+    state: GunkimonoState, new: GunkimonoState, seat: int, rng: random.Random
+) -> None:
+    """The large tiles ``seat`` has not seen, shuffled into the other hands (beyond their
+    known tiles), the stacks and the removed pile of ``new``; the end-of-game tile, if it
+    has not appeared, at a random place of its stack."""
+    n = state.num_players
+    supply, ending, into = state.supply, state.ending, new.supply
     # Large tiles: the full set minus every tile this seat can see or knows the place of.
     pool = Counter(_C.large_tiles)
-    seen = (
-        Counter(state.battlefield.placed)
-        + Counter(state.supply.row)
-        + Counter(state.supply.hands[seat])
-    )
+    seen = Counter(state.battlefield.placed) + Counter(supply.row) + Counter(supply.hands[seat])
     for s in range(n):
         if s != seat:
-            seen += Counter(state.supply.known[s])
+            seen += Counter(supply.known[s])
     pool -= seen
     tiles = sorted(pool.elements())
     rng.shuffle(tiles)
     for s in range(n):
         if s == seat:
             continue
-        k = len(state.supply.hands[s]) - len(state.supply.known[s])
-        new.supply.hands[s] = list(state.supply.known[s]) + tiles[:k]
-        new.supply.known[s] = list(state.supply.known[s])
+        k = len(supply.hands[s]) - len(supply.known[s])
+        into.hands[s] = list(supply.known[s]) + tiles[:k]
+        into.known[s] = list(supply.known[s])
         tiles = tiles[k:]
-    end_in_stack = END_TILE in state.supply.stack or END_TILE in state.ending.end_stack
-    main = len(state.supply.stack) - (1 if END_TILE in state.supply.stack else 0)
-    new.supply.stack = tiles[:main]
+    end_in_stack = END_TILE in supply.stack or END_TILE in ending.end_stack
+    main = len(supply.stack) - (1 if END_TILE in supply.stack else 0)
+    into.stack = tiles[:main]
     tiles = tiles[main:]
-    rest = len(state.ending.end_stack) - (1 if END_TILE in state.ending.end_stack else 0)
+    rest = len(ending.end_stack) - (1 if END_TILE in ending.end_stack else 0)
     new.ending.end_stack = tiles[:rest]
     tiles = tiles[rest:]
-    new.supply.removed = sorted(tiles)
+    into.removed = sorted(tiles)
     if end_in_stack:
-        target = new.supply.stack if state.ending.end_stack_in_play else new.ending.end_stack
+        target = into.stack if ending.end_stack_in_play else new.ending.end_stack
         target.insert(rng.randrange(len(target) + 1), END_TILE)
-    # Banners: values of each kind not seen by this seat, dealt to the unseen slots.
-    over = state.sequence.phase is Phase.OVER
+
+
+def _deal_unseen_banners(new: GunkimonoState, seat: int, over: bool, rng: random.Random) -> None:
+    """Banner values of each kind ``seat`` has not seen, dealt to the unseen banners of
+    ``new`` (other seats' claimed ones until the end, and the stacks')."""
+    n = new.num_players
+    banners = new.war_banners
     for kind in range(len(_C.banner_kinds)):
         if n < _C.banner_min_players[kind]:
             continue
         values = Counter(_C.banner_values[kind])
         slots: list[list[int]] = []
         for s in range(n):
-            for b in new.war_banners.banners[s]:
+            for b in banners.banners[s]:
                 if b[0] == kind:
                     if s == seat or over:
                         values[b[1]] -= 1
                     else:
                         slots.append(b)
         for col in range(5):
-            slots.extend(b for b in new.war_banners.banner_stacks[col] if b[0] == kind)
+            slots.extend(b for b in banners.banner_stacks[col] if b[0] == kind)
         vals = sorted(values.elements())
         rng.shuffle(vals)
         for b, v in zip(slots, vals, strict=True):
             b[1] = v
-    return new
