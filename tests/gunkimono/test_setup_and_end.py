@@ -145,7 +145,7 @@ def test_ruling_8_no_placement_passes_and_a_stalled_round_ends() -> None:
     st.phase = "draw"
     st.turn = 0
     events: list[dict[str, object]] = []
-    st._end_turn(events)
+    st.end_turn(events)
     # seat 1 still has a small tile to place
     assert st.turn == 1 and not st.is_terminal()
     events += st.apply(st.legal_actions()[0])

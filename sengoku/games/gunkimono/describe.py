@@ -11,7 +11,7 @@ tile's id, e.g. ``I2S1``): a client picks the tile, then its cells (``cells``, w
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sengoku.core.describe import ActionDescription
 from sengoku.games.gunkimono.actions import (
@@ -19,6 +19,7 @@ from sengoku.games.gunkimono.actions import (
     NUM_ACTIONS,
     BuildStronghold,
     Draw,
+    GunkimonoAction,
     Place,
     Score,
     SmallTile,
@@ -26,6 +27,9 @@ from sengoku.games.gunkimono.actions import (
     tile_name,
 )
 from sengoku.games.gunkimono.data import components, tile_troops
+
+if TYPE_CHECKING:
+    from sengoku.games.gunkimono.state import GunkimonoState
 
 _C = components()
 
@@ -39,24 +43,24 @@ def _symbols(n: int) -> str:
     return f"{n} stronghold symbol{'s' if n != 1 else ''}"
 
 
-def _worth(state: Any, action: Score) -> tuple[int, int]:
+def _worth(state: GunkimonoState, action: Score) -> tuple[int, int]:
     """(honor points, victory points) the scored troop is worth: the troop just placed,
     waiting to be scored (public); for any other square, what stands there now."""
-    if state.pending:
-        cell, troop, symbols, size, _ok = state.pending[0]
+    if state.scoring.pending:
+        cell, troop, symbols, size, _ok = state.scoring.pending[0]
         if (cell, troop) == (action.cell, action.troop):
             return int(symbols), int(size)
-    return int(state.sym[action.cell]), int(state.formation_size(action.cell))
+    return int(state.battlefield.sym[action.cell]), int(state.formation_size(action.cell))
 
 
 #: Descriptions that depend on the action alone (a tile's placement, a small tile, a draw),
 #: made once per action and kept: a position offers hundreds of placements, mostly the same
 #: ones as the last time the tile was in hand. At most ``NUM_ACTIONS`` of them.
-_KEPT: dict[Any, ActionDescription] = {}
+_KEPT: dict[GunkimonoAction, ActionDescription] = {}
 _ACTION_ALONE = (Place, SmallTile, Draw)
 
 
-def describe(state: Any, action: Any) -> ActionDescription:
+def describe(state: GunkimonoState, action: GunkimonoAction) -> ActionDescription:
     """``action``, legal in ``state``, as data."""
     if type(action) in _ACTION_ALONE and 0 <= getattr(action, "int_id", -1) < NUM_ACTIONS:
         kept = _KEPT.get(action)
@@ -66,7 +70,7 @@ def describe(state: Any, action: Any) -> ActionDescription:
     return _describe(state, action)
 
 
-def _describe(state: Any, action: Any) -> ActionDescription:
+def _describe(state: GunkimonoState, action: GunkimonoAction) -> ActionDescription:
     notation = str(action)
     if isinstance(action, Place):
         t1, s1 = divmod(action.first, 2)
@@ -126,7 +130,7 @@ def _describe(state: Any, action: Any) -> ActionDescription:
         }
         if action.honor:
             end = _C.ending_row[state.num_players]
-            row = min(state.honor[state.turn][action.troop] + symbols, end)
+            row = min(state.honor_track.honor[state.sequence.turn][action.troop] + symbols, end)
             found.update(points=symbols, row=row, banner=row >= end)
             where = "the banners" if row >= end else f"row {row}"
             label = f"Honor +{symbols}: {word} marker to {where}"
@@ -144,7 +148,7 @@ def _describe(state: Any, action: Any) -> ActionDescription:
         return ActionDescription(notation, "score_vp", label, text, found)
     if isinstance(action, BuildStronghold):
         cell = cell_name(action.cell)
-        top = state.top[action.cell]
+        top = state.battlefield.top[action.cell]
         word = troop_word(top) if 0 <= top < len(LETTERS) else "troop"
         size = state.formation_size(action.cell)
         label = f"Stronghold on {word} {cell} (formation of {size})"

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from sengoku.core.observation import Encoder, Entries, entries_of
+from sengoku.games.gunkimono.views import GunkimonoView, PlayerView
 
 
 class GunkimonoEncoder(Encoder):
@@ -100,6 +101,9 @@ class GunkimonoEncoder(Encoder):
         self.shape = (total,)
 
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
+        self._encode(cast(GunkimonoView, view), seat, out)
+
+    def _encode(self, view: GunkimonoView, seat: int | None, out: np.ndarray) -> None:
         # Scalars are written one at a time through a memoryview of ``out`` (far cheaper than
         # numpy's item writes); counted entries (the banner stacks, hands, known tiles and
         # reserves) are added to, and nothing else writes them. The board's troops, symbols and
@@ -138,7 +142,7 @@ class GunkimonoEncoder(Encoder):
         for s, player in enumerate(view["players"]):
             self._player(w, base + slots[s] * self.player_size, player)
 
-    def _cell_marks(self, w: Entries, view: Mapping[str, Any], me: int, n: int) -> None:
+    def _cell_marks(self, w: Entries, view: GunkimonoView, me: int, n: int) -> None:
         """Strongholds (by owner, from the observer), the troops waiting to score and the
         support square."""
         cell_size = self.CELL
@@ -156,7 +160,7 @@ class GunkimonoEncoder(Encoder):
         if view["support_square"] is not None:
             w[cell_at + self._cell(view["support_square"]) * cell_size + 16] = 1.0
 
-    def _row_and_globals(self, w: Entries, view: Mapping[str, Any], slots: list[int]) -> None:
+    def _row_and_globals(self, w: Entries, view: GunkimonoView, slots: list[int]) -> None:
         """The face-up row's tiles, the phase and the game's counters."""
         letters = self.letters
         o = self.offsets
@@ -184,9 +188,7 @@ class GunkimonoEncoder(Encoder):
         if view["current_player"] >= 0:
             w[at + 10 + slots[view["current_player"]]] = 1.0
 
-    def _placed(
-        self, w: Entries, out: np.ndarray, view: Mapping[str, Any], slots: list[int]
-    ) -> None:
+    def _placed(self, w: Entries, out: np.ndarray, view: GunkimonoView, slots: list[int]) -> None:
         """The tiles placed (counted), the small tiles, the banner stacks, the strongholds'
         turns."""
         codes = self.codes
@@ -214,7 +216,7 @@ class GunkimonoEncoder(Encoder):
             w[at + k * 2 + built_count[k]] = turn + 1
             built_count[k] += 1
 
-    def _player(self, w: Entries, at: int, player: Mapping[str, Any]) -> None:
+    def _player(self, w: Entries, at: int, player: PlayerView) -> None:
         """One player's block at ``at``: score, hand (own only), known tiles, reserve,
         honor, strongholds left, banners (values once seen)."""
         codes = self.codes

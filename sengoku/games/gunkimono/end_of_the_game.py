@@ -14,9 +14,11 @@ the rank.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from sengoku.core.game import Event, Outcome, event
+from sengoku.core.substate import FROZEN_JSON, INTS, SCALAR, Part, part_field
 from sengoku.games.gunkimono.data import components
 from sengoku.games.gunkimono.strongholds import controlled_troops
 from sengoku.games.gunkimono.turn_sequence import Phase
@@ -31,11 +33,28 @@ _C = components()
 END_TILE = 100
 
 
-def bring_end_stack(state: GunkimonoState, events: list[Event]) -> None:
-    """The main stacks are used up: the end-game stack comes into play."""
-    state.end_stack_in_play = True
-    state.stack = state.end_stack
-    state.end_stack = []
+@dataclass(slots=True)
+class Ending(Part):
+    """The end-game stack and how the game ends: what this rule alone writes."""
+
+    #: The covered end-game stack until it comes into play (then empty).
+    end_stack: list[int] = part_field(INTS, default_factory=list)
+    end_stack_in_play: bool = part_field(SCALAR, default=False)
+    #: Has the end-of-game tile appeared (the round then finishes)?
+    end_triggered: bool = part_field(SCALAR, default=False)
+    #: Why the game ended (None while it goes on).
+    reason: str | None = part_field(SCALAR, default=None)
+    #: An ending made by core (concession, timeout, length limit), as Outcome JSON.
+    ended: dict[str, Any] | None = part_field(FROZEN_JSON, default=None)
+
+
+def bring_end_stack(state: GunkimonoState, events: list[Event]) -> list[int]:
+    """The main stacks are used up: the end-game stack comes into play. Its tiles, for
+    the draw pile (``refill_your_hand.open_end_stack``)."""
+    ending = state.ending
+    tiles = ending.end_stack
+    ending.end_stack_in_play = True
+    ending.end_stack = []
     events.append(
         event(
             "end_stack",
@@ -43,15 +62,16 @@ def bring_end_stack(state: GunkimonoState, events: list[Event]) -> None:
             "into play (cover tile removed).",
         )
     )
+    return tiles
 
 
 def trigger_end(state: GunkimonoState, events: list[Event], how: str) -> None:
     """The end-of-game tile has appeared: the game ends after the last seat's turn."""
-    state.end_triggered = True
+    state.ending.end_triggered = True
     events.append(
         event(
             "end_triggered",
-            seat=state.turn,
+            seat=state.sequence.turn,
             message=f"The end-of-game tile is {how}: the game ends after seat "
             f"{state.num_players - 1}'s turn.",
         )
@@ -60,26 +80,27 @@ def trigger_end(state: GunkimonoState, events: list[Event], how: str) -> None:
 
 def game_ends_now(state: GunkimonoState) -> str | None:
     """Asked at the end of each turn: the reason the game ends now, or None."""
-    if state.end_triggered and state.turn == state.num_players - 1:
+    if state.ending.end_triggered and state.sequence.turn == state.num_players - 1:
         return "end_of_game"
-    if state.passes >= state.num_players:
+    if state.sequence.passes >= state.num_players:
         return "no_placement"
     return None
 
 
 def final_scores(state: GunkimonoState) -> list[int]:
     """Victory points plus the values of the claimed war banners."""
-    return [state.score[s] + banner_total(state, s) for s in range(state.num_players)]
+    return [
+        state.victory_points.score[s] + banner_total(state, s) for s in range(state.num_players)
+    ]
 
 
 def finish(state: GunkimonoState, reason: str, events: list[Event]) -> None:
     """The game is over: banners are revealed and final scores announced."""
-    state.phase = Phase.OVER
-    state.reason = reason
-    state._legal = None
+    state.sequence.phase = Phase.OVER
+    state.ending.reason = reason
     finals = final_scores(state)
     reveal = {
-        str(s): [[_C.banner_kinds[k], v] for k, v, _col in state.banners[s]]
+        str(s): [[_C.banner_kinds[k], v] for k, v, _col in state.war_banners.banners[s]]
         for s in range(state.num_players)
     }
     events.append(
@@ -95,6 +116,13 @@ def finish(state: GunkimonoState, reason: str, events: list[Event]) -> None:
     )
 
 
+def end_by_core(state: GunkimonoState, result: Outcome) -> None:
+    """Core ended the game (concession, timeout, length limit): keep its outcome."""
+    state.sequence.phase = Phase.OVER
+    state.ending.reason = result.reason
+    state.ending.ended = result.to_json()
+
+
 def outcome(state: GunkimonoState, reason: str | None) -> Outcome:
     """The ranking by final score, ties broken by the troops in controlled formations."""
     n = state.num_players
@@ -104,4 +132,4 @@ def outcome(state: GunkimonoState, reason: str | None) -> Outcome:
     return Outcome.ranked(finals, reason or "end_of_game", ranks)
 
 
-__all__ = ["END_TILE", "final_scores", "finish", "outcome"]
+__all__ = ["END_TILE", "Ending", "end_by_core", "final_scores", "finish", "outcome"]

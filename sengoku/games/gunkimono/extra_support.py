@@ -5,7 +5,7 @@ cover it.
 Being face down, the support is exempt from the Troop Duplication rule. We allow it only
 where it removes such a difference for a large tile in the hand, as the rulebook describes
 it; at most one small tile per turn, so nothing else may follow it but the large tile
-(phase ``SUPPORT``: ``placement.large_placements`` over ``state.support_cell``).
+(phase ``SUPPORT``: ``placement.large_placements`` over ``state.sequence.support_cell``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from sengoku.core.game import Event, event
 from sengoku.games.gunkimono.actions import CELLS, SmallTile, cell_name
-from sengoku.games.gunkimono.battlefield import FACE_DOWN, NAMES, NEIGHBOURS
+from sengoku.games.gunkimono.battlefield import NAMES, NEIGHBOURS
 from sengoku.games.gunkimono.data import tile_troops
 from sengoku.games.gunkimono.formations import formations
 from sengoku.games.gunkimono.strongholds import links_controlled, may_link
@@ -29,15 +29,15 @@ SUPPORTS = tuple(tuple(SmallTile(t, c, True) for c in range(CELLS)) for t in ran
 
 def support_cells(state: GunkimonoState) -> list[int]:
     """Squares where a face-down small tile would let a large tile from the hand lie level."""
-    seat = state.turn
-    if not state.reserve[seat] or not state.hands[seat]:
+    seat = state.sequence.turn
+    if not state.supply.reserve[seat] or not state.supply.hands[seat]:
         return []
     kinds = set()
-    for code in set(state.hands[seat]):
+    for code in set(state.supply.hands[seat]):
         (t1, _), (t2, _) = tile_troops(code)
         kinds.add((t1, t2))
         kinds.add((t2, t1))
-    top, level, sh = state.top, state.level, state.sh_owner
+    top, level, sh = state.battlefield.top, state.battlefield.level, state.fortresses.sh_owner
     board = formations(state) if may_link(state) else None
     cells = []
     if board is None:
@@ -78,7 +78,9 @@ def support_cells(state: GunkimonoState) -> list[int]:
 def supports(state: GunkimonoState) -> list[SmallTile]:
     """Legal face-down small tiles, in ascending action-number order."""
     cells = support_cells(state)
-    return [SUPPORTS[t][c] for t in sorted(state.reserve[state.turn]) for c in cells]
+    return [
+        SUPPORTS[t][c] for t in sorted(state.supply.reserve[state.sequence.turn]) for c in cells
+    ]
 
 
 def why_not_support(state: GunkimonoState, cell: int) -> str | None:
@@ -91,19 +93,17 @@ def why_not_support(state: GunkimonoState, cell: int) -> str | None:
 
 
 def place_support(state: GunkimonoState, action: SmallTile, events: list[Event]) -> None:
-    """The small tile (taken from the reserve, its level counted) lies face down: the large
-    tile must cover it next."""
+    """The small tile (taken from the reserve, its level counted, laid face down by
+    ``placement.place_small``) is a support: the large tile must cover it next."""
     c = action.cell
-    state.top[c] = FACE_DOWN
-    state.sym[c] = 0
-    state.support_cell = c
-    state.phase = Phase.SUPPORT
+    state.sequence.support_cell = c
+    state.sequence.phase = Phase.SUPPORT
     events.append(
         event(
             "support",
-            seat=state.turn,
+            seat=state.sequence.turn,
             action=str(action),
-            message=f"Seat {state.turn} places the small {NAMES[action.troop]} face down on "
+            message=f"Seat {state.sequence.turn} places the small {NAMES[action.troop]} face down on "
             f"{cell_name(c)} as extra support.",
         )
     )

@@ -8,7 +8,7 @@ Reads, per seat, against the best other seat:
   (``strongholds``, ``formation``), so a built one is worth its formation's size a few times;
 * stronghold potential: while a seat has a stronghold left to build, how near its honor
   markers are to the next stronghold row (``honor``, the rows in the game's components),
-  times the largest formation it could then build on (``_stronghold_cells``);
+  times the largest formation it could then build on (``strongholds.stronghold_cells``);
 * the honor races: each column's marker progress towards the banner row, weighted by the
   lead over the best other seat in that column (the first there claims the best banner).
 
@@ -17,12 +17,17 @@ Everything read is visible, or sampled in a determinization (banner values, hand
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from sengoku.core.features import Features
 from sengoku.core.game import State
 from sengoku.games.gunkimono.data import components
-from sengoku.games.gunkimono.state import REMOVED
+from sengoku.games.gunkimono.formations import formations
+from sengoku.games.gunkimono.honor_track import REMOVED
+from sengoku.games.gunkimono.strongholds import stronghold_cells
+
+if TYPE_CHECKING:
+    from sengoku.games.gunkimono.state import GunkimonoState
 
 _C = components()
 #: The mean value of a banner (all kinds and columns): what a finished honor race is worth.
@@ -43,51 +48,51 @@ class GunkimonoFeatures(Features):
     # apart (about 1 ms an iteration here; docs/ai.md, Strength).
     search_ladder = (3, 9, 27, 81)
 
-    def income(self, state: Any, seat: int) -> int:
-        return sum(state.formation_size(c) for c in state.strongholds[seat])
+    def income(self, state: GunkimonoState, seat: int) -> int:
+        return sum(state.formation_size(c) for c in state.fortresses.strongholds[seat])
 
-    def readiness(self, state: Any, seat: int) -> float:
+    def readiness(self, state: GunkimonoState, seat: int) -> float:
         """1 when the next stronghold is due, falling with the honor rows still missing."""
-        built = len(state.strongholds[seat])
+        built = len(state.fortresses.strongholds[seat])
         if built >= 2:
             return 0.0
         row = _C.stronghold_rows[state.num_players][built]
         removed_ok = state.options["removed_marker_counts"]
         missing = 0
-        for r in state.honor[seat]:
+        for r in state.honor_track.honor[seat]:
             if r == REMOVED:
                 missing += 0 if removed_ok else row
             else:
                 missing += max(0, row - r)
         return 1.0 / (1.0 + 0.5 * missing)
 
-    def best_site(self, state: Any, seat: int) -> int:
+    def best_site(self, state: GunkimonoState, seat: int) -> int:
         """The largest formation the seat could build a stronghold on now."""
-        cells = state._stronghold_cells(seat)
+        cells = stronghold_cells(state, seat)
         if not cells:
             return 0
-        board = state._formations()  # sizes of every formation, computed once per board
+        board = formations(state)  # sizes of every formation, computed once per board
         comp: list[int] = board.comp
         size: list[int] = board.size
         return max(map(size.__getitem__, map(comp.__getitem__, cells)))
 
-    def honor_value(self, state: Any, seat: int) -> float:
+    def honor_value(self, state: GunkimonoState, seat: int) -> float:
         end = _C.ending_row[state.num_players]
         value = 0.0
-        for troop, r in enumerate(state.honor[seat]):
-            if r == REMOVED or not state.banner_stacks[troop]:
+        for troop, r in enumerate(state.honor_track.honor[seat]):
+            if r == REMOVED or not state.war_banners.banner_stacks[troop]:
                 continue
             value += HONOR * BANNER_MEAN * (r / end) ** 2
             others = [
-                state.honor[o][troop]
+                state.honor_track.honor[o][troop]
                 for o in range(state.num_players)
-                if o != seat and state.honor[o][troop] != REMOVED
+                if o != seat and state.honor_track.honor[o][troop] != REMOVED
             ]
             lead = r - max(others) if others else r
             value += RACE * max(-3, min(3, lead))
         return value
 
-    def seat_value(self, state: Any, seat: int, finals: list[int]) -> float:
+    def seat_value(self, state: GunkimonoState, seat: int, finals: list[int]) -> float:
         value = float(finals[seat]) + INCOME * self.income(state, seat)
         ready = self.readiness(state, seat)
         if ready > 0.0:
@@ -95,7 +100,7 @@ class GunkimonoFeatures(Features):
         return value + self.honor_value(state, seat)
 
     def heuristic(self, state: State, seat: int) -> float:
-        s: Any = state
+        s = cast("GunkimonoState", state)
         finals = s.final_scores()
         values = [self.seat_value(s, i, finals) for i in range(s.num_players)]
         others = [v for i, v in enumerate(values) if i != seat]

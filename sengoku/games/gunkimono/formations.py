@@ -8,8 +8,10 @@ stronghold standing in it scores each turn; a formation holding a stronghold is 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sengoku.core.substate import SHARED_CACHE, Part, part_field
 from sengoku.games.gunkimono.battlefield import CELLS, NEIGHBOURS
 
 if TYPE_CHECKING:
@@ -76,13 +78,23 @@ class Formations:
         self.sites: dict[tuple[int, bool], list[int]] = {}
 
 
+@dataclass(slots=True)
+class FormationCache(Part):
+    """The formations of the battlefield last asked for: not saved, shared by clones
+    (a :class:`Formations` is never changed once built)."""
+
+    board: Formations | None = part_field(SHARED_CACHE, default=None)
+
+
 def formations(state: GunkimonoState) -> Formations:
     """The formations of the battlefield as it is now (cached while it stays so)."""
-    key = (*state.top, *state.sh_owner)
-    board = state._board
+    top, sh_owner = state.battlefield.top, state.fortresses.sh_owner
+    key = (*top, *sh_owner)
+    cache = state.formation_cache
+    board = cache.board
     if board is None or board.key != key:
-        board = state._board = Formations(key, state.top, state.sh_owner)
+        board = cache.board = Formations(key, top, sh_owner)
     return board
 
 
-__all__ = ["Formations", "formation", "formations"]
+__all__ = ["FormationCache", "Formations", "formation", "formations"]

@@ -24,6 +24,7 @@ from sengoku.core.observation import Encoder
 from sengoku.core.traits import Traits
 from sengoku.games.gunkimono.actions import (
     NUM_ACTIONS,
+    GunkimonoAction,
     Place,
     Score,
     from_notation,
@@ -104,13 +105,14 @@ class Gunkimono(Game):
     def describe_action(self, state: State, action: Any) -> ActionDescription:
         from sengoku.games.gunkimono.describe import describe
 
-        return describe(state, action)
+        return describe(cast(GunkimonoState, state), action)
 
     def describe_actions(self, state: State, actions: Sequence[Any]) -> list[ActionDescription]:
         # One import for the whole list: a position offers hundreds of placements.
         from sengoku.games.gunkimono.describe import describe
 
-        return [describe(state, a) for a in actions]
+        st = cast(GunkimonoState, state)
+        return [describe(st, a) for a in actions]
 
     def view_schema(self) -> dict[str, Any]:
         return load_view_schema(Path(__file__).parent)
@@ -230,7 +232,7 @@ class Gunkimono(Game):
         return render(state, seat)
 
 
-def _named_by_short(state: GunkimonoState, text: str) -> Action | None:
+def _named_by_short(state: GunkimonoState, text: str) -> GunkimonoAction | None:
     """The action a refused short form stands for, to name the rule it breaks.
 
     ``Ac3 Cd3``: a large tile of the hand with those troops (any, when none is legal there;
@@ -243,7 +245,7 @@ def _named_by_short(state: GunkimonoState, text: str) -> Action | None:
         if t1 == t2:
             return Place(t1 * 2, a, t2 * 2, b)  # "a large tile shows two different troops"
         # A tile of the hand with those troops; else one it lacks (the reason says so).
-        tiles = [*state.hands[state.turn], tile_code(t1, 1, t2, 1)]
+        tiles = [*state.supply.hands[state.sequence.turn], tile_code(t1, 1, t2, 1)]
         for tile in tiles:
             (x, sx), (y, sy) = tile_troops(tile)
             symbols = {x: sx, y: sy}
@@ -255,7 +257,7 @@ def _named_by_short(state: GunkimonoState, text: str) -> Action | None:
             cell = parse_square(m.group(2))
         except ValueError:
             return None
-        top = state.top[cell]
+        top = state.battlefield.top[cell]
         return Score(m.group(1) == "honor", top if 0 <= top < 5 else 0, cell)
     return None
 
@@ -276,20 +278,21 @@ def _formatted(state: State) -> dict[Action, str]:
 def _notation(state: State) -> tuple[dict[str, int], dict[Action, str]]:
     """The short forms' counts and each legal action's written form, made in one pass per
     position: the server formats the whole legal list, action by action."""
-    key = getattr(state, "_legal", None)  # the state's cached list: replaced on every change
-    cached = getattr(state, "_short_cache", None)
+    assert isinstance(state, GunkimonoState)
+    key = state.legal_key()  # the state's cached list: replaced on every change
+    cached = state.notation_cache
     if key is not None and cached is not None and cached[0] is key:
         return cached[1], cached[2]
     legal = state.legal_actions()
-    key = getattr(state, "_legal", None)
+    key = state.legal_key()
     texts = [_texts(a) for a in legal]
     counts: dict[str, int] = {}
     for t in texts:
         counts[t[1]] = counts.get(t[1], 0) + 1
-    formatted = {
+    formatted: dict[Action, str] = {
         a: (t[1] if counts[t[1]] <= 1 else t[0]) for a, t in zip(legal, texts, strict=True)
     }
-    state._short_cache = (key, counts, formatted)  # type: ignore[attr-defined]
+    state.notation_cache = (key, counts, formatted)
     return counts, formatted
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import TERMINAL
@@ -26,6 +26,13 @@ from sengoku.games.gunkimono.formations import formations
 from sengoku.games.gunkimono.honor_track import REMOVED
 from sengoku.games.gunkimono.strongholds import controlled_troops
 from sengoku.games.gunkimono.turn_sequence import Phase
+from sengoku.games.gunkimono.views import (
+    GunkimonoView,
+    LastTurnView,
+    PlayerView,
+    ScoringView,
+    TileFace,
+)
 from sengoku.games.gunkimono.war_banners import BANNER_KINDS
 
 if TYPE_CHECKING:
@@ -38,78 +45,81 @@ _C = components()
 _OWN_INFORMATION_PHASES = frozenset({Phase.PLACE, Phase.SUPPORT, Phase.SCORE, Phase.STRONGHOLD})
 
 
-def view(state: GunkimonoState, seat: int | None) -> dict[str, Any]:
+def _player(state: GunkimonoState, s: int, seat: int | None, over: bool) -> PlayerView:
+    """Seat ``s`` as ``seat`` may see it."""
+    mine = s == seat
+    # Names come from tables built once (tile, square, troop letter), not formatted per call.
+    tiles, cells, letters, kinds = TILE_NAMES, CELL_NAMES, LETTERS, BANNER_KINDS
+    hand = state.supply.hands[s]
+    own = state.fortresses.strongholds[s]
+    banners = state.war_banners.banners[s]
+    score = state.victory_points.score[s]
+    by_strongholds = state.victory_points.vp_strongholds[s]
+    # Banner values count only for their owner until the end reveals them all.
+    banner_points = sum(b[1] for b in banners) if (mine or over) else None
+    return {
+        "score": score,
+        "vp_formations": score - by_strongholds,
+        "vp_strongholds": by_strongholds,
+        "banner_points": banner_points,
+        "total": None if banner_points is None else score + banner_points,
+        "controlled_troops": controlled_troops(state, s),
+        "hand": [tiles[t] for t in hand] if mine else None,
+        "hand_size": len(hand),
+        "hand_known": [tiles[t] for t in state.supply.known[s]],
+        "reserve": [letters[t] for t in state.supply.reserve[s]],
+        "honor": [None if r == REMOVED else r for r in state.honor_track.honor[s]],
+        "strongholds": [cells[c] for c in own],
+        "strongholds_left": 2 - len(own),
+        "banners": [
+            {"kind": kinds[k], "column": NAMES[col], "value": v if (mine or over) else None}
+            for k, v, col in banners
+        ],
+    }
+
+
+def view(state: GunkimonoState, seat: int | None) -> GunkimonoView:
     """What ``seat`` may see (``None``: a spectator), JSON-ready."""
     n = state.num_players
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
         raise ValueError(f"seat must be None or 0..{n - 1}, got {seat!r}")
-    over = state.phase is Phase.OVER
-    # Names come from tables built once (tile, square, troop letter), not formatted per call.
+    over = state.sequence.phase is Phase.OVER
     tiles, cells, letters, kinds = TILE_NAMES, CELL_NAMES, LETTERS, BANNER_KINDS
-    players = []
-    for s in range(n):
-        mine = s == seat
-        hand = state.hands[s]
-        own = state.strongholds[s]
-        # Banner values count only for their owner until the end reveals them all.
-        banner_points = sum(b[1] for b in state.banners[s]) if (mine or over) else None
-        players.append(
-            {
-                "score": state.score[s],
-                "vp_formations": state.score[s] - state.vp_strongholds[s],
-                "vp_strongholds": state.vp_strongholds[s],
-                "banner_points": banner_points,
-                "total": None if banner_points is None else state.score[s] + banner_points,
-                "controlled_troops": controlled_troops(state, s),
-                "hand": [tiles[t] for t in hand] if mine else None,
-                "hand_size": len(hand),
-                "hand_known": [tiles[t] for t in state.known[s]],
-                "reserve": [letters[t] for t in state.reserve[s]],
-                "honor": [None if r == REMOVED else r for r in state.honor[s]],
-                "strongholds": [cells[c] for c in own],
-                "strongholds_left": 2 - len(own),
-                "banners": [
-                    {
-                        "kind": kinds[k],
-                        "column": NAMES[col],
-                        "value": v if (mine or over) else None,
-                    }
-                    for k, v, col in state.banners[s]
-                ],
-            }
-        )
+    players = [_player(state, s, seat, over) for s in range(n)]
     return {
         "game": "gunkimono",
         "seat": seat,
         "players_count": n,
         "options": dict(state.options),
-        "current_player": TERMINAL if over else state.turn,
-        "phase": state.phase.value,
-        "turn": state.turn,
-        "turns": state.turns,
-        "decisions": state.decisions,
+        "current_player": TERMINAL if over else state.sequence.turn,
+        "phase": state.sequence.phase.value,
+        "turn": state.sequence.turn,
+        "turns": state.sequence.turns,
+        "decisions": state.sequence.decisions,
         "board": {
             "width": WIDTH,
             "height": HEIGHT,
-            "troops": list(map(TOP_NAMES.__getitem__, state.top)),
-            "symbols": list(state.sym),
-            "levels": list(state.level),
-            "strongholds": list(state.sh_owner),
+            "troops": list(map(TOP_NAMES.__getitem__, state.battlefield.top)),
+            "symbols": list(state.battlefield.sym),
+            "levels": list(state.battlefield.level),
+            "strongholds": list(state.fortresses.sh_owner),
             "formation": list(formations(state).comp),
         },
         "troop_names": dict(_TROOP_NAMES),  # a copy: a view is its holder's to change
         "small_tile_symbols": _C.small_symbols,
         "tiles": _tile_faces(state, seat),
         "last_turn": _last_turn(state),
-        "row": [tiles[t] for t in state.row],
-        "stack_size": len(state.stack),
-        "end_stack_size": len(state.end_stack),
-        "end_stack_in_play": state.end_stack_in_play,
-        "end_triggered": state.end_triggered,
-        "removed_count": len(state.removed),
-        "placed": list(map(tiles.__getitem__, state.placed)),
-        "placed_small": [list(p) for p in state.placed_small],
-        "banner_stacks": [[kinds[k] for k, _v in state.banner_stacks[col]] for col in range(5)],
+        "row": [tiles[t] for t in state.supply.row],
+        "stack_size": len(state.supply.stack),
+        "end_stack_size": len(state.ending.end_stack),
+        "end_stack_in_play": state.ending.end_stack_in_play,
+        "end_triggered": state.ending.end_triggered,
+        "removed_count": len(state.supply.removed),
+        "placed": list(map(tiles.__getitem__, state.battlefield.placed)),
+        "placed_small": [list(p) for p in state.battlefield.placed_small],
+        "banner_stacks": [
+            [kinds[k] for k, _v in state.war_banners.banner_stacks[col]] for col in range(5)
+        ],
         "ending_row": _C.ending_row[n],
         "stronghold_rows": list(_C.stronghold_rows[n]),
         "pending": [
@@ -120,12 +130,14 @@ def view(state: GunkimonoState, seat: int | None) -> dict[str, Any]:
                 "vp": vp,
                 "vp_allowed": bool(ok),
             }
-            for c, t, sym, vp, ok in state.pending
+            for c, t, sym, vp, ok in state.scoring.pending
         ],
-        "support_square": cells[state.support_cell] if state.support_cell >= 0 else None,
-        "placed_large": state.placed_large,
-        "passes": state.passes,
-        "built_at": [list(b) for b in state.built_at],
+        "support_square": cells[state.sequence.support_cell]
+        if state.sequence.support_cell >= 0
+        else None,
+        "placed_large": state.sequence.placed_large,
+        "passes": state.sequence.passes,
+        "built_at": [list(b) for b in state.fortresses.built_at],
         "players": players,
         "outcome": (o.to_json() if over and (o := state.outcome()) else None),
     }
@@ -137,34 +149,34 @@ _TROOP_NAMES: dict[str, str] = {
 }
 
 
-def _face(code: int) -> dict[str, Any]:
+def _face(code: int) -> TileFace:
     (a, sa), (b, sb) = tile_troops(code)
     return {"halves": [{"troop": LETTERS[a], "symbols": sa}, {"troop": LETTERS[b], "symbols": sb}]}
 
 
-def _tile_faces(state: GunkimonoState, seat: int | None) -> dict[str, dict[str, Any]]:
+def _tile_faces(state: GunkimonoState, seat: int | None) -> dict[str, TileFace]:
     """The faces of the large tiles this view names (its own hand, the row, tiles seen taken
     and those on the battlefield): only what the view already shows."""
-    codes = set(state.row) | set(state.placed)
+    codes = set(state.supply.row) | set(state.battlefield.placed)
     for s in range(state.num_players):
-        codes.update(state.known[s])
+        codes.update(state.supply.known[s])
     if seat is not None:
-        codes.update(state.hands[seat])
+        codes.update(state.supply.hands[seat])
     # Made afresh for each view: a view is its holder's to change.
     return {TILE_NAMES[c]: _face(c) for c in sorted(codes) if 0 <= c < 100}
 
 
-def _last_turn(state: GunkimonoState) -> dict[str, Any] | None:
+def _last_turn(state: GunkimonoState) -> LastTurnView | None:
     """The latest turn's seat, covered squares and scorings (``turn_record.py``)."""
-    if state.last_seat < 0:
+    if state.record.seat < 0:
         return None
     squares: list[str] = []
-    for c in state.last_squares:
+    for c in state.record.squares:
         if CELL_NAMES[c] not in squares:
             squares.append(CELL_NAMES[c])
     scores = []
-    for kind, troop, square, points in state.last_scores:
-        entry: dict[str, Any] = {
+    for kind, troop, square, points in state.record.scores:
+        entry: ScoringView = {
             "kind": turn_record.KINDS[kind],
             "troop": LETTERS[troop] if troop >= 0 else None,
             "square": CELL_NAMES[square] if square >= 0 else None,
@@ -174,65 +186,81 @@ def _last_turn(state: GunkimonoState) -> dict[str, Any] | None:
             entry["points"] = None  # its value may be hidden; its kind is public
             entry["banner"] = BANNER_KINDS[points]
         scores.append(entry)
-    return {"seat": state.last_seat, "squares": squares, "scores": scores}
+    return {"seat": state.record.seat, "squares": squares, "scores": scores}
 
 
 def determinize(state: GunkimonoState, seat: int, rng: random.Random) -> GunkimonoState:
     """Resample what ``seat`` cannot see: other hands (beyond tiles seen taken from the
     row), the stacks and removed tiles, the other players' banner values and the banner
     stacks' values, from the tiles and banners ``seat`` has not seen."""
-    n = state.num_players
     new = state.clone()
     # On the seat's own turn its actions read only what it sees (its hand and reserve,
     # the board, pending scores, its markers), which stays as it is: the list is kept.
     # Not in the draw step, which reads the resampled stack.
-    if not (state.turn == seat and state.phase in _OWN_INFORMATION_PHASES):
-        new._legal = None
+    if not (state.sequence.turn == seat and state.sequence.phase in _OWN_INFORMATION_PHASES):
+        new.forget_legal_actions()
+    _deal_unseen_tiles(state, new, seat, rng)
+    _deal_unseen_banners(new, seat, state.sequence.phase is Phase.OVER, rng)
+    return new
+
+
+def _deal_unseen_tiles(
+    state: GunkimonoState, new: GunkimonoState, seat: int, rng: random.Random
+) -> None:
+    """The large tiles ``seat`` has not seen, shuffled into the other hands (beyond their
+    known tiles), the stacks and the removed pile of ``new``; the end-of-game tile, if it
+    has not appeared, at a random place of its stack."""
+    n = state.num_players
+    supply, ending, into = state.supply, state.ending, new.supply
     # Large tiles: the full set minus every tile this seat can see or knows the place of.
     pool = Counter(_C.large_tiles)
-    seen = Counter(state.placed) + Counter(state.row) + Counter(state.hands[seat])
+    seen = Counter(state.battlefield.placed) + Counter(supply.row) + Counter(supply.hands[seat])
     for s in range(n):
         if s != seat:
-            seen += Counter(state.known[s])
+            seen += Counter(supply.known[s])
     pool -= seen
     tiles = sorted(pool.elements())
     rng.shuffle(tiles)
     for s in range(n):
         if s == seat:
             continue
-        k = len(state.hands[s]) - len(state.known[s])
-        new.hands[s] = list(state.known[s]) + tiles[:k]
-        new.known[s] = list(state.known[s])
+        k = len(supply.hands[s]) - len(supply.known[s])
+        into.hands[s] = list(supply.known[s]) + tiles[:k]
+        into.known[s] = list(supply.known[s])
         tiles = tiles[k:]
-    end_in_stack = END_TILE in state.stack or END_TILE in state.end_stack
-    main = len(state.stack) - (1 if END_TILE in state.stack else 0)
-    new.stack = tiles[:main]
+    end_in_stack = END_TILE in supply.stack or END_TILE in ending.end_stack
+    main = len(supply.stack) - (1 if END_TILE in supply.stack else 0)
+    into.stack = tiles[:main]
     tiles = tiles[main:]
-    rest = len(state.end_stack) - (1 if END_TILE in state.end_stack else 0)
-    new.end_stack = tiles[:rest]
+    rest = len(ending.end_stack) - (1 if END_TILE in ending.end_stack else 0)
+    new.ending.end_stack = tiles[:rest]
     tiles = tiles[rest:]
-    new.removed = sorted(tiles)
+    into.removed = sorted(tiles)
     if end_in_stack:
-        target = new.stack if state.end_stack_in_play else new.end_stack
+        target = into.stack if ending.end_stack_in_play else new.ending.end_stack
         target.insert(rng.randrange(len(target) + 1), END_TILE)
-    # Banners: values of each kind not seen by this seat, dealt to the unseen slots.
-    over = state.phase is Phase.OVER
+
+
+def _deal_unseen_banners(new: GunkimonoState, seat: int, over: bool, rng: random.Random) -> None:
+    """Banner values of each kind ``seat`` has not seen, dealt to the unseen banners of
+    ``new`` (other seats' claimed ones until the end, and the stacks')."""
+    n = new.num_players
+    banners = new.war_banners
     for kind in range(len(_C.banner_kinds)):
         if n < _C.banner_min_players[kind]:
             continue
         values = Counter(_C.banner_values[kind])
         slots: list[list[int]] = []
         for s in range(n):
-            for b in new.banners[s]:
+            for b in banners.banners[s]:
                 if b[0] == kind:
                     if s == seat or over:
                         values[b[1]] -= 1
                     else:
                         slots.append(b)
         for col in range(5):
-            slots.extend(b for b in new.banner_stacks[col] if b[0] == kind)
+            slots.extend(b for b in banners.banner_stacks[col] if b[0] == kind)
         vals = sorted(values.elements())
         rng.shuffle(vals)
         for b, v in zip(slots, vals, strict=True):
             b[1] = v
-    return new

@@ -9,9 +9,11 @@ type. Honor beyond the ending row is lost.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sengoku.core.game import Event, event
+from sengoku.core.substate import INT_ROWS, Part, part_field
 from sengoku.games.gunkimono.battlefield import NAMES
 from sengoku.games.gunkimono.data import components
 from sengoku.games.gunkimono.war_banners import reach_ending_row
@@ -25,6 +27,18 @@ _C = components()
 REMOVED = -1
 
 
+@dataclass(slots=True)
+class HonorTrack(Part):
+    """Each seat's honor markers: the row of each troop column (``REMOVED``: off the track)."""
+
+    honor: list[list[int]] = part_field(INT_ROWS)
+
+    @classmethod
+    def fresh(cls, players: int) -> HonorTrack:
+        """Every marker on row 0."""
+        return cls([[0] * 5 for _ in range(players)])
+
+
 def ending_row(state: GunkimonoState) -> int:
     """The row of the banner stacks for this player count."""
     return _C.ending_row[state.num_players]
@@ -32,7 +46,7 @@ def ending_row(state: GunkimonoState) -> int:
 
 def can_honor(state: GunkimonoState, seat: int, troop: int) -> bool:
     """Is the seat's marker of this troop type still on the track, below the ending row?"""
-    row = state.honor[seat][troop]
+    row = state.honor_track.honor[seat][troop]
     return row != REMOVED and row < _C.ending_row[state.num_players]
 
 
@@ -41,8 +55,8 @@ def advance_honor(
 ) -> None:
     """Move the seat's ``troop`` marker up ``points`` rows (not past the ending row)."""
     end = _C.ending_row[state.num_players]
-    row = min(state.honor[seat][troop] + points, end)
-    state.honor[seat][troop] = row
+    row = min(state.honor_track.honor[seat][troop] + points, end)
+    state.honor_track.honor[seat][troop] = row
     events.append(
         event(
             "score",
@@ -56,7 +70,7 @@ def advance_honor(
         )
     )
     if row >= end and reach_ending_row(state, seat, troop, events):
-        state.honor[seat][troop] = REMOVED
+        state.honor_track.honor[seat][troop] = REMOVED
 
 
-__all__ = ["REMOVED", "advance_honor", "can_honor", "ending_row"]
+__all__ = ["REMOVED", "HonorTrack", "advance_honor", "can_honor", "ending_row"]

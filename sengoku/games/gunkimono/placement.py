@@ -16,15 +16,25 @@ on which square. The placed troops are then scored (``scoring.py``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
+from sengoku.core.substate import INT_ROWS, INTS, Part, part_field
 from sengoku.games.gunkimono.actions import CELLS, WIDTH, Place, SmallTile, cell_name, tile_name
-from sengoku.games.gunkimono.battlefield import INDEXED_PAIRS, NAMES, PAIRS, PAIRS_OF, troop
+from sengoku.games.gunkimono.battlefield import (
+    FACE_DOWN,
+    INDEXED_PAIRS,
+    NAMES,
+    PAIRS,
+    PAIRS_OF,
+    troop,
+)
 from sengoku.games.gunkimono.data import components, tile_troops
 from sengoku.games.gunkimono.extra_support import place_support, why_not_support
 from sengoku.games.gunkimono.formations import formations
+from sengoku.games.gunkimono.refill_your_hand import play_from_hand, play_from_reserve
 from sengoku.games.gunkimono.scoring import queue_scoring
 from sengoku.games.gunkimono.strongholds import (
     RULE_1,
@@ -39,6 +49,28 @@ if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
 
 _C = components()
+
+
+@dataclass(slots=True)
+class Battlefield(Part):
+    """The battlefield as tiles cover it: what step 1 alone writes."""
+
+    #: The troop type on top of each square (``battlefield.FACE_DOWN``: a support).
+    top: list[int] = part_field(INTS)
+    #: The stronghold symbols of each square's top troop.
+    sym: list[int] = part_field(INTS)
+    #: Tiles stacked on each square.
+    level: list[int] = part_field(INTS)
+    #: The large tiles on the battlefield, in the order placed.
+    placed: list[int] = part_field(INTS)
+    #: The small tiles placed, in order: ``[seat, troop, face up 1/0]``.
+    placed_small: list[list[int]] = part_field(INT_ROWS)
+
+    @classmethod
+    def printed(cls) -> Battlefield:
+        """The battlefield as printed, before any tile."""
+        return cls(list(_C.printed), [0] * CELLS, [0] * CELLS, [], [])
+
 
 _PLACES: dict[int, list[Place]] = {}  # troop codes c1*10+c2 -> a Place per pair (built lazily)
 #: The face-up small tile of each troop type on each square.
@@ -58,7 +90,7 @@ def _places(c1: int, c2: int) -> list[Place]:
 
 def troop_duplication(state: GunkimonoState, cell: int, t: int) -> str | None:
     """Troop Duplication rule: may troop type ``t`` cover the troop on ``cell``?"""
-    if state.top[cell] == t:
+    if state.battlefield.top[cell] == t:
         return (
             "Troop Duplication rule: a troop may not cover one of its own type "
             f"({NAMES[t]} on {NAMES[t]} at {cell_name(cell)})"
@@ -68,7 +100,7 @@ def troop_duplication(state: GunkimonoState, cell: int, t: int) -> str | None:
 
 def level_difference(state: GunkimonoState, a: int, b: int) -> str | None:
     """Level Difference rule: may a large tile lie on squares ``a`` and ``b``?"""
-    level = state.level
+    level = state.battlefield.level
     if level[a] != level[b]:
         return (
             "Level Difference rule: both troops of a large tile must lie at the same level "
@@ -94,7 +126,7 @@ def why_not_cover(state: GunkimonoState, t1: int, a: int, t2: int, b: int) -> st
 def large_placements(state: GunkimonoState, support: int | None) -> list[Place]:
     """Legal large tiles, in ascending action-number order (over the support square, if
     one was just placed)."""
-    hand = set(state.hands[state.turn])
+    hand = set(state.supply.hands[state.sequence.turn])
     if not hand:
         return []
     kinds = []
@@ -104,7 +136,7 @@ def large_placements(state: GunkimonoState, support: int | None) -> list[Place]:
         kinds.append((c1 * 10 + c2, t1, c1, t2, c2))
         kinds.append((c2 * 10 + c1, t2, c2, t1, c1))
     kinds.sort()
-    top, level, sh = state.top, state.level, state.sh_owner
+    top, level, sh = state.battlefield.top, state.battlefield.level, state.fortresses.sh_owner
     board = formations(state) if may_link(state) else None
     pairs = INDEXED_PAIRS if support is None else PAIRS_OF[support]
     # Stronghold rule 1 and the Level Difference rule, once per place.
@@ -131,15 +163,15 @@ def large_placements(state: GunkimonoState, support: int | None) -> list[Place]:
 def small_placements(state: GunkimonoState) -> list[SmallTile]:
     """Legal face-up small tiles, in ascending action-number order."""
     out: list[SmallTile] = []
-    top, sh = state.top, state.sh_owner
+    top, sh = state.battlefield.top, state.fortresses.sh_owner
     board = formations(state) if may_link(state) else None
     if board is None:
         open_tops = [(c, top[c]) for c in range(CELLS) if sh[c] < 0]
-        for t in sorted(state.reserve[state.turn]):
+        for t in sorted(state.supply.reserve[state.sequence.turn]):
             table = SMALLS[t]
             out += [table[c] for c, x in open_tops if x != t]
         return out
-    for t in sorted(state.reserve[state.turn]):
+    for t in sorted(state.supply.reserve[state.sequence.turn]):
         table = SMALLS[t]
         for c in range(CELLS):
             if sh[c] < 0 and top[c] != t:
@@ -154,7 +186,7 @@ def small_placements(state: GunkimonoState) -> list[SmallTile]:
 
 def why_not_place(state: GunkimonoState, action: Place) -> str | None:
     """None if the large tile ``action`` may be placed now, else the rule it breaks."""
-    phase = state.phase
+    phase = state.sequence.phase
     if phase is not Phase.PLACE and phase is not Phase.SUPPORT:
         return f"a large tile is placed in step 1 of the turn; now: {phase.prompt}"
     a, b = action.a, action.b
@@ -166,26 +198,26 @@ def why_not_place(state: GunkimonoState, action: Place) -> str | None:
         action.first // 2 == action.second // 2
     ):
         return "a large tile shows two different troops"
-    if action.tile not in state.hands[state.turn]:
+    if action.tile not in state.supply.hands[state.sequence.turn]:
         return f"tile {tile_name(action.tile)} is not in your hand"
-    if phase is Phase.SUPPORT and state.support_cell not in (a, b):
+    if phase is Phase.SUPPORT and state.sequence.support_cell not in (a, b):
         return (
             "Extra Support rule: the large tile must cover the face-down small tile on "
-            f"{cell_name(state.support_cell)}"
+            f"{cell_name(state.sequence.support_cell)}"
         )
     return why_not_cover(state, action.first // 2, a, action.second // 2, b)
 
 
 def why_not_small(state: GunkimonoState, action: SmallTile) -> str | None:
     """None if the small tile ``action`` (face up or as support) may be placed now."""
-    phase = state.phase
+    phase = state.sequence.phase
     if phase is not Phase.PLACE:
         if phase is Phase.SUPPORT:
             return "at most one small tile per turn: place the large tile on the support"
         return f"tiles are placed in step 1 of the turn; now: {phase.prompt}"
     if not (0 <= action.troop < 5 and 0 <= action.cell < CELLS):
         return "no such troop or square"
-    if action.troop not in state.reserve[state.turn]:
+    if action.troop not in state.supply.reserve[state.sequence.turn]:
         return f"your small {NAMES[action.troop]} tile is no longer in your reserve"
     c = action.cell
     if on_stronghold(state, c):
@@ -201,21 +233,21 @@ def why_not_small(state: GunkimonoState, action: SmallTile) -> str | None:
 
 
 def place_large(state: GunkimonoState, action: Place, events: list[Event]) -> None:
-    seat = state.turn
-    if state.support_cell < 0:  # after extra support the turn's record has begun
+    seat = state.sequence.turn
+    if state.sequence.support_cell < 0:  # after extra support the turn's record has begun
         turn_record.begin(state)
     turn_record.covered(state, action.a, action.b)
-    state.hands[seat].remove(action.tile)
-    if action.tile in state.known[seat]:
-        state.known[seat].remove(action.tile)
-    state.placed.append(action.tile)
+    play_from_hand(state, seat, action.tile)
+    field = state.battlefield
+    field.placed.append(action.tile)
+    top, sym, level = field.top, field.sym, field.level
     for c, code in ((action.a, action.first), (action.b, action.second)):
         t, s = troop(code)
-        state.top[c] = t
-        state.sym[c] = s
-        state.level[c] += 1
-    state.placed_large = True
-    state.support_cell = -1
+        top[c] = t
+        sym[c] = s
+        level[c] += 1
+    state.sequence.placed_large = True
+    state.sequence.support_cell = -1
     events.append(
         event(
             "place",
@@ -230,19 +262,23 @@ def place_large(state: GunkimonoState, action: Place, events: list[Event]) -> No
 
 def place_small(state: GunkimonoState, action: SmallTile, events: list[Event]) -> None:
     """A small tile from the reserve, face up (or face down: ``extra_support.place_support``)."""
-    seat = state.turn
+    seat = state.sequence.turn
     turn_record.begin(state)
     turn_record.covered(state, action.cell)
-    state.reserve[seat].remove(action.troop)
+    play_from_reserve(state, seat, action.troop)
     c = action.cell
-    state.level[c] += 1
-    state.placed_small.append([seat, action.troop, 0 if action.support else 1])
+    field = state.battlefield
+    field.level[c] += 1
+    field.placed_small.append([seat, action.troop, 0 if action.support else 1])
     if action.support:
+        # Face down: no troop, no symbols (the Extra Support rule's tile).
+        field.top[c] = FACE_DOWN
+        field.sym[c] = 0
         place_support(state, action, events)
         return
-    state.top[c] = action.troop
-    state.sym[c] = _C.small_symbols
-    state.placed_large = False
+    field.top[c] = action.troop
+    field.sym[c] = _C.small_symbols
+    state.sequence.placed_large = False
     events.append(
         event("place", seat=seat, action=str(action), message=f"Seat {seat} places {action}.")
     )

@@ -7,9 +7,11 @@ end-of-game tile, drawn or revealed for the row, triggers the end (``end_of_the_
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sengoku.core.game import Event, event
+from sengoku.core.substate import INT_ROWS, INTS, Part, part_field
 from sengoku.games.gunkimono.actions import Draw, tile_name
 from sengoku.games.gunkimono.end_of_the_game import END_TILE, bring_end_stack, trigger_end
 from sengoku.games.gunkimono.turn_sequence import Phase
@@ -21,47 +23,97 @@ if TYPE_CHECKING:
 ROW_SIZE = 3
 
 
+@dataclass(slots=True)
+class Supply(Part):
+    """The tiles off the battlefield: hands, reserves, the face-up row, the draw stack and
+    the tiles removed at setup (dealt by ``setup.py``; drawn here, played by
+    ``placement.py`` through :func:`play_from_hand` and :func:`play_from_reserve`)."""
+
+    #: Each seat's large tiles.
+    hands: list[list[int]] = part_field(INT_ROWS)
+    #: The tiles of each hand seen taken from the row (public).
+    known: list[list[int]] = part_field(INT_ROWS)
+    #: Each seat's small tiles, by troop type.
+    reserve: list[list[int]] = part_field(INT_ROWS)
+    #: The face-up row.
+    row: list[int] = part_field(INTS)
+    #: The draw pile, top last.
+    stack: list[int] = part_field(INTS)
+    #: The large tiles removed unseen at setup.
+    removed: list[int] = part_field(INTS)
+
+    @classmethod
+    def empty(cls, players: int) -> Supply:
+        """Before the deal: empty hands, full reserves."""
+        return cls(
+            [[] for _ in range(players)],
+            [[] for _ in range(players)],
+            [list(range(5)) for _ in range(players)],
+            [],
+            [],
+            [],
+        )
+
+
+def play_from_hand(state: GunkimonoState, seat: int, tile: int) -> None:
+    """The seat's large tile leaves its hand for the battlefield."""
+    supply = state.supply
+    supply.hands[seat].remove(tile)
+    if tile in supply.known[seat]:
+        supply.known[seat].remove(tile)
+
+
+def play_from_reserve(state: GunkimonoState, seat: int, troop: int) -> None:
+    """The seat's small tile of ``troop`` leaves its reserve for the battlefield."""
+    state.supply.reserve[seat].remove(troop)
+
+
+def open_end_stack(state: GunkimonoState, events: list[Event]) -> None:
+    """The main stacks are used up: the end-game stack becomes the draw pile."""
+    state.supply.stack = bring_end_stack(state, events)
+
+
 def draw_due(state: GunkimonoState) -> bool:
     """Is there a step 4 this turn (a large tile was placed and a tile is left to take)?"""
-    return state.placed_large and bool(state.stack or state.row)
+    return state.sequence.placed_large and bool(state.supply.stack or state.supply.row)
 
 
 def legal_draws(state: GunkimonoState) -> list[Draw]:
-    out = [Draw(None)] if state.stack else []
-    out.extend(Draw(t) for t in sorted(set(state.row)))
+    out = [Draw(None)] if state.supply.stack else []
+    out.extend(Draw(t) for t in sorted(set(state.supply.row)))
     return out
 
 
 def why_not_draw(state: GunkimonoState, action: Draw) -> str | None:
-    if state.phase is not Phase.DRAW:
-        return f"tiles are drawn in step 4 of the turn; now: {state.phase.prompt}"
+    if state.sequence.phase is not Phase.DRAW:
+        return f"tiles are drawn in step 4 of the turn; now: {state.sequence.phase.prompt}"
     if action.tile is None:
-        return None if state.stack else "the stack is empty"
-    if action.tile not in state.row:
+        return None if state.supply.stack else "the stack is empty"
+    if action.tile not in state.supply.row:
         return f"tile {tile_name(action.tile)} is not in the face-up row"
     return None
 
 
 def pop_stack(state: GunkimonoState, events: list[Event]) -> int | None:
     """The top tile of the draw pile; brings the end-game stack into play when needed."""
-    if not state.stack:
+    if not state.supply.stack:
         return None
-    tile = state.stack.pop()
-    if not state.stack and not state.end_stack_in_play:
-        bring_end_stack(state, events)
+    tile = state.supply.stack.pop()
+    if not state.supply.stack and not state.ending.end_stack_in_play:
+        open_end_stack(state, events)
     return tile
 
 
 def draw(state: GunkimonoState, action: Draw, events: list[Event]) -> None:
     """Take the chosen tile into the hand (``None``: the top of the stack)."""
-    seat = state.turn
+    seat = state.sequence.turn
     if action.tile is None:
         tile = pop_stack(state, events)
         while tile == END_TILE:
             trigger_end(state, events, f"drawn by seat {seat}")
             tile = pop_stack(state, events) if state.options["end_tile_replacement"] else None
         if tile is not None:
-            state.hands[seat].append(tile)
+            state.supply.hands[seat].append(tile)
             events.append(
                 event(
                     "draw",
@@ -79,9 +131,9 @@ def draw(state: GunkimonoState, action: Draw, events: list[Event]) -> None:
                 )
             )
     else:
-        state.row.remove(action.tile)
-        state.hands[seat].append(action.tile)
-        state.known[seat].append(action.tile)
+        state.supply.row.remove(action.tile)
+        state.supply.hands[seat].append(action.tile)
+        state.supply.known[seat].append(action.tile)
         events.append(
             event(
                 "draw",
@@ -96,7 +148,7 @@ def draw(state: GunkimonoState, action: Draw, events: list[Event]) -> None:
 
 def refill_row(state: GunkimonoState, events: list[Event]) -> None:
     """Turn tiles of the stack face up until the row holds three again (or the stack is out)."""
-    while len(state.row) < ROW_SIZE:
+    while len(state.supply.row) < ROW_SIZE:
         tile = pop_stack(state, events)
         if tile is None:
             return
@@ -105,7 +157,7 @@ def refill_row(state: GunkimonoState, events: list[Event]) -> None:
             if not state.options["end_tile_replacement"]:
                 return
             continue
-        state.row.append(tile)
+        state.supply.row.append(tile)
         events.append(
             event("reveal", tile=tile_name(tile), message=f"{tile_name(tile)} joins the row.")
         )

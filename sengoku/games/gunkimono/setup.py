@@ -42,16 +42,16 @@ def set_up(state: GunkimonoState, seed: int) -> None:
     tiles = list(_C.large_tiles)
     rng.shuffle(tiles)
     remove = REMOVED_TILES.get(n, 0)
-    state.removed = sorted(tiles[:remove])
+    state.supply.removed = sorted(tiles[:remove])
     tiles = tiles[remove:]
     end_stack = tiles[-END_STACK_TILES:] + [END_TILE]
     tiles = tiles[:-END_STACK_TILES]
     rng.shuffle(end_stack)
-    state.end_stack = end_stack
-    state.stack = tiles
-    state.row = [state.stack.pop() for _ in range(ROW_TILES)]
+    state.ending.end_stack = end_stack
+    state.supply.stack = tiles
+    state.supply.row = [state.supply.stack.pop() for _ in range(ROW_TILES)]
     for seat in range(n):
-        state.hands[seat] = [state.stack.pop() for _ in range(HAND_TILES)]
+        state.supply.hands[seat] = [state.supply.stack.pop() for _ in range(HAND_TILES)]
     # Banner stacks on each space of the ending row: dragon over crane over lotus
     # (lotus left out with 2 players), so the kinds are stacked from the bottom.
     for kind in reversed(range(len(_C.banner_kinds))):
@@ -60,4 +60,4 @@ def set_up(state: GunkimonoState, seed: int) -> None:
         values = list(_C.banner_values[kind])
         rng.shuffle(values)
         for col in range(5):
-            state.banner_stacks[col].append([kind, values[col]])
+            state.war_banners.banner_stacks[col].append([kind, values[col]])

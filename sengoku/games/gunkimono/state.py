@@ -1,13 +1,18 @@
 """One Gunkimono match in progress: the battlefield, hands, row, stacks, honor track, scores.
 
-The position and the turn live here; each rule of the rulebook lives in a module named for
-it, which this class calls (``docs/architecture.md`` has the table):
+The turn lives here; each rule of the rulebook lives in a module named for it, which this
+class calls (``docs/architecture.md`` has the table). The position is composed of typed parts
+(:data:`PARTS`), each a slotted dataclass declared in the rule module that writes it
+(``placement.Battlefield``, ``strongholds.Strongholds``, ``refill_your_hand.Supply``, ...);
+``clone`` and the JSON walk the parts, whose fields say how they are copied and saved
+(``sengoku/core/substate.py``):
 
 * Setting Up the Game: ``setup.py``
 * Turn Sequence (the four steps, as typed phases): ``turn_sequence.py``
 * 1. Place Army Tile, Troop Duplication rule, Level Difference rule: ``placement.py``
 * Extra Support rule: ``extra_support.py``
-* 2. Score Points, Scoring Victory Points: ``scoring.py`` (formations: ``formations.py``)
+* 2. Score Points, Scoring Victory Points: ``scoring.py`` (formations: ``formations.py``;
+  the victory point track: ``victory_points.py``)
 * Scoring Honor Points: ``honor_track.py``
 * Claiming War Banner Tiles: ``war_banners.py``
 * Building Strongholds, the stronghold rules, 3. Assess Strongholds: ``strongholds.py``
@@ -37,9 +42,9 @@ players' banner values, the stacks' order and contents, the tiles removed at set
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import sengoku.games.gunkimono.end_of_the_game as end_of_the_game
 import sengoku.games.gunkimono.extra_support as extra_support
@@ -53,6 +58,7 @@ import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.flow import Flow
 from sengoku.core.flow import Phase as FlowPhase
 from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, event
+from sengoku.core.substate import Part
 from sengoku.games.gunkimono.actions import (
     CELLS,
     BuildStronghold,
@@ -73,13 +79,25 @@ from sengoku.games.gunkimono.battlefield import (
     PAIRS_OF,
 )
 from sengoku.games.gunkimono.data import components, tile_code
-from sengoku.games.gunkimono.end_of_the_game import END_TILE
+from sengoku.games.gunkimono.end_of_the_game import END_TILE, Ending
 from sengoku.games.gunkimono.extra_support import SUPPORTS
-from sengoku.games.gunkimono.formations import Formations, formation, formations
-from sengoku.games.gunkimono.honor_track import REMOVED
-from sengoku.games.gunkimono.placement import SMALLS
+from sengoku.games.gunkimono.formations import FormationCache, formation, formations
+from sengoku.games.gunkimono.honor_track import REMOVED, HonorTrack
+from sengoku.games.gunkimono.placement import SMALLS, Battlefield
+from sengoku.games.gunkimono.refill_your_hand import Supply
+from sengoku.games.gunkimono.scoring import Scoring
 from sengoku.games.gunkimono.setup import set_up
-from sengoku.games.gunkimono.turn_sequence import PHASES, PendingScore, Phase
+from sengoku.games.gunkimono.strongholds import Strongholds
+from sengoku.games.gunkimono.turn_record import TurnRecord
+from sengoku.games.gunkimono.turn_sequence import (
+    PHASES,
+    PendingScore,
+    Phase,
+    TurnSequence,
+    UnknownPhase,
+)
+from sengoku.games.gunkimono.victory_points import VictoryPointTrack
+from sengoku.games.gunkimono.war_banners import WarBanners
 
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.game import Gunkimono
@@ -109,75 +127,122 @@ def _place_phase(state: GunkimonoState) -> list[GunkimonoAction]:
 
 
 def _support_phase(state: GunkimonoState) -> list[GunkimonoAction]:
-    return list(placement.large_placements(state, state.support_cell))
+    return list(placement.large_placements(state, state.sequence.support_cell))
+
+
+#: The parts a state is composed of: (attribute, part class). Each part class lives in the
+#: rule module that owns and writes it; ``clone`` and the JSON walk them.
+PARTS: tuple[tuple[str, type[Part]], ...] = (
+    ("battlefield", Battlefield),
+    ("fortresses", Strongholds),
+    ("supply", Supply),
+    ("victory_points", VictoryPointTrack),
+    ("honor_track", HonorTrack),
+    ("war_banners", WarBanners),
+    ("scoring", Scoring),
+    ("sequence", TurnSequence),
+    ("ending", Ending),
+    ("record", TurnRecord),
+    ("formation_cache", FormationCache),
+)
+_PART_NAMES = tuple(name for name, _owner in PARTS)
+
+
+def _delegate(part: str, name: str) -> property:
+    """A state attribute that reads and writes ``name`` of the part ``part`` (for readers
+    outside the rule modules: evaluation, tests)."""
+
+    def write(self: GunkimonoState, value: Any) -> None:
+        setattr(getattr(self, part), name, value)
+
+    return property(attrgetter(f"{part}.{name}"), write, doc=f"``self.{part}.{name}``")
 
 
 class GunkimonoState(State[GunkimonoAction]):
-    """A Gunkimono position; see the module docstring for the shape of a turn."""
+    """A Gunkimono position; see the module docstring for the shape of a turn.
+
+    The position is composed of typed parts (:data:`PARTS`), each written by the rule
+    module that owns it; the state keeps only the match's constants and its legal-action
+    cache."""
+
+    __slots__ = ("game", "options", "num_players", *_PART_NAMES, "_legal", "notation_cache")
+
+    battlefield: Battlefield
+    fortresses: Strongholds
+    supply: Supply
+    victory_points: VictoryPointTrack
+    honor_track: HonorTrack
+    war_banners: WarBanners
+    scoring: Scoring
+    sequence: TurnSequence
+    ending: Ending
+    record: TurnRecord
+    formation_cache: FormationCache
 
     def __init__(self, game: Gunkimono, options: Mapping[str, Any]) -> None:
         self.game = game
         self.options = dict(options)
         n = int(self.options["players"])
         self.num_players = n
-        # battlefield
-        self.top: list[int] = list(_C.printed)
-        self.sym: list[int] = [0] * CELLS
-        self.level: list[int] = [0] * CELLS
-        self.sh_owner: list[int] = [-1] * CELLS
-        self.strongholds: list[list[int]] = [[] for _ in range(n)]
-        # tiles
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.known: list[list[int]] = [[] for _ in range(n)]  # hand tiles seen taken from row
-        self.reserve: list[list[int]] = [list(range(5)) for _ in range(n)]
-        self.row: list[int] = []
-        self.stack: list[int] = []  # the draw pile, top = last
-        self.end_stack: list[int] = []  # the covered end-game stack until it comes into play
-        self.end_stack_in_play = False
-        self.removed: list[int] = []
-        self.placed: list[int] = []  # large tiles on the battlefield, in order
-        self.placed_small: list[list[int]] = []  # [seat, troop, face up 1/0]
-        # honor and banners
-        self.honor: list[list[int]] = [[0] * 5 for _ in range(n)]
-        self.banner_stacks: list[list[list[int]]] = [
-            [] for _ in range(5)
-        ]  # [kind, value], top last
-        self.banners: list[list[list[int]]] = [[] for _ in range(n)]  # [kind, value, column]
-        self.score: list[int] = [0] * n
-        # turn
-        self.turn = 0  # seat whose turn it is
-        self.turns = 0  # turns completed
-        self._phase = Phase.PLACE
-        self.support_cell = -1
-        self.placed_large = False
-        #: The placed troops still to score in step 2, in order.
-        self.pending: list[PendingScore] = []
-        self.end_triggered = False
-        self.passes = 0
-        self.decisions = 0
-        self.reason: str | None = None
-        #: An ending made by core (concession, timeout, length limit), as Outcome JSON.
-        self.ended: dict[str, Any] | None = None
-        self.built_at: list[list[int]] = []  # [seat, turn number] of each stronghold built
-        #: Victory points each seat scored by assessing its strongholds (step 3); the rest
-        #: of ``score`` came from formations (step 2): the breakdown players are shown.
-        self.vp_strongholds: list[int] = [0] * n
-        #: The latest turn as players saw it: its seat, the squares its tiles covered and
-        #: each scoring (``turn_record.py``), kept until the next turn places a tile.
-        self.last_seat = -1
-        self.last_squares: list[int] = []
-        self.last_scores: list[tuple[int, int, int, int]] = []
+        self.battlefield = Battlefield.printed()
+        self.fortresses = Strongholds.fresh(n)
+        self.supply = Supply.empty(n)
+        self.victory_points = VictoryPointTrack.fresh(n)
+        self.honor_track = HonorTrack.fresh(n)
+        self.war_banners = WarBanners.fresh(n)
+        self.scoring = Scoring()
+        self.sequence = TurnSequence()
+        self.ending = Ending()
+        self.record = TurnRecord()
+        self.formation_cache = FormationCache()
         self._legal: list[GunkimonoAction] | None = None
-        self._board: Formations | None = None
+        #: ``game.py``'s notation of the legal actions, made from the legal list it names.
+        self.notation_cache: tuple[object, dict[str, int], dict[Hashable, str]] | None = None
+
+    # The parts' fields by their own names, for readers outside the rule modules.
+    top = _delegate("battlefield", "top")
+    sym = _delegate("battlefield", "sym")
+    level = _delegate("battlefield", "level")
+    placed = _delegate("battlefield", "placed")
+    placed_small = _delegate("battlefield", "placed_small")
+    sh_owner = _delegate("fortresses", "sh_owner")
+    strongholds = _delegate("fortresses", "strongholds")
+    built_at = _delegate("fortresses", "built_at")
+    hands = _delegate("supply", "hands")
+    known = _delegate("supply", "known")
+    reserve = _delegate("supply", "reserve")
+    row = _delegate("supply", "row")
+    stack = _delegate("supply", "stack")
+    removed = _delegate("supply", "removed")
+    score = _delegate("victory_points", "score")
+    vp_strongholds = _delegate("victory_points", "vp_strongholds")
+    honor = _delegate("honor_track", "honor")
+    banner_stacks = _delegate("war_banners", "banner_stacks")
+    banners = _delegate("war_banners", "banners")
+    pending = _delegate("scoring", "pending")
+    turn = _delegate("sequence", "turn")
+    turns = _delegate("sequence", "turns")
+    support_cell = _delegate("sequence", "support_cell")
+    placed_large = _delegate("sequence", "placed_large")
+    passes = _delegate("sequence", "passes")
+    decisions = _delegate("sequence", "decisions")
+    end_stack = _delegate("ending", "end_stack")
+    end_stack_in_play = _delegate("ending", "end_stack_in_play")
+    end_triggered = _delegate("ending", "end_triggered")
+    reason = _delegate("ending", "reason")
+    ended = _delegate("ending", "ended")
+    last_seat = _delegate("record", "seat")
+    last_squares = _delegate("record", "squares")
+    last_scores = _delegate("record", "scores")
 
     @property
     def phase(self) -> Phase:
         """The decision asked now (``turn_sequence.Phase``)."""
-        return self._phase
+        return self.sequence.phase
 
     @phase.setter
     def phase(self, value: str) -> None:
-        self._phase = Phase(value)
+        self.sequence.phase = Phase(value)
 
     # ------------------------------------------------------------------ setup
 
@@ -192,24 +257,34 @@ class GunkimonoState(State[GunkimonoAction]):
 
     @property
     def current_player(self) -> int:
-        return TERMINAL if self._phase is Phase.OVER else self.turn
+        return TERMINAL if self.sequence.phase is Phase.OVER else self.sequence.turn
 
     def is_terminal(self) -> bool:
-        return self._phase is Phase.OVER
+        return self.sequence.phase is Phase.OVER
 
     def legal_actions(self) -> list[GunkimonoAction]:
         if self._legal is None:
             self._legal = FLOW.legal(self)
         return list(self._legal)
 
+    def legal_key(self) -> object | None:
+        """A token of the legal list as last worked out, None if not worked out since the
+        last change: caches of it (the notation) compare tokens by identity."""
+        return self._legal
+
+    def forget_legal_actions(self) -> None:
+        """Work the legal actions out afresh when next asked (the position was changed
+        outside ``apply``: a determinization, a test painting squares)."""
+        self._legal = None
+
     def apply(self, action: GunkimonoAction) -> list[Event]:
         """Play one decision through the flow's template (core/flow.py): the phase asked
         now (``FLOW``'s table) plays it."""
         return FLOW.apply(self, action)
 
-    def why_illegal(self, action: Any) -> str | None:
+    def why_illegal(self, action: GunkimonoAction) -> str | None:
         """None if ``action`` is legal here, else the rule it breaks."""
-        if self._phase is Phase.OVER:
+        if self.sequence.phase is Phase.OVER:
             return "the game is over"
         if isinstance(action, Place):
             return placement.why_not_place(self, action)
@@ -224,21 +299,20 @@ class GunkimonoState(State[GunkimonoAction]):
         return f"{action!r} is not a Gunkimono action"
 
     def _end_game(self, result: Outcome) -> None:
-        self.phase = Phase.OVER
-        self.reason = result.reason
-        self.ended = result.to_json()
+        end_of_the_game.end_by_core(self, result)
         self._legal = None
 
     def interim_scores(self) -> tuple[float, ...]:
         # The victory points on the track (the hidden war banners are not counted).
-        return tuple(float(v) for v in self.score)
+        return tuple(float(v) for v in self.victory_points.score)
 
     def outcome(self) -> Outcome | None:
-        if self._phase is not Phase.OVER:
+        if self.sequence.phase is not Phase.OVER:
             return None
-        if self.ended is not None:
-            return Outcome.from_json(self.ended)
-        return end_of_the_game.outcome(self, self.reason)
+        ended = self.ending.ended
+        if ended is not None:
+            return Outcome.from_json(ended)
+        return end_of_the_game.outcome(self, self.ending.reason)
 
     def final_scores(self) -> list[int]:
         """Victory points plus the values of the claimed war banners."""
@@ -250,37 +324,40 @@ class GunkimonoState(State[GunkimonoAction]):
 
     # ------------------------------------------------------------------ the turn
 
-    def _assess_and_refill(self, events: list[Event]) -> None:
-        """Step 3, assess strongholds; then step 4, refill the hand, if due, else the turn ends."""
+    def assess_and_refill(self, events: list[Event]) -> None:
+        """Step 3, assess strongholds; then step 4, refill the hand, if due, else the turn ends
+        (``strongholds.py`` hands the turn on here once step 2 is over)."""
         strongholds.assess(self, events)
         if refill_your_hand.draw_due(self):
-            self.phase = Phase.DRAW
+            self.sequence.phase = Phase.DRAW
             return
-        self._end_turn(events)
+        self.end_turn(events)
 
-    def _end_turn(self, events: list[Event]) -> None:
+    def end_turn(self, events: list[Event]) -> None:
         """The turn is over: the game ends, or the next seat that can place a tile plays."""
+        sequence = self.sequence
         while True:
-            self.turns += 1
-            self.pending = []
-            self.placed_large = False
+            sequence.turns += 1
+            scoring.turn_over(self)
+            sequence.placed_large = False
             reason = end_of_the_game.game_ends_now(self)
             if reason is not None:
-                end_of_the_game.finish(self, reason, events)
+                self._finish(reason, events)
                 return
-            self.turn = (self.turn + 1) % self.num_players
+            sequence.turn = (sequence.turn + 1) % self.num_players
             if self._start_turn(events):
                 return
 
     def _start_turn(self, events: list[Event]) -> bool:
-        """Begin the turn of ``self.turn``; False if it passed (no legal placement: its
-        strongholds are still assessed)."""
-        self.phase = Phase.PLACE
+        """Begin the turn of ``self.sequence.turn``; False if it passed (no legal placement:
+        its strongholds are still assessed)."""
+        sequence = self.sequence
+        sequence.phase = Phase.PLACE
         self._legal = None
         if self.legal_actions():
             return True
-        seat = self.turn
-        self.passes += 1
+        seat = sequence.turn
+        sequence.passes += 1
         turn_record.begin(self)
         events.append(
             event("pass", seat=seat, message=f"Seat {seat} cannot place any tile: the turn passes.")
@@ -293,165 +370,76 @@ class GunkimonoState(State[GunkimonoAction]):
 
     def formation(self, cell: int) -> set[int]:
         """The squares of the formation whose troop stands on ``cell``."""
-        return formation(self.top, cell)
-
-    def _formations(self) -> Formations:
-        """The formations of the battlefield as it is now (cached while it stays so)."""
-        return formations(self)
-
-    def _components(self) -> tuple[list[int], dict[int, list[int]]]:
-        """Formation id of each square, and the stronghold squares of each controlled one.
-
-        Shared with other callers and clones: read them, never change them."""
-        board = formations(self)
-        return board.comp, board.held
+        return formation(self.battlefield.top, cell)
 
     def formation_size(self, cell: int) -> int:
         """``len(self.formation(cell))``, from the cached formations."""
         board = formations(self)
         return board.size[board.comp[cell]]
 
-    def _stronghold_cells(self, seat: int) -> list[int]:
-        """The squares where ``seat`` may build a stronghold now."""
-        return strongholds.stronghold_cells(self, seat)
-
     def _advance_honor(self, seat: int, troop: int, points: int, events: list[Event]) -> None:
         honor_track.advance_honor(self, seat, troop, points, events)
 
     def _bring_end_stack(self, events: list[Event]) -> None:
-        end_of_the_game.bring_end_stack(self, events)
+        refill_your_hand.open_end_stack(self, events)
 
     def _finish(self, reason: str, events: list[Event]) -> None:
         end_of_the_game.finish(self, reason, events)
+        self._legal = None
 
     # ------------------------------------------------------------------ copies, JSON, views
     # (what each seat may see: ``hidden_information.py``)
 
-    _LIST_FIELDS = (
-        "top",
-        "sym",
-        "level",
-        "sh_owner",
-        "row",
-        "stack",
-        "end_stack",
-        "removed",
-        "placed",
-        "score",
-    )
-    _NESTED_FIELDS = (
-        "strongholds",
-        "hands",
-        "known",
-        "reserve",
-        "placed_small",
-        "honor",
-        "pending",  # PendingScore records, as lists
-        "built_at",
-    )
-    _SCALARS = (
-        "end_stack_in_play",
-        "turn",
-        "turns",
-        "phase",
-        "support_cell",
-        "placed_large",
-        "end_triggered",
-        "passes",
-        "decisions",
-        "reason",
-        "ended",
-    )
-    # What ``clone`` copies the same way (``pending`` holds immutable records; ``phase`` is
-    # stored as ``_phase``).
-    _CLONE_NESTED = tuple(f for f in _NESTED_FIELDS if f != "pending")
-    _CLONE_SCALARS = tuple("_phase" if f == "phase" else f for f in _SCALARS)
+    def parts(self) -> tuple[Part, ...]:
+        """The state's parts, in :data:`PARTS` order."""
+        return tuple(getattr(self, name) for name in _PART_NAMES)
 
     def clone(self) -> GunkimonoState:
         new = GunkimonoState.__new__(GunkimonoState)
         new.game = self.game
         new.options = self.options
         new.num_players = self.num_players
-        for f in self._LIST_FIELDS:
-            setattr(new, f, list(getattr(self, f)))
-        for f in self._CLONE_NESTED:
-            setattr(new, f, [list(x) for x in getattr(self, f)])
-        for f in self._CLONE_SCALARS:
-            setattr(new, f, getattr(self, f))
-        new.pending = list(self.pending)  # immutable records: a shallow copy
-        new.banner_stacks = [[list(b) for b in s] for s in self.banner_stacks]
-        new.banners = [[list(b) for b in s] for s in self.banners]
-        new.vp_strongholds = list(self.vp_strongholds)
-        new.last_seat = self.last_seat
-        new.last_squares = list(self.last_squares)
-        new.last_scores = list(self.last_scores)  # immutable records: a shallow copy
+        for name in _PART_NAMES:
+            setattr(new, name, getattr(self, name).clone())
         new._legal = self._legal
-        new._board = self._board
+        new.notation_cache = None
         return new
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"game": "gunkimono", "options": dict(self.options)}
-        for f in self._LIST_FIELDS + self._NESTED_FIELDS + self._SCALARS:
-            value = getattr(self, f)
-            if f == "pending":
-                data[f] = [p.to_json() for p in self.pending]
-            elif f == "phase":
-                data[f] = self._phase.value
-            else:
-                data[f] = (
-                    [list(x) for x in value]
-                    if f in self._NESTED_FIELDS
-                    else (list(value) if isinstance(value, list) else value)
-                )
-        data["banner_stacks"] = [[list(b) for b in s] for s in self.banner_stacks]
-        data["banners"] = [[list(b) for b in s] for s in self.banners]
-        data["vp_strongholds"] = list(self.vp_strongholds)
-        data["last_turn"] = {
-            "seat": self.last_seat,
-            "squares": list(self.last_squares),
-            "scores": [list(x) for x in self.last_scores],
-        }
-        return data
+        for name in _PART_NAMES:
+            getattr(self, name).dump_into(data)
+        # The keys in the order saved states have always had them.
+        return {key: data[key] for key in _JSON_ORDER}
 
     @classmethod
     def from_json(cls, game: Gunkimono, data: Mapping[str, Any]) -> GunkimonoState:
         options = game.resolve_options(**dict(data["options"]))
         st = cls(game, options)
-        try:
-            for f in cls._LIST_FIELDS:
-                setattr(st, f, [int(x) for x in data[f]])
-            for f in cls._CLONE_NESTED:
-                setattr(st, f, [[int(v) for v in x] for x in data[f]])
-            st.pending = [PendingScore.from_json(p) for p in data["pending"]]
-            if "ended" not in data and "conceded" in data:  # saved before "ended" existed
+        if "ended" not in data and "conceded" in data:  # saved before "ended" existed
+            try:
                 data = dict(data, ended=_legacy_ending(data, st.num_players))
-            phase = data["phase"]
-            for f in cls._SCALARS:
-                if f != "phase":
-                    setattr(st, f, data[f])
-            if st.ended is not None:
-                Outcome.from_json(st.ended)  # checked here, not when first asked for
-            st.banner_stacks = [[[int(v) for v in b] for b in s] for s in data["banner_stacks"]]
-            st.banners = [[[int(v) for v in b] for b in s] for s in data["banners"]]
-            # Absent from states saved before the breakdown was kept: nothing recorded yet.
-            st.vp_strongholds = [int(v) for v in data.get("vp_strongholds", st.vp_strongholds)]
-            last = data.get("last_turn") or {}
-            st.last_seat = int(last.get("seat", -1))
-            st.last_squares = [int(c) for c in last.get("squares", [])]
-            st.last_scores = [
-                (int(k), int(t), int(c), int(p)) for k, t, c, p in last.get("scores", [])
-            ]
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ValueError(f"gunkimono state JSON: missing or bad field: {exc}") from None
+        try:
+            for name in _PART_NAMES:
+                getattr(st, name).load_from(data)
+        except UnknownPhase:
+            raise ValueError(f"gunkimono state JSON: unknown phase {data['phase']!r}") from None
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"gunkimono state JSON: missing or bad field: {exc}") from None
-        if phase not in PHASES:
-            raise ValueError(f"gunkimono state JSON: unknown phase {phase!r}")
-        st.phase = phase
-        if len(st.top) != CELLS or len(st.hands) != st.num_players:
+        if st.ending.ended is not None:
+            try:
+                Outcome.from_json(st.ending.ended)  # checked here, not when first asked for
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ValueError(f"gunkimono state JSON: missing or bad field: {exc}") from None
+        if len(st.battlefield.top) != CELLS or len(st.supply.hands) != st.num_players:
             raise ValueError("gunkimono state JSON: board or player count does not match")
         return st
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return hidden_information.view(self, seat)
+        # Typed as ``views.GunkimonoView``; the contract hands views on as JSON objects.
+        return cast("dict[str, Any]", hidden_information.view(self, seat))
 
     def determinize(self, seat: int, rng: random.Random) -> GunkimonoState:
         """Resample what ``seat`` cannot see (``hidden_information.determinize``)."""
@@ -487,6 +475,50 @@ __all__ = [
 ]
 
 
+#: The keys of a saved state, in the order saved states have always had them (the parts
+#: write them; this only orders them, and the import fails if the two disagree).
+_JSON_ORDER: tuple[str, ...] = (
+    "game",
+    "options",
+    "top",
+    "sym",
+    "level",
+    "sh_owner",
+    "row",
+    "stack",
+    "end_stack",
+    "removed",
+    "placed",
+    "score",
+    "strongholds",
+    "hands",
+    "known",
+    "reserve",
+    "placed_small",
+    "honor",
+    "pending",
+    "built_at",
+    "end_stack_in_play",
+    "turn",
+    "turns",
+    "phase",
+    "support_cell",
+    "placed_large",
+    "end_triggered",
+    "passes",
+    "decisions",
+    "reason",
+    "ended",
+    "banner_stacks",
+    "banners",
+    "vp_strongholds",
+    "last_turn",
+)
+_SAVED = ["game", "options", *(key for _name, part in PARTS for key in part.saved_names())]
+if sorted(_SAVED) != sorted(_JSON_ORDER):  # a part's field added or renamed: order it here
+    raise AssertionError(f"gunkimono: saved keys {_SAVED} differ from the order {_JSON_ORDER}")
+
+
 def _legacy_ending(data: Mapping[str, Any], n: int) -> dict[str, Any] | None:
     """The ``ended`` field of a state JSON written before core made concessions."""
     if data.get("reason") == "length_limit":
@@ -502,7 +534,7 @@ def _played(
     """A phase's ``do`` for the flow from a rule that appends its events to a list."""
 
     def run(state: GunkimonoState, action: Any) -> list[Event]:
-        state._legal = None  # the position changes: its legal actions with it
+        state.forget_legal_actions()  # the position changes: its legal actions with it
         events: list[Event] = []
         do(state, action, events)
         return events
@@ -521,7 +553,7 @@ def _place(state: GunkimonoState, action: Place | SmallTile, events: list[Event]
 def _draw(state: GunkimonoState, action: Draw, events: list[Event]) -> None:
     # Step 4 is the last of the turn.
     refill_your_hand.draw(state, action, events)
-    state._end_turn(events)
+    state.end_turn(events)
 
 
 def _over(state: GunkimonoState, action: Any) -> list[Event]:
@@ -530,7 +562,7 @@ def _over(state: GunkimonoState, action: Any) -> list[Event]:
 
 
 def _count(state: GunkimonoState) -> None:
-    state.decisions += 1
+    state.sequence.decisions += 1
 
 
 #: Gunkimono's turn as a flow (core/flow.py): each phase (a step of the turn with a
@@ -554,8 +586,8 @@ FLOW: Flow[GunkimonoState, Phase, GunkimonoAction] = Flow(
         ),
         Phase.OVER: FlowPhase(Phase.OVER.prompt, lambda state: [], _over),
     },
-    phase_of=attrgetter("phase"),
-    decisions=attrgetter("decisions"),
+    phase_of=attrgetter("sequence.phase"),
+    decisions=attrgetter("sequence.decisions"),
     count=_count,
     keys=Phase,
 )

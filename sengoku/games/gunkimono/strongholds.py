@@ -18,16 +18,19 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
+from sengoku.core.substate import INT_ROWS, INTS, Part, part_field
 from sengoku.games.gunkimono.actions import CELLS, BuildStronghold, cell_name
 from sengoku.games.gunkimono.battlefield import FACE_DOWN, NAMES, NEIGHBOURS
 from sengoku.games.gunkimono.data import components
 from sengoku.games.gunkimono.formations import Formations, formation, formations
 from sengoku.games.gunkimono.honor_track import REMOVED
 from sengoku.games.gunkimono.turn_sequence import Phase
+from sengoku.games.gunkimono.victory_points import gain
 
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
@@ -38,23 +41,41 @@ RULE_1 = "Stronghold rule 1: no army tile may be placed on a stronghold's troop"
 RULE_2 = "Stronghold rule 2: no victory points for a troop that joins a formation with a stronghold"
 RULE_4 = "Stronghold rule 4: this would link formations controlled by different players"
 
+
+@dataclass(slots=True)
+class Strongholds(Part):
+    """The strongholds built: what building them alone writes."""
+
+    #: The seat whose stronghold stands on each square (-1: none).
+    sh_owner: list[int] = part_field(INTS)
+    #: Each seat's stronghold squares, in the order built.
+    strongholds: list[list[int]] = part_field(INT_ROWS)
+    #: ``[seat, turn number]`` of each stronghold built.
+    built_at: list[list[int]] = part_field(INT_ROWS, default_factory=list)
+
+    @classmethod
+    def fresh(cls, players: int) -> Strongholds:
+        """None built yet."""
+        return cls([-1] * CELLS, [[] for _ in range(players)])
+
+
 # ---------------------------------------------------------------- the stronghold rules
 
 
 def on_stronghold(state: GunkimonoState, cell: int) -> bool:
     """Stronghold rule 1: does a stronghold stand on ``cell``?"""
-    return state.sh_owner[cell] >= 0
+    return state.fortresses.sh_owner[cell] >= 0
 
 
 def controlled(state: GunkimonoState, squares: set[int]) -> bool:
     """Stronghold rule 2: does this formation hold a stronghold?"""
-    sh = state.sh_owner
+    sh = state.fortresses.sh_owner
     return any(sh[x] >= 0 for x in squares)
 
 
 def may_link(state: GunkimonoState) -> bool:
     """Can any placement link controlled formations (two strongholds on the board)?"""
-    return sum(len(s) for s in state.strongholds) >= 2
+    return sum(len(s) for s in state.fortresses.strongholds) >= 2
 
 
 def links_controlled(
@@ -66,7 +87,7 @@ def links_controlled(
     comp, held = board.comp, board.held
     if len(held) < 2:
         return False
-    top = state.top
+    top = state.battlefield.top
     for x, t in ((a, ta), (b, tb)):
         near = {
             comp[nb]
@@ -82,10 +103,10 @@ def links_controlled(
             squares = formation(top, x)
         finally:
             top[a], top[b] = old
-        groups = {comp[c] for c in squares if state.sh_owner[c] >= 0}
+        groups = {comp[c] for c in squares if state.fortresses.sh_owner[c] >= 0}
         if len(groups) < 2:
             continue
-        owners = {state.sh_owner[held[g][0]] for g in groups}
+        owners = {state.fortresses.sh_owner[held[g][0]] for g in groups}
         if len(owners) > 1 or not state.options["link_own_formations"]:
             return True
     return False
@@ -103,13 +124,14 @@ def why_links(state: GunkimonoState, a: int, t1: int, b: int, t2: int) -> str | 
 
 def stronghold_due(state: GunkimonoState, seat: int) -> bool:
     """All five markers at or past the row of the lowest remaining stronghold?"""
-    built = len(state.strongholds[seat])
+    built = len(state.fortresses.strongholds[seat])
     if built >= 2:
         return False
     row = _C.stronghold_rows[state.num_players][built]
     removed_ok = state.options["removed_marker_counts"]
     return all(
-        (r == REMOVED and removed_ok) or (r != REMOVED and r >= row) for r in state.honor[seat]
+        (r == REMOVED and removed_ok) or (r != REMOVED and r >= row)
+        for r in state.honor_track.honor[seat]
     )
 
 
@@ -124,7 +146,7 @@ def stronghold_cells(state: GunkimonoState, seat: int) -> list[int]:
 
 
 def _find_stronghold_cells(state: GunkimonoState, seat: int, board: Formations) -> list[int]:
-    comp, sh, top = board.comp, state.sh_owner, state.top
+    comp, sh, top = board.comp, state.fortresses.sh_owner, state.battlefield.top
     own_ok = state.options["own_double_stronghold"]
     # Formations closed to a new stronghold: those holding one (unless all of them are
     # the seat's own and the option allows that).
@@ -137,13 +159,13 @@ def _find_stronghold_cells(state: GunkimonoState, seat: int, board: Formations) 
 
 
 def legal_builds(state: GunkimonoState) -> list[BuildStronghold]:
-    return [BuildStronghold(c) for c in stronghold_cells(state, state.turn)]
+    return [BuildStronghold(c) for c in stronghold_cells(state, state.sequence.turn)]
 
 
 def why_not_build(state: GunkimonoState, action: BuildStronghold) -> str | None:
-    if state.phase is not Phase.STRONGHOLD:
-        return f"no stronghold to build now; now: {state.phase.prompt}"
-    if action.cell not in stronghold_cells(state, state.turn):
+    if state.sequence.phase is not Phase.STRONGHOLD:
+        return f"no stronghold to build now; now: {state.sequence.phase.prompt}"
+    if action.cell not in stronghold_cells(state, state.sequence.turn):
         return (
             "a stronghold goes on a troop in a formation that holds no stronghold "
             "(option own_double_stronghold allows your own)"
@@ -154,10 +176,10 @@ def why_not_build(state: GunkimonoState, action: BuildStronghold) -> str | None:
 def after_scoring(state: GunkimonoState, events: list[Event]) -> None:
     """Once the placed troops are scored: ask for the square of a stronghold that is due,
     else go on to step 3."""
-    seat = state.turn
+    seat = state.sequence.turn
     if stronghold_due(state, seat):
         if stronghold_cells(state, seat):
-            state.phase = Phase.STRONGHOLD
+            state.sequence.phase = Phase.STRONGHOLD
             return
         events.append(
             event(
@@ -166,28 +188,28 @@ def after_scoring(state: GunkimonoState, events: list[Event]) -> None:
                 message=f"Seat {seat} cannot build a stronghold: every formation holds one.",
             )
         )
-    state._assess_and_refill(events)
+    state.assess_and_refill(events)
 
 
 def build(state: GunkimonoState, action: BuildStronghold, events: list[Event]) -> None:
-    seat = state.turn
-    state.strongholds[seat].append(action.cell)
-    state.sh_owner[action.cell] = seat
-    state.built_at.append([seat, state.turns])
+    seat = state.sequence.turn
+    state.fortresses.strongholds[seat].append(action.cell)
+    state.fortresses.sh_owner[action.cell] = seat
+    state.fortresses.built_at.append([seat, state.sequence.turns])
     size = len(state.formation(action.cell))
     turn_record.scored(
-        state, turn_record.STRONGHOLD_BUILT, state.top[action.cell], action.cell, size
+        state, turn_record.STRONGHOLD_BUILT, state.battlefield.top[action.cell], action.cell, size
     )
     events.append(
         event(
             "stronghold",
             seat=seat,
             cell=cell_name(action.cell),
-            message=f"Seat {seat} builds a stronghold on the {NAMES[state.top[action.cell]]} "
+            message=f"Seat {seat} builds a stronghold on the {NAMES[state.battlefield.top[action.cell]]} "
             f"at {cell_name(action.cell)} (formation of {size}).",
         )
     )
-    state._assess_and_refill(events)
+    state.assess_and_refill(events)
 
 
 # ---------------------------------------------------------------- 3. assess strongholds
@@ -195,12 +217,11 @@ def build(state: GunkimonoState, action: BuildStronghold, events: list[Event]) -
 
 def assess(state: GunkimonoState, events: list[Event]) -> None:
     """Step 3: the player to act scores the size of each of its strongholds' formations."""
-    seat = state.turn
-    if not state.strongholds[seat]:
+    seat = state.sequence.turn
+    if not state.fortresses.strongholds[seat]:
         return
-    sizes = [len(state.formation(c)) for c in state.strongholds[seat]]
-    state.score[seat] += sum(sizes)
-    state.vp_strongholds[seat] += sum(sizes)
+    sizes = [len(state.formation(c)) for c in state.fortresses.strongholds[seat]]
+    gain(state, seat, sum(sizes), by_strongholds=True)
     turn_record.scored(state, turn_record.STRONGHOLDS, -1, -1, sum(sizes))
     events.append(
         event(
@@ -215,7 +236,7 @@ def assess(state: GunkimonoState, events: list[Event]) -> None:
 def controlled_troops(state: GunkimonoState, seat: int) -> int:
     """Troops in the formations the seat's strongholds stand in (the end's tie-break)."""
     seen: set[int] = set()
-    for cell in state.strongholds[seat]:
+    for cell in state.fortresses.strongholds[seat]:
         if cell not in seen:
             seen |= state.formation(cell)
     return len(seen)

@@ -11,7 +11,11 @@ Each scoring is ``(kind, troop type or -1, square or -1, points)`` (a list in JS
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sengoku.core.substate import Part
 
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
@@ -21,21 +25,54 @@ KINDS: tuple[str, ...] = ("vp", "honor", "strongholds", "stronghold_built", "ban
 VP, HONOR, STRONGHOLDS, STRONGHOLD_BUILT, BANNER = range(len(KINDS))
 
 
+@dataclass(slots=True)
+class TurnRecord(Part):
+    """The latest turn as players saw it; saved as one object, ``last_turn``."""
+
+    #: Its seat (-1: no turn yet).
+    seat: int = -1
+    #: The squares its tiles covered, in order.
+    squares: list[int] = field(default_factory=list)
+    #: Each scoring (see the module docstring); immutable records.
+    scores: list[tuple[int, int, int, int]] = field(default_factory=list)
+
+    def clone(self) -> TurnRecord:
+        return TurnRecord(self.seat, list(self.squares), list(self.scores))
+
+    def dump_into(self, data: dict[str, Any]) -> None:
+        data["last_turn"] = {
+            "seat": self.seat,
+            "squares": list(self.squares),
+            "scores": [list(x) for x in self.scores],
+        }
+
+    def load_from(self, data: Mapping[str, Any]) -> None:
+        # Absent from states saved before the record was kept: no turn recorded yet.
+        last = data.get("last_turn") or {}
+        self.seat = int(last.get("seat", -1))
+        self.squares = [int(c) for c in last.get("squares", [])]
+        self.scores = [(int(k), int(t), int(c), int(p)) for k, t, c, p in last.get("scores", [])]
+
+    @classmethod
+    def saved_names(cls) -> tuple[str, ...]:
+        return ("last_turn",)
+
+
 def begin(state: GunkimonoState) -> None:
     """The seat to act starts its turn's record (its first tile, or its pass)."""
-    state.last_seat = state.turn
-    state.last_squares = []
-    state.last_scores = []
+    state.record.seat = state.sequence.turn
+    state.record.squares = []
+    state.record.scores = []
 
 
 def covered(state: GunkimonoState, *squares: int) -> None:
     """A tile of this turn covers ``squares``."""
-    state.last_squares.extend(squares)
+    state.record.squares.extend(squares)
 
 
 def scored(state: GunkimonoState, kind: int, troop: int, square: int, points: int) -> None:
     """One scoring of this turn (see the module docstring)."""
-    state.last_scores.append((kind, troop, square, points))
+    state.record.scores.append((kind, troop, square, points))
 
 
-__all__ = ["KINDS", "begin", "covered", "scored"]
+__all__ = ["KINDS", "TurnRecord", "begin", "covered", "scored"]

@@ -20,8 +20,11 @@ phase          step  the decision asked
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+from sengoku.core.substate import SCALAR, Codec, Part, part_field
 
 
 class Phase(StrEnum):
@@ -89,4 +92,47 @@ class PendingScore(NamedTuple):
         return cls(cell, troop, symbols, vp, bool(ok))
 
 
-__all__ = ["PHASES", "PendingScore", "Phase"]
+def _load_phase(value: Any) -> Phase:
+    if value not in PHASES:
+        raise UnknownPhase(value)
+    return Phase(value)
+
+
+class UnknownPhase(ValueError):
+    """A saved state names a phase that does not exist."""
+
+
+def _same_phase(phase: Phase) -> Phase:
+    return phase
+
+
+def _phase_name(phase: Phase) -> str:
+    return phase.value
+
+
+#: A phase, saved by its name.
+PHASE: Codec[Phase] = Codec(_same_phase, _phase_name, _load_phase)
+
+
+@dataclass(slots=True)
+class TurnSequence(Part):
+    """Whose turn it is and how far it has got (state.py's turn loop, and each step's module
+    as it hands the turn on, write it)."""
+
+    #: The seat whose turn it is.
+    turn: int = part_field(SCALAR, default=0)
+    #: Turns completed.
+    turns: int = part_field(SCALAR, default=0)
+    #: The decision asked now.
+    phase: Phase = part_field(PHASE, default=Phase.PLACE)
+    #: The square of the face-down support the large tile must cover (-1: none).
+    support_cell: int = part_field(SCALAR, default=-1)
+    #: Did step 1 place a large tile (then step 4 refills the hand)?
+    placed_large: bool = part_field(SCALAR, default=False)
+    #: Turns passed in a row without a legal placement.
+    passes: int = part_field(SCALAR, default=0)
+    #: Decisions taken in the game (the length guard's count).
+    decisions: int = part_field(SCALAR, default=0)
+
+
+__all__ = ["PHASE", "PHASES", "PendingScore", "Phase", "TurnSequence", "UnknownPhase"]

@@ -11,10 +11,12 @@ banner, ``stay`` leaves it on the ending row. Banner values count at the end
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
+from sengoku.core.substate import INT_ROWS_OF_ROWS, Part, part_field
 from sengoku.games.gunkimono.battlefield import NAMES
 from sengoku.games.gunkimono.data import components
 
@@ -26,13 +28,28 @@ _C = components()
 BANNER_KINDS: tuple[str, ...] = tuple(_C.banner_kinds)
 
 
+@dataclass(slots=True)
+class WarBanners(Part):
+    """The banner stacks of the ending row and the banners each seat has claimed."""
+
+    #: Each column's stack, ``[kind, value]``, top last (dealt by ``setup.py``).
+    banner_stacks: list[list[list[int]]] = part_field(INT_ROWS_OF_ROWS)
+    #: Each seat's claimed banners, ``[kind, value, column]``.
+    banners: list[list[list[int]]] = part_field(INT_ROWS_OF_ROWS)
+
+    @classmethod
+    def fresh(cls, players: int) -> WarBanners:
+        """Before the deal: no banners anywhere."""
+        return cls([[] for _ in range(5)], [[] for _ in range(players)])
+
+
 def reach_ending_row(state: GunkimonoState, seat: int, troop: int, events: list[Event]) -> bool:
     """The seat's ``troop`` marker has reached the ending row: claim that column's banner.
     True if the marker leaves the track (``honor_track.py`` takes it off)."""
-    stack = state.banner_stacks[troop]
+    stack = state.war_banners.banner_stacks[troop]
     if stack:
         kind, value = stack.pop()
-        state.banners[seat].append([kind, value, troop])
+        state.war_banners.banners[seat].append([kind, value, troop])
         turn_record.scored(state, turn_record.BANNER, troop, -1, kind)
         kname = _C.banner_kinds[kind]
         events.append(
@@ -72,7 +89,7 @@ def reach_ending_row(state: GunkimonoState, seat: int, troop: int, events: list[
 
 def banner_total(state: GunkimonoState, seat: int) -> int:
     """The values of the war banners the seat has claimed."""
-    return sum(b[1] for b in state.banners[seat])
+    return sum(b[1] for b in state.war_banners.banners[seat])
 
 
-__all__ = ["BANNER_KINDS", "banner_total", "reach_ending_row"]
+__all__ = ["BANNER_KINDS", "WarBanners", "banner_total", "reach_ending_row"]
