@@ -16,7 +16,7 @@ from typing import Any
 
 from sengoku.core.features import Features, Level, weights_file
 from sengoku.core.game import Action, Game, State, package_file
-from sengoku.games.gungi.move import _INTERNED, DONE_INT, MOVE_SPACE, Move
+from sengoku.games.gungi.move import DONE_INT, INTERNED, MOVE_SPACE, Move
 from sengoku.games.gungi.pieces import KIND_BY_NAME, MARSHAL, NUM_KINDS
 
 VALUE_BY_NAME = {
@@ -237,7 +237,7 @@ class GungiFeatures(Features):
     def noisy_actions(self, state: State) -> list[Action]:
         """The legal actions ``is_noisy`` accepts (captures and betrayals), in legal order,
         for quiescence search: the engine generates only those, as codes."""
-        interned = _INTERNED
+        interned = INTERNED
         s: Any = state
         return [interned.get(code) or Move(code) for code in s.noisy_codes()]
 
