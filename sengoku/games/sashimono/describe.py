@@ -236,10 +236,10 @@ def _look(
 ) -> ActionDescription:
     """A card being looked at (``bottom L1``, ``keep L2``...), named when the acting seat is
     the looker (it always is: only the looker is asked)."""
-    looking = list(getattr(state, "looking", []) or [])
+    looking = list(state.look.cards)
     objects.update(look=index, step="choice")
     name = f"card L{index + 1}"
-    if 0 <= index < len(looking) and state.looking_owner == state.current_player:
+    if 0 <= index < len(looking) and state.look.owner == state.current_player:
         item = looking[index]
         if isinstance(item, str):
             objects["kumi"] = item

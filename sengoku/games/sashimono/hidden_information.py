@@ -86,8 +86,8 @@ def view(state: SashimonoState, seat: int | None) -> dict[str, Any]:
         "vp_target": state.target,
         "cards": state.options["cards"] or "sengoku",
         "viewer": seat,
-        "turn_seat": state.turn_seat,
-        "turn": state.turns,
+        "turn_seat": state.turn_order.seat,
+        "turn": state.turn_order.count,
         "current_player": state.current_player,
         "sides": sides,
         "result": state.result.to_json() if state.result else None,
@@ -131,12 +131,12 @@ def view(state: SashimonoState, seat: int | None) -> dict[str, Any]:
             # The Kumi being trained was pointed at on the table: everyone knows which it is
             # (and which hand Kumi can go on top depends on it).
             out["prompt"]["cell"] = CELLS[p.cell]
-    if state.looking:
-        mine = seat == state.looking_owner
-        kind = "kumi" if isinstance(state.looking[0], str) else "sashimono"
+    if state.look.cards:
+        mine = seat == state.look.owner
+        kind = "kumi" if isinstance(state.look.cards[0], str) else "sashimono"
         out["looking"] = {
-            "owner": state.looking_owner, "kind": kind, "count": len(state.looking),
-            "cards": ([c if kind == "kumi" else state.card(c).id for c in state.looking]
+            "owner": state.look.owner, "kind": kind, "count": len(state.look.cards),
+            "cards": ([c if kind == "kumi" else state.card(c).id for c in state.look.cards]
                       if mine else None),
         }  # fmt: skip
     return out
