@@ -81,6 +81,22 @@ PIECE_JSON = [(PIECES[p >> 1].name, PIECES[p >> 1].kanji, COLOR_NAMES[p & 1]) fo
 _PLAYS = tuple(f"{name.title()} plays " for name in COLOR_NAMES)
 
 
+#: What ``make`` returns and ``unmake`` needs: (code, the towers changed as (square, tower
+#: before), the hand counts changed as (kind, count before), the mover, the Marshal squares
+#: before, (drafting, phase, move number) before, whether the opposing Marshal was captured,
+#: the pieces that left the game).
+Undo = tuple[
+    int,
+    list[tuple[int, tuple[int, ...]]],
+    list[tuple[int, int]],
+    int,
+    tuple[int, int],
+    tuple[tuple[bool, bool], str, int],
+    bool,
+    list[int],
+]
+
+
 def _removed_event(piece: int) -> Event:
     """The event for a piece that leaves the game (captured, or turned by a betrayal)."""
     return event(
@@ -295,7 +311,7 @@ class GungiState(State[Move]):
         return is_mate(self, color)
 
     # ------------------------------------------------------------------ make / unmake
-    def make(self, code: int) -> tuple[Any, ...]:
+    def make(self, code: int) -> Undo:
         """Play a (pseudo-legal) code in place; returns what ``unmake`` needs.
 
         Index 6 of the result is True when the move captured the opposing Marshal.
@@ -381,7 +397,7 @@ class GungiState(State[Move]):
             captured,
         )
 
-    def unmake(self, undo: tuple[Any, ...]) -> None:
+    def unmake(self, undo: Undo) -> None:
         _, changed, hand_changes, color, old_marshal, setup, _, _ = undo
         count = self.seen[self.hash] - 1
         if count:
@@ -406,7 +422,7 @@ class GungiState(State[Move]):
         self.ply -= 1
 
     # ------------------------------------------------------------------ contract
-    def why_illegal(self, action: Move) -> str | None:
+    def why_illegal(self, action: object) -> str | None:
         """None if ``action`` is legal here, else the rule it breaks (illegal.py)."""
         if self._outcome is not None:
             return f"the game is over ({self._outcome.reason}); no more moves"
@@ -416,7 +432,7 @@ class GungiState(State[Move]):
             return None
         return f"{action} is not legal here: {why_illegal(self, action)}"
 
-    def _refusal(self, action: Any) -> IllegalAction:
+    def _refusal(self, action: object) -> IllegalAction:
         return IllegalAction(self.why_illegal(action) or f"{action} is not legal here")
 
     def apply(self, action: Move) -> list[Event]:

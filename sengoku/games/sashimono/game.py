@@ -15,7 +15,16 @@ from typing import Any, ClassVar
 
 from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
-from sengoku.core.game import Action, Game, InvalidOption, Option, ParseError, State, action_number
+from sengoku.core.game import (
+    Action,
+    Game,
+    IllegalAction,
+    InvalidOption,
+    Option,
+    ParseError,
+    State,
+    action_number,
+)
 from sengoku.core.game_type import GameType
 from sengoku.core.observation import Encoder
 from sengoku.core.traits import Traits
@@ -126,6 +135,8 @@ class Sashimono(Game):
     def describe_actions(self, state: State, actions: Sequence[Any]) -> list[ActionDescription]:
         from sengoku.games.sashimono.describe import describe, own_hands
 
+        if not isinstance(state, SashimonoState):
+            raise IllegalAction(f"not a Sashimono position: {type(state).__name__}")
         hands = own_hands(state)
         return [describe(state, a, hands) for a in actions]
 

@@ -192,7 +192,7 @@ class SashimonoState(State[Act]):
             self._legal = [Act(k, a, t, s) for k, a, t, s in self.prompt.options]
         return list(self._legal)
 
-    def why_illegal(self, action: Act) -> str | None:
+    def why_illegal(self, action: object) -> str | None:
         """None if ``action`` is legal here, else the rule of the decision asked for now."""
         return self._choose(action)[1]
 
