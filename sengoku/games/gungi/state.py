@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, cast
 
 import sengoku.games.gungi.betrayal as betrayal
 from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, event
@@ -105,6 +105,48 @@ def _removed_event(piece: int) -> Event:
         piece=PIECES[piece >> 1].name,
         message=f"{COLOR_NAMES[piece & 1].title()}'s {PIECES[piece >> 1].english} leaves the game",
     )
+
+
+class PieceView(TypedDict):
+    """One piece of a tower in the view (``view.schema.json``: board.items.tower.items)."""
+
+    piece: str
+    kanji: str
+    color: str
+
+
+class SquareView(TypedDict):
+    """An occupied square and its tower, bottom first (``view.schema.json``: board.items)."""
+
+    square: str
+    tower: list[PieceView]
+
+
+class HandsView(TypedDict):
+    """Pieces in hand by colour, piece id -> count (``view.schema.json``: hands)."""
+
+    white: dict[str, int]
+    black: dict[str, int]
+
+
+class GungiView(TypedDict):
+    """What ``GungiState.view`` returns: the shape ``view.schema.json`` publishes (a test
+    holds the two together)."""
+
+    game: Literal["gungi"]
+    seat: int | None
+    mode: str
+    phase: str
+    to_move: str
+    current_player: int
+    drafting: list[str]
+    move_number: int
+    ply: int
+    board: list[SquareView]
+    hands: HandsView
+    marshal_capturable: list[bool]
+    fen: str
+    outcome: dict[str, Any] | None
 
 
 @dataclass(slots=True)
@@ -568,6 +610,12 @@ class GungiState(State[Move]):
         return self.clone()
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        # The contract's views are plain dicts; building a GungiView has mypy check the
+        # shape against the published schema's (the cast costs nothing at run time).
+        return cast("dict[str, Any]", self.typed_view(seat))
+
+    def typed_view(self, seat: int | None) -> GungiView:
+        """:meth:`view`, typed as the schema says it is."""
         result = self._outcome
         board = self.board
         hands = self.hands
@@ -597,8 +645,8 @@ class GungiState(State[Move]):
                 if board[sq]
             ],
             "hands": {
-                COLOR_NAMES[c]: {PIECE_JSON[k * 2][0]: n for k, n in enumerate(hands[c]) if n}
-                for c in (WHITE, BLACK)
+                "white": {PIECE_JSON[k * 2][0]: n for k, n in enumerate(hands[WHITE]) if n},
+                "black": {PIECE_JSON[k * 2][0]: n for k, n in enumerate(hands[BLACK]) if n},
             },
             "marshal_capturable": self.capturable_flags(),
             "fen": self.fen(),
