@@ -33,6 +33,7 @@ from sengoku.games.gungi.zobrist import BLACK_TO_MOVE_KEY, HAND_KEYS, PIECE_KEYS
 
 if TYPE_CHECKING:
     from sengoku.games.gungi.features import Evaluation
+    from sengoku.games.gungi.move import Move
     from sengoku.games.gungi.state import GungiState
 
 _native: Any = None
@@ -234,10 +235,10 @@ def legal_codes(state: GungiState) -> list[int]:
     return codes
 
 
-def legal_moves(state: GungiState) -> list[Any]:
+def legal_moves(state: GungiState) -> list[Move]:
     """``legal_actions`` of a live ``state``: the interned Move of each legal code, ascending,
     made in the core (no list of codes in between)."""
-    moves: list[Any] = scratch(state).legal_moves()
+    moves: list[Move] = scratch(state).legal_moves()
     return moves
 
 
