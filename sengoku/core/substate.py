@@ -9,8 +9,9 @@ hand-kept name lists.
 A part subclasses :class:`Part` and is declared ``@dataclass(slots=True)``. Its
 :meth:`Part.copy` copies each field one level deep (a list or dict field is a new list or
 dict of the same items: what a clone may change in place is never shared), and
-:meth:`Part.to_json` gives its fields under the keys named in :attr:`Part.JSON_KEYS` (so a
-state's saved form keeps the keys it had before its fields were grouped).
+:meth:`Part.to_json` gives its fields (containers copied the same way) under the keys
+named in :attr:`Part.JSON_KEYS` (so a state's saved form keeps the keys it had before its
+fields were grouped).
 """
 
 from __future__ import annotations
@@ -44,12 +45,17 @@ class Part:
         return new
 
     def to_json(self) -> dict[str, Any]:
-        """The part's fields under their JSON keys (list fields as new lists)."""
+        """The part's fields under their JSON keys (list and dict fields as new containers:
+        what the caller does with the JSON never changes the part)."""
         keys = self.JSON_KEYS
         out: dict[str, Any] = {}
         for name in _field_names(type(self)):
             value = getattr(self, name)
-            out[keys.get(name, name)] = list(value) if isinstance(value, list) else value
+            if isinstance(value, list):
+                value = list(value)
+            elif isinstance(value, dict):
+                value = dict(value)
+            out[keys.get(name, name)] = value
         return out
 
     @classmethod
