@@ -228,7 +228,7 @@ def ply_seed(seed: int, ply: int) -> int:
     return (seed * 1_000_003 + ply * 7919) % (2**63)
 
 
-class _Engine(ISMCTSAgent):
+class AnalysisEngine(ISMCTSAgent):
     """The ``ismcts`` agent's tree, driven from outside: a root search, and a search whose
     root is restricted to one action. Without the agents' pressure for a result (which
     draws a distant result's worth towards a draw's, to make a player press on): analysis
@@ -298,7 +298,7 @@ def analyse_position(
             ply, seat, str(action), str(action), None, None, 0.0, None, True, 100.0, (), (0, 0)
         )
     base = ply_seed(seed, ply)
-    engine = _Engine(state.game, seed=base, c=EXPLORATION)
+    engine = AnalysisEngine(state.game, seed=base, c=EXPLORATION)
     worlds = _worlds(state, seat, random.Random(base ^ 0x9E3779B9), hindsight)
 
     def stop(count: int) -> bool:

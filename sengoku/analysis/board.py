@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sengoku.ai.mcts import Node
-from sengoku.analysis.analyse import EXPLORATION, _Engine, line_value, ply_seed
+from sengoku.analysis.analyse import EXPLORATION, AnalysisEngine, line_value, ply_seed
 from sengoku.core.game import Game, NotSupported, SengokuError, State
 from sengoku.core.record import GameRecord, InvalidRecord
 from sengoku.core.registry import load_game
@@ -297,7 +297,7 @@ def evaluate(
         }
     seat = state.current_player
     base = ply_seed(seed, 0)
-    engine = _Engine(state.game, seed=base, c=EXPLORATION)
+    engine = AnalysisEngine(state.game, seed=base, c=EXPLORATION)
     rng = random.Random(base ^ 0x9E3779B9)
     root = Node(None, seat, state.num_players)
     deadline = None if cpu_seconds is None else time.process_time() + cpu_seconds

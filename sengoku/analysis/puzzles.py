@@ -143,7 +143,7 @@ def _won(state: State, seat: int) -> bool:
 
 def _capturable(state: State, seat: int) -> bool:
     """Gungi's quick test: the seat to move can take the other Marshal now (a win in one)."""
-    test = getattr(state, "_marshal_capturable", None)
+    test = getattr(state, "marshal_capturable", None)
     return bool(test(1 - seat)) if test is not None else False
 
 

@@ -89,7 +89,7 @@ def log_loss(p: np.ndarray, y: np.ndarray) -> float:
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
-def _sigmoid(x: np.ndarray) -> np.ndarray:
+def sigmoid(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-x))  # type: ignore[no-any-return]
 
 
@@ -99,7 +99,7 @@ def fit_k(b: np.ndarray, y: np.ndarray) -> float:
     g = (math.sqrt(5) - 1) / 2
     for _ in range(80):
         a, c = hi - g * (hi - lo), lo + g * (hi - lo)
-        if log_loss(_sigmoid(a * b), y) < log_loss(_sigmoid(c * b), y):
+        if log_loss(sigmoid(a * b), y) < log_loss(sigmoid(c * b), y):
             hi = c
         else:
             lo = a
@@ -253,7 +253,7 @@ def _concat(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {k: np.concatenate(v) for k, v in out.items()}
 
 
-def _split(games: np.ndarray, of: np.ndarray, share: float, seed: int) -> np.ndarray:
+def split_by_game(games: np.ndarray, of: np.ndarray, share: float, seed: int) -> np.ndarray:
     """A mask of the positions of ``share`` of the games (at least one), drawn by ``seed``."""
     rng = np.random.default_rng(seed)
     held = rng.choice(games, size=max(1, round(share * len(games))), replace=False)
@@ -284,25 +284,25 @@ def tune(
     y = data["result"].astype(np.float64)
     of = data["game"]
     games = np.unique(of)
-    test = of >= first if test_data is not None else _split(games, of, held_out, seed)
+    test = of >= first if test_data is not None else split_by_game(games, of, held_out, seed)
     train = ~test
     prior = tables.hand_made()
     k = fit_k(balance(prior, lin[train], counts[train]), y[train])
     validation: dict[str, float] = {}
     l2 = l2s[0]
     if len(l2s) > 1:
-        inner = train & _split(np.unique(of[train]), of, 0.1, seed + 1)
+        inner = train & split_by_game(np.unique(of[train]), of, 0.1, seed + 1)
         fitted = train & ~inner
         for candidate in l2s:
             t = fit(lin[fitted], counts[fitted], y[fitted], prior, k, candidate, steps=steps)
-            loss = log_loss(_sigmoid(k * balance(t, lin[inner], counts[inner])), y[inner])
+            loss = log_loss(sigmoid(k * balance(t, lin[inner], counts[inner])), y[inner])
             validation[str(candidate)] = round(loss, 6)
         l2 = min(l2s, key=lambda c: validation[str(c)])
     theta = fit(lin[train], counts[train], y[train], prior, k, l2, steps=steps)
 
     def losses(t: np.ndarray) -> dict[str, float]:
         return {
-            part: round(log_loss(_sigmoid(k * balance(t, lin[m], counts[m])), y[m]), 6)
+            part: round(log_loss(sigmoid(k * balance(t, lin[m], counts[m])), y[m]), 6)
             for part, m in (("train", train), ("held_out", test))
         }
 

@@ -36,13 +36,13 @@ import numpy as np
 
 from sengoku.arena.fitting import command_words, output_path
 from sengoku.arena.texel import (
-    _sigmoid,
-    _split,
     fit_k,
     load_chunks,
     load_data,
     log_loss,
     save_data,
+    sigmoid,
+    split_by_game,
     write_weights,
 )
 from sengoku.core.game import Game, SengokuError, State
@@ -174,7 +174,7 @@ def fit(
     n = len(y)
     eye = np.eye(len(theta))
     for _ in range(steps):
-        p = _sigmoid(lead @ theta)
+        p = sigmoid(lead @ theta)
         grad = lead.T @ (p - y) / n + 2 * l2 * (theta - prior)
         hess = (lead * (p * (1 - p))[:, None]).T @ lead / n + 2 * l2 * eye
         step = np.linalg.solve(hess, grad)
@@ -225,7 +225,7 @@ def tune(
             f"--texel: the data has {lead.shape[1]} terms, the evaluation {len(features.terms)}"
         )
     games = np.unique(of)
-    test = of >= first if test_data is not None else _split(games, of, held_out, seed)
+    test = of >= first if test_data is not None else split_by_game(games, of, held_out, seed)
     train = ~test
     weights, scale = features.hand_made_weights()
     hand = np.array(weights, dtype=np.float64)
@@ -236,17 +236,17 @@ def tune(
     if what == "scale":
         l2s = l2s[:1]
     if len(l2s) > 1:
-        inner = train & _split(np.unique(of[train]), of, 0.1, seed + 1)
+        inner = train & split_by_game(np.unique(of[train]), of, 0.1, seed + 1)
         fitted = train & ~inner
         for candidate in l2s:
             t = fit(lead[fitted], y[fitted], prior, candidate)
-            validation[str(candidate)] = round(log_loss(_sigmoid(lead[inner] @ t), y[inner]), 6)
+            validation[str(candidate)] = round(log_loss(sigmoid(lead[inner] @ t), y[inner]), 6)
         l2 = min(l2s, key=lambda c: validation[str(c)])
     theta = prior if what == "scale" else fit(lead[train], y[train], prior, l2)
 
     def losses(t: np.ndarray) -> dict[str, float]:
         return {
-            part: round(log_loss(_sigmoid(lead[m] @ t), y[m]), 6)
+            part: round(log_loss(sigmoid(lead[m] @ t), y[m]), 6)
             for part, m in (("train", train), ("held_out", test))
         }
 

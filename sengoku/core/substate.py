@@ -6,6 +6,11 @@ writes as a :class:`Part`, a ``@dataclass(slots=True)`` whose fields say, throug
 serialisation then walk the parts' fields instead of hand-kept name lists, so a field added
 to a part is copied and saved without touching the State.
 
+A field made without :func:`part_field` is copied and saved one level deep (:data:`SHALLOW`:
+a list or dict is a new container of the same items). A part's JSON keys are its field names,
+or the names in :attr:`Part.JSON_KEYS` (so a state's saved form keeps the keys it had before
+its fields were grouped).
+
 Kept small on purpose: a codec is three functions, and a part copies, dumps and loads its
 fields in declaration order.
 """
@@ -86,6 +91,24 @@ FROZEN_JSON: Codec[Any] = Codec(_same, _same, _same)
 SHARED_CACHE: Codec[Any] = Codec(_same, None, _same)
 
 
+def _shallow(value: Any) -> Any:
+    if type(value) is list:
+        return value[:]
+    if type(value) is dict:
+        return dict(value)
+    return value
+
+
+#: A field made without a codec: a list or dict is copied (and saved) as a new container of
+#: the same items, anything else is shared (keep such values immutable).
+SHALLOW: Codec[Any] = Codec(
+    _shallow,
+    _shallow,
+    _same,
+    copy_code="({0}[:] if type({0}) is list else dict({0}) if type({0}) is dict else {0})",
+)
+
+
 def _compile_clone(cls: type, plan: tuple[tuple[str, Codec[Any]], ...]) -> Callable[[Any], Any]:
     """``def clone(self)`` for ``cls``: each field copied by its codec, immutable ones shared."""
     names: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
@@ -114,6 +137,9 @@ class Part:
 
     __slots__ = ()
 
+    #: A field's key in the state's JSON, where it is not the field's own name.
+    JSON_KEYS: ClassVar[Mapping[str, str]] = {}
+
     #: Each subclass's (name, codec) pairs, worked out once.
     _plans: ClassVar[dict[type, tuple[tuple[str, Codec[Any]], ...]]] = {}
 
@@ -128,7 +154,7 @@ class Part:
         plan = Part._plans.get(cls)
         if plan is None:
             plan = Part._plans[cls] = tuple(
-                (f.name, f.metadata["codec"])
+                (f.name, f.metadata.get("codec", SHALLOW))
                 for f in dataclasses.fields(cls)  # type: ignore[arg-type]
             )
         return plan
@@ -143,22 +169,52 @@ class Part:
         return copier(self)  # type: ignore[no-any-return]
 
     def dump_into(self, data: dict[str, Any]) -> None:
-        """Write the saved fields into ``data``, keyed by field name, in declaration order."""
+        """Write the saved fields into ``data`` under their JSON keys, in declaration order."""
+        keys = self.JSON_KEYS
         for name, codec in self._plan():
             if codec.dump is not None:
-                data[name] = codec.dump(getattr(self, name))
+                data[keys.get(name, name)] = codec.dump(getattr(self, name))
+
+    def to_json(self) -> dict[str, Any]:
+        """The saved fields under their JSON keys (containers copied: what the caller does
+        with the JSON never changes the part)."""
+        data: dict[str, Any] = {}
+        self.dump_into(data)
+        return data
 
     def load_from(self, data: Mapping[str, Any]) -> None:
         """Read the saved fields from ``data`` (KeyError, TypeError or ValueError if bad)."""
+        keys = self.JSON_KEYS
         for name, codec in self._plan():
-            if codec.dump is None or (codec.optional and name not in data):
+            key = keys.get(name, name)
+            if codec.dump is None or (codec.optional and key not in data):
                 continue
-            setattr(self, name, codec.load(data[name]))
+            setattr(self, name, codec.load(data[key]))
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """A part made from the fields :meth:`to_json` wrote into ``data`` (other keys
+        ignored; fields not saved take their defaults)."""
+        keys = cls.JSON_KEYS
+        values = {
+            name: codec.load(data[keys.get(name, name)])
+            for name, codec in cls._plan()
+            if codec.dump is not None and not (codec.optional and keys.get(name, name) not in data)
+        }
+        return cls(**values)
 
     @classmethod
     def saved_names(cls) -> tuple[str, ...]:
         """The JSON keys this part writes, in order."""
-        return tuple(name for name, codec in cls._plan() if codec.dump is not None)
+        keys = cls.JSON_KEYS
+        return tuple(keys.get(name, name) for name, codec in cls._plan() if codec.dump is not None)
+
+
+def copy_parts(source: object, target: object, names: tuple[str, ...]) -> None:
+    """Give ``target`` a clone of each part of ``source`` named in ``names`` (for ``clone``)."""
+    for name in names:
+        part: Part = getattr(source, name)
+        setattr(target, name, part.clone())
 
 
 __all__ = [
@@ -167,8 +223,10 @@ __all__ = [
     "INT_ROWS",
     "INT_ROWS_OF_ROWS",
     "SCALAR",
+    "SHALLOW",
     "SHARED_CACHE",
     "Codec",
     "Part",
+    "copy_parts",
     "part_field",
 ]

@@ -146,7 +146,7 @@ class Seats:
         return seat
 
     @staticmethod
-    def _clock_spec(
+    def clock_spec(
         tournament_seconds: float | None,
         options: dict[str, Any],
         resolved: dict[str, Any],
@@ -266,7 +266,7 @@ class Seats:
             _check_chosen_seed(seat_specs)
         else:
             seed = new_seed()
-        spec = self._clock_spec(game.game_type.tournament_seconds, options, resolved, clock)
+        spec = self.clock_spec(game.game_type.tournament_seconds, options, resolved, clock)
         try:
             state = game.new_state(seed, **resolved)
         except SengokuError as exc:

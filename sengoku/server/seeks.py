@@ -341,7 +341,7 @@ class Seeks:
         except SengokuError as exc:
             raise ApiError(422, "bad_option", str(exc)) from None
         # the clock as a match's creation reads it (Gunshi's time_control agreed with it)
-        spec = Seats._clock_spec(game.game_type.tournament_seconds, options, resolved, clock)
+        spec = Seats.clock_spec(game.game_type.tournament_seconds, options, resolved, clock)
         try:
             players = game.new_state(0, **resolved).num_players
         except SengokuError as exc:

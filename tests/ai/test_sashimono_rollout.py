@@ -57,7 +57,7 @@ def _bowed(state: Any) -> bool:
 def test_a_score_turn_exactly_when_something_is_bowed() -> None:
     # both turns offered (uniform play would pick either half the time), past the opening
     def both(s: Any) -> bool:
-        return bool(s.turns > 4 and {a.arg for a in s.legal_actions()} == {0, 1})
+        return bool(s.turn_order.count > 4 and {a.arg for a in s.legal_actions()} == {0, 1})
 
     bowed = _prompts(Question.TURN, lambda s: both(s) and _bowed(s), 10)
     unbowed = _prompts(Question.TURN, lambda s: both(s) and not _bowed(s), 10)

@@ -27,13 +27,13 @@ def test_mate_when_capture_is_unavoidable(gungi: Gungi) -> None:
 def test_attacked_marshal_with_an_escape_is_not_mate(gungi: Gungi) -> None:
     state = gungi.from_fen(ESCAPES)
     assert not state.is_terminal()
-    assert state._marshal_capturable(1)
+    assert state.marshal_capturable(1)
 
 
 def test_mate_whether_or_not_attacked_now(gungi: Gungi) -> None:
     # spec: every move leaves the Marshal capturable, attacked now or not: that is mate.
     state = gungi.from_fen(NO_SAFE_MOVE)
-    assert not state._marshal_capturable(1)
+    assert not state.marshal_capturable(1)
     result = state.outcome()
     assert result is not None and result.reason == "mate" and result.winners == (0,)
 

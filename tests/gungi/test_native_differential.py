@@ -59,14 +59,14 @@ def pure_python() -> Iterator[None]:
 def python_codes(state: GungiState) -> list[int]:
     with pure_python():
         fresh = state.clone()
-        fresh._legal_cache = fresh._pseudo_cache = fresh._noisy_cache = None
+        fresh.memo.legal = fresh.memo.pseudo = fresh.memo.noisy = None
         return list(fresh._legal_codes())
 
 
 def python_noisy(state: GungiState) -> list[int]:
     with pure_python():
         fresh = state.clone()
-        fresh._legal_cache = fresh._pseudo_cache = fresh._noisy_cache = None
+        fresh.memo.legal = fresh.memo.pseudo = fresh.memo.noisy = None
         return list(fresh.noisy_codes())
 
 
@@ -207,8 +207,8 @@ def test_move_sets_on_random_positions(gungi: Gungi) -> None:
         assert native_core.noisy_codes(state) == python_noisy(state), state.fen()
         if state.phase == "play":
             with pure_python():
-                mate = state._is_mate(state.to_move)
-                flags = [state._marshal_capturable(c) for c in (0, 1)]
+                mate = state.is_mate(state.to_move)
+                flags = [state.marshal_capturable(c) for c in (0, 1)]
             assert native_core.is_mate(state, state.to_move) == mate, state.fen()
             position = native_core.scratch(state)
             assert [position.marshal_capturable(c) for c in (0, 1)] == flags
@@ -567,9 +567,9 @@ def test_a_natively_played_state_copies_and_pickles(gungi: Gungi) -> None:
     rng = random.Random(3)
     for _ in range(40):
         state.apply(rng.choice(state.legal_actions()))
-    assert state._native_entry is not None
+    assert state.memo.native is not None
     for other in (copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
-        assert other._native_entry is None
+        assert other.memo.native is None
         assert other.fen() == state.fen() and other.seen == state.seen
         original = state.clone()
         play = random.Random(7)

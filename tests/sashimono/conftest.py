@@ -21,7 +21,7 @@ def at_turn(st: SashimonoState, seat: int) -> list[dict[str, Any]]:
         st.apply(st.legal_actions()[0])
     st.prompt = None
     st.tasks = [{"t": "turn", "seat": seat}]
-    st._events = []
+    st.drop_events()
     return st._run()
 
 

@@ -28,7 +28,7 @@ def from_scratch(st: SashimonoState) -> list[list[bool]]:
     for s in c.sides:
         s.bowed = [False] * len(s.bowed)
         s.sbowed = [False] * len(s.sbowed)
-    c._bowed_for = None
+    c.bow_memo.key = None
     bowing.rebow(c)
     return bowed(c)
 

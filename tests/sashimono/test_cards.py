@@ -237,7 +237,7 @@ def _finish_action(game: Sashimono, st: SashimonoState, seat: int) -> list[dict[
             break
         if st.prompt["op"] == "turn" or (st.prompt["op"] == "place" and st.prompt["n"] < 0):
             break
-        if st.turn_seat != seat:
+        if st.turn_order.seat != seat:
             break
         names = [str(a) for a in st.legal_actions()]
         pick = "ante done" if "ante done" in names else names[0]

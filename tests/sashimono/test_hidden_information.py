@@ -118,11 +118,11 @@ def resample(st: SashimonoState, seat: int, seen: Seen | None, rng: random.Rando
     o = seen.other
     s = b.sides[o]
     ante = b.battle["ante"][str(o)] if b.battle else []
-    looks_kumi = b.looking_owner == o and b.looking and isinstance(b.looking[0], str)
-    looks_sas = b.looking_owner == o and b.looking and not isinstance(b.looking[0], str)
+    looks_kumi = b.look.owner == o and b.look.cards and isinstance(b.look.cards[0], str)
+    looks_sas = b.look.owner == o and b.look.cards and not isinstance(b.look.cards[0], str)
     ranks = {i: rank(c) for i, c in enumerate(s.cells)
              if c is not None and not is_up(c) and seen.types[i] is None}  # fmt: skip
-    pool = s.deck + s.hand + ante + (b.looking if looks_kumi else [])
+    pool = s.deck + s.hand + ante + (b.look.cards if looks_kumi else [])
     pool += [t for i in ranks for t in types_of(s.cells[i] or "")]
     for i, stack in _deal_hidden(ranks, pool, rng).items():
         s.cells[i] = stack + "v"
@@ -131,15 +131,15 @@ def resample(st: SashimonoState, seat: int, seen: Seen | None, rng: random.Rando
     if ante:
         b.battle["ante"][str(o)], pool = pool[: len(ante)], pool[len(ante) :]
     if looks_kumi:
-        b.looking, pool = pool[: len(b.looking)], pool[len(b.looking) :]
+        b.look.cards, pool = pool[: len(b.look.cards)], pool[len(b.look.cards) :]
     s.deck = pool
     # a card the other seat has announced ("place X next to ...") stays in its hand
     announced = b.ctx.get("card") if b.ctx.get("seat") == o and "slot" not in b.ctx else None
-    spool = s.sdeck + [c for c in s.shand if c != announced] + (b.looking if looks_sas else [])
+    spool = s.sdeck + [c for c in s.shand if c != announced] + (b.look.cards if looks_sas else [])
     rng.shuffle(spool)
     s.shand = [c if c == announced else spool.pop() for c in s.shand]
     if looks_sas:
-        b.looking, spool = spool[: len(b.looking)], spool[len(b.looking) :]
+        b.look.cards, spool = spool[: len(b.look.cards)], spool[len(b.look.cards) :]
     s.sdeck = spool
     return b
 

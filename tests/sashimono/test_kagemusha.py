@@ -21,7 +21,7 @@ def kage_turn(st: SashimonoState, answer: bool = True) -> list[dict[str, Any]]:
     the first casualty offered) until your next turn."""
     st.prompt = None
     st.tasks = [{"t": "turn", "seat": KAGE}]
-    st._events = []
+    st.drop_events()
     st._rebow()
     events = st._run()
     while answer and st.prompt is not None and st.prompt["op"] in ("ante", "casualty"):

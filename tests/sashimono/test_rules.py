@@ -36,7 +36,7 @@ def test_setup_sonae_decks_and_first_player(game: Sashimono) -> None:
     assert st.sides[0].army == "west" and st.sides[1].army == "east"
     # setup step 4: look at the top 5 Sashimono, return 2 to the bottom, keep 3
     assert st.current_player == 0 and st.prompt["op"] == "look_bottom"
-    top5 = list(st.looking)
+    top5 = list(st.look.cards)
     play(game, st, "bottom L2", "bottom L1")
     assert st.sides[0].shand == top5[2:]
     assert st.sides[0].sdeck[-2:] == [top5[1], top5[0]]
@@ -163,7 +163,7 @@ def test_score_turn_scores_replaces_and_returns(game: Sashimono) -> None:
     assert s.vp == 1 and s.scored == [card_index(st, "shima-sakon")]
     assert any("scores Shima Sakon" in m for m in messages(events))
     # replace: N = 1 scored -> look at the top 2, keep 1, the other to the bottom
-    assert st.looking == top2
+    assert st.look.cards == top2
     play(game, st, "bottom L1")
     assert s.shand == hand_before + [top2[1]] and s.sdeck[-1] == top2[0]
     # return un-scored Sashimono: any number, then keep

@@ -15,7 +15,7 @@ from conftest import auth, new_match
 from fastapi.testclient import TestClient
 
 from sengoku.analysis import board as board_module
-from sengoku.analysis.analyse import _Engine
+from sengoku.analysis.analyse import AnalysisEngine
 from sengoku.core.game import State
 from sengoku.core.record import GameRecord
 from sengoku.core.registry import load_game
@@ -215,13 +215,13 @@ def test_the_engines_top_three_are_legal_and_its_budget_is_counted_in_iterations
     make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     counted = {"n": 0}
-    real = _Engine.iterate
+    real = AnalysisEngine.iterate
 
     def counting(self: Any, root: Any, world: Any, seat: int) -> None:
         counted["n"] += 1
         real(self, root, world, seat)
 
-    monkeypatch.setattr(_Engine, "iterate", counting)
+    monkeypatch.setattr(AnalysisEngine, "iterate", counting)
     with make_client(work_mode="thread", board_max_iterations=60, board_iterations=500) as client:
         for game in GAMES:
             start = {"game": game, "seed": 5, "from": {"setup": True}}

@@ -4,7 +4,7 @@ When a Captain is stacked, by a move or by a drop, onto a tower that holds enemy
 each enemy piece whose kind its owner also holds in hand may be turned: the enemy piece
 leaves the game and the hand piece of the same kind takes its place. Option ``betrayal``:
 ``any_subset`` (any choice of the eligible pieces) or ``all_or_nothing``. Each choice is a
-move of its own (its code names the turned tiers and kinds; ``GungiState._make`` turns them).
+move of its own (its code names the turned tiers and kinds; ``GungiState.make`` turns them).
 """
 
 from __future__ import annotations

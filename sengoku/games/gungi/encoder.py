@@ -112,7 +112,7 @@ class GungiEncoder(Encoder):
             state.to_move,
             state.phase == "setup",
             tuple(state.drafting),
-            tuple(state._capturable_flags()),
+            tuple(state.capturable_flags()),
             state.ply,
         )
 

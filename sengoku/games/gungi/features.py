@@ -12,12 +12,22 @@ import math
 import random
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sengoku.core.features import Features, Level, weights_file
 from sengoku.core.game import Action, Game, State, package_file
-from sengoku.games.gungi.move import _INTERNED, DONE_INT, MOVE_SPACE, Move
+from sengoku.games.gungi.move import DONE_INT, INTERNED, MOVE_SPACE, Move
 from sengoku.games.gungi.pieces import KIND_BY_NAME, MARSHAL, NUM_KINDS
+
+if TYPE_CHECKING:
+    from sengoku.games.gungi.state import GungiState
+
+
+def _gungi(state: State) -> GungiState:
+    """``state`` as the Gungi position it is (the features are registered for Gungi only;
+    no check: these run at every node of a search)."""
+    return cast("GungiState", state)
+
 
 VALUE_BY_NAME = {
     "marshal": 0.0,
@@ -186,8 +196,7 @@ class GungiFeatures(Features):
 
     def position_hash(self, state: State) -> Hashable:
         """The state's Zobrist key."""
-        s: Any = state
-        return s.hash  # type: ignore[no-any-return]
+        return _gungi(state).hash
 
     def heuristic(self, state: State, seat: int) -> float:
         value = self.balance(state) / self.evaluation.scale
@@ -237,18 +246,18 @@ class GungiFeatures(Features):
     def noisy_actions(self, state: State) -> list[Action]:
         """The legal actions ``is_noisy`` accepts (captures and betrayals), in legal order,
         for quiescence search: the engine generates only those, as codes."""
-        interned = _INTERNED
-        s: Any = state
-        return [interned.get(code) or Move(code) for code in s.noisy_codes()]
+        interned = INTERNED
+        return [interned.get(code) or Move(code) for code in _gungi(state).noisy_codes()]
 
     def rollout_action(self, state: State, rng: random.Random) -> Action:
         legal: list[Move] = state.legal_actions()
         # Take the Marshal when possible (it ends the game); else captures half of the time.
         captures = [m for m in legal if m.capture]
         if captures:
-            board: Any = state.board  # type: ignore[attr-defined]
+            board = _gungi(state).board
             for move in captures:
-                if any(p >> 1 == MARSHAL for p in board[move.destination]):
+                to = move.destination  # a capture always has one
+                if to is not None and any(p >> 1 == MARSHAL for p in board[to]):
                     return move
             if rng.random() < 0.5:
                 return max(captures, key=lambda m: self.order_key(state, m))
@@ -287,7 +296,7 @@ class GungiFeatures(Features):
         return Move(int(result["move"])), stats
 
     def position_key(self, state: State) -> Hashable:
-        s: Any = state
+        s = _gungi(state)
         return (s.hash, s.to_move, s.phase)
 
     def levels(self, game: Game) -> dict[int, Level]:

@@ -232,7 +232,7 @@ class Gungi(Game):
             taken = not study and state.marshal_at[state.to_move] < 0 <= state.marshal_at[mover]
             result = judge(state, mover, taken)
             if result is not None and result.reason != "length_limit":
-                state._outcome = result
+                state.end(result)
         return state
 
     @staticmethod
@@ -261,7 +261,8 @@ class Gungi(Game):
             outcome = data.get("outcome")
             from sengoku.core.game import Outcome
 
-            state._outcome = Outcome.from_json(outcome) if outcome else None
+            if outcome:
+                state.end(Outcome.from_json(outcome))
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, IllegalAction):
                 raise
@@ -287,12 +288,12 @@ class Gungi(Game):
     def legal_action_ints(self, state: State) -> list[int]:
         # The legal codes, sorted as legal_actions lists its moves; no Move is made.
         assert isinstance(state, GungiState)
-        return [code >> 14 for code in state._legal_codes()]
+        return [code >> 14 for code in state.legal_codes()]
 
     def int_to_action(self, state: State, n: int) -> Move:
         assert isinstance(state, GungiState)
         n = action_number(n, NUM_DISTINCT_ACTIONS)
-        for code in state._legal_codes():
+        for code in state.legal_codes():
             if code >> 14 == n:
                 return Move(code)
         raise IllegalAction(f"action {n} is not legal in this position")

@@ -198,7 +198,7 @@ def _find(state: GungiState, parsed: GungiJsMove, text: str) -> Move:
     # first that matches: of two turned-kind lists that read the same, the lower pieces.
     for move in sorted(state.legal_actions(), key=lambda m: [t for t, _k in m.turned]):
         if not move.is_done and to_gungijs_move(state, move) == core:
-            return move  # type: ignore[no-any-return]
+            return move
     raise GungiJsError(f"{text!r} does not map: {_why_not(state, parsed)}")
 
 

@@ -69,10 +69,10 @@ def marshal_capturable(state: GungiState, color: int) -> bool:
         return False
     board = state.board
     height = len(board[target_sq])
-    attacks = state._attacks
+    attacks = state.attacks
     enemy = 1 - color
     table_base = enemy * NUM_KINDS * 4
-    for sq in state._sources[enemy][target_sq]:
+    for sq in state.attack_sources[enemy][target_sq]:
         tower = board[sq]
         if not tower:
             continue
@@ -97,21 +97,21 @@ def marshal_capturable(state: GungiState, color: int) -> bool:
 def is_mate(state: GungiState, color: int) -> bool:
     """Every move of ``color`` leaves its Marshal capturable (spec: mate).
 
-    The pure-Python test (``GungiState._is_mate`` asks the native core first, when built).
+    The pure-Python test (``GungiState.is_mate`` asks the native core first, when built).
     For the side to move, it leaves in the state's pseudo cache what it found (whether the
     Marshal is exposed, and the moves if it generated them), for the legal list to reuse.
     """
     exposed = marshal_capturable(state, color)
     if color == state.to_move:
-        state._pseudo_cache = (state.hash, None, exposed)
+        state.memo.pseudo = (state.hash, None, exposed)
     if not exposed and has_drop(state, color):
         # A drop never exposes the Marshal: it only adds height to own or empty squares.
         return False
     if not exposed and safe_board_move(state, color):
         return False
-    codes = state._pseudo_codes()
+    codes = state.pseudo_codes()
     if color == state.to_move:
-        state._pseudo_cache = (state.hash, codes, exposed)
+        state.memo.pseudo = (state.hash, codes, exposed)
     if not exposed:
         near = near_marshal(state, color)
         if any(cannot_expose(state, code, color, near) for code in codes):
@@ -123,9 +123,9 @@ def is_mate(state: GungiState, color: int) -> bool:
             c for c in codes if (c >> 2) & 15 != MARSHAL
         ]
     for code in codes:
-        undo = state._make(code)
+        undo = state.make(code)
         safe = undo[6] or not marshal_capturable(state, color)
-        state._unmake(undo)
+        state.unmake(undo)
         if safe:
             return False
     return True
@@ -205,9 +205,9 @@ def without_self_checks(state: GungiState, codes: list[int], exposed: bool | Non
             if not exposed and cannot_expose(state, code, color, near):
                 kept.append(code)
                 continue
-            undo = state._make(code)
+            undo = state.make(code)
             if undo[6] or not marshal_capturable(state, color):
                 kept.append(code)
-            state._unmake(undo)
+            state.unmake(undo)
         codes = kept
     return codes

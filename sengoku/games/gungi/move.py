@@ -58,7 +58,7 @@ class Move:
 
     def __new__(cls, code: int) -> Move:
         try:
-            cached = _INTERNED.get(code)
+            cached = INTERNED.get(code)
         except TypeError:  # unhashable: no code at all; the project's error, not a TypeError
             cached = None
         if cached is not None and type(code) is int:  # True equals 1: no move code either
@@ -68,7 +68,7 @@ class Move:
         obj = object.__new__(cls)
         object.__setattr__(obj, "code", code)
         object.__setattr__(obj, "_texts", [None, None, None, None])
-        _INTERNED[code] = obj
+        INTERNED[code] = obj
         return obj
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -188,7 +188,7 @@ class Move:
         return self.code < other.code
 
 
-_INTERNED: dict[int, Move] = {}
+INTERNED: dict[int, Move] = {}
 _SQUARE_NAMES = [square_name(sq) for sq in range(81)]
 _KANJI = [PIECES[kind].kanji for kind in range(NUM_KINDS)]
 

@@ -31,7 +31,7 @@ def gen_board(
     """Board moves of ``color``'s top pieces on ``squares`` (ascending: the legal order);
     with ``quiet`` False, only captures and betrayals (see ``GungiState.noisy_codes``)."""
     board = state.board
-    rays_table = state._rays
+    rays_table = state.rays
     limit = state.mode.stack_limit
     marshal_may_stack = state.mode.marshal_may_stack
     append = codes.append

@@ -29,9 +29,11 @@ from sengoku.games.gungi.pieces import (
     NUM_KINDS,
     RAY_TABLES,
 )
+from sengoku.games.gungi.zobrist import BLACK_TO_MOVE_KEY, HAND_KEYS, PIECE_KEYS, SETUP_KEYS
 
 if TYPE_CHECKING:
     from sengoku.games.gungi.features import Evaluation
+    from sengoku.games.gungi.move import Move
     from sengoku.games.gungi.state import GungiState
 
 _native: Any = None
@@ -57,10 +59,10 @@ else:
 
 
 if _native is not None:
-    from sengoku.games.gungi.move import _INTERNED, Move
+    from sengoku.games.gungi.move import INTERNED, Move
 
     # The core makes the contract's legal lists from codes: each code's interned Move.
-    _native.set_move_class(Move, _INTERNED)
+    _native.set_move_class(Move, INTERNED)
 
 
 def native_available() -> bool:
@@ -82,13 +84,12 @@ def tables(blockers: str, evaluation: Evaluation | None = None) -> Any:
     """The native tables for one ``archer_blockers`` option and one evaluation (the
     hand-made one by default), built once from Python's."""
     import sengoku.games.gungi.features as features
+    import sengoku.games.gungi.mate as mate
 
     evaluation = evaluation or features.HAND_MADE
     cached = _TABLES.get((blockers, evaluation.name))
     if cached is not None:
         return cached
-    import sengoku.games.gungi.state as st
-
     top = [
         evaluation.top[piece][height][sq]
         for piece in range(2 * NUM_KINDS)
@@ -98,11 +99,11 @@ def tables(blockers: str, evaluation: Evaluation | None = None) -> Any:
     built = module().make_tables(
         RAY_TABLES[blockers],
         ATTACK_TABLES[blockers],
-        st.ATTACK_SOURCES[blockers],
-        st._Z_PIECE,
-        st._Z_HAND,
-        st._Z_BLACK_TO_MOVE,
-        st._Z_SETUP,
+        mate.ATTACK_SOURCES[blockers],
+        PIECE_KEYS,
+        HAND_KEYS,
+        BLACK_TO_MOVE_KEY,
+        SETUP_KEYS,
         {"marshal": MARSHAL, "captain": CAPTAIN, "archer": ARCHER},
         top,
         evaluation.value,
@@ -196,7 +197,7 @@ def _entry(state: GungiState) -> list[Any]:
     """This thread's scratch entry for ``state``'s rules; the state keeps it with the thread's
     id, so the contract finds it with one comparison on every move."""
     ident = threading.get_ident()
-    kept = state._native_entry
+    kept = state.memo.native
     if kept is not None and kept[0] == ident:
         return kept[1]
     options = state.options
@@ -213,7 +214,7 @@ def _entry(state: GungiState) -> list[Any]:
         if len(local.by_options) >= 1024:
             local.by_options.clear()
         local.by_options[id(options)] = (options, entry)
-    state._native_entry = Kept((ident, entry))
+    state.memo.native = Kept((ident, entry))
     return entry
 
 
@@ -234,10 +235,10 @@ def legal_codes(state: GungiState) -> list[int]:
     return codes
 
 
-def legal_moves(state: GungiState) -> list[Any]:
+def legal_moves(state: GungiState) -> list[Move]:
     """``legal_actions`` of a live ``state``: the interned Move of each legal code, ascending,
     made in the core (no list of codes in between)."""
-    moves: list[Any] = scratch(state).legal_moves()
+    moves: list[Move] = scratch(state).legal_moves()
     return moves
 
 

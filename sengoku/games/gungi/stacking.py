@@ -5,7 +5,7 @@ opponent's: every enemy piece of the tower leaves the game, the mover's own stay
 on them) or **stack** (whoever owns the top), two different moves. Stacking keeps within the
 mode's stack limit, never onto a Marshal, and a Marshal stacks only where the mode lets it.
 A Captain stacked onto enemy pieces may turn them (:mod:`sengoku.games.gungi.betrayal`).
-The board changes themselves are made in ``GungiState._make``.
+The board changes themselves are made in ``GungiState.make``.
 """
 
 from __future__ import annotations

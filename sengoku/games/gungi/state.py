@@ -1,7 +1,7 @@
 """A Gungi position, make/unmake, and the contract; the rules live in modules named for them.
 
 ``GungiState`` keeps the position (board, hands, side to move, setup progress, the positions
-seen), plays moves in place (``_make``/``_unmake``) and keeps the :class:`State` contract.
+seen), plays moves in place (``make``/``unmake``) and keeps the :class:`State` contract.
 Each rule is a module of functions taking the state, named as ``docs/rules/gungi.md`` names
 it (see ``docs/architecture.md``, "Where each rule lives"):
 
@@ -16,9 +16,14 @@ it (see ``docs/architecture.md``, "Where each rule lives"):
 * :mod:`~sengoku.games.gungi.illegal` -- why a move is illegal.
 
 The fast paths work on integer move codes (see :mod:`sengoku.games.gungi.move`): move
-generation appends codes to a list, ``_make``/``_unmake`` change the board in place for
+generation appends codes to a list, ``make``/``unmake`` change the board in place for
 search and perft, and :class:`Move` objects are made (interned) only for the contract.
 Towers are tuples, so :meth:`GungiState.clone` copies 81 references.
+
+What the position derives and keeps for the next question (the legal list, the noisy
+codes, the mate test's pseudo-legal moves, the FEN...) is one typed part, :class:`Memo`,
+each entry tagged with the hash it was found for; the tables of the ``archer_blockers``
+option (``rays``, ``attacks``, ``attack_sources``) are read by movement and mate.
 """
 
 from __future__ import annotations
@@ -26,21 +31,18 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from collections.abc import Callable
+from dataclasses import dataclass
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypedDict, cast
 
 import sengoku.games.gungi.betrayal as betrayal
 from sengoku.core.flow import Flow, Phase
 from sengoku.core.game import TERMINAL, Event, Outcome, State, event
+from sengoku.core.substate import Part
 from sengoku.games.gungi.illegal import why_illegal
 from sengoku.games.gungi.mate import ATTACK_SOURCES as ATTACK_SOURCES
 from sengoku.games.gungi.mate import is_mate, marshal_capturable, without_self_checks
-from sengoku.games.gungi.move import (
-    _INTERNED,
-    DONE_INT,
-    MOVE_SPACE,
-    Move,
-)
+from sengoku.games.gungi.move import DONE_INT, INTERNED, MOVE_SPACE, Move
 from sengoku.games.gungi.movement import ALL_SQUARES, gen_board
 from sengoku.games.gungi.new_pieces import gen_drops
 from sengoku.games.gungi.pieces import (
@@ -61,15 +63,7 @@ from sengoku.games.gungi.setup import SETUP as SETUP
 from sengoku.games.gungi.setup import counts_a_move, declare_done, gen_setup, setup_key
 from sengoku.games.gungi.stacking import is_noisy_code
 from sengoku.games.gungi.the_end import finish, judge
-from sengoku.games.gungi.zobrist import (
-    BLACK_TO_MOVE_KEY,
-    HAND_KEYS,
-    PIECE_KEYS,
-    SETUP_KEYS,
-    hand_key,
-    position_key,
-    tower_key,
-)
+from sengoku.games.gungi.zobrist import BLACK_TO_MOVE_KEY, hand_key, position_key, tower_key
 
 if TYPE_CHECKING:
     from sengoku.games.gungi.game import Gungi
@@ -81,12 +75,6 @@ import sengoku.games.gungi.native_core as _native_core  # noqa: E402
 
 _NATIVE = _native_core.native_available()
 
-# native core hook: native_core.tables() hands these to C++ under these names.
-_Z_PIECE = PIECE_KEYS
-_Z_HAND = HAND_KEYS
-_Z_BLACK_TO_MOVE = BLACK_TO_MOVE_KEY
-_Z_SETUP = SETUP_KEYS
-
 # JSON pieces of the view, made once: square names and (name, kanji, colour) per piece.
 SQUARE_NAMES = [square_name(sq) for sq in range(81)]
 PIECE_JSON = [(PIECES[p >> 1].name, PIECES[p >> 1].kanji, COLOR_NAMES[p & 1]) for p in range(28)]
@@ -94,6 +82,22 @@ PIECE_JSON = [(PIECES[p >> 1].name, PIECES[p >> 1].kanji, COLOR_NAMES[p & 1]) fo
 
 # "White plays " / "Black plays ": the start of each move event's message.
 _PLAYS = tuple(f"{name.title()} plays " for name in COLOR_NAMES)
+
+
+#: What ``make`` returns and ``unmake`` needs: (code, the towers changed as (square, tower
+#: before), the hand counts changed as (kind, count before), the mover, the Marshal squares
+#: before, (drafting, phase, move number) before, whether the opposing Marshal was captured,
+#: the pieces that left the game).
+Undo = tuple[
+    int,
+    list[tuple[int, tuple[int, ...]]],
+    list[tuple[int, int]],
+    int,
+    tuple[int, int],
+    tuple[tuple[bool, bool], str, int],
+    bool,
+    list[int],
+]
 
 
 def _removed_event(piece: int) -> Event:
@@ -106,7 +110,74 @@ def _removed_event(piece: int) -> Event:
     )
 
 
-class GungiState(State):
+class PieceView(TypedDict):
+    """One piece of a tower in the view (``view.schema.json``: board.items.tower.items)."""
+
+    piece: str
+    kanji: str
+    color: str
+
+
+class SquareView(TypedDict):
+    """An occupied square and its tower, bottom first (``view.schema.json``: board.items)."""
+
+    square: str
+    tower: list[PieceView]
+
+
+class HandsView(TypedDict):
+    """Pieces in hand by colour, piece id -> count (``view.schema.json``: hands)."""
+
+    white: dict[str, int]
+    black: dict[str, int]
+
+
+class GungiView(TypedDict):
+    """What ``GungiState.view`` returns: the shape ``view.schema.json`` publishes (a test
+    holds the two together)."""
+
+    game: Literal["gungi"]
+    seat: int | None
+    mode: str
+    phase: str
+    to_move: str
+    current_player: int
+    drafting: list[str]
+    move_number: int
+    ply: int
+    board: list[SquareView]
+    hands: HandsView
+    marshal_capturable: list[bool]
+    fen: str
+    outcome: dict[str, Any] | None
+
+
+@dataclass(slots=True)
+class Memo(Part):
+    """What a position derived and keeps for the next question, each entry with the hash
+    (or key) of the position it holds for: a clone shares the entries (they are replaced,
+    never changed in place), a move makes them stale by changing the hash."""
+
+    #: (hash, the legal codes ascending); the list is shared: never changed in place.
+    legal: tuple[int, list[int]] | None = None
+    #: (hash, the noisy codes): a part of the legal list, for ``apply``'s check.
+    noisy: tuple[int, list[int]] | None = None
+    #: The mate test after each move finds whether the Marshal is exposed and may generate
+    #: the next side's moves; the legal list reuses both (None: not generated). Written by
+    #: :func:`~sengoku.games.gungi.mate.is_mate`.
+    pseudo: tuple[int, list[int] | None, bool] | None = None
+    #: ((hash, move number), the FEN).
+    fen: tuple[tuple[int, int], str] | None = None
+    #: (hash, legal moves per official text without and with the origin).
+    notation: tuple[int, dict[str, int], dict[str, int]] | None = None
+    #: (hash, whether each Marshal can be captured now).
+    capturable: tuple[int, list[bool]] | None = None
+    #: native core hook: (thread id, that thread's scratch entry for these rules); written
+    #: by :mod:`~sengoku.games.gungi.native_core`.
+    native: _native_core.Kept | None = None
+
+
+class GungiState(State[Move]):
     """One Gungi position: board, hands, side to move, setup progress, history of positions."""
 
     __slots__ = (
@@ -127,17 +198,11 @@ class GungiState(State):
         "seen",
         "marshal_at",
         "_outcome",
-        "_rays",
-        "_attacks",
-        "_sources",
-        "_legal_cache",
+        "rays",
+        "attacks",
+        "attack_sources",
         "max_length",
-        "_fen_cache",
-        "_notation_cache",
-        "_capturable_cache",
-        "_pseudo_cache",
-        "_noisy_cache",
-        "_native_entry",
+        "memo",
     )
 
     def __init__(self, game: Gungi, options: dict[str, Any]) -> None:
@@ -159,21 +224,12 @@ class GungiState(State):
         self.seen: dict[int, int] = {}
         self.marshal_at = [-1, -1]
         self._outcome: Outcome | None = None
-        self._rays = RAY_TABLES[options["archer_blockers"]]
-        self._attacks = ATTACK_TABLES[options["archer_blockers"]]
-        self._sources = ATTACK_SOURCES[options["archer_blockers"]]
-        self._legal_cache: tuple[int, list[int]] | None = None
+        # The tables of the archer_blockers option: movement's rays, mate's attacks.
+        self.rays = RAY_TABLES[options["archer_blockers"]]
+        self.attacks = ATTACK_TABLES[options["archer_blockers"]]
+        self.attack_sources = ATTACK_SOURCES[options["archer_blockers"]]
         self.max_length = game.max_game_length(**options)
-        self._fen_cache: tuple[tuple[int, int], str] | None = None
-        self._notation_cache: tuple[int, dict[str, int], dict[str, int]] | None = None
-        self._capturable_cache: tuple[int, list[bool]] | None = None
-        # The mate test after each move finds whether the Marshal is exposed and may
-        # generate the next side's moves; the legal list reuses both (None: not generated).
-        self._pseudo_cache: tuple[int, list[int] | None, bool] | None = None
-        # The noisy codes of the position (a part of the legal list), for apply's check.
-        self._noisy_cache: tuple[int, list[int]] | None = None
-        # native core hook: (thread id, that thread's scratch entry for these rules).
-        self._native_entry: _native_core.Kept | None = None
+        self.memo = Memo()
 
     # ------------------------------------------------------------------ bookkeeping
     def recompute(self) -> None:
@@ -196,7 +252,7 @@ class GungiState(State):
         return self._outcome
 
     # ------------------------------------------------------------------ generation
-    def _pseudo_codes(self) -> list[int]:
+    def pseudo_codes(self) -> list[int]:
         """Every move the rules allow the side to move (self-check not considered)."""
         codes: list[int] = []
         color = self.to_move
@@ -211,24 +267,24 @@ class GungiState(State):
         """Legal codes, sorted (ascending action_int); cached until the position changes."""
         if self._outcome is not None:
             return []
-        cache = self._legal_cache
+        cache = self.memo.legal
         if cache is not None and cache[0] == self.hash:
             return cache[1]
         if _NATIVE:  # native core hook
             codes = _native_core.legal_codes(self)
-            self._legal_cache = (self.hash, codes)
+            self.memo.legal = (self.hash, codes)
             return codes
-        pseudo = self._pseudo_cache
+        pseudo = self.memo.pseudo
         exposed: bool | None = None
         if pseudo is not None and pseudo[0] == self.hash:
             exposed = pseudo[2]
             # A copy: the cache keeps its own list.
-            codes = pseudo[1][:] if pseudo[1] is not None else self._pseudo_codes()
+            codes = pseudo[1][:] if pseudo[1] is not None else self.pseudo_codes()
         else:
-            codes = self._pseudo_codes()
+            codes = self.pseudo_codes()
         codes = without_self_checks(self, codes, exposed)
         codes.sort()
-        self._legal_cache = (self.hash, codes)
+        self.memo.legal = (self.hash, codes)
         return codes
 
     def noisy_codes(self) -> list[int]:
@@ -237,14 +293,14 @@ class GungiState(State):
         generated (quiescence search asks for nothing else)."""
         if self._outcome is not None:
             return []
-        cache = self._legal_cache
+        cache = self.memo.legal
         if (cache is not None and cache[0] == self.hash) or self.phase == SETUP:
             return [code for code in self._legal_codes() if is_noisy_code(code)]
         if _NATIVE:  # native core hook
             native_codes = _native_core.noisy_codes(self)
-            self._noisy_cache = (self.hash, native_codes)
+            self.memo.noisy = (self.hash, native_codes)
             return native_codes
-        pseudo = self._pseudo_cache
+        pseudo = self.memo.pseudo
         exposed = pseudo[2] if pseudo is not None and pseudo[0] == self.hash else None
         codes: list[int] = []
         color = self.to_move
@@ -252,13 +308,13 @@ class GungiState(State):
         gen_drops(self, codes, color, False)
         codes = without_self_checks(self, codes, exposed)
         codes.sort()
-        self._noisy_cache = (self.hash, codes)
+        self.memo.noisy = (self.hash, codes)
         return codes
 
     def notation_counts(self) -> tuple[dict[str, int], dict[str, int]]:
         """How many legal moves share each official text, without and with the origin
         (cached per position: formatting a whole legal list stays linear)."""
-        cached = self._notation_cache
+        cached = self.memo.notation
         if cached is not None and cached[0] == self.hash and self._outcome is None:
             return cached[1], cached[2]
         short: dict[str, int] = {}
@@ -268,7 +324,7 @@ class GungiState(State):
             short[text] = short.get(text, 0) + 1
             text = move.official(with_origin=True)
             with_origin[text] = with_origin.get(text, 0) + 1
-        self._notation_cache = (self.hash, short, with_origin)
+        self.memo.notation = (self.hash, short, with_origin)
         return short, with_origin
 
     def legal_codes(self) -> list[int]:
@@ -276,32 +332,32 @@ class GungiState(State):
         (for search code that filters them). The list is cached: do not change it."""
         return self._legal_codes()
 
-    def legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> list[Move]:
         if _NATIVE:  # native core hook: the Move list is made in the core
             if self._outcome is not None:
                 return []
             return _native_core.legal_moves(self)
         codes = self._legal_codes()
         try:  # every code seen before: one C-level pass over the intern table
-            return list(map(_INTERNED.__getitem__, codes))
+            return list(map(INTERNED.__getitem__, codes))
         except KeyError:
-            interned = _INTERNED
+            interned = INTERNED
             return [interned.get(c) or Move(c) for c in codes]
 
     # ------------------------------------------------------------------ attack and mate
-    def _marshal_capturable(self, color: int) -> bool:
+    def marshal_capturable(self, color: int) -> bool:
         """Could the opponent capture ``color``'s Marshal with one move now? (mate.py)"""
         return marshal_capturable(self, color)
 
-    def _is_mate(self, color: int) -> bool:
+    def is_mate(self, color: int) -> bool:
         """Every move of ``color`` leaves its Marshal capturable (spec: mate; mate.py)."""
         if _NATIVE and color == self.to_move:  # native core hook
             return _native_core.is_mate(self, color)
         return is_mate(self, color)
 
     # ------------------------------------------------------------------ make / unmake
-    def _make(self, code: int) -> tuple[Any, ...]:
-        """Play a (pseudo-legal) code in place; returns what ``_unmake`` needs.
+    def make(self, code: int) -> Undo:
+        """Play a (pseudo-legal) code in place; returns what ``unmake`` needs.
 
         Index 6 of the result is True when the move captured the opposing Marshal.
         """
@@ -386,7 +442,7 @@ class GungiState(State):
             captured,
         )
 
-    def _unmake(self, undo: tuple[Any, ...]) -> None:
+    def unmake(self, undo: Undo) -> None:
         _, changed, hand_changes, color, old_marshal, setup, _, _ = undo
         count = self.seen[self.hash] - 1
         if count:
@@ -411,7 +467,7 @@ class GungiState(State):
         self.ply -= 1
 
     # ------------------------------------------------------------------ contract
-    def why_illegal(self, action: Any) -> str | None:
+    def why_illegal(self, action: object) -> str | None:
         """None if ``action`` is legal here, else the rule it breaks (illegal.py)."""
         if self._outcome is not None:
             return f"the game is over ({self._outcome.reason}); no more moves"
@@ -423,7 +479,7 @@ class GungiState(State):
 
     def _apply_python(self, action: Any) -> list[Event] | None:
         """``apply`` with the Python engine: the move's code is checked against the legal
-        codes and made (``_make``); None (nothing changed) if it is not legal."""
+        codes and made (``make``); None (nothing changed) if it is not legal."""
         if not isinstance(action, Move):
             return None
         code = action.code
@@ -431,8 +487,8 @@ class GungiState(State):
             return None
         mover = self.to_move
         phase_before = self.phase
-        undo = self._make(code)
-        self._legal_cache = None
+        undo = self.make(code)
+        self.memo.legal = None
         text = str(action)
         events: list[Event] = [
             event(
@@ -481,7 +537,7 @@ class GungiState(State):
         elif mover == BLACK:
             self.move_number += 1
         entry[1] = _native_core.mark(self)
-        self._legal_cache = None
+        self.memo.legal = None
         text = str(action)
         # event("move", ...) written out: the same dict, one call fewer on every move.
         events: list[Event] = [
@@ -506,7 +562,7 @@ class GungiState(State):
         return events
 
     #: Gungi's turn as a flow (core/flow.py): one phase, a move of the side to move
-    #: (``_make`` knows a setup placement, Done and a move of play apart). Its ``do`` judges
+    #: (``make`` knows a setup placement, Done and a move of play apart). Its ``do`` judges
     #: legality itself (the native core checks the move against the legal list it made),
     #: so a move is checked once.
     FLOW: ClassVar[Flow[GungiState, str, Any]] = Flow(
@@ -522,8 +578,8 @@ class GungiState(State):
 
     def _is_legal_code(self, code: int) -> bool:
         # The legal codes are sorted: a binary search, no set built for each move played.
-        legal = self._legal_cache
-        noisy = self._noisy_cache
+        legal = self.memo.legal
+        noisy = self.memo.noisy
         if (legal is None or legal[0] != self.hash) and noisy is not None and noisy[0] == self.hash:
             # Search often plays a noisy move of a position whose legal list was never
             # made: the noisy codes are legal, so finding the code there settles it.
@@ -535,8 +591,12 @@ class GungiState(State):
         return i < len(codes) and codes[i] == code
 
     def _end_game(self, result: Outcome) -> None:
+        self.end(result)
+
+    def end(self, result: Outcome) -> None:
+        """Make the position terminal with ``result`` (the_end.py, a loaded position)."""
         self._outcome = result
-        self._legal_cache = None
+        self.memo.legal = None
 
     def clone(self) -> GungiState:
         other = GungiState.__new__(GungiState)
@@ -557,17 +617,12 @@ class GungiState(State):
         other.seen = dict(self.seen)
         other.marshal_at = self.marshal_at[:]
         other._outcome = self._outcome
-        other._rays = self._rays
-        other._attacks = self._attacks
-        other._sources = self._sources
-        other._legal_cache = self._legal_cache
+        other.rays = self.rays
+        other.attacks = self.attacks
+        other.attack_sources = self.attack_sources
         other.max_length = self.max_length
-        other._fen_cache = self._fen_cache
-        other._notation_cache = self._notation_cache
-        other._capturable_cache = self._capturable_cache
-        other._pseudo_cache = self._pseudo_cache
-        other._noisy_cache = self._noisy_cache
-        other._native_entry = self._native_entry  # same rules: the same scratch entry
+        # The memo is shared entry by entry (same rules: the same native scratch entry).
+        other.memo = self.memo.clone()
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> GungiState:
@@ -575,6 +630,12 @@ class GungiState(State):
         return self.clone()
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        # The contract's views are plain dicts; building a GungiView has mypy check the
+        # shape against the published schema's (the cast costs nothing at run time).
+        return cast("dict[str, Any]", self.typed_view(seat))
+
+    def typed_view(self, seat: int | None) -> GungiView:
+        """:meth:`view`, typed as the schema says it is."""
         result = self._outcome
         board = self.board
         hands = self.hands
@@ -604,20 +665,20 @@ class GungiState(State):
                 if board[sq]
             ],
             "hands": {
-                COLOR_NAMES[c]: {PIECE_JSON[k * 2][0]: n for k, n in enumerate(hands[c]) if n}
-                for c in (WHITE, BLACK)
+                "white": {PIECE_JSON[k * 2][0]: n for k, n in enumerate(hands[WHITE]) if n},
+                "black": {PIECE_JSON[k * 2][0]: n for k, n in enumerate(hands[BLACK]) if n},
             },
-            "marshal_capturable": self._capturable_flags(),
+            "marshal_capturable": self.capturable_flags(),
             "fen": self.fen(),
             "outcome": result.to_json() if result else None,
         }
 
-    def _capturable_flags(self) -> list[bool]:
+    def capturable_flags(self) -> list[bool]:
         """Whether each Marshal can be captured now (cached per position, for views)."""
-        cached = self._capturable_cache
+        cached = self.memo.capturable
         if cached is None or cached[0] != self.hash:
             flags = [self.phase == PLAY and marshal_capturable(self, c) for c in (WHITE, BLACK)]
-            cached = self._capturable_cache = (self.hash, flags)
+            cached = self.memo.capturable = (self.hash, flags)
         return list(cached[1])
 
     def fen(self) -> str:
@@ -625,15 +686,14 @@ class GungiState(State):
         from sengoku.games.gungi.fen import to_fen
 
         key = (self.hash, self.move_number)
-        cached = self._fen_cache
+        cached = self.memo.fen
         if cached is not None and cached[0] == key:
             return cached[1]
         text = to_fen(self)
-        self._fen_cache = (key, text)
+        self.memo.fen = (key, text)
         return text
 
     def to_json(self) -> dict[str, Any]:
-
         return {
             "game": "gungi",
             "options": dict(self.options),
@@ -661,10 +721,10 @@ class GungiState(State):
             return len(codes)
         total = 0
         for code in codes:
-            undo = self._make(code)
+            undo = self.make(code)
             if judge(self, undo[3], undo[6]) is None:
                 total += self._perft(depth - 1)
-            self._unmake(undo)
+            self.unmake(undo)
         return total
 
     def __str__(self) -> str:

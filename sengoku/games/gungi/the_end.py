@@ -29,14 +29,13 @@ def judge(state: GungiState, mover: int, marshal_taken: bool) -> Outcome | None:
         return Outcome.win(mover, 2, "marshal_captured")
     if state.seen.get(state.hash, 0) >= REPETITIONS:
         return Outcome.no_winner(2, "repetition")
-    if state.phase == PLAY and state._is_mate(state.to_move):
+    if state.phase == PLAY and state.is_mate(state.to_move):
         return Outcome.win(1 - state.to_move, 2, "mate")
     return None
 
 
 def finish(state: GungiState, result: Outcome, events: list[Event]) -> None:
     """End the game with ``result``, telling everyone (a ``game_over`` event)."""
-    state._outcome = result
-    state._legal_cache = None
+    state.end(result)
     winner = f"{COLOR_NAMES[result.winners[0]].title()} wins" if result.winners else "no winner"
     events.append(event("game_over", **result.to_json(), message=f"{winner} ({result.reason})"))

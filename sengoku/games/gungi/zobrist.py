@@ -2,7 +2,7 @@
 
 The keys come from a fixed seed, so hashes are the same in every process (records, storage,
 and the native core, which is handed these very keys). The state updates its hash
-incrementally in ``_make``/``_unmake``; :func:`position_key` and
+incrementally in ``make``/``unmake``; :func:`position_key` and
 ``setup.setup_key`` compute it from scratch. The
 repetition rule (:mod:`sengoku.games.gungi.the_end`) counts positions by this hash.
 """

@@ -4,7 +4,7 @@ icons hold in that line (the Gunbai fan: flip a Kumi of the line first)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import sengoku.games.sashimono.sonae as sonae
 import sengoku.games.sashimono.turn as turn
@@ -29,6 +29,7 @@ from sengoku.games.sashimono.pieces import (
 )
 
 if TYPE_CHECKING:
+    from sengoku.games.sashimono.cards import CardAction
     from sengoku.games.sashimono.state import SashimonoState
 
 
@@ -55,10 +56,10 @@ def answer_slot(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
                slot=SLOTS[arg])  # fmt: skip
 
 
-def card_actions(state: SashimonoState) -> list[tuple[int, Any]]:
+def card_actions(state: SashimonoState) -> list[tuple[int, CardAction]]:
     """The actions of the played card (0-3) and of the reference card (4-)."""
     card = state.card(state.ctx["card"])
-    out: list[tuple[int, Any]] = list(enumerate(card.actions))
+    out: list[tuple[int, CardAction]] = list(enumerate(card.actions))
     out += [(4 + i, a) for i, a in enumerate(state.cs.reference)]
     return out
 

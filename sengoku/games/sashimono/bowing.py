@@ -4,8 +4,10 @@ condition language reads (:func:`measure`)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sengoku.core.substate import Part
 from sengoku.games.sashimono.pieces import (
     CELLS,
     CORNERS,
@@ -22,6 +24,14 @@ from sengoku.games.sashimono.pieces import (
 
 if TYPE_CHECKING:
     from sengoku.games.sashimono.state import SashimonoState
+
+
+@dataclass(slots=True)
+class BowingMemo(Part):
+    """What :func:`rebow` last bowed for (:func:`bow_key`): bowing holds after every change
+    of state, and a position nothing changed in needs no pass (not saved: derived)."""
+
+    key: tuple[Any, ...] | None = None
 
 
 def sel_cells(state: SashimonoState, side: int, kw: dict[str, Any]) -> list[str]:
@@ -135,13 +145,13 @@ def bow_key(state: SashimonoState) -> tuple[Any, ...]:
 def rebow(state: SashimonoState) -> None:
     """Bow or un-bow every Sashimono in play (spec: after every change of state)."""
     key = bow_key(state)
-    if key == state._bowed_for:
+    if key == state.bow_memo.key:
         return
     # a condition may count bowed Sashimono: repeat until nothing changes
     for _ in range(4):
         if not rebow_pass(state):
             break
-    state._bowed_for = bow_key(state)
+    state.bow_memo.key = bow_key(state)
 
 
 def rebow_pass(state: SashimonoState) -> bool:

@@ -18,7 +18,7 @@ Kagemusha's Kumi line cells are ``k1``...), ``line`` (``row1``...``colc``) with 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sengoku.core.describe import ActionDescription, generic_description
 from sengoku.games.sashimono.cards import KUMI_NAMES, KUMI_POWER, describe_effect
@@ -34,6 +34,9 @@ from sengoku.games.sashimono.decisions import (
     Question,
 )
 from sengoku.games.sashimono.pieces import LINE_NAMES, SLOT_WORDS, SLOTS
+
+if TYPE_CHECKING:
+    from sengoku.games.sashimono.state import SashimonoState
 
 #: A line's name in words (``row1`` -> "row 1", ``colb`` -> "column b").
 LINE_WORDS = {
@@ -77,7 +80,7 @@ def _where(arg: str) -> str:
     return f"cell {arg}"
 
 
-def _action_effect(state: Any, name: str) -> str:
+def _action_effect(state: SashimonoState, name: str) -> str:
     """The effect in words of the action ``name`` of the card being played (public: the card
     lies face up in its slot), or of the reference actions."""
     ctx = getattr(state, "ctx", {}) or {}
@@ -88,7 +91,7 @@ def _action_effect(state: Any, name: str) -> str:
     return ""
 
 
-def own_hands(state: Any) -> dict[str, list[Any]]:
+def own_hands(state: SashimonoState) -> dict[str, list[Any]]:
     """The acting seat's own Kumi hand (types) and Sashimono hand (card ids), from its view."""
     actor = state.current_player
     if actor < 0:
@@ -100,7 +103,7 @@ def own_hands(state: Any) -> dict[str, list[Any]]:
 
 
 def describe(
-    state: Any, action: Act, hands: dict[str, list[Any]] | None = None
+    state: SashimonoState, action: Act, hands: dict[str, list[Any]] | None = None
 ) -> ActionDescription:
     """``action``, legal in ``state`` (a SashimonoState), as data; ``hands``: the acting
     seat's :func:`own_hands` (computed when not given)."""
@@ -209,12 +212,12 @@ def describe(
     return _simple(notation, verb, arg, objects, None)
 
 
-def _question(state: Any) -> Question | None:
+def _question(state: SashimonoState) -> Question | None:
     prompt = getattr(state, "prompt", None)
     return None if prompt is None else prompt.kind
 
 
-def table_objects(state: Any, action: Act) -> dict[str, Any]:
+def table_objects(state: SashimonoState, action: Act) -> dict[str, Any]:
     """Where on the table ``action`` points, so that a client can make the thing clickable:
     a Sonae cell (``cell``, with ``side`` ``own`` or ``enemy``; the Kagemusha's Kumi line
     cells are ``k1``...), a ``line`` of the Sonae, a looked-at card (``look``, 0-based)."""
@@ -232,14 +235,14 @@ def table_objects(state: Any, action: Act) -> dict[str, Any]:
 
 
 def _look(
-    state: Any, notation: str, verb: str, index: int, objects: dict[str, Any]
+    state: SashimonoState, notation: str, verb: str, index: int, objects: dict[str, Any]
 ) -> ActionDescription:
     """A card being looked at (``bottom L1``, ``keep L2``...), named when the acting seat is
     the looker (it always is: only the looker is asked)."""
-    looking = list(getattr(state, "looking", []) or [])
+    looking = list(state.look.cards)
     objects.update(look=index, step="choice")
     name = f"card L{index + 1}"
-    if 0 <= index < len(looking) and state.looking_owner == state.current_player:
+    if 0 <= index < len(looking) and state.look.owner == state.current_player:
         item = looking[index]
         if isinstance(item, str):
             objects["kumi"] = item

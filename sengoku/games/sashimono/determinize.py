@@ -57,10 +57,10 @@ def determinize(state: SashimonoState, seat: int, rng: random.Random) -> Sashimo
 def deal(state: SashimonoState, seat: int, rng: random.Random, keep_hidden: bool) -> SashimonoState:
     """A copy of the position with what ``seat`` cannot see dealt again."""
     st = state.clone()
-    st._legal = None
+    st.forget_legal()
     bit = seat_bit(seat)
-    looking_kumi = bool(st.looking) and isinstance(st.looking[0], str)
-    looking_sas = bool(st.looking) and not looking_kumi
+    looking_kumi = bool(st.look.cards) and isinstance(st.look.cards[0], str)
+    looking_sas = bool(st.look.cards) and not looking_kumi
     seats = [0] if state.solo else [0, 1]
     for o in seats:
         s = st.sides[o]
@@ -78,8 +78,8 @@ def deal(state: SashimonoState, seat: int, rng: random.Random, keep_hidden: bool
                 if cell is not None and not is_up(cell) and not s.known[i] & bit:
                     hidden_cells.append(i)
                     pool += list(types_of(cell))
-            if looking_kumi and st.looking_owner == o:
-                pool += st.looking
+            if looking_kumi and st.look.owner == o:
+                pool += st.look.cards
         pool.sort()
         rng.shuffle(pool)
         pool = deal_hidden(s, hidden_cells, pool, rng)
@@ -89,9 +89,9 @@ def deal(state: SashimonoState, seat: int, rng: random.Random, keep_hidden: bool
             if ante:
                 na = len(ante)
                 st.battle["ante"][str(o)], pool = pool[:na], pool[na:]  # type: ignore[index]
-            if looking_kumi and st.looking_owner == o:
-                nl = len(st.looking)
-                st.looking, pool = pool[:nl], pool[nl:]
+            if looking_kumi and st.look.owner == o:
+                nl = len(st.look.cards)
+                st.look.cards, pool = pool[:nl], pool[nl:]
         s.deck = [t if k else pool.pop() for t, k in zip(s.deck, kept, strict=True)]
         s.dknown = dmarks
         # Sashimono: deck orders, and the other seat's hand and looked-at cards. A card
@@ -109,8 +109,8 @@ def deal(state: SashimonoState, seat: int, rng: random.Random, keep_hidden: bool
         spool = [c for c, k in zip(s.sdeck, skept, strict=True) if not k]
         if o != seat:
             spool += [c for c in s.shand if c != pinned]
-            if looking_sas and st.looking_owner == o:
-                spool += st.looking
+            if looking_sas and st.look.owner == o:
+                spool += st.look.cards
         spool.sort()
         rng.shuffle(spool)
         if o != seat:
@@ -119,9 +119,9 @@ def deal(state: SashimonoState, seat: int, rng: random.Random, keep_hidden: bool
                 if c != pinned:
                     hand[h] = spool.pop()
             s.shand = hand
-            if looking_sas and st.looking_owner == o:
-                nl = len(st.looking)
-                st.looking, spool = spool[:nl], spool[nl:]
+            if looking_sas and st.look.owner == o:
+                nl = len(st.look.cards)
+                st.look.cards, spool = spool[:nl], spool[nl:]
         s.sdeck = [c if k else spool.pop() for c, k in zip(s.sdeck, skept, strict=True)]
         s.sknown = smarks
     if state.solo:
@@ -153,7 +153,7 @@ def refresh_prompt(state: SashimonoState, seat: int, rng: random.Random) -> bool
     if q is Question.PLACE_AT:
         # Which hand Kumi is being placed is not shown until it lands: any of the new hand.
         state.prompt = replace(p, hand=rng.randrange(len(state.sides[s].hand)))
-        state._legal = None
+        state.forget_legal()
         return True
     if q is Question.PLAY:
         opts = [(K_PLAY, c, f"play {state.card(c).id}", state.card(c).id)
@@ -166,14 +166,14 @@ def refresh_prompt(state: SashimonoState, seat: int, rng: random.Random) -> bool
     elif q is Question.BONUS:
         state.prompt = None
         score_turn.step_bonus(state, Task(Step.BONUS, seat=s))
-        state._events = []
+        state.drop_events()
         return True
     elif q is Question.PERM:
         # identical stacks give one option: how many depends on the Hidden Kumi
         assert p.line is not None
         state.prompt = None
         effects.ask_perm(state, s, p.line)
-        state._events = []
+        state.drop_events()
         return True
     elif q is Question.GUNBAI:
         act = dict(action_turn.card_actions(state))[p.act]
@@ -194,7 +194,7 @@ def refresh_prompt(state: SashimonoState, seat: int, rng: random.Random) -> bool
         return False
     options = sorted(opts, key=lambda o: KIND_OFFSET[o[0]] + o[1])
     state.prompt = replace(p, options=tuple(Choice(*o) for o in options))
-    state._legal = None
+    state.forget_legal()
     return True
 
 

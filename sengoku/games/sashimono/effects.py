@@ -5,12 +5,14 @@ rule."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import sengoku.games.sashimono.kagemusha as kagemusha
 import sengoku.games.sashimono.sonae as sonae
 import sengoku.games.sashimono.turn as turn
+from sengoku.core.substate import Part
 from sengoku.games.sashimono.cards import KUMI_NAMES
 from sengoku.games.sashimono.decisions import (
     K_HAND,
@@ -46,6 +48,22 @@ from sengoku.games.sashimono.pieces import (
 
 if TYPE_CHECKING:
     from sengoku.games.sashimono.state import SashimonoState
+
+
+@dataclass(slots=True)
+class Look(Part):
+    """The cards a seat is looking at, taken off the top of a deck (the ``look`` operation
+    here, and the looks of Setup and of the score turn): Kumi (their type letters) or
+    Sashimono (card indices), and whose look it is (-1: nobody looks)."""
+
+    JSON_KEYS: ClassVar[dict[str, str]] = {"cards": "looking", "owner": "looking_owner"}
+
+    cards: list[Any] = field(default_factory=list)
+    owner: int = -1
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Look:
+        return cls(list(data["looking"]), int(data["looking_owner"]))
 
 
 def skip(state: SashimonoState, actor: int, what: str) -> None:
@@ -114,18 +132,18 @@ def op_look(state: SashimonoState, task: Task, spec: Spec) -> None:
     if not s.deck:
         skip(state, actor, "the Kumi deck is empty")
         return
-    state.looking = s.deck[: spec["count"]]
+    state.look.cards = s.deck[: spec["count"]]
     s.deck = s.deck[spec["count"] :]
-    state.looking_owner = actor
-    state.emit("look", f"{state.name_of(actor)} looks at the top {len(state.looking)} Kumi.")
-    state.emit("look", "You look at " + ", ".join(KUMI_NAMES[t] for t in state.looking) + ".",
-               [actor], cards=list(state.looking))  # fmt: skip
+    state.look.owner = actor
+    state.emit("look", f"{state.name_of(actor)} looks at the top {len(state.look.cards)} Kumi.")
+    state.emit("look", "You look at " + ", ".join(KUMI_NAMES[t] for t in state.look.cards) + ".",
+               [actor], cards=list(state.look.cards))  # fmt: skip
     ask_keep(state, actor, spec["keep"])
 
 
 def ask_keep(state: SashimonoState, actor: int, keep: int) -> None:
     """Ask for one looked-at Kumi to keep."""
-    opts = [(K_LOOK, i, f"keep L{i + 1}", f"L{i + 1}") for i in range(len(state.looking))]
+    opts = [(K_LOOK, i, f"keep L{i + 1}", f"L{i + 1}") for i in range(len(state.look.cards))]
     state.ask(actor, Question.KEEP, f"look and choose: keep {keep} to hand, the rest to the bottom",
               opts, keep=keep)  # fmt: skip
 
@@ -134,15 +152,15 @@ def answer_keep(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
     """Keep the chosen Kumi; after the last, the rest go to the bottom."""
     seat = prompt.seat
     s = state.sides[seat]
-    s.hand.append(state.looking.pop(arg))
+    s.hand.append(state.look.cards.pop(arg))
     state.emit("keep", f"{state.name_of(seat)} keeps a Kumi.")
     keep = prompt.keep - 1
-    if keep > 0 and state.looking:
+    if keep > 0 and state.look.cards:
         ask_keep(state, seat, keep)
         return
-    s.bottom("kumi", list(state.looking), seat_bit(seat))
-    state.looking = []
-    state.looking_owner = -1
+    s.bottom("kumi", list(state.look.cards), seat_bit(seat))
+    state.look.cards = []
+    state.look.owner = -1
 
 
 def op_rearrange(state: SashimonoState, task: Task, spec: Spec) -> None:

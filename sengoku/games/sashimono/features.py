@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import cast
 
 from sengoku.core.features import Features, Level, weights_file
 from sengoku.core.game import Action, Game, SengokuError, State, package_file
-from sengoku.games.sashimono.decisions import K_DONE, Question
-from sengoku.games.sashimono.state import KAGE, LINES, attack_of, defence_of
+from sengoku.games.sashimono.decisions import K_DONE, Act, Question
+from sengoku.games.sashimono.state import KAGE, LINES, SashimonoState, attack_of, defence_of
 
 #: Weights of the terms, in victory points.
 BOWED = 0.6
@@ -102,18 +102,19 @@ def evaluation_named(name: str) -> Evaluation:
     return built
 
 
-def bowed_count(state: Any, seat: int) -> int:
+def bowed_count(state: SashimonoState, seat: int) -> int:
     """How many of ``seat``'s Sashimono in play are bowed (they score at its Score turn)."""
     side = state.sides[seat]
     return sum(1 for c, b in zip(side.slots, side.bowed, strict=True) if c is not None and b)
 
 
-def informed_action(state: Any, rng: random.Random) -> Action:
+def informed_action(state: State, rng: random.Random) -> Action:
     """One ply of the ``informed`` playout: with the probabilities above, a Score turn
     exactly when something is bowed, an action or a Kumi placed rather than ``done``, and
     Sashimono kept in play; every other question (and the rest of the time) uniformly."""
-    legal: list[Any] = state.legal_actions()
-    wanted: list[Any] = []
+    state = cast("SashimonoState", state)  # the rollout of the Sashimono features only
+    legal = state.legal_acts()
+    wanted: list[Act] = []
     prompt = state.prompt
     if len(legal) > 1 and prompt is not None:
         question = prompt.kind
@@ -138,7 +139,7 @@ def line_power(cells: list[str | None], lines: tuple[tuple[int, ...], ...]) -> t
     return attack, defence
 
 
-def side_terms(state: Any, index: int) -> tuple[float, ...]:
+def side_terms(state: SashimonoState, index: int) -> tuple[float, ...]:
     """The terms of side ``index``'s value, in the order of :data:`TERMS`: victory points,
     bowed and standing Sashimono, the best line's attack and defence, Kumi and Sashimono
     cards in hand (each up to ``HAND_CAP``)."""
@@ -204,7 +205,7 @@ class SashimonoFeatures(Features):
     def lead_terms(self, state: State, seat: int) -> tuple[float, ...]:
         """Each term of ``seat``'s side less its enemy's (the evaluation is their weighted
         sum times the scale)."""
-        s: Any = state
+        s = cast("SashimonoState", state)
         mine, theirs = side_terms(s, seat), side_terms(s, s.enemy(seat))
         return tuple(m - t for m, t in zip(mine, theirs, strict=True))
 
@@ -213,11 +214,11 @@ class SashimonoFeatures(Features):
         """The hand-made evaluation's weights (in the order of ``terms``) and scale."""
         return tuple(float(getattr(HAND_MADE, t)) for t in TERMS), HAND_MADE.scale
 
-    def side_value(self, state: Any, index: int) -> float:
+    def side_value(self, state: SashimonoState, index: int) -> float:
         return sum(w * t for w, t in zip(self.weights, side_terms(state, index), strict=True))
 
     def heuristic(self, state: State, seat: int) -> float:
-        s: Any = state
+        s = cast("SashimonoState", state)
         mine = self.side_value(s, seat)
         theirs = self.side_value(s, s.enemy(seat))
         scale: float = self.evaluation.scale

@@ -15,7 +15,16 @@ from typing import Any, ClassVar
 
 from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
-from sengoku.core.game import Action, Game, InvalidOption, Option, ParseError, State, action_number
+from sengoku.core.game import (
+    Action,
+    Game,
+    IllegalAction,
+    InvalidOption,
+    Option,
+    ParseError,
+    State,
+    action_number,
+)
 from sengoku.core.game_type import GameType
 from sengoku.core.observation import Encoder
 from sengoku.core.traits import Traits
@@ -126,6 +135,8 @@ class Sashimono(Game):
     def describe_actions(self, state: State, actions: Sequence[Any]) -> list[ActionDescription]:
         from sengoku.games.sashimono.describe import describe, own_hands
 
+        if not isinstance(state, SashimonoState):
+            raise IllegalAction(f"not a Sashimono position: {type(state).__name__}")
         hands = own_hands(state)
         return [describe(state, a, hands) for a in actions]
 
@@ -240,7 +251,7 @@ def _card_line(st: SashimonoState, c: int) -> str:
 def render(st: SashimonoState, seat: int | None) -> str:
     """A terminal drawing: each Sonae with its 12 Sashimono spaces, hands as the seat sees them."""
     lines: list[str] = []
-    header = f"Sashimono ({st.options['mode']}, to {st.target} VP), turn {st.turns}"
+    header = f"Sashimono ({st.options['mode']}, to {st.target} VP), turn {st.turn_order.count}"
     lines.append(header)
     seats = [0] if st.solo else [0, 1]
     for s in seats:
@@ -304,8 +315,8 @@ def render(st: SashimonoState, seat: int | None) -> str:
             f"{LINE_NAMES[fight['dline']]}; "
             f"antes {', '.join(f'{k2}: {len(v)}' for k2, v in fight['ante'].items())}"
         )
-    if st.looking and seat == st.looking_owner:
-        shown = [c if isinstance(c, str) else st.card(c).id for c in st.looking]
+    if st.look.cards and seat == st.look.owner:
+        shown = [c if isinstance(c, str) else st.card(c).id for c in st.look.cards]
         lines.append("Looking at: " + " ".join(f"L{i + 1}:{c}" for i, c in enumerate(shown)))
     if st.ctx.get("slot") is not None:
         card = st.card(st.ctx["card"])

@@ -3,7 +3,7 @@ Hidden Kumi whose types it knows, the question only when it is its own."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, cast
 
 from sengoku.games.sashimono.decisions import Question
 from sengoku.games.sashimono.pieces import (
@@ -21,6 +21,102 @@ from sengoku.games.sashimono.pieces import (
 
 if TYPE_CHECKING:
     from sengoku.games.sashimono.state import SashimonoState
+
+
+class SideView(TypedDict):
+    """One seat's side as a seat sees it (``view.schema.json``: sides.items)."""
+
+    seat: int
+    army: str
+    sonae: list[dict[str, Any] | None]
+    hand: list[str] | None
+    hand_count: int
+    deck_count: int
+    sashimono_hand: list[str] | None
+    sashimono_hand_count: int
+    sashimono_deck_count: int
+    slots: dict[str, dict[str, Any]]
+    vp: int
+    scored: list[str]
+
+
+class KagemushaView(TypedDict):
+    """The Kagemusha's side and its next turn, all public (solo; ``kagemusha``)."""
+
+    army: str
+    kumi_line: list[dict[str, Any] | None]
+    kumi_deck_count: int
+    sashimono_line: list[dict[str, Any]]
+    sashimono_deck_count: int
+    army_position: int
+    vp: int
+    scored: list[str]
+    discarded_kumi: list[str]
+    next_position: int
+    column_attacked: str
+    row_attacked: str
+    challenges: list[str]
+
+
+class BattleView(TypedDict):
+    """The battle under way (``battle``)."""
+
+    attacker: int
+    defender: int
+    attack_line: str
+    defence_line: str
+    ante_counts: dict[str, int]
+    bonus: int
+
+
+class PlayedView(TypedDict):
+    """The Sashimono card played this Action turn (``played``)."""
+
+    card: str
+    slot: str
+    line: str
+    used: list[int]
+
+
+class PromptView(TypedDict):
+    """The question asked; its options only for the seat asked (``prompt``)."""
+
+    seat: int
+    question: str
+    rule: str
+    options: list[str] | None
+    cell: NotRequired[str]
+
+
+class LookingView(TypedDict):
+    """The cards a seat is looking at; which, only for that seat (``looking``)."""
+
+    owner: int
+    kind: str
+    count: int
+    cards: list[str] | None
+
+
+class SashimonoView(TypedDict):
+    """What :func:`view` returns: the shape ``view.schema.json`` publishes (a test holds
+    the two together)."""
+
+    game: Literal["sashimono"]
+    mode: str
+    vp_target: int
+    cards: str
+    viewer: int | None
+    turn_seat: int
+    turn: int
+    current_player: int
+    sides: list[SideView]
+    result: dict[str, Any] | None
+    kagemusha: NotRequired[KagemushaView]
+    battle: NotRequired[BattleView]
+    played: NotRequired[PlayedView]
+    prompt: NotRequired[PromptView]
+    looking: NotRequired[LookingView]
+
 
 #: (stack, shown) -> its view entry; view() hands out copies. Stacks are short strings of
 #: distinct Kumi types, so this stays small.
@@ -50,11 +146,17 @@ def stack_view(st: str | None, show: bool) -> dict[str, Any] | None:
 
 
 def view(state: SashimonoState, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` (``None``: a spectator) sees of the position, JSON-ready."""
+    """What ``seat`` (``None``: a spectator) sees of the position, JSON-ready (the
+    contract's plain dict: :func:`typed_view` is the same, typed by the schema)."""
+    return cast("dict[str, Any]", typed_view(state, seat))
+
+
+def typed_view(state: SashimonoState, seat: int | None) -> SashimonoView:
+    """:func:`view`, typed as ``view.schema.json`` says it is."""
     cards = state.cs.cards
     cached = _STACK_VIEWS.get
     entry = stack_entry
-    sides = []
+    sides: list[SideView] = []
     bit = seat_bit(seat)
     for i in range(2):
         if state.solo and i == 1:
@@ -80,20 +182,21 @@ def view(state: SashimonoState, seat: int | None) -> dict[str, Any]:
             "vp": s.vp,
             "scored": [cards[c].id for c in s.scored],
         })  # fmt: skip
-    out: dict[str, Any] = {
+    out: SashimonoView = {
         "game": "sashimono",
         "mode": state.options["mode"],
         "vp_target": state.target,
         "cards": state.options["cards"] or "sengoku",
         "viewer": seat,
-        "turn_seat": state.turn_seat,
-        "turn": state.turns,
+        "turn_seat": state.turn_order.seat,
+        "turn": state.turn_order.count,
         "current_player": state.current_player,
         "sides": sides,
         "result": state.result.to_json() if state.result else None,
     }
     if state.solo:
         k = state.sides[KAGE]
+        plans = _kagemusha_plans(state)
         out["kagemusha"] = {
             "army": k.army,
             "kumi_line": [stack_view(st, True) for st in k.cells],
@@ -105,7 +208,10 @@ def view(state: SashimonoState, seat: int | None) -> dict[str, Any]:
             "vp": k.vp,
             "scored": [state.card(c).id for c in k.scored],
             "discarded_kumi": list(k.discard),
-            **_kagemusha_plans(state),
+            "next_position": plans["next_position"],
+            "column_attacked": plans["column_attacked"],
+            "row_attacked": plans["row_attacked"],
+            "challenges": plans["challenges"],
         }  # fmt: skip
     if state.battle is not None:
         b = state.battle
@@ -131,18 +237,25 @@ def view(state: SashimonoState, seat: int | None) -> dict[str, Any]:
             # The Kumi being trained was pointed at on the table: everyone knows which it is
             # (and which hand Kumi can go on top depends on it).
             out["prompt"]["cell"] = CELLS[p.cell]
-    if state.looking:
-        mine = seat == state.looking_owner
-        kind = "kumi" if isinstance(state.looking[0], str) else "sashimono"
+    if state.look.cards:
+        mine = seat == state.look.owner
+        kind = "kumi" if isinstance(state.look.cards[0], str) else "sashimono"
         out["looking"] = {
-            "owner": state.looking_owner, "kind": kind, "count": len(state.looking),
-            "cards": ([c if kind == "kumi" else state.card(c).id for c in state.looking]
+            "owner": state.look.owner, "kind": kind, "count": len(state.look.cards),
+            "cards": ([c if kind == "kumi" else state.card(c).id for c in state.look.cards]
                       if mine else None),
         }  # fmt: skip
     return out
 
 
-def _kagemusha_plans(state: SashimonoState) -> dict[str, Any]:
+class _Plans(TypedDict):
+    next_position: int
+    column_attacked: str
+    row_attacked: str
+    challenges: list[str]
+
+
+def _kagemusha_plans(state: SashimonoState) -> _Plans:
     """What everyone can work out of the Kagemusha's next turn (all of it public): where its
     Army moves next, the player's lines its Teppo-Gumi (columns) and Nagae-Gumi (rows) battle,
     and the solo challenges in play, in words."""

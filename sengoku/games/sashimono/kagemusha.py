@@ -28,7 +28,13 @@ if TYPE_CHECKING:
 def take_turn(state: SashimonoState) -> None:
     """The Kagemusha's turn: Score Kagemusha VP, then schedule its other steps."""
     k = state.sides[KAGE]
-    state.emit("turn", "The Kagemusha's turn.", seat=KAGE, turn=state.turns, name="The Kagemusha")
+    state.emit(
+        "turn",
+        "The Kagemusha's turn.",
+        seat=KAGE,
+        turn=state.turn_order.count,
+        name="The Kagemusha",
+    )
     keep, keep_b = [], []
     for c, bowed in zip(k.sline, k.sbowed, strict=True):
         if bowed:

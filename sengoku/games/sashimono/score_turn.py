@@ -61,12 +61,12 @@ def step_score(state: SashimonoState, task: Task) -> None:
         state.emit("draw", f"{state.name_of(seat)} draws the last {len(s.sdeck)} Sashimono.")
         s.sdeck = []
         return
-    state.looking = s.sdeck[: n + 1]
+    state.look.cards = s.sdeck[: n + 1]
     s.sdeck = s.sdeck[n + 1 :]
-    state.looking_owner = seat
+    state.look.owner = seat
     state.emit("look", f"{state.name_of(seat)} looks at the top {n + 1} Sashimono.")
-    state.emit("look", "You look at " + ", ".join(state.card(c).name for c in state.looking) + ".",
-               [seat], cards=[state.card(c).id for c in state.looking])  # fmt: skip
+    state.emit("look", "You look at " + ", ".join(state.card(c).name for c in state.look.cards) + ".",
+               [seat], cards=[state.card(c).id for c in state.look.cards])  # fmt: skip
     setup.ask_return_looked(
         state, seat, 1, f"replace scored Sashimono: keep {n}, return 1 to the bottom"
     )

@@ -80,18 +80,18 @@ def step_setup_look(state: SashimonoState, task: Task) -> None:
     """Setup step 4: the seat looks at the top 5 of its Sashimono deck."""
     seat = task.seat
     s = state.sides[seat]
-    state.looking = s.sdeck[:5]
+    state.look.cards = s.sdeck[:5]
     s.sdeck = s.sdeck[5:]
-    state.looking_owner = seat
+    state.look.owner = seat
     state.emit("look", f"{state.name_of(seat)} looks at the top 5 Sashimono.")
-    state.emit("look", "You look at " + ", ".join(state.card(c).name for c in state.looking) + ".",
-               [seat], cards=[state.card(c).id for c in state.looking])  # fmt: skip
+    state.emit("look", "You look at " + ", ".join(state.card(c).name for c in state.look.cards) + ".",
+               [seat], cards=[state.card(c).id for c in state.look.cards])  # fmt: skip
     ask_return_looked(state, seat, 2, "setup: choose 2 of the 5 Sashimono to return to the bottom")
 
 
 def ask_return_looked(state: SashimonoState, seat: int, n: int, rule: str) -> None:
     """Ask ``seat`` to return one of the looked-at Sashimono to the bottom (``n`` to go)."""
-    opts = [(K_LOOK, i, f"bottom L{i + 1}", f"L{i + 1}") for i in range(len(state.looking))]
+    opts = [(K_LOOK, i, f"bottom L{i + 1}", f"L{i + 1}") for i in range(len(state.look.cards))]
     state.ask(seat, Question.LOOK_BOTTOM, rule, opts, n=n)
 
 
@@ -99,17 +99,17 @@ def answer_look_bottom(state: SashimonoState, prompt: Prompt, kind: int, arg: in
     """One looked-at Sashimono to the bottom; after the last, the rest go to hand."""
     seat = prompt.seat
     s = state.sides[seat]
-    card = state.looking.pop(arg)
+    card = state.look.cards.pop(arg)
     s.bottom("sas", [card], seat_bit(seat))
     state.emit("bottom", f"{state.name_of(seat)} returns a Sashimono to the bottom of the deck.")
     n = prompt.n - 1
-    if n > 0 and state.looking:
+    if n > 0 and state.look.cards:
         ask_return_looked(state, seat, n, prompt.rule)
         return
-    s.shand.extend(state.looking)
-    state.emit("draw", f"{state.name_of(seat)} draws {len(state.looking)} Sashimono.")
-    state.looking = []
-    state.looking_owner = -1
+    s.shand.extend(state.look.cards)
+    state.emit("draw", f"{state.name_of(seat)} draws {len(state.look.cards)} Sashimono.")
+    state.look.cards = []
+    state.look.owner = -1
 
 
 # ----------------------------------------------------------------------------- card checks
@@ -135,7 +135,7 @@ def setup_bows(cs: CardSet) -> list[tuple[int, str]]:
     for mode, army in (("duel", "west"), ("solo", "west"), ("solo", "east")):
         st = SashimonoState(cast("Sashimono", None), {**base, "mode": mode, "army": army}, cs)
         st.setup(0)
-        st.prompt, st.tasks, st.looking, st.looking_owner = None, [], [], -1
+        st.prompt, st.tasks, st.look.cards, st.look.owner = None, [], [], -1
         where = "in the duel" if not st.solo else f"in the solo game as {army}"
         for seat in [0] if st.solo else [0, 1]:
             side = st.sides[seat]

@@ -18,6 +18,12 @@ chosen option's kind and argument) and ``op_*`` performs an operation.
 ``apply`` is the template of ``FLOW`` (:mod:`sengoku.core.flow`), whose phase is the question
 asked now and whose ``do`` applies the answer with the question's rule from ``ANSWERS``,
 then runs the machine to the next question.
+
+The position is composed of typed parts (:class:`~sengoku.core.substate.Part`), each
+owned by the rule module that writes it: the look at a deck's top (``look``,
+:class:`.effects.Look`), the turn order (``turn_order``, :class:`.turn.TurnOrder`) and
+what bowing last held for (``bow_memo``, :class:`.bowing.BowingMemo`); ``clone`` and
+``to_json`` walk them (:data:`PARTS`).
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import sengoku.games.sashimono.action_turn as action_turn
 import sengoku.games.sashimono.battle as battle
@@ -41,7 +47,9 @@ import sengoku.games.sashimono.training as training
 import sengoku.games.sashimono.turn as turn
 from sengoku.core.decisions import DecisionStack, check_table
 from sengoku.core.flow import Flow, Phase
-from sengoku.core.game import TERMINAL, Action, Event, Outcome, State, event
+from sengoku.core.game import TERMINAL, Event, Outcome, State, event
+from sengoku.core.substate import copy_parts
+from sengoku.games.sashimono.bowing import BowingMemo
 from sengoku.games.sashimono.cards import OPS, Card, CardSet
 from sengoku.games.sashimono.decisions import (
     K_BONUS,
@@ -74,6 +82,7 @@ from sengoku.games.sashimono.decisions import (
     Task,
     dcopy,
 )
+from sengoku.games.sashimono.effects import Look
 from sengoku.games.sashimono.pieces import (
     CELLS,
     CORNERS,
@@ -100,6 +109,7 @@ from sengoku.games.sashimono.pieces import (
 )
 from sengoku.games.sashimono.score_turn import BONUS, BONUS_EFFECT
 from sengoku.games.sashimono.setup import setup_bows
+from sengoku.games.sashimono.turn import TurnOrder
 
 if TYPE_CHECKING:
     from sengoku.games.sashimono.game import Sashimono
@@ -117,8 +127,11 @@ StepRule = Callable[["SashimonoState", Task], None]
 AnswerRule = Callable[["SashimonoState", Prompt, int, int], None]
 OperationRule = Callable[["SashimonoState", Task, Spec], None]
 
+#: The typed parts of a position (attribute names), which ``clone`` copies.
+PARTS = ("look", "turn_order", "bow_memo")
 
-class SashimonoState(State):
+
+class SashimonoState(State[Act]):
     """A Sashimono position (duel: seats 0 West, 1 East; solo: seat 0 and the Kagemusha)."""
 
     game: Sashimono
@@ -135,15 +148,13 @@ class SashimonoState(State):
         self.prompt: Prompt | None = None
         self.ctx: Played = {}
         self.battle: Battle | None = None
-        self.looking: list[Any] = []
-        self.looking_owner = -1
-        self.turn_seat = 0
-        self.turns = 0
+        self.look = Look()
+        self.turn_order = TurnOrder()
         self.decisions = 0
         self.result: Outcome | None = None
         self._legal: list[Act] | None = None
         self._events: list[Event] = []
-        self._bowed_for: tuple[Any, ...] | None = None
+        self.bow_memo = BowingMemo()
 
     @property
     def tasks(self) -> DecisionStack[Task]:
@@ -175,9 +186,9 @@ class SashimonoState(State):
     def outcome(self) -> Outcome | None:
         return self.result
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> list[Act]:
         """The legal actions (each an :class:`~.decisions.Act`), in integer order."""
-        return cast("list[Action]", self.legal_acts())
+        return self.legal_acts()
 
     def legal_acts(self) -> list[Act]:
         """:meth:`legal_actions`, typed as what they are."""
@@ -187,11 +198,11 @@ class SashimonoState(State):
             self._legal = [Act(k, a, t, s) for k, a, t, s in self.prompt.options]
         return list(self._legal)
 
-    def why_illegal(self, action: Any) -> str | None:
+    def why_illegal(self, action: object) -> str | None:
         """None if ``action`` is legal here, else the rule of the decision asked for now."""
         return self._choose(action)[1]
 
-    def _choose(self, action: Any) -> tuple[Choice | None, str | None]:
+    def _choose(self, action: object) -> tuple[Choice | None, str | None]:
         """The prompt's option ``action`` chooses, or None and why it chooses none."""
         if self.result is not None:
             return None, "the game is over; no action is legal"
@@ -222,7 +233,7 @@ class SashimonoState(State):
             )
         return chosen, None
 
-    def apply(self, action: Any) -> list[Event]:
+    def apply(self, action: Act) -> list[Event]:
         """Answer the question asked now through the flow's template (core/flow.py): its
         phase is the question (``FLOW``), which applies the answer and runs the machine to
         the next question."""
@@ -251,13 +262,11 @@ class SashimonoState(State):
         c.prompt = self.prompt
         c.ctx = dcopy(self.ctx)
         c.battle = dcopy(self.battle)
-        c.looking = self.looking[:]
-        c.looking_owner = self.looking_owner
-        c.turn_seat, c.turns, c.decisions = self.turn_seat, self.turns, self.decisions
+        copy_parts(self, c, PARTS)
+        c.decisions = self.decisions
         c.result = self.result
         c._legal = self._legal
         c._events = []
-        c._bowed_for = self._bowed_for
         return c
 
     def to_json(self) -> dict[str, Any]:
@@ -269,10 +278,8 @@ class SashimonoState(State):
             "prompt": self.prompt.to_json() if self.prompt is not None else None,
             "ctx": dcopy(self.ctx),
             "battle": dcopy(self.battle),
-            "looking": list(self.looking),
-            "looking_owner": self.looking_owner,
-            "turn_seat": self.turn_seat,
-            "turns": self.turns,
+            **self.look.to_json(),
+            **self.turn_order.to_json(),
             "decisions": self.decisions,
             "result": self.result.to_json() if self.result else None,
         }
@@ -285,10 +292,8 @@ class SashimonoState(State):
         st.prompt = Prompt.from_json(data["prompt"]) if data["prompt"] else None
         st.ctx = dcopy(data["ctx"])
         st.battle = dcopy(data["battle"])
-        st.looking = list(data["looking"])
-        st.looking_owner = int(data["looking_owner"])
-        st.turn_seat = int(data["turn_seat"])
-        st.turns = int(data["turns"])
+        st.look = Look.from_json(data)
+        st.turn_order = TurnOrder.from_json(data)
         st.decisions = int(data["decisions"])
         st.result = Outcome.from_json(data["result"]) if data["result"] else None
         return st
@@ -364,6 +369,15 @@ class SashimonoState(State):
         sonae.flip(self, actor, side, idx)
 
     # ------------------------------------------------------------------ the machine
+
+    def forget_legal(self) -> None:
+        """Drop the legal list made for the question asked (determinization changes it)."""
+        self._legal = None
+
+    def drop_events(self) -> None:
+        """Drop the events reported since the last action (a determinized copy replays
+        steps whose events no seat is to see)."""
+        self._events = []
 
     def _run(self) -> list[Event]:
         events = self._events

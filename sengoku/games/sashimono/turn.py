@@ -4,9 +4,12 @@ The two turn types are :mod:`.action_turn` and :mod:`.score_turn`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import sengoku.games.sashimono.kagemusha as kagemusha
+from sengoku.core.substate import Part
 from sengoku.games.sashimono.cards import KUMI_NAMES
 from sengoku.games.sashimono.decisions import (
     K_DONE,
@@ -25,11 +28,25 @@ if TYPE_CHECKING:
     from sengoku.games.sashimono.state import SashimonoState
 
 
+@dataclass(slots=True)
+class TurnOrder(Part):
+    """Whose turn it is and how many turns began (this module's ``step_turn`` counts them)."""
+
+    JSON_KEYS: ClassVar[dict[str, str]] = {"seat": "turn_seat", "count": "turns"}
+
+    seat: int = 0
+    count: int = 0
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TurnOrder:
+        return cls(int(data["turn_seat"]), int(data["turns"]))
+
+
 def step_turn(state: SashimonoState, task: Task) -> None:
     """A turn begins: the Kagemusha plays its own; a player chooses Action or Score."""
     seat = task.seat
-    state.turn_seat = seat
-    state.turns += 1
+    state.turn_order.seat = seat
+    state.turn_order.count += 1
     state.ctx = {"seat": seat}
     if seat == KAGE:
         kagemusha.take_turn(state)
@@ -41,7 +58,13 @@ def step_turn(state: SashimonoState, task: Task) -> None:
     opts.append((K_TURN, 1, "score", "s"))
     # A heading of the game log: whose turn, counted over both players from 1.
     name = state.name_of(seat)
-    state.emit("turn", f"{name}'s turn {state.turns}.", seat=seat, turn=state.turns, name=name)
+    state.emit(
+        "turn",
+        f"{name}'s turn {state.turn_order.count}.",
+        seat=seat,
+        turn=state.turn_order.count,
+        name=name,
+    )
     rule = "choose an Action turn or a Score turn (Score is mandatory with no Sashimono in hand)"
     state.ask(seat, Question.TURN, rule, opts)
 

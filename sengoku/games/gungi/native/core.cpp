@@ -1405,7 +1405,7 @@ struct MoveTable {
 MoveTable* g_moves = nullptr;  // made once, never freed (it holds Python objects)
 PyObject* g_move_class = nullptr;
 
-PyObject* g_interned = nullptr;  // move.py's _INTERNED: code -> Move
+PyObject* g_interned = nullptr;  // move.py's INTERNED: code -> Move
 PyObject* g_code_name = nullptr;  // "code"
 PyObject* g_texts_name = nullptr;  // "_texts"
 
