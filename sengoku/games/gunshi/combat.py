@@ -20,10 +20,10 @@ if TYPE_CHECKING:
 def capture(st: GunshiState, target: int, attacker_seat: int, by: str) -> bool:
     """An attack on ``target`` by a unit of type ``by``; True if the unit left the board
     (False: it lost its Shield only)."""
-    cell = st.uloc[target]
-    owner = st.uown[target]
-    if st.ushield[target] and by != "C":
-        st.ushield[target] = False
+    cell = st.field.uloc[target]
+    owner = st.field.uown[target]
+    if st.field.ushield[target] and by != "C":
+        st.field.ushield[target] = False
         st.emit(
             None,
             "shield",

@@ -55,7 +55,9 @@ def unit_name(letter: str) -> str:
 
 
 def _units_by_cell(state: Any) -> dict[str, str]:
-    return {cell_name(loc): LETTERS[u] for u, loc in enumerate(state.uloc) if 0 <= loc < CELLS}
+    return {
+        cell_name(loc): LETTERS[u] for u, loc in enumerate(state.field.uloc) if 0 <= loc < CELLS
+    }
 
 
 class _Words:
@@ -64,7 +66,7 @@ class _Words:
 
     def __init__(self, state: Any) -> None:
         self.state = state
-        self.cmd = getattr(state, "cmd", None)
+        self.cmd = state.battle.cmd
         self.objects: dict[str, Any] = {}
 
     def acting(self, *fields: str) -> str | None:
@@ -115,7 +117,7 @@ def _at(w: _Words, arg: str) -> tuple[str, str]:
     w.objects.update(to=arg, step="cell")
     state, cmd = w.state, w.cmd
     piece = (
-        (getattr(state, "fpiece", "") or getattr(cmd, "piece", None) or "")
+        (state.formation.fpiece or getattr(cmd, "piece", None) or "")
         if state.phase == "formation"
         else (getattr(cmd, "piece", None) or "")
     )
@@ -129,11 +131,9 @@ def _face(w: _Words, arg: str) -> tuple[str, str]:
     who = w.acting("leader")
     if who:
         who = f"your {who}"
-    elif state.phase == "formation" and getattr(state, "fcell", -1) >= 0:
+    elif state.phase == "formation" and state.formation.fcell >= 0:
         # The unit just placed in the formation: its type and cell.
-        who = (
-            f"the {PIECE.get(state.fpiece, 'a unit').split(' ', 1)[1]} on {cell_name(state.fcell)}"
-        )
+        who = f"the {PIECE.get(state.formation.fpiece, 'a unit').split(' ', 1)[1]} on {cell_name(state.formation.fcell)}"
     return f"Face {FACING[arg]}", f"Turn {who or 'the unit'} to face {FACING[arg]}."
 
 

@@ -121,22 +121,22 @@ class GunshiFeatures(Features):
     def shogun_odds(self, state: Any, seat: int) -> dict[int, float]:
         """Each unit of ``seat`` on the field: its chance to be ``seat``'s Shogun, as the
         other side may judge it (only the public candidates, or the revealed Shogun)."""
-        if state.revealed[seat] and state.shogun[seat] >= 0:
-            return {state.shogun[seat]: 1.0}
-        cands = list(state.candidates[seat])
+        if state.shoguns.revealed[seat] and state.shoguns.shogun[seat] >= 0:
+            return {state.shoguns.shogun[seat]: 1.0}
+        cands = list(state.shoguns.candidates[seat])
         if not cands:
             return {}
         share = 1.0 / len(cands)
-        return {u: share for u in cands if 0 <= state.uloc[u] < CELLS}
+        return {u: share for u in cands if 0 <= state.field.uloc[u] < CELLS}
 
     def side_value(self, state: Any, seat: int, cells: list[list[int]]) -> float:
         other = 1 - seat
-        value: float = INVASION * state.invaders[seat] / max(INVADERS_TO_WIN, 1)
+        value: float = INVASION * state.invader_spot.invaders[seat] / max(INVADERS_TO_WIN, 1)
         near: set[int] = set()
         for cell in cells[seat]:
             near.update(_NEAR[cell])
         for u, odds in self.shogun_odds(state, other).items():
-            if state.uloc[u] in near:
+            if state.field.uloc[u] in near:
                 value += SHOGUN_THREAT * odds
         zone = state.options["invasion_zone"]
         advances = _PROGRESS[zone][other] if zone in _PROGRESS else None
@@ -151,7 +151,7 @@ class GunshiFeatures(Features):
         s: Any = state
         cells: list[list[int]] = [[], []]
         army = [0.0, 0.0]
-        for owner, cell, cost in zip(s.uown, s.uloc, _TOKEN_COST, strict=True):
+        for owner, cell, cost in zip(s.field.uown, s.field.uloc, _TOKEN_COST, strict=True):
             if owner in (0, 1) and 0 <= cell < CELLS:
                 cells[owner].append(cell)
                 army[owner] += cost

@@ -29,11 +29,24 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
+from sengoku.core.substate import part
 from sengoku.games.gunshi.data import CARDS
 
 Bag = dict[str, Any]
+
+
+@dataclass(slots=True)
+class Knowledge:
+    """What each player's opponent knows about that player's unknown cards: the player's bags,
+    and the id the next bag gets."""
+
+    bags: list[list[Bag]] = part(lambda: [[], []])
+    next_bag: int = 0
+
+
 #: Attempts before giving up on a draw that breaks a ``gone`` constraint (never seen needed:
 #: such constraints are rare and usually met by one draw in a few).
 ATTEMPTS = 4000
@@ -55,19 +68,19 @@ def new_bag(
 ) -> int:
     """A new bag for player p's cards; ``free``/``pool``: Optional Rule 3's unknown deck, of
     which the cards in ``used`` have been seen (they count against the copy limits)."""
-    bid: int = state.next_bag
-    state.next_bag += 1
+    bid: int = state.knowledge.next_bag
+    state.knowledge.next_bag += 1
     bag: Bag = {"id": bid, "lits": sorted(lits), "par": sorted((par or {}).items()), "gone": []}
     if pool is not None:
         bag["free"] = free
         bag["pool"] = list(pool)
         bag["used"] = sorted(used or [])
-    state.bags[p] = [*state.bags[p], bag]
+    state.knowledge.bags[p] = [*state.knowledge.bags[p], bag]
     return bid
 
 
 def _get(state: Any, p: int, bid: int) -> tuple[int, Bag]:
-    for i, bag in enumerate(state.bags[p]):
+    for i, bag in enumerate(state.knowledge.bags[p]):
         if bag["id"] == bid:
             return i, bag
     raise AssertionError(f"no knowledge bag {bid} for seat {p}")
@@ -100,9 +113,9 @@ def consume(state: Any, p: int, bid: int, code: str) -> None:
         bag["gone"] = [*bag["gone"], code]
     bag["lits"] = lits
     bag["par"] = [tuple(x) for x in par]
-    bags = list(state.bags[p])
+    bags = list(state.knowledge.bags[p])
     bags[i] = bag
-    state.bags[p] = bags
+    state.knowledge.bags[p] = bags
     if parent >= 0:
         consume(state, p, parent, code)
 
@@ -129,42 +142,58 @@ def slots(state: Any, p: int) -> list[tuple[str, int, int]]:
     """Player p's unknown card slots as (zone, index, bag id), in a fixed public order."""
     out: list[tuple[str, int, int]] = []
     for zone in ("stock", "hand", "deck", "row"):
-        for i, c in enumerate(getattr(state, zone)[p]):
+        for i, c in enumerate(getattr(state.cards, zone)[p]):
             if bag_of(c) >= 0:
                 out.append((zone, i, bag_of(c)))
-    lt = state.lightning[p]
+    lt = state.cards.lightning[p]
     if lt is not None and bag_of(lt) >= 0:
         out.append(("lightning", p, bag_of(lt)))
     if state.player == p:
-        for i, c in enumerate(state.queue):
+        for i, c in enumerate(state.battle.queue):
             if bag_of(c) >= 0:
                 out.append(("queue", i, bag_of(c)))
-    if state.removed_bag[p] >= 0:
-        out += [("removed", i, state.removed_bag[p]) for i in range(len(state.removed[p]))]
-    if state.box_bag[p] >= 0:
-        out += [("prepared", i, state.box_bag[p]) for i in range(len(state.prepared[p]))]
-        out += [("unused", i, state.box_bag[p]) for i in range(len(state.unused[p]))]
+    if state.inspiration.removed_bag[p] >= 0:
+        out += [
+            ("removed", i, state.inspiration.removed_bag[p])
+            for i in range(len(state.inspiration.removed[p]))
+        ]
+    if state.inspiration.box_bag[p] >= 0:
+        out += [
+            ("prepared", i, state.inspiration.box_bag[p])
+            for i in range(len(state.inspiration.prepared[p]))
+        ]
+        out += [
+            ("unused", i, state.inspiration.box_bag[p])
+            for i in range(len(state.inspiration.unused[p]))
+        ]
     return out
 
 
 def _slot_bags(state: Any, p: int) -> set[int]:
     """The bag ids of player p's unknown card slots: ``{b for _, _, b in slots(state, p)}``."""
     out: set[int] = set()
-    for zone in (state.stock[p], state.hand[p], state.deck[p], state.row[p]):
+    for zone in (
+        state.cards.stock[p],
+        state.cards.hand[p],
+        state.cards.deck[p],
+        state.cards.row[p],
+    ):
         for c in zone:
             if len(c) > 3 and c[3] >= 0:
                 out.add(c[3])
-    lt = state.lightning[p]
+    lt = state.cards.lightning[p]
     if lt is not None and bag_of(lt) >= 0:
         out.add(lt[3])
     if state.player == p:
-        for c in state.queue:
+        for c in state.battle.queue:
             if len(c) > 3 and c[3] >= 0:
                 out.add(c[3])
-    if state.removed_bag[p] >= 0 and state.removed[p]:
-        out.add(state.removed_bag[p])
-    if state.box_bag[p] >= 0 and (state.prepared[p] or state.unused[p]):
-        out.add(state.box_bag[p])
+    if state.inspiration.removed_bag[p] >= 0 and state.inspiration.removed[p]:
+        out.add(state.inspiration.removed_bag[p])
+    if state.inspiration.box_bag[p] >= 0 and (
+        state.inspiration.prepared[p] or state.inspiration.unused[p]
+    ):
+        out.add(state.inspiration.box_bag[p])
     return out
 
 
@@ -172,13 +201,13 @@ def collect_garbage(state: Any, p: int) -> None:
     """Drop bags with no member, no content and no pending constraint."""
     while True:
         live = _slot_bags(state, p)  # bags with a direct member
-        for bag in state.bags[p]:
+        for bag in state.knowledge.bags[p]:
             for pid, n in bag["par"]:
                 if n > 0:
                     live.add(pid)  # and bags a child draws from
         dead = [
             bag["id"]
-            for bag in state.bags[p]
+            for bag in state.knowledge.bags[p]
             if bag["id"] not in live
             and not bag["gone"]
             and not bag["lits"]
@@ -187,7 +216,7 @@ def collect_garbage(state: Any, p: int) -> None:
         ]
         if not dead:
             return
-        state.bags[p] = [bag for bag in state.bags[p] if bag["id"] not in dead]
+        state.knowledge.bags[p] = [bag for bag in state.knowledge.bags[p] if bag["id"] not in dead]
 
 
 def _draw_free(bag: Bag, rng: random.Random) -> list[str]:
@@ -202,11 +231,15 @@ def _members(state: Any, p: int) -> list[tuple[Bag, list[int]]]:
     """Each bag in id order with its members: -1 per direct slot, a child's id per value it
     draws from the bag."""
     direct = Counter(b for _, _, b in slots(state, p))
-    members: dict[int, list[int]] = {bag["id"]: [-1] * direct[bag["id"]] for bag in state.bags[p]}
-    for bag in state.bags[p]:
+    members: dict[int, list[int]] = {
+        bag["id"]: [-1] * direct[bag["id"]] for bag in state.knowledge.bags[p]
+    }
+    for bag in state.knowledge.bags[p]:
         for pid, n in bag["par"]:
             members[pid] += [bag["id"]] * n
-    return [(bag, members[bag["id"]]) for bag in sorted(state.bags[p], key=lambda b: b["id"])]
+    return [
+        (bag, members[bag["id"]]) for bag in sorted(state.knowledge.bags[p], key=lambda b: b["id"])
+    ]
 
 
 def _draw_once(
@@ -252,13 +285,13 @@ def sample(state: Any, p: int, rng: random.Random) -> None:
     for zone, i, bid in where:
         code = drawn[bid].pop()
         if zone in ("removed", "prepared", "unused"):
-            getattr(state, zone)[p][i] = code
+            getattr(state.inspiration, zone)[p][i] = code
         elif zone == "lightning":
-            c = state.lightning[p]
-            state.lightning[p] = (code, *c[1:])
+            c = state.cards.lightning[p]
+            state.cards.lightning[p] = (code, *c[1:])
         elif zone == "queue":
-            c = state.queue[i]
-            state.queue[i] = (code, *c[1:])
+            c = state.battle.queue[i]
+            state.battle.queue[i] = (code, *c[1:])
         else:
-            z = getattr(state, zone)[p]
+            z = getattr(state.cards, zone)[p]
             z[i] = (code, *z[i][1:])

@@ -7,8 +7,10 @@ secret simultaneous choice is played as sequential hidden decisions, Red first.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sengoku.core.substate import part
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import take_card
 from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, HAND_SIZE, LETTERS, RED, unit_words
@@ -16,6 +18,16 @@ from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, HAND_SIZE, LETTERS, R
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
     from sengoku.games.gunshi.state import GunshiState
+
+
+@dataclass(slots=True)
+class Shoguns:
+    """Each player's Shogun (a token id, -1: not chosen yet), whether it has been revealed
+    (captured or scouted), and the units that may still be it as the opponent sees it."""
+
+    shogun: list[int] = part(lambda: [-1, -1])
+    revealed: list[bool] = part(lambda: [False, False])
+    candidates: list[list[int]] = part(lambda: [[], []])
 
 
 def start(st: GunshiState) -> None:
@@ -27,9 +39,9 @@ def start(st: GunshiState) -> None:
 def legal(st: GunshiState) -> list[GunshiAction]:
     p = st.player
     if st.step == "shogun":
-        return [A("shogun", LETTERS[u]) for u in st.candidates[p]]
+        return [A("shogun", LETTERS[u]) for u in st.shoguns.candidates[p]]
     kind = st.step
-    return [A(kind, c[0]) for c in st.stock[p]]
+    return [A(kind, c[0]) for c in st.cards.stock[p]]
 
 
 def do(st: GunshiState, a: GunshiAction) -> None:
@@ -37,26 +49,26 @@ def do(st: GunshiState, a: GunshiAction) -> None:
 
     p = st.player
     if a.kind == "shogun":
-        st.shogun[p] = LETTERS.index(a.arg)
+        st.shoguns.shogun[p] = LETTERS.index(a.arg)
         st.emit([p], "shogun", f"Your Shogun is {unit_words(LETTERS.index(a.arg))}.", unit=a.arg)
         st.emit(None, "shogun_chosen", f"{COLOUR[p]} chooses a Shogun in secret.", seat=p)
     else:
-        card = take_card(st.stock[p], a.arg)
-        (st.hand if a.kind == "hand" else st.deck)[p].append(card)
+        card = take_card(st.cards.stock[p], a.arg)
+        (st.cards.hand if a.kind == "hand" else st.cards.deck)[p].append(card)
         where = "hand" if a.kind == "hand" else "deck"
         st.emit([p], where, f"{CARDS[a.arg].name} goes to your {where}.", card=a.arg)
     if st.step == "shogun":
-        st.step = "hand" if st.stock[p] else ""
-    elif st.step == "hand" and len(st.hand[p]) >= HAND_SIZE:
+        st.step = "hand" if st.cards.stock[p] else ""
+    elif st.step == "hand" and len(st.cards.hand[p]) >= HAND_SIZE:
         st.step = "deck"
-    if st.step == "deck" and len(st.stock[p]) <= 1:
+    if st.step == "deck" and len(st.cards.stock[p]) <= 1:
         # The last card of the deck is forced: no decision to make. Only the count of cards
         # left decides this, never their kinds: the opponent sees how many decisions a
         # player makes, so that number must not depend on the secret choices (filling in
         # a run of one kind would tell the opponent that all of that kind is in the deck).
-        st.deck[p].extend(st.stock[p])
-        st.stock[p] = []
-    if st.step and st.stock[p]:
+        st.cards.deck[p].extend(st.cards.stock[p])
+        st.cards.stock[p] = []
+    if st.step and st.cards.stock[p]:
         return
     st.emit(None, "ready", f"{COLOUR[p]} has chosen a Shogun and card order.", seat=p)
     if p == RED:
@@ -66,5 +78,5 @@ def do(st: GunshiState, a: GunshiAction) -> None:
     st.phase = "battle"
     st.step = "send"
     st.player = RED
-    st.turn = 1
+    st.battle.turn = 1
     battle.begin_turn(st)

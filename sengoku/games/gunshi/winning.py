@@ -16,9 +16,9 @@ if TYPE_CHECKING:
 
 def check_shogun_captured(st: GunshiState, target: int, owner: int, attacker: int) -> None:
     """A unit of ``owner`` left the Field: if it was the Shogun, ``attacker`` wins."""
-    if st.shogun[owner] != target:
+    if st.shoguns.shogun[owner] != target:
         return
-    st.revealed[owner] = True
+    st.shoguns.revealed[owner] = True
     st.result = Outcome.win(attacker, 2, "shogun_captured")
     st.emit(
         None,
@@ -32,6 +32,6 @@ def check_shogun_captured(st: GunshiState, target: int, owner: int, attacker: in
 
 def check_invasion_win(st: GunshiState, p: int) -> None:
     """``INVADERS_TO_WIN`` (3) on the Invader Spot, a shielded Infantry counting 2, win for p."""
-    if st.invaders[p] >= INVADERS_TO_WIN:
+    if st.invader_spot.invaders[p] >= INVADERS_TO_WIN:
         st.result = Outcome.win(p, 2, "invasion")
         st.emit(None, "game_over", f"{COLOUR[p]} wins by invasion!", reason="invasion", winner=p)

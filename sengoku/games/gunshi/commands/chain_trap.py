@@ -20,12 +20,12 @@ if TYPE_CHECKING:
 
 def start(st: GunshiState) -> None:
     p = st.player
-    if st.points[p] < CARDS["Trap"].cost:
+    if st.logistics.points[p] < CARDS["Trap"].cost:
         nothing(st, "Chain Trap needs 2 points")
         return
     st.pay(p, CARDS["Trap"].cost)
-    st.beside[p] = st.cur
-    st.cur = None  # it lies beside the board, not at the bottom of the deck
+    st.cards.beside[p] = st.battle.cur
+    st.battle.cur = None  # it lies beside the board, not at the bottom of the deck
     st.emit(None, "trap", f"{COLOUR[p]} lays a Chain Trap beside the board.")
 
 
@@ -33,23 +33,23 @@ def spring(st: GunshiState, cmd: Command, p: int, m: int, start: int, d: int) ->
     """p's unit m moved one space from ``start`` in direction d: the opponent's trap, if
     laid, drags every unit next to the mover along."""
     o = 1 - p
-    trap = st.beside[o]
+    trap = st.cards.beside[o]
     if trap is None:
         return
-    st.beside[o] = None
-    st.deck[o].append((trap[0], True, False))
+    st.cards.beside[o] = None
+    st.cards.deck[o].append((trap[0], True, False))
     forced = [u for u in adjacent_own(st, start, p, "IAC") if u != m]
     forced.sort(key=lambda x: front_key(st, x, d))
     moved = []
     for u in forced:
-        cell = st.uloc[u]
+        cell = st.field.uloc[u]
         n = NEIGHBOUR[cell][d]
-        if n < 0 or enemy_fence(st, cell, d, p) or st.board[n] >= 0:
+        if n < 0 or enemy_fence(st, cell, d, p) or st.field.board[n] >= 0:
             continue  # blocked: those units are not moved
-        st.board[cell] = -1
-        st.board[n] = u
-        st.uloc[u] = n
-        st.uface[u] = d
+        st.field.board[cell] = -1
+        st.field.board[n] = u
+        st.field.uloc[u] = n
+        st.field.uface[u] = d
         moved.append(u)
         break_fences(st, n, p)
     cmd.trap_moved = (cmd.trap_moved or ()) + tuple(moved)

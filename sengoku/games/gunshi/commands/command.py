@@ -177,12 +177,12 @@ def need(value: T | None) -> T:
 
 def done(st: GunshiState) -> None:
     """The command is fully carried out."""
-    st.cmd = None
+    st.battle.cmd = None
 
 
 def nothing(st: GunshiState, why: str) -> None:
     """Compulsory resolution: a command that cannot be carried out (or paid) does nothing."""
-    st.cmd = None
+    st.battle.cmd = None
     st.emit(None, "no_effect", f"Nothing happens: {why}.", reason=why)
 
 
@@ -250,7 +250,7 @@ def open_command(st: GunshiState, cmd: Command, why: str, affordable: bool = Tru
     nothing happens (compulsory resolution: act when able, else nothing)."""
     from sengoku.games.gunshi.commands.universal_rules import possible
 
-    st.cmd = cmd
+    st.battle.cmd = cmd
     if not affordable or not possible(st, cmd):
         nothing(st, why)
 
@@ -262,9 +262,9 @@ def offer_modes(st: GunshiState, cmd: Command, modes: list[str], why: str) -> No
     if not modes:
         nothing(st, why)
     elif len(modes) == 1:
-        st.cmd = cmd
+        st.battle.cmd = cmd
         set_mode(st, cmd, modes[0])
     else:
         cmd.step = Step.MODE
         cmd.modes = tuple(modes)
-        st.cmd = cmd
+        st.battle.cmd = cmd

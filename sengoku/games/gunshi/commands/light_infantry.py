@@ -32,13 +32,13 @@ def double_step(st: GunshiState, cell: int, d: int, p: int, b: list[int]) -> int
         n2 = NEIGHBOUR[n1][d]
         if n2 >= 0 and not enemy_fence(st, n1, d, p):
             occ = b[n2]
-            if occ < 0 or st.uown[occ] != p:
+            if occ < 0 or st.field.uown[occ] != p:
                 return n2
     return -1
 
 
 def drop_shield(st: GunshiState, m: int) -> None:
     """Light Infantry: the Shield comes off before moving."""
-    if st.ushield[m]:
-        st.ushield[m] = False
+    if st.field.ushield[m]:
+        st.field.ushield[m] = False
         st.emit(None, "shield_off", f"Infantry {LETTERS[m]} drops its Shield to move.")
