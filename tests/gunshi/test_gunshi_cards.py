@@ -17,7 +17,7 @@ def test_rapid_move_move_then_reorient_costs_two() -> None:
     play(s, "dir n")
     assert legal(s) == {"face e", "face s", "face w"}
     play(s, "face w")
-    assert unit_at(s, "d3")["facing"] == "w" and s.battle.cmd is None
+    assert unit_at(s, "d3")["facing"] == "w" and s.orders.cmd is None
 
 
 def test_rapid_move_reorient_first_opens_a_cavalry_charge() -> None:
@@ -36,10 +36,10 @@ def test_rapid_move_may_invade_and_needs_two_points() -> None:
     play(s, "unit d6", "dir n")
     assert legal(s) == {"invade", "stay"}
     play(s, "invade")
-    assert s.invader_spot.invaders[0] == 2 and s.battle.cmd is None
+    assert s.invader_spot.invaders[0] == 2 and s.orders.cmd is None
     s = battle(["R I d2 n", "B I a7 s"], row=(("Rapid",), ()), points=(1, 18))
     resolve(s)
-    assert s.battle.cmd is None and s.logistics.points[0] == 1
+    assert s.orders.cmd is None and s.logistics.points[0] == 1
 
 
 def test_logistical_review_gains_two() -> None:
@@ -76,7 +76,7 @@ def test_reinforce_en_route_placement_and_costs() -> None:
     # Fences on the space you place a new Unit, remove those Fences."
     s = battle(["R I d3 n", "R C d4 n", "B I a7 s"], row=(("EnRoute",), ()))
     resolve(s)
-    assert s.battle.cmd is None  # d3's free neighbours are all Home Territory; d4 is Cavalry
+    assert s.orders.cmd is None  # d3's free neighbours are all Home Territory; d4 is Cavalry
     s = battle(["R I d4 n", "R C d5 n", "B I a7 s"], ["B e4n", "B e4w"], row=(("EnRoute",), ()))
     resolve(s)
     assert legal(s) == {"unit d4"}
@@ -94,7 +94,7 @@ def test_reinforce_en_route_with_three_points_does_nothing() -> None:
     # to place a new Unit so you cannot resolve this Command."
     s = battle(["R I d4 n", "B I a7 s"], row=(("EnRoute",), ()), points=(3, 18))
     resolve(s)
-    assert s.battle.cmd is None and s.logistics.points[0] == 3
+    assert s.orders.cmd is None and s.logistics.points[0] == 3
 
 
 def test_reinforce_en_route_into_the_invasion_zone_without_invading() -> None:
@@ -103,7 +103,7 @@ def test_reinforce_en_route_into_the_invasion_zone_without_invading() -> None:
     play(s, "unit d6", "place I")
     assert "at d7" in legal(s)
     play(s, "at d7", "face n")
-    assert s.invader_spot.invaders[0] == 0 and s.battle.cmd is None
+    assert s.invader_spot.invaders[0] == 0 and s.orders.cmd is None
     assert fence_at(s, "d7e") == -1  # enemy Fence on the new unit's space removed
 
 
@@ -193,7 +193,7 @@ def test_strategic_switch_swaps_without_turning() -> None:
 def test_strategic_switch_without_a_pair_does_nothing_and_costs_nothing() -> None:
     s = battle(["R I d2 n", "R C f2 w", "B I a7 s"], row=(("Switch",), ()))
     resolve(s)
-    assert s.battle.cmd is None and s.logistics.points[0] == 18
+    assert s.orders.cmd is None and s.logistics.points[0] == 18
 
 
 def test_chain_trap_drags_adjacent_units_of_any_type() -> None:

@@ -21,7 +21,7 @@ def test_crossbow_is_chainable_each_archer_picks_its_own_target() -> None:
     play(s, "chain e2")
     assert legal(s) == {"hit e5"}  # 3 ahead of e2: in Crossbow range
     play(s, "hit e5")
-    assert unit_at(s, "d4") is None and unit_at(s, "e5") is None and s.battle.cmd is None
+    assert unit_at(s, "d4") is None and unit_at(s, "e5") is None and s.orders.cmd is None
 
 
 def test_crossbow_or_reorient_may_turn_by_any_interval() -> None:
@@ -62,7 +62,7 @@ def test_scout_unaffordable_does_nothing_and_costs_nothing() -> None:
     # as they are."
     s = battle(["R I a1 n", "B I a7 s"], row=(("Scout",), ("M",)), points=(1, 18))
     resolve(s)
-    assert s.battle.cmd is None and s.logistics.points[0] == 1 and s.step == "send"
+    assert s.orders.cmd is None and s.logistics.points[0] == 1 and s.step == "send"
 
 
 def test_rapid_fire_uses_the_basic_shoot_range() -> None:
@@ -91,10 +91,10 @@ def test_strategic_switch_is_compulsory_and_never_invades() -> None:
         shogun=("C", None),
     )
     resolve(s)
-    assert s.battle.cmd is not None and legal(s) == {"unit d6", "unit d7"}  # no way to skip
+    assert s.orders.cmd is not None and legal(s) == {"unit d6", "unit d7"}  # no way to skip
     play(s, "unit d6", "swap d7")
     assert unit_at(s, "d7")["letter"] == "A"
-    assert s.invader_spot.invaders[0] == 0 and s.battle.cmd is None and s.step == "send"
+    assert s.invader_spot.invaders[0] == 0 and s.orders.cmd is None and s.step == "send"
 
 
 def _trapped(card: str) -> GunshiState:

@@ -83,11 +83,11 @@ def test_position_string_round_trip_and_errors() -> None:
     # Red is sending new commands (the cards of this turn are resolved): stage "send".
     assert text == "bs6/3qs3/7/7/2Ae-4/3Kn3/7 R:d3n,B:d5n r 7,12 3,3 0,0 ?.Re/- send,0,dd"
     again = GAME.from_fen(text)
-    assert again.phase == "battle" and again.battle.cmd is None
+    assert again.phase == "battle" and again.orders.cmd is None
     assert GAME.position(again) == text
     # Without the stage (the older 7 fields) the turn starts: Red's Move resolves.
     legacy = GAME.from_fen(text.rsplit(" ", 1)[0])
-    assert legacy.battle.cmd is not None and legacy.battle.cur is not None
+    assert legacy.orders.cmd is not None and legacy.battle.cur is not None
     for bad, field in [
         ("7/7 - r", "8 fields"),
         ("7/7 - r 1,1 4,4 0,0 -/-", "7 ranks"),

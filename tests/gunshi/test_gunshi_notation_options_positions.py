@@ -135,7 +135,7 @@ def test_positions_round_trip_through_random_games(options: dict[str, Any]) -> N
                 again = GAME.from_fen(text, **options)
                 assert GAME.position(again) == text
                 if stage == "command":
-                    if s.battle.cmd is not None and s.battle.cmd.step != "invade":
+                    if s.orders.cmd is not None and s.orders.cmd.step != "invade":
                         # (only "stay" for the hidden Shogun: the loaded Shogun is another)
                         assert again.legal_actions() == s.legal_actions()
                     again.apply(again.legal_actions()[0])

@@ -26,7 +26,7 @@ def test_one_unit_per_reinforce_card() -> None:
     s = battle(["R I a1 n", "B I a7 s"], row=(("Rf",), ()), points=(8, 18))
     resolve(s)
     play(s, "place C", "at d1", "face n")
-    assert s.battle.cmd is None and s.logistics.points[0] == 4 and s.step == "send"
+    assert s.orders.cmd is None and s.logistics.points[0] == 4 and s.step == "send"
 
 
 def test_invasion_zone_centre_three_option() -> None:
@@ -39,7 +39,7 @@ def test_invasion_zone_centre_three_option() -> None:
     resolve(s)
     play(s, "unit a6", "dir n")
     assert (
-        s.battle.cmd is None and s.invader_spot.invaders[0] == 0
+        s.orders.cmd is None and s.invader_spot.invaders[0] == 0
     )  # a7 is not in the zone with this option
 
 
@@ -57,7 +57,7 @@ def test_shoot_block_any_crossed_option() -> None:
     assert "mode shoot" in legal(s)  # side shots are not head-on (spec)
     s = battle(units, ["B c4e"], row=(("Re",), ()), shogun=(None, "B"), shoot_block="any_crossed")
     resolve(s)
-    assert s.battle.cmd.type == "reorient"  # the only Archer has no target any more
+    assert s.orders.cmd.type == "reorient"  # the only Archer has no target any more
 
 
 def test_shield_hit_options() -> None:

@@ -116,7 +116,7 @@ def test_lightning_command_costs_six_and_resolves_first() -> None:
     s.player = 0
     resolve(s)
     play(s, "unit d2", "dir n")  # the Lightning card (Move) first
-    assert s.battle.cmd is not None and s.battle.cmd.card == "Re"  # then the 1st card
+    assert s.orders.cmd is not None and s.orders.cmd.card == "Re"  # then the 1st card
     play(s, "unit d3", "face e")
     assert [c[0] for c in s.cards.deck[0]] == ["M", "Re"]
 

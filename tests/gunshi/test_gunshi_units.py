@@ -185,7 +185,7 @@ def test_build_fence_without_fences_or_points_does_nothing() -> None:
     assert s.logistics.points[0] == 18 and s.step == "send"
     s = battle(["R I d4 n", "B I a7 s"], row=(("F",), ()), points=(0, 18))
     resolve(s)
-    assert s.step == "send" and s.battle.cmd is None
+    assert s.step == "send" and s.orders.cmd is None
 
 
 def test_reinforce_costs_home_territory_and_fence_removal() -> None:
@@ -207,7 +207,7 @@ def test_reinforce_with_fewer_than_two_points_does_nothing() -> None:
     # Command."
     s = battle(["R I a1 n", "B I a7 s"], row=(("Rf",), ()), points=(1, 18))
     resolve(s)
-    assert s.battle.cmd is None and s.logistics.points[0] == 1 and s.step == "send"
+    assert s.orders.cmd is None and s.logistics.points[0] == 1 and s.step == "send"
 
 
 def test_reserve_limits_are_shared() -> None:

@@ -243,7 +243,7 @@ def test_inspiration_waits_for_both_cards_of_a_lightning_turn() -> None:
     s.cards.lightning[0] = ("M", True, True)
     resolve(s)
     play(s, "unit d6", "dir n", "invade")
-    assert s.battle.cmd is not None and s.battle.cmd.card == "Re"  # the 1st position still resolves
+    assert s.orders.cmd is not None and s.orders.cmd.card == "Re"  # the 1st position still resolves
     assert legal(s) == {"unit a1"}
     play(s, "unit a1", "face e")
     assert legal(s) == {"take Rapid", "take Scout", "take Light"}

@@ -186,11 +186,11 @@ def check_secret_nim(client: TestClient, options: dict[str, Any]) -> None:
                 snap = client.get(f"/api/matches/{mid}", headers=auth(tokens[s])).json()
                 evs = client.get(f"/api/matches/{mid}/events", headers=auth(tokens[s])).json()
                 other = ref.secrets[1 - s]  # type: ignore[attr-defined]
-                if not ref.shoguns.revealed[1 - s]:  # type: ignore[attr-defined]
+                if not ref.revealed[1 - s]:  # type: ignore[attr-defined]
                     assert other not in json.dumps(snap) and other not in json.dumps(evs)
             spec = client.get(f"/api/matches/{mid}").json()
             for s in (0, 1):
-                if not ref.shoguns.revealed[s]:  # type: ignore[attr-defined]
+                if not ref.revealed[s]:  # type: ignore[attr-defined]
                     assert ref.secrets[s] not in json.dumps(spec)  # type: ignore[attr-defined]
 
 

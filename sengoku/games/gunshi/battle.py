@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 import sengoku.games.gunshi.inspiration as inspiration
 import sengoku.games.gunshi.invasion as invasion
 import sengoku.games.gunshi.knowledge as knowledge
+import sengoku.games.gunshi.logistics as logistics
 from sengoku.core.substate import part
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import Card, cards_from_json, find_card
 from sengoku.games.gunshi.commands import universal_rules
-from sengoku.games.gunshi.commands.command import Command
 from sengoku.games.gunshi.data import CARDS, COLOUR, HAND_SIZE, LIGHTNING_COST, ROW_LIMIT, plural
 
 if TYPE_CHECKING:
@@ -28,29 +28,21 @@ if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
 
 
-def _copy_command(cmd: Command | None) -> Command | None:
-    return None if cmd is None else cmd.copy()
-
-
 @dataclass(slots=True)
 class Turn:
     """The turn in Phase 3: the cards still to resolve (Lightning card, then the 1st card),
-    the card resolving, the command being resolved (``commands/command.py``), the cards sent
-    so far this turn, and the turn number (counted from 1)."""
+    the card resolving, the cards sent so far this turn, and the turn number (counted from 1)."""
 
     queue: list[Card] = part(list, decode=cards_from_json)
     cur: Card | None = part(lambda: None, decode=tuple)
-    cmd: Command | None = part(
-        lambda: None, copy=_copy_command, encode=Command.to_json, decode=Command.from_json
-    )
     sent: int = 0
     turn: int = 0
 
 
 def legal(st: GunshiState) -> list[GunshiAction]:
     """The decision of the battle now: the command's, the Inspiration's, or sending."""
-    if st.battle.cmd is not None:
-        return universal_rules.legal(st, st.battle.cmd)
+    if st.orders.cmd is not None:
+        return universal_rules.legal(st, st.orders.cmd)
     if st.step == "take":
         return inspiration.legal_take(st)
     if st.step == "remove":
@@ -59,13 +51,26 @@ def legal(st: GunshiState) -> list[GunshiAction]:
 
 
 def do(st: GunshiState, a: GunshiAction) -> None:
-    if st.battle.cmd is not None:
-        universal_rules.do(st, st.battle.cmd, a)
+    if st.orders.cmd is not None:
+        universal_rules.do(st, st.orders.cmd, a)
         continue_turn(st)
     elif st.step in ("take", "remove"):
         inspiration.do_swap(st, a)
     else:
         do_send(st, a)
+
+
+def start(st: GunshiState) -> None:
+    """Phase 3 begins with turn 1."""
+    st.battle.turn = 1
+    begin_turn(st)
+
+
+def set_aside(st: GunshiState) -> Card | None:
+    """The resolving card leaves the turn without going to the deck (a Chain Trap lies beside
+    the board); returns it."""
+    card, st.battle.cur = st.battle.cur, None
+    return card
 
 
 def begin_turn(st: GunshiState) -> None:
@@ -95,7 +100,7 @@ def begin_turn(st: GunshiState) -> None:
 def continue_turn(st: GunshiState) -> None:
     """Resolve queued cards until a decision is needed, then the later steps."""
     p = st.player
-    while st.result is None and st.battle.cmd is None:
+    while st.result is None and st.orders.cmd is None:
         if st.battle.cur is not None:
             finish_card(st)
             continue
@@ -112,13 +117,10 @@ def continue_turn(st: GunshiState) -> None:
             card=card[0],
         )
         universal_rules.start_card(st, card[0])
-    if st.result is not None or st.battle.cmd is not None:
+    if st.result is not None or st.orders.cmd is not None:
         return
     if st.step == "send" and st.battle.sent == 0 and inspiration.due(st):
-        st.step = "take"
-        if not inspiration.legal_take(st):
-            st.step = "send"
-            st.inspiration.swap_done[p] = True
+        inspiration.offer(st)
 
 
 def finish_card(st: GunshiState) -> None:
@@ -155,7 +157,7 @@ def do_send(st: GunshiState, a: GunshiAction) -> None:
         send(st, p, a.arg)
         return
     if a.kind == "lightning":
-        st.logistics.points[p] -= LIGHTNING_COST
+        logistics.pay(st, p, LIGHTNING_COST)
         st.cards.lightning[p] = st.cards.row[p].pop(0)
         st.emit(
             None,

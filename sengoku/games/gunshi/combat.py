@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.data import COLOUR, LETTERS, TOKEN_TYPE
-from sengoku.games.gunshi.units import TYPE_NAME, remove_unit
+from sengoku.games.gunshi.units import TYPE_NAME, lose_shield, remove_unit
 from sengoku.games.gunshi.winning import check_shogun_captured
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ def capture(st: GunshiState, target: int, attacker_seat: int, by: str) -> bool:
     cell = st.field.uloc[target]
     owner = st.field.uown[target]
     if st.field.ushield[target] and by != "C":
-        st.field.ushield[target] = False
+        lose_shield(st, target)
         st.emit(
             None,
             "shield",

@@ -66,7 +66,7 @@ class _Words:
 
     def __init__(self, state: Any) -> None:
         self.state = state
-        self.cmd = state.battle.cmd
+        self.cmd = state.orders.cmd
         self.objects: dict[str, Any] = {}
 
     def acting(self, *fields: str) -> str | None:

@@ -43,6 +43,12 @@ def enemy_fence(st: GunshiState, cell: int, d: int, p: int) -> bool:
     return e >= 0 and st.fences.fence[e] == 1 - p
 
 
+def place_fence(st: GunshiState, e: int, p: int) -> None:
+    """p places (Phase 1) or builds a Fence on edge e."""
+    st.fences.fence[e] = p
+    st.fences.fences_left[p] -= 1
+
+
 def formation_edges(st: GunshiState, p: int) -> list[int]:
     """The free edges where p may place a Fence in Phase 1."""
     home = HOME[p]

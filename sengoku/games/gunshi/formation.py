@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.logistics as logistics
 import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import AT, cn, parse_cell
@@ -24,13 +25,12 @@ from sengoku.games.gunshi.data import (
     FORMATIONS,
     HOME,
     LETTERS,
-    NUM_TOKENS,
     RED,
     STARTING_POINTS,
     UNITS,
     edge_words,
 )
-from sengoku.games.gunshi.fences import formation_edges
+from sengoku.games.gunshi.fences import formation_edges, place_fence
 from sengoku.games.gunshi.units import TYPE_NAME, free_token, put_unit
 
 if TYPE_CHECKING:
@@ -59,10 +59,9 @@ def apply_preset(st: GunshiState, name: str) -> None:
             u = free_token(st, t)
             put_unit(st, u, p, cell, face)
         for e in side.fences:
-            st.fences.fence[e] = p
-            st.fences.fences_left[p] -= 1
-        st.logistics.points[p] = max(0, STARTING_POINTS - side.cost)
-        st.shoguns.candidates[p] = sorted(u for u in range(NUM_TOKENS) if st.field.uown[u] == p)
+            place_fence(st, e, p)
+        logistics.set_points(st, p, max(0, STARTING_POINTS - side.cost))
+        shogun_and_card_order.set_candidates(st, p)
         known = fp.public_cards
         st.cards.hand[p] = [(c, known, False) for c in side.hand]
         st.cards.deck[p] = [(c, known, False) for c in side.deck]
@@ -95,7 +94,7 @@ def next_placer(st: GunshiState, p: int) -> None:
             st.formation.fpiece = ""
             return
     for q in (RED, BLUE):
-        st.shoguns.candidates[q] = sorted(u for u in range(NUM_TOKENS) if st.field.uown[u] == q)
+        shogun_and_card_order.set_candidates(st, q)
     st.emit(None, "formation_done", "Both formations are complete.")
     if st.options["variant"] == "inspiration" and st.options["modification"] == 3:
         st.phase = "mod3"
@@ -125,9 +124,8 @@ def do(st: GunshiState, a: GunshiAction) -> None:
         return
     if a.kind == "fence":
         e = EDGE_NAMES.index(a.arg)
-        st.fences.fence[e] = p
-        st.fences.fences_left[p] -= 1
-        st.logistics.points[p] -= FENCE_COST
+        place_fence(st, e, p)
+        logistics.pay(st, p, FENCE_COST)
         st.emit(
             None, "fence", f"{COLOUR[p]} places a Fence {edge_words(a.arg)}.", edge=a.arg, seat=p
         )
@@ -135,7 +133,7 @@ def do(st: GunshiState, a: GunshiAction) -> None:
         t = st.formation.fpiece
         u = free_token(st, t)
         put_unit(st, u, p, st.formation.fcell, DIR_NAMES.index(a.arg))
-        st.logistics.points[p] -= UNITS[t].cost
+        logistics.pay(st, p, UNITS[t].cost)
         st.emit(
             None,
             "place",

@@ -113,8 +113,8 @@ def view(st: GunshiState, seat: int | None) -> dict[str, Any]:
         else [{"edge": EDGE_NAMES[e], "owner": f} for e, f in enumerate(fence) if f >= 0]
     )
     cmd_view = None
-    if st.battle.cmd is not None:
-        cmd_view = command_view(st.battle.cmd)
+    if st.orders.cmd is not None:
+        cmd_view = command_view(st.orders.cmd)
     return {
         "game": "gunshi",
         "seat": seat,

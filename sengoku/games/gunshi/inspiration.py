@@ -130,6 +130,15 @@ def due(st: GunshiState) -> bool:
     )
 
 
+def offer(st: GunshiState) -> None:
+    """After Units Follow Orders of a turn with an invasion: the Inspiration's decision, or,
+    with no card to take, the Inspiration is used up."""
+    st.step = "take"
+    if not legal_take(st):
+        st.step = "send"
+        st.inspiration.swap_done[st.player] = True
+
+
 def legal_take(st: GunshiState) -> list[GunshiAction]:
     """The Advanced cards the player may take (blind by position with Modification 1)."""
     p = st.player

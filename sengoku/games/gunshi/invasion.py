@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 from sengoku.core.substate import part
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.data import COLOUR, LETTERS, RED, SIZE, TOKEN_TYPE
-from sengoku.games.gunshi.units import INVADED, TYPE_NAME
+from sengoku.games.gunshi.shogun_and_card_order import rule_out
+from sengoku.games.gunshi.units import TYPE_NAME, leave_for_invader_spot
 from sengoku.games.gunshi.winning import check_invasion_win
 
 if TYPE_CHECKING:
@@ -45,11 +46,8 @@ def invade(st: GunshiState, m: int, p: int) -> None:
     """Unit m leaves the Field for the Invader Spot (a shielded Infantry counts 2)."""
     cell = st.field.uloc[m]
     worth = 2 if st.field.ushield[m] else 1
-    st.field.board[cell] = -1
-    st.field.uloc[m] = INVADED
-    st.field.ushield[m] = False
-    if m in st.shoguns.candidates[p]:
-        st.shoguns.candidates[p].remove(m)
+    leave_for_invader_spot(st, m)
+    rule_out(st, p, m)
     st.invader_spot.invaders[p] += worth
     st.invader_spot.invaded_turn = True
     st.emit(

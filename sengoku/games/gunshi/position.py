@@ -176,13 +176,13 @@ def _read_invaders(state: GunshiState, text: str) -> None:
 def _command(state: GunshiState) -> list[str]:
     """The 9th field, mid-command only: the card resolving, the cards of this turn still to
     resolve and the command's progress, as compact JSON (no spaces)."""
-    if state.result is not None or state.battle.cmd is None:
+    if state.result is not None or state.orders.cmd is None:
         return []
     data = {
         "resolving": state.battle.cur[0] if state.battle.cur is not None else None,
         "queue": [c[0] if c[2] else "?" for c in state.battle.queue],
         "invaded": state.invader_spot.invaded_turn,
-        "command": command_view(state.battle.cmd),
+        "command": command_view(state.orders.cmd),
     }
     return [json.dumps(data, separators=(",", ":"))]
 
@@ -206,7 +206,7 @@ def _inspiration_field(state: GunshiState) -> list[str]:
 def _stage(state: GunshiState) -> str:
     if state.result is not None:
         step = "-"
-    elif state.battle.cmd is not None:
+    elif state.orders.cmd is not None:
         step = "command"
     elif _inspiration_step(state):
         step = _INSPIRATION_STAGES[state.step]
@@ -531,7 +531,7 @@ def _resume_command(state: GunshiState, data: dict[str, Any]) -> None:
                 f"command: {key} {LETTERS[u]} is not a unit of the side to act on the Field"
             )
     state.battle.cur = (data["resolving"], True, False)
-    state.battle.cmd = cmd
+    state.orders.cmd = cmd
     state.invader_spot.invaded_turn = data["invaded"]
     state.battle.sent = 0
     state.forget_legal_actions()

@@ -30,6 +30,29 @@ class Shoguns:
     candidates: list[list[int]] = part(lambda: [[], []])
 
 
+def set_candidates(st: GunshiState, p: int) -> None:
+    """Every unit of p on the Field may be the Shogun (the formation is complete)."""
+    uown = st.field.uown
+    st.shoguns.candidates[p] = sorted(u for u in range(len(uown)) if uown[u] == p)
+
+
+def rule_out(st: GunshiState, p: int, u: int) -> None:
+    """The opponent knows unit u of p is not the Shogun (it left the Field alive, invaded, or
+    a Scout asked about it)."""
+    if u in st.shoguns.candidates[p]:
+        st.shoguns.candidates[p].remove(u)
+
+
+def reveal(st: GunshiState, p: int) -> None:
+    """p's Shogun is known to the opponent (captured or scouted)."""
+    st.shoguns.revealed[p] = True
+
+
+def narrow_to(st: GunshiState, p: int, u: int) -> None:
+    """The opponent knows unit u is p's Shogun (a Scout's yes)."""
+    st.shoguns.candidates[p] = [u]
+
+
 def start(st: GunshiState) -> None:
     st.phase = "secret"
     st.player = RED
@@ -78,5 +101,4 @@ def do(st: GunshiState, a: GunshiAction) -> None:
     st.phase = "battle"
     st.step = "send"
     st.player = RED
-    st.battle.turn = 1
-    battle.begin_turn(st)
+    battle.start(st)

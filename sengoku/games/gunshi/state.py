@@ -34,7 +34,11 @@ from sengoku.core.substate import copy_part, part_from_json, part_to_json
 from sengoku.games.gunshi.actions import GunshiAction, sorted_unique
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.cards import SCOUTED, Card, seen
-from sengoku.games.gunshi.commands.command import command_from_view, command_view
+from sengoku.games.gunshi.commands.command import (
+    UnitsFollowOrders,
+    command_from_view,
+    command_view,
+)
 from sengoku.games.gunshi.data import (
     BASIC_DECK,
     BLUE,
@@ -118,6 +122,7 @@ class GunshiState(State[GunshiAction]):
         self.formation = formation.Formation()
         self.shoguns = shogun_and_card_order.Shoguns()
         self.battle = battle.Turn()
+        self.orders = UnitsFollowOrders()
         self.knowledge = knowledge.Knowledge()
         self.ply = 0
         self.result: Outcome | None = None
@@ -302,9 +307,9 @@ class GunshiState(State[GunshiAction]):
             return f"{PHASES['secret'].name}: {self.step}"
         if self.phase != "battle":
             return PHASES[self.phase].name
-        if self.battle.cmd is not None:
-            card = CARDS[self.battle.cmd.card].name
-            return f"Units Follow Orders, {card}: {self.battle.cmd.step}"
+        if self.orders.cmd is not None:
+            card = CARDS[self.orders.cmd.card].name
+            return f"Units Follow Orders, {card}: {self.orders.cmd.step}"
         if self.step in ("take", "remove"):
             return "The Gunshi's Inspiration: " + self.step
         return "Send New Commands (then Lightning Command)"

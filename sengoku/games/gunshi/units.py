@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
 from sengoku.core.substate import part
 from sengoku.games.gunshi.commands.light_infantry import double_step
 from sengoku.games.gunshi.data import CELLS, EDGE_OF, NEIGHBOUR, NUM_TOKENS, TOKEN_TYPE, UNITS
@@ -65,8 +66,43 @@ def remove_unit(st: GunshiState, u: int) -> None:
     st.field.uloc[u] = OFF
     st.field.uown[u] = -1
     st.field.ushield[u] = False
-    if u in st.shoguns.candidates[owner] and st.shoguns.shogun[owner] != u:
-        st.shoguns.candidates[owner].remove(u)
+    if st.shoguns.shogun[owner] != u:
+        shogun_and_card_order.rule_out(st, owner, u)
+
+
+def move_to(st: GunshiState, u: int, cell: int, face: int) -> None:
+    """Unit u moves to a free cell, facing ``face``."""
+    f = st.field
+    f.board[f.uloc[u]] = -1
+    f.board[cell] = u
+    f.uloc[u] = cell
+    f.uface[u] = face
+
+
+def turn_unit(st: GunshiState, u: int, face: int) -> None:
+    """Unit u faces ``face`` (a Reorient, a Shield hit under ``shield_hit_facing=turn``)."""
+    st.field.uface[u] = face
+
+
+def lose_shield(st: GunshiState, u: int) -> None:
+    """Infantry u has no Shield any more (hit, or dropped by Light Infantry)."""
+    st.field.ushield[u] = False
+
+
+def switch_units(st: GunshiState, u: int, v: int) -> None:
+    """Units u and v trade cells (Strategic Switch)."""
+    f = st.field
+    cu, cv = f.uloc[u], f.uloc[v]
+    f.uloc[u], f.uloc[v] = cv, cu
+    f.board[cu], f.board[cv] = v, u
+
+
+def leave_for_invader_spot(st: GunshiState, u: int) -> None:
+    """Unit u leaves the Field for the Invader Spot (without its Shield)."""
+    f = st.field
+    f.board[f.uloc[u]] = -1
+    f.uloc[u] = INVADED
+    f.ushield[u] = False
 
 
 def units_of(st: GunshiState, p: int, types: str = "IAC") -> list[int]:

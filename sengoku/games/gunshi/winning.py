@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from sengoku.core.game import Outcome
 from sengoku.games.gunshi.data import COLOUR, INVADERS_TO_WIN, LETTERS, unit_words
+from sengoku.games.gunshi.shogun_and_card_order import reveal
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
@@ -18,7 +19,7 @@ def check_shogun_captured(st: GunshiState, target: int, owner: int, attacker: in
     """A unit of ``owner`` left the Field: if it was the Shogun, ``attacker`` wins."""
     if st.shoguns.shogun[owner] != target:
         return
-    st.shoguns.revealed[owner] = True
+    reveal(st, owner)
     st.result = Outcome.win(attacker, 2, "shogun_captured")
     st.emit(
         None,

@@ -20,7 +20,7 @@ from sengoku.games.gunshi.commands.command import (
     open_command,
 )
 from sengoku.games.gunshi.data import COLOUR, EDGE_NAMES, FENCE_COST, edge_words
-from sengoku.games.gunshi.fences import buildable_edges
+from sengoku.games.gunshi.fences import buildable_edges, place_fence
 from sengoku.games.gunshi.units import units_of
 
 if TYPE_CHECKING:
@@ -71,8 +71,7 @@ def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
         done(st)
         return
     e = EDGE_NAMES.index(a.arg)
-    st.fences.fence[e] = p
-    st.fences.fences_left[p] -= 1
+    place_fence(st, e, p)
     st.pay(p, FENCE_COST)
     st.emit(None, "fence", f"{COLOUR[p]} builds a Fence {edge_words(a.arg)}.", edge=a.arg, seat=p)
     after_chain_member(st, cmd, p, _builder_joins)

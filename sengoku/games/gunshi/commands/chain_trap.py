@@ -12,7 +12,7 @@ from sengoku.games.gunshi.chained_commands import front_key
 from sengoku.games.gunshi.commands.command import Command, nothing
 from sengoku.games.gunshi.data import CARDS, COLOUR, DIR_NAMES, FACING_WORDS, LETTERS, NEIGHBOUR
 from sengoku.games.gunshi.fences import break_fences, enemy_fence
-from sengoku.games.gunshi.units import adjacent_own
+from sengoku.games.gunshi.units import adjacent_own, move_to
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
@@ -24,8 +24,9 @@ def start(st: GunshiState) -> None:
         nothing(st, "Chain Trap needs 2 points")
         return
     st.pay(p, CARDS["Trap"].cost)
-    st.cards.beside[p] = st.battle.cur
-    st.battle.cur = None  # it lies beside the board, not at the bottom of the deck
+    import sengoku.games.gunshi.battle as battle  # battle -> universal_rules -> this module
+
+    st.cards.beside[p] = battle.set_aside(st)  # beside the board, not at the deck's bottom
     st.emit(None, "trap", f"{COLOUR[p]} lays a Chain Trap beside the board.")
 
 
@@ -46,10 +47,7 @@ def spring(st: GunshiState, cmd: Command, p: int, m: int, start: int, d: int) ->
         n = NEIGHBOUR[cell][d]
         if n < 0 or enemy_fence(st, cell, d, p) or st.field.board[n] >= 0:
             continue  # blocked: those units are not moved
-        st.field.board[cell] = -1
-        st.field.board[n] = u
-        st.field.uloc[u] = n
-        st.field.uface[u] = d
+        move_to(st, u, n, d)
         moved.append(u)
         break_fences(st, n, p)
     cmd.trap_moved = (cmd.trap_moved or ()) + tuple(moved)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.units as units
 from sengoku.games.gunshi.commands.command import Command, CommandType, Step, open_command
 from sengoku.games.gunshi.data import CARDS, LETTERS, NEIGHBOUR
 from sengoku.games.gunshi.fences import enemy_fence
@@ -40,5 +41,5 @@ def double_step(st: GunshiState, cell: int, d: int, p: int, b: list[int]) -> int
 def drop_shield(st: GunshiState, m: int) -> None:
     """Light Infantry: the Shield comes off before moving."""
     if st.field.ushield[m]:
-        st.field.ushield[m] = False
+        units.lose_shield(st, m)
         st.emit(None, "shield_off", f"Infantry {LETTERS[m]} drops its Shield to move.")

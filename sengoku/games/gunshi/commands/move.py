@@ -37,7 +37,7 @@ from sengoku.games.gunshi.data import (
 )
 from sengoku.games.gunshi.fences import break_fences
 from sengoku.games.gunshi.invasion import in_zone, invade
-from sengoku.games.gunshi.units import TYPE_NAME, dests, units_of
+from sengoku.games.gunshi.units import TYPE_NAME, dests, move_to, turn_unit, units_of
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -269,14 +269,11 @@ def move_unit(st: GunshiState, cmd: Command, p: int, m: int, dest: int) -> bool:
         if not capture(st, occ, p, TOKEN_TYPE[m]):
             # Shield only: the attacker stays where it is (rulebook, Infantry Shields).
             if st.options["shield_hit_facing"] == "turn":
-                st.field.uface[m] = d
+                turn_unit(st, m, d)
             if st.options["shield_hit_breaks_fences"]:
                 break_fences(st, start, p)
             return False
-    st.field.board[start] = -1
-    st.field.board[dest] = m
-    st.field.uloc[m] = dest
-    st.field.uface[m] = d
+    move_to(st, m, dest, d)
     st.emit(
         None,
         "move",

@@ -13,7 +13,7 @@ from sengoku.games.gunshi.battlefield import DIR, FACE
 from sengoku.games.gunshi.commands.command import Command, CommandType, Step, done, open_command
 from sengoku.games.gunshi.commands.reorient_or_shoot import turn
 from sengoku.games.gunshi.data import CARDS, DIR_NAMES
-from sengoku.games.gunshi.units import dests
+from sengoku.games.gunshi.units import dests, turn_unit
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -36,10 +36,10 @@ def faces(st: GunshiState, u: int) -> list[int]:
     for f in range(4):
         if f == saved:
             continue
-        st.field.uface[u] = f
+        turn_unit(st, u, f)
         if any(dests(st, u, d, "move") for d in range(4)):
             out.append(f)
-    st.field.uface[u] = saved
+    turn_unit(st, u, saved)
     return out
 
 

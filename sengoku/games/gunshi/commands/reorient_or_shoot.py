@@ -32,7 +32,7 @@ from sengoku.games.gunshi.data import (
     TOKEN_TYPE,
 )
 from sengoku.games.gunshi.fences import enemy_fence
-from sengoku.games.gunshi.units import TYPE_NAME, units_of
+from sengoku.games.gunshi.units import TYPE_NAME, turn_unit, units_of
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -90,7 +90,7 @@ def do_reorient(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
 
 def turn(st: GunshiState, u: int, d: int) -> None:
     """Unit u turns to face direction d."""
-    st.field.uface[u] = d
+    turn_unit(st, u, d)
     st.emit(
         None,
         "reorient",

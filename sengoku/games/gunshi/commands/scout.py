@@ -15,6 +15,7 @@ from sengoku.games.gunshi.battlefield import ASK, parse_cell
 from sengoku.games.gunshi.cards import SCOUTED
 from sengoku.games.gunshi.commands.command import Command, CommandType, Step, done, offer_modes
 from sengoku.games.gunshi.data import CARDS, COLOUR, LETTERS, SCOUT_COSTS, unit_words
+from sengoku.games.gunshi.shogun_and_card_order import narrow_to, reveal, rule_out
 from sengoku.games.gunshi.units import units_of
 
 if TYPE_CHECKING:
@@ -93,10 +94,10 @@ def do_ask(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     u = st.field.board[parse_cell(a.arg)]
     yes = st.shoguns.shogun[o] == u
     if yes:
-        st.shoguns.revealed[o] = True
-        st.shoguns.candidates[o] = [u]
-    elif u in st.shoguns.candidates[o]:
-        st.shoguns.candidates[o].remove(u)
+        reveal(st, o)
+        narrow_to(st, o, u)
+    else:
+        rule_out(st, o, u)
     st.emit(
         None,
         "scout_shogun",

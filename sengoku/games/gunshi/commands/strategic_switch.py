@@ -18,7 +18,7 @@ from sengoku.games.gunshi.commands.command import (
     open_command,
 )
 from sengoku.games.gunshi.data import CARDS, COLOUR
-from sengoku.games.gunshi.units import adjacent_own, units_of
+from sengoku.games.gunshi.units import adjacent_own, switch_units, units_of
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -57,7 +57,6 @@ def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     u = need(cmd.first)
     v = st.field.board[parse_cell(a.arg)]
     cu, cv = st.field.uloc[u], st.field.uloc[v]
-    st.field.uloc[u], st.field.uloc[v] = cv, cu
-    st.field.board[cu], st.field.board[cv] = v, u
+    switch_units(st, u, v)
     st.emit(None, "switch", f"{COLOUR[p]} switches {cn(cu)} and {cn(cv)}.")
     done(st)
