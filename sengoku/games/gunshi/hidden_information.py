@@ -9,7 +9,7 @@ the opponent's Shogun, hand, deck order, face-down row cards and prepared Advanc
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import sengoku.games.gunshi.custom_deck as custom_deck
 import sengoku.games.gunshi.knowledge as knowledge
@@ -30,26 +30,34 @@ from sengoku.games.gunshi.data import (
     advanced_codes,
 )
 from sengoku.games.gunshi.units import OFF
+from sengoku.games.gunshi.views import (
+    CardSlotView,
+    FenceView,
+    GunshiView,
+    PlayerView,
+    ReserveView,
+    UnitView,
+)
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
 
 
-def _card_view(card: Card | None, show: bool, seat: int | None) -> Any:
+def _card_view(card: Card | None, show: bool, seat: int | None) -> CardSlotView | None:
     if card is None:
         return None
     return {"card": card[0] if seen(card, show, seat) else None, "face_up": card[2]}
 
 
-def view(st: GunshiState, seat: int | None) -> dict[str, Any]:
+def view(st: GunshiState, seat: int | None) -> GunshiView:
     o = st.options
     mod1 = o["variant"] == "inspiration" and o["modification"] == 1
     seated = seat is not None  # a Scout's look shows to seats, not to spectators
-    players = []
+    players: list[PlayerView] = []
     for p in (RED, BLUE):
         mine = seat == p
         see_all = mine
-        entry: dict[str, Any] = {
+        entry: PlayerView = {
             "colour": COLOUR[p],
             "points": st.logistics.points[p],
             "fences_left": st.fences.fences_left[p],
@@ -90,7 +98,7 @@ def view(st: GunshiState, seat: int | None) -> dict[str, Any]:
             entry["advanced_in_box"] = list(st.inspiration.unused[p])
         players.append(entry)
     uloc, uown, uface, ushield = st.field.uloc, st.field.uown, st.field.uface, st.field.ushield
-    units = [
+    units: list[UnitView] = [
         {
             "letter": LETTERS[u],
             "type": TOKEN_TYPE[u],
@@ -102,12 +110,13 @@ def view(st: GunshiState, seat: int | None) -> dict[str, Any]:
         for u, loc in enumerate(uloc)
         if 0 <= loc < CELLS
     ]
-    reserve = {"I": 0, "A": 0, "C": 0}
+    left = {"I": 0, "A": 0, "C": 0}
     for u, loc in enumerate(uloc):
-        if loc == OFF and TOKEN_TYPE[u] in reserve:
-            reserve[TOKEN_TYPE[u]] += 1
+        if loc == OFF and TOKEN_TYPE[u] in left:
+            left[TOKEN_TYPE[u]] += 1
+    reserve: ReserveView = {"I": left["I"], "A": left["A"], "C": left["C"]}
     fence = st.fences.fence
-    fences = (
+    fences: list[FenceView] = (
         []
         if fence.count(-1) == len(fence)
         else [{"edge": EDGE_NAMES[e], "owner": f} for e, f in enumerate(fence) if f >= 0]

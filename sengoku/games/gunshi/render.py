@@ -87,7 +87,7 @@ def render(state: Any, seat: int | None) -> str:
         lines.append(f"Game over: {out['reason']}, winners {out['winners']}")
     else:
         to_act = ("Red", "Blue")[v["to_act"]]
-        doing = state._decision_name()
+        doing = state.decision_name()
         lines.append(f"Turn {v['turn']}: {to_act} to act - {doing}")
     if v["clock"]["running"] is not None:
         lines.append(f"Clock running: {('Red', 'Blue')[v['clock']['running']]}")

@@ -288,11 +288,12 @@ class GunshiState(State[GunshiAction]):
         return self._why_not_legal(action, legal)
 
     def _why_not_legal(self, action: Any, legal: list[GunshiAction]) -> str:
-        what = self._decision_name()
+        what = self.decision_name()
         sample = ", ".join(str(a) for a in sorted(set(legal), key=GunshiAction.to_int)[:12])
         return f"{action!s} is not allowed now ({what}); legal here: {sample}"
 
-    def _decision_name(self) -> str:
+    def decision_name(self) -> str:
+        """The decision the rules ask for now, in the rulebook's words (errors, the board)."""
         if self.phase == "formation":
             return (
                 PHASES["formation"].name
@@ -328,7 +329,9 @@ class GunshiState(State[GunshiAction]):
 
     # ------------------------------------------------------------------ hidden information
     def view(self, seat: int | None) -> dict[str, Any]:
-        return hidden_information.view(self, seat)
+        """What ``seat`` may see, shaped as ``views.GunshiView`` (``view.schema.json``); the
+        contract's type is a plain dict, so the typed view is handed out as one."""
+        return dict(hidden_information.view(self, seat))
 
     def determinize(self, seat: int, rng: random.Random) -> GunshiState:
         return hidden_information.determinize(self, seat, rng)
