@@ -13,7 +13,7 @@ their letter and type (public: the secret is only which letter is the Shogun).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sengoku.core.describe import ActionDescription
 from sengoku.games.gunshi.actions import GunshiAction
@@ -25,6 +25,9 @@ from sengoku.games.gunshi.data import (
     UNITS,
     cell_name,
 )
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.state import GunshiState
 
 FACING = {"n": "north", "e": "east", "s": "south", "w": "west"}
 PIECE = {"I": "an Infantry unit", "A": "an Archer unit", "C": "a Cavalry unit", "F": "a Fence"}
@@ -54,7 +57,7 @@ def unit_name(letter: str) -> str:
     return f"{UNITS[kind].name} {letter}" if kind in UNITS else letter
 
 
-def _units_by_cell(state: Any) -> dict[str, str]:
+def _units_by_cell(state: GunshiState) -> dict[str, str]:
     return {
         cell_name(loc): LETTERS[u] for u, loc in enumerate(state.field.uloc) if 0 <= loc < CELLS
     }
@@ -64,7 +67,7 @@ class _Words:
     """What describing one action reads and fills: the state, the command in progress and
     the objects the description names."""
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: GunshiState) -> None:
         self.state = state
         self.cmd = state.orders.cmd
         self.objects: dict[str, Any] = {}
@@ -231,7 +234,7 @@ _PLAIN = {
 }
 
 
-def describe(state: Any, action: GunshiAction) -> ActionDescription:
+def describe(state: GunshiState, action: GunshiAction) -> ActionDescription:
     """``action``, legal in ``state`` (a GunshiState), as data."""
     kind, arg = action.kind, action.arg
     w = _Words(state)

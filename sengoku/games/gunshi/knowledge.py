@@ -30,12 +30,27 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from sengoku.core.substate import part
 from sengoku.games.gunshi.data import CARDS
 
-Bag = dict[str, Any]
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.cards import Card
+    from sengoku.games.gunshi.state import GunshiState
+
+
+class Bag(TypedDict):
+    """One multiset constraint on a player's unknown cards (the module's docstring); ``free``,
+    ``pool`` and ``used`` only for Optional Rule 3's secret deck."""
+
+    id: int
+    lits: list[str]
+    par: list[tuple[int, int]]  # parent bag id, values drawn from it
+    gone: list[str]
+    free: NotRequired[int]
+    pool: NotRequired[list[str]]
+    used: NotRequired[list[str]]
 
 
 @dataclass(slots=True)
@@ -43,7 +58,9 @@ class Knowledge:
     """What each player's opponent knows about that player's unknown cards: the player's bags,
     and the id the next bag gets."""
 
-    bags: list[list[Bag]] = part(lambda: [[], []])
+    # Copied one level only: a change to a seat's bags replaces its list and the bag dicts
+    # (copy on write, see ``consume``), so clones may share them.
+    bags: list[list[Bag]] = part(lambda: [[], []], copy=list)
     next_bag: int = 0
 
 
@@ -52,13 +69,13 @@ class Knowledge:
 ATTEMPTS = 4000
 
 
-def bag_of(card: Any) -> int:
+def bag_of(card: Card) -> int:
     """The bag id of a card tuple; -1 for cards the opponent knows (or 3-tuples from tests)."""
     return card[3] if len(card) > 3 else -1
 
 
 def new_bag(
-    state: Any,
+    state: GunshiState,
     p: int,
     lits: list[str],
     par: dict[int, int] | None = None,
@@ -79,19 +96,19 @@ def new_bag(
     return bid
 
 
-def _get(state: Any, p: int, bid: int) -> tuple[int, Bag]:
+def _get(state: GunshiState, p: int, bid: int) -> tuple[int, Bag]:
     for i, bag in enumerate(state.knowledge.bags[p]):
         if bag["id"] == bid:
             return i, bag
     raise AssertionError(f"no knowledge bag {bid} for seat {p}")
 
 
-def consume(state: Any, p: int, bid: int, code: str) -> None:
+def consume(state: GunshiState, p: int, bid: int, code: str) -> None:
     """A card of bag ``bid`` is revealed to be ``code``: take it out of the bag's content."""
     if bid < 0:
         return
     i, old = _get(state, p, bid)
-    bag = dict(old)  # copy on write: clones share bag dicts
+    bag = old.copy()  # copy on write: clones share bag dicts
     lits = list(bag["lits"])
     par = [list(x) for x in bag["par"]]
     parent = -1
@@ -112,7 +129,7 @@ def consume(state: Any, p: int, bid: int, code: str) -> None:
         assert par, f"card {code!r} revealed from a bag that cannot hold it"
         bag["gone"] = [*bag["gone"], code]
     bag["lits"] = lits
-    bag["par"] = [tuple(x) for x in par]
+    bag["par"] = [(x[0], x[1]) for x in par]
     bags = list(state.knowledge.bags[p])
     bags[i] = bag
     state.knowledge.bags[p] = bags
@@ -120,7 +137,7 @@ def consume(state: Any, p: int, bid: int, code: str) -> None:
         consume(state, p, parent, code)
 
 
-def mix(state: Any, p: int, cards: list[Any], with_known: bool) -> int:
+def mix(state: GunshiState, p: int, cards: list[Card], with_known: bool) -> int:
     """The bag of the given hand cards after the hand was shuffled out of the seat's sight.
 
     ``with_known``: the known cards lose their identity too (a face-down send or a removal
@@ -138,7 +155,7 @@ def mix(state: Any, p: int, cards: list[Any], with_known: bool) -> int:
     return new_bag(state, p, lits, dict(par))
 
 
-def slots(state: Any, p: int) -> list[tuple[str, int, int]]:
+def slots(state: GunshiState, p: int) -> list[tuple[str, int, int]]:
     """Player p's unknown card slots as (zone, index, bag id), in a fixed public order."""
     out: list[tuple[str, int, int]] = []
     for zone in ("stock", "hand", "deck", "row"):
@@ -169,7 +186,7 @@ def slots(state: Any, p: int) -> list[tuple[str, int, int]]:
     return out
 
 
-def _slot_bags(state: Any, p: int) -> set[int]:
+def _slot_bags(state: GunshiState, p: int) -> set[int]:
     """The bag ids of player p's unknown card slots: ``{b for _, _, b in slots(state, p)}``."""
     out: set[int] = set()
     for zone in (
@@ -197,7 +214,7 @@ def _slot_bags(state: Any, p: int) -> set[int]:
     return out
 
 
-def collect_garbage(state: Any, p: int) -> None:
+def collect_garbage(state: GunshiState, p: int) -> None:
     """Drop bags with no member, no content and no pending constraint."""
     while True:
         live = _slot_bags(state, p)  # bags with a direct member
@@ -227,7 +244,7 @@ def _draw_free(bag: Bag, rng: random.Random) -> list[str]:
     return avail[: bag["free"]]
 
 
-def _members(state: Any, p: int) -> list[tuple[Bag, list[int]]]:
+def _members(state: GunshiState, p: int) -> list[tuple[Bag, list[int]]]:
     """Each bag in id order with its members: -1 per direct slot, a child's id per value it
     draws from the bag."""
     direct = Counter(b for _, _, b in slots(state, p))
@@ -243,7 +260,7 @@ def _members(state: Any, p: int) -> list[tuple[Bag, list[int]]]:
 
 
 def _draw_once(
-    state: Any, p: int, rng: random.Random, plan: list[tuple[Bag, list[int]]] | None = None
+    state: GunshiState, p: int, rng: random.Random, plan: list[tuple[Bag, list[int]]] | None = None
 ) -> dict[int, list[str]] | None:
     """One top-down draw: the codes of each bag's direct slots, or None if a constraint broke."""
     received: dict[int, list[str]] = {}
@@ -269,7 +286,7 @@ def _draw_once(
     return out
 
 
-def sample(state: Any, p: int, rng: random.Random) -> None:
+def sample(state: GunshiState, p: int, rng: random.Random) -> None:
     """Redraw every card of player p that the opponent cannot see, from what it knows."""
     where = slots(state, p)
     if not where:
@@ -288,6 +305,7 @@ def sample(state: Any, p: int, rng: random.Random) -> None:
             getattr(state.inspiration, zone)[p][i] = code
         elif zone == "lightning":
             c = state.cards.lightning[p]
+            assert c is not None, "a Lightning slot was listed: it holds a card"
             state.cards.lightning[p] = (code, *c[1:])
         elif zone == "queue":
             c = state.battle.queue[i]

@@ -71,6 +71,7 @@ from sengoku.games.gunshi.data import (
 from sengoku.games.gunshi.units import INVADED
 
 if TYPE_CHECKING:
+    from sengoku.games.gunshi.game import Gunshi
     from sengoku.games.gunshi.state import GunshiState
 
 
@@ -238,7 +239,7 @@ def _pair(text: str, field: str) -> tuple[int, int]:
     return a, b
 
 
-def from_position(game: Any, text: str, **options: Any) -> GunshiState:
+def from_position(game: Gunshi, text: str, **options: Any) -> GunshiState:
     fields = _fields(text)
     ranks_t, fences_t, side_t, pts_t, fl_t, inv_t, rows_t = fields[:7]
     stage = _read_stage(fields[7]) if len(fields) >= 8 else None
@@ -250,7 +251,7 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
             "stage: a position written mid-command has the stage 'command' and a 9th field "
             "with the command; one of the two is missing"
         )
-    state: GunshiState = game.new_state(0, **options)
+    state = game.new_state(0, **options)
     advanced = _read_inspiration(fields[9:] if mid_command else fields[8:], state.options, stage)
     state.field.uloc = [-1] * NUM_TOKENS
     state.field.uown = [-1] * NUM_TOKENS

@@ -9,9 +9,12 @@ Red's Cavalry K facing north. Fences replace the grid line they stand on with r 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sengoku.games.gunshi.data import CARDS, COLS, SIZE, parse_cell, parse_edge
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.state import GunshiState
 
 ARROWS = {"n": "^", "e": ">", "s": "v", "w": "<"}
 
@@ -26,7 +29,7 @@ def _card(entry: Any, empty: str = "[?]") -> str:
     return f"[{code}]" if up else f"[{code}*]"
 
 
-def render(state: Any, seat: int | None) -> str:
+def render(state: GunshiState, seat: int | None) -> str:
     v = state.view(seat)
     cells: dict[int, str] = {}
     for u in v["units"]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import is_dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import sengoku.games.gunshi.battle as battle
 import sengoku.games.gunshi.cards as cards
@@ -29,7 +29,7 @@ import sengoku.games.gunshi.logistics as logistics
 import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
 import sengoku.games.gunshi.tournament_clock as tournament_clock
 import sengoku.games.gunshi.units as units
-from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, event
+from sengoku.core.game import TERMINAL, Event, Game, IllegalAction, Outcome, State, event
 from sengoku.core.substate import copy_part, part_from_json, part_to_json
 from sengoku.games.gunshi.actions import GunshiAction, sorted_unique
 from sengoku.games.gunshi.battlefield import cn
@@ -102,7 +102,7 @@ class GunshiState(State[GunshiAction]):
     """One Gunshi match. Build with ``Gunshi().new_state(seed, **options)``."""
 
     # ------------------------------------------------------------------ construction
-    def __init__(self, game: Any, options: dict[str, Any], seed: int) -> None:
+    def __init__(self, game: Game, options: dict[str, Any], seed: int) -> None:
         self.game = game
         self.options = options
         self.num_players = 2
@@ -349,7 +349,7 @@ class GunshiState(State[GunshiAction]):
         return data
 
     @classmethod
-    def from_json(cls, game: Any, data: dict[str, Any]) -> GunshiState:
+    def from_json(cls, game: Game, data: dict[str, Any]) -> GunshiState:
         s = cls(game, dict(data["options"]), int(data["seed"]))
         for name in _PART_NAMES:
             part_from_json(getattr(s, name), data)
@@ -377,7 +377,7 @@ _NOT_SERIALISED = frozenset({"game", "_events", "_legal_memo", "result"})
 def _layout() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The names of the parts of a state (its dataclass fields), and of the state's own fields
     that ``from_json`` sets (the options and seed are the constructor's)."""
-    sample = GunshiState(None, {}, 0).__dict__
+    sample = GunshiState(cast(Game, None), {}, 0).__dict__  # only the fields' names are read
     parts = tuple(k for k, v in sample.items() if is_dataclass(v))
     own = tuple(
         k
