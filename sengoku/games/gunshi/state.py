@@ -30,7 +30,7 @@ import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
 import sengoku.games.gunshi.tournament_clock as tournament_clock
 import sengoku.games.gunshi.units as units
 from sengoku.core.game import TERMINAL, Event, Game, IllegalAction, Outcome, State, event
-from sengoku.core.substate import copy_part, part_from_json, part_to_json
+from sengoku.core.substate import part_from_json, part_to_json, parts_copier
 from sengoku.games.gunshi.actions import GunshiAction, sorted_unique
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.cards import SCOUTED, Card, seen
@@ -223,8 +223,7 @@ class GunshiState(State[GunshiAction]):
         s = GunshiState.__new__(GunshiState)
         d = s.__dict__
         d.update(self.__dict__)
-        for name in _PART_NAMES:
-            d[name] = copy_part(d[name])
+        _copy_parts(d)
         s._events = []
         # _legal_memo is shared: the copy's legal actions are the same, and the list is never
         # changed in place (legal_actions hands out copies, apply replaces it).
@@ -388,3 +387,10 @@ def _layout() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 _PART_NAMES, _OWN_FIELDS = _layout()
+_copy_parts = parts_copier(
+    {
+        k: type(v)
+        for k, v in GunshiState(cast(Game, None), {}, 0).__dict__.items()
+        if k in _PART_NAMES
+    }
+)

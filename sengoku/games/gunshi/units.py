@@ -128,10 +128,11 @@ def adjacent_own(st: GunshiState, cell: int, p: int, types: str) -> list[int]:
 def dests(st: GunshiState, u: int, d: int, kind: str, board: list[int] | None = None) -> list[int]:
     """Cells a unit may move to in direction d (kind: ``move``, or ``light`` for Light
     Infantry). An enemy on the cell is attacked."""
-    b = st.field.board if board is None else board
-    p = st.field.uown[u]
-    cell = st.field.uloc[u]
-    f = st.field.uface[u]
+    fld = st.field
+    b = fld.board if board is None else board
+    p = fld.uown[u]
+    cell = fld.uloc[u]
+    f = fld.uface[u]
     if kind == "move" and TOKEN_TYPE[u] == "C":
         return cavalry_dests(st, cell, d, f, p, b)
     one = step(st, cell, d, p, b)

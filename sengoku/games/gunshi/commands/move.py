@@ -78,14 +78,16 @@ def movable_units(st: GunshiState, cmd: Command, p: int, first_only: bool = Fals
     directions first, and works out the mates once per unit."""
     t = cmd.type
     kind = move_kind(cmd)
-    board, uown, fence, enemy = st.field.board, st.field.uown, st.fences.fence, 1 - p
+    fld = st.field
+    board, uown, uloc, uface = fld.board, fld.uown, fld.uloc, fld.uface
+    fence, enemy = st.fences.fence, 1 - p
     out = []
     for u in units_of(st, p, "I" if t is CommandType.LIGHT else "IAC"):
         # Fast test: a single step in a direction the unit may take (not backwards for a
         # Cavalry) is a destination of dests. Only when there is none, the full test
         # (Light Infantry's double step, a Cavalry jumping over its own units).
-        cell = st.field.uloc[u]
-        back = (st.field.uface[u] + 2) % 4 if kind == "move" and TOKEN_TYPE[u] == "C" else -1
+        cell = uloc[u]
+        back = (uface[u] + 2) % 4 if kind == "move" and TOKEN_TYPE[u] == "C" else -1
         ok = False
         for d, n in enumerate(NEIGHBOUR[cell]):
             if n < 0 or d == back:
