@@ -13,13 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.inspiration as inspiration
 import sengoku.games.gunshi.invasion as invasion
 import sengoku.games.gunshi.knowledge as knowledge
 import sengoku.games.gunshi.logistics as logistics
 from sengoku.core.substate import part
 from sengoku.games.gunshi.actions import A
-from sengoku.games.gunshi.cards import Card, cards_from_json, find_card
+from sengoku.games.gunshi.cards import Card, cards_from_json
 from sengoku.games.gunshi.commands import universal_rules
 from sengoku.games.gunshi.data import CARDS, COLOUR, HAND_SIZE, LIGHTNING_COST, ROW_LIMIT, plural
 
@@ -85,15 +86,9 @@ def begin_turn(st: GunshiState) -> None:
         turn=st.battle.turn,
         name=COLOUR[p],
     )
-    st.battle.queue = []
     invasion.start_turn(st)
     st.battle.sent = 0
-    lt = st.cards.lightning[p]
-    if lt is not None:
-        st.battle.queue.append(lt)
-        st.cards.lightning[p] = None
-    if st.cards.row[p]:
-        st.battle.queue.append(st.cards.row[p].pop(0))
+    st.battle.queue = cards.orders_of_turn(st, p)
     continue_turn(st)
 
 
@@ -130,7 +125,7 @@ def finish_card(st: GunshiState) -> None:
     st.battle.cur = None
     if card is None:
         return
-    st.cards.deck[p].append((card[0], True, False))
+    cards.to_deck_bottom(st, p, card[0])
 
 
 def legal_send(st: GunshiState) -> list[GunshiAction]:
@@ -158,7 +153,7 @@ def do_send(st: GunshiState, a: GunshiAction) -> None:
         return
     if a.kind == "lightning":
         logistics.pay(st, p, LIGHTNING_COST)
-        st.cards.lightning[p] = st.cards.row[p].pop(0)
+        cards.lightning_command(st, p)
         st.emit(
             None,
             "lightning",
@@ -175,22 +170,19 @@ def send(st: GunshiState, p: int, code: str) -> None:
     if down:
         # The opponent cannot tell which card left the hand: the hand is mixed.
         bid = knowledge.mix(st, p, hand, with_known=True)
-        hand[:] = [(c[0], False, False, bid) for c in hand]
-        hand.pop(find_card(hand, code, prefer_known=False))
-        st.cards.row[p].append((code, False, False, bid))
+        cards.take_card(cards.mix_hand(st, p, bid), code)
+        cards.to_row(st, p, (code, False, False, bid))
         knowledge.collect_garbage(st, p)
     else:
-        idx = find_card(hand, code, prefer_known=True)
+        idx = cards.find_card(hand, code, prefer_known=True)
         if not hand[idx][1]:
             # No known copy: one of the unknown cards was this one.
             unknown = [i for i, c in enumerate(hand) if not c[1]]
             bid = knowledge.mix(st, p, [hand[i] for i in unknown], with_known=False)
-            for i in unknown:
-                hand[i] = (hand[i][0], False, False, bid)
+            cards.mix_unknown(st, p, unknown, bid)
             knowledge.consume(st, p, bid, code)
-        hand.pop(idx)
-        st.cards.row[p].append((code, True, True))
-    st.cards.face_down_next[p] = not down
+        cards.play_from_hand(st, p, idx)
+        cards.to_row(st, p, (code, True, True))
     st.battle.sent += 1
     pos = len(st.cards.row[p])
     if down:
@@ -220,8 +212,7 @@ def resupply(st: GunshiState) -> None:
     st.gain(p, gain)
     drawn = 0
     while len(st.cards.hand[p]) < HAND_SIZE and st.cards.deck[p]:
-        card = st.cards.deck[p].pop(0)
-        st.cards.hand[p].append(card)
+        card = cards.draw(st, p)
         drawn += 1
         st.emit([p], "draw", f"You draw {CARDS[card[0]].name}.", card=card[0])
     st.emit(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.formation as formation
 import sengoku.games.gunshi.knowledge as knowledge
 from sengoku.core.substate import part
@@ -56,7 +57,7 @@ def setup(st: GunshiState) -> None:
     sel = st.options["custom_selection"]
     rule_1 = st.options["move_up_for_selection"]
     for p in (RED, BLUE):
-        st.cards.stock[p] = []
+        cards.set_stock(st, p, [])
     if sel == "alternate":
         # Step 2: one Move each; step 3: three picks each, Red first.
         st.deck_construction.pre_taken = ["M"]
@@ -119,7 +120,7 @@ def do(st: GunshiState, a: GunshiAction) -> None:
         )
         decks = [list(both), list(both)]
     for q in (RED, BLUE):
-        st.cards.stock[q] = [(c, False, False) for c in sorted(decks[q], key=card_order)]
+        cards.set_stock(st, q, [(c, False, False) for c in sorted(decks[q], key=card_order)])
         if secret:
             # The opponent knows only the step 2 Move and one colour's copy limits.
             bid = knowledge.new_bag(
@@ -129,7 +130,7 @@ def do(st: GunshiState, a: GunshiAction) -> None:
                 free=len(st.deck_construction.picks[q]),
                 pool=deck_pool(st),
             )
-            st.cards.stock[q] = [(c[0], False, False, bid) for c in st.cards.stock[q]]
+            cards.set_stock(st, q, [(c[0], False, False, bid) for c in st.cards.stock[q]])
         else:
             st.reset_knowledge(q)
     st.emit(None, "decks_built", "The decks are built.")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.logistics as logistics
 import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
 from sengoku.games.gunshi.actions import A
@@ -63,9 +64,9 @@ def apply_preset(st: GunshiState, name: str) -> None:
         logistics.set_points(st, p, max(0, STARTING_POINTS - side.cost))
         shogun_and_card_order.set_candidates(st, p)
         known = fp.public_cards
-        st.cards.hand[p] = [(c, known, False) for c in side.hand]
-        st.cards.deck[p] = [(c, known, False) for c in side.deck]
-        st.cards.stock[p] = []
+        cards.deal(
+            st, p, [(c, known, False) for c in side.hand], [(c, known, False) for c in side.deck]
+        )
         st.reset_knowledge(p)
     st.formation.cards_public = fp.public_cards
     st.formation.clock_started = True

@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.custom_deck as custom_deck
 import sengoku.games.gunshi.formation as formation
 import sengoku.games.gunshi.knowledge as knowledge
@@ -160,8 +161,7 @@ def do_swap(st: GunshiState, a: GunshiAction) -> None:
     if a.kind == "remove":
         # The opponent cannot tell which card left the hand: the hand is mixed.
         bid = knowledge.mix(st, p, st.cards.hand[p], with_known=True)
-        st.cards.hand[p] = [(c[0], False, False, bid) for c in st.cards.hand[p]]
-        take_card(st.cards.hand[p], a.arg)
+        take_card(cards.mix_hand(st, p, bid), a.arg)
         st.inspiration.removed[p].append(a.arg)
         st.inspiration.removed_bag[p] = bid
         knowledge.collect_garbage(st, p)
@@ -182,9 +182,9 @@ def do_swap(st: GunshiState, a: GunshiAction) -> None:
         code = a.arg
         public = True
     if public:
-        st.cards.hand[p].append((code, True, False))
+        cards.to_hand(st, p, (code, True, False))
     else:
-        st.cards.hand[p].append((code, False, False, st.inspiration.box_bag[p]))
+        cards.to_hand(st, p, (code, False, False, st.inspiration.box_bag[p]))
     st.emit([p], "take", f"You take {CARDS[code].name} into your hand.", card=code)
     if public:
         st.emit(None, "taken", f"{COLOUR[p]} takes {CARDS[code].name}.", card=code, seat=p)

@@ -96,6 +96,50 @@ def new_bag(
     return bid
 
 
+def reset(st: GunshiState, p: int) -> None:
+    """The opponent knows the composition of p's unknown cards, nothing about their places:
+    one bag of them all (the Advanced cards in the box keep theirs)."""
+    from sengoku.games.gunshi.custom_deck import deck_pool  # custom_deck -> this module
+
+    st.knowledge.bags[p] = [b for b in st.knowledge.bags[p] if b["id"] == st.inspiration.box_bag[p]]
+    zones = [st.cards.stock[p], st.cards.hand[p], st.cards.deck[p], st.cards.row[p]]
+    if st.player == p:
+        zones.append(st.battle.queue)
+    unknown = [c[0] for z in zones for c in z if not (c[1] or c[2])]
+    lt = st.cards.lightning[p]
+    if lt is not None and not (lt[1] or lt[2]):
+        unknown.append(lt[0])
+    if not unknown:
+        bid = -1
+    elif st.deck_construction.deck_public:
+        bid = new_bag(st, p, unknown)
+    else:
+        # Optional Rule 3: only the step 2 Move and the copy limits are known.
+        known = [c[0] for z in zones for c in z if c[1] or c[2]]
+        if lt is not None and (lt[1] or lt[2]):
+            known.append(lt[0])
+        lits = list(st.deck_construction.pre_taken)
+        for code in known:
+            if code in lits:
+                lits.remove(code)
+        bid = new_bag(
+            st,
+            p,
+            lits,
+            free=len(unknown) - len(lits),
+            pool=deck_pool(st),
+            used=known,
+        )
+
+    def mark(c: Card) -> Card:
+        return (c[0], c[1], c[2]) if (c[1] or c[2]) else (c[0], c[1], c[2], bid)
+
+    for z in zones:
+        z[:] = [mark(c) for c in z]
+    if lt is not None:
+        st.cards.lightning[p] = mark(lt)
+
+
 def _get(state: GunshiState, p: int, bid: int) -> tuple[int, Bag]:
     for i, bag in enumerate(state.knowledge.bags[p]):
         if bag["id"] == bid:

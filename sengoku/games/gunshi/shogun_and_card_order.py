@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.cards as cards
 from sengoku.core.substate import part
 from sengoku.games.gunshi.actions import A
-from sengoku.games.gunshi.cards import take_card
 from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, HAND_SIZE, LETTERS, RED, unit_words
 
 if TYPE_CHECKING:
@@ -76,8 +76,7 @@ def do(st: GunshiState, a: GunshiAction) -> None:
         st.emit([p], "shogun", f"Your Shogun is {unit_words(LETTERS.index(a.arg))}.", unit=a.arg)
         st.emit(None, "shogun_chosen", f"{COLOUR[p]} chooses a Shogun in secret.", seat=p)
     else:
-        card = take_card(st.cards.stock[p], a.arg)
-        (st.cards.hand if a.kind == "hand" else st.cards.deck)[p].append(card)
+        cards.arrange(st, p, a.arg, to_hand=a.kind == "hand")
         where = "hand" if a.kind == "hand" else "deck"
         st.emit([p], where, f"{CARDS[a.arg].name} goes to your {where}.", card=a.arg)
     if st.step == "shogun":
@@ -89,8 +88,7 @@ def do(st: GunshiState, a: GunshiAction) -> None:
         # left decides this, never their kinds: the opponent sees how many decisions a
         # player makes, so that number must not depend on the secret choices (filling in
         # a run of one kind would tell the opponent that all of that kind is in the deck).
-        st.cards.deck[p].extend(st.cards.stock[p])
-        st.cards.stock[p] = []
+        cards.stack_rest(st, p)
     if st.step and st.cards.stock[p]:
         return
     st.emit(None, "ready", f"{COLOUR[p]} has chosen a Shogun and card order.", seat=p)

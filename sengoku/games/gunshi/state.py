@@ -146,7 +146,7 @@ class GunshiState(State[GunshiAction]):
             # Optional Rule 2: the deck both players agreed on (an example or any legal deck).
             deck = agreed_cards(o["agreed_deck"])
         for p in (RED, BLUE):
-            self.cards.stock[p] = [(c, False, False) for c in deck]
+            cards.set_stock(self, p, [(c, False, False) for c in deck])
         if variant == "custom" and preset not in DECKS and o["custom_selection"] != "agreed":
             custom_deck.setup(self)
         if variant == "inspiration":
@@ -161,46 +161,9 @@ class GunshiState(State[GunshiAction]):
             formation.next_placer(self, RED)
 
     def reset_knowledge(self, p: int) -> None:
-        """The opponent knows the composition of p's unknown cards, nothing about their places."""
-        self.knowledge.bags[p] = [
-            b for b in self.knowledge.bags[p] if b["id"] == self.inspiration.box_bag[p]
-        ]
-        zones = [self.cards.stock[p], self.cards.hand[p], self.cards.deck[p], self.cards.row[p]]
-        if self.player == p:
-            zones.append(self.battle.queue)
-        unknown = [c[0] for z in zones for c in z if not (c[1] or c[2])]
-        lt = self.cards.lightning[p]
-        if lt is not None and not (lt[1] or lt[2]):
-            unknown.append(lt[0])
-        if not unknown:
-            bid = -1
-        elif self.deck_construction.deck_public:
-            bid = knowledge.new_bag(self, p, unknown)
-        else:
-            # Optional Rule 3: only the step 2 Move and the copy limits are known.
-            known = [c[0] for z in zones for c in z if c[1] or c[2]]
-            if lt is not None and (lt[1] or lt[2]):
-                known.append(lt[0])
-            lits = list(self.deck_construction.pre_taken)
-            for code in known:
-                if code in lits:
-                    lits.remove(code)
-            bid = knowledge.new_bag(
-                self,
-                p,
-                lits,
-                free=len(unknown) - len(lits),
-                pool=custom_deck.deck_pool(self),
-                used=known,
-            )
-
-        def mark(c: Card) -> Card:
-            return (c[0], c[1], c[2]) if (c[1] or c[2]) else (c[0], c[1], c[2], bid)
-
-        for z in zones:
-            z[:] = [mark(c) for c in z]
-        if lt is not None:
-            self.cards.lightning[p] = mark(lt)
+        """The opponent knows the composition of p's unknown cards, nothing about their places
+        (``knowledge.reset``)."""
+        knowledge.reset(self, p)
 
     # ------------------------------------------------------------------ contract basics
     @property

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.cards as cards
 from sengoku.games.gunshi.chained_commands import front_key
 from sengoku.games.gunshi.commands.command import Command, nothing
 from sengoku.games.gunshi.data import CARDS, COLOUR, DIR_NAMES, FACING_WORDS, LETTERS, NEIGHBOUR
@@ -26,7 +27,7 @@ def start(st: GunshiState) -> None:
     st.pay(p, CARDS["Trap"].cost)
     import sengoku.games.gunshi.battle as battle  # battle -> universal_rules -> this module
 
-    st.cards.beside[p] = battle.set_aside(st)  # beside the board, not at the deck's bottom
+    cards.lay_trap(st, p, battle.set_aside(st))  # beside the board, not at the deck's bottom
     st.emit(None, "trap", f"{COLOUR[p]} lays a Chain Trap beside the board.")
 
 
@@ -34,11 +35,8 @@ def spring(st: GunshiState, cmd: Command, p: int, m: int, start: int, d: int) ->
     """p's unit m moved one space from ``start`` in direction d: the opponent's trap, if
     laid, drags every unit next to the mover along."""
     o = 1 - p
-    trap = st.cards.beside[o]
-    if trap is None:
+    if cards.spring_trap(st, o) is None:
         return
-    st.cards.beside[o] = None
-    st.cards.deck[o].append((trap[0], True, False))
     forced = [u for u in adjacent_own(st, start, p, "IAC") if u != m]
     forced.sort(key=lambda x: front_key(st, x, d))
     moved = []

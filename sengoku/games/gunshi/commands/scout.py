@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.knowledge as knowledge
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import ASK, parse_cell
-from sengoku.games.gunshi.cards import SCOUTED
 from sengoku.games.gunshi.commands.command import Command, CommandType, Step, done, offer_modes
 from sengoku.games.gunshi.data import CARDS, COLOUR, LETTERS, SCOUT_COSTS, unit_words
 from sengoku.games.gunshi.shogun_and_card_order import narrow_to, reveal, rule_out
@@ -58,14 +58,7 @@ def legal_look(st: GunshiState, cmd: Command) -> list[GunshiAction]:
 def do_look(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     p = st.player
     o = 1 - p
-    if a.arg == "L":
-        card = st.cards.lightning[o]
-        assert card is not None
-        st.cards.lightning[o] = (card[0], card[1] or SCOUTED, card[2])
-    else:
-        i = int(a.arg) - 1
-        card = st.cards.row[o][i]
-        st.cards.row[o][i] = (card[0], card[1] or SCOUTED, card[2])
+    card = cards.scout(st, o, a.arg)
     knowledge.consume(st, o, knowledge.bag_of(card), card[0])
     where = "the Lightning position" if a.arg == "L" else f"position {a.arg}"
     st.emit(
