@@ -168,3 +168,63 @@ def test_views_have_the_typed_keys() -> None:
         for p, side in enumerate(v["players"]):
             assert set(side) - PlayerView.__required_keys__ <= PlayerView.__optional_keys__
             assert ("advanced_in_box" in side) == (seat == p), (seat, p)
+
+
+#: Modules that set whole positions, and so write every part: position strings, and the
+#: determinization that resamples what a seat cannot see (knowledge.py also labels unknown
+#: cards with the bag the opponent's knowledge puts them in).
+_POSITION_WRITERS = {
+    "position.py": "all",
+    "hidden_information.py": "all",
+    "knowledge.py": {"cards", "battle", "inspiration"},
+}
+_MUTATORS = {"append", "pop", "remove", "insert", "extend", "clear", "sort", "reverse"}
+
+
+def _part_field(node: ast.expr, parts: dict[str, str]) -> str | None:
+    """The part written when ``node`` (an assignment target or a mutated object) is
+    ``<state>.<part>.<field>``, optionally indexed."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute):
+        if node.value.attr in parts:
+            return node.value.attr
+    return None
+
+
+def _writes(tree: ast.Module, parts: dict[str, str]) -> list[tuple[int, str]]:
+    out = []
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _MUTATORS
+        ):
+            targets = [node.func.value]
+        flat: list[ast.expr] = []
+        for t in targets:
+            flat += list(t.elts) if isinstance(t, ast.Tuple) else [t]
+        for t in flat:
+            part = _part_field(t, parts)
+            if part is not None:
+                out.append((getattr(node, "lineno", 0), part))
+    return out
+
+
+def test_each_part_is_written_only_by_its_rule_module() -> None:
+    # rulebook terms: each rule module owns the part of the state its rule changes; the others
+    # call its public functions (units.move_to, fences.place_fence, cards.draw, ...).
+    parts = {k: type(v).__module__ for k, v in _parts(GAME.new_state(0)).items()}
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = "sengoku.games.gunshi." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        allowed = _POSITION_WRITERS.get(path.name, set())
+        for line, part in _writes(ast.parse(path.read_text()), parts):
+            if parts[part] != module and allowed != "all" and part not in allowed:
+                found.append(f"{path.relative_to(PACKAGE)}:{line} writes state.{part}")
+    assert not found
