@@ -15,7 +15,15 @@ import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["copier", "copy_part", "part", "part_from_json", "part_to_json", "parts_copier"]
+__all__ = [
+    "copier",
+    "copy_part",
+    "part",
+    "part_from_json",
+    "part_to_json",
+    "parts_copier",
+    "jsonable",
+]
 
 P = TypeVar("P")
 
@@ -98,11 +106,12 @@ def parts_copier(parts: Mapping[str, type]) -> Callable[[dict[str, Any]], None]:
     return _compile(lines, env)
 
 
-def _jsonable(v: Any) -> Any:
+def jsonable(v: Any) -> Any:
+    """``v`` as new JSON values: tuples become lists; nothing is shared with ``v``."""
     if isinstance(v, tuple | list):
-        return [_jsonable(x) for x in v]
+        return [jsonable(x) for x in v]
     if isinstance(v, dict):
-        return {k: _jsonable(x) for k, x in v.items()}
+        return {k: jsonable(x) for k, x in v.items()}
     return v
 
 
@@ -111,7 +120,7 @@ def part_to_json(p: object) -> Iterator[tuple[str, Any]]:
     for f in dataclasses.fields(p):  # type: ignore[arg-type]
         v = getattr(p, f.name)
         encode = f.metadata.get(_ENCODE)
-        yield f.name, _jsonable(v if encode is None or v is None else encode(v))
+        yield f.name, jsonable(v if encode is None or v is None else encode(v))
 
 
 def part_from_json(p: object, data: dict[str, Any]) -> None:

@@ -30,7 +30,7 @@ import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
 import sengoku.games.gunshi.tournament_clock as tournament_clock
 import sengoku.games.gunshi.units as units
 from sengoku.core.game import TERMINAL, Event, Game, IllegalAction, Outcome, State, event
-from sengoku.core.substate import part_from_json, part_to_json, parts_copier
+from sengoku.core.substate import jsonable, part_from_json, part_to_json, parts_copier
 from sengoku.games.gunshi.actions import GunshiAction, sorted_unique
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.cards import SCOUTED, Card, seen
@@ -306,7 +306,7 @@ class GunshiState(State[GunshiAction]):
             if k in _PART_NAMES:
                 data.update(part_to_json(v))
             elif k not in _NOT_SERIALISED:
-                data[k] = v
+                data[k] = jsonable(v)  # a copy: changing the JSON leaves the state alone
         data["result"] = self.result.to_json() if self.result else None
         return data
 
