@@ -24,7 +24,6 @@ which a seat's own Shogun is its true one.
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from sengoku.core.features import Features, Level
 from sengoku.core.game import Game, State
@@ -37,6 +36,7 @@ from sengoku.games.gunshi.data import (
     TOKEN_TYPE,
     UNITS,
 )
+from sengoku.games.gunshi.state import GunshiState
 
 #: Pressing for a result (issue 41; docs/ai.md, "Pressing for a result"): a game still
 #: running after PRESSURE_FROM plies also counts each unit's approach to its Invasion Zone
@@ -118,7 +118,7 @@ class GunshiFeatures(Features):
             5: ("ismcts", {"seconds": 1.0}),
         }
 
-    def shogun_odds(self, state: Any, seat: int) -> dict[int, float]:
+    def shogun_odds(self, state: GunshiState, seat: int) -> dict[int, float]:
         """Each unit of ``seat`` on the field: its chance to be ``seat``'s Shogun, as the
         other side may judge it (only the public candidates, or the revealed Shogun)."""
         if state.shoguns.revealed[seat] and state.shoguns.shogun[seat] >= 0:
@@ -129,7 +129,7 @@ class GunshiFeatures(Features):
         share = 1.0 / len(cands)
         return {u: share for u in cands if 0 <= state.field.uloc[u] < CELLS}
 
-    def side_value(self, state: Any, seat: int, cells: list[list[int]]) -> float:
+    def side_value(self, state: GunshiState, seat: int, cells: list[list[int]]) -> float:
         other = 1 - seat
         value: float = INVASION * state.invader_spot.invaders[seat] / max(INVADERS_TO_WIN, 1)
         near: set[int] = set()
@@ -148,7 +148,8 @@ class GunshiFeatures(Features):
         return value
 
     def heuristic(self, state: State, seat: int) -> float:
-        s: Any = state
+        assert isinstance(state, GunshiState)
+        s = state
         cells: list[list[int]] = [[], []]
         army = [0.0, 0.0]
         for owner, cell, cost in zip(s.field.uown, s.field.uloc, _TOKEN_COST, strict=True):

@@ -9,9 +9,11 @@ Red's Cavalry K facing north. Fences replace the grid line they stand on with r 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.hidden_information as hidden_information
 from sengoku.games.gunshi.data import CARDS, COLS, SIZE, parse_cell, parse_edge
+from sengoku.games.gunshi.views import CardSlotView
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
@@ -19,18 +21,19 @@ if TYPE_CHECKING:
 ARROWS = {"n": "^", "e": ">", "s": "v", "w": "<"}
 
 
-def _card(entry: Any, empty: str = "[?]") -> str:
+def _card(entry: CardSlotView | str | None, empty: str = "[?]") -> str:
+    """A card as the view shows it: a row or Lightning slot, or a card code (None: hidden)."""
     if entry is None:
         return empty
     code = entry["card"] if isinstance(entry, dict) else entry
-    up = entry.get("face_up", True) if isinstance(entry, dict) else True
+    up = entry["face_up"] if isinstance(entry, dict) else True
     if code is None:
         return "[?]"
     return f"[{code}]" if up else f"[{code}*]"
 
 
 def render(state: GunshiState, seat: int | None) -> str:
-    v = state.view(seat)
+    v = hidden_information.view(state, seat)  # the typed view (views.GunshiView)
     cells: dict[int, str] = {}
     for u in v["units"]:
         t = u["type"]
