@@ -168,18 +168,18 @@ def gunshi_battle() -> Any:
     rng = random.Random(3)
     while st.phase != "battle":
         st.apply(rng.choice(st.legal_actions()))
-    for u, cell in enumerate(st.uloc):
+    for u, cell in enumerate(st.field.uloc):
         if cell >= 0:
-            st.board[cell] = -1
-            st.uloc[u] = -1
+            st.field.board[cell] = -1
+            st.field.uloc[u] = -1
     return st
 
 
 def put(st: Any, seat: int, cell: int, other_than: tuple[int, ...] = ()) -> int:
     """Put one of ``seat``'s units (not one of ``other_than``) on ``cell``; its token."""
-    u = next(u for u, owner in enumerate(st.uown) if owner == seat and u not in other_than)
-    st.uloc[u] = cell
-    st.board[cell] = u
+    u = next(u for u, owner in enumerate(st.field.uown) if owner == seat and u not in other_than)
+    st.field.uloc[u] = cell
+    st.field.board[cell] = u
     return u
 
 
@@ -188,16 +188,16 @@ def test_gunshi_a_unit_next_to_the_enemy_shogun_raises_the_value() -> None:
     values = {}
     for name, mine in (("far", 0), ("adjacent", 17)):  # a1, or d3 next to d4
         st = gunshi_battle()
-        st.candidates[0] = []  # our unit is no Shogun: no threat the other way
+        st.shoguns.candidates[0] = []  # our unit is no Shogun: no threat the other way
         enemy = put(st, 1, 24)  # d4
-        st.candidates[1] = [enemy, *(u for u in st.candidates[1] if u != enemy)]
+        st.shoguns.candidates[1] = [enemy, *(u for u in st.shoguns.candidates[1] if u != enemy)]
         put(st, 0, mine)
         values[name] = k.evaluate(st, 0)
         # with more candidates left, the same unit is less likely the Shogun: a smaller threat
-        st.candidates[1] = [enemy]
+        st.shoguns.candidates[1] = [enemy]
         values[name + " sole"] = k.evaluate(st, 0)
-        st.revealed[1] = True
-        st.shogun[1] = put(st, 1, 48, other_than=(enemy,))  # g7, far from everyone
+        st.shoguns.revealed[1] = True
+        st.shoguns.shogun[1] = put(st, 1, 48, other_than=(enemy,))  # g7, far from everyone
         values[name + " revealed elsewhere"] = k.evaluate(st, 0)
     assert values["far"] < values["adjacent"] < values["adjacent sole"]
     assert values["far sole"] == values["far"]
@@ -210,7 +210,7 @@ def test_gunshi_a_unit_next_to_an_advanced_invader_raises_the_value() -> None:
 
     def value(invader: int, mine: int) -> float:
         st = gunshi_battle()
-        st.candidates = [[], []]  # no Shogun term
+        st.shoguns.candidates = [[], []]  # no Shogun term
         put(st, 1, invader)  # Blue invades towards row 1
         put(st, 0, mine)
         return k.evaluate(st, 0)
@@ -226,7 +226,7 @@ def test_gunshi_invaders_count_for_their_side() -> None:
     k = knowledge_for("gunshi")
     st = gunshi_battle()
     base = k.evaluate(st, 0)
-    st.invaders[0] = 1
+    st.invader_spot.invaders[0] = 1
     assert k.evaluate(st, 0) > base
     assert k.evaluate(st, 1) == -k.evaluate(st, 0) < 0
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import sengoku.games.gunshi.battle as battle_rules
+import sengoku.games.gunshi.units as unit_rules
 from sengoku.games.gunshi import Gunshi, GunshiState
 from sengoku.games.gunshi.data import (
     CELLS,
@@ -40,51 +42,50 @@ def battle(
     Commands step; ``row`` cards are face up (use :func:`resolve` to resolve the first).
     """
     s = GAME.new_state(0, **options)
-    s.uloc = [-1] * NUM_TOKENS
-    s.uown = [-1] * NUM_TOKENS
-    s.ushield = [False] * NUM_TOKENS
-    s.board = [-1] * CELLS
-    s.fence = [-1] * EDGES
-    s.fences_left = [4, 4] if fences_left is None else list(fences_left)
+    s.field.uloc = [-1] * NUM_TOKENS
+    s.field.uown = [-1] * NUM_TOKENS
+    s.field.ushield = [False] * NUM_TOKENS
+    s.field.board = [-1] * CELLS
+    s.fences.fence = [-1] * EDGES
+    s.fences.fences_left = [4, 4] if fences_left is None else list(fences_left)
     placed: list[list[int]] = [[], []]
     for text in units:
         owner, t, cell, face = text.split()
         p = "RB".index(owner)
-        u = s._free_token(t.upper())
+        u = unit_rules.free_token(s, t.upper())
         assert u >= 0, f"no {t} left in the Reserve"
-        s._put_unit(u, p, parse_cell(cell), DIR_NAMES.index(face))
-        s.ushield[u] = t == "I"
+        unit_rules.put_unit(s, u, p, parse_cell(cell), DIR_NAMES.index(face))
+        s.field.ushield[u] = t == "I"
         placed[p].append(u)
     for text in fences:
         owner, edge = text.split()
         p = "RB".index(owner)
-        s.fence[parse_edge(edge)] = p
-    s.points = list(points)
+        s.fences.fence[parse_edge(edge)] = p
+    s.logistics.points = list(points)
     for p in (0, 1):
-        s.candidates[p] = sorted(placed[p])
+        s.shoguns.candidates[p] = sorted(placed[p])
         if placed[p]:
-            s.shogun[p] = LETTERS.index(shogun[p]) if shogun[p] else placed[p][0]
-        s.hand[p] = [(c, False, False) for c in hand[p]]
-        s.deck[p] = [(c, False, False) for c in deck[p]]
-        s.row[p] = [(c, True, True) for c in row[p]]
-        s.stock[p] = []
+            s.shoguns.shogun[p] = LETTERS.index(shogun[p]) if shogun[p] else placed[p][0]
+        s.cards.hand[p] = [(c, False, False) for c in hand[p]]
+        s.cards.deck[p] = [(c, False, False) for c in deck[p]]
+        s.cards.row[p] = [(c, True, True) for c in row[p]]
+        s.cards.stock[p] = []
         s.reset_knowledge(p)
     s.phase = "battle"
     s.step = "send"
     s.player = to_act
-    s.turn = 5
-    s.fpiece = ""
-    s.pick_order = []
-    s.clock_started = True
+    s.battle.turn = 5
+    s.formation.fpiece = ""
+    s.deck_construction.pick_order = []
+    s.formation.clock_started = True
     return s
 
 
 def resolve(s: GunshiState) -> list[dict[str, Any]]:
     """Start the acting player's turn: Units Follow Orders (events returned)."""
-    s._events = []
-    s._begin_turn()
-    events, s._events = s._events, []
-    return events
+    s.take_events()
+    battle_rules.begin_turn(s)
+    return s.take_events()
 
 
 def play(s: GunshiState, *moves: str) -> list[dict[str, Any]]:
@@ -100,16 +101,16 @@ def legal(s: GunshiState) -> set[str]:
 
 
 def unit_at(s: GunshiState, cell: str) -> dict[str, Any] | None:
-    u = s.board[parse_cell(cell)]
+    u = s.field.board[parse_cell(cell)]
     if u < 0:
         return None
     return {
         "letter": LETTERS[u],
-        "owner": s.uown[u],
-        "facing": DIR_NAMES[s.uface[u]],
-        "shield": s.ushield[u],
+        "owner": s.field.uown[u],
+        "facing": DIR_NAMES[s.field.uface[u]],
+        "shield": s.field.ushield[u],
     }
 
 
 def fence_at(s: GunshiState, edge: str) -> int:
-    return s.fence[parse_edge(edge)]
+    return s.fences.fence[parse_edge(edge)]

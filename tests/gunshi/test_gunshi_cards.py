@@ -12,12 +12,12 @@ def test_rapid_move_move_then_reorient_costs_two() -> None:
     s = battle(["R I d2 n", "B I a7 s"], row=(("Rapid",), ()))
     resolve(s)
     play(s, "unit d2")
-    assert s.points[0] == 16
+    assert s.logistics.points[0] == 16
     assert {"dir n", "face e", "face s", "face w"} <= legal(s)
     play(s, "dir n")
     assert legal(s) == {"face e", "face s", "face w"}
     play(s, "face w")
-    assert unit_at(s, "d3")["facing"] == "w" and s.cmd is None
+    assert unit_at(s, "d3")["facing"] == "w" and s.orders.cmd is None
 
 
 def test_rapid_move_reorient_first_opens_a_cavalry_charge() -> None:
@@ -36,16 +36,16 @@ def test_rapid_move_may_invade_and_needs_two_points() -> None:
     play(s, "unit d6", "dir n")
     assert legal(s) == {"invade", "stay"}
     play(s, "invade")
-    assert s.invaders[0] == 2 and s.cmd is None
+    assert s.invader_spot.invaders[0] == 2 and s.orders.cmd is None
     s = battle(["R I d2 n", "B I a7 s"], row=(("Rapid",), ()), points=(1, 18))
     resolve(s)
-    assert s.cmd is None and s.points[0] == 1
+    assert s.orders.cmd is None and s.logistics.points[0] == 1
 
 
 def test_logistical_review_gains_two() -> None:
     s = battle(["R I a1 n", "B I a7 s"], row=(("Review",), ()), points=(3, 18))
     resolve(s)
-    assert s.points[0] == 5
+    assert s.logistics.points[0] == 5
 
 
 def test_crossbow_range_and_fence_rule() -> None:
@@ -76,7 +76,7 @@ def test_reinforce_en_route_placement_and_costs() -> None:
     # Fences on the space you place a new Unit, remove those Fences."
     s = battle(["R I d3 n", "R C d4 n", "B I a7 s"], row=(("EnRoute",), ()))
     resolve(s)
-    assert s.cmd is None  # d3's free neighbours are all Home Territory; d4 is Cavalry
+    assert s.orders.cmd is None  # d3's free neighbours are all Home Territory; d4 is Cavalry
     s = battle(["R I d4 n", "R C d5 n", "B I a7 s"], ["B e4n", "B e4w"], row=(("EnRoute",), ()))
     resolve(s)
     assert legal(s) == {"unit d4"}
@@ -85,7 +85,7 @@ def test_reinforce_en_route_placement_and_costs() -> None:
     play(s, "place C")
     assert legal(s) == {"at c4", "at e4"}  # not d3: Home Territory
     play(s, "at e4", "face n")
-    assert s.points[0] == 12 and unit_at(s, "e4") is not None
+    assert s.logistics.points[0] == 12 and unit_at(s, "e4") is not None
     assert fence_at(s, "e4n") == -1 and fence_at(s, "d4e") == -1
 
 
@@ -94,7 +94,7 @@ def test_reinforce_en_route_with_three_points_does_nothing() -> None:
     # to place a new Unit so you cannot resolve this Command."
     s = battle(["R I d4 n", "B I a7 s"], row=(("EnRoute",), ()), points=(3, 18))
     resolve(s)
-    assert s.cmd is None and s.points[0] == 3
+    assert s.orders.cmd is None and s.logistics.points[0] == 3
 
 
 def test_reinforce_en_route_into_the_invasion_zone_without_invading() -> None:
@@ -103,7 +103,7 @@ def test_reinforce_en_route_into_the_invasion_zone_without_invading() -> None:
     play(s, "unit d6", "place I")
     assert "at d7" in legal(s)
     play(s, "at d7", "face n")
-    assert s.invaders[0] == 0 and s.cmd is None
+    assert s.invader_spot.invaders[0] == 0 and s.orders.cmd is None
     assert fence_at(s, "d7e") == -1  # enemy Fence on the new unit's space removed
 
 
@@ -126,13 +126,13 @@ def test_light_infantry_stops_in_front_of_enemy_fence_and_may_invade() -> None:
     play(s, "unit d5", "dir n", "to d7")
     assert legal(s) == {"invade", "stay"}
     play(s, "invade")
-    assert s.invaders[0] == 1  # the Shield came off before moving
+    assert s.invader_spot.invaders[0] == 1  # the Shield came off before moving
 
 
 def test_scout_commands_reveals_to_the_scout_only() -> None:
     # rulebook: Scout Commands: "Look at 1 Command card in your opponent's Command Row."
     s = battle(["R I a1 n", "B I a7 s"], row=(("Scout",), ("M", "Re")), points=(4, 18))
-    s.row[1] = [("M", False, False), ("Re", True, True)]
+    s.cards.row[1] = [("M", False, False), ("Re", True, True)]
     events = resolve(s)
     assert legal(s) == {"look 1", "look 2"}  # 4 points: Scout the Shogun is unaffordable
     events = play(s, "look 1")
@@ -140,7 +140,7 @@ def test_scout_commands_reveals_to_the_scout_only() -> None:
     assert private[0]["audience"] == [0] and private[0]["card"] == "M"
     assert s.view(0)["players"][1]["row"][0]["card"] == "M"
     assert s.view(None)["players"][1]["row"][0]["card"] is None  # spectators did not scout
-    assert s.points[0] == 2
+    assert s.logistics.points[0] == 2
 
 
 def test_scout_the_shogun_yes_reveals_no_rules_out() -> None:
@@ -153,8 +153,8 @@ def test_scout_the_shogun_yes_reveals_no_rules_out() -> None:
     )
     resolve(s)  # no cards in Blue's row: only Scout the Shogun is possible
     play(s, "ask a7")
-    assert [LETTERS[u] for u in s.candidates[1]] == ["Q"]  # only the Archer on b7 remains
-    assert s.view(0)["players"][1]["shogun"] is None and s.points[0] == 0
+    assert [LETTERS[u] for u in s.shoguns.candidates[1]] == ["Q"]  # only the Archer on b7 remains
+    assert s.view(0)["players"][1]["shogun"] is None and s.logistics.points[0] == 0
     s = battle(
         ["R I a1 n", "B I a7 s", "B A b7 s"],
         row=(("Scout",), ()),
@@ -187,13 +187,13 @@ def test_strategic_switch_swaps_without_turning() -> None:
     resolve(s)
     play(s, "unit d2", "swap e2")
     assert unit_at(s, "e2")["letter"] == "A" and unit_at(s, "e2")["facing"] == "n"
-    assert unit_at(s, "d2")["facing"] == "w" and s.points[0] == 16
+    assert unit_at(s, "d2")["facing"] == "w" and s.logistics.points[0] == 16
 
 
 def test_strategic_switch_without_a_pair_does_nothing_and_costs_nothing() -> None:
     s = battle(["R I d2 n", "R C f2 w", "B I a7 s"], row=(("Switch",), ()))
     resolve(s)
-    assert s.cmd is None and s.points[0] == 18
+    assert s.orders.cmd is None and s.logistics.points[0] == 18
 
 
 def test_chain_trap_drags_adjacent_units_of_any_type() -> None:
@@ -208,33 +208,33 @@ def test_chain_trap_drags_adjacent_units_of_any_type() -> None:
         shogun=(None, "C"),
     )
     resolve(s)
-    assert s.beside[0] is not None and s.points[0] == 16
+    assert s.cards.beside[0] is not None and s.logistics.points[0] == 16
     play(s, "send M", "end")  # Blue's turn starts: Units Follow Orders (Move)
     play(s, "unit d5", "dir s", "done")
     assert unit_at(s, "d4")["letter"] == "C"
     assert unit_at(s, "e4")["facing"] == "s"  # the Archer was dragged along and turned
     assert unit_at(s, "d5") is not None  # the Infantry behind followed
     assert unit_at(s, "c5") is not None  # the Cavalry is blocked by Red's Infantry on c4
-    assert s.beside[0] is None and s.deck[0][-1][0] == "Trap"
+    assert s.cards.beside[0] is None and s.cards.deck[0][-1][0] == "Trap"
 
 
 def test_chain_trap_beside_the_board_reduces_the_draw() -> None:
     # rulebook: "if you've placed 4 cards in your Command Row ... you will temporarily only
     # be able to draw 2 cards".
     s = battle(["R I a1 n", "B I a7 s"], row=(("M", "M", "Re"), ()))
-    s.beside[0] = ("Trap", True, False)
-    s.hand[0] = [("F", False, False)]
-    s.deck[0] = [("Rf", False, False), ("Re", False, False)]
+    s.cards.beside[0] = ("Trap", True, False)
+    s.cards.hand[0] = [("F", False, False)]
+    s.cards.deck[0] = [("Rf", False, False), ("Re", False, False)]
     play(s, "send F", "end")
-    assert len(s.hand[0]) == 2 and s.deck[0] == []
+    assert len(s.cards.hand[0]) == 2 and s.cards.deck[0] == []
 
 
 def test_chain_trap_not_triggered_by_two_space_moves() -> None:
     s = battle(["R I a1 n", "B C d7 s", "B I c7 s", "B I a5 s"], to_act=1, row=((), ("M",)))
-    s.beside[0] = ("Trap", True, False)
+    s.cards.beside[0] = ("Trap", True, False)
     resolve(s)
     play(s, "unit d7", "dir s", "to d5")
-    assert s.beside[0] is not None and unit_at(s, "c7") is not None
+    assert s.cards.beside[0] is not None and unit_at(s, "c7") is not None
 
 
 def test_light_infantry_chain_all_movers_drop_their_shields() -> None:

@@ -22,7 +22,7 @@ def test_three_chained_cavalry_invading_at_once_wins() -> None:
         assert legal(s) == {"invade", "stay"}
         play(s, "invade")
     assert s.is_terminal() and s.outcome().reason == "invasion"
-    assert s.invaders[0] == 3
+    assert s.invader_spot.invaders[0] == 3
 
 
 def test_chain_is_optional_and_only_for_adjacent_units_of_the_same_type() -> None:
@@ -100,7 +100,7 @@ def test_chained_build_fence_costs_one_point_each() -> None:
     resolve(s)
     play(s, "unit c3", "fence c3n", "chain d3", "fence d3n")
     assert fence_at(s, "c3n") == 0 and fence_at(s, "d3n") == 0
-    assert s.points[0] == 3 and s.fences_left[0] == 2
+    assert s.logistics.points[0] == 3 and s.fences.fences_left[0] == 2
 
 
 def test_invading_is_optional_and_the_shogun_cannot_invade() -> None:
@@ -121,7 +121,7 @@ def test_invading_is_optional_and_the_shogun_cannot_invade() -> None:
 def test_shielded_infantry_counts_two_on_the_invader_spot() -> None:
     # rulebook: "the Shield token also counts as a Unit—together they count as 2 Units".
     s = battle(["R I d6 n", "R I a1 n", "B I a5 s"], row=(("M",), ()), shogun=("B", None))
-    s.invaders[0] = 1
+    s.invader_spot.invaders[0] = 1
     resolve(s)
     play(s, "unit d6", "dir n", "invade")
-    assert s.invaders[0] == 3 and s.outcome().reason == "invasion"
+    assert s.invader_spot.invaders[0] == 3 and s.outcome().reason == "invasion"

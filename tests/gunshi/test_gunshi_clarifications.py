@@ -21,7 +21,7 @@ def test_crossbow_is_chainable_each_archer_picks_its_own_target() -> None:
     play(s, "chain e2")
     assert legal(s) == {"hit e5"}  # 3 ahead of e2: in Crossbow range
     play(s, "hit e5")
-    assert unit_at(s, "d4") is None and unit_at(s, "e5") is None and s.cmd is None
+    assert unit_at(s, "d4") is None and unit_at(s, "e5") is None and s.orders.cmd is None
 
 
 def test_crossbow_or_reorient_may_turn_by_any_interval() -> None:
@@ -42,7 +42,7 @@ def test_reinforce_en_route_in_the_opponents_home_territory_not_on_units() -> No
     play(s, "unit d5", "place C")
     assert legal(s) == {"at c5", "at e5"}  # Blue's Home Territory; d4 and d6 are occupied
     play(s, "at c5", "face n")
-    assert unit_at(s, "c5")["owner"] == 0 and s.points[0] == 12
+    assert unit_at(s, "c5")["owner"] == 0 and s.logistics.points[0] == 12
 
 
 def test_scout_with_only_face_up_cards_still_offers_both_effects() -> None:
@@ -53,7 +53,7 @@ def test_scout_with_only_face_up_cards_still_offers_both_effects() -> None:
     resolve(s)
     assert legal(s) == {"mode commands", "mode shogun"}
     play(s, "mode shogun", "ask a7")
-    assert s.points[0] == 0
+    assert s.logistics.points[0] == 0
 
 
 def test_scout_unaffordable_does_nothing_and_costs_nothing() -> None:
@@ -62,7 +62,7 @@ def test_scout_unaffordable_does_nothing_and_costs_nothing() -> None:
     # as they are."
     s = battle(["R I a1 n", "B I a7 s"], row=(("Scout",), ("M",)), points=(1, 18))
     resolve(s)
-    assert s.cmd is None and s.points[0] == 1 and s.step == "send"
+    assert s.orders.cmd is None and s.logistics.points[0] == 1 and s.step == "send"
 
 
 def test_rapid_fire_uses_the_basic_shoot_range() -> None:
@@ -78,7 +78,7 @@ def test_rapid_fire_uses_the_basic_shoot_range() -> None:
     play(s, "unit d4")
     assert legal(s) == {"hit c5", "hit e4"}
     play(s, "hit c5", "hit e4")
-    assert unit_at(s, "c5") is None and unit_at(s, "e4") is None and s.points[0] == 18
+    assert unit_at(s, "c5") is None and unit_at(s, "e4") is None and s.logistics.points[0] == 18
 
 
 def test_strategic_switch_is_compulsory_and_never_invades() -> None:
@@ -91,10 +91,10 @@ def test_strategic_switch_is_compulsory_and_never_invades() -> None:
         shogun=("C", None),
     )
     resolve(s)
-    assert s.cmd is not None and legal(s) == {"unit d6", "unit d7"}  # no way to skip
+    assert s.orders.cmd is not None and legal(s) == {"unit d6", "unit d7"}  # no way to skip
     play(s, "unit d6", "swap d7")
     assert unit_at(s, "d7")["letter"] == "A"
-    assert s.invaders[0] == 0 and s.cmd is None and s.step == "send"
+    assert s.invader_spot.invaders[0] == 0 and s.orders.cmd is None and s.step == "send"
 
 
 def _trapped(card: str) -> GunshiState:
@@ -104,7 +104,7 @@ def _trapped(card: str) -> GunshiState:
         row=((), (card,)),
         shogun=(None, "C"),
     )
-    s.beside[0] = ("Trap", True, False)
+    s.cards.beside[0] = ("Trap", True, False)
     resolve(s)
     return s
 
@@ -114,10 +114,14 @@ def test_chain_trap_lies_face_up_for_both_players_and_costs_two() -> None:
     # players." Point cost 2; without 2 points the card is not resolved.
     s = battle(["R I a1 n", "B I a7 s"], row=(("Trap",), ()))
     resolve(s)
-    assert s.view(1)["players"][0]["chain_trap_beside"] is True and s.points[0] == 16
+    assert s.view(1)["players"][0]["chain_trap_beside"] is True and s.logistics.points[0] == 16
     s = battle(["R I a1 n", "B I a7 s"], row=(("Trap",), ()), points=(1, 18))
     resolve(s)
-    assert s.beside[0] is None and s.points[0] == 1 and s.deck[0][-1][0] == "Trap"
+    assert (
+        s.cards.beside[0] is None
+        and s.logistics.points[0] == 1
+        and s.cards.deck[0][-1][0] == "Trap"
+    )
 
 
 def test_chain_trap_springs_on_rapid_move_and_one_step_light_infantry() -> None:
@@ -125,10 +129,10 @@ def test_chain_trap_springs_on_rapid_move_and_one_step_light_infantry() -> None:
     # from the Move, Rapid-Move, and Light Infantry cards."
     s = _trapped("Rapid")
     play(s, "unit d5", "dir s", "face n")
-    assert s.beside[0] is None and unit_at(s, "e4") is not None
+    assert s.cards.beside[0] is None and unit_at(s, "e4") is not None
     s = _trapped("Light")
     play(s, "unit d5", "dir s", "to d4")
-    assert s.beside[0] is None and unit_at(s, "e4") is not None
+    assert s.cards.beside[0] is None and unit_at(s, "e4") is not None
 
 
 def test_chain_trap_waits_through_two_space_moves_and_strategic_switch() -> None:
@@ -137,8 +141,8 @@ def test_chain_trap_waits_through_two_space_moves_and_strategic_switch() -> None
     # Leave it where it is at the side of the board".
     s = _trapped("Light")
     play(s, "unit d5", "dir s", "to d3")
-    assert s.beside[0] is not None and unit_at(s, "e5") is not None
+    assert s.cards.beside[0] is not None and unit_at(s, "e5") is not None
     s = _trapped("Switch")
     play(s, "unit d5", "swap e5")
-    assert s.beside[0] is not None
+    assert s.cards.beside[0] is not None
     assert unit_at(s, "d4") is None and unit_at(s, "e4") is None

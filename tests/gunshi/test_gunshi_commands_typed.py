@@ -34,7 +34,7 @@ def test_commands_round_trip_through_json_and_views() -> None:
         rng = random.Random(seed)
         s = GAME.new_state(seed, **options[seed % len(options)])
         while not s.is_terminal() and s.ply < 400:
-            cmd = s.cmd
+            cmd = s.orders.cmd
             if cmd is not None:
                 assert isinstance(cmd, Command) and isinstance(cmd.step, Step)
                 if cmd.type is not None:
@@ -43,7 +43,7 @@ def test_commands_round_trip_through_json_and_views() -> None:
                 assert Command.from_json(data) == cmd
                 assert command_from_view(json.loads(json.dumps(command_view(cmd)))) == cmd
                 again = type(s).from_json(GAME, json.loads(json.dumps(s.to_json())))
-                assert again.cmd == cmd and again.legal_actions() == s.legal_actions()
+                assert again.orders.cmd == cmd and again.legal_actions() == s.legal_actions()
             s.apply(rng.choice(s.legal_actions()))
     assert {CommandType.MOVE, CommandType.REORIENT, CommandType.FENCE} <= seen_types
 
@@ -52,10 +52,10 @@ def test_a_state_saved_with_the_command_as_a_dict_loads() -> None:
     # The JSON keeps the command's decided fields as before the typed Command: ids, lists.
     s = GAME.new_state(3)
     rng = random.Random(3)
-    while s.cmd is None or s.cmd.leader is None:
+    while s.orders.cmd is None or s.orders.cmd.leader is None:
         s.apply(rng.choice(s.legal_actions()))
     data = s.to_json()
-    assert data["cmd"]["card"] == s.cmd.card and data["cmd"]["leader"] == s.cmd.leader
+    assert data["cmd"]["card"] == s.orders.cmd.card and data["cmd"]["leader"] == s.orders.cmd.leader
     assert list(data["cmd"])[:2] in (["card", "type"], ["card", "mode"], ["card", "step"])
     again = type(s).from_json(GAME, data)
     assert again.view(0) == s.view(0)

@@ -23,7 +23,7 @@ def test_agreed_deck_accepts_any_legal_deck_by_code_or_name() -> None:
     s = _agreed("Move, 2x Reorient or Shoot, rapid-move, Light Infantry, Scout, EnRoute")
     assert s.options["agreed_deck"] == "M Re Re Rapid EnRoute Light Scout"
     for p in (0, 1):
-        assert sorted(c[0] for c in s.stock[p]) == sorted(
+        assert sorted(c[0] for c in s.cards.stock[p]) == sorted(
             ["M", "Re", "Re", "Rapid", "EnRoute", "Light", "Scout"]
         )
     assert s.phase == "formation"
@@ -37,7 +37,7 @@ def test_agreed_deck_accepts_any_legal_deck_by_code_or_name() -> None:
 def test_the_four_examples_stay_named_shortcuts(name: str) -> None:
     s = _agreed(name)
     assert s.options["agreed_deck"] == name
-    assert sorted(c[0] for c in s.stock[1]) == sorted(DECKS[name])
+    assert sorted(c[0] for c in s.cards.stock[1]) == sorted(DECKS[name])
 
 
 @pytest.mark.parametrize(
@@ -71,7 +71,7 @@ def test_agreed_deck_without_a_move_needs_optional_rule_1() -> None:
     with pytest.raises(InvalidOption, match="Optional Rule 1"):
         _agreed(deck)
     s = _agreed(deck, move_up_for_selection=True)
-    assert "M" not in [c[0] for c in s.stock[0]]
+    assert "M" not in [c[0] for c in s.cards.stock[0]]
 
 
 def test_agreed_sanryaku_cards_bring_the_promos_in() -> None:
@@ -96,7 +96,11 @@ def test_parse_deck_orders_cards_canonically() -> None:
 def test_optional_rule_1_with_alternate_picks_is_alternate_all() -> None:
     s = GAME.new_state(0, variant="custom", move_up_for_selection=True)
     assert s.options["custom_selection"] == "alternate_all"
-    assert s.current_player == 1 and len(s.pick_order) == 7 and s.pre_taken == []
+    assert (
+        s.current_player == 1
+        and len(s.deck_construction.pick_order) == 7
+        and s.deck_construction.pre_taken == []
+    )
     t = GAME.new_state(0, variant="custom", custom_selection="alternate_all")
     assert t.options["move_up_for_selection"] is True
 
@@ -105,13 +109,13 @@ def test_optional_rules_1_and_3_seven_secret_picks_without_a_forced_move() -> No
     # Rule 1 + Rule 3: no Move is taken in step 2, so each player picks all 7 in secret and
     # may leave the Move out.
     s = GAME.new_state(0, variant="custom", custom_selection="secret", move_up_for_selection=True)
-    assert s.pick_order == [0] * 7 + [1] * 7
+    assert s.deck_construction.pick_order == [0] * 7 + [1] * 7
     for code in ("Re", "Re", "F", "Rf", "Rapid", "Review", "Scout"):
         play(s, f"pick {code}")
     assert s.view(1)["players"][0]["picks"] == [None] * 7
     for code in ("M", "M", "M", "Re", "Re", "F", "Rf"):
         play(s, f"pick {code}")
-    assert "M" not in [c[0] for c in s.stock[0]] and s.phase == "formation"
+    assert "M" not in [c[0] for c in s.cards.stock[0]] and s.phase == "formation"
 
 
 def test_optional_rule_3_alone_keeps_the_step_2_move_out_of_the_copy_limit() -> None:

@@ -26,8 +26,13 @@ def _codes(cards: list) -> list[str]:  # type: ignore[type-arg]
 
 
 def _all_cards(s: GunshiState, p: int) -> Counter[str]:
-    cards = s.hand[p] + s.deck[p] + s.row[p] + ([s.lightning[p]] if s.lightning[p] else [])
-    return Counter(_codes(cards)) + Counter(s.removed[p])
+    cards = (
+        s.cards.hand[p]
+        + s.cards.deck[p]
+        + s.cards.row[p]
+        + ([s.cards.lightning[p]] if s.cards.lightning[p] else [])
+    )
+    return Counter(_codes(cards)) + Counter(s.inspiration.removed[p])
 
 
 def _check_contract(s: GunshiState, seat: int) -> None:
@@ -43,8 +48,8 @@ def test_known_card_mixed_into_the_hand_never_lands_in_the_deck() -> None:
     # Red no longer knows where the Fence is among Blue's hand and the new row card, but it
     # is certainly not in Blue's deck, whose cards Blue has never shown.
     s = battle(["R I a1 n", "B I a7 s"], to_act=1)
-    s.hand[1] = [("F", True, False), ("M", False, False), ("Re", False, False)]
-    s.deck[1] = [
+    s.cards.hand[1] = [("F", True, False), ("M", False, False), ("Re", False, False)]
+    s.cards.deck[1] = [
         ("M", False, False),
         ("Re", False, False),
         ("M", False, False),
@@ -59,10 +64,10 @@ def test_known_card_mixed_into_the_hand_never_lands_in_the_deck() -> None:
     for k in SEEDS:
         det = s.determinize(0, random.Random(k))
         assert _all_cards(det, 1) == Counter(BASIC)
-        deck_codes.update(_codes(det.deck[1]))
-        if "F" in _codes(det.hand[1]):
+        deck_codes.update(_codes(det.cards.deck[1]))
+        if "F" in _codes(det.cards.hand[1]):
             where["hand"] += 1
-        if det.row[1][0][0] == "F":
+        if det.cards.row[1][0][0] == "F":
             where["row"] += 1
     assert deck_codes["F"] == 0
     assert set(deck_codes) == {"M", "Re", "Rf"}
@@ -81,8 +86,8 @@ def test_inspiration_taken_and_removed_cards_are_resampled_from_the_box() -> Non
         modification=2,
     )
     adv = list(advanced_codes(False))
-    s.prepared[0] = ["Rapid", "Scout", "Light"]
-    s.unused[0] = [c for c in adv if c not in s.prepared[0]]
+    s.inspiration.prepared[0] = ["Rapid", "Scout", "Light"]
+    s.inspiration.unused[0] = [c for c in adv if c not in s.inspiration.prepared[0]]
     resolve(s)
     play(s, "unit d6", "dir n", "invade", "take Scout", "remove Re")
     assert s.view(1)["players"][0]["prepared"] == [None, None]
@@ -91,12 +96,14 @@ def test_inspiration_taken_and_removed_cards_are_resampled_from_the_box() -> Non
     removed: Counter[str] = Counter()
     for k in SEEDS:
         det = s.determinize(1, random.Random(k))
-        in_play = [c for c in _codes(det.hand[0]) + det.removed[0] if c in adv]
+        in_play = [c for c in _codes(det.cards.hand[0]) + det.inspiration.removed[0] if c in adv]
         assert len(in_play) == 1, in_play
-        assert sorted(det.prepared[0] + det.unused[0] + in_play) == sorted(adv)
-        assert not any(c in adv for c in _codes(det.deck[0]))
+        assert sorted(det.inspiration.prepared[0] + det.inspiration.unused[0] + in_play) == sorted(
+            adv
+        )
+        assert not any(c in adv for c in _codes(det.cards.deck[0]))
         taken[in_play[0]] += 1
-        removed[det.removed[0][0]] += 1
+        removed[det.inspiration.removed[0][0]] += 1
         # The helper's cards: hand M Re F, deck M Re M Rf, the resolved M: 8 basic cards.
         basic = Counter(BASIC) + Counter(["M"])
         assert _all_cards(det, 0) == basic + Counter(in_play)  # nothing lost, nothing made
@@ -111,8 +118,8 @@ def test_modification_1_nobody_knows_the_prepared_cards_not_even_their_owner() -
     for k in range(60):
         det = s.determinize(0, random.Random(k))
         for p in (0, 1):
-            assert sorted(det.prepared[p] + det.unused[p]) == adv
-        seen.update(det.prepared[0])
+            assert sorted(det.inspiration.prepared[p] + det.inspiration.unused[p]) == adv
+        seen.update(det.inspiration.prepared[0])
     assert set(seen) == set(adv)
 
 
@@ -121,8 +128,8 @@ def test_secret_deck_keeps_every_seen_card_and_respects_copy_limits() -> None:
     # has seen. A seen Rapid-Move mixed back into Blue's hand stays among the hand and the
     # new row card; no card exceeds one colour's copies; every other card can come out.
     s = battle(["R I a1 n", "B I a7 s"], to_act=1, variant="custom", custom_selection="secret")
-    s.hand[1] = [("Rapid", True, False), ("Scout", False, False), ("Re", False, False)]
-    s.deck[1] = [
+    s.cards.hand[1] = [("Rapid", True, False), ("Scout", False, False), ("Re", False, False)]
+    s.cards.deck[1] = [
         ("M", False, False),
         ("Light", False, False),
         ("EnRoute", False, False),
@@ -139,9 +146,9 @@ def test_secret_deck_keeps_every_seen_card_and_respects_copy_limits() -> None:
         assert sum(cards.values()) == 7 and cards["M"] >= 1
         assert all(n <= CARDS[c].copies for c, n in cards.items()), cards
         assert set(cards) <= pool
-        assert "Rapid" in _codes(det.hand[1]) + _codes(det.row[1])
-        assert "Rapid" not in _codes(det.deck[1])
-        seen.update(_codes(det.deck[1]))
+        assert "Rapid" in _codes(det.cards.hand[1]) + _codes(det.cards.row[1])
+        assert "Rapid" not in _codes(det.cards.deck[1])
+        seen.update(_codes(det.cards.deck[1]))
     assert set(seen) == pool - {"Rapid"}
 
 
@@ -150,25 +157,25 @@ def test_face_down_row_card_sent_before_a_known_draw_cannot_be_that_card() -> No
     # another face down: the first row card came from the earlier hand, so it is never that
     # Reinforce; the second one may be.
     s = battle(["R I a1 n", "B I a7 s"], to_act=1, points=(18, 18))
-    s.hand[1] = [("M", False, False), ("Re", False, False), ("F", False, False)]
-    s.deck[1] = [("Rf", True, False), ("M", False, False), ("Re", False, False)]
-    s.row[1] = []
+    s.cards.hand[1] = [("M", False, False), ("Re", False, False), ("F", False, False)]
+    s.cards.deck[1] = [("Rf", True, False), ("M", False, False), ("Re", False, False)]
+    s.cards.row[1] = []
     s.reset_knowledge(1)
     play(s, "send M", "end")  # face down; draws the known Reinforce
     assert s.view(0)["players"][1]["hand"] == [None, None, "Rf"]
     s.player = 1
     s.step = "send"
-    s.sent = 0
+    s.battle.sent = 0
     play(s, "send Re")  # face up (the alternation continues)
     play(s, "send Rf")  # face down again: the hand is mixed with the known Reinforce
     first: Counter[str] = Counter()
     second: Counter[str] = Counter()
     for k in SEEDS:
         det = s.determinize(0, random.Random(k))
-        first[det.row[1][0][0]] += 1
-        second[det.row[1][2][0]] += 1
-        assert Counter(_codes(det.deck[1])) + Counter(_codes(det.hand[1])) + Counter(
-            _codes(det.row[1])
+        first[det.cards.row[1][0][0]] += 1
+        second[det.cards.row[1][2][0]] += 1
+        assert Counter(_codes(det.cards.deck[1])) + Counter(_codes(det.cards.hand[1])) + Counter(
+            _codes(det.cards.row[1])
         ) == Counter(["M", "Re", "F", "Rf", "M", "Re"])
     assert "Rf" not in first and set(first) == {"M", "Re", "F"}
     assert "Rf" in second
@@ -178,15 +185,15 @@ def test_revealed_card_is_traced_back_through_a_mixed_hand() -> None:
     # After the mixing above, the first face-down card resolves as Build Fence: it is gone
     # from what Blue may hold, and the rest still respects where each card could be.
     s = battle(["R I a1 n", "B I a7 s"], to_act=1)
-    s.hand[1] = [("M", False, False), ("Re", False, False), ("F", False, False)]
-    s.deck[1] = [("Rf", True, False), ("M", False, False)]
+    s.cards.hand[1] = [("M", False, False), ("Re", False, False), ("F", False, False)]
+    s.cards.deck[1] = [("Rf", True, False), ("M", False, False)]
     s.reset_knowledge(1)
     play(s, "send F", "end")  # Blue: face down, draws the known Reinforce
     play(s, "send M", "end")  # Red
     resolve(s)  # Blue's turn: the face-down card resolves (Build Fence: no Infantry room)
     for k in SEEDS:
         det = s.determinize(0, random.Random(k))
-        hidden = Counter(_codes(det.hand[1]) + _codes(det.deck[1]))
+        hidden = Counter(_codes(det.cards.hand[1]) + _codes(det.cards.deck[1]))
         assert hidden == Counter(["M", "Re", "Rf", "M"]), hidden
 
 
@@ -199,7 +206,7 @@ def test_equal_views_give_equal_determinizations() -> None:
         hand=(("M", "Re", "F"), ("M", "F", "Rf")),
         deck=(("M", "Re", "M", "Rf"), ("Re", "Re", "M", "M")),
     )
-    b.shogun[1] = a.candidates[1][1]
+    b.shoguns.shogun[1] = a.shoguns.candidates[1][1]
     for s in (a, b):
         play(s, "send M", "send F", "end")
     assert a.view(0) == b.view(0)
@@ -220,12 +227,12 @@ def test_shogun_is_resampled_among_consistent_candidates_only() -> None:
     play(s, "ask d5")  # no Blue row card to scout: Scout the Shogun; "No"
     asked = unit_at(s, "d5")["letter"]  # type: ignore[index]
     cavalry = unit_at(s, "f7")["letter"]  # type: ignore[index]
-    s.candidates[1].remove(LETTERS.index(cavalry))  # as if placed later by a Reinforce
+    s.shoguns.candidates[1].remove(LETTERS.index(cavalry))  # as if placed later by a Reinforce
     shoguns: Counter[str] = Counter()
     for k in SEEDS:
-        shoguns[LETTERS[s.determinize(0, random.Random(k)).shogun[1]]] += 1
+        shoguns[LETTERS[s.determinize(0, random.Random(k)).shoguns.shogun[1]]] += 1
     assert asked not in shoguns and cavalry not in shoguns
-    assert set(shoguns) == {LETTERS[u] for u in s.candidates[1]} and len(shoguns) == 2
+    assert set(shoguns) == {LETTERS[u] for u in s.shoguns.candidates[1]} and len(shoguns) == 2
 
 
 # ---------------------------------------------------------------- brute-force reference
@@ -245,11 +252,11 @@ def _start(o: int, o_hand: tuple[str, ...], o_deck: tuple[str, ...]) -> GunshiSt
 
 
 def _hidden(s: GunshiState, o: int) -> tuple[object, ...]:
-    lt = s.lightning[o]
+    lt = s.cards.lightning[o]
     return (
-        tuple(sorted(c[0] for c in s.hand[o] if not c[1])),  # a hand has no order
-        tuple(c[0] for c in s.deck[o] if not c[1]),
-        tuple(c[0] for c in s.row[o] if not (c[1] or c[2])),
+        tuple(sorted(c[0] for c in s.cards.hand[o] if not c[1])),  # a hand has no order
+        tuple(c[0] for c in s.cards.deck[o] if not c[1]),
+        tuple(c[0] for c in s.cards.row[o] if not (c[1] or c[2])),
         lt[0] if lt is not None and not (lt[1] or lt[2]) else None,
     )
 
@@ -273,8 +280,8 @@ def _worlds(seed: int, seat: int, plies: int) -> tuple[set[tuple[object, ...]], 
             return
         actor, a = actions[i]
         options = [a]
-        if actor == o and a.kind == "send" and s.face_down_next[o]:
-            options = [A("send", c) for c in sorted({c[0] for c in s.hand[o]})]
+        if actor == o and a.kind == "send" and s.cards.face_down_next[o]:
+            options = [A("send", c) for c in sorted({c[0] for c in s.cards.hand[o]})]
         for b in options:
             if b in s.legal_actions():
                 t = s.clone()
@@ -314,8 +321,8 @@ def _inspired_start(hand: tuple[str, ...], deck: tuple[str, ...]) -> GunshiState
         hand=(hand, ("M", "Re", "F")),
         deck=(deck, ("M", "Re", "M", "Rf")),
     )
-    s.prepared[0] = list(advanced_codes(False))
-    s.unused[0] = []
+    s.inspiration.prepared[0] = list(advanced_codes(False))
+    s.inspiration.unused[0] = []
     resolve(s)
     return s
 
@@ -336,7 +343,7 @@ def test_determinize_after_the_inspiration_matches_brute_force_worlds(
     rng = random.Random(seed)
     adv = list(advanced_codes(False))
     real = _inspired_start(("M", "Re", "F"), ("M", "Re", "M", "Rf"))
-    real.prepared[0], real.unused[0] = (
+    real.inspiration.prepared[0], real.inspiration.unused[0] = (
         ["Rapid", "Scout", "Light"],
         ["Review", "Crossbow", "EnRoute"],
     )
@@ -348,23 +355,25 @@ def test_determinize_after_the_inspiration_matches_brute_force_worlds(
         actions.append((real.current_player, a))
         real.apply(a)
         views.append(_blue_view(real))
-    assert real.swap_done[0]
+    assert real.inspiration.swap_done[0]
 
     def full(s: GunshiState) -> tuple[object, ...]:
-        return (*_hidden(s, 0), tuple(s.removed[0]))
+        return (*_hidden(s, 0), tuple(s.inspiration.removed[0]))
 
     found: set[tuple[object, ...]] = set()
 
     def replay(s: GunshiState, i: int) -> None:
         if i == len(actions):
-            rest = sorted(s.prepared[0])  # the 5 not taken: any 2 were prepared
-            for prep in combinations(rest, len(real.prepared[0])):
+            rest = sorted(s.inspiration.prepared[0])  # the 5 not taken: any 2 were prepared
+            for prep in combinations(rest, len(real.inspiration.prepared[0])):
                 unused = tuple(sorted(set(rest) - set(prep)))
                 found.add((*full(s), tuple(sorted(prep)), unused))
             return
         actor, a = actions[i]
         options = [a]
-        hidden_kind = a.kind in ("take", "remove") or (a.kind == "send" and s.face_down_next[0])
+        hidden_kind = a.kind in ("take", "remove") or (
+            a.kind == "send" and s.cards.face_down_next[0]
+        )
         if actor == 0 and hidden_kind:
             options = sorted({b for b in s.legal_actions() if b.kind == a.kind}, key=str)
         for b in options:
@@ -376,16 +385,30 @@ def test_determinize_after_the_inspiration_matches_brute_force_worlds(
 
     for hand, deck in sorted({(tuple(sorted(p[:3])), p[3:]) for p in permutations(BASIC)}):
         replay(_inspired_start(hand, deck), 0)
-    truth = (*full(real), tuple(sorted(real.prepared[0])), tuple(sorted(real.unused[0])))
+    truth = (
+        *full(real),
+        tuple(sorted(real.inspiration.prepared[0])),
+        tuple(sorted(real.inspiration.unused[0])),
+    )
     assert truth in found
     drawn = set()
     for k in range(1500):
         det = real.determinize(1, random.Random(k))
-        cards = [c[0] for c in det.hand[0] + det.row[0] + det.deck[0]] + det.removed[0]
-        cards += [c[0] for c in (det.lightning[0], det.cur) if c is not None]
+        cards = [
+            c[0] for c in det.cards.hand[0] + det.cards.row[0] + det.cards.deck[0]
+        ] + det.inspiration.removed[0]
+        cards += [c[0] for c in (det.cards.lightning[0], det.battle.cur) if c is not None]
         in_play = [c for c in cards if c in adv]
-        assert sorted(det.prepared[0] + det.unused[0] + in_play) == sorted(adv)
-        drawn.add((*full(det), tuple(sorted(det.prepared[0])), tuple(sorted(det.unused[0]))))
+        assert sorted(det.inspiration.prepared[0] + det.inspiration.unused[0] + in_play) == sorted(
+            adv
+        )
+        drawn.add(
+            (
+                *full(det),
+                tuple(sorted(det.inspiration.prepared[0])),
+                tuple(sorted(det.inspiration.unused[0])),
+            )
+        )
     assert drawn <= found  # nothing Blue could rule out
     missing = {w[:5] for w in found} - {w[:5] for w in drawn}
     assert not missing, (len(found), len({w[:5] for w in found}), sorted(missing)[:4])
@@ -403,6 +426,7 @@ def test_states_saved_without_knowledge_load_with_it() -> None:
     det = loaded.determinize(0, random.Random(1))
     assert det.view(0) == s.view(0)
     assert any(
-        [c[0] for c in loaded.determinize(0, random.Random(k)).deck[1]] != _codes(s.deck[1])
+        [c[0] for c in loaded.determinize(0, random.Random(k)).cards.deck[1]]
+        != _codes(s.cards.deck[1])
         for k in range(10)
     )

@@ -22,23 +22,23 @@ from tests.gunshi.helpers import GAME
 #: opponent's knowledge of them) and the prepared cards' names (Modification 2's are hidden):
 #: copied from the game played into the loaded state, so that both play on alike.
 _HIDDEN = (
-    "hand",
-    "deck",
-    "row",
-    "lightning",
-    "queue",
-    "cur",
-    "stock",
-    "shogun",
-    "candidates",
-    "revealed",
-    "prepared",
-    "unused",
-    "removed",
-    "bags",
-    "next_bag",
-    "removed_bag",
-    "box_bag",
+    ("cards", "hand"),
+    ("cards", "deck"),
+    ("cards", "row"),
+    ("cards", "lightning"),
+    ("battle", "queue"),
+    ("battle", "cur"),
+    ("cards", "stock"),
+    ("shoguns", "shogun"),
+    ("shoguns", "candidates"),
+    ("shoguns", "revealed"),
+    ("inspiration", "prepared"),
+    ("inspiration", "unused"),
+    ("inspiration", "removed"),
+    ("knowledge", "bags"),
+    ("knowledge", "next_bag"),
+    ("inspiration", "removed_bag"),
+    ("inspiration", "box_bag"),
 )
 
 
@@ -56,12 +56,14 @@ def _load_alike(s: GunshiState, options: dict[str, Any]) -> GunshiState:
     assert GAME.position(again) == text
     # rulebook: "Advanced Variant 1 - The Gunshi's Inspiration": once per game; the
     # Inspiration's public state comes back from the string itself.
-    assert again.swap_done == s.swap_done, text
-    assert again.pool == s.pool, text
-    assert [len(x) for x in again.prepared] == [len(x) for x in s.prepared], text
-    for name in _HIDDEN:
-        setattr(again, name, copy.deepcopy(getattr(s, name)))
-    again._legal_memo = None
+    assert again.inspiration.swap_done == s.inspiration.swap_done, text
+    assert again.inspiration.pool == s.inspiration.pool, text
+    assert [len(x) for x in again.inspiration.prepared] == [
+        len(x) for x in s.inspiration.prepared
+    ], text
+    for part, name in _HIDDEN:
+        setattr(getattr(again, part), name, copy.deepcopy(getattr(getattr(s, part), name)))
+    again.forget_legal_actions()
     return again
 
 
@@ -82,7 +84,7 @@ def test_positions_at_every_stage_play_on_as_the_game_played_to_them(modificatio
         while not s.is_terminal() and s.ply < 600:
             if s.phase == "battle":
                 stages.add(GAME.position(s).split()[7].split(",")[0])
-                used = used or any(s.swap_done)
+                used = used or any(s.inspiration.swap_done)
                 if battle_ply % 3 == 0:  # every third position keeps the test quick
                     _play_on_alike(s, _load_alike(s, options), random.Random(seed * 1000 + s.ply))
                 battle_ply += 1
@@ -107,8 +109,8 @@ def _play_on_alike(s: GunshiState, again: GunshiState, rng: random.Random) -> No
 def test_the_inspiration_used_is_written_and_loaded() -> None:
     text = "bs6/7/7/3An3/7/7/7 - r 18,18 4,4 1,0 -/- send,0,dd"
     s = GAME.from_fen(text + ' {"used":"b"}', variant="inspiration", modification=2)
-    assert s.swap_done == [False, True]
-    assert [len(x) for x in s.prepared] == [3, 2]
+    assert s.inspiration.swap_done == [False, True]
+    assert [len(x) for x in s.inspiration.prepared] == [3, 2]
     assert GAME.position(s) == text + ' {"used":"b"}'
     with pytest.raises(PositionError, match="already had"):
         GAME.from_fen(

@@ -87,23 +87,23 @@ def test_hidden_information_never_leaks_and_determinize_resamples() -> None:
             opp = 1 - seat
             view = state.view(seat)
             text = json.dumps(view)
-            if state.shogun[opp] >= 0 and not state.revealed[opp]:
+            if state.shoguns.shogun[opp] >= 0 and not state.shoguns.revealed[opp]:
                 assert view["players"][opp]["shogun"] is None
-            for i, card in enumerate(state.hand[opp]):
+            for i, card in enumerate(state.cards.hand[opp]):
                 if not card[1]:
                     assert view["players"][opp]["hand"][i] is None
-            for i, card in enumerate(state.row[opp]):
+            for i, card in enumerate(state.cards.row[opp]):
                 if not (card[1] or card[2]):
                     assert view["players"][opp]["row"][i]["card"] is None
             assert "stock" not in text or all(c is None for c in view["players"][opp]["stock"])
             for trial in range(3):
                 det = state.determinize(seat, random.Random(trial))
                 assert det.view(seat) == view
-                if det.shogun[opp] != state.shogun[opp]:
+                if det.shoguns.shogun[opp] != state.shoguns.shogun[opp]:
                     changed_shogun += 1
-                if [c[0] for c in det.deck[opp]] != [c[0] for c in state.deck[opp]] or [
-                    c[0] for c in det.hand[opp]
-                ] != [c[0] for c in state.hand[opp]]:
+                if [c[0] for c in det.cards.deck[opp]] != [c[0] for c in state.cards.deck[opp]] or [
+                    c[0] for c in det.cards.hand[opp]
+                ] != [c[0] for c in state.cards.hand[opp]]:
                     changed_cards += 1
             a = state.determinize(seat, random.Random(5)).to_json()
             assert a == state.determinize(seat, random.Random(5)).to_json()

@@ -58,7 +58,7 @@ def test_unknown_options_and_values_are_refused() -> None:
 def test_logistics_cap_limits_gains() -> None:
     s = battle(["R I a1 n", "B I a7 s"], row=(("Review",), ()), points=(19, 18), logistics_cap=20)
     resolve(s)
-    assert s.points[0] == 20
+    assert s.logistics.points[0] == 20
 
 
 def test_terminal_game_against_random() -> None:
@@ -78,16 +78,16 @@ def test_position_string_round_trip_and_errors() -> None:
         points=(7, 12),
         fences_left=(3, 3),
     )
-    s.row[0] = [("M", False, False), ("Re", True, True)]
+    s.cards.row[0] = [("M", False, False), ("Re", True, True)]
     text = GAME.position(s)
     # Red is sending new commands (the cards of this turn are resolved): stage "send".
     assert text == "bs6/3qs3/7/7/2Ae-4/3Kn3/7 R:d3n,B:d5n r 7,12 3,3 0,0 ?.Re/- send,0,dd"
     again = GAME.from_fen(text)
-    assert again.phase == "battle" and again.cmd is None
+    assert again.phase == "battle" and again.orders.cmd is None
     assert GAME.position(again) == text
     # Without the stage (the older 7 fields) the turn starts: Red's Move resolves.
     legacy = GAME.from_fen(text.rsplit(" ", 1)[0])
-    assert legacy.cmd is not None and legacy.cur is not None
+    assert legacy.orders.cmd is not None and legacy.battle.cur is not None
     for bad, field in [
         ("7/7 - r", "8 fields"),
         ("7/7 - r 1,1 4,4 0,0 -/-", "7 ranks"),

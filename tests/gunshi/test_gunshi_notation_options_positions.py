@@ -108,9 +108,9 @@ def test_position_round_trips_mid_turn() -> None:
     # Red has resolved this turn's card and sent ?.M.? (down, up, down): loading the string
     # must not resolve position 1 again.
     s = battle(["R I d4 n", "R C c2 e", "B A a7 s", "B I f6 s"], ["R d4n"], fences_left=(3, 4))
-    s.hand[0] = [("Re", False, False), ("M", False, False), ("F", False, False)]
+    s.cards.hand[0] = [("Re", False, False), ("M", False, False), ("F", False, False)]
     s.reset_knowledge(0)
-    s._legal_memo = None
+    s.forget_legal_actions()
     play(s, "send Re", "send M", "send F")
     text = GAME.position(s)
     assert " ?.M.?/- send,3,u" in text
@@ -135,7 +135,7 @@ def test_positions_round_trip_through_random_games(options: dict[str, Any]) -> N
                 again = GAME.from_fen(text, **options)
                 assert GAME.position(again) == text
                 if stage == "command":
-                    if s.cmd is not None and s.cmd.step != "invade":
+                    if s.orders.cmd is not None and s.orders.cmd.step != "invade":
                         # (only "stay" for the hidden Shogun: the loaded Shogun is another)
                         assert again.legal_actions() == s.legal_actions()
                     again.apply(again.legal_actions()[0])
@@ -251,7 +251,9 @@ def test_impossible_positions_are_refused(text: str, field: str) -> None:
 def test_position_at_the_start_of_a_turn_resolves_first() -> None:
     text = "bs6/7/7/3An3/7/7/7 - r 18,18 4,4 0,0 M/- orders,0,dd"
     s = GAME.from_fen(text)
-    assert s.cur is not None and s.cur[0] == "M"  # Units Follow Orders: the Move resolves
+    assert (
+        s.battle.cur is not None and s.battle.cur[0] == "M"
+    )  # Units Follow Orders: the Move resolves
 
 
 # ------------------------------------------------------------------ terminal

@@ -11,7 +11,7 @@ def test_move_twice_with_lightning_breaks_a_fence_and_strikes_behind_it() -> Non
     s = battle(
         ["R C d2 n", "B A d5 s", "B I a7 s"], ["B d4n"], row=(("M",), ()), shogun=(None, "A")
     )
-    s.lightning[0] = ("M", True, True)
+    s.cards.lightning[0] = ("M", True, True)
     resolve(s)
     play(s, "unit d2", "dir n")
     assert legal(s) == {"to d3", "to d4"}
@@ -26,7 +26,7 @@ def test_one_unit_per_reinforce_card() -> None:
     s = battle(["R I a1 n", "B I a7 s"], row=(("Rf",), ()), points=(8, 18))
     resolve(s)
     play(s, "place C", "at d1", "face n")
-    assert s.cmd is None and s.points[0] == 4 and s.step == "send"
+    assert s.orders.cmd is None and s.logistics.points[0] == 4 and s.step == "send"
 
 
 def test_invasion_zone_centre_three_option() -> None:
@@ -38,7 +38,9 @@ def test_invasion_zone_centre_three_option() -> None:
     )
     resolve(s)
     play(s, "unit a6", "dir n")
-    assert s.cmd is None and s.invaders[0] == 0  # a7 is not in the zone with this option
+    assert (
+        s.orders.cmd is None and s.invader_spot.invaders[0] == 0
+    )  # a7 is not in the zone with this option
 
 
 def test_formation_fences_inside_home_option() -> None:
@@ -55,7 +57,7 @@ def test_shoot_block_any_crossed_option() -> None:
     assert "mode shoot" in legal(s)  # side shots are not head-on (spec)
     s = battle(units, ["B c4e"], row=(("Re",), ()), shogun=(None, "B"), shoot_block="any_crossed")
     resolve(s)
-    assert s.cmd.type == "reorient"  # the only Archer has no target any more
+    assert s.orders.cmd.type == "reorient"  # the only Archer has no target any more
 
 
 def test_shield_hit_options() -> None:
@@ -81,7 +83,7 @@ def test_lightning_alone_resupply_option() -> None:
     for value, gain in ((0, 0), (1, 1)):
         s = battle(["R I a1 n", "B I a7 s"], points=(6, 18), lightning_alone_resupply=value)
         play(s, "send M", "lightning")
-        assert s.points[0] == gain
+        assert s.logistics.points[0] == gain
 
 
 def test_modification_3_pool_copies_can_both_be_taken() -> None:
@@ -92,9 +94,9 @@ def test_modification_3_pool_copies_can_both_be_taken() -> None:
         variant="inspiration",
         modification=3,
     )
-    s.pool = ["Rapid", "Rapid"]
+    s.inspiration.pool = ["Rapid", "Rapid"]
     resolve(s)
     play(s, "unit d6", "dir n", "invade", "take Rapid")
-    assert s.pool == ["Rapid"]
+    assert s.inspiration.pool == ["Rapid"]
     events = play(s, "remove M")
-    assert s.swap_done[0] and any(e["type"] == "removed" for e in events)
+    assert s.inspiration.swap_done[0] and any(e["type"] == "removed" for e in events)

@@ -25,13 +25,13 @@ def test_determinize_never_carries_the_true_seed() -> None:
     # Modification 1: the seed draws each side's 3 prepared Advanced cards, which nobody sees.
     # A world that kept the true seed would rebuild them with new_state(world.seed).
     true = GAME.new_state(12345, variant="inspiration", modification=1)
-    secret = true.prepared[1]
+    secret = true.inspiration.prepared[1]
     rebuilt = []
     for k in range(20):
         world = true.determinize(0, random.Random(k))
         assert world.seed != true.seed
         again = GAME.new_state(world.seed, variant="inspiration", modification=1)
-        rebuilt.append(again.prepared[1] == secret)
+        rebuilt.append(again.inspiration.prepared[1] == secret)
     assert not all(rebuilt)
     # The world's seed comes from the rng: the same rng gives the same world.
     w1 = true.determinize(0, random.Random(7))
@@ -53,8 +53,8 @@ def test_phase_two_decision_count_does_not_depend_on_the_secret_card_order() -> 
         play(b, tb)
         assert a.view(1) == b.view(1)
     assert a.current_player == b.current_player == 1
-    assert [c[0] for c in a.deck[0]] == ["Rf", "M", "M", "M"]
-    assert [c[0] for c in b.deck[0]] == ["M", "M", "M", "Rf"]
+    assert [c[0] for c in a.cards.deck[0]] == ["Rf", "M", "M", "M"]
+    assert [c[0] for c in b.cards.deck[0]] == ["M", "M", "M", "Rf"]
     # Blue's choices, then Red's first Send New Commands: the same public game in both.
     for _ in range(200):
         if a.phase == "battle" and a.current_player == 1:
@@ -85,15 +85,15 @@ def test_every_phase_two_ordering_takes_the_same_number_of_decisions() -> None:
 def test_last_deck_card_is_forced_but_a_run_of_one_kind_is_still_chosen() -> None:
     s = battle(["R I a1 n", "B I a7 s"])  # any position; Phase 2 is set up by hand below
     s.phase, s.step, s.player = "secret", "shogun", 0
-    s.hand = [[], s.hand[1]]
-    s.deck = [[], s.deck[1]]
-    s.stock[0] = [(c, False, False) for c in ("M", "M", "M", "Re", "Re", "F", "Rf")]
-    s._legal_memo = None
+    s.cards.hand = [[], s.cards.hand[1]]
+    s.cards.deck = [[], s.cards.deck[1]]
+    s.cards.stock[0] = [(c, False, False) for c in ("M", "M", "M", "Re", "Re", "F", "Rf")]
+    s.forget_legal_actions()
     play(s, "shogun A", "hand Re", "hand Re", "hand F", "deck Rf")
     assert s.current_player == 0 and {str(a) for a in s.legal_actions()} == {"deck M"}
     play(s, "deck M", "deck M")
     assert s.current_player == 1  # the last M went to the deck by itself
-    assert [c[0] for c in s.deck[0]] == ["Rf", "M", "M", "M"]
+    assert [c[0] for c in s.cards.deck[0]] == ["Rf", "M", "M", "M"]
 
 
 def test_records_of_the_old_phase_two_are_refused_by_version() -> None:

@@ -16,7 +16,7 @@ def test_infantry_moves_one_step_any_direction_and_turns_to_travel() -> None:
     play(s, "dir s")
     assert unit_at(s, "d3") == {"letter": "A", "owner": 0, "facing": "s", "shield": True}
     assert s.step == "send"  # the card is resolved
-    assert s.deck[0][-1][0] == "M"  # and went to the bottom of the deck
+    assert s.cards.deck[0][-1][0] == "M"  # and went to the bottom of the deck
 
 
 def test_cavalry_forward_any_distance_sideways_one_never_back() -> None:
@@ -69,7 +69,7 @@ def test_shield_only_hit_leaves_attacker_in_place() -> None:
     assert unit_at(s, "d5") == {"letter": "A", "owner": 1, "facing": "s", "shield": False}
     # A second attack removes the Infantry, and the attacker moves in.
     s.player = 0
-    s.row[0] = [("M", True, True)]
+    s.cards.row[0] = [("M", True, True)]
     resolve(s)
     play(s, "unit d4", "dir n")
     assert unit_at(s, "d5")["owner"] == 0
@@ -83,19 +83,19 @@ def test_cavalry_removes_shielded_infantry_in_one_attack() -> None:
     resolve(s)
     play(s, "unit d2", "dir n", "to d5")
     assert unit_at(s, "d5")["owner"] == 0
-    assert s.uloc[0] == -1  # Infantry A is back in the Reserve
+    assert s.field.uloc[0] == -1  # Infantry A is back in the Reserve
 
 
 def test_moving_next_to_enemy_fences_destroys_them_and_returns_them() -> None:
     # rulebook: "When you move a Unit onto a space with enemy Fences adjacent, remove those
     # Fences. Destroyed Fences return to their owner".
     s = battle(["R I d4 n", "B I a7 s"], ["B d5n", "B d5e", "R c5e"], row=(("M",), ()))
-    s.fences_left = [3, 2]
+    s.fences.fences_left = [3, 2]
     resolve(s)
     play(s, "unit d4", "dir n")
     assert fence_at(s, "d5n") == -1 and fence_at(s, "d5e") == -1
     assert fence_at(s, "c5e") == 0  # own fences stay
-    assert s.fences_left == [3, 4]
+    assert s.fences.fences_left == [3, 4]
 
 
 def test_enemy_fence_blocks_a_step_own_fence_does_not() -> None:
@@ -166,7 +166,7 @@ def test_build_fence_range_cost_and_enemy_adjacency() -> None:
     assert legal(s) == {"fence d4n", "fence c4e", "fence d4e", "fence c4n"}
     play(s, "fence c4n")
     assert fence_at(s, "c4n") == 0
-    assert s.points[0] == 17 and s.fences_left[0] == 3
+    assert s.logistics.points[0] == 17 and s.fences.fences_left[0] == 3
 
 
 def test_build_fence_front_cell_sides_option() -> None:
@@ -182,10 +182,10 @@ def test_build_fence_without_fences_or_points_does_nothing() -> None:
     s = battle(["R I d4 n", "B I a7 s"], row=(("F",), ()), fences_left=(0, 4))
     events = resolve(s)
     assert any(e["type"] == "no_effect" for e in events)
-    assert s.points[0] == 18 and s.step == "send"
+    assert s.logistics.points[0] == 18 and s.step == "send"
     s = battle(["R I d4 n", "B I a7 s"], row=(("F",), ()), points=(0, 18))
     resolve(s)
-    assert s.step == "send" and s.cmd is None
+    assert s.step == "send" and s.orders.cmd is None
 
 
 def test_reinforce_costs_home_territory_and_fence_removal() -> None:
@@ -198,7 +198,7 @@ def test_reinforce_costs_home_territory_and_fence_removal() -> None:
     assert "at d3" in legal(s) and "at d4" not in legal(s) and "at a1" not in legal(s)
     play(s, "at d3", "face e")
     assert unit_at(s, "d3")["facing"] == "e"
-    assert s.points[0] == 0
+    assert s.logistics.points[0] == 0
     assert fence_at(s, "d3n") == -1
 
 
@@ -207,7 +207,7 @@ def test_reinforce_with_fewer_than_two_points_does_nothing() -> None:
     # Command."
     s = battle(["R I a1 n", "B I a7 s"], row=(("Rf",), ()), points=(1, 18))
     resolve(s)
-    assert s.cmd is None and s.points[0] == 1 and s.step == "send"
+    assert s.orders.cmd is None and s.logistics.points[0] == 1 and s.step == "send"
 
 
 def test_reserve_limits_are_shared() -> None:

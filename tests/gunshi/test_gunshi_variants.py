@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+import sengoku.games.gunshi.battle as gunshi_battle
 from sengoku.core.game import InvalidOption
 from sengoku.games.gunshi import GunshiState
 from sengoku.games.gunshi.data import DECKS
@@ -22,7 +23,7 @@ def test_modification_1_three_random_cards_nobody_sees() -> None:
     # rulebook: Modification 1: "choose 3 of their Advanced Command cards randomly ... face
     # down. Neither player may look at the cards that were chosen."
     s = GAME.new_state(4, variant="inspiration", modification=1)
-    assert len(s.prepared[0]) == 3 and len(s.prepared[1]) == 3
+    assert len(s.inspiration.prepared[0]) == 3 and len(s.inspiration.prepared[1]) == 3
     for seat in (0, 1):
         assert s.view(seat)["players"][seat]["prepared"] == [None, None, None]
     assert s.phase == "formation"
@@ -50,7 +51,7 @@ def test_modification_3_duplicates_cancel_and_the_rest_is_shared() -> None:
     play(s, "pick Rapid", "pick Scout")
     assert s.view(1)["players"][0]["mod3_choices"] == [None, None]
     play(s, "pick Scout", "pick Light")
-    assert sorted(set(s.pool)) == ["Light", "Rapid"] and len(s.pool) == 4
+    assert sorted(set(s.inspiration.pool)) == ["Light", "Rapid"] and len(s.inspiration.pool) == 4
     assert s.phase == "secret"
 
 
@@ -66,7 +67,7 @@ def test_inspiration_swap_after_the_first_invasion_only() -> None:
         variant="inspiration",
         modification=2,
     )
-    s.prepared[0] = ["Rapid", "Scout", "Light"]
+    s.inspiration.prepared[0] = ["Rapid", "Scout", "Light"]
     resolve(s)
     play(s, "unit d6", "dir n", "invade")
     assert legal(s) == {"take Rapid", "take Scout", "take Light"}
@@ -74,14 +75,14 @@ def test_inspiration_swap_after_the_first_invasion_only() -> None:
     assert all(e.get("card") != "Scout" for e in events if e["audience"] != [0])
     assert legal(s) == {"remove M", "remove Re", "remove F", "remove Scout"}
     play(s, "remove F")
-    assert s.removed[0] == ["F"] and s.swap_done[0]
+    assert s.inspiration.removed[0] == ["F"] and s.inspiration.swap_done[0]
     assert legal(s) == {"send M", "send Re", "send Scout"}
     assert s.view(1)["players"][0]["hand"] == [None, None, None]
     # A second invasion later brings no second card.
-    s.invaded_turn = True
+    s.invader_spot.invaded_turn = True
     s.step = "send"
-    s.sent = 0
-    s._continue_turn()
+    s.battle.sent = 0
+    gunshi_battle.continue_turn(s)
     assert s.step == "send"
 
 
@@ -108,9 +109,9 @@ def test_custom_deck_alternate_selection() -> None:
     play(s, "pick M", "pick M")
     assert "pick M" not in legal(s)  # one colour owns only 3 Move cards
     play(s, "pick Re", "pick Scout", "pick Light")
-    deck = sorted(c[0] for c in s.stock[0])
+    deck = sorted(c[0] for c in s.cards.stock[0])
     assert deck == sorted(["M", "M", "M", "Rapid", "Re", "Scout", "Light"])
-    assert deck == sorted(c[0] for c in s.stock[1])
+    assert deck == sorted(c[0] for c in s.cards.stock[1])
     assert s.phase == "formation"
 
 
@@ -119,7 +120,7 @@ def test_custom_deck_optional_rule_1_blue_first_seven_picks() -> None:
     assert s.current_player == 1
     for code in ("Rapid", "Review", "Crossbow", "EnRoute", "Light", "Scout", "M"):
         play(s, f"pick {code}")
-    assert len(s.stock[0]) == 7 and s.phase == "formation"
+    assert len(s.cards.stock[0]) == 7 and s.phase == "formation"
 
 
 def test_custom_deck_optional_rule_3_secret_decks_may_differ() -> None:
@@ -131,16 +132,16 @@ def test_custom_deck_optional_rule_3_secret_decks_may_differ() -> None:
     assert s.view(1)["players"][0]["picks"] == [None] * 6
     for code in ("F", "Rapid", "Review", "Crossbow", "EnRoute", "Light"):
         play(s, f"pick {code}")
-    assert sorted(c[0] for c in s.stock[0]) == sorted(["M", "M", "M", "Re", "Re", "F", "Rf"])
-    assert sorted(c[0] for c in s.stock[1]) != sorted(c[0] for c in s.stock[0])
-    assert sum(c[0] == "M" for c in s.stock[1]) == 1
+    assert sorted(c[0] for c in s.cards.stock[0]) == sorted(["M", "M", "M", "Re", "Re", "F", "Rf"])
+    assert sorted(c[0] for c in s.cards.stock[1]) != sorted(c[0] for c in s.cards.stock[0])
+    assert sum(c[0] == "M" for c in s.cards.stock[1]) == 1
 
 
 @pytest.mark.parametrize("name", sorted(DECKS))
 def test_custom_deck_examples(name: str) -> None:
     s = GAME.new_state(0, preset=name)
     assert s.options["variant"] == "custom" and s.phase == "formation"
-    assert sorted(c[0] for c in s.stock[0]) == sorted(DECKS[name])
+    assert sorted(c[0] for c in s.cards.stock[0]) == sorted(DECKS[name])
 
 
 def test_who_dares_wins_uses_sanryaku() -> None:
@@ -156,8 +157,8 @@ def test_first_battle_guide_card_order_and_shogun_choice() -> None:
     # rulebook: First Battle Guide: hands and decks given; "choice of Shogun is left up to you".
     s = GAME.new_state(0, preset="first_battle")
     assert s.phase == "secret" and {a.kind for a in s.legal_actions()} == {"shogun"}
-    assert [c[0] for c in s.hand[0]] == ["M", "Re", "F"]
-    assert [c[0] for c in s.deck[1]] == ["M", "Re", "M", "F"]
+    assert [c[0] for c in s.cards.hand[0]] == ["M", "Re", "F"]
+    assert [c[0] for c in s.cards.deck[1]] == ["M", "Re", "M", "F"]
     # The guide prints both sides' hands and decks for both players to read: public, as the
     # Advanced formations' are (and a determinized world keeps them: tests/contract).
     assert s.view(1)["players"][0]["hand"] == ["M", "Re", "F"]
@@ -175,7 +176,7 @@ def test_advanced_formations_make_both_card_orders_public() -> None:
 
 def test_over_cost_formation_starts_at_zero() -> None:
     s = GAME.new_state(0, preset="advanced_3")
-    assert s.points == [0, 0]
+    assert s.logistics.points == [0, 0]
 
 
 def test_tournament_clock_runs_as_the_rulebook_says() -> None:
@@ -217,7 +218,7 @@ def test_without_the_tournament_rules_every_decision_is_timed() -> None:
 
 def _inspired(units: list[str], shogun: str, row: tuple[str, ...]) -> GunshiState:
     s = battle(units, row=(row, ()), shogun=(shogun, None), variant="inspiration", modification=2)
-    s.prepared[0] = ["Rapid", "Scout", "Light"]
+    s.inspiration.prepared[0] = ["Rapid", "Scout", "Light"]
     return s
 
 
@@ -231,7 +232,7 @@ def test_inspiration_waits_for_every_invasion_decision_of_a_chain() -> None:
     play(s, "invade")
     assert legal(s) == {"invade", "stay"}  # the chained Archer decides too, before the swap
     play(s, "stay")
-    assert s.invaders[0] == 1
+    assert s.invader_spot.invaders[0] == 1
     assert legal(s) == {"take Rapid", "take Scout", "take Light"}
 
 
@@ -239,10 +240,10 @@ def test_inspiration_waits_for_both_cards_of_a_lightning_turn() -> None:
     # rulebook, Note 2: "If you have multiple Command cards to resolve due to a Lightning
     # Command, finish resolving both of your cards before carrying out steps a and b."
     s = _inspired(["R I d6 n", "R I a1 n", "B I a5 s"], "B", ("Re",))
-    s.lightning[0] = ("M", True, True)
+    s.cards.lightning[0] = ("M", True, True)
     resolve(s)
     play(s, "unit d6", "dir n", "invade")
-    assert s.cmd is not None and s.cmd.card == "Re"  # the 1st position still resolves
+    assert s.orders.cmd is not None and s.orders.cmd.card == "Re"  # the 1st position still resolves
     assert legal(s) == {"unit a1"}
     play(s, "unit a1", "face e")
     assert legal(s) == {"take Rapid", "take Scout", "take Light"}

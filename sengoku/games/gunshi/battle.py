@@ -10,24 +10,40 @@ points of the last occupied position and draws up to 3. The Gunshi's Inspiration
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.inspiration as inspiration
+import sengoku.games.gunshi.invasion as invasion
 import sengoku.games.gunshi.knowledge as knowledge
+import sengoku.games.gunshi.logistics as logistics
 from sengoku.games.gunshi.actions import A
-from sengoku.games.gunshi.cards import find_card
+from sengoku.games.gunshi.cards import Card, cards_from_json
 from sengoku.games.gunshi.commands import universal_rules
 from sengoku.games.gunshi.data import CARDS, COLOUR, HAND_SIZE, LIGHTNING_COST, ROW_LIMIT, plural
+from sengoku.games.gunshi.parts import part
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
     from sengoku.games.gunshi.state import GunshiState
 
 
+@dataclass(slots=True)
+class Turn:
+    """The turn in Phase 3: the cards still to resolve (Lightning card, then the 1st card),
+    the card resolving, the cards sent so far this turn, and the turn number (counted from 1)."""
+
+    queue: list[Card] = part(list, decode=cards_from_json)
+    cur: Card | None = part(lambda: None, decode=tuple)
+    sent: int = 0
+    turn: int = 0
+
+
 def legal(st: GunshiState) -> list[GunshiAction]:
     """The decision of the battle now: the command's, the Inspiration's, or sending."""
-    if st.cmd is not None:
-        return universal_rules.legal(st, st.cmd)
+    if st.orders.cmd is not None:
+        return universal_rules.legal(st, st.orders.cmd)
     if st.step == "take":
         return inspiration.legal_take(st)
     if st.step == "remove":
@@ -36,8 +52,8 @@ def legal(st: GunshiState) -> list[GunshiAction]:
 
 
 def do(st: GunshiState, a: GunshiAction) -> None:
-    if st.cmd is not None:
-        universal_rules.do(st, st.cmd, a)
+    if st.orders.cmd is not None:
+        universal_rules.do(st, st.orders.cmd, a)
         continue_turn(st)
     elif st.step in ("take", "remove"):
         inspiration.do_swap(st, a)
@@ -45,35 +61,49 @@ def do(st: GunshiState, a: GunshiAction) -> None:
         do_send(st, a)
 
 
+def start(st: GunshiState) -> None:
+    """Phase 3 begins with turn 1."""
+    st.battle.turn = 1
+    begin_turn(st)
+
+
+def set_aside(st: GunshiState) -> Card | None:
+    """The resolving card leaves the turn without going to the deck (a Chain Trap lies beside
+    the board); returns it."""
+    card, st.battle.cur = st.battle.cur, None
+    return card
+
+
 def begin_turn(st: GunshiState) -> None:
     """Units Follow Orders: the Lightning card first, then the 1st card."""
     p = st.player
     # A heading for the log: the turns of the battle, counted from 1.
-    st.emit(None, "turn", f"{COLOUR[p]}'s turn {st.turn}.", seat=p, turn=st.turn, name=COLOUR[p])
-    st.queue = []
-    st.invaded_turn = False
-    st.sent = 0
-    lt = st.lightning[p]
-    if lt is not None:
-        st.queue.append(lt)
-        st.lightning[p] = None
-    if st.row[p]:
-        st.queue.append(st.row[p].pop(0))
+    st.emit(
+        None,
+        "turn",
+        f"{COLOUR[p]}'s turn {st.battle.turn}.",
+        seat=p,
+        turn=st.battle.turn,
+        name=COLOUR[p],
+    )
+    invasion.start_turn(st)
+    st.battle.sent = 0
+    st.battle.queue = cards.orders_of_turn(st, p)
     continue_turn(st)
 
 
 def continue_turn(st: GunshiState) -> None:
     """Resolve queued cards until a decision is needed, then the later steps."""
     p = st.player
-    while st.result is None and st.cmd is None:
-        if st.cur is not None:
+    while st.result is None and st.orders.cmd is None:
+        if st.battle.cur is not None:
             finish_card(st)
             continue
-        if not st.queue:
+        if not st.battle.queue:
             break
-        card = st.queue.pop(0)
+        card = st.battle.queue.pop(0)
         knowledge.consume(st, p, knowledge.bag_of(card), card[0])
-        st.cur = (card[0], True, False)
+        st.battle.cur = (card[0], True, False)
         st.emit(
             None,
             "resolve",
@@ -82,35 +112,36 @@ def continue_turn(st: GunshiState) -> None:
             card=card[0],
         )
         universal_rules.start_card(st, card[0])
-    if st.result is not None or st.cmd is not None:
+    if st.result is not None or st.orders.cmd is not None:
         return
-    if st.step == "send" and st.sent == 0 and inspiration.due(st):
-        st.step = "take"
-        if not inspiration.legal_take(st):
-            st.step = "send"
-            st.swap_done[p] = True
+    if st.step == "send" and st.battle.sent == 0 and inspiration.due(st):
+        inspiration.offer(st)
 
 
 def finish_card(st: GunshiState) -> None:
     """A resolved card goes to the bottom of its owner's deck."""
     p = st.player
-    card = st.cur
-    st.cur = None
+    card = st.battle.cur
+    st.battle.cur = None
     if card is None:
         return
-    st.deck[p].append((card[0], True, False))
+    cards.to_deck_bottom(st, p, card[0])
 
 
 def legal_send(st: GunshiState) -> list[GunshiAction]:
     """Send New Commands (while the row has room), or end; a Lightning Command."""
     p = st.player
     out: list[GunshiAction] = []
-    room = len(st.row[p]) + (st.lightning[p] is not None) < ROW_LIMIT
+    room = len(st.cards.row[p]) + (st.cards.lightning[p] is not None) < ROW_LIMIT
     if room:
-        out = [A("send", c[0]) for c in st.hand[p]]
-    if st.sent > 0 or not out:
+        out = [A("send", c[0]) for c in st.cards.hand[p]]
+    if st.battle.sent > 0 or not out:
         out.append(A("end"))
-        if st.points[p] >= LIGHTNING_COST and st.row[p] and st.lightning[p] is None:
+        if (
+            st.logistics.points[p] >= LIGHTNING_COST
+            and st.cards.row[p]
+            and st.cards.lightning[p] is None
+        ):
             out.append(A("lightning"))
     return out
 
@@ -121,8 +152,8 @@ def do_send(st: GunshiState, a: GunshiAction) -> None:
         send(st, p, a.arg)
         return
     if a.kind == "lightning":
-        st.points[p] -= LIGHTNING_COST
-        st.lightning[p] = st.row[p].pop(0)
+        logistics.pay(st, p, LIGHTNING_COST)
+        cards.lightning_command(st, p)
         st.emit(
             None,
             "lightning",
@@ -134,29 +165,26 @@ def do_send(st: GunshiState, a: GunshiAction) -> None:
 
 def send(st: GunshiState, p: int, code: str) -> None:
     """A card from the hand to the end of the row, face down and face up alternately."""
-    down = st.face_down_next[p]
-    hand = st.hand[p]
+    down = st.cards.face_down_next[p]
+    hand = st.cards.hand[p]
     if down:
         # The opponent cannot tell which card left the hand: the hand is mixed.
         bid = knowledge.mix(st, p, hand, with_known=True)
-        hand[:] = [(c[0], False, False, bid) for c in hand]
-        hand.pop(find_card(hand, code, prefer_known=False))
-        st.row[p].append((code, False, False, bid))
+        cards.take_card(cards.mix_hand(st, p, bid), code)
+        cards.to_row(st, p, (code, False, False, bid))
         knowledge.collect_garbage(st, p)
     else:
-        idx = find_card(hand, code, prefer_known=True)
+        idx = cards.find_card(hand, code, prefer_known=True)
         if not hand[idx][1]:
             # No known copy: one of the unknown cards was this one.
             unknown = [i for i, c in enumerate(hand) if not c[1]]
             bid = knowledge.mix(st, p, [hand[i] for i in unknown], with_known=False)
-            for i in unknown:
-                hand[i] = (hand[i][0], False, False, bid)
+            cards.mix_unknown(st, p, unknown, bid)
             knowledge.consume(st, p, bid, code)
-        hand.pop(idx)
-        st.row[p].append((code, True, True))
-    st.face_down_next[p] = not down
-    st.sent += 1
-    pos = len(st.row[p])
+        cards.play_from_hand(st, p, idx)
+        cards.to_row(st, p, (code, True, True))
+    st.battle.sent += 1
+    pos = len(st.cards.row[p])
     if down:
         st.emit([p], "send", f"You send {CARDS[code].name} face down.", card=code)
         st.emit(
@@ -178,14 +206,13 @@ def send(st: GunshiState, p: int, code: str) -> None:
 def resupply(st: GunshiState) -> None:
     """Re-Supply: points for the last occupied position, then draw up to 3; the turn passes."""
     p = st.player
-    gain = len(st.row[p])
-    if gain == 0 and st.lightning[p] is not None:
+    gain = len(st.cards.row[p])
+    if gain == 0 and st.cards.lightning[p] is not None:
         gain = st.options["lightning_alone_resupply"]
     st.gain(p, gain)
     drawn = 0
-    while len(st.hand[p]) < HAND_SIZE and st.deck[p]:
-        card = st.deck[p].pop(0)
-        st.hand[p].append(card)
+    while len(st.cards.hand[p]) < HAND_SIZE and st.cards.deck[p]:
+        card = cards.draw(st, p)
         drawn += 1
         st.emit([p], "draw", f"You draw {CARDS[card[0]].name}.", card=card[0])
     st.emit(
@@ -197,6 +224,6 @@ def resupply(st: GunshiState) -> None:
         drawn=drawn,
     )
     st.player = 1 - p
-    st.turn += 1
+    st.battle.turn += 1
     st.step = "send"
     begin_turn(st)

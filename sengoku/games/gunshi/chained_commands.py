@@ -29,7 +29,7 @@ def chain_choices(st: GunshiState, cmd: Command, p: int, may_join: JoinTest) -> 
     out = []
     for u in adjacent_own(st, need(cmd.origin), p, TOKEN_TYPE[need(cmd.leader)]):
         if u not in used and may_join(st, cmd, u, p):
-            out.append(CHAIN[st.uloc[u]])
+            out.append(CHAIN[st.field.uloc[u]])
     return out
 
 
@@ -42,7 +42,7 @@ def after_chain_member(st: GunshiState, cmd: Command, p: int, may_join: JoinTest
 
 def front_key(st: GunshiState, u: int, d: int) -> int:
     """Sort key: the unit furthest in direction d first (chained units act front first)."""
-    r, c = divmod(st.uloc[u], SIZE)
+    r, c = divmod(st.field.uloc[u], SIZE)
     return (-r, -c, r, c)[d]
 
 
@@ -50,22 +50,22 @@ def mates(st: GunshiState, u: int, p: int, cmd: Command) -> list[int]:
     """The units that could chain with leader u (Rapid-Move cannot be chained)."""
     if cmd.type is CommandType.RAPID:
         return []
-    return adjacent_own(st, st.uloc[u], p, TOKEN_TYPE[u])
+    return adjacent_own(st, st.field.uloc[u], p, TOKEN_TYPE[u])
 
 
 def simulate(st: GunshiState, units: list[int], d: int, kind: str) -> set[int]:
     """Which of these units could act (move or attack), resolved front-first."""
-    b = list(st.board)
+    b = list(st.field.board)
     acted = set()
     for u in sorted(units, key=lambda x: front_key(st, x, d)):
-        cell = st.uloc[u]
+        cell = st.field.uloc[u]
         dests = dests_on(st, u, cell, d, kind, b)
         if not dests:
             continue
         acted.add(u)
         dest = dests[0]
         occ = b[dest]
-        if occ >= 0 and st.ushield[occ] and TOKEN_TYPE[u] != "C":
+        if occ >= 0 and st.field.ushield[occ] and TOKEN_TYPE[u] != "C":
             continue
         b[cell] = -1
         b[dest] = u

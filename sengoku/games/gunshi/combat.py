@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.data import COLOUR, LETTERS, TOKEN_TYPE
-from sengoku.games.gunshi.units import TYPE_NAME, remove_unit
+from sengoku.games.gunshi.units import TYPE_NAME, lose_shield, remove_unit
 from sengoku.games.gunshi.winning import check_shogun_captured
 
 if TYPE_CHECKING:
@@ -20,10 +20,10 @@ if TYPE_CHECKING:
 def capture(st: GunshiState, target: int, attacker_seat: int, by: str) -> bool:
     """An attack on ``target`` by a unit of type ``by``; True if the unit left the board
     (False: it lost its Shield only)."""
-    cell = st.uloc[target]
-    owner = st.uown[target]
-    if st.ushield[target] and by != "C":
-        st.ushield[target] = False
+    cell = st.field.uloc[target]
+    owner = st.field.uown[target]
+    if st.field.ushield[target] and by != "C":
+        lose_shield(st, target)
         st.emit(
             None,
             "shield",

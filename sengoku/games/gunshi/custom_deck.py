@@ -9,17 +9,47 @@ Optional Rule 3 (``custom_selection=secret``): each deck chosen in secret.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.formation as formation
 import sengoku.games.gunshi.knowledge as knowledge
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import card_order
 from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, RED
+from sengoku.games.gunshi.parts import part
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
     from sengoku.games.gunshi.state import GunshiState
+
+
+@dataclass(slots=True)
+class DeckConstruction:
+    """Custom Deck Construction: each player's picks, the seats still to pick in order (also
+    Modification 2's preparing order), the cards step 2 gives each player, and whether each
+    player knows the other's deck composition (not under Optional Rule 3)."""
+
+    picks: list[list[str]] = part(lambda: [[], []])
+    pick_order: list[int] = part(list)
+    pre_taken: list[str] = part(list)
+    deck_public: bool = True
+
+
+def start_picks(st: GunshiState, order: list[int]) -> None:
+    """The seats choose one card at a time in this order; the first is to choose."""
+    st.deck_construction.pick_order = order
+    st.player = order[0]
+
+
+def next_picker(st: GunshiState) -> bool:
+    """A seat has chosen: the next one is to choose (False: every choice is made)."""
+    order = st.deck_construction.pick_order
+    order.pop(0)
+    if order:
+        st.player = order[0]
+    return bool(order)
 
 
 def setup(st: GunshiState) -> None:
@@ -27,23 +57,23 @@ def setup(st: GunshiState) -> None:
     sel = st.options["custom_selection"]
     rule_1 = st.options["move_up_for_selection"]
     for p in (RED, BLUE):
-        st.stock[p] = []
+        cards.set_stock(st, p, [])
     if sel == "alternate":
         # Step 2: one Move each; step 3: three picks each, Red first.
-        st.pre_taken = ["M"]
-        st.pick_order = [RED, BLUE] * 3
+        st.deck_construction.pre_taken = ["M"]
+        st.deck_construction.pick_order = [RED, BLUE] * 3
     elif sel == "alternate_all":
         # Optional Rule 1: the Move is up for selection too and Blue starts.
-        st.pick_order = [BLUE, RED] * 3 + [BLUE]
+        st.deck_construction.pick_order = [BLUE, RED] * 3 + [BLUE]
     else:
         # Optional Rule 3: each deck chosen in secret; the decks may differ. Without
         # Optional Rule 1 step 2 still gives each player a Move, and 6 are chosen.
-        st.pre_taken = [] if rule_1 else ["M"]
-        n = 7 - len(st.pre_taken)
-        st.pick_order = [RED] * n + [BLUE] * n
-        st.deck_public = False
+        st.deck_construction.pre_taken = [] if rule_1 else ["M"]
+        n = 7 - len(st.deck_construction.pre_taken)
+        st.deck_construction.pick_order = [RED] * n + [BLUE] * n
+        st.deck_construction.deck_public = False
     st.phase = "build"
-    st.player = st.pick_order[0]
+    st.player = st.deck_construction.pick_order[0]
 
 
 def deck_pool(st: GunshiState) -> list[str]:
@@ -55,43 +85,52 @@ def deck_pool(st: GunshiState) -> list[str]:
 def legal(st: GunshiState) -> list[GunshiAction]:
     p = st.player
     if st.options["custom_selection"] == "secret":
-        mine = st.pre_taken + st.picks[p]
+        mine = st.deck_construction.pre_taken + st.deck_construction.picks[p]
         return [A("pick", c) for c in deck_pool(st) if mine.count(c) < CARDS[c].copies]
     # Both decks hold the chosen cards: a card can be chosen while a colour still has one.
-    chosen = st.pre_taken + st.picks[RED] + st.picks[BLUE]
+    chosen = (
+        st.deck_construction.pre_taken
+        + st.deck_construction.picks[RED]
+        + st.deck_construction.picks[BLUE]
+    )
     return [A("pick", c) for c in deck_pool(st) if chosen.count(c) < CARDS[c].copies]
 
 
 def do(st: GunshiState, a: GunshiAction) -> None:
     p = st.player
-    st.picks[p].append(a.arg)
+    st.deck_construction.picks[p].append(a.arg)
     secret = st.options["custom_selection"] == "secret"
     if secret:
         st.emit([p], "pick", f"You choose {CARDS[a.arg].name} for your deck.", card=a.arg)
         st.emit(None, "pick_made", f"{COLOUR[p]} chooses a card in secret.", seat=p)
     else:
         st.emit(None, "pick", f"{COLOUR[p]} chooses {CARDS[a.arg].name}.", card=a.arg)
-    st.pick_order.pop(0)
-    if st.pick_order:
-        st.player = st.pick_order[0]
+    if next_picker(st):
         return
     if secret:
-        decks = [st.pre_taken + st.picks[RED], st.pre_taken + st.picks[BLUE]]
+        decks = [
+            st.deck_construction.pre_taken + st.deck_construction.picks[RED],
+            st.deck_construction.pre_taken + st.deck_construction.picks[BLUE],
+        ]
     else:
-        both = st.pre_taken + st.picks[RED] + st.picks[BLUE]
+        both = (
+            st.deck_construction.pre_taken
+            + st.deck_construction.picks[RED]
+            + st.deck_construction.picks[BLUE]
+        )
         decks = [list(both), list(both)]
     for q in (RED, BLUE):
-        st.stock[q] = [(c, False, False) for c in sorted(decks[q], key=card_order)]
+        cards.set_stock(st, q, [(c, False, False) for c in sorted(decks[q], key=card_order)])
         if secret:
             # The opponent knows only the step 2 Move and one colour's copy limits.
             bid = knowledge.new_bag(
                 st,
                 q,
-                list(st.pre_taken),
-                free=len(st.picks[q]),
+                list(st.deck_construction.pre_taken),
+                free=len(st.deck_construction.picks[q]),
                 pool=deck_pool(st),
             )
-            st.stock[q] = [(c[0], False, False, bid) for c in st.stock[q]]
+            cards.set_stock(st, q, [(c[0], False, False, bid) for c in st.cards.stock[q]])
         else:
             st.reset_knowledge(q)
     st.emit(None, "decks_built", "The decks are built.")

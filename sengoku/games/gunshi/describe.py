@@ -13,7 +13,7 @@ their letter and type (public: the secret is only which letter is the Shogun).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sengoku.core.describe import ActionDescription
 from sengoku.games.gunshi.actions import GunshiAction
@@ -25,6 +25,9 @@ from sengoku.games.gunshi.data import (
     UNITS,
     cell_name,
 )
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.state import GunshiState
 
 FACING = {"n": "north", "e": "east", "s": "south", "w": "west"}
 PIECE = {"I": "an Infantry unit", "A": "an Archer unit", "C": "a Cavalry unit", "F": "a Fence"}
@@ -54,17 +57,19 @@ def unit_name(letter: str) -> str:
     return f"{UNITS[kind].name} {letter}" if kind in UNITS else letter
 
 
-def _units_by_cell(state: Any) -> dict[str, str]:
-    return {cell_name(loc): LETTERS[u] for u, loc in enumerate(state.uloc) if 0 <= loc < CELLS}
+def _units_by_cell(state: GunshiState) -> dict[str, str]:
+    return {
+        cell_name(loc): LETTERS[u] for u, loc in enumerate(state.field.uloc) if 0 <= loc < CELLS
+    }
 
 
 class _Words:
     """What describing one action reads and fills: the state, the command in progress and
     the objects the description names."""
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: GunshiState) -> None:
         self.state = state
-        self.cmd = getattr(state, "cmd", None)
+        self.cmd = state.orders.cmd
         self.objects: dict[str, Any] = {}
 
     def acting(self, *fields: str) -> str | None:
@@ -115,7 +120,7 @@ def _at(w: _Words, arg: str) -> tuple[str, str]:
     w.objects.update(to=arg, step="cell")
     state, cmd = w.state, w.cmd
     piece = (
-        (getattr(state, "fpiece", "") or getattr(cmd, "piece", None) or "")
+        (state.formation.fpiece or getattr(cmd, "piece", None) or "")
         if state.phase == "formation"
         else (getattr(cmd, "piece", None) or "")
     )
@@ -129,11 +134,9 @@ def _face(w: _Words, arg: str) -> tuple[str, str]:
     who = w.acting("leader")
     if who:
         who = f"your {who}"
-    elif state.phase == "formation" and getattr(state, "fcell", -1) >= 0:
+    elif state.phase == "formation" and state.formation.fcell >= 0:
         # The unit just placed in the formation: its type and cell.
-        who = (
-            f"the {PIECE.get(state.fpiece, 'a unit').split(' ', 1)[1]} on {cell_name(state.fcell)}"
-        )
+        who = f"the {PIECE.get(state.formation.fpiece, 'a unit').split(' ', 1)[1]} on {cell_name(state.formation.fcell)}"
     return f"Face {FACING[arg]}", f"Turn {who or 'the unit'} to face {FACING[arg]}."
 
 
@@ -231,7 +234,7 @@ _PLAIN = {
 }
 
 
-def describe(state: Any, action: GunshiAction) -> ActionDescription:
+def describe(state: GunshiState, action: GunshiAction) -> ActionDescription:
     """``action``, legal in ``state`` (a GunshiState), as data."""
     kind, arg = action.kind, action.arg
     w = _Words(state)

@@ -24,7 +24,6 @@ which a seat's own Shogun is its true one.
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from sengoku.core.features import Features, Level
 from sengoku.core.game import Game, State
@@ -37,6 +36,7 @@ from sengoku.games.gunshi.data import (
     TOKEN_TYPE,
     UNITS,
 )
+from sengoku.games.gunshi.state import GunshiState
 
 #: Pressing for a result (issue 41; docs/ai.md, "Pressing for a result"): a game still
 #: running after PRESSURE_FROM plies also counts each unit's approach to its Invasion Zone
@@ -118,25 +118,25 @@ class GunshiFeatures(Features):
             5: ("ismcts", {"seconds": 1.0}),
         }
 
-    def shogun_odds(self, state: Any, seat: int) -> dict[int, float]:
+    def shogun_odds(self, state: GunshiState, seat: int) -> dict[int, float]:
         """Each unit of ``seat`` on the field: its chance to be ``seat``'s Shogun, as the
         other side may judge it (only the public candidates, or the revealed Shogun)."""
-        if state.revealed[seat] and state.shogun[seat] >= 0:
-            return {state.shogun[seat]: 1.0}
-        cands = list(state.candidates[seat])
+        if state.shoguns.revealed[seat] and state.shoguns.shogun[seat] >= 0:
+            return {state.shoguns.shogun[seat]: 1.0}
+        cands = list(state.shoguns.candidates[seat])
         if not cands:
             return {}
         share = 1.0 / len(cands)
-        return {u: share for u in cands if 0 <= state.uloc[u] < CELLS}
+        return {u: share for u in cands if 0 <= state.field.uloc[u] < CELLS}
 
-    def side_value(self, state: Any, seat: int, cells: list[list[int]]) -> float:
+    def side_value(self, state: GunshiState, seat: int, cells: list[list[int]]) -> float:
         other = 1 - seat
-        value: float = INVASION * state.invaders[seat] / max(INVADERS_TO_WIN, 1)
+        value: float = INVASION * state.invader_spot.invaders[seat] / max(INVADERS_TO_WIN, 1)
         near: set[int] = set()
         for cell in cells[seat]:
             near.update(_NEAR[cell])
         for u, odds in self.shogun_odds(state, other).items():
-            if state.uloc[u] in near:
+            if state.field.uloc[u] in near:
                 value += SHOGUN_THREAT * odds
         zone = state.options["invasion_zone"]
         advances = _PROGRESS[zone][other] if zone in _PROGRESS else None
@@ -148,10 +148,11 @@ class GunshiFeatures(Features):
         return value
 
     def heuristic(self, state: State, seat: int) -> float:
-        s: Any = state
+        assert isinstance(state, GunshiState)
+        s = state
         cells: list[list[int]] = [[], []]
         army = [0.0, 0.0]
-        for owner, cell, cost in zip(s.uown, s.uloc, _TOKEN_COST, strict=True):
+        for owner, cell, cost in zip(s.field.uown, s.field.uloc, _TOKEN_COST, strict=True):
             if owner in (0, 1) and 0 <= cell < CELLS:
                 cells[owner].append(cell)
                 army[owner] += cost

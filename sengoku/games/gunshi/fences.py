@@ -8,6 +8,7 @@ shooting ranges of ``commands/``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sengoku.games.gunshi.data import (
@@ -16,19 +17,36 @@ from sengoku.games.gunshi.data import (
     EDGE_NAMES,
     EDGE_OF,
     EDGES,
+    FENCES_PER_PLAYER,
     HOME,
     NEIGHBOUR,
     edge_words,
 )
+from sengoku.games.gunshi.parts import part
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
 
 
+@dataclass(slots=True)
+class Fences:
+    """The Fences: the owner of the Fence on each edge (-1: none), the Fences each player has
+    left to place or build."""
+
+    fence: list[int] = part(lambda: [-1] * EDGES)
+    fences_left: list[int] = part(lambda: [FENCES_PER_PLAYER, FENCES_PER_PLAYER])
+
+
 def enemy_fence(st: GunshiState, cell: int, d: int, p: int) -> bool:
     """Whether a Fence of p's opponent stands on the edge of ``cell`` in direction d."""
     e = EDGE_OF[cell][d]
-    return e >= 0 and st.fence[e] == 1 - p
+    return e >= 0 and st.fences.fence[e] == 1 - p
+
+
+def place_fence(st: GunshiState, e: int, p: int) -> None:
+    """p places (Phase 1) or builds a Fence on edge e."""
+    st.fences.fence[e] = p
+    st.fences.fences_left[p] -= 1
 
 
 def formation_edges(st: GunshiState, p: int) -> list[int]:
@@ -37,7 +55,7 @@ def formation_edges(st: GunshiState, p: int) -> list[int]:
     inside = st.options["formation_fences"] == "inside_home"
     out = []
     for e in range(EDGES):
-        if st.fence[e] >= 0:
+        if st.fences.fence[e] >= 0:
             continue
         a, b = EDGE_CELLS[e]
         if (a in home and b in home) if inside else (a in home or b in home):
@@ -48,9 +66,9 @@ def formation_edges(st: GunshiState, p: int) -> list[int]:
 def buildable_edges(st: GunshiState, u: int) -> list[int]:
     """The edges where Infantry u may build a Fence: in front, left, right and the two front
     diagonals, free and not on a line next to an enemy unit."""
-    p = st.uown[u]
-    cell = st.uloc[u]
-    f = st.uface[u]
+    p = st.field.uown[u]
+    cell = st.field.uloc[u]
+    f = st.field.uface[u]
     left, right = (f + 3) % 4, (f + 1) % 4
     edges = [EDGE_OF[cell][f], EDGE_OF[cell][left], EDGE_OF[cell][right]]
     if st.options["fence_diagonal"] == "neighbour_front":
@@ -64,9 +82,12 @@ def buildable_edges(st: GunshiState, u: int) -> list[int]:
             edges += [EDGE_OF[n][left], EDGE_OF[n][right]]
     out = []
     for e in edges:
-        if e < 0 or st.fence[e] >= 0:
+        if e < 0 or st.fences.fence[e] >= 0:
             continue
-        if any(st.board[c] >= 0 and st.uown[st.board[c]] == 1 - p for c in EDGE_CELLS[e]):
+        if any(
+            st.field.board[c] >= 0 and st.field.uown[st.field.board[c]] == 1 - p
+            for c in EDGE_CELLS[e]
+        ):
             continue  # not on a line adjacent to an enemy unit
         out.append(e)
     return sorted(set(out))
@@ -76,9 +97,9 @@ def break_fences(st: GunshiState, cell: int, p: int) -> None:
     """Fence Destruction: enemy Fences on the edges of a cell a unit moves onto."""
     for d in range(4):
         e = EDGE_OF[cell][d]
-        if e >= 0 and st.fence[e] == 1 - p:
-            st.fence[e] = -1
-            st.fences_left[1 - p] += 1
+        if e >= 0 and st.fences.fence[e] == 1 - p:
+            st.fences.fence[e] = -1
+            st.fences.fences_left[1 - p] += 1
             st.emit(
                 None,
                 "fence_destroyed",

@@ -8,8 +8,11 @@ formations at once ("Initial Formations for Advanced Players").
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.cards as cards
+import sengoku.games.gunshi.logistics as logistics
 import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import AT, cn, parse_cell
@@ -23,18 +26,29 @@ from sengoku.games.gunshi.data import (
     FORMATIONS,
     HOME,
     LETTERS,
-    NUM_TOKENS,
     RED,
     STARTING_POINTS,
     UNITS,
     edge_words,
 )
-from sengoku.games.gunshi.fences import formation_edges
+from sengoku.games.gunshi.fences import formation_edges, place_fence
 from sengoku.games.gunshi.units import TYPE_NAME, free_token, put_unit
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
     from sengoku.games.gunshi.state import GunshiState
+
+
+@dataclass(slots=True)
+class Formation:
+    """Phase 1's decision in progress: the piece chosen (``I``, ``A``, ``C``, ``F`` for a
+    Fence; "": none yet) and its cell (-1: none yet); whether the first placement has been made
+    (the tournament clock starts then); whether a preset shows both players' cards."""
+
+    fpiece: str = ""
+    fcell: int = -1
+    clock_started: bool = False
+    cards_public: bool = False
 
 
 def apply_preset(st: GunshiState, name: str) -> None:
@@ -46,29 +60,28 @@ def apply_preset(st: GunshiState, name: str) -> None:
             u = free_token(st, t)
             put_unit(st, u, p, cell, face)
         for e in side.fences:
-            st.fence[e] = p
-            st.fences_left[p] -= 1
-        st.points[p] = max(0, STARTING_POINTS - side.cost)
-        st.candidates[p] = sorted(u for u in range(NUM_TOKENS) if st.uown[u] == p)
+            place_fence(st, e, p)
+        logistics.set_points(st, p, max(0, STARTING_POINTS - side.cost))
+        shogun_and_card_order.set_candidates(st, p)
         known = fp.public_cards
-        st.hand[p] = [(c, known, False) for c in side.hand]
-        st.deck[p] = [(c, known, False) for c in side.deck]
-        st.stock[p] = []
+        cards.deal(
+            st, p, [(c, known, False) for c in side.hand], [(c, known, False) for c in side.deck]
+        )
         st.reset_knowledge(p)
-    st.cards_public = fp.public_cards
-    st.clock_started = True
+    st.formation.cards_public = fp.public_cards
+    st.formation.clock_started = True
     shogun_and_card_order.start(st)
 
 
 def pieces(st: GunshiState, p: int) -> list[str]:
     """What p can still afford and place: unit types, and ``F`` for a Fence."""
-    pts = st.points[p]
-    free_home = any(st.board[c] < 0 for c in HOME[p])
+    pts = st.logistics.points[p]
+    free_home = any(st.field.board[c] < 0 for c in HOME[p])
     out = []
     for t in ("I", "A", "C"):
         if UNITS[t].cost <= pts and free_home and free_token(st, t) >= 0:
             out.append(t)
-    if FENCE_COST <= pts and st.fences_left[p] > 0 and formation_edges(st, p):
+    if FENCE_COST <= pts and st.fences.fences_left[p] > 0 and formation_edges(st, p):
         out.append("F")
     return out
 
@@ -79,10 +92,10 @@ def next_placer(st: GunshiState, p: int) -> None:
     for q in (p, 1 - p):
         if pieces(st, q):
             st.player = q
-            st.fpiece = ""
+            st.formation.fpiece = ""
             return
     for q in (RED, BLUE):
-        st.candidates[q] = sorted(u for u in range(NUM_TOKENS) if st.uown[u] == q)
+        shogun_and_card_order.set_candidates(st, q)
     st.emit(None, "formation_done", "Both formations are complete.")
     if st.options["variant"] == "inspiration" and st.options["modification"] == 3:
         st.phase = "mod3"
@@ -93,47 +106,46 @@ def next_placer(st: GunshiState, p: int) -> None:
 
 def legal(st: GunshiState) -> list[GunshiAction]:
     p = st.player
-    if not st.fpiece:
+    if not st.formation.fpiece:
         return [A("place", t) for t in pieces(st, p)]
-    if st.fpiece == "F":
+    if st.formation.fpiece == "F":
         return [A("fence", EDGE_NAMES[e]) for e in formation_edges(st, p)]
-    if st.fcell < 0:
-        return [AT[c] for c in sorted(HOME[p]) if st.board[c] < 0]
+    if st.formation.fcell < 0:
+        return [AT[c] for c in sorted(HOME[p]) if st.field.board[c] < 0]
     return [A("face", d) for d in DIR_NAMES]
 
 
 def do(st: GunshiState, a: GunshiAction) -> None:
     p = st.player
     if a.kind == "place":
-        st.fpiece = a.arg
+        st.formation.fpiece = a.arg
         return
     if a.kind == "at":
-        st.fcell = parse_cell(a.arg)
+        st.formation.fcell = parse_cell(a.arg)
         return
     if a.kind == "fence":
         e = EDGE_NAMES.index(a.arg)
-        st.fence[e] = p
-        st.fences_left[p] -= 1
-        st.points[p] -= FENCE_COST
+        place_fence(st, e, p)
+        logistics.pay(st, p, FENCE_COST)
         st.emit(
             None, "fence", f"{COLOUR[p]} places a Fence {edge_words(a.arg)}.", edge=a.arg, seat=p
         )
     else:
-        t = st.fpiece
+        t = st.formation.fpiece
         u = free_token(st, t)
-        put_unit(st, u, p, st.fcell, DIR_NAMES.index(a.arg))
-        st.points[p] -= UNITS[t].cost
+        put_unit(st, u, p, st.formation.fcell, DIR_NAMES.index(a.arg))
+        logistics.pay(st, p, UNITS[t].cost)
         st.emit(
             None,
             "place",
-            f"{COLOUR[p]} places {TYPE_NAME[t]} {LETTERS[u]} on {cn(st.fcell)}, facing "
+            f"{COLOUR[p]} places {TYPE_NAME[t]} {LETTERS[u]} on {cn(st.formation.fcell)}, facing "
             f"{FACING_WORDS[a.arg]}.",
             seat=p,
             unit=LETTERS[u],
-            cell=cn(st.fcell),
+            cell=cn(st.formation.fcell),
             facing=a.arg,
         )
-    st.fpiece = ""
-    st.fcell = -1
-    st.clock_started = True
+    st.formation.fpiece = ""
+    st.formation.fcell = -1
+    st.formation.clock_started = True
     next_placer(st, 1 - p)

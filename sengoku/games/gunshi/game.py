@@ -348,6 +348,7 @@ class Gunshi(Game):
     def describe_action(self, state: State, action: Any) -> ActionDescription:
         from sengoku.games.gunshi.describe import describe
 
+        assert isinstance(state, GunshiState)
         return describe(state, action)
 
     def view_schema(self) -> dict[str, Any]:

@@ -11,18 +11,40 @@ one player are shared face up (``mod3``).
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.cards as cards
+import sengoku.games.gunshi.custom_deck as custom_deck
 import sengoku.games.gunshi.formation as formation
 import sengoku.games.gunshi.knowledge as knowledge
 import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import card_order, take_card
 from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, RED, advanced_codes
+from sengoku.games.gunshi.parts import part
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
     from sengoku.games.gunshi.state import GunshiState
+
+
+@dataclass(slots=True)
+class Inspiration:
+    """The Gunshi's Inspiration: each player's prepared Advanced cards (Modifications 1 and
+    2), the Advanced cards left in the box, the cards removed from the game, Modification 3's
+    shared face-up cards (``pool``) and each player's choices before the reveal (``m3``),
+    whether the player has swapped this game, and the knowledge bags of the removed card and of
+    the cards in the box (``knowledge.py``; -1: none)."""
+
+    prepared: list[list[str]] = part(lambda: [[], []])
+    unused: list[list[str]] = part(lambda: [[], []])
+    removed: list[list[str]] = part(lambda: [[], []])
+    pool: list[str] = part(list)
+    m3: list[list[str]] = part(lambda: [[], []])
+    swap_done: list[bool] = part(lambda: [False, False])
+    removed_bag: list[int] = part(lambda: [-1, -1])
+    box_bag: list[int] = part(lambda: [-1, -1])
 
 
 def setup(st: GunshiState, rng: random.Random) -> None:
@@ -31,73 +53,69 @@ def setup(st: GunshiState, rng: random.Random) -> None:
     o = st.options
     adv = advanced_codes(o["sanryaku"])
     for p in (RED, BLUE):
-        st.unused[p] = list(adv)
+        st.inspiration.unused[p] = list(adv)
     if o["modification"] in (1, 2):
         # The opponent never sees which Advanced cards were prepared.
         for p in (RED, BLUE):
-            st.box_bag[p] = knowledge.new_bag(st, p, list(adv))
+            st.inspiration.box_bag[p] = knowledge.new_bag(st, p, list(adv))
     if o["modification"] == 1:
         for p in (RED, BLUE):
             chosen = rng.sample(adv, 3)
-            st.prepared[p] = chosen
-            st.unused[p] = [c for c in adv if c not in chosen]
+            st.inspiration.prepared[p] = chosen
+            st.inspiration.unused[p] = [c for c in adv if c not in chosen]
     elif o["modification"] == 2 and st.phase == "formation":
         st.phase = "prepare"
-        st.pick_order = [RED] * 3 + [BLUE] * 3
-        st.player = RED
+        custom_deck.start_picks(st, [RED] * 3 + [BLUE] * 3)
 
 
 # ---------------------------------------------------------------- Modification 2: prepare
 def legal_prepare(st: GunshiState) -> list[GunshiAction]:
-    return [A("pick", c) for c in st.unused[st.player]]
+    return [A("pick", c) for c in st.inspiration.unused[st.player]]
 
 
 def do_prepare(st: GunshiState, a: GunshiAction) -> None:
     p = st.player
-    st.unused[p].remove(a.arg)
-    st.prepared[p].append(a.arg)
+    st.inspiration.unused[p].remove(a.arg)
+    st.inspiration.prepared[p].append(a.arg)
     st.emit([p], "prepare", f"You prepare {CARDS[a.arg].name}.", card=a.arg)
     st.emit(None, "prepared", f"{COLOUR[p]} prepares an Advanced card face down.", seat=p)
-    st.pick_order.pop(0)
-    if st.pick_order:
-        st.player = st.pick_order[0]
-    else:
+    if not custom_deck.next_picker(st):
         st.phase = "formation"
         formation.next_placer(st, RED)
 
 
 # ---------------------------------------------------------------- Modification 3
 def legal_mod3(st: GunshiState) -> list[GunshiAction]:
-    mine = st.m3[st.player]
+    mine = st.inspiration.m3[st.player]
     return [A("pick", c) for c in advanced_codes(st.options["sanryaku"]) if c not in mine]
 
 
 def do_mod3(st: GunshiState, a: GunshiAction) -> None:
     p = st.player
-    st.m3[p].append(a.arg)
+    st.inspiration.m3[p].append(a.arg)
     st.emit([p], "m3_choice", f"You choose {CARDS[a.arg].name}.", card=a.arg)
     st.emit(None, "m3_chosen", f"{COLOUR[p]} chooses an Advanced card in secret.", seat=p)
-    if len(st.m3[p]) < 2:
+    if len(st.inspiration.m3[p]) < 2:
         return
     if p == RED:
         st.player = BLUE
         return
-    both = set(st.m3[RED]) & set(st.m3[BLUE])
-    remaining = sorted(set(st.m3[RED] + st.m3[BLUE]) - both, key=card_order)
-    st.pool = [c for c in remaining for _ in range(2)]
+    both = set(st.inspiration.m3[RED]) & set(st.inspiration.m3[BLUE])
+    remaining = sorted(set(st.inspiration.m3[RED] + st.inspiration.m3[BLUE]) - both, key=card_order)
+    st.inspiration.pool = [c for c in remaining for _ in range(2)]
     for q in (RED, BLUE):
-        st.unused[q] = [c for c in st.unused[q] if c not in remaining]
+        st.inspiration.unused[q] = [c for c in st.inspiration.unused[q] if c not in remaining]
     names = ", ".join(CARDS[c].name for c in remaining) or "none"
 
     def chosen(q: int) -> str:
-        return " and ".join(CARDS[c].name for c in st.m3[q])
+        return " and ".join(CARDS[c].name for c in st.inspiration.m3[q])
 
     st.emit(
         None,
         "m3_reveal",
         f"Revealed: Red chose {chosen(RED)}; Blue chose {chosen(BLUE)}; usable: {names}.",
-        red=list(st.m3[RED]),
-        blue=list(st.m3[BLUE]),
+        red=list(st.inspiration.m3[RED]),
+        blue=list(st.inspiration.m3[BLUE]),
         pool=remaining,
     )
     shogun_and_card_order.start(st)
@@ -107,8 +125,19 @@ def do_mod3(st: GunshiState, a: GunshiAction) -> None:
 def due(st: GunshiState) -> bool:
     """The Inspiration is offered: the variant, an invasion this turn, not used yet."""
     return bool(
-        st.options["variant"] == "inspiration" and st.invaded_turn and not st.swap_done[st.player]
+        st.options["variant"] == "inspiration"
+        and st.invader_spot.invaded_turn
+        and not st.inspiration.swap_done[st.player]
     )
+
+
+def offer(st: GunshiState) -> None:
+    """After Units Follow Orders of a turn with an invasion: the Inspiration's decision, or,
+    with no card to take, the Inspiration is used up."""
+    st.step = "take"
+    if not legal_take(st):
+        st.step = "send"
+        st.inspiration.swap_done[st.player] = True
 
 
 def legal_take(st: GunshiState) -> list[GunshiAction]:
@@ -116,14 +145,14 @@ def legal_take(st: GunshiState) -> list[GunshiAction]:
     p = st.player
     mod = st.options["modification"]
     if mod == 1:
-        return [A("blind", str(i + 1)) for i in range(len(st.prepared[p]))]
+        return [A("blind", str(i + 1)) for i in range(len(st.inspiration.prepared[p]))]
     if mod == 2:
-        return [A("take", c) for c in st.prepared[p]]
-    return [A("take", c) for c in st.pool]
+        return [A("take", c) for c in st.inspiration.prepared[p]]
+    return [A("take", c) for c in st.inspiration.pool]
 
 
 def legal_remove(st: GunshiState) -> list[GunshiAction]:
-    return [A("remove", c[0]) for c in st.hand[st.player]]
+    return [A("remove", c[0]) for c in st.cards.hand[st.player]]
 
 
 def do_swap(st: GunshiState, a: GunshiAction) -> None:
@@ -131,32 +160,31 @@ def do_swap(st: GunshiState, a: GunshiAction) -> None:
     p = st.player
     if a.kind == "remove":
         # The opponent cannot tell which card left the hand: the hand is mixed.
-        bid = knowledge.mix(st, p, st.hand[p], with_known=True)
-        st.hand[p] = [(c[0], False, False, bid) for c in st.hand[p]]
-        take_card(st.hand[p], a.arg)
-        st.removed[p].append(a.arg)
-        st.removed_bag[p] = bid
+        bid = knowledge.mix(st, p, st.cards.hand[p], with_known=True)
+        take_card(cards.mix_hand(st, p, bid), a.arg)
+        st.inspiration.removed[p].append(a.arg)
+        st.inspiration.removed_bag[p] = bid
         knowledge.collect_garbage(st, p)
         st.emit([p], "remove", f"You remove {CARDS[a.arg].name} from the game.", card=a.arg)
         st.emit(None, "removed", f"{COLOUR[p]} removes a card from the game.", seat=p)
-        st.swap_done[p] = True
+        st.inspiration.swap_done[p] = True
         st.step = "send"
         return
     if a.kind == "blind":
-        code = st.prepared[p].pop(int(a.arg) - 1)
+        code = st.inspiration.prepared[p].pop(int(a.arg) - 1)
         public = False
     elif st.options["modification"] == 2:
-        st.prepared[p].remove(a.arg)
+        st.inspiration.prepared[p].remove(a.arg)
         code = a.arg
         public = False
     else:
-        st.pool.remove(a.arg)
+        st.inspiration.pool.remove(a.arg)
         code = a.arg
         public = True
     if public:
-        st.hand[p].append((code, True, False))
+        cards.to_hand(st, p, (code, True, False))
     else:
-        st.hand[p].append((code, False, False, st.box_bag[p]))
+        cards.to_hand(st, p, (code, False, False, st.inspiration.box_bag[p]))
     st.emit([p], "take", f"You take {CARDS[code].name} into your hand.", card=code)
     if public:
         st.emit(None, "taken", f"{COLOUR[p]} takes {CARDS[code].name}.", card=code, seat=p)

@@ -6,15 +6,32 @@ Rulebook, "Move Commands" and "Setup & Winning the Game"; the Shogun cannot inva
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.data import COLOUR, LETTERS, RED, SIZE, TOKEN_TYPE
-from sengoku.games.gunshi.units import INVADED, TYPE_NAME
+from sengoku.games.gunshi.parts import part
+from sengoku.games.gunshi.shogun_and_card_order import rule_out
+from sengoku.games.gunshi.units import TYPE_NAME, leave_for_invader_spot
 from sengoku.games.gunshi.winning import check_invasion_win
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
+
+
+@dataclass(slots=True)
+class InvaderSpot:
+    """What each player has on the Invader Spot (a shielded Infantry counts 2), and whether a
+    unit invaded this turn (The Gunshi's Inspiration follows such a turn)."""
+
+    invaders: list[int] = part(lambda: [0, 0])
+    invaded_turn: bool = False
+
+
+def start_turn(st: GunshiState) -> None:
+    """A new turn: no unit has invaded in it yet."""
+    st.invader_spot.invaded_turn = False
 
 
 def in_zone(st: GunshiState, cell: int, p: int) -> bool:
@@ -27,22 +44,19 @@ def in_zone(st: GunshiState, cell: int, p: int) -> bool:
 
 def invade(st: GunshiState, m: int, p: int) -> None:
     """Unit m leaves the Field for the Invader Spot (a shielded Infantry counts 2)."""
-    cell = st.uloc[m]
-    worth = 2 if st.ushield[m] else 1
-    st.board[cell] = -1
-    st.uloc[m] = INVADED
-    st.ushield[m] = False
-    if m in st.candidates[p]:
-        st.candidates[p].remove(m)
-    st.invaders[p] += worth
-    st.invaded_turn = True
+    cell = st.field.uloc[m]
+    worth = 2 if st.field.ushield[m] else 1
+    leave_for_invader_spot(st, m)
+    rule_out(st, p, m)
+    st.invader_spot.invaders[p] += worth
+    st.invader_spot.invaded_turn = True
     st.emit(
         None,
         "invade",
         f"{COLOUR[p]}'s {TYPE_NAME[TOKEN_TYPE[m]]} {LETTERS[m]} invades from {cn(cell)} "
-        f"(counts {worth}; {st.invaders[p]} on the Invader Spot).",
+        f"(counts {worth}; {st.invader_spot.invaders[p]} on the Invader Spot).",
         unit=LETTERS[m],
         worth=worth,
-        total=st.invaders[p],
+        total=st.invader_spot.invaders[p],
     )
     check_invasion_win(st, p)

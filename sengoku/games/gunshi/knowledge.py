@@ -29,23 +29,53 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from sengoku.games.gunshi.data import CARDS
+from sengoku.games.gunshi.parts import part
 
-Bag = dict[str, Any]
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.cards import Card
+    from sengoku.games.gunshi.state import GunshiState
+
+
+class Bag(TypedDict):
+    """One multiset constraint on a player's unknown cards (the module's docstring); ``free``,
+    ``pool`` and ``used`` only for Optional Rule 3's secret deck."""
+
+    id: int
+    lits: list[str]
+    par: list[tuple[int, int]]  # parent bag id, values drawn from it
+    gone: list[str]
+    free: NotRequired[int]
+    pool: NotRequired[list[str]]
+    used: NotRequired[list[str]]
+
+
+@dataclass(slots=True)
+class Knowledge:
+    """What each player's opponent knows about that player's unknown cards: the player's bags,
+    and the id the next bag gets."""
+
+    # Copied one level only: a change to a seat's bags replaces its list and the bag dicts
+    # (copy on write, see ``consume``), so clones may share them.
+    bags: list[list[Bag]] = part(lambda: [[], []], copy=list)
+    next_bag: int = 0
+
+
 #: Attempts before giving up on a draw that breaks a ``gone`` constraint (never seen needed:
 #: such constraints are rare and usually met by one draw in a few).
 ATTEMPTS = 4000
 
 
-def bag_of(card: Any) -> int:
+def bag_of(card: Card) -> int:
     """The bag id of a card tuple; -1 for cards the opponent knows (or 3-tuples from tests)."""
     return card[3] if len(card) > 3 else -1
 
 
 def new_bag(
-    state: Any,
+    state: GunshiState,
     p: int,
     lits: list[str],
     par: dict[int, int] | None = None,
@@ -55,30 +85,74 @@ def new_bag(
 ) -> int:
     """A new bag for player p's cards; ``free``/``pool``: Optional Rule 3's unknown deck, of
     which the cards in ``used`` have been seen (they count against the copy limits)."""
-    bid: int = state.next_bag
-    state.next_bag += 1
+    bid: int = state.knowledge.next_bag
+    state.knowledge.next_bag += 1
     bag: Bag = {"id": bid, "lits": sorted(lits), "par": sorted((par or {}).items()), "gone": []}
     if pool is not None:
         bag["free"] = free
         bag["pool"] = list(pool)
         bag["used"] = sorted(used or [])
-    state.bags[p] = [*state.bags[p], bag]
+    state.knowledge.bags[p] = [*state.knowledge.bags[p], bag]
     return bid
 
 
-def _get(state: Any, p: int, bid: int) -> tuple[int, Bag]:
-    for i, bag in enumerate(state.bags[p]):
+def reset(st: GunshiState, p: int) -> None:
+    """The opponent knows the composition of p's unknown cards, nothing about their places:
+    one bag of them all (the Advanced cards in the box keep theirs)."""
+    from sengoku.games.gunshi.custom_deck import deck_pool  # custom_deck -> this module
+
+    st.knowledge.bags[p] = [b for b in st.knowledge.bags[p] if b["id"] == st.inspiration.box_bag[p]]
+    zones = [st.cards.stock[p], st.cards.hand[p], st.cards.deck[p], st.cards.row[p]]
+    if st.player == p:
+        zones.append(st.battle.queue)
+    unknown = [c[0] for z in zones for c in z if not (c[1] or c[2])]
+    lt = st.cards.lightning[p]
+    if lt is not None and not (lt[1] or lt[2]):
+        unknown.append(lt[0])
+    if not unknown:
+        bid = -1
+    elif st.deck_construction.deck_public:
+        bid = new_bag(st, p, unknown)
+    else:
+        # Optional Rule 3: only the step 2 Move and the copy limits are known.
+        known = [c[0] for z in zones for c in z if c[1] or c[2]]
+        if lt is not None and (lt[1] or lt[2]):
+            known.append(lt[0])
+        lits = list(st.deck_construction.pre_taken)
+        for code in known:
+            if code in lits:
+                lits.remove(code)
+        bid = new_bag(
+            st,
+            p,
+            lits,
+            free=len(unknown) - len(lits),
+            pool=deck_pool(st),
+            used=known,
+        )
+
+    def mark(c: Card) -> Card:
+        return (c[0], c[1], c[2]) if (c[1] or c[2]) else (c[0], c[1], c[2], bid)
+
+    for z in zones:
+        z[:] = [mark(c) for c in z]
+    if lt is not None:
+        st.cards.lightning[p] = mark(lt)
+
+
+def _get(state: GunshiState, p: int, bid: int) -> tuple[int, Bag]:
+    for i, bag in enumerate(state.knowledge.bags[p]):
         if bag["id"] == bid:
             return i, bag
     raise AssertionError(f"no knowledge bag {bid} for seat {p}")
 
 
-def consume(state: Any, p: int, bid: int, code: str) -> None:
+def consume(state: GunshiState, p: int, bid: int, code: str) -> None:
     """A card of bag ``bid`` is revealed to be ``code``: take it out of the bag's content."""
     if bid < 0:
         return
     i, old = _get(state, p, bid)
-    bag = dict(old)  # copy on write: clones share bag dicts
+    bag = old.copy()  # copy on write: clones share bag dicts
     lits = list(bag["lits"])
     par = [list(x) for x in bag["par"]]
     parent = -1
@@ -99,15 +173,15 @@ def consume(state: Any, p: int, bid: int, code: str) -> None:
         assert par, f"card {code!r} revealed from a bag that cannot hold it"
         bag["gone"] = [*bag["gone"], code]
     bag["lits"] = lits
-    bag["par"] = [tuple(x) for x in par]
-    bags = list(state.bags[p])
+    bag["par"] = [(x[0], x[1]) for x in par]
+    bags = list(state.knowledge.bags[p])
     bags[i] = bag
-    state.bags[p] = bags
+    state.knowledge.bags[p] = bags
     if parent >= 0:
         consume(state, p, parent, code)
 
 
-def mix(state: Any, p: int, cards: list[Any], with_known: bool) -> int:
+def mix(state: GunshiState, p: int, cards: list[Card], with_known: bool) -> int:
     """The bag of the given hand cards after the hand was shuffled out of the seat's sight.
 
     ``with_known``: the known cards lose their identity too (a face-down send or a removal
@@ -125,60 +199,76 @@ def mix(state: Any, p: int, cards: list[Any], with_known: bool) -> int:
     return new_bag(state, p, lits, dict(par))
 
 
-def slots(state: Any, p: int) -> list[tuple[str, int, int]]:
+def slots(state: GunshiState, p: int) -> list[tuple[str, int, int]]:
     """Player p's unknown card slots as (zone, index, bag id), in a fixed public order."""
     out: list[tuple[str, int, int]] = []
     for zone in ("stock", "hand", "deck", "row"):
-        for i, c in enumerate(getattr(state, zone)[p]):
+        for i, c in enumerate(getattr(state.cards, zone)[p]):
             if bag_of(c) >= 0:
                 out.append((zone, i, bag_of(c)))
-    lt = state.lightning[p]
+    lt = state.cards.lightning[p]
     if lt is not None and bag_of(lt) >= 0:
         out.append(("lightning", p, bag_of(lt)))
     if state.player == p:
-        for i, c in enumerate(state.queue):
+        for i, c in enumerate(state.battle.queue):
             if bag_of(c) >= 0:
                 out.append(("queue", i, bag_of(c)))
-    if state.removed_bag[p] >= 0:
-        out += [("removed", i, state.removed_bag[p]) for i in range(len(state.removed[p]))]
-    if state.box_bag[p] >= 0:
-        out += [("prepared", i, state.box_bag[p]) for i in range(len(state.prepared[p]))]
-        out += [("unused", i, state.box_bag[p]) for i in range(len(state.unused[p]))]
+    if state.inspiration.removed_bag[p] >= 0:
+        out += [
+            ("removed", i, state.inspiration.removed_bag[p])
+            for i in range(len(state.inspiration.removed[p]))
+        ]
+    if state.inspiration.box_bag[p] >= 0:
+        out += [
+            ("prepared", i, state.inspiration.box_bag[p])
+            for i in range(len(state.inspiration.prepared[p]))
+        ]
+        out += [
+            ("unused", i, state.inspiration.box_bag[p])
+            for i in range(len(state.inspiration.unused[p]))
+        ]
     return out
 
 
-def _slot_bags(state: Any, p: int) -> set[int]:
+def _slot_bags(state: GunshiState, p: int) -> set[int]:
     """The bag ids of player p's unknown card slots: ``{b for _, _, b in slots(state, p)}``."""
     out: set[int] = set()
-    for zone in (state.stock[p], state.hand[p], state.deck[p], state.row[p]):
+    for zone in (
+        state.cards.stock[p],
+        state.cards.hand[p],
+        state.cards.deck[p],
+        state.cards.row[p],
+    ):
         for c in zone:
             if len(c) > 3 and c[3] >= 0:
                 out.add(c[3])
-    lt = state.lightning[p]
+    lt = state.cards.lightning[p]
     if lt is not None and bag_of(lt) >= 0:
         out.add(lt[3])
     if state.player == p:
-        for c in state.queue:
+        for c in state.battle.queue:
             if len(c) > 3 and c[3] >= 0:
                 out.add(c[3])
-    if state.removed_bag[p] >= 0 and state.removed[p]:
-        out.add(state.removed_bag[p])
-    if state.box_bag[p] >= 0 and (state.prepared[p] or state.unused[p]):
-        out.add(state.box_bag[p])
+    if state.inspiration.removed_bag[p] >= 0 and state.inspiration.removed[p]:
+        out.add(state.inspiration.removed_bag[p])
+    if state.inspiration.box_bag[p] >= 0 and (
+        state.inspiration.prepared[p] or state.inspiration.unused[p]
+    ):
+        out.add(state.inspiration.box_bag[p])
     return out
 
 
-def collect_garbage(state: Any, p: int) -> None:
+def collect_garbage(state: GunshiState, p: int) -> None:
     """Drop bags with no member, no content and no pending constraint."""
     while True:
         live = _slot_bags(state, p)  # bags with a direct member
-        for bag in state.bags[p]:
+        for bag in state.knowledge.bags[p]:
             for pid, n in bag["par"]:
                 if n > 0:
                     live.add(pid)  # and bags a child draws from
         dead = [
             bag["id"]
-            for bag in state.bags[p]
+            for bag in state.knowledge.bags[p]
             if bag["id"] not in live
             and not bag["gone"]
             and not bag["lits"]
@@ -187,7 +277,7 @@ def collect_garbage(state: Any, p: int) -> None:
         ]
         if not dead:
             return
-        state.bags[p] = [bag for bag in state.bags[p] if bag["id"] not in dead]
+        state.knowledge.bags[p] = [bag for bag in state.knowledge.bags[p] if bag["id"] not in dead]
 
 
 def _draw_free(bag: Bag, rng: random.Random) -> list[str]:
@@ -198,19 +288,23 @@ def _draw_free(bag: Bag, rng: random.Random) -> list[str]:
     return avail[: bag["free"]]
 
 
-def _members(state: Any, p: int) -> list[tuple[Bag, list[int]]]:
+def _members(state: GunshiState, p: int) -> list[tuple[Bag, list[int]]]:
     """Each bag in id order with its members: -1 per direct slot, a child's id per value it
     draws from the bag."""
     direct = Counter(b for _, _, b in slots(state, p))
-    members: dict[int, list[int]] = {bag["id"]: [-1] * direct[bag["id"]] for bag in state.bags[p]}
-    for bag in state.bags[p]:
+    members: dict[int, list[int]] = {
+        bag["id"]: [-1] * direct[bag["id"]] for bag in state.knowledge.bags[p]
+    }
+    for bag in state.knowledge.bags[p]:
         for pid, n in bag["par"]:
             members[pid] += [bag["id"]] * n
-    return [(bag, members[bag["id"]]) for bag in sorted(state.bags[p], key=lambda b: b["id"])]
+    return [
+        (bag, members[bag["id"]]) for bag in sorted(state.knowledge.bags[p], key=lambda b: b["id"])
+    ]
 
 
 def _draw_once(
-    state: Any, p: int, rng: random.Random, plan: list[tuple[Bag, list[int]]] | None = None
+    state: GunshiState, p: int, rng: random.Random, plan: list[tuple[Bag, list[int]]] | None = None
 ) -> dict[int, list[str]] | None:
     """One top-down draw: the codes of each bag's direct slots, or None if a constraint broke."""
     received: dict[int, list[str]] = {}
@@ -236,7 +330,7 @@ def _draw_once(
     return out
 
 
-def sample(state: Any, p: int, rng: random.Random) -> None:
+def sample(state: GunshiState, p: int, rng: random.Random) -> None:
     """Redraw every card of player p that the opponent cannot see, from what it knows."""
     where = slots(state, p)
     if not where:
@@ -252,13 +346,14 @@ def sample(state: Any, p: int, rng: random.Random) -> None:
     for zone, i, bid in where:
         code = drawn[bid].pop()
         if zone in ("removed", "prepared", "unused"):
-            getattr(state, zone)[p][i] = code
+            getattr(state.inspiration, zone)[p][i] = code
         elif zone == "lightning":
-            c = state.lightning[p]
-            state.lightning[p] = (code, *c[1:])
+            c = state.cards.lightning[p]
+            assert c is not None, "a Lightning slot was listed: it holds a card"
+            state.cards.lightning[p] = (code, *c[1:])
         elif zone == "queue":
-            c = state.queue[i]
-            state.queue[i] = (code, *c[1:])
+            c = state.battle.queue[i]
+            state.battle.queue[i] = (code, *c[1:])
         else:
-            z = getattr(state, zone)[p]
+            z = getattr(state.cards, zone)[p]
             z[i] = (code, *z[i][1:])

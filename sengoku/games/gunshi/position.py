@@ -47,6 +47,8 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
+import sengoku.games.gunshi.battle as battle
+import sengoku.games.gunshi.units as units
 from sengoku.core.game import SengokuError
 from sengoku.games.gunshi.commands.command import command_from_view, command_view
 from sengoku.games.gunshi.data import (
@@ -69,6 +71,7 @@ from sengoku.games.gunshi.data import (
 from sengoku.games.gunshi.units import INVADED
 
 if TYPE_CHECKING:
+    from sengoku.games.gunshi.game import Gunshi
     from sengoku.games.gunshi.state import GunshiState
 
 
@@ -82,30 +85,32 @@ def to_position(state: GunshiState) -> str:
         out = []
         empty = 0
         for c in range(SIZE):
-            u = state.board[r * SIZE + c]
+            u = state.field.board[r * SIZE + c]
             if u < 0:
                 empty += 1
                 continue
             if empty:
                 out.append(str(empty))
                 empty = 0
-            letter = LETTERS[u] if state.uown[u] == 0 else LETTERS[u].lower()
-            bare = "-" if TOKEN_TYPE[u] == "I" and not state.ushield[u] else ""
-            out.append(letter + DIR_NAMES[state.uface[u]] + bare)
+            letter = LETTERS[u] if state.field.uown[u] == 0 else LETTERS[u].lower()
+            bare = "-" if TOKEN_TYPE[u] == "I" and not state.field.ushield[u] else ""
+            out.append(letter + DIR_NAMES[state.field.uface[u]] + bare)
         if empty:
             out.append(str(empty))
         ranks.append("".join(out))
     fences = ",".join(
-        f"{'RB'[state.fence[e]]}:{EDGE_NAMES[e]}" for e in range(EDGES) if state.fence[e] >= 0
+        f"{'RB'[state.fences.fence[e]]}:{EDGE_NAMES[e]}"
+        for e in range(EDGES)
+        if state.fences.fence[e] >= 0
     )
     rows = []
     for p in (0, 1):
-        cards = [c[0] if c[2] else "?" for c in state.row[p]]
-        lt = state.lightning[p]
+        cards = [c[0] if c[2] else "?" for c in state.cards.row[p]]
+        lt = state.cards.lightning[p]
         text = ".".join(cards)
         if lt is not None:
             text = f"L={lt[0] if lt[2] else '?'}" + (f".{text}" if text else "")
-        trap = state.beside[p]
+        trap = state.cards.beside[p]
         if trap is not None:  # laid face up beside the board; it springs on a later move
             text += ("." if text else "") + f"B={trap[0]}"
         rows.append(text or "-")
@@ -114,9 +119,9 @@ def to_position(state: GunshiState) -> str:
             "/".join(ranks),
             fences or "-",
             "rb"[state.player] if state.result is None else "-",
-            f"{state.points[0]},{state.points[1]}",
-            f"{state.fences_left[0]},{state.fences_left[1]}",
-            ",".join(f"{state.invaders[p]}{_invaded(state, p)}" for p in (0, 1)),
+            f"{state.logistics.points[0]},{state.logistics.points[1]}",
+            f"{state.fences.fences_left[0]},{state.fences.fences_left[1]}",
+            ",".join(f"{state.invader_spot.invaders[p]}{_invaded(state, p)}" for p in (0, 1)),
             "/".join(rows),
             _stage(state),
             *_command(state),
@@ -128,7 +133,9 @@ def to_position(state: GunshiState) -> str:
 def _invaded(state: GunshiState, p: int) -> str:
     """The letters of p's units on the opponent's Invader Spot (upper case Red, lower Blue)."""
     letters = "".join(
-        LETTERS[u] for u in range(NUM_TOKENS) if state.uloc[u] == INVADED and state.uown[u] == p
+        LETTERS[u]
+        for u in range(NUM_TOKENS)
+        if state.field.uloc[u] == INVADED and state.field.uown[u] == p
     )
     return letters if p == 0 else letters.lower()
 
@@ -147,7 +154,7 @@ def _read_invaders(state: GunshiState, text: str) -> None:
     for p, m in enumerate(matches):
         assert m is not None
         count, letters = int(m.group(1)), m.group(2)
-        state.invaders[p] = count
+        state.invader_spot.invaders[p] = count
         if not letters:
             continue  # the older form: which units invaded is not said
         name = ("Red", "Blue")[p]
@@ -155,10 +162,10 @@ def _read_invaders(state: GunshiState, text: str) -> None:
             raise PositionError(f"invaders: {name}'s units are written in {name}'s case")
         units = [LETTERS.index(x.upper()) for x in letters]
         for u in units:
-            if state.uloc[u] != -1:
+            if state.field.uloc[u] != -1:
                 raise PositionError(f"invaders: unit {LETTERS[u]} is on the Field or repeated")
-            state.uloc[u] = INVADED
-            state.uown[u] = p
+            state.field.uloc[u] = INVADED
+            state.field.uown[u] = p
         most = sum(2 if TOKEN_TYPE[u] == "I" else 1 for u in units)
         if not len(units) <= count <= most:
             raise PositionError(
@@ -170,13 +177,13 @@ def _read_invaders(state: GunshiState, text: str) -> None:
 def _command(state: GunshiState) -> list[str]:
     """The 9th field, mid-command only: the card resolving, the cards of this turn still to
     resolve and the command's progress, as compact JSON (no spaces)."""
-    if state.result is not None or state.cmd is None:
+    if state.result is not None or state.orders.cmd is None:
         return []
     data = {
-        "resolving": state.cur[0] if state.cur is not None else None,
-        "queue": [c[0] if c[2] else "?" for c in state.queue],
-        "invaded": state.invaded_turn,
-        "command": command_view(state.cmd),
+        "resolving": state.battle.cur[0] if state.battle.cur is not None else None,
+        "queue": [c[0] if c[2] else "?" for c in state.battle.queue],
+        "invaded": state.invader_spot.invaded_turn,
+        "command": command_view(state.orders.cmd),
     }
     return [json.dumps(data, separators=(",", ":"))]
 
@@ -190,8 +197,8 @@ def _inspiration_field(state: GunshiState) -> list[str]:
         return []
     data: dict[str, Any] = {}
     if state.options["modification"] == 3:
-        data["pool"] = list(state.pool)
-    used = "".join("rb"[p] for p in (0, 1) if state.swap_done[p])
+        data["pool"] = list(state.inspiration.pool)
+    used = "".join("rb"[p] for p in (0, 1) if state.inspiration.swap_done[p])
     if used:
         data["used"] = used
     return [json.dumps(data, separators=(",", ":"))] if data else []
@@ -200,14 +207,14 @@ def _inspiration_field(state: GunshiState) -> list[str]:
 def _stage(state: GunshiState) -> str:
     if state.result is not None:
         step = "-"
-    elif state.cmd is not None:
+    elif state.orders.cmd is not None:
         step = "command"
     elif _inspiration_step(state):
         step = _INSPIRATION_STAGES[state.step]
     else:
         step = "send"
-    facings = "".join("d" if down else "u" for down in state.face_down_next)
-    return f"{step},{state.sent},{facings}"
+    facings = "".join("d" if down else "u" for down in state.cards.face_down_next)
+    return f"{step},{state.battle.sent},{facings}"
 
 
 #: The Gunshi's Inspiration's steps (``state.step``) and the stages that write them.
@@ -232,7 +239,7 @@ def _pair(text: str, field: str) -> tuple[int, int]:
     return a, b
 
 
-def from_position(game: Any, text: str, **options: Any) -> GunshiState:
+def from_position(game: Gunshi, text: str, **options: Any) -> GunshiState:
     fields = _fields(text)
     ranks_t, fences_t, side_t, pts_t, fl_t, inv_t, rows_t = fields[:7]
     stage = _read_stage(fields[7]) if len(fields) >= 8 else None
@@ -244,21 +251,21 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
             "stage: a position written mid-command has the stage 'command' and a 9th field "
             "with the command; one of the two is missing"
         )
-    state: GunshiState = game.new_state(0, **options)
+    state = game.new_state(0, **options)
     advanced = _read_inspiration(fields[9:] if mid_command else fields[8:], state.options, stage)
-    state.uloc = [-1] * NUM_TOKENS
-    state.uown = [-1] * NUM_TOKENS
-    state.ushield = [False] * NUM_TOKENS
-    state.board = [-1] * CELLS
-    state.fence = [-1] * EDGES
+    state.field.uloc = [-1] * NUM_TOKENS
+    state.field.uown = [-1] * NUM_TOKENS
+    state.field.ushield = [False] * NUM_TOKENS
+    state.field.board = [-1] * CELLS
+    state.fences.fence = [-1] * EDGES
     _read_ranks(state, ranks_t)
     _read_fences(state, fences_t)
     if side_t == "-":
         raise PositionError("to act: '-' is a finished game; only a live game can be loaded")
     if side_t not in ("r", "b"):
         raise PositionError(f"to act: 'r' or 'b', not {side_t!r}")
-    state.points = list(_pair(pts_t, "points"))
-    state.fences_left = list(_pair(fl_t, "fences in hand"))
+    state.logistics.points = list(_pair(pts_t, "points"))
+    state.fences.fences_left = list(_pair(fl_t, "fences in hand"))
     _read_invaders(state, inv_t)
     _check_fences_and_invaders(state)
     row_texts = rows_t.split("/")
@@ -270,14 +277,14 @@ def from_position(game: Any, text: str, **options: Any) -> GunshiState:
         _read_side(state, p, row_texts[p], stage, p == side, command if p == side else None)
     state.phase = "battle"
     state.step = "send"
-    state.turn = 1
-    state.pick_order = []
-    state.clock_started = True
+    state.battle.turn = 1
+    state.deck_construction.pick_order = []
+    state.formation.clock_started = True
     if advanced is not None:
         _prepare_inspiration(state, stage[0] if stage is not None else "orders", *advanced)
     _resume(state, stage, command, inspiring)
-    state._events = []
-    state._legal_memo = None
+    state.take_events()
+    state.forget_legal_actions()
     return state
 
 
@@ -320,14 +327,14 @@ def _read_rank(state: GunshiState, r: int, rank: str) -> None:
             raise PositionError(f"rank {r + 1}: cannot read {rank[pos:]!r}")
         letter, face, bare = m.groups()
         u = LETTERS.index(letter.upper())
-        if state.uloc[u] >= 0 or c >= SIZE:
+        if state.field.uloc[u] >= 0 or c >= SIZE:
             raise PositionError(f"rank {r + 1}: unit {letter} repeats or runs off the rank")
         owner = 0 if letter.isupper() else 1
-        state._put_unit(u, owner, r * SIZE + c, DIR_NAMES.index(face))
+        units.put_unit(state, u, owner, r * SIZE + c, DIR_NAMES.index(face))
         if bare:
             if TOKEN_TYPE[u] != "I":
                 raise PositionError(f"rank {r + 1}: only Infantry carry Shields ({letter})")
-            state.ushield[u] = False
+            state.field.ushield[u] = False
         c += 1
         pos = m.end()
     if c != SIZE:
@@ -346,25 +353,25 @@ def _read_fences(state: GunshiState, fences_t: str) -> None:
             e = parse_edge(edge)
         except SengokuError as exc:
             raise PositionError(f"fences: {exc}") from None
-        if state.fence[e] >= 0:
+        if state.fences.fence[e] >= 0:
             raise PositionError(
                 f"fences: edge {EDGE_NAMES[e]} is fenced twice ({item!r}); an edge holds one Fence"
             )
-        state.fence[e] = "RB".index(colour)
+        state.fences.fence[e] = "RB".index(colour)
 
 
 def _check_fences_and_invaders(state: GunshiState) -> None:
     """A player owns FENCES_PER_PLAYER Fences; a live game has fewer invaders than win."""
     for p, name in ((0, "Red"), (1, "Blue")):
-        placed = state.fence.count(p)
-        if placed + state.fences_left[p] > FENCES_PER_PLAYER:
+        placed = state.fences.fence.count(p)
+        if placed + state.fences.fences_left[p] > FENCES_PER_PLAYER:
             raise PositionError(
-                f"fences in hand: {name} has {state.fences_left[p]} in hand and {placed} on the "
+                f"fences in hand: {name} has {state.fences.fences_left[p]} in hand and {placed} on the "
                 f"Field, but a player owns {FENCES_PER_PLAYER} Fences"
             )
-        if state.invaders[p] >= INVADERS_TO_WIN:
+        if state.invader_spot.invaders[p] >= INVADERS_TO_WIN:
             raise PositionError(
-                f"invaders: {name} has {state.invaders[p]} on the Invader Spot; "
+                f"invaders: {name} has {state.invader_spot.invaders[p]} on the Invader Spot; "
                 f"{INVADERS_TO_WIN} win the game, so a live game has at most "
                 f"{INVADERS_TO_WIN - 1}"
             )
@@ -380,11 +387,11 @@ def _read_side(
 ) -> None:
     """Player ``p``'s Shogun candidates, Command Row, Lightning card, hand and deck from their
     row (``to_act``: the side to act; ``command``: the command under way, for that side)."""
-    units = [u for u in range(NUM_TOKENS) if state.uown[u] == p]
+    units = [u for u in range(NUM_TOKENS) if state.field.uown[u] == p]
     if not units:
         raise PositionError(f"ranks: {('Red', 'Blue')[p]} has no unit, so no Shogun")
-    state.shogun[p] = units[0]
-    state.candidates[p] = units
+    state.shoguns.shogun[p] = units[0]
+    state.shoguns.candidates[p] = units
     spare = list(BASIC_DECK)
     items = [] if row_text == "-" else row_text.split(".")
     if items and items[-1].startswith("B="):
@@ -393,7 +400,7 @@ def _read_side(
             raise PositionError("rows: only a Chain Trap (B=Trap) lies beside the board")
         if beside in spare:
             spare.remove(beside)
-        state.beside[p] = (beside, True, False)
+        state.cards.beside[p] = (beside, True, False)
     if len(items) > ROW_LIMIT:
         raise PositionError(
             f"rows: {('Red', 'Blue')[p]}'s row holds {len(items)} cards; the Command Row "
@@ -401,16 +408,16 @@ def _read_side(
         )
     row, lightning = _read_row(items, spare)
     if command is not None:
-        state.queue = _read_queue(command, len(items), spare)
-    state.row[p] = row
-    state.lightning[p] = lightning
+        state.battle.queue = _read_queue(command, len(items), spare)
+    state.cards.row[p] = row
+    state.cards.lightning[p] = lightning
     # The Inspiration's removal: the hand holds the Advanced card taken as well.
     removing = stage is not None and stage[0] == "inspiration_remove" and to_act
     n = 4 if removing else 3
-    state.hand[p] = [(c, False, False) for c in spare[:n]]
-    state.deck[p] = [(c, False, False) for c in spare[n:]]
-    state.stock[p] = []
-    state.face_down_next[p] = len(row) % 2 == 0 if stage is None else stage[2][p]
+    state.cards.hand[p] = [(c, False, False) for c in spare[:n]]
+    state.cards.deck[p] = [(c, False, False) for c in spare[n:]]
+    state.cards.stock[p] = []
+    state.cards.face_down_next[p] = len(row) % 2 == 0 if stage is None else stage[2][p]
     state.reset_knowledge(p)
 
 
@@ -473,15 +480,15 @@ def _resume(
     elif stage is not None and inspiring:
         _resume_inspiration(state, stage[0])
     elif stage is None or stage[0] == "orders":
-        state._begin_turn()
+        battle.begin_turn(state)
     else:
         sent = stage[1]
-        if sent > len(state.row[state.player]):
+        if sent > len(state.cards.row[state.player]):
             raise PositionError(
                 f"stage: {sent} cards sent this turn, but the row of the side to act holds "
-                f"{len(state.row[state.player])}"
+                f"{len(state.cards.row[state.player])}"
             )
-        state.sent = sent
+        state.battle.sent = sent
 
 
 def _read_command(text: str) -> dict[str, Any]:
@@ -520,15 +527,15 @@ def _resume_command(state: GunshiState, data: dict[str, Any]) -> None:
         )
     for key in _UNIT_FIELDS:
         u = getattr(cmd, key)
-        if u is not None and (state.uown[u] != state.player or state.uloc[u] == -1):
+        if u is not None and (state.field.uown[u] != state.player or state.field.uloc[u] == -1):
             raise PositionError(
                 f"command: {key} {LETTERS[u]} is not a unit of the side to act on the Field"
             )
-    state.cur = (data["resolving"], True, False)
-    state.cmd = cmd
-    state.invaded_turn = data["invaded"]
-    state.sent = 0
-    state._legal_memo = None
+    state.battle.cur = (data["resolving"], True, False)
+    state.orders.cmd = cmd
+    state.invader_spot.invaded_turn = data["invaded"]
+    state.battle.sent = 0
+    state.forget_legal_actions()
     try:
         legal = state.legal_actions()
     except (KeyError, ValueError, IndexError, TypeError, AssertionError):
@@ -630,16 +637,18 @@ def _prepare_inspiration(state: GunshiState, stage: str, pool: list[str], used: 
     mod = state.options["modification"]
     adv = advanced_codes(state.options["sanryaku"])
     for p in (0, 1):
-        state.swap_done[p] = "rb"[p] in used
-        taken = state.swap_done[p] or (stage == "inspiration_remove" and p == state.player)
+        state.inspiration.swap_done[p] = "rb"[p] in used
+        taken = state.inspiration.swap_done[p] or (
+            stage == "inspiration_remove" and p == state.player
+        )
         if mod in (1, 2):
-            state.prepared[p] = list(adv[int(taken) : 3])
-            state.unused[p] = list(adv[3:])
+            state.inspiration.prepared[p] = list(adv[int(taken) : 3])
+            state.inspiration.unused[p] = list(adv[3:])
         else:
-            state.prepared[p] = []
+            state.inspiration.prepared[p] = []
     if mod == 3:
-        state.pool = list(pool)
-    if stage in _INSPIRATION_STAGES.values() and state.swap_done[state.player]:
+        state.inspiration.pool = list(pool)
+    if stage in _INSPIRATION_STAGES.values() and state.inspiration.swap_done[state.player]:
         raise PositionError(
             f"stage: {stage!r}, but {('Red', 'Blue')[state.player]} has already had The "
             "Gunshi's Inspiration (used)"
@@ -648,10 +657,10 @@ def _prepare_inspiration(state: GunshiState, stage: str, pool: list[str], used: 
 
 def _resume_inspiration(state: GunshiState, stage: str) -> None:
     """Put The Gunshi's Inspiration back at its step, and check that it has a decision."""
-    state.invaded_turn = True
-    state.sent = 0
+    state.invader_spot.invaded_turn = True
+    state.battle.sent = 0
     state.step = "take" if stage == "inspiration" else "remove"
-    state._legal_memo = None
+    state.forget_legal_actions()
     if not state.legal_actions():
         raise PositionError(
             f"stage: {stage!r}, but The Gunshi's Inspiration has no decision in this position"

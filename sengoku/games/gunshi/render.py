@@ -9,25 +9,31 @@ Red's Cavalry K facing north. Fences replace the grid line they stand on with r 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.hidden_information as hidden_information
 from sengoku.games.gunshi.data import CARDS, COLS, SIZE, parse_cell, parse_edge
+from sengoku.games.gunshi.views import CardSlotView
+
+if TYPE_CHECKING:
+    from sengoku.games.gunshi.state import GunshiState
 
 ARROWS = {"n": "^", "e": ">", "s": "v", "w": "<"}
 
 
-def _card(entry: Any, empty: str = "[?]") -> str:
+def _card(entry: CardSlotView | str | None, empty: str = "[?]") -> str:
+    """A card as the view shows it: a row or Lightning slot, or a card code (None: hidden)."""
     if entry is None:
         return empty
     code = entry["card"] if isinstance(entry, dict) else entry
-    up = entry.get("face_up", True) if isinstance(entry, dict) else True
+    up = entry["face_up"] if isinstance(entry, dict) else True
     if code is None:
         return "[?]"
     return f"[{code}]" if up else f"[{code}*]"
 
 
-def render(state: Any, seat: int | None) -> str:
-    v = state.view(seat)
+def render(state: GunshiState, seat: int | None) -> str:
+    v = hidden_information.view(state, seat)  # the typed view (views.GunshiView)
     cells: dict[int, str] = {}
     for u in v["units"]:
         t = u["type"]
@@ -87,7 +93,7 @@ def render(state: Any, seat: int | None) -> str:
         lines.append(f"Game over: {out['reason']}, winners {out['winners']}")
     else:
         to_act = ("Red", "Blue")[v["to_act"]]
-        doing = state._decision_name()
+        doing = state.decision_name()
         lines.append(f"Turn {v['turn']}: {to_act} to act - {doing}")
     if v["clock"]["running"] is not None:
         lines.append(f"Clock running: {('Red', 'Blue')[v['clock']['running']]}")

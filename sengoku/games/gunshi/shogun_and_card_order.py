@@ -7,15 +7,50 @@ secret simultaneous choice is played as sequential hidden decisions, Red first.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.cards as cards
 from sengoku.games.gunshi.actions import A
-from sengoku.games.gunshi.cards import take_card
 from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, HAND_SIZE, LETTERS, RED, unit_words
+from sengoku.games.gunshi.parts import part
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
     from sengoku.games.gunshi.state import GunshiState
+
+
+@dataclass(slots=True)
+class Shoguns:
+    """Each player's Shogun (a token id, -1: not chosen yet), whether it has been revealed
+    (captured or scouted), and the units that may still be it as the opponent sees it."""
+
+    shogun: list[int] = part(lambda: [-1, -1])
+    revealed: list[bool] = part(lambda: [False, False])
+    candidates: list[list[int]] = part(lambda: [[], []])
+
+
+def set_candidates(st: GunshiState, p: int) -> None:
+    """Every unit of p on the Field may be the Shogun (the formation is complete)."""
+    uown = st.field.uown
+    st.shoguns.candidates[p] = sorted(u for u in range(len(uown)) if uown[u] == p)
+
+
+def rule_out(st: GunshiState, p: int, u: int) -> None:
+    """The opponent knows unit u of p is not the Shogun (it left the Field alive, invaded, or
+    a Scout asked about it)."""
+    if u in st.shoguns.candidates[p]:
+        st.shoguns.candidates[p].remove(u)
+
+
+def reveal(st: GunshiState, p: int) -> None:
+    """p's Shogun is known to the opponent (captured or scouted)."""
+    st.shoguns.revealed[p] = True
+
+
+def narrow_to(st: GunshiState, p: int, u: int) -> None:
+    """The opponent knows unit u is p's Shogun (a Scout's yes)."""
+    st.shoguns.candidates[p] = [u]
 
 
 def start(st: GunshiState) -> None:
@@ -27,9 +62,9 @@ def start(st: GunshiState) -> None:
 def legal(st: GunshiState) -> list[GunshiAction]:
     p = st.player
     if st.step == "shogun":
-        return [A("shogun", LETTERS[u]) for u in st.candidates[p]]
+        return [A("shogun", LETTERS[u]) for u in st.shoguns.candidates[p]]
     kind = st.step
-    return [A(kind, c[0]) for c in st.stock[p]]
+    return [A(kind, c[0]) for c in st.cards.stock[p]]
 
 
 def do(st: GunshiState, a: GunshiAction) -> None:
@@ -37,26 +72,24 @@ def do(st: GunshiState, a: GunshiAction) -> None:
 
     p = st.player
     if a.kind == "shogun":
-        st.shogun[p] = LETTERS.index(a.arg)
+        st.shoguns.shogun[p] = LETTERS.index(a.arg)
         st.emit([p], "shogun", f"Your Shogun is {unit_words(LETTERS.index(a.arg))}.", unit=a.arg)
         st.emit(None, "shogun_chosen", f"{COLOUR[p]} chooses a Shogun in secret.", seat=p)
     else:
-        card = take_card(st.stock[p], a.arg)
-        (st.hand if a.kind == "hand" else st.deck)[p].append(card)
+        cards.arrange(st, p, a.arg, to_hand=a.kind == "hand")
         where = "hand" if a.kind == "hand" else "deck"
         st.emit([p], where, f"{CARDS[a.arg].name} goes to your {where}.", card=a.arg)
     if st.step == "shogun":
-        st.step = "hand" if st.stock[p] else ""
-    elif st.step == "hand" and len(st.hand[p]) >= HAND_SIZE:
+        st.step = "hand" if st.cards.stock[p] else ""
+    elif st.step == "hand" and len(st.cards.hand[p]) >= HAND_SIZE:
         st.step = "deck"
-    if st.step == "deck" and len(st.stock[p]) <= 1:
+    if st.step == "deck" and len(st.cards.stock[p]) <= 1:
         # The last card of the deck is forced: no decision to make. Only the count of cards
         # left decides this, never their kinds: the opponent sees how many decisions a
         # player makes, so that number must not depend on the secret choices (filling in
         # a run of one kind would tell the opponent that all of that kind is in the deck).
-        st.deck[p].extend(st.stock[p])
-        st.stock[p] = []
-    if st.step and st.stock[p]:
+        cards.stack_rest(st, p)
+    if st.step and st.cards.stock[p]:
         return
     st.emit(None, "ready", f"{COLOUR[p]} has chosen a Shogun and card order.", seat=p)
     if p == RED:
@@ -66,5 +99,4 @@ def do(st: GunshiState, a: GunshiAction) -> None:
     st.phase = "battle"
     st.step = "send"
     st.player = RED
-    st.turn = 1
-    battle.begin_turn(st)
+    battle.start(st)

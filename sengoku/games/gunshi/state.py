@@ -13,38 +13,43 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import is_dataclass
 from operator import attrgetter
-from typing import Any
+from typing import Any, cast
 
 import sengoku.games.gunshi.battle as battle
+import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.custom_deck as custom_deck
+import sengoku.games.gunshi.fences as fences
 import sengoku.games.gunshi.formation as formation
 import sengoku.games.gunshi.hidden_information as hidden_information
 import sengoku.games.gunshi.inspiration as inspiration
+import sengoku.games.gunshi.invasion as invasion
 import sengoku.games.gunshi.knowledge as knowledge
+import sengoku.games.gunshi.logistics as logistics
 import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
 import sengoku.games.gunshi.tournament_clock as tournament_clock
 import sengoku.games.gunshi.units as units
 from sengoku.core.flow import Flow, Phase
-from sengoku.core.game import TERMINAL, Event, Outcome, State, event
+from sengoku.core.game import TERMINAL, Event, Game, Outcome, State, event
 from sengoku.games.gunshi.actions import GunshiAction, sorted_unique
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.cards import SCOUTED, Card, seen
-from sengoku.games.gunshi.commands.command import Command, command_from_view, command_view
+from sengoku.games.gunshi.commands.command import (
+    UnitsFollowOrders,
+    command_from_view,
+    command_view,
+)
 from sengoku.games.gunshi.data import (
     BASIC_DECK,
     BLUE,
     CARDS,
-    CELLS,
     DECKS,
-    EDGES,
-    FENCES_PER_PLAYER,
     FORMATIONS,
-    NUM_TOKENS,
     RED,
-    STARTING_POINTS,
     agreed_cards,
 )
+from sengoku.games.gunshi.parts import jsonable, part_from_json, part_to_json, parts_copier
 from sengoku.games.gunshi.units import INVADED, OFF, TYPE_NAME
 
 __all__ = [
@@ -68,7 +73,7 @@ class GunshiState(State[GunshiAction]):
     """One Gunshi match. Build with ``Gunshi().new_state(seed, **options)``."""
 
     # ------------------------------------------------------------------ construction
-    def __init__(self, game: Any, options: dict[str, Any], seed: int) -> None:
+    def __init__(self, game: Game, options: dict[str, Any], seed: int) -> None:
         self.game = game
         self.options = options
         self.num_players = 2
@@ -76,52 +81,22 @@ class GunshiState(State[GunshiAction]):
         self.phase = "formation"
         self.player = RED
         self.step = ""
-        self.points = [STARTING_POINTS, STARTING_POINTS]
-        self.fences_left = [FENCES_PER_PLAYER, FENCES_PER_PLAYER]
-        self.uloc = [OFF] * NUM_TOKENS
-        self.uown = [-1] * NUM_TOKENS
-        self.uface = [0] * NUM_TOKENS
-        self.ushield = [False] * NUM_TOKENS
-        self.board = [-1] * CELLS
-        self.fence = [-1] * EDGES
-        self.invaders = [0, 0]
-        self.hand: list[list[Card]] = [[], []]
-        self.deck: list[list[Card]] = [[], []]
-        self.row: list[list[Card]] = [[], []]
-        self.stock: list[list[Card]] = [[], []]  # Phase 2: cards not yet in hand or deck
-        self.lightning: list[Card | None] = [None, None]
-        self.beside: list[Card | None] = [None, None]  # an active Chain Trap
-        self.prepared: list[list[str]] = [[], []]  # Gunshi's Inspiration, Mods 1 and 2
-        self.unused: list[list[str]] = [[], []]  # Advanced cards left in the box
-        self.removed: list[list[str]] = [[], []]  # removed from the game by the Inspiration
-        self.pool: list[str] = []  # Modification 3: the shared face-up Advanced cards
-        self.m3: list[list[str]] = [[], []]  # Modification 3 choices before the reveal
-        self.picks: list[list[str]] = [[], []]  # Custom Deck Construction picks
-        self.pick_order: list[int] = []
-        self.pre_taken: list[str] = []  # Custom Deck Construction step 2: one Move each
-        self.deck_public = True  # both players know each deck's composition
-        self.cards_public = False  # presets that show both card orders
-        self.face_down_next = [True, True]
-        self.shogun = [-1, -1]
-        self.revealed = [False, False]
-        self.candidates: list[list[int]] = [[], []]
-        self.swap_done = [False, False]
-        self.invaded_turn = False
-        self.queue: list[Card] = []
-        self.cur: Card | None = None
-        self.cmd: Command | None = None  # the command being resolved (commands/command.py)
-        self.sent = 0
-        self.fpiece = ""
-        self.fcell = -1
-        self.clock_started = False
-        self.turn = 0
+        # The parts of the position, each written by the rule module that declares it; clone
+        # and JSON walk them (parts.py).
+        self.logistics = logistics.MilitaryLogistics()
+        self.fences = fences.Fences()
+        self.field = units.Field()
+        self.invader_spot = invasion.InvaderSpot()
+        self.cards = cards.CommandCards()
+        self.inspiration = inspiration.Inspiration()
+        self.deck_construction = custom_deck.DeckConstruction()
+        self.formation = formation.Formation()
+        self.shoguns = shogun_and_card_order.Shoguns()
+        self.battle = battle.Turn()
+        self.orders = UnitsFollowOrders()
+        self.knowledge = knowledge.Knowledge()
         self.ply = 0
         self.result: Outcome | None = None
-        # What each player's opponent knows about that player's unknown cards (knowledge.py).
-        self.bags: list[list[dict[str, Any]]] = [[], []]
-        self.next_bag = 0
-        self.removed_bag = [-1, -1]  # the bag of the card removed by the Inspiration
-        self.box_bag = [-1, -1]  # the bag of the Advanced cards in the box (Mods 1 and 2)
         self._events: list[Event] = []
         # The sorted legal actions of this very position, kept by ``legal_actions`` so that the
         # ``apply`` right after it (a rollout ply, an agent's move) need not generate them a
@@ -142,7 +117,7 @@ class GunshiState(State[GunshiAction]):
             # Optional Rule 2: the deck both players agreed on (an example or any legal deck).
             deck = agreed_cards(o["agreed_deck"])
         for p in (RED, BLUE):
-            self.stock[p] = [(c, False, False) for c in deck]
+            cards.set_stock(self, p, [(c, False, False) for c in deck])
         if variant == "custom" and preset not in DECKS and o["custom_selection"] != "agreed":
             custom_deck.setup(self)
         if variant == "inspiration":
@@ -157,44 +132,9 @@ class GunshiState(State[GunshiAction]):
             formation.next_placer(self, RED)
 
     def reset_knowledge(self, p: int) -> None:
-        """The opponent knows the composition of p's unknown cards, nothing about their places."""
-        self.bags[p] = [b for b in self.bags[p] if b["id"] == self.box_bag[p]]
-        zones = [self.stock[p], self.hand[p], self.deck[p], self.row[p]]
-        if self.player == p:
-            zones.append(self.queue)
-        unknown = [c[0] for z in zones for c in z if not (c[1] or c[2])]
-        lt = self.lightning[p]
-        if lt is not None and not (lt[1] or lt[2]):
-            unknown.append(lt[0])
-        if not unknown:
-            bid = -1
-        elif self.deck_public:
-            bid = knowledge.new_bag(self, p, unknown)
-        else:
-            # Optional Rule 3: only the step 2 Move and the copy limits are known.
-            known = [c[0] for z in zones for c in z if c[1] or c[2]]
-            if lt is not None and (lt[1] or lt[2]):
-                known.append(lt[0])
-            lits = list(self.pre_taken)
-            for code in known:
-                if code in lits:
-                    lits.remove(code)
-            bid = knowledge.new_bag(
-                self,
-                p,
-                lits,
-                free=len(unknown) - len(lits),
-                pool=custom_deck.deck_pool(self),
-                used=known,
-            )
-
-        def mark(c: Card) -> Card:
-            return (c[0], c[1], c[2]) if (c[1] or c[2]) else (c[0], c[1], c[2], bid)
-
-        for z in zones:
-            z[:] = [mark(c) for c in z]
-        if lt is not None:
-            self.lightning[p] = mark(lt)
+        """The opponent knows the composition of p's unknown cards, nothing about their places
+        (``knowledge.reset``)."""
+        knowledge.reset(self, p)
 
     # ------------------------------------------------------------------ contract basics
     @property
@@ -215,37 +155,9 @@ class GunshiState(State[GunshiAction]):
 
     def clone(self) -> GunshiState:
         s = GunshiState.__new__(GunshiState)
-        s.__dict__.update(self.__dict__)
-        for name in (
-            "points",
-            "fences_left",
-            "uloc",
-            "uown",
-            "uface",
-            "ushield",
-            "board",
-            "fence",
-            "invaders",
-            "lightning",
-            "beside",
-            "pool",
-            "pick_order",
-            "face_down_next",
-            "shogun",
-            "revealed",
-            "swap_done",
-            "queue",
-            "bags",
-            "removed_bag",
-            "box_bag",
-        ):
-            setattr(s, name, list(getattr(self, name)))
-        for name in ("hand", "deck", "row", "stock", "prepared", "unused", "removed", "m3"):
-            v = getattr(self, name)
-            setattr(s, name, [list(v[0]), list(v[1])])
-        s.picks = [list(self.picks[0]), list(self.picks[1])]
-        s.candidates = [list(self.candidates[0]), list(self.candidates[1])]
-        s.cmd = self.cmd.copy() if self.cmd is not None else None
+        d = s.__dict__
+        d.update(self.__dict__)
+        _copy_parts(d)
         s._events = []
         # _legal_memo is shared: the copy's legal actions are the same, and the list is never
         # changed in place (legal_actions hands out copies, apply replaces it).
@@ -277,14 +189,12 @@ class GunshiState(State[GunshiAction]):
         self._events.append(event(type_, audience, message=message, ply=self.ply, **details))
 
     def gain(self, p: int, n: int) -> None:
-        """p gains n Military Logistics Points (up to the ``logistics_cap`` option)."""
-        cap = self.options["logistics_cap"]
-        total = self.points[p] + n
-        self.points[p] = total if cap is None else max(self.points[p], min(cap, total))
+        """p gains n Military Logistics Points (``logistics.gain``)."""
+        logistics.gain(self, p, n)
 
     def pay(self, p: int, n: int) -> None:
-        """p spends n Military Logistics Points."""
-        self.points[p] -= n
+        """p spends n Military Logistics Points (``logistics.pay``)."""
+        logistics.pay(self, p, n)
 
     def why_illegal(self, action: Any) -> str | None:
         """None if ``action`` is legal here, else the decision the rules ask for now and the
@@ -299,75 +209,74 @@ class GunshiState(State[GunshiAction]):
         return self._why_not_legal(action, legal)
 
     def _why_not_legal(self, action: Any, legal: list[GunshiAction]) -> str:
-        what = self._decision_name()
+        what = self.decision_name()
         sample = ", ".join(str(a) for a in sorted(set(legal), key=GunshiAction.to_int)[:12])
         return f"{action!s} is not allowed now ({what}); legal here: {sample}"
 
-    def _decision_name(self) -> str:
+    def decision_name(self) -> str:
+        """The decision the rules ask for now, in the rulebook's words (errors, the board)."""
         if self.phase == "formation":
             return (
                 PHASES["formation"].name
                 + ": "
-                + ("choose a piece" if not self.fpiece else "place the " + self.fpiece)
+                + (
+                    "choose a piece"
+                    if not self.formation.fpiece
+                    else "place the " + self.formation.fpiece
+                )
             )
         if self.phase == "secret":
             return f"{PHASES['secret'].name}: {self.step}"
         if self.phase != "battle":
             return PHASES[self.phase].name
-        if self.cmd is not None:
-            card = CARDS[self.cmd.card].name
-            return f"Units Follow Orders, {card}: {self.cmd.step}"
+        if self.orders.cmd is not None:
+            card = CARDS[self.orders.cmd.card].name
+            return f"Units Follow Orders, {card}: {self.orders.cmd.step}"
         if self.step in ("take", "remove"):
             return "The Gunshi's Inspiration: " + self.step
         return "Send New Commands (then Lightning Command)"
 
-    # -------------------------------------------- names tests and position strings call
-    def _free_token(self, t: str) -> int:
-        return units.free_token(self, t)
+    # -------------------------------------------- for code that sets a position by hand
+    def forget_legal_actions(self) -> None:
+        """Drop the kept legal actions: call after changing fields other than through
+        ``apply`` (a position string, a determinization, a test's set-up)."""
+        self._legal_memo = None
 
-    def _put_unit(self, u: int, p: int, cell: int, face: int) -> None:
-        units.put_unit(self, u, p, cell, face)
-
-    def _begin_turn(self) -> None:
-        battle.begin_turn(self)
-
-    def _continue_turn(self) -> None:
-        battle.continue_turn(self)
+    def take_events(self) -> list[Event]:
+        """The events emitted since the last ``apply`` or call, which are then forgotten (the
+        events of rules run by hand, outside ``apply``)."""
+        events, self._events = self._events, []
+        return events
 
     # ------------------------------------------------------------------ hidden information
     def view(self, seat: int | None) -> dict[str, Any]:
-        return hidden_information.view(self, seat)
+        """What ``seat`` may see, shaped as ``views.GunshiView`` (``view.schema.json``); the
+        contract's type is a plain dict, so the typed view is handed out as one."""
+        return dict(hidden_information.view(self, seat))
 
     def determinize(self, seat: int, rng: random.Random) -> GunshiState:
         return hidden_information.determinize(self, seat, rng)
 
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:
-        data = {
-            k: _jsonable(v.to_json() if isinstance(v, Command) else v)
-            for k, v in self.__dict__.items()
-            if k not in ("game", "_events", "result", "_legal_memo")
-        }
+        """The position as one flat object: the state's own fields, then each part's."""
+        data: dict[str, Any] = {}
+        for k, v in self.__dict__.items():
+            if k in _PART_NAMES:
+                data.update(part_to_json(v))
+            elif k not in _NOT_SERIALISED:
+                data[k] = jsonable(v)  # a copy: changing the JSON leaves the state alone
         data["result"] = self.result.to_json() if self.result else None
         return data
 
     @classmethod
-    def from_json(cls, game: Any, data: dict[str, Any]) -> GunshiState:
+    def from_json(cls, game: Game, data: dict[str, Any]) -> GunshiState:
         s = cls(game, dict(data["options"]), int(data["seed"]))
-        for k, v in data.items():
-            if k in ("options", "seed", "result"):
-                continue
-            if k in ("hand", "deck", "row", "stock"):
-                v = [[tuple(c) for c in z] for z in v]
-            elif k in ("lightning", "beside"):
-                v = [tuple(c) if c is not None else None for c in v]
-            elif k == "queue":
-                v = [tuple(c) for c in v]
-            elif k == "cur":
-                v = tuple(v) if v is not None else None
-            elif k == "cmd" and v is not None:
-                v = Command.from_json(v)
-            setattr(s, k, v)
+        for name in _PART_NAMES:
+            part_from_json(getattr(s, name), data)
+        for k in _OWN_FIELDS:
+            if k in data:
+                setattr(s, k, data[k])
         s.result = Outcome.from_json(data["result"]) if data.get("result") else None
         if "bags" not in data and s.phase != "build":
             # Saved before knowledge was kept: start it from the composition of unknown cards.
@@ -379,14 +288,6 @@ class GunshiState(State[GunshiAction]):
         from sengoku.games.gunshi.render import render
 
         return render(self, None)
-
-
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, tuple | list):
-        return [_jsonable(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _jsonable(x) for k, x in v.items()}
-    return v
 
 
 def _collected(
@@ -446,4 +347,32 @@ def _count_ply(state: GunshiState) -> None:
 #: Gunshi's turn as a flow (core/flow.py): its phases, and ``apply``'s template.
 FLOW: Flow[GunshiState, str, GunshiAction] = Flow(
     PHASES, phase_of=attrgetter("phase"), decisions=attrgetter("ply"), count=_count_ply
+)
+
+
+#: Not part of the position: the game object, the events of the action being played, the
+#: legal-action memo; ``result`` is written through ``Outcome.to_json``.
+_NOT_SERIALISED = frozenset({"game", "_events", "_legal_memo", "result"})
+
+
+def _layout() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The names of the parts of a state (its dataclass fields), and of the state's own fields
+    that ``from_json`` sets (the options and seed are the constructor's)."""
+    sample = GunshiState(cast(Game, None), {}, 0).__dict__  # only the fields' names are read
+    parts = tuple(k for k, v in sample.items() if is_dataclass(v))
+    own = tuple(
+        k
+        for k in sample
+        if k not in parts and k not in _NOT_SERIALISED and k not in ("options", "seed")
+    )
+    return parts, own
+
+
+_PART_NAMES, _OWN_FIELDS = _layout()
+_copy_parts = parts_copier(
+    {
+        k: type(v)
+        for k, v in GunshiState(cast(Game, None), {}, 0).__dict__.items()
+        if k in _PART_NAMES
+    }
 )

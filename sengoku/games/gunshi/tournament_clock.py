@@ -32,6 +32,6 @@ def tournament_seat(st: GunshiState) -> int | None:
     """Whose tournament clock runs now (None: no tournament clock, or none runs)."""
     if st.options["time_control"] != "tournament" or st.result is not None:
         return None
-    if st.phase in ("build", "prepare", "mod3") or not st.clock_started:
+    if st.phase in ("build", "prepare", "mod3") or not st.formation.clock_started:
         return None
     return st.player

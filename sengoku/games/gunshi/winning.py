@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from sengoku.core.game import Outcome
 from sengoku.games.gunshi.data import COLOUR, INVADERS_TO_WIN, LETTERS, unit_words
+from sengoku.games.gunshi.shogun_and_card_order import reveal
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
@@ -16,9 +17,9 @@ if TYPE_CHECKING:
 
 def check_shogun_captured(st: GunshiState, target: int, owner: int, attacker: int) -> None:
     """A unit of ``owner`` left the Field: if it was the Shogun, ``attacker`` wins."""
-    if st.shogun[owner] != target:
+    if st.shoguns.shogun[owner] != target:
         return
-    st.revealed[owner] = True
+    reveal(st, owner)
     st.result = Outcome.win(attacker, 2, "shogun_captured")
     st.emit(
         None,
@@ -32,6 +33,6 @@ def check_shogun_captured(st: GunshiState, target: int, owner: int, attacker: in
 
 def check_invasion_win(st: GunshiState, p: int) -> None:
     """``INVADERS_TO_WIN`` (3) on the Invader Spot, a shielded Infantry counting 2, win for p."""
-    if st.invaders[p] >= INVADERS_TO_WIN:
+    if st.invader_spot.invaders[p] >= INVADERS_TO_WIN:
         st.result = Outcome.win(p, 2, "invasion")
         st.emit(None, "game_over", f"{COLOUR[p]} wins by invasion!", reason="invasion", winner=p)

@@ -20,7 +20,7 @@ from sengoku.games.gunshi.commands.command import (
     open_command,
 )
 from sengoku.games.gunshi.data import COLOUR, EDGE_NAMES, FENCE_COST, edge_words
-from sengoku.games.gunshi.fences import buildable_edges
+from sengoku.games.gunshi.fences import buildable_edges, place_fence
 from sengoku.games.gunshi.units import units_of
 
 if TYPE_CHECKING:
@@ -39,9 +39,9 @@ def start(st: GunshiState) -> None:
 def legal(st: GunshiState, cmd: Command) -> list[GunshiAction]:
     p = st.player
     if cmd.step is Step.UNIT:
-        if st.fences_left[p] < 1 or st.points[p] < FENCE_COST:
+        if st.fences.fences_left[p] < 1 or st.logistics.points[p] < FENCE_COST:
             return []
-        return [UNIT[st.uloc[u]] for u in units_of(st, p, "I") if buildable_edges(st, u)]
+        return [UNIT[st.field.uloc[u]] for u in units_of(st, p, "I") if buildable_edges(st, u)]
     if cmd.step is Step.FENCE:
         return [A("fence", EDGE_NAMES[e]) for e in buildable_edges(st, need(cmd.builder))]
     return chain_choices(st, cmd, p, _builder_joins) + [A("done")]
@@ -49,16 +49,20 @@ def legal(st: GunshiState, cmd: Command) -> list[GunshiAction]:
 
 def _builder_joins(st: GunshiState, cmd: Command, u: int, p: int) -> bool:
     # Each chained Fence costs 1 and needs a Fence in hand.
-    return st.fences_left[p] >= 1 and st.points[p] >= FENCE_COST and bool(buildable_edges(st, u))
+    return (
+        st.fences.fences_left[p] >= 1
+        and st.logistics.points[p] >= FENCE_COST
+        and bool(buildable_edges(st, u))
+    )
 
 
 def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     p = st.player
     if a.kind in ("unit", "chain"):
-        u = st.board[parse_cell(a.arg)]
+        u = st.field.board[parse_cell(a.arg)]
         if a.kind == "unit":
             cmd.leader = u
-            cmd.origin = st.uloc[u]
+            cmd.origin = st.field.uloc[u]
         cmd.builder = u
         cmd.step = Step.FENCE
         cmd.used = need(cmd.used) + (u,)
@@ -67,8 +71,7 @@ def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
         done(st)
         return
     e = EDGE_NAMES.index(a.arg)
-    st.fence[e] = p
-    st.fences_left[p] -= 1
+    place_fence(st, e, p)
     st.pay(p, FENCE_COST)
     st.emit(None, "fence", f"{COLOUR[p]} builds a Fence {edge_words(a.arg)}.", edge=a.arg, seat=p)
     after_chain_member(st, cmd, p, _builder_joins)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.cards as cards
 from sengoku.games.gunshi.chained_commands import front_key
 from sengoku.games.gunshi.commands.command import Command, nothing
 from sengoku.games.gunshi.data import CARDS, COLOUR, DIR_NAMES, FACING_WORDS, LETTERS, NEIGHBOUR
 from sengoku.games.gunshi.fences import break_fences, enemy_fence
-from sengoku.games.gunshi.units import adjacent_own
+from sengoku.games.gunshi.units import adjacent_own, move_to
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
@@ -20,12 +21,13 @@ if TYPE_CHECKING:
 
 def start(st: GunshiState) -> None:
     p = st.player
-    if st.points[p] < CARDS["Trap"].cost:
+    if st.logistics.points[p] < CARDS["Trap"].cost:
         nothing(st, "Chain Trap needs 2 points")
         return
     st.pay(p, CARDS["Trap"].cost)
-    st.beside[p] = st.cur
-    st.cur = None  # it lies beside the board, not at the bottom of the deck
+    import sengoku.games.gunshi.battle as battle  # battle -> universal_rules -> this module
+
+    cards.lay_trap(st, p, battle.set_aside(st))  # beside the board, not at the deck's bottom
     st.emit(None, "trap", f"{COLOUR[p]} lays a Chain Trap beside the board.")
 
 
@@ -33,23 +35,17 @@ def spring(st: GunshiState, cmd: Command, p: int, m: int, start: int, d: int) ->
     """p's unit m moved one space from ``start`` in direction d: the opponent's trap, if
     laid, drags every unit next to the mover along."""
     o = 1 - p
-    trap = st.beside[o]
-    if trap is None:
+    if cards.spring_trap(st, o) is None:
         return
-    st.beside[o] = None
-    st.deck[o].append((trap[0], True, False))
     forced = [u for u in adjacent_own(st, start, p, "IAC") if u != m]
     forced.sort(key=lambda x: front_key(st, x, d))
     moved = []
     for u in forced:
-        cell = st.uloc[u]
+        cell = st.field.uloc[u]
         n = NEIGHBOUR[cell][d]
-        if n < 0 or enemy_fence(st, cell, d, p) or st.board[n] >= 0:
+        if n < 0 or enemy_fence(st, cell, d, p) or st.field.board[n] >= 0:
             continue  # blocked: those units are not moved
-        st.board[cell] = -1
-        st.board[n] = u
-        st.uloc[u] = n
-        st.uface[u] = d
+        move_to(st, u, n, d)
         moved.append(u)
         break_fences(st, n, p)
     cmd.trap_moved = (cmd.trap_moved or ()) + tuple(moved)

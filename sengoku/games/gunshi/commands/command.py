@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from sengoku.games.gunshi.battlefield import CELL_NAMES, cn
 from sengoku.games.gunshi.data import CARDS, DIR_NAMES, LETTERS
+from sengoku.games.gunshi.parts import part
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
@@ -177,13 +178,26 @@ def need(value: T | None) -> T:
 
 def done(st: GunshiState) -> None:
     """The command is fully carried out."""
-    st.cmd = None
+    st.orders.cmd = None
 
 
 def nothing(st: GunshiState, why: str) -> None:
     """Compulsory resolution: a command that cannot be carried out (or paid) does nothing."""
-    st.cmd = None
+    st.orders.cmd = None
     st.emit(None, "no_effect", f"Nothing happens: {why}.", reason=why)
+
+
+def _copy_command(cmd: Command | None) -> Command | None:
+    return None if cmd is None else cmd.copy()
+
+
+@dataclass(slots=True)
+class UnitsFollowOrders:
+    """The command being resolved (None: no card is resolving, or it has been carried out)."""
+
+    cmd: Command | None = part(
+        lambda: None, copy=_copy_command, encode=Command.to_json, decode=Command.from_json
+    )
 
 
 _UNIT_KEYS = ("leader", "shooter", "builder", "first", "base", "invader")
@@ -250,7 +264,7 @@ def open_command(st: GunshiState, cmd: Command, why: str, affordable: bool = Tru
     nothing happens (compulsory resolution: act when able, else nothing)."""
     from sengoku.games.gunshi.commands.universal_rules import possible
 
-    st.cmd = cmd
+    st.orders.cmd = cmd
     if not affordable or not possible(st, cmd):
         nothing(st, why)
 
@@ -262,9 +276,9 @@ def offer_modes(st: GunshiState, cmd: Command, modes: list[str], why: str) -> No
     if not modes:
         nothing(st, why)
     elif len(modes) == 1:
-        st.cmd = cmd
+        st.orders.cmd = cmd
         set_mode(st, cmd, modes[0])
     else:
         cmd.step = Step.MODE
         cmd.modes = tuple(modes)
-        st.cmd = cmd
+        st.orders.cmd = cmd

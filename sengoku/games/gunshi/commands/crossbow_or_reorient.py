@@ -31,9 +31,9 @@ def start(st: GunshiState) -> None:
 
 def crossbow_targets(st: GunshiState, u: int) -> list[int]:
     """Enemy units Archer u can hit with a Crossbow."""
-    p = st.uown[u]
-    cell = st.uloc[u]
-    f = st.uface[u]
+    p = st.field.uown[u]
+    cell = st.field.uloc[u]
+    f = st.field.uface[u]
     cands = []
     for side in ((f + 3) % 4, (f + 1) % 4):
         n = NEIGHBOUR[cell][side]
@@ -49,7 +49,7 @@ def crossbow_targets(st: GunshiState, u: int) -> list[int]:
         cur = nxt
     out = []
     for c, blocked in cands:
-        occ = st.board[c]
-        if not blocked and occ >= 0 and st.uown[occ] == 1 - p:
+        occ = st.field.board[c]
+        if not blocked and occ >= 0 and st.field.uown[occ] == 1 - p:
             out.append(c)
     return sorted(set(out))

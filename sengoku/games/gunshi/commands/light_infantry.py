@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.units as units
 from sengoku.games.gunshi.commands.command import Command, CommandType, Step, open_command
 from sengoku.games.gunshi.data import CARDS, LETTERS, NEIGHBOUR
 from sengoku.games.gunshi.fences import enemy_fence
@@ -32,13 +33,13 @@ def double_step(st: GunshiState, cell: int, d: int, p: int, b: list[int]) -> int
         n2 = NEIGHBOUR[n1][d]
         if n2 >= 0 and not enemy_fence(st, n1, d, p):
             occ = b[n2]
-            if occ < 0 or st.uown[occ] != p:
+            if occ < 0 or st.field.uown[occ] != p:
                 return n2
     return -1
 
 
 def drop_shield(st: GunshiState, m: int) -> None:
     """Light Infantry: the Shield comes off before moving."""
-    if st.ushield[m]:
-        st.ushield[m] = False
+    if st.field.ushield[m]:
+        units.lose_shield(st, m)
         st.emit(None, "shield_off", f"Infantry {LETTERS[m]} drops its Shield to move.")

@@ -37,7 +37,7 @@ from sengoku.games.gunshi.data import (
 )
 from sengoku.games.gunshi.fences import break_fences
 from sengoku.games.gunshi.invasion import in_zone, invade
-from sengoku.games.gunshi.units import TYPE_NAME, dests, units_of
+from sengoku.games.gunshi.units import TYPE_NAME, dests, move_to, turn_unit, units_of
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -78,14 +78,16 @@ def movable_units(st: GunshiState, cmd: Command, p: int, first_only: bool = Fals
     directions first, and works out the mates once per unit."""
     t = cmd.type
     kind = move_kind(cmd)
-    board, uown, fence, enemy = st.board, st.uown, st.fence, 1 - p
+    fld = st.field
+    board, uown, uloc, uface = fld.board, fld.uown, fld.uloc, fld.uface
+    fence, enemy = st.fences.fence, 1 - p
     out = []
     for u in units_of(st, p, "I" if t is CommandType.LIGHT else "IAC"):
         # Fast test: a single step in a direction the unit may take (not backwards for a
         # Cavalry) is a destination of dests. Only when there is none, the full test
         # (Light Infantry's double step, a Cavalry jumping over its own units).
-        cell = st.uloc[u]
-        back = (st.uface[u] + 2) % 4 if kind == "move" and TOKEN_TYPE[u] == "C" else -1
+        cell = uloc[u]
+        back = (uface[u] + 2) % 4 if kind == "move" and TOKEN_TYPE[u] == "C" else -1
         ok = False
         for d, n in enumerate(NEIGHBOUR[cell]):
             if n < 0 or d == back:
@@ -117,7 +119,7 @@ def legal(st: GunshiState, cmd: Command) -> list[GunshiAction]:
     p = st.player
     step = cmd.step
     if step is Step.UNIT:
-        return [UNIT[st.uloc[u]] for u in movable_units(st, cmd, p)]
+        return [UNIT[st.field.uloc[u]] for u in movable_units(st, cmd, p)]
     u = need(cmd.leader)
     if step is Step.DIR:
         return [DIR[d] for d in range(4) if can_lead(st, u, d, p, cmd)]
@@ -129,7 +131,7 @@ def legal(st: GunshiState, cmd: Command) -> list[GunshiAction]:
         m = need(cmd.order)[0]
         return [TO[c] for c in dests(st, m, need(cmd.dir), move_kind(cmd))]
     if step is Step.INVADE:
-        if st.shogun[p] == need(cmd.invader):
+        if st.shoguns.shogun[p] == need(cmd.invader):
             return [A("stay")]  # the Shogun cannot invade
         return [A("invade"), A("stay")]
     raise AssertionError(step)
@@ -142,7 +144,7 @@ def chain_choices(st: GunshiState, cmd: Command, p: int, u: int) -> list[GunshiA
     sel = need(cmd.sel)
     ms = need(cmd.mates)
     could = simulate(st, [u, *ms], d, kind)
-    out = [CHAIN[st.uloc[m]] for m in ms if m not in sel and m in could]
+    out = [CHAIN[st.field.uloc[m]] for m in ms if m not in sel and m in could]
     if u in simulate(st, [u, *sel], d, kind):
         out.append(A("done"))
     return out
@@ -152,7 +154,7 @@ def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     p = st.player
     step = cmd.step
     if step is Step.UNIT:
-        u = st.board[parse_cell(a.arg)]
+        u = st.field.board[parse_cell(a.arg)]
         cmd.leader = u
         cmd.sel = ()
         cmd.moved = ()
@@ -184,7 +186,7 @@ def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
         if a.kind == "done":
             start_moves(st, cmd, p, need(cmd.dir), need(cmd.sel))
             return
-        cmd.sel = need(cmd.sel) + (st.board[parse_cell(a.arg)],)
+        cmd.sel = need(cmd.sel) + (st.field.board[parse_cell(a.arg)],)
         if not [x for x in chain_choices(st, cmd, p, u) if x.kind == "chain"]:
             start_moves(st, cmd, p, need(cmd.dir), cmd.sel)
         return
@@ -208,7 +210,7 @@ def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
             st.emit(
                 None,
                 "stay",
-                f"{COLOUR[p]}'s {unit_words(m)} on {cn(st.uloc[m])} stays in the Invasion Zone.",
+                f"{COLOUR[p]}'s {unit_words(m)} on {cn(st.field.uloc[m])} stays in the Invasion Zone.",
                 seat=p,
             )
         resolve_moves(st, cmd, p)
@@ -229,13 +231,13 @@ def resolve_moves(st: GunshiState, cmd: Command, p: int) -> None:
     while st.result is None and need(cmd.order):
         order = need(cmd.order)
         m = order[0]
-        if st.uown[m] != p or not 0 <= st.uloc[m] < CELLS or m in need(cmd.trap_moved):
+        if st.field.uown[m] != p or not 0 <= st.field.uloc[m] < CELLS or m in need(cmd.trap_moved):
             cmd.order = order[1:]
             continue
         ds = dests(st, m, d, kind)
         if not ds:
             cmd.order = order[1:]
-            st.emit(None, "blocked", f"The unit on {cn(st.uloc[m])} cannot move.")
+            st.emit(None, "blocked", f"The unit on {cn(st.field.uloc[m])} cannot move.")
             continue
         if kind == "light":
             light_infantry.drop_shield(st, m)
@@ -257,8 +259,8 @@ def resolve_moves(st: GunshiState, cmd: Command, p: int) -> None:
 def move_unit(st: GunshiState, cmd: Command, p: int, m: int, dest: int) -> bool:
     """Move (or attack with) unit m; True when an invasion decision is now pending."""
     d = need(cmd.dir)
-    start = st.uloc[m]
-    occ = st.board[dest]
+    start = st.field.uloc[m]
+    occ = st.field.board[dest]
     if occ >= 0:
         st.emit(
             None,
@@ -269,14 +271,11 @@ def move_unit(st: GunshiState, cmd: Command, p: int, m: int, dest: int) -> bool:
         if not capture(st, occ, p, TOKEN_TYPE[m]):
             # Shield only: the attacker stays where it is (rulebook, Infantry Shields).
             if st.options["shield_hit_facing"] == "turn":
-                st.uface[m] = d
+                turn_unit(st, m, d)
             if st.options["shield_hit_breaks_fences"]:
                 break_fences(st, start, p)
             return False
-    st.board[start] = -1
-    st.board[dest] = m
-    st.uloc[m] = dest
-    st.uface[m] = d
+    move_to(st, m, dest, d)
     st.emit(
         None,
         "move",

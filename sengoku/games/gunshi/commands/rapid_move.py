@@ -13,7 +13,7 @@ from sengoku.games.gunshi.battlefield import DIR, FACE
 from sengoku.games.gunshi.commands.command import Command, CommandType, Step, done, open_command
 from sengoku.games.gunshi.commands.reorient_or_shoot import turn
 from sengoku.games.gunshi.data import CARDS, DIR_NAMES
-from sengoku.games.gunshi.units import dests
+from sengoku.games.gunshi.units import dests, turn_unit
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -25,21 +25,21 @@ def start(st: GunshiState) -> None:
         st,
         Command("Rapid", type=CommandType.RAPID, step=Step.UNIT),
         "Rapid-Move needs 2 points and a unit able to move",
-        affordable=st.points[st.player] >= CARDS["Rapid"].cost,
+        affordable=st.logistics.points[st.player] >= CARDS["Rapid"].cost,
     )
 
 
 def faces(st: GunshiState, u: int) -> list[int]:
     """Facings a Rapid-Move unit may reorient to first and still be able to move."""
     out = []
-    saved = st.uface[u]
+    saved = st.field.uface[u]
     for f in range(4):
         if f == saved:
             continue
-        st.uface[u] = f
+        turn_unit(st, u, f)
         if any(dests(st, u, d, "move") for d in range(4)):
             out.append(f)
-    st.uface[u] = saved
+    turn_unit(st, u, saved)
     return out
 
 
@@ -47,7 +47,7 @@ def legal(st: GunshiState, cmd: Command, u: int) -> list[GunshiAction]:
     if cmd.step is Step.RAPID:
         dirs = [DIR[d] for d in range(4) if dests(st, u, d, "move")]
         return dirs + [FACE[f] for f in faces(st, u)]
-    return [FACE[f] for f in range(4) if f != st.uface[u]]  # Step.RFACE
+    return [FACE[f] for f in range(4) if f != st.field.uface[u]]  # Step.RFACE
 
 
 def chosen(st: GunshiState, cmd: Command) -> None:

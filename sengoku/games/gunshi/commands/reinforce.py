@@ -40,9 +40,11 @@ def reinforce_types(
     st: GunshiState, p: int, costs: dict[str, int], need_home: bool = True
 ) -> list[str]:
     """The unit types p can afford and has in the Reserve (and room for at Home)."""
-    if need_home and not any(st.board[c] < 0 for c in HOME[p]):
+    if need_home and not any(st.field.board[c] < 0 for c in HOME[p]):
         return []
-    return [t for t in ("I", "A", "C") if costs[t] <= st.points[p] and free_token(st, t) >= 0]
+    return [
+        t for t in ("I", "A", "C") if costs[t] <= st.logistics.points[p] and free_token(st, t) >= 0
+    ]
 
 
 def legal(st: GunshiState, cmd: Command) -> list[GunshiAction]:
@@ -50,7 +52,7 @@ def legal(st: GunshiState, cmd: Command) -> list[GunshiAction]:
     if cmd.step is Step.PIECE:
         return [A("place", x) for x in reinforce_types(st, p, UNITS_COST)]
     if cmd.step is Step.AT:
-        return [AT[c] for c in sorted(HOME[p]) if st.board[c] < 0]
+        return [AT[c] for c in sorted(HOME[p]) if st.field.board[c] < 0]
     return list(FACE)
 
 
@@ -58,7 +60,7 @@ def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     """The placing steps of Reinforce and Reinforce en Route."""
     p = st.player
     if a.kind == "unit":
-        cmd.base = st.board[parse_cell(a.arg)]
+        cmd.base = st.field.board[parse_cell(a.arg)]
         cmd.step = Step.PIECE
         return
     if a.kind == "place":

@@ -30,11 +30,11 @@ def start(st: GunshiState) -> None:
 
 def en_route_cells(st: GunshiState, u: int) -> list[int]:
     """The empty cells next to unit u outside its owner's Home Territory."""
-    p = st.uown[u]
+    p = st.field.uown[u]
     out = []
     for d in range(4):
-        n = NEIGHBOUR[st.uloc[u]][d]
-        if n >= 0 and st.board[n] < 0 and n not in HOME[p]:
+        n = NEIGHBOUR[st.field.uloc[u]][d]
+        if n >= 0 and st.field.board[n] < 0 and n not in HOME[p]:
             out.append(n)
     return sorted(out)
 
@@ -44,7 +44,7 @@ def legal(st: GunshiState, cmd: Command) -> list[GunshiAction]:
     if cmd.step is Step.UNIT:
         if not reinforce_types(st, p, EN_ROUTE_COST, need_home=False):
             return []
-        return [UNIT[st.uloc[u]] for u in units_of(st, p, "IA") if en_route_cells(st, u)]
+        return [UNIT[st.field.uloc[u]] for u in units_of(st, p, "IA") if en_route_cells(st, u)]
     if cmd.step is Step.PIECE:
         return [A("place", x) for x in reinforce_types(st, p, EN_ROUTE_COST, need_home=False)]
     if cmd.step is Step.AT:

@@ -32,7 +32,7 @@ from sengoku.games.gunshi.data import (
     TOKEN_TYPE,
 )
 from sengoku.games.gunshi.fences import enemy_fence
-from sengoku.games.gunshi.units import TYPE_NAME, units_of
+from sengoku.games.gunshi.units import TYPE_NAME, turn_unit, units_of
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -53,23 +53,23 @@ def start(st: GunshiState) -> None:
 def legal_reorient(st: GunshiState, cmd: Command) -> list[GunshiAction]:
     p = st.player
     if cmd.step is Step.UNIT:
-        return [UNIT[st.uloc[u]] for u in units_of(st, p)]
+        return [UNIT[st.field.uloc[u]] for u in units_of(st, p)]
     if cmd.step is Step.FACE:
         u = need(cmd.leader)
-        return [FACE[d] for d in range(4) if d != st.uface[u]]
+        return [FACE[d] for d in range(4) if d != st.field.uface[u]]
     return chain_choices(st, cmd, p, _reorient_joins) + [A_DONE]
 
 
 def _reorient_joins(st: GunshiState, cmd: Command, u: int, p: int) -> bool:
-    return st.uface[u] != cmd.dir  # chained units all face the same way
+    return st.field.uface[u] != cmd.dir  # chained units all face the same way
 
 
 def do_reorient(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     p = st.player
     if a.kind == "unit":
-        u = st.board[parse_cell(a.arg)]
+        u = st.field.board[parse_cell(a.arg)]
         cmd.leader = u
-        cmd.origin = st.uloc[u]
+        cmd.origin = st.field.uloc[u]
         cmd.step = Step.FACE
         cmd.used = (u,)
         return
@@ -82,7 +82,7 @@ def do_reorient(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     if a.kind == "done":
         done(st)
         return
-    u = st.board[parse_cell(a.arg)]
+    u = st.field.board[parse_cell(a.arg)]
     cmd.used = need(cmd.used) + (u,)
     turn(st, u, need(cmd.dir))
     after_chain_member(st, cmd, p, _reorient_joins)
@@ -90,14 +90,14 @@ def do_reorient(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
 
 def turn(st: GunshiState, u: int, d: int) -> None:
     """Unit u turns to face direction d."""
-    st.uface[u] = d
+    turn_unit(st, u, d)
     st.emit(
         None,
         "reorient",
-        f"{COLOUR[st.uown[u]]}'s {TYPE_NAME[TOKEN_TYPE[u]]} {LETTERS[u]} on "
-        f"{cn(st.uloc[u])} turns to face {FACING_WORDS[DIR_NAMES[d]]}.",
-        seat=st.uown[u],
-        cell=cn(st.uloc[u]),
+        f"{COLOUR[st.field.uown[u]]}'s {TYPE_NAME[TOKEN_TYPE[u]]} {LETTERS[u]} on "
+        f"{cn(st.field.uloc[u])} turns to face {FACING_WORDS[DIR_NAMES[d]]}.",
+        seat=st.field.uown[u],
+        cell=cn(st.field.uloc[u]),
         facing=DIR_NAMES[d],
     )
 
@@ -106,9 +106,9 @@ def turn(st: GunshiState, u: int, d: int) -> None:
 def shoot_targets(st: GunshiState, u: int) -> list[int]:
     """Enemy units Archer u can Shoot: the two spaces ahead, the front diagonals and the
     sides (rulebook ranges; what blocks follows the spec and option ``shoot_block``)."""
-    p = st.uown[u]
-    cell = st.uloc[u]
-    f = st.uface[u]
+    p = st.field.uown[u]
+    cell = st.field.uloc[u]
+    f = st.field.uface[u]
     left, right = (f + 3) % 4, (f + 1) % 4
     block_sides = st.options["shoot_block"] == "any_crossed"
     f1 = NEIGHBOUR[cell][f]
@@ -137,8 +137,8 @@ def hits(st: GunshiState, p: int, cands: list[tuple[int, bool]]) -> list[int]:
     """The cells of a range (cell, blocked) that hold an enemy and are not blocked."""
     out = []
     for c, blocked in cands:
-        occ = st.board[c]
-        if not blocked and occ >= 0 and st.uown[occ] == 1 - p:
+        occ = st.field.board[c]
+        if not blocked and occ >= 0 and st.field.uown[occ] == 1 - p:
             out.append(c)
     return sorted(set(out))
 
@@ -158,7 +158,7 @@ def legal_shoot(st: GunshiState, cmd: Command) -> list[GunshiAction]:
     p = st.player
     t = need(cmd.type)
     if cmd.step is Step.UNIT:
-        return [UNIT[st.uloc[u]] for u in shooters(st, p, t)]
+        return [UNIT[st.field.uloc[u]] for u in shooters(st, p, t)]
     if cmd.step is Step.HIT:
         kind = "crossbow" if t is CommandType.CROSSBOW else "shoot"
         return [HIT[c] for c in targets(st, need(cmd.shooter), kind)]
@@ -173,15 +173,15 @@ def _shooter_joins(st: GunshiState, cmd: Command, u: int, p: int) -> bool:
 def do_shoot(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     p = st.player
     if a.kind == "unit":
-        u = st.board[parse_cell(a.arg)]
+        u = st.field.board[parse_cell(a.arg)]
         cmd.leader = u
-        cmd.origin = st.uloc[u]
+        cmd.origin = st.field.uloc[u]
         cmd.shooter = u
         cmd.step = Step.HIT
         cmd.used = (u,)
         return
     if a.kind == "chain":
-        u = st.board[parse_cell(a.arg)]
+        u = st.field.board[parse_cell(a.arg)]
         cmd.shooter = u
         cmd.step = Step.HIT
         cmd.used = need(cmd.used) + (u,)
@@ -189,12 +189,12 @@ def do_shoot(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     if a.kind == "done":
         done(st)
         return
-    target = st.board[parse_cell(a.arg)]
+    target = st.field.board[parse_cell(a.arg)]
     shooter = need(cmd.shooter)
     st.emit(
         None,
         "shoot",
-        f"{COLOUR[p]}'s Archer {LETTERS[shooter]} on {cn(st.uloc[shooter])} shoots at {a.arg}.",
+        f"{COLOUR[p]}'s Archer {LETTERS[shooter]} on {cn(st.field.uloc[shooter])} shoots at {a.arg}.",
         cell=a.arg,
     )
     capture(st, target, p, "A")

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.knowledge as knowledge
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import ASK, parse_cell
-from sengoku.games.gunshi.cards import SCOUTED
 from sengoku.games.gunshi.commands.command import Command, CommandType, Step, done, offer_modes
 from sengoku.games.gunshi.data import CARDS, COLOUR, LETTERS, SCOUT_COSTS, unit_words
+from sengoku.games.gunshi.shogun_and_card_order import narrow_to, reveal, rule_out
 from sengoku.games.gunshi.units import units_of
 
 if TYPE_CHECKING:
@@ -24,9 +25,9 @@ if TYPE_CHECKING:
 
 def start(st: GunshiState) -> None:
     p = st.player
-    pts = st.points[p]
+    pts = st.logistics.points[p]
     modes = []
-    opp_row = st.row[1 - p] or st.lightning[1 - p] is not None
+    opp_row = st.cards.row[1 - p] or st.cards.lightning[1 - p] is not None
     if pts >= SCOUT_COSTS["commands"] and opp_row:
         modes.append("commands")
     if pts >= SCOUT_COSTS["shogun"] and units_of(st, 1 - p):
@@ -48,23 +49,16 @@ def choose(st: GunshiState, cmd: Command, mode: str) -> None:
 def legal_look(st: GunshiState, cmd: Command) -> list[GunshiAction]:
     o = 1 - st.player
     out = []
-    if st.lightning[o] is not None:
+    if st.cards.lightning[o] is not None:
         out.append(A("look", "L"))
-    out += [A("look", str(i + 1)) for i in range(len(st.row[o]))]
+    out += [A("look", str(i + 1)) for i in range(len(st.cards.row[o]))]
     return out
 
 
 def do_look(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     p = st.player
     o = 1 - p
-    if a.arg == "L":
-        card = st.lightning[o]
-        assert card is not None
-        st.lightning[o] = (card[0], card[1] or SCOUTED, card[2])
-    else:
-        i = int(a.arg) - 1
-        card = st.row[o][i]
-        st.row[o][i] = (card[0], card[1] or SCOUTED, card[2])
+    card = cards.scout(st, o, a.arg)
     knowledge.consume(st, o, knowledge.bag_of(card), card[0])
     where = "the Lightning position" if a.arg == "L" else f"position {a.arg}"
     st.emit(
@@ -84,19 +78,19 @@ def do_look(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
 
 
 def legal_ask(st: GunshiState, cmd: Command) -> list[GunshiAction]:
-    return [ASK[st.uloc[u]] for u in units_of(st, 1 - st.player)]
+    return [ASK[st.field.uloc[u]] for u in units_of(st, 1 - st.player)]
 
 
 def do_ask(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     p = st.player
     o = 1 - p
-    u = st.board[parse_cell(a.arg)]
-    yes = st.shogun[o] == u
+    u = st.field.board[parse_cell(a.arg)]
+    yes = st.shoguns.shogun[o] == u
     if yes:
-        st.revealed[o] = True
-        st.candidates[o] = [u]
-    elif u in st.candidates[o]:
-        st.candidates[o].remove(u)
+        reveal(st, o)
+        narrow_to(st, o, u)
+    else:
+        rule_out(st, o, u)
     st.emit(
         None,
         "scout_shogun",

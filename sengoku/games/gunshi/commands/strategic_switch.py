@@ -18,7 +18,7 @@ from sengoku.games.gunshi.commands.command import (
     open_command,
 )
 from sengoku.games.gunshi.data import CARDS, COLOUR
-from sengoku.games.gunshi.units import adjacent_own, units_of
+from sengoku.games.gunshi.units import adjacent_own, switch_units, units_of
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -30,28 +30,33 @@ def start(st: GunshiState) -> None:
         st,
         Command("Switch", type=CommandType.SWITCH, step=Step.UNIT),
         "Strategic Switch needs 2 points and two adjacent units",
-        affordable=st.points[st.player] >= CARDS["Switch"].cost,
+        affordable=st.logistics.points[st.player] >= CARDS["Switch"].cost,
     )
 
 
 def legal(st: GunshiState, cmd: Command) -> list[GunshiAction]:
     p = st.player
     if cmd.step is Step.UNIT:
-        return [UNIT[st.uloc[u]] for u in units_of(st, p) if adjacent_own(st, st.uloc[u], p, "IAC")]
-    return [SWAP[st.uloc[v]] for v in adjacent_own(st, st.uloc[need(cmd.first)], p, "IAC")]
+        return [
+            UNIT[st.field.uloc[u]]
+            for u in units_of(st, p)
+            if adjacent_own(st, st.field.uloc[u], p, "IAC")
+        ]
+    return [
+        SWAP[st.field.uloc[v]] for v in adjacent_own(st, st.field.uloc[need(cmd.first)], p, "IAC")
+    ]
 
 
 def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     p = st.player
     if a.kind == "unit":
         st.pay(p, CARDS["Switch"].cost)
-        cmd.first = st.board[parse_cell(a.arg)]
+        cmd.first = st.field.board[parse_cell(a.arg)]
         cmd.step = Step.SWAP
         return
     u = need(cmd.first)
-    v = st.board[parse_cell(a.arg)]
-    cu, cv = st.uloc[u], st.uloc[v]
-    st.uloc[u], st.uloc[v] = cv, cu
-    st.board[cu], st.board[cv] = v, u
+    v = st.field.board[parse_cell(a.arg)]
+    cu, cv = st.field.uloc[u], st.field.uloc[v]
+    switch_units(st, u, v)
     st.emit(None, "switch", f"{COLOUR[p]} switches {cn(cu)} and {cn(cv)}.")
     done(st)
