@@ -508,7 +508,9 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
             return f"#{action}"
 
     def is_terminal(self) -> bool:
-        return self._dealing is None and self._match.state.is_terminal()
+        if self._dealing is not None:
+            return False
+        return (self._lazy or self._match).state.is_terminal()
 
     def returns(self) -> list[float]:
         if self._dealing is not None:

@@ -17,17 +17,39 @@ from sengoku.core.observation import Encoder
 
 class GungiSnapshot(NamedTuple):
     """What :meth:`GungiEncoder.capture` keeps of a position: the view's fields that the planes
-    read, as the state's integers (towers of ``kind * 2 + colour`` bottom to top, hands by
-    kind, colours 0 White / 1 Black)."""
+    read, as the state's integers (the 81 towers of ``kind * 2 + colour`` bottom to top, empty
+    ones included, hands by kind, colours 0 White / 1 Black). The view's
+    ``marshal_capturable`` is not taken but worked out from the board when the snapshot is
+    encoded (it costs more than the rest of the snapshot, and most snapshots are never
+    encoded): ``marshal_at`` and ``blockers`` (the game's ``archer_blockers`` option, which
+    picks the attack tables) are what that needs; Gungi hides nothing, so none of it is more
+    than the view shows."""
 
-    board: tuple[tuple[int, tuple[int, ...]], ...]
+    board: tuple[tuple[int, ...], ...]
     hands: tuple[tuple[int, ...], tuple[int, ...]]
     current_player: int
     to_move: int
     setup: bool
     drafting: tuple[bool, ...]
-    capturable: tuple[bool, ...]
+    marshal_at: tuple[int, ...]
+    blockers: str
     ply: int
+
+
+class _Towers:
+    """A snapshot's board in the shape :func:`~sengoku.games.gungi.mate.marshal_capturable`
+    reads (the fields it takes from a state)."""
+
+    __slots__ = ("board", "marshal_at", "_attacks", "_sources")
+
+    def __init__(self, snap: GungiSnapshot) -> None:
+        from sengoku.games.gungi.mate import ATTACK_SOURCES
+        from sengoku.games.gungi.pieces import ATTACK_TABLES
+
+        self.board = snap.board
+        self.marshal_at = snap.marshal_at
+        self._attacks = ATTACK_TABLES[snap.blockers]
+        self._sources = ATTACK_SOURCES[snap.blockers]
 
 
 class GungiEncoder(Encoder):
@@ -105,14 +127,16 @@ class GungiEncoder(Encoder):
 
         if not isinstance(state, GungiState):
             return state.view(seat)
+        hands = state.hands
         return GungiSnapshot(
-            tuple((sq, tuple(tower)) for sq, tower in enumerate(state.board) if tower),
-            (tuple(state.hands[0]), tuple(state.hands[1])),
+            tuple(map(tuple, state.board)),
+            (tuple(hands[0]), tuple(hands[1])),
             state.current_player,
             state.to_move,
             state.phase == "setup",
             tuple(state.drafting),
-            tuple(state._capturable_flags()),
+            tuple(state.marshal_at),
+            state.options["archer_blockers"],
             state.ply,
         )
 
@@ -125,7 +149,7 @@ class GungiEncoder(Encoder):
         out.reshape(-1)[
             [
                 plane_of[piece][tier] + square_of[sq]
-                for sq, tower in snap.board
+                for sq, tower in enumerate(snap.board)
                 for tier, piece in enumerate(tower)
             ]
         ] = 1.0
@@ -144,10 +168,14 @@ class GungiEncoder(Encoder):
         for color in (0, 1):
             if snap.drafting[color]:
                 values[f + 2 + (0 if color == me else 1)] = 1.0
-        if snap.capturable[me]:
-            values[f + 4] = 1.0
-        if snap.capturable[1 - me]:
-            values[f + 5] = 1.0
+        if not snap.setup:  # the view's marshal_capturable, as GungiState works it out
+            from sengoku.games.gungi.mate import marshal_capturable
+
+            towers = _Towers(snap)
+            if marshal_capturable(towers, me):  # type: ignore[arg-type]
+                values[f + 4] = 1.0
+            if marshal_capturable(towers, 1 - me):  # type: ignore[arg-type]
+                values[f + 5] = 1.0
         if me == 1:
             values[f + 6] = 1.0
         values[f + 7] = min(1.0, snap.ply / self.max_game_length)

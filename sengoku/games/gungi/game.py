@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import random
 import re
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -292,9 +293,13 @@ class Gungi(Game):
     def int_to_action(self, state: State, n: int) -> Move:
         assert isinstance(state, GungiState)
         n = action_number(n, NUM_DISTINCT_ACTIONS)
-        for code in state._legal_codes():
-            if code >> 14 == n:
-                return Move(code)
+        # The legal codes are ascending and an action's integer is its code's top bits: a
+        # binary search for the first code at or above ``n << 14`` finds it.
+        codes = state._legal_codes()
+        i = bisect_left(codes, n << 14)
+        if i < len(codes) and codes[i] >> 14 == n:
+            code = codes[i]
+            return Move(code)  # the interned Move
         raise IllegalAction(f"action {n} is not legal in this position")
 
     def format_action(self, state: State, action: Any) -> str:
