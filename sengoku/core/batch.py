@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from itertools import chain
 from typing import Any, Protocol
 
 import numpy as np
@@ -140,7 +141,7 @@ class ContractBatch:
         counts = np.fromiter(map(len, lists), dtype=np.int64, count=self.n)
         offsets = np.zeros(self.n + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
-        ints = np.fromiter((a for x in lists for a in x), dtype=np.int64, count=int(offsets[-1]))
+        ints = np.fromiter(chain.from_iterable(lists), dtype=np.int64, count=int(offsets[-1]))
         if out is not None:
             shape = (self.n, self.num_actions)
             if (

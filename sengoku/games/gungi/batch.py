@@ -19,6 +19,7 @@ A finished game stays finished (its action is ignored); ``reset`` starts all gam
 from __future__ import annotations
 
 import random
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -143,7 +144,7 @@ class GungiBatch:
         counts = np.array([len(x) for x in lists], dtype=np.int64)
         offsets = np.zeros(self.n + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
-        ints = np.fromiter((a for x in lists for a in x), dtype=np.int64, count=int(offsets[-1]))
+        ints = np.fromiter(chain.from_iterable(lists), dtype=np.int64, count=int(offsets[-1]))
         if dense is not None:
             dense.fill(0)
             dense.reshape(-1)[np.repeat(np.arange(self.n) * self.num_actions, counts) + ints] = 1

@@ -33,6 +33,7 @@ from sengoku.games.gungi.fen import (
     to_fen,
 )
 from sengoku.games.gungi.move import (
+    _INTERNED,
     DONE_TEXT,
     NEW,
     NUM_DISTINCT_ACTIONS,
@@ -299,7 +300,7 @@ class Gungi(Game):
         i = bisect_left(codes, n << 14)
         if i < len(codes) and codes[i] >> 14 == n:
             code = codes[i]
-            return Move(code)  # the interned Move
+            return _INTERNED.get(code) or Move(code)  # the interned Move, once made
         raise IllegalAction(f"action {n} is not legal in this position")
 
     def format_action(self, state: State, action: Any) -> str:
