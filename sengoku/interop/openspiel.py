@@ -469,6 +469,25 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return list(_UNIFORM) if self._dealing is not None else []
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """``pyspiel.State.legal_actions`` answered here for the player to act, without the
+        round trip through C++ (OpenSpiel's would call back into :meth:`_legal_actions` and
+        copy the list into a C++ vector and out again): the same list, a new one each call.
+        Asked for another player, OpenSpiel answers as it does; C++ callers (OpenSpiel's own
+        algorithms) still go through OpenSpiel, to the same answer."""
+        if player is not None and player != self.current_player():
+            return pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]
+        if self._dealing is not None:  # a chance node: the seed bytes
+            return list(range(CHANCE_OUTCOMES))
+        match = self._lazy or self._match
+        state = match.state
+        if state.current_player == TERMINAL:
+            return []
+        ints = match.legal
+        if ints is None:
+            ints = match.legal = self._ctx.game.legal_action_ints(state)
+        return ints[:]
+
     def _legal_actions(self, player: int) -> list[int]:
         match = self._lazy or self._match
         state = match.state
