@@ -593,6 +593,8 @@ class _ViewObserver:
     def __init__(self, game: SengokuSpielGame, public_only: bool) -> None:
         self.encoder = game.encoder
         self.public_only = public_only
+        #: Whether the encoder has a snapshot of its own (cheaper than the view).
+        self._snapshots = type(self.encoder).capture is not Encoder.capture
         shape = self.encoder.shape
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
         self.dict = {"observation": self.tensor.reshape(shape)}
@@ -600,9 +602,19 @@ class _ViewObserver:
     def set_from(self, state: SengokuSpielState, player: int) -> None:
         seat = None if self.public_only else player
         self.tensor.fill(0.0)
-        view = _view_of(state, seat)
-        if view is not None:  # while the deal is drawn: all zeros
-            self.encoder.encode_into(view, seat, self.dict["observation"])
+        if state._dealing is not None:  # while the deal is drawn: all zeros
+            return
+        match = state._match
+        source = match.views.get(seat)
+        if source is None:
+            # The encoder's snapshot where it has a cheaper one than the view (Gungi's: the
+            # view's FEN, names and dicts cost several times the planes); else the view,
+            # kept for the position's strings.
+            if self._snapshots:
+                source = self.encoder.capture(match.state, seat)
+            else:
+                source = match.view(seat)
+        self.encoder.encode_into(source, seat, self.dict["observation"])
 
     def string_from(self, state: SengokuSpielState, player: int) -> str:
         view = _view_of(state, None if self.public_only else player)
