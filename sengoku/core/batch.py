@@ -142,7 +142,9 @@ class ContractBatch:
         offsets = np.zeros(self.n + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
         ints = np.fromiter(chain.from_iterable(lists), dtype=np.int64, count=int(offsets[-1]))
-        if out is not None:
+        if out is None:
+            self._marked = None  # whatever mask was kept is no longer followed
+        else:
             shape = (self.n, self.num_actions)
             if (
                 out.shape != shape

@@ -35,7 +35,8 @@ it is built, every other game steps through the contract.
 Buffers: the environment keeps one mask and one observation array and rewrites them in
 place on every step (the mask only where it changed: a step changes a few hundred of a row's
 57025 Gungi entries). With ``copy=True`` (the default, as Gymnasium's vector environments)
-``reset`` and ``step`` hand out copies of them, which the caller may keep and change. With
+``reset`` and ``step`` hand out new arrays instead (written directly, not copied from the
+buffers), which the caller may keep and change. With
 ``copy=False`` they hand out read-only views of the buffers themselves (no copy of the 25 MB
 of 256 Gungi games): valid until the next ``step`` or ``reset``, which overwrites them; copy
 what must outlive that. Everything else returned (``agent``, the sparse legal actions,
@@ -76,8 +77,8 @@ class VectorEnv:
         self.batch = self.game.batch(**self.options)
         self.num_envs = num_envs
         self.autoreset = autoreset
-        #: Whether ``reset`` and ``step`` hand out copies of the observation and mask
-        #: buffers (True) or read-only views of them, overwritten by the next call (False).
+        #: Whether ``reset`` and ``step`` hand out new observation and mask arrays (True) or
+        #: read-only views of the kept buffers, overwritten by the next call (False).
         self.copy = copy
         self.num_actions = self.batch.num_actions
         self.num_players = self.batch.num_players
@@ -90,6 +91,9 @@ class VectorEnv:
         self._mask_view = _read_only(self._mask)
         self._observations_view = _read_only(self._observations)
         self._agent = np.full(num_envs, -1, dtype=np.int64)
+        #: ``game * num_actions + action`` of every legal action now, ascending: the legality
+        #: check of ``step`` (the caller's copies of the mask may have been changed).
+        self._keys = np.zeros(0, dtype=np.int64)
         self._started = False
         #: The Sengoku seed each game was started with (``new_state(seed=...)``): a game can
         #: be rebuilt outside the batch and replayed.
@@ -110,12 +114,23 @@ class VectorEnv:
         done = batch.done()
         agent = np.where(done, -1, batch.to_move()).astype(np.int64)
         self._agent = agent
-        ints, offsets = batch.legal_sparse(self._mask)
-        batch.observations(np.maximum(agent, 0), out=self._observations)
+        seats = np.maximum(agent, 0)
         if self.copy:
-            observation, mask = self._observations.copy(), self._mask.copy()
+            # New arrays written directly (cheaper than filling the buffers and copying them):
+            # the observations by the batch, the mask from the sparse lists.
+            ints, offsets = batch.legal_sparse(None)
+            keys = self._keys_of(ints, offsets)
+            observation = batch.observations(
+                seats, out=np.empty((self.num_envs, *self.observation_shape), np.float32)
+            )
+            mask = np.zeros((self.num_envs, self.num_actions), dtype=np.int8)
+            mask.reshape(-1)[keys] = 1
         else:
+            ints, offsets = batch.legal_sparse(self._mask)
+            keys = self._keys_of(ints, offsets)
+            batch.observations(seats, out=self._observations)
             observation, mask = self._observations_view, self._mask_view
+        self._keys = keys
         return {
             "observation": observation,
             "action_mask": mask,
@@ -123,6 +138,12 @@ class VectorEnv:
             "legal_actions": ints,
             "legal_offsets": offsets,
         }
+
+    def _keys_of(self, ints: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        """The flat mask index of every legal action (ascending, as the lists are)."""
+        rows = np.repeat(np.arange(self.num_envs, dtype=np.int64), np.diff(offsets))
+        keys: np.ndarray = rows * self.num_actions + ints
+        return keys
 
     def legal_actions(self, observation: dict[str, np.ndarray], i: int) -> np.ndarray:
         """Game ``i``'s legal integers in ``observation`` (one that ``reset`` or ``step``
@@ -151,8 +172,10 @@ class VectorEnv:
         # Checked against the mask before anything is played: an illegal action changes no
         # game (one look-up per game, all at once).
         inside = (actions >= 0) & (actions < self.num_actions)
-        legal = np.zeros(self.num_envs, dtype=bool)
-        legal[inside] = self._mask[np.flatnonzero(inside), actions[inside]] != 0
+        query = np.arange(self.num_envs, dtype=np.int64) * self.num_actions + actions
+        keys = self._keys
+        at = np.minimum(np.searchsorted(keys, query), max(len(keys) - 1, 0))
+        legal = inside & (keys[at] == query) if len(keys) else np.zeros_like(inside)
         bad = np.flatnonzero(live & ~legal)
         if len(bad):
             first = int(bad[0])

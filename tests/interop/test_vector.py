@@ -163,6 +163,25 @@ def test_with_copy_the_caller_keeps_what_it_was_given() -> None:
     assert not np.array_equal(obs["observation"], kept["observation"])
     for i in range(2):
         assert np.flatnonzero(obs["action_mask"][i]).tolist() == env.batch.legal_actions(i)
+    # The legality check is the environment's own, not the caller's (changed) mask.
+    obs["action_mask"][:] = 1
+    illegal = int(np.flatnonzero(env.batch.legal_mask()[0] == 0)[0])
+    with pytest.raises(IllegalAction, match="game 0"):
+        env.step(np.array([illegal, env.batch.legal_actions(1)[0]]))
+
+
+@pytest.mark.parametrize(("game", "options"), [CASES[0], CASES[3]])
+def test_switching_copy_between_steps_keeps_the_masks_true(
+    game: str, options: dict[str, object]
+) -> None:
+    """The kept mask buffer is not followed while copies are handed out; handed out again,
+    it is rebuilt, not left with the entries of the step it was last written at."""
+    env = VectorEnv(game, 3, copy=False, **options)
+    env.reset(seed=6)
+    for step in range(60):
+        env.copy = step % 7 < 3
+        obs, *_ = env.step(env.sample_actions())
+        assert np.array_equal(obs["action_mask"], env.batch.legal_mask().astype(np.int8))
 
 
 def test_without_copy_the_buffers_are_read_only_views_overwritten_by_the_next_step() -> None:

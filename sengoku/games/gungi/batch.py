@@ -127,7 +127,9 @@ class GungiBatch:
         shape = (self.n, self.num_actions)
         dense: np.ndarray | None = None
         clear = True
-        if out is not None:
+        if out is None:
+            self._marked = None  # whatever mask was kept is no longer followed
+        else:
             if (
                 out.shape != shape
                 or out.dtype not in (np.int8, np.bool_)
