@@ -7,25 +7,28 @@ Gungi.observation_encoder() declares it. It reads ``view(seat)`` and nothing els
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
+import sengoku.games.gungi.native_core as native_core
+import sengoku.games.gungi.state as gungi_state
 from sengoku.core.observation import Encoder
 
 
 class GungiSnapshot(NamedTuple):
     """What :meth:`GungiEncoder.capture` keeps of a position: the view's fields that the planes
     read, as the state's integers (the 81 towers of ``kind * 2 + colour`` bottom to top, empty
-    ones included, hands by kind, colours 0 White / 1 Black). The view's
+    ones included, or the native core's 81 * 4 bytes of them: height, then the pieces; hands
+    by kind, colours 0 White / 1 Black). The view's
     ``marshal_capturable`` is not taken but worked out from the board when the snapshot is
     encoded (it costs more than the rest of the snapshot, and most snapshots are never
     encoded): ``marshal_at`` and ``blockers`` (the game's ``archer_blockers`` option, which
     picks the attack tables) are what that needs; Gungi hides nothing, so none of it is more
     than the view shows."""
 
-    board: tuple[tuple[int, ...], ...]
+    board: tuple[tuple[int, ...], ...] | bytes
     hands: tuple[tuple[int, ...], tuple[int, ...]]
     current_player: int
     to_move: int
@@ -34,6 +37,13 @@ class GungiSnapshot(NamedTuple):
     marshal_at: tuple[int, ...]
     blockers: str
     ply: int
+
+
+def _towers_of(board: tuple[tuple[int, ...], ...] | bytes) -> Sequence[Sequence[int]]:
+    """A snapshot's 81 towers, bottom to top (from the native core's bytes: slices of them)."""
+    if isinstance(board, bytes):
+        return tuple(board[i + 1 : i + 1 + board[i]] for i in range(0, 81 * 4, 4))
+    return board
 
 
 class _Towers:
@@ -46,7 +56,7 @@ class _Towers:
         from sengoku.games.gungi.mate import ATTACK_SOURCES
         from sengoku.games.gungi.pieces import ATTACK_TABLES
 
-        self.board = snap.board
+        self.board = _towers_of(snap.board)
         self.marshal_at = snap.marshal_at
         self._attacks = ATTACK_TABLES[snap.blockers]
         self._sources = ATTACK_SOURCES[snap.blockers]
@@ -123,13 +133,15 @@ class GungiEncoder(Encoder):
     def capture(self, state: Any, seat: int | None) -> Any:
         """The parts of ``view(seat)`` the planes read, as the state's own integers: Gungi hides
         nothing, and building the view's dicts, names and FEN costs several times this."""
-        from sengoku.games.gungi.state import GungiState
-
-        if not isinstance(state, GungiState):
+        if not isinstance(state, gungi_state.GungiState):
             return state.view(seat)
         hands = state.hands
+        if gungi_state._NATIVE and native_core.HAS_ADAPTER_QUERIES:
+            board: tuple[tuple[int, ...], ...] | bytes = native_core.towers(state)  # one call
+        else:
+            board = tuple(map(tuple, state.board))
         return GungiSnapshot(
-            tuple(map(tuple, state.board)),
+            board,
             (tuple(hands[0]), tuple(hands[1])),
             state.current_player,
             state.to_move,
@@ -149,7 +161,7 @@ class GungiEncoder(Encoder):
         out.reshape(-1)[
             [
                 plane_of[piece][tier] + square_of[sq]
-                for sq, tower in enumerate(snap.board)
+                for sq, tower in enumerate(_towers_of(snap.board))
                 for tier, piece in enumerate(tower)
             ]
         ] = 1.0

@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import sengoku.games.gungi.native_core as native_core
+import sengoku.games.gungi.state as gungi_state
 from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
 from sengoku.core.game import (
@@ -289,11 +291,19 @@ class Gungi(Game):
     def legal_action_ints(self, state: State) -> list[int]:
         # The legal codes, sorted as legal_actions lists its moves; no Move is made.
         assert isinstance(state, GungiState)
+        if gungi_state._NATIVE and native_core.HAS_ADAPTER_QUERIES:
+            # Made in the core from its kept legal list (no list of codes in between).
+            return [] if state.is_terminal() else native_core.legal_ints(state)
         return [code >> 14 for code in state._legal_codes()]
 
     def int_to_action(self, state: State, n: int) -> Move:
         assert isinstance(state, GungiState)
         n = action_number(n, NUM_DISTINCT_ACTIONS)
+        if gungi_state._NATIVE and native_core.HAS_ADAPTER_QUERIES:
+            code = -1 if state.is_terminal() else native_core.code_of(state, n)
+            if code < 0:
+                raise IllegalAction(f"action {n} is not legal in this position")
+            return _INTERNED.get(code) or Move(code)  # the interned Move, once made
         # The legal codes are ascending and an action's integer is its code's top bits: a
         # binary search for the first code at or above ``n << 14`` finds it.
         codes = state._legal_codes()

@@ -237,6 +237,30 @@ def legal_codes(state: GungiState) -> list[int]:
     return codes
 
 
+#: Whether the built core has the adapters' queries below (a core built before them has
+#: not: the callers then take the Python way, to the same answers).
+HAS_ADAPTER_QUERIES = _native is not None and hasattr(_native.Position, "legal_ints")
+
+
+def legal_ints(state: GungiState) -> list[int]:
+    """``Gungi.legal_action_ints`` of a live ``state``: each legal code's action integer,
+    ascending, made in the core from its kept legal list."""
+    ints: list[int] = scratch(state).legal_ints()
+    return ints
+
+
+def code_of(state: GungiState, action: int) -> int:
+    """The legal code of a live ``state`` whose action integer is ``action`` (-1: none)."""
+    code: int = scratch(state).code_of(action)
+    return code
+
+
+def towers(state: GungiState) -> bytes:
+    """``state``'s towers as 81 * 4 bytes (height, then the pieces bottom to top)."""
+    data: bytes = scratch(state).towers()
+    return data
+
+
 def legal_moves(state: GungiState) -> list[Any]:
     """``legal_actions`` of a live ``state``: the interned Move of each legal code, ascending,
     made in the core (no list of codes in between)."""

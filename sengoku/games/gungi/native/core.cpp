@@ -1524,6 +1524,45 @@ struct PyPosition {
 
     std::vector<uint32_t> legal() { return cached_legal(); }
 
+    // Gungi.legal_action_ints: each legal code's action integer (code >> 14), ascending, from
+    // the kept legal list (no list of codes in between).
+    py::list legal_ints() {
+        const std::vector<uint32_t>& codes = cached_legal();
+        PyObject* list = PyList_New(Py_ssize_t(codes.size()));
+        if (list == nullptr) throw py::error_already_set();
+        for (size_t i = 0; i < codes.size(); ++i) {
+            PyObject* n = PyLong_FromUnsignedLong(codes[i] >> 14);
+            if (n == nullptr) {
+                Py_DECREF(list);
+                throw py::error_already_set();
+            }
+            PyList_SET_ITEM(list, Py_ssize_t(i), n);
+        }
+        return py::reinterpret_steal<py::list>(list);
+    }
+
+    // Gungi.int_to_action: the legal code whose action integer is n, or -1 (a binary search
+    // of the ascending legal list).
+    int64_t code_of(int64_t n) {
+        if (n < 0 || n >= (int64_t(1) << 18)) return -1;
+        const std::vector<uint32_t>& codes = cached_legal();
+        uint32_t low = uint32_t(n) << 14;
+        auto it = std::lower_bound(codes.begin(), codes.end(), low);
+        if (it == codes.end() || int64_t(*it >> 14) != n) return -1;
+        return int64_t(*it);
+    }
+
+    // The towers as 81 * 4 bytes: per square its height, then its pieces bottom to top
+    // (kind * 2 + colour; 0 past the height): a snapshot of the board for the encoder.
+    py::bytes towers() const {
+        char buf[81 * 4];
+        for (int sq = 0; sq < 81; ++sq) {
+            buf[sq * 4] = char(pos.h[sq]);
+            for (int t = 0; t < 3; ++t) buf[sq * 4 + 1 + t] = char(t < pos.h[sq] ? pos.b[sq][t] : 0);
+        }
+        return py::bytes(buf, sizeof buf);
+    }
+
     // GungiState.legal_actions: the interned Move of each legal code, ascending.
     py::list legal_moves() {
         if (g_move_class == nullptr) throw std::runtime_error("set_move_class was not called");
@@ -1651,6 +1690,9 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def("load_seen", &PyPosition::load_seen)
         .def("legal_codes", &PyPosition::legal)
         .def("legal_moves", &PyPosition::legal_moves)
+        .def("legal_ints", &PyPosition::legal_ints)
+        .def("code_of", &PyPosition::code_of)
+        .def("towers", &PyPosition::towers)
         .def("apply_to", &PyPosition::apply_to)
         .def("noisy_codes", &PyPosition::noisy)
         .def("recompute_hash",
