@@ -20,15 +20,15 @@ from sengoku.core.observation import Encoder
 class GungiSnapshot(NamedTuple):
     """What :meth:`GungiEncoder.capture` keeps of a position: the view's fields that the planes
     read, as the state's integers (the 81 towers of ``kind * 2 + colour`` bottom to top, empty
-    ones included, or the native core's 81 * 4 bytes of them: height, then the pieces; hands
-    by kind, colours 0 White / 1 Black). The view's
-    ``marshal_capturable`` is not taken but worked out from the board when the snapshot is
-    encoded (it costs more than the rest of the snapshot, and most snapshots are never
-    encoded): ``marshal_at`` and ``blockers`` (the game's ``archer_blockers`` option, which
-    picks the attack tables) are what that needs; Gungi hides nothing, so none of it is more
-    than the view shows."""
+    ones included, made by the native core when it runs; hands by kind, colours 0 White /
+    1 Black). The view's ``marshal_capturable``: ``capturable``,
+    asked of the native core (a fraction of a microsecond), or None without it: then it is
+    worked out from the board when the snapshot is encoded (in Python it costs more than the
+    rest of the snapshot, and most snapshots are never encoded), from ``marshal_at`` and
+    ``blockers`` (the game's ``archer_blockers`` option, which picks the attack tables).
+    Gungi hides nothing, so none of it is more than the view shows."""
 
-    board: tuple[tuple[int, ...], ...] | bytes
+    board: tuple[tuple[int, ...], ...]
     hands: tuple[tuple[int, ...], tuple[int, ...]]
     current_player: int
     to_move: int
@@ -37,13 +37,7 @@ class GungiSnapshot(NamedTuple):
     marshal_at: tuple[int, ...]
     blockers: str
     ply: int
-
-
-def _towers_of(board: tuple[tuple[int, ...], ...] | bytes) -> Sequence[Sequence[int]]:
-    """A snapshot's 81 towers, bottom to top (from the native core's bytes: slices of them)."""
-    if isinstance(board, bytes):
-        return tuple(board[i + 1 : i + 1 + board[i]] for i in range(0, 81 * 4, 4))
-    return board
+    capturable: tuple[bool, bool] | None = None
 
 
 class _Towers:
@@ -52,11 +46,11 @@ class _Towers:
 
     __slots__ = ("board", "marshal_at", "_attacks", "_sources")
 
-    def __init__(self, snap: GungiSnapshot) -> None:
+    def __init__(self, snap: GungiSnapshot, board: Sequence[Sequence[int]]) -> None:
         from sengoku.games.gungi.mate import ATTACK_SOURCES
         from sengoku.games.gungi.pieces import ATTACK_TABLES
 
-        self.board = _towers_of(snap.board)
+        self.board = board
         self.marshal_at = snap.marshal_at
         self._attacks = ATTACK_TABLES[snap.blockers]
         self._sources = ATTACK_SOURCES[snap.blockers]
@@ -136,8 +130,17 @@ class GungiEncoder(Encoder):
         if not isinstance(state, gungi_state.GungiState):
             return state.view(seat)
         hands = state.hands
+        capturable: tuple[bool, bool] | None = None
         if gungi_state._NATIVE and native_core.HAS_ADAPTER_QUERIES:
-            board: tuple[tuple[int, ...], ...] | bytes = native_core.towers(state)  # one call
+            position = native_core.scratch(state)
+            board: tuple[tuple[int, ...], ...] = position.towers()  # one call
+            if state.phase == "setup":
+                capturable = (False, False)
+            else:
+                capturable = (
+                    bool(position.marshal_capturable(0)),
+                    bool(position.marshal_capturable(1)),
+                )
         else:
             board = tuple(map(tuple, state.board))
         return GungiSnapshot(
@@ -150,6 +153,7 @@ class GungiEncoder(Encoder):
             tuple(state.marshal_at),
             state.options["archer_blockers"],
             state.ply,
+            capturable,
         )
 
     def _encode_snapshot(self, snap: GungiSnapshot, seat: int | None, out: np.ndarray) -> None:
@@ -158,10 +162,11 @@ class GungiEncoder(Encoder):
         if tables is None:
             tables = self._int_tables = self._make_int_tables()
         square_of, plane_of = tables[me]
+        board = snap.board
         out.reshape(-1)[
             [
                 plane_of[piece][tier] + square_of[sq]
-                for sq, tower in enumerate(_towers_of(snap.board))
+                for sq, tower in enumerate(board)
                 for tier, piece in enumerate(tower)
             ]
         ] = 1.0
@@ -180,10 +185,15 @@ class GungiEncoder(Encoder):
         for color in (0, 1):
             if snap.drafting[color]:
                 values[f + 2 + (0 if color == me else 1)] = 1.0
-        if not snap.setup:  # the view's marshal_capturable, as GungiState works it out
+        if snap.capturable is not None:
+            if snap.capturable[me]:
+                values[f + 4] = 1.0
+            if snap.capturable[1 - me]:
+                values[f + 5] = 1.0
+        elif not snap.setup:  # the view's marshal_capturable, as GungiState works it out
             from sengoku.games.gungi.mate import marshal_capturable
 
-            towers = _Towers(snap)
+            towers = _Towers(snap, board)
             if marshal_capturable(towers, me):  # type: ignore[arg-type]
                 values[f + 4] = 1.0
             if marshal_capturable(towers, 1 - me):  # type: ignore[arg-type]

@@ -255,10 +255,10 @@ def code_of(state: GungiState, action: int) -> int:
     return code
 
 
-def towers(state: GungiState) -> bytes:
-    """``state``'s towers as 81 * 4 bytes (height, then the pieces bottom to top)."""
-    data: bytes = scratch(state).towers()
-    return data
+def towers(state: GungiState) -> tuple[tuple[int, ...], ...]:
+    """``state``'s 81 towers as tuples, pieces bottom to top (``tuple(map(tuple, board))``)."""
+    board: tuple[tuple[int, ...], ...] = scratch(state).towers()
+    return board
 
 
 def legal_moves(state: GungiState) -> list[Any]:

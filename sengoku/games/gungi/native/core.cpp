@@ -1552,15 +1552,30 @@ struct PyPosition {
         return int64_t(*it);
     }
 
-    // The towers as 81 * 4 bytes: per square its height, then its pieces bottom to top
-    // (kind * 2 + colour; 0 past the height): a snapshot of the board for the encoder.
-    py::bytes towers() const {
-        char buf[81 * 4];
+    // The towers as a tuple of 81 tuples, each its pieces bottom to top (kind * 2 + colour;
+    // empty squares the empty tuple): the state's board as the encoder's snapshot keeps it.
+    py::tuple towers() const {
+        PyObject* board = PyTuple_New(81);
+        if (board == nullptr) throw py::error_already_set();
         for (int sq = 0; sq < 81; ++sq) {
-            buf[sq * 4] = char(pos.h[sq]);
-            for (int t = 0; t < 3; ++t) buf[sq * 4 + 1 + t] = char(t < pos.h[sq] ? pos.b[sq][t] : 0);
+            int h = pos.h[sq];
+            PyObject* tower = PyTuple_New(h);
+            if (tower == nullptr) {
+                Py_DECREF(board);
+                throw py::error_already_set();
+            }
+            for (int t = 0; t < h; ++t) {
+                PyObject* piece = PyLong_FromLong(long(pos.b[sq][t]));
+                if (piece == nullptr) {
+                    Py_DECREF(tower);
+                    Py_DECREF(board);
+                    throw py::error_already_set();
+                }
+                PyTuple_SET_ITEM(tower, t, piece);
+            }
+            PyTuple_SET_ITEM(board, sq, tower);
         }
-        return py::bytes(buf, sizeof buf);
+        return py::reinterpret_steal<py::tuple>(board);
     }
 
     // GungiState.legal_actions: the interned Move of each legal code, ascending.
