@@ -99,7 +99,7 @@ def direct(name: str, options: dict[str, Any]) -> Plies:
 
 
 def openspiel(name: str, options: dict[str, Any], observe: bool) -> Plies:
-    from open_spiel.python.observation import make_observation
+    from open_spiel.python.observation import make_observation  # type: ignore[import-untyped]
 
     from sengoku.interop import openspiel as osp
 

@@ -1,21 +1,21 @@
-"""Observations whose tensor is encoded only when it is read.
+"""Observations whose tensor is encoded, and mask made, only when read.
 
 A PettingZoo observation is ``{"observation": tensor, "action_mask": mask}``; random play,
 search and many learners' action selection read only the mask, and a player that takes the
 legal integers as a list (``env.legal_actions()``) reads neither. :class:`LazyObservation`
 is that dict with the tensor encoded on its first read, and the mask made from the legal
-integers on its first read (through any way of
-reading a dict: ``obs["observation"]``, ``get``, ``items``, ``values``, iteration with look-ups,
-``dict(obs)``, ``{**obs}``, ``==``, ``copy``, ``deepcopy``, ``pickle``), then kept. What
-OpenSpiel does for its own games: tensors only when asked.
+integers on its first read (through any way of reading a dict: ``obs["observation"]``,
+``get``, ``items``, ``values``, iteration with look-ups, ``dict(obs)``, ``{**obs}``, ``==``,
+``copy``, ``deepcopy``, ``pickle``), then kept. What OpenSpiel does for its own games:
+tensors only when asked.
 
-An observation holds only what its seat may see: the seat's ``view(seat)``, taken when the
-observation is made (a JSON-ready snapshot that later play does not change), the encoder and
-the seat. It never holds the game's state, its seed or another seat's actions (the legal integers it
-may hold are the seat's own: the mask's entries), so nothing
-reachable from it (``gc.get_referents``, ``vars``) tells a seat what it may not know; and its
-tensor is always the one of the position it was returned at, whenever it is read. What the
-laziness saves is the encoding; the view is taken at once.
+An observation holds only what its seat may see: the seat's ``view(seat)`` (or the encoder's
+snapshot of it), taken when the observation is made (later play does not change it), the
+encoder, the seat and the seat's own legal integers (the mask's entries). It never holds the
+game's state, its seed or another seat's actions, so nothing reachable from it
+(``gc.get_referents``, ``vars``) tells a seat what it may not know; and its tensor and mask
+are always those of the position it was returned at, whenever they are read. What the
+laziness saves is the encoding and the mask; the view is taken at once.
 """
 
 from __future__ import annotations
