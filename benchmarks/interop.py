@@ -3,6 +3,8 @@
 ``python benchmarks/interop.py [--seconds S] [--games gungi,gunkimono,...]`` prints, per game,
 plies per second of uniformly random play:
 
+* ``chess``: the reference, python-chess random play (``board.push`` of a random legal
+  move), measured in the same turns as the others;
 * ``direct``: the contract itself (``legal_actions``, ``apply``);
 * ``openspiel``: a ``pyspiel`` state (``legal_actions``, ``apply_action``), no observations;
 * ``openspiel+obs``: the same, also filling the acting player's observation tensor (through
@@ -11,16 +13,25 @@ plies per second of uniformly random play:
 * ``pettingzoo``: the wrapped AEC environment in its usual loop (``last()``, the action drawn
   from the mask): random play reads only the mask, so the observation tensor, encoded on
   first read, is never encoded;
+* ``pettingzoo sparse``: the same loop, the action drawn from ``env.legal_actions()`` (the
+  mask's nonzero entries as a list, as OpenSpiel gives them): neither the mask nor the tensor
+  is made;
 * ``pettingzoo+obs``: the same loop, also reading ``observation["observation"]`` every ply
   (as a learner does): it pays for every tensor;
 * ``gymnasium``: the one-player environment (one-player games only), same loop; it returns
-  the observation, tensor included, every step.
+  the observation, tensor included, every step;
+* ``vectorN``: :class:`~sengoku.interop.vector.VectorEnv` with N games and ``copy=False``
+  (the read-only buffers), every step with the masks, the sparse legal lists and the
+  observation tensors of every game, actions from ``sample_actions``; ``vectorN copy``: the
+  same with ``copy=True`` (the default: a copy of both buffers every step).
 
 Every player draws its action with the same ``random.Random.choice`` over the legal
 integers (the mask's, for the environments), so the draw costs every player alike.
 
-and each adapter's ratio to ``direct`` (the target is at least 0.5), all measured in the same
-run, and memory: the peak of Python allocations (``tracemalloc``) while each player plays
+Each figure is plies per second of CPU time (``time.process_time``; on a shared machine the
+wall clock also counts the time others had the core), with the ratios to ``direct`` (the
+target is at least 0.5) and to python-chess, and the wall-clock ratio to ``direct`` beside
+them; every player first plays a discarded warm-up turn. Then memory: the peak of Python allocations (``tracemalloc``) while each player plays
 ``--memory-plies`` more plies after the timing (what a ply allocates on top of the game the
 player already holds), and the process's peak resident size at the end. Last, where an
 adapter's time goes (:func:`breakdown`): microseconds per ply of the direct ply, of the legal
@@ -60,8 +71,21 @@ def legal_of(mask: np.ndarray) -> np.ndarray:
     return np.flatnonzero(mask.view(np.bool_))
 
 
-#: A player: an endless generator of random plies (it yields once per ply played).
-Plies = Iterator[None]
+#: A player: an endless generator of random plies (it yields the plies played since its
+#: last yield: one, or a vector environment's games).
+Plies = Iterator[int]
+
+
+def chess_player() -> Plies:
+    """python-chess random play, the reference (as benchmarks/run.py plays it)."""
+    import chess
+
+    rng = random.Random(0)
+    while True:
+        board = chess.Board()
+        while not board.is_game_over(claim_draw=False):
+            board.push(rng.choice(list(board.legal_moves)))
+            yield 1
 
 
 def direct(name: str, options: dict[str, Any]) -> Plies:
@@ -71,11 +95,11 @@ def direct(name: str, options: dict[str, Any]) -> Plies:
         state = game.new_state(seed=seed, **options)
         while not state.is_terminal():
             state.apply(rng.choice(state.legal_actions()))
-            yield
+            yield 1
 
 
 def openspiel(name: str, options: dict[str, Any], observe: bool) -> Plies:
-    from open_spiel.python.observation import make_observation
+    from open_spiel.python.observation import make_observation  # type: ignore[import-untyped]
 
     from sengoku.interop import openspiel as osp
 
@@ -90,10 +114,12 @@ def openspiel(name: str, options: dict[str, Any], observe: bool) -> Plies:
             if observe:
                 observation.set_from(state, state.current_player())
             state.apply_action(rng.choice(state.legal_actions()))
-            yield
+            yield 1
 
 
-def pettingzoo(name: str, options: dict[str, Any], observe: bool = False) -> Plies:
+def pettingzoo(
+    name: str, options: dict[str, Any], observe: bool = False, sparse: bool = False
+) -> Plies:
     from sengoku.interop.pettingzoo import env as make_env
 
     env = make_env(name, **options)
@@ -107,8 +133,22 @@ def pettingzoo(name: str, options: dict[str, Any], observe: bool = False) -> Pli
                 continue
             if observe:
                 observation["observation"]  # noqa: B018 - encodes the tensor, as a learner would
-            env.step(rng.choice(legal_of(observation["action_mask"]).tolist()))
-            yield
+            if sparse:
+                env.step(rng.choice(env.legal_actions()))
+            else:
+                env.step(rng.choice(legal_of(observation["action_mask"]).tolist()))
+            yield 1
+
+
+def vector(name: str, options: dict[str, Any], num_envs: int, copy: bool) -> Plies:
+    from sengoku.interop.vector import VectorEnv
+
+    env = VectorEnv(name, num_envs, copy=copy, **options)
+    env.reset(seed=0)
+    while True:
+        observation, *_rest = env.step(env.sample_actions())
+        # Every game that was live played a ply (with autoreset, every game).
+        yield int(len(observation["agent"]))
 
 
 def gymnasium(name: str, options: dict[str, Any]) -> Plies:
@@ -123,38 +163,49 @@ def gymnasium(name: str, options: dict[str, Any]) -> Plies:
             action = rng.choice(legal_of(observation["action_mask"]).tolist())
             observation, _r, terminated, truncated, _i = env.step(action)
             done = terminated or truncated
-            yield
+            yield 1
 
 
-def measure(players: dict[str, Plies], seconds: float, rounds: int) -> dict[str, float]:
-    """Plies per second of each player, run in turns of ``seconds / rounds`` each.
+def measure(
+    players: dict[str, Plies], seconds: float, rounds: int
+) -> dict[str, tuple[float, float]]:
+    """(plies per CPU second, plies per wall second) of each player, run in turns of
+    ``seconds / rounds`` each, after one discarded warm-up turn each.
 
-    Taking turns (direct, then each adapter, again and again) spreads any change in the
-    machine's load over all of them; the generators keep their games between turns.
+    Taking turns (python-chess, direct, then each adapter, again and again) spreads any
+    change in the machine's load over all of them; the generators keep their games between
+    turns.
     """
     plies = dict.fromkeys(players, 0)
-    spent = dict.fromkeys(players, 0.0)
-    clock = time.perf_counter
-    for _ in range(rounds):
+    wall = dict.fromkeys(players, 0.0)
+    cpu = dict.fromkeys(players, 0.0)
+    clock, cpu_clock = time.perf_counter, time.process_time
+    for turn in range(rounds + 1):
         for label, player in players.items():
-            start = clock()
+            start, start_cpu = clock(), cpu_clock()
             deadline = start + seconds / rounds
             count = 0
-            for _ in player:
-                count += 1
+            for played in player:
+                count += played
                 if clock() >= deadline:
                     break
-            spent[label] += clock() - start
+            if turn == 0:  # the warm-up: caches, tables, first allocations
+                continue
+            wall[label] += clock() - start
+            cpu[label] += cpu_clock() - start_cpu
             plies[label] += count
-    return {label: plies[label] / spent[label] for label in players}
+    return {label: (plies[label] / cpu[label], plies[label] / wall[label]) for label in players}
 
 
 def peak_kib(player: Plies, plies: int) -> float:
     """Peak Python memory (KiB) allocated while ``player`` plays ``plies`` more plies."""
     tracemalloc.start()
     try:
-        for _ in itertools.islice(player, plies):
-            pass
+        played = 0
+        for count in player:
+            played += count
+            if played >= plies:
+                break
         return tracemalloc.get_traced_memory()[1] / 1024
     finally:
         tracemalloc.stop()
@@ -216,30 +267,46 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--memory-plies", type=int, default=200, help="plies traced for the peak memory"
     )
+    parser.add_argument(
+        "--num-envs", type=int, default=0, help="games of the vector rows (0: 256 Gungi, 32 else)"
+    )
     args = parser.parse_args(argv)
     wanted = {g for g in args.games.split(",") if g}
-    print(f"{'game':<28}{'adapter':<16}{'plies/s':>10}{'x direct':>10}{'peak KiB':>10}")
+    print(
+        f"{'game':<28}{'adapter':<18}{'plies/cpu-s':>12}{'x direct':>10}{'x chess':>9}"
+        f"{'(wall x direct)':>17}{'peak KiB':>10}"
+    )
     for name, options in CASES:
         if wanted and name not in wanted:
             continue
         label = name + "".join(f" {k}={v}" for k, v in options.items())
+        num_envs = args.num_envs or (256 if name == "gungi" else 32)
         players: dict[str, Plies] = {
+            "chess": chess_player(),
             "direct": direct(name, options),
             "openspiel": openspiel(name, options, observe=False),
             "openspiel+obs": openspiel(name, options, observe=True),
             "pettingzoo": pettingzoo(name, options),
+            "pettingzoo sparse": pettingzoo(name, options, sparse=True),
             "pettingzoo+obs": pettingzoo(name, options, observe=True),
         }
         if sengoku.load_game(name).new_state(**options).num_players == 1:
             players["gymnasium"] = gymnasium(name, options)
+        players[f"vector{num_envs}"] = vector(name, options, num_envs, copy=False)
+        players[f"vector{num_envs} copy"] = vector(name, options, num_envs, copy=True)
         rates = measure(players, args.seconds, args.rounds)
         peaks = {
-            adapter: peak_kib(player, args.memory_plies) for adapter, player in players.items()
+            adapter: peak_kib(player, args.memory_plies)
+            for adapter, player in players.items()
+            if adapter != "chess"
         }
-        for adapter, rate in rates.items():
+        cpu_direct, wall_direct = rates["direct"]
+        cpu_chess = rates["chess"][0]
+        for adapter, (rate, wall_rate) in rates.items():
+            peak = f"{peaks[adapter]:>10.0f}" if adapter in peaks else ""
             print(
-                f"{label:<28}{adapter:<16}{rate:>10.0f}{rate / rates['direct']:>10.2f}"
-                f"{peaks[adapter]:>10.0f}"
+                f"{label:<28}{adapter:<18}{rate:>12.0f}{rate / cpu_direct:>10.2f}"
+                f"{rate / cpu_chess:>9.2f}{wall_rate / wall_direct:>17.2f}{peak}"
             )
     print(f"peak resident size of the process: {max_rss_mib():.0f} MiB")
     print()

@@ -13,8 +13,9 @@ batch shows a seat no more than its view does.
 
 from __future__ import annotations
 
-import functools
 import random
+from bisect import bisect_left
+from itertools import chain
 from typing import Any, Protocol
 
 import numpy as np
@@ -34,10 +35,13 @@ class GameBatch(Protocol):
     def reset(self, n: int, seed: int = 0) -> np.ndarray: ...
     def reset_game(self, i: int, seed: int) -> None: ...
     def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray: ...
+    def legal_sparse(self, out: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]: ...
     def legal_actions(self, i: int) -> list[int]: ...
     def step(self, actions: np.ndarray) -> np.ndarray: ...
     def random_actions(self) -> np.ndarray: ...
-    def observations(self, seats: np.ndarray | None = None) -> np.ndarray: ...
+    def observations(
+        self, seats: np.ndarray | None = None, out: np.ndarray | None = None
+    ) -> np.ndarray: ...
     def done(self) -> np.ndarray: ...
     def returns(self) -> np.ndarray: ...
     def outcome(self, i: int) -> Outcome | None: ...
@@ -69,7 +73,11 @@ class ContractBatch:
         self.num_players = game.new_state(seed=0, **self.options).num_players
         self.n = 0
         self._states: list[State] = []
-        self._legal: list[dict[int, Any] | None] = []
+        #: Per game: its legal integers, ascending (empty when over), kept until it moves.
+        self._legal: list[list[int] | None] = []
+        #: The mask legal_sparse keeps up to date, and the integers it set in each row.
+        self._marked: np.ndarray | None = None
+        self._marked_rows: list[list[int]] = []
         self._rng = random.Random(0)
 
     # ------------------------------------------------------------------ lifecycle
@@ -82,6 +90,7 @@ class ContractBatch:
         self._rng = random.Random(seed)
         self._states = [self.game.new_state(seed=seed + i, **self.options) for i in range(n)]
         self._legal = [None] * n
+        self._marked = None
         return self.observations()
 
     def reset_game(self, i: int, seed: int) -> None:
@@ -94,18 +103,16 @@ class ContractBatch:
         return self._states[i]
 
     # ------------------------------------------------------------------ queries
-    def _table(self, i: int) -> dict[int, Any]:
-        """Game ``i``'s legal actions by integer (empty when over), kept until it moves."""
-        table = self._legal[i]
-        if table is None:
+    def _ints(self, i: int) -> list[int]:
+        """Game ``i``'s legal integers, ascending (empty when over), kept until it moves."""
+        ints = self._legal[i]
+        if ints is None:
             state = self._states[i]
-            if state.current_player == TERMINAL:
-                table = {}
-            else:
-                to_int = functools.partial(self.game.action_to_int, state)
-                table = {to_int(a): a for a in state.legal_actions()}
-            self._legal[i] = table
-        return table
+            # A list of the batch's own (a game may hand out a list it keeps): legal_sparse
+            # tells a game that moved by this list's identity.
+            ints = [] if state.current_player == TERMINAL else [*self.game.legal_action_ints(state)]
+            self._legal[i] = ints
+        return ints
 
     def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
         """``(n, num_actions)`` bool, True where legal (a finished game's row is all False)."""
@@ -118,14 +125,53 @@ class ContractBatch:
             mask = out
             mask[:] = False
         for i in range(self.n):
-            ints = list(self._table(i))
+            ints = self._ints(i)
             if ints:
                 mask[i, ints] = True
         return mask
 
+    def legal_sparse(self, out: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Every game's legal integers, ascending, as ``(ints, offsets)`` (int64, new arrays):
+        game ``i``'s are ``ints[offsets[i]:offsets[i + 1]]``; the sparse form of
+        :meth:`legal_mask`. ``out`` (``(n, num_actions)`` int8 or bool, C-contiguous) is kept
+        equal to the dense mask: given again (unchanged in between), only the rows of the
+        games that moved are rewritten, at their old and new entries; another array is zeroed
+        first."""
+        lists = [self._ints(i) for i in range(self.n)]
+        counts = np.fromiter(map(len, lists), dtype=np.int64, count=self.n)
+        offsets = np.zeros(self.n + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        ints = np.fromiter(chain.from_iterable(lists), dtype=np.int64, count=int(offsets[-1]))
+        if out is None:
+            self._marked = None  # whatever mask was kept is no longer followed
+        else:
+            shape = (self.n, self.num_actions)
+            if (
+                out.shape != shape
+                or out.dtype not in (np.int8, np.bool_)
+                or not out.flags.c_contiguous
+            ):
+                raise ValueError(f"out must be a C-contiguous int8 or bool array of shape {shape}")
+            dense = out.view(np.int8)
+            if out is not self._marked or len(self._marked_rows) != self.n:
+                dense.fill(0)
+                self._marked = out
+                self._marked_rows = [[] for _ in range(self.n)]
+            rows = self._marked_rows
+            for i, now in enumerate(lists):
+                before = rows[i]
+                if before is not now:  # the game moved or restarted: its list is a new one
+                    row = dense[i]
+                    if before:
+                        row[before] = 0
+                    if now:
+                        row[now] = 1
+                    rows[i] = now
+        return ints, offsets
+
     def legal_actions(self, i: int) -> list[int]:
         """Game ``i``'s legal action integers, ascending."""
-        return sorted(self._table(i))
+        return self._ints(i)[:]
 
     def to_move(self) -> np.ndarray:
         """``(n,)`` int64: the seat to act in each game (-1 when over)."""
@@ -147,15 +193,24 @@ class ContractBatch:
     def outcome(self, i: int) -> Outcome | None:
         return self._states[i].outcome()
 
-    def observations(self, seats: np.ndarray | None = None) -> np.ndarray:
+    def observations(
+        self, seats: np.ndarray | None = None, out: np.ndarray | None = None
+    ) -> np.ndarray:
         """``(n, *shape)`` float32: each game's view encoded from ``seats[i]`` (default: the
-        seat to act; a finished game is seen from seat 0)."""
+        seat to act; a finished game is seen from seat 0), into ``out`` when given (a
+        C-contiguous float32 array of that shape, overwritten) or a new array."""
         if seats is None:
             seats = np.maximum(self.to_move(), 0)
-        out = np.zeros((self.n, *self.shape), dtype=np.float32)
-        for i, state in enumerate(self._states):
-            seat = int(seats[i])
-            self.encoder.encode_into(state.view(seat), seat, out[i])
+        shape = (self.n, *self.shape)
+        if out is None:
+            out = np.zeros(shape, dtype=np.float32)
+        else:
+            if out.shape != shape or out.dtype != np.float32 or not out.flags.c_contiguous:
+                raise ValueError(f"out must be a C-contiguous float32 array of shape {shape}")
+            out.fill(0.0)
+        encoder = self.encoder
+        for i, (state, seat) in enumerate(zip(self._states, seats.tolist(), strict=True)):
+            encoder.encode_into(encoder.capture(state, seat), seat, out[i])
         return out
 
     # ------------------------------------------------------------------ stepping
@@ -167,26 +222,30 @@ class ContractBatch:
             raise ValueError(
                 f"step takes one action per game: shape ({self.n},), not {actions.shape}"
             )
-        chosen: list[tuple[int, Any]] = []
+        chosen: list[tuple[int, int]] = []
         for i, number in enumerate(actions.tolist()):
             if number < 0 or self._states[i].is_terminal():
                 continue
-            action = self._table(i).get(number)
-            if action is None:
+            legal = self._ints(i)
+            k = bisect_left(legal, number)
+            if k == len(legal) or legal[k] != number:
                 raise IllegalAction(f"game {i}: action {number} is not legal there")
-            chosen.append((i, action))
-        for i, action in chosen:
-            self._states[i].apply(action)
+            chosen.append((i, number))
+        game = self.game
+        for i, number in chosen:
+            state = self._states[i]
+            state.apply(game.int_to_action(state, number))
             self._legal[i] = None
         return self.done()
 
     def random_actions(self) -> np.ndarray:
         """One uniformly random legal action per game (-1 for a finished game)."""
         out = np.full(self.n, -1, dtype=np.int64)
+        choice = self._rng.choice
         for i in range(self.n):
-            ints = list(self._table(i))
+            ints = self._ints(i)
             if ints:
-                out[i] = self._rng.choice(ints)
+                out[i] = choice(ints)
         return out
 
 

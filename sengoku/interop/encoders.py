@@ -17,6 +17,7 @@ find the structure itself; games gain their own encoder as they need one.
 from __future__ import annotations
 
 import functools
+from bisect import bisect_left
 
 import numpy as np
 
@@ -33,42 +34,56 @@ def legal_table(game: Game, state: State) -> dict[int, Action]:
 
 
 class LegalInts:
-    """The legal action integers of the position to act, and a constant-time test of one.
+    """The legal action integers of the position to act, and a cheap test of one.
 
-    :meth:`update` reads ``legal_actions`` once per position and keeps only the integers (no
-    table of actions: the one action played is ``int_to_action`` of its integer, a dict of
-    every legal action per ply cost more than that one look-up); membership is one read of a
-    flag vector over ``num_distinct_actions`` (set and cleared at the legal entries only).
+    :meth:`update` reads ``legal_action_ints`` once per position and keeps the list as it
+    is (no table of actions: the one action played is ``int_to_action`` of its integer, a
+    dict of every legal action per ply cost more than that one look-up). The contract lists
+    them in ascending order, so membership is a binary search of that list: no numpy array
+    and no flag vector to keep in step on every ply (they cost more than the search).
     """
 
-    __slots__ = ("game", "ints", "_flags")
+    __slots__ = ("game", "num_actions", "list", "_array")
 
     def __init__(self, game: Game, num_actions: int) -> None:
         self.game = game
-        #: The legal integers, in the contract's order (empty where no seat is to act).
-        self.ints: np.ndarray = np.zeros(0, np.intp)
-        self._flags = np.zeros(num_actions, np.bool_)
+        self.num_actions = num_actions
+        #: The legal integers, ascending (empty where no seat is to act). Never changed in
+        #: place: :meth:`update` replaces it.
+        self.list: list[int] = []
+        self._array: np.ndarray | None = None
 
     def update(self, state: State | None) -> None:
         """The legal integers of ``state`` (None: nothing is legal, as at the end)."""
-        flags = self._flags
-        flags[self.ints] = False
-        if state is None:
-            self.ints = np.zeros(0, np.intp)
-            return
-        ints = np.array(self.game.legal_action_ints(state), np.intp)
-        flags[ints] = True
-        self.ints = ints
+        self.list = [] if state is None else self.game.legal_action_ints(state)
+        self._array = None
+
+    @property
+    def ints(self) -> np.ndarray:
+        """The legal integers as a numpy array (made on first read, then kept)."""
+        array = self._array
+        if array is None:
+            array = self._array = np.array(self.list, np.intp)
+        return array
 
     def __contains__(self, action: int) -> bool:
-        return 0 <= action < len(self._flags) and bool(self._flags[action])
+        legal = self.list
+        i = bisect_left(legal, action)
+        return i < len(legal) and legal[i] == action
 
     def __len__(self) -> int:
-        return len(self.ints)
+        return len(self.list)
+
+    def mask(self) -> np.ndarray:
+        """A new ``int8`` vector over ``num_distinct_actions``: 1 at the legal integers."""
+        mask = np.zeros(self.num_actions, np.int8)
+        if self.list:
+            mask[self.list] = 1
+        return mask
 
     def preview(self, count: int = 12) -> str:
         """The first ``count`` legal integers, ascending, for error messages."""
-        return str(sorted(self.ints.tolist())[:count])
+        return str(self.list[:count])
 
 
 __all__ = [

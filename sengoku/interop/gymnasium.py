@@ -164,9 +164,7 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._legal.update(state)
 
     def _mask(self) -> np.ndarray:
-        mask = np.zeros(self.num_actions, np.int8)
-        mask[self._legal.ints] = 1
-        return mask
+        return self._legal.mask()
 
     def _observe(self) -> dict[str, np.ndarray]:
         observation = self.encoder.encode(self.encoder.capture(self._state, 0), 0)

@@ -1,18 +1,21 @@
-"""Observations whose tensor is encoded only when it is read.
+"""Observations whose tensor is encoded, and mask made, only when read.
 
 A PettingZoo observation is ``{"observation": tensor, "action_mask": mask}``; random play,
-search and many learners' action selection read only the mask. :class:`LazyObservation` is
-that dict with the mask in it and the tensor encoded on its first read (through any way of
-reading a dict: ``obs["observation"]``, ``get``, ``items``, ``values``, iteration with look-ups,
-``dict(obs)``, ``{**obs}``, ``==``, ``copy``, ``deepcopy``, ``pickle``), then kept. What
-OpenSpiel does for its own games: tensors only when asked.
+search and many learners' action selection read only the mask, and a player that takes the
+legal integers as a list (``env.legal_actions()``) reads neither. :class:`LazyObservation`
+is that dict with the tensor encoded on its first read, and the mask made from the legal
+integers on its first read (through any way of reading a dict: ``obs["observation"]``,
+``get``, ``items``, ``values``, iteration with look-ups, ``dict(obs)``, ``{**obs}``, ``==``,
+``copy``, ``deepcopy``, ``pickle``), then kept. What OpenSpiel does for its own games:
+tensors only when asked.
 
-An observation holds only what its seat may see: the seat's ``view(seat)``, taken when the
-observation is made (a JSON-ready snapshot that later play does not change), the encoder and
-the seat. It never holds the game's state, its seed or another seat's actions, so nothing
-reachable from it (``gc.get_referents``, ``vars``) tells a seat what it may not know; and its
-tensor is always the one of the position it was returned at, whenever it is read. What the
-laziness saves is the encoding; the view is taken at once.
+An observation holds only what its seat may see: the seat's ``view(seat)`` (or the encoder's
+snapshot of it), taken when the observation is made (later play does not change it), the
+encoder, the seat and the seat's own legal integers (the mask's entries). It never holds the
+game's state, its seed or another seat's actions, so nothing reachable from it
+(``gc.get_referents``, ``vars``) tells a seat what it may not know; and its tensor and mask
+are always those of the position it was returned at, whenever they are read. What the
+laziness saves is the encoding and the mask; the view is taken at once.
 """
 
 from __future__ import annotations
@@ -29,25 +32,62 @@ ACTION_MASK = "action_mask"
 
 
 class LazyObservation(dict):  # type: ignore[type-arg]
-    """``{"observation": tensor, "action_mask": mask}``, the tensor encoded on first read.
+    """``{"observation": tensor, "action_mask": mask}``, each made on its first read.
 
-    Until then the dict's own storage holds None for the tensor: every way of reading the dict
-    goes through the methods below (``__iter__`` is overridden so that ``dict(obs)`` and
-    ``{**obs}`` look values up instead of copying the storage).
+    Until then the dict's own storage holds None for it: every way of reading the dict goes
+    through the methods below (``__iter__`` is overridden so that ``dict(obs)`` and
+    ``{**obs}`` look values up instead of copying the storage). The mask is given either
+    made (``mask``) or as the seat's legal integers (``legal``, ascending, and
+    ``num_actions``): an ``int8`` vector with 1 at those, made when first read.
     """
 
-    __slots__ = ("_source",)
+    __slots__ = ("_source", "_legal")
 
-    def __init__(self, mask: np.ndarray, encoder: Encoder, view: dict[str, Any], seat: int) -> None:
+    def __init__(
+        self,
+        mask: np.ndarray | None,
+        encoder: Encoder,
+        view: dict[str, Any],
+        seat: int,
+        *,
+        legal: list[int] | None = None,
+        num_actions: int = 0,
+    ) -> None:
         dict.__init__(self, ((OBSERVATION, None), (ACTION_MASK, mask)))
         self._source: tuple[Encoder, dict[str, Any], int] | None = (encoder, view, seat)
+        self._legal: tuple[list[int], int] | None = None
+        if mask is None:
+            if legal is None:
+                raise ValueError("a LazyObservation needs its mask or the legal integers")
+            self._legal = (legal, num_actions)
 
     @property
     def encoded(self) -> bool:
         """Whether the tensor has been encoded (read) yet."""
         return self._source is None
 
+    def _fill_mask(self) -> None:
+        legal = self._legal
+        if legal is not None:
+            ints, num_actions = legal
+            mask = np.zeros(num_actions, np.int8)
+            if ints:
+                mask[ints] = 1
+            dict.__setitem__(self, ACTION_MASK, mask)
+            self._legal = None
+
     def _fill(self) -> None:
+        """Make both arrays (a read of the whole dict)."""
+        self._fill_tensor()
+        self._fill_mask()
+
+    def _fill_key(self, key: str) -> None:
+        if key == OBSERVATION:
+            self._fill_tensor()
+        elif key == ACTION_MASK:
+            self._fill_mask()
+
+    def _fill_tensor(self) -> None:
         source = self._source
         if source is not None:
             encoder, view, seat = source
@@ -57,12 +97,13 @@ class LazyObservation(dict):  # type: ignore[type-arg]
 
     def __getitem__(self, key: str) -> Any:
         if key == OBSERVATION:
-            self._fill()
+            self._fill_tensor()
+        elif key == ACTION_MASK:
+            self._fill_mask()
         return dict.__getitem__(self, key)
 
     def get(self, key: str, default: Any = None) -> Any:
-        if key == OBSERVATION:
-            self._fill()
+        self._fill_key(key)
         return dict.get(self, key, default)
 
     def __iter__(self) -> Iterator[str]:
@@ -100,18 +141,22 @@ class LazyObservation(dict):  # type: ignore[type-arg]
         return (dict, (self.copy(),))
 
     def __setitem__(self, key: str, value: Any) -> None:
-        if key == OBSERVATION:
-            self._source = None
+        self._forget(key)
         dict.__setitem__(self, key, value)
 
     def __delitem__(self, key: str) -> None:
-        if key == OBSERVATION:
-            self._source = None
+        self._forget(key)
         dict.__delitem__(self, key)
 
-    def pop(self, key: str, *default: Any) -> Any:
+    def _forget(self, key: str) -> None:
+        """The array of ``key`` is replaced or removed: it will not be made."""
         if key == OBSERVATION:
-            self._fill()
+            self._source = None
+        elif key == ACTION_MASK:
+            self._legal = None
+
+    def pop(self, key: str, *default: Any) -> Any:
+        self._fill_key(key)
         return dict.pop(self, key, *default)
 
     def popitem(self) -> tuple[str, Any]:
@@ -119,8 +164,7 @@ class LazyObservation(dict):  # type: ignore[type-arg]
         return dict.popitem(self)
 
     def setdefault(self, key: str, default: Any = None) -> Any:
-        if key == OBSERVATION:
-            self._fill()
+        self._fill_key(key)
         return dict.setdefault(self, key, default)
 
     def update(self, *args: Any, **kwargs: Any) -> None:
@@ -129,6 +173,7 @@ class LazyObservation(dict):  # type: ignore[type-arg]
 
     def clear(self) -> None:
         self._source = None
+        self._legal = None
         dict.clear(self)
 
     def __or__(self, other: Any) -> Any:

@@ -469,6 +469,25 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return list(_UNIFORM) if self._dealing is not None else []
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """``pyspiel.State.legal_actions`` answered here for the player to act, without the
+        round trip through C++ (OpenSpiel's would call back into :meth:`_legal_actions` and
+        copy the list into a C++ vector and out again): the same list, a new one each call.
+        Asked for another player, OpenSpiel answers as it does; C++ callers (OpenSpiel's own
+        algorithms) still go through OpenSpiel, to the same answer."""
+        if player is not None and player != self.current_player():
+            return pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]
+        if self._dealing is not None:  # a chance node: the seed bytes
+            return list(range(CHANCE_OUTCOMES))
+        match = self._lazy or self._match
+        state = match.state
+        if state.current_player == TERMINAL:
+            return []
+        ints = match.legal
+        if ints is None:
+            ints = match.legal = self._ctx.game.legal_action_ints(state)
+        return ints[:]
+
     def _legal_actions(self, player: int) -> list[int]:
         match = self._lazy or self._match
         state = match.state
@@ -508,7 +527,9 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
             return f"#{action}"
 
     def is_terminal(self) -> bool:
-        return self._dealing is None and self._match.state.is_terminal()
+        if self._dealing is not None:
+            return False
+        return (self._lazy or self._match).state.is_terminal()
 
     def returns(self) -> list[float]:
         if self._dealing is not None:
@@ -572,6 +593,8 @@ class _ViewObserver:
     def __init__(self, game: SengokuSpielGame, public_only: bool) -> None:
         self.encoder = game.encoder
         self.public_only = public_only
+        #: Whether the encoder has a snapshot of its own (cheaper than the view).
+        self._snapshots = type(self.encoder).capture is not Encoder.capture
         shape = self.encoder.shape
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
         self.dict = {"observation": self.tensor.reshape(shape)}
@@ -579,9 +602,19 @@ class _ViewObserver:
     def set_from(self, state: SengokuSpielState, player: int) -> None:
         seat = None if self.public_only else player
         self.tensor.fill(0.0)
-        view = _view_of(state, seat)
-        if view is not None:  # while the deal is drawn: all zeros
-            self.encoder.encode_into(view, seat, self.dict["observation"])
+        if state._dealing is not None:  # while the deal is drawn: all zeros
+            return
+        match = state._match
+        source = match.views.get(seat)
+        if source is None:
+            # The encoder's snapshot where it has a cheaper one than the view (Gungi's: the
+            # view's FEN, names and dicts cost several times the planes); else the view,
+            # kept for the position's strings.
+            if self._snapshots:
+                source = self.encoder.capture(match.state, seat)
+            else:
+                source = match.view(seat)
+        self.encoder.encode_into(source, seat, self.dict["observation"])
 
     def string_from(self, state: SengokuSpielState, player: int) -> str:
         view = _view_of(state, None if self.public_only else player)

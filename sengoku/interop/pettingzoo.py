@@ -29,9 +29,13 @@ several times in a row, as in Gunkimono, is selected several times in a row).
   and changes nothing.
 * An observation is built once per step and agent: ``observe()`` and ``last()`` return the
   same dict until the next ``step()`` or ``reset()`` (copy its arrays before changing them).
-  Its mask and the seat's ``view(seat)`` are taken at once, its tensor is encoded when first
-  read (:class:`~sengoku.interop.lazy.LazyObservation`): play that reads only the mask does
-  not pay for the encoding. Read at any time, the tensor is the one of the position the
+  The seat's view (the encoder's snapshot of it) and its legal integers are taken at once;
+  the tensor is encoded, and the mask made, when first read
+  (:class:`~sengoku.interop.lazy.LazyObservation`): play that reads only the mask does not
+  pay for the encoding, play that draws from ``legal_actions()`` pays for neither.
+* ``legal_actions(agent=None)`` is the sparse form of the mask: the legal integers of the
+  agent selected (or ``agent``), ascending, a new list each call (OpenSpiel's
+  ``legal_actions``). Read at any time, the tensor is the one of the position the
   observation was returned at. An observation holds only what its seat may see (the view,
   the mask, the encoder): never the state, its seed or another seat's actions.
 * ``reset(seed=s)`` seeds the generator that draws one Sengoku seed per episode, so the same
@@ -128,6 +132,14 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
         return self._raw.last(observe)  # type: ignore[no-any-return]
+
+    def legal_actions(self, agent: str | None = None) -> list[int]:
+        """:meth:`raw_env.legal_actions` (none once an illegal action ended the game)."""
+        if not self._has_reset:
+            raise AttributeError("legal_actions cannot be read before reset")
+        if self._terminated:
+            return []
+        return self._raw.legal_actions(agent)
 
     def step(self, action: Any) -> None:
         if not self._has_reset:
@@ -276,12 +288,27 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         cached = self._observations.get(seat)
         if cached is not None:
             return cached
-        mask = np.zeros(self.num_actions, np.int8)
-        if seat == self._state.current_player:
-            mask[self._legal.ints] = 1
-        cached = LazyObservation(mask, self.encoder, self.encoder.capture(self._state, seat), seat)
+        state = self._state
+        cached = LazyObservation(
+            None,
+            self.encoder,
+            self.encoder.capture(state, seat),
+            seat,
+            legal=self._legal.list if seat == state.current_player else [],
+            num_actions=self.num_actions,
+        )
         self._observations[seat] = cached
         return cached
+
+    def legal_actions(self, agent: str | None = None) -> list[int]:
+        """The legal action integers of ``agent`` (default: the agent selected), ascending: the
+        nonzero entries of its ``action_mask``, as OpenSpiel's ``legal_actions`` gives them (a
+        player that draws from this list needs no mask; an agent not to act has none). A new
+        list: the caller may keep or change it."""
+        seat = self.agent_seat[self.agent_selection if agent is None else agent]
+        if seat != self._state.current_player:
+            return []
+        return self._legal.list[:]
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

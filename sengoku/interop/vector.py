@@ -23,7 +23,24 @@ it is built, every other game steps through the contract.
   observation is already the new game's first; ``reset(seed=s)`` makes the whole sequence of
   games reproducible. Without it, a finished game keeps its final position and its mask is
   all zeros; the actions given for it are ignored.
-* An illegal action raises :class:`~sengoku.core.game.IllegalAction` naming the game.
+* An illegal action raises :class:`~sengoku.core.game.IllegalAction` naming the game and
+  plays nothing.
+* The legal actions come twice: densely, ``obs["action_mask"]`` (``(num_envs,
+  num_actions)`` int8), and sparsely, as OpenSpiel's ``legal_actions`` lists them:
+  ``obs["legal_actions"]`` (int64, every game's legal integers ascending, one game after
+  another) and ``obs["legal_offsets"]`` (``num_envs + 1``): game ``i``'s are
+  ``legal_actions[legal_offsets[i]:legal_offsets[i + 1]]`` (:meth:`VectorEnv.legal_actions`),
+  the nonzero entries of its mask row, in order.
+
+Buffers: the environment keeps one mask and one observation array and rewrites them in
+place on every step (the mask only where it changed: a step changes a few hundred of a row's
+57025 Gungi entries). With ``copy=True`` (the default, as Gymnasium's vector environments)
+``reset`` and ``step`` hand out new arrays instead (written directly, not copied from the
+buffers), which the caller may keep and change. With
+``copy=False`` they hand out read-only views of the buffers themselves (no copy of the 25 MB
+of 256 Gungi games): valid until the next ``step`` or ``reset``, which overwrites them; copy
+what must outlive that. Everything else returned (``agent``, the sparse legal actions,
+rewards, terminations, truncations, infos) is new on every call in either mode.
 """
 
 from __future__ import annotations
@@ -36,10 +53,23 @@ from sengoku.core.game import IllegalAction
 from sengoku.core.registry import load_game
 
 
+def _read_only(array: np.ndarray) -> np.ndarray:
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
 class VectorEnv:
     """``num_envs`` games of ``game`` with ``options``, stepped together."""
 
-    def __init__(self, game: str, num_envs: int, autoreset: bool = True, **options: Any) -> None:
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        autoreset: bool = True,
+        copy: bool = True,
+        **options: Any,
+    ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         self.game = load_game(game)
@@ -47,11 +77,23 @@ class VectorEnv:
         self.batch = self.game.batch(**self.options)
         self.num_envs = num_envs
         self.autoreset = autoreset
+        #: Whether ``reset`` and ``step`` hand out new observation and mask arrays (True) or
+        #: read-only views of the kept buffers, overwritten by the next call (False).
+        self.copy = copy
         self.num_actions = self.batch.num_actions
         self.num_players = self.batch.num_players
         self.observation_shape = tuple(self.batch.shape)
         self._seeds = np.random.default_rng(0)
-        self._mask = np.zeros((num_envs, self.num_actions), dtype=bool)
+        # The buffers every step rewrites: the mask is kept up to date entry by entry
+        # (legal_sparse writes only what changed), the observations in place.
+        self._mask = np.zeros((num_envs, self.num_actions), dtype=np.int8)
+        self._observations = np.zeros((num_envs, *self.observation_shape), dtype=np.float32)
+        self._mask_view = _read_only(self._mask)
+        self._observations_view = _read_only(self._observations)
+        self._agent = np.full(num_envs, -1, dtype=np.int64)
+        #: ``game * num_actions + action`` of every legal action now, ascending: the legality
+        #: check of ``step`` (the caller's copies of the mask may have been changed).
+        self._keys = np.zeros(0, dtype=np.int64)
         self._started = False
         #: The Sengoku seed each game was started with (``new_state(seed=...)``): a game can
         #: be rebuilt outside the batch and replayed.
@@ -68,14 +110,46 @@ class VectorEnv:
         return self._observe()
 
     def _observe(self) -> dict[str, np.ndarray]:
-        done = self.batch.done()
-        agent = np.where(done, -1, self.batch.to_move())
-        self.batch.legal_mask(out=self._mask)
+        batch = self.batch
+        done = batch.done()
+        agent = np.where(done, -1, batch.to_move()).astype(np.int64)
+        self._agent = agent
+        seats = np.maximum(agent, 0)
+        if self.copy:
+            # New arrays written directly (cheaper than filling the buffers and copying them):
+            # the observations by the batch, the mask from the sparse lists.
+            ints, offsets = batch.legal_sparse(None)
+            keys = self._keys_of(ints, offsets)
+            observation = batch.observations(
+                seats, out=np.empty((self.num_envs, *self.observation_shape), np.float32)
+            )
+            mask = np.zeros((self.num_envs, self.num_actions), dtype=np.int8)
+            mask.reshape(-1)[keys] = 1
+        else:
+            ints, offsets = batch.legal_sparse(self._mask)
+            keys = self._keys_of(ints, offsets)
+            batch.observations(seats, out=self._observations)
+            observation, mask = self._observations_view, self._mask_view
+        self._keys = keys
         return {
-            "observation": self.batch.observations(np.maximum(agent, 0)),
-            "action_mask": self._mask.astype(np.int8),
-            "agent": agent.astype(np.int64),
+            "observation": observation,
+            "action_mask": mask,
+            "agent": agent.copy(),
+            "legal_actions": ints,
+            "legal_offsets": offsets,
         }
+
+    def _keys_of(self, ints: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        """The flat mask index of every legal action (ascending, as the lists are)."""
+        rows = np.repeat(np.arange(self.num_envs, dtype=np.int64), np.diff(offsets))
+        keys: np.ndarray = rows * self.num_actions + ints
+        return keys
+
+    def legal_actions(self, observation: dict[str, np.ndarray], i: int) -> np.ndarray:
+        """Game ``i``'s legal integers in ``observation`` (one that ``reset`` or ``step``
+        returned), ascending: ``legal_actions[legal_offsets[i]:legal_offsets[i + 1]]``."""
+        offsets = observation["legal_offsets"]
+        return observation["legal_actions"][int(offsets[i]) : int(offsets[i + 1])]
 
     def sample_actions(self) -> np.ndarray:
         """One uniformly random legal action per game (-1 for a finished game)."""
@@ -88,15 +162,27 @@ class VectorEnv:
         truncations and infos, each with one row per game."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        actions = np.asarray(actions, dtype=np.int64)
+        actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
             raise ValueError(f"one action per game: shape ({self.num_envs},), not {actions.shape}")
-        live = ~self.batch.done()
-        # Checked against the mask before anything is played: an illegal action changes no game.
-        for i in np.flatnonzero(live):
-            a = int(actions[i])
-            if not (0 <= a < self.num_actions and self._mask[i, a]):
-                raise IllegalAction(f"game {i}: action {a} is not legal there; use the action_mask")
+        if actions.dtype.kind not in "iu":
+            raise ValueError(f"actions must be integers, not {actions.dtype}")
+        actions = actions.astype(np.int64, copy=False)
+        live = self._agent >= 0
+        # Checked against the mask before anything is played: an illegal action changes no
+        # game (one look-up per game, all at once).
+        inside = (actions >= 0) & (actions < self.num_actions)
+        query = np.arange(self.num_envs, dtype=np.int64) * self.num_actions + actions
+        keys = self._keys
+        at = np.minimum(np.searchsorted(keys, query), max(len(keys) - 1, 0))
+        legal = inside & (keys[at] == query) if len(keys) else np.zeros_like(inside)
+        bad = np.flatnonzero(live & ~legal)
+        if len(bad):
+            first = int(bad[0])
+            raise IllegalAction(
+                f"game {first}: action {int(actions[first])} is not legal there; "
+                "use the action_mask"
+            )
         self.batch.step(np.where(live, actions, -1))
         ended = live & self.batch.done()
         rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)

@@ -328,3 +328,35 @@ def test_openspiel_rl_environment_plays_a_whole_game() -> None:
         player = step.observations["current_player"]
         step = env.step([int(rng.choice(step.observations["legal_actions"][player]))])
     assert step.rewards[0] in (-1.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("gungi", {"mode": "intro"}),
+        ("gungi", {"mode": "intro", "first_player": "random"}),
+        ("gunkimono", {"players": 2}),
+        ("sashimono", {}),
+        ("sashimono", {"mode": "solo"}),
+        ("gunshi", {}),
+    ],
+)
+def test_legal_actions_answered_in_python_are_openspiels(name: str, params: dict) -> None:
+    """The state answers ``legal_actions()`` itself (no round trip through C++): the same
+    lists as OpenSpiel's own ``pyspiel.State.legal_actions`` at chance nodes, for every
+    player, at the end; a new list each call."""
+    game = osp.load(name, **params)
+    rng = random.Random(f"legal-{name}")
+    for _ in range(2):
+        state = game.new_initial_state()
+        while True:
+            mine = state.legal_actions()
+            assert mine == pyspiel.State.legal_actions(state)
+            for player in range(state.num_players()):
+                assert state.legal_actions(player) == pyspiel.State.legal_actions(state, player)
+            if state.is_terminal():
+                assert mine == []
+                break
+            mine.append(-7)  # the caller's own list
+            assert -7 not in state.legal_actions()
+            state.apply_action(rng.choice(mine[:-1]))

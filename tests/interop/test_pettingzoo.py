@@ -201,3 +201,38 @@ def test_an_observation_is_built_once_per_step() -> None:
     seat = env.agent_seat[env.agent_selection]
     state = env.sengoku_state
     assert np.array_equal(after["observation"], env.encoder.encode(state.view(seat), seat))
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_legal_actions_are_the_mask_nonzero_entries(name: str, options: dict) -> None:
+    """``legal_actions()`` is the sparse mask: the agent to act's nonzero mask entries in
+    order, nothing for the others; a new list each call (the caller may change it)."""
+    env = pz.env(name, **options)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            if not env.agents:
+                break
+            continue
+        for other in env.agents:
+            mask = env.observe(other)["action_mask"]
+            assert env.legal_actions(other) == np.flatnonzero(mask).tolist()
+        legal = env.legal_actions()
+        assert legal and legal == env.legal_actions(agent)
+        legal.append(-5)
+        assert -5 not in env.legal_actions()
+        env.step(int(rng.choice(legal[:-1])))
+
+
+def test_the_mask_is_made_on_first_read_and_holds_the_position_it_was_given_at() -> None:
+    env = pz.raw_env("gungi", mode="intro")
+    env.reset(seed=1)
+    agent = env.agent_selection
+    observation = env.observe(agent)
+    legal = env.legal_actions()
+    assert dict.__getitem__(observation, "action_mask") is None  # not made yet
+    env.step(legal[0])
+    assert np.flatnonzero(observation["action_mask"]).tolist() == legal

@@ -121,3 +121,127 @@ def test_the_openspiel_game_gives_the_same_batch() -> None:
     assert env.options == VectorEnv("gungi", 2, mode="intro").options
     obs = env.reset(seed=1)
     assert obs["observation"].shape == (2, *spiel.encoder.shape)
+
+
+@pytest.mark.parametrize(("game", "options"), CASES)
+@pytest.mark.parametrize("copy", [True, False])
+def test_the_sparse_legal_actions_are_the_mask_nonzero_entries(
+    game: str, options: dict[str, object], copy: bool
+) -> None:
+    """``legal_actions``/``legal_offsets`` list each game's mask row's nonzero entries, in
+    order, on every step: also after games end and restart (the mask buffer is rewritten
+    only where it changed, so a stale entry would show here)."""
+    env = VectorEnv(game, 3, copy=copy, **options)
+    obs = env.reset(seed=4)
+    ended = 0
+    for _ in range(300):
+        offsets = obs["legal_offsets"]
+        assert offsets.shape == (4,) and offsets[0] == 0
+        assert offsets[-1] == len(obs["legal_actions"])
+        for i in range(3):
+            want = np.flatnonzero(obs["action_mask"][i]).tolist()
+            assert env.legal_actions(obs, i).tolist() == want
+            assert want == env.batch.legal_actions(i)
+        # The kept mask is the one the batch would make afresh.
+        assert np.array_equal(obs["action_mask"], env.batch.legal_mask().astype(np.int8))
+        obs, _rewards, terminations, truncations, _infos = env.step(env.sample_actions())
+        ended += int((terminations | truncations).sum())
+    if game == "gungi" and options["mode"] == "intro":
+        assert ended, "no game ended: the restarted games' masks were never checked"
+
+
+def test_with_copy_the_caller_keeps_what_it_was_given() -> None:
+    """copy=True (the default): the arrays returned are the caller's; later steps do not
+    change them, and changing them does not change the environment."""
+    env = VectorEnv("gungi", 2, mode="intro")
+    first = env.reset(seed=2)
+    kept = {key: np.array(value, copy=True) for key, value in first.items()}
+    first["action_mask"][:] = 1  # the caller's own array
+    first["observation"][:] = 7.0
+    obs, *_ = env.step(env.sample_actions())
+    assert np.array_equal(first["observation"], np.full_like(first["observation"], 7.0))
+    assert not np.array_equal(obs["observation"], kept["observation"])
+    for i in range(2):
+        assert np.flatnonzero(obs["action_mask"][i]).tolist() == env.batch.legal_actions(i)
+    # The legality check is the environment's own, not the caller's (changed) mask.
+    obs["action_mask"][:] = 1
+    illegal = int(np.flatnonzero(env.batch.legal_mask()[0] == 0)[0])
+    with pytest.raises(IllegalAction, match="game 0"):
+        env.step(np.array([illegal, env.batch.legal_actions(1)[0]]))
+
+
+@pytest.mark.parametrize(("game", "options"), [CASES[0], CASES[3]])
+def test_switching_copy_between_steps_keeps_the_masks_true(
+    game: str, options: dict[str, object]
+) -> None:
+    """The kept mask buffer is not followed while copies are handed out; handed out again,
+    it is rebuilt, not left with the entries of the step it was last written at."""
+    env = VectorEnv(game, 3, copy=False, **options)
+    env.reset(seed=6)
+    for step in range(60):
+        env.copy = step % 7 < 3
+        obs, *_ = env.step(env.sample_actions())
+        assert np.array_equal(obs["action_mask"], env.batch.legal_mask().astype(np.int8))
+
+
+def test_without_copy_the_buffers_are_read_only_views_overwritten_by_the_next_step() -> None:
+    """copy=False: the observation and mask are read-only views of the environment's
+    buffers, valid until the next step (documented); the sparse lists and ``agent`` are new
+    arrays every step, so keeping them is safe."""
+    env = VectorEnv("gungi", 2, copy=False, mode="intro")
+    first = env.reset(seed=2)
+    with pytest.raises(ValueError, match="read-only"):
+        first["action_mask"][0, 0] = 1
+    with pytest.raises(ValueError, match="read-only"):
+        first["observation"][0, 0, 0, 0] = 1.0
+    ints, offsets, agent = first["legal_actions"], first["legal_offsets"], first["agent"]
+    saved = (ints.copy(), offsets.copy(), agent.copy(), first["observation"].copy())
+    obs, *_ = env.step(env.sample_actions())
+    assert np.shares_memory(obs["observation"], first["observation"])
+    assert np.array_equal(first["observation"], obs["observation"])  # overwritten
+    assert not np.array_equal(obs["observation"], saved[3])
+    assert not np.shares_memory(obs["legal_actions"], ints)
+    assert np.array_equal(ints, saved[0]) and np.array_equal(offsets, saved[1])
+    assert np.array_equal(agent, saved[2])
+
+
+def test_non_integer_actions_are_refused_by_name() -> None:
+    env = VectorEnv("gunshi", 2)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="integers"):
+        env.step(np.array([0.5, 1.0]))
+
+
+def test_gungi_batch_native_and_python_give_the_same_sparse_lists_masks_and_planes() -> None:
+    """GungiBatch's ``legal_sparse`` (kept mask) and ``observations(out=...)`` (a reused
+    buffer) give the same numbers from the native core as from the Python engine, game
+    restarts included."""
+    from sengoku.games.gungi import native_available
+    from sengoku.games.gungi.batch import GungiBatch
+
+    if not native_available():
+        pytest.skip("Gungi's native core is not built")
+    native, python = GungiBatch(native=True, mode="intro"), GungiBatch(native=False, mode="intro")
+    masks = [np.zeros((4, native.num_actions), np.int8) for _ in range(2)]
+    planes = [np.zeros((4, *native.shape), np.float32) for _ in range(2)]
+    for batch in (native, python):
+        batch.reset(4, seed=8)
+    rng = np.random.default_rng(8)
+    for ply in range(120):
+        answers = []
+        for batch, mask, out in zip((native, python), masks, planes, strict=True):
+            ints, offsets = batch.legal_sparse(mask)
+            assert np.array_equal(mask.view(bool), batch.legal_mask())
+            batch.observations(out=out)
+            answers.append((ints.tolist(), offsets.tolist()))
+        assert answers[0] == answers[1]
+        assert np.array_equal(planes[0], planes[1])
+        assert np.array_equal(planes[0], native.observations())
+        ints, offsets = answers[0]
+        actions = np.array(
+            [rng.choice(ints[offsets[i] : offsets[i + 1]]) for i in range(4)], dtype=np.int64
+        )
+        for batch in (native, python):
+            batch.step(actions)
+            if ply % 40 == 39:  # a restart: its row of the kept mask is rewritten whole
+                batch.reset_game(ply % 4, seed=ply)

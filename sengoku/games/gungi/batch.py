@@ -19,6 +19,7 @@ A finished game stays finished (its action is ignored); ``reset`` starts all gam
 from __future__ import annotations
 
 import random
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -54,6 +55,10 @@ class GungiBatch:
         self._batch: Any = None
         self._states: list[GungiState] = []
         self.n = 0
+        #: The mask legal_sparse keeps up to date (only its changed entries are written).
+        self._marked: np.ndarray | None = None
+        self._stochastic = self.game.traits(**self.options).stochastic
+        self._start: Any = None
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, n: int, seed: int = 0) -> np.ndarray:
@@ -62,6 +67,7 @@ class GungiBatch:
             raise ValueError(f"a batch needs at least one game, not {n}")
         self.n = n
         self._rng = random.Random(seed)
+        self._marked = None
         starts = [self.game.new_state(seed=seed + i, **self.options) for i in range(n)]
         if self.native:
             positions = [native_core.full_position(s) for s in starts]
@@ -72,11 +78,20 @@ class GungiBatch:
 
     def reset_game(self, i: int, seed: int) -> None:
         """Start game ``i`` again as ``new_state(seed=seed)`` (the others go on)."""
-        start = self.game.new_state(seed=seed, **self.options)
         if self.native:
-            self._batch.reset_game(i, native_core.full_position(start))
+            self._batch.reset_game(i, self._native_start(seed))  # copied into the batch
         else:
-            self._states[i] = start
+            self._states[i] = self.game.new_state(seed=seed, **self.options)
+
+    def _native_start(self, seed: int) -> Any:
+        """The native position of ``new_state(seed=seed)``. Where the seed decides nothing
+        (every configuration but ``first_player=random``) one is made and kept: making it
+        reads the start FEN, which costs more than many plies."""
+        if self._stochastic:
+            return native_core.full_position(self.game.new_state(seed=seed, **self.options))
+        if self._start is None:
+            self._start = native_core.full_position(self.game.new_state(seed=0, **self.options))
+        return self._start
 
     # ------------------------------------------------------------------ queries
     def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
@@ -98,6 +113,44 @@ class GungiBatch:
             for i, state in enumerate(self._states):
                 mask[i, [code >> 14 for code in state.legal_codes()]] = True
         return mask
+
+    def legal_sparse(self, out: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Every game's legal action integers, ascending, as ``(ints, offsets)`` (int64, new
+        arrays): game ``i``'s are ``ints[offsets[i]:offsets[i + 1]]`` (none when over), the
+        sparse form of :meth:`legal_mask`.
+
+        ``out``, an ``(n, num_actions)`` int8 (or bool) C-contiguous array, is kept equal to
+        the dense mask: given again on the next call (unchanged in between), only the entries
+        that changed are written (the mask of 256 games is 14.6 MB; a step changes a few
+        hundred entries of a game's row). Another array, or one after :meth:`reset`, is
+        zeroed first."""
+        shape = (self.n, self.num_actions)
+        dense: np.ndarray | None = None
+        clear = True
+        if out is None:
+            self._marked = None  # whatever mask was kept is no longer followed
+        else:
+            if (
+                out.shape != shape
+                or out.dtype not in (np.int8, np.bool_)
+                or not out.flags.c_contiguous
+            ):
+                raise ValueError(f"out must be a C-contiguous int8 or bool array of shape {shape}")
+            dense = out.view(np.int8)
+            clear = out is not self._marked
+            self._marked = out
+        if self.native and hasattr(self._batch, "legal_sparse"):
+            ints, offsets = self._batch.legal_sparse(dense, clear)
+            return ints, offsets
+        lists = [self.legal_actions(i) for i in range(self.n)]
+        counts = np.array([len(x) for x in lists], dtype=np.int64)
+        offsets = np.zeros(self.n + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        ints = np.fromiter(chain.from_iterable(lists), dtype=np.int64, count=int(offsets[-1]))
+        if dense is not None:
+            dense.fill(0)
+            dense.reshape(-1)[np.repeat(np.arange(self.n) * self.num_actions, counts) + ints] = 1
+        return ints, offsets
 
     def legal_actions(self, i: int) -> list[int]:
         """Game ``i``'s legal action integers, ascending."""
@@ -148,18 +201,28 @@ class GungiBatch:
         """``(n,)`` int64: the seat to move in each game (the last mover's opponent when over)."""
         return np.asarray(self.status()[:, 4])
 
-    def observations(self, seats: np.ndarray | None = None) -> np.ndarray:
-        """``(n, 120, 9, 9)`` float32 GungiEncoder planes, from ``seats`` (default: to move)."""
+    def observations(
+        self, seats: np.ndarray | None = None, out: np.ndarray | None = None
+    ) -> np.ndarray:
+        """``(n, 120, 9, 9)`` float32 GungiEncoder planes, from ``seats`` (default: to move),
+        into ``out`` when given (C-contiguous float32 of that shape, overwritten: a large
+        batch's step then allocates no 10 MB array) or a new array."""
         if seats is None:
             seats = self.to_move()
         seats = np.ascontiguousarray(seats, dtype=np.int64)
-        out = np.zeros((self.n, *self.shape), dtype=np.float32)
+        shape = (self.n, *self.shape)
+        if out is None:
+            out = np.zeros(shape, dtype=np.float32)
+        elif out.shape != shape or out.dtype != np.float32 or not out.flags.c_contiguous:
+            raise ValueError(f"out must be a C-contiguous float32 array of shape {shape}")
         if self.native:
-            self._batch.observations(seats, out, self.encoder.max_game_length)
+            self._batch.observations(seats, out, self.encoder.max_game_length)  # zeroes it
             return out
+        out.fill(0.0)
+        encoder = self.encoder
         for i, state in enumerate(self._states):
             seat = int(seats[i])
-            self.encoder.encode_into(state.view(seat), seat, out[i])
+            encoder.encode_into(encoder.capture(state, seat), seat, out[i])
         return out
 
     # ------------------------------------------------------------------ stepping

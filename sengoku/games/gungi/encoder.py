@@ -7,27 +7,53 @@ Gungi.observation_encoder() declares it. It reads ``view(seat)`` and nothing els
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
+import sengoku.games.gungi.native_core as native_core
+import sengoku.games.gungi.state as gungi_state
 from sengoku.core.observation import Encoder
 
 
 class GungiSnapshot(NamedTuple):
     """What :meth:`GungiEncoder.capture` keeps of a position: the view's fields that the planes
-    read, as the state's integers (towers of ``kind * 2 + colour`` bottom to top, hands by
-    kind, colours 0 White / 1 Black)."""
+    read, as the state's integers (the 81 towers of ``kind * 2 + colour`` bottom to top, empty
+    ones included, made by the native core when it runs; hands by kind, colours 0 White /
+    1 Black). The view's ``marshal_capturable``: ``capturable``,
+    asked of the native core (a fraction of a microsecond), or None without it: then it is
+    worked out from the board when the snapshot is encoded (in Python it costs more than the
+    rest of the snapshot, and most snapshots are never encoded), from ``marshal_at`` and
+    ``blockers`` (the game's ``archer_blockers`` option, which picks the attack tables).
+    Gungi hides nothing, so none of it is more than the view shows."""
 
-    board: tuple[tuple[int, tuple[int, ...]], ...]
+    board: tuple[tuple[int, ...], ...]
     hands: tuple[tuple[int, ...], tuple[int, ...]]
     current_player: int
     to_move: int
     setup: bool
     drafting: tuple[bool, ...]
-    capturable: tuple[bool, ...]
+    marshal_at: tuple[int, ...]
+    blockers: str
     ply: int
+    capturable: tuple[bool, bool] | None = None
+
+
+class _Towers:
+    """A snapshot's board in the shape :func:`~sengoku.games.gungi.mate.marshal_capturable`
+    reads (the fields it takes from a state)."""
+
+    __slots__ = ("board", "marshal_at", "attacks", "attack_sources")
+
+    def __init__(self, snap: GungiSnapshot, board: Sequence[Sequence[int]]) -> None:
+        from sengoku.games.gungi.mate import ATTACK_SOURCES
+        from sengoku.games.gungi.pieces import ATTACK_TABLES
+
+        self.board = board
+        self.marshal_at = snap.marshal_at
+        self.attacks = ATTACK_TABLES[snap.blockers]
+        self.attack_sources = ATTACK_SOURCES[snap.blockers]
 
 
 class GungiEncoder(Encoder):
@@ -101,19 +127,33 @@ class GungiEncoder(Encoder):
     def capture(self, state: Any, seat: int | None) -> Any:
         """The parts of ``view(seat)`` the planes read, as the state's own integers: Gungi hides
         nothing, and building the view's dicts, names and FEN costs several times this."""
-        from sengoku.games.gungi.state import GungiState
-
-        if not isinstance(state, GungiState):
+        if not isinstance(state, gungi_state.GungiState):
             return state.view(seat)
+        hands = state.hands
+        capturable: tuple[bool, bool] | None = None
+        if gungi_state.native_in_use() and native_core.HAS_ADAPTER_QUERIES:
+            position = native_core.scratch(state)
+            board: tuple[tuple[int, ...], ...] = position.towers()  # one call
+            if state.phase == "setup":
+                capturable = (False, False)
+            else:
+                capturable = (
+                    bool(position.marshal_capturable(0)),
+                    bool(position.marshal_capturable(1)),
+                )
+        else:
+            board = tuple(map(tuple, state.board))
         return GungiSnapshot(
-            tuple((sq, tuple(tower)) for sq, tower in enumerate(state.board) if tower),
-            (tuple(state.hands[0]), tuple(state.hands[1])),
+            board,
+            (tuple(hands[0]), tuple(hands[1])),
             state.current_player,
             state.to_move,
             state.phase == "setup",
             tuple(state.drafting),
-            tuple(state.capturable_flags()),
+            tuple(state.marshal_at),
+            state.options["archer_blockers"],
             state.ply,
+            capturable,
         )
 
     def _encode_snapshot(self, snap: GungiSnapshot, seat: int | None, out: np.ndarray) -> None:
@@ -122,10 +162,11 @@ class GungiEncoder(Encoder):
         if tables is None:
             tables = self._int_tables = self._make_int_tables()
         square_of, plane_of = tables[me]
+        board = snap.board
         out.reshape(-1)[
             [
                 plane_of[piece][tier] + square_of[sq]
-                for sq, tower in snap.board
+                for sq, tower in enumerate(board)
                 for tier, piece in enumerate(tower)
             ]
         ] = 1.0
@@ -144,10 +185,19 @@ class GungiEncoder(Encoder):
         for color in (0, 1):
             if snap.drafting[color]:
                 values[f + 2 + (0 if color == me else 1)] = 1.0
-        if snap.capturable[me]:
-            values[f + 4] = 1.0
-        if snap.capturable[1 - me]:
-            values[f + 5] = 1.0
+        if snap.capturable is not None:
+            if snap.capturable[me]:
+                values[f + 4] = 1.0
+            if snap.capturable[1 - me]:
+                values[f + 5] = 1.0
+        elif not snap.setup:  # the view's marshal_capturable, as GungiState works it out
+            from sengoku.games.gungi.mate import marshal_capturable
+
+            towers = _Towers(snap, board)
+            if marshal_capturable(towers, me):  # type: ignore[arg-type]
+                values[f + 4] = 1.0
+            if marshal_capturable(towers, 1 - me):  # type: ignore[arg-type]
+                values[f + 5] = 1.0
         if me == 1:
             values[f + 6] = 1.0
         values[f + 7] = min(1.0, snap.ply / self.max_game_length)

@@ -5,10 +5,13 @@ from __future__ import annotations
 import functools
 import random
 import re
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import sengoku.games.gungi.native_core as native_core
+import sengoku.games.gungi.state as gungi_state
 from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
 from sengoku.core.game import (
@@ -33,6 +36,7 @@ from sengoku.games.gungi.fen import (
 )
 from sengoku.games.gungi.move import (
     DONE_TEXT,
+    INTERNED,
     NEW,
     NUM_DISTINCT_ACTIONS,
     Move,
@@ -288,14 +292,26 @@ class Gungi(Game):
     def legal_action_ints(self, state: State) -> list[int]:
         # The legal codes, sorted as legal_actions lists its moves; no Move is made.
         assert isinstance(state, GungiState)
+        if gungi_state.native_in_use() and native_core.HAS_ADAPTER_QUERIES:
+            # Made in the core from its kept legal list (no list of codes in between).
+            return [] if state.is_terminal() else native_core.legal_ints(state)
         return [code >> 14 for code in state.legal_codes()]
 
     def int_to_action(self, state: State, n: int) -> Move:
         assert isinstance(state, GungiState)
         n = action_number(n, NUM_DISTINCT_ACTIONS)
-        for code in state.legal_codes():
-            if code >> 14 == n:
-                return Move(code)
+        if gungi_state.native_in_use() and native_core.HAS_ADAPTER_QUERIES:
+            code = -1 if state.is_terminal() else native_core.code_of(state, n)
+            if code < 0:
+                raise IllegalAction(f"action {n} is not legal in this position")
+            return INTERNED.get(code) or Move(code)  # the interned Move, once made
+        # The legal codes are ascending and an action's integer is its code's top bits: a
+        # binary search for the first code at or above ``n << 14`` finds it.
+        codes = state.legal_codes()
+        i = bisect_left(codes, n << 14)
+        if i < len(codes) and codes[i] >> 14 == n:
+            code = codes[i]
+            return INTERNED.get(code) or Move(code)  # the interned Move, once made
         raise IllegalAction(f"action {n} is not legal in this position")
 
     def format_action(self, state: State, action: Any) -> str:

@@ -173,7 +173,8 @@ class Move:
         return text
 
     def __str__(self) -> str:
-        return self.official(with_origin=True, betrayal_tiers=True)
+        # The contract formats every move it plays: the kept text without a further call.
+        return self._texts[3] or self.official(with_origin=True, betrayal_tiers=True)
 
     def __repr__(self) -> str:
         return f"Move({str(self)!r})"

@@ -155,6 +155,7 @@ class _Scratch(threading.local):
 
 
 _SCRATCH = _Scratch()
+_get_ident = threading.get_ident
 
 
 def load(position: Any, state: GungiState) -> None:
@@ -220,9 +221,11 @@ def _entry(state: GungiState) -> list[Any]:
 
 def scratch(state: GungiState) -> Any:
     """The scratch native position holding ``state``'s position (loaded if it differs)."""
-    entry = _entry(state)
+    # _entry's and mark's common case written out: this runs on every ply of every game.
+    kept = state.memo.native
+    entry = kept[1] if kept is not None and kept[0] == _get_ident() else _entry(state)
     position = entry[0]
-    now = mark(state)
+    now = (state.hash, state.ply, state.move_number, state.first)
     if entry[1] != now:
         load(position, state)
         entry[1] = now
@@ -233,6 +236,30 @@ def legal_codes(state: GungiState) -> list[int]:
     """The legal codes of a live ``state`` (ascending), from the native core."""
     codes: list[int] = scratch(state).legal_codes()
     return codes
+
+
+#: Whether the built core has the adapters' queries below (a core built before them has
+#: not: the callers then take the Python way, to the same answers).
+HAS_ADAPTER_QUERIES = _native is not None and hasattr(_native.Position, "legal_ints")
+
+
+def legal_ints(state: GungiState) -> list[int]:
+    """``Gungi.legal_action_ints`` of a live ``state``: each legal code's action integer,
+    ascending, made in the core from its kept legal list."""
+    ints: list[int] = scratch(state).legal_ints()
+    return ints
+
+
+def code_of(state: GungiState, action: int) -> int:
+    """The legal code of a live ``state`` whose action integer is ``action`` (-1: none)."""
+    code: int = scratch(state).code_of(action)
+    return code
+
+
+def towers(state: GungiState) -> tuple[tuple[int, ...], ...]:
+    """``state``'s 81 towers as tuples, pieces bottom to top (``tuple(map(tuple, board))``)."""
+    board: tuple[tuple[int, ...], ...] = scratch(state).towers()
+    return board
 
 
 def legal_moves(state: GungiState) -> list[Move]:
@@ -247,11 +274,13 @@ def apply_to(state: GungiState, code: int) -> tuple[list[Any], tuple[Any, ...] |
     place, in the core) when it is legal there; returns the scratch entry (the caller marks it
     once the state is whole again) and the core's answer, None for an illegal code: (hash,
     side to move, still in setup, ply, pieces that left the game, why the game may end)."""
-    entry = _entry(state)
+    kept = state.memo.native
+    entry = kept[1] if kept is not None and kept[0] == _get_ident() else _entry(state)
     position = entry[0]
-    if entry[1] != (state.hash, state.ply, state.move_number, state.first):
+    now = (state.hash, state.ply, state.move_number, state.first)
+    if entry[1] != now:
         load(position, state)
-        entry[1] = mark(state)
+        entry[1] = now
     played = position.apply_to(
         code, state.board, state.hands, state.drafting, state.marshal_at, state.seen
     )

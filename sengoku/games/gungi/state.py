@@ -75,6 +75,13 @@ import sengoku.games.gungi.native_core as _native_core  # noqa: E402
 
 _NATIVE = _native_core.native_available()
 
+
+def native_in_use() -> bool:
+    """Whether moves are played by the native core now (read on each call: a test may turn
+    the core off)."""
+    return _NATIVE
+
+
 # JSON pieces of the view, made once: square names and (name, kanji, colour) per piece.
 SQUARE_NAMES = [square_name(sq) for sq in range(81)]
 PIECE_JSON = [(PIECES[p >> 1].name, PIECES[p >> 1].kanji, COLOR_NAMES[p & 1]) for p in range(28)]

@@ -1524,6 +1524,60 @@ struct PyPosition {
 
     std::vector<uint32_t> legal() { return cached_legal(); }
 
+    // Gungi.legal_action_ints: each legal code's action integer (code >> 14), ascending, from
+    // the kept legal list (no list of codes in between).
+    py::list legal_ints() {
+        const std::vector<uint32_t>& codes = cached_legal();
+        PyObject* list = PyList_New(Py_ssize_t(codes.size()));
+        if (list == nullptr) throw py::error_already_set();
+        for (size_t i = 0; i < codes.size(); ++i) {
+            PyObject* n = PyLong_FromUnsignedLong(codes[i] >> 14);
+            if (n == nullptr) {
+                Py_DECREF(list);
+                throw py::error_already_set();
+            }
+            PyList_SET_ITEM(list, Py_ssize_t(i), n);
+        }
+        return py::reinterpret_steal<py::list>(list);
+    }
+
+    // Gungi.int_to_action: the legal code whose action integer is n, or -1 (a binary search
+    // of the ascending legal list).
+    int64_t code_of(int64_t n) {
+        if (n < 0 || n >= (int64_t(1) << 18)) return -1;
+        const std::vector<uint32_t>& codes = cached_legal();
+        uint32_t low = uint32_t(n) << 14;
+        auto it = std::lower_bound(codes.begin(), codes.end(), low);
+        if (it == codes.end() || int64_t(*it >> 14) != n) return -1;
+        return int64_t(*it);
+    }
+
+    // The towers as a tuple of 81 tuples, each its pieces bottom to top (kind * 2 + colour;
+    // empty squares the empty tuple): the state's board as the encoder's snapshot keeps it.
+    py::tuple towers() const {
+        PyObject* board = PyTuple_New(81);
+        if (board == nullptr) throw py::error_already_set();
+        for (int sq = 0; sq < 81; ++sq) {
+            int h = pos.h[sq];
+            PyObject* tower = PyTuple_New(h);
+            if (tower == nullptr) {
+                Py_DECREF(board);
+                throw py::error_already_set();
+            }
+            for (int t = 0; t < h; ++t) {
+                PyObject* piece = PyLong_FromLong(long(pos.b[sq][t]));
+                if (piece == nullptr) {
+                    Py_DECREF(tower);
+                    Py_DECREF(board);
+                    throw py::error_already_set();
+                }
+                PyTuple_SET_ITEM(tower, t, piece);
+            }
+            PyTuple_SET_ITEM(board, sq, tower);
+        }
+        return py::reinterpret_steal<py::tuple>(board);
+    }
+
     // GungiState.legal_actions: the interned Move of each legal code, ascending.
     py::list legal_moves() {
         if (g_move_class == nullptr) throw std::runtime_error("set_move_class was not called");
@@ -1601,6 +1655,9 @@ struct Batch {
     std::mt19937_64 rng;
     std::vector<std::vector<uint32_t>> legal;  // per game, cached after each step
     std::vector<char> fresh;
+    // Per game: the action integers legal_sparse last set in the caller's mask, so the next
+    // call clears those entries only (not the whole 57025-wide row).
+    std::vector<std::vector<uint32_t>> marked;
 
     Batch(const std::vector<PyPosition*>& starts, uint64_t seed) : rng(seed) {
         for (const PyPosition* p : starts) {
@@ -1648,6 +1705,9 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def("load_seen", &PyPosition::load_seen)
         .def("legal_codes", &PyPosition::legal)
         .def("legal_moves", &PyPosition::legal_moves)
+        .def("legal_ints", &PyPosition::legal_ints)
+        .def("code_of", &PyPosition::code_of)
+        .def("towers", &PyPosition::towers)
         .def("apply_to", &PyPosition::apply_to)
         .def("noisy_codes", &PyPosition::noisy)
         .def("recompute_hash",
@@ -1725,6 +1785,60 @@ PYBIND11_MODULE(_gungi_native, m) {
                  std::memset(out.mutable_data(), 0, size_t(out.size()));
                  for (size_t i = 0; i < bt.games.size(); ++i)
                      for (uint32_t c : bt.codes(i)) m(ssize_t(i), ssize_t(c >> 14)) = true;
+             })
+        // Every game's legal action integers, ascending, as (ints, offsets): game i's are
+        // ints[offsets[i]:offsets[i + 1]] (two new arrays). With a mask (an (n, width) int8
+        // array, width the action space), its entries are kept equal to those lists: the ones
+        // this call set last time are cleared and the new ones set, unless ``clear`` (a mask
+        // this batch did not fill last: it is zeroed first).
+        .def("legal_sparse",
+             [](Batch& bt, py::object mask_obj, bool clear) {
+                 size_t n = bt.games.size();
+                 int8_t* m = nullptr;
+                 size_t width = 0;
+                 py::array_t<int8_t, py::array::c_style> mask;
+                 if (!mask_obj.is_none()) {
+                     mask = mask_obj.cast<py::array_t<int8_t, py::array::c_style>>();
+                     if (mask.ndim() != 2 || size_t(mask.shape(0)) != n)
+                         throw std::invalid_argument("the mask must be int8 of shape (n, num_actions)");
+                     m = mask.mutable_data();
+                     width = size_t(mask.shape(1));
+                 }
+                 if (bt.marked.size() != n) {
+                     bt.marked.assign(n, {});
+                     clear = true;
+                 }
+                 if (m != nullptr && clear) {
+                     std::memset(m, 0, size_t(mask.size()));
+                     for (auto& v : bt.marked) v.clear();
+                 }
+                 size_t total = 0;
+                 for (size_t i = 0; i < n; ++i) total += bt.codes(i).size();
+                 py::array_t<int64_t> ints(static_cast<ssize_t>(total));
+                 py::array_t<int64_t> offsets(static_cast<ssize_t>(n + 1));
+                 int64_t* a = ints.mutable_data();
+                 int64_t* o = offsets.mutable_data();
+                 size_t k = 0;
+                 for (size_t i = 0; i < n; ++i) {
+                     o[i] = int64_t(k);
+                     const auto& codes = bt.codes(i);
+                     int8_t* row = m == nullptr ? nullptr : m + i * width;
+                     if (row != nullptr) {
+                         for (uint32_t x : bt.marked[i]) row[x] = 0;
+                         bt.marked[i].clear();
+                     }
+                     for (uint32_t c : codes) {
+                         uint32_t x = c >> 14;
+                         a[k++] = int64_t(x);
+                         if (row != nullptr) {
+                             if (x >= width) throw std::invalid_argument("the mask is narrower than the action space");
+                             row[x] = 1;
+                             bt.marked[i].push_back(x);
+                         }
+                     }
+                 }
+                 o[n] = int64_t(k);
+                 return py::make_tuple(ints, offsets);
              })
         .def("step",
              [](Batch& bt, py::array_t<int64_t, py::array::c_style> actions,
@@ -1813,10 +1927,14 @@ PYBIND11_MODULE(_gungi_native, m) {
                  auto s = seats.unchecked<1>();
                  float* o = out.mutable_data();
                  const size_t per = size_t(6 * NK + 2 * NK + 8) * 81;
-                 std::memset(o, 0, size_t(out.size()) * sizeof(float));
+                 if (size_t(out.size()) != bt.games.size() * per)
+                     throw std::invalid_argument("out must be float32 of shape (n, 120, 9, 9)");
                  for (size_t i = 0; i < bt.games.size(); ++i) {
                      Position& g = bt.games[i];
                      float* x = o + i * per;
+                     // Zeroed game by game: the planes are written while still in the cache
+                     // (one memset of all the games first would evict them again).
+                     std::memset(x, 0, per * sizeof(float));
                      int me = s(ssize_t(i)) == 1 ? 1 : 0;
                      for (int sq = 0; sq < 81; ++sq) {
                          int cell = me ? 80 - sq : sq;
