@@ -117,8 +117,9 @@ def compiled_modules() -> list[str]:
 
 
 def module_name(path: str) -> str:
-    """``sengoku/ai/mcts.py`` -> ``sengoku.ai.mcts``."""
-    return path.removesuffix(".py").replace("/", ".")
+    """``sengoku/ai/tree.py`` -> ``sengoku.ai.tree``; a package's ``__init__.py`` -> the
+    package's name (the name its compiled ``__init__`` is imported by)."""
+    return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
 
 
 def mypyc_extensions() -> list[Extension]:
