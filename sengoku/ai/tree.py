@@ -90,7 +90,11 @@ class Node:
         "prior",
     )
 
-    def __init__(self, action: Action | None, player: int, num_players: int) -> None:
+    # Defaults only so that copy and pickle can make an empty node to fill: compiled, the
+    # class's __new__ runs __init__ (without arguments, for them).
+    def __init__(
+        self, action: Action | None = None, player: int = -1, num_players: int = 0
+    ) -> None:
         self.action = action
         #: The seat that chooses among this node's children.
         self.player = player

@@ -170,3 +170,28 @@ def test_modules_without_a_compiled_twin_are_found_as_usual() -> None:
     # Names outside the package, and top-level names, are left to the import system.
     assert finder.find_spec("json", None) is None
     assert finder.find_spec("sengoku", None) is None
+
+
+def test_a_searched_tree_pickles_and_copies() -> None:
+    """An agent keeps its tree between decisions (search reuse); agents and trees are copied
+    and pickled (process pools). A compiled node's ``__new__`` runs its ``__init__``, so it
+    must accept no arguments, the node's fields then filled as a plain class's are."""
+    import copy
+    import pickle
+
+    from sengoku.ai import make_agent
+    from sengoku.ai.tree import Node
+    from sengoku.core.registry import load_game
+
+    root = Node(5, 0, 2)
+    root.children[3] = child = Node(3, 1, 2)
+    root.visits, child.totals[1] = 4, 2.5
+    for made in (pickle.loads(pickle.dumps(root)), copy.deepcopy(root)):
+        assert (made.action, made.player, made.visits, made.totals) == (5, 0, 4, [0.0, 0.0])
+        assert made.children[3].player == 1 and made.children[3].totals == [0.0, 2.5]
+    game = load_game("gunshi")
+    agent = make_agent(game, "ismcts", seed=1, iterations=20, reuse=1)
+    state = game.new_state(1)
+    agent.choose(state, state.current_player)
+    again = pickle.loads(pickle.dumps(agent))
+    assert again.last_root is not None and again.last_root.visits == 20
