@@ -10,8 +10,15 @@ ARGS   ?=
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 
-# Reinstall only when the project metadata changes (idempotent).
-$(STAMP): pyproject.toml | $(BIN)/python
+# The modules setup.py compiles with mypyc ([tool.sengoku] compiled in pyproject.toml).
+COMPILED := $(shell $(PYTHON) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['tool']['sengoku']['compiled'])")
+
+# Reinstall only when the project metadata, the build or a compiled module changes
+# (idempotent). The editable install builds in place, in an isolated build environment that
+# pip fills from [build-system] requires: Gungi's native core (pybind11) and the compiled
+# modules (mypy's mypyc), each .so beside its source (git-ignored). A compiled module whose
+# source changed after that runs as Python until the next install (sengoku/compiled.py).
+$(STAMP): pyproject.toml setup.py $(COMPILED) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
@@ -102,3 +109,5 @@ sounds: install
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	find sengoku -name '*.so' -delete
+	rm -f sengoku/compiled.json

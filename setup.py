@@ -1,19 +1,29 @@
-"""Build Gungi's native core (C++ through pybind11); metadata is in pyproject.toml.
+"""Build Gungi's native core (C++ through pybind11) and compile the modules listed under
+``[tool.sengoku] compiled`` in pyproject.toml with mypyc; metadata is in pyproject.toml.
 
-A wheel always contains the compiled core: without a C++17 compiler or pybind11 the build
-stops with an error that says why. A builder who wants a pure-Python wheel (no core; Gungi
-then runs its Python engine) asks for one explicitly::
+A wheel (and ``make install``'s build in place) always contains both: without a C++17
+compiler, pybind11 or mypy (mypyc), or when mypyc refuses a module, the build stops with an
+error that says why. A builder who wants a pure-Python wheel (no core: Gungi then runs its
+Python engine; nothing compiled: every module runs as Python) asks for one explicitly::
 
     SENGOKU_PURE_PYTHON_BUILD=1 python -m build
 
 (``SENGOKU_PURE_PYTHON``, without ``_BUILD``, is the run-time switch that makes an installed
-core stand aside; it does not change what a build makes, so a shell that sets it for a
-differential test never builds a wheel without the core by accident.)
+core stand aside and the compiled modules run their Python source (sengoku/compiled.py); it
+does not change what a build makes, so a shell that sets it for a differential test never
+builds a wheel without the core by accident.)
+
+The build records, in ``sengoku/compiled.json``, each compiled module with the SHA-256 of its
+source: a source edited after the build runs as Python, never the stale compiled code.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import tomllib
+from pathlib import Path
 from typing import Any
 
 from setuptools import Extension, setup
@@ -21,7 +31,13 @@ from setuptools.command.build_ext import build_ext
 
 #: The environment variable that asks for a wheel without the native core.
 PURE_PYTHON_BUILD = "SENGOKU_PURE_PYTHON_BUILD"
+NATIVE_NAME = "sengoku.games.gungi._gungi_native"
 NATIVE_SOURCES = ["sengoku/games/gungi/native/core.cpp"]
+ROOT = Path(__file__).resolve().parent
+#: The build's record of what it compiled (sengoku/compiled.py reads it).
+COMPILED_RECORD = ROOT / "sengoku" / "compiled.json"
+#: What this build compiles: each module's name and the SHA-256 of its source.
+COMPILED: dict[str, str] = {}
 
 HINT = (
     "Gungi's native core (sengoku/games/gungi/native/core.cpp) could not be built ({cause}). "
@@ -30,20 +46,50 @@ HINT = (
 )
 
 
+MYPYC_HINT = (
+    "mypyc could not compile {modules} ({cause}). Install mypy>=1.16 (it brings mypyc) and a "
+    f"C compiler, or build a pure-Python wheel on purpose with {PURE_PYTHON_BUILD}=1."
+)
+
+
+def pure_build() -> bool:
+    """Whether the builder asked for a pure-Python wheel."""
+    return os.environ.get(PURE_PYTHON_BUILD, "") not in ("", "0")
+
+
 class BuildNativeCore(build_ext):
-    """``build_ext`` whose failure names the core and the way out (setuptools' own message
-    is only the compiler's exit code)."""
+    """``build_ext`` whose failure names what failed and the way out (setuptools' own
+    message is only the compiler's exit code)."""
 
     def run(self) -> None:
+        super().run()
+        if not COMPILED:
+            return
+        # The record goes where the compiled modules went: the wheel's tree, and the
+        # checkout's for a build in place (pip install -e .).
+        text = json.dumps(COMPILED, indent=1, sort_keys=True) + "\n"
+        places = [Path(self.build_lib) / "sengoku"]
+        if self.inplace or getattr(self, "editable_mode", False):
+            places.append(COMPILED_RECORD.parent)
+        for place in places:
+            place.mkdir(parents=True, exist_ok=True)
+            (place / COMPILED_RECORD.name).write_text(text, encoding="utf-8")
+
+    def build_extension(self, ext: Extension) -> None:
         try:
-            super().run()
+            super().build_extension(ext)
         except Exception as exc:
-            raise SystemExit("error: " + HINT.format(cause=f"{type(exc).__name__}: {exc}")) from exc
+            cause = f"{type(exc).__name__}: {exc}"
+            if ext.name == NATIVE_NAME:
+                hint = HINT.format(cause=cause)
+            else:
+                hint = MYPYC_HINT.format(modules=", ".join(compiled_modules()), cause=cause)
+            raise SystemExit("error: " + hint) from exc
 
 
 def native_extensions() -> list[Extension]:
     """The core's extension, or none when the builder asked for a pure-Python wheel."""
-    if os.environ.get(PURE_PYTHON_BUILD, "") not in ("", "0"):
+    if pure_build():
         return []
     try:
         from pybind11.setup_helpers import Pybind11Extension
@@ -51,7 +97,7 @@ def native_extensions() -> list[Extension]:
         cause = f"pybind11 is not installed ({exc})"
         raise SystemExit("error: " + HINT.format(cause=cause)) from exc
     ext = Pybind11Extension(
-        "sengoku.games.gungi._gungi_native",
+        NATIVE_NAME,
         NATIVE_SOURCES,
         cxx_std=17,
         # No FMA contraction: the evaluation must add up exactly as the Python one does.
@@ -62,5 +108,50 @@ def native_extensions() -> list[Extension]:
     return [ext]
 
 
+def compiled_modules() -> list[str]:
+    """The sources mypyc compiles: ``[tool.sengoku] compiled`` in pyproject.toml, the one
+    list (the plain Python stays the fallback: tests/ai/test_mcts_compiled.py)."""
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        listed = tomllib.load(f)["tool"]["sengoku"]["compiled"]
+    return [str(path) for path in listed]
+
+
+def module_name(path: str) -> str:
+    """``sengoku/ai/tree.py`` -> ``sengoku.ai.tree``; a package's ``__init__.py`` -> the
+    package's name (the name its compiled ``__init__`` is imported by)."""
+    return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+def mypyc_extensions() -> list[Extension]:
+    """The listed modules compiled by mypyc (with the record of their sources' hashes), or
+    none when the builder asked for a pure-Python wheel."""
+    if pure_build():
+        return []
+    modules = compiled_modules()
+    try:
+        from mypyc.build import mypycify
+    except ImportError as exc:  # only a build without isolation can lack it
+        cause = f"mypy is not installed ({exc})"
+        hint = MYPYC_HINT.format(modules=", ".join(modules), cause=cause)
+        raise SystemExit("error: " + hint) from exc
+    try:
+        # mypy reads [tool.mypy] (strict) from pyproject.toml: what it refuses in a compiled
+        # module stops the build. The modules they import are read for their types only
+        # (their own checking is `make lint`'s): an isolated build environment has mypy but
+        # none of the package's dependencies (numpy), which are then of type Any.
+        extensions: list[Extension] = mypycify(["--follow-imports=silent", *modules], opt_level="3")
+    except SystemExit as exc:  # mypycify exits on a type error or a module it cannot compile
+        cause = f"mypy/mypyc said so above (exit status {exc.code})"
+        raise SystemExit(
+            "error: " + MYPYC_HINT.format(modules=", ".join(modules), cause=cause)
+        ) from exc
+    for ext in extensions:
+        ext.optional = False  # a wheel without them would be a silently slower search
+    for path in modules:
+        COMPILED[module_name(path)] = hashlib.sha256((ROOT / path).read_bytes()).hexdigest()
+    return extensions
+
+
 cmdclass: dict[str, Any] = {"build_ext": BuildNativeCore}
-setup(ext_modules=native_extensions(), cmdclass=cmdclass)
+# The native core first: a build without a compiler fails on it and names it.
+setup(ext_modules=native_extensions() + mypyc_extensions(), cmdclass=cmdclass)

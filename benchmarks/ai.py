@@ -21,6 +21,13 @@ python benchmarks/ai.py longest [GAME ...] [--games N] [--levels 1,2,3,4,5] [--c
 python benchmarks/ai.py pressure GAME [--games N] [--arms on,off]
     Level 5 (its stand-in) with the pressure and without it, each against level 4 without
     it (the opponent as it was): W-D-L and the score's 95% Wilson interval for each.
+python benchmarks/ai.py iterations [GAME ...] [--rounds R] [--iterations N] [--positions P]
+    MCTS iterations per second of each game's search (level 5's agent and options with an
+    iteration budget; plain MCTS in Gungi, whose level 5 is alpha-beta), with the search's
+    hot loop (sengoku/ai/tree.py) compiled by mypyc and as plain Python, each in its own
+    process between two python-chess random-play runs: iterations per CPU second and its
+    ratio to python-chess's plies per CPU second. The rounds alternate which runs first;
+    the speed-up is the ratio of the two ratios. Needs the compiled build (make install).
 """
 
 from __future__ import annotations
@@ -387,6 +394,127 @@ def pressure_cmd(args: argparse.Namespace) -> None:
         print(json.dumps(row), flush=True)
 
 
+#: The child process of ``iterations``: the hot loop as plain Python if asked (its source
+#: imported as ``sengoku.ai.tree`` before any agent imports it), then one figure.
+ITERATIONS_CHILD = """
+import importlib.util, json, sys
+sys.path.insert(0, sys.argv[1])
+game, iterations, positions, seconds, plain = sys.argv[2:7]
+if plain == "1":
+    import sengoku
+    from pathlib import Path
+    path = Path(sengoku.__file__).parent / "ai" / "tree.py"
+    spec = importlib.util.spec_from_file_location("sengoku.ai.tree", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["sengoku.ai.tree"] = module
+    spec.loader.exec_module(module)
+import ai
+row = ai.iterations_figure(game, int(iterations), int(positions), float(seconds))
+print("ROW", json.dumps(row))
+"""
+
+
+def search_spec(game: Any) -> tuple[str, dict[str, Any]]:
+    """The search ``iterations`` measures: level 5's agent and options without its time
+    (an iteration budget instead); plain MCTS where level 5 is no tree search (Gungi)."""
+    from sengoku.ai.eval import knowledge_for
+
+    name, options = knowledge_for(game).levels(game)[5]
+    if name not in ("mcts", "ismcts", "learned"):
+        return "mcts", {}
+    timing = {"seconds", "turn_seconds", "iterations", "floor", "ceiling"}
+    return name, {k: v for k, v in options.items() if k not in timing}
+
+
+def iterations_figure(
+    game_name: str, iterations: int, positions: int, chess_seconds: float
+) -> dict[str, Any]:
+    """One figure of ``iterations`` (in this process): python-chess, then ``iterations``
+    per decision from each of ``positions`` sampled positions, then python-chess again."""
+    from run import chess_random_play
+
+    import sengoku.ai.tree as tree
+    from sengoku.ai import make_agent
+    from sengoku.ai.base import Budget
+    from sengoku.ai.bench import sample_positions
+    from sengoku.compiled import is_compiled
+
+    game = load_game(game_name)
+    name, options = search_spec(game)
+    states = sample_positions(game, {}, positions, seed=5)
+    agent = make_agent(game, name, seed=3, **options)
+    agent.choose(states[0], states[0].current_player, Budget(iterations=10))  # warm-up
+    chess_random_play(0.2, seed=3)  # warm-up: discarded
+    before = chess_random_play(chess_seconds, seed=2)
+    count, cpu, wall = 0, 0.0, 0.0
+    for state in states:
+        start_cpu, start = time.process_time(), time.perf_counter()
+        agent.choose(state, state.current_player, Budget(iterations=iterations))
+        cpu += time.process_time() - start_cpu
+        wall += time.perf_counter() - start
+        count += int(agent.last_stats.get("iterations", 0))
+    after = chess_random_play(chess_seconds, seed=2)
+    chess_cpu = (before["cpu_plies_per_second"] + after["cpu_plies_per_second"]) / 2
+    per_cpu_second = count / cpu if cpu > 0 else 0.0
+    return {
+        "game": game_name,
+        "agent": name,
+        "options": options,
+        "compiled": is_compiled(tree),
+        "iterations": count,
+        "cpu_seconds": round(cpu, 3),
+        "wall_seconds": round(wall, 3),
+        "per_cpu_second": round(per_cpu_second, 1),
+        "per_second": round(count / wall, 1) if wall > 0 else 0.0,
+        "chess_cpu_plies_per_second": [
+            before["cpu_plies_per_second"],
+            after["cpu_plies_per_second"],
+        ],
+        "cpu_ratio_vs_chess": round(per_cpu_second / chess_cpu, 4) if chess_cpu else 0.0,
+    }
+
+
+def iterations_cmd(args: argparse.Namespace) -> None:
+    """Compiled and plain hot loop, each in its own process, round after round."""
+    import subprocess
+
+    here = str(Path(__file__).resolve().parent)
+    for name in args.games_names or ["gunshi", "gunkimono", "sashimono", "gungi"]:
+        rows: dict[str, list[dict[str, Any]]] = {"compiled": [], "plain": []}
+        for r in range(args.rounds):
+            modes = ["compiled", "plain"] if r % 2 == 0 else ["plain", "compiled"]
+            for mode in modes:
+                argv = [here, name, args.iterations, args.positions, args.chess_seconds]
+                argv.append(1 if mode == "plain" else 0)
+                run = subprocess.run(
+                    [sys.executable, "-c", ITERATIONS_CHILD, *map(str, argv)],
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                )
+                if run.returncode != 0:
+                    raise SystemExit(f"{name} ({mode}): {run.stderr}")
+                row = json.loads(run.stdout.rsplit("ROW ", 1)[1])
+                if row["compiled"] != (mode == "compiled"):
+                    raise SystemExit(
+                        f"{name}: the {mode} run's sengoku/ai/tree.py was "
+                        f"{'compiled' if row['compiled'] else 'plain'} (make install compiles it)"
+                    )
+                rows[mode].append(row)
+                print(json.dumps({"round": r, "mode": mode, **row}), flush=True)
+        summary = {"game": name, "agent": rows["compiled"][0]["agent"]}
+        for mode in ("compiled", "plain"):
+            summary[f"{mode}_per_cpu_second"] = round(
+                statistics.median(x["per_cpu_second"] for x in rows[mode]), 1
+            )
+            summary[f"{mode}_ratio_vs_chess"] = round(
+                statistics.median(x["cpu_ratio_vs_chess"] for x in rows[mode]), 4
+            )
+        plain = summary["plain_ratio_vs_chess"]
+        summary["speedup"] = round(summary["compiled_ratio_vs_chess"] / plain, 3) if plain else 0.0
+        print(json.dumps({"summary": summary}), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -446,6 +574,13 @@ def main() -> None:
     p.add_argument("--top", help="the spec that stands for level 5 (default: STAND_IN)")
     p.add_argument("--arms", default="on,off", help="on: with the pressure, off: without")
     p.set_defaults(func=pressure_cmd)
+    p = sub.add_parser("iterations")
+    p.add_argument("games_names", nargs="*", metavar="GAME")
+    p.add_argument("--rounds", type=int, default=3, help="processes per build, alternating")
+    p.add_argument("--iterations", type=int, default=300, help="per decision")
+    p.add_argument("--positions", type=int, default=6, help="sampled positions (decisions)")
+    p.add_argument("--chess-seconds", type=float, default=1.0, help="each python-chess run")
+    p.set_defaults(func=iterations_cmd)
     args = parser.parse_args()
     args.func(args)
 

@@ -15,6 +15,12 @@ from __future__ import annotations
 
 import importlib
 
+from sengoku import compiled as _compiled
+
+# Before any module that may run compiled (mypyc) is imported: the switch to the plain
+# Python, and no stale compiled module (sengoku/compiled.py).
+_compiled.install()
+
 # Not typing.TYPE_CHECKING: importing typing alone would cost more than the rest of this
 # module (type checkers read the constant by its name).
 TYPE_CHECKING = False

@@ -31,8 +31,37 @@ from typing import Any, ClassVar
 
 from sengoku.ai.base import Agent, Budget, Clock, pick_legal
 from sengoku.ai.eval import knowledge_with
-from sengoku.core.features import Features
+from sengoku.ai.tree import (
+    FAST_SHUFFLE,
+    Node,
+    backpropagate,
+    backup_implicit,
+    best_child,
+    descend,
+    descend_available,
+    index_last_after_shuffle,
+    mean_value,
+    playout,
+    playout_values,
+    pressed,
+    select_available_uct,
+    select_uct,
+)
 from sengoku.core.game import Action, Game, SengokuError, State
+
+# The tree and its hot loop live in sengoku/ai/tree.py (compiled with mypyc where the package
+# is built); these names are imported from here too.
+__all__ = [
+    "ISMCTSAgent",
+    "MCTSAgent",
+    "Node",
+    "after_action",
+    "backpropagate",
+    "backup_implicit",
+    "playout",
+    "playout_values",
+    "pressed",
+]
 
 #: Re-rooting looks at most this many positions of the seat, this many plies deep, through
 #: the most visited children of each node (the reply actually played is nearly always one).
@@ -50,162 +79,6 @@ PRESSURE = 0.01
 BELIEF_EXPANSIONS = 32
 #: Belief: after this many particles none of which is explained, the belief gives up.
 BELIEF_GIVE_UP = 3
-
-
-def _index_last_after_shuffle(rng: random.Random, n: int) -> int:
-    """For a list ``x`` of ``n >= 1`` items: the index of the item that ``rng.shuffle(x)``
-    leaves last, drawing exactly the numbers that shuffle draws, without shuffling.
-
-    ``Random.shuffle`` swaps ``x[i]`` with ``x[randbelow(i + 1)]`` for ``i = n-1 .. 1``; only
-    the first swap touches the last place, and the rest still advance the generator, so they
-    are drawn (by the same ``getrandbits`` calls CPython's shuffle makes) and thrown away.
-    Only for a plain ``random.Random`` whose shuffle this reproduces (:data:`_FAST_SHUFFLE`).
-    """
-    if n < 2:
-        return n - 1
-    getrandbits = rng.getrandbits
-    k = n.bit_length()  # randbelow(m): the first k-bit draw below m
-    picked = getrandbits(k)
-    while picked >= n:
-        picked = getrandbits(k)
-    m = n - 1
-    while m > 1:
-        # The bounds m .. low share the bit length k: one block without bit_length calls.
-        k = m.bit_length()
-        low = max(1 << (k - 1), 2)
-        for bound in range(m, low - 1, -1):
-            r = getrandbits(k)
-            while r >= bound:
-                r = getrandbits(k)
-        m = low - 1
-    return picked
-
-
-def _reproduces_shuffle() -> bool:
-    """Whether :func:`_index_last_after_shuffle` reproduces this interpreter's
-    ``Random.shuffle``: checked once, through the public API only, on a few seeded lists
-    (the same last item, and the generator left in the same state)."""
-    for n in (1, 2, 3, 5, 17, 64, 129):
-        for seed in (0, 1):
-            shuffled, fast = random.Random(seed), random.Random(seed)
-            items = list(range(n))
-            shuffled.shuffle(items)
-            if _index_last_after_shuffle(fast, n) != items[-1]:
-                return False
-            if shuffled.getstate() != fast.getstate():
-                return False
-    return True
-
-
-#: Whether ``_index_last_after_shuffle`` reproduces this interpreter's ``Random.shuffle``.
-_FAST_SHUFFLE = _reproduces_shuffle()
-
-
-class Node:
-    __slots__ = (
-        "action",
-        "player",
-        "children",
-        "untried",
-        "visits",
-        "totals",
-        "available",
-        "seen_legal",
-        "seen_found",
-        "seen_untried",
-        "logits",
-        "implicit",
-        "prior",
-    )
-
-    def __init__(self, action: Action | None, player: int, num_players: int) -> None:
-        self.action = action
-        #: The seat that chooses among this node's children.
-        self.player = player
-        self.children: dict[Action, Node] = {}
-        self.untried: list[Action] | None = None
-        self.visits = 0
-        self.totals = [0.0] * num_players
-        self.available = 0
-        # IS-MCTS: the legal actions met here last time (a copy), each one's child or None,
-        # and the positions of those without one. A determinization usually offers the
-        # same actions again, and then these are read instead of looking up every action.
-        self.seen_legal: list[Action] | None = None
-        self.seen_found: list[Node | None] = []
-        self.seen_untried: list[int] = []
-        # PUCT searches (``learned`` with priors): each action's prior logit, computed the
-        # first time the action is met here.
-        self.logits: dict[Action, float] | None = None
-        # Implicit minimax backups (option ``implicit``): each seat's value in [0, 1] by the
-        # evaluation of the position this node was made at, backed up by max^n over its
-        # children; None until the node is made in a search that uses them.
-        self.implicit: list[float] | None = None
-        # Prior knowledge (option ``prior_visits``): each seat's value in [0, 1] by the
-        # evaluation of the position this node was made at, counted in its mean as that many
-        # playouts; None until the node is made in a search that uses it.
-        self.prior: list[float] | None = None
-
-
-def pressed(values: list[float], depth: int, pressure: float) -> list[float]:
-    """Leaf ``values`` (each seat's, in [0, 1]) found ``depth`` plies below the root, drawn
-    towards a draw's worth (0.5) by ``(1 - pressure) ** depth``: the sooner a result comes,
-    the more it counts, so of two wins the search prefers the shorter (and of two losses
-    the longer). This is the search's pressure for a result (docs/ai.md, "Pressing for a
-    result")."""
-    if not pressure or depth <= 0:
-        return values
-    keep = (1.0 - pressure) ** depth
-    return [0.5 + (v - 0.5) * keep for v in values]
-
-
-def backpropagate(path: list[Node], values: list[float]) -> None:
-    """Count an iteration's leaf ``values`` (one per seat) in every node of its ``path``."""
-    for node in path:
-        node.visits += 1
-        totals = node.totals
-        for s, v in enumerate(values):
-            totals[s] += v
-
-
-def backup_implicit(path: list[Node]) -> None:
-    """Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant 2014): from the new
-    leaf up, each node's ``implicit`` values become those of its child best for the seat that
-    chooses there (max^n over the evaluations of the positions below). A node whose chooser
-    is unknown (-1: made where the game had ended) keeps its own."""
-    for node in reversed(path[:-1]):
-        mover = node.player
-        if mover < 0:
-            continue
-        best: list[float] | None = None
-        for child in node.children.values():
-            values = child.implicit
-            if values is not None and (best is None or values[mover] > best[mover]):
-                best = values
-        if best is not None:
-            node.implicit = best
-
-
-def playout(
-    state: State, knowledge: Features, rng: random.Random, depth: int | None
-) -> tuple[list[float], int]:
-    """Play the rollout policy from ``state`` (changed in place): each seat's value in
-    [0, 1], and the plies played."""
-    plies = 0
-    while not state.is_terminal() and (depth is None or plies < depth):
-        state.apply(knowledge.rollout_action(state, rng))
-        plies += 1
-    n = state.num_players
-    if state.is_terminal():
-        returns = state.returns()
-        return [(float(returns[s]) + 1.0) / 2.0 for s in range(n)], plies
-    return [(knowledge.evaluate(state, s) + 1.0) / 2.0 for s in range(n)], plies
-
-
-def playout_values(
-    state: State, knowledge: Features, rng: random.Random, depth: int | None
-) -> list[float]:
-    """Play the rollout policy from ``state`` (changed in place); each seat's value in [0, 1]."""
-    return playout(state, knowledge, rng, depth)[0]
 
 
 class MCTSAgent(Agent):
@@ -468,16 +341,7 @@ class MCTSAgent(Agent):
     def mean(self, child: Node, player: int) -> float:
         """What selection reads of ``child`` for ``player``: its mean return, with its prior
         counted as ``prior_visits`` playouts and its implicit value weighed in."""
-        total, visits = child.totals[player], child.visits
-        prior = child.prior
-        if prior is not None and self.prior_visits:
-            mean = (total + self.prior_visits * prior[player]) / (visits + self.prior_visits)
-        else:
-            mean = total / visits
-        alpha = self.implicit
-        if alpha and child.implicit is not None:
-            mean = (1.0 - alpha) * mean + alpha * child.implicit[player]
-        return mean
+        return mean_value(child, player, self.prior_visits, self.implicit)
 
     def expansion_order(self, state: State, actions: list[Action]) -> list[Action]:
         """Untried actions, the one to expand first last: random, but by the game's move
@@ -491,54 +355,25 @@ class MCTSAgent(Agent):
     def index_to_expand(self, state: State, actions: list[Action]) -> int:
         """The index in ``actions`` of ``expansion_order(state, actions)[-1]``, drawing the
         same random numbers."""
-        if not self.ordered and _FAST_SHUFFLE and type(self.rng) is random.Random:
-            return _index_last_after_shuffle(self.rng, len(actions))
+        if not self.ordered and FAST_SHUFFLE and type(self.rng) is random.Random:
+            return index_last_after_shuffle(self.rng, len(actions))
         first = self.expansion_order(state, actions)[-1]
         return next(i for i, a in enumerate(actions) if a is first)
 
     def best_child(self, root: Node) -> Node:
-        # Most visits, then best mean; the children's insertion order is deterministic.
-        return max(
-            root.children.values(),
-            key=lambda ch: (ch.visits, ch.totals[root.player] / max(ch.visits, 1)),
-        )
+        """Most visits, then best mean; the children's insertion order is deterministic."""
+        return best_child(root)
 
     def select(self, node: Node, candidates: list[Node], parent_visits: int) -> Node:
+        """UCB1 over ``candidates`` for the seat choosing at ``node``."""
         c = float(self.options["c"])
-        log_n = math.log(max(parent_visits, 1))
-        best = candidates[0]
-        best_score = -float("inf")
-        plain = not (self.implicit or self.prior_visits)
-        for child in candidates:
-            if plain:
-                mean = child.totals[node.player] / child.visits
-            else:
-                mean = self.mean(child, node.player)
-            score = mean + c * math.sqrt(log_n / child.visits)
-            if score > best_score:
-                best, best_score = child, score
-        return best
+        return select_uct(
+            candidates, node.player, parent_visits, c, self.prior_visits, self.implicit
+        )
 
     def iterate(self, root: Node, world: State, seat: int) -> None:
-        state = world.clone()
-        path = [root]
-        node = root
-        while True:
-            if state.is_terminal():
-                break
-            if node.untried is None:
-                node.untried = self.expansion_order(state, state.legal_actions())
-            if node.untried:
-                action = node.untried.pop()
-                state.apply(action)
-                child = Node(action, state.current_player, state.num_players)
-                node.children[action] = child
-                path.append(child)
-                break
-            node = self.select(node, list(node.children.values()), node.visits)
-            state.apply(node.action)
-            path.append(node)
-        self.finish(path, state)
+        """One iteration from ``root`` (sengoku/ai/tree.py's :func:`descend`)."""
+        descend(self, root, world)
 
 
 def after_action(state: State, seat: int, action: Action) -> State | None:
@@ -682,58 +517,11 @@ class ISMCTSAgent(MCTSAgent):
         return [(c, e / total) for c, e in zip(children, exps, strict=True)]
 
     def iterate(self, root: Node, world: State, seat: int) -> None:
-        state = world  # a fresh determinization, ours to change
-        path = [root]
-        node = root
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            if legal == node.seen_legal:
-                found, untried_at = node.seen_found, node.seen_untried
-            else:
-                children = node.children
-                # Each legal action's child, or None if not expanded yet.
-                found = [children.get(a) for a in legal] if children else [None] * len(legal)
-                untried_at = [i for i, ch in enumerate(found) if ch is None]
-                node.seen_legal, node.seen_found, node.seen_untried = legal[:], found, untried_at
-            if untried_at:
-                k = self.index_to_expand(state, [legal[i] for i in untried_at])
-                at = untried_at.pop(k)
-                action = legal[at]
-                state.apply(action)
-                child = Node(action, state.current_player, state.num_players)
-                node.children[action] = child
-                # Every legal action's child was available this time: the old ones and the
-                # new one (legal actions are distinct: ascending action numbers).
-                for ch in found:
-                    if ch is not None:
-                        ch.available += 1
-                child.available += 1
-                found[at] = child
-                path.append(child)
-                break
-            candidates: list[Node] = found  # type: ignore[assignment]  # no None left
-            for child in candidates:
-                child.available += 1
-            # The seat choosing is this world's: a node first reached in a world where the
-            # game had ended holds no seat (-1, which would read the last seat's totals), and
-            # who acts next can depend on what the searcher cannot see.
-            node = self.select_available(node, candidates, state.current_player)
-            state.apply(node.action)
-            path.append(node)
-        self.finish(path, state)
+        """One iteration in ``world``, a fresh determinization (sengoku/ai/tree.py's
+        :func:`descend_available`)."""
+        descend_available(self, root, world)
 
     def select_available(self, node: Node, candidates: list[Node], player: int) -> Node:
         """UCB over the children available in this world, for ``player``, the seat to act."""
         c = float(self.options["c"])
-        best = candidates[0]
-        best_score = -float("inf")
-        plain = not (self.implicit or self.prior_visits)
-        for child in candidates:
-            if plain:
-                mean = child.totals[player] / child.visits
-            else:
-                mean = self.mean(child, player)
-            score = mean + c * math.sqrt(math.log(max(child.available, 1)) / child.visits)
-            if score > best_score:
-                best, best_score = child, score
-        return best
+        return select_available_uct(candidates, player, c, self.prior_visits, self.implicit)

@@ -207,20 +207,18 @@ def test_hidden_card_values_only_from_determinization() -> None:
 
 
 def test_expansion_pick_matches_a_real_shuffle() -> None:
-    """IS-MCTS picks the action to expand without shuffling (mcts._index_last_after_shuffle);
+    """IS-MCTS picks the action to expand without shuffling (tree.index_last_after_shuffle);
     it must pick what ``Random.shuffle`` would leave last and leave the generator where
     shuffle leaves it, or seeded games would change."""
-    import random
+    from sengoku.ai import tree
 
-    from sengoku.ai import mcts
-
-    assert mcts._FAST_SHUFFLE  # CPython's Random: the fast path is the one in use
+    assert tree.FAST_SHUFFLE  # CPython's Random: the fast path is the one in use
     for n in [*range(1, 70), 127, 128, 129, 1025]:
         for seed in range(5):
             shuffled, fast = random.Random(seed), random.Random(seed)
             items = list(range(n))
             shuffled.shuffle(items)
-            assert mcts._index_last_after_shuffle(fast, n) == items[-1]
+            assert tree.index_last_after_shuffle(fast, n) == items[-1]
             assert fast.getstate() == shuffled.getstate()
 
 

@@ -184,6 +184,10 @@ def test_wheel_carries_the_compiled_core_and_every_data_file(
         names = set(zf.namelist())
     cores = [n for n in names if n.startswith("sengoku/games/gungi/_gungi_native.")]
     assert len(cores) == 1 and cores[0].endswith(".so"), cores
+    # The search's hot loop compiled by mypyc, beside its source, and the build's record.
+    compiled = [n for n in names if n.startswith("sengoku/ai/tree.") and n.endswith(".so")]
+    assert len(compiled) == 1 and "sengoku/ai/tree.py" in names, compiled
+    assert "sengoku/compiled.json" in names
     # The package's own files: every one the checkout has ships (data included), except the
     # C++ source, which the .so stands for.
     src = work / "src"
@@ -206,6 +210,20 @@ def test_the_installed_wheel_runs_the_native_core(venv: Path, work: Path) -> Non
     available, where = _ok(run).split()
     assert available == "True"
     assert Path(where).is_relative_to(venv), where  # the installed copy, not the checkout's
+
+
+def test_the_installed_wheel_runs_the_compiled_search(venv: Path, work: Path) -> None:
+    code = (
+        "import sengoku.ai.tree as tree; from sengoku.compiled import is_compiled; "
+        "print(is_compiled(tree), tree.__file__)"
+    )
+    compiled, where = _ok(
+        _run([venv / "bin" / "python", "-W", "error", "-c", code], cwd=work)
+    ).split()
+    assert compiled == "True" and Path(where).is_relative_to(venv), where
+    # ... and its Python source on request.
+    plain = _ok(_run([venv / "bin" / "python", "-c", code], cwd=work, SENGOKU_PURE_PYTHON="1"))
+    assert plain.split()[0] == "False" and plain.split()[1].endswith("tree.py"), plain
 
 
 def test_a_base_install_plays_without_the_server_packages(venv: Path, work: Path) -> None:
