@@ -85,6 +85,8 @@ class MCTSAgent(Agent):
     """UCT with rollouts on one determinization of the position."""
 
     name = "mcts"
+    #: Every iteration of a decision searches one determinization (IS-MCTS: a fresh one each).
+    one_world: ClassVar[bool] = True
     #: ``eval``: the evaluation at the end of a playout, for a game whose features offer
     #: others (``with_evaluation``: Sashimono's and Gungi's ``learned``); ``default`` is the
     #: game's own.
@@ -192,9 +194,17 @@ class MCTSAgent(Agent):
         the turn's length with). The root is the kept subtree where it matches (``reuse``).
         """
         self.begin_turn_decision(state, seat)
-        root = self.reused_root(state, seat) if self.options["reuse"] else None
-        if root is None:
+        found = self.reused_root(state, seat) if self.options["reuse"] else None
+        if found is None:
             root = Node(None, seat, num_players)
+        else:
+            root, kept_world = found
+            if self.one_world:
+                # The kept subtree was grown in the kept world: below the root it holds
+                # actions of that determinization (another draw of the hidden tiles), so
+                # the search goes on in it. It looks to the seat exactly as ``state``.
+                world = kept_world
+                next_world = lambda: kept_world  # noqa: E731
         reused = root.visits
         if root.children and self.turn is not None and self.settled(root):
             clock = self.clock_for(Budget(iterations=1), reused)
@@ -218,7 +228,7 @@ class MCTSAgent(Agent):
         }
         chosen = pick_legal(state, best.action)
         if self.options["reuse"]:
-            self.keep(best, state, seat, chosen)
+            self.keep(best, state, seat, chosen, world if self.one_world else None)
         self.remember(state, seat, chosen)
         self.end_turn_decision(state, seat, chosen)
         return chosen
@@ -265,13 +275,24 @@ class MCTSAgent(Agent):
 
     # -- search reuse -------------------------------------------------------------------
 
-    def keep(self, node: Node, state: State, seat: int, action: Action) -> None:
-        """Keep ``node`` (the chosen action's subtree) with a world after ``action``."""
+    def keep(
+        self, node: Node, state: State, seat: int, action: Action, searched: State | None = None
+    ) -> None:
+        """Keep ``node`` (the chosen action's subtree) with a world after ``action``: the
+        world it was grown in (``searched``, plain MCTS's one determinization: below the node
+        are actions of that world, such as the seat's own later draws), else a fresh
+        determinization of the position after it (IS-MCTS: its nodes hold what was available
+        in any world)."""
+        if searched is not None:
+            after = after_action(searched, seat, node.action)
+            self.kept = None if after is None else (node, after, seat)
+            return
         after = after_action(state, seat, action)
         self.kept = None if after is None else (node, after.determinize(seat, self.probe_rng), seat)
 
-    def reused_root(self, state: State, seat: int) -> Node | None:
-        """The kept subtree's node whose position ``seat`` sees exactly as ``state``, or None."""
+    def reused_root(self, state: State, seat: int) -> tuple[Node, State] | None:
+        """The kept subtree's node whose position ``seat`` sees exactly as ``state``, with the
+        kept world brought to it, or None."""
         kept, self.kept = self.kept, None
         if kept is None or kept[2] != seat:
             return None
@@ -285,7 +306,7 @@ class MCTSAgent(Agent):
             if world.current_player == seat:
                 if world.view(seat) == target:
                     node.action = None  # the new root
-                    return node
+                    return node, world
                 looked += 1
                 if looked >= REUSE_LOOKS:
                     return None
@@ -405,6 +426,7 @@ class ISMCTSAgent(MCTSAgent):
     """
 
     name = "ismcts"
+    one_world: ClassVar[bool] = False
     defaults: dict[str, Any] = {
         **MCTSAgent.defaults,
         "belief": 0,

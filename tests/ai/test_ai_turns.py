@@ -321,3 +321,23 @@ def test_opponent_model_and_explanations() -> None:
     # A position O cannot reach in one move is not explained.
     far = ttt(0, 3, 1, 4, 8)
     assert agent.explain(st, 0, far.view(0)) is None
+
+
+def test_mcts_reuse_in_a_hidden_information_game_searches_on_in_the_kept_world() -> None:
+    """Plain MCTS searches one determinization; a kept subtree was grown in the kept one, so
+    below its root it holds actions of that world (another draw of the hidden tiles). Reused
+    with a fresh determinization, the search once played a tile the seat does not hold in
+    that world: ``IllegalAction: tile ... is not in your hand``."""
+    game = load_game("gunkimono")
+    st = game.new_state(3, players=2)
+    agents = [make_agent(game, "mcts", seed=s, iterations=120, reuse=1) for s in (1, 2)]
+    reused: list[int] = []
+    decisions = 0
+    while not st.is_terminal() and decisions < 60:
+        seat = st.current_player
+        action = agents[seat].choose(st, seat)
+        assert action in st.legal_actions()
+        reused.append(int(agents[seat].last_stats.get("reused", 0)))
+        st.apply(action)
+        decisions += 1
+    assert max(reused) > 0, "no decision found its position in the kept tree"
