@@ -25,6 +25,7 @@ from sengoku.server.broadcast import Answer, Broadcaster, event_entries, event_r
 from sengoku.server.clocks import Clocks, running_seat
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.live import Live, clocks_until_stored, engine_fault, follow_seats
 from sengoku.server.persistence import Persistence, StaleMatch, clock_json
 from sengoku.server.positions import state_after
@@ -184,7 +185,7 @@ class Turns:
             i = live.action_ids.index(client_id)
             if live.action_seats[i] != seat:
                 raise ApiError(
-                    409, "id_used", "this action id was used by another seat; use a new one"
+                    409, "id_used", N_("this action id was used by another seat; use a new one")
                 )
             if not same_action(live, i, text):
                 raise ApiError(
@@ -199,7 +200,7 @@ class Turns:
         await self.check_flag(live)
         state = self.require_active(live)
         if turn is not None and turn != live.turn:
-            raise ApiError(409, "stale", "the position changed while the AI was thinking")
+            raise ApiError(409, "stale", N_("the position changed while the AI was thinking"))
         if ply is not None and ply != live.ply:
             raise ApiError(
                 409,
@@ -222,10 +223,10 @@ class Turns:
                     f"the computer plays this seat since you left at ply {gone['ply']}; "
                     "POST /api/matches/{id}/return to play it again",
                 )
-            raise ApiError(403, "ai_seat", "this seat is played by the AI")
+            raise ApiError(403, "ai_seat", N_("this seat is played by the AI"))
         if by_ai and live.seats[seat].kind != "ai":
             # its player came back while it thought: the answer is dropped, never played
-            raise ApiError(409, "stale", "the player came back to this seat")
+            raise ApiError(409, "stale", N_("the player came back to this seat"))
         try:
             live.legal()
             exact = live.legal_by_text.get(text.strip())
@@ -575,7 +576,7 @@ class Turns:
             ready = [s for s in gone if now - left_at[s.seat] >= self.settings.claim_after]
             if not ready:
                 if not gone:
-                    raise ApiError(409, "opponent_connected", "your opponent is connected")
+                    raise ApiError(409, "opponent_connected", N_("your opponent is connected"))
                 wait = min(self.settings.claim_after - (now - left_at[s.seat]) for s in gone)
                 raise ApiError(
                     409,
