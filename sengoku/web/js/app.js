@@ -12,7 +12,7 @@ import { renderMarkdown } from "./markdown.js";
 import { learnButton } from "./tutorial.js";
 import { accountMark, accountPage, signedIn, whenKnown } from "./account.js";
 import { startYourTurn, yourTurnSection } from "./your_turn.js";
-import { _, fmt, ngettext, language, LANGUAGES, loadLanguage, saveLanguage } from "./i18n.js";
+import { _, fmt, ngettext, language, LANGUAGES, saveLanguage } from "./i18n.js";
 import { seekSection, startSeekWatch } from "./seeks.js";
 
 let current = null; // the page object with destroy()
@@ -48,7 +48,7 @@ function topbar() {
 }
 
 /** The header's language switch (EN / 日本語 / FR): the choice is kept (i18n.js) and the
- * page is drawn again in it. */
+ * page is loaded again in it. */
 function languageSwitch() {
   return el(
     "span.lang-switch",
@@ -61,13 +61,11 @@ function languageSwitch() {
           lang: code,
           "data-lang": code,
           "aria-pressed": code === language() ? "true" : "false",
-          onclick: async () => {
+          onclick: () => {
             if (code === language()) return;
             saveLanguage(code);
-            await loadLanguage(code);
-            document.querySelector("header.topbar")?.replaceWith(topbar());
-            window.dispatchEvent(new Event("sengoku:language"));
-            route();
+            // Loaded again, every module makes its words in the new language (boot.js).
+            location.reload();
           },
         },
         label,

@@ -81,3 +81,9 @@ export function ngettext(singular, plural, n) {
 export function fmt(text, values) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
+
+/** Mark ``message`` for the catalog without translating it now: for tables built when a
+ * module loads, translated with _() where they are shown (the language may change since). */
+export function N_(message) {
+  return message;
+}

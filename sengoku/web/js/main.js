@@ -1,9 +1,6 @@
 // The client's one entry module (index.html loads it): the only module that does something
-// when imported. Every other module only exports. The language's catalog comes first
-// (i18n.js): every page is drawn in it.
+// when imported. Every other module only exports.
 
-import { start } from "./app.js";
-import { loadLanguage, preferredLanguage } from "./i18n.js";
+import { start } from "./boot.js";
 
-await loadLanguage(preferredLanguage());
 start();
