@@ -6,6 +6,7 @@ literals that are not shown text (or are names) are in ALLOWED, each for a reaso
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,10 +43,12 @@ _PLURAL_SECOND = re.compile(r'ngettext\(\s*"(?:[^"\\]|\\.)*"\s*,\s*$')
 # An English word: a run of letters. A literal reads as English when it has two words
 # separated by a space (selectors, CSS classes and event names have none), or is a
 # capitalised word given as a title, a placeholder or an aria-label.
-_SENTENCE = re.compile(r"[A-Za-z]{2,}[,.:;!?’']?(?:\s+[A-Za-z])?\s+[A-Za-z]{2,}")
+_SENTENCE = re.compile(
+    r"[A-Za-z]{2,}[,.:;!?’']?(?:\s+[A-Za-z])?\s+[A-Za-z]{2,}|\b[A-Z][a-z]+\s+\d+:?\s+[A-Za-z]{2,}"
+)
 # assigned to what is no text: a class list, a data attribute, a type
 _CODE = re.compile(
-    r"(?:cssText\s*=|style\s*:|(?:className|dataset\.\w+|\.type|\.kind)\s*(?:=|===|!==)|(?:className|cls)\s*=[^;\n]*[?:]|"
+    r"(?:cssText\s*=|style\s*:|Authorization\s*=|(?:className|dataset\.\w+|\.type|\.kind)\s*(?:=|===|!==)|(?:className|cls)\s*=[^;\n]*[?:]|"
     r"\bclass\s*:[^,{}\n]*[?:]|"
     r"\b(?:class|transform|d|points|viewBox|fill|stroke)\s*:|matchMedia\(|\.test\(|"
     r"\bcase|\.startsWith\(|\.endsWith\(|\.includes\(|\.replace\()\s*$"
@@ -65,10 +68,10 @@ def _not_text(words: str) -> bool:
     return all(_SELECTOR_WORD.match(w) for w in words.split())
 
 
-def unwrapped(source: str) -> list[tuple[int, str]]:
-    """(line, literal) of each English literal outside a translation call."""
+def findings(source: str) -> Iterator[re.Match[str]]:
+    """Each English literal outside a translation call (comments blanked out, so that the
+    matches' places are the source's)."""
     code = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), source)
-    found: list[tuple[int, str]] = []
     for m in _LITERAL.finditer(code):
         text = m.group()[1:-1]
         before = code[max(0, m.start() - 60) : m.start()]
@@ -79,12 +82,20 @@ def unwrapped(source: str) -> list[tuple[int, str]]:
         english = bool(_SENTENCE.search(words)) and not _not_text(words)
         if not english and _SHOWN_ATTR.search(before) and re.search(r"[A-Z][a-z]+", words):
             english = True
+        # a template that puts a word beside its values ("${title} leaderboard")
+        outside = re.sub(r"\$\{[^}]*\}", "", text)
+        if not english and m.group().startswith("`") and "${" in text and " " in outside:
+            english = any(re.fullmatch(r"[A-Za-z]{3,}[.,:;!?]?", w) for w in words.split())
         # a lone capitalised word as an element's text ("Rematch") or a choice ("? 'Draw'")
         if not english and _WORD.match(words) and _TEXT_PLACE.search(before):
             english = True
         if english and text not in ALLOWED and not text.startswith("<"):  # "<svg ...>" markup
-            found.append((code.count("\n", 0, m.start()) + 1, text))
-    return found
+            yield m
+
+
+def unwrapped(source: str) -> list[tuple[int, str]]:
+    """(line, literal) of each English literal outside a translation call."""
+    return [(source.count("\n", 0, m.start()) + 1, m.group()[1:-1]) for m in findings(source)]
 
 
 def test_the_scan_finds_an_unwrapped_string() -> None:

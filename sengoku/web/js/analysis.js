@@ -6,7 +6,7 @@
 
 import { api } from "./api.js";
 import { el, svg, clear, toast } from "./ui.js";
-import { _, fmt } from "./i18n.js";
+import { _, fmt, ngettext } from "./i18n.js";
 
 /** How often the page looks at a job in progress (ms). */
 const POLL_MS = 1000;
@@ -134,7 +134,12 @@ export class AnalysisPanel {
             { "data-seat": p.seat },
             el("strong", {}, this.seatTitle(p.seat)),
             p.accuracy === null ? _(": no move searched") : `: ${p.accuracy.toFixed(1)}%`,
-            ` · ${p.inaccuracies} inaccurac${p.inaccuracies === 1 ? "y" : "ies"}, ${p.mistakes} mistake${p.mistakes === 1 ? "" : "s"}, ${p.blunders} blunder${p.blunders === 1 ? "" : "s"}`,
+            " · " +
+              [
+                fmt(ngettext("{n} inaccuracy", "{n} inaccuracies", p.inaccuracies), { n: p.inaccuracies }),
+                fmt(ngettext("{n} mistake", "{n} mistakes", p.mistakes), { n: p.mistakes }),
+                fmt(ngettext("{n} blunder", "{n} blunders", p.blunders), { n: p.blunders }),
+              ].join(", "),
           ),
         ),
       ),
@@ -199,7 +204,7 @@ export class AnalysisPanel {
             "button.secondary",
             { type: "button", "data-ply": p.ply, "data-class": p.classification, onclick: () => this.onPick(p.ply) },
             el("span", { class: `class-${p.classification}` }, CLASS_WORDS[p.classification]),
-            ` ${p.ply}. ${this.seatTitle(p.seat)} played ${p.played} (${pct(p.before)} → ${pct(p.after)}); better: ${p.best}`,
+            " " + fmt(_("{ply}. {seat} played {played} ({before} → {after}); better: {best}"), { ply: p.ply, seat: this.seatTitle(p.seat), played: p.played, before: pct(p.before), after: pct(p.after), best: p.best }),
           ),
         ),
       ),

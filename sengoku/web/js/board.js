@@ -14,7 +14,7 @@ import { el, clear, toast, download, keepActionFocus } from "./ui.js";
 import { rendererFor } from "./games/index.js";
 import { prefs } from "./nav.js";
 import { resultInWords } from "./words.js";
-import { _, fmt } from "./i18n.js";
+import { _, fmt, ngettext } from "./i18n.js";
 
 export async function boardPage(root, game) {
   const page = new BoardPage(root, game);
@@ -276,7 +276,7 @@ class BoardPage {
       return;
     }
     if (out.error) {
-      box.textContent = `Engine: ${out.error}`;
+      box.textContent = fmt(_("Engine: {error}"), { error: out.error });
       return;
     }
     box.dataset.state = "done";
@@ -289,7 +289,7 @@ class BoardPage {
           "li",
           {},
           el("button.secondary.board-top-move", { type: "button", "data-action": row.action, title: fmt(_("Play {action}"), { action: row.action }) }, words.get(row.action) || row.action),
-          el("span.board-top-value", {}, ` ${Math.round(row.value * 100)}% · ${row.visits} visits`),
+          el("span.board-top-value", {}, " " + fmt(ngettext("{pct}% · {n} visit", "{pct}% · {n} visits", row.visits), { pct: Math.round(row.value * 100), n: row.visits })),
         ),
       );
     }

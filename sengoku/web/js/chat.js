@@ -128,7 +128,7 @@ export class ChatPanel {
       el(
         "span.chat-role",
         { "data-role": role, title: role === "player" ? _("A player of this match") : "A spectator" },
-        role === "player" ? `Seat ${m.seat + 1}` : _("Spectator"),
+        role === "player" ? fmt(_("Seat {x}"), { x: m.seat + 1 }) : _("Spectator"),
       ),
       el("span.chat-who", {}, m.name || "?"),
       el("span.chat-text", {}, m.text),

@@ -121,7 +121,7 @@ export class GameLog {
     const ev = e.event;
     if (ev.type === "turn") {
       const who = ev.name || (ev.seat !== undefined && ev.seat !== null ? this.seatName(ev.seat) : "");
-      const title = ev.turn ? `Turn ${ev.turn}${who ? ` — ${who}` : ""}` : sentence(ev.message);
+      const title = ev.turn ? (who ? fmt(_("Turn {turn} — {who}"), { turn: ev.turn, who }) : fmt(_("Turn {turn}"), { turn: ev.turn })) : sentence(ev.message);
       this.group(title, ev.seat, ev.ply);
       return true;
     }

@@ -6,7 +6,7 @@ import { el, toast } from "./ui.js";
 import { gameCatalog, rendererFor } from "./games/index.js";
 import { navigate } from "./nav.js";
 import { resultInWords } from "./words.js";
-import { _, fmt } from "./i18n.js";
+import { _, fmt, ngettext } from "./i18n.js";
 
 /** Records per page: one short screen. */
 export const PER_PAGE = 25;
@@ -55,7 +55,7 @@ function pager(path, game, page, hasMore) {
   const nav = el("nav.pager", { "aria-label": _("Pages") });
   nav.append(
     page > 1 ? el("a.button.secondary", { href: listUrl(path, game, page - 1), "data-nav": "", id: "page-newer", rel: "prev" }, "← Newer") : el("span"),
-    el("span.muted", { id: "page-number" }, `Page ${page}`),
+    el("span.muted", { id: "page-number" }, fmt(_("Page {page}"), { page })),
     hasMore ? el("a.button.secondary", { href: listUrl(path, game, page + 1), "data-nav": "", id: "page-older", rel: "next" }, "Older →") : el("span"),
   );
   return nav;
@@ -86,7 +86,7 @@ export async function recordsPage(root, importForm) {
     const r = await rendererFor(rec.game);
     const bySeat = new Map(rec.seats.map((s) => [s.seat, s]));
     const nameOf = (seat) => (bySeat.has(seat) ? seatLabel(r, bySeat.get(seat)) : r.seatName(seat));
-    const outcome = rec.result ? resultInWords(rec.result, nameOf) : rec.status === "aborted" ? _("Aborted: no result") : `Ended: ${rec.status}`;
+    const outcome = rec.result ? resultInWords(rec.result, nameOf) : rec.status === "aborted" ? _("Aborted: no result") : fmt(_("Ended: {status}"), { status: rec.status });
     const winners = new Set(rec.result?.winners || []);
     list.append(
       el(
@@ -143,7 +143,7 @@ export async function livePage(root) {
   for (const m of matches) {
     const r = await rendererFor(m.game);
     const url = `${location.origin}/play/${encodeURIComponent(m.id)}`;
-    const watching = m.spectators === 1 ? "1 spectator" : `${m.spectators || 0} spectators`;
+    const watching = fmt(ngettext("{n} spectator", "{n} spectators", m.spectators || 0), { n: m.spectators || 0 });
     list.append(
       el(
         "div.record-row.live-row",

@@ -66,7 +66,7 @@ class PuzzlePage {
   async start() {
     this.account = await whenKnown().catch(() => null);
     this.renderer = await rendererFor(this.game);
-    document.title = `${this.renderer.title} puzzles — Sengoku`;
+    document.title = fmt(_("{title} puzzles — Sengoku"), { title: this.renderer.title });
     this.build();
     this.onPrefs = () => this.draw();
     window.addEventListener("sengoku:prefs", this.onPrefs);
@@ -95,7 +95,7 @@ class PuzzlePage {
         el(
           "section.play",
           {},
-          el("div.match-head", {}, el("h1.match-title", {}, el("span.game-kanji", {}, r.kanji || ""), ` ${r.title} — puzzles`)),
+          el("div.match-head", {}, el("h1.match-title", {}, el("span.game-kanji", {}, r.kanji || ""), fmt(_(" {title} — puzzles"), { title: r.title }))),
           el("div.board-shell", {}, this.els.board),
         ),
         el(
@@ -231,7 +231,7 @@ class PuzzlePage {
     }
     if (verdict.solved) {
       this.lastMove = row;
-      this.feedback("right", `${row.label || action}: right!`);
+      this.feedback("right", fmt(_("{move}: right!"), { move: row.label || action }));
       await this.finish(true);
       return;
     }
@@ -306,7 +306,7 @@ export async function puzzlesIndex(root) {
       { id: "puzzles-index" },
       el("h1", {}, _("Puzzles")),
       el("p", {}, _("Find the best move. Each puzzle comes from a game; your puzzle rating picks the next one. In Gunshi, Sashimono and Gunkimono you see only what the player to move sees, and the answer is best whatever is hidden.")),
-      el("ul", {}, out.games.map((g) => el("li", {}, el("a", { href: `/puzzles/${g.game}`, "data-nav": "", "data-game": g.game }, `${g.title} (${g.count} puzzles)`)))),
+      el("ul", {}, out.games.map((g) => el("li", {}, el("a", { href: `/puzzles/${g.game}`, "data-nav": "", "data-game": g.game }, fmt(ngettext("{title} ({n} puzzle)", "{title} ({n} puzzles)", g.count), { title: g.title, n: g.count }))))),
     ),
   );
 }

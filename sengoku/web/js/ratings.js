@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { el, svg, clear, toast } from "./ui.js";
 import { rendererFor } from "./games/index.js";
-import { _, fmt, ngettext } from "./i18n.js";
+import { _, N_, fmt, ngettext } from "./i18n.js";
 
 /** The games with a leaderboard (sengoku/ratings RATED), in the order shown. */
 export const RATED_GAMES = ["gungi", "gunshi", "gunkimono", "sashimono"];
@@ -30,13 +30,13 @@ export function ratingLines(snap, held, seatTitle) {
   const mine = players.filter((s) => held.includes(s.seat));
   const lines = [];
   for (const s of players) {
-    const who = mine.length === 1 && held.includes(s.seat) ? _("Your rating") : `${seatTitle(s.seat)}'s rating`;
+    const who = mine.length === 1 && held.includes(s.seat) ? _("Your rating") : fmt(_("{seatTitle}'s rating"), { seatTitle: seatTitle(s.seat) });
     lines.push(el("li", { "data-seat": s.seat, class: "rating-line" }, el("span", {}, `${who}:`), el("strong", {}, changeText(s)), s.provisional ? el("span.muted", { title: _("Provisional: too few rated games for a settled rating") }, " (provisional)") : null));
   }
   const winners = snap.result?.winners || [];
   for (const b of bots) {
     const you = mine[0];
-    const about = `level ${b.level} (about ${b.rating})`;
+    const about = fmt(_("level {level} (about {rating})"), { level: b.level, rating: b.rating });
     let text;
     if (!you) text = fmt(_("the computer played as {about}"), { about });
     else if (!winners.length) text = fmt(_("you drew with {about}"), { about });
@@ -68,7 +68,7 @@ export function historyGraph(points, label) {
   );
 }
 
-const RESULT_WORDS = { win: "won", loss: "lost", draw: "drew" };
+const RESULT_WORDS = { win: N_("won"), loss: N_("lost"), draw: N_("drew") };
 
 function when(t) {
   return new Date(t * 1000).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
@@ -77,7 +77,7 @@ function when(t) {
 /** /player/NAME: the player's ratings per game (with a history graph), counts, and a games
  * list filtered by game, result and opponent. */
 export async function playerPage(root, name) {
-  document.title = `${name} — Sengoku`;
+  document.title = fmt(_("{name} — Sengoku"), { name });
   let data;
   try {
     data = await api("GET", `/api/players/${encodeURIComponent(name)}?limit=200`);
@@ -85,7 +85,7 @@ export async function playerPage(root, name) {
     root.append(el("div.card.not-found", { id: "no-player" }, el("h1", {}, _("No such player")), el("p", {}, err.status === 404 ? fmt(_("Nobody plays here under the name {name}."), { name }) : err.message)));
     return;
   }
-  document.title = `${data.name} — Sengoku`;
+  document.title = fmt(_("{name} — Sengoku"), { name: data.name });
   const rec = data.record;
   const titles = {};
   for (const g of new Set([...data.ratings.map((p) => p.game), ...data.games.map((g) => g.game)])) titles[g] = (await rendererFor(g)).title;
@@ -96,9 +96,9 @@ export async function playerPage(root, name) {
       { "data-game": p.game, "data-system": p.system },
       el("h2", {}, title),
       el("p.rating-now", {}, el("strong.rating-number", {}, String(p.rating)), p.provisional ? el("span.provisional", { title: _("Provisional: too few rated games for a settled rating") }, "?") : null, el("span.muted", {}, fmt(ngettext(" ± {deviation} · {n} rated game", " ± {deviation} · {n} rated games", p.games), { deviation: Math.round(p.deviation), n: p.games }))),
-      el("p.rating-record", {}, `${p.record.wins} won · ${p.record.losses} lost · ${p.record.draws} drawn`),
+      el("p.rating-record", {}, fmt(_("{wins} won · {losses} lost · {draws} drawn"), { wins: p.record.wins, losses: p.record.losses, draws: p.record.draws })),
       p.history.length ? historyGraph(p.history, fmt(_("{title} rating over {games} rated games: from {x} to {x2}"), { title, games: p.games, x: p.history[0][1], x2: p.history[p.history.length - 1][1] })) : null,
-      el("a", { href: `/ratings/${p.game}`, "data-nav": "" }, `${title} leaderboard`),
+      el("a", { href: `/ratings/${p.game}`, "data-nav": "" }, fmt(_("{title} leaderboard"), { title })),
     );
   });
   const gameSel = el("select", { id: "filter-game" }, el("option", { value: "" }, _("Every game")), Object.entries(titles).map(([g, t]) => el("option", { value: g }, t)));
@@ -116,8 +116,8 @@ export async function playerPage(root, name) {
         el(
           "a.record-row",
           { href: `/replay/${g.id}`, "data-nav": "", "data-id": g.id, "data-result": g.result || "" },
-          el("span.record-main", {}, el("strong", {}, titles[g.game] || g.game), el("span", {}, `${RESULT_WORDS[g.result] || "played"} against ${g.opponents.join(", ") || "nobody"}`)),
-          el("span.record-result", {}, g.rating ? `rated ${changeText(g.rating)}` : "casual", el("span.muted", {}, ` · ${when(g.at)}`)),
+          el("span.record-main", {}, el("strong", {}, titles[g.game] || g.game), el("span", {}, fmt(_("{result} against {opponents}"), { result: RESULT_WORDS[g.result] ? _(RESULT_WORDS[g.result]) : _("played"), opponents: g.opponents.join(", ") || _("nobody") }))),
+          el("span.record-result", {}, g.rating ? fmt(_("rated {changeText}"), { changeText: changeText(g.rating) }) : "casual", el("span.muted", {}, ` · ${when(g.at)}`)),
         ),
       );
     }
@@ -129,7 +129,7 @@ export async function playerPage(root, name) {
       "section.player-page",
       { id: "player-page" },
       el("h1", {}, data.name),
-      el("p.player-record", {}, `${rec.wins} won · ${rec.losses} lost · ${rec.draws} drawn`, el("span.muted", {}, fmt(_(" · playing since {when}"), { when: when(data.since) }))),
+      el("p.player-record", {}, fmt(_("{wins} won · {losses} lost · {draws} drawn"), { wins: rec.wins, losses: rec.losses, draws: rec.draws }), el("span.muted", {}, fmt(_(" · playing since {when}"), { when: when(data.since) }))),
       pools.length ? el("div.rating-pools", {}, pools) : el("p.muted", {}, _("No rated game yet.")),
       el("h2", {}, _("Games")),
       el(
@@ -148,7 +148,7 @@ export async function playerPage(root, name) {
 /** /ratings/GAME: the top players by rating, provisional ratings marked. */
 export async function leaderboardPage(root, game) {
   const r = await rendererFor(game);
-  document.title = `${r.title} ratings — Sengoku`;
+  document.title = fmt(_("{title} ratings — Sengoku"), { title: r.title });
   const tabs = el(
     "nav.rating-tabs",
     { "aria-label": _("Leaderboards") },

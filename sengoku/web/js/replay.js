@@ -144,7 +144,7 @@ class ReplayPage {
         el(
           "section.play",
           {},
-          el("div.match-head", {}, el("h1.match-title", {}, el("span.game-kanji", {}, r.kanji || ""), ` ${r.title} — replay`)),
+          el("div.match-head", {}, el("h1.match-title", {}, el("span.game-kanji", {}, r.kanji || ""), fmt(_(" {title} — replay"), { title: r.title }))),
           el("div.board-shell", {}, this.boardBox),
           this.analysis.root,
         ),
@@ -210,7 +210,7 @@ class ReplayPage {
       ? fmt(_("Game over: {result}"), { result: resultInWords(this.result, (s) => (this.seats[s]?.name ? `${this.renderer.seatName(s)} (${this.seats[s].name})` : this.renderer.seatName(s))) })
       : this.ply === 0
         ? _("The starting position")
-        : `Move ${this.ply}: ${this.renderer.seatName(p.seat)} played ${p.action}`;
+        : fmt(_("Move {ply}: {seat} played {action}"), { ply: this.ply, seat: this.renderer.seatName(p.seat), action: p.action });
     // The list is built once (build()); a step only moves the mark: rebuilding 900 rows on
     // every step took about 250 ms on a long Gunshi game.
     this.current?.classList.remove("current");
@@ -277,10 +277,10 @@ class ReplayPage {
     const players = (rec.players || []).map((n, i) => `${r.seatName(i)}${n ? ` (${n})` : ""}`);
     const lines = [
       fmt(_("Game: {title} ({game}, rules version {version})"), { title: r.title, game: rec.game, version: rec.version }),
-      `Players: ${players.join(" vs ")}`,
-      `Options: ${Object.entries(rec.options || {}).map(([k, v]) => `${k}=${v}`).join(", ") || "defaults"}`,
-      `Seed: ${rec.seed}`,
-      `Result: ${this.result ? resultInWords(this.result, (s) => players[s] || r.seatName(s)) : "unfinished"}`,
+      fmt(_("Players: {join}"), { join: players.join(" vs ") }),
+      fmt(_("Options: {options}"), { options: Object.entries(rec.options || {}).map(([k, v]) => `${k}=${v}`).join(", ") || _("defaults") }),
+      fmt(_("Seed: {seed}"), { seed: rec.seed }),
+      fmt(_("Result: {result}"), { result: this.result ? resultInWords(this.result, (s) => players[s] || r.seatName(s)) : _("unfinished") }),
       "",
     ];
     const moves = this.plies.slice(1);

@@ -124,7 +124,7 @@ export class RulesPanel {
       el(
         "div.rules-head",
         {},
-        el("h2", { id: "rules-title" }, `${title} — rules`),
+        el("h2", { id: "rules-title" }, fmt(_("{title} — rules"), { title })),
         el("button.secondary", { type: "button", id: "rules-close", onclick: () => this.close() }, _("Close")),
       ),
       this.now,
@@ -175,7 +175,7 @@ export class RulesPanel {
     this.now.hidden = false;
     this.now.dataset.phase = entry.key;
     clear(this.now).append(
-      el("h2", { id: "rules-now-title" }, `Now: ${entry.title}`),
+      el("h2", { id: "rules-now-title" }, fmt(_("Now: {title}"), { title: entry.title })),
       this.who ? el("p.rules-now-who", {}, this.who) : null,
       el("ul", {}, (entry.lines || []).map((line) => el("li", {}, line))),
     );

@@ -57,7 +57,7 @@ function drop(id) {
 /** A clock in words ("5 min + 3 s", "1 day per move"). */
 export function clockWords(clock) {
   if (!clock) return _("no clock");
-  const min = (s) => `${Math.round(s / 60)} min`;
+  const min = (s) => fmt(_("{round} min"), { round: Math.round(s / 60) });
   switch (clock.type) {
     case "fischer":
       return `${min(clock.initial)} + ${clock.increment} s`;
@@ -66,7 +66,7 @@ export function clockWords(clock) {
     case "sudden_death":
       return min(clock.initial);
     case "tournament":
-      return `${min(clock.initial)} each`;
+      return fmt(_("{time} each"), { time: min(clock.initial) });
     case "correspondence":
       return clock.days === 1 ? _("1 day per move") : fmt(_("{days} days per move"), { days: clock.days });
     default:

@@ -169,7 +169,7 @@ export const SETUP_WORDS = {
     lightning_alone_resupply: {
       label: _("Re-Supply from Lightning alone"),
       help: _("Logistics points gained when only the Lightning position holds a card."),
-      values: { 0: `None (${RULEBOOK})`, 1: _("One") },
+      values: { 0: fmt(_("None ({RULEBOOK})"), { RULEBOOK }), 1: _("One") },
     },
     logistics_cap: {
       label: _("Logistics limit"),

@@ -11,7 +11,7 @@ import { el, toast, ownName, replaceIfChanged } from "./ui.js";
 import { ChatPanel } from "./chat.js";
 import { sounds, LOW_TIME } from "./sound.js";
 import { RulesPanel } from "./rules_panel.js";
-import { _, fmt } from "./i18n.js";
+import { _, fmt, ngettext } from "./i18n.js";
 
 const BASE_TITLE = "Sengoku";
 /** How often presence, spectators and offers are asked for between the socket's news. */
@@ -150,7 +150,7 @@ export class Table {
     try {
       return this.page.renderer.seatName(i);
     } catch (err) {
-      return `Seat ${i + 1}`;
+      return fmt(_("Seat {x}"), { x: i + 1 });
     }
   }
 
@@ -170,7 +170,7 @@ export class Table {
           { "data-seat": i, "data-online": online ? "true" : "false" },
           // Shape and word as well as colour: a filled or a hollow dot, and the state.
           el("span.presence-dot", { "aria-hidden": "true" }, online ? "●" : "○"),
-          el("span.presence-name", {}, `${this.seatName(i)}${ownName(seat.name) && seat.kind !== "ai" ? ` (${seat.name})` : ""}${you ? " — you" : ""}`),
+          el("span.presence-name", {}, `${this.seatName(i)}${ownName(seat.name) && seat.kind !== "ai" ? ` (${seat.name})` : ""}${you ? _(" — you") : ""}`),
           el("span.presence-state", {}, state),
         ),
       );
@@ -179,7 +179,7 @@ export class Table {
     const watching = info ? info.spectators : 0;
     // Drawn only when it changed (the poll comes every few seconds): what is under the
     // pointer stays put.
-    replaceIfChanged(this.presence, [el("h2", {}, _("At the table")), list, watching ? el("p.spectators", { id: "spectator-count" }, watching === 1 ? "1 spectator" : `${watching} spectators`) : null]);
+    replaceIfChanged(this.presence, [el("h2", {}, _("At the table")), list, watching ? el("p.spectators", { id: "spectator-count" }, fmt(ngettext("{n} spectator", "{n} spectators", watching), { n: watching })) : null]);
   }
 
   /** The seat of an absent human opponent who is to act, or null. */

@@ -94,7 +94,7 @@ export function formatTimeLeft(seconds) {
   const h = Math.floor((s % 86400) / 3600);
   const m = Math.floor((s % 3600) / 60);
   if (d) return `${d} d ${h} h`;
-  if (h) return `${h} h ${m} min`;
+  if (h) return fmt(_("{h} h {m} min"), { h, m });
   return formatClock(s);
 }
 
@@ -280,7 +280,7 @@ function pickWords(step) {
   if (STEP_WORDS[step]) return STEP_WORDS[step];
   const noun = step.replace(/_/g, " ");
   // "an edge", but "a unit": the steps' nouns that start with a u say "you".
-  return `pick ${/^[aeio]/i.test(noun) ? "an" : "a"} ${noun}`;
+  return fmt(/^[aeio]/i.test(noun) ? _("pick an {what}") : _("pick a {what}"), { what: noun });
 }
 
 /**

@@ -37,7 +37,7 @@ export function reasonInWords(reason) {
 
 function joinNames(names) {
   if (names.length <= 1) return names.join("");
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return fmt(_("{slice} and {x}"), { slice: names.slice(0, -1).join(", "), x: names[names.length - 1] });
 }
 
 /** "3 to 1", or "5, 3 and 1", the winners' scores first. */

@@ -105,7 +105,7 @@ async function announce(fresh) {
     const r = await rendererFor(g.game).catch(() => null);
     try {
       const note = new Notification(_("Your turn"), {
-        body: `${r?.title || g.title} against ${g.opponents.join(", ") || "your opponent"}`,
+        body: fmt(_("{game} against {opponents}"), { game: r?.title || g.title, opponents: g.opponents.join(", ") || _("your opponent") }),
         tag: `sengoku-${g.match_id}`,
       });
       note.onclick = () => {
@@ -172,7 +172,7 @@ export function yourTurnSection() {
           "a.record-row",
           { href: `/play/${g.match_id}`, "data-nav": "", "data-id": g.match_id },
           el("span.game-kanji.small", {}, r?.kanji || ""),
-          el("span.record-main", {}, el("strong", {}, r?.title || g.title), el("span", {}, `against ${g.opponents.join(", ") || "—"}`)),
+          el("span.record-main", {}, el("strong", {}, r?.title || g.title), el("span", {}, fmt(_("against {join}"), { join: g.opponents.join(", ") || "—" }))),
           el("span.record-result", {}, g.time_left === null ? _("your move") : fmt(_("your move · {formatTimeLeft} left"), { formatTimeLeft: formatTimeLeft(g.time_left) })),
         ),
       );

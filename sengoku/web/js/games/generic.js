@@ -69,7 +69,7 @@ export function actionPicker(model, { filterPlaceholder = _("Filter moves…") }
 
 export function makeGeneric(meta) {
   return {
-    seatName: (seat) => `Seat ${seat + 1}`,
+    seatName: (seat) => fmt(_("Seat {x}"), { x: seat + 1 }),
     seatIcon: () => null,
     defaultFlip: () => false,
     statusNote: () => "",

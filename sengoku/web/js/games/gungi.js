@@ -168,7 +168,7 @@ export default {
     _("Click one of your pieces (or a piece in your hand) to see where it may go; click a highlighted square to play."),
   ],
   seatName(seat) {
-    return SIDE[COLORS[seat]] || `Seat ${seat + 1}`;
+    return SIDE[COLORS[seat]] || fmt(_("Seat {x}"), { x: seat + 1 });
   },
   seatIcon(seat, labels) {
     return pieceIcon("marshal", COLORS[seat] || "white", labels, 26);
@@ -489,7 +489,7 @@ class GungiBoard {
       clear(box);
       box.dataset.color = color;
       const hand = (view.hands || {})[color] || {};
-      box.append(el("span.hand-label", {}, `${SIDE[color]} hand`));
+      box.append(el("span.hand-label", {}, fmt(_("{x} hand"), { x: SIDE[color] })));
       const names = Object.keys(PIECES).filter((n) => hand[n]);
       if (!names.length) box.append(el("span.hand-empty", {}, "empty"));
       box.classList.toggle("mine", COLORS.indexOf(color) === this.model.seat);
@@ -536,7 +536,7 @@ class GungiBoard {
       );
       return;
     }
-    this.info.append(el("strong", {}, `Tower ${square}`));
+    this.info.append(el("strong", {}, fmt(_("Tower {square}"), { square })));
     const list = el("ol.tiers", { reversed: true });
     [...tower].reverse().forEach((p, i) => {
       list.append(
@@ -544,7 +544,7 @@ class GungiBoard {
           "li",
           {},
           pieceIcon(p.piece, p.color, labels, 24),
-          ` tier ${tower.length - i}: ${labels === "english" ? "" : `${PIECES[p.piece]?.kanji || ""} `}${PIECES[p.piece]?.name || p.piece} (${SIDE[p.color]})`,
+          fmt(_(" tier {tier}: {kanji}{piece} ({side})"), { tier: tower.length - i, kanji: labels === "english" ? "" : `${PIECES[p.piece]?.kanji || ""} `, piece: PIECES[p.piece]?.name || p.piece, side: SIDE[p.color] }),
         ),
       );
     });

@@ -71,7 +71,7 @@ const M = 24; // margin for the coordinates
 const TURNS = ["right", "below", "left", "above"];
 
 function seatName(seat) {
-  return `Player ${seat + 1}`;
+  return fmt(_("Player {x}"), { x: seat + 1 });
 }
 
 /** "1 tile", "2 stronghold symbols": in the language's plural forms (i18n.js). */
@@ -229,7 +229,7 @@ function scoringWords(v, s) {
     case "vp":
       return fmt(_("{troop} on {square}: +{points} VP (formation of {points})"), { troop, square: s.square, points: s.points });
     case "honor":
-      return `${troop} on ${s.square}: +${s.points} honor`;
+      return fmt(_("{troop} on {square}: +{points} honor"), { troop, square: s.square, points: s.points });
     case "strongholds":
       return fmt(_("strongholds assessed: +{points} VP"), { points: s.points });
     case "stronghold_built":
@@ -307,8 +307,8 @@ function head(long, short, title) {
 
 /** A player's score in words: VP and where they came from, banners when visible. */
 function scoreWords(p) {
-  const parts = `${p.vp_formations} formations + ${p.vp_strongholds} strongholds`;
-  return p.banner_points === null || p.banner_points === undefined ? `${p.score} VP (${parts})` : `${p.score} VP (${parts}) + ${p.banner_points} banners = ${p.total}`;
+  const parts = fmt(_("{vp_formations} formations + {vp_strongholds} strongholds"), { vp_formations: p.vp_formations, vp_strongholds: p.vp_strongholds });
+  return p.banner_points === null || p.banner_points === undefined ? `${p.score} VP (${parts})` : fmt(_("{score} VP ({parts}) + {banner_points} banners = {total}"), { score: p.score, parts, banner_points: p.banner_points, total: p.total });
 }
 
 export default {
@@ -542,7 +542,7 @@ class KimonoBoard {
         mark.append(svg("rect", { x: x + S - 27, y: y + S - 27, width: 22, height: 22, rx: 4, fill: SEAT_COLORS[owner % 5], class: "stronghold" }));
         mark.append(castle(x + S - 24, y + S - 24, 16, "castle stronghold-castle"));
         mark.append(seatShape(owner, x + S - 27, y + S - 27, 7.5, { class: "stronghold-shape" }));
-        mark.append(svg("title", {}, `${seatName(owner)}'s stronghold (${SHAPE_NAMES[owner % 5]})`));
+        mark.append(svg("title", {}, fmt(_("{seatName}'s stronghold ({x})"), { seatName: seatName(owner), x: SHAPE_NAMES[owner % 5] })));
         g.append(mark);
       }
       board.append(g);
@@ -794,7 +794,7 @@ class KimonoBoard {
     }
     if (this.preview !== null && m.interactive) {
       const row = this.sel?.type === "tile" ? this.placementAt(this.preview)?.row : this.sel?.type === "small" ? this.smallTargets().get(this.preview) : this.choices.strongholds.get(this.preview);
-      if (row) this.decide.append(el("button.primary.confirm", { type: "button", id: "kimono-confirm", onclick: () => this.play(row) }, `Confirm: ${row.label}`));
+      if (row) this.decide.append(el("button.primary.confirm", { type: "button", id: "kimono-confirm", onclick: () => this.play(row) }, fmt(_("Confirm: {label}"), { label: row.label })));
     }
     const buttons = [...c.scores, ...(c.strongholds.size <= 12 ? c.strongholds.values() : []), ...(c.draw ? [c.draw] : []), ...c.takes.values(), ...c.other];
     if (buttons.length) {
@@ -911,7 +911,7 @@ class KimonoBoard {
     if (!last) return;
     const lines = last.scores.length ? last.scores.map((s) => el("li", { "data-kind": s.kind }, scoringWords(v, s))) : [el("li.muted", {}, last.squares.length ? _("nothing scored yet") : _("no tile could be placed: the turn passed"))];
     const covered = last.squares.length ? ` on ${last.squares.join(", ")}` : "";
-    this.lastBox.append(el("h2", {}, `${seatName(last.seat)}'s turn${covered}`), el("ul.scorings", {}, lines));
+    this.lastBox.append(el("h2", {}, fmt(_("{seatName}'s turn{covered}"), { seatName: seatName(last.seat), covered })), el("ul.scorings", {}, lines));
   }
 
   drawPlayers() {

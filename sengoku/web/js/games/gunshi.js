@@ -10,7 +10,7 @@
 
 import { el, svg, clear, keepActionFocus } from "../ui.js";
 import { api } from "../api.js";
-import { _, fmt } from "../i18n.js";
+import { _, fmt, ngettext } from "../i18n.js";
 
 const SIDES = [
   { name: _("Red"), color: "#b3372a", light: "#f6d9d2", mark: "▲" },
@@ -37,15 +37,15 @@ const TYPES = {
   A: { name: _("Archer"), kanji: "弓", short: _("Arc"), does: _("Steps one cell orthogonally and Shoots one enemy: two cells ahead, the forward diagonals or either side.") },
   C: { name: _("Cavalry"), kanji: "騎", short: _("Cav"), does: _("Charges forward any distance or steps one cell left or right, never back; may jump one of its own Infantry or Archers; removes a shielded Infantry outright.") },
 };
-const FACING = { n: "north", e: "east", s: "south", w: "west" };
+const FACING = { n: _("north"), e: _("east"), s: _("south"), w: _("west") };
 const DIRS = { n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
 const PHASES = {
   build: _("Deck construction"),
   prepare: _("Preparing Advanced cards"),
   mod3: _("Choosing Advanced cards"),
-  formation: "Phase 1: Formation",
+  formation: _("Phase 1: Formation"),
   secret: _("Phase 2: Shogun and card order"),
-  battle: "Phase 3: Battle",
+  battle: _("Phase 3: Battle"),
 };
 const STEPS = {
   shogun: _("choosing the Shogun"),
@@ -137,8 +137,10 @@ function unitName(u) {
   return `${TYPES[u.type]?.name || u.type} ${u.letter}`;
 }
 
+/** "1 Fence", "3 cards": in the language's plural forms (i18n.js). */
 function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (word === "Fence") return fmt(ngettext("{n} Fence", "{n} Fences", n), { n });
+  return fmt(ngettext("{n} card", "{n} cards", n), { n });
 }
 
 /** A Command card, face up (name, cost, text) or as a back. ``onclick`` makes it a button. */
@@ -169,7 +171,7 @@ function cardFace(code, owner, { action = null, onclick = null, badge = null, sm
     },
     badge ? el("span.gs-badge", {}, badge) : null,
     el("span.gs-card-name", {}, c.name),
-    el("span.gs-card-meta", {}, [down ? _("face down") : advanced ? _("Advanced") : _("Basic"), c.cost ? `cost ${c.cost}` : "", c.chainable ? "chain" : ""].filter(Boolean).join(" · ")),
+    el("span.gs-card-meta", {}, [down ? _("face down") : advanced ? _("Advanced") : _("Basic"), c.cost ? fmt(_("cost {cost}"), { cost: c.cost }) : "", c.chainable ? "chain" : ""].filter(Boolean).join(" · ")),
     small ? null : el("span.gs-card-text", {}, c.text),
   );
 }
@@ -190,7 +192,7 @@ export default {
     _("Click a unit, then where it goes, which way it faces or whom it hits; click a card to send it; click an edge to build a Fence."),
   ],
   seatName(seat) {
-    return SIDES[seat]?.name || `Seat ${seat + 1}`;
+    return SIDES[seat]?.name || fmt(_("Seat {x}"), { x: seat + 1 });
   },
   seatIcon(seat) {
     return el("span.seat-shape", { style: `color:${SIDES[seat % 2].color}` }, SIDES[seat % 2].mark);
@@ -202,7 +204,7 @@ export default {
     if (!view) return "";
     if (view.outcome) return endNote(view);
     const parts = [PHASES[view.phase] || view.phase];
-    if (view.phase === "battle" && view.turn) parts[0] += `, turn ${view.turn}`;
+    if (view.phase === "battle" && view.turn) parts[0] = fmt(_("{phase}, turn {turn}"), { phase: parts[0], turn: view.turn });
     const cmd = view.command;
     if (cmd?.card) parts.push(`${cardInfo(cmd.card).name}: ${COMMAND_STEPS[cmd.step] || cmd.step}`);
     else if (view.step && STEPS[view.step]) parts.push(STEPS[view.step]);
@@ -491,7 +493,7 @@ class GunshiBoard {
       g.append(svg("circle", { cx: x + S - 17, cy: y + 17, r: 14, class: "gs-shogun-badge" }));
       g.append(svg("text", { x: x + S - 17, y: y + 24, "text-anchor": "middle", class: "gs-shogun-text" }, MARKS.shogun.kanji));
     }
-    const who = u.ghost ? fmt(_("{name}'s new {name2}, waiting for its facing"), { name: side.name, name2: type.name }) : `${side.name} ${type.name} ${u.letter}, facing ${FACING[u.facing]}${u.shield ? ", on its Shield" : ""}`;
+    const who = u.ghost ? fmt(_("{name}'s new {name2}, waiting for its facing"), { name: side.name, name2: type.name }) : fmt(u.shield ? _("{side} {unit} {letter}, facing {facing}, on its Shield") : _("{side} {unit} {letter}, facing {facing}"), { side: side.name, unit: type.name, letter: u.letter, facing: FACING[u.facing] });
     const role = shogun ? (secret ? _(". Your Shogun: only you see this mark") : _(". The Shogun (revealed)")) : "";
     g.append(svg("title", {}, `${who}${role}. ${type.name}: ${type.does}`));
     return g;
@@ -604,9 +606,9 @@ class GunshiBoard {
         "div.gs-side-head",
         {},
         el("strong", {}, side.mark, " ", side.name, mine ? " (you)" : ""),
-        el("span", { title: _("Military Logistics Points: pay for units, Fences and Lightning Commands") }, `${p.points} logistics`),
-        el("span", {}, `${plural(p.fences_left, "Fence")} left`),
-        el("span", { title: _("Units on the opponent's Invader Spot (3 win)") }, `${p.invaders}/3 invaders`),
+        el("span", { title: _("Military Logistics Points: pay for units, Fences and Lightning Commands") }, fmt(_("{points} logistics"), { points: p.points })),
+        el("span", {}, fmt(_("{plural} left"), { plural: plural(p.fences_left, "Fence") })),
+        el("span", { title: _("Units on the opponent's Invader Spot (3 win)") }, fmt(_("{invaders}/3 invaders"), { invaders: p.invaders })),
         p.shogun && mine && !p.shogun_revealed ? el("span.gs-own-shogun", { title: _("Only you see this") }, fmt(_("Your Shogun: {shogun}"), { shogun: p.shogun })) : null,
         p.shogun_revealed && p.shogun ? el("span", {}, fmt(_("Shogun {shogun} revealed"), { shogun: p.shogun })) : null,
       ),
@@ -681,7 +683,7 @@ class GunshiBoard {
     const owner = v.to_act >= 0 ? v.to_act : 0;
     const cards = [];
     if (v.resolving) cards.push(cardFace(v.resolving, owner, { small: true, badge: "now", lit: true }));
-    (v.queue || []).forEach((c, i) => cards.push(cardFace(c, owner, { small: true, badge: `then ${i + 1}` })));
+    (v.queue || []).forEach((c, i) => cards.push(cardFace(c, owner, { small: true, badge: fmt(_("then {x}"), { x: i + 1 }) })));
     if (!cards.length) return null;
     return el("div.gs-orders", {}, el("div.gs-zone-label", {}, fmt(_("{x}'s orders this turn, in order"), { x: SIDES[owner].name })), el("div.gs-cards", {}, cards));
   }

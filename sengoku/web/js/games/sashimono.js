@@ -121,7 +121,7 @@ function cardInfo(card, id) {
   if (!card) return `${pretty(id)}.`;
   const lines = [`${card.name} (${armyOf(card.army).name})`];
   if (card.text) lines.push(fmt(_("To score: {text}"), { text: card.text }));
-  for (const a of card.actions || []) lines.push(`${a.name} — needs ${a.requires.map(requirementWords).join(" or ")}: ${a.text}.`);
+  for (const a of card.actions || []) lines.push(fmt(_("{name} — needs {map}: {text}."), { name: a.name, map: a.requires.map(requirementWords).join(" or "), text: a.text }));
   if (card.ongoing_text) lines.push(card.ongoing_text);
   return lines.join("\n");
 }
@@ -161,7 +161,7 @@ function kumiFace(stack, armyName) {
       `div.s-kumi.back.army-${armyName}`,
       { "data-army": armyName },
       markSpan("s-back-kanji", "kumi", { "aria-hidden": "true" }),
-      el("span.s-back-word", {}, stack.rank > 1 ? `Hidden ×${stack.rank}` : _("Hidden")),
+      el("span.s-back-word", {}, stack.rank > 1 ? fmt(_("Hidden ×{rank}"), { rank: stack.rank }) : _("Hidden")),
       // Whose back it is by its army's mark (West ●, East ■), not by its colour alone.
       el("span.s-back-army", { "aria-hidden": "true" }, armyOf(armyName).mark),
     );
@@ -171,7 +171,7 @@ function kumiFace(stack, armyName) {
     `div.s-kumi.k-${top}${stack.face === "up" ? "" : ".hidden-known"}`,
     {},
     el("span.s-kumi-types", {}, [...stack.types].map((t) => el(`span.s-kumi-letter.k-${t}`, {}, t))),
-    el("span.s-kumi-name", {}, stack.types.length > 1 ? `Trained ×${stack.types.length}` : KUMI[top]?.name || top),
+    el("span.s-kumi-name", {}, stack.types.length > 1 ? fmt(_("Trained ×{length}"), { length: stack.types.length }) : KUMI[top]?.name || top),
     el("span.s-kumi-power", {}, el("b", {}, `A${stack.attack}`), el("b", {}, `D${stack.defence}`)),
     stack.face === "up" ? null : el("span.s-hidden-tag", {}, _("Hidden")),
   );
@@ -257,7 +257,7 @@ export default {
     _("Click a card in your hand, then a highlighted space. Hover or long-press any card to read what it does."),
   ],
   seatName(seat) {
-    return ["West", "East"][seat] || `Seat ${seat + 1}`;
+    return ["West", "East"][seat] || fmt(_("Seat {x}"), { x: seat + 1 });
   },
   seatIcon(seat) {
     const a = [ARMY.west, ARMY.east][seat] || ARMY.kagemusha;
@@ -271,7 +271,7 @@ export default {
   statusNote(view) {
     if (!view) return "";
     const vp = (view.sides || []).map((s) => `${armyOf(s.army).name} ${s.vp}`);
-    if (view.kagemusha) vp.push(`Kagemusha ${view.kagemusha.vp}`);
+    if (view.kagemusha) vp.push(fmt(_("Kagemusha {vp}"), { vp: view.kagemusha.vp }));
     return fmt(_("Turn {turn} · first to {target} VP · {scores} VP"), { turn: view.turn ?? 0, target: view.vp_target, scores: vp.join(" · ") });
   },
   /** The result in the game's words (the end panel and the status use it). */
@@ -400,7 +400,7 @@ export default {
         node.tabIndex = 0;
         node.setAttribute("role", "button");
         const opts = targets.get(key);
-        node.dataset.choice = opts.length === 1 ? opts[0].label : `${opts.length} choices`;
+        node.dataset.choice = opts.length === 1 ? opts[0].label : fmt(_("{length} choices"), { length: opts.length });
         node.addEventListener("click", () => choose(key));
         node.addEventListener("keydown", (e) => {
           if (e.key === "Enter" || e.key === " ") {
@@ -512,9 +512,9 @@ export default {
           s.scored?.length
             ? el("div.s-scored", {}, el("span.s-label", {}, "Scored:"), s.scored.map((id) => explain(el("span.s-chip", {}, catalog.get(id)?.name || pretty(id)), cardInfo(catalog.get(id), id))))
             : null,
-          mine ? null : el("div.s-backs", { "aria-label": `${army.name}'s hand` }, el("span.s-label", {}, "Hand:"), Array.from({ length: Math.min(s.hand_count, 8) }, () => markSpan("s-back.kumi", "kumi", { title: _("A Kumi, face down") })), Array.from({ length: Math.min(s.sashimono_hand_count, 6) }, () => markSpan("s-back.sas", "sashimono", { title: _("A Sashimono card, face down") })),
+          mine ? null : el("div.s-backs", { "aria-label": fmt(_("{name}'s hand"), { name: army.name }) }, el("span.s-label", {}, "Hand:"), Array.from({ length: Math.min(s.hand_count, 8) }, () => markSpan("s-back.kumi", "kumi", { title: _("A Kumi, face down") })), Array.from({ length: Math.min(s.sashimono_hand_count, 6) }, () => markSpan("s-back.sas", "sashimono", { title: _("A Sashimono card, face down") })),
             // The legend of the backs: what each mark is, and how many.
-            el("span.s-backs-legend", {}, `${s.hand_count} Kumi (${MARKS.kumi[english() ? "english" : "kanji"]}) · ${s.sashimono_hand_count} Sashimono (${MARKS.sashimono[english() ? "english" : "kanji"]})`)),
+            el("span.s-backs-legend", {}, fmt(_("{kumi} Kumi ({kumiMark}) · {sashimono} Sashimono ({sashimonoMark})"), { kumi: s.hand_count, kumiMark: MARKS.kumi[english() ? "english" : "kanji"], sashimono: s.sashimono_hand_count, sashimonoMark: MARKS.sashimono[english() ? "english" : "kanji"] }))),
         );
       };
 
