@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from playwright.sync_api import Page
+
+from sengoku.server import i18n
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("SENGOKU_WEB_ARTIFACTS", ROOT / "build" / "web-screenshots"))
@@ -209,3 +212,19 @@ def key_press(page: Page, selector: str) -> None:
     """Reach ``selector`` with the keyboard (:func:`key_to`), then pick it with Enter."""
     key_to(page, selector)
     page.keyboard.press("Enter")
+
+
+def said(page: Page, *messages: str | tuple[str, str], whole: bool = False) -> re.Pattern[str]:
+    """What the page says for any of ``messages`` (English msgids of the catalog; a plural
+    one as ``(singular, plural)``), in the page's language (``<html lang>``, docs/i18n.md):
+    a pattern with each ``{place}`` matching any text. ``whole``: the text is only that."""
+    lang = page.evaluate("() => document.documentElement.lang") or "en"
+    texts: list[str] = []
+    for message in messages:
+        if isinstance(message, tuple):
+            texts += [i18n.ngettext(lang, *message, n) for n in (0, 1, 2, 10**6)]
+        else:
+            texts.append(i18n.gettext_(lang, message))
+    alternatives = [".*?".join(re.escape(p) for p in re.split(r"\{\w+\}", t)) for t in texts]
+    body = "|".join(f"(?:{a})" for a in alternatives)
+    return re.compile(f"^(?:{body})$" if whole else body)

@@ -16,6 +16,8 @@ from playwright.sync_api import Page, expect
 from sengoku.server import i18n
 from tests.web.helpers import PageWatch, assert_clean_text, shot
 from tests.web.test_gungi_full_games import play_to_the_end as play_gungi
+from tests.web.test_gunkimono_web import play_whole_game as play_gunkimono
+from tests.web.test_gunshi_web import play_to_the_end as play_gunshi
 from tests.web.test_sashimono_web import new_game as new_sashimono
 from tests.web.test_sashimono_web import play_to_the_end as play_sashimono
 
@@ -122,6 +124,32 @@ def test_a_whole_sashimono_duel_in_the_language(new_page: Any, lang: str) -> Non
     page.click("#end-close")
     assert_no_english(page, lang, "sashimono, the final board")
     shot(page, f"sashimono-duel-{lang}-final-board-1920")
+
+
+@pytest.mark.parametrize("lang", ["ja", "fr"])
+def test_a_whole_gunshi_game_in_the_language(new_page: Any, lang: str) -> None:
+    page: Page = new_page(1920, 1080)
+    in_language(page, lang)
+    # play_gunshi reads the battle's turn and checks the end panel in the language's words.
+    kinds = play_gunshi(
+        page,
+        {},
+        f"gunshi-{lang}",
+        (390, 844),
+        check=lambda p: assert_no_english(p, lang, "gunshi"),
+    )
+    assert kinds.get("send")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+
+
+@pytest.mark.parametrize("lang", ["ja", "fr"])
+def test_a_whole_gunkimono_game_in_the_language(new_page: Any, lang: str) -> None:
+    page: Page = new_page(1920, 1080)
+    in_language(page, lang)
+    # play_gunkimono checks the placement prompts and the end panel in the language's words.
+    seen = play_gunkimono(page, 2, check=lambda p: assert_no_english(p, lang, "gunkimono"))
+    assert seen.get("place_tile")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
 
 
 def test_the_header_switch_changes_the_language_and_keeps_it(new_page: Any) -> None:
