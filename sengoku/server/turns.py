@@ -118,14 +118,19 @@ class Turns:
 
     def require_active(self, live: Live) -> State:
         if live.status != "active" or live.state is None:
+            code = f"match_{live.status}"
+            if live.status == "closed":
+                reason = {"reason": live.close_reason}
+                raise ApiError(409, code, N_("this match is closed: %(reason)s"), reason)
             why = {
-                "waiting": "this match is waiting for players to join",
-                "finished": "this match is over",
-                "aborted": "this match was aborted",
-                "closed": f"this match is closed: {live.close_reason}",
-                "archived": "this is an imported record, not a match in play",
-            }.get(live.status, f"this match is {live.status}")
-            raise ApiError(409, f"match_{live.status}", why)
+                "waiting": N_("this match is waiting for players to join"),
+                "finished": N_("this match is over"),
+                "aborted": N_("this match was aborted"),
+                "archived": N_("this is an imported record, not a match in play"),
+            }.get(live.status)
+            if why is None:
+                raise ApiError(409, code, N_("this match is %(status)s"), {"status": live.status})
+            raise ApiError(409, code, why)
         return live.state
 
     async def act(
@@ -205,14 +210,18 @@ class Turns:
             raise ApiError(
                 409,
                 "stale",
-                f"stale action: it was meant for ply {ply}, but {live.ply} actions have "
-                "been played; fetch the match again",
+                N_(
+                    "stale action: it was meant for ply %(ply)s, but %(played)s actions have "
+                    "been played; fetch the match again"
+                ),
+                {"ply": ply, "played": live.ply},
             )
         if state.current_player != seat:
             raise ApiError(
                 409,
                 "not_your_turn",
-                f"it is not your turn: seat {state.current_player} is to act",
+                N_("it is not your turn: seat %(seat)s is to act"),
+                {"seat": state.current_player},
             )
         if live.seats[seat].kind == "ai" and not by_ai:
             gone = live.replaced(seat)

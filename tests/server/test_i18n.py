@@ -154,3 +154,14 @@ def test_error_messages_come_in_the_requests_language(
         r = client.get(f"/api/matches/{match['id']}/events", headers={"Authorization": "Basic abc"})
         assert r.status_code == 401, r.text
         assert r.json()["error"]["message"] == "Authorization doit valoir 'Bearer <jeton de place>'"
+        # a message with values: translated, then filled in (%(seat)s)
+        r = client.post(
+            f"/api/matches/{match['id']}/actions",
+            json={"action": "take 1", "ply": 0},
+            headers={"Authorization": f"Bearer {match['tokens']['1']}"},
+        )
+        assert r.status_code == 409, r.text
+        assert r.json()["error"] == {
+            "code": "not_your_turn",
+            "message": "ce n’est pas votre tour : c’est à la place 0 de jouer",
+        }
