@@ -41,6 +41,8 @@ def test_the_extraction_finds_the_client_and_the_server() -> None:
     assert "Start the game" in found  # sengoku/web/js/app.js
     assert "match ids are 1-32 letters, digits, - or _" in found  # sengoku/server/routes
     assert isinstance(found["{n} day per move"], tuple)  # an ngettext() of the client
+    assert "Welcome to Gungi" in found  # a tutorial's step (sengoku/web/tutorials/gungi.json)
+    assert "Play: move or drop" in found  # the Rules panel's phase (sengoku/web/phases)
 
 
 @pytest.mark.parametrize("lang", ["ja", "fr"])

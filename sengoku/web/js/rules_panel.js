@@ -175,9 +175,9 @@ export class RulesPanel {
     this.now.hidden = false;
     this.now.dataset.phase = entry.key;
     clear(this.now).append(
-      el("h2", { id: "rules-now-title" }, fmt(_("Now: {title}"), { title: entry.title })),
+      el("h2", { id: "rules-now-title" }, fmt(_("Now: {title}"), { title: _(entry.title) })),
       this.who ? el("p.rules-now-who", {}, this.who) : null,
-      el("ul", {}, (entry.lines || []).map((line) => el("li", {}, line))),
+      el("ul", {}, (entry.lines || []).map((line) => el("li", {}, _(line)))),
     );
   }
 

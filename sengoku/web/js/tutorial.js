@@ -308,9 +308,9 @@ class Coach {
       // The path the coach took, step by step (a step done within a moment is still on it).
       const shown = (this.panel.dataset.shown || "").split(" ").filter(Boolean);
       if (shown[shown.length - 1] !== id) this.panel.dataset.shown = [...shown, id].join(" ");
-      this.title.textContent = step.title || _("Tutorial");
+      this.title.textContent = step.title ? _(step.title) : _("Tutorial");
       this.count.textContent = fmt(_("Step {x} of {length}"), { x: this.index + 1, length: this.steps.length });
-      this.text.textContent = step.text || "";
+      this.text.textContent = step.text ? _(step.text) : "";
       const buttons = [];
       if (step.advance?.next) buttons.push(el("button.primary", { type: "button", id: "coach-next", onclick: () => this.next() }, _("Next")));
       if (step.final) {
@@ -324,7 +324,7 @@ class Coach {
     }
     // The computer's move: the step waits, and says so.
     const waiting = !step.final && !step.advance?.next && s?.status === "active" && !this.page.mySeatToAct();
-    const words = waiting ? this.data.waitText || _("The computer is playing: your turn comes next.") : "";
+    const words = waiting ? (this.data.waitText ? _(this.data.waitText) : _("The computer is playing: your turn comes next.")) : "";
     // Only a change is written: the page's observer would see even the same words rewritten.
     if (this.wait.textContent !== words) this.wait.textContent = words;
     this.mark(waiting ? [] : targetsOf(step));
