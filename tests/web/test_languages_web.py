@@ -5,6 +5,7 @@ rule (French counts 0 as singular, Japanese has one form)."""
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 from pathlib import Path
@@ -13,13 +14,16 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from sengoku import load_game
+from sengoku.core.registry import list_games
 from sengoku.server import i18n
-from tests.web.helpers import PageWatch, assert_clean_text, shot
+from tests.web.helpers import PageWatch, assert_clean_text, said, shot
 from tests.web.test_gungi_full_games import play_to_the_end as play_gungi
 from tests.web.test_gunkimono_web import play_whole_game as play_gunkimono
 from tests.web.test_gunshi_web import play_to_the_end as play_gunshi
 from tests.web.test_sashimono_web import new_game as new_sashimono
 from tests.web.test_sashimono_web import play_to_the_end as play_sashimono
+from tests.web.test_tutorial import follow_by_clicks, open_from_home
 
 #: English phrases of the catalog that may show in another language for a reason: none yet.
 ALLOWED: set[str] = set()
@@ -31,11 +35,16 @@ def engine_text() -> str:
     """The words the game engines send themselves (action labels and descriptions, card
     texts, log sentences): English only for now (docs/i18n.md "Not translated yet"), so a
     catalog phrase they also use may show in English through them."""
-    return "\n".join(
+    files = [
         p.read_text(encoding="utf-8", errors="ignore")
         for p in sorted((ROOT / "sengoku" / "games").rglob("*"))
         if p.suffix in {".py", ".toml", ".json"} and p.is_file()
-    )
+    ]
+    # and what GET /api/games/<name> sends: the pieces', cards' and tiles' names and texts
+    served = [
+        json.dumps([load_game(name).describe(), load_game(name).catalog()]) for name in list_games()
+    ]
+    return "\n".join(files + served)
 
 
 @cache
@@ -150,6 +159,27 @@ def test_a_whole_gunkimono_game_in_the_language(new_page: Any, lang: str) -> Non
     seen = play_gunkimono(page, 2, check=lambda p: assert_no_english(p, lang, "gunkimono"))
     assert seen.get("place_tile")
     expect(page.locator("html")).to_have_attribute("lang", lang)
+
+
+@pytest.mark.parametrize("lang", ["ja", "fr"])
+def test_the_gungi_tutorial_and_the_rules_phase_in_the_language(new_page: Any, lang: str) -> None:
+    page: Page = new_page(1280, 900)
+    in_language(page, lang)
+    open_from_home(page, "gungi")
+    expect(page.locator("#coach-title")).to_have_text(i18n.gettext_(lang, "Welcome to Gungi"))
+    assert_no_english(page, lang, "the tutorial's first step")
+    follow_by_clicks(page, "gungi")
+    expect(page.locator("#coach-title")).to_have_text(
+        i18n.gettext_(lang, "That was your first turn")
+    )
+    assert_no_english(page, lang, "the tutorial's last step")
+    # The Rules panel's phase ("Now: ...") in the language; its long rules text is English
+    # for now (docs/i18n.md).
+    page.click("#coach-rules")
+    now = page.locator('#rules-dialog [data-part="now"]')
+    expect(now.locator("h2")).to_have_text(said(page, "Now: {title}", whole=True))
+    expect(now.locator("h2")).not_to_contain_text("Now")
+    assert not [p for p in english_phrases(lang) if p in now.inner_text()], now.inner_text()
 
 
 def test_the_header_switch_changes_the_language_and_keeps_it(new_page: Any) -> None:
