@@ -157,6 +157,7 @@ def play_to_the_end(
     few moves and at the end."""
     watch = PageWatch(page)
     setup_word, headline, reason_words = end_words(lang)
+    tag = f"gungi-{mode}" if lang == "en" else f"gungi-{mode}-{lang}"  # screenshots' names
     page.goto("/new/gungi")
     page.click('.presets button[data-preset="hotseat"]')
     page.select_option("#opt-mode", value=f'"{mode}"')
@@ -176,10 +177,10 @@ def play_to_the_end(
         state.apply(action)
         played.append(d.notation)
         if len(played) == 8:
-            shot(page, f"gungi-{mode}-midgame-{width}")
+            shot(page, f"{tag}-midgame-{width}")
             other = (390, 844) if width > 960 else (1920, 1080)
             page.set_viewport_size({"width": other[0], "height": other[1]})
-            shot(page, f"gungi-{mode}-midgame-{other[0]}")
+            shot(page, f"{tag}-midgame-{other[0]}")
             page.set_viewport_size({"width": width, "height": height})
         if len(played) % 4 == 0:
             assert_clean_text(page)
@@ -193,7 +194,7 @@ def play_to_the_end(
                     for selector in (".hand.mine", "#prompt", "#resign"):
                         assert_within_window(page, selector)
                 except AssertionError:
-                    shot(page, f"gungi-{mode}-off-screen-{width}")
+                    shot(page, f"{tag}-off-screen-{width}")
                     raise
     assert setup_seen == (mode == "advanced")
     outcome = state.outcome()
@@ -213,14 +214,14 @@ def play_to_the_end(
     shown = [t.strip() for t in page.locator("#moves li[data-ply] .notation").all_inner_texts()]
     assert shown == played
     assert_clean_text(page)
-    shot(page, f"gungi-{mode}-final-board-{width}")
+    shot(page, f"{tag}-final-board-{width}")
     page.reload()
     expect(panel).to_be_visible()
     assert_clean_text(page)
-    shot(page, f"gungi-{mode}-end-panel-{width}")
+    shot(page, f"{tag}-end-panel-{width}")
     other = (390, 844) if width > 960 else (1920, 1080)
     page.set_viewport_size({"width": other[0], "height": other[1]})
-    shot(page, f"gungi-{mode}-end-panel-{other[0]}")
+    shot(page, f"{tag}-end-panel-{other[0]}")
     assert not watch.failed, watch.failed
     return played
 

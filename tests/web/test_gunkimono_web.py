@@ -210,11 +210,12 @@ def check_layout(page: Page, name: str) -> None:
 
 
 def play_whole_game(
-    page: Page, players: int, check: Callable[[Page], None] | None = None
+    page: Page, players: int, check: Callable[[Page], None] | None = None, lang: str = "en"
 ) -> dict[str, int]:
     """A game against level-1 computers by clicks to its end; ``check`` looks at the page
-    mid-game and at the end."""
+    mid-game and at the end; ``lang`` names the screenshots."""
     watch = PageWatch(page)
+    name = f"gunkimono-{players}p" if lang == "en" else f"gunkimono-{players}p-{lang}"
     start(page, players)
     seen: dict[str, int] = {}
     turn = 0
@@ -242,7 +243,7 @@ def play_whole_game(
         ):
             # Mid-game, my turn: what I see, on a desktop and on a phone.
             expect(page.locator(".kimono-board [data-last]").first).to_be_visible()
-            check_layout(page, f"gunkimono-{players}p-mid")
+            check_layout(page, f"{name}-mid")
             if check:
                 check(page)
             shot_mid = True
@@ -280,7 +281,7 @@ def play_whole_game(
         )
         assert broken == [], (tag, broken)
         assert_within_window(page, ".end-card")
-        shot(page, f"gunkimono-{players}p-end-{tag}")
+        shot(page, f"{name}-end-{tag}")
     assert not watch.failed, watch.failed
     print(f"{players} players: my decisions by kind {seen}")
     return seen

@@ -156,7 +156,9 @@ def test_a_whole_gunkimono_game_in_the_language(new_page: Any, lang: str) -> Non
     page: Page = new_page(1920, 1080)
     in_language(page, lang)
     # play_gunkimono checks the placement prompts and the end panel in the language's words.
-    seen = play_gunkimono(page, 2, check=lambda p: assert_no_english(p, lang, "gunkimono"))
+    seen = play_gunkimono(
+        page, 2, check=lambda p: assert_no_english(p, lang, "gunkimono"), lang=lang
+    )
     assert seen.get("place_tile")
     expect(page.locator("html")).to_have_attribute("lang", lang)
 
