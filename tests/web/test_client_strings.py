@@ -54,7 +54,7 @@ _CODE = re.compile(
     r"\bcase|\.startsWith\(|\.endsWith\(|\.includes\(|\.replace\()\s*$"
 )
 _WORD = re.compile(r"^[A-Z][a-z]{2,}[.!…]?$")
-_TEXT_PLACE = re.compile(r"(?:\}\s*,|[?:]|\(|\|\|)\s*$")
+_TEXT_PLACE = re.compile(r"(?:\}\s*,|[?:(\[,]|\|\|)\s*$")
 _SHOWN_ATTR = re.compile(r'(?:title|placeholder|"aria-label"|label|alt)\s*:\s*$')
 # A CSS selector ("div.field select, input"): every word is a tag or has . # [ : > in it.
 _SELECTOR_WORD = re.compile(

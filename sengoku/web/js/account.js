@@ -161,8 +161,8 @@ export async function accountPage(root) {
       "form.card.account",
       { id, onsubmit: (e) => submit(e, path), "aria-labelledby": `${id}-title` },
       el("h2", { id: `${id}-title` }, title),
-      field(`${id}-name`, "Name", { name: "name", autocomplete: "username", maxlength: 32, minlength: 2 }),
-      field(`${id}-password`, "Password", { name: "password", type: "password", autocomplete, minlength: 8, maxlength: 256 }),
+      field(`${id}-name`, _("Name"), { name: "name", autocomplete: "username", maxlength: 32, minlength: 2 }),
+      field(`${id}-password`, _("Password"), { name: "password", type: "password", autocomplete, minlength: 8, maxlength: 256 }),
       el("button.primary", { type: "submit" }, button),
     );
   root.append(

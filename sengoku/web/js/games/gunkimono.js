@@ -369,7 +369,7 @@ export default {
       "table.kimono-final",
       {},
       el("caption", {}, _("Final score = victory points for formations + for strongholds + war banners")),
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, _("Player")), head(_("Formations"), "Form.", _("Victory points for formations")), head(_("Strongholds"), "Strong.", _("Victory points from strongholds, assessed every turn")), head(_("Banners"), "Bann.", _("War banners, revealed at the end")), head(_("Total"), "Total", _("The final score")))),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, _("Player")), head(_("Formations"), _("Form."), _("Victory points for formations")), head(_("Strongholds"), _("Strong."), _("Victory points from strongholds, assessed every turn")), head(_("Banners"), _("Bann."), _("War banners, revealed at the end")), head(_("Total"), _("Total"), _("The final score")))),
       el("tbody", {}, rows),
     );
   },

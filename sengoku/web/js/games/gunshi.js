@@ -137,11 +137,6 @@ function unitName(u) {
   return `${TYPES[u.type]?.name || u.type} ${u.letter}`;
 }
 
-/** "1 Fence", "3 cards": in the language's plural forms (i18n.js). */
-function plural(n, word) {
-  if (word === "Fence") return fmt(ngettext("{n} Fence", "{n} Fences", n), { n });
-  return fmt(ngettext("{n} card", "{n} cards", n), { n });
-}
 
 /** A Command card, face up (name, cost, text) or as a back. ``onclick`` makes it a button. */
 function cardFace(code, owner, { action = null, onclick = null, badge = null, small = false, lit = false, down = false, mini = false } = {}) {
@@ -607,7 +602,7 @@ class GunshiBoard {
         {},
         el("strong", {}, side.mark, " ", side.name, mine ? " (you)" : ""),
         el("span", { title: _("Military Logistics Points: pay for units, Fences and Lightning Commands") }, fmt(_("{points} logistics"), { points: p.points })),
-        el("span", {}, fmt(_("{plural} left"), { plural: plural(p.fences_left, "Fence") })),
+        el("span", {}, fmt(_("{plural} left"), { plural: fmt(ngettext("{n} Fence", "{n} Fences", p.fences_left), { n: p.fences_left }) })),
         el("span", { title: _("Units on the opponent's Invader Spot (3 win)") }, fmt(_("{invaders}/3 invaders"), { invaders: p.invaders })),
         p.shogun && mine && !p.shogun_revealed ? el("span.gs-own-shogun", { title: _("Only you see this") }, fmt(_("Your Shogun: {shogun}"), { shogun: p.shogun })) : null,
         p.shogun_revealed && p.shogun ? el("span", {}, fmt(_("Shogun {shogun} revealed"), { shogun: p.shogun })) : null,
@@ -623,7 +618,7 @@ class GunshiBoard {
       if ((p.stock || []).length) parts.push(zone(arranging ? _("Cards to arrange") : _("Your cards, arranged after the formation"), p.stock.map((c) => faceOf(c, ["hand", "deck"], { small: !arranging })), "stock"));
       if ((p.prepared || []).length) parts.push(zone(_("Prepared Advanced cards"), p.prepared.map((c) => faceOf(c, ["take"], { small: true }))));
       const deck = (p.deck || []).map((c, i) => cardFace(c, seat, { small: true, badge: i === 0 ? "top" : `${i + 1}` }));
-      parts.push(el("details.gs-deck", {}, el("summary", {}, fmt(_("Deck: {plural} (top first)"), { plural: plural(deck.length, "card") })), el("div.gs-cards", {}, deck)));
+      parts.push(el("details.gs-deck", {}, el("summary", {}, fmt(_("Deck: {plural} (top first)"), { plural: fmt(ngettext("{n} card", "{n} cards", deck.length), { n: deck.length }) })), el("div.gs-cards", {}, deck)));
     } else {
       parts.push(
         el(

@@ -17,9 +17,9 @@ const SLOTS = ["top-a", "top-b", "top-c", "right-1", "right-2", "right-3", "bott
 const SLOT_POS = [[-1, 0], [-1, 1], [-1, 2], [0, 3], [1, 3], [2, 3], [3, 2], [3, 1], [3, 0], [2, -1], [1, -1], [0, -1]];
 const CELLS = ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"];
 const KUMI = {
-  T: { name: "Teppo-Gumi", word: "arquebusiers", attack: 2, defence: 0 },
-  K: { name: "Kiba-Tai", word: "cavalry", attack: 2, defence: 2 },
-  N: { name: "Nagae-Gumi", word: "spearmen", attack: 0, defence: 2 },
+  T: { name: "Teppo-Gumi", word: _("arquebusiers"), attack: 2, defence: 0 },
+  K: { name: "Kiba-Tai", word: _("cavalry"), attack: 2, defence: 2 },
+  N: { name: "Nagae-Gumi", word: _("spearmen"), attack: 0, defence: 2 },
 };
 const ARMY = {
   west: { name: _("West"), mark: "●" },
@@ -50,7 +50,15 @@ const REQUIRES = {
   hidden: _("a Hidden Kumi"),
   gunbai: _("the Gunbai fan (flip a Kumi of this line first)"),
 };
-const LINE_WORDS = { row1: "row 1", row2: "row 2", row3: "row 3", cola: "column a", colb: "column b", colc: "column c", line: _("Kumi line") };
+const row = (n) => fmt(_("row {n}"), { n });
+const column = (c) => fmt(_("column {c}"), { c });
+const LINE_WORDS = { row1: row(1), row2: row(2), row3: row(3), cola: column("a"), colb: column("b"), colc: column("c"), line: _("Kumi line") };
+/** A Sashimono space's name in words: "top a", "left 1". */
+const slotWords = (slot) => {
+  const [side, at] = slot.split("-");
+  const words = { top: _("top {at}"), bottom: _("bottom {at}"), left: _("left {at}"), right: _("right {at}") };
+  return fmt(words[side] || "{at}", { at });
+};
 const LINE_CELLS = {
   row1: ["a1", "b1", "c1"],
   row2: ["a2", "b2", "c2"],
@@ -257,7 +265,7 @@ export default {
     _("Click a card in your hand, then a highlighted space. Hover or long-press any card to read what it does."),
   ],
   seatName(seat) {
-    return ["West", "East"][seat] || fmt(_("Seat {x}"), { x: seat + 1 });
+    return [_("West"), _("East")][seat] || fmt(_("Seat {x}"), { x: seat + 1 });
   },
   seatIcon(seat) {
     const a = [ARMY.west, ARMY.east][seat] || ARMY.kagemusha;
@@ -454,7 +462,7 @@ export default {
             if (held.bowed) node.dataset.bowed = "true";
             explain(node, `${slot}${held.bowed ? " (bowed: used)" : ""}: ${cardInfo(card, held.card)}`);
           } else {
-            node.append(el("span.s-slot-word", {}, slot.replace("-", " ")));
+            node.append(el("span.s-slot-word", {}, slotWords(slot)));
             explain(node, fmt(_("{slot}: an empty Sashimono space."), { slot }));
           }
           if (solo && s.seat === 0 && k) {
@@ -504,15 +512,15 @@ export default {
           el(
             "div.s-side-head",
             {},
-            el("strong", {}, army.mark, " ", army.name, mine ? " (you)" : ""),
-            el("span.s-vp", {}, `${s.vp} VP`),
+            el("strong", {}, army.mark, " ", army.name, mine ? _(" (you)") : ""),
+            el("span.s-vp", {}, fmt(_("{vp} VP"), { vp: s.vp })),
             el("span.s-counts", {}, fmt(_("Kumi {hand_count} in hand, {deck_count} in deck · Sashimono {sashimono_hand_count} in hand, {sashimono_deck_count} in deck"), { hand_count: s.hand_count, deck_count: s.deck_count, sashimono_hand_count: s.sashimono_hand_count, sashimono_deck_count: s.sashimono_deck_count })),
           ),
           sonae(s),
           s.scored?.length
             ? el("div.s-scored", {}, el("span.s-label", {}, "Scored:"), s.scored.map((id) => explain(el("span.s-chip", {}, catalog.get(id)?.name || pretty(id)), cardInfo(catalog.get(id), id))))
             : null,
-          mine ? null : el("div.s-backs", { "aria-label": fmt(_("{name}'s hand"), { name: army.name }) }, el("span.s-label", {}, "Hand:"), Array.from({ length: Math.min(s.hand_count, 8) }, () => markSpan("s-back.kumi", "kumi", { title: _("A Kumi, face down") })), Array.from({ length: Math.min(s.sashimono_hand_count, 6) }, () => markSpan("s-back.sas", "sashimono", { title: _("A Sashimono card, face down") })),
+          mine ? null : el("div.s-backs", { "aria-label": fmt(_("{name}'s hand"), { name: army.name }) }, el("span.s-label", {}, _("Hand:")), Array.from({ length: Math.min(s.hand_count, 8) }, () => markSpan("s-back.kumi", "kumi", { title: _("A Kumi, face down") })), Array.from({ length: Math.min(s.sashimono_hand_count, 6) }, () => markSpan("s-back.sas", "sashimono", { title: _("A Sashimono card, face down") })),
             // The legend of the backs: what each mark is, and how many.
             el("span.s-backs-legend", {}, fmt(_("{kumi} Kumi ({kumiMark}) · {sashimono} Sashimono ({sashimonoMark})"), { kumi: s.hand_count, kumiMark: MARKS.kumi[english() ? "english" : "kanji"], sashimono: s.sashimono_hand_count, sashimonoMark: MARKS.sashimono[english() ? "english" : "kanji"] }))),
         );
@@ -589,7 +597,7 @@ export default {
         return el(
           "section.s-side.theirs.second.kagemusha",
           {},
-          el("div.s-side-head", {}, el("strong", {}, ARMY.kagemusha.mark, _(" The Kagemusha ("), army.name, ")"), el("span.s-vp", {}, `${k.vp} VP`), el("span.s-counts", {}, fmt(_("Kumi deck {kumi_deck_count} · Sashimono deck {sashimono_deck_count}"), { kumi_deck_count: k.kumi_deck_count, sashimono_deck_count: k.sashimono_deck_count }))),
+          el("div.s-side-head", {}, el("strong", {}, ARMY.kagemusha.mark, _(" The Kagemusha ("), army.name, ")"), el("span.s-vp", {}, fmt(_("{vp} VP"), { vp: k.vp })), el("span.s-counts", {}, fmt(_("Kumi deck {kumi_deck_count} · Sashimono deck {sashimono_deck_count}"), { kumi_deck_count: k.kumi_deck_count, sashimono_deck_count: k.sashimono_deck_count }))),
           el("p.s-army-line", {}, fmt(_("Its Army stands on space {at} ({atName}) of your Sonae and moves next to space {next} ({nextName})."), { at: k.army_position, atName: SLOTS[k.army_position - 1] || "?", next: k.next_position, nextName: SLOTS[k.next_position - 1] || "?" })),
           el("p.s-plan", {}, plans.length ? fmt(_("Its next turn: {join}; then it draws a Kumi and its Army moves on."), { join: plans.join("; ") }) : _("Its next turn: it draws a Kumi and its Army moves on.")),
           el("h2", {}, _("Kumi line")),
