@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ARGS   ?=
 
-.PHONY: install run test test-fast lint format soak bench wheel clean system-packages rules sounds font font-source
+.PHONY: i18n install run test test-fast lint format soak bench wheel clean system-packages rules sounds font font-source
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -33,6 +33,16 @@ TEST_STAMP := $(VENV)/.installed-test
 $(TEST_STAMP): pyproject.toml | $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,train,research]' 'torch==2.13.0'
 	touch $(TEST_STAMP)
+
+# The message catalogs (docs/i18n.md): pull every _()/ngettext()/N_() string of the server's
+# Python and the client's JavaScript into sengoku/locale/messages.pot (babel.cfg), then merge
+# it into each language's messages.po; translate the new entries there. Nothing is compiled:
+# the server reads the .po files (sengoku/server/i18n.py).
+i18n: install
+	PYTHONPATH=$(CURDIR) $(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --no-wrap --project=Sengoku --copyright-holder="the Sengoku authors" -o sengoku/locale/messages.pot .
+	for lang in en ja fr; do \
+	  $(BIN)/pybabel update -i sengoku/locale/messages.pot -d sengoku/locale -D messages -l $$lang --no-fuzzy-matching --ignore-obsolete --init-missing --no-wrap || exit 1; \
+	done
 
 # The web app on http://127.0.0.1:8000 with an embedded SQLite database (sengoku serve --help).
 run: install

@@ -1,6 +1,6 @@
 """Make the client's kanji font again: a subset of Noto Serif CJK JP Bold (SIL Open Font
 License 1.1, sengoku/web/fonts/OFL.txt) holding ASCII and every CJK character the client can
-show: its own files, the rules it ships (sengoku/web/rules) and the games' code and data files
+show: its own files, its message catalogs (sengoku/locale), the rules it ships (sengoku/web/rules) and the games' code and data files
 (pieces, cards, action descriptions such as "Betrayal (寝返り)").
 
 Needs Debian's fonts-noto-cjk (the source font, offline) and fontTools with brotli (dev
@@ -23,6 +23,8 @@ CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")
 SOURCES = (
     (ROOT / "sengoku" / "web", {".js", ".html", ".css", ".md"}),
     (ROOT / "sengoku" / "games", {".py", ".toml", ".json", ".js", ".css"}),
+    # the message catalogs: the Japanese client's every word (docs/i18n.md)
+    (ROOT / "sengoku" / "locale", {".po"}),
 )
 
 

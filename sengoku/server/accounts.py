@@ -57,6 +57,7 @@ from sengoku.server.db import (
     server_secrets,
 )
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.limits import ClientLimits, TokenBucket
 from sengoku.server.settings import Settings
 from sengoku.server.tokens import hash_token
@@ -523,7 +524,7 @@ class Accounts:
     async def require(self, request: Request) -> Account:
         account = await self.current(request)
         if account is None:
-            raise ApiError(401, "not_signed_in", "sign in first (no valid session cookie)")
+            raise ApiError(401, "not_signed_in", N_("sign in first (no valid session cookie)"))
         return account
 
     async def sign_in(self, request: Request, name: str, password: str) -> tuple[Account, str]:
@@ -533,7 +534,7 @@ class Accounts:
         row = await asyncio.to_thread(self.store.by_name, name)
         stored = None if row is None else row["password_hash"]
         if not await self.verify_password(stored, password) or row is None:
-            raise ApiError(401, "bad_credentials", "the name or the password is wrong")
+            raise ApiError(401, "bad_credentials", N_("the name or the password is wrong"))
         if self.hasher.check_needs_rehash(row["password_hash"]):
             new_hash = await self.hash_password(password)
             await asyncio.to_thread(self.store.set_password, row["id"], new_hash)
@@ -565,7 +566,7 @@ class Accounts:
                 self.store.create, account.id, name, password_hash, account.created_at
             )
         except NameTaken:
-            raise ApiError(409, "name_taken", "this name is taken; choose another") from None
+            raise ApiError(409, "name_taken", N_("this name is taken; choose another")) from None
         return account, await self.new_session(request, account)
 
     async def check_own_password(self, request: Request, account: Account, password: str) -> str:
@@ -575,7 +576,7 @@ class Accounts:
         row = await asyncio.to_thread(self.store.by_id, account.id)
         stored = None if row is None else row["password_hash"]
         if not await self.verify_password(stored, password) or stored is None:
-            raise ApiError(401, "bad_credentials", "the password is wrong")
+            raise ApiError(401, "bad_credentials", N_("the password is wrong"))
         return str(stored)
 
     async def change_password(self, request: Request, account: Account, old: str, new: str) -> None:

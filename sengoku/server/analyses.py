@@ -42,6 +42,7 @@ from sengoku.core.game import SengokuError
 from sengoku.core.record import GameRecord
 from sengoku.server.db import analyses, dumps, make_engine
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.live import LIVE_STATUSES, Live
 
 if TYPE_CHECKING:
@@ -532,7 +533,7 @@ class Analyses:
     async def look(self, live: Live, kind: str) -> dict[str, Any]:
         if live.status in LIVE_STATUSES:
             raise ApiError(
-                409, "not_finished", "this match is still in play; it has no analysis yet"
+                409, "not_finished", N_("this match is still in play; it has no analysis yet")
             )
         row = await self.service.db.run(self.store.get, live.id, kind)
         return view(row, live.id, kind)

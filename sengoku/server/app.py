@@ -30,6 +30,7 @@ from sengoku.server.routes import analysis as analysis_routes
 from sengoku.server.routes import board as board_routes
 from sengoku.server.routes import chat as chat_routes
 from sengoku.server.routes import games, matches, records, replay, table, ws
+from sengoku.server.routes import i18n as i18n_routes
 from sengoku.server.routes import puzzles as puzzle_routes
 from sengoku.server.routes import ratings as rating_routes
 from sengoku.server.routes import seeks as seek_routes
@@ -149,6 +150,7 @@ def create_app(settings: Settings) -> FastAPI:
         return Response(svc().metrics.text(), media_type=CONTENT_TYPE_LATEST)
 
     app.include_router(games.router())
+    app.include_router(i18n_routes.router())
     app.include_router(matches.router(svc))
     app.include_router(records.router(svc))
     app.include_router(analysis_routes.router(svc))

@@ -45,6 +45,7 @@ from sqlalchemy import (
 
 from sengoku.server.db import metadata
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.limits import TokenBucket
 from sengoku.server.live import Live
 from sengoku.server.names import check_marks, check_spectator_name
@@ -230,12 +231,12 @@ class Chat:
     ) -> dict[str, Any]:
         """Store and deliver a message from ``seat`` (None: a spectator at ``client``)."""
         if not isinstance(text, str):
-            raise ApiError(422, "bad_message", "'text' must be the message, as a string")
+            raise ApiError(422, "bad_message", N_("'text' must be the message, as a string"))
         if name is not None and not isinstance(name, str):
-            raise ApiError(422, "bad_message", "'name' must be a string")
+            raise ApiError(422, "bad_message", N_("'name' must be a string"))
         body = clean_text(text)
         if not body:
-            raise ApiError(422, "empty_message", "the message is empty")
+            raise ApiError(422, "empty_message", N_("the message is empty"))
         if len(body) > MAX_TEXT:
             raise ApiError(422, "message_too_long", f"a message has at most {MAX_TEXT} characters")
         check_marks("text", body)

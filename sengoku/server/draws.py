@@ -42,6 +42,7 @@ from sengoku.server.broadcast import Broadcaster, event_rows
 from sengoku.server.clocks import Clocks
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.live import Live, clocks_until_stored
 from sengoku.server.offers import check_may_offer
 from sengoku.server.persistence import Persistence, clock_json
@@ -103,7 +104,7 @@ class Draws:
         async with live.lock:
             await self.turns.check_flag(live)  # a fallen flag ends the game first
             if live.status != "active":
-                raise ApiError(409, "not_active", "a draw can be agreed only during the game")
+                raise ApiError(409, "not_active", N_("a draw can be agreed only during the game"))
             if not live.game.game_type.provides_draws_by_agreement:
                 raise ApiError(
                     409,
@@ -113,7 +114,7 @@ class Draws:
             offered = pending(live)
             if not accept:
                 if not [s for s in offered if s != seat]:
-                    raise ApiError(409, "no_offer", "there is no draw offer to decline")
+                    raise ApiError(409, "no_offer", N_("there is no draw offer to decline"))
                 await self._commit(
                     live,
                     [
@@ -128,7 +129,7 @@ class Draws:
                     ],
                 )
             elif seat in offered:
-                raise ApiError(409, "already_offered", "you already offered a draw")
+                raise ApiError(409, "already_offered", N_("you already offered a draw"))
             else:
                 everyone = {s.seat for s in live.seats}
                 if everyone.issubset({*offered, seat}):

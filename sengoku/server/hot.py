@@ -20,8 +20,10 @@ import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from starlette.requests import Request
 from starlette.responses import Response
 
+from sengoku.server import i18n
 from sengoku.server.errors import ApiError
 from sengoku.server.routes.common import ServiceRef, bearer, find
 from sengoku.server.routes.errors import api_error_response
@@ -38,6 +40,12 @@ _AFTER = re.compile(rb"^after=([0-9]{1,15})$")
 #: ``PlayAction.id``'s pattern (routes/matches.py).
 _CLIENT_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 _PLAY_KEYS = frozenset({"action", "ply", "id"})
+
+
+def _language(scope: Scope) -> str:
+    """The language of an error's answer: the request's cookie or Accept-Language."""
+    request = Request(scope)
+    return i18n.choose(request.cookies, request.headers.get("accept-language"))
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -138,7 +146,7 @@ class HotRoutes:
             seat = svc.player_seat(live, bearer(_header(scope, b"authorization")))
             out = await svc.act(live, seat, action, ply, client_id=ref)
         except ApiError as exc:
-            await api_error_response(exc)(scope, receive, send)
+            await api_error_response(exc, _language(scope))(scope, receive, send)
             return
         await _json(out)(scope, receive, send)
 
@@ -150,7 +158,7 @@ class HotRoutes:
             live = await find(svc, match_id)
             seat = svc.seat_of(live, bearer(_header(scope, b"authorization")))
         except ApiError as exc:
-            await api_error_response(exc)(scope, receive, send)
+            await api_error_response(exc, _language(scope))(scope, receive, send)
             return
         svc.touch(live)
         out = {"events": svc.events_for(live, seat, after), "last_event": len(live.events)}

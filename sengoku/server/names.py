@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 
 #: Combining characters allowed in a row (a letter with an accent and a tone mark, say);
 #: more is Zalgo text, which spills over the lines around it.
@@ -64,4 +65,4 @@ def check_spectator_name(name: str, players: Iterable[str]) -> None:
         )
     mine = bare(name)
     if mine and any(mine == bare(p) for p in players if bare(p)):
-        raise ApiError(422, "name_not_allowed", "'name' is a player's name: choose another one")
+        raise ApiError(422, "name_not_allowed", N_("'name' is a player's name: choose another one"))

@@ -22,6 +22,7 @@ from sengoku.server.broadcast import Broadcaster, event_entries, event_rows
 from sengoku.server.clocks import Clocks, running_seat
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.live import (
     Live,
     Seat,
@@ -98,13 +99,13 @@ class Offers:
             offer = live.takeback
             if offer is None:
                 if not accept:
-                    raise ApiError(409, "no_offer", "there is no takeback offer to decline")
+                    raise ApiError(409, "no_offer", N_("there is no takeback offer to decline"))
                 mine = [i for i, s in enumerate(live.action_seats) if s == seat]
                 if not mine:
-                    raise ApiError(409, "nothing_to_take_back", "you have not made a move yet")
+                    raise ApiError(409, "nothing_to_take_back", N_("you have not made a move yet"))
                 to_ply = mine[-1]
                 if any(c["ply"] > to_ply for c in live.concessions):
-                    raise ApiError(409, "cannot_take_back", "a concession cannot be taken back")
+                    raise ApiError(409, "cannot_take_back", N_("a concession cannot be taken back"))
                 others = {s.seat for s in live.seats if s.kind == "human" and s.seat != seat}
                 if others:  # against the AI a takeback is granted at once: nobody is asked
                     check_may_offer(live, "takeback", seat)
@@ -155,7 +156,9 @@ class Offers:
                     self.bus.commit(live, rows)
                 else:
                     if seat in offer["accepted"]:
-                        raise ApiError(409, "already_offered", "you already asked for a takeback")
+                        raise ApiError(
+                            409, "already_offered", N_("you already asked for a takeback")
+                        )
                     offer["accepted"].add(seat)
                     humans = {s.seat for s in live.seats if s.kind == "human"}
                     if humans.issubset(offer["accepted"]):
@@ -262,13 +265,15 @@ class Offers:
     async def rematch(self, live: Live, seat: int) -> dict[str, Any]:
         async with live.lock:
             if live.status not in {"finished"}:
-                raise ApiError(409, "not_finished", "a rematch can be offered once the game ends")
+                raise ApiError(
+                    409, "not_finished", N_("a rematch can be offered once the game ends")
+                )
             if live.rematch_id is not None:
                 raise ApiError(
                     409, "rematch_exists", f"the rematch already exists: {live.rematch_id}"
                 )
             if seat in live.rematch_offers:
-                raise ApiError(409, "already_offered", "you already offered a rematch")
+                raise ApiError(409, "already_offered", N_("you already offered a rematch"))
             humans = {s.seat for s in live.seats if s.kind == "human"}
             # The offer counts once it is stored: a failed write leaves nothing behind.
             if not humans.issubset(live.rematch_offers | {seat}):

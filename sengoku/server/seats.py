@@ -21,6 +21,7 @@ from sengoku.server.broadcast import Broadcaster, event_entries, event_rows
 from sengoku.server.clocks import TOURNAMENT_SECONDS, ClockError, Clocks, ClockSpec
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.live import (
     DEFAULT_REPLACEMENT_LEVEL,
     REPLACE_FROM_SEATS,
@@ -135,13 +136,13 @@ class Seats:
             if s.token_hash is not None and secrets.compare_digest(s.token_hash, digest):
                 s.last_seen = self.now()
                 return s.seat
-        raise ApiError(401, "bad_token", "this token does not hold a seat in this match")
+        raise ApiError(401, "bad_token", N_("this token does not hold a seat in this match"))
 
     def player_seat(self, live: Live, token: str | None) -> int:
         seat = self.seat_of(live, token)
         if seat is None:
             raise ApiError(
-                401, "no_token", "a seat's token is required (Authorization: Bearer <token>)"
+                401, "no_token", N_("a seat's token is required (Authorization: Bearer <token>)")
             )
         return seat
 
@@ -395,12 +396,14 @@ class Seats:
                     if s.invite_hash is not None and secrets.compare_digest(s.invite_hash, digest)
                 ]
                 if not found:
-                    raise ApiError(403, "bad_invite", "this invitation is not valid for this match")
+                    raise ApiError(
+                        403, "bad_invite", N_("this invitation is not valid for this match")
+                    )
             else:
                 found = [s for s in live.seats if s.public()["open"]]
                 if not found:
                     raise ApiError(
-                        409, "no_open_seat", "no seat is open; joining needs an invitation"
+                        409, "no_open_seat", N_("no seat is open; joining needs an invitation")
                     )
             seat = found[0]
             token = new_token()

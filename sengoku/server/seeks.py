@@ -53,6 +53,7 @@ from sengoku.ratings import Glicko2Rating, new_rating, system_for
 from sengoku.server.accounts import Account
 from sengoku.server.db import account_sessions, dumps, ratings, seeks
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.names import check_marks
 from sengoku.server.seats import Seats, check_ratable
 from sengoku.server.settings import Settings
@@ -269,10 +270,12 @@ class SeekStore:
 def gone(status: str) -> ApiError:
     """The refusal for a seek that can no longer be accepted, by what became of it."""
     if status == "accepted":
-        return ApiError(409, "seek_taken", "another player accepted this seek first")
+        return ApiError(409, "seek_taken", N_("another player accepted this seek first"))
     if status == "cancelled":
-        return ApiError(409, "seek_cancelled", "its player withdrew this seek")
-    return ApiError(409, "seek_expired", "this seek has lapsed: its player is no longer waiting")
+        return ApiError(409, "seek_cancelled", N_("its player withdrew this seek"))
+    return ApiError(
+        409, "seek_expired", N_("this seek has lapsed: its player is no longer waiting")
+    )
 
 
 class Seeks:
@@ -533,7 +536,7 @@ class Seeks:
         ):
             raise gone(row["status"])
         if account is not None and row["account_id"] == account.id:
-            raise ApiError(409, "own_seek", "this is your own seek: another player accepts it")
+            raise ApiError(409, "own_seek", N_("this is your own seek: another player accepts it"))
         mine = None
         if account is not None and (row["rating_min"] is not None or row["rating_max"] is not None):
             mine = (await self.svc().run_list(self.store.ratings_of, account.id)).get(row["game"])

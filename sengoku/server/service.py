@@ -40,6 +40,7 @@ from sengoku.server.cluster import Cluster
 from sengoku.server.db import Store
 from sengoku.server.draws import Draws, unanswered_ai
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.live import (
     DONE_STATUSES,
     LIVE_STATUSES,
@@ -350,7 +351,9 @@ class MatchService:
     async def stop(self, live: Live, token: str | None) -> dict[str, Any]:
         """The owner of an all-AI match stops it (no result)."""
         if not self.seats.is_owner(live, token):
-            raise ApiError(403, "not_owner", "only the owner of a match no human plays may stop it")
+            raise ApiError(
+                403, "not_owner", N_("only the owner of a match no human plays may stop it")
+            )
         return await self.ai.stop(live)
 
     # -- after every change: timers and the AI ------------------------------------------

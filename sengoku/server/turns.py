@@ -25,6 +25,7 @@ from sengoku.server.broadcast import Answer, Broadcaster, event_entries, event_r
 from sengoku.server.clocks import Clocks, running_seat
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.live import Live, clocks_until_stored, engine_fault, follow_seats
 from sengoku.server.persistence import Persistence, StaleMatch, clock_json
 from sengoku.server.positions import state_after
@@ -117,14 +118,19 @@ class Turns:
 
     def require_active(self, live: Live) -> State:
         if live.status != "active" or live.state is None:
+            code = f"match_{live.status}"
+            if live.status == "closed":
+                reason = {"reason": live.close_reason}
+                raise ApiError(409, code, N_("this match is closed: %(reason)s"), reason)
             why = {
-                "waiting": "this match is waiting for players to join",
-                "finished": "this match is over",
-                "aborted": "this match was aborted",
-                "closed": f"this match is closed: {live.close_reason}",
-                "archived": "this is an imported record, not a match in play",
-            }.get(live.status, f"this match is {live.status}")
-            raise ApiError(409, f"match_{live.status}", why)
+                "waiting": N_("this match is waiting for players to join"),
+                "finished": N_("this match is over"),
+                "aborted": N_("this match was aborted"),
+                "archived": N_("this is an imported record, not a match in play"),
+            }.get(live.status)
+            if why is None:
+                raise ApiError(409, code, N_("this match is %(status)s"), {"status": live.status})
+            raise ApiError(409, code, why)
         return live.state
 
     async def act(
@@ -184,7 +190,7 @@ class Turns:
             i = live.action_ids.index(client_id)
             if live.action_seats[i] != seat:
                 raise ApiError(
-                    409, "id_used", "this action id was used by another seat; use a new one"
+                    409, "id_used", N_("this action id was used by another seat; use a new one")
                 )
             if not same_action(live, i, text):
                 raise ApiError(
@@ -199,19 +205,23 @@ class Turns:
         await self.check_flag(live)
         state = self.require_active(live)
         if turn is not None and turn != live.turn:
-            raise ApiError(409, "stale", "the position changed while the AI was thinking")
+            raise ApiError(409, "stale", N_("the position changed while the AI was thinking"))
         if ply is not None and ply != live.ply:
             raise ApiError(
                 409,
                 "stale",
-                f"stale action: it was meant for ply {ply}, but {live.ply} actions have "
-                "been played; fetch the match again",
+                N_(
+                    "stale action: it was meant for ply %(ply)s, but %(played)s actions have "
+                    "been played; fetch the match again"
+                ),
+                {"ply": ply, "played": live.ply},
             )
         if state.current_player != seat:
             raise ApiError(
                 409,
                 "not_your_turn",
-                f"it is not your turn: seat {state.current_player} is to act",
+                N_("it is not your turn: seat %(seat)s is to act"),
+                {"seat": state.current_player},
             )
         if live.seats[seat].kind == "ai" and not by_ai:
             gone = live.replaced(seat)
@@ -222,10 +232,10 @@ class Turns:
                     f"the computer plays this seat since you left at ply {gone['ply']}; "
                     "POST /api/matches/{id}/return to play it again",
                 )
-            raise ApiError(403, "ai_seat", "this seat is played by the AI")
+            raise ApiError(403, "ai_seat", N_("this seat is played by the AI"))
         if by_ai and live.seats[seat].kind != "ai":
             # its player came back while it thought: the answer is dropped, never played
-            raise ApiError(409, "stale", "the player came back to this seat")
+            raise ApiError(409, "stale", N_("the player came back to this seat"))
         try:
             live.legal()
             exact = live.legal_by_text.get(text.strip())
@@ -575,7 +585,7 @@ class Turns:
             ready = [s for s in gone if now - left_at[s.seat] >= self.settings.claim_after]
             if not ready:
                 if not gone:
-                    raise ApiError(409, "opponent_connected", "your opponent is connected")
+                    raise ApiError(409, "opponent_connected", N_("your opponent is connected"))
                 wait = min(self.settings.claim_after - (now - left_at[s.seat]) for s in gone)
                 raise ApiError(
                     409,

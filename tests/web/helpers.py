@@ -12,6 +12,8 @@ from playwright.sync_api import Page, expect
 
 from tests.web.labels_setup import play_until
 
+from sengoku.server import i18n
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("SENGOKU_WEB_ARTIFACTS", ROOT / "build" / "web-screenshots"))
 
@@ -259,3 +261,19 @@ def show_replay_as(page: Page, seat: int | None) -> None:
     """Ask for the replay as ``seat`` sees it (None: a spectator); the page loads that
     seat's views and draws the board again (the caller waits for what it expects there)."""
     page.select_option("#replay-seat", "" if seat is None else str(seat))
+
+
+def said(page: Page, *messages: str | tuple[str, str], whole: bool = False) -> re.Pattern[str]:
+    """What the page says for any of ``messages`` (English msgids of the catalog; a plural
+    one as ``(singular, plural)``), in the page's language (``<html lang>``, docs/i18n.md):
+    a pattern with each ``{place}`` matching any text. ``whole``: the text is only that."""
+    lang = page.evaluate("() => document.documentElement.lang") or "en"
+    texts: list[str] = []
+    for message in messages:
+        if isinstance(message, tuple):
+            texts += [i18n.ngettext(lang, *message, n) for n in (0, 1, 2, 10**6)]
+        else:
+            texts.append(i18n.gettext_(lang, message))
+    alternatives = [".*?".join(re.escape(p) for p in re.split(r"\{\w+\}", t)) for t in texts]
+    body = "|".join(f"(?:{a})" for a in alternatives)
+    return re.compile(f"^(?:{body})$" if whole else body)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ from playwright.sync_api import Page, expect
 
 from sengoku.core.describe import ActionDescription
 from sengoku.core.registry import load_game
+from sengoku.server import i18n
 from tests.web.helpers import PageWatch, assert_clean_text, assert_within_window, shot
 
 GAME = load_game("gungi")
@@ -125,9 +127,37 @@ def click_move(page: Page, d: ActionDescription) -> None:
     )
 
 
-def play_to_the_end(page: Page, mode: str, width: int, height: int) -> list[str]:
-    """Start a hot-seat game of ``mode`` and play it to its end by clicks; returns the moves."""
+def end_words(lang: str) -> tuple[str, str, Callable[[str], re.Pattern[str]]]:
+    """In ``lang`` (its catalog, docs/i18n.md): the setup prompt's first word, the end
+    panel's headline, and the end reason's pattern for a rules end."""
+    white = i18n.gettext_(lang, "White")
+    headline = i18n.ngettext(lang, "{names} wins", "{names} win", 1).replace("{names}", white)
+    template = i18n.ngettext(lang, "{names} wins — {reason}", "{names} win — {reason}", 1)
+    setup = re.split(r"[:：]", i18n.gettext_(lang, "Setup: place a piece from your hand."))[0]
+
+    def reason(why: str) -> re.Pattern[str]:
+        names = re.escape(white) + r"(?: ?[(（].*[)）])?"  # "White (Ann)", "白（Ann）"
+        words = re.escape(template).replace(re.escape("{names}"), names)
+        why_words = re.escape(i18n.gettext_(lang, REASON_WORDS[why]))
+        return re.compile("^" + words.replace(re.escape("{reason}"), why_words) + "$")
+
+    return setup, headline, reason
+
+
+def play_to_the_end(
+    page: Page,
+    mode: str,
+    width: int,
+    height: int,
+    lang: str = "en",
+    check: Callable[[Page], None] | None = None,
+) -> list[str]:
+    """Start a hot-seat game of ``mode`` and play it to its end by clicks; returns the moves.
+    The page shows ``lang`` (its words are checked in it); ``check`` looks at the page every
+    few moves and at the end."""
     watch = PageWatch(page)
+    setup_word, headline, reason_words = end_words(lang)
+    tag = f"gungi-{mode}" if lang == "en" else f"gungi-{mode}-{lang}"  # screenshots' names
     page.goto("/new/gungi")
     page.click('.presets button[data-preset="hotseat"]')
     page.select_option("#opt-mode", value=f'"{mode}"')
@@ -142,18 +172,20 @@ def play_to_the_end(page: Page, mode: str, width: int, height: int) -> list[str]
         action, d = choose(state, rng)
         if state.phase == "setup" and not setup_seen:
             setup_seen = True
-            expect(page.locator("#prompt")).to_contain_text("Setup")
+            expect(page.locator("#prompt")).to_contain_text(setup_word)
         click_move(page, d)
         state.apply(action)
         played.append(d.notation)
         if len(played) == 8:
-            shot(page, f"gungi-{mode}-midgame-{width}")
+            shot(page, f"{tag}-midgame-{width}")
             other = (390, 844) if width > 960 else (1920, 1080)
             page.set_viewport_size({"width": other[0], "height": other[1]})
-            shot(page, f"gungi-{mode}-midgame-{other[0]}")
+            shot(page, f"{tag}-midgame-{other[0]}")
             page.set_viewport_size({"width": width, "height": height})
         if len(played) % 4 == 0:
             assert_clean_text(page)
+            if check:
+                check(page)
             # Whatever the hands hold, the hand to play from, the prompt and Resign stay on
             # screen without scrolling.
             if not state.is_terminal():
@@ -162,7 +194,7 @@ def play_to_the_end(page: Page, mode: str, width: int, height: int) -> list[str]
                     for selector in (".hand.mine", "#prompt", "#resign"):
                         assert_within_window(page, selector)
                 except AssertionError:
-                    shot(page, f"gungi-{mode}-off-screen-{width}")
+                    shot(page, f"{tag}-off-screen-{width}")
                     raise
     assert setup_seen == (mode == "advanced")
     outcome = state.outcome()
@@ -172,24 +204,24 @@ def play_to_the_end(page: Page, mode: str, width: int, height: int) -> list[str]
     # The end panel says who won and why, in words.
     panel = page.locator(".end-panel")
     expect(panel).to_be_visible()
-    expect(panel.locator("h2")).to_have_text("White wins")
-    expect(panel.locator(".end-reason")).to_have_text(
-        re.compile(rf"^White( \(.*\))? wins — {re.escape(REASON_WORDS[outcome.reason])}$")
-    )
+    expect(panel.locator("h2")).to_have_text(headline)
+    expect(panel.locator(".end-reason")).to_have_text(reason_words(outcome.reason))
+    if check:
+        check(page)
     expect(page.locator("#status")).to_have_attribute("data-state", "finished")
     # The page's move list is the game the engine played.
     page.click("#end-close")
     shown = [t.strip() for t in page.locator("#moves li[data-ply] .notation").all_inner_texts()]
     assert shown == played
     assert_clean_text(page)
-    shot(page, f"gungi-{mode}-final-board-{width}")
+    shot(page, f"{tag}-final-board-{width}")
     page.reload()
     expect(panel).to_be_visible()
     assert_clean_text(page)
-    shot(page, f"gungi-{mode}-end-panel-{width}")
+    shot(page, f"{tag}-end-panel-{width}")
     other = (390, 844) if width > 960 else (1920, 1080)
     page.set_viewport_size({"width": other[0], "height": other[1]})
-    shot(page, f"gungi-{mode}-end-panel-{other[0]}")
+    shot(page, f"{tag}-end-panel-{other[0]}")
     assert not watch.failed, watch.failed
     return played
 

@@ -12,6 +12,7 @@ to build/web-screenshots/.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
@@ -22,6 +23,7 @@ from tests.web.helpers import (
     assert_clean_text,
     assert_within_window,
     no_horizontal_overflow,
+    said,
     shot,
 )
 
@@ -32,6 +34,22 @@ PHONE = {"width": 390, "height": 844}
 
 def ply(page: Page) -> int:
     return int(page.locator("#status").get_attribute("data-ply") or 0)
+
+
+#: The prompts of a placement (gunkimono.js), as msgids of the catalog: the tests read them
+#: in the page's language (helpers.said).
+PLACE_LARGE = (
+    "Place your {tileWords} tile{over}: click an outlined square for its {troopName} half; "
+    "Rotate turns it."
+)
+PLACE_UP = "Place your small {troopName} tile face up: click an outlined square."
+PLACE_DOWN = (
+    "Place your small {troopName} tile face down as extra support: click an outlined square."
+)
+SUPPORT_LAID = (
+    "Extra support lies face down on {support_square}. Now pick a large tile from your hand "
+    "and place it over it."
+)
 
 
 def start(page: Page, players: int) -> None:
@@ -103,7 +121,7 @@ def place_tile(page: Page, rotate: bool, seen: dict[str, int]) -> None:
             break
         page.locator("button.hand-tile.playable").first.click()
         page.evaluate(NEXT_FRAME)
-    expect(page.locator("#kimono-prompt")).to_contain_text("Place your")
+    expect(page.locator("#kimono-prompt")).to_contain_text(said(page, PLACE_LARGE))
     if rotate:
         turned = page.locator(".kimono-decide .picked span").inner_text()
         page.click("#kimono-rotate")
@@ -134,14 +152,14 @@ def place_small(page: Page, seen: dict[str, int]) -> None:
     """A small tile face up; the first time extra support is offered, face down as support,
     then the large tile over it."""
     page.locator("button.small-tile.playable").first.click()
-    expect(page.locator("#kimono-prompt")).to_contain_text("small")
+    expect(page.locator("#kimono-prompt")).to_contain_text(said(page, PLACE_UP, PLACE_DOWN))
     support = page.locator("#kimono-support")
     if support.count() and not seen.get("support") and page.locator("button.hand-tile").count():
         seen["support"] = 1
         support.click()
-        expect(page.locator("#kimono-prompt")).to_contain_text("face down as extra support")
+        expect(page.locator("#kimono-prompt")).to_contain_text(said(page, PLACE_DOWN))
         click_target(page)
-        expect(page.locator("#kimono-prompt")).to_contain_text("Extra support lies face down")
+        expect(page.locator("#kimono-prompt")).to_contain_text(said(page, SUPPORT_LAID))
         place_tile(page, rotate=False, seen=seen)
         return
     click_target(page)
@@ -191,8 +209,13 @@ def check_layout(page: Page, name: str) -> None:
     page.set_viewport_size(DESKTOP)
 
 
-def play_whole_game(page: Page, players: int) -> dict[str, int]:
+def play_whole_game(
+    page: Page, players: int, check: Callable[[Page], None] | None = None, lang: str = "en"
+) -> dict[str, int]:
+    """A game against level-1 computers by clicks to its end; ``check`` looks at the page
+    mid-game and at the end; ``lang`` names the screenshots."""
     watch = PageWatch(page)
+    name = f"gunkimono-{players}p" if lang == "en" else f"gunkimono-{players}p-{lang}"
     start(page, players)
     seen: dict[str, int] = {}
     turn = 0
@@ -220,13 +243,21 @@ def play_whole_game(page: Page, players: int) -> dict[str, int]:
         ):
             # Mid-game, my turn: what I see, on a desktop and on a phone.
             expect(page.locator(".kimono-board [data-last]").first).to_be_visible()
-            check_layout(page, f"gunkimono-{players}p-mid")
+            check_layout(page, f"{name}-mid")
+            if check:
+                check(page)
             shot_mid = True
     assert shot_mid
     end = page.locator(".end-panel")
     expect(end).to_be_visible()
-    expect(end.locator("h2")).to_have_text(re.compile(r"^(You win!|You lose|Draw)$"))
-    expect(end.locator(".end-reason")).to_contain_text(re.compile(r"wins? — |No winner"))
+    if check:
+        check(page)
+    expect(end.locator("h2")).to_have_text(said(page, "You win!", "You lose", "Draw", whole=True))
+    expect(end.locator(".end-reason")).to_contain_text(
+        said(
+            page, ("{names} wins — {reason}", "{names} win — {reason}"), "No winner — {reasonText}"
+        )
+    )
     # The breakdown: one row per player, formations + strongholds + banners = total.
     rows = end.locator(".kimono-final tbody tr")
     expect(rows).to_have_count(players)
@@ -250,7 +281,7 @@ def play_whole_game(page: Page, players: int) -> dict[str, int]:
         )
         assert broken == [], (tag, broken)
         assert_within_window(page, ".end-card")
-        shot(page, f"gunkimono-{players}p-end-{tag}")
+        shot(page, f"{name}-end-{tag}")
     assert not watch.failed, watch.failed
     print(f"{players} players: my decisions by kind {seen}")
     return seen

@@ -11,17 +11,20 @@ from __future__ import annotations
 import random
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from sengoku.server import i18n
 from tests.web.helpers import (
     PageWatch,
     assert_clean_text,
     assert_within_window,
     key_press,
     no_horizontal_overflow,
+    said,
     shot,
     start_game,
 )
@@ -152,6 +155,17 @@ def check_layout(page: Page, name: str, last: bool = True) -> None:
 MAX_STEPS = 5000
 
 
+def battle_turn(page: Page, note: str) -> int | None:
+    """The battle's turn in the status note ("Phase 3: Battle, turn 4"), in the page's
+    language (helpers.said), or None before the battle."""
+    lang = page.evaluate("() => document.documentElement.lang") or "en"
+    template = i18n.gettext_(lang, "{phase}, turn {turn}")
+    battle = re.escape(i18n.gettext_(lang, "Phase 3: Battle"))
+    pattern = re.escape(template).replace(re.escape("{phase}"), battle)
+    found = re.search(pattern.replace(re.escape("{turn}"), r"(\d+)"), note)
+    return int(found.group(1)) if found else None
+
+
 def play_to_the_end(
     page: Page,
     options: dict[str, str],
@@ -159,7 +173,10 @@ def play_to_the_end(
     other: tuple[int, int],
     reduced_motion: bool = False,
     keyboard: bool = False,
+    check: Callable[[Page], None] | None = None,
 ) -> dict[str, Any]:
+    """A game against the computer by clicks (or keys) to its end; ``check`` looks at the
+    page in the battle and at the end."""
     watch = PageWatch(page)
     page.emulate_media(reduced_motion="reduce" if reduced_motion else "no-preference")
     page.goto("/new/gunshi")
@@ -189,15 +206,17 @@ def play_to_the_end(
         assert steps < MAX_STEPS, f"no end after {kinds}"
         sending = page.locator(".gs-side.mine .gs-card.playable").count()
         note = page.locator(".status-note").inner_text() if sending else ""
-        turn = re.search(r"Battle, turn (\d+)", note)
-        if turn and seen_battle and not seen_later and int(turn.group(1)) >= 4:
+        turn = battle_turn(page, note)
+        if turn and seen_battle and not seen_later and turn >= 4:
             # Later, with a fuller Command Row: still all on screen.
             seen_later = True
-            check_layout(page, f"{name}-turn{turn.group(1)}-{size['width']}")
+            check_layout(page, f"{name}-turn{turn}-{size['width']}")
         if turn and not seen_battle:
             # Mid-game, at the first card to send: both sizes, as a player sees them.
             seen_battle = True
             check_layout(page, f"{name}-battle-{size['width']}")
+            if check:
+                check(page)
             # A unit that moves slides in, unless the player asks for less motion.
             assert page.evaluate(SLIDE) == ("none" if reduced_motion else "gs-slide")
             page.set_viewport_size({"width": other[0], "height": other[1]})
@@ -209,12 +228,21 @@ def play_to_the_end(
     # The end panel states the result in words.
     panel = page.locator(".end-panel")
     expect(panel).to_be_visible()
-    expect(panel.locator(".end-reason")).to_have_text(re.compile(r"^(Red|Blue) .*wins — \w+"))
-    expect(panel.locator("h2")).to_have_text(re.compile(r"^You (win!|lose)$"))
+    expect(panel.locator(".end-reason")).to_have_text(
+        said(page, ("{names} wins — {reason}", "{names} win — {reason}"), whole=True)
+    )
+    expect(panel.locator("h2")).to_have_text(said(page, "You win!", "You lose", whole=True))
     expect(page.locator(".status-note")).to_have_text(
-        re.compile(r"^The battle ended on turn \d+: (Red|Blue)('s Shogun was removed| brought 3)")
+        said(
+            page,
+            "{when}: {name}'s Shogun was removed from the field.",
+            "{when}: {name} brought 3 units onto {name2}'s Invader Spot.",
+            whole=True,
+        )
     )
     assert_clean_text(page)
+    if check:
+        check(page)
     shot(page, f"{name}-end-{size['width']}")
     page.set_viewport_size({"width": other[0], "height": other[1]})
     assert_clean_text(page)

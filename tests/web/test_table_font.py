@@ -17,13 +17,19 @@ ROOT = Path(__file__).resolve().parents[2]
 FONT = ROOT / "sengoku" / "web" / "fonts" / "sengoku-serif-jp.woff2"
 #: What the font is there for: CJK characters (the system fonts draw the Latin text).
 CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")
-TEXT = {".js", ".html", ".css", ".md", ".py", ".toml", ".json", ".txt"}
+TEXT = {".js", ".html", ".css", ".md", ".py", ".toml", ".json", ".txt", ".po"}
 
 
 def shown_characters() -> dict[str, str]:
     """Each CJK character the client may show, with one place it comes from."""
     where: dict[str, str] = {}
-    for folder in (ROOT / "sengoku" / "web", ROOT / "sengoku" / "games", ROOT / "docs" / "rules"):
+    # sengoku/locale: the message catalogs, the Japanese one above all (docs/i18n.md)
+    for folder in (
+        ROOT / "sengoku" / "web",
+        ROOT / "sengoku" / "games",
+        ROOT / "docs" / "rules",
+        ROOT / "sengoku" / "locale",
+    ):
         for path in sorted(folder.rglob("*")):
             if path.suffix in TEXT and path.is_file():
                 for ch in CJK.findall(path.read_text(encoding="utf-8", errors="ignore")):
@@ -40,6 +46,7 @@ def test_the_font_covers_every_character_the_client_shows() -> None:
     cmap = TTFont(str(FONT)).getBestCmap()
     shown = shown_characters()
     assert "寝" in shown and "り" in shown  # "Betrayal (寝返り)"
+    assert shown.get("遊") == "sengoku/locale/ja/LC_MESSAGES/messages.po"  # "遊び方"
     missing = {ch: src for ch, src in shown.items() if ord(ch) not in cmap}
     assert not missing, f"the font lacks {missing}: run `make font` (tools/make_font.py)"
     # ASCII too, for the kanji-only labels that mix in digits and letters.

@@ -17,6 +17,7 @@ from sengoku.analysis.board import MAX_LINE, evaluate_job, position_job
 from sengoku.server import security
 from sengoku.server.errors import ApiError
 from sengoku.server.housekeeping import seed_in_play
+from sengoku.server.i18n import N_
 from sengoku.server.routes.common import ServiceRef, StrictBody, find
 from sengoku.server.routes.records import ActionText, record_problem
 from sengoku.server.settings import Settings
@@ -83,14 +84,14 @@ async def job_data(svc: ServiceRef, body: BoardBody) -> dict[str, Any]:
         )
     source = sources[0]
     if start.ply is not None and source not in ("record", "match_id"):
-        raise ApiError(422, "bad_request", "from.ply: only a record or a match_id has plies")
+        raise ApiError(422, "bad_request", N_("from.ply: only a record or a match_id has plies"))
     if body.seed is not None and source != "setup":
         raise ApiError(
-            422, "bad_request", "seed: only a setup takes a seed (a record carries its own)"
+            422, "bad_request", N_("seed: only a setup takes a seed (a record carries its own)")
         )
     if body.options and source in ("record", "match_id"):
         raise ApiError(
-            422, "bad_request", "options: a record carries its own options; leave them out"
+            422, "bad_request", N_("options: a record carries its own options; leave them out")
         )
     problem = security.options_problem(body.options)
     if problem is not None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict
 
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 
 if TYPE_CHECKING:
     from sengoku.server.live import Live
@@ -40,14 +41,14 @@ def bearer(authorization: str | None) -> str | None:
     scheme, _, token = authorization.partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not TOKEN_RE.match(token):
-        raise ApiError(401, "bad_token", "Authorization must be 'Bearer <seat token>'")
+        raise ApiError(401, "bad_token", N_("Authorization must be 'Bearer <seat token>'"))
     return token
 
 
 async def find(service: MatchService, match_id: str) -> Live:
     """The match ``match_id`` (404 for an id of the wrong shape or one that does not exist)."""
     if not MATCH_ID.match(match_id):
-        raise ApiError(404, "no_such_match", "match ids are 1-32 letters, digits, - or _")
+        raise ApiError(404, "no_such_match", N_("match ids are 1-32 letters, digits, - or _"))
     return await service.require(match_id)
 
 

@@ -10,15 +10,22 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from sengoku.server import housekeeping
+from sengoku.server import housekeeping, i18n
 from sengoku.server.errors import ApiError
 
 
-def api_error_response(exc: ApiError) -> JSONResponse:
-    """The answer to ``exc`` (also written by the hot routes, sengoku/server/hot.py)."""
+def request_language(request: Request) -> str:
+    """The language of the request's answer: its cookie or Accept-Language (docs/i18n.md)."""
+    return i18n.choose(request.cookies, request.headers.get("accept-language"))
+
+
+def api_error_response(exc: ApiError, lang: str = i18n.DEFAULT) -> JSONResponse:
+    """The answer to ``exc`` (also written by the hot routes, sengoku/server/hot.py), its
+    message in ``lang`` where the catalog has it."""
     body = exc.to_json()
+    message = exc.localized(lambda text: i18n.gettext_(lang, text))
     # an error may quote what the client sent: never echo more than a line of it
-    body["error"]["message"] = housekeeping.clip(exc.message)
+    body["error"]["message"] = housekeeping.clip(message)
     return JSONResponse(body, status_code=exc.status)
 
 
@@ -35,8 +42,8 @@ def add_error_handlers(app: FastAPI) -> None:
     """Answer every error with the API's JSON shape."""
 
     @app.exception_handler(ApiError)
-    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return api_error_response(exc)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return api_error_response(exc, request_language(request))
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:

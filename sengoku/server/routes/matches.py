@@ -14,6 +14,7 @@ from pydantic import Field
 
 from sengoku.server import security
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.live import LIVE_STATUSES
 from sengoku.server.positions import position
 from sengoku.server.routes.common import (
@@ -283,7 +284,7 @@ def _seat_routes(router: APIRouter, svc: ServiceRef) -> None:
         else:
             gone = [s for s in owned if live.replaced(s) is not None]
             if not owned:
-                raise ApiError(403, "not_your_seat", "your account owns no seat of this match")
+                raise ApiError(403, "not_your_seat", N_("your account owns no seat of this match"))
             if len(gone) > 1:
                 raise ApiError(
                     422,

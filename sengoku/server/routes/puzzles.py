@@ -23,6 +23,7 @@ from sengoku.core.registry import load_game
 from sengoku.server import puzzles
 from sengoku.server.accounts import Accounts
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.routes.common import StrictBody
 
 PUZZLE_ID = re.compile(r"^[a-z]{1,32}-[0-9]{1,20}-[0-9]{1,9}$")
@@ -45,7 +46,7 @@ class Attempt(StrictBody):
 
 def _puzzle(puzzle_id: str) -> Puzzle:
     if not PUZZLE_ID.match(puzzle_id):
-        raise ApiError(404, "no_such_puzzle", "puzzle ids look like <game>-<seed>-<ply>")
+        raise ApiError(404, "no_such_puzzle", N_("puzzle ids look like <game>-<seed>-<ply>"))
     try:
         return puzzles.find(puzzle_id)
     except puzzles.PuzzleError as err:
@@ -115,7 +116,7 @@ def router(accounts: Accounts) -> APIRouter:
         puzzle = _puzzle(puzzle_id)
         _check_moves(body.moves)
         if not body.moves:
-            raise ApiError(422, "bad_move", "moves: give at least one move")
+            raise ApiError(422, "bad_move", N_("moves: give at least one move"))
         try:
             verdict = await asyncio.to_thread(puzzles.check, puzzle, body.moves)
         except puzzles.PuzzleError as err:
@@ -155,7 +156,7 @@ def router(accounts: Accounts) -> APIRouter:
             raise ApiError(422, "bad_move", str(err)) from err
         if body.correct and not verdict.solved:
             raise ApiError(
-                422, "not_solved", "correct: these moves do not solve the puzzle; send false"
+                422, "not_solved", N_("correct: these moves do not solve the puzzle; send false")
             )
         correct = body.correct and verdict.solved
         account = await accounts.current(request)

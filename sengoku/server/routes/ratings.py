@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query
 
 from sengoku.ratings import RATED
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.leaderboard import default_system, leaderboard, profile
 from sengoku.server.routes.common import MAX_OFFSET, ServiceRef
 
@@ -48,12 +49,12 @@ def router(svc: ServiceRef) -> APIRouter:
         """A player's public profile: ratings per game with their history, win/loss/draw
         counts, and the finished games (filtered by ``game``, ``result``, ``opponent``)."""
         if len(name) > 64:
-            raise ApiError(404, "no_such_player", "no player has this name")
+            raise ApiError(404, "no_such_player", N_("no player has this name"))
         out = await svc().run_list(
             profile, svc().store.engine, name, game, result, opponent, limit, offset
         )
         if out is None:
-            raise ApiError(404, "no_such_player", "no player has this name")
+            raise ApiError(404, "no_such_player", N_("no player has this name"))
         return dict(out)
 
     return router

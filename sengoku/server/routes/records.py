@@ -11,6 +11,7 @@ from pydantic import Field, ValidationError, field_validator
 from sengoku.core.record import MAX_CONCESSIONS, MAX_SEED
 from sengoku.server import security
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.live import DONE_STATUSES, LIVE_STATUSES
 from sengoku.server.routes.common import MAX_OFFSET, ServiceRef, StrictBody, find, summary
 
@@ -105,7 +106,7 @@ def router(svc: ServiceRef) -> APIRouter:
         try:
             data = json.loads(await request.body())
         except (json.JSONDecodeError, UnicodeDecodeError):
-            raise ApiError(422, "bad_record", "the body must be a JSON record") from None
+            raise ApiError(422, "bad_record", N_("the body must be a JSON record")) from None
         problem = record_problem(data)
         if problem is not None:
             raise ApiError(422, "bad_record", problem)

@@ -14,6 +14,7 @@ from pydantic import Field
 from sengoku.server import security
 from sengoku.server.accounts import SESSION_COOKIE, Account, hash_session
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.routes.common import StrictBody, bearer
 from sengoku.server.seeks import Seeks
 
@@ -42,7 +43,7 @@ class AcceptSeek(StrictBody):
 
 def _seek_id(seek_id: str) -> str:
     if not SEEK_ID.match(seek_id):
-        raise ApiError(404, "no_such_seek", "seek ids are 1-32 letters, digits, - or _")
+        raise ApiError(404, "no_such_seek", N_("seek ids are 1-32 letters, digits, - or _"))
     return seek_id
 
 

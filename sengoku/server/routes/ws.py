@@ -15,6 +15,7 @@ from pydantic_core import from_json
 from sengoku.server import security
 from sengoku.server.chat import Chat
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.limits import ClientLimits
 from sengoku.server.live import Live
 from sengoku.server.routes.common import MATCH_ID, ServiceRef, bearer
@@ -283,9 +284,9 @@ async def _handle(
         action = msg.get("action")
         ply = msg.get("ply")
         if not isinstance(action, str) or not 0 < len(action) <= 500:
-            raise ApiError(422, "bad_message", "'action' must be the action's notation")
+            raise ApiError(422, "bad_message", N_("'action' must be the action's notation"))
         if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
-            raise ApiError(422, "bad_message", "'ply' must be an integer")
+            raise ApiError(422, "bad_message", N_("'ply' must be an integer"))
         await service.act(live, seat, action, ply)
         sub.queue.put_nowait({"type": "ack", "id": ref, "ply": live.ply})
     except ApiError as exc:

@@ -5,6 +5,7 @@
 import { api, allTokens } from "./api.js";
 import { el, clear, toast } from "./ui.js";
 import { navigate } from "./nav.js";
+import { _, fmt } from "./i18n.js";
 
 let who = null; // the signed-in account, or null
 const mark = el("span.account-mark", { id: "account-mark", "aria-live": "polite" });
@@ -46,12 +47,12 @@ function drawMark() {
   clear(mark);
   if (who) {
     mark.append(
-      el("span", {}, "Signed in as ", el("a", { href: `/player/${encodeURIComponent(who.name)}`, "data-nav": "", id: "account-name", title: "Your profile and ratings" }, el("strong", {}, who.name))),
+      el("span", {}, _("Signed in as "), el("a", { href: `/player/${encodeURIComponent(who.name)}`, "data-nav": "", id: "account-name", title: _("Your profile and ratings") }, el("strong", {}, who.name))),
       " · ",
-      el("button.linklike", { type: "button", id: "sign-out", onclick: signOut }, "Sign out"),
+      el("button.linklike", { type: "button", id: "sign-out", onclick: signOut }, _("Sign out")),
     );
   } else {
-    mark.append(el("a", { href: "/account", "data-nav": "", id: "sign-in-link" }, "Sign in"));
+    mark.append(el("a", { href: "/account", "data-nav": "", id: "sign-in-link" }, _("Sign in")));
   }
 }
 
@@ -89,7 +90,7 @@ function emailCard() {
     try {
       const out = await api("POST", "/api/account/email", { body: { email: input.value.trim() || null } });
       input.value = out.email || "";
-      status.textContent = out.email ? `Saved: mails go to ${out.email}.` : "No address: no mails.";
+      status.textContent = out.email ? fmt(_("Saved: mails go to {email}."), { email: out.email }) : _("No address: no mails.");
     } catch (err) {
       status.textContent = err.message;
     }
@@ -98,17 +99,17 @@ function emailCard() {
     .then((out) => {
       // what the player has begun to type is kept: the answer may come after it
       if (!input.value) input.value = out.email || "";
-      note.textContent = out.mails_sent_here ? "" : "This server sends no mails at present; the address is kept for when it does.";
+      note.textContent = out.mails_sent_here ? "" : _("This server sends no mails at present; the address is kept for when it does.");
     })
     .catch(() => {});
   return el(
     "form.card.account.email",
     { id: "email-form", onsubmit: save, "aria-labelledby": "email-title" },
-    el("h2", { id: "email-title" }, "E-mail when it is your turn"),
-    el("p", {}, "Optional. In turn-based games (days per move), a mail says when it is your turn: the game, your opponents and a link, nothing more. Leave it empty for none."),
-    el("p.field", {}, el("label", { for: "account-email" }, "E-mail address"), input),
+    el("h2", { id: "email-title" }, _("E-mail when it is your turn")),
+    el("p", {}, _("Optional. In turn-based games (days per move), a mail says when it is your turn: the game, your opponents and a link, nothing more. Leave it empty for none.")),
+    el("p.field", {}, el("label", { for: "account-email" }, _("E-mail address")), input),
     note,
-    el("button.primary", { type: "submit" }, "Save"),
+    el("button.primary", { type: "submit" }, _("Save")),
     status,
   );
 }
@@ -132,9 +133,9 @@ export async function accountPage(root) {
       el(
         "section.card.account",
         {},
-        el("h1", {}, `Signed in as ${who.name}`),
-        el("p", {}, "Your games are the seats you took while signed in and those this browser held when you signed in."),
-        el("p.actions", {}, el("a.button.primary", { href: `/player/${encodeURIComponent(who.name)}`, "data-nav": "", id: "my-profile" }, "My profile and ratings"), " ", el("a.button.secondary", { href: "/api/account/export", download: "sengoku-games.zip" }, "Download my games (zip)"), " ", el("button.secondary", { type: "button", onclick: async () => { await signOut(); navigate("/account", true); } }, "Sign out")),
+        el("h1", {}, fmt(_("Signed in as {name}"), { name: who.name })),
+        el("p", {}, _("Your games are the seats you took while signed in and those this browser held when you signed in.")),
+        el("p.actions", {}, el("a.button.primary", { href: `/player/${encodeURIComponent(who.name)}`, "data-nav": "", id: "my-profile" }, _("My profile and ratings")), " ", el("a.button.secondary", { href: "/api/account/export", download: "sengoku-games.zip" }, _("Download my games (zip)")), " ", el("button.secondary", { type: "button", onclick: async () => { await signOut(); navigate("/account", true); } }, _("Sign out"))),
       ),
       emailCard(),
     );
@@ -149,7 +150,7 @@ export async function accountPage(root) {
       const out = await api("POST", path, { body });
       const claimed = await claimHere();
       setWho(out.account);
-      toast(claimed ? `Signed in; ${claimed} seat(s) of this browser are now yours` : "Signed in");
+      toast(claimed ? fmt(_("Signed in; {claimed} seat(s) of this browser are now yours"), { claimed }) : _("Signed in"));
       navigate("/");
     } catch (err) {
       status.textContent = err.message;
@@ -160,14 +161,14 @@ export async function accountPage(root) {
       "form.card.account",
       { id, onsubmit: (e) => submit(e, path), "aria-labelledby": `${id}-title` },
       el("h2", { id: `${id}-title` }, title),
-      field(`${id}-name`, "Name", { name: "name", autocomplete: "username", maxlength: 32, minlength: 2 }),
-      field(`${id}-password`, "Password", { name: "password", type: "password", autocomplete, minlength: 8, maxlength: 256 }),
+      field(`${id}-name`, _("Name"), { name: "name", autocomplete: "username", maxlength: 32, minlength: 2 }),
+      field(`${id}-password`, _("Password"), { name: "password", type: "password", autocomplete, minlength: 8, maxlength: 256 }),
       el("button.primary", { type: "submit" }, button),
     );
   root.append(
-    el("h1", {}, "Account"),
-    el("p", {}, "An account is optional: guests play as before. Signed in, the games you play are kept under your name."),
+    el("h1", {}, _("Account")),
+    el("p", {}, _("An account is optional: guests play as before. Signed in, the games you play are kept under your name.")),
     status,
-    el("div.account-forms", {}, form("signin", "Sign in", "/api/account/signin", "current-password", "Sign in"), form("signup", "Make an account", "/api/account/signup", "new-password", "Make an account")),
+    el("div.account-forms", {}, form("signin", _("Sign in"), "/api/account/signin", "current-password", _("Sign in")), form("signup", _("Make an account"), "/api/account/signup", "new-password", _("Make an account"))),
   );
 }

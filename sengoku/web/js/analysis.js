@@ -6,12 +6,13 @@
 
 import { api } from "./api.js";
 import { el, svg, clear, toast } from "./ui.js";
+import { _, fmt, ngettext } from "./i18n.js";
 
 /** How often the page looks at a job in progress (ms). */
 const POLL_MS = 1000;
 /** The worst moves listed, most costly first. */
 const WORST = 12;
-const CLASS_WORDS = { blunder: "Blunder", mistake: "Mistake", inaccuracy: "Inaccuracy" };
+const CLASS_WORDS = { blunder: _("Blunder"), mistake: _("Mistake"), inaccuracy: _("Inaccuracy") };
 
 const pct = (x) => `${Math.round(100 * x)}%`;
 
@@ -87,24 +88,24 @@ export class AnalysisPanel {
 
   render() {
     const s = this.state || { status: "none" };
-    const title = el("h2", { id: "analysis-title" }, "Analysis");
+    const title = el("h2", { id: "analysis-title" }, _("Analysis"));
     clear(this.root).append(title);
     if (s.status === "unavailable") {
-      this.root.append(el("p", {}, `No analysis: ${s.error}`));
+      this.root.append(el("p", {}, fmt(_("No analysis: {error}"), { error: s.error })));
       return;
     }
     if (s.status === "none" || s.status === "failed") {
       this.root.append(
-        s.status === "failed" ? el("p.error", {}, `The analysis failed: ${s.error || "unknown"}. You may try again.`) : null,
-        el("p", {}, "The engine searches every move and says how much of the mover's winning chances it kept."),
-        el("button.primary", { type: "button", id: "analyse", onclick: () => this.ask() }, "Analyse"),
+        s.status === "failed" ? el("p.error", {}, fmt(_("The analysis failed: {x}. You may try again."), { x: s.error || "unknown" })) : null,
+        el("p", {}, _("The engine searches every move and says how much of the mover's winning chances it kept.")),
+        el("button.primary", { type: "button", id: "analyse", onclick: () => this.ask() }, _("Analyse")),
       );
       return;
     }
     if (s.status !== "done") {
       const { done, total } = s.progress;
       this.root.append(
-        el("p", { id: "analysis-status", role: "status" }, s.status === "queued" ? "Queued: waiting for a worker…" : `Analysing: move ${done} of ${total}…`),
+        el("p", { id: "analysis-status", role: "status" }, s.status === "queued" ? _("Queued: waiting for a worker…") : fmt(_("Analysing: move {done} of {total}…"), { done, total })),
         el("progress", { id: "analysis-progress", max: Math.max(total, 1), value: done }),
       );
       return;
@@ -117,13 +118,13 @@ export class AnalysisPanel {
     const t = result.thresholds;
     const note =
       result.information === "hindsight"
-        ? "Hindsight: every hidden card and piece was visible to the engine (not what the players knew)."
-        : "Each move is judged from what its player could see then: in games with hidden cards or pieces, the engine sees only what the mover saw.";
+        ? _("Hindsight: every hidden card and piece was visible to the engine (not what the players knew).")
+        : _("Each move is judged from what its player could see then: in games with hidden cards or pieces, the engine sees only what the mover saw.");
     return [
       el("p.analysis-note", { id: "analysis-information" }, note),
       this.graph(result),
-      el("p.analysis-note", {}, "Bars: the mover's winning chances after each move (click one to go there); the dashed line is 50%."),
-      el("h3", {}, "Accuracy"),
+      el("p.analysis-note", {}, _("Bars: the mover's winning chances after each move (click one to go there); the dashed line is 50%.")),
+      el("h3", {}, _("Accuracy")),
       el(
         "ul.accuracy",
         { id: "analysis-accuracy" },
@@ -132,13 +133,18 @@ export class AnalysisPanel {
             "li",
             { "data-seat": p.seat },
             el("strong", {}, this.seatTitle(p.seat)),
-            `: ${p.accuracy === null ? "no move searched" : `${p.accuracy.toFixed(1)}%`}`,
-            ` · ${p.inaccuracies} inaccurac${p.inaccuracies === 1 ? "y" : "ies"}, ${p.mistakes} mistake${p.mistakes === 1 ? "" : "s"}, ${p.blunders} blunder${p.blunders === 1 ? "" : "s"}`,
+            p.accuracy === null ? _(": no move searched") : `: ${p.accuracy.toFixed(1)}%`,
+            " · " +
+              [
+                fmt(ngettext("{n} inaccuracy", "{n} inaccuracies", p.inaccuracies), { n: p.inaccuracies }),
+                fmt(ngettext("{n} mistake", "{n} mistakes", p.mistakes), { n: p.mistakes }),
+                fmt(ngettext("{n} blunder", "{n} blunders", p.blunders), { n: p.blunders }),
+              ].join(", "),
           ),
         ),
       ),
-      el("h3", {}, "Moves that lost the most"),
-      el("p.analysis-note", {}, `An inaccuracy loses ${pct(t.inaccuracy)} or more of the mover's winning chances, a mistake ${pct(t.mistake)}, a blunder ${pct(t.blunder)}.`),
+      el("h3", {}, _("Moves that lost the most")),
+      el("p.analysis-note", {}, fmt(_("An inaccuracy loses {pct} or more of the mover's winning chances, a mistake {pct2}, a blunder {pct3}."), { pct: pct(t.inaccuracy), pct2: pct(t.mistake), pct3: pct(t.blunder) })),
       this.worst(result),
     ];
   }
@@ -148,7 +154,7 @@ export class AnalysisPanel {
     const W = 600;
     const H = 160;
     const bw = W / Math.max(plies.length, 1);
-    const g = svg("svg", { viewBox: `0 0 ${W} ${H + 12}`, class: "analysis-graph", id: "analysis-graph", role: "group", "aria-label": "The mover's winning chances after each move" });
+    const g = svg("svg", { viewBox: `0 0 ${W} ${H + 12}`, class: "analysis-graph", id: "analysis-graph", role: "group", "aria-label": _("The mover's winning chances after each move") });
     g.append(svg("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: "half" }));
     plies.forEach((p, i) => {
       const chance = p.after ?? p.before;
@@ -165,7 +171,7 @@ export class AnalysisPanel {
           "data-ply": p.ply,
           tabindex: "0",
           role: "button",
-          "aria-label": `Move ${p.ply}, ${this.seatTitle(p.seat)}: ${p.played}, winning chances ${words}${p.classification ? `, ${p.classification}` : ""}`,
+          "aria-label": fmt(_("Move {ply}, {seat}: {played}, winning chances {chances}"), { ply: p.ply, seat: this.seatTitle(p.seat), played: p.played, chances: words }) + (p.classification ? `, ${p.classification}` : ""),
           onclick: () => this.onPick(p.ply),
           onkeydown: (e) => {
             if (e.key === "Enter" || e.key === " ") {
@@ -186,7 +192,7 @@ export class AnalysisPanel {
 
   worst(result) {
     const costly = result.plies.filter((p) => p.classification).sort((a, b) => b.drop - a.drop || a.ply - b.ply).slice(0, WORST);
-    if (!costly.length) return el("p", { id: "analysis-worst" }, "No inaccuracy, mistake or blunder.");
+    if (!costly.length) return el("p", { id: "analysis-worst" }, _("No inaccuracy, mistake or blunder."));
     return el(
       "ol.worst",
       { id: "analysis-worst" },
@@ -198,7 +204,7 @@ export class AnalysisPanel {
             "button.secondary",
             { type: "button", "data-ply": p.ply, "data-class": p.classification, onclick: () => this.onPick(p.ply) },
             el("span", { class: `class-${p.classification}` }, CLASS_WORDS[p.classification]),
-            ` ${p.ply}. ${this.seatTitle(p.seat)} played ${p.played} (${pct(p.before)} → ${pct(p.after)}); better: ${p.best}`,
+            " " + fmt(_("{ply}. {seat} played {played} ({before} → {after}); better: {best}"), { ply: p.ply, seat: this.seatTitle(p.seat), played: p.played, before: pct(p.before), after: pct(p.after), best: p.best }),
           ),
         ),
       ),

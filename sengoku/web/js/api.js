@@ -1,6 +1,9 @@
 // The game server's API (docs/api.md): HTTP with bearer seat tokens, and the WebSocket.
 // Seat tokens live in localStorage per match; they never travel in a URL.
 
+
+import { _ } from "./i18n.js";
+
 const TOKENS_KEY = "sengoku.tokens";
 const INVITES_KEY = "sengoku.invites";
 
@@ -38,7 +41,7 @@ export async function api(method, path, { token, body } = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
-    throw new ApiError(0, "network", "the server cannot be reached; check your connection");
+    throw new ApiError(0, "network", _("the server cannot be reached; check your connection"));
   }
   let data = null;
   try {

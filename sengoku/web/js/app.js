@@ -12,6 +12,7 @@ import { renderMarkdown } from "./markdown.js";
 import { learnButton } from "./tutorial.js";
 import { accountMark, accountPage, signedIn, whenKnown } from "./account.js";
 import { startYourTurn, yourTurnSection } from "./your_turn.js";
+import { _, fmt, ngettext, language, LANGUAGES, saveLanguage } from "./i18n.js";
 import { seekSection, startSeekWatch } from "./seeks.js";
 
 let current = null; // the page object with destroy()
@@ -27,7 +28,7 @@ function topbar() {
       type: "button",
       id: "labels-toggle",
       "aria-pressed": prefs.labels === "english" ? "true" : "false",
-      title: "Labels on every board, piece, card and tile: kanji or English",
+      title: _("Labels on every board, piece, card and tile: kanji or English"),
       onclick: () => {
         prefs.labels = prefs.labels === "kanji" ? "english" : "kanji";
         localStorage.setItem("sengoku.labels", prefs.labels);
@@ -42,7 +43,34 @@ function topbar() {
     "header.topbar",
     {},
     el("a.brand", { href: "/", "data-nav": "" }, el("span.brand-kanji", {}, "戦国"), el("span.brand-name", {}, "Sengoku")),
-    el("nav", {}, el("a", { href: "/", "data-nav": "" }, "Play"), el("a", { href: "/live", "data-nav": "" }, "Watch"), el("a", { href: "/records", "data-nav": "" }, "Records"), el("a", { href: "/ratings/gungi", "data-nav": "" }, "Ratings"), el("a", { href: "/puzzles", "data-nav": "" }, "Puzzles"), toggle, accountMark()),
+    el("nav", {}, el("a", { href: "/", "data-nav": "" }, _("Play")), el("a", { href: "/live", "data-nav": "" }, _("Watch")), el("a", { href: "/records", "data-nav": "" }, _("Records")), el("a", { href: "/ratings/gungi", "data-nav": "" }, _("Ratings")), el("a", { href: "/puzzles", "data-nav": "" }, _("Puzzles")), toggle, languageSwitch(), accountMark()),
+  );
+}
+
+/** The header's language switch (EN / 日本語 / FR): the choice is kept (i18n.js) and the
+ * page is loaded again in it. */
+function languageSwitch() {
+  return el(
+    "span.lang-switch",
+    { role: "group", "aria-label": _("Language") },
+    LANGUAGES.map(([code, label]) =>
+      el(
+        "button.lang",
+        {
+          type: "button",
+          lang: code,
+          "data-lang": code,
+          "aria-pressed": code === language() ? "true" : "false",
+          onclick: () => {
+            if (code === language()) return;
+            saveLanguage(code);
+            // Loaded again, every module makes its words in the new language (boot.js).
+            location.reload();
+          },
+        },
+        label,
+      ),
+    ),
   );
 }
 
@@ -52,8 +80,8 @@ async function homePage(root) {
     el(
       "section.hero",
       {},
-      el("h1", {}, "Four games of the warring states"),
-      el("p", {}, "Play Gungi, Gunshi, Gunkimono and Sashimono against the computer, with a friend on this device, or by sending a link."),
+      el("h1", {}, _("Four games of the warring states")),
+      el("p", {}, _("Play Gungi, Gunshi, Gunkimono and Sashimono against the computer, with a friend on this device, or by sending a link.")),
     ),
     list,
   );
@@ -81,7 +109,7 @@ async function homePage(root) {
         el("div.game-kanji", {}, r.kanji),
         el("h2", {}, r.title),
         el("p", {}, r.tagline),
-        el("div.game-card-buttons", {}, el("a.button.primary", { href: `/new/${name}`, "data-nav": "" }, `Play ${r.title}`), learnButton(name, r.title)),
+        el("div.game-card-buttons", {}, el("a.button.primary", { href: `/new/${name}`, "data-nav": "" }, fmt(_("Play {game}"), { game: r.title })), learnButton(name, r.title)),
       ),
     );
   });
@@ -96,7 +124,7 @@ async function homePage(root) {
 /** The games in progress this browser holds a seat in: one click to go back to them. */
 async function resumeList(root) {
   const ids = heldMatches().slice(0, 12);
-  const box = el("section.card.resume", { hidden: true }, el("h2", {}, "Your games in progress"));
+  const box = el("section.card.resume", { hidden: true }, el("h2", {}, _("Your games in progress")));
   root.insertBefore(box, root.querySelector(".game-grid"));
   let shown = 0;
   for (const id of ids) {
@@ -117,8 +145,8 @@ async function resumeList(root) {
         "a.record-row",
         { href: `/play/${id}`, "data-nav": "", "data-id": id },
         el("span.game-kanji.small", {}, r.kanji),
-        el("span.record-main", {}, el("strong", {}, r.title), el("span", {}, snap.seats.map((s) => s.name || r.seatName(s.seat)).join(" vs "))),
-        el("span.record-result", {}, snap.status === "waiting" ? "waiting for players" : mine ? "your move" : `move ${snap.ply + 1}`),
+        el("span.record-main", {}, el("strong", {}, r.title), el("span", {}, snap.seats.map((s) => s.name || r.seatName(s.seat)).join(_(" vs ")))),
+        el("span.record-result", {}, snap.status === "waiting" ? _("waiting for players") : mine ? _("your move") : fmt(_("move {n}"), { n: snap.ply + 1 })),
       ),
     );
     shown++;
@@ -128,7 +156,7 @@ async function resumeList(root) {
 
 /** The lobby: games waiting for anyone to take an open seat. */
 async function openGames(root) {
-  const box = el("section.card.resume.lobby", { hidden: true }, el("h2", {}, "Open games: take a seat"));
+  const box = el("section.card.resume.lobby", { hidden: true }, el("h2", {}, _("Open games: take a seat")));
   root.append(box);
   let waiting = [];
   try {
@@ -152,8 +180,8 @@ async function openGames(root) {
         "div.record-row",
         { "data-id": m.id },
         el("span.game-kanji.small", {}, r.kanji),
-        el("span.record-main", {}, el("strong", {}, r.title, " ", el(`span.rated-mark${m.rated ? ".rated" : ""}`, {}, m.rated ? "rated" : "casual")), el("span", {}, snap.seats.map((s) => (s.open ? "open seat" : s.name || r.seatName(s.seat))).join(" vs "))),
-        el("button.primary.join-open", { type: "button", onclick: () => joinOpen(m.id) }, `Play as ${r.seatName(open[0].seat)}`),
+        el("span.record-main", {}, el("strong", {}, r.title, " ", el(`span.rated-mark${m.rated ? ".rated" : ""}`, {}, m.rated ? _("rated") : _("casual"))), el("span", {}, snap.seats.map((s) => (s.open ? _("open seat") : s.name || r.seatName(s.seat))).join(_(" vs ")))),
+        el("button.primary.join-open", { type: "button", onclick: () => joinOpen(m.id) }, fmt(_("Play as {seat}"), { seat: r.seatName(open[0].seat) })),
       ),
     );
     box.hidden = false;
@@ -186,7 +214,7 @@ function optionInput(opt, game) {
       opt.allowed.map((v) => el("option", { value: JSON.stringify(v), selected: v === opt.default }, words.value(v))),
     );
   } else {
-    input = el("input", { id, name: opt.name, type: "number", min: opt.allowed.min, max: opt.allowed.max, value: opt.default ?? "", placeholder: opt.default === null ? "none" : "", "aria-describedby": `${id}-help` });
+    input = el("input", { id, name: opt.name, type: "number", min: opt.allowed.min, max: opt.allowed.max, value: opt.default ?? "", placeholder: opt.default === null ? _("none") : "", "aria-describedby": `${id}-help` });
   }
   const field = el("div.field", { "data-option": opt.name }, el("label", { for: id }, words.label), input, el("small", { id: `${id}-help` }, words.help));
   field.optionWords = words;
@@ -226,7 +254,7 @@ async function newGamePage(root, name) {
   }
   const r = await rendererFor(name);
   if (!info) {
-    root.append(el("div.card", {}, el("h2", {}, `${r.title} is not available on this server yet`), el("a.button", { href: "/", "data-nav": "" }, "Home")));
+    root.append(el("div.card", {}, el("h2", {}, fmt(_("{game} is not available on this server yet"), { game: r.title })), el("a.button", { href: "/", "data-nav": "" }, _("Home"))));
     return;
   }
   // The options a game needs first, then the house rules folded away (<details>): they stay
@@ -238,12 +266,12 @@ async function newGamePage(root, name) {
     "div.options",
     {},
     fields.filter((f) => !house.has(f.dataset.option)),
-    houseFields.length ? el("details.house-rules", { id: "house-rules" }, el("summary", {}, `House rules (${houseFields.length})`), el("p.muted", {}, "Other readings of rules the rulebook leaves open. Left alone, the game plays as the rulebook reads."), el("div.house-fields", {}, houseFields)) : null,
+    houseFields.length ? el("details.house-rules", { id: "house-rules" }, el("summary", {}, fmt(_("House rules ({n})"), { n: houseFields.length })), el("p.muted", {}, _("Other readings of rules the rulebook leaves open. Left alone, the game plays as the rulebook reads.")), el("div.house-fields", {}, houseFields)) : null,
   );
   // Ready-made choices (First game, Standard, Tournament): they set the options they name and
   // put the others back to the game's defaults.
   const setupPresets = SETUP_PRESETS[name] || [];
-  const presetBox = setupPresets.length ? el("div.presets.option-presets", { role: "group", "aria-label": "Kind of game" }) : null;
+  const presetBox = setupPresets.length ? el("div.presets.option-presets", { role: "group", "aria-label": _("Kind of game") }) : null;
   const presetHelp = el("p.muted.option-preset-help");
   const applyPreset = (preset) => {
     for (const o of info.options) {
@@ -271,18 +299,18 @@ async function newGamePage(root, name) {
   const seatRow = (i, kind) => {
     const kindSel = el(
       "select.seat-kind",
-      { "aria-label": `${r.seatName(i)} is played by`, "data-seat": i },
-      el("option", { value: "local", selected: kind === "local" }, "Me / this device"),
-      el("option", { value: "invite", selected: kind === "invite" }, "A friend (invitation link)"),
-      el("option", { value: "ai", selected: kind === "ai" }, "The computer"),
-      el("option", { value: "open", selected: kind === "open" }, "Anyone (open seat in the lobby)"),
+      { "aria-label": fmt(_("{seat} is played by"), { seat: r.seatName(i) }), "data-seat": i },
+      el("option", { value: "local", selected: kind === "local" }, _("Me / this device")),
+      el("option", { value: "invite", selected: kind === "invite" }, _("A friend (invitation link)")),
+      el("option", { value: "ai", selected: kind === "ai" }, _("The computer")),
+      el("option", { value: "open", selected: kind === "open" }, _("Anyone (open seat in the lobby)")),
     );
     const level = el(
       "select.seat-level",
-      { "aria-label": "AI level", "data-seat": i },
-      levels.map((l) => el("option", { value: l, selected: l === 1 }, `level ${l}`)),
+      { "aria-label": _("AI level"), "data-seat": i },
+      levels.map((l) => el("option", { value: l, selected: l === 1 }, fmt(_("level {n}"), { n: l }))),
     );
-    const nameInput = el("input.seat-name", { placeholder: "Name", maxlength: 64, value: kind === "local" && i === 0 ? savedName : "", "aria-label": "Name", "data-seat": i });
+    const nameInput = el("input.seat-name", { placeholder: _("Name"), maxlength: 64, value: kind === "local" && i === 0 ? savedName : "", "aria-label": _("Name"), "data-seat": i });
     const sync = () => {
       level.hidden = kindSel.value !== "ai";
       nameInput.hidden = kindSel.value === "ai";
@@ -301,11 +329,11 @@ async function newGamePage(root, name) {
   };
   const presets = el(
     "div.presets",
-    { role: "group", "aria-label": "Who plays" },
+    { role: "group", "aria-label": _("Who plays") },
     [
-      ["ai", "vs computer"],
-      ["hotseat", "Hot seat"],
-      ["invite", "Invite a friend"],
+      ["ai", _("vs computer")],
+      ["hotseat", _("Hot seat")],
+      ["invite", _("Invite a friend")],
     ].map(([p, label]) => el("button.preset", { type: "button", "data-preset": p, onclick: () => fillSeats(p) }, label)),
   );
   options.addEventListener("change", () => {
@@ -315,17 +343,17 @@ async function newGamePage(root, name) {
   const clock = el(
     "select",
     { id: "clock" },
-    el("option", { value: "none" }, "No clock"),
-    el("option", { value: "fischer-5-3" }, "5 min + 3 s a move"),
-    el("option", { value: "fischer-15-10" }, "15 min + 10 s a move"),
-    el("option", { value: "byoyomi-10-3x30" }, "10 min, then 3 × 30 s byo-yomi"),
+    el("option", { value: "none" }, _("No clock")),
+    el("option", { value: "fischer-5-3" }, _("5 min + 3 s a move")),
+    el("option", { value: "fischer-15-10" }, _("15 min + 10 s a move")),
+    el("option", { value: "byoyomi-10-3x30" }, _("10 min, then 3 × 30 s byo-yomi")),
     el(
       "optgroup",
-      { label: "Turn-based (play at your own pace)" },
-      el("option", { value: "days-1" }, "1 day per move"),
-      el("option", { value: "days-2" }, "2 days per move"),
-      el("option", { value: "days-3" }, "3 days per move"),
-      el("option", { value: "days-7" }, "7 days per move"),
+      { label: _("Turn-based (play at your own pace)") },
+      el("option", { value: "days-1" }, fmt(ngettext("{n} day per move", "{n} days per move", 1), { n: 1 })),
+      el("option", { value: "days-2" }, fmt(ngettext("{n} day per move", "{n} days per move", 2), { n: 2 })),
+      el("option", { value: "days-3" }, fmt(ngettext("{n} day per move", "{n} days per move", 3), { n: 3 })),
+      el("option", { value: "days-7" }, fmt(ngettext("{n} day per move", "{n} days per move", 7), { n: 7 })),
     ),
   );
   // A game's own tournament clock (Gunshi's time_control option) is the match's clock: the
@@ -335,7 +363,7 @@ async function newGamePage(root, name) {
     const tournament = !!own && !own.disabled && JSON.parse(own.value) === "tournament";
     if (tournament) clock.value = "none";
     clock.disabled = tournament;
-    clock.title = tournament ? "The tournament clock chosen above: 20 minutes each" : "";
+    clock.title = tournament ? _("The tournament clock chosen above: 20 minutes each") : "";
   };
   options.addEventListener("change", syncClock);
   syncClock();
@@ -343,20 +371,20 @@ async function newGamePage(root, name) {
   // hot seat; the server names whatever else stands in the way.
   const ratedBox = el("input", { type: "radio", name: "rated", id: "rated-yes", value: "rated", disabled: true });
   const casualBox = el("input", { type: "radio", name: "rated", id: "rated-no", value: "casual", checked: true });
-  const ratedHelp = el("small", { id: "rated-help" }, "Checking whether you are signed in…");
+  const ratedHelp = el("small", { id: "rated-help" }, _("Checking whether you are signed in…"));
   const ratedField = el(
     "fieldset.field.rated-choice",
     { "aria-describedby": "rated-help" },
-    el("legend", {}, "Rated or casual"),
-    el("span.radio-pair", {}, el("label", { for: "rated-no" }, casualBox, " Casual"), el("label", { for: "rated-yes" }, ratedBox, " Rated")),
+    el("legend", {}, _("Rated or casual")),
+    el("span.radio-pair", {}, el("label", { for: "rated-no" }, casualBox, " ", _("Casual")), el("label", { for: "rated-yes" }, ratedBox, " ", _("Rated"))),
     ratedHelp,
   );
   signedIn().then((account) => {
     ratedBox.disabled = !account;
     clear(ratedHelp).append(
       account
-        ? "Rated games change your rating: every player signs in, the game has a clock, and the computer plays at its level's fixed rating."
-        : el("span", {}, "Rated games are for signed-in players: ", el("a", { href: "/account", "data-nav": "" }, "sign in"), " to play one."),
+        ? _("Rated games change your rating: every player signs in, the game has a clock, and the computer plays at its level's fixed rating.")
+        : el("span", {}, _("Rated games are for signed-in players: "), el("a", { href: "/account", "data-nav": "" }, _("sign in")), _(" to play one.")),
     );
   });
   ratedBox.addEventListener("change", () => {
@@ -403,24 +431,24 @@ async function newGamePage(root, name) {
         el("div.game-kanji", {}, r.kanji),
         el("h1", {}, r.title),
         el("p.tagline", {}, r.tagline),
-        el("h2", {}, "How to play"),
+        el("h2", {}, _("How to play")),
         el("ul", {}, r.howTo.map((t) => el("li", {}, t))),
-        learnButton(name, r.title, (b) => el("p.learn", {}, "New to the game? A guided first turn against the computer: ", b)),
-        el("a", { href: `/rules/${name}`, target: "_blank", rel: "noopener" }, "Full rules"),
+        learnButton(name, r.title, (b) => el("p.learn", {}, _("New to the game? A guided first turn against the computer: "), b)),
+        el("a", { href: `/rules/${name}`, target: "_blank", rel: "noopener" }, _("Full rules")),
       ),
       el(
         "form.card.setup",
         { onsubmit: start },
-        el("h2", {}, "Who plays"),
+        el("h2", {}, _("Who plays")),
         presets,
         seatsBox,
-        el("h2", {}, "Rules and options"),
+        el("h2", {}, _("Rules and options")),
         presetBox,
         presetBox ? presetHelp : null,
         options,
-        el("div.field", {}, el("label", { for: "clock" }, "Clock"), clock),
+        el("div.field", {}, el("label", { for: "clock" }, _("Clock")), clock),
         ratedField,
-        el("button.primary.start", { type: "submit", id: "start" }, "Start the game"),
+        el("button.primary.start", { type: "submit", id: "start" }, _("Start the game")),
       ),
     ),
   );
@@ -438,8 +466,8 @@ async function newGamePage(root, name) {
 }
 
 async function recordsPage(root) {
-  const fileInput = el("input", { type: "file", accept: "application/json,.json", id: "import-file", "aria-label": "Record file" });
-  const text = el("textarea", { id: "import-text", rows: 4, placeholder: "…or paste a record (JSON) here", "aria-label": "Record (JSON)" });
+  const fileInput = el("input", { type: "file", accept: "application/json,.json", id: "import-file", "aria-label": _("Record file") });
+  const text = el("textarea", { id: "import-text", rows: 4, placeholder: _("…or paste a record (JSON) here"), "aria-label": _("Record (JSON)") });
   const doImport = async (e) => {
     e.preventDefault();
     let body = text.value.trim();
@@ -448,7 +476,7 @@ async function recordsPage(root) {
     try {
       data = JSON.parse(body);
     } catch (err) {
-      toast("That is not a JSON record", "error");
+      toast(_("That is not a JSON record"), "error");
       return;
     }
     try {
@@ -458,7 +486,7 @@ async function recordsPage(root) {
       toast(err.message, "error");
     }
   };
-  const importForm = el("form.card.import", { onsubmit: doImport }, el("h2", {}, "Import a record"), el("p", {}, "A record saved from this site or with sengoku play --save."), fileInput, text, el("button.primary", { type: "submit", id: "import" }, "Import and replay"));
+  const importForm = el("form.card.import", { onsubmit: doImport }, el("h2", {}, _("Import a record")), el("p", {}, _("A record saved from this site or with sengoku play --save.")), fileInput, text, el("button.primary", { type: "submit", id: "import" }, _("Import and replay")));
   await listRecords(root, importForm);
 }
 
@@ -468,16 +496,16 @@ async function rulesPage(root, name) {
     "section.card.rules",
     {},
     el("div.game-kanji", {}, r.kanji),
-    el("h1", {}, `${r.title}: how to play`),
+    el("h1", {}, fmt(_("{game}: how to play"), { game: r.title })),
     el("ul", {}, r.howTo.map((t) => el("li", {}, t))),
-    el("a.button.primary", { href: `/new/${name}`, "data-nav": "" }, `Play ${r.title}`),
+    el("a.button.primary", { href: `/new/${name}`, "data-nav": "" }, fmt(_("Play {game}"), { game: r.title })),
   );
   root.append(card);
   try {
     const doc = await api("GET", `/api/rules/${encodeURIComponent(name)}`);
     card.append(el("hr"), renderMarkdown(doc.markdown));
   } catch (err) {
-    card.append(el("p.muted", {}, "The full rules document is not on this server."));
+    card.append(el("p.muted", {}, _("The full rules document is not on this server.")));
   }
 }
 
@@ -486,19 +514,19 @@ const TITLE = "Sengoku — Gungi, Gunshi, Gunkimono, Sashimono";
 
 /** A path the client has no page for: say so in words, and offer the way on. */
 export function notFoundPage(root) {
-  document.title = "Page not found — Sengoku";
+  document.title = _("Page not found — Sengoku");
   root.append(
     el(
       "div.card.not-found",
       { id: "not-found" },
-      el("h1", {}, "Page not found"),
-      el("p", {}, `There is no page at ${location.pathname}. The link may be mistyped, or the game it pointed to may be gone.`),
+      el("h1", {}, _("Page not found")),
+      el("p", {}, fmt(_("There is no page at {path}. The link may be mistyped, or the game it pointed to may be gone."), { path: location.pathname })),
       el(
         "p.actions",
         {},
-        el("a.button.primary", { href: "/", "data-nav": "" }, "Home: pick a game"),
+        el("a.button.primary", { href: "/", "data-nav": "" }, _("Home: pick a game")),
         " ",
-        el("a.button.secondary", { href: "/records", "data-nav": "" }, "Finished games"),
+        el("a.button.secondary", { href: "/records", "data-nav": "" }, _("Finished games")),
       ),
     ),
   );

@@ -14,6 +14,7 @@ import { el, clear, toast, download, keepActionFocus } from "./ui.js";
 import { rendererFor } from "./games/index.js";
 import { prefs } from "./nav.js";
 import { resultInWords } from "./words.js";
+import { _, fmt, ngettext } from "./i18n.js";
 
 export async function boardPage(root, game) {
   const page = new BoardPage(root, game);
@@ -49,7 +50,7 @@ class BoardPage {
         const record = await api("GET", `/api/records/${encodeURIComponent(q.get("match"))}`);
         mainLine = record.actions || [];
       } catch (err) {
-        clear(this.root).append(el("div.card.error-card", {}, el("h2", {}, "No analysis board"), el("p", {}, err.message)));
+        clear(this.root).append(el("div.card.error-card", {}, el("h2", {}, _("No analysis board")), el("p", {}, err.message)));
         return;
       }
       this.start = { game: this.game, from: { match_id: q.get("match"), ply: 0 } };
@@ -134,10 +135,10 @@ class BoardPage {
       dock: el("div.dock", { id: "dock" }),
       status: el("div.status", { id: "status", role: "status", "aria-live": "polite" }),
       chances: el("div.board-chances", { id: "board-eval" }, "Engine: —"),
-      top: el("ol.board-top", { id: "board-top", "aria-label": "The engine's top moves" }),
-      tree: el("div.board-tree", { id: "board-tree", "aria-label": "Moves and variations" }),
-      seat: el("select", { id: "board-seat", "aria-label": "Show the board as" }),
-      importText: el("textarea", { id: "board-import-text", rows: 3, "aria-label": "A record (JSON) or a FEN", placeholder: "Paste a record (JSON), a Gungi FEN or a Gunshi position string" }),
+      top: el("ol.board-top", { id: "board-top", "aria-label": _("The engine's top moves") }),
+      tree: el("div.board-tree", { id: "board-tree", "aria-label": _("Moves and variations") }),
+      seat: el("select", { id: "board-seat", "aria-label": _("Show the board as") }),
+      importText: el("textarea", { id: "board-import-text", rows: 3, "aria-label": _("A record (JSON) or a FEN"), placeholder: _("Paste a record (JSON), a Gungi FEN or a Gunshi position string") }),
     };
     this.els.seat.addEventListener("change", () => {
       this.seat = this.els.seat.value === "" ? null : Number(this.els.seat.value);
@@ -155,18 +156,18 @@ class BoardPage {
       el(
         "div.match.table.board-page",
         {},
-        el("div.match-head", {}, el("h1.match-title", {}, el("span.game-kanji", {}, r.kanji || ""), ` ${r.title} — analysis board`)),
+        el("div.match-head", {}, el("h1.match-title", {}, el("span.game-kanji", {}, r.kanji || ""), fmt(_(" {title} — analysis board"), { title: r.title }))),
         el("div.board-shell", {}, this.els.board),
         el("div.card.status-card", {}, this.els.status, this.els.chances, this.els.top),
         this.els.dock,
         el(
           "div.card.controls-card",
           {},
-          el("div.replay-controls", {}, btn("board-start", "|◀", "The start", () => this.goto(this.nodes[0])), btn("board-back", "◀", "Back one move", () => this.back()), btn("board-forward", "▶", "Forward one move", () => this.forward())),
-          el("div.field", { id: "board-seat-field" }, el("label", { for: "board-seat" }, "Show as"), this.els.seat),
-          el("div.controls", {}, btn("board-flip", "Flip board", "Flip board", () => this.flip()), btn("board-export", "Export line (JSON)", "Export the current line as a record", () => this.exportLine())),
+          el("div.replay-controls", {}, btn("board-start", "|◀", _("The start"), () => this.goto(this.nodes[0])), btn("board-back", "◀", _("Back one move"), () => this.back()), btn("board-forward", "▶", _("Forward one move"), () => this.forward())),
+          el("div.field", { id: "board-seat-field" }, el("label", { for: "board-seat" }, _("Show as")), this.els.seat),
+          el("div.controls", {}, btn("board-flip", _("Flip board"), _("Flip board"), () => this.flip()), btn("board-export", _("Export line (JSON)"), _("Export the current line as a record"), () => this.exportLine())),
         ),
-        el("div.side-rest", {}, el("div.card.moves-card", {}, el("h2", {}, "Moves"), this.els.tree), el("details.card.board-import", {}, el("summary", { id: "board-import-open" }, "Import a record or a FEN"), el("form", { onsubmit: (e) => this.importText(e) }, this.els.importText, el("button.secondary", { type: "submit", id: "board-import" }, "Open on the board")))),
+        el("div.side-rest", {}, el("div.card.moves-card", {}, el("h2", {}, _("Moves")), this.els.tree), el("details.card.board-import", {}, el("summary", { id: "board-import-open" }, _("Import a record or a FEN")), el("form", { onsubmit: (e) => this.importText(e) }, this.els.importText, el("button.secondary", { type: "submit", id: "board-import" }, _("Open on the board"))))),
       ),
     );
     this.board = r.create(this.els.board, { dock: this.els.dock });
@@ -200,7 +201,7 @@ class BoardPage {
   async evaluate(ask, body) {
     const pos = this.pos;
     if (pos.result || pos.hidden || !pos.legal.length) return;
-    this.els.chances.textContent = "Engine: thinking…";
+    this.els.chances.textContent = _("Engine: thinking…");
     this.els.chances.dataset.state = "thinking";
     try {
       const out = await api("POST", "/api/board/evaluate", { body });
@@ -220,7 +221,7 @@ class BoardPage {
     if (field) field.hidden = pos.perfect_information;
     if (this.els.seat.options.length === pos.num_players + 1) return;
     clear(this.els.seat).append(
-      el("option", { value: "", selected: this.seat === null }, "The seat to act"),
+      el("option", { value: "", selected: this.seat === null }, _("The seat to act")),
       ...Array.from({ length: pos.num_players }, (_, i) => el("option", { value: i, selected: this.seat === i }, this.renderer.seatName(i))),
     );
   }
@@ -247,9 +248,9 @@ class BoardPage {
     const status = this.els.status;
     status.dataset.ply = pos.root.ply + pos.ply;
     status.dataset.node = this.current.id;
-    if (pos.result) status.textContent = `Game over: ${resultInWords(pos.result, (s) => r.seatName(s))}`;
-    else if (pos.hidden) status.textContent = `${r.seatName(pos.to_act)} to move (hidden from ${r.seatName(pos.seat)})`;
-    else status.textContent = `${r.seatName(pos.to_act)} to move`;
+    if (pos.result) status.textContent = fmt(_("Game over: {resultInWords}"), { resultInWords: resultInWords(pos.result, (s) => r.seatName(s)) });
+    else if (pos.hidden) status.textContent = fmt(_("{seatName} to move (hidden from {seatName2})"), { seatName: r.seatName(pos.to_act), seatName2: r.seatName(pos.seat) });
+    else status.textContent = fmt(_("{seatName} to move"), { seatName: r.seatName(pos.to_act) });
     this.drawTree();
     this.drawEngine();
   }
@@ -262,33 +263,33 @@ class BoardPage {
     clear(this.els.top);
     delete box.dataset.state;
     if (!pos || pos.result) {
-      box.textContent = "Engine: the game is over";
+      box.textContent = _("Engine: the game is over");
       return;
     }
     if (pos.hidden) {
-      box.textContent = `Engine: ${r.seatName(pos.to_act)}'s choices are hidden from this seat`;
+      box.textContent = fmt(_("Engine: {seatName}'s choices are hidden from this seat"), { seatName: r.seatName(pos.to_act) });
       return;
     }
     if (!out) {
-      box.textContent = "Engine: thinking…";
+      box.textContent = _("Engine: thinking…");
       box.dataset.state = "thinking";
       return;
     }
     if (out.error) {
-      box.textContent = `Engine: ${out.error}`;
+      box.textContent = fmt(_("Engine: {error}"), { error: out.error });
       return;
     }
     box.dataset.state = "done";
     box.dataset.ply = out.ply;
-    box.textContent = `Engine: ${r.seatName(out.to_act)} wins ${Math.round(out.chances * 100)}% (${out.iterations} iterations)`;
+    box.textContent = fmt(_("Engine: {seatName} wins {round}% ({iterations} iterations)"), { seatName: r.seatName(out.to_act), round: Math.round(out.chances * 100), iterations: out.iterations });
     const words = new Map(pos.legal.map((l) => [l.action, l.label || l.action]));
     for (const row of out.top) {
       this.els.top.append(
         el(
           "li",
           {},
-          el("button.secondary.board-top-move", { type: "button", "data-action": row.action, title: `Play ${row.action}` }, words.get(row.action) || row.action),
-          el("span.board-top-value", {}, ` ${Math.round(row.value * 100)}% · ${row.visits} visits`),
+          el("button.secondary.board-top-move", { type: "button", "data-action": row.action, title: fmt(_("Play {action}"), { action: row.action }) }, words.get(row.action) || row.action),
+          el("span.board-top-value", {}, " " + fmt(ngettext("{pct}% · {n} visit", "{pct}% · {n} visits", row.visits), { pct: Math.round(row.value * 100), n: row.visits })),
         ),
       );
     }
@@ -317,7 +318,7 @@ class BoardPage {
     };
     clear(this.els.tree);
     const startCurrent = this.current === this.nodes[0];
-    this.els.tree.append(el(`button.board-node.board-root${startCurrent ? ".current" : ""}`, { type: "button", "data-node": 0, "aria-current": startCurrent ? "step" : null }, "Start"));
+    this.els.tree.append(el(`button.board-node.board-root${startCurrent ? ".current" : ""}`, { type: "button", "data-node": 0, "aria-current": startCurrent ? "step" : null }, _("Start")));
     if (this.nodes[0].children.length) this.els.tree.append(lineList(this.nodes[0].children[0], 0));
     for (const alt of this.nodes[0].children.slice(1)) this.els.tree.append(lineList(alt, 1));
   }
@@ -342,7 +343,7 @@ class BoardPage {
       data = null;
     }
     if (data && typeof data === "object" && data.game && data.game !== this.game) {
-      toast(`This is a ${data.game} record: open the ${data.game} board for it`, "error");
+      toast(fmt(_("This is a {game} record: open the {game} board for it"), { game: data.game }), "error");
       return;
     }
     if (data && typeof data === "object" && data.fen && Array.isArray(data.actions)) {

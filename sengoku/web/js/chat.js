@@ -6,6 +6,7 @@
 
 import { api, ApiError } from "./api.js";
 import { el, clear, toast } from "./ui.js";
+import { _, fmt } from "./i18n.js";
 
 const NAME_KEY = "sengoku.name";
 
@@ -28,16 +29,16 @@ export class ChatPanel {
 
   build() {
     this.lists = {
-      players: el("ol.chat-log", { id: "chat-players", "aria-live": "polite", "aria-label": "Players' chat" }),
-      spectators: el("ol.chat-log", { id: "chat-spectators", "aria-live": "polite", "aria-label": "Spectators' chat" }),
+      players: el("ol.chat-log", { id: "chat-players", "aria-live": "polite", "aria-label": _("Players' chat") }),
+      spectators: el("ol.chat-log", { id: "chat-spectators", "aria-live": "polite", "aria-label": _("Spectators' chat") }),
     };
     this.input = el("input", {
       id: "chat-input",
       type: "text",
       maxlength: this.maxText,
       autocomplete: "off",
-      placeholder: this.isPlayer ? "Message your opponent" : "Message the other spectators",
-      "aria-label": this.isPlayer ? "Message to the players" : "Message to the spectators",
+      placeholder: this.isPlayer ? _("Message your opponent") : _("Message the other spectators"),
+      "aria-label": this.isPlayer ? _("Message to the players") : _("Message to the spectators"),
     });
     this.nameInput = this.isPlayer
       ? null
@@ -46,8 +47,8 @@ export class ChatPanel {
           type: "text",
           maxlength: 32,
           value: localStorage.getItem(NAME_KEY) || "",
-          placeholder: "Your name",
-          "aria-label": "Your name as a spectator",
+          placeholder: _("Your name"),
+          "aria-label": _("Your name as a spectator"),
         });
     this.muteBox = this.isPlayer
       ? el("input", { type: "checkbox", id: "chat-mute", onchange: () => this.setMute(this.muteBox.checked) })
@@ -55,22 +56,22 @@ export class ChatPanel {
     this.spectatorSection = el(
       "section.chat-channel",
       { "data-channel": "spectators" },
-      el("h3", {}, "Spectators"),
+      el("h3", {}, _("Spectators")),
       this.lists.spectators,
     );
     this.root = el(
       "div.card.chat-card",
-      { id: "chat", role: "region", "aria-label": "Chat" },
-      el("h2", {}, "Chat"),
-      el("section.chat-channel", { "data-channel": "players" }, el("h3", {}, "Players"), this.lists.players),
+      { id: "chat", role: "region", "aria-label": _("Chat") },
+      el("h2", {}, _("Chat")),
+      el("section.chat-channel", { "data-channel": "players" }, el("h3", {}, _("Players")), this.lists.players),
       this.spectatorSection,
-      this.muteBox ? el("label.chat-mute", { for: "chat-mute" }, this.muteBox, " Mute the spectators") : null,
+      this.muteBox ? el("label.chat-mute", { for: "chat-mute" }, this.muteBox, _(" Mute the spectators")) : null,
       el(
         "form.chat-form",
         { onsubmit: (e) => this.submit(e) },
         this.nameInput,
         this.input,
-        el("button.secondary", { type: "submit", id: "chat-send" }, "Send"),
+        el("button.secondary", { type: "submit", id: "chat-send" }, _("Send")),
       ),
     );
     return this.root;
@@ -85,7 +86,7 @@ export class ChatPanel {
       for (const m of out.messages) this.add(m);
     } catch (err) {
       // The chat is a side show: the game goes on without it.
-      this.lists.players.append(el("li.muted", {}, `The chat cannot be read: ${err.message}`));
+      this.lists.players.append(el("li.muted", {}, fmt(_("The chat cannot be read: {message}"), { message: err.message })));
     }
   }
 
@@ -126,8 +127,8 @@ export class ChatPanel {
       { "data-n": m.n, "data-channel": m.channel, "data-seat": m.seat ?? "", "data-role": role },
       el(
         "span.chat-role",
-        { "data-role": role, title: role === "player" ? "A player of this match" : "A spectator" },
-        role === "player" ? `Seat ${m.seat + 1}` : "Spectator",
+        { "data-role": role, title: role === "player" ? _("A player of this match") : "A spectator" },
+        role === "player" ? fmt(_("Seat {x}"), { x: m.seat + 1 }) : _("Spectator"),
       ),
       el("span.chat-who", {}, m.name || "?"),
       el("span.chat-text", {}, m.text),

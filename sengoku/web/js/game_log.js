@@ -22,6 +22,7 @@
 // of rebuilding one at every turn.
 
 import { el } from "./ui.js";
+import { _, fmt } from "./i18n.js";
 
 /** Whether the page should show a game log instead of notation: no event names an action,
  * and the game has said something (until then a game's move list is just empty). */
@@ -74,7 +75,7 @@ export class GameLog {
   }
 
   placeholder() {
-    return el("li.muted.log-empty", {}, "No moves yet.");
+    return el("li.muted.log-empty", {}, _("No moves yet."));
   }
 
   /**
@@ -120,13 +121,13 @@ export class GameLog {
     const ev = e.event;
     if (ev.type === "turn") {
       const who = ev.name || (ev.seat !== undefined && ev.seat !== null ? this.seatName(ev.seat) : "");
-      const title = ev.turn ? `Turn ${ev.turn}${who ? ` — ${who}` : ""}` : sentence(ev.message);
+      const title = ev.turn ? (who ? fmt(_("Turn {turn} — {who}"), { turn: ev.turn, who }) : fmt(_("Turn {turn}"), { turn: ev.turn })) : sentence(ev.message);
       this.group(title, ev.seat, ev.ply);
       return true;
     }
     const text = this.words(ev);
     if (!text) return false;
-    if (!this.entries) this.group("Setting up", null, null);
+    if (!this.entries) this.group(_("Setting up"), null, null);
     const ply = Number.isInteger(ev.ply) ? ev.ply : null;
     const secret = Array.isArray(ev.audience);
     // Plain DOM calls: thousands of lines are made when a long game opens.
@@ -141,13 +142,13 @@ export class GameLog {
       body.className = "log-link";
       body.type = "button";
       body.dataset.ply = ply;
-      body.title = "Show the position after this";
+      body.title = _("Show the position after this");
     }
     if (secret) {
       // Said, not only shown: a line only this seat reads.
       const note = document.createElement("span");
       note.className = "visually-hidden";
-      note.textContent = "Only you see this: ";
+      note.textContent = _("Only you see this: ");
       body.append(note);
     }
     body.append(text);
@@ -183,8 +184,8 @@ export class GameLog {
   /** An event's sentence as the log reads it. */
   words(ev) {
     if (ev.type === "takeback") {
-      const who = ev.seat !== undefined && ev.seat !== null ? `${this.seatName(ev.seat)} takes back` : "Taken back";
-      return `${who}: the game returns to move ${ev.to_ply}.`;
+      const who = ev.seat !== undefined && ev.seat !== null ? fmt(_("{seatName} takes back"), { seatName: this.seatName(ev.seat) }) : _("Taken back");
+      return fmt(_("{who}: the game returns to move {to_ply}."), { who, to_ply: ev.to_ply });
     }
     return sentence(ev.message);
   }

@@ -6,6 +6,7 @@ import { el, toast } from "./ui.js";
 import { gameCatalog, rendererFor } from "./games/index.js";
 import { navigate } from "./nav.js";
 import { resultInWords } from "./words.js";
+import { _, fmt, ngettext } from "./i18n.js";
 
 /** Records per page: one short screen. */
 export const PER_PAGE = 25;
@@ -37,7 +38,7 @@ function listUrl(path, game, page) {
 }
 
 async function gameFilter(path, game) {
-  const select = el("select", { id: "list-game", "aria-label": "Show the games of" }, el("option", { value: "" }, "All games"));
+  const select = el("select", { id: "list-game", "aria-label": _("Show the games of") }, el("option", { value: "" }, _("All games")));
   try {
     for (const g of (await gameCatalog()).games) {
       const r = await rendererFor(g.name);
@@ -51,10 +52,10 @@ async function gameFilter(path, game) {
 }
 
 function pager(path, game, page, hasMore) {
-  const nav = el("nav.pager", { "aria-label": "Pages" });
+  const nav = el("nav.pager", { "aria-label": _("Pages") });
   nav.append(
     page > 1 ? el("a.button.secondary", { href: listUrl(path, game, page - 1), "data-nav": "", id: "page-newer", rel: "prev" }, "← Newer") : el("span"),
-    el("span.muted", { id: "page-number" }, `Page ${page}`),
+    el("span.muted", { id: "page-number" }, fmt(_("Page {page}"), { page })),
     hasMore ? el("a.button.secondary", { href: listUrl(path, game, page + 1), "data-nav": "", id: "page-older", rel: "next" }, "Older →") : el("span"),
   );
   return nav;
@@ -64,7 +65,7 @@ function pager(path, game, page, hasMore) {
 export async function recordsPage(root, importForm) {
   const { game, page } = query();
   const list = el("div.records", { id: "records-list" });
-  const head = el("div.list-head", {}, el("h1", {}, "Finished games"));
+  const head = el("div.list-head", {}, el("h1", {}, _("Finished games")));
   const card = el("section.card", {}, head, list);
   root.append(el("div.records-page", {}, card, importForm));
   head.append(await gameFilter("/records", game));
@@ -80,12 +81,12 @@ export async function recordsPage(root, importForm) {
   }
   const more = records.length > PER_PAGE;
   records = records.slice(0, PER_PAGE);
-  if (!records.length) list.append(el("p.muted", {}, page > 1 ? "No older games." : "No finished games yet."));
+  if (!records.length) list.append(el("p.muted", {}, page > 1 ? _("No older games.") : _("No finished games yet.")));
   for (const rec of records) {
     const r = await rendererFor(rec.game);
     const bySeat = new Map(rec.seats.map((s) => [s.seat, s]));
     const nameOf = (seat) => (bySeat.has(seat) ? seatLabel(r, bySeat.get(seat)) : r.seatName(seat));
-    const outcome = rec.result ? resultInWords(rec.result, nameOf) : rec.status === "aborted" ? "Aborted: no result" : `Ended: ${rec.status}`;
+    const outcome = rec.result ? resultInWords(rec.result, nameOf) : rec.status === "aborted" ? _("Aborted: no result") : fmt(_("Ended: {status}"), { status: rec.status });
     const winners = new Set(rec.result?.winners || []);
     list.append(
       el(
@@ -113,9 +114,9 @@ export async function recordsPage(root, importForm) {
 async function copy(text) {
   try {
     await navigator.clipboard.writeText(text);
-    toast("Link copied");
+    toast(_("Link copied"));
   } catch (err) {
-    toast(`Share this link: ${text}`);
+    toast(fmt(_("Share this link: {text}"), { text }));
   }
 }
 
@@ -123,8 +124,8 @@ async function copy(text) {
 export async function livePage(root) {
   const { game, page } = query();
   const list = el("div.records.live-list", { id: "live-list" });
-  const head = el("div.list-head", {}, el("h1", {}, "Live games"));
-  const card = el("section.card", {}, head, el("p.muted", {}, "Games in play now. Watch one as a spectator: you see what every spectator sees, never a player's hidden cards."), list);
+  const head = el("div.list-head", {}, el("h1", {}, _("Live games")));
+  const card = el("section.card", {}, head, el("p.muted", {}, _("Games in play now. Watch one as a spectator: you see what every spectator sees, never a player's hidden cards.")), list);
   root.append(el("div.live-page", {}, card));
   head.append(await gameFilter("/live", game));
   let matches = [];
@@ -138,11 +139,11 @@ export async function livePage(root) {
   }
   const more = matches.length > PER_PAGE;
   matches = matches.slice(0, PER_PAGE);
-  if (!matches.length) list.append(el("p.muted", {}, "No game is being played right now."));
+  if (!matches.length) list.append(el("p.muted", {}, _("No game is being played right now.")));
   for (const m of matches) {
     const r = await rendererFor(m.game);
     const url = `${location.origin}/play/${encodeURIComponent(m.id)}`;
-    const watching = m.spectators === 1 ? "1 spectator" : `${m.spectators || 0} spectators`;
+    const watching = fmt(ngettext("{n} spectator", "{n} spectators", m.spectators || 0), { n: m.spectators || 0 });
     list.append(
       el(
         "div.record-row.live-row",
@@ -153,8 +154,8 @@ export async function livePage(root) {
         el(
           "span.live-actions",
           {},
-          el("a.button.primary", { href: `/play/${encodeURIComponent(m.id)}`, "data-nav": "", "data-watch": m.id }, "Watch"),
-          el("button.secondary", { type: "button", "data-share": url, onclick: () => copy(url) }, "Copy link"),
+          el("a.button.primary", { href: `/play/${encodeURIComponent(m.id)}`, "data-nav": "", "data-watch": m.id }, _("Watch")),
+          el("button.secondary", { type: "button", "data-share": url, onclick: () => copy(url) }, _("Copy link")),
         ),
       ),
     );

@@ -35,26 +35,27 @@ import { GameLog, wantsGameLog } from "./game_log.js";
 import { mountTutorial } from "./tutorial.js"; // tutorial hook (issue 17): the first-turn coach
 import { ratingLines } from "./ratings.js"; // issue 37: a rated game's changes on the end card
 import { signedIn } from "./account.js";
+import { _, N_, fmt, ngettext } from "./i18n.js";
 
 const REASONS = {
-  marshal_captured: "the Marshal was captured",
-  mate: "checkmate: the Marshal cannot escape",
-  resignation: "resignation",
-  timeout: "time ran out",
-  abandoned: "a player left the game",
-  repetition: "repetition",
-  length_limit: "the game reached its length limit",
-  shogun_captured: "the Shogun was removed from the field",
-  invasion: "three units reached the Invader Spot",
-  end_of_game: "the highest score when the last turn was played",
-  no_placement: "the highest score when no one could place a tile",
-  agreement: "the players agreed to a draw",
+  marshal_captured: N_("the Marshal was captured"),
+  mate: N_("checkmate: the Marshal cannot escape"),
+  resignation: N_("resignation"),
+  timeout: N_("time ran out"),
+  abandoned: N_("a player left the game"),
+  repetition: N_("repetition"),
+  length_limit: N_("the game reached its length limit"),
+  shogun_captured: N_("the Shogun was removed from the field"),
+  invasion: N_("three units reached the Invader Spot"),
+  end_of_game: N_("the highest score when the last turn was played"),
+  no_placement: N_("the highest score when no one could place a tile"),
+  agreement: N_("the players agreed to a draw"),
 };
 // A result with no winner, in the words a player uses for it.
 const DRAWS = {
-  agreement: "Draw by agreement",
-  repetition: "Draw by repetition",
-  length_limit: "Draw: the game reached its length limit",
+  agreement: N_("Draw by agreement"),
+  repetition: N_("Draw by repetition"),
+  length_limit: N_("Draw: the game reached its length limit"),
 };
 
 // Server events that are not moves of the game.
@@ -74,14 +75,14 @@ export function leftText(snap, renderer) {
   return (snap?.left || [])
     .map((e) => {
       const name = snap.seats?.[e.seat]?.name || renderer.seatName(e.seat);
-      const back = e.returned === null ? "" : `; came back at ply ${e.returned}`;
-      return `${name} (${reasonText(e.reason)}, at ply ${e.ply}${back})`;
+      const back = e.returned === null ? "" : fmt(_("; came back at ply {returned}"), { returned: e.returned });
+      return fmt(_("{name} ({reasonText}, at ply {ply}{back})"), { name, reasonText: reasonText(e.reason), ply: e.ply, back });
     })
     .join(", ");
 }
 
 export function reasonText(reason) {
-  return REASONS[reason] || String(reason || "").replace(/_/g, " ");
+  return REASONS[reason] ? _(REASONS[reason]) : String(reason || "").replace(/_/g, " ");
 }
 
 export function resultText(result, seats, renderer, view = null) {
@@ -90,15 +91,15 @@ export function resultText(result, seats, renderer, view = null) {
   const words = renderer?.resultWords?.(result, view);
   if (words?.reason) return words.reason;
   const names = (result.winners || []).map((s) => seatTitle(s, seats, renderer));
-  if (!names.length) return DRAWS[result.reason] || `No winner — ${reasonText(result.reason)}`;
-  return `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"} — ${reasonText(result.reason)}`;
+  if (!names.length) return (DRAWS[result.reason] && _(DRAWS[result.reason])) || fmt(_("No winner — {reasonText}"), { reasonText: reasonText(result.reason) });
+  return fmt(ngettext("{names} wins — {reason}", "{names} win — {reason}", names.length), { names: names.join(_(" and ")), reason: reasonText(result.reason) });
 }
 
 function seatTitle(seat, seats, renderer) {
   const side = renderer.seatName(seat);
   if (seats?.[seat]?.kind === "ai") {
     const own = ownName(seats[seat].name);
-    return own ? `${side} (${own}, computer)` : `${side} (computer)`;
+    return own ? fmt(_("{side} ({name}, computer)"), { side, name: own }) : fmt(_("{side} (computer)"), { side });
   }
   const name = ownName(seats?.[seat]?.name);
   return name && name !== side ? `${side} (${name})` : side;
@@ -142,7 +143,7 @@ class MatchPage {
   }
 
   async start() {
-    clear(this.root).append(el("p.loading", {}, "Loading the game…"));
+    clear(this.root).append(el("p.loading", {}, _("Loading the game…")));
     const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
     if (invite) {
       const joined = await this.join(invite);
@@ -155,7 +156,7 @@ class MatchPage {
       await this.syncEvents(primary);
     } catch (err) {
       clear(this.root).append(
-        el("div.card.error-card", {}, el("h2", {}, "This game cannot be opened"), el("p", {}, err.message), el("a.button", { href: "/", "data-nav": "" }, "Home")),
+        el("div.card.error-card", {}, el("h2", {}, _("This game cannot be opened")), el("p", {}, err.message), el("a.button", { href: "/", "data-nav": "" }, _("Home"))),
       );
       return;
     }
@@ -190,19 +191,19 @@ class MatchPage {
     try {
       info = await api("GET", `/api/matches/${this.id}`);
     } catch (err) {
-      clear(this.root).append(el("div.card.error-card", {}, el("h2", {}, "Invitation"), el("p", {}, err.message)));
+      clear(this.root).append(el("div.card.error-card", {}, el("h2", {}, _("Invitation")), el("p", {}, err.message)));
       return false;
     }
     const renderer = await rendererFor(info.game);
-    const nameInput = el("input", { id: "join-name", maxlength: 64, value: localStorage.getItem("sengoku.name") || "", placeholder: "Your name", autocomplete: "nickname" });
+    const nameInput = el("input", { id: "join-name", maxlength: 64, value: localStorage.getItem("sengoku.name") || "", placeholder: _("Your name"), autocomplete: "nickname" });
     const host = info.seats.filter((s) => s.joined && s.kind === "human").map((s) => s.name)[0];
     // A rated game is joined signed in, under the account's name (docs/ratings.md).
     const account = info.rated ? await signedIn() : null;
     const ratedNote = !info.rated
       ? null
       : account
-        ? el("p.rated-note", { id: "rated-note" }, el("span.rated-mark.rated", {}, "rated"), ` You play as ${account.name}; the game changes your rating.`)
-        : el("p.rated-note", { id: "rated-note" }, el("span.rated-mark.rated", {}, "rated"), " A rated game: ", el("a", { href: "/account", "data-nav": "" }, "sign in"), " first, then open this link again.");
+        ? el("p.rated-note", { id: "rated-note" }, el("span.rated-mark.rated", {}, _("rated")), fmt(_(" You play as {name}; the game changes your rating."), { name: account.name }))
+        : el("p.rated-note", { id: "rated-note" }, el("span.rated-mark.rated", {}, _("rated")), _(" A rated game: "), el("a", { href: "/account", "data-nav": "" }, _("sign in")), _(" first, then open this link again."));
     return new Promise((resolve) => {
       const go = async (event) => {
         event.preventDefault();
@@ -226,12 +227,12 @@ class MatchPage {
           "form.card.join-card",
           { onsubmit: go },
           el("div.game-kanji", {}, renderer.kanji || ""),
-          el("h2", {}, `You are invited to play ${renderer.title}`),
-          host ? el("p", {}, `${host} is waiting for you.`) : null,
+          el("h2", {}, fmt(_("You are invited to play {title}"), { title: renderer.title })),
+          host ? el("p", {}, fmt(_("{host} is waiting for you."), { host })) : null,
           ratedNote,
-          info.rated ? null : el("label", { for: "join-name" }, "Your name"),
+          info.rated ? null : el("label", { for: "join-name" }, _("Your name")),
           info.rated ? null : nameInput,
-          el("button.primary", { type: "submit", id: "join-button" }, "Join the game"),
+          el("button.primary", { type: "submit", id: "join-button" }, _("Join the game")),
         ),
       );
       (info.rated ? this.root.querySelector("#join-button") : nameInput)?.focus();
@@ -355,17 +356,17 @@ class MatchPage {
       notation: null,
       controls: el("div.controls"),
       // A scrolling list: focusable, so the keyboard can scroll it too.
-      moves: el("ol.moves", { id: "moves", tabindex: 0, "aria-label": "Moves played" }),
+      moves: el("ol.moves", { id: "moves", tabindex: 0, "aria-label": _("Moves played") }),
       invites: el("div.invites"),
-      end: el("div.end-panel", { hidden: true, role: "dialog", "aria-label": "Game over" }),
+      end: el("div.end-panel", { hidden: true, role: "dialog", "aria-label": _("Game over") }),
     };
-    const input = el("input", { id: "notation", type: "text", placeholder: r.notationHint || "Type a move in notation", autocomplete: "off", spellcheck: "false", "aria-label": "Move in notation" });
+    const input = el("input", { id: "notation", type: "text", placeholder: r.notationHint || _("Type a move in notation"), autocomplete: "off", spellcheck: "false", "aria-label": _("Move in notation") });
     this.els.notationInput = input;
     this.els.notation = el(
       "form.notation",
       { onsubmit: (e) => this.submitNotation(e) },
       input,
-      el("button.secondary", { type: "submit" }, "Play"),
+      el("button.secondary", { type: "submit" }, _("Play")),
     );
     clear(this.root).append(
       el(
@@ -381,7 +382,7 @@ class MatchPage {
         // Typing notation is for those who know it: beside the move list, not among the controls.
         // The rest of the side panel scrolls on its own: the move list, then the table
         // (presence, offers, chat: table.js puts it here).
-        el("div.side-rest", {}, el("div.card.moves-card", {}, el("h2", {}, "Moves"), this.els.notation, this.els.moves)),
+        el("div.side-rest", {}, el("div.card.moves-card", {}, el("h2", {}, _("Moves")), this.els.notation, this.els.moves)),
       ),
       this.els.end,
     );
@@ -447,9 +448,9 @@ class MatchPage {
     if (!browsing) return clear(bar);
     const s = this.snap;
     clear(bar).append(
-      el("span", {}, browsing.ply ? `Looking back: after move ${browsing.ply} of ${s.ply}` : `Looking back: the start (${s.ply} moves played)`),
-      el("span.browse-keys", {}, " · ← → to step"),
-      el("button.secondary", { type: "button", id: "browse-live", onclick: () => this.browseTo(s.ply) }, "Back to the game"),
+      el("span", {}, browsing.ply ? fmt(_("Looking back: after move {ply} of {ply2}"), { ply: browsing.ply, ply2: s.ply }) : fmt(_("Looking back: the start ({ply} moves played)"), { ply: s.ply })),
+      el("span.browse-keys", {}, _(" · ← → to step")),
+      el("button.secondary", { type: "button", id: "browse-live", onclick: () => this.browseTo(s.ply) }, _("Back to the game")),
     );
   }
 
@@ -467,7 +468,7 @@ class MatchPage {
     s.seats.forEach((seat, i) => {
       const gone = replacedEntry(s, i);
       // A spectator holds no seat: the players are players to them, nobody's "friend".
-      const kind = gone ? `played by the computer (left at ply ${gone.ply})` : seat.kind === "ai" ? `computer, level ${seat.level ?? "?"}` : this.held.includes(i) ? "you" : seat.joined ? (this.held.length ? "opponent" : "player") : seat.invited ? "invited — not joined yet" : "open seat";
+      const kind = gone ? fmt(_("played by the computer (left at ply {ply})"), { ply: gone.ply }) : seat.kind === "ai" ? fmt(_("computer, level {x}"), { x: seat.level ?? "?" }) : this.held.includes(i) ? _("you") : seat.joined ? (this.held.length ? _("opponent") : _("player")) : seat.invited ? _("invited — not joined yet") : _("open seat");
       const name = seat.kind === "ai" && !gone ? null : ownName(seat.name);
       const toAct = s.status === "active" && s.to_act === i;
       // How long the computer took over its last move (the server's wall clock).
@@ -486,25 +487,25 @@ class MatchPage {
               {},
               `${name || ""}${name ? " · " : ""}${kind}`,
               // on the same line: the panel keeps its height on a phone
-              thought ? el("span.thought", { "data-seat": i, title: "How long the computer thought over its last move" }, ` · thought ${thought.seconds.toFixed(1)} s`) : null,
+              thought ? el("span.thought", { "data-seat": i, title: _("How long the computer thought over its last move") }, fmt(_(" · thought {seconds} s"), { seconds: thought.seconds.toFixed(1) })) : null,
             ),
           ),
           el("span.clock", { "data-seat": i }, ""),
-          toAct ? el("span.turn-flag", { title: "to move" }, "◀") : null,
+          toAct ? el("span.turn-flag", { title: _("to move") }, "◀") : null,
         ),
       );
     });
     this.tickClocks();
     // Status.
     let status;
-    if (s.status === "waiting") status = "Waiting for every seat to be taken…";
+    if (s.status === "waiting") status = _("Waiting for every seat to be taken…");
     else if (s.status === "active") {
       const who = seatTitle(s.to_act, s.seats, r);
-      if (this.mySeatToAct()) status = this.hotSeat ? `${who} to move` : "Your move";
-      else if (s.seats[s.to_act]?.kind === "ai") status = `${who} is thinking…`;
-      else status = `${who} to move`;
-    } else if (s.status === "finished") status = `Game over: ${resultText(s.result, s.seats, r, s.view)}`;
-    else status = `This game is ${s.status}${s.close_reason ? `: ${s.close_reason}` : ""}`;
+      if (this.mySeatToAct()) status = this.hotSeat ? fmt(_("{who} to move"), { who }) : _("Your move");
+      else if (s.seats[s.to_act]?.kind === "ai") status = fmt(_("{who} is thinking…"), { who });
+      else status = fmt(_("{who} to move"), { who });
+    } else if (s.status === "finished") status = fmt(_("Game over: {resultText}"), { resultText: resultText(s.result, s.seats, r, s.view) });
+    else status = s.close_reason ? fmt(_("This game is {status}: {reason}"), { status: s.status, reason: s.close_reason }) : fmt(_("This game is {status}"), { status: s.status });
     this.els.status.textContent = status;
     // Phones see the board before the side panel: the turn is repeated above the board.
     this.els.headStatus.textContent = s.status === "active" ? status : "";
@@ -580,8 +581,8 @@ class MatchPage {
     box.hidden = false;
     clear(box).append(
       el("div.pass-kanji", {}, "交代"),
-      el("h2", {}, `Pass the device to ${who}`),
-      el("p", {}, "The board stays hidden until they are ready, so nobody sees what is not theirs."),
+      el("h2", {}, fmt(_("Pass the device to {who}"), { who })),
+      el("p", {}, _("The board stays hidden until they are ready, so nobody sees what is not theirs.")),
       el(
         "button.primary",
         {
@@ -592,7 +593,7 @@ class MatchPage {
             this.render();
           },
         },
-        `I am ${who} — show my board`,
+        fmt(_("I am {who} — show my board"), { who }),
       ),
     );
   }
@@ -606,23 +607,23 @@ class MatchPage {
     const gone = this.held.find((seat) => replacedEntry(s, seat));
     if (active && gone !== undefined) {
       // The computer plays my seat since I left: I may take it back.
-      box.append(el("button.primary", { type: "button", id: "return", onclick: () => this.comeBack(gone) }, "Return to my seat"));
+      box.append(el("button.primary", { type: "button", id: "return", onclick: () => this.comeBack(gone) }, _("Return to my seat")));
     } else if (active && mine) {
-      box.append(el("button.danger", { type: "button", id: "resign", onclick: () => this.resign() }, "Resign"));
+      box.append(el("button.danger", { type: "button", id: "resign", onclick: () => this.resign() }, _("Resign")));
       const offer = s.offers?.takeback;
       if (offer && !this.held.includes(offer.by)) {
         box.append(
-          el("button.primary", { type: "button", id: "takeback-accept", onclick: () => this.answerTakeback(true) }, "Allow takeback"),
-          el("button.secondary", { type: "button", id: "takeback-decline", onclick: () => this.answerTakeback(false) }, "Decline"),
+          el("button.primary", { type: "button", id: "takeback-accept", onclick: () => this.answerTakeback(true) }, _("Allow takeback")),
+          el("button.secondary", { type: "button", id: "takeback-decline", onclick: () => this.answerTakeback(false) }, _("Decline")),
         );
       } else if (offer) {
-        box.append(el("span.muted", {}, "Takeback asked…"));
+        box.append(el("span.muted", {}, _("Takeback asked…")));
       } else if (this.takebackSeat() !== null) {
-        box.append(el("button.secondary", { type: "button", id: "takeback", onclick: () => this.takeback() }, "Take back"));
+        box.append(el("button.secondary", { type: "button", id: "takeback", onclick: () => this.takeback() }, _("Take back")));
       }
     }
     if (s.can_abort && mine) {
-      box.append(el("button.secondary", { type: "button", id: "abort", onclick: () => this.abort() }, "Abort"));
+      box.append(el("button.secondary", { type: "button", id: "abort", onclick: () => this.abort() }, _("Abort")));
     }
     // A board with no sides to turn it to (Gunkimono's shared map, Sashimono's cards) says
     // so (`canFlip: false`): no button that does nothing.
@@ -637,19 +638,19 @@ class MatchPage {
             this.render();
           },
         },
-        "Flip board",
+        _("Flip board"),
       ),
     );
     if (s.status === "finished" && mine) {
       const offered = (s.offers?.rematch || []).filter((x) => !this.held.includes(x));
-      const label = s.rematch_id ? "Go to the rematch" : offered.length ? "Accept the rematch" : this.rematchWanted ? "Rematch offered…" : "Rematch";
+      const label = s.rematch_id ? _("Go to the rematch") : offered.length ? _("Accept the rematch") : this.rematchWanted ? _("Rematch offered…") : _("Rematch");
       box.append(el("button.primary", { type: "button", id: "rematch", disabled: this.rematchWanted && !s.rematch_id, onclick: () => this.rematch() }, label));
     }
     if (!["waiting", "active"].includes(s.status)) {
-      box.append(el("a.button.secondary", { href: `/replay/${this.id}`, "data-nav": "", id: "replay-link" }, "Replay"));
-      box.append(el("button.secondary", { type: "button", id: "analyse-match", onclick: () => this.analyse() }, "Analyse"));
-      box.append(el("a.button.secondary", { href: this.boardLink(), "data-nav": "", id: "board-link" }, "Analysis board"));
-      box.append(el("button.secondary", { type: "button", id: "export", onclick: () => this.exportRecord() }, "Export record"));
+      box.append(el("a.button.secondary", { href: `/replay/${this.id}`, "data-nav": "", id: "replay-link" }, _("Replay")));
+      box.append(el("button.secondary", { type: "button", id: "analyse-match", onclick: () => this.analyse() }, _("Analyse")));
+      box.append(el("a.button.secondary", { href: this.boardLink(), "data-nav": "", id: "board-link" }, _("Analysis board")));
+      box.append(el("button.secondary", { type: "button", id: "export", onclick: () => this.exportRecord() }, _("Export record")));
     }
   }
 
@@ -669,7 +670,7 @@ class MatchPage {
     const list = this.els.moves;
     if (this.passFor !== null && this.passFor !== undefined) {
       this.logShown = null;
-      clear(list).append(el("li.muted", {}, "Hidden while the device is passed."));
+      clear(list).append(el("li.muted", {}, _("Hidden while the device is passed.")));
       return;
     }
     const all = this.moveEvents();
@@ -679,7 +680,7 @@ class MatchPage {
       return;
     }
     this.logShown = null;
-    this.setMovesTitle("Moves");
+    this.setMovesTitle(_("Moves"));
     clear(list);
     const moves = all.filter((e) => this.visibleEvent(e));
     // Two players taking turns: numbered pairs, as a chess score sheet (1. White Black).
@@ -699,7 +700,7 @@ class MatchPage {
           // A move is a button: it shows the position after it (the last one, the game).
           el(
             "button.move-link",
-            { type: "button", title: "Show the position after this move", onclick: () => this.browseTo(after) },
+            { type: "button", title: _("Show the position after this move"), onclick: () => this.browseTo(after) },
             el("span.ply", {}, number),
             seat !== undefined && !pairs ? el("span.mover", {}, this.renderer.seatName(seat)) : null,
             // A renderer may word a move (Gungi in English: its notation is in kanji).
@@ -708,7 +709,7 @@ class MatchPage {
         ),
       );
     });
-    if (!moves.length) list.append(el("li.muted", {}, "No moves yet."));
+    if (!moves.length) list.append(el("li.muted", {}, _("No moves yet.")));
     const current = list.querySelector("li.current");
     if (current) current.scrollIntoView({ block: "nearest" });
     else list.scrollTop = list.scrollHeight;
@@ -731,7 +732,7 @@ class MatchPage {
       });
       this.logs.set(seat, log);
     }
-    this.setMovesTitle("Game log");
+    this.setMovesTitle(_("Game log"));
     let added = log.update(this.events);
     if (this.logShown !== log || list.classList.contains("pairs")) {
       list.classList.remove("pairs");
@@ -751,8 +752,8 @@ class MatchPage {
   setMovesTitle(title) {
     const heading = this.els.moves.parentElement?.querySelector("h2");
     if (heading && heading.textContent !== title) heading.textContent = title;
-    this.els.moves.setAttribute("aria-label", title === "Moves" ? "Moves played" : title);
-    if (title === "Moves") this.els.moves.classList.remove("game-log");
+    this.els.moves.setAttribute("aria-label", title === _("Moves") ? _("Moves played") : title);
+    if (title === _("Moves")) this.els.moves.classList.remove("game-log");
   }
 
   /** Tell a screen reader what the other seats just did: the last such move in words (its
@@ -782,11 +783,11 @@ class MatchPage {
     if (open.length) {
       box.hidden = false;
       box.className = "card invites";
-      box.append(el("h2", {}, "Open seat"));
+      box.append(el("h2", {}, _("Open seat")));
       if (!this.held.length) {
-        box.append(el("button.primary", { type: "button", id: "join-open", onclick: () => joinOpen(this.id) }, `Play as ${this.renderer.seatName(open[0].seat)}`));
+        box.append(el("button.primary", { type: "button", id: "join-open", onclick: () => joinOpen(this.id) }, fmt(_("Play as {seatName}"), { seatName: this.renderer.seatName(open[0].seat) })));
       } else {
-        box.append(el("p", {}, "Anyone can take it from the lobby on the home page, or from this link:"), el("input.invite-url", { readonly: true, value: `${location.origin}/play/${this.id}`, "aria-label": "Link to this game" }));
+        box.append(el("p", {}, _("Anyone can take it from the lobby on the home page, or from this link:")), el("input.invite-url", { readonly: true, value: `${location.origin}/play/${this.id}`, "aria-label": _("Link to this game") }));
       }
       return;
     }
@@ -797,10 +798,10 @@ class MatchPage {
     }
     box.hidden = false;
     box.className = "card invites";
-    box.append(el("h2", {}, "Invite a friend"), el("p", {}, "Send this link. Whoever opens it takes the seat; the game starts when every seat is taken."));
+    box.append(el("h2", {}, _("Invite a friend")), el("p", {}, _("Send this link. Whoever opens it takes the seat; the game starts when every seat is taken.")));
     for (const inv of pending) {
       const url = inviteUrl(this.id, inv.invite);
-      const input = el("input.invite-url", { readonly: true, value: url, "data-seat": inv.seat, "aria-label": `Invitation link for ${this.renderer.seatName(inv.seat)}` });
+      const input = el("input.invite-url", { readonly: true, value: url, "data-seat": inv.seat, "aria-label": fmt(_("Invitation link for {seatName}"), { seatName: this.renderer.seatName(inv.seat) }) });
       box.append(
         el("div.invite", {}, el("span", {}, `${this.renderer.seatName(inv.seat)}:`), input,
           el("button.secondary", {
@@ -809,12 +810,12 @@ class MatchPage {
               input.select();
               try {
                 await navigator.clipboard.writeText(url);
-                toast("Link copied");
+                toast(_("Link copied"));
               } catch (err) {
-                toast("Select the link and copy it");
+                toast(_("Select the link and copy it"));
               }
             },
-          }, "Copy")),
+          }, _("Copy"))),
       );
     }
   }
@@ -832,7 +833,7 @@ class MatchPage {
     const winners = res.winners || [];
     const mineWon = winners.some((w) => this.held.includes(w));
     const words = this.renderer.resultWords?.(res, s.view) || null;
-    const headline = words?.headline ? words.headline : !this.hotSeat && this.held.length ? (mineWon ? "You win!" : winners.length ? "You lose" : "Draw") : winners.length ? `${winners.map((w) => this.renderer.seatName(w)).join(" & ")} wins` : "No winner";
+    const headline = words?.headline ? words.headline : !this.hotSeat && this.held.length ? (mineWon ? _("You win!") : winners.length ? _("You lose") : _("Draw")) : winners.length ? fmt(ngettext("{names} wins", "{names} win", winners.length), { names: winners.map((w) => this.renderer.seatName(w)).join(" & ") }) : _("No winner");
     const scores = (res.scores || []).map((sc, i) => el("li", {}, el("span", {}, seatTitle(i, s.seats, this.renderer)), el("strong", {}, String(sc))));
     clear(box).append(
       el(
@@ -841,7 +842,7 @@ class MatchPage {
         el("div.end-kanji", {}, words?.kanji || (mineWon || this.hotSeat ? "勝" : winners.length ? "負" : "和")),
         el("h2", {}, headline),
         el("p.end-reason", {}, resultText(res, s.seats, this.renderer, s.view)),
-        s.left?.length ? el("p.end-left", {}, `Left the game, the computer playing on: ${leftText(s, this.renderer)}`) : null,
+        s.left?.length ? el("p.end-left", {}, fmt(_("Left the game, the computer playing on: {leftText}"), { leftText: leftText(s, this.renderer) })) : null,
         scores.length ? el("ul.scores", {}, scores) : null,
         ratingLines(s, this.hotSeat ? [] : this.held, (i) => seatTitle(i, s.seats, this.renderer)),
         // A renderer may add the game's own breakdown of the result (its `endDetails`).
@@ -849,11 +850,11 @@ class MatchPage {
         el(
           "div.end-buttons",
           {},
-          this.held.length ? el("button.primary", { type: "button", onclick: () => this.rematch() }, s.rematch_id ? "Go to the rematch" : "Rematch") : null,
-          el("a.button.secondary", { href: `/replay/${this.id}`, "data-nav": "" }, "Replay"),
-          el("button.secondary", { type: "button", id: "end-analyse", onclick: () => this.analyse() }, "Analyse"),
-          el("a.button.secondary", { href: this.boardLink(), "data-nav": "" }, "Analysis board"),
-          el("button.secondary", { type: "button", onclick: () => this.exportRecord() }, "Export"),
+          this.held.length ? el("button.primary", { type: "button", onclick: () => this.rematch() }, s.rematch_id ? _("Go to the rematch") : _("Rematch")) : null,
+          el("a.button.secondary", { href: `/replay/${this.id}`, "data-nav": "" }, _("Replay")),
+          el("button.secondary", { type: "button", id: "end-analyse", onclick: () => this.analyse() }, _("Analyse")),
+          el("a.button.secondary", { href: this.boardLink(), "data-nav": "" }, _("Analysis board")),
+          el("button.secondary", { type: "button", onclick: () => this.exportRecord() }, _("Export")),
           el("button.link", {
             type: "button",
             id: "end-close",
@@ -861,7 +862,7 @@ class MatchPage {
               this.endDismissed = true;
               this.render();
             },
-          }, "See the board"),
+          }, _("See the board")),
         ),
       ),
     );
@@ -903,7 +904,7 @@ class MatchPage {
     // A second click on the same position while its action flies is not sent twice.
     if (this.sendingPlies.has(s.ply)) return;
     if (!s.legal.some((l) => l.action === action)) {
-      toast("That move is not legal here", "error");
+      toast(_("That move is not legal here"), "error");
       return;
     }
     // The socket often shows the next decision before our last request has its answer; a
@@ -981,19 +982,19 @@ class MatchPage {
       this.els.notationInput.value = "";
       this.send(found[0].action);
     } else if (!found.length) {
-      toast(`"${text}" is not a legal move here`, "error");
+      toast(fmt(_("\"{text}\" is not a legal move here"), { text }), "error");
     } else {
-      toast(`"${text}" is ambiguous: ${found.map((f) => f.action).join(", ")}`, "error");
+      toast(fmt(_("\"{text}\" is ambiguous: {map}"), { text, map: found.map((f) => f.action).join(", ") }), "error");
     }
   }
 
   async resign() {
     // Three or more players: the computer takes the seat and the others play on.
     const replaced = this.snap.replacement_level !== null && this.snap.replacement_level !== undefined && this.snap.seats.some((x, i) => x.kind === "human" && !this.held.includes(i));
-    const why = replaced ? "The computer takes your seat and plays on for you; you can come back to it." : "Your opponent wins at once.";
-    const yes = await ask("Resign this game?", why, [
-      { label: "Resign", value: true, kind: "danger" },
-      { label: "Keep playing", value: false, safe: true },
+    const why = replaced ? _("The computer takes your seat and plays on for you; you can come back to it.") : _("Your opponent wins at once.");
+    const yes = await ask(_("Resign this game?"), why, [
+      { label: _("Resign"), value: true, kind: "danger" },
+      { label: _("Keep playing"), value: false, safe: true },
     ]);
     if (!yes) return;
     try {
@@ -1078,7 +1079,7 @@ class MatchPage {
     }
     if (last?.rematch_id) this.goRematch(last.rematch_id);
     else {
-      toast("Rematch offered: waiting for your opponent");
+      toast(_("Rematch offered: waiting for your opponent"));
       this.render();
     }
   }

@@ -15,6 +15,7 @@ import { rendererFor } from "./games/index.js";
 import { prefs } from "./nav.js";
 import { whenKnown } from "./account.js";
 import { enableKeyboard } from "./keyboard.js";
+import { _, fmt, ngettext } from "./i18n.js";
 
 const PUZZLE_RATINGS = "sengoku.puzzleRatings";
 /** A guest's puzzles already seen, per game (the most recent, not shown again soon). */
@@ -65,7 +66,7 @@ class PuzzlePage {
   async start() {
     this.account = await whenKnown().catch(() => null);
     this.renderer = await rendererFor(this.game);
-    document.title = `${this.renderer.title} puzzles — Sengoku`;
+    document.title = fmt(_("{title} puzzles — Sengoku"), { title: this.renderer.title });
     this.build();
     this.onPrefs = () => this.draw();
     window.addEventListener("sengoku:prefs", this.onPrefs);
@@ -82,9 +83,9 @@ class PuzzlePage {
       rating: el("div.puzzle-rating", { id: "puzzle-rating" }),
       info: el("div.puzzle-info", { id: "puzzle-info" }),
       feedback: el("div.puzzle-feedback", { id: "puzzle-feedback", role: "status", "aria-live": "polite" }),
-      hint: el("button.secondary", { type: "button", id: "puzzle-hint", onclick: () => this.hint() }, "Hint"),
-      giveUp: el("button.secondary", { type: "button", id: "puzzle-give-up", onclick: () => this.finish(false) }, "Show the solution"),
-      nextButton: el("button.primary", { type: "button", id: "puzzle-next", hidden: true, onclick: () => this.next(null) }, "Next puzzle"),
+      hint: el("button.secondary", { type: "button", id: "puzzle-hint", onclick: () => this.hint() }, _("Hint")),
+      giveUp: el("button.secondary", { type: "button", id: "puzzle-give-up", onclick: () => this.finish(false) }, _("Show the solution")),
+      nextButton: el("button.primary", { type: "button", id: "puzzle-next", hidden: true, onclick: () => this.next(null) }, _("Next puzzle")),
       solution: el("div.puzzle-solution", { id: "puzzle-solution", hidden: true }),
     };
     clear(this.root).append(
@@ -94,7 +95,7 @@ class PuzzlePage {
         el(
           "section.play",
           {},
-          el("div.match-head", {}, el("h1.match-title", {}, el("span.game-kanji", {}, r.kanji || ""), ` ${r.title} — puzzles`)),
+          el("div.match-head", {}, el("h1.match-title", {}, el("span.game-kanji", {}, r.kanji || ""), fmt(_(" {title} — puzzles"), { title: r.title }))),
           el("div.board-shell", {}, this.els.board),
         ),
         el(
@@ -123,12 +124,12 @@ class PuzzlePage {
   showRating(solver, delta) {
     this.solver = solver;
     const change = delta === undefined || delta === null ? "" : ` (${delta >= 0 ? "+" : ""}${delta})`;
-    const where = solver.stored ? "your account" : "this browser (sign in to keep it)";
+    const where = solver.stored ? _("your account") : _("this browser (sign in to keep it)");
     clear(this.els.rating).append(
-      el("span", {}, "Puzzle rating: "),
+      el("span", {}, _("Puzzle rating: ")),
       el("strong", { id: "puzzle-rating-value", "data-rating": String(solver.display) }, `${solver.display}${solver.provisional ? "?" : ""}`),
       el("span.puzzle-delta", { id: "puzzle-delta" }, change),
-      el("span.muted", {}, ` — kept in ${where}`),
+      el("span.muted", {}, fmt(_(" — kept in {where}"), { where })),
     );
   }
 
@@ -150,7 +151,7 @@ class PuzzlePage {
         out = await api("GET", `/api/puzzles/next?${q}`);
       }
     } catch (err) {
-      clear(this.els.board).append(el("div.card.error-card", {}, el("h2", {}, "No puzzle"), el("p", {}, err.message), el("a.button", { href: "/", "data-nav": "" }, "Home")));
+      clear(this.els.board).append(el("div.card.error-card", {}, el("h2", {}, _("No puzzle")), el("p", {}, err.message), el("a.button", { href: "/", "data-nav": "" }, _("Home"))));
       return;
     }
     this.puzzle = out.puzzle;
@@ -165,13 +166,13 @@ class PuzzlePage {
     this.showRating(out.solver);
     const side = this.renderer.seatName(this.puzzle.seat);
     clear(this.els.info).append(
-      el("p", {}, `Theme: ${this.puzzle.theme}. Puzzle rating ${this.puzzle.rating}.`),
-      el("p.muted", {}, `You play ${side}; ${this.puzzle.moves === 1 ? "one decision" : `${this.puzzle.moves} decisions`} to find.`),
+      el("p", {}, fmt(_("Theme: {theme}. Puzzle rating {rating}."), { theme: this.puzzle.theme, rating: this.puzzle.rating })),
+      el("p.muted", {}, fmt(ngettext("You play {side}; {n} decision to find.", "You play {side}; {n} decisions to find.", this.puzzle.moves), { side, n: this.puzzle.moves })),
     );
     this.root.querySelector(".match.puzzle").dataset.puzzleId = this.puzzle.id;
     this.els.status.dataset.puzzle = this.puzzle.id;
     this.els.status.dataset.state = "solving";
-    this.els.status.textContent = `${side} to move: find the best ${this.puzzle.moves === 1 ? "decision" : "line"}`;
+    this.els.status.textContent = fmt(this.puzzle.moves === 1 ? _("{side} to move: find the best decision") : _("{side} to move: find the best line"), { side });
     this.els.feedback.textContent = "";
     this.els.feedback.dataset.verdict = "";
     this.els.solution.hidden = true;
@@ -224,20 +225,20 @@ class PuzzlePage {
     this.view = verdict.view;
     if (!verdict.correct) {
       this.lastMove = row;
-      this.feedback("wrong", `${row.label || action}: not the best here.`);
+      this.feedback("wrong", fmt(_("{x}: not the best here."), { x: row.label || action }));
       await this.finish(false);
       return;
     }
     if (verdict.solved) {
       this.lastMove = row;
-      this.feedback("right", `${row.label || action}: right!`);
+      this.feedback("right", fmt(_("{move}: right!"), { move: row.label || action }));
       await this.finish(true);
       return;
     }
     const reply = verdict.replies.length ? verdict.replies[verdict.replies.length - 1] : null;
     this.legal = verdict.legal;
     this.lastMove = reply || row;
-    this.feedback("right", reply ? `Right. The reply: ${reply.label || reply.action}. Go on.` : "Right. Go on.");
+    this.feedback("right", reply ? fmt(_("Right. The reply: {x}. Go on."), { x: reply.label || reply.action }) : _("Right. Go on."));
     this.draw();
   }
 
@@ -252,7 +253,7 @@ class PuzzlePage {
       const out = await api("POST", `/api/puzzles/${encodeURIComponent(this.puzzle.id)}/hint`, { body: { moves: this.moves } });
       this.hinted = true;
       this.hintActions = out.actions;
-      this.feedback("hint", "Hint: the highlighted choices include the best one (a hinted puzzle counts as a miss).");
+      this.feedback("hint", _("Hint: the highlighted choices include the best one (a hinted puzzle counts as a miss)."));
       this.draw();
     } catch (err) {
       toast(err.message, "error");
@@ -284,9 +285,9 @@ class PuzzlePage {
     this.showRating({ ...out.after, stored: out.stored }, out.rated ? out.delta : 0);
     const side = this.renderer.seatName(this.puzzle.seat);
     this.els.status.dataset.state = out.correct ? "solved" : "missed";
-    this.els.status.textContent = out.correct ? "Solved!" : this.hinted && solved ? "Solved with a hint (counted as a miss)" : "Missed";
-    if (!this.els.feedback.textContent) this.feedback("wrong", "The solution is shown below.");
-    clear(this.els.solution).append(el("h2", {}, "Solution"), el("ol.moves", {}, out.solution.map((m, i) => el("li", {}, i % 2 === 0 || this.puzzle.moves === out.solution.length ? `${side}: ${m}` : m))));
+    this.els.status.textContent = out.correct ? _("Solved!") : this.hinted && solved ? _("Solved with a hint (counted as a miss)") : _("Missed");
+    if (!this.els.feedback.textContent) this.feedback("wrong", _("The solution is shown below."));
+    clear(this.els.solution).append(el("h2", {}, _("Solution")), el("ol.moves", {}, out.solution.map((m, i) => el("li", {}, i % 2 === 0 || this.puzzle.moves === out.solution.length ? `${side}: ${m}` : m))));
     this.els.solution.hidden = false;
     this.els.hint.hidden = true;
     this.els.giveUp.hidden = true;
@@ -303,9 +304,9 @@ export async function puzzlesIndex(root) {
     el(
       "div.card.puzzles-index",
       { id: "puzzles-index" },
-      el("h1", {}, "Puzzles"),
-      el("p", {}, "Find the best move. Each puzzle comes from a game; your puzzle rating picks the next one. In Gunshi, Sashimono and Gunkimono you see only what the player to move sees, and the answer is best whatever is hidden."),
-      el("ul", {}, out.games.map((g) => el("li", {}, el("a", { href: `/puzzles/${g.game}`, "data-nav": "", "data-game": g.game }, `${g.title} (${g.count} puzzles)`)))),
+      el("h1", {}, _("Puzzles")),
+      el("p", {}, _("Find the best move. Each puzzle comes from a game; your puzzle rating picks the next one. In Gunshi, Sashimono and Gunkimono you see only what the player to move sees, and the answer is best whatever is hidden.")),
+      el("ul", {}, out.games.map((g) => el("li", {}, el("a", { href: `/puzzles/${g.game}`, "data-nav": "", "data-game": g.game }, fmt(ngettext("{title} ({n} puzzle)", "{title} ({n} puzzles)", g.count), { title: g.title, n: g.count }))))),
     ),
   );
 }

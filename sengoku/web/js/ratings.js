@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { el, svg, clear, toast } from "./ui.js";
 import { rendererFor } from "./games/index.js";
+import { _, N_, fmt, ngettext } from "./i18n.js";
 
 /** The games with a leaderboard (sengoku/ratings RATED), in the order shown. */
 export const RATED_GAMES = ["gungi", "gunshi", "gunkimono", "sashimono"];
@@ -29,21 +30,21 @@ export function ratingLines(snap, held, seatTitle) {
   const mine = players.filter((s) => held.includes(s.seat));
   const lines = [];
   for (const s of players) {
-    const who = mine.length === 1 && held.includes(s.seat) ? "Your rating" : `${seatTitle(s.seat)}'s rating`;
-    lines.push(el("li", { "data-seat": s.seat, class: "rating-line" }, el("span", {}, `${who}:`), el("strong", {}, changeText(s)), s.provisional ? el("span.muted", { title: "Provisional: too few rated games for a settled rating" }, " (provisional)") : null));
+    const who = mine.length === 1 && held.includes(s.seat) ? _("Your rating") : fmt(_("{seatTitle}'s rating"), { seatTitle: seatTitle(s.seat) });
+    lines.push(el("li", { "data-seat": s.seat, class: "rating-line" }, el("span", {}, `${who}:`), el("strong", {}, changeText(s)), s.provisional ? el("span.muted", { title: _("Provisional: too few rated games for a settled rating") }, " (provisional)") : null));
   }
   const winners = snap.result?.winners || [];
   for (const b of bots) {
     const you = mine[0];
-    const about = `level ${b.level} (about ${b.rating})`;
+    const about = fmt(_("level {level} (about {rating})"), { level: b.level, rating: b.rating });
     let text;
-    if (!you) text = `the computer played as ${about}`;
-    else if (!winners.length) text = `you drew with ${about}`;
-    else if (winners.includes(you.seat)) text = `you beat ${about}`;
-    else text = `you lost to ${about}`;
+    if (!you) text = fmt(_("the computer played as {about}"), { about });
+    else if (!winners.length) text = fmt(_("you drew with {about}"), { about });
+    else if (winners.includes(you.seat)) text = fmt(_("you beat {about}"), { about });
+    else text = fmt(_("you lost to {about}"), { about });
     lines.push(el("li", { class: "rating-bot" }, text));
   }
-  return el("div.end-ratings", {}, el("h3", {}, "Rated game"), el("ul.ratings-list", {}, lines));
+  return el("div.end-ratings", {}, el("h3", {}, _("Rated game")), el("ul.ratings-list", {}, lines));
 }
 
 /** A small SVG graph of a rating's history: points [time, rating], by game. */
@@ -67,7 +68,7 @@ export function historyGraph(points, label) {
   );
 }
 
-const RESULT_WORDS = { win: "won", loss: "lost", draw: "drew" };
+const RESULT_WORDS = { win: N_("won"), loss: N_("lost"), draw: N_("drew") };
 
 function when(t) {
   return new Date(t * 1000).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
@@ -76,15 +77,15 @@ function when(t) {
 /** /player/NAME: the player's ratings per game (with a history graph), counts, and a games
  * list filtered by game, result and opponent. */
 export async function playerPage(root, name) {
-  document.title = `${name} — Sengoku`;
+  document.title = fmt(_("{name} — Sengoku"), { name });
   let data;
   try {
     data = await api("GET", `/api/players/${encodeURIComponent(name)}?limit=200`);
   } catch (err) {
-    root.append(el("div.card.not-found", { id: "no-player" }, el("h1", {}, "No such player"), el("p", {}, err.status === 404 ? `Nobody plays here under the name ${name}.` : err.message)));
+    root.append(el("div.card.not-found", { id: "no-player" }, el("h1", {}, _("No such player")), el("p", {}, err.status === 404 ? fmt(_("Nobody plays here under the name {name}."), { name }) : err.message)));
     return;
   }
-  document.title = `${data.name} — Sengoku`;
+  document.title = fmt(_("{name} — Sengoku"), { name: data.name });
   const rec = data.record;
   const titles = {};
   for (const g of new Set([...data.ratings.map((p) => p.game), ...data.games.map((g) => g.game)])) titles[g] = (await rendererFor(g)).title;
@@ -94,14 +95,14 @@ export async function playerPage(root, name) {
       "article.card.rating-pool",
       { "data-game": p.game, "data-system": p.system },
       el("h2", {}, title),
-      el("p.rating-now", {}, el("strong.rating-number", {}, String(p.rating)), p.provisional ? el("span.provisional", { title: "Provisional: too few rated games for a settled rating" }, "?") : null, el("span.muted", {}, ` ± ${Math.round(p.deviation)} · ${p.games} rated game${p.games === 1 ? "" : "s"}`)),
-      el("p.rating-record", {}, `${p.record.wins} won · ${p.record.losses} lost · ${p.record.draws} drawn`),
-      p.history.length ? historyGraph(p.history, `${title} rating over ${p.games} rated games: from ${p.history[0][1]} to ${p.history[p.history.length - 1][1]}`) : null,
-      el("a", { href: `/ratings/${p.game}`, "data-nav": "" }, `${title} leaderboard`),
+      el("p.rating-now", {}, el("strong.rating-number", {}, String(p.rating)), p.provisional ? el("span.provisional", { title: _("Provisional: too few rated games for a settled rating") }, "?") : null, el("span.muted", {}, fmt(ngettext(" ± {deviation} · {n} rated game", " ± {deviation} · {n} rated games", p.games), { deviation: Math.round(p.deviation), n: p.games }))),
+      el("p.rating-record", {}, fmt(_("{wins} won · {losses} lost · {draws} drawn"), { wins: p.record.wins, losses: p.record.losses, draws: p.record.draws })),
+      p.history.length ? historyGraph(p.history, fmt(_("{title} rating over {games} rated games: from {x} to {x2}"), { title, games: p.games, x: p.history[0][1], x2: p.history[p.history.length - 1][1] })) : null,
+      el("a", { href: `/ratings/${p.game}`, "data-nav": "" }, fmt(_("{title} leaderboard"), { title })),
     );
   });
-  const gameSel = el("select", { id: "filter-game" }, el("option", { value: "" }, "Every game"), Object.entries(titles).map(([g, t]) => el("option", { value: g }, t)));
-  const resultSel = el("select", { id: "filter-result" }, el("option", { value: "" }, "Any result"), el("option", { value: "win" }, "Won"), el("option", { value: "loss" }, "Lost"), el("option", { value: "draw" }, "Drawn"));
+  const gameSel = el("select", { id: "filter-game" }, el("option", { value: "" }, _("Every game")), Object.entries(titles).map(([g, t]) => el("option", { value: g }, t)));
+  const resultSel = el("select", { id: "filter-result" }, el("option", { value: "" }, _("Any result")), el("option", { value: "win" }, _("Won")), el("option", { value: "loss" }, _("Lost")), el("option", { value: "draw" }, _("Drawn")));
   const opponents = [...new Set(data.games.flatMap((g) => g.opponents))].sort();
   const oppInput = el("input", { id: "filter-opponent", type: "text", list: "opponent-names", maxlength: 64, autocomplete: "off" });
   const list = el("div.player-games", { id: "player-games", "aria-live": "polite" });
@@ -109,14 +110,14 @@ export async function playerPage(root, name) {
     const opp = oppInput.value.trim().toLowerCase();
     const shown = data.games.filter((g) => (!gameSel.value || g.game === gameSel.value) && (!resultSel.value || g.result === resultSel.value) && (!opp || g.opponents.some((n) => n.toLowerCase() === opp)));
     clear(list);
-    if (!shown.length) list.append(el("p.muted", {}, "No finished game matches."));
+    if (!shown.length) list.append(el("p.muted", {}, _("No finished game matches.")));
     for (const g of shown) {
       list.append(
         el(
           "a.record-row",
           { href: `/replay/${g.id}`, "data-nav": "", "data-id": g.id, "data-result": g.result || "" },
-          el("span.record-main", {}, el("strong", {}, titles[g.game] || g.game), el("span", {}, `${RESULT_WORDS[g.result] || "played"} against ${g.opponents.join(", ") || "nobody"}`)),
-          el("span.record-result", {}, g.rating ? `rated ${changeText(g.rating)}` : "casual", el("span.muted", {}, ` · ${when(g.at)}`)),
+          el("span.record-main", {}, el("strong", {}, titles[g.game] || g.game), el("span", {}, fmt(_("{result} against {opponents}"), { result: RESULT_WORDS[g.result] ? _(RESULT_WORDS[g.result]) : _("played"), opponents: g.opponents.join(", ") || _("nobody") }))),
+          el("span.record-result", {}, g.rating ? fmt(_("rated {changeText}"), { changeText: changeText(g.rating) }) : "casual", el("span.muted", {}, ` · ${when(g.at)}`)),
         ),
       );
     }
@@ -128,15 +129,15 @@ export async function playerPage(root, name) {
       "section.player-page",
       { id: "player-page" },
       el("h1", {}, data.name),
-      el("p.player-record", {}, `${rec.wins} won · ${rec.losses} lost · ${rec.draws} drawn`, el("span.muted", {}, ` · playing since ${when(data.since)}`)),
-      pools.length ? el("div.rating-pools", {}, pools) : el("p.muted", {}, "No rated game yet."),
-      el("h2", {}, "Games"),
+      el("p.player-record", {}, fmt(_("{wins} won · {losses} lost · {draws} drawn"), { wins: rec.wins, losses: rec.losses, draws: rec.draws }), el("span.muted", {}, fmt(_(" · playing since {when}"), { when: when(data.since) }))),
+      pools.length ? el("div.rating-pools", {}, pools) : el("p.muted", {}, _("No rated game yet.")),
+      el("h2", {}, _("Games")),
       el(
         "form.card.filters",
-        { role: "search", "aria-label": "Filter the games", onsubmit: (e) => e.preventDefault() },
-        el("div.field", {}, el("label", { for: "filter-game" }, "Game"), gameSel),
-        el("div.field", {}, el("label", { for: "filter-result" }, "Result"), resultSel),
-        el("div.field", {}, el("label", { for: "filter-opponent" }, "Opponent"), oppInput, el("datalist", { id: "opponent-names" }, opponents.map((n) => el("option", { value: n })))),
+        { role: "search", "aria-label": _("Filter the games"), onsubmit: (e) => e.preventDefault() },
+        el("div.field", {}, el("label", { for: "filter-game" }, _("Game")), gameSel),
+        el("div.field", {}, el("label", { for: "filter-result" }, _("Result")), resultSel),
+        el("div.field", {}, el("label", { for: "filter-opponent" }, _("Opponent")), oppInput, el("datalist", { id: "opponent-names" }, opponents.map((n) => el("option", { value: n })))),
       ),
       list,
     ),
@@ -147,14 +148,14 @@ export async function playerPage(root, name) {
 /** /ratings/GAME: the top players by rating, provisional ratings marked. */
 export async function leaderboardPage(root, game) {
   const r = await rendererFor(game);
-  document.title = `${r.title} ratings — Sengoku`;
+  document.title = fmt(_("{title} ratings — Sengoku"), { title: r.title });
   const tabs = el(
     "nav.rating-tabs",
-    { "aria-label": "Leaderboards" },
+    { "aria-label": _("Leaderboards") },
     await Promise.all(RATED_GAMES.map(async (g) => el("a", { href: `/ratings/${g}`, "data-nav": "", "aria-current": g === game ? "page" : null }, (await rendererFor(g)).title))),
   );
   const body = el("div.card.leaderboard", { id: "leaderboard" });
-  root.append(el("h1", {}, `${r.title}: the best players`), tabs, body);
+  root.append(el("h1", {}, fmt(_("{title}: the best players"), { title: r.title })), tabs, body);
   let data;
   try {
     data = await api("GET", `/api/ratings/${encodeURIComponent(game)}`);
@@ -164,15 +165,15 @@ export async function leaderboardPage(root, game) {
     return;
   }
   if (!data.players.length) {
-    body.append(el("p.muted", {}, `Nobody has played a rated game of ${r.title} yet.`));
+    body.append(el("p.muted", {}, fmt(_("Nobody has played a rated game of {title} yet."), { title: r.title })));
     return;
   }
   body.append(
     el(
       "table.leaderboard-table",
       {},
-      el("caption", {}, `${r.title}, rated games (Glicko-2). ? marks a provisional rating: too few games yet.`),
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, "Player"), el("th", { scope: "col" }, "Rating"), el("th", { scope: "col" }, "Games"))),
+      el("caption", {}, fmt(_("{title}, rated games (Glicko-2). ? marks a provisional rating: too few games yet."), { title: r.title })),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, _("Player")), el("th", { scope: "col" }, _("Rating")), el("th", { scope: "col" }, _("Games")))),
       el(
         "tbody",
         {},
@@ -182,7 +183,7 @@ export async function leaderboardPage(root, game) {
             { "data-name": p.name },
             el("td", {}, String(p.rank)),
             el("td", {}, el("a", { href: `/player/${encodeURIComponent(p.name)}`, "data-nav": "" }, p.name)),
-            el("td", {}, String(p.rating), p.provisional ? el("span.provisional", { title: "Provisional" }, "?") : null),
+            el("td", {}, String(p.rating), p.provisional ? el("span.provisional", { title: _("Provisional") }, "?") : null),
             el("td", {}, String(p.games)),
           ),
         ),

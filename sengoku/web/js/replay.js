@@ -10,6 +10,7 @@ import { rendererFor } from "./games/index.js";
 import { prefs } from "./nav.js";
 import { resultInWords } from "./words.js";
 import { AnalysisPanel } from "./analysis.js";
+import { _, fmt } from "./i18n.js";
 
 export async function replayPage(root, matchId) {
   const page = new ReplayPage(root, matchId);
@@ -28,11 +29,11 @@ class ReplayPage {
   }
 
   async start() {
-    clear(this.root).append(el("p.loading", {}, "Loading the record…"));
+    clear(this.root).append(el("p.loading", {}, _("Loading the record…")));
     try {
       this.record = await api("GET", `/api/records/${this.id}`);
     } catch (err) {
-      clear(this.root).append(el("div.card.error-card", {}, el("h2", {}, "No replay"), el("p", {}, err.message), el("a.button", { href: "/records", "data-nav": "" }, "Records")));
+      clear(this.root).append(el("div.card.error-card", {}, el("h2", {}, _("No replay")), el("p", {}, err.message), el("a.button", { href: "/records", "data-nav": "" }, _("Records"))));
       return;
     }
     this.renderer = await rendererFor(this.record.game);
@@ -98,8 +99,8 @@ class ReplayPage {
     this.seats = seats;
     const seatSel = el(
       "select",
-      { id: "replay-seat", "aria-label": "Show the game as" },
-      el("option", { value: "", selected: this.seat === null }, "Spectator (public view)"),
+      { id: "replay-seat", "aria-label": _("Show the game as") },
+      el("option", { value: "", selected: this.seat === null }, _("Spectator (public view)")),
       seats.map((s, i) => el("option", { value: i, selected: this.seat === i }, `${r.seatName(i)}${s.name ? ` (${s.name})` : ""}`)),
     );
     seatSel.addEventListener("change", () => {
@@ -107,7 +108,7 @@ class ReplayPage {
       this.load();
     });
     const btn = (id, label, title, fn) => el("button.secondary", { type: "button", id, title, "aria-label": title, onclick: fn }, label);
-    this.slider = el("input", { type: "range", min: 0, max: this.plies.length - 1, value: this.ply, id: "replay-slider", "aria-label": "Move" });
+    this.slider = el("input", { type: "range", min: 0, max: this.plies.length - 1, value: this.ply, id: "replay-slider", "aria-label": _("Move") });
     this.slider.addEventListener("input", () => this.go(Number(this.slider.value)));
     this.counter = el("span.replay-counter", { id: "replay-counter" });
     this.boardBox = el("div.board-area");
@@ -120,7 +121,7 @@ class ReplayPage {
     this.playButton = el("button.secondary", { type: "button", id: "replay-play", "aria-pressed": "false", onclick: () => this.toggleAutoplay() }, "▶ Play");
     const speed = el(
       "select",
-      { id: "replay-speed", "aria-label": "Autoplay speed" },
+      { id: "replay-speed", "aria-label": _("Autoplay speed") },
       [
         [2000, "slow"],
         [1000, "normal"],
@@ -143,7 +144,7 @@ class ReplayPage {
         el(
           "section.play",
           {},
-          el("div.match-head", {}, el("h1.match-title", {}, el("span.game-kanji", {}, r.kanji || ""), ` ${r.title} — replay`)),
+          el("div.match-head", {}, el("h1.match-title", {}, el("span.game-kanji", {}, r.kanji || ""), fmt(_(" {title} — replay"), { title: r.title }))),
           el("div.board-shell", {}, this.boardBox),
           this.analysis.root,
         ),
@@ -155,13 +156,13 @@ class ReplayPage {
             {},
             this.status,
             this.hint,
-            el("div.replay-controls", {}, btn("replay-first", "|◀", "First position", () => this.go(0)), btn("replay-prev", "◀", "Previous move", () => this.go(this.ply - 1)), this.counter, btn("replay-next", "▶", "Next move", () => this.go(this.ply + 1)), btn("replay-last", "▶|", "Last position", () => this.go(this.plies.length - 1))),
+            el("div.replay-controls", {}, btn("replay-first", "|◀", _("First position"), () => this.go(0)), btn("replay-prev", "◀", _("Previous move"), () => this.go(this.ply - 1)), this.counter, btn("replay-next", "▶", _("Next move"), () => this.go(this.ply + 1)), btn("replay-last", "▶|", _("Last position"), () => this.go(this.plies.length - 1))),
             this.slider,
             el("div.replay-autoplay", {}, this.playButton, speed),
-            el("div.field", {}, el("label", { for: "replay-seat" }, "Show as"), seatSel),
-            el("div.controls", {}, el("button.secondary", { type: "button", id: "export", onclick: () => download(`${this.record.game}-${this.id}.json`, this.record) }, "Export record (JSON)"), el("button.secondary", { type: "button", id: "export-text", onclick: () => this.exportText() }, "Export moves (text)"), (this.boardLink = el("a.button.secondary", { href: "#", "data-nav": "", id: "replay-board" }, "Analysis board")), el("a.button.secondary", { href: "/records", "data-nav": "" }, "All records")),
+            el("div.field", {}, el("label", { for: "replay-seat" }, _("Show as")), seatSel),
+            el("div.controls", {}, el("button.secondary", { type: "button", id: "export", onclick: () => download(`${this.record.game}-${this.id}.json`, this.record) }, _("Export record (JSON)")), el("button.secondary", { type: "button", id: "export-text", onclick: () => this.exportText() }, _("Export moves (text)")), (this.boardLink = el("a.button.secondary", { href: "#", "data-nav": "", id: "replay-board" }, _("Analysis board"))), el("a.button.secondary", { href: "/records", "data-nav": "" }, _("All records"))),
           ),
-          el("div.card.moves-card", {}, el("h2", {}, "Moves"), this.moves),
+          el("div.card.moves-card", {}, el("h2", {}, _("Moves")), this.moves),
         ),
       ),
     );
@@ -185,8 +186,8 @@ class ReplayPage {
     this.analysis?.mark(next ? this.ply + 1 : null);
     this.hint.textContent = next
       ? next.best === next.played
-        ? `Next, ${this.seatTitle(next.seat)} played ${next.played}: the engine's choice too.`
-        : `Next, ${this.seatTitle(next.seat)} played ${next.played}${next.classification ? ` (${next.classification})` : ""}; the engine preferred ${next.best} (in green on the board).`
+        ? fmt(_("Next, {seatTitle} played {played}: the engine's choice too."), { seatTitle: this.seatTitle(next.seat), played: next.played })
+        : fmt(_("Next, {seat} played {played}{classification}; the engine preferred {best} (in green on the board)."), { seat: this.seatTitle(next.seat), played: next.played, classification: next.classification ? ` (${next.classification})` : "", best: next.best })
       : "";
     this.board.update({
       // The mover's seat with it: a renderer draws a secret part (a card from the hand, a
@@ -209,10 +210,10 @@ class ReplayPage {
     this.counter.textContent = `${this.ply} / ${this.plies.length - 1}`;
     const end = this.ply === this.plies.length - 1 && this.result;
     this.status.textContent = end
-      ? `Game over: ${resultInWords(this.result, (s) => (this.seats[s]?.name ? `${this.renderer.seatName(s)} (${this.seats[s].name})` : this.renderer.seatName(s)))}`
+      ? fmt(_("Game over: {result}"), { result: resultInWords(this.result, (s) => (this.seats[s]?.name ? `${this.renderer.seatName(s)} (${this.seats[s].name})` : this.renderer.seatName(s))) })
       : this.ply === 0
-        ? "The starting position"
-        : `Move ${this.ply}: ${this.renderer.seatName(p.seat)} played ${p.action}`;
+        ? _("The starting position")
+        : fmt(_("Move {ply}: {seat} played {action}"), { ply: this.ply, seat: this.renderer.seatName(p.seat), action: p.action });
     // The list is built once (build()); a step only moves the mark: rebuilding 900 rows on
     // every step took about 250 ms on a long Gunshi game.
     this.current?.classList.remove("current");
@@ -278,11 +279,11 @@ class ReplayPage {
     const rec = this.record;
     const players = (rec.players || []).map((n, i) => `${r.seatName(i)}${n ? ` (${n})` : ""}`);
     const lines = [
-      `Game: ${r.title} (${rec.game}, rules version ${rec.version})`,
-      `Players: ${players.join(" vs ")}`,
-      `Options: ${Object.entries(rec.options || {}).map(([k, v]) => `${k}=${v}`).join(", ") || "defaults"}`,
-      `Seed: ${rec.seed}`,
-      `Result: ${this.result ? resultInWords(this.result, (s) => players[s] || r.seatName(s)) : "unfinished"}`,
+      fmt(_("Game: {title} ({game}, rules version {version})"), { title: r.title, game: rec.game, version: rec.version }),
+      fmt(_("Players: {join}"), { join: players.join(" vs ") }),
+      fmt(_("Options: {options}"), { options: Object.entries(rec.options || {}).map(([k, v]) => `${k}=${v}`).join(", ") || _("defaults") }),
+      fmt(_("Seed: {seed}"), { seed: rec.seed }),
+      fmt(_("Result: {result}"), { result: this.result ? resultInWords(this.result, (s) => players[s] || r.seatName(s)) : _("unfinished") }),
       "",
     ];
     const moves = this.plies.slice(1);

@@ -9,6 +9,7 @@
 import { api } from "./api.js";
 import { el, clear } from "./ui.js";
 import { renderMarkdown } from "./markdown.js";
+import { _, fmt } from "./i18n.js";
 
 /** Catalog fields that are engine internals, not words for a player. */
 const SKIP = new Set(["id", "score_text", "letters", "letter"]);
@@ -112,7 +113,7 @@ export class RulesPanel {
   constructor(game, title) {
     this.game = game;
     this.loaded = false;
-    this.body = el("div.rules-body", {}, el("p.muted", {}, "Loading the rules…"));
+    this.body = el("div.rules-body", {}, el("p.muted", {}, _("Loading the rules…")));
     // "Now: <phase>": filled from the game's live snapshot (showPhase), empty elsewhere.
     this.now = el("section.rules-now", { "data-part": "now", hidden: true, "aria-live": "polite" });
     this.snap = null;
@@ -123,13 +124,13 @@ export class RulesPanel {
       el(
         "div.rules-head",
         {},
-        el("h2", { id: "rules-title" }, `${title} — rules`),
-        el("button.secondary", { type: "button", id: "rules-close", onclick: () => this.close() }, "Close"),
+        el("h2", { id: "rules-title" }, fmt(_("{title} — rules"), { title })),
+        el("button.secondary", { type: "button", id: "rules-close", onclick: () => this.close() }, _("Close")),
       ),
       this.now,
       this.body,
     );
-    this.button = el("button.secondary", { type: "button", id: "rules-open", "aria-haspopup": "dialog", onclick: () => this.open() }, "Rules");
+    this.button = el("button.secondary", { type: "button", id: "rules-open", "aria-haspopup": "dialog", onclick: () => this.open() }, _("Rules"));
   }
 
   async load() {
@@ -139,11 +140,11 @@ export class RulesPanel {
       const doc = await api("GET", `/api/rules/${encodeURIComponent(this.game)}`);
       parts.push(el("section", { "data-part": "rules" }, renderMarkdown(doc.markdown)));
     } catch (err) {
-      parts.push(el("p.muted", {}, `The rules cannot be read: ${err.message}`));
+      parts.push(el("p.muted", {}, fmt(_("The rules cannot be read: {message}"), { message: err.message })));
     }
     try {
       const info = await api("GET", `/api/games/${encodeURIComponent(this.game)}`);
-      parts.push(el("section", { "data-part": "reference" }, el("h2", {}, "Reference"), catalogReference(info.catalog)));
+      parts.push(el("section", { "data-part": "reference" }, el("h2", {}, _("Reference")), catalogReference(info.catalog)));
     } catch (err) {
       // the rules alone still help
     }
@@ -174,9 +175,9 @@ export class RulesPanel {
     this.now.hidden = false;
     this.now.dataset.phase = entry.key;
     clear(this.now).append(
-      el("h2", { id: "rules-now-title" }, `Now: ${entry.title}`),
+      el("h2", { id: "rules-now-title" }, fmt(_("Now: {title}"), { title: _(entry.title) })),
       this.who ? el("p.rules-now-who", {}, this.who) : null,
-      el("ul", {}, (entry.lines || []).map((line) => el("li", {}, line))),
+      el("ul", {}, (entry.lines || []).map((line) => el("li", {}, _(line)))),
     );
   }
 

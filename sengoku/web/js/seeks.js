@@ -12,6 +12,7 @@ import { el, clear, toast } from "./ui.js";
 import { gameCatalog, rendererFor } from "./games/index.js";
 import { navigate } from "./nav.js";
 import { signedIn } from "./account.js";
+import { _, fmt } from "./i18n.js";
 
 const SEEKS_KEY = "sengoku.seeks";
 /** How often the seeks this browser holds are asked after (the server lets a seek lapse
@@ -24,10 +25,10 @@ const LOBBY_MS = 4_000;
 const CLOCKS = [
   ["fischer-5-3", "5 min + 3 s a move", { type: "fischer", initial: 300, increment: 3 }],
   ["fischer-15-10", "15 min + 10 s a move", { type: "fischer", initial: 900, increment: 10 }],
-  ["byoyomi-10-3x30", "10 min, then 3 × 30 s byo-yomi", { type: "byoyomi", main: 600, periods: 3, period: 30 }],
-  ["days-1", "1 day per move", { type: "correspondence", days: 1 }],
-  ["days-3", "3 days per move", { type: "correspondence", days: 3 }],
-  ["none", "No clock", null],
+  ["byoyomi-10-3x30", _("10 min, then 3 × 30 s byo-yomi"), { type: "byoyomi", main: 600, periods: 3, period: 30 }],
+  ["days-1", _("1 day per move"), { type: "correspondence", days: 1 }],
+  ["days-3", _("3 days per move"), { type: "correspondence", days: 3 }],
+  ["none", _("No clock"), null],
 ];
 
 function held() {
@@ -55,8 +56,8 @@ function drop(id) {
 
 /** A clock in words ("5 min + 3 s", "1 day per move"). */
 export function clockWords(clock) {
-  if (!clock) return "no clock";
-  const min = (s) => `${Math.round(s / 60)} min`;
+  if (!clock) return _("no clock");
+  const min = (s) => fmt(_("{round} min"), { round: Math.round(s / 60) });
   switch (clock.type) {
     case "fischer":
       return `${min(clock.initial)} + ${clock.increment} s`;
@@ -65,9 +66,9 @@ export function clockWords(clock) {
     case "sudden_death":
       return min(clock.initial);
     case "tournament":
-      return `${min(clock.initial)} each`;
+      return fmt(_("{time} each"), { time: min(clock.initial) });
     case "correspondence":
-      return clock.days === 1 ? "1 day per move" : `${clock.days} days per move`;
+      return clock.days === 1 ? _("1 day per move") : fmt(_("{days} days per move"), { days: clock.days });
     default:
       return clock.type;
   }
@@ -75,9 +76,9 @@ export function clockWords(clock) {
 
 function rangeWords(seek) {
   if (seek.rating_min === null && seek.rating_max === null) return "";
-  if (seek.rating_max === null) return `for ratings ${seek.rating_min}+`;
-  if (seek.rating_min === null) return `for ratings up to ${seek.rating_max}`;
-  return `for ratings ${seek.rating_min}–${seek.rating_max}`;
+  if (seek.rating_max === null) return fmt(_("for ratings {rating_min}+"), { rating_min: seek.rating_min });
+  if (seek.rating_min === null) return fmt(_("for ratings up to {rating_max}"), { rating_max: seek.rating_max });
+  return fmt(_("for ratings {rating_min}–{rating_max}"), { rating_min: seek.rating_min, rating_max: seek.rating_max });
 }
 
 /** What a seek's options change from the game's defaults, in words. */
@@ -112,7 +113,7 @@ async function lookAtSeeks() {
       drop(id);
       // the token the seek's making answered holds this seat of the new match
       saveToken(seek.match_id, seek.seat, token);
-      toast("Your seek was accepted: the game begins");
+      toast(_("Your seek was accepted: the game begins"));
       navigate(`/play/${seek.match_id}`);
       return;
     }
@@ -137,16 +138,16 @@ export function startSeekWatch() {
  * ``{box, stop}``.
  */
 export function seekSection({ optionInput, syncOptions }) {
-  const gameSelect = el("select", { id: "seek-game", "aria-label": "Game" });
+  const gameSelect = el("select", { id: "seek-game", "aria-label": _("Game") });
   const optionsBox = el("div.options.seek-options", { id: "seek-options" });
   const clock = el("select", { id: "seek-clock" }, CLOCKS.map(([key, words]) => el("option", { value: key }, words)));
   const rated = el("input", { type: "radio", name: "seek-rated", id: "seek-rated", value: "rated", disabled: true });
   const casual = el("input", { type: "radio", name: "seek-rated", id: "seek-casual", value: "casual", checked: true });
   const low = el("input", { type: "number", id: "seek-min", min: 0, max: 4000, step: 50, placeholder: "any", disabled: true });
   const high = el("input", { type: "number", id: "seek-max", min: 0, max: 4000, step: 50, placeholder: "any", disabled: true });
-  const help = el("small", { id: "seek-help" }, "Checking whether you are signed in…");
+  const help = el("small", { id: "seek-help" }, _("Checking whether you are signed in…"));
   const mine = el("div.records.my-seeks", { id: "my-seeks" });
-  const list = el("div.records.seek-list", { id: "seek-list" }, el("p.muted", {}, "Looking for seeks…"));
+  const list = el("div.records.seek-list", { id: "seek-list" }, el("p.muted", {}, _("Looking for seeks…")));
   let catalog = [];
   let account = null;
 
@@ -191,7 +192,7 @@ export function seekSection({ optionInput, syncOptions }) {
     try {
       const out = await api("POST", "/api/seeks", { body });
       hold(out.seek, out.token);
-      toast("Seek created: waiting for an opponent");
+      toast(_("Seek created: waiting for an opponent"));
       refresh();
     } catch (err) {
       toast(err.message, "error");
@@ -201,13 +202,13 @@ export function seekSection({ optionInput, syncOptions }) {
   const form = el(
     "form.seek-form",
     { id: "seek-form", onsubmit: create },
-    el("div.field", {}, el("label", { for: "seek-game" }, "Game"), gameSelect),
+    el("div.field", {}, el("label", { for: "seek-game" }, _("Game")), gameSelect),
     optionsBox,
-    el("div.field", {}, el("label", { for: "seek-clock" }, "Clock"), clock),
+    el("div.field", {}, el("label", { for: "seek-clock" }, _("Clock")), clock),
     el(
       "fieldset.field.rated-choice",
       { "aria-describedby": "seek-help" },
-      el("legend", {}, "Rated or casual"),
+      el("legend", {}, _("Rated or casual")),
       el("span.radio-pair", {}, el("label", { for: "seek-casual" }, casual, " Casual"), el("label", { for: "seek-rated" }, rated, " Rated")),
       help,
     ),
@@ -217,15 +218,15 @@ export function seekSection({ optionInput, syncOptions }) {
       el("legend", {}, "Opponent's rating (optional)"),
       el("span.radio-pair", {}, el("label", { for: "seek-min" }, "from ", low), el("label", { for: "seek-max" }, "to ", high)),
     ),
-    el("button.primary", { type: "submit", id: "seek-create" }, "Create a seek"),
+    el("button.primary", { type: "submit", id: "seek-create" }, _("Create a seek")),
   );
 
   const box = el(
     "section.card.seeks",
     { id: "seeks" },
-    el("h2", {}, "Find an opponent"),
-    el("p.muted", {}, "Offer a game and wait here for someone to accept it, or accept another player's seek: the game starts at once."),
-    el("div.seeks-grid", {}, el("details.seek-create", {}, el("summary", {}, "Create a seek"), form), el("div", {}, el("h3", {}, "Your seeks"), mine, el("h3", {}, "Seeks you can accept"), list)),
+    el("h2", {}, _("Find an opponent")),
+    el("p.muted", {}, _("Offer a game and wait here for someone to accept it, or accept another player's seek: the game starts at once.")),
+    el("div.seeks-grid", {}, el("details.seek-create", {}, el("summary", {}, _("Create a seek")), form), el("div", {}, el("h3", {}, _("Your seeks")), mine, el("h3", {}, _("Seeks you can accept")), list)),
   );
 
   // Each list is built whole before it replaces what is shown: two redraws at once (the
@@ -240,7 +241,7 @@ export function seekSection({ optionInput, syncOptions }) {
           "div.record-row.seek-row.mine",
           { "data-seek": id },
           el("span.game-kanji.small", { "aria-hidden": "true" }, r.kanji),
-          el("span.record-main", {}, el("strong", {}, r.title), el("span.muted", {}, "Waiting for an opponent…")),
+          el("span.record-main", {}, el("strong", {}, r.title), el("span.muted", {}, _("Waiting for an opponent…"))),
           el(
             "button.secondary.seek-withdraw",
             {
@@ -255,13 +256,13 @@ export function seekSection({ optionInput, syncOptions }) {
                 refresh();
               },
             },
-            "Withdraw",
+            _("Withdraw"),
           ),
         ),
       );
     }
     clear(mine);
-    if (!rows.length) mine.append(el("p.muted", {}, "None. Create one to be matched."));
+    if (!rows.length) mine.append(el("p.muted", {}, _("None. Create one to be matched.")));
     else mine.append(...rows);
   };
 
@@ -291,12 +292,12 @@ export function seekSection({ optionInput, syncOptions }) {
             el("span.seek-by", {}, `${s.name}${rating}`),
             el("span.muted", {}, details),
           ),
-          el("button.primary.seek-accept", { type: "button", onclick: () => acceptSeek(s.id) }, "Accept"),
+          el("button.primary.seek-accept", { type: "button", onclick: () => acceptSeek(s.id) }, _("Accept")),
         ),
       );
     }
     clear(list);
-    if (!rows.length) list.append(el("p.muted", {}, "No seek you can accept right now."));
+    if (!rows.length) list.append(el("p.muted", {}, _("No seek you can accept right now.")));
     else list.append(...rows);
   };
 
@@ -342,8 +343,8 @@ export function seekSection({ optionInput, syncOptions }) {
     low.disabled = high.disabled = !account;
     clear(help).append(
       account
-        ? "Rated games change your rating; the range limits who may accept."
-        : el("span", {}, "Rated seeks and rating ranges are for signed-in players: ", el("a", { href: "/account", "data-nav": "" }, "sign in"), "."),
+        ? _("Rated games change your rating; the range limits who may accept.")
+        : el("span", {}, _("Rated seeks and rating ranges are for signed-in players: "), el("a", { href: "/account", "data-nav": "" }, _("sign in")), "."),
     );
     refresh();
   })();

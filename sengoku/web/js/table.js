@@ -11,6 +11,7 @@ import { el, toast, ownName, replaceIfChanged } from "./ui.js";
 import { ChatPanel } from "./chat.js";
 import { sounds, LOW_TIME } from "./sound.js";
 import { RulesPanel } from "./rules_panel.js";
+import { _, fmt, ngettext } from "./i18n.js";
 
 const BASE_TITLE = "Sengoku";
 /** How often presence, spectators and offers are asked for between the socket's news. */
@@ -48,12 +49,12 @@ export class Table {
   start() {
     const page = this.page;
     this.chat = new ChatPanel({ id: page.id, get held() { return page.held; }, tokenForChat: () => this.tokenForChat() });
-    this.presence = el("div.table-presence", { id: "presence", "aria-label": "Who is at the table" });
+    this.presence = el("div.table-presence", { id: "presence", "aria-label": _("Who is at the table") });
     this.actions = el("div.table-actions", { id: "table-actions" });
     // The optional notification: asked for once, only where the browser has them.
-    this.notifyButton = "Notification" in window ? el("button.secondary", { type: "button", id: "notify-toggle", "aria-pressed": "false", onclick: () => this.toggleNotify() }, "Notify me") : null;
+    this.notifyButton = "Notification" in window ? el("button.secondary", { type: "button", id: "notify-toggle", "aria-pressed": "false", onclick: () => this.toggleNotify() }, _("Notify me")) : null;
     this.rules = new RulesPanel(page.snap.game, page.renderer?.title || page.snap.game);
-    this.soundButton = el("button.secondary.sound-toggle", { type: "button", id: "sound-toggle", "aria-pressed": "false", onclick: () => this.toggleSound() }, "Sound");
+    this.soundButton = el("button.secondary.sound-toggle", { type: "button", id: "sound-toggle", "aria-pressed": "false", onclick: () => this.toggleSound() }, _("Sound"));
     this.root = el(
       "div.table-panel",
       { id: "table-panel" },
@@ -128,7 +129,7 @@ export class Table {
     const mine = this.myTurn();
     // Hot seat: every turn is somebody's here, the title would always say so.
     const hotSeat = this.page.held.length > 1;
-    const title = mine && !hotSeat ? `Your turn — ${BASE_TITLE}` : s.status === "finished" ? `Game over — ${BASE_TITLE}` : this.savedTitle;
+    const title = mine && !hotSeat ? fmt(_("Your turn — {BASE_TITLE}"), { BASE_TITLE }) : s.status === "finished" ? fmt(_("Game over — {BASE_TITLE}"), { BASE_TITLE }) : this.savedTitle;
     // (the "your turn" badge of the player's other games, your_turn.js, stays in front)
     if (document.title.replace(/^\(\d+\) /u, "") !== title) document.title = title;
     if (mine && !hotSeat && this.wasMine === false) {
@@ -149,7 +150,7 @@ export class Table {
     try {
       return this.page.renderer.seatName(i);
     } catch (err) {
-      return `Seat ${i + 1}`;
+      return fmt(_("Seat {x}"), { x: i + 1 });
     }
   }
 
@@ -162,14 +163,14 @@ export class Table {
       // In hot seat one connection plays every seat this browser holds: all are here.
       const here = you && this.page.held.some((h) => (info ? info.seats[h]?.online : s.seats[h]?.connected));
       const online = here || (info ? info.seats[i]?.online : seat.connected);
-      const state = seat.kind === "ai" ? "computer" : online ? "online" : seat.joined ? "away" : "not joined";
+      const state = seat.kind === "ai" ? "computer" : online ? "online" : seat.joined ? "away" : _("not joined");
       list.append(
         el(
           "li.presence",
           { "data-seat": i, "data-online": online ? "true" : "false" },
           // Shape and word as well as colour: a filled or a hollow dot, and the state.
           el("span.presence-dot", { "aria-hidden": "true" }, online ? "●" : "○"),
-          el("span.presence-name", {}, `${this.seatName(i)}${ownName(seat.name) && seat.kind !== "ai" ? ` (${seat.name})` : ""}${you ? " — you" : ""}`),
+          el("span.presence-name", {}, `${this.seatName(i)}${ownName(seat.name) && seat.kind !== "ai" ? ` (${seat.name})` : ""}${you ? _(" — you") : ""}`),
           el("span.presence-state", {}, state),
         ),
       );
@@ -178,7 +179,7 @@ export class Table {
     const watching = info ? info.spectators : 0;
     // Drawn only when it changed (the poll comes every few seconds): what is under the
     // pointer stays put.
-    replaceIfChanged(this.presence, [el("h2", {}, "At the table"), list, watching ? el("p.spectators", { id: "spectator-count" }, watching === 1 ? "1 spectator" : `${watching} spectators`) : null]);
+    replaceIfChanged(this.presence, [el("h2", {}, _("At the table")), list, watching ? el("p.spectators", { id: "spectator-count" }, fmt(ngettext("{n} spectator", "{n} spectators", watching), { n: watching })) : null]);
   }
 
   /** The seat of an absent human opponent who is to act, or null. */
@@ -207,10 +208,10 @@ export class Table {
       const wait = Math.max(0, Math.ceil(info.claim_after - info.seats[gone].away_for));
       // Three or more players: the claim hands the absent player's seat to the computer.
       const replaces = s.replacement_level !== null && s.replacement_level !== undefined;
-      const what = replaces ? "let the computer play for them" : "claim the win";
+      const what = replaces ? _("let the computer play for them") : _("claim the win");
       box.append(
-        el("p.claim-note", {}, `${this.seatName(gone)} has left the game${wait ? `; you may ${what} in about ${wait} s` : "."}`),
-        el("button.primary", { type: "button", id: "claim", onclick: () => this.claim(replaces) }, replaces ? "Let the computer play for them" : "Claim victory"),
+        el("p.claim-note", {}, fmt(wait ? _("{seat} has left the game; you may {what} in about {wait} s") : _("{seat} has left the game."), { seat: this.seatName(gone), what, wait })),
+        el("button.primary", { type: "button", id: "claim", onclick: () => this.claim(replaces) }, replaces ? _("Let the computer play for them") : _("Claim victory")),
       );
     }
     const draw = info?.draw;
@@ -218,14 +219,14 @@ export class Table {
       const theirs = draw.offered_by.filter((x) => x !== me);
       if (theirs.length) {
         box.append(
-          el("p.draw-note", { id: "draw-offered" }, "Your opponent offers a draw."),
-          el("button.primary", { type: "button", id: "draw-accept", onclick: () => this.draw(true) }, "Accept the draw"),
-          el("button.secondary", { type: "button", id: "draw-decline", onclick: () => this.draw(false) }, "Decline"),
+          el("p.draw-note", { id: "draw-offered" }, _("Your opponent offers a draw.")),
+          el("button.primary", { type: "button", id: "draw-accept", onclick: () => this.draw(true) }, _("Accept the draw")),
+          el("button.secondary", { type: "button", id: "draw-decline", onclick: () => this.draw(false) }, _("Decline")),
         );
       } else if (draw.offered_by.includes(me)) {
-        box.append(el("p.draw-note", { id: "draw-pending" }, "You offered a draw; it stands until the next move."));
+        box.append(el("p.draw-note", { id: "draw-pending" }, _("You offered a draw; it stands until the next move.")));
       } else {
-        box.append(el("button.secondary", { type: "button", id: "draw-offer", onclick: () => this.draw(true) }, "Offer a draw"));
+        box.append(el("button.secondary", { type: "button", id: "draw-offer", onclick: () => this.draw(true) }, _("Offer a draw")));
       }
     }
   }
@@ -239,7 +240,7 @@ export class Table {
     else {
       const answer = await Notification.requestPermission();
       if (answer === "granted") localStorage.setItem(NOTIFY_KEY, "on");
-      else toast("The browser does not allow notifications for this site.", "error");
+      else toast(_("The browser does not allow notifications for this site."), "error");
     }
     this.renderSound();
   }
@@ -248,7 +249,7 @@ export class Table {
   notify() {
     if (!this.notifyOn() || (!document.hidden && document.hasFocus())) return;
     try {
-      const note = new Notification("Your turn", { body: `${this.page.renderer?.title || "Sengoku"}: your opponent has moved.`, tag: `sengoku-${this.page.id}` });
+      const note = new Notification(_("Your turn"), { body: fmt(_("{game}: your opponent has moved."), { game: this.page.renderer?.title || "Sengoku" }), tag: `sengoku-${this.page.id}` });
       note.onclick = () => window.focus();
     } catch (err) {
       // some browsers allow notifications only from a service worker: the title still says it
@@ -263,11 +264,11 @@ export class Table {
   renderSound() {
     const on = sounds.enabled(this);
     this.soundButton.setAttribute("aria-pressed", on ? "true" : "false");
-    this.soundButton.textContent = on ? "Sound: on" : "Sound: off";
+    this.soundButton.textContent = on ? _("Sound: on") : _("Sound: off");
     if (this.notifyButton) {
       const n = this.notifyOn();
       this.notifyButton.setAttribute("aria-pressed", n ? "true" : "false");
-      this.notifyButton.textContent = n ? "Notify me: on" : "Notify me";
+      this.notifyButton.textContent = n ? _("Notify me: on") : _("Notify me");
     }
   }
 
@@ -291,7 +292,7 @@ export class Table {
   async claim(replaces = false) {
     try {
       await api("POST", `/api/matches/${encodeURIComponent(this.page.id)}/claim`, { token: this.tokenForChat() });
-      toast(replaces ? "The computer plays for the player who left." : "You win: your opponent left the game.");
+      toast(replaces ? _("The computer plays for the player who left.") : _("You win: your opponent left the game."));
     } catch (err) {
       toast(err.message, "error");
     }

@@ -31,6 +31,7 @@ import { api, saveToken } from "./api.js";
 import { el, clear, toast, ask } from "./ui.js";
 import { navigate } from "./nav.js";
 import { loadPhases, phaseKeys } from "./rules_panel.js";
+import { _, fmt } from "./i18n.js";
 
 /** The matches opened as tutorials in this browser: id -> { step, done }. */
 const STORE = "sengoku.tutorials";
@@ -87,7 +88,7 @@ function store(matchId, entry) {
 export async function startTutorial(game) {
   const data = await loadTutorial(game);
   if (!data) {
-    toast("There is no tutorial for this game on this server", "error");
+    toast(_("There is no tutorial for this game on this server"), "error");
     return;
   }
   try {
@@ -106,8 +107,8 @@ export function learnButton(game, title, wrap = (b) => b) {
   const button = el(
     "button.secondary.learn-button",
     { type: "button", "data-learn": game, onclick: () => startTutorial(game) },
-    "Learn to play",
-    el("span.visually-hidden", {}, ` ${title}: a guided first turn`),
+    _("Learn to play"),
+    el("span.visually-hidden", {}, fmt(_(" {title}: a guided first turn"), { title })),
   );
   const node = wrap(button);
   node.hidden = true;
@@ -307,23 +308,23 @@ class Coach {
       // The path the coach took, step by step (a step done within a moment is still on it).
       const shown = (this.panel.dataset.shown || "").split(" ").filter(Boolean);
       if (shown[shown.length - 1] !== id) this.panel.dataset.shown = [...shown, id].join(" ");
-      this.title.textContent = step.title || "Tutorial";
-      this.count.textContent = `Step ${this.index + 1} of ${this.steps.length}`;
-      this.text.textContent = step.text || "";
+      this.title.textContent = step.title ? _(step.title) : _("Tutorial");
+      this.count.textContent = fmt(_("Step {x} of {length}"), { x: this.index + 1, length: this.steps.length });
+      this.text.textContent = step.text ? _(step.text) : "";
       const buttons = [];
-      if (step.advance?.next) buttons.push(el("button.primary", { type: "button", id: "coach-next", onclick: () => this.next() }, "Next"));
+      if (step.advance?.next) buttons.push(el("button.primary", { type: "button", id: "coach-next", onclick: () => this.next() }, _("Next")));
       if (step.final) {
-        buttons.push(el("button.primary", { type: "button", id: "coach-rules", onclick: () => this.openRules() }, "Open the Rules"));
-        buttons.push(el("button.secondary", { type: "button", id: "coach-close", onclick: () => this.close() }, "Keep playing"));
+        buttons.push(el("button.primary", { type: "button", id: "coach-rules", onclick: () => this.openRules() }, _("Open the Rules")));
+        buttons.push(el("button.secondary", { type: "button", id: "coach-close", onclick: () => this.close() }, _("Keep playing")));
       } else {
-        buttons.push(el("button.link", { type: "button", id: "coach-close", onclick: () => this.close() }, "Close tutorial"));
+        buttons.push(el("button.link", { type: "button", id: "coach-close", onclick: () => this.close() }, _("Close tutorial")));
       }
       clear(this.buttons).append(...buttons);
       if (step.final) this.save(true);
     }
     // The computer's move: the step waits, and says so.
     const waiting = !step.final && !step.advance?.next && s?.status === "active" && !this.page.mySeatToAct();
-    const words = waiting ? this.data.waitText || "The computer is playing: your turn comes next." : "";
+    const words = waiting ? (this.data.waitText ? _(this.data.waitText) : _("The computer is playing: your turn comes next.")) : "";
     // Only a change is written: the page's observer would see even the same words rewritten.
     if (this.wait.textContent !== words) this.wait.textContent = words;
     this.mark(waiting ? [] : targetsOf(step));
@@ -384,9 +385,9 @@ export function mountTutorial(page) {
     if (!entry) {
       // A game of one's own under way: say where it stays before leaving it.
       if (page.snap?.status === "active" && page.held.length) {
-        const go = await ask("Start the tutorial?", "It opens a new game against the computer. This game stays open: the home page lists it under your games in progress.", [
-          { label: "Start the tutorial", value: true, kind: "primary" },
-          { label: "Stay here", value: false, safe: true },
+        const go = await ask(_("Start the tutorial?"), _("It opens a new game against the computer. This game stays open: the home page lists it under your games in progress."), [
+          { label: _("Start the tutorial"), value: true, kind: "primary" },
+          { label: _("Stay here"), value: false, safe: true },
         ]);
         if (!go) return;
       }
@@ -406,8 +407,8 @@ export function mountTutorial(page) {
   // "Tutorial", or on a narrow screen "?" (the head line has little room there).
   const button = el(
     "button.secondary.tutorial-open",
-    { type: "button", id: "tutorial-open", hidden: true, "aria-label": "Tutorial: a guided first turn", title: "A guided first turn against the computer", onclick: () => open(false) },
-    el("span.tutorial-long", { "aria-hidden": "true" }, "Tutorial"),
+    { type: "button", id: "tutorial-open", hidden: true, "aria-label": _("Tutorial: a guided first turn"), title: _("A guided first turn against the computer"), onclick: () => open(false) },
+    el("span.tutorial-long", { "aria-hidden": "true" }, _("Tutorial")),
     el("span.tutorial-short", { "aria-hidden": "true" }, "?"),
   );
   const head = page.root.querySelector(".match-head");

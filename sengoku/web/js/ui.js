@@ -1,5 +1,8 @@
 // Small DOM helpers shared by every page: element builders, SVG, toasts, downloads.
 
+
+import { _, fmt } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** Build an HTML element: el("button.primary", {onclick}, "Play"). */
@@ -91,7 +94,7 @@ export function formatTimeLeft(seconds) {
   const h = Math.floor((s % 86400) / 3600);
   const m = Math.floor((s % 3600) / 60);
   if (d) return `${d} d ${h} h`;
-  if (h) return `${h} h ${m} min`;
+  if (h) return fmt(_("{h} h {m} min"), { h, m });
   return formatClock(s);
 }
 
@@ -249,19 +252,19 @@ export function markLastElement(node, role = "to") {
 
 // What each kind of choice (the server's description rows: ``kind``) asks a player to do.
 const KIND_WORDS = {
-  move: "move a piece",
+  move: _("move a piece"),
   capture: "capture",
-  drop: "drop a piece from your hand",
-  place: "place a piece from your hand",
-  done: "declare your setup done",
-  place_tile: "place a tile",
-  play_card: "play a card",
-  choose_slot: "choose a slot",
-  fence: "build a fence",
-  shogun: "choose your Shogun",
+  drop: _("drop a piece from your hand"),
+  place: _("place a piece from your hand"),
+  done: _("declare your setup done"),
+  place_tile: _("place a tile"),
+  play_card: _("play a card"),
+  choose_slot: _("choose a slot"),
+  fence: _("build a fence"),
+  shogun: _("choose your Shogun"),
   pass: "pass",
   take: "take",
-  action: "make a move",
+  action: _("make a move"),
 };
 
 function listWords(words) {
@@ -270,14 +273,14 @@ function listWords(words) {
 }
 
 /** Steps whose name is no noun to pick one of ("cells": the two cells a tile covers). */
-const STEP_WORDS = { cells: "pick where the tile goes", choice: "choose one of the options" };
+const STEP_WORDS = { cells: _("pick where the tile goes"), choice: _("choose one of the options") };
 
 /** "pick a unit", "pick an edge": what a step of a multi-step choice asks for. */
 function pickWords(step) {
   if (STEP_WORDS[step]) return STEP_WORDS[step];
   const noun = step.replace(/_/g, " ");
   // "an edge", but "a unit": the steps' nouns that start with a u say "you".
-  return `pick ${/^[aeio]/i.test(noun) ? "an" : "a"} ${noun}`;
+  return fmt(/^[aeio]/i.test(noun) ? _("pick an {what}") : _("pick a {what}"), { what: noun });
 }
 
 /**
@@ -293,7 +296,7 @@ export function promptFromLegal(legal) {
     counts.set(kind, (counts.get(kind) || 0) + 1);
   }
   // A game that names no kinds (every row "action"): the number of moves is all there is to say.
-  if (counts.size === 1 && counts.has("action")) return `Choose one of the ${legal.length} legal moves.`;
+  if (counts.size === 1 && counts.has("action")) return fmt(_("Choose one of the {length} legal moves."), { length: legal.length });
   // What there is to do, not how many ways the engine counts ("(816 ways)" helps nobody).
   const words = [...counts.keys()].map((kind) => (kind.startsWith("pick_") ? pickWords(kind.slice(5)) : KIND_WORDS[kind] || kind.replace(/_/g, " ")));
   const sentence = listWords(words);

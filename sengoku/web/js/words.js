@@ -2,27 +2,30 @@
 // ``nameOf(seat)`` gives a seat's name as the page shows it (the game's side and the
 // player's name).
 
+
+import { _, fmt } from "./i18n.js";
+
 /** How a winner won, after "<winner> wins". */
 const HOW = {
-  vp: "on victory points",
-  end_of_game: "on victory points at the end of the game",
-  no_placement: "on victory points (no tile could be placed)",
-  kagemusha_vp: "on victory points",
-  kagemusha_deck: "because a deck ran out",
-  marshal_captured: "by capturing the Marshal",
-  shogun_captured: "by capturing the Shogun",
-  invasion: "by invasion",
-  mate: "by mate: the Marshal cannot escape",
-  resignation: "by resignation",
-  timeout: "on time",
-  abandoned: "because the opponent left the game",
+  vp: _("on victory points"),
+  end_of_game: _("on victory points at the end of the game"),
+  no_placement: _("on victory points (no tile could be placed)"),
+  kagemusha_vp: _("on victory points"),
+  kagemusha_deck: _("because a deck ran out"),
+  marshal_captured: _("by capturing the Marshal"),
+  shogun_captured: _("by capturing the Shogun"),
+  invasion: _("by invasion"),
+  mate: _("by mate: the Marshal cannot escape"),
+  resignation: _("by resignation"),
+  timeout: _("on time"),
+  abandoned: _("because the opponent left the game"),
 };
 
 /** Endings without a winner. */
 const NO_WINNER = {
-  repetition: "Drawn: the same position came four times",
-  agreement: "Drawn by agreement",
-  length_limit: "No winner: the game reached its length limit",
+  repetition: _("Drawn: the same position came four times"),
+  agreement: _("Drawn by agreement"),
+  length_limit: _("No winner: the game reached its length limit"),
 };
 
 /** Reasons whose scores are victory points (shown as "3 to 1"). */
@@ -34,7 +37,7 @@ export function reasonInWords(reason) {
 
 function joinNames(names) {
   if (names.length <= 1) return names.join("");
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return fmt(_("{slice} and {x}"), { slice: names.slice(0, -1).join(", "), x: names[names.length - 1] });
 }
 
 /** "3 to 1", or "5, 3 and 1", the winners' scores first. */
@@ -53,8 +56,8 @@ export function resultInWords(result, nameOf) {
   const winners = result.winners || [];
   const points = ON_POINTS.has(reason) ? scoreLine(result) : "";
   if (!winners.length) {
-    if (String(reason).startsWith("kagemusha")) return `The Kagemusha wins ${reasonInWords(reason)}${points ? `, ${points}` : ""}`;
-    return NO_WINNER[reason] || `No winner (${reasonInWords(reason)})`;
+    if (String(reason).startsWith("kagemusha")) return fmt(_("The Kagemusha wins {how}"), { how: reasonInWords(reason) }) + (points ? `, ${points}` : "");
+    return NO_WINNER[reason] || fmt(_("No winner ({reasonInWords})"), { reasonInWords: reasonInWords(reason) });
   }
   const names = joinNames(winners.map((s) => nameOf(s)));
   const verb = winners.length > 1 ? "win" : "wins";

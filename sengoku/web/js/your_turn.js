@@ -9,6 +9,7 @@ import { api } from "./api.js";
 import { el, formatTimeLeft } from "./ui.js";
 import { sounds } from "./sound.js";
 import { rendererFor } from "./games/index.js";
+import { _, fmt } from "./i18n.js";
 
 /** The notifications switch (shared with the match page's "Notify me"). */
 export const NOTIFY_KEY = "sengoku.notify";
@@ -47,11 +48,11 @@ export function notifyOn() {
 /** The button that allows system notifications (the browser asks only on its click). */
 export function notifyButton() {
   if (!("Notification" in window)) return null;
-  const button = el("button.secondary", { type: "button", id: "your-turn-notify", "aria-pressed": "false" }, "Notify me");
+  const button = el("button.secondary", { type: "button", id: "your-turn-notify", "aria-pressed": "false" }, _("Notify me"));
   const draw = () => {
     const on = notifyOn();
     button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.textContent = on ? "Notify me: on" : "Notify me";
+    button.textContent = on ? _("Notify me: on") : _("Notify me");
   };
   button.addEventListener("click", async () => {
     if (notifyOn()) localStorage.setItem(NOTIFY_KEY, "off");
@@ -103,8 +104,8 @@ async function announce(fresh) {
   for (const g of elsewhere.slice(0, 3)) {
     const r = await rendererFor(g.game).catch(() => null);
     try {
-      const note = new Notification("Your turn", {
-        body: `${r?.title || g.title} against ${g.opponents.join(", ") || "your opponent"}`,
+      const note = new Notification(_("Your turn"), {
+        body: fmt(_("{game} against {opponents}"), { game: r?.title || g.title, opponents: g.opponents.join(", ") || _("your opponent") }),
         tag: `sengoku-${g.match_id}`,
       });
       note.onclick = () => {
@@ -171,12 +172,12 @@ export function yourTurnSection() {
           "a.record-row",
           { href: `/play/${g.match_id}`, "data-nav": "", "data-id": g.match_id },
           el("span.game-kanji.small", {}, r?.kanji || ""),
-          el("span.record-main", {}, el("strong", {}, r?.title || g.title), el("span", {}, `against ${g.opponents.join(", ") || "—"}`)),
-          el("span.record-result", {}, g.time_left === null ? "your move" : `your move · ${formatTimeLeft(g.time_left)} left`),
+          el("span.record-main", {}, el("strong", {}, r?.title || g.title), el("span", {}, fmt(_("against {join}"), { join: g.opponents.join(", ") || "—" }))),
+          el("span.record-result", {}, g.time_left === null ? _("your move") : fmt(_("your move · {formatTimeLeft} left"), { formatTimeLeft: formatTimeLeft(g.time_left) })),
         ),
       );
     }
-    box.replaceChildren(el("h2", { id: "your-turn-title" }, games.length === 1 ? "Your turn: 1 game" : `Your turn: ${games.length} games`), ...rows);
+    box.replaceChildren(el("h2", { id: "your-turn-title" }, games.length === 1 ? _("Your turn: 1 game") : fmt(_("Your turn: {length} games"), { length: games.length })), ...rows);
     const button = notifyButton();
     if (button) box.append(el("p.your-turn-notify", {}, button));
     box.hidden = !games.length;

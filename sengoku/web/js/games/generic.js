@@ -4,6 +4,7 @@
 // prompt.
 
 import { el, clear, tooltip } from "../ui.js";
+import { _, fmt } from "../i18n.js";
 
 const HIDDEN_KEYS = new Set(["game", "seat", "viewer", "current_player"]);
 
@@ -35,11 +36,11 @@ function summarize(value, depth = 0) {
   return el("span", {}, String(value));
 }
 
-export function actionPicker(model, { filterPlaceholder = "Filter moves…" } = {}) {
+export function actionPicker(model, { filterPlaceholder = _("Filter moves…") } = {}) {
   const box = el("div.action-picker.actions");
   if (!model.interactive || !model.legal.length) return box;
   const list = el("div.action-list");
-  const filter = el("input.action-filter", { type: "search", placeholder: filterPlaceholder, "aria-label": "Filter the legal moves" });
+  const filter = el("input.action-filter", { type: "search", placeholder: filterPlaceholder, "aria-label": _("Filter the legal moves") });
   const fill = () => {
     clear(list);
     const q = filter.value.trim().toLowerCase();
@@ -58,17 +59,17 @@ export function actionPicker(model, { filterPlaceholder = "Filter moves…" } = 
         ), l.text || l.action),
       );
     }
-    if (shown.length > 200) list.append(el("span.muted", {}, `…and ${shown.length - 200} more: type to filter`));
+    if (shown.length > 200) list.append(el("span.muted", {}, fmt(_("…and {x} more: type to filter"), { x: shown.length - 200 })));
   };
   filter.addEventListener("input", fill);
   fill();
-  box.append(el("div.picker-head", {}, el("strong", {}, `${model.legal.length} legal moves`), model.legal.length > 12 ? filter : null), list);
+  box.append(el("div.picker-head", {}, el("strong", {}, fmt(_("{length} legal moves"), { length: model.legal.length })), model.legal.length > 12 ? filter : null), list);
   return box;
 }
 
 export function makeGeneric(meta) {
   return {
-    seatName: (seat) => `Seat ${seat + 1}`,
+    seatName: (seat) => fmt(_("Seat {x}"), { x: seat + 1 }),
     seatIcon: () => null,
     defaultFlip: () => false,
     statusNote: () => "",

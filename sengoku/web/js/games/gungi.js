@@ -5,26 +5,27 @@
 // go to the page's dock.
 
 import { el, svg, clear, markLastMove, animateArrival, tooltip, hideTip, promptFromLegal } from "../ui.js";
+import { _, fmt, ngettext } from "../i18n.js";
 
 // Piece names as the engine spells them, with the kanji and short English labels.
 export const PIECES = {
-  marshal: { kanji: "帥", name: "Marshal", short: "Mar" },
-  general: { kanji: "大", name: "General", short: "Gen" },
-  lieutenant_general: { kanji: "中", name: "Lieutenant General", short: "LtG" },
-  major_general: { kanji: "小", name: "Major General", short: "MjG" },
-  samurai: { kanji: "侍", name: "Samurai", short: "Sam" },
-  spear: { kanji: "槍", name: "Spear", short: "Spr" },
-  knight: { kanji: "馬", name: "Knight", short: "Kni" },
-  spy: { kanji: "忍", name: "Spy", short: "Spy" },
-  fortress: { kanji: "砦", name: "Fortress", short: "Frt" },
-  pawn: { kanji: "兵", name: "Pawn", short: "Paw" },
-  cannon: { kanji: "砲", name: "Cannon", short: "Can" },
-  archer: { kanji: "弓", name: "Archer", short: "Arc" },
-  musketeer: { kanji: "筒", name: "Musketeer", short: "Mus" },
-  captain: { kanji: "謀", name: "Captain", short: "Cpt" },
+  marshal: { kanji: "帥", name: _("Marshal"), short: _("Mar") },
+  general: { kanji: "大", name: _("General"), short: _("Gen") },
+  lieutenant_general: { kanji: "中", name: _("Lieutenant General"), short: "LtG" },
+  major_general: { kanji: "小", name: _("Major General"), short: "MjG" },
+  samurai: { kanji: "侍", name: _("Samurai"), short: _("Sam") },
+  spear: { kanji: "槍", name: _("Spear"), short: _("Spr") },
+  knight: { kanji: "馬", name: _("Knight"), short: _("Kni") },
+  spy: { kanji: "忍", name: _("Spy"), short: _("Spy") },
+  fortress: { kanji: "砦", name: _("Fortress"), short: _("Frt") },
+  pawn: { kanji: "兵", name: _("Pawn"), short: _("Paw") },
+  cannon: { kanji: "砲", name: _("Cannon"), short: _("Can") },
+  archer: { kanji: "弓", name: _("Archer"), short: _("Arc") },
+  musketeer: { kanji: "筒", name: _("Musketeer"), short: _("Mus") },
+  captain: { kanji: "謀", name: _("Captain"), short: _("Cpt") },
 };
 const COLORS = ["white", "black"];
-const SIDE = { white: "White", black: "Black" };
+const SIDE = { white: _("White"), black: _("Black") };
 
 const S = 100; // one square
 const M = 34; // margin for the coordinates
@@ -144,30 +145,30 @@ function markOf(kanji, labels) {
 /** What tells apart two moves to one square: capture, stack, drop, and the tier it lands on. */
 function choiceHeading(m, labels) {
   const mv = m.move;
-  if (mv.done) return `Done${markOf("済み", labels)}`;
-  if (mv.capture) return `Capture${markOf("取", labels)}, landing on tier ${mv.tier}`;
-  if (mv.drop) return `${m.kind === "place" ? "Place" : `Drop${markOf("新", labels)}`} on tier ${mv.tier}`;
-  if (mv.stack) return `Stack on top${markOf("付", labels)}, tier ${mv.tier}`;
-  return `Move to tier ${mv.tier}`;
+  if (mv.done) return fmt(_("Done{mark}"), { mark: markOf("済み", labels) });
+  if (mv.capture) return fmt(_("Capture{markOf}, landing on tier {tier}"), { markOf: markOf("取", labels), tier: mv.tier });
+  if (mv.drop) return fmt(m.kind === "place" ? _("Place on tier {tier}") : _("Drop{mark} on tier {tier}"), { mark: markOf("新", labels), tier: mv.tier });
+  if (mv.stack) return fmt(_("Stack on top{markOf}, tier {tier}"), { markOf: markOf("付", labels), tier: mv.tier });
+  return fmt(_("Move to tier {tier}"), { tier: mv.tier });
 }
 
 export default {
   name: "gungi",
   kanji: "軍儀",
-  title: "Gungi",
-  notationHint: "Type a move, e.g. 7-6-1 兵",
+  title: _("Gungi"),
+  notationHint: _("Type a move, e.g. 7-6-1 兵"),
   stylesheet: true,
   // Nothing is hidden in Gungi: hot seat needs no "pass the device" screen.
   perfectInformation: true,
-  tagline: "Stacking chess on a 9x9 board: build towers, drop reserves, capture the Marshal.",
+  tagline: _("Stacking chess on a 9x9 board: build towers, drop reserves, capture the Marshal."),
   howTo: [
-    "Each side has a Marshal (帥). Capture the enemy Marshal to win.",
-    "Pieces stack into towers up to two tiers (three in Advanced). A piece on a higher tier reaches further; only the top of a tower moves.",
-    "Move onto an enemy tower's top to capture it (取), or onto a tower to stack (付). Drop a piece from your hand (新) instead of moving.",
-    "Click one of your pieces (or a piece in your hand) to see where it may go; click a highlighted square to play.",
+    _("Each side has a Marshal (帥). Capture the enemy Marshal to win."),
+    _("Pieces stack into towers up to two tiers (three in Advanced). A piece on a higher tier reaches further; only the top of a tower moves."),
+    _("Move onto an enemy tower's top to capture it (取), or onto a tower to stack (付). Drop a piece from your hand (新) instead of moving."),
+    _("Click one of your pieces (or a piece in your hand) to see where it may go; click a highlighted square to play."),
   ],
   seatName(seat) {
-    return SIDE[COLORS[seat]] || `Seat ${seat + 1}`;
+    return SIDE[COLORS[seat]] || fmt(_("Seat {x}"), { x: seat + 1 });
   },
   seatIcon(seat, labels) {
     return pieceIcon("marshal", COLORS[seat] || "white", labels, 26);
@@ -181,10 +182,10 @@ export default {
     if (view.phase === "setup") {
       // Worth saying only once a side has declared Done (both placing is the usual case).
       const still = (view.drafting || []).map((c) => SIDE[c] || c);
-      if (still.length === 1) notes.push(`Still placing: ${still[0]}.`);
+      if (still.length === 1) notes.push(fmt(_("Still placing: {x}."), { x: still[0] }));
     }
     (view.marshal_capturable || []).forEach((danger, i) => {
-      if (danger) notes.push(`${SIDE[COLORS[i]]}'s Marshal can be captured!`);
+      if (danger) notes.push(fmt(_("{x}'s Marshal can be captured!"), { x: SIDE[COLORS[i]] }));
     });
     return notes.join(" ");
   },
@@ -198,13 +199,13 @@ export default {
     if (!legal?.length) return "";
     if (view?.phase === "setup") {
       const canDone = legal.some((l) => l.kind === "done");
-      return `Setup: place a piece from your hand${canDone ? ", or press Done" : ""}.`;
+      return canDone ? _("Setup: place a piece from your hand, or press Done.") : _("Setup: place a piece from your hand.");
     }
     const inDanger = (view?.marshal_capturable || [])[COLORS.indexOf(view?.to_move)];
     const kinds = new Set(legal.map((l) => l.kind));
-    const ways = [kinds.has("move") ? "move a piece" : null, kinds.has("capture") ? "capture" : null, kinds.has("drop") ? "drop a piece from your hand" : null].filter(Boolean);
+    const ways = [kinds.has("move") ? _("move a piece") : null, kinds.has("capture") ? "capture" : null, kinds.has("drop") ? _("drop a piece from your hand") : null].filter(Boolean);
     const what = ways.length > 1 ? `${ways.slice(0, -1).join(", ")} or ${ways[ways.length - 1]}` : ways[0] || promptFromLegal(legal);
-    return `${inDanger ? "Your Marshal is attacked! " : ""}Your move: ${what}. Pick a piece, then a highlighted square.`;
+    return (inDanger ? _("Your Marshal is attacked! ") : "") + fmt(_("Your move: {what}. Pick a piece, then a highlighted square."), { what });
   },
   create(root, ctx) {
     return new GungiBoard(root, ctx);
@@ -288,7 +289,7 @@ class GungiBoard {
       viewBox: `0 0 ${SIZE} ${SIZE}`,
       class: "board",
       role: "group",
-      "aria-label": "Gungi board",
+      "aria-label": _("Gungi board"),
     });
     board.append(
       svg(
@@ -463,9 +464,9 @@ class GungiBoard {
     const top = tower[tower.length - 1];
     const name = `${SIDE[top.color]} ${PIECES[top.piece]?.name || top.piece} (${PIECES[top.piece]?.kanji || ""})`;
     const under = tower.slice(0, -1).map((p) => `${SIDE[p.color]} ${PIECES[p.piece]?.name || p.piece}`);
-    const reach = tower.length > 1 ? `On tier ${tower.length}: it reaches ${tower.length - 1} further than on the ground.` : "On the ground (tier 1).";
+    const reach = tower.length > 1 ? fmt(_("On tier {length}: it reaches {x} further than on the ground."), { length: tower.length, x: tower.length - 1 }) : _("On the ground (tier 1).");
     const moves = this.moves.filter((m) => m.move.from === square);
-    const can = this.model.interactive && COLORS.indexOf(top.color) === this.model.seat ? ` It has ${moves.length} legal move${moves.length === 1 ? "" : "s"} now.` : "";
+    const can = this.model.interactive && COLORS.indexOf(top.color) === this.model.seat ? fmt(ngettext(" It has {n} legal move now.", " It has {n} legal moves now.", moves.length), { n: moves.length }) : "";
     return `${name} at ${square}. ${reach}${under.length ? ` Below it: ${under.reverse().join(", ")}.` : ""}${can}`;
   }
 
@@ -488,7 +489,7 @@ class GungiBoard {
       clear(box);
       box.dataset.color = color;
       const hand = (view.hands || {})[color] || {};
-      box.append(el("span.hand-label", {}, `${SIDE[color]} hand`));
+      box.append(el("span.hand-label", {}, fmt(_("{x} hand"), { x: SIDE[color] })));
       const names = Object.keys(PIECES).filter((n) => hand[n]);
       if (!names.length) box.append(el("span.hand-empty", {}, "empty"));
       box.classList.toggle("mine", COLORS.indexOf(color) === this.model.seat);
@@ -496,7 +497,9 @@ class GungiBoard {
         const mine = dropKinds.has(name) && COLORS.indexOf(color) === this.model.seat;
         const selected = this.selected?.kind === "hand" && this.selected.piece === name && mine;
         const drops = this.moves.filter((m) => m.move.drop && m.move.piece === name).length;
-        const tip = `${SIDE[color]} ${PIECES[name].name}${markOf(PIECES[name].kanji, labels)}, ${hand[name]} in hand.${mine ? ` Pick it, then one of ${drops} highlighted squares, to ${this.model.view.phase === "setup" ? "place" : `drop${markOf("新", labels)}`} it.` : ""}`;
+        const held = fmt(_("{side} {piece}{mark}, {n} in hand."), { side: SIDE[color], piece: PIECES[name].name, mark: markOf(PIECES[name].kanji, labels), n: hand[name] });
+        const how = this.model.view.phase === "setup" ? _(" Pick it, then one of {n} highlighted squares, to place it.") : _(" Pick it, then one of {n} highlighted squares, to drop{mark} it.");
+        const tip = held + (mine ? fmt(how, { n: drops, mark: markOf("新", labels) }) : "");
         box.append(
           tooltip(el(
             `button.hand-piece${mine ? ".droppable" : ""}${selected ? ".selected" : ""}`,
@@ -505,7 +508,7 @@ class GungiBoard {
               "data-piece": name,
               "data-color": color,
               "aria-disabled": mine ? null : "true",
-              "aria-label": `${SIDE[color]} ${PIECES[name].name}, ${hand[name]} in hand`,
+              "aria-label": fmt(_("{x} {x2}, {x3} in hand"), { x: SIDE[color], x2: PIECES[name].name, x3: hand[name] }),
               onclick: () => mine && this.clickHand(name),
             },
             pieceIcon(name, color, labels, 34),
@@ -517,7 +520,7 @@ class GungiBoard {
     clear(this.setupDone);
     if (done) {
       this.setupDone.append(
-        el("button.primary.done-button", { type: "button", id: "setup-done", title: done.text, onclick: () => this.model.send(done.action) }, `Done${markOf("済み", labels)}: my army is set`),
+        el("button.primary.done-button", { type: "button", id: "setup-done", title: done.text, onclick: () => this.model.send(done.action) }, fmt(_("Done{markOf}: my army is set"), { markOf: markOf("済み", labels) })),
       );
     }
   }
@@ -529,11 +532,11 @@ class GungiBoard {
     const tower = square && towers.get(square);
     if (!tower) {
       this.info.append(
-        el("span.muted", {}, this.model.interactive ? "Tap a piece to see its tower and moves." : "Tap a tower to see its tiers."),
+        el("span.muted", {}, this.model.interactive ? _("Tap a piece to see its tower and moves.") : _("Tap a tower to see its tiers.")),
       );
       return;
     }
-    this.info.append(el("strong", {}, `Tower ${square}`));
+    this.info.append(el("strong", {}, fmt(_("Tower {square}"), { square })));
     const list = el("ol.tiers", { reversed: true });
     [...tower].reverse().forEach((p, i) => {
       list.append(
@@ -541,7 +544,7 @@ class GungiBoard {
           "li",
           {},
           pieceIcon(p.piece, p.color, labels, 24),
-          ` tier ${tower.length - i}: ${labels === "english" ? "" : `${PIECES[p.piece]?.kanji || ""} `}${PIECES[p.piece]?.name || p.piece} (${SIDE[p.color]})`,
+          fmt(_(" tier {tier}: {kanji}{piece} ({side})"), { tier: tower.length - i, kanji: labels === "english" ? "" : `${PIECES[p.piece]?.kanji || ""} `, piece: PIECES[p.piece]?.name || p.piece, side: SIDE[p.color] }),
         ),
       );
     });
@@ -580,7 +583,7 @@ class GungiBoard {
     }
     clear(this.chooser);
     this.chooser.hidden = false;
-    this.chooser.append(el("div.chooser-title", {}, `Which move to ${square}?`));
+    this.chooser.append(el("div.chooser-title", {}, fmt(_("Which move to {square}?"), { square })));
     for (const m of list) {
       this.chooser.append(
         el(
@@ -600,7 +603,7 @@ class GungiBoard {
         ),
       );
     }
-    this.chooser.append(el("button.link", { type: "button", onclick: () => this.hideChooser() }, "Cancel"));
+    this.chooser.append(el("button.link", { type: "button", onclick: () => this.hideChooser() }, _("Cancel")));
   }
 
   hideChooser() {

@@ -8,15 +8,16 @@
 // click), see its ghost on the board and click where it goes.
 
 import { el, svg, clear } from "../ui.js";
+import { _, fmt, ngettext } from "../i18n.js";
 
 // Each troop type's colour, its kanji and its short English label (the header's toggle picks
 // one); its full name comes with the view (`troop_names`, from troops.json).
 const TROOPS = {
-  I: { color: "#8c6d3f", mark: "歩", short: "Inf" },
-  S: { color: "#a23b2c", mark: "侍", short: "Sam" },
-  C: { color: "#3c6e8f", mark: "騎", short: "Cav" },
-  P: { color: "#4f7a3a", mark: "槍", short: "Spr" },
-  A: { color: "#6b4f8a", mark: "弓", short: "Arc" },
+  I: { color: "#8c6d3f", mark: "歩", short: _("Inf") },
+  S: { color: "#a23b2c", mark: "侍", short: _("Sam") },
+  C: { color: "#3c6e8f", mark: "騎", short: _("Cav") },
+  P: { color: "#4f7a3a", mark: "槍", short: _("Spr") },
+  A: { color: "#6b4f8a", mark: "弓", short: _("Arc") },
 };
 // The page's label preference (the model's `labels`), kept by the board at each update: the
 // tile pictures below are drawn by helpers shared by the board, the hand and the row.
@@ -56,12 +57,12 @@ function seatShape(seat, cx, cy, r, attrs = {}) {
   return svg("polygon", { points: corners.map(([x, y]) => `${cx + x * r},${cy + y * r}`).join(" "), ...common });
 }
 const PHASE_WORDS = {
-  place: "placing a tile",
-  support: "placing a large tile over extra support",
+  place: _("placing a tile"),
+  support: _("placing a large tile over extra support"),
   score: "scoring",
-  stronghold: "building a stronghold",
-  draw: "refilling the hand",
-  over: "game over",
+  stronghold: _("building a stronghold"),
+  draw: _("refilling the hand"),
+  over: _("game over"),
 };
 const S = 64; // one square
 const M = 24; // margin for the coordinates
@@ -70,11 +71,16 @@ const M = 24; // margin for the coordinates
 const TURNS = ["right", "below", "left", "above"];
 
 function seatName(seat) {
-  return `Player ${seat + 1}`;
+  return fmt(_("Player {x}"), { x: seat + 1 });
 }
 
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+/** "1 tile", "2 stronghold symbols": in the language's plural forms (i18n.js). */
+function tileCount(n) {
+  return fmt(ngettext("{n} tile", "{n} tiles", n), { n });
+}
+
+function symbolCount(n) {
+  return fmt(ngettext("{n} stronghold symbol", "{n} stronghold symbols", n), { n });
 }
 
 /** A square's name as the board's coordinates show it (column letter, row number). */
@@ -83,7 +89,7 @@ function cellName(i, width) {
 }
 
 // The troops' names for the move list, where no view is at hand (troops.json's order).
-const TROOP_WORDS = { I: "Infantry", S: "Samurai", C: "Cavalry", P: "Spearman", A: "Archer" };
+const TROOP_WORDS = { I: _("Infantry"), S: _("Samurai"), C: _("Cavalry"), P: _("Spearman"), A: _("Archer") };
 
 /** A placement in words ("Infantry on g7 and Archer on h7", "a small Cavalry on h3"), from
  * the move's notation: the move list's entries, which carry nothing else. */
@@ -100,7 +106,7 @@ export function placementWords(action) {
   const small = /^(small|support) ([A-Z])@([a-z]+\d+)$/.exec(text);
   if (small) {
     const troop = TROOP_WORDS[small[2]] || small[2];
-    return small[1] === "small" ? `a small ${troop} on ${small[3]}` : `a small ${troop} face down on ${small[3]}, as extra support`;
+    return small[1] === "small" ? fmt(_("a small {troop} on {x}"), { troop, x: small[3] }) : fmt(_("a small {troop} face down on {x}, as extra support"), { troop, x: small[3] });
   }
   const halves = text.split(" ").map((h) => /^([A-Z])\d*@([a-z]+\d+)$/.exec(h));
   if (halves.length === 2 && halves.every(Boolean)) return halves.map((h) => `${TROOP_WORDS[h[1]] || h[1]} on ${h[2]}`).join(" and ");
@@ -154,12 +160,12 @@ function smallPicture(troop, symbols, { size = 34, faceDown = false } = {}) {
 }
 
 function halfWords(v, half) {
-  return `${troopName(v, half.troop)} (${plural(half.symbols, "stronghold symbol")})`;
+  return `${troopName(v, half.troop)} (${symbolCount(half.symbols)})`;
 }
 
 function tileWords(v, id) {
   const face = v.tiles?.[id];
-  if (!face) return "a large tile";
+  if (!face) return _("a large tile");
   return `${halfWords(v, face.halves[0])} / ${halfWords(v, face.halves[1])}`;
 }
 
@@ -210,17 +216,17 @@ function squareWords(v, i) {
   const b = v.board;
   const name = cellName(i, b.width);
   const letter = b.troops[i];
-  if (letter === "?") return `${name}: a small tile lying face down as extra support.`;
+  if (letter === "?") return fmt(_("{name}: a small tile lying face down as extra support."), { name });
   const level = b.levels[i];
   const troop = troopName(v, letter);
   let what = level
-    ? `${name}: ${troop} on a tile at level ${level}, ${plural(b.symbols[i], "stronghold symbol")}`
-    : `${name}: ${troop} printed on the battlefield (level 0)`;
+    ? fmt(_("{name}: {troop} on a tile at level {level}, {plural}"), { name, troop, level, plural: symbolCount(b.symbols[i]) })
+    : fmt(_("{name}: {troop} printed on the battlefield (level 0)"), { name, troop });
   const squares = formationOf(b, i);
   const owners = [...new Set(squares.map((j) => b.strongholds[j]).filter((s) => s >= 0))];
-  what += `. Formation of ${squares.length} ${troop}`;
-  if (b.strongholds[i] >= 0) what += `; ${seatName(b.strongholds[i])}'s stronghold stands here`;
-  if (owners.length) what += `, controlled by ${owners.map(seatName).join(" and ")}: no victory points for joining it`;
+  what += fmt(_(". Formation of {length} {troop}"), { length: squares.length, troop });
+  if (b.strongholds[i] >= 0) what += fmt(_("; {seatName}'s stronghold stands here"), { seatName: seatName(b.strongholds[i]) });
+  if (owners.length) what += fmt(_(", controlled by {map}: no victory points for joining it"), { map: owners.map(seatName).join(" and ") });
   return `${what}.`;
 }
 
@@ -229,15 +235,15 @@ function scoringWords(v, s) {
   const troop = s.troop ? troopName(v, s.troop) : "";
   switch (s.kind) {
     case "vp":
-      return `${troop} on ${s.square}: +${s.points} VP (formation of ${s.points})`;
+      return fmt(_("{troop} on {square}: +{points} VP (formation of {points})"), { troop, square: s.square, points: s.points });
     case "honor":
-      return `${troop} on ${s.square}: +${s.points} honor`;
+      return fmt(_("{troop} on {square}: +{points} honor"), { troop, square: s.square, points: s.points });
     case "strongholds":
-      return `strongholds assessed: +${s.points} VP`;
+      return fmt(_("strongholds assessed: +{points} VP"), { points: s.points });
     case "stronghold_built":
-      return `stronghold built on ${troop} ${s.square} (formation of ${s.points})`;
+      return fmt(_("stronghold built on {troop} {square} (formation of {points})"), { troop, square: s.square, points: s.points });
     case "banner":
-      return `claimed a ${s.banner} war banner (${troop} column)`;
+      return fmt(_("claimed a {banner} war banner ({troop} column)"), { banner: s.banner, troop });
     default:
       return String(s.kind);
   }
@@ -254,7 +260,7 @@ function honorTrack(v) {
   const left = 30;
   const width = left + ORDER.length * CW + 8;
   const height = top + (end + 1) * RH + 8;
-  const box = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "honor-track", role: "img", "aria-label": "Honor track" });
+  const box = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "honor-track", role: "img", "aria-label": _("Honor track") });
   box.append(svg("rect", { x: 0, y: 0, width, height, rx: 10, class: "honor-bg" }));
   for (let row = 0; row <= end; row++) {
     const y = top + (end - row) * RH;
@@ -267,7 +273,7 @@ function honorTrack(v) {
     const x = left + k * CW;
     const stack = v.banner_stacks?.[k] || [];
     const g = svg("g", { class: "honor-col", "data-troop": t });
-    g.append(svg("title", {}, `${troopName(v, t)} column: banners left ${stack.length ? [...stack].reverse().join(", ") : "none"} (top first)`));
+    g.append(svg("title", {}, fmt(_("{troop} column: banners left {banners} (top first)"), { troop: troopName(v, t), banners: stack.length ? [...stack].reverse().join(", ") : _("none") })));
     g.append(svg("rect", { x: x + 4, y: 4, width: CW - 8, height: 22, rx: 5, fill: TROOPS[t].color }));
     g.append(svg("text", { x: x + CW / 2, y: 20, "text-anchor": "middle", class: english() ? "honor-head en" : "honor-head" }, english() ? TROOPS[t].short : `${TROOPS[t].mark} ${t}`));
     // The banner stack, its top (taken next) drawn last, on the right.
@@ -289,7 +295,7 @@ function honorTrack(v) {
       const cy = crowded ? y + (seat % 2 ? 3 : -3) : y;
       const marker = svg("g", { class: "honor-marker", "data-seat": seat, "data-troop": t, "data-level": level });
       marker.append(seatShape(seat, cx, cy, crowded ? 5.5 : 7, { class: "honor-shape" }));
-      marker.append(svg("title", {}, `${seatName(seat)} (${SHAPE_NAMES[seat % 5]}): ${troopName(v, t)} honor at row ${level}`));
+      marker.append(svg("title", {}, fmt(_("{seatName} ({x}): {troopName} honor at row {level}"), { seatName: seatName(seat), x: SHAPE_NAMES[seat % 5], troopName: troopName(v, t), level })));
       box.append(marker);
     });
   });
@@ -299,7 +305,7 @@ function honorTrack(v) {
 function bannerChip(b) {
   const kind = BANNERS[b.kind] || { mark: "?", color: "#555" };
   const value = b.value === null || b.value === undefined ? "?" : b.value;
-  return el("span.banner-chip", { title: `${b.kind} war banner from the ${b.column} column: ${value === "?" ? "its value is hidden until the end" : `${value} VP`}`, style: `background:${kind.color}` }, `${b.kind} ${value}`);
+  return el("span.banner-chip", { title: fmt(value === "?" ? _("{kind} war banner from the {column} column: its value is hidden until the end") : _("{kind} war banner from the {column} column: {value} VP"), { kind: b.kind, column: b.column, value }), style: `background:${kind.color}` }, `${b.kind} ${value}`);
 }
 
 /** A column head of the end panel's table: its word, or a shorter one on a phone. */
@@ -309,22 +315,22 @@ function head(long, short, title) {
 
 /** A player's score in words: VP and where they came from, banners when visible. */
 function scoreWords(p) {
-  const parts = `${p.vp_formations} formations + ${p.vp_strongholds} strongholds`;
-  return p.banner_points === null || p.banner_points === undefined ? `${p.score} VP (${parts})` : `${p.score} VP (${parts}) + ${p.banner_points} banners = ${p.total}`;
+  const parts = fmt(_("{vp_formations} formations + {vp_strongholds} strongholds"), { vp_formations: p.vp_formations, vp_strongholds: p.vp_strongholds });
+  return p.banner_points === null || p.banner_points === undefined ? `${p.score} VP (${parts})` : fmt(_("{score} VP ({parts}) + {banner_points} banners = {total}"), { score: p.score, parts, banner_points: p.banner_points, total: p.total });
 }
 
 export default {
   name: "gunkimono",
   kanji: "軍記物",
-  title: "Gunkimono",
+  title: _("Gunkimono"),
   stylesheet: true,
-  tagline: "Place army tiles on the battlefield, score formations or honor, build strongholds.",
-  notationHint: "Or type a move, e.g. I1@a1 A2@b1",
+  tagline: _("Place army tiles on the battlefield, score formations or honor, build strongholds."),
+  notationHint: _("Or type a move, e.g. I1@a1 A2@b1"),
   howTo: [
-    "On your turn pick a tile from your hand (or a small tile from your reserve), turn it with Rotate, and click where it goes: the ghost shows where each half lands.",
-    "No troop may cover its own type, and both halves of a large tile must lie at the same level.",
-    "Score each troop you placed: victory points for its formation's size, or honor points up its column of the honor track. Reach the top for a war banner.",
-    "When all your honor markers reach a stronghold row, build a stronghold in a formation: it scores its formation every turn.",
+    _("On your turn pick a tile from your hand (or a small tile from your reserve), turn it with Rotate, and click where it goes: the ghost shows where each half lands."),
+    _("No troop may cover its own type, and both halves of a large tile must lie at the same level."),
+    _("Score each troop you placed: victory points for its formation's size, or honor points up its column of the honor track. Reach the top for a war banner."),
+    _("When all your honor markers reach a stronghold row, build a stronghold in a formation: it scores its formation every turn."),
   ],
   seatName,
   seatIcon(seat) {
@@ -344,11 +350,11 @@ export default {
   },
   statusNote(view) {
     if (!view || !view.board) return "";
-    if (view.phase === "over") return "The game is over: banners are revealed and added to the scores.";
+    if (view.phase === "over") return _("The game is over: banners are revealed and added to the scores.");
     const bits = [`${seatName(view.turn)} is ${PHASE_WORDS[view.phase] || view.phase}`];
-    bits.push(`${plural(view.stack_size, "tile")} in the stack`);
-    if (view.end_triggered) bits.push("the end-of-game tile has appeared: this is the last round");
-    else if (view.end_stack_in_play) bits.push("the end-game stack is in play");
+    bits.push(fmt(_("{plural} in the stack"), { plural: tileCount(view.stack_size) }));
+    if (view.end_triggered) bits.push(_("the end-of-game tile has appeared: this is the last round"));
+    else if (view.end_stack_in_play) bits.push(_("the end-game stack is in play"));
     return `${bits.join(" · ")}.`;
   },
   /** The end panel's per-player breakdown: formations, strongholds, banners, total. */
@@ -363,15 +369,15 @@ export default {
         el("th", { scope: "row", title: nameOf(s) }, seatName(s)),
         el("td", {}, String(p.vp_formations)),
         el("td", {}, String(p.vp_strongholds)),
-        el("td", { title: p.banners.map((b) => `${b.kind} ${b.value ?? "?"}`).join(", ") || "no banner" }, String(banners)),
+        el("td", { title: p.banners.map((b) => `${b.kind} ${b.value ?? "?"}`).join(", ") || _("no banner") }, String(banners)),
         el("td.total", {}, String(p.score + banners)),
       );
     });
     return el(
       "table.kimono-final",
       {},
-      el("caption", {}, "Final score = victory points for formations + for strongholds + war banners"),
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"), head("Formations", "Form.", "Victory points for formations"), head("Strongholds", "Strong.", "Victory points from strongholds, assessed every turn"), head("Banners", "Bann.", "War banners, revealed at the end"), head("Total", "Total", "The final score"))),
+      el("caption", {}, _("Final score = victory points for formations + for strongholds + war banners")),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, _("Player")), head(_("Formations"), _("Form."), _("Victory points for formations")), head(_("Strongholds"), _("Strong."), _("Victory points from strongholds, assessed every turn")), head(_("Banners"), _("Bann."), _("War banners, revealed at the end")), head(_("Total"), _("Total"), _("The final score")))),
       el("tbody", {}, rows),
     );
   },
@@ -502,7 +508,7 @@ class KimonoBoard {
     this.drawBoard();
     this.drawTray();
     this.drawPlayers();
-    clear(this.trackBox).append(el("h2", {}, "Honor track"), honorTrack(v), el("p.muted.track-key", {}, "Rows with a castle: strongholds. Top row: war banners (D dragon 11-15, C crane 6-10, L lotus 1-5), the rightmost taken next."));
+    clear(this.trackBox).append(el("h2", {}, _("Honor track")), honorTrack(v), el("p.muted.track-key", {}, _("Rows with a castle: strongholds. Top row: war banners (D dragon 11-15, C crane 6-10, L lotus 1-5), the rightmost taken next.")));
   }
 
   // -------------------------------------------------------------- the battlefield
@@ -514,7 +520,7 @@ class KimonoBoard {
     const h = b.height;
     const W = w * S + 2 * M;
     const H = h * S + 2 * M;
-    const board = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "board kimono-board", role: "group", "aria-label": "Gunkimono battlefield" });
+    const board = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "board kimono-board", role: "group", "aria-label": _("Gunkimono battlefield") });
     board.append(svg("rect", { x: 0, y: 0, width: W, height: H, rx: 14, class: "frame" }));
     const last = new Set(v.last_turn?.squares || []);
     const pending = v.phase === "score" && v.pending?.length ? v.pending[0].square : null;
@@ -544,7 +550,7 @@ class KimonoBoard {
         mark.append(svg("rect", { x: x + S - 27, y: y + S - 27, width: 22, height: 22, rx: 4, fill: SEAT_COLORS[owner % 5], class: "stronghold" }));
         mark.append(castle(x + S - 24, y + S - 24, 16, "castle stronghold-castle"));
         mark.append(seatShape(owner, x + S - 27, y + S - 27, 7.5, { class: "stronghold-shape" }));
-        mark.append(svg("title", {}, `${seatName(owner)}'s stronghold (${SHAPE_NAMES[owner % 5]})`));
+        mark.append(svg("title", {}, fmt(_("{seatName}'s stronghold ({x})"), { seatName: seatName(owner), x: SHAPE_NAMES[owner % 5] })));
         g.append(mark);
       }
       board.append(g);
@@ -708,7 +714,7 @@ class KimonoBoard {
         ghost.append(halfShape(face.halves[1].troop, face.halves[1].symbols, x2 + 3, y2 + 3, S - 6));
         ghost.append(svg("rect", { x: Math.min(x1, x2) + 2, y: Math.min(y1, y2) + 2, width: Math.abs(x2 - x1) + S - 4, height: Math.abs(y2 - y1) + S - 4, rx: 8, class: "ghost-frame" }));
         this.overlay.append(ghost);
-        this.showInfo(p ? `${p.row.text} ${this.preview !== null ? "Tap it again, or Confirm, to place it." : "Click to place it."}` : `The ${tileWords(v, this.sel.id)} tile cannot go there turned this way: pick an outlined square, or rotate it.`);
+        this.showInfo(p ? `${p.row.text} ${this.preview !== null ? "Tap it again, or Confirm, to place it." : "Click to place it."}` : fmt(_("The {tileWords} tile cannot go there turned this way: pick an outlined square, or rotate it."), { tileWords: tileWords(v, this.sel.id) }));
       }
     } else if (this.sel?.type === "small") {
       const row = this.smallTargets().get(spot);
@@ -753,23 +759,23 @@ class KimonoBoard {
   promptText() {
     const v = this.model.view;
     const m = this.model;
-    if (v.phase === "over") return "The game is over.";
+    if (v.phase === "over") return _("The game is over.");
     if (!m.interactive) return `${seatName(v.turn)} is ${PHASE_WORDS[v.phase] || v.phase}…`;
     const c = this.choices;
     if (v.phase === "place" || v.phase === "support") {
-      const over = v.phase === "support" ? ` over the extra support on ${v.support_square}` : "";
-      if (this.sel?.type === "tile") return `Place your ${tileWords(v, this.sel.id)} tile${over}: click an outlined square for its ${troopName(v, v.tiles[this.sel.id].halves[0].troop)} half; Rotate turns it.`;
-      if (over) return `Extra support lies face down on ${v.support_square}. Now pick a large tile from your hand and place it over it.`;
-      if (this.sel?.type === "small") return this.smallMode === "support" ? `Place your small ${troopName(v, this.sel.troop)} tile face down as extra support: click an outlined square.` : `Place your small ${troopName(v, this.sel.troop)} tile face up: click an outlined square.`;
-      return c.places.size ? "Your turn: pick a tile from your hand (or a small tile from your reserve), then click where it goes." : "Your turn: no large tile fits; pick a small tile from your reserve.";
+      const over = v.phase === "support" ? fmt(_(" over the extra support on {support_square}"), { support_square: v.support_square }) : "";
+      if (this.sel?.type === "tile") return fmt(_("Place your {tileWords} tile{over}: click an outlined square for its {troopName} half; Rotate turns it."), { tileWords: tileWords(v, this.sel.id), over, troopName: troopName(v, v.tiles[this.sel.id].halves[0].troop) });
+      if (over) return fmt(_("Extra support lies face down on {support_square}. Now pick a large tile from your hand and place it over it."), { support_square: v.support_square });
+      if (this.sel?.type === "small") return this.smallMode === "support" ? fmt(_("Place your small {troopName} tile face down as extra support: click an outlined square."), { troopName: troopName(v, this.sel.troop) }) : fmt(_("Place your small {troopName} tile face up: click an outlined square."), { troopName: troopName(v, this.sel.troop) });
+      return c.places.size ? _("Your turn: pick a tile from your hand (or a small tile from your reserve), then click where it goes.") : _("Your turn: no large tile fits; pick a small tile from your reserve.");
     }
     if (v.phase === "score" && v.pending?.length) {
       const p = v.pending[0];
-      return `Score your ${troopName(v, p.troop)} on ${p.square}: victory points for its formation, or honor points up its column?`;
+      return fmt(_("Score your {troopName} on {square}: victory points for its formation, or honor points up its column?"), { troopName: troopName(v, p.troop), square: p.square });
     }
-    if (v.phase === "stronghold") return "Build a stronghold: click an outlined troop, in a formation that holds none. It scores that formation every turn.";
-    if (v.phase === "draw") return "Refill your hand: take a face-up tile from the row, or draw from the stack.";
-    return "Your decision: click one of the choices.";
+    if (v.phase === "stronghold") return _("Build a stronghold: click an outlined troop, in a formation that holds none. It scores that formation every turn.");
+    if (v.phase === "draw") return _("Refill your hand: take a face-up tile from the row, or draw from the stack.");
+    return _("Your decision: click one of the choices.");
   }
 
   drawTray() {
@@ -787,9 +793,9 @@ class KimonoBoard {
           "div.picked",
           {},
           face ? tilePicture(face.halves, { size: 34, turn: this.turn }) : null,
-          el("span", {}, `Turned: second half ${TURNS[this.turn]}`),
-          el("button.secondary", { type: "button", id: "kimono-rotate", title: "Turn the tile (R key, or right click on the board)", onclick: () => this.rotate() }, "⟳ Rotate"),
-          el("button.link", { type: "button", id: "kimono-cancel", onclick: () => this.select(null) }, "Cancel"),
+          el("span", {}, fmt(_("Turned: second half {x}"), { x: TURNS[this.turn] })),
+          el("button.secondary", { type: "button", id: "kimono-rotate", title: _("Turn the tile (R key, or right click on the board)"), onclick: () => this.rotate() }, "⟳ Rotate"),
+          el("button.link", { type: "button", id: "kimono-cancel", onclick: () => this.select(null) }, _("Cancel")),
         ),
       );
     }
@@ -800,15 +806,15 @@ class KimonoBoard {
           "div.picked",
           {},
           smallPicture(this.sel.troop, v.small_tile_symbols, { faceDown: this.smallMode === "support" }),
-          s?.up.size ? el(`button.${this.smallMode === "up" ? "primary" : "secondary"}`, { type: "button", id: "kimono-face-up", onclick: () => { this.smallMode = "up"; this.draw(); } }, "Face up") : null,
-          s?.support.size ? el(`button.${this.smallMode === "support" ? "primary" : "secondary"}`, { type: "button", id: "kimono-support", title: "Face down under a large tile that would straddle a difference of one level", onclick: () => { this.smallMode = "support"; this.draw(); } }, "Extra support") : null,
-          el("button.link", { type: "button", id: "kimono-cancel", onclick: () => this.select(null) }, "Cancel"),
+          s?.up.size ? el(`button.${this.smallMode === "up" ? "primary" : "secondary"}`, { type: "button", id: "kimono-face-up", onclick: () => { this.smallMode = "up"; this.draw(); } }, _("Face up")) : null,
+          s?.support.size ? el(`button.${this.smallMode === "support" ? "primary" : "secondary"}`, { type: "button", id: "kimono-support", title: _("Face down under a large tile that would straddle a difference of one level"), onclick: () => { this.smallMode = "support"; this.draw(); } }, _("Extra support")) : null,
+          el("button.link", { type: "button", id: "kimono-cancel", onclick: () => this.select(null) }, _("Cancel")),
         ),
       );
     }
     if (this.preview !== null && m.interactive) {
       const row = this.sel?.type === "tile" ? this.placementAt(this.preview)?.row : this.sel?.type === "small" ? this.smallTargets().get(this.preview) : this.choices.strongholds.get(this.preview);
-      if (row) this.decide.append(el("button.primary.confirm", { type: "button", id: "kimono-confirm", onclick: () => this.play(row) }, `Confirm: ${row.label}`));
+      if (row) this.decide.append(el("button.primary.confirm", { type: "button", id: "kimono-confirm", onclick: () => this.play(row) }, fmt(_("Confirm: {label}"), { label: row.label })));
     }
     const buttons = [...c.scores, ...(c.strongholds.size <= 12 ? c.strongholds.values() : []), ...(c.draw ? [c.draw] : []), ...c.takes.values(), ...c.other];
     if (buttons.length) {
@@ -839,15 +845,15 @@ class KimonoBoard {
     const me = m.seat !== null && m.seat !== undefined ? v.players[m.seat] : null;
     clear(this.handBox);
     if (!me || !me.hand) {
-      this.handBox.append(el("p.muted", {}, "Spectating: hands are hidden."));
+      this.handBox.append(el("p.muted", {}, _("Spectating: hands are hidden.")));
       return;
     }
-    const tiles = el("div.hand-tiles", { role: "group", "aria-label": "Your hand" });
+    const tiles = el("div.hand-tiles", { role: "group", "aria-label": _("Your hand") });
     me.hand.forEach((id, k) => {
       const face = v.tiles?.[id];
       const playable = c.places.has(id);
       const picked = this.sel?.type === "tile" && this.sel.id === id && me.hand.indexOf(id) === k;
-      const words = `${tileWords(v, id)}: a large tile${playable ? ". Click to pick it, then click where it goes." : m.interactive ? "; it cannot be placed now." : "."}`;
+      const words = fmt(playable ? _("{tile}: a large tile. Click to pick it, then click where it goes.") : m.interactive ? _("{tile}: a large tile; it cannot be placed now.") : _("{tile}: a large tile."), { tile: tileWords(v, id) });
       tiles.append(
         el(
           `button.hand-tile${playable ? ".playable" : ""}${picked ? ".picked" : ""}`,
@@ -868,12 +874,12 @@ class KimonoBoard {
         ),
       );
     });
-    if (!me.hand.length) tiles.append(el("span.muted", {}, "no large tile"));
-    const reserve = el("div.reserve-tiles", { role: "group", "aria-label": "Your small tiles" });
+    if (!me.hand.length) tiles.append(el("span.muted", {}, _("no large tile")));
+    const reserve = el("div.reserve-tiles", { role: "group", "aria-label": _("Your small tiles") });
     for (const troop of me.reserve) {
       const playable = c.smalls.has(troop);
       const picked = this.sel?.type === "small" && this.sel.troop === troop;
-      const words = `Small ${troopName(v, troop)} tile (${plural(v.small_tile_symbols, "stronghold symbol")}): face up on one square, or face down as extra support under a large tile. One small tile per turn, never replaced.`;
+      const words = fmt(_("Small {troopName} tile ({plural}): face up on one square, or face down as extra support under a large tile. One small tile per turn, never replaced."), { troopName: troopName(v, troop), plural: symbolCount(v.small_tile_symbols) });
       reserve.append(
         el(
           `button.small-tile${playable ? ".playable" : ""}${picked ? ".picked" : ""}`,
@@ -892,8 +898,8 @@ class KimonoBoard {
         ),
       );
     }
-    if (!me.reserve.length) reserve.append(el("span.muted", {}, "none left"));
-    this.handBox.append(el("div.hand-line", {}, el("span.hand-label", {}, "Your hand"), tiles), el("div.hand-line", {}, el("span.hand-label", {}, "Small tiles"), reserve));
+    if (!me.reserve.length) reserve.append(el("span.muted", {}, _("none left")));
+    this.handBox.append(el("div.hand-line", {}, el("span.hand-label", {}, _("Your hand")), tiles), el("div.hand-line", {}, el("span.hand-label", {}, _("Small tiles")), reserve));
   }
 
   drawRow() {
@@ -902,7 +908,7 @@ class KimonoBoard {
     clear(this.rowBox);
     const tiles = (v.row || []).map((id) => {
       const row = c.takes.get(id);
-      const words = `${tileWords(v, id)}: a face-up tile${row ? ". Click to take it into your hand." : "."}`;
+      const words = fmt(row ? _("{tile}: a face-up tile. Click to take it into your hand.") : _("{tile}: a face-up tile."), { tile: tileWords(v, id) });
       return el(
         `button.row-tile${row ? ".playable" : ""}`,
         { type: "button", "data-tile": id, disabled: !row, title: words, "aria-label": words, onclick: () => row && this.play(row), onpointerenter: () => this.showInfo(words), onfocus: () => this.showInfo(words) },
@@ -911,11 +917,11 @@ class KimonoBoard {
     });
     const stack = el(
       `button.stack${c.draw ? ".playable" : ""}`,
-      { type: "button", id: "kimono-stack", disabled: !c.draw, title: c.draw ? c.draw.text : "The face-down stack", onclick: () => c.draw && this.play(c.draw) },
+      { type: "button", id: "kimono-stack", disabled: !c.draw, title: c.draw ? c.draw.text : _("The face-down stack"), onclick: () => c.draw && this.play(c.draw) },
       el("span.stack-count", {}, String(v.stack_size)),
-      el("span", {}, v.end_stack_in_play ? "end-game stack" : "in the stack"),
+      el("span", {}, v.end_stack_in_play ? _("end-game stack") : _("in the stack")),
     );
-    this.rowBox.append(el("span.hand-label", {}, "Face-up row"), el("div.row-tiles", {}, tiles, stack));
+    this.rowBox.append(el("span.hand-label", {}, _("Face-up row")), el("div.row-tiles", {}, tiles, stack));
   }
 
   drawLast() {
@@ -923,9 +929,9 @@ class KimonoBoard {
     clear(this.lastBox);
     const last = v.last_turn;
     if (!last) return;
-    const lines = last.scores.length ? last.scores.map((s) => el("li", { "data-kind": s.kind }, scoringWords(v, s))) : [el("li.muted", {}, last.squares.length ? "nothing scored yet" : "no tile could be placed: the turn passed")];
+    const lines = last.scores.length ? last.scores.map((s) => el("li", { "data-kind": s.kind }, scoringWords(v, s))) : [el("li.muted", {}, last.squares.length ? _("nothing scored yet") : _("no tile could be placed: the turn passed"))];
     const covered = last.squares.length ? ` on ${last.squares.join(", ")}` : "";
-    this.lastBox.append(el("h2", {}, `${seatName(last.seat)}'s turn${covered}`), el("ul.scorings", {}, lines));
+    this.lastBox.append(el("h2", {}, fmt(_("{seatName}'s turn{covered}"), { seatName: seatName(last.seat), covered })), el("ul.scorings", {}, lines));
   }
 
   drawPlayers() {
@@ -937,7 +943,7 @@ class KimonoBoard {
       const toAct = v.phase !== "over" && v.turn === s;
       const honor = ORDER.map((t, k) => {
         const row = p.honor[k];
-        return el(`span.honor-step${english() ? ".en" : ""}`, { title: `${troopName(v, t)} honor: ${row === null ? "marker off the track" : `row ${row}`}`, style: `border-color:${TROOPS[t].color}` }, `${troopMark(t)}${english() ? " " : ""}${row === null ? "✓" : row}`);
+        return el(`span.honor-step${english() ? ".en" : ""}`, { title: fmt(row === null ? _("{troop} honor: marker off the track") : _("{troop} honor: row {row}"), { troop: troopName(v, t), row }), style: `border-color:${TROOPS[t].color}` }, `${troopMark(t)}${english() ? " " : ""}${row === null ? "✓" : row}`);
       });
       this.playersBox.append(
         el(
@@ -948,8 +954,8 @@ class KimonoBoard {
           el(
             "div.kp-line.muted",
             {},
-            `${plural(p.hand_size, "tile")} in hand · small tiles ${p.reserve.join(" ") || "none"} · strongholds: ${p.strongholds.length ? p.strongholds.join(", ") : "none"} (${p.strongholds_left} left)`,
-            p.hand === null && p.hand_known.length ? el("span.known", { title: "Tiles seen taken from the row" }, " · seen: ", p.hand_known.map((id) => (v.tiles?.[id] ? tilePicture(v.tiles[id].halves, { size: 16 }) : id))) : null,
+            fmt(_("{tiles} in hand · small tiles {small} · strongholds: {strongholds} ({left} left)"), { tiles: tileCount(p.hand_size), small: p.reserve.join(" ") || _("none"), strongholds: p.strongholds.length ? p.strongholds.join(", ") : _("none"), left: p.strongholds_left }),
+            p.hand === null && p.hand_known.length ? el("span.known", { title: _("Tiles seen taken from the row") }, " · seen: ", p.hand_known.map((id) => (v.tiles?.[id] ? tilePicture(v.tiles[id].halves, { size: 16 }) : id))) : null,
           ),
         ),
       );

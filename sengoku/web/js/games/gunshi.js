@@ -10,16 +10,17 @@
 
 import { el, svg, clear, keepActionFocus } from "../ui.js";
 import { api } from "../api.js";
+import { _, fmt, ngettext } from "../i18n.js";
 
 const SIDES = [
-  { name: "Red", color: "#b3372a", light: "#f6d9d2", mark: "▲" },
-  { name: "Blue", color: "#2f5d8a", light: "#d5e2f0", mark: "▼" },
+  { name: _("Red"), color: "#b3372a", light: "#f6d9d2", mark: "▲" },
+  { name: _("Blue"), color: "#2f5d8a", light: "#d5e2f0", mark: "▼" },
 ];
 // The marks that are words on the table, in kanji and in short English (the header's toggle):
 // the Shogun's mark and a Command card's back ("Command cards" in the rulebook).
 const MARKS = {
-  shogun: { kanji: "将", english: "Shogun" },
-  back: { kanji: "軍", english: "Cmd" },
+  shogun: { kanji: "将", english: _("Shogun") },
+  back: { kanji: "軍", english: _("Cmd") },
 };
 // The page's label preference (the model's `labels`), kept by the board at each update: the
 // card and icon helpers below are shared by every part of the drawing.
@@ -32,49 +33,49 @@ function markText(name) {
 }
 // What each unit type is and does (docs/rules/gunshi.md, "Units").
 const TYPES = {
-  I: { name: "Infantry", kanji: "歩", short: "Inf", does: "Steps one cell orthogonally and builds Fences. Carried on a Shield: a hit by anything but Cavalry only removes the Shield." },
-  A: { name: "Archer", kanji: "弓", short: "Arc", does: "Steps one cell orthogonally and Shoots one enemy: two cells ahead, the forward diagonals or either side." },
-  C: { name: "Cavalry", kanji: "騎", short: "Cav", does: "Charges forward any distance or steps one cell left or right, never back; may jump one of its own Infantry or Archers; removes a shielded Infantry outright." },
+  I: { name: _("Infantry"), kanji: "歩", short: _("Inf"), does: _("Steps one cell orthogonally and builds Fences. Carried on a Shield: a hit by anything but Cavalry only removes the Shield.") },
+  A: { name: _("Archer"), kanji: "弓", short: _("Arc"), does: _("Steps one cell orthogonally and Shoots one enemy: two cells ahead, the forward diagonals or either side.") },
+  C: { name: _("Cavalry"), kanji: "騎", short: _("Cav"), does: _("Charges forward any distance or steps one cell left or right, never back; may jump one of its own Infantry or Archers; removes a shielded Infantry outright.") },
 };
-const FACING = { n: "north", e: "east", s: "south", w: "west" };
+const FACING = { n: _("north"), e: _("east"), s: _("south"), w: _("west") };
 const DIRS = { n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
 const PHASES = {
-  build: "Deck construction",
-  prepare: "Preparing Advanced cards",
-  mod3: "Choosing Advanced cards",
-  formation: "Phase 1: Formation",
-  secret: "Phase 2: Shogun and card order",
-  battle: "Phase 3: Battle",
+  build: _("Deck construction"),
+  prepare: _("Preparing Advanced cards"),
+  mod3: _("Choosing Advanced cards"),
+  formation: _("Phase 1: Formation"),
+  secret: _("Phase 2: Shogun and card order"),
+  battle: _("Phase 3: Battle"),
 };
 const STEPS = {
-  shogun: "choosing the Shogun",
-  hand: "choosing the starting hand",
-  deck: "ordering the deck",
-  send: "sending new Commands",
-  command: "carrying out a Command",
-  take: "taking an Advanced card",
-  remove: "removing a card from the game",
+  shogun: _("choosing the Shogun"),
+  hand: _("choosing the starting hand"),
+  deck: _("ordering the deck"),
+  send: _("sending new Commands"),
+  command: _("carrying out a Command"),
+  take: _("taking an Advanced card"),
+  remove: _("removing a card from the game"),
 };
 // The Command in progress: what its step waits on, in words.
 const COMMAND_STEPS = {
-  mode: "which of the card's Commands to use",
-  unit: "which unit carries the Command out",
-  dir: "the direction of the move",
-  rapid: "whether to move or reorient first",
-  rface: "the new facing",
-  chain: "which adjacent units join the chain",
-  to: "where the unit goes",
-  invade: "whether to invade",
-  face: "the new facing",
-  hit: "the enemy to attack",
-  fence: "the edge for the Fence",
-  piece: "the unit to bring from the Reserve",
-  at: "the cell where it enters",
-  look: "which card to look at",
-  ask: "which enemy to ask about",
-  swap: "which unit to switch with",
+  mode: _("which of the card's Commands to use"),
+  unit: _("which unit carries the Command out"),
+  dir: _("the direction of the move"),
+  rapid: _("whether to move or reorient first"),
+  rface: _("the new facing"),
+  chain: _("which adjacent units join the chain"),
+  to: _("where the unit goes"),
+  invade: _("whether to invade"),
+  face: _("the new facing"),
+  hit: _("the enemy to attack"),
+  fence: _("the edge for the Fence"),
+  piece: _("the unit to bring from the Reserve"),
+  at: _("the cell where it enters"),
+  look: _("which card to look at"),
+  ask: _("which enemy to ask about"),
+  swap: _("which unit to switch with"),
 };
-const POSITIONS = { L: "Lightning", 1: "position 1", 2: "position 2", 3: "position 3", 4: "position 4" };
+const POSITIONS = { L: _("Lightning"), 1: "position 1", 2: "position 2", 3: "position 3", 4: "position 4" };
 
 const S = 100; // one cell
 const M = 30; // margin for the coordinates
@@ -136,9 +137,6 @@ function unitName(u) {
   return `${TYPES[u.type]?.name || u.type} ${u.letter}`;
 }
 
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
 
 /** A Command card, face up (name, cost, text) or as a back. ``onclick`` makes it a button. */
 function cardFace(code, owner, { action = null, onclick = null, badge = null, small = false, lit = false, down = false, mini = false } = {}) {
@@ -147,7 +145,7 @@ function cardFace(code, owner, { action = null, onclick = null, badge = null, sm
   if (code === null || code === undefined) {
     return el(
       `${tag}.gs-card.back${small ? ".small" : ""}${mini ? ".mini" : ""}`,
-      { title: `A face-down ${side.name} Command card: its owner alone knows it`, "aria-label": `${side.name} Command card, face down`, "data-side": owner, style: `--side:${side.color}`, ...(onclick ? { type: "button", onclick } : {}) },
+      { title: fmt(_("A face-down {name} Command card: its owner alone knows it"), { name: side.name }), "aria-label": fmt(_("{name} Command card, face down"), { name: side.name }), "data-side": owner, style: `--side:${side.color}`, ...(onclick ? { type: "button", onclick } : {}) },
       badge ? el("span.gs-badge", {}, badge) : null,
       el(`span.gs-back-mark${english() ? ".en" : ""}`, {}, markText("back")),
       // The side's mark as well as its colour: Red ▲, Blue ▼.
@@ -168,7 +166,7 @@ function cardFace(code, owner, { action = null, onclick = null, badge = null, sm
     },
     badge ? el("span.gs-badge", {}, badge) : null,
     el("span.gs-card-name", {}, c.name),
-    el("span.gs-card-meta", {}, [down ? "face down" : advanced ? "Advanced" : "Basic", c.cost ? `cost ${c.cost}` : "", c.chainable ? "chain" : ""].filter(Boolean).join(" · ")),
+    el("span.gs-card-meta", {}, [down ? _("face down") : advanced ? _("Advanced") : _("Basic"), c.cost ? fmt(_("cost {cost}"), { cost: c.cost }) : "", c.chainable ? "chain" : ""].filter(Boolean).join(" · ")),
     small ? null : el("span.gs-card-text", {}, c.text),
   );
 }
@@ -176,20 +174,20 @@ function cardFace(code, owner, { action = null, onclick = null, badge = null, sm
 export default {
   name: "gunshi",
   kanji: "軍師",
-  title: "Gunshi",
+  title: _("Gunshi"),
   stylesheet: true,
-  notationHint: "Type a move, e.g. at d3",
+  notationHint: _("Type a move, e.g. at d3"),
   // The field draws its own prompt beside the cards (#gs-prompt): the page shows no second.
   drawsPrompt: true,
-  tagline: "Tactics on a 7x7 field: units with facing, shields and fences, commanded by cards.",
+  tagline: _("Tactics on a 7x7 field: units with facing, shields and fences, commanded by cards."),
   howTo: [
-    "Each side fields Infantry, Archers and Cavalry on a 7x7 field; a unit's facing decides where it can move and shoot, and an Infantry's Shield saves it from one hit.",
-    "Fences on the edges between cells block enemy movement. Command cards go into your Command Row and are carried out turns later; your opponent sees only the backs of the face-down ones.",
-    "Win by removing the enemy's secret Shogun, or by bringing 3 units onto the enemy's Invader Spot.",
-    "Click a unit, then where it goes, which way it faces or whom it hits; click a card to send it; click an edge to build a Fence.",
+    _("Each side fields Infantry, Archers and Cavalry on a 7x7 field; a unit's facing decides where it can move and shoot, and an Infantry's Shield saves it from one hit."),
+    _("Fences on the edges between cells block enemy movement. Command cards go into your Command Row and are carried out turns later; your opponent sees only the backs of the face-down ones."),
+    _("Win by removing the enemy's secret Shogun, or by bringing 3 units onto the enemy's Invader Spot."),
+    _("Click a unit, then where it goes, which way it faces or whom it hits; click a card to send it; click an edge to build a Fence."),
   ],
   seatName(seat) {
-    return SIDES[seat]?.name || `Seat ${seat + 1}`;
+    return SIDES[seat]?.name || fmt(_("Seat {x}"), { x: seat + 1 });
   },
   seatIcon(seat) {
     return el("span.seat-shape", { style: `color:${SIDES[seat % 2].color}` }, SIDES[seat % 2].mark);
@@ -201,7 +199,7 @@ export default {
     if (!view) return "";
     if (view.outcome) return endNote(view);
     const parts = [PHASES[view.phase] || view.phase];
-    if (view.phase === "battle" && view.turn) parts[0] += `, turn ${view.turn}`;
+    if (view.phase === "battle" && view.turn) parts[0] = fmt(_("{phase}, turn {turn}"), { phase: parts[0], turn: view.turn });
     const cmd = view.command;
     if (cmd?.card) parts.push(`${cardInfo(cmd.card).name}: ${COMMAND_STEPS[cmd.step] || cmd.step}`);
     else if (view.step && STEPS[view.step]) parts.push(STEPS[view.step]);
@@ -290,7 +288,7 @@ class GunshiBoard {
   drawBoard(v, legal, placed) {
     const flipped = this.model.flipped;
     const me = this.model.seat;
-    const board = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "board gunshi-board", role: "group", "aria-label": "Gunshi field" });
+    const board = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "board gunshi-board", role: "group", "aria-label": _("Gunshi field") });
     board.append(svg("rect", { x: 0, y: 0, width: W, height: H, rx: 16, class: "frame" }));
     const centreOnly = v.options?.invasion_zone === "centre_three";
     for (let r = 1; r <= 7; r++) {
@@ -317,11 +315,11 @@ class GunshiBoard {
       const owner = SIDES[1 - seat].name;
       const g = svg("g", { class: "gs-spot", "data-spot": seat });
       g.append(svg("rect", { x: M, y, width: 7 * S, height: SP - 8, rx: 10, class: "gs-spot-box", stroke: SIDES[seat].color }));
-      g.append(svg("text", { x: M + 16, y: y + SP / 2 + 2, class: "gs-spot-text" }, `${owner}'s Invader Spot: ${SIDES[seat].name} invaders ${n} of 3`));
+      g.append(svg("text", { x: M + 16, y: y + SP / 2 + 2, class: "gs-spot-text" }, fmt(_("{owner}'s Invader Spot: {x} invaders {n} of 3"), { owner, x: SIDES[seat].name, n })));
       for (let i = 0; i < 3; i++) {
         g.append(svg("circle", { cx: M + 7 * S - 30 - i * 34, cy: y + (SP - 8) / 2, r: 12, class: "gs-pip", fill: i < n ? SIDES[seat].color : "none", stroke: SIDES[seat].color }));
       }
-      g.append(svg("title", {}, `${owner}'s Invader Spot, beside ${owner}'s back line: ${SIDES[seat].name} wins with 3 units here (a shielded Infantry counts as 2).`));
+      g.append(svg("title", {}, fmt(_("{owner}'s Invader Spot, beside {owner}'s back line: {x} wins with 3 units here (a shielded Infantry counts as 2)."), { owner, x: SIDES[seat].name })));
       board.append(g);
     }
     // The last move: cells whose unit came, went, turned or lost its Shield, and new Fences.
@@ -337,7 +335,7 @@ class GunshiBoard {
       const fresh = last?.edges.has(f.edge);
       if (fresh) board.append(svg("line", { ...line, class: "gs-last-edge", "data-last": f.edge.slice(0, -1) }));
       // Red's Fences are solid bars, Blue's are dashed: told apart without their colours.
-      board.append(svg("line", { ...line, class: `fence side-${f.owner}`, stroke: SIDES[f.owner].color, "data-edge": f.edge, "data-owner": f.owner }, svg("title", {}, `${SIDES[f.owner].name} Fence: blocks enemy moves and straight shots across it`)));
+      board.append(svg("line", { ...line, class: `fence side-${f.owner}`, stroke: SIDES[f.owner].color, "data-edge": f.edge, "data-owner": f.owner }, svg("title", {}, fmt(_("{x} Fence: blocks enemy moves and straight shots across it"), { x: SIDES[f.owner].name }))));
     }
     // Units removed by the last move: a cross where they stood, under whoever stands there now.
     for (const f of last?.fallen || []) {
@@ -350,10 +348,10 @@ class GunshiBoard {
         const cy = y + S / 2;
         g.append(svg("line", { x1: cx - dx * 30, y1: cy - dy * 30, x2: cx + dx * 30, y2: cy + dy * 30 }));
         g.append(svg("polyline", { points: `${cx + dx * 30 - dy * 16 - dx * 16},${cy + dy * 30 + dx * 16 - dy * 16} ${cx + dx * 30},${cy + dy * 30} ${cx + dx * 30 + dy * 16 - dx * 16},${cy + dy * 30 - dx * 16 - dy * 16}` }));
-        g.append(svg("title", {}, `${SIDES[f.owner].name} ${unitName(f)} invaded the Invader Spot from here`));
+        g.append(svg("title", {}, fmt(_("{x} {unitName} invaded the Invader Spot from here"), { x: SIDES[f.owner].name, unitName: unitName(f) })));
       } else {
         g.append(svg("line", { x1: x + 10, y1: y + 10, x2: x + S - 10, y2: y + S - 10 }), svg("line", { x1: x + S - 10, y1: y + 10, x2: x + 10, y2: y + S - 10 }));
-        g.append(svg("title", {}, `${SIDES[f.owner].name} ${unitName(f)} was removed here`));
+        g.append(svg("title", {}, fmt(_("{x} {unitName} was removed here"), { x: SIDES[f.owner].name, unitName: unitName(f) })));
       }
       board.append(g);
     }
@@ -409,7 +407,7 @@ class GunshiBoard {
               "data-sq": name,
               "data-action": one ? one.action : null,
               "data-kind": one ? one.kind : null,
-              "aria-label": `${name}: ${unit ? `${SIDES[unit.owner].name} ${unitName(unit)}, facing ${FACING[unit.facing]}` : "empty"}${one ? `. ${one.text}` : list.length ? ". Several choices" : ""}`,
+              "aria-label": name + ": " + (unit ? fmt(_("{side} {unit}, facing {facing}"), { side: SIDES[unit.owner].name, unit: unitName(unit), facing: FACING[unit.facing] }) : _("empty")) + (one ? ". " + one.text : list.length ? _(". Several choices") : ""),
               onclick: () => this.clickCell(name, list),
               // keyboard.js: the field is one Tab stop, the arrows move over its cells (as the
               // player sees them) and Enter or Space clicks one.
@@ -492,8 +490,8 @@ class GunshiBoard {
       g.append(svg("circle", { cx: x + S - 17, cy: y + 17, r: 14, class: "gs-shogun-badge" }));
       g.append(svg("text", { x: x + S - 17, y: y + 24, "text-anchor": "middle", class: "gs-shogun-text" }, MARKS.shogun.kanji));
     }
-    const who = u.ghost ? `${side.name}'s new ${type.name}, waiting for its facing` : `${side.name} ${type.name} ${u.letter}, facing ${FACING[u.facing]}${u.shield ? ", on its Shield" : ""}`;
-    const role = shogun ? (secret ? ". Your Shogun: only you see this mark" : ". The Shogun (revealed)") : "";
+    const who = u.ghost ? fmt(_("{name}'s new {name2}, waiting for its facing"), { name: side.name, name2: type.name }) : fmt(u.shield ? _("{side} {unit} {letter}, facing {facing}, on its Shield") : _("{side} {unit} {letter}, facing {facing}"), { side: side.name, unit: type.name, letter: u.letter, facing: FACING[u.facing] });
+    const role = shogun ? (secret ? _(". Your Shogun: only you see this mark") : _(". The Shogun (revealed)")) : "";
     g.append(svg("title", {}, `${who}${role}. ${type.name}: ${type.does}`));
     return g;
   }
@@ -662,35 +660,35 @@ class GunshiBoard {
         "div.gs-side-head",
         {},
         el("strong", {}, side.mark, " ", side.name, mine ? " (you)" : ""),
-        el("span", { title: "Military Logistics Points: pay for units, Fences and Lightning Commands" }, `${p.points} logistics`),
-        el("span", {}, `${plural(p.fences_left, "Fence")} left`),
-        el("span", { title: "Units on the opponent's Invader Spot (3 win)" }, `${p.invaders}/3 invaders`),
-        p.shogun && mine && !p.shogun_revealed ? el("span.gs-own-shogun", { title: "Only you see this" }, `Your Shogun: ${p.shogun}`) : null,
-        p.shogun_revealed && p.shogun ? el("span", {}, `Shogun ${p.shogun} revealed`) : null,
+        el("span", { title: _("Military Logistics Points: pay for units, Fences and Lightning Commands") }, fmt(_("{points} logistics"), { points: p.points })),
+        el("span", {}, fmt(_("{plural} left"), { plural: fmt(ngettext("{n} Fence", "{n} Fences", p.fences_left), { n: p.fences_left }) })),
+        el("span", { title: _("Units on the opponent's Invader Spot (3 win)") }, fmt(_("{invaders}/3 invaders"), { invaders: p.invaders })),
+        p.shogun && mine && !p.shogun_revealed ? el("span.gs-own-shogun", { title: _("Only you see this") }, fmt(_("Your Shogun: {shogun}"), { shogun: p.shogun })) : null,
+        p.shogun_revealed && p.shogun ? el("span", {}, fmt(_("Shogun {shogun} revealed"), { shogun: p.shogun })) : null,
       ),
     ];
-    const rows = el("div.gs-zones", {}, zone("Lightning", lightning, "lightning"), zone("Command Row (resolves left first)", row, "row"));
+    const rows = el("div.gs-zones", {}, zone(_("Lightning"), lightning, "lightning"), zone(_("Command Row (resolves left first)"), row, "row"));
     if (!mine) parts.push(rows);
     if (mine) {
       // Your hand first: it is what you play from.
-      parts.push(el("div.gs-zones", {}, zone("Hand", hand, "hand")), rows);
+      parts.push(el("div.gs-zones", {}, zone(_("Hand"), hand, "hand")), rows);
       // The cards still to arrange into hand and deck: large while they are being arranged.
       const arranging = v.phase === "secret";
-      if ((p.stock || []).length) parts.push(zone(arranging ? "Cards to arrange" : "Your cards, arranged after the formation", p.stock.map((c) => faceOf(c, ["hand", "deck"], { small: !arranging })), "stock"));
-      if ((p.prepared || []).length) parts.push(zone("Prepared Advanced cards", p.prepared.map((c) => faceOf(c, ["take"], { small: true }))));
+      if ((p.stock || []).length) parts.push(zone(arranging ? _("Cards to arrange") : _("Your cards, arranged after the formation"), p.stock.map((c) => faceOf(c, ["hand", "deck"], { small: !arranging })), "stock"));
+      if ((p.prepared || []).length) parts.push(zone(_("Prepared Advanced cards"), p.prepared.map((c) => faceOf(c, ["take"], { small: true }))));
       const deck = (p.deck || []).map((c, i) => cardFace(c, seat, { small: true, badge: i === 0 ? "top" : `${i + 1}` }));
-      parts.push(el("details.gs-deck", {}, el("summary", {}, `Deck: ${plural(deck.length, "card")} (top first)`), el("div.gs-cards", {}, deck)));
+      parts.push(el("details.gs-deck", {}, el("summary", {}, fmt(_("Deck: {plural} (top first)"), { plural: fmt(ngettext("{n} card", "{n} cards", deck.length), { n: deck.length }) })), el("div.gs-cards", {}, deck)));
     } else {
       parts.push(
         el(
           "div.gs-zones.compact",
           {},
-          zone("Hand", hand, "hand"),
+          zone(_("Hand"), hand, "hand"),
           // The deck: its top card's back, with the count.
           el(
             "div.gs-zone",
             { "data-zone": "deck" },
-            el("span.gs-zone-label", {}, "Deck"),
+            el("span.gs-zone-label", {}, _("Deck")),
             el("div.gs-cards", {}, (p.deck || []).length ? cardFace(null, seat, { small: true, mini: true, badge: String(p.deck.length) }) : el("span.gs-empty", {}, "empty")),
           ),
         ),
@@ -707,7 +705,7 @@ class GunshiBoard {
       placed.add(l.action);
       return cardFace(l.card, me ?? 0, { action: l, onclick: () => this.model.send(l.action) });
     });
-    return el("div.gs-offer", {}, el("div.gs-zone-label", {}, "Click a card"), el("div.gs-cards", {}, cards));
+    return el("div.gs-offer", {}, el("div.gs-zone-label", {}, _("Click a card")), el("div.gs-cards", {}, cards));
   }
 
   drawChoices(legal, placed) {
@@ -715,7 +713,7 @@ class GunshiBoard {
     const title = [];
     if (this.chooserCell) {
       rest = legal.filter((l) => [l.from, l.to].includes(this.chooserCell));
-      title.push(el("div.gs-zone-label", {}, `Choices on ${this.chooserCell}:`));
+      title.push(el("div.gs-zone-label", {}, fmt(_("Choices on {chooserCell}:"), { chooserCell: this.chooserCell })));
     }
     if (!rest.length) return null;
     return el(
@@ -739,9 +737,9 @@ class GunshiBoard {
     const owner = v.to_act >= 0 ? v.to_act : 0;
     const cards = [];
     if (v.resolving) cards.push(cardFace(v.resolving, owner, { small: true, badge: "now", lit: true }));
-    (v.queue || []).forEach((c, i) => cards.push(cardFace(c, owner, { small: true, badge: `then ${i + 1}` })));
+    (v.queue || []).forEach((c, i) => cards.push(cardFace(c, owner, { small: true, badge: fmt(_("then {x}"), { x: i + 1 }) })));
     if (!cards.length) return null;
-    return el("div.gs-orders", {}, el("div.gs-zone-label", {}, `${SIDES[owner].name}'s orders this turn, in order`), el("div.gs-cards", {}, cards));
+    return el("div.gs-orders", {}, el("div.gs-zone-label", {}, fmt(_("{x}'s orders this turn, in order"), { x: SIDES[owner].name })), el("div.gs-cards", {}, cards));
   }
 }
 
@@ -797,9 +795,9 @@ function endNote(view) {
   const out = view.outcome;
   const winner = SIDES[out.winners?.[0]];
   const loser = out.winners?.length === 1 ? SIDES[1 - out.winners[0]] : null;
-  const when = view.turn ? `The battle ended on turn ${view.turn}` : "The game is over";
-  if (out.reason === "shogun_captured" && loser) return `${when}: ${loser.name}'s Shogun was removed from the field.`;
-  if (out.reason === "invasion" && winner && loser) return `${when}: ${winner.name} brought 3 units onto ${loser.name}'s Invader Spot.`;
+  const when = view.turn ? fmt(_("The battle ended on turn {turn}"), { turn: view.turn }) : _("The game is over");
+  if (out.reason === "shogun_captured" && loser) return fmt(_("{when}: {name}'s Shogun was removed from the field."), { when, name: loser.name });
+  if (out.reason === "invasion" && winner && loser) return fmt(_("{when}: {name} brought 3 units onto {name2}'s Invader Spot."), { when, name: winner.name, name2: loser.name });
   return `${when}.`;
 }
 
@@ -811,48 +809,48 @@ function promptText(v, legal) {
   const lead = card ? `${card}: ` : "";
   const acting = legal.find((l) => l.unit)?.unit;
   const unit = (v.units || []).find((u) => u.letter === acting);
-  const who = unit ? unitName(unit) : "the unit";
+  const who = unit ? unitName(unit) : _("the unit");
   const me = v.players?.[v.seat];
   if (kinds.has("place")) {
-    const where = v.phase === "formation" ? ` (${me ? me.points : "?"} logistics left)` : "";
-    return `${lead}Choose what to place${where}: click a unit type or a Fence below.`;
+    const where = v.phase === "formation" ? fmt(_(" ({n} logistics left)"), { n: me ? me.points : "?" }) : "";
+    return fmt(_("{lead}Choose what to place{where}: click a unit type or a Fence below."), { lead, where });
   }
-  if (kinds.has("at")) return `${lead}Click a highlighted cell to place it.`;
+  if (kinds.has("at")) return fmt(_("{lead}Click a highlighted cell to place it."), { lead });
   const placing = v.phase === "formation" ? v.formation_piece : v.command?.piece;
-  const faced = placing && TYPES[placing] && !acting ? `the new ${TYPES[placing].name}` : who;
-  if (kinds.has("face") && !kinds.has("dir")) return `${lead}Click an arrow: which way ${faced} faces.`;
-  if (kinds.has("dir")) return `${lead}Click an arrow: the direction ${who} moves${kinds.has("face") ? " (or turn first)" : ""}.`;
-  if (kinds.has("fence")) return `${lead}Click a highlighted edge to build a Fence.`;
-  if (kinds.has("shogun")) return "Secretly choose your Shogun: click one of your units. Only you will see the mark.";
-  if (kinds.has("hand")) return `Choose your starting hand: click a card (${3 - (me?.hand?.length ?? 0)} more).`;
-  if (kinds.has("deck")) return "Order your deck: click the card that goes next (top first).";
-  if (kinds.has("unit")) return `${lead}Click the unit that carries out the Command.`;
-  if (kinds.has("chain")) return `${lead}Click an adjacent unit to join the chained Command${kinds.has("done") ? ", or press Done" : ""}.`;
-  if (kinds.has("hit")) return `${lead}Click the enemy to attack.`;
-  if (kinds.has("to")) return `${lead}Click the cell ${who} moves to.`;
-  if (kinds.has("invade")) return `${lead}${who} may invade the Invader Spot: invade or stay.`;
-  if (kinds.has("mode")) return `${lead}Choose which Command of the card to use.`;
+  const faced = placing && TYPES[placing] && !acting ? fmt(_("the new {x}"), { x: TYPES[placing].name }) : who;
+  if (kinds.has("face") && !kinds.has("dir")) return fmt(_("{lead}Click an arrow: which way {faced} faces."), { lead, faced });
+  if (kinds.has("dir")) return lead + fmt(kinds.has("face") ? _("Click an arrow: the direction {who} moves (or turn first).") : _("Click an arrow: the direction {who} moves."), { who });
+  if (kinds.has("fence")) return fmt(_("{lead}Click a highlighted edge to build a Fence."), { lead });
+  if (kinds.has("shogun")) return _("Secretly choose your Shogun: click one of your units. Only you will see the mark.");
+  if (kinds.has("hand")) return fmt(_("Choose your starting hand: click a card ({n} more)."), { n: 3 - (me?.hand?.length ?? 0) });
+  if (kinds.has("deck")) return _("Order your deck: click the card that goes next (top first).");
+  if (kinds.has("unit")) return fmt(_("{lead}Click the unit that carries out the Command."), { lead });
+  if (kinds.has("chain")) return lead + (kinds.has("done") ? _("Click an adjacent unit to join the chained Command, or press Done.") : _("Click an adjacent unit to join the chained Command."));
+  if (kinds.has("hit")) return fmt(_("{lead}Click the enemy to attack."), { lead });
+  if (kinds.has("to")) return fmt(_("{lead}Click the cell {who} moves to."), { lead, who });
+  if (kinds.has("invade")) return fmt(_("{lead}{who} may invade the Invader Spot: invade or stay."), { lead, who });
+  if (kinds.has("mode")) return fmt(_("{lead}Choose which Command of the card to use."), { lead });
   if (kinds.has("send")) {
     const more = kinds.has("end") || kinds.has("lightning");
-    return more ? "Send another card from your hand, end your turn, or pay for a Lightning Command." : "Send a card from your hand to your Command Row: click it.";
+    return more ? _("Send another card from your hand, end your turn, or pay for a Lightning Command.") : _("Send a card from your hand to your Command Row: click it.");
   }
-  if (kinds.has("look")) return `${lead}Click a card of the opponent's Command Row to look at it.`;
-  if (kinds.has("ask")) return `${lead}Click an enemy unit to ask whether it is the Shogun.`;
-  if (kinds.has("swap")) return `${lead}Click the unit to switch places with.`;
-  if (kinds.has("pick")) return "Pick a card: click it.";
-  if (kinds.has("take")) return "Take one of your Advanced cards into your hand: click it.";
-  if (kinds.has("remove")) return "Remove one card of your hand from the game: click it.";
-  if (kinds.has("blind")) return "Take one of the face-down Advanced cards.";
-  if (kinds.has("end") || kinds.has("lightning")) return "End your turn, or pay for a Lightning Command.";
+  if (kinds.has("look")) return fmt(_("{lead}Click a card of the opponent's Command Row to look at it."), { lead });
+  if (kinds.has("ask")) return fmt(_("{lead}Click an enemy unit to ask whether it is the Shogun."), { lead });
+  if (kinds.has("swap")) return fmt(_("{lead}Click the unit to switch places with."), { lead });
+  if (kinds.has("pick")) return _("Pick a card: click it.");
+  if (kinds.has("take")) return _("Take one of your Advanced cards into your hand: click it.");
+  if (kinds.has("remove")) return _("Remove one card of your hand from the game: click it.");
+  if (kinds.has("blind")) return _("Take one of the face-down Advanced cards.");
+  if (kinds.has("end") || kinds.has("lightning")) return _("End your turn, or pay for a Lightning Command.");
   if (legal.length === 1) return legal[0].text || legal[0].label;
-  return legal.length ? "Your decision: click one of the choices." : "";
+  return legal.length ? _("Your decision: click one of the choices.") : "";
 }
 
 function waitingText(v, me) {
-  if (v.outcome) return "The battle is over.";
+  if (v.outcome) return _("The battle is over.");
   if (v.to_act === undefined || v.to_act < 0) return "";
-  const who = SIDES[v.to_act]?.name || "The opponent";
-  if (v.to_act === me) return "Your decision.";
-  if (v.phase === "secret") return `${who} is deciding in secret.`;
-  return `${who} is deciding.`;
+  const who = SIDES[v.to_act]?.name || _("The opponent");
+  if (v.to_act === me) return _("Your decision.");
+  if (v.phase === "secret") return fmt(_("{who} is deciding in secret."), { who });
+  return fmt(_("{who} is deciding."), { who });
 }

@@ -10,28 +10,29 @@
 
 import { el, clear, keepActionFocus } from "../ui.js";
 import { api } from "../api.js";
+import { _, fmt, ngettext } from "../i18n.js";
 
 const SLOTS = ["top-a", "top-b", "top-c", "right-1", "right-2", "right-3", "bottom-c", "bottom-b", "bottom-a", "left-3", "left-2", "left-1"];
 // Each slot's [row, column] around the 3x3 Sonae (rows and columns 0..2 are the Sonae).
 const SLOT_POS = [[-1, 0], [-1, 1], [-1, 2], [0, 3], [1, 3], [2, 3], [3, 2], [3, 1], [3, 0], [2, -1], [1, -1], [0, -1]];
 const CELLS = ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"];
 const KUMI = {
-  T: { name: "Teppo-Gumi", word: "arquebusiers", attack: 2, defence: 0 },
-  K: { name: "Kiba-Tai", word: "cavalry", attack: 2, defence: 2 },
-  N: { name: "Nagae-Gumi", word: "spearmen", attack: 0, defence: 2 },
+  T: { name: "Teppo-Gumi", word: _("arquebusiers"), attack: 2, defence: 0 },
+  K: { name: "Kiba-Tai", word: _("cavalry"), attack: 2, defence: 2 },
+  N: { name: "Nagae-Gumi", word: _("spearmen"), attack: 0, defence: 2 },
 };
 const ARMY = {
-  west: { name: "West", mark: "●" },
-  east: { name: "East", mark: "■" },
-  dual: { name: "Either army", mark: "◐" },
-  kagemusha: { name: "Kagemusha", mark: "◆" },
+  west: { name: _("West"), mark: "●" },
+  east: { name: _("East"), mark: "■" },
+  dual: { name: _("Either army"), mark: "◐" },
+  kagemusha: { name: _("Kagemusha"), mark: "◆" },
 };
 // The marks that are words on the table, in kanji and in English (the header's toggle): the
 // backs of a Kumi and of a Sashimono card, and the Kagemusha's Army on its path.
 const MARKS = {
-  kumi: { kanji: "兵", english: "Kumi" },
-  sashimono: { kanji: "指", english: "Sash." },
-  army: { kanji: "影", english: "Army" },
+  kumi: { kanji: "兵", english: _("Kumi") },
+  sashimono: { kanji: "指", english: _("Sash.") },
+  army: { kanji: "影", english: _("Army") },
 };
 // The page's label preference (the model's `labels`), kept at each update: the card helpers
 // below are shared by every part of the drawing.
@@ -45,11 +46,19 @@ function markSpan(cls, name, attrs = {}) {
 }
 
 const REQUIRES = {
-  pair: "any two Kumi of one type",
-  hidden: "a Hidden Kumi",
-  gunbai: "the Gunbai fan (flip a Kumi of this line first)",
+  pair: _("any two Kumi of one type"),
+  hidden: _("a Hidden Kumi"),
+  gunbai: _("the Gunbai fan (flip a Kumi of this line first)"),
 };
-const LINE_WORDS = { row1: "row 1", row2: "row 2", row3: "row 3", cola: "column a", colb: "column b", colc: "column c", line: "Kumi line" };
+const row = (n) => fmt(_("row {n}"), { n });
+const column = (c) => fmt(_("column {c}"), { c });
+const LINE_WORDS = { row1: row(1), row2: row(2), row3: row(3), cola: column("a"), colb: column("b"), colc: column("c"), line: _("Kumi line") };
+/** A Sashimono space's name in words: "top a", "left 1". */
+const slotWords = (slot) => {
+  const [side, at] = slot.split("-");
+  const words = { top: _("top {at}"), bottom: _("bottom {at}"), left: _("left {at}"), right: _("right {at}") };
+  return fmt(words[side] || "{at}", { at });
+};
 const LINE_CELLS = {
   row1: ["a1", "b1", "c1"],
   row2: ["a2", "b2", "c2"],
@@ -59,13 +68,13 @@ const LINE_CELLS = {
   colc: ["c1", "c2", "c3"],
 };
 const REASONS = {
-  vp: "reached the victory points",
-  kagemusha_vp: "the Kagemusha reached the victory points",
-  kagemusha_deck: "a deck of the Kagemusha ran out",
+  vp: _("reached the victory points"),
+  kagemusha_vp: _("the Kagemusha reached the victory points"),
+  kagemusha_deck: _("a deck of the Kagemusha ran out"),
   resignation: "resignation",
-  timeout: "time ran out",
-  abandoned: "a player left the game",
-  length_limit: "the game reached its length limit",
+  timeout: _("time ran out"),
+  abandoned: _("a player left the game"),
+  length_limit: _("the game reached its length limit"),
 };
 
 let catalogPromise = null;
@@ -109,9 +118,9 @@ function requirementWords(req) {
 
 /** A requirement icon: Kumi letters in their colours, or a word. */
 function requirementChip(req) {
-  if (req === "gunbai") return el("span.s-req.gunbai", {}, "Gunbai");
-  if (req === "hidden") return el("span.s-req.hidden", {}, "Hidden");
-  if (req === "pair") return el("span.s-req.pair", {}, "Pair");
+  if (req === "gunbai") return el("span.s-req.gunbai", {}, _("Gunbai"));
+  if (req === "hidden") return el("span.s-req.hidden", {}, _("Hidden"));
+  if (req === "pair") return el("span.s-req.pair", {}, _("Pair"));
   return el("span.s-req", {}, [...req].map((t) => el(`span.s-kumi-letter.k-${t}`, {}, t)));
 }
 
@@ -119,19 +128,19 @@ function requirementChip(req) {
 function cardInfo(card, id) {
   if (!card) return `${pretty(id)}.`;
   const lines = [`${card.name} (${armyOf(card.army).name})`];
-  if (card.text) lines.push(`To score: ${card.text}`);
-  for (const a of card.actions || []) lines.push(`${a.name} — needs ${a.requires.map(requirementWords).join(" or ")}: ${a.text}.`);
+  if (card.text) lines.push(fmt(_("To score: {text}"), { text: card.text }));
+  for (const a of card.actions || []) lines.push(fmt(_("{name} — needs {map}: {text}."), { name: a.name, map: a.requires.map(requirementWords).join(" or "), text: a.text }));
   if (card.ongoing_text) lines.push(card.ongoing_text);
   return lines.join("\n");
 }
 
 /** What a Kumi stack is, as plain text. */
 function kumiInfo(stack, whose) {
-  if (!stack) return "An empty space (a casualty left it, or nothing was placed yet).";
-  if (!stack.types) return `${whose} Hidden Kumi (${stack.rank} card${stack.rank > 1 ? "s" : ""}): its type is unknown to you; hidden, it counts ${stack.attack} attack and ${stack.defence} defence.`;
-  const names = [...stack.types].map((t) => `${KUMI[t]?.name || t} (${KUMI[t]?.word || ""})`).join(" trained with ");
-  const face = stack.face === "up" ? "face up" : "Hidden (face down; only those who know see its type)";
-  return `${whose} ${names}, ${face}: attack ${stack.attack}, defence ${stack.defence}.`;
+  if (!stack) return _("An empty space (a casualty left it, or nothing was placed yet).");
+  if (!stack.types) return fmt(ngettext("{whose} Hidden Kumi ({n} card): its type is unknown to you; hidden, it counts {attack} attack and {defence} defence.", "{whose} Hidden Kumi ({n} cards): its type is unknown to you; hidden, it counts {attack} attack and {defence} defence.", stack.rank), { whose, n: stack.rank, attack: stack.attack, defence: stack.defence });
+  const names = [...stack.types].map((t) => `${KUMI[t]?.name || t} (${KUMI[t]?.word || ""})`).join(_(" trained with "));
+  const face = stack.face === "up" ? _("face up") : _("Hidden (face down; only those who know see its type)");
+  return fmt(_("{whose} {names}, {face}: attack {attack}, defence {defence}."), { whose, names, face, attack: stack.attack, defence: stack.defence });
 }
 
 /** A full Sashimono card face: name, army, scoring condition, actions with their Kumi. */
@@ -160,7 +169,7 @@ function kumiFace(stack, armyName) {
       `div.s-kumi.back.army-${armyName}`,
       { "data-army": armyName },
       markSpan("s-back-kanji", "kumi", { "aria-hidden": "true" }),
-      el("span.s-back-word", {}, stack.rank > 1 ? `Hidden ×${stack.rank}` : "Hidden"),
+      el("span.s-back-word", {}, stack.rank > 1 ? fmt(_("Hidden ×{rank}"), { rank: stack.rank }) : _("Hidden")),
       // Whose back it is by its army's mark (West ●, East ■), not by its colour alone.
       el("span.s-back-army", { "aria-hidden": "true" }, armyOf(armyName).mark),
     );
@@ -170,9 +179,9 @@ function kumiFace(stack, armyName) {
     `div.s-kumi.k-${top}${stack.face === "up" ? "" : ".hidden-known"}`,
     {},
     el("span.s-kumi-types", {}, [...stack.types].map((t) => el(`span.s-kumi-letter.k-${t}`, {}, t))),
-    el("span.s-kumi-name", {}, stack.types.length > 1 ? `Trained ×${stack.types.length}` : KUMI[top]?.name || top),
+    el("span.s-kumi-name", {}, stack.types.length > 1 ? fmt(_("Trained ×{length}"), { length: stack.types.length }) : KUMI[top]?.name || top),
     el("span.s-kumi-power", {}, el("b", {}, `A${stack.attack}`), el("b", {}, `D${stack.defence}`)),
-    stack.face === "up" ? null : el("span.s-hidden-tag", {}, "Hidden"),
+    stack.face === "up" ? null : el("span.s-hidden-tag", {}, _("Hidden")),
   );
 }
 
@@ -228,57 +237,57 @@ function signatures(v) {
 // What each of the engine's questions asks, in a player's words (the engine's `rule` is the
 // rulebook's terse wording, for programs and logs): [to the player deciding, about them].
 const QUESTION_WORDS = {
-  look_bottom: ["Setting up: choose the Sashimono to return to the bottom of your deck.", "which Sashimono to return to the bottom of their deck."],
-  turn: ["Your turn: choose an Action turn or a Score turn (a Score turn when you hold no Sashimono).", "an Action turn or a Score turn."],
-  play: ["Action turn: play one Sashimono from your hand.", "which Sashimono to play."],
-  slot: ["Place your Sashimono next to one line of your Sonae: pick the space.", "where to place their Sashimono."],
-  do: ["Use your Sashimono: take each of its actions and its reference card's once at most, in any order, then finish.", "the actions of their Sashimono."],
-  gunbai: ["Gunbai fan: flip a Kumi of this line, then take the action.", "which Kumi to flip with the Gunbai fan."],
-  return_sas: ["You may take back into your hand Sashimono in play that scored nothing.", "whether to take back Sashimono."],
-  bonus: ["You may take one bonus action: Bakufu, Dojo, Gennin or Gyorin.", "a bonus action."],
-  place: ["You may play Kumi from your hand into empty spaces of your Sonae.", "whether to play Kumi."],
-  place_at: ["Play the Kumi into an empty space, face up or Hidden.", "where to play a Kumi."],
-  flip: ["Flip a Kumi.", "which Kumi to flip."],
-  keep: ["Choose the Kumi to keep in your hand; the rest go to the bottom of your deck.", "which Kumi to keep."],
-  battle: ["Battle: choose the enemy line to attack.", "which line to attack."],
-  ante: ["Your ante: reveal Hidden Kumi of your line, add Kumi from hand (+1 each), then Done.", "their ante for the battle."],
-  casualty: ["Choose the casualty of the losing line.", "the casualty of the losing line."],
-  train: ["Train a face-up Kumi (not in the line just played).", "which Kumi to train."],
-  train_with: ["Put a Kumi of another type from your hand on top of it.", "which Kumi to train with."],
-  rearrange: ["Gyorin: choose the line of your Sonae to rearrange.", "which line to rearrange."],
-  perm: ["Rearrange the line: choose its new order.", "the new order of a line."],
-  swap: ["Swap: choose the first Kumi.", "which Kumi to swap."],
-  swap_with: ["Swap: choose the second Kumi.", "which Kumi to swap."],
-  return_kumi: ["Return a Kumi (the whole stack) to its owner's hand.", "which Kumi to return."],
-  discard: ["Discard a Kumi from your hand to the bottom of your deck.", "which Kumi to discard."],
-  bury: ["Put one of your Sashimono (in hand or in play) at the bottom of your deck.", "which Sashimono to put at the bottom."],
-  peek: ["Look at one of the enemy's Hidden Kumi.", "which Hidden Kumi to look at."],
-  choose: ["Choose one of the card's effects.", "one of the card's effects."],
+  look_bottom: [_("Setting up: choose the Sashimono to return to the bottom of your deck."), _("which Sashimono to return to the bottom of their deck.")],
+  turn: [_("Your turn: choose an Action turn or a Score turn (a Score turn when you hold no Sashimono)."), _("an Action turn or a Score turn.")],
+  play: [_("Action turn: play one Sashimono from your hand."), _("which Sashimono to play.")],
+  slot: [_("Place your Sashimono next to one line of your Sonae: pick the space."), _("where to place their Sashimono.")],
+  do: [_("Use your Sashimono: take each of its actions and its reference card's once at most, in any order, then finish."), _("the actions of their Sashimono.")],
+  gunbai: [_("Gunbai fan: flip a Kumi of this line, then take the action."), _("which Kumi to flip with the Gunbai fan.")],
+  return_sas: [_("You may take back into your hand Sashimono in play that scored nothing."), _("whether to take back Sashimono.")],
+  bonus: [_("You may take one bonus action: Bakufu, Dojo, Gennin or Gyorin."), _("a bonus action.")],
+  place: [_("You may play Kumi from your hand into empty spaces of your Sonae."), _("whether to play Kumi.")],
+  place_at: [_("Pick an empty space for the Kumi, then play it face up or Hidden."), _("where to play a Kumi.")],
+  flip: [_("Flip a Kumi."), _("which Kumi to flip.")],
+  keep: [_("Choose the Kumi to keep in your hand; the rest go to the bottom of your deck."), _("which Kumi to keep.")],
+  battle: [_("Battle: pick the enemy line your line attacks."), _("which line to attack.")],
+  ante: [_("Your ante: reveal Hidden Kumi of your line, add Kumi from hand (+1 each), then Done."), _("their ante for the battle.")],
+  casualty: [_("Choose the casualty of the losing line."), _("the casualty of the losing line.")],
+  train: [_("Train a face-up Kumi (not in the line just played)."), _("which Kumi to train.")],
+  train_with: [_("Put a Kumi of another type from your hand on top of it."), _("which Kumi to train with.")],
+  rearrange: [_("Gyorin: choose the line of your Sonae to rearrange."), _("which line to rearrange.")],
+  perm: [_("Rearrange the line: choose its new order."), _("the new order of a line.")],
+  swap: [_("Swap: choose the first Kumi."), _("which Kumi to swap.")],
+  swap_with: [_("Swap: choose the second Kumi."), _("which Kumi to swap.")],
+  return_kumi: [_("Pick a Kumi to send back, its whole stack, to its owner's hand."), _("which Kumi to return.")],
+  discard: [_("Discard a Kumi from your hand to the bottom of your deck."), _("which Kumi to discard.")],
+  bury: [_("Put one of your Sashimono (in hand or in play) at the bottom of your deck."), _("which Sashimono to put at the bottom.")],
+  peek: [_("Look at one of the enemy's Hidden Kumi."), _("which Hidden Kumi to look at.")],
+  choose: [_("Choose one of the card's effects."), _("one of the card's effects.")],
 };
 
 /** The pending question in a player's words: to the one deciding (``mine``) or about them. */
 function askWords(p, mine) {
   const words = QUESTION_WORDS[p?.question];
   if (words) return words[mine ? 0 : 1];
-  return mine ? "Your decision: pick one of the choices." : "their next step.";
+  return mine ? _("Your decision: pick one of the choices.") : _("their next step.");
 }
 
 export default {
   name: "sashimono",
   kanji: "指物",
-  title: "Sashimono",
+  title: _("Sashimono"),
   stylesheet: true,
-  notationHint: "Type a move, e.g. flip a1",
-  tagline: "Two armies of troop cards in their Sonae, and the banners around them: twelve spaces, bowed cards, victory points.",
+  notationHint: _("Type a move, e.g. flip a1"),
+  tagline: _("Two armies of troop cards in their Sonae, and the banners around them: twelve spaces, bowed cards, victory points."),
   seatCount: (options) => (options.mode === "solo" ? 1 : 2),
   howTo: [
-    "Each army is a Sonae of nine Kumi (troop cards), some Hidden. Sashimono (banner) cards go in the twelve spaces around it; their actions need Kumi in the line they sit beside, and a used Sashimono bows.",
-    "On your turn, take an Action turn (play a Sashimono and use its actions: train, flip, swap, battle) or a Score turn (score the bowed Sashimono whose condition your Sonae meets).",
-    "The first to the VP target wins. In solo play you face the Kagemusha: its Army walks round your Sonae and its Kumi attack the lines nearest it.",
-    "Click a card in your hand, then a highlighted space. Hover or long-press any card to read what it does.",
+    _("Each army is a Sonae of nine Kumi (troop cards), some Hidden. Sashimono (banner) cards go in the twelve spaces around it; their actions need Kumi in the line they sit beside, and a used Sashimono bows."),
+    _("On your turn, take an Action turn (play a Sashimono and use its actions: train, flip, swap, battle) or a Score turn (score the bowed Sashimono whose condition your Sonae meets)."),
+    _("The first to the VP target wins. In solo play you face the Kagemusha: its Army walks round your Sonae and its Kumi attack the lines nearest it."),
+    _("Click a card in your hand, then a highlighted space. Hover or long-press any card to read what it does."),
   ],
   seatName(seat) {
-    return ["West", "East"][seat] || `Seat ${seat + 1}`;
+    return [_("West"), _("East")][seat] || fmt(_("Seat {x}"), { x: seat + 1 });
   },
   seatIcon(seat) {
     const a = [ARMY.west, ARMY.east][seat] || ARMY.kagemusha;
@@ -292,8 +301,8 @@ export default {
   statusNote(view) {
     if (!view) return "";
     const vp = (view.sides || []).map((s) => `${armyOf(s.army).name} ${s.vp}`);
-    if (view.kagemusha) vp.push(`Kagemusha ${view.kagemusha.vp}`);
-    return `Turn ${view.turn ?? 0} · first to ${view.vp_target} VP · ${vp.join(" · ")} VP`;
+    if (view.kagemusha) vp.push(fmt(_("Kagemusha {vp}"), { vp: view.kagemusha.vp }));
+    return fmt(_("Turn {turn} · first to {target} VP · {scores} VP"), { turn: view.turn ?? 0, target: view.vp_target, scores: vp.join(" · ") });
   },
   /** The result in the game's words (the end panel and the status use it). */
   resultWords(result, view, held) {
@@ -302,18 +311,18 @@ export default {
     if (view?.mode === "solo") {
       const won = (result.winners || []).includes(0);
       const k = view.kagemusha;
-      const score = k ? ` (you ${view.sides?.[0]?.vp ?? 0} VP, the Kagemusha ${k.vp} VP)` : "";
+      const score = k ? fmt(_(" (you {mine} VP, the Kagemusha {theirs} VP)"), { mine: view.sides?.[0]?.vp ?? 0, theirs: k.vp }) : "";
       return {
-        headline: won ? "You defeat the Kagemusha!" : "The Kagemusha wins",
+        headline: won ? _("You defeat the Kagemusha!") : _("The Kagemusha wins"),
         reason: `${won ? "You win" : "The Kagemusha wins"}: ${reason}${score}.`,
         kanji: won ? "勝" : "負",
       };
     }
     // A duel: the winner and how, in words (the headline stays the page's own).
     const names = (result.winners || []).map((w) => armyOf(view?.sides?.find((x) => x.seat === w)?.army).name);
-    if (!names.length) return { reason: `No winner: ${reason}.` };
+    if (!names.length) return { reason: fmt(_("No winner: {reason}."), { reason }) };
     const vp = (view?.sides || []).map((x) => `${armyOf(x.army).name} ${x.vp}`).join(", ");
-    const how = result.reason === "vp" ? `the first to ${view?.vp_target ?? "the target of"} VP` : reason;
+    const how = result.reason === "vp" ? (view?.vp_target ? fmt(_("the first to {target} VP"), { target: view.vp_target }) : _("the first to the target of VP")) : reason;
     return { reason: `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"}: ${how} (${vp} VP).` };
   },
   create(root) {
@@ -421,7 +430,7 @@ export default {
         node.tabIndex = 0;
         node.setAttribute("role", "button");
         const opts = targets.get(key);
-        node.dataset.choice = opts.length === 1 ? opts[0].label : `${opts.length} choices`;
+        node.dataset.choice = opts.length === 1 ? opts[0].label : fmt(_("{length} choices"), { length: opts.length });
         node.addEventListener("click", () => choose(key));
         node.addEventListener("keydown", (e) => {
           if (e.key === "Enter" || e.key === " ") {
@@ -440,8 +449,8 @@ export default {
       const sonae = (s) => {
         const who = sideOf(s.seat);
         const army = armyOf(s.army);
-        const whose = me === null ? `${army.name}'s` : who === "own" ? "Your" : `${army.name}'s`;
-        const grid = el(`div.s-sonae.army-${s.army}`, { "aria-label": `${army.name} Sonae`, "data-army": s.army, "data-mark": army.mark });
+        const whose = me === null || who !== "own" ? fmt(_("{name}'s"), { name: army.name }) : _("Your");
+        const grid = el(`div.s-sonae.army-${s.army}`, { "aria-label": fmt(_("{name} Sonae"), { name: army.name }), "data-army": s.army, "data-mark": army.mark });
         // The army's mark in the ring's empty corner: whose Sonae, by shape as well as colour.
         grid.append(el("span.s-sonae-mark", { "aria-hidden": "true", style: "grid-row:1;grid-column:1" }, army.mark));
         const battle = v.battle;
@@ -475,8 +484,8 @@ export default {
             if (held.bowed) node.dataset.bowed = "true";
             explain(node, `${slot}${held.bowed ? " (bowed: used)" : ""}: ${cardInfo(card, held.card)}`);
           } else {
-            node.append(el("span.s-slot-word", {}, slot.replace("-", " ")));
-            explain(node, `${slot}: an empty Sashimono space.`);
+            node.append(el("span.s-slot-word", {}, slotWords(slot)));
+            explain(node, fmt(_("{slot}: an empty Sashimono space."), { slot }));
           }
           if (solo && s.seat === 0 && k) {
             // The Kagemusha's Army walks these twelve spaces in order (its path).
@@ -525,17 +534,17 @@ export default {
           el(
             "div.s-side-head",
             {},
-            el("strong", {}, army.mark, " ", army.name, mine ? " (you)" : ""),
-            el("span.s-vp", {}, `${s.vp} VP`),
-            el("span.s-counts", {}, `Kumi ${s.hand_count} in hand, ${s.deck_count} in deck · Sashimono ${s.sashimono_hand_count} in hand, ${s.sashimono_deck_count} in deck`),
+            el("strong", {}, army.mark, " ", army.name, mine ? _(" (you)") : ""),
+            el("span.s-vp", {}, fmt(_("{vp} VP"), { vp: s.vp })),
+            el("span.s-counts", {}, fmt(_("Kumi {hand_count} in hand, {deck_count} in deck · Sashimono {sashimono_hand_count} in hand, {sashimono_deck_count} in deck"), { hand_count: s.hand_count, deck_count: s.deck_count, sashimono_hand_count: s.sashimono_hand_count, sashimono_deck_count: s.sashimono_deck_count })),
           ),
           sonae(s),
           s.scored?.length
             ? el("div.s-scored", {}, el("span.s-label", {}, "Scored:"), s.scored.map((id) => explain(el("span.s-chip", {}, catalog.get(id)?.name || pretty(id)), cardInfo(catalog.get(id), id))))
             : null,
-          mine ? null : el("div.s-backs", { "aria-label": `${army.name}'s hand` }, el("span.s-label", {}, "Hand:"), Array.from({ length: Math.min(s.hand_count, 8) }, () => markSpan("s-back.kumi", "kumi", { title: "A Kumi, face down" })), Array.from({ length: Math.min(s.sashimono_hand_count, 6) }, () => markSpan("s-back.sas", "sashimono", { title: "A Sashimono card, face down" })),
+          mine ? null : el("div.s-backs", { "aria-label": fmt(_("{name}'s hand"), { name: army.name }) }, el("span.s-label", {}, _("Hand:")), Array.from({ length: Math.min(s.hand_count, 8) }, () => markSpan("s-back.kumi", "kumi", { title: _("A Kumi, face down") })), Array.from({ length: Math.min(s.sashimono_hand_count, 6) }, () => markSpan("s-back.sas", "sashimono", { title: _("A Sashimono card, face down") })),
             // The legend of the backs: what each mark is, and how many.
-            el("span.s-backs-legend", {}, `${s.hand_count} Kumi (${MARKS.kumi[english() ? "english" : "kanji"]}) · ${s.sashimono_hand_count} Sashimono (${MARKS.sashimono[english() ? "english" : "kanji"]})`)),
+            el("span.s-backs-legend", {}, fmt(_("{kumi} Kumi ({kumiMark}) · {sashimono} Sashimono ({sashimonoMark})"), { kumi: s.hand_count, kumiMark: MARKS.kumi[english() ? "english" : "kanji"], sashimono: s.sashimono_hand_count, sashimonoMark: MARKS.sashimono[english() ? "english" : "kanji"] }))),
         );
       };
 
@@ -546,7 +555,7 @@ export default {
         const kumi = (own.hand || []).map((t, i) => {
           const key = `kumi:h${i + 1}`;
           const node = el(`div.s-hand-kumi.k-${t}`, { "data-hand": `h${i + 1}` }, el("span.s-kumi-letter.big", {}, t), el("span.s-kumi-name", {}, KUMI[t]?.name || t), el("span.s-kumi-power", {}, `A${KUMI[t]?.attack ?? 0} D${KUMI[t]?.defence ?? 0}`));
-          explain(node, `${KUMI[t]?.name || t} (${KUMI[t]?.word || ""}) in your hand: attack ${KUMI[t]?.attack}, defence ${KUMI[t]?.defence} face up; Hidden, it counts 1 and 1.`);
+          explain(node, fmt(_("{name} ({word}) in your hand: attack {attack}, defence {defence} face up; Hidden, it counts 1 and 1."), { name: KUMI[t]?.name || t, word: KUMI[t]?.word || "", attack: KUMI[t]?.attack, defence: KUMI[t]?.defence }));
           return clickable(node, key);
         });
         const cards = (own.sashimono_hand || []).map((id) => {
@@ -574,16 +583,16 @@ export default {
         const looked = looking
           ? looking.cards.map((item, i) => {
               const node = looking.kind === "kumi" ? el(`div.s-hand-kumi.k-${item}`, {}, el("span.s-kumi-letter.big", {}, item), el("span.s-kumi-name", {}, KUMI[item]?.name || item)) : el("div.s-hand-card", {}, cardFace(item, catalog));
-              explain(node, looking.kind === "kumi" ? `${KUMI[item]?.name || item}: the Kumi you are looking at.` : cardInfo(catalog.get(item), item));
+              explain(node, looking.kind === "kumi" ? fmt(_("{name}: the Kumi you are looking at."), { name: KUMI[item]?.name || item }) : cardInfo(catalog.get(item), item));
               return clickable(node, `look:${i}`);
             })
           : [];
         return el(
           "section.s-hands",
           {},
-          looked.length ? el("div.s-hand-group.looking", {}, el("h2", {}, looking.kind === "kumi" ? "Kumi you look at" : "Sashimono you look at"), el("div.s-hand-row", {}, looked)) : null,
-          el("div.s-hand-group", {}, el("h2", {}, `Your Kumi (${kumi.length})`), el("div.s-hand-row", {}, kumi.length ? kumi : el("span.s-none", {}, "none"))),
-          el("div.s-hand-group.cards", {}, el("h2", {}, `Your Sashimono (${cards.length})`), el("div.s-hand-row", {}, cards.length ? cards : el("span.s-none", {}, "none"))),
+          looked.length ? el("div.s-hand-group.looking", {}, el("h2", {}, looking.kind === "kumi" ? _("Kumi you look at") : _("Sashimono you look at")), el("div.s-hand-row", {}, looked)) : null,
+          el("div.s-hand-group", {}, el("h2", {}, fmt(_("Your Kumi ({length})"), { length: kumi.length })), el("div.s-hand-row", {}, kumi.length ? kumi : el("span.s-none", {}, "none"))),
+          el("div.s-hand-group.cards", {}, el("h2", {}, fmt(_("Your Sashimono ({length})"), { length: cards.length })), el("div.s-hand-row", {}, cards.length ? cards : el("span.s-none", {}, "none"))),
         );
       };
 
@@ -598,27 +607,27 @@ export default {
         const traps = (k.sashimono_line || []).map((c, i) => {
           const card = catalog.get(c.card);
           const node = el(`div.s-trap${c.bowed ? ".bowed" : ""}`, {}, el("span.s-slot-name", {}, card?.name || pretty(c.card)), c.bowed ? el("span.s-bowed-word", {}, "bowed") : null);
-          explain(node, `${cardInfo(card, c.card)}\nThe Kagemusha's trap${c.bowed ? ": bowed, it scores at the start of the Kagemusha's turn" : ": you bow it by meeting its condition"}.`);
+          explain(node, `${cardInfo(card, c.card)}\n${c.bowed ? _("The Kagemusha's trap: bowed, it scores at the start of the Kagemusha's turn.") : _("The Kagemusha's trap: you bow it by meeting its condition.")}`);
           if (changed.has(`kage:sas:${i}`)) node.classList.add("s-changed");
           return node;
         });
         const up = (t) => (k.kumi_line || []).filter((st) => st && st.face === "up" && st.types?.includes(t)).length;
         const plans = [];
-        if (up("T")) plans.push(`${up("T")} battle${up("T") > 1 ? "s" : ""} on your ${LINE_WORDS[k.column_attacked] || k.column_attacked} (its Teppo-Gumi)`);
-        if (up("N")) plans.push(`${up("N")} battle${up("N") > 1 ? "s" : ""} on your ${LINE_WORDS[k.row_attacked] || k.row_attacked} (its Nagae-Gumi)`);
-        if (up("K")) plans.push(`${up("K")} more Kumi to its line (its Kiba-Tai)`);
+        if (up("T")) plans.push(fmt(ngettext("{n} battle on your {line} (its Teppo-Gumi)", "{n} battles on your {line} (its Teppo-Gumi)", up("T")), { n: up("T"), line: LINE_WORDS[k.column_attacked] || k.column_attacked }));
+        if (up("N")) plans.push(fmt(ngettext("{n} battle on your {line} (its Nagae-Gumi)", "{n} battles on your {line} (its Nagae-Gumi)", up("N")), { n: up("N"), line: LINE_WORDS[k.row_attacked] || k.row_attacked }));
+        if (up("K")) plans.push(fmt(_("{up} more Kumi to its line (its Kiba-Tai)"), { up: up("K") }));
         return el(
           "section.s-side.theirs.second.kagemusha",
           {},
-          el("div.s-side-head", {}, el("strong", {}, ARMY.kagemusha.mark, " The Kagemusha (", army.name, ")"), el("span.s-vp", {}, `${k.vp} VP`), el("span.s-counts", {}, `Kumi deck ${k.kumi_deck_count} · Sashimono deck ${k.sashimono_deck_count}`)),
-          el("p.s-army-line", {}, `Its Army stands on space ${k.army_position} (${SLOTS[k.army_position - 1] || "?"}) of your Sonae and moves next to space ${k.next_position} (${SLOTS[k.next_position - 1] || "?"}).`),
-          el("p.s-plan", {}, plans.length ? `Its next turn: ${plans.join("; ")}; then it draws a Kumi and its Army moves on.` : "Its next turn: it draws a Kumi and its Army moves on."),
-          el("h2", {}, "Kumi line"),
+          el("div.s-side-head", {}, el("strong", {}, ARMY.kagemusha.mark, _(" The Kagemusha ("), army.name, ")"), el("span.s-vp", {}, fmt(_("{vp} VP"), { vp: k.vp })), el("span.s-counts", {}, fmt(_("Kumi deck {kumi_deck_count} · Sashimono deck {sashimono_deck_count}"), { kumi_deck_count: k.kumi_deck_count, sashimono_deck_count: k.sashimono_deck_count }))),
+          el("p.s-army-line", {}, fmt(_("Its Army stands on space {at} ({atName}) of your Sonae and moves next to space {next} ({nextName})."), { at: k.army_position, atName: SLOTS[k.army_position - 1] || "?", next: k.next_position, nextName: SLOTS[k.next_position - 1] || "?" })),
+          el("p.s-plan", {}, plans.length ? fmt(_("Its next turn: {join}; then it draws a Kumi and its Army moves on."), { join: plans.join("; ") }) : _("Its next turn: it draws a Kumi and its Army moves on.")),
+          el("h2", {}, _("Kumi line")),
           el("div.s-kage-line", {}, line.length ? line : el("span.s-none", {}, "empty")),
-          el("h2", {}, "Sashimono line (traps)"),
+          el("h2", {}, _("Sashimono line (traps)")),
           el("div.s-kage-line.traps", {}, traps.length ? traps : el("span.s-none", {}, "empty")),
           k.scored?.length ? el("div.s-scored", {}, el("span.s-label", {}, "Scored:"), k.scored.map((id) => el("span.s-chip", {}, catalog.get(id)?.name || pretty(id)))) : null,
-          k.challenges?.length ? el("div.s-challenges", {}, el("h2", {}, "Challenges in play"), el("ul", {}, k.challenges.map((c) => el("li", {}, capital(c))))) : null,
+          k.challenges?.length ? el("div.s-challenges", {}, el("h2", {}, _("Challenges in play")), el("ul", {}, k.challenges.map((c) => el("li", {}, capital(c))))) : null,
         );
       };
 
@@ -628,30 +637,30 @@ export default {
       const sentences = [];
       if (v.battle) {
         const b = v.battle;
-        const name = (seat) => (seat === 2 ? "The Kagemusha" : seat === me ? "You" : armyOf(v.sides?.find((s) => s.seat === seat)?.army).name);
+        const name = (seat) => (seat === 2 ? _("The Kagemusha") : seat === me ? _("You") : armyOf(v.sides?.find((s) => s.seat === seat)?.army).name);
         const line = (l) => LINE_WORDS[l] || l;
-        const defender = b.defender === me ? "your" : b.defender === 2 ? "the Kagemusha's" : `${name(b.defender)}'s`;
+        const defender = b.defender === me ? _("your") : b.defender === 2 ? _("the Kagemusha's") : fmt(_("{name}'s"), { name: name(b.defender) });
         const anted = Object.values(b.ante_counts || {}).reduce((a, n) => a + n, 0);
-        const antes = anted ? ` Kumi anted so far: ${anted}.` : "";
-        sentences.push(el("p.s-battle-line", {}, `Battle: ${name(b.attacker)} ${b.attacker === me ? "attack" : "attacks"} with ${b.attacker === 2 ? "its Kumi line" : line(b.attack_line)} against ${defender} ${line(b.defence_line)}${b.bonus ? ` (+${b.bonus} attack)` : ""}.${antes}`));
+        const antes = anted ? fmt(_(" Kumi anted so far: {anted}."), { anted }) : "";
+        sentences.push(el("p.s-battle-line", {}, fmt(b.attacker === me ? _("Battle: you attack with {line} against {defender} {target}{bonus}.") : _("Battle: {name} attacks with {line} against {defender} {target}{bonus}."), { name: name(b.attacker), line: b.attacker === 2 ? _("its Kumi line") : line(b.attack_line), defender, target: line(b.defence_line), bonus: b.bonus ? fmt(_(" (+{n} attack)"), { n: b.bonus }) : "" }) + antes));
       }
       if (v.played) {
         const card = catalog.get(v.played.card);
-        sentences.push(el("p.s-played", {}, `In play: ${card?.name || pretty(v.played.card)} beside ${LINE_WORDS[v.played.line] || v.played.line} (${v.played.slot})${v.played.used?.length ? `; ${v.played.used.length} action${v.played.used.length > 1 ? "s" : ""} used` : ""}.`));
+        sentences.push(el("p.s-played", {}, fmt(_("In play: {card} beside {line} ({slot}){used}."), { card: card?.name || pretty(v.played.card), line: LINE_WORDS[v.played.line] || v.played.line, slot: v.played.slot, used: v.played.used?.length ? fmt(ngettext("; {n} action used", "; {n} actions used", v.played.used.length), { n: v.played.used.length }) : "" })));
       }
       let promptText;
       let hint = "";
       if (mineToDecide) {
         const asked = askWords(p, true);
-        promptText = focus ? `${asked} Now pick one of the choices for ${focus.split(":").pop()}.` : asked;
-        if (targets.size && !focus) hint = [...targets.keys()].some((t) => t.startsWith("card:")) ? "Click a card in your hand." : "Click a highlighted card or space.";
+        promptText = focus ? fmt(_("{asked} Now pick one of the choices for {split}."), { asked, split: focus.split(":").pop() }) : asked;
+        if (targets.size && !focus) hint = [...targets.keys()].some((t) => t.startsWith("card:")) ? _("Click a card in your hand.") : _("Click a highlighted card or space.");
       } else if (v.result) {
-        promptText = "The game is over.";
+        promptText = _("The game is over.");
       } else if (p && p.seat === 2) {
-        promptText = "The Kagemusha is acting.";
+        promptText = _("The Kagemusha is acting.");
       } else if (p) {
         const whose = armyOf(v.sides?.find((s) => s.seat === p.seat)?.army).name;
-        promptText = `${whose} is deciding: ${askWords(p, false)}`;
+        promptText = fmt(_("{whose} is deciding: {askWords}"), { whose, askWords: askWords(p, false) });
       } else {
         promptText = "";
       }
@@ -669,10 +678,10 @@ export default {
         handStrip(),
         k ? kagemushaPanel() : null,
       );
-      const choices = el("div.s-choices", { role: "group", "aria-label": "Your choices" });
+      const choices = el("div.s-choices", { role: "group", "aria-label": _("Your choices") });
       if (focus) {
         for (const l of targets.get(focus) || []) choices.append(buttonFor(l, true));
-        choices.append(el("button.secondary.s-cancel", { type: "button", onclick: () => { focus = null; draw(); } }, "Cancel"));
+        choices.append(el("button.secondary.s-cancel", { type: "button", onclick: () => { focus = null; draw(); } }, _("Cancel")));
       }
       for (const l of legal) {
         const t = targetOf(l);

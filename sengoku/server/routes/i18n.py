@@ -1,0 +1,27 @@
+"""GET /api/i18n/<lang>.json: the web client's messages in one language (sengoku/server/i18n.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from sengoku.server import i18n
+from sengoku.server.errors import ApiError
+
+
+def router() -> APIRouter:
+    router = APIRouter()
+
+    @router.get("/api/i18n/{lang}.json")
+    async def messages(lang: str) -> dict[str, Any]:
+        """The catalog's translated messages and its plural table (docs/api.md)."""
+        if lang not in i18n.LANGUAGES:
+            raise ApiError(
+                404,
+                "unknown_language",
+                f"unknown language {lang!r}; one of {', '.join(i18n.LANGUAGES)}",
+            )
+        return i18n.client_catalog(lang)
+
+    return router

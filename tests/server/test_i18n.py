@@ -1,0 +1,169 @@
+"""The languages (docs/i18n.md, issue 41 "Languages"): every string the server and the web
+client mark for translation is in the Japanese and French catalogs, translated; the plural
+rules are the languages' own; GET /api/i18n/<lang>.json serves the client's messages; the
+API's error messages come back in the request's language."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from conftest import new_match
+from fastapi.testclient import TestClient
+
+from sengoku.server import i18n
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Named places a message carries: the client's {name}, the server's %(name)s.
+PLACES = re.compile(r"\{\w+\}|%\(\w+\)s")
+
+
+def extracted() -> dict[str, str | tuple[str, ...]]:
+    """Every marked string of the server's Python and the client's JavaScript, as
+    ``pybabel extract -F babel.cfg`` finds them (the Makefile's ``make i18n``)."""
+    with (ROOT / "babel.cfg").open() as f:
+        method_map, options_map = parse_mapping_cfg(f)
+    found: dict[str, str | tuple[str, ...]] = {}
+    for _file, _line, message, _comments, _context in extract_from_dir(
+        str(ROOT), method_map, options_map
+    ):
+        key = message[0] if isinstance(message, tuple) else message
+        found[key] = message
+    return found
+
+
+def test_the_extraction_finds_the_client_and_the_server() -> None:
+    found = extracted()
+    assert "Start the game" in found  # sengoku/web/js/app.js
+    assert "match ids are 1-32 letters, digits, - or _" in found  # sengoku/server/routes
+    assert isinstance(found["{n} day per move"], tuple)  # an ngettext() of the client
+    assert "Welcome to Gungi" in found  # a tutorial's step (sengoku/web/tutorials/gungi.json)
+    assert "Play: move or drop" in found  # the Rules panel's phase (sengoku/web/phases)
+
+
+@pytest.mark.parametrize("lang", ["ja", "fr"])
+def test_every_marked_string_is_translated(lang: str) -> None:
+    catalog = i18n.catalog(lang)
+    problems: list[str] = []
+    for key, message in sorted(extracted().items()):
+        entry = catalog.get(message if isinstance(message, str) else message[0])
+        if entry is None:
+            problems.append(f"missing (run `make i18n`): {key!r}")
+            continue
+        if entry.fuzzy:
+            problems.append(f"fuzzy: {key!r}")
+        forms = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+        if isinstance(message, tuple) != isinstance(entry.id, tuple):
+            problems.append(f"plural in one, not the other (run `make i18n`): {key!r}")
+        if not all(forms):
+            problems.append(f"untranslated: {key!r}")
+        wanted = sorted(
+            set(PLACES.findall(" ".join(message if isinstance(message, tuple) else (message,))))
+        )
+        for form in forms:
+            if form and sorted(set(PLACES.findall(form))) != wanted:
+                problems.append(f"places {wanted} differ in {form!r} ({key!r})")
+    assert not problems, f"{lang}: {len(problems)} problems:\n" + "\n".join(problems)
+
+
+def test_the_catalogs_hold_no_message_nobody_marks() -> None:
+    """`make i18n` drops what the code no longer marks: the catalogs are the code's."""
+    marked = set(extracted())
+    for lang in i18n.LANGUAGES:
+        stale = {m.id if isinstance(m.id, str) else m.id[0] for m in i18n.catalog(lang) if m.id}
+        assert not stale - marked, f"{lang}: {sorted(stale - marked)}"
+
+
+# rulebook-free: the languages' own plural rules (CLDR, which Babel carries)
+@pytest.mark.parametrize(
+    ("lang", "n", "expected"),
+    [
+        ("fr", 0, "{n} jour par coup"),  # French counts 0 as singular
+        ("fr", 1, "{n} jour par coup"),
+        ("fr", 2, "{n} jours par coup"),
+        ("fr", 7, "{n} jours par coup"),
+        ("en", 0, "{n} days per move"),  # English does not
+        ("en", 1, "{n} day per move"),
+        ("en", 2, "{n} days per move"),
+        ("ja", 1, "1手 {n} 日"),  # Japanese has one form
+        ("ja", 7, "1手 {n} 日"),
+    ],
+)
+def test_plural_forms_follow_the_language(lang: str, n: int, expected: str) -> None:
+    assert i18n.ngettext(lang, "{n} day per move", "{n} days per move", n) == expected
+
+
+def test_the_plural_tables_map_cldr_categories_to_the_catalogs_forms() -> None:
+    assert i18n.plural_table("en") == {"one": 0, "other": 1}
+    assert i18n.plural_table("ja") == {"other": 0}
+    fr = i18n.plural_table("fr")
+    assert fr["one"] == 0 and fr["other"] != 0
+    assert fr.get("many", fr["other"]) != 0  # "un million de ..." is no singular
+
+
+def test_accept_language_and_the_cookie_choose_the_language() -> None:
+    assert i18n.choose({}, "fr-CA,en;q=0.5") == "fr"
+    assert i18n.choose({}, "de, ja;q=0.3, fr;q=0.2") == "ja"
+    assert i18n.choose({}, "en;q=0.1, fr;q=0.9") == "fr"
+    assert i18n.choose({}, "de") == "en"
+    assert i18n.choose({}, None) == "en"
+    assert i18n.choose({"sengoku_lang": "ja"}, "fr") == "ja"  # the switch wins
+    assert i18n.choose({"sengoku_lang": "xx"}, "fr") == "fr"  # an unknown cookie does not
+
+
+def test_the_client_catalog_is_served(make_client: Callable[..., TestClient]) -> None:
+    with make_client() as client:
+        r = client.get("/api/i18n/fr.json")
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert body["lang"] == "fr"
+        assert body["messages"]["Start the game"] == "Commencer la partie"
+        forms = body["messages"]["{n} day per move"]
+        assert isinstance(forms, list) and forms[body["plural"]["one"]] == "{n} jour par coup"
+        assert forms[body["plural"]["other"]] == "{n} jours par coup"
+        r = client.get("/api/i18n/ja.json")
+        assert r.status_code == 200, r.text
+        assert r.json()["plural"] == {"other": 0}
+        r = client.get("/api/i18n/de.json")
+        assert r.status_code == 404, r.text
+        assert r.json()["error"]["code"] == "unknown_language"
+
+
+def test_error_messages_come_in_the_requests_language(
+    make_client: Callable[..., TestClient],
+) -> None:
+    with make_client() as client:
+        english = "match ids are 1-32 letters, digits, - or _"
+        r = client.get("/api/matches/bad!id")
+        assert r.status_code == 404, r.text
+        assert r.json()["error"]["message"] == english
+        r = client.get("/api/matches/bad!id", headers={"Accept-Language": "ja,en;q=0.5"})
+        assert r.status_code == 404, r.text
+        assert r.json()["error"] == {
+            "code": "no_such_match",
+            "message": "対局IDは英数字・-・_ の1〜32文字です",
+        }
+        client.cookies.set("sengoku_lang", "fr")
+        r = client.get("/api/matches/bad!id", headers={"Accept-Language": "ja"})
+        assert r.status_code == 404, r.text
+        assert r.json()["error"]["message"].startswith("un identifiant de partie")
+        # the move's hot route (sengoku/server/hot.py) answers in the language too
+        match = new_match(client)
+        r = client.get(f"/api/matches/{match['id']}/events", headers={"Authorization": "Basic abc"})
+        assert r.status_code == 401, r.text
+        assert r.json()["error"]["message"] == "Authorization doit valoir 'Bearer <jeton de place>'"
+        # a message with values: translated, then filled in (%(seat)s)
+        r = client.post(
+            f"/api/matches/{match['id']}/actions",
+            json={"action": "take 1", "ply": 0},
+            headers={"Authorization": f"Bearer {match['tokens']['1']}"},
+        )
+        assert r.status_code == 409, r.text
+        assert r.json()["error"] == {
+            "code": "not_your_turn",
+            "message": "ce n’est pas votre tour : c’est à la place 0 de jouer",
+        }
