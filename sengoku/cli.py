@@ -543,7 +543,10 @@ def _train_arguments(p: argparse.ArgumentParser) -> None:
 def _analyse_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("record", help="a game record (JSON)")
     p.add_argument("--iterations", type=int, default=200, help="search iterations a ply")
-    p.add_argument("--seconds", type=float, help="a time budget for the whole game")
+    p.add_argument("--seconds", type=float, help="a wall-clock cap for the whole game")
+    p.add_argument(
+        "--cpu-seconds", type=float, help="a CPU-time budget for the whole game (this thread's)"
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
         "--hindsight",

@@ -61,16 +61,27 @@ PV_DEPTH = 2
 PV_VISITS = 8
 
 
+def cpu_clock() -> float:
+    """The CPU time of the thread doing the search (seconds): what a job's CPU budget counts.
+    A job runs in one thread (a pool process's, or a pool thread), so this is its own CPU,
+    not its neighbours' nor the time it waited for a core. Looked up at each call, so a test
+    may put a clock of its own in its place."""
+    return time.thread_time()
+
+
 @dataclass(frozen=True)
 class AnalysisBudget:
     """The search a ply gets: ``iterations`` for the root search (the played move half as
-    many); ``seconds``, if set, a wall-clock budget for the whole game shared over the plies
-    left (each ply still searches at least ``floor`` iterations). Only an iteration budget
-    (``seconds=None``) is reproducible."""
+    many); ``cpu_seconds``, if set, a CPU-time budget for the whole game (the searching
+    thread's CPU, :func:`cpu_clock`), and ``seconds``, if set, a wall-clock cap for the
+    whole game (a safety net: a thread starved of a core still ends); each is shared over
+    the plies left, and each ply still searches at least ``floor`` iterations. Only an
+    iteration budget (both None) is reproducible."""
 
     iterations: int = DEFAULT_ITERATIONS
     seconds: float | None = None
     floor: int = 16
+    cpu_seconds: float | None = None
 
     def __post_init__(self) -> None:
         if self.iterations < 2:
@@ -79,11 +90,20 @@ class AnalysisBudget:
             )
         if self.seconds is not None and self.seconds <= 0:
             raise SengokuError(f"analysis budget: seconds must be above 0, not {self.seconds}")
+        if self.cpu_seconds is not None and self.cpu_seconds <= 0:
+            raise SengokuError(
+                f"analysis budget: cpu_seconds must be above 0, not {self.cpu_seconds}"
+            )
         if self.floor < 1:
             raise SengokuError(f"analysis budget: floor must be at least 1, not {self.floor}")
 
     def to_json(self) -> dict[str, Any]:
-        return {"iterations": self.iterations, "seconds": self.seconds, "floor": self.floor}
+        return {
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+            "cpu_seconds": self.cpu_seconds,
+            "floor": self.floor,
+        }
 
 
 @dataclass(frozen=True)
@@ -157,6 +177,8 @@ class GameAnalysis:
     players: list[PlayerSummary] = field(default_factory=list)
     result: dict[str, Any] | None = None
     seconds: float = 0.0
+    #: The CPU time the searches used (:func:`cpu_clock`, or the clock ``analyse`` was given).
+    cpu_seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -169,6 +191,7 @@ class GameAnalysis:
             "players": [p.to_json() for p in self.players],
             "plies": [p.to_json() for p in self.plies],
             "seconds": round(self.seconds, 3),
+            "cpu_seconds": round(self.cpu_seconds, 3),
         }
 
 
@@ -251,14 +274,18 @@ def analyse_position(
     ply: int = 1,
     hindsight: bool = False,
     deadline: float | None = None,
+    cpu_deadline: float | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> PlyAnalysis:
     """The analysis of the move ``played`` (an action or its notation) in ``state``.
 
     Without ``hindsight`` only ``state.determinize(mover, rng)`` and the mover's legal
     actions are read: two states the mover cannot tell apart get the same analysis (the
     searches' generators depend on ``seed`` and ``ply`` alone). ``deadline`` (a
-    ``time.perf_counter`` instant) cuts the searches short, after ``budget.floor`` iterations.
+    ``time.perf_counter`` instant) and ``cpu_deadline`` (an instant of ``clock``, by default
+    :func:`cpu_clock`) cut the searches short, after ``budget.floor`` iterations.
     """
+    cpu = clock or cpu_clock
     budget = budget or AnalysisBudget()
     if state.is_terminal():
         raise SengokuError("analysis: the game is over at this position; there is no move")
@@ -275,7 +302,11 @@ def analyse_position(
     worlds = _worlds(state, seat, random.Random(base ^ 0x9E3779B9), hindsight)
 
     def stop(count: int) -> bool:
-        return deadline is not None and count >= budget.floor and time.perf_counter() >= deadline
+        if count < budget.floor:
+            return False
+        if cpu_deadline is not None and cpu() >= cpu_deadline:
+            return True
+        return deadline is not None and time.perf_counter() >= deadline
 
     root = Node(None, seat, state.num_players)
     done = 0
@@ -352,13 +383,16 @@ def analyse(
     hindsight: bool = False,
     plies: range | None = None,
     progress: Callable[[PlyAnalysis], None] | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> GameAnalysis:
     """Analyse every action of ``record`` (or the plies numbered in ``plies``, 1-based).
 
     ``budget``: an :class:`AnalysisBudget` or a number of root iterations a ply.
     ``hindsight=True`` searches the true states (hidden parts included): only for a
     finished game, and labelled ``information: "hindsight"``. ``progress`` is called with
-    each ply's analysis as it is done (a server job's progress).
+    each ply's analysis as it is done (a server job's progress). ``clock`` is the CPU clock
+    ``budget.cpu_seconds`` is counted on (:func:`cpu_clock`, the searching thread's CPU
+    time, by default).
     """
     if isinstance(budget, int):
         budget = AnalysisBudget(iterations=budget)
@@ -369,8 +403,11 @@ def analyse(
             "analysis: hindsight (every hidden card and piece visible) is only for a finished "
             "game; this record has no result"
         )
+    cpu = clock or cpu_clock
     started = time.perf_counter()
+    cpu_started = cpu()
     deadline = None if budget.seconds is None else started + budget.seconds
+    cpu_end = None if budget.cpu_seconds is None else cpu_started + budget.cpu_seconds
     analysis = GameAnalysis(
         game.name,
         seed,
@@ -393,6 +430,10 @@ def analyse(
             if deadline is not None:
                 now = time.perf_counter()
                 ply_deadline = now + max(0.0, deadline - now) / max(left, 1)
+            ply_cpu_deadline = None
+            if cpu_end is not None:
+                spent = cpu()
+                ply_cpu_deadline = spent + max(0.0, cpu_end - spent) / max(left, 1)
             result = analyse_position(
                 before,
                 step.action,
@@ -401,6 +442,8 @@ def analyse(
                 ply=step.ply,
                 hindsight=hindsight,
                 deadline=ply_deadline,
+                cpu_deadline=ply_cpu_deadline,
+                clock=cpu,
             )
             analysis.plies.append(result)
             if progress is not None:
@@ -408,6 +451,7 @@ def analyse(
         before = step.state.clone()
     analysis.players = summarise(analysis.plies, before.num_players, record.players)
     analysis.seconds = time.perf_counter() - started
+    analysis.cpu_seconds = cpu() - cpu_started
     return analysis
 
 

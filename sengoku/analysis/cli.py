@@ -17,7 +17,9 @@ from sengoku.core.record import GameRecord
 
 def run_analyse(args: argparse.Namespace) -> int:
     record = GameRecord.load(args.record)
-    budget = AnalysisBudget(iterations=args.iterations, seconds=args.seconds)
+    budget = AnalysisBudget(
+        iterations=args.iterations, seconds=args.seconds, cpu_seconds=args.cpu_seconds
+    )
 
     def progress(ply: PlyAnalysis) -> None:
         if args.progress:

@@ -236,14 +236,20 @@ def store_for(db_url: str) -> AnalysisStore:
 
 
 def job_budget(budget: dict[str, Any], max_seconds: float | None = None) -> AnalysisBudget:
-    """The analysis budget a job was given, its time cut to ``max_seconds`` (the worker's
-    own cap) when it asks for more or for none."""
-    seconds = budget.get("seconds")
-    if max_seconds is not None:
-        seconds = max_seconds if seconds is None else min(float(seconds), max_seconds)
+    """The analysis budget a job was given: its iterations a ply, its CPU budget
+    (``cpu_seconds``, the searching thread's CPU time for the whole game) and its wall-clock
+    safety net (``seconds``), each cut to ``max_seconds`` (the worker's own cap) when it
+    asks for more or for none: a job never holds its worker longer than that."""
+
+    def capped(value: Any) -> float | None:
+        if max_seconds is not None:
+            return max_seconds if value is None else min(float(value), max_seconds)
+        return None if value is None else float(value)
+
     return AnalysisBudget(
         iterations=int(budget.get("iterations", 200)),
-        seconds=None if seconds is None else float(seconds),
+        seconds=capped(budget.get("seconds")),
+        cpu_seconds=capped(budget.get("cpu_seconds")),
     )
 
 
@@ -482,6 +488,7 @@ class Analyses:
     def budget(self) -> dict[str, Any]:
         return {
             "iterations": self.settings.analysis_iterations,
+            "cpu_seconds": self.settings.analysis_cpu_seconds,
             "seconds": self.settings.analysis_seconds,
         }
 

@@ -3,8 +3,10 @@
 The servers (``sengoku serve --pubsub redis://...``) queue each analysis as an ``arq`` job
 (sengoku/server/analyses.py); this process is an ``arq.Worker`` on that queue. Each job runs
 in a spawned process of its own pool (``--jobs`` at once; they die with the worker, even of
-``kill -9``), under the job's analysis budget with its time cut to ``--job-timeout`` less a
-margin, and writes its progress and result to the database (``--db``) itself.
+``kill -9``), under the job's analysis budget (iterations a ply, a CPU budget counted on the
+searching thread's CPU time, a wall-clock safety net) with both its CPU budget and its
+wall-clock cap cut to half of ``--job-timeout``, and writes its progress and result to the
+database (``--db``) itself.
 
 What a dead worker leaves (arq's semantics, arq 0.26-0.28): a job stays in the queue until it
 ends; a worker that takes it sets a claim in Redis that expires ``--job-timeout`` + 10 seconds
@@ -31,14 +33,15 @@ from sengoku.server.analyses import (
 
 log = logging.getLogger("sengoku.server")
 
-#: The share of a job's time limit its analysis may use: the analysis stops by itself (its
-#: budget's time cap) well before arq would cancel the job, with time left to replay the
-#: record, search each ply's floor of iterations and store the result.
+#: The share of a job's time limit its analysis may use (its CPU budget and its wall-clock
+#: cap are each cut to it): the analysis stops by itself well before arq would cancel the
+#: job, with time left to replay the record, search each ply's floor of iterations and store
+#: the result.
 TIME_SHARE = 0.5
 
 
 def time_cap(job_timeout: float) -> float:
-    """The analysis time a job of this worker may use."""
+    """The analysis time (CPU and wall clock, each) a job of this worker may use."""
     return max(1.0, job_timeout * TIME_SHARE)
 
 

@@ -37,13 +37,15 @@ class Settings:
     work_workers: int = 1
     work_timeout: float = 30.0
     #: Post-game analyses (sengoku/server/analyses.py): a job's budget (root iterations a
-    #: ply, and a time cap in seconds for the whole game, shared over its plies), the
+    #: ply, the CPU seconds the job's searching thread may spend on the whole game, and a
+    #: larger wall-clock cap as a safety net, both shared over its plies), the
     #: server's own analysis processes ("process"; "thread" for tests) on one machine, the
     #: seconds without progress after which another server process on the database takes a
     #: job as lost, and the queue: empty, the ``pubsub_url``'s Redis if it is one (then
     #: ``sengoku worker`` runs the jobs), else the server's own pool.
     analysis_iterations: int = 200
-    analysis_seconds: float = 300.0
+    analysis_cpu_seconds: float = 300.0
+    analysis_seconds: float = 900.0
     analysis_mode: str = "process"
     analysis_workers: int = 1
     analysis_lease: float = 120.0

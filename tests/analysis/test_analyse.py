@@ -19,6 +19,7 @@ from sengoku.analysis import (
 )
 from sengoku.core.game import SengokuError, State
 from sengoku.core.record import GameRecord
+from tests.analysis.clock import IterationClock, searches, used
 from tests.gungi.conftest import fen_of
 
 SMALL = AnalysisBudget(iterations=48)
@@ -92,8 +93,9 @@ def test_same_seed_same_analysis() -> None:
     record, _ = random_record("gungi", 3, 24)
     first = analyse(record, SMALL, seed=9).to_json()
     second = analyse(record, SMALL, seed=9).to_json()
-    first.pop("seconds")
-    second.pop("seconds")
+    for key in ("seconds", "cpu_seconds"):  # measured, not computed
+        first.pop(key)
+        second.pop(key)
     assert first == second
     assert first["information"] == "mover"
     assert len(first["plies"]) == 24
@@ -153,3 +155,27 @@ def test_budget_is_checked() -> None:
         AnalysisBudget(iterations=1)
     with pytest.raises(SengokuError, match="seconds"):
         AnalysisBudget(seconds=0)
+    with pytest.raises(SengokuError, match="cpu_seconds"):
+        AnalysisBudget(cpu_seconds=0)
+
+
+def test_the_search_stops_at_its_cpu_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``cpu_seconds`` is a budget for the whole game, counted on the CPU clock: the searches
+    stop when it is spent (each search still runs its ``floor`` of iterations), where the
+    iteration budget alone would search 200 + 100 times a ply."""
+    record, _ = random_record("gungi", 4, 10)
+    clock = IterationClock(monkeypatch)
+    free = analyse(record, AnalysisBudget(iterations=40, floor=1), seed=2, clock=clock)
+    searched = [p for p in free.plies if not p.forced]
+    assert searched and all(p.iterations[0] == 40 for p in searched)
+    assert free.cpu_seconds == sum(sum(p.iterations) for p in free.plies)
+
+    clock.now = 0.0
+    budget = AnalysisBudget(iterations=200, floor=1, cpu_seconds=30)
+    cut = analyse(record, budget, seed=2, clock=clock)
+    plies = [p.to_json() for p in cut.plies]
+    assert cut.cpu_seconds == used(plies)
+    # Within the budget, but for the one iteration each search runs whatever is left.
+    assert used(plies) <= 30 + searches(plies), [p.iterations for p in cut.plies]
+    assert all(p.iterations[0] < 200 for p in cut.plies)
+    assert cut.to_json()["budget"]["cpu_seconds"] == 30

@@ -16,6 +16,7 @@ from sengoku.server import analyses as analyses_module
 from sengoku.server.analyses import AnalysisStore, compute
 from sengoku.server.db import make_engine
 from tests import waiting
+from tests.analysis.clock import IterationClock, searches, used
 from tests.waiting import ok
 
 
@@ -240,3 +241,44 @@ def test_a_job_lost_with_its_server_runs_at_the_next_start(
     with analysis_client(make_client) as client:
         assert wait_done(client, mid)["progress"] == {"done": 3, "total": 3}
     assert counted.calls == 1
+
+
+def test_a_job_stops_at_its_cpu_budget(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server's job (its own pool, here a thread) searches until the CPU budget of the
+    settings is spent, counted on the analysis's CPU clock (one second an iteration here),
+    not until its 10,000 iterations a move."""
+    clock = IterationClock(monkeypatch)
+    clock.install()
+    with make_client(
+        analysis_mode="thread",
+        analysis_iterations=10_000,
+        analysis_cpu_seconds=400.0,
+        http_burst=1e9,
+    ) as client:
+        mid, _ = finished_match(client, pile=9)
+        ok(client.post(f"/api/matches/{mid}/analysis"))
+        result = wait_done(client, mid)["result"]
+    budget = result["budget"]
+    assert budget["cpu_seconds"] == 400.0
+    plies = result["plies"]
+    assert result["cpu_seconds"] == used(plies)
+    # searched beyond the floor, then stopped: the budget, and no more than the floor of
+    # iterations each search runs however little is left
+    assert max(p["iterations"][0] for p in plies) > budget["floor"]
+    assert all(p["iterations"][0] < 10_000 for p in plies)
+    assert used(plies) <= 400 + budget["floor"] * searches(plies), [p["iterations"] for p in plies]
+
+
+def test_a_job_budget_is_cut_to_its_workers_cap() -> None:
+    """``sengoku worker`` cuts a job's CPU budget and its wall-clock cap to its own cap
+    (half of ``--job-timeout``); a smaller budget stands."""
+    cut = analyses_module.job_budget(
+        {"iterations": 50, "cpu_seconds": 300.0, "seconds": 900.0}, max_seconds=60.0
+    )
+    assert (cut.iterations, cut.cpu_seconds, cut.seconds) == (50, 60.0, 60.0)
+    small = analyses_module.job_budget({"cpu_seconds": 5.0, "seconds": 900.0}, max_seconds=60.0)
+    assert (small.cpu_seconds, small.seconds) == (5.0, 60.0)
+    free = analyses_module.job_budget({"cpu_seconds": 5.0})
+    assert (free.cpu_seconds, free.seconds) == (5.0, None)

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+from typing import Any
 
-from playwright.sync_api import Page
+import httpx
+from playwright.sync_api import Page, expect
+
+from tests.web.labels_setup import play_until
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("SENGOKU_WEB_ARTIFACTS", ROOT / "build" / "web-screenshots"))
@@ -209,3 +214,48 @@ def key_press(page: Page, selector: str) -> None:
     """Reach ``selector`` with the keyboard (:func:`key_to`), then pick it with Enter."""
     key_to(page, selector)
     page.keyboard.press("Enter")
+
+
+def finished_by_api(base_url: str, game: str, plies: int, seed: int) -> str:
+    """A match of two local seats (``seed``) whose seats to act play their first legal
+    choice ``plies`` times through the API (``labels_setup.play_until``), then seat 1
+    resigns: a finished game, made quickly. Its id."""
+    r = httpx.post(
+        f"{base_url}/api/matches",
+        json={"game": game, "seed": seed, "seats": [{"kind": "local"}, {"kind": "local"}]},
+    )
+    assert r.status_code == 201, r.text
+    match = dict(r.json())
+    looks = iter(range(plies + 1))  # play_until looks once before each choice
+    play_until(base_url, match, lambda _view: next(looks) >= plies, limit=plies + 1)
+    r = httpx.post(
+        f"{base_url}/api/matches/{match['id']}/resign",
+        headers={"Authorization": f"Bearer {match['tokens']['1']}"},
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["status"] == "finished", r.text
+    return str(match["id"])
+
+
+def analysed_replay(page: Page, match_id: str) -> list[dict[str, Any]]:
+    """The replay of a finished match with its analysis asked for by the page's "Analyse"
+    button and waited for (its graph drawn); the stored analysis's plies."""
+    page.goto(f"/replay/{match_id}")
+    page.click("#analyse")
+    expect(page.locator("#analysis-graph")).to_be_visible(timeout=300_000)
+    stored = page.request.get(f"/api/matches/{match_id}/analysis")
+    assert stored.status == 200, stored.text()
+    plies: list[dict[str, Any]] = stored.json()["result"]["plies"]
+    return plies
+
+
+def pick_analysed_ply(page: Page, ply: int) -> None:
+    """Click move ``ply``'s bar in the analysis graph: the position before it is shown."""
+    page.locator(f'#analysis-graph .bar[data-ply="{ply}"]').click()
+    expect(page.locator("#replay-counter")).to_have_text(re.compile(rf"^{ply - 1} / "))
+
+
+def show_replay_as(page: Page, seat: int | None) -> None:
+    """Ask for the replay as ``seat`` sees it (None: a spectator); the page loads that
+    seat's views and draws the board again (the caller waits for what it expects there)."""
+    page.select_option("#replay-seat", "" if seat is None else str(seat))

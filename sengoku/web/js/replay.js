@@ -186,10 +186,13 @@ class ReplayPage {
     this.hint.textContent = next
       ? next.best === next.played
         ? `Next, ${this.seatTitle(next.seat)} played ${next.played}: the engine's choice too.`
-        : `Next, ${this.seatTitle(next.seat)} played ${next.played}${next.classification ? ` (${next.classification})` : ""}; the engine preferred ${next.best} (green arrow).`
+        : `Next, ${this.seatTitle(next.seat)} played ${next.played}${next.classification ? ` (${next.classification})` : ""}; the engine preferred ${next.best} (in green on the board).`
       : "";
     this.board.update({
+      // The mover's seat with it: a renderer draws a secret part (a card from the hand, a
+      // Shogun) only for a viewer who is that seat.
       bestMove: next && next.best !== next.played ? next.best_described || null : null,
+      bestSeat: next ? next.seat : null,
       view: p.view,
       legal: [],
       seat: this.seat,

@@ -87,6 +87,14 @@ const TROOP_WORDS = { I: "Infantry", S: "Samurai", C: "Cavalry", P: "Spearman", 
 
 /** A placement in words ("Infantry on g7 and Archer on h7", "a small Cavalry on h3"), from
  * the move's notation: the move list's entries, which carry nothing else. */
+/** The squares of the engine's preferred move (its description, the server's data): the
+ * squares a tile would cover, else the one it names (a stronghold, a score). */
+export function bestSquares(described) {
+  if (!described) return [];
+  if (Array.isArray(described.cells) && described.cells.length) return described.cells.filter((c) => typeof c === "string");
+  return typeof described.to === "string" ? [described.to] : [];
+}
+
 export function placementWords(action) {
   const text = String(action || "");
   const small = /^(small|support) ([A-Z])@([a-z]+\d+)$/.exec(text);
@@ -559,6 +567,18 @@ class KimonoBoard {
       // White under dark dashes: an outline that reads on pale printed squares and on tiles.
       board.append(svg("rect", { x: x + 6, y: y + 6, width: S - 12, height: S - 12, rx: 8, class: "target-under" }));
       board.append(svg("rect", { x: x + 6, y: y + 6, width: S - 12, height: S - 12, rx: 8, class: "target", "data-target": cellName(i, w) }));
+    }
+    // The engine's preferred move (the replay's analysis, ``model.bestMove``, the mover's own
+    // choice described): a green frame on each square its tile would cover (or the square it
+    // would score), never the tile's troop, which the mover's hand alone held.
+    for (const name of bestSquares(this.model.bestMove)) {
+      const i = this.index(name);
+      if (i === undefined) continue;
+      const x = M + (i % w) * S;
+      const y = M + Math.floor(i / w) * S;
+      const g = svg("g", { class: "best-move", "data-best": name, "aria-hidden": "true" });
+      g.append(svg("rect", { x: x + 6, y: y + 6, width: S - 12, height: S - 12, rx: 8, class: "best-frame" }));
+      board.append(g);
     }
     if (pending) {
       const i = this.index(pending);

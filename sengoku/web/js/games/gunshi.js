@@ -282,6 +282,7 @@ class GunshiBoard {
         el("div.gs-layout", {}, el("div.board-wrap.gs-board-wrap", {}, board), top, this.drawOrders(v), prompt, offer, choices, bottom),
       ),
     );
+    this.markBestCard();
   }
 
   // -- the field ---------------------------------------------------------------------------
@@ -383,6 +384,7 @@ class GunshiBoard {
       board.append(svg("rect", { x: x + 6, y: y + 6, width: S - 12, height: S - 12, rx: 10, class: `gtarget${attack ? " attack" : ""}`, "data-target": cell }));
       for (const l of list) placed.add(l.action);
     }
+    this.drawBest(board, v, me);
     if (this.chooserCell) {
       const [x, y] = cellXY(this.chooserCell, flipped);
       board.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 10, class: "gfocus" }));
@@ -497,6 +499,63 @@ class GunshiBoard {
   }
 
   /** Facings and directions: arrows on the edges of the unit that turns or moves. */
+  /** The engine's preferred move (the replay's analysis: ``model.bestMove``, the choice of
+   * seat ``model.bestSeat`` described): a green frame on the cell it names (the unit given
+   * the Command, the cell moved to, attacked or placed on, with an arrow from the acting
+   * unit; the unit turned), or on the Fence's edge. A Shogun choice is secret: it is drawn
+   * only for the seat that made it. Cards: ``markBestCard``. */
+  drawBest(board, v, me) {
+    const best = this.model.bestMove;
+    if (!best) return;
+    const seat = this.model.bestSeat ?? null;
+    const flipped = this.model.flipped;
+    const unitOf = (letter) => (v.units || []).find((u) => u.letter === letter && (seat === null || u.owner === seat)) || null;
+    const g = svg("g", { class: "best-move", "aria-hidden": "true", "data-kind": best.kind });
+    let cell = null;
+    let from = null;
+    if (["unit", "chain"].includes(best.kind)) cell = best.from;
+    else if (["to", "at", "hit", "swap", "ask"].includes(best.kind)) {
+      cell = best.to;
+      from = best.unit ? unitOf(best.unit)?.cell || null : null;
+    } else if (best.kind === "shogun") cell = seat !== null && seat === me ? unitOf(best.unit)?.cell || null : null;
+    else if (["dir", "face"].includes(best.kind) && best.unit) cell = unitOf(best.unit)?.cell || null;
+    if (best.kind === "fence" && best.edge) {
+      g.append(svg("line", { ...edgeLine(best.edge, flipped, 2), class: "best-edge" }));
+      g.dataset.best = best.edge;
+      board.append(g);
+      return;
+    }
+    if (!cell || !/^[a-g][1-7]$/.test(cell)) return;
+    const [x, y] = cellXY(cell, flipped);
+    g.append(svg("rect", { x: x + 5, y: y + 5, width: S - 10, height: S - 10, rx: 10, class: "best-frame" }));
+    g.dataset.best = cell;
+    if (from && from !== cell && /^[a-g][1-7]$/.test(from)) {
+      const [fx, fy] = cellXY(from, flipped).map((c) => c + S / 2);
+      const [tx, ty] = [x + S / 2, y + S / 2];
+      const len = Math.hypot(tx - fx, ty - fy) || 1;
+      const [ux, uy] = [(tx - fx) / len, (ty - fy) / len];
+      const [ex, ey] = [tx - ux * 24, ty - uy * 24];
+      const head = `${ex + ux * 18},${ey + uy * 18} ${ex - uy * 12},${ey + ux * 12} ${ex + uy * 12},${ey - ux * 12}`;
+      g.append(svg("line", { x1: fx, y1: fy, x2: ex, y2: ey, class: "best-shaft" }), svg("polygon", { points: head, class: "best-head" }));
+      g.dataset.from = from;
+    }
+    board.append(g);
+  }
+
+  /** The card of the engine's preferred move, outlined where the viewer sees it face up
+   * among the mover's own cards: only when the viewer is the mover (a hand is secret). */
+  markBestCard() {
+    const best = this.model.bestMove;
+    const seat = this.model.bestSeat ?? null;
+    if (!best?.card || seat === null || seat !== this.model.seat) return;
+    const side = this.root.querySelector(`.gs-side[data-seat="${seat}"]`);
+    const card = side?.querySelector(`.gs-card[data-card="${CSS.escape(best.card)}"]`);
+    if (card) {
+      card.classList.add("best-card");
+      card.dataset.best = best.card;
+    }
+  }
+
   drawArrows(board, v, legal, placed, units) {
     const flipped = this.model.flipped;
     const dirs = legal.filter((l) => l.kind === "dir");

@@ -187,6 +187,28 @@ function targetOf(l) {
   return null;
 }
 
+/** Where the engine's preferred move (the replay's analysis: ``best``, the choice of seat
+ * ``seat`` described) is on the table as drawn for the viewer ``me``: the space or Sonae
+ * cell it names, on the mover's side (a cell of the enemy's when it says so), and the card
+ * or Kumi it plays from the hand only when the viewer is the mover (a hand is secret). */
+function bestNodes(root, best, seat, me) {
+  if (!best || seat === null) return [];
+  const q = (sel) => [...root.querySelectorAll(sel)];
+  const side = (s) => `.s-side[data-seat="${s}"]`;
+  const mover = me !== null && me === seat;
+  if (best.slot) return q(`${side(seat)} .s-slot[data-slot="${CSS.escape(best.slot)}"]`);
+  if (best.cell) {
+    const cell = CSS.escape(best.cell);
+    if (best.side !== "enemy") return q(`${side(seat)} .s-cell[data-cell="${cell}"]`);
+    if (best.cell.startsWith("k")) return q(`.kagemusha .s-cell[data-cell="${cell}"]`);
+    return q(`${side(1 - seat)} .s-cell[data-cell="${cell}"]`);
+  }
+  if (!mover) return [];
+  if (best.card && (best.kind === "play_card" || best.hand)) return q(`.s-hands .s-hand-card[data-card="${CSS.escape(best.card)}"]`);
+  if (best.kumi && best.hand) return q(`.s-hands .s-hand-kumi[data-hand="${CSS.escape(best.hand)}"]`);
+  return [];
+}
+
 /** Signatures of what the table shows, to mark what the last move changed. */
 function signatures(v) {
   const out = new Map();
@@ -664,6 +686,10 @@ export default {
         table,
         info,
       );
+      for (const node of bestNodes(root, model.bestMove, model.bestSeat ?? null, me)) {
+        node.classList.add("s-best");
+        node.dataset.best = "true";
+      }
     };
 
     return {
@@ -681,7 +707,7 @@ export default {
         lastKey = key;
         // The same position again (the socket repeats what a request already answered): keep
         // the page as it is, so that nothing under the pointer is replaced.
-        const same = JSON.stringify([m.view, key, m.interactive, m.seat, m.labels]);
+        const same = JSON.stringify([m.view, key, m.interactive, m.seat, m.labels, m.bestMove || null]);
         if (model && same === lastSame) {
           model = m;
           return;
