@@ -1,5 +1,6 @@
 // The "Rules" panel of every game page: the rules in our own words (docs/rules, shipped as
-// sengoku/web/rules and served by GET /api/rules/<game>) and a reference of the game's
+// sengoku/web/rules and served by GET /api/rules/<game>?lang=<the page's language>, each
+// paragraph translated through the "texts" catalogs, docs/i18n.md) and a reference of the game's
 // pieces, cards, units and tiles from its catalog (GET /api/games/<game>: its data files,
 // public by nature). A modal <dialog>: Escape closes it and focus returns where it was.
 // Opened during a game, it starts with "Now: <phase>": what the current phase or step of
@@ -9,6 +10,7 @@
 import { api } from "./api.js";
 import { el, clear } from "./ui.js";
 import { renderMarkdown } from "./markdown.js";
+import { language } from "./i18n.js";
 
 /** Catalog fields that are engine internals, not words for a player. */
 const SKIP = new Set(["id", "score_text", "letters", "letter"]);
@@ -136,7 +138,7 @@ export class RulesPanel {
     this.loaded = true;
     const parts = [];
     try {
-      const doc = await api("GET", `/api/rules/${encodeURIComponent(this.game)}`);
+      const doc = await api("GET", `/api/rules/${encodeURIComponent(this.game)}?lang=${encodeURIComponent(language())}`);
       parts.push(el("section", { "data-part": "rules" }, renderMarkdown(doc.markdown)));
     } catch (err) {
       parts.push(el("p.muted", {}, `The rules cannot be read: ${err.message}`));

@@ -6,7 +6,8 @@
 // what the renderer draws (a selection shows its targets).
 //
 // The steps are data, one file per game: sengoku/web/tutorials/<game>.json, served as
-// /tutorials/<game>.json. Each file has the match to create (`options`, `seats`) and its
+// /tutorials/<game>.json and, the coach's words in the page's language (the "texts"
+// catalogs, docs/i18n.md), as GET /api/tutorials/<game>?lang=<lang>. Each file has the match to create (`options`, `seats`) and its
 // `steps`, each with
 //   - `title` and `text`: what the coach says;
 //   - `target`: a selector, or a list of them, the first that matches something visible
@@ -31,6 +32,7 @@ import { api, saveToken } from "./api.js";
 import { el, clear, toast, ask } from "./ui.js";
 import { navigate } from "./nav.js";
 import { loadPhases, phaseKeys } from "./rules_panel.js";
+import { language } from "./i18n.js";
 
 /** The matches opened as tutorials in this browser: id -> { step, done }. */
 const STORE = "sengoku.tutorials";
@@ -52,17 +54,20 @@ export function tutorialGames() {
   return index;
 }
 
-/** The tutorial of ``game`` (its steps and the match it plays), fetched once. */
+/** The tutorial of ``game`` (its steps and the match it plays) in the page's language,
+ * fetched once per language. */
 export function loadTutorial(game) {
-  if (!tutorials.has(game)) {
+  const lang = language();
+  const key = `${game}/${lang}`;
+  if (!tutorials.has(key)) {
     tutorials.set(
-      game,
-      fetch(`/tutorials/${encodeURIComponent(game)}.json`)
+      key,
+      fetch(`/api/tutorials/${encodeURIComponent(game)}?lang=${encodeURIComponent(lang)}`)
         .then((r) => (r.ok ? r.json() : null))
         .catch(() => null),
     );
   }
-  return tutorials.get(game);
+  return tutorials.get(key);
 }
 
 function saved() {

@@ -1,0 +1,249 @@
+"""The long texts in every language (docs/i18n.md, "The texts domain"): the rules panels
+(sengoku/web/rules/*.md) and the tutorials (sengoku/web/tutorials/*.json), translated through
+their own gettext domain, ``texts`` (sengoku/locale/<lang>/LC_MESSAGES/texts.po), apart from
+the client's short messages (``messages``).
+
+The English files stay the source. A rules document is cut into units as Sphinx's gettext
+builder cuts a page: each heading, paragraph, list item and table cell is one message; a
+tutorial's units are its visible strings (a title, a step's title and text, the waiting line).
+Babel extracts them with the two extractors below (babel-texts.cfg) and the server puts each
+unit's translation back in its place, the Markdown structure kept, English where a unit has
+no translation (or only a fuzzy one).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+
+from sengoku.server import i18n
+
+DOMAIN = "texts"
+WEB_DIR = Path(__file__).resolve().parents[1] / "web"
+RULES_DIR = WEB_DIR / "rules"
+TUTORIALS_DIR = WEB_DIR / "tutorials"
+NAME = re.compile(r"[a-z][a-z-]{0,31}")
+#: A tutorial's strings a player reads (js/tutorial.js); the rest are selectors and options.
+TUTORIAL_KEYS = frozenset({"title", "text", "waitText"})
+
+_HEADING = re.compile(r"^(#{1,6} )(.*)$")
+_ITEM = re.compile(r"^(\s*(?:[-*]|\d+\.) )(.*)$")
+_CONTINUATION = re.compile(r"^\s{2,}\S")
+_SEPARATOR = re.compile(r"^\|[\s:|-]+\|$")
+#: A unit needs a letter outside its code spans: "`intro`" or "3" is the same in every language.
+_CODE = re.compile(r"`[^`]*`")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One translatable unit of a document: its text and the line it starts on (1-based)."""
+
+    text: str
+    lineno: int
+
+
+def translatable(text: str) -> bool:
+    return bool(_LETTER.search(_CODE.sub("", text)))
+
+
+def parse_markdown(source: str) -> list[list[Unit | str]]:
+    """``source`` as lines to write back, each a list of literal pieces and units."""
+    lines = source.split("\n")
+    out: list[list[Unit | str]] = []
+    i = 0
+    fenced = False
+
+    def unit(text: str, lineno: int) -> Unit | str:
+        return Unit(text, lineno) if translatable(text) else text
+
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("```"):
+            fenced = not fenced
+            out.append([line])
+            i += 1
+            continue
+        if fenced or not line.strip():
+            out.append([line])
+            i += 1
+            continue
+        if m := _HEADING.match(line):
+            out.append([m.group(1), unit(m.group(2).strip(), i + 1)])
+            i += 1
+        elif line.startswith("|"):
+            if _SEPARATOR.match(line):
+                out.append([line])
+            else:
+                row: list[Unit | str] = ["|"]
+                for cell in line.split("|")[1:-1]:
+                    text = cell.strip()
+                    row += [" ", unit(text, i + 1) if text else "", " |"]
+                out.append(row)
+            i += 1
+        elif m := _ITEM.match(line):
+            start, words = i, [m.group(2).strip()]
+            i += 1
+            # an item goes on over its indented lines (js/markdown.js reads them the same way)
+            while i < len(lines) and _CONTINUATION.match(lines[i]) and not _ITEM.match(lines[i]):
+                words.append(lines[i].strip())
+                i += 1
+            out.append([m.group(1), unit(" ".join(words), start + 1)])
+        else:
+            start, words = i, []
+            while (
+                i < len(lines)
+                and lines[i].strip()
+                and not lines[i].startswith(("#", "|", "```"))
+                and not _ITEM.match(lines[i])
+            ):
+                words.append(lines[i].strip())
+                i += 1
+            out.append([unit(" ".join(words), start + 1)])
+    return out
+
+
+def markdown_units(source: str) -> list[Unit]:
+    return [p for line in parse_markdown(source) for p in line if isinstance(p, Unit)]
+
+
+def render_markdown(source: str, translate: Callable[[str], str]) -> str:
+    """``source`` with each unit replaced by ``translate(unit)``: the same headings, items,
+    paragraphs and table rows, each unit on one line."""
+    return "\n".join(
+        "".join(translate(p.text) if isinstance(p, Unit) else p for p in line)
+        for line in parse_markdown(source)
+    )
+
+
+def tutorial_units(data: Any) -> list[str]:
+    """A tutorial's visible strings, in file order."""
+    found: list[str] = []
+
+    def walk(value: Any, key: str) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, k)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+        elif isinstance(value, str) and key in TUTORIAL_KEYS and translatable(value):
+            found.append(value)
+
+    walk(data, "")
+    return found
+
+
+def render_tutorial(data: Any, translate: Callable[[str], str]) -> Any:
+    """A copy of the tutorial ``data`` with its visible strings translated."""
+
+    def walk(value: Any, key: str) -> Any:
+        if isinstance(value, dict):
+            return {k: walk(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v, key) for v in value]
+        if isinstance(value, str) and key in TUTORIAL_KEYS and translatable(value):
+            return translate(value)
+        return value
+
+    return walk(data, "")
+
+
+# Babel's extraction methods (babel-texts.cfg names them as module:function).
+Extracted = Iterator[tuple[int, str | None, str, list[str]]]
+
+
+def extract_rules(
+    fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str], options: Any
+) -> Extracted:
+    """Each heading, paragraph, list item and table cell of a rules document."""
+    for u in markdown_units(fileobj.read().decode("utf-8")):
+        yield u.lineno, None, u.text, []
+
+
+def extract_tutorial(
+    fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str], options: Any
+) -> Extracted:
+    """Each visible string of a tutorial (its line is not kept: JSON strings are one-liners)."""
+    for text in tutorial_units(json.loads(fileobj.read().decode("utf-8"))):
+        yield 0, None, text, []
+
+
+def po_path(lang: str) -> Path:
+    return i18n.LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@functools.cache
+def catalog(lang: str) -> Catalog:
+    """``lang``'s texts catalog (an empty one for English, the source language)."""
+    if lang not in i18n.LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; one of {', '.join(i18n.LANGUAGES)}")
+    path = po_path(lang)
+    if lang == i18n.DEFAULT or not path.is_file():
+        return Catalog(locale=lang, domain=DOMAIN)
+    with path.open("rb") as f:
+        return read_po(f, locale=lang, domain=DOMAIN)
+
+
+@functools.cache
+def translations(lang: str) -> dict[str, str]:
+    """Each translated unit of ``lang`` (fuzzy and empty translations left out)."""
+    found: dict[str, str] = {}
+    for message in catalog(lang):
+        if (
+            isinstance(message.id, str)
+            and message.id
+            and not message.fuzzy
+            and isinstance(message.string, str)
+            and message.string
+        ):
+            found[message.id] = message.string
+    return found
+
+
+def translator(lang: str) -> Callable[[str], str]:
+    table = translations(lang)
+    return lambda text: table.get(text, text)
+
+
+def rules_path(game: str) -> Path | None:
+    path = RULES_DIR / f"{game}.md"
+    return path if NAME.fullmatch(game) and path.is_file() else None
+
+
+def tutorial_path(game: str) -> Path | None:
+    path = TUTORIALS_DIR / f"{game}.json"
+    return path if NAME.fullmatch(game) and game != "index" and path.is_file() else None
+
+
+@functools.cache
+def rules(game: str, lang: str) -> str | None:
+    """The rules document of ``game`` in ``lang``, or None where there is none."""
+    path = rules_path(game)
+    if path is None:
+        return None
+    source = path.read_text(encoding="utf-8")
+    return source if lang == i18n.DEFAULT else render_markdown(source, translator(lang))
+
+
+@functools.cache
+def _tutorial_json(game: str, lang: str) -> str | None:
+    path = tutorial_path(game)
+    if path is None:
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return json.dumps(data if lang == i18n.DEFAULT else render_tutorial(data, translator(lang)))
+
+
+def tutorial(game: str, lang: str) -> Any:
+    """The tutorial of ``game`` with its coach's words in ``lang`` (a fresh copy), or None."""
+    text = _tutorial_json(game, lang)
+    return None if text is None else json.loads(text)
