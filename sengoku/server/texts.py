@@ -35,7 +35,8 @@ NAME = re.compile(r"[a-z][a-z-]{0,31}")
 TUTORIAL_KEYS = frozenset({"title", "text", "waitText"})
 
 _HEADING = re.compile(r"^(#{1,6} )(.*)$")
-_ITEM = re.compile(r"^(\s*(?:[-*]|\d+\.) )(.*)$")
+_BULLET = re.compile(r"^(\s*[-*] )(.*)$")
+_NUMBERED = re.compile(r"^(\s*\d+\. )(.*)$")
 _CONTINUATION = re.compile(r"^\s{2,}\S")
 _SEPARATOR = re.compile(r"^\|[\s:|-]+\|$")
 #: A unit needs a letter outside its code spans: "`intro`" or "3" is the same in every language.
@@ -89,25 +90,32 @@ def parse_markdown(source: str) -> list[list[Unit | str]]:
                     row += [" ", unit(text, i + 1) if text else "", " |"]
                 out.append(row)
             i += 1
-        elif m := _ITEM.match(line):
+        elif m := _BULLET.match(line):
             start, words = i, [m.group(2).strip()]
             i += 1
             # an item goes on over its indented lines (js/markdown.js reads them the same way)
-            while i < len(lines) and _CONTINUATION.match(lines[i]) and not _ITEM.match(lines[i]):
+            while i < len(lines) and _CONTINUATION.match(lines[i]) and not _BULLET.match(lines[i]):
                 words.append(lines[i].strip())
                 i += 1
             out.append([m.group(1), unit(" ".join(words), start + 1)])
         else:
+            # A paragraph, or a numbered item when its first line is numbered: a numbered
+            # line inside a paragraph is only a wrapped line ("... take the other\n3. Decide").
             start, words = i, []
+            m = _NUMBERED.match(line)
+            prefix = m.group(1) if m else ""
             while (
                 i < len(lines)
                 and lines[i].strip()
                 and not lines[i].startswith(("#", "|", "```"))
-                and not _ITEM.match(lines[i])
+                and not _BULLET.match(lines[i])
+                and not (prefix and i > start and _NUMBERED.match(lines[i]))
             ):
                 words.append(lines[i].strip())
                 i += 1
-            out.append([unit(" ".join(words), start + 1)])
+            words[0] = words[0][len(prefix.strip()) :].strip() if prefix else words[0]
+            text = " ".join(words)
+            out.append([prefix, unit(text, start + 1)] if prefix else [unit(text, start + 1)])
     return out
 
 
