@@ -34,11 +34,9 @@ PENDING = {
     for name in (
         "rules/gunshi.md",
         "rules/gunkimono.md",
-        "rules/sashimono.md",
         "rules/sashimono-cards.md",
         "tutorials/gunshi.json",
         "tutorials/gunkimono.json",
-        "tutorials/sashimono.json",
     )
     for lang in LANGS
 }
