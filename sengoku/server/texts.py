@@ -38,6 +38,7 @@ _HEADING = re.compile(r"^(#{1,6} )(.*)$")
 _BULLET = re.compile(r"^(\s*[-*] )(.*)$")
 _NUMBERED = re.compile(r"^(\s*\d+\. )(.*)$")
 _CONTINUATION = re.compile(r"^\s{2,}\S")
+_CELL_SEP = re.compile(r"(?<!\\)\|")
 _SEPARATOR = re.compile(r"^\|[\s:|-]+\|$")
 #: A unit needs a letter outside its code spans: "`intro`" or "3" is the same in every language.
 _CODE = re.compile(r"`[^`]*`")
@@ -85,7 +86,8 @@ def parse_markdown(source: str) -> list[list[Unit | str]]:
                 out.append([line])
             else:
                 row: list[Unit | str] = ["|"]
-                for cell in line.split("|")[1:-1]:
+                # "\\|" is a pipe inside a cell (in code: `a\\|b`), as js/markdown.js reads it
+                for cell in _CELL_SEP.split(line)[1:-1]:
                     text = cell.strip()
                     row += [" ", unit(text, i + 1) if text else "", " |"]
                 out.append(row)

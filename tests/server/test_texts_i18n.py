@@ -69,6 +69,7 @@ def test_the_extraction_cuts_markdown_as_the_client_draws_it() -> None:
             "| piece | moves |",
             "|---|---|",
             "| 帥 Marshal | `7-6-1` |",
+            "| `a\\|b` | a or b |",
             "```",
             "code stays",
             "```",
@@ -84,6 +85,7 @@ def test_the_extraction_cuts_markdown_as_the_client_draws_it() -> None:
         ("piece", 12),
         ("moves", 12),
         ("帥 Marshal", 14),
+        ("a or b", 15),
     ]
     rendered = texts.render_markdown(source, lambda s: f"<{s}>")
     assert rendered.split("\n") == [
@@ -98,6 +100,7 @@ def test_the_extraction_cuts_markdown_as_the_client_draws_it() -> None:
         "| <piece> | <moves> |",
         "|---|---|",
         "| <帥 Marshal> | `7-6-1` |",
+        "| `a\\|b` | <a or b> |",
         "```",
         "code stays",
         "```",
@@ -194,7 +197,7 @@ def blocks(markdown: str) -> list[tuple[Any, ...]]:
             rows = []
             while i < len(lines) and lines[i].startswith("|"):
                 if not re.match(r"^\|[\s:|-]+\|$", lines[i]):
-                    rows.append(len(lines[i].split("|")) - 2)
+                    rows.append(len(re.split(r"(?<!\\)\|", lines[i])) - 2)
                 i += 1
             out.append(("table", tuple(rows)))
         elif not line.strip() or line.startswith("```"):
