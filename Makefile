@@ -113,7 +113,7 @@ sounds: install
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
 
-# The long texts' catalogs (docs/i18n.md, "The texts domain"): every heading, paragraph, list
+# The long texts' catalogs (docs/i18n-texts.md): every heading, paragraph, list
 # item and table cell of the rules panels and every visible string of the tutorials into
 # sengoku/locale/texts.pot (babel-texts.cfg), merged into ja and fr's texts.po (English is the
 # source itself). Then translate the new entries and run tests/test_texts_i18n.py.

@@ -1,4 +1,4 @@
-"""The long texts in every language (docs/i18n.md, "The texts domain"): the rules panels
+"""The long texts in every language (docs/i18n-texts.md): the rules panels
 (sengoku/web/rules/*.md) and the tutorials (sengoku/web/tutorials/*.json), translated through
 their own gettext domain, ``texts`` (sengoku/locale/<lang>/LC_MESSAGES/texts.po), apart from
 the client's short messages (``messages``).

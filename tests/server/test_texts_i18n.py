@@ -1,4 +1,4 @@
-"""The long texts in every language (issue 41 "Languages", docs/i18n.md "The texts domain"):
+"""The long texts in every language (issue 41 "Languages", docs/i18n-texts.md):
 every heading, paragraph, list item and table cell of the rules panels and every visible
 string of the tutorials has a Japanese and a French translation in the ``texts`` catalogs;
 a translated document keeps the English one's Markdown structure; GET /api/rules/<game> and

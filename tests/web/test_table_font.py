@@ -48,7 +48,7 @@ def test_the_font_covers_every_character_the_client_shows() -> None:
     shown = shown_characters()
     assert "寝" in shown and "り" in shown  # "Betrayal (寝返り)"
     assert shown.get("遊") == "sengoku/locale/ja/LC_MESSAGES/messages.po"  # "遊び方"
-    # the texts catalog: the rules panels and tutorials in Japanese (docs/i18n.md)
+    # the texts catalog: the rules panels and tutorials in Japanese (docs/i18n-texts.md)
     assert shown.get("翼") == "sengoku/locale/ja/LC_MESSAGES/texts.po"  # the Archer's "翼"
     missing = {ch: src for ch, src in shown.items() if ord(ch) not in cmap}
     assert not missing, f"the font lacks {missing}: run `make font` (tools/make_font.py)"

@@ -1,5 +1,5 @@
-"""The rules panel and the tutorial in the page's language (issue 41 "Languages", docs/i18n.md
-"The texts domain"): a player who chose Japanese or French reads the coach's words and the
+"""The rules panel and the tutorial in the page's language (issue 41 "Languages",
+docs/i18n-texts.md): a player who chose Japanese or French reads the coach's words and the
 rules in that language, with the same headings, lists and tables as the English panel."""
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 // The "Rules" panel of every game page: the rules in our own words (docs/rules, shipped as
 // sengoku/web/rules and served by GET /api/rules/<game>?lang=<the page's language>, each
-// paragraph translated through the "texts" catalogs, docs/i18n.md) and a reference of the game's
-// pieces, cards, units and tiles from its catalog (GET /api/games/<game>: its data files,
-// public by nature). A modal <dialog>: Escape closes it and focus returns where it was.
-// Opened during a game, it starts with "Now: <phase>": what the current phase or step of
+// paragraph translated through the "texts" catalogs, docs/i18n-texts.md) and a reference
+// of the game's pieces, cards, units and tiles from its catalog (GET /api/games/<game>: its
+// data files, public by nature). A modal <dialog>: Escape closes it and focus returns where
+// it was. Opened during a game, it starts with "Now: <phase>": what the current phase or step of
 // the turn is and what can be done in it, from sengoku/web/phases/<game>.json (keyed by
 // what the seat's view says the phase is; see phaseKeys), kept up to date while open.
 

@@ -6,9 +6,9 @@
 // what the renderer draws (a selection shows its targets).
 //
 // The steps are data, one file per game: sengoku/web/tutorials/<game>.json, served as
-// /tutorials/<game>.json and, the coach's words in the page's language (the "texts"
-// catalogs, docs/i18n.md), as GET /api/tutorials/<game>?lang=<lang>. Each file has the match to create (`options`, `seats`) and its
-// `steps`, each with
+// /tutorials/<game>.json and, with the coach's words in the page's language (the "texts"
+// catalogs, docs/i18n-texts.md), as GET /api/tutorials/<game>?lang=<lang>. Each file has
+// the match to create (`options`, `seats`) and its `steps`, each with
 //   - `title` and `text`: what the coach says;
 //   - `target`: a selector, or a list of them, the first that matches something visible
 //     wins; every element it matches is highlighted (class `tutorial-target`);
