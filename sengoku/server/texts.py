@@ -234,26 +234,28 @@ def tutorial_path(game: str) -> Path | None:
     return path if NAME.fullmatch(game) and game != "index" and path.is_file() else None
 
 
-@functools.cache
 def rules(game: str, lang: str) -> str | None:
     """The rules document of ``game`` in ``lang``, or None where there is none."""
+    # Only documents that exist reach the cache: a request for any name cannot grow it.
+    return None if rules_path(game) is None else _rules(game, lang)
+
+
+@functools.cache
+def _rules(game: str, lang: str) -> str:
     path = rules_path(game)
-    if path is None:
-        return None
+    assert path is not None
     source = path.read_text(encoding="utf-8")
     return source if lang == i18n.DEFAULT else render_markdown(source, translator(lang))
 
 
 @functools.cache
-def _tutorial_json(game: str, lang: str) -> str | None:
+def _tutorial_json(game: str, lang: str) -> str:
     path = tutorial_path(game)
-    if path is None:
-        return None
+    assert path is not None
     data = json.loads(path.read_text(encoding="utf-8"))
     return json.dumps(data if lang == i18n.DEFAULT else render_tutorial(data, translator(lang)))
 
 
 def tutorial(game: str, lang: str) -> Any:
     """The tutorial of ``game`` with its coach's words in ``lang`` (a fresh copy), or None."""
-    text = _tutorial_json(game, lang)
-    return None if text is None else json.loads(text)
+    return None if tutorial_path(game) is None else json.loads(_tutorial_json(game, lang))

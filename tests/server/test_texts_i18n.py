@@ -215,11 +215,11 @@ def one_catalog(monkeypatch: pytest.MonkeyPatch) -> Iterator[Catalog]:
     """``ja``'s texts catalog replaced by a small one the test fills."""
     small = Catalog(locale="ja", domain="texts")
     texts.translations.cache_clear()
-    texts.rules.cache_clear()
+    texts._rules.cache_clear()
     monkeypatch.setattr(texts, "catalog", lambda lang: small)
     yield small
     texts.translations.cache_clear()
-    texts.rules.cache_clear()
+    texts._rules.cache_clear()
 
 
 def test_untranslated_and_fuzzy_units_stay_english(one_catalog: Catalog) -> None:
