@@ -59,3 +59,19 @@ def test_the_tutorial_and_the_rules_panel_in_the_chosen_language(new_page: Any, 
     item = "Capturing the opposing Marshal wins (`marshal_captured`)."
     assert say(item) != item
     expect(rules.locator("li").first).to_have_text(say(item).replace("`", ""))
+
+
+def test_a_table_cell_may_hold_an_escaped_pipe(new_page: Any) -> None:
+    """js/markdown.js reads "\\|" as a pipe inside a cell, as the extraction does
+    (sengoku/server/texts.py): the Sashimono card language writes `stat='attack'\\|'defence'`."""
+    page: Page = new_page(1280, 900)
+    page.goto("/")
+    cells = page.evaluate(
+        """async (md) => {
+            const { renderMarkdown } = await import("/js/markdown.js");
+            return [...renderMarkdown(md).querySelectorAll("tr")].map(
+                (tr) => [...tr.children].map((c) => c.textContent));
+        }""",
+        "| function | value |\n|---|---|\n| `power(side, stat='attack'\\|'defence')` | power |",
+    )
+    assert cells == [["function", "value"], ["power(side, stat='attack'|'defence')", "power"]]
