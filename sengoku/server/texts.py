@@ -33,6 +33,10 @@ TUTORIALS_DIR = WEB_DIR / "tutorials"
 NAME = re.compile(r"[a-z][a-z-]{0,31}")
 #: A tutorial's strings a player reads (js/tutorial.js); the rest are selectors and options.
 TUTORIAL_KEYS = frozenset({"title", "text", "waitText"})
+PHASES_DIR = WEB_DIR / "phases"
+#: A phase reference's strings (the rules panel's "Now" section, js/rules_panel.js); its
+#: ``key`` and the phase names are what the client looks up.
+PHASE_KEYS = frozenset({"title", "lines"})
 
 _HEADING = re.compile(r"^(#{1,6} )(.*)$")
 _BULLET = re.compile(r"^(\s*[-*] )(.*)$")
@@ -134,8 +138,9 @@ def render_markdown(source: str, translate: Callable[[str], str]) -> str:
     )
 
 
-def tutorial_units(data: Any) -> list[str]:
-    """A tutorial's visible strings, in file order."""
+def json_units(data: Any, keys: frozenset[str] = TUTORIAL_KEYS) -> list[str]:
+    """The strings of ``data`` (a tutorial, or a phase reference with ``PHASE_KEYS``) a player
+    reads: those under ``keys``, in file order."""
     found: list[str] = []
 
     def walk(value: Any, key: str) -> None:
@@ -145,26 +150,33 @@ def tutorial_units(data: Any) -> list[str]:
         elif isinstance(value, list):
             for v in value:
                 walk(v, key)
-        elif isinstance(value, str) and key in TUTORIAL_KEYS and translatable(value):
+        elif isinstance(value, str) and key in keys and translatable(value):
             found.append(value)
 
     walk(data, "")
     return found
 
 
-def render_tutorial(data: Any, translate: Callable[[str], str]) -> Any:
-    """A copy of the tutorial ``data`` with its visible strings translated."""
+def render_json(
+    data: Any, translate: Callable[[str], str], keys: frozenset[str] = TUTORIAL_KEYS
+) -> Any:
+    """A copy of ``data`` with the strings under ``keys`` translated."""
 
     def walk(value: Any, key: str) -> Any:
         if isinstance(value, dict):
             return {k: walk(v, k) for k, v in value.items()}
         if isinstance(value, list):
             return [walk(v, key) for v in value]
-        if isinstance(value, str) and key in TUTORIAL_KEYS and translatable(value):
+        if isinstance(value, str) and key in keys and translatable(value):
             return translate(value)
         return value
 
     return walk(data, "")
+
+
+def tutorial_units(data: Any) -> list[str]:
+    """A tutorial's visible strings, in file order."""
+    return json_units(data, TUTORIAL_KEYS)
 
 
 # Babel's extraction methods (babel-texts.cfg names them as module:function).
@@ -183,7 +195,15 @@ def extract_tutorial(
     fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str], options: Any
 ) -> Extracted:
     """Each visible string of a tutorial (its line is not kept: JSON strings are one-liners)."""
-    for text in tutorial_units(json.loads(fileobj.read().decode("utf-8"))):
+    for text in json_units(json.loads(fileobj.read().decode("utf-8")), TUTORIAL_KEYS):
+        yield 0, None, text, []
+
+
+def extract_phases(
+    fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str], options: Any
+) -> Extracted:
+    """Each title and line of a phase reference (the rules panel's "Now" section)."""
+    for text in json_units(json.loads(fileobj.read().decode("utf-8")), PHASE_KEYS):
         yield 0, None, text, []
 
 
@@ -248,14 +268,24 @@ def _rules(game: str, lang: str) -> str:
     return source if lang == i18n.DEFAULT else render_markdown(source, translator(lang))
 
 
+def phases_path(game: str) -> Path | None:
+    path = PHASES_DIR / f"{game}.json"
+    return path if NAME.fullmatch(game) and path.is_file() else None
+
+
 @functools.cache
-def _tutorial_json(game: str, lang: str) -> str:
-    path = tutorial_path(game)
-    assert path is not None
+def _json(path: Path, keys: frozenset[str], lang: str) -> str:
     data = json.loads(path.read_text(encoding="utf-8"))
-    return json.dumps(data if lang == i18n.DEFAULT else render_tutorial(data, translator(lang)))
+    return json.dumps(data if lang == i18n.DEFAULT else render_json(data, translator(lang), keys))
 
 
 def tutorial(game: str, lang: str) -> Any:
     """The tutorial of ``game`` with its coach's words in ``lang`` (a fresh copy), or None."""
-    return None if tutorial_path(game) is None else json.loads(_tutorial_json(game, lang))
+    path = tutorial_path(game)
+    return None if path is None else json.loads(_json(path, TUTORIAL_KEYS, lang))
+
+
+def phases(game: str, lang: str) -> Any:
+    """The phase reference of ``game`` (the rules panel's "Now" section) in ``lang``, or None."""
+    path = phases_path(game)
+    return None if path is None else json.loads(_json(path, PHASE_KEYS, lang))

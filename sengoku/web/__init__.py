@@ -1,7 +1,8 @@
 """The browser client: static files (HTML, CSS, JS modules, a CJK font subset).
 
 :func:`mount` adds the client's pages, the rules in our words (``GET /api/rules/{game}``), the
-tutorials (``GET /api/tutorials/{game}``), both in the request's language, and the static
+tutorials (``GET /api/tutorials/{game}``), the rules panel's phase reference
+(``GET /api/phases/{game}``), all in the request's language, and the static
 files at ``/`` to the game server's app. Of the server it imports only the plain modules that
 choose a request's language and translate those texts (:mod:`sengoku.server.i18n`,
 :mod:`sengoku.server.texts`): the replay the client's viewer steps through is the server's
@@ -93,6 +94,18 @@ def mount(app: FastAPI) -> None:
         data = texts.tutorial(game, chosen) if RULES_NAME.fullmatch(game) else None
         if data is None:
             return _error(404, "no_tutorial", f"no tutorial for {game!r} on this server")
+        return _in_language({**data, "lang": chosen}, chosen)
+
+    @app.get("/api/phases/{game}")
+    async def phases(game: str, request: Request, lang: str | None = None) -> Any:
+        """The rules panel's "Now" reference of the game (sengoku/web/phases/<game>.json):
+        each phase's title and lines in the language asked for, chosen as for the rules."""
+        chosen = _language(request, lang)
+        if isinstance(chosen, JSONResponse):
+            return chosen
+        data = texts.phases(game, chosen) if RULES_NAME.fullmatch(game) else None
+        if data is None:
+            return _error(404, "no_phases", f"no phase reference for {game!r} on this server")
         return _in_language({**data, "lang": chosen}, chosen)
 
     index = WEB_DIR / "index.html"

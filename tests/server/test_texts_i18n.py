@@ -25,6 +25,12 @@ from sengoku.server import texts
 ROOT = Path(__file__).resolve().parents[2]
 RULES = sorted(p.name for p in texts.RULES_DIR.glob("*.md"))
 TUTORIALS = sorted(p.name for p in texts.TUTORIALS_DIR.glob("*.json") if p.stem != "index")
+PHASES = sorted(p.name for p in texts.PHASES_DIR.glob("*.json"))
+DOCUMENTS = (
+    [f"rules/{n}" for n in RULES]
+    + [f"tutorials/{n}" for n in TUTORIALS]
+    + [f"phases/{n}" for n in PHASES]
+)
 LANGS = ("ja", "fr")
 CODE = re.compile(r"`[^`]*`")
 #: A table's cell separator ("\\|" is a pipe inside a cell).
@@ -32,10 +38,13 @@ CELL = re.compile(r"(?<!\\)\|")
 
 
 def units(name: str) -> list[str]:
-    """The units of a shipped document as the extraction methods cut it."""
-    if name.endswith(".md"):
-        return [u.text for u in texts.markdown_units((texts.RULES_DIR / name).read_text())]
-    return texts.tutorial_units(json.loads((texts.TUTORIALS_DIR / name).read_text()))
+    """The units of a shipped document (``rules/gungi.md``, ``tutorials/gungi.json``,
+    ``phases/gungi.json``) as the extraction methods cut it."""
+    path = texts.WEB_DIR / name
+    if path.suffix == ".md":
+        return [u.text for u in texts.markdown_units(path.read_text())]
+    keys = texts.PHASE_KEYS if path.parent == texts.PHASES_DIR else texts.TUTORIAL_KEYS
+    return texts.json_units(json.loads(path.read_text()), keys)
 
 
 def extracted() -> set[str]:
@@ -110,10 +119,11 @@ def test_the_pot_and_the_catalogs_are_the_documents_units() -> None:
     """texts.pot holds what the extraction finds now (run `make i18n-texts` after editing a
     rules document or a tutorial), and the catalogs hold nothing else."""
     found = extracted()
-    wanted = {u for name in RULES + TUTORIALS for u in units(name)}
+    wanted = {u for name in DOCUMENTS for u in units(name)}
     assert found == wanted
     assert "Capturing and stacking (tsuke)" in found  # a heading of gungi.md
     assert "Your first move in Gungi" in found  # a tutorial's title
+    assert "Play: move or drop" in found  # a phase's title (the panel's "Now" section)
     with (texts.po_path("ja").parent.parent.parent / "texts.pot").open("rb") as f:
         pot = {m.id for m in read_po(f) if m.id}
     assert pot == found, f"run `make i18n-texts`: {sorted(pot ^ found)[:5]}"
@@ -123,13 +133,11 @@ def test_the_pot_and_the_catalogs_are_the_documents_units() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize(
-    "name", [f"rules/{n}" for n in RULES] + [f"tutorials/{n}" for n in TUTORIALS]
-)
+@pytest.mark.parametrize("name", DOCUMENTS)
 def test_every_unit_is_translated(name: str, lang: str) -> None:
     catalog = texts.catalog(lang)
     problems: list[str] = []
-    for unit in units(name.split("/", 1)[1]):
+    for unit in units(name):
         entry = catalog.get(unit)
         if entry is None:
             problems.append(f"missing (run `make i18n-texts`): {unit[:70]!r}")
@@ -238,7 +246,7 @@ def check(r: Any, status: int = 200) -> Any:
 
 
 def first_heading(lang: str, game: str = "gungi") -> str:
-    english = next(u for u in units(f"{game}.md"))
+    english = next(u for u in units(f"rules/{game}.md"))
     return texts.translator(lang)(english)
 
 
@@ -303,3 +311,26 @@ def test_the_tutorial_route_translates_only_the_coachs_words(
         assert check(client.get("/api/tutorials/gunshi?lang=xx"), 400)["error"]["code"] == (
             "unknown_language"
         )
+
+
+def test_the_phase_reference_route_translates_titles_and_lines(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """The rules panel's "Now" section: each phase's title and lines in the language; the
+    keys the client looks phases up by stay as they are."""
+    english = json.loads((texts.PHASES_DIR / "sashimono.json").read_text())
+    with make_client() as client:
+        assert check(client.get("/api/phases/sashimono")) == {**english, "lang": "en"}
+        for lang in LANGS:
+            say = texts.translator(lang)
+            client.cookies.set("sengoku_lang", lang)
+            body = check(client.get("/api/phases/sashimono"))
+            assert body["lang"] == lang and body["key"] == english["key"]
+            assert set(body["phases"]) == set(english["phases"])
+            for name, phase in english["phases"].items():
+                got = body["phases"][name]
+                # (a title may read the same: "Sashimono" in French)
+                assert got["title"] == say(phase["title"])
+                assert got["lines"] == [say(line) for line in phase["lines"]]
+                assert all(a != b for a, b in zip(got["lines"], phase["lines"], strict=True))
+        assert check(client.get("/api/phases/chess"), 404)["error"]["code"] == "no_phases"

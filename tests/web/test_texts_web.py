@@ -1,6 +1,7 @@
 """The rules panel and the tutorial in the page's language (issue 41 "Languages",
-docs/i18n-texts.md): a player who chose Japanese or French reads the coach's words and the
-rules in that language, with the same headings, lists and tables as the English panel."""
+docs/i18n-texts.md): a player who chose Japanese or French reads the coach's words, the
+panel's "Now" section and the rules in that language, with the same headings, lists and
+tables as the English panel."""
 
 from __future__ import annotations
 
@@ -42,6 +43,12 @@ def test_the_tutorial_and_the_rules_panel_in_the_chosen_language(new_page: Any, 
     page.click("#rules-open")
     rules = page.locator('#rules-dialog [data-part="rules"]')
     expect(rules).to_be_visible()
+    # "Now": the phase the game is in, its title and lines translated too
+    phase = json.loads((texts.PHASES_DIR / "gungi.json").read_text(encoding="utf-8"))
+    play = phase["phases"]["play"]
+    now = page.locator('#rules-dialog [data-part="now"]')
+    expect(now.locator("h2")).to_contain_text(say(play["title"]))
+    expect(now.locator("li")).to_have_text([say(line) for line in play["lines"]])
     english = (texts.RULES_DIR / "gungi.md").read_text(encoding="utf-8")
     headings = [ln.lstrip("#").strip() for ln in english.splitlines() if ln.startswith("#")]
     # the panel's headings are the translations, in order (# is h2, ## is h3)

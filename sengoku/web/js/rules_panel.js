@@ -59,19 +59,22 @@ export function catalogReference(catalog) {
   return box;
 }
 
-/** The phase reference of each game (sengoku/web/phases/<game>.json), fetched once. */
+/** The phase reference of each game (sengoku/web/phases/<game>.json, its titles and lines
+ * in the page's language: GET /api/phases/<game>?lang=), fetched once per language. */
 const phaseData = new Map();
 
 export function loadPhases(game) {
-  if (!phaseData.has(game)) {
+  const lang = language();
+  const key = `${game}/${lang}`;
+  if (!phaseData.has(key)) {
     phaseData.set(
-      game,
-      fetch(`/phases/${encodeURIComponent(game)}.json`)
+      key,
+      fetch(`/api/phases/${encodeURIComponent(game)}?lang=${encodeURIComponent(lang)}`)
         .then((r) => (r.ok ? r.json() : null))
         .catch(() => null),
     );
   }
-  return phaseData.get(game);
+  return phaseData.get(key);
 }
 
 function field(view, path) {
