@@ -23,7 +23,8 @@ CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")
 SOURCES = (
     (ROOT / "sengoku" / "web", {".js", ".html", ".css", ".md"}),
     (ROOT / "sengoku" / "games", {".py", ".toml", ".json", ".js", ".css"}),
-    # the message catalogs: the Japanese client's every word (docs/i18n.md)
+    # the catalogs of both domains (messages, texts: the rules panels and tutorials): the
+    # Japanese client's every word (docs/i18n.md)
     (ROOT / "sengoku" / "locale", {".po"}),
 )
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import functools
 import gettext
-import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -34,35 +33,6 @@ COOKIE = "sengoku_lang"
 def N_(message: str) -> str:  # noqa: N802 - gettext's name for "mark, translate later"
     """Mark ``message`` for extraction; it is translated where it is shown (an error's answer)."""
     return message
-
-
-#: The keys of the client's JSON files (tutorials, the Rules panel's phases) whose values
-#: are shown text: a string or a list of strings.
-JSON_TEXT_KEYS = frozenset({"title", "text", "waitText", "lines"})
-
-
-def extract_json_texts(
-    fileobj: Any, keywords: Any, comment_tags: Any, options: Any
-) -> Iterator[tuple[int, str | None, str, list[str]]]:
-    """pybabel's extractor for the client's JSON texts (babel.cfg's ``json_texts``): the
-    values of JSON_TEXT_KEYS, which the client shows through _() (tutorial.js,
-    rules_panel.js)."""
-
-    def walk(node: Any) -> Iterator[str]:
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if key in JSON_TEXT_KEYS:
-                    for text in [value] if isinstance(value, str) else value:
-                        if isinstance(text, str) and text:
-                            yield text
-                else:
-                    yield from walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                yield from walk(item)
-
-    for text in walk(json.load(fileobj)):
-        yield 0, None, text, []
 
 
 def po_path(lang: str) -> Path:

@@ -23,7 +23,8 @@ TEXT = {".js", ".html", ".css", ".md", ".py", ".toml", ".json", ".txt", ".po"}
 def shown_characters() -> dict[str, str]:
     """Each CJK character the client may show, with one place it comes from."""
     where: dict[str, str] = {}
-    # sengoku/locale: the message catalogs, the Japanese one above all (docs/i18n.md)
+    # sengoku/locale: the catalogs of both domains (messages, and texts: the rules panels and
+    # tutorials), the Japanese ones above all (docs/i18n.md)
     for folder in (
         ROOT / "sengoku" / "web",
         ROOT / "sengoku" / "games",
@@ -47,6 +48,8 @@ def test_the_font_covers_every_character_the_client_shows() -> None:
     shown = shown_characters()
     assert "寝" in shown and "り" in shown  # "Betrayal (寝返り)"
     assert shown.get("遊") == "sengoku/locale/ja/LC_MESSAGES/messages.po"  # "遊び方"
+    # the texts catalog: the rules panels and tutorials in Japanese (docs/i18n-texts.md)
+    assert shown.get("翼") == "sengoku/locale/ja/LC_MESSAGES/texts.po"  # the Archer's "翼"
     missing = {ch: src for ch, src in shown.items() if ord(ch) not in cmap}
     assert not missing, f"the font lacks {missing}: run `make font` (tools/make_font.py)"
     # ASCII too, for the kanji-only labels that mix in digits and letters.

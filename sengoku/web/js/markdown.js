@@ -42,7 +42,11 @@ export function renderMarkdown(text) {
       rows
         .filter((r) => !/^\|[\s:|-]+\|$/u.test(r))
         .forEach((r, n) => {
-          const cells = r.split("|").slice(1, -1).map((c) => el(n ? "td" : "th", {}, inline(c.trim())));
+          // "\\|" is a pipe inside a cell (the rules write `a\\|b` for "a or b" in code)
+          const cells = r
+            .split(/(?<!\\)\|/u)
+            .slice(1, -1)
+            .map((c) => el(n ? "td" : "th", {}, inline(c.trim().replace(/\\\|/gu, "|"))));
           table.append(el("tr", {}, cells));
         });
       box.append(el("div.table-wrap", {}, table));

@@ -1,15 +1,16 @@
 // The "Rules" panel of every game page: the rules in our own words (docs/rules, shipped as
-// sengoku/web/rules and served by GET /api/rules/<game>) and a reference of the game's
-// pieces, cards, units and tiles from its catalog (GET /api/games/<game>: its data files,
-// public by nature). A modal <dialog>: Escape closes it and focus returns where it was.
-// Opened during a game, it starts with "Now: <phase>": what the current phase or step of
+// sengoku/web/rules and served by GET /api/rules/<game>?lang=<the page's language>, each
+// paragraph translated through the "texts" catalogs, docs/i18n-texts.md) and a reference
+// of the game's pieces, cards, units and tiles from its catalog (GET /api/games/<game>: its
+// data files, public by nature). A modal <dialog>: Escape closes it and focus returns where
+// it was. Opened during a game, it starts with "Now: <phase>": what the current phase or step of
 // the turn is and what can be done in it, from sengoku/web/phases/<game>.json (keyed by
 // what the seat's view says the phase is; see phaseKeys), kept up to date while open.
 
 import { api } from "./api.js";
 import { el, clear } from "./ui.js";
 import { renderMarkdown } from "./markdown.js";
-import { _, fmt } from "./i18n.js";
+import { _, fmt, language } from "./i18n.js";
 
 /** Catalog fields that are engine internals, not words for a player. */
 const SKIP = new Set(["id", "score_text", "letters", "letter"]);
@@ -58,19 +59,22 @@ export function catalogReference(catalog) {
   return box;
 }
 
-/** The phase reference of each game (sengoku/web/phases/<game>.json), fetched once. */
+/** The phase reference of each game (sengoku/web/phases/<game>.json, its titles and lines
+ * in the page's language: GET /api/phases/<game>?lang=), fetched once per language. */
 const phaseData = new Map();
 
 export function loadPhases(game) {
-  if (!phaseData.has(game)) {
+  const lang = language();
+  const key = `${game}/${lang}`;
+  if (!phaseData.has(key)) {
     phaseData.set(
-      game,
-      fetch(`/phases/${encodeURIComponent(game)}.json`)
+      key,
+      fetch(`/api/phases/${encodeURIComponent(game)}?lang=${encodeURIComponent(lang)}`)
         .then((r) => (r.ok ? r.json() : null))
         .catch(() => null),
     );
   }
-  return phaseData.get(game);
+  return phaseData.get(key);
 }
 
 function field(view, path) {
@@ -137,7 +141,7 @@ export class RulesPanel {
     this.loaded = true;
     const parts = [];
     try {
-      const doc = await api("GET", `/api/rules/${encodeURIComponent(this.game)}`);
+      const doc = await api("GET", `/api/rules/${encodeURIComponent(this.game)}?lang=${encodeURIComponent(language())}`);
       parts.push(el("section", { "data-part": "rules" }, renderMarkdown(doc.markdown)));
     } catch (err) {
       parts.push(el("p.muted", {}, fmt(_("The rules cannot be read: {message}"), { message: err.message })));
@@ -175,9 +179,9 @@ export class RulesPanel {
     this.now.hidden = false;
     this.now.dataset.phase = entry.key;
     clear(this.now).append(
-      el("h2", { id: "rules-now-title" }, fmt(_("Now: {title}"), { title: _(entry.title) })),
+      el("h2", { id: "rules-now-title" }, fmt(_("Now: {title}"), { title: entry.title })),
       this.who ? el("p.rules-now-who", {}, this.who) : null,
-      el("ul", {}, (entry.lines || []).map((line) => el("li", {}, _(line)))),
+      el("ul", {}, (entry.lines || []).map((line) => el("li", {}, line))),
     );
   }
 

@@ -6,8 +6,9 @@
 // what the renderer draws (a selection shows its targets).
 //
 // The steps are data, one file per game: sengoku/web/tutorials/<game>.json, served as
-// /tutorials/<game>.json. Each file has the match to create (`options`, `seats`) and its
-// `steps`, each with
+// /tutorials/<game>.json and, with the coach's words in the page's language (the "texts"
+// catalogs, docs/i18n-texts.md), as GET /api/tutorials/<game>?lang=<lang>. Each file has
+// the match to create (`options`, `seats`) and its `steps`, each with
 //   - `title` and `text`: what the coach says;
 //   - `target`: a selector, or a list of them, the first that matches something visible
 //     wins; every element it matches is highlighted (class `tutorial-target`);
@@ -31,7 +32,7 @@ import { api, saveToken } from "./api.js";
 import { el, clear, toast, ask } from "./ui.js";
 import { navigate } from "./nav.js";
 import { loadPhases, phaseKeys } from "./rules_panel.js";
-import { _, fmt } from "./i18n.js";
+import { _, fmt, language } from "./i18n.js";
 
 /** The matches opened as tutorials in this browser: id -> { step, done }. */
 const STORE = "sengoku.tutorials";
@@ -53,17 +54,20 @@ export function tutorialGames() {
   return index;
 }
 
-/** The tutorial of ``game`` (its steps and the match it plays), fetched once. */
+/** The tutorial of ``game`` (its steps and the match it plays) in the page's language,
+ * fetched once per language. */
 export function loadTutorial(game) {
-  if (!tutorials.has(game)) {
+  const lang = language();
+  const key = `${game}/${lang}`;
+  if (!tutorials.has(key)) {
     tutorials.set(
-      game,
-      fetch(`/tutorials/${encodeURIComponent(game)}.json`)
+      key,
+      fetch(`/api/tutorials/${encodeURIComponent(game)}?lang=${encodeURIComponent(lang)}`)
         .then((r) => (r.ok ? r.json() : null))
         .catch(() => null),
     );
   }
-  return tutorials.get(game);
+  return tutorials.get(key);
 }
 
 function saved() {
@@ -308,9 +312,9 @@ class Coach {
       // The path the coach took, step by step (a step done within a moment is still on it).
       const shown = (this.panel.dataset.shown || "").split(" ").filter(Boolean);
       if (shown[shown.length - 1] !== id) this.panel.dataset.shown = [...shown, id].join(" ");
-      this.title.textContent = step.title ? _(step.title) : _("Tutorial");
+      this.title.textContent = step.title || _("Tutorial");
       this.count.textContent = fmt(_("Step {x} of {length}"), { x: this.index + 1, length: this.steps.length });
-      this.text.textContent = step.text ? _(step.text) : "";
+      this.text.textContent = step.text || "";
       const buttons = [];
       if (step.advance?.next) buttons.push(el("button.primary", { type: "button", id: "coach-next", onclick: () => this.next() }, _("Next")));
       if (step.final) {
