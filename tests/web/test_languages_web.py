@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 from sengoku import load_game
 from sengoku.core.registry import list_games
-from sengoku.server import i18n
+from sengoku.server import i18n, texts
 from tests.web.helpers import PageWatch, assert_clean_text, said, shot
 from tests.web.test_gungi_full_games import play_to_the_end as play_gungi
 from tests.web.test_gunkimono_web import play_whole_game as play_gunkimono
@@ -168,15 +168,15 @@ def test_the_gungi_tutorial_and_the_rules_phase_in_the_language(new_page: Any, l
     page: Page = new_page(1280, 900)
     in_language(page, lang)
     open_from_home(page, "gungi")
-    expect(page.locator("#coach-title")).to_have_text(i18n.gettext_(lang, "Welcome to Gungi"))
+    # The tutorials are the "texts" domain's, translated by the server (docs/i18n-texts.md).
+    expect(page.locator("#coach-title")).to_have_text(texts.translator(lang)("Welcome to Gungi"))
     assert_no_english(page, lang, "the tutorial's first step")
     follow_by_clicks(page, "gungi")
     expect(page.locator("#coach-title")).to_have_text(
-        i18n.gettext_(lang, "That was your first turn")
+        texts.translator(lang)("That was your first turn")
     )
     assert_no_english(page, lang, "the tutorial's last step")
-    # The Rules panel's phase ("Now: ...") in the language; its long rules text is English
-    # for now (docs/i18n.md).
+    # The Rules panel's phase ("Now: ...") in the language.
     page.click("#coach-rules")
     now = page.locator('#rules-dialog [data-part="now"]')
     expect(now.locator("h2")).to_have_text(said(page, "Now: {title}", whole=True))
