@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import is_dataclass
 from operator import attrgetter
 from typing import Any, cast
 
@@ -32,6 +31,7 @@ import sengoku.games.gunshi.tournament_clock as tournament_clock
 import sengoku.games.gunshi.units as units
 from sengoku.core.flow import Flow, Phase
 from sengoku.core.game import TERMINAL, Event, Game, Outcome, State, event
+from sengoku.core.substate import Part, jsonable, parts_cloner
 from sengoku.games.gunshi.actions import GunshiAction, sorted_unique
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.cards import SCOUTED, Card, seen
@@ -49,7 +49,6 @@ from sengoku.games.gunshi.data import (
     RED,
     agreed_cards,
 )
-from sengoku.games.gunshi.parts import jsonable, part_from_json, part_to_json, parts_copier
 from sengoku.games.gunshi.units import INVADED, OFF, TYPE_NAME
 
 __all__ = [
@@ -82,7 +81,7 @@ class GunshiState(State[GunshiAction]):
         self.player = RED
         self.step = ""
         # The parts of the position, each written by the rule module that declares it; clone
-        # and JSON walk them (parts.py).
+        # and JSON walk them (core/substate.py).
         self.logistics = logistics.MilitaryLogistics()
         self.fences = fences.Fences()
         self.field = units.Field()
@@ -157,7 +156,7 @@ class GunshiState(State[GunshiAction]):
         s = GunshiState.__new__(GunshiState)
         d = s.__dict__
         d.update(self.__dict__)
-        _copy_parts(d)
+        _clone_parts(d)
         s._events = []
         # _legal_memo is shared: the copy's legal actions are the same, and the list is never
         # changed in place (legal_actions hands out copies, apply replaces it).
@@ -263,7 +262,7 @@ class GunshiState(State[GunshiAction]):
         data: dict[str, Any] = {}
         for k, v in self.__dict__.items():
             if k in _PART_NAMES:
-                data.update(part_to_json(v))
+                v.dump_into(data)
             elif k not in _NOT_SERIALISED:
                 data[k] = jsonable(v)  # a copy: changing the JSON leaves the state alone
         data["result"] = self.result.to_json() if self.result else None
@@ -272,8 +271,9 @@ class GunshiState(State[GunshiAction]):
     @classmethod
     def from_json(cls, game: Game, data: dict[str, Any]) -> GunshiState:
         s = cls(game, dict(data["options"]), int(data["seed"]))
-        for name in _PART_NAMES:
-            part_from_json(getattr(s, name), data)
+        for name, _cls in PARTS:
+            # A key the data lacks keeps the part's start (saved before the field existed).
+            getattr(s, name).load_from(data, keep_absent=True)
         for k in _OWN_FIELDS:
             if k in data:
                 setattr(s, k, data[k])
@@ -355,24 +355,21 @@ FLOW: Flow[GunshiState, str, GunshiAction] = Flow(
 _NOT_SERIALISED = frozenset({"game", "_events", "_legal_memo", "result"})
 
 
-def _layout() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The names of the parts of a state (its dataclass fields), and of the state's own fields
-    that ``from_json`` sets (the options and seed are the constructor's)."""
+def _layout() -> tuple[tuple[tuple[str, type[Part]], ...], tuple[str, ...]]:
+    """The parts of a state ((attribute, class), in the order the state makes them), and the
+    state's own fields that ``from_json`` sets (the options and seed are the constructor's)."""
     sample = GunshiState(cast(Game, None), {}, 0).__dict__  # only the fields' names are read
-    parts = tuple(k for k, v in sample.items() if is_dataclass(v))
+    parts = tuple((k, type(v)) for k, v in sample.items() if isinstance(v, Part))
     own = tuple(
         k
-        for k in sample
-        if k not in parts and k not in _NOT_SERIALISED and k not in ("options", "seed")
+        for k, v in sample.items()
+        if not isinstance(v, Part) and k not in _NOT_SERIALISED and k not in ("options", "seed")
     )
     return parts, own
 
 
-_PART_NAMES, _OWN_FIELDS = _layout()
-_copy_parts = parts_copier(
-    {
-        k: type(v)
-        for k, v in GunshiState(cast(Game, None), {}, 0).__dict__.items()
-        if k in _PART_NAMES
-    }
-)
+#: The parts a state is composed of, (attribute, class), each declared by the rule module
+#: that writes it; ``clone`` and the JSON walk them.
+PARTS, _OWN_FIELDS = _layout()
+_PART_NAMES = frozenset(name for name, _cls in PARTS)
+_clone_parts = parts_cloner(PARTS)
