@@ -19,9 +19,9 @@ lists whose items are replaced, never changed, by the rules (:data:`COPY_ON_WRIT
 own ``copy`` and ``to_json`` (:func:`own_copy`). A game with a shape of its own makes a
 :class:`Codec` beside its part.
 
-A state clones its parts with each part's :meth:`Part.clone`, or with :func:`parts_cloner`:
-one generated function copying every part of a state at once (a search clones a state per
-node, and a call per part costs it a few percent).
+A state clones its parts with each part's :meth:`Part.clone`, or is cloned whole by a
+function :func:`state_cloner` generates: its own fields and every part copied in one call
+(a search clones a state per node, and a call per part costs it a few percent).
 
 Kept small on purpose: a codec is three functions, and a part copies, dumps and loads its
 fields in declaration order.
@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 
 def _same(value: T) -> T:
@@ -251,21 +252,23 @@ def _compile_clone(cls: type[Part]) -> Callable[[Any], Any]:
     return _compile(lines, env, "clone")
 
 
-def parts_cloner(parts: Sequence[tuple[str, type[Part]]]) -> Callable[[dict[str, Any]], None]:
-    """A function replacing, in a state's ``__dict__``, each part named in ``parts`` ((name,
-    class) pairs) by its clone: a state's ``clone`` copies its own ``__dict__``, then makes its
-    parts its own in this one generated call instead of a call per part."""
-    env: dict[str, Any] = {}
-    lines = ["def clone_parts(d):"]
-    for k, (name, cls) in enumerate(parts):
-        lines += [
-            f"    p = d[{name!r}]",
-            *_clone_lines(cls, env, str(k), "p", "c"),
-            f"    d[{name!r}] = c",
-        ]
-    if not parts:
-        lines.append("    pass")
-    return _compile(lines, env, "clone_parts")
+def state_cloner(cls: type[S], fields: Sequence[tuple[str, type[Part] | None]]) -> Callable[[S], S]:
+    """A function cloning a state of class ``cls`` in one generated call. ``fields``: the
+    state's attributes in the order its ``__init__`` makes them, each with its part class
+    (the part is cloned by its codecs, written out inline) or None (shared by the clone: a
+    value that is replaced, never changed in place). The attributes are set one by one on a
+    new object, which keeps CPython's compact attribute storage: a clone made by copying
+    ``__dict__`` whole reads every attribute more slowly, and a search reads many."""
+    env: dict[str, Any] = {"_state": cls}
+    lines = ["def clone(s):", "    n = _new(_state)"]
+    for k, (name, part) in enumerate(fields):
+        if part is None:
+            lines.append(f"    n.{name} = s.{name}")
+        else:
+            lines += [f"    p = s.{name}", *_clone_lines(part, env, str(k), "p", "c")]
+            lines.append(f"    n.{name} = c")
+    lines.append("    return n")
+    return _compile(lines, env, "clone")
 
 
 def part_field(codec: Codec[Any], **field_options: Any) -> Any:
@@ -381,5 +384,5 @@ __all__ = [
     "jsonable",
     "own_copy",
     "part_field",
-    "parts_cloner",
+    "state_cloner",
 ]

@@ -27,7 +27,7 @@ from sengoku.core.substate import (
     copy_parts,
     own_copy,
     part_field,
-    parts_cloner,
+    state_cloner,
 )
 
 _OPTIONAL = Codec(INTS.copy, INTS.dump, INTS.load, optional=True, copy_code=INTS.copy_code)
@@ -230,16 +230,22 @@ def test_keep_absent_leaves_the_fields_the_data_lacks() -> None:
         c.load_from({"names": ["n"]})
 
 
-def test_parts_cloner_clones_each_named_part_in_a_dict() -> None:
-    class Holder:
-        track: Track
-        cards: Cards
+class Holder:
+    def __init__(self) -> None:
+        self.name = "h"
+        self.track = sample()
+        self.options = {"a": 1}
+        self.cards = cards_sample()
 
+
+def test_state_cloner_shares_own_fields_and_clones_each_part_in_order() -> None:
     source = Holder()
-    source.track, source.cards = sample(), cards_sample()
-    target = Holder()
-    target.__dict__.update(source.__dict__)
-    parts_cloner((("track", Track), ("cards", Cards)))(target.__dict__)
+    clone = state_cloner(
+        Holder, (("name", None), ("track", Track), ("options", None), ("cards", Cards))
+    )
+    target = clone(source)
+    assert type(target) is Holder and list(vars(target)) == list(vars(source))
+    assert target.options is source.options  # an own field: shared
     assert target.track == source.track and target.track is not source.track
     assert target.cards.per_seat == source.cards.per_seat
     assert target.cards.per_seat is not source.cards.per_seat
