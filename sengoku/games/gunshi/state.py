@@ -6,6 +6,10 @@ phase's module gives the legal actions and plays one. Hidden information (the Sh
 deck order, face-down Command Row cards, prepared Advanced cards) is kept here in full, and
 ``view`` shows a seat only what it may see. Cards are tuples (see ``cards.py``).
 
+The position is composed of typed parts (:data:`PARTS`), each a
+:class:`~sengoku.core.substate.Part` declared by the rule module that writes it; ``clone``
+(one generated call, ``core.substate.state_cloner``), ``to_json`` and ``from_json`` walk them.
+
 Where each rule lives (rulebook heading -> module): ``docs/architecture.md``, section Gunshi.
 """
 
