@@ -4,21 +4,30 @@ form had."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import pytest
 
 from sengoku.core.substate import (
+    COPY_ON_WRITE,
     INT_ROWS,
     INT_ROWS_OF_ROWS,
     INTS,
+    LIST,
+    ROWS,
     SCALAR,
     SHARED_CACHE,
+    TUPLE,
+    TUPLE_ROWS,
+    TUPLES,
     Codec,
     Part,
     copy_parts,
+    own_copy,
     part_field,
+    state_cloner,
 )
 
 _OPTIONAL = Codec(INTS.copy, INTS.dump, INTS.load, optional=True, copy_code=INTS.copy_code)
@@ -132,3 +141,113 @@ def test_copy_parts_gives_each_named_part_a_copy() -> None:
     copy_parts(source, target, ("look",))
     assert target.look == source.look and target.look is not source.look
     assert target.look.cards is not source.look.cards
+
+
+class Box:
+    """An object a rule changes in place: it needs its own copy."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def copy(self) -> Box:
+        return Box(self.n)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"n": self.n}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Box:
+        return cls(int(data["n"]))
+
+
+@dataclass(slots=True)
+class Cards(Part):
+    names: list[str] = part_field(LIST, default_factory=list)
+    per_seat: list[list[str]] = part_field(ROWS, default_factory=lambda: [[], []])
+    zones: list[list[tuple[str, bool]]] = part_field(TUPLE_ROWS, default_factory=lambda: [[], []])
+    slots: list[tuple[str, bool] | None] = part_field(TUPLES, default_factory=lambda: [None])
+    last: tuple[int, int] | None = part_field(TUPLE, default=None)
+    bags: list[list[dict[str, Any]]] = part_field(COPY_ON_WRITE, default_factory=lambda: [[]])
+    box: Box | None = part_field(own_copy(Box.from_json), default=None)
+
+
+def cards_sample() -> Cards:
+    return Cards(
+        ["a"],
+        [["b"], ["c", "d"], ["e"]],  # three rows: not only the two-seat case
+        [[("x", True)], []],
+        [("y", False), None],
+        (1, 2),
+        [[{"par": [(1, 2)]}], []],
+        Box(5),
+    )
+
+
+def test_a_clone_copies_lists_and_objects_and_shares_tuples_and_copy_on_write_items() -> None:
+    a = cards_sample()
+    b = a.clone()
+    assert b.names == a.names and b.per_seat == a.per_seat and b.zones == a.zones
+    for name in ("names", "per_seat", "zones", "slots", "bags"):
+        assert getattr(b, name) is not getattr(a, name), name
+    assert all(x is not y for x, y in zip(b.per_seat, a.per_seat, strict=True))
+    assert b.zones[0] is not a.zones[0] and b.zones[0][0] is a.zones[0][0]  # tuples shared
+    assert b.last is a.last and b.slots[0] is a.slots[0]
+    assert b.bags[0] is a.bags[0]  # copy on write: a rule replaces a seat's list
+    assert b.box is not None and a.box is not None and b.box is not a.box
+    b.per_seat[2].append("z")
+    b.zones[1].append(("w", False))
+    b.box.n = 7
+    assert a.per_seat[2] == ["e"] and a.zones[1] == [] and a.box.n == 5
+    assert Cards().clone().box is None
+
+
+def test_tuples_are_saved_as_lists_and_read_back_as_tuples() -> None:
+    a = cards_sample()
+    data = a.to_json()
+    assert data == {
+        "names": ["a"],
+        "per_seat": [["b"], ["c", "d"], ["e"]],
+        "zones": [[["x", True]], []],
+        "slots": [["y", False], None],
+        "last": [1, 2],
+        "bags": [[{"par": [[1, 2]]}], []],
+        "box": {"n": 5},
+    }
+    data["bags"][0][0]["par"][0][0] = 9  # the JSON is new: changing it leaves the part alone
+    data["per_seat"][0].append("q")
+    assert a.bags[0][0]["par"] == [(1, 2)] and a.per_seat[0] == ["b"]
+    back = Cards.from_json(json.loads(json.dumps(a.to_json())))
+    assert back.zones == a.zones and back.slots == a.slots and back.last == (1, 2)
+    assert type(back.zones[0][0]) is tuple and back.box is not None and back.box.n == 5
+    assert Cards.from_json(Cards().to_json()) == Cards()  # None stays None
+
+
+def test_keep_absent_leaves_the_fields_the_data_lacks() -> None:
+    c = cards_sample()
+    c.load_from({"names": ["n"]}, keep_absent=True)
+    assert c.names == ["n"] and c.last == (1, 2)
+    with pytest.raises(KeyError):
+        c.load_from({"names": ["n"]})
+
+
+class Holder:
+    def __init__(self) -> None:
+        self.name = "h"
+        self.track = sample()
+        self.options = {"a": 1}
+        self.cards = cards_sample()
+
+
+def test_state_cloner_shares_own_fields_and_clones_each_part_in_order() -> None:
+    source = Holder()
+    clone = state_cloner(
+        Holder, (("name", None), ("track", Track), ("options", None), ("cards", Cards))
+    )
+    target = clone(source)
+    assert type(target) is Holder and list(vars(target)) == list(vars(source))
+    assert target.options is source.options  # an own field: shared
+    assert target.track == source.track and target.track is not source.track
+    assert target.cards.per_seat == source.cards.per_seat
+    assert target.cards.per_seat is not source.cards.per_seat
+    assert target.track.rows[1] is not source.track.rows[1]
+    assert target.track.cache is source.track.cache

@@ -46,8 +46,9 @@ class TurnRecord(Part):
             "scores": [list(x) for x in self.scores],
         }
 
-    def load_from(self, data: Mapping[str, Any]) -> None:
-        # Absent from states saved before the record was kept: no turn recorded yet.
+    def load_from(self, data: Mapping[str, Any], *, keep_absent: bool = False) -> None:
+        # Absent from states saved before the record was kept: no turn recorded yet (an
+        # absent key is always read so; ``keep_absent`` is the base class's signature).
         last = data.get("last_turn") or {}
         self.seat = int(last.get("seat", -1))
         self.squares = [int(c) for c in last.get("squares", [])]

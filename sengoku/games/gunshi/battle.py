@@ -18,11 +18,11 @@ import sengoku.games.gunshi.inspiration as inspiration
 import sengoku.games.gunshi.invasion as invasion
 import sengoku.games.gunshi.knowledge as knowledge
 import sengoku.games.gunshi.logistics as logistics
+from sengoku.core.substate import SCALAR, TUPLE, TUPLES, Part, part_field
 from sengoku.games.gunshi.actions import A
-from sengoku.games.gunshi.cards import Card, cards_from_json
+from sengoku.games.gunshi.cards import Card
 from sengoku.games.gunshi.commands import universal_rules
 from sengoku.games.gunshi.data import CARDS, COLOUR, HAND_SIZE, LIGHTNING_COST, ROW_LIMIT, plural
-from sengoku.games.gunshi.parts import part
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -30,14 +30,14 @@ if TYPE_CHECKING:
 
 
 @dataclass(slots=True)
-class Turn:
+class Turn(Part):
     """The turn in Phase 3: the cards still to resolve (Lightning card, then the 1st card),
     the card resolving, the cards sent so far this turn, and the turn number (counted from 1)."""
 
-    queue: list[Card] = part(list, decode=cards_from_json)
-    cur: Card | None = part(lambda: None, decode=tuple)
-    sent: int = 0
-    turn: int = 0
+    queue: list[Card] = part_field(TUPLES, default_factory=list)
+    cur: Card | None = part_field(TUPLE, default=None)
+    sent: int = part_field(SCALAR, default=0)
+    turn: int = part_field(SCALAR, default=0)
 
 
 def legal(st: GunshiState) -> list[GunshiAction]:

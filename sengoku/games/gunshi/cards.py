@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sengoku.core.game import IllegalAction
+from sengoku.core.substate import LIST, TUPLE_ROWS, TUPLES, Part, part_field
 from sengoku.games.gunshi.data import CARDS
-from sengoku.games.gunshi.parts import part
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
@@ -22,33 +22,20 @@ Card = tuple[Any, ...]  # (code, known, up) or (code, known, up, bag id)
 SCOUTED = 2  # a card's "known" flag when only the opponent's Scout has seen it
 
 
-def _zones_from_json(v: list[list[list[Any]]]) -> list[list[Card]]:
-    return [[tuple(c) for c in z] for z in v]
-
-
-def _slots_from_json(v: list[list[Any] | None]) -> list[Card | None]:
-    return [tuple(c) if c is not None else None for c in v]
-
-
-def cards_from_json(v: list[list[Any]]) -> list[Card]:
-    """Cards read back from JSON (which keeps tuples as lists)."""
-    return [tuple(c) for c in v]
-
-
 @dataclass(slots=True)
-class CommandCards:
+class CommandCards(Part):
     """Each player's Command cards: hand, deck (top first), Command Row (1st position first),
     the cards not yet dealt (``stock``: Phase 2, deck construction), the card in the Lightning
     position, an active Chain Trap beside the row, and whether the next card sent goes face
     down (cards are sent face down and face up alternately)."""
 
-    hand: list[list[Card]] = part(lambda: [[], []], decode=_zones_from_json)
-    deck: list[list[Card]] = part(lambda: [[], []], decode=_zones_from_json)
-    row: list[list[Card]] = part(lambda: [[], []], decode=_zones_from_json)
-    stock: list[list[Card]] = part(lambda: [[], []], decode=_zones_from_json)
-    lightning: list[Card | None] = part(lambda: [None, None], decode=_slots_from_json)
-    beside: list[Card | None] = part(lambda: [None, None], decode=_slots_from_json)
-    face_down_next: list[bool] = part(lambda: [True, True])
+    hand: list[list[Card]] = part_field(TUPLE_ROWS, default_factory=lambda: [[], []])
+    deck: list[list[Card]] = part_field(TUPLE_ROWS, default_factory=lambda: [[], []])
+    row: list[list[Card]] = part_field(TUPLE_ROWS, default_factory=lambda: [[], []])
+    stock: list[list[Card]] = part_field(TUPLE_ROWS, default_factory=lambda: [[], []])
+    lightning: list[Card | None] = part_field(TUPLES, default_factory=lambda: [None, None])
+    beside: list[Card | None] = part_field(TUPLES, default_factory=lambda: [None, None])
+    face_down_next: list[bool] = part_field(LIST, default_factory=lambda: [True, True])
 
 
 _ORDER = {code: i for i, code in enumerate(CARDS)}

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.formation as formation
 import sengoku.games.gunshi.knowledge as knowledge
+from sengoku.core.substate import INTS, LIST, ROWS, SCALAR, Part, part_field
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import card_order
 from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, RED
-from sengoku.games.gunshi.parts import part
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -26,15 +26,15 @@ if TYPE_CHECKING:
 
 
 @dataclass(slots=True)
-class DeckConstruction:
+class DeckConstruction(Part):
     """Custom Deck Construction: each player's picks, the seats still to pick in order (also
     Modification 2's preparing order), the cards step 2 gives each player, and whether each
     player knows the other's deck composition (not under Optional Rule 3)."""
 
-    picks: list[list[str]] = part(lambda: [[], []])
-    pick_order: list[int] = part(list)
-    pre_taken: list[str] = part(list)
-    deck_public: bool = True
+    picks: list[list[str]] = part_field(ROWS, default_factory=lambda: [[], []])
+    pick_order: list[int] = part_field(INTS, default_factory=list)
+    pre_taken: list[str] = part_field(LIST, default_factory=list)
+    deck_public: bool = part_field(SCALAR, default=True)
 
 
 def start_picks(st: GunshiState, order: list[int]) -> None:

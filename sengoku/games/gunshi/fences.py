@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sengoku.core.substate import INTS, Part, part_field
 from sengoku.games.gunshi.data import (
     COLOUR,
     EDGE_CELLS,
@@ -22,19 +23,20 @@ from sengoku.games.gunshi.data import (
     NEIGHBOUR,
     edge_words,
 )
-from sengoku.games.gunshi.parts import part
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
 
 
 @dataclass(slots=True)
-class Fences:
+class Fences(Part):
     """The Fences: the owner of the Fence on each edge (-1: none), the Fences each player has
     left to place or build."""
 
-    fence: list[int] = part(lambda: [-1] * EDGES)
-    fences_left: list[int] = part(lambda: [FENCES_PER_PLAYER, FENCES_PER_PLAYER])
+    fence: list[int] = part_field(INTS, default_factory=lambda: [-1] * EDGES)
+    fences_left: list[int] = part_field(
+        INTS, default_factory=lambda: [FENCES_PER_PLAYER, FENCES_PER_PLAYER]
+    )
 
 
 def enemy_fence(st: GunshiState, cell: int, d: int, p: int) -> bool:

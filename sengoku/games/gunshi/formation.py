@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.logistics as logistics
 import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
+from sengoku.core.substate import SCALAR, Part, part_field
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import AT, cn, parse_cell
 from sengoku.games.gunshi.data import (
@@ -40,15 +41,15 @@ if TYPE_CHECKING:
 
 
 @dataclass(slots=True)
-class Formation:
+class Formation(Part):
     """Phase 1's decision in progress: the piece chosen (``I``, ``A``, ``C``, ``F`` for a
     Fence; "": none yet) and its cell (-1: none yet); whether the first placement has been made
     (the tournament clock starts then); whether a preset shows both players' cards."""
 
-    fpiece: str = ""
-    fcell: int = -1
-    clock_started: bool = False
-    cards_public: bool = False
+    fpiece: str = part_field(SCALAR, default="")
+    fcell: int = part_field(SCALAR, default=-1)
+    clock_started: bool = part_field(SCALAR, default=False)
+    cards_public: bool = part_field(SCALAR, default=False)
 
 
 def apply_preset(st: GunshiState, name: str) -> None:

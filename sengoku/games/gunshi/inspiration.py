@@ -19,10 +19,10 @@ import sengoku.games.gunshi.custom_deck as custom_deck
 import sengoku.games.gunshi.formation as formation
 import sengoku.games.gunshi.knowledge as knowledge
 import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
+from sengoku.core.substate import INTS, LIST, ROWS, Part, part_field
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import card_order, take_card
 from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, RED, advanced_codes
-from sengoku.games.gunshi.parts import part
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -30,21 +30,21 @@ if TYPE_CHECKING:
 
 
 @dataclass(slots=True)
-class Inspiration:
+class Inspiration(Part):
     """The Gunshi's Inspiration: each player's prepared Advanced cards (Modifications 1 and
     2), the Advanced cards left in the box, the cards removed from the game, Modification 3's
     shared face-up cards (``pool``) and each player's choices before the reveal (``m3``),
     whether the player has swapped this game, and the knowledge bags of the removed card and of
     the cards in the box (``knowledge.py``; -1: none)."""
 
-    prepared: list[list[str]] = part(lambda: [[], []])
-    unused: list[list[str]] = part(lambda: [[], []])
-    removed: list[list[str]] = part(lambda: [[], []])
-    pool: list[str] = part(list)
-    m3: list[list[str]] = part(lambda: [[], []])
-    swap_done: list[bool] = part(lambda: [False, False])
-    removed_bag: list[int] = part(lambda: [-1, -1])
-    box_bag: list[int] = part(lambda: [-1, -1])
+    prepared: list[list[str]] = part_field(ROWS, default_factory=lambda: [[], []])
+    unused: list[list[str]] = part_field(ROWS, default_factory=lambda: [[], []])
+    removed: list[list[str]] = part_field(ROWS, default_factory=lambda: [[], []])
+    pool: list[str] = part_field(LIST, default_factory=list)
+    m3: list[list[str]] = part_field(ROWS, default_factory=lambda: [[], []])
+    swap_done: list[bool] = part_field(LIST, default_factory=lambda: [False, False])
+    removed_bag: list[int] = part_field(INTS, default_factory=lambda: [-1, -1])
+    box_bag: list[int] = part_field(INTS, default_factory=lambda: [-1, -1])
 
 
 def setup(st: GunshiState, rng: random.Random) -> None:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sengoku.core.substate import INTS, SCALAR, Part, part_field
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.data import COLOUR, LETTERS, RED, SIZE, TOKEN_TYPE
-from sengoku.games.gunshi.parts import part
 from sengoku.games.gunshi.shogun_and_card_order import rule_out
 from sengoku.games.gunshi.units import TYPE_NAME, leave_for_invader_spot
 from sengoku.games.gunshi.winning import check_invasion_win
@@ -21,12 +21,12 @@ if TYPE_CHECKING:
 
 
 @dataclass(slots=True)
-class InvaderSpot:
+class InvaderSpot(Part):
     """What each player has on the Invader Spot (a shielded Infantry counts 2), and whether a
     unit invaded this turn (The Gunshi's Inspiration follows such a turn)."""
 
-    invaders: list[int] = part(lambda: [0, 0])
-    invaded_turn: bool = False
+    invaders: list[int] = part_field(INTS, default_factory=lambda: [0, 0])
+    invaded_turn: bool = part_field(SCALAR, default=False)
 
 
 def start_turn(st: GunshiState) -> None:

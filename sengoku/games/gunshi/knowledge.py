@@ -32,8 +32,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
+from sengoku.core.substate import COPY_ON_WRITE, SCALAR, Part, part_field
 from sengoku.games.gunshi.data import CARDS
-from sengoku.games.gunshi.parts import part
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.cards import Card
@@ -54,14 +54,14 @@ class Bag(TypedDict):
 
 
 @dataclass(slots=True)
-class Knowledge:
+class Knowledge(Part):
     """What each player's opponent knows about that player's unknown cards: the player's bags,
     and the id the next bag gets."""
 
     # Copied one level only: a change to a seat's bags replaces its list and the bag dicts
     # (copy on write, see ``consume``), so clones may share them.
-    bags: list[list[Bag]] = part(lambda: [[], []], copy=list)
-    next_bag: int = 0
+    bags: list[list[Bag]] = part_field(COPY_ON_WRITE, default_factory=lambda: [[], []])
+    next_bag: int = part_field(SCALAR, default=0)
 
 
 #: Attempts before giving up on a draw that breaks a ``gone`` constraint (never seen needed:

@@ -10,18 +10,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sengoku.core.substate import INTS, Part, part_field
 from sengoku.games.gunshi.data import STARTING_POINTS
-from sengoku.games.gunshi.parts import part
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
 
 
 @dataclass(slots=True)
-class MilitaryLogistics:
+class MilitaryLogistics(Part):
     """Each player's Military Logistics Points."""
 
-    points: list[int] = part(lambda: [STARTING_POINTS, STARTING_POINTS])
+    points: list[int] = part_field(INTS, default_factory=lambda: [STARTING_POINTS, STARTING_POINTS])
 
 
 def gain(st: GunshiState, p: int, n: int) -> None:

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import sengoku.games.gunshi.cards as cards
+from sengoku.core.substate import INTS, LIST, ROWS, Part, part_field
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, HAND_SIZE, LETTERS, RED, unit_words
-from sengoku.games.gunshi.parts import part
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -21,13 +21,13 @@ if TYPE_CHECKING:
 
 
 @dataclass(slots=True)
-class Shoguns:
+class Shoguns(Part):
     """Each player's Shogun (a token id, -1: not chosen yet), whether it has been revealed
     (captured or scouted), and the units that may still be it as the opponent sees it."""
 
-    shogun: list[int] = part(lambda: [-1, -1])
-    revealed: list[bool] = part(lambda: [False, False])
-    candidates: list[list[int]] = part(lambda: [[], []])
+    shogun: list[int] = part_field(INTS, default_factory=lambda: [-1, -1])
+    revealed: list[bool] = part_field(LIST, default_factory=lambda: [False, False])
+    candidates: list[list[int]] = part_field(ROWS, default_factory=lambda: [[], []])
 
 
 def set_candidates(st: GunshiState, p: int) -> None:

@@ -6,6 +6,10 @@ phase's module gives the legal actions and plays one. Hidden information (the Sh
 deck order, face-down Command Row cards, prepared Advanced cards) is kept here in full, and
 ``view`` shows a seat only what it may see. Cards are tuples (see ``cards.py``).
 
+The position is composed of typed parts (:data:`PARTS`), each a
+:class:`~sengoku.core.substate.Part` declared by the rule module that writes it; ``clone``
+(one generated call, ``core.substate.state_cloner``), ``to_json`` and ``from_json`` walk them.
+
 Where each rule lives (rulebook heading -> module): ``docs/architecture.md``, section Gunshi.
 """
 
@@ -13,7 +17,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import is_dataclass
 from operator import attrgetter
 from typing import Any, cast
 
@@ -32,6 +35,7 @@ import sengoku.games.gunshi.tournament_clock as tournament_clock
 import sengoku.games.gunshi.units as units
 from sengoku.core.flow import Flow, Phase
 from sengoku.core.game import TERMINAL, Event, Game, Outcome, State, event
+from sengoku.core.substate import Part, jsonable, state_cloner
 from sengoku.games.gunshi.actions import GunshiAction, sorted_unique
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.cards import SCOUTED, Card, seen
@@ -49,7 +53,6 @@ from sengoku.games.gunshi.data import (
     RED,
     agreed_cards,
 )
-from sengoku.games.gunshi.parts import jsonable, part_from_json, part_to_json, parts_copier
 from sengoku.games.gunshi.units import INVADED, OFF, TYPE_NAME
 
 __all__ = [
@@ -82,7 +85,7 @@ class GunshiState(State[GunshiAction]):
         self.player = RED
         self.step = ""
         # The parts of the position, each written by the rule module that declares it; clone
-        # and JSON walk them (parts.py).
+        # and JSON walk them (core/substate.py).
         self.logistics = logistics.MilitaryLogistics()
         self.fences = fences.Fences()
         self.field = units.Field()
@@ -154,23 +157,26 @@ class GunshiState(State[GunshiAction]):
         return tournament_clock.clock_seat(self)
 
     def clone(self) -> GunshiState:
-        s = GunshiState.__new__(GunshiState)
-        d = s.__dict__
-        d.update(self.__dict__)
-        _copy_parts(d)
+        # The own fields are shared (values replaced, never changed in place; _legal_memo too:
+        # the copy's legal actions are the same, and legal_actions hands out copies), the
+        # parts cloned: in one generated call (core/substate.py).
+        s = _clone(self)
         s._events = []
-        # _legal_memo is shared: the copy's legal actions are the same, and the list is never
-        # changed in place (legal_actions hands out copies, apply replaces it).
         return s
 
     # ------------------------------------------------------------------ apply
     def legal_actions(self) -> list[GunshiAction]:
         if self.result is not None:
             return []
+        return list(self._legal())  # a copy: callers may change theirs
+
+    def _legal(self) -> list[GunshiAction]:
+        """The kept legal actions of this position (made on first use), not copied: for
+        reading only (``why_illegal`` on every ``apply``)."""
         memo = self._legal_memo
         if memo is None:
-            memo = self._legal_memo = sorted_unique(FLOW.legal(self))
-        return list(memo)  # a copy: callers may change theirs
+            memo = self._legal_memo = sorted_unique(PHASES[self.phase].legal(self))
+        return memo
 
     def apply(self, action: GunshiAction) -> list[Event]:
         """Play one action (a :class:`GunshiAction`: text is parsed at the edges, with
@@ -196,19 +202,19 @@ class GunshiState(State[GunshiAction]):
         """p spends n Military Logistics Points (``logistics.pay``)."""
         logistics.pay(self, p, n)
 
-    def why_illegal(self, action: Any) -> str | None:
+    def why_illegal(self, action: GunshiAction) -> str | None:
         """None if ``action`` is legal here, else the decision the rules ask for now and the
         actions legal in it."""
         if self.result is not None:
             return "the game is over; no action can be played"
-        legal = self.legal_actions()
+        legal = self._legal()
         # By identity first (the engine's actions are interned): a plain ``in`` calls the
         # dataclass __eq__ on every action before the match.
         if id(action) in map(id, legal) or action in legal:
             return None
         return self._why_not_legal(action, legal)
 
-    def _why_not_legal(self, action: Any, legal: list[GunshiAction]) -> str:
+    def _why_not_legal(self, action: GunshiAction, legal: list[GunshiAction]) -> str:
         what = self.decision_name()
         sample = ", ".join(str(a) for a in sorted(set(legal), key=GunshiAction.to_int)[:12])
         return f"{action!s} is not allowed now ({what}); legal here: {sample}"
@@ -261,19 +267,21 @@ class GunshiState(State[GunshiAction]):
     def to_json(self) -> dict[str, Any]:
         """The position as one flat object: the state's own fields, then each part's."""
         data: dict[str, Any] = {}
-        for k, v in self.__dict__.items():
-            if k in _PART_NAMES:
-                data.update(part_to_json(v))
+        for k, part in _LAYOUT:
+            if part is not None:
+                getattr(self, k).dump_into(data)
             elif k not in _NOT_SERIALISED:
-                data[k] = jsonable(v)  # a copy: changing the JSON leaves the state alone
+                # A copy: changing the JSON leaves the state alone.
+                data[k] = jsonable(getattr(self, k))
         data["result"] = self.result.to_json() if self.result else None
         return data
 
     @classmethod
     def from_json(cls, game: Game, data: dict[str, Any]) -> GunshiState:
         s = cls(game, dict(data["options"]), int(data["seed"]))
-        for name in _PART_NAMES:
-            part_from_json(getattr(s, name), data)
+        for name, _cls in PARTS:
+            # A key the data lacks keeps the part's start (saved before the field existed).
+            getattr(s, name).load_from(data, keep_absent=True)
         for k in _OWN_FIELDS:
             if k in data:
                 setattr(s, k, data[k])
@@ -292,12 +300,22 @@ class GunshiState(State[GunshiAction]):
 
 def _collected(
     do: Callable[[GunshiState, GunshiAction], None],
-) -> Callable[[GunshiState, GunshiAction], list[Event]]:
-    """A phase's ``do`` for the flow: the rule module's ``do`` plays the action and tells
-    what happened through :meth:`GunshiState.emit`; its events are what it returns."""
+) -> Callable[[GunshiState, GunshiAction], list[Event] | None]:
+    """A phase's ``do`` for the flow, judging legality itself (``judges``, core/flow.py): an
+    action not in the kept legal list is refused (None, nothing changed); else the decision is
+    counted (before the action is played: the events it makes carry its ply) and the rule
+    module's ``do`` plays it, telling what happened through :meth:`GunshiState.emit`; its
+    events are what it returns. One check against the list ``legal_actions`` kept, and no call
+    of ``why_illegal`` on the way: the hot path of every search."""
 
-    def run(state: GunshiState, action: GunshiAction) -> list[Event]:
+    def run(state: GunshiState, action: GunshiAction) -> list[Event] | None:
+        legal = state._legal()
+        # By identity first (the engine's actions are interned): a plain ``in`` calls the
+        # dataclass __eq__ on every action before the match.
+        if id(action) not in map(id, legal) and action not in legal:
+            return None
         state._legal_memo = None  # the position changes: its legal actions with it
+        state.ply += 1  # counted here: a judging phase counts its decisions in its do
         state._events = []
         do(state, action)
         events, state._events = state._events, []
@@ -312,7 +330,7 @@ def _phase(
     legal: Callable[[GunshiState], list[GunshiAction]],
     do: Callable[[GunshiState, GunshiAction], None],
 ) -> Phase[GunshiState, GunshiAction]:
-    return Phase(name, legal, _collected(do))
+    return Phase(name, legal, _collected(do), judges=True)
 
 
 #: ``state.phase`` -> the rule that decides in it, in the order a game goes through them.
@@ -339,14 +357,10 @@ PHASES: dict[str, Phase[GunshiState, GunshiAction]] = {
 }
 
 
-def _count_ply(state: GunshiState) -> None:
-    # Counted before the action is played: the events it makes carry its ply.
-    state.ply += 1
-
-
-#: Gunshi's turn as a flow (core/flow.py): its phases, and ``apply``'s template.
+#: Gunshi's turn as a flow (core/flow.py): its phases, and ``apply``'s template (each
+#: phase's ``do`` counts the decision, see ``_collected``).
 FLOW: Flow[GunshiState, str, GunshiAction] = Flow(
-    PHASES, phase_of=attrgetter("phase"), decisions=attrgetter("ply"), count=_count_ply
+    PHASES, phase_of=attrgetter("phase"), decisions=attrgetter("ply")
 )
 
 
@@ -355,24 +369,23 @@ FLOW: Flow[GunshiState, str, GunshiAction] = Flow(
 _NOT_SERIALISED = frozenset({"game", "_events", "_legal_memo", "result"})
 
 
-def _layout() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The names of the parts of a state (its dataclass fields), and of the state's own fields
-    that ``from_json`` sets (the options and seed are the constructor's)."""
-    sample = GunshiState(cast(Game, None), {}, 0).__dict__  # only the fields' names are read
-    parts = tuple(k for k, v in sample.items() if is_dataclass(v))
-    own = tuple(
-        k
-        for k in sample
-        if k not in parts and k not in _NOT_SERIALISED and k not in ("options", "seed")
-    )
-    return parts, own
-
-
-_PART_NAMES, _OWN_FIELDS = _layout()
-_copy_parts = parts_copier(
-    {
-        k: type(v)
-        for k, v in GunshiState(cast(Game, None), {}, 0).__dict__.items()
-        if k in _PART_NAMES
-    }
+#: A state's attributes in the order ``__init__`` makes them (the order of the saved keys),
+#: each with its part class (None: a field of the state's own).
+_LAYOUT: tuple[tuple[str, type[Part] | None], ...] = tuple(
+    (k, type(v) if isinstance(v, Part) else None)
+    # Only the attributes' names and kinds are read from this sample.
+    for k, v in vars(GunshiState(cast(Game, None), {}, 0)).items()
 )
+#: The parts a state is composed of, (attribute, class), each declared by the rule module
+#: that writes it; ``clone`` and the JSON walk them.
+PARTS: tuple[tuple[str, type[Part]], ...] = tuple(
+    (k, part) for k, part in _LAYOUT if part is not None
+)
+#: The state's own fields that ``from_json`` sets (the options and seed are the
+#: constructor's).
+_OWN_FIELDS = tuple(
+    k
+    for k, part in _LAYOUT
+    if part is None and k not in _NOT_SERIALISED and k not in ("options", "seed")
+)
+_clone = state_cloner(GunshiState, _LAYOUT)

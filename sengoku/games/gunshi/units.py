@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
+from sengoku.core.substate import INTS, LIST, Part, part_field
 from sengoku.games.gunshi.commands.light_infantry import double_step
 from sengoku.games.gunshi.data import CELLS, EDGE_OF, NEIGHBOUR, NUM_TOKENS, TOKEN_TYPE, UNITS
 from sengoku.games.gunshi.fences import enemy_fence
-from sengoku.games.gunshi.parts import part
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
@@ -31,15 +31,15 @@ assert set(TOKEN_TYPE) <= set("IAC"), "units_of skips the type test for 'IAC'"
 
 
 @dataclass(slots=True)
-class Field:
+class Field(Part):
     """The units: each token's cell (``OFF``: in the Reserve, ``INVADED``: on the Invader
     Spot), owner (-1: none), facing (0..3, ``DIR_NAMES``) and Shield; the unit on each cell."""
 
-    uloc: list[int] = part(lambda: [OFF] * NUM_TOKENS)
-    uown: list[int] = part(lambda: [-1] * NUM_TOKENS)
-    uface: list[int] = part(lambda: [0] * NUM_TOKENS)
-    ushield: list[bool] = part(lambda: [False] * NUM_TOKENS)
-    board: list[int] = part(lambda: [-1] * CELLS)
+    uloc: list[int] = part_field(INTS, default_factory=lambda: [OFF] * NUM_TOKENS)
+    uown: list[int] = part_field(INTS, default_factory=lambda: [-1] * NUM_TOKENS)
+    uface: list[int] = part_field(INTS, default_factory=lambda: [0] * NUM_TOKENS)
+    ushield: list[bool] = part_field(LIST, default_factory=lambda: [False] * NUM_TOKENS)
+    board: list[int] = part_field(INTS, default_factory=lambda: [-1] * CELLS)
 
 
 def free_token(st: GunshiState, t: str) -> int:

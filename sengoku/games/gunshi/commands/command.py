@@ -13,9 +13,9 @@ from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from sengoku.core.substate import Part, own_copy, part_field
 from sengoku.games.gunshi.battlefield import CELL_NAMES, cn
 from sengoku.games.gunshi.data import CARDS, DIR_NAMES, LETTERS
-from sengoku.games.gunshi.parts import part
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
@@ -187,17 +187,11 @@ def nothing(st: GunshiState, why: str) -> None:
     st.emit(None, "no_effect", f"Nothing happens: {why}.", reason=why)
 
 
-def _copy_command(cmd: Command | None) -> Command | None:
-    return None if cmd is None else cmd.copy()
-
-
 @dataclass(slots=True)
-class UnitsFollowOrders:
+class UnitsFollowOrders(Part):
     """The command being resolved (None: no card is resolving, or it has been carried out)."""
 
-    cmd: Command | None = part(
-        lambda: None, copy=_copy_command, encode=Command.to_json, decode=Command.from_json
-    )
+    cmd: Command | None = part_field(own_copy(Command.from_json), default=None)
 
 
 _UNIT_KEYS = ("leader", "shooter", "builder", "first", "base", "invader")
