@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from sengoku.analysis.analyse import _Engine
+from sengoku.analysis.analyse import AnalysisEngine
 
 
 class IterationClock:
@@ -19,13 +19,13 @@ class IterationClock:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.now = 0.0
         self.monkeypatch = monkeypatch
-        real = _Engine.iterate
+        real = AnalysisEngine.iterate
 
         def iterate(engine: Any, *args: Any, **kwargs: Any) -> Any:
             self.now += 1.0
             return real(engine, *args, **kwargs)
 
-        monkeypatch.setattr(_Engine, "iterate", iterate)
+        monkeypatch.setattr(AnalysisEngine, "iterate", iterate)
 
     def __call__(self) -> float:
         return self.now
