@@ -484,7 +484,7 @@ class GungiState(State[Move]):
             return None
         return f"{action} is not legal here: {why_illegal(self, action)}"
 
-    def _apply_python(self, action: Any) -> list[Event] | None:
+    def _apply_python(self, action: Move) -> list[Event] | None:
         """``apply`` with the Python engine: the move's code is checked against the legal
         codes and made (``make``); None (nothing changed) if it is not legal."""
         if not isinstance(action, Move):
@@ -516,7 +516,7 @@ class GungiState(State[Move]):
             finish(self, result, events)
         return events
 
-    def _apply_native(self, action: Any) -> list[Event] | None:
+    def _apply_native(self, action: Move) -> list[Event] | None:
         """``apply`` with the native core: the core checks the code against the legal list
         it made, changes the board, hands, drafting, Marshal squares and ``seen`` in place and
         judges the move; only the scalar fields and the events are made here. The Python
@@ -572,7 +572,7 @@ class GungiState(State[Move]):
     #: (``make`` knows a setup placement, Done and a move of play apart). Its ``do`` judges
     #: legality itself (the native core checks the move against the legal list it made),
     #: so a move is checked once.
-    FLOW: ClassVar[Flow[GungiState, str, Any]] = Flow(
+    FLOW: ClassVar[Flow[GungiState, str, Move]] = Flow(
         {"move": Phase("a move of the side to move", legal_actions, _apply_native, judges=True)},
         phase_of=lambda state: "move",
         decisions=attrgetter("ply"),
@@ -581,7 +581,7 @@ class GungiState(State[Move]):
     #: length guard), itself the method: no call in between on the hot path of every
     #: search. (mypy reads a function-valued class attribute as positional-only, which the
     #: contract's ``apply(self, action)`` is not: hence the ignore.)
-    apply: ClassVar[Callable[[GungiState, Any], list[Event]]] = FLOW.apply  # type: ignore[assignment]
+    apply: ClassVar[Callable[[GungiState, Move], list[Event]]] = FLOW.apply  # type: ignore[assignment]
 
     def _is_legal_code(self, code: int) -> bool:
         # The legal codes are sorted: a binary search, no set built for each move played.
