@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
 from sengoku.core.game import TERMINAL
 from sengoku.core.observation import Encoder, Entries, entries_of
+from sengoku.games.gunkimono.actions import CELL_NAMES, LETTERS, TILE_NAMES
+from sengoku.games.gunkimono.battlefield import NAMES, TOP_NAMES
+from sengoku.games.gunkimono.honor_track import REMOVED
+from sengoku.games.gunkimono.state import GunkimonoState
+from sengoku.games.gunkimono.turn_sequence import Phase
 from sengoku.games.gunkimono.views import GunkimonoView, PlayerView
-
-if TYPE_CHECKING:
-    from sengoku.games.gunkimono.state import GunkimonoState
+from sengoku.games.gunkimono.war_banners import BANNER_KINDS
 
 
 class PlayerSnapshot(NamedTuple):
@@ -215,8 +218,6 @@ class GunkimonoEncoder(Encoder):
         :func:`~sengoku.games.gunkimono.hidden_information.view` shows of them, hidden as it
         hides it (a hand for its owner only; banner values for their owner, and for all once
         the game is over), and nothing else."""
-        from sengoku.games.gunkimono.state import GunkimonoState
-
         if not isinstance(state, GunkimonoState):
             return state.view(seat)
         n = state.num_players
@@ -227,12 +228,6 @@ class GunkimonoEncoder(Encoder):
     def _snapshot(self, state: GunkimonoState, seat: int | None, n: int) -> GunkimonoSnapshot:
         # The same expressions as ``hidden_information.view`` for these fields (the test
         # ``test_capture_encodes_as_the_view_and_stays_put`` holds the two together).
-        from sengoku.games.gunkimono.actions import CELL_NAMES, LETTERS, TILE_NAMES
-        from sengoku.games.gunkimono.battlefield import NAMES, TOP_NAMES
-        from sengoku.games.gunkimono.honor_track import REMOVED
-        from sengoku.games.gunkimono.turn_sequence import Phase
-        from sengoku.games.gunkimono.war_banners import BANNER_KINDS
-
         sequence, battlefield, supply = state.sequence, state.battlefield, state.supply
         over = sequence.phase is Phase.OVER
         tiles = TILE_NAMES

@@ -16,8 +16,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+import sengoku.games.gunshi.tournament_clock as tournament_clock
 from sengoku.core.game import SengokuError
 from sengoku.core.observation import Encoder, Entries, entries_of
+from sengoku.games.gunshi.battlefield import cn
+from sengoku.games.gunshi.cards import SCOUTED, seen
+from sengoku.games.gunshi.commands.command import command_view
+from sengoku.games.gunshi.data import CELLS, LETTERS, TOKEN_TYPE
+from sengoku.games.gunshi.state import GunshiState
+from sengoku.games.gunshi.units import OFF
 
 
 class SideSnapshot(NamedTuple):
@@ -245,8 +252,6 @@ class GunshiEncoder(Encoder):
         """The :class:`GunshiSnapshot` of ``view(seat)``, from the state's parts (their public
         fields): what :func:`~sengoku.games.gunshi.hidden_information.view` shows of them,
         hidden as it hides it, and nothing else."""
-        from sengoku.games.gunshi.state import GunshiState
-
         if not isinstance(state, GunshiState) or not (seat is None or seat in (0, 1)):
             return state.view(seat)
         return _snapshot(state, seat)
@@ -502,16 +507,31 @@ def _side_of_view(player: Mapping[str, Any]) -> SideSnapshot:
     )
 
 
-def _snapshot(st: Any, seat: int | None) -> GunshiSnapshot:
+def _known(pile: list[Any], mine: bool) -> list[str | None]:
+    """A hand's or deck's cards as the view shows them: all to their owner, else the ones
+    known (an empty pile, the common case, makes no comprehension)."""
+    if not pile:
+        return []
+    if mine:
+        return [c[0] for c in pile]
+    return [c[0] if c[1] else None for c in pile]
+
+
+def _codes_if(pile: list[Any], shown: bool) -> list[str | None]:
+    if not pile:
+        return []
+    return [c[0] for c in pile] if shown else [None] * len(pile)
+
+
+def _if(codes: list[str], shown: bool) -> list[str | None]:
+    if not codes:
+        return []
+    return list(codes) if shown else [None] * len(codes)
+
+
+def _snapshot(st: GunshiState, seat: int | None) -> GunshiSnapshot:
     """``hidden_information.view``'s expressions for the fields the encoder reads (the test
     ``test_capture_encodes_as_the_view_and_stays_put`` holds the two together)."""
-    import sengoku.games.gunshi.tournament_clock as tournament_clock
-    from sengoku.games.gunshi.battlefield import cn
-    from sengoku.games.gunshi.cards import SCOUTED, seen
-    from sengoku.games.gunshi.commands.command import command_view
-    from sengoku.games.gunshi.data import CELLS, LETTERS, TOKEN_TYPE
-    from sengoku.games.gunshi.units import OFF
-
     o = st.options
     mod1 = o["variant"] == "inspiration" and o["modification"] == 1
     seated = seat is not None  # a Scout's look shows to seats, not to spectators
@@ -533,16 +553,13 @@ def _snapshot(st: Any, seat: int | None) -> GunshiSnapshot:
                 shogun >= 0,
                 shoguns.revealed[p],
                 LETTERS[shogun] if shogun >= 0 and (mine or shoguns.revealed[p]) else None,
-                [LETTERS[u] for u in shoguns.candidates[p]],
-                [c[0] if (mine or c[1]) else None for c in cards.hand[p]],
-                [c[0] if (mine or c[1]) else None for c in cards.deck[p]],
-                [c[0] if mine else None for c in cards.stock[p]],
-                [c if (mine and not mod1) else None for c in inspiration.prepared[p]],
-                [
-                    c if (mine or st.deck_construction.deck_public) else None
-                    for c in st.deck_construction.picks[p]
-                ],
-                [c if (mine or st.phase != "mod3") else None for c in inspiration.m3[p]],
+                [LETTERS[u] for u in candidates] if (candidates := shoguns.candidates[p]) else [],
+                _known(cards.hand[p], mine),
+                _known(cards.deck[p], mine),
+                _codes_if(cards.stock[p], mine),
+                _if(inspiration.prepared[p], mine and not mod1),
+                _if(st.deck_construction.picks[p], mine or st.deck_construction.deck_public),
+                _if(inspiration.m3[p], mine or st.phase != "mod3"),
                 [
                     (
                         c[0]
@@ -550,8 +567,10 @@ def _snapshot(st: Any, seat: int | None) -> GunshiSnapshot:
                         else None,
                         c[2],
                     )
-                    for c in cards.row[p]
-                ],
+                    for c in row
+                ]
+                if (row := cards.row[p])
+                else [],
                 None
                 if lightning is None
                 else (lightning[0] if seen(lightning, mine, seat) else None, lightning[2]),
@@ -560,12 +579,12 @@ def _snapshot(st: Any, seat: int | None) -> GunshiSnapshot:
         )
     field = st.field
     uloc, uown, uface, ushield = field.uloc, field.uown, field.uface, field.ushield
-    units = [
-        (u, loc, uown[u], uface[u], ushield[u]) for u, loc in enumerate(uloc) if 0 <= loc < CELLS
-    ]
+    units = []
     left = {"I": 0, "A": 0, "C": 0}
-    for u, loc in enumerate(uloc):
-        if loc == OFF and TOKEN_TYPE[u] in left:
+    for u, loc in enumerate(uloc):  # one pass: the Field's units, the Reserve's counts
+        if 0 <= loc < CELLS:
+            units.append((u, loc, uown[u], uface[u], ushield[u]))
+        elif loc == OFF and TOKEN_TYPE[u] in left:
             left[TOKEN_TYPE[u]] += 1
     fence = st.fences.fence
     fences = (
