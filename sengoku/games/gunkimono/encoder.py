@@ -3,7 +3,7 @@ counts of tiles by code, banners, and each player (seats relative to the observe
 
 Gunkimono.observation_encoder() declares it. It reads ``view(seat)`` and nothing else (see
 :mod:`sengoku.core.observation`), or the :class:`GunkimonoSnapshot` of it that
-:meth:`GunkimonoEncoder.capture` takes from the state: the view's fields the encoder reads,
+:meth:`GunkimonoEncoder.capture` takes from the state: the view's fields the encoder reads, as the state's integers,
 hidden as the view hides them, without the rest of the view (the tiles' faces, the
 formations, the last turn, the options), which costs about as much again.
 """
@@ -29,26 +29,29 @@ from sengoku.games.gunkimono.war_banners import BANNER_KINDS
 
 class PlayerSnapshot(NamedTuple):
     """One seat's part of a :class:`GunkimonoSnapshot`: its ``PlayerView`` fields that the
-    encoder reads, in the view's words (``hand`` None but for the observer; a banner's
-    value None but for its owner and at the end)."""
+    encoder reads, as the state's integers (tile codes, troop numbers, banner kinds and
+    columns): ``hand`` None but for the observer; a banner's value None but for its owner
+    and at the end; an honor marker off the track is ``REMOVED``."""
 
     score: int
-    hand: list[str] | None
+    hand: list[int] | None
     hand_size: int
-    hand_known: list[str]
-    reserve: list[str]
-    honor: list[int | None]
+    hand_known: list[int]
+    reserve: list[int]
+    honor: list[int]
     strongholds_left: int
     #: Each banner held: (kind, column, value or None).
-    banners: list[tuple[str, str, int | None]]
+    banners: list[tuple[int, int, int | None]]
 
 
 class GunkimonoSnapshot(NamedTuple):
-    """The fields of ``view(seat)`` that :class:`GunkimonoEncoder` reads, in the view's words:
-    the board's ``troops``, ``symbols``, ``levels`` and ``strongholds``; the ``pending``
-    scorings as (square, VP, VP allowed); the players as :class:`PlayerSnapshot`; the rest
-    under the view's own keys. New lists, so later play does not change it; nothing the
-    view does not show (no dicts either: a snapshot is data, not a view)."""
+    """The fields of ``view(seat)`` that :class:`GunkimonoEncoder` reads, as the state's
+    integers where the view names them: the board's ``top`` troops (``TOP_NAMES`` numbers),
+    ``symbols``, ``levels`` and ``strongholds``; the ``row`` and ``placed`` tiles by code;
+    the banner stacks by kind; the ``pending`` scorings as (square, VP, VP allowed); the
+    support square (-1: none); the players as :class:`PlayerSnapshot`; the rest under the
+    view's own keys. New lists, so later play does not change it; nothing the view does
+    not show (no dicts either: a snapshot is data, not a view)."""
 
     players_count: int
     current_player: int
@@ -56,30 +59,45 @@ class GunkimonoSnapshot(NamedTuple):
     turn: int
     turns: int
     decisions: int
-    troops: list[str]
+    top: list[int]
     symbols: list[int]
     levels: list[int]
     strongholds: list[int]
-    row: list[str]
+    row: list[int]
     stack_size: int
     end_stack_size: int
     end_stack_in_play: bool
     end_triggered: bool
     removed_count: int
-    placed: list[str]
+    placed: list[int]
     placed_small: list[tuple[int, int, int]]
-    banner_stacks: list[list[str]]
-    pending: list[tuple[str, int, bool]]
-    support_square: str | None
+    banner_stacks: list[list[int]]
+    pending: list[tuple[int, int, bool]]
+    support_cell: int
     placed_large: bool
     passes: int
     built_at: list[tuple[int, int]]
     players: list[PlayerSnapshot]
 
 
+def _index(names: tuple[str, ...] | list[str]) -> dict[str, int]:
+    return {name: i for i, name in enumerate(names)}
+
+
+#: The view's names -> the state's integers (to read a view as a snapshot).
+_TOP = _index(TOP_NAMES)
+_TILE = _index(TILE_NAMES)
+_TROOP = _index(LETTERS)
+_KIND = _index(BANNER_KINDS)
+_COLUMN = _index(NAMES)
+_CELL = _index(CELL_NAMES)
+
+
 def _snapshot_of_view(view: GunkimonoView) -> GunkimonoSnapshot:
-    """A view's fields as a snapshot (its lists, not copies: encoded at once)."""
+    """A view's fields as a snapshot (its names read back as the state's integers)."""
     board = view["board"]
+    tile = _TILE
+    support = view["support_square"]
     return GunkimonoSnapshot(
         view["players_count"],
         view["current_player"],
@@ -87,21 +105,21 @@ def _snapshot_of_view(view: GunkimonoView) -> GunkimonoSnapshot:
         view["turn"],
         view["turns"],
         view["decisions"],
-        board["troops"],
+        [_TOP[name] for name in board["troops"]],
         board["symbols"],
         board["levels"],
         board["strongholds"],
-        view["row"],
+        [tile[name] for name in view["row"]],
         view["stack_size"],
         view["end_stack_size"],
         view["end_stack_in_play"],
         view["end_triggered"],
         view["removed_count"],
-        view["placed"],
+        [tile[name] for name in view["placed"]],
         cast("list[tuple[int, int, int]]", view["placed_small"]),
-        view["banner_stacks"],
-        [(p["square"], p["vp"], p["vp_allowed"]) for p in view["pending"]],
-        view["support_square"],
+        [[_KIND[kind] for kind in stack] for stack in view["banner_stacks"]],
+        [(_CELL[p["square"]], p["vp"], p["vp_allowed"]) for p in view["pending"]],
+        -1 if support is None else _CELL[support],
         view["placed_large"],
         view["passes"],
         cast("list[tuple[int, int]]", view["built_at"]),
@@ -110,15 +128,17 @@ def _snapshot_of_view(view: GunkimonoView) -> GunkimonoSnapshot:
 
 
 def _player_of_view(player: PlayerView) -> PlayerSnapshot:
+    tile = _TILE
+    hand = player["hand"]
     return PlayerSnapshot(
         player["score"],
-        player["hand"],
+        None if hand is None else [tile[name] for name in hand],
         player["hand_size"],
-        player["hand_known"],
-        player["reserve"],
-        player["honor"],
+        [tile[name] for name in player["hand_known"]],
+        [_TROOP[letter] for letter in player["reserve"]],
+        [REMOVED if row is None else row for row in player["honor"]],
         player["strongholds_left"],
-        [(b["kind"], b["column"], b["value"]) for b in player["banners"]],
+        [(_KIND[b["kind"]], _COLUMN[b["column"]], b["value"]) for b in player["banners"]],
     )
 
 
@@ -175,7 +195,7 @@ class GunkimonoEncoder(Encoder):
         self.symbols_levels = np.concatenate((self.cell_base + 6, self.cell_base + 7))
         #: The last board's (troops, symbols, levels) lists, their indices and values.
         self._board_cache: (
-            tuple[tuple[list[str], list[int], list[int]], np.ndarray, np.ndarray] | None
+            tuple[tuple[list[int], list[int], list[int]], np.ndarray, np.ndarray] | None
         ) = None
         # Every tile name ("P1A2": troop, symbols, troop, symbols) -> the game's tile code.
         self.codes = {
@@ -185,6 +205,18 @@ class GunkimonoEncoder(Encoder):
             for sa in (1, 2)
             for sb in (1, 2)
         }
+        # The state's integers -> the encoder's entries, through the names the view gives
+        # them (so that a snapshot encodes as its view does).
+        self.top_entry = [self.troop_index[name] for name in TOP_NAMES]
+        self.code_entry = [self.codes[name] for name in TILE_NAMES]
+        self.row_entry = [
+            (self.letters[name[0]], int(name[1]), self.letters[name[2]], int(name[3]))
+            for name in TILE_NAMES
+        ]
+        self.troop_entry = [self.letters[letter] for letter in LETTERS]
+        self.kind_entry = [self.banner_kinds[kind] for kind in BANNER_KINDS]
+        self.column_entry = [self.columns[name] for name in NAMES]
+        self.cell_entry = [self._cell(name) for name in CELL_NAMES]
         n, t = self.SLOTS, self.troops
         kinds = len(c.banner_kinds)
         self.player_size = 1 + 1 + self.CODES + 1 + self.CODES + t + 2 * t + 1 + kinds * 5 * 3
@@ -226,34 +258,40 @@ class GunkimonoEncoder(Encoder):
         return self._snapshot(state, seat, n)
 
     def _snapshot(self, state: GunkimonoState, seat: int | None, n: int) -> GunkimonoSnapshot:
-        # The same expressions as ``hidden_information.view`` for these fields (the test
-        # ``test_capture_encodes_as_the_view_and_stays_put`` holds the two together).
+        # ``hidden_information.view``'s choices for these fields, on the state's integers
+        # (the tests ``test_capture_encodes_as_the_view_and_stays_put`` and
+        # ``test_a_snapshot_holds_only_what_its_seat_sees`` hold the two together).
         sequence, battlefield, supply = state.sequence, state.battlefield, state.supply
         over = sequence.phase is Phase.OVER
-        tiles = TILE_NAMES
         score = state.victory_points.score
         strongholds = state.fortresses.strongholds
         honor = state.honor_track.honor
+        banners = state.war_banners.banners
         players = []
         for s in range(n):
             shown = s == seat or over  # banner values: their owner's, and all at the end
+            hand = supply.hands[s]
+            held = banners[s]
             players.append(
                 PlayerSnapshot(
                     score[s],
-                    [tiles[t] for t in supply.hands[s]] if s == seat else None,
-                    len(supply.hands[s]),
-                    [tiles[t] for t in supply.known[s]],
-                    [LETTERS[t] for t in supply.reserve[s]],
-                    [None if r == REMOVED else r for r in honor[s]],
+                    list(hand) if s == seat else None,
+                    len(hand),
+                    list(supply.known[s]),
+                    list(supply.reserve[s]),
+                    list(honor[s]),
                     2 - len(strongholds[s]),
-                    [
-                        (BANNER_KINDS[k], NAMES[col], v if shown else None)
-                        for k, v, col in state.war_banners.banners[s]
-                    ],
+                    (
+                        [(k, col, v) for k, v, col in held]
+                        if shown
+                        else [(k, col, None) for k, _v, col in held]
+                    )
+                    if held
+                    else [],
                 )
             )
-        support = sequence.support_cell
         stacks = state.war_banners.banner_stacks
+        pending = state.scoring.pending
         return GunkimonoSnapshot(
             n,
             TERMINAL if over else sequence.turn,
@@ -261,21 +299,21 @@ class GunkimonoEncoder(Encoder):
             sequence.turn,
             sequence.turns,
             sequence.decisions,
-            list(map(TOP_NAMES.__getitem__, battlefield.top)),
+            list(battlefield.top),
             list(battlefield.sym),
             list(battlefield.level),
             list(state.fortresses.sh_owner),
-            [tiles[t] for t in supply.row],
+            list(supply.row),
             len(supply.stack),
             len(state.ending.end_stack),
             state.ending.end_stack_in_play,
             state.ending.end_triggered,
             len(supply.removed),
-            list(map(tiles.__getitem__, battlefield.placed)),
+            list(battlefield.placed),
             [tuple(p) for p in battlefield.placed_small],  # type: ignore[misc]
-            [[BANNER_KINDS[k] for k, _v in stacks[col]] for col in range(5)],
-            [(CELL_NAMES[c], vp, bool(ok)) for c, _t, _sym, vp, ok in state.scoring.pending],
-            CELL_NAMES[support] if support >= 0 else None,
+            [[k for k, _v in stacks[col]] for col in range(5)],
+            [(c, vp, bool(ok)) for c, _t, _sym, vp, ok in pending] if pending else [],
+            sequence.support_cell,
             sequence.placed_large,
             sequence.passes,
             [tuple(b) for b in state.fortresses.built_at],  # type: ignore[misc]
@@ -293,14 +331,14 @@ class GunkimonoEncoder(Encoder):
         slots = [(s - me) % n for s in range(n)]
         o = self.offsets
         cell_at = o["board"]
-        troops, symbols, levels = view.troops, view.symbols, view.levels
+        troops, symbols, levels = view.top, view.symbols, view.levels
         cache = self._board_cache
         if cache is None or cache[0] != (troops, symbols, levels):
             # The board's troops, symbols and levels do not depend on the observer and change
             # only when a tile is placed: their indices and values are kept for equal lists
             # (copies, so that a caller changing its view cannot change the cache).
             cells = self.cells
-            top = np.fromiter(map(self.troop_index.__getitem__, troops), np.intp, cells)
+            top = np.fromiter(map(self.top_entry.__getitem__, troops), np.intp, cells)
             cache = (
                 (list(troops), list(symbols), list(levels)),
                 np.concatenate((self.cell_base + top, self.symbols_levels)) + cell_at,
@@ -330,26 +368,28 @@ class GunkimonoEncoder(Encoder):
             for cell, owner in enumerate(strongholds):
                 if owner >= 0:
                     w[cell_at + cell * cell_size + 8 + (owner - me) % n] = 1.0
+        cell_entry = self.cell_entry
         for square, vp, vp_allowed in view.pending:
-            at = cell_at + self._cell(square) * cell_size
+            at = cell_at + cell_entry[square] * cell_size
             w[at + 13] = 1.0
             w[at + 14] = vp
             w[at + 15] = 1.0 if vp_allowed else 0.0
-        if view.support_square is not None:
-            w[cell_at + self._cell(view.support_square) * cell_size + 16] = 1.0
+        if view.support_cell >= 0:
+            w[cell_at + cell_entry[view.support_cell] * cell_size + 16] = 1.0
 
     def _row_and_globals(self, w: Entries, view: GunkimonoSnapshot, slots: list[int]) -> None:
         """The face-up row's tiles, the phase and the game's counters."""
-        letters = self.letters
         o = self.offsets
         at = o["row"]
-        for i, name in enumerate(view.row):
+        row_entry = self.row_entry
+        for i, code in enumerate(view.row):
             k = at + i * (1 + self.TILE)
+            a, sa, b, sb = row_entry[code]
             w[k] = 1.0
-            w[k + 1 + letters[name[0]]] = 1.0
-            w[k + 6] = int(name[1])
-            w[k + 7 + letters[name[2]]] = 1.0
-            w[k + 12] = int(name[3])
+            w[k + 1 + a] = 1.0
+            w[k + 6] = sa
+            w[k + 7 + b] = 1.0
+            w[k + 12] = sb
         at = o["globals"]
         w[at + self.PHASES.index(view.phase)] = 1.0
         at += len(self.PHASES)
@@ -371,11 +411,10 @@ class GunkimonoEncoder(Encoder):
     ) -> None:
         """The tiles placed (counted), the small tiles, the banner stacks, the strongholds'
         turns."""
-        codes = self.codes
         o = self.offsets
         placed = view.placed
         if placed:  # up to 60 tiles: counted at once
-            counted = np.bincount(np.fromiter(map(codes.__getitem__, placed), np.intp))
+            counted = np.bincount(np.fromiter(map(self.code_entry.__getitem__, placed), np.intp))
             out[o["placed"] : o["placed"] + len(counted)] = counted
         at = o["small"]
         troops_n = self.troops
@@ -385,10 +424,10 @@ class GunkimonoEncoder(Encoder):
             w[k + 1] = face_up
         at = o["banner_stacks"]
         kinds = len(self.banner_kinds)
-        banner_kinds = self.banner_kinds
+        kind_entry = self.kind_entry
         for column, stack in enumerate(view.banner_stacks):
             for kind in stack:
-                w[at + column * kinds + banner_kinds[kind]] += 1.0
+                w[at + column * kinds + kind_entry[kind]] += 1.0
         at = o["built"]
         built_count = [0] * self.SLOTS
         for owner, turn in view.built_at:
@@ -399,28 +438,28 @@ class GunkimonoEncoder(Encoder):
     def _player(self, w: Entries, at: int, player: PlayerSnapshot) -> None:
         """One player's block at ``at``: score, hand (own only), known tiles, reserve,
         honor, strongholds left, banners (values once seen)."""
-        codes = self.codes
-        letters = self.letters
+        codes = self.code_entry
+        letters = self.troop_entry
         troops_n = self.troops
-        banner_kinds = self.banner_kinds
-        columns = self.columns
+        banner_kinds = self.kind_entry
+        columns = self.column_entry
         w[at] = 1.0
         w[at + 1] = player.score
         at += 2
         if player.hand is not None:
-            for name in player.hand:
-                w[at + codes[name]] += 1.0
+            for code in player.hand:
+                w[at + codes[code]] += 1.0
         at += self.CODES
         w[at] = player.hand_size
         at += 1
-        for name in player.hand_known:
-            w[at + codes[name]] += 1.0
+        for code in player.hand_known:
+            w[at + codes[code]] += 1.0
         at += self.CODES
-        for letter in player.reserve:
-            w[at + letters[letter]] += 1.0
+        for troop in player.reserve:
+            w[at + letters[troop]] += 1.0
         at += troops_n
         for column, row in enumerate(player.honor):
-            if row is None:
+            if row == REMOVED:
                 w[at + column] = -1.0
                 w[at + troops_n + column] = 1.0  # the removed flag
             else:
@@ -428,8 +467,8 @@ class GunkimonoEncoder(Encoder):
         at += 2 * troops_n
         w[at] = player.strongholds_left
         at += 1
-        for kind, column_name, value in player.banners:
-            k = at + (banner_kinds[kind] * 5 + columns[column_name]) * 3
+        for kind, column, value in player.banners:
+            k = at + (banner_kinds[kind] * 5 + columns[column]) * 3
             w[k] = 1.0
             if value is not None:
                 w[k + 1] = 1.0
