@@ -3,9 +3,9 @@ counts of tiles by code, banners, and each player (seats relative to the observe
 
 Gunkimono.observation_encoder() declares it. It reads ``view(seat)`` and nothing else (see
 :mod:`sengoku.core.observation`), or the :class:`GunkimonoSnapshot` of it that
-:meth:`GunkimonoEncoder.capture` takes from the state: the view's fields the encoder reads, as the state's integers,
-hidden as the view hides them, without the rest of the view (the tiles' faces, the
-formations, the last turn, the options), which costs about as much again.
+:meth:`GunkimonoEncoder.capture` takes from the state: the view's fields the encoder reads,
+as the state's integers, hidden as the view hides them, without the rest of the view (the
+tiles' faces, the formations, the last turn, the options), which costs several times more.
 """
 
 from __future__ import annotations
