@@ -96,13 +96,19 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             raise AttributeError(f"{name} cannot be accessed before reset")
         return getattr(self._raw, name)
 
+    # The two read on every turn of ``agent_iter`` (and by ``last`` and ``step``): written
+    # out rather than through ``_live``, a call fewer each.
     @property
     def agent_selection(self) -> str:
-        return self._live("agent_selection")  # type: ignore[no-any-return]
+        if self._has_reset:
+            return self._raw.agent_selection
+        raise AttributeError("agent_selection cannot be accessed before reset")
 
     @property
     def agents(self) -> list[str]:
-        return self._live("agents")  # type: ignore[no-any-return]
+        if self._has_reset:
+            return self._raw.agents
+        raise AttributeError("agents cannot be accessed before reset")
 
     @property
     def rewards(self) -> dict[str, float]:
@@ -131,7 +137,7 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
-        return self._raw.last(observe)  # type: ignore[no-any-return]
+        return self._raw.last(observe)
 
     def legal_actions(self, agent: str | None = None) -> list[int]:
         """:meth:`raw_env.legal_actions` (none once an illegal action ended the game)."""
@@ -164,7 +170,7 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
                 raw._was_dead_step(action)
             else:
                 raw.step(action)
-        elif action is None or not raw.is_legal(int(action)):
+        elif action is None or (number := int(action)) not in raw._legal:
             # TerminateIllegalWrapper's answer: the offender loses, the game ends for all.
             EnvLogger.warn_on_illegal_move()
             raw._cumulative_rewards[agent] = 0
@@ -176,7 +182,7 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             raw._deads_step_first()
             self._terminated = True
         else:
-            raw.step(action)
+            raw._play(agent, number)  # checked above: not a second time
 
     def __str__(self) -> str:
         return str(self._raw)
@@ -300,6 +306,18 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self._observations[seat] = cached
         return cached
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last``: the observation, cumulative reward, termination, truncation and
+        info of the agent selected (written out: it runs every turn)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def legal_actions(self, agent: str | None = None) -> list[int]:
         """The legal action integers of ``agent`` (default: the agent selected), ascending: the
         nonzero entries of its ``action_mask``, as OpenSpiel's ``legal_actions`` gives them (a
@@ -321,6 +339,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
                 f"action {action} is not legal for {agent} here "
                 f"(legal: {self._legal.preview()}...); use the action_mask"
             )
+        self._play(agent, number)
+
+    def _play(self, agent: str, number: int) -> None:
+        """Play the legal action ``number`` of ``agent``, the agent selected (checked)."""
         state = self._state
         self._cumulative_rewards[agent] = 0.0
         state.apply(self.game.int_to_action(state, number))

@@ -20,7 +20,7 @@ import pytest
 
 from sengoku.core.registry import load_game
 from sengoku.interop.encoders import encoder_for
-from tests.contract.cases import PARAMS, SCALE
+from tests.contract.cases import HIDDEN_PARAMS, PARAMS, SCALE
 from tests.contract.pairs import all_pairs
 
 
@@ -138,3 +138,36 @@ def test_capture_encodes_as_the_view_and_stays_put(name: str, options: dict[str,
             plies += 1
     for snapshot, seat, want in kept[:: max(1, len(kept) // 50)]:
         assert np.array_equal(encoder.encode(snapshot, seat), want)
+
+
+#: Games whose encoder snapshots the state's own fields rather than taking the view.
+SNAPSHOT_GAMES = ("gungi", "gunkimono", "gunshi")
+
+
+@pytest.mark.parametrize(("name", "options"), HIDDEN_PARAMS)
+def test_a_snapshot_holds_only_what_its_seat_sees(name: str, options: dict[str, Any]) -> None:
+    """A hidden-information game's snapshot (``capture``, taken from the state's own fields
+    where the encoder has one) is the same in every world the seat cannot tell from the real
+    one (``determinize`` redraws all the seat may not see: other hands, face-down cards,
+    decks, banner values, the Shogun), every seat, every decision of random games; and it
+    encodes to the view's tensor there too."""
+    game = load_game(name)
+    encoder = encoder_for(game, options)
+    rng = random.Random(f"snapshot-hidden-{name}")
+    checked = 0
+    for seed in range(SCALE):
+        state = game.new_state(seed, **options)
+        plies = 0
+        while not state.is_terminal() and plies < 400:
+            for seat in range(state.num_players):
+                snapshot = encoder.capture(state, seat)
+                if name in SNAPSHOT_GAMES:
+                    assert not isinstance(snapshot, dict), "the snapshot is the full view"
+                world = state.determinize(seat, random.Random(rng.randrange(1 << 30)))
+                assert encoder.capture(world, seat) == snapshot, (name, seed, plies, seat)
+                want = encoder.encode(world.view(seat), seat)
+                assert np.array_equal(encoder.encode(snapshot, seat), want)
+                checked += 1
+            state.apply(rng.choice(state.legal_actions()))
+            plies += 1
+    assert checked > 0

@@ -2,19 +2,144 @@
 counts of tiles by code, banners, and each player (seats relative to the observer).
 
 Gunkimono.observation_encoder() declares it. It reads ``view(seat)`` and nothing else (see
-:mod:`sengoku.core.observation`).
+:mod:`sengoku.core.observation`), or the :class:`GunkimonoSnapshot` of it that
+:meth:`GunkimonoEncoder.capture` takes from the state: the view's fields the encoder reads,
+as the state's integers, hidden as the view hides them, without the rest of the view (the
+tiles' faces, the formations, the last turn, the options), which costs several times more.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
+from sengoku.core.game import TERMINAL
 from sengoku.core.observation import Encoder, Entries, entries_of
+from sengoku.games.gunkimono.actions import CELL_NAMES, LETTERS, TILE_NAMES
+from sengoku.games.gunkimono.battlefield import NAMES, TOP_NAMES
+from sengoku.games.gunkimono.honor_track import REMOVED
+from sengoku.games.gunkimono.state import GunkimonoState
+from sengoku.games.gunkimono.turn_sequence import Phase
 from sengoku.games.gunkimono.views import GunkimonoView, PlayerView
+from sengoku.games.gunkimono.war_banners import BANNER_KINDS
+
+
+class PlayerSnapshot(NamedTuple):
+    """One seat's part of a :class:`GunkimonoSnapshot`: its ``PlayerView`` fields that the
+    encoder reads, as the state's integers (tile codes, troop numbers, banner kinds and
+    columns): ``hand`` None but for the observer; a banner's value None but for its owner
+    and at the end; an honor marker off the track is ``REMOVED``."""
+
+    score: int
+    hand: list[int] | None
+    hand_size: int
+    hand_known: list[int]
+    reserve: list[int]
+    honor: list[int]
+    strongholds_left: int
+    #: Each banner held: (kind, column, value or None).
+    banners: list[tuple[int, int, int | None]]
+
+
+class GunkimonoSnapshot(NamedTuple):
+    """The fields of ``view(seat)`` that :class:`GunkimonoEncoder` reads, as the state's
+    integers where the view names them: the board's ``top`` troops (``TOP_NAMES`` numbers),
+    ``symbols``, ``levels`` and ``strongholds``; the ``row`` and ``placed`` tiles by code;
+    the banner stacks by kind; the ``pending`` scorings as (square, VP, VP allowed); the
+    support square (-1: none); the players as :class:`PlayerSnapshot`; the rest under the
+    view's own keys. New lists, so later play does not change it; nothing the view does
+    not show (no dicts either: a snapshot is data, not a view)."""
+
+    players_count: int
+    current_player: int
+    phase: str
+    turn: int
+    turns: int
+    decisions: int
+    top: list[int]
+    symbols: list[int]
+    levels: list[int]
+    strongholds: list[int]
+    row: list[int]
+    stack_size: int
+    end_stack_size: int
+    end_stack_in_play: bool
+    end_triggered: bool
+    removed_count: int
+    placed: list[int]
+    placed_small: list[tuple[int, int, int]]
+    banner_stacks: list[list[int]]
+    pending: list[tuple[int, int, bool]]
+    support_cell: int
+    placed_large: bool
+    passes: int
+    built_at: list[tuple[int, int]]
+    players: list[PlayerSnapshot]
+
+
+def _index(names: tuple[str, ...] | list[str]) -> dict[str, int]:
+    return {name: i for i, name in enumerate(names)}
+
+
+#: The view's names -> the state's integers (to read a view as a snapshot).
+_TOP = _index(TOP_NAMES)
+_TILE = _index(TILE_NAMES)
+_TROOP = _index(LETTERS)
+_KIND = _index(BANNER_KINDS)
+_COLUMN = _index(NAMES)
+_CELL = _index(CELL_NAMES)
+
+
+def _snapshot_of_view(view: GunkimonoView) -> GunkimonoSnapshot:
+    """A view's fields as a snapshot (its names read back as the state's integers)."""
+    board = view["board"]
+    tile = _TILE
+    support = view["support_square"]
+    return GunkimonoSnapshot(
+        view["players_count"],
+        view["current_player"],
+        view["phase"],
+        view["turn"],
+        view["turns"],
+        view["decisions"],
+        [_TOP[name] for name in board["troops"]],
+        board["symbols"],
+        board["levels"],
+        board["strongholds"],
+        [tile[name] for name in view["row"]],
+        view["stack_size"],
+        view["end_stack_size"],
+        view["end_stack_in_play"],
+        view["end_triggered"],
+        view["removed_count"],
+        [tile[name] for name in view["placed"]],
+        cast("list[tuple[int, int, int]]", view["placed_small"]),
+        [[_KIND[kind] for kind in stack] for stack in view["banner_stacks"]],
+        [(_CELL[p["square"]], p["vp"], p["vp_allowed"]) for p in view["pending"]],
+        -1 if support is None else _CELL[support],
+        view["placed_large"],
+        view["passes"],
+        cast("list[tuple[int, int]]", view["built_at"]),
+        [_player_of_view(p) for p in view["players"]],
+    )
+
+
+def _player_of_view(player: PlayerView) -> PlayerSnapshot:
+    tile = _TILE
+    hand = player["hand"]
+    return PlayerSnapshot(
+        player["score"],
+        None if hand is None else [tile[name] for name in hand],
+        player["hand_size"],
+        [tile[name] for name in player["hand_known"]],
+        [_TROOP[letter] for letter in player["reserve"]],
+        [REMOVED if row is None else row for row in player["honor"]],
+        player["strongholds_left"],
+        [(_KIND[b["kind"]], _COLUMN[b["column"]], b["value"]) for b in player["banners"]],
+    )
 
 
 class GunkimonoEncoder(Encoder):
@@ -70,7 +195,7 @@ class GunkimonoEncoder(Encoder):
         self.symbols_levels = np.concatenate((self.cell_base + 6, self.cell_base + 7))
         #: The last board's (troops, symbols, levels) lists, their indices and values.
         self._board_cache: (
-            tuple[tuple[list[str], list[int], list[int]], np.ndarray, np.ndarray] | None
+            tuple[tuple[list[int], list[int], list[int]], np.ndarray, np.ndarray] | None
         ) = None
         # Every tile name ("P1A2": troop, symbols, troop, symbols) -> the game's tile code.
         self.codes = {
@@ -80,6 +205,18 @@ class GunkimonoEncoder(Encoder):
             for sa in (1, 2)
             for sb in (1, 2)
         }
+        # The state's integers -> the encoder's entries, through the names the view gives
+        # them (so that a snapshot encodes as its view does).
+        self.top_entry = [self.troop_index[name] for name in TOP_NAMES]
+        self.code_entry = [self.codes[name] for name in TILE_NAMES]
+        self.row_entry = [
+            (self.letters[name[0]], int(name[1]), self.letters[name[2]], int(name[3]))
+            for name in TILE_NAMES
+        ]
+        self.troop_entry = [self.letters[letter] for letter in LETTERS]
+        self.kind_entry = [self.banner_kinds[kind] for kind in BANNER_KINDS]
+        self.column_entry = [self.columns[name] for name in NAMES]
+        self.cell_entry = [self._cell(name) for name in CELL_NAMES]
         n, t = self.SLOTS, self.troops
         kinds = len(c.banner_kinds)
         self.player_size = 1 + 1 + self.CODES + 1 + self.CODES + t + 2 * t + 1 + kinds * 5 * 3
@@ -101,28 +238,107 @@ class GunkimonoEncoder(Encoder):
         self.shape = (total,)
 
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
-        self._encode(cast(GunkimonoView, view), seat, out)
+        snapshot = (
+            view
+            if isinstance(view, GunkimonoSnapshot)
+            else _snapshot_of_view(cast(GunkimonoView, view))
+        )
+        self._encode(snapshot, seat, out)
 
-    def _encode(self, view: GunkimonoView, seat: int | None, out: np.ndarray) -> None:
+    def capture(self, state: Any, seat: int | None) -> Any:
+        """The :class:`GunkimonoSnapshot` of ``view(seat)``, from the state's parts: what
+        :func:`~sengoku.games.gunkimono.hidden_information.view` shows of them, hidden as it
+        hides it (a hand for its owner only; banner values for their owner, and for all once
+        the game is over), and nothing else."""
+        if not isinstance(state, GunkimonoState):
+            return state.view(seat)
+        n = state.num_players
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+            raise ValueError(f"seat must be None or 0..{n - 1}, got {seat!r}")
+        return self._snapshot(state, seat, n)
+
+    def _snapshot(self, state: GunkimonoState, seat: int | None, n: int) -> GunkimonoSnapshot:
+        # ``hidden_information.view``'s choices for these fields, on the state's integers
+        # (the tests ``test_capture_encodes_as_the_view_and_stays_put`` and
+        # ``test_a_snapshot_holds_only_what_its_seat_sees`` hold the two together).
+        sequence, battlefield, supply = state.sequence, state.battlefield, state.supply
+        over = sequence.phase is Phase.OVER
+        score = state.victory_points.score
+        strongholds = state.fortresses.strongholds
+        honor = state.honor_track.honor
+        banners = state.war_banners.banners
+        players = []
+        for s in range(n):
+            shown = s == seat or over  # banner values: their owner's, and all at the end
+            hand = supply.hands[s]
+            held = banners[s]
+            players.append(
+                PlayerSnapshot(
+                    score[s],
+                    list(hand) if s == seat else None,
+                    len(hand),
+                    list(supply.known[s]),
+                    list(supply.reserve[s]),
+                    list(honor[s]),
+                    2 - len(strongholds[s]),
+                    (
+                        [(k, col, v) for k, v, col in held]
+                        if shown
+                        else [(k, col, None) for k, _v, col in held]
+                    )
+                    if held
+                    else [],
+                )
+            )
+        stacks = state.war_banners.banner_stacks
+        pending = state.scoring.pending
+        return GunkimonoSnapshot(
+            n,
+            TERMINAL if over else sequence.turn,
+            sequence.phase.value,
+            sequence.turn,
+            sequence.turns,
+            sequence.decisions,
+            list(battlefield.top),
+            list(battlefield.sym),
+            list(battlefield.level),
+            list(state.fortresses.sh_owner),
+            list(supply.row),
+            len(supply.stack),
+            len(state.ending.end_stack),
+            state.ending.end_stack_in_play,
+            state.ending.end_triggered,
+            len(supply.removed),
+            list(battlefield.placed),
+            [tuple(p) for p in battlefield.placed_small],  # type: ignore[misc]
+            [[k for k, _v in stacks[col]] for col in range(5)],
+            [(c, vp, bool(ok)) for c, _t, _sym, vp, ok in pending] if pending else [],
+            sequence.support_cell,
+            sequence.placed_large,
+            sequence.passes,
+            [tuple(b) for b in state.fortresses.built_at],  # type: ignore[misc]
+            players,
+        )
+
+    def _encode(self, view: GunkimonoSnapshot, seat: int | None, out: np.ndarray) -> None:
         # Scalars are written one at a time through a memoryview of ``out`` (far cheaper than
         # numpy's item writes); counted entries (the banner stacks, hands, known tiles and
         # reserves) are added to, and nothing else writes them. The board's troops, symbols and
         # levels are one numpy write of kept indices and values.
         w = entries_of(out)
-        n = view["players_count"]
+        n = view.players_count
         me = seat if seat is not None else 0
         slots = [(s - me) % n for s in range(n)]
         o = self.offsets
-        board = view["board"]
         cell_at = o["board"]
-        troops, symbols, levels = board["troops"], board["symbols"], board["levels"]
+        troops, symbols, levels = view.top, view.symbols, view.levels
         cache = self._board_cache
         if cache is None or cache[0] != (troops, symbols, levels):
             # The board's troops, symbols and levels do not depend on the observer and change
             # only when a tile is placed: their indices and values are kept for equal lists
             # (copies, so that a caller changing its view cannot change the cache).
             cells = self.cells
-            top = np.fromiter(map(self.troop_index.__getitem__, troops), np.intp, cells)
+            top = np.fromiter(map(self.top_entry.__getitem__, troops), np.intp, cells)
             cache = (
                 (list(troops), list(symbols), list(levels)),
                 np.concatenate((self.cell_base + top, self.symbols_levels)) + cell_at,
@@ -139,121 +355,124 @@ class GunkimonoEncoder(Encoder):
         self._row_and_globals(w, view, slots)
         self._placed(w, out, view, slots)
         base = o["players"]
-        for s, player in enumerate(view["players"]):
+        for s, player in enumerate(view.players):
             self._player(w, base + slots[s] * self.player_size, player)
 
-    def _cell_marks(self, w: Entries, view: GunkimonoView, me: int, n: int) -> None:
+    def _cell_marks(self, w: Entries, view: GunkimonoSnapshot, me: int, n: int) -> None:
         """Strongholds (by owner, from the observer), the troops waiting to score and the
         support square."""
         cell_size = self.CELL
         cell_at = self.offsets["board"]
-        strongholds = view["board"]["strongholds"]
+        strongholds = view.strongholds
         if max(strongholds) >= 0:
             for cell, owner in enumerate(strongholds):
                 if owner >= 0:
                     w[cell_at + cell * cell_size + 8 + (owner - me) % n] = 1.0
-        for pending in view["pending"]:
-            at = cell_at + self._cell(pending["square"]) * cell_size
+        cell_entry = self.cell_entry
+        for square, vp, vp_allowed in view.pending:
+            at = cell_at + cell_entry[square] * cell_size
             w[at + 13] = 1.0
-            w[at + 14] = pending["vp"]
-            w[at + 15] = 1.0 if pending["vp_allowed"] else 0.0
-        if view["support_square"] is not None:
-            w[cell_at + self._cell(view["support_square"]) * cell_size + 16] = 1.0
+            w[at + 14] = vp
+            w[at + 15] = 1.0 if vp_allowed else 0.0
+        if view.support_cell >= 0:
+            w[cell_at + cell_entry[view.support_cell] * cell_size + 16] = 1.0
 
-    def _row_and_globals(self, w: Entries, view: GunkimonoView, slots: list[int]) -> None:
+    def _row_and_globals(self, w: Entries, view: GunkimonoSnapshot, slots: list[int]) -> None:
         """The face-up row's tiles, the phase and the game's counters."""
-        letters = self.letters
         o = self.offsets
         at = o["row"]
-        for i, name in enumerate(view["row"]):
+        row_entry = self.row_entry
+        for i, code in enumerate(view.row):
             k = at + i * (1 + self.TILE)
+            a, sa, b, sb = row_entry[code]
             w[k] = 1.0
-            w[k + 1 + letters[name[0]]] = 1.0
-            w[k + 6] = int(name[1])
-            w[k + 7 + letters[name[2]]] = 1.0
-            w[k + 12] = int(name[3])
+            w[k + 1 + a] = 1.0
+            w[k + 6] = sa
+            w[k + 7 + b] = 1.0
+            w[k + 12] = sb
         at = o["globals"]
-        w[at + self.PHASES.index(view["phase"])] = 1.0
+        w[at + self.PHASES.index(view.phase)] = 1.0
         at += len(self.PHASES)
-        w[at] = view["turn"]
-        w[at + 1] = view["turns"]
-        w[at + 2] = view["decisions"]
-        w[at + 3] = view["stack_size"]
-        w[at + 4] = view["end_stack_size"]
-        w[at + 5] = 1.0 if view["end_stack_in_play"] else 0.0
-        w[at + 6] = 1.0 if view["end_triggered"] else 0.0
-        w[at + 7] = view["removed_count"]
-        w[at + 8] = 1.0 if view["placed_large"] else 0.0
-        w[at + 9] = view["passes"]
-        if view["current_player"] >= 0:
-            w[at + 10 + slots[view["current_player"]]] = 1.0
+        w[at] = view.turn
+        w[at + 1] = view.turns
+        w[at + 2] = view.decisions
+        w[at + 3] = view.stack_size
+        w[at + 4] = view.end_stack_size
+        w[at + 5] = 1.0 if view.end_stack_in_play else 0.0
+        w[at + 6] = 1.0 if view.end_triggered else 0.0
+        w[at + 7] = view.removed_count
+        w[at + 8] = 1.0 if view.placed_large else 0.0
+        w[at + 9] = view.passes
+        if view.current_player >= 0:
+            w[at + 10 + slots[view.current_player]] = 1.0
 
-    def _placed(self, w: Entries, out: np.ndarray, view: GunkimonoView, slots: list[int]) -> None:
+    def _placed(
+        self, w: Entries, out: np.ndarray, view: GunkimonoSnapshot, slots: list[int]
+    ) -> None:
         """The tiles placed (counted), the small tiles, the banner stacks, the strongholds'
         turns."""
-        codes = self.codes
         o = self.offsets
-        placed = view["placed"]
+        placed = view.placed
         if placed:  # up to 60 tiles: counted at once
-            counted = np.bincount(np.fromiter(map(codes.__getitem__, placed), np.intp))
+            counted = np.bincount(np.fromiter(map(self.code_entry.__getitem__, placed), np.intp))
             out[o["placed"] : o["placed"] + len(counted)] = counted
         at = o["small"]
         troops_n = self.troops
-        for owner, troop, face_up in view["placed_small"]:
+        for owner, troop, face_up in view.placed_small:
             k = at + (slots[owner] * troops_n + troop) * 2
             w[k] = 1.0
             w[k + 1] = face_up
         at = o["banner_stacks"]
         kinds = len(self.banner_kinds)
-        banner_kinds = self.banner_kinds
-        for column, stack in enumerate(view["banner_stacks"]):
+        kind_entry = self.kind_entry
+        for column, stack in enumerate(view.banner_stacks):
             for kind in stack:
-                w[at + column * kinds + banner_kinds[kind]] += 1.0
+                w[at + column * kinds + kind_entry[kind]] += 1.0
         at = o["built"]
         built_count = [0] * self.SLOTS
-        for owner, turn in view["built_at"]:
+        for owner, turn in view.built_at:
             k = slots[owner]
             w[at + k * 2 + built_count[k]] = turn + 1
             built_count[k] += 1
 
-    def _player(self, w: Entries, at: int, player: PlayerView) -> None:
+    def _player(self, w: Entries, at: int, player: PlayerSnapshot) -> None:
         """One player's block at ``at``: score, hand (own only), known tiles, reserve,
         honor, strongholds left, banners (values once seen)."""
-        codes = self.codes
-        letters = self.letters
+        codes = self.code_entry
+        letters = self.troop_entry
         troops_n = self.troops
-        banner_kinds = self.banner_kinds
-        columns = self.columns
+        banner_kinds = self.kind_entry
+        columns = self.column_entry
         w[at] = 1.0
-        w[at + 1] = player["score"]
+        w[at + 1] = player.score
         at += 2
-        if player["hand"] is not None:
-            for name in player["hand"]:
-                w[at + codes[name]] += 1.0
+        if player.hand is not None:
+            for code in player.hand:
+                w[at + codes[code]] += 1.0
         at += self.CODES
-        w[at] = player["hand_size"]
+        w[at] = player.hand_size
         at += 1
-        for name in player["hand_known"]:
-            w[at + codes[name]] += 1.0
+        for code in player.hand_known:
+            w[at + codes[code]] += 1.0
         at += self.CODES
-        for letter in player["reserve"]:
-            w[at + letters[letter]] += 1.0
+        for troop in player.reserve:
+            w[at + letters[troop]] += 1.0
         at += troops_n
-        for column, row in enumerate(player["honor"]):
-            if row is None:
+        for column, row in enumerate(player.honor):
+            if row == REMOVED:
                 w[at + column] = -1.0
                 w[at + troops_n + column] = 1.0  # the removed flag
             else:
                 w[at + column] = row
         at += 2 * troops_n
-        w[at] = player["strongholds_left"]
+        w[at] = player.strongholds_left
         at += 1
-        for banner in player["banners"]:
-            k = at + (banner_kinds[banner["kind"]] * 5 + columns[banner["column"]]) * 3
+        for kind, column, value in player.banners:
+            k = at + (banner_kinds[kind] * 5 + columns[column]) * 3
             w[k] = 1.0
-            if banner["value"] is not None:
+            if value is not None:
                 w[k + 1] = 1.0
-                w[k + 2] = banner["value"]
+                w[k + 2] = value
 
     def _cell(self, name: str) -> int:
         return (int(name[1:]) - 1) * self.width + ord(name[0]) - ord("a")

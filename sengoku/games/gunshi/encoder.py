@@ -3,18 +3,82 @@ facing, Shield, letter), Fences per edge, each side's points, Shogun and cards (
 hidden), the phase and the command being resolved, from the observer's side.
 
 Gunshi.observation_encoder() declares it. It reads ``view(seat)`` and nothing else (see
-:mod:`sengoku.core.observation`).
+:mod:`sengoku.core.observation`), or the :class:`GunshiSnapshot` of it that
+:meth:`GunshiEncoder.capture` takes from the state's parts: the view's fields the encoder
+reads, hidden as the view hides them (units and Fences as the state's integers), without
+the rest (unit types, colours, options, the clock's settings, the outcome) or its dicts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 
 import numpy as np
 
+import sengoku.games.gunshi.tournament_clock as tournament_clock
 from sengoku.core.game import SengokuError
 from sengoku.core.observation import Encoder, Entries, entries_of
+from sengoku.games.gunshi.battlefield import cn
+from sengoku.games.gunshi.cards import SCOUTED, seen
+from sengoku.games.gunshi.commands.command import command_view
+from sengoku.games.gunshi.data import CELLS, LETTERS, TOKEN_TYPE
+from sengoku.games.gunshi.state import GunshiState
+from sengoku.games.gunshi.units import OFF
+
+
+class SideSnapshot(NamedTuple):
+    """One side's part of a :class:`GunshiSnapshot`: its ``PlayerView`` fields that the
+    encoder reads, in the view's words (a card the seat may not see is None; a Command Row
+    or Lightning card is ``(card, face_up)``; ``advanced_in_box`` None where the view has no
+    such key)."""
+
+    points: int
+    fences_left: int
+    invaders: int
+    removed: int
+    face_down_next: bool
+    chain_trap_beside: bool
+    inspiration_used: bool
+    shogun_chosen: bool
+    shogun_revealed: bool
+    shogun: str | None
+    shogun_candidates: list[str]
+    hand: list[str | None]
+    deck: list[str | None]
+    stock: list[str | None]
+    prepared: list[str | None]
+    picks: list[str | None]
+    mod3_choices: list[str | None]
+    row: list[tuple[str | None, bool]]
+    lightning: tuple[str | None, bool] | None
+    advanced_in_box: list[str] | None
+
+
+class GunshiSnapshot(NamedTuple):
+    """The fields of ``view(seat)`` that :class:`GunshiEncoder` reads. ``units``: (token,
+    cell, owner, facing, Shield) as the state's integers, for the units on the Field;
+    ``fences``: (edge, owner) as integers; ``reserve``: Infantry, Archers, Cavalry left;
+    ``command``: the view's command as (key, value) pairs; the rest as the view has it.
+    New lists, so later play does not change it; nothing the view does not show."""
+
+    units: list[tuple[int, int, int, int, bool]]
+    fences: list[tuple[int, int]]
+    sides: tuple[SideSnapshot, SideSnapshot]
+    phase: str
+    step: str
+    to_act: int
+    turn: int
+    ply: int
+    reserve: tuple[int, int, int]
+    pool: list[str]
+    formation_piece: str | None
+    formation_cell: str | None
+    running: int | None
+    resolving: str | None
+    queue: list[str | None]
+    sent_this_turn: int
+    command: tuple[tuple[str, Any], ...] | None
 
 
 class GunshiEncoder(Encoder):
@@ -146,6 +210,14 @@ class GunshiEncoder(Encoder):
             self.offsets[name] = total
             total += size
         self.shape = (total,)
+        # The state's integers -> the observer's entries, per side (0: Red, 1: Blue), read
+        # through the names the view gives them (so a snapshot encodes as its view does).
+        from sengoku.games.gunshi.battlefield import CELL_NAMES
+        from sengoku.games.gunshi.data import DIR_NAMES, EDGE_NAMES
+
+        self.cell_of = tuple([self.cell_index[me][name] for name in CELL_NAMES] for me in (0, 1))
+        self.facing_of = tuple([self.dirs[me][d] for d in DIR_NAMES] for me in (0, 1))
+        self.edge_of = tuple([self.edge_index[me][name] for name in EDGE_NAMES] for me in (0, 1))
 
     def _pile(self, w: Entries, at: int, cards: list[str | None], what: str) -> None:
         if len(cards) > self.PILE:
@@ -159,13 +231,13 @@ class GunshiEncoder(Encoder):
             else:
                 w[k + 2 + self.cards[code]] = 1.0
 
-    def _row_card(self, w: Entries, at: int, card: Mapping[str, Any] | None) -> None:
+    def _row_card(self, w: Entries, at: int, card: tuple[str | None, bool] | None) -> None:
         if card is None:
             return
+        code, face_up = card
         w[at] = 1.0
-        if card["face_up"]:
+        if face_up:
             w[at + 1] = 1.0
-        code = card["card"]
         if code is None:
             w[at + 2] = 1.0
         else:
@@ -176,106 +248,167 @@ class GunshiEncoder(Encoder):
             index = letter if isinstance(letter, int) else self.letters[letter]
             w[at + index] = position + 1
 
+    def capture(self, state: Any, seat: int | None) -> Any:
+        """The :class:`GunshiSnapshot` of ``view(seat)``, from the state's parts (their public
+        fields): what :func:`~sengoku.games.gunshi.hidden_information.view` shows of them,
+        hidden as it hides it, and nothing else."""
+        if not isinstance(state, GunshiState) or not (seat is None or seat in (0, 1)):
+            return state.view(seat)
+        return _snapshot(state, seat)
+
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
+        snapshot = view if isinstance(view, GunshiSnapshot) else self._snapshot_of_view(view)
+        self._encode_snapshot(snapshot, seat, out)
+
+    def _snapshot_of_view(self, view: Mapping[str, Any]) -> GunshiSnapshot:
+        """A view's fields as a snapshot (units and Fences named back to integers)."""
+        from sengoku.games.gunshi.battlefield import CELL_NAMES
+        from sengoku.games.gunshi.data import DIR_NAMES, EDGE_NAMES
+
+        cell_of = {name: cell for cell, name in enumerate(CELL_NAMES)}
+        edge_of = {name: e for e, name in enumerate(EDGE_NAMES)}
+        letters = self.letters
+        reserve = view["reserve"]
+        command = view["command"]
+        return GunshiSnapshot(
+            [
+                (
+                    letters[u["letter"]],
+                    cell_of[u["cell"]],
+                    u["owner"],
+                    DIR_NAMES.index(u["facing"]),
+                    u["shield"],
+                )
+                for u in view["units"]
+            ],
+            [(edge_of[f["edge"]], f["owner"]) for f in view["fences"]],
+            (_side_of_view(view["players"][0]), _side_of_view(view["players"][1])),
+            view["phase"],
+            view["step"],
+            view["to_act"],
+            view["turn"],
+            view["ply"],
+            (reserve["I"], reserve["A"], reserve["C"]),
+            view["pool"],
+            view["formation_piece"],
+            view["formation_cell"],
+            view["clock"]["running"],
+            view["resolving"],
+            view["queue"],
+            view["sent_this_turn"],
+            None if command is None else tuple(command.items()),
+        )
+
+    def _encode_snapshot(self, view: GunshiSnapshot, seat: int | None, out: np.ndarray) -> None:
         w = entries_of(out)
         me = 1 if seat == 1 else 0
         cells = self.cell_index[me]
         dirs = self.dirs[me]
-        letters = self.letters
         cards = self.cards
         nc = self.num_cards
         o = self.offsets
         field = o["field"]
-        for unit in view["units"]:
-            at = field + cells[unit["cell"]] * self.CELL
-            u = letters[unit["letter"]]
-            w[at + (0 if unit["owner"] == me else 3) + self.token_type[u]] = 1.0
-            w[at + 6 + dirs[unit["facing"]]] = 1.0
-            if unit["shield"]:
+        cell_of, facing_of, edge_of = self.cell_of[me], self.facing_of[me], self.edge_of[me]
+        token_type = self.token_type
+        size = self.CELL
+        for u, loc, owner, facing, shield in view.units:
+            at = field + cell_of[loc] * size
+            w[at + (0 if owner == me else 3) + token_type[u]] = 1.0
+            w[at + 6 + facing_of[facing]] = 1.0
+            if shield:
                 w[at + 10] = 1.0
             w[at + 11 + u] = 1.0
-        edges = self.edge_index[me]
-        for fence in view["fences"]:
-            w[o["fences"] + edges[fence["edge"]] * 2 + (0 if fence["owner"] == me else 1)] = 1.0
+        for edge, owner in view.fences:
+            w[o["fences"] + edge_of[edge] * 2 + (0 if owner == me else 1)] = 1.0
         card = 2 + nc
-        for p, player in enumerate(view["players"]):
+        for p, player in enumerate(view.sides):
             self._player(w, o["sides"] + (0 if p == me else 1) * self.side_size, player)
         at = o["globals"]
-        w[at + self._index(self.PHASES, view["phase"], "phase")] = 1.0
+        w[at + self._index(self.PHASES, view.phase, "phase")] = 1.0
         at += len(self.PHASES)
-        w[at + self._index(self.STEPS, view["step"], "step")] = 1.0
+        w[at + self._index(self.STEPS, view.step, "step")] = 1.0
         at += len(self.STEPS)
-        if view["to_act"] >= 0:
-            w[at + (0 if view["to_act"] == me else 1)] = 1.0
-        w[at + 2] = view["turn"]
-        w[at + 3] = view["ply"]
+        if view.to_act >= 0:
+            w[at + (0 if view.to_act == me else 1)] = 1.0
+        w[at + 2] = view.turn
+        w[at + 3] = view.ply
         at += 4
-        reserve = view["reserve"]
-        w[at] = reserve["I"]
-        w[at + 1] = reserve["A"]
-        w[at + 2] = reserve["C"]
+        w[at], w[at + 1], w[at + 2] = view.reserve
         at += 3
-        for code in view["pool"]:
+        for code in view.pool:
             w[at + cards[code]] += 1.0
         at += nc
-        piece = view["formation_piece"]
+        piece = view.formation_piece
         if piece:
             w[at + self._index(self.FORMATION_PIECES, piece, "formation_piece")] = 1.0
         at += len(self.FORMATION_PIECES)
-        if view["formation_cell"] is not None:
-            w[at + cells[view["formation_cell"]]] = 1.0
+        if view.formation_cell is not None:
+            w[at + cells[view.formation_cell]] = 1.0
         at += self.CELLS
-        running = view["clock"]["running"]
+        running = view.running
         if running is not None:
             w[at + (0 if running == me else 1)] = 1.0
         at = o["queue"]
-        if view["resolving"] is not None:
+        if view.resolving is not None:
             w[at] = 1.0
-            w[at + 1 + cards[view["resolving"]]] = 1.0
+            w[at + 1 + cards[view.resolving]] = 1.0
         at += 1 + nc
-        queue = view["queue"]
+        queue = view.queue
         if len(queue) > self.QUEUE:
             raise SengokuError(f"gunshi encoder: {len(queue)} cards queued, over {self.QUEUE}")
         self._pile(w, at, queue, "queue")
-        w[at + self.QUEUE * card] = view["sent_this_turn"]
-        command = view["command"]
-        if command is not None:
-            self._command(w, o["command"], command, cells, dirs)
+        w[at + self.QUEUE * card] = view.sent_this_turn
+        if view.command is not None:
+            self._command(w, o["command"], view.command, cells, dirs)
 
-    def _player(self, w: Entries, at: int, player: Mapping[str, Any]) -> None:
+    def _player(self, w: Entries, at: int, player: SideSnapshot) -> None:
         """One player's block at ``at`` (the observer's first): counters, flags, Shogun (when
         seen) and candidates, piles, Command Row, Lightning card, Advanced cards in the box."""
         letters = self.letters
         t = len(self.LETTERS)
         card = 2 + self.num_cards
         row_card = 3 + self.num_cards
-        w[at] = player["points"]
-        w[at + 1] = player["fences_left"]
-        w[at + 2] = player["invaders"]
-        w[at + 3] = player["removed"]
+        w[at] = player.points
+        w[at + 1] = player.fences_left
+        w[at + 2] = player.invaders
+        w[at + 3] = player.removed
         at += 4
-        for i, flag in enumerate(self.FLAGS):
-            if player[flag]:
+        # In the order of FLAGS.
+        for i, flag in enumerate(
+            (
+                player.face_down_next,
+                player.chain_trap_beside,
+                player.inspiration_used,
+                player.shogun_chosen,
+                player.shogun_revealed,
+            )
+        ):
+            if flag:
                 w[at + i] = 1.0
         at += len(self.FLAGS)
-        if player["shogun"] is not None:
-            w[at + letters[player["shogun"]]] = 1.0
+        if player.shogun is not None:
+            w[at + letters[player.shogun]] = 1.0
         at += t
-        for letter in player["shogun_candidates"]:
+        for letter in player.shogun_candidates:
             w[at + letters[letter]] = 1.0
         at += t
-        for pile in self.PILES:
-            self._pile(w, at, player[pile], pile)
-            at += self.PILE * card
-        row = player["row"]
+        pile_size = self.PILE * card
+        self._pile(w, at, player.hand, "hand")
+        self._pile(w, at + pile_size, player.deck, "deck")
+        self._pile(w, at + 2 * pile_size, player.stock, "stock")
+        self._pile(w, at + 3 * pile_size, player.prepared, "prepared")
+        self._pile(w, at + 4 * pile_size, player.picks, "picks")
+        self._pile(w, at + 5 * pile_size, player.mod3_choices, "mod3_choices")
+        at += len(self.PILES) * pile_size
+        row = player.row
         if len(row) > self.ROW:
             raise SengokuError(f"gunshi encoder: a Command Row of {len(row)} cards")
         for i, entry in enumerate(row):
             self._row_card(w, at + i * row_card, entry)
         at += self.ROW * row_card
-        self._row_card(w, at, player["lightning"])
+        self._row_card(w, at, player.lightning)
         at += row_card
-        box = player.get("advanced_in_box")
+        box = player.advanced_in_box
         if box is not None:
             w[at] = 1.0
             for code in box:
@@ -293,7 +426,7 @@ class GunshiEncoder(Encoder):
         self,
         w: Entries,
         at: int,
-        command: Mapping[str, Any],
+        command: Iterable[tuple[str, Any]],
         cells: Mapping[str, int],
         dirs: Mapping[str, int],
     ) -> None:
@@ -315,7 +448,7 @@ class GunshiEncoder(Encoder):
         cell_at = origin_at + self.CELLS
         refs_at = cell_at + self.CELLS
         seqs_at = refs_at + len(self.UNIT_REFS) * t
-        for key, value in command.items():
+        for key, value in command:
             if key == "card":
                 w[base["card"] + self.cards[value]] = 1.0
             elif key == "type":
@@ -346,3 +479,135 @@ class GunshiEncoder(Encoder):
                 self._letters(w, seqs_at + self.UNIT_SEQUENCES.index(key) * t, value)
             else:
                 raise SengokuError(f"gunshi encoder: the command's {key!r} is not encoded")
+
+
+def _side_of_view(player: Mapping[str, Any]) -> SideSnapshot:
+    lightning = player["lightning"]
+    return SideSnapshot(
+        player["points"],
+        player["fences_left"],
+        player["invaders"],
+        player["removed"],
+        player["face_down_next"],
+        player["chain_trap_beside"],
+        player["inspiration_used"],
+        player["shogun_chosen"],
+        player["shogun_revealed"],
+        player["shogun"],
+        player["shogun_candidates"],
+        player["hand"],
+        player["deck"],
+        player["stock"],
+        player["prepared"],
+        player["picks"],
+        player["mod3_choices"],
+        [(c["card"], c["face_up"]) for c in player["row"]],
+        None if lightning is None else (lightning["card"], lightning["face_up"]),
+        player.get("advanced_in_box"),
+    )
+
+
+def _known(pile: list[Any], mine: bool) -> list[str | None]:
+    """A hand's or deck's cards as the view shows them: all to their owner, else the ones
+    known (an empty pile, the common case, makes no comprehension)."""
+    if not pile:
+        return []
+    if mine:
+        return [c[0] for c in pile]
+    return [c[0] if c[1] else None for c in pile]
+
+
+def _codes_if(pile: list[Any], shown: bool) -> list[str | None]:
+    if not pile:
+        return []
+    return [c[0] for c in pile] if shown else [None] * len(pile)
+
+
+def _if(codes: list[str], shown: bool) -> list[str | None]:
+    if not codes:
+        return []
+    return list(codes) if shown else [None] * len(codes)
+
+
+def _snapshot(st: GunshiState, seat: int | None) -> GunshiSnapshot:
+    """``hidden_information.view``'s expressions for the fields the encoder reads (the test
+    ``test_capture_encodes_as_the_view_and_stays_put`` holds the two together)."""
+    o = st.options
+    mod1 = o["variant"] == "inspiration" and o["modification"] == 1
+    seated = seat is not None  # a Scout's look shows to seats, not to spectators
+    cards, shoguns, inspiration = st.cards, st.shoguns, st.inspiration
+    sides = []
+    for p in (0, 1):
+        mine = seat == p
+        lightning = cards.lightning[p]
+        shogun = shoguns.shogun[p]
+        sides.append(
+            SideSnapshot(
+                st.logistics.points[p],
+                st.fences.fences_left[p],
+                st.invader_spot.invaders[p],
+                len(inspiration.removed[p]),
+                cards.face_down_next[p],
+                cards.beside[p] is not None,
+                inspiration.swap_done[p],
+                shogun >= 0,
+                shoguns.revealed[p],
+                LETTERS[shogun] if shogun >= 0 and (mine or shoguns.revealed[p]) else None,
+                [LETTERS[u] for u in candidates] if (candidates := shoguns.candidates[p]) else [],
+                _known(cards.hand[p], mine),
+                _known(cards.deck[p], mine),
+                _codes_if(cards.stock[p], mine),
+                _if(inspiration.prepared[p], mine and not mod1),
+                _if(st.deck_construction.picks[p], mine or st.deck_construction.deck_public),
+                _if(inspiration.m3[p], mine or st.phase != "mod3"),
+                [
+                    (
+                        c[0]
+                        if mine or c[2] or c[1] is True or (c[1] == SCOUTED and seated)
+                        else None,
+                        c[2],
+                    )
+                    for c in row
+                ]
+                if (row := cards.row[p])
+                else [],
+                None
+                if lightning is None
+                else (lightning[0] if seen(lightning, mine, seat) else None, lightning[2]),
+                list(inspiration.unused[p]) if mine and not mod1 else None,
+            )
+        )
+    field = st.field
+    uloc, uown, uface, ushield = field.uloc, field.uown, field.uface, field.ushield
+    units = []
+    left = {"I": 0, "A": 0, "C": 0}
+    for u, loc in enumerate(uloc):  # one pass: the Field's units, the Reserve's counts
+        if 0 <= loc < CELLS:
+            units.append((u, loc, uown[u], uface[u], ushield[u]))
+        elif loc == OFF and TOKEN_TYPE[u] in left:
+            left[TOKEN_TYPE[u]] += 1
+    fence = st.fences.fence
+    fences = (
+        [] if fence.count(-1) == len(fence) else [(e, f) for e, f in enumerate(fence) if f >= 0]
+    )
+    cmd = st.orders.cmd
+    battle = st.battle
+    return GunshiSnapshot(
+        units,
+        fences,
+        (sides[0], sides[1]),
+        st.phase,
+        st.step if st.phase != "secret" or seat == st.player else "",
+        st.current_player,
+        battle.turn,
+        st.ply,
+        (left["I"], left["A"], left["C"]),
+        list(inspiration.pool),
+        st.formation.fpiece,
+        cn(st.formation.fcell) if st.formation.fcell >= 0 else None,
+        tournament_clock.tournament_seat(st),
+        battle.cur[0] if battle.cur is not None else None,
+        [c[0] if seen(c, seat == st.player, seat) else None for c in battle.queue],
+        battle.sent,
+        None if cmd is None else tuple(command_view(cmd).items()),
+    )
