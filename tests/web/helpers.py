@@ -10,9 +10,8 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.web.labels_setup import play_until
-
 from sengoku.server import i18n
+from tests.web.labels_setup import play_until
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("SENGOKU_WEB_ARTIFACTS", ROOT / "build" / "web-screenshots"))
