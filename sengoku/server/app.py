@@ -34,6 +34,7 @@ from sengoku.server.routes import i18n as i18n_routes
 from sengoku.server.routes import puzzles as puzzle_routes
 from sengoku.server.routes import ratings as rating_routes
 from sengoku.server.routes import seeks as seek_routes
+from sengoku.server.routes import texts as text_routes
 from sengoku.server.routes import turn_based as turn_based_routes
 from sengoku.server.routes.errors import add_error_handlers
 from sengoku.server.routing import this_worker
@@ -151,6 +152,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     app.include_router(games.router())
     app.include_router(i18n_routes.router())
+    app.include_router(text_routes.router())
     app.include_router(matches.router(svc))
     app.include_router(records.router(svc))
     app.include_router(analysis_routes.router(svc))

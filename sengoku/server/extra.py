@@ -24,7 +24,7 @@ SERVER_PACKAGES: dict[str, str] = {
     "itsdangerous": "itsdangerous",
     "prometheus-client": "prometheus_client",
     "arq": "arq",
-    "Babel": "babel",
+    "babel": "babel",
 }
 #: Also in the ``server`` extra, but uvicorn serves without them (its own event loop and HTTP
 #: parser, slower): their absence is no reason to refuse to start.

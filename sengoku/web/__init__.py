@@ -1,12 +1,9 @@
 """The browser client: static files (HTML, CSS, JS modules, a CJK font subset).
 
-:func:`mount` adds the client's pages, the rules in our words (``GET /api/rules/{game}``), the
-tutorials (``GET /api/tutorials/{game}``), the rules panel's phase reference
-(``GET /api/phases/{game}``), all in the request's language, and the static
-files at ``/`` to the game server's app. Of the server it imports only the plain modules that
-choose a request's language and translate those texts (:mod:`sengoku.server.i18n`,
-:mod:`sengoku.server.texts`): the replay the client's viewer steps through is the server's
-(:mod:`sengoku.server.replay`).
+:func:`mount` adds the client's pages and the static files at ``/`` to the game server's app.
+It imports nothing of the server: the server serves the texts of these files in a request's
+language (``GET /api/rules|tutorials|phases/{game}``, :mod:`sengoku.server.routes.texts`) and
+the replay the client's viewer steps through (:mod:`sengoku.server.replay`).
 """
 
 from __future__ import annotations
@@ -15,8 +12,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -40,74 +37,10 @@ PAGES = (
 #: The rules in our own words, shipped in the package: a copy of docs/rules/*.md (the source;
 #: ``make rules`` copies them, and a test checks the two agree).
 RULES_DIR = WEB_DIR / "rules"
-RULES_NAME = re.compile(r"[a-z][a-z-]{0,31}")
-
-
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
-
-
-def _language(request: Request, lang: str | None) -> str | JSONResponse:
-    """The language asked for: ``?lang=`` if given, else the cookie or Accept-Language."""
-    from sengoku.server import i18n
-
-    if lang is None:
-        return i18n.choose(request.cookies, request.headers.get("accept-language"))
-    if lang not in i18n.LANGUAGES:
-        return _error(
-            400,
-            "unknown_language",
-            f"lang: unknown language {lang!r}; one of {', '.join(i18n.LANGUAGES)}",
-        )
-    return lang
-
-
-def _in_language(body: dict[str, Any], lang: str) -> JSONResponse:
-    # The answer depends on the cookie and Accept-Language: caches must key on them.
-    return JSONResponse(body, headers={"Content-Language": lang, "Vary": "Cookie, Accept-Language"})
 
 
 def mount(app: FastAPI) -> None:
-    """Add the rules and tutorial routes, the client's pages, and its files at ``/`` (after the
-    API routes)."""
-    from sengoku.server import texts
-
-    @app.get("/api/rules/{game}")
-    async def rules(game: str, request: Request, lang: str | None = None) -> Any:
-        """The game's full rules (docs/rules/<game>.md, Markdown) where this copy has them,
-        in ``lang`` (else the cookie's or Accept-Language's language; English by default)."""
-        chosen = _language(request, lang)
-        if isinstance(chosen, JSONResponse):
-            return chosen
-        markdown = texts.rules(game, chosen) if RULES_NAME.fullmatch(game) else None
-        if markdown is None:
-            return _error(404, "no_rules", f"no rules document for {game!r} on this server")
-        return _in_language({"game": game, "lang": chosen, "markdown": markdown}, chosen)
-
-    @app.get("/api/tutorials/{game}")
-    async def tutorial(game: str, request: Request, lang: str | None = None) -> Any:
-        """The game's first-game tutorial (sengoku/web/tutorials/<game>.json) with the coach's
-        words in the language asked for, chosen as for the rules."""
-        chosen = _language(request, lang)
-        if isinstance(chosen, JSONResponse):
-            return chosen
-        data = texts.tutorial(game, chosen) if RULES_NAME.fullmatch(game) else None
-        if data is None:
-            return _error(404, "no_tutorial", f"no tutorial for {game!r} on this server")
-        return _in_language({**data, "lang": chosen}, chosen)
-
-    @app.get("/api/phases/{game}")
-    async def phases(game: str, request: Request, lang: str | None = None) -> Any:
-        """The rules panel's "Now" reference of the game (sengoku/web/phases/<game>.json):
-        each phase's title and lines in the language asked for, chosen as for the rules."""
-        chosen = _language(request, lang)
-        if isinstance(chosen, JSONResponse):
-            return chosen
-        data = texts.phases(game, chosen) if RULES_NAME.fullmatch(game) else None
-        if data is None:
-            return _error(404, "no_phases", f"no phase reference for {game!r} on this server")
-        return _in_language({**data, "lang": chosen}, chosen)
-
+    """Add the client's pages, and its files at ``/`` (after the API routes)."""
     index = WEB_DIR / "index.html"
 
     # The client's own pages are one HTML file; its router reads the path.

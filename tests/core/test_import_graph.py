@@ -19,6 +19,9 @@ ROOT = Path(__file__).resolve().parents[2] / "sengoku"
 #: (players' ratings, pure) sits beside arena and server, which both may use it; ``analysis``
 #: (game analysis and puzzles, on the agents' search) beside arena.
 LAYERS = {
+    # The switch between compiled (mypyc) and plain modules: installed by the package's
+    # __init__ before anything else is imported, so it sits at the bottom.
+    "compiled": 0,
     "core": 0,
     "games": 1,
     "ai": 2,

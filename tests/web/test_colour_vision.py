@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from tests.waiting import NEXT_FRAME
@@ -180,8 +181,19 @@ def side_colour(page: Page, selector: str, dark: bool) -> tuple[int, int, int]:
     """The colour a side's piece is painted in, as the screen shows it: the most common colour
     of the element's clip (with ``dark``, among its dark, coloured pixels only: the side's
     colour drawn as an outline or a mark on a light ground)."""
-    # The element's own screenshot: scrolled into view, clipped to its box.
-    _, _, pixels = decode_png(page.locator(selector).first.screenshot())
+    # The element's own screenshot: scrolled into view, clipped to its box. A redraw (the
+    # window resized, the table polled) may replace the element being shot: shoot the new one.
+    for _ in range(20):
+        try:
+            image = page.locator(selector).first.screenshot()
+            break
+        except PlaywrightError as e:
+            if "not attached" not in str(e):
+                raise
+            page.evaluate(NEXT_FRAME)
+    else:
+        raise AssertionError(f"{selector} was replaced by a redraw on 20 shots running")
+    _, _, pixels = decode_png(image)
     if dark:
         # Dark and coloured: not the near-black ink of letters and Shields both sides share.
         pixels = [p for p in pixels if luminance(p) < 0.3 and max(p) - min(p) >= 24] or pixels

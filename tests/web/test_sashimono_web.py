@@ -332,8 +332,12 @@ def test_hot_seat_on_a_phone_passes_the_device_then_replays(new_page: Any) -> No
             continue
         _, before = status(page)
         if page.evaluate(PICK, rng.randrange(1, 2**30)) is None:
+            page.evaluate(NEXT_FRAME)  # redrawn between the two looks: look again
             continue
-        page.click("[data-test-pick]")
+        try:
+            page.click("[data-test-pick]", timeout=5_000)
+        except PlaywrightError:  # the page was redrawn meanwhile: pick again
+            continue
         page.wait_for_function(
             "n => { const s = document.getElementById('status');"
             " return Number(s.dataset.ply) > n || document.querySelector("

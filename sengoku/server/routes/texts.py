@@ -1,0 +1,81 @@
+"""The web client's long texts in a request's language (docs/i18n-texts.md): the rules in our
+words (``GET /api/rules/{game}``), the first-game tutorials (``GET /api/tutorials/{game}``) and
+the rules panel's phase reference (``GET /api/phases/{game}``), read from the client's files
+(sengoku/web/rules, tutorials, phases) and translated through the ``texts`` catalogs."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from sengoku.server import i18n, texts
+
+#: A rules document's or tutorial's name: a game's, or a part of one (``sashimono-cards``).
+RULES_NAME = re.compile(r"[a-z][a-z-]{0,31}")
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _language(request: Request, lang: str | None) -> str | JSONResponse:
+    """The language asked for: ``?lang=`` if given, else the cookie or Accept-Language."""
+    if lang is None:
+        return i18n.choose(request.cookies, request.headers.get("accept-language"))
+    if lang not in i18n.LANGUAGES:
+        return _error(
+            400,
+            "unknown_language",
+            f"lang: unknown language {lang!r}; one of {', '.join(i18n.LANGUAGES)}",
+        )
+    return lang
+
+
+def _in_language(body: dict[str, Any], lang: str) -> JSONResponse:
+    # The answer depends on the cookie and Accept-Language: caches must key on them.
+    return JSONResponse(body, headers={"Content-Language": lang, "Vary": "Cookie, Accept-Language"})
+
+
+def router() -> APIRouter:
+    router = APIRouter()
+
+    @router.get("/api/rules/{game}")
+    async def rules(game: str, request: Request, lang: str | None = None) -> Any:
+        """The game's full rules (docs/rules/<game>.md, Markdown) where this copy has them,
+        in ``lang`` (else the cookie's or Accept-Language's language; English by default)."""
+        chosen = _language(request, lang)
+        if isinstance(chosen, JSONResponse):
+            return chosen
+        markdown = texts.rules(game, chosen) if RULES_NAME.fullmatch(game) else None
+        if markdown is None:
+            return _error(404, "no_rules", f"no rules document for {game!r} on this server")
+        return _in_language({"game": game, "lang": chosen, "markdown": markdown}, chosen)
+
+    @router.get("/api/tutorials/{game}")
+    async def tutorial(game: str, request: Request, lang: str | None = None) -> Any:
+        """The game's first-game tutorial (sengoku/web/tutorials/<game>.json) with the coach's
+        words in the language asked for, chosen as for the rules."""
+        chosen = _language(request, lang)
+        if isinstance(chosen, JSONResponse):
+            return chosen
+        data = texts.tutorial(game, chosen) if RULES_NAME.fullmatch(game) else None
+        if data is None:
+            return _error(404, "no_tutorial", f"no tutorial for {game!r} on this server")
+        return _in_language({**data, "lang": chosen}, chosen)
+
+    @router.get("/api/phases/{game}")
+    async def phases(game: str, request: Request, lang: str | None = None) -> Any:
+        """The rules panel's "Now" reference of the game (sengoku/web/phases/<game>.json):
+        each phase's title and lines in the language asked for, chosen as for the rules."""
+        chosen = _language(request, lang)
+        if isinstance(chosen, JSONResponse):
+            return chosen
+        data = texts.phases(game, chosen) if RULES_NAME.fullmatch(game) else None
+        if data is None:
+            return _error(404, "no_phases", f"no phase reference for {game!r} on this server")
+        return _in_language({**data, "lang": chosen}, chosen)
+
+    return router
