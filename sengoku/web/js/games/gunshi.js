@@ -649,7 +649,7 @@ class GunshiBoard {
       placed.add(l.action);
       return cardFace(code, seat, { ...opts, action: l, onclick: () => this.model.send(l.action) });
     };
-    const zone = (label, cards, key = null) => el("div.gs-zone", { "data-zone": key }, el("span.gs-zone-label", {}, label), el("div.gs-cards", {}, cards.length ? cards : el("span.gs-empty", {}, "empty")));
+    const zone = (label, cards, key = null) => el("div.gs-zone", { "data-zone": key }, el("span.gs-zone-label", {}, label), el("div.gs-cards", {}, cards.length ? cards : el("span.gs-empty", {}, _("empty"))));
     // The Command Row in resolving order; a face-down card the viewer may see says so.
     const row = (p.row || []).map((c, i) => lookable(String(i + 1), c.card, { badge: `${i + 1}`, small: true, down: !c.face_up }));
     const lightning = p.lightning ? [lookable("L", p.lightning.card, { badge: "⚡", small: true, lit: true, down: !p.lightning.face_up })] : [];
@@ -659,7 +659,7 @@ class GunshiBoard {
       el(
         "div.gs-side-head",
         {},
-        el("strong", {}, side.mark, " ", side.name, mine ? " (you)" : ""),
+        el("strong", {}, side.mark, " ", mine ? fmt(_("{side} (you)"), { side: side.name }) : side.name),
         el("span", { title: _("Military Logistics Points: pay for units, Fences and Lightning Commands") }, fmt(_("{points} logistics"), { points: p.points })),
         el("span", {}, fmt(_("{plural} left"), { plural: fmt(ngettext("{n} Fence", "{n} Fences", p.fences_left), { n: p.fences_left }) })),
         el("span", { title: _("Units on the opponent's Invader Spot (3 win)") }, fmt(_("{invaders}/3 invaders"), { invaders: p.invaders })),
@@ -689,7 +689,7 @@ class GunshiBoard {
             "div.gs-zone",
             { "data-zone": "deck" },
             el("span.gs-zone-label", {}, _("Deck")),
-            el("div.gs-cards", {}, (p.deck || []).length ? cardFace(null, seat, { small: true, mini: true, badge: String(p.deck.length) }) : el("span.gs-empty", {}, "empty")),
+            el("div.gs-cards", {}, (p.deck || []).length ? cardFace(null, seat, { small: true, mini: true, badge: String(p.deck.length) }) : el("span.gs-empty", {}, _("empty"))),
           ),
         ),
       );
