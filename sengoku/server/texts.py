@@ -37,6 +37,16 @@ PHASES_DIR = WEB_DIR / "phases"
 #: A phase reference's strings (the rules panel's "Now" section, js/rules_panel.js); its
 #: ``key`` and the phase names are what the client looks up.
 PHASE_KEYS = frozenset({"title", "lines"})
+#: A game catalog's words a player reads (``Game.catalog()``, served by GET /api/games/<game>
+#: to the rules panel's reference and the renderers), per game: the strings under these keys.
+#: Sashimono's card, action and Kumi names are the rulebook's Japanese terms (Tokugawa Ieyasu,
+#: Dojo, Teppo-Gumi) and stay as they are in every language; ids and codes are never words.
+CATALOG_KEYS: dict[str, frozenset[str]] = {
+    "gungi": frozenset({"name"}),
+    "gunshi": frozenset({"name", "text"}),
+    "gunkimono": frozenset({"name", "kind"}),
+    "sashimono": frozenset({"text", "ongoing_text"}),
+}
 
 _HEADING = re.compile(r"^(#{1,6} )(.*)$")
 _BULLET = re.compile(r"^(\s*[-*] )(.*)$")
@@ -205,6 +215,34 @@ def extract_phases(
     """Each title and line of a phase reference (the rules panel's "Now" section)."""
     for text in json_units(json.loads(fileobj.read().decode("utf-8")), PHASE_KEYS):
         yield 0, None, text, []
+
+
+def catalog_units(game: str) -> list[str]:
+    """The words of ``game``'s catalog (its default options: what the server sends) a player
+    reads, in the catalog's order."""
+    from sengoku.core.registry import load_game
+
+    keys = CATALOG_KEYS.get(game)
+    return [] if keys is None else json_units(load_game(game).catalog(), keys)
+
+
+def extract_catalog(
+    fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str], options: Any
+) -> Extracted:
+    """The words of a game's catalog: mapped on ``sengoku/games/<game>/game.py``, the game is
+    named by its folder, and its words are what ``Game.catalog()`` builds from its data files
+    (Gunshi's cards.json, Sashimono's cards/*.toml and the actions' effects put in words)."""
+    for text in catalog_units(Path(getattr(fileobj, "name", "")).parent.name):
+        yield 0, None, text, []
+
+
+def translate_catalog(game: str, data: Any, lang: str) -> Any:
+    """``data`` (``game``'s catalog) with the words of ``CATALOG_KEYS`` in ``lang``; the rest
+    (ids, counts, codes, the Japanese names) as it is."""
+    keys = CATALOG_KEYS.get(game)
+    if lang == i18n.DEFAULT or keys is None:
+        return data
+    return render_json(data, translator(lang), keys)
 
 
 def po_path(lang: str) -> Path:

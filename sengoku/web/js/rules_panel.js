@@ -147,7 +147,7 @@ export class RulesPanel {
       parts.push(el("p.muted", {}, fmt(_("The rules cannot be read: {message}"), { message: err.message })));
     }
     try {
-      const info = await api("GET", `/api/games/${encodeURIComponent(this.game)}`);
+      const info = await api("GET", `/api/games/${encodeURIComponent(this.game)}?lang=${encodeURIComponent(language())}`);
       parts.push(el("section", { "data-part": "reference" }, el("h2", {}, _("Reference")), catalogReference(info.catalog)));
     } catch (err) {
       // the rules alone still help

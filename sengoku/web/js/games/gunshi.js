@@ -10,7 +10,7 @@
 
 import { el, svg, clear, keepActionFocus } from "../ui.js";
 import { api } from "../api.js";
-import { _, fmt, ngettext } from "../i18n.js";
+import { _, fmt, language, ngettext } from "../i18n.js";
 
 const SIDES = [
   { name: _("Red"), color: "#b3372a", light: "#f6d9d2", mark: "▲" },
@@ -84,13 +84,14 @@ const W = 7 * S + 2 * M;
 const H = 7 * S + 2 * M + 2 * SP;
 const COLS = "abcdefg";
 
-// Card names and texts come from the game's data files, served with the game (catalog).
+// Card names and texts come from the game's data files, served with the game (catalog) in
+// the page's language (the texts domain, docs/i18n-texts.md).
 let catalogPromise = null;
 let CARDS = null;
 function loadCatalog(redraw) {
   if (CARDS) return; // loaded: the drawing in progress has every name
   if (!catalogPromise) {
-    catalogPromise = api("GET", "/api/games/gunshi")
+    catalogPromise = api("GET", `/api/games/gunshi?lang=${encodeURIComponent(language())}`)
       .then((info) => {
         CARDS = Object.fromEntries((info.catalog?.cards || []).map((c) => [c.id, c]));
       })
@@ -157,7 +158,7 @@ function cardFace(code, owner, { action = null, onclick = null, badge = null, sm
   return el(
     `${tag}.gs-card${small ? ".small" : ""}${onclick ? ".playable" : ""}${lit ? ".lit" : ""}${down ? ".down" : ""}`,
     {
-      title: `${c.name}${c.cost ? ` (costs ${c.cost})` : ""}${c.chainable ? ", chainable" : ""}${down ? ", lying face down" : ""}: ${c.text}`,
+      title: [c.name + (c.cost ? fmt(_(" (costs {cost})"), { cost: c.cost }) : ""), c.chainable ? _("chainable") : "", down ? _("lying face down") : ""].filter(Boolean).join(", ") + ": " + c.text,
       "data-card": code,
       "data-side": owner,
       style: `--side:${side.color}`,
@@ -166,7 +167,7 @@ function cardFace(code, owner, { action = null, onclick = null, badge = null, sm
     },
     badge ? el("span.gs-badge", {}, badge) : null,
     el("span.gs-card-name", {}, c.name),
-    el("span.gs-card-meta", {}, [down ? _("face down") : advanced ? _("Advanced") : _("Basic"), c.cost ? fmt(_("cost {cost}"), { cost: c.cost }) : "", c.chainable ? "chain" : ""].filter(Boolean).join(" · ")),
+    el("span.gs-card-meta", {}, [down ? _("face down") : advanced ? _("Advanced") : _("Basic"), c.cost ? fmt(_("cost {cost}"), { cost: c.cost }) : "", c.chainable ? _("chain") : ""].filter(Boolean).join(" · ")),
     small ? null : el("span.gs-card-text", {}, c.text),
   );
 }
@@ -659,7 +660,7 @@ class GunshiBoard {
       el(
         "div.gs-side-head",
         {},
-        el("strong", {}, side.mark, " ", side.name, mine ? " (you)" : ""),
+        el("strong", {}, side.mark, " ", side.name, mine ? _(" (you)") : ""),
         el("span", { title: _("Military Logistics Points: pay for units, Fences and Lightning Commands") }, fmt(_("{points} logistics"), { points: p.points })),
         el("span", {}, fmt(_("{plural} left"), { plural: fmt(ngettext("{n} Fence", "{n} Fences", p.fences_left), { n: p.fences_left }) })),
         el("span", { title: _("Units on the opponent's Invader Spot (3 win)") }, fmt(_("{invaders}/3 invaders"), { invaders: p.invaders })),

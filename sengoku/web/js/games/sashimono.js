@@ -10,7 +10,7 @@
 
 import { el, clear, keepActionFocus } from "../ui.js";
 import { api } from "../api.js";
-import { _, fmt, ngettext } from "../i18n.js";
+import { _, fmt, language, ngettext } from "../i18n.js";
 
 const SLOTS = ["top-a", "top-b", "top-c", "right-1", "right-2", "right-3", "bottom-c", "bottom-b", "bottom-a", "left-3", "left-2", "left-1"];
 // Each slot's [row, column] around the 3x3 Sonae (rows and columns 0..2 are the Sonae).
@@ -78,10 +78,11 @@ const REASONS = {
 };
 
 let catalogPromise = null;
-/** The card texts (GET /api/games/sashimono: names, scoring text, actions, ongoing). */
+/** The card texts (GET /api/games/sashimono: names, scoring text, actions, ongoing), in the
+ * page's language (the texts domain, docs/i18n-texts.md). */
 function loadCatalog() {
   if (!catalogPromise) {
-    catalogPromise = api("GET", "/api/games/sashimono")
+    catalogPromise = api("GET", `/api/games/sashimono?lang=${encodeURIComponent(language())}`)
       .then((info) => {
         const cards = new Map();
         for (const c of info.catalog?.cards || []) cards.set(c.id, c);
@@ -129,7 +130,7 @@ function cardInfo(card, id) {
   if (!card) return `${pretty(id)}.`;
   const lines = [`${card.name} (${armyOf(card.army).name})`];
   if (card.text) lines.push(fmt(_("To score: {text}"), { text: card.text }));
-  for (const a of card.actions || []) lines.push(fmt(_("{name} — needs {map}: {text}."), { name: a.name, map: a.requires.map(requirementWords).join(" or "), text: a.text }));
+  for (const a of card.actions || []) lines.push(fmt(_("{name} — needs {map}: {text}."), { name: a.name, map: a.requires.map(requirementWords).join(_(" or ")), text: a.text }));
   if (card.ongoing_text) lines.push(card.ongoing_text);
   return lines.join("\n");
 }
