@@ -371,7 +371,12 @@ class Seats:
         match (the seat becomes the account's, in the join's transaction)."""
         async with live.lock:
             if live.status != "waiting":
-                raise ApiError(409, "not_waiting", f"this match is {live.status}; nobody can join")
+                raise ApiError(
+                    409,
+                    "not_waiting",
+                    N_("this match is %(status)s; nobody can join"),
+                    params={"status": live.status},
+                )
             if live.rated:
                 if account is None:
                     raise ApiError(

@@ -590,8 +590,11 @@ class Turns:
                 raise ApiError(
                     409,
                     "too_soon",
-                    f"your opponent left less than {self.settings.claim_after:.0f} s ago; "
-                    f"you can claim the win in {wait:.0f} s",
+                    N_(
+                        "your opponent left less than %(after)s s ago; "
+                        "you can claim the win in %(wait)s s"
+                    ),
+                    params={"after": f"{self.settings.claim_after:.0f}", "wait": f"{wait:.0f}"},
                 )
             if self.replaces(live, ready[0].seat):
                 await self.hand_to_ai(live, ready[0].seat, "abandoned")

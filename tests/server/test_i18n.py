@@ -238,3 +238,25 @@ def test_the_guards_refusals_come_in_the_requests_language() -> None:
         "rate_limited", "trop de rejeux depuis votre adresse ; réessayez dans 2 s"
     )
     assert b"sont limit" in bodies[1] and b"POST" in bodies[1]
+
+
+def test_error_messages_with_values_come_in_the_requests_language(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Messages once built with f-strings: marked, translated, then filled in."""
+    with make_client() as client:
+        r = client.get("/api/matches/nobody-here", headers={"Accept-Language": "ja"})
+        assert r.status_code == 404, r.text
+        assert r.json()["error"] == {
+            "code": "no_such_match",
+            "message": "対局 'nobody-here' はありません",
+        }
+        r = client.get("/api/games/chess", headers={"Accept-Language": "fr"})
+        assert r.status_code == 404, r.text
+        assert r.json()["error"]["message"] == "jeu inconnu 'chess' ; voir /api/games"
+        r = client.get("/api/i18n/de.json", headers={"Accept-Language": "fr"})
+        assert r.status_code == 404, r.text
+        assert r.json()["error"]["message"] == "langue inconnue 'de' ; une parmi en, ja, fr"
+        r = client.get("/api/matches/nobody-here")
+        assert r.status_code == 404, r.text
+        assert r.json()["error"]["message"] == "there is no match 'nobody-here'"

@@ -31,20 +31,36 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @cache
-def engine_text() -> str:
-    """The words the game engines send themselves (action labels and descriptions, card
-    texts, log sentences): English only for now (docs/i18n.md "Not translated yet"), so a
-    catalog phrase they also use may show in English through them."""
-    files = [
+def engine_text(lang: str) -> str:
+    """The words the game engines send themselves in ``lang`` (action labels and
+    descriptions, log sentences: English only for now, docs/i18n.md "Not translated yet"),
+    so a catalog phrase they also use may show in English through them. The words of the
+    games' catalogs (card texts, names) come translated (GET /api/games/<game>, the texts
+    domain): those the language has are no longer left out."""
+    files = "\n".join(
         p.read_text(encoding="utf-8", errors="ignore")
         for p in sorted((ROOT / "sengoku" / "games").rglob("*"))
         if p.suffix in {".py", ".toml", ".json"} and p.is_file()
-    ]
-    # and what GET /api/games/<name> sends: the pieces', cards' and tiles' names and texts
+    )
+    say = texts.translator(lang)
+    # a card's text in the data files (cards.json, cards/*.toml) reaches the page translated;
+    # a short name ("Move") is left in, as an engine's sentence may use it
+    sent = {u for game in texts.CATALOG_KEYS for u in texts.catalog_units(game)}
+    for unit in sorted(sent, key=len, reverse=True):
+        if len(unit.split()) >= 3 and say(unit) != unit:
+            files = files.replace(unit, "")
+    # and what GET /api/games/<name> sends, in the language
     served = [
-        json.dumps([load_game(name).describe(), load_game(name).catalog()]) for name in list_games()
+        json.dumps(
+            [
+                load_game(name).describe(),
+                texts.translate_catalog(name, load_game(name).catalog(), lang),
+            ],
+            ensure_ascii=False,
+        )
+        for name in list_games()
     ]
-    return "\n".join(files + served)
+    return "\n".join([files, *served])
 
 
 @cache
@@ -63,7 +79,7 @@ def english_phrases(lang: str) -> tuple[str, ...]:
                 part = part.strip(" .,:;!?—·()“”\"'")
                 if len(re.findall(r"[A-Za-z]{2,}", part)) >= 2 and len(part) >= 10:
                     phrases.add(part)
-    shared = engine_text()
+    shared = engine_text(lang)
     return tuple(
         sorted(p for p in phrases if p not in translated and p not in ALLOWED and p not in shared)
     )

@@ -46,7 +46,12 @@ def router() -> APIRouter:
             )
         chosen = lang or i18n.choose(request.cookies, request.headers.get("accept-language"))
         if name not in list_games():
-            raise ApiError(404, "unknown_game", f"unknown game {name!r}; see /api/games")
+            raise ApiError(
+                404,
+                "unknown_game",
+                N_("unknown game %(game)s; see /api/games"),
+                params={"game": repr(name)},
+            )
         game = load_game(name)
         # The view's JSON Schema and the catalog of the game's pieces, cards and tiles (names
         # and what they do, from its data files): what a client needs to draw any view.
