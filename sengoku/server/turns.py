@@ -196,8 +196,11 @@ class Turns:
                 raise ApiError(
                     409,
                     "id_used",
-                    f"this action id was used for another action (ply {i + 1}: "
-                    f"{live.actions[i]}); use a new id for a new action",
+                    N_(
+                        "this action id was used for another action (ply %(ply)s: "
+                        "%(action)s); use a new id for a new action"
+                    ),
+                    params={"ply": i + 1, "action": live.actions[i]},
                 )
             snap = self.bus.snapshot(live, seat)
             snap["duplicate"] = {"ply": i, "action": live.actions[i]}
@@ -229,8 +232,11 @@ class Turns:
                 raise ApiError(
                     403,
                     "ai_seat",
-                    f"the computer plays this seat since you left at ply {gone['ply']}; "
-                    "POST /api/matches/{id}/return to play it again",
+                    N_(
+                        "the computer plays this seat since you left at ply %(ply)s; "
+                        "POST /api/matches/{id}/return to play it again"
+                    ),
+                    params={"ply": gone["ply"]},
                 )
             raise ApiError(403, "ai_seat", N_("this seat is played by the AI"))
         if by_ai and live.seats[seat].kind != "ai":
@@ -380,8 +386,11 @@ class Turns:
             raise ApiError(
                 409,
                 "seat_left",
-                f"you left at ply {gone['ply']} and the computer plays your seat; "
-                "POST /api/matches/{id}/return to play it again",
+                N_(
+                    "you left at ply %(ply)s and the computer plays your seat; "
+                    "POST /api/matches/{id}/return to play it again"
+                ),
+                params={"ply": gone["ply"]},
             )
 
     @staticmethod
@@ -454,8 +463,11 @@ class Turns:
             raise ApiError(
                 409,
                 "not_replaced",
-                f"seat {seat} is not played by the computer for a player who left; "
-                "there is nothing to return to",
+                N_(
+                    "seat %(seat)s is not played by the computer for a player who left; "
+                    "there is nothing to return to"
+                ),
+                params={"seat": seat},
             )
         s = live.seats[seat]
         now = self.now()

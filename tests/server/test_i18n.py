@@ -260,3 +260,16 @@ def test_error_messages_with_values_come_in_the_requests_language(
         r = client.get("/api/matches/nobody-here")
         assert r.status_code == 404, r.text
         assert r.json()["error"]["message"] == "there is no match 'nobody-here'"
+        # a turn's check: an action id used for another action, its values filled in after
+        match = new_match(client, options={"pile": 9})
+        url = f"/api/matches/{match['id']}/actions"
+        seat0 = {"Authorization": f"Bearer {match['tokens']['0']}", "Accept-Language": "fr"}
+        r = client.post(url, json={"action": "take 1", "id": "same"}, headers=seat0)
+        assert r.status_code == 200, r.text
+        r = client.post(url, json={"action": "take 2", "id": "same"}, headers=seat0)
+        assert r.status_code == 409, r.text
+        assert r.json()["error"] == {
+            "code": "id_used",
+            "message": "cet identifiant d'action a servi pour une autre action (coup 1 : take 1) ; "
+            "utilisez un nouvel identifiant pour une nouvelle action",
+        }
