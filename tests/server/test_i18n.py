@@ -273,3 +273,7 @@ def test_error_messages_with_values_come_in_the_requests_language(
             "message": "cet identifiant d'action a servi pour une autre action (coup 1 : take 1) ; "
             "utilisez un nouvel identifiant pour une nouvelle action",
         }
+        # the lobby's seeks
+        r = client.post("/api/seeks/nope/accept", json={}, headers={"Accept-Language": "ja"})
+        assert r.status_code == 404, r.text
+        assert r.json()["error"] == {"code": "no_such_seek", "message": "募集 'nope' はありません"}
