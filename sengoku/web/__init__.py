@@ -20,6 +20,8 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from sengoku.server.i18n import N_
+
 WEB_DIR = Path(__file__).resolve().parent
 #: Paths the client's router handles (see js/app.js); each serves index.html.
 PAGES = (
@@ -43,21 +45,28 @@ RULES_DIR = WEB_DIR / "rules"
 RULES_NAME = re.compile(r"[a-z][a-z-]{0,31}")
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def _error(status: int, code: str, message: str, lang: str, params: dict[str, Any]) -> JSONResponse:
+    """The error, its message (marked ``N_``) in ``lang``, its values filled in after."""
+    from sengoku.server import i18n
+
+    text = i18n.gettext_(lang, message) % params
+    return JSONResponse({"error": {"code": code, "message": text}}, status_code=status)
 
 
 def _language(request: Request, lang: str | None) -> str | JSONResponse:
     """The language asked for: ``?lang=`` if given, else the cookie or Accept-Language."""
     from sengoku.server import i18n
 
+    chosen = i18n.choose(request.cookies, request.headers.get("accept-language"))
     if lang is None:
-        return i18n.choose(request.cookies, request.headers.get("accept-language"))
+        return chosen
     if lang not in i18n.LANGUAGES:
         return _error(
             400,
             "unknown_language",
-            f"lang: unknown language {lang!r}; one of {', '.join(i18n.LANGUAGES)}",
+            N_("lang: unknown language %(lang)s; one of %(languages)s"),
+            chosen,
+            {"lang": repr(lang), "languages": ", ".join(i18n.LANGUAGES)},
         )
     return lang
 
@@ -81,7 +90,13 @@ def mount(app: FastAPI) -> None:
             return chosen
         markdown = texts.rules(game, chosen) if RULES_NAME.fullmatch(game) else None
         if markdown is None:
-            return _error(404, "no_rules", f"no rules document for {game!r} on this server")
+            return _error(
+                404,
+                "no_rules",
+                N_("no rules document for %(game)s on this server"),
+                chosen,
+                {"game": repr(game)},
+            )
         return _in_language({"game": game, "lang": chosen, "markdown": markdown}, chosen)
 
     @app.get("/api/tutorials/{game}")
@@ -93,7 +108,13 @@ def mount(app: FastAPI) -> None:
             return chosen
         data = texts.tutorial(game, chosen) if RULES_NAME.fullmatch(game) else None
         if data is None:
-            return _error(404, "no_tutorial", f"no tutorial for {game!r} on this server")
+            return _error(
+                404,
+                "no_tutorial",
+                N_("no tutorial for %(game)s on this server"),
+                chosen,
+                {"game": repr(game)},
+            )
         return _in_language({**data, "lang": chosen}, chosen)
 
     @app.get("/api/phases/{game}")
@@ -105,7 +126,13 @@ def mount(app: FastAPI) -> None:
             return chosen
         data = texts.phases(game, chosen) if RULES_NAME.fullmatch(game) else None
         if data is None:
-            return _error(404, "no_phases", f"no phase reference for {game!r} on this server")
+            return _error(
+                404,
+                "no_phases",
+                N_("no phase reference for %(game)s on this server"),
+                chosen,
+                {"game": repr(game)},
+            )
         return _in_language({**data, "lang": chosen}, chosen)
 
     index = WEB_DIR / "index.html"

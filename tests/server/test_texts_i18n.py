@@ -304,7 +304,15 @@ def test_the_rules_route_answers_in_the_asked_language(
         # bad input: a clear error naming the field
         body = check(client.get("/api/rules/gungi?lang=de"), 400)
         assert body["error"]["code"] == "unknown_language" and "lang" in body["error"]["message"]
-        assert check(client.get("/api/rules/chess?lang=ja"), 404)["error"]["code"] == "no_rules"
+        assert check(client.get("/api/rules/chess?lang=ja"), 404)["error"] == {
+            "code": "no_rules",
+            "message": "このサーバーには 'chess' のルール文書がありません",
+        }
+        # a bad ?lang= is answered in the cookie's language
+        client.cookies.set("sengoku_lang", "fr")
+        body = check(client.get("/api/rules/gungi?lang=de"), 400)
+        assert body["error"]["message"] == "lang : langue inconnue 'de' ; une parmi en, ja, fr"
+        client.cookies.clear()
         # the card language document has a name with a hyphen
         cards = check(client.get("/api/rules/sashimono-cards?lang=fr"))["markdown"]
         assert cards.startswith("# " + first_heading("fr", "sashimono-cards"))
