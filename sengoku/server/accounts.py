@@ -107,8 +107,10 @@ def check_name(name: str) -> str:
         raise ApiError(
             422,
             "bad_name",
-            "'name': 2-32 letters, digits, '.', '_' or '-', starting and ending with a letter "
-            "or digit",
+            N_(
+                "'name': 2-32 letters, digits, '.', '_' or '-', starting and ending with a letter "
+                "or digit"
+            ),
         )
     return name
 

@@ -60,8 +60,10 @@ def check_spectator_name(name: str, players: Iterable[str]) -> None:
         raise ApiError(
             422,
             "name_not_allowed",
-            '\'name\' may not name a seat or a player ("seat", "player 2"): the chat marks '
-            "who plays which seat",
+            N_(
+                '\'name\' may not name a seat or a player ("seat", "player 2"): the chat marks '
+                "who plays which seat"
+            ),
         )
     mine = bare(name)
     if mine and any(mine == bare(p) for p in players if bare(p)):

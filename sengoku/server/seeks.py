@@ -528,8 +528,10 @@ class Seeks:
             raise ApiError(
                 403,
                 "not_your_seek",
-                "only its player may withdraw a seek: signed in to the account that made "
-                "it, or with the token its making answered (Authorization: Bearer <token>)",
+                N_(
+                    "only its player may withdraw a seek: signed in to the account that made "
+                    "it, or with the token its making answered (Authorization: Bearer <token>)"
+                ),
             )
         return dict(row)
 

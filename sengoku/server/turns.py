@@ -105,8 +105,10 @@ class Turns:
             raise ApiError(
                 503,
                 "ratings_not_stored",
-                "the game's end could not be stored with its rating changes; nothing changed: "
-                "try again",
+                N_(
+                    "the game's end could not be stored with its rating changes; nothing changed: "
+                    "try again"
+                ),
             ) from None
         rows.extend(step.rows)
 
@@ -262,9 +264,11 @@ class Turns:
             raise ApiError(
                 422,
                 "missing_ply",
-                "an action needs 'ply' (the number of actions you have seen) or 'id' (a "
-                "key of your own, unique to this action), so that a retry is never "
-                "applied twice",
+                N_(
+                    "an action needs 'ply' (the number of actions you have seen) or 'id' (a "
+                    "key of your own, unique to this action), so that a retry is never "
+                    "applied twice"
+                ),
             )
         now = self.now()
         notation = str(action)
@@ -537,7 +541,7 @@ class Turns:
                 raise ApiError(
                     409,
                     "cannot_abort",
-                    "a match can be aborted only before every player has made a first move",
+                    N_("a match can be aborted only before every player has made a first move"),
                 )
             await self._set_status(
                 live,
@@ -575,13 +579,13 @@ class Turns:
                 raise ApiError(
                     409,
                     "your_turn",
-                    "you are to act: a claim wins only while the opponent who left is to act",
+                    N_("you are to act: a claim wins only while the opponent who left is to act"),
                 )
             if not 0 <= to_act < len(live.seats) or live.seats[to_act].kind != "human":
                 raise ApiError(
                     409,
                     "not_claimable",
-                    "a win can be claimed only while an absent human opponent is to act",
+                    N_("a win can be claimed only while an absent human opponent is to act"),
                 )
             gone = [s for s in live.seats if s.seat == to_act and s.connections == 0]
             left_at = {s.seat: s.last_seen for s in gone}

@@ -277,3 +277,9 @@ def test_error_messages_with_values_come_in_the_requests_language(
         r = client.post("/api/seeks/nope/accept", json={}, headers={"Accept-Language": "ja"})
         assert r.status_code == 404, r.text
         assert r.json()["error"] == {"code": "no_such_seek", "message": "募集 'nope' はありません"}
+        # a message that was plain English, never marked: now marked and translated
+        seat1 = {"Authorization": f"Bearer {match['tokens']['1']}", "Accept-Language": "ja"}
+        r = client.post(url, json={"action": "take 1"}, headers=seat1)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["code"] == "missing_ply"
+        assert r.json()["error"]["message"].startswith("手には 'ply'（見た手の数）")

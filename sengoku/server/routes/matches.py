@@ -271,8 +271,10 @@ def _seat_routes(router: APIRouter, svc: ServiceRef) -> None:
             raise ApiError(
                 401,
                 "no_token",
-                "coming back needs the seat's token (Authorization: Bearer <token>) or a "
-                "signed-in account that owns the seat",
+                N_(
+                    "coming back needs the seat's token (Authorization: Bearer <token>) or a "
+                    "signed-in account that owns the seat"
+                ),
             )
         owned = await accounts.seats_in(account, live.id)
         if wanted is not None:
