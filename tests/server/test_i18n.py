@@ -283,3 +283,7 @@ def test_error_messages_with_values_come_in_the_requests_language(
         assert r.status_code == 422, r.text
         assert r.json()["error"]["code"] == "missing_ply"
         assert r.json()["error"]["message"].startswith("手には 'ply'（見た手の数）")
+        # Starlette's own words, for a path no route serves
+        r = client.get("/api/no-such-thing", headers={"Accept-Language": "fr"})
+        assert r.status_code == 404, r.text
+        assert r.json()["error"] == {"code": "not_found", "message": "Introuvable"}
