@@ -39,7 +39,8 @@ def check_marks(field: str, text: str) -> None:
             raise ApiError(
                 422,
                 "too_many_marks",
-                f"'{field}' stacks more than {MAX_MARKS} combining marks on one character",
+                N_("'%(field)s' stacks more than %(n)s combining marks on one character"),
+                params={"field": field, "n": MAX_MARKS},
             )
 
 

@@ -281,7 +281,10 @@ class Offers:
                 )
             if live.rematch_id is not None:
                 raise ApiError(
-                    409, "rematch_exists", f"the rematch already exists: {live.rematch_id}"
+                    409,
+                    "rematch_exists",
+                    N_("the rematch already exists: %(match)s"),
+                    params={"match": live.rematch_id},
                 )
             if seat in live.rematch_offers:
                 raise ApiError(409, "already_offered", N_("you already offered a rematch"))

@@ -287,3 +287,6 @@ def test_error_messages_with_values_come_in_the_requests_language(
         r = client.get("/api/no-such-thing", headers={"Accept-Language": "fr"})
         assert r.status_code == 404, r.text
         assert r.json()["error"] == {"code": "not_found", "message": "Introuvable"}
+        r = client.get("/api/ratings/chess", headers={"Accept-Language": "fr"})
+        assert r.status_code == 404, r.text
+        assert r.json()["error"]["message"].startswith("'chess' n'est pas classé ; jeux classés : ")
