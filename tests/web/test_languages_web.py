@@ -21,6 +21,7 @@ from tests.web.helpers import PageWatch, assert_clean_text, said, shot
 from tests.web.test_gungi_full_games import play_to_the_end as play_gungi
 from tests.web.test_gunkimono_web import play_whole_game as play_gunkimono
 from tests.web.test_gunshi_web import play_to_the_end as play_gunshi
+from tests.web.test_sashimono_web import click_and_wait
 from tests.web.test_sashimono_web import new_game as new_sashimono
 from tests.web.test_sashimono_web import play_to_the_end as play_sashimono
 from tests.web.test_tutorial import follow_by_clicks, open_from_home
@@ -134,6 +135,16 @@ def test_a_whole_sashimono_duel_in_the_language(new_page: Any, lang: str) -> Non
     new_sashimono(page, "duel", vp=1)
     expect(page.locator("html")).to_have_attribute("lang", lang)
     assert_no_english(page, lang, "sashimono, the first position")
+    # the choices in the page's words, not the engine's English labels
+    # the setup's two looked-at Sashimono go back, then the turn's choice: in the page's
+    # words (sashimono.js choiceWords), not the engine's English labels
+    interactive = '.board-area[data-interactive="true"]'
+    for _ in range(2):
+        page.wait_for_selector(f"{interactive} .s-hand-group.looking [data-target]")
+        click_and_wait(page, ".s-hand-group.looking [data-target]")
+    expect(page.locator(f'{interactive} button.s-choice[data-kind="turn"]')).to_have_text(
+        [i18n.gettext_(lang, "Action turn"), i18n.gettext_(lang, "Scoring turn")]
+    )
     counts = play_sashimono(page, f"sashimono-duel-{lang}", seed=16)
     assert counts["click"] > 0
     assert_no_english(page, lang, "sashimono, the end panel")
