@@ -179,6 +179,27 @@ def test_a_whole_gunshi_game_in_the_language(new_page: Any, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["ja", "fr"])
+def test_gunshis_choices_are_in_the_language(new_page: Any, lang: str) -> None:
+    """The formation's choices are worded by the page (gunshi.js choiceWords) from each
+    choice's kind and data, not the engine's English labels."""
+    page: Page = new_page(1920, 1080)
+    in_language(page, lang)
+    page.goto("/new/gunshi")
+    page.click('[data-option-preset="standard"]')
+    page.click('.presets button[data-preset="ai"]')
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    places = page.locator('.board-area button.action[data-kind="place"]')
+    say = i18n.translations(lang).gettext
+    unit = {"I": "Infantry unit", "A": "Archer unit", "C": "Cavalry unit", "F": "Fence"}
+    expect(places.first).to_be_visible()
+    for button in places.all():
+        piece = button.get_attribute("data-piece") or ""
+        # (after the piece icon)
+        expect(button).to_contain_text(say("Place {piece}").replace("{piece}", say(unit[piece])))
+
+
+@pytest.mark.parametrize("lang", ["ja", "fr"])
 def test_a_whole_gunkimono_game_in_the_language(new_page: Any, lang: str) -> None:
     page: Page = new_page(1920, 1080)
     in_language(page, lang)
