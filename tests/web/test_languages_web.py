@@ -50,12 +50,14 @@ def engine_text(lang: str) -> str:
     for unit in sorted(sent, key=len, reverse=True):
         if len(unit.split()) >= 3 and say(unit) != unit:
             files = files.replace(unit, "")
-    # and what GET /api/games/<name> sends, in the language
+    # and what GET /api/games/<name> sends, in the language; the short English names too
+    # (Gungi's "Major General"), which the engines' move labels still use (docs/i18n.md)
     served = [
         json.dumps(
             [
                 load_game(name).describe(),
                 texts.translate_catalog(name, load_game(name).catalog(), lang),
+                [u for u in texts.catalog_units(name) if len(u.split()) < 3],
             ],
             ensure_ascii=False,
         )

@@ -768,8 +768,7 @@ class MatchPage {
     if (first) return; // not the moves already played when the page opened
     const seat = last.event.seat;
     if (seat !== undefined && seat !== null && this.held.includes(seat) && !this.hotSeat) return;
-    // the renderer's words where it has them (the engine's label is English)
-    const words = this.renderer.moveWords?.(last.event.described) || last.event.described?.label || last.event.message || last.event.action || "";
+    const words = last.event.described?.label || last.event.message || last.event.action || "";
     const name = seat !== undefined && seat !== null ? this.renderer.seatName(seat) : "";
     // "Blue: Move" for a label; a sentence that names its seat already is read as it is.
     const who = name && !words.startsWith(name) ? `${name}: ` : "";

@@ -194,19 +194,6 @@ export default {
   moveText(event, labels) {
     return labels === "english" && event?.described?.label ? noKanji(event.described.label) : null;
   },
-  /** A move in words in the page's language, from its description's data (its kind, piece
-   * and squares; the engine's own label is English): what the page announces. */
-  moveWords(described) {
-    const piece = PIECES[described?.piece]?.name;
-    if (!described || described.kind === "done") return described ? _("Setup done") : null;
-    if (!piece || !described.to) return null;
-    const words = { piece, from: described.from, to: described.to };
-    if (described.kind === "place") return fmt(_("Place {piece} at {to}"), words);
-    if (described.kind === "drop") return fmt(_("Drop {piece} at {to}"), words);
-    if (described.kind === "capture") return fmt(_("{piece} {from} takes on {to}"), words);
-    if (described.kind === "move") return fmt(_("Move {piece} {from} to {to}"), words);
-    return null;
-  },
   /** What the player decides, in words (the page shows it as the prompt). */
   prompt({ view, legal }) {
     if (!legal?.length) return "";
