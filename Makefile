@@ -123,12 +123,13 @@ clean:
 	rm -f sengoku/compiled.json
 
 # The long texts' catalogs (docs/i18n-texts.md): every heading, paragraph, list
-# item and table cell of the rules panels and every visible string of the tutorials into
+# item and table cell of the rules panels, every visible string of the tutorials and the phase
+# references, and the words of each game's catalog (Game.catalog()) into
 # sengoku/locale/texts.pot (babel-texts.cfg), merged into ja and fr's texts.po (English is the
 # source itself). Then translate the new entries and run tests/test_texts_i18n.py.
 .PHONY: i18n-texts
 i18n-texts: install
-	$(BIN)/pybabel extract -F babel-texts.cfg --sort-by-file --no-wrap --project=Sengoku --copyright-holder="the Sengoku authors" -o sengoku/locale/texts.pot .
+	PYTHONPATH=$(CURDIR) $(BIN)/pybabel extract -F babel-texts.cfg --sort-by-file --no-wrap --project=Sengoku --copyright-holder="the Sengoku authors" -o sengoku/locale/texts.pot .
 	for lang in ja fr; do \
 	  $(BIN)/pybabel update -i sengoku/locale/texts.pot -d sengoku/locale -D texts -l $$lang --no-fuzzy-matching --ignore-obsolete --init-missing --no-wrap || exit 1; \
 	done

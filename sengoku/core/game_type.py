@@ -46,7 +46,9 @@ class GameType:
     ``file_options`` (options a user may give as a file on their own machine, read by
     ``Game.option_from_file``; the command line's ``--cards FILE``), ``record_formats``
     (other programs' record formats the game converts to and from: format name ->
-    ``"module:function"``, the function taking ``sengoku convert``'s arguments).
+    ``"module:function"``, the function taking ``sengoku convert``'s arguments),
+    ``catalog_words`` (the keys of ``Game.catalog()`` whose strings are words a player reads,
+    which the server translates; names that are the rulebook's own terms stay out).
 
     Optional abilities, each a flag with its method in core:
 
@@ -73,6 +75,7 @@ class GameType:
     tournament_seconds: float | None = None
     file_options: tuple[str, ...] = ()
     record_formats: Mapping[str, str] = field(default_factory=dict)
+    catalog_words: frozenset[str] = frozenset()
     provides_fen: bool = False
     provides_native_batch: bool = False
     provides_draws_by_agreement: bool = False

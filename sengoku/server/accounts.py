@@ -107,8 +107,10 @@ def check_name(name: str) -> str:
         raise ApiError(
             422,
             "bad_name",
-            "'name': 2-32 letters, digits, '.', '_' or '-', starting and ending with a letter "
-            "or digit",
+            N_(
+                "'name': 2-32 letters, digits, '.', '_' or '-', starting and ending with a letter "
+                "or digit"
+            ),
         )
     return name
 
@@ -118,7 +120,8 @@ def check_password(password: str, field: str = "password") -> str:
         raise ApiError(
             422,
             "bad_password",
-            f"'{field}': {MIN_PASSWORD} to {MAX_PASSWORD} characters",
+            N_("'%(field)s': %(min)s to %(max)s characters"),
+            params={"field": field, "min": MIN_PASSWORD, "max": MAX_PASSWORD},
         )
     return password
 
@@ -438,13 +441,14 @@ class Buckets:
 class RateLimited(ApiError):
     """429 with the seconds to wait (the answer's ``Retry-After``)."""
 
-    def __init__(self, wait: float, what: str) -> None:
+    def __init__(self, wait: float, message: str) -> None:
         self.retry_after = max(1, round(wait))
-        super().__init__(429, "rate_limited", f"too many {what}; try again in {self.retry_after} s")
+        super().__init__(429, "rate_limited", message, params={"seconds": self.retry_after})
 
 
-def _limited(wait: float, what: str) -> RateLimited:
-    return RateLimited(wait, what)
+def _limited(wait: float, message: str) -> RateLimited:
+    """``message`` (marked ``N_``, a whole sentence) names ``%(seconds)s`` to wait."""
+    return RateLimited(wait, message)
 
 
 class Accounts:
@@ -505,12 +509,17 @@ class Accounts:
             return
         wait = await self.by_client.take(client)
         if wait is not None:
-            raise _limited(wait, "sign-in attempts from your address")
+            raise _limited(
+                wait,
+                N_("too many sign-in attempts from your address; try again in %(seconds)s s"),
+            )
 
     async def limit_name(self, name: str) -> None:
         wait = await self.by_name.take(name_key(name))
         if wait is not None:
-            raise _limited(wait, "sign-in attempts for this name")
+            raise _limited(
+                wait, N_("too many sign-in attempts for this name; try again in %(seconds)s s")
+            )
 
     # -- sessions --------------------------------------------------------------------------
     async def current(self, request: Request) -> Account | None:

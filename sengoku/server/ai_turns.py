@@ -19,6 +19,7 @@ from sengoku.server import ai as ai_mod
 from sengoku.server.broadcast import Broadcaster
 from sengoku.server.draws import Draws, pending, unanswered_ai
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.live import LIVE_STATUSES, Live
 from sengoku.server.settings import Settings
 from sengoku.server.turns import Turns
@@ -103,7 +104,12 @@ class AiTurns:
         """Stop an all-AI match (no result); the caller checked the owner's token."""
         async with live.lock:
             if live.status not in LIVE_STATUSES:
-                raise ApiError(409, f"match_{live.status}", f"this match is {live.status}")
+                raise ApiError(
+                    409,
+                    f"match_{live.status}",
+                    N_("this match is %(status)s"),
+                    params={"status": live.status},
+                )
             self.cancel(live)
             await self.turns.end_without_result(live, "stopped by its owner")
             snap = self.bus.snapshot(live, None)

@@ -499,15 +499,17 @@ class Analyses:
             raise ApiError(
                 409,
                 "not_finished",
-                "this match is still in play; it can be analysed once it is over",
+                N_("this match is still in play; it can be analysed once it is over"),
             )
         record = live.record()
         if kind == "hindsight" and record.result is None:
             raise ApiError(
                 409,
                 "not_finished",
-                "a hindsight analysis (every hidden card and piece visible) is only for a "
-                "finished game; this one has no result",
+                N_(
+                    "a hindsight analysis (every hidden card and piece visible) is only for a "
+                    "finished game; this one has no result"
+                ),
             )
         return record.to_json()
 

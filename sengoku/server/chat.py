@@ -147,7 +147,8 @@ class ChatStore:
                 raise ApiError(
                     409,
                     "chat_full",
-                    f"this match's {row['channel']} chat holds {MAX_MESSAGES} messages",
+                    N_("this match's %(channel)s chat holds %(n)s messages"),
+                    params={"channel": row["channel"], "n": MAX_MESSAGES},
                 )
             conn.execute(insert(chat_messages), [{**row, "n": n}])
             mutes = conn.execute(
@@ -216,8 +217,15 @@ class Chat:
             raise ApiError(
                 429,
                 "chat_rate_limited",
-                f"you are writing too fast: one message every {EVERY:.0f} s "
-                f"after {BURST} in a row; wait {bucket.retry_after():.0f} s",
+                N_(
+                    "you are writing too fast: one message every %(every)s s "
+                    "after %(burst)s in a row; wait %(wait)s s"
+                ),
+                params={
+                    "every": f"{EVERY:.0f}",
+                    "burst": BURST,
+                    "wait": f"{bucket.retry_after():.0f}",
+                },
             )
 
     async def post(
@@ -238,7 +246,12 @@ class Chat:
         if not body:
             raise ApiError(422, "empty_message", N_("the message is empty"))
         if len(body) > MAX_TEXT:
-            raise ApiError(422, "message_too_long", f"a message has at most {MAX_TEXT} characters")
+            raise ApiError(
+                422,
+                "message_too_long",
+                N_("a message has at most %(n)s characters"),
+                params={"n": MAX_TEXT},
+            )
         check_marks("text", body)
         if seat is None:
             channel, who = "spectators", clean_name(name)

@@ -109,7 +109,8 @@ class Draws:
                 raise ApiError(
                     409,
                     "no_draws",
-                    f"{live.game.name} takes no draw offers",
+                    N_("%(game)s takes no draw offers"),
+                    params={"game": live.game.name},
                 )
             offered = pending(live)
             if not accept:

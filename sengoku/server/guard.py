@@ -18,10 +18,14 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
-from sengoku.server import security
+from starlette.requests import HTTPConnection
+
+from sengoku.server import i18n, security
+from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.limits import ClientLimits
 
 Scope = MutableMapping[str, Any]
@@ -49,6 +53,35 @@ def _route_name(path: str) -> str:
     if len(parts) > 3 and parts[1:3] == ["api", "matches"]:
         parts[3] = "{id}"
     return "/".join(parts)[:80]
+
+
+#: A rate limit's refusal, per budget: each a whole sentence, so that it is translated whole.
+TOO_MANY: dict[str, str] = {
+    "requests": N_("too many requests from your address; try again in %(seconds)s s"),
+    "bytes": N_("too many bytes from your address; try again in %(seconds)s s"),
+    "new matches": N_("too many new matches from your address; try again in %(seconds)s s"),
+    "imports and analyses": N_(
+        "too many imports and analyses from your address; try again in %(seconds)s s"
+    ),
+    "replays": N_("too many replays from your address; try again in %(seconds)s s"),
+    "board positions": N_("too many board positions from your address; try again in %(seconds)s s"),
+    "engine evaluations": N_(
+        "too many engine evaluations from your address; try again in %(seconds)s s"
+    ),
+    "actions": N_("too many actions from your address; try again in %(seconds)s s"),
+}
+
+
+def language(scope: Scope) -> str:
+    """The request's language: its ``sengoku_lang`` cookie, else Accept-Language."""
+    conn = HTTPConnection(scope)
+    return i18n.choose(conn.cookies, conn.headers.get("accept-language"))
+
+
+def say(lang: str, message: str, params: Mapping[str, Any] | None = None) -> str:
+    """``message`` in ``lang``, its values filled in after; one the catalog does not hold (a
+    reader's own words) stays as it is."""
+    return ApiError(400, "", message, params).localized(lambda text: i18n.gettext_(lang, text))
 
 
 def error_body(code: str, message: str) -> bytes:
@@ -99,13 +132,17 @@ class GuardMiddleware:
 
     async def _reply(
         self,
+        scope: Scope,
         send: Send,
         status: int,
         code: str,
         message: str,
         extra: list[tuple[bytes, bytes]] | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
-        body = error_body(code, message)
+        """The error, its message (marked ``N_``, values in ``params``) in the request's
+        language (docs/i18n.md)."""
+        body = error_body(code, say(language(scope), message, params))
         headers = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),
@@ -115,30 +152,37 @@ class GuardMiddleware:
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
-    async def _limited(self, send: Send, wait: float, what: str) -> None:
+    async def _limited(self, scope: Scope, send: Send, wait: float, what: str) -> None:
+        seconds = max(1, round(wait))
         await self._reply(
+            scope,
             send,
             429,
             "rate_limited",
-            f"too many {what} from your address; try again in {max(1, round(wait))} s",
-            [(b"retry-after", str(max(1, round(wait))).encode())],
+            TOO_MANY.get(what, TOO_MANY["actions"]),
+            [(b"retry-after", str(seconds).encode())],
+            {"seconds": seconds},
         )
 
-    async def _too_large(self, send: Send, method: str, path: str, limit: int) -> None:
+    async def _too_large(
+        self, scope: Scope, send: Send, method: str, path: str, limit: int
+    ) -> None:
         await self._reply(
+            scope,
             send,
             413,
             "too_large",
-            f"request bodies to {method} {_route_name(path)} are limited to {limit} bytes",
+            N_("request bodies to %(route)s are limited to %(limit)s bytes"),
+            params={"route": f"{method} {_route_name(path)}", "limit": limit},
         )
 
-    async def _bytes_allowed(self, send: Send, client: str, size: int) -> bool:
+    async def _bytes_allowed(self, scope: Scope, send: Send, client: str, size: int) -> bool:
         """Take ``size`` bytes from the client's byte budget; False (answered) if it lacks
         them."""
         wait = await self.limits.check("bytes", client, float(size))
         if wait is None:
             return True
-        await self._limited(send, wait, "bytes")
+        await self._limited(scope, send, wait, "bytes")
         return False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -157,10 +201,10 @@ class GuardMiddleware:
         limit = body_cap(self.settings, method, path)
         lengths = _declared_lengths(scope)
         if any(not 0 <= n <= limit for n in lengths):
-            await self._too_large(send, method, path, limit)
+            await self._too_large(scope, send, method, path, limit)
             return
         declared = lengths[-1] if lengths else None
-        if declared and not await self._bytes_allowed(send, client, declared):
+        if declared and not await self._bytes_allowed(scope, send, client, declared):
             return
         headers = security.response_headers(path)
 
@@ -187,11 +231,11 @@ class GuardMiddleware:
         actions)."""
         problem = security.target_problem(scope)
         if problem is not None:
-            await self._reply(send, 400, "bad_request", problem)
+            await self._reply(scope, send, 400, "bad_request", problem)
             return False
         wait = await self.limits.check("http", client)
         if wait is not None:
-            await self._limited(send, wait, "requests")
+            await self._limited(scope, send, wait, "requests")
             return False
         kind = _kind_of(method, path)
         if kind is not None:
@@ -204,7 +248,7 @@ class GuardMiddleware:
                     "board": "board positions",
                     "evaluate": "engine evaluations",
                 }
-                await self._limited(send, wait, what.get(kind, "actions"))
+                await self._limited(scope, send, wait, what.get(kind, "actions"))
                 return False
         return True
 
@@ -224,20 +268,24 @@ class GuardMiddleware:
         try:
             body = await self._read_body(receive, limit)
         except _TooLarge:
-            await self._too_large(send, method, path, limit)
+            await self._too_large(scope, send, method, path, limit)
             return
         if body is None:  # the client went away
             return
         # A chunked body declares no length: its bytes are counted once read (never
         # more than the cap), before it is parsed.
-        if declared is None and body and not await self._bytes_allowed(send, client, len(body)):
+        if (
+            declared is None
+            and body
+            and not await self._bytes_allowed(scope, send, client, len(body))
+        ):
             return
         if len(body) >= THREADED_CHECK:
             problem = await asyncio.to_thread(security.body_problem, body)
         else:
             problem = security.body_problem(body) if body else None
         if problem is not None:
-            await self._reply(send, 422, "bad_json", problem)
+            await self._reply(scope, send, 422, "bad_json", problem)
             return
         replayed = False
 
@@ -276,15 +324,17 @@ class GuardMiddleware:
             wait = await self.limits.check("connect", client)
             if wait is not None:
                 code = "rate_limited"
-                refusal = (
-                    "too many connections opened from your address; "
-                    f"try again in {max(1, round(wait))} s"
+                refusal = say(
+                    language(scope),
+                    N_("too many connections opened from your address; try again in %(seconds)s s"),
+                    {"seconds": max(1, round(wait))},
                 )
             elif (ticket := await self.limits.open_ws(client)) is None:
                 code = "too_many_connections"
-                refusal = (
-                    f"your address holds {self.settings.ws_per_client} open connections "
-                    "already; close one first"
+                refusal = say(
+                    language(scope),
+                    N_("your address holds %(n)s open connections already; close one first"),
+                    {"n": self.settings.ws_per_client},
                 )
         if refusal is not None:
             # Accept, say why, close: a browser shows a refused handshake only as an error.

@@ -23,6 +23,7 @@ from sengoku.core.game_type import GameType
 from sengoku.core.record import GameRecord
 from sengoku.server.clocks import Clocks, ClockSpec
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.wire import encode
 
 log = logging.getLogger("sengoku.server")
@@ -358,8 +359,11 @@ def engine_fault(live: Live, what: str, exc: BaseException) -> ApiError:
     return ApiError(
         409,
         "engine_error",
-        f"the game engine could not process {what} here ({type(exc).__name__}); the match is "
-        "unchanged. Please report this match id",
+        N_(
+            "the game engine could not process %(what)s here (%(error)s); the match is "
+            "unchanged. Please report this match id"
+        ),
+        params={"what": what, "error": type(exc).__name__},
     )
 
 

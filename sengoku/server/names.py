@@ -39,7 +39,8 @@ def check_marks(field: str, text: str) -> None:
             raise ApiError(
                 422,
                 "too_many_marks",
-                f"'{field}' stacks more than {MAX_MARKS} combining marks on one character",
+                N_("'%(field)s' stacks more than %(n)s combining marks on one character"),
+                params={"field": field, "n": MAX_MARKS},
             )
 
 
@@ -60,8 +61,10 @@ def check_spectator_name(name: str, players: Iterable[str]) -> None:
         raise ApiError(
             422,
             "name_not_allowed",
-            '\'name\' may not name a seat or a player ("seat", "player 2"): the chat marks '
-            "who plays which seat",
+            N_(
+                '\'name\' may not name a seat or a player ("seat", "player 2"): the chat marks '
+                "who plays which seat"
+            ),
         )
     mine = bare(name)
     if mine and any(mine == bare(p) for p in players if bare(p)):

@@ -62,12 +62,23 @@ def check_may_offer(live: Live, kind: str, seat: int) -> None:
         return
     again = at + OFFER_GAP[kind]
     if live.ply < again:
-        what = "a takeback" if kind == "takeback" else "a draw"
+        # one whole sentence per offer, so that each is translated whole
+        message = (
+            N_(
+                "your offer of a takeback was declined at ply %(at)s: you may offer a takeback "
+                "again from ply %(again)s (%(gap)s plies later); the game is at ply %(ply)s"
+            )
+            if kind == "takeback"
+            else N_(
+                "your offer of a draw was declined at ply %(at)s: you may offer a draw "
+                "again from ply %(again)s (%(gap)s plies later); the game is at ply %(ply)s"
+            )
+        )
         raise ApiError(
             409,
             "offer_too_soon",
-            f"your offer of {what} was declined at ply {at}: you may offer {what} again "
-            f"from ply {again} ({OFFER_GAP[kind]} plies later); the game is at ply {live.ply}",
+            message,
+            params={"at": at, "again": again, "gap": OFFER_GAP[kind], "ply": live.ply},
         )
 
 
@@ -270,7 +281,10 @@ class Offers:
                 )
             if live.rematch_id is not None:
                 raise ApiError(
-                    409, "rematch_exists", f"the rematch already exists: {live.rematch_id}"
+                    409,
+                    "rematch_exists",
+                    N_("the rematch already exists: %(match)s"),
+                    params={"match": live.rematch_id},
                 )
             if seat in live.rematch_offers:
                 raise ApiError(409, "already_offered", N_("you already offered a rematch"))

@@ -25,6 +25,7 @@ from sengoku.server.broadcast import event_entries, event_rows
 from sengoku.server.clocks import Clocks, ClockSpec, running_seat
 from sengoku.server.db import Conflict, Store, dumps
 from sengoku.server.errors import ApiError, database_busy, storage_failed
+from sengoku.server.i18n import N_
 from sengoku.server.live import (
     LIVE_STATUSES,
     Live,
@@ -351,7 +352,12 @@ class Persistence:
     async def require(self, match_id: str) -> Live:
         live = await self.get(match_id)
         if live is None:
-            raise ApiError(404, "no_such_match", f"there is no match {match_id!r}")
+            raise ApiError(
+                404,
+                "no_such_match",
+                N_("there is no match %(match)s"),
+                params={"match": repr(match_id)},
+            )
         return live
 
     async def _build(self, data: dict[str, Any]) -> Live:

@@ -14,6 +14,7 @@ from sengoku.core.registry import load_game
 from sengoku.server.broadcast import event_entries, event_rows
 from sengoku.server.db import dumps
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 from sengoku.server.live import LIVE_STATUSES, Live, Seat
 from sengoku.server.persistence import Persistence, seat_row
 from sengoku.server.tokens import new_match_id
@@ -40,7 +41,9 @@ class Records:
             raise ApiError(
                 409,
                 "in_progress",
-                "this match is still in play; its record (with its seed) is published when it ends",
+                N_(
+                    "this match is still in play; its record (with its seed) is published when it ends"
+                ),
             )
         data = live.record().to_json()
         data["id"] = live.id

@@ -371,21 +371,28 @@ class Seats:
         match (the seat becomes the account's, in the join's transaction)."""
         async with live.lock:
             if live.status != "waiting":
-                raise ApiError(409, "not_waiting", f"this match is {live.status}; nobody can join")
+                raise ApiError(
+                    409,
+                    "not_waiting",
+                    N_("this match is %(status)s; nobody can join"),
+                    params={"status": live.status},
+                )
             if live.rated:
                 if account is None:
                     raise ApiError(
                         401,
                         "not_signed_in",
-                        "this is a rated game: sign in to join it (ratings belong to accounts)",
+                        N_("this is a rated game: sign in to join it (ratings belong to accounts)"),
                     )
                 owners = await self.db.run(self.db.store.seat_owners, live.id)
                 if account[0] in owners.values():
                     raise ApiError(
                         409,
                         "already_seated",
-                        "you already play a seat in this rated game; a player is rated "
-                        "against others, not against themselves",
+                        N_(
+                            "you already play a seat in this rated game; a player is rated "
+                            "against others, not against themselves"
+                        ),
                     )
                 name = account[1]
             if invite is not None:

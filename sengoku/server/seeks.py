@@ -353,20 +353,27 @@ class Seeks:
             raise ApiError(
                 422,
                 "bad_seats",
-                f"a seek is for a game of two players; {game.name} with these options has "
-                f"{players} seats: create the match and share its link instead",
+                N_(
+                    "a seek is for a game of two players; %(game)s with these options has "
+                    "%(n)s seats: create the match and share its link instead"
+                ),
+                params={"game": game.name, "n": players},
             )
         low, high = rating_range
         if low is not None or high is not None:
             if not two_player_pool(game.name):
                 raise ApiError(
-                    422, "bad_range", f"{game.name} is not rated: a seek for it takes no range"
+                    422,
+                    "bad_range",
+                    N_("%(game)s is not rated: a seek for it takes no range"),
+                    params={"game": game.name},
                 )
             if low is not None and high is not None and low > high:
                 raise ApiError(
                     422,
                     "bad_range",
-                    f"'rating_min' ({low}) is above 'rating_max' ({high})",
+                    N_("'rating_min' (%(low)s) is above 'rating_max' (%(high)s)"),
+                    params={"low": low, "high": high},
                 )
         if rated:
             check_ratable(
@@ -431,8 +438,11 @@ class Seeks:
             raise ApiError(
                 409,
                 "too_many_seeks",
-                f"you have {limit} open seeks already (the most one player may have): "
-                "withdraw one first",
+                N_(
+                    "you have %(n)s open seeks already (the most one player may have): "
+                    "withdraw one first"
+                ),
+                params={"n": limit},
             )
         return self.own({**row, "standing": True}), token
 
@@ -460,11 +470,15 @@ class Seeks:
         low, high = row["rating_min"], row["rating_max"]
         ranged = low is not None or high is not None
         if account is None and (row["rated"] or ranged):
-            why = "a rated game" if row["rated"] else "open to a range of ratings"
             return ApiError(
                 401,
                 "not_signed_in",
-                f"this seek is {why}: sign in to accept it (ratings belong to accounts)",
+                N_("this seek is a rated game: sign in to accept it (ratings belong to accounts)")
+                if row["rated"]
+                else N_(
+                    "this seek is open to a range of ratings: sign in to accept it "
+                    "(ratings belong to accounts)"
+                ),
             )
         if ranged:
             shown = rating_of(rating)["rating"]
@@ -472,8 +486,15 @@ class Seeks:
                 return ApiError(
                     403,
                     "out_of_range",
-                    f"this seek is for ratings {low if low is not None else 'any'} to "
-                    f"{high if high is not None else 'any'}; yours in {row['game']} is {shown}",
+                    N_(
+                        "this seek is for ratings %(low)s to %(high)s; yours in %(game)s is %(shown)s"
+                    ),
+                    params={
+                        "low": low if low is not None else "-",
+                        "high": high if high is not None else "-",
+                        "game": row["game"],
+                        "shown": shown,
+                    },
                 )
         return None
 
@@ -493,7 +514,12 @@ class Seeks:
     ) -> dict[str, Any]:
         row = await self.svc().db.run(self.store.get, seek_id)
         if row is None:
-            raise ApiError(404, "no_such_seek", f"there is no seek {seek_id!r}")
+            raise ApiError(
+                404,
+                "no_such_seek",
+                N_("there is no seek %(seek)s"),
+                params={"seek": repr(seek_id)},
+            )
         by_account = account is not None and row["account_id"] == account.id
         by_token = token is not None and secrets.compare_digest(
             row["token_hash"], hash_token(token)
@@ -502,8 +528,10 @@ class Seeks:
             raise ApiError(
                 403,
                 "not_your_seek",
-                "only its player may withdraw a seek: signed in to the account that made "
-                "it, or with the token its making answered (Authorization: Bearer <token>)",
+                N_(
+                    "only its player may withdraw a seek: signed in to the account that made "
+                    "it, or with the token its making answered (Authorization: Bearer <token>)"
+                ),
             )
         return dict(row)
 
@@ -530,7 +558,12 @@ class Seeks:
         idle = self.settings.seek_idle
         row = await self.svc().db.run(self.store.get, seek_id)
         if row is None:
-            raise ApiError(404, "no_such_seek", f"there is no seek {seek_id!r}")
+            raise ApiError(
+                404,
+                "no_such_seek",
+                N_("there is no seek %(seek)s"),
+                params={"seek": repr(seek_id)},
+            )
         if row["status"] != "open" or not await self.svc().db.run(
             self.store.is_standing, seek_id, now, idle
         ):

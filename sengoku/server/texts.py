@@ -24,6 +24,7 @@ from typing import IO, Any
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
+from sengoku.core.registry import load_game
 from sengoku.server import i18n
 
 DOMAIN = "texts"
@@ -37,7 +38,6 @@ PHASES_DIR = WEB_DIR / "phases"
 #: A phase reference's strings (the rules panel's "Now" section, js/rules_panel.js); its
 #: ``key`` and the phase names are what the client looks up.
 PHASE_KEYS = frozenset({"title", "lines"})
-
 _HEADING = re.compile(r"^(#{1,6} )(.*)$")
 _BULLET = re.compile(r"^(\s*[-*] )(.*)$")
 _NUMBERED = re.compile(r"^(\s*\d+\. )(.*)$")
@@ -205,6 +205,42 @@ def extract_phases(
     """Each title and line of a phase reference (the rules panel's "Now" section)."""
     for text in json_units(json.loads(fileobj.read().decode("utf-8")), PHASE_KEYS):
         yield 0, None, text, []
+
+
+def catalog_units(game: str) -> list[str]:
+    """The words of ``game``'s catalog (its default options: what the server sends) a player
+    reads, in the catalog's order."""
+    keys = _catalog_words(game)
+    return [] if not keys else json_units(load_game(game).catalog(), keys)
+
+
+def extract_catalog(
+    fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str], options: Any
+) -> Extracted:
+    """The words of a game's catalog: mapped on ``sengoku/games/<game>/game.py``, the game is
+    named by its folder, and its words are what ``Game.catalog()`` builds from its data files
+    (Gunshi's cards.json, Sashimono's cards/*.toml and the actions' effects put in words)."""
+    for text in catalog_units(Path(getattr(fileobj, "name", "")).parent.name):
+        yield 0, None, text, []
+
+
+def translate_catalog(game: str, data: Any, lang: str) -> Any:
+    """``data`` (``game``'s catalog) with the words of ``CATALOG_KEYS`` in ``lang``; the rest
+    (ids, counts, codes, the Japanese names) as it is."""
+    keys = _catalog_words(game)
+    if lang == i18n.DEFAULT or not keys:
+        return data
+    return render_json(data, translator(lang), keys)
+
+
+def _catalog_words(game: str) -> frozenset[str]:
+    """The keys of ``game``'s catalog that hold words a player reads (its GameType's
+    ``catalog_words``; none for a game this server does not have)."""
+    from sengoku.core.registry import list_games
+
+    if game not in list_games():
+        return frozenset()
+    return load_game(game).game_type.catalog_words
 
 
 def po_path(lang: str) -> Path:

@@ -19,6 +19,7 @@ from sqlalchemy import Engine, and_, select, update
 
 from sengoku.server.db import account_seats, accounts, matches
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 
 if TYPE_CHECKING:
     from sengoku.server.accounts import Account
@@ -45,8 +46,10 @@ def check_email(text: str | None) -> str | None:
         raise ApiError(
             422,
             "bad_email",
-            "'email': an address like name@example.org (at most 254 characters), or null "
-            "to remove it",
+            N_(
+                "'email': an address like name@example.org (at most 254 characters), or null "
+                "to remove it"
+            ),
         )
     return address
 

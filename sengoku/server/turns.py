@@ -105,8 +105,10 @@ class Turns:
             raise ApiError(
                 503,
                 "ratings_not_stored",
-                "the game's end could not be stored with its rating changes; nothing changed: "
-                "try again",
+                N_(
+                    "the game's end could not be stored with its rating changes; nothing changed: "
+                    "try again"
+                ),
             ) from None
         rows.extend(step.rows)
 
@@ -196,8 +198,11 @@ class Turns:
                 raise ApiError(
                     409,
                     "id_used",
-                    f"this action id was used for another action (ply {i + 1}: "
-                    f"{live.actions[i]}); use a new id for a new action",
+                    N_(
+                        "this action id was used for another action (ply %(ply)s: "
+                        "%(action)s); use a new id for a new action"
+                    ),
+                    params={"ply": i + 1, "action": live.actions[i]},
                 )
             snap = self.bus.snapshot(live, seat)
             snap["duplicate"] = {"ply": i, "action": live.actions[i]}
@@ -229,8 +234,11 @@ class Turns:
                 raise ApiError(
                     403,
                     "ai_seat",
-                    f"the computer plays this seat since you left at ply {gone['ply']}; "
-                    "POST /api/matches/{id}/return to play it again",
+                    N_(
+                        "the computer plays this seat since you left at ply %(ply)s; "
+                        "POST /api/matches/{id}/return to play it again"
+                    ),
+                    params={"ply": gone["ply"]},
                 )
             raise ApiError(403, "ai_seat", N_("this seat is played by the AI"))
         if by_ai and live.seats[seat].kind != "ai":
@@ -256,9 +264,11 @@ class Turns:
             raise ApiError(
                 422,
                 "missing_ply",
-                "an action needs 'ply' (the number of actions you have seen) or 'id' (a "
-                "key of your own, unique to this action), so that a retry is never "
-                "applied twice",
+                N_(
+                    "an action needs 'ply' (the number of actions you have seen) or 'id' (a "
+                    "key of your own, unique to this action), so that a retry is never "
+                    "applied twice"
+                ),
             )
         now = self.now()
         notation = str(action)
@@ -380,8 +390,11 @@ class Turns:
             raise ApiError(
                 409,
                 "seat_left",
-                f"you left at ply {gone['ply']} and the computer plays your seat; "
-                "POST /api/matches/{id}/return to play it again",
+                N_(
+                    "you left at ply %(ply)s and the computer plays your seat; "
+                    "POST /api/matches/{id}/return to play it again"
+                ),
+                params={"ply": gone["ply"]},
             )
 
     @staticmethod
@@ -454,8 +467,11 @@ class Turns:
             raise ApiError(
                 409,
                 "not_replaced",
-                f"seat {seat} is not played by the computer for a player who left; "
-                "there is nothing to return to",
+                N_(
+                    "seat %(seat)s is not played by the computer for a player who left; "
+                    "there is nothing to return to"
+                ),
+                params={"seat": seat},
             )
         s = live.seats[seat]
         now = self.now()
@@ -525,7 +541,7 @@ class Turns:
                 raise ApiError(
                     409,
                     "cannot_abort",
-                    "a match can be aborted only before every player has made a first move",
+                    N_("a match can be aborted only before every player has made a first move"),
                 )
             await self._set_status(
                 live,
@@ -563,13 +579,13 @@ class Turns:
                 raise ApiError(
                     409,
                     "your_turn",
-                    "you are to act: a claim wins only while the opponent who left is to act",
+                    N_("you are to act: a claim wins only while the opponent who left is to act"),
                 )
             if not 0 <= to_act < len(live.seats) or live.seats[to_act].kind != "human":
                 raise ApiError(
                     409,
                     "not_claimable",
-                    "a win can be claimed only while an absent human opponent is to act",
+                    N_("a win can be claimed only while an absent human opponent is to act"),
                 )
             gone = [s for s in live.seats if s.seat == to_act and s.connections == 0]
             left_at = {s.seat: s.last_seen for s in gone}
@@ -590,8 +606,11 @@ class Turns:
                 raise ApiError(
                     409,
                     "too_soon",
-                    f"your opponent left less than {self.settings.claim_after:.0f} s ago; "
-                    f"you can claim the win in {wait:.0f} s",
+                    N_(
+                        "your opponent left less than %(after)s s ago; "
+                        "you can claim the win in %(wait)s s"
+                    ),
+                    params={"after": f"{self.settings.claim_after:.0f}", "wait": f"{wait:.0f}"},
                 )
             if self.replaces(live, ready[0].seat):
                 await self.hand_to_ai(live, ready[0].seat, "abandoned")

@@ -86,6 +86,14 @@ def test_names_are_unique_whatever_their_case_and_checked(client: TestClient) ->
         assert r.status_code == 422 and r.json()["error"]["code"] == "bad_name", (bad, r.text)
     r = post(client, "/api/account/signup", {"name": "Jiro", "password": "short"})
     assert r.status_code == 422 and "'password'" in r.json()["error"]["message"], r.text
+    # in the page's language (docs/i18n.md), the field and the bounds filled in after
+    from sengoku.server.accounts import MAX_PASSWORD, MIN_PASSWORD
+
+    client.cookies.set("sengoku_lang", "ja")
+    r = post(client, "/api/account/signup", {"name": "Jiro", "password": "short"})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["message"] == f"'password'：{MIN_PASSWORD}〜{MAX_PASSWORD} 文字"
+    client.cookies.delete("sengoku_lang")
 
 
 def test_passwords_are_stored_as_argon2id_only(client: TestClient, db_url: str) -> None:
@@ -340,6 +348,14 @@ def test_sign_in_is_limited_per_name_and_per_address(
             assert r.status_code == 401, r.text
         r = post(client, "/api/account/signin", {"name": "C3", "password": "password!"})
         assert r.status_code == 429, r.text
+        # said in the request's language, the seconds filled in after
+        client.cookies.set("sengoku_lang", "fr")
+        r = post(client, "/api/account/signin", {"name": "D4", "password": "password!"})
+        assert r.status_code == 429, r.text
+        wait = r.headers["retry-after"]
+        assert r.json()["error"]["message"] == (
+            f"trop de tentatives de connexion depuis votre adresse ; réessayez dans {wait} s"
+        )
 
 
 def test_the_accounts_migration_goes_up_and_down(tmp_path: Path) -> None:

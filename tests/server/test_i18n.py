@@ -168,3 +168,125 @@ def test_error_messages_come_in_the_requests_language(
             "code": "not_your_turn",
             "message": "ce n’est pas votre tour : c’est à la place 0 de jouer",
         }
+
+
+def test_websocket_errors_and_refusals_come_in_the_handshakes_language(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """The WebSocket's ``error`` and ``refused`` messages: in the handshake's cookie's or
+    Accept-Language's language, values filled in after; the codes never change."""
+    from test_server_websocket import receive_until
+
+    with make_client() as client:
+        with client.websocket_connect("/ws/matches/nobody-here") as ws:
+            assert ws.receive_json() == {
+                "type": "error",
+                "code": "no_such_match",
+                "message": "there is no match 'nobody-here'",
+            }
+        client.cookies.set("sengoku_lang", "ja")
+        with client.websocket_connect("/ws/matches/nobody-here") as ws:
+            assert ws.receive_json()["message"] == "対局 'nobody-here' はありません"
+        client.cookies.clear()
+        match = new_match(client)
+        french = {"Accept-Language": "fr-CA, en;q=0.5"}
+        with client.websocket_connect(f"/ws/matches/{match['id']}", headers=french) as spec:
+            spec.send_json({"type": "hello"})
+            receive_until(spec, "state")
+            spec.send_json({"type": "action", "action": "take 1", "ply": 0, "id": "a"})
+            refused = receive_until(spec, "refused")[-1]
+            assert refused["code"] == "spectator"
+            assert refused["reason"] == "les spectateurs ne peuvent pas jouer"
+            spec.send_json({"type": "dance", "id": "b"})
+            refused = receive_until(spec, "refused")[-1]
+            assert refused["reason"] == (
+                "type de message inconnu 'dance' ; envoyez action, resign, chat ou ping"
+            )
+        # the service's own errors (ApiError) too, translated then filled in
+        with client.websocket_connect(f"/ws/matches/{match['id']}", headers=french) as seat1:
+            seat1.send_json({"type": "hello", "token": match["tokens"]["1"]})
+            receive_until(seat1, "state")
+            seat1.send_json({"type": "action", "action": "take 1", "ply": 0, "id": "c"})
+            refused = receive_until(seat1, "refused")[-1]
+            assert refused["code"] == "not_your_turn"
+            assert refused["reason"] == "ce n’est pas votre tour : c’est à la place 0 de jouer"
+
+
+def test_the_guards_refusals_come_in_the_requests_language() -> None:
+    """The request guard's own answers (a body over the route's cap, a rate limit), which
+    no route sees, are in the request's language too."""
+    import asyncio
+
+    from sengoku.server import guard
+
+    scope = {"type": "http", "headers": [(b"cookie", b"sengoku_lang=fr")]}
+    assert guard.language(scope) == "fr"
+    assert guard.language({"type": "http", "headers": [(b"accept-language", b"ja")]}) == "ja"
+    sent: list[dict[str, object]] = []
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    async def run() -> None:
+        gate = guard.GuardMiddleware.__new__(guard.GuardMiddleware)
+        await gate._limited(scope, send, 2.4, "replays")
+        await gate._too_large(scope, send, "POST", "/api/matches", 10)
+
+    asyncio.run(run())
+    bodies = [m["body"] for m in sent if m["type"] == "http.response.body"]
+    assert bodies[0] == guard.error_body(
+        "rate_limited", "trop de rejeux depuis votre adresse ; réessayez dans 2 s"
+    )
+    assert b"sont limit" in bodies[1] and b"POST" in bodies[1]
+
+
+def test_error_messages_with_values_come_in_the_requests_language(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Messages once built with f-strings: marked, translated, then filled in."""
+    with make_client() as client:
+        r = client.get("/api/matches/nobody-here", headers={"Accept-Language": "ja"})
+        assert r.status_code == 404, r.text
+        assert r.json()["error"] == {
+            "code": "no_such_match",
+            "message": "対局 'nobody-here' はありません",
+        }
+        r = client.get("/api/games/chess", headers={"Accept-Language": "fr"})
+        assert r.status_code == 404, r.text
+        assert r.json()["error"]["message"] == "jeu inconnu 'chess' ; voir /api/games"
+        r = client.get("/api/i18n/de.json", headers={"Accept-Language": "fr"})
+        assert r.status_code == 404, r.text
+        assert r.json()["error"]["message"] == "langue inconnue 'de' ; une parmi en, ja, fr"
+        r = client.get("/api/matches/nobody-here")
+        assert r.status_code == 404, r.text
+        assert r.json()["error"]["message"] == "there is no match 'nobody-here'"
+        # a turn's check: an action id used for another action, its values filled in after
+        match = new_match(client, options={"pile": 9})
+        url = f"/api/matches/{match['id']}/actions"
+        seat0 = {"Authorization": f"Bearer {match['tokens']['0']}", "Accept-Language": "fr"}
+        r = client.post(url, json={"action": "take 1", "id": "same"}, headers=seat0)
+        assert r.status_code == 200, r.text
+        r = client.post(url, json={"action": "take 2", "id": "same"}, headers=seat0)
+        assert r.status_code == 409, r.text
+        assert r.json()["error"] == {
+            "code": "id_used",
+            "message": "cet identifiant d'action a servi pour une autre action (coup 1 : take 1) ; "
+            "utilisez un nouvel identifiant pour une nouvelle action",
+        }
+        # the lobby's seeks
+        r = client.post("/api/seeks/nope/accept", json={}, headers={"Accept-Language": "ja"})
+        assert r.status_code == 404, r.text
+        assert r.json()["error"] == {"code": "no_such_seek", "message": "募集 'nope' はありません"}
+        # a message that was plain English, never marked: now marked and translated
+        seat1 = {"Authorization": f"Bearer {match['tokens']['1']}", "Accept-Language": "ja"}
+        r = client.post(url, json={"action": "take 1"}, headers=seat1)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["code"] == "missing_ply"
+        assert r.json()["error"]["message"].startswith("手には 'ply'（見た手の数）")
+        # Starlette's own words, for a path no route serves
+        r = client.get("/api/no-such-thing", headers={"Accept-Language": "fr"})
+        assert r.status_code == 404, r.text
+        assert r.json()["error"] == {"code": "not_found", "message": "Introuvable"}
+        r = client.get("/api/ratings/chess", headers={"Accept-Language": "fr"})
+        assert r.status_code == 404, r.text
+        assert r.json()["error"]["message"].startswith("'chess' n'est pas classé ; jeux classés : ")

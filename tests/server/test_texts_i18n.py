@@ -20,6 +20,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
+from sengoku.core.registry import list_games, load_game
 from sengoku.server import texts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,6 +33,8 @@ DOCUMENTS = (
     + [f"phases/{n}" for n in PHASES]
 )
 LANGS = ("ja", "fr")
+#: The games whose catalog's words (GET /api/games/<game>) are in the texts domain.
+CATALOGS = sorted(g for g in list_games() if load_game(g).game_type.catalog_words)
 CODE = re.compile(r"`[^`]*`")
 #: A table's cell separator ("\\|" is a pipe inside a cell).
 CELL = re.compile(r"(?<!\\)\|")
@@ -120,7 +123,11 @@ def test_the_pot_and_the_catalogs_are_the_documents_units() -> None:
     rules document or a tutorial), and the catalogs hold nothing else."""
     found = extracted()
     wanted = {u for name in DOCUMENTS for u in units(name)}
+    wanted |= {u for game in CATALOGS for u in texts.catalog_units(game)}
     assert found == wanted
+    assert "Logistical Review" in found and "Lieutenant General" in found  # catalogs' words
+    # Sashimono's card names are the rulebook's Japanese terms: never a message
+    assert "Tokugawa Ieyasu" not in found
     assert "Capturing and stacking (tsuke)" in found  # a heading of gungi.md
     assert "Your first move in Gungi" in found  # a tutorial's title
     assert "Play: move or drop" in found  # a phase's title (the panel's "Now" section)
@@ -146,6 +153,24 @@ def test_every_unit_is_translated(name: str, lang: str) -> None:
         elif not isinstance(entry.string, str) or not entry.string.strip():
             problems.append(f"untranslated: {unit[:70]!r}")
     assert not problems, f"{lang} {name}: {len(problems)} problems:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game", CATALOGS)
+def test_every_catalog_word_is_translated(game: str, lang: str) -> None:
+    """Each card text, action, ongoing ability, piece, unit and troop name of the game's
+    catalog has a translation that is not fuzzy."""
+    catalog = texts.catalog(lang)
+    found = texts.catalog_units(game)
+    assert found, game
+    problems = []
+    for unit in found:
+        entry = catalog.get(unit)
+        if entry is None or entry.fuzzy or not isinstance(entry.string, str):
+            problems.append(f"missing or fuzzy (run `make i18n-texts`): {unit[:70]!r}")
+        elif not entry.string.strip():
+            problems.append(f"untranslated: {unit[:70]!r}")
+    assert not problems, f"{lang} {game}: {len(problems)} problems:\n" + "\n".join(problems)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -280,7 +305,15 @@ def test_the_rules_route_answers_in_the_asked_language(
         # bad input: a clear error naming the field
         body = check(client.get("/api/rules/gungi?lang=de"), 400)
         assert body["error"]["code"] == "unknown_language" and "lang" in body["error"]["message"]
-        assert check(client.get("/api/rules/chess?lang=ja"), 404)["error"]["code"] == "no_rules"
+        assert check(client.get("/api/rules/chess?lang=ja"), 404)["error"] == {
+            "code": "no_rules",
+            "message": "このサーバーには 'chess' のルール文書がありません",
+        }
+        # a bad ?lang= is answered in the cookie's language
+        client.cookies.set("sengoku_lang", "fr")
+        body = check(client.get("/api/rules/gungi?lang=de"), 400)
+        assert body["error"]["message"] == "lang : langue inconnue 'de' ; une parmi en, ja, fr"
+        client.cookies.clear()
         # the card language document has a name with a hyphen
         cards = check(client.get("/api/rules/sashimono-cards?lang=fr"))["markdown"]
         assert cards.startswith("# " + first_heading("fr", "sashimono-cards"))
@@ -334,3 +367,54 @@ def test_the_phase_reference_route_translates_titles_and_lines(
                 assert got["lines"] == [say(line) for line in phase["lines"]]
                 assert all(a != b for a, b in zip(got["lines"], phase["lines"], strict=True))
         assert check(client.get("/api/phases/chess"), 404)["error"]["code"] == "no_phases"
+
+
+def test_the_game_route_sends_its_catalog_in_the_language(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GET /api/games/<game>: the catalog's words in the language of ?lang=, the cookie or
+    Accept-Language; ids, codes, counts and the Japanese card names as they are; a word
+    with no translation stays English."""
+    from sengoku import load_game
+
+    english = load_game("gunshi").catalog()
+    move = next(c for c in english["cards"] if c["id"] == "M")
+    with make_client() as client:
+        body = check(client.get("/api/games/gunshi"))
+        assert body["catalog"] == english
+        for lang in LANGS:
+            say = texts.translator(lang)
+            r = client.get(f"/api/games/gunshi?lang={lang}")
+            got = check(r)["catalog"]
+            assert r.headers["content-language"] == lang and "Cookie" in r.headers["vary"]
+            card = next(c for c in got["cards"] if c["id"] == "M")
+            assert card["name"] == say("Move") != "Move"
+            assert card["text"] == say(move["text"]) != move["text"]
+            assert {k: v for k, v in card.items() if k not in ("name", "text")} == {
+                k: v for k, v in move.items() if k not in ("name", "text")
+            }
+            assert [u["letters"] for u in got["units"]] == [u["letters"] for u in english["units"]]
+        # Sashimono: the card texts translated, the names (Japanese terms) kept
+        r = client.get("/api/games/sashimono", headers={"Accept-Language": "fr-CA, en;q=0.5"})
+        cards = check(r)["catalog"]["cards"]
+        source = load_game("sashimono").catalog()["cards"]
+        assert [c["name"] for c in cards] == [c["name"] for c in source]
+        assert cards[0]["text"] == texts.translator("fr")(source[0]["text"]) != source[0]["text"]
+        assert cards[0]["actions"][0]["name"] == source[0]["actions"][0]["name"]
+        assert cards[0]["actions"][0]["text"] != source[0]["actions"][0]["text"]
+        # the cookie
+        client.cookies.set("sengoku_lang", "ja")
+        pieces = check(client.get("/api/games/gungi"))["catalog"]["pieces"]
+        assert pieces[0]["name"] == "帥" and pieces[0]["id"] == "marshal"
+        client.cookies.clear()
+        # a language we do not speak: English; a bad ?lang=: an error naming the field
+        r = client.get("/api/games/gunshi", headers={"Accept-Language": "de"})
+        assert check(r)["catalog"] == english
+        body = check(client.get("/api/games/gunshi?lang=de"), 400)
+        assert body["error"]["code"] == "unknown_language" and "lang" in body["error"]["message"]
+        # a word without a translation (a card text added to the data files) stays English
+        table = dict(texts.translations("fr"))
+        del table[move["text"]]
+        monkeypatch.setattr(texts, "translations", lambda lang: table)
+        card = next(c for c in check(client.get("/api/games/gunshi?lang=fr"))["catalog"]["cards"])
+        assert card["text"] == move["text"] and card["name"] == "Déplacement"

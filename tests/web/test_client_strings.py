@@ -26,6 +26,7 @@ ALLOWED: set[str] = {
     "Notification",  # the browser's API: "Notification" in window
     "castle row-castle",  # CSS classes given to gunkimono.js's castle()
     "castle stronghold-castle",
+    "ante done",  # sashimono.js: an action's notation (DONE_LABELS' key), sent as it is
 }
 
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)

@@ -21,6 +21,7 @@ from tests.web.helpers import PageWatch, assert_clean_text, said, shot
 from tests.web.test_gungi_full_games import play_to_the_end as play_gungi
 from tests.web.test_gunkimono_web import play_whole_game as play_gunkimono
 from tests.web.test_gunshi_web import play_to_the_end as play_gunshi
+from tests.web.test_sashimono_web import click_and_wait
 from tests.web.test_sashimono_web import new_game as new_sashimono
 from tests.web.test_sashimono_web import play_to_the_end as play_sashimono
 from tests.web.test_tutorial import follow_by_clicks, open_from_home
@@ -31,20 +32,38 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @cache
-def engine_text() -> str:
-    """The words the game engines send themselves (action labels and descriptions, card
-    texts, log sentences): English only for now (docs/i18n.md "Not translated yet"), so a
-    catalog phrase they also use may show in English through them."""
-    files = [
+def engine_text(lang: str) -> str:
+    """The words the game engines send themselves in ``lang`` (action labels and
+    descriptions, log sentences: English only for now, docs/i18n.md "Not translated yet"),
+    so a catalog phrase they also use may show in English through them. The words of the
+    games' catalogs (card texts, names) come translated (GET /api/games/<game>, the texts
+    domain): those the language has are no longer left out."""
+    files = "\n".join(
         p.read_text(encoding="utf-8", errors="ignore")
         for p in sorted((ROOT / "sengoku" / "games").rglob("*"))
         if p.suffix in {".py", ".toml", ".json"} and p.is_file()
-    ]
-    # and what GET /api/games/<name> sends: the pieces', cards' and tiles' names and texts
+    )
+    say = texts.translator(lang)
+    # a card's text in the data files (cards.json, cards/*.toml) reaches the page translated;
+    # a short name ("Move") is left in, as an engine's sentence may use it
+    sent = {u for game in list_games() for u in texts.catalog_units(game)}
+    for unit in sorted(sent, key=len, reverse=True):
+        if len(unit.split()) >= 3 and say(unit) != unit:
+            files = files.replace(unit, "")
+    # and what GET /api/games/<name> sends, in the language; the short English names too
+    # (Gungi's "Major General"), which the engines' move labels still use (docs/i18n.md)
     served = [
-        json.dumps([load_game(name).describe(), load_game(name).catalog()]) for name in list_games()
+        json.dumps(
+            [
+                load_game(name).describe(),
+                texts.translate_catalog(name, load_game(name).catalog(), lang),
+                [u for u in texts.catalog_units(name) if len(u.split()) < 3],
+            ],
+            ensure_ascii=False,
+        )
+        for name in list_games()
     ]
-    return "\n".join(files + served)
+    return "\n".join([files, *served])
 
 
 @cache
@@ -63,7 +82,7 @@ def english_phrases(lang: str) -> tuple[str, ...]:
                 part = part.strip(" .,:;!?—·()“”\"'")
                 if len(re.findall(r"[A-Za-z]{2,}", part)) >= 2 and len(part) >= 10:
                     phrases.add(part)
-    shared = engine_text()
+    shared = engine_text(lang)
     return tuple(
         sorted(p for p in phrases if p not in translated and p not in ALLOWED and p not in shared)
     )
@@ -118,6 +137,16 @@ def test_a_whole_sashimono_duel_in_the_language(new_page: Any, lang: str) -> Non
     new_sashimono(page, "duel", vp=1)
     expect(page.locator("html")).to_have_attribute("lang", lang)
     assert_no_english(page, lang, "sashimono, the first position")
+    # the choices in the page's words, not the engine's English labels
+    # the setup's two looked-at Sashimono go back, then the turn's choice: in the page's
+    # words (sashimono.js choiceWords), not the engine's English labels
+    interactive = '.board-area[data-interactive="true"]'
+    for _ in range(2):
+        page.wait_for_selector(f"{interactive} .s-hand-group.looking [data-target]")
+        click_and_wait(page, ".s-hand-group.looking [data-target]")
+    expect(page.locator(f'{interactive} button.s-choice[data-kind="turn"]')).to_have_text(
+        [i18n.gettext_(lang, "Action turn"), i18n.gettext_(lang, "Scoring turn")]
+    )
     counts = play_sashimono(page, f"sashimono-duel-{lang}", seed=16)
     assert counts["click"] > 0
     assert_no_english(page, lang, "sashimono, the end panel")
@@ -149,6 +178,27 @@ def test_a_whole_gunshi_game_in_the_language(new_page: Any, lang: str) -> None:
     )
     assert kinds.get("send")
     expect(page.locator("html")).to_have_attribute("lang", lang)
+
+
+@pytest.mark.parametrize("lang", ["ja", "fr"])
+def test_gunshis_choices_are_in_the_language(new_page: Any, lang: str) -> None:
+    """The formation's choices are worded by the page (gunshi.js choiceWords) from each
+    choice's kind and data, not the engine's English labels."""
+    page: Page = new_page(1920, 1080)
+    in_language(page, lang)
+    page.goto("/new/gunshi")
+    page.click('[data-option-preset="standard"]')
+    page.click('.presets button[data-preset="ai"]')
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    places = page.locator('.board-area button.action[data-kind="place"]')
+    say = i18n.translations(lang).gettext
+    unit = {"I": "Infantry unit", "A": "Archer unit", "C": "Cavalry unit", "F": "Fence"}
+    expect(places.first).to_be_visible()
+    for button in places.all():
+        piece = button.get_attribute("data-piece") or ""
+        # (after the piece icon)
+        expect(button).to_contain_text(say("Place {piece}").replace("{piece}", say(unit[piece])))
 
 
 @pytest.mark.parametrize("lang", ["ja", "fr"])

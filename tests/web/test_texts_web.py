@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from sengoku.server import texts
+from sengoku.server import i18n, texts
 from tests.server.test_texts_i18n import blocks
 
 
@@ -66,6 +66,15 @@ def test_the_tutorial_and_the_rules_panel_in_the_chosen_language(new_page: Any, 
     item = "Capturing the opposing Marshal wins (`marshal_captured`)."
     assert say(item) != item
     expect(rules.locator("li").first).to_have_text(say(item).replace("`", ""))
+    # the Reference: the catalog's piece names and its field names in the language
+    reference = page.locator('#rules-dialog [data-part="reference"]')
+    words = i18n.translations(lang).gettext
+    expect(reference.locator("h3").first).to_have_text(words("Pieces"))
+    first = reference.locator('[data-catalog="pieces"] li').first
+    expect(first.locator("strong")).to_have_text(f"帥 {say('Marshal')}")
+    expect(first).to_contain_text(f"{words('Count')}: 1")
+    expect(first).to_contain_text(f"{words('Special')}: {words('no')}")
+    assert "Lieutenant General" not in reference.inner_text()
 
 
 def test_a_table_cell_may_hold_an_escaped_pipe(new_page: Any) -> None:

@@ -70,6 +70,8 @@ class Gungi(Game):
     """Gungi: 2 players, perfect information, no chance (but who moves first may be drawn)."""
 
     game_type = GameType(
+        # The catalog's words the server translates (sengoku/server/texts.py).
+        catalog_words=frozenset({"name"}),
         name="gungi",
         title="Gungi - 9x9 stacking chess from HUNTER x HUNTER",
         version=1,

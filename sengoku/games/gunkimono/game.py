@@ -49,6 +49,8 @@ class Gunkimono(Game):
     """
 
     game_type = GameType(
+        # The catalog's words the server translates (sengoku/server/texts.py).
+        catalog_words=frozenset({"name", "kind"}),
         name="gunkimono",
         title="Gunkimono: place army tiles, score formations or honor, build strongholds",
         version=1,

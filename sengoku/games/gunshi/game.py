@@ -273,6 +273,8 @@ OPTIONS: dict[str, Option] = {
 
 class Gunshi(Game):
     game_type = GameType(
+        # The catalog's words the server translates (sengoku/server/texts.py).
+        catalog_words=frozenset({"name", "text"}),
         name="gunshi",
         title="Gunshi: The Art of Strategy - hidden Shogun, delayed Command cards, chained units",
         #: 2: Phase 2 fills in only the last deck card (a run of one kind is chosen card by

@@ -172,6 +172,12 @@ def describe(
         return ActionDescription(notation, kind, label, text, {"step": "choice"})
     if verb == "do":
         objects.update(action=arg, step="choice")
+        ctx = getattr(state, "ctx", {}) or {}
+        if ctx.get("card") is not None:  # the card being played lies face up: public
+            card = state.card(ctx["card"])
+            if any(a.name == arg for a in card.actions):
+                # the client words the action from its catalog, in the page's language
+                objects["card"] = card.id
         effect = _action_effect(state, arg)
         text = f"Carry out the card's {arg} action" + (f": {effect}." if effect else ".")
         label = f"{arg}: {effect}" if effect else arg

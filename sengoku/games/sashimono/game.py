@@ -79,6 +79,8 @@ def _flag(name: str, doc: str) -> Option:
 
 class Sashimono(Game):
     game_type = GameType(
+        # The catalog's words the server translates (sengoku/server/texts.py).
+        catalog_words=frozenset({"text", "ongoing_text"}),
         name="sashimono",
         title="Sashimono: the duel of the Sonae, or one player against the Kagemusha",
         # 2: Tanaka Yoshimasa and Chado changed; a training may be declined (issue 15)

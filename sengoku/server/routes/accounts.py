@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from sengoku.server.accounts import MAX_CLAIM, MAX_PASSWORD, Accounts, RateLimited
-from sengoku.server.routes.errors import api_error_response
+from sengoku.server.routes.errors import api_error_response, request_language
 
 
 class Strict(BaseModel):
@@ -126,9 +126,9 @@ def router(accounts: Accounts) -> APIRouter:
 def install(app: FastAPI, accounts: Accounts) -> None:
     """The routes, and 429s that say when to come back."""
 
-    async def _rate_limited(_request: Request, exc: Exception) -> Response:
+    async def _rate_limited(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RateLimited)
-        response = api_error_response(exc)
+        response = api_error_response(exc, request_language(request))
         response.headers["retry-after"] = str(exc.retry_after)
         return response
 

@@ -24,7 +24,7 @@ from sengoku.server.settings import Settings
 
 #: The largest seed a fresh setup takes (the server's own seeds are 128-bit).
 MAX_SETUP_SEED = 2**128
-IN_PLAY = "a match with this seed is still in play; its positions open when it ends"
+IN_PLAY = N_("a match with this seed is still in play; its positions open when it ends")
 
 
 class BoardFrom(StrictBody):

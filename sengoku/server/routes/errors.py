@@ -12,6 +12,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sengoku.server import housekeeping, i18n
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
+
+#: Starlette's words for its own errors (an unknown path, a method a route does not take),
+#: marked so that the catalogs translate them.
+HTTP_WORDS = (N_("Not Found"), N_("Method Not Allowed"))
 
 
 def request_language(request: Request) -> str:
@@ -53,8 +58,10 @@ def add_error_handlers(app: FastAPI) -> None:
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        # Starlette's own words (HTTP_WORDS) in the request's language
+        message = i18n.gettext_(request_language(request), str(exc.detail))
         return JSONResponse(
-            {"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code
+            {"error": {"code": code, "message": message}}, status_code=exc.status_code
         )

@@ -6,10 +6,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
 
 from sengoku.core.registry import list_games, load_game
+from sengoku.server import i18n, texts
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 
 log = logging.getLogger("sengoku.server")
 
@@ -30,13 +33,34 @@ def router() -> APIRouter:
         return {"games": out, "ai_levels": _ai_levels(), "clocks": _clock_kinds()}
 
     @router.get("/api/games/{name}")
-    async def game(name: str) -> dict[str, Any]:
+    async def game(name: str, request: Request, lang: str | None = None) -> JSONResponse:
+        """The game, its view's schema and its catalog, the catalog's words (card texts,
+        piece, unit and tile names) in ``lang`` (else the cookie's or Accept-Language's
+        language; English by default), through the ``texts`` domain (docs/i18n-texts.md)."""
+        if lang is not None and lang not in i18n.LANGUAGES:
+            raise ApiError(
+                400,
+                "unknown_language",
+                N_("lang: unknown language %(lang)s; one of %(languages)s"),
+                params={"lang": repr(lang), "languages": ", ".join(i18n.LANGUAGES)},
+            )
+        chosen = lang or i18n.choose(request.cookies, request.headers.get("accept-language"))
         if name not in list_games():
-            raise ApiError(404, "unknown_game", f"unknown game {name!r}; see /api/games")
+            raise ApiError(
+                404,
+                "unknown_game",
+                N_("unknown game %(game)s; see /api/games"),
+                params={"game": repr(name)},
+            )
         game = load_game(name)
         # The view's JSON Schema and the catalog of the game's pieces, cards and tiles (names
         # and what they do, from its data files): what a client needs to draw any view.
-        return {**game.describe(), "view_schema": game.view_schema(), "catalog": game.catalog()}
+        catalog = texts.translate_catalog(name, game.catalog(), chosen)
+        body = {**game.describe(), "view_schema": game.view_schema(), "catalog": catalog}
+        # the answer depends on the cookie and Accept-Language: caches must key on them
+        return JSONResponse(
+            body, headers={"Content-Language": chosen, "Vary": "Cookie, Accept-Language"}
+        )
 
     return router
 

@@ -8,6 +8,7 @@ from fastapi import APIRouter
 
 from sengoku.server import i18n
 from sengoku.server.errors import ApiError
+from sengoku.server.i18n import N_
 
 
 def router() -> APIRouter:
@@ -20,7 +21,8 @@ def router() -> APIRouter:
             raise ApiError(
                 404,
                 "unknown_language",
-                f"unknown language {lang!r}; one of {', '.join(i18n.LANGUAGES)}",
+                N_("unknown language %(lang)s; one of %(languages)s"),
+                params={"lang": repr(lang), "languages": ", ".join(i18n.LANGUAGES)},
             )
         return i18n.client_catalog(lang)
 

@@ -165,7 +165,10 @@ def _match_routes(router: APIRouter, svc: ServiceRef) -> None:
         seat = svc().seat_of(live, bearer(authorization))
         if ply > live.ply:
             raise ApiError(
-                422, "bad_ply", f"ply {ply} is past the match's last action ({live.ply})"
+                422,
+                "bad_ply",
+                N_("ply %(ply)s is past the match's last action (%(last)s)"),
+                params={"ply": ply, "last": live.ply},
             )
         return position(live, ply, seat)
 
@@ -262,7 +265,10 @@ def _seat_routes(router: APIRouter, svc: ServiceRef) -> None:
             seat = svc().player_seat(live, token)
             if wanted is not None and wanted != seat:
                 raise ApiError(
-                    403, "not_your_seat", f"this token holds seat {seat}, not seat {wanted}"
+                    403,
+                    "not_your_seat",
+                    N_("this token holds seat %(seat)s, not seat %(wanted)s"),
+                    params={"seat": seat, "wanted": wanted},
                 )
             return {"seat": seat, "match": await svc().come_back(live, seat)}
         accounts = request.app.state.accounts
@@ -271,14 +277,19 @@ def _seat_routes(router: APIRouter, svc: ServiceRef) -> None:
             raise ApiError(
                 401,
                 "no_token",
-                "coming back needs the seat's token (Authorization: Bearer <token>) or a "
-                "signed-in account that owns the seat",
+                N_(
+                    "coming back needs the seat's token (Authorization: Bearer <token>) or a "
+                    "signed-in account that owns the seat"
+                ),
             )
         owned = await accounts.seats_in(account, live.id)
         if wanted is not None:
             if wanted not in owned:
                 raise ApiError(
-                    403, "not_your_seat", f"your account does not own seat {wanted} of this match"
+                    403,
+                    "not_your_seat",
+                    N_("your account does not own seat %(wanted)s of this match"),
+                    params={"wanted": wanted},
                 )
             seat = wanted
         else:

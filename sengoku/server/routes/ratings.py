@@ -27,12 +27,18 @@ def router(svc: ServiceRef) -> APIRouter:
         ratings flagged (``system``: Gunkimono's 3-5 player pool is ``plackett_luce``)."""
         if game not in RATED:
             raise ApiError(
-                404, "not_rated", f"{game!r} is not rated; rated games: {', '.join(sorted(RATED))}"
+                404,
+                "not_rated",
+                N_("%(game)s is not rated; rated games: %(rated)s"),
+                params={"game": repr(game), "rated": ", ".join(sorted(RATED))},
             )
         pool = system or default_system(game)
         if pool not in RATED[game]:
             raise ApiError(
-                422, "bad_system", f"{game} is rated with {', '.join(RATED[game])}, not {pool}"
+                422,
+                "bad_system",
+                N_("%(game)s is rated with %(systems)s, not %(pool)s"),
+                params={"game": game, "systems": ", ".join(RATED[game]), "pool": pool},
             )
         rows = await svc().run_list(leaderboard, svc().store.engine, game, pool, limit)
         return {"game": game, "system": pool, "players": rows}

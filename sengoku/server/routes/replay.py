@@ -10,6 +10,7 @@ from fastapi.responses import Response
 
 from sengoku.server.errors import ApiError
 from sengoku.server.housekeeping import seed_in_play
+from sengoku.server.i18n import N_
 from sengoku.server.replay import game_and_seed, replay_json
 from sengoku.server.routes.common import ServiceRef
 
@@ -32,7 +33,7 @@ def router(svc: ServiceRef) -> APIRouter:
             raise ApiError(
                 409,
                 "in_progress",
-                "a match with this seed is still in play; its replay opens when it ends",
+                N_("a match with this seed is still in play; its replay opens when it ends"),
             )
         status, payload = await service.heavy(replay_json, body, seat)
         return Response(payload, status_code=status, media_type="application/json")

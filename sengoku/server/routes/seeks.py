@@ -93,8 +93,10 @@ def router(seeks: Seeks) -> APIRouter:
             raise ApiError(
                 401,
                 "no_token",
-                "sign in, or send the token your seek's making answered "
-                "(Authorization: Bearer <token>)",
+                N_(
+                    "sign in, or send the token your seek's making answered "
+                    "(Authorization: Bearer <token>)"
+                ),
             )
         return {"seeks": await seeks.mine(account, token)}
 

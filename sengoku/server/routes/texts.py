@@ -12,24 +12,30 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from sengoku.server import i18n, texts
+from sengoku.server.i18n import N_
 
 #: A rules document's or tutorial's name: a game's, or a part of one (``sashimono-cards``).
 RULES_NAME = re.compile(r"[a-z][a-z-]{0,31}")
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def _error(status: int, code: str, message: str, lang: str, params: dict[str, Any]) -> JSONResponse:
+    """The error, its message (marked ``N_``) in ``lang``, its values filled in after."""
+    text = i18n.gettext_(lang, message) % params
+    return JSONResponse({"error": {"code": code, "message": text}}, status_code=status)
 
 
 def _language(request: Request, lang: str | None) -> str | JSONResponse:
     """The language asked for: ``?lang=`` if given, else the cookie or Accept-Language."""
+    chosen = i18n.choose(request.cookies, request.headers.get("accept-language"))
     if lang is None:
-        return i18n.choose(request.cookies, request.headers.get("accept-language"))
+        return chosen
     if lang not in i18n.LANGUAGES:
         return _error(
             400,
             "unknown_language",
-            f"lang: unknown language {lang!r}; one of {', '.join(i18n.LANGUAGES)}",
+            N_("lang: unknown language %(lang)s; one of %(languages)s"),
+            chosen,
+            {"lang": repr(lang), "languages": ", ".join(i18n.LANGUAGES)},
         )
     return lang
 
@@ -51,7 +57,13 @@ def router() -> APIRouter:
             return chosen
         markdown = texts.rules(game, chosen) if RULES_NAME.fullmatch(game) else None
         if markdown is None:
-            return _error(404, "no_rules", f"no rules document for {game!r} on this server")
+            return _error(
+                404,
+                "no_rules",
+                N_("no rules document for %(game)s on this server"),
+                chosen,
+                {"game": repr(game)},
+            )
         return _in_language({"game": game, "lang": chosen, "markdown": markdown}, chosen)
 
     @router.get("/api/tutorials/{game}")
@@ -63,7 +75,13 @@ def router() -> APIRouter:
             return chosen
         data = texts.tutorial(game, chosen) if RULES_NAME.fullmatch(game) else None
         if data is None:
-            return _error(404, "no_tutorial", f"no tutorial for {game!r} on this server")
+            return _error(
+                404,
+                "no_tutorial",
+                N_("no tutorial for %(game)s on this server"),
+                chosen,
+                {"game": repr(game)},
+            )
         return _in_language({**data, "lang": chosen}, chosen)
 
     @router.get("/api/phases/{game}")
@@ -75,7 +93,13 @@ def router() -> APIRouter:
             return chosen
         data = texts.phases(game, chosen) if RULES_NAME.fullmatch(game) else None
         if data is None:
-            return _error(404, "no_phases", f"no phase reference for {game!r} on this server")
+            return _error(
+                404,
+                "no_phases",
+                N_("no phase reference for %(game)s on this server"),
+                chosen,
+                {"game": repr(game)},
+            )
         return _in_language({**data, "lang": chosen}, chosen)
 
     return router

@@ -7,12 +7,13 @@ never in the URL.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic_core import from_json
 
-from sengoku.server import security
+from sengoku.server import i18n, security
 from sengoku.server.chat import Chat
 from sengoku.server.errors import ApiError
 from sengoku.server.i18n import N_
@@ -41,31 +42,53 @@ def router(svc: ServiceRef, settings: Settings) -> APIRouter:
     return router
 
 
+def say(lang: str, message: str, params: Mapping[str, Any] | None = None) -> str:
+    """``message`` (marked ``N_``) in ``lang``, its values filled in after, as an HTTP error's
+    (docs/i18n.md); a message the catalog does not hold stays as it is."""
+    return ApiError(400, "", message, params).localized(lambda text: i18n.gettext_(lang, text))
+
+
+def said(lang: str, exc: ApiError) -> str:
+    """An ``ApiError``'s message in ``lang``."""
+    return exc.localized(lambda text: i18n.gettext_(lang, text))
+
+
 async def websocket_session(
     service: MatchService, settings: Settings, ws: WebSocket, match_id: str
 ) -> None:
-    """One connection: ``hello`` (token, last event seen), then actions in, events out."""
+    """One connection: ``hello`` (token, last event seen), then actions in, events out.
+    Its ``error`` and ``refused`` messages are in the language of the handshake's
+    ``sengoku_lang`` cookie or ``Accept-Language`` (a browser sends both)."""
     await ws.accept()
+    lang = i18n.choose(ws.cookies, ws.headers.get("accept-language"))
 
-    async def fail(code: str, message: str, close: int = 4400) -> None:
-        await ws.send_json({"type": "error", "code": code, "message": message})
+    async def fail(
+        code: str, message: str, close: int = 4400, params: Mapping[str, Any] | None = None
+    ) -> None:
+        text = say(lang, message, params)
+        await ws.send_json({"type": "error", "code": code, "message": text})
         await ws.close(code=close)
 
     if not MATCH_ID.match(match_id):
-        await fail("no_such_match", "match ids are 1-32 letters, digits, - or _", 4404)
+        await fail("no_such_match", N_("match ids are 1-32 letters, digits, - or _"), 4404)
         return
     live = await service.get(match_id)
     if live is None:
-        await fail("no_such_match", f"there is no match {match_id!r}", 4404)
+        await fail(
+            "no_such_match", N_("there is no match %(match)s"), 4404, {"match": repr(match_id)}
+        )
         return
     try:
         first = await asyncio.wait_for(ws.receive_text(), timeout=15)
     except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
-        await fail("no_hello", "the first message must be a hello")
+        await fail("no_hello", N_("the first message must be a hello"))
         return
     hello = _parse_message(first, settings.max_ws_message)
-    if isinstance(hello, str) or hello.get("type") != "hello":
-        await fail("no_hello", hello if isinstance(hello, str) else "send a hello first")
+    if isinstance(hello, ApiError):
+        await fail("no_hello", said(lang, hello))
+        return
+    if hello.get("type") != "hello":
+        await fail("no_hello", N_("send a hello first"))
         return
     token = hello.get("token")
     after = hello.get("after", 0)
@@ -73,18 +96,18 @@ async def websocket_session(
         try:
             token = bearer(ws.headers.get("authorization"))
         except ApiError as exc:
-            await fail(exc.code, exc.message, 4401)
+            await fail(exc.code, said(lang, exc), 4401)
             return
     if token is not None and not isinstance(token, str):
-        await fail("bad_token", "token must be a string", 4401)
+        await fail("bad_token", N_("token must be a string"), 4401)
         return
     if not isinstance(after, int) or isinstance(after, bool) or after < 0:
-        await fail("bad_message", "'after' must be the last event number seen (0 for none)")
+        await fail("bad_message", N_("'after' must be the last event number seen (0 for none)"))
         return
     try:
         seat = service.seat_of(live, token)
     except ApiError as exc:
-        await fail(exc.code, exc.message, 4401)
+        await fail(exc.code, said(lang, exc), 4401)
         return
     short = hello.get("short", True) is not False
     limits: ClientLimits = ws.app.state.limits
@@ -96,15 +119,18 @@ async def websocket_session(
         if spectator is None:
             await fail(
                 "too_many_spectators",
-                f"this match has {settings.max_spectators} spectators already; "
-                f"follow it with GET /api/matches/{match_id} instead",
+                N_(
+                    "this match has %(n)s spectators already; "
+                    "follow it with GET /api/matches/%(match)s instead"
+                ),
                 4429,
+                {"n": settings.max_spectators, "match": match_id},
             )
             return
     # a seat's connections count over every process (a claim asks whether it is connected)
     counted = seat is not None and await limits.seat_connected(live.id, seat)
     try:
-        await _session(service, settings, ws, live, seat, after, short)
+        await _session(service, settings, ws, live, seat, after, short, lang)
     finally:
         await limits.close_spectator(live.id, spectator)
         if seat is not None:
@@ -119,8 +145,10 @@ async def _session(
     seat: int | None,
     after: int,
     short: bool,
+    lang: str = i18n.DEFAULT,
 ) -> None:
-    """The connection once admitted: what it missed, then messages both ways."""
+    """The connection once admitted: what it missed, then messages both ways (a refusal's
+    reason in ``lang``)."""
     async with live.lock:
         sub = service.subscribe(live, seat, after, short)
     await ws.send_json({"type": "welcome", "seat": seat, "last_event": len(live.events)})
@@ -151,12 +179,16 @@ async def _session(
                 wait = await limits.check("bytes", client, float(size))
                 what = "bytes"
             if wait is not None:
+                template = (
+                    N_("too many messages from your address; try again in %(seconds)s s")
+                    if what == "messages"
+                    else N_("too many bytes from your address; try again in %(seconds)s s")
+                )
                 sub.queue.put_nowait(
                     {
                         "type": "refused",
                         "code": "rate_limited",
-                        "reason": f"too many {what} from your address; "
-                        f"try again in {max(1, round(wait))} s",
+                        "reason": say(lang, template, {"seconds": max(1, round(wait))}),
                         "id": _message_id(text, settings.max_ws_message),
                     }
                 )
@@ -164,25 +196,28 @@ async def _session(
             msg = (
                 _parse_message(text, settings.max_ws_message)
                 if isinstance(text, str)
-                else "messages must be JSON text, not binary frames"
+                else ApiError(
+                    400, "bad_message", N_("messages must be JSON text, not binary frames")
+                )
             )
-            if isinstance(msg, str):
-                sub.queue.put_nowait({"type": "refused", "code": "bad_message", "reason": msg})
+            if isinstance(msg, ApiError):
+                reason = said(lang, msg)
+                sub.queue.put_nowait({"type": "refused", "code": "bad_message", "reason": reason})
                 continue
             if msg["type"] == "action" and await limits.check("action", client) is not None:
                 sub.queue.put_nowait(
                     {
                         "type": "refused",
                         "code": "rate_limited",
-                        "reason": "too many actions from your address",
+                        "reason": say(lang, N_("too many actions from your address")),
                         "id": msg.get("id"),
                     }
                 )
                 continue
             if msg["type"] == "chat":
-                await _chat(service, ws.app.state.chat, live, sub, seat, msg, client)
+                await _chat(service, ws.app.state.chat, live, sub, seat, msg, client, lang)
                 continue
-            await _handle(service, live, sub, seat, msg)
+            await _handle(service, live, sub, seat, msg, lang)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -190,17 +225,22 @@ async def _session(
         service.unsubscribe(live, sub)
 
 
-def _parse_message(text: str, limit: int) -> dict[str, Any] | str:
+def _parse_message(text: str, limit: int) -> dict[str, Any] | ApiError:
+    """The message, or why it cannot be read (an error to say in the connection's language)."""
+
+    def bad(message: str, params: Mapping[str, Any] | None = None) -> ApiError:
+        return ApiError(400, "bad_message", message, params)
+
     if len(text) > limit:
-        return f"messages are limited to {limit} characters"
+        return bad(N_("messages are limited to %(limit)s characters"), {"limit": limit})
     try:
         msg = security.loads(text)
     except security.BadJson as exc:
-        return str(exc)
+        return bad(str(exc))  # the JSON reader's own words: English
     except ValueError:
-        return "messages must be JSON objects"
+        return bad(N_("messages must be JSON objects"))
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        return "messages must be JSON objects with a 'type'"
+        return bad(N_("messages must be JSON objects with a 'type'"))
     return msg
 
 
@@ -236,6 +276,7 @@ async def _chat(
     seat: int | None,
     msg: dict[str, Any],
     client: str,
+    lang: str = i18n.DEFAULT,
 ) -> None:
     """A chat message: the connection's seat writes (a spectator, to the spectators)."""
     ref = msg.get("id")
@@ -244,12 +285,17 @@ async def _chat(
         sub.queue.put_nowait({"type": "ack", "id": ref, "ply": live.ply})
     except ApiError as exc:
         sub.queue.put_nowait(
-            {"type": "refused", "code": exc.code, "reason": exc.message, "id": ref}
+            {"type": "refused", "code": exc.code, "reason": said(lang, exc), "id": ref}
         )
 
 
 async def _handle(
-    service: MatchService, live: Live, sub: Any, seat: int | None, msg: dict[str, Any]
+    service: MatchService,
+    live: Live,
+    sub: Any,
+    seat: int | None,
+    msg: dict[str, Any],
+    lang: str = i18n.DEFAULT,
 ) -> None:
     kind = msg["type"]
     ref = msg.get("id")
@@ -261,7 +307,11 @@ async def _handle(
             {
                 "type": "refused",
                 "code": "bad_message",
-                "reason": f"unknown message type {kind!r}; send action, resign, chat or ping",
+                "reason": say(
+                    lang,
+                    N_("unknown message type %(kind)s; send action, resign, chat or ping"),
+                    {"kind": repr(kind)},
+                ),
                 "id": ref,
             }
         )
@@ -271,7 +321,7 @@ async def _handle(
             {
                 "type": "refused",
                 "code": "spectator",
-                "reason": "spectators cannot act",
+                "reason": say(lang, N_("spectators cannot act")),
                 "id": ref,
             }
         )
@@ -291,5 +341,5 @@ async def _handle(
         sub.queue.put_nowait({"type": "ack", "id": ref, "ply": live.ply})
     except ApiError as exc:
         sub.queue.put_nowait(
-            {"type": "refused", "code": exc.code, "reason": exc.message, "id": ref}
+            {"type": "refused", "code": exc.code, "reason": said(lang, exc), "id": ref}
         )

@@ -17,14 +17,47 @@ const SKIP = new Set(["id", "score_text", "letters", "letter"]);
 /** Catalog lists that describe our sources, not the game. */
 const SKIP_LISTS = new Set(["reconstructed"]);
 
+/** The catalogs' field names in words (the keys are the engines' own). */
+const FIELD_WORDS = {
+  actions: _("Actions"),
+  army: _("Army"),
+  attack: _("Attack"),
+  banners: _("Banners"),
+  cards: _("Cards"),
+  chainable: _("Chainable"),
+  copies: _("Copies"),
+  cost: _("Cost"),
+  count: _("Count"),
+  defence: _("Defence"),
+  en_route_cost: _("En route cost"),
+  halves: _("Halves"),
+  kumi: _("Kumi"),
+  min_players: _("Min players"),
+  ongoing: _("Ongoing"),
+  ongoing_text: _("Ongoing ability"),
+  pieces: _("Pieces"),
+  requires: _("Requires"),
+  set: _("Set"),
+  shield: _("Shield"),
+  small_tiles: _("Small tiles"),
+  special: _("Special"),
+  symbols: _("Symbols"),
+  tiles: _("Tiles"),
+  troop: _("Troop"),
+  troops: _("Troops"),
+  units: _("Units"),
+  values: _("Values"),
+};
+
 function words(key) {
+  if (FIELD_WORDS[key]) return FIELD_WORDS[key];
   const w = key.replace(/_/g, " ");
   return w.charAt(0).toUpperCase() + w.slice(1);
 }
 
 function valueText(v) {
-  if (v === true) return "yes";
-  if (v === false) return "no";
+  if (v === true) return _("yes");
+  if (v === false) return _("no");
   if (Array.isArray(v)) return v.map(valueText).join(", ");
   if (v && typeof v === "object") {
     if (v.name && v.text) return `${v.name}: ${v.text}`;
@@ -147,7 +180,7 @@ export class RulesPanel {
       parts.push(el("p.muted", {}, fmt(_("The rules cannot be read: {message}"), { message: err.message })));
     }
     try {
-      const info = await api("GET", `/api/games/${encodeURIComponent(this.game)}`);
+      const info = await api("GET", `/api/games/${encodeURIComponent(this.game)}?lang=${encodeURIComponent(language())}`);
       parts.push(el("section", { "data-part": "reference" }, el("h2", {}, _("Reference")), catalogReference(info.catalog)));
     } catch (err) {
       // the rules alone still help

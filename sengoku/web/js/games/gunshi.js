@@ -10,7 +10,7 @@
 
 import { el, svg, clear, keepActionFocus } from "../ui.js";
 import { api } from "../api.js";
-import { _, fmt, ngettext } from "../i18n.js";
+import { _, fmt, language, N_, ngettext } from "../i18n.js";
 
 const SIDES = [
   { name: _("Red"), color: "#b3372a", light: "#f6d9d2", mark: "▲" },
@@ -84,13 +84,14 @@ const W = 7 * S + 2 * M;
 const H = 7 * S + 2 * M + 2 * SP;
 const COLS = "abcdefg";
 
-// Card names and texts come from the game's data files, served with the game (catalog).
+// Card names and texts come from the game's data files, served with the game (catalog) in
+// the page's language (the texts domain, docs/i18n-texts.md).
 let catalogPromise = null;
 let CARDS = null;
 function loadCatalog(redraw) {
   if (CARDS) return; // loaded: the drawing in progress has every name
   if (!catalogPromise) {
-    catalogPromise = api("GET", "/api/games/gunshi")
+    catalogPromise = api("GET", `/api/games/gunshi?lang=${encodeURIComponent(language())}`)
       .then((info) => {
         CARDS = Object.fromEntries((info.catalog?.cards || []).map((c) => [c.id, c]));
       })
@@ -137,6 +138,59 @@ function unitName(u) {
   return `${TYPES[u.type]?.name || u.type} ${u.letter}`;
 }
 
+/** A token's type from its letter (Infantry A-J, Cavalry K-P, Archers Q-X). */
+function letterUnit(letter) {
+  const type = letter < "K" ? "I" : letter < "Q" ? "C" : "A";
+  return unitName({ type, letter });
+}
+
+/** The choices whose words are fixed, by kind (the engine's own plain labels). */
+const PLAIN_CHOICES = {
+  done: N_("Done"),
+  invade: N_("Invade"),
+  stay: N_("Stay"),
+  end: N_("End turn"),
+  lightning: N_("Lightning Command"),
+};
+const MODE_CHOICES = {
+  reorient: N_("Reorient"),
+  shoot: N_("Shoot"),
+  crossbow: N_("Crossbow"),
+  commands: N_("Scout Commands"),
+  shogun: N_("Scout the Shogun"),
+};
+const PLACED = { I: _("Infantry unit"), A: _("Archer unit"), C: _("Cavalry unit"), F: _("Fence") };
+
+/** A choice's words in the page's language, from its kind and data (the engine's label is
+ * English); null keeps the engine's label. */
+function choiceWords(l) {
+  const arg = l.action.split(" ").slice(1).join(" ");
+  const card = l.card ? cardInfo(l.card).name : null;
+  const who = (cell) => (l.unit ? fmt(_("{unit} on {cell}"), { unit: letterUnit(l.unit), cell }) : fmt(_("the unit on {cell}"), { cell }));
+  if (PLAIN_CHOICES[l.kind]) return _(PLAIN_CHOICES[l.kind]);
+  if (l.kind === "mode" && MODE_CHOICES[l.mode]) return _(MODE_CHOICES[l.mode]);
+  if (card && l.kind === "pick") return fmt(_("Pick {card}"), { card });
+  if (card && l.kind === "hand") return fmt(_("{card} to hand"), { card });
+  if (card && l.kind === "deck") return fmt(_("{card} next in deck"), { card });
+  if (card && l.kind === "send") return fmt(_("Send {card}"), { card });
+  if (card && l.kind === "take") return fmt(_("Take {card}"), { card });
+  if (card && l.kind === "remove") return fmt(_("Remove {card}"), { card });
+  if (l.kind === "shogun" && l.unit) return fmt(_("Shogun: {unit}"), { unit: letterUnit(l.unit) });
+  if (l.kind === "place" && PLACED[l.piece]) return fmt(_("Place {piece}"), { piece: PLACED[l.piece] });
+  if (l.kind === "at" && l.to) return fmt(_("Place on {cell}"), { cell: l.to });
+  if (l.kind === "face" && FACING[l.facing]) return fmt(_("Face {direction}"), { direction: FACING[l.facing] });
+  if (l.kind === "dir" && FACING[l.direction]) return fmt(_("Go {direction}"), { direction: FACING[l.direction] });
+  if (l.kind === "fence" && l.edge) return fmt(l.edge.endsWith("n") ? _("Fence north of {cell}") : _("Fence east of {cell}"), { cell: l.edge.slice(0, -1) });
+  if (l.kind === "to" && l.to) return fmt(_("Move to {cell}"), { cell: l.to });
+  if (l.kind === "unit" && l.from) return fmt(_("Command {unit}"), { unit: who(l.from) });
+  if (l.kind === "chain" && l.from) return fmt(_("Chain {unit}"), { unit: who(l.from) });
+  if (l.kind === "hit" && l.to) return fmt(_("Hit {unit}"), { unit: who(l.to) });
+  if (l.kind === "swap" && l.to) return fmt(_("Switch with {unit}"), { unit: who(l.to) });
+  if (l.kind === "ask" && l.to) return fmt(_("Ask about {unit}"), { unit: who(l.to) });
+  if (l.kind === "blind" && arg) return fmt(_("Face-down card {n}"), { n: arg });
+  return null;
+}
+
 
 /** A Command card, face up (name, cost, text) or as a back. ``onclick`` makes it a button. */
 function cardFace(code, owner, { action = null, onclick = null, badge = null, small = false, lit = false, down = false, mini = false } = {}) {
@@ -157,7 +211,7 @@ function cardFace(code, owner, { action = null, onclick = null, badge = null, sm
   return el(
     `${tag}.gs-card${small ? ".small" : ""}${onclick ? ".playable" : ""}${lit ? ".lit" : ""}${down ? ".down" : ""}`,
     {
-      title: `${c.name}${c.cost ? ` (costs ${c.cost})` : ""}${c.chainable ? ", chainable" : ""}${down ? ", lying face down" : ""}: ${c.text}`,
+      title: [c.name + (c.cost ? fmt(_(" (costs {cost})"), { cost: c.cost }) : ""), c.chainable ? _("chainable") : "", down ? _("lying face down") : ""].filter(Boolean).join(", ") + ": " + c.text,
       "data-card": code,
       "data-side": owner,
       style: `--side:${side.color}`,
@@ -166,7 +220,7 @@ function cardFace(code, owner, { action = null, onclick = null, badge = null, sm
     },
     badge ? el("span.gs-badge", {}, badge) : null,
     el("span.gs-card-name", {}, c.name),
-    el("span.gs-card-meta", {}, [down ? _("face down") : advanced ? _("Advanced") : _("Basic"), c.cost ? fmt(_("cost {cost}"), { cost: c.cost }) : "", c.chainable ? "chain" : ""].filter(Boolean).join(" · ")),
+    el("span.gs-card-meta", {}, [down ? _("face down") : advanced ? _("Advanced") : _("Basic"), c.cost ? fmt(_("cost {cost}"), { cost: c.cost }) : "", c.chainable ? _("chain") : ""].filter(Boolean).join(" · ")),
     small ? null : el("span.gs-card-text", {}, c.text),
   );
 }
@@ -725,7 +779,7 @@ class GunshiBoard {
           "button.action",
           { type: "button", "data-action": l.action, "data-kind": l.kind, "data-piece": l.piece, title: l.text, onclick: () => this.model.send(l.action) },
           pieceIcon(l.kind === "place" ? l.piece : null),
-          l.label,
+          choiceWords(l) || l.label,
         ),
       ),
     );

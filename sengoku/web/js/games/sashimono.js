@@ -10,7 +10,7 @@
 
 import { el, clear, keepActionFocus } from "../ui.js";
 import { api } from "../api.js";
-import { _, fmt, ngettext } from "../i18n.js";
+import { _, fmt, language, N_, ngettext } from "../i18n.js";
 
 const SLOTS = ["top-a", "top-b", "top-c", "right-1", "right-2", "right-3", "bottom-c", "bottom-b", "bottom-a", "left-3", "left-2", "left-1"];
 // Each slot's [row, column] around the 3x3 Sonae (rows and columns 0..2 are the Sonae).
@@ -78,10 +78,36 @@ const REASONS = {
 };
 
 let catalogPromise = null;
-/** The card texts (GET /api/games/sashimono: names, scoring text, actions, ongoing). */
+/** The choices whose words are fixed (the engine's DONE_WORDS), by notation. */
+const DONE_LABELS = {
+  done: N_("Done with this card"),
+  "ante done": N_("No more ante: fight"),
+  end: N_("Place no more Kumi"),
+  keep: N_("Keep the rest in play"),
+};
+
+/** A choice's words in the page's language, from its kind and data (the engine's label is
+ * English); null keeps the engine's label (a choice this table does not word yet). */
+function choiceWords(l, catalog) {
+  if (DONE_LABELS[l.action]) return _(DONE_LABELS[l.action]);
+  if (l.kind === "turn" && l.choice === "action") return _("Action turn");
+  if (l.kind === "turn" && l.choice === "score") return _("Scoring turn");
+  if (l.kind === "play_card" && l.card) return fmt(_("Play {card}"), { card: catalog.get(l.card)?.name || pretty(l.card) });
+  if (l.kind === "place" && l.cell) return fmt(l.face === "up" ? _("To {cell} face up") : _("To {cell} hidden"), { cell: l.cell });
+  if (l.kind === "swap" && l.cell) return fmt(_("Swap with {cell}"), { cell: l.cell });
+  if (l.kind === "card_action" && l.card) {
+    // the card's own action (its name is the rulebook's): its effect from the catalog
+    const act = (catalog.get(l.card)?.actions || []).find((a) => a.name === l.action.replace(/^do /, ""));
+    if (act) return `${act.name}: ${act.text}`;
+  }
+  return null;
+}
+
+/** The card texts (GET /api/games/sashimono: names, scoring text, actions, ongoing), in the
+ * page's language (the texts domain, docs/i18n-texts.md). */
 function loadCatalog() {
   if (!catalogPromise) {
-    catalogPromise = api("GET", "/api/games/sashimono")
+    catalogPromise = api("GET", `/api/games/sashimono?lang=${encodeURIComponent(language())}`)
       .then((info) => {
         const cards = new Map();
         for (const c of info.catalog?.cards || []) cards.set(c.id, c);
@@ -129,7 +155,7 @@ function cardInfo(card, id) {
   if (!card) return `${pretty(id)}.`;
   const lines = [`${card.name} (${armyOf(card.army).name})`];
   if (card.text) lines.push(fmt(_("To score: {text}"), { text: card.text }));
-  for (const a of card.actions || []) lines.push(fmt(_("{name} — needs {map}: {text}."), { name: a.name, map: a.requires.map(requirementWords).join(" or "), text: a.text }));
+  for (const a of card.actions || []) lines.push(fmt(_("{name} — needs {map}: {text}."), { name: a.name, map: a.requires.map(requirementWords).join(_(" or ")), text: a.text }));
   if (card.ongoing_text) lines.push(card.ongoing_text);
   return lines.join("\n");
 }
@@ -667,7 +693,7 @@ export default {
 
       // Buttons: the choices that name nothing on the table, and those of the object clicked.
       const buttonFor = (l, primary) =>
-        el(`button.action.s-choice${primary ? ".primary" : ""}`, { type: "button", "data-action": l.action, "data-kind": l.kind, "aria-label": l.text || l.label, onclick: () => { focus = null; hideInfo(); model.send(l.action); } }, l.label || l.action);
+        el(`button.action.s-choice${primary ? ".primary" : ""}`, { type: "button", "data-action": l.action, "data-kind": l.kind, "aria-label": choiceWords(l, catalog) || l.text || l.label, onclick: () => { focus = null; hideInfo(); model.send(l.action); } }, choiceWords(l, catalog) || l.label || l.action);
 
       const sides = v.sides || [];
       const ordered = [...sides].sort((a, b) => (a.seat === me ? -1 : b.seat === me ? 1 : a.seat - b.seat));
