@@ -48,8 +48,8 @@ _OVERFLOWING = """() => {
 def no_horizontal_overflow(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     inner = page.evaluate("window.innerWidth")
-    assert width <= inner, f"the page is {width}px wide in a {inner}px window"
     sticking_out = page.evaluate(_OVERFLOWING)
+    assert width <= inner, f"the page is {width}px wide in a {inner}px window: {sticking_out}"
     assert not sticking_out, f"past the right edge of a {inner}px window: {sticking_out}"
 
 

@@ -163,7 +163,7 @@ export class Table {
       // In hot seat one connection plays every seat this browser holds: all are here.
       const here = you && this.page.held.some((h) => (info ? info.seats[h]?.online : s.seats[h]?.connected));
       const online = here || (info ? info.seats[i]?.online : seat.connected);
-      const state = seat.kind === "ai" ? "computer" : online ? "online" : seat.joined ? "away" : _("not joined");
+      const state = seat.kind === "ai" ? _("computer") : online ? _("online") : seat.joined ? _("away") : _("not joined");
       list.append(
         el(
           "li.presence",
