@@ -203,8 +203,9 @@ export default {
     }
     const inDanger = (view?.marshal_capturable || [])[COLORS.indexOf(view?.to_move)];
     const kinds = new Set(legal.map((l) => l.kind));
-    const ways = [kinds.has("move") ? _("move a piece") : null, kinds.has("capture") ? "capture" : null, kinds.has("drop") ? _("drop a piece from your hand") : null].filter(Boolean);
-    const what = ways.length > 1 ? `${ways.slice(0, -1).join(", ")} or ${ways[ways.length - 1]}` : ways[0] || promptFromLegal(legal);
+    const ways = [kinds.has("move") ? _("move a piece") : null, kinds.has("capture") ? _("capture") : null, kinds.has("drop") ? _("drop a piece from your hand") : null].filter(Boolean);
+    // "a, b or c" in the page's language (its list comma and its "or").
+    const what = ways.length > 1 ? fmt(_("{some} or {last}"), { some: ways.slice(0, -1).join(_(", ")), last: ways[ways.length - 1] }) : ways[0] || promptFromLegal(legal);
     return (inDanger ? _("Your Marshal is attacked! ") : "") + fmt(_("Your move: {what}. Pick a piece, then a highlighted square."), { what });
   },
   create(root, ctx) {
