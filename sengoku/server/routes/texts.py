@@ -6,6 +6,7 @@ the rules panel's phase reference (``GET /api/phases/{game}``), read from the cl
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -48,58 +49,64 @@ def _in_language(body: dict[str, Any], lang: str) -> JSONResponse:
 def router() -> APIRouter:
     router = APIRouter()
 
-    @router.get("/api/rules/{game}")
-    async def rules(game: str, request: Request, lang: str | None = None) -> Any:
-        """The game's full rules (docs/rules/<game>.md, Markdown) where this copy has them,
-        in ``lang`` (else the cookie's or Accept-Language's language; English by default)."""
+    def answer(
+        game: str,
+        request: Request,
+        lang: str | None,
+        load: Callable[[str, str], dict[str, Any] | None],
+        code: str,
+        missing: str,
+    ) -> Any:
+        """``load(game, language)`` in the language asked for (``?lang=``, else the cookie's
+        or Accept-Language's; English by default), or the error ``code`` naming the game."""
         chosen = _language(request, lang)
         if isinstance(chosen, JSONResponse):
             return chosen
-        markdown = texts.rules(game, chosen) if RULES_NAME.fullmatch(game) else None
-        if markdown is None:
-            return _error(
-                404,
-                "no_rules",
-                N_("no rules document for %(game)s on this server"),
-                chosen,
-                {"game": repr(game)},
-            )
-        return _in_language({"game": game, "lang": chosen, "markdown": markdown}, chosen)
+        data = load(game, chosen) if RULES_NAME.fullmatch(game) else None
+        if data is None:
+            return _error(404, code, missing, chosen, {"game": repr(game)})
+        return _in_language({**data, "lang": chosen}, chosen)
+
+    def rules_document(game: str, lang: str) -> dict[str, Any] | None:
+        markdown = texts.rules(game, lang)
+        return None if markdown is None else {"game": game, "markdown": markdown}
+
+    @router.get("/api/rules/{game}")
+    async def rules(game: str, request: Request, lang: str | None = None) -> Any:
+        """The game's full rules (docs/rules/<game>.md, Markdown) where this copy has them."""
+        return answer(
+            game,
+            request,
+            lang,
+            rules_document,
+            "no_rules",
+            N_("no rules document for %(game)s on this server"),
+        )
 
     @router.get("/api/tutorials/{game}")
     async def tutorial(game: str, request: Request, lang: str | None = None) -> Any:
-        """The game's first-game tutorial (sengoku/web/tutorials/<game>.json) with the coach's
-        words in the language asked for, chosen as for the rules."""
-        chosen = _language(request, lang)
-        if isinstance(chosen, JSONResponse):
-            return chosen
-        data = texts.tutorial(game, chosen) if RULES_NAME.fullmatch(game) else None
-        if data is None:
-            return _error(
-                404,
-                "no_tutorial",
-                N_("no tutorial for %(game)s on this server"),
-                chosen,
-                {"game": repr(game)},
-            )
-        return _in_language({**data, "lang": chosen}, chosen)
+        """The game's first-game tutorial (sengoku/web/tutorials/<game>.json), the coach's
+        words translated."""
+        return answer(
+            game,
+            request,
+            lang,
+            texts.tutorial,
+            "no_tutorial",
+            N_("no tutorial for %(game)s on this server"),
+        )
 
     @router.get("/api/phases/{game}")
     async def phases(game: str, request: Request, lang: str | None = None) -> Any:
         """The rules panel's "Now" reference of the game (sengoku/web/phases/<game>.json):
-        each phase's title and lines in the language asked for, chosen as for the rules."""
-        chosen = _language(request, lang)
-        if isinstance(chosen, JSONResponse):
-            return chosen
-        data = texts.phases(game, chosen) if RULES_NAME.fullmatch(game) else None
-        if data is None:
-            return _error(
-                404,
-                "no_phases",
-                N_("no phase reference for %(game)s on this server"),
-                chosen,
-                {"game": repr(game)},
-            )
-        return _in_language({**data, "lang": chosen}, chosen)
+        each phase's title and lines translated."""
+        return answer(
+            game,
+            request,
+            lang,
+            texts.phases,
+            "no_phases",
+            N_("no phase reference for %(game)s on this server"),
+        )
 
     return router
