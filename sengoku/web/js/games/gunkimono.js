@@ -345,7 +345,8 @@ export default {
   drawsPrompt: true,
   /** A move of the move list: its placement in words, not notation. */
   moveText(event) {
-    const words = event?.type === "place" ? placementWords(event.action) : null;
+    // A small tile laid face down as extra support is its own event ("support").
+    const words = event?.type === "place" || event?.type === "support" ? placementWords(event.action) : null;
     return words ? words.charAt(0).toUpperCase() + words.slice(1) : null;
   },
   statusNote(view) {
