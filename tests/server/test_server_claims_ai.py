@@ -278,13 +278,33 @@ def test_the_ai_pool_serves_a_humans_opponent_before_all_ai_matches(
                 assert m["status"] == "active"
 
 
-def test_a_replay_past_the_time_limit_is_stopped(make_client: Callable[..., TestClient]) -> None:
+def test_a_replay_past_the_time_limit_is_stopped(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from test_server_faults import _long_gungi_record
 
-    with make_client(work_mode="thread", work_timeout=0.05) as client:
-        r = client.post("/api/replay", json=_long_gungi_record())
-        assert r.status_code == 503 and r.json()["error"]["code"] == "too_slow"
-        assert "0.05 s" in r.json()["error"]["message"]
+    import sengoku.server.routes.replay as replay_route
+
+    # The replay is held until the answer came back: past the limit on any machine, however
+    # fast (a real long record finished inside 0.05 s on a quick CI machine).
+    answered = threading.Event()
+    started = threading.Event()
+    real = replay_route.replay_json
+
+    def held_replay(body: bytes, seat: int | None) -> tuple[int, bytes]:
+        started.set()
+        answered.wait(60)  # only a broken limit waits this out (the test then fails, not hangs)
+        return real(body, seat)
+
+    monkeypatch.setattr(replay_route, "replay_json", held_replay)
+    try:
+        with make_client(work_mode="thread", work_timeout=0.05) as client:
+            r = client.post("/api/replay", json=_long_gungi_record(min_actions=20))
+            assert started.is_set()
+            assert r.status_code == 503 and r.json()["error"]["code"] == "too_slow"
+            assert "0.05 s" in r.json()["error"]["message"]
+    finally:
+        answered.set()
 
 
 def test_an_ai_past_its_time_limit_is_asked_again(
