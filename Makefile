@@ -39,7 +39,7 @@ $(TEST_STAMP): pyproject.toml | $(STAMP)
 # it into each language's messages.po; translate the new entries there. Nothing is compiled:
 # the server reads the .po files (sengoku/server/i18n.py).
 i18n: install
-	PYTHONPATH=$(CURDIR) $(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --no-wrap --project=Sengoku --copyright-holder="the Sengoku authors" -o sengoku/locale/messages.pot .
+	PYTHONPATH=$(CURDIR) $(BIN)/pybabel extract -F babel.cfg -k say --no-location --sort-output --no-wrap --project=Sengoku --copyright-holder="the Sengoku authors" -o sengoku/locale/messages.pot .
 	for lang in en ja fr; do \
 	  $(BIN)/pybabel update -i sengoku/locale/messages.pot -d sengoku/locale -D messages -l $$lang --no-fuzzy-matching --ignore-obsolete --init-missing --no-wrap || exit 1; \
 	done

@@ -32,6 +32,7 @@ from sengoku.core.describe import PERMISSIVE_VIEW_SCHEMA, ActionDescription, gen
 from sengoku.core.features import GENERIC_FEATURES, Features
 from sengoku.core.game_type import GameType
 from sengoku.core.observation import Encoder
+from sengoku.core.sentence import Said, Sentence
 from sengoku.core.traits import Traits
 
 if TYPE_CHECKING:  # the batch module imports this one
@@ -53,7 +54,21 @@ TERMINAL = -1
 
 
 class SengokuError(ValueError):
-    """Base class of every error a user of the library can cause."""
+    """Base class of every error a user of the library can cause.
+
+    Raised with a :class:`~sengoku.core.sentence.Sentence` (``IllegalAction(say(...))``), its
+    text is the English sentence and ``say`` keeps the parts a reader's language translates
+    (docs/i18n.md); raised with plain text, ``say`` is None."""
+
+    say: Sentence | None = None
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], Sentence):
+            self.say = args[0]
+            args = (str(args[0]), *args[1:])
+        elif args and isinstance(args[0], Said):
+            self.say = args[0].sentence
+        super().__init__(*args)
 
 
 class IllegalAction(SengokuError):
@@ -91,7 +106,14 @@ def action_number(n: object, count: int) -> int:
 
 
 def event(type_: str, audience: Sequence[int] | None = None, **details: Any) -> Event:
-    """Build an event: ``audience`` None means every seat and spectator may see it."""
+    """Build an event: ``audience`` None means every seat and spectator may see it.
+
+    A ``message`` given as a :class:`~sengoku.core.sentence.Sentence` is stored as its English
+    text, with its parts under ``say`` for a reader's language (sengoku/core/sentence.py)."""
+    message = details.get("message")
+    if isinstance(message, Sentence):
+        details["message"] = str(message)
+        details["say"] = message.wire()
     return {"type": type_, "audience": None if audience is None else list(audience), **details}
 
 

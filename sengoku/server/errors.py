@@ -17,18 +17,31 @@ class ApiError(Exception):
     """
 
     def __init__(
-        self, status: int, code: str, message: str, params: Mapping[str, Any] | None = None
+        self,
+        status: int,
+        code: str,
+        message: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        say: Mapping[str, Any] | None = None,
     ) -> None:
         self.template = message
         self.params = dict(params) if params else None
+        #: An engine's sentence (``SengokuError.say``'s wire form), translated as a whole
+        #: where the answer is written (sengoku/core/sentence.py).
+        self.say = say
         text = message % self.params if self.params else message
         super().__init__(text)
         self.status = status
         self.code = code
         self.message = text
 
-    def localized(self, translate: Any) -> str:
-        """The message in a language: ``translate`` is that language's gettext."""
+    def localized(self, translate: Any, sentence: Any = None) -> str:
+        """The message in a language: ``translate`` is that language's gettext, ``sentence``
+        its translation of an engine's sentence (``i18n.sentence_``)."""
+        if self.say is not None and sentence is not None:
+            said: str = sentence(self.say)
+            return said
         text: str = translate(self.template)
         if self.params:
             try:

@@ -62,6 +62,49 @@ def gettext_(lang: str, message: str) -> str:
     return translations(lang).gettext(message)
 
 
+def word_(lang: str, word: str) -> str:
+    """A game word (a :class:`~sengoku.core.sentence.Word` of an engine's sentence) in
+    ``lang``: the messages catalog's, else the game catalogs' (the texts domain), else the
+    English itself."""
+    found = gettext_(lang, word)
+    if found != word:
+        return found
+    return game_words(lang).get(word, word)
+
+
+@functools.cache
+def game_words(lang: str) -> dict[str, str]:
+    """The words of every game's catalog (card and unit names, troops, effects) that the
+    texts catalog translates: what an engine's sentence may name (sengoku/server/texts.py)."""
+    from sengoku.server import texts  # the texts domain builds on this module
+
+    if lang == DEFAULT:
+        return {}
+    table = texts.translations(lang)
+    found: dict[str, str] = {}
+    for game in texts.games_with_catalog_words():
+        for unit in texts.catalog_units(game):
+            if unit in table:
+                found[unit] = table[unit]
+    return found
+
+
+def sentence_(lang: str, say: Mapping[str, Any]) -> str:
+    """An engine's sentence (the ``say`` of an event or an error) in ``lang``: its template
+    translated, its words named in the language, its other values as they are."""
+    args = dict(say.get("args") or {})
+    for name in say.get("words") or ():
+        if isinstance(args.get(name), str):
+            args[name] = word_(lang, args[name])
+    english = str(say.get("text", ""))
+    for template, values in ((gettext_(lang, english), args), (english, say.get("args") or {})):
+        try:
+            return template.format_map(values)
+        except (KeyError, ValueError, IndexError, AttributeError):
+            continue  # a broken translation: the English; a broken sentence: its template
+    return english
+
+
 def ngettext(lang: str, singular: str, plural: str, n: int) -> str:
     return translations(lang).ngettext(singular, plural, n)
 
@@ -96,7 +139,12 @@ def client_catalog(lang: str) -> dict[str, Any]:
                 messages[message.id[0]] = forms
         elif isinstance(message.id, str) and isinstance(message.string, str) and message.string:
             messages[message.id] = message.string
-    return {"lang": lang, "plural": plural_table(lang), "messages": messages}
+    return {
+        "lang": lang,
+        "plural": plural_table(lang),
+        "messages": messages,
+        "words": game_words(lang),
+    }
 
 
 def parse_accept_language(header: str) -> list[str]:

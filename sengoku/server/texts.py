@@ -233,6 +233,13 @@ def translate_catalog(game: str, data: Any, lang: str) -> Any:
     return render_json(data, translator(lang), keys)
 
 
+def games_with_catalog_words() -> list[str]:
+    """The games of this server whose catalogs hold words a player reads."""
+    from sengoku.core.registry import list_games
+
+    return [game for game in list_games() if _catalog_words(game)]
+
+
 def _catalog_words(game: str) -> frozenset[str]:
     """The keys of ``game``'s catalog that hold words a player reads (its GameType's
     ``catalog_words``; none for a game this server does not have)."""

@@ -257,7 +257,9 @@ class Turns:
             if live.perfect_information:  # the last move, as data for every seat
                 describe_played(live.game, state, action, game_events)
         except SengokuError as exc:
-            raise ApiError(422, "illegal_action", str(exc)) from None
+            raise ApiError(
+                422, "illegal_action", str(exc), say=exc.say.wire() if exc.say else None
+            ) from None
         except Exception as exc:  # an engine fault: the match stays as it was
             raise engine_fault(live, "the action", exc) from None
         if ply is None and client_id is None:

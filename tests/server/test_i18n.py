@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from conftest import new_match
 from fastapi.testclient import TestClient
@@ -23,13 +23,14 @@ PLACES = re.compile(r"\{\w+\}|%\(\w+\)s")
 
 
 def extracted() -> dict[str, str | tuple[str, ...]]:
-    """Every marked string of the server's Python and the client's JavaScript, as
-    ``pybabel extract -F babel.cfg`` finds them (the Makefile's ``make i18n``)."""
+    """Every marked string of the server's Python, the engines' sentences and the client's
+    JavaScript, as ``pybabel extract -F babel.cfg -k say`` finds them (``make i18n``)."""
     with (ROOT / "babel.cfg").open() as f:
         method_map, options_map = parse_mapping_cfg(f)
     found: dict[str, str | tuple[str, ...]] = {}
+    keywords = {**DEFAULT_KEYWORDS, "say": None}  # the engines' sentences (make i18n's -k say)
     for _file, _line, message, _comments, _context in extract_from_dir(
-        str(ROOT), method_map, options_map
+        str(ROOT), method_map, options_map, keywords=keywords
     ):
         key = message[0] if isinstance(message, tuple) else message
         found[key] = message
@@ -290,3 +291,24 @@ def test_error_messages_with_values_come_in_the_requests_language(
         r = client.get("/api/ratings/chess", headers={"Accept-Language": "fr"})
         assert r.status_code == 404, r.text
         assert r.json()["error"]["message"].startswith("'chess' n'est pas classé ; jeux classés : ")
+
+
+def test_an_engines_sentence_is_translated_with_its_words() -> None:
+    """An engine's sentence (sengoku/core/sentence.py): the template from the messages
+    catalog, a marked word from the games' catalogs, other values as they are."""
+    from sengoku.server.errors import ApiError
+
+    words = i18n.client_catalog("fr")["words"]
+    assert words["Cavalry"] == i18n.word_("fr", "Cavalry") != "Cavalry"  # Gunkimono's troop
+    say = {"text": "Start the game", "args": {}}
+    assert i18n.sentence_("fr", say) == i18n.gettext_("fr", "Start the game") != "Start the game"
+    # a template the catalog lacks shows in English, its words still in the language
+    odd = {"text": "{troop} on {square}", "args": {"troop": "Cavalry", "square": "c4"}}
+    assert i18n.sentence_("fr", odd) == "Cavalry on c4"  # not marked as a word: as it is
+    assert i18n.sentence_("fr", {**odd, "words": ["troop"]}) == f"{words['Cavalry']} on c4"
+    # an error raised with a sentence answers in the language; without one, its text
+    exc = ApiError(422, "illegal_action", "Start the game", say=say)
+    fr = exc.localized(lambda t: i18n.gettext_("fr", t), lambda s: i18n.sentence_("fr", s))
+    assert fr == i18n.gettext_("fr", "Start the game")
+    # a template whose places the values do not fill is shown as it is, never an exception
+    assert i18n.sentence_("fr", {"text": "{a}", "args": {"b": 1}}) == "{a}"

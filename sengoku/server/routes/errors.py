@@ -28,7 +28,9 @@ def api_error_response(exc: ApiError, lang: str = i18n.DEFAULT) -> JSONResponse:
     """The answer to ``exc`` (also written by the hot routes, sengoku/server/hot.py), its
     message in ``lang`` where the catalog has it."""
     body = exc.to_json()
-    message = exc.localized(lambda text: i18n.gettext_(lang, text))
+    message = exc.localized(
+        lambda text: i18n.gettext_(lang, text), lambda say: i18n.sentence_(lang, say)
+    )
     # an error may quote what the client sent: never echo more than a line of it
     body["error"]["message"] = housekeeping.clip(message)
     return JSONResponse(body, status_code=exc.status)

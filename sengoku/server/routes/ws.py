@@ -50,7 +50,9 @@ def say(lang: str, message: str, params: Mapping[str, Any] | None = None) -> str
 
 def said(lang: str, exc: ApiError) -> str:
     """An ``ApiError``'s message in ``lang``."""
-    return exc.localized(lambda text: i18n.gettext_(lang, text))
+    return exc.localized(
+        lambda text: i18n.gettext_(lang, text), lambda say: i18n.sentence_(lang, say)
+    )
 
 
 async def websocket_session(

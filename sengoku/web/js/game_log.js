@@ -22,7 +22,7 @@
 // of rebuilding one at every turn.
 
 import { el } from "./ui.js";
-import { _, fmt } from "./i18n.js";
+import { _, fmt, said } from "./i18n.js";
 
 /** Whether the page should show a game log instead of notation: no event names an action,
  * and the game has said something (until then a game's move list is just empty). */
@@ -121,7 +121,7 @@ export class GameLog {
     const ev = e.event;
     if (ev.type === "turn") {
       const who = ev.name || (ev.seat !== undefined && ev.seat !== null ? this.seatName(ev.seat) : "");
-      const title = ev.turn ? (who ? fmt(_("Turn {turn} — {who}"), { turn: ev.turn, who }) : fmt(_("Turn {turn}"), { turn: ev.turn })) : sentence(ev.message);
+      const title = ev.turn ? (who ? fmt(_("Turn {turn} — {who}"), { turn: ev.turn, who }) : fmt(_("Turn {turn}"), { turn: ev.turn })) : sentence(ev.say ? said(ev.say) : ev.message);
       this.group(title, ev.seat, ev.ply);
       return true;
     }
@@ -187,7 +187,7 @@ export class GameLog {
       const who = ev.seat !== undefined && ev.seat !== null ? fmt(_("{seatName} takes back"), { seatName: this.seatName(ev.seat) }) : _("Taken back");
       return fmt(_("{who}: the game returns to move {to_ply}."), { who, to_ply: ev.to_ply });
     }
-    return sentence(ev.message);
+    return sentence(ev.say ? said(ev.say) : ev.message);
   }
 
   /**

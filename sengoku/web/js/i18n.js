@@ -15,6 +15,8 @@ const COOKIE = "sengoku_lang";
 
 let current = "en";
 let messages = {};
+// The games' words (card, unit and troop names) an engine's sentence may name.
+let gameWords = {};
 // The catalog's plural rule: CLDR category (Intl.PluralRules) -> index of the plural form.
 let pluralTable = { one: 0, other: 1 };
 let pluralRules = new Intl.PluralRules("en");
@@ -37,17 +39,18 @@ export function preferredLanguage() {
 
 /** Load ``lang``'s catalog and show it from now on (the page redraws itself after). */
 export async function loadLanguage(lang) {
-  let data = { messages: {}, plural: { one: 0, other: 1 } };
+  let data = { messages: {}, words: {}, plural: { one: 0, other: 1 } };
   if (lang !== "en") {
     try {
       const response = await fetch(`/api/i18n/${encodeURIComponent(lang)}.json`);
       if (response.ok) data = await response.json();
     } catch (err) {
-      data = { messages: {}, plural: { one: 0, other: 1 } };
+      data = { messages: {}, words: {}, plural: { one: 0, other: 1 } };
     }
   }
   current = lang;
   messages = data.messages || {};
+  gameWords = data.words || {};
   pluralTable = data.plural || { one: 0, other: 1 };
   pluralRules = new Intl.PluralRules(lang);
   document.documentElement.lang = lang;
@@ -80,6 +83,25 @@ export function ngettext(singular, plural, n) {
  * so that a translation may put them in its own order. */
 export function fmt(text, values) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+/** An engine's sentence (an event's or an error's ``say``: sengoku/core/sentence.py) in the
+ * language: its template translated, each value it marks as a game word named in the
+ * language, the other values as they are. */
+export function said(say) {
+  const args = { ...(say.args || {}) };
+  for (const name of say.words || []) {
+    const w = args[name];
+    if (typeof w === "string") args[name] = word(w);
+  }
+  return fmt(_(say.text || ""), args);
+}
+
+/** A game word (a colour, a unit, a card) in the language, else as it is. */
+export function word(w) {
+  const found = messages[w];
+  if (typeof found === "string" && found) return found;
+  return gameWords[w] || w;
 }
 
 /** Mark ``message`` for the catalog without translating it now: for tables built when a

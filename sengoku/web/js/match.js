@@ -35,7 +35,7 @@ import { GameLog, wantsGameLog } from "./game_log.js";
 import { mountTutorial } from "./tutorial.js"; // tutorial hook (issue 17): the first-turn coach
 import { ratingLines } from "./ratings.js"; // issue 37: a rated game's changes on the end card
 import { signedIn } from "./account.js";
-import { _, N_, fmt, ngettext } from "./i18n.js";
+import { _, N_, fmt, ngettext, said } from "./i18n.js";
 
 const REASONS = {
   marshal_captured: N_("the Marshal was captured"),
@@ -768,7 +768,7 @@ class MatchPage {
     if (first) return; // not the moves already played when the page opened
     const seat = last.event.seat;
     if (seat !== undefined && seat !== null && this.held.includes(seat) && !this.hotSeat) return;
-    const words = last.event.described?.label || last.event.message || last.event.action || "";
+    const words = last.event.described?.label || (last.event.say ? said(last.event.say) : last.event.message) || last.event.action || "";
     const name = seat !== undefined && seat !== null ? this.renderer.seatName(seat) : "";
     // "Blue: Move" for a label; a sentence that names its seat already is read as it is.
     const who = name && !words.startsWith(name) ? `${name}: ` : "";

@@ -1,0 +1,104 @@
+"""Sentences a game writes for people (its log lines, its illegal-move reasons), kept
+translatable.
+
+An engine writes English, and the reader may read Japanese or French (docs/i18n.md). A
+:class:`Sentence` keeps the English template and the values apart, so a reader's language can
+translate the template and fill in the same values: ``say("{colour} draws {card}.",
+colour=Word("Red"), card=Word("Manoeuvre"))`` is "Red draws Manoeuvre." in English, and the
+client shows "赤が機動を引く。" from the catalog's template and words. A value marked
+:class:`Word` is a game word the reader's language names (a colour, a unit, a card, a troop);
+any other value (a square, a number, a notation) is shown as it is.
+
+``say`` is the keyword ``pybabel extract`` reads in the games' modules (``make i18n``), so each
+template is a message of the ``messages`` catalog. Templates name their places in braces
+(``{card}``), which Python's ``str.format`` and the client's ``fmt`` both fill.
+
+An event whose ``message`` is a Sentence is stored with the English ``message`` (records, the
+CLI and every test read it as before) and the sentence's parts under ``say``
+(:func:`sengoku.core.game.event`); an error raised with one (``IllegalAction(say(...))``)
+keeps it as ``.say`` for the server to translate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+class Word(str):
+    """A game word the reader's language names: a colour, a piece, a unit, a card, a troop
+    (the catalogs hold its translations; a word missing from them shows in English)."""
+
+    __slots__ = ()
+
+
+class Sentence:
+    """An English template and its values: ``str()`` is the English sentence."""
+
+    __slots__ = ("args", "template")
+
+    def __init__(self, template: str, args: Mapping[str, object]) -> None:
+        self.template = template
+        self.args = args
+
+    def __str__(self) -> str:
+        return self.template.format_map(self.args)
+
+    def __repr__(self) -> str:
+        return f"say({self.template!r}, **{dict(self.args)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Sentence)
+            and other.template == self.template
+            and dict(other.args) == dict(self.args)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.template, tuple(sorted((k, str(v)) for k, v in self.args.items()))))
+
+    def wire(self) -> dict[str, Any]:
+        """The JSON form an event carries under ``say``: the template, the values (text or
+        numbers) and the names of the values that are :class:`Word`\\ s."""
+        args: dict[str, Any] = {}
+        marked: list[str] = []
+        for name, value in self.args.items():
+            if isinstance(value, Word):
+                marked.append(name)
+                args[name] = str(value)
+            elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                args[name] = value
+            else:
+                args[name] = str(value)
+        out: dict[str, Any] = {"text": self.template, "args": args}
+        if marked:
+            out["words"] = marked
+        return out
+
+
+def N_(message: str) -> str:  # noqa: N802 - gettext's name for "mark, translate later"
+    """Mark a game word for the catalog (``make i18n`` extracts it) where it is written down
+    (a table of colours, directions, phases); a :class:`Word` of a sentence is translated
+    where it is shown."""
+    return message
+
+
+def say(template: str, **args: object) -> Sentence:
+    """A sentence: ``template`` (English, places in braces, a message of the catalog) filled
+    with ``args`` (mark game words with :class:`Word`)."""
+    return Sentence(template, args)
+
+
+class Said(str):
+    """A sentence's English text that still knows its sentence: what ``why_illegal`` (whose
+    contract is text) returns for a reason a reader's language may translate; an error
+    raised with it keeps the sentence (:class:`sengoku.core.game.SengokuError`)."""
+
+    sentence: Sentence
+
+
+def said(sentence: Sentence) -> Said:
+    """``sentence``'s English text, knowing its sentence."""
+    text = Said(str(sentence))
+    text.sentence = sentence
+    return text

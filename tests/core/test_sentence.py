@@ -1,0 +1,54 @@
+"""Sentences kept translatable (sengoku/core/sentence.py): the English text for records and
+the CLI, the parts for a reader's language, through events and errors alike."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+from sengoku.core.game import IllegalAction, event
+from sengoku.core.sentence import Word, said, say
+
+
+def test_an_event_keeps_the_english_and_the_parts() -> None:
+    ev = event(
+        "draw",
+        [1],
+        message=say(
+            "{colour} draws {card} on {square}.", colour=Word("Red"), card=Word("Bow"), square="a1"
+        ),
+        card=7,
+    )
+    assert ev["message"] == "Red draws Bow on a1."
+    assert ev["say"] == {
+        "text": "{colour} draws {card} on {square}.",
+        "args": {"colour": "Red", "card": "Bow", "square": "a1"},
+        "words": ["colour", "card"],
+    }
+    assert ev["audience"] == [1] and ev["card"] == 7
+    assert json.loads(json.dumps(ev)) == ev  # JSON-ready
+
+
+def test_plain_text_stays_plain() -> None:
+    ev = event("note", None, message="The decks are built.")
+    assert ev["message"] == "The decks are built." and "say" not in ev
+
+
+def test_numbers_stay_numbers_and_words_are_only_the_marked_ones() -> None:
+    wire = say("{n} VP for {troop}", n=3, troop=Word("Cavalry")).wire()
+    assert wire["args"] == {"n": 3, "troop": "Cavalry"} and wire["words"] == ["troop"]
+    assert "words" not in say("{n} left", n=2).wire()
+
+
+def test_an_error_raised_with_a_sentence_keeps_it() -> None:
+    exc = IllegalAction(say("tile {tile} is not in your hand", tile="S2C1"))
+    assert str(exc) == "tile S2C1 is not in your hand"
+    assert exc.say is not None and exc.say.wire()["text"] == "tile {tile} is not in your hand"
+    # a reason returned as text (why_illegal's contract) still knows its sentence
+    reason = said(say("{unit} cannot move", unit=Word("Archer")))
+    assert reason == "Archer cannot move" and isinstance(reason, str)
+    again = IllegalAction(reason)
+    assert again.say is not None and again.say.wire()["words"] == ["unit"]
+    # plain text: no sentence; errors still cross process boundaries as text
+    assert IllegalAction("no such square").say is None
+    assert str(pickle.loads(pickle.dumps(exc))) == "tile S2C1 is not in your hand"
