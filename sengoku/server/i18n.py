@@ -64,12 +64,13 @@ def gettext_(lang: str, message: str) -> str:
 
 def word_(lang: str, word: str) -> str:
     """A game word (a :class:`~sengoku.core.sentence.Word` of an engine's sentence) in
-    ``lang``: the messages catalog's, else the game catalogs' (the texts domain), else the
-    English itself."""
-    found = gettext_(lang, word)
-    if found != word:
+    ``lang``: the game catalogs' (the texts domain: a card's, a unit's own name), else the
+    messages catalog's, else the English itself. The game's name comes first: Gunshi's card
+    "Move" is not the messages catalog's "Move" (a move of a game)."""
+    found = game_words(lang).get(word)
+    if found:
         return found
-    return game_words(lang).get(word, word)
+    return gettext_(lang, word)
 
 
 @functools.cache

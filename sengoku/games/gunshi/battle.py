@@ -18,11 +18,13 @@ import sengoku.games.gunshi.inspiration as inspiration
 import sengoku.games.gunshi.invasion as invasion
 import sengoku.games.gunshi.knowledge as knowledge
 import sengoku.games.gunshi.logistics as logistics
+from sengoku.core.sentence import Sentence, say
 from sengoku.core.substate import SCALAR, TUPLE, TUPLES, Part, part_field
+from sengoku.games.gunshi import words
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import Card
 from sengoku.games.gunshi.commands import universal_rules
-from sengoku.games.gunshi.data import CARDS, COLOUR, HAND_SIZE, LIGHTNING_COST, ROW_LIMIT, plural
+from sengoku.games.gunshi.data import COLOUR, HAND_SIZE, LIGHTNING_COST, ROW_LIMIT
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -81,7 +83,7 @@ def begin_turn(st: GunshiState) -> None:
     st.emit(
         None,
         "turn",
-        f"{COLOUR[p]}'s turn {st.battle.turn}.",
+        say("{colour}'s turn {turn}.", colour=words.colour(p), turn=st.battle.turn),
         seat=p,
         turn=st.battle.turn,
         name=COLOUR[p],
@@ -107,7 +109,7 @@ def continue_turn(st: GunshiState) -> None:
         st.emit(
             None,
             "resolve",
-            f"{COLOUR[p]} resolves {CARDS[card[0]].name}.",
+            say("{colour} resolves {card}.", colour=words.colour(p), card=words.card(card[0])),
             seat=p,
             card=card[0],
         )
@@ -157,7 +159,11 @@ def do_send(st: GunshiState, a: GunshiAction) -> None:
         st.emit(
             None,
             "lightning",
-            f"{COLOUR[p]} pays {LIGHTNING_COST} points for a Lightning Command.",
+            say(
+                "{colour} pays {cost} points for a Lightning Command.",
+                colour=words.colour(p),
+                cost=LIGHTNING_COST,
+            ),
             seat=p,
         )
     resupply(st)
@@ -186,18 +192,27 @@ def send(st: GunshiState, p: int, code: str) -> None:
     st.battle.sent += 1
     pos = len(st.cards.row[p])
     if down:
-        st.emit([p], "send", f"You send {CARDS[code].name} face down.", card=code)
+        st.emit([p], "send", say("You send {card} face down.", card=words.card(code)), card=code)
         st.emit(
             [1 - p],
             "send",
-            f"{COLOUR[p]} sends a card face down to position {pos}.",
+            say(
+                "{colour} sends a card face down to position {position}.",
+                colour=words.colour(p),
+                position=pos,
+            ),
             position=pos,
         )
     else:
         st.emit(
             None,
             "send",
-            f"{COLOUR[p]} sends {CARDS[code].name} face up to position {pos}.",
+            say(
+                "{colour} sends {card} face up to position {position}.",
+                colour=words.colour(p),
+                card=words.card(code),
+                position=pos,
+            ),
             card=code,
             position=pos,
         )
@@ -214,11 +229,11 @@ def resupply(st: GunshiState) -> None:
     while len(st.cards.hand[p]) < HAND_SIZE and st.cards.deck[p]:
         card = cards.draw(st, p)
         drawn += 1
-        st.emit([p], "draw", f"You draw {CARDS[card[0]].name}.", card=card[0])
+        st.emit([p], "draw", say("You draw {card}.", card=words.card(card[0])), card=card[0])
     st.emit(
         None,
         "resupply",
-        f"{COLOUR[p]} gains {plural(gain, 'point')} and draws {plural(drawn, 'card')}.",
+        _resupplied(p, gain, drawn),
         seat=p,
         gain=gain,
         drawn=drawn,
@@ -227,3 +242,36 @@ def resupply(st: GunshiState) -> None:
     st.battle.turn += 1
     st.step = "send"
     begin_turn(st)
+
+
+def _resupplied(p: int, gain: int, drawn: int) -> Sentence:
+    """The Re-Supply's sentence: "Red gains 1 point and draws 2 cards." (each count singular
+    when it is 1)."""
+    colour = words.colour(p)
+    if gain == 1 and drawn == 1:
+        return say(
+            "{colour} gains {gain} point and draws {drawn} card.",
+            colour=colour,
+            gain=gain,
+            drawn=drawn,
+        )
+    if gain == 1:
+        return say(
+            "{colour} gains {gain} point and draws {drawn} cards.",
+            colour=colour,
+            gain=gain,
+            drawn=drawn,
+        )
+    if drawn == 1:
+        return say(
+            "{colour} gains {gain} points and draws {drawn} card.",
+            colour=colour,
+            gain=gain,
+            drawn=drawn,
+        )
+    return say(
+        "{colour} gains {gain} points and draws {drawn} cards.",
+        colour=colour,
+        gain=gain,
+        drawn=drawn,
+    )

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sengoku.core.sentence import say
+from sengoku.games.gunshi import words
 from sengoku.games.gunshi.battlefield import cn
-from sengoku.games.gunshi.data import COLOUR, LETTERS, TOKEN_TYPE
-from sengoku.games.gunshi.units import TYPE_NAME, lose_shield, remove_unit
+from sengoku.games.gunshi.data import LETTERS
+from sengoku.games.gunshi.units import lose_shield, remove_unit
 from sengoku.games.gunshi.winning import check_shogun_captured
 
 if TYPE_CHECKING:
@@ -27,7 +29,12 @@ def capture(st: GunshiState, target: int, attacker_seat: int, by: str) -> bool:
         st.emit(
             None,
             "shield",
-            f"{COLOUR[owner]}'s Infantry {LETTERS[target]} on {cn(cell)} loses its Shield.",
+            say(
+                "{colour}'s Infantry {letter} on {cell} loses its Shield.",
+                colour=words.colour(owner),
+                letter=LETTERS[target],
+                cell=cn(cell),
+            ),
             cell=cn(cell),
         )
         return False
@@ -35,8 +42,14 @@ def capture(st: GunshiState, target: int, attacker_seat: int, by: str) -> bool:
     st.emit(
         None,
         "capture",
-        f"{COLOUR[attacker_seat]} removes {COLOUR[owner]}'s {TYPE_NAME[TOKEN_TYPE[target]]} "
-        f"{LETTERS[target]} from {cn(cell)}.",
+        say(
+            "{attacker} removes {owner}'s {unit} {letter} from {cell}.",
+            attacker=words.colour(attacker_seat),
+            owner=words.colour(owner),
+            unit=words.unit_type(target),
+            letter=LETTERS[target],
+            cell=cn(cell),
+        ),
         cell=cn(cell),
         unit=LETTERS[target],
     )

@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING
 import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.formation as formation
 import sengoku.games.gunshi.knowledge as knowledge
+from sengoku.core.sentence import say
 from sengoku.core.substate import INTS, LIST, ROWS, SCALAR, Part, part_field
+from sengoku.games.gunshi import words
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import card_order
-from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, RED
+from sengoku.games.gunshi.data import BLUE, CARDS, RED
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -101,10 +103,25 @@ def do(st: GunshiState, a: GunshiAction) -> None:
     st.deck_construction.picks[p].append(a.arg)
     secret = st.options["custom_selection"] == "secret"
     if secret:
-        st.emit([p], "pick", f"You choose {CARDS[a.arg].name} for your deck.", card=a.arg)
-        st.emit(None, "pick_made", f"{COLOUR[p]} chooses a card in secret.", seat=p)
+        st.emit(
+            [p],
+            "pick",
+            say("You choose {card} for your deck.", card=words.card(a.arg)),
+            card=a.arg,
+        )
+        st.emit(
+            None,
+            "pick_made",
+            say("{colour} chooses a card in secret.", colour=words.colour(p)),
+            seat=p,
+        )
     else:
-        st.emit(None, "pick", f"{COLOUR[p]} chooses {CARDS[a.arg].name}.", card=a.arg)
+        st.emit(
+            None,
+            "pick",
+            say("{colour} chooses {card}.", colour=words.colour(p), card=words.card(a.arg)),
+            card=a.arg,
+        )
     if next_picker(st):
         return
     if secret:
@@ -133,6 +150,6 @@ def do(st: GunshiState, a: GunshiAction) -> None:
             cards.set_stock(st, q, [(c[0], False, False, bid) for c in st.cards.stock[q]])
         else:
             st.reset_knowledge(q)
-    st.emit(None, "decks_built", "The decks are built.")
+    st.emit(None, "decks_built", say("The decks are built."))
     st.phase = "formation"
     formation.next_placer(st, RED)

@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sengoku.core.sentence import say
 from sengoku.core.substate import INTS, Part, part_field
+from sengoku.games.gunshi import words
 from sengoku.games.gunshi.data import (
-    COLOUR,
     EDGE_CELLS,
     EDGE_NAMES,
     EDGE_OF,
@@ -21,7 +22,6 @@ from sengoku.games.gunshi.data import (
     FENCES_PER_PLAYER,
     HOME,
     NEIGHBOUR,
-    edge_words,
 )
 
 if TYPE_CHECKING:
@@ -105,7 +105,11 @@ def break_fences(st: GunshiState, cell: int, p: int) -> None:
             st.emit(
                 None,
                 "fence_destroyed",
-                f"{COLOUR[1 - p]}'s Fence {edge_words(EDGE_NAMES[e])} is destroyed.",
+                say(
+                    "{colour}'s Fence between {a} and {b} is destroyed.",
+                    colour=words.colour(1 - p),
+                    **words.edge_ends(EDGE_NAMES[e]),
+                ),
                 edge=EDGE_NAMES[e],
                 seat=1 - p,
             )

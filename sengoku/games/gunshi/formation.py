@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING
 import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.logistics as logistics
 import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
+from sengoku.core.sentence import say
 from sengoku.core.substate import SCALAR, Part, part_field
+from sengoku.games.gunshi import words
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import AT, cn, parse_cell
 from sengoku.games.gunshi.data import (
     BLUE,
-    COLOUR,
     DIR_NAMES,
     EDGE_NAMES,
-    FACING_WORDS,
     FENCE_COST,
     FORMATIONS,
     HOME,
@@ -30,10 +30,9 @@ from sengoku.games.gunshi.data import (
     RED,
     STARTING_POINTS,
     UNITS,
-    edge_words,
 )
 from sengoku.games.gunshi.fences import formation_edges, place_fence
-from sengoku.games.gunshi.units import TYPE_NAME, free_token, put_unit
+from sengoku.games.gunshi.units import free_token, put_unit
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -97,7 +96,7 @@ def next_placer(st: GunshiState, p: int) -> None:
             return
     for q in (RED, BLUE):
         shogun_and_card_order.set_candidates(st, q)
-    st.emit(None, "formation_done", "Both formations are complete.")
+    st.emit(None, "formation_done", say("Both formations are complete."))
     if st.options["variant"] == "inspiration" and st.options["modification"] == 3:
         st.phase = "mod3"
         st.player = RED
@@ -129,7 +128,15 @@ def do(st: GunshiState, a: GunshiAction) -> None:
         place_fence(st, e, p)
         logistics.pay(st, p, FENCE_COST)
         st.emit(
-            None, "fence", f"{COLOUR[p]} places a Fence {edge_words(a.arg)}.", edge=a.arg, seat=p
+            None,
+            "fence",
+            say(
+                "{colour} places a Fence between {a} and {b}.",
+                colour=words.colour(p),
+                **words.edge_ends(a.arg),
+            ),
+            edge=a.arg,
+            seat=p,
         )
     else:
         t = st.formation.fpiece
@@ -139,8 +146,14 @@ def do(st: GunshiState, a: GunshiAction) -> None:
         st.emit(
             None,
             "place",
-            f"{COLOUR[p]} places {TYPE_NAME[t]} {LETTERS[u]} on {cn(st.formation.fcell)}, facing "
-            f"{FACING_WORDS[a.arg]}.",
+            say(
+                "{colour} places {unit} {letter} on {cell}, facing {facing}.",
+                colour=words.colour(p),
+                unit=words.unit_type(u),
+                letter=LETTERS[u],
+                cell=cn(st.formation.fcell),
+                facing=words.facing(a.arg),
+            ),
             seat=p,
             unit=LETTERS[u],
             cell=cn(st.formation.fcell),

@@ -19,10 +19,12 @@ import sengoku.games.gunshi.custom_deck as custom_deck
 import sengoku.games.gunshi.formation as formation
 import sengoku.games.gunshi.knowledge as knowledge
 import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
+from sengoku.core.sentence import Sentence, say
 from sengoku.core.substate import INTS, LIST, ROWS, Part, part_field
+from sengoku.games.gunshi import words
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import card_order, take_card
-from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, RED, advanced_codes
+from sengoku.games.gunshi.data import BLUE, RED, advanced_codes
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -77,8 +79,13 @@ def do_prepare(st: GunshiState, a: GunshiAction) -> None:
     p = st.player
     st.inspiration.unused[p].remove(a.arg)
     st.inspiration.prepared[p].append(a.arg)
-    st.emit([p], "prepare", f"You prepare {CARDS[a.arg].name}.", card=a.arg)
-    st.emit(None, "prepared", f"{COLOUR[p]} prepares an Advanced card face down.", seat=p)
+    st.emit([p], "prepare", say("You prepare {card}.", card=words.card(a.arg)), card=a.arg)
+    st.emit(
+        None,
+        "prepared",
+        say("{colour} prepares an Advanced card face down.", colour=words.colour(p)),
+        seat=p,
+    )
     if not custom_deck.next_picker(st):
         st.phase = "formation"
         formation.next_placer(st, RED)
@@ -93,8 +100,13 @@ def legal_mod3(st: GunshiState) -> list[GunshiAction]:
 def do_mod3(st: GunshiState, a: GunshiAction) -> None:
     p = st.player
     st.inspiration.m3[p].append(a.arg)
-    st.emit([p], "m3_choice", f"You choose {CARDS[a.arg].name}.", card=a.arg)
-    st.emit(None, "m3_chosen", f"{COLOUR[p]} chooses an Advanced card in secret.", seat=p)
+    st.emit([p], "m3_choice", say("You choose {card}.", card=words.card(a.arg)), card=a.arg)
+    st.emit(
+        None,
+        "m3_chosen",
+        say("{colour} chooses an Advanced card in secret.", colour=words.colour(p)),
+        seat=p,
+    )
     if len(st.inspiration.m3[p]) < 2:
         return
     if p == RED:
@@ -105,20 +117,45 @@ def do_mod3(st: GunshiState, a: GunshiAction) -> None:
     st.inspiration.pool = [c for c in remaining for _ in range(2)]
     for q in (RED, BLUE):
         st.inspiration.unused[q] = [c for c in st.inspiration.unused[q] if c not in remaining]
-    names = ", ".join(CARDS[c].name for c in remaining) or "none"
-
-    def chosen(q: int) -> str:
-        return " and ".join(CARDS[c].name for c in st.inspiration.m3[q])
-
     st.emit(
         None,
         "m3_reveal",
-        f"Revealed: Red chose {chosen(RED)}; Blue chose {chosen(BLUE)}; usable: {names}.",
+        _revealed(st.inspiration.m3[RED], st.inspiration.m3[BLUE], remaining),
         red=list(st.inspiration.m3[RED]),
         blue=list(st.inspiration.m3[BLUE]),
         pool=remaining,
     )
     shogun_and_card_order.start(st)
+
+
+def _revealed(red: list[str], blue: list[str], usable: list[str]) -> Sentence:
+    """Modification 3's reveal: the 2 cards each chose, and those left usable (the ones both
+    chose cancel out, so 0, 2 or 4 are left)."""
+    chose = {
+        "red1": words.card(red[0]),
+        "red2": words.card(red[1]),
+        "blue1": words.card(blue[0]),
+        "blue2": words.card(blue[1]),
+    }
+    left = {f"usable{i}": words.card(c) for i, c in enumerate(usable, 1)}
+    if not usable:
+        return say(
+            "Revealed: Red chose {red1} and {red2}; Blue chose {blue1} and {blue2}; usable: none.",
+            **chose,
+        )
+    if len(usable) == 2:
+        return say(
+            "Revealed: Red chose {red1} and {red2}; Blue chose {blue1} and {blue2}; usable: "
+            "{usable1}, {usable2}.",
+            **chose,
+            **left,
+        )
+    return say(
+        "Revealed: Red chose {red1} and {red2}; Blue chose {blue1} and {blue2}; usable: "
+        "{usable1}, {usable2}, {usable3}, {usable4}.",
+        **chose,
+        **left,
+    )
 
 
 # ---------------------------------------------------------------- the Inspiration itself
@@ -165,8 +202,18 @@ def do_swap(st: GunshiState, a: GunshiAction) -> None:
         st.inspiration.removed[p].append(a.arg)
         st.inspiration.removed_bag[p] = bid
         knowledge.collect_garbage(st, p)
-        st.emit([p], "remove", f"You remove {CARDS[a.arg].name} from the game.", card=a.arg)
-        st.emit(None, "removed", f"{COLOUR[p]} removes a card from the game.", seat=p)
+        st.emit(
+            [p],
+            "remove",
+            say("You remove {card} from the game.", card=words.card(a.arg)),
+            card=a.arg,
+        )
+        st.emit(
+            None,
+            "removed",
+            say("{colour} removes a card from the game.", colour=words.colour(p)),
+            seat=p,
+        )
         st.inspiration.swap_done[p] = True
         st.step = "send"
         return
@@ -185,9 +232,20 @@ def do_swap(st: GunshiState, a: GunshiAction) -> None:
         cards.to_hand(st, p, (code, True, False))
     else:
         cards.to_hand(st, p, (code, False, False, st.inspiration.box_bag[p]))
-    st.emit([p], "take", f"You take {CARDS[code].name} into your hand.", card=code)
+    st.emit([p], "take", say("You take {card} into your hand.", card=words.card(code)), card=code)
     if public:
-        st.emit(None, "taken", f"{COLOUR[p]} takes {CARDS[code].name}.", card=code, seat=p)
+        st.emit(
+            None,
+            "taken",
+            say("{colour} takes {card}.", colour=words.colour(p), card=words.card(code)),
+            card=code,
+            seat=p,
+        )
     else:
-        st.emit(None, "taken", f"{COLOUR[p]} takes an Advanced card.", seat=p)
+        st.emit(
+            None,
+            "taken",
+            say("{colour} takes an Advanced card.", colour=words.colour(p)),
+            seat=p,
+        )
     st.step = "remove"

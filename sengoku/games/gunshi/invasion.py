@@ -9,11 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sengoku.core.sentence import say
 from sengoku.core.substate import INTS, SCALAR, Part, part_field
+from sengoku.games.gunshi import words
 from sengoku.games.gunshi.battlefield import cn
-from sengoku.games.gunshi.data import COLOUR, LETTERS, RED, SIZE, TOKEN_TYPE
+from sengoku.games.gunshi.data import LETTERS, RED, SIZE
 from sengoku.games.gunshi.shogun_and_card_order import rule_out
-from sengoku.games.gunshi.units import TYPE_NAME, leave_for_invader_spot
+from sengoku.games.gunshi.units import leave_for_invader_spot
 from sengoku.games.gunshi.winning import check_invasion_win
 
 if TYPE_CHECKING:
@@ -53,8 +55,16 @@ def invade(st: GunshiState, m: int, p: int) -> None:
     st.emit(
         None,
         "invade",
-        f"{COLOUR[p]}'s {TYPE_NAME[TOKEN_TYPE[m]]} {LETTERS[m]} invades from {cn(cell)} "
-        f"(counts {worth}; {st.invader_spot.invaders[p]} on the Invader Spot).",
+        say(
+            "{colour}'s {unit} {letter} invades from {cell} (counts {worth}; {total} on the "
+            "Invader Spot).",
+            colour=words.colour(p),
+            unit=words.unit_type(m),
+            letter=LETTERS[m],
+            cell=cn(cell),
+            worth=worth,
+            total=st.invader_spot.invaders[p],
+        ),
         unit=LETTERS[m],
         worth=worth,
         total=st.invader_spot.invaders[p],

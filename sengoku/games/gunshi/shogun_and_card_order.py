@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import sengoku.games.gunshi.cards as cards
+from sengoku.core.sentence import say
 from sengoku.core.substate import INTS, LIST, ROWS, Part, part_field
+from sengoku.games.gunshi import words
 from sengoku.games.gunshi.actions import A
-from sengoku.games.gunshi.data import BLUE, CARDS, COLOUR, HAND_SIZE, LETTERS, RED, unit_words
+from sengoku.games.gunshi.data import BLUE, HAND_SIZE, LETTERS, RED
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -73,12 +75,26 @@ def do(st: GunshiState, a: GunshiAction) -> None:
     p = st.player
     if a.kind == "shogun":
         st.shoguns.shogun[p] = LETTERS.index(a.arg)
-        st.emit([p], "shogun", f"Your Shogun is {unit_words(LETTERS.index(a.arg))}.", unit=a.arg)
-        st.emit(None, "shogun_chosen", f"{COLOUR[p]} chooses a Shogun in secret.", seat=p)
+        shogun = LETTERS.index(a.arg)
+        st.emit(
+            [p],
+            "shogun",
+            say("Your Shogun is {unit} {letter}.", unit=words.unit_type(shogun), letter=a.arg),
+            unit=a.arg,
+        )
+        st.emit(
+            None,
+            "shogun_chosen",
+            say("{colour} chooses a Shogun in secret.", colour=words.colour(p)),
+            seat=p,
+        )
     else:
         cards.arrange(st, p, a.arg, to_hand=a.kind == "hand")
-        where = "hand" if a.kind == "hand" else "deck"
-        st.emit([p], where, f"{CARDS[a.arg].name} goes to your {where}.", card=a.arg)
+        card = words.card(a.arg)
+        if a.kind == "hand":
+            st.emit([p], "hand", say("{card} goes to your hand.", card=card), card=a.arg)
+        else:
+            st.emit([p], "deck", say("{card} goes to your deck.", card=card), card=a.arg)
     if st.step == "shogun":
         st.step = "hand" if st.cards.stock[p] else ""
     elif st.step == "hand" and len(st.cards.hand[p]) >= HAND_SIZE:
@@ -91,7 +107,12 @@ def do(st: GunshiState, a: GunshiAction) -> None:
         cards.stack_rest(st, p)
     if st.step and st.cards.stock[p]:
         return
-    st.emit(None, "ready", f"{COLOUR[p]} has chosen a Shogun and card order.", seat=p)
+    st.emit(
+        None,
+        "ready",
+        say("{colour} has chosen a Shogun and card order.", colour=words.colour(p)),
+        seat=p,
+    )
     if p == RED:
         st.player = BLUE
         st.step = "shogun"

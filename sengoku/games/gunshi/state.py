@@ -33,8 +33,10 @@ import sengoku.games.gunshi.logistics as logistics
 import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
 import sengoku.games.gunshi.tournament_clock as tournament_clock
 import sengoku.games.gunshi.units as units
+import sengoku.games.gunshi.words as words
 from sengoku.core.flow import Flow, Phase
 from sengoku.core.game import TERMINAL, Event, Game, Outcome, State, event
+from sengoku.core.sentence import Sentence, said, say
 from sengoku.core.substate import Part, jsonable, state_cloner
 from sengoku.games.gunshi.actions import GunshiAction, sorted_unique
 from sengoku.games.gunshi.battlefield import cn
@@ -187,8 +189,13 @@ class GunshiState(State[GunshiAction]):
         self.result = result
         self._legal_memo = None
 
-    def emit(self, audience: list[int] | None, type_: str, message: str, **details: Any) -> None:
+    def emit(
+        self, audience: list[int] | None, type_: str, message: Sentence, **details: Any
+    ) -> None:
         """Tell the audience (None: everyone) what happened; ``apply`` returns the events.
+
+        The message is a sentence (``say``): stored as its English text, with its parts for
+        the reader's language (docs/i18n.md "The engines' sentences").
 
         Each event carries ``ply``, the number of actions played when it happened (public:
         the move list groups a turn's sentences and browses back to that position)."""
@@ -206,7 +213,7 @@ class GunshiState(State[GunshiAction]):
         """None if ``action`` is legal here, else the decision the rules ask for now and the
         actions legal in it."""
         if self.result is not None:
-            return "the game is over; no action can be played"
+            return said(say("the game is over; no action can be played"))
         legal = self._legal()
         # By identity first (the engine's actions are interned): a plain ``in`` calls the
         # dataclass __eq__ on every action before the match.
@@ -215,9 +222,59 @@ class GunshiState(State[GunshiAction]):
         return self._why_not_legal(action, legal)
 
     def _why_not_legal(self, action: GunshiAction, legal: list[GunshiAction]) -> str:
-        what = self.decision_name()
         sample = ", ".join(str(a) for a in sorted(set(legal), key=GunshiAction.to_int)[:12])
-        return f"{action!s} is not allowed now ({what}); legal here: {sample}"
+        return said(self._refusal(str(action), sample))
+
+    def _refusal(self, action: str, sample: str) -> Sentence:
+        """Why ``action`` is refused: the decision the rules ask for now (``decision_name``'s
+        words, one template per kind of decision so a reader's language words each) and a
+        sample of the legal actions."""
+        args: dict[str, object] = {"action": action, "sample": sample}
+        if self.phase == "formation":
+            args["phase"] = words.phase(PHASES["formation"].name)
+            if not self.formation.fpiece:
+                return say(
+                    "{action} is not allowed now ({phase}: choose a piece); legal here: {sample}",
+                    **args,
+                )
+            return say(
+                "{action} is not allowed now ({phase}: place the {piece}); legal here: {sample}",
+                piece=self.formation.fpiece,
+                **args,
+            )
+        if self.phase == "secret":
+            return say(
+                "{action} is not allowed now ({phase}: {step}); legal here: {sample}",
+                phase=words.phase(PHASES["secret"].name),
+                step=self.step,
+                **args,
+            )
+        if self.phase != "battle":
+            return say(
+                "{action} is not allowed now ({phase}); legal here: {sample}",
+                phase=words.phase(PHASES[self.phase].name),
+                **args,
+            )
+        if self.orders.cmd is not None:
+            return say(
+                "{action} is not allowed now (Units Follow Orders, {card}: {step}); legal here: "
+                "{sample}",
+                card=words.card(self.orders.cmd.card),
+                step=str(self.orders.cmd.step),
+                **args,
+            )
+        if self.step in ("take", "remove"):
+            return say(
+                "{action} is not allowed now (The Gunshi's Inspiration: {step}); legal here: "
+                "{sample}",
+                step=self.step,
+                **args,
+            )
+        return say(
+            "{action} is not allowed now (Send New Commands (then Lightning Command)); legal "
+            "here: {sample}",
+            **args,
+        )
 
     def decision_name(self) -> str:
         """The decision the rules ask for now, in the rulebook's words (errors, the board)."""

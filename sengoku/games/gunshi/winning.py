@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sengoku.core.game import Outcome
-from sengoku.games.gunshi.data import COLOUR, INVADERS_TO_WIN, LETTERS, unit_words
+from sengoku.core.sentence import say
+from sengoku.games.gunshi import words
+from sengoku.games.gunshi.data import INVADERS_TO_WIN, LETTERS
 from sengoku.games.gunshi.shogun_and_card_order import reveal
 
 if TYPE_CHECKING:
@@ -24,7 +26,13 @@ def check_shogun_captured(st: GunshiState, target: int, owner: int, attacker: in
     st.emit(
         None,
         "game_over",
-        f"{unit_words(target)} was {COLOUR[owner]}'s Shogun: {COLOUR[attacker]} wins!",
+        say(
+            "{unit} {letter} was {owner}'s Shogun: {winner} wins!",
+            unit=words.unit_type(target),
+            letter=LETTERS[target],
+            owner=words.colour(owner),
+            winner=words.colour(attacker),
+        ),
         reason="shogun_captured",
         winner=attacker,
         shogun=LETTERS[target],
@@ -35,4 +43,10 @@ def check_invasion_win(st: GunshiState, p: int) -> None:
     """``INVADERS_TO_WIN`` (3) on the Invader Spot, a shielded Infantry counting 2, win for p."""
     if st.invader_spot.invaders[p] >= INVADERS_TO_WIN:
         st.result = Outcome.win(p, 2, "invasion")
-        st.emit(None, "game_over", f"{COLOUR[p]} wins by invasion!", reason="invasion", winner=p)
+        st.emit(
+            None,
+            "game_over",
+            say("{colour} wins by invasion!", colour=words.colour(p)),
+            reason="invasion",
+            winner=p,
+        )

@@ -97,11 +97,12 @@ export function said(say) {
   return fmt(_(say.text || ""), args);
 }
 
-/** A game word (a colour, a unit, a card) in the language, else as it is. */
+/** A game word (a colour, a unit, a card) in the language, else as it is: the games' own
+ * name first (Gunshi's card "Move" is not the catalog's "Move", a move of a game). */
 export function word(w) {
+  if (gameWords[w]) return gameWords[w];
   const found = messages[w];
-  if (typeof found === "string" && found) return found;
-  return gameWords[w] || w;
+  return typeof found === "string" && found ? found : w;
 }
 
 /** Mark ``message`` for the catalog without translating it now: for tables built when a

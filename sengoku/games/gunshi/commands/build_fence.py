@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sengoku.core.sentence import N_, say
+from sengoku.games.gunshi import words
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import UNIT, parse_cell
 from sengoku.games.gunshi.chained_commands import after_chain_member, chain_choices
@@ -19,7 +21,7 @@ from sengoku.games.gunshi.commands.command import (
     need,
     open_command,
 )
-from sengoku.games.gunshi.data import COLOUR, EDGE_NAMES, FENCE_COST, edge_words
+from sengoku.games.gunshi.data import EDGE_NAMES, FENCE_COST
 from sengoku.games.gunshi.fences import buildable_edges, place_fence
 from sengoku.games.gunshi.units import units_of
 
@@ -32,7 +34,7 @@ def start(st: GunshiState) -> None:
     open_command(
         st,
         Command("F", type=CommandType.FENCE, step=Step.UNIT, used=()),
-        "Build Fence needs a Fence, 1 point and an Infantry with room",
+        N_("Build Fence needs a Fence, 1 point and an Infantry with room"),
     )
 
 
@@ -73,5 +75,15 @@ def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     e = EDGE_NAMES.index(a.arg)
     place_fence(st, e, p)
     st.pay(p, FENCE_COST)
-    st.emit(None, "fence", f"{COLOUR[p]} builds a Fence {edge_words(a.arg)}.", edge=a.arg, seat=p)
+    st.emit(
+        None,
+        "fence",
+        say(
+            "{colour} builds a Fence between {a} and {b}.",
+            colour=words.colour(p),
+            **words.edge_ends(a.arg),
+        ),
+        edge=a.arg,
+        seat=p,
+    )
     after_chain_member(st, cmd, p, _builder_joins)

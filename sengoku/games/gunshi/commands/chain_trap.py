@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import sengoku.games.gunshi.cards as cards
+from sengoku.core.sentence import N_, say
+from sengoku.games.gunshi import words
 from sengoku.games.gunshi.chained_commands import front_key
 from sengoku.games.gunshi.commands.command import Command, nothing
-from sengoku.games.gunshi.data import CARDS, COLOUR, DIR_NAMES, FACING_WORDS, LETTERS, NEIGHBOUR
+from sengoku.games.gunshi.data import CARDS, DIR_NAMES, LETTERS, NEIGHBOUR
 from sengoku.games.gunshi.fences import break_fences, enemy_fence
 from sengoku.games.gunshi.units import adjacent_own, move_to
 
@@ -22,13 +24,15 @@ if TYPE_CHECKING:
 def start(st: GunshiState) -> None:
     p = st.player
     if st.logistics.points[p] < CARDS["Trap"].cost:
-        nothing(st, "Chain Trap needs 2 points")
+        nothing(st, N_("Chain Trap needs 2 points"))
         return
     st.pay(p, CARDS["Trap"].cost)
     import sengoku.games.gunshi.battle as battle  # battle -> universal_rules -> this module
 
     cards.lay_trap(st, p, battle.set_aside(st))  # beside the board, not at the deck's bottom
-    st.emit(None, "trap", f"{COLOUR[p]} lays a Chain Trap beside the board.")
+    st.emit(
+        None, "trap", say("{colour} lays a Chain Trap beside the board.", colour=words.colour(p))
+    )
 
 
 def spring(st: GunshiState, cmd: Command, p: int, m: int, start: int, d: int) -> None:
@@ -52,8 +56,13 @@ def spring(st: GunshiState, cmd: Command, p: int, m: int, start: int, d: int) ->
     st.emit(
         None,
         "chain_trap",
-        f"{COLOUR[o]}'s Chain Trap springs: {len(moved)} more of {COLOUR[p]}'s units move "
-        f"{FACING_WORDS[DIR_NAMES[d]]}.",
+        say(
+            "{owner}'s Chain Trap springs: {count} more of {mover}'s units move {facing}.",
+            owner=words.colour(o),
+            count=len(moved),
+            mover=words.colour(p),
+            facing=words.facing(DIR_NAMES[d]),
+        ),
         seat=o,
         moved=[LETTERS[u] for u in moved],
     )

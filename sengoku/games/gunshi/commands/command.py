@@ -13,6 +13,7 @@ from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from sengoku.core.sentence import Word, say
 from sengoku.core.substate import Part, own_copy, part_field
 from sengoku.games.gunshi.battlefield import CELL_NAMES, cn
 from sengoku.games.gunshi.data import CARDS, DIR_NAMES, LETTERS
@@ -184,7 +185,8 @@ def done(st: GunshiState) -> None:
 def nothing(st: GunshiState, why: str) -> None:
     """Compulsory resolution: a command that cannot be carried out (or paid) does nothing."""
     st.orders.cmd = None
-    st.emit(None, "no_effect", f"Nothing happens: {why}.", reason=why)
+    # ``why`` is one of the reasons the commands mark with N_: the catalog words it.
+    st.emit(None, "no_effect", say("Nothing happens: {why}.", why=Word(why)), reason=why)
 
 
 @dataclass(slots=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sengoku.core.sentence import N_
 from sengoku.games.gunshi.commands.command import Command, offer_modes
 from sengoku.games.gunshi.data import NEIGHBOUR
 from sengoku.games.gunshi.fences import enemy_fence
@@ -26,7 +27,7 @@ def start(st: GunshiState) -> None:
     modes = ["reorient"] if units_of(st, p) else []
     if any(crossbow_targets(st, u) for u in units_of(st, p, "A")):  # a shooter
         modes.append("crossbow")
-    offer_modes(st, Command("Crossbow"), modes, "no unit can carry out the command")
+    offer_modes(st, Command("Crossbow"), modes, N_("no unit can carry out the command"))
 
 
 def crossbow_targets(st: GunshiState, u: int) -> list[int]:

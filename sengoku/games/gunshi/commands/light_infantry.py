@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import sengoku.games.gunshi.units as units
+from sengoku.core.sentence import N_, say
 from sengoku.games.gunshi.commands.command import Command, CommandType, Step, open_command
-from sengoku.games.gunshi.data import CARDS, LETTERS, NEIGHBOUR
+from sengoku.games.gunshi.data import LETTERS, NEIGHBOUR
 from sengoku.games.gunshi.fences import enemy_fence
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ def start(st: GunshiState) -> None:
     open_command(
         st,
         Command("Light", type=CommandType.LIGHT, step=Step.UNIT),
-        f"no unit can carry out {CARDS['Light'].name}",
+        N_("no unit can carry out Light Infantry"),
     )
 
 
@@ -42,4 +43,8 @@ def drop_shield(st: GunshiState, m: int) -> None:
     """Light Infantry: the Shield comes off before moving."""
     if st.field.ushield[m]:
         units.lose_shield(st, m)
-        st.emit(None, "shield_off", f"Infantry {LETTERS[m]} drops its Shield to move.")
+        st.emit(
+            None,
+            "shield_off",
+            say("Infantry {letter} drops its Shield to move.", letter=LETTERS[m]),
+        )

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sengoku.games.gunshi.data import COLOUR, REVIEW_GAIN
+from sengoku.core.sentence import say
+from sengoku.games.gunshi import words
+from sengoku.games.gunshi.data import REVIEW_GAIN
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
@@ -16,4 +18,9 @@ if TYPE_CHECKING:
 def start(st: GunshiState) -> None:
     p = st.player
     st.gain(p, REVIEW_GAIN)
-    st.emit(None, "review", f"{COLOUR[p]} gains {REVIEW_GAIN} points.", seat=p)
+    st.emit(
+        None,
+        "review",
+        say("{colour} gains {points} points.", colour=words.colour(p), points=REVIEW_GAIN),
+        seat=p,
+    )

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sengoku.core.sentence import N_, say
+from sengoku.games.gunshi import words
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import CHAIN, DIR, TO, UNIT, cn, parse_cell
 from sengoku.games.gunshi.chained_commands import front_key, mates, simulate
@@ -24,20 +26,17 @@ from sengoku.games.gunshi.commands.command import (
     open_command,
 )
 from sengoku.games.gunshi.data import (
-    CARDS,
     CELLS,
-    COLOUR,
     DIR_NAMES,
     EDGE_OF,
     LETTERS,
     NEIGHBOUR,
     SIZE,
     TOKEN_TYPE,
-    unit_words,
 )
 from sengoku.games.gunshi.fences import break_fences
 from sengoku.games.gunshi.invasion import in_zone, invade
-from sengoku.games.gunshi.units import TYPE_NAME, dests, move_to, turn_unit, units_of
+from sengoku.games.gunshi.units import dests, move_to, turn_unit, units_of
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -50,7 +49,7 @@ def start(st: GunshiState) -> None:
     open_command(
         st,
         Command("M", type=CommandType.MOVE, step=Step.UNIT),
-        f"no unit can carry out {CARDS['M'].name}",
+        N_("no unit can carry out Move"),
     )
 
 
@@ -210,7 +209,13 @@ def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
             st.emit(
                 None,
                 "stay",
-                f"{COLOUR[p]}'s {unit_words(m)} on {cn(st.field.uloc[m])} stays in the Invasion Zone.",
+                say(
+                    "{colour}'s {unit} {letter} on {cell} stays in the Invasion Zone.",
+                    colour=words.colour(p),
+                    unit=words.unit_type(m),
+                    letter=LETTERS[m],
+                    cell=cn(st.field.uloc[m]),
+                ),
                 seat=p,
             )
         resolve_moves(st, cmd, p)
@@ -237,7 +242,9 @@ def resolve_moves(st: GunshiState, cmd: Command, p: int) -> None:
         ds = dests(st, m, d, kind)
         if not ds:
             cmd.order = order[1:]
-            st.emit(None, "blocked", f"The unit on {cn(st.field.uloc[m])} cannot move.")
+            st.emit(
+                None, "blocked", say("The unit on {cell} cannot move.", cell=cn(st.field.uloc[m]))
+            )
             continue
         if kind == "light":
             light_infantry.drop_shield(st, m)
@@ -265,7 +272,13 @@ def move_unit(st: GunshiState, cmd: Command, p: int, m: int, dest: int) -> bool:
         st.emit(
             None,
             "attack",
-            f"{COLOUR[p]}'s {TYPE_NAME[TOKEN_TYPE[m]]} {LETTERS[m]} attacks the unit on {cn(dest)}.",
+            say(
+                "{colour}'s {unit} {letter} attacks the unit on {cell}.",
+                colour=words.colour(p),
+                unit=words.unit_type(m),
+                letter=LETTERS[m],
+                cell=cn(dest),
+            ),
             cell=cn(dest),
         )
         if not capture(st, occ, p, TOKEN_TYPE[m]):
@@ -279,8 +292,14 @@ def move_unit(st: GunshiState, cmd: Command, p: int, m: int, dest: int) -> bool:
     st.emit(
         None,
         "move",
-        f"{COLOUR[p]}'s {TYPE_NAME[TOKEN_TYPE[m]]} {LETTERS[m]} moves from {cn(start)} to "
-        f"{cn(dest)}.",
+        say(
+            "{colour}'s {unit} {letter} moves from {frm} to {to}.",
+            colour=words.colour(p),
+            unit=words.unit_type(m),
+            letter=LETTERS[m],
+            frm=cn(start),
+            to=cn(dest),
+        ),
         seat=p,
         frm=cn(start),
         to=cn(dest),

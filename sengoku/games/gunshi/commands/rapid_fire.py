@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sengoku.core.sentence import N_
 from sengoku.games.gunshi.commands.command import (
     Command,
     CommandType,
@@ -27,7 +28,7 @@ def start(st: GunshiState) -> None:
     open_command(
         st,
         Command("Fire", type=CommandType.FIRE, step=Step.UNIT, shots=0),
-        "no Archer has a target",
+        N_("no Archer has a target"),
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sengoku.core.sentence import N_
 from sengoku.games.gunshi.battlefield import DIR, FACE
 from sengoku.games.gunshi.commands.command import Command, CommandType, Step, done, open_command
 from sengoku.games.gunshi.commands.reorient_or_shoot import turn
@@ -24,7 +25,7 @@ def start(st: GunshiState) -> None:
     open_command(
         st,
         Command("Rapid", type=CommandType.RAPID, step=Step.UNIT),
-        "Rapid-Move needs 2 points and a unit able to move",
+        N_("Rapid-Move needs 2 points and a unit able to move"),
         affordable=st.logistics.points[st.player] >= CARDS["Rapid"].cost,
     )
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sengoku.core.sentence import N_, say
+from sengoku.games.gunshi import words
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import AT, FACE, cn, parse_cell
 from sengoku.games.gunshi.commands.command import (
@@ -19,9 +21,9 @@ from sengoku.games.gunshi.commands.command import (
     need,
     open_command,
 )
-from sengoku.games.gunshi.data import COLOUR, DIR_NAMES, FACING_WORDS, HOME, LETTERS, plural
+from sengoku.games.gunshi.data import DIR_NAMES, HOME, LETTERS
 from sengoku.games.gunshi.fences import break_fences
-from sengoku.games.gunshi.units import EN_ROUTE_COST, TYPE_NAME, UNITS_COST, free_token, put_unit
+from sengoku.games.gunshi.units import EN_ROUTE_COST, UNITS_COST, free_token, put_unit
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -32,7 +34,7 @@ def start(st: GunshiState) -> None:
     open_command(
         st,
         Command("Rf", type=CommandType.REINFORCE, step=Step.PIECE),
-        "Reinforce needs 2 points, a unit in the Reserve and an open space",
+        N_("Reinforce needs 2 points, a unit in the Reserve and an open space"),
     )
 
 
@@ -77,11 +79,30 @@ def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     cell = need(cmd.cell)
     put_unit(st, u, p, cell, DIR_NAMES.index(a.arg))
     st.pay(p, cost)
+    reinforced = {
+        "colour": words.colour(p),
+        "unit": words.unit_type(u),
+        "letter": LETTERS[u],
+        "cell": cn(cell),
+        "facing": words.facing(a.arg),
+        "cost": cost,
+    }
     st.emit(
         None,
         "reinforce",
-        f"{COLOUR[p]} reinforces with {TYPE_NAME[t]} {LETTERS[u]} on {cn(cell)}, facing "
-        f"{FACING_WORDS[a.arg]}, for {plural(cost, 'point')}.",
+        (
+            say(
+                "{colour} reinforces with {unit} {letter} on {cell}, facing {facing}, for {cost} "
+                "point.",
+                **reinforced,
+            )
+            if cost == 1
+            else say(
+                "{colour} reinforces with {unit} {letter} on {cell}, facing {facing}, for {cost} "
+                "points.",
+                **reinforced,
+            )
+        ),
         seat=p,
         unit=LETTERS[u],
         cell=cn(cell),

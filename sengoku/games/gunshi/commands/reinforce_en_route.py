@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sengoku.core.sentence import N_
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import AT, FACE, UNIT
 from sengoku.games.gunshi.commands.command import Command, CommandType, Step, need, open_command
@@ -24,7 +25,7 @@ def start(st: GunshiState) -> None:
     open_command(
         st,
         Command("EnRoute", type=CommandType.ENROUTE, step=Step.UNIT),
-        "Reinforce en Route cannot be afforded or placed",
+        N_("Reinforce en Route cannot be afforded or placed"),
     )
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sengoku.core.sentence import N_, say
+from sengoku.games.gunshi import words
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import FACE, HIT, UNIT, cn, parse_cell
 from sengoku.games.gunshi.chained_commands import after_chain_member, chain_choices
@@ -24,15 +26,12 @@ from sengoku.games.gunshi.commands.command import (
 )
 from sengoku.games.gunshi.commands.crossbow_or_reorient import crossbow_targets
 from sengoku.games.gunshi.data import (
-    COLOUR,
     DIR_NAMES,
-    FACING_WORDS,
     LETTERS,
     NEIGHBOUR,
-    TOKEN_TYPE,
 )
 from sengoku.games.gunshi.fences import enemy_fence
-from sengoku.games.gunshi.units import TYPE_NAME, turn_unit, units_of
+from sengoku.games.gunshi.units import turn_unit, units_of
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.actions import GunshiAction
@@ -46,7 +45,7 @@ def start(st: GunshiState) -> None:
     modes = ["reorient"] if units_of(st, p) else []
     if any(shoot_targets(st, u) for u in units_of(st, p, "A")):  # a shooter
         modes.append("shoot")
-    offer_modes(st, Command("Re"), modes, "no unit can carry out the command")
+    offer_modes(st, Command("Re"), modes, N_("no unit can carry out the command"))
 
 
 # ---------------------------------------------------------------------------- Reorient
@@ -94,8 +93,14 @@ def turn(st: GunshiState, u: int, d: int) -> None:
     st.emit(
         None,
         "reorient",
-        f"{COLOUR[st.field.uown[u]]}'s {TYPE_NAME[TOKEN_TYPE[u]]} {LETTERS[u]} on "
-        f"{cn(st.field.uloc[u])} turns to face {FACING_WORDS[DIR_NAMES[d]]}.",
+        say(
+            "{colour}'s {unit} {letter} on {cell} turns to face {facing}.",
+            colour=words.colour(st.field.uown[u]),
+            unit=words.unit_type(u),
+            letter=LETTERS[u],
+            cell=cn(st.field.uloc[u]),
+            facing=words.facing(DIR_NAMES[d]),
+        ),
         seat=st.field.uown[u],
         cell=cn(st.field.uloc[u]),
         facing=DIR_NAMES[d],
@@ -194,7 +199,13 @@ def do_shoot(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     st.emit(
         None,
         "shoot",
-        f"{COLOUR[p]}'s Archer {LETTERS[shooter]} on {cn(st.field.uloc[shooter])} shoots at {a.arg}.",
+        say(
+            "{colour}'s Archer {letter} on {cell} shoots at {target}.",
+            colour=words.colour(p),
+            letter=LETTERS[shooter],
+            cell=cn(st.field.uloc[shooter]),
+            target=a.arg,
+        ),
         cell=a.arg,
     )
     capture(st, target, p, "A")

@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING
 
 import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.knowledge as knowledge
+from sengoku.core.sentence import N_, say
+from sengoku.games.gunshi import words
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import ASK, parse_cell
 from sengoku.games.gunshi.commands.command import Command, CommandType, Step, done, offer_modes
-from sengoku.games.gunshi.data import CARDS, COLOUR, LETTERS, SCOUT_COSTS, unit_words
+from sengoku.games.gunshi.data import LETTERS, SCOUT_COSTS
 from sengoku.games.gunshi.shogun_and_card_order import narrow_to, reveal, rule_out
 from sengoku.games.gunshi.units import units_of
 
@@ -32,7 +34,7 @@ def start(st: GunshiState) -> None:
         modes.append("commands")
     if pts >= SCOUT_COSTS["shogun"] and units_of(st, 1 - p):
         modes.append("shogun")
-    offer_modes(st, Command("Scout"), modes, "Scout cannot be afforded")
+    offer_modes(st, Command("Scout"), modes, N_("Scout cannot be afforded"))
 
 
 def choose(st: GunshiState, cmd: Command, mode: str) -> None:
@@ -60,20 +62,33 @@ def do_look(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     o = 1 - p
     card = cards.scout(st, o, a.arg)
     knowledge.consume(st, o, knowledge.bag_of(card), card[0])
-    where = "the Lightning position" if a.arg == "L" else f"position {a.arg}"
-    st.emit(
-        [p],
-        "scout",
-        f"{where[0].upper()}{where[1:]} of {COLOUR[o]}'s Command Row holds {CARDS[card[0]].name}.",
-        card=card[0],
-    )
-    st.emit(
-        None,
-        "scouted",
-        f"{COLOUR[p]} scouts {where} of {COLOUR[o]}'s Command Row.",
-        seat=p,
-        position=a.arg,
-    )
+    mine, theirs, held = words.colour(p), words.colour(o), words.card(card[0])
+    if a.arg == "L":
+        seen = say(
+            "The Lightning position of {colour}'s Command Row holds {card}.",
+            colour=theirs,
+            card=held,
+        )
+        told = say(
+            "{colour} scouts the Lightning position of {opponent}'s Command Row.",
+            colour=mine,
+            opponent=theirs,
+        )
+    else:
+        seen = say(
+            "Position {position} of {colour}'s Command Row holds {card}.",
+            position=a.arg,
+            colour=theirs,
+            card=held,
+        )
+        told = say(
+            "{colour} scouts position {position} of {opponent}'s Command Row.",
+            colour=mine,
+            position=a.arg,
+            opponent=theirs,
+        )
+    st.emit([p], "scout", seen, card=card[0])
+    st.emit(None, "scouted", told, seat=p, position=a.arg)
     done(st)
 
 
@@ -91,11 +106,27 @@ def do_ask(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
         narrow_to(st, o, u)
     else:
         rule_out(st, o, u)
+    asked = {
+        "colour": words.colour(p),
+        "opponent": words.colour(o),
+        "unit": words.unit_type(u),
+        "letter": LETTERS[u],
+        "cell": a.arg,
+    }
     st.emit(
         None,
         "scout_shogun",
-        f"{COLOUR[p]} asks whether {COLOUR[o]}'s {unit_words(u)} on {a.arg} is the Shogun: "
-        f"{'Yes' if yes else 'No'}.",
+        (
+            say(
+                "{colour} asks whether {opponent}'s {unit} {letter} on {cell} is the Shogun: Yes.",
+                **asked,
+            )
+            if yes
+            else say(
+                "{colour} asks whether {opponent}'s {unit} {letter} on {cell} is the Shogun: No.",
+                **asked,
+            )
+        ),
         unit=LETTERS[u],
         answer=yes,
     )

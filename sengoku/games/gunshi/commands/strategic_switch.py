@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sengoku.core.sentence import N_, say
+from sengoku.games.gunshi import words
 from sengoku.games.gunshi.battlefield import SWAP, UNIT, cn, parse_cell
 from sengoku.games.gunshi.commands.command import (
     Command,
@@ -17,7 +19,7 @@ from sengoku.games.gunshi.commands.command import (
     need,
     open_command,
 )
-from sengoku.games.gunshi.data import CARDS, COLOUR
+from sengoku.games.gunshi.data import CARDS
 from sengoku.games.gunshi.units import adjacent_own, switch_units, units_of
 
 if TYPE_CHECKING:
@@ -29,7 +31,7 @@ def start(st: GunshiState) -> None:
     open_command(
         st,
         Command("Switch", type=CommandType.SWITCH, step=Step.UNIT),
-        "Strategic Switch needs 2 points and two adjacent units",
+        N_("Strategic Switch needs 2 points and two adjacent units"),
         affordable=st.logistics.points[st.player] >= CARDS["Switch"].cost,
     )
 
@@ -58,5 +60,9 @@ def do(st: GunshiState, cmd: Command, a: GunshiAction) -> None:
     v = st.field.board[parse_cell(a.arg)]
     cu, cv = st.field.uloc[u], st.field.uloc[v]
     switch_units(st, u, v)
-    st.emit(None, "switch", f"{COLOUR[p]} switches {cn(cu)} and {cn(cv)}.")
+    st.emit(
+        None,
+        "switch",
+        say("{colour} switches {a} and {b}.", colour=words.colour(p), a=cn(cu), b=cn(cv)),
+    )
     done(st)

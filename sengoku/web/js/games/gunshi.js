@@ -75,7 +75,6 @@ const COMMAND_STEPS = {
   ask: _("which enemy to ask about"),
   swap: _("which unit to switch with"),
 };
-const POSITIONS = { L: _("Lightning"), 1: "position 1", 2: "position 2", 3: "position 3", 4: "position 4" };
 
 const S = 100; // one cell
 const M = 30; // margin for the coordinates
@@ -188,7 +187,15 @@ function choiceWords(l) {
   if (l.kind === "swap" && l.to) return fmt(_("Switch with {unit}"), { unit: who(l.to) });
   if (l.kind === "ask" && l.to) return fmt(_("Ask about {unit}"), { unit: who(l.to) });
   if (l.kind === "blind" && arg) return fmt(_("Face-down card {n}"), { n: arg });
+  if (l.kind === "look" && l.position) return l.position === "L" ? _("Look at the Lightning Command") : fmt(_("Look at position {n}"), { n: l.position });
   return null;
+}
+
+/** A choice's description for a title or an aria-label: the engine's sentence in English,
+ * else the choice's words in the page's language (the engine describes in English). */
+function choiceText(l) {
+  if (language() === "en") return l.text;
+  return choiceWords(l) || l.text;
 }
 
 
@@ -216,7 +223,7 @@ function cardFace(code, owner, { action = null, onclick = null, badge = null, sm
       "data-side": owner,
       style: `--side:${side.color}`,
       ...(action ? { "data-action": action.action, "data-kind": action.kind } : {}),
-      ...(onclick ? { type: "button", onclick, "aria-label": action ? action.text : c.name } : {}),
+      ...(onclick ? { type: "button", onclick, "aria-label": action ? choiceText(action) : c.name } : {}),
     },
     badge ? el("span.gs-badge", {}, badge) : null,
     el("span.gs-card-name", {}, c.name),
@@ -461,7 +468,7 @@ class GunshiBoard {
               "data-sq": name,
               "data-action": one ? one.action : null,
               "data-kind": one ? one.kind : null,
-              "aria-label": name + ": " + (unit ? fmt(_("{side} {unit}, facing {facing}"), { side: SIDES[unit.owner].name, unit: unitName(unit), facing: FACING[unit.facing] }) : _("empty")) + (one ? ". " + one.text : list.length ? _(". Several choices") : ""),
+              "aria-label": name + ": " + (unit ? fmt(_("{side} {unit}, facing {facing}"), { side: SIDES[unit.owner].name, unit: unitName(unit), facing: FACING[unit.facing] }) : _("empty")) + (one ? ". " + choiceText(one) : list.length ? _(". Several choices") : ""),
               onclick: () => this.clickCell(name, list),
               // keyboard.js: the field is one Tab stop, the arrows move over its cells (as the
               // player sees them) and Enter or Space clicks one.
@@ -471,7 +478,7 @@ class GunshiBoard {
               "data-col": Math.round((x - M) / S),
               "data-choice": list.length ? "" : null,
             },
-            one ? svg("title", {}, one.text) : null,
+            one ? svg("title", {}, choiceText(one)) : null,
           ),
         );
       }
@@ -641,11 +648,11 @@ class GunshiBoard {
             "data-dir": d,
             role: "button",
             tabindex: 0,
-            "aria-label": l.text,
+            "aria-label": choiceText(l),
             onclick: () => this.model.send(l.action),
             onkeydown: pressed(() => this.model.send(l.action)),
           },
-          svg("title", {}, l.text),
+          svg("title", {}, choiceText(l)),
         ),
       );
       placed.add(l.action);
@@ -656,12 +663,12 @@ class GunshiBoard {
   drawEdges(board, legal, placed) {
     for (const l of legal.filter((a) => a.kind === "fence" && a.edge)) {
       const line = edgeLine(l.edge, this.model.flipped, 14);
-      const g = svg("g", { class: "gs-edge", "data-action": l.action, "data-kind": l.kind, "data-edge": l.edge, role: "button", tabindex: 0, "aria-label": l.text, onclick: () => this.model.send(l.action), onkeydown: pressed(() => this.model.send(l.action)) });
+      const g = svg("g", { class: "gs-edge", "data-action": l.action, "data-kind": l.kind, "data-edge": l.edge, role: "button", tabindex: 0, "aria-label": choiceText(l), onclick: () => this.model.send(l.action), onkeydown: pressed(() => this.model.send(l.action)) });
       g.append(svg("line", { ...line, class: "gs-edge-mark" }));
       // A band 30 units thick along the edge (a line's box has no height to click).
       const t = 15;
       g.append(svg("rect", { x: Math.min(line.x1, line.x2) - t, y: Math.min(line.y1, line.y2) - t, width: Math.abs(line.x2 - line.x1) + 2 * t, height: Math.abs(line.y2 - line.y1) + 2 * t, rx: t, class: "gs-edge-hit" }));
-      g.append(svg("title", {}, l.text));
+      g.append(svg("title", {}, choiceText(l)));
       board.append(g);
       placed.add(l.action);
     }
@@ -777,7 +784,7 @@ class GunshiBoard {
       rest.map((l) =>
         el(
           "button.action",
-          { type: "button", "data-action": l.action, "data-kind": l.kind, "data-piece": l.piece, title: l.text, onclick: () => this.model.send(l.action) },
+          { type: "button", "data-action": l.action, "data-kind": l.kind, "data-piece": l.piece, title: choiceText(l), onclick: () => this.model.send(l.action) },
           pieceIcon(l.kind === "place" ? l.piece : null),
           choiceWords(l) || l.label,
         ),
@@ -896,7 +903,7 @@ function promptText(v, legal) {
   if (kinds.has("remove")) return _("Remove one card of your hand from the game: click it.");
   if (kinds.has("blind")) return _("Take one of the face-down Advanced cards.");
   if (kinds.has("end") || kinds.has("lightning")) return _("End your turn, or pay for a Lightning Command.");
-  if (legal.length === 1) return legal[0].text || legal[0].label;
+  if (legal.length === 1) return choiceText(legal[0]) || choiceWords(legal[0]) || legal[0].label;
   return legal.length ? _("Your decision: click one of the choices.") : "";
 }
 

@@ -1,0 +1,74 @@
+"""Gunshi's words in its sentences (docs/i18n.md "The engines' sentences"): the game words a
+log line or an illegal move's reason names, marked :class:`~sengoku.core.sentence.Word` so the
+reader's language names them.
+
+Card and unit names are the games' catalog words (the texts domain translates them); the
+colours, the directions, the phases' names and the reasons a command does nothing are listed
+here with ``N_`` so ``make i18n`` puts them in the messages catalog.
+"""
+
+from __future__ import annotations
+
+from sengoku.core.sentence import N_, Word
+from sengoku.games.gunshi.data import (
+    CARDS,
+    COLOUR,
+    EDGE_CELLS,
+    FACING_WORDS,
+    TOKEN_TYPE,
+    UNITS,
+    cell_name,
+    parse_edge,
+)
+
+#: The colours and the facings, as the log names them (data.COLOUR, data.FACING_WORDS).
+WORDS: tuple[str, ...] = (
+    N_("Red"),
+    N_("Blue"),
+    N_("north"),
+    N_("east"),
+    N_("south"),
+    N_("west"),
+)
+
+#: The phases' names (state.PHASES), which an illegal move's reason names.
+PHASE_NAMES: tuple[str, ...] = (
+    N_("Custom Deck Construction: choose a card"),
+    N_("Gunshi's Inspiration: prepare an Advanced Command card"),
+    N_("Phase 1, Creating Your Battle Formation"),
+    N_("Modification 3: choose an Advanced Command card"),
+    N_("Phase 2, Choosing Your Shogun and Card Order"),
+    N_("Phase 3, Battle"),
+)
+
+
+def colour(seat: int) -> Word:
+    """A seat's colour: Red or Blue."""
+    return Word(COLOUR[seat])
+
+
+def card(code: str) -> Word:
+    """A Command card's name."""
+    return Word(CARDS[code].name)
+
+
+def unit_type(token: int) -> Word:
+    """A unit token's type: Infantry, Archer or Cavalry (its letter is written apart)."""
+    return Word(UNITS[TOKEN_TYPE[token]].name)
+
+
+def facing(letter: str) -> Word:
+    """A facing or direction letter (``n``) in words (north)."""
+    return Word(FACING_WORDS[letter])
+
+
+def phase(name: str) -> Word:
+    """A phase's name (one of ``PHASE_NAMES``)."""
+    return Word(name)
+
+
+def edge_ends(name: str) -> dict[str, str]:
+    """An edge's two cells (``d3n``: d3 and d4), the places ``{a}`` and ``{b}`` of a sentence
+    that says where a Fence stands (``data.edge_words``: the log reads no codes)."""
+    a, b = EDGE_CELLS[parse_edge(name)]
+    return {"a": cell_name(a), "b": cell_name(b)}
