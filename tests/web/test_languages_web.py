@@ -95,6 +95,38 @@ def assert_no_english(page: Page, lang: str, where: str) -> None:
     assert not found, f"{lang}, {where}: English shows: {found}"
 
 
+@cache
+def gunshi_phrases(lang: str) -> tuple[str, ...]:
+    """The English of Gunshi's sentences (its log lines: ``say`` templates, ``N_`` words),
+    cut at their {places} into phrases of two words or more, less those the language's
+    translation keeps."""
+    from babel.messages.extract import extract_from_dir
+
+    found = extract_from_dir(
+        str(ROOT / "sengoku" / "games" / "gunshi"),
+        [("**.py", "python")],
+        keywords={"say": None, "N_": None},
+    )
+    phrases = set()
+    for _file, _line, msgid, _comments, _context in found:
+        translation = i18n.gettext_(lang, msgid)
+        for part in re.split(r"\{\w+\}", msgid):
+            part = part.strip(" .,:;!?()'")
+            if len(re.findall(r"[A-Za-z]{2,}", part)) >= 2 and part not in translation:
+                phrases.add(part)
+    return tuple(sorted(phrases))
+
+
+def assert_log_in_language(page: Page, lang: str) -> int:
+    """The game log's lines (the engine's sentences, ``said(ev.say)``) show no English
+    phrase of Gunshi's sentences; returns how many lines it has."""
+    lines = page.locator(".log-entry").all_text_contents()
+    text = "\n".join(page.locator(".log-heading").all_text_contents() + lines)
+    found = [p for p in gunshi_phrases(lang) if p in text]
+    assert not found, f"{lang}, the Gunshi log shows English: {found}"
+    return len(lines)
+
+
 def in_language(page: Page, lang: str) -> None:
     """The player's choice of ``lang``, as the header's switch keeps it."""
     page.goto("/")
@@ -168,16 +200,21 @@ def test_a_whole_sashimono_duel_in_the_language(new_page: Any, lang: str) -> Non
 def test_a_whole_gunshi_game_in_the_language(new_page: Any, lang: str) -> None:
     page: Page = new_page(1920, 1080)
     in_language(page, lang)
+
     # play_gunshi reads the battle's turn and checks the end panel in the language's words.
-    kinds = play_gunshi(
-        page,
-        {},
-        f"gunshi-{lang}",
-        (390, 844),
-        check=lambda p: assert_no_english(p, lang, "gunshi"),
-    )
+    def check(p: Page) -> None:
+        assert_no_english(p, lang, "gunshi")
+        assert_log_in_language(p, lang)
+
+    kinds = play_gunshi(page, {}, f"gunshi-{lang}", (390, 844), check=check)
     assert kinds.get("send")
     expect(page.locator("html")).to_have_attribute("lang", lang)
+    # the log's lines are the engine's sentences in the language (their words too)
+    assert assert_log_in_language(page, lang) > 20
+    # and their headings: "Tour 3 — Rouge"
+    log = "\n".join(page.locator(".log-heading, .log-entry").all_text_contents())
+    assert i18n.word_(lang, "Red") in log and i18n.word_(lang, "Blue") in log, log[:400]
+    assert "Red" not in log and "Blue" not in log, log[:400]
 
 
 @pytest.mark.parametrize("lang", ["ja", "fr"])

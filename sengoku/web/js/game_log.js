@@ -22,7 +22,7 @@
 // of rebuilding one at every turn.
 
 import { el } from "./ui.js";
-import { _, fmt, said } from "./i18n.js";
+import { _, fmt, said, word } from "./i18n.js";
 
 /** Whether the page should show a game log instead of notation: no event names an action,
  * and the game has said something (until then a game's move list is just empty). */
@@ -120,7 +120,8 @@ export class GameLog {
   add(e) {
     const ev = e.event;
     if (ev.type === "turn") {
-      const who = ev.name || (ev.seat !== undefined && ev.seat !== null ? this.seatName(ev.seat) : "");
+      // the engine's name of the side (Gunshi's "Red") is a game word the language names
+      const who = ev.name ? word(ev.name) : ev.seat !== undefined && ev.seat !== null ? this.seatName(ev.seat) : "";
       const title = ev.turn ? (who ? fmt(_("Turn {turn} — {who}"), { turn: ev.turn, who }) : fmt(_("Turn {turn}"), { turn: ev.turn })) : sentence(ev.say ? said(ev.say) : ev.message);
       this.group(title, ev.seat, ev.ply);
       return true;
