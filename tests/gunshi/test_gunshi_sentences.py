@@ -9,6 +9,7 @@ import hashlib
 import random
 import re
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 import pytest
@@ -40,10 +41,15 @@ CONFIGS: tuple[dict[str, Any], ...] = (
 SEEDS = range(3)
 
 
-def played() -> Iterator[tuple[list[dict[str, Any]], list[str]]]:
+@cache
+def played() -> list[tuple[list[dict[str, Any]], list[str]]]:
     """Random games (fixed seeds) over ``CONFIGS``: the events of each, and the reasons
     ``why_illegal`` gives for one action not legal at every decision (and once the game is
-    over)."""
+    over). Played once for all the tests here (they only read them)."""
+    return list(_play())
+
+
+def _play() -> Iterator[tuple[list[dict[str, Any]], list[str]]]:
     for config in CONFIGS:
         for seed in SEEDS:
             state = GAME.new_state(seed, **config)
