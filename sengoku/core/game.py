@@ -32,7 +32,7 @@ from sengoku.core.describe import PERMISSIVE_VIEW_SCHEMA, ActionDescription, gen
 from sengoku.core.features import GENERIC_FEATURES, Features
 from sengoku.core.game_type import GameType
 from sengoku.core.observation import Encoder
-from sengoku.core.sentence import Said, Sentence
+from sengoku.core.sentence import Said, Sentence, say
 from sengoku.core.traits import Traits
 
 if TYPE_CHECKING:  # the batch module imports this one
@@ -458,10 +458,28 @@ def pick_one(text: str, candidates: Sequence[Action], legal: Sequence[Action]) -
         return candidates[0]
     if not candidates:
         sample = ", ".join(str(a) for a in legal[:12])
-        more = f" (and {len(legal) - 12} more)" if len(legal) > 12 else ""
-        raise ParseError(f"{text!r} names no legal action; legal here: {sample or 'none'}{more}")
+        if len(legal) > 12:
+            raise ParseError(
+                say(
+                    "{text} names no legal action; legal here: {sample} (and {more} more)",
+                    text=repr(text),
+                    sample=sample,
+                    more=len(legal) - 12,
+                )
+            )
+        if not legal:
+            raise ParseError(say("{text} names no legal action; legal here: none", text=repr(text)))
+        raise ParseError(
+            say(
+                "{text} names no legal action; legal here: {sample}", text=repr(text), sample=sample
+            )
+        )
     raise ParseError(
-        f"{text!r} is ambiguous; it could mean: {', '.join(str(a) for a in candidates)}"
+        say(
+            "{text} is ambiguous; it could mean: {candidates}",
+            text=repr(text),
+            candidates=", ".join(str(a) for a in candidates),
+        )
     )
 
 
