@@ -18,9 +18,9 @@ import sengoku.games.gunshi.inspiration as inspiration
 import sengoku.games.gunshi.invasion as invasion
 import sengoku.games.gunshi.knowledge as knowledge
 import sengoku.games.gunshi.logistics as logistics
+import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import Sentence, say
 from sengoku.core.substate import SCALAR, TUPLE, TUPLES, Part, part_field
-from sengoku.games.gunshi import words
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import Card
 from sengoku.games.gunshi.commands import universal_rules

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import say
-from sengoku.games.gunshi import words
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.data import LETTERS
 from sengoku.games.gunshi.units import lose_shield, remove_unit

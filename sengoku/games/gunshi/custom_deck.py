@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.formation as formation
 import sengoku.games.gunshi.knowledge as knowledge
+import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import say
 from sengoku.core.substate import INTS, LIST, ROWS, SCALAR, Part, part_field
-from sengoku.games.gunshi import words
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import card_order
 from sengoku.games.gunshi.data import BLUE, CARDS, RED

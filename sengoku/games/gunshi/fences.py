@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import say
 from sengoku.core.substate import INTS, Part, part_field
-from sengoku.games.gunshi import words
 from sengoku.games.gunshi.data import (
     EDGE_CELLS,
     EDGE_NAMES,

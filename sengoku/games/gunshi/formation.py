@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.logistics as logistics
 import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
+import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import say
 from sengoku.core.substate import SCALAR, Part, part_field
-from sengoku.games.gunshi import words
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import AT, cn, parse_cell
 from sengoku.games.gunshi.data import (

@@ -19,9 +19,9 @@ import sengoku.games.gunshi.custom_deck as custom_deck
 import sengoku.games.gunshi.formation as formation
 import sengoku.games.gunshi.knowledge as knowledge
 import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
+import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import Sentence, say
 from sengoku.core.substate import INTS, LIST, ROWS, Part, part_field
-from sengoku.games.gunshi import words
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.cards import card_order, take_card
 from sengoku.games.gunshi.data import BLUE, RED, advanced_codes

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import say
 from sengoku.core.substate import INTS, SCALAR, Part, part_field
-from sengoku.games.gunshi import words
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.data import LETTERS, RED, SIZE
 from sengoku.games.gunshi.shogun_and_card_order import rule_out

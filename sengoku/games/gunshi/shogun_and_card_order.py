@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import sengoku.games.gunshi.cards as cards
+import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import say
 from sengoku.core.substate import INTS, LIST, ROWS, Part, part_field
-from sengoku.games.gunshi import words
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.data import BLUE, HAND_SIZE, LETTERS, RED
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.words as words
 from sengoku.core.game import Outcome
 from sengoku.core.sentence import say
-from sengoku.games.gunshi import words
 from sengoku.games.gunshi.data import INVADERS_TO_WIN, LETTERS
 from sengoku.games.gunshi.shogun_and_card_order import reveal
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import sengoku.games.gunshi.cards as cards
+import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import N_, say
-from sengoku.games.gunshi import words
 from sengoku.games.gunshi.chained_commands import front_key
 from sengoku.games.gunshi.commands.command import Command, nothing
 from sengoku.games.gunshi.data import CARDS, DIR_NAMES, LETTERS, NEIGHBOUR

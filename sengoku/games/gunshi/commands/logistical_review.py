@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import say
-from sengoku.games.gunshi import words
 from sengoku.games.gunshi.data import REVIEW_GAIN
 
 if TYPE_CHECKING:

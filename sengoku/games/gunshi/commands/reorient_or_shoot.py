@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import N_, say
-from sengoku.games.gunshi import words
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import FACE, HIT, UNIT, cn, parse_cell
 from sengoku.games.gunshi.chained_commands import after_chain_member, chain_choices

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.knowledge as knowledge
+import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import N_, say
-from sengoku.games.gunshi import words
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import ASK, parse_cell
 from sengoku.games.gunshi.commands.command import Command, CommandType, Step, done, offer_modes
