@@ -118,12 +118,8 @@ def why_not_score(state: GunkimonoState, action: Score) -> str | None:
         )
     cell, troop, _sym, _vp, vp_ok = state.scoring.pending[0]
     if action.cell != cell or action.troop != troop:
-        return said(
-            say(
-                "score the troop just placed: {troop}",
-                troop=f"{LETTERS[troop]}@{cell_name(cell)}",
-            )
-        )
+        placed = f"{LETTERS[troop]}@{cell_name(cell)}"  # notation, as the player writes it
+        return said(say("score the troop just placed: {troop}", troop=placed))
     if not action.honor and not vp_ok:
         return RULE_2
     if action.honor and not can_honor(state, state.sequence.turn, troop):

@@ -8,7 +8,7 @@
 // click), see its ghost on the board and click where it goes.
 
 import { el, svg, clear } from "../ui.js";
-import { _, fmt, ngettext } from "../i18n.js";
+import { _, fmt, ngettext, word } from "../i18n.js";
 
 // Each troop type's colour, its kanji and its short English label (the header's toggle picks
 // one); its full name comes with the view (`troop_names`, from troops.json).
@@ -59,7 +59,7 @@ function seatShape(seat, cx, cy, r, attrs = {}) {
 const PHASE_WORDS = {
   place: _("placing a tile"),
   support: _("placing a large tile over extra support"),
-  score: "scoring",
+  score: _("scoring"),
   stronghold: _("building a stronghold"),
   draw: _("refilling the hand"),
   over: _("game over"),
@@ -109,12 +109,103 @@ export function placementWords(action) {
     return small[1] === "small" ? fmt(_("a small {troop} on {x}"), { troop, x: small[3] }) : fmt(_("a small {troop} face down on {x}, as extra support"), { troop, x: small[3] });
   }
   const halves = text.split(" ").map((h) => /^([A-Z])\d*@([a-z]+\d+)$/.exec(h));
-  if (halves.length === 2 && halves.every(Boolean)) return halves.map((h) => `${TROOP_WORDS[h[1]] || h[1]} on ${h[2]}`).join(" and ");
+  if (halves.length === 2 && halves.every(Boolean)) {
+    const [a, b] = halves;
+    return fmt(_("{first} on {a} and {second} on {b}"), { first: TROOP_WORDS[a[1]] || a[1], a: a[2], second: TROOP_WORDS[b[1]] || b[1], b: b[2] });
+  }
   return null;
 }
 
+/** Whose turn it is and what they do ("Player 2 is scoring"). */
+function turnWords(seat, phase) {
+  return fmt(_("{seatName} is {doing}"), { seatName: seatName(seat), doing: PHASE_WORDS[phase] || phase });
+}
+
+/** The two troops of a large tile, by the letters of its halves ({first}, {second}). */
+function tileTroops(v, halves) {
+  return { first: troopName(v, halves[0].troop), second: troopName(v, halves[1].troop) };
+}
+
+/** A legal choice's label, worded here from its data (the server's description: its kind,
+ * troops, squares, points), so that it reads in the page's language; the engine's own
+ * English label for a kind this page does not know. */
+function choiceLabel(v, row) {
+  const troop = row.troop ? troopName(v, row.troop) : "";
+  switch (row.kind) {
+    case "place_tile": {
+      const [a, b] = row.troops || [];
+      if (!a || !b) break;
+      return fmt(_("Place {first}/{second} tile on {a}-{b}"), { first: troopName(v, a.troop), second: troopName(v, b.troop), a: a.cell, b: b.cell });
+    }
+    case "small_tile":
+      return fmt(_("Place small {troop} tile on {square}"), { troop, square: row.to });
+    case "support":
+      return fmt(_("Support with small {troop} on {square}"), { troop, square: row.to });
+    case "score_vp":
+      return fmt(_("Victory points +{points}: {troop} formation of {points}"), { troop, points: row.points });
+    case "score_honor":
+      return row.banner ? fmt(_("Honor +{points}: {troop} marker to the banners"), { troop, points: row.points }) : fmt(_("Honor +{points}: {troop} marker to row {row}"), { troop, points: row.points, row: row.row });
+    case "stronghold": {
+      const letter = v.board?.troops?.[row.squares?.[0]];
+      return fmt(_("Stronghold on {troop} {square} (formation of {points})"), { troop: letter ? troopName(v, letter) : "", square: row.to, points: row.points });
+    }
+    case "draw":
+      return _("Draw from the stack");
+    case "take": {
+      const face = v.tiles?.[row.tile];
+      if (!face) break;
+      return fmt(_("Take {first}/{second} tile"), tileTroops(v, face.halves));
+    }
+  }
+  return row.label;
+}
+
+/** A legal choice's description (a button's title, the line under the board), worded here
+ * from its data as its label is. */
+function choiceText(v, row) {
+  const troop = row.troop ? troopName(v, row.troop) : "";
+  switch (row.kind) {
+    case "place_tile": {
+      const [a, b] = row.troops || [];
+      if (!a || !b) break;
+      return fmt(_("Place your {first}/{second} tile with the {first} ({firstSymbols}) on {a} and the {second} ({secondSymbols}) on {b}."), {
+        first: troopName(v, a.troop),
+        second: troopName(v, b.troop),
+        firstSymbols: symbolCount(a.symbols),
+        secondSymbols: symbolCount(b.symbols),
+        a: a.cell,
+        b: b.cell,
+      });
+    }
+    case "small_tile":
+      return fmt(_("Place your small {troop} tile face up on {square}."), { troop, square: row.to });
+    case "support":
+      return fmt(_("Place your small {troop} tile face down on {square} as extra support for the large tile you place next."), { troop, square: row.to });
+    case "score_vp":
+      return fmt(ngettext("Score {points} victory point for the {troop} on {square} (the size of its formation).", "Score {points} victory points for the {troop} on {square} (the size of its formation).", row.points), { troop, square: row.to, points: row.points });
+    case "score_honor":
+      return row.banner
+        ? fmt(ngettext("Score {points} honor point for the {troop} on {square} (its stronghold symbols): your {troop} marker moves up to the banners.", "Score {points} honor points for the {troop} on {square} (its stronghold symbols): your {troop} marker moves up to the banners.", row.points), { troop, square: row.to, points: row.points })
+        : fmt(ngettext("Score {points} honor point for the {troop} on {square} (its stronghold symbols): your {troop} marker moves up to row {row}.", "Score {points} honor points for the {troop} on {square} (its stronghold symbols): your {troop} marker moves up to row {row}.", row.points), { troop, square: row.to, points: row.points, row: row.row });
+    case "stronghold": {
+      const letter = v.board?.troops?.[row.squares?.[0]];
+      return fmt(_("Build your lowest remaining stronghold on the {troop} on {square}: its formation of {points} is yours to assess every turn."), { troop: letter ? troopName(v, letter) : "", square: row.to, points: row.points });
+    }
+    case "draw":
+      return _("Refill your hand with the top tile of the face-down stack.");
+    case "take": {
+      const face = v.tiles?.[row.tile];
+      if (!face) break;
+      return fmt(_("Refill your hand with the face-up {first} ({firstSymbols}) / {second} ({secondSymbols}) tile."), { ...tileTroops(v, face.halves), firstSymbols: symbolCount(face.halves[0].symbols), secondSymbols: symbolCount(face.halves[1].symbols) });
+    }
+  }
+  return row.text;
+}
+
+/** A troop type's name in the page's language (the view names it in English). */
 function troopName(v, letter) {
-  return v?.troop_names?.[letter] || letter;
+  const name = v?.troop_names?.[letter];
+  return name ? word(name) : letter;
 }
 
 /** A stronghold symbol: a small castle tower, its top left corner at (x, y). */
@@ -243,7 +334,7 @@ function scoringWords(v, s) {
     case "stronghold_built":
       return fmt(_("stronghold built on {troop} {square} (formation of {points})"), { troop, square: s.square, points: s.points });
     case "banner":
-      return fmt(_("claimed a {banner} war banner ({troop} column)"), { banner: s.banner, troop });
+      return fmt(_("claimed a {banner} war banner ({troop} column)"), { banner: word(s.banner), troop });
     default:
       return String(s.kind);
   }
@@ -305,7 +396,7 @@ function honorTrack(v) {
 function bannerChip(b) {
   const kind = BANNERS[b.kind] || { mark: "?", color: "#555" };
   const value = b.value === null || b.value === undefined ? "?" : b.value;
-  return el("span.banner-chip", { title: fmt(value === "?" ? _("{kind} war banner from the {column} column: its value is hidden until the end") : _("{kind} war banner from the {column} column: {value} VP"), { kind: b.kind, column: b.column, value }), style: `background:${kind.color}` }, `${b.kind} ${value}`);
+  return el("span.banner-chip", { title: fmt(value === "?" ? _("{kind} war banner from the {column} column: its value is hidden until the end") : _("{kind} war banner from the {column} column: {value} VP"), { kind: word(b.kind), column: word(b.column), value }), style: `background:${kind.color}` }, `${word(b.kind)} ${value}`);
 }
 
 /** A column head of the end panel's table: its word, or a shorter one on a phone. */
@@ -352,7 +443,7 @@ export default {
   statusNote(view) {
     if (!view || !view.board) return "";
     if (view.phase === "over") return _("The game is over: banners are revealed and added to the scores.");
-    const bits = [`${seatName(view.turn)} is ${PHASE_WORDS[view.phase] || view.phase}`];
+    const bits = [turnWords(view.turn, view.phase)];
     bits.push(fmt(_("{plural} in the stack"), { plural: tileCount(view.stack_size) }));
     if (view.end_triggered) bits.push(_("the end-of-game tile has appeared: this is the last round"));
     else if (view.end_stack_in_play) bits.push(_("the end-game stack is in play"));
@@ -370,7 +461,7 @@ export default {
         el("th", { scope: "row", title: nameOf(s) }, seatName(s)),
         el("td", {}, String(p.vp_formations)),
         el("td", {}, String(p.vp_strongholds)),
-        el("td", { title: p.banners.map((b) => `${b.kind} ${b.value ?? "?"}`).join(", ") || _("no banner") }, String(banners)),
+        el("td", { title: p.banners.map((b) => `${word(b.kind)} ${b.value ?? "?"}`).join(", ") || _("no banner") }, String(banners)),
         el("td.total", {}, String(p.score + banners)),
       );
     });
@@ -715,7 +806,7 @@ class KimonoBoard {
         ghost.append(halfShape(face.halves[1].troop, face.halves[1].symbols, x2 + 3, y2 + 3, S - 6));
         ghost.append(svg("rect", { x: Math.min(x1, x2) + 2, y: Math.min(y1, y2) + 2, width: Math.abs(x2 - x1) + S - 4, height: Math.abs(y2 - y1) + S - 4, rx: 8, class: "ghost-frame" }));
         this.overlay.append(ghost);
-        this.showInfo(p ? `${p.row.text} ${this.preview !== null ? "Tap it again, or Confirm, to place it." : "Click to place it."}` : fmt(_("The {tileWords} tile cannot go there turned this way: pick an outlined square, or rotate it."), { tileWords: tileWords(v, this.sel.id) }));
+        this.showInfo(p ? `${choiceText(v, p.row)} ${this.preview !== null ? _("Tap it again, or Confirm, to place it.") : _("Click to place it.")}` : fmt(_("The {tileWords} tile cannot go there turned this way: pick an outlined square, or rotate it."), { tileWords: tileWords(v, this.sel.id) }));
       }
     } else if (this.sel?.type === "small") {
       const row = this.smallTargets().get(spot);
@@ -723,7 +814,7 @@ class KimonoBoard {
       const ghost = svg("g", { class: `ghost${row ? " legal" : " illegal"}` });
       ghost.append(halfShape(this.sel.troop, v.small_tile_symbols, x + 3, y + 3, S - 6, { faceDown: this.smallMode === "support" }));
       this.overlay.append(ghost);
-      if (row) this.showInfo(row.text);
+      if (row) this.showInfo(choiceText(v, row));
     }
   }
 
@@ -761,7 +852,7 @@ class KimonoBoard {
     const v = this.model.view;
     const m = this.model;
     if (v.phase === "over") return _("The game is over.");
-    if (!m.interactive) return `${seatName(v.turn)} is ${PHASE_WORDS[v.phase] || v.phase}…`;
+    if (!m.interactive) return `${turnWords(v.turn, v.phase)}…`;
     const c = this.choices;
     if (v.phase === "place" || v.phase === "support") {
       const over = v.phase === "support" ? fmt(_(" over the extra support on {support_square}"), { support_square: v.support_square }) : "";
@@ -795,7 +886,7 @@ class KimonoBoard {
           {},
           face ? tilePicture(face.halves, { size: 34, turn: this.turn }) : null,
           el("span", {}, fmt(_("Turned: second half {x}"), { x: TURNS[this.turn] })),
-          el("button.secondary", { type: "button", id: "kimono-rotate", title: _("Turn the tile (R key, or right click on the board)"), onclick: () => this.rotate() }, "⟳ Rotate"),
+          el("button.secondary", { type: "button", id: "kimono-rotate", title: _("Turn the tile (R key, or right click on the board)"), onclick: () => this.rotate() }, `⟳ ${_("Rotate")}`),
           el("button.link", { type: "button", id: "kimono-cancel", onclick: () => this.select(null) }, _("Cancel")),
         ),
       );
@@ -815,7 +906,7 @@ class KimonoBoard {
     }
     if (this.preview !== null && m.interactive) {
       const row = this.sel?.type === "tile" ? this.placementAt(this.preview)?.row : this.sel?.type === "small" ? this.smallTargets().get(this.preview) : this.choices.strongholds.get(this.preview);
-      if (row) this.decide.append(el("button.primary.confirm", { type: "button", id: "kimono-confirm", onclick: () => this.play(row) }, fmt(_("Confirm: {label}"), { label: row.label })));
+      if (row) this.decide.append(el("button.primary.confirm", { type: "button", id: "kimono-confirm", onclick: () => this.play(row) }, fmt(_("Confirm: {label}"), { label: choiceLabel(v, row) })));
     }
     const buttons = [...c.scores, ...(c.strongholds.size <= 12 ? c.strongholds.values() : []), ...(c.draw ? [c.draw] : []), ...c.takes.values(), ...c.other];
     if (buttons.length) {
@@ -826,9 +917,9 @@ class KimonoBoard {
           buttons.map((row) =>
             el(
               `button.choice.${row.kind}`,
-              { type: "button", "data-action": row.action, "data-kind": row.kind, title: row.text, onclick: () => this.play(row), onpointerenter: () => this.showInfo(row.text) },
+              { type: "button", "data-action": row.action, "data-kind": row.kind, title: choiceText(v, row), onclick: () => this.play(row), onpointerenter: () => this.showInfo(choiceText(v, row)) },
               row.kind === "take" && v.tiles?.[row.tile] ? tilePicture(v.tiles[row.tile].halves, { size: 22 }) : null,
-              el("span", {}, row.label),
+              el("span", {}, choiceLabel(v, row)),
             ),
           ),
         ),
@@ -918,7 +1009,7 @@ class KimonoBoard {
     });
     const stack = el(
       `button.stack${c.draw ? ".playable" : ""}`,
-      { type: "button", id: "kimono-stack", disabled: !c.draw, title: c.draw ? c.draw.text : _("The face-down stack"), onclick: () => c.draw && this.play(c.draw) },
+      { type: "button", id: "kimono-stack", disabled: !c.draw, title: c.draw ? choiceText(v, c.draw) : _("The face-down stack"), onclick: () => c.draw && this.play(c.draw) },
       el("span.stack-count", {}, String(v.stack_size)),
       el("span", {}, v.end_stack_in_play ? _("end-game stack") : _("in the stack")),
     );
