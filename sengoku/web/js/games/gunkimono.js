@@ -8,7 +8,7 @@
 // click), see its ghost on the board and click where it goes.
 
 import { el, svg, clear } from "../ui.js";
-import { _, fmt, ngettext, word } from "../i18n.js";
+import { _, N_, fmt, ngettext, word } from "../i18n.js";
 
 // Each troop type's colour, its kanji and its short English label (the header's toggle picks
 // one); its full name comes with the view (`troop_names`, from troops.json).
@@ -38,7 +38,8 @@ const SEAT_COLORS = ["#c8553d", "#2f6690", "#5b8e3e", "#8a5a9b", "#c99a2e"];
 // Each seat's shape as well as its colour (up to five players): its icon, its honor markers and
 // its strongholds all carry it, so that no player is told apart by colour alone.
 const SEAT_SHAPES = ["●", "■", "▲", "◆", "★"];
-const SHAPE_NAMES = ["circle", "square", "triangle", "diamond", "star"];
+// (the data-shape attribute's values, and the shapes' words, translated where shown)
+const SHAPE_NAMES = [N_("circle"), N_("square"), N_("triangle"), N_("diamond"), N_("star")];
 
 /** Seat ``seat``'s shape (circle, square, triangle, diamond, star) of radius ``r`` at (cx, cy). */
 function seatShape(seat, cx, cy, r, attrs = {}) {
@@ -68,7 +69,7 @@ const S = 64; // one square
 const M = 24; // margin for the coordinates
 // Where the second half of a tile lies from its first, for each rotation: right, below,
 // left, above (the first half is the tile's first troop, as the view lists its halves).
-const TURNS = ["right", "below", "left", "above"];
+const TURNS = [N_("right"), N_("below"), N_("left"), N_("above")];
 
 function seatName(seat) {
   return fmt(_("Player {x}"), { x: seat + 1 });
@@ -386,7 +387,7 @@ function honorTrack(v) {
       const cy = crowded ? y + (seat % 2 ? 3 : -3) : y;
       const marker = svg("g", { class: "honor-marker", "data-seat": seat, "data-troop": t, "data-level": level });
       marker.append(seatShape(seat, cx, cy, crowded ? 5.5 : 7, { class: "honor-shape" }));
-      marker.append(svg("title", {}, fmt(_("{seatName} ({x}): {troopName} honor at row {level}"), { seatName: seatName(seat), x: SHAPE_NAMES[seat % 5], troopName: troopName(v, t), level })));
+      marker.append(svg("title", {}, fmt(_("{seatName} ({x}): {troopName} honor at row {level}"), { seatName: seatName(seat), x: _(SHAPE_NAMES[seat % 5]), troopName: troopName(v, t), level })));
       box.append(marker);
     });
   });
@@ -407,7 +408,7 @@ function head(long, short, title) {
 /** A player's score in words: VP and where they came from, banners when visible. */
 function scoreWords(p) {
   const parts = fmt(_("{vp_formations} formations + {vp_strongholds} strongholds"), { vp_formations: p.vp_formations, vp_strongholds: p.vp_strongholds });
-  return p.banner_points === null || p.banner_points === undefined ? `${p.score} VP (${parts})` : fmt(_("{score} VP ({parts}) + {banner_points} banners = {total}"), { score: p.score, parts, banner_points: p.banner_points, total: p.total });
+  return p.banner_points === null || p.banner_points === undefined ? fmt(_("{score} VP ({parts})"), { score: p.score, parts }) : fmt(_("{score} VP ({parts}) + {banner_points} banners = {total}"), { score: p.score, parts, banner_points: p.banner_points, total: p.total });
 }
 
 export default {
@@ -642,7 +643,7 @@ class KimonoBoard {
         mark.append(svg("rect", { x: x + S - 27, y: y + S - 27, width: 22, height: 22, rx: 4, fill: SEAT_COLORS[owner % 5], class: "stronghold" }));
         mark.append(castle(x + S - 24, y + S - 24, 16, "castle stronghold-castle"));
         mark.append(seatShape(owner, x + S - 27, y + S - 27, 7.5, { class: "stronghold-shape" }));
-        mark.append(svg("title", {}, fmt(_("{seatName}'s stronghold ({x})"), { seatName: seatName(owner), x: SHAPE_NAMES[owner % 5] })));
+        mark.append(svg("title", {}, fmt(_("{seatName}'s stronghold ({x})"), { seatName: seatName(owner), x: _(SHAPE_NAMES[owner % 5]) })));
         g.append(mark);
       }
       board.append(g);
@@ -885,7 +886,7 @@ class KimonoBoard {
           "div.picked",
           {},
           face ? tilePicture(face.halves, { size: 34, turn: this.turn }) : null,
-          el("span", {}, fmt(_("Turned: second half {x}"), { x: TURNS[this.turn] })),
+          el("span", {}, fmt(_("Turned: second half {x}"), { x: _(TURNS[this.turn]) })),
           el("button.secondary", { type: "button", id: "kimono-rotate", title: _("Turn the tile (R key, or right click on the board)"), onclick: () => this.rotate() }, `⟳ ${_("Rotate")}`),
           el("button.link", { type: "button", id: "kimono-cancel", onclick: () => this.select(null) }, _("Cancel")),
         ),
@@ -1022,7 +1023,7 @@ class KimonoBoard {
     const last = v.last_turn;
     if (!last) return;
     const lines = last.scores.length ? last.scores.map((s) => el("li", { "data-kind": s.kind }, scoringWords(v, s))) : [el("li.muted", {}, last.squares.length ? _("nothing scored yet") : _("no tile could be placed: the turn passed"))];
-    const covered = last.squares.length ? ` on ${last.squares.join(", ")}` : "";
+    const covered = last.squares.length ? fmt(_(" on {squares}"), { squares: last.squares.join(", ") }) : "";
     this.lastBox.append(el("h2", {}, fmt(_("{seatName}'s turn{covered}"), { seatName: seatName(last.seat), covered })), el("ul.scorings", {}, lines));
   }
 
@@ -1041,13 +1042,13 @@ class KimonoBoard {
         el(
           `div.kimono-player${toAct ? ".to-act" : ""}`,
           { "data-seat": s, style: `border-left-color:${SEAT_COLORS[s % 5]}` },
-          el("div.kp-head", {}, el("span.seat-shape", { style: `color:${SEAT_COLORS[s % 5]}` }, SEAT_SHAPES[s % 5]), el("strong", {}, seatName(s)), s === this.model.seat ? el("span.you", {}, "you") : null, el("span.kp-score", { "data-score": p.score }, scoreWords(p))),
+          el("div.kp-head", {}, el("span.seat-shape", { style: `color:${SEAT_COLORS[s % 5]}` }, SEAT_SHAPES[s % 5]), el("strong", {}, seatName(s)), s === this.model.seat ? el("span.you", {}, _("you")) : null, el("span.kp-score", { "data-score": p.score }, scoreWords(p))),
           el("div.kp-line", {}, el("span.honor", {}, honor), p.banners.map(bannerChip)),
           el(
             "div.kp-line.muted",
             {},
             fmt(_("{tiles} in hand · small tiles {small} · strongholds: {strongholds} ({left} left)"), { tiles: tileCount(p.hand_size), small: p.reserve.join(" ") || _("none"), strongholds: p.strongholds.length ? p.strongholds.join(", ") : _("none"), left: p.strongholds_left }),
-            p.hand === null && p.hand_known.length ? el("span.known", { title: _("Tiles seen taken from the row") }, " · seen: ", p.hand_known.map((id) => (v.tiles?.[id] ? tilePicture(v.tiles[id].halves, { size: 16 }) : id))) : null,
+            p.hand === null && p.hand_known.length ? el("span.known", { title: _("Tiles seen taken from the row") }, ` · ${_("seen:")} `, p.hand_known.map((id) => (v.tiles?.[id] ? tilePicture(v.tiles[id].halves, { size: 16 }) : id))) : null,
           ),
         ),
       );
