@@ -210,10 +210,15 @@ def check_layout(page: Page, name: str) -> None:
 
 
 def play_whole_game(
-    page: Page, players: int, check: Callable[[Page], None] | None = None, lang: str = "en"
+    page: Page,
+    players: int,
+    check: Callable[[Page], None] | None = None,
+    lang: str = "en",
+    check_choices: Callable[[Page], None] | None = None,
 ) -> dict[str, int]:
     """A game against level-1 computers by clicks to its end; ``check`` looks at the page
-    mid-game and at the end; ``lang`` names the screenshots."""
+    mid-game and at the end, ``check_choices`` at each decision offered as buttons (scoring,
+    the draw); ``lang`` names the screenshots."""
     watch = PageWatch(page)
     name = f"gunkimono-{players}p" if lang == "en" else f"gunkimono-{players}p-{lang}"
     start(page, players)
@@ -230,6 +235,8 @@ def play_whole_game(
         before = ply(page)
         if page.locator(".kimono-decide button.choice").count() == 0:
             turn += 1
+        elif check_choices:
+            check_choices(page)
         decide(page, turn, seen)
         page.wait_for_function(
             "n => Number(document.getElementById('status').dataset.ply) > n"

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
 from playwright.sync_api import Page, expect
 
 from sengoku import load_game
@@ -238,16 +239,85 @@ def test_gunshis_choices_are_in_the_language(new_page: Any, lang: str) -> None:
         expect(button).to_contain_text(say("Place {piece}").replace("{piece}", say(unit[piece])))
 
 
+@cache
+def gunkimono_english(lang: str) -> tuple[str, ...]:
+    """The English phrases of Gunkimono's own catalog messages (the engine's sentences and
+    words, the client's labels: what ``make i18n`` extracts from its files), which
+    ``english_phrases`` leaves out as the engine's text: none may show in ``lang``."""
+    keywords = {**DEFAULT_KEYWORDS, "say": None}
+    found: list[str] = []
+    for path in sorted((ROOT / "sengoku" / "games" / "gunkimono").glob("*.py")):
+        found += [m for _n, m, _c, _x in extract_from_file("python", path, keywords=keywords)]
+    client = ROOT / "sengoku" / "web" / "js" / "games" / "gunkimono.js"
+    options = {"parse_template_string": "true"}
+    found += [m for _n, m, _c, _x in extract_from_file("javascript", client, options=options)]
+    translated = " ".join(
+        " ".join(m.string) if isinstance(m.string, tuple) else m.string
+        for m in i18n.catalog(lang)
+        if m.id
+    )
+    phrases = set()
+    for message in found:
+        for msgid in message if isinstance(message, tuple) else (message,):
+            for part in re.split(r"\{\w+\}", msgid or ""):
+                part = part.strip(" .,:;!?—·()“”\"'+-/")
+                if (
+                    len(re.findall(r"[A-Za-z]{2,}", part)) >= 2
+                    and len(part) >= 10
+                    and part not in translated
+                ):
+                    phrases.add(part)
+    return tuple(sorted(phrases))
+
+
+def assert_gunkimono_in_the_language(page: Page, lang: str, where: str) -> None:
+    """No English sentence of the engine (the announcement of the others' moves, the move
+    list's placements) nor label of the client shows: the page's text, its choices' titles."""
+    text = page.evaluate(
+        """() => [document.body.innerText, document.getElementById('announce')?.textContent || '',
+            ...[...document.querySelectorAll('.kimono-decide button.choice')].map((b) => b.title)]
+            .join('\\n')"""
+    )
+    found = [p for p in gunkimono_english(lang) if p in text]
+    assert not found, f"{lang}, {where}: English shows: {found}"
+    moves = page.locator("#moves .notation").all_inner_texts()
+    assert not [m for m in moves if re.search(r" on [a-j]\d+ and ", m)], moves
+
+
 @pytest.mark.parametrize("lang", ["ja", "fr"])
 def test_a_whole_gunkimono_game_in_the_language(new_page: Any, lang: str) -> None:
     page: Page = new_page(1920, 1080)
     in_language(page, lang)
+    assert "Victory points" in " ".join(gunkimono_english(lang))  # the labels are checked
+    assert "draws from the stack" in gunkimono_english(lang)  # and the sentences
+    choices: list[str] = []
+
+    def check(p: Page) -> None:
+        assert_no_english(p, lang, "gunkimono")
+        assert_gunkimono_in_the_language(p, lang, "gunkimono")
+
+    def check_choices(p: Page) -> None:
+        # The scoring choices and the draw, worded from their data in the language.
+        assert_gunkimono_in_the_language(p, lang, "gunkimono's choices")
+        labels = p.locator(".kimono-decide button.choice").all_inner_texts()
+        choices.extend(labels)
+        assert not [c for c in labels if re.search(r"Victory points|Honor \+|Draw from", c)], labels
+
     # play_gunkimono checks the placement prompts and the end panel in the language's words.
-    seen = play_gunkimono(
-        page, 2, check=lambda p: assert_no_english(p, lang, "gunkimono"), lang=lang
-    )
+    seen = play_gunkimono(page, 2, check=check, lang=lang, check_choices=check_choices)
     assert seen.get("place_tile")
     expect(page.locator("html")).to_have_attribute("lang", lang)
+    # Both scorings were offered, in the language's words ("Points de victoire +1 : ...").
+    vp = i18n.gettext_(lang, "Victory points +{points}: {troop} formation of {points}")
+    honor = i18n.gettext_(lang, "Honor +{points}: {troop} marker to row {row}")
+    assert [c for c in choices if c.startswith(vp.split("{")[0].strip())], choices
+    assert [c for c in choices if c.startswith(honor.split("{")[0].strip())], choices
+    # The move list words the placements in the language ("Samouraï en a1 et ...").
+    halves = i18n.gettext_(lang, "{first} on {a} and {second} on {b}")
+    pattern = re.escape(halves).replace(r"\{first\}", ".+").replace(r"\{second\}", ".+")
+    pattern = pattern.replace(r"\{a\}", r"[a-j]\d+").replace(r"\{b\}", r"[a-j]\d+")
+    moves = page.locator("#moves .notation").all_inner_texts()
+    assert [m for m in moves if re.fullmatch(pattern, m, flags=re.IGNORECASE)], (pattern, moves)
 
 
 @pytest.mark.parametrize("lang", ["ja", "fr"])

@@ -8,6 +8,7 @@ board is level 0; every tile placed on a square raises it by one level (``state.
 
 from __future__ import annotations
 
+from sengoku.core.sentence import N_, Word
 from sengoku.games.gunkimono.actions import CELLS, LETTERS, WIDTH
 from sengoku.games.gunkimono.data import components
 
@@ -15,6 +16,23 @@ _C = components()
 HEIGHT = _C.height
 #: Troop names by type (= honor-track column).
 NAMES = _C.troop_names
+#: The troop names as the engine's sentences say them (in lower case, inside a sentence:
+#: "the cavalry formation"), marked for the catalog that names them in each language.
+SAID_NAMES: tuple[str, ...] = (
+    N_("infantry"),
+    N_("samurai"),
+    N_("cavalry"),
+    N_("spearman"),
+    N_("archer"),
+)
+assert SAID_NAMES == tuple(NAMES), "troops.json and the catalog's troop words differ"
+
+
+def troop_word(troop: int) -> Word:
+    """Troop type ``troop`` as a sentence's game word (``say(..., troop=troop_word(t))``)."""
+    return Word(NAMES[troop])
+
+
 #: The top of a square holding a face-down support tile (always covered at once).
 FACE_DOWN = 5
 
@@ -62,7 +80,9 @@ __all__ = [
     "NEIGHBOURS",
     "PAIRS",
     "PAIRS_OF",
+    "SAID_NAMES",
     "TOP_NAMES",
     "WIDTH",
     "troop",
+    "troop_word",
 ]

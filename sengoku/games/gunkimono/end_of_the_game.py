@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sengoku.core.game import Event, Outcome, event
+from sengoku.core.sentence import N_, Sentence, say
 from sengoku.core.substate import FROZEN_JSON, INTS, SCALAR, Part, part_field
 from sengoku.games.gunkimono.data import components
 from sengoku.games.gunkimono.strongholds import controlled_troops
@@ -58,24 +59,33 @@ def bring_end_stack(state: GunkimonoState, events: list[Event]) -> list[int]:
     events.append(
         event(
             "end_stack",
-            message="The last tile of the main stacks is drawn: the end-game stack comes "
-            "into play (cover tile removed).",
+            message=say(
+                "The last tile of the main stacks is drawn: the end-game stack comes "
+                "into play (cover tile removed)."
+            ),
         )
     )
     return tiles
 
 
-def trigger_end(state: GunkimonoState, events: list[Event], how: str) -> None:
-    """The end-of-game tile has appeared: the game ends after the last seat's turn."""
+def trigger_end(state: GunkimonoState, events: list[Event], drawn_by: int | None) -> None:
+    """The end-of-game tile has appeared, drawn from the stack by seat ``drawn_by`` (None:
+    revealed for the face-up row): the game ends after the last seat's turn."""
     state.ending.end_triggered = True
-    events.append(
-        event(
-            "end_triggered",
-            seat=state.sequence.turn,
-            message=f"The end-of-game tile is {how}: the game ends after seat "
-            f"{state.num_players - 1}'s turn.",
+    last = state.num_players - 1
+    if drawn_by is None:
+        message = say(
+            "The end-of-game tile is revealed for the face-up row: the game ends after seat "
+            "{last}'s turn.",
+            last=last,
         )
-    )
+    else:
+        message = say(
+            "The end-of-game tile is drawn by seat {seat}: the game ends after seat {last}'s turn.",
+            seat=drawn_by,
+            last=last,
+        )
+    events.append(event("end_triggered", seat=state.sequence.turn, message=message))
 
 
 def game_ends_now(state: GunkimonoState) -> str | None:
@@ -109,11 +119,39 @@ def finish(state: GunkimonoState, reason: str, events: list[Event]) -> None:
             reason=reason,
             banners=reveal,
             final_scores=finals,
-            message="Game over: banners revealed; final scores "
-            + ", ".join(f"seat {s} {finals[s]}" for s in range(state.num_players))
-            + ".",
+            message=_final_scores_said(finals),
         )
     )
+
+
+#: The game-over sentence for 2 to 5 players: one sentence a player count, so that a
+#: language words the list of scores whole ("seat {seat1} {score1}": seat 1 has score1).
+_GAME_OVER: dict[int, str] = {
+    2: N_(
+        "Game over: banners revealed; final scores seat {seat0} {score0}, seat {seat1} {score1}."
+    ),
+    3: N_(
+        "Game over: banners revealed; final scores seat {seat0} {score0}, seat {seat1} "
+        "{score1}, seat {seat2} {score2}."
+    ),
+    4: N_(
+        "Game over: banners revealed; final scores seat {seat0} {score0}, seat {seat1} "
+        "{score1}, seat {seat2} {score2}, seat {seat3} {score3}."
+    ),
+    5: N_(
+        "Game over: banners revealed; final scores seat {seat0} {score0}, seat {seat1} "
+        "{score1}, seat {seat2} {score2}, seat {seat3} {score3}, seat {seat4} {score4}."
+    ),
+}
+
+
+def _final_scores_said(finals: list[int]) -> Sentence:
+    """The game-over sentence naming every seat's final score."""
+    args: dict[str, object] = {}
+    for seat, score in enumerate(finals):
+        args[f"seat{seat}"] = seat
+        args[f"score{seat}"] = score
+    return Sentence(_GAME_OVER[len(finals)], args)
 
 
 def end_by_core(state: GunkimonoState, result: Outcome) -> None:

@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sengoku.core.game import Event, event
+from sengoku.core.sentence import said, say
 from sengoku.games.gunkimono.actions import CELLS, SmallTile, cell_name
-from sengoku.games.gunkimono.battlefield import NAMES, NEIGHBOURS
+from sengoku.games.gunkimono.battlefield import NEIGHBOURS, troop_word
 from sengoku.games.gunkimono.data import tile_troops
 from sengoku.games.gunkimono.formations import formations
 from sengoku.games.gunkimono.strongholds import links_controlled, may_link
@@ -85,9 +86,11 @@ def supports(state: GunkimonoState) -> list[SmallTile]:
 
 def why_not_support(state: GunkimonoState, cell: int) -> str | None:
     if cell not in support_cells(state):
-        return (
-            "Extra Support rule: a face-down small tile may only be placed where it "
-            "removes a level difference for a large tile from your hand"
+        return said(
+            say(
+                "Extra Support rule: a face-down small tile may only be placed where it "
+                "removes a level difference for a large tile from your hand"
+            )
         )
     return None
 
@@ -103,7 +106,11 @@ def place_support(state: GunkimonoState, action: SmallTile, events: list[Event])
             "support",
             seat=state.sequence.turn,
             action=str(action),
-            message=f"Seat {state.sequence.turn} places the small {NAMES[action.troop]} face down on "
-            f"{cell_name(c)} as extra support.",
+            message=say(
+                "Seat {seat} places the small {troop} face down on {square} as extra support.",
+                seat=state.sequence.turn,
+                troop=troop_word(action.troop),
+                square=cell_name(c),
+            ),
         )
     )

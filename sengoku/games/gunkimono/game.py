@@ -21,6 +21,7 @@ from sengoku.core.game import (
 )
 from sengoku.core.game_type import GameType
 from sengoku.core.observation import Encoder
+from sengoku.core.sentence import Sentence, said, say
 from sengoku.core.traits import Traits
 from sengoku.games.gunkimono.actions import (
     NUM_ACTIONS,
@@ -32,8 +33,9 @@ from sengoku.games.gunkimono.actions import (
     parse_square,
     short_place,
 )
+from sengoku.games.gunkimono.battlefield import troop_word
 from sengoku.games.gunkimono.data import tile_code, tile_troops
-from sengoku.games.gunkimono.state import NAMES, GunkimonoState
+from sengoku.games.gunkimono.state import GunkimonoState
 
 
 def _norm(text: str) -> str:
@@ -224,12 +226,15 @@ class Gunkimono(Game):
                     return named
                 why = state.why_illegal(named) if named is not None else None
                 if why is not None and isinstance(named, Place) and "not in your hand" in why:
-                    why = (
-                        f"no large tile with {NAMES[named.first // 2]} and "
-                        f"{NAMES[named.second // 2]} is in your hand"
+                    why = said(
+                        say(
+                            "no large tile with {first} and {second} is in your hand",
+                            first=troop_word(named.first // 2),
+                            second=troop_word(named.second // 2),
+                        )
                     )
                 if why is not None:
-                    raise ParseError(f"{text!r} is not legal here: {why}")
+                    raise ParseError(_not_legal_here(text, why))
         return pick_one(text, exact or short, legal)
 
     def render_text(self, state: State, seat: int | None) -> str:
@@ -237,6 +242,14 @@ class Gunkimono(Game):
 
         assert isinstance(state, GunkimonoState)
         return render(state, seat)
+
+
+def _not_legal_here(text: str, why: str) -> Sentence:
+    """The refusal of notation that names an illegal action, with the rule it breaks.
+
+    The rule's own sentence is a value of this one, so it reaches the reader as the engine
+    wrote it (English): a sentence's values are not sentences themselves (docs/i18n.md)."""
+    return say("{notation} is not legal here: {reason}", notation=repr(text), reason=str(why))
 
 
 def _named_by_short(state: GunkimonoState, text: str) -> GunkimonoAction | None:

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sengoku.core.game import Event, event
+from sengoku.core.sentence import say
 from sengoku.core.substate import INT_ROWS, Part, part_field
-from sengoku.games.gunkimono.battlefield import NAMES
+from sengoku.games.gunkimono.battlefield import NAMES, troop_word
 from sengoku.games.gunkimono.data import components
 from sengoku.games.gunkimono.war_banners import reach_ending_row
 
@@ -65,8 +66,13 @@ def advance_honor(
             points=points,
             column=NAMES[troop],
             row=row,
-            message=f"Seat {seat} scores {points} honor in the {NAMES[troop]} column "
-            f"(now row {row}).",
+            message=say(
+                "Seat {seat} scores {points} honor in the {troop} column (now row {row}).",
+                seat=seat,
+                points=points,
+                troop=troop_word(troop),
+                row=row,
+            ),
         )
     )
     if row >= end and reach_ending_row(state, seat, troop, events):

@@ -21,15 +21,16 @@ from typing import TYPE_CHECKING
 
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
+from sengoku.core.sentence import said, say
 from sengoku.core.substate import INT_ROWS, INTS, Part, part_field
 from sengoku.games.gunkimono.actions import CELLS, WIDTH, Place, SmallTile, cell_name, tile_name
 from sengoku.games.gunkimono.battlefield import (
     FACE_DOWN,
     INDEXED_PAIRS,
-    NAMES,
     PAIRS,
     PAIRS_OF,
     troop,
+    troop_word,
 )
 from sengoku.games.gunkimono.data import components, tile_troops
 from sengoku.games.gunkimono.extra_support import place_support, why_not_support
@@ -91,9 +92,13 @@ def _places(c1: int, c2: int) -> list[Place]:
 def troop_duplication(state: GunkimonoState, cell: int, t: int) -> str | None:
     """Troop Duplication rule: may troop type ``t`` cover the troop on ``cell``?"""
     if state.battlefield.top[cell] == t:
-        return (
-            "Troop Duplication rule: a troop may not cover one of its own type "
-            f"({NAMES[t]} on {NAMES[t]} at {cell_name(cell)})"
+        return said(
+            say(
+                "Troop Duplication rule: a troop may not cover one of its own type "
+                "({troop} on {troop} at {square})",
+                troop=troop_word(t),
+                square=cell_name(cell),
+            )
         )
     return None
 
@@ -102,9 +107,15 @@ def level_difference(state: GunkimonoState, a: int, b: int) -> str | None:
     """Level Difference rule: may a large tile lie on squares ``a`` and ``b``?"""
     level = state.battlefield.level
     if level[a] != level[b]:
-        return (
-            "Level Difference rule: both troops of a large tile must lie at the same level "
-            f"({cell_name(a)} is at {level[a]}, {cell_name(b)} at {level[b]})"
+        return said(
+            say(
+                "Level Difference rule: both troops of a large tile must lie at the same level "
+                "({a} is at {level_a}, {b} at {level_b})",
+                a=cell_name(a),
+                level_a=level[a],
+                b=cell_name(b),
+                level_b=level[b],
+            )
         )
     return None
 
@@ -188,22 +199,27 @@ def why_not_place(state: GunkimonoState, action: Place) -> str | None:
     """None if the large tile ``action`` may be placed now, else the rule it breaks."""
     phase = state.sequence.phase
     if phase is not Phase.PLACE and phase is not Phase.SUPPORT:
-        return f"a large tile is placed in step 1 of the turn; now: {phase.prompt}"
+        return said(
+            say("a large tile is placed in step 1 of the turn; now: {now}", now=phase.prompt_word)
+        )
     a, b = action.a, action.b
     if not (0 <= a < CELLS and 0 <= b < CELLS) or not (
         (b == a + 1 and a % WIDTH < WIDTH - 1) or b == a + WIDTH
     ):
-        return "a large tile must lie on two neighbouring squares inside the battlefield"
+        return said(say("a large tile must lie on two neighbouring squares inside the battlefield"))
     if not (0 <= action.first < 10 and 0 <= action.second < 10) or (
         action.first // 2 == action.second // 2
     ):
-        return "a large tile shows two different troops"
+        return said(say("a large tile shows two different troops"))
     if action.tile not in state.supply.hands[state.sequence.turn]:
-        return f"tile {tile_name(action.tile)} is not in your hand"
+        return said(say("tile {tile} is not in your hand", tile=tile_name(action.tile)))
     if phase is Phase.SUPPORT and state.sequence.support_cell not in (a, b):
-        return (
-            "Extra Support rule: the large tile must cover the face-down small tile on "
-            f"{cell_name(state.sequence.support_cell)}"
+        return said(
+            say(
+                "Extra Support rule: the large tile must cover the face-down small tile on "
+                "{square}",
+                square=cell_name(state.sequence.support_cell),
+            )
         )
     return why_not_cover(state, action.first // 2, a, action.second // 2, b)
 
@@ -213,12 +229,19 @@ def why_not_small(state: GunkimonoState, action: SmallTile) -> str | None:
     phase = state.sequence.phase
     if phase is not Phase.PLACE:
         if phase is Phase.SUPPORT:
-            return "at most one small tile per turn: place the large tile on the support"
-        return f"tiles are placed in step 1 of the turn; now: {phase.prompt}"
+            return said(say("at most one small tile per turn: place the large tile on the support"))
+        return said(
+            say("tiles are placed in step 1 of the turn; now: {now}", now=phase.prompt_word)
+        )
     if not (0 <= action.troop < 5 and 0 <= action.cell < CELLS):
-        return "no such troop or square"
+        return said(say("no such troop or square"))
     if action.troop not in state.supply.reserve[state.sequence.turn]:
-        return f"your small {NAMES[action.troop]} tile is no longer in your reserve"
+        return said(
+            say(
+                "your small {troop} tile is no longer in your reserve",
+                troop=troop_word(action.troop),
+            )
+        )
     c = action.cell
     if on_stronghold(state, c):
         return RULE_1
@@ -254,7 +277,7 @@ def place_large(state: GunkimonoState, action: Place, events: list[Event]) -> No
             seat=seat,
             tile=tile_name(action.tile),
             action=str(action),
-            message=f"Seat {seat} places {action}.",
+            message=say("Seat {seat} places {action}.", seat=seat, action=str(action)),
         )
     )
     queue_scoring(state, [action.a, action.b], events)
@@ -280,6 +303,11 @@ def place_small(state: GunkimonoState, action: SmallTile, events: list[Event]) -
     field.sym[c] = _C.small_symbols
     state.sequence.placed_large = False
     events.append(
-        event("place", seat=seat, action=str(action), message=f"Seat {seat} places {action}.")
+        event(
+            "place",
+            seat=seat,
+            action=str(action),
+            message=say("Seat {seat} places {action}.", seat=seat, action=str(action)),
+        )
     )
     queue_scoring(state, [c], events)

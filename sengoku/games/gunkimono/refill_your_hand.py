@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sengoku.core.game import Event, event
+from sengoku.core.sentence import said, say
 from sengoku.core.substate import INT_ROWS, INTS, Part, part_field
 from sengoku.games.gunkimono.actions import Draw, tile_name
 from sengoku.games.gunkimono.end_of_the_game import END_TILE, bring_end_stack, trigger_end
@@ -86,11 +87,16 @@ def legal_draws(state: GunkimonoState) -> list[Draw]:
 
 def why_not_draw(state: GunkimonoState, action: Draw) -> str | None:
     if state.sequence.phase is not Phase.DRAW:
-        return f"tiles are drawn in step 4 of the turn; now: {state.sequence.phase.prompt}"
+        return said(
+            say(
+                "tiles are drawn in step 4 of the turn; now: {now}",
+                now=state.sequence.phase.prompt_word,
+            )
+        )
     if action.tile is None:
-        return None if state.supply.stack else "the stack is empty"
+        return None if state.supply.stack else said(say("the stack is empty"))
     if action.tile not in state.supply.row:
-        return f"tile {tile_name(action.tile)} is not in the face-up row"
+        return said(say("tile {tile} is not in the face-up row", tile=tile_name(action.tile)))
     return None
 
 
@@ -110,7 +116,7 @@ def draw(state: GunkimonoState, action: Draw, events: list[Event]) -> None:
     if action.tile is None:
         tile = pop_stack(state, events)
         while tile == END_TILE:
-            trigger_end(state, events, f"drawn by seat {seat}")
+            trigger_end(state, events, seat)
             tile = pop_stack(state, events) if state.options["end_tile_replacement"] else None
         if tile is not None:
             state.supply.hands[seat].append(tile)
@@ -119,7 +125,7 @@ def draw(state: GunkimonoState, action: Draw, events: list[Event]) -> None:
                     "draw",
                     seat=seat,
                     source="stack",
-                    message=f"Seat {seat} draws from the stack.",
+                    message=say("Seat {seat} draws from the stack.", seat=seat),
                 )
             )
             events.append(
@@ -127,7 +133,7 @@ def draw(state: GunkimonoState, action: Draw, events: list[Event]) -> None:
                     "drawn",
                     audience=[seat],
                     tile=tile_name(tile),
-                    message=f"You draw {tile_name(tile)}.",
+                    message=say("You draw {tile}.", tile=tile_name(tile)),
                 )
             )
     else:
@@ -140,7 +146,11 @@ def draw(state: GunkimonoState, action: Draw, events: list[Event]) -> None:
                 seat=seat,
                 source="row",
                 tile=tile_name(action.tile),
-                message=f"Seat {seat} takes {tile_name(action.tile)} from the face-up row.",
+                message=say(
+                    "Seat {seat} takes {tile} from the face-up row.",
+                    seat=seat,
+                    tile=tile_name(action.tile),
+                ),
             )
         )
         refill_row(state, events)
@@ -153,11 +163,15 @@ def refill_row(state: GunkimonoState, events: list[Event]) -> None:
         if tile is None:
             return
         if tile == END_TILE:
-            trigger_end(state, events, "revealed for the face-up row")
+            trigger_end(state, events, None)
             if not state.options["end_tile_replacement"]:
                 return
             continue
         state.supply.row.append(tile)
         events.append(
-            event("reveal", tile=tile_name(tile), message=f"{tile_name(tile)} joins the row.")
+            event(
+                "reveal",
+                tile=tile_name(tile),
+                message=say("{tile} joins the row.", tile=tile_name(tile)),
+            )
         )

@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
+from sengoku.core.sentence import said, say
 from sengoku.core.substate import Codec, Part, part_field
 from sengoku.games.gunkimono.actions import LETTERS, Score, cell_name
-from sengoku.games.gunkimono.battlefield import NAMES
+from sengoku.games.gunkimono.battlefield import troop_word
 from sengoku.games.gunkimono.formations import formation
 from sengoku.games.gunkimono.honor_track import advance_honor, can_honor
 from sengoku.games.gunkimono.strongholds import RULE_2, after_scoring, controlled
@@ -85,8 +86,12 @@ def skip_unscorable(state: GunkimonoState, events: list[Event]) -> None:
                 "score",
                 seat=state.sequence.turn,
                 points=0,
-                message=f"The {NAMES[troop]} on {cell_name(cell)} joins a controlled "
-                "formation and has no honor marker: it scores nothing.",
+                message=say(
+                    "The {troop} on {square} joins a controlled formation and has no honor "
+                    "marker: it scores nothing.",
+                    troop=troop_word(troop),
+                    square=cell_name(cell),
+                ),
             )
         )
     after_scoring(state, events)
@@ -105,14 +110,25 @@ def legal_scores(state: GunkimonoState) -> list[Score]:
 
 def why_not_score(state: GunkimonoState, action: Score) -> str | None:
     if state.sequence.phase is not Phase.SCORE:
-        return f"troops are scored in step 2 of the turn; now: {state.sequence.phase.prompt}"
+        return said(
+            say(
+                "troops are scored in step 2 of the turn; now: {now}",
+                now=state.sequence.phase.prompt_word,
+            )
+        )
     cell, troop, _sym, _vp, vp_ok = state.scoring.pending[0]
     if action.cell != cell or action.troop != troop:
-        return f"score the troop just placed: {LETTERS[troop]}@{cell_name(cell)}"
+        placed = f"{LETTERS[troop]}@{cell_name(cell)}"  # notation, as the player writes it
+        return said(say("score the troop just placed: {troop}", troop=placed))
     if not action.honor and not vp_ok:
         return RULE_2
     if action.honor and not can_honor(state, state.sequence.turn, troop):
-        return f"your {NAMES[troop]} honor marker has left the track: score victory points"
+        return said(
+            say(
+                "your {troop} honor marker has left the track: score victory points",
+                troop=troop_word(troop),
+            )
+        )
     return None
 
 
@@ -128,8 +144,14 @@ def score(state: GunkimonoState, action: Score, events: list[Event]) -> None:
                 seat=seat,
                 kind="vp",
                 points=vp,
-                message=f"Seat {seat} scores {vp} VP for the {NAMES[troop]} formation "
-                f"of {vp} at {cell_name(cell)}.",
+                message=say(
+                    "Seat {seat} scores {points} VP for the {troop} formation of {points} at "
+                    "{square}.",
+                    seat=seat,
+                    points=vp,
+                    troop=troop_word(troop),
+                    square=cell_name(cell),
+                ),
             )
         )
     else:

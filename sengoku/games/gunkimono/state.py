@@ -58,6 +58,7 @@ import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.flow import Flow
 from sengoku.core.flow import Phase as FlowPhase
 from sengoku.core.game import TERMINAL, Event, IllegalAction, Outcome, State, event
+from sengoku.core.sentence import said, say
 from sengoku.core.substate import Part
 from sengoku.games.gunkimono.actions import (
     CELLS,
@@ -285,7 +286,7 @@ class GunkimonoState(State[GunkimonoAction]):
     def why_illegal(self, action: GunkimonoAction) -> str | None:
         """None if ``action`` is legal here, else the rule it breaks."""
         if self.sequence.phase is Phase.OVER:
-            return "the game is over"
+            return said(say("the game is over"))
         if isinstance(action, Place):
             return placement.why_not_place(self, action)
         if isinstance(action, SmallTile):
@@ -360,7 +361,11 @@ class GunkimonoState(State[GunkimonoAction]):
         sequence.passes += 1
         turn_record.begin(self)
         events.append(
-            event("pass", seat=seat, message=f"Seat {seat} cannot place any tile: the turn passes.")
+            event(
+                "pass",
+                seat=seat,
+                message=say("Seat {seat} cannot place any tile: the turn passes.", seat=seat),
+            )
         )
         strongholds.assess(self, events)
         return False
@@ -558,7 +563,7 @@ def _draw(state: GunkimonoState, action: Draw, events: list[Event]) -> None:
 
 def _over(state: GunkimonoState, action: Any) -> list[Event]:
     # Never called: the flow refuses every action once the game is over.
-    raise IllegalAction("the game is over")
+    raise IllegalAction(say("the game is over"))
 
 
 def _count(state: GunkimonoState) -> None:

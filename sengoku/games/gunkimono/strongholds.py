@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING
 
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
+from sengoku.core.sentence import said, say
 from sengoku.core.substate import INT_ROWS, INTS, Part, part_field
 from sengoku.games.gunkimono.actions import CELLS, BuildStronghold, cell_name
-from sengoku.games.gunkimono.battlefield import FACE_DOWN, NAMES, NEIGHBOURS
+from sengoku.games.gunkimono.battlefield import FACE_DOWN, NEIGHBOURS, troop_word
 from sengoku.games.gunkimono.data import components
 from sengoku.games.gunkimono.formations import Formations, formation, formations
 from sengoku.games.gunkimono.honor_track import REMOVED
@@ -37,9 +38,11 @@ if TYPE_CHECKING:
 
 _C = components()
 
-RULE_1 = "Stronghold rule 1: no army tile may be placed on a stronghold's troop"
-RULE_2 = "Stronghold rule 2: no victory points for a troop that joins a formation with a stronghold"
-RULE_4 = "Stronghold rule 4: this would link formations controlled by different players"
+RULE_1 = said(say("Stronghold rule 1: no army tile may be placed on a stronghold's troop"))
+RULE_2 = said(
+    say("Stronghold rule 2: no victory points for a troop that joins a formation with a stronghold")
+)
+RULE_4 = said(say("Stronghold rule 4: this would link formations controlled by different players"))
 
 
 @dataclass(slots=True)
@@ -164,11 +167,15 @@ def legal_builds(state: GunkimonoState) -> list[BuildStronghold]:
 
 def why_not_build(state: GunkimonoState, action: BuildStronghold) -> str | None:
     if state.sequence.phase is not Phase.STRONGHOLD:
-        return f"no stronghold to build now; now: {state.sequence.phase.prompt}"
+        return said(
+            say("no stronghold to build now; now: {now}", now=state.sequence.phase.prompt_word)
+        )
     if action.cell not in stronghold_cells(state, state.sequence.turn):
-        return (
-            "a stronghold goes on a troop in a formation that holds no stronghold "
-            "(option own_double_stronghold allows your own)"
+        return said(
+            say(
+                "a stronghold goes on a troop in a formation that holds no stronghold "
+                "(option own_double_stronghold allows your own)"
+            )
         )
     return None
 
@@ -185,7 +192,9 @@ def after_scoring(state: GunkimonoState, events: list[Event]) -> None:
             event(
                 "stronghold_blocked",
                 seat=seat,
-                message=f"Seat {seat} cannot build a stronghold: every formation holds one.",
+                message=say(
+                    "Seat {seat} cannot build a stronghold: every formation holds one.", seat=seat
+                ),
             )
         )
     state.assess_and_refill(events)
@@ -205,8 +214,13 @@ def build(state: GunkimonoState, action: BuildStronghold, events: list[Event]) -
             "stronghold",
             seat=seat,
             cell=cell_name(action.cell),
-            message=f"Seat {seat} builds a stronghold on the {NAMES[state.battlefield.top[action.cell]]} "
-            f"at {cell_name(action.cell)} (formation of {size}).",
+            message=say(
+                "Seat {seat} builds a stronghold on the {troop} at {square} (formation of {size}).",
+                seat=seat,
+                troop=troop_word(state.battlefield.top[action.cell]),
+                square=cell_name(action.cell),
+                size=size,
+            ),
         )
     )
     state.assess_and_refill(events)
@@ -228,7 +242,12 @@ def assess(state: GunkimonoState, events: list[Event]) -> None:
             "assess",
             seat=seat,
             points=sum(sizes),
-            message=f"Seat {seat}'s strongholds score {' + '.join(map(str, sizes))} VP.",
+            # "3 + 4": the sizes of its formations, as numbers read in any language.
+            message=say(
+                "Seat {seat}'s strongholds score {sizes} VP.",
+                seat=seat,
+                sizes=" + ".join(map(str, sizes)),
+            ),
         )
     )
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
+from sengoku.core.sentence import N_, Word
 from sengoku.core.substate import SCALAR, Codec, Part, part_field
 
 
@@ -47,6 +48,12 @@ class Phase(StrEnum):
         """What the player to act does now, as an illegal action's message says it."""
         return _PROMPTS[self]
 
+    @property
+    def prompt_word(self) -> Word:
+        """``prompt`` as a sentence's value that the reader's language words (``"...; now:
+        {now}"``)."""
+        return Word(_PROMPTS[self])
+
 
 _STEPS: dict[Phase, int] = {
     Phase.PLACE: 1,
@@ -57,12 +64,12 @@ _STEPS: dict[Phase, int] = {
     Phase.OVER: 0,
 }
 _PROMPTS: dict[Phase, str] = {
-    Phase.PLACE: "place a tile",
-    Phase.SUPPORT: "place the large tile over the support",
-    Phase.SCORE: "score the placed troops",
-    Phase.STRONGHOLD: "build a stronghold",
-    Phase.DRAW: "draw a tile",
-    Phase.OVER: "the game is over",
+    Phase.PLACE: N_("place a tile"),
+    Phase.SUPPORT: N_("place the large tile over the support"),
+    Phase.SCORE: N_("score the placed troops"),
+    Phase.STRONGHOLD: N_("build a stronghold"),
+    Phase.DRAW: N_("draw a tile"),
+    Phase.OVER: N_("the game is over"),
 }
 
 #: Phase names, as written in JSON (``Phase(name)`` reads one).

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
+from sengoku.core.sentence import Word, say
 from sengoku.core.substate import INT_ROWS_OF_ROWS, Part, part_field
-from sengoku.games.gunkimono.battlefield import NAMES
+from sengoku.games.gunkimono.battlefield import NAMES, troop_word
 from sengoku.games.gunkimono.data import components
 
 if TYPE_CHECKING:
@@ -58,8 +59,15 @@ def reach_ending_row(state: GunkimonoState, seat: int, troop: int, events: list[
                 seat=seat,
                 kind=kname,
                 column=NAMES[troop],
-                message=f"Seat {seat} claims a {kname} war banner from the {NAMES[troop]} "
-                "column; that honor marker leaves the track.",
+                # The kind is public (the banners' backs show it); the value is told below,
+                # to the seat alone.
+                message=say(
+                    "Seat {seat} claims a {kind} war banner from the {troop} column; that honor "
+                    "marker leaves the track.",
+                    seat=seat,
+                    kind=Word(kname),
+                    troop=troop_word(troop),
+                ),
             )
         )
         events.append(
@@ -68,7 +76,9 @@ def reach_ending_row(state: GunkimonoState, seat: int, troop: int, events: list[
                 audience=[seat],
                 kind=kname,
                 value=value,
-                message=f"Your {kname} banner is worth {value} VP.",
+                message=say(
+                    "Your {kind} banner is worth {value} VP.", kind=Word(kname), value=value
+                ),
             )
         )
         return True
@@ -79,8 +89,12 @@ def reach_ending_row(state: GunkimonoState, seat: int, troop: int, events: list[
                 seat=seat,
                 kind=None,
                 column=NAMES[troop],
-                message=f"The {NAMES[troop]} banner stack is empty: seat {seat}'s marker "
-                "leaves the track without a banner.",
+                message=say(
+                    "The {troop} banner stack is empty: seat {seat}'s marker leaves the track "
+                    "without a banner.",
+                    troop=troop_word(troop),
+                    seat=seat,
+                ),
             )
         )
         return True

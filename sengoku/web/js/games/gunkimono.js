@@ -8,7 +8,7 @@
 // click), see its ghost on the board and click where it goes.
 
 import { el, svg, clear } from "../ui.js";
-import { _, fmt, ngettext } from "../i18n.js";
+import { _, N_, fmt, ngettext, word } from "../i18n.js";
 
 // Each troop type's colour, its kanji and its short English label (the header's toggle picks
 // one); its full name comes with the view (`troop_names`, from troops.json).
@@ -38,7 +38,8 @@ const SEAT_COLORS = ["#c8553d", "#2f6690", "#5b8e3e", "#8a5a9b", "#c99a2e"];
 // Each seat's shape as well as its colour (up to five players): its icon, its honor markers and
 // its strongholds all carry it, so that no player is told apart by colour alone.
 const SEAT_SHAPES = ["●", "■", "▲", "◆", "★"];
-const SHAPE_NAMES = ["circle", "square", "triangle", "diamond", "star"];
+// (the data-shape attribute's values, and the shapes' words, translated where shown)
+const SHAPE_NAMES = [N_("circle"), N_("square"), N_("triangle"), N_("diamond"), N_("star")];
 
 /** Seat ``seat``'s shape (circle, square, triangle, diamond, star) of radius ``r`` at (cx, cy). */
 function seatShape(seat, cx, cy, r, attrs = {}) {
@@ -59,7 +60,7 @@ function seatShape(seat, cx, cy, r, attrs = {}) {
 const PHASE_WORDS = {
   place: _("placing a tile"),
   support: _("placing a large tile over extra support"),
-  score: "scoring",
+  score: _("scoring"),
   stronghold: _("building a stronghold"),
   draw: _("refilling the hand"),
   over: _("game over"),
@@ -68,7 +69,7 @@ const S = 64; // one square
 const M = 24; // margin for the coordinates
 // Where the second half of a tile lies from its first, for each rotation: right, below,
 // left, above (the first half is the tile's first troop, as the view lists its halves).
-const TURNS = ["right", "below", "left", "above"];
+const TURNS = [N_("right"), N_("below"), N_("left"), N_("above")];
 
 function seatName(seat) {
   return fmt(_("Player {x}"), { x: seat + 1 });
@@ -109,12 +110,103 @@ export function placementWords(action) {
     return small[1] === "small" ? fmt(_("a small {troop} on {x}"), { troop, x: small[3] }) : fmt(_("a small {troop} face down on {x}, as extra support"), { troop, x: small[3] });
   }
   const halves = text.split(" ").map((h) => /^([A-Z])\d*@([a-z]+\d+)$/.exec(h));
-  if (halves.length === 2 && halves.every(Boolean)) return halves.map((h) => `${TROOP_WORDS[h[1]] || h[1]} on ${h[2]}`).join(" and ");
+  if (halves.length === 2 && halves.every(Boolean)) {
+    const [a, b] = halves;
+    return fmt(_("{first} on {a} and {second} on {b}"), { first: TROOP_WORDS[a[1]] || a[1], a: a[2], second: TROOP_WORDS[b[1]] || b[1], b: b[2] });
+  }
   return null;
 }
 
+/** Whose turn it is and what they do ("Player 2 is scoring"). */
+function turnWords(seat, phase) {
+  return fmt(_("{seatName} is {doing}"), { seatName: seatName(seat), doing: PHASE_WORDS[phase] || phase });
+}
+
+/** The two troops of a large tile, by the letters of its halves ({first}, {second}). */
+function tileTroops(v, halves) {
+  return { first: troopName(v, halves[0].troop), second: troopName(v, halves[1].troop) };
+}
+
+/** A legal choice's label, worded here from its data (the server's description: its kind,
+ * troops, squares, points), so that it reads in the page's language; the engine's own
+ * English label for a kind this page does not know. */
+function choiceLabel(v, row) {
+  const troop = row.troop ? troopName(v, row.troop) : "";
+  switch (row.kind) {
+    case "place_tile": {
+      const [a, b] = row.troops || [];
+      if (!a || !b) break;
+      return fmt(_("Place {first}/{second} tile on {a}-{b}"), { first: troopName(v, a.troop), second: troopName(v, b.troop), a: a.cell, b: b.cell });
+    }
+    case "small_tile":
+      return fmt(_("Place small {troop} tile on {square}"), { troop, square: row.to });
+    case "support":
+      return fmt(_("Support with small {troop} on {square}"), { troop, square: row.to });
+    case "score_vp":
+      return fmt(_("Victory points +{points}: {troop} formation of {points}"), { troop, points: row.points });
+    case "score_honor":
+      return row.banner ? fmt(_("Honor +{points}: {troop} marker to the banners"), { troop, points: row.points }) : fmt(_("Honor +{points}: {troop} marker to row {row}"), { troop, points: row.points, row: row.row });
+    case "stronghold": {
+      const letter = v.board?.troops?.[row.squares?.[0]];
+      return fmt(_("Stronghold on {troop} {square} (formation of {points})"), { troop: letter ? troopName(v, letter) : "", square: row.to, points: row.points });
+    }
+    case "draw":
+      return _("Draw from the stack");
+    case "take": {
+      const face = v.tiles?.[row.tile];
+      if (!face) break;
+      return fmt(_("Take {first}/{second} tile"), tileTroops(v, face.halves));
+    }
+  }
+  return row.label;
+}
+
+/** A legal choice's description (a button's title, the line under the board), worded here
+ * from its data as its label is. */
+function choiceText(v, row) {
+  const troop = row.troop ? troopName(v, row.troop) : "";
+  switch (row.kind) {
+    case "place_tile": {
+      const [a, b] = row.troops || [];
+      if (!a || !b) break;
+      return fmt(_("Place your {first}/{second} tile with the {first} ({firstSymbols}) on {a} and the {second} ({secondSymbols}) on {b}."), {
+        first: troopName(v, a.troop),
+        second: troopName(v, b.troop),
+        firstSymbols: symbolCount(a.symbols),
+        secondSymbols: symbolCount(b.symbols),
+        a: a.cell,
+        b: b.cell,
+      });
+    }
+    case "small_tile":
+      return fmt(_("Place your small {troop} tile face up on {square}."), { troop, square: row.to });
+    case "support":
+      return fmt(_("Place your small {troop} tile face down on {square} as extra support for the large tile you place next."), { troop, square: row.to });
+    case "score_vp":
+      return fmt(ngettext("Score {points} victory point for the {troop} on {square} (the size of its formation).", "Score {points} victory points for the {troop} on {square} (the size of its formation).", row.points), { troop, square: row.to, points: row.points });
+    case "score_honor":
+      return row.banner
+        ? fmt(ngettext("Score {points} honor point for the {troop} on {square} (its stronghold symbols): your {troop} marker moves up to the banners.", "Score {points} honor points for the {troop} on {square} (its stronghold symbols): your {troop} marker moves up to the banners.", row.points), { troop, square: row.to, points: row.points })
+        : fmt(ngettext("Score {points} honor point for the {troop} on {square} (its stronghold symbols): your {troop} marker moves up to row {row}.", "Score {points} honor points for the {troop} on {square} (its stronghold symbols): your {troop} marker moves up to row {row}.", row.points), { troop, square: row.to, points: row.points, row: row.row });
+    case "stronghold": {
+      const letter = v.board?.troops?.[row.squares?.[0]];
+      return fmt(_("Build your lowest remaining stronghold on the {troop} on {square}: its formation of {points} is yours to assess every turn."), { troop: letter ? troopName(v, letter) : "", square: row.to, points: row.points });
+    }
+    case "draw":
+      return _("Refill your hand with the top tile of the face-down stack.");
+    case "take": {
+      const face = v.tiles?.[row.tile];
+      if (!face) break;
+      return fmt(_("Refill your hand with the face-up {first} ({firstSymbols}) / {second} ({secondSymbols}) tile."), { ...tileTroops(v, face.halves), firstSymbols: symbolCount(face.halves[0].symbols), secondSymbols: symbolCount(face.halves[1].symbols) });
+    }
+  }
+  return row.text;
+}
+
+/** A troop type's name in the page's language (the view names it in English). */
 function troopName(v, letter) {
-  return v?.troop_names?.[letter] || letter;
+  const name = v?.troop_names?.[letter];
+  return name ? word(name) : letter;
 }
 
 /** A stronghold symbol: a small castle tower, its top left corner at (x, y). */
@@ -243,7 +335,7 @@ function scoringWords(v, s) {
     case "stronghold_built":
       return fmt(_("stronghold built on {troop} {square} (formation of {points})"), { troop, square: s.square, points: s.points });
     case "banner":
-      return fmt(_("claimed a {banner} war banner ({troop} column)"), { banner: s.banner, troop });
+      return fmt(_("claimed a {banner} war banner ({troop} column)"), { banner: word(s.banner), troop });
     default:
       return String(s.kind);
   }
@@ -295,7 +387,7 @@ function honorTrack(v) {
       const cy = crowded ? y + (seat % 2 ? 3 : -3) : y;
       const marker = svg("g", { class: "honor-marker", "data-seat": seat, "data-troop": t, "data-level": level });
       marker.append(seatShape(seat, cx, cy, crowded ? 5.5 : 7, { class: "honor-shape" }));
-      marker.append(svg("title", {}, fmt(_("{seatName} ({x}): {troopName} honor at row {level}"), { seatName: seatName(seat), x: SHAPE_NAMES[seat % 5], troopName: troopName(v, t), level })));
+      marker.append(svg("title", {}, fmt(_("{seatName} ({x}): {troopName} honor at row {level}"), { seatName: seatName(seat), x: _(SHAPE_NAMES[seat % 5]), troopName: troopName(v, t), level })));
       box.append(marker);
     });
   });
@@ -305,7 +397,7 @@ function honorTrack(v) {
 function bannerChip(b) {
   const kind = BANNERS[b.kind] || { mark: "?", color: "#555" };
   const value = b.value === null || b.value === undefined ? "?" : b.value;
-  return el("span.banner-chip", { title: fmt(value === "?" ? _("{kind} war banner from the {column} column: its value is hidden until the end") : _("{kind} war banner from the {column} column: {value} VP"), { kind: b.kind, column: b.column, value }), style: `background:${kind.color}` }, `${b.kind} ${value}`);
+  return el("span.banner-chip", { title: fmt(value === "?" ? _("{kind} war banner from the {column} column: its value is hidden until the end") : _("{kind} war banner from the {column} column: {value} VP"), { kind: word(b.kind), column: word(b.column), value }), style: `background:${kind.color}` }, `${word(b.kind)} ${value}`);
 }
 
 /** A column head of the end panel's table: its word, or a shorter one on a phone. */
@@ -316,7 +408,7 @@ function head(long, short, title) {
 /** A player's score in words: VP and where they came from, banners when visible. */
 function scoreWords(p) {
   const parts = fmt(_("{vp_formations} formations + {vp_strongholds} strongholds"), { vp_formations: p.vp_formations, vp_strongholds: p.vp_strongholds });
-  return p.banner_points === null || p.banner_points === undefined ? `${p.score} VP (${parts})` : fmt(_("{score} VP ({parts}) + {banner_points} banners = {total}"), { score: p.score, parts, banner_points: p.banner_points, total: p.total });
+  return p.banner_points === null || p.banner_points === undefined ? fmt(_("{score} VP ({parts})"), { score: p.score, parts }) : fmt(_("{score} VP ({parts}) + {banner_points} banners = {total}"), { score: p.score, parts, banner_points: p.banner_points, total: p.total });
 }
 
 export default {
@@ -352,7 +444,7 @@ export default {
   statusNote(view) {
     if (!view || !view.board) return "";
     if (view.phase === "over") return _("The game is over: banners are revealed and added to the scores.");
-    const bits = [`${seatName(view.turn)} is ${PHASE_WORDS[view.phase] || view.phase}`];
+    const bits = [turnWords(view.turn, view.phase)];
     bits.push(fmt(_("{plural} in the stack"), { plural: tileCount(view.stack_size) }));
     if (view.end_triggered) bits.push(_("the end-of-game tile has appeared: this is the last round"));
     else if (view.end_stack_in_play) bits.push(_("the end-game stack is in play"));
@@ -370,7 +462,7 @@ export default {
         el("th", { scope: "row", title: nameOf(s) }, seatName(s)),
         el("td", {}, String(p.vp_formations)),
         el("td", {}, String(p.vp_strongholds)),
-        el("td", { title: p.banners.map((b) => `${b.kind} ${b.value ?? "?"}`).join(", ") || _("no banner") }, String(banners)),
+        el("td", { title: p.banners.map((b) => `${word(b.kind)} ${b.value ?? "?"}`).join(", ") || _("no banner") }, String(banners)),
         el("td.total", {}, String(p.score + banners)),
       );
     });
@@ -551,7 +643,7 @@ class KimonoBoard {
         mark.append(svg("rect", { x: x + S - 27, y: y + S - 27, width: 22, height: 22, rx: 4, fill: SEAT_COLORS[owner % 5], class: "stronghold" }));
         mark.append(castle(x + S - 24, y + S - 24, 16, "castle stronghold-castle"));
         mark.append(seatShape(owner, x + S - 27, y + S - 27, 7.5, { class: "stronghold-shape" }));
-        mark.append(svg("title", {}, fmt(_("{seatName}'s stronghold ({x})"), { seatName: seatName(owner), x: SHAPE_NAMES[owner % 5] })));
+        mark.append(svg("title", {}, fmt(_("{seatName}'s stronghold ({x})"), { seatName: seatName(owner), x: _(SHAPE_NAMES[owner % 5]) })));
         g.append(mark);
       }
       board.append(g);
@@ -715,7 +807,7 @@ class KimonoBoard {
         ghost.append(halfShape(face.halves[1].troop, face.halves[1].symbols, x2 + 3, y2 + 3, S - 6));
         ghost.append(svg("rect", { x: Math.min(x1, x2) + 2, y: Math.min(y1, y2) + 2, width: Math.abs(x2 - x1) + S - 4, height: Math.abs(y2 - y1) + S - 4, rx: 8, class: "ghost-frame" }));
         this.overlay.append(ghost);
-        this.showInfo(p ? `${p.row.text} ${this.preview !== null ? "Tap it again, or Confirm, to place it." : "Click to place it."}` : fmt(_("The {tileWords} tile cannot go there turned this way: pick an outlined square, or rotate it."), { tileWords: tileWords(v, this.sel.id) }));
+        this.showInfo(p ? `${choiceText(v, p.row)} ${this.preview !== null ? _("Tap it again, or Confirm, to place it.") : _("Click to place it.")}` : fmt(_("The {tileWords} tile cannot go there turned this way: pick an outlined square, or rotate it."), { tileWords: tileWords(v, this.sel.id) }));
       }
     } else if (this.sel?.type === "small") {
       const row = this.smallTargets().get(spot);
@@ -723,7 +815,7 @@ class KimonoBoard {
       const ghost = svg("g", { class: `ghost${row ? " legal" : " illegal"}` });
       ghost.append(halfShape(this.sel.troop, v.small_tile_symbols, x + 3, y + 3, S - 6, { faceDown: this.smallMode === "support" }));
       this.overlay.append(ghost);
-      if (row) this.showInfo(row.text);
+      if (row) this.showInfo(choiceText(v, row));
     }
   }
 
@@ -761,7 +853,7 @@ class KimonoBoard {
     const v = this.model.view;
     const m = this.model;
     if (v.phase === "over") return _("The game is over.");
-    if (!m.interactive) return `${seatName(v.turn)} is ${PHASE_WORDS[v.phase] || v.phase}…`;
+    if (!m.interactive) return `${turnWords(v.turn, v.phase)}…`;
     const c = this.choices;
     if (v.phase === "place" || v.phase === "support") {
       const over = v.phase === "support" ? fmt(_(" over the extra support on {support_square}"), { support_square: v.support_square }) : "";
@@ -794,8 +886,8 @@ class KimonoBoard {
           "div.picked",
           {},
           face ? tilePicture(face.halves, { size: 34, turn: this.turn }) : null,
-          el("span", {}, fmt(_("Turned: second half {x}"), { x: TURNS[this.turn] })),
-          el("button.secondary", { type: "button", id: "kimono-rotate", title: _("Turn the tile (R key, or right click on the board)"), onclick: () => this.rotate() }, "⟳ Rotate"),
+          el("span", {}, fmt(_("Turned: second half {x}"), { x: _(TURNS[this.turn]) })),
+          el("button.secondary", { type: "button", id: "kimono-rotate", title: _("Turn the tile (R key, or right click on the board)"), onclick: () => this.rotate() }, `⟳ ${_("Rotate")}`),
           el("button.link", { type: "button", id: "kimono-cancel", onclick: () => this.select(null) }, _("Cancel")),
         ),
       );
@@ -815,7 +907,7 @@ class KimonoBoard {
     }
     if (this.preview !== null && m.interactive) {
       const row = this.sel?.type === "tile" ? this.placementAt(this.preview)?.row : this.sel?.type === "small" ? this.smallTargets().get(this.preview) : this.choices.strongholds.get(this.preview);
-      if (row) this.decide.append(el("button.primary.confirm", { type: "button", id: "kimono-confirm", onclick: () => this.play(row) }, fmt(_("Confirm: {label}"), { label: row.label })));
+      if (row) this.decide.append(el("button.primary.confirm", { type: "button", id: "kimono-confirm", onclick: () => this.play(row) }, fmt(_("Confirm: {label}"), { label: choiceLabel(v, row) })));
     }
     const buttons = [...c.scores, ...(c.strongholds.size <= 12 ? c.strongholds.values() : []), ...(c.draw ? [c.draw] : []), ...c.takes.values(), ...c.other];
     if (buttons.length) {
@@ -826,9 +918,9 @@ class KimonoBoard {
           buttons.map((row) =>
             el(
               `button.choice.${row.kind}`,
-              { type: "button", "data-action": row.action, "data-kind": row.kind, title: row.text, onclick: () => this.play(row), onpointerenter: () => this.showInfo(row.text) },
+              { type: "button", "data-action": row.action, "data-kind": row.kind, title: choiceText(v, row), onclick: () => this.play(row), onpointerenter: () => this.showInfo(choiceText(v, row)) },
               row.kind === "take" && v.tiles?.[row.tile] ? tilePicture(v.tiles[row.tile].halves, { size: 22 }) : null,
-              el("span", {}, row.label),
+              el("span", {}, choiceLabel(v, row)),
             ),
           ),
         ),
@@ -918,7 +1010,7 @@ class KimonoBoard {
     });
     const stack = el(
       `button.stack${c.draw ? ".playable" : ""}`,
-      { type: "button", id: "kimono-stack", disabled: !c.draw, title: c.draw ? c.draw.text : _("The face-down stack"), onclick: () => c.draw && this.play(c.draw) },
+      { type: "button", id: "kimono-stack", disabled: !c.draw, title: c.draw ? choiceText(v, c.draw) : _("The face-down stack"), onclick: () => c.draw && this.play(c.draw) },
       el("span.stack-count", {}, String(v.stack_size)),
       el("span", {}, v.end_stack_in_play ? _("end-game stack") : _("in the stack")),
     );
@@ -931,7 +1023,7 @@ class KimonoBoard {
     const last = v.last_turn;
     if (!last) return;
     const lines = last.scores.length ? last.scores.map((s) => el("li", { "data-kind": s.kind }, scoringWords(v, s))) : [el("li.muted", {}, last.squares.length ? _("nothing scored yet") : _("no tile could be placed: the turn passed"))];
-    const covered = last.squares.length ? ` on ${last.squares.join(", ")}` : "";
+    const covered = last.squares.length ? fmt(_(" on {squares}"), { squares: last.squares.join(", ") }) : "";
     this.lastBox.append(el("h2", {}, fmt(_("{seatName}'s turn{covered}"), { seatName: seatName(last.seat), covered })), el("ul.scorings", {}, lines));
   }
 
@@ -950,13 +1042,13 @@ class KimonoBoard {
         el(
           `div.kimono-player${toAct ? ".to-act" : ""}`,
           { "data-seat": s, style: `border-left-color:${SEAT_COLORS[s % 5]}` },
-          el("div.kp-head", {}, el("span.seat-shape", { style: `color:${SEAT_COLORS[s % 5]}` }, SEAT_SHAPES[s % 5]), el("strong", {}, seatName(s)), s === this.model.seat ? el("span.you", {}, "you") : null, el("span.kp-score", { "data-score": p.score }, scoreWords(p))),
+          el("div.kp-head", {}, el("span.seat-shape", { style: `color:${SEAT_COLORS[s % 5]}` }, SEAT_SHAPES[s % 5]), el("strong", {}, seatName(s)), s === this.model.seat ? el("span.you", {}, _("you")) : null, el("span.kp-score", { "data-score": p.score }, scoreWords(p))),
           el("div.kp-line", {}, el("span.honor", {}, honor), p.banners.map(bannerChip)),
           el(
             "div.kp-line.muted",
             {},
             fmt(_("{tiles} in hand · small tiles {small} · strongholds: {strongholds} ({left} left)"), { tiles: tileCount(p.hand_size), small: p.reserve.join(" ") || _("none"), strongholds: p.strongholds.length ? p.strongholds.join(", ") : _("none"), left: p.strongholds_left }),
-            p.hand === null && p.hand_known.length ? el("span.known", { title: _("Tiles seen taken from the row") }, " · seen: ", p.hand_known.map((id) => (v.tiles?.[id] ? tilePicture(v.tiles[id].halves, { size: 16 }) : id))) : null,
+            p.hand === null && p.hand_known.length ? el("span.known", { title: _("Tiles seen taken from the row") }, ` · ${_("seen:")} `, p.hand_known.map((id) => (v.tiles?.[id] ? tilePicture(v.tiles[id].halves, { size: 16 }) : id))) : null,
           ),
         ),
       );
