@@ -440,6 +440,12 @@ def answer_peek(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
     again(state, prompt.task)
 
 
+#: The labels of our card set's "choose" effects (cards/*.toml), game words the log's
+#: sentences name ("West chooses draw."): listed here for the catalog. Another card set's
+#: labels show as they are written.
+CHOICE_LABELS = (N_("draw"), N_("flip"), N_("look"), N_("train"))
+
+
 def op_choose(state: SashimonoState, task: Task, spec: Spec) -> None:
     """Choose one of several effects."""
     actor = task.actor
