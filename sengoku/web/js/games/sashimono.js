@@ -109,6 +109,16 @@ const HAND_LABELS = {
   bottom: N_("Bottom: {name}"),
 };
 
+/** The choices on one Kumi of a Sonae, by the notation's verb: [own, enemy] labels. */
+const CELL_LABELS = {
+  train: [N_("Train {cell}"), N_("Train {cell} (enemy)")],
+  swap: [N_("Swap {cell}"), N_("Swap {cell} (enemy)")],
+  flip: [N_("Flip {cell}"), N_("Flip {cell} (enemy)")],
+  reveal: [N_("Reveal {cell}"), N_("Reveal {cell} (enemy)")],
+  gunbai: [N_("Gunbai {cell}"), N_("Gunbai {cell} (enemy)")],
+  peek: [N_("Peek at {cell}"), N_("Peek at {cell} (enemy)")],
+};
+
 /** A Kumi type's or a card's name in the page's language (a card's name is the rulebook's). */
 function itemName(l, catalog) {
   if (l.kumi && KUMI[l.kumi]) return word(KUMI[l.kumi].name);
@@ -138,12 +148,26 @@ function choiceWords(l, catalog) {
     const name = itemName(l, catalog);
     if (name) return fmt(_(HAND_LABELS[verb]), { name });
   }
-  if (l.kind === "bury" && l.slot) return fmt(_("Bury {name}"), { name: slotWords(l.slot) });
+  if (l.kind === "bury" && l.slot) return fmt(_("Bury {name}"), { name: l.slot });
+  // the choices on a Kumi of a Sonae, a line or an order (also clickable on the board)
+  const cell = l.cell || "";
+  const enemy = l.side === "enemy";
+  if (CELL_LABELS[verb] && cell) return fmt(_(CELL_LABELS[verb][enemy ? 1 : 0]), { cell });
+  if (verb === "return" && (l.slot || cell)) return fmt(enemy ? _("Return {slot} to hand (enemy)") : _("Return {slot} to hand"), { slot: l.slot || cell });
+  if ((verb === "battle" || verb === "rearrange") && l.line) {
+    if (l.line === "line") return verb === "battle" ? _("Attack the Kumi line") : _("Rearrange the Kumi line");
+    if (LINE_WORDS[l.line]) return fmt(verb === "battle" ? _("Attack {line}") : _("Rearrange {line}"), { line: LINE_WORDS[l.line] });
+  }
+  if (verb === "order") {
+    const order = (String(l.action).split(" ")[1] || "").match(/../g);
+    if (order) return fmt(_("Order {order}"), { order: order.join(", ") });
+  }
+  if (verb === "choose") return word(String(l.action).slice("choose ".length));
   if (l.kind === "turn" && l.choice === "action") return _("Action turn");
   if (l.kind === "turn" && l.choice === "score") return _("Scoring turn");
   if (l.kind === "play_card" && l.card) return fmt(_("Play {card}"), { card: catalog.get(l.card)?.name || pretty(l.card) });
   if (l.kind === "place" && l.cell) return fmt(l.face === "up" ? _("To {cell} face up") : _("To {cell} hidden"), { cell: l.cell });
-  if (l.kind === "swap" && l.cell) return fmt(_("Swap with {cell}"), { cell: l.cell });
+  if (l.kind === "swap" && l.cell && verb === "with") return fmt(_("Swap with {cell}"), { cell: l.cell });
   if (l.kind === "card_action" && l.card) {
     // the card's own action (its name is the rulebook's): its effect from the catalog
     const act = (catalog.get(l.card)?.actions || []).find((a) => a.name === l.action.replace(/^do /, ""));
