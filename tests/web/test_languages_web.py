@@ -95,6 +95,41 @@ def assert_no_english(page: Page, lang: str, where: str) -> None:
     assert not found, f"{lang}, {where}: English shows: {found}"
 
 
+@cache
+def engine_sentences(game: str, lang: str) -> tuple[str, ...]:
+    """The English of a game engine's sentences (its ``say`` templates, docs/i18n.md "The
+    engines' sentences"), cut at their {places} into phrases of two words or more, less
+    those the language's translation of the sentence keeps (a name)."""
+    from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+
+    keywords = {**DEFAULT_KEYWORDS, "say": None}
+    folder = ROOT / "sengoku" / "games" / game
+    phrases = set()
+    for _file, _line, message, _comments, _context in extract_from_dir(
+        str(folder), keywords=keywords
+    ):
+        if not isinstance(message, str):
+            continue
+        for part in re.split(r"\{\w+\}", message):
+            part = part.strip(" .,:;!?()'")
+            if len(re.findall(r"[A-Za-z]{2,}", part)) >= 2 and len(part) >= 10:
+                if part not in i18n.gettext_(lang, message):
+                    phrases.add(part)
+    return tuple(sorted(phrases))
+
+
+def assert_log_in_language(page: Page, game: str, lang: str) -> None:
+    """The game log's lines (the engine's sentences) show no English sentence of the game:
+    the client words each event's ``say`` in the page's language."""
+    lines = page.evaluate(
+        "() => [...document.querySelectorAll('#moves .log-entry')].map((e) => e.textContent)"
+    )
+    assert len(lines) > 20, lines  # a whole game's log
+    text = "\n".join(lines)
+    found = [p for p in engine_sentences(game, lang) if p in text]
+    assert not found, f"{lang}, the {game} log shows English: {found}"
+
+
 def in_language(page: Page, lang: str) -> None:
     """The player's choice of ``lang``, as the header's switch keeps it."""
     page.goto("/")
@@ -161,6 +196,7 @@ def test_a_whole_sashimono_duel_in_the_language(new_page: Any, lang: str) -> Non
     assert not watch.failed, watch.failed
     page.click("#end-close")
     assert_no_english(page, lang, "sashimono, the final board")
+    assert_log_in_language(page, "sashimono", lang)
     shot(page, f"sashimono-duel-{lang}-final-board-1920")
 
 
