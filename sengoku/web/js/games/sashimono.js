@@ -109,6 +109,10 @@ const HAND_LABELS = {
   bottom: N_("Bottom: {name}"),
 };
 
+/** The effects of our reference card's actions (cards/reference.toml), which the card
+ * catalog does not hold: marked for the catalog, translated where a button shows them. */
+const REFERENCE_EFFECTS = [N_("battle a line")];
+
 /** The choices on one Kumi of a Sonae, by the notation's verb: [own, enemy] labels. */
 const CELL_LABELS = {
   train: [N_("Train {cell}"), N_("Train {cell} (enemy)")],
@@ -173,6 +177,8 @@ function choiceWords(l, catalog) {
     const act = (catalog.get(l.card)?.actions || []).find((a) => a.name === l.action.replace(/^do /, ""));
     if (act) return `${act.name}: ${act.text}`;
   }
+  // a reference card's action (Utsu): its name as the rulebook spells it, its effect worded
+  if (l.kind === "card_action" && l.effect) return `${word(String(l.action).replace(/^do /, ""))}: ${word(l.effect)}`;
   return null;
 }
 
