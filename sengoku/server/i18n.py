@@ -92,13 +92,19 @@ def game_words(lang: str) -> dict[str, str]:
 
 def sentence_(lang: str, say: Mapping[str, Any]) -> str:
     """An engine's sentence (the ``say`` of an event or an error) in ``lang``: its template
-    translated, its words named in the language, its other values as they are."""
+    translated, its words named in the language, a value that is a sentence put into the
+    language too, its other values as they are."""
     args = dict(say.get("args") or {})
+    plain = dict(args)
+    for name, value in args.items():
+        if isinstance(value, Mapping):  # a phrase of the sentence, itself a sentence
+            args[name] = sentence_(lang, value)
+            plain[name] = sentence_(DEFAULT, value)
     for name in say.get("words") or ():
         if isinstance(args.get(name), str):
             args[name] = word_(lang, args[name])
     english = str(say.get("text", ""))
-    for template, values in ((gettext_(lang, english), args), (english, say.get("args") or {})):
+    for template, values in ((gettext_(lang, english), args), (english, plain)):
         try:
             return template.format_map(values)
         except (KeyError, ValueError, IndexError, AttributeError):

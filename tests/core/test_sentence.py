@@ -52,3 +52,18 @@ def test_an_error_raised_with_a_sentence_keeps_it() -> None:
     # plain text: no sentence; errors still cross process boundaries as text
     assert IllegalAction("no such square").say is None
     assert str(pickle.loads(pickle.dumps(exc))) == "tile S2C1 is not in your hand"
+
+
+def test_a_phrase_inside_a_sentence_is_a_sentence_too() -> None:
+    """A value may be a sentence of its own (a Kumi's place, a list of cards): its English
+    inside the English, its own template and words in the wire form, for the reader's
+    language to translate as a whole (sengoku/server/i18n.py sentence_, i18n.js said)."""
+    place = say("{side}'s Kumi at {cell}", side=Word("West"), cell="b2")
+    ev = event("peek", None, message=say("{who} peeks at {kumi}.", who=Word("East"), kumi=place))
+    assert ev["message"] == "East peeks at West's Kumi at b2."
+    assert ev["say"]["args"]["kumi"] == {
+        "text": "{side}'s Kumi at {cell}",
+        "args": {"side": "West", "cell": "b2"},
+        "words": ["side"],
+    }
+    assert ev["say"]["words"] == ["who"]  # the phrase is no word: it is translated as a sentence

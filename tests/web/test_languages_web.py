@@ -97,34 +97,35 @@ def assert_no_english(page: Page, lang: str, where: str) -> None:
 
 
 @cache
-def gunshi_phrases(lang: str) -> tuple[str, ...]:
-    """The English of Gunshi's sentences (its log lines: ``say`` templates, ``N_`` words),
-    cut at their {places} into phrases of two words or more, less those the language's
-    translation keeps."""
-    from babel.messages.extract import extract_from_dir
+def engine_sentences(game: str, lang: str) -> tuple[str, ...]:
+    """The English of a game engine's sentences (its ``say`` templates and ``N_`` words,
+    docs/i18n.md "The engines' sentences"), cut at their {places} into phrases of two words
+    or more, less those the language's translation of the sentence keeps (a name)."""
+    from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 
-    found = extract_from_dir(
-        str(ROOT / "sengoku" / "games" / "gunshi"),
-        [("**.py", "python")],
-        keywords={"say": None, "N_": None},
-    )
+    keywords = {**DEFAULT_KEYWORDS, "say": None}
+    folder = ROOT / "sengoku" / "games" / game
     phrases = set()
-    for _file, _line, msgid, _comments, _context in found:
-        translation = i18n.gettext_(lang, msgid)
-        for part in re.split(r"\{\w+\}", msgid):
+    for _file, _line, message, _comments, _context in extract_from_dir(
+        str(folder), keywords=keywords
+    ):
+        if not isinstance(message, str):
+            continue
+        translation = i18n.gettext_(lang, message)
+        for part in re.split(r"\{\w+\}", message):
             part = part.strip(" .,:;!?()'")
             if len(re.findall(r"[A-Za-z]{2,}", part)) >= 2 and part not in translation:
                 phrases.add(part)
     return tuple(sorted(phrases))
 
 
-def assert_log_in_language(page: Page, lang: str) -> int:
-    """The game log's lines (the engine's sentences, ``said(ev.say)``) show no English
-    phrase of Gunshi's sentences; returns how many lines it has."""
+def assert_log_in_language(page: Page, game: str, lang: str) -> int:
+    """The game log's lines and headings (the engine's sentences, ``said(ev.say)``) show no
+    English phrase of the game's sentences; returns how many lines the log has."""
     lines = page.locator(".log-entry").all_text_contents()
     text = "\n".join(page.locator(".log-heading").all_text_contents() + lines)
-    found = [p for p in gunshi_phrases(lang) if p in text]
-    assert not found, f"{lang}, the Gunshi log shows English: {found}"
+    found = [p for p in engine_sentences(game, lang) if p in text]
+    assert not found, f"{lang}, the {game} log shows English: {found}"
     return len(lines)
 
 
@@ -194,6 +195,7 @@ def test_a_whole_sashimono_duel_in_the_language(new_page: Any, lang: str) -> Non
     assert not watch.failed, watch.failed
     page.click("#end-close")
     assert_no_english(page, lang, "sashimono, the final board")
+    assert assert_log_in_language(page, "sashimono", lang) > 20  # a whole game's log
     shot(page, f"sashimono-duel-{lang}-final-board-1920")
 
 
@@ -205,13 +207,13 @@ def test_a_whole_gunshi_game_in_the_language(new_page: Any, lang: str) -> None:
     # play_gunshi reads the battle's turn and checks the end panel in the language's words.
     def check(p: Page) -> None:
         assert_no_english(p, lang, "gunshi")
-        assert_log_in_language(p, lang)
+        assert_log_in_language(p, "gunshi", lang)
 
     kinds = play_gunshi(page, {}, f"gunshi-{lang}", (390, 844), check=check)
     assert kinds.get("send")
     expect(page.locator("html")).to_have_attribute("lang", lang)
     # the log's lines are the engine's sentences in the language (their words too)
-    assert assert_log_in_language(page, lang) > 20
+    assert assert_log_in_language(page, "gunshi", lang) > 20
     # and their headings: "Tour 3 — Rouge"
     log = "\n".join(page.locator(".log-heading, .log-entry").all_text_contents())
     assert i18n.word_(lang, "Red") in log and i18n.word_(lang, "Blue") in log, log[:400]

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import sengoku.games.sashimono.sonae as sonae
 import sengoku.games.sashimono.turn as turn
+from sengoku.core.sentence import N_, Word, say
 from sengoku.games.sashimono.decisions import (
     K_DO,
     K_DONE,
@@ -51,7 +52,8 @@ def answer_slot(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
     s.slots[arg] = card
     s.bowed[arg] = False
     state.ctx["slot"], state.ctx["line"], state.ctx["used"] = arg, SLOT_LINE[arg], []
-    state.emit("play", f"{state.name_of(seat)} plays {state.card(card).name} {SLOT_WORDS[arg]}.",
+    state.emit("play", say("{side} plays {card} {space}.", side=state.name_of(seat),
+                           card=Word(state.card(card).name), space=Word(SLOT_WORDS[arg])),
                seat=seat, card=state.card(card).id,
                slot=SLOTS[arg])  # fmt: skip
 
@@ -79,8 +81,8 @@ def step_actions(state: SashimonoState, task: Task) -> None:
     # (also asked, with only 'done', when flipping a Hidden Kumi might have made a
     # Gunbai action performable: whether you are asked must not tell its types)
     opts.append((K_DONE, 0, "done", "done"))
-    state.ask(seat, Question.DO, "perform each available action of the card and the reference "
-              "card at most once, requirements read from the chosen line", opts)  # fmt: skip
+    state.ask(seat, Question.DO, N_("perform each available action of the card and the reference "
+              "card at most once, requirements read from the chosen line"), opts)  # fmt: skip
 
 
 def gunbai_may_help(state: SashimonoState, seat: int) -> bool:
@@ -102,18 +104,22 @@ def answer_do(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> Non
     """Perform the chosen action (with the Gunbai fan, ask for the flip first)."""
     seat = prompt.seat
     if kind == K_DONE:
-        state.emit("actions_done", f"{state.name_of(seat)} ends the actions.")
+        state.emit("actions_done", say("{side} ends the actions.", side=state.name_of(seat)))
         return
     act = dict(card_actions(state))[arg]
     state.ctx["used"].append(arg)
-    state.emit("action", f"{state.name_of(seat)} performs {act.name}.", name=act.name)
+    state.emit(
+        "action",
+        say("{side} performs {action}.", side=state.name_of(seat), action=Word(act.name)),
+        name=act.name,
+    )
     lid = state.ctx["line"]
     tasks = [Task(Step.OP, spec=dict(spec), actor=seat, line=lid) for spec in act.effect]
     if "gunbai" in act.requires:
         cells = action_ready(state, seat, lid, act.requires)
         assert isinstance(cells, list)
         opts = [(K_OWN, i, f"gunbai {CELLS[i]}", CELLS[i]) for i in cells]
-        state.ask(seat, Question.GUNBAI, "Gunbai fan: flip a Kumi in this line, then act", opts,
+        state.ask(seat, Question.GUNBAI, N_("Gunbai fan: flip a Kumi in this line, then act"), opts,
                   act=arg)  # fmt: skip
     state.push(*tasks, Task(Step.ACTIONS, seat=seat))
 

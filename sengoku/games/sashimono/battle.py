@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import sengoku.games.sashimono.sonae as sonae
+from sengoku.core.sentence import N_, Word, say
 from sengoku.games.sashimono.decisions import (
     K_DONE,
     K_HAND,
@@ -27,9 +28,9 @@ from sengoku.games.sashimono.pieces import (
     SLOT_LINE,
     attack_of,
     defence_of,
-    describe_stack,
     is_up,
     seat_bit,
+    stack_words,
     types_of,
 )
 
@@ -48,7 +49,7 @@ def op_battle(state: SashimonoState, task: Task, spec: Spec) -> None:
         elif spec["axis"] == "column":
             lines = [lid for lid in lines if lid >= 3]
     opts = [(K_LINE, lid, f"battle {LINE_NAMES[lid]}", LINE_NAMES[lid]) for lid in lines]
-    state.ask(actor, Question.BATTLE, "battle: choose the enemy line to attack", opts,
+    state.ask(actor, Question.BATTLE, N_("battle: choose the enemy line to attack"), opts,
               task=task)  # fmt: skip
 
 
@@ -68,8 +69,10 @@ def start_battle(
     dfn = state.enemy(att)
     state.battle = {"att": att, "dfn": dfn, "aline": aline, "dline": dline, "bonus": bonus,
                    "dante": dante, "ante": {str(att): [], str(dfn): []}}  # fmt: skip
-    state.emit("battle", f"{state.name_of(att)} attacks {state.name_of(dfn)}'s "
-               f"{LINE_WORDS[dline]} from {LINE_WORDS[aline]}.", attacker=att, defender=dfn,
+    state.emit("battle", say("{attacker} attacks {defender}'s {line} from {from_line}.",
+                             attacker=state.name_of(att), defender=state.name_of(dfn),
+                             line=Word(LINE_WORDS[dline]), from_line=Word(LINE_WORDS[aline])),
+               attacker=att, defender=dfn,
                attack_line=LINE_NAMES[aline], defence_line=LINE_NAMES[dline])  # fmt: skip
     state.push(Task(Step.ANTE, seat=att), Task(Step.ANTE, seat=dfn), Task(Step.RESOLVE))
 
@@ -108,7 +111,9 @@ def answer_ante(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
     else:
         card = state.sides[seat].hand.pop(arg)
         b["ante"][str(seat)].append(card)
-        state.emit("ante", f"{state.name_of(seat)} adds a Kumi from hand to the battle.")
+        state.emit(
+            "ante", say("{side} adds a Kumi from hand to the battle.", side=state.name_of(seat))
+        )
     state.push(Task(Step.ANTE, seat=seat))
 
 
@@ -159,8 +164,9 @@ def step_resolve(state: SashimonoState, task: Task) -> None:
     margin = abs(attack - defence)
     b["winner"], b["loser"], b["margin"] = winner, loser, margin
     b["attack"], b["defence"] = attack, defence
-    state.emit("battle_result", f"Attack {attack}, defence {defence}: {state.name_of(winner)} wins "
-               f"by {margin}.", attack=attack, defence=defence, winner=winner,
+    state.emit("battle_result", say("Attack {attack}, defence {defence}: {winner} wins by {margin}.",
+                                    attack=attack, defence=defence, winner=state.name_of(winner),
+                                    margin=margin), attack=attack, defence=defence, winner=winner,
                loser=loser, margin=margin)  # fmt: skip
     lose_line = b["dline"] if loser == dfn else b["aline"]
     cells = [
@@ -168,7 +174,9 @@ def step_resolve(state: SashimonoState, task: Task) -> None:
     ]
     state.push(Task(Step.BATTLE_END))
     if not cells:
-        state.emit("casualty", f"{state.name_of(loser)}'s line is empty: no casualty.")
+        state.emit(
+            "casualty", say("{side}'s line is empty: no casualty.", side=state.name_of(loser))
+        )
         return
     # beaten by 0 or 1: the loser chooses; by 2 or more: the winner chooses
     chooser = loser if margin <= 1 else winner
@@ -186,16 +194,33 @@ def answer_casualty(state: SashimonoState, prompt: Prompt, kind: int, arg: int) 
     if side == KAGE:
         s.cells.pop(arg)
         s.discard.extend(types_of(st))
-        state.emit("casualty", f"The Kagemusha loses {describe_stack(st)} (its Kumi number "
-                   f"{arg + 1}), discarded for good.", side=side, cell=where)  # fmt: skip
+        state.emit(
+            "casualty",
+            say(
+                "The Kagemusha loses {kumi} (its Kumi number {number}), discarded for good.",
+                kumi=stack_words(st),
+                number=arg + 1,
+            ),
+            side=side,
+            cell=where,
+        )
     else:
         # the casualty goes face down to the bottom: known to whoever knew its types
         mask = EVERYONE if is_up(st) else s.known[arg] | seat_bit(side)
         s.cells[arg] = None
         s.known[arg] = 0
         s.bottom("kumi", list(types_of(st)), mask)
-        state.emit("casualty", f"{state.name_of(side)} loses {describe_stack(st, is_up(st))} "
-                   f"(at {where}) to the bottom of the Kumi deck.", side=side, cell=where)  # fmt: skip
+        state.emit(
+            "casualty",
+            say(
+                "{side} loses {kumi} (at {cell}) to the bottom of the Kumi deck.",
+                side=state.name_of(side),
+                kumi=stack_words(st, is_up(st)),
+                cell=where,
+            ),
+            side=side,
+            cell=where,
+        )
     for c in ongoing_cards(state, side, "casualty"):
         trigger(state, side, c)
 
@@ -215,7 +240,11 @@ def trigger(state: SashimonoState, side: int, pc: tuple[int, int | None]) -> Non
     """Schedule the ongoing effect of a card."""
     card = state.card(pc[0])
     assert card.ongoing is not None
-    state.emit("trigger", f"{card.name}'s ongoing effect ({state.name_of(side)}).", card=card.id)
+    state.emit(
+        "trigger",
+        say("{card}'s ongoing effect ({side}).", card=Word(card.name), side=state.name_of(side)),
+        card=card.id,
+    )
     state.push(*[Task(Step.OP, spec=dict(spec), actor=side, line=pc[1])
                  for spec in card.ongoing["effect"]])  # fmt: skip
 
@@ -228,8 +257,14 @@ def step_battle_end(state: SashimonoState, task: Task) -> None:
         seat = int(key)
         if cards:
             state.sides[seat].bottom("kumi", list(cards), seat_bit(seat))
-            state.emit("ante_back", f"{state.name_of(seat)}'s ante of {len(cards)} Kumi goes to "
-                       "the bottom of the Kumi deck.")  # fmt: skip
+            state.emit(
+                "ante_back",
+                say(
+                    "{side}'s ante of {count} Kumi goes to the bottom of the Kumi deck.",
+                    side=state.name_of(seat),
+                    count=len(cards),
+                ),
+            )
     winner = b["winner"]
     state.battle = None
     for pc in ongoing_cards(state, winner, "battle_won"):

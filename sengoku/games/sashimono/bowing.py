@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sengoku.core.sentence import Word, say
 from sengoku.core.substate import Part
 from sengoku.games.sashimono.pieces import (
     CELLS,
@@ -168,9 +169,14 @@ def rebow_pass(state: SashimonoState) -> bool:
             if now != s.bowed[p]:
                 s.bowed[p] = now
                 changed = True
-                verb = "bows" if now else "un-bows"
-                state.emit("bow", f"{state.card(c).name} ({state.name_of(seat)}) {verb}.",
-                           seat=seat, slot=SLOTS[p], card=state.card(c).id, bowed=now)  # fmt: skip
+                card = Word(state.card(c).name)
+                side = state.name_of(seat)
+                bows = (
+                    say("{card} ({side}) bows.", card=card, side=side)
+                    if now
+                    else say("{card} ({side}) un-bows.", card=card, side=side)
+                )
+                state.emit("bow", bows, seat=seat, slot=SLOTS[p], card=state.card(c).id, bowed=now)
     if state.solo:
         k = state.sides[KAGE]
         for i, c in enumerate(k.sline):
@@ -180,7 +186,12 @@ def rebow_pass(state: SashimonoState) -> bool:
             if now != k.sbowed[i]:
                 k.sbowed[i] = now
                 changed = True
-                verb = "bows" if now else "un-bows"
-                state.emit("bow", f"The Kagemusha's {state.card(c).name} {verb}: a trap.",
+                card = Word(state.card(c).name)
+                bows = (
+                    say("The Kagemusha's {card} bows: a trap.", card=card)
+                    if now
+                    else say("The Kagemusha's {card} un-bows: a trap.", card=card)
+                )
+                state.emit("bow", bows,
                            seat=KAGE, card=state.card(c).id, bowed=now)  # fmt: skip
     return changed

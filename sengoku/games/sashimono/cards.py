@@ -24,11 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from sengoku.core.game import SengokuError
+from sengoku.core.sentence import N_
 
 DATA_DIR = Path(__file__).parent / "cards"
 
 KUMI_TYPES = ("T", "K", "N")
-KUMI_NAMES = {"T": "Teppo-Gumi", "K": "Kiba-Tai", "N": "Nagae-Gumi"}
+#: The Kumi types' names (game words of the log's sentences: ``N_`` lists them for the catalog).
+KUMI_NAMES = {"T": N_("Teppo-Gumi"), "K": N_("Kiba-Tai"), "N": N_("Nagae-Gumi")}
 #: (attack, defence) of a face-up Kumi card of each type (spec: derived from the rulebook).
 KUMI_POWER = {"T": (2, 0), "K": (2, 2), "N": (0, 2)}
 TYPE_WORDS = {"T": "T", "K": "K", "N": "N", "teppo": "T", "kiba": "K", "nagae": "N"}

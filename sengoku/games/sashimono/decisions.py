@@ -17,6 +17,7 @@ from typing import Any, NamedTuple, TypedDict
 
 from sengoku.core.decisions import Pending
 from sengoku.core.game import IllegalAction
+from sengoku.core.sentence import say
 
 # ----------------------------------------------------------------------------- actions
 
@@ -52,14 +53,29 @@ class Act:
         ):
             return
         if type(kind) is not int or not 0 <= kind < len(KIND_SIZE):
-            raise IllegalAction(f"Act.kind must be an int in 0..{len(KIND_SIZE) - 1}, not {kind!r}")
+            raise IllegalAction(
+                say(
+                    "Act.kind must be an int in 0..{last}, not {kind}",
+                    last=len(KIND_SIZE) - 1,
+                    kind=repr(kind),
+                )
+            )
         if type(arg) is not int or not 0 <= arg < KIND_SIZE[kind]:
             raise IllegalAction(
-                f"Act.arg of kind {kind} must be an int in 0..{KIND_SIZE[kind] - 1}, not {arg!r}"
+                say(
+                    "Act.arg of kind {kind} must be an int in 0..{last}, not {arg}",
+                    kind=kind,
+                    last=KIND_SIZE[kind] - 1,
+                    arg=repr(arg),
+                )
             )
         field_name = "text" if type(self.text) is not str else "short"
         raise IllegalAction(
-            f"Act.{field_name} must be text (notation), not {getattr(self, field_name)!r}"
+            say(
+                "Act.{field} must be text (notation), not {value}",
+                field=field_name,
+                value=repr(getattr(self, field_name)),
+            )
         )
 
     def __str__(self) -> str:

@@ -179,6 +179,8 @@ def describe(
                 # the client words the action from its catalog, in the page's language
                 objects["card"] = card.id
         effect = _action_effect(state, arg)
+        if effect:  # public: the card in play, or the reference card (the client words it)
+            objects["effect"] = effect
         text = f"Carry out the card's {arg} action" + (f": {effect}." if effect else ".")
         label = f"{arg}: {effect}" if effect else arg
         return ActionDescription(notation, "card_action", label, text, objects)

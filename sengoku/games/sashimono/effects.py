@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import sengoku.games.sashimono.kagemusha as kagemusha
 import sengoku.games.sashimono.sonae as sonae
 import sengoku.games.sashimono.turn as turn
+from sengoku.core.sentence import N_, Word, say
 from sengoku.core.substate import Part
 from sengoku.games.sashimono.cards import KUMI_NAMES
 from sengoku.games.sashimono.decisions import (
@@ -39,10 +40,11 @@ from sengoku.games.sashimono.pieces import (
     PERMS,
     SLOT_SHORT,
     SLOTS,
-    describe_stack,
     flipped,
     is_up,
+    listed,
     seat_bit,
+    stack_words,
     types_of,
 )
 
@@ -67,8 +69,9 @@ class Look(Part):
 
 
 def skip(state: SashimonoState, actor: int, what: str) -> None:
-    """Report that an effect has nothing to act on."""
-    state.emit("no_effect", f"{state.name_of(actor)}: {what}.")
+    """Report that an effect has nothing to act on: ``what`` says why (marked ``N_``, a
+    phrase the catalog translates)."""
+    state.emit("no_effect", say("{side}: {why}.", side=state.name_of(actor), why=Word(what)))
 
 
 def op_flip(state: SashimonoState, task: Task, spec: Spec) -> None:
@@ -76,9 +79,9 @@ def op_flip(state: SashimonoState, task: Task, spec: Spec) -> None:
     actor = task.actor
     side, cells = sonae.flip_targets(state, actor, spec, task.line)
     if not cells:
-        skip(state, actor, "no Kumi to flip")
+        skip(state, actor, N_("no Kumi to flip"))
         return
-    state.ask(actor, Question.FLIP, "flip a Kumi", sonae.cell_opts(state, actor, side, cells, "flip"),
+    state.ask(actor, Question.FLIP, N_("flip a Kumi"), sonae.cell_opts(state, actor, side, cells, "flip"),
               task=task, side=side)  # fmt: skip
 
 
@@ -117,9 +120,14 @@ def draw_sashimono(state: SashimonoState, seat: int, n: int) -> None:
     got = s.sdeck[:n]
     s.sdeck = s.sdeck[n:]
     s.shand.extend(got)
-    state.emit("draw", f"{state.name_of(seat)} draws {len(got)} Sashimono.", seat=seat)
+    state.emit(
+        "draw",
+        say("{side} draws {count} Sashimono.", side=state.name_of(seat), count=len(got)),
+        seat=seat,
+    )
     if got:
-        state.emit("draw", "You draw " + ", ".join(state.card(c).name for c in got) + ".", [seat])
+        cards = listed([Word(state.card(c).name) for c in got])
+        state.emit("draw", say("You draw {cards}.", cards=cards), [seat])
 
 
 def op_look(state: SashimonoState, task: Task, spec: Spec) -> None:
@@ -130,14 +138,23 @@ def op_look(state: SashimonoState, task: Task, spec: Spec) -> None:
         turn.draw_kumi(state, actor, spec["keep"])
         return
     if not s.deck:
-        skip(state, actor, "the Kumi deck is empty")
+        skip(state, actor, N_("the Kumi deck is empty"))
         return
     state.look.cards = s.deck[: spec["count"]]
     s.deck = s.deck[spec["count"] :]
     state.look.owner = actor
-    state.emit("look", f"{state.name_of(actor)} looks at the top {len(state.look.cards)} Kumi.")
-    state.emit("look", "You look at " + ", ".join(KUMI_NAMES[t] for t in state.look.cards) + ".",
-               [actor], cards=list(state.look.cards))  # fmt: skip
+    state.emit(
+        "look",
+        say(
+            "{side} looks at the top {count} Kumi.",
+            side=state.name_of(actor),
+            count=len(state.look.cards),
+        ),
+    )
+    cards = listed([Word(KUMI_NAMES[t]) for t in state.look.cards])
+    state.emit(
+        "look", say("You look at {cards}.", cards=cards), [actor], cards=list(state.look.cards)
+    )
     ask_keep(state, actor, spec["keep"])
 
 
@@ -153,7 +170,7 @@ def answer_keep(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
     seat = prompt.seat
     s = state.sides[seat]
     s.hand.append(state.look.cards.pop(arg))
-    state.emit("keep", f"{state.name_of(seat)} keeps a Kumi.")
+    state.emit("keep", say("{side} keeps a Kumi.", side=state.name_of(seat)))
     keep = prompt.keep - 1
     if keep > 0 and state.look.cards:
         ask_keep(state, seat, keep)
@@ -172,7 +189,9 @@ def op_rearrange(state: SashimonoState, task: Task, spec: Spec) -> None:
         ask_perm(state, actor, task.line)
         return
     opts = [(K_LINE, lid, f"rearrange {LINE_NAMES[lid]}", LINE_NAMES[lid]) for lid in range(6)]
-    state.ask(actor, Question.REARRANGE, "Gyorin: choose one line of your Sonae to rearrange", opts)
+    state.ask(
+        actor, Question.REARRANGE, N_("Gyorin: choose one line of your Sonae to rearrange"), opts
+    )
 
 
 def answer_rearrange(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
@@ -213,8 +232,9 @@ def answer_perm(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
     # the cards move on the table in front of everyone: the new order is public
     order = "".join(CELLS[line[p]] for p in PERMS[arg])
     moved = ", ".join(CELLS[line[p]] for p in PERMS[arg])
-    state.emit("rearrange", f"{state.name_of(seat)} rearranges {LINE_WORDS[lid]}: the Kumi "
-               f"from {moved} now stand in that order.", seat=seat,
+    state.emit("rearrange", say("{side} rearranges {line}: the Kumi from {cells} now stand in "
+                                "that order.", side=state.name_of(seat),
+                                line=Word(LINE_WORDS[lid]), cells=moved), seat=seat,
                line=LINE_NAMES[lid], order=order)  # fmt: skip
 
 
@@ -225,10 +245,12 @@ def op_swap(state: SashimonoState, task: Task, spec: Spec) -> None:
         return
     firsts = [i for i in range(9) if swap_partners(state, actor, i, spec["adjacent"])]
     if not firsts:
-        skip(state, actor, "no two Kumi to swap")
+        skip(state, actor, N_("no two Kumi to swap"))
         return
     opts = [(K_OWN, i, f"swap {CELLS[i]}", CELLS[i]) for i in firsts]
-    state.ask(actor, Question.SWAP, "swap: choose the first Kumi", opts, adjacent=spec["adjacent"])
+    state.ask(
+        actor, Question.SWAP, N_("swap: choose the first Kumi"), opts, adjacent=spec["adjacent"]
+    )
 
 
 def swap_partners(state: SashimonoState, seat: int, i: int, adjacent: bool) -> list[int]:
@@ -251,7 +273,7 @@ def answer_swap(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
     seat = prompt.seat
     opts = [(K_OWN, j, f"with {CELLS[j]}", CELLS[j])
             for j in swap_partners(state, seat, arg, prompt.adjacent)]  # fmt: skip
-    state.ask(seat, Question.SWAP_WITH, "swap: choose the second Kumi", opts, first=arg)
+    state.ask(seat, Question.SWAP_WITH, N_("swap: choose the second Kumi"), opts, first=arg)
 
 
 def answer_swap_with(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
@@ -262,7 +284,8 @@ def answer_swap_with(state: SashimonoState, prompt: Prompt, kind: int, arg: int)
     cells[i], cells[arg] = cells[arg], cells[i]
     known = state.sides[seat].known
     known[i], known[arg] = known[arg], known[i]
-    state.emit("swap", f"{state.name_of(seat)} swaps {CELLS[i]} and {CELLS[arg]}.", seat=seat,
+    state.emit("swap", say("{side} swaps {cell} and {other}.", side=state.name_of(seat),
+                           cell=CELLS[i], other=CELLS[arg]), seat=seat,
                cells=[CELLS[i], CELLS[arg]])  # fmt: skip
 
 
@@ -271,12 +294,12 @@ def op_return(state: SashimonoState, task: Task, spec: Spec) -> None:
     actor = task.actor
     side, cells = sonae.flip_targets(state, actor, spec, task.line)
     if side == KAGE:
-        skip(state, actor, "the Kagemusha's hand is its Kumi line")
+        skip(state, actor, N_("the Kagemusha's hand is its Kumi line"))
         return
     if not cells:
-        skip(state, actor, "no Kumi to return")
+        skip(state, actor, N_("no Kumi to return"))
         return
-    state.ask(actor, Question.RETURN_KUMI, "return a Kumi (the whole stack) to its owner's hand",
+    state.ask(actor, Question.RETURN_KUMI, N_("return a Kumi (the whole stack) to its owner's hand"),
               sonae.cell_opts(state, actor, side, cells, "return"), side=side)  # fmt: skip
 
 
@@ -288,9 +311,17 @@ def answer_return_kumi(state: SashimonoState, prompt: Prompt, kind: int, arg: in
     s.cells[arg] = None
     s.known[arg] = 0
     s.hand.extend(types_of(st))
-    what = describe_stack(st, is_up(st))
-    state.emit("return", f"{what[0].upper()}{what[1:]} at {CELLS[arg]} returns to "
-               f"{state.name_of(side)}'s hand.", side=side, cell=CELLS[arg])  # fmt: skip
+    state.emit(
+        "return",
+        say(
+            "{kumi} at {cell} returns to {side}'s hand.",
+            kumi=stack_words(st, is_up(st)),
+            cell=CELLS[arg],
+            side=state.name_of(side),
+        ),
+        side=side,
+        cell=CELLS[arg],
+    )
 
 
 def op_discard(state: SashimonoState, task: Task, spec: Spec) -> None:
@@ -302,14 +333,14 @@ def op_discard(state: SashimonoState, task: Task, spec: Spec) -> None:
         if s.cells:
             st = s.cells.pop(0)  # the Kagemusha gives up its leftmost Kumi, for good
             s.discard.extend(types_of(st or ""))
-            state.emit("discard", f"The Kagemusha discards {describe_stack(st or '')}.")
+            state.emit("discard", say("The Kagemusha discards {kumi}.", kumi=stack_words(st or "")))
         again(state, task)
         return
     if not s.hand:
-        skip(state, side, "no Kumi in hand to discard")
+        skip(state, side, N_("no Kumi in hand to discard"))
         return
     opts = [(K_HAND, i, f"discard h{i + 1}", f"h{i + 1}") for i in range(len(s.hand))]
-    state.ask(side, Question.DISCARD, "discard a Kumi from your hand (to the bottom of your deck)",
+    state.ask(side, Question.DISCARD, N_("discard a Kumi from your hand (to the bottom of your deck)"),
               opts, task=task)  # fmt: skip
 
 
@@ -318,7 +349,10 @@ def answer_discard(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -
     seat = prompt.seat
     s = state.sides[seat]
     s.bottom("kumi", [s.hand.pop(arg)], seat_bit(seat))
-    state.emit("discard", f"{state.name_of(seat)} discards a Kumi to the bottom of the deck.")
+    state.emit(
+        "discard",
+        say("{side} discards a Kumi to the bottom of the deck.", side=state.name_of(seat)),
+    )
     again(state, prompt.task)
 
 
@@ -345,10 +379,10 @@ def op_bury(state: SashimonoState, task: Task, spec: Spec) -> None:
         opts += [(K_PSLOT, p, f"bury {SLOTS[p]}", SLOT_SHORT[p])
                  for p in range(12) if s.slots[p] is not None]  # fmt: skip
     if not opts:
-        skip(state, actor, "no Sashimono to put at the bottom")
+        skip(state, actor, N_("no Sashimono to put at the bottom"))
         return
-    state.ask(actor, Question.BURY, "put one of your Sashimono (hand or play) at the bottom of your "
-              "Sashimono deck", opts)  # fmt: skip
+    state.ask(actor, Question.BURY, N_("put one of your Sashimono (hand or play) at the bottom of your "
+              "Sashimono deck"), opts)  # fmt: skip
 
 
 def answer_bury(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
@@ -358,14 +392,23 @@ def answer_bury(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
     if kind == K_SHAND:
         c = s.shand.pop(arg)
         mask = seat_bit(seat)
-        state.emit("bury", f"{state.name_of(seat)} puts a Sashimono from hand at the bottom.")
+        state.emit(
+            "bury",
+            say("{side} puts a Sashimono from hand at the bottom.", side=state.name_of(seat)),
+        )
     else:
         mask = EVERYONE
         c = s.slots[arg]  # type: ignore[assignment]
         s.slots[arg] = None
         s.bowed[arg] = False
-        state.emit("bury", f"{state.name_of(seat)} puts {state.card(c).name} from play at the "
-                   "bottom.")  # fmt: skip
+        state.emit(
+            "bury",
+            say(
+                "{side} puts {card} from play at the bottom.",
+                side=state.name_of(seat),
+                card=Word(state.card(c).name),
+            ),
+        )
     s.bottom("sas", [c], mask)
 
 
@@ -375,9 +418,9 @@ def op_peek(state: SashimonoState, task: Task, spec: Spec) -> None:
     foe = state.enemy(actor)
     cells = [i for i, st in enumerate(state.sides[foe].cells) if st is not None and not is_up(st)]
     if not cells or actor == KAGE:
-        skip(state, actor, "no Hidden enemy Kumi to peek at")
+        skip(state, actor, N_("no Hidden enemy Kumi to peek at"))
         return
-    state.ask(actor, Question.PEEK, "peek at an enemy Hidden Kumi",
+    state.ask(actor, Question.PEEK, N_("peek at an enemy Hidden Kumi"),
               sonae.cell_opts(state, actor, foe, cells, "peek"), task=task, side=foe)  # fmt: skip
 
 
@@ -388,10 +431,19 @@ def answer_peek(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
     if side != KAGE:
         state.sides[side].known[arg] |= seat_bit(seat)
     where = state.cell_name(side, arg)
-    state.emit("peek", f"{state.name_of(seat)} peeks at {state.kumi_words(side, arg)}.")
-    state.emit("peek", f"It is {describe_stack(flipped(st))}.", [seat], cell=where,
+    state.emit(
+        "peek",
+        say("{side} peeks at {kumi}.", side=state.name_of(seat), kumi=state.kumi_words(side, arg)),
+    )
+    state.emit("peek", say("It is {stack}.", stack=stack_words(flipped(st))), [seat], cell=where,
                types=types_of(st))  # fmt: skip
     again(state, prompt.task)
+
+
+#: The labels of our card set's "choose" effects (cards/*.toml), game words the log's
+#: sentences name ("West chooses draw."): listed here for the catalog. Another card set's
+#: labels show as they are written.
+CHOICE_LABELS = (N_("draw"), N_("flip"), N_("look"), N_("train"))
 
 
 def op_choose(state: SashimonoState, task: Task, spec: Spec) -> None:
@@ -399,13 +451,20 @@ def op_choose(state: SashimonoState, task: Task, spec: Spec) -> None:
     actor = task.actor
     opts = [(K_OPTION, i, f"choose {o['label']}", o["label"])
             for i, o in enumerate(spec["options"])]  # fmt: skip
-    state.ask(actor, Question.CHOOSE, "choose one of the effects", opts, task=task)
+    state.ask(actor, Question.CHOOSE, N_("choose one of the effects"), opts, task=task)
 
 
 def answer_choose(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
     """Perform the chosen effects."""
     task = prompt.task
     option = task.spec["options"][arg]
-    state.emit("choose", f"{state.name_of(prompt.seat)} chooses {option['label']}.")
+    state.emit(
+        "choose",
+        say(
+            "{side} chooses {effect}.",
+            side=state.name_of(prompt.seat),
+            effect=Word(option["label"]),
+        ),
+    )
     state.push(*[Task(Step.OP, spec=dict(spec), actor=task.actor, line=task.line)
                  for spec in option["effect"]])  # fmt: skip

@@ -27,6 +27,7 @@ from sengoku.core.game import (
 )
 from sengoku.core.game_type import GameType
 from sengoku.core.observation import Encoder
+from sengoku.core.sentence import say
 from sengoku.core.traits import Traits
 from sengoku.games.sashimono.cards import (
     CardError,
@@ -195,7 +196,7 @@ class Sashimono(Game):
 
     def action_to_int(self, state: State, action: Action) -> int:
         if not isinstance(action, Act):
-            raise ParseError(f"{action!r} is not a Sashimono action")
+            raise ParseError(say("{action} is not a Sashimono action", action=repr(action)))
         return KIND_OFFSET[action.kind] + action.arg
 
     def int_to_action(self, state: State, n: int) -> Action:

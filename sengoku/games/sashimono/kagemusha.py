@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import sengoku.games.sashimono.battle as battle
 import sengoku.games.sashimono.winning as winning
+from sengoku.core.sentence import Word, say
 from sengoku.games.sashimono.cards import KUMI_NAMES, KUMI_TYPES
 from sengoku.games.sashimono.decisions import K_DONE, K_ENEMY, Step, Task
 from sengoku.games.sashimono.pieces import (
@@ -15,9 +16,9 @@ from sengoku.games.sashimono.pieces import (
     KAGE,
     SLOT_POS,
     SLOT_WORDS,
-    describe_stack,
     is_up,
     rank,
+    stack_words,
     types_of,
 )
 
@@ -30,7 +31,7 @@ def take_turn(state: SashimonoState) -> None:
     k = state.sides[KAGE]
     state.emit(
         "turn",
-        "The Kagemusha's turn.",
+        say("The Kagemusha's turn."),
         seat=KAGE,
         turn=state.turn_order.count,
         name="The Kagemusha",
@@ -40,7 +41,8 @@ def take_turn(state: SashimonoState) -> None:
         if bowed:
             k.scored.append(c)
             k.vp += 1
-            state.emit("score", f"The Kagemusha scores {state.card(c).name} (now {k.vp} VP).",
+            state.emit("score", say("The Kagemusha scores {card} (now {vp} VP).",
+                                    card=Word(state.card(c).name), vp=k.vp),
                        seat=KAGE, card=state.card(c).id)  # fmt: skip
         else:
             keep.append(c)
@@ -108,7 +110,11 @@ def draw_kumi(state: SashimonoState) -> bool:
         return False
     t = k.deck.pop(0)
     k.cells.append(t + "^")
-    state.emit("kage_draw", f"The Kagemusha places {KUMI_NAMES[t]} in its Kumi line.", kumi=t)
+    state.emit(
+        "kage_draw",
+        say("The Kagemusha places {kumi} in its Kumi line.", kumi=Word(KUMI_NAMES[t])),
+        kumi=t,
+    )
     return True
 
 
@@ -131,13 +137,22 @@ def add_sashimono(state: SashimonoState, c: int) -> None:
         k.sbowed.pop(0)
         k.scored.append(first)
         k.vp += 1
-        state.emit("score", f"The Kagemusha's line is full: it scores {state.card(first).name} "
-                   f"(now {k.vp} VP).", seat=KAGE, card=state.card(first).id)  # fmt: skip
+        state.emit(
+            "score",
+            say(
+                "The Kagemusha's line is full: it scores {card} (now {vp} VP).",
+                card=Word(state.card(first).name),
+                vp=k.vp,
+            ),
+            seat=KAGE,
+            card=state.card(first).id,
+        )
         if k.vp >= state.target:
             winning.win(state, KAGE, "kagemusha_vp")
     k.sline.append(c)
     k.sbowed.append(False)
-    state.emit("kage_sashimono", f"The Kagemusha adds {state.card(c).name} to its Sashimono line.",
+    state.emit("kage_sashimono", say("The Kagemusha adds {card} to its Sashimono line.",
+                                     card=Word(state.card(c).name)),
                card=state.card(c).id)  # fmt: skip
 
 
@@ -175,12 +190,23 @@ def step_draw(state: SashimonoState, task: Task) -> None:
                 host -= 1 if host > first else 0
                 other = k.cells[host] or ""
                 k.cells[host] = other[:-1] + t + "^"
-                state.emit("kage_train", f"The Kagemusha trains its Kumi number {host + 1} with "
-                           f"{KUMI_NAMES[t]}.")  # fmt: skip
+                state.emit(
+                    "kage_train",
+                    say(
+                        "The Kagemusha trains its Kumi number {number} with {kumi}.",
+                        number=host + 1,
+                        kumi=Word(KUMI_NAMES[t]),
+                    ),
+                )
             else:
                 k.discard.extend(types_of(st))
-                state.emit("kage_discard", f"The Kagemusha discards {describe_stack(st)}: too "
-                           "many matching Kumi.")  # fmt: skip
+                state.emit(
+                    "kage_discard",
+                    say(
+                        "The Kagemusha discards {kumi}: too many matching Kumi.",
+                        kumi=stack_words(st),
+                    ),
+                )
             if not draw_sashimono(state) or state.result is not None:
                 return
 
@@ -201,10 +227,11 @@ def step_move(state: SashimonoState, task: Task) -> None:
     else:
         p = k.army_pos
     k.army_pos = p
-    state.emit("kage_move", f"The Kagemusha's Army moves to position {p + 1} ({SLOT_WORDS[p]}).",
+    state.emit("kage_move", say("The Kagemusha's Army moves to position {position} ({space}).",
+                                position=p + 1, space=Word(SLOT_WORDS[p])),
                position=p + 1)  # fmt: skip
     if corner and state.options["challenge_corners"]:
-        state.emit("kage_corner", "The Army rounds a corner: the Kagemusha draws a Sashimono.")
+        state.emit("kage_corner", say("The Army rounds a corner: the Kagemusha draws a Sashimono."))
         if not draw_sashimono(state) or state.result is not None:
             return
     limit = 6 if state.options["challenge_six_sashimono"] else 3
@@ -213,8 +240,12 @@ def step_move(state: SashimonoState, task: Task) -> None:
         c = k.sline.pop(0)
         k.sbowed.pop(0)
         k.bottom("sas", [c], EVERYONE)  # a discarded Sashimono: to the bottom, in public
-        state.emit("kage_discard", f"The Kagemusha discards {state.card(c).name}: too many "
-                   "Sashimono.")  # fmt: skip
+        state.emit(
+            "kage_discard",
+            say(
+                "The Kagemusha discards {card}: too many Sashimono.", card=Word(state.card(c).name)
+            ),
+        )
         extra += 1
     for _ in range(extra):
         if not draw_kumi(state):

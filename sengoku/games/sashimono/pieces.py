@@ -8,27 +8,50 @@ Nagae-Gumi), then ``^`` face up or ``v`` Hidden. Sonae spaces are numbered 0..8 
 
 from __future__ import annotations
 
+import re
 from itertools import permutations
 from typing import Any
 
+from sengoku.core.sentence import N_, Sentence, Word, say
 from sengoku.games.sashimono.cards import KUMI_NAMES, KUMI_POWER
 
 #: The Kagemusha's side in ``sides`` (it is no seat).
 KAGE = 2
+#: The Kagemusha as the log names it (a game word of its sentences).
+KAGEMUSHA = N_("the Kagemusha")
 CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8))
 LINE_NAMES = ("row1", "row2", "row3", "cola", "colb", "colc", "line")
 #: The lines in words, for the messages the players read (no notation in the game log).
-LINE_WORDS = ("row 1", "row 2", "row 3", "column a", "column b", "column c", "the Kumi line")
+LINE_WORDS = (
+    N_("row 1"),
+    N_("row 2"),
+    N_("row 3"),
+    N_("column a"),
+    N_("column b"),
+    N_("column c"),
+    N_("the Kumi line"),
+)
 #: The 12 Sashimono spaces, numbered as the solo Army path (spec): 1-3 above the columns,
 #: 4-6 right of the rows, 7-9 below the right/middle/left columns, 10-12 left of the
 #: bottom/middle/top rows.
 SLOTS = ("top-a", "top-b", "top-c", "right-1", "right-2", "right-3",
          "bottom-c", "bottom-b", "bottom-a", "left-3", "left-2", "left-1")  # fmt: skip
 #: The spaces in words: where each one lies beside the Sonae.
-SLOT_WORDS = ("above column a", "above column b", "above column c", "right of row 1",
-              "right of row 2", "right of row 3", "below column c", "below column b",
-              "below column a", "left of row 3", "left of row 2", "left of row 1")  # fmt: skip
+SLOT_WORDS = (
+    N_("above column a"),
+    N_("above column b"),
+    N_("above column c"),
+    N_("right of row 1"),
+    N_("right of row 2"),
+    N_("right of row 3"),
+    N_("below column c"),
+    N_("below column b"),
+    N_("below column a"),
+    N_("left of row 3"),
+    N_("left of row 2"),
+    N_("left of row 1"),
+)
 SLOT_SHORT = ("ta", "tb", "tc", "r1", "r2", "r3", "bc", "bb", "ba", "l3", "l2", "l1")
 SLOT_LINE = (3, 4, 5, 0, 1, 2, 5, 4, 3, 2, 1, 0)
 SLOT_POS = ((-1, 0), (-1, 1), (-1, 2), (0, 3), (1, 3), (2, 3),
@@ -76,12 +99,32 @@ def seat_bit(seat: int | None) -> int:
 
 
 def describe_stack(stack: str, show: bool = True) -> str:
+    """A stack in words (the log reads it): "Kiba-Tai and Nagae-Gumi", "A, B and C"."""
+    return str(stack_words(stack, show))
+
+
+#: The phrases that may open a sentence, capitalised (:func:`capitalised`): the catalog
+#: translates these templates too.
+CAPITALISED = (N_("A Hidden Kumi (rank {rank})"),)
+
+
+def stack_words(stack: str, show: bool = True) -> Word | Sentence:
+    """:func:`describe_stack` as a phrase of a sentence (sengoku/core/sentence.py): its Kumi
+    named in the reader's language; ``show`` False names only the rank of a Hidden stack."""
     if not is_up(stack) and not show:
-        return f"a Hidden Kumi (rank {rank(stack)})"
-    # In words (the log reads it): "Kiba-Tai and Nagae-Gumi", "A, B and C".
-    kinds = [KUMI_NAMES[t] for t in types_of(stack)]
-    names = " and ".join([", ".join(kinds[:-1]), kinds[-1]] if len(kinds) > 1 else kinds)
-    return names if is_up(stack) else f"Hidden {names}"
+        return say("a Hidden Kumi (rank {rank})", rank=rank(stack))
+    names = listed([Word(KUMI_NAMES[t]) for t in types_of(stack)], last="and")
+    return names if is_up(stack) else say("Hidden {names}", names=names)
+
+
+def listed(items: list[Word], last: str = ",") -> Word | Sentence:
+    """Game words one after the other as a phrase a reader's language words: "A, B, C"
+    (``last`` ","), or "A, B and C" (``last`` "and"); one item is itself."""
+    if len(items) <= 1:
+        return items[0] if items else Word("")
+    if len(items) == 2 and last == "and":
+        return say("{first} and {second}", first=items[0], second=items[1])
+    return say("{first}, {rest}", first=items[0], rest=listed(items[1:], last))
 
 
 class Side:
@@ -163,3 +206,21 @@ class Side:
                 value = data[name]
             setattr(s, name, list(value) if isinstance(value, list) else value)
         return s
+
+
+def capitalised(sentence: Sentence) -> Sentence:
+    """``sentence`` opening with a capital, as a sentence does ("the Kagemusha attacks" is
+    "The Kagemusha attacks"): the word or phrase it opens with is capitalised, so that its
+    English stays what the log always wrote and each language still names that word."""
+    opening = re.match(r"\{(\w+)\}", sentence.template)
+    if opening is None:
+        if sentence.template[:1].islower():  # a phrase: its capitalised template (CAPITALISED)
+            return Sentence(sentence.template[:1].upper() + sentence.template[1:], sentence.args)
+        return sentence
+    name = opening[1]
+    value = sentence.args[name]
+    if isinstance(value, Sentence):
+        value = capitalised(value)
+    elif isinstance(value, str) and value[:1].islower():
+        value = type(value)(value[:1].upper() + value[1:])
+    return Sentence(sentence.template, {**sentence.args, name: value})

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import sengoku.games.sashimono.setup as setup
 import sengoku.games.sashimono.training as training
 import sengoku.games.sashimono.winning as winning
+from sengoku.core.sentence import N_, Word, say
 from sengoku.games.sashimono.decisions import (
     K_BONUS,
     K_DONE,
@@ -19,13 +20,13 @@ from sengoku.games.sashimono.decisions import (
     Step,
     Task,
 )
-from sengoku.games.sashimono.pieces import SLOT_SHORT, SLOTS
+from sengoku.games.sashimono.pieces import SLOT_SHORT, SLOTS, listed
 
 if TYPE_CHECKING:
     from sengoku.games.sashimono.state import SashimonoState
 
 #: The four bonus actions of a Score turn, and their effects in the card language.
-BONUS = ("Bakufu", "Dojo", "Gennin", "Gyorin")
+BONUS = (N_("Bakufu"), N_("Dojo"), N_("Gennin"), N_("Gyorin"))
 BONUS_EFFECT: tuple[list[Spec], ...] = (
     [{"op": "bury", "from": "any", "draw": True}],
     [{"op": "train", "where": "any"}],
@@ -47,10 +48,13 @@ def step_score(state: SashimonoState, task: Task) -> None:
         s.slots[p] = None
         s.bowed[p] = False
         s.vp += 1
-        state.emit("score", f"{state.name_of(seat)} scores {state.card(c).name} (now {s.vp} VP).",
+        state.emit("score", say("{side} scores {card} (now {vp} VP).", side=state.name_of(seat),
+                                card=Word(state.card(c).name), vp=s.vp),
                    seat=seat, card=state.card(c).id)  # fmt: skip
     if not scored:
-        state.emit("score", f"{state.name_of(seat)} has no bowed Sashimono to score.")
+        state.emit(
+            "score", say("{side} has no bowed Sashimono to score.", side=state.name_of(seat))
+        )
         return
     if s.vp >= state.target:
         winning.win(state, seat, "vp")
@@ -58,15 +62,30 @@ def step_score(state: SashimonoState, task: Task) -> None:
     n = len(scored)
     if len(s.sdeck) <= n:
         s.shand.extend(s.sdeck)
-        state.emit("draw", f"{state.name_of(seat)} draws the last {len(s.sdeck)} Sashimono.")
+        state.emit(
+            "draw",
+            say(
+                "{side} draws the last {count} Sashimono.",
+                side=state.name_of(seat),
+                count=len(s.sdeck),
+            ),
+        )
         s.sdeck = []
         return
     state.look.cards = s.sdeck[: n + 1]
     s.sdeck = s.sdeck[n + 1 :]
     state.look.owner = seat
-    state.emit("look", f"{state.name_of(seat)} looks at the top {n + 1} Sashimono.")
-    state.emit("look", "You look at " + ", ".join(state.card(c).name for c in state.look.cards) + ".",
-               [seat], cards=[state.card(c).id for c in state.look.cards])  # fmt: skip
+    state.emit(
+        "look",
+        say("{side} looks at the top {count} Sashimono.", side=state.name_of(seat), count=n + 1),
+    )
+    cards = listed([Word(state.card(c).name) for c in state.look.cards])
+    state.emit(
+        "look",
+        say("You look at {cards}.", cards=cards),
+        [seat],
+        cards=[state.card(c).id for c in state.look.cards],
+    )
     setup.ask_return_looked(
         state, seat, 1, f"replace scored Sashimono: keep {n}, return 1 to the bottom"
     )
@@ -82,7 +101,7 @@ def step_return_sas(state: SashimonoState, task: Task) -> None:
         return
     opts.append((K_DONE, 0, "keep", "keep"))
     state.ask(
-        seat, Question.RETURN_SAS, "you may return un-scored Sashimono from play to hand", opts
+        seat, Question.RETURN_SAS, N_("you may return un-scored Sashimono from play to hand"), opts
     )
 
 
@@ -97,7 +116,14 @@ def answer_return_sas(state: SashimonoState, prompt: Prompt, kind: int, arg: int
     s.slots[arg] = None
     s.bowed[arg] = False
     s.shand.append(c)
-    state.emit("return", f"{state.name_of(seat)} returns {state.card(c).name} to hand.")
+    state.emit(
+        "return",
+        say(
+            "{side} returns {card} to hand.",
+            side=state.name_of(seat),
+            card=Word(state.card(c).name),
+        ),
+    )
     state.push(Task(Step.RETURN_SAS, seat=seat))
 
 
@@ -115,7 +141,10 @@ def step_bonus(state: SashimonoState, task: Task) -> None:
         opts.append((K_BONUS, 3, "bonus Gyorin", "Gyorin"))
     opts.append((K_DONE, 0, "no bonus", "none"))
     state.ask(
-        seat, Question.BONUS, "you may take one bonus action: Bakufu, Dojo, Gennin, Gyorin", opts
+        seat,
+        Question.BONUS,
+        N_("you may take one bonus action: Bakufu, Dojo, Gennin, Gyorin"),
+        opts,
     )
 
 
@@ -124,6 +153,13 @@ def answer_bonus(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> 
     seat = prompt.seat
     if kind == K_DONE:
         return
-    state.emit("bonus", f"{state.name_of(seat)} takes the bonus action {BONUS[arg]}.")
+    state.emit(
+        "bonus",
+        say(
+            "{side} takes the bonus action {bonus}.",
+            side=state.name_of(seat),
+            bonus=Word(BONUS[arg]),
+        ),
+    )
     state.push(*[Task(Step.OP, spec=dict(spec), actor=seat, line=None)
                  for spec in BONUS_EFFECT[arg]])  # fmt: skip

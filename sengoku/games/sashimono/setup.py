@@ -7,9 +7,10 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, cast
 
+from sengoku.core.sentence import N_, Word, say
 from sengoku.games.sashimono.cards import KUMI_TYPES
 from sengoku.games.sashimono.decisions import K_LOOK, Prompt, Question, Step, Task
-from sengoku.games.sashimono.pieces import EVERYONE, KAGE, Side, seat_bit
+from sengoku.games.sashimono.pieces import EVERYONE, KAGE, Side, listed, seat_bit
 
 if TYPE_CHECKING:
     from sengoku.games.sashimono.cards import CardSet
@@ -73,7 +74,7 @@ def setup(state: SashimonoState, seed: int) -> None:
     if state.solo and state.sides[0].army == "east":
         first = KAGE  # the West army takes the first turn: here, the Kagemusha
     state.push(*[Task(Step.SETUP_LOOK, seat=seat) for seat in seats], Task(Step.TURN, seat=first))
-    state.emit("setup", "Each army sets out its Sonae and draws 3 Kumi.")
+    state.emit("setup", say("Each army sets out its Sonae and draws 3 Kumi."))
 
 
 def step_setup_look(state: SashimonoState, task: Task) -> None:
@@ -83,10 +84,17 @@ def step_setup_look(state: SashimonoState, task: Task) -> None:
     state.look.cards = s.sdeck[:5]
     s.sdeck = s.sdeck[5:]
     state.look.owner = seat
-    state.emit("look", f"{state.name_of(seat)} looks at the top 5 Sashimono.")
-    state.emit("look", "You look at " + ", ".join(state.card(c).name for c in state.look.cards) + ".",
-               [seat], cards=[state.card(c).id for c in state.look.cards])  # fmt: skip
-    ask_return_looked(state, seat, 2, "setup: choose 2 of the 5 Sashimono to return to the bottom")
+    state.emit("look", say("{side} looks at the top 5 Sashimono.", side=state.name_of(seat)))
+    cards = listed([Word(state.card(c).name) for c in state.look.cards])
+    state.emit(
+        "look",
+        say("You look at {cards}.", cards=cards),
+        [seat],
+        cards=[state.card(c).id for c in state.look.cards],
+    )
+    ask_return_looked(
+        state, seat, 2, N_("setup: choose 2 of the 5 Sashimono to return to the bottom")
+    )
 
 
 def ask_return_looked(state: SashimonoState, seat: int, n: int, rule: str) -> None:
@@ -101,13 +109,21 @@ def answer_look_bottom(state: SashimonoState, prompt: Prompt, kind: int, arg: in
     s = state.sides[seat]
     card = state.look.cards.pop(arg)
     s.bottom("sas", [card], seat_bit(seat))
-    state.emit("bottom", f"{state.name_of(seat)} returns a Sashimono to the bottom of the deck.")
+    state.emit(
+        "bottom",
+        say("{side} returns a Sashimono to the bottom of the deck.", side=state.name_of(seat)),
+    )
     n = prompt.n - 1
     if n > 0 and state.look.cards:
         ask_return_looked(state, seat, n, prompt.rule)
         return
     s.shand.extend(state.look.cards)
-    state.emit("draw", f"{state.name_of(seat)} draws {len(state.look.cards)} Sashimono.")
+    state.emit(
+        "draw",
+        say(
+            "{side} draws {count} Sashimono.", side=state.name_of(seat), count=len(state.look.cards)
+        ),
+    )
     state.look.cards = []
     state.look.owner = -1
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sengoku.core.sentence import say
 from sengoku.games.sashimono.decisions import K_ENEMY, K_OWN, Spec
-from sengoku.games.sashimono.pieces import EVERYONE, KAGE, describe_stack, flipped, is_up
+from sengoku.games.sashimono.pieces import EVERYONE, KAGE, flipped, is_up, stack_words
 
 if TYPE_CHECKING:
     from sengoku.games.sashimono.state import SashimonoState
@@ -26,10 +27,20 @@ def flip(state: SashimonoState, actor: int, side: int, idx: int) -> None:
     where = state.cell_name(side, idx)
     owner = state.kumi_words(side, idx)
     if is_up(now):
-        state.emit("flip", f"{state.name_of(actor)} flips {owner} face up: "
-                   f"{describe_stack(now)}.", side=side, cell=where, stack=now)  # fmt: skip
+        state.emit(
+            "flip",
+            say(
+                "{side} flips {kumi} face up: {stack}.",
+                side=state.name_of(actor),
+                kumi=owner,
+                stack=stack_words(now),
+            ),
+            side=side,
+            cell=where,
+            stack=now,
+        )
     else:
-        state.emit("flip", f"{state.name_of(actor)} flips {owner} face down.",
+        state.emit("flip", say("{side} flips {kumi} face down.", side=state.name_of(actor), kumi=owner),
                    side=side, cell=where)  # fmt: skip
 
 

@@ -48,6 +48,7 @@ import sengoku.games.sashimono.turn as turn
 from sengoku.core.decisions import DecisionStack, check_table
 from sengoku.core.flow import Flow, Phase
 from sengoku.core.game import TERMINAL, Event, Outcome, State, event
+from sengoku.core.sentence import Sentence, Word, said, say
 from sengoku.core.substate import copy_parts
 from sengoku.games.sashimono.bowing import BowingMemo
 from sengoku.games.sashimono.cards import OPS, Card, CardSet
@@ -89,6 +90,7 @@ from sengoku.games.sashimono.pieces import (
     EDGES,
     EVERYONE,
     KAGE,
+    KAGEMUSHA,
     LINE_NAMES,
     LINES,
     PERMS,
@@ -99,6 +101,7 @@ from sengoku.games.sashimono.pieces import (
     SPECTATOR_BIT,
     Side,
     attack_of,
+    capitalised,
     defence_of,
     describe_stack,
     flipped,
@@ -205,11 +208,13 @@ class SashimonoState(State[Act]):
     def _choose(self, action: object) -> tuple[Choice | None, str | None]:
         """The prompt's option ``action`` chooses, or None and why it chooses none."""
         if self.result is not None:
-            return None, "the game is over; no action is legal"
+            return None, said(say("the game is over; no action is legal"))
         prompt = self.prompt
         assert prompt is not None
         if not isinstance(action, Act):
-            return None, f"{action!r} is not a Sashimono action (parse it first)"
+            return None, said(
+                say("{action} is not a Sashimono action (parse it first)", action=repr(action))
+            )
         chosen = None
         for opt in prompt.options:
             if opt.kind == action.kind and opt.arg == action.arg:
@@ -217,7 +222,15 @@ class SashimonoState(State[Act]):
                 break
         if chosen is None:
             legal = ", ".join(o.text for o in prompt.options[:12])
-            return None, f"{action} is not legal now ({prompt.rule}); legal: {legal}"
+            # the rule is a phrase the catalog translates where it is written (N_), else English
+            return None, said(
+                say(
+                    "{action} is not legal now ({rule}); legal: {legal}",
+                    action=str(action),
+                    rule=Word(prompt.rule),
+                    legal=legal,
+                )
+            )
         # The action must be the legal one exactly: a record stores its notation, and an
         # action whose text names another decision than its number would be misrecorded.
         if action.text != chosen.text or (action.short and action.short != chosen.short):
@@ -226,10 +239,17 @@ class SashimonoState(State[Act]):
                 if action.text != chosen.text
                 else ("short", action.short, chosen.short)
             )
-            return None, (
-                f"action number {int(action)} is {chosen.text!r}, but the action's {field} is "
-                f"{given!r}, not {legal_value!r}: play the legal action as listed, or parse "
-                "its notation"
+            return None, said(
+                say(
+                    "action number {number} is {legal_text}, but the action's {field} is "
+                    "{given}, not {legal_value}: play the legal action as listed, or parse its "
+                    "notation",
+                    number=int(action),
+                    legal_text=repr(chosen.text),
+                    field=field,
+                    given=repr(given),
+                    legal_value=repr(legal_value),
+                )
             )
         return chosen, None
 
@@ -308,27 +328,30 @@ class SashimonoState(State[Act]):
     def card(self, idx: int) -> Card:
         return self.cs.cards[idx]
 
-    def emit(self, type_: str, message: str, audience: list[int] | None = None, **kw: Any) -> None:
-        """Report an event to ``audience`` (seats; ``None``: everyone)."""
+    def emit(
+        self, type_: str, message: Sentence, audience: list[int] | None = None, **kw: Any
+    ) -> None:
+        """Report an event to ``audience`` (seats; ``None``: everyone): ``message`` is a
+        sentence a reader's language translates (sengoku/core/sentence.py)."""
         if audience is not None:
             audience = [s for s in audience if s < self.num_players]
         # ``ply``: the decisions played when it happened (public: the move list groups a
         # turn's sentences and browses back to that position).
         # A sentence: "the Kagemusha attacks..." opens with a capital like any other.
-        message = message[:1].upper() + message[1:]
+        message = capitalised(message)
         self._events.append(event(type_, audience, message=message, ply=self.decisions, **kw))
 
-    def name_of(self, side: int) -> str:
-        """A side as the messages name it."""
+    def name_of(self, side: int) -> Word:
+        """A side as the messages name it (a word the reader's language names)."""
         if side == KAGE:
-            return "the Kagemusha"
-        return self.sides[side].army.capitalize()
+            return Word(KAGEMUSHA)
+        return Word(self.sides[side].army.capitalize())
 
-    def kumi_words(self, side: int, idx: int) -> str:
+    def kumi_words(self, side: int, idx: int) -> Sentence:
         """A space of a Sonae (or of the Kagemusha's line) in words: "West's Kumi at b2"."""
         if side == KAGE:
-            return f"the Kagemusha's Kumi number {idx + 1}"
-        return f"{self.name_of(side)}'s Kumi at {CELLS[idx]}"
+            return say("the Kagemusha's Kumi number {number}", number=idx + 1)
+        return say("{side}'s Kumi at {cell}", side=self.name_of(side), cell=CELLS[idx])
 
     def cell_name(self, side: int, idx: int) -> str:
         return f"k{idx + 1}" if side == KAGE else CELLS[idx]

@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import sengoku.games.sashimono.effects as effects
+from sengoku.core.sentence import N_, Word, say
 from sengoku.games.sashimono.cards import KUMI_NAMES
 from sengoku.games.sashimono.decisions import K_DONE, K_HAND, K_OWN, Prompt, Question, Spec, Task
-from sengoku.games.sashimono.pieces import CELLS, EVERYONE, KAGE, LINES, describe_stack, is_up, rank
+from sengoku.games.sashimono.pieces import CELLS, EVERYONE, KAGE, LINES, is_up, rank, stack_words
 
 if TYPE_CHECKING:
     from sengoku.games.sashimono.state import SashimonoState
@@ -37,15 +38,15 @@ def op_train(state: SashimonoState, task: Task, spec: Spec) -> None:
         return
     line = task.line if spec["where"] == "other" else None
     if not may_train(state, actor, line):
-        effects.skip(state, actor, "no face-up Kumi can be trained")
+        effects.skip(state, actor, N_("no face-up Kumi can be trained"))
         return
     # Whether a Kumi in hand can train depends on the hand's types, which are secret:
     # the question is asked whenever training looks possible to the others, and you
     # may decline (also the only answer when no Kumi in hand fits).
     opts = [(K_OWN, i, f"train {CELLS[i]}", CELLS[i]) for i, _ in train_targets(state, actor, line)]
     opts.append((K_DONE, 0, "no training", "none"))
-    state.ask(actor, Question.TRAIN, "train a face-up Kumi (not in the played line from an action), "
-              "or decline", opts, line=line)  # fmt: skip
+    state.ask(actor, Question.TRAIN, N_("train a face-up Kumi (not in the played line from an action), "
+              "or decline"), opts, line=line)  # fmt: skip
 
 
 def may_train(state: SashimonoState, seat: int, line: int | None) -> bool:
@@ -63,12 +64,12 @@ def answer_train(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> 
     """The Kumi chosen: ask for the Kumi from hand to put on top."""
     seat = prompt.seat
     if kind == K_DONE:
-        state.emit("no_effect", f"{state.name_of(seat)} does not train.")
+        state.emit("no_effect", say("{side} does not train.", side=state.name_of(seat)))
         return
     st = state.sides[seat].cells[arg] or ""
     hand = state.sides[seat].hand
     opts = [(K_HAND, h, f"with h{h + 1}", f"h{h + 1}") for h, t in enumerate(hand) if t not in st]
-    state.ask(seat, Question.TRAIN_WITH, "add a Kumi of a different type from hand on top", opts,
+    state.ask(seat, Question.TRAIN_WITH, N_("add a Kumi of a different type from hand on top"), opts,
               cell=arg)  # fmt: skip
 
 
@@ -81,6 +82,7 @@ def answer_train_with(state: SashimonoState, prompt: Prompt, kind: int, arg: int
     st = s.cells[idx] or ""
     s.cells[idx] = st[:-1] + t + st[-1]
     s.known[idx] = EVERYONE
-    state.emit("train", f"{state.name_of(seat)} trains {CELLS[idx]} with {KUMI_NAMES[t]}: now "
-               f"{describe_stack(s.cells[idx] or '')} (rank {rank(s.cells[idx] or '')}).",
+    state.emit("train", say("{side} trains {cell} with {kumi}: now {stack} (rank {rank}).",
+                            side=state.name_of(seat), cell=CELLS[idx], kumi=Word(KUMI_NAMES[t]),
+                            stack=stack_words(s.cells[idx] or ""), rank=rank(s.cells[idx] or "")),
                seat=seat, cell=CELLS[idx], stack=s.cells[idx])  # fmt: skip

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import sengoku.games.sashimono.kagemusha as kagemusha
+from sengoku.core.sentence import N_, Word, say
 from sengoku.core.substate import Part
 from sengoku.games.sashimono.cards import KUMI_NAMES
 from sengoku.games.sashimono.decisions import (
@@ -22,7 +23,7 @@ from sengoku.games.sashimono.decisions import (
     Step,
     Task,
 )
-from sengoku.games.sashimono.pieces import CELLS, EVERYONE, KAGE
+from sengoku.games.sashimono.pieces import CELLS, EVERYONE, KAGE, listed
 
 if TYPE_CHECKING:
     from sengoku.games.sashimono.state import SashimonoState
@@ -60,12 +61,14 @@ def step_turn(state: SashimonoState, task: Task) -> None:
     name = state.name_of(seat)
     state.emit(
         "turn",
-        f"{name}'s turn {state.turn_order.count}.",
+        say("{name}'s turn {turn}.", name=name, turn=state.turn_order.count),
         seat=seat,
         turn=state.turn_order.count,
         name=name,
     )
-    rule = "choose an Action turn or a Score turn (Score is mandatory with no Sashimono in hand)"
+    rule = N_(
+        "choose an Action turn or a Score turn (Score is mandatory with no Sashimono in hand)"
+    )
     state.ask(seat, Question.TURN, rule, opts)
 
 
@@ -75,13 +78,13 @@ def answer_turn(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> N
     after = [Task(Step.DRAW_KUMI, seat=seat), Task(Step.PLACE, seat=seat),
              Task(Step.END_TURN, seat=seat)]  # fmt: skip
     if arg == 0:
-        state.emit("turn_type", f"{state.name_of(seat)} takes an Action turn.")
+        state.emit("turn_type", say("{side} takes an Action turn.", side=state.name_of(seat)))
         s = state.sides[seat]
         opts = [(K_PLAY, c, f"play {state.card(c).id}", state.card(c).id) for c in s.shand]
-        state.ask(seat, Question.PLAY, "Action turn: play one Sashimono from your hand", opts)
+        state.ask(seat, Question.PLAY, N_("Action turn: play one Sashimono from your hand"), opts)
         state.push(Task(Step.ACTIONS, seat=seat), *after)
     else:
-        state.emit("turn_type", f"{state.name_of(seat)} takes a Score turn.")
+        state.emit("turn_type", say("{side} takes a Score turn.", side=state.name_of(seat)))
         state.push(Task(Step.SCORE, seat=seat), Task(Step.RETURN_SAS, seat=seat),
                    Task(Step.BONUS, seat=seat), *after)  # fmt: skip
 
@@ -115,13 +118,18 @@ def draw_kumi(state: SashimonoState, seat: int, n: int) -> None:
     got = s.deck[:n]
     s.deck = s.deck[n:]
     s.hand.extend(got)
-    short = "" if len(got) == n else f" (the deck had only {len(got)})"
-    state.emit(
-        "draw", f"{state.name_of(seat)} draws {len(got)} Kumi{short}.", seat=seat, count=len(got)
-    )
+    if len(got) == n:
+        drew = say("{side} draws {count} Kumi.", side=state.name_of(seat), count=len(got))
+    else:
+        drew = say(
+            "{side} draws {count} Kumi (the deck had only {count}).",
+            side=state.name_of(seat),
+            count=len(got),
+        )
+    state.emit("draw", drew, seat=seat, count=len(got))
     if got:
-        state.emit("draw", "You draw " + ", ".join(KUMI_NAMES[t] for t in got) + ".", [seat],
-                   cards=got)  # fmt: skip
+        cards = listed([Word(KUMI_NAMES[t]) for t in got])
+        state.emit("draw", say("You draw {cards}.", cards=cards), [seat], cards=got)
 
 
 def step_place(state: SashimonoState, task: Task) -> None:
@@ -132,7 +140,7 @@ def step_place(state: SashimonoState, task: Task) -> None:
         return
     opts = [(K_HAND, i, f"kumi h{i + 1}", f"h{i + 1}") for i in range(len(s.hand))]
     opts.append((K_DONE, 0, "end", "end"))
-    state.ask(seat, Question.PLACE, "you may play Kumi from hand into empty spaces", opts,
+    state.ask(seat, Question.PLACE, N_("you may play Kumi from hand into empty spaces"), opts,
               n=-1 if task.n is None else task.n)  # fmt: skip
 
 
@@ -147,7 +155,7 @@ def answer_place(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> 
         if st is None:
             opts.append((K_PLACE, 2 * i, f"to {CELLS[i]} up", f"{CELLS[i]}^"))
             opts.append((K_PLACE, 2 * i + 1, f"to {CELLS[i]} hidden", f"{CELLS[i]}v"))
-    state.ask(seat, Question.PLACE_AT, "play the Kumi into an empty space, face up or Hidden", opts,
+    state.ask(seat, Question.PLACE_AT, N_("play the Kumi into an empty space, face up or Hidden"), opts,
               hand=arg, n=prompt.n)  # fmt: skip
 
 
@@ -160,17 +168,22 @@ def answer_place_at(state: SashimonoState, prompt: Prompt, kind: int, arg: int) 
     s.cells[idx] = t + ("v" if hidden else "^")
     s.known[idx] = 0 if hidden else EVERYONE
     if hidden:
-        state.emit("place", f"{state.name_of(seat)} plays a Hidden Kumi at {CELLS[idx]}.",
-                   seat=seat, cell=CELLS[idx])  # fmt: skip
         state.emit(
             "place",
-            f"Your Hidden Kumi at {CELLS[idx]} is {KUMI_NAMES[t]}.",
+            say("{side} plays a Hidden Kumi at {cell}.", side=state.name_of(seat), cell=CELLS[idx]),
+            seat=seat,
+            cell=CELLS[idx],
+        )
+        state.emit(
+            "place",
+            say("Your Hidden Kumi at {cell} is {kumi}.", cell=CELLS[idx], kumi=Word(KUMI_NAMES[t])),
             [seat],
             cell=CELLS[idx],
             kumi=t,
         )
     else:
-        state.emit("place", f"{state.name_of(seat)} plays {KUMI_NAMES[t]} face up at {CELLS[idx]}.",
+        state.emit("place", say("{side} plays {kumi} face up at {cell}.", side=state.name_of(seat),
+                                kumi=Word(KUMI_NAMES[t]), cell=CELLS[idx]),
                    seat=seat, cell=CELLS[idx], kumi=t)  # fmt: skip
     n = prompt.n
     if n > 1 or n < 0:
@@ -185,5 +198,5 @@ def step_end_turn(state: SashimonoState, task: Task) -> None:
         nxt = KAGE if seat == 0 else 0
     else:
         nxt = 1 - seat
-    state.emit("end_turn", f"{state.name_of(seat)} ends the turn.")
+    state.emit("end_turn", say("{side} ends the turn.", side=state.name_of(seat)))
     state.push(Task(Step.TURN, seat=nxt))

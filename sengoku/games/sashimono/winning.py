@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sengoku.core.game import Outcome
+from sengoku.core.sentence import N_, say
 from sengoku.games.sashimono.pieces import KAGE
 
 if TYPE_CHECKING:
@@ -14,8 +15,8 @@ if TYPE_CHECKING:
 
 #: How the Kagemusha won, in words (the reason codes are for programs, not the players).
 WHY_KAGEMUSHA_WINS = {
-    "kagemusha_vp": ": it reaches the VP target",
-    "kagemusha_deck": ": its deck runs out",
+    "kagemusha_vp": N_("The Kagemusha wins: it reaches the VP target."),
+    "kagemusha_deck": N_("The Kagemusha wins: its deck runs out."),
 }
 
 
@@ -24,13 +25,18 @@ def win(state: SashimonoState, seat: int, reason: str) -> None:
     if state.solo:
         if seat == KAGE:
             state.finish(Outcome(reason, (), state.interim_scores(), (-1.0,)))
-            how = WHY_KAGEMUSHA_WINS.get(reason, "")
-            state.emit("game_over", f"The Kagemusha wins{how}.", reason=reason)
+            wins = WHY_KAGEMUSHA_WINS.get(reason, N_("The Kagemusha wins."))
+            state.emit("game_over", say(wins), reason=reason)
         else:
             state.finish(Outcome(reason, (0,), state.interim_scores(), (1.0,)))
-            state.emit("game_over", f"{state.name_of(0)} defeats the Kagemusha.", reason=reason)
+            state.emit(
+                "game_over",
+                say("{side} defeats the Kagemusha.", side=state.name_of(0)),
+                reason=reason,
+            )
         return
     returns = tuple(1.0 if s == seat else -1.0 for s in range(2))
     state.finish(Outcome(reason, (seat,), state.interim_scores(), returns))
-    state.emit("game_over", f"{state.name_of(seat)} wins with {state.sides[seat].vp} VP.",
+    state.emit("game_over", say("{side} wins with {vp} VP.", side=state.name_of(seat),
+                                vp=state.sides[seat].vp),
                reason=reason, winners=[seat])  # fmt: skip

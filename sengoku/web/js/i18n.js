@@ -87,9 +87,12 @@ export function fmt(text, values) {
 
 /** An engine's sentence (an event's or an error's ``say``: sengoku/core/sentence.py) in the
  * language: its template translated, each value it marks as a game word named in the
- * language, the other values as they are. */
+ * language, a value that is a sentence put into the language too, the other values as they
+ * are. */
 export function said(say) {
   const args = { ...(say.args || {}) };
+  // a value that is itself a sentence (a phrase: a Kumi's place, a list of cards)
+  for (const [name, value] of Object.entries(args)) if (value && typeof value === "object") args[name] = said(value);
   for (const name of say.words || []) {
     const w = args[name];
     if (typeof w === "string") args[name] = word(w);

@@ -10,7 +10,7 @@
 
 import { el, clear, keepActionFocus } from "../ui.js";
 import { api } from "../api.js";
-import { _, fmt, language, N_, ngettext } from "../i18n.js";
+import { _, fmt, language, N_, ngettext, word } from "../i18n.js";
 
 const SLOTS = ["top-a", "top-b", "top-c", "right-1", "right-2", "right-3", "bottom-c", "bottom-b", "bottom-a", "left-3", "left-2", "left-1"];
 // Each slot's [row, column] around the 3x3 Sonae (rows and columns 0..2 are the Sonae).
@@ -86,20 +86,99 @@ const DONE_LABELS = {
   keep: N_("Keep the rest in play"),
 };
 
+/** A Score turn's bonus actions: their effects as the engine words them (describe.py's
+ * _bonus_effect), translated here; the names are the engine's words (score_turn.BONUS). */
+const BONUS_EFFECTS = {
+  Bakufu: N_("draw a Sashimono, then put a Sashimono at the bottom of your deck"),
+  Dojo: N_("train a Kumi"),
+  Gennin: N_("flip a Kumi, then draw 1 Kumi"),
+  Gyorin: N_("rearrange a line"),
+};
+/** The choices that pass (notation "no ..."). */
+const PASS_LABELS = { "no bonus": N_("No bonus"), "no training": N_("No training") };
+/** A Sashimono space as a button names it ("Above column a"), from its notation (top-a). */
+const SLOT_LABELS = { top: N_("Above column {at}"), bottom: N_("Below column {at}"), left: N_("Left of row {at}"), right: N_("Right of row {at}") };
+/** The choices of a card from a hand (or a looked-at card): their label by the notation's verb. */
+const HAND_LABELS = {
+  kumi: N_("Place {name}"),
+  ante: N_("Ante {name}"),
+  with: N_("Train with {name}"),
+  discard: N_("Discard {name}"),
+  bury: N_("Bury {name}"),
+  keep: N_("Keep {name}"),
+  bottom: N_("Bottom: {name}"),
+};
+
+/** The effects of our reference card's actions (cards/reference.toml), which the card
+ * catalog does not hold: marked for the catalog, translated where a button shows them. */
+const REFERENCE_EFFECTS = [N_("battle a line")];
+
+/** The choices on one Kumi of a Sonae, by the notation's verb: [own, enemy] labels. */
+const CELL_LABELS = {
+  train: [N_("Train {cell}"), N_("Train {cell} (enemy)")],
+  swap: [N_("Swap {cell}"), N_("Swap {cell} (enemy)")],
+  flip: [N_("Flip {cell}"), N_("Flip {cell} (enemy)")],
+  reveal: [N_("Reveal {cell}"), N_("Reveal {cell} (enemy)")],
+  gunbai: [N_("Gunbai {cell}"), N_("Gunbai {cell} (enemy)")],
+  peek: [N_("Peek at {cell}"), N_("Peek at {cell} (enemy)")],
+};
+
+/** A Kumi type's or a card's name in the page's language (a card's name is the rulebook's). */
+function itemName(l, catalog) {
+  if (l.kumi && KUMI[l.kumi]) return word(KUMI[l.kumi].name);
+  if (l.card) return catalog.get(l.card)?.name || pretty(l.card);
+  return null;
+}
+
 /** A choice's words in the page's language, from its kind and data (the engine's label is
  * English); null keeps the engine's label (a choice this table does not word yet). */
 function choiceWords(l, catalog) {
   if (DONE_LABELS[l.action]) return _(DONE_LABELS[l.action]);
+  if (PASS_LABELS[l.action]) return _(PASS_LABELS[l.action]);
+  const verb = String(l.action || "").split(" ")[0];
+  if (l.kind === "bonus" && l.bonus) {
+    const effect = BONUS_EFFECTS[l.bonus];
+    return effect ? fmt(_("Bonus {name}: {effect}"), { name: word(l.bonus), effect: _(effect) }) : fmt(_("Bonus: {name}"), { name: word(l.bonus) });
+  }
+  if (l.kind === "choose_slot" && l.slot) {
+    const [side, at] = String(l.slot).split("-");
+    if (SLOT_LABELS[side]) return fmt(_(SLOT_LABELS[side]), { at });
+  }
+  if (l.kind === "casualty" && (l.enemy || l.cell)) {
+    if (l.enemy) return fmt(_("Enemy casualty {cell}"), { cell: l.enemy });
+    return fmt(l.side === "enemy" ? _("Casualty {cell} (enemy)") : _("Casualty {cell}"), { cell: l.cell });
+  }
+  if (HAND_LABELS[verb] && (l.kind !== "bury" || !l.slot)) {
+    const name = itemName(l, catalog);
+    if (name) return fmt(_(HAND_LABELS[verb]), { name });
+  }
+  if (l.kind === "bury" && l.slot) return fmt(_("Bury {name}"), { name: l.slot });
+  // the choices on a Kumi of a Sonae, a line or an order (also clickable on the board)
+  const cell = l.cell || "";
+  const enemy = l.side === "enemy";
+  if (CELL_LABELS[verb] && cell) return fmt(_(CELL_LABELS[verb][enemy ? 1 : 0]), { cell });
+  if (verb === "return" && (l.slot || cell)) return fmt(enemy ? _("Return {slot} to hand (enemy)") : _("Return {slot} to hand"), { slot: l.slot || cell });
+  if ((verb === "battle" || verb === "rearrange") && l.line) {
+    if (l.line === "line") return verb === "battle" ? _("Attack the Kumi line") : _("Rearrange the Kumi line");
+    if (LINE_WORDS[l.line]) return fmt(verb === "battle" ? _("Attack {line}") : _("Rearrange {line}"), { line: LINE_WORDS[l.line] });
+  }
+  if (verb === "order") {
+    const order = (String(l.action).split(" ")[1] || "").match(/../g);
+    if (order) return fmt(_("Order {order}"), { order: order.join(", ") });
+  }
+  if (verb === "choose") return word(String(l.action).slice("choose ".length));
   if (l.kind === "turn" && l.choice === "action") return _("Action turn");
   if (l.kind === "turn" && l.choice === "score") return _("Scoring turn");
   if (l.kind === "play_card" && l.card) return fmt(_("Play {card}"), { card: catalog.get(l.card)?.name || pretty(l.card) });
   if (l.kind === "place" && l.cell) return fmt(l.face === "up" ? _("To {cell} face up") : _("To {cell} hidden"), { cell: l.cell });
-  if (l.kind === "swap" && l.cell) return fmt(_("Swap with {cell}"), { cell: l.cell });
+  if (l.kind === "swap" && l.cell && verb === "with") return fmt(_("Swap with {cell}"), { cell: l.cell });
   if (l.kind === "card_action" && l.card) {
     // the card's own action (its name is the rulebook's): its effect from the catalog
     const act = (catalog.get(l.card)?.actions || []).find((a) => a.name === l.action.replace(/^do /, ""));
     if (act) return `${act.name}: ${act.text}`;
   }
+  // a reference card's action (Utsu): its name as the rulebook spells it, its effect worded
+  if (l.kind === "card_action" && l.effect) return `${word(String(l.action).replace(/^do /, ""))}: ${word(l.effect)}`;
   return null;
 }
 
