@@ -275,3 +275,8 @@ def test_refused_notation_keeps_its_sentence() -> None:
         "'stronghold c3' is not legal here: no stronghold to build now; now: place a tile"
     )
     assert i18n.sentence_("fr", say).startswith("'stronghold c3' n’est pas légal ici : ")
+    # the rule's own sentence is a phrase of the refusal: it reads in the language too
+    assert isinstance(say["args"]["reason"], dict)
+    reason = i18n.sentence_("fr", say["args"]["reason"])
+    assert reason != "no stronghold to build now; now: place a tile"
+    assert i18n.sentence_("fr", say).endswith(reason)

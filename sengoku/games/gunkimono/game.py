@@ -21,7 +21,7 @@ from sengoku.core.game import (
 )
 from sengoku.core.game_type import GameType
 from sengoku.core.observation import Encoder
-from sengoku.core.sentence import Sentence, said, say
+from sengoku.core.sentence import Said, Sentence, said, say
 from sengoku.core.traits import Traits
 from sengoku.games.gunkimono.actions import (
     NUM_ACTIONS,
@@ -245,11 +245,11 @@ class Gunkimono(Game):
 
 
 def _not_legal_here(text: str, why: str) -> Sentence:
-    """The refusal of notation that names an illegal action, with the rule it breaks.
-
-    The rule's own sentence is a value of this one, so it reaches the reader as the engine
-    wrote it (English): a sentence's values are not sentences themselves (docs/i18n.md)."""
-    return say("{notation} is not legal here: {reason}", notation=repr(text), reason=str(why))
+    """The refusal of notation that names an illegal action, with the rule it breaks (the
+    rule's own sentence, when ``why_illegal`` said one, is a phrase of this one: both reach
+    the reader in their language)."""
+    reason: object = why.sentence if isinstance(why, Said) else str(why)
+    return say("{notation} is not legal here: {reason}", notation=repr(text), reason=reason)
 
 
 def _named_by_short(state: GunkimonoState, text: str) -> GunkimonoAction | None:
