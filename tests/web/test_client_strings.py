@@ -27,6 +27,8 @@ ALLOWED: set[str] = {
     "castle row-castle",  # CSS classes given to gunkimono.js's castle()
     "castle stronghold-castle",
     "ante done",  # sashimono.js: an action's notation (DONE_LABELS' key), sent as it is
+    "no bonus",  # sashimono.js: actions' notation (PASS_LABELS' keys), sent as they are
+    "no training",
 }
 
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
