@@ -32,7 +32,8 @@ The turn's four steps become decisions of the player to act (one decision per ac
 4. *draw* from the face-up row or the stack, after a large tile.
 
 Each decision is a phase of the turn's flow (``FLOW``, :mod:`sengoku.core.flow`): its legal
-actions and the rule that plays one; ``apply`` is the flow's template.
+actions, the rule that plays one, when the step is over and which step follows (the steps
+without a decision open the step after them); ``apply`` is the flow's template.
 
 Every shuffle happens at setup with the seeded RNG and is stored here, so a record (seed and
 actions) replays exactly. Hidden: other hands (except tiles seen taken from the row), other
@@ -324,15 +325,6 @@ class GunkimonoState(State[GunkimonoAction]):
 
     # ------------------------------------------------------------------ the turn
 
-    def assess_and_refill(self, events: list[Event]) -> None:
-        """Step 3, assess strongholds; then step 4, refill the hand, if due, else the turn ends
-        (``strongholds.py`` hands the turn on here once step 2 is over)."""
-        strongholds.assess(self, events)
-        if refill_your_hand.draw_due(self):
-            self.sequence.phase = Phase.DRAW
-            return
-        self.end_turn(events)
-
     def end_turn(self, events: list[Event]) -> None:
         """The turn is over: the game ends, or the next seat that can place a tile plays."""
         sequence = self.sequence
@@ -551,9 +543,9 @@ def _place(state: GunkimonoState, action: Place | SmallTile, events: list[Event]
 
 
 def _draw(state: GunkimonoState, action: Draw, events: list[Event]) -> None:
-    # Step 4 is the last of the turn.
+    # Step 4: the tile a large tile earned is taken (no second draw this turn).
     refill_your_hand.draw(state, action, events)
-    state.end_turn(events)
+    state.sequence.placed_large = False
 
 
 def _over(state: GunkimonoState, action: Any) -> list[Event]:
@@ -565,24 +557,91 @@ def _count(state: GunkimonoState) -> None:
     state.sequence.decisions += 1
 
 
+def _opening(
+    begin: Callable[[GunkimonoState, list[Event]], object],
+) -> Callable[[GunkimonoState], list[Event]]:
+    """A phase's ``begin`` for the flow from a rule that appends its events to a list."""
+
+    def run(state: GunkimonoState) -> list[Event]:
+        events: list[Event] = []
+        begin(state, events)
+        return events
+
+    return run
+
+
+def _placed(state: GunkimonoState) -> bool:
+    # Step 1 is over once a tile is down: its troops wait to be scored, or its support waits
+    # for the large tile.
+    return bool(state.scoring.pending) or extra_support.awaits_large(state)
+
+
+def _covered(state: GunkimonoState) -> bool:
+    # The large tile is over the support: its troops wait to be scored.
+    return not extra_support.awaits_large(state)
+
+
+def _after_placing(state: GunkimonoState) -> Phase:
+    # Extra Support rule: a small tile laid face down is covered by a large tile next.
+    return Phase.SUPPORT if extra_support.awaits_large(state) else Phase.SCORE
+
+
+def _drawn(state: GunkimonoState) -> bool:
+    return not refill_your_hand.draw_due(state)
+
+
+def _enter(state: GunkimonoState, phase: Phase) -> None:
+    state.sequence.phase = phase
+
+
 #: Gunkimono's turn as a flow (core/flow.py): each phase (a step of the turn with a
 #: decision, ``turn_sequence.py``), its legal decisions, in ascending action-number order,
-#: and the rule that plays one. A phase's rule says what comes next (it sets
-#: ``state.phase``); step 3, assess strongholds, has no decision and happens inside them.
+#: the rule that plays one, when the step is over (``end``) and which follows (``next``),
+#: and the steps without a decision that open it (``begin``): troops that can score nothing
+#: pass as step 2 begins, a stronghold that cannot be placed is told, step 3 (assess
+#: strongholds) opens step 4, and the next turn begins when step 4 is over or not due (the
+#: turn passes on, a seat that cannot place passes, and the game ends after the last turn:
+#: ``GunkimonoState.end_turn``).
 FLOW: Flow[GunkimonoState, Phase, GunkimonoAction] = Flow(
     {
-        Phase.PLACE: FlowPhase(Phase.PLACE.prompt, _place_phase, _played(_place)),
+        Phase.PLACE: FlowPhase(
+            Phase.PLACE.prompt,
+            _place_phase,
+            _played(_place),
+            begin=_opening(GunkimonoState.end_turn),
+            end=_placed,
+            next=_after_placing,
+        ),
         Phase.SUPPORT: FlowPhase(
-            Phase.SUPPORT.prompt, _support_phase, _played(placement.place_large)
+            Phase.SUPPORT.prompt,
+            _support_phase,
+            _played(placement.place_large),
+            end=_covered,
+            next=Phase.SCORE,
         ),
         Phase.SCORE: FlowPhase(
-            Phase.SCORE.prompt, _sorted(scoring.legal_scores), _played(scoring.score)
+            Phase.SCORE.prompt,
+            _sorted(scoring.legal_scores),
+            _played(scoring.score),
+            begin=_opening(scoring.skip_unscorable),
+            end=scoring.scored,
+            next=Phase.STRONGHOLD,
         ),
         Phase.STRONGHOLD: FlowPhase(
-            Phase.STRONGHOLD.prompt, _sorted(strongholds.legal_builds), _played(strongholds.build)
+            Phase.STRONGHOLD.prompt,
+            _sorted(strongholds.legal_builds),
+            _played(strongholds.build),
+            begin=_opening(strongholds.begin_building),
+            end=strongholds.built,
+            next=Phase.DRAW,
         ),
         Phase.DRAW: FlowPhase(
-            Phase.DRAW.prompt, _sorted(refill_your_hand.legal_draws), _played(_draw)
+            Phase.DRAW.prompt,
+            _sorted(refill_your_hand.legal_draws),
+            _played(_draw),
+            begin=_opening(strongholds.assess),
+            end=_drawn,
+            next=Phase.PLACE,
         ),
         Phase.OVER: FlowPhase(Phase.OVER.prompt, lambda state: [], _over),
     },
@@ -590,6 +649,7 @@ FLOW: Flow[GunkimonoState, Phase, GunkimonoAction] = Flow(
     decisions=attrgetter("sequence.decisions"),
     count=_count,
     keys=Phase,
+    enter=_enter,
 )
 #: The legal decisions of each phase (``FLOW``'s), in ascending action-number order.
 LEGAL_ACTIONS: dict[Phase, Callable[[GunkimonoState], list[GunkimonoAction]]] = {

@@ -173,14 +173,11 @@ def why_not_build(state: GunkimonoState, action: BuildStronghold) -> str | None:
     return None
 
 
-def after_scoring(state: GunkimonoState, events: list[Event]) -> None:
-    """Once the placed troops are scored: ask for the square of a stronghold that is due,
-    else go on to step 3."""
+def begin_building(state: GunkimonoState, events: list[Event]) -> None:
+    """Once the placed troops are scored: a stronghold that is due is built, unless every
+    formation holds one (then it is told, and there is no decision: ``built``)."""
     seat = state.sequence.turn
-    if stronghold_due(state, seat):
-        if stronghold_cells(state, seat):
-            state.sequence.phase = Phase.STRONGHOLD
-            return
+    if stronghold_due(state, seat) and not stronghold_cells(state, seat):
         events.append(
             event(
                 "stronghold_blocked",
@@ -188,7 +185,18 @@ def after_scoring(state: GunkimonoState, events: list[Event]) -> None:
                 message=f"Seat {seat} cannot build a stronghold: every formation holds one.",
             )
         )
-    state.assess_and_refill(events)
+
+
+def built(state: GunkimonoState) -> bool:
+    """No stronghold is left to build this turn: none is due, none can be placed, or one was
+    built (one a turn): the flow's ``end``, after which step 3 follows."""
+    seat = state.sequence.turn
+    if not stronghold_due(state, seat):
+        return True
+    last = state.fortresses.built_at[-1:]
+    if last and last[0][0] == seat and last[0][1] == state.sequence.turns:
+        return True
+    return not stronghold_cells(state, seat)
 
 
 def build(state: GunkimonoState, action: BuildStronghold, events: list[Event]) -> None:
@@ -209,7 +217,6 @@ def build(state: GunkimonoState, action: BuildStronghold, events: list[Event]) -
             f"at {cell_name(action.cell)} (formation of {size}).",
         )
     )
-    state.assess_and_refill(events)
 
 
 # ---------------------------------------------------------------- 3. assess strongholds
