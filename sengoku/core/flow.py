@@ -87,7 +87,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Generic, Protocol, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar
 
 from sengoku.core.game import Event, IllegalAction
 
@@ -124,7 +124,8 @@ class Phase(Generic[S, A]):
     ``do`` is only ever given a legal action and always returns its events.
 
     ``end``: whether the phase is over, asked after ``do`` and after the phase begins
-    (``None``: the table never ends it). ``next``: the phase that follows it, a key of the
+    (``None``: the table never ends it); a read of the state, which may be asked once the
+    game is over (the answer is then ignored). ``next``: the phase that follows it, a key of the
     table or a function of the state that returns one (needed with ``end``). ``begin``:
     the steps with no decision that open the phase, run when the flow moves to it; it
     returns their events.
@@ -201,7 +202,7 @@ class Flow(Generic[S, K, A]):
         #: Gungi's, gets the template without a look-up or a branch it does not need: it is
         #: on the hot path of every search).
         self.apply: Callable[[S, A], list[Event]] = _template(
-            self.phases, phase_of, decisions, count, self.enter, ends, moves
+            self.phases, phase_of, decisions, count, enter, ends, moves
         )
 
     def phase(self, state: S) -> Phase[S, A]:
@@ -239,7 +240,7 @@ def _template(
     phase_of: Callable[[S], K],
     decisions: Callable[[S], int],
     count: Callable[[S], None] | None,
-    enter: Callable[[S, K], list[Event]],
+    put: Callable[[S, K], None] | None,
     ends: Callable[[S], list[Event]] | None,
     max_moves: int,
 ) -> Callable[[S, A], list[Event]]:
@@ -276,7 +277,9 @@ def _template(
         if ends is not None and not state.is_terminal():
             events += ends(state)
         moves = 0
-        while phase.end is not None and not state.is_terminal() and phase.end(state):
+        # The phase's end first: most decisions end no phase (one call, no more). A table
+        # with an end has a put (checked where the flow is built).
+        while phase.end is not None and phase.end(state) and not state.is_terminal():
             moves += 1
             if moves > max_moves:
                 raise FlowLoop(
@@ -284,9 +287,11 @@ def _template(
                     f"(now in {phase.name!r}): the flow's ends and nexts make a loop"
                 )
             after = phase.next
-            key = cast(K, after(state) if callable(after) else after)
-            events += enter(state, key)
+            key: K = after(state) if callable(after) else after  # type: ignore[assignment]
+            put(state, key)  # type: ignore[misc]
             phase = phases[key]
+            if phase.begin is not None:
+                events += phase.begin(state)
             if ends is not None and not state.is_terminal():
                 events += ends(state)
         events += state._end_if_too_long(decisions(state))

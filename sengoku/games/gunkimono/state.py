@@ -523,10 +523,12 @@ def _legacy_ending(data: Mapping[str, Any], n: int) -> dict[str, Any] | None:
 def _played(
     do: Callable[[GunkimonoState, Any, list[Event]], object],
 ) -> Callable[[GunkimonoState, Any], list[Event]]:
-    """A phase's ``do`` for the flow from a rule that appends its events to a list."""
+    """A phase's ``do`` for the flow from a rule that appends its events to a list: the
+    decision is counted first (the flow has no ``count`` call: one call less a decision)."""
 
     def run(state: GunkimonoState, action: Any) -> list[Event]:
-        state.forget_legal_actions()  # the position changes: its legal actions with it
+        state.sequence.decisions += 1
+        state._legal = None  # the position changes: its legal actions with it
         events: list[Event] = []
         do(state, action, events)
         return events
@@ -551,10 +553,6 @@ def _draw(state: GunkimonoState, action: Draw, events: list[Event]) -> None:
 def _over(state: GunkimonoState, action: Any) -> list[Event]:
     # Never called: the flow refuses every action once the game is over.
     raise IllegalAction("the game is over")
-
-
-def _count(state: GunkimonoState) -> None:
-    state.sequence.decisions += 1
 
 
 def _opening(
@@ -647,7 +645,6 @@ FLOW: Flow[GunkimonoState, Phase, GunkimonoAction] = Flow(
     },
     phase_of=attrgetter("sequence.phase"),
     decisions=attrgetter("sequence.decisions"),
-    count=_count,
     keys=Phase,
     enter=_enter,
 )

@@ -129,10 +129,11 @@ def stronghold_due(state: GunkimonoState, seat: int) -> bool:
         return False
     row = _C.stronghold_rows[state.num_players][built]
     removed_ok = state.options["removed_marker_counts"]
-    return all(
-        (r == REMOVED and removed_ok) or (r != REMOVED and r >= row)
-        for r in state.honor_track.honor[seat]
-    )
+    # A plain loop, not all() over a generator: asked as step 2 begins and ends, every turn.
+    for r in state.honor_track.honor[seat]:
+        if not ((r == REMOVED and removed_ok) or (r != REMOVED and r >= row)):
+            return False
+    return True
 
 
 def stronghold_cells(state: GunkimonoState, seat: int) -> list[int]:
