@@ -277,9 +277,10 @@ def _template(
         if ends is not None and not state.is_terminal():
             events += ends(state)
         moves = 0
+        end = phase.end
         # The phase's end first: most decisions end no phase (one call, no more). A table
         # with an end has a put (checked where the flow is built).
-        while phase.end is not None and phase.end(state) and not state.is_terminal():
+        while end is not None and end(state) and not state.is_terminal():
             moves += 1
             if moves > max_moves:
                 raise FlowLoop(
@@ -290,10 +291,12 @@ def _template(
             key: K = after(state) if callable(after) else after  # type: ignore[assignment]
             put(state, key)  # type: ignore[misc]
             phase = phases[key]
-            if phase.begin is not None:
-                events += phase.begin(state)
+            begin = phase.begin
+            if begin is not None:
+                events += begin(state)
             if ends is not None and not state.is_terminal():
                 events += ends(state)
+            end = phase.end
         events += state._end_if_too_long(decisions(state))
         return events
 

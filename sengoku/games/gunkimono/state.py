@@ -584,6 +584,14 @@ def _after_placing(state: GunkimonoState) -> Phase:
     return Phase.SUPPORT if extra_support.awaits_large(state) else Phase.SCORE
 
 
+def _after_scoring(state: GunkimonoState) -> Phase:
+    # Building Strongholds: a stronghold is due once the honor markers reach its row; else
+    # step 3 (assess strongholds) opens step 4.
+    return (
+        Phase.STRONGHOLD if strongholds.stronghold_due(state, state.sequence.turn) else Phase.DRAW
+    )
+
+
 def _drawn(state: GunkimonoState) -> bool:
     return not refill_your_hand.draw_due(state)
 
@@ -623,7 +631,7 @@ FLOW: Flow[GunkimonoState, Phase, GunkimonoAction] = Flow(
             _played(scoring.score),
             begin=_opening(scoring.skip_unscorable),
             end=scoring.scored,
-            next=Phase.STRONGHOLD,
+            next=_after_scoring,
         ),
         Phase.STRONGHOLD: FlowPhase(
             Phase.STRONGHOLD.prompt,

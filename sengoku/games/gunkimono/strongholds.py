@@ -175,10 +175,11 @@ def why_not_build(state: GunkimonoState, action: BuildStronghold) -> str | None:
 
 
 def begin_building(state: GunkimonoState, events: list[Event]) -> None:
-    """Once the placed troops are scored: a stronghold that is due is built, unless every
-    formation holds one (then it is told, and there is no decision: ``built``)."""
+    """Once the placed troops are scored, a stronghold that is due (``stronghold_due``: the
+    flow comes here only then) is built, unless every formation holds one: then it is told,
+    and there is no decision (``built``)."""
     seat = state.sequence.turn
-    if stronghold_due(state, seat) and not stronghold_cells(state, seat):
+    if not stronghold_cells(state, seat):
         events.append(
             event(
                 "stronghold_blocked",
@@ -189,11 +190,9 @@ def begin_building(state: GunkimonoState, events: list[Event]) -> None:
 
 
 def built(state: GunkimonoState) -> bool:
-    """No stronghold is left to build this turn: none is due, none can be placed, or one was
-    built (one a turn): the flow's ``end``, after which step 3 follows."""
+    """The stronghold that was due is built (one a turn), or none can be placed: the flow's
+    ``end``, after which step 3 follows."""
     seat = state.sequence.turn
-    if not stronghold_due(state, seat):
-        return True
     last = state.fortresses.built_at[-1:]
     if last and last[0][0] == seat and last[0][1] == state.sequence.turns:
         return True
