@@ -3,9 +3,10 @@
 The state advances in place; every decision of a seat is one :class:`GunshiAction`. Which
 rule decides now is declared in ``PHASES`` (setup choices, Phase 1, Phase 2, Phase 3); each
 phase's module gives the legal actions and plays one, and says when its phase is over (the
-table's ``end``; the table names the phase that follows, core/flow.py). Hidden information (the Shogun, hands,
-deck order, face-down Command Row cards, prepared Advanced cards) is kept here in full, and
-``view`` shows a seat only what it may see. Cards are tuples (see ``cards.py``).
+table's ``end``; the table names the phase that follows, core/flow.py). Hidden information
+(the Shogun, hands, deck order, face-down Command Row cards, prepared Advanced cards) is kept
+here in full, and ``view`` shows a seat only what it may see. Cards are tuples (see
+``cards.py``).
 
 The position is composed of typed parts (:data:`PARTS`), each a
 :class:`~sengoku.core.substate.Part` declared by the rule module that writes it; ``clone``
