@@ -278,6 +278,12 @@ class GunkimonoState(State[GunkimonoAction]):
         outside ``apply``: a determinization, a test painting squares)."""
         self._legal = None
 
+    def decide(self) -> None:
+        """A decision is being played (the flow's phases call this before the rule): it is
+        counted, and the position's legal actions change with it."""
+        self.sequence.decisions += 1
+        self._legal = None
+
     def apply(self, action: GunkimonoAction) -> list[Event]:
         """Play one decision through the flow's template (core/flow.py): the phase asked
         now (``FLOW``'s table) plays it."""
@@ -524,11 +530,10 @@ def _played(
     do: Callable[[GunkimonoState, Any, list[Event]], object],
 ) -> Callable[[GunkimonoState, Any], list[Event]]:
     """A phase's ``do`` for the flow from a rule that appends its events to a list: the
-    decision is counted first (the flow has no ``count`` call: one call less a decision)."""
+    decision is counted first (``decide``; the flow has no ``count``: one call a decision)."""
 
     def run(state: GunkimonoState, action: Any) -> list[Event]:
-        state.sequence.decisions += 1
-        state._legal = None  # the position changes: its legal actions with it
+        state.decide()
         events: list[Event] = []
         do(state, action, events)
         return events
