@@ -8,7 +8,7 @@ them, when the phase is over (``end``, a predicate on the state: boardgame.io's 
 and which phase follows (``next``: a phase key, or a function of the state where the
 rulebook makes it depend on the position). A phase may say what happens as it begins
 (``begin``: the steps with no decision that open it, boardgame.io's ``onBegin``; it
-returns their events). The phase a state is in is read from the state (``phase_of``) and
+appends their events to the list it is given, the shape of the rule modules' steps). The phase a state is in is read from the state (``phase_of``) and
 written by the flow (``enter``) when a phase ends. A game ends where its rules say (in a
 ``do`` or a ``begin``: :meth:`~sengoku.core.game.State._end_game`, or the rules' own
 function that sets the result); a game whose end is a condition on the position, asked
@@ -66,7 +66,7 @@ move against the list it made) says so with ``judges=True``: the template then s
 ...         "say": Phase("Counting", lambda s: [s.said + 1], say,
 ...                      end=lambda s: s.said == 3, next="sing"),
 ...         "sing": Phase("Singing", lambda s: ["la"], sing,
-...                       begin=lambda s: [event("stage", now="sing")]),
+...                       begin=lambda s, said: said.append(event("stage", now="sing"))),
 ...     },
 ...     phase_of=lambda s: s.stage, decisions=lambda s: s.said,
 ...     enter=lambda s, key: setattr(s, "stage", key),
@@ -128,7 +128,7 @@ class Phase(Generic[S, A]):
     game is over (the answer is then ignored). ``next``: the phase that follows it, a key of the
     table or a function of the state that returns one (needed with ``end``). ``begin``:
     the steps with no decision that open the phase, run when the flow moves to it; it
-    returns their events.
+    appends their events to the list it is given (the action's, after ``do``'s).
     """
 
     name: str
@@ -137,7 +137,7 @@ class Phase(Generic[S, A]):
     judges: bool = False
     end: Callable[[S], bool] | None = None
     next: Hashable | Callable[[S], Hashable] | None = None
-    begin: Callable[[S], list[Event]] | None = None
+    begin: Callable[[S, list[Event]], object] | None = None
 
 
 class Flow(Generic[S, K, A]):
@@ -229,8 +229,11 @@ def _entering(
         if put is None:
             raise TypeError("this flow cannot move between phases: it has no enter=")
         put(state, key)
+        events: list[Event] = []
         begin = phases[key].begin
-        return [] if begin is None else begin(state)
+        if begin is not None:
+            begin(state, events)
+        return events
 
     return enter
 
@@ -293,7 +296,7 @@ def _template(
             phase = phases[key]
             begin = phase.begin
             if begin is not None:
-                events += begin(state)
+                begin(state, events)  # its events follow do's
             if ends is not None and not state.is_terminal():
                 events += ends(state)
             end = phase.end

@@ -332,9 +332,9 @@ def _step(state: Relay, action: str) -> list[Event]:
     return [event(action, n=state.steps)]
 
 
-def _finish(state: Relay) -> list[Event]:
+def _finish(state: Relay, said: list[Event]) -> None:
     state.over = True
-    return [event("finish")]
+    said.append(event("finish"))
 
 
 def _relay(**flow: Any) -> Flow[Relay, str, str]:
@@ -347,7 +347,7 @@ def _relay(**flow: Any) -> Flow[Relay, str, str]:
                 "the run",
                 lambda s: ["step"],
                 _step,
-                begin=lambda s: [event("start")],
+                begin=lambda s, said: said.append(event("start")),
                 end=lambda s: s.steps >= 6,
                 # A function of the state: the rulebook makes what follows depend on it.
                 next=lambda s: "photo" if s.close else "finish",
@@ -357,7 +357,7 @@ def _relay(**flow: Any) -> Flow[Relay, str, str]:
                 "the photo",
                 lambda s: [],
                 _step,
-                begin=lambda s: [event("photo")],
+                begin=lambda s, said: said.append(event("photo")),
                 end=lambda s: True,
                 next="finish",
             ),
@@ -436,7 +436,12 @@ def _endless() -> Flow[Relay, str, str]:
         {
             "a": Phase("a", lambda s: ["x"], _step, end=always, next="b"),
             "b": Phase(
-                "b", lambda s: ["x"], _step, begin=lambda s: [event("b")], end=always, next="a"
+                "b",
+                lambda s: ["x"],
+                _step,
+                begin=lambda s, said: said.append(event("b")),
+                end=always,
+                next="a",
             ),
         },
         phase_of=attrgetter("leg"),

@@ -560,19 +560,6 @@ def _over(state: GunkimonoState, action: Any) -> list[Event]:
     raise IllegalAction("the game is over")
 
 
-def _opening(
-    begin: Callable[[GunkimonoState, list[Event]], object],
-) -> Callable[[GunkimonoState], list[Event]]:
-    """A phase's ``begin`` for the flow from a rule that appends its events to a list."""
-
-    def run(state: GunkimonoState) -> list[Event]:
-        events: list[Event] = []
-        begin(state, events)
-        return events
-
-    return run
-
-
 def _placed(state: GunkimonoState) -> bool:
     # Step 1 is over once a tile is down: its troops wait to be scored, or its support waits
     # for the large tile.
@@ -619,7 +606,7 @@ FLOW: Flow[GunkimonoState, Phase, GunkimonoAction] = Flow(
             Phase.PLACE.prompt,
             _place_phase,
             _played(_place),
-            begin=_opening(GunkimonoState.end_turn),
+            begin=GunkimonoState.end_turn,
             end=_placed,
             next=_after_placing,
         ),
@@ -634,7 +621,7 @@ FLOW: Flow[GunkimonoState, Phase, GunkimonoAction] = Flow(
             Phase.SCORE.prompt,
             _sorted(scoring.legal_scores),
             _played(scoring.score),
-            begin=_opening(scoring.skip_unscorable),
+            begin=scoring.skip_unscorable,
             end=scoring.scored,
             next=_after_scoring,
         ),
@@ -642,7 +629,7 @@ FLOW: Flow[GunkimonoState, Phase, GunkimonoAction] = Flow(
             Phase.STRONGHOLD.prompt,
             _sorted(strongholds.legal_builds),
             _played(strongholds.build),
-            begin=_opening(strongholds.begin_building),
+            begin=strongholds.begin_building,
             end=strongholds.built,
             next=Phase.DRAW,
         ),
@@ -650,7 +637,7 @@ FLOW: Flow[GunkimonoState, Phase, GunkimonoAction] = Flow(
             Phase.DRAW.prompt,
             _sorted(refill_your_hand.legal_draws),
             _played(_draw),
-            begin=_opening(strongholds.assess),
+            begin=strongholds.assess,
             end=_drawn,
             next=Phase.PLACE,
         ),

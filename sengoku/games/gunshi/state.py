@@ -328,15 +328,16 @@ def _collected(
     return run
 
 
-def _begun(begin: Callable[[GunshiState], None]) -> Callable[[GunshiState], list[Event]]:
+def _begun(
+    begin: Callable[[GunshiState], None],
+) -> Callable[[GunshiState, list[Event]], None]:
     """A phase's ``begin`` for the flow: the rule module's, telling what happened through
-    :meth:`GunshiState.emit`; its events are what it returns."""
+    :meth:`GunshiState.emit` into the action's events."""
 
-    def run(state: GunshiState) -> list[Event]:
-        state._events = []
+    def run(state: GunshiState, events: list[Event]) -> None:
+        state._events = events
         begin(state)
-        events, state._events = state._events, []
-        return events
+        state._events = []
 
     run.__name__ = f"begin_{begin.__module__.rsplit('.', 1)[-1]}"
     return run
