@@ -8,12 +8,14 @@ them, when the phase is over (``end``, a predicate on the state: boardgame.io's 
 and which phase follows (``next``: a phase key, or a function of the state where the
 rulebook makes it depend on the position). A phase may say what happens as it begins
 (``begin``: the steps with no decision that open it, boardgame.io's ``onBegin``; it
-appends their events to the list it is given, the shape of the rule modules' steps). The phase a state is in is read from the state (``phase_of``) and
-written by the flow (``enter``) when a phase ends. A game ends where its rules say (in a
-``do`` or a ``begin``: :meth:`~sengoku.core.game.State._end_game`, or the rules' own
-function that sets the result); a game whose end is a condition on the position, asked
-after every decision, gives it to the flow (``ends``: boardgame.io's game-level
-``endIf``), which asks it after ``do`` and after every phase that begins.
+appends their events to the list it is given, the shape of the rule modules' steps). The
+phase a state is in is read from the state (``phase_of``) and written by the flow
+(``enter``) when a phase ends (the rules set it only where a game starts, is loaded or
+ends). A game ends where its rules say (in a ``do``
+or a ``begin``: :meth:`~sengoku.core.game.State._end_game`, or the rules' own function that
+sets the result), and the flow then moves no further; a game whose end is a condition on
+the position, asked after every decision, gives it to the flow (``ends``: boardgame.io's
+game-level ``endIf``), which asks it after ``do`` and after every phase that begins.
 
 :meth:`Flow.apply` is the template of ``State.apply``, written once for every game:
 
