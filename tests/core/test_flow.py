@@ -4,7 +4,12 @@ A small two-phase game written on the flow (a seat calls a number, then says "do
 the template's steps: a finished game refuses, an illegal action is refused with
 ``why_illegal``'s reason and changes nothing, the decision is counted before ``do`` (its
 events carry the count), the events come back, and the length guard ends the game. Then the
-four games: each one's ``apply`` runs its flow, and Gunshi's no longer parses text.
+four games: each one's ``apply`` runs its flow, and Gunshi's no longer parses text. A toy
+race run by its table alone checks when a phase ends and which follows (``end``, ``next``,
+``begin``): a move to the named phase, a ``next`` chosen from the state, several phases
+ending in one action, the game's end stopping the moves, and the loop guard. That the four
+games play exactly as before their turns moved into their tables is held by
+``test_flow_fingerprints.py``.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from sengoku.core.flow import Flow, Phase
+from sengoku.core.flow import Flow, FlowLoop, Phase
 from sengoku.core.game import (
     TERMINAL,
     Event,
@@ -293,3 +298,178 @@ def test_gunshi_apply_takes_actions_not_text() -> None:
     assert state.to_json() == before
     state.apply(game.parse_action(state, text))
     assert state.to_json() != before
+
+
+# -- when a phase ends and which follows: ``end``, ``next``, ``begin`` --------------------------
+class Relay:
+    """A toy race run by the table alone: no ``do`` sets the leg. Two stretches warm up, four
+    steps run, then (on a close finish) a photo with no decision is taken, and the finish
+    ends the race."""
+
+    def __init__(self, close: bool = False, tape: int = 99) -> None:
+        self.leg = "warm"
+        self.steps = 0
+        self.close = close  # a close finish: the photo is taken before the finish
+        self.tape = tape  # the race ends when this many steps are made (``ends``)
+        self.over = False
+        self.flow: Flow[Relay, str, str] | None = None  # None: RELAY
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def why_illegal(self, action: Any) -> str | None:
+        if self.over:
+            return "the race is over"
+        legal = (self.flow or RELAY).legal(self)
+        return None if action in legal else f"{action!r} is not a step of the {self.leg}"
+
+    def _end_if_too_long(self, decisions: int) -> list[Event]:
+        return []
+
+
+def _step(state: Relay, action: str) -> list[Event]:
+    state.steps += 1
+    return [event(action, n=state.steps)]
+
+
+def _finish(state: Relay, said: list[Event]) -> None:
+    state.over = True
+    said.append(event("finish"))
+
+
+def _relay(**flow: Any) -> Flow[Relay, str, str]:
+    return Flow(
+        {
+            "warm": Phase(
+                "warming up", lambda s: ["stretch"], _step, end=lambda s: s.steps >= 2, next="run"
+            ),
+            "run": Phase(
+                "the run",
+                lambda s: ["step"],
+                _step,
+                begin=lambda s, said: said.append(event("start")),
+                end=lambda s: s.steps >= 6,
+                # A function of the state: the rulebook makes what follows depend on it.
+                next=lambda s: "photo" if s.close else "finish",
+            ),
+            # No decision: its ``begin`` takes the photo and the phase ends at once.
+            "photo": Phase(
+                "the photo",
+                lambda s: [],
+                _step,
+                begin=lambda s, said: said.append(event("photo")),
+                end=lambda s: True,
+                next="finish",
+            ),
+            # Ends the game as it begins; its ``end`` would start a new race, but a finished
+            # game moves no further.
+            "finish": Phase(
+                "the finish", lambda s: [], _step, begin=_finish, end=lambda s: True, next="warm"
+            ),
+        },
+        phase_of=attrgetter("leg"),
+        decisions=attrgetter("steps"),
+        enter=lambda s, leg: setattr(s, "leg", leg),
+        **flow,
+    )
+
+
+RELAY = _relay()
+
+
+def _types(events: list[Event]) -> list[str]:
+    return [e["type"] for e in events]
+
+
+def test_a_phase_ends_when_its_end_holds_and_the_table_names_the_next() -> None:
+    state = Relay()
+    assert RELAY.apply(state, "stretch") == [event("stretch", n=1)]
+    assert state.leg == "warm"  # its end does not hold yet: no move
+    # The second stretch ends the warm-up: the flow (not ``do``) enters "run", whose
+    # ``begin`` speaks after ``do``.
+    assert _types(RELAY.apply(state, "stretch")) == ["stretch", "start"]
+    assert (state.leg, RELAY.legal(state)) == ("run", ["step"])
+    with pytest.raises(IllegalAction, match="'stretch' is not a step of the run"):
+        RELAY.apply(state, "stretch")
+
+
+def test_an_end_can_move_several_phases_in_one_action_and_stops_at_the_games_end() -> None:
+    state = Relay(close=True)
+    for action in ["stretch", "stretch", "step", "step", "step"]:
+        RELAY.apply(state, action)
+    # The last step ends the run; ``next`` reads the close finish: the photo, which has no
+    # decision and ends at once, then the finish, which ends the game: three phases in one
+    # action, their events in order. The finish's own end (back to "warm") is never asked.
+    assert _types(RELAY.apply(state, "step")) == ["step", "photo", "finish"]
+    assert (state.leg, state.is_terminal()) == ("finish", True)
+    with pytest.raises(IllegalAction, match="the race is over"):
+        RELAY.apply(state, "stretch")
+
+
+def test_next_as_a_function_of_the_state_chooses_the_phase() -> None:
+    state = Relay(close=False)
+    for action in ["stretch", "stretch", "step", "step", "step"]:
+        RELAY.apply(state, action)
+    assert _types(RELAY.apply(state, "step")) == ["step", "finish"]  # no photo
+    assert state.leg == "finish"
+
+
+def test_the_games_own_end_is_asked_after_do_and_after_each_phase_begins() -> None:
+    def tape(state: Relay) -> list[Event]:
+        if state.steps < state.tape:
+            return []
+        state.over = True
+        return [event("tape")]
+
+    flow = _relay(ends=tape)
+    state = Relay(tape=2)
+    flow.apply(state, "stretch")
+    # The second stretch reaches the tape: the game is over after ``do``, so the warm-up's
+    # end is not followed into "run" (no "start").
+    assert _types(flow.apply(state, "stretch")) == ["stretch", "tape"]
+    assert (state.leg, state.is_terminal()) == ("warm", True)
+
+
+def _endless() -> Flow[Relay, str, str]:
+    always = lambda s: True  # noqa: E731
+    return Flow(
+        {
+            "a": Phase("a", lambda s: ["x"], _step, end=always, next="b"),
+            "b": Phase(
+                "b",
+                lambda s: ["x"],
+                _step,
+                begin=lambda s, said: said.append(event("b")),
+                end=always,
+                next="a",
+            ),
+        },
+        phase_of=attrgetter("leg"),
+        decisions=attrgetter("steps"),
+        enter=lambda s, leg: setattr(s, "leg", leg),
+    )
+
+
+def test_a_table_whose_ends_make_a_loop_is_stopped_by_the_guard() -> None:
+    state = Relay()
+    state.leg, state.flow = "a", _endless()
+    with pytest.raises(FlowLoop, match="moved 2 times in one action"):
+        state.flow.apply(state, "x")
+
+
+def test_a_table_that_cannot_say_where_it_goes_fails_where_it_is_built() -> None:
+    def build(enter: Any = None, **phase: Any) -> None:
+        Flow(
+            {"a": Phase("a", lambda s: [1], _step, **phase)},
+            phase_of=attrgetter("leg"),
+            decisions=attrgetter("steps"),
+            enter=enter,
+        )
+
+    put = lambda s, leg: None  # noqa: E731
+    with pytest.raises(TypeError, match="phase 'a' has an end but no next"):
+        build(put, end=lambda s: True)
+    with pytest.raises(TypeError, match="the flow needs enter="):
+        build(end=lambda s: True, next="a")
+    with pytest.raises(TypeError, match="next 'b' is not a phase"):
+        build(put, end=lambda s: True, next="b")

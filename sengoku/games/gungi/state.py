@@ -571,7 +571,10 @@ class GungiState(State[Move]):
     #: Gungi's turn as a flow (core/flow.py): one phase, a move of the side to move
     #: (``make`` knows a setup placement, Done and a move of play apart). Its ``do`` judges
     #: legality itself (the native core checks the move against the legal list it made),
-    #: so a move is checked once.
+    #: so a move is checked once. Setup and play are one phase with no ``end`` or ``next``
+    #: in the table: the setup's last Done moves the game to play inside the make
+    #: (``Position::make``; ``setup.declare_done`` in the Python engine), since a phase key
+    #: read on every move would add Python to the hot path of every search.
     FLOW: ClassVar[Flow[GungiState, str, Move]] = Flow(
         {"move": Phase("a move of the side to move", legal_actions, _apply_native, judges=True)},
         phase_of=lambda state: "move",

@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING
 from sengoku.core.game import Event, event
 from sengoku.core.sentence import said, say
 from sengoku.games.gunkimono.actions import CELLS, SmallTile, cell_name
-from sengoku.games.gunkimono.battlefield import NEIGHBOURS, troop_word
+from sengoku.games.gunkimono.battlefield import FACE_DOWN, NEIGHBOURS, troop_word
 from sengoku.games.gunkimono.data import tile_troops
 from sengoku.games.gunkimono.formations import formations
 from sengoku.games.gunkimono.strongholds import links_controlled, may_link
-from sengoku.games.gunkimono.turn_sequence import Phase
 
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
@@ -95,12 +94,18 @@ def why_not_support(state: GunkimonoState, cell: int) -> str | None:
     return None
 
 
+def awaits_large(state: GunkimonoState) -> bool:
+    """A support was just laid face down: the large tile must cover it next (the flow's
+    ``next`` after step 1's placement)."""
+    c = state.sequence.support_cell
+    return c >= 0 and state.battlefield.top[c] == FACE_DOWN
+
+
 def place_support(state: GunkimonoState, action: SmallTile, events: list[Event]) -> None:
     """The small tile (taken from the reserve, its level counted, laid face down by
     ``placement.place_small``) is a support: the large tile must cover it next."""
     c = action.cell
     state.sequence.support_cell = c
-    state.sequence.phase = Phase.SUPPORT
     events.append(
         event(
             "support",

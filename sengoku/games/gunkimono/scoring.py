@@ -24,7 +24,7 @@ from sengoku.games.gunkimono.actions import LETTERS, Score, cell_name
 from sengoku.games.gunkimono.battlefield import troop_word
 from sengoku.games.gunkimono.formations import formation
 from sengoku.games.gunkimono.honor_track import advance_honor, can_honor
-from sengoku.games.gunkimono.strongholds import RULE_2, after_scoring, controlled
+from sengoku.games.gunkimono.strongholds import RULE_2, controlled
 from sengoku.games.gunkimono.turn_sequence import PendingScore, Phase
 from sengoku.games.gunkimono.victory_points import gain
 
@@ -69,13 +69,12 @@ def queue_scoring(state: GunkimonoState, cells: list[int], events: list[Event]) 
         vp_allowed = not controlled(state, squares)  # Stronghold rule 2
         pending.append(PendingScore(c, top[c], sym[c], len(squares), vp_allowed))
     state.scoring.pending = pending
-    state.sequence.phase = Phase.SCORE
-    skip_unscorable(state, events)
 
 
 def skip_unscorable(state: GunkimonoState, events: list[Event]) -> None:
-    """Troops that can score nothing (no VP allowed, no marker) pass without a decision;
-    with none left to score, the turn goes on (``strongholds.after_scoring``)."""
+    """Troops that can score nothing (no VP allowed, no marker) pass without a decision
+    (as step 2 begins, and after each troop scored); with none left to score, step 2 is over
+    (``scored``)."""
     while state.scoring.pending:
         cell, troop, _sym, _vp, vp_ok = state.scoring.pending[0]
         if vp_ok or can_honor(state, state.sequence.turn, troop):
@@ -94,7 +93,11 @@ def skip_unscorable(state: GunkimonoState, events: list[Event]) -> None:
                 ),
             )
         )
-    after_scoring(state, events)
+
+
+def scored(state: GunkimonoState) -> bool:
+    """Every troop placed this turn is scored: step 2 is over (the flow's ``end``)."""
+    return not state.scoring.pending
 
 
 def legal_scores(state: GunkimonoState) -> list[Score]:

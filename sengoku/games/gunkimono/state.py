@@ -32,7 +32,8 @@ The turn's four steps become decisions of the player to act (one decision per ac
 4. *draw* from the face-up row or the stack, after a large tile.
 
 Each decision is a phase of the turn's flow (``FLOW``, :mod:`sengoku.core.flow`): its legal
-actions and the rule that plays one; ``apply`` is the flow's template.
+actions, the rule that plays one, when the step is over and which step follows (the steps
+without a decision open the step after them); ``apply`` is the flow's template.
 
 Every shuffle happens at setup with the seeded RNG and is stored here, so a record (seed and
 actions) replays exactly. Hidden: other hands (except tiles seen taken from the row), other
@@ -278,6 +279,12 @@ class GunkimonoState(State[GunkimonoAction]):
         outside ``apply``: a determinization, a test painting squares)."""
         self._legal = None
 
+    def decide(self) -> None:
+        """A decision is being played (the flow's phases call this before the rule): it is
+        counted, and the position's legal actions change with it."""
+        self.sequence.decisions += 1
+        self._legal = None
+
     def apply(self, action: GunkimonoAction) -> list[Event]:
         """Play one decision through the flow's template (core/flow.py): the phase asked
         now (``FLOW``'s table) plays it."""
@@ -324,15 +331,6 @@ class GunkimonoState(State[GunkimonoAction]):
         return strongholds.controlled_troops(self, seat)
 
     # ------------------------------------------------------------------ the turn
-
-    def assess_and_refill(self, events: list[Event]) -> None:
-        """Step 3, assess strongholds; then step 4, refill the hand, if due, else the turn ends
-        (``strongholds.py`` hands the turn on here once step 2 is over)."""
-        strongholds.assess(self, events)
-        if refill_your_hand.draw_due(self):
-            self.sequence.phase = Phase.DRAW
-            return
-        self.end_turn(events)
 
     def end_turn(self, events: list[Event]) -> None:
         """The turn is over: the game ends, or the next seat that can place a tile plays."""
@@ -536,10 +534,11 @@ def _legacy_ending(data: Mapping[str, Any], n: int) -> dict[str, Any] | None:
 def _played(
     do: Callable[[GunkimonoState, Any, list[Event]], object],
 ) -> Callable[[GunkimonoState, Any], list[Event]]:
-    """A phase's ``do`` for the flow from a rule that appends its events to a list."""
+    """A phase's ``do`` for the flow from a rule that appends its events to a list: the
+    decision is counted first (``decide``; the flow has no ``count``: one call a decision)."""
 
     def run(state: GunkimonoState, action: Any) -> list[Event]:
-        state.forget_legal_actions()  # the position changes: its legal actions with it
+        state.decide()
         events: list[Event] = []
         do(state, action, events)
         return events
@@ -556,9 +555,9 @@ def _place(state: GunkimonoState, action: Place | SmallTile, events: list[Event]
 
 
 def _draw(state: GunkimonoState, action: Draw, events: list[Event]) -> None:
-    # Step 4 is the last of the turn.
+    # Step 4: the tile a large tile earned is taken (no second draw this turn).
     refill_your_hand.draw(state, action, events)
-    state.end_turn(events)
+    state.sequence.placed_large = False
 
 
 def _over(state: GunkimonoState, action: Any) -> list[Event]:
@@ -566,35 +565,93 @@ def _over(state: GunkimonoState, action: Any) -> list[Event]:
     raise IllegalAction(say("the game is over"))
 
 
-def _count(state: GunkimonoState) -> None:
-    state.sequence.decisions += 1
+def _placed(state: GunkimonoState) -> bool:
+    # Step 1 is over once a tile is down: its troops wait to be scored, or its support waits
+    # for the large tile.
+    return bool(state.scoring.pending) or extra_support.awaits_large(state)
+
+
+def _covered(state: GunkimonoState) -> bool:
+    # The large tile is over the support: its troops wait to be scored.
+    return not extra_support.awaits_large(state)
+
+
+def _after_placing(state: GunkimonoState) -> Phase:
+    # Extra Support rule: a small tile laid face down is covered by a large tile next.
+    return Phase.SUPPORT if extra_support.awaits_large(state) else Phase.SCORE
+
+
+def _after_scoring(state: GunkimonoState) -> Phase:
+    # Building Strongholds: a stronghold is due once the honor markers reach its row; else
+    # step 3 (assess strongholds) opens step 4.
+    return (
+        Phase.STRONGHOLD if strongholds.stronghold_due(state, state.sequence.turn) else Phase.DRAW
+    )
+
+
+def _drawn(state: GunkimonoState) -> bool:
+    return not refill_your_hand.draw_due(state)
+
+
+def _enter(state: GunkimonoState, phase: Phase) -> None:
+    state.sequence.phase = phase
 
 
 #: Gunkimono's turn as a flow (core/flow.py): each phase (a step of the turn with a
 #: decision, ``turn_sequence.py``), its legal decisions, in ascending action-number order,
-#: and the rule that plays one. A phase's rule says what comes next (it sets
-#: ``state.phase``); step 3, assess strongholds, has no decision and happens inside them.
+#: the rule that plays one, when the step is over (``end``) and which follows (``next``),
+#: and the steps without a decision that open it (``begin``): troops that can score nothing
+#: pass as step 2 begins, a stronghold that cannot be placed is told, step 3 (assess
+#: strongholds) opens step 4, and the next turn begins when step 4 is over or not due (the
+#: turn passes on, a seat that cannot place passes, and the game ends after the last turn:
+#: ``GunkimonoState.end_turn``).
 FLOW: Flow[GunkimonoState, Phase, GunkimonoAction] = Flow(
     {
-        Phase.PLACE: FlowPhase(Phase.PLACE.prompt, _place_phase, _played(_place)),
+        Phase.PLACE: FlowPhase(
+            Phase.PLACE.prompt,
+            _place_phase,
+            _played(_place),
+            begin=GunkimonoState.end_turn,
+            end=_placed,
+            next=_after_placing,
+        ),
         Phase.SUPPORT: FlowPhase(
-            Phase.SUPPORT.prompt, _support_phase, _played(placement.place_large)
+            Phase.SUPPORT.prompt,
+            _support_phase,
+            _played(placement.place_large),
+            end=_covered,
+            next=Phase.SCORE,
         ),
         Phase.SCORE: FlowPhase(
-            Phase.SCORE.prompt, _sorted(scoring.legal_scores), _played(scoring.score)
+            Phase.SCORE.prompt,
+            _sorted(scoring.legal_scores),
+            _played(scoring.score),
+            begin=scoring.skip_unscorable,
+            end=scoring.scored,
+            next=_after_scoring,
         ),
         Phase.STRONGHOLD: FlowPhase(
-            Phase.STRONGHOLD.prompt, _sorted(strongholds.legal_builds), _played(strongholds.build)
+            Phase.STRONGHOLD.prompt,
+            _sorted(strongholds.legal_builds),
+            _played(strongholds.build),
+            begin=strongholds.begin_building,
+            end=strongholds.built,
+            next=Phase.DRAW,
         ),
         Phase.DRAW: FlowPhase(
-            Phase.DRAW.prompt, _sorted(refill_your_hand.legal_draws), _played(_draw)
+            Phase.DRAW.prompt,
+            _sorted(refill_your_hand.legal_draws),
+            _played(_draw),
+            begin=strongholds.assess,
+            end=_drawn,
+            next=Phase.PLACE,
         ),
         Phase.OVER: FlowPhase(Phase.OVER.prompt, lambda state: [], _over),
     },
     phase_of=attrgetter("sequence.phase"),
     decisions=attrgetter("sequence.decisions"),
-    count=_count,
     keys=Phase,
+    enter=_enter,
 )
 #: The legal decisions of each phase (``FLOW``'s), in ascending action-number order.
 LEGAL_ACTIONS: dict[Phase, Callable[[GunkimonoState], list[GunkimonoAction]]] = {

@@ -132,10 +132,11 @@ def stronghold_due(state: GunkimonoState, seat: int) -> bool:
         return False
     row = _C.stronghold_rows[state.num_players][built]
     removed_ok = state.options["removed_marker_counts"]
-    return all(
-        (r == REMOVED and removed_ok) or (r != REMOVED and r >= row)
-        for r in state.honor_track.honor[seat]
-    )
+    # A plain loop, not all() over a generator: asked as step 2 begins and ends, every turn.
+    for r in state.honor_track.honor[seat]:
+        if not ((r == REMOVED and removed_ok) or (r != REMOVED and r >= row)):
+            return False
+    return True
 
 
 def stronghold_cells(state: GunkimonoState, seat: int) -> list[int]:
@@ -180,14 +181,12 @@ def why_not_build(state: GunkimonoState, action: BuildStronghold) -> str | None:
     return None
 
 
-def after_scoring(state: GunkimonoState, events: list[Event]) -> None:
-    """Once the placed troops are scored: ask for the square of a stronghold that is due,
-    else go on to step 3."""
+def begin_building(state: GunkimonoState, events: list[Event]) -> None:
+    """Once the placed troops are scored, a stronghold that is due (``stronghold_due``: the
+    flow comes here only then) is built, unless every formation holds one: then it is told,
+    and there is no decision (``built``)."""
     seat = state.sequence.turn
-    if stronghold_due(state, seat):
-        if stronghold_cells(state, seat):
-            state.sequence.phase = Phase.STRONGHOLD
-            return
+    if not stronghold_cells(state, seat):
         events.append(
             event(
                 "stronghold_blocked",
@@ -197,7 +196,16 @@ def after_scoring(state: GunkimonoState, events: list[Event]) -> None:
                 ),
             )
         )
-    state.assess_and_refill(events)
+
+
+def built(state: GunkimonoState) -> bool:
+    """The stronghold that was due is built (one a turn), or none can be placed: the flow's
+    ``end``, after which step 3 follows."""
+    seat = state.sequence.turn
+    last = state.fortresses.built_at[-1:]
+    if last and last[0][0] == seat and last[0][1] == state.sequence.turns:
+        return True
+    return not stronghold_cells(state, seat)
 
 
 def build(state: GunkimonoState, action: BuildStronghold, events: list[Event]) -> None:
@@ -223,7 +231,6 @@ def build(state: GunkimonoState, action: BuildStronghold, events: list[Event]) -
             ),
         )
     )
-    state.assess_and_refill(events)
 
 
 # ---------------------------------------------------------------- 3. assess strongholds

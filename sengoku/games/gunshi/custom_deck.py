@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import sengoku.games.gunshi.cards as cards
-import sengoku.games.gunshi.formation as formation
 import sengoku.games.gunshi.knowledge as knowledge
 import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import say
@@ -43,6 +42,11 @@ def start_picks(st: GunshiState, order: list[int]) -> None:
     """The seats choose one card at a time in this order; the first is to choose."""
     st.deck_construction.pick_order = order
     st.player = order[0]
+
+
+def picks_made(st: GunshiState) -> bool:
+    """Every choice of the pick order is made: the phase is over (the flow's ``end``)."""
+    return not st.deck_construction.pick_order
 
 
 def next_picker(st: GunshiState) -> bool:
@@ -151,5 +155,3 @@ def do(st: GunshiState, a: GunshiAction) -> None:
         else:
             st.reset_knowledge(q)
     st.emit(None, "decks_built", say("The decks are built."))
-    st.phase = "formation"
-    formation.next_placer(st, RED)

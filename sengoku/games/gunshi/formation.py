@@ -70,7 +70,6 @@ def apply_preset(st: GunshiState, name: str) -> None:
         st.reset_knowledge(p)
     st.formation.cards_public = fp.public_cards
     st.formation.clock_started = True
-    shogun_and_card_order.start(st)
 
 
 def pieces(st: GunshiState, p: int) -> list[str]:
@@ -97,11 +96,17 @@ def next_placer(st: GunshiState, p: int) -> None:
     for q in (RED, BLUE):
         shogun_and_card_order.set_candidates(st, q)
     st.emit(None, "formation_done", say("Both formations are complete."))
-    if st.options["variant"] == "inspiration" and st.options["modification"] == 3:
-        st.phase = "mod3"
-        st.player = RED
-        return
-    shogun_and_card_order.start(st)
+
+
+def begin(st: GunshiState) -> None:
+    """Phase 1 begins: starting from Red, the players take turns."""
+    next_placer(st, RED)
+
+
+def complete(st: GunshiState) -> bool:
+    """Both formations are complete: no piece is being placed and the player to place (the
+    last placer, when neither can spend) can place nothing (the flow's ``end``)."""
+    return not st.formation.fpiece and not pieces(st, st.player)
 
 
 def legal(st: GunshiState) -> list[GunshiAction]:

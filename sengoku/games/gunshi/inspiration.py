@@ -16,9 +16,7 @@ from typing import TYPE_CHECKING
 
 import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.custom_deck as custom_deck
-import sengoku.games.gunshi.formation as formation
 import sengoku.games.gunshi.knowledge as knowledge
-import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
 import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import Sentence, say
 from sengoku.core.substate import INTS, LIST, ROWS, Part, part_field
@@ -86,15 +84,23 @@ def do_prepare(st: GunshiState, a: GunshiAction) -> None:
         say("{colour} prepares an Advanced card face down.", colour=words.colour(p)),
         seat=p,
     )
-    if not custom_deck.next_picker(st):
-        st.phase = "formation"
-        formation.next_placer(st, RED)
+    custom_deck.next_picker(st)
 
 
 # ---------------------------------------------------------------- Modification 3
 def legal_mod3(st: GunshiState) -> list[GunshiAction]:
     mine = st.inspiration.m3[st.player]
     return [A("pick", c) for c in advanced_codes(st.options["sanryaku"]) if c not in mine]
+
+
+def begin_mod3(st: GunshiState) -> None:
+    """Modification 3 begins once the formations are complete: Red chooses first."""
+    st.player = RED
+
+
+def mod3_chosen(st: GunshiState) -> bool:
+    """Both players have chosen their two cards (Blue chooses second): the phase is over."""
+    return len(st.inspiration.m3[BLUE]) >= 2
 
 
 def do_mod3(st: GunshiState, a: GunshiAction) -> None:
@@ -125,7 +131,6 @@ def do_mod3(st: GunshiState, a: GunshiAction) -> None:
         blue=list(st.inspiration.m3[BLUE]),
         pool=remaining,
     )
-    shogun_and_card_order.start(st)
 
 
 def _revealed(red: list[str], blue: list[str], usable: list[str]) -> Sentence:

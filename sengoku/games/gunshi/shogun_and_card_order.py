@@ -55,10 +55,16 @@ def narrow_to(st: GunshiState, p: int, u: int) -> None:
     st.shoguns.candidates[p] = [u]
 
 
-def start(st: GunshiState) -> None:
-    st.phase = "secret"
+def begin(st: GunshiState) -> None:
+    """Phase 2 begins: Red chooses first, the Shogun first."""
     st.player = RED
     st.step = "shogun"
+
+
+def chosen(st: GunshiState) -> bool:
+    """Both players have chosen a Shogun and card order (Blue, who chooses second, has no
+    decision left): the phase is over (the flow's ``end``)."""
+    return st.player == BLUE and st.step != "shogun" and not (st.step and st.cards.stock[BLUE])
 
 
 def legal(st: GunshiState) -> list[GunshiAction]:
@@ -70,8 +76,6 @@ def legal(st: GunshiState) -> list[GunshiAction]:
 
 
 def do(st: GunshiState, a: GunshiAction) -> None:
-    import sengoku.games.gunshi.battle as battle  # battle -> inspiration -> this module
-
     p = st.player
     if a.kind == "shogun":
         st.shoguns.shogun[p] = LETTERS.index(a.arg)
@@ -116,8 +120,3 @@ def do(st: GunshiState, a: GunshiAction) -> None:
     if p == RED:
         st.player = BLUE
         st.step = "shogun"
-        return
-    st.phase = "battle"
-    st.step = "send"
-    st.player = RED
-    battle.start(st)

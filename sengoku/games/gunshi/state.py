@@ -2,9 +2,11 @@
 
 The state advances in place; every decision of a seat is one :class:`GunshiAction`. Which
 rule decides now is declared in ``PHASES`` (setup choices, Phase 1, Phase 2, Phase 3); each
-phase's module gives the legal actions and plays one. Hidden information (the Shogun, hands,
-deck order, face-down Command Row cards, prepared Advanced cards) is kept here in full, and
-``view`` shows a seat only what it may see. Cards are tuples (see ``cards.py``).
+phase's module gives the legal actions and plays one, and says when its phase is over (the
+table's ``end``; the table names the phase that follows, core/flow.py). Hidden information
+(the Shogun, hands, deck order, face-down Command Row cards, prepared Advanced cards) is kept
+here in full, and ``view`` shows a seat only what it may see. Cards are tuples (see
+``cards.py``).
 
 The position is composed of typed parts (:data:`PARTS`), each a
 :class:`~sengoku.core.substate.Part` declared by the rule module that writes it; ``clone``
@@ -129,12 +131,13 @@ class GunshiState(State[GunshiAction]):
             inspiration.setup(self, rng)
         if preset in FORMATIONS:
             formation.apply_preset(self, preset)
+            FLOW.enter(self, "secret")  # the preset is the formation: Phase 2 begins
             return
         if self.phase != "build":
             for p in (RED, BLUE):
                 self.reset_knowledge(p)
         if self.phase == "formation":
-            formation.next_placer(self, RED)
+            FLOW.enter(self, "formation")
 
     def reset_knowledge(self, p: int) -> None:
         """The opponent knows the composition of p's unknown cards, nothing about their places
@@ -382,42 +385,112 @@ def _collected(
     return run
 
 
+def _begun(
+    begin: Callable[[GunshiState], None],
+) -> Callable[[GunshiState, list[Event]], None]:
+    """A phase's ``begin`` for the flow: the rule module's, telling what happened through
+    :meth:`GunshiState.emit` into the action's events."""
+
+    def run(state: GunshiState, events: list[Event]) -> None:
+        state._events = events
+        begin(state)
+        state._events = []
+
+    run.__name__ = f"begin_{begin.__module__.rsplit('.', 1)[-1]}"
+    return run
+
+
 def _phase(
     name: str,
     legal: Callable[[GunshiState], list[GunshiAction]],
     do: Callable[[GunshiState, GunshiAction], None],
+    *,
+    begin: Callable[[GunshiState], None] | None = None,
+    end: Callable[[GunshiState], bool] | None = None,
+    next: str | Callable[[GunshiState], str] | None = None,
 ) -> Phase[GunshiState, GunshiAction]:
-    return Phase(name, legal, _collected(do), judges=True)
+    return Phase(
+        name,
+        legal,
+        _collected(do),
+        judges=True,
+        begin=None if begin is None else _begun(begin),
+        end=end,
+        next=next,
+    )
 
 
-#: ``state.phase`` -> the rule that decides in it, in the order a game goes through them.
-#: Each phase's module says when it ends: its ``do`` sets ``state.phase`` to the next.
+def _after_formation(state: GunshiState) -> str:
+    # The Gunshi's Inspiration, Modification 3: the Advanced cards are chosen once the
+    # formations are complete, before Phase 2.
+    o = state.options
+    return "mod3" if o["variant"] == "inspiration" and o["modification"] == 3 else "secret"
+
+
+def _begin_battle(state: GunshiState) -> None:
+    # Phase 3 begins with Red's turn 1, sending new commands after the cards resolve.
+    state.step = "send"
+    state.player = RED
+    battle.start(state)
+
+
+def _enter(state: GunshiState, phase: str) -> None:
+    state.phase = phase
+
+
+#: ``state.phase`` -> the rule that decides in it, in the order a game goes through them:
+#: its legal actions and how one is played; when it ends (``end``, the rule module's
+#: predicate) and what follows (``next``); and what its rule does as it begins (``begin``:
+#: who decides first). The game starts in ``build`` (Custom Deck Construction),
+#: ``prepare`` (the Inspiration's Modification 2) or ``formation`` (setup chooses); the
+#: battle ends only with the game (``winning.py``, inside a turn).
 PHASES: dict[str, Phase[GunshiState, GunshiAction]] = {
-    "build": _phase("Custom Deck Construction: choose a card", custom_deck.legal, custom_deck.do),
+    "build": _phase(
+        "Custom Deck Construction: choose a card",
+        custom_deck.legal,
+        custom_deck.do,
+        end=custom_deck.picks_made,
+        next="formation",
+    ),
     "prepare": _phase(
         "Gunshi's Inspiration: prepare an Advanced Command card",
         inspiration.legal_prepare,
         inspiration.do_prepare,
+        end=custom_deck.picks_made,
+        next="formation",
     ),
-    "formation": _phase("Phase 1, Creating Your Battle Formation", formation.legal, formation.do),
+    "formation": _phase(
+        "Phase 1, Creating Your Battle Formation",
+        formation.legal,
+        formation.do,
+        begin=formation.begin,
+        end=formation.complete,
+        next=_after_formation,
+    ),
     "mod3": _phase(
         "Modification 3: choose an Advanced Command card",
         inspiration.legal_mod3,
         inspiration.do_mod3,
+        begin=inspiration.begin_mod3,
+        end=inspiration.mod3_chosen,
+        next="secret",
     ),
     "secret": _phase(
         "Phase 2, Choosing Your Shogun and Card Order",
         shogun_and_card_order.legal,
         shogun_and_card_order.do,
+        begin=shogun_and_card_order.begin,
+        end=shogun_and_card_order.chosen,
+        next="battle",
     ),
-    "battle": _phase("Phase 3, Battle", battle.legal, battle.do),
+    "battle": _phase("Phase 3, Battle", battle.legal, battle.do, begin=_begin_battle),
 }
 
 
 #: Gunshi's turn as a flow (core/flow.py): its phases, and ``apply``'s template (each
 #: phase's ``do`` counts the decision, see ``_collected``).
 FLOW: Flow[GunshiState, str, GunshiAction] = Flow(
-    PHASES, phase_of=attrgetter("phase"), decisions=attrgetter("ply")
+    PHASES, phase_of=attrgetter("phase"), decisions=attrgetter("ply"), enter=_enter
 )
 
 

@@ -564,6 +564,9 @@ def _count(state: SashimonoState) -> None:
 #: Sashimono's turn as a flow (core/flow.py): the phase is the question asked now (the
 #: ``DecisionStack`` of steps runs between questions); its legal actions are the question's
 #: options, and its ``do`` applies the answer with the question's rule from ``ANSWERS``.
+#: The questions are the flow's stages and the stack is their ``next``: no phase here has
+#: an ``end`` or a ``next``, because the question that follows is whatever the steps the
+#: rules pushed ask when they run, read from the top of the stack by ``phase_of``.
 FLOW: Flow[SashimonoState, Question, Any] = Flow(
     {
         question: Phase(question.value, SashimonoState.legal_actions, _answering(rule))
