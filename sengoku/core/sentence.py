@@ -7,7 +7,9 @@ translate the template and fill in the same values: ``say("{colour} draws {card}
 colour=Word("Red"), card=Word("Manoeuvre"))`` is "Red draws Manoeuvre." in English, and the
 client shows "赤が機動を引く。" from the catalog's template and words. A value marked
 :class:`Word` is a game word the reader's language names (a colour, a unit, a card, a troop);
-any other value (a square, a number, a notation) is shown as it is.
+any other value (a square, a number, a notation) is shown as it is. A value may itself be a
+Sentence (a reason inside "{move} is not legal here: {reason}"): it is translated the same way,
+as a whole, before it fills its place.
 
 ``say`` is the keyword ``pybabel extract`` reads in the games' modules (``make i18n``), so each
 template is a message of the ``messages`` catalog. Templates name their places in braces
@@ -58,12 +60,16 @@ class Sentence:
         return hash((self.template, tuple(sorted((k, str(v)) for k, v in self.args.items()))))
 
     def wire(self) -> dict[str, Any]:
-        """The JSON form an event carries under ``say``: the template, the values (text or
-        numbers) and the names of the values that are :class:`Word`\\ s."""
+        """The JSON form an event carries under ``say``: the template, the values (text,
+        numbers, or a sentence's own JSON form) and the names of the values that are
+        :class:`Word`\\ s."""
         args: dict[str, Any] = {}
         marked: list[str] = []
         for name, value in self.args.items():
-            if isinstance(value, Word):
+            if isinstance(value, (Sentence, Said)):
+                inner = value if isinstance(value, Sentence) else value.sentence
+                args[name] = inner.wire()  # translated as a whole where it is shown
+            elif isinstance(value, Word):
                 marked.append(name)
                 args[name] = str(value)
             elif isinstance(value, (int, float)) and not isinstance(value, bool):

@@ -96,8 +96,13 @@ def sentence_(lang: str, say: Mapping[str, Any]) -> str:
     for name in say.get("words") or ():
         if isinstance(args.get(name), str):
             args[name] = word_(lang, args[name])
+    for name, value in args.items():
+        if isinstance(value, Mapping) and "text" in value:  # a sentence inside the sentence
+            args[name] = sentence_(lang, value)
     english = str(say.get("text", ""))
-    for template, values in ((gettext_(lang, english), args), (english, say.get("args") or {})):
+    original = say.get("args") or {}
+    plain = {k: sentence_(DEFAULT, v) if isinstance(v, Mapping) else v for k, v in original.items()}
+    for template, values in ((gettext_(lang, english), args), (english, plain)):
         try:
             return template.format_map(values)
         except (KeyError, ValueError, IndexError, AttributeError):

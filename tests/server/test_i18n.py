@@ -312,3 +312,44 @@ def test_an_engines_sentence_is_translated_with_its_words() -> None:
     assert fr == i18n.gettext_("fr", "Start the game")
     # a template whose places the values do not fill is shown as it is, never an exception
     assert i18n.sentence_("fr", {"text": "{a}", "args": {"b": 1}}) == "{a}"
+
+
+def test_an_illegal_gungi_move_is_refused_in_the_requests_language(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Gungi's reasons are sentences (sengoku/games/gungi/illegal.py, game.py): the server
+    answers an illegal move in the cookie's language, the English unchanged without one."""
+    with make_client() as client:
+        match = new_match(client, game="gungi", options={"mode": "intro"})
+        url = f"/api/matches/{match['id']}/actions"
+        seat = next(s for s, t in match["tokens"].items() if t)
+        headers = {"Authorization": f"Bearer {match['tokens'][seat]}"}
+        body = {"action": "7-6-4 兵", "ply": 0}  # rulebook: the intro's towers are 2 high
+        r = client.post(url, json=body, headers=headers)
+        assert r.status_code in (409, 422), r.text
+        if r.json()["error"]["code"] == "not_your_turn":  # the other seat moves first
+            seat = next(s for s in match["tokens"] if s != seat)
+            headers = {"Authorization": f"Bearer {match['tokens'][seat]}"}
+            r = client.post(url, json=body, headers=headers)
+        assert r.status_code == 422, r.text
+        english = r.json()["error"]
+        assert english["code"] == "illegal_action"
+        assert english["message"].startswith(
+            "'7-6-4 兵': tier 4: towers are at most 2 high in this mode (intro). Write "
+        ), english
+        client.cookies.set("sengoku_lang", "fr")
+        r = client.post(url, json=body, headers=headers)
+        assert r.status_code == 422, r.text
+        french = r.json()["error"]
+        assert french["code"] == "illegal_action"
+        assert french["message"].startswith(
+            "'7-6-4 兵' : étage 4 : dans ce mode (intro), les tours ont au plus 2 étages. "
+            "Écrivez colonne-rangée-étage pièce"
+        ), french
+        # Done outside a free setup names no move: the reason and its advice in Japanese
+        client.cookies.set("sengoku_lang", "ja")
+        r = client.post(url, json={"action": "done", "ply": 0}, headers=headers)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"].startswith(
+            "'done' はどの合法手にも当たりません。筋-段-段目 駒 の順に書いてください"
+        ), r.text

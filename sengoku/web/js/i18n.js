@@ -94,6 +94,10 @@ export function said(say) {
     const w = args[name];
     if (typeof w === "string") args[name] = word(w);
   }
+  // a sentence inside the sentence (a reason after "{move} is not legal here:"), as a whole
+  for (const [name, value] of Object.entries(args)) {
+    if (value && typeof value === "object" && "text" in value) args[name] = said(value);
+  }
   return fmt(_(say.text || ""), args);
 }
 
