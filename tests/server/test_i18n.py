@@ -353,3 +353,69 @@ def test_an_illegal_gungi_move_is_refused_in_the_requests_language(
         assert r.json()["error"]["message"].startswith(
             "'done' はどの合法手にも当たりません。筋-段-段目 駒 の順に書いてください"
         ), r.text
+
+
+def test_the_routes_refusals_with_values_come_in_the_requests_language(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Match creation, the analysis board and the puzzles: messages once built with
+    f-strings are marked templates with values, and an engine's reason inside one (the
+    board's line, a puzzle's move) is the engine's sentence in the language."""
+    from sengoku.analysis.puzzles import load
+
+    with make_client() as client:
+        fr = {"Accept-Language": "fr"}
+        body = {"game": "secretnim", "seats": [{"kind": "local"}]}
+        r = client.post("/api/matches", json=body)
+        assert r.status_code == 422, r.text
+        english = r.json()["error"]
+        assert english == {
+            "code": "bad_seats",
+            "message": "secretnim with these options has 2 seats; 'seats' lists 1",
+        }
+        r = client.post("/api/matches", json=body, headers=fr)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"] == {
+            "code": "bad_seats",
+            "message": "secretnim avec ces options a 2 places ; 'seats' en donne 1",
+        }
+        body = {"game": "secretnim", "seats": [{"kind": "local"}, {"kind": "invite"}], "seed": 5}
+        r = client.post("/api/matches", json=body, headers={"Accept-Language": "ja"})
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["code"] == "seed_not_allowed"
+        assert "席 1 は invite です" in r.json()["error"]["message"], r.text
+        # the analysis board: a line with an illegal Gungi move, the engine's reason inside
+        board = {
+            "game": "gungi",
+            "options": {"mode": "intro"},
+            "from": {"setup": True},
+            "actions": ["7-6-4 兵"],
+        }
+        r = client.post("/api/board/position", json=board)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"].startswith(
+            "actions[0] ('7-6-4 兵'): '7-6-4 兵': tier 4: towers are at most 2 high"
+        ), r.text
+        r = client.post("/api/board/position", json=board, headers=fr)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"].startswith(
+            "actions[0] ('7-6-4 兵') : '7-6-4 兵' : étage 4 : dans ce mode (intro), les tours"
+        ), r.text
+        r = client.post("/api/board/position", json={**board, "from": {}}, headers=fr)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"] == (
+            "from : donnez exactement un de setup (true), record, match_id, fen ou position"
+        )
+        # the puzzles: an unknown game, then a move the position refuses
+        r = client.get("/api/puzzles/next", params={"game": "chess"}, headers=fr)
+        assert r.status_code == 404, r.text
+        assert r.json()["error"]["message"].startswith("aucun problème pour 'chess' ; il y en a"), (
+            r.text
+        )
+        puzzle = load("gungi")[0]
+        r = client.post(f"/api/puzzles/{puzzle.id}/move", json={"moves": ["0-6-1 兵"]}, headers=fr)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"].startswith(
+            "moves[0] : '0-6-1 兵' n’est pas un coup ici : '0-6-1 兵' : la colonne 0 est hors du "
+            "plateau : les colonnes vont de 1 à 9."
+        ), r.text

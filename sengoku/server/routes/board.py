@@ -76,11 +76,20 @@ async def job_data(svc: ServiceRef, body: BoardBody) -> dict[str, Any]:
         if given
     ]
     if len(sources) != 1:
+        if not sources:
+            raise ApiError(
+                422,
+                "bad_request",
+                N_("from: give exactly one of setup (true), record, match_id, fen or position"),
+            )
         raise ApiError(
             422,
             "bad_request",
-            "from: give exactly one of setup (true), record, match_id, fen or position"
-            + (f"; got {', '.join(sources)}" if sources else ""),
+            N_(
+                "from: give exactly one of setup (true), record, match_id, fen or position; "
+                "got %(sources)s"
+            ),
+            {"sources": ", ".join(sources)},
         )
     source = sources[0]
     if start.ply is not None and source not in ("record", "match_id"):
@@ -119,7 +128,7 @@ async def job_data(svc: ServiceRef, body: BoardBody) -> dict[str, Any]:
     elif source == "record":
         problem = record_problem(start.record)
         if problem is not None:
-            raise ApiError(422, "bad_record", f"from.record: {problem}")
+            raise ApiError(422, "bad_record", N_("from.record: %(problem)s"), {"problem": problem})
         assert start.record is not None
         data["record"] = start.record
     seed = _seed_of(data)
@@ -142,7 +151,10 @@ def _seed_of(data: dict[str, Any]) -> int | None:
 def _answer(out: dict[str, Any]) -> dict[str, Any]:
     if "error" in out:
         err = out["error"]
-        raise ApiError(int(err["status"]), str(err["code"]), str(err["message"]))
+        # the analysis board's sentence (sengoku/analysis/board.py), where it has one
+        raise ApiError(
+            int(err["status"]), str(err["code"]), str(err["message"]), say=err.get("say")
+        )
     answer: dict[str, Any] = out["ok"]
     return answer
 
@@ -171,7 +183,10 @@ def router(svc: ServiceRef, settings: Settings) -> APIRouter:
         )
         if iterations > cap:
             raise ApiError(
-                422, "bad_request", f"iterations: at most {cap} on this server, not {iterations}"
+                422,
+                "bad_request",
+                N_("iterations: at most %(cap)s on this server, not %(iterations)s"),
+                {"cap": cap, "iterations": iterations},
             )
         data = await job_data(svc, body)
         out = await svc().heavy(
