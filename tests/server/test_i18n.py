@@ -419,3 +419,47 @@ def test_the_routes_refusals_with_values_come_in_the_requests_language(
             "moves[0] : '0-6-1 兵' n’est pas un coup ici : '0-6-1 兵' : la colonne 0 est hors du "
             "plateau : les colonnes vont de 1 à 9."
         ), r.text
+
+
+def test_pydantics_words_come_in_the_requests_language(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """A body that does not validate (422 bad_request): the field names as the API spells
+    them, pydantic's words translated by the error's type; English unchanged."""
+    with make_client() as client:
+        body = {"game": "secretnim", "seats": [{"kind": "local"}, {"kind": "robot"}]}
+        r = client.post("/api/matches", json=body)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"] == {
+            "code": "bad_request",
+            "message": "seats.1.kind: Input should be 'local', 'invite', 'open' or 'ai'",
+        }
+        r = client.post("/api/matches", json=body, headers={"Accept-Language": "fr"})
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"] == (
+            "seats.1.kind: la valeur doit être 'local', 'invite', 'open' or 'ai'"
+        )
+        client.cookies.set("sengoku_lang", "ja")
+        r = client.post("/api/matches", json={"seats": []})
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"].startswith("game: 必須の項目です"), r.text
+
+
+@pytest.mark.parametrize("lang", ["ja", "fr"])
+def test_every_pydantic_template_fills_with_its_types_context(lang: str) -> None:
+    """Each error type listed is one pydantic_core has, and its translation fills with the
+    context pydantic gives that type (no place the context lacks)."""
+    from pydantic_core._pydantic_core import list_all_errors
+
+    from sengoku.server.routes.errors import PYDANTIC_WORDS, pydantic_words
+
+    known = {e["type"]: e for e in list_all_errors()}
+    for kind, template in PYDANTIC_WORDS.items():
+        assert kind in known, kind
+        ctx = known[kind].get("example_context") or {}
+        err = {"type": kind, "msg": "ENGLISH", "ctx": ctx}
+        words = pydantic_words(err, lang)
+        assert words != "ENGLISH" and words == i18n.gettext_(lang, template) % {
+            k: str(v) for k, v in ctx.items()
+        }, (kind, words)
+        assert pydantic_words(err, "en") == "ENGLISH"  # English: pydantic's own message
