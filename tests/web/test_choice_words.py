@@ -1,0 +1,87 @@
+"""Gungi's moves in the page's language (docs/i18n.md): the client words a described move
+from its data (``describeMove`` of js/games/gungi.js: the analysis board's and the puzzles'
+lists, the chooser, the last move's announcement), the same words as the engine's in English;
+an engine's sentence with a reason inside (Gungi's refusals) is translated as a whole by the
+client's ``said`` as by the server's."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from sengoku import load_game
+from sengoku.core.game import SengokuError
+from sengoku.server import i18n
+
+
+def described_moves() -> list[dict[str, Any]]:
+    """One described move of each kind Gungi has: a setup placement and Done (advanced), a
+    move, a stack, a drop and a capture (an intro game played at random until each shows)."""
+    game = load_game("gungi")
+    found: dict[str, dict[str, Any]] = {}
+    setup = game.new_state(mode="advanced")
+    for d in game.describe_actions(setup, setup.legal_actions()):
+        found.setdefault(d.kind, d.to_json())
+    rng = random.Random(7)
+    state = game.new_state(mode="intro")
+    for _ in range(400):
+        if state.is_terminal() or {"move", "capture", "drop", "stack"} <= found.keys():
+            break
+        legal = state.legal_actions()
+        for d in game.describe_actions(state, legal):
+            key = "stack" if d.kind == "move" and d.objects.get("tier", 1) > 1 else d.kind
+            found.setdefault(key, d.to_json())
+        state.apply(rng.choice(legal))
+    assert {"place", "move", "stack", "drop", "capture"} <= found.keys(), found.keys()
+    return list(found.values())
+
+
+def open_in(page: Page, lang: str) -> None:
+    page.goto("/")
+    page.evaluate("lang => localStorage.setItem('sengoku.lang', lang)", lang)
+    page.reload()
+    page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+
+
+WORDS = """async (moves) => {
+  const { describeMove } = await import("/js/games/gungi.js");
+  return moves.map((m) => describeMove(m));
+}"""
+
+
+def test_the_english_words_are_the_engines(new_page: Any) -> None:
+    page: Page = new_page(1280, 900)
+    open_in(page, "en")
+    moves = [m for m in described_moves() if not m.get("betrayal")]
+    words = page.evaluate(WORDS, moves)
+    for move, said in zip(moves, words, strict=True):
+        assert said == {"label": move["label"], "text": move["text"]}, move
+
+
+@pytest.mark.parametrize("lang", ["fr", "ja"])
+def test_the_moves_and_a_refusal_in_the_pages_language(new_page: Any, lang: str) -> None:
+    page: Page = new_page(1280, 900)
+    open_in(page, lang)
+    moves = described_moves()
+    words = page.evaluate(WORDS, moves)
+    for move, said in zip(moves, words, strict=True):
+        assert said["label"] != move["label"] and said["text"] != move["text"], (move, said)
+        piece = move.get("piece")
+        if piece:  # the piece as the language names it (the catalog's word)
+            name = i18n.gettext_(lang, piece.replace("_", " ").title())
+            assert name in said["label"] and name in said["text"], (name, said)
+    # a refusal with a reason inside it: the client's said() as the server's sentence_()
+    game = load_game("gungi")
+    state = game.new_state(mode="intro")
+    with pytest.raises(SengokuError) as err:
+        game.parse_action(state, "7-6-1 砲")
+    assert err.value.say is not None
+    wire = err.value.say.wire()
+    client = page.evaluate(
+        """async (say) => (await import("/js/i18n.js")).said(say)""",
+        wire,
+    )
+    assert client == i18n.sentence_(lang, wire) != str(err.value)
