@@ -306,15 +306,17 @@ class PuzzlePage {
 
 /** /puzzles: the games with puzzles (GET /api/puzzles), each a link to its page. */
 export async function puzzlesIndex(root) {
-  document.title = "Puzzles — Sengoku";
+  document.title = _("Puzzles — Sengoku");
   const out = await api("GET", "/api/puzzles");
+  // each game's title in the page's language (its renderer's), not the API's English one
+  const titles = await Promise.all(out.games.map(async (g) => (await rendererFor(g.game)).title || g.title));
   root.append(
     el(
       "div.card.puzzles-index",
       { id: "puzzles-index" },
       el("h1", {}, _("Puzzles")),
       el("p", {}, _("Find the best move. Each puzzle comes from a game; your puzzle rating picks the next one. In Gunshi, Sashimono and Gunkimono you see only what the player to move sees, and the answer is best whatever is hidden.")),
-      el("ul", {}, out.games.map((g) => el("li", {}, el("a", { href: `/puzzles/${g.game}`, "data-nav": "", "data-game": g.game }, fmt(ngettext("{title} ({n} puzzle)", "{title} ({n} puzzles)", g.count), { title: g.title, n: g.count }))))),
+      el("ul", {}, out.games.map((g, i) => el("li", {}, el("a", { href: `/puzzles/${g.game}`, "data-nav": "", "data-game": g.game }, fmt(ngettext("{title} ({n} puzzle)", "{title} ({n} puzzles)", g.count), { title: titles[i], n: g.count }))))),
     ),
   );
 }

@@ -85,3 +85,37 @@ def test_the_moves_and_a_refusal_in_the_pages_language(new_page: Any, lang: str)
         wire,
     )
     assert client == i18n.sentence_(lang, wire) != str(err.value)
+
+
+def test_the_puzzles_index_names_the_games_in_the_pages_language(new_page: Any) -> None:
+    """The games' titles on /puzzles are the client's (its renderers'), not the English of
+    ``Game.describe()`` that GET /api/puzzles sends."""
+    page: Page = new_page(1280, 900)
+    open_in(page, "ja")
+    page.goto("/puzzles")
+    link = page.locator('#puzzles-index a[data-game="gungi"]')
+    link.wait_for()
+    assert link.inner_text().startswith(i18n.gettext_("ja", "Gungi")), link.inner_text()
+    assert "HUNTER" not in page.locator("#puzzles-index").inner_text()
+    assert page.title() == i18n.gettext_("ja", "Puzzles — Sengoku") != "Puzzles — Sengoku"
+
+
+def test_every_option_of_the_games_has_the_clients_words() -> None:
+    """The setup page words each option of the four games itself (js/setup_words.js, in the
+    page's language): the server's English ``doc`` is shown only for an option the client
+    does not know (a plugin's)."""
+    import re
+    from pathlib import Path
+
+    import sengoku.web
+    from sengoku.core.registry import list_games
+
+    source = (Path(sengoku.web.__file__).parent / "js" / "setup_words.js").read_text("utf-8")
+    missing = [
+        f"{game}.{option['name']}"
+        for game in list_games()
+        if game in {"gungi", "gunshi", "gunkimono", "sashimono"}
+        for option in load_game(game).describe().get("options", [])
+        if not re.search(r"^\s+" + re.escape(option["name"]) + r": \{", source, re.M)
+    ]
+    assert not missing, f"options without the client's words (js/setup_words.js): {missing}"
