@@ -119,3 +119,44 @@ def test_every_option_of_the_games_has_the_clients_words() -> None:
         if not re.search(r"^\s+" + re.escape(option["name"]) + r": \{", source, re.M)
     ]
     assert not missing, f"options without the client's words (js/setup_words.js): {missing}"
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "fr"])
+def test_the_header_is_two_rows_on_a_phone(new_page: Any, lang: str) -> None:
+    """At 390 px the header is the brand and the tools (labels, language, account) on one
+    row and the five links on the next, in every language (French's links once took a row
+    and a half, pushing the account to a third)."""
+    page: Page = new_page(390, 844)
+    open_in(page, lang)
+    page.wait_for_selector(".topbar-tools .lang-switch")
+    rows = page.evaluate(
+        """() => {
+          const box = (e) => e.getBoundingClientRect();
+          const links = [...document.querySelectorAll('.topbar nav a')].map(box);
+          const tools = [...document.querySelector('.topbar-tools').children].map(box);
+          const brand = box(document.querySelector('.topbar .brand'));
+          return { links: links.map((b) => [b.top, b.bottom, b.right]), tools: tools.map((b) => [b.top, b.bottom, b.right]), brand: [brand.top, brand.bottom], width: innerWidth };
+        }"""
+    )
+    link_tops = [top for top, _bottom, _right in rows["links"]]
+    assert len(link_tops) == 5 and max(link_tops) - min(link_tops) < 2, rows  # one row
+    first_row_bottom = max([b for _t, b, _r in rows["tools"]] + [rows["brand"][1]])
+    assert first_row_bottom <= min(link_tops), rows  # the tools and the brand above them
+    assert max(r for *_rest, r in rows["links"] + rows["tools"]) <= rows["width"], rows
+
+
+def test_long_french_card_names_break_with_a_hyphen() -> None:
+    """A Gunshi card's face is narrow on a phone and Chromium has no French hyphenation
+    dictionary offline (``hyphens: auto`` does nothing there): the French names mark where
+    their long words break (U+00AD, shown as a hyphen only at a break). Inside a sentence a
+    name is a plain word (``i18n.game_words``)."""
+    from sengoku.server import texts
+
+    table = texts.translations("fr")
+    for card in load_game("gunshi").catalog()["cards"]:
+        french = table.get(card["name"], card["name"])
+        for word in french.split():
+            if len(word.replace(i18n.SOFT_HYPHEN, "")) >= 10:
+                assert i18n.SOFT_HYPHEN in word, (card["name"], french)
+        if i18n.SOFT_HYPHEN in french:
+            assert i18n.game_words("fr")[card["name"]] == french.replace(i18n.SOFT_HYPHEN, "")
