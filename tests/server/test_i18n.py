@@ -442,7 +442,7 @@ def test_pydantics_words_come_in_the_requests_language(
         client.cookies.set("sengoku_lang", "ja")
         r = client.post("/api/matches", json={"seats": []})
         assert r.status_code == 422, r.text
-        assert r.json()["error"]["message"].startswith("game: 必須の項目です"), r.text
+        assert r.json()["error"]["message"].startswith("game: 必須の欄です"), r.text
 
 
 @pytest.mark.parametrize("lang", ["ja", "fr"])
