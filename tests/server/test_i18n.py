@@ -463,3 +463,31 @@ def test_every_pydantic_template_fills_with_its_types_context(lang: str) -> None
             k: str(v) for k, v in ctx.items()
         }, (kind, words)
         assert pydantic_words(err, "en") == "ENGLISH"  # English: pydantic's own message
+
+
+def test_a_records_field_problems_come_in_the_requests_language(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """A record that does not validate (the import, the analysis board's from.record):
+    pydantic's words by type, the field named as the record spells it; English unchanged."""
+    with make_client() as client:
+        record = {"game": "gungi", "version": 1, "actions": "not a list"}
+        r = client.post("/api/records", json=record)
+        assert r.status_code == 422, r.text
+        english = r.json()["error"]["message"]
+        assert "record field 'actions': Input should be a valid list" in english, r.text
+        r = client.post("/api/records", json=record, headers={"Accept-Language": "fr"})
+        assert r.status_code == 422, r.text
+        assert (
+            "champ 'actions' de la partie : la valeur doit être une liste"
+            in (r.json()["error"]["message"])
+        ), r.text
+        board = {"game": "gungi", "from": {"record": record}}
+        r = client.post("/api/board/position", json=board, headers={"Accept-Language": "ja"})
+        assert r.status_code == 422, r.text
+        message = r.json()["error"]["message"]
+        assert message.startswith("from.record：棋譜の欄 "), r.text
+        assert "棋譜の欄 'actions'：リストでなければなりません" in message, r.text
+        r = client.post("/api/records", json=[1], headers={"Accept-Language": "fr"})
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"] == "une partie est un objet JSON"
