@@ -83,3 +83,28 @@ def test_a_piece_in_a_reason_is_a_game_word(gungi: Gungi) -> None:
         "words": ["piece"],
     }
     assert i18n.sentence_("ja", reason.sentence.wire()) == "持ち駒に砲がありません"
+
+
+def test_an_idle_option_and_a_fens_mode_are_sentences(gungi: Gungi) -> None:
+    # rulebook: "Only Archers are used in the beginner ruleset." (no Captain: betrayal idles)
+    from sengoku.core.game import InvalidOption
+
+    with pytest.raises(InvalidOption) as err:
+        gungi.new_state(mode="beginner", betrayal="all_or_nothing")
+    assert str(err.value) == (
+        "option 'betrayal' rules the Captain (謀), which mode 'beginner' does not use; it "
+        "would do nothing"
+    )
+    assert err.value.say is not None
+    assert i18n.sentence_("fr", err.value.say.wire()) == (
+        "l’option 'betrayal' règle la pièce Capitaine (謀), que le mode 'beginner' n’utilise "
+        "pas ; elle n’aurait aucun effet"
+    )
+    fen = gungi.to_fen(gungi.new_state(mode="intro"))
+    with pytest.raises(IllegalAction) as fen_err:
+        gungi.from_fen(fen, mode="advanced")
+    assert str(fen_err.value) == "the FEN is a intro position, not advanced"
+    assert fen_err.value.say is not None
+    assert i18n.sentence_("ja", fen_err.value.say.wire()) == (
+        "この FEN は advanced ではなく intro の局面です"
+    )

@@ -491,3 +491,24 @@ def test_a_records_field_problems_come_in_the_requests_language(
         r = client.post("/api/records", json=[1], headers={"Accept-Language": "fr"})
         assert r.status_code == 422, r.text
         assert r.json()["error"]["message"] == "une partie est un objet JSON"
+
+
+def test_an_engines_option_refusal_comes_in_the_requests_language(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Match creation passes an engine's refusal on with its sentence (errors.engine_error)."""
+    with make_client() as client:
+        body = {
+            "game": "gungi",
+            "seats": [{"kind": "local"}, {"kind": "local"}],
+            "options": {"mode": "beginner", "betrayal": "all_or_nothing"},
+        }
+        r = client.post("/api/matches", json=body)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["code"] == "bad_option"
+        assert r.json()["error"]["message"].startswith("option 'betrayal' rules the Captain")
+        r = client.post("/api/matches", json=body, headers={"Accept-Language": "fr"})
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"].startswith(
+            "l’option 'betrayal' règle la pièce Capitaine (謀)"
+        ), r.text

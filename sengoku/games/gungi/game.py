@@ -200,7 +200,13 @@ class Gungi(Game):
             _check_play_marshals(board, hands, side)
         mode = MODE_BY_CODE[int(fen.split()[3])].name
         if "mode" in options and options["mode"] != mode:
-            raise IllegalAction(f"the FEN is a {mode} position, not {options['mode']}")
+            raise IllegalAction(
+                say(
+                    "the FEN is a {fen_mode} position, not {mode}",
+                    fen_mode=mode,
+                    mode=options["mode"],
+                )
+            )
         opts = self.resolve_options(**{**options, "mode": mode})
         return self._from_fen(fen, opts, None, study=study)
 
@@ -380,8 +386,14 @@ def _refuse_idle_options(opts: dict[str, Any], given: Mapping[str, Any]) -> None
     for name, kind in (("archer_blockers", ARCHER), ("betrayal", CAPTAIN)):
         if name in given and opts[name] != Gungi.options[name].default and kind not in kinds:
             raise InvalidOption(
-                f"option {name!r} rules the {PIECES[kind].english} ({PIECES[kind].kanji}), "
-                f"which mode {opts['mode']!r} does not use; it would do nothing"
+                say(
+                    "option {option} rules the {piece} ({kanji}), which mode {mode} does not "
+                    "use; it would do nothing",
+                    option=repr(name),
+                    piece=Word(PIECES[kind].english),
+                    kanji=PIECES[kind].kanji,
+                    mode=repr(opts["mode"]),
+                )
             )
 
 
