@@ -30,6 +30,7 @@ from sengoku.analysis.analyse import EXPLORATION, AnalysisEngine, line_value, pl
 from sengoku.core.game import Game, NotSupported, SengokuError, State
 from sengoku.core.record import GameRecord, InvalidRecord
 from sengoku.core.registry import load_game
+from sengoku.core.sentence import Sentence, say
 
 #: The most actions a board's start record may hold (a replay's bound, ``/api/replay``).
 MAX_RECORD_ACTIONS = 5000
@@ -44,16 +45,25 @@ FLOOR = 16
 
 class BoardError(SengokuError):
     """A board request that cannot be answered: ``status`` and ``code`` as the API reports
-    them, the message naming the field or the rule."""
+    them, the message naming the field or the rule; a :class:`Sentence` keeps its parts for
+    the reader's language (sengoku/core/sentence.py), the engine's reason inside it."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str | Sentence) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
-        self.message = message
+        self.message = str(message)
 
     def to_json(self) -> dict[str, Any]:
-        return {"status": self.status, "code": self.code, "message": self.message}
+        out: dict[str, Any] = {"status": self.status, "code": self.code, "message": self.message}
+        if self.say is not None:
+            out["say"] = self.say.wire()
+        return out
+
+
+def _reason(exc: SengokuError) -> Sentence | str:
+    """An engine's reason: its sentence where it has one, else its English text."""
+    return exc.say if exc.say is not None else str(exc)
 
 
 @dataclass(frozen=True)
@@ -86,7 +96,7 @@ def _game(name: str) -> Game:
     try:
         return load_game(name)
     except SengokuError as exc:
-        raise BoardError(404, "unknown_game", str(exc)) from None
+        raise BoardError(404, "unknown_game", _reason(exc)) from None
 
 
 def start_root(start: BoardStart) -> Root:
@@ -98,14 +108,16 @@ def start_root(start: BoardStart) -> Root:
         try:
             state = game.from_fen(start.fen, **start.options)
         except NotSupported as exc:
-            raise BoardError(422, "no_fen", str(exc)) from None
+            raise BoardError(422, "no_fen", _reason(exc)) from None
         except SengokuError as exc:
-            raise BoardError(422, "bad_fen", f"from.fen: {exc}") from None
+            raise BoardError(
+                422, "bad_fen", say("from.fen: {reason}", reason=_reason(exc))
+            ) from None
         return Root(state, None, start.fen)
     try:
         record, state = GameRecord.start(game, start.seed, None, **start.options)
     except SengokuError as exc:
-        raise BoardError(422, "bad_option", str(exc)) from None
+        raise BoardError(422, "bad_option", _reason(exc)) from None
     return Root(state, record, None)
 
 
@@ -119,13 +131,21 @@ def _record_root(game: Game, data: dict[str, Any], ply: int | None) -> Root:
         upto = len(record.actions) if ply is None else ply
         if not 0 <= upto <= len(record.actions):
             raise BoardError(
-                422, "bad_ply", f"from.ply {upto} is outside the record's 0-{len(record.actions)}"
+                422,
+                "bad_ply",
+                say(
+                    "from.ply {ply} is outside the record's 0-{last}",
+                    ply=upto,
+                    last=len(record.actions),
+                ),
             )
         state = record.replay(upto)
     except BoardError:
         raise
     except SengokuError as exc:
-        raise BoardError(422, "bad_record", f"from.record: {exc}") from None
+        raise BoardError(
+            422, "bad_record", say("from.record: {reason}", reason=_reason(exc))
+        ) from None
     prefix = GameRecord(
         game=record.game,
         version=record.version,
@@ -144,7 +164,9 @@ def play_line(root: Root, actions: list[str]) -> tuple[State, list[str], dict[st
     information only: the last-move mark). An action the rules refuse is ``422
     illegal_action`` naming its place in the line and the engine's reason."""
     if len(actions) > MAX_LINE:
-        raise BoardError(422, "bad_request", f"actions: a line holds at most {MAX_LINE} actions")
+        raise BoardError(
+            422, "bad_request", say("actions: a line holds at most {n} actions", n=MAX_LINE)
+        )
     state = root.state.clone()
     game = state.game
     canonical: list[str] = []
@@ -155,16 +177,25 @@ def play_line(root: Root, actions: list[str]) -> tuple[State, list[str], dict[st
             raise BoardError(
                 422,
                 "illegal_action",
-                f"actions[{i}] ({text!r}): the game is over after actions[{i - 1}]"
+                say(
+                    "actions[{i}] ({text}): the game is over after actions[{before}]",
+                    i=i,
+                    text=repr(text),
+                    before=i - 1,
+                )
                 if i
-                else f"actions[0] ({text!r}): the game is over at this position",
+                else say("actions[0] ({text}): the game is over at this position", text=repr(text)),
             )
         try:
             action = game.parse_action(state, text)
             described = game.describe_action(state, action).to_json() if perfect else None
             state.apply(action)
         except SengokuError as exc:
-            raise BoardError(422, "illegal_action", f"actions[{i}] ({text!r}): {exc}") from None
+            raise BoardError(
+                422,
+                "illegal_action",
+                say("actions[{i}] ({text}): {reason}", i=i, text=repr(text), reason=_reason(exc)),
+            ) from None
         canonical.append(str(action))
         last = described
     return state, canonical, last
@@ -180,7 +211,11 @@ def _shown_seat(state: State, seat: int | None) -> int | None:
         raise BoardError(
             422,
             "bad_request",
-            f"seat: {seat} is not a seat of this game (0-{state.num_players - 1})",
+            say(
+                "seat: {seat} is not a seat of this game (0-{last})",
+                seat=seat,
+                last=state.num_players - 1,
+            ),
         )
     if seat is not None:
         return seat
@@ -341,8 +376,12 @@ def board_evaluation(
         raise BoardError(
             409,
             "hidden_seat",
-            f"seat {state.current_player} is to act and the board shows seat {seat}: its "
-            "choices and the engine's view of them are that seat's hidden information",
+            say(
+                "seat {seat} is to act and the board shows seat {shown}: its choices and the "
+                "engine's view of them are that seat's hidden information",
+                seat=state.current_player,
+                shown=seat,
+            ),
         )
     answer = evaluate(state, iterations=iterations, seed=len(canonical), cpu_seconds=cpu_seconds)
     answer["ply"] = len(canonical)
@@ -372,7 +411,7 @@ def position_job(data: dict[str, Any]) -> dict[str, Any]:
     except BoardError as exc:
         return {"error": exc.to_json()}
     except SengokuError as exc:
-        return {"error": {"status": 422, "code": "bad_request", "message": str(exc)}}
+        return {"error": BoardError(422, "bad_request", _reason(exc)).to_json()}
 
 
 def evaluate_job(data: dict[str, Any], iterations: int, cpu_seconds: float) -> dict[str, Any]:
@@ -390,4 +429,4 @@ def evaluate_job(data: dict[str, Any], iterations: int, cpu_seconds: float) -> d
     except BoardError as exc:
         return {"error": exc.to_json()}
     except SengokuError as exc:
-        return {"error": {"status": 422, "code": "bad_request", "message": str(exc)}}
+        return {"error": BoardError(422, "bad_request", _reason(exc)).to_json()}

@@ -8,8 +8,9 @@ colour=Word("Red"), card=Word("Manoeuvre"))`` is "Red draws Manoeuvre." in Engli
 client shows "赤が機動を引く。" from the catalog's template and words. A value marked
 :class:`Word` is a game word the reader's language names (a colour, a unit, a card, a troop);
 any other value (a square, a number, a notation) is shown as it is. A value may itself be a
-sentence (a phrase the sentence names: "the Kagemusha's Kumi number 2", a list of cards), put
-into the reader's language the same way.
+sentence (a phrase the sentence names: "the Kagemusha's Kumi number 2", a list of cards, a
+reason inside "{move} is not legal here: {reason}"), put into the reader's language the same
+way, as a whole, before it fills its place.
 
 ``say`` is the keyword ``pybabel extract`` reads in the games' modules (``make i18n``), so each
 template is a message of the ``messages`` catalog. Templates name their places in braces
@@ -61,13 +62,14 @@ class Sentence:
 
     def wire(self) -> dict[str, Any]:
         """The JSON form an event carries under ``say``: the template, the values (text,
-        numbers, or a sentence's own wire form) and the names of the values that are
+        numbers, or a sentence's own JSON form) and the names of the values that are
         :class:`Word`\\ s."""
         args: dict[str, Any] = {}
         marked: list[str] = []
         for name, value in self.args.items():
-            if isinstance(value, Sentence):
-                args[name] = value.wire()
+            if isinstance(value, (Sentence, Said)):
+                inner = value if isinstance(value, Sentence) else value.sentence
+                args[name] = inner.wire()  # translated as a whole where it is shown
             elif isinstance(value, Word):
                 marked.append(name)
                 args[name] = str(value)

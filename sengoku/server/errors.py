@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from sengoku.core.game import SengokuError
 from sengoku.server.i18n import N_
 
 
@@ -52,6 +53,13 @@ class ApiError(Exception):
 
     def to_json(self) -> dict[str, Any]:
         return {"error": {"code": self.code, "message": self.message}}
+
+
+def engine_error(status: int, code: str, exc: SengokuError) -> ApiError:
+    """An error the library raised, passed on: its English text, and its sentence where it
+    was raised with one (sengoku/core/sentence.py), so the answer is in the request's
+    language."""
+    return ApiError(status, code, str(exc), say=exc.say.wire() if exc.say is not None else None)
 
 
 def database_busy() -> ApiError:

@@ -28,6 +28,8 @@ LANGUAGES = ("en", "ja", "fr")
 DEFAULT = "en"
 #: The cookie the client's language switch writes (sengoku/web/js/i18n.js).
 COOKIE = "sengoku_lang"
+#: U+00AD: where a long word of a translation may break with a hyphen (docs/i18n.md).
+SOFT_HYPHEN = "\u00ad"
 
 
 def N_(message: str) -> str:  # noqa: N802 - gettext's name for "mark, translate later"
@@ -86,7 +88,9 @@ def game_words(lang: str) -> dict[str, str]:
     for game in texts.games_with_catalog_words():
         for unit in texts.catalog_units(game):
             if unit in table:
-                found[unit] = table[unit]
+                # A card's name may carry soft hyphens, where it breaks on a small card face
+                # (French "Dépla\u00adce\u00adment"); inside a sentence it is a plain word.
+                found[unit] = table[unit].replace(SOFT_HYPHEN, "")
     return found
 
 

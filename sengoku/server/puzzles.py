@@ -23,6 +23,7 @@ from sqlalchemy import Connection, Engine, insert, select, update
 
 from sengoku.analysis.puzzles import DATA, Puzzle, load
 from sengoku.core.game import Action, SengokuError, State
+from sengoku.core.sentence import say
 from sengoku.ratings import Glicko2Rating, glicko2
 from sengoku.ratings.rating import TAU
 from sengoku.server.db import puzzle_attempts, puzzle_ratings
@@ -38,7 +39,9 @@ MAX_MOVES = 16
 
 
 class PuzzleError(SengokuError):
-    """A request about a puzzle that cannot be answered (no such puzzle, a bad move list)."""
+    """A request about a puzzle that cannot be answered (no such puzzle, a bad move list),
+    raised with a sentence (sengoku/core/sentence.py) that the routes answer in the
+    request's language."""
 
 
 def puzzle_rating(puzzle: Puzzle) -> float:
@@ -54,14 +57,20 @@ def games() -> list[str]:
 def catalogue(game: str) -> dict[str, Puzzle]:
     """The shipped puzzles of ``game`` by id (read once)."""
     if game not in games():
-        raise PuzzleError(f"no puzzles for {game!r}; puzzles exist for {', '.join(games())}")
+        raise PuzzleError(
+            say(
+                "no puzzles for {game}; puzzles exist for {games}",
+                game=repr(game),
+                games=", ".join(games()),
+            )
+        )
     return {p.id: p for p in load(game)}
 
 
 def find(puzzle_id: str) -> Puzzle:
     game = puzzle_id.split("-", 1)[0]
     if game not in games() or puzzle_id not in catalogue(game):
-        raise PuzzleError(f"no puzzle {puzzle_id!r}")
+        raise PuzzleError(say("no puzzle {puzzle}", puzzle=repr(puzzle_id)))
     return catalogue(game)[puzzle_id]
 
 
@@ -138,9 +147,20 @@ def _parse(state: State, text: str, index: int) -> Action:
     try:
         action = state.game.parse_action(state, text)
     except SengokuError as err:
-        raise PuzzleError(f"moves[{index}]: {text!r} is not a move here: {err}") from err
+        # the game's own reason, a sentence of its own where the game wrote one
+        reason = err.say if err.say is not None else str(err)
+        raise PuzzleError(
+            say(
+                "moves[{index}]: {text} is not a move here: {reason}",
+                index=index,
+                text=repr(text),
+                reason=reason,
+            )
+        ) from err
     if action not in state.legal_actions():
-        raise PuzzleError(f"moves[{index}]: {text!r} is not legal here")
+        raise PuzzleError(
+            say("moves[{index}]: {text} is not legal here", index=index, text=repr(text))
+        )
     return action
 
 
@@ -150,7 +170,7 @@ def check(puzzle: Puzzle, moves: Sequence[str]) -> Check:
     wins the game at once (an alternative mate is as good). After each right move the opponent's replies of the
     line are played. The first wrong move ends the check (``correct`` False)."""
     if len(moves) > MAX_MOVES:
-        raise PuzzleError(f"moves: at most {MAX_MOVES}")
+        raise PuzzleError(say("moves: at most {n}", n=MAX_MOVES))
     state = position(puzzle)
     game = state.game
     perfect = game.traits(**puzzle.options).perfect_information
@@ -159,7 +179,9 @@ def check(puzzle: Puzzle, moves: Sequence[str]) -> Check:
     replies: list[dict[str, Any]] = []
     for index, text in enumerate(moves):
         if at >= len(line) or state.is_terminal():
-            raise PuzzleError(f"moves[{index}]: the puzzle is over before this move")
+            raise PuzzleError(
+                say("moves[{index}]: the puzzle is over before this move", index=index)
+            )
         action = _parse(state, text, index)
         expected = game.parse_action(state, line[at])
         state.apply(action)
@@ -188,7 +210,9 @@ def hint(puzzle: Puzzle, moves: Sequence[str]) -> list[str]:
     the solution move itself."""
     done = check(puzzle, moves)
     if not done.correct or done.solved:
-        raise PuzzleError("moves: a hint is for a puzzle still being solved, after right moves")
+        raise PuzzleError(
+            say("moves: a hint is for a puzzle still being solved, after right moves")
+        )
     state = done.state
     line_at = _next_index(puzzle, moves)
     expected = state.game.parse_action(state, puzzle.solution[line_at])
@@ -214,7 +238,7 @@ def _next_index(puzzle: Puzzle, moves: Sequence[str]) -> int:
             if seen == len(moves):
                 return i
             seen += 1
-    raise PuzzleError("moves: the puzzle is over")  # pragma: no cover - checked before
+    raise PuzzleError(say("moves: the puzzle is over"))  # pragma: no cover - checked before
 
 
 # -- choosing the next puzzle -----------------------------------------------------------------
@@ -256,7 +280,8 @@ def guest_rating(rating: float | None, deviation: float | None) -> Glicko2Rating
             fresh.volatility,
         )
     except ValueError as err:
-        raise PuzzleError(f"rating: {err}") from err
+        # the rating module's words, passed on
+        raise PuzzleError(say("rating: {problem}", problem=str(err))) from err
 
 
 def load_rating(conn: Connection, account_id: str, game: str) -> tuple[Glicko2Rating, int]:

@@ -13,7 +13,7 @@ from sengoku.core.record import GameRecord
 from sengoku.core.registry import load_game
 from sengoku.server.broadcast import event_entries, event_rows
 from sengoku.server.db import dumps
-from sengoku.server.errors import ApiError
+from sengoku.server.errors import ApiError, engine_error
 from sengoku.server.i18n import N_
 from sengoku.server.live import LIVE_STATUSES, Live, Seat
 from sengoku.server.persistence import Persistence, seat_row
@@ -58,16 +58,19 @@ class Records:
             record = GameRecord.from_json(data)
             if len(record.actions) > MAX_IMPORT_ACTIONS:
                 raise ApiError(
-                    422, "bad_record", f"records are limited to {MAX_IMPORT_ACTIONS} actions"
+                    422,
+                    "bad_record",
+                    N_("records are limited to %(n)s actions"),
+                    {"n": MAX_IMPORT_ACTIONS},
                 )
             game = load_game(record.game)
         except SengokuError as exc:
-            raise ApiError(422, "bad_record", str(exc)) from None
+            raise engine_error(422, "bad_record", exc) from None
         # The replay runs in a worker process, bounded in time: a long record must not stall
         # every game. The match is kept in storage only (it is replayed when looked at).
         summary = await self._heavy(import_summary, data, MAX_IMPORT_ACTIONS)
         if "error" in summary:
-            raise ApiError(422, "bad_record", summary["error"])
+            raise ApiError(422, "bad_record", summary["error"], say=summary.get("say"))
         movers: list[int] = summary["movers"]
         now = self.now()
         match_id = new_match_id()
@@ -77,15 +80,19 @@ class Records:
             raise ApiError(
                 422,
                 "bad_record",
-                f"record field 'players' names {len(record.players)} players; "
-                f"this {game.name} match has {n} seats",
+                N_(
+                    "record field 'players' names %(named)s players; this %(game)s match has "
+                    "%(n)s seats"
+                ),
+                {"named": len(record.players), "game": game.name, "n": n},
             )
         for i, name in enumerate(record.players):
             if len(name) > MAX_NAME:
                 raise ApiError(
                     422,
                     "bad_record",
-                    f"record field 'players.{i}': a name has at most {MAX_NAME} characters",
+                    N_("record field 'players.%(i)s': a name has at most %(n)s characters"),
+                    {"i": i, "n": MAX_NAME},
                 )
         names = list(record.players) + [f"Player {i + 1}" for i in range(len(record.players), n)]
         seats = [Seat(i, "human", names[i]) for i in range(n)]

@@ -20,7 +20,7 @@ from sengoku.server import ai as ai_mod
 from sengoku.server.broadcast import Broadcaster, event_entries, event_rows
 from sengoku.server.clocks import TOURNAMENT_SECONDS, ClockError, Clocks, ClockSpec
 from sengoku.server.db import dumps
-from sengoku.server.errors import ApiError
+from sengoku.server.errors import ApiError, engine_error
 from sengoku.server.i18n import N_
 from sengoku.server.live import (
     DEFAULT_REPLACEMENT_LEVEL,
@@ -49,39 +49,54 @@ def check_ratable(
     only signed-in players (no hot-seat seats), a clock, a rated game and number of
     players, AI seats at a level 1-5 (their fixed ratings), a seed the server draws."""
 
-    def refuse(why: str) -> ApiError:
-        return ApiError(422, "not_ratable", f"this game cannot be rated: {why}")
+    def refuse(why: str, params: dict[str, Any] | None = None) -> ApiError:
+        # each reason is a whole message of its own (marked N_), translated where answered
+        return ApiError(422, "not_ratable", why, params)
 
     # A seat may name its own account (a seek's two players, sengoku/server/seeks.py);
     # the other local seats are the creator's.
     if account is None and not any(sp.get("account") for sp in seat_specs):
-        raise refuse("a rated game is played by signed-in players; sign in first")
+        raise refuse(
+            N_(
+                "this game cannot be rated: a rated game is played by signed-in players; sign in first"
+            )
+        )
     if clock is None:
-        raise refuse("a rated game needs a clock ('clock')")
+        raise refuse(N_("this game cannot be rated: a rated game needs a clock ('clock')"))
     if chosen_seed:
-        raise refuse("a rated game's seed is drawn by the server; leave 'seed' out")
+        raise refuse(
+            N_(
+                "this game cannot be rated: a rated game's seed is drawn by the server; leave 'seed' out"
+            )
+        )
     try:
         system_for(game, players)
     except ValueError as exc:
-        raise refuse(str(exc)) from None
+        # the ratings module's own words (which games and sizes are rated), passed on
+        raise refuse(N_("this game cannot be rated: %(why)s"), {"why": str(exc)}) from None
     kinds = [sp.get("kind", "local") for sp in seat_specs]
     owned = [sp["account"][0] for sp in seat_specs if sp.get("account")]
     if len(set(owned)) != len(owned):
-        raise refuse("one account plays one seat of a rated game")
+        raise refuse(N_("this game cannot be rated: one account plays one seat of a rated game"))
     if sum(
         1 for sp in seat_specs if sp.get("kind", "local") == "local" and not sp.get("account")
     ) > (0 if account is None else 1):
         raise refuse(
-            "every seat of a rated game belongs to its own signed-in player: at most one local "
-            "seat (yours); invite the others"
+            N_(
+                "this game cannot be rated: every seat of a rated game belongs to its own "
+                "signed-in player: at most one local seat (yours); invite the others"
+            )
         )
     if "local" not in kinds and "invite" not in kinds and "open" not in kinds:
-        raise refuse("nobody in it would be rated: no human seat")
+        raise refuse(N_("this game cannot be rated: nobody in it would be rated: no human seat"))
     for i, sp in enumerate(seat_specs):
         if kinds[i] == "ai" and sp.get("agent") is not None:
             raise refuse(
-                f"AI seat {i} names an agent; in a rated game the AI plays a level 1-5, "
-                "rated at its fixed rating"
+                N_(
+                    "this game cannot be rated: AI seat %(seat)s names an agent; in a rated "
+                    "game the AI plays a level 1-5, rated at its fixed rating"
+                ),
+                {"seat": i},
             )
 
 
@@ -177,9 +192,15 @@ class Seats:
             raise ApiError(
                 422,
                 "bad_clock",
-                f"option time_control={options['time_control']!r} does not go with a "
-                f"{spec.type} clock: use time_control={wanted!r} with it, or leave the option "
-                "out (the clock sets it)",
+                N_(
+                    "option time_control=%(given)s does not go with a %(clock)s clock: use "
+                    "time_control=%(wanted)s with it, or leave the option out (the clock sets it)"
+                ),
+                {
+                    "given": repr(options["time_control"]),
+                    "clock": spec.type,
+                    "wanted": repr(wanted),
+                },
             )
         resolved["time_control"] = wanted
         return spec
@@ -210,7 +231,13 @@ class Seats:
                     sp.get("level"), sp.get("agent"), game_name, self.ai_limits
                 )
             except SengokuError as exc:
-                raise ApiError(422, "bad_seats", f"seat {i}: {exc}") from None
+                # the AI module's words for the level or agent (passed on, not translated)
+                raise ApiError(
+                    422,
+                    "bad_seats",
+                    N_("seat %(seat)s: %(problem)s"),
+                    {"seat": i, "problem": str(exc)},
+                ) from None
             return Seat(i, "ai", name or f"AI ({level or agent})", agent=agent, level=level)
         if kind == "local":
             own = sp.get("account")
@@ -235,7 +262,12 @@ class Seats:
             return Seat(i, "human", name, invite_hash=hash_token(invite))
         if kind == "open":
             return Seat(i, "human", name)
-        raise ApiError(422, "bad_seats", f"seat {i}: kind {kind!r}; use local, invite, open or ai")
+        raise ApiError(
+            422,
+            "bad_seats",
+            N_("seat %(seat)s: kind %(kind)s; use local, invite, open or ai"),
+            {"seat": i, "kind": repr(kind)},
+        )
 
     async def create(
         self,
@@ -261,7 +293,7 @@ class Seats:
         try:
             resolved = game.resolve_options(**options)
         except SengokuError as exc:
-            raise ApiError(422, "bad_option", str(exc)) from None
+            raise engine_error(422, "bad_option", exc) from None
         chosen_seed = seed is not None
         if seed is not None:
             _check_chosen_seed(seat_specs)
@@ -271,13 +303,14 @@ class Seats:
         try:
             state = game.new_state(seed, **resolved)
         except SengokuError as exc:
-            raise ApiError(422, "bad_option", str(exc)) from None
+            raise engine_error(422, "bad_option", exc) from None
         n = state.num_players
         if len(seat_specs) != n:
             raise ApiError(
                 422,
                 "bad_seats",
-                f"{game.name} with these options has {n} seats; 'seats' lists {len(seat_specs)}",
+                N_("%(game)s with these options has %(n)s seats; 'seats' lists %(listed)s"),
+                {"game": game.name, "n": n, "listed": len(seat_specs)},
             )
         if rated:
             check_ratable(game.name, n, seat_specs, spec, chosen_seed, account)
@@ -463,10 +496,12 @@ def _game_to_create(game_name: str) -> Game:
     try:
         return load_game(game_name)
     except SengokuError as exc:
-        raise ApiError(404, "unknown_game", str(exc)) from None
+        raise engine_error(404, "unknown_game", exc) from None
     except Exception as exc:  # a game that fails to import is a server fault, named
         log.exception("game %s failed to load", game_name)
-        raise ApiError(503, "game_unavailable", f"{game_name!r} cannot be loaded") from exc
+        raise ApiError(
+            503, "game_unavailable", N_("%(game)s cannot be loaded"), {"game": repr(game_name)}
+        ) from exc
 
 
 def _check_chosen_seed(seat_specs: list[dict[str, Any]]) -> None:
@@ -476,9 +511,12 @@ def _check_chosen_seed(seat_specs: list[dict[str, Any]]) -> None:
         raise ApiError(
             422,
             "seed_not_allowed",
-            f"'seed' may be chosen only when no seat is held by another party (local "
-            f"and AI seats only); seat {shared[0]} is {seat_specs[shared[0]]['kind']}: "
-            "leave 'seed' out and the server draws a secret one",
+            N_(
+                "'seed' may be chosen only when no seat is held by another party (local and AI "
+                "seats only); seat %(seat)s is %(kind)s: leave 'seed' out and the server draws "
+                "a secret one"
+            ),
+            {"seat": shared[0], "kind": seat_specs[shared[0]]["kind"]},
         )
 
 
@@ -490,9 +528,12 @@ def _replacement_level(n: int, replacing: int | None) -> int | None:
             raise ApiError(
                 422,
                 "bad_seats",
-                f"'replacement_level': only a game of {REPLACE_FROM_SEATS} or more players "
-                f"hands a leaving player's seat to the computer; in this {n}-player game "
-                "the other player wins: leave the field out",
+                N_(
+                    "'replacement_level': only a game of %(least)s or more players hands a "
+                    "leaving player's seat to the computer; in this %(n)s-player game the other "
+                    "player wins: leave the field out"
+                ),
+                {"least": REPLACE_FROM_SEATS, "n": n},
             )
         return None
     if replacing is None:
@@ -501,7 +542,7 @@ def _replacement_level(n: int, replacing: int | None) -> int | None:
         raise ApiError(
             422,
             "bad_seats",
-            f"'replacement_level': AI level {replacing} does not exist; levels: "
-            f"{sorted(ai_mod.AI_LEVELS)}",
+            N_("'replacement_level': AI level %(level)s does not exist; levels: %(levels)s"),
+            {"level": replacing, "levels": sorted(ai_mod.AI_LEVELS)},
         )
     return replacing

@@ -52,7 +52,7 @@ from sengoku.core.registry import load_game
 from sengoku.ratings import Glicko2Rating, new_rating, system_for
 from sengoku.server.accounts import Account
 from sengoku.server.db import account_sessions, dumps, ratings, seeks
-from sengoku.server.errors import ApiError
+from sengoku.server.errors import ApiError, engine_error
 from sengoku.server.i18n import N_
 from sengoku.server.names import check_marks
 from sengoku.server.seats import Seats, check_ratable
@@ -338,17 +338,17 @@ class Seeks:
         try:
             game = load_game(game_name)
         except SengokuError as exc:
-            raise ApiError(404, "unknown_game", str(exc)) from None
+            raise engine_error(404, "unknown_game", exc) from None
         try:
             resolved = game.resolve_options(**options)
         except SengokuError as exc:
-            raise ApiError(422, "bad_option", str(exc)) from None
+            raise engine_error(422, "bad_option", exc) from None
         # the clock as a match's creation reads it (Gunshi's time_control agreed with it)
         spec = Seats.clock_spec(game.game_type.tournament_seconds, options, resolved, clock)
         try:
             players = game.new_state(0, **resolved).num_players
         except SengokuError as exc:
-            raise ApiError(422, "bad_option", str(exc)) from None
+            raise engine_error(422, "bad_option", exc) from None
         if players != 2:
             raise ApiError(
                 422,

@@ -127,7 +127,8 @@ def import_summary(data: Any, max_actions: int) -> dict[str, Any]:
         state, movers = replay_with_movers(record)
         game = state.game
     except SengokuError as exc:
-        return {"error": str(exc)}
+        # an engine's sentence (sengoku/core/sentence.py) travels too, for the reader's language
+        return {"error": str(exc), "say": exc.say.wire() if exc.say is not None else None}
     outcome = state.outcome()
     return {
         "game": game.name,

@@ -67,3 +67,25 @@ def test_a_phrase_inside_a_sentence_is_a_sentence_too() -> None:
         "words": ["side"],
     }
     assert ev["say"]["words"] == ["who"]  # the phrase is no word: it is translated as a sentence
+
+
+def test_a_sentence_inside_a_sentence_is_translated_as_a_whole() -> None:
+    """A reason inside "{move} is not legal here: {reason}" (Gungi's refusals): its own
+    template and words, translated where shown; English as one text."""
+    from sengoku.server import i18n
+
+    reason = said(say("no {piece} in hand", piece=Word("Cannon")))
+    outer = say("{move} is not legal here: {reason}", move="5-5-1 砲新", reason=reason)
+    assert str(outer) == "5-5-1 砲新 is not legal here: no Cannon in hand"
+    wire = outer.wire()
+    assert wire["args"]["reason"] == {
+        "text": "no {piece} in hand",
+        "args": {"piece": "Cannon"},
+        "words": ["piece"],
+    }
+    assert json.loads(json.dumps(wire)) == wire
+    assert IllegalAction(said(outer)).say == outer
+    assert i18n.sentence_("fr", wire) == "5-5-1 砲新 n’est pas permis ici : pas de Canon en main"
+    assert i18n.sentence_("en", wire) == str(outer)
+    # a broken outer translation falls back to the English, the inner one in English too
+    assert i18n.sentence_("fr", {**wire, "text": "{nope}"}) == "{nope}"

@@ -312,3 +312,203 @@ def test_an_engines_sentence_is_translated_with_its_words() -> None:
     assert fr == i18n.gettext_("fr", "Start the game")
     # a template whose places the values do not fill is shown as it is, never an exception
     assert i18n.sentence_("fr", {"text": "{a}", "args": {"b": 1}}) == "{a}"
+
+
+def test_an_illegal_gungi_move_is_refused_in_the_requests_language(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Gungi's reasons are sentences (sengoku/games/gungi/illegal.py, game.py): the server
+    answers an illegal move in the cookie's language, the English unchanged without one."""
+    with make_client() as client:
+        match = new_match(client, game="gungi", options={"mode": "intro"})
+        url = f"/api/matches/{match['id']}/actions"
+        seat = next(s for s, t in match["tokens"].items() if t)
+        headers = {"Authorization": f"Bearer {match['tokens'][seat]}"}
+        body = {"action": "7-6-4 兵", "ply": 0}  # rulebook: the intro's towers are 2 high
+        r = client.post(url, json=body, headers=headers)
+        assert r.status_code in (409, 422), r.text
+        if r.json()["error"]["code"] == "not_your_turn":  # the other seat moves first
+            seat = next(s for s in match["tokens"] if s != seat)
+            headers = {"Authorization": f"Bearer {match['tokens'][seat]}"}
+            r = client.post(url, json=body, headers=headers)
+        assert r.status_code == 422, r.text
+        english = r.json()["error"]
+        assert english["code"] == "illegal_action"
+        assert english["message"].startswith(
+            "'7-6-4 兵': tier 4: towers are at most 2 high in this mode (intro). Write "
+        ), english
+        client.cookies.set("sengoku_lang", "fr")
+        r = client.post(url, json=body, headers=headers)
+        assert r.status_code == 422, r.text
+        french = r.json()["error"]
+        assert french["code"] == "illegal_action"
+        assert french["message"].startswith(
+            "'7-6-4 兵' : étage 4 : dans ce mode (intro), les tours ont au plus 2 étages. "
+            "Écrivez colonne-rangée-étage pièce"
+        ), french
+        # Done outside a free setup names no move: the reason and its advice in Japanese
+        client.cookies.set("sengoku_lang", "ja")
+        r = client.post(url, json={"action": "done", "ply": 0}, headers=headers)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"].startswith(
+            "'done' はどの合法手にも当たりません。筋-段-段目 駒 の順に書いてください"
+        ), r.text
+
+
+def test_the_routes_refusals_with_values_come_in_the_requests_language(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Match creation, the analysis board and the puzzles: messages once built with
+    f-strings are marked templates with values, and an engine's reason inside one (the
+    board's line, a puzzle's move) is the engine's sentence in the language."""
+    from sengoku.analysis.puzzles import load
+
+    with make_client() as client:
+        fr = {"Accept-Language": "fr"}
+        body = {"game": "secretnim", "seats": [{"kind": "local"}]}
+        r = client.post("/api/matches", json=body)
+        assert r.status_code == 422, r.text
+        english = r.json()["error"]
+        assert english == {
+            "code": "bad_seats",
+            "message": "secretnim with these options has 2 seats; 'seats' lists 1",
+        }
+        r = client.post("/api/matches", json=body, headers=fr)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"] == {
+            "code": "bad_seats",
+            "message": "secretnim avec ces options a 2 places ; 'seats' en donne 1",
+        }
+        body = {"game": "secretnim", "seats": [{"kind": "local"}, {"kind": "invite"}], "seed": 5}
+        r = client.post("/api/matches", json=body, headers={"Accept-Language": "ja"})
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["code"] == "seed_not_allowed"
+        assert "席 1 は invite です" in r.json()["error"]["message"], r.text
+        # the analysis board: a line with an illegal Gungi move, the engine's reason inside
+        board = {
+            "game": "gungi",
+            "options": {"mode": "intro"},
+            "from": {"setup": True},
+            "actions": ["7-6-4 兵"],
+        }
+        r = client.post("/api/board/position", json=board)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"].startswith(
+            "actions[0] ('7-6-4 兵'): '7-6-4 兵': tier 4: towers are at most 2 high"
+        ), r.text
+        r = client.post("/api/board/position", json=board, headers=fr)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"].startswith(
+            "actions[0] ('7-6-4 兵') : '7-6-4 兵' : étage 4 : dans ce mode (intro), les tours"
+        ), r.text
+        r = client.post("/api/board/position", json={**board, "from": {}}, headers=fr)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"] == (
+            "from : donnez exactement un de setup (true), record, match_id, fen ou position"
+        )
+        # the puzzles: an unknown game, then a move the position refuses
+        r = client.get("/api/puzzles/next", params={"game": "chess"}, headers=fr)
+        assert r.status_code == 404, r.text
+        assert r.json()["error"]["message"].startswith("aucun problème pour 'chess' ; il y en a"), (
+            r.text
+        )
+        puzzle = load("gungi")[0]
+        r = client.post(f"/api/puzzles/{puzzle.id}/move", json={"moves": ["0-6-1 兵"]}, headers=fr)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"].startswith(
+            "moves[0] : '0-6-1 兵' n’est pas un coup ici : '0-6-1 兵' : la colonne 0 est hors du "
+            "plateau : les colonnes vont de 1 à 9."
+        ), r.text
+
+
+def test_pydantics_words_come_in_the_requests_language(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """A body that does not validate (422 bad_request): the field names as the API spells
+    them, pydantic's words translated by the error's type; English unchanged."""
+    with make_client() as client:
+        body = {"game": "secretnim", "seats": [{"kind": "local"}, {"kind": "robot"}]}
+        r = client.post("/api/matches", json=body)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"] == {
+            "code": "bad_request",
+            "message": "seats.1.kind: Input should be 'local', 'invite', 'open' or 'ai'",
+        }
+        r = client.post("/api/matches", json=body, headers={"Accept-Language": "fr"})
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"] == (
+            "seats.1.kind: la valeur doit être 'local', 'invite', 'open' or 'ai'"
+        )
+        client.cookies.set("sengoku_lang", "ja")
+        r = client.post("/api/matches", json={"seats": []})
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"].startswith("game: 必須の欄です"), r.text
+
+
+@pytest.mark.parametrize("lang", ["ja", "fr"])
+def test_every_pydantic_template_fills_with_its_types_context(lang: str) -> None:
+    """Each error type listed is one pydantic_core has, and its translation fills with the
+    context pydantic gives that type (no place the context lacks)."""
+    from pydantic_core._pydantic_core import list_all_errors
+
+    from sengoku.server.routes.errors import PYDANTIC_WORDS, pydantic_words
+
+    known = {e["type"]: e for e in list_all_errors()}
+    for kind, template in PYDANTIC_WORDS.items():
+        assert kind in known, kind
+        ctx = known[kind].get("example_context") or {}
+        err = {"type": kind, "msg": "ENGLISH", "ctx": ctx}
+        words = pydantic_words(err, lang)
+        assert words != "ENGLISH" and words == i18n.gettext_(lang, template) % {
+            k: str(v) for k, v in ctx.items()
+        }, (kind, words)
+        assert pydantic_words(err, "en") == "ENGLISH"  # English: pydantic's own message
+
+
+def test_a_records_field_problems_come_in_the_requests_language(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """A record that does not validate (the import, the analysis board's from.record):
+    pydantic's words by type, the field named as the record spells it; English unchanged."""
+    with make_client() as client:
+        record = {"game": "gungi", "version": 1, "actions": "not a list"}
+        r = client.post("/api/records", json=record)
+        assert r.status_code == 422, r.text
+        english = r.json()["error"]["message"]
+        assert "record field 'actions': Input should be a valid list" in english, r.text
+        r = client.post("/api/records", json=record, headers={"Accept-Language": "fr"})
+        assert r.status_code == 422, r.text
+        assert (
+            "champ 'actions' de la partie : la valeur doit être une liste"
+            in (r.json()["error"]["message"])
+        ), r.text
+        board = {"game": "gungi", "from": {"record": record}}
+        r = client.post("/api/board/position", json=board, headers={"Accept-Language": "ja"})
+        assert r.status_code == 422, r.text
+        message = r.json()["error"]["message"]
+        assert message.startswith("from.record：棋譜の欄 "), r.text
+        assert "棋譜の欄 'actions'：リストでなければなりません" in message, r.text
+        r = client.post("/api/records", json=[1], headers={"Accept-Language": "fr"})
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"] == "une partie est un objet JSON"
+
+
+def test_an_engines_option_refusal_comes_in_the_requests_language(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Match creation passes an engine's refusal on with its sentence (errors.engine_error)."""
+    with make_client() as client:
+        body = {
+            "game": "gungi",
+            "seats": [{"kind": "local"}, {"kind": "local"}],
+            "options": {"mode": "beginner", "betrayal": "all_or_nothing"},
+        }
+        r = client.post("/api/matches", json=body)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["code"] == "bad_option"
+        assert r.json()["error"]["message"].startswith("option 'betrayal' rules the Captain")
+        r = client.post("/api/matches", json=body, headers={"Accept-Language": "fr"})
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"].startswith(
+            "l’option 'betrayal' règle la pièce Capitaine (謀)"
+        ), r.text

@@ -26,6 +26,7 @@ from sengoku.core.game import (
 )
 from sengoku.core.game_type import GameType
 from sengoku.core.observation import Encoder
+from sengoku.core.sentence import Sentence, Word, say
 from sengoku.core.traits import Traits
 from sengoku.games.gungi.fen import (
     MODE_SETS,
@@ -199,7 +200,13 @@ class Gungi(Game):
             _check_play_marshals(board, hands, side)
         mode = MODE_BY_CODE[int(fen.split()[3])].name
         if "mode" in options and options["mode"] != mode:
-            raise IllegalAction(f"the FEN is a {mode} position, not {options['mode']}")
+            raise IllegalAction(
+                say(
+                    "the FEN is a {fen_mode} position, not {mode}",
+                    fen_mode=mode,
+                    mode=options["mode"],
+                )
+            )
         opts = self.resolve_options(**{**options, "mode": mode})
         return self._from_fen(fen, opts, None, study=study)
 
@@ -346,8 +353,11 @@ class Gungi(Game):
         text = text.translate(FULL_WIDTH)
         if _BAD_SEPARATOR.search(text):
             raise ParseError(
-                f"{typed!r}: a square is column-row-tier, three digits joined by single hyphens "
-                "(e.g. '1-6-1 兵'); a leading or doubled hyphen is not notation"
+                say(
+                    "{text}: a square is column-row-tier, three digits joined by single hyphens "
+                    "(e.g. '1-6-1 兵'); a leading or doubled hyphen is not notation",
+                    text=repr(typed),
+                )
             )
         key = _normalize_cached(text)
         legal: list[Move] = state.legal_actions()
@@ -376,8 +386,14 @@ def _refuse_idle_options(opts: dict[str, Any], given: Mapping[str, Any]) -> None
     for name, kind in (("archer_blockers", ARCHER), ("betrayal", CAPTAIN)):
         if name in given and opts[name] != Gungi.options[name].default and kind not in kinds:
             raise InvalidOption(
-                f"option {name!r} rules the {PIECES[kind].english} ({PIECES[kind].kanji}), "
-                f"which mode {opts['mode']!r} does not use; it would do nothing"
+                say(
+                    "option {option} rules the {piece} ({kanji}), which mode {mode} does not "
+                    "use; it would do nothing",
+                    option=repr(name),
+                    piece=Word(PIECES[kind].english),
+                    kanji=PIECES[kind].kanji,
+                    mode=repr(opts["mode"]),
+                )
             )
 
 
@@ -468,11 +484,17 @@ def normalize(text: str) -> str:
 _SQUARE = re.compile(r"\s*([0-9]+)[\s_]*-[\s_]*([0-9]+)[\s_]*-[\s_]*([0-9]+)(.*)", re.DOTALL)
 
 
-def _kinds_text(kinds: Sequence[int]) -> str:
-    return ", ".join(f"{PIECES[k].kanji} {PIECES[k].english}" for k in kinds)
+def _kinds_text(kinds: Sequence[int]) -> Sentence:
+    """The pieces ``kinds``, "帥 Marshal, 大将 General", each name a word of the reader's
+    language (the list's own template, only commas and places, is the same in every one)."""
+    names = {
+        f"p{i}": say("{kanji} {piece}", kanji=PIECES[k].kanji, piece=Word(PIECES[k].english))
+        for i, k in enumerate(kinds)
+    }
+    return Sentence(", ".join("{" + name + "}" for name in names), names)
 
 
-def _notation_problem(state: GungiState, text: str) -> str | None:
+def _notation_problem(state: GungiState, text: str) -> Sentence | None:
     """What makes ``text`` name no move in any position of this mode: a square off the board,
     a tier beyond the mode's towers, a word that is no piece, a piece the mode does not use;
     None when the text could be a move (it is simply not legal here)."""
@@ -481,53 +503,85 @@ def _notation_problem(state: GungiState, text: str) -> str | None:
         return None
     column, row, tier = (int(m.group(i)) for i in (1, 2, 3))
     if not 1 <= column <= 9:
-        return f"column {column} is off the board: columns are 1-9"
+        return say("column {column} is off the board: columns are 1-9", column=column)
     if not 1 <= row <= 9:
-        return f"row {row} is off the board: rows are 1-9"
+        return say("row {row} is off the board: rows are 1-9", row=row)
     limit = state.mode.stack_limit
     if tier < 1:
-        return f"tier {tier}: tiers count from 1, the bottom of a tower, up to {limit}"
+        return say(
+            "tier {tier}: tiers count from 1, the bottom of a tower, up to {limit}",
+            tier=tier,
+            limit=limit,
+        )
     if tier > limit:
-        return f"tier {tier}: towers are at most {limit} high in this mode ({state.mode.name})"
+        return say(
+            "tier {tier}: towers are at most {limit} high in this mode ({mode})",
+            tier=tier,
+            limit=limit,
+            mode=state.mode.name,
+        )
     rest = m.group(4)
     piece = normalize(rest).removeprefix(NEW)
     used = [k for k, n in enumerate(MODE_SETS[state.mode.code]) if n]
     if not piece:
-        return "no piece after the square"
+        return say("no piece after the square")
     kind = KIND_BY_KANJI.get(piece[0])
     if kind is None:
         word = re.split(r"[\s(]", rest.strip(" -_"), maxsplit=1)[0] or rest.strip()
-        return f"{word!r} is not a piece: pieces are {_kinds_text(range(len(PIECES)))}"
+        return say(
+            "{word} is not a piece: pieces are {pieces}",
+            word=repr(word),
+            pieces=_kinds_text(range(len(PIECES))),
+        )
     if kind not in used:
-        return (
-            f"the {PIECES[kind].english} ({PIECES[kind].kanji}) is not used in this mode "
-            f"({state.mode.name}): its pieces are {_kinds_text(used)}"
+        return say(
+            "the {piece} ({kanji}) is not used in this mode ({mode}): its pieces are {pieces}",
+            piece=Word(PIECES[kind].english),
+            kanji=PIECES[kind].kanji,
+            mode=state.mode.name,
+            pieces=_kinds_text(used),
         )
     return None
 
 
-def _no_match_reason(state: State, text: str, legal: list[Move]) -> str:
+def _no_match_reason(state: State, text: str, legal: list[Move]) -> Sentence:
+    """Why ``text`` names no legal move, and how to write one (a sentence a reader's
+    language translates: sengoku/core/sentence.py)."""
     if state.is_terminal():
-        return f"{text!r}: the game is over"
+        return say("{text}: the game is over", text=repr(text))
     assert isinstance(state, GungiState)
     problem = _notation_problem(state, text)
     sample = ", ".join(str(m) for m in legal[:10])
     # The examples are moves legal now: a board move and a drop (or setup placement).
     board = next((m for m in legal if m.is_board_move), None)
     drop = next((m for m in legal if m.is_drop), None)
-    examples = []
-    if board is not None:
-        examples.append(f"'{board.official()}'")
-    if drop is not None:
-        examples.append(f"'{drop.official()}' to place a piece from the hand")
-    how = "Write column-row-tier piece"
-    if examples:
-        how += ", e.g. " + " or ".join(examples)
+    if board is not None and drop is not None:
+        how = say(
+            "Write column-row-tier piece, e.g. '{board}' or '{drop}' to place a piece from "
+            "the hand",
+            board=board.official(),
+            drop=drop.official(),
+        )
+    elif board is not None:
+        how = say("Write column-row-tier piece, e.g. '{board}'", board=board.official())
+    elif drop is not None:
+        how = say(
+            "Write column-row-tier piece, e.g. '{drop}' to place a piece from the hand",
+            drop=drop.official(),
+        )
     elif legal:
-        how = f"The only legal action is {legal[0]}"
+        how = say("The only legal action is {action}", action=str(legal[0]))
+    else:
+        how = say("Write column-row-tier piece")
     if problem is not None:
-        return f"{text!r}: {problem}. {how}"
-    return f"{text!r} names no legal move. {how} ({len(legal)} legal moves, e.g. {sample})"
+        return say("{text}: {problem}. {how}", text=repr(text), problem=problem, how=how)
+    return say(
+        "{text} names no legal move. {how} ({count} legal moves, e.g. {sample})",
+        text=repr(text),
+        how=how,
+        count=len(legal),
+        sample=sample,
+    )
 
 
 __all__ = ["Gungi", "normalize", "PLAY", "SETUP"]

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypedDict, cast
 import sengoku.games.gungi.betrayal as betrayal
 from sengoku.core.flow import Flow, Phase
 from sengoku.core.game import TERMINAL, Event, Outcome, State, event
+from sengoku.core.sentence import said, say
 from sengoku.core.substate import Part
 from sengoku.games.gungi.illegal import why_illegal
 from sengoku.games.gungi.mate import ATTACK_SOURCES as ATTACK_SOURCES
@@ -477,12 +478,15 @@ class GungiState(State[Move]):
     def why_illegal(self, action: object) -> str | None:
         """None if ``action`` is legal here, else the rule it breaks (illegal.py)."""
         if self._outcome is not None:
-            return f"the game is over ({self._outcome.reason}); no more moves"
-        if not isinstance(action, Move):
+            return said(
+                say("the game is over ({reason}); no more moves", reason=self._outcome.reason)
+            )
+        if not isinstance(action, Move):  # a caller's mistake, not a player's: English
             return f"{action!r} is not a Gungi move; use Gungi.parse_action"
         if self._is_legal_code(action.code):
             return None
-        return f"{action} is not legal here: {why_illegal(self, action)}"
+        reason = why_illegal(self, action)
+        return said(say("{move} is not legal here: {reason}", move=str(action), reason=reason))
 
     def _apply_python(self, action: Move) -> list[Event] | None:
         """``apply`` with the Python engine: the move's code is checked against the legal

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import Field
 
 from sengoku.analysis.board import MAX_LINE, evaluate_job, position_job
-from sengoku.server import security
+from sengoku.server import i18n, security
 from sengoku.server.errors import ApiError
 from sengoku.server.housekeeping import seed_in_play
 from sengoku.server.i18n import N_
 from sengoku.server.routes.common import ServiceRef, StrictBody, find
+from sengoku.server.routes.errors import request_language
 from sengoku.server.routes.records import ActionText, record_problem
 from sengoku.server.settings import Settings
 
@@ -60,7 +61,7 @@ class EvaluateBody(BoardBody):
     iterations: int | None = Field(default=None, ge=1)
 
 
-async def job_data(svc: ServiceRef, body: BoardBody) -> dict[str, Any]:
+async def job_data(svc: ServiceRef, body: BoardBody, lang: str = i18n.DEFAULT) -> dict[str, Any]:
     """The request as a worker job's fields, with the checks that need the server: the
     match that has ended, and no seed of a match in play."""
     start = body.start
@@ -76,11 +77,20 @@ async def job_data(svc: ServiceRef, body: BoardBody) -> dict[str, Any]:
         if given
     ]
     if len(sources) != 1:
+        if not sources:
+            raise ApiError(
+                422,
+                "bad_request",
+                N_("from: give exactly one of setup (true), record, match_id, fen or position"),
+            )
         raise ApiError(
             422,
             "bad_request",
-            "from: give exactly one of setup (true), record, match_id, fen or position"
-            + (f"; got {', '.join(sources)}" if sources else ""),
+            N_(
+                "from: give exactly one of setup (true), record, match_id, fen or position; "
+                "got %(sources)s"
+            ),
+            {"sources": ", ".join(sources)},
         )
     source = sources[0]
     if start.ply is not None and source not in ("record", "match_id"):
@@ -117,9 +127,9 @@ async def job_data(svc: ServiceRef, body: BoardBody) -> dict[str, Any]:
             record.pop(key, None)
         data["record"] = record
     elif source == "record":
-        problem = record_problem(start.record)
+        problem = record_problem(start.record, lang)
         if problem is not None:
-            raise ApiError(422, "bad_record", f"from.record: {problem}")
+            raise ApiError(422, "bad_record", N_("from.record: %(problem)s"), {"problem": problem})
         assert start.record is not None
         data["record"] = start.record
     seed = _seed_of(data)
@@ -142,7 +152,10 @@ def _seed_of(data: dict[str, Any]) -> int | None:
 def _answer(out: dict[str, Any]) -> dict[str, Any]:
     if "error" in out:
         err = out["error"]
-        raise ApiError(int(err["status"]), str(err["code"]), str(err["message"]))
+        # the analysis board's sentence (sengoku/analysis/board.py), where it has one
+        raise ApiError(
+            int(err["status"]), str(err["code"]), str(err["message"]), say=err.get("say")
+        )
     answer: dict[str, Any] = out["ok"]
     return answer
 
@@ -152,15 +165,15 @@ def router(svc: ServiceRef, settings: Settings) -> APIRouter:
     router = APIRouter()
 
     @router.post("/api/board/position")
-    async def board_position(body: BoardBody) -> dict[str, Any]:
+    async def board_position(body: BoardBody, request: Request) -> dict[str, Any]:
         """The position after ``actions`` from the board's start: the view of the seat
         shown, the seat to act's legal choices described, the result, the FEN, and the line
         as a record to export."""
-        data = await job_data(svc, body)
+        data = await job_data(svc, body, request_language(request))
         return _answer(await svc().heavy(position_job, data))
 
     @router.post("/api/board/evaluate")
-    async def board_evaluate(body: EvaluateBody) -> dict[str, Any]:
+    async def board_evaluate(body: EvaluateBody, request: Request) -> dict[str, Any]:
         """The engine's winning chances for the seat to act and its top 3 moves, from a
         search bounded in iterations (``iterations``, at most ``board_max_iterations``) and
         in CPU time (``board_cpu_seconds``)."""
@@ -171,9 +184,12 @@ def router(svc: ServiceRef, settings: Settings) -> APIRouter:
         )
         if iterations > cap:
             raise ApiError(
-                422, "bad_request", f"iterations: at most {cap} on this server, not {iterations}"
+                422,
+                "bad_request",
+                N_("iterations: at most %(cap)s on this server, not %(iterations)s"),
+                {"cap": cap, "iterations": iterations},
             )
-        data = await job_data(svc, body)
+        data = await job_data(svc, body, request_language(request))
         out = await svc().heavy(
             evaluate_job, data, int(iterations), float(settings.board_cpu_seconds)
         )

@@ -300,7 +300,10 @@ def _seat_routes(router: APIRouter, svc: ServiceRef) -> None:
                 raise ApiError(
                     422,
                     "bad_request",
-                    f"your account owns seats {gone} that the computer plays: name one as 'seat'",
+                    N_(
+                        "your account owns seats %(seats)s that the computer plays: name one as 'seat'"
+                    ),
+                    {"seats": gone},
                 )
             seat = gone[0] if gone else owned[0]
         new = new_token()

@@ -22,7 +22,7 @@ from sengoku.analysis.puzzles import Puzzle
 from sengoku.core.registry import load_game
 from sengoku.server import puzzles
 from sengoku.server.accounts import Accounts
-from sengoku.server.errors import ApiError
+from sengoku.server.errors import ApiError, engine_error
 from sengoku.server.i18n import N_
 from sengoku.server.routes.common import StrictBody
 
@@ -50,13 +50,15 @@ def _puzzle(puzzle_id: str) -> Puzzle:
     try:
         return puzzles.find(puzzle_id)
     except puzzles.PuzzleError as err:
-        raise ApiError(404, "no_such_puzzle", str(err)) from err
+        raise engine_error(404, "no_such_puzzle", err) from err
 
 
 def _check_moves(moves: list[str]) -> None:
     for i, move in enumerate(moves):
         if not 0 < len(move) <= 200:
-            raise ApiError(422, "bad_move", f"moves[{i}]: a move is 1-200 characters")
+            raise ApiError(
+                422, "bad_move", N_("moves[%(i)s]: a move is 1-200 characters"), {"i": i}
+            )
 
 
 def router(accounts: Accounts) -> APIRouter:
@@ -86,7 +88,10 @@ def router(accounts: Accounts) -> APIRouter:
         commas). The mover's view and legal actions only."""
         if game not in puzzles.games():
             raise ApiError(
-                404, "no_puzzles", f"no puzzles for {game!r}; for {', '.join(puzzles.games())}"
+                404,
+                "no_puzzles",
+                N_("no puzzles for %(game)s; for %(games)s"),
+                {"game": repr(game), "games": ", ".join(puzzles.games())},
             )
         account = await accounts.current(request)
         if account is not None:
@@ -120,7 +125,7 @@ def router(accounts: Accounts) -> APIRouter:
         try:
             verdict = await asyncio.to_thread(puzzles.check, puzzle, body.moves)
         except puzzles.PuzzleError as err:
-            raise ApiError(422, "bad_move", str(err)) from err
+            raise engine_error(422, "bad_move", err) from err
         going_on = verdict.correct and not verdict.solved
         return {
             "correct": verdict.correct,
@@ -139,7 +144,7 @@ def router(accounts: Accounts) -> APIRouter:
         try:
             actions = await asyncio.to_thread(puzzles.hint, puzzle, body.moves)
         except puzzles.PuzzleError as err:
-            raise ApiError(422, "bad_move", str(err)) from err
+            raise engine_error(422, "bad_move", err) from err
         return {"actions": actions}
 
     @router.post("/api/puzzles/{puzzle_id}/attempt")
@@ -153,7 +158,7 @@ def router(accounts: Accounts) -> APIRouter:
         try:
             verdict = await asyncio.to_thread(puzzles.check, puzzle, body.moves)
         except puzzles.PuzzleError as err:
-            raise ApiError(422, "bad_move", str(err)) from err
+            raise engine_error(422, "bad_move", err) from err
         if body.correct and not verdict.solved:
             raise ApiError(
                 422, "not_solved", N_("correct: these moves do not solve the puzzle; send false")
@@ -175,7 +180,7 @@ def router(accounts: Accounts) -> APIRouter:
             try:
                 before = puzzles.guest_rating(body.rating, body.deviation)
             except puzzles.PuzzleError as err:
-                raise ApiError(422, "bad_request", str(err)) from err
+                raise engine_error(422, "bad_request", err) from err
             after = puzzles.rate(before, puzzle, correct)
             attempts, rated, stored = 0, True, False
         return {

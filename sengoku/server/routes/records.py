@@ -9,11 +9,12 @@ from fastapi import APIRouter, Query, Request
 from pydantic import Field, ValidationError, field_validator
 
 from sengoku.core.record import MAX_CONCESSIONS, MAX_SEED
-from sengoku.server import security
+from sengoku.server import i18n, security
 from sengoku.server.errors import ApiError
 from sengoku.server.i18n import N_
 from sengoku.server.live import DONE_STATUSES, LIVE_STATUSES
 from sengoku.server.routes.common import MAX_OFFSET, ServiceRef, StrictBody, find, summary
+from sengoku.server.routes.errors import pydantic_words, request_language
 
 #: A player's name, as a seat's at match creation (``SeatSpec.name``).
 PlayerName = Annotated[str, Field(max_length=64)]
@@ -62,21 +63,28 @@ class RecordImport(StrictBody):
         return value
 
 
-def record_problem(data: Any) -> str | None:
-    """Why ``data`` is not a record the server imports (naming the field), or None."""
+def record_problem(data: Any, lang: str = i18n.DEFAULT) -> str | None:
+    """Why ``data`` is not a record the server imports (naming the field), or None; in
+    ``lang`` (pydantic's words by their type, routes/errors.py), the field names as they are."""
     try:
         record = RecordImport.model_validate(data)
     except ValidationError as exc:
+        if not isinstance(data, dict):
+            return i18n.gettext_(lang, N_("a record is a JSON object"))
         problems = []
         for err in exc.errors()[:5]:
             where = ".".join(str(p) for p in err.get("loc", ()))
-            message = str(err.get("msg", "invalid"))
-            problems.append(f"record field {where!r}: {message}" if where else message)
-        if not isinstance(data, dict):
-            return "a record is a JSON object"
+            message = pydantic_words(err, lang)
+            field = i18n.gettext_(lang, N_("record field %(field)s: %(problem)s"))
+            problems.append(
+                field % {"field": repr(where), "problem": message} if where else message
+            )
         return "; ".join(problems)
     problem = security.options_problem(record.options)
-    return None if problem is None else f"record field 'options': {problem}"
+    if problem is None:
+        return None
+    # the URL and JSON checks' own words (security.py), passed on
+    return i18n.gettext_(lang, N_("record field 'options': %(problem)s")) % {"problem": problem}
 
 
 def router(svc: ServiceRef) -> APIRouter:
@@ -107,7 +115,7 @@ def router(svc: ServiceRef) -> APIRouter:
             data = json.loads(await request.body())
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise ApiError(422, "bad_record", N_("the body must be a JSON record")) from None
-        problem = record_problem(data)
+        problem = record_problem(data, request_language(request))
         if problem is not None:
             raise ApiError(422, "bad_record", problem)
         live = await svc().import_record(data)

@@ -120,7 +120,7 @@ function field(id, label, attrs) {
 
 /** /account: sign in or make an account (and, signed in, export or sign out). */
 export async function accountPage(root) {
-  document.title = "Account — Sengoku";
+  document.title = _("Account — Sengoku");
   if (!who) {
     try {
       who = (await api("GET", "/api/account/me")).account;

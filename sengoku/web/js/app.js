@@ -43,7 +43,10 @@ function topbar() {
     "header.topbar",
     {},
     el("a.brand", { href: "/", "data-nav": "" }, el("span.brand-kanji", {}, "戦国"), el("span.brand-name", {}, "Sengoku")),
-    el("nav", {}, el("a", { href: "/", "data-nav": "" }, _("Play")), el("a", { href: "/live", "data-nav": "" }, _("Watch")), el("a", { href: "/records", "data-nav": "" }, _("Records")), el("a", { href: "/ratings/gungi", "data-nav": "" }, _("Ratings")), el("a", { href: "/puzzles", "data-nav": "" }, _("Puzzles")), toggle, languageSwitch(), accountMark()),
+    el("nav", {}, el("a", { href: "/", "data-nav": "" }, _("Play")), el("a", { href: "/live", "data-nav": "" }, _("Watch")), el("a", { href: "/records", "data-nav": "" }, _("Records")), el("a", { href: "/ratings/gungi", "data-nav": "" }, _("Ratings")), el("a", { href: "/puzzles", "data-nav": "" }, _("Puzzles"))),
+    // Apart from the links, so that a phone shows the links on a row of their own under the
+    // brand and these (style.css): two rows in every language.
+    el("div.topbar-tools", {}, toggle, languageSwitch(), accountMark()),
   );
 }
 

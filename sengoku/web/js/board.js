@@ -10,7 +10,7 @@
 // /board/<game>?fen=<FEN or Gunshi position string>.
 
 import { api } from "./api.js";
-import { el, clear, toast, download, keepActionFocus } from "./ui.js";
+import { el, clear, toast, download, keepActionFocus, choiceWords } from "./ui.js";
 import { rendererFor } from "./games/index.js";
 import { prefs } from "./nav.js";
 import { resultInWords } from "./words.js";
@@ -282,7 +282,9 @@ class BoardPage {
     box.dataset.state = "done";
     box.dataset.ply = out.ply;
     box.textContent = fmt(_("Engine: {seatName} wins {round}% ({iterations} iterations)"), { seatName: r.seatName(out.to_act), round: Math.round(out.chances * 100), iterations: out.iterations });
-    const words = new Map(pos.legal.map((l) => [l.action, l.label || l.action]));
+    // the moves in the page's language where the renderer words them (describeChoice)
+    const describe = r.describeChoice?.bind(r);
+    const words = new Map(pos.legal.map((l) => [l.action, choiceWords(l, describe).label]));
     for (const row of out.top) {
       this.els.top.append(
         el(

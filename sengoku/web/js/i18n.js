@@ -91,7 +91,7 @@ export function fmt(text, values) {
  * are. */
 export function said(say) {
   const args = { ...(say.args || {}) };
-  // a value that is itself a sentence (a phrase: a Kumi's place, a list of cards)
+  // a value that is itself a sentence (a phrase: a Kumi's place, a reason), as a whole
   for (const [name, value] of Object.entries(args)) if (value && typeof value === "object") args[name] = said(value);
   for (const name of say.words || []) {
     const w = args[name];

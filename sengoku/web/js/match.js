@@ -562,7 +562,7 @@ class MatchPage {
     if (own) return own;
     const rule = s.view?.prompt?.rule;
     if (typeof rule === "string" && rule) return rule;
-    return promptFromLegal(s.legal);
+    return promptFromLegal(s.legal, this.renderer.describeChoice?.bind(this.renderer));
   }
 
   renderPass() {
@@ -768,7 +768,9 @@ class MatchPage {
     if (first) return; // not the moves already played when the page opened
     const seat = last.event.seat;
     if (seat !== undefined && seat !== null && this.held.includes(seat) && !this.hotSeat) return;
-    const words = last.event.described?.label || (last.event.say ? said(last.event.say) : last.event.message) || last.event.action || "";
+    const described = last.event.described;
+    const own = described ? this.renderer.describeChoice?.(described)?.label : null; // the page's language
+    const words = own || described?.label || (last.event.say ? said(last.event.say) : last.event.message) || last.event.action || "";
     const name = seat !== undefined && seat !== null ? this.renderer.seatName(seat) : "";
     // "Blue: Move" for a label; a sentence that names its seat already is read as it is.
     const who = name && !words.startsWith(name) ? `${name}: ` : "";

@@ -10,7 +10,7 @@
 // and updated from the attempt's answer. Either picks the next puzzle's difficulty.
 
 import { api } from "./api.js";
-import { el, clear, toast } from "./ui.js";
+import { el, clear, toast, choiceWords } from "./ui.js";
 import { rendererFor } from "./games/index.js";
 import { prefs } from "./nav.js";
 import { whenKnown } from "./account.js";
@@ -225,21 +225,29 @@ class PuzzlePage {
     this.view = verdict.view;
     if (!verdict.correct) {
       this.lastMove = row;
-      this.feedback("wrong", fmt(_("{x}: not the best here."), { x: row.label || action }));
+      this.feedback("wrong", fmt(_("{x}: not the best here."), { x: this.moveWords(row, action) }));
       await this.finish(false);
       return;
     }
     if (verdict.solved) {
       this.lastMove = row;
-      this.feedback("right", fmt(_("{move}: right!"), { move: row.label || action }));
+      this.feedback("right", fmt(_("{move}: right!"), { move: this.moveWords(row, action) }));
       await this.finish(true);
       return;
     }
     const reply = verdict.replies.length ? verdict.replies[verdict.replies.length - 1] : null;
     this.legal = verdict.legal;
     this.lastMove = reply || row;
-    this.feedback("right", reply ? fmt(_("Right. The reply: {x}. Go on."), { x: reply.label || reply.action }) : _("Right. Go on."));
+    this.feedback("right", reply ? fmt(_("Right. The reply: {x}. Go on."), { x: this.moveWords(reply, reply.action) }) : _("Right. Go on."));
     this.draw();
+  }
+
+  /** A move in the page's language: the renderer's words for its description, else the
+   * server's label, else its notation. */
+  moveWords(row, action) {
+    if (!row) return action;
+    const r = this.renderer;
+    return choiceWords(row, r.describeChoice?.bind(r)).label || action;
   }
 
   feedback(verdict, text) {
@@ -298,15 +306,17 @@ class PuzzlePage {
 
 /** /puzzles: the games with puzzles (GET /api/puzzles), each a link to its page. */
 export async function puzzlesIndex(root) {
-  document.title = "Puzzles — Sengoku";
+  document.title = _("Puzzles — Sengoku");
   const out = await api("GET", "/api/puzzles");
+  // each game's title in the page's language (its renderer's), not the API's English one
+  const titles = await Promise.all(out.games.map(async (g) => (await rendererFor(g.game)).title || g.title));
   root.append(
     el(
       "div.card.puzzles-index",
       { id: "puzzles-index" },
       el("h1", {}, _("Puzzles")),
       el("p", {}, _("Find the best move. Each puzzle comes from a game; your puzzle rating picks the next one. In Gunshi, Sashimono and Gunkimono you see only what the player to move sees, and the answer is best whatever is hidden.")),
-      el("ul", {}, out.games.map((g) => el("li", {}, el("a", { href: `/puzzles/${g.game}`, "data-nav": "", "data-game": g.game }, fmt(ngettext("{title} ({n} puzzle)", "{title} ({n} puzzles)", g.count), { title: g.title, n: g.count }))))),
+      el("ul", {}, out.games.map((g, i) => el("li", {}, el("a", { href: `/puzzles/${g.game}`, "data-nav": "", "data-game": g.game }, fmt(ngettext("{title} ({n} puzzle)", "{title} ({n} puzzles)", g.count), { title: titles[i], n: g.count }))))),
     ),
   );
 }

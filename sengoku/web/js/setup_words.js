@@ -7,7 +7,7 @@
 
 import { _, fmt } from "./i18n.js";
 
-const YES_NO = { true: _("Yes"), false: "No" };
+const YES_NO = { true: _("Yes"), false: _("No") };
 // The reading the rulebook itself gives, marked among a house rule's values.
 const RULEBOOK = _("as the rulebook reads");
 
@@ -134,7 +134,7 @@ export const SETUP_WORDS = {
     time_control: {
       label: _("Tournament clock"),
       help: _("The rulebook's tournament time: 20 minutes each, no byo-yomi."),
-      values: { none: "No", tournament: _("Yes — 20 minutes each") },
+      values: { none: _("No"), tournament: _("Yes — 20 minutes each") },
     },
     fence_diagonal: {
       label: _("Building a Fence diagonally"),
@@ -159,7 +159,7 @@ export const SETUP_WORDS = {
     shield_hit_breaks_fences: {
       label: _("Breaking a Shield breaks Fences"),
       help: _("Whether an attacker that only removes a Shield destroys the enemy Fences around its cell."),
-      values: { false: `No (${RULEBOOK})`, true: _("Yes") },
+      values: { false: fmt(_("No ({x})"), { x: RULEBOOK }), true: _("Yes") },
     },
     shield_hit_facing: {
       label: _("Facing after breaking a Shield"),
@@ -272,8 +272,8 @@ export function optionWords(game, opt) {
     value: (v) => {
       const named = words?.values?.[String(v)];
       if (named) return named;
-      if (v === true) return "Yes";
-      if (v === false) return "No";
+      if (v === true) return _("Yes");
+      if (v === false) return _("No");
       return String(v).replace(/_/g, " ");
     },
   };

@@ -286,10 +286,20 @@ function pickWords(step) {
 /**
  * One sentence saying what the player is deciding, from the legal rows (each has kind, label
  * and text): the only choice's own sentence, or the kinds of choice on offer, in words.
+ * ``describe`` (a renderer's describeChoice) words a row in the page's language.
  */
-export function promptFromLegal(legal) {
+/** A described choice (a legal row, a described move) in the page's language: the
+ * renderer's own words (its ``describeChoice``), else the server's label and sentence (the
+ * engines write them in English: docs/i18n.md, "Not translated yet"). */
+export function choiceWords(l, describe = null) {
+  const own = typeof describe === "function" ? describe(l) : null;
+  const label = own?.label || l?.label || l?.short || l?.action || "";
+  return { label, text: own?.text || l?.text || label };
+}
+
+export function promptFromLegal(legal, describe = null) {
   if (!legal?.length) return "";
-  if (legal.length === 1) return legal[0].text || legal[0].label || "";
+  if (legal.length === 1) return choiceWords(legal[0], describe).text;
   const counts = new Map();
   for (const row of legal) {
     const kind = row.step ? `pick_${row.step}` : row.kind || "action";

@@ -3,7 +3,7 @@
 // buttons sit in the page's dock (see the layout contract in match.js); the page states the
 // prompt.
 
-import { el, clear, tooltip } from "../ui.js";
+import { el, clear, tooltip, choiceWords } from "../ui.js";
 import { _, fmt } from "../i18n.js";
 
 const HIDDEN_KEYS = new Set(["game", "seat", "viewer", "current_player"]);
@@ -36,7 +36,7 @@ function summarize(value, depth = 0) {
   return el("span", {}, String(value));
 }
 
-export function actionPicker(model, { filterPlaceholder = _("Filter moves…") } = {}) {
+export function actionPicker(model, { filterPlaceholder = _("Filter moves…"), describe = null } = {}) {
   const box = el("div.action-picker.actions");
   if (!model.interactive || !model.legal.length) return box;
   const list = el("div.action-list");
@@ -46,17 +46,20 @@ export function actionPicker(model, { filterPlaceholder = _("Filter moves…") }
     const q = filter.value.trim().toLowerCase();
     // Each choice is shown in the game's words (the server's description: label, sentence),
     // with its notation beside it for players who type moves; filtering matches any of them.
-    const words = (l) => [l.label, l.text, l.action, l.short].filter(Boolean).join(" ").toLowerCase();
+    // In the page's language where ``describe`` (a renderer's describeChoice) words them.
+    const said = (l) => choiceWords(l, describe);
+    const words = (l) => [said(l).label, said(l).text, l.label, l.action, l.short].filter(Boolean).join(" ").toLowerCase();
     const shown = model.legal.filter((l) => !q || words(l).includes(q));
     for (const l of shown.slice(0, 200)) {
       const notation = l.short || l.action;
+      const { label, text } = said(l);
       list.append(
         tooltip(el(
           "button.action",
-          { type: "button", "data-action": l.action, "aria-description": l.text || l.action, onclick: () => model.send(l.action) },
-          l.label || notation,
-          l.label && l.label !== notation ? el("span.action-notation", {}, notation) : null,
-        ), l.text || l.action),
+          { type: "button", "data-action": l.action, "aria-description": text || l.action, onclick: () => model.send(l.action) },
+          label || notation,
+          label && label !== notation ? el("span.action-notation", {}, notation) : null,
+        ), text || l.action),
       );
     }
     if (shown.length > 200) list.append(el("span.muted", {}, fmt(_("…and {x} more: type to filter"), { x: shown.length - 200 })));

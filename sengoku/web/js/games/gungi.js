@@ -5,7 +5,7 @@
 // go to the page's dock.
 
 import { el, svg, clear, markLastMove, animateArrival, tooltip, hideTip, promptFromLegal } from "../ui.js";
-import { _, fmt, ngettext } from "../i18n.js";
+import { _, fmt, ngettext, language } from "../i18n.js";
 
 // Piece names as the engine spells them, with the kanji and short English labels.
 export const PIECES = {
@@ -57,6 +57,41 @@ function xy(square, flipped) {
 /** A sentence without its kanji marks ("Move your Spear (槍) ... capturing (取).") */
 function noKanji(text) {
   return String(text).replace(/\s*\([\u3000-\u30ff\u4e00-\u9fff]+\)/gu, "");
+}
+
+/** A move described by the server (its kind, piece, squares: describe.py's objects) in the
+ * page's language: ``label`` (short) and ``text`` (the sentence), the client's own words for
+ * what the engine writes in English; null for a description it cannot read. */
+export function describeMove(l) {
+  if (!l || !l.kind) return null;
+  if (l.kind === "done") return { label: _("Done (済み)"), text: _("Declare your setup done (済み).") };
+  const p = PIECES[l.piece];
+  if (!p || !l.to) return null;
+  const values = { piece: p.name, kanji: p.kanji, from: l.from, to: l.to };
+  const stack = Number(l.tier) > 1;
+  let label;
+  let text;
+  if (l.kind === "place") {
+    label = fmt(_("Place {piece} at {to}"), values);
+    text = fmt(stack ? _("Place your {piece} ({kanji}) from your hand onto the stack at {to}.") : _("Place your {piece} ({kanji}) from your hand on {to}."), values);
+  } else if (l.kind === "drop") {
+    label = fmt(_("Drop (新) {piece} at {to}"), values);
+    text = fmt(stack ? _("Drop your {piece} ({kanji}) from your hand onto the stack at {to}.") : _("Drop your {piece} ({kanji}) from your hand on {to}."), values);
+  } else if (l.kind === "capture") {
+    label = fmt(_("{piece} {from} takes on {to}"), values);
+    text = fmt(_("Move your {piece} ({kanji}) from {from} to {to}, capturing (取)."), values);
+  } else if (l.kind === "move") {
+    label = fmt(_("Move {piece} {from} to {to}"), values);
+    text = fmt(stack ? _("Move your {piece} ({kanji}) from {from} to {to} onto the stack (付).") : _("Move your {piece} ({kanji}) from {from} to {to}."), values);
+  } else {
+    return null;
+  }
+  const turned = Array.isArray(l.betrayal) ? l.betrayal.map((t) => PIECES[t.piece]).filter(Boolean) : [];
+  if (turned.length) {
+    const names = new Intl.ListFormat(language(), { type: "conjunction" }).format(turned.map((t) => `${t.name} (${t.kanji})`));
+    text = [text, fmt(_("The enemy {names} turn to your side (返)."), { names })].join(" "); // two sentences
+  }
+  return { label, text };
 }
 
 function pieceLabel(name, labels) {
@@ -192,7 +227,13 @@ export default {
   /** A move of the move list in English mode: its words ("Spear 9-3-2 takes on 8-2-1"),
    * since the notation spells its pieces in kanji; null keeps the notation. */
   moveText(event, labels) {
-    return labels === "english" && event?.described?.label ? noKanji(event.described.label) : null;
+    const label = describeMove(event?.described)?.label || event?.described?.label;
+    return labels === "english" && label ? noKanji(label) : null;
+  },
+  /** A described choice in the page's language (the analysis board's and the puzzles'
+   * lists): { label, text }, or null to show the server's words. */
+  describeChoice(l) {
+    return describeMove(l);
   },
   /** What the player decides, in words (the page shows it as the prompt). */
   prompt({ view, legal }) {
@@ -205,7 +246,7 @@ export default {
     const kinds = new Set(legal.map((l) => l.kind));
     const ways = [kinds.has("move") ? _("move a piece") : null, kinds.has("capture") ? _("capture") : null, kinds.has("drop") ? _("drop a piece from your hand") : null].filter(Boolean);
     // "a, b or c" in the page's language (its list comma and its "or").
-    const what = ways.length > 1 ? fmt(_("{some} or {last}"), { some: ways.slice(0, -1).join(_(", ")), last: ways[ways.length - 1] }) : ways[0] || promptFromLegal(legal);
+    const what = ways.length > 1 ? fmt(_("{some} or {last}"), { some: ways.slice(0, -1).join(_(", ")), last: ways[ways.length - 1] }) : ways[0] || promptFromLegal(legal, describeMove);
     return (inDanger ? _("Your Marshal is attacked! ") : "") + fmt(_("Your move: {what}. Pick a piece, then a highlighted square."), { what });
   },
   create(root, ctx) {
@@ -521,7 +562,7 @@ class GungiBoard {
     clear(this.setupDone);
     if (done) {
       this.setupDone.append(
-        el("button.primary.done-button", { type: "button", id: "setup-done", title: done.text, onclick: () => this.model.send(done.action) }, fmt(_("Done{markOf}: my army is set"), { markOf: markOf("済み", labels) })),
+        el("button.primary.done-button", { type: "button", id: "setup-done", title: describeMove(done)?.text || done.text, onclick: () => this.model.send(done.action) }, fmt(_("Done{markOf}: my army is set"), { markOf: markOf("済み", labels) })),
       );
     }
   }
@@ -600,7 +641,7 @@ class GungiBoard {
           },
           el("span.choice-notation", {}, choiceHeading(m, this.model.labels)),
           // In English the sentence loses its kanji marks and the (kanji) notation.
-          el("span.choice-text", {}, this.model.labels === "english" ? noKanji(m.text || m.label || "") : `${m.text || m.label || ""} (${m.short || m.action})`),
+          el("span.choice-text", {}, this.model.labels === "english" ? noKanji(describeMove(m)?.text || m.text || m.label || "") : `${describeMove(m)?.text || m.text || m.label || ""} (${m.short || m.action})`),
         ),
       );
     }
