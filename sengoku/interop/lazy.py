@@ -23,12 +23,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import numpy as np
-
-from sengoku.interop.encoders import Encoder
+from sengoku.interop.encoders import Encoder, mask_of
 
 OBSERVATION = "observation"
 ACTION_MASK = "action_mask"
+
+
+#: The keys of an observation whose arrays are not made yet.
+_UNMADE: dict[str, None] = {OBSERVATION: None, ACTION_MASK: None}
 
 
 class LazyObservation(dict):  # type: ignore[type-arg]
@@ -36,30 +38,22 @@ class LazyObservation(dict):  # type: ignore[type-arg]
 
     Until then the dict's own storage holds None for it: every way of reading the dict goes
     through the methods below (``__iter__`` is overridden so that ``dict(obs)`` and
-    ``{**obs}`` look values up instead of copying the storage). The mask is given either
-    made (``mask``) or as the seat's legal integers (``legal``, ascending, and
-    ``num_actions``): an ``int8`` vector with 1 at those, made when first read.
+    ``{**obs}`` look values up instead of copying the storage). ``view`` is what ``encoder``
+    encodes (the seat's view or the encoder's snapshot of it); the mask is given as the
+    seat's legal integers (``legal``, ascending, and ``num_actions``): an ``int8`` vector
+    with 1 at those, made when first read.
     """
 
     __slots__ = ("_source", "_legal")
 
     def __init__(
-        self,
-        mask: np.ndarray | None,
-        encoder: Encoder,
-        view: dict[str, Any],
-        seat: int,
-        *,
-        legal: list[int] | None = None,
-        num_actions: int = 0,
+        self, encoder: Encoder, view: Any, seat: int | None, legal: list[int], num_actions: int
     ) -> None:
-        dict.__init__(self, ((OBSERVATION, None), (ACTION_MASK, mask)))
-        self._source: tuple[Encoder, dict[str, Any], int] | None = (encoder, view, seat)
-        self._legal: tuple[list[int], int] | None = None
-        if mask is None:
-            if legal is None:
-                raise ValueError("a LazyObservation needs its mask or the legal integers")
-            self._legal = (legal, num_actions)
+        # Made once per step: positional arguments and the keys copied from a kept dict
+        # (half the cost of keyword arguments and a list of pairs).
+        dict.__init__(self, _UNMADE)
+        self._source: tuple[Encoder, Any, int | None] | None = (encoder, view, seat)
+        self._legal: tuple[list[int], int] | None = (legal, num_actions)
 
     @property
     def encoded(self) -> bool:
@@ -70,10 +64,7 @@ class LazyObservation(dict):  # type: ignore[type-arg]
         legal = self._legal
         if legal is not None:
             ints, num_actions = legal
-            mask = np.zeros(num_actions, np.int8)
-            if ints:
-                mask[ints] = 1
-            dict.__setitem__(self, ACTION_MASK, mask)
+            dict.__setitem__(self, ACTION_MASK, mask_of(ints, num_actions))
             self._legal = None
 
     def _fill(self) -> None:

@@ -46,6 +46,7 @@ several times in a row, as in Gunkimono, is selected several times in a row).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import gymnasium
@@ -134,10 +135,27 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         self._terminated = False
         super().reset(seed=seed, options=options)
 
+    def agent_iter(self, max_iter: int = 2**63) -> _AgentIterable:
+        """``OrderEnforcingWrapper.agent_iter``: the agent selected, while any agent is left
+        (at most ``max_iter`` times), asserting that ``step()`` or ``reset()`` came between
+        two turns. One generator reading the raw environment's attributes, instead of
+        PettingZoo's two iterator classes reading them through the wrapper's properties."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
-        return self._raw.last(observe)
+        raw = self._raw
+        agent = raw.agent_selection  # raw_env.last, written out: it runs every turn
+        return (
+            raw.observe(agent) if observe else None,
+            raw._cumulative_rewards[agent],
+            raw.terminations[agent],
+            raw.truncations[agent],
+            raw.infos[agent],
+        )
 
     def legal_actions(self, agent: str | None = None) -> list[int]:
         """:meth:`raw_env.legal_actions` (none once an illegal action ended the game)."""
@@ -170,7 +188,7 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
                 raw._was_dead_step(action)
             else:
                 raw.step(action)
-        elif action is None or (number := int(action)) not in raw._legal:
+        elif action is None or (i := raw._legal.index(int(action))) < 0:
             # TerminateIllegalWrapper's answer: the offender loses, the game ends for all.
             EnvLogger.warn_on_illegal_move()
             raw._cumulative_rewards[agent] = 0
@@ -182,10 +200,35 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             raw._deads_step_first()
             self._terminated = True
         else:
-            raw._play(agent, number)  # checked above: not a second time
+            raw._play(agent, i)  # checked above: not a second time
 
     def __str__(self) -> str:
         return str(self._raw)
+
+
+class _AgentIterable:
+    """What :meth:`SengokuWrapper.agent_iter` returns: iterable (again from the start, as
+    PettingZoo's ``AECIterable``), each iteration a :func:`_agents` generator."""
+
+    __slots__ = ("_wrapper", "_max_iter")
+
+    def __init__(self, wrapper: SengokuWrapper, max_iter: int) -> None:
+        self._wrapper = wrapper
+        self._max_iter = max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        return _agents(self._wrapper, self._max_iter)
+
+
+def _agents(wrapper: SengokuWrapper, max_iter: int) -> Iterator[str]:
+    """``AECOrderEnforcingIterator``'s turns: stop when no agent is left or after
+    ``max_iter``; else assert that the last turn stepped, and give the agent selected."""
+    raw = wrapper._raw
+    while raw.agents and max_iter > 0:
+        max_iter -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        yield raw.agent_selection
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name for it
@@ -296,12 +339,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
             return cached
         state = self._state
         cached = LazyObservation(
-            None,
             self.encoder,
             self.encoder.capture(state, seat),
             seat,
-            legal=self._legal.list if seat == state.current_player else [],
-            num_actions=self.num_actions,
+            self._legal.list if seat == state.current_player else [],
+            self.num_actions,
         )
         self._observations[seat] = cached
         return cached
@@ -333,19 +375,20 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        number = int(action)
-        if number not in self._legal:
+        i = self._legal.index(int(action))
+        if i < 0:
             raise IllegalAction(
                 f"action {action} is not legal for {agent} here "
                 f"(legal: {self._legal.preview()}...); use the action_mask"
             )
-        self._play(agent, number)
+        self._play(agent, i)
 
-    def _play(self, agent: str, number: int) -> None:
-        """Play the legal action ``number`` of ``agent``, the agent selected (checked)."""
+    def _play(self, agent: str, i: int) -> None:
+        """Play the legal action at position ``i`` of the legal list of ``agent``, the agent
+        selected (checked by the caller: not a second time)."""
         state = self._state
         self._cumulative_rewards[agent] = 0.0
-        state.apply(self.game.int_to_action(state, number))
+        state.apply(self._legal.action(state, i))
         outcome = state.outcome()
         if outcome is None:
             # Rewards are 0 until the end (an illegal action ends the game in the wrapper):
