@@ -144,6 +144,32 @@ def test_capture_encodes_as_the_view_and_stays_put(name: str, options: dict[str,
 SNAPSHOT_GAMES = ("gungi", "gunkimono", "gunshi")
 
 
+@pytest.mark.parametrize(("name", "options"), PARAMS)
+def test_a_shared_encoders_capture_is_a_fresh_ones(name: str, options: dict[str, Any]) -> None:
+    """An encoder keeps the parts of its last snapshots and reuses one whose state fields are
+    unchanged (Gunshi's sides, units and Fences): whatever it kept, a capture is the one a new
+    encoder takes, every seat and the spectator, along two random games played in turns
+    through one encoder (a game picked at random each ply: what it kept from one game is
+    offered to the other)."""
+    game = load_game(name)
+    shared = encoder_for(game, options)
+    rng = random.Random(f"capture-shared-{name}")
+    compared = 0
+    for seed in range(0, SCALE, 2):
+        states = [game.new_state(seed, **options), game.new_state(seed + 1, **options)]
+        for _ply in range(800):
+            live = [state for state in states if not state.is_terminal()]
+            if not live:
+                break
+            state = rng.choice(live)  # runs of plies of one game, now and then the other's
+            for seat in [*range(state.num_players), None]:
+                got = shared.capture(state, seat)
+                assert got == encoder_for(game, options).capture(state, seat), (seed, seat)
+                compared += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert compared > 0
+
+
 @pytest.mark.parametrize(("name", "options"), HIDDEN_PARAMS)
 def test_a_snapshot_holds_only_what_its_seat_sees(name: str, options: dict[str, Any]) -> None:
     """A hidden-information game's snapshot (``capture``, taken from the state's own fields

@@ -160,6 +160,8 @@ class GunshiEncoder(Encoder):
         if LETTERS != self.LETTERS:
             raise SengokuError(f"gunshi encoder: the tokens are {LETTERS!r}, not {self.LETTERS!r}")
         self.card_codes = CARD_CODES
+        # The last parts of snapshots made (SnapshotMemo): a capture reuses unchanged ones.
+        self._memo: SnapshotMemo = {}
         self.cards = {code: i for i, code in enumerate(CARD_CODES)}
         nc = len(CARD_CODES)
         self.num_cards = nc
@@ -254,7 +256,7 @@ class GunshiEncoder(Encoder):
         hidden as it hides it, and nothing else."""
         if not isinstance(state, GunshiState) or not (seat is None or seat in (0, 1)):
             return state.view(seat)
-        return _snapshot(state, seat)
+        return _snapshot(state, seat, self._memo)
 
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
         snapshot = view if isinstance(view, GunshiSnapshot) else self._snapshot_of_view(view)
@@ -529,79 +531,141 @@ def _if(codes: list[str], shown: bool) -> list[str | None]:
     return list(codes) if shown else [None] * len(codes)
 
 
-def _snapshot(st: GunshiState, seat: int | None) -> GunshiSnapshot:
+#: The last parts of a snapshot made, each with the state's fields it was made from (copies:
+#: equal fields make an equal part, whatever the state, so a kept part is never stale): each
+#: side's for each seat (keyed ``(seat, side)``, see :func:`_side`), the units and Reserve
+#: (:data:`UNITS`) and the Fences (:data:`FENCES`), which are the same for every seat.
+SnapshotMemo = dict[Any, tuple[tuple[Any, ...], Any]]
+UNITS = "units"
+FENCES = "fences"
+
+
+def _side(
+    st: GunshiState, p: int, seat: int | None, mod1: bool, memo: SnapshotMemo
+) -> SideSnapshot:
+    """Side ``p``'s snapshot for ``seat``: the one made last for this seat and side where
+    every field it is made from is unchanged (a side's cards, points and Shogun change on
+    few plies; its hand and deck took most of a snapshot's time), else a new one. The key
+    holds copies of the state's fields themselves (cards are tuples, so a tuple of a pile
+    is a copy later play cannot change): equal fields make an equal snapshot, whatever the
+    state, so the memo can never give a stale one."""
+    cards, shoguns, inspiration = st.cards, st.shoguns, st.inspiration
+    construction = st.deck_construction
+    lightning = cards.lightning[p]
+    key = (
+        st.logistics.points[p],
+        st.fences.fences_left[p],
+        st.invader_spot.invaders[p],
+        len(inspiration.removed[p]),
+        cards.face_down_next[p],
+        cards.beside[p] is not None,
+        inspiration.swap_done[p],
+        shoguns.shogun[p],
+        shoguns.revealed[p],
+        tuple(shoguns.candidates[p]),
+        tuple(cards.hand[p]),
+        tuple(cards.deck[p]),
+        tuple(cards.stock[p]),
+        tuple(inspiration.prepared[p]),
+        tuple(construction.picks[p]),
+        construction.deck_public,
+        tuple(inspiration.m3[p]),
+        st.phase == "mod3",
+        tuple(cards.row[p]),
+        lightning,
+        tuple(inspiration.unused[p]),
+        mod1,
+    )
+    kept = memo.get((seat, p))
+    if kept is not None and kept[0] == key:
+        side: SideSnapshot = kept[1]
+        return side
+    mine = seat == p
+    seated = seat is not None  # a Scout's look shows to seats, not to spectators
+    shogun = shoguns.shogun[p]
+    side = SideSnapshot(
+        st.logistics.points[p],
+        st.fences.fences_left[p],
+        st.invader_spot.invaders[p],
+        len(inspiration.removed[p]),
+        cards.face_down_next[p],
+        cards.beside[p] is not None,
+        inspiration.swap_done[p],
+        shogun >= 0,
+        shoguns.revealed[p],
+        LETTERS[shogun] if shogun >= 0 and (mine or shoguns.revealed[p]) else None,
+        [LETTERS[u] for u in candidates] if (candidates := shoguns.candidates[p]) else [],
+        _known(cards.hand[p], mine),
+        _known(cards.deck[p], mine),
+        _codes_if(cards.stock[p], mine),
+        _if(inspiration.prepared[p], mine and not mod1),
+        _if(construction.picks[p], mine or construction.deck_public),
+        _if(inspiration.m3[p], mine or st.phase != "mod3"),
+        [
+            (
+                c[0] if mine or c[2] or c[1] is True or (c[1] == SCOUTED and seated) else None,
+                c[2],
+            )
+            for c in row
+        ]
+        if (row := cards.row[p])
+        else [],
+        None
+        if lightning is None
+        else (lightning[0] if seen(lightning, mine, seat) else None, lightning[2]),
+        list(inspiration.unused[p]) if mine and not mod1 else None,
+    )
+    memo[seat, p] = (key, side)
+    return side
+
+
+def _snapshot(st: GunshiState, seat: int | None, memo: SnapshotMemo) -> GunshiSnapshot:
     """``hidden_information.view``'s expressions for the fields the encoder reads (the test
     ``test_capture_encodes_as_the_view_and_stays_put`` holds the two together)."""
     o = st.options
     mod1 = o["variant"] == "inspiration" and o["modification"] == 1
-    seated = seat is not None  # a Scout's look shows to seats, not to spectators
-    cards, shoguns, inspiration = st.cards, st.shoguns, st.inspiration
-    sides = []
-    for p in (0, 1):
-        mine = seat == p
-        lightning = cards.lightning[p]
-        shogun = shoguns.shogun[p]
-        sides.append(
-            SideSnapshot(
-                st.logistics.points[p],
-                st.fences.fences_left[p],
-                st.invader_spot.invaders[p],
-                len(inspiration.removed[p]),
-                cards.face_down_next[p],
-                cards.beside[p] is not None,
-                inspiration.swap_done[p],
-                shogun >= 0,
-                shoguns.revealed[p],
-                LETTERS[shogun] if shogun >= 0 and (mine or shoguns.revealed[p]) else None,
-                [LETTERS[u] for u in candidates] if (candidates := shoguns.candidates[p]) else [],
-                _known(cards.hand[p], mine),
-                _known(cards.deck[p], mine),
-                _codes_if(cards.stock[p], mine),
-                _if(inspiration.prepared[p], mine and not mod1),
-                _if(st.deck_construction.picks[p], mine or st.deck_construction.deck_public),
-                _if(inspiration.m3[p], mine or st.phase != "mod3"),
-                [
-                    (
-                        c[0]
-                        if mine or c[2] or c[1] is True or (c[1] == SCOUTED and seated)
-                        else None,
-                        c[2],
-                    )
-                    for c in row
-                ]
-                if (row := cards.row[p])
-                else [],
-                None
-                if lightning is None
-                else (lightning[0] if seen(lightning, mine, seat) else None, lightning[2]),
-                list(inspiration.unused[p]) if mine and not mod1 else None,
-            )
-        )
+    inspiration = st.inspiration
+    sides = (_side(st, 0, seat, mod1, memo), _side(st, 1, seat, mod1, memo))
     field = st.field
     uloc, uown, uface, ushield = field.uloc, field.uown, field.uface, field.ushield
-    units = []
-    left = {"I": 0, "A": 0, "C": 0}
-    for u, loc in enumerate(uloc):  # one pass: the Field's units, the Reserve's counts
-        if 0 <= loc < CELLS:
-            units.append((u, loc, uown[u], uface[u], ushield[u]))
-        elif loc == OFF and TOKEN_TYPE[u] in left:
-            left[TOKEN_TYPE[u]] += 1
+    # The Field's units and the Fences (public, both) change on few plies: the last ones
+    # made are reused while the fields they were made from are equal (copies kept as keys).
+    units_key = (tuple(uloc), tuple(uown), tuple(uface), tuple(ushield))
+    kept_units = memo.get(UNITS)
+    if kept_units is not None and kept_units[0] == units_key:
+        units, reserve = kept_units[1]
+    else:
+        units = []
+        left = {"I": 0, "A": 0, "C": 0}
+        for u, loc in enumerate(uloc):  # one pass: the Field's units, the Reserve's counts
+            if 0 <= loc < CELLS:
+                units.append((u, loc, uown[u], uface[u], ushield[u]))
+            elif loc == OFF and TOKEN_TYPE[u] in left:
+                left[TOKEN_TYPE[u]] += 1
+        reserve = (left["I"], left["A"], left["C"])
+        memo[UNITS] = (units_key, (units, reserve))
     fence = st.fences.fence
-    fences = (
-        [] if fence.count(-1) == len(fence) else [(e, f) for e, f in enumerate(fence) if f >= 0]
-    )
+    fence_key = tuple(fence)
+    kept_fences = memo.get(FENCES)
+    if kept_fences is not None and kept_fences[0] == fence_key:
+        fences = kept_fences[1]
+    else:
+        fences = (
+            [] if fence.count(-1) == len(fence) else [(e, f) for e, f in enumerate(fence) if f >= 0]
+        )
+        memo[FENCES] = (fence_key, fences)
     cmd = st.orders.cmd
     battle = st.battle
     return GunshiSnapshot(
         units,
         fences,
-        (sides[0], sides[1]),
+        sides,
         st.phase,
         st.step if st.phase != "secret" or seat == st.player else "",
         st.current_player,
         battle.turn,
         st.ply,
-        (left["I"], left["A"], left["C"]),
+        reserve,
         list(inspiration.pool),
         st.formation.fpiece,
         cn(st.formation.fcell) if st.formation.fcell >= 0 else None,
