@@ -18,12 +18,26 @@ from __future__ import annotations
 
 import functools
 from bisect import bisect_left
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from sengoku.core.encoding import DEFAULT_JSON_SIZE, JsonBytesEncoder, canonical_json, encoder_for
 from sengoku.core.game import Action, Game, State
 from sengoku.core.observation import Encoder, Entries, entries_of
+
+
+def capturer_of(encoder: Encoder) -> Callable[[State, int | None], Any]:
+    """The capture an environment keeps for its observations: the encoder's ``capturer()``
+    where it has one (a capture that reuses parts of its own last snapshots, Gunshi's: what
+    it keeps lives in the function, which only the environment holds, never in the encoder
+    that observations hold), else ``encoder.capture``."""
+    make = getattr(encoder, "capturer", None)
+    if make is None:
+        return encoder.capture
+    capture: Callable[[State, int | None], Any] = make()
+    return capture
 
 
 def mask_of(ints: list[int], num_actions: int) -> np.ndarray:
@@ -130,6 +144,7 @@ __all__ = [
     "Entries",
     "JsonBytesEncoder",
     "LegalInts",
+    "capturer_of",
     "canonical_json",
     "encoder_for",
     "entries_of",

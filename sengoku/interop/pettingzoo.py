@@ -57,7 +57,7 @@ from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped
 
 from sengoku.core.game import TERMINAL, IllegalAction, SengokuError, State
 from sengoku.core.registry import load_game
-from sengoku.interop.encoders import LegalInts, encoder_for
+from sengoku.interop.encoders import LegalInts, capturer_of, encoder_for
 from sengoku.interop.lazy import LazyObservation
 from sengoku.interop.vector import VectorEnv
 
@@ -258,6 +258,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"sengoku_{self.game.name}_v{self.game.version}"}
         self.encoder = encoder_for(self.game, self.options, obs_size)
+        # The seat's snapshot for an observation (held here: what it keeps between steps
+        # may be any seat's; the observations hold only the encoder).
+        self._capture = capturer_of(self.encoder)
         self.num_actions = self.game.num_distinct_actions(**self.options)
         self._deals = random.Random()
         self._state: State = self.game.new_state(seed=0, **self.options)
@@ -340,7 +343,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         state = self._state
         cached = LazyObservation(
             self.encoder,
-            self.encoder.capture(state, seat),
+            self._capture(state, seat),
             seat,
             self._legal.list if seat == state.current_player else [],
             self.num_actions,

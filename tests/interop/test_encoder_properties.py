@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from sengoku.core.registry import load_game
-from sengoku.interop.encoders import encoder_for
+from sengoku.interop.encoders import capturer_of, encoder_for
 from tests.contract.cases import HIDDEN_PARAMS, PARAMS, SCALE
 from tests.contract.pairs import all_pairs
 
@@ -145,15 +145,16 @@ SNAPSHOT_GAMES = ("gungi", "gunkimono", "gunshi")
 
 
 @pytest.mark.parametrize(("name", "options"), PARAMS)
-def test_a_shared_encoders_capture_is_a_fresh_ones(name: str, options: dict[str, Any]) -> None:
-    """An encoder keeps the parts of its last snapshots and reuses one whose state fields are
-    unchanged (Gunshi's sides, units and Fences): whatever it kept, a capture is the one a new
-    encoder takes, every seat and the spectator, along two random games played in turns
-    through one encoder (a game picked at random each ply: what it kept from one game is
-    offered to the other)."""
+def test_a_kept_capturer_captures_as_capture(name: str, options: dict[str, Any]) -> None:
+    """The capture a PettingZoo environment keeps (``capturer_of``: Gunshi's reuses the parts
+    of its last snapshots, each side per seat, the units and Reserve, the Fences, whose state
+    fields are unchanged): whatever it kept, its snapshot is ``encoder.capture``'s, every seat
+    and the spectator, along two random games played through one capturer (a game picked at
+    random each ply: what it kept from one game is offered to the other)."""
     game = load_game(name)
-    shared = encoder_for(game, options)
-    rng = random.Random(f"capture-shared-{name}")
+    encoder = encoder_for(game, options)
+    kept = capturer_of(encoder)
+    rng = random.Random(f"capturer-{name}")
     compared = 0
     for seed in range(0, SCALE, 2):
         states = [game.new_state(seed, **options), game.new_state(seed + 1, **options)]
@@ -163,8 +164,7 @@ def test_a_shared_encoders_capture_is_a_fresh_ones(name: str, options: dict[str,
                 break
             state = rng.choice(live)  # runs of plies of one game, now and then the other's
             for seat in [*range(state.num_players), None]:
-                got = shared.capture(state, seat)
-                assert got == encoder_for(game, options).capture(state, seat), (seed, seat)
+                assert kept(state, seat) == encoder.capture(state, seat), (seed, seat)
                 compared += 1
             state.apply(rng.choice(state.legal_actions()))
     assert compared > 0

@@ -118,3 +118,43 @@ def test_the_encoder_holds_no_state() -> None:
         mask = env.observe(env.agent_selection)["action_mask"]
         env.step(int(np.flatnonzero(mask)[0]))
     assert not [o for o in _reachable(env.encoder) if isinstance(o, State | random.Random)]
+
+
+def _raw_card(obj: object) -> bool:
+    """A Gunshi card as its state holds it, ``(code, known, up)`` or ``(code, known, up, bag
+    id)`` (a snapshot holds codes, or None where the seat may not see the card)."""
+    return (
+        isinstance(obj, tuple)
+        and len(obj) in (3, 4)
+        and isinstance(obj[0], str)
+        and isinstance(obj[2], bool)
+    )
+
+
+def test_gunshi_observations_reach_no_kept_snapshot_part() -> None:
+    """Gunshi's environment keeps the parts of its last snapshots, with the state fields they
+    were made from (both hands among them), to reuse them (``GunshiEncoder.capturer``). An
+    observation must reach none of that, not even through the encoder it holds: walking
+    everything reachable from it, encoder included, finds no card as the state holds it and
+    no side snapshot but the two of its own snapshot, with both seats observed every ply."""
+    from sengoku.games.gunshi.encoder import SideSnapshot
+
+    env = pz.raw_env("gunshi")
+    env.reset(seed=3)
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(120):
+        if not env.agents:
+            break
+        for agent in env.agents:
+            observation = env.observe(agent)
+            everything = _reachable(observation)
+            assert not [o for o in everything if _raw_card(o)], "a state's card is reachable"
+            sides = [o for o in everything if isinstance(o, SideSnapshot)]
+            (snapshot,) = [o for o in everything if type(o).__name__ == "GunshiSnapshot"]
+            assert sorted(map(id, sides)) == sorted(map(id, snapshot.sides))
+            checked += 1
+        agent = env.agent_selection
+        mask = env.observe(agent)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask).tolist())))
+    assert checked >= 100

@@ -11,7 +11,7 @@ the rest (unit types, colours, options, the clock's settings, the outcome) or it
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -160,8 +160,6 @@ class GunshiEncoder(Encoder):
         if LETTERS != self.LETTERS:
             raise SengokuError(f"gunshi encoder: the tokens are {LETTERS!r}, not {self.LETTERS!r}")
         self.card_codes = CARD_CODES
-        # The last parts of snapshots made (SnapshotMemo): a capture reuses unchanged ones.
-        self._memo: SnapshotMemo = {}
         self.cards = {code: i for i, code in enumerate(CARD_CODES)}
         nc = len(CARD_CODES)
         self.num_cards = nc
@@ -256,7 +254,23 @@ class GunshiEncoder(Encoder):
         hidden as it hides it, and nothing else."""
         if not isinstance(state, GunshiState) or not (seat is None or seat in (0, 1)):
             return state.view(seat)
-        return _snapshot(state, seat, self._memo)
+        return _snapshot(state, seat, None)
+
+    def capturer(self) -> Callable[[Any, int | None], Any]:
+        """:meth:`capture` for one holder to keep (a PettingZoo environment): a function that
+        reuses the parts of its own last snapshots (each side per seat, the units and Reserve,
+        the Fences) while the state's fields they were made from are equal, made afresh
+        otherwise; its snapshots are :meth:`capture`'s. What it keeps (copies of those
+        fields, other seats' hands among them) lives in the function, not in the encoder:
+        an observation holds the encoder, and must reach nothing its seat may not see."""
+        memo: SnapshotMemo = {}
+
+        def capture(state: Any, seat: int | None) -> Any:
+            if not isinstance(state, GunshiState) or not (seat is None or seat in (0, 1)):
+                return state.view(seat)
+            return _snapshot(state, seat, memo)
+
+        return capture
 
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
         snapshot = view if isinstance(view, GunshiSnapshot) else self._snapshot_of_view(view)
@@ -541,45 +555,48 @@ FENCES = "fences"
 
 
 def _side(
-    st: GunshiState, p: int, seat: int | None, mod1: bool, memo: SnapshotMemo
+    st: GunshiState, p: int, seat: int | None, mod1: bool, memo: SnapshotMemo | None
 ) -> SideSnapshot:
-    """Side ``p``'s snapshot for ``seat``: the one made last for this seat and side where
-    every field it is made from is unchanged (a side's cards, points and Shogun change on
-    few plies; its hand and deck took most of a snapshot's time), else a new one. The key
+    """Side ``p``'s snapshot for ``seat``: with a ``memo`` (:meth:`GunshiEncoder.capturer`'s),
+    the one made last for this seat and side where every field it is made from is unchanged
+    (a side's cards, points and Shogun change on few plies; its hand and deck took most of a
+    snapshot's time), else (and always without a memo) a new one. The key
     holds copies of the state's fields themselves (cards are tuples, so a tuple of a pile
     is a copy later play cannot change): equal fields make an equal snapshot, whatever the
     state, so the memo can never give a stale one."""
     cards, shoguns, inspiration = st.cards, st.shoguns, st.inspiration
     construction = st.deck_construction
     lightning = cards.lightning[p]
-    key = (
-        st.logistics.points[p],
-        st.fences.fences_left[p],
-        st.invader_spot.invaders[p],
-        len(inspiration.removed[p]),
-        cards.face_down_next[p],
-        cards.beside[p] is not None,
-        inspiration.swap_done[p],
-        shoguns.shogun[p],
-        shoguns.revealed[p],
-        tuple(shoguns.candidates[p]),
-        tuple(cards.hand[p]),
-        tuple(cards.deck[p]),
-        tuple(cards.stock[p]),
-        tuple(inspiration.prepared[p]),
-        tuple(construction.picks[p]),
-        construction.deck_public,
-        tuple(inspiration.m3[p]),
-        st.phase == "mod3",
-        tuple(cards.row[p]),
-        lightning,
-        tuple(inspiration.unused[p]),
-        mod1,
-    )
-    kept = memo.get((seat, p))
-    if kept is not None and kept[0] == key:
-        side: SideSnapshot = kept[1]
-        return side
+    key: tuple[Any, ...] = ()
+    if memo is not None:
+        key = (
+            st.logistics.points[p],
+            st.fences.fences_left[p],
+            st.invader_spot.invaders[p],
+            len(inspiration.removed[p]),
+            cards.face_down_next[p],
+            cards.beside[p] is not None,
+            inspiration.swap_done[p],
+            shoguns.shogun[p],
+            shoguns.revealed[p],
+            tuple(shoguns.candidates[p]),
+            tuple(cards.hand[p]),
+            tuple(cards.deck[p]),
+            tuple(cards.stock[p]),
+            tuple(inspiration.prepared[p]),
+            tuple(construction.picks[p]),
+            construction.deck_public,
+            tuple(inspiration.m3[p]),
+            st.phase == "mod3",
+            tuple(cards.row[p]),
+            lightning,
+            tuple(inspiration.unused[p]),
+            mod1,
+        )
+        kept = memo.get((seat, p))
+        if kept is not None and kept[0] == key:
+            side: SideSnapshot = kept[1]
+            return side
     mine = seat == p
     seated = seat is not None  # a Scout's look shows to seats, not to spectators
     shogun = shoguns.shogun[p]
@@ -615,11 +632,12 @@ def _side(
         else (lightning[0] if seen(lightning, mine, seat) else None, lightning[2]),
         list(inspiration.unused[p]) if mine and not mod1 else None,
     )
-    memo[seat, p] = (key, side)
+    if memo is not None:
+        memo[seat, p] = (key, side)
     return side
 
 
-def _snapshot(st: GunshiState, seat: int | None, memo: SnapshotMemo) -> GunshiSnapshot:
+def _snapshot(st: GunshiState, seat: int | None, memo: SnapshotMemo | None) -> GunshiSnapshot:
     """``hidden_information.view``'s expressions for the fields the encoder reads (the test
     ``test_capture_encodes_as_the_view_and_stays_put`` holds the two together)."""
     o = st.options
@@ -630,8 +648,12 @@ def _snapshot(st: GunshiState, seat: int | None, memo: SnapshotMemo) -> GunshiSn
     uloc, uown, uface, ushield = field.uloc, field.uown, field.uface, field.ushield
     # The Field's units and the Fences (public, both) change on few plies: the last ones
     # made are reused while the fields they were made from are equal (copies kept as keys).
-    units_key = (tuple(uloc), tuple(uown), tuple(uface), tuple(ushield))
-    kept_units = memo.get(UNITS)
+    units_key: tuple[Any, ...] = ()
+    fence_key: tuple[Any, ...] = ()
+    kept_units = kept_fences = None
+    if memo is not None:
+        units_key = (tuple(uloc), tuple(uown), tuple(uface), tuple(ushield))
+        kept_units = memo.get(UNITS)
     if kept_units is not None and kept_units[0] == units_key:
         units, reserve = kept_units[1]
     else:
@@ -643,17 +665,20 @@ def _snapshot(st: GunshiState, seat: int | None, memo: SnapshotMemo) -> GunshiSn
             elif loc == OFF and TOKEN_TYPE[u] in left:
                 left[TOKEN_TYPE[u]] += 1
         reserve = (left["I"], left["A"], left["C"])
-        memo[UNITS] = (units_key, (units, reserve))
+        if memo is not None:
+            memo[UNITS] = (units_key, (units, reserve))
     fence = st.fences.fence
-    fence_key = tuple(fence)
-    kept_fences = memo.get(FENCES)
+    if memo is not None:
+        fence_key = tuple(fence)
+        kept_fences = memo.get(FENCES)
     if kept_fences is not None and kept_fences[0] == fence_key:
         fences = kept_fences[1]
     else:
         fences = (
             [] if fence.count(-1) == len(fence) else [(e, f) for e, f in enumerate(fence) if f >= 0]
         )
-        memo[FENCES] = (fence_key, fences)
+        if memo is not None:
+            memo[FENCES] = (fence_key, fences)
     cmd = st.orders.cmd
     battle = st.battle
     return GunshiSnapshot(
