@@ -11,7 +11,9 @@ tensors only when asked.
 
 An observation holds only what its seat may see: the seat's ``view(seat)`` (or the encoder's
 snapshot of it), taken when the observation is made (later play does not change it), the
-encoder, the seat and the seat's own legal integers (the mask's entries). It never holds the
+encoder (the seat's own: what an encoder keeps of the views it encoded is then only what
+this seat was shown), the seat and the seat's own legal integers (the mask's entries), until
+the tensor is encoded (then the tensor instead of the view and the encoder). It never holds the
 game's state, its seed or another seat's actions, so nothing reachable from it
 (``gc.get_referents``, ``vars``) tells a seat what it may not know; and its tensor and mask
 are always those of the position it was returned at, whenever they are read. What the

@@ -37,7 +37,8 @@ several times in a row, as in Gunkimono, is selected several times in a row).
   agent selected (or ``agent``), ascending, a new list each call (OpenSpiel's
   ``legal_actions``). Read at any time, the tensor is the one of the position the
   observation was returned at. An observation holds only what its seat may see (the view,
-  the mask, the encoder): never the state, its seed or another seat's actions.
+  the mask, the seat's own encoder, which keeps parts of the views it encoded): never the
+  state, its seed, another seat's actions or what another seat was shown.
 * ``reset(seed=s)`` seeds the generator that draws one Sengoku seed per episode, so the same
   ``s`` replays the same deals; ``render_mode="ansi"`` returns the spectator's text drawing,
   ``"human"`` prints it.
@@ -266,6 +267,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self._state: State = self.game.new_state(seed=0, **self.options)
         n = self._state.num_players
         self.possible_agents = [f"player_{seat}" for seat in range(n)]
+        # Each seat's observations hold an encoder of their own: an encoder keeps parts of
+        # the views it encoded to be fast (Sashimono's the Sonae stacks it was last shown,
+        # per observer, face-down types included), so one shared by every seat would let an
+        # observation reach what another seat was shown. ``self.encoder`` serves the rest.
+        self._seat_encoders = [encoder_for(self.game, self.options, obs_size) for _ in range(n)]
         self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation_space = gymnasium.spaces.Dict(
             {
@@ -342,7 +348,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
             return cached
         state = self._state
         cached = LazyObservation(
-            self.encoder,
+            self._seat_encoders[seat],
             self._capture(state, seat),
             seat,
             self._legal.list if seat == state.current_player else [],

@@ -158,3 +158,36 @@ def test_gunshi_observations_reach_no_kept_snapshot_part() -> None:
         mask = env.observe(agent)["action_mask"]
         env.step(int(rng.choice(np.flatnonzero(mask).tolist())))
     assert checked >= 100
+
+
+def test_a_seats_observations_reach_only_its_own_encoders_memory() -> None:
+    """Encoders keep parts of the views they encoded, to be fast: Sashimono's keeps the Sonae
+    stacks it was last shown, per observer, and the owner of a face-down stack is shown its
+    types. An observation holds its encoder (to encode its tensor when read), so an encoder
+    shared by both seats let one seat's observation reach the other seat's face-down types
+    once that seat's tensor had been read. Along a duel where both seats' tensors are read
+    every ply, the encoder each observation reaches has kept stacks for its seat alone."""
+    env = pz.raw_env("sashimono", mode="duel")
+    env.reset(seed=2)
+    rng = random.Random(2)
+    kept_for_other_seat = 0
+    checked = 0
+    for _ in range(150):
+        if not env.agents:
+            break
+        for agent in env.agents:
+            seat = env.agent_seat[agent]
+            observation = env.observe(agent)  # its tensor not read yet: it holds the encoder
+            (encoder,) = [o for o in _reachable(observation) if isinstance(o, Encoder)]
+            observers = {observer for observer, _whose in encoder._stack_cache}
+            kept_for_other_seat += len(observers - {seat})
+            checked += 1
+            observation["observation"]  # noqa: B018 - encodes the tensor: the encoder keeps
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        mask = env.observe(agent)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask).tolist())))
+    assert checked >= 100
+    assert kept_for_other_seat == 0, "an observation reaches stacks shown to another seat"
