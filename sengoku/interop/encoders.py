@@ -107,8 +107,11 @@ class LegalInts:
             array = self._array = np.array(self.list, np.intp)
         return array
 
-    def index(self, action: int) -> int:
-        """The position of ``action`` in :attr:`list`, or -1 where it is not legal."""
+    def index(self, action: Any) -> int:
+        """The position of ``action`` (an integer, or what ``int()`` takes) in :attr:`list`,
+        or -1 where it is not legal."""
+        if type(action) is not int:
+            action = int(action)
         legal = self.list
         i = bisect_left(legal, action)
         return i if i < len(legal) and legal[i] == action else -1

@@ -164,6 +164,8 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             raise AttributeError("legal_actions cannot be read before reset")
         if self._terminated:
             return []
+        if agent is None:  # the agent selected: the raw environment's list, read directly
+            return self._raw._legal.list[:]
         return self._raw.legal_actions(agent)
 
     def step(self, action: Any) -> None:
@@ -189,7 +191,7 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
                 raw._was_dead_step(action)
             else:
                 raw.step(action)
-        elif action is None or (i := raw._legal.index(int(action))) < 0:
+        elif action is None or (i := raw._legal.index(action)) < 0:
             # TerminateIllegalWrapper's answer: the offender loses, the game ends for all.
             EnvLogger.warn_on_illegal_move()
             raw._cumulative_rewards[agent] = 0
@@ -374,8 +376,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         nonzero entries of its ``action_mask``, as OpenSpiel's ``legal_actions`` gives them (a
         player that draws from this list needs no mask; an agent not to act has none). A new
         list: the caller may keep or change it."""
-        seat = self.agent_seat[self.agent_selection if agent is None else agent]
-        if seat != self._state.current_player:
+        if agent is None:  # the agent selected: its list (empty once the game is over)
+            return self._legal.list[:]
+        if self.agent_seat[agent] != self._state.current_player:
             return []
         return self._legal.list[:]
 
@@ -384,7 +387,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        i = self._legal.index(int(action))
+        i = self._legal.index(action)
         if i < 0:
             raise IllegalAction(
                 f"action {action} is not legal for {agent} here "
@@ -397,7 +400,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         selected (checked by the caller: not a second time)."""
         state = self._state
         self._cumulative_rewards[agent] = 0.0
-        state.apply(self._legal.action(state, i))
+        legal = self._legal
+        actions = legal.actions  # LegalInts.action, written out: it runs every step
+        state.apply(
+            actions[i] if actions is not None else self.game.int_to_action(state, legal.list[i])
+        )
         outcome = state.outcome()
         if outcome is None:
             # Rewards are 0 until the end (an illegal action ends the game in the wrapper):
