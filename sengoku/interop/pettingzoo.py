@@ -349,7 +349,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         if cached is not None:
             return cached
         state = self._state
-        cached = LazyObservation(
+        cached = LazyObservation.made(
             self._seat_encoders[seat],
             self._capture(state, seat),
             seat,
