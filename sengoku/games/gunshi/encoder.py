@@ -12,6 +12,7 @@ the rest (unit types, colours, options, the clock's settings, the outcome) or it
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -21,8 +22,13 @@ from sengoku.core.game import SengokuError
 from sengoku.core.observation import Encoder, Entries, entries_of
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.cards import SCOUTED, seen
-from sengoku.games.gunshi.commands.command import command_view
-from sengoku.games.gunshi.data import CELLS, LETTERS, TOKEN_TYPE
+from sengoku.games.gunshi.commands.command import (
+    _UNIT_KEYS,
+    _UNITS_KEYS,
+    Command,
+    _key_order,
+)
+from sengoku.games.gunshi.data import CELLS, DIR_NAMES, LETTERS, TOKEN_TYPE
 from sengoku.games.gunshi.state import GunshiState
 from sengoku.games.gunshi.units import OFF
 
@@ -545,6 +551,32 @@ def _if(codes: list[str], shown: bool) -> list[str | None]:
     return list(codes) if shown else [None] * len(codes)
 
 
+def _command_items(cmd: Command) -> tuple[tuple[str, Any], ...]:
+    """``tuple(command_view(cmd).items())`` in one pass: the command's JSON (``to_json``)
+    and the view's names for it (``command_view``) made together, without the two dicts in
+    between (a quarter of the time, on every ply a command is being resolved). The test
+    ``test_capture_encodes_as_the_view_and_stays_put`` holds it to the view's command."""
+    items = []
+    for name in _key_order(cmd):
+        value = getattr(cmd, name)
+        if value is None:
+            continue
+        if name in _UNIT_KEYS:
+            value = LETTERS[value]
+        elif name in _UNITS_KEYS:
+            value = [LETTERS[u] for u in value]
+        elif name == "origin" or name == "cell":
+            value = cn(value)
+        elif name == "dir":
+            value = DIR_NAMES[value]
+        elif isinstance(value, StrEnum):
+            value = value.value
+        elif isinstance(value, tuple):
+            value = list(value)
+        items.append((name, value))
+    return tuple(items)
+
+
 #: The last parts of a snapshot made, each with the state's fields it was made from (copies:
 #: equal fields make an equal part, whatever the state, so a kept part is never stale): each
 #: side's for each seat (keyed ``(seat, side)``, see :func:`_side`), the units and Reserve
@@ -698,5 +730,5 @@ def _snapshot(st: GunshiState, seat: int | None, memo: SnapshotMemo | None) -> G
         battle.cur[0] if battle.cur is not None else None,
         [c[0] if seen(c, seat == st.player, seat) else None for c in battle.queue],
         battle.sent,
-        None if cmd is None else tuple(command_view(cmd).items()),
+        None if cmd is None else _command_items(cmd),
     )
