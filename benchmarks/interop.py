@@ -265,13 +265,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=20, help="turns each figure is cut into")
     parser.add_argument("--games", default="", help="comma-separated names (default: all)")
     parser.add_argument(
+        "--players",
+        default="",
+        help="comma-separated adapters to measure besides chess and direct (default: all)",
+    )
+    parser.add_argument(
         "--memory-plies", type=int, default=200, help="plies traced for the peak memory"
+    )
+    parser.add_argument(
+        "--no-breakdown", action="store_true", help="leave out the microseconds per part"
     )
     parser.add_argument(
         "--num-envs", type=int, default=0, help="games of the vector rows (0: 256 Gungi, 32 else)"
     )
     args = parser.parse_args(argv)
     wanted = {g for g in args.games.split(",") if g}
+    chosen = {p for p in args.players.split(",") if p}
+    if chosen:
+        chosen |= {"chess", "direct"}
     print(
         f"{'game':<28}{'adapter':<18}{'plies/cpu-s':>12}{'x direct':>10}{'x chess':>9}"
         f"{'(wall x direct)':>17}{'peak KiB':>10}"
@@ -294,6 +305,8 @@ def main(argv: list[str] | None = None) -> None:
             players["gymnasium"] = gymnasium(name, options)
         players[f"vector{num_envs}"] = vector(name, options, num_envs, copy=False)
         players[f"vector{num_envs} copy"] = vector(name, options, num_envs, copy=True)
+        if chosen:
+            players = {k: v for k, v in players.items() if k in chosen}
         rates = measure(players, args.seconds, args.rounds)
         peaks = {
             adapter: peak_kib(player, args.memory_plies)
@@ -309,6 +322,8 @@ def main(argv: list[str] | None = None) -> None:
                 f"{rate / cpu_chess:>9.2f}{wall_rate / wall_direct:>17.2f}{peak}"
             )
     print(f"peak resident size of the process: {max_rss_mib():.0f} MiB")
+    if args.no_breakdown:
+        return
     print()
     print("microseconds per ply: direct ply, action ints, view, encode (legal actions)")
     for name, options in CASES:

@@ -18,12 +18,36 @@ from __future__ import annotations
 
 import functools
 from bisect import bisect_left
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from sengoku.core.encoding import DEFAULT_JSON_SIZE, JsonBytesEncoder, canonical_json, encoder_for
 from sengoku.core.game import Action, Game, State
 from sengoku.core.observation import Encoder, Entries, entries_of
+
+
+def capturer_of(encoder: Encoder) -> Callable[[State, int | None], Any]:
+    """The capture an environment keeps for its observations: the encoder's ``capturer()``
+    where it has one (a capture that reuses parts of its own last snapshots, Gunshi's: what
+    it keeps lives in the function, which only the environment holds, never in the encoder
+    that observations hold), else ``encoder.capture``."""
+    make = getattr(encoder, "capturer", None)
+    if make is None:
+        return encoder.capture
+    capture: Callable[[State, int | None], Any] = make()
+    return capture
+
+
+def mask_of(ints: list[int], num_actions: int) -> np.ndarray:
+    """A new ``int8`` vector of ``num_actions`` entries, 1 at ``ints`` (ascending integers).
+    The list is made an index array with ``np.fromiter`` first: numpy converts a list used
+    as an index more slowly, item by item."""
+    mask = np.zeros(num_actions, np.int8)
+    if ints:
+        mask[np.fromiter(ints, np.intp, len(ints))] = 1
+    return mask
 
 
 def legal_table(game: Game, state: State) -> dict[int, Action]:
@@ -36,14 +60,18 @@ def legal_table(game: Game, state: State) -> dict[int, Action]:
 class LegalInts:
     """The legal action integers of the position to act, and a cheap test of one.
 
-    :meth:`update` reads ``legal_action_ints`` once per position and keeps the list as it
-    is (no table of actions: the one action played is ``int_to_action`` of its integer, a
-    dict of every legal action per ply cost more than that one look-up). The contract lists
-    them in ascending order, so membership is a binary search of that list: no numpy array
-    and no flag vector to keep in step on every ply (they cost more than the search).
+    :meth:`update` reads the legal integers once per position and keeps the list as it is.
+    The contract lists them in ascending order, so membership is a binary search of that
+    list (:meth:`index`): no numpy array and no flag vector to keep in step on every ply
+    (they cost more than the search). Where the game leaves ``legal_action_ints`` to the
+    contract's default (``action_to_int`` of each of ``state.legal_actions()``), the actions
+    it made are kept beside their integers, in the same order, so the action played is read
+    back by its index (:meth:`action`) instead of being rebuilt by ``int_to_action``; a game
+    with its own ``legal_action_ints`` (Gungi's native codes, Gunkimono's stored integers)
+    makes no actions for the list, and the one played is ``int_to_action`` of its integer.
     """
 
-    __slots__ = ("game", "num_actions", "list", "_array")
+    __slots__ = ("game", "num_actions", "list", "actions", "_pair", "_array")
 
     def __init__(self, game: Game, num_actions: int) -> None:
         self.game = game
@@ -51,12 +79,25 @@ class LegalInts:
         #: The legal integers, ascending (empty where no seat is to act). Never changed in
         #: place: :meth:`update` replaces it.
         self.list: list[int] = []
+        #: The legal actions, ``actions[i]`` the one of ``list[i]`` (None: not kept).
+        self.actions: list[Action] | None = None
+        # The default ``legal_action_ints`` makes the actions anyway: keep them.
+        self._pair = type(game).legal_action_ints is Game.legal_action_ints
         self._array: np.ndarray | None = None
 
     def update(self, state: State | None) -> None:
         """The legal integers of ``state`` (None: nothing is legal, as at the end)."""
-        self.list = [] if state is None else self.game.legal_action_ints(state)
         self._array = None
+        if state is None:
+            self.list = []
+            self.actions = None
+        elif self._pair:
+            actions = self.actions = state.legal_actions()
+            to_int = self.game.action_to_int
+            self.list = [to_int(state, action) for action in actions]
+        else:
+            self.list = self.game.legal_action_ints(state)
+            self.actions = None
 
     @property
     def ints(self) -> np.ndarray:
@@ -65,6 +106,23 @@ class LegalInts:
         if array is None:
             array = self._array = np.array(self.list, np.intp)
         return array
+
+    def index(self, action: Any) -> int:
+        """The position of ``action`` (an integer, or what ``int()`` takes) in :attr:`list`,
+        or -1 where it is not legal."""
+        if type(action) is not int:
+            action = int(action)
+        legal = self.list
+        i = bisect_left(legal, action)
+        return i if i < len(legal) and legal[i] == action else -1
+
+    def action(self, state: State, i: int) -> Action:
+        """The legal action at position ``i`` of :attr:`list` in ``state`` (the position of
+        the last :meth:`update`)."""
+        actions = self.actions
+        if actions is not None:
+            return actions[i]
+        return self.game.int_to_action(state, self.list[i])
 
     def __contains__(self, action: int) -> bool:
         legal = self.list
@@ -76,10 +134,7 @@ class LegalInts:
 
     def mask(self) -> np.ndarray:
         """A new ``int8`` vector over ``num_distinct_actions``: 1 at the legal integers."""
-        mask = np.zeros(self.num_actions, np.int8)
-        if self.list:
-            mask[self.list] = 1
-        return mask
+        return mask_of(self.list, self.num_actions)
 
     def preview(self, count: int = 12) -> str:
         """The first ``count`` legal integers, ascending, for error messages."""
@@ -92,8 +147,10 @@ __all__ = [
     "Entries",
     "JsonBytesEncoder",
     "LegalInts",
+    "capturer_of",
     "canonical_json",
     "encoder_for",
     "entries_of",
     "legal_table",
+    "mask_of",
 ]

@@ -123,8 +123,8 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
     ) -> tuple[dict[str, np.ndarray], SupportsFloat, bool, bool, dict[str, Any]]:
         if self._over:
             raise SengokuError("the episode is over: call reset() before step()")
-        number = int(action)
-        if number not in self._legal:
+        i = self._legal.index(int(action))
+        if i < 0:
             if self.illegal_action == "raise":
                 raise IllegalAction(
                     f"action {action} is not legal here; legal: {self._legal.preview()}..."
@@ -132,7 +132,7 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
             self._over = True
             return self._observe(), ILLEGAL_REWARD, True, False, {"illegal_action": True}
         state = self._state
-        state.apply(self.game.int_to_action(state, number))
+        state.apply(self._legal.action(state, i))
         self._refresh()
         outcome = state.outcome()
         reward = 0.0

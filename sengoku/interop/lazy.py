@@ -11,7 +11,9 @@ tensors only when asked.
 
 An observation holds only what its seat may see: the seat's ``view(seat)`` (or the encoder's
 snapshot of it), taken when the observation is made (later play does not change it), the
-encoder, the seat and the seat's own legal integers (the mask's entries). It never holds the
+encoder (the seat's own: what an encoder keeps of the views it encoded is then only what
+this seat was shown), the seat and the seat's own legal integers (the mask's entries), until
+the tensor is encoded (then the tensor instead of the view and the encoder). It never holds the
 game's state, its seed or another seat's actions, so nothing reachable from it
 (``gc.get_referents``, ``vars``) tells a seat what it may not know; and its tensor and mask
 are always those of the position it was returned at, whenever they are read. What the
@@ -23,12 +25,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import numpy as np
-
-from sengoku.interop.encoders import Encoder
+from sengoku.interop.encoders import Encoder, mask_of
 
 OBSERVATION = "observation"
 ACTION_MASK = "action_mask"
+
+
+#: The keys of an observation whose arrays are not made yet.
+_UNMADE: dict[str, None] = {OBSERVATION: None, ACTION_MASK: None}
+_new = dict.__new__
+_update = dict.update
 
 
 class LazyObservation(dict):  # type: ignore[type-arg]
@@ -36,30 +42,34 @@ class LazyObservation(dict):  # type: ignore[type-arg]
 
     Until then the dict's own storage holds None for it: every way of reading the dict goes
     through the methods below (``__iter__`` is overridden so that ``dict(obs)`` and
-    ``{**obs}`` look values up instead of copying the storage). The mask is given either
-    made (``mask``) or as the seat's legal integers (``legal``, ascending, and
-    ``num_actions``): an ``int8`` vector with 1 at those, made when first read.
+    ``{**obs}`` look values up instead of copying the storage). ``view`` is what ``encoder``
+    encodes (the seat's view or the encoder's snapshot of it); the mask is given as the
+    seat's legal integers (``legal``, ascending, and ``num_actions``): an ``int8`` vector
+    with 1 at those, made when first read.
     """
 
     __slots__ = ("_source", "_legal")
 
     def __init__(
-        self,
-        mask: np.ndarray | None,
-        encoder: Encoder,
-        view: dict[str, Any],
-        seat: int,
-        *,
-        legal: list[int] | None = None,
-        num_actions: int = 0,
+        self, encoder: Encoder, view: Any, seat: int | None, legal: list[int], num_actions: int
     ) -> None:
-        dict.__init__(self, ((OBSERVATION, None), (ACTION_MASK, mask)))
-        self._source: tuple[Encoder, dict[str, Any], int] | None = (encoder, view, seat)
-        self._legal: tuple[list[int], int] | None = None
-        if mask is None:
-            if legal is None:
-                raise ValueError("a LazyObservation needs its mask or the legal integers")
-            self._legal = (legal, num_actions)
+        # Made once per step: positional arguments and the keys copied from a kept dict
+        # (half the cost of keyword arguments and a list of pairs).
+        dict.__init__(self, _UNMADE)
+        self._source: tuple[Encoder, Any, int | None] | None = (encoder, view, seat)
+        self._legal: tuple[list[int], int] | None = (legal, num_actions)
+
+    @classmethod
+    def made(
+        cls, encoder: Encoder, view: Any, seat: int | None, legal: list[int], num_actions: int
+    ) -> LazyObservation:
+        """``LazyObservation(encoder, view, seat, legal, num_actions)`` without the call of
+        ``__init__`` (a third cheaper: an environment makes one every step)."""
+        observation: LazyObservation = _new(cls)
+        _update(observation, _UNMADE)
+        observation._source = (encoder, view, seat)
+        observation._legal = (legal, num_actions)
+        return observation
 
     @property
     def encoded(self) -> bool:
@@ -70,10 +80,7 @@ class LazyObservation(dict):  # type: ignore[type-arg]
         legal = self._legal
         if legal is not None:
             ints, num_actions = legal
-            mask = np.zeros(num_actions, np.int8)
-            if ints:
-                mask[ints] = 1
-            dict.__setitem__(self, ACTION_MASK, mask)
+            dict.__setitem__(self, ACTION_MASK, mask_of(ints, num_actions))
             self._legal = None
 
     def _fill(self) -> None:

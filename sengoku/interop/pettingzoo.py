@@ -37,7 +37,8 @@ several times in a row, as in Gunkimono, is selected several times in a row).
   agent selected (or ``agent``), ascending, a new list each call (OpenSpiel's
   ``legal_actions``). Read at any time, the tensor is the one of the position the
   observation was returned at. An observation holds only what its seat may see (the view,
-  the mask, the encoder): never the state, its seed or another seat's actions.
+  the mask, the seat's own encoder, which keeps parts of the views it encoded): never the
+  state, its seed, another seat's actions or what another seat was shown.
 * ``reset(seed=s)`` seeds the generator that draws one Sengoku seed per episode, so the same
   ``s`` replays the same deals; ``render_mode="ansi"`` returns the spectator's text drawing,
   ``"human"`` prints it.
@@ -46,6 +47,7 @@ several times in a row, as in Gunkimono, is selected several times in a row).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import gymnasium
@@ -56,7 +58,7 @@ from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped
 
 from sengoku.core.game import TERMINAL, IllegalAction, SengokuError, State
 from sengoku.core.registry import load_game
-from sengoku.interop.encoders import LegalInts, encoder_for
+from sengoku.interop.encoders import LegalInts, capturer_of, encoder_for
 from sengoku.interop.lazy import LazyObservation
 from sengoku.interop.vector import VectorEnv
 
@@ -134,10 +136,27 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         self._terminated = False
         super().reset(seed=seed, options=options)
 
+    def agent_iter(self, max_iter: int = 2**63) -> _AgentIterable:
+        """``OrderEnforcingWrapper.agent_iter``: the agent selected, while any agent is left
+        (at most ``max_iter`` times), asserting that ``step()`` or ``reset()`` came between
+        two turns. One generator reading the raw environment's attributes, instead of
+        PettingZoo's two iterator classes reading them through the wrapper's properties."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
-        return self._raw.last(observe)
+        raw = self._raw
+        agent = raw.agent_selection  # raw_env.last, written out: it runs every turn
+        return (
+            raw.observe(agent) if observe else None,
+            raw._cumulative_rewards[agent],
+            raw.terminations[agent],
+            raw.truncations[agent],
+            raw.infos[agent],
+        )
 
     def legal_actions(self, agent: str | None = None) -> list[int]:
         """:meth:`raw_env.legal_actions` (none once an illegal action ended the game)."""
@@ -145,6 +164,8 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             raise AttributeError("legal_actions cannot be read before reset")
         if self._terminated:
             return []
+        if agent is None:  # the agent selected: the raw environment's list, read directly
+            return self._raw._legal.list[:]
         return self._raw.legal_actions(agent)
 
     def step(self, action: Any) -> None:
@@ -170,7 +191,7 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
                 raw._was_dead_step(action)
             else:
                 raw.step(action)
-        elif action is None or (number := int(action)) not in raw._legal:
+        elif action is None or (i := raw._legal.index(action)) < 0:
             # TerminateIllegalWrapper's answer: the offender loses, the game ends for all.
             EnvLogger.warn_on_illegal_move()
             raw._cumulative_rewards[agent] = 0
@@ -182,10 +203,35 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             raw._deads_step_first()
             self._terminated = True
         else:
-            raw._play(agent, number)  # checked above: not a second time
+            raw._play(agent, i)  # checked above: not a second time
 
     def __str__(self) -> str:
         return str(self._raw)
+
+
+class _AgentIterable:
+    """What :meth:`SengokuWrapper.agent_iter` returns: iterable (again from the start, as
+    PettingZoo's ``AECIterable``), each iteration a :func:`_agents` generator."""
+
+    __slots__ = ("_wrapper", "_max_iter")
+
+    def __init__(self, wrapper: SengokuWrapper, max_iter: int) -> None:
+        self._wrapper = wrapper
+        self._max_iter = max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        return _agents(self._wrapper, self._max_iter)
+
+
+def _agents(wrapper: SengokuWrapper, max_iter: int) -> Iterator[str]:
+    """``AECOrderEnforcingIterator``'s turns: stop when no agent is left or after
+    ``max_iter``; else assert that the last turn stepped, and give the agent selected."""
+    raw = wrapper._raw
+    while raw.agents and max_iter > 0:
+        max_iter -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        yield raw.agent_selection
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name for it
@@ -215,11 +261,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"sengoku_{self.game.name}_v{self.game.version}"}
         self.encoder = encoder_for(self.game, self.options, obs_size)
+        # The seat's snapshot for an observation (held here: what it keeps between steps
+        # may be any seat's; the observations hold only the encoder).
+        self._capture = capturer_of(self.encoder)
         self.num_actions = self.game.num_distinct_actions(**self.options)
         self._deals = random.Random()
         self._state: State = self.game.new_state(seed=0, **self.options)
         n = self._state.num_players
         self.possible_agents = [f"player_{seat}" for seat in range(n)]
+        # Each seat's observations hold an encoder of their own: an encoder keeps parts of
+        # the views it encoded to be fast (Sashimono's the Sonae stacks it was last shown,
+        # per observer, face-down types included), so one shared by every seat would let an
+        # observation reach what another seat was shown. ``self.encoder`` serves the rest.
+        self._seat_encoders = [encoder_for(self.game, self.options, obs_size) for _ in range(n)]
         self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation_space = gymnasium.spaces.Dict(
             {
@@ -295,13 +349,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         if cached is not None:
             return cached
         state = self._state
-        cached = LazyObservation(
-            None,
-            self.encoder,
-            self.encoder.capture(state, seat),
+        cached = LazyObservation.made(
+            self._seat_encoders[seat],
+            self._capture(state, seat),
             seat,
-            legal=self._legal.list if seat == state.current_player else [],
-            num_actions=self.num_actions,
+            self._legal.list if seat == state.current_player else [],
+            self.num_actions,
         )
         self._observations[seat] = cached
         return cached
@@ -323,8 +376,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         nonzero entries of its ``action_mask``, as OpenSpiel's ``legal_actions`` gives them (a
         player that draws from this list needs no mask; an agent not to act has none). A new
         list: the caller may keep or change it."""
-        seat = self.agent_seat[self.agent_selection if agent is None else agent]
-        if seat != self._state.current_player:
+        if agent is None:  # the agent selected: its list (empty once the game is over)
+            return self._legal.list[:]
+        if self.agent_seat[agent] != self._state.current_player:
             return []
         return self._legal.list[:]
 
@@ -333,19 +387,24 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        number = int(action)
-        if number not in self._legal:
+        i = self._legal.index(action)
+        if i < 0:
             raise IllegalAction(
                 f"action {action} is not legal for {agent} here "
                 f"(legal: {self._legal.preview()}...); use the action_mask"
             )
-        self._play(agent, number)
+        self._play(agent, i)
 
-    def _play(self, agent: str, number: int) -> None:
-        """Play the legal action ``number`` of ``agent``, the agent selected (checked)."""
+    def _play(self, agent: str, i: int) -> None:
+        """Play the legal action at position ``i`` of the legal list of ``agent``, the agent
+        selected (checked by the caller: not a second time)."""
         state = self._state
         self._cumulative_rewards[agent] = 0.0
-        state.apply(self.game.int_to_action(state, number))
+        legal = self._legal
+        actions = legal.actions  # LegalInts.action, written out: it runs every step
+        state.apply(
+            actions[i] if actions is not None else self.game.int_to_action(state, legal.list[i])
+        )
         outcome = state.outcome()
         if outcome is None:
             # Rewards are 0 until the end (an illegal action ends the game in the wrapper):

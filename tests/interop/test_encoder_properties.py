@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from sengoku.core.registry import load_game
-from sengoku.interop.encoders import encoder_for
+from sengoku.interop.encoders import capturer_of, encoder_for
 from tests.contract.cases import HIDDEN_PARAMS, PARAMS, SCALE
 from tests.contract.pairs import all_pairs
 
@@ -142,6 +142,32 @@ def test_capture_encodes_as_the_view_and_stays_put(name: str, options: dict[str,
 
 #: Games whose encoder snapshots the state's own fields rather than taking the view.
 SNAPSHOT_GAMES = ("gungi", "gunkimono", "gunshi")
+
+
+@pytest.mark.parametrize(("name", "options"), PARAMS)
+def test_a_kept_capturer_captures_as_capture(name: str, options: dict[str, Any]) -> None:
+    """The capture a PettingZoo environment keeps (``capturer_of``: Gunshi's reuses the parts
+    of its last snapshots, each side per seat, the units and Reserve, the Fences, whose state
+    fields are unchanged): whatever it kept, its snapshot is ``encoder.capture``'s, every seat
+    and the spectator, along two random games played through one capturer (a game picked at
+    random each ply: what it kept from one game is offered to the other)."""
+    game = load_game(name)
+    encoder = encoder_for(game, options)
+    kept = capturer_of(encoder)
+    rng = random.Random(f"capturer-{name}")
+    compared = 0
+    for seed in range(0, SCALE, 2):
+        states = [game.new_state(seed, **options), game.new_state(seed + 1, **options)]
+        for _ply in range(800):
+            live = [state for state in states if not state.is_terminal()]
+            if not live:
+                break
+            state = rng.choice(live)  # runs of plies of one game, now and then the other's
+            for seat in [*range(state.num_players), None]:
+                assert kept(state, seat) == encoder.capture(state, seat), (seed, seat)
+                compared += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert compared > 0
 
 
 @pytest.mark.parametrize(("name", "options"), HIDDEN_PARAMS)

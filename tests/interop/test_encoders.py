@@ -154,6 +154,28 @@ def test_gunshi_encoding_is_faithful_and_in_bounds(options: dict) -> None:
     assert len(seen) > 400
 
 
+def test_gunshi_snapshot_command_is_the_views_command() -> None:
+    """The snapshot's command (made in one pass from the command's fields) is the view's
+    (``command_view`` of the command's JSON), key for key and value for value, at every
+    decision of random games of every variant where a command is being resolved."""
+    from sengoku.games.gunshi.commands.command import command_view
+    from sengoku.games.gunshi.encoder import _command_items
+
+    game = sengoku.load_game("gunshi")
+    rng = random.Random("gunshi-command-items")
+    compared = 0
+    for variant in ("basic", "custom", "inspiration"):
+        for seed in range(3):
+            state = game.new_state(seed=seed, variant=variant)
+            while not state.is_terminal():
+                cmd = state.orders.cmd
+                if cmd is not None:
+                    assert _command_items(cmd) == tuple(command_view(cmd).items())
+                    compared += 1
+                state.apply(rng.choice(state.legal_actions()))
+    assert compared > 100
+
+
 def test_gunshi_field_is_turned_to_the_observer() -> None:
     """Each side sees its own units on its own rows (0-2) facing forward (index 0)."""
     game = sengoku.load_game("gunshi")

@@ -118,3 +118,76 @@ def test_the_encoder_holds_no_state() -> None:
         mask = env.observe(env.agent_selection)["action_mask"]
         env.step(int(np.flatnonzero(mask)[0]))
     assert not [o for o in _reachable(env.encoder) if isinstance(o, State | random.Random)]
+
+
+def _raw_card(obj: object) -> bool:
+    """A Gunshi card as its state holds it, ``(code, known, up)`` or ``(code, known, up, bag
+    id)`` (a snapshot holds codes, or None where the seat may not see the card)."""
+    return (
+        isinstance(obj, tuple)
+        and len(obj) in (3, 4)
+        and isinstance(obj[0], str)
+        and isinstance(obj[2], bool)
+    )
+
+
+def test_gunshi_observations_reach_no_kept_snapshot_part() -> None:
+    """Gunshi's environment keeps the parts of its last snapshots, with the state fields they
+    were made from (both hands among them), to reuse them (``GunshiEncoder.capturer``). An
+    observation must reach none of that, not even through the encoder it holds: walking
+    everything reachable from it, encoder included, finds no card as the state holds it and
+    no side snapshot but the two of its own snapshot, with both seats observed every ply."""
+    from sengoku.games.gunshi.encoder import SideSnapshot
+
+    env = pz.raw_env("gunshi")
+    env.reset(seed=3)
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(120):
+        if not env.agents:
+            break
+        for agent in env.agents:
+            observation = env.observe(agent)
+            everything = _reachable(observation)
+            assert not [o for o in everything if _raw_card(o)], "a state's card is reachable"
+            sides = [o for o in everything if isinstance(o, SideSnapshot)]
+            (snapshot,) = [o for o in everything if type(o).__name__ == "GunshiSnapshot"]
+            assert sorted(map(id, sides)) == sorted(map(id, snapshot.sides))
+            checked += 1
+        agent = env.agent_selection
+        mask = env.observe(agent)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask).tolist())))
+    assert checked >= 100
+
+
+def test_a_seats_observations_reach_only_its_own_encoders_memory() -> None:
+    """Encoders keep parts of the views they encoded, to be fast: Sashimono's keeps the Sonae
+    stacks it was last shown, per observer, and the owner of a face-down stack is shown its
+    types. An observation holds its encoder (to encode its tensor when read), so an encoder
+    shared by both seats let one seat's observation reach the other seat's face-down types
+    once that seat's tensor had been read. Along a duel where both seats' tensors are read
+    every ply, the encoder each observation reaches has kept stacks for its seat alone."""
+    env = pz.raw_env("sashimono", mode="duel")
+    env.reset(seed=2)
+    rng = random.Random(2)
+    kept_for_other_seat = 0
+    checked = 0
+    for _ in range(150):
+        if not env.agents:
+            break
+        for agent in env.agents:
+            seat = env.agent_seat[agent]
+            observation = env.observe(agent)  # its tensor not read yet: it holds the encoder
+            (encoder,) = [o for o in _reachable(observation) if isinstance(o, Encoder)]
+            observers = {observer for observer, _whose in encoder._stack_cache}
+            kept_for_other_seat += len(observers - {seat})
+            checked += 1
+            observation["observation"]  # noqa: B018 - encodes the tensor: the encoder keeps
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        mask = env.observe(agent)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask).tolist())))
+    assert checked >= 100
+    assert kept_for_other_seat == 0, "an observation reaches stacks shown to another seat"

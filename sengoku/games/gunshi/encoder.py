@@ -11,7 +11,8 @@ the rest (unit types, colours, options, the clock's settings, the outcome) or it
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -21,8 +22,13 @@ from sengoku.core.game import SengokuError
 from sengoku.core.observation import Encoder, Entries, entries_of
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.cards import SCOUTED, seen
-from sengoku.games.gunshi.commands.command import command_view
-from sengoku.games.gunshi.data import CELLS, LETTERS, TOKEN_TYPE
+from sengoku.games.gunshi.commands.command import (
+    _UNIT_KEYS,
+    _UNITS_KEYS,
+    Command,
+    _key_order,
+)
+from sengoku.games.gunshi.data import CELLS, DIR_NAMES, LETTERS, TOKEN_TYPE
 from sengoku.games.gunshi.state import GunshiState
 from sengoku.games.gunshi.units import OFF
 
@@ -254,7 +260,23 @@ class GunshiEncoder(Encoder):
         hidden as it hides it, and nothing else."""
         if not isinstance(state, GunshiState) or not (seat is None or seat in (0, 1)):
             return state.view(seat)
-        return _snapshot(state, seat)
+        return _snapshot(state, seat, None)
+
+    def capturer(self) -> Callable[[Any, int | None], Any]:
+        """:meth:`capture` for one holder to keep (a PettingZoo environment): a function that
+        reuses the parts of its own last snapshots (each side per seat, the units and Reserve,
+        the Fences) while the state's fields they were made from are equal, made afresh
+        otherwise; its snapshots are :meth:`capture`'s. What it keeps (copies of those
+        fields, other seats' hands among them) lives in the function, not in the encoder:
+        an observation holds the encoder, and must reach nothing its seat may not see."""
+        memo: SnapshotMemo = {}
+
+        def capture(state: Any, seat: int | None) -> Any:
+            if not isinstance(state, GunshiState) or not (seat is None or seat in (0, 1)):
+                return state.view(seat)
+            return _snapshot(state, seat, memo)
+
+        return capture
 
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
         snapshot = view if isinstance(view, GunshiSnapshot) else self._snapshot_of_view(view)
@@ -529,79 +551,178 @@ def _if(codes: list[str], shown: bool) -> list[str | None]:
     return list(codes) if shown else [None] * len(codes)
 
 
-def _snapshot(st: GunshiState, seat: int | None) -> GunshiSnapshot:
+def _command_items(cmd: Command) -> tuple[tuple[str, Any], ...]:
+    """``tuple(command_view(cmd).items())`` in one pass: the command's JSON (``to_json``)
+    and the view's names for it (``command_view``) made together, without the two dicts in
+    between (a quarter of the time, on every ply a command is being resolved). The test
+    ``test_capture_encodes_as_the_view_and_stays_put`` holds it to the view's command."""
+    items = []
+    for name in _key_order(cmd):
+        value = getattr(cmd, name)
+        if value is None:
+            continue
+        if name in _UNIT_KEYS:
+            value = LETTERS[value]
+        elif name in _UNITS_KEYS:
+            value = [LETTERS[u] for u in value]
+        elif name == "origin" or name == "cell":
+            value = cn(value)
+        elif name == "dir":
+            value = DIR_NAMES[value]
+        elif isinstance(value, StrEnum):
+            value = value.value
+        elif isinstance(value, tuple):
+            value = list(value)
+        items.append((name, value))
+    return tuple(items)
+
+
+#: The last parts of a snapshot made, each with the state's fields it was made from (copies:
+#: equal fields make an equal part, whatever the state, so a kept part is never stale): each
+#: side's for each seat (keyed ``(seat, side)``, see :func:`_side`), the units and Reserve
+#: (:data:`UNITS`) and the Fences (:data:`FENCES`), which are the same for every seat.
+SnapshotMemo = dict[Any, tuple[tuple[Any, ...], Any]]
+UNITS = "units"
+FENCES = "fences"
+
+
+def _side(
+    st: GunshiState, p: int, seat: int | None, mod1: bool, memo: SnapshotMemo | None
+) -> SideSnapshot:
+    """Side ``p``'s snapshot for ``seat``: with a ``memo`` (:meth:`GunshiEncoder.capturer`'s),
+    the one made last for this seat and side where every field it is made from is unchanged
+    (a side's cards, points and Shogun change on few plies; its hand and deck took most of a
+    snapshot's time), else (and always without a memo) a new one. The key
+    holds copies of the state's fields themselves (cards are tuples, so a tuple of a pile
+    is a copy later play cannot change): equal fields make an equal snapshot, whatever the
+    state, so the memo can never give a stale one."""
+    cards, shoguns, inspiration = st.cards, st.shoguns, st.inspiration
+    construction = st.deck_construction
+    lightning = cards.lightning[p]
+    key: tuple[Any, ...] = ()
+    if memo is not None:
+        key = (
+            st.logistics.points[p],
+            st.fences.fences_left[p],
+            st.invader_spot.invaders[p],
+            len(inspiration.removed[p]),
+            cards.face_down_next[p],
+            cards.beside[p] is not None,
+            inspiration.swap_done[p],
+            shoguns.shogun[p],
+            shoguns.revealed[p],
+            tuple(shoguns.candidates[p]),
+            tuple(cards.hand[p]),
+            tuple(cards.deck[p]),
+            tuple(cards.stock[p]),
+            tuple(inspiration.prepared[p]),
+            tuple(construction.picks[p]),
+            construction.deck_public,
+            tuple(inspiration.m3[p]),
+            st.phase == "mod3",
+            tuple(cards.row[p]),
+            lightning,
+            tuple(inspiration.unused[p]),
+            mod1,
+        )
+        kept = memo.get((seat, p))
+        if kept is not None and kept[0] == key:
+            side: SideSnapshot = kept[1]
+            return side
+    mine = seat == p
+    seated = seat is not None  # a Scout's look shows to seats, not to spectators
+    shogun = shoguns.shogun[p]
+    side = SideSnapshot(
+        st.logistics.points[p],
+        st.fences.fences_left[p],
+        st.invader_spot.invaders[p],
+        len(inspiration.removed[p]),
+        cards.face_down_next[p],
+        cards.beside[p] is not None,
+        inspiration.swap_done[p],
+        shogun >= 0,
+        shoguns.revealed[p],
+        LETTERS[shogun] if shogun >= 0 and (mine or shoguns.revealed[p]) else None,
+        [LETTERS[u] for u in candidates] if (candidates := shoguns.candidates[p]) else [],
+        _known(cards.hand[p], mine),
+        _known(cards.deck[p], mine),
+        _codes_if(cards.stock[p], mine),
+        _if(inspiration.prepared[p], mine and not mod1),
+        _if(construction.picks[p], mine or construction.deck_public),
+        _if(inspiration.m3[p], mine or st.phase != "mod3"),
+        [
+            (
+                c[0] if mine or c[2] or c[1] is True or (c[1] == SCOUTED and seated) else None,
+                c[2],
+            )
+            for c in row
+        ]
+        if (row := cards.row[p])
+        else [],
+        None
+        if lightning is None
+        else (lightning[0] if seen(lightning, mine, seat) else None, lightning[2]),
+        list(inspiration.unused[p]) if mine and not mod1 else None,
+    )
+    if memo is not None:
+        memo[seat, p] = (key, side)
+    return side
+
+
+def _snapshot(st: GunshiState, seat: int | None, memo: SnapshotMemo | None) -> GunshiSnapshot:
     """``hidden_information.view``'s expressions for the fields the encoder reads (the test
     ``test_capture_encodes_as_the_view_and_stays_put`` holds the two together)."""
     o = st.options
     mod1 = o["variant"] == "inspiration" and o["modification"] == 1
-    seated = seat is not None  # a Scout's look shows to seats, not to spectators
-    cards, shoguns, inspiration = st.cards, st.shoguns, st.inspiration
-    sides = []
-    for p in (0, 1):
-        mine = seat == p
-        lightning = cards.lightning[p]
-        shogun = shoguns.shogun[p]
-        sides.append(
-            SideSnapshot(
-                st.logistics.points[p],
-                st.fences.fences_left[p],
-                st.invader_spot.invaders[p],
-                len(inspiration.removed[p]),
-                cards.face_down_next[p],
-                cards.beside[p] is not None,
-                inspiration.swap_done[p],
-                shogun >= 0,
-                shoguns.revealed[p],
-                LETTERS[shogun] if shogun >= 0 and (mine or shoguns.revealed[p]) else None,
-                [LETTERS[u] for u in candidates] if (candidates := shoguns.candidates[p]) else [],
-                _known(cards.hand[p], mine),
-                _known(cards.deck[p], mine),
-                _codes_if(cards.stock[p], mine),
-                _if(inspiration.prepared[p], mine and not mod1),
-                _if(st.deck_construction.picks[p], mine or st.deck_construction.deck_public),
-                _if(inspiration.m3[p], mine or st.phase != "mod3"),
-                [
-                    (
-                        c[0]
-                        if mine or c[2] or c[1] is True or (c[1] == SCOUTED and seated)
-                        else None,
-                        c[2],
-                    )
-                    for c in row
-                ]
-                if (row := cards.row[p])
-                else [],
-                None
-                if lightning is None
-                else (lightning[0] if seen(lightning, mine, seat) else None, lightning[2]),
-                list(inspiration.unused[p]) if mine and not mod1 else None,
-            )
-        )
+    inspiration = st.inspiration
+    sides = (_side(st, 0, seat, mod1, memo), _side(st, 1, seat, mod1, memo))
     field = st.field
     uloc, uown, uface, ushield = field.uloc, field.uown, field.uface, field.ushield
-    units = []
-    left = {"I": 0, "A": 0, "C": 0}
-    for u, loc in enumerate(uloc):  # one pass: the Field's units, the Reserve's counts
-        if 0 <= loc < CELLS:
-            units.append((u, loc, uown[u], uface[u], ushield[u]))
-        elif loc == OFF and TOKEN_TYPE[u] in left:
-            left[TOKEN_TYPE[u]] += 1
+    # The Field's units and the Fences (public, both) change on few plies: the last ones
+    # made are reused while the fields they were made from are equal (copies kept as keys).
+    units_key: tuple[Any, ...] = ()
+    fence_key: tuple[Any, ...] = ()
+    kept_units = kept_fences = None
+    if memo is not None:
+        units_key = (tuple(uloc), tuple(uown), tuple(uface), tuple(ushield))
+        kept_units = memo.get(UNITS)
+    if kept_units is not None and kept_units[0] == units_key:
+        units, reserve = kept_units[1]
+    else:
+        units = []
+        left = {"I": 0, "A": 0, "C": 0}
+        for u, loc in enumerate(uloc):  # one pass: the Field's units, the Reserve's counts
+            if 0 <= loc < CELLS:
+                units.append((u, loc, uown[u], uface[u], ushield[u]))
+            elif loc == OFF and TOKEN_TYPE[u] in left:
+                left[TOKEN_TYPE[u]] += 1
+        reserve = (left["I"], left["A"], left["C"])
+        if memo is not None:
+            memo[UNITS] = (units_key, (units, reserve))
     fence = st.fences.fence
-    fences = (
-        [] if fence.count(-1) == len(fence) else [(e, f) for e, f in enumerate(fence) if f >= 0]
-    )
+    if memo is not None:
+        fence_key = tuple(fence)
+        kept_fences = memo.get(FENCES)
+    if kept_fences is not None and kept_fences[0] == fence_key:
+        fences = kept_fences[1]
+    else:
+        fences = (
+            [] if fence.count(-1) == len(fence) else [(e, f) for e, f in enumerate(fence) if f >= 0]
+        )
+        if memo is not None:
+            memo[FENCES] = (fence_key, fences)
     cmd = st.orders.cmd
     battle = st.battle
     return GunshiSnapshot(
         units,
         fences,
-        (sides[0], sides[1]),
+        sides,
         st.phase,
         st.step if st.phase != "secret" or seat == st.player else "",
         st.current_player,
         battle.turn,
         st.ply,
-        (left["I"], left["A"], left["C"]),
+        reserve,
         list(inspiration.pool),
         st.formation.fpiece,
         cn(st.formation.fcell) if st.formation.fcell >= 0 else None,
@@ -609,5 +730,5 @@ def _snapshot(st: GunshiState, seat: int | None) -> GunshiSnapshot:
         battle.cur[0] if battle.cur is not None else None,
         [c[0] if seen(c, seat == st.player, seat) else None for c in battle.queue],
         battle.sent,
-        None if cmd is None else tuple(command_view(cmd).items()),
+        None if cmd is None else _command_items(cmd),
     )
