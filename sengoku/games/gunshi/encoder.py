@@ -23,10 +23,10 @@ from sengoku.core.observation import Encoder, Entries, entries_of
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.cards import SCOUTED, seen
 from sengoku.games.gunshi.commands.command import (
-    _UNIT_KEYS,
-    _UNITS_KEYS,
+    UNIT_KEYS,
+    UNITS_KEYS,
     Command,
-    _key_order,
+    key_order,
 )
 from sengoku.games.gunshi.data import CELLS, DIR_NAMES, LETTERS, TOKEN_TYPE
 from sengoku.games.gunshi.state import GunshiState
@@ -557,13 +557,13 @@ def _command_items(cmd: Command) -> tuple[tuple[str, Any], ...]:
     between (a quarter of the time, on every ply a command is being resolved). The test
     ``test_capture_encodes_as_the_view_and_stays_put`` holds it to the view's command."""
     items = []
-    for name in _key_order(cmd):
+    for name in key_order(cmd):
         value = getattr(cmd, name)
         if value is None:
             continue
-        if name in _UNIT_KEYS:
+        if name in UNIT_KEYS:
             value = LETTERS[value]
-        elif name in _UNITS_KEYS:
+        elif name in UNITS_KEYS:
             value = [LETTERS[u] for u in value]
         elif name == "origin" or name == "cell":
             value = cn(value)

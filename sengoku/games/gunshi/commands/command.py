@@ -102,7 +102,7 @@ class Command:
         """The decided fields, as the state's JSON holds them (ids, not names), in the order
         the command decided them (``_KEY_ORDER``), so that position strings stay stable."""
         out: dict[str, Any] = {}
-        for name in _key_order(self):
+        for name in key_order(self):
             v = getattr(self, name)
             if v is None:
                 continue
@@ -159,7 +159,7 @@ _KEY_ORDER: dict[CommandType | None, tuple[str, ...]] = {
 _CHOSEN = ("card", "step", "modes", "mode", "type")  # a card with two Commands, chosen
 
 
-def _key_order(cmd: Command) -> tuple[str, ...]:
+def key_order(cmd: Command) -> tuple[str, ...]:
     return _order_for(cmd.type, cmd.modes is not None)
 
 
@@ -196,17 +196,17 @@ class UnitsFollowOrders(Part):
     cmd: Command | None = part_field(own_copy(Command.from_json), default=None)
 
 
-_UNIT_KEYS = ("leader", "shooter", "builder", "first", "base", "invader")
-_UNITS_KEYS = ("mates", "sel", "used", "order", "trap_moved")
+UNIT_KEYS = ("leader", "shooter", "builder", "first", "base", "invader")
+UNITS_KEYS = ("mates", "sel", "used", "order", "trap_moved")
 
 
 def command_view(cmd: Command) -> dict[str, Any]:
     """The command being resolved, for players: units by letter, cells and facings by name."""
     out: dict[str, Any] = {}
     for k, v in cmd.to_json().items():
-        if k in _UNIT_KEYS:
+        if k in UNIT_KEYS:
             out[k] = LETTERS[v]
-        elif k in _UNITS_KEYS:
+        elif k in UNITS_KEYS:
             out[k] = [LETTERS[u] for u in v]
         elif k in ("origin", "cell"):
             out[k] = cn(v)
@@ -227,9 +227,9 @@ def command_from_view(view: dict[str, Any]) -> Command:
     out: dict[str, Any] = {}
     for k, v in view.items():
         try:
-            if k in _UNIT_KEYS:
+            if k in UNIT_KEYS:
                 out[k] = LETTERS.index(v)
-            elif k in _UNITS_KEYS:
+            elif k in UNITS_KEYS:
                 out[k] = tuple(LETTERS.index(x) for x in v)
             elif k in ("origin", "cell"):
                 out[k] = CELL_NAMES.index(v)
