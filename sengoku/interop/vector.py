@@ -95,6 +95,8 @@ class VectorEnv:
         #: check of ``step`` (the caller's copies of the mask may have been changed).
         self._keys = np.zeros(0, dtype=np.int64)
         self._started = False
+        #: Whether ``_observations`` holds the planes the batch last wrote there.
+        self._observed = False
         #: The Sengoku seed each game was started with (``new_state(seed=...)``): a game can
         #: be rebuilt outside the batch and replayed.
         self.game_seeds = np.zeros(num_envs, dtype=np.int64)
@@ -128,7 +130,10 @@ class VectorEnv:
         else:
             ints, offsets = batch.legal_sparse(self._mask)
             keys = self._keys_of(ints, offsets)
-            batch.observations(seats, out=self._observations)
+            # The buffer holds the last step's planes (handed out read-only): only what
+            # changed is written.
+            batch.observations(seats, out=self._observations, kept=self._observed)
+            self._observed = True
             observation, mask = self._observations_view, self._mask_view
         self._keys = keys
         return {

@@ -245,3 +245,39 @@ def test_gungi_batch_native_and_python_give_the_same_sparse_lists_masks_and_plan
             batch.step(actions)
             if ply % 40 == 39:  # a restart: its row of the kept mask is rewritten whole
                 batch.reset_game(ply % 4, seed=ply)
+
+
+@pytest.mark.parametrize("mode", ["intro", "advanced"])
+def test_gungi_batch_kept_observations_equal_the_engines_planes(mode: str) -> None:
+    """``observations(out=..., kept=True)`` writes only what changed since the last call into
+    the same buffer: across moves, restarts, the setup of a free-setup mode and seats that
+    change between calls it holds the Python engine's planes; an array the batch did not
+    write last (here full of 5.0) is written whole even when called kept."""
+    from sengoku.games.gungi import native_available
+    from sengoku.games.gungi.batch import GungiBatch
+
+    if not native_available():
+        pytest.skip("Gungi's native core is not built")
+    n = 5
+    native, python = GungiBatch(native=True, mode=mode), GungiBatch(native=False, mode=mode)
+    for batch in (native, python):
+        batch.reset(n, seed=4)
+    kept = np.zeros((n, *native.shape), np.float32)
+    rng = np.random.default_rng(4)
+    for ply in range(150):
+        seats = rng.integers(0, 2, n)
+        if ply % 50 == 25:
+            other = np.full((n, *native.shape), 5.0, np.float32)
+            native.observations(seats, out=other, kept=True)
+            assert np.array_equal(other, python.observations(seats))
+        native.observations(seats, out=kept, kept=True)
+        assert np.array_equal(kept, python.observations(seats)), f"ply {ply}"
+        actions = native.random_actions()
+        for batch in (native, python):
+            batch.step(actions)
+        for i in np.flatnonzero(native.done()):
+            for batch in (native, python):
+                batch.reset_game(int(i), seed=ply)
+        if ply % 40 == 39:
+            for batch in (native, python):
+                batch.reset_game(ply % n, seed=ply)

@@ -72,6 +72,8 @@ if TYPE_CHECKING:
 # mate test and perft come from it (sengoku/games/gungi/native_core.py); this module stays
 # the reference engine. Tests set _NATIVE = False to ask the Python engine itself.
 import sengoku.games.gungi.native_core as _native_core  # noqa: E402
+from sengoku.games.gungi.native_core import get_ident as _get_ident  # noqa: E402
+from sengoku.games.gungi.native_core import scratch_entry as _native_entry  # noqa: E402
 
 _NATIVE = _native_core.native_available()
 
@@ -528,22 +530,33 @@ class GungiState(State[Move]):
             return self._apply_python(action)
         if not isinstance(action, Move):
             return None
-        code = action.code
         mover = self.to_move
         phase_before = self.phase
-        drafting_before = (self.drafting[0], self.drafting[1])
-        entry, played = _native_core.apply_to(self, code)
+        if phase_before == SETUP:
+            drafting_before = (self.drafting[0], self.drafting[1])
+        # native_core.apply_to and mark written out (one call, not three, on every move):
+        # this thread's scratch entry, reloaded if it holds another position.
+        kept = self.memo.native
+        entry = kept[1] if kept is not None and kept[0] == _get_ident() else _native_entry(self)
+        now = (self.hash, self.ply, self.move_number, self.first)
+        if entry[1] != now:
+            _native_core.load(entry[0], self)
+            entry[1] = now
+        played = entry[0].apply_to(
+            action.code, self.board, self.hands, self.drafting, self.marshal_at, self.seen
+        )
         if played is None:
             return None
         self.hash, self.to_move, in_setup, self.ply, captured, reason = played
         if phase_before == SETUP:
             if not in_setup:
                 self.phase = PLAY
-            if counts_a_move(code >> 14, mover, SETUP, drafting_before, self.drafting):
+            if counts_a_move(action.code >> 14, mover, SETUP, drafting_before, self.drafting):
                 self.move_number += 1
         elif mover == BLACK:
             self.move_number += 1
-        entry[1] = _native_core.mark(self)
+        # The scratch position holds the position after the move: marked as this state's.
+        entry[1] = (self.hash, self.ply, self.move_number, self.first)
         self.memo.legal = None
         text = str(action)
         # event("move", ...) written out: the same dict, one call fewer on every move.
@@ -567,6 +580,13 @@ class GungiState(State[Move]):
             if result is not None:
                 finish(self, result, events)
         return events
+
+    def _end_if_too_long(self, decisions: int) -> list[Event]:
+        # The contract's length guard with the limit the state read once (``max_length``,
+        # ``max_game_length(**options)``), not computed again on every move.
+        if decisions < self.max_length or self._outcome is not None:
+            return []
+        return State._end_if_too_long(self, decisions)
 
     #: Gungi's turn as a flow (core/flow.py): one phase, a move of the side to move
     #: (``make`` knows a setup placement, Done and a move of play apart). Its ``do`` judges

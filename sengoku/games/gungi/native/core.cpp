@@ -232,6 +232,27 @@ struct Position {
         gen_drops(codes, color, true);
     }
 
+    // Sorts, when it goes out of scope, the codes appended to ``codes`` since it was made
+    // (a few dozen at most: insertion sort).
+    struct SortedChunk {
+        std::vector<uint32_t>& codes;
+        size_t start;
+        explicit SortedChunk(std::vector<uint32_t>& c) : codes(c), start(c.size()) {}
+        ~SortedChunk() {
+            uint32_t* a = codes.data();
+            size_t end = codes.size();
+            for (size_t i = start + 1; i < end; ++i) {
+                uint32_t x = a[i];
+                size_t j = i;
+                while (j > start && a[j - 1] > x) {
+                    a[j] = a[j - 1];
+                    --j;
+                }
+                a[j] = x;
+            }
+        }
+    };
+
     void gen_board(std::vector<uint32_t>& codes, int color, int only, bool quiet) {
         const Tables& t = *T;
         int table_base = color * NK * 4;
@@ -250,6 +271,9 @@ struct Position {
             if (!tier) continue;
             int top = b[frm][tier - 1];
             if ((top & 1) != color) continue;
+            // This square's moves, sorted when done: the squares come in ascending order,
+            // so the board moves end up ascending without sorting the whole list.
+            SortedChunk chunk(codes);
             int kind = top >> 1;
             bool may_stack = kind != t.marshal || marshal_may_stack;
             uint32_t low = uint32_t(kind) << 2;
@@ -460,12 +484,14 @@ struct Position {
         codes.push_back(DONE_CODE);
     }
 
+    // Ascending without a sort: gen_board sorts each square's moves and takes the squares in
+    // order, the drops (and setup placements) come out ascending, and Done is the largest
+    // code; without_self_checks keeps the order.
     void legal_codes(std::vector<uint32_t>& codes) {
         codes.clear();
         if (outcome >= 0) return;
         pseudo_codes(codes);
         without_self_checks(codes);
-        std::sort(codes.begin(), codes.end());
     }
 
     void noisy_codes(std::vector<uint32_t>& codes) {
@@ -497,9 +523,9 @@ struct Position {
                 keep = true;
             } else {
                 Undo u;
-                make(code, u);
+                make(code, u, false);
                 keep = u.marshal_taken || !marshal_capturable(color);
-                unmake(u);
+                unmake(u, false);
             }
             if (keep) codes[kept++] = code;
         }
@@ -662,9 +688,9 @@ struct Position {
             });
         for (uint32_t c : codes) {
             Undo u;
-            make(c, u);
+            make(c, u, false);
             bool safe = u.marshal_taken || !marshal_capturable(color);
-            unmake(u);
+            unmake(u, false);
             if (safe) return false;
         }
         return true;
@@ -677,7 +703,9 @@ struct Position {
         mark_square(sq);
     }
 
-    void make(uint32_t code, Undo& u) {
+    // ``track``: count the new position in ``seen`` (a move played); a probe that is undone
+    // at once (the self-check and mate tests) leaves the history alone.
+    void make(uint32_t code, Undo& u, bool track = true) {
         const Tables& t = *T;
         int color = to_move;
         int* hnd = hand[color];
@@ -788,11 +816,11 @@ struct Position {
         key ^= setup_key();
         hash = key;
         ply += 1;
-        seen.add(key, 1);
+        if (track) seen.add(key, 1);
     }
 
-    void unmake(const Undo& u) {
-        seen.add(hash, -1);
+    void unmake(const Undo& u, bool track = true) {
+        if (track) seen.add(hash, -1);
         for (int i = u.nchanged - 1; i >= 0; --i) set_tower(u.sq[i], u.tower[i], u.height[i]);
         for (int i = u.nhand - 1; i >= 0; --i) hand[u.color][u.hand_kind[i]] = u.hand_count[i];
         to_move = u.color;
@@ -1605,9 +1633,8 @@ struct PyPosition {
         const std::vector<uint32_t>& codes = cached_legal();
         if (!std::binary_search(codes.begin(), codes.end(), code)) return py::none();
         Undo u;
-        pos.make(code, u);
+        pos.make(code, u, false);  // the state's own ``seen`` is the history
         legal_fresh = false;
-        pos.seen.add(pos.hash, -1);  // the state's own ``seen`` is the history
         for (int i = 0; i < u.nchanged; ++i) {
             int sq = u.sq[i];
             if (PyList_SetItem(board.ptr(), sq, tower_tuple(pos.b[sq], pos.h[sq])) < 0)
@@ -1620,16 +1647,31 @@ struct PyPosition {
             if (PyList_SetItem(hand, kind, PyLong_FromLong(pos.hand[u.color][kind])) < 0)
                 throw py::error_already_set();
         }
+        // Drafting flags and Marshal squares: only those that changed are written (in play the
+        // flags never change, and a Marshal moves or is taken on few moves).
         for (int c = 0; c < 2; ++c) {
-            drafting[size_t(c)] = py::bool_(pos.drafting[c] != 0);
-            marshal_at[size_t(c)] = py::int_(pos.marshal_at[c]);
+            if (pos.drafting[c] != u.drafting[c]) {
+                PyObject* flag = pos.drafting[c] ? Py_True : Py_False;
+                Py_INCREF(flag);
+                if (PyList_SetItem(drafting.ptr(), c, flag) < 0) throw py::error_already_set();
+            }
+            if (pos.marshal_at[c] != u.marshal_at[c]) {
+                PyObject* sq = PyLong_FromLong(pos.marshal_at[c]);
+                if (sq == nullptr || PyList_SetItem(marshal_at.ptr(), c, sq) < 0)
+                    throw py::error_already_set();
+            }
         }
-        py::int_ key(pos.hash);
-        PyObject* before = PyDict_GetItemWithError(seen.ptr(), key.ptr());
+        PyObject* key = PyLong_FromUnsignedLongLong(pos.hash);
+        if (key == nullptr) throw py::error_already_set();
+        py::object key_owner = py::reinterpret_steal<py::object>(key);
+        PyObject* before = PyDict_GetItemWithError(seen.ptr(), key);
         if (before == nullptr && PyErr_Occurred()) throw py::error_already_set();
         long count = (before == nullptr ? 0 : PyLong_AsLong(before)) + 1;
-        if (PyDict_SetItem(seen.ptr(), key.ptr(), py::int_(count).ptr()) < 0)
-            throw py::error_already_set();
+        PyObject* count_obj = PyLong_FromLong(count);
+        if (count_obj == nullptr) throw py::error_already_set();
+        int failed = PyDict_SetItem(seen.ptr(), key, count_obj);
+        Py_DECREF(count_obj);
+        if (failed < 0) throw py::error_already_set();
         int reason = R_NONE;
         if (u.marshal_taken)
             reason = R_MARSHAL;
@@ -1637,9 +1679,26 @@ struct PyPosition {
             reason = R_REPETITION;
         else if (pos.phase == PLAY && pos.is_mate(pos.to_move))
             reason = R_MATE;
-        py::tuple captured(u.ncaptured);
-        for (int i = 0; i < u.ncaptured; ++i) captured[size_t(i)] = py::int_(int(u.captured[i]));
-        return py::make_tuple(key, pos.to_move, pos.phase == SETUP, pos.ply, captured, reason);
+        PyObject* captured = tower_tuple(u.captured, u.ncaptured);
+        PyObject* result = PyTuple_New(6);
+        if (result == nullptr) {
+            Py_DECREF(captured);
+            throw py::error_already_set();
+        }
+        PyTuple_SET_ITEM(result, 0, key_owner.release().ptr());
+        PyTuple_SET_ITEM(result, 1, PyLong_FromLong(pos.to_move));  // small ints: cached
+        PyObject* in_setup = pos.phase == SETUP ? Py_True : Py_False;
+        Py_INCREF(in_setup);
+        PyTuple_SET_ITEM(result, 2, in_setup);
+        PyTuple_SET_ITEM(result, 3, PyLong_FromLong(pos.ply));
+        PyTuple_SET_ITEM(result, 4, captured);
+        PyTuple_SET_ITEM(result, 5, PyLong_FromLong(reason));
+        for (int i = 0; i < 6; ++i)
+            if (PyTuple_GET_ITEM(result, i) == nullptr) {
+                Py_DECREF(result);
+                throw py::error_already_set();
+            }
+        return py::reinterpret_steal<py::object>(result);
     }
     std::vector<uint32_t> noisy() {
         std::vector<uint32_t> codes;
@@ -1658,6 +1717,15 @@ struct Batch {
     // Per game: the action integers legal_sparse last set in the caller's mask, so the next
     // call clears those entries only (not the whole 57025-wide row).
     std::vector<std::vector<uint32_t>> marked;
+    // Per game, what observations last wrote into the buffer at ``observed`` (the (n, 120,
+    // 9, 9) float32 array of the last call made with ``kept``, which the caller keeps
+    // unchanged until the next; null after a call without): the board entries set to
+    // 1 (offsets within the game's planes) and the value of each filled plane (the hands and
+    // flags, one value over a whole plane). The next call into that buffer clears those
+    // entries and rewrites only the planes whose value changed.
+    const float* observed = nullptr;
+    std::vector<std::vector<uint16_t>> obs_cells;
+    std::vector<std::vector<float>> obs_planes;
 
     Batch(const std::vector<PyPosition*>& starts, uint64_t seed) : rng(seed) {
         for (const PyPosition* p : starts) {
@@ -1737,8 +1805,7 @@ PYBIND11_MODULE(_gungi_native, m) {
              [](PyPosition& p, uint32_t code) {
                  Undo u;
                  p.legal_fresh = false;
-                 p.pos.make(code, u);
-                 p.pos.seen.add(p.pos.hash, -1);
+                 p.pos.make(code, u, false);
                  return p.pos.hash;
              })
         .def_property_readonly("hash", [](PyPosition& p) { return p.pos.hash; })
@@ -1921,48 +1988,81 @@ PYBIND11_MODULE(_gungi_native, m) {
              })
         // The GungiEncoder planes (sengoku/interop/encoders.py) of each game, from the seat in
         // ``seats`` (-1: a spectator, White's side), into ``out`` of shape (n, 120, 9, 9).
+        // ``kept``: ``out`` holds what the previous call wrote there, unchanged since; only
+        // what differs is written (else, or for another buffer, every plane is).
         .def("observations",
              [](Batch& bt, py::array_t<int64_t, py::array::c_style> seats,
-                py::array_t<float, py::array::c_style> out, int max_length) {
+                py::array_t<float, py::array::c_style> out, int max_length, bool kept) {
                  auto s = seats.unchecked<1>();
                  float* o = out.mutable_data();
-                 const size_t per = size_t(6 * NK + 2 * NK + 8) * 81;
-                 if (size_t(out.size()) != bt.games.size() * per)
+                 constexpr int BOARD = 6 * NK, PLANES = 8 * NK + 8;
+                 const size_t per = size_t(PLANES) * 81;
+                 size_t n = bt.games.size();
+                 if (size_t(out.size()) != n * per)
                      throw std::invalid_argument("out must be float32 of shape (n, 120, 9, 9)");
-                 for (size_t i = 0; i < bt.games.size(); ++i) {
+                 bool whole = !kept || o != bt.observed || bt.obs_cells.size() != n;
+                 if (whole) {
+                     bt.obs_cells.assign(n, {});
+                     bt.obs_planes.assign(n, std::vector<float>(PLANES - BOARD, 0.0f));
+                 }
+                 // Only a kept call's buffer is followed: any other call forgets it (a
+                 // buffer freed since could come back at the same address, holding else).
+                 bt.observed = kept ? o : nullptr;
+                 float value[PLANES - BOARD];
+                 for (size_t i = 0; i < n; ++i) {
                      Position& g = bt.games[i];
                      float* x = o + i * per;
-                     // Zeroed game by game: the planes are written while still in the cache
-                     // (one memset of all the games first would evict them again).
-                     std::memset(x, 0, per * sizeof(float));
+                     std::vector<uint16_t>& cells = bt.obs_cells[i];
+                     std::vector<float>& planes = bt.obs_planes[i];
+                     if (whole)
+                         // Zeroed game by game: the planes are written while still in the
+                         // cache (one memset of all the games first would evict them again).
+                         std::memset(x, 0, per * sizeof(float));
+                     else
+                         for (uint16_t c : cells) x[c] = 0.0f;
+                     cells.clear();
                      int me = s(ssize_t(i)) == 1 ? 1 : 0;
-                     for (int sq = 0; sq < 81; ++sq) {
+                     for (uint64_t lo = g.occ[0], hi = g.occ[1]; lo | hi;) {
+                         int sq;
+                         if (lo) {
+                             sq = __builtin_ctzll(lo);
+                             lo &= lo - 1;
+                         } else {
+                             sq = 64 + __builtin_ctzll(hi);
+                             hi &= hi - 1;
+                         }
                          int cell = me ? 80 - sq : sq;
                          for (int t = 0; t < g.h[sq]; ++t) {
                              int p = g.b[sq][t];
                              int owner = (p & 1) == me ? 0 : 1;
-                             x[size_t(t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell] = 1.0f;
+                             uint16_t at = uint16_t((t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell);
+                             x[at] = 1.0f;
+                             cells.push_back(at);
                          }
                      }
-                     auto fill = [&](int channel, float v) {
-                         if (v == 0.0f) return;
-                         for (int c = 0; c < 81; ++c) x[size_t(channel) * 81 + c] = v;
-                     };
-                     int hb = 6 * NK, f = 8 * NK;
+                     // The planes filled with one value: hands, then the flags.
+                     std::fill(value, value + (PLANES - BOARD), 0.0f);
                      for (int c = 0; c < 2; ++c)
                          for (int k = 0; k < NK; ++k)
-                             fill(hb + (c == me ? 0 : 1) * NK + k, float(g.hand[c][k]));
-                     if (g.outcome < 0 && g.to_move == me) fill(f, 1.0f);
+                             value[(c == me ? 0 : 1) * NK + k] = float(g.hand[c][k]);
+                     float* f = value + 2 * NK;
+                     if (g.outcome < 0 && g.to_move == me) f[0] = 1.0f;
                      if (g.phase == SETUP) {
-                         fill(f + 1, 1.0f);
+                         f[1] = 1.0f;
                          for (int c = 0; c < 2; ++c)
-                             if (g.drafting[c]) fill(f + 2 + (c == me ? 0 : 1), 1.0f);
+                             if (g.drafting[c]) f[2 + (c == me ? 0 : 1)] = 1.0f;
                      } else {
-                         if (g.marshal_capturable(me)) fill(f + 4, 1.0f);
-                         if (g.marshal_capturable(1 - me)) fill(f + 5, 1.0f);
+                         if (g.marshal_capturable(me)) f[4] = 1.0f;
+                         if (g.marshal_capturable(1 - me)) f[5] = 1.0f;
                      }
-                     if (me == 1) fill(f + 6, 1.0f);
-                     fill(f + 7, float(std::min(1.0, double(g.ply) / double(max_length))));
+                     if (me == 1) f[6] = 1.0f;
+                     f[7] = float(std::min(1.0, double(g.ply) / double(max_length)));
+                     for (int q = 0; q < PLANES - BOARD; ++q) {
+                         if (value[q] == planes[q]) continue;  // as written last time
+                         std::fill(x + size_t(BOARD + q) * 81, x + size_t(BOARD + q + 1) * 81, value[q]);
+                         planes[q] = value[q];
+                     }
                  }
-             });
+             },
+             py::arg("seats"), py::arg("out"), py::arg("max_length"), py::arg("kept") = false);
 }
