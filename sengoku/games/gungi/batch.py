@@ -180,12 +180,11 @@ class GungiBatch:
 
     def returns(self) -> np.ndarray:
         """``(n, 2)`` float32: +1 / -1 for a win / loss, 0 for no winner or not over."""
-        status = self.status()
+        outcome = self.status()[:, 1]
         out = np.zeros((self.n, 2), dtype=np.float32)
-        for i, outcome in enumerate(status[:, 1]):
-            if outcome in (0, 1):
-                out[i, outcome] = 1.0
-                out[i, 1 - outcome] = -1.0
+        won = np.flatnonzero((outcome == 0) | (outcome == 1))  # at once, not game by game
+        out[won, outcome[won]] = 1.0
+        out[won, 1 - outcome[won]] = -1.0
         return out
 
     def outcome(self, i: int) -> Outcome | None:

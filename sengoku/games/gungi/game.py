@@ -530,4 +530,7 @@ def _no_match_reason(state: State, text: str, legal: list[Move]) -> str:
     return f"{text!r} names no legal move. {how} ({len(legal)} legal moves, e.g. {sample})"
 
 
+# The length guard reads a state's kept limit while Gungi's max_game_length is this one.
+GungiState.stock_limit = Gungi.max_game_length
+
 __all__ = ["Gungi", "normalize", "PLAY", "SETUP"]

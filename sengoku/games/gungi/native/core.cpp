@@ -232,26 +232,22 @@ struct Position {
         gen_drops(codes, color, true);
     }
 
-    // Sorts, when it goes out of scope, the codes appended to ``codes`` since it was made
-    // (a few dozen at most: insertion sort).
-    struct SortedChunk {
-        std::vector<uint32_t>& codes;
-        size_t start;
-        explicit SortedChunk(std::vector<uint32_t>& c) : codes(c), start(c.size()) {}
-        ~SortedChunk() {
-            uint32_t* a = codes.data();
-            size_t end = codes.size();
-            for (size_t i = start + 1; i < end; ++i) {
-                uint32_t x = a[i];
-                size_t j = i;
-                while (j > start && a[j - 1] > x) {
-                    a[j] = a[j - 1];
-                    --j;
-                }
-                a[j] = x;
+    // The most codes one square's piece can make: 80 destinations, each a capture, a stack
+    // and three betrayals at most.
+    static constexpr int SQUARE_CODES = 80 * 5;
+
+    // Sort buf[0, n) (a few dozen codes at most: insertion sort).
+    static void sort_small(uint32_t* a, int n) {
+        for (int i = 1; i < n; ++i) {
+            uint32_t x = a[i];
+            int j = i;
+            while (j > 0 && a[j - 1] > x) {
+                a[j] = a[j - 1];
+                --j;
             }
+            a[j] = x;
         }
-    };
+    }
 
     void gen_board(std::vector<uint32_t>& codes, int color, int only, bool quiet) {
         const Tables& t = *T;
@@ -271,9 +267,11 @@ struct Position {
             if (!tier) continue;
             int top = b[frm][tier - 1];
             if ((top & 1) != color) continue;
-            // This square's moves, sorted when done: the squares come in ascending order,
-            // so the board moves end up ascending without sorting the whole list.
-            SortedChunk chunk(codes);
+            // This square's moves, written to a buffer (no size check per code) and sorted
+            // there: the squares come in ascending order, so the board moves end up
+            // ascending without sorting the whole list.
+            uint32_t buf[SQUARE_CODES];
+            uint32_t* w = buf;
             int kind = top >> 1;
             bool may_stack = kind != t.marshal || marshal_may_stack;
             uint32_t low = uint32_t(kind) << 2;
@@ -286,10 +284,10 @@ struct Position {
                     for (int i = 0; i < ray.len; ++i) {
                         int to = sqs[i];
                         if (!h[to]) {
-                            if (quiet) codes.push_back((uint32_t(frm81 + to) << 17) | low | 1);
+                            if (quiet) *w++ = (uint32_t(frm81 + to) << 17) | low | 1;
                             continue;
                         }
-                        if (h[to] <= tier) gen_onto(codes, color, kind, frm81 + to, to, may_stack, quiet);
+                        if (h[to] <= tier) gen_onto(w, color, kind, frm81 + to, to, may_stack, quiet);
                         break;
                     }
                 } else if (ray.mode == JUMP) {
@@ -298,9 +296,9 @@ struct Position {
                         if (h[to] > tier) break;
                         if (i >= ray.extra) {
                             if (!h[to]) {
-                                if (quiet) codes.push_back((uint32_t(frm81 + to) << 17) | low | 1);
+                                if (quiet) *w++ = (uint32_t(frm81 + to) << 17) | low | 1;
                             } else {
-                                gen_onto(codes, color, kind, frm81 + to, to, may_stack, quiet);
+                                gen_onto(w, color, kind, frm81 + to, to, may_stack, quiet);
                             }
                         }
                     }
@@ -313,37 +311,40 @@ struct Position {
                         int to = sqs[i];
                         if (h[to] > tier) break;
                         if (!h[to]) {
-                            if (quiet) codes.push_back((uint32_t(frm81 + to) << 17) | low | 1);
+                            if (quiet) *w++ = (uint32_t(frm81 + to) << 17) | low | 1;
                         } else {
-                            gen_onto(codes, color, kind, frm81 + to, to, may_stack, quiet);
+                            gen_onto(w, color, kind, frm81 + to, to, may_stack, quiet);
                         }
                     }
                 }
             }
+            int made = int(w - buf);
+            sort_small(buf, made);
+            codes.insert(codes.end(), buf, w);
         }
     }
 
-    void gen_onto(std::vector<uint32_t>& codes, int color, int kind, int ft, int to, bool may_stack,
+    void gen_onto(uint32_t*& w, int color, int kind, int ft, int to, bool may_stack,
                   bool quiet) {
         int height = h[to];
         int top = b[to][height - 1];
         if ((top & 1) != color) {
             int own = 0;
             for (int i = 0; i < height; ++i) own += (b[to][i] & 1) == color;
-            codes.push_back((uint32_t(ft) << 17) | 65536u | (uint32_t(kind) << 2) | uint32_t(own + 1));
+            *w++ = (uint32_t(ft) << 17) | 65536u | (uint32_t(kind) << 2) | uint32_t(own + 1);
         }
         if (height < stack_limit && (top >> 1) != T->marshal && may_stack) {
             uint32_t base = (uint32_t(ft) << 17) | (uint32_t(kind) << 2) | uint32_t(height + 1);
             if (kind == T->captain)
-                gen_betrayals(codes, color, b[to], height, base, hand[color], quiet);
+                gen_betrayals(w, color, b[to], height, base, hand[color], quiet);
             else if (quiet)
-                codes.push_back(base);
+                *w++ = base;
         }
     }
 
-    void gen_betrayals(std::vector<uint32_t>& codes, int color, const uint8_t* target, int height,
+    void gen_betrayals(uint32_t*& w, int color, const uint8_t* target, int height,
                        uint32_t base, const int* hnd, bool quiet) const {
-        if (quiet) codes.push_back(base);
+        if (quiet) *w++ = base;
         int el_tier[3], el_kind[3], ne = 0;
         for (int i = 0; i < height; ++i) {
             int p = target[i];
@@ -380,7 +381,7 @@ struct Position {
             for (int e = 0; e < ne; ++e)
                 if ((mask >> (el_tier[e] - 1)) & 1)
                     extra |= uint32_t(el_kind[e]) << (el_tier[e] == 1 ? 10 : 6);
-            codes.push_back(base | extra);
+            *w++ = base | extra;
         }
     }
 
@@ -443,9 +444,12 @@ struct Position {
                 if (kind == T->captain)
                     for (int k = 0; k < h[sq]; ++k) enemy |= (b[sq][k] & 1) != color;
                 if (enemy) {
+                    uint32_t buf[4];  // the drop and its three betrayals at most
+                    uint32_t* w = buf;
                     hand[color][kind] -= 1;
-                    gen_betrayals(codes, color, b[sq], h[sq], code, hand[color], quiet);
+                    gen_betrayals(w, color, b[sq], h[sq], code, hand[color], quiet);
                     hand[color][kind] += 1;
+                    codes.insert(codes.end(), buf, w);
                 } else if (quiet) {
                     codes.push_back(code);
                 }
@@ -1337,6 +1341,13 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
             }
             t->rays.push_back(r);
         }
+        // gen_board writes one square's moves into a buffer of Position::SQUARE_CODES: at
+        // most 80 destinations, each with five codes at most.
+        int destinations = 0;
+        for (size_t r = size_t(t->ray_off[i]); r < t->rays.size(); ++r)
+            destinations += t->rays[r].len - (t->rays[r].mode == JUMP ? t->rays[r].extra : 0);
+        if (destinations > 80)
+            throw std::invalid_argument("a piece's rays give more than 80 destinations");
     }
     t->ray_off[NIDX] = int(t->rays.size());
     t->att.assign(size_t(NIDX) * 81, -1);
@@ -1404,30 +1415,27 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
 // is called (Python's move module interns it) only for a code not met before. Codes are
 // never 0 (a tier is 1 to 3), so 0 marks an empty slot.
 struct MoveTable {
-    std::vector<uint32_t> keys = std::vector<uint32_t>(size_t(1) << 14, 0);
-    std::vector<PyObject*> objs = std::vector<PyObject*>(size_t(1) << 14, nullptr);
+    struct Slot {
+        uint32_t code;
+        PyObject* obj;
+    };
+    // One array of pairs: a look-up reads one cache line, not one in each of two arrays.
+    std::vector<Slot> slots = std::vector<Slot>(size_t(1) << 14, Slot{0, nullptr});
     size_t mask = (size_t(1) << 14) - 1, filled = 0;
 
     static size_t mix(uint32_t code) { return size_t((uint64_t(code) * 0x9E3779B97F4A7C15ull) >> 32); }
     size_t index(uint32_t code) const {
         size_t i = mix(code) & mask;
-        while (keys[i] != 0 && keys[i] != code) i = (i + 1) & mask;
+        while (slots[i].code != 0 && slots[i].code != code) i = (i + 1) & mask;
         return i;
     }
     void grow() {
-        std::vector<uint32_t> old_keys;
-        std::vector<PyObject*> old_objs;
-        old_keys.swap(keys);
-        old_objs.swap(objs);
-        keys.assign(old_keys.size() * 2, 0);
-        objs.assign(old_keys.size() * 2, nullptr);
-        mask = keys.size() - 1;
-        for (size_t j = 0; j < old_keys.size(); ++j)
-            if (old_keys[j] != 0) {
-                size_t i = index(old_keys[j]);
-                keys[i] = old_keys[j];
-                objs[i] = old_objs[j];
-            }
+        std::vector<Slot> old;
+        old.swap(slots);
+        slots.assign(old.size() * 2, Slot{0, nullptr});
+        mask = slots.size() - 1;
+        for (const Slot& slot : old)
+            if (slot.code != 0) slots[index(slot.code)] = slot;
     }
 };
 MoveTable* g_moves = nullptr;  // made once, never freed (it holds Python objects)
@@ -1465,26 +1473,31 @@ PyObject* new_move(uint32_t code) {  // a new reference
 PyObject* move_object(uint32_t code) {  // a new reference
     MoveTable& t = *g_moves;
     size_t i = t.index(code);
-    if (t.keys[i] == code) {
-        Py_INCREF(t.objs[i]);
-        return t.objs[i];
+    if (t.slots[i].code == code) {
+        Py_INCREF(t.slots[i].obj);
+        return t.slots[i].obj;
     }
     PyObject* obj = new_move(code);
-    if ((t.filled + 1) * 2 > t.keys.size()) {
+    if ((t.filled + 1) * 2 > t.slots.size()) {
         t.grow();
         i = t.index(code);
     }
     Py_INCREF(obj);  // the table's reference
-    t.keys[i] = code;
-    t.objs[i] = obj;
+    t.slots[i] = MoveTable::Slot{code, obj};
     ++t.filled;
     return obj;
 }
 
-PyObject* tower_tuple(const uint8_t* t, int n) {  // a new reference
+// A tuple of small ints (a tower, the pieces a move took), a new reference. Untracked by
+// the garbage collector at once (it holds ints only, so it can be in no cycle): the towers
+// written into a GungiState's board on every move then never wait in the collector's
+// youngest generation (the collector itself untracks such a tuple, but only once it has
+// scanned it).
+PyObject* tower_tuple(const uint8_t* t, int n) {
     PyObject* tup = PyTuple_New(n);
     if (tup == nullptr) throw py::error_already_set();
     for (int i = 0; i < n; ++i) PyTuple_SET_ITEM(tup, i, PyLong_FromLong(t[i]));
+    PyObject_GC_UnTrack(tup);
     return tup;
 }
 
@@ -1698,6 +1711,7 @@ struct PyPosition {
                 Py_DECREF(result);
                 throw py::error_already_set();
             }
+        PyObject_GC_UnTrack(result);  // ints, bools and a tuple of ints: in no cycle
         return py::reinterpret_steal<py::object>(result);
     }
     std::vector<uint32_t> noisy() {
