@@ -53,6 +53,11 @@ struct Tables {
     int marshal = 0, captain = 0, archer = 0;
     std::vector<int> ray_off;  // NIDX + 1
     std::vector<Ray> rays;
+    // Per NIDX entry: the destinations of its one-square slides (a step cannot be blocked
+    // on the way) as two words of squares, and its other rays (long_rays[long_off[i] ..
+    // long_off[i + 1]], indices into rays), walked square by square.
+    std::vector<uint64_t> step_lo, step_hi;
+    std::vector<int> long_off, long_rays;
     std::vector<uint8_t> pool;
     std::vector<int32_t> att;  // NIDX * 81: offset into apool or -1
     std::vector<uint8_t> apool;  // is_jump, len, path...
@@ -236,19 +241,10 @@ struct Position {
     // and three betrayals at most.
     static constexpr int SQUARE_CODES = 80 * 5;
 
-    // Sort buf[0, n) (a few dozen codes at most: insertion sort).
-    static void sort_small(uint32_t* a, int n) {
-        for (int i = 1; i < n; ++i) {
-            uint32_t x = a[i];
-            int j = i;
-            while (j > 0 && a[j - 1] > x) {
-                a[j] = a[j - 1];
-                --j;
-            }
-            a[j] = x;
-        }
-    }
-
+    // Each square's moves come out ascending without a sort: its empty destinations are
+    // gathered as bits and its occupied ones in a short list (make_tables checks that no
+    // destination is listed twice), then both are walked in ascending order. The squares
+    // come in ascending order, so the board moves are ascending.
     void gen_board(std::vector<uint32_t>& codes, int color, int only, bool quiet) {
         const Tables& t = *T;
         int table_base = color * NK * 4;
@@ -260,6 +256,7 @@ struct Position {
             words[0] = only < 64 ? uint64_t(1) << only : 0;
             words[1] = only >= 64 ? uint64_t(1) << (only - 64) : 0;
         }
+        uint32_t buf[SQUARE_CODES];
         for (int frm_i = 0; frm_i < 2 * 64; frm_i += 64)  // the two words, then their bits
         for (uint64_t bits = words[frm_i >> 6]; bits; bits &= bits - 1) {
             int frm = frm_i + __builtin_ctzll(bits);
@@ -267,27 +264,29 @@ struct Position {
             if (!tier) continue;
             int top = b[frm][tier - 1];
             if ((top & 1) != color) continue;
-            // This square's moves, written to a buffer (no size check per code) and sorted
-            // there: the squares come in ascending order, so the board moves end up
-            // ascending without sorting the whole list.
-            uint32_t buf[SQUARE_CODES];
-            uint32_t* w = buf;
             int kind = top >> 1;
-            bool may_stack = kind != t.marshal || marshal_may_stack;
-            uint32_t low = uint32_t(kind) << 2;
-            int frm81 = frm * 81;
             int idx = ((table_base + kind * 4) + tier) * 81 + frm;
-            for (int r = t.ray_off[idx]; r < t.ray_off[idx + 1]; ++r) {
-                const Ray& ray = t.rays[r];
+            // The steps at once: the empty ones are quiet moves, the occupied ones moves
+            // onto a tower no taller than this one.
+            uint64_t step_lo = t.step_lo[idx], step_hi = t.step_hi[idx];
+            uint64_t empty[2] = {step_lo & ~occ[0], step_hi & ~occ[1]};
+            int onto[81], nonto = 0;  // occupied destinations
+            for (int half = 0; half < 2; ++half)
+                for (uint64_t o = (half ? step_hi & occ[1] : step_lo & occ[0]); o; o &= o - 1) {
+                    int to = half * 64 + __builtin_ctzll(o);
+                    if (h[to] <= tier) onto[nonto++] = to;
+                }
+            for (int k = t.long_off[idx]; k < t.long_off[idx + 1]; ++k) {
+                const Ray& ray = t.rays[size_t(t.long_rays[size_t(k)])];
                 const uint8_t* sqs = &t.pool[ray.start];
                 if (ray.mode == SLIDE) {
                     for (int i = 0; i < ray.len; ++i) {
                         int to = sqs[i];
                         if (!h[to]) {
-                            if (quiet) *w++ = (uint32_t(frm81 + to) << 17) | low | 1;
+                            empty[to >> 6] |= uint64_t(1) << (to & 63);
                             continue;
                         }
-                        if (h[to] <= tier) gen_onto(w, color, kind, frm81 + to, to, may_stack, quiet);
+                        if (h[to] <= tier) onto[nonto++] = to;
                         break;
                     }
                 } else if (ray.mode == JUMP) {
@@ -295,11 +294,10 @@ struct Position {
                         int to = sqs[i];
                         if (h[to] > tier) break;
                         if (i >= ray.extra) {
-                            if (!h[to]) {
-                                if (quiet) *w++ = (uint32_t(frm81 + to) << 17) | low | 1;
-                            } else {
-                                gen_onto(w, color, kind, frm81 + to, to, may_stack, quiet);
-                            }
+                            if (!h[to])
+                                empty[to >> 6] |= uint64_t(1) << (to & 63);
+                            else
+                                onto[nonto++] = to;
                         }
                     }
                 } else {
@@ -310,35 +308,55 @@ struct Position {
                     for (int i = 0; i < ray.len; ++i) {
                         int to = sqs[i];
                         if (h[to] > tier) break;
-                        if (!h[to]) {
-                            if (quiet) *w++ = (uint32_t(frm81 + to) << 17) | low | 1;
-                        } else {
-                            gen_onto(w, color, kind, frm81 + to, to, may_stack, quiet);
-                        }
+                        if (!h[to])
+                            empty[to >> 6] |= uint64_t(1) << (to & 63);
+                        else
+                            onto[nonto++] = to;
                     }
                 }
             }
-            int made = int(w - buf);
-            sort_small(buf, made);
+            if (!quiet) empty[0] = empty[1] = 0;
+            if (!nonto && !(empty[0] | empty[1])) continue;
+            for (int a = 1; a < nonto; ++a) {  // a few at most: insertion sort
+                int x = onto[a], c = a;
+                for (; c > 0 && onto[c - 1] > x; --c) onto[c] = onto[c - 1];
+                onto[c] = x;
+            }
+            bool may_stack = kind != t.marshal || marshal_may_stack;
+            uint32_t low = uint32_t(kind) << 2;
+            int frm81 = frm * 81;
+            uint32_t* w = buf;
+            int next = 0;  // the next occupied destination to write
+            for (int half = 0; half < 2; ++half)
+                for (uint64_t e = empty[half]; e; e &= e - 1) {
+                    int to = half * 64 + __builtin_ctzll(e);
+                    for (; next < nonto && onto[next] < to; ++next)
+                        gen_onto(w, color, kind, frm81 + onto[next], onto[next], may_stack, quiet);
+                    *w++ = (uint32_t(frm81 + to) << 17) | low | 1;
+                }
+            for (; next < nonto; ++next)
+                gen_onto(w, color, kind, frm81 + onto[next], onto[next], may_stack, quiet);
             codes.insert(codes.end(), buf, w);
         }
     }
 
+    // The moves onto an occupied square, ascending: the stack (and the betrayals that go
+    // with it), then the capture (its code has the capture bit, above the betrayal bits).
     void gen_onto(uint32_t*& w, int color, int kind, int ft, int to, bool may_stack,
                   bool quiet) {
         int height = h[to];
         int top = b[to][height - 1];
-        if ((top & 1) != color) {
-            int own = 0;
-            for (int i = 0; i < height; ++i) own += (b[to][i] & 1) == color;
-            *w++ = (uint32_t(ft) << 17) | 65536u | (uint32_t(kind) << 2) | uint32_t(own + 1);
-        }
         if (height < stack_limit && (top >> 1) != T->marshal && may_stack) {
             uint32_t base = (uint32_t(ft) << 17) | (uint32_t(kind) << 2) | uint32_t(height + 1);
             if (kind == T->captain)
                 gen_betrayals(w, color, b[to], height, base, hand[color], quiet);
             else if (quiet)
                 *w++ = base;
+        }
+        if ((top & 1) != color) {
+            int own = 0;
+            for (int i = 0; i < height; ++i) own += (b[to][i] & 1) == color;
+            *w++ = (uint32_t(ft) << 17) | 65536u | (uint32_t(kind) << 2) | uint32_t(own + 1);
         }
     }
 
@@ -1320,6 +1338,9 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
     t->captain = kinds["captain"].cast<int>();
     t->archer = kinds["archer"].cast<int>();
     t->ray_off.resize(NIDX + 1);
+    t->step_lo.assign(NIDX, 0);
+    t->step_hi.assign(NIDX, 0);
+    t->long_off.assign(NIDX + 1, 0);
     for (int i = 0; i < NIDX; ++i) {
         t->ray_off[i] = int(t->rays.size());
         for (py::handle rh : py::reinterpret_borrow<py::tuple>(rays[i])) {
@@ -1341,15 +1362,32 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
             }
             t->rays.push_back(r);
         }
-        // gen_board writes one square's moves into a buffer of Position::SQUARE_CODES: at
-        // most 80 destinations, each with five codes at most.
-        int destinations = 0;
-        for (size_t r = size_t(t->ray_off[i]); r < t->rays.size(); ++r)
-            destinations += t->rays[r].len - (t->rays[r].mode == JUMP ? t->rays[r].extra : 0);
-        if (destinations > 80)
-            throw std::invalid_argument("a piece's rays give more than 80 destinations");
+        // gen_board gathers one square's destinations as bits (each listed once) and writes
+        // its moves into a buffer of Position::SQUARE_CODES: at most 80 destinations, each
+        // with five codes at most.
+        uint64_t listed[2] = {0, 0};
+        t->long_off[size_t(i)] = int(t->long_rays.size());
+        for (size_t r = size_t(t->ray_off[i]); r < t->rays.size(); ++r) {
+            const Ray& ray = t->rays[r];
+            if (ray.mode == SLIDE && ray.len == 1) {
+                int to = t->pool[size_t(ray.start)];
+                (to < 64 ? t->step_lo[size_t(i)] : t->step_hi[size_t(i)]) |= uint64_t(1) << (to & 63);
+            } else {
+                t->long_rays.push_back(int(r));
+            }
+        }
+        for (size_t r = size_t(t->ray_off[i]); r < t->rays.size(); ++r) {
+            const Ray& ray = t->rays[r];
+            for (int k = ray.mode == JUMP ? ray.extra : 0; k < ray.len; ++k) {
+                int to = t->pool[size_t(ray.start + k)];
+                if (to >= 81 || (listed[to >> 6] >> (to & 63)) & 1)
+                    throw std::invalid_argument("a piece's rays list a destination twice");
+                listed[to >> 6] |= uint64_t(1) << (to & 63);
+            }
+        }
     }
     t->ray_off[NIDX] = int(t->rays.size());
+    t->long_off[NIDX] = int(t->long_rays.size());
     t->att.assign(size_t(NIDX) * 81, -1);
     for (int i = 0; i < NIDX; ++i) {
         py::dict targets = py::reinterpret_borrow<py::dict>(attacks[i]);
