@@ -535,7 +535,7 @@ struct Position {
     void without_self_checks(std::vector<uint32_t>& codes) {
         if (phase != PLAY || !self_check_forbidden) return;
         int color = to_move;
-        bool exposed = marshal_capturable(color);
+        bool exposed = marshal_capturable_now(color);
         int archers = enemy_archers(color);
         size_t kept = 0;
         for (size_t i = 0; i < codes.size(); ++i) {
@@ -555,6 +555,20 @@ struct Position {
     }
 
     // ------------------------------------------------------------------ attack and mate
+    // marshal_capturable of the position now, kept per colour with the hash it was found
+    // for (the hash covers the board: the mate test after a move, the next legal list and
+    // the observation planes ask the same question of the same position).
+    uint64_t capturable_hash[2]{0, 0};
+    int8_t capturable_known[2]{0, 0}, capturable_value[2]{0, 0};
+    bool marshal_capturable_now(int color) {
+        if (capturable_known[color] && capturable_hash[color] == hash) return capturable_value[color];
+        bool value = marshal_capturable(color);
+        capturable_hash[color] = hash;
+        capturable_known[color] = 1;
+        capturable_value[color] = int8_t(value);
+        return value;
+    }
+
     bool marshal_capturable(int color) const {
         int target = marshal_at[color];
         if (target < 0) return false;
@@ -660,7 +674,7 @@ struct Position {
     }
 
     bool is_mate(int color) {
-        bool exposed = marshal_capturable(color);
+        bool exposed = marshal_capturable_now(color);
         if (!exposed && has_drop(color)) return false;
         int archers = -1;  // found when first needed
         std::vector<uint32_t>& codes = mate_codes;  // make/unmake below never re-enter here
@@ -2104,8 +2118,8 @@ PYBIND11_MODULE(_gungi_native, m) {
                          for (int c = 0; c < 2; ++c)
                              if (g.drafting[c]) f[2 + (c == me ? 0 : 1)] = 1.0f;
                      } else {
-                         if (g.marshal_capturable(me)) f[4] = 1.0f;
-                         if (g.marshal_capturable(1 - me)) f[5] = 1.0f;
+                         if (g.marshal_capturable_now(me)) f[4] = 1.0f;
+                         if (g.marshal_capturable_now(1 - me)) f[5] = 1.0f;
                      }
                      if (me == 1) f[6] = 1.0f;
                      f[7] = float(std::min(1.0, double(g.ply) / double(max_length)));
