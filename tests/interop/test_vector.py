@@ -91,17 +91,21 @@ def test_gungi_refuses_an_action_its_mask_does_not_hold_and_plays_no_game(copy: 
     """The legality check reads the kept mask without copies and the sparse lists with them:
     either way an action outside the legal list of its game (or outside the action space)
     raises, naming the game, before any game is played."""
+    from sengoku.games.gungi.batch import GungiBatch
+
     env = VectorEnv("gungi", 3, copy=copy, mode="intro")
+    batch = env.batch
+    assert isinstance(batch, GungiBatch)
     obs = env.reset(seed=2)
     first = [int(env.legal_actions(obs, i)[0]) for i in range(3)]
     illegal = int(np.flatnonzero(obs["action_mask"][2] == 0)[0])
-    before = [env.batch.position(i)["hash"] for i in range(3)]
+    before = [batch.position(i)["hash"] for i in range(3)]
     for bad in (illegal, env.num_actions, -1):
         with pytest.raises(IllegalAction, match="game 2"):
             env.step(np.array([first[0], first[1], bad]))
-        assert [env.batch.position(i)["hash"] for i in range(3)] == before
+        assert [batch.position(i)["hash"] for i in range(3)] == before
     obs, *_ = env.step(np.array(first))
-    assert [env.batch.position(i)["hash"] for i in range(3)] != before
+    assert [batch.position(i)["hash"] for i in range(3)] != before
 
 
 def test_without_autoreset_a_finished_game_waits_with_an_empty_mask() -> None:
