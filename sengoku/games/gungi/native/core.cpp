@@ -536,12 +536,12 @@ struct Position {
         if (phase != PLAY || !self_check_forbidden) return;
         int color = to_move;
         bool exposed = marshal_capturable_now(color);
-        int archers = enemy_archers(color);
+        int archers = -1;  // whether the enemy has an Archer on top, found when first needed
         size_t kept = 0;
         for (size_t i = 0; i < codes.size(); ++i) {
             uint32_t code = codes[i];
             bool keep;
-            if (!exposed && cannot_expose(code, color, archers)) {
+            if (!exposed && cannot_expose_lazy(code, color, archers)) {
                 keep = true;
             } else {
                 Undo u;
@@ -634,21 +634,12 @@ struct Position {
 
     int enemy_archers(int color) const {
         int archer = T->archer * 2 + (1 - color);
-        for (int sq = 0; sq < 81; ++sq)
-            if (h[sq] && b[sq][h[sq] - 1] == archer) return 1;
+        for (int half = 0; half < 2; ++half)  // the occupied squares only
+            for (uint64_t bits = occ[half]; bits; bits &= bits - 1) {
+                int sq = half * 64 + __builtin_ctzll(bits);
+                if (b[sq][h[sq] - 1] == archer) return 1;
+            }
         return 0;
-    }
-
-    bool cannot_expose(uint32_t code, int color, int archers) const {
-        int action = int(code >> 14);
-        if (action >= MOVE_SPACE) return true;
-        if (int((code >> 2) & 15) == T->marshal) return false;
-        int ft = action >> 3;
-        int frm = ft / 81, to = ft % 81;
-        int msq = marshal_at[color];
-        if (T->in_near(archers, msq, frm) || (((action >> 2) & 1) && T->in_near(archers, msq, to)))
-            return false;
-        return h[frm] < 2 || (b[frm][h[frm] - 2] & 1) == color;
     }
 
     // Whether sq is near the Marshal at msq (mate._near), finding whether the enemy has an
