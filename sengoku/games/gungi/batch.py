@@ -31,6 +31,11 @@ from sengoku.games.gungi.game import Gungi
 from sengoku.games.gungi.move import NUM_DISTINCT_ACTIONS, Move
 from sengoku.games.gungi.state import GungiState
 
+#: Whether the built core writes only what changed into a kept observation buffer (a core
+#: built before it writes every plane, to the same numbers).
+_OBSERVATIONS_KEPT = native_core.native_available() and bool(
+    getattr(native_core.module(), "OBSERVATIONS_KEPT", False)
+)
 #: Native outcome reasons (native/core.cpp's Reason) as the Outcome's reason strings.
 REASONS = ("", "marshal_captured", "repetition", "mate", "length_limit")
 
@@ -224,7 +229,10 @@ class GungiBatch:
         elif out.shape != shape or out.dtype != np.float32 or not out.flags.c_contiguous:
             raise ValueError(f"out must be a C-contiguous float32 array of shape {shape}")
         if self.native:
-            self._batch.observations(seats, out, self.encoder.max_game_length, kept)
+            if kept and _OBSERVATIONS_KEPT:
+                self._batch.observations(seats, out, self.encoder.max_game_length, True)
+            else:  # written whole
+                self._batch.observations(seats, out, self.encoder.max_game_length)
             return out
         out.fill(0.0)
         encoder = self.encoder

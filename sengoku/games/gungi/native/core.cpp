@@ -1810,6 +1810,8 @@ PYBIND11_MODULE(_gungi_native, m) {
     m.attr("MOVE_SPACE") = MOVE_SPACE;
     m.attr("DONE_INT") = DONE_INT;
     m.attr("NUM_KINDS") = NK;
+    // Batch.observations takes ``kept`` (a core built before it has not: batch.py asks).
+    m.attr("OBSERVATIONS_KEPT") = true;
 
     py::class_<Tables, std::shared_ptr<Tables>>(m, "Tables");
     // The Move class (sengoku.games.gungi.move.Move) and its intern table: legal_moves makes
