@@ -40,7 +40,7 @@ class GameBatch(Protocol):
     def step(self, actions: np.ndarray) -> np.ndarray: ...
     def random_actions(self) -> np.ndarray: ...
     def observations(
-        self, seats: np.ndarray | None = None, out: np.ndarray | None = None
+        self, seats: np.ndarray | None = None, out: np.ndarray | None = None, kept: bool = False
     ) -> np.ndarray: ...
     def done(self) -> np.ndarray: ...
     def returns(self) -> np.ndarray: ...
@@ -194,11 +194,13 @@ class ContractBatch:
         return self._states[i].outcome()
 
     def observations(
-        self, seats: np.ndarray | None = None, out: np.ndarray | None = None
+        self, seats: np.ndarray | None = None, out: np.ndarray | None = None, kept: bool = False
     ) -> np.ndarray:
         """``(n, *shape)`` float32: each game's view encoded from ``seats[i]`` (default: the
         seat to act; a finished game is seen from seat 0), into ``out`` when given (a
-        C-contiguous float32 array of that shape, overwritten) or a new array."""
+        C-contiguous float32 array of that shape, overwritten) or a new array. ``kept``
+        (``out`` unchanged since the last call wrote it) changes nothing here: every game
+        is encoded whole."""
         if seats is None:
             seats = np.maximum(self.to_move(), 0)
         shape = (self.n, *self.shape)

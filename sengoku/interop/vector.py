@@ -34,7 +34,8 @@ it is built, every other game steps through the contract.
 
 Buffers: the environment keeps one mask and one observation array and rewrites them in
 place on every step (the mask only where it changed: a step changes a few hundred of a row's
-57025 Gungi entries). With ``copy=True`` (the default, as Gymnasium's vector environments)
+57025 Gungi entries; Gungi's observations too, only the planes' entries that changed, with
+``copy=False``). With ``copy=True`` (the default, as Gymnasium's vector environments)
 ``reset`` and ``step`` hand out new arrays instead (written directly, not copied from the
 buffers), which the caller may keep and change. With
 ``copy=False`` they hand out read-only views of the buffers themselves (no copy of the 25 MB
@@ -92,9 +93,12 @@ class VectorEnv:
         self._observations_view = _read_only(self._observations)
         self._agent = np.full(num_envs, -1, dtype=np.int64)
         #: ``game * num_actions + action`` of every legal action now, ascending: the legality
-        #: check of ``step`` (the caller's copies of the mask may have been changed).
-        self._keys = np.zeros(0, dtype=np.int64)
+        #: check of ``step`` after a step with copies (the caller's copies of the mask may
+        #: have been changed); None after a step without: the kept mask is the check then.
+        self._keys: np.ndarray | None = np.zeros(0, dtype=np.int64)
         self._started = False
+        #: Whether ``_observations`` holds the planes the batch last wrote there.
+        self._observed = False
         #: The Sengoku seed each game was started with (``new_state(seed=...)``): a game can
         #: be rebuilt outside the batch and replayed.
         self.game_seeds = np.zeros(num_envs, dtype=np.int64)
@@ -127,8 +131,13 @@ class VectorEnv:
             mask.reshape(-1)[keys] = 1
         else:
             ints, offsets = batch.legal_sparse(self._mask)
-            keys = self._keys_of(ints, offsets)
-            batch.observations(seats, out=self._observations)
+            # The kept mask is the next step's legality check (handed out read-only): no
+            # list of keys to build.
+            keys = None
+            # The buffer holds the last step's planes (handed out read-only): only what
+            # changed is written.
+            batch.observations(seats, out=self._observations, kept=self._observed)
+            self._observed = True
             observation, mask = self._observations_view, self._mask_view
         self._keys = keys
         return {
@@ -172,10 +181,14 @@ class VectorEnv:
         # Checked against the mask before anything is played: an illegal action changes no
         # game (one look-up per game, all at once).
         inside = (actions >= 0) & (actions < self.num_actions)
-        query = np.arange(self.num_envs, dtype=np.int64) * self.num_actions + actions
         keys = self._keys
-        at = np.minimum(np.searchsorted(keys, query), max(len(keys) - 1, 0))
-        legal = inside & (keys[at] == query) if len(keys) else np.zeros_like(inside)
+        if keys is None:  # the kept mask holds the legal actions now: one look-up per game
+            rows = np.arange(self.num_envs)
+            legal = inside & (self._mask[rows, np.where(inside, actions, 0)] != 0)
+        else:
+            query = np.arange(self.num_envs, dtype=np.int64) * self.num_actions + actions
+            at = np.minimum(np.searchsorted(keys, query), max(len(keys) - 1, 0))
+            legal = inside & (keys[at] == query) if len(keys) else np.zeros_like(inside)
         bad = np.flatnonzero(live & ~legal)
         if len(bad):
             first = int(bad[0])

@@ -86,6 +86,28 @@ def test_an_illegal_action_names_the_game_and_changes_nothing() -> None:
         env.step(np.array(legal[:1]))
 
 
+@pytest.mark.parametrize("copy", [True, False])
+def test_gungi_refuses_an_action_its_mask_does_not_hold_and_plays_no_game(copy: bool) -> None:
+    """The legality check reads the kept mask without copies and the sparse lists with them:
+    either way an action outside the legal list of its game (or outside the action space)
+    raises, naming the game, before any game is played."""
+    from sengoku.games.gungi.batch import GungiBatch
+
+    env = VectorEnv("gungi", 3, copy=copy, mode="intro")
+    batch = env.batch
+    assert isinstance(batch, GungiBatch)
+    obs = env.reset(seed=2)
+    first = [int(env.legal_actions(obs, i)[0]) for i in range(3)]
+    illegal = int(np.flatnonzero(obs["action_mask"][2] == 0)[0])
+    before = [batch.position(i)["hash"] for i in range(3)]
+    for bad in (illegal, env.num_actions, -1):
+        with pytest.raises(IllegalAction, match="game 2"):
+            env.step(np.array([first[0], first[1], bad]))
+        assert [batch.position(i)["hash"] for i in range(3)] == before
+    obs, *_ = env.step(np.array(first))
+    assert [batch.position(i)["hash"] for i in range(3)] != before
+
+
 def test_without_autoreset_a_finished_game_waits_with_an_empty_mask() -> None:
     env = VectorEnv("gungi", 2, autoreset=False, mode="intro")
     obs = env.reset(seed=0)
@@ -245,3 +267,39 @@ def test_gungi_batch_native_and_python_give_the_same_sparse_lists_masks_and_plan
             batch.step(actions)
             if ply % 40 == 39:  # a restart: its row of the kept mask is rewritten whole
                 batch.reset_game(ply % 4, seed=ply)
+
+
+@pytest.mark.parametrize("mode", ["intro", "advanced"])
+def test_gungi_batch_kept_observations_equal_the_engines_planes(mode: str) -> None:
+    """``observations(out=..., kept=True)`` writes only what changed since the last call into
+    the same buffer: across moves, restarts, the setup of a free-setup mode and seats that
+    change between calls it holds the Python engine's planes; an array the batch did not
+    write last (here full of 5.0) is written whole even when called kept."""
+    from sengoku.games.gungi import native_available
+    from sengoku.games.gungi.batch import GungiBatch
+
+    if not native_available():
+        pytest.skip("Gungi's native core is not built")
+    n = 5
+    native, python = GungiBatch(native=True, mode=mode), GungiBatch(native=False, mode=mode)
+    for batch in (native, python):
+        batch.reset(n, seed=4)
+    kept = np.zeros((n, *native.shape), np.float32)
+    rng = np.random.default_rng(4)
+    for ply in range(150):
+        seats = rng.integers(0, 2, n)
+        if ply % 50 == 25:
+            other = np.full((n, *native.shape), 5.0, np.float32)
+            native.observations(seats, out=other, kept=True)
+            assert np.array_equal(other, python.observations(seats))
+        native.observations(seats, out=kept, kept=True)
+        assert np.array_equal(kept, python.observations(seats)), f"ply {ply}"
+        actions = native.random_actions()
+        for batch in (native, python):
+            batch.step(actions)
+        for i in np.flatnonzero(native.done()):
+            for batch in (native, python):
+                batch.reset_game(int(i), seed=ply)
+        if ply % 40 == 39:
+            for batch in (native, python):
+                batch.reset_game(ply % n, seed=ply)

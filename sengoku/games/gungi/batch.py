@@ -31,6 +31,11 @@ from sengoku.games.gungi.game import Gungi
 from sengoku.games.gungi.move import NUM_DISTINCT_ACTIONS, Move
 from sengoku.games.gungi.state import GungiState
 
+#: Whether the built core writes only what changed into a kept observation buffer (a core
+#: built before it writes every plane, to the same numbers).
+_OBSERVATIONS_KEPT = native_core.native_available() and bool(
+    getattr(native_core.module(), "OBSERVATIONS_KEPT", False)
+)
 #: Native outcome reasons (native/core.cpp's Reason) as the Outcome's reason strings.
 REASONS = ("", "marshal_captured", "repetition", "mate", "length_limit")
 
@@ -180,12 +185,11 @@ class GungiBatch:
 
     def returns(self) -> np.ndarray:
         """``(n, 2)`` float32: +1 / -1 for a win / loss, 0 for no winner or not over."""
-        status = self.status()
+        outcome = self.status()[:, 1]
         out = np.zeros((self.n, 2), dtype=np.float32)
-        for i, outcome in enumerate(status[:, 1]):
-            if outcome in (0, 1):
-                out[i, outcome] = 1.0
-                out[i, 1 - outcome] = -1.0
+        won = np.flatnonzero((outcome == 0) | (outcome == 1))  # at once, not game by game
+        out[won, outcome[won]] = 1.0
+        out[won, 1 - outcome[won]] = -1.0
         return out
 
     def outcome(self, i: int) -> Outcome | None:
@@ -202,11 +206,20 @@ class GungiBatch:
         return np.asarray(self.status()[:, 4])
 
     def observations(
-        self, seats: np.ndarray | None = None, out: np.ndarray | None = None
+        self,
+        seats: np.ndarray | None = None,
+        out: np.ndarray | None = None,
+        kept: bool = False,
     ) -> np.ndarray:
         """``(n, 120, 9, 9)`` float32 GungiEncoder planes, from ``seats`` (default: to move),
         into ``out`` when given (C-contiguous float32 of that shape, overwritten: a large
-        batch's step then allocates no 10 MB array) or a new array."""
+        batch's step then allocates no 10 MB array) or a new array.
+
+        ``kept=True`` says that ``out`` is the array of the previous call, also made with
+        ``kept=True``, and holds what that call wrote, unchanged: the native core then writes
+        only what differs (a few hundred of a game's 9720 floats, where the whole array is
+        10 MB for 256 games). After a call without ``kept``, or into another array, the
+        array is written whole all the same."""
         if seats is None:
             seats = self.to_move()
         seats = np.ascontiguousarray(seats, dtype=np.int64)
@@ -216,7 +229,10 @@ class GungiBatch:
         elif out.shape != shape or out.dtype != np.float32 or not out.flags.c_contiguous:
             raise ValueError(f"out must be a C-contiguous float32 array of shape {shape}")
         if self.native:
-            self._batch.observations(seats, out, self.encoder.max_game_length)  # zeroes it
+            if kept and _OBSERVATIONS_KEPT:
+                self._batch.observations(seats, out, self.encoder.max_game_length, True)
+            else:  # written whole
+                self._batch.observations(seats, out, self.encoder.max_game_length)
             return out
         out.fill(0.0)
         encoder = self.encoder

@@ -584,4 +584,7 @@ def _no_match_reason(state: State, text: str, legal: list[Move]) -> Sentence:
     )
 
 
+# The length guard reads a state's kept limit while Gungi's max_game_length is this one.
+GungiState.stock_limit = Gungi.max_game_length
+
 __all__ = ["Gungi", "normalize", "PLAY", "SETUP"]

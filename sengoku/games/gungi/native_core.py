@@ -155,7 +155,9 @@ class _Scratch(threading.local):
 
 
 _SCRATCH = _Scratch()
-_get_ident = threading.get_ident
+#: The thread's id as a scratch entry is kept with it (state.py's apply reads it too).
+get_ident = threading.get_ident
+_get_ident = get_ident
 
 
 def load(position: Any, state: GungiState) -> None:
@@ -194,7 +196,7 @@ class Kept(tuple[int, list[Any]]):
         return None
 
 
-def _entry(state: GungiState) -> list[Any]:
+def scratch_entry(state: GungiState) -> list[Any]:
     """This thread's scratch entry for ``state``'s rules; the state keeps it with the thread's
     id, so the contract finds it with one comparison on every move."""
     ident = threading.get_ident()
@@ -221,9 +223,9 @@ def _entry(state: GungiState) -> list[Any]:
 
 def scratch(state: GungiState) -> Any:
     """The scratch native position holding ``state``'s position (loaded if it differs)."""
-    # _entry's and mark's common case written out: this runs on every ply of every game.
+    # scratch_entry's and mark's common case written out: this runs on every ply of every game.
     kept = state.memo.native
-    entry = kept[1] if kept is not None and kept[0] == _get_ident() else _entry(state)
+    entry = kept[1] if kept is not None and kept[0] == _get_ident() else scratch_entry(state)
     position = entry[0]
     now = (state.hash, state.ply, state.move_number, state.first)
     if entry[1] != now:
@@ -265,7 +267,14 @@ def towers(state: GungiState) -> tuple[tuple[int, ...], ...]:
 def legal_moves(state: GungiState) -> list[Move]:
     """``legal_actions`` of a live ``state``: the interned Move of each legal code, ascending,
     made in the core (no list of codes in between)."""
-    moves: list[Move] = scratch(state).legal_moves()
+    # scratch() written out: this runs on every ply of every game.
+    kept = state.memo.native
+    found = kept[1] if kept is not None and kept[0] == _get_ident() else scratch_entry(state)
+    now = (state.hash, state.ply, state.move_number, state.first)
+    if found[1] != now:
+        load(found[0], state)
+        found[1] = now
+    moves: list[Move] = found[0].legal_moves()
     return moves
 
 
@@ -275,7 +284,7 @@ def apply_to(state: GungiState, code: int) -> tuple[list[Any], tuple[Any, ...] |
     once the state is whole again) and the core's answer, None for an illegal code: (hash,
     side to move, still in setup, ply, pieces that left the game, why the game may end)."""
     kept = state.memo.native
-    entry = kept[1] if kept is not None and kept[0] == _get_ident() else _entry(state)
+    entry = kept[1] if kept is not None and kept[0] == _get_ident() else scratch_entry(state)
     position = entry[0]
     now = (state.hash, state.ply, state.move_number, state.first)
     if entry[1] != now:

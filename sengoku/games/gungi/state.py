@@ -73,6 +73,8 @@ if TYPE_CHECKING:
 # mate test and perft come from it (sengoku/games/gungi/native_core.py); this module stays
 # the reference engine. Tests set _NATIVE = False to ask the Python engine itself.
 import sengoku.games.gungi.native_core as _native_core  # noqa: E402
+from sengoku.games.gungi.native_core import get_ident as _get_ident  # noqa: E402
+from sengoku.games.gungi.native_core import scratch_entry as _native_entry  # noqa: E402
 
 _NATIVE = _native_core.native_available()
 
@@ -532,22 +534,33 @@ class GungiState(State[Move]):
             return self._apply_python(action)
         if not isinstance(action, Move):
             return None
-        code = action.code
         mover = self.to_move
         phase_before = self.phase
-        drafting_before = (self.drafting[0], self.drafting[1])
-        entry, played = _native_core.apply_to(self, code)
+        if phase_before == SETUP:
+            drafting_before = (self.drafting[0], self.drafting[1])
+        # native_core.apply_to and mark written out (one call, not three, on every move):
+        # this thread's scratch entry, reloaded if it holds another position.
+        kept = self.memo.native
+        entry = kept[1] if kept is not None and kept[0] == _get_ident() else _native_entry(self)
+        now = (self.hash, self.ply, self.move_number, self.first)
+        if entry[1] != now:
+            _native_core.load(entry[0], self)
+            entry[1] = now
+        played = entry[0].apply_to(
+            action.code, self.board, self.hands, self.drafting, self.marshal_at, self.seen
+        )
         if played is None:
             return None
         self.hash, self.to_move, in_setup, self.ply, captured, reason = played
         if phase_before == SETUP:
             if not in_setup:
                 self.phase = PLAY
-            if counts_a_move(code >> 14, mover, SETUP, drafting_before, self.drafting):
+            if counts_a_move(action.code >> 14, mover, SETUP, drafting_before, self.drafting):
                 self.move_number += 1
         elif mover == BLACK:
             self.move_number += 1
-        entry[1] = _native_core.mark(self)
+        # The scratch position holds the position after the move: marked as this state's.
+        entry[1] = (self.hash, self.ply, self.move_number, self.first)
         self.memo.legal = None
         text = str(action)
         # event("move", ...) written out: the same dict, one call fewer on every move.
@@ -571,6 +584,21 @@ class GungiState(State[Move]):
             if result is not None:
                 finish(self, result, events)
         return events
+
+    #: ``Gungi.max_game_length`` as the class defines it (set by game.py): while the game's
+    #: method is that one, the limit is the state's ``max_length``.
+    stock_limit: ClassVar[Callable[..., int] | None] = None
+
+    def _end_if_too_long(self, decisions: int) -> list[Event]:
+        # The contract's length guard without ``max_game_length(**options)`` on every move:
+        # Gungi's limit is a constant, read once into ``max_length`` when the state was made.
+        # A game whose method was replaced since (on the instance or the class, as
+        # tests/core/test_endings.py does) is asked as the contract asks it.
+        game = self.game
+        if type(game).max_game_length is GungiState.stock_limit and not game.__dict__:
+            if decisions < self.max_length or self._outcome is not None:
+                return []
+        return State._end_if_too_long(self, decisions)
 
     #: Gungi's turn as a flow (core/flow.py): one phase, a move of the side to move
     #: (``make`` knows a setup placement, Done and a move of play apart). Its ``do`` judges

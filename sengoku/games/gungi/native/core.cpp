@@ -53,6 +53,11 @@ struct Tables {
     int marshal = 0, captain = 0, archer = 0;
     std::vector<int> ray_off;  // NIDX + 1
     std::vector<Ray> rays;
+    // Per NIDX entry: the destinations of its one-square slides (a step cannot be blocked
+    // on the way) as two words of squares, and its other rays (long_rays[long_off[i] ..
+    // long_off[i + 1]], indices into rays), walked square by square.
+    std::vector<uint64_t> step_lo, step_hi;
+    std::vector<int> long_off, long_rays;
     std::vector<uint8_t> pool;
     std::vector<int32_t> att;  // NIDX * 81: offset into apool or -1
     std::vector<uint8_t> apool;  // is_jump, len, path...
@@ -232,6 +237,14 @@ struct Position {
         gen_drops(codes, color, true);
     }
 
+    // The most codes one square's piece can make: 80 destinations, each a capture, a stack
+    // and three betrayals at most.
+    static constexpr int SQUARE_CODES = 80 * 5;
+
+    // Each square's moves come out ascending without a sort: its empty destinations are
+    // gathered as bits and its occupied ones in a short list (make_tables checks that no
+    // destination is listed twice), then both are walked in ascending order. The squares
+    // come in ascending order, so the board moves are ascending.
     void gen_board(std::vector<uint32_t>& codes, int color, int only, bool quiet) {
         const Tables& t = *T;
         int table_base = color * NK * 4;
@@ -243,6 +256,7 @@ struct Position {
             words[0] = only < 64 ? uint64_t(1) << only : 0;
             words[1] = only >= 64 ? uint64_t(1) << (only - 64) : 0;
         }
+        uint32_t buf[SQUARE_CODES];
         for (int frm_i = 0; frm_i < 2 * 64; frm_i += 64)  // the two words, then their bits
         for (uint64_t bits = words[frm_i >> 6]; bits; bits &= bits - 1) {
             int frm = frm_i + __builtin_ctzll(bits);
@@ -251,21 +265,28 @@ struct Position {
             int top = b[frm][tier - 1];
             if ((top & 1) != color) continue;
             int kind = top >> 1;
-            bool may_stack = kind != t.marshal || marshal_may_stack;
-            uint32_t low = uint32_t(kind) << 2;
-            int frm81 = frm * 81;
             int idx = ((table_base + kind * 4) + tier) * 81 + frm;
-            for (int r = t.ray_off[idx]; r < t.ray_off[idx + 1]; ++r) {
-                const Ray& ray = t.rays[r];
+            // The steps at once: the empty ones are quiet moves, the occupied ones moves
+            // onto a tower no taller than this one.
+            uint64_t step_lo = t.step_lo[idx], step_hi = t.step_hi[idx];
+            uint64_t empty[2] = {step_lo & ~occ[0], step_hi & ~occ[1]};
+            int onto[81], nonto = 0;  // occupied destinations
+            for (int half = 0; half < 2; ++half)
+                for (uint64_t o = (half ? step_hi & occ[1] : step_lo & occ[0]); o; o &= o - 1) {
+                    int to = half * 64 + __builtin_ctzll(o);
+                    if (h[to] <= tier) onto[nonto++] = to;
+                }
+            for (int k = t.long_off[idx]; k < t.long_off[idx + 1]; ++k) {
+                const Ray& ray = t.rays[size_t(t.long_rays[size_t(k)])];
                 const uint8_t* sqs = &t.pool[ray.start];
                 if (ray.mode == SLIDE) {
                     for (int i = 0; i < ray.len; ++i) {
                         int to = sqs[i];
                         if (!h[to]) {
-                            if (quiet) codes.push_back((uint32_t(frm81 + to) << 17) | low | 1);
+                            empty[to >> 6] |= uint64_t(1) << (to & 63);
                             continue;
                         }
-                        if (h[to] <= tier) gen_onto(codes, color, kind, frm81 + to, to, may_stack, quiet);
+                        if (h[to] <= tier) onto[nonto++] = to;
                         break;
                     }
                 } else if (ray.mode == JUMP) {
@@ -273,11 +294,10 @@ struct Position {
                         int to = sqs[i];
                         if (h[to] > tier) break;
                         if (i >= ray.extra) {
-                            if (!h[to]) {
-                                if (quiet) codes.push_back((uint32_t(frm81 + to) << 17) | low | 1);
-                            } else {
-                                gen_onto(codes, color, kind, frm81 + to, to, may_stack, quiet);
-                            }
+                            if (!h[to])
+                                empty[to >> 6] |= uint64_t(1) << (to & 63);
+                            else
+                                onto[nonto++] = to;
                         }
                     }
                 } else {
@@ -288,38 +308,61 @@ struct Position {
                     for (int i = 0; i < ray.len; ++i) {
                         int to = sqs[i];
                         if (h[to] > tier) break;
-                        if (!h[to]) {
-                            if (quiet) codes.push_back((uint32_t(frm81 + to) << 17) | low | 1);
-                        } else {
-                            gen_onto(codes, color, kind, frm81 + to, to, may_stack, quiet);
-                        }
+                        if (!h[to])
+                            empty[to >> 6] |= uint64_t(1) << (to & 63);
+                        else
+                            onto[nonto++] = to;
                     }
                 }
             }
+            if (!quiet) empty[0] = empty[1] = 0;
+            if (!nonto && !(empty[0] | empty[1])) continue;
+            for (int a = 1; a < nonto; ++a) {  // a few at most: insertion sort
+                int x = onto[a], c = a;
+                for (; c > 0 && onto[c - 1] > x; --c) onto[c] = onto[c - 1];
+                onto[c] = x;
+            }
+            bool may_stack = kind != t.marshal || marshal_may_stack;
+            uint32_t low = uint32_t(kind) << 2;
+            int frm81 = frm * 81;
+            uint32_t* w = buf;
+            int next = 0;  // the next occupied destination to write
+            for (int half = 0; half < 2; ++half)
+                for (uint64_t e = empty[half]; e; e &= e - 1) {
+                    int to = half * 64 + __builtin_ctzll(e);
+                    for (; next < nonto && onto[next] < to; ++next)
+                        gen_onto(w, color, kind, frm81 + onto[next], onto[next], may_stack, quiet);
+                    *w++ = (uint32_t(frm81 + to) << 17) | low | 1;
+                }
+            for (; next < nonto; ++next)
+                gen_onto(w, color, kind, frm81 + onto[next], onto[next], may_stack, quiet);
+            codes.insert(codes.end(), buf, w);
         }
     }
 
-    void gen_onto(std::vector<uint32_t>& codes, int color, int kind, int ft, int to, bool may_stack,
+    // The moves onto an occupied square, ascending: the stack (and the betrayals that go
+    // with it), then the capture (its code has the capture bit, above the betrayal bits).
+    void gen_onto(uint32_t*& w, int color, int kind, int ft, int to, bool may_stack,
                   bool quiet) {
         int height = h[to];
         int top = b[to][height - 1];
-        if ((top & 1) != color) {
-            int own = 0;
-            for (int i = 0; i < height; ++i) own += (b[to][i] & 1) == color;
-            codes.push_back((uint32_t(ft) << 17) | 65536u | (uint32_t(kind) << 2) | uint32_t(own + 1));
-        }
         if (height < stack_limit && (top >> 1) != T->marshal && may_stack) {
             uint32_t base = (uint32_t(ft) << 17) | (uint32_t(kind) << 2) | uint32_t(height + 1);
             if (kind == T->captain)
-                gen_betrayals(codes, color, b[to], height, base, hand[color], quiet);
+                gen_betrayals(w, color, b[to], height, base, hand[color], quiet);
             else if (quiet)
-                codes.push_back(base);
+                *w++ = base;
+        }
+        if ((top & 1) != color) {
+            int own = 0;
+            for (int i = 0; i < height; ++i) own += (b[to][i] & 1) == color;
+            *w++ = (uint32_t(ft) << 17) | 65536u | (uint32_t(kind) << 2) | uint32_t(own + 1);
         }
     }
 
-    void gen_betrayals(std::vector<uint32_t>& codes, int color, const uint8_t* target, int height,
+    void gen_betrayals(uint32_t*& w, int color, const uint8_t* target, int height,
                        uint32_t base, const int* hnd, bool quiet) const {
-        if (quiet) codes.push_back(base);
+        if (quiet) *w++ = base;
         int el_tier[3], el_kind[3], ne = 0;
         for (int i = 0; i < height; ++i) {
             int p = target[i];
@@ -356,7 +399,7 @@ struct Position {
             for (int e = 0; e < ne; ++e)
                 if ((mask >> (el_tier[e] - 1)) & 1)
                     extra |= uint32_t(el_kind[e]) << (el_tier[e] == 1 ? 10 : 6);
-            codes.push_back(base | extra);
+            *w++ = base | extra;
         }
     }
 
@@ -419,9 +462,12 @@ struct Position {
                 if (kind == T->captain)
                     for (int k = 0; k < h[sq]; ++k) enemy |= (b[sq][k] & 1) != color;
                 if (enemy) {
+                    uint32_t buf[4];  // the drop and its three betrayals at most
+                    uint32_t* w = buf;
                     hand[color][kind] -= 1;
-                    gen_betrayals(codes, color, b[sq], h[sq], code, hand[color], quiet);
+                    gen_betrayals(w, color, b[sq], h[sq], code, hand[color], quiet);
                     hand[color][kind] += 1;
+                    codes.insert(codes.end(), buf, w);
                 } else if (quiet) {
                     codes.push_back(code);
                 }
@@ -460,12 +506,14 @@ struct Position {
         codes.push_back(DONE_CODE);
     }
 
+    // Ascending without a sort: gen_board sorts each square's moves and takes the squares in
+    // order, the drops (and setup placements) come out ascending, and Done is the largest
+    // code; without_self_checks keeps the order.
     void legal_codes(std::vector<uint32_t>& codes) {
         codes.clear();
         if (outcome >= 0) return;
         pseudo_codes(codes);
         without_self_checks(codes);
-        std::sort(codes.begin(), codes.end());
     }
 
     void noisy_codes(std::vector<uint32_t>& codes) {
@@ -487,19 +535,19 @@ struct Position {
     void without_self_checks(std::vector<uint32_t>& codes) {
         if (phase != PLAY || !self_check_forbidden) return;
         int color = to_move;
-        bool exposed = marshal_capturable(color);
-        int archers = enemy_archers(color);
+        bool exposed = marshal_capturable_now(color);
+        int archers = -1;  // whether the enemy has an Archer on top, found when first needed
         size_t kept = 0;
         for (size_t i = 0; i < codes.size(); ++i) {
             uint32_t code = codes[i];
             bool keep;
-            if (!exposed && cannot_expose(code, color, archers)) {
+            if (!exposed && cannot_expose_lazy(code, color, archers)) {
                 keep = true;
             } else {
                 Undo u;
-                make(code, u);
+                make(code, u, false);
                 keep = u.marshal_taken || !marshal_capturable(color);
-                unmake(u);
+                unmake(u, false);
             }
             if (keep) codes[kept++] = code;
         }
@@ -507,6 +555,20 @@ struct Position {
     }
 
     // ------------------------------------------------------------------ attack and mate
+    // marshal_capturable of the position now, kept per colour with the hash it was found
+    // for (the hash covers the board: the mate test after a move, the next legal list and
+    // the observation planes ask the same question of the same position).
+    uint64_t capturable_hash[2]{0, 0};
+    int8_t capturable_known[2]{0, 0}, capturable_value[2]{0, 0};
+    bool marshal_capturable_now(int color) {
+        if (capturable_known[color] && capturable_hash[color] == hash) return capturable_value[color];
+        bool value = marshal_capturable(color);
+        capturable_hash[color] = hash;
+        capturable_known[color] = 1;
+        capturable_value[color] = int8_t(value);
+        return value;
+    }
+
     bool marshal_capturable(int color) const {
         int target = marshal_at[color];
         if (target < 0) return false;
@@ -572,21 +634,12 @@ struct Position {
 
     int enemy_archers(int color) const {
         int archer = T->archer * 2 + (1 - color);
-        for (int sq = 0; sq < 81; ++sq)
-            if (h[sq] && b[sq][h[sq] - 1] == archer) return 1;
+        for (int half = 0; half < 2; ++half)  // the occupied squares only
+            for (uint64_t bits = occ[half]; bits; bits &= bits - 1) {
+                int sq = half * 64 + __builtin_ctzll(bits);
+                if (b[sq][h[sq] - 1] == archer) return 1;
+            }
         return 0;
-    }
-
-    bool cannot_expose(uint32_t code, int color, int archers) const {
-        int action = int(code >> 14);
-        if (action >= MOVE_SPACE) return true;
-        if (int((code >> 2) & 15) == T->marshal) return false;
-        int ft = action >> 3;
-        int frm = ft / 81, to = ft % 81;
-        int msq = marshal_at[color];
-        if (T->in_near(archers, msq, frm) || (((action >> 2) & 1) && T->in_near(archers, msq, to)))
-            return false;
-        return h[frm] < 2 || (b[frm][h[frm] - 2] & 1) == color;
     }
 
     // Whether sq is near the Marshal at msq (mate._near), finding whether the enemy has an
@@ -612,7 +665,7 @@ struct Position {
     }
 
     bool is_mate(int color) {
-        bool exposed = marshal_capturable(color);
+        bool exposed = marshal_capturable_now(color);
         if (!exposed && has_drop(color)) return false;
         int archers = -1;  // found when first needed
         std::vector<uint32_t>& codes = mate_codes;  // make/unmake below never re-enter here
@@ -662,9 +715,9 @@ struct Position {
             });
         for (uint32_t c : codes) {
             Undo u;
-            make(c, u);
+            make(c, u, false);
             bool safe = u.marshal_taken || !marshal_capturable(color);
-            unmake(u);
+            unmake(u, false);
             if (safe) return false;
         }
         return true;
@@ -677,7 +730,9 @@ struct Position {
         mark_square(sq);
     }
 
-    void make(uint32_t code, Undo& u) {
+    // ``track``: count the new position in ``seen`` (a move played); a probe that is undone
+    // at once (the self-check and mate tests) leaves the history alone.
+    void make(uint32_t code, Undo& u, bool track = true) {
         const Tables& t = *T;
         int color = to_move;
         int* hnd = hand[color];
@@ -788,11 +843,11 @@ struct Position {
         key ^= setup_key();
         hash = key;
         ply += 1;
-        seen.add(key, 1);
+        if (track) seen.add(key, 1);
     }
 
-    void unmake(const Undo& u) {
-        seen.add(hash, -1);
+    void unmake(const Undo& u, bool track = true) {
+        if (track) seen.add(hash, -1);
         for (int i = u.nchanged - 1; i >= 0; --i) set_tower(u.sq[i], u.tower[i], u.height[i]);
         for (int i = u.nhand - 1; i >= 0; --i) hand[u.color][u.hand_kind[i]] = u.hand_count[i];
         to_move = u.color;
@@ -1288,6 +1343,9 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
     t->captain = kinds["captain"].cast<int>();
     t->archer = kinds["archer"].cast<int>();
     t->ray_off.resize(NIDX + 1);
+    t->step_lo.assign(NIDX, 0);
+    t->step_hi.assign(NIDX, 0);
+    t->long_off.assign(NIDX + 1, 0);
     for (int i = 0; i < NIDX; ++i) {
         t->ray_off[i] = int(t->rays.size());
         for (py::handle rh : py::reinterpret_borrow<py::tuple>(rays[i])) {
@@ -1309,8 +1367,32 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
             }
             t->rays.push_back(r);
         }
+        // gen_board gathers one square's destinations as bits (each listed once) and writes
+        // its moves into a buffer of Position::SQUARE_CODES: at most 80 destinations, each
+        // with five codes at most.
+        uint64_t listed[2] = {0, 0};
+        t->long_off[size_t(i)] = int(t->long_rays.size());
+        for (size_t r = size_t(t->ray_off[i]); r < t->rays.size(); ++r) {
+            const Ray& ray = t->rays[r];
+            if (ray.mode == SLIDE && ray.len == 1) {
+                int to = t->pool[size_t(ray.start)];
+                (to < 64 ? t->step_lo[size_t(i)] : t->step_hi[size_t(i)]) |= uint64_t(1) << (to & 63);
+            } else {
+                t->long_rays.push_back(int(r));
+            }
+        }
+        for (size_t r = size_t(t->ray_off[i]); r < t->rays.size(); ++r) {
+            const Ray& ray = t->rays[r];
+            for (int k = ray.mode == JUMP ? ray.extra : 0; k < ray.len; ++k) {
+                int to = t->pool[size_t(ray.start + k)];
+                if (to >= 81 || (listed[to >> 6] >> (to & 63)) & 1)
+                    throw std::invalid_argument("a piece's rays list a destination twice");
+                listed[to >> 6] |= uint64_t(1) << (to & 63);
+            }
+        }
     }
     t->ray_off[NIDX] = int(t->rays.size());
+    t->long_off[NIDX] = int(t->long_rays.size());
     t->att.assign(size_t(NIDX) * 81, -1);
     for (int i = 0; i < NIDX; ++i) {
         py::dict targets = py::reinterpret_borrow<py::dict>(attacks[i]);
@@ -1376,30 +1458,27 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
 // is called (Python's move module interns it) only for a code not met before. Codes are
 // never 0 (a tier is 1 to 3), so 0 marks an empty slot.
 struct MoveTable {
-    std::vector<uint32_t> keys = std::vector<uint32_t>(size_t(1) << 14, 0);
-    std::vector<PyObject*> objs = std::vector<PyObject*>(size_t(1) << 14, nullptr);
+    struct Slot {
+        uint32_t code;
+        PyObject* obj;
+    };
+    // One array of pairs: a look-up reads one cache line, not one in each of two arrays.
+    std::vector<Slot> slots = std::vector<Slot>(size_t(1) << 14, Slot{0, nullptr});
     size_t mask = (size_t(1) << 14) - 1, filled = 0;
 
     static size_t mix(uint32_t code) { return size_t((uint64_t(code) * 0x9E3779B97F4A7C15ull) >> 32); }
     size_t index(uint32_t code) const {
         size_t i = mix(code) & mask;
-        while (keys[i] != 0 && keys[i] != code) i = (i + 1) & mask;
+        while (slots[i].code != 0 && slots[i].code != code) i = (i + 1) & mask;
         return i;
     }
     void grow() {
-        std::vector<uint32_t> old_keys;
-        std::vector<PyObject*> old_objs;
-        old_keys.swap(keys);
-        old_objs.swap(objs);
-        keys.assign(old_keys.size() * 2, 0);
-        objs.assign(old_keys.size() * 2, nullptr);
-        mask = keys.size() - 1;
-        for (size_t j = 0; j < old_keys.size(); ++j)
-            if (old_keys[j] != 0) {
-                size_t i = index(old_keys[j]);
-                keys[i] = old_keys[j];
-                objs[i] = old_objs[j];
-            }
+        std::vector<Slot> old;
+        old.swap(slots);
+        slots.assign(old.size() * 2, Slot{0, nullptr});
+        mask = slots.size() - 1;
+        for (const Slot& slot : old)
+            if (slot.code != 0) slots[index(slot.code)] = slot;
     }
 };
 MoveTable* g_moves = nullptr;  // made once, never freed (it holds Python objects)
@@ -1437,26 +1516,31 @@ PyObject* new_move(uint32_t code) {  // a new reference
 PyObject* move_object(uint32_t code) {  // a new reference
     MoveTable& t = *g_moves;
     size_t i = t.index(code);
-    if (t.keys[i] == code) {
-        Py_INCREF(t.objs[i]);
-        return t.objs[i];
+    if (t.slots[i].code == code) {
+        Py_INCREF(t.slots[i].obj);
+        return t.slots[i].obj;
     }
     PyObject* obj = new_move(code);
-    if ((t.filled + 1) * 2 > t.keys.size()) {
+    if ((t.filled + 1) * 2 > t.slots.size()) {
         t.grow();
         i = t.index(code);
     }
     Py_INCREF(obj);  // the table's reference
-    t.keys[i] = code;
-    t.objs[i] = obj;
+    t.slots[i] = MoveTable::Slot{code, obj};
     ++t.filled;
     return obj;
 }
 
-PyObject* tower_tuple(const uint8_t* t, int n) {  // a new reference
+// A tuple of small ints (a tower, the pieces a move took), a new reference. Untracked by
+// the garbage collector at once (it holds ints only, so it can be in no cycle): the towers
+// written into a GungiState's board on every move then never wait in the collector's
+// youngest generation (the collector itself untracks such a tuple, but only once it has
+// scanned it).
+PyObject* tower_tuple(const uint8_t* t, int n) {
     PyObject* tup = PyTuple_New(n);
     if (tup == nullptr) throw py::error_already_set();
     for (int i = 0; i < n; ++i) PyTuple_SET_ITEM(tup, i, PyLong_FromLong(t[i]));
+    PyObject_GC_UnTrack(tup);
     return tup;
 }
 
@@ -1605,9 +1689,8 @@ struct PyPosition {
         const std::vector<uint32_t>& codes = cached_legal();
         if (!std::binary_search(codes.begin(), codes.end(), code)) return py::none();
         Undo u;
-        pos.make(code, u);
+        pos.make(code, u, false);  // the state's own ``seen`` is the history
         legal_fresh = false;
-        pos.seen.add(pos.hash, -1);  // the state's own ``seen`` is the history
         for (int i = 0; i < u.nchanged; ++i) {
             int sq = u.sq[i];
             if (PyList_SetItem(board.ptr(), sq, tower_tuple(pos.b[sq], pos.h[sq])) < 0)
@@ -1620,16 +1703,31 @@ struct PyPosition {
             if (PyList_SetItem(hand, kind, PyLong_FromLong(pos.hand[u.color][kind])) < 0)
                 throw py::error_already_set();
         }
+        // Drafting flags and Marshal squares: only those that changed are written (in play the
+        // flags never change, and a Marshal moves or is taken on few moves).
         for (int c = 0; c < 2; ++c) {
-            drafting[size_t(c)] = py::bool_(pos.drafting[c] != 0);
-            marshal_at[size_t(c)] = py::int_(pos.marshal_at[c]);
+            if (pos.drafting[c] != u.drafting[c]) {
+                PyObject* flag = pos.drafting[c] ? Py_True : Py_False;
+                Py_INCREF(flag);
+                if (PyList_SetItem(drafting.ptr(), c, flag) < 0) throw py::error_already_set();
+            }
+            if (pos.marshal_at[c] != u.marshal_at[c]) {
+                PyObject* sq = PyLong_FromLong(pos.marshal_at[c]);
+                if (sq == nullptr || PyList_SetItem(marshal_at.ptr(), c, sq) < 0)
+                    throw py::error_already_set();
+            }
         }
-        py::int_ key(pos.hash);
-        PyObject* before = PyDict_GetItemWithError(seen.ptr(), key.ptr());
+        PyObject* key = PyLong_FromUnsignedLongLong(pos.hash);
+        if (key == nullptr) throw py::error_already_set();
+        py::object key_owner = py::reinterpret_steal<py::object>(key);
+        PyObject* before = PyDict_GetItemWithError(seen.ptr(), key);
         if (before == nullptr && PyErr_Occurred()) throw py::error_already_set();
         long count = (before == nullptr ? 0 : PyLong_AsLong(before)) + 1;
-        if (PyDict_SetItem(seen.ptr(), key.ptr(), py::int_(count).ptr()) < 0)
-            throw py::error_already_set();
+        PyObject* count_obj = PyLong_FromLong(count);
+        if (count_obj == nullptr) throw py::error_already_set();
+        int failed = PyDict_SetItem(seen.ptr(), key, count_obj);
+        Py_DECREF(count_obj);
+        if (failed < 0) throw py::error_already_set();
         int reason = R_NONE;
         if (u.marshal_taken)
             reason = R_MARSHAL;
@@ -1637,9 +1735,27 @@ struct PyPosition {
             reason = R_REPETITION;
         else if (pos.phase == PLAY && pos.is_mate(pos.to_move))
             reason = R_MATE;
-        py::tuple captured(u.ncaptured);
-        for (int i = 0; i < u.ncaptured; ++i) captured[size_t(i)] = py::int_(int(u.captured[i]));
-        return py::make_tuple(key, pos.to_move, pos.phase == SETUP, pos.ply, captured, reason);
+        PyObject* captured = tower_tuple(u.captured, u.ncaptured);
+        PyObject* result = PyTuple_New(6);
+        if (result == nullptr) {
+            Py_DECREF(captured);
+            throw py::error_already_set();
+        }
+        PyTuple_SET_ITEM(result, 0, key_owner.release().ptr());
+        PyTuple_SET_ITEM(result, 1, PyLong_FromLong(pos.to_move));  // small ints: cached
+        PyObject* in_setup = pos.phase == SETUP ? Py_True : Py_False;
+        Py_INCREF(in_setup);
+        PyTuple_SET_ITEM(result, 2, in_setup);
+        PyTuple_SET_ITEM(result, 3, PyLong_FromLong(pos.ply));
+        PyTuple_SET_ITEM(result, 4, captured);
+        PyTuple_SET_ITEM(result, 5, PyLong_FromLong(reason));
+        for (int i = 0; i < 6; ++i)
+            if (PyTuple_GET_ITEM(result, i) == nullptr) {
+                Py_DECREF(result);
+                throw py::error_already_set();
+            }
+        PyObject_GC_UnTrack(result);  // ints, bools and a tuple of ints: in no cycle
+        return py::reinterpret_steal<py::object>(result);
     }
     std::vector<uint32_t> noisy() {
         std::vector<uint32_t> codes;
@@ -1658,6 +1774,15 @@ struct Batch {
     // Per game: the action integers legal_sparse last set in the caller's mask, so the next
     // call clears those entries only (not the whole 57025-wide row).
     std::vector<std::vector<uint32_t>> marked;
+    // Per game, what observations last wrote into the buffer at ``observed`` (the (n, 120,
+    // 9, 9) float32 array of the last call made with ``kept``, which the caller keeps
+    // unchanged until the next; null after a call without): the board entries set to
+    // 1 (offsets within the game's planes) and the value of each filled plane (the hands and
+    // flags, one value over a whole plane). The next call into that buffer clears those
+    // entries and rewrites only the planes whose value changed.
+    const float* observed = nullptr;
+    std::vector<std::vector<uint16_t>> obs_cells;
+    std::vector<std::vector<float>> obs_planes;
 
     Batch(const std::vector<PyPosition*>& starts, uint64_t seed) : rng(seed) {
         for (const PyPosition* p : starts) {
@@ -1685,6 +1810,8 @@ PYBIND11_MODULE(_gungi_native, m) {
     m.attr("MOVE_SPACE") = MOVE_SPACE;
     m.attr("DONE_INT") = DONE_INT;
     m.attr("NUM_KINDS") = NK;
+    // Batch.observations takes ``kept`` (a core built before it has not: batch.py asks).
+    m.attr("OBSERVATIONS_KEPT") = true;
 
     py::class_<Tables, std::shared_ptr<Tables>>(m, "Tables");
     // The Move class (sengoku.games.gungi.move.Move) and its intern table: legal_moves makes
@@ -1737,8 +1864,7 @@ PYBIND11_MODULE(_gungi_native, m) {
              [](PyPosition& p, uint32_t code) {
                  Undo u;
                  p.legal_fresh = false;
-                 p.pos.make(code, u);
-                 p.pos.seen.add(p.pos.hash, -1);
+                 p.pos.make(code, u, false);
                  return p.pos.hash;
              })
         .def_property_readonly("hash", [](PyPosition& p) { return p.pos.hash; })
@@ -1921,48 +2047,81 @@ PYBIND11_MODULE(_gungi_native, m) {
              })
         // The GungiEncoder planes (sengoku/interop/encoders.py) of each game, from the seat in
         // ``seats`` (-1: a spectator, White's side), into ``out`` of shape (n, 120, 9, 9).
+        // ``kept``: ``out`` holds what the previous call wrote there, unchanged since; only
+        // what differs is written (else, or for another buffer, every plane is).
         .def("observations",
              [](Batch& bt, py::array_t<int64_t, py::array::c_style> seats,
-                py::array_t<float, py::array::c_style> out, int max_length) {
+                py::array_t<float, py::array::c_style> out, int max_length, bool kept) {
                  auto s = seats.unchecked<1>();
                  float* o = out.mutable_data();
-                 const size_t per = size_t(6 * NK + 2 * NK + 8) * 81;
-                 if (size_t(out.size()) != bt.games.size() * per)
+                 constexpr int BOARD = 6 * NK, PLANES = 8 * NK + 8;
+                 const size_t per = size_t(PLANES) * 81;
+                 size_t n = bt.games.size();
+                 if (size_t(out.size()) != n * per)
                      throw std::invalid_argument("out must be float32 of shape (n, 120, 9, 9)");
-                 for (size_t i = 0; i < bt.games.size(); ++i) {
+                 bool whole = !kept || o != bt.observed || bt.obs_cells.size() != n;
+                 if (whole) {
+                     bt.obs_cells.assign(n, {});
+                     bt.obs_planes.assign(n, std::vector<float>(PLANES - BOARD, 0.0f));
+                 }
+                 // Only a kept call's buffer is followed: any other call forgets it (a
+                 // buffer freed since could come back at the same address, holding else).
+                 bt.observed = kept ? o : nullptr;
+                 float value[PLANES - BOARD];
+                 for (size_t i = 0; i < n; ++i) {
                      Position& g = bt.games[i];
                      float* x = o + i * per;
-                     // Zeroed game by game: the planes are written while still in the cache
-                     // (one memset of all the games first would evict them again).
-                     std::memset(x, 0, per * sizeof(float));
+                     std::vector<uint16_t>& cells = bt.obs_cells[i];
+                     std::vector<float>& planes = bt.obs_planes[i];
+                     if (whole)
+                         // Zeroed game by game: the planes are written while still in the
+                         // cache (one memset of all the games first would evict them again).
+                         std::memset(x, 0, per * sizeof(float));
+                     else
+                         for (uint16_t c : cells) x[c] = 0.0f;
+                     cells.clear();
                      int me = s(ssize_t(i)) == 1 ? 1 : 0;
-                     for (int sq = 0; sq < 81; ++sq) {
+                     for (uint64_t lo = g.occ[0], hi = g.occ[1]; lo | hi;) {
+                         int sq;
+                         if (lo) {
+                             sq = __builtin_ctzll(lo);
+                             lo &= lo - 1;
+                         } else {
+                             sq = 64 + __builtin_ctzll(hi);
+                             hi &= hi - 1;
+                         }
                          int cell = me ? 80 - sq : sq;
                          for (int t = 0; t < g.h[sq]; ++t) {
                              int p = g.b[sq][t];
                              int owner = (p & 1) == me ? 0 : 1;
-                             x[size_t(t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell] = 1.0f;
+                             uint16_t at = uint16_t((t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell);
+                             x[at] = 1.0f;
+                             cells.push_back(at);
                          }
                      }
-                     auto fill = [&](int channel, float v) {
-                         if (v == 0.0f) return;
-                         for (int c = 0; c < 81; ++c) x[size_t(channel) * 81 + c] = v;
-                     };
-                     int hb = 6 * NK, f = 8 * NK;
+                     // The planes filled with one value: hands, then the flags.
+                     std::fill(value, value + (PLANES - BOARD), 0.0f);
                      for (int c = 0; c < 2; ++c)
                          for (int k = 0; k < NK; ++k)
-                             fill(hb + (c == me ? 0 : 1) * NK + k, float(g.hand[c][k]));
-                     if (g.outcome < 0 && g.to_move == me) fill(f, 1.0f);
+                             value[(c == me ? 0 : 1) * NK + k] = float(g.hand[c][k]);
+                     float* f = value + 2 * NK;
+                     if (g.outcome < 0 && g.to_move == me) f[0] = 1.0f;
                      if (g.phase == SETUP) {
-                         fill(f + 1, 1.0f);
+                         f[1] = 1.0f;
                          for (int c = 0; c < 2; ++c)
-                             if (g.drafting[c]) fill(f + 2 + (c == me ? 0 : 1), 1.0f);
+                             if (g.drafting[c]) f[2 + (c == me ? 0 : 1)] = 1.0f;
                      } else {
-                         if (g.marshal_capturable(me)) fill(f + 4, 1.0f);
-                         if (g.marshal_capturable(1 - me)) fill(f + 5, 1.0f);
+                         if (g.marshal_capturable_now(me)) f[4] = 1.0f;
+                         if (g.marshal_capturable_now(1 - me)) f[5] = 1.0f;
                      }
-                     if (me == 1) fill(f + 6, 1.0f);
-                     fill(f + 7, float(std::min(1.0, double(g.ply) / double(max_length))));
+                     if (me == 1) f[6] = 1.0f;
+                     f[7] = float(std::min(1.0, double(g.ply) / double(max_length)));
+                     for (int q = 0; q < PLANES - BOARD; ++q) {
+                         if (value[q] == planes[q]) continue;  // as written last time
+                         std::fill(x + size_t(BOARD + q) * 81, x + size_t(BOARD + q + 1) * 81, value[q]);
+                         planes[q] = value[q];
+                     }
                  }
-             });
+             },
+             py::arg("seats"), py::arg("out"), py::arg("max_length"), py::arg("kept") = false);
 }
