@@ -42,12 +42,24 @@ def capturer_of(encoder: Encoder) -> Callable[[State, int | None], Any]:
 
 def mask_of(ints: list[int], num_actions: int) -> np.ndarray:
     """A new ``int8`` vector of ``num_actions`` entries, 1 at ``ints`` (ascending integers).
-    The list is made an index array with ``np.fromiter`` first: numpy converts a list used
-    as an index more slowly, item by item."""
+    Short lists (a few legal actions, Gunshi's and Gunkimono's usual case) are set in a
+    ``bytearray`` that numpy then reads in place (half the cost of an index array); long
+    ones through an index array made with ``np.fromiter`` (numpy converts a list used as an
+    index item by item)."""
+    if not ints:
+        return np.zeros(num_actions, np.int8)
+    if len(ints) <= _SHORT:
+        entries = bytearray(num_actions)
+        for i in ints:
+            entries[i] = 1
+        return np.frombuffer(entries, np.int8)
     mask = np.zeros(num_actions, np.int8)
-    if ints:
-        mask[np.fromiter(ints, np.intp, len(ints))] = 1
+    mask[np.fromiter(ints, np.intp, len(ints))] = 1
     return mask
+
+
+#: The longest legal list :func:`mask_of` sets entry by entry.
+_SHORT = 32
 
 
 def legal_table(game: Game, state: State) -> dict[int, Action]:

@@ -156,3 +156,24 @@ def test_a_position_set_from_outside_keeps_the_tensor_of_that_position() -> None
     assert np.flatnonzero(observation["action_mask"]).tolist() == legal
     env.step(legal[0])
     assert np.array_equal(observation["observation"], want)
+
+
+@pytest.mark.parametrize("count", [0, 1, 4, 31, 32, 33, 200])
+def test_a_mask_has_ones_at_the_legal_integers_only_and_is_the_callers(count: int) -> None:
+    """``mask_of`` (short lists set byte by byte, long ones through an index array): an
+    ``int8`` vector of ``num_actions`` with 1 exactly at the integers given, new and writable
+    each call (the caller may change it), and an observation's mask is that vector."""
+    from sengoku.interop.encoders import mask_of
+
+    rng = random.Random(count)
+    for num_actions in (559, 57025):
+        ints = sorted(rng.sample(range(num_actions), count))
+        mask = mask_of(ints, num_actions)
+        assert mask.dtype == np.int8 and mask.shape == (num_actions,)
+        assert np.flatnonzero(mask).tolist() == ints and set(mask.tolist()) <= {0, 1}
+        again = mask_of(ints, num_actions)
+        mask[:] = 1  # writable, and apart from the next one
+        assert np.flatnonzero(again).tolist() == ints
+        assert pickle.loads(pickle.dumps(again)).tolist() == again.tolist()
+        observation = LazyObservation(pz.raw_env("gunshi").encoder, None, 0, ints, num_actions)
+        assert np.array_equal(observation["action_mask"], again)

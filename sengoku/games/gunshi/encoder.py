@@ -11,7 +11,8 @@ the rest (unit types, colours, options, the clock's settings, the outcome) or it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, NamedTuple
 
@@ -529,7 +530,7 @@ def _side_of_view(player: Mapping[str, Any]) -> SideSnapshot:
     )
 
 
-def _known(pile: list[Any], mine: bool) -> list[str | None]:
+def _known(pile: Sequence[Any], mine: bool) -> list[str | None]:
     """A hand's or deck's cards as the view shows them: all to their owner, else the ones
     known (an empty pile, the common case, makes no comprehension)."""
     if not pile:
@@ -539,42 +540,65 @@ def _known(pile: list[Any], mine: bool) -> list[str | None]:
     return [c[0] if c[1] else None for c in pile]
 
 
-def _codes_if(pile: list[Any], shown: bool) -> list[str | None]:
+def _codes_if(pile: Sequence[Any], shown: bool) -> list[str | None]:
     if not pile:
         return []
     return [c[0] for c in pile] if shown else [None] * len(pile)
 
 
-def _if(codes: list[str], shown: bool) -> list[str | None]:
+def _if(codes: Sequence[str], shown: bool) -> list[str | None]:
     if not codes:
         return []
     return list(codes) if shown else [None] * len(codes)
 
 
+def _plain(value: Any) -> Any:
+    """A command field the view shows as the state's JSON has it (``to_json``'s rule)."""
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _letters_of(units: tuple[int, ...]) -> list[str]:
+    return [LETTERS[u] for u in units]
+
+
+#: Each command field's value as ``command_view`` names it (``to_json``'s value, then the
+#: view's names for units, cells and facings), looked up once per field instead of tested.
+_VIEW_OF: dict[str, Callable[[Any], Any]] = {
+    name: (
+        LETTERS.__getitem__
+        if name in UNIT_KEYS
+        else _letters_of
+        if name in UNITS_KEYS
+        else cn
+        if name == "origin" or name == "cell"
+        else DIR_NAMES.__getitem__
+        if name == "dir"
+        else _plain
+    )
+    for name in (field.name for field in dataclasses.fields(Command))
+}
+
+
 def _command_items(cmd: Command) -> tuple[tuple[str, Any], ...]:
     """``tuple(command_view(cmd).items())`` in one pass: the command's JSON (``to_json``)
     and the view's names for it (``command_view``) made together, without the two dicts in
-    between (a quarter of the time, on every ply a command is being resolved). The test
+    between (a quarter of the time, on every ply a command is being resolved; the command
+    changes on every one, so it is not kept). The fields are read from the command's
+    ``__dict__`` (``__init__`` sets every one) and named through :data:`_VIEW_OF`. The test
     ``test_capture_encodes_as_the_view_and_stays_put`` holds it to the view's command."""
-    items = []
-    for name in key_order(cmd):
-        value = getattr(cmd, name)
-        if value is None:
-            continue
-        if name in UNIT_KEYS:
-            value = LETTERS[value]
-        elif name in UNITS_KEYS:
-            value = [LETTERS[u] for u in value]
-        elif name == "origin" or name == "cell":
-            value = cn(value)
-        elif name == "dir":
-            value = DIR_NAMES[value]
-        elif isinstance(value, StrEnum):
-            value = value.value
-        elif isinstance(value, tuple):
-            value = list(value)
-        items.append((name, value))
-    return tuple(items)
+    fields = cmd.__dict__
+    view_of = _VIEW_OF
+    return tuple(
+        [
+            (name, view_of[name](value))
+            for name in key_order(cmd)
+            if (value := fields[name]) is not None
+        ]
+    )
 
 
 #: The last parts of a snapshot made, each with the state's fields it was made from (copies:
@@ -589,50 +613,17 @@ FENCES = "fences"
 def _side(
     st: GunshiState, p: int, seat: int | None, mod1: bool, memo: SnapshotMemo | None
 ) -> SideSnapshot:
-    """Side ``p``'s snapshot for ``seat``: with a ``memo`` (:meth:`GunshiEncoder.capturer`'s),
-    the one made last for this seat and side where every field it is made from is unchanged
-    (a side's cards, points and Shogun change on few plies; its hand and deck took most of a
-    snapshot's time), else (and always without a memo) a new one. The key
-    holds copies of the state's fields themselves (cards are tuples, so a tuple of a pile
-    is a copy later play cannot change): equal fields make an equal snapshot, whatever the
-    state, so the memo can never give a stale one."""
+    """Side ``p``'s snapshot for ``seat``, made from copies of the state's fields it reads
+    (cards are tuples, so a tuple of a pile is a copy later play cannot change). With a
+    ``memo`` (:meth:`GunshiEncoder.capturer`'s) those copies are the key of the last side
+    made for this seat: where all are equal that side is given again; where some changed
+    (a side's hand, Command Row or points change on most of its plies, seldom all of its
+    piles) the new side reuses the old one's piles whose cards are equal (a pile's hidden
+    form depends only on its cards and the seat). Equal fields make an equal snapshot,
+    whatever the state, so the memo can never give a stale one."""
     cards, shoguns, inspiration = st.cards, st.shoguns, st.inspiration
     construction = st.deck_construction
-    lightning = cards.lightning[p]
-    key: tuple[Any, ...] = ()
-    if memo is not None:
-        key = (
-            st.logistics.points[p],
-            st.fences.fences_left[p],
-            st.invader_spot.invaders[p],
-            len(inspiration.removed[p]),
-            cards.face_down_next[p],
-            cards.beside[p] is not None,
-            inspiration.swap_done[p],
-            shoguns.shogun[p],
-            shoguns.revealed[p],
-            tuple(shoguns.candidates[p]),
-            tuple(cards.hand[p]),
-            tuple(cards.deck[p]),
-            tuple(cards.stock[p]),
-            tuple(inspiration.prepared[p]),
-            tuple(construction.picks[p]),
-            construction.deck_public,
-            tuple(inspiration.m3[p]),
-            st.phase == "mod3",
-            tuple(cards.row[p]),
-            lightning,
-            tuple(inspiration.unused[p]),
-            mod1,
-        )
-        kept = memo.get((seat, p))
-        if kept is not None and kept[0] == key:
-            side: SideSnapshot = kept[1]
-            return side
-    mine = seat == p
-    seated = seat is not None  # a Scout's look shows to seats, not to spectators
-    shogun = shoguns.shogun[p]
-    side = SideSnapshot(
+    key = (
         st.logistics.points[p],
         st.fences.fences_left[p],
         st.invader_spot.invaders[p],
@@ -640,29 +631,75 @@ def _side(
         cards.face_down_next[p],
         cards.beside[p] is not None,
         inspiration.swap_done[p],
-        shogun >= 0,
+        shoguns.shogun[p],
         shoguns.revealed[p],
-        LETTERS[shogun] if shogun >= 0 and (mine or shoguns.revealed[p]) else None,
-        [LETTERS[u] for u in candidates] if (candidates := shoguns.candidates[p]) else [],
-        _known(cards.hand[p], mine),
-        _known(cards.deck[p], mine),
-        _codes_if(cards.stock[p], mine),
-        _if(inspiration.prepared[p], mine and not mod1),
-        _if(construction.picks[p], mine or construction.deck_public),
-        _if(inspiration.m3[p], mine or st.phase != "mod3"),
-        [
+        tuple(shoguns.candidates[p]),
+        tuple(cards.hand[p]),
+        tuple(cards.deck[p]),
+        tuple(cards.stock[p]),
+        tuple(inspiration.prepared[p]),
+        tuple(construction.picks[p]),
+        construction.deck_public,
+        tuple(inspiration.m3[p]),
+        st.phase == "mod3",
+        tuple(cards.row[p]),
+        cards.lightning[p],
+        tuple(inspiration.unused[p]),
+        mod1,
+    )
+    old: SideSnapshot | None = None
+    old_key: tuple[Any, ...] = ()
+    if memo is not None:
+        kept = memo.get((seat, p))
+        if kept is not None:
+            if kept[0] == key:
+                side: SideSnapshot = kept[1]
+                return side
+            old_key, old = kept
+    (
+        points, fences_left, invaders, removed, face_down_next, beside, swap_done, shogun,
+        revealed, candidates, hand, deck, stock, prepared, picks, deck_public, m3, in_mod3,
+        row, lightning, unused, _,
+    ) = key  # fmt: skip
+    mine = seat == p
+    seated = seat is not None  # a Scout's look shows to seats, not to spectators
+    side = SideSnapshot(
+        points,
+        fences_left,
+        invaders,
+        removed,
+        face_down_next,
+        beside,
+        swap_done,
+        shogun >= 0,
+        revealed,
+        LETTERS[shogun] if shogun >= 0 and (mine or revealed) else None,
+        old.shogun_candidates
+        if old is not None and candidates == old_key[9]
+        else [LETTERS[u] for u in candidates]
+        if candidates
+        else [],
+        old.hand if old is not None and hand == old_key[10] else _known(hand, mine),
+        old.deck if old is not None and deck == old_key[11] else _known(deck, mine),
+        old.stock if old is not None and stock == old_key[12] else _codes_if(stock, mine),
+        _if(prepared, mine and not mod1),
+        _if(picks, mine or deck_public),
+        _if(m3, mine or not in_mod3),
+        old.row
+        if old is not None and row == old_key[18]
+        else [
             (
                 c[0] if mine or c[2] or c[1] is True or (c[1] == SCOUTED and seated) else None,
                 c[2],
             )
             for c in row
         ]
-        if (row := cards.row[p])
+        if row
         else [],
         None
         if lightning is None
         else (lightning[0] if seen(lightning, mine, seat) else None, lightning[2]),
-        list(inspiration.unused[p]) if mine and not mod1 else None,
+        list(unused) if mine and not mod1 else None,
     )
     if memo is not None:
         memo[seat, p] = (key, side)
