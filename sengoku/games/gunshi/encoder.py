@@ -66,7 +66,11 @@ class GunshiSnapshot(NamedTuple):
     """The fields of ``view(seat)`` that :class:`GunshiEncoder` reads. ``units``: (token,
     cell, owner, facing, Shield) as the state's integers, for the units on the Field;
     ``fences``: (edge, owner) as integers; ``reserve``: Infantry, Archers, Cavalry left;
-    ``command``: the view's command as (key, value) pairs; the rest as the view has it.
+    ``command``: the command being resolved, public to every seat: a copy of the state's
+    :class:`Command` in a capture (its fields are immutable values: later play does not
+    change the copy), named as the view names it only when encoded (:func:`_command_items`:
+    a command changes on every ply it is resolved, and naming it took a fifth of a
+    capture), or the view's command as (key, value) pairs; the rest as the view has it.
     New lists, so later play does not change it; nothing the view does not show."""
 
     units: list[tuple[int, int, int, int, bool]]
@@ -85,7 +89,7 @@ class GunshiSnapshot(NamedTuple):
     resolving: str | None
     queue: list[str | None]
     sent_this_turn: int
-    command: tuple[tuple[str, Any], ...] | None
+    command: Command | tuple[tuple[str, Any], ...] | None
 
 
 class GunshiEncoder(Encoder):
@@ -381,8 +385,11 @@ class GunshiEncoder(Encoder):
             raise SengokuError(f"gunshi encoder: {len(queue)} cards queued, over {self.QUEUE}")
         self._pile(w, at, queue, "queue")
         w[at + self.QUEUE * card] = view.sent_this_turn
-        if view.command is not None:
-            self._command(w, o["command"], view.command, cells, dirs)
+        command = view.command
+        if command is not None:
+            if isinstance(command, Command):  # a capture's copy: named now, when encoded
+                command = _command_items(command)
+            self._command(w, o["command"], command, cells, dirs)
 
     def _player(self, w: Entries, at: int, player: SideSnapshot) -> None:
         """One player's block at ``at`` (the observer's first): counters, flags, Shogun (when
@@ -586,8 +593,8 @@ _VIEW_OF: dict[str, Callable[[Any], Any]] = {
 def _command_items(cmd: Command) -> tuple[tuple[str, Any], ...]:
     """``tuple(command_view(cmd).items())`` in one pass: the command's JSON (``to_json``)
     and the view's names for it (``command_view``) made together, without the two dicts in
-    between (a quarter of the time, on every ply a command is being resolved; the command
-    changes on every one, so it is not kept). The fields are read from the command's
+    between (a quarter of the time), when a capture's copy of the command is encoded (a
+    snapshot never encoded never names it). The fields are read from the command's
     ``__dict__`` (``__init__`` sets every one) and named through :data:`_VIEW_OF`. The test
     ``test_capture_encodes_as_the_view_and_stays_put`` holds it to the view's command."""
     fields = cmd.__dict__
@@ -607,6 +614,9 @@ def _command_items(cmd: Command) -> tuple[tuple[str, Any], ...]:
 #: (:data:`UNITS`) and the Fences (:data:`FENCES`), which are the same for every seat.
 SnapshotMemo = dict[Any, tuple[tuple[Any, ...], Any]]
 UNITS = "units"
+#: A snapshot's named tuple made from its fields' tuple (``NamedTuple``'s own ``__new__``
+#: is a Python function between: a call fewer, twice or three times a capture).
+_new = tuple.__new__
 FENCES = "fences"
 
 
@@ -663,43 +673,46 @@ def _side(
     ) = key  # fmt: skip
     mine = seat == p
     seated = seat is not None  # a Scout's look shows to seats, not to spectators
-    side = SideSnapshot(
-        points,
-        fences_left,
-        invaders,
-        removed,
-        face_down_next,
-        beside,
-        swap_done,
-        shogun >= 0,
-        revealed,
-        LETTERS[shogun] if shogun >= 0 and (mine or revealed) else None,
-        old.shogun_candidates
-        if old is not None and candidates == old_key[9]
-        else [LETTERS[u] for u in candidates]
-        if candidates
-        else [],
-        old.hand if old is not None and hand == old_key[10] else _known(hand, mine),
-        old.deck if old is not None and deck == old_key[11] else _known(deck, mine),
-        old.stock if old is not None and stock == old_key[12] else _codes_if(stock, mine),
-        _if(prepared, mine and not mod1),
-        _if(picks, mine or deck_public),
-        _if(m3, mine or not in_mod3),
-        old.row
-        if old is not None and row == old_key[18]
-        else [
-            (
-                c[0] if mine or c[2] or c[1] is True or (c[1] == SCOUTED and seated) else None,
-                c[2],
-            )
-            for c in row
-        ]
-        if row
-        else [],
-        None
-        if lightning is None
-        else (lightning[0] if seen(lightning, mine, seat) else None, lightning[2]),
-        list(unused) if mine and not mod1 else None,
+    side = _new(
+        SideSnapshot,
+        (
+            points,
+            fences_left,
+            invaders,
+            removed,
+            face_down_next,
+            beside,
+            swap_done,
+            shogun >= 0,
+            revealed,
+            LETTERS[shogun] if shogun >= 0 and (mine or revealed) else None,
+            old.shogun_candidates
+            if old is not None and candidates == old_key[9]
+            else [LETTERS[u] for u in candidates]
+            if candidates
+            else [],
+            old.hand if old is not None and hand == old_key[10] else _known(hand, mine),
+            old.deck if old is not None and deck == old_key[11] else _known(deck, mine),
+            old.stock if old is not None and stock == old_key[12] else _codes_if(stock, mine),
+            _if(prepared, mine and not mod1),
+            _if(picks, mine or deck_public),
+            _if(m3, mine or not in_mod3),
+            old.row
+            if old is not None and row == old_key[18]
+            else [
+                (
+                    c[0] if mine or c[2] or c[1] is True or (c[1] == SCOUTED and seated) else None,
+                    c[2],
+                )
+                for c in row
+            ]
+            if row
+            else [],
+            None
+            if lightning is None
+            else (lightning[0] if seen(lightning, mine, seat) else None, lightning[2]),
+            list(unused) if mine and not mod1 else None,
+        ),
     )
     if memo is not None:
         memo[seat, p] = (key, side)
@@ -750,22 +763,26 @@ def _snapshot(st: GunshiState, seat: int | None, memo: SnapshotMemo | None) -> G
             memo[FENCES] = (fence_key, fences)
     cmd = st.orders.cmd
     battle = st.battle
-    return GunshiSnapshot(
-        units,
-        fences,
-        sides,
-        st.phase,
-        st.step if st.phase != "secret" or seat == st.player else "",
-        st.current_player,
-        battle.turn,
-        st.ply,
-        reserve,
-        list(inspiration.pool),
-        st.formation.fpiece,
-        cn(st.formation.fcell) if st.formation.fcell >= 0 else None,
-        tournament_clock.tournament_seat(st),
-        battle.cur[0] if battle.cur is not None else None,
-        [c[0] if seen(c, seat == st.player, seat) else None for c in battle.queue],
-        battle.sent,
-        None if cmd is None else _command_items(cmd),
+    queue = battle.queue
+    return _new(
+        GunshiSnapshot,
+        (
+            units,
+            fences,
+            sides,
+            st.phase,
+            st.step if st.phase != "secret" or seat == st.player else "",
+            st.current_player,
+            battle.turn,
+            st.ply,
+            reserve,
+            list(inspiration.pool),
+            st.formation.fpiece,
+            cn(st.formation.fcell) if st.formation.fcell >= 0 else None,
+            tournament_clock.tournament_seat(st),
+            battle.cur[0] if battle.cur is not None else None,
+            [c[0] if seen(c, seat == st.player, seat) else None for c in queue] if queue else [],
+            battle.sent,
+            None if cmd is None else cmd.copy(),
+        ),
     )
