@@ -43,7 +43,12 @@ runs the stack to the next question, which ``phase_of`` reads from the top of th
 A phase whose ``do`` judges legality itself on a fast path (a compiled core that checks the
 move against the list it made) says so with ``judges=True``: the template then skips step
 2, and ``do`` returns ``None`` to refuse, changing nothing; the refusal still carries
-``why_illegal``'s reason. That keeps one legality check per move on the hot path.
+``why_illegal``'s reason. That keeps one legality check per move on the hot path. A
+game of one such phase whose ``do`` also keeps steps 1 and 6 itself (refusing every action
+once the game is over, and running the length guard after the move it plays) says so with
+``guards=True``: the template is then only the call and the refusal, with no call of the
+state's before or after ``do`` (the contract's ply of a compiled core is mostly the Python
+around it).
 
 >>> from dataclasses import dataclass
 >>> from sengoku.core.game import event
@@ -131,6 +136,12 @@ class Phase(Generic[S, A]):
     table or a function of the state that returns one (needed with ``end``). ``begin``:
     the steps with no decision that open the phase, run when the flow moves to it; it
     appends their events to the list it is given (the action's, after ``do``'s).
+
+    ``guards`` (with ``judges``): ``do`` also returns ``None`` for every action once the
+    game is over, and ends a game that reaches the length limit itself
+    (:meth:`~sengoku.core.game.State._end_if_too_long`, its event last); a flow of this one
+    phase then asks the state nothing around ``do`` but the refusal's reason. (A flow of
+    several phases runs its steps as ever: asking them twice changes nothing.)
     """
 
     name: str
@@ -140,6 +151,7 @@ class Phase(Generic[S, A]):
     end: Callable[[S], bool] | None = None
     next: Hashable | Callable[[S], Hashable] | None = None
     begin: Callable[[S, list[Event]], object] | None = None
+    guards: bool = False
 
 
 class Flow(Generic[S, K, A]):
@@ -183,6 +195,9 @@ class Flow(Generic[S, K, A]):
             if missing:
                 raise TypeError(f"no phase for {', '.join(missing)}")
         for key, phase in phases.items():
+            if phase.guards and not phase.judges:
+                # A do that refuses (a finished game's actions) returns None: a judging do.
+                raise TypeError(f"phase {key!r} guards but does not judge")
             # A table that cannot say where it goes fails here, not in the middle of a game.
             if phase.end is not None:
                 if phase.next is None:
@@ -240,6 +255,35 @@ def _entering(
     return enter
 
 
+def _judged(
+    do: Callable[[S, A], list[Event] | None], decisions: Callable[[S], int], guards: bool
+) -> Callable[[S, A], list[Event]]:
+    """``Flow.apply`` for a table of one judging phase with no end (Gungi's): without a
+    look-up or a branch it does not need, as it is on the hot path of every search."""
+    if guards:
+
+        def apply_guarded(state: S, action: A) -> list[Event]:
+            events = do(state, action)  # refuses a finished game's actions too
+            if events is None:
+                if state.is_terminal():
+                    raise _over(state, action)
+                raise IllegalAction(state.why_illegal(action) or f"{action} is not legal")
+            return events
+
+        return apply_guarded
+
+    def apply_judged(state: S, action: A) -> list[Event]:
+        if state.is_terminal():
+            raise _over(state, action)
+        events = do(state, action)
+        if events is None:  # the phase's do refused it, having changed nothing
+            raise IllegalAction(state.why_illegal(action) or f"{action} is not legal")
+        events += state._end_if_too_long(decisions(state))
+        return events
+
+    return apply_judged
+
+
 def _template(
     phases: Mapping[K, Phase[S, A]],
     phase_of: Callable[[S], K],
@@ -253,18 +297,7 @@ def _template(
     if len(phases) == 1 and count is None and ends is None:
         (only,) = phases.values()
         if only.judges and only.end is None:
-            do = only.do
-
-            def apply_judged(state: S, action: A) -> list[Event]:
-                if state.is_terminal():
-                    raise _over(state, action)
-                events = do(state, action)
-                if events is None:  # the phase's do refused it, having changed nothing
-                    raise IllegalAction(state.why_illegal(action) or f"{action} is not legal")
-                events += state._end_if_too_long(decisions(state))
-                return events
-
-            return apply_judged
+            return _judged(only.do, decisions, only.guards)
 
     def apply(state: S, action: A) -> list[Event]:
         if state.is_terminal():

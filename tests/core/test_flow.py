@@ -240,6 +240,68 @@ def test_a_judging_phase_refuses_by_returning_none_with_why_illegals_reason() ->
     assert (state.played, state.plies) == ([1], 1)
 
 
+class _Guarded(_Judged):
+    """A state whose judging ``do`` also keeps the template's guards (``guards=True``):
+    it refuses a finished game's actions and ends a game at the length limit itself. Its
+    ``is_terminal`` and ``_end_if_too_long`` count their calls: the template asks them
+    nothing around a move it plays."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.over = False
+        self.asked = 0
+
+    def is_terminal(self) -> bool:
+        self.asked += 1
+        return self.over
+
+    def why_illegal(self, action: Any) -> str | None:
+        return "the game is over: nothing is legal" if self.over else super().why_illegal(action)
+
+    def _end_if_too_long(self, decisions: int) -> list[Event]:
+        self.asked += 1
+        return []
+
+
+def _guard_and_play(state: _Guarded, action: int) -> list[Event] | None:
+    if state.over:
+        return None
+    events = _judge_and_play(state, action)
+    if events is not None and state.plies >= 2:  # its own length guard
+        state.over = True
+        events.append(event("game_over", reason="length_limit"))
+    return events
+
+
+GUARDED: Flow[_Guarded, str, int] = Flow(
+    {"play": Phase("play 1", lambda s: [1], _guard_and_play, judges=True, guards=True)},
+    phase_of=lambda s: "play",
+    decisions=attrgetter("plies"),
+)
+
+
+def test_a_guarding_phase_keeps_the_game_over_refusal_and_the_length_guard_itself() -> None:
+    state = _Guarded()
+    assert GUARDED.apply(state, 1) == [event("played")]
+    assert state.asked == 0  # no is_terminal before do, no _end_if_too_long after it
+    with pytest.raises(IllegalAction, match="only 1 here, not 2"):
+        GUARDED.apply(state, 2)
+    assert (state.played, state.plies) == ([1], 1)
+    assert _types(GUARDED.apply(state, 1)) == ["played", "game_over"]
+    with pytest.raises(IllegalAction, match="the game is over: nothing is legal"):
+        GUARDED.apply(state, 1)  # refused by do; the reason is the finished game's
+    assert (state.played, state.plies) == ([1, 1], 2)
+
+
+def test_a_guarding_phase_must_judge() -> None:
+    with pytest.raises(TypeError, match="guards but does not judge"):
+        Flow(
+            {"play": Phase("play 1", lambda s: [1], _call, guards=True)},
+            phase_of=lambda s: "play",
+            decisions=attrgetter("plies"),
+        )
+
+
 def test_a_table_with_a_hole_or_a_count_before_a_judging_do_fails_where_it_is_built() -> None:
     with pytest.raises(TypeError, match="no phase for DONE"):
         Flow(

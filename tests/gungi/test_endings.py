@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
+import sengoku.games.gungi.state as state_module
 from sengoku.core.game import IllegalAction
 from sengoku.games.gungi import Gungi
 
@@ -112,3 +115,30 @@ def test_length_guard_follows_a_limit_replaced_after_the_state_was_made(
     state.apply(gungi.parse_action(state, "9-8-1 兵"))
     result = state.outcome()
     assert result is not None and result.reason == "length_limit" and result.winners == ()
+
+
+@pytest.fixture(params=["native", "python"])
+def engine(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Each engine in turn: the native core, and the Python engine (the core turned off)."""
+    saved = state_module._NATIVE
+    state_module._NATIVE = request.param == "native" and saved
+    try:
+        yield request.param
+    finally:
+        state_module._NATIVE = saved
+
+
+def test_the_move_keeps_the_guards_of_the_flow_in_each_engine(gungi: Gungi, engine: str) -> None:
+    """Gungi's move keeps the flow's first and last steps itself (``guards=True``): at the
+    limit its events end with the guard's, and a finished game refuses every move, naming
+    its end, and changes nothing, in either engine."""
+    state = gungi.from_fen(fen_of({"5-9": "M", "5-1": "m", "9-9": "D", "1-1": "d"}))
+    state.ply = gungi.max_game_length() - 1
+    move = gungi.parse_action(state, "5-8-1 帥")  # legal until the game ends
+    events = state.apply(gungi.parse_action(state, "9-8-1 兵"))
+    assert [e["type"] for e in events] == ["move", "game_over"]
+    assert events[-1]["reason"] == "length_limit"
+    before = state.to_json()
+    with pytest.raises(IllegalAction, match="the game is over"):
+        state.apply(move)
+    assert state.to_json() == before

@@ -580,3 +580,33 @@ def test_a_natively_played_state_copies_and_pickles(gungi: Gungi) -> None:
             move = play.choice(original.legal_actions())
             assert other.apply(move) == original.apply(move)
             assert other.fen() == original.fen() and other.seen == original.seen
+
+
+def test_the_plys_core_calls_check_their_arguments_and_change_nothing(gungi: Gungi) -> None:
+    """``legal_moves`` and ``apply_to`` are plain CPython methods of the core's Position
+    (not pybind11's dispatcher): a wrong argument is a TypeError or OverflowError, as
+    pybind11's signature made it, an illegal code is None, and none changes the state."""
+    state = gungi.new_state(mode="intro", seed=3)
+    rng = random.Random(3)
+    for _ in range(40):
+        state.apply(rng.choice(state.legal_actions()))
+    entry, _ = native_core.apply_to(state, 0)  # loads the scratch position; 0 is no code
+    position = entry[0]
+    lists = (state.board, state.hands, state.drafting, state.marshal_at, state.seen)
+    before = _whole(state)
+    legal = [move.code for move in position.legal_moves()]
+    assert legal == native_core.legal_codes(state)
+    with pytest.raises(TypeError, match="no arguments"):
+        position.legal_moves(1)
+    for bad in [("1", *lists), (legal[0], *lists[:4]), (legal[0], tuple(state.board), *lists[1:])]:
+        with pytest.raises(TypeError, match="apply_to"):
+            position.apply_to(*bad)
+    for big in (-1, 2**40):
+        with pytest.raises(OverflowError):
+            position.apply_to(big, *lists)
+    with pytest.raises(TypeError):
+        type(position).apply_to(object(), legal[0], *lists)
+    codes = set(legal)
+    illegal = next(code for code in range(1, 1 << 20) if code not in codes)
+    assert position.apply_to(illegal, *lists) is None
+    assert _whole(state) == before

@@ -346,7 +346,16 @@ class GungiState(State[Move]):
         if _NATIVE:  # native core hook: the Move list is made in the core
             if self._outcome is not None:
                 return []
-            return _native_core.legal_moves(self)
+            # native_core.legal_moves written out (one Python call fewer on every ply): this
+            # thread's scratch entry, reloaded if it holds another position.
+            kept = self.memo.native
+            entry = kept[1] if kept is not None and kept[0] == _get_ident() else _native_entry(self)
+            now = (self.hash, self.ply, self.move_number, self.first)
+            if entry[1] != now:
+                _native_core.load(entry[0], self)
+                entry[1] = now
+            moves: list[Move] = entry[0].legal_moves()
+            return moves
         codes = self._legal_codes()
         try:  # every code seen before: one C-level pass over the intern table
             return list(map(INTERNED.__getitem__, codes))
@@ -502,7 +511,8 @@ class GungiState(State[Move]):
         phase_before = self.phase
         undo = self.make(code)
         self.memo.legal = None
-        text = str(action)
+        # str(action) without its call: the kept text, made once per interned move.
+        text = action._texts[3] or action.official(with_origin=True, betrayal_tiers=True)
         events: list[Event] = [
             event(
                 "move",
@@ -530,8 +540,13 @@ class GungiState(State[Move]):
         None (nothing changed) if the core finds the move illegal. Without the core (not
         built, or turned off by a test: ``_NATIVE`` is read on each move), the Python
         engine plays it."""
+        if self._outcome is not None:  # the flow's first step, kept here (guards=True)
+            return None
         if not _NATIVE:
-            return self._apply_python(action)
+            python = self._apply_python(action)
+            if python is not None:
+                python += self._end_if_too_long(self.ply)
+            return python
         if not isinstance(action, Move):
             return None
         mover = self.to_move
@@ -562,7 +577,8 @@ class GungiState(State[Move]):
         # The scratch position holds the position after the move: marked as this state's.
         entry[1] = (self.hash, self.ply, self.move_number, self.first)
         self.memo.legal = None
-        text = str(action)
+        # str(action) without its call: the kept text, made once per interned move.
+        text = action._texts[3] or action.official(with_origin=True, betrayal_tiers=True)
         # event("move", ...) written out: the same dict, one call fewer on every move.
         events: list[Event] = [
             {
@@ -583,6 +599,16 @@ class GungiState(State[Move]):
             result = judge(self, mover, reason == _native_core.MARSHAL_CAPTURED)
             if result is not None:
                 finish(self, result, events)
+        # The flow's length guard, kept here (guards=True): asked only at the limit, or of
+        # a game whose method was replaced since (on the instance or the class, as
+        # tests/core/test_endings.py does), which the contract then asks as it always does.
+        game = self.game
+        if (
+            self.ply >= self.max_length
+            or game.__dict__
+            or type(game).max_game_length is not GungiState.stock_limit
+        ):
+            events += self._end_if_too_long(self.ply)
         return events
 
     #: ``Gungi.max_game_length`` as the class defines it (set by game.py): while the game's
@@ -608,7 +634,11 @@ class GungiState(State[Move]):
     #: (``Position::make``; ``setup.declare_done`` in the Python engine), since a phase key
     #: read on every move would add Python to the hot path of every search.
     FLOW: ClassVar[Flow[GungiState, str, Move]] = Flow(
-        {"move": Phase("a move of the side to move", legal_actions, _apply_native, judges=True)},
+        {
+            "move": Phase(
+                "a move of the side to move", legal_actions, _apply_native, judges=True, guards=True
+            )
+        },
         phase_of=lambda state: "move",
         decisions=attrgetter("ply"),
     )
