@@ -135,11 +135,17 @@ def test_conflicting_moves_on_two_processes_one_wins(three: list[Node]) -> None:
     mid, tokens = created["match"]["id"], created["tokens"]
     wins = 0
     for ply in range(6):
-        snap = ok(c.http.get(f"/api/matches/{mid}", headers=_auth(tokens["0"])))
+        # The third process learns the last move through the pub/sub: wait until it has it,
+        # else the seat it names to act may be the one before (a read racing the news).
+        def caught_up(ply: int = ply) -> dict[str, Any] | None:
+            got: dict[str, Any] = ok(c.http.get(f"/api/matches/{mid}", headers=_auth(tokens["0"])))
+            return got if got["ply"] == ply else None
+
+        snap = wait_until(caught_up, f"the third process at ply {ply}")
         if snap["to_act"] != 0:
             snap = ok(c.http.get(f"/api/matches/{mid}", headers=_auth(tokens["1"])))
         token = tokens[str(snap["to_act"])]
-        assert snap["ply"] == ply and len(snap["legal"]) >= 2
+        assert snap["ply"] == ply and len(snap["legal"]) >= 2, snap
         moves = [snap["legal"][0]["action"], snap["legal"][-1]["action"]]
         results: list[httpx.Response] = []
         go = threading.Barrier(2)

@@ -511,8 +511,7 @@ class GungiState(State[Move]):
         phase_before = self.phase
         undo = self.make(code)
         self.memo.legal = None
-        # str(action) without its call: the kept text, made once per interned move.
-        text = action._texts[3] or action.official(with_origin=True, betrayal_tiers=True)
+        text = str(action)  # the kept text, made once per interned move (move.py)
         events: list[Event] = [
             event(
                 "move",
@@ -577,8 +576,7 @@ class GungiState(State[Move]):
         # The scratch position holds the position after the move: marked as this state's.
         entry[1] = (self.hash, self.ply, self.move_number, self.first)
         self.memo.legal = None
-        # str(action) without its call: the kept text, made once per interned move.
-        text = action._texts[3] or action.official(with_origin=True, betrayal_tiers=True)
+        text = str(action)  # the kept text, made once per interned move (move.py)
         # event("move", ...) written out: the same dict, one call fewer on every move.
         events: list[Event] = [
             {
