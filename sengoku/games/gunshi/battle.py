@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.inspiration as inspiration
 import sengoku.games.gunshi.invasion as invasion
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
 
 
+@mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class Turn(Part):
     """The turn in Phase 3: the cards still to resolve (Lightning card, then the 1st card),

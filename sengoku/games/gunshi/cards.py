@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from sengoku.core.game import IllegalAction
 from sengoku.core.substate import LIST, TUPLE_ROWS, TUPLES, Part, part_field
 from sengoku.games.gunshi.data import CARDS
@@ -22,6 +24,7 @@ Card = tuple[Any, ...]  # (code, known, up) or (code, known, up, bag id)
 SCOUTED = 2  # a card's "known" flag when only the opponent's Scout has seen it
 
 
+@mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class CommandCards(Part):
     """Each player's Command cards: hand, deck (top first), Command Row (1st position first),

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.knowledge as knowledge
 import sengoku.games.gunshi.words as words
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
 
 
+@mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class DeckConstruction(Part):
     """Custom Deck Construction: each player's picks, the seats still to pick in order (also

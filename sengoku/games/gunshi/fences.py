@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import say
 from sengoku.core.substate import INTS, Part, part_field
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
 
 
+@mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class Fences(Part):
     """The Fences: the owner of the Fence on each edge (-1: none), the Fences each player has

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.logistics as logistics
 import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
 
 
+@mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class Formation(Part):
     """Phase 1's decision in progress: the piece chosen (``I``, ``A``, ``C``, ``F`` for a

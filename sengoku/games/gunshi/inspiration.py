@@ -14,6 +14,8 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.custom_deck as custom_deck
 import sengoku.games.gunshi.knowledge as knowledge
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
 
 
+@mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class Inspiration(Part):
     """The Gunshi's Inspiration: each player's prepared Advanced cards (Modifications 1 and

@@ -32,6 +32,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
+from mypy_extensions import mypyc_attr
+
 from sengoku.core.substate import COPY_ON_WRITE, SCALAR, Part, part_field
 from sengoku.games.gunshi.data import CARDS
 
@@ -53,6 +55,7 @@ class Bag(TypedDict):
     used: NotRequired[list[str]]
 
 
+@mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class Knowledge(Part):
     """What each player's opponent knows about that player's unknown cards: the player's bags,

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from sengoku.core.substate import INTS, Part, part_field
 from sengoku.games.gunshi.data import STARTING_POINTS
 
@@ -17,6 +19,7 @@ if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
 
 
+@mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class MilitaryLogistics(Part):
     """Each player's Military Logistics Points."""

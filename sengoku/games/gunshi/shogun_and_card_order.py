@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import say
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from sengoku.games.gunshi.state import GunshiState
 
 
+@mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class Shoguns(Part):
     """Each player's Shogun (a token id, -1: not chosen yet), whether it has been revealed

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, cast
 
+from mypy_extensions import mypyc_attr
+
 import sengoku.games.gunshi.battle as battle
 import sengoku.games.gunshi.cards as cards
 import sengoku.games.gunshi.custom_deck as custom_deck
@@ -76,6 +78,7 @@ _command_view = command_view  # the name tests and older code import
 _seen = seen
 
 
+@mypyc_attr(native_class=False)
 class GunshiState(State[GunshiAction]):
     """One Gunshi match. Build with ``Gunshi().new_state(seed, **options)``."""
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
 from sengoku.core.substate import INTS, LIST, Part, part_field
 from sengoku.games.gunshi.commands.light_infantry import double_step
@@ -30,6 +32,7 @@ _TOKENS = range(NUM_TOKENS)
 assert set(TOKEN_TYPE) <= set("IAC"), "units_of skips the type test for 'IAC'"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class Field(Part):
     """The units: each token's cell (``OFF``: in the Reserve, ``INVADED``: on the Invader

@@ -13,6 +13,8 @@ from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from sengoku.core.sentence import Word, say
 from sengoku.core.substate import Part, own_copy, part_field
 from sengoku.games.gunshi.battlefield import CELL_NAMES, cn
@@ -94,9 +96,33 @@ class Command:
 
     def copy(self) -> Command:
         """A copy to change apart (fields are immutable values: a shallow copy is enough)."""
-        new = object.__new__(Command)
-        new.__dict__.update(self.__dict__)
-        return new
+        # Through the constructor, every field named: compiled (mypyc), a Command is a native
+        # class, without the ``__dict__`` a copy of it could update.
+        return Command(
+            self.card,
+            self.type,
+            self.step,
+            self.modes,
+            self.mode,
+            self.leader,
+            self.origin,
+            self.used,
+            self.dir,
+            self.shooter,
+            self.builder,
+            self.shots,
+            self.base,
+            self.piece,
+            self.cell,
+            self.first,
+            self.sel,
+            self.moved,
+            self.trap_moved,
+            self.rapid,
+            self.mates,
+            self.order,
+            self.invader,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The decided fields, as the state's JSON holds them (ids, not names), in the order
@@ -189,6 +215,7 @@ def nothing(st: GunshiState, why: str) -> None:
     st.emit(None, "no_effect", say("Nothing happens: {why}.", why=Word(why)), reason=why)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class UnitsFollowOrders(Part):
     """The command being resolved (None: no card is resolving, or it has been carried out)."""
