@@ -60,7 +60,7 @@ SEEDS = (0, 1)
 #: One process plays every game and prints, per game, a digest of each ply (the legal
 #: actions, the action, its events, the position's JSON) and the result. Every 40 plies the
 #: game continues from a clone, every 40 + 13 from a pickled copy, every 40 + 27 from a deep
-#: copy (checked equal to the original first).
+#: copy (checked equal to the original first); the legal actions are pickled and copied too.
 SCRIPT = """
 import copy, hashlib, json, pickle, random, sys
 import sengoku.games.gunshi.state as state_module
@@ -96,6 +96,9 @@ for options in option_sets:
                     else copy.deepcopy(state)
                 )
                 assert copied.to_json() == position, (options, seed, len(plies), k)
+                # The actions too (a searched tree keeps them; agents are pickled).
+                assert pickle.loads(pickle.dumps(legal)) == legal, (options, seed, len(plies))
+                assert copy.deepcopy(legal) == legal, (options, seed, len(plies))
                 state = copied
         outcome = state.outcome()
         out["games"].append({

@@ -8,6 +8,7 @@ vocabulary, so it does not depend on the position.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sengoku.core.game import IllegalAction, action_number
@@ -96,6 +97,12 @@ class GunshiAction:
 
     def to_int(self) -> int:
         return OFFSET[self.kind] + INDEX[self.kind][self.arg]
+
+    def __reduce__(self) -> tuple[Callable[[str, str], GunshiAction], tuple[str, str]]:
+        # Pickled and copied as the interned action of its kind and arg (``A``): compiled
+        # (mypyc), a frozen dataclass's own pickling sets its fields after the object is made,
+        # which a native class refuses; and an interned copy is found by identity.
+        return A, (self.kind, self.arg)
 
     @staticmethod
     def from_int(n: int) -> GunshiAction:

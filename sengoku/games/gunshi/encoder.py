@@ -594,16 +594,15 @@ def _command_items(cmd: Command) -> tuple[tuple[str, Any], ...]:
     """``tuple(command_view(cmd).items())`` in one pass: the command's JSON (``to_json``)
     and the view's names for it (``command_view``) made together, without the two dicts in
     between (a quarter of the time), when a capture's copy of the command is encoded (a
-    snapshot never encoded never names it). The fields are read from the command's
-    ``__dict__`` (``__init__`` sets every one) and named through :data:`_VIEW_OF`. The test
+    snapshot never encoded never names it). The fields are read by name (a compiled
+    Command, a native class, has no ``__dict__``) and named through :data:`_VIEW_OF`. The test
     ``test_capture_encodes_as_the_view_and_stays_put`` holds it to the view's command."""
-    fields = cmd.__dict__
     view_of = _VIEW_OF
     return tuple(
         [
             (name, view_of[name](value))
             for name in key_order(cmd)
-            if (value := fields[name]) is not None
+            if (value := getattr(cmd, name)) is not None
         ]
     )
 

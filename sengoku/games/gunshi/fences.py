@@ -9,7 +9,7 @@ shooting ranges of ``commands/``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -54,18 +54,30 @@ def place_fence(st: GunshiState, e: int, p: int) -> None:
     st.fences.fences_left[p] -= 1
 
 
-def formation_edges(st: GunshiState, p: int) -> list[int]:
-    """The free edges where p may place a Fence in Phase 1."""
+def _formation_candidates(p: int, inside: bool) -> tuple[int, ...]:
+    """The edges where p may place a Fence in Phase 1 on an empty board, in edge order:
+    between two cells of p's Home Territory (``inside``), or touching it."""
     home = HOME[p]
+    return tuple(
+        e
+        for e, (a, b) in enumerate(EDGE_CELLS)
+        if ((a in home and b in home) if inside else (a in home or b in home))
+    )
+
+
+#: ``_formation_candidates`` for each ``formation_fences`` option and player, worked out once:
+#: the formation asks for the free ones after every placement (``formation.pieces``).
+_FORMATION_CANDIDATES: Final[dict[bool, tuple[tuple[int, ...], tuple[int, ...]]]] = {
+    inside: (_formation_candidates(0, inside), _formation_candidates(1, inside))
+    for inside in (False, True)
+}
+
+
+def formation_edges(st: GunshiState, p: int) -> list[int]:
+    """The free edges where p may place a Fence in Phase 1, in edge order."""
     inside = st.options["formation_fences"] == "inside_home"
-    out = []
-    for e in range(EDGES):
-        if st.fences.fence[e] >= 0:
-            continue
-        a, b = EDGE_CELLS[e]
-        if (a in home and b in home) if inside else (a in home or b in home):
-            out.append(e)
-    return out
+    fence = st.fences.fence
+    return [e for e in _FORMATION_CANDIDATES[inside][p] if fence[e] < 0]
 
 
 def buildable_edges(st: GunshiState, u: int) -> list[int]:

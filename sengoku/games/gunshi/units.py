@@ -9,7 +9,7 @@ this module writes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -45,10 +45,18 @@ class Field(Part):
     board: list[int] = part_field(INTS, default_factory=lambda: [-1] * CELLS)
 
 
+#: Each unit type's tokens, in token order (``free_token`` looks at these only: the
+#: formation asks for a free token of each type at every placement, and a search plays many).
+_TOKENS_OF: Final[dict[str, tuple[int, ...]]] = {
+    t: tuple(u for u in _TOKENS if TOKEN_TYPE[u] == t) for t in sorted(set(TOKEN_TYPE))
+}
+
+
 def free_token(st: GunshiState, t: str) -> int:
-    """A token of type t in the Reserve (-1: none left)."""
-    for u in _TOKENS:
-        if TOKEN_TYPE[u] == t and st.field.uloc[u] == OFF:
+    """A token of type t in the Reserve (-1: none left): the first in token order."""
+    uloc = st.field.uloc
+    for u in _TOKENS_OF.get(t, ()):
+        if uloc[u] == OFF:
             return u
     return -1
 
