@@ -20,9 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, cast
-
-from mypy_extensions import mypyc_attr
+from typing import Any
 
 import sengoku.games.gunshi.battle as battle
 import sengoku.games.gunshi.cards as cards
@@ -41,7 +39,7 @@ import sengoku.games.gunshi.words as words
 from sengoku.core.flow import Flow, Phase
 from sengoku.core.game import TERMINAL, Event, Game, Outcome, State, event
 from sengoku.core.sentence import Sentence, said, say
-from sengoku.core.substate import Part, jsonable, state_cloner
+from sengoku.core.substate import Part, jsonable
 from sengoku.games.gunshi.actions import GunshiAction, sorted_unique
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.cards import SCOUTED, Card, seen
@@ -78,12 +76,11 @@ _command_view = command_view  # the name tests and older code import
 _seen = seen
 
 
-@mypyc_attr(native_class=False)
 class GunshiState(State[GunshiAction]):
     """One Gunshi match. Build with ``Gunshi().new_state(seed, **options)``."""
 
     # ------------------------------------------------------------------ construction
-    def __init__(self, game: Game, options: dict[str, Any], seed: int) -> None:
+    def __init__(self, game: Game, options: dict[str, Any], seed: int, parts: bool = True) -> None:
         self.game = game
         self.options = options
         self.num_players = 2
@@ -91,6 +88,16 @@ class GunshiState(State[GunshiAction]):
         self.phase = "formation"
         self.player = RED
         self.step = ""
+        self.ply = 0
+        self.result: Outcome | None = None
+        self._events: list[Event] = []
+        # The sorted legal actions of this very position, kept by ``legal_actions`` so that the
+        # ``apply`` right after it (a rollout ply, an agent's move) need not generate them a
+        # second time to check the action. ``apply`` clears it. Not part of the position (not
+        # serialized); code that edits a state's fields by hand must reset it to None.
+        self._legal_memo: list[GunshiAction] | None = None
+        if not parts:
+            return  # ``clone`` and ``__reduce__`` give the parts (every one: ``_LAYOUT``)
         # The parts of the position, each written by the rule module that declares it; clone
         # and JSON walk them (core/substate.py).
         self.logistics = logistics.MilitaryLogistics()
@@ -105,14 +112,6 @@ class GunshiState(State[GunshiAction]):
         self.battle = battle.Turn()
         self.orders = UnitsFollowOrders()
         self.knowledge = knowledge.Knowledge()
-        self.ply = 0
-        self.result: Outcome | None = None
-        self._events: list[Event] = []
-        # The sorted legal actions of this very position, kept by ``legal_actions`` so that the
-        # ``apply`` right after it (a rollout ply, an agent's move) need not generate them a
-        # second time to check the action. ``apply`` clears it. Not part of the position (not
-        # serialized); code that edits a state's fields by hand must reset it to None.
-        self._legal_memo: list[GunshiAction] | None = None
 
     def setup(self) -> None:
         """Setup per the options: the decks, the variant's preparations, presets."""
@@ -167,10 +166,36 @@ class GunshiState(State[GunshiAction]):
     def clone(self) -> GunshiState:
         # The own fields are shared (values replaced, never changed in place; _legal_memo too:
         # the copy's legal actions are the same, and legal_actions hands out copies), the
-        # parts cloned: in one generated call (core/substate.py).
-        s = _clone(self)
-        s._events = []
+        # parts cloned (each with its generated ``clone``, core/substate.py). Written out
+        # field by field: compiled (mypyc), the state is a native class, made only through
+        # its constructor and without a ``__dict__`` (``_LAYOUT`` names the same fields; a
+        # test holds the two together).
+        s = GunshiState(self.game, self.options, self.seed, False)
+        s.phase = self.phase
+        s.player = self.player
+        s.step = self.step
+        s.logistics = self.logistics.clone()
+        s.fences = self.fences.clone()
+        s.field = self.field.clone()
+        s.invader_spot = self.invader_spot.clone()
+        s.cards = self.cards.clone()
+        s.inspiration = self.inspiration.clone()
+        s.deck_construction = self.deck_construction.clone()
+        s.formation = self.formation.clone()
+        s.shoguns = self.shoguns.clone()
+        s.battle = self.battle.clone()
+        s.orders = self.orders.clone()
+        s.knowledge = self.knowledge.clone()
+        s.ply = self.ply
+        s.result = self.result
+        s._legal_memo = self._legal_memo
         return s
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled and copied as its fields by name (``_LAYOUT``), rebuilt by ``_unpickled``:
+        # compiled, a native class has no ``__dict__`` for the default protocol to fill.
+        fields = tuple(getattr(self, k) for k, _part in _LAYOUT if k not in _MADE)
+        return _unpickled, (self.game, self.options, self.seed, fields)
 
     # ------------------------------------------------------------------ apply
     def legal_actions(self) -> list[GunshiAction]:
@@ -502,13 +527,37 @@ FLOW: Flow[GunshiState, str, GunshiAction] = Flow(
 _NOT_SERIALISED = frozenset({"game", "_events", "_legal_memo", "result"})
 
 
-#: A state's attributes in the order ``__init__`` makes them (the order of the saved keys),
-#: each with its part class (None: a field of the state's own).
-_LAYOUT: tuple[tuple[str, type[Part] | None], ...] = tuple(
-    (k, type(v) if isinstance(v, Part) else None)
-    # Only the attributes' names and kinds are read from this sample.
-    for k, v in vars(GunshiState(cast(Game, None), {}, 0)).items()
+#: A state's attributes in the order of the saved keys, each with its part class (None: a
+#: field of the state's own). Named here, not read from a sample state's ``__dict__``, which
+#: a compiled (native) state has not; tests/gunshi/test_gunshi_parts.py holds it to the
+#: attributes ``__init__`` makes.
+_LAYOUT: tuple[tuple[str, type[Part] | None], ...] = (
+    ("game", None),
+    ("options", None),
+    ("num_players", None),
+    ("seed", None),
+    ("phase", None),
+    ("player", None),
+    ("step", None),
+    ("logistics", logistics.MilitaryLogistics),
+    ("fences", fences.Fences),
+    ("field", units.Field),
+    ("invader_spot", invasion.InvaderSpot),
+    ("cards", cards.CommandCards),
+    ("inspiration", inspiration.Inspiration),
+    ("deck_construction", custom_deck.DeckConstruction),
+    ("formation", formation.Formation),
+    ("shoguns", shogun_and_card_order.Shoguns),
+    ("battle", battle.Turn),
+    ("orders", UnitsFollowOrders),
+    ("knowledge", knowledge.Knowledge),
+    ("ply", None),
+    ("result", None),
+    ("_events", None),
+    ("_legal_memo", None),
 )
+#: The attributes the constructor is given (``__reduce__`` passes them so).
+_MADE = frozenset({"game", "options", "seed"})
 #: The parts a state is composed of, (attribute, class), each declared by the rule module
 #: that writes it; ``clone`` and the JSON walk them.
 PARTS: tuple[tuple[str, type[Part]], ...] = tuple(
@@ -521,4 +570,15 @@ _OWN_FIELDS = tuple(
     for k, part in _LAYOUT
     if part is None and k not in _NOT_SERIALISED and k not in ("options", "seed")
 )
-_clone = state_cloner(GunshiState, _LAYOUT)
+
+
+def _unpickled(
+    game: Game, options: dict[str, Any], seed: int, fields: tuple[Any, ...]
+) -> GunshiState:
+    """A state rebuilt from ``GunshiState.__reduce__``'s fields."""
+    s = GunshiState(game, options, seed, False)
+    for (k, _part), value in zip(
+        [(k, part) for k, part in _LAYOUT if k not in _MADE], fields, strict=True
+    ):
+        setattr(s, k, value)
+    return s
