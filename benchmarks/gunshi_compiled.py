@@ -96,6 +96,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--positions", type=int, default=4)
     parser.add_argument("--chess-seconds", type=float, default=0.5)
     parser.add_argument("--skip", default="", help="random or iterations: leave that out")
+    parser.add_argument(
+        "--modes", default="compiled,plain", help="plain alone: a checkout without the build"
+    )
     args = parser.parse_args(argv)
     figures: dict[str, dict[str, list[float]]] = {"compiled": {}, "plain": {}}
 
@@ -103,7 +106,8 @@ def main(argv: list[str] | None = None) -> None:
         figures[mode].setdefault(key, []).append(value)
 
     for r in range(args.rounds):
-        for mode in ("compiled", "plain") if r % 2 == 0 else ("plain", "compiled"):
+        modes = [m for m in ("compiled", "plain") if m in args.modes.split(",")]
+        for mode in modes if r % 2 == 0 else modes[::-1]:
             plain = mode == "plain"
             if args.skip != "random":
                 row = _child(RANDOM_CHILD, [args.game, str(args.seconds)], plain)
@@ -128,13 +132,15 @@ def main(argv: list[str] | None = None) -> None:
                     flush=True,
                 )
     print(f"\n{args.game}, {args.rounds} rounds: median (range)")
-    for key in figures["compiled"]:
-        compiled, plain_ = figures["compiled"][key], figures["plain"][key]
-        speedup = statistics.median(compiled) / statistics.median(plain_)
-        print(
-            f"  {key:<28} compiled {_spread(compiled)}  plain {_spread(plain_)}  "
-            f"speed-up {speedup:.2f}x"
-        )
+    modes = [m for m in ("compiled", "plain") if figures[m]]
+    for key in figures[modes[0]]:
+        line = f"  {key:<28}" + "".join(f" {m} {_spread(figures[m][key])}" for m in modes)
+        if len(modes) == 2:
+            speedup = statistics.median(figures["compiled"][key]) / statistics.median(
+                figures["plain"][key]
+            )
+            line += f"  speed-up {speedup:.2f}x"
+        print(line)
 
 
 if __name__ == "__main__":
