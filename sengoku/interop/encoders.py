@@ -83,7 +83,7 @@ class LegalInts:
     makes no actions for the list, and the one played is ``int_to_action`` of its integer.
     """
 
-    __slots__ = ("game", "num_actions", "list", "actions", "_pair", "_array")
+    __slots__ = ("game", "num_actions", "list", "actions", "_pair", "_array", "_ints_of")
 
     def __init__(self, game: Game, num_actions: int) -> None:
         self.game = game
@@ -96,6 +96,8 @@ class LegalInts:
         # The default ``legal_action_ints`` makes the actions anyway: keep them.
         self._pair = type(game).legal_action_ints is Game.legal_action_ints
         self._array: np.ndarray | None = None
+        #: The game's ``legal_action_ints``, read once (it runs on every step).
+        self._ints_of = game.legal_action_ints
 
     def update(self, state: State | None) -> None:
         """The legal integers of ``state`` (None: nothing is legal, as at the end)."""
@@ -108,7 +110,7 @@ class LegalInts:
             to_int = self.game.action_to_int
             self.list = [to_int(state, action) for action in actions]
         else:
-            self.list = self.game.legal_action_ints(state)
+            self.list = self._ints_of(state)
             self.actions = None
 
     @property

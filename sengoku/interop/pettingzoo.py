@@ -47,6 +47,7 @@ several times in a row, as in Gunkimono, is selected several times in a row).
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Iterator
 from typing import Any
 
@@ -150,8 +151,13 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             EnvLogger.error_observe_before_reset()
         raw = self._raw
         agent = raw.agent_selection  # raw_env.last, written out: it runs every turn
+        observation = None
+        if observe:  # raw_env.observe written out; made once per step
+            observation = raw._observations.get(agent)
+            if observation is None:
+                observation = raw._observation(agent)
         return (
-            raw.observe(agent) if observe else None,
+            observation,
             raw._cumulative_rewards[agent],
             raw.terminations[agent],
             raw.truncations[agent],
@@ -191,7 +197,11 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
                 raw._was_dead_step(action)
             else:
                 raw.step(action)
-        elif action is None or (i := raw._legal.index(action)) < 0:
+        elif action is None or (
+            (i := bisect_left(legal := raw._legal.list, action)) >= len(legal) or legal[i] != action
+            if type(action) is int  # LegalInts.index written out for a plain int
+            else (i := raw._legal.index(action)) < 0
+        ):
             # TerminateIllegalWrapper's answer: the offender loses, the game ends for all.
             EnvLogger.warn_on_illegal_move()
             raw._cumulative_rewards[agent] = 0
@@ -287,8 +297,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
         self._legal = LegalInts(self.game, self.num_actions)
-        #: seat -> its observation, for the current step (cleared by every change).
-        self._observations: dict[int, dict[str, np.ndarray]] = {}
+        #: The action of a legal integer (the game's, read once: it runs every step).
+        self._int_to_action = self.game.int_to_action
+        #: The seat to act (TERMINAL at the end), as of the last change.
+        self._to_act = TERMINAL
+        #: agent -> its observation, for the current step (cleared by every change).
+        self._observations: dict[str, dict[str, np.ndarray]] = {}
         self._start(0)
 
     # ------------------------------------------------------------------ spaces
@@ -327,7 +341,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
 
     def _after_change(self) -> None:
         state = self._state
-        seat = state.current_player
+        seat = self._to_act = state.current_player
         self._observations = {}
         if seat != TERMINAL:
             self.agent_selection = self.possible_agents[seat]
@@ -344,20 +358,20 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         mask and the seat's view now, the tensor when first read
         (:class:`~sengoku.interop.lazy.LazyObservation`: always the tensor of this position,
         even read after later steps; it holds nothing the seat may not see)."""
+        observation = self._observations.get(agent)
+        return self._observation(agent) if observation is None else observation
+
+    def _observation(self, agent: str) -> dict[str, np.ndarray]:
+        """Make and keep ``agent``'s observation of this step (none kept yet)."""
         seat = self.agent_seat[agent]
-        cached = self._observations.get(seat)
-        if cached is not None:
-            return cached
-        state = self._state
-        cached = LazyObservation.made(
+        observation = self._observations[agent] = LazyObservation.made(
             self._seat_encoders[seat],
-            self._capture(state, seat),
+            self._capture(self._state, seat),
             seat,
-            self._legal.list if seat == state.current_player else [],
+            self._legal.list if seat == self._to_act else [],
             self.num_actions,
         )
-        self._observations[seat] = cached
-        return cached
+        return observation
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``AECEnv.last``: the observation, cumulative reward, termination, truncation and
@@ -378,7 +392,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         list: the caller may keep or change it."""
         if agent is None:  # the agent selected: its list (empty once the game is over)
             return self._legal.list[:]
-        if self.agent_seat[agent] != self._state.current_player:
+        if self.agent_seat[agent] != self._to_act:
             return []
         return self._legal.list[:]
 
@@ -403,13 +417,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         legal = self._legal
         actions = legal.actions  # LegalInts.action, written out: it runs every step
         state.apply(
-            actions[i] if actions is not None else self.game.int_to_action(state, legal.list[i])
+            actions[i] if actions is not None else self._int_to_action(state, legal.list[i])
         )
         outcome = state.outcome()
         if outcome is None:
             # Rewards are 0 until the end (an illegal action ends the game in the wrapper):
-            # clearing and accumulating them would change nothing.
-            self._after_change()
+            # clearing and accumulating them would change nothing. _after_change written
+            # out (a seat is to act while the game goes on).
+            seat = self._to_act = state.current_player
+            self._observations = {}
+            self.agent_selection = self.possible_agents[seat]
+            legal.update(state)
         else:
             self._clear_rewards()
             truncated = outcome.reason == "length_limit"
