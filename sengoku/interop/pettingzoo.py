@@ -427,7 +427,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
             seat = self._to_act = state.current_player
             self._observations = {}
             self.agent_selection = self.possible_agents[seat]
-            legal.update(state)
+            if legal.pair:
+                legal.update(state)
+            else:  # LegalInts.update written out: the game's own integers, no actions kept
+                legal.list = legal.ints_of(state)
         else:
             self._clear_rewards()
             truncated = outcome.reason == "length_limit"
