@@ -284,6 +284,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         # per observer, face-down types included), so one shared by every seat would let an
         # observation reach what another seat was shown. ``self.encoder`` serves the rest.
         self._seat_encoders = [encoder_for(self.game, self.options, obs_size) for _ in range(n)]
+        #: (encoder, seat, num_actions) of each seat, as its observations hold them.
+        self._seats = [
+            (encoder, seat, self.num_actions) for seat, encoder in enumerate(self._seat_encoders)
+        ]
         self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation_space = gymnasium.spaces.Dict(
             {
@@ -364,12 +368,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
     def _observation(self, agent: str) -> dict[str, np.ndarray]:
         """Make and keep ``agent``'s observation of this step (none kept yet)."""
         seat = self.agent_seat[agent]
-        observation = self._observations[agent] = LazyObservation.made(
-            self._seat_encoders[seat],
+        observation = self._observations[agent] = LazyObservation.of(
+            self._seats[seat],
             self._capture(self._state, seat),
-            seat,
             self._legal.list if seat == self._to_act else [],
-            self.num_actions,
         )
         return observation
 
