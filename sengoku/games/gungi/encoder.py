@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 import sengoku.games.gungi.state as gungi_state
+from sengoku.core.game import TERMINAL
 from sengoku.core.observation import Encoder
 
 
@@ -148,7 +149,8 @@ class GungiEncoder(Encoder):
             (
                 tuple(state.board),
                 (tuple(hands[0]), tuple(hands[1])),
-                state.current_player,
+                # current_player, written out (a property call fewer)
+                TERMINAL if state._outcome is not None else state.to_move,
                 state.to_move,
                 setup,
                 tuple(state.drafting),
