@@ -175,10 +175,22 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         return self._raw.legal_actions(agent)
 
     def step(self, action: Any) -> None:
+        raw = self._raw
+        if type(action) is int and self._has_reset and not self._terminated:
+            # The common step first: a plain int among the legal integers of a live agent
+            # (a legal integer is in the action space, and the legal list is empty once the
+            # game is over); every other case takes the checks below, in PettingZoo's order.
+            legal = raw._legal.list
+            i = bisect_left(legal, action)
+            if i < len(legal) and legal[i] == action:
+                agent = raw.agent_selection
+                if not (raw.terminations[agent] or raw.truncations[agent]):
+                    self._has_updated = True
+                    raw._play(agent, i)
+                    return
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
             return
-        raw = self._raw
         if not raw.agents:
             self._has_updated = True
             EnvLogger.warn_step_after_terminated_truncated()
@@ -197,11 +209,7 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
                 raw._was_dead_step(action)
             else:
                 raw.step(action)
-        elif action is None or (
-            (i := bisect_left(legal := raw._legal.list, action)) >= len(legal) or legal[i] != action
-            if type(action) is int  # LegalInts.index written out for a plain int
-            else (i := raw._legal.index(action)) < 0
-        ):
+        elif action is None or (i := raw._legal.index(action)) < 0:
             # TerminateIllegalWrapper's answer: the offender loses, the game ends for all.
             EnvLogger.warn_on_illegal_move()
             raw._cumulative_rewards[agent] = 0
