@@ -47,6 +47,7 @@ second, not games, are compared.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import itertools
 import random
 import resource
@@ -93,7 +94,7 @@ def chess_player() -> Plies:
 
 def pyspiel_chess_player() -> Plies:
     """OpenSpiel's C++ chess through pyspiel, random play (the same draw as the others)."""
-    import pyspiel  # type: ignore[import-untyped]
+    import pyspiel  # type: ignore[import-not-found]
 
     game = pyspiel.load_game("chess")
     rng = random.Random(0)
@@ -105,11 +106,7 @@ def pyspiel_chess_player() -> Plies:
 
 
 def has_pyspiel() -> bool:
-    try:
-        import pyspiel  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return importlib.util.find_spec("pyspiel") is not None
 
 
 def direct(name: str, options: dict[str, Any]) -> Plies:
