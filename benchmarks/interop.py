@@ -5,6 +5,9 @@ plies per second of uniformly random play:
 
 * ``chess``: the reference, python-chess random play (``board.push`` of a random legal
   move), measured in the same turns as the others;
+* ``pyspiel chess``: OpenSpiel's C++ chess driven from Python (``legal_actions``,
+  ``apply_action``), a second reference: a C++ engine behind Python calls, as Gungi's direct
+  play is (left out where ``pyspiel`` does not import);
 * ``direct``: the contract itself (``legal_actions``, ``apply``);
 * ``openspiel``: a ``pyspiel`` state (``legal_actions``, ``apply_action``), no observations;
 * ``openspiel+obs``: the same, also filling the acting player's observation tensor (through
@@ -44,6 +47,7 @@ second, not games, are compared.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import itertools
 import random
 import resource
@@ -86,6 +90,23 @@ def chess_player() -> Plies:
         while not board.is_game_over(claim_draw=False):
             board.push(rng.choice(list(board.legal_moves)))
             yield 1
+
+
+def pyspiel_chess_player() -> Plies:
+    """OpenSpiel's C++ chess through pyspiel, random play (the same draw as the others)."""
+    import pyspiel  # type: ignore[import-not-found]
+
+    game = pyspiel.load_game("chess")
+    rng = random.Random(0)
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            yield 1
+
+
+def has_pyspiel() -> bool:
+    return importlib.util.find_spec("pyspiel") is not None
 
 
 def direct(name: str, options: dict[str, Any]) -> Plies:
@@ -267,7 +288,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--players",
         default="",
-        help="comma-separated adapters to measure besides chess and direct (default: all)",
+        help="comma-separated adapters to measure besides the references and direct (default: all)",
     )
     parser.add_argument(
         "--memory-plies", type=int, default=200, help="plies traced for the peak memory"
@@ -281,8 +302,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     wanted = {g for g in args.games.split(",") if g}
     chosen = {p for p in args.players.split(",") if p}
+    spiel_chess = has_pyspiel()
     if chosen:
-        chosen |= {"chess", "direct"}
+        chosen |= {"chess", "pyspiel chess", "direct"}
     print(
         f"{'game':<28}{'adapter':<18}{'plies/cpu-s':>12}{'x direct':>10}{'x chess':>9}"
         f"{'(wall x direct)':>17}{'peak KiB':>10}"
@@ -292,8 +314,10 @@ def main(argv: list[str] | None = None) -> None:
             continue
         label = name + "".join(f" {k}={v}" for k, v in options.items())
         num_envs = args.num_envs or (256 if name == "gungi" else 32)
-        players: dict[str, Plies] = {
-            "chess": chess_player(),
+        players: dict[str, Plies] = {"chess": chess_player()}
+        if spiel_chess:
+            players["pyspiel chess"] = pyspiel_chess_player()
+        players |= {
             "direct": direct(name, options),
             "openspiel": openspiel(name, options, observe=False),
             "openspiel+obs": openspiel(name, options, observe=True),
@@ -311,7 +335,7 @@ def main(argv: list[str] | None = None) -> None:
         peaks = {
             adapter: peak_kib(player, args.memory_plies)
             for adapter, player in players.items()
-            if adapter != "chess"
+            if adapter not in ("chess", "pyspiel chess")
         }
         cpu_direct, wall_direct = rates["direct"]
         cpu_chess = rates["chess"][0]

@@ -83,7 +83,7 @@ class LegalInts:
     makes no actions for the list, and the one played is ``int_to_action`` of its integer.
     """
 
-    __slots__ = ("game", "num_actions", "list", "actions", "_pair", "_array")
+    __slots__ = ("game", "num_actions", "list", "actions", "pair", "ints_of")
 
     def __init__(self, game: Game, num_actions: int) -> None:
         self.game = game
@@ -93,31 +93,30 @@ class LegalInts:
         self.list: list[int] = []
         #: The legal actions, ``actions[i]`` the one of ``list[i]`` (None: not kept).
         self.actions: list[Action] | None = None
-        # The default ``legal_action_ints`` makes the actions anyway: keep them.
-        self._pair = type(game).legal_action_ints is Game.legal_action_ints
-        self._array: np.ndarray | None = None
+        #: Whether the actions are kept beside their integers: the default
+        #: ``legal_action_ints`` makes the actions anyway.
+        self.pair = type(game).legal_action_ints is Game.legal_action_ints
+        #: The game's ``legal_action_ints``, read once (it runs on every step; an
+        #: environment that keeps no actions may set :attr:`list` from it directly).
+        self.ints_of = game.legal_action_ints
 
     def update(self, state: State | None) -> None:
         """The legal integers of ``state`` (None: nothing is legal, as at the end)."""
-        self._array = None
         if state is None:
             self.list = []
             self.actions = None
-        elif self._pair:
+        elif self.pair:
             actions = self.actions = state.legal_actions()
             to_int = self.game.action_to_int
             self.list = [to_int(state, action) for action in actions]
         else:
-            self.list = self.game.legal_action_ints(state)
+            self.list = self.ints_of(state)
             self.actions = None
 
     @property
     def ints(self) -> np.ndarray:
-        """The legal integers as a numpy array (made on first read, then kept)."""
-        array = self._array
-        if array is None:
-            array = self._array = np.array(self.list, np.intp)
-        return array
+        """The legal integers as a new numpy array."""
+        return np.array(self.list, np.intp)
 
     def index(self, action: Any) -> int:
         """The position of ``action`` (an integer, or what ``int()`` takes) in :attr:`list`,

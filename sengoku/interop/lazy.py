@@ -13,7 +13,8 @@ An observation holds only what its seat may see: the seat's ``view(seat)`` (or t
 snapshot of it), taken when the observation is made (later play does not change it), the
 encoder (the seat's own: what an encoder keeps of the views it encoded is then only what
 this seat was shown), the seat and the seat's own legal integers (the mask's entries), until
-the tensor is encoded (then the tensor instead of the view and the encoder). It never holds the
+the tensor is encoded (then the tensor instead of the view; the encoder is let go once the
+mask is made too). It never holds the
 game's state, its seed or another seat's actions, so nothing reachable from it
 (``gc.get_referents``, ``vars``) tells a seat what it may not know; and its tensor and mask
 are always those of the position it was returned at, whenever they are read. What the
@@ -31,6 +32,8 @@ OBSERVATION = "observation"
 ACTION_MASK = "action_mask"
 
 
+#: What an observation holds instead of its view once the tensor is encoded (or will not be).
+_ENCODED: Any = object()
 #: The keys of an observation whose arrays are not made yet.
 _UNMADE: dict[str, None] = {OBSERVATION: None, ACTION_MASK: None}
 _new = dict.__new__
@@ -48,40 +51,57 @@ class LazyObservation(dict):  # type: ignore[type-arg]
     with 1 at those, made when first read.
     """
 
-    __slots__ = ("_source", "_legal")
+    # ``_seat``: (encoder, seat, num_actions), one tuple per seat that an environment keeps
+    # (no tuple made per observation), None once both arrays are made; ``_view``: what the
+    # encoder encodes, _ENCODED once it is; ``_legal``: the legal integers, None once the
+    # mask is made.
+    __slots__ = ("_seat", "_view", "_legal")
 
     def __init__(
         self, encoder: Encoder, view: Any, seat: int | None, legal: list[int], num_actions: int
     ) -> None:
-        # Made once per step: positional arguments and the keys copied from a kept dict
-        # (half the cost of keyword arguments and a list of pairs).
         dict.__init__(self, _UNMADE)
-        self._source: tuple[Encoder, Any, int | None] | None = (encoder, view, seat)
-        self._legal: tuple[list[int], int] | None = (legal, num_actions)
+        self._seat: tuple[Encoder, int | None, int] | None = (encoder, seat, num_actions)
+        self._view: Any = view
+        self._legal: list[int] | None = legal
 
     @classmethod
     def made(
         cls, encoder: Encoder, view: Any, seat: int | None, legal: list[int], num_actions: int
     ) -> LazyObservation:
         """``LazyObservation(encoder, view, seat, legal, num_actions)`` without the call of
-        ``__init__`` (a third cheaper: an environment makes one every step)."""
+        ``__init__`` (a third cheaper)."""
+        return cls.of((encoder, seat, num_actions), view, legal)
+
+    @classmethod
+    def of(
+        cls, seat: tuple[Encoder, int | None, int], view: Any, legal: list[int]
+    ) -> LazyObservation:
+        """``LazyObservation(encoder, view, seat, legal, num_actions)`` with ``seat`` the
+        tuple ``(encoder, seat, num_actions)``, kept per seat by an environment that makes
+        an observation every step: the keys copied from a kept dict, no ``__init__`` call
+        and no tuple made."""
         observation: LazyObservation = _new(cls)
         _update(observation, _UNMADE)
-        observation._source = (encoder, view, seat)
-        observation._legal = (legal, num_actions)
+        observation._seat = seat
+        observation._view = view
+        observation._legal = legal
         return observation
 
     @property
     def encoded(self) -> bool:
         """Whether the tensor has been encoded (read) yet."""
-        return self._source is None
+        return self._view is _ENCODED
 
     def _fill_mask(self) -> None:
         legal = self._legal
         if legal is not None:
-            ints, num_actions = legal
-            dict.__setitem__(self, ACTION_MASK, mask_of(ints, num_actions))
+            seat = self._seat
+            assert seat is not None  # kept until both arrays are made
+            dict.__setitem__(self, ACTION_MASK, mask_of(legal, seat[2]))
             self._legal = None
+            if self._view is _ENCODED:
+                self._seat = None
 
     def _fill(self) -> None:
         """Make both arrays (a read of the whole dict)."""
@@ -95,12 +115,14 @@ class LazyObservation(dict):  # type: ignore[type-arg]
             self._fill_mask()
 
     def _fill_tensor(self) -> None:
-        source = self._source
-        if source is not None:
-            encoder, view, seat = source
-            tensor = encoder.encode(view, seat)
-            dict.__setitem__(self, OBSERVATION, tensor)
-            self._source = None
+        view = self._view
+        if view is not _ENCODED:
+            seat = self._seat
+            assert seat is not None  # kept until both arrays are made
+            dict.__setitem__(self, OBSERVATION, seat[0].encode(view, seat[1]))
+            self._view = _ENCODED
+            if self._legal is None:
+                self._seat = None
 
     def __getitem__(self, key: str) -> Any:
         if key == OBSERVATION:
@@ -158,9 +180,11 @@ class LazyObservation(dict):  # type: ignore[type-arg]
     def _forget(self, key: str) -> None:
         """The array of ``key`` is replaced or removed: it will not be made."""
         if key == OBSERVATION:
-            self._source = None
+            self._view = _ENCODED
         elif key == ACTION_MASK:
             self._legal = None
+        if self._view is _ENCODED and self._legal is None:
+            self._seat = None
 
     def pop(self, key: str, *default: Any) -> Any:
         self._fill_key(key)
@@ -179,7 +203,8 @@ class LazyObservation(dict):  # type: ignore[type-arg]
         dict.update(self, *args, **kwargs)
 
     def clear(self) -> None:
-        self._source = None
+        self._seat = None
+        self._view = _ENCODED
         self._legal = None
         dict.clear(self)
 

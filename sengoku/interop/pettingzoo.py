@@ -47,6 +47,7 @@ several times in a row, as in Gunkimono, is selected several times in a row).
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Iterator
 from typing import Any
 
@@ -150,8 +151,13 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             EnvLogger.error_observe_before_reset()
         raw = self._raw
         agent = raw.agent_selection  # raw_env.last, written out: it runs every turn
+        observation = None
+        if observe:  # raw_env.observe written out; made once per step
+            observation = raw._observations.get(agent)
+            if observation is None:
+                observation = raw._observation(agent)
         return (
-            raw.observe(agent) if observe else None,
+            observation,
             raw._cumulative_rewards[agent],
             raw.terminations[agent],
             raw.truncations[agent],
@@ -169,10 +175,22 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         return self._raw.legal_actions(agent)
 
     def step(self, action: Any) -> None:
+        raw = self._raw
+        if type(action) is int and self._has_reset and not self._terminated:
+            # The common step first: a plain int among the legal integers of a live agent
+            # (a legal integer is in the action space, and the legal list is empty once the
+            # game is over); every other case takes the checks below, in PettingZoo's order.
+            legal = raw._legal.list
+            i = bisect_left(legal, action)
+            if i < len(legal) and legal[i] == action:
+                agent = raw.agent_selection
+                if not (raw.terminations[agent] or raw.truncations[agent]):
+                    self._has_updated = True
+                    raw._play(agent, i)
+                    return
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
             return
-        raw = self._raw
         if not raw.agents:
             self._has_updated = True
             EnvLogger.warn_step_after_terminated_truncated()
@@ -274,6 +292,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         # per observer, face-down types included), so one shared by every seat would let an
         # observation reach what another seat was shown. ``self.encoder`` serves the rest.
         self._seat_encoders = [encoder_for(self.game, self.options, obs_size) for _ in range(n)]
+        #: (encoder, seat, num_actions) of each seat, as its observations hold them.
+        self._seats = [
+            (encoder, seat, self.num_actions) for seat, encoder in enumerate(self._seat_encoders)
+        ]
         self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation_space = gymnasium.spaces.Dict(
             {
@@ -287,8 +309,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
         self._legal = LegalInts(self.game, self.num_actions)
-        #: seat -> its observation, for the current step (cleared by every change).
-        self._observations: dict[int, dict[str, np.ndarray]] = {}
+        #: The action of a legal integer (the game's, read once: it runs every step).
+        self._int_to_action = self.game.int_to_action
+        #: The seat to act (TERMINAL at the end), as of the last change.
+        self._to_act = TERMINAL
+        #: agent -> its observation, for the current step (cleared by every change).
+        self._observations: dict[str, dict[str, np.ndarray]] = {}
         self._start(0)
 
     # ------------------------------------------------------------------ spaces
@@ -327,7 +353,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
 
     def _after_change(self) -> None:
         state = self._state
-        seat = state.current_player
+        seat = self._to_act = state.current_player
         self._observations = {}
         if seat != TERMINAL:
             self.agent_selection = self.possible_agents[seat]
@@ -344,20 +370,18 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         mask and the seat's view now, the tensor when first read
         (:class:`~sengoku.interop.lazy.LazyObservation`: always the tensor of this position,
         even read after later steps; it holds nothing the seat may not see)."""
+        observation = self._observations.get(agent)
+        return self._observation(agent) if observation is None else observation
+
+    def _observation(self, agent: str) -> dict[str, np.ndarray]:
+        """Make and keep ``agent``'s observation of this step (none kept yet)."""
         seat = self.agent_seat[agent]
-        cached = self._observations.get(seat)
-        if cached is not None:
-            return cached
-        state = self._state
-        cached = LazyObservation.made(
-            self._seat_encoders[seat],
-            self._capture(state, seat),
-            seat,
-            self._legal.list if seat == state.current_player else [],
-            self.num_actions,
+        observation = self._observations[agent] = LazyObservation.of(
+            self._seats[seat],
+            self._capture(self._state, seat),
+            self._legal.list if seat == self._to_act else [],
         )
-        self._observations[seat] = cached
-        return cached
+        return observation
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``AECEnv.last``: the observation, cumulative reward, termination, truncation and
@@ -378,7 +402,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         list: the caller may keep or change it."""
         if agent is None:  # the agent selected: its list (empty once the game is over)
             return self._legal.list[:]
-        if self.agent_seat[agent] != self._state.current_player:
+        if self.agent_seat[agent] != self._to_act:
             return []
         return self._legal.list[:]
 
@@ -403,13 +427,20 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         legal = self._legal
         actions = legal.actions  # LegalInts.action, written out: it runs every step
         state.apply(
-            actions[i] if actions is not None else self.game.int_to_action(state, legal.list[i])
+            actions[i] if actions is not None else self._int_to_action(state, legal.list[i])
         )
         outcome = state.outcome()
         if outcome is None:
             # Rewards are 0 until the end (an illegal action ends the game in the wrapper):
-            # clearing and accumulating them would change nothing.
-            self._after_change()
+            # clearing and accumulating them would change nothing. _after_change written
+            # out (a seat is to act while the game goes on).
+            seat = self._to_act = state.current_player
+            self._observations = {}
+            self.agent_selection = self.possible_agents[seat]
+            if legal.pair:
+                legal.update(state)
+            else:  # LegalInts.update written out: the game's own integers, no actions kept
+                legal.list = legal.ints_of(state)
         else:
             self._clear_rewards()
             truncated = outcome.reason == "length_limit"

@@ -177,3 +177,35 @@ def test_a_mask_has_ones_at_the_legal_integers_only_and_is_the_callers(count: in
         assert pickle.loads(pickle.dumps(again)).tolist() == again.tolist()
         observation = LazyObservation(pz.raw_env("gunshi").encoder, None, 0, ints, num_actions)
         assert np.array_equal(observation["action_mask"], again)
+
+
+@pytest.mark.parametrize("first", ["observation", "action_mask"])
+def test_either_array_read_first_and_the_encoder_let_go_once_both_are_made(first: str) -> None:
+    """An observation keeps its seat's (encoder, seat, num_actions) while an array is still
+    to be made, whichever is read first; once both are made it holds the arrays only."""
+    import gc
+
+    env = pz.raw_env("gungi", mode="intro")
+    env.reset(seed=6)
+    rng = random.Random(6)
+    for _ in range(30):
+        env.step(rng.choice(env.legal_actions()))
+    agent = env.agent_selection
+    seat = env.agent_seat[agent]
+    state = env.sengoku_state
+    want = {
+        "observation": env.encoder.encode(state.view(seat), seat),
+        "action_mask": np.isin(np.arange(env.num_actions), env.legal_actions()).astype(np.int8),
+    }
+    observation = env.observe(agent)
+    env.step(env.legal_actions()[0])  # later play changes neither array
+    second = "action_mask" if first == "observation" else "observation"
+    assert np.array_equal(observation[first], want[first])
+    assert any(
+        x is env._seat_encoders[seat] for x in gc.get_referents(*gc.get_referents(observation))
+    )
+    assert np.array_equal(observation[second], want[second])
+    assert observation.encoded
+    reachable = gc.get_referents(observation)
+    assert not any(isinstance(x, tuple) for x in reachable)  # no (encoder, seat, n) kept
+    assert not any(x is env._seat_encoders[seat] for x in reachable)

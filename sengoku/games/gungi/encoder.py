@@ -12,21 +12,20 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-import sengoku.games.gungi.native_core as native_core
 import sengoku.games.gungi.state as gungi_state
+from sengoku.core.game import TERMINAL
 from sengoku.core.observation import Encoder
 
 
 class GungiSnapshot(NamedTuple):
     """What :meth:`GungiEncoder.capture` keeps of a position: the view's fields that the planes
     read, as the state's integers (the 81 towers of ``kind * 2 + colour`` bottom to top, empty
-    ones included, made by the native core when it runs; hands by kind, colours 0 White /
-    1 Black). The view's ``marshal_capturable``: ``capturable``,
-    asked of the native core (a fraction of a microsecond), or None without it: then it is
-    worked out from the board when the snapshot is encoded (in Python it costs more than the
-    rest of the snapshot, and most snapshots are never encoded), from ``marshal_at`` and
-    ``blockers`` (the game's ``archer_blockers`` option, which picks the attack tables).
-    Gungi hides nothing, so none of it is more than the view shows."""
+    ones included: the state's own tower tuples; hands by kind, colours 0 White / 1 Black).
+    The view's ``marshal_capturable``: ``capturable`` where it is known when the snapshot is
+    taken ((False, False) in the setup), else None: then it is worked out from the board when
+    the snapshot is encoded (most snapshots never are), from ``marshal_at`` and ``blockers``
+    (the game's ``archer_blockers`` option, which picks the attack tables). Gungi hides
+    nothing, so none of it is more than the view shows."""
 
     board: tuple[tuple[int, ...], ...]
     hands: tuple[tuple[int, ...], tuple[int, ...]]
@@ -38,6 +37,11 @@ class GungiSnapshot(NamedTuple):
     blockers: str
     ply: int
     capturable: tuple[bool, bool] | None = None
+
+
+_new_tuple = tuple.__new__
+#: Neither Marshal can be captured during the setup (the view says so).
+_NOT_CAPTURABLE = (False, False)
 
 
 class _Towers:
@@ -126,34 +130,35 @@ class GungiEncoder(Encoder):
 
     def capture(self, state: Any, seat: int | None) -> Any:
         """The parts of ``view(seat)`` the planes read, as the state's own integers: Gungi hides
-        nothing, and building the view's dicts, names and FEN costs several times this."""
+        nothing, and building the view's dicts, names and FEN costs several times this.
+
+        The state's board is a list of towers that are tuples, replaced (never changed in
+        place) by a move, in both engines: a tuple of that list is the board as it is now
+        (a copy of 81 references, no tower rebuilt). The Marshal flags are left to the
+        encoding (``capturable`` None): asking the core for them cost more than the rest of
+        the snapshot (two calls through its binding), and most snapshots are never encoded.
+        """
         if not isinstance(state, gungi_state.GungiState):
             return state.view(seat)
         hands = state.hands
-        capturable: tuple[bool, bool] | None = None
-        if gungi_state.native_in_use() and native_core.HAS_ADAPTER_QUERIES:
-            position = native_core.scratch(state)
-            board: tuple[tuple[int, ...], ...] = position.towers()  # one call
-            if state.phase == "setup":
-                capturable = (False, False)
-            else:
-                capturable = (
-                    bool(position.marshal_capturable(0)),
-                    bool(position.marshal_capturable(1)),
-                )
-        else:
-            board = tuple(map(tuple, state.board))
-        return GungiSnapshot(
-            board,
-            (tuple(hands[0]), tuple(hands[1])),
-            state.current_player,
-            state.to_move,
-            state.phase == "setup",
-            tuple(state.drafting),
-            tuple(state.marshal_at),
-            state.options["archer_blockers"],
-            state.ply,
-            capturable,
+        setup = state.phase == "setup"
+        # GungiSnapshot(...) without the NamedTuple's Python-level __new__ (one frame fewer
+        # on every observation an environment takes).
+        return _new_tuple(
+            GungiSnapshot,
+            (
+                tuple(state.board),
+                (tuple(hands[0]), tuple(hands[1])),
+                # current_player, written out (a property call fewer)
+                TERMINAL if state._outcome is not None else state.to_move,
+                state.to_move,
+                setup,
+                tuple(state.drafting),
+                tuple(state.marshal_at),
+                state.options["archer_blockers"],
+                state.ply,
+                _NOT_CAPTURABLE if setup else None,
+            ),
         )
 
     def _encode_snapshot(self, snap: GungiSnapshot, seat: int | None, out: np.ndarray) -> None:

@@ -66,6 +66,9 @@ _STARTS: dict[tuple[Any, ...], GungiState] = {}
 
 MAX_GAME_LENGTH = 1000
 
+_get_ident = native_core.get_ident
+_entry = native_core.scratch_entry
+
 
 class Gungi(Game):
     """Gungi: 2 players, perfect information, no chance (but who moves first may be drawn)."""
@@ -301,16 +304,38 @@ class Gungi(Game):
     def legal_action_ints(self, state: State) -> list[int]:
         # The legal codes, sorted as legal_actions lists its moves; no Move is made.
         assert isinstance(state, GungiState)
-        if gungi_state.native_in_use() and native_core.HAS_ADAPTER_QUERIES:
-            # Made in the core from its kept legal list (no list of codes in between).
-            return [] if state.is_terminal() else native_core.legal_ints(state)
+        if gungi_state._NATIVE and native_core.HAS_ADAPTER_QUERIES:
+            # Made in the core from its kept legal list (no list of codes in between);
+            # is_terminal and native_core.legal_ints written out: an environment asks on
+            # every step.
+            if state._outcome is not None:
+                return []
+            # native_core.scratch written out: this thread's scratch entry, reloaded if it
+            # holds another position.
+            kept = state.memo.native
+            entry = kept[1] if kept is not None and kept[0] == _get_ident() else _entry(state)
+            now = (state.hash, state.ply, state.move_number, state.first)
+            if entry[1] != now:
+                native_core.load(entry[0], state)
+                entry[1] = now
+            ints: list[int] = entry[0].legal_ints()
+            return ints
         return [code >> 14 for code in state.legal_codes()]
 
     def int_to_action(self, state: State, n: int) -> Move:
         assert isinstance(state, GungiState)
-        n = action_number(n, NUM_DISTINCT_ACTIONS)
-        if gungi_state.native_in_use() and native_core.HAS_ADAPTER_QUERIES:
-            code = -1 if state.is_terminal() else native_core.code_of(state, n)
+        if type(n) is not int or not 0 <= n < NUM_DISTINCT_ACTIONS:  # the common case first
+            n = action_number(n, NUM_DISTINCT_ACTIONS)
+        if gungi_state._NATIVE and native_core.HAS_ADAPTER_QUERIES:
+            if state._outcome is not None:
+                raise IllegalAction(f"action {n} is not legal in this position")
+            kept = state.memo.native  # native_core.scratch written out, as above
+            entry = kept[1] if kept is not None and kept[0] == _get_ident() else _entry(state)
+            now = (state.hash, state.ply, state.move_number, state.first)
+            if entry[1] != now:
+                native_core.load(entry[0], state)
+                entry[1] = now
+            code: int = entry[0].code_of(n)
             if code < 0:
                 raise IllegalAction(f"action {n} is not legal in this position")
             return INTERNED.get(code) or Move(code)  # the interned Move, once made
