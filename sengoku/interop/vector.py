@@ -46,12 +46,24 @@ rewards, terminations, truncations, infos) is new on every call in either mode.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, cast
 
 import numpy as np
 
-from sengoku.core.game import IllegalAction
+from sengoku.core.game import IllegalAction, Outcome
 from sengoku.core.registry import load_game
+
+
+class _OnePassBatch(Protocol):
+    """A batch that steps, restarts and writes the kept mask and observations in one pass
+    (Gungi's: ``GungiBatch.step_observed``)."""
+
+    def fuses_steps(self, restart: bool) -> bool: ...
+    def step_observed(
+        self, actions: np.ndarray, mask: np.ndarray, out: np.ndarray, restart: bool
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+    def status(self) -> np.ndarray: ...
+    def outcome_of(self, outcome: int, reason: int) -> Outcome: ...
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -76,6 +88,10 @@ class VectorEnv:
         self.game = load_game(game)
         self.options = self.game.resolve_options(**options)
         self.batch = self.game.batch(**self.options)
+        #: The batch again where it can step in one pass (see ``_step_observed``).
+        self._one_pass = (
+            cast(_OnePassBatch, self.batch) if hasattr(self.batch, "step_observed") else None
+        )
         self.num_envs = num_envs
         self.autoreset = autoreset
         #: Whether ``reset`` and ``step`` hand out new observation and mask arrays (True) or
@@ -196,7 +212,11 @@ class VectorEnv:
                 f"game {first}: action {int(actions[first])} is not legal there; "
                 "use the action_mask"
             )
-        self.batch.step(np.where(live, actions, -1))
+        actions = np.where(live, actions, -1)
+        one_pass = self._one_pass
+        if not self.copy and self._observed and one_pass and one_pass.fuses_steps(self.autoreset):
+            return self._step_observed(one_pass, actions)
+        self.batch.step(actions)
         ended = live & self.batch.done()
         rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
         terminations = np.zeros(self.num_envs, dtype=bool)
@@ -215,6 +235,41 @@ class VectorEnv:
                     self.game_seeds[i] = self._seeds.integers(2**31)
                     self.batch.reset_game(int(i), int(self.game_seeds[i]))
         return self._observe(), rewards, terminations, truncations, {"outcome": outcomes}
+
+    def _step_observed(
+        self, batch: _OnePassBatch, actions: np.ndarray
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """``step`` without copies, for a batch that steps, restarts and writes the kept
+        mask and observations in one pass (Gungi's native core: the same numbers as
+        ``step`` then ``_observe``; one game's writes overlap the next game's moves)."""
+        ints, offsets, finished = batch.step_observed(
+            actions, self._mask, self._observations, self.autoreset
+        )
+        ended = np.flatnonzero(finished[:, 0] >= 0)
+        rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
+        terminations = np.zeros(self.num_envs, dtype=bool)
+        truncations = np.zeros(self.num_envs, dtype=bool)
+        outcomes: list[dict[str, Any] | None] = [None] * self.num_envs
+        for i in ended:
+            result = batch.outcome_of(int(finished[i, 0]), int(finished[i, 1]))
+            rewards[i] = result.returns
+            truncations[i] = result.reason == "length_limit"
+            terminations[i] = not truncations[i]
+            outcomes[i] = result.to_json()
+            if self.autoreset:  # started again by the batch; the seed as step draws it
+                self.game_seeds[i] = self._seeds.integers(2**31)
+        status = batch.status()
+        agent = np.where(status[:, 1] >= 0, -1, status[:, 4])
+        self._agent = agent
+        self._keys = None  # the kept mask is the next step's legality check
+        observation = {
+            "observation": self._observations_view,
+            "action_mask": self._mask_view,
+            "agent": agent.copy(),
+            "legal_actions": ints,
+            "legal_offsets": offsets,
+        }
+        return observation, rewards, terminations, truncations, {"outcome": outcomes}
 
 
 __all__ = ["VectorEnv"]

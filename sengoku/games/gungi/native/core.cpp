@@ -886,6 +886,75 @@ struct Position {
         judge(u.color, u.marshal_taken);
     }
 
+    // play, for a caller that wants the next legal list too (the batch): the list is made
+    // once and the mate test reads it, where judge's is_mate would generate the same moves
+    // again. Same outcome as play; ``next`` is legal_codes() of the new position.
+    void play_listed(uint32_t code, Undo& u, std::vector<uint32_t>& next) {
+        make(code, u);
+        next.clear();
+        if (u.marshal_taken) {
+            outcome = u.color;
+            reason = R_MARSHAL;
+            return;
+        }
+        if (seen.get(hash) >= 4) {
+            outcome = 2;
+            reason = R_REPETITION;
+            return;
+        }
+        if (phase == PLAY) {
+            pseudo_codes(next);
+            without_self_checks(next);
+            if (mate_among(next)) {
+                outcome = 1 - to_move;
+                reason = R_MATE;
+                next.clear();
+                return;
+            }
+        }
+        if (ply >= max_length) {
+            outcome = 2;
+            reason = R_LENGTH;
+            next.clear();
+            return;
+        }
+        if (phase != PLAY) legal_codes(next);
+    }
+
+    // is_mate(to_move) from the side to move's legal list ``codes`` (pseudo_codes after
+    // without_self_checks): the same question, asked of moves already made. With
+    // self_check forbidden the list holds exactly the moves that leave the Marshal safe, so
+    // it is mate when the list is empty; with it allowed the list is every pseudo move, and
+    // the moves are tested as is_mate tests them (it only looks at them in another order).
+    bool mate_among(const std::vector<uint32_t>& codes) {
+        int color = to_move;
+        if (self_check_forbidden) return codes.empty();
+        bool exposed = marshal_capturable_now(color);
+        if (!exposed && has_drop(color)) return false;
+        int archers = -1;
+        if (!exposed) {
+            for (uint32_t c : codes)
+                if (cannot_expose_lazy(c, color, archers)) return false;
+        } else {
+            // The Marshal's own moves first, as is_mate (the order changes no answer).
+            for (uint32_t c : codes)
+                if (int((c >> 2) & 15) == T->marshal && probe_safe(c, color)) return false;
+        }
+        for (uint32_t c : codes)
+            if ((!exposed || int((c >> 2) & 15) != T->marshal) && probe_safe(c, color))
+                return false;
+        return true;
+    }
+
+    // Whether playing ``code`` leaves ``color``'s Marshal uncapturable (or takes the enemy's).
+    bool probe_safe(uint32_t code, int color) {
+        Undo u;
+        make(code, u, false);
+        bool safe = u.marshal_taken || !marshal_capturable(color);
+        unmake(u, false);
+        return safe;
+    }
+
     uint64_t perft(int depth) {
         if (depth <= 0) return 1;
         if (outcome >= 0) return 0;
@@ -1774,6 +1843,7 @@ struct Batch {
     // Per game: the action integers legal_sparse last set in the caller's mask, so the next
     // call clears those entries only (not the whole 57025-wide row).
     std::vector<std::vector<uint32_t>> marked;
+    std::vector<uint32_t> marking;  // legal_sparse's scratch row, swapped into marked
     // Per game, what observations last wrote into the buffer at ``observed`` (the (n, 120,
     // 9, 9) float32 array of the last call made with ``kept``, which the caller keeps
     // unchanged until the next; null after a call without): the board entries set to
@@ -1800,6 +1870,152 @@ struct Batch {
             fresh[i] = 1;
         }
         return legal[i];
+    }
+
+    // Game i's mask row (width >= the action space) made equal to its legal list, from what
+    // marked[i] says the row holds. Both lists are ascending: one merge clears what left the
+    // list and sets what joined it; an entry in both is not touched.
+    void mark_row(size_t i, int8_t* row) {
+        const auto& now_codes = codes(i);
+        const std::vector<uint32_t>& before = marked[i];
+        std::vector<uint32_t>& now = marking;
+        now.clear();
+        size_t j = 0, nb = before.size();
+        for (uint32_t c : now_codes) {
+            uint32_t x = c >> 14;
+            now.push_back(x);
+            for (; j < nb && before[j] < x; ++j) row[before[j]] = 0;
+            if (j < nb && before[j] == x)
+                ++j;
+            else
+                row[x] = 1;
+        }
+        for (; j < nb; ++j) row[before[j]] = 0;
+        marked[i].swap(now);
+    }
+
+    static constexpr int BOARD_PLANES = 6 * NK, PLANES = 8 * NK + 8;
+    static constexpr size_t PER_GAME = size_t(PLANES) * 81;
+
+    // Start following the observation buffer ``o`` (n games' planes): true when what
+    // obs_cells and obs_planes say it holds cannot be trusted, so every plane is written.
+    bool follow_observations(const float* o, bool kept) {
+        size_t n = games.size();
+        bool whole = !kept || o != observed || obs_cells.size() != n;
+        if (whole) {
+            obs_cells.assign(n, {});
+            obs_planes.assign(n, std::vector<float>(PLANES - BOARD_PLANES, 0.0f));
+        }
+        // Only a kept call's buffer is followed: any other call forgets it (a buffer freed
+        // since could come back at the same address, holding else).
+        observed = kept ? o : nullptr;
+        return whole;
+    }
+
+    // The GungiEncoder planes of game i from seat ``seat`` into x (its 120 * 81 floats):
+    // whole, or over what the last call wrote there (obs_cells, obs_planes).
+    void observe_game(size_t i, int seat, float* x, bool whole, int max_length) {
+        Position& g = games[i];
+        std::vector<uint16_t>& cells = obs_cells[i];
+        std::vector<float>& planes = obs_planes[i];
+        if (whole)
+            // Zeroed game by game: the planes are written while still in the cache (one
+            // memset of all the games first would evict them again).
+            std::memset(x, 0, PER_GAME * sizeof(float));
+        else
+            for (uint16_t c : cells) x[c] = 0.0f;
+        cells.clear();
+        int me = seat == 1 ? 1 : 0;
+        for (uint64_t lo = g.occ[0], hi = g.occ[1]; lo | hi;) {
+            int sq;
+            if (lo) {
+                sq = __builtin_ctzll(lo);
+                lo &= lo - 1;
+            } else {
+                sq = 64 + __builtin_ctzll(hi);
+                hi &= hi - 1;
+            }
+            int cell = me ? 80 - sq : sq;
+            for (int t = 0; t < g.h[sq]; ++t) {
+                int p = g.b[sq][t];
+                int owner = (p & 1) == me ? 0 : 1;
+                uint16_t at = uint16_t((t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell);
+                x[at] = 1.0f;
+                cells.push_back(at);
+            }
+        }
+        // The planes filled with one value: hands, then the flags.
+        float value[PLANES - BOARD_PLANES];
+        std::fill(value, value + (PLANES - BOARD_PLANES), 0.0f);
+        for (int c = 0; c < 2; ++c)
+            for (int k = 0; k < NK; ++k) value[(c == me ? 0 : 1) * NK + k] = float(g.hand[c][k]);
+        float* f = value + 2 * NK;
+        if (g.outcome < 0 && g.to_move == me) f[0] = 1.0f;
+        if (g.phase == SETUP) {
+            f[1] = 1.0f;
+            for (int c = 0; c < 2; ++c)
+                if (g.drafting[c]) f[2 + (c == me ? 0 : 1)] = 1.0f;
+        } else {
+            if (g.marshal_capturable_now(me)) f[4] = 1.0f;
+            if (g.marshal_capturable_now(1 - me)) f[5] = 1.0f;
+        }
+        if (me == 1) f[6] = 1.0f;
+        f[7] = float(std::min(1.0, double(g.ply) / double(max_length)));
+        for (int q = 0; q < PLANES - BOARD_PLANES; ++q) {
+            if (value[q] == planes[q]) continue;  // as written last time
+            std::fill(x + size_t(BOARD_PLANES + q) * 81, x + size_t(BOARD_PLANES + q + 1) * 81,
+                      value[q]);
+            planes[q] = value[q];
+        }
+    }
+
+    // The data of a caller's (n, width) int8 mask, width at least the action space.
+    int8_t* mask_of(py::array_t<int8_t, py::array::c_style>& mask) {
+        if (mask.ndim() != 2 || size_t(mask.shape(0)) != games.size())
+            throw std::invalid_argument("the mask must be int8 of shape (n, num_actions)");
+        if (size_t(mask.shape(1)) < size_t(DONE_INT) + 1)
+            throw std::invalid_argument("the mask is narrower than the action space");
+        return mask.mutable_data();
+    }
+
+    // Every game's legal action integers, ascending, as (ints, offsets).
+    py::tuple sparse() {
+        size_t n = games.size();
+        size_t total = 0;
+        for (size_t i = 0; i < n; ++i) total += codes(i).size();
+        py::array_t<int64_t> ints(static_cast<ssize_t>(total));
+        py::array_t<int64_t> offsets(static_cast<ssize_t>(n + 1));
+        int64_t* a = ints.mutable_data();
+        int64_t* o = offsets.mutable_data();
+        size_t k = 0;
+        for (size_t i = 0; i < n; ++i) {
+            o[i] = int64_t(k);
+            for (uint32_t c : legal[i]) a[k++] = int64_t(c >> 14);
+        }
+        o[n] = int64_t(k);
+        return py::make_tuple(ints, offsets);
+    }
+
+    // Play game i's action (the contract integer; -1 or a finished game: nothing), keeping
+    // its next legal list. Throws for an action its legal list does not hold.
+    void play_action(size_t i, int64_t want) {
+        Position& g = games[i];
+        if (g.outcome >= 0 || want < 0) return;  // over, or left as it is
+        const auto& list = codes(i);
+        uint32_t found = 0;
+        bool ok = false;
+        for (uint32_t c : list)
+            if (int64_t(c >> 14) == want) {
+                found = c;
+                ok = true;
+                break;
+            }
+        if (!ok)
+            throw std::invalid_argument("game " + std::to_string(i) + ": action " +
+                                        std::to_string(want) + " is not legal there");
+        Undo u;
+        g.play_listed(found, u, legal[i]);
+        fresh[i] = 1;
     }
 };
 
@@ -1988,51 +2204,20 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def("legal_sparse",
              [](Batch& bt, py::object mask_obj, bool clear) {
                  size_t n = bt.games.size();
-                 int8_t* m = nullptr;
-                 size_t width = 0;
-                 py::array_t<int8_t, py::array::c_style> mask;
-                 if (!mask_obj.is_none()) {
-                     mask = mask_obj.cast<py::array_t<int8_t, py::array::c_style>>();
-                     if (mask.ndim() != 2 || size_t(mask.shape(0)) != n)
-                         throw std::invalid_argument("the mask must be int8 of shape (n, num_actions)");
-                     m = mask.mutable_data();
-                     width = size_t(mask.shape(1));
-                 }
                  if (bt.marked.size() != n) {
                      bt.marked.assign(n, {});
                      clear = true;
                  }
-                 if (m != nullptr && clear) {
-                     std::memset(m, 0, size_t(mask.size()));
-                     for (auto& v : bt.marked) v.clear();
-                 }
-                 size_t total = 0;
-                 for (size_t i = 0; i < n; ++i) total += bt.codes(i).size();
-                 py::array_t<int64_t> ints(static_cast<ssize_t>(total));
-                 py::array_t<int64_t> offsets(static_cast<ssize_t>(n + 1));
-                 int64_t* a = ints.mutable_data();
-                 int64_t* o = offsets.mutable_data();
-                 size_t k = 0;
-                 for (size_t i = 0; i < n; ++i) {
-                     o[i] = int64_t(k);
-                     const auto& codes = bt.codes(i);
-                     int8_t* row = m == nullptr ? nullptr : m + i * width;
-                     if (row != nullptr) {
-                         for (uint32_t x : bt.marked[i]) row[x] = 0;
-                         bt.marked[i].clear();
+                 if (!mask_obj.is_none()) {
+                     auto mask = mask_obj.cast<py::array_t<int8_t, py::array::c_style>>();
+                     int8_t* m = bt.mask_of(mask);
+                     if (clear) {
+                         std::memset(m, 0, size_t(mask.size()));
+                         for (auto& v : bt.marked) v.clear();
                      }
-                     for (uint32_t c : codes) {
-                         uint32_t x = c >> 14;
-                         a[k++] = int64_t(x);
-                         if (row != nullptr) {
-                             if (x >= width) throw std::invalid_argument("the mask is narrower than the action space");
-                             row[x] = 1;
-                             bt.marked[i].push_back(x);
-                         }
-                     }
+                     for (size_t i = 0; i < n; ++i) bt.mark_row(i, m + i * size_t(mask.shape(1)));
                  }
-                 o[n] = int64_t(k);
-                 return py::make_tuple(ints, offsets);
+                 return bt.sparse();
              })
         .def("step",
              [](Batch& bt, py::array_t<int64_t, py::array::c_style> actions,
@@ -2040,30 +2225,74 @@ PYBIND11_MODULE(_gungi_native, m) {
                  auto a = actions.unchecked<1>();
                  auto o = outcomes.mutable_unchecked<1>();
                  for (size_t i = 0; i < bt.games.size(); ++i) {
-                     Position& g = bt.games[i];
-                     if (g.outcome >= 0 || a(ssize_t(i)) < 0) {  // over, or left as it is
-                         o(ssize_t(i)) = int8_t(g.outcome);
-                         continue;
-                     }
-                     const auto& codes = bt.codes(i);
-                     int64_t want = a(ssize_t(i));
-                     uint32_t found = 0;
-                     bool ok = false;
-                     for (uint32_t c : codes)
-                         if (int64_t(c >> 14) == want) {
-                             found = c;
-                             ok = true;
-                             break;
-                         }
-                     if (!ok)
-                         throw std::invalid_argument("game " + std::to_string(i) + ": action " +
-                                                     std::to_string(want) + " is not legal there");
-                     Undo u;
-                     g.play(found, u);
-                     bt.fresh[i] = 0;
-                     o(ssize_t(i)) = int8_t(g.outcome);
+                     bt.play_action(i, a(ssize_t(i)));
+                     o(ssize_t(i)) = int8_t(bt.games[i].outcome);
                  }
              })
+        // step, then each game's mask row (the kept mask, as legal_sparse keeps it; zeroed
+        // first when ``clear``) and observation planes (from the seat to act, seat 0 once
+        // over; into the kept buffer as observations(kept=True) writes it), game by game:
+        // one game's writes go on while the next game's moves are made. A game that ends
+        // sets its row of ``finished`` (outcome, reason; else -1, -1) and, with ``restart``
+        // (a Position), starts again from it at once. Returns legal_sparse's (ints, offsets).
+        .def("step_observed",
+             [](Batch& bt, py::array_t<int64_t, py::array::c_style> actions,
+                py::array_t<int8_t, py::array::c_style> mask, bool clear,
+                py::array_t<float, py::array::c_style> out, int max_length,
+                py::object restart, py::array_t<int64_t, py::array::c_style> finished) {
+                 size_t n = bt.games.size();
+                 if (size_t(actions.size()) != n) throw std::invalid_argument("one action per game");
+                 if (size_t(out.size()) != n * Batch::PER_GAME)
+                     throw std::invalid_argument("out must be float32 of shape (n, 120, 9, 9)");
+                 if (finished.ndim() != 2 || size_t(finished.shape(0)) != n || finished.shape(1) != 2)
+                     throw std::invalid_argument("finished must be int64 of shape (n, 2)");
+                 const Position* start = nullptr;
+                 if (!restart.is_none()) start = &restart.cast<PyPosition&>().pos;
+                 int8_t* m = bt.mask_of(mask);
+                 size_t width = size_t(mask.shape(1));
+                 if (bt.marked.size() != n) {
+                     bt.marked.assign(n, {});
+                     clear = true;
+                 }
+                 if (clear) {
+                     std::memset(m, 0, size_t(mask.size()));
+                     for (auto& v : bt.marked) v.clear();
+                 }
+                 float* o = out.mutable_data();
+                 bool whole = bt.follow_observations(o, true);
+                 auto a = actions.unchecked<1>();
+                 auto f = finished.mutable_unchecked<2>();
+                 try {
+                 for (size_t i = 0; i < n; ++i) {
+                     f(ssize_t(i), 0) = f(ssize_t(i), 1) = -1;
+                     int64_t want = a(ssize_t(i));
+                     if (bt.games[i].outcome < 0 && want >= 0) {
+                         bt.play_action(i, want);
+                         Position& g = bt.games[i];
+                         if (g.outcome >= 0) {
+                             f(ssize_t(i), 0) = g.outcome;
+                             f(ssize_t(i), 1) = g.reason;
+                             if (start != nullptr) {
+                                 g = *start;
+                                 bt.fresh[i] = 0;
+                             }
+                         }
+                     }
+                     bt.mark_row(i, m + i * width);
+                     bt.observe_game(i, std::max(bt.games[i].current_player(), 0), o + i * Batch::PER_GAME,
+                                     whole, max_length);
+                 }
+                 } catch (...) {
+                     // The games after the refused one hold their old planes, which the
+                     // notes of a whole write no longer describe: the buffer is forgotten
+                     // (written whole next time). The mask rows and their notes still agree.
+                     bt.observed = nullptr;
+                     throw;
+                 }
+                 return bt.sparse();
+             },
+             py::arg("actions"), py::arg("mask"), py::arg("clear"), py::arg("out"),
+             py::arg("max_length"), py::arg("restart"), py::arg("finished"))
         .def("random_actions",
              [](Batch& bt, py::array_t<int64_t, py::array::c_style> out) {
                  auto o = out.mutable_unchecked<1>();
@@ -2122,74 +2351,12 @@ PYBIND11_MODULE(_gungi_native, m) {
                 py::array_t<float, py::array::c_style> out, int max_length, bool kept) {
                  auto s = seats.unchecked<1>();
                  float* o = out.mutable_data();
-                 constexpr int BOARD = 6 * NK, PLANES = 8 * NK + 8;
-                 const size_t per = size_t(PLANES) * 81;
                  size_t n = bt.games.size();
-                 if (size_t(out.size()) != n * per)
+                 if (size_t(out.size()) != n * Batch::PER_GAME)
                      throw std::invalid_argument("out must be float32 of shape (n, 120, 9, 9)");
-                 bool whole = !kept || o != bt.observed || bt.obs_cells.size() != n;
-                 if (whole) {
-                     bt.obs_cells.assign(n, {});
-                     bt.obs_planes.assign(n, std::vector<float>(PLANES - BOARD, 0.0f));
-                 }
-                 // Only a kept call's buffer is followed: any other call forgets it (a
-                 // buffer freed since could come back at the same address, holding else).
-                 bt.observed = kept ? o : nullptr;
-                 float value[PLANES - BOARD];
-                 for (size_t i = 0; i < n; ++i) {
-                     Position& g = bt.games[i];
-                     float* x = o + i * per;
-                     std::vector<uint16_t>& cells = bt.obs_cells[i];
-                     std::vector<float>& planes = bt.obs_planes[i];
-                     if (whole)
-                         // Zeroed game by game: the planes are written while still in the
-                         // cache (one memset of all the games first would evict them again).
-                         std::memset(x, 0, per * sizeof(float));
-                     else
-                         for (uint16_t c : cells) x[c] = 0.0f;
-                     cells.clear();
-                     int me = s(ssize_t(i)) == 1 ? 1 : 0;
-                     for (uint64_t lo = g.occ[0], hi = g.occ[1]; lo | hi;) {
-                         int sq;
-                         if (lo) {
-                             sq = __builtin_ctzll(lo);
-                             lo &= lo - 1;
-                         } else {
-                             sq = 64 + __builtin_ctzll(hi);
-                             hi &= hi - 1;
-                         }
-                         int cell = me ? 80 - sq : sq;
-                         for (int t = 0; t < g.h[sq]; ++t) {
-                             int p = g.b[sq][t];
-                             int owner = (p & 1) == me ? 0 : 1;
-                             uint16_t at = uint16_t((t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell);
-                             x[at] = 1.0f;
-                             cells.push_back(at);
-                         }
-                     }
-                     // The planes filled with one value: hands, then the flags.
-                     std::fill(value, value + (PLANES - BOARD), 0.0f);
-                     for (int c = 0; c < 2; ++c)
-                         for (int k = 0; k < NK; ++k)
-                             value[(c == me ? 0 : 1) * NK + k] = float(g.hand[c][k]);
-                     float* f = value + 2 * NK;
-                     if (g.outcome < 0 && g.to_move == me) f[0] = 1.0f;
-                     if (g.phase == SETUP) {
-                         f[1] = 1.0f;
-                         for (int c = 0; c < 2; ++c)
-                             if (g.drafting[c]) f[2 + (c == me ? 0 : 1)] = 1.0f;
-                     } else {
-                         if (g.marshal_capturable_now(me)) f[4] = 1.0f;
-                         if (g.marshal_capturable_now(1 - me)) f[5] = 1.0f;
-                     }
-                     if (me == 1) f[6] = 1.0f;
-                     f[7] = float(std::min(1.0, double(g.ply) / double(max_length)));
-                     for (int q = 0; q < PLANES - BOARD; ++q) {
-                         if (value[q] == planes[q]) continue;  // as written last time
-                         std::fill(x + size_t(BOARD + q) * 81, x + size_t(BOARD + q + 1) * 81, value[q]);
-                         planes[q] = value[q];
-                     }
-                 }
+                 bool whole = bt.follow_observations(o, kept);
+                 for (size_t i = 0; i < n; ++i)
+                     bt.observe_game(i, int(s(ssize_t(i))), o + i * Batch::PER_GAME, whole, max_length);
              },
              py::arg("seats"), py::arg("out"), py::arg("max_length"), py::arg("kept") = false);
 }
