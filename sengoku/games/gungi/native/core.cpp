@@ -58,11 +58,28 @@ struct Tables {
     // long_off[i + 1]], indices into rays), walked square by square.
     std::vector<uint64_t> step_lo, step_hi;
     std::vector<int> long_off, long_rays;
+    // The same, packed for gen_board: per NIDX entry its steps and the range of its other
+    // rays in long_list (copies of the Ray, in a compact form), so that a piece's moves read
+    // one entry and consecutive rays, not four tables and an index (in a batch of many
+    // games the tables are mostly out of the cache between two moves of a game).
+    struct Reach {
+        uint64_t lo, hi;
+        int32_t begin, end;
+    };
+    struct LongRay {
+        int32_t start, bstart;  // squares and blockers in pool
+        uint8_t mode, len, extra, blen;
+    };
+    std::vector<Reach> reach;
+    std::vector<LongRay> long_list;
     std::vector<uint8_t> pool;
     std::vector<int32_t> att;  // NIDX * 81: offset into apool or -1
     std::vector<uint8_t> apool;  // is_jump, len, path...
     std::vector<uint8_t> src_pool;
     int src_off[2][81]{}, src_len[2][81]{};
+    // The same squares as two words per [colour][target]: marshal_capturable looks at the
+    // occupied ones only.
+    uint64_t src_lo[2][81]{}, src_hi[2][81]{};
     std::vector<uint64_t> zpiece, zhand;
     uint64_t zblack = 0, zsetup[4]{};
     // near[archers][sq]: two 64-bit words of squares (sq 81: no Marshal, empty).
@@ -268,7 +285,8 @@ struct Position {
             int idx = ((table_base + kind * 4) + tier) * 81 + frm;
             // The steps at once: the empty ones are quiet moves, the occupied ones moves
             // onto a tower no taller than this one.
-            uint64_t step_lo = t.step_lo[idx], step_hi = t.step_hi[idx];
+            const Tables::Reach& reach = t.reach[size_t(idx)];
+            uint64_t step_lo = reach.lo, step_hi = reach.hi;
             uint64_t empty[2] = {step_lo & ~occ[0], step_hi & ~occ[1]};
             int onto[81], nonto = 0;  // occupied destinations
             for (int half = 0; half < 2; ++half)
@@ -276,9 +294,9 @@ struct Position {
                     int to = half * 64 + __builtin_ctzll(o);
                     if (h[to] <= tier) onto[nonto++] = to;
                 }
-            for (int k = t.long_off[idx]; k < t.long_off[idx + 1]; ++k) {
-                const Ray& ray = t.rays[size_t(t.long_rays[size_t(k)])];
-                const uint8_t* sqs = &t.pool[ray.start];
+            for (int k = reach.begin; k < reach.end; ++k) {
+                const Tables::LongRay& ray = t.long_list[size_t(k)];
+                const uint8_t* sqs = &t.pool[size_t(ray.start)];
                 if (ray.mode == SLIDE) {
                     for (int i = 0; i < ray.len; ++i) {
                         int to = sqs[i];
@@ -303,7 +321,7 @@ struct Position {
                 } else {
                     bool blocked = false;
                     for (int i = 0; i < ray.blen; ++i)
-                        if (h[t.pool[ray.bstart + i]] > tier) blocked = true;
+                        if (h[t.pool[size_t(ray.bstart + i)]] > tier) blocked = true;
                     if (blocked) continue;
                     for (int i = 0; i < ray.len; ++i) {
                         int to = sqs[i];
@@ -576,11 +594,12 @@ struct Position {
         int height = h[target];
         int enemy = 1 - color;
         int table_base = enemy * NK * 4;
-        const uint8_t* srcs = &t.src_pool[t.src_off[enemy][target]];
-        for (int i = 0; i < t.src_len[enemy][target]; ++i) {
-            int sq = srcs[i];
+        // The occupied squares an attack can come from, ascending (as src_pool lists them).
+        uint64_t words[2] = {t.src_lo[enemy][target] & occ[0], t.src_hi[enemy][target] & occ[1]};
+        for (int half = 0; half < 2; ++half)
+        for (uint64_t bits = words[half]; bits; bits &= bits - 1) {
+            int sq = half * 64 + __builtin_ctzll(bits);
             int tier = h[sq];
-            if (!tier) continue;
             int top = b[sq][tier - 1];
             if ((top & 1) != enemy) continue;
             if (height > tier) continue;
@@ -1462,6 +1481,22 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
     }
     t->ray_off[NIDX] = int(t->rays.size());
     t->long_off[NIDX] = int(t->long_rays.size());
+    t->reach.resize(NIDX);
+    for (int i = 0; i < NIDX; ++i) {
+        Tables::Reach& r = t->reach[size_t(i)];
+        r.lo = t->step_lo[size_t(i)];
+        r.hi = t->step_hi[size_t(i)];
+        r.begin = int32_t(t->long_list.size());
+        for (int k = t->long_off[size_t(i)]; k < t->long_off[size_t(i) + 1]; ++k) {
+            const Ray& ray = t->rays[size_t(t->long_rays[size_t(k)])];
+            if (ray.len > 255 || ray.extra > 255 || ray.blen > 255)
+                throw std::invalid_argument("a ray longer than 255 squares");
+            t->long_list.push_back(Tables::LongRay{ray.start, ray.bstart, uint8_t(ray.mode),
+                                                   uint8_t(ray.len), uint8_t(ray.extra),
+                                                   uint8_t(ray.blen)});
+        }
+        r.end = int32_t(t->long_list.size());
+    }
     t->att.assign(size_t(NIDX) * 81, -1);
     for (int i = 0; i < NIDX; ++i) {
         py::dict targets = py::reinterpret_borrow<py::dict>(attacks[i]);
@@ -1479,8 +1514,12 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
         py::list by_target = py::reinterpret_borrow<py::list>(sources[c]);
         for (int sq = 0; sq < 81; ++sq) {
             t->src_off[c][sq] = int(t->src_pool.size());
-            for (py::handle s : py::reinterpret_borrow<py::tuple>(by_target[sq]))
-                t->src_pool.push_back(s.cast<uint8_t>());
+            for (py::handle s : py::reinterpret_borrow<py::tuple>(by_target[sq])) {
+                int from = s.cast<int>();
+                if (from < 0 || from >= 81) throw std::invalid_argument("a source square off the board");
+                t->src_pool.push_back(uint8_t(from));
+                (from < 64 ? t->src_lo[c][sq] : t->src_hi[c][sq]) |= uint64_t(1) << (from & 63);
+            }
             t->src_len[c][sq] = int(t->src_pool.size()) - t->src_off[c][sq];
         }
     }
@@ -1843,7 +1882,6 @@ struct Batch {
     // Per game: the action integers legal_sparse last set in the caller's mask, so the next
     // call clears those entries only (not the whole 57025-wide row).
     std::vector<std::vector<uint32_t>> marked;
-    std::vector<uint32_t> marking;  // legal_sparse's scratch row, swapped into marked
     // Per game, what observations last wrote into the buffer at ``observed`` (the (n, 120,
     // 9, 9) float32 array of the last call made with ``kept``, which the caller keeps
     // unchanged until the next; null after a call without): the board entries set to
@@ -1873,25 +1911,19 @@ struct Batch {
     }
 
     // Game i's mask row (width >= the action space) made equal to its legal list, from what
-    // marked[i] says the row holds. Both lists are ascending: one merge clears what left the
-    // list and sets what joined it; an entry in both is not touched.
+    // marked[i] says the row holds: those entries cleared, the legal ones set. (A merge that
+    // leaves the entries in both lists alone measured slower: move to move the side to act
+    // changes, so the two lists share almost nothing.)
     void mark_row(size_t i, int8_t* row) {
-        const auto& now_codes = codes(i);
-        const std::vector<uint32_t>& before = marked[i];
-        std::vector<uint32_t>& now = marking;
-        now.clear();
-        size_t j = 0, nb = before.size();
-        for (uint32_t c : now_codes) {
-            uint32_t x = c >> 14;
-            now.push_back(x);
-            for (; j < nb && before[j] < x; ++j) row[before[j]] = 0;
-            if (j < nb && before[j] == x)
-                ++j;
-            else
-                row[x] = 1;
+        const auto& list = codes(i);
+        std::vector<uint32_t>& before = marked[i];
+        for (uint32_t x : before) row[x] = 0;
+        before.resize(list.size());
+        uint32_t* w = before.data();
+        for (uint32_t c : list) {
+            *w++ = c >> 14;
+            row[c >> 14] = 1;
         }
-        for (; j < nb; ++j) row[before[j]] = 0;
-        marked[i].swap(now);
     }
 
     static constexpr int BOARD_PLANES = 6 * NK, PLANES = 8 * NK + 8;
@@ -1912,20 +1944,11 @@ struct Batch {
         return whole;
     }
 
-    // The GungiEncoder planes of game i from seat ``seat`` into x (its 120 * 81 floats):
-    // whole, or over what the last call wrote there (obs_cells, obs_planes).
-    void observe_game(size_t i, int seat, float* x, bool whole, int max_length) {
-        Position& g = games[i];
-        std::vector<uint16_t>& cells = obs_cells[i];
-        std::vector<float>& planes = obs_planes[i];
-        if (whole)
-            // Zeroed game by game: the planes are written while still in the cache (one
-            // memset of all the games first would evict them again).
-            std::memset(x, 0, PER_GAME * sizeof(float));
-        else
-            for (uint16_t c : cells) x[c] = 0.0f;
-        cells.clear();
-        int me = seat == 1 ? 1 : 0;
+    // The board entries (offsets in a game's planes) set to 1 in game i's planes from seat
+    // ``me``, into ``out``.
+    void board_cells(size_t i, int me, std::vector<uint16_t>& out) const {
+        const Position& g = games[i];
+        out.clear();
         for (uint64_t lo = g.occ[0], hi = g.occ[1]; lo | hi;) {
             int sq;
             if (lo) {
@@ -1939,11 +1962,26 @@ struct Batch {
             for (int t = 0; t < g.h[sq]; ++t) {
                 int p = g.b[sq][t];
                 int owner = (p & 1) == me ? 0 : 1;
-                uint16_t at = uint16_t((t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell);
-                x[at] = 1.0f;
-                cells.push_back(at);
+                out.push_back(uint16_t((t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell));
             }
         }
+    }
+
+    // The GungiEncoder planes of game i from seat ``seat`` into x (its 120 * 81 floats):
+    // whole, or over what the last call wrote there (obs_cells, obs_planes).
+    void observe_game(size_t i, int seat, float* x, bool whole, int max_length) {
+        Position& g = games[i];
+        std::vector<uint16_t>& cells = obs_cells[i];
+        std::vector<float>& planes = obs_planes[i];
+        if (whole)
+            // Zeroed game by game: the planes are written while still in the cache (one
+            // memset of all the games first would evict them again).
+            std::memset(x, 0, PER_GAME * sizeof(float));
+        else
+            for (uint16_t c : cells) x[c] = 0.0f;
+        int me = seat == 1 ? 1 : 0;
+        board_cells(i, me, cells);
+        for (uint16_t c : cells) x[c] = 1.0f;
         // The planes filled with one value: hands, then the flags.
         float value[PLANES - BOARD_PLANES];
         std::fill(value, value + (PLANES - BOARD_PLANES), 0.0f);
@@ -2279,8 +2317,8 @@ PYBIND11_MODULE(_gungi_native, m) {
                          }
                      }
                      bt.mark_row(i, m + i * width);
-                     bt.observe_game(i, std::max(bt.games[i].current_player(), 0), o + i * Batch::PER_GAME,
-                                     whole, max_length);
+                     bt.observe_game(i, std::max(bt.games[i].current_player(), 0),
+                                     o + i * Batch::PER_GAME, whole, max_length);
                  }
                  } catch (...) {
                      // The games after the refused one hold their old planes, which the
