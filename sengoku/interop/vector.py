@@ -59,6 +59,7 @@ class _OnePassBatch(Protocol):
     (Gungi's: ``GungiBatch.step_observed``)."""
 
     def fuses_steps(self, restart: bool) -> bool: ...
+    def first_illegal(self, actions: np.ndarray) -> int: ...
     def step_observed(
         self, actions: np.ndarray, mask: np.ndarray, out: np.ndarray, restart: bool
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
@@ -192,7 +193,18 @@ class VectorEnv:
             raise ValueError(f"one action per game: shape ({self.num_envs},), not {actions.shape}")
         if actions.dtype.kind not in "iu":
             raise ValueError(f"actions must be integers, not {actions.dtype}")
-        actions = actions.astype(np.int64, copy=False)
+        actions = np.ascontiguousarray(actions, dtype=np.int64)
+        one_pass = self._one_pass
+        if not self.copy and self._observed and one_pass and one_pass.fuses_steps(self.autoreset):
+            # The batch checks every action against its legal lists before it plays any
+            # (a finished game's is not looked at): no look-up in the 14.6 MB mask.
+            first = one_pass.first_illegal(actions)
+            if first >= 0:
+                raise IllegalAction(
+                    f"game {first}: action {int(actions[first])} is not legal there; "
+                    "use the action_mask"
+                )
+            return self._step_observed(one_pass, actions)
         live = self._agent >= 0
         # Checked against the mask before anything is played: an illegal action changes no
         # game (one look-up per game, all at once).
@@ -212,11 +224,7 @@ class VectorEnv:
                 f"game {first}: action {int(actions[first])} is not legal there; "
                 "use the action_mask"
             )
-        actions = np.where(live, actions, -1)
-        one_pass = self._one_pass
-        if not self.copy and self._observed and one_pass and one_pass.fuses_steps(self.autoreset):
-            return self._step_observed(one_pass, actions)
-        self.batch.step(actions)
+        self.batch.step(np.where(live, actions, -1))
         ended = live & self.batch.done()
         rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
         terminations = np.zeros(self.num_envs, dtype=bool)

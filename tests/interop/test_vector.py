@@ -385,6 +385,8 @@ def test_gungi_step_observed_refuses_what_it_cannot_serve() -> None:
     batch.step_observed(batch.random_actions(), mask, out, True)
     actions = batch.random_actions()
     actions[1] = batch.num_actions - 1  # Done: not legal once the game is under way
+    assert batch.first_illegal(actions) == 1
+    assert batch.first_illegal(batch.random_actions()) == -1
     with pytest.raises(ValueError, match="game 1"):
         batch.step_observed(actions, mask, out, True)
     for _ in range(30):

@@ -281,6 +281,16 @@ class GungiBatch:
             and not (restart and self._stochastic)
         )
 
+    def first_illegal(self, actions: np.ndarray) -> int:
+        """The first game whose action (``(n,)`` int64) is not one of its legal actions
+        (-1 for a live game included; a finished game's is not looked at), or -1. Native core
+        only (:meth:`fuses_steps`): a binary search in each game's kept legal list."""
+        actions = np.ascontiguousarray(actions, dtype=np.int64)
+        if actions.shape != (self.n,):
+            raise ValueError(f"one action per game: shape ({self.n},), not {actions.shape}")
+        first: int = self._batch.first_illegal(actions)
+        return first
+
     def step_observed(
         self, actions: np.ndarray, mask: np.ndarray, out: np.ndarray, restart: bool
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

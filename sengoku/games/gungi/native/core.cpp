@@ -909,14 +909,15 @@ struct Position {
     // once and the mate test reads it, where judge's is_mate would generate the same moves
     // again. Same outcome as play; ``next`` is legal_codes() of the new position.
     void play_listed(uint32_t code, Undo& u, std::vector<uint32_t>& next) {
-        make(code, u);
+        make(code, u, false);
+        int count = seen.add(hash, 1);  // what make's tracking does, keeping the count
         next.clear();
         if (u.marshal_taken) {
             outcome = u.color;
             reason = R_MARSHAL;
             return;
         }
-        if (seen.get(hash) >= 4) {
+        if (count >= 4) {
             outcome = 2;
             reason = R_REPETITION;
             return;
@@ -2036,19 +2037,28 @@ struct Batch {
 
     // Play game i's action (the contract integer; -1 or a finished game: nothing), keeping
     // its next legal list. Throws for an action its legal list does not hold.
+    // The code of action ``want`` in game i's legal list (ascending by action), or 0 when
+    // the list does not hold it (no legal code is 0: the action 0 is a move with a tier).
+    uint32_t code_for(size_t i, int64_t want) {
+        if (want < 0 || want > DONE_INT) return 0;
+        const auto& list = codes(i);
+        auto it = std::lower_bound(list.begin(), list.end(), uint32_t(want) << 14);
+        return it != list.end() && int64_t(*it >> 14) == want ? *it : 0;
+    }
+
+    // The first game whose action its legal list does not hold (a live game's -1 included;
+    // a finished game's action is not looked at), or -1.
+    int64_t first_illegal(const int64_t* actions) {
+        for (size_t i = 0; i < games.size(); ++i)
+            if (games[i].outcome < 0 && code_for(i, actions[i]) == 0) return int64_t(i);
+        return -1;
+    }
+
     void play_action(size_t i, int64_t want) {
         Position& g = games[i];
         if (g.outcome >= 0 || want < 0) return;  // over, or left as it is
-        const auto& list = codes(i);
-        uint32_t found = 0;
-        bool ok = false;
-        for (uint32_t c : list)
-            if (int64_t(c >> 14) == want) {
-                found = c;
-                ok = true;
-                break;
-            }
-        if (!ok)
+        uint32_t found = code_for(i, want);
+        if (found == 0)
             throw std::invalid_argument("game " + std::to_string(i) + ": action " +
                                         std::to_string(want) + " is not legal there");
         Undo u;
@@ -2316,6 +2326,11 @@ PYBIND11_MODULE(_gungi_native, m) {
                              }
                          }
                      }
+                 }
+                 // Then the writes, game by game: the moves of all games first keep the
+                 // move tables in the cache, which the writes (scattered over the 25 MB of
+                 // 256 games' buffers) would push out between two games.
+                 for (size_t i = 0; i < n; ++i) {
                      bt.mark_row(i, m + i * width);
                      bt.observe_game(i, std::max(bt.games[i].current_player(), 0),
                                      o + i * Batch::PER_GAME, whole, max_length);
@@ -2331,6 +2346,14 @@ PYBIND11_MODULE(_gungi_native, m) {
              },
              py::arg("actions"), py::arg("mask"), py::arg("clear"), py::arg("out"),
              py::arg("max_length"), py::arg("restart"), py::arg("finished"))
+        // The first game whose action is not in its legal list (-1 for a live game
+        // included; finished games are not looked at), or -1: nothing is played.
+        .def("first_illegal",
+             [](Batch& bt, py::array_t<int64_t, py::array::c_style> actions) {
+                 if (size_t(actions.size()) != bt.games.size())
+                     throw std::invalid_argument("one action per game");
+                 return bt.first_illegal(actions.data());
+             })
         .def("random_actions",
              [](Batch& bt, py::array_t<int64_t, py::array::c_style> out) {
                  auto o = out.mutable_unchecked<1>();
