@@ -266,8 +266,7 @@ class VectorEnv:
             outcomes[i] = result.to_json()
             if self.autoreset:  # started again by the batch; the seed as step draws it
                 self.game_seeds[i] = self._seeds.integers(2**31)
-        status = batch.status()
-        agent = np.where(status[:, 1] >= 0, -1, status[:, 4])
+        agent = batch.status()[:, 0]  # the player to act, -1 once over
         self._agent = agent
         self._keys = None  # the kept mask is the next step's legality check
         observation = {
