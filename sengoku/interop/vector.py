@@ -35,7 +35,9 @@ it is built, every other game steps through the contract.
 Buffers: the environment keeps one mask and one observation array and rewrites them in
 place on every step (the mask only where it changed: a step changes a few hundred of a row's
 57025 Gungi entries; Gungi's observations too, only the planes' entries that changed, with
-``copy=False``). With ``copy=True`` (the default, as Gymnasium's vector environments)
+``copy=False``; there Gungi's native core steps every game, restarts the finished ones
+and writes their mask rows and planes in one pass, ``GungiBatch.step_observed``). With
+``copy=True`` (the default, as Gymnasium's vector environments)
 ``reset`` and ``step`` hand out new arrays instead (written directly, not copied from the
 buffers), which the caller may keep and change. With
 ``copy=False`` they hand out read-only views of the buffers themselves (no copy of the 25 MB
