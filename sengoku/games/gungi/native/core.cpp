@@ -273,7 +273,12 @@ struct Position {
             words[0] = only < 64 ? uint64_t(1) << only : 0;
             words[1] = only >= 64 ? uint64_t(1) << (only - 64) : 0;
         }
-        uint32_t buf[SQUARE_CODES];
+        // The squares' moves gather in buf, copied into ``codes`` when it could not hold one
+        // more square's and at the end: usually once (a copy per square cost a fifth of the
+        // generation).
+        constexpr int BUF_CODES = 5 * SQUARE_CODES;
+        uint32_t buf[BUF_CODES];
+        uint32_t* w = buf;
         for (int frm_i = 0; frm_i < 2 * 64; frm_i += 64)  // the two words, then their bits
         for (uint64_t bits = words[frm_i >> 6]; bits; bits &= bits - 1) {
             int frm = frm_i + __builtin_ctzll(bits);
@@ -287,7 +292,15 @@ struct Position {
             // onto a tower no taller than this one.
             const Tables::Reach& reach = t.reach[size_t(idx)];
             uint64_t step_lo = reach.lo, step_hi = reach.hi;
-            uint64_t empty[2] = {step_lo & ~occ[0], step_hi & ~occ[1]};
+            // The empty destinations as two words kept in registers: an OR into an array
+            // indexed by the square's word made each square of a ray wait for the store of
+            // the square before (a chain through memory, the walk's largest cost).
+            uint64_t empty_lo = step_lo & ~occ[0], empty_hi = step_hi & ~occ[1];
+            auto add_empty = [&empty_lo, &empty_hi](int to) {
+                uint64_t bit = uint64_t(1) << (to & 63);
+                empty_lo |= to < 64 ? bit : 0;
+                empty_hi |= to < 64 ? 0 : bit;
+            };
             int onto[81], nonto = 0;  // occupied destinations
             for (int half = 0; half < 2; ++half)
                 for (uint64_t o = (half ? step_hi & occ[1] : step_lo & occ[0]); o; o &= o - 1) {
@@ -301,7 +314,7 @@ struct Position {
                     for (int i = 0; i < ray.len; ++i) {
                         int to = sqs[i];
                         if (!h[to]) {
-                            empty[to >> 6] |= uint64_t(1) << (to & 63);
+                            add_empty(to);
                             continue;
                         }
                         if (h[to] <= tier) onto[nonto++] = to;
@@ -313,7 +326,7 @@ struct Position {
                         if (h[to] > tier) break;
                         if (i >= ray.extra) {
                             if (!h[to])
-                                empty[to >> 6] |= uint64_t(1) << (to & 63);
+                                add_empty(to);
                             else
                                 onto[nonto++] = to;
                         }
@@ -327,14 +340,15 @@ struct Position {
                         int to = sqs[i];
                         if (h[to] > tier) break;
                         if (!h[to])
-                            empty[to >> 6] |= uint64_t(1) << (to & 63);
+                            add_empty(to);
                         else
                             onto[nonto++] = to;
                     }
                 }
             }
-            if (!quiet) empty[0] = empty[1] = 0;
-            if (!nonto && !(empty[0] | empty[1])) continue;
+            if (!quiet) empty_lo = empty_hi = 0;
+            uint64_t empty[2] = {empty_lo, empty_hi};
+            if (!nonto && !(empty_lo | empty_hi)) continue;
             for (int a = 1; a < nonto; ++a) {  // a few at most: insertion sort
                 int x = onto[a], c = a;
                 for (; c > 0 && onto[c - 1] > x; --c) onto[c] = onto[c - 1];
@@ -343,7 +357,10 @@ struct Position {
             bool may_stack = kind != t.marshal || marshal_may_stack;
             uint32_t low = uint32_t(kind) << 2;
             int frm81 = frm * 81;
-            uint32_t* w = buf;
+            if (w - buf > BUF_CODES - SQUARE_CODES) {
+                codes.insert(codes.end(), buf, w);
+                w = buf;
+            }
             int next = 0;  // the next occupied destination to write
             for (int half = 0; half < 2; ++half)
                 for (uint64_t e = empty[half]; e; e &= e - 1) {
@@ -354,8 +371,8 @@ struct Position {
                 }
             for (; next < nonto; ++next)
                 gen_onto(w, color, kind, frm81 + onto[next], onto[next], may_stack, quiet);
-            codes.insert(codes.end(), buf, w);
         }
+        codes.insert(codes.end(), buf, w);
     }
 
     // The moves onto an occupied square, ascending: the stack (and the betrayals that go
