@@ -35,7 +35,9 @@ it is built, every other game steps through the contract.
 Buffers: the environment keeps one mask and one observation array and rewrites them in
 place on every step (the mask only where it changed: a step changes a few hundred of a row's
 57025 Gungi entries; Gungi's observations too, only the planes' entries that changed, with
-``copy=False``). With ``copy=True`` (the default, as Gymnasium's vector environments)
+``copy=False``; there Gungi's native core steps every game, restarts the finished ones
+and writes their mask rows and planes in one pass, ``GungiBatch.step_observed``). With
+``copy=True`` (the default, as Gymnasium's vector environments)
 ``reset`` and ``step`` hand out new arrays instead (written directly, not copied from the
 buffers), which the caller may keep and change. With
 ``copy=False`` they hand out read-only views of the buffers themselves (no copy of the 25 MB
@@ -46,12 +48,25 @@ rewards, terminations, truncations, infos) is new on every call in either mode.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, cast
 
 import numpy as np
 
-from sengoku.core.game import IllegalAction
+from sengoku.core.game import IllegalAction, Outcome
 from sengoku.core.registry import load_game
+
+
+class _OnePassBatch(Protocol):
+    """A batch that steps, restarts and writes the kept mask and observations in one pass
+    (Gungi's: ``GungiBatch.step_observed``)."""
+
+    def fuses_steps(self, restart: bool) -> bool: ...
+    def first_illegal(self, actions: np.ndarray) -> int: ...
+    def step_observed(
+        self, actions: np.ndarray, mask: np.ndarray, out: np.ndarray, restart: bool
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+    def status(self) -> np.ndarray: ...
+    def outcome_of(self, outcome: int, reason: int) -> Outcome: ...
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -76,6 +91,10 @@ class VectorEnv:
         self.game = load_game(game)
         self.options = self.game.resolve_options(**options)
         self.batch = self.game.batch(**self.options)
+        #: The batch again where it can step in one pass (see ``_step_observed``).
+        self._one_pass = (
+            cast(_OnePassBatch, self.batch) if hasattr(self.batch, "step_observed") else None
+        )
         self.num_envs = num_envs
         self.autoreset = autoreset
         #: Whether ``reset`` and ``step`` hand out new observation and mask arrays (True) or
@@ -176,7 +195,18 @@ class VectorEnv:
             raise ValueError(f"one action per game: shape ({self.num_envs},), not {actions.shape}")
         if actions.dtype.kind not in "iu":
             raise ValueError(f"actions must be integers, not {actions.dtype}")
-        actions = actions.astype(np.int64, copy=False)
+        actions = np.ascontiguousarray(actions, dtype=np.int64)
+        one_pass = self._one_pass
+        if not self.copy and self._observed and one_pass and one_pass.fuses_steps(self.autoreset):
+            # The batch checks every action against its legal lists before it plays any
+            # (a finished game's is not looked at): no look-up in the 14.6 MB mask.
+            first = one_pass.first_illegal(actions)
+            if first >= 0:
+                raise IllegalAction(
+                    f"game {first}: action {int(actions[first])} is not legal there; "
+                    "use the action_mask"
+                )
+            return self._step_observed(one_pass, actions)
         live = self._agent >= 0
         # Checked against the mask before anything is played: an illegal action changes no
         # game (one look-up per game, all at once).
@@ -215,6 +245,40 @@ class VectorEnv:
                     self.game_seeds[i] = self._seeds.integers(2**31)
                     self.batch.reset_game(int(i), int(self.game_seeds[i]))
         return self._observe(), rewards, terminations, truncations, {"outcome": outcomes}
+
+    def _step_observed(
+        self, batch: _OnePassBatch, actions: np.ndarray
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """``step`` without copies, for a batch that steps, restarts and writes the kept
+        mask and observations in one pass (Gungi's native core: the same numbers as
+        ``step`` then ``_observe``; one game's writes overlap the next game's moves)."""
+        ints, offsets, finished = batch.step_observed(
+            actions, self._mask, self._observations, self.autoreset
+        )
+        ended = np.flatnonzero(finished[:, 0] >= 0)
+        rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
+        terminations = np.zeros(self.num_envs, dtype=bool)
+        truncations = np.zeros(self.num_envs, dtype=bool)
+        outcomes: list[dict[str, Any] | None] = [None] * self.num_envs
+        for i in ended:
+            result = batch.outcome_of(int(finished[i, 0]), int(finished[i, 1]))
+            rewards[i] = result.returns
+            truncations[i] = result.reason == "length_limit"
+            terminations[i] = not truncations[i]
+            outcomes[i] = result.to_json()
+            if self.autoreset:  # started again by the batch; the seed as step draws it
+                self.game_seeds[i] = self._seeds.integers(2**31)
+        agent = batch.status()[:, 0]  # the player to act, -1 once over
+        self._agent = agent
+        self._keys = None  # the kept mask is the next step's legality check
+        observation = {
+            "observation": self._observations_view,
+            "action_mask": self._mask_view,
+            "agent": agent.copy(),
+            "legal_actions": ints,
+            "legal_offsets": offsets,
+        }
+        return observation, rewards, terminations, truncations, {"outcome": outcomes}
 
 
 __all__ = ["VectorEnv"]

@@ -610,3 +610,39 @@ def test_the_plys_core_calls_check_their_arguments_and_change_nothing(gungi: Gun
     illegal = next(code for code in range(1, 1 << 20) if code not in codes)
     assert position.apply_to(illegal, *lists) is None
     assert _whole(state) == before
+
+
+@pytest.mark.parametrize("self_check", ["allowed", "forbidden"])
+def test_batch_moves_end_games_as_the_contract_does(gungi: Gungi, self_check: str) -> None:
+    """The batch plays a move and makes the next legal list in one go
+    (``Position::play_listed``), and its mate test reads that list (``mate_among``) instead
+    of generating moves itself (``is_mate``, which the contract's moves use): game by game,
+    move by move, the legal actions, whose turn it is and every ending (mates included, with
+    ``self_check`` allowed, where the list keeps moves that leave the Marshal capturable, and
+    forbidden, where it is empty exactly at mate) are the contract's."""
+    # rulebook: "when every move of the player to move would leave their Marshal capturable
+    # by the opponent's next move ... that player loses" (mate.py)
+    n = 16
+    batch = GungiBatch(native=True, mode="intro", self_check=self_check)
+    batch.reset(n, seed=30)
+    states = [gungi.new_state(seed=30 + i, mode="intro", self_check=self_check) for i in range(n)]
+    reasons: dict[str, int] = {}
+    restarts = 0
+    for _ply in range(1500):
+        for i, state in enumerate(states):
+            assert batch.legal_actions(i) == [m.action_int for m in state.legal_actions()]
+        actions = batch.random_actions()
+        batch.step(actions)
+        for i, state in enumerate(states):
+            state.apply(gungi.int_to_action(state, int(actions[i])))
+            result = state.outcome()
+            assert batch.outcome(i) == result, f"game {i}"
+            if result is not None:
+                reasons[result.reason] = reasons.get(result.reason, 0) + 1
+                restarts += 1
+                seed = 1000 + restarts
+                batch.reset_game(i, seed)
+                states[i] = gungi.new_state(seed=seed, mode="intro", self_check=self_check)
+        if reasons.get("mate", 0) >= 2:
+            break
+    assert reasons.get("mate", 0) >= 2, reasons

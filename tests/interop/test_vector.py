@@ -41,10 +41,13 @@ class Twin:
 
 
 @pytest.mark.parametrize(("game", "options"), CASES)
+@pytest.mark.parametrize("copy", [True, False])
 def test_each_game_of_the_batch_is_the_game_played_alone(
-    game: str, options: dict[str, object]
+    game: str, options: dict[str, object], copy: bool
 ) -> None:
-    env = vector_env(game, 3, **options)
+    """Without copies Gungi's games step, restart and write the kept buffers in one native
+    pass (``GungiBatch.step_observed``): the same games as one at a time, too."""
+    env = vector_env(game, 3, **options) if copy else VectorEnv(game, 3, copy=False, **options)
     obs = env.reset(seed=11)
     twins = [Twin(game, options, int(s)) for s in env.game_seeds]
     rng = np.random.default_rng(5)
@@ -303,3 +306,91 @@ def test_gungi_batch_kept_observations_equal_the_engines_planes(mode: str) -> No
         if ply % 40 == 39:
             for batch in (native, python):
                 batch.reset_game(ply % n, seed=ply)
+
+
+GUNGI_FUSED = [
+    {"mode": "intro"},
+    {"mode": "intro", "self_check": "forbidden"},
+    {"mode": "advanced"},
+    {"mode": "beginner", "first_player": "random"},  # the seed decides the start
+]
+
+
+@pytest.mark.parametrize("options", GUNGI_FUSED)
+@pytest.mark.parametrize("autoreset", [True, False])
+def test_gungi_one_pass_steps_equal_step_then_observe(
+    options: dict[str, object], autoreset: bool
+) -> None:
+    """``VectorEnv(copy=False)`` on Gungi's native core steps every game, restarts the
+    finished ones and writes the kept mask and planes in one call (``step_observed``): on
+    the same seeds and actions it returns, step after step, what stepping then observing
+    returns (``copy=True``): planes, masks, seats, sparse lists, rewards, endings, outcomes
+    and the restarted games' seeds."""
+    from sengoku.games.gungi import native_available
+    from sengoku.games.gungi.batch import GungiBatch
+
+    if not native_available():
+        pytest.skip("Gungi's native core is not built")
+    fused = VectorEnv("gungi", 4, autoreset=autoreset, copy=False, **options)
+    plain = VectorEnv("gungi", 4, autoreset=autoreset, copy=True, **options)
+    batch = fused.batch
+    assert isinstance(batch, GungiBatch)
+    answers = [fused.reset(seed=6), plain.reset(seed=6)]
+    stochastic = options.get("first_player") == "random"
+    assert batch.fuses_steps(autoreset) == (not (autoreset and stochastic))
+    rng = np.random.default_rng(6)
+    ended = 0
+    for _ in range(1100):  # the length guard (1000 plies) ends a game by then at the latest
+        first, second = answers[0], answers[1]
+        for key in ("observation", "action_mask", "agent", "legal_actions", "legal_offsets"):
+            assert np.array_equal(first[key], second[key]), key
+        if (first["agent"] < 0).all():
+            break
+        offsets = first["legal_offsets"]
+        actions = np.array(
+            [
+                rng.choice(first["legal_actions"][offsets[i] : offsets[i + 1]])
+                if offsets[i + 1] > offsets[i]
+                else 0
+                for i in range(4)
+            ]
+        )
+        one, two = fused.step(actions), plain.step(actions)
+        answers = [one[0], two[0]]
+        for a, b in zip(one[1:4], two[1:4], strict=True):
+            assert np.array_equal(a, b)
+        assert one[4] == two[4]
+        assert np.array_equal(fused.game_seeds, plain.game_seeds)
+        ended += int((one[2] | one[3]).sum())
+    assert ended, "no game ended: the one-pass restarts were never checked"
+
+
+def test_gungi_step_observed_refuses_what_it_cannot_serve() -> None:
+    """``GungiBatch.step_observed`` names a wrong array, and an illegal action names its
+    game; after the refusal the kept buffers are still true (the next steps' planes and
+    masks are the engine's)."""
+    from sengoku.games.gungi import native_available
+    from sengoku.games.gungi.batch import GungiBatch
+
+    if not native_available():
+        pytest.skip("Gungi's native core is not built")
+    batch = GungiBatch(native=True, mode="intro")
+    batch.reset(3, seed=1)
+    mask = np.zeros((3, batch.num_actions), np.int8)
+    out = np.zeros((3, *batch.shape), np.float32)
+    with pytest.raises(ValueError, match="mask"):
+        batch.step_observed(batch.random_actions(), mask[:, :10], out, True)
+    with pytest.raises(ValueError, match="out"):
+        batch.step_observed(batch.random_actions(), mask, out[:2], True)
+    batch.step_observed(batch.random_actions(), mask, out, True)
+    actions = batch.random_actions()
+    actions[1] = batch.num_actions - 1  # Done: not legal once the game is under way
+    assert batch.first_illegal(actions) == 1
+    assert batch.first_illegal(batch.random_actions()) == -1
+    with pytest.raises(ValueError, match="game 1"):
+        batch.step_observed(actions, mask, out, True)
+    for _ in range(30):
+        ints, offsets, _finished = batch.step_observed(batch.random_actions(), mask, out, True)
+        assert np.array_equal(mask.view(bool), batch.legal_mask())
+        assert np.array_equal(out, batch.observations(np.maximum(batch.status()[:, 0], 0)))
+        assert ints.tolist() == [a for i in range(3) for a in batch.legal_actions(i)]

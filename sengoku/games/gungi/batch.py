@@ -197,6 +197,11 @@ class GungiBatch:
         outcome, reason = (int(v) for v in self.status()[i, 1:3])
         if outcome < 0:
             return None
+        return self.outcome_of(outcome, reason)
+
+    @staticmethod
+    def outcome_of(outcome: int, reason: int) -> Outcome:
+        """The Outcome of a finished game's :meth:`status` outcome and reason."""
         if outcome == 2:
             return Outcome.no_winner(2, REASONS[reason])
         return Outcome.win(outcome, 2, REASONS[reason])
@@ -266,6 +271,68 @@ class GungiBatch:
                     raise ValueError(f"game {i}: action {action} is not legal there")
                 state.apply(Move(legal[0]))
         return self.status()
+
+    def fuses_steps(self, restart: bool) -> bool:
+        """Whether :meth:`step_observed` can serve (the native core has it; with
+        ``restart``, every game of these options starts from the same position)."""
+        return (
+            self.native
+            and hasattr(self._batch, "step_observed")
+            and not (restart and self._stochastic)
+        )
+
+    def first_illegal(self, actions: np.ndarray) -> int:
+        """The first game whose action (``(n,)`` int64) is not one of its legal actions
+        (-1 for a live game included; a finished game's is not looked at), or -1. Native core
+        only (:meth:`fuses_steps`): a binary search in each game's kept legal list."""
+        actions = np.ascontiguousarray(actions, dtype=np.int64)
+        if actions.shape != (self.n,):
+            raise ValueError(f"one action per game: shape ({self.n},), not {actions.shape}")
+        first: int = self._batch.first_illegal(actions)
+        return first
+
+    def step_observed(
+        self, actions: np.ndarray, mask: np.ndarray, out: np.ndarray, restart: bool
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`step`, then :meth:`legal_sparse` into ``mask`` and
+        ``observations(seats, out, kept=True)`` with each game's seat to act (seat 0 once it
+        is over), in one pass over the games (native core only: :meth:`fuses_steps`).
+
+        Returns ``(ints, offsets, finished)``: ``finished`` is ``(n, 2)`` int64, the outcome
+        (as :meth:`status`) and reason of each game that ended on this step, ``-1`` else. With
+        ``restart`` a game that ended starts again at once, as ``reset_game`` would start it;
+        its mask row and planes are the new game's. ``mask`` and ``out`` are followed as
+        ``legal_sparse`` and ``observations(kept=True)`` follow them (written only where they
+        changed when they are the arrays of the last call). An illegal action raises
+        ``ValueError`` naming the game; games before it in the batch have already moved."""
+        if not self.fuses_steps(restart):
+            raise RuntimeError(
+                "step_observed needs the native core (and, with restart, a fixed start)"
+            )
+        shape = (self.n, self.num_actions)
+        if mask.shape != shape or mask.dtype != np.int8 or not mask.flags.c_contiguous:
+            raise ValueError(f"mask must be a C-contiguous int8 array of shape {shape}")
+        if (
+            out.shape != (self.n, *self.shape)
+            or out.dtype != np.float32
+            or not out.flags.c_contiguous
+        ):
+            raise ValueError(
+                f"out must be a C-contiguous float32 array of shape {(self.n, *self.shape)}"
+            )
+        actions = np.ascontiguousarray(actions, dtype=np.int64)
+        if actions.shape != (self.n,):
+            raise ValueError(
+                f"step takes one action per game: shape ({self.n},), not {actions.shape}"
+            )
+        clear = mask is not self._marked
+        self._marked = mask
+        finished = np.empty((self.n, 2), dtype=np.int64)
+        start = self._native_start(0) if restart else None
+        ints, offsets = self._batch.step_observed(
+            actions, mask, clear, out, self.encoder.max_game_length, start, finished
+        )
+        return ints, offsets, finished
 
     def random_actions(self) -> np.ndarray:
         """One uniformly random legal action per game (-1 for a finished game)."""

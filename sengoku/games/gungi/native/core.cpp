@@ -58,11 +58,28 @@ struct Tables {
     // long_off[i + 1]], indices into rays), walked square by square.
     std::vector<uint64_t> step_lo, step_hi;
     std::vector<int> long_off, long_rays;
+    // The same, packed for gen_board: per NIDX entry its steps and the range of its other
+    // rays in long_list (copies of the Ray, in a compact form), so that a piece's moves read
+    // one entry and consecutive rays, not four tables and an index (in a batch of many
+    // games the tables are mostly out of the cache between two moves of a game).
+    struct Reach {
+        uint64_t lo, hi;
+        int32_t begin, end;
+    };
+    struct LongRay {
+        int32_t start, bstart;  // squares and blockers in pool
+        uint8_t mode, len, extra, blen;
+    };
+    std::vector<Reach> reach;
+    std::vector<LongRay> long_list;
     std::vector<uint8_t> pool;
     std::vector<int32_t> att;  // NIDX * 81: offset into apool or -1
     std::vector<uint8_t> apool;  // is_jump, len, path...
     std::vector<uint8_t> src_pool;
     int src_off[2][81]{}, src_len[2][81]{};
+    // The same squares as two words per [colour][target]: marshal_capturable looks at the
+    // occupied ones only.
+    uint64_t src_lo[2][81]{}, src_hi[2][81]{};
     std::vector<uint64_t> zpiece, zhand;
     uint64_t zblack = 0, zsetup[4]{};
     // near[archers][sq]: two 64-bit words of squares (sq 81: no Marshal, empty).
@@ -256,7 +273,12 @@ struct Position {
             words[0] = only < 64 ? uint64_t(1) << only : 0;
             words[1] = only >= 64 ? uint64_t(1) << (only - 64) : 0;
         }
-        uint32_t buf[SQUARE_CODES];
+        // The squares' moves gather in buf, copied into ``codes`` when it could not hold one
+        // more square's and at the end: usually once (a copy per square cost a fifth of the
+        // generation).
+        constexpr int BUF_CODES = 5 * SQUARE_CODES;
+        uint32_t buf[BUF_CODES];
+        uint32_t* w = buf;
         for (int frm_i = 0; frm_i < 2 * 64; frm_i += 64)  // the two words, then their bits
         for (uint64_t bits = words[frm_i >> 6]; bits; bits &= bits - 1) {
             int frm = frm_i + __builtin_ctzll(bits);
@@ -268,22 +290,31 @@ struct Position {
             int idx = ((table_base + kind * 4) + tier) * 81 + frm;
             // The steps at once: the empty ones are quiet moves, the occupied ones moves
             // onto a tower no taller than this one.
-            uint64_t step_lo = t.step_lo[idx], step_hi = t.step_hi[idx];
-            uint64_t empty[2] = {step_lo & ~occ[0], step_hi & ~occ[1]};
+            const Tables::Reach& reach = t.reach[size_t(idx)];
+            uint64_t step_lo = reach.lo, step_hi = reach.hi;
+            // The empty destinations as two words kept in registers: an OR into an array
+            // indexed by the square's word made each square of a ray wait for the store of
+            // the square before (a chain through memory, the walk's largest cost).
+            uint64_t empty_lo = step_lo & ~occ[0], empty_hi = step_hi & ~occ[1];
+            auto add_empty = [&empty_lo, &empty_hi](int to) {
+                uint64_t bit = uint64_t(1) << (to & 63);
+                empty_lo |= to < 64 ? bit : 0;
+                empty_hi |= to < 64 ? 0 : bit;
+            };
             int onto[81], nonto = 0;  // occupied destinations
             for (int half = 0; half < 2; ++half)
                 for (uint64_t o = (half ? step_hi & occ[1] : step_lo & occ[0]); o; o &= o - 1) {
                     int to = half * 64 + __builtin_ctzll(o);
                     if (h[to] <= tier) onto[nonto++] = to;
                 }
-            for (int k = t.long_off[idx]; k < t.long_off[idx + 1]; ++k) {
-                const Ray& ray = t.rays[size_t(t.long_rays[size_t(k)])];
-                const uint8_t* sqs = &t.pool[ray.start];
+            for (int k = reach.begin; k < reach.end; ++k) {
+                const Tables::LongRay& ray = t.long_list[size_t(k)];
+                const uint8_t* sqs = &t.pool[size_t(ray.start)];
                 if (ray.mode == SLIDE) {
                     for (int i = 0; i < ray.len; ++i) {
                         int to = sqs[i];
                         if (!h[to]) {
-                            empty[to >> 6] |= uint64_t(1) << (to & 63);
+                            add_empty(to);
                             continue;
                         }
                         if (h[to] <= tier) onto[nonto++] = to;
@@ -295,7 +326,7 @@ struct Position {
                         if (h[to] > tier) break;
                         if (i >= ray.extra) {
                             if (!h[to])
-                                empty[to >> 6] |= uint64_t(1) << (to & 63);
+                                add_empty(to);
                             else
                                 onto[nonto++] = to;
                         }
@@ -303,20 +334,21 @@ struct Position {
                 } else {
                     bool blocked = false;
                     for (int i = 0; i < ray.blen; ++i)
-                        if (h[t.pool[ray.bstart + i]] > tier) blocked = true;
+                        if (h[t.pool[size_t(ray.bstart + i)]] > tier) blocked = true;
                     if (blocked) continue;
                     for (int i = 0; i < ray.len; ++i) {
                         int to = sqs[i];
                         if (h[to] > tier) break;
                         if (!h[to])
-                            empty[to >> 6] |= uint64_t(1) << (to & 63);
+                            add_empty(to);
                         else
                             onto[nonto++] = to;
                     }
                 }
             }
-            if (!quiet) empty[0] = empty[1] = 0;
-            if (!nonto && !(empty[0] | empty[1])) continue;
+            if (!quiet) empty_lo = empty_hi = 0;
+            uint64_t empty[2] = {empty_lo, empty_hi};
+            if (!nonto && !(empty_lo | empty_hi)) continue;
             for (int a = 1; a < nonto; ++a) {  // a few at most: insertion sort
                 int x = onto[a], c = a;
                 for (; c > 0 && onto[c - 1] > x; --c) onto[c] = onto[c - 1];
@@ -325,7 +357,10 @@ struct Position {
             bool may_stack = kind != t.marshal || marshal_may_stack;
             uint32_t low = uint32_t(kind) << 2;
             int frm81 = frm * 81;
-            uint32_t* w = buf;
+            if (w - buf > BUF_CODES - SQUARE_CODES) {
+                codes.insert(codes.end(), buf, w);
+                w = buf;
+            }
             int next = 0;  // the next occupied destination to write
             for (int half = 0; half < 2; ++half)
                 for (uint64_t e = empty[half]; e; e &= e - 1) {
@@ -336,8 +371,8 @@ struct Position {
                 }
             for (; next < nonto; ++next)
                 gen_onto(w, color, kind, frm81 + onto[next], onto[next], may_stack, quiet);
-            codes.insert(codes.end(), buf, w);
         }
+        codes.insert(codes.end(), buf, w);
     }
 
     // The moves onto an occupied square, ascending: the stack (and the betrayals that go
@@ -576,11 +611,12 @@ struct Position {
         int height = h[target];
         int enemy = 1 - color;
         int table_base = enemy * NK * 4;
-        const uint8_t* srcs = &t.src_pool[t.src_off[enemy][target]];
-        for (int i = 0; i < t.src_len[enemy][target]; ++i) {
-            int sq = srcs[i];
+        // The occupied squares an attack can come from, ascending (as src_pool lists them).
+        uint64_t words[2] = {t.src_lo[enemy][target] & occ[0], t.src_hi[enemy][target] & occ[1]};
+        for (int half = 0; half < 2; ++half)
+        for (uint64_t bits = words[half]; bits; bits &= bits - 1) {
+            int sq = half * 64 + __builtin_ctzll(bits);
             int tier = h[sq];
-            if (!tier) continue;
             int top = b[sq][tier - 1];
             if ((top & 1) != enemy) continue;
             if (height > tier) continue;
@@ -884,6 +920,76 @@ struct Position {
     void play(uint32_t code, Undo& u) {
         make(code, u);
         judge(u.color, u.marshal_taken);
+    }
+
+    // play, for a caller that wants the next legal list too (the batch): the list is made
+    // once and the mate test reads it, where judge's is_mate would generate the same moves
+    // again. Same outcome as play; ``next`` is legal_codes() of the new position.
+    void play_listed(uint32_t code, Undo& u, std::vector<uint32_t>& next) {
+        make(code, u, false);
+        int count = seen.add(hash, 1);  // what make's tracking does, keeping the count
+        next.clear();
+        if (u.marshal_taken) {
+            outcome = u.color;
+            reason = R_MARSHAL;
+            return;
+        }
+        if (count >= 4) {
+            outcome = 2;
+            reason = R_REPETITION;
+            return;
+        }
+        if (phase == PLAY) {
+            pseudo_codes(next);
+            without_self_checks(next);
+            if (mate_among(next)) {
+                outcome = 1 - to_move;
+                reason = R_MATE;
+                next.clear();
+                return;
+            }
+        }
+        if (ply >= max_length) {
+            outcome = 2;
+            reason = R_LENGTH;
+            next.clear();
+            return;
+        }
+        if (phase != PLAY) legal_codes(next);
+    }
+
+    // is_mate(to_move) from the side to move's legal list ``codes`` (pseudo_codes after
+    // without_self_checks): the same question, asked of moves already made. With
+    // self_check forbidden the list holds exactly the moves that leave the Marshal safe, so
+    // it is mate when the list is empty; with it allowed the list is every pseudo move, and
+    // the moves are tested as is_mate tests them (it only looks at them in another order).
+    bool mate_among(const std::vector<uint32_t>& codes) {
+        int color = to_move;
+        if (self_check_forbidden) return codes.empty();
+        bool exposed = marshal_capturable_now(color);
+        if (!exposed && has_drop(color)) return false;
+        int archers = -1;
+        if (!exposed) {
+            for (uint32_t c : codes)
+                if (cannot_expose_lazy(c, color, archers)) return false;
+        } else {
+            // The Marshal's own moves first, as is_mate (the order changes no answer).
+            for (uint32_t c : codes)
+                if (int((c >> 2) & 15) == T->marshal && probe_safe(c, color)) return false;
+        }
+        for (uint32_t c : codes)
+            if ((!exposed || int((c >> 2) & 15) != T->marshal) && probe_safe(c, color))
+                return false;
+        return true;
+    }
+
+    // Whether playing ``code`` leaves ``color``'s Marshal uncapturable (or takes the enemy's).
+    bool probe_safe(uint32_t code, int color) {
+        Undo u;
+        make(code, u, false);
+        bool safe = u.marshal_taken || !marshal_capturable(color);
+        unmake(u, false);
+        return safe;
     }
 
     uint64_t perft(int depth) {
@@ -1393,6 +1499,22 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
     }
     t->ray_off[NIDX] = int(t->rays.size());
     t->long_off[NIDX] = int(t->long_rays.size());
+    t->reach.resize(NIDX);
+    for (int i = 0; i < NIDX; ++i) {
+        Tables::Reach& r = t->reach[size_t(i)];
+        r.lo = t->step_lo[size_t(i)];
+        r.hi = t->step_hi[size_t(i)];
+        r.begin = int32_t(t->long_list.size());
+        for (int k = t->long_off[size_t(i)]; k < t->long_off[size_t(i) + 1]; ++k) {
+            const Ray& ray = t->rays[size_t(t->long_rays[size_t(k)])];
+            if (ray.len > 255 || ray.extra > 255 || ray.blen > 255)
+                throw std::invalid_argument("a ray longer than 255 squares");
+            t->long_list.push_back(Tables::LongRay{ray.start, ray.bstart, uint8_t(ray.mode),
+                                                   uint8_t(ray.len), uint8_t(ray.extra),
+                                                   uint8_t(ray.blen)});
+        }
+        r.end = int32_t(t->long_list.size());
+    }
     t->att.assign(size_t(NIDX) * 81, -1);
     for (int i = 0; i < NIDX; ++i) {
         py::dict targets = py::reinterpret_borrow<py::dict>(attacks[i]);
@@ -1410,8 +1532,12 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
         py::list by_target = py::reinterpret_borrow<py::list>(sources[c]);
         for (int sq = 0; sq < 81; ++sq) {
             t->src_off[c][sq] = int(t->src_pool.size());
-            for (py::handle s : py::reinterpret_borrow<py::tuple>(by_target[sq]))
-                t->src_pool.push_back(s.cast<uint8_t>());
+            for (py::handle s : py::reinterpret_borrow<py::tuple>(by_target[sq])) {
+                int from = s.cast<int>();
+                if (from < 0 || from >= 81) throw std::invalid_argument("a source square off the board");
+                t->src_pool.push_back(uint8_t(from));
+                (from < 64 ? t->src_lo[c][sq] : t->src_hi[c][sq]) |= uint64_t(1) << (from & 63);
+            }
             t->src_len[c][sq] = int(t->src_pool.size()) - t->src_off[c][sq];
         }
     }
@@ -1801,6 +1927,161 @@ struct Batch {
         }
         return legal[i];
     }
+
+    // Game i's mask row (width >= the action space) made equal to its legal list, from what
+    // marked[i] says the row holds: those entries cleared, the legal ones set. (A merge that
+    // leaves the entries in both lists alone measured slower: move to move the side to act
+    // changes, so the two lists share almost nothing.)
+    void mark_row(size_t i, int8_t* row) {
+        const auto& list = codes(i);
+        std::vector<uint32_t>& before = marked[i];
+        for (uint32_t x : before) row[x] = 0;
+        before.resize(list.size());
+        uint32_t* w = before.data();
+        for (uint32_t c : list) {
+            *w++ = c >> 14;
+            row[c >> 14] = 1;
+        }
+    }
+
+    static constexpr int BOARD_PLANES = 6 * NK, PLANES = 8 * NK + 8;
+    static constexpr size_t PER_GAME = size_t(PLANES) * 81;
+
+    // Start following the observation buffer ``o`` (n games' planes): true when what
+    // obs_cells and obs_planes say it holds cannot be trusted, so every plane is written.
+    bool follow_observations(const float* o, bool kept) {
+        size_t n = games.size();
+        bool whole = !kept || o != observed || obs_cells.size() != n;
+        if (whole) {
+            obs_cells.assign(n, {});
+            obs_planes.assign(n, std::vector<float>(PLANES - BOARD_PLANES, 0.0f));
+        }
+        // Only a kept call's buffer is followed: any other call forgets it (a buffer freed
+        // since could come back at the same address, holding else).
+        observed = kept ? o : nullptr;
+        return whole;
+    }
+
+    // The board entries (offsets in a game's planes) set to 1 in game i's planes from seat
+    // ``me``, into ``out``.
+    void board_cells(size_t i, int me, std::vector<uint16_t>& out) const {
+        const Position& g = games[i];
+        out.clear();
+        for (uint64_t lo = g.occ[0], hi = g.occ[1]; lo | hi;) {
+            int sq;
+            if (lo) {
+                sq = __builtin_ctzll(lo);
+                lo &= lo - 1;
+            } else {
+                sq = 64 + __builtin_ctzll(hi);
+                hi &= hi - 1;
+            }
+            int cell = me ? 80 - sq : sq;
+            for (int t = 0; t < g.h[sq]; ++t) {
+                int p = g.b[sq][t];
+                int owner = (p & 1) == me ? 0 : 1;
+                out.push_back(uint16_t((t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell));
+            }
+        }
+    }
+
+    // The GungiEncoder planes of game i from seat ``seat`` into x (its 120 * 81 floats):
+    // whole, or over what the last call wrote there (obs_cells, obs_planes).
+    void observe_game(size_t i, int seat, float* x, bool whole, int max_length) {
+        Position& g = games[i];
+        std::vector<uint16_t>& cells = obs_cells[i];
+        std::vector<float>& planes = obs_planes[i];
+        if (whole)
+            // Zeroed game by game: the planes are written while still in the cache (one
+            // memset of all the games first would evict them again).
+            std::memset(x, 0, PER_GAME * sizeof(float));
+        else
+            for (uint16_t c : cells) x[c] = 0.0f;
+        int me = seat == 1 ? 1 : 0;
+        board_cells(i, me, cells);
+        for (uint16_t c : cells) x[c] = 1.0f;
+        // The planes filled with one value: hands, then the flags.
+        float value[PLANES - BOARD_PLANES];
+        std::fill(value, value + (PLANES - BOARD_PLANES), 0.0f);
+        for (int c = 0; c < 2; ++c)
+            for (int k = 0; k < NK; ++k) value[(c == me ? 0 : 1) * NK + k] = float(g.hand[c][k]);
+        float* f = value + 2 * NK;
+        if (g.outcome < 0 && g.to_move == me) f[0] = 1.0f;
+        if (g.phase == SETUP) {
+            f[1] = 1.0f;
+            for (int c = 0; c < 2; ++c)
+                if (g.drafting[c]) f[2 + (c == me ? 0 : 1)] = 1.0f;
+        } else {
+            if (g.marshal_capturable_now(me)) f[4] = 1.0f;
+            if (g.marshal_capturable_now(1 - me)) f[5] = 1.0f;
+        }
+        if (me == 1) f[6] = 1.0f;
+        f[7] = float(std::min(1.0, double(g.ply) / double(max_length)));
+        for (int q = 0; q < PLANES - BOARD_PLANES; ++q) {
+            if (value[q] == planes[q]) continue;  // as written last time
+            std::fill(x + size_t(BOARD_PLANES + q) * 81, x + size_t(BOARD_PLANES + q + 1) * 81,
+                      value[q]);
+            planes[q] = value[q];
+        }
+    }
+
+    // The data of a caller's (n, width) int8 mask, width at least the action space.
+    int8_t* mask_of(py::array_t<int8_t, py::array::c_style>& mask) {
+        if (mask.ndim() != 2 || size_t(mask.shape(0)) != games.size())
+            throw std::invalid_argument("the mask must be int8 of shape (n, num_actions)");
+        if (size_t(mask.shape(1)) < size_t(DONE_INT) + 1)
+            throw std::invalid_argument("the mask is narrower than the action space");
+        return mask.mutable_data();
+    }
+
+    // Every game's legal action integers, ascending, as (ints, offsets).
+    py::tuple sparse() {
+        size_t n = games.size();
+        size_t total = 0;
+        for (size_t i = 0; i < n; ++i) total += codes(i).size();
+        py::array_t<int64_t> ints(static_cast<ssize_t>(total));
+        py::array_t<int64_t> offsets(static_cast<ssize_t>(n + 1));
+        int64_t* a = ints.mutable_data();
+        int64_t* o = offsets.mutable_data();
+        size_t k = 0;
+        for (size_t i = 0; i < n; ++i) {
+            o[i] = int64_t(k);
+            for (uint32_t c : legal[i]) a[k++] = int64_t(c >> 14);
+        }
+        o[n] = int64_t(k);
+        return py::make_tuple(ints, offsets);
+    }
+
+    // Play game i's action (the contract integer; -1 or a finished game: nothing), keeping
+    // its next legal list. Throws for an action its legal list does not hold.
+    // The code of action ``want`` in game i's legal list (ascending by action), or 0 when
+    // the list does not hold it (no legal code is 0: the action 0 is a move with a tier).
+    uint32_t code_for(size_t i, int64_t want) {
+        if (want < 0 || want > DONE_INT) return 0;
+        const auto& list = codes(i);
+        auto it = std::lower_bound(list.begin(), list.end(), uint32_t(want) << 14);
+        return it != list.end() && int64_t(*it >> 14) == want ? *it : 0;
+    }
+
+    // The first game whose action its legal list does not hold (a live game's -1 included;
+    // a finished game's action is not looked at), or -1.
+    int64_t first_illegal(const int64_t* actions) {
+        for (size_t i = 0; i < games.size(); ++i)
+            if (games[i].outcome < 0 && code_for(i, actions[i]) == 0) return int64_t(i);
+        return -1;
+    }
+
+    void play_action(size_t i, int64_t want) {
+        Position& g = games[i];
+        if (g.outcome >= 0 || want < 0) return;  // over, or left as it is
+        uint32_t found = code_for(i, want);
+        if (found == 0)
+            throw std::invalid_argument("game " + std::to_string(i) + ": action " +
+                                        std::to_string(want) + " is not legal there");
+        Undo u;
+        g.play_listed(found, u, legal[i]);
+        fresh[i] = 1;
+    }
 };
 
 // The contract's two calls on every ply (GungiState.legal_actions and apply), bound as
@@ -1988,51 +2269,20 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def("legal_sparse",
              [](Batch& bt, py::object mask_obj, bool clear) {
                  size_t n = bt.games.size();
-                 int8_t* m = nullptr;
-                 size_t width = 0;
-                 py::array_t<int8_t, py::array::c_style> mask;
-                 if (!mask_obj.is_none()) {
-                     mask = mask_obj.cast<py::array_t<int8_t, py::array::c_style>>();
-                     if (mask.ndim() != 2 || size_t(mask.shape(0)) != n)
-                         throw std::invalid_argument("the mask must be int8 of shape (n, num_actions)");
-                     m = mask.mutable_data();
-                     width = size_t(mask.shape(1));
-                 }
                  if (bt.marked.size() != n) {
                      bt.marked.assign(n, {});
                      clear = true;
                  }
-                 if (m != nullptr && clear) {
-                     std::memset(m, 0, size_t(mask.size()));
-                     for (auto& v : bt.marked) v.clear();
-                 }
-                 size_t total = 0;
-                 for (size_t i = 0; i < n; ++i) total += bt.codes(i).size();
-                 py::array_t<int64_t> ints(static_cast<ssize_t>(total));
-                 py::array_t<int64_t> offsets(static_cast<ssize_t>(n + 1));
-                 int64_t* a = ints.mutable_data();
-                 int64_t* o = offsets.mutable_data();
-                 size_t k = 0;
-                 for (size_t i = 0; i < n; ++i) {
-                     o[i] = int64_t(k);
-                     const auto& codes = bt.codes(i);
-                     int8_t* row = m == nullptr ? nullptr : m + i * width;
-                     if (row != nullptr) {
-                         for (uint32_t x : bt.marked[i]) row[x] = 0;
-                         bt.marked[i].clear();
+                 if (!mask_obj.is_none()) {
+                     auto mask = mask_obj.cast<py::array_t<int8_t, py::array::c_style>>();
+                     int8_t* m = bt.mask_of(mask);
+                     if (clear) {
+                         std::memset(m, 0, size_t(mask.size()));
+                         for (auto& v : bt.marked) v.clear();
                      }
-                     for (uint32_t c : codes) {
-                         uint32_t x = c >> 14;
-                         a[k++] = int64_t(x);
-                         if (row != nullptr) {
-                             if (x >= width) throw std::invalid_argument("the mask is narrower than the action space");
-                             row[x] = 1;
-                             bt.marked[i].push_back(x);
-                         }
-                     }
+                     for (size_t i = 0; i < n; ++i) bt.mark_row(i, m + i * size_t(mask.shape(1)));
                  }
-                 o[n] = int64_t(k);
-                 return py::make_tuple(ints, offsets);
+                 return bt.sparse();
              })
         .def("step",
              [](Batch& bt, py::array_t<int64_t, py::array::c_style> actions,
@@ -2040,29 +2290,86 @@ PYBIND11_MODULE(_gungi_native, m) {
                  auto a = actions.unchecked<1>();
                  auto o = outcomes.mutable_unchecked<1>();
                  for (size_t i = 0; i < bt.games.size(); ++i) {
-                     Position& g = bt.games[i];
-                     if (g.outcome >= 0 || a(ssize_t(i)) < 0) {  // over, or left as it is
-                         o(ssize_t(i)) = int8_t(g.outcome);
-                         continue;
-                     }
-                     const auto& codes = bt.codes(i);
-                     int64_t want = a(ssize_t(i));
-                     uint32_t found = 0;
-                     bool ok = false;
-                     for (uint32_t c : codes)
-                         if (int64_t(c >> 14) == want) {
-                             found = c;
-                             ok = true;
-                             break;
-                         }
-                     if (!ok)
-                         throw std::invalid_argument("game " + std::to_string(i) + ": action " +
-                                                     std::to_string(want) + " is not legal there");
-                     Undo u;
-                     g.play(found, u);
-                     bt.fresh[i] = 0;
-                     o(ssize_t(i)) = int8_t(g.outcome);
+                     bt.play_action(i, a(ssize_t(i)));
+                     o(ssize_t(i)) = int8_t(bt.games[i].outcome);
                  }
+             })
+        // step, then each game's mask row (the kept mask, as legal_sparse keeps it; zeroed
+        // first when ``clear``) and observation planes (from the seat to act, seat 0 once
+        // over; into the kept buffer as observations(kept=True) writes it), game by game:
+        // one game's writes go on while the next game's moves are made. A game that ends
+        // sets its row of ``finished`` (outcome, reason; else -1, -1) and, with ``restart``
+        // (a Position), starts again from it at once. Returns legal_sparse's (ints, offsets).
+        .def("step_observed",
+             [](Batch& bt, py::array_t<int64_t, py::array::c_style> actions,
+                py::array_t<int8_t, py::array::c_style> mask, bool clear,
+                py::array_t<float, py::array::c_style> out, int max_length,
+                py::object restart, py::array_t<int64_t, py::array::c_style> finished) {
+                 size_t n = bt.games.size();
+                 if (size_t(actions.size()) != n) throw std::invalid_argument("one action per game");
+                 if (size_t(out.size()) != n * Batch::PER_GAME)
+                     throw std::invalid_argument("out must be float32 of shape (n, 120, 9, 9)");
+                 if (finished.ndim() != 2 || size_t(finished.shape(0)) != n || finished.shape(1) != 2)
+                     throw std::invalid_argument("finished must be int64 of shape (n, 2)");
+                 const Position* start = nullptr;
+                 if (!restart.is_none()) start = &restart.cast<PyPosition&>().pos;
+                 int8_t* m = bt.mask_of(mask);
+                 size_t width = size_t(mask.shape(1));
+                 if (bt.marked.size() != n) {
+                     bt.marked.assign(n, {});
+                     clear = true;
+                 }
+                 if (clear) {
+                     std::memset(m, 0, size_t(mask.size()));
+                     for (auto& v : bt.marked) v.clear();
+                 }
+                 float* o = out.mutable_data();
+                 bool whole = bt.follow_observations(o, true);
+                 auto a = actions.unchecked<1>();
+                 auto f = finished.mutable_unchecked<2>();
+                 try {
+                 for (size_t i = 0; i < n; ++i) {
+                     f(ssize_t(i), 0) = f(ssize_t(i), 1) = -1;
+                     int64_t want = a(ssize_t(i));
+                     if (bt.games[i].outcome < 0 && want >= 0) {
+                         bt.play_action(i, want);
+                         Position& g = bt.games[i];
+                         if (g.outcome >= 0) {
+                             f(ssize_t(i), 0) = g.outcome;
+                             f(ssize_t(i), 1) = g.reason;
+                             if (start != nullptr) {
+                                 g = *start;
+                                 bt.fresh[i] = 0;
+                             }
+                         }
+                     }
+                 }
+                 // Then the writes, game by game: the moves of all games first keep the
+                 // move tables in the cache, which the writes (scattered over the 25 MB of
+                 // 256 games' buffers) would push out between two games.
+                 for (size_t i = 0; i < n; ++i) {
+                     bt.mark_row(i, m + i * width);
+                     bt.observe_game(i, std::max(bt.games[i].current_player(), 0),
+                                     o + i * Batch::PER_GAME, whole, max_length);
+                 }
+                 } catch (...) {
+                     // The games after the refused one hold their old planes, which the
+                     // notes of a whole write no longer describe: the buffer is forgotten
+                     // (written whole next time). The mask rows and their notes still agree.
+                     bt.observed = nullptr;
+                     throw;
+                 }
+                 return bt.sparse();
+             },
+             py::arg("actions"), py::arg("mask"), py::arg("clear"), py::arg("out"),
+             py::arg("max_length"), py::arg("restart"), py::arg("finished"))
+        // The first game whose action is not in its legal list (-1 for a live game
+        // included; finished games are not looked at), or -1: nothing is played.
+        .def("first_illegal",
+             [](Batch& bt, py::array_t<int64_t, py::array::c_style> actions) {
+                 if (size_t(actions.size()) != bt.games.size())
+                     throw std::invalid_argument("one action per game");
+                 return bt.first_illegal(actions.data());
              })
         .def("random_actions",
              [](Batch& bt, py::array_t<int64_t, py::array::c_style> out) {
@@ -2122,74 +2429,12 @@ PYBIND11_MODULE(_gungi_native, m) {
                 py::array_t<float, py::array::c_style> out, int max_length, bool kept) {
                  auto s = seats.unchecked<1>();
                  float* o = out.mutable_data();
-                 constexpr int BOARD = 6 * NK, PLANES = 8 * NK + 8;
-                 const size_t per = size_t(PLANES) * 81;
                  size_t n = bt.games.size();
-                 if (size_t(out.size()) != n * per)
+                 if (size_t(out.size()) != n * Batch::PER_GAME)
                      throw std::invalid_argument("out must be float32 of shape (n, 120, 9, 9)");
-                 bool whole = !kept || o != bt.observed || bt.obs_cells.size() != n;
-                 if (whole) {
-                     bt.obs_cells.assign(n, {});
-                     bt.obs_planes.assign(n, std::vector<float>(PLANES - BOARD, 0.0f));
-                 }
-                 // Only a kept call's buffer is followed: any other call forgets it (a
-                 // buffer freed since could come back at the same address, holding else).
-                 bt.observed = kept ? o : nullptr;
-                 float value[PLANES - BOARD];
-                 for (size_t i = 0; i < n; ++i) {
-                     Position& g = bt.games[i];
-                     float* x = o + i * per;
-                     std::vector<uint16_t>& cells = bt.obs_cells[i];
-                     std::vector<float>& planes = bt.obs_planes[i];
-                     if (whole)
-                         // Zeroed game by game: the planes are written while still in the
-                         // cache (one memset of all the games first would evict them again).
-                         std::memset(x, 0, per * sizeof(float));
-                     else
-                         for (uint16_t c : cells) x[c] = 0.0f;
-                     cells.clear();
-                     int me = s(ssize_t(i)) == 1 ? 1 : 0;
-                     for (uint64_t lo = g.occ[0], hi = g.occ[1]; lo | hi;) {
-                         int sq;
-                         if (lo) {
-                             sq = __builtin_ctzll(lo);
-                             lo &= lo - 1;
-                         } else {
-                             sq = 64 + __builtin_ctzll(hi);
-                             hi &= hi - 1;
-                         }
-                         int cell = me ? 80 - sq : sq;
-                         for (int t = 0; t < g.h[sq]; ++t) {
-                             int p = g.b[sq][t];
-                             int owner = (p & 1) == me ? 0 : 1;
-                             uint16_t at = uint16_t((t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell);
-                             x[at] = 1.0f;
-                             cells.push_back(at);
-                         }
-                     }
-                     // The planes filled with one value: hands, then the flags.
-                     std::fill(value, value + (PLANES - BOARD), 0.0f);
-                     for (int c = 0; c < 2; ++c)
-                         for (int k = 0; k < NK; ++k)
-                             value[(c == me ? 0 : 1) * NK + k] = float(g.hand[c][k]);
-                     float* f = value + 2 * NK;
-                     if (g.outcome < 0 && g.to_move == me) f[0] = 1.0f;
-                     if (g.phase == SETUP) {
-                         f[1] = 1.0f;
-                         for (int c = 0; c < 2; ++c)
-                             if (g.drafting[c]) f[2 + (c == me ? 0 : 1)] = 1.0f;
-                     } else {
-                         if (g.marshal_capturable_now(me)) f[4] = 1.0f;
-                         if (g.marshal_capturable_now(1 - me)) f[5] = 1.0f;
-                     }
-                     if (me == 1) f[6] = 1.0f;
-                     f[7] = float(std::min(1.0, double(g.ply) / double(max_length)));
-                     for (int q = 0; q < PLANES - BOARD; ++q) {
-                         if (value[q] == planes[q]) continue;  // as written last time
-                         std::fill(x + size_t(BOARD + q) * 81, x + size_t(BOARD + q + 1) * 81, value[q]);
-                         planes[q] = value[q];
-                     }
-                 }
+                 bool whole = bt.follow_observations(o, kept);
+                 for (size_t i = 0; i < n; ++i)
+                     bt.observe_game(i, int(s(ssize_t(i))), o + i * Batch::PER_GAME, whole, max_length);
              },
              py::arg("seats"), py::arg("out"), py::arg("max_length"), py::arg("kept") = false);
 }
