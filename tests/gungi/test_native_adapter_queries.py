@@ -48,7 +48,15 @@ def test_native_ints_codes_and_towers_are_the_python_engines(mode: str) -> None:
                 assert native_core.code_of(state, code >> 14) == code
                 assert gungi.int_to_action(state, code >> 14).code == code
             legal = set(ints)
-            for n in [-1, 57025, 1 << 18, 10**12, *rng.sample(range(57025), 20)]:
+            for n in [
+                -1,
+                57025,
+                1 << 18,
+                10**12,
+                1 << 70,
+                -(1 << 70),
+                *rng.sample(range(57025), 20),
+            ]:
                 if n not in legal:
                     assert native_core.code_of(state, n) == -1
             assert native_core.towers(state) == tuple(map(tuple, state.board))
@@ -68,3 +76,24 @@ def test_native_ints_codes_and_towers_are_the_python_engines(mode: str) -> None:
                     encoder.encode(snapshot, seat) == encoder.encode(state.view(seat), seat)
                 ).all()
             state.apply(gungi.int_to_action(state, rng.choice(ints)))
+
+
+def test_the_adapter_queries_check_their_arguments_and_hand_out_lists_of_their_own() -> None:
+    """``legal_ints`` and ``code_of`` are plain CPython methods of the core's Position (not
+    pybind11's dispatcher): they refuse what pybind11 refused, and the kept int objects the
+    lists are made of never let one caller's list change another's."""
+    gungi = Gungi()
+    state = gungi.new_state(seed=1, mode="intro")
+    first = native_core.legal_ints(state)
+    first.append(-5)
+    first[0] = 999_999
+    assert native_core.legal_ints(state) == [code >> 14 for code in python_codes(state)]
+    position = native_core.scratch(state)
+    for bad in [(), (1, 2)]:
+        with pytest.raises(TypeError, match="code_of"):
+            position.code_of(*bad)
+    for bad_value in [1.5, "3", None]:
+        with pytest.raises(TypeError, match="code_of"):
+            position.code_of(bad_value)
+    with pytest.raises(TypeError, match="legal_ints"):
+        position.legal_ints(1)

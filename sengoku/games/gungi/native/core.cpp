@@ -1740,12 +1740,17 @@ struct PyPosition {
         const std::vector<uint32_t>& codes = cached_legal();
         PyObject* list = PyList_New(Py_ssize_t(codes.size()));
         if (list == nullptr) throw py::error_already_set();
+        // Each action integer's int object is made once and kept for the process (the
+        // integers are few: DONE_INT + 1): a fresh int per legal action was most of a call.
+        static std::vector<PyObject*> kept(size_t(DONE_INT) + 1, nullptr);
         for (size_t i = 0; i < codes.size(); ++i) {
-            PyObject* n = PyLong_FromUnsignedLong(codes[i] >> 14);
+            PyObject*& n = kept[codes[i] >> 14];
+            if (n == nullptr) n = PyLong_FromUnsignedLong(codes[i] >> 14);
             if (n == nullptr) {
                 Py_DECREF(list);
                 throw py::error_already_set();
             }
+            Py_INCREF(n);
             PyList_SET_ITEM(list, Py_ssize_t(i), n);
         }
         return py::reinterpret_steal<py::list>(list);
@@ -2137,7 +2142,44 @@ PyObject* fast_apply_to(PyObject* self, PyObject* const* args, Py_ssize_t nargs)
     }
 }
 
+// Gungi.legal_action_ints and Gungi.int_to_action, once a ply each in the adapters' loops
+// (PettingZoo, OpenSpiel): plain METH_FASTCALL methods as the two above, without pybind11's
+// dispatcher.
+PyObject* fast_legal_ints(PyObject* self, PyObject* const* /*args*/, Py_ssize_t nargs) {
+    if (nargs != 0) {
+        PyErr_SetString(PyExc_TypeError, "legal_ints() takes no arguments");
+        return nullptr;
+    }
+    try {
+        return position_of(self)->legal_ints().release().ptr();
+    } catch (...) {
+        py::detail::try_translate_exceptions();
+        return nullptr;
+    }
+}
+
+PyObject* fast_code_of(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 1 || !PyLong_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "code_of(n: int) takes one int");
+        return nullptr;
+    }
+    int overflow = 0;
+    long long n = PyLong_AsLongLongAndOverflow(args[0], &overflow);
+    if (n == -1 && PyErr_Occurred()) return nullptr;
+    if (overflow != 0) return PyLong_FromLong(-1);  // no action has such an integer
+    try {
+        return PyLong_FromLongLong(position_of(self)->code_of(n));
+    } catch (...) {
+        py::detail::try_translate_exceptions();
+        return nullptr;
+    }
+}
+
 PyMethodDef g_fast_methods[] = {
+    {"legal_ints", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_legal_ints)),
+     METH_FASTCALL, "Gungi.legal_action_ints: each legal code's action integer, ascending."},
+    {"code_of", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_code_of)),
+     METH_FASTCALL, "Gungi.int_to_action: the legal code of action integer n, or -1."},
     {"legal_moves", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_legal_moves)),
      METH_FASTCALL, "GungiState.legal_actions: the interned Move of each legal code, ascending."},
     {"apply_to", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_apply_to)),
@@ -2175,8 +2217,6 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def("load", &PyPosition::load)
         .def("load_seen", &PyPosition::load_seen)
         .def("legal_codes", &PyPosition::legal)
-        .def("legal_ints", &PyPosition::legal_ints)
-        .def("code_of", &PyPosition::code_of)
         .def("towers", &PyPosition::towers)
         .def("noisy_codes", &PyPosition::noisy)
         .def("recompute_hash",
@@ -2237,7 +2277,7 @@ PYBIND11_MODULE(_gungi_native, m) {
             }
             return plies;
         });
-    // The two hot methods, as plain CPython methods of the class (see g_fast_methods).
+    // The hot methods, as plain CPython methods of the class (see g_fast_methods).
     for (PyMethodDef* def = g_fast_methods; def->ml_name != nullptr; ++def) {
         PyObject* method =
             PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(position.ptr()), def);
