@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sengoku.core.sentence import Word, say
-from sengoku.core.substate import Part
 from sengoku.games.sashimono.pieces import (
     CELLS,
     CORNERS,
@@ -28,11 +27,18 @@ if TYPE_CHECKING:
 
 
 @dataclass(slots=True)
-class BowingMemo(Part):
+class BowingMemo:
     """What :func:`rebow` last bowed for (:func:`bow_key`): bowing holds after every change
     of state, and a position nothing changed in needs no pass (not saved: derived)."""
 
+    # A class of its own, not a :class:`~sengoku.core.substate.Part`: this module is compiled
+    # by mypyc, and a compiled class cannot subclass the core's Python class (nor use its
+    # generated clone); the copy and the saved form are written out.
+
     key: tuple[Any, ...] | None = None
+
+    def clone(self) -> BowingMemo:
+        return BowingMemo(self.key)  # the key is immutable: shared
 
 
 def sel_cells(state: SashimonoState, side: int, kw: dict[str, Any]) -> list[str]:

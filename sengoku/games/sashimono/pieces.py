@@ -177,34 +177,77 @@ class Side:
         return [0] * (len(pile) - len(marks)) + marks
 
     def copy(self) -> Side:
-        s = Side.__new__(Side)
-        for name in Side.__slots__:
-            value = getattr(self, name)
-            setattr(s, name, value[:] if isinstance(value, list) else value)
+        # Field by field through the constructor: a class compiled by mypyc has no
+        # ``__new__`` without ``__init__`` and no attribute access by name.
+        s = Side(self.army)
+        s.cells = self.cells[:]
+        s.hand = self.hand[:]
+        s.deck = self.deck[:]
+        s.shand = self.shand[:]
+        s.sdeck = self.sdeck[:]
+        s.slots = self.slots[:]
+        s.bowed = self.bowed[:]
+        s.vp = self.vp
+        s.scored = self.scored[:]
+        s.sline = self.sline[:]
+        s.sbowed = self.sbowed[:]
+        s.army_pos = self.army_pos
+        s.marker = self.marker
+        s.discard = self.discard[:]
+        s.known = self.known[:]
+        s.dknown = self.dknown[:]
+        s.sknown = self.sknown[:]
         return s
 
     def to_json(self) -> dict[str, Any]:
-        """The side as JSON-ready data that shares no list with it."""
-        out: dict[str, Any] = {}
-        for name in Side.__slots__:
-            value = getattr(self, name)
-            out[name] = value[:] if isinstance(value, list) else value
-        return out
+        """The side as JSON-ready data that shares no list with it (keys in
+        :data:`SIDE_FIELDS`' order)."""
+        return {
+            "army": self.army,
+            "cells": self.cells[:],
+            "hand": self.hand[:],
+            "deck": self.deck[:],
+            "shand": self.shand[:],
+            "sdeck": self.sdeck[:],
+            "slots": self.slots[:],
+            "bowed": self.bowed[:],
+            "vp": self.vp,
+            "scored": self.scored[:],
+            "sline": self.sline[:],
+            "sbowed": self.sbowed[:],
+            "army_pos": self.army_pos,
+            "marker": self.marker,
+            "discard": self.discard[:],
+            "known": self.known[:],
+            "dknown": self.dknown[:],
+            "sknown": self.sknown[:],
+        }
 
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Side:
-        s = cls.__new__(cls)
-        for name in Side.__slots__:
-            if name in ("dknown", "sknown") and name not in data:
-                value = []
-            elif name == "known" and name not in data:
-                # positions saved before knowledge was kept: face-up Kumi are public, a
-                # Hidden one is taken as known to its owner only
-                cells = data["cells"]
-                value = [EVERYONE if c is not None and is_up(c) else 0 for c in cells]
-            else:
-                value = data[name]
-            setattr(s, name, list(value) if isinstance(value, list) else value)
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Side:
+        s = Side(data["army"])
+        s.cells = list(data["cells"])
+        s.hand = list(data["hand"])
+        s.deck = list(data["deck"])
+        s.shand = list(data["shand"])
+        s.sdeck = list(data["sdeck"])
+        s.slots = list(data["slots"])
+        s.bowed = list(data["bowed"])
+        s.vp = data["vp"]
+        s.scored = list(data["scored"])
+        s.sline = list(data["sline"])
+        s.sbowed = list(data["sbowed"])
+        s.army_pos = data["army_pos"]
+        s.marker = data["marker"]
+        s.discard = list(data["discard"])
+        if "known" in data:
+            s.known = list(data["known"])
+        else:
+            # positions saved before knowledge was kept: face-up Kumi are public, a
+            # Hidden one is taken as known to its owner only
+            s.known = [EVERYONE if c is not None and is_up(c) else 0 for c in s.cells]
+        s.dknown = list(data.get("dknown", []))
+        s.sknown = list(data.get("sknown", []))
         return s
 
 

@@ -23,7 +23,7 @@ The position is composed of typed parts (:class:`~sengoku.core.substate.Part`), 
 owned by the rule module that writes it: the look at a deck's top (``look``,
 :class:`.effects.Look`), the turn order (``turn_order``, :class:`.turn.TurnOrder`) and
 what bowing last held for (``bow_memo``, :class:`.bowing.BowingMemo`); ``clone`` and
-``to_json`` walk them (:data:`PARTS`).
+``to_json`` copy and save them one by one.
 """
 
 from __future__ import annotations
@@ -49,7 +49,6 @@ from sengoku.core.decisions import DecisionStack, check_table
 from sengoku.core.flow import Flow, Phase
 from sengoku.core.game import TERMINAL, Event, Outcome, State, event
 from sengoku.core.sentence import Sentence, Word, said, say
-from sengoku.core.substate import copy_parts
 from sengoku.games.sashimono.bowing import BowingMemo
 from sengoku.games.sashimono.cards import OPS, Card, CardSet
 from sengoku.games.sashimono.decisions import (
@@ -129,9 +128,6 @@ __all__ = [
 StepRule = Callable[["SashimonoState", Task], None]
 AnswerRule = Callable[["SashimonoState", Prompt, int, int], None]
 OperationRule = Callable[["SashimonoState", Task, Spec], None]
-
-#: The typed parts of a position (attribute names), which ``clone`` copies.
-PARTS = ("look", "turn_order", "bow_memo")
 
 
 class SashimonoState(State[Act]):
@@ -274,20 +270,30 @@ class SashimonoState(State[Act]):
         self._tasks = DecisionStack()
 
     def clone(self) -> SashimonoState:
-        c = SashimonoState.__new__(SashimonoState)
-        c.game, c.options, c.cs = self.game, self.options, self.cs
-        c.solo, c.num_players, c.target = self.solo, self.num_players, self.target
+        # Through the constructor: a class compiled by mypyc has no ``__new__`` that skips
+        # ``__init__``.
+        c = SashimonoState(self.game, self.options, self.cs)
         c.sides = [s.copy() for s in self.sides]
         c._tasks = self._tasks.copy()  # steps and prompts are immutable: shared
         c.prompt = self.prompt
         c.ctx = dcopy(self.ctx)
         c.battle = dcopy(self.battle)
-        copy_parts(self, c, PARTS)
+        c.look = self.look.clone()
+        c.turn_order = self.turn_order.clone()
+        c.bow_memo = self.bow_memo.clone()
         c.decisions = self.decisions
         c.result = self.result
         c._legal = self._legal
         c._events = []
         return c
+
+    # ``copy.copy`` and ``copy.deepcopy`` make a clone (the game and its cards shared): a class
+    # compiled by mypyc has no way to make an empty instance for the copy module to fill.
+    def __copy__(self) -> SashimonoState:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SashimonoState:
+        return self.clone()
 
     def to_json(self) -> dict[str, Any]:
         return {
