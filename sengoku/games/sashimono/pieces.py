@@ -77,16 +77,30 @@ def rank(stack: str) -> int:
     return len(stack) - 1
 
 
-def attack_of(stack: str) -> int:
+#: The attack and the defence of each stack met so far: a stack is a short string over a few
+#: letters (some dozens in all), and the evaluation and the battles ask for them constantly.
+_ATTACK: dict[str, int] = {}
+_DEFENCE: dict[str, int] = {}
+
+
+def _power(stack: str, which: int) -> int:
     if not is_up(stack):
         return rank(stack)
-    return sum(KUMI_POWER[t][0] for t in stack[:-1])
+    return sum(KUMI_POWER[t][which] for t in stack[:-1])
+
+
+def attack_of(stack: str) -> int:
+    value = _ATTACK.get(stack)
+    if value is None:
+        value = _ATTACK[stack] = _power(stack, 0)
+    return value
 
 
 def defence_of(stack: str) -> int:
-    if not is_up(stack):
-        return rank(stack)
-    return sum(KUMI_POWER[t][1] for t in stack[:-1])
+    value = _DEFENCE.get(stack)
+    if value is None:
+        value = _DEFENCE[stack] = _power(stack, 1)
+    return value
 
 
 def flipped(stack: str) -> str:
@@ -251,11 +265,15 @@ class Side:
         return s
 
 
+#: A template's opening place (``{side} attacks``): compiled once, every event reads it.
+_OPENING = re.compile(r"\{(\w+)\}")
+
+
 def capitalised(sentence: Sentence) -> Sentence:
     """``sentence`` opening with a capital, as a sentence does ("the Kagemusha attacks" is
     "The Kagemusha attacks"): the word or phrase it opens with is capitalised, so that its
     English stays what the log always wrote and each language still names that word."""
-    opening = re.match(r"\{(\w+)\}", sentence.template)
+    opening = _OPENING.match(sentence.template)
     if opening is None:
         if sentence.template[:1].islower():  # a phrase: its capitalised template (CAPITALISED)
             return Sentence(sentence.template[:1].upper() + sentence.template[1:], sentence.args)

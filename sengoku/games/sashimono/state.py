@@ -19,11 +19,12 @@ chosen option's kind and argument) and ``op_*`` performs an operation.
 asked now and whose ``do`` applies the answer with the question's rule from ``ANSWERS``,
 then runs the machine to the next question.
 
-The position is composed of typed parts (:class:`~sengoku.core.substate.Part`), each
-owned by the rule module that writes it: the look at a deck's top (``look``,
-:class:`.effects.Look`), the turn order (``turn_order``, :class:`.turn.TurnOrder`) and
-what bowing last held for (``bow_memo``, :class:`.bowing.BowingMemo`); ``clone`` and
-``to_json`` copy and save them one by one.
+The position is composed of typed parts, each owned by the rule module that writes it: the
+look at a deck's top (``look``, :class:`.effects.Look`), the turn order (``turn_order``,
+:class:`.turn.TurnOrder`) and what bowing last held for (``bow_memo``,
+:class:`.bowing.BowingMemo`); ``clone`` and ``to_json`` copy and save them one by one. They
+are classes of their own, not parts of :mod:`sengoku.core.substate`: the engine is
+compiled with mypyc, whose classes cannot subclass the core's Python ones.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from sengoku.core.flow import Flow, Phase
 from sengoku.core.game import TERMINAL, Event, Outcome, State, event
 from sengoku.core.sentence import Sentence, Word, said, say
 from sengoku.games.sashimono.bowing import BowingMemo
-from sengoku.games.sashimono.cards import OPS, Card, CardSet
+from sengoku.games.sashimono.cards import OPS, Card, CardSet, Query
 from sengoku.games.sashimono.decisions import (
     K_BONUS,
     K_DO,
@@ -379,9 +380,9 @@ class SashimonoState(State[Act]):
         """True if performable now; with a Gunbai icon, the cells whose flip makes it so."""
         return action_turn.action_ready(self, side, lid, requires)
 
-    def measure(self, fn: str, side: int, other: int, kw: dict[str, Any]) -> int:
+    def measure(self, query: Query, side: int, other: int) -> int:
         """The value of one counting function of the condition language for ``side``."""
-        return bowing.measure(self, fn, side, other, kw)
+        return bowing.measure(self, query, side, other)
 
     def battle_power(self) -> tuple[int, int]:
         """(attack, defence) of the battle under way."""
@@ -437,7 +438,10 @@ class SashimonoState(State[Act]):
             opts: list[tuple[int, int, str, str]], **data: Any) -> None:  # fmt: skip
         """Ask ``seat`` one question; ``data``: what its answer needs (see Prompt)."""
         options = sorted(opts, key=lambda o: KIND_OFFSET[o[0]] + o[1])
-        self.prompt = Prompt(seat, question, rule, tuple(Choice(*o) for o in options), **data)
+        # ``tuple.__new__``: a Choice made in C, not through the named tuple's Python
+        # ``__new__`` (every question makes a few; each option is a 4-tuple).
+        choices = tuple([tuple.__new__(Choice, o) for o in options])
+        self.prompt = Prompt(seat, question, rule, choices, **data)
         self._legal = None
 
     def answer(self, choice: Choice) -> None:
