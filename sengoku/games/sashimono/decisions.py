@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple, TypedDict
 
+from sengoku.core.decisions import Pending
 from sengoku.core.game import IllegalAction
 from sengoku.core.sentence import say
 
@@ -238,22 +239,13 @@ _NO_TASK = Task(Step.OP)
 
 
 @dataclass(frozen=True)
-class Prompt:
-    """The question pending: the fields of :class:`~sengoku.core.decisions.Pending` (``seat``,
-    ``kind``, ``rule``, ``options``, in its order) and what its answer
+class Prompt(Pending[Question, Choice]):
+    """The question pending: :class:`~sengoku.core.decisions.Pending` and what its answer
     needs: ``n`` (how many more to return / place), ``hand`` (the Kumi being placed),
     ``task`` (the operation asking), ``side`` (whose Sonae the cells are in), ``act`` (the
     action a Gunbai flip is for), ``line``, ``cell``, ``first`` (the first Kumi of a swap),
-    ``adjacent`` (a swap of neighbours only), ``keep`` (how many to keep).
+    ``adjacent`` (a swap of neighbours only), ``keep`` (how many to keep)."""
 
-    Pending's fields are declared here rather than inherited: this module is compiled by
-    mypyc (pyproject.toml, ``[tool.sengoku] compiled``), and a compiled (native) class cannot
-    subclass the core's plain Python dataclass."""
-
-    seat: int
-    kind: Question
-    rule: str
-    options: tuple[Choice, ...]
     n: int = 0
     hand: int = 0
     task: Task = _NO_TASK

@@ -250,11 +250,14 @@ class SashimonoState(State[Act]):
             )
         return chosen, None
 
-    def apply(self, action: Act) -> list[Event]:
+    def apply(self, action: object) -> list[Event]:
         """Answer the question asked now through the flow's template (core/flow.py): its
         phase is the question (``FLOW``), which applies the answer and runs the machine to
-        the next question."""
-        return FLOW.apply(self, action)
+        the next question. ``action`` is typed ``object``: compiled (mypyc), a parameter
+        typed ``Act`` would refuse anything else with a TypeError before the flow refuses it
+        with the rule (an ``IllegalAction``), as the contract asks."""
+        given: Any = action  # passed on unchecked: the flow checks it
+        return FLOW.apply(self, given)
 
     def _end_game(self, result: Outcome) -> None:
         self.finish(result)
