@@ -238,7 +238,7 @@ def rebow_pass(state: SashimonoState) -> bool:
         for p, c in enumerate(s.slots):
             if c is None:
                 continue
-            now = bool(state.card(c).score(state, seat, foe))
+            now = state.card(c).score.holds(state, seat, foe)
             if now != s.bowed[p]:
                 s.bowed[p] = now
                 changed = True
@@ -255,7 +255,7 @@ def rebow_pass(state: SashimonoState) -> bool:
         for i, c in enumerate(k.sline):
             # "Bow the Kagemusha's Sashimono as if you would bow your own": its conditions
             # read your Sonae as "own" and its Kumi line as the enemy's.
-            now = bool(state.card(c).score(state, 0, KAGE))
+            now = state.card(c).score.holds(state, 0, KAGE)
             if now != k.sbowed[i]:
                 k.sbowed[i] = now
                 changed = True

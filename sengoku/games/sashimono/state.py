@@ -131,6 +131,12 @@ AnswerRule = Callable[["SashimonoState", Prompt, int, int], None]
 OperationRule = Callable[["SashimonoState", Task, Spec], None]
 
 
+#: The legal actions of each question's options met lately: an ``Act`` is immutable and
+#: checks its fields when made, and a search asks the same questions again and again.
+_ACTS: dict[tuple[Choice, ...], list[Act]] = {}
+_ACTS_KEPT = 2048
+
+
 class SashimonoState(State[Act]):
     """A Sashimono position (duel: seats 0 West, 1 East; solo: seat 0 and the Kagemusha)."""
 
@@ -195,7 +201,13 @@ class SashimonoState(State[Act]):
         if self.result is not None or self.prompt is None:
             return []
         if self._legal is None:
-            self._legal = [Act(k, a, t, s) for k, a, t, s in self.prompt.options]
+            options = self.prompt.options
+            acts = _ACTS.get(options)
+            if acts is None:
+                if len(_ACTS) >= _ACTS_KEPT:
+                    _ACTS.clear()
+                acts = _ACTS[options] = [Act(k, a, t, s) for k, a, t, s in options]
+            self._legal = acts  # never changed in place (clones share it too)
         return list(self._legal)
 
     def why_illegal(self, action: object) -> str | None:
