@@ -284,4 +284,6 @@ def capitalised(sentence: Sentence) -> Sentence:
         value = capitalised(value)
     elif isinstance(value, str) and value[:1].islower():
         value = type(value)(value[:1].upper() + value[1:])
+    if value is sentence.args[name]:
+        return sentence  # it opens with a capital already (most do): no copy
     return Sentence(sentence.template, {**sentence.args, name: value})

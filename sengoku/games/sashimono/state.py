@@ -135,6 +135,9 @@ OperationRule = Callable[["SashimonoState", Task, Spec], None]
 #: checks its fields when made, and a search asks the same questions again and again.
 _ACTS: dict[tuple[Choice, ...], list[Act]] = {}
 _ACTS_KEPT = 2048
+#: The words naming a side in the messages, made once (every event names one).
+_KAGE_NAME = Word(KAGEMUSHA)
+_ARMY_NAMES: dict[str, Word] = {}
 
 
 class SashimonoState(State[Act]):
@@ -366,8 +369,12 @@ class SashimonoState(State[Act]):
     def name_of(self, side: int) -> Word:
         """A side as the messages name it (a word the reader's language names)."""
         if side == KAGE:
-            return Word(KAGEMUSHA)
-        return Word(self.sides[side].army.capitalize())
+            return _KAGE_NAME
+        army = self.sides[side].army
+        name = _ARMY_NAMES.get(army)
+        if name is None:
+            name = _ARMY_NAMES[army] = Word(army.capitalize())
+        return name
 
     def kumi_words(self, side: int, idx: int) -> Sentence:
         """A space of a Sonae (or of the Kagemusha's line) in words: "West's Kumi at b2"."""
