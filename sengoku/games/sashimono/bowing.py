@@ -5,16 +5,25 @@ condition language reads (:func:`measure`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sengoku.core.sentence import Word, say
-from sengoku.core.substate import Part
+from sengoku.games.sashimono.cards import (
+    FN_COUNT,
+    FN_EMPTY,
+    FN_HAND,
+    FN_LINES,
+    FN_POWER,
+    FN_SASHIMONO,
+    FN_TYPES,
+    FN_VP,
+    Query,
+)
 from sengoku.games.sashimono.pieces import (
     CELLS,
     CORNERS,
     EDGES,
     KAGE,
-    LINE_NAMES,
     LINES,
     SLOTS,
     attack_of,
@@ -27,25 +36,40 @@ if TYPE_CHECKING:
     from sengoku.games.sashimono.state import SashimonoState
 
 
+#: What bowing reads of one side: its Sonae, how many Kumi and Sashimono in hand, its
+#: Sashimono spaces and their bowing, its VP, the Kagemusha's Sashimono line and its bowing.
+SideKey = tuple[
+    list[str | None], int, int, list[int | None], list[bool], int, list[int], list[bool]
+]
+
+
 @dataclass(slots=True)
-class BowingMemo(Part):
+class BowingMemo:
     """What :func:`rebow` last bowed for (:func:`bow_key`): bowing holds after every change
     of state, and a position nothing changed in needs no pass (not saved: derived)."""
 
-    key: tuple[Any, ...] | None = None
+    # A class of its own, not a :class:`~sengoku.core.substate.Part`: this module is compiled
+    # by mypyc, and a compiled class cannot subclass the core's Python class (nor use its
+    # generated clone); the copy and the saved form are written out.
+
+    key: tuple[SideKey, ...] | None = None
+
+    def clone(self) -> BowingMemo:
+        return BowingMemo(self.key)  # the key is never changed in place: shared
 
 
-def sel_cells(state: SashimonoState, side: int, kw: dict[str, Any]) -> list[str]:
+def sel_cells(state: SashimonoState, side: int, q: Query) -> list[str]:
     """The stacks of ``side``'s Sonae that a condition's ``line``/``position`` select."""
     cells = state.sides[side].cells
     kage = side == KAGE
-    line = kw.get("line")
-    position = kw.get("position")
-    out = []
-    for i, st in enumerate(cells):
+    line = q.line
+    position = q.position
+    out: list[str] = []
+    for i in range(len(cells)):
+        st = cells[i]
         if st is None:
             continue
-        if line is not None and not kage and i not in LINES[LINE_NAMES.index(line)]:
+        if line >= 0 and not kage and i not in LINES[line]:
             continue
         if position is not None:
             if kage:
@@ -65,88 +89,137 @@ def sel_cells(state: SashimonoState, side: int, kw: dict[str, Any]) -> list[str]
     return out
 
 
-def match(st: str, kw: dict[str, Any]) -> bool:
+def match(st: str, q: Query) -> bool:
     """Whether a stack matches a condition's ``face``/``type``/``rank``/``min_rank``."""
-    face = kw.get("face", "any")
+    face = q.face
     if face == "hidden" and is_up(st):
         return False
     if face == "up" and not is_up(st):
         return False
-    t = kw.get("type")
+    t = q.kumi_type
     if t is not None and (not is_up(st) or t not in st):
         return False
-    r = kw.get("rank")
-    if r is not None and rank(st) != r:
+    if q.rank and rank(st) != q.rank:
         return False
-    mr = kw.get("min_rank")
-    return mr is None or rank(st) >= mr
+    return not q.min_rank or rank(st) >= q.min_rank
 
 
-def measure(state: SashimonoState, fn: str, side: int, other: int, kw: dict[str, Any]) -> int:
+def measure(state: SashimonoState, q: Query, side: int, other: int) -> int:
     """The value of one counting function of the condition language for ``side``."""
     s = state.sides[side]
-    if fn == "count":
-        return sum(1 for st in sel_cells(state, side, kw) if match(st, kw))
-    if fn == "power":
-        stat = attack_of if kw.get("stat", "attack") == "attack" else defence_of
-        return sum(stat(st) for st in sel_cells(state, side, kw) if match(st, kw))
-    if fn == "lines":
-        axis = kw.get("axis", "any")
-        need = kw.get("at_least", 1)
-        distinct = kw.get("distinct")
+    fn = q.fn
+    if fn == FN_COUNT:
+        n = 0
+        for st in sel_cells(state, side, q):
+            if match(st, q):
+                n += 1
+        return n
+    if fn == FN_POWER:
         total = 0
-        for lid in state.lines_of(side):
-            if side != KAGE and ((axis == "row" and lid > 2) or (axis == "column" and lid < 3)):
-                continue
-            stacks = [s.cells[i] for i in state.line_cells(side, lid)]
-            live = [st for st in stacks if st is not None and match(st, kw)]
-            if len(live) < need:
-                continue
-            if distinct is not None:
-                kinds = {t for st in live if is_up(st) for t in st[:-1]}
-                if len(kinds) < distinct:
-                    continue
-            total += 1
+        for st in sel_cells(state, side, q):
+            if match(st, q):
+                total += attack_of(st) if q.attack else defence_of(st)
         return total
-    if fn == "types":
-        sel = sel_cells(state, side, kw)
+    if fn == FN_LINES:
+        return _count_lines(state, q, side)
+    if fn == FN_TYPES:
+        sel = sel_cells(state, side, q)
         return len({t for st in sel if is_up(st) for t in st[:-1]})
-    if fn == "hand":
-        if kw.get("what", "kumi") == "kumi":
+    if fn == FN_HAND:
+        if q.kumi:
             return len(s.cells) if side == KAGE else len(s.hand)
         return len(s.sline) if side == KAGE else len(s.shand)
-    if fn == "sashimono":
-        if side == KAGE:
-            pairs = list(zip(s.sline, s.sbowed, strict=True))
-        else:
-            pairs = [(c, b) for c, b in zip(s.slots, s.bowed, strict=True) if c is not None]
-        army = kw.get("army")
-        bowed = kw.get("bowed")
-        return sum(
-            1
-            for c, b in pairs
-            if (army is None or state.card(c).serves(army)) and (bowed is None or b == bowed)
-        )
-    if fn == "vp":
+    if fn == FN_SASHIMONO:
+        return _count_sashimono(state, q, side)
+    if fn == FN_VP:
         return s.vp
-    if fn == "empty":
+    if fn == FN_EMPTY:
         return 0 if side == KAGE else sum(1 for st in s.cells if st is None)
     raise KeyError(fn)
 
 
-def bow_key(state: SashimonoState) -> tuple[Any, ...]:
-    """Everything a scoring condition can read (a cheap test for "nothing changed")."""
+def _count_lines(state: SashimonoState, q: Query, side: int) -> int:
+    """``lines``: the lines of ``side`` with ``at_least`` matching stacks (of ``distinct``
+    types, if set), along ``axis``."""
+    cells = state.sides[side].cells
+    axis = q.axis
+    total = 0
+    for lid in state.lines_of(side):
+        if side != KAGE and ((axis == "row" and lid > 2) or (axis == "column" and lid < 3)):
+            continue
+        live: list[str] = []
+        for i in state.line_cells(side, lid):
+            stack = cells[i]
+            if stack is not None and match(stack, q):
+                live.append(stack)
+        if len(live) < q.at_least:
+            continue
+        if q.distinct:
+            kinds = {t for st in live if is_up(st) for t in st[:-1]}
+            if len(kinds) < q.distinct:
+                continue
+        total += 1
+    return total
+
+
+def _count_sashimono(state: SashimonoState, q: Query, side: int) -> int:
+    """``sashimono``: the Sashimono in play of ``side`` serving ``army``, ``bowed`` or not."""
+    s = state.sides[side]
+    army = q.army
+    bowed = q.bowed
+    n = 0
+    if side == KAGE:
+        for i in range(len(s.sline)):
+            if (army is None or state.card(s.sline[i]).serves(army)) and (
+                bowed < 0 or int(s.sbowed[i]) == bowed
+            ):
+                n += 1
+        return n
+    for i in range(len(s.slots)):
+        c = s.slots[i]
+        if c is None:
+            continue
+        if (army is None or state.card(c).serves(army)) and (bowed < 0 or int(s.bowed[i]) == bowed):
+            n += 1
+    return n
+
+
+def bow_key(state: SashimonoState) -> tuple[SideKey, ...]:
+    """Everything a scoring condition can read (a cheap test for "nothing changed"): copies,
+    never changed in place (clones share their memo's key)."""
     return tuple(
-        (tuple(s.cells), len(s.hand), len(s.shand), tuple(s.slots), tuple(s.bowed), s.vp,
-         tuple(s.sline), tuple(s.sbowed))
-        for s in state.sides
+        [
+            (s.cells[:], len(s.hand), len(s.shand), s.slots[:], s.bowed[:], s.vp, s.sline[:],
+             s.sbowed[:])
+            for s in state.sides
+        ]
     )  # fmt: skip
+
+
+def unchanged(state: SashimonoState, key: tuple[SideKey, ...] | None) -> bool:
+    """Whether :func:`bow_key` would give ``key`` now (compared in place: no copies)."""
+    if key is None or len(key) != len(state.sides):
+        return False
+    for i in range(len(key)):
+        s = state.sides[i]
+        cells, hand, shand, slots, bowed, vp, sline, sbowed = key[i]
+        if not (
+            s.cells == cells
+            and len(s.hand) == hand
+            and len(s.shand) == shand
+            and s.slots == slots
+            and s.bowed == bowed
+            and s.vp == vp
+            and s.sline == sline
+            and s.sbowed == sbowed
+        ):
+            return False
+    return True
 
 
 def rebow(state: SashimonoState) -> None:
     """Bow or un-bow every Sashimono in play (spec: after every change of state)."""
-    key = bow_key(state)
-    if key == state.bow_memo.key:
+    if unchanged(state, state.bow_memo.key):
         return
     # a condition may count bowed Sashimono: repeat until nothing changes
     for _ in range(4):
@@ -165,7 +238,7 @@ def rebow_pass(state: SashimonoState) -> bool:
         for p, c in enumerate(s.slots):
             if c is None:
                 continue
-            now = bool(state.card(c).score(state, seat, foe))
+            now = state.card(c).score.holds(state, seat, foe)
             if now != s.bowed[p]:
                 s.bowed[p] = now
                 changed = True
@@ -182,7 +255,7 @@ def rebow_pass(state: SashimonoState) -> bool:
         for i, c in enumerate(k.sline):
             # "Bow the Kagemusha's Sashimono as if you would bow your own": its conditions
             # read your Sonae as "own" and its Kumi line as the enemy's.
-            now = bool(state.card(c).score(state, 0, KAGE))
+            now = state.card(c).score.holds(state, 0, KAGE)
             if now != k.sbowed[i]:
                 k.sbowed[i] = now
                 changed = True

@@ -18,13 +18,16 @@ import os
 import re
 import stat
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
 from sengoku.core.game import SengokuError
 from sengoku.core.sentence import N_
+
+if TYPE_CHECKING:
+    from sengoku.games.sashimono.state import SashimonoState
 
 DATA_DIR = Path(__file__).parent / "cards"
 
@@ -46,9 +49,6 @@ class CardError(SengokuError):
     """A card file that does not follow the card language; the message says where and why."""
 
 
-Condition = Callable[[Any, int, int], Any]
-
-
 @dataclass(frozen=True)
 class CardAction:
     name: str
@@ -62,7 +62,7 @@ class Card:
     name: str
     army: str
     score_text: str
-    score: Condition = field(compare=False, repr=False)
+    score: Cond = field(compare=False, repr=False)
     actions: tuple[CardAction, ...]
     ongoing: dict[str, Any] | None
     text: str = ""
@@ -342,18 +342,252 @@ FUNCS: dict[str, dict[str, tuple[Any, ...]]] = {
     "vp": {},
     "empty": {},
 }
-_PLAIN = {"min": min, "max": max, "abs": abs}
-_COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
-    ast.Lt: lambda x, y: x < y,
-    ast.LtE: lambda x, y: x <= y,
-    ast.Gt: lambda x, y: x > y,
-    ast.GtE: lambda x, y: x >= y,
-    ast.Eq: lambda x, y: x == y,
-    ast.NotEq: lambda x, y: x != y,
+_PLAIN = ("min", "max", "abs")
+#: The comparison operators, by the code :class:`Compare` reads.
+_COMPARE: dict[type[ast.cmpop], int] = {
+    ast.Lt: 0,
+    ast.LtE: 1,
+    ast.Gt: 2,
+    ast.GtE: 3,
+    ast.Eq: 4,
+    ast.NotEq: 5,
+}
+#: The counting functions of :data:`FUNCS`, by the code :class:`Query` carries.
+FN_COUNT: Final = 0
+FN_POWER: Final = 1
+FN_LINES: Final = 2
+FN_TYPES: Final = 3
+FN_HAND: Final = 4
+FN_SASHIMONO: Final = 5
+FN_VP: Final = 6
+FN_EMPTY: Final = 7
+FN_CODES = {
+    "count": FN_COUNT,
+    "power": FN_POWER,
+    "lines": FN_LINES,
+    "types": FN_TYPES,
+    "hand": FN_HAND,
+    "sashimono": FN_SASHIMONO,
+    "vp": FN_VP,
+    "empty": FN_EMPTY,
 }
 
 
-def compile_condition(src: str, where: str) -> Condition:
+# The compiled condition is a tree of small classes, each with a typed ``value`` (the number
+# the expression is worth; a truth is 1 or 0), rather than nested closures over dicts: this
+# module is compiled by mypyc, which calls a method of its own classes directly but a closure
+# or a dict of keywords only through Python's generic machinery, and bowing evaluates every
+# condition in play after every change of state.
+
+
+class Cond:
+    """A compiled condition: called as ``f(state, own_side, enemy_side)``, it gives what the
+    expression gives in Python (a truth for a comparison, ``and``/``or``, ``not``, ``all``
+    and ``any``; an integer otherwise). ``boolean``: whether that is a truth."""
+
+    def __init__(self, boolean: bool) -> None:
+        self.boolean = boolean
+
+    def value(self, st: SashimonoState, o: int, e: int) -> int:
+        """The expression's value as a number (a truth: 1 or 0)."""
+        raise NotImplementedError
+
+    def result(self, st: SashimonoState, o: int, e: int) -> object:
+        """The expression's value as Python gives it (``True``, not 1)."""
+        v = self.value(st, o, e)
+        if self.boolean:
+            # Not ``v != 0 if self.boolean else v``: mypyc types that expression ``int`` (the
+            # join of bool and int) and would give 1 for True.
+            truth: object = v != 0
+            return truth
+        return v
+
+    def holds(self, st: SashimonoState, o: int, e: int) -> bool:
+        """Whether the expression is true (what bowing asks)."""
+        return self.value(st, o, e) != 0
+
+    def __call__(self, st: SashimonoState, o: int, e: int) -> object:
+        return self.result(st, o, e)
+
+
+class Constant(Cond):
+    def __init__(self, number: int) -> None:
+        super().__init__(False)
+        self.number = number
+
+    def value(self, st: SashimonoState, o: int, e: int) -> int:
+        return self.number
+
+
+class AllOf(Cond):
+    """``a and b``, ``all(a, b)``."""
+
+    def __init__(self, parts: list[Cond]) -> None:
+        super().__init__(True)
+        self.parts = parts
+
+    def value(self, st: SashimonoState, o: int, e: int) -> int:
+        for p in self.parts:
+            if p.value(st, o, e) == 0:
+                return 0
+        return 1
+
+
+class AnyOf(Cond):
+    """``a or b``, ``any(a, b)``."""
+
+    def __init__(self, parts: list[Cond]) -> None:
+        super().__init__(True)
+        self.parts = parts
+
+    def value(self, st: SashimonoState, o: int, e: int) -> int:
+        for p in self.parts:
+            if p.value(st, o, e) != 0:
+                return 1
+        return 0
+
+
+class Not(Cond):
+    def __init__(self, inner: Cond) -> None:
+        super().__init__(True)
+        self.inner = inner
+
+    def value(self, st: SashimonoState, o: int, e: int) -> int:
+        return 1 if self.inner.value(st, o, e) == 0 else 0
+
+
+class Negative(Cond):
+    def __init__(self, inner: Cond) -> None:
+        super().__init__(False)
+        self.inner = inner
+
+    def value(self, st: SashimonoState, o: int, e: int) -> int:
+        return -self.inner.value(st, o, e)
+
+
+class Arithmetic(Cond):
+    """``a + b``, ``a - b`` or ``a * b`` (``op`` 0, 1, 2)."""
+
+    def __init__(self, a: Cond, b: Cond, op: int) -> None:
+        super().__init__(False)
+        self.a = a
+        self.b = b
+        self.op = op
+
+    def value(self, st: SashimonoState, o: int, e: int) -> int:
+        x = self.a.value(st, o, e)
+        y = self.b.value(st, o, e)
+        if self.op == 0:
+            return x + y
+        if self.op == 1:
+            return x - y
+        return x * y
+
+
+class Compare(Cond):
+    """A chain of comparisons (``1 <= x < 3``), each pair in turn, as Python reads it."""
+
+    def __init__(self, first: Cond, ops: list[int], rest: list[Cond]) -> None:
+        super().__init__(True)
+        self.first = first
+        self.ops = ops
+        self.rest = rest
+
+    def value(self, st: SashimonoState, o: int, e: int) -> int:
+        left = self.first.value(st, o, e)
+        for k in range(len(self.ops)):
+            right = self.rest[k].value(st, o, e)
+            op = self.ops[k]
+            if op == 0:
+                ok = left < right
+            elif op == 1:
+                ok = left <= right
+            elif op == 2:
+                ok = left > right
+            elif op == 3:
+                ok = left >= right
+            elif op == 4:
+                ok = left == right
+            else:
+                ok = left != right
+            if not ok:
+                return 0
+            left = right
+        return 1
+
+
+class Absolute(Cond):
+    def __init__(self, inner: Cond) -> None:
+        super().__init__(False)
+        self.inner = inner
+
+    def value(self, st: SashimonoState, o: int, e: int) -> int:
+        return abs(self.inner.value(st, o, e))
+
+
+class Extreme(Cond):
+    """``min(...)`` or ``max(...)``: Python's gives one of its arguments, a truth or a number."""
+
+    def __init__(self, parts: list[Cond], largest: bool) -> None:
+        super().__init__(all(p.boolean for p in parts))
+        self.parts = parts
+        self.largest = largest
+
+    def value(self, st: SashimonoState, o: int, e: int) -> int:
+        best = self.parts[0].value(st, o, e)
+        for p in self.parts[1:]:
+            v = p.value(st, o, e)
+            if (v > best) if self.largest else (v < best):
+                best = v
+        return best
+
+    def result(self, st: SashimonoState, o: int, e: int) -> object:
+        values = [p.result(st, o, e) for p in self.parts]
+        return max(values) if self.largest else min(values)  # type: ignore[type-var]
+
+
+class Query:
+    """A counting function of :data:`FUNCS` with its keyword arguments, read once: ``fn``
+    (its code, ``FN_*``), then each argument (unset: ``None``, or 0 for the numbers that
+    start at 1)."""
+
+    def __init__(self, fn: int, kwargs: Mapping[str, Any]) -> None:
+        self.fn = fn
+        self.kwargs = dict(kwargs)
+        self.face: str = kwargs.get("face", "any")
+        self.kumi_type: str | None = kwargs.get("type")
+        self.rank: int = kwargs.get("rank") or 0
+        self.min_rank: int = kwargs.get("min_rank") or 0
+        line = kwargs.get("line")
+        #: the line's index in ``_SEL["line"]`` (the order of pieces.LINES), -1: unset
+        self.line: int = -1 if line is None else _SEL["line"].index(line)
+        self.position: str | None = kwargs.get("position")
+        self.attack: bool = kwargs.get("stat", "attack") == "attack"
+        self.axis: str = kwargs.get("axis", "any")
+        self.at_least: int = kwargs.get("at_least", 1)
+        self.distinct: int = kwargs.get("distinct") or 0
+        self.kumi: bool = kwargs.get("what", "kumi") == "kumi"
+        self.army: str | None = kwargs.get("army")
+        bowed = kwargs.get("bowed")
+        #: -1: unset, else 0 or 1 (un-bowed, bowed)
+        self.bowed: int = -1 if bowed is None else int(bowed)
+
+
+class Counting(Cond):
+    """A counting function on ``own`` or ``enemy`` (``enemy_side``)."""
+
+    def __init__(self, query: Query, enemy_side: bool) -> None:
+        super().__init__(False)
+        self.query = query
+        self.enemy_side = enemy_side
+
+    def value(self, st: SashimonoState, o: int, e: int) -> int:
+        if self.enemy_side:
+            return st.measure(self.query, e, o)
+        return st.measure(self.query, o, e)
+
+
+def compile_condition(src: str, where: str) -> Cond:
     """Compile a scoring condition to ``f(state, own_side, enemy_side)``.
 
     The language is a Python-like expression: integers, ``own`` / ``enemy``, comparisons,
@@ -367,17 +601,19 @@ def compile_condition(src: str, where: str) -> Condition:
     return _comp(tree.body, where)
 
 
-def _comp(node: ast.AST, where: str) -> Condition:
+def _comp(node: ast.AST, where: str) -> Cond:
     """One node of a condition, compiled (each kind of node by its own compiler)."""
-    compiled: Condition | None = None
+    compiled: Cond | None = None
     if isinstance(node, ast.Constant) and isinstance(node.value, int):
-        compiled = _comp_constant(node.value)
+        compiled = Constant(node.value)
     elif isinstance(node, ast.BoolOp):
-        compiled = _comp_bool(node, where)
+        parts = [_comp(v, where) for v in node.values]
+        compiled = AllOf(parts) if isinstance(node.op, ast.And) else AnyOf(parts)
     elif isinstance(node, ast.UnaryOp):
         compiled = _comp_unary(node, where)
     elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
-        compiled = _comp_arithmetic(node, where)
+        op = 0 if isinstance(node.op, ast.Add) else 1 if isinstance(node.op, ast.Sub) else 2
+        compiled = Arithmetic(_comp(node.left, where), _comp(node.right, where), op)
     elif isinstance(node, ast.Compare):
         compiled = _comp_compare(node, where)
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
@@ -391,75 +627,44 @@ def _comp(node: ast.AST, where: str) -> Condition:
     return compiled
 
 
-def _comp_constant(value: int) -> Condition:
-    return lambda st, o, e: value
-
-
-def _comp_bool(node: ast.BoolOp, where: str) -> Condition:
-    parts = [_comp(v, where) for v in node.values]
-    if isinstance(node.op, ast.And):
-        return lambda st, o, e: all(p(st, o, e) for p in parts)
-    return lambda st, o, e: any(p(st, o, e) for p in parts)
-
-
-def _comp_unary(node: ast.UnaryOp, where: str) -> Condition | None:
+def _comp_unary(node: ast.UnaryOp, where: str) -> Cond | None:
     """``not x`` or ``-x``; None for another operator (not part of the language)."""
     inner = _comp(node.operand, where)
     if isinstance(node.op, ast.Not):
-        return lambda st, o, e: not inner(st, o, e)
+        return Not(inner)
     if isinstance(node.op, ast.USub):
-        return lambda st, o, e: -inner(st, o, e)
+        return Negative(inner)
     return None
 
 
-def _comp_arithmetic(node: ast.BinOp, where: str) -> Condition:
-    a, b = _comp(node.left, where), _comp(node.right, where)
-    if isinstance(node.op, ast.Add):
-        return lambda st, o, e: a(st, o, e) + b(st, o, e)
-    if isinstance(node.op, ast.Sub):
-        return lambda st, o, e: a(st, o, e) - b(st, o, e)
-    return lambda st, o, e: a(st, o, e) * b(st, o, e)
-
-
-def _comp_compare(node: ast.Compare, where: str) -> Condition:
-    """A chain of comparisons (``1 <= x < 3``), each pair in turn, as Python reads it."""
+def _comp_compare(node: ast.Compare, where: str) -> Cond:
+    """A chain of comparisons (``1 <= x < 3``)."""
     first = _comp(node.left, where)
     rest = [_comp(c, where) for c in node.comparators]
-    ops: list[Callable[[Any, Any], bool]] = []
+    ops: list[int] = []
     for op in node.ops:
-        fn = _COMPARE.get(type(op))
-        if fn is None:
+        code = _COMPARE.get(type(op))
+        if code is None:
             raise CardError(f"{where}: comparison {type(op).__name__} is not allowed")
-        ops.append(fn)
-
-    def compare(st: Any, o: int, e: int) -> bool:
-        left = first(st, o, e)
-        for fn, right_fn in zip(ops, rest, strict=True):
-            right = right_fn(st, o, e)
-            if not fn(left, right):
-                return False
-            left = right
-        return True
-
-    return compare
+        ops.append(code)
+    return Compare(first, ops, rest)
 
 
-def _comp_plain_call(node: ast.Call, fname: str, where: str) -> Condition:
+def _comp_plain_call(node: ast.Call, fname: str, where: str) -> Cond:
     """``all``, ``any``, ``min``, ``max`` or ``abs`` of expressions."""
     if node.keywords or not node.args:
         raise CardError(f"{where}: {fname}() takes expressions only")
     parts = [_comp(a, where) for a in node.args]
     if fname == "all":
-        return lambda st, o, e: all(p(st, o, e) for p in parts)
+        return AllOf(parts)
     if fname == "any":
-        return lambda st, o, e: any(p(st, o, e) for p in parts)
-    plain = _PLAIN[fname]
+        return AnyOf(parts)
     if fname == "abs":
-        return lambda st, o, e: abs(parts[0](st, o, e))
-    return lambda st, o, e: plain(p(st, o, e) for p in parts)  # type: ignore[operator]
+        return Absolute(parts[0])
+    return Extreme(parts, fname == "max")
 
 
-def _comp_counting_call(node: ast.Call, fname: str, where: str) -> Condition:
+def _comp_counting_call(node: ast.Call, fname: str, where: str) -> Cond:
     """A counting function of :data:`FUNCS` on ``own`` or ``enemy``, with constant keyword
     arguments it allows."""
     if fname not in FUNCS:
@@ -468,13 +673,7 @@ def _comp_counting_call(node: ast.Call, fname: str, where: str) -> Condition:
     first = node.args[0] if len(node.args) == 1 else None
     if not isinstance(first, ast.Name) or first.id not in ("own", "enemy"):
         raise CardError(f"{where}: {fname}() takes 'own' or 'enemy' as its first argument")
-    enemy_side = first.id == "enemy"
-    frozen = _call_keywords(node, fname, where)
-
-    def call(st: Any, o: int, e: int) -> int:
-        return int(st.measure(fname, e if enemy_side else o, e if not enemy_side else o, frozen))
-
-    return call
+    return Counting(Query(FN_CODES[fname], _call_keywords(node, fname, where)), first.id == "enemy")
 
 
 def _call_keywords(node: ast.Call, fname: str, where: str) -> dict[str, Any]:

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import sengoku.games.sashimono.kagemusha as kagemusha
 import sengoku.games.sashimono.sonae as sonae
 import sengoku.games.sashimono.turn as turn
 from sengoku.core.sentence import N_, Word, say
-from sengoku.core.substate import Part
 from sengoku.games.sashimono.cards import KUMI_NAMES
 from sengoku.games.sashimono.decisions import (
     K_HAND,
@@ -53,19 +52,27 @@ if TYPE_CHECKING:
 
 
 @dataclass(slots=True)
-class Look(Part):
+class Look:
     """The cards a seat is looking at, taken off the top of a deck (the ``look`` operation
     here, and the looks of Setup and of the score turn): Kumi (their type letters) or
     Sashimono (card indices), and whose look it is (-1: nobody looks)."""
 
-    JSON_KEYS: ClassVar[dict[str, str]] = {"cards": "looking", "owner": "looking_owner"}
+    # A class of its own, not a :class:`~sengoku.core.substate.Part`: this module is compiled
+    # by mypyc, and a compiled class cannot subclass the core's Python class (nor use its
+    # generated clone); the copy and the saved form are written out.
 
     cards: list[Any] = field(default_factory=list)
     owner: int = -1
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Look:
-        return cls(list(data["looking"]), int(data["looking_owner"]))
+    def clone(self) -> Look:
+        return Look(self.cards[:], self.owner)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"looking": self.cards[:], "looking_owner": self.owner}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Look:
+        return Look(list(data["looking"]), int(data["looking_owner"]))
 
 
 def skip(state: SashimonoState, actor: int, what: str) -> None:

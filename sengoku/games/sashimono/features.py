@@ -132,10 +132,17 @@ def informed_action(state: State, rng: random.Random) -> Action:
 def line_power(cells: list[str | None], lines: tuple[tuple[int, ...], ...]) -> tuple[int, int]:
     """The best attack and the best defence over ``lines`` of a Sonae."""
     attack = defence = 0
+    size = len(cells)
     for line in lines:
-        stacks = [cells[i] for i in line if i < len(cells) and cells[i]]
-        attack = max(attack, sum(attack_of(st) for st in stacks if st))
-        defence = max(defence, sum(defence_of(st) for st in stacks if st))
+        line_attack = line_defence = 0
+        for i in line:
+            if i < size:
+                stack = cells[i]
+                if stack:
+                    line_attack += attack_of(stack)
+                    line_defence += defence_of(stack)
+        attack = max(attack, line_attack)
+        defence = max(defence, line_defence)
     return attack, defence
 
 

@@ -77,16 +77,30 @@ def rank(stack: str) -> int:
     return len(stack) - 1
 
 
-def attack_of(stack: str) -> int:
+#: The attack and the defence of each stack met so far: a stack is a short string over a few
+#: letters (some dozens in all), and the evaluation and the battles ask for them constantly.
+_ATTACK: dict[str, int] = {}
+_DEFENCE: dict[str, int] = {}
+
+
+def _power(stack: str, which: int) -> int:
     if not is_up(stack):
         return rank(stack)
-    return sum(KUMI_POWER[t][0] for t in stack[:-1])
+    return sum(KUMI_POWER[t][which] for t in stack[:-1])
+
+
+def attack_of(stack: str) -> int:
+    value = _ATTACK.get(stack)
+    if value is None:
+        value = _ATTACK[stack] = _power(stack, 0)
+    return value
 
 
 def defence_of(stack: str) -> int:
-    if not is_up(stack):
-        return rank(stack)
-    return sum(KUMI_POWER[t][1] for t in stack[:-1])
+    value = _DEFENCE.get(stack)
+    if value is None:
+        value = _DEFENCE[stack] = _power(stack, 1)
+    return value
 
 
 def flipped(stack: str) -> str:
@@ -177,42 +191,89 @@ class Side:
         return [0] * (len(pile) - len(marks)) + marks
 
     def copy(self) -> Side:
-        s = Side.__new__(Side)
-        for name in Side.__slots__:
-            value = getattr(self, name)
-            setattr(s, name, value[:] if isinstance(value, list) else value)
+        # Field by field through the constructor: a class compiled by mypyc has no
+        # ``__new__`` without ``__init__`` and no attribute access by name.
+        s = Side(self.army)
+        s.cells = self.cells[:]
+        s.hand = self.hand[:]
+        s.deck = self.deck[:]
+        s.shand = self.shand[:]
+        s.sdeck = self.sdeck[:]
+        s.slots = self.slots[:]
+        s.bowed = self.bowed[:]
+        s.vp = self.vp
+        s.scored = self.scored[:]
+        s.sline = self.sline[:]
+        s.sbowed = self.sbowed[:]
+        s.army_pos = self.army_pos
+        s.marker = self.marker
+        s.discard = self.discard[:]
+        s.known = self.known[:]
+        s.dknown = self.dknown[:]
+        s.sknown = self.sknown[:]
         return s
 
     def to_json(self) -> dict[str, Any]:
-        """The side as JSON-ready data that shares no list with it."""
-        out: dict[str, Any] = {}
-        for name in Side.__slots__:
-            value = getattr(self, name)
-            out[name] = value[:] if isinstance(value, list) else value
-        return out
+        """The side as JSON-ready data that shares no list with it (keys in
+        :data:`SIDE_FIELDS`' order)."""
+        return {
+            "army": self.army,
+            "cells": self.cells[:],
+            "hand": self.hand[:],
+            "deck": self.deck[:],
+            "shand": self.shand[:],
+            "sdeck": self.sdeck[:],
+            "slots": self.slots[:],
+            "bowed": self.bowed[:],
+            "vp": self.vp,
+            "scored": self.scored[:],
+            "sline": self.sline[:],
+            "sbowed": self.sbowed[:],
+            "army_pos": self.army_pos,
+            "marker": self.marker,
+            "discard": self.discard[:],
+            "known": self.known[:],
+            "dknown": self.dknown[:],
+            "sknown": self.sknown[:],
+        }
 
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Side:
-        s = cls.__new__(cls)
-        for name in Side.__slots__:
-            if name in ("dknown", "sknown") and name not in data:
-                value = []
-            elif name == "known" and name not in data:
-                # positions saved before knowledge was kept: face-up Kumi are public, a
-                # Hidden one is taken as known to its owner only
-                cells = data["cells"]
-                value = [EVERYONE if c is not None and is_up(c) else 0 for c in cells]
-            else:
-                value = data[name]
-            setattr(s, name, list(value) if isinstance(value, list) else value)
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Side:
+        s = Side(data["army"])
+        s.cells = list(data["cells"])
+        s.hand = list(data["hand"])
+        s.deck = list(data["deck"])
+        s.shand = list(data["shand"])
+        s.sdeck = list(data["sdeck"])
+        s.slots = list(data["slots"])
+        s.bowed = list(data["bowed"])
+        s.vp = data["vp"]
+        s.scored = list(data["scored"])
+        s.sline = list(data["sline"])
+        s.sbowed = list(data["sbowed"])
+        s.army_pos = data["army_pos"]
+        s.marker = data["marker"]
+        s.discard = list(data["discard"])
+        if "known" in data:
+            s.known = list(data["known"])
+        else:
+            # positions saved before knowledge was kept: face-up Kumi are public, a
+            # Hidden one is taken as known to its owner only
+            s.known = [EVERYONE if c is not None and is_up(c) else 0 for c in s.cells]
+        s.dknown = list(data.get("dknown", []))
+        s.sknown = list(data.get("sknown", []))
         return s
+
+
+#: A template's opening place (``{side} attacks``): compiled once, every event reads it.
+_OPENING = re.compile(r"\{(\w+)\}")
 
 
 def capitalised(sentence: Sentence) -> Sentence:
     """``sentence`` opening with a capital, as a sentence does ("the Kagemusha attacks" is
     "The Kagemusha attacks"): the word or phrase it opens with is capitalised, so that its
     English stays what the log always wrote and each language still names that word."""
-    opening = re.match(r"\{(\w+)\}", sentence.template)
+    opening = _OPENING.match(sentence.template)
     if opening is None:
         if sentence.template[:1].islower():  # a phrase: its capitalised template (CAPITALISED)
             return Sentence(sentence.template[:1].upper() + sentence.template[1:], sentence.args)
@@ -223,4 +284,6 @@ def capitalised(sentence: Sentence) -> Sentence:
         value = capitalised(value)
     elif isinstance(value, str) and value[:1].islower():
         value = type(value)(value[:1].upper() + value[1:])
+    if value is sentence.args[name]:
+        return sentence  # it opens with a capital already (most do): no copy
     return Sentence(sentence.template, {**sentence.args, name: value})

@@ -5,7 +5,7 @@ loader's check that no card is bowed in the setup position (:func:`setup_bows`).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from sengoku.core.sentence import N_, Word, say
 from sengoku.games.sashimono.cards import KUMI_TYPES
@@ -14,7 +14,6 @@ from sengoku.games.sashimono.pieces import EVERYONE, KAGE, Side, listed, seat_bi
 
 if TYPE_CHECKING:
     from sengoku.games.sashimono.cards import CardSet
-    from sengoku.games.sashimono.game import Sashimono
     from sengoku.games.sashimono.state import SashimonoState
 
 
@@ -142,14 +141,19 @@ def setup_bows(cs: CardSet) -> list[tuple[int, str]]:
     one you could not prevent). The card loader refuses such a card.
     Returns (card index, where it holds) pairs.
     """
+    from sengoku.games.sashimono.game import Sashimono  # the game imports this module
     from sengoku.games.sashimono.state import SashimonoState  # the position runs this module
+
+    # The probe's positions never read their game, but a compiled position checks that it
+    # is one (None would fail mypyc's type check): a game object without its set-up.
+    game = Sashimono.__new__(Sashimono)
 
     found: list[tuple[int, str]] = []
     base = {"vp": 3, "cards": "", "challenge_corners": False, "challenge_six_sashimono": False,
             "challenge_abilities": False, "challenge_discard_five": False,
             "challenge_fewer_kumi": False, "challenge_train": False}  # fmt: skip
     for mode, army in (("duel", "west"), ("solo", "west"), ("solo", "east")):
-        st = SashimonoState(cast("Sashimono", None), {**base, "mode": mode, "army": army}, cs)
+        st = SashimonoState(game, {**base, "mode": mode, "army": army}, cs)
         st.setup(0)
         st.prompt, st.tasks, st.look.cards, st.look.owner = None, [], [], -1
         where = "in the duel" if not st.solo else f"in the solo game as {army}"

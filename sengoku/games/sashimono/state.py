@@ -19,11 +19,12 @@ chosen option's kind and argument) and ``op_*`` performs an operation.
 asked now and whose ``do`` applies the answer with the question's rule from ``ANSWERS``,
 then runs the machine to the next question.
 
-The position is composed of typed parts (:class:`~sengoku.core.substate.Part`), each
-owned by the rule module that writes it: the look at a deck's top (``look``,
-:class:`.effects.Look`), the turn order (``turn_order``, :class:`.turn.TurnOrder`) and
-what bowing last held for (``bow_memo``, :class:`.bowing.BowingMemo`); ``clone`` and
-``to_json`` walk them (:data:`PARTS`).
+The position is composed of typed parts, each owned by the rule module that writes it: the
+look at a deck's top (``look``, :class:`.effects.Look`), the turn order (``turn_order``,
+:class:`.turn.TurnOrder`) and what bowing last held for (``bow_memo``,
+:class:`.bowing.BowingMemo`); ``clone`` and ``to_json`` copy and save them one by one. They
+are classes of their own, not parts of :mod:`sengoku.core.substate`: the engine is
+compiled with mypyc, whose classes cannot subclass the core's Python ones.
 """
 
 from __future__ import annotations
@@ -49,9 +50,8 @@ from sengoku.core.decisions import DecisionStack, check_table
 from sengoku.core.flow import Flow, Phase
 from sengoku.core.game import TERMINAL, Event, Outcome, State, event
 from sengoku.core.sentence import Sentence, Word, said, say
-from sengoku.core.substate import copy_parts
 from sengoku.games.sashimono.bowing import BowingMemo
-from sengoku.games.sashimono.cards import OPS, Card, CardSet
+from sengoku.games.sashimono.cards import OPS, Card, CardSet, Query
 from sengoku.games.sashimono.decisions import (
     K_BONUS,
     K_DO,
@@ -130,8 +130,14 @@ StepRule = Callable[["SashimonoState", Task], None]
 AnswerRule = Callable[["SashimonoState", Prompt, int, int], None]
 OperationRule = Callable[["SashimonoState", Task, Spec], None]
 
-#: The typed parts of a position (attribute names), which ``clone`` copies.
-PARTS = ("look", "turn_order", "bow_memo")
+
+#: The legal actions of each question's options met lately: an ``Act`` is immutable and
+#: checks its fields when made, and a search asks the same questions again and again.
+_ACTS: dict[tuple[Choice, ...], list[Act]] = {}
+_ACTS_KEPT = 2048
+#: The words naming a side in the messages, made once (every event names one).
+_KAGE_NAME = Word(KAGEMUSHA)
+_ARMY_NAMES: dict[str, Word] = {}
 
 
 class SashimonoState(State[Act]):
@@ -198,7 +204,13 @@ class SashimonoState(State[Act]):
         if self.result is not None or self.prompt is None:
             return []
         if self._legal is None:
-            self._legal = [Act(k, a, t, s) for k, a, t, s in self.prompt.options]
+            options = self.prompt.options
+            acts = _ACTS.get(options)
+            if acts is None:
+                if len(_ACTS) >= _ACTS_KEPT:
+                    _ACTS.clear()
+                acts = _ACTS[options] = [Act(k, a, t, s) for k, a, t, s in options]
+            self._legal = acts  # never changed in place (clones share it too)
         return list(self._legal)
 
     def why_illegal(self, action: object) -> str | None:
@@ -253,11 +265,14 @@ class SashimonoState(State[Act]):
             )
         return chosen, None
 
-    def apply(self, action: Act) -> list[Event]:
+    def apply(self, action: object) -> list[Event]:
         """Answer the question asked now through the flow's template (core/flow.py): its
         phase is the question (``FLOW``), which applies the answer and runs the machine to
-        the next question."""
-        return FLOW.apply(self, action)
+        the next question. ``action`` is typed ``object``: compiled (mypyc), a parameter
+        typed ``Act`` would refuse anything else with a TypeError before the flow refuses it
+        with the rule (an ``IllegalAction``), as the contract asks."""
+        given: Any = action  # passed on unchecked: the flow checks it
+        return FLOW.apply(self, given)
 
     def _end_game(self, result: Outcome) -> None:
         self.finish(result)
@@ -274,20 +289,30 @@ class SashimonoState(State[Act]):
         self._tasks = DecisionStack()
 
     def clone(self) -> SashimonoState:
-        c = SashimonoState.__new__(SashimonoState)
-        c.game, c.options, c.cs = self.game, self.options, self.cs
-        c.solo, c.num_players, c.target = self.solo, self.num_players, self.target
+        # Through the constructor: a class compiled by mypyc has no ``__new__`` that skips
+        # ``__init__``.
+        c = SashimonoState(self.game, self.options, self.cs)
         c.sides = [s.copy() for s in self.sides]
         c._tasks = self._tasks.copy()  # steps and prompts are immutable: shared
         c.prompt = self.prompt
         c.ctx = dcopy(self.ctx)
         c.battle = dcopy(self.battle)
-        copy_parts(self, c, PARTS)
+        c.look = self.look.clone()
+        c.turn_order = self.turn_order.clone()
+        c.bow_memo = self.bow_memo.clone()
         c.decisions = self.decisions
         c.result = self.result
         c._legal = self._legal
         c._events = []
         return c
+
+    # ``copy.copy`` and ``copy.deepcopy`` make a clone (the game and its cards shared): a class
+    # compiled by mypyc has no way to make an empty instance for the copy module to fill.
+    def __copy__(self) -> SashimonoState:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SashimonoState:
+        return self.clone()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -344,8 +369,12 @@ class SashimonoState(State[Act]):
     def name_of(self, side: int) -> Word:
         """A side as the messages name it (a word the reader's language names)."""
         if side == KAGE:
-            return Word(KAGEMUSHA)
-        return Word(self.sides[side].army.capitalize())
+            return _KAGE_NAME
+        army = self.sides[side].army
+        name = _ARMY_NAMES.get(army)
+        if name is None:
+            name = _ARMY_NAMES[army] = Word(army.capitalize())
+        return name
 
     def kumi_words(self, side: int, idx: int) -> Sentence:
         """A space of a Sonae (or of the Kagemusha's line) in words: "West's Kumi at b2"."""
@@ -373,9 +402,9 @@ class SashimonoState(State[Act]):
         """True if performable now; with a Gunbai icon, the cells whose flip makes it so."""
         return action_turn.action_ready(self, side, lid, requires)
 
-    def measure(self, fn: str, side: int, other: int, kw: dict[str, Any]) -> int:
+    def measure(self, query: Query, side: int, other: int) -> int:
         """The value of one counting function of the condition language for ``side``."""
-        return bowing.measure(self, fn, side, other, kw)
+        return bowing.measure(self, query, side, other)
 
     def battle_power(self) -> tuple[int, int]:
         """(attack, defence) of the battle under way."""
@@ -431,7 +460,10 @@ class SashimonoState(State[Act]):
             opts: list[tuple[int, int, str, str]], **data: Any) -> None:  # fmt: skip
         """Ask ``seat`` one question; ``data``: what its answer needs (see Prompt)."""
         options = sorted(opts, key=lambda o: KIND_OFFSET[o[0]] + o[1])
-        self.prompt = Prompt(seat, question, rule, tuple(Choice(*o) for o in options), **data)
+        # ``tuple.__new__``: a Choice made in C, not through the named tuple's Python
+        # ``__new__`` (every question makes a few; each option is a 4-tuple).
+        choices = tuple([tuple.__new__(Choice, o) for o in options])
+        self.prompt = Prompt(seat, question, rule, choices, **data)
         self._legal = None
 
     def answer(self, choice: Choice) -> None:

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import sengoku.games.sashimono.kagemusha as kagemusha
 from sengoku.core.sentence import N_, Word, say
-from sengoku.core.substate import Part
 from sengoku.games.sashimono.cards import KUMI_NAMES
 from sengoku.games.sashimono.decisions import (
     K_DONE,
@@ -30,17 +29,25 @@ if TYPE_CHECKING:
 
 
 @dataclass(slots=True)
-class TurnOrder(Part):
+class TurnOrder:
     """Whose turn it is and how many turns began (this module's ``step_turn`` counts them)."""
 
-    JSON_KEYS: ClassVar[dict[str, str]] = {"seat": "turn_seat", "count": "turns"}
+    # A class of its own, not a :class:`~sengoku.core.substate.Part`: this module is compiled
+    # by mypyc, and a compiled class cannot subclass the core's Python class (nor use its
+    # generated clone); the copy and the saved form are written out.
 
     seat: int = 0
     count: int = 0
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> TurnOrder:
-        return cls(int(data["turn_seat"]), int(data["turns"]))
+    def clone(self) -> TurnOrder:
+        return TurnOrder(self.seat, self.count)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turn_seat": self.seat, "turns": self.count}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> TurnOrder:
+        return TurnOrder(int(data["turn_seat"]), int(data["turns"]))
 
 
 def step_turn(state: SashimonoState, task: Task) -> None:
