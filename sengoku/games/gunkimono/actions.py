@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from mypy_extensions import mypyc_attr
+
 from sengoku.core.game import IllegalAction, action_number
 from sengoku.games.gunkimono.data import components, tile_code, tile_troops
 
@@ -76,6 +78,17 @@ def _check_range(action: object, name: str, size: int, what: str) -> None:
         )
 
 
+def _check_flag(action: object, name: str) -> bool:
+    """Refuse a flag that is not True, False, 1 or 0 (IllegalAction naming the field), and
+    store it as a bool (compiled with mypyc, reading a ``bool`` field that holds 1 fails)."""
+    value = getattr(action, name)
+    if not isinstance(value, int) or value not in (0, 1):
+        raise IllegalAction(f"{type(action).__name__}.{name} must be True or False, got {value!r}")
+    flag = bool(value)
+    object.__setattr__(action, name, flag)
+    return flag
+
+
 def _set_int(action: object, n: int) -> None:
     """Store an action's integer in its ``int_id`` slot (the actions are frozen)."""
     object.__setattr__(action, "int_id", n)
@@ -105,6 +118,10 @@ _SHORT_HALVES: tuple[tuple[str, ...], ...] = tuple(
 TILE_NAMES: tuple[str, ...] = tuple(tile_name(code) for code in range(100))
 
 
+# The actions stay Python classes when compiled (mypyc's native_class=False): a constructor
+# checks its fields itself (IllegalAction naming the field), where a native class's would refuse
+# ``Place(1.5, ...)`` with a TypeError before.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Place:
     """A large tile from the hand: troop ``first`` on square ``a`` (top or left), ``second`` on
@@ -162,6 +179,7 @@ class Place:
         return self.int_id
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class SmallTile:
     """A small tile from the reserve: face up (``support`` false) or face down as extra
@@ -179,9 +197,7 @@ class SmallTile:
         _check_whole(self, "troop", "cell")
         _check_range(self, "troop", len(LETTERS), "a troop type")
         _check_range(self, "cell", CELLS, "a square")
-        if not isinstance(self.support, int) or self.support not in (0, 1):
-            raise IllegalAction(f"SmallTile.support must be True or False, got {self.support!r}")
-        base = SUPPORT_BASE if self.support else SMALL_BASE
+        base = SUPPORT_BASE if _check_flag(self, "support") else SMALL_BASE
         _set_int(self, base + self.troop * CELLS + self.cell)
         object.__setattr__(self, "hash_value", hash((self.troop, self.cell, self.support)))
 
@@ -199,6 +215,7 @@ class SmallTile:
         return self.int_id
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Score:
     """Victory points (formation size) or honor points (symbols) for one placed troop."""
@@ -213,9 +230,8 @@ class Score:
         _check_whole(self, "troop", "cell")
         _check_range(self, "troop", len(LETTERS), "a troop type")
         _check_range(self, "cell", CELLS, "a square")
-        if not isinstance(self.honor, int) or self.honor not in (0, 1):
-            raise IllegalAction(f"Score.honor must be True or False, got {self.honor!r}")
-        _set_int(self, SCORE_BASE + (int(self.honor) * 5 + self.troop) * CELLS + self.cell)
+        honor = _check_flag(self, "honor")
+        _set_int(self, SCORE_BASE + (int(honor) * 5 + self.troop) * CELLS + self.cell)
 
     def __str__(self) -> str:
         return f"{'honor' if self.honor else 'vp'} {LETTERS[self.troop]}@{cell_name(self.cell)}"
@@ -227,6 +243,7 @@ class Score:
         return self.int_id
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class BuildStronghold:
     """Build the lowest remaining stronghold on the troop at ``cell``."""
@@ -250,6 +267,7 @@ class BuildStronghold:
         return self.int_id
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Draw:
     """Refill the hand: from the face-down stack (``tile`` None) or this face-up row tile."""
@@ -259,7 +277,8 @@ class Draw:
     int_id: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.tile is not None:
+        # Read as any value (compiled with mypyc, reading the field checks its type first).
+        if getattr(self, "tile") is not None:  # noqa: B009
             _check_whole(self, "tile")
             _check_range(self, "tile", 100, "a tile code")
         _set_int(self, DRAW_BASE + (0 if self.tile is None else 1 + self.tile))

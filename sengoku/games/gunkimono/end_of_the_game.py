@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from sengoku.core.game import Event, Outcome, event
 from sengoku.core.sentence import N_, Sentence, say
 from sengoku.core.substate import FROZEN_JSON, INTS, SCALAR, Part, part_field
@@ -34,6 +36,7 @@ _C = components()
 END_TILE = 100
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class Ending(Part):
     """The end-game stack and how the game ends: what this rule alone writes."""

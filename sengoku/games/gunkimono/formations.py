@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from sengoku.core.substate import SHARED_CACHE, Part, part_field
 from sengoku.games.gunkimono.battlefield import CELLS, NEIGHBOURS
 
@@ -78,6 +80,7 @@ class Formations:
         self.sites: dict[tuple[int, bool], list[int]] = {}
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class FormationCache(Part):
     """The formations of the battlefield last asked for: not saved, shared by clones

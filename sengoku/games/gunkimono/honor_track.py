@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from sengoku.core.game import Event, event
 from sengoku.core.sentence import say
 from sengoku.core.substate import INT_ROWS, Part, part_field
@@ -28,6 +30,7 @@ _C = components()
 REMOVED = -1
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class HonorTrack(Part):
     """Each seat's honor markers: the row of each troop column (``REMOVED``: off the track)."""

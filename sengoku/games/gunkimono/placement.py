@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
 from sengoku.core.sentence import said, say
@@ -52,6 +54,7 @@ if TYPE_CHECKING:
 _C = components()
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class Battlefield(Part):
     """The battlefield as tiles cover it: what step 1 alone writes."""

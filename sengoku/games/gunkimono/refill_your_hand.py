@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from sengoku.core.game import Event, event
 from sengoku.core.sentence import said, say
 from sengoku.core.substate import INT_ROWS, INTS, Part, part_field
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
 ROW_SIZE = 3
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class Supply(Part):
     """The tiles off the battlefield: hands, reserves, the face-up row, the draw stack and

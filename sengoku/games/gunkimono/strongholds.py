@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
 from sengoku.core.sentence import said, say
@@ -45,6 +47,7 @@ RULE_2 = said(
 RULE_4 = said(say("Stronghold rule 4: this would link formations controlled by different players"))
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class Strongholds(Part):
     """The strongholds built: what building them alone writes."""

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from sengoku.core.substate import Part
 
 if TYPE_CHECKING:
@@ -25,6 +27,7 @@ KINDS: tuple[str, ...] = ("vp", "honor", "strongholds", "stronghold_built", "ban
 VP, HONOR, STRONGHOLDS, STRONGHOLD_BUILT, BANNER = range(len(KINDS))
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class TurnRecord(Part):
     """The latest turn as players saw it; saved as one object, ``last_turn``."""

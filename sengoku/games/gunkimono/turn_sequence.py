@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from sengoku.core.sentence import N_, Word
 from sengoku.core.substate import SCALAR, Codec, Part, part_field
 
@@ -121,6 +123,7 @@ def _phase_name(phase: Phase) -> str:
 PHASE: Codec[Phase] = Codec(_same_phase, _phase_name, _load_phase)
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class TurnSequence(Part):
     """Whose turn it is and how far it has got (state.py's turn loop, and each step's module

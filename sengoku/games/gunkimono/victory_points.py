@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from sengoku.core.substate import INTS, Codec, Part, part_field
 
 if TYPE_CHECKING:
@@ -21,6 +23,7 @@ _OPTIONAL_INTS: Codec[list[int]] = Codec(
 )
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class VictoryPointTrack(Part):
     """Each seat's victory points, and those its strongholds scored."""

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
 from sengoku.core.sentence import Word, say
@@ -29,6 +31,7 @@ _C = components()
 BANNER_KINDS: tuple[str, ...] = tuple(_C.banner_kinds)
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class WarBanners(Part):
     """The banner stacks of the ending row and the banners each seat has claimed."""
