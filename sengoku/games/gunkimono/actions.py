@@ -22,25 +22,26 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
 from sengoku.core.game import IllegalAction, action_number
 from sengoku.games.gunkimono.data import components, tile_code, tile_troops
 
-_C = components()
-LETTERS = _C.troop_letters
-WIDTH = _C.width
-CELLS = _C.width * _C.height
+_C: Final = components()
+LETTERS: Final = _C.troop_letters
+WIDTH: Final = _C.width
+CELLS: Final = _C.width * _C.height
 
 #: Integer action space: the blocks below, one after the other.
-PLACE_BASE = 0
-SMALL_BASE = PLACE_BASE + 100 * CELLS * 2
-SUPPORT_BASE = SMALL_BASE + 5 * CELLS
-SCORE_BASE = SUPPORT_BASE + 5 * CELLS
-STRONGHOLD_BASE = SCORE_BASE + 10 * CELLS
-DRAW_BASE = STRONGHOLD_BASE + CELLS
-NUM_ACTIONS = DRAW_BASE + 101
+PLACE_BASE: Final = 0
+SMALL_BASE: Final = PLACE_BASE + 100 * CELLS * 2
+SUPPORT_BASE: Final = SMALL_BASE + 5 * CELLS
+SCORE_BASE: Final = SUPPORT_BASE + 5 * CELLS
+STRONGHOLD_BASE: Final = SCORE_BASE + 10 * CELLS
+DRAW_BASE: Final = STRONGHOLD_BASE + CELLS
+NUM_ACTIONS: Final = DRAW_BASE + 101
 
 
 def _square_name(cell: int) -> str:
@@ -49,7 +50,7 @@ def _square_name(cell: int) -> str:
 
 
 #: The name of each square, by index (``cell_name`` of 0..CELLS-1).
-CELL_NAMES: tuple[str, ...] = tuple(_square_name(c) for c in range(CELLS))
+CELL_NAMES: Final[tuple[str, ...]] = tuple(_square_name(c) for c in range(CELLS))
 
 
 def cell_name(cell: int) -> str:
@@ -107,15 +108,15 @@ def tile_name(code: int) -> str:
 
 #: A large tile's half in canonical and in short notation (``A1@c3`` / ``Ac3``), by troop
 #: code (0..9) and square: a legal list holds hundreds of placements, all written out.
-_HALVES: tuple[tuple[str, ...], ...] = tuple(
+_HALVES: Final[tuple[tuple[str, ...], ...]] = tuple(
     tuple(f"{troop_name(code)}@{name}" for name in CELL_NAMES) for code in range(10)
 )
-_SHORT_HALVES: tuple[tuple[str, ...], ...] = tuple(
+_SHORT_HALVES: Final[tuple[tuple[str, ...], ...]] = tuple(
     tuple(f"{LETTERS[code // 2]}{name}" for name in CELL_NAMES) for code in range(10)
 )
 
 #: ``tile_name`` of every tile code 0..99, by index.
-TILE_NAMES: tuple[str, ...] = tuple(tile_name(code) for code in range(100))
+TILE_NAMES: Final[tuple[str, ...]] = tuple(tile_name(code) for code in range(100))
 
 
 # The actions stay Python classes when compiled (mypyc's native_class=False): a constructor
@@ -344,9 +345,9 @@ def parse_tile(text: str) -> int:
     )
 
 
-_T = "[" + "".join(LETTERS).lower() + "]"
-_SQ = r"([a-z]\d+)"
-_PATTERNS = {
+_T: Final = "[" + "".join(LETTERS).lower() + "]"
+_SQ: Final = r"([a-z]\d+)"
+_PATTERNS: Final = {
     "place": re.compile(rf"^({_T})([12]){_SQ}({_T})([12]){_SQ}$"),
     "small": re.compile(rf"^(small|support|s|x)({_T}){_SQ}$"),
     "score": re.compile(rf"^(vp|honor)({_T}){_SQ}$"),
@@ -356,7 +357,7 @@ _PATTERNS = {
 }
 
 
-_SHORT_PLACE = re.compile(rf"^({_T}){_SQ}({_T}){_SQ}$")
+_SHORT_PLACE: Final = re.compile(rf"^({_T}){_SQ}({_T}){_SQ}$")
 
 
 def short_place(text: str) -> tuple[int, int, int, int] | None:

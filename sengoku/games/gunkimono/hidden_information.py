@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import TERMINAL
@@ -38,11 +38,13 @@ from sengoku.games.gunkimono.war_banners import BANNER_KINDS
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
 
-_C = components()
+_C: Final = components()
 
 #: Phases in which a seat's own decisions read only what it sees (``determinize`` keeps
 #: the legal list there).
-_OWN_INFORMATION_PHASES = frozenset({Phase.PLACE, Phase.SUPPORT, Phase.SCORE, Phase.STRONGHOLD})
+_OWN_INFORMATION_PHASES: Final = frozenset(
+    {Phase.PLACE, Phase.SUPPORT, Phase.SCORE, Phase.STRONGHOLD}
+)
 
 
 def _player(state: GunkimonoState, s: int, seat: int | None, over: bool) -> PlayerView:
@@ -144,7 +146,7 @@ def view(state: GunkimonoState, seat: int | None) -> GunkimonoView:
 
 
 #: Each troop letter's name, as the rulebook writes it.
-_TROOP_NAMES: dict[str, str] = {
+_TROOP_NAMES: Final[dict[str, str]] = {
     letter: name.title() for letter, name in zip(LETTERS, _C.troop_names, strict=True)
 }
 

@@ -45,7 +45,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import sengoku.games.gunkimono.end_of_the_game as end_of_the_game
 import sengoku.games.gunkimono.extra_support as extra_support
@@ -104,8 +104,8 @@ from sengoku.games.gunkimono.war_banners import WarBanners
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.game import Gunkimono
 
-_C = components()
-_INT_ID = attrgetter("int_id")  # an action's integer, stored when it was created
+_C: Final = components()
+_INT_ID: Final = attrgetter("int_id")  # an action's integer, stored when it was created
 
 
 def _sorted(
@@ -134,7 +134,7 @@ def _support_phase(state: GunkimonoState) -> list[GunkimonoAction]:
 
 #: The parts a state is composed of: (attribute, part class). Each part class lives in the
 #: rule module that owns and writes it; ``clone`` and the JSON walk them.
-PARTS: tuple[tuple[str, type[Part]], ...] = (
+PARTS: Final[tuple[tuple[str, type[Part]], ...]] = (
     ("battlefield", Battlefield),
     ("fortresses", Strongholds),
     ("supply", Supply),
@@ -147,7 +147,7 @@ PARTS: tuple[tuple[str, type[Part]], ...] = (
     ("record", TurnRecord),
     ("formation_cache", FormationCache),
 )
-_PART_NAMES = tuple(name for name, _owner in PARTS)
+_PART_NAMES: Final = tuple(name for name, _owner in PARTS)
 #: The parts in :data:`PARTS`' order, as the constructor takes them.
 _Parts = tuple[
     Battlefield,
@@ -813,7 +813,7 @@ __all__ = [
 
 #: The keys of a saved state, in the order saved states have always had them (the parts
 #: write them; this only orders them, and the import fails if the two disagree).
-_JSON_ORDER: tuple[str, ...] = (
+_JSON_ORDER: Final[tuple[str, ...]] = (
     "game",
     "options",
     "top",
@@ -938,7 +938,7 @@ def _enter(state: GunkimonoState, phase: Phase) -> None:
 #: strongholds) opens step 4, and the next turn begins when step 4 is over or not due (the
 #: turn passes on, a seat that cannot place passes, and the game ends after the last turn:
 #: ``GunkimonoState.end_turn``).
-FLOW: Flow[GunkimonoState, Phase, GunkimonoAction] = Flow(
+FLOW: Final[Flow[GunkimonoState, Phase, GunkimonoAction]] = Flow(
     {
         Phase.PLACE: FlowPhase(
             Phase.PLACE.prompt,
@@ -987,6 +987,6 @@ FLOW: Flow[GunkimonoState, Phase, GunkimonoAction] = Flow(
     enter=_enter,
 )
 #: The legal decisions of each phase (``FLOW``'s), in ascending action-number order.
-LEGAL_ACTIONS: dict[Phase, Callable[[GunkimonoState], list[GunkimonoAction]]] = {
+LEGAL_ACTIONS: Final[dict[Phase, Callable[[GunkimonoState], list[GunkimonoAction]]]] = {
     key: phase.legal for key, phase in FLOW.phases.items()
 }

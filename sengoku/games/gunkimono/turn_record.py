@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
 
 #: What each scoring kind number means (the view's names).
-KINDS: tuple[str, ...] = ("vp", "honor", "strongholds", "stronghold_built", "banner")
+KINDS: Final[tuple[str, ...]] = ("vp", "honor", "strongholds", "stronghold_built", "banner")
 VP, HONOR, STRONGHOLDS, STRONGHOLD_BUILT, BANNER = range(len(KINDS))
 
 

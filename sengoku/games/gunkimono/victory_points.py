@@ -8,7 +8,7 @@ assessment move the markers through :func:`gain`; nothing else writes the track.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
 
 #: Absent from states saved before the breakdown was kept: nothing recorded yet.
-_OPTIONAL_INTS: Codec[list[int]] = Codec(
+_OPTIONAL_INTS: Final[Codec[list[int]]] = Codec(
     INTS.copy, INTS.dump, INTS.load, optional=True, copy_code=INTS.copy_code
 )
 
