@@ -168,10 +168,12 @@ def large_placements(state: GunkimonoState, support: int | None) -> list[Place]:
     board = formations(state) if may_link(state) else None
     indexes = _ALL_PAIRS if support is None else _PAIRS_OF[support]
     # Stronghold rule 1 and the Level Difference rule, once per place: the free places, and
-    # the troops on their two squares (read once, filtered per tile side).
+    # the troops on their two squares as one number, ``(top_a + 1) * 16 + top_b + 1`` (read
+    # once, filtered per tile side; a top is -1..14: a troop type or ``FACE_DOWN``).
     free: list[int] = []
     free_a: list[int] = []
     free_b: list[int] = []
+    tops: list[int] = []
     for i in indexes:
         a = _PAIR_A[i]
         b = _PAIR_B[i]
@@ -179,22 +181,21 @@ def large_placements(state: GunkimonoState, support: int | None) -> list[Place]:
             free.append(i)
             free_a.append(a)
             free_b.append(b)
-    tops_a = [top[a] for a in free_a]
-    tops_b = [top[b] for b in free_b]
-    n = len(free)
+            tops.append((top[a] + 1) * 16 + top[b] + 1)
     out: list[Place] = []
     for kind in kinds:
-        t1 = kind[1]
-        t2 = kind[3]
+        t1 = kind[1] + 1
+        t2 = kind[3] + 1
         table = _places(kind[2], kind[4])
-        for k in range(n):
+        k = 0
+        for both in tops:
             # The Troop Duplication rule, then (when two strongholds stand) rule 4.
-            if tops_a[k] != t1 and tops_b[k] != t2:
-                if board is not None and links_controlled(
-                    state, free_a[k], t1, free_b[k], t2, board
+            if both >> 4 != t1 and both & 15 != t2:
+                if board is None or not links_controlled(
+                    state, free_a[k], t1 - 1, free_b[k], t2 - 1, board
                 ):
-                    continue
-                out.append(table[free[k]])
+                    out.append(table[free[k]])
+            k += 1
     return out
 
 
