@@ -74,7 +74,13 @@ class GunkimonoFeatures(Features):
         board = formations(state)  # sizes of every formation, computed once per board
         comp: list[int] = board.comp
         size: list[int] = board.size
-        return max(map(size.__getitem__, map(comp.__getitem__, cells)))
+        # A loop (compiled with mypyc, ``max`` over ``map`` of bound methods is generic).
+        best = 0
+        for c in cells:
+            n = size[comp[c]]
+            if n > best:
+                best = n
+        return best
 
     def honor_value(self, state: GunkimonoState, seat: int) -> float:
         end = _C.ending_row[state.num_players]
