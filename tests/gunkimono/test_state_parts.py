@@ -92,7 +92,8 @@ def test_a_bad_field_is_named_and_an_old_state_without_the_breakdown_still_loads
 
 
 def _private_uses(tree: ast.AST) -> list[str]:
-    """``x._name`` where ``x`` is not ``self`` or ``cls`` (dunders aside)."""
+    """``x._name`` where ``x`` is not ``self``, ``cls`` or ``super()`` (a class's own
+    inherited method; dunders aside)."""
     found = []
     for node in ast.walk(tree):
         if (
@@ -100,6 +101,11 @@ def _private_uses(tree: ast.AST) -> list[str]:
             and node.attr.startswith("_")
             and not node.attr.startswith("__")
             and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+            and not (
+                isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Name)
+                and node.value.func.id == "super"
+            )
         ):
             found.append(f"{ast.unparse(node)} (line {node.lineno})")
     return found

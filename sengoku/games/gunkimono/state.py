@@ -630,7 +630,7 @@ class GunkimonoState(State[GunkimonoAction]):
         if stock is not None and type(game).max_game_length is stock[0] and not game.__dict__:
             if decisions < stock[1] or self.outcome() is not None:
                 return []
-        return State._end_if_too_long(self, decisions)
+        return super()._end_if_too_long(decisions)
 
     def interim_scores(self) -> tuple[float, ...]:
         # The victory points on the track (the hidden war banners are not counted).
