@@ -21,13 +21,15 @@ python benchmarks/ai.py longest [GAME ...] [--games N] [--levels 1,2,3,4,5] [--c
 python benchmarks/ai.py pressure GAME [--games N] [--arms on,off]
     Level 5 (its stand-in) with the pressure and without it, each against level 4 without
     it (the opponent as it was): W-D-L and the score's 95% Wilson interval for each.
-python benchmarks/ai.py iterations [GAME ...] [--rounds R] [--iterations N] [--positions P]
+python benchmarks/ai.py iterations [GAME ...] [--rounds R] [--iterations N] [--positions P] [--pure]
     MCTS iterations per second of each game's search (level 5's agent and options with an
     iteration budget; plain MCTS in Gungi, whose level 5 is alpha-beta), with the search's
     hot loop (sengoku/ai/tree.py) compiled by mypyc and as plain Python, each in its own
     process between two python-chess random-play runs: iterations per CPU second and its
     ratio to python-chess's plies per CPU second. The rounds alternate which runs first;
     the speed-up is the ratio of the two ratios. Needs the compiled build (make install).
+    ``--pure``: the plain runs with SENGOKU_PURE_PYTHON=1, every compiled module (a game's
+    compiled engine too) as plain Python.
 """
 
 from __future__ import annotations
@@ -486,11 +488,15 @@ def iterations_cmd(args: argparse.Namespace) -> None:
             for mode in modes:
                 argv = [here, name, args.iterations, args.positions, args.chess_seconds]
                 argv.append(1 if mode == "plain" else 0)
+                env = dict(os.environ)
+                if args.pure and mode == "plain":  # the engines' plain Python too
+                    env["SENGOKU_PURE_PYTHON"] = "1"
                 run = subprocess.run(
                     [sys.executable, "-c", ITERATIONS_CHILD, *map(str, argv)],
                     capture_output=True,
                     text=True,
                     check=False,
+                    env=env,
                 )
                 if run.returncode != 0:
                     raise SystemExit(f"{name} ({mode}): {run.stderr}")
@@ -580,6 +586,12 @@ def main() -> None:
     p.add_argument("--iterations", type=int, default=300, help="per decision")
     p.add_argument("--positions", type=int, default=6, help="sampled positions (decisions)")
     p.add_argument("--chess-seconds", type=float, default=1.0, help="each python-chess run")
+    p.add_argument(
+        "--pure",
+        action="store_true",
+        help="the plain runs with SENGOKU_PURE_PYTHON=1: every compiled module (the engines "
+        "too) as plain Python, not only the search's hot loop",
+    )
     p.set_defaults(func=iterations_cmd)
     args = parser.parse_args()
     args.func(args)

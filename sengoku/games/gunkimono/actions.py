@@ -22,23 +22,26 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Final
+
+from mypy_extensions import mypyc_attr
 
 from sengoku.core.game import IllegalAction, action_number
 from sengoku.games.gunkimono.data import components, tile_code, tile_troops
 
-_C = components()
-LETTERS = _C.troop_letters
-WIDTH = _C.width
-CELLS = _C.width * _C.height
+_C: Final = components()
+LETTERS: Final = _C.troop_letters
+WIDTH: Final = _C.width
+CELLS: Final = _C.width * _C.height
 
 #: Integer action space: the blocks below, one after the other.
-PLACE_BASE = 0
-SMALL_BASE = PLACE_BASE + 100 * CELLS * 2
-SUPPORT_BASE = SMALL_BASE + 5 * CELLS
-SCORE_BASE = SUPPORT_BASE + 5 * CELLS
-STRONGHOLD_BASE = SCORE_BASE + 10 * CELLS
-DRAW_BASE = STRONGHOLD_BASE + CELLS
-NUM_ACTIONS = DRAW_BASE + 101
+PLACE_BASE: Final = 0
+SMALL_BASE: Final = PLACE_BASE + 100 * CELLS * 2
+SUPPORT_BASE: Final = SMALL_BASE + 5 * CELLS
+SCORE_BASE: Final = SUPPORT_BASE + 5 * CELLS
+STRONGHOLD_BASE: Final = SCORE_BASE + 10 * CELLS
+DRAW_BASE: Final = STRONGHOLD_BASE + CELLS
+NUM_ACTIONS: Final = DRAW_BASE + 101
 
 
 def _square_name(cell: int) -> str:
@@ -47,7 +50,7 @@ def _square_name(cell: int) -> str:
 
 
 #: The name of each square, by index (``cell_name`` of 0..CELLS-1).
-CELL_NAMES: tuple[str, ...] = tuple(_square_name(c) for c in range(CELLS))
+CELL_NAMES: Final[tuple[str, ...]] = tuple(_square_name(c) for c in range(CELLS))
 
 
 def cell_name(cell: int) -> str:
@@ -76,6 +79,17 @@ def _check_range(action: object, name: str, size: int, what: str) -> None:
         )
 
 
+def _check_flag(action: object, name: str) -> bool:
+    """Refuse a flag that is not True, False, 1 or 0 (IllegalAction naming the field), and
+    store it as a bool (compiled with mypyc, reading a ``bool`` field that holds 1 fails)."""
+    value = getattr(action, name)
+    if not isinstance(value, int) or value not in (0, 1):
+        raise IllegalAction(f"{type(action).__name__}.{name} must be True or False, got {value!r}")
+    flag = bool(value)
+    object.__setattr__(action, name, flag)
+    return flag
+
+
 def _set_int(action: object, n: int) -> None:
     """Store an action's integer in its ``int_id`` slot (the actions are frozen)."""
     object.__setattr__(action, "int_id", n)
@@ -94,17 +108,21 @@ def tile_name(code: int) -> str:
 
 #: A large tile's half in canonical and in short notation (``A1@c3`` / ``Ac3``), by troop
 #: code (0..9) and square: a legal list holds hundreds of placements, all written out.
-_HALVES: tuple[tuple[str, ...], ...] = tuple(
+_HALVES: Final[tuple[tuple[str, ...], ...]] = tuple(
     tuple(f"{troop_name(code)}@{name}" for name in CELL_NAMES) for code in range(10)
 )
-_SHORT_HALVES: tuple[tuple[str, ...], ...] = tuple(
+_SHORT_HALVES: Final[tuple[tuple[str, ...], ...]] = tuple(
     tuple(f"{LETTERS[code // 2]}{name}" for name in CELL_NAMES) for code in range(10)
 )
 
 #: ``tile_name`` of every tile code 0..99, by index.
-TILE_NAMES: tuple[str, ...] = tuple(tile_name(code) for code in range(100))
+TILE_NAMES: Final[tuple[str, ...]] = tuple(tile_name(code) for code in range(100))
 
 
+# The actions stay Python classes when compiled (mypyc's native_class=False): a constructor
+# checks its fields itself (IllegalAction naming the field), where a native class's would refuse
+# ``Place(1.5, ...)`` with a TypeError before.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Place:
     """A large tile from the hand: troop ``first`` on square ``a`` (top or left), ``second`` on
@@ -162,6 +180,7 @@ class Place:
         return self.int_id
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class SmallTile:
     """A small tile from the reserve: face up (``support`` false) or face down as extra
@@ -179,9 +198,7 @@ class SmallTile:
         _check_whole(self, "troop", "cell")
         _check_range(self, "troop", len(LETTERS), "a troop type")
         _check_range(self, "cell", CELLS, "a square")
-        if not isinstance(self.support, int) or self.support not in (0, 1):
-            raise IllegalAction(f"SmallTile.support must be True or False, got {self.support!r}")
-        base = SUPPORT_BASE if self.support else SMALL_BASE
+        base = SUPPORT_BASE if _check_flag(self, "support") else SMALL_BASE
         _set_int(self, base + self.troop * CELLS + self.cell)
         object.__setattr__(self, "hash_value", hash((self.troop, self.cell, self.support)))
 
@@ -199,6 +216,7 @@ class SmallTile:
         return self.int_id
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Score:
     """Victory points (formation size) or honor points (symbols) for one placed troop."""
@@ -213,9 +231,8 @@ class Score:
         _check_whole(self, "troop", "cell")
         _check_range(self, "troop", len(LETTERS), "a troop type")
         _check_range(self, "cell", CELLS, "a square")
-        if not isinstance(self.honor, int) or self.honor not in (0, 1):
-            raise IllegalAction(f"Score.honor must be True or False, got {self.honor!r}")
-        _set_int(self, SCORE_BASE + (int(self.honor) * 5 + self.troop) * CELLS + self.cell)
+        honor = _check_flag(self, "honor")
+        _set_int(self, SCORE_BASE + (int(honor) * 5 + self.troop) * CELLS + self.cell)
 
     def __str__(self) -> str:
         return f"{'honor' if self.honor else 'vp'} {LETTERS[self.troop]}@{cell_name(self.cell)}"
@@ -227,6 +244,7 @@ class Score:
         return self.int_id
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class BuildStronghold:
     """Build the lowest remaining stronghold on the troop at ``cell``."""
@@ -250,6 +268,7 @@ class BuildStronghold:
         return self.int_id
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Draw:
     """Refill the hand: from the face-down stack (``tile`` None) or this face-up row tile."""
@@ -259,7 +278,8 @@ class Draw:
     int_id: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.tile is not None:
+        # Read as any value (compiled with mypyc, reading the field checks its type first).
+        if getattr(self, "tile") is not None:  # noqa: B009
             _check_whole(self, "tile")
             _check_range(self, "tile", 100, "a tile code")
         _set_int(self, DRAW_BASE + (0 if self.tile is None else 1 + self.tile))
@@ -325,9 +345,9 @@ def parse_tile(text: str) -> int:
     )
 
 
-_T = "[" + "".join(LETTERS).lower() + "]"
-_SQ = r"([a-z]\d+)"
-_PATTERNS = {
+_T: Final = "[" + "".join(LETTERS).lower() + "]"
+_SQ: Final = r"([a-z]\d+)"
+_PATTERNS: Final = {
     "place": re.compile(rf"^({_T})([12]){_SQ}({_T})([12]){_SQ}$"),
     "small": re.compile(rf"^(small|support|s|x)({_T}){_SQ}$"),
     "score": re.compile(rf"^(vp|honor)({_T}){_SQ}$"),
@@ -337,7 +357,7 @@ _PATTERNS = {
 }
 
 
-_SHORT_PLACE = re.compile(rf"^({_T}){_SQ}({_T}){_SQ}$")
+_SHORT_PLACE: Final = re.compile(rf"^({_T}){_SQ}({_T}){_SQ}$")
 
 
 def short_place(text: str) -> tuple[int, int, int, int] | None:

@@ -8,17 +8,19 @@ board is level 0; every tile placed on a square raises it by one level (``state.
 
 from __future__ import annotations
 
+from typing import Final
+
 from sengoku.core.sentence import N_, Word
 from sengoku.games.gunkimono.actions import CELLS, LETTERS, WIDTH
 from sengoku.games.gunkimono.data import components
 
-_C = components()
-HEIGHT = _C.height
+_C: Final = components()
+HEIGHT: Final = _C.height
 #: Troop names by type (= honor-track column).
-NAMES = _C.troop_names
+NAMES: Final = _C.troop_names
 #: The troop names as the engine's sentences say them (in lower case, inside a sentence:
 #: "the cavalry formation"), marked for the catalog that names them in each language.
-SAID_NAMES: tuple[str, ...] = (
+SAID_NAMES: Final[tuple[str, ...]] = (
     N_("infantry"),
     N_("samurai"),
     N_("cavalry"),
@@ -34,10 +36,10 @@ def troop_word(troop: int) -> Word:
 
 
 #: The top of a square holding a face-down support tile (always covered at once).
-FACE_DOWN = 5
+FACE_DOWN: Final = 5
 
 #: Neighbours of each square (orthogonal).
-NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+NEIGHBOURS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(
         y2 * WIDTH + x2
         for x2, y2 in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))
@@ -48,21 +50,23 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
 )
 #: Every place for a large tile: (top or left square, right or lower square), in the order
 #: of the action numbers (square, then horizontal before vertical).
-PAIRS: tuple[tuple[int, int], ...] = tuple(
+PAIRS: Final[tuple[tuple[int, int], ...]] = tuple(
     sorted(
         [(c, c + 1) for c in range(CELLS) if c % WIDTH < WIDTH - 1]
         + [(c, c + WIDTH) for c in range(CELLS - WIDTH)]
     )
 )
 #: ``(index, a, b)`` of each place in ``PAIRS``.
-INDEXED_PAIRS: tuple[tuple[int, int, int], ...] = tuple((i, a, b) for i, (a, b) in enumerate(PAIRS))
+INDEXED_PAIRS: Final[tuple[tuple[int, int, int], ...]] = tuple(
+    (i, a, b) for i, (a, b) in enumerate(PAIRS)
+)
 #: The places of ``INDEXED_PAIRS`` that cover each square.
-PAIRS_OF: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+PAIRS_OF: Final[tuple[tuple[tuple[int, int, int], ...], ...]] = tuple(
     tuple(p for p in INDEXED_PAIRS if c in p[1:]) for c in range(CELLS)
 )
 
 #: What a view shows for each square's top troop (``?`` for a face-down support tile).
-TOP_NAMES: tuple[str, ...] = tuple(LETTERS) + ("?",)
+TOP_NAMES: Final[tuple[str, ...]] = tuple(LETTERS) + ("?",)
 assert len(TOP_NAMES) == FACE_DOWN + 1
 
 

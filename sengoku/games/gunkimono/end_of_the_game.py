@@ -15,7 +15,9 @@ the rank.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from sengoku.core.game import Event, Outcome, event
 from sengoku.core.sentence import N_, Sentence, say
@@ -28,12 +30,13 @@ from sengoku.games.gunkimono.war_banners import banner_total
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
 
-_C = components()
+_C: Final = components()
 
 #: The end-of-game tile inside the end-game stack.
-END_TILE = 100
+END_TILE: Final = 100
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class Ending(Part):
     """The end-game stack and how the game ends: what this rule alone writes."""
@@ -126,7 +129,7 @@ def finish(state: GunkimonoState, reason: str, events: list[Event]) -> None:
 
 #: The game-over sentence for 2 to 5 players: one sentence a player count, so that a
 #: language words the list of scores whole ("seat {seat1} {score1}": seat 1 has score1).
-_GAME_OVER: dict[int, str] = {
+_GAME_OVER: Final[dict[int, str]] = {
     2: N_(
         "Game over: banners revealed; final scores seat {seat0} {score0}, seat {seat1} {score1}."
     ),

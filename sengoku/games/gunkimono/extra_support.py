@@ -10,7 +10,7 @@ it; at most one small tile per turn, so nothing else may follow it but the large
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from sengoku.core.game import Event, event
 from sengoku.core.sentence import said, say
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
 
 #: The face-down small tile of each troop type on each square.
-SUPPORTS = tuple(tuple(SmallTile(t, c, True) for c in range(CELLS)) for t in range(5))
+SUPPORTS: Final = tuple(tuple(SmallTile(t, c, True) for c in range(CELLS)) for t in range(5))
 
 
 def support_cells(state: GunkimonoState) -> list[int]:

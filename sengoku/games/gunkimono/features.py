@@ -17,7 +17,7 @@ Everything read is visible, or sampled in a determinization (banner values, hand
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from sengoku.core.features import Features
 from sengoku.core.game import State
@@ -29,15 +29,15 @@ from sengoku.games.gunkimono.strongholds import stronghold_cells
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
 
-_C = components()
+_C: Final = components()
 #: The mean value of a banner (all kinds and columns): what a finished honor race is worth.
-BANNER_MEAN = sum(sum(v) for v in _C.banner_values) / sum(len(v) for v in _C.banner_values)
+BANNER_MEAN: Final = sum(sum(v) for v in _C.banner_values) / sum(len(v) for v in _C.banner_values)
 
 #: Weights, in victory points.
-INCOME = 2.0  # per square of a formation that holds one of the seat's strongholds
-POTENTIAL = 1.0  # per square of the best formation to build on, times readiness (0..1)
-HONOR = 0.6  # times BANNER_MEAN, per column at the banner row (progress squared)
-RACE = 0.3  # per row of lead over the best other seat, in a column still open
+INCOME: Final = 2.0  # per square of a formation that holds one of the seat's strongholds
+POTENTIAL: Final = 1.0  # per square of the best formation to build on, times readiness (0..1)
+HONOR: Final = 0.6  # times BANNER_MEAN, per column at the banner row (progress squared)
+RACE: Final = 0.3  # per row of lead over the best other seat, in a column still open
 
 
 class GunkimonoFeatures(Features):
@@ -74,7 +74,13 @@ class GunkimonoFeatures(Features):
         board = formations(state)  # sizes of every formation, computed once per board
         comp: list[int] = board.comp
         size: list[int] = board.size
-        return max(map(size.__getitem__, map(comp.__getitem__, cells)))
+        # A loop (compiled with mypyc, ``max`` over ``map`` of bound methods is generic).
+        best = 0
+        for c in cells:
+            n = size[comp[c]]
+            if n > best:
+                best = n
+        return best
 
     def honor_value(self, state: GunkimonoState, seat: int) -> float:
         end = _C.ending_row[state.num_players]
@@ -107,4 +113,4 @@ class GunkimonoFeatures(Features):
         return 0.05 * (values[seat] - max(others))
 
 
-FEATURES = GunkimonoFeatures()
+FEATURES: Final = GunkimonoFeatures()

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from sengoku.core.substate import SHARED_CACHE, Part, part_field
 from sengoku.games.gunkimono.battlefield import CELLS, NEIGHBOURS
 
@@ -42,10 +44,12 @@ class Formations:
     Nothing here is changed after it is built: clones and determinizations share it.
     """
 
-    __slots__ = ("key", "comp", "held", "size", "sites")
+    __slots__ = ("top", "sh_owner", "comp", "held", "size", "sites")
 
-    def __init__(self, key: tuple[int, ...], top: list[int], sh_owner: list[int]) -> None:
-        self.key = key
+    def __init__(self, top: list[int], sh_owner: list[int]) -> None:
+        #: The board this is (copies: compared with the state's lists, element by element).
+        self.top = top.copy()
+        self.sh_owner = sh_owner.copy()
         comp = [-1] * CELLS
         size = [0] * CELLS
         for start in range(CELLS):
@@ -78,6 +82,7 @@ class Formations:
         self.sites: dict[tuple[int, bool], list[int]] = {}
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class FormationCache(Part):
     """The formations of the battlefield last asked for: not saved, shared by clones
@@ -89,11 +94,11 @@ class FormationCache(Part):
 def formations(state: GunkimonoState) -> Formations:
     """The formations of the battlefield as it is now (cached while it stays so)."""
     top, sh_owner = state.battlefield.top, state.fortresses.sh_owner
-    key = (*top, *sh_owner)
     cache = state.formation_cache
     board = cache.board
-    if board is None or board.key != key:
-        board = cache.board = Formations(key, top, sh_owner)
+    # Two list comparisons (no tuple of both boards built a call).
+    if board is None or board.top != top or board.sh_owner != sh_owner:
+        board = cache.board = Formations(top, sh_owner)
     return board
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, cast
 
+import sengoku.games.gunkimono.state as state_module
 from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
 from sengoku.core.game import (
@@ -338,3 +339,7 @@ def _texts(action: Action) -> tuple[str, str, str, str]:
 
 #: ``_texts`` by action integer (with the action, checked on every look-up).
 _TEXTS: dict[int, tuple[str, str, str, str, Action]] = {}
+
+# The state's length guard reads the limit once, not on every decision, while the game's
+# method is this one (GunkimonoState._end_if_too_long).
+state_module.STOCK_LENGTH_LIMIT = (Gunkimono.max_game_length, Gunkimono().max_game_length())

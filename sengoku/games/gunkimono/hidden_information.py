@@ -13,8 +13,8 @@ appeared, and redistributes the unseen banner values of each kind (for IS-MCTS).
 from __future__ import annotations
 
 import random
-from collections import Counter
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
 
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import TERMINAL
@@ -38,11 +38,13 @@ from sengoku.games.gunkimono.war_banners import BANNER_KINDS
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
 
-_C = components()
+_C: Final = components()
 
 #: Phases in which a seat's own decisions read only what it sees (``determinize`` keeps
 #: the legal list there).
-_OWN_INFORMATION_PHASES = frozenset({Phase.PLACE, Phase.SUPPORT, Phase.SCORE, Phase.STRONGHOLD})
+_OWN_INFORMATION_PHASES: Final = frozenset(
+    {Phase.PLACE, Phase.SUPPORT, Phase.SCORE, Phase.STRONGHOLD}
+)
 
 
 def _player(state: GunkimonoState, s: int, seat: int | None, over: bool) -> PlayerView:
@@ -144,7 +146,7 @@ def view(state: GunkimonoState, seat: int | None) -> GunkimonoView:
 
 
 #: Each troop letter's name, as the rulebook writes it.
-_TROOP_NAMES: dict[str, str] = {
+_TROOP_NAMES: Final[dict[str, str]] = {
     letter: name.title() for letter, name in zip(LETTERS, _C.troop_names, strict=True)
 }
 
@@ -204,6 +206,37 @@ def determinize(state: GunkimonoState, seat: int, rng: random.Random) -> Gunkimo
     return new
 
 
+def _counts(items: Sequence[int]) -> dict[int, int]:
+    """How many times each value is in ``items``."""
+    counts: dict[int, int] = {}
+    for x in items:
+        counts[x] = counts.get(x, 0) + 1
+    return counts
+
+
+#: How many large tiles of each code the game has.
+_TILE_COUNTS: Final[dict[int, int]] = _counts(_C.large_tiles)
+
+
+def _unsee(pool: dict[int, int], seen: list[int]) -> None:
+    """Take the tiles of ``seen`` out of ``pool`` (those it has: the end-of-game tile is not
+    a large tile)."""
+    for t in seen:
+        if t in pool:
+            pool[t] -= 1
+
+
+def _elements(counts: dict[int, int]) -> list[int]:
+    """The values with a positive count, each as many times as counted, in ascending order
+    (``sorted(Counter.elements())``)."""
+    out: list[int] = []
+    for x in sorted(counts):
+        k = counts[x]
+        if k > 0:
+            out.extend([x] * k)
+    return out
+
+
 def _deal_unseen_tiles(
     state: GunkimonoState, new: GunkimonoState, seat: int, rng: random.Random
 ) -> None:
@@ -213,13 +246,15 @@ def _deal_unseen_tiles(
     n = state.num_players
     supply, ending, into = state.supply, state.ending, new.supply
     # Large tiles: the full set minus every tile this seat can see or knows the place of.
-    pool = Counter(_C.large_tiles)
-    seen = Counter(state.battlefield.placed) + Counter(supply.row) + Counter(supply.hands[seat])
+    # Counted in a dict of ints (compiled with mypyc, a Counter's arithmetic would be Python).
+    pool = dict(_TILE_COUNTS)
+    _unsee(pool, state.battlefield.placed)
+    _unsee(pool, supply.row)
+    _unsee(pool, supply.hands[seat])
     for s in range(n):
         if s != seat:
-            seen += Counter(supply.known[s])
-    pool -= seen
-    tiles = sorted(pool.elements())
+            _unsee(pool, supply.known[s])
+    tiles = _elements(pool)
     rng.shuffle(tiles)
     for s in range(n):
         if s == seat:
@@ -249,18 +284,18 @@ def _deal_unseen_banners(new: GunkimonoState, seat: int, over: bool, rng: random
     for kind in range(len(_C.banner_kinds)):
         if n < _C.banner_min_players[kind]:
             continue
-        values = Counter(_C.banner_values[kind])
+        values = _counts(_C.banner_values[kind])
         slots: list[list[int]] = []
         for s in range(n):
             for b in banners.banners[s]:
                 if b[0] == kind:
                     if s == seat or over:
-                        values[b[1]] -= 1
+                        values[b[1]] = values.get(b[1], 0) - 1
                     else:
                         slots.append(b)
         for col in range(5):
             slots.extend(b for b in banners.banner_stacks[col] if b[0] == kind)
-        vals = sorted(values.elements())
+        vals = _elements(values)
         rng.shuffle(vals)
         for b, v in zip(slots, vals, strict=True):
             b[1] = v

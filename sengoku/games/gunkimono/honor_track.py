@@ -10,7 +10,9 @@ type. Honor beyond the ending row is lost.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
+
+from mypy_extensions import mypyc_attr
 
 from sengoku.core.game import Event, event
 from sengoku.core.sentence import say
@@ -22,12 +24,13 @@ from sengoku.games.gunkimono.war_banners import reach_ending_row
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
 
-_C = components()
+_C: Final = components()
 
 #: The row of an honor marker taken off the track after claiming a banner.
-REMOVED = -1
+REMOVED: Final = -1
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class HonorTrack(Part):
     """Each seat's honor markers: the row of each troop column (``REMOVED``: off the track)."""

@@ -17,7 +17,9 @@ on which square. The placed troops are then scored (``scoring.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
+
+from mypy_extensions import mypyc_attr
 
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
@@ -26,7 +28,6 @@ from sengoku.core.substate import INT_ROWS, INTS, Part, part_field
 from sengoku.games.gunkimono.actions import CELLS, WIDTH, Place, SmallTile, cell_name, tile_name
 from sengoku.games.gunkimono.battlefield import (
     FACE_DOWN,
-    INDEXED_PAIRS,
     PAIRS,
     PAIRS_OF,
     troop,
@@ -49,9 +50,10 @@ from sengoku.games.gunkimono.turn_sequence import Phase
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
 
-_C = components()
+_C: Final = components()
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class Battlefield(Part):
     """The battlefield as tiles cover it: what step 1 alone writes."""
@@ -73,9 +75,11 @@ class Battlefield(Part):
         return cls(list(_C.printed), [0] * CELLS, [0] * CELLS, [], [])
 
 
-_PLACES: dict[int, list[Place]] = {}  # troop codes c1*10+c2 -> a Place per pair (built lazily)
+_PLACES: Final[
+    dict[int, list[Place]]
+] = {}  # troop codes c1*10+c2 -> a Place per pair (built lazily)
 #: The face-up small tile of each troop type on each square.
-SMALLS = tuple(tuple(SmallTile(t, c, False) for c in range(CELLS)) for t in range(5))
+SMALLS: Final = tuple(tuple(SmallTile(t, c, False) for c in range(CELLS)) for t in range(5))
 
 
 def _places(c1: int, c2: int) -> list[Place]:
@@ -134,40 +138,64 @@ def why_not_cover(state: GunkimonoState, t1: int, a: int, t2: int, b: int) -> st
 # ---------------------------------------------------------------- legal placements
 
 
+#: Each place of ``PAIRS`` by its index: its top or left square, its right or lower one (lists
+#: of ints: compiled with mypyc, an item of a list of ints is read without unpacking a tuple).
+_PAIR_A: Final[list[int]] = [a for a, _b in PAIRS]
+_PAIR_B: Final[list[int]] = [b for _a, b in PAIRS]
+#: The indexes of every place, and of the places that cover each square (``PAIRS_OF``).
+_ALL_PAIRS: Final[list[int]] = list(range(len(PAIRS)))
+_PAIRS_OF: Final[list[list[int]]] = [[i for i, _a, _b in of] for of in PAIRS_OF]
+#: Each tile code's two halves as troop codes (``type * 2 + symbols - 1``), both ways round:
+#: ``[c1 * 10 + c2, t1, c1, t2, c2]`` then ``[c2 * 10 + c1, t2, c2, t1, c1]``.
+_KINDS: Final[list[list[list[int]]]] = []
+for _code in range(100):
+    (_t1, _s1), (_t2, _s2) = tile_troops(_code)
+    _c1, _c2 = _t1 * 2 + _s1 - 1, _t2 * 2 + _s2 - 1
+    _KINDS.append([[_c1 * 10 + _c2, _t1, _c1, _t2, _c2], [_c2 * 10 + _c1, _t2, _c2, _t1, _c1]])
+
+
 def large_placements(state: GunkimonoState, support: int | None) -> list[Place]:
     """Legal large tiles, in ascending action-number order (over the support square, if
     one was just placed)."""
     hand = set(state.supply.hands[state.sequence.turn])
     if not hand:
         return []
-    kinds = []
+    kinds: list[list[int]] = []
     for code in hand:
-        (t1, s1), (t2, s2) = tile_troops(code)
-        c1, c2 = t1 * 2 + s1 - 1, t2 * 2 + s2 - 1
-        kinds.append((c1 * 10 + c2, t1, c1, t2, c2))
-        kinds.append((c2 * 10 + c1, t2, c2, t1, c1))
+        kinds.extend(_KINDS[code])
     kinds.sort()
     top, level, sh = state.battlefield.top, state.battlefield.level, state.fortresses.sh_owner
     board = formations(state) if may_link(state) else None
-    pairs = INDEXED_PAIRS if support is None else PAIRS_OF[support]
-    # Stronghold rule 1 and the Level Difference rule, once per place.
-    free = [p for p in pairs if sh[p[1]] < 0 and sh[p[2]] < 0 and level[p[1]] == level[p[2]]]
+    indexes = _ALL_PAIRS if support is None else _PAIRS_OF[support]
+    # Stronghold rule 1 and the Level Difference rule, once per place: the free places, and
+    # the troops on their two squares as one number, ``(top_a + 1) * 16 + top_b + 1`` (read
+    # once, filtered per tile side; a top is -1..14: a troop type or ``FACE_DOWN``).
+    free: list[int] = []
+    free_a: list[int] = []
+    free_b: list[int] = []
+    tops: list[int] = []
+    for i in indexes:
+        a = _PAIR_A[i]
+        b = _PAIR_B[i]
+        if sh[a] < 0 and sh[b] < 0 and level[a] == level[b]:
+            free.append(i)
+            free_a.append(a)
+            free_b.append(b)
+            tops.append((top[a] + 1) * 16 + top[b] + 1)
     out: list[Place] = []
-    if board is None:
-        # Nothing can link controlled formations: only the Troop Duplication rule
-        # filters, so read each pair's two tops once and filter per tile side.
-        tops = [(i, top[a], top[b]) for i, a, b in free]
-        for _key, t1, c1, t2, c2 in kinds:
-            table = _places(c1, c2)
-            out += [table[i] for i, x, y in tops if x != t1 and y != t2]
-        return out
-    for _key, t1, c1, t2, c2 in kinds:
-        table = _places(c1, c2)
-        for i, a, b in free:
-            if top[a] != t1 and top[b] != t2:
-                if links_controlled(state, a, t1, b, t2, board):
-                    continue
-                out.append(table[i])
+    for kind in kinds:
+        t1 = kind[1] + 1
+        t2 = kind[3] + 1
+        table = _places(kind[2], kind[4])
+        k = 0
+        for both in tops:
+            # The Troop Duplication rule, then (when two strongholds stand) rule 4.
+            if both >> 4 != t1 and both & 15 != t2:
+                if board is None or not links_controlled(
+                    state, free_a[k], t1 - 1, free_b[k], t2 - 1, board
+                ):
+                    out.append(table[free[k]])
+            k += 1
     return out
 
 
@@ -176,17 +204,11 @@ def small_placements(state: GunkimonoState) -> list[SmallTile]:
     out: list[SmallTile] = []
     top, sh = state.battlefield.top, state.fortresses.sh_owner
     board = formations(state) if may_link(state) else None
-    if board is None:
-        open_tops = [(c, top[c]) for c in range(CELLS) if sh[c] < 0]
-        for t in sorted(state.supply.reserve[state.sequence.turn]):
-            table = SMALLS[t]
-            out += [table[c] for c, x in open_tops if x != t]
-        return out
     for t in sorted(state.supply.reserve[state.sequence.turn]):
         table = SMALLS[t]
         for c in range(CELLS):
             if sh[c] < 0 and top[c] != t:
-                if links_controlled(state, c, t, c, t, board):
+                if board is not None and links_controlled(state, c, t, c, t, board):
                     continue
                 out.append(table[c])
     return out

@@ -8,7 +8,9 @@ end-of-game tile, drawn or revealed for the row, triggers the end (``end_of_the_
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
+
+from mypy_extensions import mypyc_attr
 
 from sengoku.core.game import Event, event
 from sengoku.core.sentence import said, say
@@ -21,9 +23,10 @@ if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
 
 #: The size of the face-up row.
-ROW_SIZE = 3
+ROW_SIZE: Final = 3
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class Supply(Part):
     """The tiles off the battlefield: hands, reserves, the face-up row, the draw stack and

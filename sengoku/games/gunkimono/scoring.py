@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
 from sengoku.core.sentence import said, say
@@ -44,6 +46,7 @@ def _load(data: Any) -> list[PendingScore]:
     return [PendingScore.from_json(p) for p in data]
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class Scoring(Part):
     """Step 2's queue: the placed troops still to score, in order (as lists in JSON)."""

@@ -17,7 +17,7 @@ and actions) replays exactly.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from sengoku.games.gunkimono.data import components
 from sengoku.games.gunkimono.end_of_the_game import END_TILE
@@ -25,12 +25,12 @@ from sengoku.games.gunkimono.end_of_the_game import END_TILE
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
 
-_C = components()
+_C: Final = components()
 
 #: Large tiles removed unseen, by player count (none with 4-5 players).
-REMOVED_TILES = {2: 20, 3: 10}
+REMOVED_TILES: Final = {2: 20, 3: 10}
 #: Tiles of the end-game stack besides the end-of-game tile.
-END_STACK_TILES = 5
+END_STACK_TILES: Final = 5
 #: Tiles turned face up for the row, and dealt to each hand.
 ROW_TILES = HAND_TILES = 3
 

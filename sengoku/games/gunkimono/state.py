@@ -45,7 +45,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import sengoku.games.gunkimono.end_of_the_game as end_of_the_game
 import sengoku.games.gunkimono.extra_support as extra_support
@@ -104,8 +104,8 @@ from sengoku.games.gunkimono.war_banners import WarBanners
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.game import Gunkimono
 
-_C = components()
-_INT_ID = attrgetter("int_id")  # an action's integer, stored when it was created
+_C: Final = components()
+_INT_ID: Final = attrgetter("int_id")  # an action's integer, stored when it was created
 
 
 def _sorted(
@@ -132,9 +132,14 @@ def _support_phase(state: GunkimonoState) -> list[GunkimonoAction]:
     return list(placement.large_placements(state, state.sequence.support_cell))
 
 
+#: ``Gunkimono.max_game_length`` as game.py defines it, and the limit it gives (game.py sets
+#: both when it makes the class; the limit does not depend on the options): the length guard
+#: of ``GunkimonoState._end_if_too_long`` while that method is the game's.
+STOCK_LENGTH_LIMIT: tuple[object, int] | None = None
+
 #: The parts a state is composed of: (attribute, part class). Each part class lives in the
 #: rule module that owns and writes it; ``clone`` and the JSON walk them.
-PARTS: tuple[tuple[str, type[Part]], ...] = (
+PARTS: Final[tuple[tuple[str, type[Part]], ...]] = (
     ("battlefield", Battlefield),
     ("fortresses", Strongholds),
     ("supply", Supply),
@@ -147,17 +152,21 @@ PARTS: tuple[tuple[str, type[Part]], ...] = (
     ("record", TurnRecord),
     ("formation_cache", FormationCache),
 )
-_PART_NAMES = tuple(name for name, _owner in PARTS)
-
-
-def _delegate(part: str, name: str) -> property:
-    """A state attribute that reads and writes ``name`` of the part ``part`` (for readers
-    outside the rule modules: evaluation, tests)."""
-
-    def write(self: GunkimonoState, value: Any) -> None:
-        setattr(getattr(self, part), name, value)
-
-    return property(attrgetter(f"{part}.{name}"), write, doc=f"``self.{part}.{name}``")
+_PART_NAMES: Final = tuple(name for name, _owner in PARTS)
+#: The parts in :data:`PARTS`' order, as the constructor takes them.
+_Parts = tuple[
+    Battlefield,
+    Strongholds,
+    Supply,
+    VictoryPointTrack,
+    HonorTrack,
+    WarBanners,
+    Scoring,
+    TurnSequence,
+    Ending,
+    TurnRecord,
+    FormationCache,
+]
 
 
 class GunkimonoState(State[GunkimonoAction]):
@@ -181,61 +190,362 @@ class GunkimonoState(State[GunkimonoAction]):
     record: TurnRecord
     formation_cache: FormationCache
 
-    def __init__(self, game: Gunkimono, options: Mapping[str, Any]) -> None:
+    def __init__(
+        self,
+        game: Gunkimono,
+        options: Mapping[str, Any],
+        parts: _Parts | None = None,
+        legal: list[GunkimonoAction] | None = None,
+    ) -> None:
+        """A fresh position (before setup), or, with ``parts`` (:data:`PARTS`' order), the
+        position made of them, sharing ``options`` (a clone's, a copy's, an unpickled one's:
+        compiled with mypyc, a class's ``__new__`` runs ``__init__``, so copies come here)."""
         self.game = game
-        self.options = dict(options)
-        n = int(self.options["players"])
-        self.num_players = n
-        self.battlefield = Battlefield.printed()
-        self.fortresses = Strongholds.fresh(n)
-        self.supply = Supply.empty(n)
-        self.victory_points = VictoryPointTrack.fresh(n)
-        self.honor_track = HonorTrack.fresh(n)
-        self.war_banners = WarBanners.fresh(n)
-        self.scoring = Scoring()
-        self.sequence = TurnSequence()
-        self.ending = Ending()
-        self.record = TurnRecord()
-        self.formation_cache = FormationCache()
-        self._legal: list[GunkimonoAction] | None = None
+        if parts is None:
+            self.options = dict(options)
+            n = int(self.options["players"])
+            self.num_players = n
+            parts = (
+                Battlefield.printed(),
+                Strongholds.fresh(n),
+                Supply.empty(n),
+                VictoryPointTrack.fresh(n),
+                HonorTrack.fresh(n),
+                WarBanners.fresh(n),
+                Scoring(),
+                TurnSequence(),
+                Ending(),
+                TurnRecord(),
+                FormationCache(),
+            )
+        else:
+            self.options = cast("dict[str, Any]", options)
+            self.num_players = int(options["players"])
+        (
+            self.battlefield,
+            self.fortresses,
+            self.supply,
+            self.victory_points,
+            self.honor_track,
+            self.war_banners,
+            self.scoring,
+            self.sequence,
+            self.ending,
+            self.record,
+            self.formation_cache,
+        ) = parts
+        self._legal: list[GunkimonoAction] | None = legal
         #: ``game.py``'s notation of the legal actions, made from the legal list it names.
         self.notation_cache: tuple[object, dict[str, int], dict[Hashable, str]] | None = None
 
-    # The parts' fields by their own names, for readers outside the rule modules.
-    top = _delegate("battlefield", "top")
-    sym = _delegate("battlefield", "sym")
-    level = _delegate("battlefield", "level")
-    placed = _delegate("battlefield", "placed")
-    placed_small = _delegate("battlefield", "placed_small")
-    sh_owner = _delegate("fortresses", "sh_owner")
-    strongholds = _delegate("fortresses", "strongholds")
-    built_at = _delegate("fortresses", "built_at")
-    hands = _delegate("supply", "hands")
-    known = _delegate("supply", "known")
-    reserve = _delegate("supply", "reserve")
-    row = _delegate("supply", "row")
-    stack = _delegate("supply", "stack")
-    removed = _delegate("supply", "removed")
-    score = _delegate("victory_points", "score")
-    vp_strongholds = _delegate("victory_points", "vp_strongholds")
-    honor = _delegate("honor_track", "honor")
-    banner_stacks = _delegate("war_banners", "banner_stacks")
-    banners = _delegate("war_banners", "banners")
-    pending = _delegate("scoring", "pending")
-    turn = _delegate("sequence", "turn")
-    turns = _delegate("sequence", "turns")
-    support_cell = _delegate("sequence", "support_cell")
-    placed_large = _delegate("sequence", "placed_large")
-    passes = _delegate("sequence", "passes")
-    decisions = _delegate("sequence", "decisions")
-    end_stack = _delegate("ending", "end_stack")
-    end_stack_in_play = _delegate("ending", "end_stack_in_play")
-    end_triggered = _delegate("ending", "end_triggered")
-    reason = _delegate("ending", "reason")
-    ended = _delegate("ending", "ended")
-    last_seat = _delegate("record", "seat")
-    last_squares = _delegate("record", "squares")
-    last_scores = _delegate("record", "scores")
+    # The parts' fields by their own names, for readers outside the rule modules (written
+    # out: compiled with mypyc, a native class's properties are its own methods).
+
+    @property
+    def top(self) -> list[int]:
+        """``self.battlefield.top``"""
+        return self.battlefield.top
+
+    @top.setter
+    def top(self, value: list[int]) -> None:
+        self.battlefield.top = value
+
+    @property
+    def sym(self) -> list[int]:
+        """``self.battlefield.sym``"""
+        return self.battlefield.sym
+
+    @sym.setter
+    def sym(self, value: list[int]) -> None:
+        self.battlefield.sym = value
+
+    @property
+    def level(self) -> list[int]:
+        """``self.battlefield.level``"""
+        return self.battlefield.level
+
+    @level.setter
+    def level(self, value: list[int]) -> None:
+        self.battlefield.level = value
+
+    @property
+    def placed(self) -> list[int]:
+        """``self.battlefield.placed``"""
+        return self.battlefield.placed
+
+    @placed.setter
+    def placed(self, value: list[int]) -> None:
+        self.battlefield.placed = value
+
+    @property
+    def placed_small(self) -> list[list[int]]:
+        """``self.battlefield.placed_small``"""
+        return self.battlefield.placed_small
+
+    @placed_small.setter
+    def placed_small(self, value: list[list[int]]) -> None:
+        self.battlefield.placed_small = value
+
+    @property
+    def sh_owner(self) -> list[int]:
+        """``self.fortresses.sh_owner``"""
+        return self.fortresses.sh_owner
+
+    @sh_owner.setter
+    def sh_owner(self, value: list[int]) -> None:
+        self.fortresses.sh_owner = value
+
+    @property
+    def strongholds(self) -> list[list[int]]:
+        """``self.fortresses.strongholds``"""
+        return self.fortresses.strongholds
+
+    @strongholds.setter
+    def strongholds(self, value: list[list[int]]) -> None:
+        self.fortresses.strongholds = value
+
+    @property
+    def built_at(self) -> list[list[int]]:
+        """``self.fortresses.built_at``"""
+        return self.fortresses.built_at
+
+    @built_at.setter
+    def built_at(self, value: list[list[int]]) -> None:
+        self.fortresses.built_at = value
+
+    @property
+    def hands(self) -> list[list[int]]:
+        """``self.supply.hands``"""
+        return self.supply.hands
+
+    @hands.setter
+    def hands(self, value: list[list[int]]) -> None:
+        self.supply.hands = value
+
+    @property
+    def known(self) -> list[list[int]]:
+        """``self.supply.known``"""
+        return self.supply.known
+
+    @known.setter
+    def known(self, value: list[list[int]]) -> None:
+        self.supply.known = value
+
+    @property
+    def reserve(self) -> list[list[int]]:
+        """``self.supply.reserve``"""
+        return self.supply.reserve
+
+    @reserve.setter
+    def reserve(self, value: list[list[int]]) -> None:
+        self.supply.reserve = value
+
+    @property
+    def row(self) -> list[int]:
+        """``self.supply.row``"""
+        return self.supply.row
+
+    @row.setter
+    def row(self, value: list[int]) -> None:
+        self.supply.row = value
+
+    @property
+    def stack(self) -> list[int]:
+        """``self.supply.stack``"""
+        return self.supply.stack
+
+    @stack.setter
+    def stack(self, value: list[int]) -> None:
+        self.supply.stack = value
+
+    @property
+    def removed(self) -> list[int]:
+        """``self.supply.removed``"""
+        return self.supply.removed
+
+    @removed.setter
+    def removed(self, value: list[int]) -> None:
+        self.supply.removed = value
+
+    @property
+    def score(self) -> list[int]:
+        """``self.victory_points.score``"""
+        return self.victory_points.score
+
+    @score.setter
+    def score(self, value: list[int]) -> None:
+        self.victory_points.score = value
+
+    @property
+    def vp_strongholds(self) -> list[int]:
+        """``self.victory_points.vp_strongholds``"""
+        return self.victory_points.vp_strongholds
+
+    @vp_strongholds.setter
+    def vp_strongholds(self, value: list[int]) -> None:
+        self.victory_points.vp_strongholds = value
+
+    @property
+    def honor(self) -> list[list[int]]:
+        """``self.honor_track.honor``"""
+        return self.honor_track.honor
+
+    @honor.setter
+    def honor(self, value: list[list[int]]) -> None:
+        self.honor_track.honor = value
+
+    @property
+    def banner_stacks(self) -> list[list[list[int]]]:
+        """``self.war_banners.banner_stacks``"""
+        return self.war_banners.banner_stacks
+
+    @banner_stacks.setter
+    def banner_stacks(self, value: list[list[list[int]]]) -> None:
+        self.war_banners.banner_stacks = value
+
+    @property
+    def banners(self) -> list[list[list[int]]]:
+        """``self.war_banners.banners``"""
+        return self.war_banners.banners
+
+    @banners.setter
+    def banners(self, value: list[list[list[int]]]) -> None:
+        self.war_banners.banners = value
+
+    @property
+    def pending(self) -> list[PendingScore]:
+        """``self.scoring.pending``"""
+        return self.scoring.pending
+
+    @pending.setter
+    def pending(self, value: list[PendingScore]) -> None:
+        self.scoring.pending = value
+
+    @property
+    def turn(self) -> int:
+        """``self.sequence.turn``"""
+        return self.sequence.turn
+
+    @turn.setter
+    def turn(self, value: int) -> None:
+        self.sequence.turn = value
+
+    @property
+    def turns(self) -> int:
+        """``self.sequence.turns``"""
+        return self.sequence.turns
+
+    @turns.setter
+    def turns(self, value: int) -> None:
+        self.sequence.turns = value
+
+    @property
+    def support_cell(self) -> int:
+        """``self.sequence.support_cell``"""
+        return self.sequence.support_cell
+
+    @support_cell.setter
+    def support_cell(self, value: int) -> None:
+        self.sequence.support_cell = value
+
+    @property
+    def placed_large(self) -> bool:
+        """``self.sequence.placed_large``"""
+        return self.sequence.placed_large
+
+    @placed_large.setter
+    def placed_large(self, value: bool) -> None:
+        self.sequence.placed_large = value
+
+    @property
+    def passes(self) -> int:
+        """``self.sequence.passes``"""
+        return self.sequence.passes
+
+    @passes.setter
+    def passes(self, value: int) -> None:
+        self.sequence.passes = value
+
+    @property
+    def decisions(self) -> int:
+        """``self.sequence.decisions``"""
+        return self.sequence.decisions
+
+    @decisions.setter
+    def decisions(self, value: int) -> None:
+        self.sequence.decisions = value
+
+    @property
+    def end_stack(self) -> list[int]:
+        """``self.ending.end_stack``"""
+        return self.ending.end_stack
+
+    @end_stack.setter
+    def end_stack(self, value: list[int]) -> None:
+        self.ending.end_stack = value
+
+    @property
+    def end_stack_in_play(self) -> bool:
+        """``self.ending.end_stack_in_play``"""
+        return self.ending.end_stack_in_play
+
+    @end_stack_in_play.setter
+    def end_stack_in_play(self, value: bool) -> None:
+        self.ending.end_stack_in_play = value
+
+    @property
+    def end_triggered(self) -> bool:
+        """``self.ending.end_triggered``"""
+        return self.ending.end_triggered
+
+    @end_triggered.setter
+    def end_triggered(self, value: bool) -> None:
+        self.ending.end_triggered = value
+
+    @property
+    def reason(self) -> str | None:
+        """``self.ending.reason``"""
+        return self.ending.reason
+
+    @reason.setter
+    def reason(self, value: str | None) -> None:
+        self.ending.reason = value
+
+    @property
+    def ended(self) -> dict[str, Any] | None:
+        """``self.ending.ended``"""
+        return self.ending.ended
+
+    @ended.setter
+    def ended(self, value: dict[str, Any] | None) -> None:
+        self.ending.ended = value
+
+    @property
+    def last_seat(self) -> int:
+        """``self.record.seat``"""
+        return self.record.seat
+
+    @last_seat.setter
+    def last_seat(self, value: int) -> None:
+        self.record.seat = value
+
+    @property
+    def last_squares(self) -> list[int]:
+        """``self.record.squares``"""
+        return self.record.squares
+
+    @last_squares.setter
+    def last_squares(self, value: list[int]) -> None:
+        self.record.squares = value
+
+    @property
+    def last_scores(self) -> list[tuple[int, int, int, int]]:
+        """``self.record.scores``"""
+        return self.record.scores
+
+    @last_scores.setter
+    def last_scores(self, value: list[tuple[int, int, int, int]]) -> None:
+        self.record.scores = value
 
     @property
     def phase(self) -> Phase:
@@ -309,6 +619,18 @@ class GunkimonoState(State[GunkimonoAction]):
     def _end_game(self, result: Outcome) -> None:
         end_of_the_game.end_by_core(self, result)
         self._legal = None
+
+    def _end_if_too_long(self, decisions: int) -> list[Event]:
+        # The contract's length guard without a call of ``max_game_length(**options)`` (the
+        # game's Python) on every decision: while the game's method is game.py's own (not
+        # replaced on the class or on the instance, as tests/core/test_endings.py does), the
+        # limit is the one it gave. Otherwise the contract asks it as always.
+        stock = STOCK_LENGTH_LIMIT
+        game = self.game
+        if stock is not None and type(game).max_game_length is stock[0] and not game.__dict__:
+            if decisions < stock[1] or self.outcome() is not None:
+                return []
+        return super()._end_if_too_long(decisions)
 
     def interim_scores(self) -> tuple[float, ...]:
         # The victory points on the track (the hidden war banners are not counted).
@@ -393,25 +715,53 @@ class GunkimonoState(State[GunkimonoAction]):
     # ------------------------------------------------------------------ copies, JSON, views
     # (what each seat may see: ``hidden_information.py``)
 
-    def parts(self) -> tuple[Part, ...]:
+    def parts(self) -> _Parts:
         """The state's parts, in :data:`PARTS` order."""
-        return tuple(getattr(self, name) for name in _PART_NAMES)
+        return (
+            self.battlefield,
+            self.fortresses,
+            self.supply,
+            self.victory_points,
+            self.honor_track,
+            self.war_banners,
+            self.scoring,
+            self.sequence,
+            self.ending,
+            self.record,
+            self.formation_cache,
+        )
 
     def clone(self) -> GunkimonoState:
-        new = GunkimonoState.__new__(GunkimonoState)
-        new.game = self.game
-        new.options = self.options
-        new.num_players = self.num_players
-        for name in _PART_NAMES:
-            setattr(new, name, getattr(self, name).clone())
-        new._legal = self._legal
-        new.notation_cache = None
-        return new
+        # Through the constructor with the parts given (compiled with mypyc, the class's
+        # ``__new__`` runs ``__init__``), each part cloned by its name.
+        return GunkimonoState(
+            cast("Gunkimono", self.game),
+            self.options,
+            (
+                self.battlefield.clone(),
+                self.fortresses.clone(),
+                self.supply.clone(),
+                self.victory_points.clone(),
+                self.honor_track.clone(),
+                self.war_banners.clone(),
+                self.scoring.clone(),
+                self.sequence.clone(),
+                self.ending.clone(),
+                self.record.clone(),
+                self.formation_cache.clone(),
+            ),
+            self._legal,
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle, copy and deepcopy: the constructor with the parts (a class compiled with
+        # mypyc has no slots for copyreg to fill).
+        return (GunkimonoState, (self.game, self.options, self.parts(), self._legal))
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"game": "gunkimono", "options": dict(self.options)}
-        for name in _PART_NAMES:
-            getattr(self, name).dump_into(data)
+        for part in self.parts():
+            part.dump_into(data)
         # The keys in the order saved states have always had them.
         return {key: data[key] for key in _JSON_ORDER}
 
@@ -425,8 +775,8 @@ class GunkimonoState(State[GunkimonoAction]):
             except (KeyError, TypeError, ValueError) as exc:
                 raise ValueError(f"gunkimono state JSON: missing or bad field: {exc}") from None
         try:
-            for name in _PART_NAMES:
-                getattr(st, name).load_from(data)
+            for part in st.parts():
+                part.load_from(data)
         except UnknownPhase:
             raise ValueError(f"gunkimono state JSON: unknown phase {data['phase']!r}") from None
         except (KeyError, TypeError, ValueError) as exc:
@@ -480,7 +830,7 @@ __all__ = [
 
 #: The keys of a saved state, in the order saved states have always had them (the parts
 #: write them; this only orders them, and the import fails if the two disagree).
-_JSON_ORDER: tuple[str, ...] = (
+_JSON_ORDER: Final[tuple[str, ...]] = (
     "game",
     "options",
     "top",
@@ -605,7 +955,7 @@ def _enter(state: GunkimonoState, phase: Phase) -> None:
 #: strongholds) opens step 4, and the next turn begins when step 4 is over or not due (the
 #: turn passes on, a seat that cannot place passes, and the game ends after the last turn:
 #: ``GunkimonoState.end_turn``).
-FLOW: Flow[GunkimonoState, Phase, GunkimonoAction] = Flow(
+FLOW: Final[Flow[GunkimonoState, Phase, GunkimonoAction]] = Flow(
     {
         Phase.PLACE: FlowPhase(
             Phase.PLACE.prompt,
@@ -654,6 +1004,6 @@ FLOW: Flow[GunkimonoState, Phase, GunkimonoAction] = Flow(
     enter=_enter,
 )
 #: The legal decisions of each phase (``FLOW``'s), in ascending action-number order.
-LEGAL_ACTIONS: dict[Phase, Callable[[GunkimonoState], list[GunkimonoAction]]] = {
+LEGAL_ACTIONS: Final[dict[Phase, Callable[[GunkimonoState], list[GunkimonoAction]]]] = {
     key: phase.legal for key, phase in FLOW.phases.items()
 }

@@ -19,7 +19,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
+
+from mypy_extensions import mypyc_attr
 
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
@@ -36,15 +38,18 @@ from sengoku.games.gunkimono.victory_points import gain
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
 
-_C = components()
+_C: Final = components()
 
-RULE_1 = said(say("Stronghold rule 1: no army tile may be placed on a stronghold's troop"))
-RULE_2 = said(
+RULE_1: Final = said(say("Stronghold rule 1: no army tile may be placed on a stronghold's troop"))
+RULE_2: Final = said(
     say("Stronghold rule 2: no victory points for a troop that joins a formation with a stronghold")
 )
-RULE_4 = said(say("Stronghold rule 4: this would link formations controlled by different players"))
+RULE_4: Final = said(
+    say("Stronghold rule 4: this would link formations controlled by different players")
+)
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class Strongholds(Part):
     """The strongholds built: what building them alone writes."""

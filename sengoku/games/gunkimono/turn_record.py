@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from sengoku.core.substate import Part
 
@@ -21,10 +23,11 @@ if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
 
 #: What each scoring kind number means (the view's names).
-KINDS: tuple[str, ...] = ("vp", "honor", "strongholds", "stronghold_built", "banner")
+KINDS: Final[tuple[str, ...]] = ("vp", "honor", "strongholds", "stronghold_built", "banner")
 VP, HONOR, STRONGHOLDS, STRONGHOLD_BUILT, BANNER = range(len(KINDS))
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class TurnRecord(Part):
     """The latest turn as players saw it; saved as one object, ``last_turn``."""

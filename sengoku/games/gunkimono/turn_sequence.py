@@ -22,7 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
+
+from mypy_extensions import mypyc_attr
 
 from sengoku.core.sentence import N_, Word
 from sengoku.core.substate import SCALAR, Codec, Part, part_field
@@ -55,7 +57,7 @@ class Phase(StrEnum):
         return Word(_PROMPTS[self])
 
 
-_STEPS: dict[Phase, int] = {
+_STEPS: Final[dict[Phase, int]] = {
     Phase.PLACE: 1,
     Phase.SUPPORT: 1,
     Phase.SCORE: 2,
@@ -63,7 +65,7 @@ _STEPS: dict[Phase, int] = {
     Phase.DRAW: 4,
     Phase.OVER: 0,
 }
-_PROMPTS: dict[Phase, str] = {
+_PROMPTS: Final[dict[Phase, str]] = {
     Phase.PLACE: N_("place a tile"),
     Phase.SUPPORT: N_("place the large tile over the support"),
     Phase.SCORE: N_("score the placed troops"),
@@ -73,7 +75,7 @@ _PROMPTS: dict[Phase, str] = {
 }
 
 #: Phase names, as written in JSON (``Phase(name)`` reads one).
-PHASES: tuple[str, ...] = tuple(p.value for p in Phase)
+PHASES: Final[tuple[str, ...]] = tuple(p.value for p in Phase)
 
 
 class PendingScore(NamedTuple):
@@ -118,9 +120,10 @@ def _phase_name(phase: Phase) -> str:
 
 
 #: A phase, saved by its name.
-PHASE: Codec[Phase] = Codec(_same_phase, _phase_name, _load_phase)
+PHASE: Final[Codec[Phase]] = Codec(_same_phase, _phase_name, _load_phase)
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class TurnSequence(Part):
     """Whose turn it is and how far it has got (state.py's turn loop, and each step's module

@@ -8,7 +8,9 @@ assessment move the markers through :func:`gain`; nothing else writes the track.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
+
+from mypy_extensions import mypyc_attr
 
 from sengoku.core.substate import INTS, Codec, Part, part_field
 
@@ -16,11 +18,12 @@ if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
 
 #: Absent from states saved before the breakdown was kept: nothing recorded yet.
-_OPTIONAL_INTS: Codec[list[int]] = Codec(
+_OPTIONAL_INTS: Final[Codec[list[int]]] = Codec(
     INTS.copy, INTS.dump, INTS.load, optional=True, copy_code=INTS.copy_code
 )
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class VictoryPointTrack(Part):
     """Each seat's victory points, and those its strongholds scored."""

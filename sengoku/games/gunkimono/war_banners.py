@@ -12,7 +12,9 @@ banner, ``stay`` leaves it on the ending row. Banner values count at the end
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
+
+from mypy_extensions import mypyc_attr
 
 import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
@@ -24,11 +26,12 @@ from sengoku.games.gunkimono.data import components
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
 
-_C = components()
+_C: Final = components()
 #: Banner kind names, by kind index.
-BANNER_KINDS: tuple[str, ...] = tuple(_C.banner_kinds)
+BANNER_KINDS: Final[tuple[str, ...]] = tuple(_C.banner_kinds)
 
 
+@mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class WarBanners(Part):
     """The banner stacks of the ending row and the banners each seat has claimed."""
