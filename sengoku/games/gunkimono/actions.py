@@ -297,9 +297,11 @@ class Draw:
 GunkimonoAction = Place | SmallTile | Score | BuildStronghold | Draw
 
 
-def int_to_action(n: int) -> GunkimonoAction:
-    """The action numbered ``n`` (the inverse of ``action.to_int()``)."""
-    n = action_number(n, NUM_ACTIONS)
+def int_to_action(given: object) -> GunkimonoAction:
+    """The action numbered ``given`` (the inverse of ``action.to_int()``)."""
+    # Typed ``object``: compiled (mypyc), an ``int`` parameter would refuse "3" with a bare
+    # TypeError and take True as 1 before ``action_number`` names the field.
+    n = action_number(given, NUM_ACTIONS)
     if n < SMALL_BASE:
         rest, vertical = divmod(n - PLACE_BASE, 2)
         pair, a = divmod(rest, CELLS)

@@ -595,12 +595,13 @@ class GunkimonoState(State[GunkimonoAction]):
         self.sequence.decisions += 1
         self._legal = None
 
-    def apply(self, action: GunkimonoAction) -> list[Event]:
+    def apply(self, action: object) -> list[Event]:
         """Play one decision through the flow's template (core/flow.py): the phase asked
         now (``FLOW``'s table) plays it."""
-        return FLOW.apply(self, action)
+        given: Any = action  # passed on unchecked: the flow refuses what is not an action
+        return FLOW.apply(self, given)
 
-    def why_illegal(self, action: GunkimonoAction) -> str | None:
+    def why_illegal(self, action: object) -> str | None:
         """None if ``action`` is legal here, else the rule it breaks."""
         if self.sequence.phase is Phase.OVER:
             return said(say("the game is over"))

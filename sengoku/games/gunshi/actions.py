@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from sengoku.core.game import IllegalAction, action_number
 from sengoku.games.gunshi.data import (
     CARD_CODES,
@@ -69,6 +71,10 @@ INDEX: dict[str, dict[str, int]] = {
 SHORT_KINDS = frozenset({"at", "face", "fence", "unit", "to", "hit", "dir"})
 
 
+# A Python class when compiled (mypyc), as Gunkimono's actions and Sashimono's Act: a native
+# class checks its fields' types before ``__post_init__`` can refuse them naming the field
+# (``GunshiAction(["to"], "d4")`` would be a bare TypeError).
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class GunshiAction:
     """One decision: ``kind`` and its ``arg`` (empty for bare kinds)."""
@@ -99,14 +105,15 @@ class GunshiAction:
         return OFFSET[self.kind] + INDEX[self.kind][self.arg]
 
     def __reduce__(self) -> tuple[Callable[[str, str], GunshiAction], tuple[str, str]]:
-        # Pickled and copied as the interned action of its kind and arg (``A``): compiled
-        # (mypyc), a frozen dataclass's own pickling sets its fields after the object is made,
-        # which a native class refuses; and an interned copy is found by identity.
+        # Pickled and copied as the interned action of its kind and arg (``A``): a copy is
+        # then found by identity among the legal actions.
         return A, (self.kind, self.arg)
 
     @staticmethod
-    def from_int(n: int) -> GunshiAction:
-        n = action_number(n, NUM_ACTIONS)
+    def from_int(given: object) -> GunshiAction:
+        # Typed ``object``: compiled (mypyc), an ``int`` parameter would refuse "3" with a bare
+        # TypeError and take True as 1 before ``action_number`` names the field.
+        n = action_number(given, NUM_ACTIONS)
         for kind, vocab in VOCABULARY.items():
             base = OFFSET[kind]
             if n < base + len(vocab):

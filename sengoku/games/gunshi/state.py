@@ -211,10 +211,15 @@ class GunshiState(State[GunshiAction]):
             memo = self._legal_memo = sorted_unique(PHASES[self.phase].legal(self))
         return memo
 
-    def apply(self, action: GunshiAction) -> list[Event]:
+    def apply(self, action: object) -> list[Event]:
         """Play one action (a :class:`GunshiAction`: text is parsed at the edges, with
-        ``Gunshi.parse_action``), through the flow's template (core/flow.py)."""
-        return FLOW.apply(self, action)
+        ``Gunshi.parse_action``), through the flow's template (core/flow.py).
+
+        Typed ``object``: anything else is refused by the flow with the rule's
+        ``IllegalAction`` (compiled with mypyc, a narrower type would refuse it first with a
+        bare ``TypeError``)."""
+        given: Any = action  # passed on unchecked: the flow refuses what is not an action
+        return FLOW.apply(self, given)
 
     def _end_game(self, result: Outcome) -> None:
         self.result = result
@@ -240,7 +245,7 @@ class GunshiState(State[GunshiAction]):
         """p spends n Military Logistics Points (``logistics.pay``)."""
         logistics.pay(self, p, n)
 
-    def why_illegal(self, action: GunshiAction) -> str | None:
+    def why_illegal(self, action: object) -> str | None:
         """None if ``action`` is legal here, else the decision the rules ask for now and the
         actions legal in it."""
         if self.result is not None:
@@ -252,7 +257,7 @@ class GunshiState(State[GunshiAction]):
             return None
         return self._why_not_legal(action, legal)
 
-    def _why_not_legal(self, action: GunshiAction, legal: list[GunshiAction]) -> str:
+    def _why_not_legal(self, action: object, legal: list[GunshiAction]) -> str:
         sample = ", ".join(str(a) for a in sorted(set(legal), key=GunshiAction.to_int)[:12])
         return said(self._refusal(str(action), sample))
 
