@@ -96,7 +96,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Generic, Protocol, TypeVar
 
-from sengoku.core.game import Event, IllegalAction
+from mypy_extensions import mypyc_attr
+
+from sengoku.core.events import Event
+from sengoku.core.game import IllegalAction
 
 S = TypeVar("S", bound="Flowing")
 A = TypeVar("A")
@@ -114,12 +117,18 @@ class Flowing(Protocol):
     def _end_if_too_long(self, decisions: int, /) -> list[Event]: ...
 
 
+# Compiled with mypyc (docs/architecture.md, "The core compiled"): a native class cannot
+# subclass RuntimeError, so the error stays a Python class.
+@mypyc_attr(native_class=False)
 class FlowLoop(RuntimeError):
     """A flow's table moved from phase to phase more than ``max_moves`` times in one action
     without a decision: a bug in the table (an ``end`` that holds as its ``next`` begins),
     never a player's fault."""
 
 
+# A Python class in the compiled module: mypyc 2.4 cannot make a generic dataclass native
+# (``AttributeError: attribute '__dict__' of 'type' objects is not writable`` at import).
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Phase(Generic[S, A]):
     """One phase of a game's turn.
