@@ -48,7 +48,9 @@ game of one such phase whose ``do`` also keeps steps 1 and 6 itself (refusing ev
 once the game is over, and running the length guard after the move it plays) says so with
 ``guards=True``: the template is then only the call and the refusal, with no call of the
 state's before or after ``do`` (the contract's ply of a compiled core is mostly the Python
-around it).
+around it). That template (and the protocol of what a flow asks of a state) is in
+:mod:`sengoku.core.flowing`, plain Python beside this compiled module: a game that makes it
+its ``apply`` calls it as a method every ply, which a Python function does faster.
 
 >>> from dataclasses import dataclass
 >>> from sengoku.core.game import event
@@ -94,32 +96,31 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, TypeVar
 
-from sengoku.core.game import Event, IllegalAction
+from mypy_extensions import mypyc_attr
 
-S = TypeVar("S", bound="Flowing")
+from sengoku.core.events import Event
+from sengoku.core.flowing import Flowing, judged, over
+from sengoku.core.game import IllegalAction
+
+S = TypeVar("S", bound=Flowing)
 A = TypeVar("A")
 K = TypeVar("K", bound=Hashable)
 
 
-class Flowing(Protocol):
-    """What :meth:`Flow.apply` asks of a state (every :class:`~sengoku.core.game.State`
-    has it)."""
-
-    def is_terminal(self) -> bool: ...
-
-    def why_illegal(self, action: Any, /) -> str | None: ...
-
-    def _end_if_too_long(self, decisions: int, /) -> list[Event]: ...
-
-
+# Compiled with mypyc (docs/architecture.md, "The core compiled"): a native class cannot
+# subclass RuntimeError, so the error stays a Python class.
+@mypyc_attr(native_class=False)
 class FlowLoop(RuntimeError):
     """A flow's table moved from phase to phase more than ``max_moves`` times in one action
     without a decision: a bug in the table (an ``end`` that holds as its ``next`` begins),
     never a player's fault."""
 
 
+# A Python class in the compiled module: mypyc 2.4 cannot make a generic dataclass native
+# (``AttributeError: attribute '__dict__' of 'type' objects is not writable`` at import).
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Phase(Generic[S, A]):
     """One phase of a game's turn.
@@ -232,11 +233,6 @@ class Flow(Generic[S, K, A]):
         return self.phases[self._phase_of(state)].legal(state)
 
 
-def _over(state: Flowing, action: object) -> IllegalAction:
-    """The refusal of any action once the game is over, in the state's own words."""
-    return IllegalAction(state.why_illegal(action) or "the game is over: no action is legal")
-
-
 def _entering(
     phases: Mapping[K, Phase[S, A]], put: Callable[[S, K], None] | None
 ) -> Callable[[S, K], list[Event]]:
@@ -255,35 +251,6 @@ def _entering(
     return enter
 
 
-def _judged(
-    do: Callable[[S, A], list[Event] | None], decisions: Callable[[S], int], guards: bool
-) -> Callable[[S, A], list[Event]]:
-    """``Flow.apply`` for a table of one judging phase with no end (Gungi's): without a
-    look-up or a branch it does not need, as it is on the hot path of every search."""
-    if guards:
-
-        def apply_guarded(state: S, action: A) -> list[Event]:
-            events = do(state, action)  # refuses a finished game's actions too
-            if events is None:
-                if state.is_terminal():
-                    raise _over(state, action)
-                raise IllegalAction(state.why_illegal(action) or f"{action} is not legal")
-            return events
-
-        return apply_guarded
-
-    def apply_judged(state: S, action: A) -> list[Event]:
-        if state.is_terminal():
-            raise _over(state, action)
-        events = do(state, action)
-        if events is None:  # the phase's do refused it, having changed nothing
-            raise IllegalAction(state.why_illegal(action) or f"{action} is not legal")
-        events += state._end_if_too_long(decisions(state))
-        return events
-
-    return apply_judged
-
-
 def _template(
     phases: Mapping[K, Phase[S, A]],
     phase_of: Callable[[S], K],
@@ -297,11 +264,11 @@ def _template(
     if len(phases) == 1 and count is None and ends is None:
         (only,) = phases.values()
         if only.judges and only.end is None:
-            return _judged(only.do, decisions, only.guards)
+            return judged(only.do, decisions, only.guards)
 
     def apply(state: S, action: A) -> list[Event]:
         if state.is_terminal():
-            raise _over(state, action)
+            raise over(state, action)
         phase = phases[phase_of(state)]
         if not phase.judges:
             why = state.why_illegal(action)

@@ -29,6 +29,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, SupportsIndex
 from typing_extensions import TypeVar
 
 from sengoku.core.describe import PERMISSIVE_VIEW_SCHEMA, ActionDescription, generic_description
+
+# Events are built every ply: their module is compiled (mypyc), this one is not. Both names
+# stay importable from here, where the contract names them.
+from sengoku.core.events import Event as Event
+from sengoku.core.events import event as event
 from sengoku.core.features import GENERIC_FEATURES, Features
 from sengoku.core.game_type import GameType
 from sengoku.core.observation import Encoder
@@ -44,10 +49,6 @@ Action = Hashable
 #: and its states' ``legal_actions`` and ``apply`` are typed with it (no ``type: ignore``).
 #: A bare ``State`` (code that plays any game) is ``State[Any]``.
 ActionT = TypeVar("ActionT", bound=Hashable, default=Any)
-
-#: An event is a JSON-ready dict with at least ``type`` and ``audience``
-#: (``None``: everyone; else the list of seats that may see it).
-Event = dict[str, Any]
 
 #: The seat index used for "nobody is to act": the game is over.
 TERMINAL = -1
@@ -103,18 +104,6 @@ def action_number(n: object, count: int) -> int:
     if not 0 <= value < count:
         raise ParseError(f"action number: {value} is outside 0..{count - 1}")
     return value
-
-
-def event(type_: str, audience: Sequence[int] | None = None, **details: Any) -> Event:
-    """Build an event: ``audience`` None means every seat and spectator may see it.
-
-    A ``message`` given as a :class:`~sengoku.core.sentence.Sentence` is stored as its English
-    text, with its parts under ``say`` for a reader's language (sengoku/core/sentence.py)."""
-    message = details.get("message")
-    if isinstance(message, Sentence):
-        details["message"] = str(message)
-        details["say"] = message.wire()
-    return {"type": type_, "audience": None if audience is None else list(audience), **details}
 
 
 def package_file(package: str, *parts: str) -> Path:

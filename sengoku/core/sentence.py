@@ -18,7 +18,7 @@ template is a message of the ``messages`` catalog. Templates name their places i
 
 An event whose ``message`` is a Sentence is stored with the English ``message`` (records, the
 CLI and every test read it as before) and the sentence's parts under ``say``
-(:func:`sengoku.core.game.event`); an error raised with one (``IllegalAction(say(...))``)
+(:func:`sengoku.core.events.event`); an error raised with one (``IllegalAction(say(...))``)
 keeps it as ``.say`` for the server to translate.
 """
 
@@ -27,7 +27,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mypy_extensions import mypyc_attr
 
+
+# Compiled with mypyc (docs/architecture.md, "The core compiled"): a native class cannot
+# subclass ``str``, so the two text classes stay Python classes; Sentence is native.
+@mypyc_attr(native_class=False)
 class Word(str):
     """A game word the reader's language names: a colour, a piece, a unit, a card, a troop
     (the catalogs hold its translations; a word missing from them shows in English)."""
@@ -49,6 +54,12 @@ class Sentence:
 
     def __repr__(self) -> str:
         return f"say({self.template!r}, **{dict(self.args)!r})"
+
+    def __reduce__(self) -> tuple[type[Sentence], tuple[str, Mapping[str, object]]]:
+        # Pickled and copied through the constructor (an error that carries a sentence
+        # crosses processes): the compiled class's ``__new__`` runs ``__init__``, so the
+        # default protocol's empty object cannot be made.
+        return (Sentence, (self.template, self.args))
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -96,6 +107,7 @@ def say(template: str, **args: object) -> Sentence:
     return Sentence(template, args)
 
 
+@mypyc_attr(native_class=False)
 class Said(str):
     """A sentence's English text that still knows its sentence: what ``why_illegal`` (whose
     contract is text) returns for a reason a reader's language may translate; an error

@@ -3,6 +3,7 @@ the CLI, the parts for a reader's language, through events and errors alike."""
 
 from __future__ import annotations
 
+import copy
 import json
 import pickle
 
@@ -52,6 +53,23 @@ def test_an_error_raised_with_a_sentence_keeps_it() -> None:
     # plain text: no sentence; errors still cross process boundaries as text
     assert IllegalAction("no such square").say is None
     assert str(pickle.loads(pickle.dumps(exc))) == "tile S2C1 is not in your hand"
+
+
+def test_a_sentence_pickles_and_copies_compiled_or_not() -> None:
+    """The server keeps errors and copies states that hold sentences; the compiled class
+    (mypyc, docs/architecture.md "The core compiled") cannot be rebuilt by the default
+    protocol, whose empty object its constructor refuses."""
+    sentence = say(
+        "{unit} takes {n} in {place}", unit=Word("Archer"), n=2, place=say("{s}", s="B2")
+    )
+    for copied in (
+        pickle.loads(pickle.dumps(sentence)),
+        copy.deepcopy(sentence),
+        copy.copy(sentence),
+    ):
+        assert copied == sentence and copied is not sentence
+        assert str(copied) == "Archer takes 2 in B2" and copied.wire() == sentence.wire()
+        assert isinstance(copied.args["unit"], Word)
 
 
 def test_a_phrase_inside_a_sentence_is_a_sentence_too() -> None:
