@@ -84,15 +84,17 @@ class GunshiAction:
 
     def __post_init__(self) -> None:
         # The project's error naming the field, never a TypeError from an unhashable kind.
-        if type(self.kind) is not str or self.kind not in INDEX:
-            raise IllegalAction(
-                f"not a Gunshi action: kind {self.kind!r} is none of {', '.join(INDEX)}"
-            )
-        if type(self.arg) is not str or self.arg not in INDEX[self.kind]:
-            vocab = VOCABULARY[self.kind]
+        # The fields are read as objects (getattr): compiled (mypyc), reading ``self.kind``
+        # checks that it is a str first, a bare TypeError.
+        kind: object = getattr(self, "kind")  # noqa: B009
+        arg: object = getattr(self, "arg")  # noqa: B009
+        if type(kind) is not str or kind not in INDEX:
+            raise IllegalAction(f"not a Gunshi action: kind {kind!r} is none of {', '.join(INDEX)}")
+        if type(arg) is not str or arg not in INDEX[kind]:
+            vocab = VOCABULARY[kind]
             allowed = "none (a bare kind)" if vocab == ("",) else f"one of {', '.join(vocab)}"
             raise IllegalAction(
-                f"not a Gunshi action: arg {self.arg!r} of {self.kind!r}; the arg is {allowed}"
+                f"not a Gunshi action: arg {arg!r} of {kind!r}; the arg is {allowed}"
             )
 
     def __str__(self) -> str:

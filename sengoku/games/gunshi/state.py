@@ -393,7 +393,7 @@ class GunshiState(State[GunshiAction]):
 
 def _collected(
     do: Callable[[GunshiState, GunshiAction], None],
-) -> Callable[[GunshiState, GunshiAction], list[Event] | None]:
+) -> Callable[[GunshiState, Any], list[Event] | None]:
     """A phase's ``do`` for the flow, judging legality itself (``judges``, core/flow.py): an
     action not in the kept legal list is refused (None, nothing changed); else the decision is
     counted (before the action is played: the events it makes carry its ply) and the rule
@@ -401,8 +401,12 @@ def _collected(
     events are what it returns. One check against the list ``legal_actions`` kept, and no call
     of ``why_illegal`` on the way: the hot path of every search."""
 
-    def run(state: GunshiState, action: GunshiAction) -> list[Event] | None:
+    def run(state: GunshiState, given: object) -> list[Event] | None:
+        # ``given`` is any object (compiled, a parameter typed GunshiAction would refuse
+        # text or None with a bare TypeError before the flow's IllegalAction); once found
+        # among the legal actions it is one.
         legal = state._legal()
+        action: Any = given
         # By identity first (the engine's actions are interned): a plain ``in`` calls the
         # dataclass __eq__ on every action before the match.
         if id(action) not in map(id, legal) and action not in legal:
