@@ -10,10 +10,6 @@ comparison is skipped; the finder's own tests run everywhere.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import tomllib
 import warnings
 from importlib.machinery import EXTENSION_SUFFIXES, PathFinder
@@ -24,6 +20,7 @@ import pytest
 
 import sengoku.ai
 from sengoku.compiled import PURE_PYTHON, SourceFirst, source_hash
+from tests.compiled_runs import run_build
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,21 +62,7 @@ print("RESULT", json.dumps(out, sort_keys=True))
 
 
 def _searches(pure: bool) -> dict[str, Any]:
-    env = {k: v for k, v in os.environ.items() if k != PURE_PYTHON}
-    env["PYTHONPATH"] = str(ROOT)
-    if pure:
-        env[PURE_PYTHON] = "1"
-    run = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=900,
-    )
-    assert run.returncode == 0, f"--- stdout\n{run.stdout}\n--- stderr\n{run.stderr}"
-    result: dict[str, Any] = json.loads(run.stdout.rsplit("RESULT ", 1)[1])
-    return result
+    return run_build(SCRIPT, pure=pure)
 
 
 def test_the_compiled_search_plays_the_plain_pythons_games() -> None:

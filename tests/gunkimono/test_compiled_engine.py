@@ -15,11 +15,8 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import pickle
 import random
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -27,7 +24,7 @@ from typing import Any
 import pytest
 
 import sengoku
-from sengoku.compiled import PURE_PYTHON
+from tests.compiled_runs import run_build
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,21 +92,7 @@ print("RESULT", json.dumps(out, sort_keys=True))
 
 
 def _play(pure: bool) -> dict[str, Any]:
-    env = {k: v for k, v in os.environ.items() if k != PURE_PYTHON}
-    env["PYTHONPATH"] = str(ROOT)
-    if pure:
-        env[PURE_PYTHON] = "1"
-    run = subprocess.run(
-        [sys.executable, "-c", SCRIPT, json.dumps([OPTION_SETS, SEEDS])],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=900,
-    )
-    assert run.returncode == 0, f"--- stdout\n{run.stdout}\n--- stderr\n{run.stderr}"
-    result: dict[str, Any] = json.loads(run.stdout.rsplit("RESULT ", 1)[1])
-    return result
+    return run_build(SCRIPT, json.dumps([OPTION_SETS, SEEDS]), pure=pure)
 
 
 #: What each column of a ply's row is.

@@ -14,16 +14,13 @@ checkout never built in place, a pure-Python build) the comparison is skipped.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from sengoku.compiled import PURE_PYTHON
+from tests.compiled_runs import run_build
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -112,21 +109,7 @@ print("RESULT", json.dumps(out, sort_keys=True))
 
 
 def _games(pure: bool) -> dict[str, Any]:
-    env = {k: v for k, v in os.environ.items() if k != PURE_PYTHON}
-    env["PYTHONPATH"] = str(ROOT)
-    if pure:
-        env[PURE_PYTHON] = "1"
-    run = subprocess.run(
-        [sys.executable, "-c", SCRIPT, json.dumps([OPTION_SETS, list(SEEDS)])],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=900,
-    )
-    assert run.returncode == 0, f"--- stdout\n{run.stdout}\n--- stderr\n{run.stderr}"
-    result: dict[str, Any] = json.loads(run.stdout.rsplit("RESULT ", 1)[1])
-    return result
+    return run_build(SCRIPT, json.dumps([OPTION_SETS, list(SEEDS)]), pure=pure)
 
 
 def test_the_compiled_engine_plays_the_plain_pythons_games() -> None:

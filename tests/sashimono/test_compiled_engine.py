@@ -13,16 +13,13 @@ a pure-Python build) the comparison is skipped.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from sengoku.compiled import PURE_PYTHON
+from tests.compiled_runs import run_build
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -110,21 +107,7 @@ print("RESULT", json.dumps(out))
 
 
 def _play(pure: bool) -> dict[str, Any]:
-    env = {k: v for k, v in os.environ.items() if k != PURE_PYTHON}
-    env["PYTHONPATH"] = str(ROOT)
-    if pure:
-        env[PURE_PYTHON] = "1"
-    run = subprocess.run(
-        [sys.executable, "-c", SCRIPT, json.dumps(OPTION_SETS), json.dumps(ENGINE)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=900,
-    )
-    assert run.returncode == 0, f"--- stdout\n{run.stdout[-4000:]}\n--- stderr\n{run.stderr}"
-    result: dict[str, Any] = json.loads(run.stdout.rsplit("RESULT ", 1)[1])
-    return result
+    return run_build(SCRIPT, json.dumps(OPTION_SETS), json.dumps(ENGINE), pure=pure)
 
 
 def test_the_compiled_engine_plays_the_plain_pythons_games() -> None:

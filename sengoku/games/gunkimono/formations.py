@@ -81,6 +81,12 @@ class Formations:
         #: (``strongholds.stronghold_cells``).
         self.sites: dict[tuple[int, bool], list[int]] = {}
 
+    def __reduce__(self) -> tuple[type[Formations], tuple[list[int], list[int]]]:
+        # Pickled and copied as the board it was built from (the rest is worked out again;
+        # ``sites`` refills on demand): compiled (mypyc), a native class's ``__new__`` runs
+        # ``__init__``, so copy's default (an empty object, then its slots) cannot make one.
+        return Formations, (self.top, self.sh_owner)
+
 
 @mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
