@@ -150,7 +150,7 @@ class GungiEncoder(Encoder):
                 tuple(state.board),
                 (tuple(hands[0]), tuple(hands[1])),
                 # current_player, written out (a property call fewer)
-                TERMINAL if state._outcome is not None else state.to_move,
+                TERMINAL if state.is_terminal() else state.to_move,
                 state.to_move,
                 setup,
                 tuple(state.drafting),

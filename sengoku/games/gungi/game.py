@@ -304,11 +304,11 @@ class Gungi(Game):
     def legal_action_ints(self, state: State) -> list[int]:
         # The legal codes, sorted as legal_actions lists its moves; no Move is made.
         assert isinstance(state, GungiState)
-        if gungi_state._NATIVE and native_core.HAS_ADAPTER_QUERIES:
+        if gungi_state.native_in_use() and native_core.HAS_ADAPTER_QUERIES:
             # Made in the core from its kept legal list (no list of codes in between);
             # is_terminal and native_core.legal_ints written out: an environment asks on
             # every step.
-            if state._outcome is not None:
+            if state.is_terminal():
                 return []
             # native_core.scratch written out: this thread's scratch entry, reloaded if it
             # holds another position.
@@ -326,8 +326,8 @@ class Gungi(Game):
         assert isinstance(state, GungiState)
         if type(n) is not int or not 0 <= n < NUM_DISTINCT_ACTIONS:  # the common case first
             n = action_number(n, NUM_DISTINCT_ACTIONS)
-        if gungi_state._NATIVE and native_core.HAS_ADAPTER_QUERIES:
-            if state._outcome is not None:
+        if gungi_state.native_in_use() and native_core.HAS_ADAPTER_QUERIES:
+            if state.is_terminal():
                 raise IllegalAction(f"action {n} is not legal in this position")
             kept = state.memo.native  # native_core.scratch written out, as above
             entry = kept[1] if kept is not None and kept[0] == _get_ident() else _entry(state)
