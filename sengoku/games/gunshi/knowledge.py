@@ -30,11 +30,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
 from mypy_extensions import mypyc_attr
 
-from sengoku.core.substate import COPY_ON_WRITE, SCALAR, Part, part_field
+from sengoku.core.substate import SCALAR, Codec, Part, jsonable, part_field
 from sengoku.games.gunshi.data import CARDS
 
 if TYPE_CHECKING:
@@ -55,6 +55,26 @@ class Bag(TypedDict):
     used: NotRequired[list[str]]
 
 
+def _load_bags(saved: Any) -> list[list[Bag]]:
+    """The bags as the engine keeps them: JSON has lists where a bag's ``par`` holds (parent,
+    count) tuples (compiled, the engine reads them as tuples and refuses a list). ``saved``
+    is JSON, typed ``Any`` so that the compiled code does not check it as bags first."""
+    seats: list[list[Bag]] = []
+    for seat in saved:
+        bags: list[Bag] = []
+        for bag in seat:
+            loaded: dict[str, Any] = dict(bag)
+            loaded["par"] = [(int(pair[0]), int(pair[1])) for pair in bag["par"]]
+            bags.append(cast(Bag, loaded))
+        seats.append(bags)
+    return seats
+
+
+#: The bags' codec: copied one level (copy on write, see ``consume``), saved as JSON values,
+#: loaded with their tuples back.
+BAGS: Codec[list[list[Bag]]] = Codec(list, jsonable, _load_bags, copy_code="{0}.copy()")
+
+
 @mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class Knowledge(Part):
@@ -63,7 +83,7 @@ class Knowledge(Part):
 
     # Copied one level only: a change to a seat's bags replaces its list and the bag dicts
     # (copy on write, see ``consume``), so clones may share them.
-    bags: list[list[Bag]] = part_field(COPY_ON_WRITE, default_factory=lambda: [[], []])
+    bags: list[list[Bag]] = part_field(BAGS, default_factory=lambda: [[], []])
     next_bag: int = part_field(SCALAR, default=0)
 
 
