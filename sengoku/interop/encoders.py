@@ -78,13 +78,12 @@ class LegalInts:
     (they cost more than the search). Where the game leaves ``legal_action_ints`` to the
     contract's default (``action_to_int`` of each of ``state.legal_actions()``), the actions
     it made are kept beside their integers, in the same order, so the action played is read
-    back by its index (:meth:`action`) instead of being rebuilt by ``int_to_action``; so are
-    they where the game has ``legal_ints_and_actions(state)``, both lists in one call (Gungi's
-    core); a game with only its own ``legal_action_ints`` (Gunkimono's stored integers)
+    back by its index (:meth:`action`) instead of being rebuilt by ``int_to_action``; a game
+    with its own ``legal_action_ints`` (Gungi's native codes, Gunkimono's stored integers)
     makes no actions for the list, and the one played is ``int_to_action`` of its integer.
     """
 
-    __slots__ = ("game", "num_actions", "list", "actions", "pair", "ints_of", "both")
+    __slots__ = ("game", "num_actions", "list", "actions", "pair", "ints_of")
 
     def __init__(self, game: Game, num_actions: int) -> None:
         self.game = game
@@ -100,23 +99,12 @@ class LegalInts:
         #: The game's ``legal_action_ints``, read once (it runs on every step; an
         #: environment that keeps no actions may set :attr:`list` from it directly).
         self.ints_of = game.legal_action_ints
-        #: The game's ``legal_ints_and_actions(state)`` where it has one (Gungi's: its core
-        #: makes the integers and the actions in one call), else None: the actions are then
-        #: kept beside their integers too, made at no more cost than ``int_to_action`` of
-        #: the one played.
-        self.both: Callable[[State], tuple[list[int], list[Action]]] | None = getattr(
-            game, "legal_ints_and_actions", None
-        )
-        if self.both is not None:
-            self.pair = True
 
     def update(self, state: State | None) -> None:
         """The legal integers of ``state`` (None: nothing is legal, as at the end)."""
         if state is None:
             self.list = []
             self.actions = None
-        elif self.both is not None:
-            self.list, self.actions = self.both(state)
         elif self.pair:
             actions = self.actions = state.legal_actions()
             to_int = self.game.action_to_int

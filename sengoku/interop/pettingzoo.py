@@ -211,10 +211,7 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
                         seat = raw._to_act = state.current_player
                         raw._observations = {}
                         raw.agent_selection = raw.possible_agents[seat]
-                        both = legal.both  # LegalInts.update written out, as in _played
-                        if both is not None:
-                            legal.list, legal.actions = both(state)
-                        elif legal.pair:
+                        if legal.pair:
                             legal.update(state)
                         else:
                             legal.list = legal.ints_of(state)
@@ -476,12 +473,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
             seat = self._to_act = state.current_player
             self._observations = {}
             self.agent_selection = self.possible_agents[seat]
-            both = legal.both  # LegalInts.update written out
-            if both is not None:  # the game's integers and actions in one call (Gungi's)
-                legal.list, legal.actions = both(state)
-            elif legal.pair:
+            if legal.pair:
                 legal.update(state)
-            else:  # the game's own integers, no actions kept
+            else:  # LegalInts.update written out: the game's own integers, no actions kept
                 legal.list = legal.ints_of(state)
         else:
             self._clear_rewards()

@@ -136,33 +136,3 @@ def test_the_cores_snapshot_is_the_tuples_capture_made_and_stays_put() -> None:
         native_core._native.snapshot(encoder_module.GungiSnapshot)
     with pytest.raises(TypeError):  # a board that is no sequence
         native_core._native.snapshot(encoder_module.GungiSnapshot, 5, *range(10))
-
-
-def test_legal_ints_and_actions_are_the_ints_and_the_moves_with_the_core_or_without() -> None:
-    """``Gungi.legal_ints_and_actions`` (the core's ``legal_pair``, one call) is
-    ``(legal_action_ints, legal_actions)``, in the same order, with the core and without it,
-    up to the end (then both empty); the lists are the caller's own."""
-    gungi = Gungi()
-    rng = random.Random("pair")
-    for mode in ("intro", "advanced"):
-        state = gungi.new_state(seed=5, mode=mode)
-        for _ in range(400):
-            ints, moves = gungi.legal_ints_and_actions(state)
-            assert ints == gungi.legal_action_ints(state)
-            assert moves == state.legal_actions()
-            assert ints == [gungi.action_to_int(state, move) for move in moves]
-            state_module._NATIVE = False
-            try:
-                assert gungi.legal_ints_and_actions(state.clone()) == (ints, moves)
-            finally:
-                state_module._NATIVE = True
-            if state.is_terminal():
-                assert (ints, moves) == ([], [])
-                break
-            ints.append(-1)  # the caller's own lists: the next answer is unchanged
-            moves.clear()
-            assert gungi.legal_ints_and_actions(state)[0] == gungi.legal_action_ints(state)
-            state.apply(gungi.int_to_action(state, rng.choice(gungi.legal_action_ints(state))))
-    position = native_core.scratch(gungi.new_state(seed=1, mode="intro"))
-    with pytest.raises(TypeError, match="legal_pair"):
-        position.legal_pair(1)

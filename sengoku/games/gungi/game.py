@@ -68,10 +68,6 @@ MAX_GAME_LENGTH = 1000
 
 _get_ident = native_core.get_ident
 _entry = native_core.scratch_entry
-#: Whether the core's Position has legal_pair (a core built before it has not).
-_HAS_PAIR = native_core.HAS_ADAPTER_QUERIES and hasattr(
-    getattr(native_core._native, "Position", None), "legal_pair"
-)
 
 
 class Gungi(Game):
@@ -325,25 +321,6 @@ class Gungi(Game):
             ints: list[int] = entry[0].legal_ints()
             return ints
         return [code >> 14 for code in state.legal_codes()]
-
-    def legal_ints_and_actions(self, state: State) -> tuple[list[int], list[Move]]:
-        """``(legal_action_ints(state), state.legal_actions())``, the integers and the Moves in
-        the same order, in one call to the core where it has one (an environment that keeps
-        the Moves beside their integers plays the one drawn without ``int_to_action``:
-        :class:`~sengoku.interop.encoders.LegalInts`)."""
-        assert isinstance(state, GungiState)
-        if gungi_state._NATIVE and _HAS_PAIR:
-            if state._outcome is not None:
-                return [], []
-            kept = state.memo.native  # as in legal_action_ints
-            entry = kept[1] if kept is not None and kept[0] == _get_ident() else _entry(state)
-            now = (state.hash, state.ply, state.move_number, state.first)
-            if entry[1] != now:
-                native_core.load(entry[0], state)
-                entry[1] = now
-            pair: tuple[list[int], list[Move]] = entry[0].legal_pair()
-            return pair
-        return self.legal_action_ints(state), state.legal_actions()
 
     def int_to_action(self, state: State, n: int) -> Move:
         assert isinstance(state, GungiState)

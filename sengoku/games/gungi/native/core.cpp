@@ -1756,15 +1756,6 @@ struct PyPosition {
         return py::reinterpret_steal<py::list>(list);
     }
 
-    // Gungi.legal_ints_and_actions: (legal_ints(), legal_moves()) in one pass over the kept
-    // legal list: an environment that keeps the Moves beside their integers plays the one
-    // drawn without a search for it.
-    py::tuple legal_pair() {
-        py::list moves = legal_moves();
-        py::list ints = legal_ints();
-        return py::make_tuple(ints, moves);
-    }
-
     // Gungi.int_to_action: the legal code whose action integer is n, or -1 (a binary search
     // of the ascending legal list).
     int64_t code_of(int64_t n) {
@@ -2167,19 +2158,6 @@ PyObject* fast_legal_ints(PyObject* self, PyObject* const* /*args*/, Py_ssize_t 
     }
 }
 
-PyObject* fast_legal_pair(PyObject* self, PyObject* const* /*args*/, Py_ssize_t nargs) {
-    if (nargs != 0) {
-        PyErr_SetString(PyExc_TypeError, "legal_pair() takes no arguments");
-        return nullptr;
-    }
-    try {
-        return position_of(self)->legal_pair().release().ptr();
-    } catch (...) {
-        py::detail::try_translate_exceptions();
-        return nullptr;
-    }
-}
-
 PyObject* fast_code_of(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
     if (nargs != 1 || !PyLong_Check(args[0])) {
         PyErr_SetString(PyExc_TypeError, "code_of(n: int) takes one int");
@@ -2254,8 +2232,6 @@ PyMethodDef g_module_functions[] = {
 PyMethodDef g_fast_methods[] = {
     {"legal_ints", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_legal_ints)),
      METH_FASTCALL, "Gungi.legal_action_ints: each legal code's action integer, ascending."},
-    {"legal_pair", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_legal_pair)),
-     METH_FASTCALL, "(legal_ints(), legal_moves()) in one call."},
     {"code_of", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_code_of)),
      METH_FASTCALL, "Gungi.int_to_action: the legal code of action integer n, or -1."},
     {"legal_moves", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_legal_moves)),
