@@ -60,8 +60,12 @@ from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped
 from sengoku.core.game import TERMINAL, IllegalAction, SengokuError, State
 from sengoku.core.registry import load_game
 from sengoku.interop.encoders import LegalInts, capturer_of, encoder_for
-from sengoku.interop.lazy import LazyObservation
+from sengoku.interop.lazy import _UNMADE, LazyObservation
 from sengoku.interop.vector import VectorEnv
+
+#: LazyObservation.of's two steps, read once (``last`` runs them every turn).
+_new_observation = dict.__new__
+_set_unmade = dict.update
 
 
 def env(game: str, render_mode: str | None = None, **options: Any) -> SengokuWrapper:
@@ -155,7 +159,15 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         if observe:  # raw_env.observe written out; made once per step
             observation = raw._observations.get(agent)
             if observation is None:
-                observation = raw._observation(agent)
+                # raw_env._observation and LazyObservation.of written out (two frames fewer
+                # on every turn): the same object, made the same way.
+                seat = raw.agent_seat[agent]
+                made: LazyObservation = _new_observation(LazyObservation)
+                _set_unmade(made, _UNMADE)
+                made._seat = raw._seats[seat]
+                made._view = raw._capture(raw._state, seat)
+                made._legal = raw._legal.list if seat == raw._to_act else []
+                observation = raw._observations[agent] = made
         return (
             observation,
             raw._cumulative_rewards[agent],
@@ -180,13 +192,31 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             # The common step first: a plain int among the legal integers of a live agent
             # (a legal integer is in the action space, and the legal list is empty once the
             # game is over); every other case takes the checks below, in PettingZoo's order.
-            legal = raw._legal.list
-            i = bisect_left(legal, action)
-            if i < len(legal) and legal[i] == action:
+            legal = raw._legal
+            ints = legal.list
+            i = bisect_left(ints, action)
+            if i < len(ints) and ints[i] == action:
                 agent = raw.agent_selection
                 if not (raw.terminations[agent] or raw.truncations[agent]):
                     self._has_updated = True
-                    raw._play(agent, i)
+                    # raw_env._play written out for a game that goes on (one frame fewer on
+                    # every step); the end, and rendering, are left to it.
+                    state = raw._state
+                    raw._cumulative_rewards[agent] = 0.0
+                    actions = legal.actions
+                    state.apply(
+                        actions[i] if actions is not None else raw._int_to_action(state, action)
+                    )
+                    if state.outcome() is None and raw.render_mode is None:
+                        seat = raw._to_act = state.current_player
+                        raw._observations = {}
+                        raw.agent_selection = raw.possible_agents[seat]
+                        if legal.pair:
+                            legal.update(state)
+                        else:
+                            legal.list = legal.ints_of(state)
+                    else:
+                        raw._played(state)
                     return
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
@@ -429,6 +459,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         state.apply(
             actions[i] if actions is not None else self._int_to_action(state, legal.list[i])
         )
+        self._played(state)
+
+    def _played(self, state: State) -> None:
+        """What follows the play of a legal action in ``state`` (the environment's): the next
+        agent and its legal integers, or the rewards and ends; the drawing in "human" mode."""
+        legal = self._legal
         outcome = state.outcome()
         if outcome is None:
             # Rewards are 0 until the end (an illegal action ends the game in the wrapper):

@@ -97,3 +97,42 @@ def test_the_adapter_queries_check_their_arguments_and_hand_out_lists_of_their_o
             position.code_of(bad_value)
     with pytest.raises(TypeError, match="legal_ints"):
         position.legal_ints(1)
+
+
+def test_the_cores_snapshot_is_the_tuples_capture_made_and_stays_put() -> None:
+    """``GungiEncoder.capture`` through the core's ``snapshot`` (one call) is the GungiSnapshot
+    that the Python tuple calls make, field by field and of the same class; it copies the
+    state's lists (later play leaves it as it was), and refuses what it cannot make."""
+    from sengoku.games.gungi import encoder as encoder_module
+
+    assert encoder_module._native_snapshot is not None  # the core is built with it
+    gungi = Gungi()
+    encoder = GungiEncoder(gungi.max_game_length())
+    rng = random.Random("snapshot")
+    kept: list[tuple[object, tuple[object, ...]]] = []
+    for mode in ("intro", "beginner", "advanced"):
+        state = gungi.new_state(seed=3, mode=mode)
+        for _ in range(120):
+            for seat in (0, 1, None):
+                native = encoder.capture(state, seat)
+                encoder_module._native_snapshot = None
+                try:
+                    python = encoder.capture(state, seat)
+                finally:
+                    encoder_module._native_snapshot = native_core._native.snapshot
+                assert type(native) is type(python) is encoder_module.GungiSnapshot
+                assert native == python
+                assert type(native.board) is type(native.hands[0]) is tuple
+                assert type(native.drafting) is type(native.marshal_at) is tuple
+                kept.append((native, tuple(python)))
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+    for native, fields in kept:
+        assert tuple(native) == fields
+    with pytest.raises(TypeError, match="snapshot"):
+        native_core._native.snapshot(dict, *range(11))
+    with pytest.raises(TypeError, match="snapshot"):
+        native_core._native.snapshot(encoder_module.GungiSnapshot)
+    with pytest.raises(TypeError):  # a board that is no sequence
+        native_core._native.snapshot(encoder_module.GungiSnapshot, 5, *range(10))

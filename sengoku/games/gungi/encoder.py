@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+import sengoku.games.gungi.native_core as native_core
 import sengoku.games.gungi.state as gungi_state
 from sengoku.core.game import TERMINAL
 from sengoku.core.observation import Encoder
@@ -40,6 +41,10 @@ class GungiSnapshot(NamedTuple):
 
 
 _new_tuple = tuple.__new__
+#: The native core's snapshot (native/core.cpp): the copies and the tuple of
+#: :meth:`GungiEncoder.capture` in one call; None without the core (or with a core built
+#: before it), where capture makes them in Python.
+_native_snapshot: Any = getattr(native_core._native, "snapshot", None)
 #: Neither Marshal can be captured during the setup (the view says so).
 _NOT_CAPTURABLE = (False, False)
 
@@ -142,6 +147,21 @@ class GungiEncoder(Encoder):
             return state.view(seat)
         hands = state.hands
         setup = state.phase == "setup"
+        if _native_snapshot is not None:  # the same snapshot, made in one call
+            return _native_snapshot(
+                GungiSnapshot,
+                state.board,
+                hands[0],
+                hands[1],
+                TERMINAL if state._outcome is not None else state.to_move,
+                state.to_move,
+                setup,
+                state.drafting,
+                state.marshal_at,
+                state.options["archer_blockers"],
+                state.ply,
+                _NOT_CAPTURABLE if setup else None,
+            )
         # GungiSnapshot(...) without the NamedTuple's Python-level __new__ (one frame fewer
         # on every observation an environment takes).
         return _new_tuple(

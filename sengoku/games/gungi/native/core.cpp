@@ -2175,6 +2175,60 @@ PyObject* fast_code_of(PyObject* self, PyObject* const* args, Py_ssize_t nargs) 
     }
 }
 
+// GungiEncoder.capture's snapshot in one call (an environment takes one every step):
+// snapshot(cls, board, hand0, hand1, current_player, to_move, setup, drafting, marshal_at,
+// blockers, ply, capturable) is cls(tuple(board), (tuple(hand0), tuple(hand1)),
+// current_player, to_move, setup, tuple(drafting), tuple(marshal_at), blockers, ply,
+// capturable), made as tuple.__new__(cls, ...) makes it (cls: a tuple subclass of ten
+// fields, GungiSnapshot). The copies are what keeps the snapshot as the position was: the
+// state's lists change in place on the next move.
+PyObject* fast_snapshot(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 12 || !PyType_Check(args[0]) ||
+        !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(args[0]), &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "snapshot(cls, board, hand0, hand1, current_player, to_move, setup, "
+                        "drafting, marshal_at, blockers, ply, capturable): cls a tuple type");
+        return nullptr;
+    }
+    PyTypeObject* cls = reinterpret_cast<PyTypeObject*>(args[0]);
+    PyObject* copies[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
+    const int copied[5] = {1, 2, 3, 7, 8};  // board, the hands, drafting, marshal_at
+    for (int i = 0; i < 5; ++i) {
+        copies[i] = PySequence_Tuple(args[copied[i]]);
+        if (copies[i] == nullptr) {
+            for (int j = 0; j < i; ++j) Py_DECREF(copies[j]);
+            return nullptr;
+        }
+    }
+    PyObject* hands = PyTuple_Pack(2, copies[1], copies[2]);
+    Py_DECREF(copies[1]);
+    Py_DECREF(copies[2]);
+    PyObject* snap = hands == nullptr ? nullptr : cls->tp_alloc(cls, 10);
+    if (snap == nullptr) {
+        Py_XDECREF(hands);
+        Py_DECREF(copies[0]);
+        Py_DECREF(copies[3]);
+        Py_DECREF(copies[4]);
+        return nullptr;
+    }
+    PyObject* items[10] = {copies[0], hands,    args[4],     args[5],  args[6],
+                           copies[3], copies[4], args[9], args[10], args[11]};
+    for (int i = 0; i < 10; ++i) {
+        if (i >= 2 && i <= 4) Py_INCREF(items[i]);  // borrowed arguments
+        if (i >= 7) Py_INCREF(items[i]);
+        PyTuple_SET_ITEM(snap, i, items[i]);  // the copies' references move into it
+    }
+    return snap;
+}
+
+PyMethodDef g_module_functions[] = {
+    {"snapshot", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_snapshot)),
+     METH_FASTCALL,
+     "GungiEncoder.capture's snapshot: cls(tuple(board), (tuple(hand0), tuple(hand1)), "
+     "current_player, to_move, setup, tuple(drafting), tuple(marshal_at), blockers, ply, "
+     "capturable)."},
+    {nullptr, nullptr, 0, nullptr}};
+
 PyMethodDef g_fast_methods[] = {
     {"legal_ints", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_legal_ints)),
      METH_FASTCALL, "Gungi.legal_action_ints: each legal code's action integer, ascending."},
@@ -2197,6 +2251,8 @@ PYBIND11_MODULE(_gungi_native, m) {
     m.attr("NUM_KINDS") = NK;
     // Batch.observations takes ``kept`` (a core built before it has not: batch.py asks).
     m.attr("OBSERVATIONS_KEPT") = true;
+
+    if (PyModule_AddFunctions(m.ptr(), g_module_functions) < 0) throw py::error_already_set();
 
     py::class_<Tables, std::shared_ptr<Tables>>(m, "Tables");
     // The Move class (sengoku.games.gungi.move.Move) and its intern table: legal_moves makes
