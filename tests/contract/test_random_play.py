@@ -54,6 +54,13 @@ def check_json_round_trip(game: Game, state: State) -> None:
     back = game.state_from_json(json.loads(text))
     assert canonical(back.to_json()) == canonical(data), "to_json -> state_from_json -> to_json"
     assert fingerprint(back) == fingerprint(state), "a state rebuilt from its JSON differs"
+    # And it plays on: a server loads every position from its JSON before the AI searches it
+    # (compiled engines once refused a loaded Gunshi position's knowledge, kept as lists).
+    assert [str(a) for a in back.legal_actions()] == [str(a) for a in state.legal_actions()]
+    if not back.is_terminal():
+        for seat in range(back.num_players):
+            world = back.determinize(seat, random.Random(seat))
+            assert world.legal_actions() or world.is_terminal()
 
 
 def check_legal_list(game: Game, state: State) -> list[Any]:

@@ -153,7 +153,7 @@ class GungiEncoder(Encoder):
                 state.board,
                 hands[0],
                 hands[1],
-                TERMINAL if state._outcome is not None else state.to_move,
+                TERMINAL if state.is_terminal() else state.to_move,
                 state.to_move,
                 setup,
                 state.drafting,
