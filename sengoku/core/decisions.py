@@ -26,64 +26,17 @@ Nothing here names a game. A game whose turn reads better another way need not u
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Generic, TypeVar
 
-T = TypeVar("T")
+# Compiled (mypyc) in a module of its own: Sashimono pops and pushes it several times a
+# decision; Pending, a generic dataclass each game subclasses, stays Python here.
+from sengoku.core.stack import DecisionStack as DecisionStack
+
 K = TypeVar("K", bound=Enum)
 Opt = TypeVar("Opt")
-
-
-class DecisionStack(Generic[T]):
-    """The steps still to do, the next one on top.
-
-    :meth:`push` schedules steps to run in the order given, before whatever was already
-    waiting (so a step that expands into sub-steps pushes them and they run first).
-    Iteration and :meth:`to_list` go from the bottom (last to run) to the top (next).
-    """
-
-    __slots__ = ("_items",)
-
-    def __init__(self, items: Iterable[T] = ()) -> None:
-        self._items: list[T] = list(items)
-
-    def push(self, *steps: T) -> None:
-        """Schedule ``steps`` to run in the order given, before what was already waiting."""
-        self._items.extend(reversed(steps))
-
-    def pop(self) -> T:
-        """Take the next step (``IndexError`` when none is left)."""
-        return self._items.pop()
-
-    def peek(self) -> T | None:
-        """The next step, left in place; ``None`` when none is left."""
-        return self._items[-1] if self._items else None
-
-    def clear(self) -> None:
-        self._items.clear()
-
-    def copy(self) -> DecisionStack[T]:
-        """A new stack of the same steps (the steps themselves are shared: keep them
-        immutable)."""
-        return DecisionStack(self._items)
-
-    def to_list(self) -> list[T]:
-        """The steps, bottom (last to run) first."""
-        return list(self._items)
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __bool__(self) -> bool:
-        return bool(self._items)
-
-    def __iter__(self) -> Iterator[T]:
-        return iter(self._items)
-
-    def __repr__(self) -> str:
-        return f"DecisionStack({self._items!r})"
 
 
 @dataclass(frozen=True)
@@ -107,3 +60,6 @@ def check_table(table: Mapping[K, Callable[..., Any]], kinds: type[K], what: str
     missing = [k.name for k in kinds if k not in table]
     if missing:
         raise TypeError(f"no handler for the {what} {', '.join(missing)}")
+
+
+__all__ = ["DecisionStack", "Pending", "check_table"]

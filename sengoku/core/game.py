@@ -318,9 +318,22 @@ class Game(ABC):
         adapters ask for it every ply: a game may answer without making the actions)."""
         return [self.action_to_int(state, action) for action in state.legal_actions()]
 
-    @abstractmethod
+    #: The length guard's limit when it is the same for every option set (each of the four
+    #: games): decisions after which the game ends with ``length_limit`` (a guard, not a
+    #: rule). The guard reads it (:meth:`State._end_if_too_long`, one attribute read on every
+    #: decision) and :meth:`max_game_length` gives it; set it on the game or its class to
+    #: change the limit (tests do). None: the limit depends on the options, and the guard asks
+    #: ``max_game_length(**options)``, which the game then defines.
+    length_limit: int | None = None
+
     def max_game_length(self, **options: Any) -> int:
-        """Decisions after which the game ends with ``length_limit`` (a guard, not a rule)."""
+        """Decisions after which the game ends with ``length_limit`` (a guard, not a rule):
+        :attr:`length_limit`; a game whose limit depends on the options overrides this."""
+        if self.length_limit is None:
+            raise NotImplementedError(
+                f"{type(self).__name__} sets no length_limit and does not define max_game_length"
+            )
+        return self.length_limit
 
     @abstractmethod
     def state_from_json(self, data: Mapping[str, Any]) -> State: ...
@@ -595,7 +608,12 @@ class State(ABC, Generic[ActionT]):
     def _end_if_too_long(self, decisions: int) -> list[Event]:
         """Call at the end of ``apply``: past ``max_game_length`` decisions the game ends with
         ``length_limit`` and no winner (a guard, not a rule). Returns the events to add."""
-        if decisions < self.game.max_game_length(**self.options) or self.outcome() is not None:
+        # The game's fixed limit in one attribute read: no call of max_game_length(**options)
+        # on every decision unless the limit depends on the options.
+        limit = self.game.length_limit
+        if limit is None:
+            limit = self.game.max_game_length(**self.options)
+        if decisions < limit or self.outcome() is not None:
             return []
         result = Outcome.no_winner(self.num_players, "length_limit", self.interim_scores())
         self._end_game(result)

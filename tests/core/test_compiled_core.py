@@ -3,7 +3,7 @@ every game.
 
 setup.py compiles the core's turn machine, events and sentences (sengoku/core/flow.py,
 events.py, sentence.py: ``[tool.sengoku] compiled`` in pyproject.toml), which every game's
-``apply`` runs; ``SENGOKU_PURE_PYTHON=1`` makes the package import their Python source
+``apply`` runs, and the decision stack Sashimono's turn runs on (stack.py); ``SENGOKU_PURE_PYTHON=1`` makes the package import their Python source
 instead (sengoku/compiled.py). A random game of each game (each mode of Sashimono, two and
 three lords of Gunkimono) is played in two processes, one per build, from the same seed: at
 every ply the legal actions, the action drawn, the events it made and ``to_json()`` must be
@@ -28,7 +28,12 @@ from tests.compiled_runs import run_build
 ROOT = Path(__file__).resolve().parents[2]
 
 #: The core's modules that setup.py compiles.
-CORE = ("sengoku.core.events", "sengoku.core.flow", "sengoku.core.sentence")
+CORE = (
+    "sengoku.core.events",
+    "sengoku.core.flow",
+    "sengoku.core.sentence",
+    "sengoku.core.stack",
+)
 
 #: (game, options, seed): every game, through every flow shape the core runs (Gungi's one
 #: judging phase, Gunshi's phase table, Gunkimono's, Sashimono's stack of questions).

@@ -133,7 +133,7 @@ def test_length_limit_ends_every_game_with_no_winner(
 ) -> None:
     game = sengoku.load_game(name)
     state = _midgame(game, options, plies=5)
-    monkeypatch.setattr(game, "max_game_length", lambda **_: 6)
+    monkeypatch.setattr(game, "length_limit", 6)  # the documented way to set it
     events = state.apply(random.Random(1).choice(state.legal_actions()))
     result = state.outcome()
     assert result is not None and result.reason == "length_limit" and result.winners == ()

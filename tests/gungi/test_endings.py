@@ -104,14 +104,14 @@ def test_length_guard_follows_a_limit_replaced_after_the_state_was_made(
     gungi: Gungi, where: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The guard compares with the limit the state read when made (``max_length``) only
-    while ``max_game_length`` is Gungi's own: replaced since, on the game or on its class,
-    the replacement is asked on the next move."""
+    while it is the game's ``length_limit``: changed since, on the game or on its class, the
+    new limit holds from the next move."""
     state = gungi.from_fen(fen_of({"5-9": "M", "5-1": "m", "9-9": "D", "1-1": "d"}))
     state.ply = 5
     if where == "instance":
-        monkeypatch.setattr(gungi, "max_game_length", lambda **_: 6)
+        monkeypatch.setattr(gungi, "length_limit", 6)
     else:
-        monkeypatch.setattr(Gungi, "max_game_length", lambda self, **_: 6)
+        monkeypatch.setattr(Gungi, "length_limit", 6)
     state.apply(gungi.parse_action(state, "9-8-1 兵"))
     result = state.outcome()
     assert result is not None and result.reason == "length_limit" and result.winners == ()

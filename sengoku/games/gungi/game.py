@@ -293,8 +293,8 @@ class Gungi(Game):
         self.resolve_options(**options)
         return NUM_DISTINCT_ACTIONS
 
-    def max_game_length(self, **options: Any) -> int:
-        return MAX_GAME_LENGTH
+    #: The length guard (any options; core/game.py ``Game.length_limit``).
+    length_limit = MAX_GAME_LENGTH
 
     def action_to_int(self, state: State, action: Any) -> int:
         if not isinstance(action, Move):
@@ -608,8 +608,5 @@ def _no_match_reason(state: State, text: str, legal: list[Move]) -> Sentence:
         sample=sample,
     )
 
-
-# The length guard reads a state's kept limit while Gungi's max_game_length is this one.
-GungiState.stock_limit = Gungi.max_game_length
 
 __all__ = ["Gungi", "normalize", "PLAY", "SETUP"]

@@ -597,32 +597,12 @@ class GungiState(State[Move]):
             result = judge(self, mover, reason == _native_core.MARSHAL_CAPTURED)
             if result is not None:
                 finish(self, result, events)
-        # The flow's length guard, kept here (guards=True): asked only at the limit, or of
-        # a game whose method was replaced since (on the instance or the class, as
-        # tests/core/test_endings.py does), which the contract then asks as it always does.
-        game = self.game
-        if (
-            self.ply >= self.max_length
-            or game.__dict__
-            or type(game).max_game_length is not GungiState.stock_limit
-        ):
+        # The flow's length guard, kept here (guards=True): asked only at the limit the state
+        # kept (``max_length``, which the native core reads too), or when the game's
+        # ``length_limit`` was changed since (as tests/core/test_endings.py does).
+        if self.ply >= self.max_length or self.game.length_limit != self.max_length:
             events += self._end_if_too_long(self.ply)
         return events
-
-    #: ``Gungi.max_game_length`` as the class defines it (set by game.py): while the game's
-    #: method is that one, the limit is the state's ``max_length``.
-    stock_limit: ClassVar[Callable[..., int] | None] = None
-
-    def _end_if_too_long(self, decisions: int) -> list[Event]:
-        # The contract's length guard without ``max_game_length(**options)`` on every move:
-        # Gungi's limit is a constant, read once into ``max_length`` when the state was made.
-        # A game whose method was replaced since (on the instance or the class, as
-        # tests/core/test_endings.py does) is asked as the contract asks it.
-        game = self.game
-        if type(game).max_game_length is GungiState.stock_limit and not game.__dict__:
-            if decisions < self.max_length or self._outcome is not None:
-                return []
-        return State._end_if_too_long(self, decisions)
 
     #: Gungi's turn as a flow (core/flow.py): one phase, a move of the side to move
     #: (``make`` knows a setup placement, Done and a move of play apart). Its ``do`` judges

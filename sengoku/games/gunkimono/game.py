@@ -8,7 +8,6 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, cast
 
-import sengoku.games.gunkimono.state as state_module
 from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
 from sengoku.core.game import (
@@ -174,9 +173,9 @@ class Gunkimono(Game):
         # about 140 calls a ply, a tenth of a PettingZoo step).
         return [action.int_id for action in state.legal_actions()]
 
-    def max_game_length(self, **options: Any) -> int:
-        # A guard, not a rule: at most 60 large + 25 small tiles, six decisions per turn.
-        return 1000
+    #: The length guard (any options; core/game.py ``Game.length_limit``), not a rule: at
+    #: most 60 large + 25 small tiles, six decisions per turn.
+    length_limit = 1000
 
     def state_from_json(self, data: Mapping[str, Any]) -> GunkimonoState:
         if data.get("game") != self.name:
@@ -339,7 +338,3 @@ def _texts(action: Action) -> tuple[str, str, str, str]:
 
 #: ``_texts`` by action integer (with the action, checked on every look-up).
 _TEXTS: dict[int, tuple[str, str, str, str, Action]] = {}
-
-# The state's length guard reads the limit once, not on every decision, while the game's
-# method is this one (GunkimonoState._end_if_too_long).
-state_module.STOCK_LENGTH_LIMIT = (Gunkimono.max_game_length, Gunkimono().max_game_length())

@@ -132,11 +132,6 @@ def _support_phase(state: GunkimonoState) -> list[GunkimonoAction]:
     return list(placement.large_placements(state, state.sequence.support_cell))
 
 
-#: ``Gunkimono.max_game_length`` as game.py defines it, and the limit it gives (game.py sets
-#: both when it makes the class; the limit does not depend on the options): the length guard
-#: of ``GunkimonoState._end_if_too_long`` while that method is the game's.
-STOCK_LENGTH_LIMIT: tuple[object, int] | None = None
-
 #: The parts a state is composed of: (attribute, part class). Each part class lives in the
 #: rule module that owns and writes it; ``clone`` and the JSON walk them.
 PARTS: Final[tuple[tuple[str, type[Part]], ...]] = (
@@ -620,18 +615,6 @@ class GunkimonoState(State[GunkimonoAction]):
     def _end_game(self, result: Outcome) -> None:
         end_of_the_game.end_by_core(self, result)
         self._legal = None
-
-    def _end_if_too_long(self, decisions: int) -> list[Event]:
-        # The contract's length guard without a call of ``max_game_length(**options)`` (the
-        # game's Python) on every decision: while the game's method is game.py's own (not
-        # replaced on the class or on the instance, as tests/core/test_endings.py does), the
-        # limit is the one it gave. Otherwise the contract asks it as always.
-        stock = STOCK_LENGTH_LIMIT
-        game = self.game
-        if stock is not None and type(game).max_game_length is stock[0] and not game.__dict__:
-            if decisions < stock[1] or self.outcome() is not None:
-                return []
-        return super()._end_if_too_long(decisions)
 
     def interim_scores(self) -> tuple[float, ...]:
         # The victory points on the track (the hidden war banners are not counted).

@@ -396,8 +396,8 @@ class Gunshi(Game):
         except ValueError as exc:
             raise ParseError(str(exc)) from None
 
-    def max_game_length(self, **options: Any) -> int:
-        return MAX_GAME_LENGTH
+    #: The length guard (any options; core/game.py ``Game.length_limit``).
+    length_limit = MAX_GAME_LENGTH
 
     def state_from_json(self, data: Mapping[str, Any]) -> GunshiState:
         return GunshiState.from_json(self, dict(data))

@@ -208,8 +208,8 @@ class Sashimono(Game):
         kind = max(k for k in range(len(KIND_SIZE)) if KIND_OFFSET[k] <= n)
         return Act(kind, n - KIND_OFFSET[kind], f"#{n}", f"#{n}")
 
-    def max_game_length(self, **options: Any) -> int:
-        return 4000
+    #: The length guard (any options; core/game.py ``Game.length_limit``).
+    length_limit = 4000
 
     def state_from_json(self, data: Mapping[str, Any]) -> SashimonoState:
         opts = self.resolve_options(**dict(data["options"]))

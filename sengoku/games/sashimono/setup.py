@@ -8,6 +8,7 @@ import random
 from typing import TYPE_CHECKING
 
 from sengoku.core.sentence import N_, Word, say
+from sengoku.core.stack import DecisionStack
 from sengoku.games.sashimono.cards import KUMI_TYPES
 from sengoku.games.sashimono.decisions import K_LOOK, Prompt, Question, Step, Task
 from sengoku.games.sashimono.pieces import EVERYONE, KAGE, Side, listed, seat_bit
@@ -155,7 +156,8 @@ def setup_bows(cs: CardSet) -> list[tuple[int, str]]:
     for mode, army in (("duel", "west"), ("solo", "west"), ("solo", "east")):
         st = SashimonoState(game, {**base, "mode": mode, "army": army}, cs)
         st.setup(0)
-        st.prompt, st.tasks, st.look.cards, st.look.owner = None, [], [], -1
+        # A DecisionStack, not a list: compiled, the property takes its getter's type.
+        st.prompt, st.tasks, st.look.cards, st.look.owner = None, DecisionStack(), [], -1
         where = "in the duel" if not st.solo else f"in the solo game as {army}"
         for seat in [0] if st.solo else [0, 1]:
             side = st.sides[seat]

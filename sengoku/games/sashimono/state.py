@@ -333,7 +333,8 @@ class SashimonoState(State[Act]):
     def from_json(cls, game: Sashimono, data: dict[str, Any], cs: CardSet) -> SashimonoState:
         st = cls(game, dict(data["options"]), cs)
         st.sides = [Side.from_json(s) for s in data["sides"]]
-        st.tasks = data["tasks"]
+        # A DecisionStack, not the saved list: compiled, the property takes its getter's type.
+        st.tasks = DecisionStack(Task.from_json(t) for t in data["tasks"])
         st.prompt = Prompt.from_json(data["prompt"]) if data["prompt"] else None
         st.ctx = dcopy(data["ctx"])
         st.battle = dcopy(data["battle"])
