@@ -60,12 +60,8 @@ from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped
 from sengoku.core.game import TERMINAL, IllegalAction, SengokuError, State
 from sengoku.core.registry import load_game
 from sengoku.interop.encoders import LegalInts, capturer_of, encoder_for
-from sengoku.interop.lazy import _UNMADE, LazyObservation
+from sengoku.interop.lazy import LazyObservation
 from sengoku.interop.vector import VectorEnv
-
-#: LazyObservation.of's two steps, read once (``last`` runs them every turn).
-_new_observation = dict.__new__
-_set_unmade = dict.update
 
 
 def env(game: str, render_mode: str | None = None, **options: Any) -> SengokuWrapper:
@@ -159,15 +155,14 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         if observe:  # raw_env.observe written out; made once per step
             observation = raw._observations.get(agent)
             if observation is None:
-                # raw_env._observation and LazyObservation.of written out (two frames fewer
-                # on every turn): the same object, made the same way.
+                # raw_env._observation written out (a frame fewer on every turn): the same
+                # object, made the same way (LazyObservation.of, which owns its fields).
                 seat = raw.agent_seat[agent]
-                made: LazyObservation = _new_observation(LazyObservation)
-                _set_unmade(made, _UNMADE)
-                made._seat = raw._seats[seat]
-                made._view = raw._capture(raw._state, seat)
-                made._legal = raw._legal.list if seat == raw._to_act else []
-                observation = raw._observations[agent] = made
+                observation = raw._observations[agent] = LazyObservation.of(
+                    raw._seats[seat],
+                    raw._capture(raw._state, seat),
+                    raw._legal.list if seat == raw._to_act else [],
+                )
         return (
             observation,
             raw._cumulative_rewards[agent],

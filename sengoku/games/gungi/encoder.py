@@ -44,7 +44,7 @@ _new_tuple = tuple.__new__
 #: The native core's snapshot (native/core.cpp): the copies and the tuple of
 #: :meth:`GungiEncoder.capture` in one call; None without the core (or with a core built
 #: before it), where capture makes them in Python.
-_native_snapshot: Any = getattr(native_core._native, "snapshot", None)
+_native_snapshot: Any = native_core.native_function("snapshot")
 #: Neither Marshal can be captured during the setup (the view says so).
 _NOT_CAPTURABLE = (False, False)
 

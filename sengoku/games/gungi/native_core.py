@@ -65,6 +65,12 @@ if _native is not None:
     _native.set_move_class(Move, INTERNED)
 
 
+def native_function(name: str) -> Any:
+    """The core's function ``name``, or None without the core (or with a core built before
+    it had one)."""
+    return getattr(_native, name, None)
+
+
 def native_available() -> bool:
     """Whether Gungi's move generation, perft and search run in the native core."""
     return _native is not None
