@@ -59,3 +59,33 @@ def test_a_click_made_before_the_last_answer_came_back_is_sent(new_page: Any) ->
     assert len(posted) == 2, posted
     assert '"ply":1' in posted[1].replace(" ", "")
     expect(page.locator("#moves li[data-ply]")).to_have_count(2)
+
+
+#: Snapshots as the server sends them (only the two counters matter here), and whether the
+#: first shows an earlier moment of the match than the second.
+ORDER_CASES = [
+    # An action that writes no event (Gunshi's "place", "at", many "dir"): the ply decides.
+    ({"ply": 4, "last_event": 2}, {"ply": 5, "last_event": 2}, True),
+    ({"ply": 5, "last_event": 2}, {"ply": 4, "last_event": 2}, False),
+    # A takeback writes an event and lowers the ply: the position after it is the newer.
+    ({"ply": 9, "last_event": 7}, {"ply": 6, "last_event": 8}, True),
+    ({"ply": 6, "last_event": 8}, {"ply": 9, "last_event": 7}, False),
+    # The same moment (a chat line, a clock): not older, it is shown.
+    ({"ply": 3, "last_event": 3}, {"ply": 3, "last_event": 3}, False),
+    ({"ply": 2, "last_event": 1}, {"ply": 3, "last_event": 3}, True),
+]
+
+
+def test_an_answer_older_than_the_shown_position_is_dropped(new_page: Any) -> None:
+    """The answer to our action can come back after the socket brought the opponent's reply.
+    When that reply wrote no event (Gunshi's AI turning a unit), the old rule (fewer plies
+    *and* fewer events) showed the answer's older position, the opponent to act, and the
+    board stayed so until a reload (a Gunshi keyboard game stuck in CI)."""
+    page: Page = new_page(800, 600)
+    page.goto("/")
+    got = page.evaluate(
+        """async (cases) => { const { isOlder } = await import('/js/match.js');
+             return cases.map(([a, b]) => isOlder(a, b)); }""",
+        [[a, b] for a, b, _ in ORDER_CASES],
+    )
+    assert got == [older for _, _, older in ORDER_CASES]

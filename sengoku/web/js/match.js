@@ -64,6 +64,14 @@ const DRAWS = {
 const META_EVENTS = new Set(["match_created", "player_joined", "match_started", "rematch_offered", "rematch", "takeback_offered", "takeback_declined", "seat_left", "seat_returned"]);
 
 /** The `left` entry of `seat` while the computer plays it for a player who left, or null. */
+/** Whether snapshot ``a`` shows an earlier moment of the match than ``b``: fewer events, or
+ * as many and fewer actions (the event log only grows, a takeback writes one; an action may
+ * write none). */
+export function isOlder(a, b) {
+  if (a.last_event !== b.last_event) return a.last_event < b.last_event;
+  return a.ply < b.ply;
+}
+
 export function replacedEntry(snap, seat) {
   const entries = (snap?.left || []).filter((e) => e.seat === seat);
   const last = entries[entries.length - 1];
@@ -300,7 +308,10 @@ class MatchPage {
         toast(err.message, "error");
       }
     }
-    if (snap.ply < (this.snap?.ply ?? 0) && snap.last_event < (this.snap?.last_event ?? 0)) return;
+    // An answer older than what is shown (a request's answer arriving after the socket's
+    // next message) is dropped. The event log only grows, a takeback included; an action
+    // that writes no event (many of Gunshi's and Sashimono's do) still counts a ply.
+    if (this.snap && isOlder(snap, this.snap)) return;
     const humans = this.held.filter((s) => this.snapSeatKind(snap, s) === "human");
     if (this.hotSeat && !this.renderer.perfectInformation && humans.length > 1 && snap.status === "active" && this.shownSeat !== null && snap.you !== this.shownSeat) {
       this.passFor = snap.you;
