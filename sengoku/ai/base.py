@@ -356,6 +356,7 @@ class Agent(ABC):
         total = 0
         for _ in range(probes):
             probe = world.clone()
+            probe.mute()
             count = 0
             while not probe.is_terminal() and probe.current_player == seat and count < cap:
                 legal = probe.legal_actions()

@@ -529,6 +529,7 @@ class ISMCTSAgent(MCTSAgent):
         values: list[float] = []
         for action in state.legal_actions():
             child = state.clone()
+            child.mute()
             child.apply(action)
             children.append(child)
             values.append(self.knowledge.evaluate(child, mover))

@@ -261,6 +261,7 @@ def descend(agent: MCTSAgent, root: Node, world: State) -> None:
     c = float(agent.options["c"])
     prior_visits, implicit = agent.prior_visits, agent.implicit
     state = world.clone()
+    state.mute()  # the iteration reads no event: the game need not build them
     path = [root]
     node = root
     while True:
@@ -289,6 +290,7 @@ def descend_available(agent: ISMCTSAgent, root: Node, world: State) -> None:
     c = float(agent.options["c"])
     prior_visits, implicit = agent.prior_visits, agent.implicit
     state = world  # a fresh determinization, ours to change
+    state.mute()  # the iteration reads no event: the game need not build them
     path = [root]
     node = root
     while not state.is_terminal():

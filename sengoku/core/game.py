@@ -626,6 +626,14 @@ class State(ABC, Generic[ActionT]):
             )
         ]
 
+    def mute(self) -> None:
+        """From now on, :meth:`apply` may return no events: for a search, which plays
+        thousands of plies and reads none of their sentences. The rules played are exactly
+        the same; only the telling is left out. A clone is not muted (it tells again).
+
+        The default does nothing (the events are built and dropped); a game whose events cost
+        a large share of a ply overrides it (Gunshi, Sashimono)."""
+
     @abstractmethod
     def clone(self) -> State[ActionT]: ...
 

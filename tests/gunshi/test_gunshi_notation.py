@@ -10,7 +10,7 @@ import pytest
 from sengoku.core.game import InvalidOption, ParseError, SengokuError
 from sengoku.core.record import GameRecord
 from sengoku.games.gunshi import GunshiAction
-from sengoku.games.gunshi.actions import NUM_ACTIONS
+from sengoku.games.gunshi.actions import NUM_ACTIONS, A, sorted_unique
 from sengoku.terminal import play_terminal
 from tests.gunshi.helpers import GAME, battle, play, resolve
 
@@ -95,3 +95,22 @@ def test_position_string_round_trip_and_errors() -> None:
     ]:
         with pytest.raises(SengokuError, match=field):
             GAME.from_fen(bad)
+
+
+def test_sorted_unique_orders_and_deduplicates_the_engine_actions() -> None:
+    """The legal list's sort (``actions.sorted_unique``): in action-number order, each once,
+    whether the rules generated them in order (the usual case, returned as a copy) or not."""
+    rng = random.Random(4)
+    interned = [A("at", f"{c}{r}") for c in "abcdefg" for r in "1234567"]
+    in_order = sorted(interned, key=GunshiAction.to_int)
+    same = sorted_unique(in_order)
+    assert same == in_order and same is not in_order
+    for _ in range(20):
+        mixed = rng.sample(interned, 12) * 2
+        rng.shuffle(mixed)
+        assert sorted_unique(mixed) == sorted(set(mixed), key=GunshiAction.to_int)
+    # A repeated action right after itself is a duplicate, not an ordered list.
+    assert sorted_unique([in_order[0], in_order[0]]) == [in_order[0]]
+    # An action not interned (never the engine's) goes the plain way.
+    plain = [GunshiAction("at", "b2"), GunshiAction("at", "a1")]
+    assert sorted_unique(plain) == [GunshiAction("at", "a1"), GunshiAction("at", "b2")]

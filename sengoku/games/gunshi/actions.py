@@ -151,9 +151,15 @@ def sorted_unique(actions: list[GunshiAction]) -> list[GunshiAction]:
         keys = [numbers[id(a)] for a in actions]
     except KeyError:  # an action not interned (never from the engine): the plain way
         return sorted(set(actions), key=GunshiAction.to_int)
+    # The usual case: generated in order, no duplicates (one pass, no set, no sort).
+    previous = -1
+    for number in keys:
+        if number <= previous:
+            break
+        previous = number
+    else:
+        return list(actions)
     ordered = sorted(set(keys))
-    if ordered == keys:
-        return list(actions)  # the usual case: generated in order, no duplicates
     by_number = dict(zip(keys, actions, strict=True))  # equal keys: the same interned object
     return [by_number[n] for n in ordered]
 

@@ -91,6 +91,8 @@ class GunshiState(State[GunshiAction]):
         self.ply = 0
         self.result: Outcome | None = None
         self._events: list[Event] = []
+        # ``mute``: a search's state builds no events (a clone tells again).
+        self._muted = False
         # The sorted legal actions of this very position, kept by ``legal_actions`` so that the
         # ``apply`` right after it (a rollout ply, an agent's move) need not generate them a
         # second time to check the action. ``apply`` clears it. Not part of the position (not
@@ -235,7 +237,13 @@ class GunshiState(State[GunshiAction]):
 
         Each event carries ``ply``, the number of actions played when it happened (public:
         the move list groups a turn's sentences and browses back to that position)."""
+        if self._muted:
+            return
         self._events.append(event(type_, audience, message=message, ply=self.ply, **details))
+
+    def mute(self) -> None:
+        """``apply`` returns no events from now on (a search's state); the rules are the same."""
+        self._muted = True
 
     def gain(self, p: int, n: int) -> None:
         """p gains n Military Logistics Points (``logistics.gain``)."""
@@ -533,7 +541,7 @@ FLOW: Flow[GunshiState, str, GunshiAction] = Flow(
 
 #: Not part of the position: the game object, the events of the action being played, the
 #: legal-action memo; ``result`` is written through ``Outcome.to_json``.
-_NOT_SERIALISED = frozenset({"game", "_events", "_legal_memo", "result"})
+_NOT_SERIALISED = frozenset({"game", "_events", "_muted", "_legal_memo", "result"})
 
 
 #: A state's attributes in the order of the saved keys, each with its part class (None: a
@@ -563,6 +571,7 @@ _LAYOUT: tuple[tuple[str, type[Part] | None], ...] = (
     ("ply", None),
     ("result", None),
     ("_events", None),
+    ("_muted", None),
     ("_legal_memo", None),
 )
 #: The attributes the constructor is given (``__reduce__`` passes them so).

@@ -163,6 +163,8 @@ class SashimonoState(State[Act]):
         self.result: Outcome | None = None
         self._legal: list[Act] | None = None
         self._events: list[Event] = []
+        # ``mute``: a search's state builds no events (a clone tells again).
+        self._muted = False
         self.bow_memo = BowingMemo()
 
     @property
@@ -359,6 +361,8 @@ class SashimonoState(State[Act]):
     ) -> None:
         """Report an event to ``audience`` (seats; ``None``: everyone): ``message`` is a
         sentence a reader's language translates (sengoku/core/sentence.py)."""
+        if self._muted:
+            return
         if audience is not None:
             audience = [s for s in audience if s < self.num_players]
         # ``ply``: the decisions played when it happened (public: the move list groups a
@@ -366,6 +370,10 @@ class SashimonoState(State[Act]):
         # A sentence: "the Kagemusha attacks..." opens with a capital like any other.
         message = capitalised(message)
         self._events.append(event(type_, audience, message=message, ply=self.decisions, **kw))
+
+    def mute(self) -> None:
+        """``apply`` returns no events from now on (a search's state); the rules are the same."""
+        self._muted = True
 
     def name_of(self, side: int) -> Word:
         """A side as the messages name it (a word the reader's language names)."""
