@@ -316,7 +316,8 @@ class MCTSAgent(Agent):
             for child in children[:REUSE_WIDTH]:
                 after = world.clone()
                 try:
-                    after.apply(child.action)
+                    # This world's own action equal to the child's (see ``descend_available``).
+                    after.apply(pick_legal(after, child.action))
                 except SengokuError:
                     continue  # not legal in this world (another determinization's action)
                 frontier.append((child, after, depth + 1))

@@ -329,6 +329,13 @@ def descend_available(agent: ISMCTSAgent, root: Node, world: State) -> None:
         # who acts next can depend on what the searcher cannot see.
         player = state.current_player
         node = select_available_uct(candidates, player, c, prior_visits, implicit)
-        state.apply(node.action)
+        # This world's own action, not the node's (made in another world): equal actions
+        # may differ in what else they carry, and ``apply`` takes only the world's (a
+        # Sashimono "done" that ends a card's actions in one world is "end", placing no more
+        # Kumi, in another, where the hidden cards asked another question).
+        for i in range(len(found)):
+            if found[i] is node:
+                state.apply(legal[i])
+                break
         path.append(node)
     agent.finish(path, state)
