@@ -72,6 +72,11 @@ struct Tables {
     };
     std::vector<Reach> reach;
     std::vector<LongRay> long_list;
+    // Per NIDX entry, two words: every square its moves depend on (the piece's own square,
+    // its steps, every square of its other rays and their blockers). A batch keeps each
+    // piece's moves from one turn of its side to the next while none of these changed
+    // (BoardCache).
+    std::vector<uint64_t> reads;
     std::vector<uint8_t> pool;
     std::vector<int32_t> att;  // NIDX * 81: offset into apool or -1
     std::vector<uint8_t> apool;  // is_jump, len, path...
@@ -188,6 +193,38 @@ struct Counts {
     }
 };
 
+// One game's board moves of each colour as its last turn generated them, square by square,
+// and the squares changed since (by the moves played: Batch marks them). On the colour's next
+// turn a piece keeps its moves when it is the same piece at the same height on the same
+// square and none of the squares they depend on (Tables::reads) changed; only the others are
+// generated again (a ply changes two squares, so most pieces keep theirs). The list is the
+// same as gen_board's: the squares come in the same ascending order, each with its moves in
+// gen_board's order.
+struct BoardCache {
+    struct Entry {
+        uint16_t frm, idx;     // the square and the piece's NIDX entry
+        uint32_t begin, end;   // its moves in Side::codes
+    };
+    struct Side {
+        std::vector<uint32_t> codes;
+        std::vector<Entry> entries;  // ascending squares
+        uint64_t dirty[2]{0, 0};     // squares changed since the list was made
+    };
+    Side side[2];
+    // The list being made (swapped with the side's).
+    std::vector<uint32_t> next_codes;
+    std::vector<Entry> next_entries;
+
+    void forget() {
+        for (Side& x : side) x.entries.clear();
+    }
+    void touch(int sq) {
+        uint64_t bit = uint64_t(1) << (sq & 63);
+        side[0].dirty[sq >> 6] |= bit;
+        side[1].dirty[sq >> 6] |= bit;
+    }
+};
+
 struct Position {
     const Tables* T = nullptr;
     int stack_limit = 2;
@@ -244,13 +281,17 @@ struct Position {
     }
 
     // ------------------------------------------------------------------ generation
-    void pseudo_codes(std::vector<uint32_t>& codes) {
+    // With ``cache`` (a batch's game: see BoardCache), the board moves come from it.
+    void pseudo_codes(std::vector<uint32_t>& codes, BoardCache* cache = nullptr) {
         int color = to_move;
         if (phase == SETUP) {
             gen_setup(codes, color);
             return;
         }
-        gen_board(codes, color, -1, true);
+        if (cache != nullptr)
+            gen_board_cached(codes, color, *cache);
+        else
+            gen_board(codes, color, -1, true);
         gen_drops(codes, color, true);
     }
 
@@ -263,7 +304,6 @@ struct Position {
     // destination is listed twice), then both are walked in ascending order. The squares
     // come in ascending order, so the board moves are ascending.
     void gen_board(std::vector<uint32_t>& codes, int color, int only, bool quiet) {
-        const Tables& t = *T;
         int table_base = color * NK * 4;
         uint64_t words[2];
         if (only < 0) {
@@ -288,91 +328,144 @@ struct Position {
             if ((top & 1) != color) continue;
             int kind = top >> 1;
             int idx = ((table_base + kind * 4) + tier) * 81 + frm;
-            // The steps at once: the empty ones are quiet moves, the occupied ones moves
-            // onto a tower no taller than this one.
-            const Tables::Reach& reach = t.reach[size_t(idx)];
-            uint64_t step_lo = reach.lo, step_hi = reach.hi;
-            // The empty destinations as two words kept in registers: an OR into an array
-            // indexed by the square's word made each square of a ray wait for the store of
-            // the square before (a chain through memory, the walk's largest cost).
-            uint64_t empty_lo = step_lo & ~occ[0], empty_hi = step_hi & ~occ[1];
-            auto add_empty = [&empty_lo, &empty_hi](int to) {
-                uint64_t bit = uint64_t(1) << (to & 63);
-                empty_lo |= to < 64 ? bit : 0;
-                empty_hi |= to < 64 ? 0 : bit;
-            };
-            int onto[81], nonto = 0;  // occupied destinations
-            for (int half = 0; half < 2; ++half)
-                for (uint64_t o = (half ? step_hi & occ[1] : step_lo & occ[0]); o; o &= o - 1) {
-                    int to = half * 64 + __builtin_ctzll(o);
+            if (w - buf > BUF_CODES - SQUARE_CODES) {
+                codes.insert(codes.end(), buf, w);
+                w = buf;
+            }
+            gen_square(w, color, frm, tier, kind, idx, quiet);
+        }
+        codes.insert(codes.end(), buf, w);
+    }
+
+    // The moves of the piece ``kind`` on top of ``frm`` (``tier`` high; ``idx`` its NIDX
+    // entry), ascending, written at w (SQUARE_CODES at most).
+    __attribute__((always_inline)) inline void gen_square(uint32_t*& w, int color, int frm,
+                                                          int tier, int kind, int idx,
+                                                          bool quiet) {
+        const Tables& t = *T;
+        // The steps at once: the empty ones are quiet moves, the occupied ones moves
+        // onto a tower no taller than this one.
+        const Tables::Reach& reach = t.reach[size_t(idx)];
+        uint64_t step_lo = reach.lo, step_hi = reach.hi;
+        // The empty destinations as two words kept in registers: an OR into an array
+        // indexed by the square's word made each square of a ray wait for the store of
+        // the square before (a chain through memory, the walk's largest cost).
+        uint64_t empty_lo = step_lo & ~occ[0], empty_hi = step_hi & ~occ[1];
+        auto add_empty = [&empty_lo, &empty_hi](int to) {
+            uint64_t bit = uint64_t(1) << (to & 63);
+            empty_lo |= to < 64 ? bit : 0;
+            empty_hi |= to < 64 ? 0 : bit;
+        };
+        int onto[81], nonto = 0;  // occupied destinations
+        for (int half = 0; half < 2; ++half)
+            for (uint64_t o = (half ? step_hi & occ[1] : step_lo & occ[0]); o; o &= o - 1) {
+                int to = half * 64 + __builtin_ctzll(o);
+                if (h[to] <= tier) onto[nonto++] = to;
+            }
+        for (int k = reach.begin; k < reach.end; ++k) {
+            const Tables::LongRay& ray = t.long_list[size_t(k)];
+            const uint8_t* sqs = &t.pool[size_t(ray.start)];
+            if (ray.mode == SLIDE) {
+                for (int i = 0; i < ray.len; ++i) {
+                    int to = sqs[i];
+                    if (!h[to]) {
+                        add_empty(to);
+                        continue;
+                    }
                     if (h[to] <= tier) onto[nonto++] = to;
+                    break;
                 }
-            for (int k = reach.begin; k < reach.end; ++k) {
-                const Tables::LongRay& ray = t.long_list[size_t(k)];
-                const uint8_t* sqs = &t.pool[size_t(ray.start)];
-                if (ray.mode == SLIDE) {
-                    for (int i = 0; i < ray.len; ++i) {
-                        int to = sqs[i];
-                        if (!h[to]) {
-                            add_empty(to);
-                            continue;
-                        }
-                        if (h[to] <= tier) onto[nonto++] = to;
-                        break;
-                    }
-                } else if (ray.mode == JUMP) {
-                    for (int i = 0; i < ray.len; ++i) {
-                        int to = sqs[i];
-                        if (h[to] > tier) break;
-                        if (i >= ray.extra) {
-                            if (!h[to])
-                                add_empty(to);
-                            else
-                                onto[nonto++] = to;
-                        }
-                    }
-                } else {
-                    bool blocked = false;
-                    for (int i = 0; i < ray.blen; ++i)
-                        if (h[t.pool[size_t(ray.bstart + i)]] > tier) blocked = true;
-                    if (blocked) continue;
-                    for (int i = 0; i < ray.len; ++i) {
-                        int to = sqs[i];
-                        if (h[to] > tier) break;
+            } else if (ray.mode == JUMP) {
+                for (int i = 0; i < ray.len; ++i) {
+                    int to = sqs[i];
+                    if (h[to] > tier) break;
+                    if (i >= ray.extra) {
                         if (!h[to])
                             add_empty(to);
                         else
                             onto[nonto++] = to;
                     }
                 }
-            }
-            if (!quiet) empty_lo = empty_hi = 0;
-            uint64_t empty[2] = {empty_lo, empty_hi};
-            if (!nonto && !(empty_lo | empty_hi)) continue;
-            for (int a = 1; a < nonto; ++a) {  // a few at most: insertion sort
-                int x = onto[a], c = a;
-                for (; c > 0 && onto[c - 1] > x; --c) onto[c] = onto[c - 1];
-                onto[c] = x;
-            }
-            bool may_stack = kind != t.marshal || marshal_may_stack;
-            uint32_t low = uint32_t(kind) << 2;
-            int frm81 = frm * 81;
-            if (w - buf > BUF_CODES - SQUARE_CODES) {
-                codes.insert(codes.end(), buf, w);
-                w = buf;
-            }
-            int next = 0;  // the next occupied destination to write
-            for (int half = 0; half < 2; ++half)
-                for (uint64_t e = empty[half]; e; e &= e - 1) {
-                    int to = half * 64 + __builtin_ctzll(e);
-                    for (; next < nonto && onto[next] < to; ++next)
-                        gen_onto(w, color, kind, frm81 + onto[next], onto[next], may_stack, quiet);
-                    *w++ = (uint32_t(frm81 + to) << 17) | low | 1;
+            } else {
+                bool blocked = false;
+                for (int i = 0; i < ray.blen; ++i)
+                    if (h[t.pool[size_t(ray.bstart + i)]] > tier) blocked = true;
+                if (blocked) continue;
+                for (int i = 0; i < ray.len; ++i) {
+                    int to = sqs[i];
+                    if (h[to] > tier) break;
+                    if (!h[to])
+                        add_empty(to);
+                    else
+                        onto[nonto++] = to;
                 }
-            for (; next < nonto; ++next)
-                gen_onto(w, color, kind, frm81 + onto[next], onto[next], may_stack, quiet);
+            }
         }
-        codes.insert(codes.end(), buf, w);
+        if (!quiet) empty_lo = empty_hi = 0;
+        uint64_t empty[2] = {empty_lo, empty_hi};
+        if (!nonto && !(empty_lo | empty_hi)) return;
+        for (int a = 1; a < nonto; ++a) {  // a few at most: insertion sort
+            int x = onto[a], c = a;
+            for (; c > 0 && onto[c - 1] > x; --c) onto[c] = onto[c - 1];
+            onto[c] = x;
+        }
+        bool may_stack = kind != t.marshal || marshal_may_stack;
+        uint32_t low = uint32_t(kind) << 2;
+        int frm81 = frm * 81;
+        int next = 0;  // the next occupied destination to write
+        for (int half = 0; half < 2; ++half)
+            for (uint64_t e = empty[half]; e; e &= e - 1) {
+                int to = half * 64 + __builtin_ctzll(e);
+                for (; next < nonto && onto[next] < to; ++next)
+                    gen_onto(w, color, kind, frm81 + onto[next], onto[next], may_stack, quiet);
+                *w++ = (uint32_t(frm81 + to) << 17) | low | 1;
+            }
+        for (; next < nonto; ++next)
+            gen_onto(w, color, kind, frm81 + onto[next], onto[next], may_stack, quiet);
+    }
+
+    // gen_board(codes, color, -1, true) through a batch game's BoardCache: a piece whose
+    // entry and squares are as on the colour's last turn copies its moves from then.
+    void gen_board_cached(std::vector<uint32_t>& codes, int color, BoardCache& cache) {
+        const Tables& t = *T;
+        BoardCache::Side& side = cache.side[color];
+        std::vector<uint32_t>& made = cache.next_codes;
+        std::vector<BoardCache::Entry>& entries = cache.next_entries;
+        entries.clear();
+        const BoardCache::Entry* old = side.entries.data();
+        const BoardCache::Entry* old_end = old + side.entries.size();
+        const uint32_t* old_codes = side.codes.data();
+        uint64_t dirty0 = side.dirty[0], dirty1 = side.dirty[1];
+        int table_base = color * NK * 4;
+        size_t n = 0;
+        for (int frm_i = 0; frm_i < 2 * 64; frm_i += 64)
+        for (uint64_t bits = occ[frm_i >> 6]; bits; bits &= bits - 1) {
+            int frm = frm_i + __builtin_ctzll(bits);
+            int tier = h[frm];
+            int top = b[frm][tier - 1];
+            if ((top & 1) != color) continue;
+            int kind = top >> 1;
+            int idx = ((table_base + kind * 4) + tier) * 81 + frm;
+            if (made.size() < n + SQUARE_CODES) made.resize(2 * made.size() + SQUARE_CODES);
+            uint32_t* w = made.data() + n;
+            while (old < old_end && old->frm < frm) ++old;
+            const uint64_t* reads = &t.reads[size_t(idx) * 2];
+            // A Captain's betrayals depend on the hand too: always made again.
+            if (old < old_end && old->frm == frm && old->idx == idx && kind != t.captain &&
+                !((reads[0] & dirty0) | (reads[1] & dirty1))) {
+                for (uint32_t k = old->begin; k < old->end; ++k) *w++ = old_codes[k];
+            } else {
+                gen_square(w, color, frm, tier, kind, idx, true);
+            }
+            size_t end = size_t(w - made.data());
+            entries.push_back(BoardCache::Entry{uint16_t(frm), uint16_t(idx), uint32_t(n),
+                                                uint32_t(end)});
+            n = end;
+        }
+        codes.insert(codes.end(), made.data(), made.data() + n);
+        side.codes.swap(made);
+        side.entries.swap(entries);
+        side.dirty[0] = side.dirty[1] = 0;
     }
 
     // The moves onto an occupied square, ascending: the stack (and the betrayals that go
@@ -544,10 +637,10 @@ struct Position {
     // Ascending without a sort: gen_board sorts each square's moves and takes the squares in
     // order, the drops (and setup placements) come out ascending, and Done is the largest
     // code; without_self_checks keeps the order.
-    void legal_codes(std::vector<uint32_t>& codes) {
+    void legal_codes(std::vector<uint32_t>& codes, BoardCache* cache = nullptr) {
         codes.clear();
         if (outcome >= 0) return;
-        pseudo_codes(codes);
+        pseudo_codes(codes, cache);
         without_self_checks(codes);
     }
 
@@ -925,8 +1018,13 @@ struct Position {
     // play, for a caller that wants the next legal list too (the batch): the list is made
     // once and the mate test reads it, where judge's is_mate would generate the same moves
     // again. Same outcome as play; ``next`` is legal_codes() of the new position.
-    void play_listed(uint32_t code, Undo& u, std::vector<uint32_t>& next) {
+    // With ``cache`` (a batch's game), the squares the move changed are marked in it and the
+    // board moves come from it.
+    void play_listed(uint32_t code, Undo& u, std::vector<uint32_t>& next,
+                     BoardCache* cache = nullptr) {
         make(code, u, false);
+        if (cache != nullptr)
+            for (int i = 0; i < u.nchanged; ++i) cache->touch(u.sq[i]);
         int count = seen.add(hash, 1);  // what make's tracking does, keeping the count
         next.clear();
         if (u.marshal_taken) {
@@ -940,7 +1038,7 @@ struct Position {
             return;
         }
         if (phase == PLAY) {
-            pseudo_codes(next);
+            pseudo_codes(next, cache);
             without_self_checks(next);
             if (mate_among(next)) {
                 outcome = 1 - to_move;
@@ -955,7 +1053,7 @@ struct Position {
             next.clear();
             return;
         }
-        if (phase != PLAY) legal_codes(next);
+        if (phase != PLAY) legal_codes(next, cache);
     }
 
     // is_mate(to_move) from the side to move's legal list ``codes`` (pseudo_codes after
@@ -1515,6 +1613,19 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
         }
         r.end = int32_t(t->long_list.size());
     }
+    t->reads.assign(size_t(NIDX) * 2, 0);
+    for (int i = 0; i < NIDX; ++i) {
+        uint64_t* w = &t->reads[size_t(i) * 2];
+        auto add = [w](int sq) { w[sq >> 6] |= uint64_t(1) << (sq & 63); };
+        add(i % 81);
+        w[0] |= t->step_lo[size_t(i)];
+        w[1] |= t->step_hi[size_t(i)];
+        for (int r = t->ray_off[i]; r < t->ray_off[i + 1]; ++r) {
+            const Ray& ray = t->rays[size_t(r)];
+            for (int k = 0; k < ray.len; ++k) add(t->pool[size_t(ray.start + k)]);
+            for (int k = 0; k < ray.blen; ++k) add(t->pool[size_t(ray.bstart + k)]);
+        }
+    }
     t->att.assign(size_t(NIDX) * 81, -1);
     for (int i = 0; i < NIDX; ++i) {
         py::dict targets = py::reinterpret_borrow<py::dict>(attacks[i]);
@@ -1902,6 +2013,9 @@ struct Batch {
     std::mt19937_64 rng;
     std::vector<std::vector<uint32_t>> legal;  // per game, cached after each step
     std::vector<char> fresh;
+    // Per game, its pieces' moves kept from turn to turn (BoardCache): most of a legal list
+    // is copied, not generated again.
+    std::vector<BoardCache> boards;
     // Per game: the action integers legal_sparse last set in the caller's mask, so the next
     // call clears those entries only (not the whole 57025-wide row).
     std::vector<std::vector<uint32_t>> marked;
@@ -1923,14 +2037,22 @@ struct Batch {
         games = protos;
         legal.assign(games.size(), {});
         fresh.assign(games.size(), 0);
+        boards.assign(games.size(), BoardCache{});
     }
 
     const std::vector<uint32_t>& codes(size_t i) {
         if (!fresh[i]) {
-            games[i].legal_codes(legal[i]);
+            games[i].legal_codes(legal[i], &boards[i]);
             fresh[i] = 1;
         }
         return legal[i];
+    }
+
+    // Game i starts again from ``start`` (its kept moves forgotten).
+    void restart(size_t i, const Position& start) {
+        games[i] = start;
+        fresh[i] = 0;
+        boards[i].forget();
     }
 
     // Game i's mask row (width >= the action space) made equal to its legal list, from what
@@ -2084,7 +2206,7 @@ struct Batch {
             throw std::invalid_argument("game " + std::to_string(i) + ": action " +
                                         std::to_string(want) + " is not legal there");
         Undo u;
-        g.play_listed(found, u, legal[i]);
+        g.play_listed(found, u, legal[i], &boards[i]);
         fresh[i] = 1;
     }
 };
@@ -2345,8 +2467,8 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def(py::init<const std::vector<PyPosition*>&, uint64_t>())
         .def("reset_game",
              [](Batch& bt, size_t i, const PyPosition& start) {
-                 bt.games.at(i) = start.pos;
-                 bt.fresh[i] = 0;
+                 if (i >= bt.games.size()) throw std::out_of_range("no game " + std::to_string(i));
+                 bt.restart(i, start.pos);
              })
         .def("size", [](Batch& bt) { return bt.games.size(); })
         .def("legal_codes", [](Batch& bt, size_t i) { return bt.codes(i); })
@@ -2433,10 +2555,7 @@ PYBIND11_MODULE(_gungi_native, m) {
                          if (g.outcome >= 0) {
                              f(ssize_t(i), 0) = g.outcome;
                              f(ssize_t(i), 1) = g.reason;
-                             if (start != nullptr) {
-                                 g = *start;
-                                 bt.fresh[i] = 0;
-                             }
+                             if (start != nullptr) bt.restart(i, *start);
                          }
                      }
                  }
