@@ -72,13 +72,12 @@ struct Tables {
     };
     std::vector<Reach> reach;
     std::vector<LongRay> long_list;
-    // Per NIDX entry, two words: every square its moves depend on (the piece's own square,
-    // its steps, every square of its other rays and their blockers). A batch keeps each
-    // piece's moves from one turn of its side to the next while none of these changed
-    // (BoardCache).
-    std::vector<uint64_t> reads;
     std::vector<uint8_t> pool;
     std::vector<int32_t> att;  // NIDX * 81: offset into apool or -1
+    // The same as bits (bit i * 81 + target set where att holds an offset): 92 KB that stay
+    // in the cache, where att's 2.9 MB do not; marshal_capturable reads att only for a set
+    // bit.
+    std::vector<uint64_t> att_bits;
     std::vector<uint8_t> apool;  // is_jump, len, path...
     std::vector<uint8_t> src_pool;
     int src_off[2][81]{}, src_len[2][81]{};
@@ -148,6 +147,9 @@ struct Counts {
         while (slots[i].used && slots[i].key != key) i = (i + 1) & mask;
         return i;
     }
+    // Ask for key's first slot ahead of an add (the table of a long game is kilobytes, out
+    // of the cache in a batch of many games).
+    void prefetch(uint64_t key) const { __builtin_prefetch(&slots[mix(key) & mask]); }
     int get(uint64_t key) const {
         const Slot& s = slots[index(key)];
         return s.used ? s.count : 0;
@@ -194,16 +196,19 @@ struct Counts {
 };
 
 // One game's board moves of each colour as its last turn generated them, square by square,
-// and the squares changed since (by the moves played: Batch marks them). On the colour's next
-// turn a piece keeps its moves when it is the same piece at the same height on the same
-// square and none of the squares they depend on (Tables::reads) changed; only the others are
-// generated again (a ply changes two squares, so most pieces keep theirs). The list is the
-// same as gen_board's: the squares come in the same ascending order, each with its moves in
+// with the squares each piece's generation read, and the squares changed since (by the moves
+// played: Batch marks them). On the colour's next turn a piece keeps its moves when it is the
+// same piece at the same height on the same square and none of the squares its generation
+// read changed (the generation is a function of those squares alone, and of the hand for a
+// Captain's betrayals: a Captain's are always made again); only the others are generated
+// again (a ply changes two squares, so most pieces keep theirs). The list is the same as
+// gen_board's: the squares come in the same ascending order, each with its moves in
 // gen_board's order.
 struct BoardCache {
     struct Entry {
         uint16_t frm, idx;     // the square and the piece's NIDX entry
         uint32_t begin, end;   // its moves in Side::codes
+        uint64_t reads[2];     // the squares its generation read
     };
     struct Side {
         std::vector<uint32_t> codes;
@@ -332,16 +337,18 @@ struct Position {
                 codes.insert(codes.end(), buf, w);
                 w = buf;
             }
-            gen_square(w, color, frm, tier, kind, idx, quiet);
+            gen_square<false>(w, color, frm, tier, kind, idx, quiet, nullptr);
         }
         codes.insert(codes.end(), buf, w);
     }
 
     // The moves of the piece ``kind`` on top of ``frm`` (``tier`` high; ``idx`` its NIDX
-    // entry), ascending, written at w (SQUARE_CODES at most).
+    // entry), ascending, written at w (SQUARE_CODES at most). With READS, ``reads`` (two
+    // words) gets every square whose tower it looked at (its own square included).
+    template <bool READS>
     __attribute__((always_inline)) inline void gen_square(uint32_t*& w, int color, int frm,
                                                           int tier, int kind, int idx,
-                                                          bool quiet) {
+                                                          bool quiet, uint64_t* reads) {
         const Tables& t = *T;
         // The steps at once: the empty ones are quiet moves, the occupied ones moves
         // onto a tower no taller than this one.
@@ -355,6 +362,16 @@ struct Position {
             uint64_t bit = uint64_t(1) << (to & 63);
             empty_lo |= to < 64 ? bit : 0;
             empty_hi |= to < 64 ? 0 : bit;
+        };
+        // The occupied squares of the rays looked at (the empty ones are in empty_lo/hi, the
+        // steps in step_lo/hi), and the squares before a jump's first landing.
+        uint64_t seen_lo = 0, seen_hi = 0;
+        auto note = [&seen_lo, &seen_hi](int to) {
+            if constexpr (READS) {
+                uint64_t bit = uint64_t(1) << (to & 63);
+                seen_lo |= to < 64 ? bit : 0;
+                seen_hi |= to < 64 ? 0 : bit;
+            }
         };
         int onto[81], nonto = 0;  // occupied destinations
         for (int half = 0; half < 2; ++half)
@@ -372,12 +389,14 @@ struct Position {
                         add_empty(to);
                         continue;
                     }
+                    note(to);
                     if (h[to] <= tier) onto[nonto++] = to;
                     break;
                 }
             } else if (ray.mode == JUMP) {
                 for (int i = 0; i < ray.len; ++i) {
                     int to = sqs[i];
+                    note(to);
                     if (h[to] > tier) break;
                     if (i >= ray.extra) {
                         if (!h[to])
@@ -388,11 +407,14 @@ struct Position {
                 }
             } else {
                 bool blocked = false;
-                for (int i = 0; i < ray.blen; ++i)
+                for (int i = 0; i < ray.blen; ++i) {
+                    note(t.pool[size_t(ray.bstart + i)]);
                     if (h[t.pool[size_t(ray.bstart + i)]] > tier) blocked = true;
+                }
                 if (blocked) continue;
                 for (int i = 0; i < ray.len; ++i) {
                     int to = sqs[i];
+                    note(to);
                     if (h[to] > tier) break;
                     if (!h[to])
                         add_empty(to);
@@ -400,6 +422,11 @@ struct Position {
                         onto[nonto++] = to;
                 }
             }
+        }
+        if constexpr (READS) {
+            reads[0] = step_lo | empty_lo | seen_lo;
+            reads[1] = step_hi | empty_hi | seen_hi;
+            reads[frm >> 6] |= uint64_t(1) << (frm & 63);
         }
         if (!quiet) empty_lo = empty_hi = 0;
         uint64_t empty[2] = {empty_lo, empty_hi};
@@ -449,17 +476,22 @@ struct Position {
             if (made.size() < n + SQUARE_CODES) made.resize(2 * made.size() + SQUARE_CODES);
             uint32_t* w = made.data() + n;
             while (old < old_end && old->frm < frm) ++old;
-            const uint64_t* reads = &t.reads[size_t(idx) * 2];
+            BoardCache::Entry e;
             // A Captain's betrayals depend on the hand too: always made again.
             if (old < old_end && old->frm == frm && old->idx == idx && kind != t.captain &&
-                !((reads[0] & dirty0) | (reads[1] & dirty1))) {
+                !((old->reads[0] & dirty0) | (old->reads[1] & dirty1))) {
                 for (uint32_t k = old->begin; k < old->end; ++k) *w++ = old_codes[k];
+                e.reads[0] = old->reads[0];
+                e.reads[1] = old->reads[1];
             } else {
-                gen_square(w, color, frm, tier, kind, idx, true);
+                gen_square<true>(w, color, frm, tier, kind, idx, true, e.reads);
             }
             size_t end = size_t(w - made.data());
-            entries.push_back(BoardCache::Entry{uint16_t(frm), uint16_t(idx), uint32_t(n),
-                                                uint32_t(end)});
+            e.frm = uint16_t(frm);
+            e.idx = uint16_t(idx);
+            e.begin = uint32_t(n);
+            e.end = uint32_t(end);
+            entries.push_back(e);
             n = end;
         }
         codes.insert(codes.end(), made.data(), made.data() + n);
@@ -714,8 +746,9 @@ struct Position {
             if ((top & 1) != enemy) continue;
             if (height > tier) continue;
             int idx = ((table_base + (top >> 1) * 4) + tier) * 81 + sq;
-            int off = t.att[size_t(idx) * 81 + target];
-            if (off < 0) continue;
+            size_t at = size_t(idx) * 81 + size_t(target);
+            if (!((t.att_bits[at >> 6] >> (at & 63)) & 1)) continue;
+            int off = t.att[at];
             bool is_jump = t.apool[off];
             int n = t.apool[off + 1];
             const uint8_t* path = &t.apool[off + 2];
@@ -1025,21 +1058,27 @@ struct Position {
         make(code, u, false);
         if (cache != nullptr)
             for (int i = 0; i < u.nchanged; ++i) cache->touch(u.sq[i]);
-        int count = seen.add(hash, 1);  // what make's tracking does, keeping the count
         next.clear();
         if (u.marshal_taken) {
+            seen.add(hash, 1);  // what make's tracking does
             outcome = u.color;
             reason = R_MARSHAL;
             return;
         }
-        if (count >= 4) {
+        // The count is read once the next list is made (nothing before reads ``seen``):
+        // the look-up in the table, out of the cache in a batch, overlaps the generation.
+        seen.prefetch(hash);
+        if (phase == PLAY) {
+            pseudo_codes(next, cache);
+            without_self_checks(next);
+        }
+        if (seen.add(hash, 1) >= 4) {  // what make's tracking does, keeping the count
+            next.clear();
             outcome = 2;
             reason = R_REPETITION;
             return;
         }
         if (phase == PLAY) {
-            pseudo_codes(next, cache);
-            without_self_checks(next);
             if (mate_among(next)) {
                 outcome = 1 - to_move;
                 reason = R_MATE;
@@ -1613,26 +1652,16 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
         }
         r.end = int32_t(t->long_list.size());
     }
-    t->reads.assign(size_t(NIDX) * 2, 0);
-    for (int i = 0; i < NIDX; ++i) {
-        uint64_t* w = &t->reads[size_t(i) * 2];
-        auto add = [w](int sq) { w[sq >> 6] |= uint64_t(1) << (sq & 63); };
-        add(i % 81);
-        w[0] |= t->step_lo[size_t(i)];
-        w[1] |= t->step_hi[size_t(i)];
-        for (int r = t->ray_off[i]; r < t->ray_off[i + 1]; ++r) {
-            const Ray& ray = t->rays[size_t(r)];
-            for (int k = 0; k < ray.len; ++k) add(t->pool[size_t(ray.start + k)]);
-            for (int k = 0; k < ray.blen; ++k) add(t->pool[size_t(ray.bstart + k)]);
-        }
-    }
     t->att.assign(size_t(NIDX) * 81, -1);
+    t->att_bits.assign((size_t(NIDX) * 81 + 63) / 64, 0);
     for (int i = 0; i < NIDX; ++i) {
         py::dict targets = py::reinterpret_borrow<py::dict>(attacks[i]);
         for (auto item : targets) {
             int target = item.first.cast<int>();
             py::tuple hit = py::reinterpret_borrow<py::tuple>(item.second);
-            t->att[size_t(i) * 81 + target] = int(t->apool.size());
+            size_t at = size_t(i) * 81 + size_t(target);
+            t->att[at] = int(t->apool.size());
+            t->att_bits[at >> 6] |= uint64_t(1) << (at & 63);
             t->apool.push_back(hit[0].cast<bool>() ? 1 : 0);
             py::tuple path = py::reinterpret_borrow<py::tuple>(hit[1]);
             t->apool.push_back(uint8_t(py::len(path)));
