@@ -2231,13 +2231,24 @@ struct Batch {
         Position& g = games[i];
         if (g.outcome >= 0 || want < 0) return;  // over, or left as it is
         uint32_t found = code_for(i, want);
-        if (found == 0)
-            throw std::invalid_argument("game " + std::to_string(i) + ": action " +
-                                        std::to_string(want) + " is not legal there");
+        if (found == 0) refuse(i, want);
+        play_code(i, found);
+    }
+
+    [[noreturn]] static void refuse(size_t i, int64_t want) {
+        throw std::invalid_argument("game " + std::to_string(i) + ": action " +
+                                    std::to_string(want) + " is not legal there");
+    }
+
+    // Play ``code``, found in game i's legal list.
+    void play_code(size_t i, uint32_t code) {
         Undo u;
-        g.play_listed(found, u, legal[i], &boards[i]);
+        games[i].play_listed(code, u, legal[i], &boards[i]);
         fresh[i] = 1;
     }
+
+    // Per game, the code step_observed plays (0: none).
+    std::vector<uint32_t> to_play;
 };
 
 // The contract's two calls on every ply (GungiState.legal_actions and apply), bound as
@@ -2402,6 +2413,8 @@ PYBIND11_MODULE(_gungi_native, m) {
     m.attr("NUM_KINDS") = NK;
     // Batch.observations takes ``kept`` (a core built before it has not: batch.py asks).
     m.attr("OBSERVATIONS_KEPT") = true;
+    // Batch.step_observed checks every action before it plays any, and takes ``strict``.
+    m.attr("STEP_CHECKS_FIRST") = true;
 
     if (PyModule_AddFunctions(m.ptr(), g_module_functions) < 0) throw py::error_already_set();
 
@@ -2547,11 +2560,14 @@ PYBIND11_MODULE(_gungi_native, m) {
         // one game's writes go on while the next game's moves are made. A game that ends
         // sets its row of ``finished`` (outcome, reason; else -1, -1) and, with ``restart``
         // (a Position), starts again from it at once. Returns legal_sparse's (ints, offsets).
+        // Every action is looked up in its game's legal list first, and one that is not
+        // there (with ``strict``, a live game's -1 too) is refused before any game moves.
         .def("step_observed",
              [](Batch& bt, py::array_t<int64_t, py::array::c_style> actions,
                 py::array_t<int8_t, py::array::c_style> mask, bool clear,
                 py::array_t<float, py::array::c_style> out, int max_length,
-                py::object restart, py::array_t<int64_t, py::array::c_style> finished) {
+                py::object restart, py::array_t<int64_t, py::array::c_style> finished,
+                bool strict) {
                  size_t n = bt.games.size();
                  if (size_t(actions.size()) != n) throw std::invalid_argument("one action per game");
                  if (size_t(out.size()) != n * Batch::PER_GAME)
@@ -2560,6 +2576,19 @@ PYBIND11_MODULE(_gungi_native, m) {
                      throw std::invalid_argument("finished must be int64 of shape (n, 2)");
                  const Position* start = nullptr;
                  if (!restart.is_none()) start = &restart.cast<PyPosition&>().pos;
+                 auto a = actions.unchecked<1>();
+                 // Every action is found in its game's legal list before any game moves: an
+                 // illegal one changes nothing (``strict``: a live game's -1 is illegal too).
+                 bt.to_play.resize(n);
+                 for (size_t i = 0; i < n; ++i) {
+                     int64_t want = a(ssize_t(i));
+                     uint32_t code = 0;
+                     if (bt.games[i].outcome < 0 && (want >= 0 || strict)) {
+                         code = bt.code_for(i, want);
+                         if (code == 0) Batch::refuse(i, want);
+                     }
+                     bt.to_play[i] = code;
+                 }
                  int8_t* m = bt.mask_of(mask);
                  size_t width = size_t(mask.shape(1));
                  if (bt.marked.size() != n) {
@@ -2572,14 +2601,12 @@ PYBIND11_MODULE(_gungi_native, m) {
                  }
                  float* o = out.mutable_data();
                  bool whole = bt.follow_observations(o, true);
-                 auto a = actions.unchecked<1>();
                  auto f = finished.mutable_unchecked<2>();
                  try {
                  for (size_t i = 0; i < n; ++i) {
                      f(ssize_t(i), 0) = f(ssize_t(i), 1) = -1;
-                     int64_t want = a(ssize_t(i));
-                     if (bt.games[i].outcome < 0 && want >= 0) {
-                         bt.play_action(i, want);
+                     if (uint32_t code = bt.to_play[i]) {
+                         bt.play_code(i, code);
                          Position& g = bt.games[i];
                          if (g.outcome >= 0) {
                              f(ssize_t(i), 0) = g.outcome;
@@ -2597,16 +2624,19 @@ PYBIND11_MODULE(_gungi_native, m) {
                                      o + i * Batch::PER_GAME, whole, max_length);
                  }
                  } catch (...) {
-                     // The games after the refused one hold their old planes, which the
-                     // notes of a whole write no longer describe: the buffer is forgotten
-                     // (written whole next time). The mask rows and their notes still agree.
+                     // (An illegal action was refused above, before anything changed: what
+                     // ends here midway is a failed allocation.) The games after it hold
+                     // their old planes, which the notes of a whole write no longer
+                     // describe: the buffer is forgotten (written whole next time). The mask
+                     // rows and their notes still agree.
                      bt.observed = nullptr;
                      throw;
                  }
                  return bt.sparse();
              },
              py::arg("actions"), py::arg("mask"), py::arg("clear"), py::arg("out"),
-             py::arg("max_length"), py::arg("restart"), py::arg("finished"))
+             py::arg("max_length"), py::arg("restart"), py::arg("finished"),
+             py::arg("strict") = false)
         // The first game whose action is not in its legal list (-1 for a live game
         // included; finished games are not looked at), or -1: nothing is played.
         .def("first_illegal",
