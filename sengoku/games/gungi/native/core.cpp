@@ -210,18 +210,24 @@ struct BoardCache {
         uint32_t begin, end;   // its moves in Side::codes
         uint64_t reads[2];     // the squares its generation read
     };
+    // Room for one square each (written in place: no push_back a piece), the first
+    // ``count`` in use, ascending squares.
+    static constexpr size_t SQUARES = 81;
     struct Side {
+        // Its codes with a slack of at least COPY_SLACK past the last (copied in chunks).
         std::vector<uint32_t> codes;
-        std::vector<Entry> entries;  // ascending squares
-        uint64_t dirty[2]{0, 0};     // squares changed since the list was made
+        std::vector<Entry> entries = std::vector<Entry>(SQUARES);
+        size_t count = 0;
+        uint64_t dirty[2]{0, 0};  // squares changed since the list was made
     };
+    static constexpr size_t COPY_CHUNK = 8, COPY_SLACK = COPY_CHUNK;
     Side side[2];
     // The list being made (swapped with the side's).
     std::vector<uint32_t> next_codes;
-    std::vector<Entry> next_entries;
+    std::vector<Entry> next_entries = std::vector<Entry>(SQUARES);
 
     void forget() {
-        for (Side& x : side) x.entries.clear();
+        for (Side& x : side) x.count = 0;
     }
     void touch(int sq) {
         uint64_t bit = uint64_t(1) << (sq & 63);
@@ -457,10 +463,10 @@ struct Position {
         const Tables& t = *T;
         BoardCache::Side& side = cache.side[color];
         std::vector<uint32_t>& made = cache.next_codes;
-        std::vector<BoardCache::Entry>& entries = cache.next_entries;
-        entries.clear();
+        BoardCache::Entry* entries = cache.next_entries.data();
+        size_t count = 0;
         const BoardCache::Entry* old = side.entries.data();
-        const BoardCache::Entry* old_end = old + side.entries.size();
+        const BoardCache::Entry* old_end = old + side.count;
         const uint32_t* old_codes = side.codes.data();
         uint64_t dirty0 = side.dirty[0], dirty1 = side.dirty[1];
         int table_base = color * NK * 4;
@@ -473,14 +479,22 @@ struct Position {
             if ((top & 1) != color) continue;
             int kind = top >> 1;
             int idx = ((table_base + kind * 4) + tier) * 81 + frm;
-            if (made.size() < n + SQUARE_CODES) made.resize(2 * made.size() + SQUARE_CODES);
+            // Room for a square's codes and the slack of a chunked copy.
+            if (made.size() < n + SQUARE_CODES + BoardCache::COPY_SLACK)
+                made.resize(2 * made.size() + SQUARE_CODES + BoardCache::COPY_SLACK);
             uint32_t* w = made.data() + n;
             while (old < old_end && old->frm < frm) ++old;
-            BoardCache::Entry e;
+            BoardCache::Entry& e = entries[count++];
             // A Captain's betrayals depend on the hand too: always made again.
             if (old < old_end && old->frm == frm && old->idx == idx && kind != t.captain &&
                 !((old->reads[0] & dirty0) | (old->reads[1] & dirty1))) {
-                for (uint32_t k = old->begin; k < old->end; ++k) *w++ = old_codes[k];
+                // In whole chunks (a few codes a piece: a loop code by code cost more than
+                // the copy); both lists have the slack past their last code.
+                const uint32_t* from = old_codes + old->begin;
+                uint32_t len = old->end - old->begin;
+                for (uint32_t k = 0; k < len; k += BoardCache::COPY_CHUNK)
+                    std::memcpy(w + k, from + k, BoardCache::COPY_CHUNK * sizeof(uint32_t));
+                w += len;
                 e.reads[0] = old->reads[0];
                 e.reads[1] = old->reads[1];
             } else {
@@ -491,12 +505,12 @@ struct Position {
             e.idx = uint16_t(idx);
             e.begin = uint32_t(n);
             e.end = uint32_t(end);
-            entries.push_back(e);
             n = end;
         }
         codes.insert(codes.end(), made.data(), made.data() + n);
         side.codes.swap(made);
-        side.entries.swap(entries);
+        side.entries.swap(cache.next_entries);
+        side.count = count;
         side.dirty[0] = side.dirty[1] = 0;
     }
 
