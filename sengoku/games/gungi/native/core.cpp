@@ -2062,15 +2062,10 @@ struct Batch {
     // Per game: the action integers legal_sparse last set in the caller's mask, so the next
     // call clears those entries only (not the whole 57025-wide row).
     std::vector<std::vector<uint32_t>> marked;
-    // Per game, what observations last wrote into the buffer at ``observed`` (the (n, 120,
-    // 9, 9) float32 array of the last call made with ``kept``, which the caller keeps
-    // unchanged until the next; null after a call without): the board entries set to
-    // 1 (offsets within the game's planes) and the value of each filled plane (the hands and
-    // flags, one value over a whole plane). The next call into that buffer clears those
-    // entries and rewrites only the planes whose value changed.
+    // The buffer at ``observed`` (the (n, 120, 9, 9) float32 array of the last call made
+    // with ``kept``, which the caller keeps unchanged until the next; null after a call
+    // without), described game by game in obs_notes (ObsNote, below).
     const float* observed = nullptr;
-    std::vector<std::vector<uint16_t>> obs_cells;
-    std::vector<std::vector<float>> obs_planes;
 
     Batch(const std::vector<PyPosition*>& starts, uint64_t seed) : rng(seed) {
         for (const PyPosition* p : starts) {
@@ -2117,14 +2112,27 @@ struct Batch {
     static constexpr int BOARD_PLANES = 6 * NK, PLANES = 8 * NK + 8;
     static constexpr size_t PER_GAME = size_t(PLANES) * 81;
 
+    // What observations last wrote into a game's planes of the buffer at ``observed``: the
+    // value of each filled plane (the hands and flags, one value over a whole plane) and the
+    // board entries set to 1 (offsets within the game's planes). The next call into that
+    // buffer clears those entries and rewrites only the planes whose value changed. One
+    // block a game, written in place (it is out of the cache at each step of a large batch:
+    // two vectors a game cost two misses more, and a push_back an entry).
+    struct ObsNote {
+        float planes[PLANES - BOARD_PLANES];
+        uint16_t ncells;
+        uint16_t cells[81 * 3];  // a tower is three high at most
+    };
+    std::vector<ObsNote> obs_notes;
+
     // Start following the observation buffer ``o`` (n games' planes): true when what
-    // obs_cells and obs_planes say it holds cannot be trusted, so every plane is written.
+    // obs_notes say it holds cannot be trusted, so every plane is written.
     bool follow_observations(const float* o, bool kept) {
         size_t n = games.size();
-        bool whole = !kept || o != observed || obs_cells.size() != n;
+        bool whole = !kept || o != observed || obs_notes.size() != n;
         if (whole) {
-            obs_cells.assign(n, {});
-            obs_planes.assign(n, std::vector<float>(PLANES - BOARD_PLANES, 0.0f));
+            ObsNote blank{};  // all planes 0, no entries
+            obs_notes.assign(n, blank);
         }
         // Only a kept call's buffer is followed: any other call forgets it (a buffer freed
         // since could come back at the same address, holding else).
@@ -2133,10 +2141,10 @@ struct Batch {
     }
 
     // The board entries (offsets in a game's planes) set to 1 in game i's planes from seat
-    // ``me``, into ``out``.
-    void board_cells(size_t i, int me, std::vector<uint16_t>& out) const {
+    // ``me``, written at ``out`` (81 * 3 at most); how many.
+    int board_cells(size_t i, int me, uint16_t* out) const {
         const Position& g = games[i];
-        out.clear();
+        int k = 0;
         for (uint64_t lo = g.occ[0], hi = g.occ[1]; lo | hi;) {
             int sq;
             if (lo) {
@@ -2150,26 +2158,29 @@ struct Batch {
             for (int t = 0; t < g.h[sq]; ++t) {
                 int p = g.b[sq][t];
                 int owner = (p & 1) == me ? 0 : 1;
-                out.push_back(uint16_t((t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell));
+                out[k++] = uint16_t((t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell);
             }
         }
+        return k;
     }
 
     // The GungiEncoder planes of game i from seat ``seat`` into x (its 120 * 81 floats):
-    // whole, or over what the last call wrote there (obs_cells, obs_planes).
+    // whole, or over what the last call wrote there (obs_notes).
     void observe_game(size_t i, int seat, float* x, bool whole, int max_length) {
         Position& g = games[i];
-        std::vector<uint16_t>& cells = obs_cells[i];
-        std::vector<float>& planes = obs_planes[i];
+        ObsNote& note = obs_notes[i];
+        uint16_t* cells = note.cells;
+        float* planes = note.planes;
         if (whole)
             // Zeroed game by game: the planes are written while still in the cache (one
             // memset of all the games first would evict them again).
             std::memset(x, 0, PER_GAME * sizeof(float));
         else
-            for (uint16_t c : cells) x[c] = 0.0f;
+            for (int k = 0; k < note.ncells; ++k) x[cells[k]] = 0.0f;
         int me = seat == 1 ? 1 : 0;
-        board_cells(i, me, cells);
-        for (uint16_t c : cells) x[c] = 1.0f;
+        int ncells = board_cells(i, me, cells);
+        note.ncells = uint16_t(ncells);
+        for (int k = 0; k < ncells; ++k) x[cells[k]] = 1.0f;
         // The planes filled with one value: hands, then the flags.
         float value[PLANES - BOARD_PLANES];
         std::fill(value, value + (PLANES - BOARD_PLANES), 0.0f);
