@@ -471,12 +471,19 @@ struct Position {
         uint64_t dirty0 = side.dirty[0], dirty1 = side.dirty[1];
         int table_base = color * NK * 4;
         size_t n = 0;
+        // The colour's squares first, without a branch on each top's colour (half the
+        // occupied squares are the other colour's: a branch there is a coin toss).
+        uint64_t own[2] = {0, 0};
+        for (int half = 0; half < 2; ++half)
+            for (uint64_t bits = occ[half]; bits; bits &= bits - 1) {
+                int sq = half * 64 + __builtin_ctzll(bits);
+                own[half] |= uint64_t((b[sq][h[sq] - 1] & 1) == color) << (sq & 63);
+            }
         for (int frm_i = 0; frm_i < 2 * 64; frm_i += 64)
-        for (uint64_t bits = occ[frm_i >> 6]; bits; bits &= bits - 1) {
+        for (uint64_t bits = own[frm_i >> 6]; bits; bits &= bits - 1) {
             int frm = frm_i + __builtin_ctzll(bits);
             int tier = h[frm];
             int top = b[frm][tier - 1];
-            if ((top & 1) != color) continue;
             int kind = top >> 1;
             int idx = ((table_base + kind * 4) + tier) * 81 + frm;
             // Room for a square's codes and the slack of a chunked copy.
@@ -2272,6 +2279,22 @@ struct Batch {
         fresh[i] = 1;
     }
 
+    // Ask for what playing game i's move reads first (its position, legal list and kept
+    // moves): in a large batch they are out of the cache at each step (the buffers' writes
+    // push them out); asked for a game ahead, they arrive while the game before moves.
+    void prefetch_game(size_t i) const {
+        const Position& g = games[i];
+        const char* p = reinterpret_cast<const char*>(&g);
+        for (size_t k = 0; k < sizeof(Position); k += 64) __builtin_prefetch(p + k);
+        const std::vector<uint32_t>& list = legal[i];
+        const char* l = reinterpret_cast<const char*>(list.data());
+        for (size_t k = 0; k < list.size() * sizeof(uint32_t); k += 64) __builtin_prefetch(l + k);
+        const BoardCache::Side& side = boards[i].side[g.to_move & 1];
+        const char* e = reinterpret_cast<const char*>(side.entries.data());
+        for (size_t k = 0; k < side.count * sizeof(BoardCache::Entry); k += 64)
+            __builtin_prefetch(e + k);
+    }
+
     // Per game, the code step_observed plays (0: none).
     std::vector<uint32_t> to_play;
 };
@@ -2629,6 +2652,7 @@ PYBIND11_MODULE(_gungi_native, m) {
                  auto f = finished.mutable_unchecked<2>();
                  try {
                  for (size_t i = 0; i < n; ++i) {
+                     if (i + 1 < n) bt.prefetch_game(i + 1);
                      f(ssize_t(i), 0) = f(ssize_t(i), 1) = -1;
                      if (uint32_t code = bt.to_play[i]) {
                          bt.play_code(i, code);
