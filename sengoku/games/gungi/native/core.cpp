@@ -584,22 +584,32 @@ struct Position {
         }
     }
 
+    // The rows a colour may drop on: up to its front piece (the first square, in the
+    // colour's direction, with its piece on top), found among the occupied squares only.
     void drop_zone(int color, int& y0, int& y1) const {
         if (color == WHITE) {
             int front = 8;
-            for (int sq = 0; sq < 81; ++sq)
-                if (h[sq] && (b[sq][h[sq] - 1] & 1) == WHITE) {
-                    front = sq / 9;
-                    break;
+            for (int half = 0; half < 2 && front == 8; ++half)
+                for (uint64_t bits = occ[half]; bits; bits &= bits - 1) {
+                    int sq = half * 64 + __builtin_ctzll(bits);  // ascending
+                    if ((b[sq][h[sq] - 1] & 1) == WHITE) {
+                        front = sq / 9;
+                        break;
+                    }
                 }
             y0 = front;
             y1 = 9;
         } else {
             int front = 0;
-            for (int sq = 80; sq >= 0; --sq)
-                if (h[sq] && (b[sq][h[sq] - 1] & 1) == BLACK) {
-                    front = sq / 9;
-                    break;
+            bool found = false;
+            for (int half = 1; half >= 0 && !found; --half)
+                for (uint64_t bits = occ[half]; bits; bits &= ~(uint64_t(1) << (63 - __builtin_clzll(bits)))) {
+                    int sq = half * 64 + 63 - __builtin_clzll(bits);  // descending
+                    if ((b[sq][h[sq] - 1] & 1) == BLACK) {
+                        front = sq / 9;
+                        found = true;
+                        break;
+                    }
                 }
             y0 = 0;
             y1 = front + 1;
@@ -632,10 +642,14 @@ struct Position {
 
     void emit_drops(std::vector<uint32_t>& codes, int color, const int* kinds, int nk, const int* tsq,
                     const int* ttier, int nt, bool quiet) {
+        // Gathered in a buffer and appended once (a push_back a drop cost more than the
+        // drop): a kind's drops, each with its three betrayals at most.
+        uint32_t buf[81 * 4];
         for (int i = 0; i < nk; ++i) {
             int kind = kinds[i];
             uint32_t kind_base = uint32_t(MOVE_SPACE + kind * 81 * 4) << 14;
             uint32_t low = uint32_t(kind) << 2;
+            uint32_t* w = buf;
             for (int j = 0; j < nt; ++j) {
                 int sq = tsq[j];
                 uint32_t code = kind_base + (uint32_t(sq) << 16) + low + uint32_t(ttier[j]);
@@ -643,16 +657,14 @@ struct Position {
                 if (kind == T->captain)
                     for (int k = 0; k < h[sq]; ++k) enemy |= (b[sq][k] & 1) != color;
                 if (enemy) {
-                    uint32_t buf[4];  // the drop and its three betrayals at most
-                    uint32_t* w = buf;
                     hand[color][kind] -= 1;
                     gen_betrayals(w, color, b[sq], h[sq], code, hand[color], quiet);
                     hand[color][kind] += 1;
-                    codes.insert(codes.end(), buf, w);
                 } else if (quiet) {
-                    codes.push_back(code);
+                    *w++ = code;
                 }
             }
+            codes.insert(codes.end(), buf, w);
         }
     }
 
