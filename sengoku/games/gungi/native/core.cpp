@@ -2301,10 +2301,16 @@ struct Batch {
         const std::vector<uint32_t>& list = legal[i];
         const char* l = reinterpret_cast<const char*>(list.data());
         for (size_t k = 0; k < list.size() * sizeof(uint32_t); k += 64) __builtin_prefetch(l + k);
-        const BoardCache::Side& side = boards[i].side[g.to_move & 1];
+        // The side whose moves are made after this move: the other one (in play).
+        const BoardCache::Side& side = boards[i].side[1 - (g.to_move & 1)];
         const char* e = reinterpret_cast<const char*>(side.entries.data());
         for (size_t k = 0; k < side.count * sizeof(BoardCache::Entry); k += 64)
             __builtin_prefetch(e + k);
+        if (side.count) {
+            const char* c = reinterpret_cast<const char*>(side.codes.data());
+            size_t bytes = side.entries[side.count - 1].end * sizeof(uint32_t);
+            for (size_t k = 0; k < bytes; k += 64) __builtin_prefetch(c + k);
+        }
     }
 
     // Per game, the code step_observed plays (0: none).
