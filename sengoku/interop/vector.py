@@ -63,7 +63,12 @@ class _OnePassBatch(Protocol):
     def fuses_steps(self, restart: bool) -> bool: ...
     def first_illegal(self, actions: np.ndarray) -> int: ...
     def step_observed(
-        self, actions: np.ndarray, mask: np.ndarray, out: np.ndarray, restart: bool
+        self,
+        actions: np.ndarray,
+        mask: np.ndarray,
+        out: np.ndarray,
+        restart: bool,
+        strict: bool = False,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
     def status(self) -> np.ndarray: ...
     def outcome_of(self, outcome: int, reason: int) -> Outcome: ...
@@ -198,14 +203,6 @@ class VectorEnv:
         actions = np.ascontiguousarray(actions, dtype=np.int64)
         one_pass = self._one_pass
         if not self.copy and self._observed and one_pass and one_pass.fuses_steps(self.autoreset):
-            # The batch checks every action against its legal lists before it plays any
-            # (a finished game's is not looked at): no look-up in the 14.6 MB mask.
-            first = one_pass.first_illegal(actions)
-            if first >= 0:
-                raise IllegalAction(
-                    f"game {first}: action {int(actions[first])} is not legal there; "
-                    "use the action_mask"
-                )
             return self._step_observed(one_pass, actions)
         live = self._agent >= 0
         # Checked against the mask before anything is played: an illegal action changes no
@@ -251,10 +248,21 @@ class VectorEnv:
     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """``step`` without copies, for a batch that steps, restarts and writes the kept
         mask and observations in one pass (Gungi's native core: the same numbers as
-        ``step`` then ``_observe``; one game's writes overlap the next game's moves)."""
-        ints, offsets, finished = batch.step_observed(
-            actions, self._mask, self._observations, self.autoreset
-        )
+        ``step`` then ``_observe``)."""
+        try:
+            # The batch looks every action up in its legal lists before it plays any (a
+            # finished game's is not looked at): no look-up in the 14.6 MB mask.
+            ints, offsets, finished = batch.step_observed(
+                actions, self._mask, self._observations, self.autoreset, strict=True
+            )
+        except ValueError:  # an illegal action: nothing was played
+            first = batch.first_illegal(actions)
+            if first < 0:
+                raise
+            raise IllegalAction(
+                f"game {first}: action {int(actions[first])} is not legal there; "
+                "use the action_mask"
+            ) from None
         ended = np.flatnonzero(finished[:, 0] >= 0)
         rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
         terminations = np.zeros(self.num_envs, dtype=bool)

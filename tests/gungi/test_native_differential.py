@@ -489,6 +489,63 @@ def test_batch_masks_and_observations_match_the_encoder(gungi: Gungi, mode: str)
     assert np.array_equal(native.returns(), python.returns())
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_batch_kept_moves_are_the_generated_moves(gungi: Gungi, mode: str) -> None:
+    """A batch keeps each game's pieces' moves from one turn of a side to its next and
+    generates again only those of the pieces whose squares changed (``BoardCache``): move
+    by move, through captures, stacks, betrayals (the Captain's depend on the hand), drops,
+    the setup and restarts (``step_observed``'s and ``reset_game``'s), every game's legal
+    actions are those of the same position played through the contract (which generates
+    every piece's moves each time) and of the Python engine."""
+    n = 6
+    betrayals = stacked = restarts = 0
+    for k, variant in enumerate((variant_for(mode, 0), variant_for(mode, 1))):
+        batch = GungiBatch(native=True, mode=mode, **variant)
+        batch.reset(n, seed=40 + k)
+        states = [gungi.new_state(seed=40 + k + i, mode=mode, **variant) for i in range(n)]
+        fused = batch.fuses_steps(True)
+        mask = np.zeros((n, batch.num_actions), dtype=np.int8)
+        out = np.zeros((n, *batch.shape), dtype=np.float32)
+        rng = random.Random(k)
+        for ply in range(400):
+            for i, state in enumerate(states):
+                expected = [m.action_int for m in state.legal_actions()]
+                assert batch.legal_actions(i) == expected, f"game {i}, ply {ply}"
+                betrayals += sum(is_betrayal(a << 14) for a in expected)
+                if ply % 25 == 0:
+                    assert [c >> 14 for c in python_codes(state)] == expected
+            # Moves that keep betrayals coming (pick).
+            actions = np.array([pick(s, s.legal_codes(), rng) >> 14 for s in states])
+            # Half the turns through the one-pass step (which restarts a finished game
+            # itself where the start is fixed), the others through step and reset_game.
+            if fused and ply % 2:
+                ints, offsets, finished = batch.step_observed(actions, mask, out, True)
+                for i in range(n):
+                    state = states[i]
+                    state.apply(gungi.int_to_action(state, int(actions[i])))
+                    assert (finished[i, 0] >= 0) == (state.outcome() is not None)
+                    if finished[i, 0] >= 0:
+                        restarts += 1
+                        states[i] = gungi.new_state(seed=0, mode=mode, **variant)
+                    live = ints[offsets[i] : offsets[i + 1]].tolist()
+                    assert live == [m.action_int for m in states[i].legal_actions()]
+            else:
+                batch.step(actions)
+                for i in range(n):
+                    state = states[i]
+                    state.apply(gungi.int_to_action(state, int(actions[i])))
+                    if state.outcome() is not None:
+                        restarts += 1
+                        seed = 900 + restarts
+                        batch.reset_game(i, seed)
+                        states[i] = gungi.new_state(seed=seed, mode=mode, **variant)
+            stacked += sum(1 for state in states for tower in state.board if len(tower) >= 2)
+    assert restarts >= 2
+    assert stacked > 0
+    if mode in ("intermediate", "advanced"):  # the modes with a Captain
+        assert betrayals >= 1
+
+
 def test_batch_mask_fills_a_given_array() -> None:
     batch = GungiBatch(native=True, mode="beginner")
     batch.reset(3, seed=2)

@@ -367,8 +367,9 @@ def test_gungi_one_pass_steps_equal_step_then_observe(
 
 def test_gungi_step_observed_refuses_what_it_cannot_serve() -> None:
     """``GungiBatch.step_observed`` names a wrong array, and an illegal action names its
-    game; after the refusal the kept buffers are still true (the next steps' planes and
-    masks are the engine's)."""
+    game and moves none (every action is looked up before any is played; with ``strict`` a
+    live game's -1 is illegal, else it leaves the game as it is); after the refusal the
+    kept buffers are still true (the next steps' planes and masks are the engine's)."""
     from sengoku.games.gungi import native_available
     from sengoku.games.gungi.batch import GungiBatch
 
@@ -387,8 +388,18 @@ def test_gungi_step_observed_refuses_what_it_cannot_serve() -> None:
     actions[1] = batch.num_actions - 1  # Done: not legal once the game is under way
     assert batch.first_illegal(actions) == 1
     assert batch.first_illegal(batch.random_actions()) == -1
+    hashes = [batch.position(i)["hash"] for i in range(3)]
     with pytest.raises(ValueError, match="game 1"):
         batch.step_observed(actions, mask, out, True)
+    assert [batch.position(i)["hash"] for i in range(3)] == hashes  # game 0 did not move
+    actions = batch.random_actions()
+    actions[2] = -1
+    with pytest.raises(ValueError, match="game 2"):
+        batch.step_observed(actions, mask, out, True, strict=True)
+    assert [batch.position(i)["hash"] for i in range(3)] == hashes
+    batch.step_observed(actions, mask, out, True)  # game 2 waits
+    after = [batch.position(i)["hash"] for i in range(3)]
+    assert after[2] == hashes[2] and after[:2] != hashes[:2]
     for _ in range(30):
         ints, offsets, _finished = batch.step_observed(batch.random_actions(), mask, out, True)
         assert np.array_equal(mask.view(bool), batch.legal_mask())

@@ -36,6 +36,12 @@ from sengoku.games.gungi.state import GungiState
 _OBSERVATIONS_KEPT = native_core.native_available() and bool(
     getattr(native_core.module(), "OBSERVATIONS_KEPT", False)
 )
+#: Whether the built core's ``step_observed`` looks every action up before it plays any and
+#: takes ``strict`` (a core built before it checks game by game as it plays: see
+#: :meth:`GungiBatch.step_observed`).
+_STEP_CHECKS_FIRST = native_core.native_available() and bool(
+    getattr(native_core.module(), "STEP_CHECKS_FIRST", False)
+)
 #: Native outcome reasons (native/core.cpp's Reason) as the Outcome's reason strings.
 REASONS = ("", "marshal_captured", "repetition", "mate", "length_limit")
 
@@ -292,7 +298,12 @@ class GungiBatch:
         return first
 
     def step_observed(
-        self, actions: np.ndarray, mask: np.ndarray, out: np.ndarray, restart: bool
+        self,
+        actions: np.ndarray,
+        mask: np.ndarray,
+        out: np.ndarray,
+        restart: bool,
+        strict: bool = False,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`step`, then :meth:`legal_sparse` into ``mask`` and
         ``observations(seats, out, kept=True)`` with each game's seat to act (seat 0 once it
@@ -304,7 +315,9 @@ class GungiBatch:
         its mask row and planes are the new game's. ``mask`` and ``out`` are followed as
         ``legal_sparse`` and ``observations(kept=True)`` follow them (written only where they
         changed when they are the arrays of the last call). An illegal action raises
-        ``ValueError`` naming the game; games before it in the batch have already moved."""
+        ``ValueError`` naming the game, and no game moves: every action is looked up in its
+        game's legal list before any is played. A live game's ``-1`` leaves it as it is,
+        unless ``strict`` (then it is illegal, as :meth:`first_illegal` counts it)."""
         if not self.fuses_steps(restart):
             raise RuntimeError(
                 "step_observed needs the native core (and, with restart, a fixed start)"
@@ -325,13 +338,21 @@ class GungiBatch:
             raise ValueError(
                 f"step takes one action per game: shape ({self.n},), not {actions.shape}"
             )
-        clear = mask is not self._marked
-        self._marked = mask
         finished = np.empty((self.n, 2), dtype=np.int64)
         start = self._native_start(0) if restart else None
-        ints, offsets = self._batch.step_observed(
-            actions, mask, clear, out, self.encoder.max_game_length, start, finished
-        )
+        max_length = self.encoder.max_game_length
+        if _STEP_CHECKS_FIRST:
+            ints, offsets = self._batch.step_observed(
+                actions, mask, mask is not self._marked, out, max_length, start, finished, strict
+            )
+        else:  # a core built before: it checks each action as it plays
+            first = self.first_illegal(actions) if strict else -1
+            if first >= 0:
+                raise ValueError(f"game {first}: action {int(actions[first])} is not legal there")
+            ints, offsets = self._batch.step_observed(
+                actions, mask, mask is not self._marked, out, max_length, start, finished
+            )
+        self._marked = mask
         return ints, offsets, finished
 
     def random_actions(self) -> np.ndarray:

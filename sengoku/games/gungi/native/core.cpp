@@ -74,6 +74,10 @@ struct Tables {
     std::vector<LongRay> long_list;
     std::vector<uint8_t> pool;
     std::vector<int32_t> att;  // NIDX * 81: offset into apool or -1
+    // The same as bits (bit i * 81 + target set where att holds an offset): 92 KB that stay
+    // in the cache, where att's 2.9 MB do not; marshal_capturable reads att only for a set
+    // bit.
+    std::vector<uint64_t> att_bits;
     std::vector<uint8_t> apool;  // is_jump, len, path...
     std::vector<uint8_t> src_pool;
     int src_off[2][81]{}, src_len[2][81]{};
@@ -143,6 +147,9 @@ struct Counts {
         while (slots[i].used && slots[i].key != key) i = (i + 1) & mask;
         return i;
     }
+    // Ask for key's first slot ahead of an add (the table of a long game is kilobytes, out
+    // of the cache in a batch of many games).
+    void prefetch(uint64_t key) const { __builtin_prefetch(&slots[mix(key) & mask]); }
     int get(uint64_t key) const {
         const Slot& s = slots[index(key)];
         return s.used ? s.count : 0;
@@ -185,6 +192,47 @@ struct Counts {
         mask = slots.size() - 1;
         for (const Slot& s : old)
             if (s.used) slots[index(s.key)] = s;
+    }
+};
+
+// One game's board moves of each colour as its last turn generated them, square by square,
+// with the squares each piece's generation read, and the squares changed since (by the moves
+// played: Batch marks them). On the colour's next turn a piece keeps its moves when it is the
+// same piece at the same height on the same square and none of the squares its generation
+// read changed (the generation is a function of those squares alone, and of the hand for a
+// Captain's betrayals: a Captain's are always made again); only the others are generated
+// again (a ply changes two squares, so most pieces keep theirs). The list is the same as
+// gen_board's: the squares come in the same ascending order, each with its moves in
+// gen_board's order.
+struct BoardCache {
+    struct Entry {
+        uint16_t frm, idx;     // the square and the piece's NIDX entry
+        uint32_t begin, end;   // its moves in Side::codes
+        uint64_t reads[2];     // the squares its generation read
+    };
+    // Room for one square each (written in place: no push_back a piece), the first
+    // ``count`` in use, ascending squares.
+    static constexpr size_t SQUARES = 81;
+    struct Side {
+        // Its codes with a slack of at least COPY_SLACK past the last (copied in chunks).
+        std::vector<uint32_t> codes;
+        std::vector<Entry> entries = std::vector<Entry>(SQUARES);
+        size_t count = 0;
+        uint64_t dirty[2]{0, 0};  // squares changed since the list was made
+    };
+    static constexpr size_t COPY_CHUNK = 8, COPY_SLACK = COPY_CHUNK;
+    Side side[2];
+    // The list being made (swapped with the side's).
+    std::vector<uint32_t> next_codes;
+    std::vector<Entry> next_entries = std::vector<Entry>(SQUARES);
+
+    void forget() {
+        for (Side& x : side) x.count = 0;
+    }
+    void touch(int sq) {
+        uint64_t bit = uint64_t(1) << (sq & 63);
+        side[0].dirty[sq >> 6] |= bit;
+        side[1].dirty[sq >> 6] |= bit;
     }
 };
 
@@ -244,13 +292,17 @@ struct Position {
     }
 
     // ------------------------------------------------------------------ generation
-    void pseudo_codes(std::vector<uint32_t>& codes) {
+    // With ``cache`` (a batch's game: see BoardCache), the board moves come from it.
+    void pseudo_codes(std::vector<uint32_t>& codes, BoardCache* cache = nullptr) {
         int color = to_move;
         if (phase == SETUP) {
             gen_setup(codes, color);
             return;
         }
-        gen_board(codes, color, -1, true);
+        if (cache != nullptr)
+            gen_board_cached(codes, color, *cache);
+        else
+            gen_board(codes, color, -1, true);
         gen_drops(codes, color, true);
     }
 
@@ -263,7 +315,6 @@ struct Position {
     // destination is listed twice), then both are walked in ascending order. The squares
     // come in ascending order, so the board moves are ascending.
     void gen_board(std::vector<uint32_t>& codes, int color, int only, bool quiet) {
-        const Tables& t = *T;
         int table_base = color * NK * 4;
         uint64_t words[2];
         if (only < 0) {
@@ -288,91 +339,186 @@ struct Position {
             if ((top & 1) != color) continue;
             int kind = top >> 1;
             int idx = ((table_base + kind * 4) + tier) * 81 + frm;
-            // The steps at once: the empty ones are quiet moves, the occupied ones moves
-            // onto a tower no taller than this one.
-            const Tables::Reach& reach = t.reach[size_t(idx)];
-            uint64_t step_lo = reach.lo, step_hi = reach.hi;
-            // The empty destinations as two words kept in registers: an OR into an array
-            // indexed by the square's word made each square of a ray wait for the store of
-            // the square before (a chain through memory, the walk's largest cost).
-            uint64_t empty_lo = step_lo & ~occ[0], empty_hi = step_hi & ~occ[1];
-            auto add_empty = [&empty_lo, &empty_hi](int to) {
+            if (w - buf > BUF_CODES - SQUARE_CODES) {
+                codes.insert(codes.end(), buf, w);
+                w = buf;
+            }
+            gen_square<false>(w, color, frm, tier, kind, idx, quiet, nullptr);
+        }
+        codes.insert(codes.end(), buf, w);
+    }
+
+    // The moves of the piece ``kind`` on top of ``frm`` (``tier`` high; ``idx`` its NIDX
+    // entry), ascending, written at w (SQUARE_CODES at most). With READS, ``reads`` (two
+    // words) gets every square whose tower it looked at (its own square included).
+    template <bool READS>
+    __attribute__((always_inline)) inline void gen_square(uint32_t*& w, int color, int frm,
+                                                          int tier, int kind, int idx,
+                                                          bool quiet, uint64_t* reads) {
+        const Tables& t = *T;
+        // The steps at once: the empty ones are quiet moves, the occupied ones moves
+        // onto a tower no taller than this one.
+        const Tables::Reach& reach = t.reach[size_t(idx)];
+        uint64_t step_lo = reach.lo, step_hi = reach.hi;
+        // The empty destinations as two words kept in registers: an OR into an array
+        // indexed by the square's word made each square of a ray wait for the store of
+        // the square before (a chain through memory, the walk's largest cost).
+        uint64_t empty_lo = step_lo & ~occ[0], empty_hi = step_hi & ~occ[1];
+        auto add_empty = [&empty_lo, &empty_hi](int to) {
+            uint64_t bit = uint64_t(1) << (to & 63);
+            empty_lo |= to < 64 ? bit : 0;
+            empty_hi |= to < 64 ? 0 : bit;
+        };
+        // The occupied squares of the rays looked at (the empty ones are in empty_lo/hi, the
+        // steps in step_lo/hi), and the squares before a jump's first landing.
+        uint64_t seen_lo = 0, seen_hi = 0;
+        auto note = [&seen_lo, &seen_hi](int to) {
+            if constexpr (READS) {
                 uint64_t bit = uint64_t(1) << (to & 63);
-                empty_lo |= to < 64 ? bit : 0;
-                empty_hi |= to < 64 ? 0 : bit;
-            };
-            int onto[81], nonto = 0;  // occupied destinations
-            for (int half = 0; half < 2; ++half)
-                for (uint64_t o = (half ? step_hi & occ[1] : step_lo & occ[0]); o; o &= o - 1) {
-                    int to = half * 64 + __builtin_ctzll(o);
+                seen_lo |= to < 64 ? bit : 0;
+                seen_hi |= to < 64 ? 0 : bit;
+            }
+        };
+        int onto[81], nonto = 0;  // occupied destinations
+        for (int half = 0; half < 2; ++half)
+            for (uint64_t o = (half ? step_hi & occ[1] : step_lo & occ[0]); o; o &= o - 1) {
+                int to = half * 64 + __builtin_ctzll(o);
+                if (h[to] <= tier) onto[nonto++] = to;
+            }
+        for (int k = reach.begin; k < reach.end; ++k) {
+            const Tables::LongRay& ray = t.long_list[size_t(k)];
+            const uint8_t* sqs = &t.pool[size_t(ray.start)];
+            if (ray.mode == SLIDE) {
+                for (int i = 0; i < ray.len; ++i) {
+                    int to = sqs[i];
+                    if (!h[to]) {
+                        add_empty(to);
+                        continue;
+                    }
+                    note(to);
                     if (h[to] <= tier) onto[nonto++] = to;
+                    break;
                 }
-            for (int k = reach.begin; k < reach.end; ++k) {
-                const Tables::LongRay& ray = t.long_list[size_t(k)];
-                const uint8_t* sqs = &t.pool[size_t(ray.start)];
-                if (ray.mode == SLIDE) {
-                    for (int i = 0; i < ray.len; ++i) {
-                        int to = sqs[i];
-                        if (!h[to]) {
-                            add_empty(to);
-                            continue;
-                        }
-                        if (h[to] <= tier) onto[nonto++] = to;
-                        break;
-                    }
-                } else if (ray.mode == JUMP) {
-                    for (int i = 0; i < ray.len; ++i) {
-                        int to = sqs[i];
-                        if (h[to] > tier) break;
-                        if (i >= ray.extra) {
-                            if (!h[to])
-                                add_empty(to);
-                            else
-                                onto[nonto++] = to;
-                        }
-                    }
-                } else {
-                    bool blocked = false;
-                    for (int i = 0; i < ray.blen; ++i)
-                        if (h[t.pool[size_t(ray.bstart + i)]] > tier) blocked = true;
-                    if (blocked) continue;
-                    for (int i = 0; i < ray.len; ++i) {
-                        int to = sqs[i];
-                        if (h[to] > tier) break;
+            } else if (ray.mode == JUMP) {
+                for (int i = 0; i < ray.len; ++i) {
+                    int to = sqs[i];
+                    note(to);
+                    if (h[to] > tier) break;
+                    if (i >= ray.extra) {
                         if (!h[to])
                             add_empty(to);
                         else
                             onto[nonto++] = to;
                     }
                 }
-            }
-            if (!quiet) empty_lo = empty_hi = 0;
-            uint64_t empty[2] = {empty_lo, empty_hi};
-            if (!nonto && !(empty_lo | empty_hi)) continue;
-            for (int a = 1; a < nonto; ++a) {  // a few at most: insertion sort
-                int x = onto[a], c = a;
-                for (; c > 0 && onto[c - 1] > x; --c) onto[c] = onto[c - 1];
-                onto[c] = x;
-            }
-            bool may_stack = kind != t.marshal || marshal_may_stack;
-            uint32_t low = uint32_t(kind) << 2;
-            int frm81 = frm * 81;
-            if (w - buf > BUF_CODES - SQUARE_CODES) {
-                codes.insert(codes.end(), buf, w);
-                w = buf;
-            }
-            int next = 0;  // the next occupied destination to write
-            for (int half = 0; half < 2; ++half)
-                for (uint64_t e = empty[half]; e; e &= e - 1) {
-                    int to = half * 64 + __builtin_ctzll(e);
-                    for (; next < nonto && onto[next] < to; ++next)
-                        gen_onto(w, color, kind, frm81 + onto[next], onto[next], may_stack, quiet);
-                    *w++ = (uint32_t(frm81 + to) << 17) | low | 1;
+            } else {
+                bool blocked = false;
+                for (int i = 0; i < ray.blen; ++i) {
+                    note(t.pool[size_t(ray.bstart + i)]);
+                    if (h[t.pool[size_t(ray.bstart + i)]] > tier) blocked = true;
                 }
-            for (; next < nonto; ++next)
-                gen_onto(w, color, kind, frm81 + onto[next], onto[next], may_stack, quiet);
+                if (blocked) continue;
+                for (int i = 0; i < ray.len; ++i) {
+                    int to = sqs[i];
+                    note(to);
+                    if (h[to] > tier) break;
+                    if (!h[to])
+                        add_empty(to);
+                    else
+                        onto[nonto++] = to;
+                }
+            }
         }
-        codes.insert(codes.end(), buf, w);
+        if constexpr (READS) {
+            reads[0] = step_lo | empty_lo | seen_lo;
+            reads[1] = step_hi | empty_hi | seen_hi;
+            reads[frm >> 6] |= uint64_t(1) << (frm & 63);
+        }
+        if (!quiet) empty_lo = empty_hi = 0;
+        uint64_t empty[2] = {empty_lo, empty_hi};
+        if (!nonto && !(empty_lo | empty_hi)) return;
+        for (int a = 1; a < nonto; ++a) {  // a few at most: insertion sort
+            int x = onto[a], c = a;
+            for (; c > 0 && onto[c - 1] > x; --c) onto[c] = onto[c - 1];
+            onto[c] = x;
+        }
+        bool may_stack = kind != t.marshal || marshal_may_stack;
+        uint32_t low = uint32_t(kind) << 2;
+        int frm81 = frm * 81;
+        int next = 0;  // the next occupied destination to write
+        for (int half = 0; half < 2; ++half)
+            for (uint64_t e = empty[half]; e; e &= e - 1) {
+                int to = half * 64 + __builtin_ctzll(e);
+                for (; next < nonto && onto[next] < to; ++next)
+                    gen_onto(w, color, kind, frm81 + onto[next], onto[next], may_stack, quiet);
+                *w++ = (uint32_t(frm81 + to) << 17) | low | 1;
+            }
+        for (; next < nonto; ++next)
+            gen_onto(w, color, kind, frm81 + onto[next], onto[next], may_stack, quiet);
+    }
+
+    // gen_board(codes, color, -1, true) through a batch game's BoardCache: a piece whose
+    // entry and squares are as on the colour's last turn copies its moves from then.
+    void gen_board_cached(std::vector<uint32_t>& codes, int color, BoardCache& cache) {
+        const Tables& t = *T;
+        BoardCache::Side& side = cache.side[color];
+        std::vector<uint32_t>& made = cache.next_codes;
+        BoardCache::Entry* entries = cache.next_entries.data();
+        size_t count = 0;
+        const BoardCache::Entry* old = side.entries.data();
+        const BoardCache::Entry* old_end = old + side.count;
+        const uint32_t* old_codes = side.codes.data();
+        uint64_t dirty0 = side.dirty[0], dirty1 = side.dirty[1];
+        int table_base = color * NK * 4;
+        size_t n = 0;
+        // The colour's squares first, without a branch on each top's colour (half the
+        // occupied squares are the other colour's: a branch there is a coin toss).
+        uint64_t own[2] = {0, 0};
+        for (int half = 0; half < 2; ++half)
+            for (uint64_t bits = occ[half]; bits; bits &= bits - 1) {
+                int sq = half * 64 + __builtin_ctzll(bits);
+                own[half] |= uint64_t((b[sq][h[sq] - 1] & 1) == color) << (sq & 63);
+            }
+        for (int frm_i = 0; frm_i < 2 * 64; frm_i += 64)
+        for (uint64_t bits = own[frm_i >> 6]; bits; bits &= bits - 1) {
+            int frm = frm_i + __builtin_ctzll(bits);
+            int tier = h[frm];
+            int top = b[frm][tier - 1];
+            int kind = top >> 1;
+            int idx = ((table_base + kind * 4) + tier) * 81 + frm;
+            // Room for a square's codes and the slack of a chunked copy.
+            if (made.size() < n + SQUARE_CODES + BoardCache::COPY_SLACK)
+                made.resize(2 * made.size() + SQUARE_CODES + BoardCache::COPY_SLACK);
+            uint32_t* w = made.data() + n;
+            while (old < old_end && old->frm < frm) ++old;
+            BoardCache::Entry& e = entries[count++];
+            // A Captain's betrayals depend on the hand too: always made again.
+            if (old < old_end && old->frm == frm && old->idx == idx && kind != t.captain &&
+                !((old->reads[0] & dirty0) | (old->reads[1] & dirty1))) {
+                // In whole chunks (a few codes a piece: a loop code by code cost more than
+                // the copy); both lists have the slack past their last code.
+                const uint32_t* from = old_codes + old->begin;
+                uint32_t len = old->end - old->begin;
+                for (uint32_t k = 0; k < len; k += BoardCache::COPY_CHUNK)
+                    std::memcpy(w + k, from + k, BoardCache::COPY_CHUNK * sizeof(uint32_t));
+                w += len;
+                e.reads[0] = old->reads[0];
+                e.reads[1] = old->reads[1];
+            } else {
+                gen_square<true>(w, color, frm, tier, kind, idx, true, e.reads);
+            }
+            size_t end = size_t(w - made.data());
+            e.frm = uint16_t(frm);
+            e.idx = uint16_t(idx);
+            e.begin = uint32_t(n);
+            e.end = uint32_t(end);
+            n = end;
+        }
+        codes.insert(codes.end(), made.data(), made.data() + n);
+        side.codes.swap(made);
+        side.entries.swap(cache.next_entries);
+        side.count = count;
+        side.dirty[0] = side.dirty[1] = 0;
     }
 
     // The moves onto an occupied square, ascending: the stack (and the betrayals that go
@@ -438,22 +584,32 @@ struct Position {
         }
     }
 
+    // The rows a colour may drop on: up to its front piece (the first square, in the
+    // colour's direction, with its piece on top), found among the occupied squares only.
     void drop_zone(int color, int& y0, int& y1) const {
         if (color == WHITE) {
             int front = 8;
-            for (int sq = 0; sq < 81; ++sq)
-                if (h[sq] && (b[sq][h[sq] - 1] & 1) == WHITE) {
-                    front = sq / 9;
-                    break;
+            for (int half = 0; half < 2 && front == 8; ++half)
+                for (uint64_t bits = occ[half]; bits; bits &= bits - 1) {
+                    int sq = half * 64 + __builtin_ctzll(bits);  // ascending
+                    if ((b[sq][h[sq] - 1] & 1) == WHITE) {
+                        front = sq / 9;
+                        break;
+                    }
                 }
             y0 = front;
             y1 = 9;
         } else {
             int front = 0;
-            for (int sq = 80; sq >= 0; --sq)
-                if (h[sq] && (b[sq][h[sq] - 1] & 1) == BLACK) {
-                    front = sq / 9;
-                    break;
+            bool found = false;
+            for (int half = 1; half >= 0 && !found; --half)
+                for (uint64_t bits = occ[half]; bits; bits &= ~(uint64_t(1) << (63 - __builtin_clzll(bits)))) {
+                    int sq = half * 64 + 63 - __builtin_clzll(bits);  // descending
+                    if ((b[sq][h[sq] - 1] & 1) == BLACK) {
+                        front = sq / 9;
+                        found = true;
+                        break;
+                    }
                 }
             y0 = 0;
             y1 = front + 1;
@@ -486,10 +642,14 @@ struct Position {
 
     void emit_drops(std::vector<uint32_t>& codes, int color, const int* kinds, int nk, const int* tsq,
                     const int* ttier, int nt, bool quiet) {
+        // Gathered in a buffer and appended once (a push_back a drop cost more than the
+        // drop): a kind's drops, each with its three betrayals at most.
+        uint32_t buf[81 * 4];
         for (int i = 0; i < nk; ++i) {
             int kind = kinds[i];
             uint32_t kind_base = uint32_t(MOVE_SPACE + kind * 81 * 4) << 14;
             uint32_t low = uint32_t(kind) << 2;
+            uint32_t* w = buf;
             for (int j = 0; j < nt; ++j) {
                 int sq = tsq[j];
                 uint32_t code = kind_base + (uint32_t(sq) << 16) + low + uint32_t(ttier[j]);
@@ -497,16 +657,14 @@ struct Position {
                 if (kind == T->captain)
                     for (int k = 0; k < h[sq]; ++k) enemy |= (b[sq][k] & 1) != color;
                 if (enemy) {
-                    uint32_t buf[4];  // the drop and its three betrayals at most
-                    uint32_t* w = buf;
                     hand[color][kind] -= 1;
                     gen_betrayals(w, color, b[sq], h[sq], code, hand[color], quiet);
                     hand[color][kind] += 1;
-                    codes.insert(codes.end(), buf, w);
                 } else if (quiet) {
-                    codes.push_back(code);
+                    *w++ = code;
                 }
             }
+            codes.insert(codes.end(), buf, w);
         }
     }
 
@@ -544,10 +702,10 @@ struct Position {
     // Ascending without a sort: gen_board sorts each square's moves and takes the squares in
     // order, the drops (and setup placements) come out ascending, and Done is the largest
     // code; without_self_checks keeps the order.
-    void legal_codes(std::vector<uint32_t>& codes) {
+    void legal_codes(std::vector<uint32_t>& codes, BoardCache* cache = nullptr) {
         codes.clear();
         if (outcome >= 0) return;
-        pseudo_codes(codes);
+        pseudo_codes(codes, cache);
         without_self_checks(codes);
     }
 
@@ -621,8 +779,9 @@ struct Position {
             if ((top & 1) != enemy) continue;
             if (height > tier) continue;
             int idx = ((table_base + (top >> 1) * 4) + tier) * 81 + sq;
-            int off = t.att[size_t(idx) * 81 + target];
-            if (off < 0) continue;
+            size_t at = size_t(idx) * 81 + size_t(target);
+            if (!((t.att_bits[at >> 6] >> (at & 63)) & 1)) continue;
+            int off = t.att[at];
             bool is_jump = t.apool[off];
             int n = t.apool[off + 1];
             const uint8_t* path = &t.apool[off + 2];
@@ -925,23 +1084,34 @@ struct Position {
     // play, for a caller that wants the next legal list too (the batch): the list is made
     // once and the mate test reads it, where judge's is_mate would generate the same moves
     // again. Same outcome as play; ``next`` is legal_codes() of the new position.
-    void play_listed(uint32_t code, Undo& u, std::vector<uint32_t>& next) {
+    // With ``cache`` (a batch's game), the squares the move changed are marked in it and the
+    // board moves come from it.
+    void play_listed(uint32_t code, Undo& u, std::vector<uint32_t>& next,
+                     BoardCache* cache = nullptr) {
         make(code, u, false);
-        int count = seen.add(hash, 1);  // what make's tracking does, keeping the count
+        if (cache != nullptr)
+            for (int i = 0; i < u.nchanged; ++i) cache->touch(u.sq[i]);
         next.clear();
         if (u.marshal_taken) {
+            seen.add(hash, 1);  // what make's tracking does
             outcome = u.color;
             reason = R_MARSHAL;
             return;
         }
-        if (count >= 4) {
+        // The count is read once the next list is made (nothing before reads ``seen``):
+        // the look-up in the table, out of the cache in a batch, overlaps the generation.
+        seen.prefetch(hash);
+        if (phase == PLAY) {
+            pseudo_codes(next, cache);
+            without_self_checks(next);
+        }
+        if (seen.add(hash, 1) >= 4) {  // what make's tracking does, keeping the count
+            next.clear();
             outcome = 2;
             reason = R_REPETITION;
             return;
         }
         if (phase == PLAY) {
-            pseudo_codes(next);
-            without_self_checks(next);
             if (mate_among(next)) {
                 outcome = 1 - to_move;
                 reason = R_MATE;
@@ -955,7 +1125,7 @@ struct Position {
             next.clear();
             return;
         }
-        if (phase != PLAY) legal_codes(next);
+        if (phase != PLAY) legal_codes(next, cache);
     }
 
     // is_mate(to_move) from the side to move's legal list ``codes`` (pseudo_codes after
@@ -1516,12 +1686,15 @@ std::shared_ptr<Tables> make_tables(py::list rays, py::list attacks, py::list so
         r.end = int32_t(t->long_list.size());
     }
     t->att.assign(size_t(NIDX) * 81, -1);
+    t->att_bits.assign((size_t(NIDX) * 81 + 63) / 64, 0);
     for (int i = 0; i < NIDX; ++i) {
         py::dict targets = py::reinterpret_borrow<py::dict>(attacks[i]);
         for (auto item : targets) {
             int target = item.first.cast<int>();
             py::tuple hit = py::reinterpret_borrow<py::tuple>(item.second);
-            t->att[size_t(i) * 81 + target] = int(t->apool.size());
+            size_t at = size_t(i) * 81 + size_t(target);
+            t->att[at] = int(t->apool.size());
+            t->att_bits[at >> 6] |= uint64_t(1) << (at & 63);
             t->apool.push_back(hit[0].cast<bool>() ? 1 : 0);
             py::tuple path = py::reinterpret_borrow<py::tuple>(hit[1]);
             t->apool.push_back(uint8_t(py::len(path)));
@@ -1902,18 +2075,16 @@ struct Batch {
     std::mt19937_64 rng;
     std::vector<std::vector<uint32_t>> legal;  // per game, cached after each step
     std::vector<char> fresh;
+    // Per game, its pieces' moves kept from turn to turn (BoardCache): most of a legal list
+    // is copied, not generated again.
+    std::vector<BoardCache> boards;
     // Per game: the action integers legal_sparse last set in the caller's mask, so the next
     // call clears those entries only (not the whole 57025-wide row).
     std::vector<std::vector<uint32_t>> marked;
-    // Per game, what observations last wrote into the buffer at ``observed`` (the (n, 120,
-    // 9, 9) float32 array of the last call made with ``kept``, which the caller keeps
-    // unchanged until the next; null after a call without): the board entries set to
-    // 1 (offsets within the game's planes) and the value of each filled plane (the hands and
-    // flags, one value over a whole plane). The next call into that buffer clears those
-    // entries and rewrites only the planes whose value changed.
+    // The buffer at ``observed`` (the (n, 120, 9, 9) float32 array of the last call made
+    // with ``kept``, which the caller keeps unchanged until the next; null after a call
+    // without), described game by game in obs_notes (ObsNote, below).
     const float* observed = nullptr;
-    std::vector<std::vector<uint16_t>> obs_cells;
-    std::vector<std::vector<float>> obs_planes;
 
     Batch(const std::vector<PyPosition*>& starts, uint64_t seed) : rng(seed) {
         for (const PyPosition* p : starts) {
@@ -1923,14 +2094,22 @@ struct Batch {
         games = protos;
         legal.assign(games.size(), {});
         fresh.assign(games.size(), 0);
+        boards.assign(games.size(), BoardCache{});
     }
 
     const std::vector<uint32_t>& codes(size_t i) {
         if (!fresh[i]) {
-            games[i].legal_codes(legal[i]);
+            games[i].legal_codes(legal[i], &boards[i]);
             fresh[i] = 1;
         }
         return legal[i];
+    }
+
+    // Game i starts again from ``start`` (its kept moves forgotten).
+    void restart(size_t i, const Position& start) {
+        games[i] = start;
+        fresh[i] = 0;
+        boards[i].forget();
     }
 
     // Game i's mask row (width >= the action space) made equal to its legal list, from what
@@ -1952,14 +2131,27 @@ struct Batch {
     static constexpr int BOARD_PLANES = 6 * NK, PLANES = 8 * NK + 8;
     static constexpr size_t PER_GAME = size_t(PLANES) * 81;
 
+    // What observations last wrote into a game's planes of the buffer at ``observed``: the
+    // value of each filled plane (the hands and flags, one value over a whole plane) and the
+    // board entries set to 1 (offsets within the game's planes). The next call into that
+    // buffer clears those entries and rewrites only the planes whose value changed. One
+    // block a game, written in place (it is out of the cache at each step of a large batch:
+    // two vectors a game cost two misses more, and a push_back an entry).
+    struct ObsNote {
+        float planes[PLANES - BOARD_PLANES];
+        uint16_t ncells;
+        uint16_t cells[81 * 3];  // a tower is three high at most
+    };
+    std::vector<ObsNote> obs_notes;
+
     // Start following the observation buffer ``o`` (n games' planes): true when what
-    // obs_cells and obs_planes say it holds cannot be trusted, so every plane is written.
+    // obs_notes say it holds cannot be trusted, so every plane is written.
     bool follow_observations(const float* o, bool kept) {
         size_t n = games.size();
-        bool whole = !kept || o != observed || obs_cells.size() != n;
+        bool whole = !kept || o != observed || obs_notes.size() != n;
         if (whole) {
-            obs_cells.assign(n, {});
-            obs_planes.assign(n, std::vector<float>(PLANES - BOARD_PLANES, 0.0f));
+            ObsNote blank{};  // all planes 0, no entries
+            obs_notes.assign(n, blank);
         }
         // Only a kept call's buffer is followed: any other call forgets it (a buffer freed
         // since could come back at the same address, holding else).
@@ -1968,10 +2160,10 @@ struct Batch {
     }
 
     // The board entries (offsets in a game's planes) set to 1 in game i's planes from seat
-    // ``me``, into ``out``.
-    void board_cells(size_t i, int me, std::vector<uint16_t>& out) const {
+    // ``me``, written at ``out`` (81 * 3 at most); how many.
+    int board_cells(size_t i, int me, uint16_t* out) const {
         const Position& g = games[i];
-        out.clear();
+        int k = 0;
         for (uint64_t lo = g.occ[0], hi = g.occ[1]; lo | hi;) {
             int sq;
             if (lo) {
@@ -1985,26 +2177,29 @@ struct Batch {
             for (int t = 0; t < g.h[sq]; ++t) {
                 int p = g.b[sq][t];
                 int owner = (p & 1) == me ? 0 : 1;
-                out.push_back(uint16_t((t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell));
+                out[k++] = uint16_t((t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell);
             }
         }
+        return k;
     }
 
     // The GungiEncoder planes of game i from seat ``seat`` into x (its 120 * 81 floats):
-    // whole, or over what the last call wrote there (obs_cells, obs_planes).
+    // whole, or over what the last call wrote there (obs_notes).
     void observe_game(size_t i, int seat, float* x, bool whole, int max_length) {
         Position& g = games[i];
-        std::vector<uint16_t>& cells = obs_cells[i];
-        std::vector<float>& planes = obs_planes[i];
+        ObsNote& note = obs_notes[i];
+        uint16_t* cells = note.cells;
+        float* planes = note.planes;
         if (whole)
             // Zeroed game by game: the planes are written while still in the cache (one
             // memset of all the games first would evict them again).
             std::memset(x, 0, PER_GAME * sizeof(float));
         else
-            for (uint16_t c : cells) x[c] = 0.0f;
+            for (int k = 0; k < note.ncells; ++k) x[cells[k]] = 0.0f;
         int me = seat == 1 ? 1 : 0;
-        board_cells(i, me, cells);
-        for (uint16_t c : cells) x[c] = 1.0f;
+        int ncells = board_cells(i, me, cells);
+        note.ncells = uint16_t(ncells);
+        for (int k = 0; k < ncells; ++k) x[cells[k]] = 1.0f;
         // The planes filled with one value: hands, then the flags.
         float value[PLANES - BOARD_PLANES];
         std::fill(value, value + (PLANES - BOARD_PLANES), 0.0f);
@@ -2080,13 +2275,46 @@ struct Batch {
         Position& g = games[i];
         if (g.outcome >= 0 || want < 0) return;  // over, or left as it is
         uint32_t found = code_for(i, want);
-        if (found == 0)
-            throw std::invalid_argument("game " + std::to_string(i) + ": action " +
-                                        std::to_string(want) + " is not legal there");
+        if (found == 0) refuse(i, want);
+        play_code(i, found);
+    }
+
+    [[noreturn]] static void refuse(size_t i, int64_t want) {
+        throw std::invalid_argument("game " + std::to_string(i) + ": action " +
+                                    std::to_string(want) + " is not legal there");
+    }
+
+    // Play ``code``, found in game i's legal list.
+    void play_code(size_t i, uint32_t code) {
         Undo u;
-        g.play_listed(found, u, legal[i]);
+        games[i].play_listed(code, u, legal[i], &boards[i]);
         fresh[i] = 1;
     }
+
+    // Ask for what playing game i's move reads first (its position, legal list and kept
+    // moves): in a large batch they are out of the cache at each step (the buffers' writes
+    // push them out); asked for a game ahead, they arrive while the game before moves.
+    void prefetch_game(size_t i) const {
+        const Position& g = games[i];
+        const char* p = reinterpret_cast<const char*>(&g);
+        for (size_t k = 0; k < sizeof(Position); k += 64) __builtin_prefetch(p + k);
+        const std::vector<uint32_t>& list = legal[i];
+        const char* l = reinterpret_cast<const char*>(list.data());
+        for (size_t k = 0; k < list.size() * sizeof(uint32_t); k += 64) __builtin_prefetch(l + k);
+        // The side whose moves are made after this move: the other one (in play).
+        const BoardCache::Side& side = boards[i].side[1 - (g.to_move & 1)];
+        const char* e = reinterpret_cast<const char*>(side.entries.data());
+        for (size_t k = 0; k < side.count * sizeof(BoardCache::Entry); k += 64)
+            __builtin_prefetch(e + k);
+        if (side.count) {
+            const char* c = reinterpret_cast<const char*>(side.codes.data());
+            size_t bytes = side.entries[side.count - 1].end * sizeof(uint32_t);
+            for (size_t k = 0; k < bytes; k += 64) __builtin_prefetch(c + k);
+        }
+    }
+
+    // Per game, the code step_observed plays (0: none).
+    std::vector<uint32_t> to_play;
 };
 
 // The contract's two calls on every ply (GungiState.legal_actions and apply), bound as
@@ -2251,6 +2479,8 @@ PYBIND11_MODULE(_gungi_native, m) {
     m.attr("NUM_KINDS") = NK;
     // Batch.observations takes ``kept`` (a core built before it has not: batch.py asks).
     m.attr("OBSERVATIONS_KEPT") = true;
+    // Batch.step_observed checks every action before it plays any, and takes ``strict``.
+    m.attr("STEP_CHECKS_FIRST") = true;
 
     if (PyModule_AddFunctions(m.ptr(), g_module_functions) < 0) throw py::error_already_set();
 
@@ -2345,8 +2575,8 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def(py::init<const std::vector<PyPosition*>&, uint64_t>())
         .def("reset_game",
              [](Batch& bt, size_t i, const PyPosition& start) {
-                 bt.games.at(i) = start.pos;
-                 bt.fresh[i] = 0;
+                 if (i >= bt.games.size()) throw std::out_of_range("no game " + std::to_string(i));
+                 bt.restart(i, start.pos);
              })
         .def("size", [](Batch& bt) { return bt.games.size(); })
         .def("legal_codes", [](Batch& bt, size_t i) { return bt.codes(i); })
@@ -2396,11 +2626,14 @@ PYBIND11_MODULE(_gungi_native, m) {
         // one game's writes go on while the next game's moves are made. A game that ends
         // sets its row of ``finished`` (outcome, reason; else -1, -1) and, with ``restart``
         // (a Position), starts again from it at once. Returns legal_sparse's (ints, offsets).
+        // Every action is looked up in its game's legal list first, and one that is not
+        // there (with ``strict``, a live game's -1 too) is refused before any game moves.
         .def("step_observed",
              [](Batch& bt, py::array_t<int64_t, py::array::c_style> actions,
                 py::array_t<int8_t, py::array::c_style> mask, bool clear,
                 py::array_t<float, py::array::c_style> out, int max_length,
-                py::object restart, py::array_t<int64_t, py::array::c_style> finished) {
+                py::object restart, py::array_t<int64_t, py::array::c_style> finished,
+                bool strict) {
                  size_t n = bt.games.size();
                  if (size_t(actions.size()) != n) throw std::invalid_argument("one action per game");
                  if (size_t(out.size()) != n * Batch::PER_GAME)
@@ -2409,6 +2642,19 @@ PYBIND11_MODULE(_gungi_native, m) {
                      throw std::invalid_argument("finished must be int64 of shape (n, 2)");
                  const Position* start = nullptr;
                  if (!restart.is_none()) start = &restart.cast<PyPosition&>().pos;
+                 auto a = actions.unchecked<1>();
+                 // Every action is found in its game's legal list before any game moves: an
+                 // illegal one changes nothing (``strict``: a live game's -1 is illegal too).
+                 bt.to_play.resize(n);
+                 for (size_t i = 0; i < n; ++i) {
+                     int64_t want = a(ssize_t(i));
+                     uint32_t code = 0;
+                     if (bt.games[i].outcome < 0 && (want >= 0 || strict)) {
+                         code = bt.code_for(i, want);
+                         if (code == 0) Batch::refuse(i, want);
+                     }
+                     bt.to_play[i] = code;
+                 }
                  int8_t* m = bt.mask_of(mask);
                  size_t width = size_t(mask.shape(1));
                  if (bt.marked.size() != n) {
@@ -2421,22 +2667,18 @@ PYBIND11_MODULE(_gungi_native, m) {
                  }
                  float* o = out.mutable_data();
                  bool whole = bt.follow_observations(o, true);
-                 auto a = actions.unchecked<1>();
                  auto f = finished.mutable_unchecked<2>();
                  try {
                  for (size_t i = 0; i < n; ++i) {
+                     if (i + 1 < n) bt.prefetch_game(i + 1);
                      f(ssize_t(i), 0) = f(ssize_t(i), 1) = -1;
-                     int64_t want = a(ssize_t(i));
-                     if (bt.games[i].outcome < 0 && want >= 0) {
-                         bt.play_action(i, want);
+                     if (uint32_t code = bt.to_play[i]) {
+                         bt.play_code(i, code);
                          Position& g = bt.games[i];
                          if (g.outcome >= 0) {
                              f(ssize_t(i), 0) = g.outcome;
                              f(ssize_t(i), 1) = g.reason;
-                             if (start != nullptr) {
-                                 g = *start;
-                                 bt.fresh[i] = 0;
-                             }
+                             if (start != nullptr) bt.restart(i, *start);
                          }
                      }
                  }
@@ -2449,16 +2691,19 @@ PYBIND11_MODULE(_gungi_native, m) {
                                      o + i * Batch::PER_GAME, whole, max_length);
                  }
                  } catch (...) {
-                     // The games after the refused one hold their old planes, which the
-                     // notes of a whole write no longer describe: the buffer is forgotten
-                     // (written whole next time). The mask rows and their notes still agree.
+                     // (An illegal action was refused above, before anything changed: what
+                     // ends here midway is a failed allocation.) The games after it hold
+                     // their old planes, which the notes of a whole write no longer
+                     // describe: the buffer is forgotten (written whole next time). The mask
+                     // rows and their notes still agree.
                      bt.observed = nullptr;
                      throw;
                  }
                  return bt.sparse();
              },
              py::arg("actions"), py::arg("mask"), py::arg("clear"), py::arg("out"),
-             py::arg("max_length"), py::arg("restart"), py::arg("finished"))
+             py::arg("max_length"), py::arg("restart"), py::arg("finished"),
+             py::arg("strict") = false)
         // The first game whose action is not in its legal list (-1 for a live game
         // included; finished games are not looked at), or -1: nothing is played.
         .def("first_illegal",
