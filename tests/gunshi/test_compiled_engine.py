@@ -55,28 +55,43 @@ OPTION_SETS: list[dict[str, Any]] = [
 SEEDS = (0, 1)
 
 #: One process plays every game and prints, per game, a digest of each ply (the legal
-#: actions, the action, its events, the position's JSON) and the result. Every 40 plies the
+#: actions, the action, its events, the position's JSON, each seat's observation tensor from
+#: the encoder's capture, snapshot.py) and the result. Every 40 plies the
 #: game continues from a clone, every 40 + 13 from a pickled copy, every 40 + 27 from a deep
 #: copy (checked equal to the original first); the legal actions are pickled and copied too.
 SCRIPT = """
 import copy, hashlib, json, pickle, random, sys
+import sengoku.games.gunshi.snapshot as snapshot_module
 import sengoku.games.gunshi.state as state_module
 from sengoku.compiled import is_compiled
 from sengoku.core.registry import load_game
+from sengoku.games.gunshi.encoder import GunshiEncoder
 
 option_sets, seeds = json.loads(sys.argv[1])
 game = load_game("gunshi")
-out = {"compiled": is_compiled(state_module), "games": []}
+out = {
+    "compiled": is_compiled(state_module),
+    "snapshot_compiled": is_compiled(snapshot_module),
+    "games": [],
+}
+encoder = GunshiEncoder()
 for options in option_sets:
     for seed in seeds:
         rng = random.Random(seed)
         state = game.new_state(seed=seed, **options)
+        capture = encoder.capturer()  # the PettingZoo environment's capture, kept parts and all
         plies = []
         while not state.is_terminal():
             legal = state.legal_actions()
             action = rng.choice(legal)
             events = state.apply(action)
             position = state.to_json()
+            # Each seat's tensor from the kept capture (the snapshot module's path), and from
+            # a one-off capture every 7th ply: the two must agree.
+            tensors = [encoder.encode(capture(state, s), s).tobytes() for s in (None, 0, 1)]
+            if len(plies) % 7 == 0:
+                for s, tensor in zip((None, 0, 1), tensors):
+                    assert encoder.encode(encoder.capture(state, s), s).tobytes() == tensor
             plies.append([str(action)] + [
                 name + " " + hashlib.sha256(
                     json.dumps(part, sort_keys=True, default=repr).encode()
@@ -84,7 +99,7 @@ for options in option_sets:
                 for name, part in (
                     ("legal", [str(a) for a in legal]), ("events", events), ("json", position)
                 )
-            ])
+            ] + ["tensors " + hashlib.sha256(b"".join(tensors)).hexdigest()[:16]])
             k = len(plies) % 40
             if k in (0, 13, 27):
                 copied = (
@@ -119,8 +134,10 @@ def test_the_compiled_engine_plays_the_plain_pythons_games() -> None:
             "Gunshi's engine (sengoku/games/gunshi/state.py ...) is not compiled here "
             "(make install builds it in place)"
         )
+    assert built["snapshot_compiled"]  # the encoder's capture (snapshot.py) is built too
     plain = _games(pure=True)
     assert plain["compiled"] is False  # SENGOKU_PURE_PYTHON=1 ran the source
+    assert plain["snapshot_compiled"] is False
     assert len(built["games"]) == len(plain["games"]) == len(OPTION_SETS) * len(SEEDS)
     for a, b in zip(built["games"], plain["games"], strict=True):
         where = f"options {a['options']}, seed {a['seed']}"
@@ -139,6 +156,6 @@ def test_the_engines_modules_are_listed_for_compilation() -> None:
     with open(ROOT / "pyproject.toml", "rb") as f:
         listed = set(tomllib.load(f)["tool"]["sengoku"]["compiled"])
     package = "sengoku/games/gunshi/"
-    for module in ("state", "actions", "battle", "cards", "units", "commands/move"):
+    for module in ("state", "actions", "battle", "cards", "units", "commands/move", "snapshot"):
         assert f"{package}{module}.py" in listed, module
     assert all((ROOT / path).is_file() for path in listed if path.startswith(package))
