@@ -316,7 +316,17 @@ class Game(ABC):
     def legal_action_ints(self, state: State) -> list[int]:
         """``action_to_int`` of each of ``state.legal_actions()``, in that order (the research
         adapters ask for it every ply: a game may answer without making the actions)."""
+        action_int = self.action_int
+        if action_int is not None:
+            return list(map(action_int, state.legal_actions()))
         return [self.action_to_int(state, action) for action in state.legal_actions()]
+
+    #: ``action_to_int`` of a legal action without the state, where the game's integer is the
+    #: action's own (Gunshi's ``GunshiAction.to_int``), as a ``staticmethod``; None where it
+    #: reads the state. The adapters turn every position's legal list into integers: one
+    #: call per action instead of ``action_to_int``'s Python frame and type check (a legal
+    #: action is always the game's own type).
+    action_int: Callable[[Any], int] | None = None
 
     #: The length guard's limit when it is the same for every option set (each of the four
     #: games): decisions after which the game ends with ``length_limit`` (a guard, not a

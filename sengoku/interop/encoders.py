@@ -83,7 +83,7 @@ class LegalInts:
     makes no actions for the list, and the one played is ``int_to_action`` of its integer.
     """
 
-    __slots__ = ("game", "num_actions", "list", "actions", "pair", "ints_of")
+    __slots__ = ("game", "num_actions", "list", "actions", "pair", "ints_of", "action_int")
 
     def __init__(self, game: Game, num_actions: int) -> None:
         self.game = game
@@ -99,6 +99,8 @@ class LegalInts:
         #: The game's ``legal_action_ints``, read once (it runs on every step; an
         #: environment that keeps no actions may set :attr:`list` from it directly).
         self.ints_of = game.legal_action_ints
+        #: The game's ``action_int`` (core/game.py): an action's integer without the state.
+        self.action_int = game.action_int
 
     def update(self, state: State | None) -> None:
         """The legal integers of ``state`` (None: nothing is legal, as at the end)."""
@@ -107,8 +109,12 @@ class LegalInts:
             self.actions = None
         elif self.pair:
             actions = self.actions = state.legal_actions()
-            to_int = self.game.action_to_int
-            self.list = [to_int(state, action) for action in actions]
+            action_int = self.action_int
+            if action_int is not None:  # the game's integer needs no state (Gunshi's)
+                self.list = list(map(action_int, actions))
+            else:
+                to_int = self.game.action_to_int
+                self.list = [to_int(state, action) for action in actions]
         else:
             self.list = self.ints_of(state)
             self.actions = None

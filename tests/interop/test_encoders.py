@@ -16,6 +16,7 @@ from sengoku.games.gunshi.encoder import GunshiEncoder
 from sengoku.games.sashimono.encoder import SashimonoEncoder
 from sengoku.interop.encoders import (
     JsonBytesEncoder,
+    LegalInts,
     canonical_json,
     encoder_for,
     legal_table,
@@ -333,3 +334,26 @@ def test_legal_table_is_in_contract_order() -> None:
     table = legal_table(GUNGI, state)
     assert list(table) == sorted(table)
     assert list(table.values()) == state.legal_actions()
+
+
+@pytest.mark.parametrize("name", ["gungi", "gunshi", "gunkimono", "sashimono"])
+def test_legal_ints_are_action_to_int_of_the_legal_actions(name: str) -> None:
+    """The adapters' legal integers (``legal_action_ints``, :class:`LegalInts`), through a
+    game's ``action_int`` where it has one (Gunshi's), are ``action_to_int`` of each legal
+    action, in the contract's order, along random games."""
+    game = sengoku.load_game(name)
+    assert (game.action_int is not None) == (name == "gunshi")
+    legal = LegalInts(game, game.num_distinct_actions())
+    rng = random.Random(3)
+    for seed in range(2):
+        state = game.new_state(seed=seed)
+        for _ply in range(150):
+            if state.is_terminal():
+                break
+            actions = state.legal_actions()
+            ints = [game.action_to_int(state, action) for action in actions]
+            assert game.legal_action_ints(state) == ints
+            legal.update(state)
+            assert legal.list == ints
+            assert legal.actions is None or legal.actions == actions
+            state.apply(rng.choice(actions))

@@ -390,6 +390,9 @@ class Gunshi(Game):
             raise ParseError(f"{action!r} is not a Gunshi action")
         return action.to_int()
 
+    #: ``action_to_int`` of a legal action, which needs no state (core/game.py).
+    action_int = staticmethod(GunshiAction.to_int)
+
     def int_to_action(self, state: State, n: int) -> GunshiAction:
         try:
             return GunshiAction.from_int(n)
