@@ -12,6 +12,7 @@ the rest (unit types, colours, options, the clock's settings, the outcome) or it
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum
 from typing import Any
@@ -28,7 +29,12 @@ from sengoku.games.gunshi.commands.command import (
     key_order,
 )
 from sengoku.games.gunshi.data import DIR_NAMES, LETTERS, TOKEN_TYPE
-from sengoku.games.gunshi.snapshot import GunshiSnapshot, SideSnapshot, SnapshotMemo
+from sengoku.games.gunshi.snapshot import (
+    GunshiSnapshot,
+    SideSnapshot,
+    SnapshotMemo,
+    kept_capture,
+)
 from sengoku.games.gunshi.snapshot import snapshot as take_snapshot
 from sengoku.games.gunshi.state import GunshiState
 
@@ -216,13 +222,8 @@ class GunshiEncoder(Encoder):
         fields, other seats' hands among them) lives in the function, not in the encoder:
         an observation holds the encoder, and must reach nothing its seat may not see."""
         memo: SnapshotMemo = {}
-
-        def capture(state: Any, seat: int | None) -> Any:
-            if not isinstance(state, GunshiState) or not (seat is None or seat in (0, 1)):
-                return state.view(seat)
-            return take_snapshot(state, seat, memo)
-
-        return capture
+        # A partial of the compiled capture, not a closure: no Python frame per step.
+        return functools.partial(kept_capture, memo)
 
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
         snapshot = view if isinstance(view, GunshiSnapshot) else self._snapshot_of_view(view)

@@ -11,7 +11,7 @@ view's fields the encoder reads, hidden as the view hides them, and nothing else
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import sengoku.games.gunshi.tournament_clock as tournament_clock
 from sengoku.games.gunshi.battlefield import cn
@@ -280,3 +280,16 @@ def snapshot(st: GunshiState, seat: int | None, memo: SnapshotMemo | None) -> Gu
             None if cmd is None else cmd.copy(),
         ),
     )
+
+
+def kept_capture(memo: SnapshotMemo, state: object, seat: object) -> Any:
+    """:meth:`~sengoku.games.gunshi.encoder.GunshiEncoder.capturer`'s capture, with its
+    ``memo`` first (the capturer is ``functools.partial(kept_capture, memo)``: a step's
+    capture then runs no Python frame): the snapshot of a Gunshi state for a seat (0, 1 or
+    None), else the state's ``view(seat)``. Typed ``object``: compiled, a typed parameter
+    would refuse another game's state with a bare TypeError."""
+    if isinstance(state, GunshiState) and (
+        seat is None or (isinstance(seat, int) and (seat == 0 or seat == 1))
+    ):
+        return snapshot(state, seat, memo)
+    return cast(Any, state).view(seat)
