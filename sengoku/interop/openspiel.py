@@ -60,6 +60,7 @@ import hashlib
 import json
 import pickle
 import random
+from bisect import bisect_left
 from collections.abc import Mapping
 from typing import Any
 
@@ -210,6 +211,12 @@ class _Context:
         self.perfect_information = self.game.traits(**self.options).perfect_information
         self.stochastic = self.game.traits(**self.options).stochastic
         self.encoder: Encoder = encoder_for(self.game, self.options)
+        #: The game's ``action_int`` where its ``legal_action_ints`` is the contract's (its
+        #: integers are then ``action_int`` of the legal actions, which the states keep
+        #: beside them: the action applied is read back, not rebuilt), else None.
+        action_int = self.game.action_int
+        plain = type(self.game).legal_action_ints is Game.legal_action_ints
+        self.action_int = action_int if plain else None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Context:
         return self
@@ -346,7 +353,7 @@ class _Match:
     events told, SHA-256 chained over those told), extended only by the events added since.
     """
 
-    __slots__ = ("state", "events", "legal", "player", "told", "views")
+    __slots__ = ("state", "events", "legal", "actions", "player", "told", "views")
 
     def __init__(
         self, state: State, events: list[Event], told: dict[int, tuple[int, int, str]] | None = None
@@ -356,6 +363,9 @@ class _Match:
         self.told: dict[int, tuple[int, int, str]] = dict(told or {})
         #: The legal action integers of the current position (reset by apply).
         self.legal: list[int] | None = None
+        #: The legal actions, ``actions[i]`` the one of ``legal[i]``, where the game's
+        #: integers need no state (``_Context.action_int``; else None). Reset with ``legal``.
+        self.actions: list[Any] | None = None
         #: OpenSpiel's current player of the current position (reset by apply): it asks
         #: several times a ply.
         self.player: int | None = None
@@ -365,6 +375,7 @@ class _Match:
     def reset(self) -> None:
         """Forget what was cached of the position (it changed)."""
         self.legal = None
+        self.actions = None
         self.player = None
         self.views = {}
 
@@ -384,6 +395,7 @@ class _Match:
         # The same position: its legal table and views hold (never changed in place, only
         # replaced), so a search that clones and then asks for them does not rebuild them.
         clone.legal = self.legal
+        clone.actions = self.actions
         clone.player = self.player
         clone.views = dict(self.views)
         return clone
@@ -401,8 +413,22 @@ class _Match:
         self.events = list(data["events"])
         self.told = dict(data["told"])
         self.legal = None
+        self.actions = None
         self.player = None
         self.views = {}
+
+    def legal_ints(self, ctx: _Context) -> list[int]:
+        """The legal integers of the position, made once (with the actions beside them where
+        ``ctx.action_int`` is set): never changed in place."""
+        ints = self.legal
+        if ints is None:
+            action_int = ctx.action_int
+            if action_int is not None:
+                actions = self.actions = self.state.legal_actions()
+                ints = self.legal = list(map(action_int, actions))
+            else:
+                ints = self.legal = ctx.game.legal_action_ints(self.state)
+        return ints
 
     def digest_for(self, seat: int) -> tuple[int, str]:
         """(events told to ``seat`` so far, their chained SHA-256), updated incrementally."""
@@ -485,7 +511,7 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
             return []
         ints = match.legal
         if ints is None:
-            ints = match.legal = self._ctx.game.legal_action_ints(state)
+            ints = match.legal_ints(self._ctx)
         return ints[:]
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -495,7 +521,7 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
             return []
         ints = match.legal
         if ints is None:  # once per position: OpenSpiel may ask several times
-            ints = match.legal = self._ctx.game.legal_action_ints(state)
+            ints = match.legal_ints(self._ctx)
         return ints  # pybind11 copies it into a C++ vector: the cache cannot be changed
 
     def _apply_action(self, action: int) -> None:
@@ -511,7 +537,18 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
             return
         match = self._lazy or self._match
         state = match.state
-        events = state.apply(self._ctx.game.int_to_action(state, action))
+        actions = match.actions
+        if actions is not None:  # the legal actions kept: the one played read back
+            legal = match.legal
+            assert legal is not None  # kept together
+            i = bisect_left(legal, action)
+            if i < len(legal) and legal[i] == action:
+                events = state.apply(actions[i])
+            else:  # not legal: the contract refuses it as before
+                events = state.apply(self._ctx.game.int_to_action(state, action))
+            match.actions = None
+        else:
+            events = state.apply(self._ctx.game.int_to_action(state, action))
         match.legal = None
         match.player = None
         match.views = {}

@@ -295,14 +295,29 @@ def test_openspiel_ismcts_plays_on_determinized_worlds(name: str, params: dict) 
         state.apply_action(action)
 
 
-def test_illegal_integer_is_refused() -> None:
-    game = osp.load("gungi")
+@pytest.mark.parametrize("name", ["gungi", "gunshi"])
+def test_illegal_integer_is_refused(name: str) -> None:
+    """Refused, the state unchanged, whether the legal actions are kept beside their
+    integers (Gunshi's: ``action_int``) or not; a legal one then plays as the contract."""
+    game = osp.load(name)
     state = game.new_initial_state()
-    illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    legal = state.legal_actions()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
     before = state.sengoku_state.to_json()
     with pytest.raises(SengokuError):
         state.apply_action(illegal)
     assert state.sengoku_state.to_json() == before
+    direct = state.sengoku_state.clone()
+    copy = state.clone()  # shares the kept list and actions of the same position
+    contract = sengoku.load_game(name)
+    state.apply_action(legal[-1])
+    direct.apply(contract.int_to_action(direct, legal[-1]))
+    assert state.sengoku_state.to_json() == direct.to_json()
+    copy.apply_action(legal[0])
+    assert copy.sengoku_state.to_json() != direct.to_json()
+    assert state.legal_actions() == [
+        contract.action_to_int(direct, a) for a in direct.legal_actions()
+    ]
 
 
 def test_race_test_game_joins_generically(race: None) -> None:
