@@ -106,7 +106,7 @@ def shown_if(codes: Sequence[str], shown: bool) -> list[str | None]:
 #: equal fields make an equal part, whatever the state, so a kept part is never stale): each
 #: side's for each seat (keyed ``(seat, side)``, see :func:`side_snapshot`), the units and Reserve
 #: (:data:`UNITS`) and the Fences (:data:`FENCES`), which are the same for every seat.
-SnapshotMemo = dict[Any, tuple[tuple[Any, ...], Any]]
+SnapshotMemo = dict[Any, tuple[Any, Any]]
 UNITS = "units"
 #: A snapshot's named tuple made from its fields' tuple (``NamedTuple``'s own ``__new__``
 #: is a Python function between: a call fewer, twice or three times a capture).
@@ -223,14 +223,10 @@ def snapshot(st: GunshiState, seat: int | None, memo: SnapshotMemo | None) -> Gu
     field = st.field
     uloc, uown, uface, ushield = field.uloc, field.uown, field.uface, field.ushield
     # The Field's units and the Fences (public, both) change on few plies: the last ones
-    # made are reused while the fields they were made from are equal (copies kept as keys).
-    units_key: tuple[Any, ...] = ()
-    fence_key: tuple[Any, ...] = ()
-    kept_units = kept_fences = None
-    if memo is not None:
-        units_key = (tuple(uloc), tuple(uown), tuple(uface), tuple(ushield))
-        kept_units = memo.get(UNITS)
-    if kept_units is not None and kept_units[0] == units_key:
+    # made are reused while the fields they were made from are equal (copies of the lists
+    # kept as keys, compared with the state's lists as they are: copied only when changed).
+    kept_units = memo.get(UNITS) if memo is not None else None
+    if kept_units is not None and kept_units[0] == (uloc, uown, uface, ushield):
         units, reserve = kept_units[1]
     else:
         units = []
@@ -242,19 +238,17 @@ def snapshot(st: GunshiState, seat: int | None, memo: SnapshotMemo | None) -> Gu
                 left[TOKEN_TYPE[u]] += 1
         reserve = (left["I"], left["A"], left["C"])
         if memo is not None:
-            memo[UNITS] = (units_key, (units, reserve))
+            memo[UNITS] = ((uloc[:], uown[:], uface[:], ushield[:]), (units, reserve))
     fence = st.fences.fence
-    if memo is not None:
-        fence_key = tuple(fence)
-        kept_fences = memo.get(FENCES)
-    if kept_fences is not None and kept_fences[0] == fence_key:
+    kept_fences = memo.get(FENCES) if memo is not None else None
+    if kept_fences is not None and kept_fences[0] == fence:
         fences = kept_fences[1]
     else:
         fences = (
             [] if fence.count(-1) == len(fence) else [(e, f) for e, f in enumerate(fence) if f >= 0]
         )
         if memo is not None:
-            memo[FENCES] = (fence_key, fences)
+            memo[FENCES] = (fence[:], fences)
     cmd = st.orders.cmd
     battle = st.battle
     queue = battle.queue
