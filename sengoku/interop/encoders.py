@@ -52,7 +52,7 @@ def mask_of(ints: list[int], num_actions: int) -> np.ndarray:
         entries = bytearray(num_actions)
         for i in ints:
             entries[i] = 1
-        return np.frombuffer(entries, np.int8)
+        return np.frombuffer(entries, _INT8)
     mask = np.zeros(num_actions, np.int8)
     mask[np.fromiter(ints, np.intp, len(ints))] = 1
     return mask
@@ -60,6 +60,8 @@ def mask_of(ints: list[int], num_actions: int) -> np.ndarray:
 
 #: The longest legal list :func:`mask_of` sets entry by entry.
 _SHORT = 32
+#: The mask's dtype as an object (``np.frombuffer`` given the type converts it each call).
+_INT8 = np.dtype(np.int8)
 
 
 def legal_table(game: Game, state: State) -> dict[int, Action]:

@@ -125,10 +125,19 @@ class LazyObservation(dict):  # type: ignore[type-arg]
                 self._seat = None
 
     def __getitem__(self, key: str) -> Any:
-        if key == OBSERVATION:
+        if key == ACTION_MASK:
+            legal = self._legal
+            if legal is not None:  # _fill_mask written out: a frame fewer on every masked step
+                seat = self._seat
+                assert seat is not None  # kept until both arrays are made
+                mask = mask_of(legal, seat[2])
+                dict.__setitem__(self, ACTION_MASK, mask)
+                self._legal = None
+                if self._view is _ENCODED:
+                    self._seat = None
+                return mask
+        elif key == OBSERVATION:
             self._fill_tensor()
-        elif key == ACTION_MASK:
-            self._fill_mask()
         return dict.__getitem__(self, key)
 
     def get(self, key: str, default: Any = None) -> Any:
