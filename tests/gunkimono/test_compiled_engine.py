@@ -6,7 +6,8 @@ makes the package import their Python source instead (sengoku/compiled.py). Rand
 over every option set (2-5 players, each spec ruling's alternative) are played in both, in
 separate processes, and compared ply by ply: the legal actions, the chosen action, the events
 (messages and data), ``to_json()``, and every seventh ply the evaluation's heuristic, a clone,
-a seat's view and a determinization; then the final result.
+a seat's view, the observation encoder's snapshot of it (``snapshot.py``) and a
+determinization; then the final result.
 Where the engine is not compiled (a checkout never built in place, a pure-Python build) the
 comparison is skipped.
 """
@@ -47,6 +48,7 @@ SEEDS = (3, 17)
 SCRIPT = """
 import hashlib, json, random, sys
 import sengoku
+import sengoku.games.gunkimono.snapshot as snapshot_module
 import sengoku.games.gunkimono.state as state_module
 from sengoku.compiled import is_compiled
 from sengoku.games.gunkimono.features import FEATURES
@@ -56,7 +58,11 @@ def digest(value):
 
 option_sets, seeds = json.loads(sys.argv[1])
 game = sengoku.load_game("gunkimono")
-out = {"compiled": is_compiled(state_module), "games": []}
+out = {
+    "compiled": is_compiled(state_module),
+    "snapshot compiled": is_compiled(snapshot_module),
+    "games": [],
+}
 for options in option_sets:
     for seed in seeds:
         rng = random.Random(seed)
@@ -81,6 +87,8 @@ for options in option_sets:
                 row.append(digest(state.clone().to_json()))
                 view_seat = ply % state.num_players
                 row.append(digest(state.view(view_seat)))
+                snapshot = snapshot_module.snapshot(state, view_seat, state.num_players)
+                row.append(digest(snapshot))
                 sampled = state.determinize(view_seat, random.Random(ply))
                 row.append(digest(sampled.to_json()))
             rows.append(row)
@@ -106,6 +114,7 @@ COLUMNS = (
     "heuristic",
     "clone",
     "view",
+    "snapshot",
     "determinization",
 )
 
@@ -117,15 +126,17 @@ def test_the_compiled_engine_plays_the_plain_pythons_games() -> None:
             "Gunkimono's engine (sengoku/games/gunkimono/state.py, ...) is not compiled here: "
             "`make install` or `python setup.py build_ext --inplace` builds it in place"
         )
+    assert built["snapshot compiled"]  # the encoder's snapshot (snapshot.py) too
     plain = _play(pure=True)
     assert plain["compiled"] is False  # SENGOKU_PURE_PYTHON=1 ran the source
+    assert plain["snapshot compiled"] is False
     assert len(built["games"]) == len(plain["games"]) == len(OPTION_SETS) * len(SEEDS)
     for a, b in zip(built["games"], plain["games"], strict=True):
         where = f"options {a['options']}, seed {a['seed']}"
         assert (a["options"], a["seed"]) == (b["options"], b["seed"])
         assert a["plies"], where
         for row_a, row_b in zip(a["plies"], b["plies"], strict=False):
-            # Six columns, ten every seventh ply.
+            # Six columns, eleven every seventh ply.
             for column, x, y in zip(COLUMNS, row_a, row_b, strict=False):
                 assert x == y, f"{where}, ply {row_a[0]}: {column} compiled {x} != plain {y}"
             assert len(row_a) == len(row_b), f"{where}, ply {row_a[0]}"
@@ -138,6 +149,7 @@ def test_the_engine_is_in_the_list_of_compiled_modules() -> None:
         listed = tomllib.load(f)["tool"]["sengoku"]["compiled"]
     engine = {p for p in listed if p.startswith("sengoku/games/gunkimono/")}
     assert "sengoku/games/gunkimono/state.py" in engine
+    assert "sengoku/games/gunkimono/snapshot.py" in engine
     assert "sengoku/games/gunkimono/placement.py" in engine
     assert all((ROOT / path).is_file() for path in engine), engine
 

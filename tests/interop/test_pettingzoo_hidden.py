@@ -76,7 +76,12 @@ def test_observations_reach_no_state_and_no_other_view(name: str, options: dict)
             views = [d for d in dicts if not any(d is x for x in _nested(dicts))]
             captured = env.encoder.capture(state, seat)
             if isinstance(captured, dict):
-                assert [_plain(v) for v in views] == [_plain(state.view(seat))]
+                # The view, or the part of it the encoder reads (Sashimono's snapshot): every
+                # entry one of the view's, and the view's tensor.
+                assert [_plain(v) for v in views] == [_plain(captured)]
+                assert _within(_plain(captured), _plain(state.view(seat)))
+                tensor = env.encoder.encode(state.view(seat), seat)
+                assert np.array_equal(env.encoder.encode(views[0], seat), tensor)
             else:
                 assert views == []
                 snapshots = [o for o in own if type(o) is type(captured)]
@@ -93,6 +98,21 @@ def test_observations_reach_no_state_and_no_other_view(name: str, options: dict)
         mask = env.observe(agent)["action_mask"]
         env.step(int(rng.choice(np.flatnonzero(mask).tolist())))
     assert checked >= 20
+
+
+def _within(part: Any, whole: Any) -> bool:
+    """Whether ``part`` is ``whole`` less some keys of its dicts (at any depth)."""
+    if isinstance(part, dict):
+        return isinstance(whole, dict) and all(
+            k in whole and _within(v, whole[k]) for k, v in part.items()
+        )
+    if isinstance(part, list):
+        return (
+            isinstance(whole, list)
+            and len(part) == len(whole)
+            and all(_within(x, y) for x, y in zip(part, whole, strict=True))
+        )
+    return bool(part == whole)
 
 
 def _nested(dicts: list[dict]) -> list[object]:

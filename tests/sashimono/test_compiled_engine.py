@@ -5,7 +5,8 @@ setup.py compiles the modules listed under ``[tool.sengoku] compiled`` in pyproj
 Python source instead (sengoku/compiled.py). Random games over every option the game has
 (the duel, the solo game with either army and each challenge, the VP to win), played in a
 subprocess either way, must agree move by move: the legal actions, the action chosen, the
-events told, the position's saved form, each seat's view, a world determinized for the seat
+events told, the position's saved form, each seat's view and the observation encoder's
+snapshot of it (``snapshot``), a world determinized for the seat
 to play, and the result. Where the engine is not compiled (a checkout never built in place,
 a pure-Python build) the comparison is skipped.
 """
@@ -29,8 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 #: nor ``hidden_information`` (its view's TypedDict, compiled, loses its optional keys).
 ENGINE = (
     "action_turn", "battle", "bowing", "cards", "determinize", "effects", "features",
-    "kagemusha", "pieces", "score_turn", "setup", "sonae", "state", "training", "turn",
-    "winning",
+    "kagemusha", "pieces", "score_turn", "setup", "snapshot", "sonae", "state", "training",
+    "turn", "winning",
 )  # fmt: skip
 
 #: Option sets reaching every option: both modes, both solo armies, every solo challenge
@@ -64,6 +65,7 @@ import importlib, json, random, sys
 import sengoku.games.sashimono.state as state_module
 from sengoku.compiled import is_compiled
 from sengoku.core.registry import load_game
+from sengoku.games.sashimono.snapshot import snapshot
 
 option_sets = json.loads(sys.argv[1])
 game = load_game("sashimono")
@@ -93,6 +95,7 @@ for k, options in enumerate(option_sets):
                 events,
                 state.to_json(),
                 [state.view(s) for s in [*range(state.num_players), None]],
+                [snapshot(state, s) for s in [*range(state.num_players), None]],
                 world.to_json(),
                 [int(a) for a in world.legal_actions()],
             ], sort_keys=True, default=repr))

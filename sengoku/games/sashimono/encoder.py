@@ -14,6 +14,8 @@ import numpy as np
 
 from sengoku.core.game import SengokuError
 from sengoku.core.observation import Encoder, Entries, entries_of
+from sengoku.games.sashimono.snapshot import snapshot
+from sengoku.games.sashimono.state import SashimonoState
 
 _UNSET = object()
 
@@ -102,6 +104,14 @@ class SashimonoEncoder(Encoder):
         self.army_index = {name: i for i, name in enumerate(self.ARMIES)}
         #: Each Sashimono space -> its offset among a side's spaces.
         self.slot_offsets = {name: i * (2 + nc) for name, i in self.spaces.items()}
+
+    def capture(self, state: Any, seat: int | None) -> Any:
+        """The part of ``view(seat)`` that :meth:`encode_into` reads, from the state's fields
+        (:func:`sengoku.games.sashimono.snapshot.snapshot`, compiled): the view's dict
+        without what the encoder leaves out, hidden as the view hides it."""
+        if not isinstance(state, SashimonoState):
+            return state.view(seat)
+        return snapshot(state, seat)
 
     def _stack(self, out: np.ndarray, at: int, stack: Mapping[str, Any] | None) -> None:
         if stack is None:
