@@ -113,6 +113,25 @@ def test_same_view_same_tensor(name: str, options: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize(("name", "options"), PARAMS)
+def test_same_view_same_snapshot(name: str, options: dict[str, Any]) -> None:
+    """The snapshots the research environments keep (``capture``, and the kept capturer a
+    PettingZoo environment uses), compiled from the state's own fields in Gunshi, Gunkimono
+    and Sashimono, are equal in two states the seat cannot tell apart, built without
+    ``determinize`` (tests/contract/pairs.py): they hide what the view hides."""
+    game = load_game(name)
+    encoder = encoder_for(game, options)
+    rng = random.Random(f"snapshot-pairs-{name}")
+    checked = 0
+    for x, y, seat in all_pairs(game, options, 0, every=17, rng=rng):
+        assert encoder.capture(x, seat) == encoder.capture(y, seat), (name, seat)
+        kept_x, kept_y = capturer_of(encoder), capturer_of(encoder)
+        assert kept_x(x, seat) == kept_y(y, seat), (name, seat)
+        checked += 1
+    # A game of perfect information has no such pairs; every other game has some.
+    assert checked > 0 or game.traits(**options).perfect_information
+
+
+@pytest.mark.parametrize(("name", "options"), PARAMS)
 def test_capture_encodes_as_the_view_and_stays_put(name: str, options: dict[str, Any]) -> None:
     """``encoder.capture(state, seat)`` (what the adapters keep instead of the view where the
     encoder has a cheaper snapshot, Gungi's) encodes to the view's tensor, and later play does
