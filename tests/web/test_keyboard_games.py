@@ -106,7 +106,16 @@ def test_gunkimono_by_keyboard_alone(new_page: Any) -> None:
                     page.keyboard.press("r")  # turn the tile
                     expect(page.locator(".kimono-decide .picked span")).not_to_have_text(shown)
                     turned += 1
-            page.wait_for_selector("[data-target]")
+            try:
+                page.wait_for_selector("[data-target]")
+            except Exception as exc:  # say what the page showed, not only "timeout"
+                shown = page.evaluate(
+                    """() => ({ply: document.getElementById('status').dataset.ply,
+                      prompt: document.getElementById('kimono-prompt')?.textContent,
+                      decide: document.querySelector('.kimono-decide')?.innerText,
+                      focus: document.activeElement?.outerHTML?.slice(0, 120)})"""
+                )
+                raise AssertionError(f"a tile picked, but no square to place it: {shown}") from exc
             target = page.locator("[data-target]").first.get_attribute("data-target")
             key_press(page, f'[data-sq="{target}"]')
             placed += 1
@@ -123,3 +132,49 @@ def test_gunkimono_by_keyboard_alone(new_page: Any) -> None:
     expect(panel).to_be_hidden()
     assert_clean_text(page)
     assert not watch.failed, watch.failed
+
+
+def test_a_hand_tile_keeps_the_focus_through_a_redraw(new_page: Any) -> None:
+    """A redraw that changes nothing (the socket's first message repeats the fetched
+    snapshot) used to drop the focus of a hand tile: keyboard.js then gave it back to the
+    last square, or to nothing, and the player's Enter picked no tile (CI saw the keyboard
+    game above stop there). The new tile of the same name keeps the focus."""
+    page: Page = new_page(1280, 900)
+    page.goto("/new/gunkimono")
+    key_press(page, '.presets button[data-preset="ai"]')
+    key_press(page, "#start")
+    page.wait_for_url("**/play/*")
+    assert wait_turn_or_end(page)
+    # A square focused first: that is where keyboard.js sent a lost focus.
+    key_to(page, '[data-sq="a1"]')
+    key_to(page, "button.hand-tile.playable")
+    tile = page.evaluate("document.activeElement.dataset.tile")
+    assert tile
+    page.evaluate("window.dispatchEvent(new Event('sengoku:prefs'))")
+    assert page.evaluate("document.activeElement.dataset.tile") == tile
+    assert page.evaluate("document.activeElement.isConnected")
+    page.keyboard.press("Enter")
+    expect(page.locator(f'button.hand-tile.picked[data-tile="{tile}"]')).to_have_count(1)
+    page.wait_for_selector("[data-target]")
+
+
+def test_a_hand_piece_keeps_the_focus_through_a_redraw(new_page: Any) -> None:
+    """Gungi's hand pieces alike: a redraw keeps the focus on the same side's piece."""
+    page: Page = new_page(1280, 900)
+    page.goto("/new/gungi")
+    key_press(page, '.presets button[data-preset="hotseat"]')
+    key_press(page, "#start")
+    page.wait_for_url("**/play/*")
+    page.wait_for_selector('.board-area[data-interactive="true"]')
+    key_to(page, ".hand.mine button.hand-piece.droppable")
+    piece = page.evaluate(
+        "[document.activeElement.dataset.piece, document.activeElement.dataset.color]"
+    )
+    page.evaluate("window.dispatchEvent(new Event('sengoku:prefs'))")
+    now = page.evaluate(
+        "[document.activeElement.dataset.piece, document.activeElement.dataset.color]"
+    )
+    assert now == piece
+    assert page.evaluate("document.activeElement.closest('.hand.mine') !== null")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-target]")

@@ -178,27 +178,39 @@ export function ask(title, body, buttons) {
 
 // -- shared helpers for every game's renderer -----------------------------------------------
 
+/** The data attributes that name a control for good across redraws: a choice's action, a hand
+ * tile, a small tile, a hand piece and its side, a card. */
+const FOCUS_NAMES = ["action", "tile", "small", "piece", "color", "card"];
+
+/** A selector for the control ``node`` is (its naming data attributes, else its id), or null
+ * for a control nothing names (it cannot be found again after a redraw). */
+function focusSelector(node) {
+  if (!(node instanceof HTMLElement) || node.dataset.pick !== undefined) return null;
+  const parts = FOCUS_NAMES.filter((name) => node.dataset[name] !== undefined).map((name) => `[data-${name}="${CSS.escape(node.dataset[name])}"]`);
+  if (parts.length) return `${node.tagName.toLowerCase()}${parts.join("")}`;
+  return node.id ? `#${CSS.escape(node.id)}` : null;
+}
+
 /**
- * Run ``redraw`` (which draws the choices under ``roots`` anew) and keep a keyboard player's
- * focus: if a choice button (``data-action``) had it and is replaced, the new button for the
- * same action gets it. Renderers redraw on every snapshot, even one that changes nothing (the
+ * Run ``redraw`` (which draws the controls under ``roots`` anew) and keep a keyboard player's
+ * focus: if a control that a name finds again had it (a choice button, ``data-action``; a hand
+ * tile or piece, a card, ``FOCUS_NAMES``; else its id) and is replaced, the new control of the
+ * same name gets it. Renderers redraw on every snapshot, even one that changes nothing (the
  * socket's first message repeats what the page fetched), and on their own (a card catalog
- * that arrives late, a card tapped for its text); the focused button is then gone and the
- * player's Enter would go nowhere. (Squares and cards, ``data-pick``, are given their focus
- * back by keyboard.js.) Returns what ``redraw`` returns.
+ * that arrives late, a card tapped for its text); the focused control is then gone and the
+ * player's Enter would go nowhere, or, once keyboard.js gave the focus back to the last square,
+ * somewhere else. (Squares and cards, ``data-pick``, are given their focus back by
+ * keyboard.js.) Returns what ``redraw`` returns.
  */
 export function keepActionFocus(roots, redraw) {
   const active = document.activeElement;
-  const action =
-    active instanceof HTMLElement && active.dataset.pick === undefined && active.dataset.action !== undefined && roots.some((r) => r?.contains(active))
-      ? active.dataset.action
-      : null;
+  const selector = roots.some((r) => r?.contains(active)) ? focusSelector(active) : null;
   const out = redraw();
-  if (action === null) return out;
+  if (selector === null) return out;
   const now = document.activeElement;
   if (now && now !== document.body && now.isConnected) return out;
   for (const root of roots) {
-    const again = [...(root?.querySelectorAll("[data-action]") ?? [])].find((n) => n.dataset.action === action);
+    const again = [...(root?.querySelectorAll(selector) ?? [])].find((n) => n instanceof HTMLElement && !n.disabled);
     if (again instanceof HTMLElement) {
       again.focus({ preventScroll: true });
       break;
