@@ -35,8 +35,9 @@ it is built, every other game steps through the contract.
 Buffers: the environment keeps one mask and one observation array and rewrites them in
 place on every step (the mask only where it changed: a step changes a few hundred of a row's
 57025 Gungi entries; Gungi's observations too, only the planes' entries that changed, with
-``copy=False``; there Gungi's native core steps every game, restarts the finished ones
-and writes their mask rows and planes in one pass, ``GungiBatch.step_observed``). With
+``copy=False``; there a step is one call of Gungi's native core, which checks the
+actions, steps every game, restarts the finished ones, writes their mask rows and planes in
+one pass and makes the seats, rewards and endings: ``GungiBatch.env_stepper``). With
 ``copy=True`` (the default, as Gymnasium's vector environments)
 ``reset`` and ``step`` hand out new arrays instead (written directly, not copied from the
 buffers), which the caller may keep and change. With
