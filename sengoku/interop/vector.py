@@ -35,8 +35,9 @@ it is built, every other game steps through the contract.
 Buffers: the environment keeps one mask and one observation array and rewrites them in
 place on every step (the mask only where it changed: a step changes a few hundred of a row's
 57025 Gungi entries; Gungi's observations too, only the planes' entries that changed, with
-``copy=False``; there Gungi's native core steps every game, restarts the finished ones
-and writes their mask rows and planes in one pass, ``GungiBatch.step_observed``). With
+``copy=False``; there a step is one call of Gungi's native core, which checks the
+actions, steps every game, restarts the finished ones, writes their mask rows and planes in
+one pass and makes the seats, rewards and endings: ``GungiBatch.env_stepper``). With
 ``copy=True`` (the default, as Gymnasium's vector environments)
 ``reset`` and ``step`` hand out new arrays instead (written directly, not copied from the
 buffers), which the caller may keep and change. With
@@ -48,6 +49,7 @@ rewards, terminations, truncations, infos) is new on every call in either mode.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol, cast
 
 import numpy as np
@@ -72,6 +74,23 @@ class _OnePassBatch(Protocol):
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
     def status(self) -> np.ndarray: ...
     def outcome_of(self, outcome: int, reason: int) -> Outcome: ...
+    def env_stepper(
+        self, mask: np.ndarray, out: np.ndarray, restart: bool
+    ) -> Callable[[np.ndarray], _EnvStep] | None: ...
+
+
+#: A one-pass batch's step of the environment (Gungi's: ``GungiBatch.env_stepper``): the
+#: sparse lists, seats to act, rewards, terminations, truncations, and ``(i, outcome,
+#: reason)`` of each game that ended.
+_EnvStep = tuple[
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    tuple[tuple[int, int, int], ...],
+]
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -126,12 +145,18 @@ class VectorEnv:
         #: The Sengoku seed each game was started with (``new_state(seed=...)``): a game can
         #: be rebuilt outside the batch and replayed.
         self.game_seeds = np.zeros(num_envs, dtype=np.int64)
+        #: The one-pass batch's step bound to the kept buffers (``copy=False``), from the
+        #: first observation after each ``reset`` on: a step is then one native call.
+        self._stepper: Callable[[np.ndarray], _EnvStep] | None = None
+        #: The Outcome of each (outcome, reason) pair a one-pass batch reports (made once).
+        self._outcomes: dict[tuple[int, int], Outcome] = {}
 
     def reset(self, seed: int | None = None) -> dict[str, np.ndarray]:
         """Start every game; ``seed`` fixes their seeds and those of the games that follow."""
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
         first = int(self._seeds.integers(2**31))
+        self._stepper = None  # bound to the batch's games, which reset makes anew
         self.batch.reset(self.num_envs, seed=first)
         self.game_seeds = np.arange(first, first + self.num_envs, dtype=np.int64)
         self._started = True
@@ -162,6 +187,9 @@ class VectorEnv:
             # changed is written.
             batch.observations(seats, out=self._observations, kept=self._observed)
             self._observed = True
+            one_pass = self._one_pass
+            if self._stepper is None and one_pass and one_pass.fuses_steps(self.autoreset):
+                self._stepper = one_pass.env_stepper(self._mask, self._observations, self.autoreset)
             observation, mask = self._observations_view, self._mask_view
         self._keys = keys
         return {
@@ -201,6 +229,9 @@ class VectorEnv:
         if actions.dtype.kind not in "iu":
             raise ValueError(f"actions must be integers, not {actions.dtype}")
         actions = np.ascontiguousarray(actions, dtype=np.int64)
+        stepper = self._stepper
+        if stepper is not None and not self.copy:
+            return self._step_env(stepper, actions)
         one_pass = self._one_pass
         if not self.copy and self._observed and one_pass and one_pass.fuses_steps(self.autoreset):
             return self._step_observed(one_pass, actions)
@@ -243,6 +274,49 @@ class VectorEnv:
                     self.batch.reset_game(int(i), int(self.game_seeds[i]))
         return self._observe(), rewards, terminations, truncations, {"outcome": outcomes}
 
+    def _step_env(
+        self, stepper: Callable[[np.ndarray], _EnvStep], actions: np.ndarray
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """``step`` without copies in one call of a one-pass batch bound to the kept buffers
+        (Gungi's native core: it checks the actions, steps, restarts, writes the buffers and
+        makes the rewards, endings and seats to act); here only each finished game's
+        outcome and next seed (the same numbers as ``_step_observed``)."""
+        try:
+            ints, offsets, agent, rewards, terminations, truncations, ended = stepper(actions)
+        except ValueError:  # an illegal action: nothing was played
+            self._refuse(actions)
+            raise
+        outcomes: list[dict[str, Any] | None] = [None] * self.num_envs
+        for i, outcome, reason in ended:
+            result = self._outcomes.get((outcome, reason))
+            if result is None:
+                result = self._outcomes[outcome, reason] = cast(
+                    _OnePassBatch, self.batch
+                ).outcome_of(outcome, reason)
+            outcomes[i] = result.to_json()
+            if self.autoreset:  # started again by the batch; the seed as step draws it
+                self.game_seeds[i] = self._seeds.integers(2**31)
+        self._agent = agent
+        self._keys = None  # the kept mask is the next step's legality check
+        observation = {
+            "observation": self._observations_view,
+            "action_mask": self._mask_view,
+            "agent": agent.copy(),
+            "legal_actions": ints,
+            "legal_offsets": offsets,
+        }
+        return observation, rewards, terminations, truncations, {"outcome": outcomes}
+
+    def _refuse(self, actions: np.ndarray) -> None:
+        """Raise IllegalAction naming the first game whose action a one-pass batch refused
+        (returns when it finds none: the error was another)."""
+        first = cast(_OnePassBatch, self.batch).first_illegal(actions)
+        if first >= 0:
+            raise IllegalAction(
+                f"game {first}: action {int(actions[first])} is not legal there; "
+                "use the action_mask"
+            ) from None
+
     def _step_observed(
         self, batch: _OnePassBatch, actions: np.ndarray
     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -256,13 +330,8 @@ class VectorEnv:
                 actions, self._mask, self._observations, self.autoreset, strict=True
             )
         except ValueError:  # an illegal action: nothing was played
-            first = batch.first_illegal(actions)
-            if first < 0:
-                raise
-            raise IllegalAction(
-                f"game {first}: action {int(actions[first])} is not legal there; "
-                "use the action_mask"
-            ) from None
+            self._refuse(actions)
+            raise
         ended = np.flatnonzero(finished[:, 0] >= 0)
         rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
         terminations = np.zeros(self.num_envs, dtype=bool)

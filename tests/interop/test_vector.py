@@ -7,6 +7,8 @@ seat to act the same tensor and mask, and end with the same rewards.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -363,6 +365,70 @@ def test_gungi_one_pass_steps_equal_step_then_observe(
         assert np.array_equal(fused.game_seeds, plain.game_seeds)
         ended += int((one[2] | one[3]).sum())
     assert ended, "no game ended: the one-pass restarts were never checked"
+
+
+@pytest.mark.parametrize(
+    ("options", "length_limit"),
+    [
+        ({"mode": "intro"}, None),
+        ({"mode": "intro", "self_check": "forbidden"}, None),
+        ({"mode": "advanced"}, None),  # setups, then restarts into setups
+        ({"mode": "intro"}, 24),  # the length guard: truncations
+    ],
+)
+def test_gungi_env_step_in_one_call_is_the_contract(
+    options: dict[str, Any], length_limit: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``VectorEnv(copy=False)`` on Gungi's native core steps in one native call
+    (``GungiBatch.env_stepper``: the step, the restarts, the kept buffers, the rewards,
+    endings and seats to act). Every game, rebuilt from its seed and played alone through
+    the contract (the PettingZoo environment), shows at every step the same seat, planes,
+    mask and sparse legal integers (``legal_action_ints``), and ends with the same rewards,
+    termination or truncation and outcome, through the restarts that follow."""
+    from sengoku.games.gungi import game as gungi_game
+    from sengoku.games.gungi import native_available
+    from sengoku.games.gungi.batch import _ENV_STEP
+    from sengoku.games.gungi.game import Gungi
+
+    if not (native_available() and _ENV_STEP):
+        pytest.skip("Gungi's native core (with env_step) is not built")
+    if length_limit is not None:  # the native positions read it from the new states
+        monkeypatch.setattr(Gungi, "length_limit", length_limit)
+        # New starts (the kept ones hold the limit they were made with).
+        monkeypatch.setattr(gungi_game, "_STARTS", {})
+    env = VectorEnv("gungi", 5, copy=False, **options)
+    obs = env.reset(seed=21)
+    assert env._stepper is not None, "the one-call step is not the one under test"
+    twins = [Twin("gungi", options, int(s)) for s in env.game_seeds]
+    rng = np.random.default_rng(21)
+    ended = {"terminated": 0, "truncated": 0}
+    for _ in range(300):
+        for i, twin in enumerate(twins):
+            twin.check(obs, i)
+            state = twin.env.sengoku_state
+            assert env.legal_actions(obs, i).tolist() == list(state.game.legal_action_ints(state))
+        offsets = obs["legal_offsets"]
+        actions = np.array(
+            [rng.choice(obs["legal_actions"][offsets[i] : offsets[i + 1]]) for i in range(5)]
+        )
+        obs, rewards, terminations, truncations, infos = env.step(actions)
+        for i, twin in enumerate(twins):
+            twin.env.step(int(actions[i]))
+            result = twin.env.sengoku_state.outcome()
+            if result is None:
+                assert not terminations[i] and not truncations[i] and not rewards[i].any()
+                assert infos["outcome"][i] is None
+                continue
+            assert truncations[i] == (result.reason == "length_limit")
+            assert terminations[i] == (not truncations[i])
+            ended["truncated" if truncations[i] else "terminated"] += 1
+            assert rewards[i].tolist() == list(result.returns)
+            assert infos["outcome"][i] == result.to_json()
+            twins[i] = Twin("gungi", options, int(env.game_seeds[i]))  # the game after it
+    if length_limit is not None:
+        assert ended["truncated"], "no game reached the length guard"
+    elif options["mode"] == "intro":
+        assert ended["terminated"], "no game ended: the restarts were never checked"
 
 
 def test_gungi_step_observed_refuses_what_it_cannot_serve() -> None:

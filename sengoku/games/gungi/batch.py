@@ -19,6 +19,7 @@ A finished game stays finished (its action is ignored); ``reset`` starts all gam
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import chain
 from typing import Any
 
@@ -42,8 +43,26 @@ _OBSERVATIONS_KEPT = native_core.native_available() and bool(
 _STEP_CHECKS_FIRST = native_core.native_available() and bool(
     getattr(native_core.module(), "STEP_CHECKS_FIRST", False)
 )
+#: Whether the built core has ``Batch.bind_env`` and ``Batch.env_step`` (VectorEnv's step in
+#: one call: :meth:`GungiBatch.env_stepper`; a core built before steps through
+#: :meth:`GungiBatch.step_observed`).
+_ENV_STEP = native_core.native_available() and bool(
+    getattr(native_core.module(), "ENV_STEP", False)
+)
 #: Native outcome reasons (native/core.cpp's Reason) as the Outcome's reason strings.
 REASONS = ("", "marshal_captured", "repetition", "mate", "length_limit")
+
+
+#: What :meth:`GungiBatch.env_stepper`'s function returns.
+EnvStep = tuple[
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    tuple[tuple[int, int, int], ...],
+]
 
 
 class GungiBatch:
@@ -354,6 +373,41 @@ class GungiBatch:
             )
         self._marked = mask
         return ints, offsets, finished
+
+    def env_stepper(
+        self, mask: np.ndarray, out: np.ndarray, restart: bool
+    ) -> Callable[[np.ndarray], EnvStep] | None:
+        """The native core's step of :class:`~sengoku.interop.vector.VectorEnv` on its kept
+        ``mask`` and ``out`` (as :meth:`step_observed` takes them), or None where the
+        built core has none (or :meth:`fuses_steps` says no).
+
+        The function returned takes the actions (an int64 C-contiguous ``(n,)`` array; with
+        ``strict``: a live game's -1 is illegal) and makes :meth:`step_observed`'s one pass
+        into ``mask`` and ``out``, then returns ``(ints, offsets, agent, rewards,
+        terminations, truncations, ended)``: the sparse lists, each game's seat to act (-1
+        over), the ``(n, 2)`` float32 returns of the games that ended on this step (0 for
+        the others), which ended by the rules and which by the length guard (bool), and
+        ``(i, outcome, reason)`` of each game that ended, in order (as :meth:`status` and
+        :meth:`outcome_of` take them). Everything but the buffers is new each call. It holds
+        until the next :meth:`reset` (a new native batch): ask again after one. An illegal
+        action raises ``ValueError`` naming its game, and no game moves."""
+        if not (_ENV_STEP and self.fuses_steps(restart)):
+            return None
+        shape = (self.n, self.num_actions)
+        if mask.shape != shape or mask.dtype != np.int8 or not mask.flags.c_contiguous:
+            raise ValueError(f"mask must be a C-contiguous int8 array of shape {shape}")
+        if (
+            out.shape != (self.n, *self.shape)
+            or out.dtype != np.float32
+            or not out.flags.c_contiguous
+        ):
+            raise ValueError(
+                f"out must be a C-contiguous float32 array of shape {(self.n, *self.shape)}"
+            )
+        start = self._native_start(0) if restart else None
+        self._batch.bind_env(mask, out, self.encoder.max_game_length, start)
+        stepper: Callable[[np.ndarray], EnvStep] = self._batch.env_step
+        return stepper
 
     def random_actions(self) -> np.ndarray:
         """One uniformly random legal action per game (-1 for a finished game)."""
