@@ -212,8 +212,72 @@ class GunkimonoEncoder(Encoder):
         n = view.players_count
         me = seat if seat is not None else 0
         slots = [(s - me) % n for s in range(n)]
+        self._board(out, view)
+        self._cell_marks(w, view, me, n)
+        self._row_and_globals(w, view, slots)
+        self._placed(w, out, view, slots)
+        base = self.offsets["players"]
+        for s, player in enumerate(view.players):
+            self._player(w, base + slots[s] * self.player_size, player)
+
+    def encode_changed(
+        self, view: Any, seat: int | None, out: np.ndarray, kept: list[Any]
+    ) -> list[tuple[int, int]]:
+        """Bring ``out`` from the encoding it holds to ``view``'s: ``kept`` is the caller's
+        list for that ``out`` (empty with a zeroed ``out``: everything is written), which this
+        method keeps, holding what each block of ``out`` was last written from (the observer
+        and the players' count, the board's parts, the tiles placed and banners, each
+        player's snapshot). Only the blocks whose part differs are zeroed and written again
+        (the row, phase and counters always are): the same entries as :meth:`encode_into` on
+        a zeroed array. Returns the ``(start, stop)`` of the blocks written, in order."""
+        if not isinstance(view, GunkimonoSnapshot):
+            view = _snapshot_of_view(cast(GunkimonoView, view))
+        n = view.players_count
+        me = seat if seat is not None else 0
         o = self.offsets
-        cell_at = o["board"]
+        board = (
+            view.top, view.symbols, view.levels, view.strongholds, view.pending,
+            view.support_cell,
+        )  # fmt: skip
+        placed = (view.placed, view.placed_small, view.banner_stacks, view.built_at)
+        if not kept or kept[0] != (me, n):
+            if kept:
+                out.fill(0.0)
+            kept[:] = [(me, n), board, placed, *view.players]
+            self._encode(view, seat, out)
+            return [(0, len(out))]
+        w = entries_of(out)
+        slots = [(s - me) % n for s in range(n)]
+        written: list[tuple[int, int]] = []
+        if board != kept[1]:
+            start, stop = o["board"], o["row"]
+            out[start:stop] = 0.0
+            self._board(out, view)
+            self._cell_marks(w, view, me, n)
+            kept[1] = board
+            written.append((start, stop))
+        start, stop = o["row"], o["placed"]
+        out[start:stop] = 0.0
+        self._row_and_globals(w, view, slots)
+        written.append((start, stop))
+        if placed != kept[2]:
+            start, stop = o["placed"], o["players"]
+            out[start:stop] = 0.0
+            self._placed(w, out, view, slots)
+            kept[2] = placed
+            written.append((start, stop))
+        size = self.player_size
+        for s, player in enumerate(view.players):
+            if player != kept[3 + s]:
+                start = o["players"] + slots[s] * size
+                out[start : start + size] = 0.0
+                self._player(w, start, player)
+                kept[3 + s] = player
+                written.append((start, start + size))
+        return written
+
+    def _board(self, out: np.ndarray, view: GunkimonoSnapshot) -> None:
+        """The board's troops, symbols and levels (the same for every observer)."""
         troops, symbols, levels = view.top, view.symbols, view.levels
         cache = self._board_cache
         if cache is None or cache[0] != (troops, symbols, levels):
@@ -224,7 +288,7 @@ class GunkimonoEncoder(Encoder):
             top = np.fromiter(map(self.top_entry.__getitem__, troops), np.intp, cells)
             cache = (
                 (list(troops), list(symbols), list(levels)),
-                np.concatenate((self.cell_base + top, self.symbols_levels)) + cell_at,
+                np.concatenate((self.cell_base + top, self.symbols_levels)) + self.offsets["board"],
                 np.concatenate(
                     (
                         np.ones(cells, np.float32),
@@ -234,12 +298,6 @@ class GunkimonoEncoder(Encoder):
             )
             self._board_cache = cache
         out[cache[1]] = cache[2]
-        self._cell_marks(w, view, me, n)
-        self._row_and_globals(w, view, slots)
-        self._placed(w, out, view, slots)
-        base = o["players"]
-        for s, player in enumerate(view.players):
-            self._player(w, base + slots[s] * self.player_size, player)
 
     def _cell_marks(self, w: Entries, view: GunkimonoSnapshot, me: int, n: int) -> None:
         """Strongholds (by owner, from the observer), the troops waiting to score and the

@@ -271,27 +271,94 @@ class GunshiEncoder(Encoder):
     def _encode_snapshot(self, view: GunshiSnapshot, seat: int | None, out: np.ndarray) -> None:
         w = entries_of(out)
         me = 1 if seat == 1 else 0
-        cells = self.cell_index[me]
-        dirs = self.dirs[me]
-        cards = self.cards
-        nc = self.num_cards
+        self._field(w, view.units, me)
+        self._fences(w, view.fences, me)
+        for p, player in enumerate(view.sides):
+            self._player(w, self.offsets["sides"] + (0 if p == me else 1) * self.side_size, player)
+        self._rest(w, view, me)
+
+    def encode_changed(
+        self, view: Any, seat: int | None, out: np.ndarray, kept: list[Any]
+    ) -> list[tuple[int, int]]:
+        """Bring ``out`` from the encoding it holds to ``view``'s: ``kept`` is the caller's
+        list for that ``out`` (empty with a zeroed ``out``: everything is written), which this
+        method keeps, holding what each block of ``out`` was last written from (the seat, the
+        units, the Fences, each side's snapshot). Only the blocks whose part differs are
+        zeroed and written again (the phase, counters, queue and command always are): the
+        same entries as :meth:`encode_into` on a zeroed array. Returns the ``(start, stop)``
+        of the blocks written, in order."""
+        if not isinstance(view, GunshiSnapshot):
+            view = self._snapshot_of_view(view)
+        w = entries_of(out)
+        me = 1 if seat == 1 else 0
         o = self.offsets
-        field = o["field"]
-        cell_of, facing_of, edge_of = self.cell_of[me], self.facing_of[me], self.edge_of[me]
+        if not kept or kept[0] != me:
+            if kept:
+                out.fill(0.0)
+            kept[:] = [me, view.units, view.fences, *view.sides]
+            self._encode_snapshot(view, seat, out)
+            return [(0, len(out))]
+        written: list[tuple[int, int]] = []
+        units = view.units
+        if units is not kept[1] and units != kept[1]:
+            start = o["field"]
+            stop = start + self.CELLS * self.CELL
+            out[start:stop] = 0.0
+            self._field(w, units, me)
+            kept[1] = units
+            written.append((start, stop))
+        fences = view.fences
+        if fences is not kept[2] and fences != kept[2]:
+            start = o["fences"]
+            stop = start + self.EDGES * 2
+            out[start:stop] = 0.0
+            self._fences(w, fences, me)
+            kept[2] = fences
+            written.append((start, stop))
+        for p, player in enumerate(view.sides):
+            before = kept[3 + p]
+            if player is not before and player != before:
+                start = o["sides"] + (0 if p == me else 1) * self.side_size
+                stop = start + self.side_size
+                out[start:stop] = 0.0
+                self._player(w, start, player)
+                kept[3 + p] = player
+                written.append((start, stop))
+        start = o["globals"]
+        out[start:] = 0.0
+        self._rest(w, view, me)
+        written.append((start, len(out)))
+        return written
+
+    def _field(self, w: Entries, units: list[tuple[int, int, int, int, bool]], me: int) -> None:
+        """The units on the Field, per cell on the observer's side."""
+        field = self.offsets["field"]
+        cell_of, facing_of = self.cell_of[me], self.facing_of[me]
         token_type = self.token_type
         size = self.CELL
-        for u, loc, owner, facing, shield in view.units:
+        for u, loc, owner, facing, shield in units:
             at = field + cell_of[loc] * size
             w[at + (0 if owner == me else 3) + token_type[u]] = 1.0
             w[at + 6 + facing_of[facing]] = 1.0
             if shield:
                 w[at + 10] = 1.0
             w[at + 11 + u] = 1.0
-        for edge, owner in view.fences:
-            w[o["fences"] + edge_of[edge] * 2 + (0 if owner == me else 1)] = 1.0
+
+    def _fences(self, w: Entries, fences: list[tuple[int, int]], me: int) -> None:
+        at = self.offsets["fences"]
+        edge_of = self.edge_of[me]
+        for edge, owner in fences:
+            w[at + edge_of[edge] * 2 + (0 if owner == me else 1)] = 1.0
+
+    def _rest(self, w: Entries, view: GunshiSnapshot, me: int) -> None:
+        """From the globals on: phase, step, counters, Reserve, pool, formation, clock, the
+        card resolving, the queue, the command."""
+        cells = self.cell_index[me]
+        dirs = self.dirs[me]
+        cards = self.cards
+        nc = self.num_cards
+        o = self.offsets
         card = 2 + nc
-        for p, player in enumerate(view.sides):
-            self._player(w, o["sides"] + (0 if p == me else 1) * self.side_size, player)
         at = o["globals"]
         w[at + self._index(self.PHASES, view.phase, "phase")] = 1.0
         at += len(self.PHASES)
