@@ -276,6 +276,8 @@ class GunshiEncoder(Encoder):
         for p, player in enumerate(view.sides):
             self._player(w, self.offsets["sides"] + (0 if p == me else 1) * self.side_size, player)
         self._rest(w, view, me)
+        if view.command is not None:
+            self._command_of(w, view.command, me)
 
     def encode_changed(
         self, view: Any, seat: int | None, out: np.ndarray, kept: list[Any]
@@ -295,7 +297,7 @@ class GunshiEncoder(Encoder):
         if not kept or kept[0] != me:
             if kept:
                 out.fill(0.0)
-            kept[:] = [me, view.units, view.fences, *view.sides]
+            kept[:] = [me, view.units, view.fences, *view.sides, view.command]
             self._encode_snapshot(view, seat, out)
             return [(0, len(out))]
         written: list[tuple[int, int]] = []
@@ -303,7 +305,7 @@ class GunshiEncoder(Encoder):
         if units is not kept[1] and units != kept[1]:
             start = o["field"]
             stop = start + self.CELLS * self.CELL
-            out[start:stop] = 0.0
+            _clear(w, start, stop)
             self._field(w, units, me)
             kept[1] = units
             written.append((start, stop))
@@ -311,7 +313,7 @@ class GunshiEncoder(Encoder):
         if fences is not kept[2] and fences != kept[2]:
             start = o["fences"]
             stop = start + self.EDGES * 2
-            out[start:stop] = 0.0
+            _clear(w, start, stop)
             self._fences(w, fences, me)
             kept[2] = fences
             written.append((start, stop))
@@ -319,15 +321,20 @@ class GunshiEncoder(Encoder):
             before = kept[3 + p]
             if player is not before and player != before:
                 start = o["sides"] + (0 if p == me else 1) * self.side_size
-                stop = start + self.side_size
-                out[start:stop] = 0.0
-                self._player(w, start, player)
+                self._player_changed(w, start, player, before, written)
                 kept[3 + p] = player
-                written.append((start, stop))
-        start = o["globals"]
-        out[start:] = 0.0
+        start, stop = o["globals"], o["command"]
+        _clear(w, start, stop)
         self._rest(w, view, me)
-        written.append((start, len(out)))
+        written.append((start, stop))
+        command = view.command
+        if command is not kept[5] and command != kept[5]:
+            # The command being resolved: the same over several plies of its steps.
+            _clear(w, stop, len(out))
+            if command is not None:
+                self._command_of(w, command, me)
+            kept[5] = command
+            written.append((stop, len(out)))
         return written
 
     def _field(self, w: Entries, units: list[tuple[int, int, int, int, bool]], me: int) -> None:
@@ -351,10 +358,9 @@ class GunshiEncoder(Encoder):
             w[at + edge_of[edge] * 2 + (0 if owner == me else 1)] = 1.0
 
     def _rest(self, w: Entries, view: GunshiSnapshot, me: int) -> None:
-        """From the globals on: phase, step, counters, Reserve, pool, formation, clock, the
-        card resolving, the queue, the command."""
+        """The globals and the queue: phase, step, counters, Reserve, pool, formation, clock,
+        the card resolving, the queue (not the command)."""
         cells = self.cell_index[me]
-        dirs = self.dirs[me]
         cards = self.cards
         nc = self.num_cards
         o = self.offsets
@@ -394,11 +400,12 @@ class GunshiEncoder(Encoder):
             raise SengokuError(f"gunshi encoder: {len(queue)} cards queued, over {self.QUEUE}")
         self._pile(w, at, queue, "queue")
         w[at + self.QUEUE * card] = view.sent_this_turn
-        command = view.command
-        if command is not None:
-            if isinstance(command, Command):  # a capture's copy: named now, when encoded
-                command = _command_items(command)
-            self._command(w, o["command"], command, cells, dirs)
+
+    def _command_of(self, w: Entries, command: Any, me: int) -> None:
+        """The command being resolved (the block from ``offsets["command"]`` on)."""
+        if isinstance(command, Command):  # a capture's copy: named now, when encoded
+            command = _command_items(command)
+        self._command(w, self.offsets["command"], command, self.cell_index[me], self.dirs[me])
 
     def _player(self, w: Entries, at: int, player: SideSnapshot) -> None:
         """One player's block at ``at`` (the observer's first): counters, flags, Shogun (when
@@ -452,6 +459,84 @@ class GunshiEncoder(Encoder):
             w[at] = 1.0
             for code in box:
                 w[at + 1 + self.cards[code]] += 1.0
+
+    def _player_changed(
+        self,
+        w: Any,
+        at: int,
+        player: SideSnapshot,
+        before: SideSnapshot,
+        written: list[tuple[int, int]],
+    ) -> None:
+        """:meth:`_player`'s block at ``at`` of the memoryview ``w`` brought from ``before``'s
+        entries to ``player``'s: the counters and flags written, and of the rest (the Shogun, the
+        candidates, each pile, the Command Row, the Lightning card, the box) only the parts
+        that differ, zeroed first. Each span written is added to ``written``."""
+        t = len(self.LETTERS)
+        card = 2 + self.num_cards
+        row_card = 3 + self.num_cards
+        head = 4 + len(self.FLAGS)
+        w[at] = player.points
+        w[at + 1] = player.fences_left
+        w[at + 2] = player.invaders
+        w[at + 3] = player.removed
+        for i, flag in enumerate(
+            (
+                player.face_down_next,
+                player.chain_trap_beside,
+                player.inspiration_used,
+                player.shogun_chosen,
+                player.shogun_revealed,
+            )
+        ):
+            w[at + 4 + i] = 1.0 if flag else 0.0
+        written.append((at, at + head))
+        letters = self.letters
+        k = at + head
+        if player.shogun != before.shogun:
+            _clear(w, k, k + t)
+            if player.shogun is not None:
+                w[k + letters[player.shogun]] = 1.0
+            written.append((k, k + t))
+        k += t
+        if player.shogun_candidates != before.shogun_candidates:
+            _clear(w, k, k + t)
+            for letter in player.shogun_candidates:
+                w[k + letters[letter]] = 1.0
+            written.append((k, k + t))
+        k += t
+        pile_size = self.PILE * card
+        for name in self.PILES:
+            cards = getattr(player, name)
+            if cards != getattr(before, name):
+                _clear(w, k, k + pile_size)
+                self._pile(w, k, cards, name)
+                written.append((k, k + pile_size))
+            k += pile_size
+        if player.row != before.row:
+            row = player.row
+            if len(row) > self.ROW:
+                raise SengokuError(f"gunshi encoder: a Command Row of {len(row)} cards")
+            size = self.ROW * row_card
+            _clear(w, k, k + size)
+            for i, entry in enumerate(row):
+                self._row_card(w, k + i * row_card, entry)
+            written.append((k, k + size))
+        k += self.ROW * row_card
+        if player.lightning != before.lightning:
+            _clear(w, k, k + row_card)
+            self._row_card(w, k, player.lightning)
+            written.append((k, k + row_card))
+        k += row_card
+        box = player.advanced_in_box
+        if box != before.advanced_in_box:
+            size = 1 + self.num_cards
+            _clear(w, k, k + size)
+            if box is not None:
+                w[k] = 1.0
+                for code in box:
+                    w[k + 1 + self.cards[code]] += 1.0
+            written.append((k, k + size))
 
     def _index(self, names: tuple[str, ...] | str, value: str, what: str) -> int:
         try:
@@ -592,3 +677,18 @@ def _command_items(cmd: Command) -> tuple[tuple[str, Any], ...]:
             if (value := getattr(cmd, name)) is not None
         ]
     )
+
+
+#: Zeros by length, as memoryviews (see :func:`_clear`). Kept here, not on the encoder,
+#: which stays picklable.
+_ZEROS: dict[int, Any] = {}
+
+
+def _clear(w: Any, start: int, stop: int) -> None:
+    """Zeros at ``w[start:stop]``, ``w`` the memoryview of an encoding (``entries_of``): a
+    block rewritten by ``encode_changed`` is cleared first, cheaper so than with numpy's
+    slice assignment (a call of about a microsecond)."""
+    zero = _ZEROS.get(stop - start)
+    if zero is None:
+        zero = _ZEROS[stop - start] = np.zeros(stop - start, np.float32).data
+    w[start:stop] = zero
