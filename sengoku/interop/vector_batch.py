@@ -21,7 +21,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable
 from itertools import chain
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -59,6 +59,10 @@ class VectorBatch(ContractBatch):
         #: up to date block by block (``encode_changed``), and what each was written from.
         self._seat_rows = np.zeros((0, self.num_players, *self.shape), np.float32)
         self._seat_parts: list[list[list[Any]]] = []
+        #: The array of the last ``kept`` observations, whose row ``i`` is the row of seat
+        #: ``_in_place_seats[i]`` of game ``i`` (-1: none yet), kept there instead.
+        self._in_place: np.ndarray | None = None
+        self._in_place_seats: list[int] = []
 
     # ------------------------------------------------------------------ lifecycle
     def _new_state(self, seed: int) -> State:
@@ -76,11 +80,13 @@ class VectorBatch(ContractBatch):
         self._actions = [None] * n
         self._marked = None
         self._captures = [capturer_of(self.encoder) for _ in range(n)]
+        self._put_aside()
         if self._changes and len(self._seat_rows) != n:
             self._seat_rows = np.zeros((n, self.num_players, *self.shape), np.float32)
             self._seat_parts = [[[] for _ in range(self.num_players)] for _ in range(n)]
+            # An optional method of an encoder (not in core's Encoder): checked above.
             self._encode_changed = [
-                encoder_for(self.game, self.options, self._obs_size).encode_changed
+                cast(Any, encoder_for(self.game, self.options, self._obs_size)).encode_changed
                 for _ in range(n)
             ]
         return self.observations()
@@ -145,9 +151,15 @@ class VectorBatch(ContractBatch):
         per seat, holding that seat's last observation of the game, and the encoder's
         ``encode_changed`` rewrites only the blocks of it whose part of the snapshot changed
         since (a Gunshi ply moves a unit or a card: the other side's block, the Fences,
-        often the Field stay); the rows of the seats asked for are then copied into ``out``
-        in one gather. A restarted game needs nothing: its parts differ, and are written.
-        ``kept`` changes nothing here."""
+        often the Field stay). A restarted game needs nothing: its parts differ, and are
+        written.
+
+        With ``kept`` (``out`` is the array of the previous ``kept`` call, unchanged since:
+        the environment's buffer without copies), ``out``'s row of a game is its seat's own
+        row while that seat acts again (most plies: a turn is several decisions): the blocks
+        are rewritten there, and rows are copied only when the seat to act changes (the
+        last seat's row put aside, the new one's brought in). Otherwise the seats' rows are
+        written and copied into ``out`` in one gather."""
         if not self._changes:
             return super().observations(seats, out, kept)
         if seats is None:
@@ -159,6 +171,23 @@ class VectorBatch(ContractBatch):
             raise ValueError(f"out must be a C-contiguous float32 array of shape {shape}")
         rows, parts = self._seat_rows, self._seat_parts
         captures, encode_changed = self._captures, self._encode_changed
+        if kept and out is not self._in_place:
+            self._put_aside()
+            self._in_place = out  # adopted: no row of it is a seat's yet
+            self._in_place_seats = [-1] * self.n
+        if kept:
+            held = self._in_place_seats
+            for i, (state, seat) in enumerate(zip(self._states, seats.tolist(), strict=True)):
+                row = out[i]
+                before = held[i]
+                if before != seat:
+                    if before >= 0:
+                        rows[i, before] = row
+                    row[...] = rows[i, seat]
+                    held[i] = seat
+                encode_changed[i](captures[i](state, seat), seat, row, parts[i][seat])
+            return out
+        self._put_aside()
         for i, (state, seat) in enumerate(zip(self._states, seats.tolist(), strict=True)):
             encode_changed[i](captures[i](state, seat), seat, rows[i, seat], parts[i][seat])
         players = self.num_players
@@ -169,6 +198,18 @@ class VectorBatch(ContractBatch):
             out=out.reshape(self.n, -1),
         )
         return out
+
+    def _put_aside(self) -> None:
+        """The seats' rows held in the ``kept`` array copied back to their own rows; the
+        array is no longer followed (a caller may write it, or pass another)."""
+        if self._in_place is None:
+            return
+        games = [i for i, seat in enumerate(self._in_place_seats) if seat >= 0]
+        if games:
+            held = [self._in_place_seats[i] for i in games]
+            self._seat_rows[games, held] = self._in_place[games]
+        self._in_place = None
+        self._in_place_seats = []
 
     # ------------------------------------------------------------------ stepping
     def step(self, actions: np.ndarray) -> np.ndarray:

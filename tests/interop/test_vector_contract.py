@@ -38,14 +38,16 @@ def _alone(env: VectorEnv, i: int) -> State:
 
 
 @pytest.mark.parametrize(("game", "options"), CASES)
-@pytest.mark.parametrize("copy", [False, True])
+@pytest.mark.parametrize("copy", [False, True, "switched"])
 def test_the_vector_batch_shows_what_the_contract_shows(
-    game: str, options: dict[str, Any], copy: bool
+    game: str, options: dict[str, Any], copy: bool | str
 ) -> None:
+    """``switched``: copies on some steps and not on others, so that the kept buffer (whose
+    rows are the seats' own while they act) is left, handed back and taken up again."""
     n = 3
-    env = VectorEnv(game, n, copy=copy, **options)
+    env = VectorEnv(game, n, copy=copy is True, **options)
     assert isinstance(env.batch, VectorBatch)
-    twin = VectorEnv(game, n, copy=copy, **options)
+    twin = VectorEnv(game, n, copy=copy is True, **options)
     twin.batch = ContractBatch(twin.game, **twin.options)  # the contract batch, as before
     encoder = encoder_for(env.game, env.options)
     obs = env.reset(seed=21)
@@ -69,6 +71,8 @@ def test_the_vector_batch_shows_what_the_contract_shows(
             want = encoder.encode(state.view(seat), seat)
             assert np.array_equal(obs["observation"][i], want), f"game {i}, step {steps}"
         actions = np.array([rng.choice(env.legal_actions(obs, i)) for i in range(n)])
+        if copy == "switched":
+            env.copy = twin.copy = steps % 7 < 3
         obs, rewards, terminations, truncations, infos = env.step(actions)
         other, twin_rewards, twin_terms, twin_truncs, twin_infos = twin.step(actions)
         assert np.array_equal(rewards, twin_rewards)
