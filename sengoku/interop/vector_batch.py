@@ -21,13 +21,13 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable
 from itertools import chain
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
 from sengoku.core.batch import ContractBatch
 from sengoku.core.game import TERMINAL, Action, Game, IllegalAction, State
-from sengoku.interop.encoders import capturer_of, encoder_for
+from sengoku.interop.encoders import capturer_of
 
 
 class VectorBatch(ContractBatch):
@@ -47,14 +47,12 @@ class VectorBatch(ContractBatch):
         #: Each game's capture (the encoder's ``capturer``, which reuses parts of its own
         #: last snapshots of that game: Gunshi's), made with the games.
         self._captures: list[Callable[[State, int | None], Any]] = []
-        #: Whether the encoder has ``encode_changed`` (Gunshi's, Gunkimono's, Sashimono's);
-        #: without it every observation is encoded whole.
-        self._changes = hasattr(self.encoder, "encode_changed")
-        self._obs_size = obs_size
-        #: Each game's encoder's ``encode_changed``: an encoder of its own (what an encoder
-        #: keeps between calls, Gunkimono's board, Sashimono's stacks, then follows one game,
-        #: seen by its seats in turn, not 32 games in turn).
-        self._encode_changed: list[Callable[[Any, int | None, np.ndarray, list[Any]], Any]] = []
+        #: The encoder's ``encode_changed`` (Gunshi's, Gunkimono's, Sashimono's), or None:
+        #: then every observation is encoded whole. One encoder for every game (32 encoders,
+        #: one a game, measured slower: their tables crowd the caches).
+        self._encode_changed: Callable[[Any, int | None, np.ndarray, list[Any]], Any] | None = (
+            getattr(self.encoder, "encode_changed", None)
+        )
         #: ``(n, num_players, *shape)``: each game's last observation from each seat, kept
         #: up to date block by block (``encode_changed``), and what each was written from.
         self._seat_rows = np.zeros((0, self.num_players, *self.shape), np.float32)
@@ -81,14 +79,9 @@ class VectorBatch(ContractBatch):
         self._marked = None
         self._captures = [capturer_of(self.encoder) for _ in range(n)]
         self._put_aside()
-        if self._changes and len(self._seat_rows) != n:
+        if self._encode_changed is not None and len(self._seat_rows) != n:
             self._seat_rows = np.zeros((n, self.num_players, *self.shape), np.float32)
             self._seat_parts = [[[] for _ in range(self.num_players)] for _ in range(n)]
-            # An optional method of an encoder (not in core's Encoder): checked above.
-            self._encode_changed = [
-                cast(Any, encoder_for(self.game, self.options, self._obs_size)).encode_changed
-                for _ in range(n)
-            ]
         return self.observations()
 
     def reset_game(self, i: int, seed: int) -> None:
@@ -160,7 +153,8 @@ class VectorBatch(ContractBatch):
         are rewritten there, and rows are copied only when the seat to act changes (the
         last seat's row put aside, the new one's brought in). Otherwise the seats' rows are
         written and copied into ``out`` in one gather."""
-        if not self._changes:
+        encode_changed = self._encode_changed
+        if encode_changed is None:
             return super().observations(seats, out, kept)
         if seats is None:
             seats = np.maximum(self.to_move(), 0)
@@ -170,7 +164,7 @@ class VectorBatch(ContractBatch):
         elif out.shape != shape or out.dtype != np.float32 or not out.flags.c_contiguous:
             raise ValueError(f"out must be a C-contiguous float32 array of shape {shape}")
         rows, parts = self._seat_rows, self._seat_parts
-        captures, encode_changed = self._captures, self._encode_changed
+        captures = self._captures
         if kept and out is not self._in_place:
             self._put_aside()
             self._in_place = out  # adopted: no row of it is a seat's yet
@@ -185,11 +179,11 @@ class VectorBatch(ContractBatch):
                         rows[i, before] = row
                     row[...] = rows[i, seat]
                     held[i] = seat
-                encode_changed[i](captures[i](state, seat), seat, row, parts[i][seat])
+                encode_changed(captures[i](state, seat), seat, row, parts[i][seat])
             return out
         self._put_aside()
         for i, (state, seat) in enumerate(zip(self._states, seats.tolist(), strict=True)):
-            encode_changed[i](captures[i](state, seat), seat, rows[i, seat], parts[i][seat])
+            encode_changed(captures[i](state, seat), seat, rows[i, seat], parts[i][seat])
         players = self.num_players
         np.take(
             rows.reshape(self.n * players, -1),
