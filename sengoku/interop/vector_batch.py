@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from sengoku.core.batch import ContractBatch
-from sengoku.core.game import TERMINAL, Action, Game, IllegalAction, State
+from sengoku.core.game import TERMINAL, Action, Game, IllegalAction, Outcome, State
 from sengoku.interop.encoders import capturer_of
 
 
@@ -153,45 +153,61 @@ class VectorBatch(ContractBatch):
         are rewritten there, and rows are copied only when the seat to act changes (the
         last seat's row put aside, the new one's brought in). Otherwise the seats' rows are
         written and copied into ``out`` in one gather."""
-        encode_changed = self._encode_changed
-        if encode_changed is None:
+        if self._encode_changed is None:
             return super().observations(seats, out, kept)
         if seats is None:
             seats = np.maximum(self.to_move(), 0)
+        out = self._observing(out, kept)
+        observe = self._observe_game
+        for i, (state, seat) in enumerate(zip(self._states, seats.tolist(), strict=True)):
+            observe(i, state, seat, out, kept)
+        self._observed(seats, out, kept)
+        return out
+
+    def _observing(self, out: np.ndarray | None, kept: bool) -> np.ndarray:
+        """``out`` checked (or a new array), and taken up as the array whose rows are the
+        seats' own (``kept``) or let go."""
         shape = (self.n, *self.shape)
         if out is None:
-            out = np.empty(shape, dtype=np.float32)  # every row is copied in below
+            out = np.empty(shape, dtype=np.float32)  # every row is copied in
         elif out.shape != shape or out.dtype != np.float32 or not out.flags.c_contiguous:
             raise ValueError(f"out must be a C-contiguous float32 array of shape {shape}")
-        rows, parts = self._seat_rows, self._seat_parts
-        captures = self._captures
-        if kept and out is not self._in_place:
+        if not kept or out is not self._in_place:
             self._put_aside()
+        if kept and out is not self._in_place:
             self._in_place = out  # adopted: no row of it is a seat's yet
             self._in_place_seats = [-1] * self.n
+        return out
+
+    def _observe_game(self, i: int, state: State, seat: int, out: np.ndarray, kept: bool) -> None:
+        """Game ``i``'s observation from ``seat``: in ``out``'s row (``kept``) or its seat's."""
+        encode_changed = self._encode_changed
+        assert encode_changed is not None
+        rows = self._seat_rows
         if kept:
+            row = out[i]
             held = self._in_place_seats
-            for i, (state, seat) in enumerate(zip(self._states, seats.tolist(), strict=True)):
-                row = out[i]
-                before = held[i]
-                if before != seat:
-                    if before >= 0:
-                        rows[i, before] = row
-                    row[...] = rows[i, seat]
-                    held[i] = seat
-                encode_changed(captures[i](state, seat), seat, row, parts[i][seat])
-            return out
-        self._put_aside()
-        for i, (state, seat) in enumerate(zip(self._states, seats.tolist(), strict=True)):
-            encode_changed(captures[i](state, seat), seat, rows[i, seat], parts[i][seat])
+            before = held[i]
+            if before != seat:
+                if before >= 0:
+                    rows[i, before] = row
+                row[...] = rows[i, seat]
+                held[i] = seat
+        else:
+            row = rows[i, seat]
+        encode_changed(self._captures[i](state, seat), seat, row, self._seat_parts[i][seat])
+
+    def _observed(self, seats: np.ndarray, out: np.ndarray, kept: bool) -> None:
+        """Without ``kept``, the seats' rows copied into ``out`` in one gather."""
+        if kept:
+            return
         players = self.num_players
         np.take(
-            rows.reshape(self.n * players, -1),
+            self._seat_rows.reshape(self.n * players, -1),
             np.arange(self.n, dtype=np.intp) * players + seats,
             axis=0,
             out=out.reshape(self.n, -1),
         )
-        return out
 
     def _put_aside(self) -> None:
         """The seats' rows held in the ``kept`` array copied back to their own rows; the
@@ -206,15 +222,15 @@ class VectorBatch(ContractBatch):
         self._in_place_seats = []
 
     # ------------------------------------------------------------------ stepping
-    def step(self, actions: np.ndarray) -> np.ndarray:
-        """Play ``actions[i]`` in game ``i`` (-1, or any action of a finished game: nothing
-        happens); every action is checked before any is played. Returns :meth:`done`."""
+    def _chosen(self, actions: np.ndarray) -> list[int]:
+        """Each game's action's position in its legal list (-1: none played), every action
+        checked before any is played."""
         actions = np.asarray(actions, dtype=np.int64)
         if actions.shape != (self.n,):
             raise ValueError(
                 f"step takes one action per game: shape ({self.n},), not {actions.shape}"
             )
-        chosen: list[tuple[int, int]] = []
+        chosen = [-1] * self.n
         for i, number in enumerate(actions.tolist()):
             if number < 0:
                 continue
@@ -224,15 +240,64 @@ class VectorBatch(ContractBatch):
             k = bisect_left(legal, number)
             if k == len(legal) or legal[k] != number:
                 raise IllegalAction(f"game {i}: action {number} is not legal there")
-            chosen.append((i, k))
-        states, kept, legal_lists = self._states, self._actions, self._legal
-        for i, k in chosen:
-            listed = kept[i]
-            assert listed is not None  # made with the integers
-            states[i].apply(listed[k])
-            legal_lists[i] = None
-            kept[i] = None
+            chosen[i] = k
+        return chosen
+
+    def step(self, actions: np.ndarray) -> np.ndarray:
+        """Play ``actions[i]`` in game ``i`` (-1, or any action of a finished game: nothing
+        happens); every action is checked before any is played. Returns :meth:`done`."""
+        chosen = self._chosen(actions)
+        states, listed, legal_lists = self._states, self._actions, self._legal
+        for i, k in enumerate(chosen):
+            if k >= 0:
+                actions_i = listed[i]
+                assert actions_i is not None  # made with the integers
+                states[i].apply(actions_i[k])
+                legal_lists[i] = None
+                listed[i] = None
         return self.done()
+
+    def step_and_observe(
+        self,
+        actions: np.ndarray,
+        ended: Callable[[int, Outcome], int | None],
+        out: np.ndarray | None,
+        kept: bool,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`step`, then :meth:`observations` from each game's seat to act, one game at
+        a time (its state, legal list and snapshot read while they are in the cache: as
+        separate passes over the batch, each pass found every game cold). A game that ends
+        is told to ``ended(i, outcome)`` (in the order of the games), which returns the seed
+        to start it again with, or None to leave it finished. Returns the seats to act
+        (-1 once over) and the observations (``out``, or a new array)."""
+        chosen = self._chosen(actions)
+        out = self._observing(out, kept)
+        observe = self._observe_game
+        states, listed, legal_lists = self._states, self._actions, self._legal
+        agent = np.empty(self.n, dtype=np.int64)
+        seats = np.empty(self.n, dtype=np.intp)
+        for i, k in enumerate(chosen):
+            state = states[i]
+            if k >= 0:
+                actions_i = listed[i]
+                assert actions_i is not None  # made with the integers
+                state.apply(actions_i[k])
+                legal_lists[i] = None
+                listed[i] = None
+                result = state.outcome()
+                if result is not None:
+                    seed = ended(i, result)
+                    if seed is not None:
+                        self.reset_game(i, seed)
+                        state = states[i]
+            self._ints(i)  # the next step's legal list, made now
+            seat = state.current_player
+            agent[i] = seat
+            seen = seat if seat >= 0 else 0  # a finished game is seen from seat 0
+            seats[i] = seen
+            observe(i, state, seen, out, kept)
+        self._observed(seats, out, kept)
+        return agent, out
 
 
 __all__ = ["VectorBatch"]

@@ -111,3 +111,28 @@ def test_a_restarted_game_is_encoded_afresh_in_kept_rows() -> None:
     encoder = encoder_for(env.game, env.options)
     seat = fresh.current_player
     assert np.array_equal(out[1], encoder.encode(fresh.view(seat), seat))
+
+
+@pytest.mark.parametrize("copy", [False, True])
+def test_without_autoreset_finished_games_wait_as_with_the_contract_batch(copy: bool) -> None:
+    """A game that ends stays over (empty mask, seen from seat 0, its actions ignored),
+    exactly as the contract batch leaves it, while the others play on."""
+    env = VectorEnv("sashimono", 3, autoreset=False, copy=copy, mode="duel")
+    twin = VectorEnv("sashimono", 3, autoreset=False, copy=copy, mode="duel")
+    twin.batch = ContractBatch(twin.game, **twin.options)
+    obs, other = env.reset(seed=2), twin.reset(seed=2)
+    rng = np.random.default_rng(1)
+    steps = 0
+    while (obs["agent"] >= 0).any() or steps < 5:
+        assert steps < 3000, "random duels end"
+        steps += 1
+        for key in ("observation", "action_mask", "agent", "legal_actions", "legal_offsets"):
+            assert np.array_equal(obs[key], other[key]), key
+        actions = np.array(
+            [rng.choice(env.legal_actions(obs, i)) if obs["agent"][i] >= 0 else 7 for i in range(3)]
+        )
+        obs, rewards, terminations, truncations, infos = env.step(actions)
+        other, twin_rewards, twin_terms, twin_truncs, twin_infos = twin.step(actions)
+        assert np.array_equal(rewards, twin_rewards) and np.array_equal(terminations, twin_terms)
+        assert np.array_equal(truncations, twin_truncs) and infos == twin_infos
+    assert not obs["action_mask"].any() and (obs["agent"] < 0).all()
