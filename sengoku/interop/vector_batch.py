@@ -11,8 +11,11 @@ Gungi, whose batch is native).
   integers, not rebuilt by ``int_to_action``;
 * the kept mask is rewritten in two numpy writes for the whole batch (the entries set last
   time cleared, the new ones set), not row by row;
-* observations are encoded per seat into a kept row of that seat (see
-  :meth:`VectorBatch.observations`), then copied into the caller's array in one gather.
+* observations are rewritten per seat, only where they changed (see
+  :meth:`VectorBatch.observations`);
+* the environment's step is one pass over the games (:meth:`VectorBatch.step_and_observe`):
+  each game is stepped, restarted if it ended, listed and observed in one go, while its data
+  are in the cache.
 """
 
 from __future__ import annotations
