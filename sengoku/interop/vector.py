@@ -13,7 +13,9 @@ Each step takes one action per game, from the seat to act in that game (``obs["a
 the same contract integers, masks and encoders as the PettingZoo environments
 (:mod:`sengoku.interop.pettingzoo`), so an agent trained on one plays the other. Games are
 stepped by ``Game.batch`` (:mod:`sengoku.core.batch`): Gungi's live in its native core when
-it is built, every other game steps through the contract.
+it is built; every other game steps through the contract, in the environment's own
+:class:`~sengoku.interop.vector_batch.VectorBatch` (muted states, kept legal actions,
+observations rewritten per seat where they changed: the same numbers as ``ContractBatch``).
 
 * ``rewards[i]`` is game ``i``'s outcome returns (one per seat) on the step it ends, else 0.
 * ``terminations[i]`` / ``truncations[i]``: game ``i`` ended on this step by the rules, or by
@@ -54,8 +56,10 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
+from sengoku.core.batch import ContractBatch
 from sengoku.core.game import IllegalAction, Outcome
 from sengoku.core.registry import load_game
+from sengoku.interop.vector_batch import VectorBatch
 
 
 class _OnePassBatch(Protocol):
@@ -114,7 +118,12 @@ class VectorEnv:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         self.game = load_game(game)
         self.options = self.game.resolve_options(**options)
-        self.batch = self.game.batch(**self.options)
+        batch = self.game.batch(**self.options)
+        if type(batch) is ContractBatch:
+            # The same numbers with less work a step (muted states, kept legal actions, the
+            # mask in two writes, observations per seat): sengoku/interop/vector_batch.py.
+            batch = VectorBatch(self.game, **self.options)
+        self.batch = batch
         #: The batch again where it can step in one pass (see ``_step_observed``).
         self._one_pass = (
             cast(_OnePassBatch, self.batch) if hasattr(self.batch, "step_observed") else None
@@ -162,10 +171,15 @@ class VectorEnv:
         self._started = True
         return self._observe()
 
-    def _observe(self) -> dict[str, np.ndarray]:
+    def _observe(
+        self, agent: np.ndarray | None = None, written: np.ndarray | None = None
+    ) -> dict[str, np.ndarray]:
+        """The observation dict; ``agent`` and ``written`` (the observations, already
+        written: into the kept buffer without copies) where the batch stepped and observed
+        in one pass."""
         batch = self.batch
-        done = batch.done()
-        agent = np.where(done, -1, batch.to_move()).astype(np.int64)
+        if agent is None:
+            agent = np.where(batch.done(), -1, batch.to_move()).astype(np.int64)
         self._agent = agent
         seats = np.maximum(agent, 0)
         if self.copy:
@@ -173,9 +187,11 @@ class VectorEnv:
             # the observations by the batch, the mask from the sparse lists.
             ints, offsets = batch.legal_sparse(None)
             keys = self._keys_of(ints, offsets)
-            observation = batch.observations(
-                seats, out=np.empty((self.num_envs, *self.observation_shape), np.float32)
-            )
+            if written is None:
+                written = batch.observations(
+                    seats, out=np.empty((self.num_envs, *self.observation_shape), np.float32)
+                )
+            observation = written
             mask = np.zeros((self.num_envs, self.num_actions), dtype=np.int8)
             mask.reshape(-1)[keys] = 1
         else:
@@ -185,8 +201,9 @@ class VectorEnv:
             keys = None
             # The buffer holds the last step's planes (handed out read-only): only what
             # changed is written.
-            batch.observations(seats, out=self._observations, kept=self._observed)
-            self._observed = True
+            if written is None:
+                batch.observations(seats, out=self._observations, kept=self._observed)
+                self._observed = True
             one_pass = self._one_pass
             if self._stepper is None and one_pass and one_pass.fuses_steps(self.autoreset):
                 self._stepper = one_pass.env_stepper(self._mask, self._observations, self.autoreset)
@@ -254,12 +271,38 @@ class VectorEnv:
                 f"game {first}: action {int(actions[first])} is not legal there; "
                 "use the action_mask"
             )
-        self.batch.step(np.where(live, actions, -1))
-        ended = live & self.batch.done()
         rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
         terminations = np.zeros(self.num_envs, dtype=bool)
         truncations = np.zeros(self.num_envs, dtype=bool)
         outcomes: list[dict[str, Any] | None] = [None] * self.num_envs
+        contract = self.batch
+        if isinstance(contract, VectorBatch):
+            # The environment's own batch steps and observes a game at a time, in one pass
+            # (VectorBatch.step_and_observe): the same numbers, the same seeds drawn in the
+            # same order, as below.
+            def finished(i: int, result: Outcome) -> int | None:
+                rewards[i] = result.returns
+                truncations[i] = result.reason == "length_limit"
+                terminations[i] = not truncations[i]
+                outcomes[i] = result.to_json()
+                if not self.autoreset:
+                    return None
+                self.game_seeds[i] = self._seeds.integers(2**31)
+                return int(self.game_seeds[i])
+
+            if self.copy:
+                agent, observation = contract.step_and_observe(
+                    np.where(live, actions, -1), finished, None, False
+                )
+            else:
+                agent, observation = contract.step_and_observe(
+                    np.where(live, actions, -1), finished, self._observations, self._observed
+                )
+                self._observed = True
+            observed = self._observe(agent, observation)
+            return observed, rewards, terminations, truncations, {"outcome": outcomes}
+        self.batch.step(np.where(live, actions, -1))
+        ended = live & self.batch.done()
         if ended.any():
             returns = self.batch.returns()
             for i in np.flatnonzero(ended):

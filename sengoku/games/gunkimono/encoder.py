@@ -212,8 +212,81 @@ class GunkimonoEncoder(Encoder):
         n = view.players_count
         me = seat if seat is not None else 0
         slots = [(s - me) % n for s in range(n)]
+        self._board(out, view)
+        self._cell_marks(w, view, me, n)
+        self._row_and_globals(w, view, slots)
+        self._placed(w, out, view, slots)
+        base = self.offsets["players"]
+        for s, player in enumerate(view.players):
+            self._player(w, base + slots[s] * self.player_size, player)
+
+    def encode_changed(
+        self, view: Any, seat: int | None, out: np.ndarray, kept: list[Any]
+    ) -> list[tuple[int, int]]:
+        """Bring ``out`` from the encoding it holds to ``view``'s: ``kept`` is the caller's
+        list for that ``out`` (empty with a zeroed ``out``: everything is written), which this
+        method keeps, holding what each block of ``out`` was last written from (the observer
+        and the players' count, the board's troops with the entries they set, the marks on
+        it, the tiles placed and banners, each player's snapshot). Only the blocks whose part
+        differs are written again, zeroed first (the board's troops and marks: the entries
+        the old ones set cleared; the row, phase and counters always are): the same entries
+        as :meth:`encode_into` on a zeroed array. Returns the ``(start, stop)`` of the blocks written, in order."""
+        if not isinstance(view, GunkimonoSnapshot):
+            view = _snapshot_of_view(cast(GunkimonoView, view))
+        n = view.players_count
+        me = seat if seat is not None else 0
         o = self.offsets
-        cell_at = o["board"]
+        troops = (view.top, view.symbols, view.levels)
+        marks = (view.strongholds, view.pending, view.support_cell)
+        placed = (view.placed, view.placed_small, view.banner_stacks, view.built_at)
+        if not kept or kept[0] != (me, n):
+            if kept:
+                out.fill(0.0)
+            self._encode(view, seat, out)
+            board = self._board_cache
+            assert board is not None  # written by _encode
+            kept[:] = [(me, n), (troops, board[1]), marks, placed, *view.players]
+            return [(0, len(out))]
+        w = entries_of(out)
+        slots = [(s - me) % n for s in range(n)]
+        written: list[tuple[int, int]] = []
+        board_span = (o["board"], o["row"])
+        if troops != kept[1][0]:
+            # The entries the last troops set (their one-hots, symbols and levels) cleared:
+            # the marks, at other entries of the cells, stay.
+            out[kept[1][1]] = 0.0
+            kept[1] = (troops, self._board(out, view))
+            written.append(board_span)
+        if marks != kept[2]:
+            strongholds, pending, support = kept[2]
+            self._marks(w, strongholds, pending, support, me, n, True)
+            self._marks(w, view.strongholds, view.pending, view.support_cell, me, n, False)
+            kept[2] = marks
+            if not written:
+                written.append(board_span)
+        start, stop = o["row"], o["placed"]
+        _clear(w, start, stop)
+        self._row_and_globals(w, view, slots)
+        written.append((start, stop))
+        if placed != kept[3]:
+            start, stop = o["placed"], o["players"]
+            _clear(w, start, stop)
+            self._placed(w, out, view, slots)
+            kept[3] = placed
+            written.append((start, stop))
+        size = self.player_size
+        for s, player in enumerate(view.players):
+            if player != kept[4 + s]:
+                start = o["players"] + slots[s] * size
+                _clear(w, start, start + size)
+                self._player(w, start, player)
+                kept[4 + s] = player
+                written.append((start, start + size))
+        return written
+
+    def _board(self, out: np.ndarray, view: GunkimonoSnapshot) -> np.ndarray:
+        """The board's troops, symbols and levels (the same for every observer); returns
+        the indices written."""
         troops, symbols, levels = view.top, view.symbols, view.levels
         cache = self._board_cache
         if cache is None or cache[0] != (troops, symbols, levels):
@@ -224,7 +297,7 @@ class GunkimonoEncoder(Encoder):
             top = np.fromiter(map(self.top_entry.__getitem__, troops), np.intp, cells)
             cache = (
                 (list(troops), list(symbols), list(levels)),
-                np.concatenate((self.cell_base + top, self.symbols_levels)) + cell_at,
+                np.concatenate((self.cell_base + top, self.symbols_levels)) + self.offsets["board"],
                 np.concatenate(
                     (
                         np.ones(cells, np.float32),
@@ -234,31 +307,39 @@ class GunkimonoEncoder(Encoder):
             )
             self._board_cache = cache
         out[cache[1]] = cache[2]
-        self._cell_marks(w, view, me, n)
-        self._row_and_globals(w, view, slots)
-        self._placed(w, out, view, slots)
-        base = o["players"]
-        for s, player in enumerate(view.players):
-            self._player(w, base + slots[s] * self.player_size, player)
+        return cache[1]
 
     def _cell_marks(self, w: Entries, view: GunkimonoSnapshot, me: int, n: int) -> None:
         """Strongholds (by owner, from the observer), the troops waiting to score and the
         support square."""
+        self._marks(w, view.strongholds, view.pending, view.support_cell, me, n, False)
+
+    def _marks(
+        self,
+        w: Entries,
+        strongholds: list[int],
+        pending: list[tuple[int, int, bool]],
+        support_cell: int,
+        me: int,
+        n: int,
+        clear: bool,
+    ) -> None:
+        """:meth:`_cell_marks` of these parts, or (``clear``) zeros at the same entries."""
         cell_size = self.CELL
         cell_at = self.offsets["board"]
-        strongholds = view.strongholds
+        one = 0.0 if clear else 1.0
         if max(strongholds) >= 0:
             for cell, owner in enumerate(strongholds):
                 if owner >= 0:
-                    w[cell_at + cell * cell_size + 8 + (owner - me) % n] = 1.0
+                    w[cell_at + cell * cell_size + 8 + (owner - me) % n] = one
         cell_entry = self.cell_entry
-        for square, vp, vp_allowed in view.pending:
+        for square, vp, vp_allowed in pending:
             at = cell_at + cell_entry[square] * cell_size
-            w[at + 13] = 1.0
-            w[at + 14] = vp
-            w[at + 15] = 1.0 if vp_allowed else 0.0
-        if view.support_cell >= 0:
-            w[cell_at + cell_entry[view.support_cell] * cell_size + 16] = 1.0
+            w[at + 13] = one
+            w[at + 14] = 0.0 if clear else vp
+            w[at + 15] = 1.0 if vp_allowed and not clear else 0.0
+        if support_cell >= 0:
+            w[cell_at + cell_entry[support_cell] * cell_size + 16] = one
 
     def _row_and_globals(self, w: Entries, view: GunkimonoSnapshot, slots: list[int]) -> None:
         """The face-up row's tiles, the phase and the game's counters."""
@@ -362,3 +443,18 @@ class GunkimonoEncoder(Encoder):
 
 
 #: A kept stack that no stack equals (the entries of a new key are all written).
+
+
+#: Zeros by length, as memoryviews (see :func:`_clear`). Kept here, not on the encoder,
+#: which stays picklable.
+_ZEROS: dict[int, Any] = {}
+
+
+def _clear(w: Any, start: int, stop: int) -> None:
+    """Zeros at ``w[start:stop]``, ``w`` the memoryview of an encoding (``entries_of``): a
+    block rewritten by ``encode_changed`` is cleared first, cheaper so than with numpy's
+    slice assignment (a call of about a microsecond)."""
+    zero = _ZEROS.get(stop - start)
+    if zero is None:
+        zero = _ZEROS[stop - start] = np.zeros(stop - start, np.float32).data
+    w[start:stop] = zero

@@ -271,27 +271,100 @@ class GunshiEncoder(Encoder):
     def _encode_snapshot(self, view: GunshiSnapshot, seat: int | None, out: np.ndarray) -> None:
         w = entries_of(out)
         me = 1 if seat == 1 else 0
-        cells = self.cell_index[me]
-        dirs = self.dirs[me]
-        cards = self.cards
-        nc = self.num_cards
+        self._field(w, view.units, me)
+        self._fences(w, view.fences, me)
+        for p, player in enumerate(view.sides):
+            self._player(w, self.offsets["sides"] + (0 if p == me else 1) * self.side_size, player)
+        self._rest(w, view, me)
+        if view.command is not None:
+            self._command_of(w, view.command, me)
+
+    def encode_changed(
+        self, view: Any, seat: int | None, out: np.ndarray, kept: list[Any]
+    ) -> list[tuple[int, int]]:
+        """Bring ``out`` from the encoding it holds to ``view``'s: ``kept`` is the caller's
+        list for that ``out`` (empty with a zeroed ``out``: everything is written), which this
+        method keeps, holding what each block of ``out`` was last written from (the seat, the
+        units, the Fences, each side's snapshot). Only the blocks whose part differs are
+        zeroed and written again (the phase, counters, queue and command always are): the
+        same entries as :meth:`encode_into` on a zeroed array. Returns the ``(start, stop)``
+        of the blocks written, in order."""
+        if not isinstance(view, GunshiSnapshot):
+            view = self._snapshot_of_view(view)
+        w = entries_of(out)
+        me = 1 if seat == 1 else 0
         o = self.offsets
-        field = o["field"]
-        cell_of, facing_of, edge_of = self.cell_of[me], self.facing_of[me], self.edge_of[me]
+        if not kept or kept[0] != me:
+            if kept:
+                out.fill(0.0)
+            kept[:] = [me, view.units, view.fences, *view.sides, view.command]
+            self._encode_snapshot(view, seat, out)
+            return [(0, len(out))]
+        written: list[tuple[int, int]] = []
+        units = view.units
+        if units is not kept[1] and units != kept[1]:
+            start = o["field"]
+            stop = start + self.CELLS * self.CELL
+            _clear(w, start, stop)
+            self._field(w, units, me)
+            kept[1] = units
+            written.append((start, stop))
+        fences = view.fences
+        if fences is not kept[2] and fences != kept[2]:
+            start = o["fences"]
+            stop = start + self.EDGES * 2
+            _clear(w, start, stop)
+            self._fences(w, fences, me)
+            kept[2] = fences
+            written.append((start, stop))
+        for p, player in enumerate(view.sides):
+            before = kept[3 + p]
+            if player is not before and player != before:
+                start = o["sides"] + (0 if p == me else 1) * self.side_size
+                self._player_changed(w, start, player, before, written)
+                kept[3 + p] = player
+        start, stop = o["globals"], o["command"]
+        _clear(w, start, stop)
+        self._rest(w, view, me)
+        written.append((start, stop))
+        command = view.command
+        if command is not kept[5] and command != kept[5]:
+            # The command being resolved: the same over several plies of its steps.
+            _clear(w, stop, len(out))
+            if command is not None:
+                self._command_of(w, command, me)
+            kept[5] = command
+            written.append((stop, len(out)))
+        return written
+
+    def _field(self, w: Entries, units: list[tuple[int, int, int, int, bool]], me: int) -> None:
+        """The units on the Field, per cell on the observer's side."""
+        field = self.offsets["field"]
+        cell_of, facing_of = self.cell_of[me], self.facing_of[me]
         token_type = self.token_type
         size = self.CELL
-        for u, loc, owner, facing, shield in view.units:
+        for u, loc, owner, facing, shield in units:
             at = field + cell_of[loc] * size
             w[at + (0 if owner == me else 3) + token_type[u]] = 1.0
             w[at + 6 + facing_of[facing]] = 1.0
             if shield:
                 w[at + 10] = 1.0
             w[at + 11 + u] = 1.0
-        for edge, owner in view.fences:
-            w[o["fences"] + edge_of[edge] * 2 + (0 if owner == me else 1)] = 1.0
+
+    def _fences(self, w: Entries, fences: list[tuple[int, int]], me: int) -> None:
+        at = self.offsets["fences"]
+        edge_of = self.edge_of[me]
+        for edge, owner in fences:
+            w[at + edge_of[edge] * 2 + (0 if owner == me else 1)] = 1.0
+
+    def _rest(self, w: Entries, view: GunshiSnapshot, me: int) -> None:
+        """The globals and the queue: phase, step, counters, Reserve, pool, formation, clock,
+        the card resolving, the queue (not the command)."""
+        cells = self.cell_index[me]
+        cards = self.cards
+        nc = self.num_cards
+        o = self.offsets
         card = 2 + nc
-        for p, player in enumerate(view.sides):
-            self._player(w, o["sides"] + (0 if p == me else 1) * self.side_size, player)
         at = o["globals"]
         w[at + self._index(self.PHASES, view.phase, "phase")] = 1.0
         at += len(self.PHASES)
@@ -327,11 +400,12 @@ class GunshiEncoder(Encoder):
             raise SengokuError(f"gunshi encoder: {len(queue)} cards queued, over {self.QUEUE}")
         self._pile(w, at, queue, "queue")
         w[at + self.QUEUE * card] = view.sent_this_turn
-        command = view.command
-        if command is not None:
-            if isinstance(command, Command):  # a capture's copy: named now, when encoded
-                command = _command_items(command)
-            self._command(w, o["command"], command, cells, dirs)
+
+    def _command_of(self, w: Entries, command: Any, me: int) -> None:
+        """The command being resolved (the block from ``offsets["command"]`` on)."""
+        if isinstance(command, Command):  # a capture's copy: named now, when encoded
+            command = _command_items(command)
+        self._command(w, self.offsets["command"], command, self.cell_index[me], self.dirs[me])
 
     def _player(self, w: Entries, at: int, player: SideSnapshot) -> None:
         """One player's block at ``at`` (the observer's first): counters, flags, Shogun (when
@@ -385,6 +459,84 @@ class GunshiEncoder(Encoder):
             w[at] = 1.0
             for code in box:
                 w[at + 1 + self.cards[code]] += 1.0
+
+    def _player_changed(
+        self,
+        w: Any,
+        at: int,
+        player: SideSnapshot,
+        before: SideSnapshot,
+        written: list[tuple[int, int]],
+    ) -> None:
+        """:meth:`_player`'s block at ``at`` of the memoryview ``w`` brought from ``before``'s
+        entries to ``player``'s: the counters and flags written, and of the rest (the Shogun, the
+        candidates, each pile, the Command Row, the Lightning card, the box) only the parts
+        that differ, zeroed first. Each span written is added to ``written``."""
+        t = len(self.LETTERS)
+        card = 2 + self.num_cards
+        row_card = 3 + self.num_cards
+        head = 4 + len(self.FLAGS)
+        w[at] = player.points
+        w[at + 1] = player.fences_left
+        w[at + 2] = player.invaders
+        w[at + 3] = player.removed
+        for i, flag in enumerate(
+            (
+                player.face_down_next,
+                player.chain_trap_beside,
+                player.inspiration_used,
+                player.shogun_chosen,
+                player.shogun_revealed,
+            )
+        ):
+            w[at + 4 + i] = 1.0 if flag else 0.0
+        written.append((at, at + head))
+        letters = self.letters
+        k = at + head
+        if player.shogun != before.shogun:
+            _clear(w, k, k + t)
+            if player.shogun is not None:
+                w[k + letters[player.shogun]] = 1.0
+            written.append((k, k + t))
+        k += t
+        if player.shogun_candidates != before.shogun_candidates:
+            _clear(w, k, k + t)
+            for letter in player.shogun_candidates:
+                w[k + letters[letter]] = 1.0
+            written.append((k, k + t))
+        k += t
+        pile_size = self.PILE * card
+        for name in self.PILES:
+            cards = getattr(player, name)
+            if cards != getattr(before, name):
+                _clear(w, k, k + pile_size)
+                self._pile(w, k, cards, name)
+                written.append((k, k + pile_size))
+            k += pile_size
+        if player.row != before.row:
+            row = player.row
+            if len(row) > self.ROW:
+                raise SengokuError(f"gunshi encoder: a Command Row of {len(row)} cards")
+            size = self.ROW * row_card
+            _clear(w, k, k + size)
+            for i, entry in enumerate(row):
+                self._row_card(w, k + i * row_card, entry)
+            written.append((k, k + size))
+        k += self.ROW * row_card
+        if player.lightning != before.lightning:
+            _clear(w, k, k + row_card)
+            self._row_card(w, k, player.lightning)
+            written.append((k, k + row_card))
+        k += row_card
+        box = player.advanced_in_box
+        if box != before.advanced_in_box:
+            size = 1 + self.num_cards
+            _clear(w, k, k + size)
+            if box is not None:
+                w[k] = 1.0
+                for code in box:
+                    w[k + 1 + self.cards[code]] += 1.0
+            written.append((k, k + size))
 
     def _index(self, names: tuple[str, ...] | str, value: str, what: str) -> int:
         try:
@@ -525,3 +677,18 @@ def _command_items(cmd: Command) -> tuple[tuple[str, Any], ...]:
             if (value := getattr(cmd, name)) is not None
         ]
     )
+
+
+#: Zeros by length, as memoryviews (see :func:`_clear`). Kept here, not on the encoder,
+#: which stays picklable.
+_ZEROS: dict[int, Any] = {}
+
+
+def _clear(w: Any, start: int, stop: int) -> None:
+    """Zeros at ``w[start:stop]``, ``w`` the memoryview of an encoding (``entries_of``): a
+    block rewritten by ``encode_changed`` is cleared first, cheaper so than with numpy's
+    slice assignment (a call of about a microsecond)."""
+    zero = _ZEROS.get(stop - start)
+    if zero is None:
+        zero = _ZEROS[stop - start] = np.zeros(stop - start, np.float32).data
+    w[start:stop] = zero

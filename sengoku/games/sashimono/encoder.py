@@ -170,16 +170,71 @@ class SashimonoEncoder(Encoder):
 
     def encode_into(self, view: Mapping[str, Any], seat: int | None, out: np.ndarray) -> None:
         w = entries_of(out)
-        me = seat if seat is not None else 0
         observer = seat if seat is not None else -1  # a spectator sees less than seat 0
-
-        # Seat -> observer 0, other seat 1, Kagemusha 2.
-        who = {-1: 1, 0: 1, 1: 1, 2: 2, me: 0}.__getitem__
+        who = self._who(seat)
         for side in view["sides"]:
             self._side(w, out, observer, who, side)
         kage = view.get("kagemusha")
         if kage is not None:
             self._kagemusha(w, out, observer, kage)
+        self._rest(w, who, view)
+
+    @staticmethod
+    def _who(seat: int | None) -> Callable[[int], int]:
+        """Seat -> observer 0, other seat 1, Kagemusha 2."""
+        me = seat if seat is not None else 0
+        return {-1: 1, 0: 1, 1: 1, 2: 2, me: 0}.__getitem__
+
+    def encode_changed(
+        self, view: Mapping[str, Any], seat: int | None, out: np.ndarray, kept: list[Any]
+    ) -> list[tuple[int, int]]:
+        """Bring ``out`` from the encoding it holds to ``view``'s: ``kept`` is the caller's
+        list for that ``out`` (empty with a zeroed ``out``: everything is written), which this
+        method keeps, holding what each block of ``out`` was last written from (the observer,
+        the Kagemusha's part, each side's part). Only the blocks whose part differs are zeroed
+        and written again (the turn, battle, card played, prompt and cards looked at always
+        are): the same entries as :meth:`encode_into` on a zeroed array. Returns the
+        ``(start, stop)`` of the blocks written, in order."""
+        observer = seat if seat is not None else -1
+        sides = view["sides"]
+        kage = view.get("kagemusha")
+        if not kept or kept[0] != observer or len(kept) != 2 + len(sides):
+            if kept:
+                out.fill(0.0)
+            kept[:] = [observer, kage, *sides]
+            self.encode_into(view, seat, out)
+            return [(0, len(out))]
+        w = entries_of(out)
+        who = self._who(seat)
+        o = self.offsets
+        written: list[tuple[int, int]] = []
+        for k, side in enumerate(sides):
+            before = kept[2 + k]
+            if side != before:
+                # Both blocks, where the part at this place was another seat's.
+                for part in (before, side):
+                    start = o["sides"] + who(part["seat"]) * self.side_size
+                    if (start, start + self.side_size) not in written:
+                        _clear(w, start, start + self.side_size)
+                        written.append((start, start + self.side_size))
+                self._side(w, out, observer, who, side)
+                kept[2 + k] = side
+        if kage != kept[1]:
+            start, stop = o["kagemusha"], o["globals"]
+            _clear(w, start, stop)
+            if kage is not None:
+                self._kagemusha(w, out, observer, kage)
+            kept[1] = kage
+            written.append((start, stop))
+        start = o["globals"]
+        _clear(w, start, len(out))
+        self._rest(w, who, view)
+        written.append((start, len(out)))
+        return written
+
+    def _rest(self, w: Entries, who: Callable[[int], int], view: Mapping[str, Any]) -> None:
+        """From the globals on: VP target, turn, who acts, battle, card played, prompt, cards
+        looked at."""
         at = self.offsets["globals"]
         w[at] = view["vp_target"]
         w[at + 1] = view["turn"]
@@ -319,3 +374,18 @@ class SashimonoEncoder(Encoder):
             kumi = self.kumi
             for position, letter in enumerate(shown):
                 w[at + 7 + position * 3 + kumi[letter]] = 1.0
+
+
+#: Zeros by length, as memoryviews (see :func:`_clear`). Kept here, not on the encoder,
+#: which stays picklable.
+_ZEROS: dict[int, Any] = {}
+
+
+def _clear(w: Any, start: int, stop: int) -> None:
+    """Zeros at ``w[start:stop]``, ``w`` the memoryview of an encoding (``entries_of``): a
+    block rewritten by ``encode_changed`` is cleared first, cheaper so than with numpy's
+    slice assignment (a call of about a microsecond)."""
+    zero = _ZEROS.get(stop - start)
+    if zero is None:
+        zero = _ZEROS[stop - start] = np.zeros(stop - start, np.float32).data
+    w[start:stop] = zero
