@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 import sengoku.games.gunshi.battle as battle
 import sengoku.games.gunshi.cards as cards
@@ -535,7 +535,7 @@ class _Rule:
 
 
 #: ``state.phase`` -> its rule functions, filled by ``_phase`` as ``PHASES`` is declared.
-_RULES: dict[str, _Rule] = {}
+_RULES: Final[dict[str, _Rule]] = {}
 
 
 def _phase(

@@ -10,6 +10,7 @@ here with ``N_`` so ``make i18n`` puts them in the messages catalog.
 from __future__ import annotations
 
 from string import Formatter
+from typing import Final
 
 from sengoku.core.sentence import N_, Sentence, Word
 from sengoku.games.gunshi.data import (
@@ -47,8 +48,8 @@ PHASE_NAMES: tuple[str, ...] = (
 #: The words made once: most log lines name a colour and a card, and a ``Word`` (a Python
 #: ``str`` subclass) made anew for each is a measurable part of a ply's events. Words are
 #: immutable, so every sentence may share them.
-_COLOURS: tuple[Word, ...] = tuple(Word(c) for c in COLOUR)
-_CARDS: dict[str, Word] = {code: Word(c.name) for code, c in CARDS.items()}
+_COLOURS: Final[tuple[Word, ...]] = tuple(Word(c) for c in COLOUR)
+_CARDS: Final[dict[str, Word]] = {code: Word(c.name) for code, c in CARDS.items()}
 
 
 def colour(seat: int) -> Word:
@@ -85,7 +86,7 @@ def edge_ends(name: str) -> dict[str, str]:
 
 #: Each template's pieces (the text before a place, the place's name; the last piece's name
 #: is empty), parsed once; None for a template ``english`` leaves to ``str.format_map``.
-_PIECES: dict[str, list[tuple[str, str]] | None] = {}
+_PIECES: Final[dict[str, list[tuple[str, str]] | None]] = {}
 
 
 def _pieces(template: str) -> list[tuple[str, str]] | None:
