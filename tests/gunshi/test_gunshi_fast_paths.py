@@ -9,8 +9,10 @@ the number kept on an action is its ``to_int``, and is no part of its identity.
 from __future__ import annotations
 
 import copy
+import json
 import pickle
 import random
+from types import MappingProxyType
 
 import pytest
 
@@ -23,7 +25,7 @@ from sengoku.games.gunshi.actions import (
     GunshiAction,
     sorted_unique,
 )
-from sengoku.games.gunshi.words import card, colour, english
+from sengoku.games.gunshi.words import card, colour, english, told
 
 
 @pytest.mark.parametrize(
@@ -50,6 +52,12 @@ from sengoku.games.gunshi.words import card, colour, english
         say("{x.real} and {x[0]}", x=3),  # an attribute and an index: the general way
         say("{0} and {x}", x=3),  # a positional place: the general way
         say("{big} {negative}", big=10**30, negative=-5),
+        say("{w} {s} {n} {f} {b} {z}", w=Word("Red"), s="d4", n=0, f=2.0, b=False, z=None),
+        say(
+            "{said} {nested}",
+            said=said(say("{x} {y}", x=Word("Blue"), y=1)),
+            nested=say("{c}", c=card("M")),
+        ),
     ],
 )
 def test_english_is_the_sentences_text(sentence: Sentence) -> None:
@@ -61,6 +69,16 @@ def test_english_is_the_sentences_text(sentence: Sentence) -> None:
         return
     assert english(sentence) == expected
     assert english(sentence) == expected  # the second time from the parsed pieces
+    text, wire = told(sentence)
+    assert text == expected
+    assert json.dumps(wire) == json.dumps(sentence.wire())  # the same, key order and all
+    for name, value in sentence.args.items():  # the same types (1 and 1.0, True and "True")
+        assert type(wire["args"][name]) is type(sentence.wire()["args"][name]), (name, value)
+
+
+def test_told_of_values_that_are_not_a_dict_is_the_sentences() -> None:
+    sentence = Sentence("{a} and {b}", MappingProxyType({"a": colour(0), "b": 2}))
+    assert told(sentence) == (str(sentence), sentence.wire())
 
 
 def test_english_names_a_missing_value_as_format_map_does() -> None:

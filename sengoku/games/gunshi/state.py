@@ -59,7 +59,7 @@ from sengoku.games.gunshi.data import (
     agreed_cards,
 )
 from sengoku.games.gunshi.units import INVADED, OFF, TYPE_NAME
-from sengoku.games.gunshi.words import english
+from sengoku.games.gunshi.words import told
 
 __all__ = [
     "INVADED",
@@ -236,8 +236,14 @@ class GunshiState(State[GunshiAction]):
         legal = self._legal()
         given: Any = action
         # By identity first (the engine's actions are interned): a plain ``in`` calls the
-        # dataclass __eq__ on every action before the match.
-        if id(given) not in map(id, legal) and given not in legal:
+        # dataclass __eq__ on every action before the match. A loop of ``is`` (a pointer
+        # comparison compiled), not ``id`` numbers (each one boxed).
+        found = False
+        for legal_action in legal:
+            if legal_action is given:
+                found = True
+                break
+        if not found and given not in legal:
             raise IllegalAction(self.why_illegal(action) or f"{action} is not legal here")
         self._legal_memo = None  # the position changes: its legal actions with it
         self.ply += 1
@@ -305,8 +311,7 @@ class GunshiState(State[GunshiAction]):
         }
         if details:
             made.update(details)
-        made["message"] = english(message)
-        made["say"] = message.wire()
+        made["message"], made["say"] = told(message)
         self._events.append(made)
 
     def mute(self) -> None:

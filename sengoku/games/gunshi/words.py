@@ -10,9 +10,9 @@ here with ``N_`` so ``make i18n`` puts them in the messages catalog.
 from __future__ import annotations
 
 from string import Formatter
-from typing import Final
+from typing import Any, Final, cast
 
-from sengoku.core.sentence import N_, Sentence, Word
+from sengoku.core.sentence import N_, Said, Sentence, Word
 from sengoku.games.gunshi.data import (
     CARDS,
     COLOUR,
@@ -127,3 +127,40 @@ def english(sentence: Sentence) -> str:
             else:
                 out.append(format(value, ""))
     return "".join(out)
+
+
+def told(sentence: Sentence) -> tuple[str, dict[str, Any]]:
+    """An event's ``message`` and ``say``: ``(str(sentence), sentence.wire())``, with the
+    wire's usual values (a :class:`Word`, an ``int``, a ``str``) recognised by their exact
+    type in one pass over a plain dict of values; any other value, or values that are not a
+    dict, take ``Sentence.wire``'s own tests in its order (tests/gunshi/test_gunshi_fast_paths.py
+    holds the two together)."""
+    values = sentence.args
+    if type(values) is not dict:
+        return english(sentence), sentence.wire()
+    args = cast("dict[str, object]", values)
+    wired: dict[str, Any] = {}
+    marked: list[str] = []
+    for name, value in args.items():
+        kind = type(value)
+        if kind is Word:
+            marked.append(name)
+            wired[name] = str(value)
+        elif kind is int:
+            wired[name] = value
+        elif kind is str:
+            wired[name] = value
+        elif isinstance(value, (Sentence, Said)):
+            inner = value if isinstance(value, Sentence) else value.sentence
+            wired[name] = inner.wire()
+        elif isinstance(value, Word):
+            marked.append(name)
+            wired[name] = str(value)
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            wired[name] = value
+        else:
+            wired[name] = str(value)
+    out: dict[str, Any] = {"text": sentence.template, "args": wired}
+    if marked:
+        out["words"] = marked
+    return english(sentence), out
