@@ -9,7 +9,8 @@ vocabulary, so it does not depend on the position.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -81,6 +82,10 @@ class GunshiAction:
 
     kind: str
     arg: str = ""
+    #: ``to_int()``, worked out once as the action is made: the legal list's order check
+    #: (``sorted_unique``) reads it for every action of every position. Not an argument,
+    #: not compared, not shown: the action is still its kind and arg.
+    number: int = field(default=-1, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # The project's error naming the field, never a TypeError from an unhashable kind.
@@ -96,6 +101,7 @@ class GunshiAction:
             raise IllegalAction(
                 f"not a Gunshi action: arg {arg!r} of {kind!r}; the arg is {allowed}"
             )
+        object.__setattr__(self, "number", OFFSET[kind] + INDEX[kind][arg])
 
     def __str__(self) -> str:
         return f"{self.kind} {self.arg}" if self.arg else self.kind
@@ -104,7 +110,7 @@ class GunshiAction:
         return f"GunshiAction({self.kind!r}, {self.arg!r})"
 
     def to_int(self) -> int:
-        return OFFSET[self.kind] + INDEX[self.kind][self.arg]
+        return self.number
 
     def __reduce__(self) -> tuple[Callable[[str, str], GunshiAction], tuple[str, str]]:
         # Pickled and copied as the interned action of its kind and arg (``A``): a copy is
@@ -123,10 +129,7 @@ class GunshiAction:
         raise AssertionError("unreachable")
 
 
-_INTERNED: dict[tuple[str, str], GunshiAction] = {}
-#: id() of each interned action -> its number. The interned actions live as long as the module,
-#: so their ids stay theirs; an int key hashes much faster than the dataclass.
-_NUMBER_BY_ID: dict[int, int] = {}
+_INTERNED: Final[dict[tuple[str, str], GunshiAction]] = {}
 
 
 def A(kind: str, arg: str = "") -> GunshiAction:
@@ -135,33 +138,30 @@ def A(kind: str, arg: str = "") -> GunshiAction:
     action = _INTERNED.get(key)
     if action is None:
         action = _INTERNED[key] = GunshiAction(kind, arg)
-        _NUMBER_BY_ID[id(action)] = action.to_int()
     return action
 
 
 def sorted_unique(actions: list[GunshiAction]) -> list[GunshiAction]:
-    """``sorted(set(actions), key=GunshiAction.to_int)``, faster for interned actions.
+    """``sorted(set(actions), key=GunshiAction.to_int)``, faster.
 
-    Equal actions have equal numbers and distinct ones distinct numbers, so keying by number
-    drops the same duplicates and gives the same order.
+    The usual case, generated in order with no duplicates, is one pass over the actions'
+    numbers (kept on each action): no set and no sort. Otherwise the actions are keyed by
+    number, not hashed (a dataclass's ``__hash__`` runs as Python): equal actions have equal
+    numbers and distinct ones distinct numbers, so keeping the first action of each number
+    keeps what the set keeps, and sorting the numbers gives the order.
     """
-    numbers = _NUMBER_BY_ID
-    try:
-        # A live object other than an interned action never has an interned action's id.
-        keys = [numbers[id(a)] for a in actions]
-    except KeyError:  # an action not interned (never from the engine): the plain way
-        return sorted(set(actions), key=GunshiAction.to_int)
-    # The usual case: generated in order, no duplicates (one pass, no set, no sort).
     previous = -1
-    for number in keys:
+    for action in actions:
+        number = action.number
         if number <= previous:
             break
         previous = number
     else:
         return list(actions)
-    ordered = sorted(set(keys))
-    by_number = dict(zip(keys, actions, strict=True))  # equal keys: the same interned object
-    return [by_number[n] for n in ordered]
+    by_number: dict[int, GunshiAction] = {}
+    for action in actions:
+        by_number.setdefault(action.number, action)
+    return [by_number[n] for n in sorted(by_number)]
 
 
 __all__ = ["A", "COLS", "GunshiAction", "NUM_ACTIONS", "SHORT_KINDS", "VOCABULARY"]

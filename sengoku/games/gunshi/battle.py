@@ -11,7 +11,7 @@ points of the last occupied position and draws up to 3. The Gunshi's Inspiration
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -23,13 +23,12 @@ import sengoku.games.gunshi.logistics as logistics
 import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import Sentence, say
 from sengoku.core.substate import SCALAR, TUPLE, TUPLES, Part, part_field
-from sengoku.games.gunshi.actions import A
+from sengoku.games.gunshi.actions import A, GunshiAction
 from sengoku.games.gunshi.cards import Card
 from sengoku.games.gunshi.commands import universal_rules
-from sengoku.games.gunshi.data import COLOUR, HAND_SIZE, LIGHTNING_COST, ROW_LIMIT
+from sengoku.games.gunshi.data import CARDS, COLOUR, HAND_SIZE, LIGHTNING_COST, ROW_LIMIT
 
 if TYPE_CHECKING:
-    from sengoku.games.gunshi.actions import GunshiAction
     from sengoku.games.gunshi.state import GunshiState
 
 
@@ -133,21 +132,25 @@ def finish_card(st: GunshiState) -> None:
     cards.to_deck_bottom(st, p, card[0])
 
 
+#: The actions of sending, made once (``A`` per card would build a key and look it up).
+_SEND: Final[dict[str, GunshiAction]] = {code: A("send", code) for code in CARDS}
+_END: Final = A("end")
+_LIGHTNING: Final = A("lightning")
+
+
 def legal_send(st: GunshiState) -> list[GunshiAction]:
     """Send New Commands (while the row has room), or end; a Lightning Command."""
     p = st.player
     out: list[GunshiAction] = []
-    room = len(st.cards.row[p]) + (st.cards.lightning[p] is not None) < ROW_LIMIT
+    hands = st.cards
+    room = len(hands.row[p]) + (hands.lightning[p] is not None) < ROW_LIMIT
     if room:
-        out = [A("send", c[0]) for c in st.cards.hand[p]]
+        send = _SEND
+        out = [send[c[0]] for c in hands.hand[p]]
     if st.battle.sent > 0 or not out:
-        out.append(A("end"))
-        if (
-            st.logistics.points[p] >= LIGHTNING_COST
-            and st.cards.row[p]
-            and st.cards.lightning[p] is None
-        ):
-            out.append(A("lightning"))
+        out.append(_END)
+        if st.logistics.points[p] >= LIGHTNING_COST and hands.row[p] and hands.lightning[p] is None:
+            out.append(_LIGHTNING)
     return out
 
 

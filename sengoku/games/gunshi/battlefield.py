@@ -6,6 +6,8 @@ Home Territories) is data, in ``data.py``.
 
 from __future__ import annotations
 
+from typing import Final
+
 from sengoku.games.gunshi.actions import CELL_NAMES, A, GunshiAction
 from sengoku.games.gunshi.data import CELLS, DIR_NAMES, SIZE, cell_name
 
@@ -28,11 +30,11 @@ def _per_cell(kind: str) -> tuple[GunshiAction, ...]:
 
 # Each cell's (or facing's) action of a kind, built once: cheaper than A(kind, cn(cell)).
 AT = _per_cell("at")
-UNIT = _per_cell("unit")
+UNIT: Final = _per_cell("unit")
 HIT = _per_cell("hit")
 ASK = _per_cell("ask")
 SWAP = _per_cell("swap")
 CHAIN = _per_cell("chain")
-TO = _per_cell("to")
-DIR = tuple(A("dir", name) for name in DIR_NAMES)
+TO: Final = _per_cell("to")
+DIR: Final = tuple(A("dir", name) for name in DIR_NAMES)
 FACE = tuple(A("face", name) for name in DIR_NAMES)

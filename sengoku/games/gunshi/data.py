@@ -15,20 +15,20 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from sengoku.core.game import SengokuError
 
 HERE = Path(__file__).parent
-SIZE = 7
-CELLS = SIZE * SIZE
+SIZE: Final = 7
+CELLS: Final = SIZE * SIZE
 EDGES = 84
 COLS = "abcdefg"
-DIR_NAMES = "nesw"
+DIR_NAMES: Final = "nesw"
 DR = (1, 0, -1, 0)
 DC = (0, 1, 0, -1)
 RED, BLUE = 0, 1
-COLOUR = ("Red", "Blue")
+COLOUR: Final = ("Red", "Blue")
 
 
 class GunshiDataError(SengokuError):
@@ -55,7 +55,7 @@ def _neighbour(cell: int, d: int) -> int:
 
 
 #: NEIGHBOUR[cell][d]: the adjacent cell in direction d, or -1 off the board.
-NEIGHBOUR: tuple[tuple[int, ...], ...] = tuple(
+NEIGHBOUR: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(_neighbour(c, d) for d in range(4)) for c in range(CELLS)
 )
 
@@ -72,7 +72,7 @@ def _edge(cell: int, d: int) -> int:
 
 
 #: EDGE_OF[cell][d]: the edge on side d of cell, or -1 on the board's outer boundary.
-EDGE_OF: tuple[tuple[int, ...], ...] = tuple(
+EDGE_OF: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(_edge(c, d) for d in range(4)) for c in range(CELLS)
 )
 
@@ -85,7 +85,7 @@ def _edge_cells(e: int) -> tuple[int, int]:
 
 
 #: EDGE_CELLS[edge]: the two cells an edge separates.
-EDGE_CELLS: tuple[tuple[int, int], ...] = tuple(_edge_cells(e) for e in range(EDGES))
+EDGE_CELLS: Final[tuple[tuple[int, int], ...]] = tuple(_edge_cells(e) for e in range(EDGES))
 
 
 def edge_name(e: int) -> str:
@@ -228,10 +228,10 @@ def _load_units() -> tuple[dict[str, UnitSpec], dict[str, Any]]:
 CARDS, CARD_RULES = _load_cards()
 CARD_CODES: tuple[str, ...] = tuple(CARDS)
 BASIC_DECK: tuple[str, ...] = tuple(CARD_RULES["basic_deck"])
-LIGHTNING_COST: int = CARD_RULES["lightning_cost"]
+LIGHTNING_COST: Final[int] = CARD_RULES["lightning_cost"]
 REVIEW_GAIN: int = CARD_RULES["logistical_review_gain"]
-HAND_SIZE: int = CARD_RULES["hand_size"]
-ROW_LIMIT: int = CARD_RULES["row_limit"]
+HAND_SIZE: Final[int] = CARD_RULES["hand_size"]
+ROW_LIMIT: Final[int] = CARD_RULES["row_limit"]
 SCOUT_COSTS: dict[str, int] = dict(CARD_RULES["scout_costs"])
 
 UNITS, UNIT_RULES = _load_units()
@@ -239,8 +239,8 @@ UNITS, UNIT_RULES = _load_units()
 TOKENS: tuple[tuple[str, str], ...] = tuple(
     sorted((letter, u.code) for u in UNITS.values() for letter in u.letters)
 )
-LETTERS: str = "".join(letter for letter, _ in TOKENS)
-TOKEN_TYPE: tuple[str, ...] = tuple(t for _, t in TOKENS)
+LETTERS: Final[str] = "".join(letter for letter, _ in TOKENS)
+TOKEN_TYPE: Final[tuple[str, ...]] = tuple(t for _, t in TOKENS)
 NUM_TOKENS = len(TOKENS)
 FENCES_PER_PLAYER: int = UNIT_RULES["fences_per_player"]
 FENCE_COST: int = UNIT_RULES["fence_cost"]

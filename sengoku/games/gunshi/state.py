@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 import sengoku.games.gunshi.battle as battle
 import sengoku.games.gunshi.cards as cards
@@ -36,8 +36,9 @@ import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
 import sengoku.games.gunshi.tournament_clock as tournament_clock
 import sengoku.games.gunshi.units as units
 import sengoku.games.gunshi.words as words
-from sengoku.core.flow import Flow, Phase
-from sengoku.core.game import TERMINAL, Event, Game, Outcome, State, event
+from sengoku.core.flow import Flow, FlowLoop, Phase
+from sengoku.core.flowing import over
+from sengoku.core.game import TERMINAL, Event, Game, IllegalAction, Outcome, State
 from sengoku.core.sentence import Sentence, said, say
 from sengoku.core.substate import Part, jsonable
 from sengoku.games.gunshi.actions import GunshiAction, sorted_unique
@@ -58,6 +59,7 @@ from sengoku.games.gunshi.data import (
     agreed_cards,
 )
 from sengoku.games.gunshi.units import INVADED, OFF, TYPE_NAME
+from sengoku.games.gunshi.words import told
 
 __all__ = [
     "INVADED",
@@ -210,18 +212,76 @@ class GunshiState(State[GunshiAction]):
         reading only (``why_illegal`` on every ``apply``)."""
         memo = self._legal_memo
         if memo is None:
-            memo = self._legal_memo = sorted_unique(PHASES[self.phase].legal(self))
+            memo = self._legal_memo = sorted_unique(_RULES[self.phase].legal(self))
         return memo
 
     def apply(self, action: object) -> list[Event]:
         """Play one action (a :class:`GunshiAction`: text is parsed at the edges, with
         ``Gunshi.parse_action``), through the flow's template (core/flow.py).
 
-        Typed ``object``: anything else is refused by the flow with the rule's
-        ``IllegalAction`` (compiled with mypyc, a narrower type would refuse it first with a
-        bare ``TypeError``)."""
-        given: Any = action  # passed on unchecked: the flow refuses what is not an action
-        return FLOW.apply(self, given)
+        The template's steps (``FLOW.apply``) written out for Gunshi's table: the same checks,
+        events and errors, with the rule modules' functions called from ``_RULES`` instead of
+        through the flow's generic closures, and the length guard compiled: the hot path of
+        random play and of every search.
+
+        Typed ``object``: anything else is refused with the rule's ``IllegalAction``
+        (compiled with mypyc, a narrower type would refuse it first with a bare
+        ``TypeError``)."""
+        if self.result is not None:
+            raise over(self, action)
+        rule = _RULES[self.phase]
+        # A judging phase (``_collected``): an action not in the kept legal list is refused,
+        # nothing changed; else the decision is counted before the action is played (the
+        # events it makes carry its ply).
+        legal = self._legal()
+        given: Any = action
+        # By identity first (the engine's actions are interned): a plain ``in`` calls the
+        # dataclass __eq__ on every action before the match. A loop of ``is`` (a pointer
+        # comparison compiled), not ``id`` numbers (each one boxed).
+        found = False
+        for legal_action in legal:
+            if legal_action is given:
+                found = True
+                break
+        if not found and given not in legal:
+            raise IllegalAction(self.why_illegal(action) or f"{action} is not legal here")
+        self._legal_memo = None  # the position changes: its legal actions with it
+        self.ply += 1
+        events: list[Event] = []
+        self._events = events
+        rule.do(self, given)
+        # The phase's end first: most decisions end no phase (one call, no more).
+        moves = 0
+        end = rule.end
+        while end is not None and end(self) and self.result is None:
+            moves += 1
+            if moves > len(_RULES):
+                raise FlowLoop(
+                    f"the phases moved {len(_RULES)} times in one action without a decision "
+                    f"(now in {rule.name!r}): the flow's ends and nexts make a loop"
+                )
+            after = rule.next
+            assert after is not None  # a phase with an end has a next (Flow checks PHASES)
+            key = after if isinstance(after, str) else after(self)
+            self.phase = key
+            rule = _RULES[key]
+            begin = rule.begin
+            if begin is not None:
+                begin(self)  # its events follow do's (``self._events`` is ``events``)
+            end = rule.end
+        self._events = []
+        events += self._end_if_too_long(self.ply)
+        return events
+
+    def _end_if_too_long(self, decisions: int) -> list[Event]:
+        # ``State._end_if_too_long`` compiled for the usual case (the game goes on); the
+        # limit is read from the game each time (tests set it on the game or its class).
+        limit = self.game.length_limit
+        if limit is None:
+            limit = self.game.max_game_length(**self.options)
+        if decisions < limit or self.result is not None:
+            return []
+        return State._end_if_too_long(self, decisions)
 
     def _end_game(self, result: Outcome) -> None:
         self.result = result
@@ -239,7 +299,20 @@ class GunshiState(State[GunshiAction]):
         the move list groups a turn's sentences and browses back to that position)."""
         if self._muted:
             return
-        self._events.append(event(type_, audience, message=message, ply=self.ply, **details))
+        # ``core.events.event(type_, audience, message=message, ply=self.ply, **details)``,
+        # built here in one dict (the same keys in the same order: type, audience, message,
+        # ply, the details, say), and the English text from the template's pieces: events
+        # are about a quarter of a compiled ply of random play, which returns them.
+        made: dict[str, Any] = {
+            "type": type_,
+            "audience": None if audience is None else list(audience),
+            "message": message,
+            "ply": self.ply,
+        }
+        if details:
+            made.update(details)
+        made["message"], made["say"] = told(message)
+        self._events.append(made)
 
     def mute(self) -> None:
         """``apply`` returns no events from now on (a search's state); the rules are the same."""
@@ -445,7 +518,33 @@ def _begun(
     return run
 
 
+class _Rule:
+    """A phase's rule functions as the rule modules give them (``PHASES`` wraps the same
+    functions for the flow): what ``GunshiState.apply`` and ``_legal`` call."""
+
+    def __init__(
+        self,
+        name: str,
+        legal: Callable[[GunshiState], list[GunshiAction]],
+        do: Callable[[GunshiState, GunshiAction], None],
+        begin: Callable[[GunshiState], None] | None,
+        end: Callable[[GunshiState], bool] | None,
+        next: str | Callable[[GunshiState], str] | None,
+    ) -> None:
+        self.name = name
+        self.legal = legal
+        self.do = do
+        self.begin = begin
+        self.end = end
+        self.next = next
+
+
+#: ``state.phase`` -> its rule functions, filled by ``_phase`` as ``PHASES`` is declared.
+_RULES: Final[dict[str, _Rule]] = {}
+
+
 def _phase(
+    key: str,
     name: str,
     legal: Callable[[GunshiState], list[GunshiAction]],
     do: Callable[[GunshiState, GunshiAction], None],
@@ -454,6 +553,7 @@ def _phase(
     end: Callable[[GunshiState], bool] | None = None,
     next: str | Callable[[GunshiState], str] | None = None,
 ) -> Phase[GunshiState, GunshiAction]:
+    _RULES[key] = _Rule(name, legal, do, begin, end, next)
     return Phase(
         name,
         legal,
@@ -491,6 +591,7 @@ def _enter(state: GunshiState, phase: str) -> None:
 #: battle ends only with the game (``winning.py``, inside a turn).
 PHASES: dict[str, Phase[GunshiState, GunshiAction]] = {
     "build": _phase(
+        "build",
         "Custom Deck Construction: choose a card",
         custom_deck.legal,
         custom_deck.do,
@@ -498,6 +599,7 @@ PHASES: dict[str, Phase[GunshiState, GunshiAction]] = {
         next="formation",
     ),
     "prepare": _phase(
+        "prepare",
         "Gunshi's Inspiration: prepare an Advanced Command card",
         inspiration.legal_prepare,
         inspiration.do_prepare,
@@ -505,6 +607,7 @@ PHASES: dict[str, Phase[GunshiState, GunshiAction]] = {
         next="formation",
     ),
     "formation": _phase(
+        "formation",
         "Phase 1, Creating Your Battle Formation",
         formation.legal,
         formation.do,
@@ -513,6 +616,7 @@ PHASES: dict[str, Phase[GunshiState, GunshiAction]] = {
         next=_after_formation,
     ),
     "mod3": _phase(
+        "mod3",
         "Modification 3: choose an Advanced Command card",
         inspiration.legal_mod3,
         inspiration.do_mod3,
@@ -521,6 +625,7 @@ PHASES: dict[str, Phase[GunshiState, GunshiAction]] = {
         next="secret",
     ),
     "secret": _phase(
+        "secret",
         "Phase 2, Choosing Your Shogun and Card Order",
         shogun_and_card_order.legal,
         shogun_and_card_order.do,
@@ -528,7 +633,7 @@ PHASES: dict[str, Phase[GunshiState, GunshiAction]] = {
         end=shogun_and_card_order.chosen,
         next="battle",
     ),
-    "battle": _phase("Phase 3, Battle", battle.legal, battle.do, begin=_begin_battle),
+    "battle": _phase("battle", "Phase 3, Battle", battle.legal, battle.do, begin=_begin_battle),
 }
 
 

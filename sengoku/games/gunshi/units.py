@@ -28,7 +28,7 @@ TYPE_NAME = {"I": "Infantry", "A": "Archer", "C": "Cavalry"}
 UNITS_COST = {t: UNITS[t].cost for t in UNITS}
 EN_ROUTE_COST = {t: UNITS[t].en_route_cost for t in UNITS}
 
-_TOKENS = range(NUM_TOKENS)
+_TOKENS: Final = range(NUM_TOKENS)
 assert set(TOKEN_TYPE) <= set("IAC"), "units_of skips the type test for 'IAC'"
 
 

@@ -9,7 +9,10 @@ here with ``N_`` so ``make i18n`` puts them in the messages catalog.
 
 from __future__ import annotations
 
-from sengoku.core.sentence import N_, Word
+from string import Formatter
+from typing import Any, Final, cast
+
+from sengoku.core.sentence import N_, Said, Sentence, Word
 from sengoku.games.gunshi.data import (
     CARDS,
     COLOUR,
@@ -42,14 +45,21 @@ PHASE_NAMES: tuple[str, ...] = (
 )
 
 
+#: The words made once: most log lines name a colour and a card, and a ``Word`` (a Python
+#: ``str`` subclass) made anew for each is a measurable part of a ply's events. Words are
+#: immutable, so every sentence may share them.
+_COLOURS: Final[tuple[Word, ...]] = tuple(Word(c) for c in COLOUR)
+_CARDS: Final[dict[str, Word]] = {code: Word(c.name) for code, c in CARDS.items()}
+
+
 def colour(seat: int) -> Word:
     """A seat's colour: Red or Blue."""
-    return Word(COLOUR[seat])
+    return _COLOURS[seat]
 
 
 def card(code: str) -> Word:
     """A Command card's name."""
-    return Word(CARDS[code].name)
+    return _CARDS[code]
 
 
 def unit_type(token: int) -> Word:
@@ -72,3 +82,85 @@ def edge_ends(name: str) -> dict[str, str]:
     that says where a Fence stands (``data.edge_words``: the log reads no codes)."""
     a, b = EDGE_CELLS[parse_edge(name)]
     return {"a": cell_name(a), "b": cell_name(b)}
+
+
+#: Each template's pieces (the text before a place, the place's name; the last piece's name
+#: is empty), parsed once; None for a template ``english`` leaves to ``str.format_map``.
+_PIECES: Final[dict[str, list[tuple[str, str]] | None]] = {}
+
+
+def _pieces(template: str) -> list[tuple[str, str]] | None:
+    pieces: list[tuple[str, str]] = []
+    for text, name, spec, conversion in Formatter().parse(template):
+        if name is None:
+            pieces.append((text, ""))
+            continue
+        if spec or conversion or not name.isidentifier():
+            return None  # a format spec, a conversion, an index: the general way
+        pieces.append((text, name))
+    return pieces
+
+
+def english(sentence: Sentence) -> str:
+    """``str(sentence)`` (its template's ``format_map`` over its values), faster for the
+    engine's templates: the template is split into its pieces once, and a value that is
+    text (a :class:`Word`) goes in as it is, an ``int`` as ``str``, anything else as
+    ``format(value, "")``, which is what ``format_map`` puts in a bare ``{name}``."""
+    template = sentence.template
+    if template in _PIECES:
+        pieces = _PIECES[template]
+    else:
+        pieces = _PIECES[template] = _pieces(template)
+    if pieces is None:
+        return str(sentence)
+    args = sentence.args
+    out: list[str] = []
+    for text, name in pieces:
+        if text:
+            out.append(text)
+        if name:
+            value = args[name]
+            if isinstance(value, str):
+                out.append(value)
+            elif type(value) is int:
+                out.append(str(value))
+            else:
+                out.append(format(value, ""))
+    return "".join(out)
+
+
+def told(sentence: Sentence) -> tuple[str, dict[str, Any]]:
+    """An event's ``message`` and ``say``: ``(str(sentence), sentence.wire())``, with the
+    wire's usual values (a :class:`Word`, an ``int``, a ``str``) recognised by their exact
+    type in one pass over a plain dict of values; any other value, or values that are not a
+    dict, take ``Sentence.wire``'s own tests in its order (tests/gunshi/test_gunshi_fast_paths.py
+    holds the two together)."""
+    values = sentence.args
+    if type(values) is not dict:
+        return english(sentence), sentence.wire()
+    args = cast("dict[str, object]", values)
+    wired: dict[str, Any] = {}
+    marked: list[str] = []
+    for name, value in args.items():
+        kind = type(value)
+        if kind is Word:
+            marked.append(name)
+            wired[name] = str(value)
+        elif kind is int:
+            wired[name] = value
+        elif kind is str:
+            wired[name] = value
+        elif isinstance(value, (Sentence, Said)):
+            inner = value if isinstance(value, Sentence) else value.sentence
+            wired[name] = inner.wire()
+        elif isinstance(value, Word):
+            marked.append(name)
+            wired[name] = str(value)
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            wired[name] = value
+        else:
+            wired[name] = str(value)
+    out: dict[str, Any] = {"text": sentence.template, "args": wired}
+    if marked:
+        out["words"] = marked
+    return english(sentence), out

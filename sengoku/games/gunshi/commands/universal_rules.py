@@ -9,7 +9,7 @@ command in progress to its decisions (``RULES``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.commands import (
@@ -42,7 +42,7 @@ class Rules(NamedTuple):
 
 
 #: card code -> what resolving it starts (``cards.json`` names the cards).
-START: dict[str, Callable[[GunshiState], None]] = {
+START: Final[dict[str, Callable[[GunshiState], None]]] = {
     "M": move.start,
     "Re": reorient_or_shoot.start,
     "F": build_fence.start,
@@ -63,7 +63,7 @@ _REORIENT = Rules(reorient_or_shoot.legal_reorient, reorient_or_shoot.do_reorien
 _SHOOT = Rules(reorient_or_shoot.legal_shoot, reorient_or_shoot.do_shoot)
 
 #: command in progress -> its decisions.
-RULES: dict[CommandType, Rules] = {
+RULES: Final[dict[CommandType, Rules]] = {
     CommandType.MOVE: _MOVE,
     CommandType.LIGHT: _MOVE,
     CommandType.RAPID: _MOVE,
