@@ -265,20 +265,29 @@ class Side:
         return s
 
 
-#: A template's opening place (``{side} attacks``): compiled once, every event reads it.
+#: A template's opening place (``{side} attacks``): compiled once.
 _OPENING = re.compile(r"\{(\w+)\}")
+#: The place each template met opens with ('' for none): every event reads it, and the
+#: templates are the engine's few hundred (a card set's own texts at most add theirs).
+_OPENS: dict[str, str] = {}
+_OPENS_KEPT = 4096
 
 
 def capitalised(sentence: Sentence) -> Sentence:
     """``sentence`` opening with a capital, as a sentence does ("the Kagemusha attacks" is
     "The Kagemusha attacks"): the word or phrase it opens with is capitalised, so that its
     English stays what the log always wrote and each language still names that word."""
-    opening = _OPENING.match(sentence.template)
-    if opening is None:
-        if sentence.template[:1].islower():  # a phrase: its capitalised template (CAPITALISED)
-            return Sentence(sentence.template[:1].upper() + sentence.template[1:], sentence.args)
+    template = sentence.template
+    name = _OPENS.get(template)
+    if name is None:
+        if len(_OPENS) >= _OPENS_KEPT:
+            _OPENS.clear()
+        opening = _OPENING.match(template)
+        name = _OPENS[template] = "" if opening is None else opening[1]
+    if not name:
+        if template[:1].islower():  # a phrase: its capitalised template (CAPITALISED)
+            return Sentence(template[:1].upper() + template[1:], sentence.args)
         return sentence
-    name = opening[1]
     value = sentence.args[name]
     if isinstance(value, Sentence):
         value = capitalised(value)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any
 
 import sengoku.games.sashimono.action_turn as action_turn
@@ -48,7 +48,7 @@ import sengoku.games.sashimono.training as training
 import sengoku.games.sashimono.turn as turn
 from sengoku.core.decisions import DecisionStack, check_table
 from sengoku.core.flow import Flow, Phase
-from sengoku.core.game import TERMINAL, Event, Outcome, State, event
+from sengoku.core.game import TERMINAL, Event, Outcome, State
 from sengoku.core.sentence import Sentence, Word, said, say
 from sengoku.games.sashimono.bowing import BowingMemo
 from sengoku.games.sashimono.cards import OPS, Card, CardSet, Query
@@ -131,10 +131,15 @@ AnswerRule = Callable[["SashimonoState", Prompt, int, int], None]
 OperationRule = Callable[["SashimonoState", Task, Spec], None]
 
 
-#: The legal actions of each question's options met lately: an ``Act`` is immutable and
-#: checks its fields when made, and a search asks the same questions again and again.
-_ACTS: dict[tuple[Choice, ...], list[Act]] = {}
-_ACTS_KEPT = 2048
+#: The legal action of each option met lately: an ``Act`` is immutable and checks its fields
+#: when made (a Python class: microseconds), and the same options come up again and again
+#: (a few thousand in all: "kumi h1", "play W07", "to b2 up"...). Kept by option, not by
+#: question: a question's list of options recurs far less often than each of its options.
+_ACT_OF: dict[Choice, Act] = {}
+_ACTS_KEPT = 1 << 15
+#: A question's options in integer order: (kind, arg), as ``KIND_OFFSET[kind] + arg`` is
+#: (each arg is below its kind's size), and stable for equal ones as that key was.
+_IN_ORDER = itemgetter(0, 1)
 #: The words naming a side in the messages, made once (every event names one).
 _KAGE_NAME = Word(KAGEMUSHA)
 _ARMY_NAMES: dict[str, Word] = {}
@@ -205,15 +210,18 @@ class SashimonoState(State[Act]):
         """:meth:`legal_actions`, typed as what they are."""
         if self.result is not None or self.prompt is None:
             return []
-        if self._legal is None:
-            options = self.prompt.options
-            acts = _ACTS.get(options)
-            if acts is None:
-                if len(_ACTS) >= _ACTS_KEPT:
-                    _ACTS.clear()
-                acts = _ACTS[options] = [Act(k, a, t, s) for k, a, t, s in options]
+        acts = self._legal
+        if acts is None:
+            acts = []
+            for option in self.prompt.options:
+                act = _ACT_OF.get(option)
+                if act is None:
+                    if len(_ACT_OF) >= _ACTS_KEPT:
+                        _ACT_OF.clear()
+                    act = _ACT_OF[option] = Act(option[0], option[1], option[2], option[3])
+                acts.append(act)
             self._legal = acts  # never changed in place (clones share it too)
-        return list(self._legal)
+        return list(acts)
 
     def why_illegal(self, action: object) -> str | None:
         """None if ``action`` is legal here, else the rule of the decision asked for now."""
@@ -230,8 +238,10 @@ class SashimonoState(State[Act]):
                 say("{action} is not a Sashimono action (parse it first)", action=repr(action))
             )
         chosen = None
+        kind = action.kind
+        arg = action.arg
         for opt in prompt.options:
-            if opt.kind == action.kind and opt.arg == action.arg:
+            if opt[0] == kind and opt[1] == arg:
                 chosen = opt
                 break
         if chosen is None:
@@ -278,6 +288,14 @@ class SashimonoState(State[Act]):
 
     def _end_game(self, result: Outcome) -> None:
         self.finish(result)
+
+    def _end_if_too_long(self, decisions: int) -> list[Event]:
+        # The flow asks after every decision: short of the game's fixed limit, answered here,
+        # compiled, without a call of the contract's Python method.
+        limit = self.game.length_limit
+        if limit is not None and decisions < limit:
+            return []
+        return State._end_if_too_long(self, decisions)
 
     def interim_scores(self) -> tuple[float, ...]:
         """The VP of each seat."""
@@ -365,11 +383,22 @@ class SashimonoState(State[Act]):
             return
         if audience is not None:
             audience = [s for s in audience if s < self.num_players]
-        # ``ply``: the decisions played when it happened (public: the move list groups a
-        # turn's sentences and browses back to that position).
         # A sentence: "the Kagemusha attacks..." opens with a capital like any other.
         message = capitalised(message)
-        self._events.append(event(type_, audience, message=message, ply=self.decisions, **kw))
+        # The dict ``event`` (sengoku/core/events.py) makes, with its keys in its order, built
+        # here in one go: through ``event(..., **kw)`` the details were copied twice more.
+        # ``ply``: the decisions played when it happened (public: the move list groups a
+        # turn's sentences and browses back to that position).
+        told: Event = {
+            "type": type_,
+            "audience": audience,
+            "message": str(message),
+            "ply": self.decisions,
+        }
+        if kw:
+            told.update(kw)
+        told["say"] = message.wire()
+        self._events.append(told)
 
     def mute(self) -> None:
         """``apply`` returns no events from now on (a search's state); the rules are the same."""
@@ -468,7 +497,7 @@ class SashimonoState(State[Act]):
     def ask(self, seat: int, question: Question, rule: str,
             opts: list[tuple[int, int, str, str]], **data: Any) -> None:  # fmt: skip
         """Ask ``seat`` one question; ``data``: what its answer needs (see Prompt)."""
-        options = sorted(opts, key=lambda o: KIND_OFFSET[o[0]] + o[1])
+        options = sorted(opts, key=_IN_ORDER)
         # ``tuple.__new__``: a Choice made in C, not through the named tuple's Python
         # ``__new__`` (every question makes a few; each option is a 4-tuple).
         choices = tuple([tuple.__new__(Choice, o) for o in options])
@@ -576,13 +605,18 @@ check_table(STEPS, Step, "steps")
 check_table(ANSWERS, Question, "questions")
 
 
-def _answering(rule: AnswerRule) -> Callable[[SashimonoState, Any], list[Event]]:
+def _answering(rule: AnswerRule) -> Callable[[SashimonoState, Any], list[Event] | None]:
     """A question's ``do`` for the flow: apply the answer with the question's rule, then
-    run the machine to the next question (or the end); the events of both."""
+    run the machine to the next question (or the end); the events of both. It judges the
+    action itself (the flow's ``judges``): one look for the chosen option a ply, not the
+    flow's ``why_illegal`` and then this one's."""
 
-    def run(state: SashimonoState, action: Any) -> list[Event]:
+    def run(state: SashimonoState, action: Any) -> list[Event] | None:
         chosen, _ = state._choose(action)
-        assert chosen is not None  # the flow asked why_illegal first
+        if chosen is None:
+            return None  # refused, nothing changed: the flow raises with why_illegal's rule
+        # Counted before the answer is applied: the events it makes carry the count.
+        state.decisions += 1
         state._events = []
         prompt = state._take_question()
         rule(state, prompt, chosen.kind, chosen.arg)
@@ -597,11 +631,6 @@ def _question(state: SashimonoState) -> Question:
     return prompt.kind
 
 
-def _count(state: SashimonoState) -> None:
-    # Counted before the answer is applied: the events it makes carry the count.
-    state.decisions += 1
-
-
 #: Sashimono's turn as a flow (core/flow.py): the phase is the question asked now (the
 #: ``DecisionStack`` of steps runs between questions); its legal actions are the question's
 #: options, and its ``do`` applies the answer with the question's rule from ``ANSWERS``.
@@ -610,12 +639,11 @@ def _count(state: SashimonoState) -> None:
 #: rules pushed ask when they run, read from the top of the stack by ``phase_of``.
 FLOW: Flow[SashimonoState, Question, Any] = Flow(
     {
-        question: Phase(question.value, SashimonoState.legal_actions, _answering(rule))
+        question: Phase(question.value, SashimonoState.legal_actions, _answering(rule), judges=True)
         for question, rule in ANSWERS.items()
     },
     phase_of=_question,
     decisions=attrgetter("decisions"),
-    count=_count,
     keys=Question,
 )
 
