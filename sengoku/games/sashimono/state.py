@@ -131,12 +131,38 @@ AnswerRule = Callable[["SashimonoState", Prompt, int, int], None]
 OperationRule = Callable[["SashimonoState", Task, Spec], None]
 
 
-#: The legal action of each option met lately: an ``Act`` is immutable and checks its fields
-#: when made (a Python class: microseconds), and the same options come up again and again
-#: (a few thousand in all: "kumi h1", "play W07", "to b2 up"...). Kept by option, not by
-#: question: a question's list of options recurs far less often than each of its options.
-_ACT_OF: dict[Choice, Act] = {}
-_ACTS_KEPT = 1 << 15
+#: The option (a ``Choice``) and legal action (an ``Act``) of each option met lately: both are
+#: immutable, an ``Act`` checks its fields when made (a Python class: microseconds), and the
+#: same options come up again and again (a few thousand in all: "kumi h1", "play W07", "to
+#: b2 up"...). Kept by option, not by question: a question's list of options recurs far less
+#: often than each of its options.
+_OPTIONS: dict[tuple[int, int, str, str], tuple[Choice, Act]] = {}
+_OPTIONS_KEPT = 1 << 15
+
+
+def _option(option: tuple[int, int, str, str]) -> tuple[Choice, Act]:
+    """The option's ``Choice`` and ``Act``, made once."""
+    made = _OPTIONS.get(option)
+    if made is None:
+        if len(_OPTIONS) >= _OPTIONS_KEPT:
+            _OPTIONS.clear()
+        # ``tuple.__new__``: a Choice made in C, not through the named tuple's Python
+        # ``__new__``.
+        choice = tuple.__new__(Choice, option)
+        made = _OPTIONS[option] = (choice, Act(option[0], option[1], option[2], option[3]))
+    return made
+
+
+def _in_order(opts: list[tuple[int, int, str, str]]) -> bool:
+    """Whether the options are in integer order already (most questions list them so)."""
+    for i in range(1, len(opts)):
+        a = opts[i - 1]
+        b = opts[i]
+        if a[0] > b[0] or (a[0] == b[0] and a[1] > b[1]):
+            return False
+    return True
+
+
 #: A question's options in integer order: (kind, arg), as ``KIND_OFFSET[kind] + arg`` is
 #: (each arg is below its kind's size), and stable for equal ones as that key was.
 _IN_ORDER = itemgetter(0, 1)
@@ -167,6 +193,9 @@ class SashimonoState(State[Act]):
         self.decisions = 0
         self.result: Outcome | None = None
         self._legal: list[Act] | None = None
+        #: the question ``_legal`` lists the actions of (a position set up by hand may
+        #: replace the question without a word: its list is then made again)
+        self._legal_of: Prompt | None = None
         self._events: list[Event] = []
         # ``mute``: a search's state builds no events (a clone tells again).
         self._muted = False
@@ -210,17 +239,12 @@ class SashimonoState(State[Act]):
         """:meth:`legal_actions`, typed as what they are."""
         if self.result is not None or self.prompt is None:
             return []
+        prompt = self.prompt
         acts = self._legal
-        if acts is None:
-            acts = []
-            for option in self.prompt.options:
-                act = _ACT_OF.get(option)
-                if act is None:
-                    if len(_ACT_OF) >= _ACTS_KEPT:
-                        _ACT_OF.clear()
-                    act = _ACT_OF[option] = Act(option[0], option[1], option[2], option[3])
-                acts.append(act)
+        if acts is None or self._legal_of is not prompt:
+            acts = [_option(o)[1] for o in prompt.options]
             self._legal = acts  # never changed in place (clones share it too)
+            self._legal_of = prompt
         return list(acts)
 
     def why_illegal(self, action: object) -> str | None:
@@ -323,6 +347,7 @@ class SashimonoState(State[Act]):
         c.decisions = self.decisions
         c.result = self.result
         c._legal = self._legal
+        c._legal_of = self._legal_of
         c._events = []
         return c
 
@@ -486,7 +511,6 @@ class SashimonoState(State[Act]):
             task = self._tasks.pop()
             STEPS[task.kind](self, task)
             bowing.rebow(self)
-        self._legal = None
         self._events = []
         return events
 
@@ -497,12 +521,18 @@ class SashimonoState(State[Act]):
     def ask(self, seat: int, question: Question, rule: str,
             opts: list[tuple[int, int, str, str]], **data: Any) -> None:  # fmt: skip
         """Ask ``seat`` one question; ``data``: what its answer needs (see Prompt)."""
-        options = sorted(opts, key=_IN_ORDER)
-        # ``tuple.__new__``: a Choice made in C, not through the named tuple's Python
-        # ``__new__`` (every question makes a few; each option is a 4-tuple).
-        choices = tuple([tuple.__new__(Choice, o) for o in options])
-        self.prompt = Prompt(seat, question, rule, choices, **data)
-        self._legal = None
+        options = opts if _in_order(opts) else sorted(opts, key=_IN_ORDER)
+        choices: list[Choice] = []
+        acts: list[Act] = []
+        for o in options:
+            choice, act = _option(o)
+            choices.append(choice)
+            acts.append(act)
+        prompt = self.prompt = Prompt(seat, question, rule, tuple(choices), **data)
+        # The legal actions made with the question (most questions are a seat's, not the
+        # Kagemusha's): one look-up an option.
+        self._legal = acts
+        self._legal_of = prompt
 
     def answer(self, choice: Choice) -> None:
         """Answer the pending question with ``choice``, one of its options: the question is
