@@ -121,7 +121,7 @@ def answer_do(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> Non
         opts = [(K_OWN, i, f"gunbai {CELLS[i]}", CELLS[i]) for i in cells]
         state.ask(seat, Question.GUNBAI, N_("Gunbai fan: flip a Kumi in this line, then act"), opts,
                   act=arg)  # fmt: skip
-    state.push(*tasks, Task(Step.ACTIONS, seat=seat))
+    state.push(*tasks, turn.seat_step(Step.ACTIONS, seat))
 
 
 def answer_gunbai(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:

@@ -5,7 +5,7 @@ condition language reads (:func:`measure`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from sengoku.core.sentence import Word, say
 from sengoku.games.sashimono.cards import (
@@ -76,11 +76,12 @@ class BowingMemo:
 #: What a scoring condition reads of a side besides its Sashimono in play and their bowing
 #: (which bowing always compares): its Sonae (or the Kagemusha's Kumi line), how many Kumi
 #: and Sashimono in hand, its VP.
-READ_CELLS = 1
-READ_HAND = 2
-READ_SHAND = 4
-READ_VP = 8
-READ_ALL = READ_CELLS | READ_HAND | READ_SHAND | READ_VP
+# Final: compiled, each is a constant, not a look-up in the module's dict.
+READ_CELLS: Final = 1
+READ_HAND: Final = 2
+READ_SHAND: Final = 4
+READ_VP: Final = 8
+READ_ALL: Final = READ_CELLS | READ_HAND | READ_SHAND | READ_VP
 #: Each condition's reads of its own side and of the enemy's, worked out once.
 _READS: dict[Cond, tuple[int, int]] = {}
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import sengoku.games.sashimono.action_turn as action_turn
 import sengoku.games.sashimono.battle as battle
@@ -136,21 +136,33 @@ OperationRule = Callable[["SashimonoState", Task, Spec], None]
 #: same options come up again and again (a few thousand in all: "kumi h1", "play W07", "to
 #: b2 up"...). Kept by option, not by question: a question's list of options recurs far less
 #: often than each of its options.
-_OPTIONS: dict[tuple[int, int, str, str], tuple[Choice, Act]] = {}
-_OPTIONS_KEPT = 1 << 15
+#: Found by the action's (kind, arg) as one integer, then by its texts: an option's texts are
+#: new strings each time (f-strings), whose hash a look-up by the whole option would compute.
+_OPTIONS: dict[int, list[tuple[Choice, Act]]] = {}
+#: The most texts kept for one (kind, arg) (a card set has a few for each).
+_TEXTS_KEPT = 64
 
 
 def _option(option: tuple[int, int, str, str]) -> tuple[Choice, Act]:
     """The option's ``Choice`` and ``Act``, made once."""
-    made = _OPTIONS.get(option)
+    kind = option[0]
+    arg = option[1]
+    text = option[2]
+    short = option[3]
+    key = (kind << 8) + arg
+    made = _OPTIONS.get(key)
     if made is None:
-        if len(_OPTIONS) >= _OPTIONS_KEPT:
-            _OPTIONS.clear()
-        # ``tuple.__new__``: a Choice made in C, not through the named tuple's Python
-        # ``__new__``.
-        choice = tuple.__new__(Choice, option)
-        made = _OPTIONS[option] = (choice, Act(option[0], option[1], option[2], option[3]))
-    return made
+        made = _OPTIONS[key] = []
+    for pair in made:
+        choice = pair[0]
+        if choice[2] == text and choice[3] == short and choice[0] == kind and choice[1] == arg:
+            return pair
+    if len(made) >= _TEXTS_KEPT:
+        made.clear()
+    # ``tuple.__new__``: a Choice made in C, not through the named tuple's Python ``__new__``.
+    pair = (tuple.__new__(Choice, option), Act(kind, arg, text, short))
+    made.append(pair)
+    return pair
 
 
 def _in_order(opts: list[tuple[int, int, str, str]]) -> bool:
@@ -166,6 +178,9 @@ def _in_order(opts: list[tuple[int, int, str, str]]) -> bool:
 #: A question's options in integer order: (kind, arg), as ``KIND_OFFSET[kind] + arg`` is
 #: (each arg is below its kind's size), and stable for equal ones as that key was.
 _IN_ORDER = itemgetter(0, 1)
+#: The spaces of the Kagemusha's Kumi line of each length, made once (bowing reads them
+#: after every step of a solo game).
+_KUMI_LINES: Final = tuple(tuple(range(n)) for n in range(64))
 #: The words naming a side in the messages, made once (every event names one).
 _KAGE_NAME = Word(KAGEMUSHA)
 _ARMY_NAMES: dict[str, Word] = {}
@@ -450,7 +465,8 @@ class SashimonoState(State[Act]):
 
     def line_cells(self, side: int, lid: int) -> tuple[int, ...]:
         if side == KAGE:
-            return tuple(range(len(self.sides[KAGE].cells)))
+            n = len(self.sides[KAGE].cells)
+            return _KUMI_LINES[n] if n < len(_KUMI_LINES) else tuple(range(n))
         return LINES[lid]
 
     def lines_of(self, side: int) -> tuple[int, ...]:
