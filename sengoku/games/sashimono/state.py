@@ -165,6 +165,30 @@ def _option(option: tuple[int, int, str, str]) -> tuple[Choice, Act]:
     return pair
 
 
+#: The questions asked lately, made once: a ``Prompt`` is immutable and a Python class (a
+#: microsecond to make from compiled code), and the same questions come up again and again
+#: ("action or score?", "which Kumi?"). Only those whose data are numbers (a question that
+#: remembers its operation, a ``Task``, is made each time).
+_PROMPTS: dict[tuple[Any, ...], Prompt] = {}
+_PROMPTS_KEPT = 4096
+
+
+def _prompt(
+    seat: int, question: Question, rule: str, options: tuple[Choice, ...], data: dict[str, Any]
+) -> Prompt:
+    """``Prompt(seat, question, rule, options, **data)``, made once where it can be."""
+    for value in data.values():
+        if type(value) is not int and value is not None:
+            return Prompt(seat, question, rule, options, **data)
+    key = (seat, question, rule, options, tuple(data.items()))
+    prompt = _PROMPTS.get(key)
+    if prompt is None:
+        if len(_PROMPTS) >= _PROMPTS_KEPT:
+            _PROMPTS.clear()
+        prompt = _PROMPTS[key] = Prompt(seat, question, rule, options, **data)
+    return prompt
+
+
 def _in_order(opts: list[tuple[int, int, str, str]]) -> bool:
     """Whether the options are in integer order already (most questions list them so)."""
     for i in range(1, len(opts)):
@@ -276,6 +300,23 @@ class SashimonoState(State[Act]):
             return None, said(
                 say("{action} is not a Sashimono action (parse it first)", action=repr(action))
             )
+        acts = self._legal
+        if acts is not None and self._legal_of is prompt:
+            # The legal action itself (a caller plays what legal_actions gave): its option
+            # without reading the action's fields, unless an earlier option has its (kind,
+            # arg) too (then that one is chosen, below, as ever).
+            options = prompt.options
+            for i in range(len(acts)):
+                if acts[i] is action:
+                    opt = options[i]
+                    first = True
+                    for j in range(i):
+                        if options[j][0] == opt[0] and options[j][1] == opt[1]:
+                            first = False
+                            break
+                    if first:
+                        return opt, None
+                    break
         chosen = None
         kind = action.kind
         arg = action.arg
@@ -544,7 +585,7 @@ class SashimonoState(State[Act]):
             choice, act = _option(o)
             choices.append(choice)
             acts.append(act)
-        prompt = self.prompt = Prompt(seat, question, rule, tuple(choices), **data)
+        prompt = self.prompt = _prompt(seat, question, rule, tuple(choices), data)
         # The legal actions made with the question (most questions are a seat's, not the
         # Kagemusha's): one look-up an option.
         self._legal = acts
