@@ -70,11 +70,22 @@ def step_actions(state: SashimonoState, task: Task) -> None:
     """Take Actions: ask for the next action whose requirements hold, or ``done``."""
     seat = task.seat
     lid = state.ctx["line"]
+    used = state.ctx["used"]
     opts = []
+    # The line's icons, counted once for every action that needs no flip (action_ready
+    # would count them again for each).
+    line: tuple[dict[str, int], int] | None = None
     for i, act in card_actions(state):
-        if i in state.ctx["used"]:
+        if i in used:
             continue
-        if action_ready(state, seat, lid, act.requires):
+        requires = act.requires
+        if "gunbai" in requires:
+            ready = bool(action_ready(state, seat, lid, requires))
+        else:
+            if line is None:
+                line = icons(state, seat, state.line_cells(seat, lid))
+            ready = reqs_hold(line[0], line[1], requires)
+        if ready:
             opts.append((K_DO, i, f"do {act.name}", act.name))
     if not opts and not gunbai_may_help(state, seat):
         return  # no action can be performed: the step ends by itself
@@ -121,7 +132,7 @@ def answer_do(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> Non
         opts = [(K_OWN, i, f"gunbai {CELLS[i]}", CELLS[i]) for i in cells]
         state.ask(seat, Question.GUNBAI, N_("Gunbai fan: flip a Kumi in this line, then act"), opts,
                   act=arg)  # fmt: skip
-    state.push(*tasks, Task(Step.ACTIONS, seat=seat))
+    state.push(*tasks, turn.seat_step(Step.ACTIONS, seat))
 
 
 def answer_gunbai(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
@@ -155,6 +166,12 @@ def reqs_ok(
 ) -> bool:
     """Whether the requirement icons ``requires`` hold in line ``lid`` of ``side``."""
     counts, hidden = icons(state, side, state.line_cells(side, lid), flip)
+    return reqs_hold(counts, hidden, requires)
+
+
+def reqs_hold(counts: dict[str, int], hidden: int, requires: tuple[str, ...]) -> bool:
+    """Whether the requirement icons ``requires`` hold for a line with these face-up type
+    icons (``counts``) and ``hidden`` Hidden Kumi (a Gunbai icon is no requirement here)."""
     for icon in requires:
         if icon == "gunbai":
             continue

@@ -5,7 +5,7 @@ condition language reads (:func:`measure`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from sengoku.core.sentence import Word, say
 from sengoku.games.sashimono.cards import (
@@ -17,6 +17,17 @@ from sengoku.games.sashimono.cards import (
     FN_SASHIMONO,
     FN_TYPES,
     FN_VP,
+    Absolute,
+    AllOf,
+    AnyOf,
+    Arithmetic,
+    Compare,
+    Cond,
+    Constant,
+    Counting,
+    Extreme,
+    Negative,
+    Not,
     Query,
 )
 from sengoku.games.sashimono.pieces import (
@@ -53,9 +64,90 @@ class BowingMemo:
     # generated clone); the copy and the saved form are written out.
 
     key: tuple[SideKey, ...] | None = None
+    #: What the conditions of the Sashimono in play read of each side (``READ_*`` bits)
+    #: when ``key`` was taken: a change to nothing they read cannot bow or un-bow one.
+    reads: tuple[int, ...] = ()
 
     def clone(self) -> BowingMemo:
-        return BowingMemo(self.key)  # the key is never changed in place: shared
+        # the key and the reads are never changed in place: shared
+        return BowingMemo(self.key, self.reads)
+
+
+#: What a scoring condition reads of a side besides its Sashimono in play and their bowing
+#: (which bowing always compares): its Sonae (or the Kagemusha's Kumi line), how many Kumi
+#: and Sashimono in hand, its VP.
+# Final: compiled, each is a constant, not a look-up in the module's dict.
+READ_CELLS: Final = 1
+READ_HAND: Final = 2
+READ_SHAND: Final = 4
+READ_VP: Final = 8
+READ_ALL: Final = READ_CELLS | READ_HAND | READ_SHAND | READ_VP
+#: Each condition's reads of its own side and of the enemy's, worked out once.
+_READS: dict[Cond, tuple[int, int]] = {}
+
+
+def _query_reads(q: Query) -> int:
+    fn = q.fn
+    if fn in (FN_COUNT, FN_POWER, FN_LINES, FN_TYPES, FN_EMPTY):
+        return READ_CELLS
+    if fn == FN_HAND:
+        # the Kagemusha's "hand" of Kumi is its Kumi line; of Sashimono, its Sashimono line
+        return READ_CELLS | READ_HAND if q.kumi else READ_SHAND
+    if fn == FN_VP:
+        return READ_VP
+    if fn == FN_SASHIMONO:
+        return 0  # the Sashimono in play and their bowing: always compared
+    return READ_ALL
+
+
+def condition_reads(cond: Cond) -> tuple[int, int]:
+    """What ``cond`` reads of the own side and of the enemy's (``READ_*`` bits)."""
+    known = _READS.get(cond)
+    if known is not None:
+        return known
+    own = enemy = 0
+    parts: list[Cond] = []
+    if isinstance(cond, Counting):
+        if cond.enemy_side:
+            enemy = _query_reads(cond.query)
+        else:
+            own = _query_reads(cond.query)
+    elif isinstance(cond, (AllOf, AnyOf, Extreme)):
+        parts = list(cond.parts)
+    elif isinstance(cond, (Not, Negative, Absolute)):
+        parts = [cond.inner]
+    elif isinstance(cond, Arithmetic):
+        parts = [cond.a, cond.b]
+    elif isinstance(cond, Compare):
+        parts = [cond.first, *cond.rest]
+    elif not isinstance(cond, Constant):
+        own = enemy = READ_ALL  # a kind of condition this does not know: it may read anything
+    for part in parts:
+        o, e = condition_reads(part)
+        own |= o
+        enemy |= e
+    _READS[cond] = (own, enemy)
+    return own, enemy
+
+
+def reads_in_play(state: SashimonoState) -> tuple[int, ...]:
+    """What the conditions of every Sashimono in play read of each side."""
+    reads = [0] * len(state.sides)
+    seats = [0] if state.solo else [0, 1]
+    for seat in seats:
+        foe = state.enemy(seat)
+        for c in state.sides[seat].slots:
+            if c is not None:
+                own, enemy = condition_reads(state.card(c).score)
+                reads[seat] |= own
+                reads[foe] |= enemy
+    if state.solo:
+        # the Kagemusha's are read as if they were the player's, the Kagemusha the enemy
+        for c in state.sides[KAGE].sline:
+            own, enemy = condition_reads(state.card(c).score)
+            reads[0] |= own
+            reads[KAGE] |= enemy
+    return tuple(reads)
 
 
 def sel_cells(state: SashimonoState, side: int, q: Query) -> list[str]:
@@ -196,36 +288,45 @@ def bow_key(state: SashimonoState) -> tuple[SideKey, ...]:
     )  # fmt: skip
 
 
-def unchanged(state: SashimonoState, key: tuple[SideKey, ...] | None) -> bool:
-    """Whether :func:`bow_key` would give ``key`` now (compared in place: no copies)."""
+def unchanged(
+    state: SashimonoState, key: tuple[SideKey, ...] | None, reads: tuple[int, ...] = ()
+) -> bool:
+    """Whether :func:`bow_key` would give ``key`` now (compared in place: no copies), in
+    what the Sashimono in play read (``reads``, by side: see :class:`BowingMemo`; none
+    given: everything)."""
     if key is None or len(key) != len(state.sides):
         return False
+    everything = len(reads) != len(key)
     for i in range(len(key)):
         s = state.sides[i]
         cells, hand, shand, slots, bowed, vp, sline, sbowed = key[i]
-        if not (
-            s.cells == cells
-            and len(s.hand) == hand
-            and len(s.shand) == shand
-            and s.slots == slots
-            and s.bowed == bowed
-            and s.vp == vp
-            and s.sline == sline
-            and s.sbowed == sbowed
-        ):
+        if not (s.slots == slots and s.bowed == bowed and s.sline == sline and s.sbowed == sbowed):
+            return False
+        read = READ_ALL if everything else reads[i]
+        if read & READ_CELLS and s.cells != cells:
+            return False
+        if read & READ_HAND and len(s.hand) != hand:
+            return False
+        if read & READ_SHAND and len(s.shand) != shand:
+            return False
+        if read & READ_VP and s.vp != vp:
             return False
     return True
 
 
 def rebow(state: SashimonoState) -> None:
-    """Bow or un-bow every Sashimono in play (spec: after every change of state)."""
-    if unchanged(state, state.bow_memo.key):
+    """Bow or un-bow every Sashimono in play (spec: after every change of state). Nothing
+    to do when nothing their conditions read changed since the last time (a draw changes a
+    hand that few conditions count; a Kumi played changes one side's Sonae)."""
+    memo = state.bow_memo
+    if unchanged(state, memo.key, memo.reads):
         return
     # a condition may count bowed Sashimono: repeat until nothing changes
     for _ in range(4):
         if not rebow_pass(state):
             break
-    state.bow_memo.key = bow_key(state)
+    memo.key = bow_key(state)
+    memo.reads = reads_in_play(state)
 
 
 def rebow_pass(state: SashimonoState) -> bool:

@@ -26,6 +26,21 @@ if TYPE_CHECKING:
     from sengoku.games.sashimono.state import SashimonoState
 
 
+#: The steps of the Kagemusha's turn and of its actions, made once: a ``Task`` is immutable
+#: (clones share them already) and a Python class, slow to make from compiled code.
+_TURN_STEPS = (
+    Task(Step.KAGE_BLOCK, type="T"),
+    Task(Step.KAGE_BLOCK, type="K"),
+    Task(Step.KAGE_BLOCK, type="N"),
+    Task(Step.KAGE_DRAW),
+    Task(Step.KAGE_MOVE),
+    Task(Step.END_TURN, seat=KAGE),
+)
+_BATTLE_COLUMN = Task(Step.KAGE_BATTLE, axis="column")
+_BATTLE_ROW = Task(Step.KAGE_BATTLE, axis="row")
+_PLACE = Task(Step.KAGE_PLACE, axis="row")
+
+
 def take_turn(state: SashimonoState) -> None:
     """The Kagemusha's turn: Score Kagemusha VP, then schedule its other steps."""
     k = state.sides[KAGE]
@@ -51,9 +66,7 @@ def take_turn(state: SashimonoState) -> None:
     if k.vp >= state.target:
         winning.win(state, KAGE, "kagemusha_vp")
         return
-    state.push(Task(Step.KAGE_BLOCK, type="T"), Task(Step.KAGE_BLOCK, type="K"),
-               Task(Step.KAGE_BLOCK, type="N"), Task(Step.KAGE_DRAW), Task(Step.KAGE_MOVE),
-               Task(Step.END_TURN, seat=KAGE))  # fmt: skip
+    state.push(*_TURN_STEPS)
 
 
 def count(state: SashimonoState, t: str) -> int:
@@ -67,8 +80,9 @@ def step_block(state: SashimonoState, task: Task) -> None:
     n = count(state, t)
     if not n:
         return
-    step = Step.KAGE_PLACE if t == "K" else Step.KAGE_BATTLE
-    state.push(*[Task(step, axis="column" if t == "T" else "row") for _ in range(n)])
+    # T battles the nearest column, N the nearest row; K places (its axis unread: "row")
+    task = _PLACE if t == "K" else _BATTLE_COLUMN if t == "T" else _BATTLE_ROW
+    state.push(*[task for _ in range(n)])
 
 
 def nearest_line(state: SashimonoState, axis: str) -> int:

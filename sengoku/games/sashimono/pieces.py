@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import re
 from itertools import permutations
-from typing import Any
+from typing import Any, Final
 
 from sengoku.core.sentence import N_, Sentence, Word, say
 from sengoku.games.sashimono.cards import KUMI_NAMES, KUMI_POWER
 
 #: The Kagemusha's side in ``sides`` (it is no seat).
-KAGE = 2
+KAGE: Final = 2
 #: The Kagemusha as the log names it (a game word of its sentences).
 KAGEMUSHA = N_("the Kagemusha")
-CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
-LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8))
+CELLS: Final = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
+LINES: Final = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8))
 LINE_NAMES = ("row1", "row2", "row3", "cola", "colb", "colc", "line")
 #: The lines in words, for the messages the players read (no notation in the game log).
 LINE_WORDS = (
@@ -35,7 +35,7 @@ LINE_WORDS = (
 #: The 12 Sashimono spaces, numbered as the solo Army path (spec): 1-3 above the columns,
 #: 4-6 right of the rows, 7-9 below the right/middle/left columns, 10-12 left of the
 #: bottom/middle/top rows.
-SLOTS = ("top-a", "top-b", "top-c", "right-1", "right-2", "right-3",
+SLOTS: Final = ("top-a", "top-b", "top-c", "right-1", "right-2", "right-3",
          "bottom-c", "bottom-b", "bottom-a", "left-3", "left-2", "left-1")  # fmt: skip
 #: The spaces in words: where each one lies beside the Sonae.
 SLOT_WORDS = (
@@ -52,14 +52,14 @@ SLOT_WORDS = (
     N_("left of row 2"),
     N_("left of row 1"),
 )
-SLOT_SHORT = ("ta", "tb", "tc", "r1", "r2", "r3", "bc", "bb", "ba", "l3", "l2", "l1")
-SLOT_LINE = (3, 4, 5, 0, 1, 2, 5, 4, 3, 2, 1, 0)
+SLOT_SHORT: Final = ("ta", "tb", "tc", "r1", "r2", "r3", "bc", "bb", "ba", "l3", "l2", "l1")
+SLOT_LINE: Final = (3, 4, 5, 0, 1, 2, 5, 4, 3, 2, 1, 0)
 SLOT_POS = ((-1, 0), (-1, 1), (-1, 2), (0, 3), (1, 3), (2, 3),
             (3, 2), (3, 1), (3, 0), (2, -1), (1, -1), (0, -1))  # fmt: skip
 #: Who knows the types of a Hidden Kumi besides its owner: a bit per seat (``1 << seat``),
 #: one for spectators, and EVERYONE when it was turned face down in public (or set up so).
-SPECTATOR_BIT = 1 << 3
-EVERYONE = 0b1111
+SPECTATOR_BIT: Final = 1 << 3
+EVERYONE: Final = 0b1111
 CORNERS = {0, 2, 6, 8}
 EDGES = {1, 3, 5, 7}
 PERMS = tuple(permutations(range(3)))
@@ -265,20 +265,29 @@ class Side:
         return s
 
 
-#: A template's opening place (``{side} attacks``): compiled once, every event reads it.
+#: A template's opening place (``{side} attacks``): compiled once.
 _OPENING = re.compile(r"\{(\w+)\}")
+#: The place each template met opens with ('' for none): every event reads it, and the
+#: templates are the engine's few hundred (a card set's own texts at most add theirs).
+_OPENS: dict[str, str] = {}
+_OPENS_KEPT = 4096
 
 
 def capitalised(sentence: Sentence) -> Sentence:
     """``sentence`` opening with a capital, as a sentence does ("the Kagemusha attacks" is
     "The Kagemusha attacks"): the word or phrase it opens with is capitalised, so that its
     English stays what the log always wrote and each language still names that word."""
-    opening = _OPENING.match(sentence.template)
-    if opening is None:
-        if sentence.template[:1].islower():  # a phrase: its capitalised template (CAPITALISED)
-            return Sentence(sentence.template[:1].upper() + sentence.template[1:], sentence.args)
+    template = sentence.template
+    name = _OPENS.get(template)
+    if name is None:
+        if len(_OPENS) >= _OPENS_KEPT:
+            _OPENS.clear()
+        opening = _OPENING.match(template)
+        name = _OPENS[template] = "" if opening is None else opening[1]
+    if not name:
+        if template[:1].islower():  # a phrase: its capitalised template (CAPITALISED)
+            return Sentence(template[:1].upper() + template[1:], sentence.args)
         return sentence
-    name = opening[1]
     value = sentence.args[name]
     if isinstance(value, Sentence):
         value = capitalised(value)

@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping
-from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from operator import attrgetter, itemgetter
+from typing import TYPE_CHECKING, Any, Final
 
 import sengoku.games.sashimono.action_turn as action_turn
 import sengoku.games.sashimono.battle as battle
@@ -48,7 +48,7 @@ import sengoku.games.sashimono.training as training
 import sengoku.games.sashimono.turn as turn
 from sengoku.core.decisions import DecisionStack, check_table
 from sengoku.core.flow import Flow, Phase
-from sengoku.core.game import TERMINAL, Event, Outcome, State, event
+from sengoku.core.game import TERMINAL, Event, Outcome, State
 from sengoku.core.sentence import Sentence, Word, said, say
 from sengoku.games.sashimono.bowing import BowingMemo
 from sengoku.games.sashimono.cards import OPS, Card, CardSet, Query
@@ -131,10 +131,80 @@ AnswerRule = Callable[["SashimonoState", Prompt, int, int], None]
 OperationRule = Callable[["SashimonoState", Task, Spec], None]
 
 
-#: The legal actions of each question's options met lately: an ``Act`` is immutable and
-#: checks its fields when made, and a search asks the same questions again and again.
-_ACTS: dict[tuple[Choice, ...], list[Act]] = {}
-_ACTS_KEPT = 2048
+#: The option (a ``Choice``) and legal action (an ``Act``) of each option met lately: both are
+#: immutable, an ``Act`` checks its fields when made (a Python class: microseconds), and the
+#: same options come up again and again (a few thousand in all: "kumi h1", "play W07", "to
+#: b2 up"...). Kept by option, not by question: a question's list of options recurs far less
+#: often than each of its options.
+#: Found by the action's (kind, arg) as one integer, then by its texts: an option's texts are
+#: new strings each time (f-strings), whose hash a look-up by the whole option would compute.
+_OPTIONS: dict[int, list[tuple[Choice, Act]]] = {}
+#: The most texts kept for one (kind, arg) (a card set has a few for each).
+_TEXTS_KEPT = 64
+
+
+def _option(option: tuple[int, int, str, str]) -> tuple[Choice, Act]:
+    """The option's ``Choice`` and ``Act``, made once."""
+    kind = option[0]
+    arg = option[1]
+    text = option[2]
+    short = option[3]
+    key = (kind << 8) + arg
+    made = _OPTIONS.get(key)
+    if made is None:
+        made = _OPTIONS[key] = []
+    for pair in made:
+        choice = pair[0]
+        if choice[2] == text and choice[3] == short and choice[0] == kind and choice[1] == arg:
+            return pair
+    if len(made) >= _TEXTS_KEPT:
+        made.clear()
+    # ``tuple.__new__``: a Choice made in C, not through the named tuple's Python ``__new__``.
+    pair = (tuple.__new__(Choice, option), Act(kind, arg, text, short))
+    made.append(pair)
+    return pair
+
+
+#: The questions asked lately, made once: a ``Prompt`` is immutable and a Python class (a
+#: microsecond to make from compiled code), and the same questions come up again and again
+#: ("action or score?", "which Kumi?"). Only those whose data are numbers (a question that
+#: remembers its operation, a ``Task``, is made each time).
+_PROMPTS: dict[tuple[Any, ...], Prompt] = {}
+_PROMPTS_KEPT = 4096
+
+
+def _prompt(
+    seat: int, question: Question, rule: str, options: tuple[Choice, ...], data: dict[str, Any]
+) -> Prompt:
+    """``Prompt(seat, question, rule, options, **data)``, made once where it can be."""
+    for value in data.values():
+        if type(value) is not int and value is not None:
+            return Prompt(seat, question, rule, options, **data)
+    key = (seat, question, rule, options, tuple(data.items()))
+    prompt = _PROMPTS.get(key)
+    if prompt is None:
+        if len(_PROMPTS) >= _PROMPTS_KEPT:
+            _PROMPTS.clear()
+        prompt = _PROMPTS[key] = Prompt(seat, question, rule, options, **data)
+    return prompt
+
+
+def _in_order(opts: list[tuple[int, int, str, str]]) -> bool:
+    """Whether the options are in integer order already (most questions list them so)."""
+    for i in range(1, len(opts)):
+        a = opts[i - 1]
+        b = opts[i]
+        if a[0] > b[0] or (a[0] == b[0] and a[1] > b[1]):
+            return False
+    return True
+
+
+#: A question's options in integer order: (kind, arg), as ``KIND_OFFSET[kind] + arg`` is
+#: (each arg is below its kind's size), and stable for equal ones as that key was.
+_IN_ORDER = itemgetter(0, 1)
+#: The spaces of the Kagemusha's Kumi line of each length, made once (bowing reads them
+#: after every step of a solo game).
+_KUMI_LINES: Final = tuple(tuple(range(n)) for n in range(64))
 #: The words naming a side in the messages, made once (every event names one).
 _KAGE_NAME = Word(KAGEMUSHA)
 _ARMY_NAMES: dict[str, Word] = {}
@@ -162,6 +232,9 @@ class SashimonoState(State[Act]):
         self.decisions = 0
         self.result: Outcome | None = None
         self._legal: list[Act] | None = None
+        #: the question ``_legal`` lists the actions of (a position set up by hand may
+        #: replace the question without a word: its list is then made again)
+        self._legal_of: Prompt | None = None
         self._events: list[Event] = []
         # ``mute``: a search's state builds no events (a clone tells again).
         self._muted = False
@@ -205,15 +278,13 @@ class SashimonoState(State[Act]):
         """:meth:`legal_actions`, typed as what they are."""
         if self.result is not None or self.prompt is None:
             return []
-        if self._legal is None:
-            options = self.prompt.options
-            acts = _ACTS.get(options)
-            if acts is None:
-                if len(_ACTS) >= _ACTS_KEPT:
-                    _ACTS.clear()
-                acts = _ACTS[options] = [Act(k, a, t, s) for k, a, t, s in options]
+        prompt = self.prompt
+        acts = self._legal
+        if acts is None or self._legal_of is not prompt:
+            acts = [_option(o)[1] for o in prompt.options]
             self._legal = acts  # never changed in place (clones share it too)
-        return list(self._legal)
+            self._legal_of = prompt
+        return list(acts)
 
     def why_illegal(self, action: object) -> str | None:
         """None if ``action`` is legal here, else the rule of the decision asked for now."""
@@ -229,9 +300,28 @@ class SashimonoState(State[Act]):
             return None, said(
                 say("{action} is not a Sashimono action (parse it first)", action=repr(action))
             )
+        acts = self._legal
+        if acts is not None and self._legal_of is prompt:
+            # The legal action itself (a caller plays what legal_actions gave): its option
+            # without reading the action's fields, unless an earlier option has its (kind,
+            # arg) too (then that one is chosen, below, as ever).
+            options = prompt.options
+            for i in range(len(acts)):
+                if acts[i] is action:
+                    opt = options[i]
+                    first = True
+                    for j in range(i):
+                        if options[j][0] == opt[0] and options[j][1] == opt[1]:
+                            first = False
+                            break
+                    if first:
+                        return opt, None
+                    break
         chosen = None
+        kind = action.kind
+        arg = action.arg
         for opt in prompt.options:
-            if opt.kind == action.kind and opt.arg == action.arg:
+            if opt[0] == kind and opt[1] == arg:
                 chosen = opt
                 break
         if chosen is None:
@@ -279,6 +369,14 @@ class SashimonoState(State[Act]):
     def _end_game(self, result: Outcome) -> None:
         self.finish(result)
 
+    def _end_if_too_long(self, decisions: int) -> list[Event]:
+        # The flow asks after every decision: short of the game's fixed limit, answered here,
+        # compiled, without a call of the contract's Python method.
+        limit = self.game.length_limit
+        if limit is not None and decisions < limit:
+            return []
+        return State._end_if_too_long(self, decisions)
+
     def interim_scores(self) -> tuple[float, ...]:
         """The VP of each seat."""
         return tuple(float(self.sides[s].vp) for s in range(self.num_players))
@@ -305,6 +403,7 @@ class SashimonoState(State[Act]):
         c.decisions = self.decisions
         c.result = self.result
         c._legal = self._legal
+        c._legal_of = self._legal_of
         c._events = []
         return c
 
@@ -365,11 +464,22 @@ class SashimonoState(State[Act]):
             return
         if audience is not None:
             audience = [s for s in audience if s < self.num_players]
-        # ``ply``: the decisions played when it happened (public: the move list groups a
-        # turn's sentences and browses back to that position).
         # A sentence: "the Kagemusha attacks..." opens with a capital like any other.
         message = capitalised(message)
-        self._events.append(event(type_, audience, message=message, ply=self.decisions, **kw))
+        # The dict ``event`` (sengoku/core/events.py) makes, with its keys in its order, built
+        # here in one go: through ``event(..., **kw)`` the details were copied twice more.
+        # ``ply``: the decisions played when it happened (public: the move list groups a
+        # turn's sentences and browses back to that position).
+        told: Event = {
+            "type": type_,
+            "audience": audience,
+            "message": str(message),
+            "ply": self.decisions,
+        }
+        if kw:
+            told.update(kw)
+        told["say"] = message.wire()
+        self._events.append(told)
 
     def mute(self) -> None:
         """``apply`` returns no events from now on (a search's state); the rules are the same."""
@@ -396,7 +506,8 @@ class SashimonoState(State[Act]):
 
     def line_cells(self, side: int, lid: int) -> tuple[int, ...]:
         if side == KAGE:
-            return tuple(range(len(self.sides[KAGE].cells)))
+            n = len(self.sides[KAGE].cells)
+            return _KUMI_LINES[n] if n < len(_KUMI_LINES) else tuple(range(n))
         return LINES[lid]
 
     def lines_of(self, side: int) -> tuple[int, ...]:
@@ -457,7 +568,6 @@ class SashimonoState(State[Act]):
             task = self._tasks.pop()
             STEPS[task.kind](self, task)
             bowing.rebow(self)
-        self._legal = None
         self._events = []
         return events
 
@@ -468,12 +578,18 @@ class SashimonoState(State[Act]):
     def ask(self, seat: int, question: Question, rule: str,
             opts: list[tuple[int, int, str, str]], **data: Any) -> None:  # fmt: skip
         """Ask ``seat`` one question; ``data``: what its answer needs (see Prompt)."""
-        options = sorted(opts, key=lambda o: KIND_OFFSET[o[0]] + o[1])
-        # ``tuple.__new__``: a Choice made in C, not through the named tuple's Python
-        # ``__new__`` (every question makes a few; each option is a 4-tuple).
-        choices = tuple([tuple.__new__(Choice, o) for o in options])
-        self.prompt = Prompt(seat, question, rule, choices, **data)
-        self._legal = None
+        options = opts if _in_order(opts) else sorted(opts, key=_IN_ORDER)
+        choices: list[Choice] = []
+        acts: list[Act] = []
+        for o in options:
+            choice, act = _option(o)
+            choices.append(choice)
+            acts.append(act)
+        prompt = self.prompt = _prompt(seat, question, rule, tuple(choices), data)
+        # The legal actions made with the question (most questions are a seat's, not the
+        # Kagemusha's): one look-up an option.
+        self._legal = acts
+        self._legal_of = prompt
 
     def answer(self, choice: Choice) -> None:
         """Answer the pending question with ``choice``, one of its options: the question is
@@ -576,13 +692,18 @@ check_table(STEPS, Step, "steps")
 check_table(ANSWERS, Question, "questions")
 
 
-def _answering(rule: AnswerRule) -> Callable[[SashimonoState, Any], list[Event]]:
+def _answering(rule: AnswerRule) -> Callable[[SashimonoState, Any], list[Event] | None]:
     """A question's ``do`` for the flow: apply the answer with the question's rule, then
-    run the machine to the next question (or the end); the events of both."""
+    run the machine to the next question (or the end); the events of both. It judges the
+    action itself (the flow's ``judges``): one look for the chosen option a ply, not the
+    flow's ``why_illegal`` and then this one's."""
 
-    def run(state: SashimonoState, action: Any) -> list[Event]:
+    def run(state: SashimonoState, action: Any) -> list[Event] | None:
         chosen, _ = state._choose(action)
-        assert chosen is not None  # the flow asked why_illegal first
+        if chosen is None:
+            return None  # refused, nothing changed: the flow raises with why_illegal's rule
+        # Counted before the answer is applied: the events it makes carry the count.
+        state.decisions += 1
         state._events = []
         prompt = state._take_question()
         rule(state, prompt, chosen.kind, chosen.arg)
@@ -597,11 +718,6 @@ def _question(state: SashimonoState) -> Question:
     return prompt.kind
 
 
-def _count(state: SashimonoState) -> None:
-    # Counted before the answer is applied: the events it makes carry the count.
-    state.decisions += 1
-
-
 #: Sashimono's turn as a flow (core/flow.py): the phase is the question asked now (the
 #: ``DecisionStack`` of steps runs between questions); its legal actions are the question's
 #: options, and its ``do`` applies the answer with the question's rule from ``ANSWERS``.
@@ -610,12 +726,11 @@ def _count(state: SashimonoState) -> None:
 #: rules pushed ask when they run, read from the top of the stack by ``phase_of``.
 FLOW: Flow[SashimonoState, Question, Any] = Flow(
     {
-        question: Phase(question.value, SashimonoState.legal_actions, _answering(rule))
+        question: Phase(question.value, SashimonoState.legal_actions, _answering(rule), judges=True)
         for question, rule in ANSWERS.items()
     },
     phase_of=_question,
     decisions=attrgetter("decisions"),
-    count=_count,
     keys=Question,
 )
 

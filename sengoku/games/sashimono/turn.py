@@ -50,6 +50,20 @@ class TurnOrder:
         return TurnOrder(int(data["turn_seat"]), int(data["turns"]))
 
 
+#: The steps of a seat's turn, made once each: a ``Task`` is immutable (clones share them
+#: already) and a Python class, slow to make from compiled code.
+_SEAT_STEPS: dict[tuple[Step, int], Task] = {}
+
+
+def seat_step(step: Step, seat: int) -> Task:
+    """The step ``step`` of ``seat``'s turn: ``Task(step, seat=seat)``."""
+    key = (step, seat)
+    task = _SEAT_STEPS.get(key)
+    if task is None:
+        task = _SEAT_STEPS[key] = Task(step, seat=seat)
+    return task
+
+
 def step_turn(state: SashimonoState, task: Task) -> None:
     """A turn begins: the Kagemusha plays its own; a player chooses Action or Score."""
     seat = task.seat
@@ -82,18 +96,18 @@ def step_turn(state: SashimonoState, task: Task) -> None:
 def answer_turn(state: SashimonoState, prompt: Prompt, kind: int, arg: int) -> None:
     """Action turn: ask for the Sashimono to play. Score turn: schedule its steps."""
     seat = prompt.seat
-    after = [Task(Step.DRAW_KUMI, seat=seat), Task(Step.PLACE, seat=seat),
-             Task(Step.END_TURN, seat=seat)]  # fmt: skip
+    after = [seat_step(Step.DRAW_KUMI, seat), seat_step(Step.PLACE, seat),
+             seat_step(Step.END_TURN, seat)]  # fmt: skip
     if arg == 0:
         state.emit("turn_type", say("{side} takes an Action turn.", side=state.name_of(seat)))
         s = state.sides[seat]
         opts = [(K_PLAY, c, f"play {state.card(c).id}", state.card(c).id) for c in s.shand]
         state.ask(seat, Question.PLAY, N_("Action turn: play one Sashimono from your hand"), opts)
-        state.push(Task(Step.ACTIONS, seat=seat), *after)
+        state.push(seat_step(Step.ACTIONS, seat), *after)
     else:
         state.emit("turn_type", say("{side} takes a Score turn.", side=state.name_of(seat)))
-        state.push(Task(Step.SCORE, seat=seat), Task(Step.RETURN_SAS, seat=seat),
-                   Task(Step.BONUS, seat=seat), *after)  # fmt: skip
+        state.push(seat_step(Step.SCORE, seat), seat_step(Step.RETURN_SAS, seat),
+                   seat_step(Step.BONUS, seat), *after)  # fmt: skip
 
 
 def free_slots(state: SashimonoState, seat: int) -> list[int]:
@@ -206,4 +220,4 @@ def step_end_turn(state: SashimonoState, task: Task) -> None:
     else:
         nxt = 1 - seat
     state.emit("end_turn", say("{side} ends the turn.", side=state.name_of(seat)))
-    state.push(Task(Step.TURN, seat=nxt))
+    state.push(seat_step(Step.TURN, nxt))
