@@ -44,7 +44,7 @@ class Formations:
     Nothing here is changed after it is built: clones and determinizations share it.
     """
 
-    __slots__ = ("top", "sh_owner", "comp", "held", "size", "sites")
+    __slots__ = ("top", "sh_owner", "comp", "held", "size", "sites", "linkable")
 
     def __init__(self, top: list[int], sh_owner: list[int]) -> None:
         #: The board this is (copies: compared with the state's lists, element by element).
@@ -80,6 +80,9 @@ class Formations:
         #: Stronghold sites by (seat, own_double_stronghold), filled on demand
         #: (``strongholds.stronghold_cells``).
         self.sites: dict[tuple[int, bool], list[int]] = {}
+        #: The squares that touch two different controlled formations, filled on demand
+        #: (``placement._linkable``: only there can Stronghold rule 4 refuse a troop).
+        self.linkable: list[bool] | None = None
 
     def __reduce__(self) -> tuple[type[Formations], tuple[list[int], list[int]]]:
         # Pickled and copied as the board it was built from (the rest is worked out again;

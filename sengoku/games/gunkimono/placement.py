@@ -17,6 +17,7 @@ on which square. The placed troops are then scored (``scoring.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
 from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import mypyc_attr
@@ -25,17 +26,26 @@ import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
 from sengoku.core.sentence import said, say
 from sengoku.core.substate import INT_ROWS, INTS, Part, part_field
-from sengoku.games.gunkimono.actions import CELLS, WIDTH, Place, SmallTile, cell_name, tile_name
+from sengoku.games.gunkimono.actions import (
+    CELLS,
+    WIDTH,
+    GunkimonoAction,
+    Place,
+    SmallTile,
+    cell_name,
+    tile_name,
+)
 from sengoku.games.gunkimono.battlefield import (
     FACE_DOWN,
+    NEIGHBOURS,
     PAIRS,
     PAIRS_OF,
     troop,
     troop_word,
 )
 from sengoku.games.gunkimono.data import components, tile_troops
-from sengoku.games.gunkimono.extra_support import place_support, why_not_support
-from sengoku.games.gunkimono.formations import formations
+from sengoku.games.gunkimono.extra_support import SUPPORTS, place_support, why_not_support
+from sengoku.games.gunkimono.formations import Formations, formations
 from sengoku.games.gunkimono.refill_your_hand import play_from_hand, play_from_reserve
 from sengoku.games.gunkimono.scoring import queue_scoring
 from sengoku.games.gunkimono.strongholds import (
@@ -136,14 +146,25 @@ def why_not_cover(state: GunkimonoState, t1: int, a: int, t2: int, b: int) -> st
 
 
 # ---------------------------------------------------------------- legal placements
-
+#
+# Step 1's legal actions are generated from one pass over the places of the battlefield,
+# not per tile: a place free for large tiles (no stronghold, both squares at one level,
+# Stronghold rule 1 and the Level Difference rule) gets one byte for the troops on its two
+# squares; each tile side then keeps the places whose byte its own table allows (the Troop
+# Duplication rule, one ``bytes.translate``) and takes their ``Place`` objects from its table
+# of every place (``itertools.compress``): both run as C loops, with no Python step per
+# placement (a legal list holds hundreds). Small tiles are one byte per square likewise; the
+# supports come from the places that straddle one level, found in the same pass. Stronghold
+# rule 4 is asked only of the places next to two controlled formations. The rules' own
+# checks (``why_not_cover``, ``extra_support.support_cells``), which validate an action,
+# are the reference the tests hold this generator to (tests/gunkimono/test_legal_reference.py).
 
 #: Each place of ``PAIRS`` by its index: its top or left square, its right or lower one (lists
 #: of ints: compiled with mypyc, an item of a list of ints is read without unpacking a tuple).
 _PAIR_A: Final[list[int]] = [a for a, _b in PAIRS]
 _PAIR_B: Final[list[int]] = [b for _a, b in PAIRS]
-#: The indexes of every place, and of the places that cover each square (``PAIRS_OF``).
-_ALL_PAIRS: Final[list[int]] = list(range(len(PAIRS)))
+_NUM_PAIRS: Final = len(PAIRS)
+#: The indexes of the places that cover each square (``PAIRS_OF``).
 _PAIRS_OF: Final[list[list[int]]] = [[i for i, _a, _b in of] for of in PAIRS_OF]
 #: Each tile code's two halves as troop codes (``type * 2 + symbols - 1``), both ways round:
 #: ``[c1 * 10 + c2, t1, c1, t2, c2]`` then ``[c2 * 10 + c1, t2, c2, t1, c1]``.
@@ -153,65 +174,198 @@ for _code in range(100):
     _c1, _c2 = _t1 * 2 + _s1 - 1, _t2 * 2 + _s2 - 1
     _KINDS.append([[_c1 * 10 + _c2, _t1, _c1, _t2, _c2], [_c2 * 10 + _c1, _t2, _c2, _t1, _c1]])
 
+#: What a square's top may be in a byte: the five troop types and ``FACE_DOWN`` (a top
+#: outside them, never a troop's own type, reads as ``FACE_DOWN``).
+_TOPS: Final = FACE_DOWN + 1
+#: The byte of a place (or square) no tile may cover: a stronghold, or a level difference.
+_BLOCKED: Final = 255
+#: The Troop Duplication rule for a large tile with troop type ``t1`` on a place's first
+#: square and ``t2`` on its second, at index ``t1 * 5 + t2``: a translation table from the
+#: place's byte (``top_a * _TOPS + top_b``, or ``_BLOCKED``) to 1 where the tile may lie, else 0.
+_LARGE_ALLOWS: Final[list[bytes]] = [
+    bytes(
+        1 if code < _TOPS * _TOPS and code // _TOPS != t1 and code % _TOPS != t2 else 0
+        for code in range(256)
+    )
+    for t1 in range(5)
+    for t2 in range(5)
+]
+#: The same for a small tile of troop type ``t`` and a square's byte (its top, or
+#: ``_BLOCKED`` under a stronghold).
+_SMALL_ALLOWS: Final[list[bytes]] = [
+    bytes(1 if v < _TOPS and v != t else 0 for v in range(256)) for t in range(5)
+]
 
-def large_placements(state: GunkimonoState, support: int | None) -> list[Place]:
-    """Legal large tiles, in ascending action-number order (over the support square, if
-    one was just placed)."""
+
+def _top_byte(t: int) -> int:
+    return t if 0 <= t < _TOPS else FACE_DOWN
+
+
+def _scan(state: GunkimonoState, only: int, steps: list[int] | None) -> bytes:
+    """The byte of every place (``_LARGE_ALLOWS``), in ``PAIRS`` order; with ``only`` >= 0
+    the places that do not cover that square are blocked. With ``steps``, the places
+    whose squares differ by one level (no stronghold on either) are appended to it as
+    (lower square, upper square), one after the other."""
+    top, level, sh = state.battlefield.top, state.battlefield.level, state.fortresses.sh_owner
+    codes: list[int] = []
+    for i in range(_NUM_PAIRS):
+        a = _PAIR_A[i]
+        b = _PAIR_B[i]
+        if sh[a] >= 0 or sh[b] >= 0 or (only >= 0 and a != only and b != only):
+            codes.append(_BLOCKED)
+            continue
+        la = level[a]
+        lb = level[b]
+        if la == lb:
+            codes.append(_top_byte(top[a]) * _TOPS + _top_byte(top[b]))
+            continue
+        codes.append(_BLOCKED)
+        if steps is not None:
+            if lb == la + 1:
+                steps.append(a)
+                steps.append(b)
+            elif la == lb + 1:
+                steps.append(b)
+                steps.append(a)
+    return bytes(codes)
+
+
+def _linkable(board: Formations) -> list[bool]:
+    """Stronghold rule 4 can refuse a troop on a square only if that square touches two
+    different controlled formations: those squares (cached with the formations)."""
+    found = board.linkable
+    if found is None:
+        comp = board.comp
+        held = [False] * CELLS
+        for g in board.held:
+            held[g] = True
+        found = [False] * CELLS
+        for c in range(CELLS):
+            first = -1
+            for nb in NEIGHBOURS[c]:
+                g = comp[nb]
+                if held[g]:
+                    if first < 0:
+                        first = g
+                    elif g != first:
+                        found[c] = True
+                        break
+        board.linkable = found
+    return found
+
+
+def _rule_4_board(state: GunkimonoState) -> Formations | None:
+    """The formations when Stronghold rule 4 can refuse a placement (two controlled
+    formations on the battlefield), else None."""
+    if not may_link(state):
+        return None
+    board = formations(state)
+    return board if len(board.held) >= 2 else None
+
+
+def _large(state: GunkimonoState, codes: bytes, board: Formations | None) -> list[Place]:
+    """Legal large tiles from the places' bytes, in ascending action-number order."""
     hand = set(state.supply.hands[state.sequence.turn])
+    out: list[Place] = []
     if not hand:
-        return []
+        return out
     kinds: list[list[int]] = []
     for code in hand:
         kinds.extend(_KINDS[code])
     kinds.sort()
-    top, level, sh = state.battlefield.top, state.battlefield.level, state.fortresses.sh_owner
-    board = formations(state) if may_link(state) else None
-    indexes = _ALL_PAIRS if support is None else _PAIRS_OF[support]
-    # Stronghold rule 1 and the Level Difference rule, once per place: the free places, and
-    # the troops on their two squares as one number, ``(top_a + 1) * 16 + top_b + 1`` (read
-    # once, filtered per tile side; a top is -1..14: a troop type or ``FACE_DOWN``).
-    free: list[int] = []
-    free_a: list[int] = []
-    free_b: list[int] = []
-    tops: list[int] = []
-    for i in indexes:
-        a = _PAIR_A[i]
-        b = _PAIR_B[i]
-        if sh[a] < 0 and sh[b] < 0 and level[a] == level[b]:
-            free.append(i)
-            free_a.append(a)
-            free_b.append(b)
-            tops.append((top[a] + 1) * 16 + top[b] + 1)
-    out: list[Place] = []
+    risky: list[int] = []
+    if board is not None:
+        near = _linkable(board)
+        for i in range(_NUM_PAIRS):
+            if codes[i] != _BLOCKED and (near[_PAIR_A[i]] or near[_PAIR_B[i]]):
+                risky.append(i)
     for kind in kinds:
-        t1 = kind[1] + 1
-        t2 = kind[3] + 1
-        table = _places(kind[2], kind[4])
-        k = 0
-        for both in tops:
-            # The Troop Duplication rule, then (when two strongholds stand) rule 4.
-            if both >> 4 != t1 and both & 15 != t2:
-                if board is None or not links_controlled(
-                    state, free_a[k], t1 - 1, free_b[k], t2 - 1, board
-                ):
-                    out.append(table[free[k]])
-            k += 1
+        t1 = kind[1]
+        t2 = kind[3]
+        allowed = codes.translate(_LARGE_ALLOWS[t1 * 5 + t2])
+        if risky:
+            assert board is not None
+            kept = bytearray(allowed)
+            for i in risky:
+                if kept[i] and links_controlled(state, _PAIR_A[i], t1, _PAIR_B[i], t2, board):
+                    kept[i] = 0
+            out.extend(compress(_places(kind[2], kind[4]), kept))
+        else:
+            out.extend(compress(_places(kind[2], kind[4]), allowed))
     return out
 
 
-def small_placements(state: GunkimonoState) -> list[SmallTile]:
-    """Legal face-up small tiles, in ascending action-number order."""
-    out: list[SmallTile] = []
+def large_placements(state: GunkimonoState, support: int | None) -> list[Place]:
+    """Legal large tiles, in ascending action-number order (over the support square, if
+    one was just placed)."""
+    codes = _scan(state, -1 if support is None else support, None)
+    return _large(state, codes, _rule_4_board(state))
+
+
+def place_actions(state: GunkimonoState) -> list[GunkimonoAction]:
+    """Step 1's legal actions in ascending action-number order: large tiles, small tiles
+    face up, then small tiles face down as supports."""
+    board = _rule_4_board(state)
+    steps: list[int] = []
+    codes = _scan(state, -1, steps)
+    out: list[GunkimonoAction] = []
+    out.extend(_large(state, codes, board))
+    reserve = sorted(state.supply.reserve[state.sequence.turn])
+    if not reserve:
+        return out
     top, sh = state.battlefield.top, state.fortresses.sh_owner
-    board = formations(state) if may_link(state) else None
-    for t in sorted(state.supply.reserve[state.sequence.turn]):
-        table = SMALLS[t]
-        for c in range(CELLS):
-            if sh[c] < 0 and top[c] != t:
-                if board is not None and links_controlled(state, c, t, c, t, board):
-                    continue
-                out.append(table[c])
+    squares: list[int] = []
+    for c in range(CELLS):
+        squares.append(_BLOCKED if sh[c] >= 0 else _top_byte(top[c]))
+    cells = bytes(squares)
+    near = _linkable(board) if board is not None else None
+    for t in reserve:
+        allowed = cells.translate(_SMALL_ALLOWS[t])
+        if near is not None:
+            assert board is not None
+            kept = bytearray(allowed)
+            for c in range(CELLS):
+                if kept[c] and near[c] and links_controlled(state, c, t, c, t, board):
+                    kept[c] = 0
+            out.extend(compress(SMALLS[t], kept))
+        else:
+            out.extend(compress(SMALLS[t], allowed))
+    out.extend(_supports(state, steps, reserve, board))
     return out
+
+
+def _supports(
+    state: GunkimonoState, steps: list[int], reserve: list[int], board: Formations | None
+) -> list[SmallTile]:
+    """Legal face-down small tiles (``extra_support.support_cells``' squares), from the
+    places that straddle one level: the lower square takes a support when some side of a
+    tile in the hand may then lie there, its other troop on the upper square (the Troop
+    Duplication rule there, Stronghold rule 4)."""
+    hand = state.supply.hands[state.sequence.turn]
+    if not hand or not steps:
+        return []
+    kinds: list[list[int]] = []
+    for code in set(hand):
+        kinds.extend(_KINDS[code])
+    top = state.battlefield.top
+    lower = [False] * CELLS
+    for k in range(0, len(steps), 2):
+        x = steps[k]
+        if lower[x]:
+            continue
+        y = steps[k + 1]
+        for kind in kinds:
+            # The tile's first troop on the support, its second on the upper square.
+            tx = kind[1]
+            ty = kind[3]
+            if ty == top[y]:
+                continue
+            if board is not None and links_controlled(state, x, tx, y, ty, board):
+                continue
+            lower[x] = True
+            break
+    cells = [c for c in range(CELLS) if lower[c]]
+    return [SUPPORTS[t][c] for t in reserve for c in cells]
 
 
 # ---------------------------------------------------------------- validation
@@ -293,15 +447,16 @@ def place_large(state: GunkimonoState, action: Place, events: list[Event]) -> No
         level[c] += 1
     state.sequence.placed_large = True
     state.sequence.support_cell = -1
-    events.append(
-        event(
-            "place",
-            seat=seat,
-            tile=tile_name(action.tile),
-            action=str(action),
-            message=say("Seat {seat} places {action}.", seat=seat, action=str(action)),
+    if not state.muted:
+        events.append(
+            event(
+                "place",
+                seat=seat,
+                tile=tile_name(action.tile),
+                action=str(action),
+                message=say("Seat {seat} places {action}.", seat=seat, action=str(action)),
+            )
         )
-    )
     queue_scoring(state, [action.a, action.b], events)
 
 
@@ -324,12 +479,13 @@ def place_small(state: GunkimonoState, action: SmallTile, events: list[Event]) -
     field.top[c] = action.troop
     field.sym[c] = _C.small_symbols
     state.sequence.placed_large = False
-    events.append(
-        event(
-            "place",
-            seat=seat,
-            action=str(action),
-            message=say("Seat {seat} places {action}.", seat=seat, action=str(action)),
+    if not state.muted:
+        events.append(
+            event(
+                "place",
+                seat=seat,
+                action=str(action),
+                message=say("Seat {seat} places {action}.", seat=seat, action=str(action)),
+            )
         )
-    )
     queue_scoring(state, [c], events)

@@ -123,39 +123,42 @@ def draw(state: GunkimonoState, action: Draw, events: list[Event]) -> None:
             tile = pop_stack(state, events) if state.options["end_tile_replacement"] else None
         if tile is not None:
             state.supply.hands[seat].append(tile)
-            events.append(
-                event(
-                    "draw",
-                    seat=seat,
-                    source="stack",
-                    message=say("Seat {seat} draws from the stack.", seat=seat),
+            if not state.muted:
+                events.append(
+                    event(
+                        "draw",
+                        seat=seat,
+                        source="stack",
+                        message=say("Seat {seat} draws from the stack.", seat=seat),
+                    )
                 )
-            )
-            events.append(
-                event(
-                    "drawn",
-                    audience=[seat],
-                    tile=tile_name(tile),
-                    message=say("You draw {tile}.", tile=tile_name(tile)),
+            if not state.muted:
+                events.append(
+                    event(
+                        "drawn",
+                        audience=[seat],
+                        tile=tile_name(tile),
+                        message=say("You draw {tile}.", tile=tile_name(tile)),
+                    )
                 )
-            )
     else:
         state.supply.row.remove(action.tile)
         state.supply.hands[seat].append(action.tile)
         state.supply.known[seat].append(action.tile)
-        events.append(
-            event(
-                "draw",
-                seat=seat,
-                source="row",
-                tile=tile_name(action.tile),
-                message=say(
-                    "Seat {seat} takes {tile} from the face-up row.",
+        if not state.muted:
+            events.append(
+                event(
+                    "draw",
                     seat=seat,
+                    source="row",
                     tile=tile_name(action.tile),
-                ),
+                    message=say(
+                        "Seat {seat} takes {tile} from the face-up row.",
+                        seat=seat,
+                        tile=tile_name(action.tile),
+                    ),
+                )
             )
-        )
         refill_row(state, events)
 
 
@@ -171,10 +174,11 @@ def refill_row(state: GunkimonoState, events: list[Event]) -> None:
                 return
             continue
         state.supply.row.append(tile)
-        events.append(
-            event(
-                "reveal",
-                tile=tile_name(tile),
-                message=say("{tile} joins the row.", tile=tile_name(tile)),
+        if not state.muted:
+            events.append(
+                event(
+                    "reveal",
+                    tile=tile_name(tile),
+                    message=say("{tile} joins the row.", tile=tile_name(tile)),
+                )
             )
-        )

@@ -83,19 +83,20 @@ def skip_unscorable(state: GunkimonoState, events: list[Event]) -> None:
         if vp_ok or can_honor(state, state.sequence.turn, troop):
             return
         state.scoring.pending.pop(0)
-        events.append(
-            event(
-                "score",
-                seat=state.sequence.turn,
-                points=0,
-                message=say(
-                    "The {troop} on {square} joins a controlled formation and has no honor "
-                    "marker: it scores nothing.",
-                    troop=troop_word(troop),
-                    square=cell_name(cell),
-                ),
+        if not state.muted:
+            events.append(
+                event(
+                    "score",
+                    seat=state.sequence.turn,
+                    points=0,
+                    message=say(
+                        "The {troop} on {square} joins a controlled formation and has no honor "
+                        "marker: it scores nothing.",
+                        troop=troop_word(troop),
+                        square=cell_name(cell),
+                    ),
+                )
             )
-        )
 
 
 def scored(state: GunkimonoState) -> bool:
@@ -144,22 +145,23 @@ def score(state: GunkimonoState, action: Score, events: list[Event]) -> None:
     if not action.honor:
         gain(state, seat, vp)
         turn_record.scored(state, turn_record.VP, troop, cell, vp)
-        events.append(
-            event(
-                "score",
-                seat=seat,
-                kind="vp",
-                points=vp,
-                message=say(
-                    "Seat {seat} scores {points} VP for the {troop} formation of {points} at "
-                    "{square}.",
+        if not state.muted:
+            events.append(
+                event(
+                    "score",
                     seat=seat,
+                    kind="vp",
                     points=vp,
-                    troop=troop_word(troop),
-                    square=cell_name(cell),
-                ),
+                    message=say(
+                        "Seat {seat} scores {points} VP for the {troop} formation of {points} at "
+                        "{square}.",
+                        seat=seat,
+                        points=vp,
+                        troop=troop_word(troop),
+                        square=cell_name(cell),
+                    ),
+                )
             )
-        )
     else:
         turn_record.scored(state, turn_record.HONOR, troop, cell, sym)
         advance_honor(state, seat, troop, sym, events)

@@ -192,15 +192,17 @@ def begin_building(state: GunkimonoState, events: list[Event]) -> None:
     and there is no decision (``built``)."""
     seat = state.sequence.turn
     if not stronghold_cells(state, seat):
-        events.append(
-            event(
-                "stronghold_blocked",
-                seat=seat,
-                message=say(
-                    "Seat {seat} cannot build a stronghold: every formation holds one.", seat=seat
-                ),
+        if not state.muted:
+            events.append(
+                event(
+                    "stronghold_blocked",
+                    seat=seat,
+                    message=say(
+                        "Seat {seat} cannot build a stronghold: every formation holds one.",
+                        seat=seat,
+                    ),
+                )
             )
-        )
 
 
 def built(state: GunkimonoState) -> bool:
@@ -222,20 +224,21 @@ def build(state: GunkimonoState, action: BuildStronghold, events: list[Event]) -
     turn_record.scored(
         state, turn_record.STRONGHOLD_BUILT, state.battlefield.top[action.cell], action.cell, size
     )
-    events.append(
-        event(
-            "stronghold",
-            seat=seat,
-            cell=cell_name(action.cell),
-            message=say(
-                "Seat {seat} builds a stronghold on the {troop} at {square} (formation of {size}).",
+    if not state.muted:
+        events.append(
+            event(
+                "stronghold",
                 seat=seat,
-                troop=troop_word(state.battlefield.top[action.cell]),
-                square=cell_name(action.cell),
-                size=size,
-            ),
+                cell=cell_name(action.cell),
+                message=say(
+                    "Seat {seat} builds a stronghold on the {troop} at {square} (formation of {size}).",
+                    seat=seat,
+                    troop=troop_word(state.battlefield.top[action.cell]),
+                    square=cell_name(action.cell),
+                    size=size,
+                ),
+            )
         )
-    )
 
 
 # ---------------------------------------------------------------- 3. assess strongholds
@@ -249,19 +252,20 @@ def assess(state: GunkimonoState, events: list[Event]) -> None:
     sizes = [len(state.formation(c)) for c in state.fortresses.strongholds[seat]]
     gain(state, seat, sum(sizes), by_strongholds=True)
     turn_record.scored(state, turn_record.STRONGHOLDS, -1, -1, sum(sizes))
-    events.append(
-        event(
-            "assess",
-            seat=seat,
-            points=sum(sizes),
-            # "3 + 4": the sizes of its formations, as numbers read in any language.
-            message=say(
-                "Seat {seat}'s strongholds score {sizes} VP.",
+    if not state.muted:
+        events.append(
+            event(
+                "assess",
                 seat=seat,
-                sizes=" + ".join(map(str, sizes)),
-            ),
+                points=sum(sizes),
+                # "3 + 4": the sizes of its formations, as numbers read in any language.
+                message=say(
+                    "Seat {seat}'s strongholds score {sizes} VP.",
+                    seat=seat,
+                    sizes=" + ".join(map(str, sizes)),
+                ),
+            )
         )
-    )
 
 
 def controlled_troops(state: GunkimonoState, seat: int) -> int:
