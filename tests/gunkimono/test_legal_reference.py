@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from sengoku.games.gunkimono import BuildStronghold, Draw, Place, Score, SmallTile
 from sengoku.games.gunkimono.data import tile_troops
 from sengoku.games.gunkimono.selfplay import balanced_choice
@@ -54,3 +56,38 @@ def test_generator_matches_reference() -> None:
     assert checked > 100
     assert RULE4[0] > 0  # positions where linking two players' formations was refused
     assert phases >= {"place", "support", "score", "stronghold", "draw"}
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": 2, "link_own_formations": False, "own_double_stronghold": True},
+        {"players": 4, "link_own_formations": False},
+        {"players": 3, "end_tile_replacement": False, "removed_marker_counts": False},
+        {"players": 5, "empty_banner_stack": "stay", "own_double_stronghold": True},
+    ],
+    ids=lambda o: "-".join(f"{k}={v}" for k, v in sorted(o.items())),
+)
+def test_step_1_matches_reference_under_every_ruling(options: dict[str, object]) -> None:
+    # Step 1's generator (one pass over the places, per-side byte tables, rule 4 asked only
+    # next to two controlled formations) against the rules' own checks, in every placement
+    # of games that reach strongholds: with link_own_formations off, rule 4 also refuses
+    # linking one player's own two formations.
+    refused_before = RULE4[0]
+    checked = 0
+    for seed in range(3):
+        st = GAME.new_state(seed, **options)
+        rng = random.Random(100 + seed)
+        while not st.is_terminal():
+            late = sum(len(s) for s in st.fortresses.strongholds) >= 2
+            if st.phase in ("place", "support") and (late or st.decisions % 5 == 0):
+                assert st.legal_actions() == reference(st), (options, seed, st.decisions)
+                checked += 1
+            supports = [a for a in st.legal_actions() if isinstance(a, SmallTile) and a.support]
+            if supports and rng.random() < 0.2:
+                st.apply(rng.choice(supports))
+            else:
+                st.apply(balanced_choice(st, rng))
+    assert checked > 30
+    if options.get("link_own_formations") is False:
+        assert RULE4[0] > refused_before  # rule 4 refused some placement here
