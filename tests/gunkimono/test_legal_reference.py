@@ -91,3 +91,34 @@ def test_step_1_matches_reference_under_every_ruling(options: dict[str, object])
     assert checked > 30
     if options.get("link_own_formations") is False:
         assert RULE4[0] > refused_before  # rule 4 refused some placement here
+
+
+def test_the_places_scan_worked_out_again_where_the_board_changed_equals_a_fresh_one() -> None:
+    # ``placement.place_scan`` keeps the last board's scan and works out again only the
+    # places over the squares that changed: after every decision of random games (tiles,
+    # supports, strongholds; clones and determinizations sharing the cache), it must equal
+    # the scan of the same board made from scratch.
+    from sengoku.games.gunkimono.placement import _full_scan, place_scan
+
+    compared = 0
+    for seed, players in ((4, 2), (5, 3), (6, 5)):
+        st = GAME.new_state(seed, players=players)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            scan = place_scan(st)
+            field, sh = st.battlefield, st.fortresses.sh_owner
+            fresh = _full_scan(field.top, field.level, sh)
+            assert (scan.codes, scan.lower) == (fresh.codes, fresh.lower), (seed, st.decisions)
+            assert (scan.top, scan.level, scan.sh_owner) == (field.top, field.level, sh)
+            compared += 1
+            if st.decisions % 9 == 0:  # a determinization shares the cache, then moves on
+                other = st.determinize(st.current_player, random.Random(st.decisions))
+                if not other.is_terminal():
+                    other.apply(balanced_choice(other, rng))
+                    place_scan(other)
+            supports = [a for a in st.legal_actions() if isinstance(a, SmallTile) and a.support]
+            if supports and rng.random() < 0.2:
+                st.apply(rng.choice(supports))
+            else:
+                st.apply(balanced_choice(st, rng))
+    assert compared > 300

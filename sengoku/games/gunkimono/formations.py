@@ -17,6 +17,7 @@ from sengoku.core.substate import SHARED_CACHE, Part, part_field
 from sengoku.games.gunkimono.battlefield import CELLS, NEIGHBOURS
 
 if TYPE_CHECKING:
+    from sengoku.games.gunkimono.placement import PlaceScan
     from sengoku.games.gunkimono.state import GunkimonoState
 
 
@@ -94,10 +95,12 @@ class Formations:
 @mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class FormationCache(Part):
-    """The formations of the battlefield last asked for: not saved, shared by clones
-    (a :class:`Formations` is never changed once built)."""
+    """The formations of the battlefield last asked for, and its places
+    (``placement.PlaceScan``): not saved, shared by clones (neither is changed once
+    built)."""
 
     board: Formations | None = part_field(SHARED_CACHE, default=None)
+    places: PlaceScan | None = part_field(SHARED_CACHE, default=None)
 
 
 def formations(state: GunkimonoState) -> Formations:

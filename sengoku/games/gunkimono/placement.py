@@ -201,33 +201,107 @@ def _top_byte(t: int) -> int:
     return t if 0 <= t < _TOPS else FACE_DOWN
 
 
-def _scan(state: GunkimonoState, only: int, steps: list[int] | None) -> bytes:
-    """The byte of every place (``_LARGE_ALLOWS``), in ``PAIRS`` order; with ``only`` >= 0
-    the places that do not cover that square are blocked. With ``steps``, the places
-    whose squares differ by one level (no stronghold on either) are appended to it as
-    (lower square, upper square), one after the other."""
-    top, level, sh = state.battlefield.top, state.battlefield.level, state.fortresses.sh_owner
+def _place_byte(top: list[int], level: list[int], sh: list[int], a: int, b: int) -> int:
+    """A place's byte (``_LARGE_ALLOWS``): its two troops, or ``_BLOCKED``."""
+    if sh[a] >= 0 or sh[b] >= 0 or level[a] != level[b]:
+        return _BLOCKED
+    return _top_byte(top[a]) * _TOPS + _top_byte(top[b])
+
+
+def _lower_square(level: list[int], sh: list[int], a: int, b: int) -> int:
+    """The lower square of a place whose squares differ by one level (no stronghold on
+    either: where a support may go), else -1."""
+    if sh[a] >= 0 or sh[b] >= 0:
+        return -1
+    if level[b] == level[a] + 1:
+        return a
+    if level[a] == level[b] + 1:
+        return b
+    return -1
+
+
+class PlaceScan:
+    """What the battlefield allows, place by place, with the board it was worked out for:
+    each place's byte (``_LARGE_ALLOWS``) and its lower square where its squares differ by
+    one level (-1 elsewhere). Never changed once built: copies of the state share it
+    (``FormationCache.places``); a changed board gets a new one, made from the last one by
+    working out again only the places over the squares that changed (a turn changes two
+    or three squares of the 80: whole, the pass is a fifth of a compiled turn)."""
+
+    __slots__ = ("top", "level", "sh_owner", "codes", "lower")
+
+    def __init__(
+        self, top: list[int], level: list[int], sh_owner: list[int], codes: bytes, lower: list[int]
+    ) -> None:
+        #: The board this is (copies: compared with the state's lists, element by element).
+        self.top = top
+        self.level = level
+        self.sh_owner = sh_owner
+        self.codes = codes
+        self.lower = lower
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[PlaceScan], tuple[list[int], list[int], list[int], bytes, list[int]]]:
+        # Compiled (mypyc), a native class's ``__new__`` runs ``__init__``: copied and pickled
+        # through it.
+        return PlaceScan, (self.top, self.level, self.sh_owner, self.codes, self.lower)
+
+
+def _full_scan(top: list[int], level: list[int], sh: list[int]) -> PlaceScan:
     codes: list[int] = []
+    lower: list[int] = []
     for i in range(_NUM_PAIRS):
         a = _PAIR_A[i]
         b = _PAIR_B[i]
-        if sh[a] >= 0 or sh[b] >= 0 or (only >= 0 and a != only and b != only):
-            codes.append(_BLOCKED)
-            continue
-        la = level[a]
-        lb = level[b]
-        if la == lb:
-            codes.append(_top_byte(top[a]) * _TOPS + _top_byte(top[b]))
-            continue
-        codes.append(_BLOCKED)
-        if steps is not None:
-            if lb == la + 1:
-                steps.append(a)
-                steps.append(b)
-            elif la == lb + 1:
-                steps.append(b)
-                steps.append(a)
-    return bytes(codes)
+        codes.append(_place_byte(top, level, sh, a, b))
+        lower.append(_lower_square(level, sh, a, b))
+    return PlaceScan(top.copy(), level.copy(), sh.copy(), bytes(codes), lower)
+
+
+def place_scan(state: GunkimonoState) -> PlaceScan:
+    """The places of the battlefield as it is now (cached while it stays so, and worked out
+    again only where it changed)."""
+    top, level, sh = state.battlefield.top, state.battlefield.level, state.fortresses.sh_owner
+    cache = state.formation_cache
+    old = cache.places
+    if old is not None and old.top == top and old.level == level and old.sh_owner == sh:
+        return old
+    scan = _full_scan(top, level, sh) if old is None else _rescan(old, top, level, sh)
+    cache.places = scan
+    return scan
+
+
+def _rescan(old: PlaceScan, top: list[int], level: list[int], sh: list[int]) -> PlaceScan:
+    """``_full_scan`` of this board, from the scan of another: only the places over the
+    squares that differ are worked out again."""
+    if len(old.top) != CELLS or len(top) != CELLS or len(level) != CELLS or len(sh) != CELLS:
+        return _full_scan(top, level, sh)
+    otop, olevel, osh = old.top, old.level, old.sh_owner
+    changed: list[int] = []
+    for c in range(CELLS):
+        if top[c] != otop[c] or level[c] != olevel[c] or sh[c] != osh[c]:
+            changed.append(c)
+    if len(changed) > 8:  # another board altogether (a test's, a loaded one)
+        return _full_scan(top, level, sh)
+    codes = bytearray(old.codes)
+    lower = old.lower.copy()
+    for c in changed:
+        for i in _PAIRS_OF[c]:
+            a = _PAIR_A[i]
+            b = _PAIR_B[i]
+            codes[i] = _place_byte(top, level, sh, a, b)
+            lower[i] = _lower_square(level, sh, a, b)
+    return PlaceScan(top.copy(), level.copy(), sh.copy(), bytes(codes), lower)
+
+
+def _only_over(codes: bytes, square: int) -> bytes:
+    """The places' bytes with every place that does not cover ``square`` blocked (the
+    large tile over a support)."""
+    kept = bytearray(b"\xff" * _NUM_PAIRS)
+    for i in _PAIRS_OF[square]:
+        kept[i] = codes[i]
+    return bytes(kept)
 
 
 def _linkable(board: Formations) -> list[bool]:
@@ -298,7 +372,9 @@ def _large(state: GunkimonoState, codes: bytes, board: Formations | None) -> lis
 def large_placements(state: GunkimonoState, support: int | None) -> list[Place]:
     """Legal large tiles, in ascending action-number order (over the support square, if
     one was just placed)."""
-    codes = _scan(state, -1 if support is None else support, None)
+    codes = place_scan(state).codes
+    if support is not None:
+        codes = _only_over(codes, support)
     return _large(state, codes, _rule_4_board(state))
 
 
@@ -306,10 +382,9 @@ def place_actions(state: GunkimonoState) -> list[GunkimonoAction]:
     """Step 1's legal actions in ascending action-number order: large tiles, small tiles
     face up, then small tiles face down as supports."""
     board = _rule_4_board(state)
-    steps: list[int] = []
-    codes = _scan(state, -1, steps)
+    scan = place_scan(state)
     out: list[GunkimonoAction] = []
-    out.extend(_large(state, codes, board))
+    out.extend(_large(state, scan.codes, board))
     reserve = sorted(state.supply.reserve[state.sequence.turn])
     if not reserve:
         return out
@@ -330,30 +405,31 @@ def place_actions(state: GunkimonoState) -> list[GunkimonoAction]:
             out.extend(compress(SMALLS[t], kept))
         else:
             out.extend(compress(SMALLS[t], allowed))
-    out.extend(_supports(state, steps, reserve, board))
+    out.extend(_supports(state, scan.lower, reserve, board))
     return out
 
 
 def _supports(
-    state: GunkimonoState, steps: list[int], reserve: list[int], board: Formations | None
+    state: GunkimonoState, lower: list[int], reserve: list[int], board: Formations | None
 ) -> list[SmallTile]:
     """Legal face-down small tiles (``extra_support.support_cells``' squares), from the
-    places that straddle one level: the lower square takes a support when some side of a
-    tile in the hand may then lie there, its other troop on the upper square (the Troop
-    Duplication rule there, Stronghold rule 4)."""
+    places that straddle one level (``lower``: ``PlaceScan.lower``): the lower square takes
+    a support when some side of a tile in the hand may then lie there, its other troop on
+    the upper square (the Troop Duplication rule there, Stronghold rule 4)."""
     hand = state.supply.hands[state.sequence.turn]
-    if not hand or not steps:
+    if not hand:
         return []
     kinds: list[list[int]] = []
     for code in set(hand):
         kinds.extend(_KINDS[code])
     top = state.battlefield.top
-    lower = [False] * CELLS
-    for k in range(0, len(steps), 2):
-        x = steps[k]
-        if lower[x]:
+    found = [False] * CELLS
+    any_found = False
+    for i in range(_NUM_PAIRS):
+        x = lower[i]
+        if x < 0 or found[x]:
             continue
-        y = steps[k + 1]
+        y = _PAIR_A[i] + _PAIR_B[i] - x
         for kind in kinds:
             # The tile's first troop on the support, its second on the upper square.
             tx = kind[1]
@@ -362,9 +438,12 @@ def _supports(
                 continue
             if board is not None and links_controlled(state, x, tx, y, ty, board):
                 continue
-            lower[x] = True
+            found[x] = True
+            any_found = True
             break
-    cells = [c for c in range(CELLS) if lower[c]]
+    if not any_found:
+        return []
+    cells = [c for c in range(CELLS) if found[c]]
     return [SUPPORTS[t][c] for t in reserve for c in cells]
 
 

@@ -82,9 +82,15 @@ def draw_due(state: GunkimonoState) -> bool:
     return state.sequence.placed_large and bool(state.supply.stack or state.supply.row)
 
 
+#: Every draw, made once: the stack's, and each tile's from the row (``_TAKES[tile]``).
+_FROM_STACK: Final = Draw(None)
+_TAKES: Final[list[Draw]] = [Draw(t) for t in range(100)]
+
+
 def legal_draws(state: GunkimonoState) -> list[Draw]:
-    out = [Draw(None)] if state.supply.stack else []
-    out.extend(Draw(t) for t in sorted(set(state.supply.row)))
+    out = [_FROM_STACK] if state.supply.stack else []
+    for t in sorted(set(state.supply.row)):
+        out.append(_TAKES[t] if 0 <= t < 100 else Draw(t))
     return out
 
 

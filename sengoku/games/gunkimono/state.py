@@ -669,8 +669,9 @@ class GunkimonoState(State[GunkimonoAction]):
         its strongholds are still assessed)."""
         sequence = self.sequence
         sequence.phase = Phase.PLACE
-        self._legal = None
-        if self.legal_actions():
+        # Worked out here (the list the player is then asked), not copied to be tested.
+        legal = self._legal = FLOW.legal(self)
+        if legal:
             return True
         seat = sequence.turn
         sequence.passes += 1

@@ -167,8 +167,12 @@ def _find_stronghold_cells(state: GunkimonoState, seat: int, board: Formations) 
     return [c for c in range(CELLS) if sh[c] < 0 and top[c] != FACE_DOWN and comp[c] not in closed]
 
 
+#: Every stronghold decision, made once (by square).
+_BUILDS: Final[list[BuildStronghold]] = [BuildStronghold(c) for c in range(CELLS)]
+
+
 def legal_builds(state: GunkimonoState) -> list[BuildStronghold]:
-    return [BuildStronghold(c) for c in stronghold_cells(state, state.sequence.turn)]
+    return [_BUILDS[c] for c in stronghold_cells(state, state.sequence.turn)]
 
 
 def why_not_build(state: GunkimonoState, action: BuildStronghold) -> str | None:
