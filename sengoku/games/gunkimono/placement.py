@@ -17,7 +17,6 @@ on which square. The placed troops are then scored (``scoring.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import compress
 from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import mypyc_attr
@@ -147,17 +146,18 @@ def why_not_cover(state: GunkimonoState, t1: int, a: int, t2: int, b: int) -> st
 
 # ---------------------------------------------------------------- legal placements
 #
-# Step 1's legal actions are generated from one pass over the places of the battlefield,
-# not per tile: a place free for large tiles (no stronghold, both squares at one level,
-# Stronghold rule 1 and the Level Difference rule) gets one byte for the troops on its two
-# squares; each tile side then keeps the places whose byte its own table allows (the Troop
-# Duplication rule, one ``bytes.translate``) and takes their ``Place`` objects from its table
-# of every place (``itertools.compress``): both run as C loops, with no Python step per
-# placement (a legal list holds hundreds). Small tiles are one byte per square likewise; the
-# supports come from the places that straddle one level, found in the same pass. Stronghold
-# rule 4 is asked only of the places next to two controlled formations. The rules' own
-# checks (``why_not_cover``, ``extra_support.support_cells``), which validate an action,
-# are the reference the tests hold this generator to (tests/gunkimono/test_legal_reference.py).
+# Step 1's legal actions are generated from one scan of the places of the battlefield, not
+# per tile: a place free for large tiles (no stronghold, both squares at one level: Stronghold
+# rule 1 and the Level Difference rule) gets one byte for the troops on its two squares
+# (``PlaceScan``, kept with the formations and worked out again only over the squares that
+# changed). Each tile side then keeps the places whose byte its own table allows (the Troop
+# Duplication rule: one ``bytes.translate``, a C loop) and takes their ``Place`` objects from
+# its table of every place (made once: the same objects every time). Small tiles are one byte
+# per square likewise; the supports come from the places that straddle one level, found by
+# the same scan. Stronghold rule 4 is asked only of the places next to two controlled
+# formations. The rules' own checks (``why_not_cover``, ``extra_support.support_cells``),
+# which validate an action, are the reference the tests hold this generator to
+# (tests/gunkimono/test_legal_reference.py).
 
 #: Each place of ``PAIRS`` by its index: its top or left square, its right or lower one (lists
 #: of ints: compiled with mypyc, an item of a list of ints is read without unpacking a tuple).
@@ -197,6 +197,10 @@ _SMALL_ALLOWS: Final[list[bytes]] = [
 ]
 
 
+#: ``SMALLS`` as lists (compiled, an item of a list is read without a generic call).
+_SMALL_TABLES: Final[list[list[SmallTile]]] = [list(tiles) for tiles in SMALLS]
+
+
 def _top_byte(t: int) -> int:
     return t if 0 <= t < _TOPS else FACE_DOWN
 
@@ -206,6 +210,11 @@ def _place_byte(top: list[int], level: list[int], sh: list[int], a: int, b: int)
     if sh[a] >= 0 or sh[b] >= 0 or level[a] != level[b]:
         return _BLOCKED
     return _top_byte(top[a]) * _TOPS + _top_byte(top[b])
+
+
+def _square_byte(top: list[int], sh: list[int], c: int) -> int:
+    """A square's byte for a small tile (``_SMALL_ALLOWS``): its top, or ``_BLOCKED``."""
+    return _BLOCKED if sh[c] >= 0 else _top_byte(top[c])
 
 
 def _lower_square(level: list[int], sh: list[int], a: int, b: int) -> int:
@@ -222,16 +231,22 @@ def _lower_square(level: list[int], sh: list[int], a: int, b: int) -> int:
 
 class PlaceScan:
     """What the battlefield allows, place by place, with the board it was worked out for:
-    each place's byte (``_LARGE_ALLOWS``) and its lower square where its squares differ by
-    one level (-1 elsewhere). Never changed once built: copies of the state share it
+    each place's byte (``_LARGE_ALLOWS``), its lower square where its squares differ by
+    one level (-1 elsewhere), and each square's byte (``_SMALL_ALLOWS``). Never changed once built: copies of the state share it
     (``FormationCache.places``); a changed board gets a new one, made from the last one by
     working out again only the places over the squares that changed (a turn changes two
     or three squares of the 80: whole, the pass is a fifth of a compiled turn)."""
 
-    __slots__ = ("top", "level", "sh_owner", "codes", "lower")
+    __slots__ = ("top", "level", "sh_owner", "codes", "lower", "squares")
 
     def __init__(
-        self, top: list[int], level: list[int], sh_owner: list[int], codes: bytes, lower: list[int]
+        self,
+        top: list[int],
+        level: list[int],
+        sh_owner: list[int],
+        codes: bytes,
+        lower: list[int],
+        squares: bytes,
     ) -> None:
         #: The board this is (copies: compared with the state's lists, element by element).
         self.top = top
@@ -239,13 +254,15 @@ class PlaceScan:
         self.sh_owner = sh_owner
         self.codes = codes
         self.lower = lower
+        self.squares = squares
 
     def __reduce__(
         self,
-    ) -> tuple[type[PlaceScan], tuple[list[int], list[int], list[int], bytes, list[int]]]:
+    ) -> tuple[type[PlaceScan], tuple[list[int], list[int], list[int], bytes, list[int], bytes]]:
         # Compiled (mypyc), a native class's ``__new__`` runs ``__init__``: copied and pickled
         # through it.
-        return PlaceScan, (self.top, self.level, self.sh_owner, self.codes, self.lower)
+        fields = (self.top, self.level, self.sh_owner, self.codes, self.lower, self.squares)
+        return PlaceScan, fields
 
 
 def _full_scan(top: list[int], level: list[int], sh: list[int]) -> PlaceScan:
@@ -256,7 +273,8 @@ def _full_scan(top: list[int], level: list[int], sh: list[int]) -> PlaceScan:
         b = _PAIR_B[i]
         codes.append(_place_byte(top, level, sh, a, b))
         lower.append(_lower_square(level, sh, a, b))
-    return PlaceScan(top.copy(), level.copy(), sh.copy(), bytes(codes), lower)
+    squares = [_square_byte(top, sh, c) for c in range(CELLS)]
+    return PlaceScan(top.copy(), level.copy(), sh.copy(), bytes(codes), lower, bytes(squares))
 
 
 def place_scan(state: GunkimonoState) -> PlaceScan:
@@ -286,13 +304,15 @@ def _rescan(old: PlaceScan, top: list[int], level: list[int], sh: list[int]) -> 
         return _full_scan(top, level, sh)
     codes = bytearray(old.codes)
     lower = old.lower.copy()
+    squares = bytearray(old.squares)
     for c in changed:
+        squares[c] = _square_byte(top, sh, c)
         for i in _PAIRS_OF[c]:
             a = _PAIR_A[i]
             b = _PAIR_B[i]
             codes[i] = _place_byte(top, level, sh, a, b)
             lower[i] = _lower_square(level, sh, a, b)
-    return PlaceScan(top.copy(), level.copy(), sh.copy(), bytes(codes), lower)
+    return PlaceScan(top.copy(), level.copy(), sh.copy(), bytes(codes), lower, bytes(squares))
 
 
 def _only_over(codes: bytes, square: int) -> bytes:
@@ -363,9 +383,13 @@ def _large(state: GunkimonoState, codes: bytes, board: Formations | None) -> lis
             for i in risky:
                 if kept[i] and links_controlled(state, _PAIR_A[i], t1, _PAIR_B[i], t2, board):
                     kept[i] = 0
-            out.extend(compress(_places(kind[2], kind[4]), kept))
-        else:
-            out.extend(compress(_places(kind[2], kind[4]), allowed))
+            allowed = bytes(kept)
+        table = _places(kind[2], kind[4])
+        # Compiled, a loop over the bytes touches only the placements it keeps (a filter
+        # over the table would read every one of them).
+        for i in range(_NUM_PAIRS):
+            if allowed[i]:
+                out.append(table[i])
     return out
 
 
@@ -388,23 +412,20 @@ def place_actions(state: GunkimonoState) -> list[GunkimonoAction]:
     reserve = sorted(state.supply.reserve[state.sequence.turn])
     if not reserve:
         return out
-    top, sh = state.battlefield.top, state.fortresses.sh_owner
-    squares: list[int] = []
-    for c in range(CELLS):
-        squares.append(_BLOCKED if sh[c] >= 0 else _top_byte(top[c]))
-    cells = bytes(squares)
     near = _linkable(board) if board is not None else None
     for t in reserve:
-        allowed = cells.translate(_SMALL_ALLOWS[t])
+        allowed = scan.squares.translate(_SMALL_ALLOWS[t])
         if near is not None:
             assert board is not None
             kept = bytearray(allowed)
             for c in range(CELLS):
                 if kept[c] and near[c] and links_controlled(state, c, t, c, t, board):
                     kept[c] = 0
-            out.extend(compress(SMALLS[t], kept))
-        else:
-            out.extend(compress(SMALLS[t], allowed))
+            allowed = bytes(kept)
+        table = _SMALL_TABLES[t]
+        for c in range(CELLS):
+            if allowed[c]:
+                out.append(table[c])
     out.extend(_supports(state, scan.lower, reserve, board))
     return out
 

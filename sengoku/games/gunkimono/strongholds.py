@@ -83,7 +83,10 @@ def controlled(state: GunkimonoState, squares: set[int]) -> bool:
 
 def may_link(state: GunkimonoState) -> bool:
     """Can any placement link controlled formations (two strongholds on the board)?"""
-    return sum(len(s) for s in state.fortresses.strongholds) >= 2
+    built = 0
+    for s in state.fortresses.strongholds:  # a loop, not sum() over a generator (compiled)
+        built += len(s)
+    return built >= 2
 
 
 def links_controlled(
