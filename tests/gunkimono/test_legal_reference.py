@@ -94,13 +94,14 @@ def test_step_1_matches_reference_under_every_ruling(options: dict[str, object])
 
 
 def test_the_places_scan_worked_out_again_where_the_board_changed_equals_a_fresh_one() -> None:
-    # ``placement.place_scan`` keeps the last board's scan and works out again only the
-    # places over the squares that changed: after every decision of random games (tiles,
+    # ``placement.place_scan`` keeps the last board's scan (and the tile sides' and small
+    # tiles' legal lists asked on it) and works out again only the places over the squares
+    # that changed: after every decision of random games (tiles,
     # supports, strongholds; clones and determinizations sharing the cache), it must equal
     # the scan of the same board made from scratch.
     from sengoku.games.gunkimono.placement import _full_scan, place_scan
 
-    compared = 0
+    compared = reused = 0
     for seed, players in ((4, 2), (5, 3), (6, 5)):
         st = GAME.new_state(seed, players=players)
         rng = random.Random(seed)
@@ -112,7 +113,13 @@ def test_the_places_scan_worked_out_again_where_the_board_changed_equals_a_fresh
             assert (scan.top, scan.level, scan.sh_owner) == (field.top, field.level, sh)
             compared += 1
             if st.decisions % 9 == 0:  # a determinization shares the cache, then moves on
-                other = st.determinize(st.current_player, random.Random(st.decisions))
+                other = st.determinize((st.current_player + 1) % players, rng)
+                if other.phase in ("place", "support"):
+                    # Other hands on the same board: the scan's kept tile sides and small
+                    # tiles are reused where the hands share a side.
+                    other.forget_legal_actions()
+                    assert other.legal_actions() == reference(other), (seed, st.decisions)
+                    reused += 1
                 if not other.is_terminal():
                     other.apply(balanced_choice(other, rng))
                     place_scan(other)
@@ -122,3 +129,4 @@ def test_the_places_scan_worked_out_again_where_the_board_changed_equals_a_fresh
             else:
                 st.apply(balanced_choice(st, rng))
     assert compared > 300
+    assert reused > 10

@@ -17,7 +17,7 @@ on which square. The placed troops are then scored (``scoring.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -232,12 +232,14 @@ def _lower_square(level: list[int], sh: list[int], a: int, b: int) -> int:
 class PlaceScan:
     """What the battlefield allows, place by place, with the board it was worked out for:
     each place's byte (``_LARGE_ALLOWS``), its lower square where its squares differ by
-    one level (-1 elsewhere), and each square's byte (``_SMALL_ALLOWS``). Never changed once built: copies of the state share it
-    (``FormationCache.places``); a changed board gets a new one, made from the last one by
-    working out again only the places over the squares that changed (a turn changes two
-    or three squares of the 80: whole, the pass is a fifth of a compiled turn)."""
+    one level (-1 elsewhere), and each square's byte (``_SMALL_ALLOWS``); then, as they are
+    asked for, the legal places of each tile side and the legal small tiles of each troop
+    type on this board. Copies of the state share it (``FormationCache.places``): nothing
+    in it changes once made. A changed board gets a new one, made from the last one by
+    working out again only the places over the squares that changed (a turn changes two or
+    three squares of the 80: whole, the scan is a fifth of a compiled turn)."""
 
-    __slots__ = ("top", "level", "sh_owner", "codes", "lower", "squares")
+    __slots__ = ("top", "level", "sh_owner", "codes", "lower", "squares", "sides", "smalls")
 
     def __init__(
         self,
@@ -255,6 +257,11 @@ class PlaceScan:
         self.codes = codes
         self.lower = lower
         self.squares = squares
+        #: Each tile side's legal places on this board (by ``_KINDS``' key, times 2, plus 1
+        #: under rule 4), and each troop type's legal small tiles (likewise), made on demand: a search's determinizations ask the
+        #: same board again with other hands (rule 4 is decided by the board too).
+        self.sides: dict[int, list[Place]] = {}
+        self.smalls: dict[int, list[SmallTile]] = {}
 
     def __reduce__(
         self,
@@ -357,49 +364,91 @@ def _rule_4_board(state: GunkimonoState) -> Formations | None:
     return board if len(board.held) >= 2 else None
 
 
-def _large(state: GunkimonoState, codes: bytes, board: Formations | None) -> list[Place]:
-    """Legal large tiles from the places' bytes, in ascending action-number order."""
+def _large(
+    state: GunkimonoState,
+    codes: bytes,
+    board: Formations | None,
+    out: list[GunkimonoAction],
+    made: dict[int, list[Place]] | None,
+) -> None:
+    """Legal large tiles from the places' bytes, in ascending action-number order, appended
+    to ``out``; each tile side's list is kept in ``made`` (the scan's, by side), if given."""
     hand = set(state.supply.hands[state.sequence.turn])
-    out: list[Place] = []
     if not hand:
-        return out
+        return
     kinds: list[list[int]] = []
     for code in hand:
         kinds.extend(_KINDS[code])
     kinds.sort()
+    risky: list[int] | None = None
+    # Kept by side and by whether rule 4 applies (which the board decides, unless a test
+    # paints strongholds without their squares).
+    ruled = 1 if board is not None else 0
+    for kind in kinds:
+        key = kind[0] * 2 + ruled
+        if made is not None:
+            kept_before = made.get(key)
+            if kept_before is not None:
+                out.extend(kept_before)
+                continue
+        if risky is None:
+            risky = _risky_places(codes, board)
+        side = _side(state, codes, board, risky, kind)
+        if made is not None:
+            made[key] = side
+        out.extend(side)
+
+
+def _risky_places(codes: bytes, board: Formations | None) -> list[int]:
+    """The free places where Stronghold rule 4 may refuse a tile (a square next to two
+    controlled formations), with ``board``; none without."""
     risky: list[int] = []
     if board is not None:
         near = _linkable(board)
         for i in range(_NUM_PAIRS):
             if codes[i] != _BLOCKED and (near[_PAIR_A[i]] or near[_PAIR_B[i]]):
                 risky.append(i)
-    for kind in kinds:
-        t1 = kind[1]
-        t2 = kind[3]
-        allowed = codes.translate(_LARGE_ALLOWS[t1 * 5 + t2])
-        if risky:
-            assert board is not None
-            kept = bytearray(allowed)
-            for i in risky:
-                if kept[i] and links_controlled(state, _PAIR_A[i], t1, _PAIR_B[i], t2, board):
-                    kept[i] = 0
-            allowed = bytes(kept)
-        table = _places(kind[2], kind[4])
-        # Compiled, a loop over the bytes touches only the placements it keeps (a filter
-        # over the table would read every one of them).
-        for i in range(_NUM_PAIRS):
-            if allowed[i]:
-                out.append(table[i])
-    return out
+    return risky
+
+
+def _side(
+    state: GunkimonoState,
+    codes: bytes,
+    board: Formations | None,
+    risky: list[int],
+    kind: list[int],
+) -> list[Place]:
+    """One tile side's legal places (``_KINDS``' ``kind``), in place order."""
+    t1 = kind[1]
+    t2 = kind[3]
+    allowed = codes.translate(_LARGE_ALLOWS[t1 * 5 + t2])
+    if risky:
+        assert board is not None
+        kept = bytearray(allowed)
+        for i in risky:
+            if kept[i] and links_controlled(state, _PAIR_A[i], t1, _PAIR_B[i], t2, board):
+                kept[i] = 0
+        allowed = bytes(kept)
+    table = _places(kind[2], kind[4])
+    side: list[Place] = []
+    # Compiled, a loop over the bytes touches only the placements it keeps (a filter over
+    # the table would read every one of them).
+    for i in range(_NUM_PAIRS):
+        if allowed[i]:
+            side.append(table[i])
+    return side
 
 
 def large_placements(state: GunkimonoState, support: int | None) -> list[Place]:
     """Legal large tiles, in ascending action-number order (over the support square, if
     one was just placed)."""
-    codes = place_scan(state).codes
-    if support is not None:
-        codes = _only_over(codes, support)
-    return _large(state, codes, _rule_4_board(state))
+    scan = place_scan(state)
+    out: list[GunkimonoAction] = []
+    if support is None:
+        _large(state, scan.codes, _rule_4_board(state), out, scan.sides)
+    else:
+        _large(state, _only_over(scan.codes, support), _rule_4_board(state), out, None)
+    return cast("list[Place]", out)
 
 
 def place_actions(state: GunkimonoState) -> list[GunkimonoAction]:
@@ -408,12 +457,18 @@ def place_actions(state: GunkimonoState) -> list[GunkimonoAction]:
     board = _rule_4_board(state)
     scan = place_scan(state)
     out: list[GunkimonoAction] = []
-    out.extend(_large(state, scan.codes, board))
+    _large(state, scan.codes, board, out, scan.sides)
     reserve = sorted(state.supply.reserve[state.sequence.turn])
     if not reserve:
         return out
     near = _linkable(board) if board is not None else None
+    smalls = scan.smalls
+    ruled = 1 if board is not None else 0
     for t in reserve:
+        kept_before = smalls.get(t * 2 + ruled)
+        if kept_before is not None:
+            out.extend(kept_before)
+            continue
         allowed = scan.squares.translate(_SMALL_ALLOWS[t])
         if near is not None:
             assert board is not None
@@ -423,9 +478,12 @@ def place_actions(state: GunkimonoState) -> list[GunkimonoAction]:
                     kept[c] = 0
             allowed = bytes(kept)
         table = _SMALL_TABLES[t]
+        tiles: list[SmallTile] = []
         for c in range(CELLS):
             if allowed[c]:
-                out.append(table[c])
+                tiles.append(table[c])
+        smalls[t * 2 + ruled] = tiles
+        out.extend(tiles)
     out.extend(_supports(state, scan.lower, reserve, board))
     return out
 
