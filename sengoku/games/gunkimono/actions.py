@@ -173,8 +173,8 @@ class Place:
 
     @property
     def tile(self) -> int:
-        a, b = sorted((self.first, self.second))
-        return a * 10 + b
+        first, second = self.first, self.second
+        return first * 10 + second if first <= second else second * 10 + first
 
     def to_int(self) -> int:
         return self.int_id

@@ -59,15 +59,16 @@ def bring_end_stack(state: GunkimonoState, events: list[Event]) -> list[int]:
     tiles = ending.end_stack
     ending.end_stack_in_play = True
     ending.end_stack = []
-    events.append(
-        event(
-            "end_stack",
-            message=say(
-                "The last tile of the main stacks is drawn: the end-game stack comes "
-                "into play (cover tile removed)."
-            ),
+    if not state.muted:
+        events.append(
+            event(
+                "end_stack",
+                message=say(
+                    "The last tile of the main stacks is drawn: the end-game stack comes "
+                    "into play (cover tile removed)."
+                ),
+            )
         )
-    )
     return tiles
 
 
@@ -88,7 +89,8 @@ def trigger_end(state: GunkimonoState, events: list[Event], drawn_by: int | None
             seat=drawn_by,
             last=last,
         )
-    events.append(event("end_triggered", seat=state.sequence.turn, message=message))
+    if not state.muted:
+        events.append(event("end_triggered", seat=state.sequence.turn, message=message))
 
 
 def game_ends_now(state: GunkimonoState) -> str | None:
@@ -116,15 +118,16 @@ def finish(state: GunkimonoState, reason: str, events: list[Event]) -> None:
         str(s): [[_C.banner_kinds[k], v] for k, v, _col in state.war_banners.banners[s]]
         for s in range(state.num_players)
     }
-    events.append(
-        event(
-            "game_over",
-            reason=reason,
-            banners=reveal,
-            final_scores=finals,
-            message=_final_scores_said(finals),
+    if not state.muted:
+        events.append(
+            event(
+                "game_over",
+                reason=reason,
+                banners=reveal,
+                final_scores=finals,
+                message=_final_scores_said(finals),
+            )
         )
-    )
 
 
 #: The game-over sentence for 2 to 5 players: one sentence a player count, so that a

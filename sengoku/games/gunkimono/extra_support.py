@@ -75,14 +75,6 @@ def support_cells(state: GunkimonoState) -> list[int]:
     return cells
 
 
-def supports(state: GunkimonoState) -> list[SmallTile]:
-    """Legal face-down small tiles, in ascending action-number order."""
-    cells = support_cells(state)
-    return [
-        SUPPORTS[t][c] for t in sorted(state.supply.reserve[state.sequence.turn]) for c in cells
-    ]
-
-
 def why_not_support(state: GunkimonoState, cell: int) -> str | None:
     if cell not in support_cells(state):
         return said(
@@ -106,16 +98,17 @@ def place_support(state: GunkimonoState, action: SmallTile, events: list[Event])
     ``placement.place_small``) is a support: the large tile must cover it next."""
     c = action.cell
     state.sequence.support_cell = c
-    events.append(
-        event(
-            "support",
-            seat=state.sequence.turn,
-            action=str(action),
-            message=say(
-                "Seat {seat} places the small {troop} face down on {square} as extra support.",
+    if not state.muted:
+        events.append(
+            event(
+                "support",
                 seat=state.sequence.turn,
-                troop=troop_word(action.troop),
-                square=cell_name(c),
-            ),
+                action=str(action),
+                message=say(
+                    "Seat {seat} places the small {troop} face down on {square} as extra support.",
+                    seat=state.sequence.turn,
+                    troop=troop_word(action.troop),
+                    square=cell_name(c),
+                ),
+            )
         )
-    )

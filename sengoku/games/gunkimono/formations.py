@@ -17,6 +17,7 @@ from sengoku.core.substate import SHARED_CACHE, Part, part_field
 from sengoku.games.gunkimono.battlefield import CELLS, NEIGHBOURS
 
 if TYPE_CHECKING:
+    from sengoku.games.gunkimono.placement import PlaceScan
     from sengoku.games.gunkimono.state import GunkimonoState
 
 
@@ -44,7 +45,7 @@ class Formations:
     Nothing here is changed after it is built: clones and determinizations share it.
     """
 
-    __slots__ = ("top", "sh_owner", "comp", "held", "size", "sites")
+    __slots__ = ("top", "sh_owner", "comp", "held", "size", "sites", "linkable")
 
     def __init__(self, top: list[int], sh_owner: list[int]) -> None:
         #: The board this is (copies: compared with the state's lists, element by element).
@@ -80,6 +81,9 @@ class Formations:
         #: Stronghold sites by (seat, own_double_stronghold), filled on demand
         #: (``strongholds.stronghold_cells``).
         self.sites: dict[tuple[int, bool], list[int]] = {}
+        #: The squares that touch two different controlled formations, filled on demand
+        #: (``placement._linkable``: only there can Stronghold rule 4 refuse a troop).
+        self.linkable: list[bool] | None = None
 
     def __reduce__(self) -> tuple[type[Formations], tuple[list[int], list[int]]]:
         # Pickled and copied as the board it was built from (the rest is worked out again;
@@ -91,10 +95,12 @@ class Formations:
 @mypyc_attr(native_class=False)  # a subclass of the core's Part, a Python class
 @dataclass(slots=True)
 class FormationCache(Part):
-    """The formations of the battlefield last asked for: not saved, shared by clones
-    (a :class:`Formations` is never changed once built)."""
+    """The formations of the battlefield last asked for, and its places
+    (``placement.PlaceScan``): not saved, shared by clones (neither is changed once
+    built)."""
 
     board: Formations | None = part_field(SHARED_CACHE, default=None)
+    places: PlaceScan | None = part_field(SHARED_CACHE, default=None)
 
 
 def formations(state: GunkimonoState) -> Formations:

@@ -61,23 +61,24 @@ def advance_honor(
     end = _C.ending_row[state.num_players]
     row = min(state.honor_track.honor[seat][troop] + points, end)
     state.honor_track.honor[seat][troop] = row
-    events.append(
-        event(
-            "score",
-            seat=seat,
-            kind="honor",
-            points=points,
-            column=NAMES[troop],
-            row=row,
-            message=say(
-                "Seat {seat} scores {points} honor in the {troop} column (now row {row}).",
+    if not state.muted:
+        events.append(
+            event(
+                "score",
                 seat=seat,
+                kind="honor",
                 points=points,
-                troop=troop_word(troop),
+                column=NAMES[troop],
                 row=row,
-            ),
+                message=say(
+                    "Seat {seat} scores {points} honor in the {troop} column (now row {row}).",
+                    seat=seat,
+                    points=points,
+                    troop=troop_word(troop),
+                    row=row,
+                ),
+            )
         )
-    )
     if row >= end and reach_ending_row(state, seat, troop, events):
         state.honor_track.honor[seat][troop] = REMOVED
 

@@ -17,7 +17,7 @@ on which square. The placed troops are then scored (``scoring.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -25,17 +25,26 @@ import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
 from sengoku.core.sentence import said, say
 from sengoku.core.substate import INT_ROWS, INTS, Part, part_field
-from sengoku.games.gunkimono.actions import CELLS, WIDTH, Place, SmallTile, cell_name, tile_name
+from sengoku.games.gunkimono.actions import (
+    CELLS,
+    WIDTH,
+    GunkimonoAction,
+    Place,
+    SmallTile,
+    cell_name,
+    tile_name,
+)
 from sengoku.games.gunkimono.battlefield import (
     FACE_DOWN,
+    NEIGHBOURS,
     PAIRS,
     PAIRS_OF,
     troop,
     troop_word,
 )
 from sengoku.games.gunkimono.data import components, tile_troops
-from sengoku.games.gunkimono.extra_support import place_support, why_not_support
-from sengoku.games.gunkimono.formations import formations
+from sengoku.games.gunkimono.extra_support import SUPPORTS, place_support, why_not_support
+from sengoku.games.gunkimono.formations import Formations, formations
 from sengoku.games.gunkimono.refill_your_hand import play_from_hand, play_from_reserve
 from sengoku.games.gunkimono.scoring import queue_scoring
 from sengoku.games.gunkimono.strongholds import (
@@ -136,14 +145,26 @@ def why_not_cover(state: GunkimonoState, t1: int, a: int, t2: int, b: int) -> st
 
 
 # ---------------------------------------------------------------- legal placements
-
+#
+# Step 1's legal actions are generated from one scan of the places of the battlefield, not
+# per tile: a place free for large tiles (no stronghold, both squares at one level: Stronghold
+# rule 1 and the Level Difference rule) gets one byte for the troops on its two squares
+# (``PlaceScan``, kept with the formations and worked out again only over the squares that
+# changed). Each tile side then keeps the places whose byte its own table allows (the Troop
+# Duplication rule: one ``bytes.translate``, a C loop) and takes their ``Place`` objects from
+# its table of every place (made once: the same objects every time). Small tiles are one byte
+# per square likewise; the supports come from the places that straddle one level, found by
+# the same scan. Stronghold rule 4 is asked only of the places next to two controlled
+# formations. The rules' own checks (``why_not_cover``, ``extra_support.support_cells``),
+# which validate an action, are the reference the tests hold this generator to
+# (tests/gunkimono/test_legal_reference.py).
 
 #: Each place of ``PAIRS`` by its index: its top or left square, its right or lower one (lists
 #: of ints: compiled with mypyc, an item of a list of ints is read without unpacking a tuple).
 _PAIR_A: Final[list[int]] = [a for a, _b in PAIRS]
 _PAIR_B: Final[list[int]] = [b for _a, b in PAIRS]
-#: The indexes of every place, and of the places that cover each square (``PAIRS_OF``).
-_ALL_PAIRS: Final[list[int]] = list(range(len(PAIRS)))
+_NUM_PAIRS: Final = len(PAIRS)
+#: The indexes of the places that cover each square (``PAIRS_OF``).
 _PAIRS_OF: Final[list[list[int]]] = [[i for i, _a, _b in of] for of in PAIRS_OF]
 #: Each tile code's two halves as troop codes (``type * 2 + symbols - 1``), both ways round:
 #: ``[c1 * 10 + c2, t1, c1, t2, c2]`` then ``[c2 * 10 + c1, t2, c2, t1, c1]``.
@@ -153,65 +174,356 @@ for _code in range(100):
     _c1, _c2 = _t1 * 2 + _s1 - 1, _t2 * 2 + _s2 - 1
     _KINDS.append([[_c1 * 10 + _c2, _t1, _c1, _t2, _c2], [_c2 * 10 + _c1, _t2, _c2, _t1, _c1]])
 
+#: What a square's top may be in a byte: the five troop types and ``FACE_DOWN`` (a top
+#: outside them, never a troop's own type, reads as ``FACE_DOWN``).
+_TOPS: Final = FACE_DOWN + 1
+#: The byte of a place (or square) no tile may cover: a stronghold, or a level difference.
+_BLOCKED: Final = 255
+#: The Troop Duplication rule for a large tile with troop type ``t1`` on a place's first
+#: square and ``t2`` on its second, at index ``t1 * 5 + t2``: a translation table from the
+#: place's byte (``top_a * _TOPS + top_b``, or ``_BLOCKED``) to 1 where the tile may lie, else 0.
+_LARGE_ALLOWS: Final[list[bytes]] = [
+    bytes(
+        1 if code < _TOPS * _TOPS and code // _TOPS != t1 and code % _TOPS != t2 else 0
+        for code in range(256)
+    )
+    for t1 in range(5)
+    for t2 in range(5)
+]
+#: The same for a small tile of troop type ``t`` and a square's byte (its top, or
+#: ``_BLOCKED`` under a stronghold).
+_SMALL_ALLOWS: Final[list[bytes]] = [
+    bytes(1 if v < _TOPS and v != t else 0 for v in range(256)) for t in range(5)
+]
 
-def large_placements(state: GunkimonoState, support: int | None) -> list[Place]:
-    """Legal large tiles, in ascending action-number order (over the support square, if
-    one was just placed)."""
+
+#: ``SMALLS`` as lists (compiled, an item of a list is read without a generic call).
+_SMALL_TABLES: Final[list[list[SmallTile]]] = [list(tiles) for tiles in SMALLS]
+
+
+def _top_byte(t: int) -> int:
+    return t if 0 <= t < _TOPS else FACE_DOWN
+
+
+def _place_byte(top: list[int], level: list[int], sh: list[int], a: int, b: int) -> int:
+    """A place's byte (``_LARGE_ALLOWS``): its two troops, or ``_BLOCKED``."""
+    if sh[a] >= 0 or sh[b] >= 0 or level[a] != level[b]:
+        return _BLOCKED
+    return _top_byte(top[a]) * _TOPS + _top_byte(top[b])
+
+
+def _square_byte(top: list[int], sh: list[int], c: int) -> int:
+    """A square's byte for a small tile (``_SMALL_ALLOWS``): its top, or ``_BLOCKED``."""
+    return _BLOCKED if sh[c] >= 0 else _top_byte(top[c])
+
+
+def _lower_square(level: list[int], sh: list[int], a: int, b: int) -> int:
+    """The lower square of a place whose squares differ by one level (no stronghold on
+    either: where a support may go), else -1."""
+    if sh[a] >= 0 or sh[b] >= 0:
+        return -1
+    if level[b] == level[a] + 1:
+        return a
+    if level[a] == level[b] + 1:
+        return b
+    return -1
+
+
+class PlaceScan:
+    """What the battlefield allows, place by place, with the board it was worked out for:
+    each place's byte (``_LARGE_ALLOWS``), its lower square where its squares differ by
+    one level (-1 elsewhere), and each square's byte (``_SMALL_ALLOWS``); then, as they are
+    asked for, the legal places of each tile side and the legal small tiles of each troop
+    type on this board. Copies of the state share it (``FormationCache.places``): nothing
+    in it changes once made. A changed board gets a new one, made from the last one by
+    working out again only the places over the squares that changed (a turn changes two or
+    three squares of the 80: whole, the scan is a fifth of a compiled turn)."""
+
+    __slots__ = ("top", "level", "sh_owner", "codes", "lower", "squares", "sides", "smalls")
+
+    def __init__(
+        self,
+        top: list[int],
+        level: list[int],
+        sh_owner: list[int],
+        codes: bytes,
+        lower: list[int],
+        squares: bytes,
+    ) -> None:
+        #: The board this is (copies: compared with the state's lists, element by element).
+        self.top = top
+        self.level = level
+        self.sh_owner = sh_owner
+        self.codes = codes
+        self.lower = lower
+        self.squares = squares
+        #: Each tile side's legal places on this board (by ``_KINDS``' key, times 2, plus 1
+        #: under rule 4), and each troop type's legal small tiles (likewise), made on demand: a search's determinizations ask the
+        #: same board again with other hands (rule 4 is decided by the board too).
+        self.sides: dict[int, list[Place]] = {}
+        self.smalls: dict[int, list[SmallTile]] = {}
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[PlaceScan], tuple[list[int], list[int], list[int], bytes, list[int], bytes]]:
+        # Compiled (mypyc), a native class's ``__new__`` runs ``__init__``: copied and pickled
+        # through it.
+        fields = (self.top, self.level, self.sh_owner, self.codes, self.lower, self.squares)
+        return PlaceScan, fields
+
+
+def _full_scan(top: list[int], level: list[int], sh: list[int]) -> PlaceScan:
+    codes: list[int] = []
+    lower: list[int] = []
+    for i in range(_NUM_PAIRS):
+        a = _PAIR_A[i]
+        b = _PAIR_B[i]
+        codes.append(_place_byte(top, level, sh, a, b))
+        lower.append(_lower_square(level, sh, a, b))
+    squares = [_square_byte(top, sh, c) for c in range(CELLS)]
+    return PlaceScan(top.copy(), level.copy(), sh.copy(), bytes(codes), lower, bytes(squares))
+
+
+def place_scan(state: GunkimonoState) -> PlaceScan:
+    """The places of the battlefield as it is now (cached while it stays so, and worked out
+    again only where it changed)."""
+    top, level, sh = state.battlefield.top, state.battlefield.level, state.fortresses.sh_owner
+    cache = state.formation_cache
+    old = cache.places
+    if old is not None and old.top == top and old.level == level and old.sh_owner == sh:
+        return old
+    scan = _full_scan(top, level, sh) if old is None else _rescan(old, top, level, sh)
+    cache.places = scan
+    return scan
+
+
+def _rescan(old: PlaceScan, top: list[int], level: list[int], sh: list[int]) -> PlaceScan:
+    """``_full_scan`` of this board, from the scan of another: only the places over the
+    squares that differ are worked out again."""
+    if len(old.top) != CELLS or len(top) != CELLS or len(level) != CELLS or len(sh) != CELLS:
+        return _full_scan(top, level, sh)
+    otop, olevel, osh = old.top, old.level, old.sh_owner
+    changed: list[int] = []
+    for c in range(CELLS):
+        if top[c] != otop[c] or level[c] != olevel[c] or sh[c] != osh[c]:
+            changed.append(c)
+    if len(changed) > 8:  # another board altogether (a test's, a loaded one)
+        return _full_scan(top, level, sh)
+    codes = bytearray(old.codes)
+    lower = old.lower.copy()
+    squares = bytearray(old.squares)
+    for c in changed:
+        squares[c] = _square_byte(top, sh, c)
+        for i in _PAIRS_OF[c]:
+            a = _PAIR_A[i]
+            b = _PAIR_B[i]
+            codes[i] = _place_byte(top, level, sh, a, b)
+            lower[i] = _lower_square(level, sh, a, b)
+    return PlaceScan(top.copy(), level.copy(), sh.copy(), bytes(codes), lower, bytes(squares))
+
+
+def _only_over(codes: bytes, square: int) -> bytes:
+    """The places' bytes with every place that does not cover ``square`` blocked (the
+    large tile over a support)."""
+    kept = bytearray(b"\xff" * _NUM_PAIRS)
+    for i in _PAIRS_OF[square]:
+        kept[i] = codes[i]
+    return bytes(kept)
+
+
+def _linkable(board: Formations) -> list[bool]:
+    """Stronghold rule 4 can refuse a troop on a square only if that square touches two
+    different controlled formations: those squares (cached with the formations)."""
+    found = board.linkable
+    if found is None:
+        comp = board.comp
+        held = [False] * CELLS
+        for g in board.held:
+            held[g] = True
+        found = [False] * CELLS
+        for c in range(CELLS):
+            first = -1
+            for nb in NEIGHBOURS[c]:
+                g = comp[nb]
+                if held[g]:
+                    if first < 0:
+                        first = g
+                    elif g != first:
+                        found[c] = True
+                        break
+        board.linkable = found
+    return found
+
+
+def _rule_4_board(state: GunkimonoState) -> Formations | None:
+    """The formations when Stronghold rule 4 can refuse a placement (two controlled
+    formations on the battlefield), else None."""
+    if not may_link(state):
+        return None
+    board = formations(state)
+    return board if len(board.held) >= 2 else None
+
+
+def _large(
+    state: GunkimonoState,
+    codes: bytes,
+    board: Formations | None,
+    out: list[GunkimonoAction],
+    made: dict[int, list[Place]] | None,
+) -> None:
+    """Legal large tiles from the places' bytes, in ascending action-number order, appended
+    to ``out``; each tile side's list is kept in ``made`` (the scan's, by side), if given."""
     hand = set(state.supply.hands[state.sequence.turn])
     if not hand:
-        return []
+        return
     kinds: list[list[int]] = []
     for code in hand:
         kinds.extend(_KINDS[code])
     kinds.sort()
-    top, level, sh = state.battlefield.top, state.battlefield.level, state.fortresses.sh_owner
-    board = formations(state) if may_link(state) else None
-    indexes = _ALL_PAIRS if support is None else _PAIRS_OF[support]
-    # Stronghold rule 1 and the Level Difference rule, once per place: the free places, and
-    # the troops on their two squares as one number, ``(top_a + 1) * 16 + top_b + 1`` (read
-    # once, filtered per tile side; a top is -1..14: a troop type or ``FACE_DOWN``).
-    free: list[int] = []
-    free_a: list[int] = []
-    free_b: list[int] = []
-    tops: list[int] = []
-    for i in indexes:
-        a = _PAIR_A[i]
-        b = _PAIR_B[i]
-        if sh[a] < 0 and sh[b] < 0 and level[a] == level[b]:
-            free.append(i)
-            free_a.append(a)
-            free_b.append(b)
-            tops.append((top[a] + 1) * 16 + top[b] + 1)
-    out: list[Place] = []
+    risky: list[int] | None = None
+    # Kept by side and by whether rule 4 applies (which the board decides, unless a test
+    # paints strongholds without their squares).
+    ruled = 1 if board is not None else 0
     for kind in kinds:
-        t1 = kind[1] + 1
-        t2 = kind[3] + 1
-        table = _places(kind[2], kind[4])
-        k = 0
-        for both in tops:
-            # The Troop Duplication rule, then (when two strongholds stand) rule 4.
-            if both >> 4 != t1 and both & 15 != t2:
-                if board is None or not links_controlled(
-                    state, free_a[k], t1 - 1, free_b[k], t2 - 1, board
-                ):
-                    out.append(table[free[k]])
-            k += 1
-    return out
+        key = kind[0] * 2 + ruled
+        if made is not None:
+            kept_before = made.get(key)
+            if kept_before is not None:
+                out.extend(kept_before)
+                continue
+        if risky is None:
+            risky = _risky_places(codes, board)
+        side = _side(state, codes, board, risky, kind)
+        if made is not None:
+            made[key] = side
+        out.extend(side)
 
 
-def small_placements(state: GunkimonoState) -> list[SmallTile]:
-    """Legal face-up small tiles, in ascending action-number order."""
-    out: list[SmallTile] = []
-    top, sh = state.battlefield.top, state.fortresses.sh_owner
-    board = formations(state) if may_link(state) else None
-    for t in sorted(state.supply.reserve[state.sequence.turn]):
-        table = SMALLS[t]
+def _risky_places(codes: bytes, board: Formations | None) -> list[int]:
+    """The free places where Stronghold rule 4 may refuse a tile (a square next to two
+    controlled formations), with ``board``; none without."""
+    risky: list[int] = []
+    if board is not None:
+        near = _linkable(board)
+        for i in range(_NUM_PAIRS):
+            if codes[i] != _BLOCKED and (near[_PAIR_A[i]] or near[_PAIR_B[i]]):
+                risky.append(i)
+    return risky
+
+
+def _side(
+    state: GunkimonoState,
+    codes: bytes,
+    board: Formations | None,
+    risky: list[int],
+    kind: list[int],
+) -> list[Place]:
+    """One tile side's legal places (``_KINDS``' ``kind``), in place order."""
+    t1 = kind[1]
+    t2 = kind[3]
+    allowed = codes.translate(_LARGE_ALLOWS[t1 * 5 + t2])
+    if risky:
+        assert board is not None
+        kept = bytearray(allowed)
+        for i in risky:
+            if kept[i] and links_controlled(state, _PAIR_A[i], t1, _PAIR_B[i], t2, board):
+                kept[i] = 0
+        allowed = bytes(kept)
+    table = _places(kind[2], kind[4])
+    side: list[Place] = []
+    # Compiled, a loop over the bytes touches only the placements it keeps (a filter over
+    # the table would read every one of them).
+    for i in range(_NUM_PAIRS):
+        if allowed[i]:
+            side.append(table[i])
+    return side
+
+
+def large_placements(state: GunkimonoState, support: int | None) -> list[Place]:
+    """Legal large tiles, in ascending action-number order (over the support square, if
+    one was just placed)."""
+    scan = place_scan(state)
+    out: list[GunkimonoAction] = []
+    if support is None:
+        _large(state, scan.codes, _rule_4_board(state), out, scan.sides)
+    else:
+        _large(state, _only_over(scan.codes, support), _rule_4_board(state), out, None)
+    return cast("list[Place]", out)
+
+
+def place_actions(state: GunkimonoState) -> list[GunkimonoAction]:
+    """Step 1's legal actions in ascending action-number order: large tiles, small tiles
+    face up, then small tiles face down as supports."""
+    board = _rule_4_board(state)
+    scan = place_scan(state)
+    out: list[GunkimonoAction] = []
+    _large(state, scan.codes, board, out, scan.sides)
+    reserve = sorted(state.supply.reserve[state.sequence.turn])
+    if not reserve:
+        return out
+    near = _linkable(board) if board is not None else None
+    smalls = scan.smalls
+    ruled = 1 if board is not None else 0
+    for t in reserve:
+        kept_before = smalls.get(t * 2 + ruled)
+        if kept_before is not None:
+            out.extend(kept_before)
+            continue
+        allowed = scan.squares.translate(_SMALL_ALLOWS[t])
+        if near is not None:
+            assert board is not None
+            kept = bytearray(allowed)
+            for c in range(CELLS):
+                if kept[c] and near[c] and links_controlled(state, c, t, c, t, board):
+                    kept[c] = 0
+            allowed = bytes(kept)
+        table = _SMALL_TABLES[t]
+        tiles: list[SmallTile] = []
         for c in range(CELLS):
-            if sh[c] < 0 and top[c] != t:
-                if board is not None and links_controlled(state, c, t, c, t, board):
-                    continue
-                out.append(table[c])
+            if allowed[c]:
+                tiles.append(table[c])
+        smalls[t * 2 + ruled] = tiles
+        out.extend(tiles)
+    out.extend(_supports(state, scan.lower, reserve, board))
     return out
+
+
+def _supports(
+    state: GunkimonoState, lower: list[int], reserve: list[int], board: Formations | None
+) -> list[SmallTile]:
+    """Legal face-down small tiles (``extra_support.support_cells``' squares), from the
+    places that straddle one level (``lower``: ``PlaceScan.lower``): the lower square takes
+    a support when some side of a tile in the hand may then lie there, its other troop on
+    the upper square (the Troop Duplication rule there, Stronghold rule 4)."""
+    hand = state.supply.hands[state.sequence.turn]
+    if not hand:
+        return []
+    kinds: list[list[int]] = []
+    for code in set(hand):
+        kinds.extend(_KINDS[code])
+    top = state.battlefield.top
+    found = [False] * CELLS
+    any_found = False
+    for i in range(_NUM_PAIRS):
+        x = lower[i]
+        if x < 0 or found[x]:
+            continue
+        y = _PAIR_A[i] + _PAIR_B[i] - x
+        for kind in kinds:
+            # The tile's first troop on the support, its second on the upper square.
+            tx = kind[1]
+            ty = kind[3]
+            if ty == top[y]:
+                continue
+            if board is not None and links_controlled(state, x, tx, y, ty, board):
+                continue
+            found[x] = True
+            any_found = True
+            break
+    if not any_found:
+        return []
+    cells = [c for c in range(CELLS) if found[c]]
+    return [SUPPORTS[t][c] for t in reserve for c in cells]
 
 
 # ---------------------------------------------------------------- validation
@@ -293,15 +605,16 @@ def place_large(state: GunkimonoState, action: Place, events: list[Event]) -> No
         level[c] += 1
     state.sequence.placed_large = True
     state.sequence.support_cell = -1
-    events.append(
-        event(
-            "place",
-            seat=seat,
-            tile=tile_name(action.tile),
-            action=str(action),
-            message=say("Seat {seat} places {action}.", seat=seat, action=str(action)),
+    if not state.muted:
+        events.append(
+            event(
+                "place",
+                seat=seat,
+                tile=tile_name(action.tile),
+                action=str(action),
+                message=say("Seat {seat} places {action}.", seat=seat, action=str(action)),
+            )
         )
-    )
     queue_scoring(state, [action.a, action.b], events)
 
 
@@ -324,12 +637,13 @@ def place_small(state: GunkimonoState, action: SmallTile, events: list[Event]) -
     field.top[c] = action.troop
     field.sym[c] = _C.small_symbols
     state.sequence.placed_large = False
-    events.append(
-        event(
-            "place",
-            seat=seat,
-            action=str(action),
-            message=say("Seat {seat} places {action}.", seat=seat, action=str(action)),
+    if not state.muted:
+        events.append(
+            event(
+                "place",
+                seat=seat,
+                action=str(action),
+                message=say("Seat {seat} places {action}.", seat=seat, action=str(action)),
+            )
         )
-    )
     queue_scoring(state, [c], events)

@@ -82,9 +82,15 @@ def draw_due(state: GunkimonoState) -> bool:
     return state.sequence.placed_large and bool(state.supply.stack or state.supply.row)
 
 
+#: Every draw, made once: the stack's, and each tile's from the row (``_TAKES[tile]``).
+_FROM_STACK: Final = Draw(None)
+_TAKES: Final[list[Draw]] = [Draw(t) for t in range(100)]
+
+
 def legal_draws(state: GunkimonoState) -> list[Draw]:
-    out = [Draw(None)] if state.supply.stack else []
-    out.extend(Draw(t) for t in sorted(set(state.supply.row)))
+    out = [_FROM_STACK] if state.supply.stack else []
+    for t in sorted(set(state.supply.row)):
+        out.append(_TAKES[t] if 0 <= t < 100 else Draw(t))
     return out
 
 
@@ -123,39 +129,42 @@ def draw(state: GunkimonoState, action: Draw, events: list[Event]) -> None:
             tile = pop_stack(state, events) if state.options["end_tile_replacement"] else None
         if tile is not None:
             state.supply.hands[seat].append(tile)
-            events.append(
-                event(
-                    "draw",
-                    seat=seat,
-                    source="stack",
-                    message=say("Seat {seat} draws from the stack.", seat=seat),
+            if not state.muted:
+                events.append(
+                    event(
+                        "draw",
+                        seat=seat,
+                        source="stack",
+                        message=say("Seat {seat} draws from the stack.", seat=seat),
+                    )
                 )
-            )
-            events.append(
-                event(
-                    "drawn",
-                    audience=[seat],
-                    tile=tile_name(tile),
-                    message=say("You draw {tile}.", tile=tile_name(tile)),
+            if not state.muted:
+                events.append(
+                    event(
+                        "drawn",
+                        audience=[seat],
+                        tile=tile_name(tile),
+                        message=say("You draw {tile}.", tile=tile_name(tile)),
+                    )
                 )
-            )
     else:
         state.supply.row.remove(action.tile)
         state.supply.hands[seat].append(action.tile)
         state.supply.known[seat].append(action.tile)
-        events.append(
-            event(
-                "draw",
-                seat=seat,
-                source="row",
-                tile=tile_name(action.tile),
-                message=say(
-                    "Seat {seat} takes {tile} from the face-up row.",
+        if not state.muted:
+            events.append(
+                event(
+                    "draw",
                     seat=seat,
+                    source="row",
                     tile=tile_name(action.tile),
-                ),
+                    message=say(
+                        "Seat {seat} takes {tile} from the face-up row.",
+                        seat=seat,
+                        tile=tile_name(action.tile),
+                    ),
+                )
             )
-        )
         refill_row(state, events)
 
 
@@ -171,10 +180,11 @@ def refill_row(state: GunkimonoState, events: list[Event]) -> None:
                 return
             continue
         state.supply.row.append(tile)
-        events.append(
-            event(
-                "reveal",
-                tile=tile_name(tile),
-                message=say("{tile} joins the row.", tile=tile_name(tile)),
+        if not state.muted:
+            events.append(
+                event(
+                    "reveal",
+                    tile=tile_name(tile),
+                    message=say("{tile} joins the row.", tile=tile_name(tile)),
+                )
             )
-        )

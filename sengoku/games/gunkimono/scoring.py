@@ -14,7 +14,7 @@ Once every troop is scored, a stronghold that is due is built (``strongholds.py`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -22,7 +22,7 @@ import sengoku.games.gunkimono.turn_record as turn_record
 from sengoku.core.game import Event, event
 from sengoku.core.sentence import said, say
 from sengoku.core.substate import Codec, Part, part_field
-from sengoku.games.gunkimono.actions import LETTERS, Score, cell_name
+from sengoku.games.gunkimono.actions import CELLS, LETTERS, Score, cell_name
 from sengoku.games.gunkimono.battlefield import troop_word
 from sengoku.games.gunkimono.formations import formation
 from sengoku.games.gunkimono.honor_track import advance_honor, can_honor
@@ -32,6 +32,19 @@ from sengoku.games.gunkimono.victory_points import gain
 
 if TYPE_CHECKING:
     from sengoku.games.gunkimono.state import GunkimonoState
+
+
+#: Every scoring decision, made once (``_SCORES[honor][troop][cell]``): a legal list hands out
+#: these, not new actions (a constructor checks its fields; a search compares lists of them).
+_SCORES: Final[list[list[list[Score]]]] = [
+    [[Score(honor, t, c) for c in range(CELLS)] for t in range(5)] for honor in (False, True)
+]
+
+
+def _score(honor: bool, troop: int, cell: int) -> Score:
+    if 0 <= troop < 5 and 0 <= cell < CELLS:
+        return _SCORES[1 if honor else 0][troop][cell]
+    return Score(honor, troop, cell)  # a state loaded with a bad square: the field is named
 
 
 def _same(pending: list[PendingScore]) -> list[PendingScore]:
@@ -83,19 +96,20 @@ def skip_unscorable(state: GunkimonoState, events: list[Event]) -> None:
         if vp_ok or can_honor(state, state.sequence.turn, troop):
             return
         state.scoring.pending.pop(0)
-        events.append(
-            event(
-                "score",
-                seat=state.sequence.turn,
-                points=0,
-                message=say(
-                    "The {troop} on {square} joins a controlled formation and has no honor "
-                    "marker: it scores nothing.",
-                    troop=troop_word(troop),
-                    square=cell_name(cell),
-                ),
+        if not state.muted:
+            events.append(
+                event(
+                    "score",
+                    seat=state.sequence.turn,
+                    points=0,
+                    message=say(
+                        "The {troop} on {square} joins a controlled formation and has no honor "
+                        "marker: it scores nothing.",
+                        troop=troop_word(troop),
+                        square=cell_name(cell),
+                    ),
+                )
             )
-        )
 
 
 def scored(state: GunkimonoState) -> bool:
@@ -108,9 +122,9 @@ def legal_scores(state: GunkimonoState) -> list[Score]:
     cell, troop, _sym, _vp, vp_ok = state.scoring.pending[0]
     out = []
     if vp_ok:
-        out.append(Score(False, troop, cell))
+        out.append(_score(False, troop, cell))
     if can_honor(state, state.sequence.turn, troop):
-        out.append(Score(True, troop, cell))
+        out.append(_score(True, troop, cell))
     return out
 
 
@@ -144,22 +158,23 @@ def score(state: GunkimonoState, action: Score, events: list[Event]) -> None:
     if not action.honor:
         gain(state, seat, vp)
         turn_record.scored(state, turn_record.VP, troop, cell, vp)
-        events.append(
-            event(
-                "score",
-                seat=seat,
-                kind="vp",
-                points=vp,
-                message=say(
-                    "Seat {seat} scores {points} VP for the {troop} formation of {points} at "
-                    "{square}.",
+        if not state.muted:
+            events.append(
+                event(
+                    "score",
                     seat=seat,
+                    kind="vp",
                     points=vp,
-                    troop=troop_word(troop),
-                    square=cell_name(cell),
-                ),
+                    message=say(
+                        "Seat {seat} scores {points} VP for the {troop} formation of {points} at "
+                        "{square}.",
+                        seat=seat,
+                        points=vp,
+                        troop=troop_word(troop),
+                        square=cell_name(cell),
+                    ),
+                )
             )
-        )
     else:
         turn_record.scored(state, turn_record.HONOR, troop, cell, sym)
         advance_honor(state, seat, troop, sym, events)

@@ -121,11 +121,7 @@ def _sorted(
 
 def _place_phase(state: GunkimonoState) -> list[GunkimonoAction]:
     # Generated in action-number order: large tiles, small tiles, then supports.
-    out: list[GunkimonoAction] = []
-    out.extend(placement.large_placements(state, None))
-    out.extend(placement.small_placements(state))
-    out.extend(extra_support.supports(state))
-    return out
+    return placement.place_actions(state)
 
 
 def _support_phase(state: GunkimonoState) -> list[GunkimonoAction]:
@@ -171,7 +167,15 @@ class GunkimonoState(State[GunkimonoAction]):
     module that owns it; the state keeps only the match's constants and its legal-action
     cache."""
 
-    __slots__ = ("game", "options", "num_players", *_PART_NAMES, "_legal", "notation_cache")
+    __slots__ = (
+        "game",
+        "options",
+        "num_players",
+        *_PART_NAMES,
+        "_legal",
+        "notation_cache",
+        "muted",
+    )
 
     battlefield: Battlefield
     fortresses: Strongholds
@@ -232,6 +236,8 @@ class GunkimonoState(State[GunkimonoAction]):
         self._legal: list[GunkimonoAction] | None = legal
         #: ``game.py``'s notation of the legal actions, made from the legal list it names.
         self.notation_cache: tuple[object, dict[str, int], dict[Hashable, str]] | None = None
+        #: ``mute``: the rules build no events (a search's state; a copy tells again).
+        self.muted = False
 
     # The parts' fields by their own names, for readers outside the rule modules (written
     # out: compiled with mypyc, a native class's properties are its own methods).
@@ -590,6 +596,11 @@ class GunkimonoState(State[GunkimonoAction]):
         self.sequence.decisions += 1
         self._legal = None
 
+    def mute(self) -> None:
+        """``apply`` returns no events from now on (a search's state, which reads none): the
+        rule modules skip building them; the rules played are the same."""
+        self.muted = True
+
     def apply(self, action: object) -> list[Event]:
         """Play one decision through the flow's template (core/flow.py): the phase asked
         now (``FLOW``'s table) plays it."""
@@ -658,19 +669,21 @@ class GunkimonoState(State[GunkimonoAction]):
         its strongholds are still assessed)."""
         sequence = self.sequence
         sequence.phase = Phase.PLACE
-        self._legal = None
-        if self.legal_actions():
+        # Worked out here (the list the player is then asked), not copied to be tested.
+        legal = self._legal = FLOW.legal(self)
+        if legal:
             return True
         seat = sequence.turn
         sequence.passes += 1
         turn_record.begin(self)
-        events.append(
-            event(
-                "pass",
-                seat=seat,
-                message=say("Seat {seat} cannot place any tile: the turn passes.", seat=seat),
+        if not self.muted:
+            events.append(
+                event(
+                    "pass",
+                    seat=seat,
+                    message=say("Seat {seat} cannot place any tile: the turn passes.", seat=seat),
+                )
             )
-        )
         strongholds.assess(self, events)
         return False
 

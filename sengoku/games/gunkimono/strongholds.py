@@ -83,7 +83,10 @@ def controlled(state: GunkimonoState, squares: set[int]) -> bool:
 
 def may_link(state: GunkimonoState) -> bool:
     """Can any placement link controlled formations (two strongholds on the board)?"""
-    return sum(len(s) for s in state.fortresses.strongholds) >= 2
+    built = 0
+    for s in state.fortresses.strongholds:  # a loop, not sum() over a generator (compiled)
+        built += len(s)
+    return built >= 2
 
 
 def links_controlled(
@@ -167,8 +170,12 @@ def _find_stronghold_cells(state: GunkimonoState, seat: int, board: Formations) 
     return [c for c in range(CELLS) if sh[c] < 0 and top[c] != FACE_DOWN and comp[c] not in closed]
 
 
+#: Every stronghold decision, made once (by square).
+_BUILDS: Final[list[BuildStronghold]] = [BuildStronghold(c) for c in range(CELLS)]
+
+
 def legal_builds(state: GunkimonoState) -> list[BuildStronghold]:
-    return [BuildStronghold(c) for c in stronghold_cells(state, state.sequence.turn)]
+    return [_BUILDS[c] for c in stronghold_cells(state, state.sequence.turn)]
 
 
 def why_not_build(state: GunkimonoState, action: BuildStronghold) -> str | None:
@@ -192,15 +199,17 @@ def begin_building(state: GunkimonoState, events: list[Event]) -> None:
     and there is no decision (``built``)."""
     seat = state.sequence.turn
     if not stronghold_cells(state, seat):
-        events.append(
-            event(
-                "stronghold_blocked",
-                seat=seat,
-                message=say(
-                    "Seat {seat} cannot build a stronghold: every formation holds one.", seat=seat
-                ),
+        if not state.muted:
+            events.append(
+                event(
+                    "stronghold_blocked",
+                    seat=seat,
+                    message=say(
+                        "Seat {seat} cannot build a stronghold: every formation holds one.",
+                        seat=seat,
+                    ),
+                )
             )
-        )
 
 
 def built(state: GunkimonoState) -> bool:
@@ -222,20 +231,21 @@ def build(state: GunkimonoState, action: BuildStronghold, events: list[Event]) -
     turn_record.scored(
         state, turn_record.STRONGHOLD_BUILT, state.battlefield.top[action.cell], action.cell, size
     )
-    events.append(
-        event(
-            "stronghold",
-            seat=seat,
-            cell=cell_name(action.cell),
-            message=say(
-                "Seat {seat} builds a stronghold on the {troop} at {square} (formation of {size}).",
+    if not state.muted:
+        events.append(
+            event(
+                "stronghold",
                 seat=seat,
-                troop=troop_word(state.battlefield.top[action.cell]),
-                square=cell_name(action.cell),
-                size=size,
-            ),
+                cell=cell_name(action.cell),
+                message=say(
+                    "Seat {seat} builds a stronghold on the {troop} at {square} (formation of {size}).",
+                    seat=seat,
+                    troop=troop_word(state.battlefield.top[action.cell]),
+                    square=cell_name(action.cell),
+                    size=size,
+                ),
+            )
         )
-    )
 
 
 # ---------------------------------------------------------------- 3. assess strongholds
@@ -249,19 +259,20 @@ def assess(state: GunkimonoState, events: list[Event]) -> None:
     sizes = [len(state.formation(c)) for c in state.fortresses.strongholds[seat]]
     gain(state, seat, sum(sizes), by_strongholds=True)
     turn_record.scored(state, turn_record.STRONGHOLDS, -1, -1, sum(sizes))
-    events.append(
-        event(
-            "assess",
-            seat=seat,
-            points=sum(sizes),
-            # "3 + 4": the sizes of its formations, as numbers read in any language.
-            message=say(
-                "Seat {seat}'s strongholds score {sizes} VP.",
+    if not state.muted:
+        events.append(
+            event(
+                "assess",
                 seat=seat,
-                sizes=" + ".join(map(str, sizes)),
-            ),
+                points=sum(sizes),
+                # "3 + 4": the sizes of its formations, as numbers read in any language.
+                message=say(
+                    "Seat {seat}'s strongholds score {sizes} VP.",
+                    seat=seat,
+                    sizes=" + ".join(map(str, sizes)),
+                ),
+            )
         )
-    )
 
 
 def controlled_troops(state: GunkimonoState, seat: int) -> int:

@@ -56,50 +56,53 @@ def reach_ending_row(state: GunkimonoState, seat: int, troop: int, events: list[
         state.war_banners.banners[seat].append([kind, value, troop])
         turn_record.scored(state, turn_record.BANNER, troop, -1, kind)
         kname = _C.banner_kinds[kind]
-        events.append(
-            event(
-                "banner",
-                seat=seat,
-                kind=kname,
-                column=NAMES[troop],
-                # The kind is public (the banners' backs show it); the value is told below,
-                # to the seat alone.
-                message=say(
-                    "Seat {seat} claims a {kind} war banner from the {troop} column; that honor "
-                    "marker leaves the track.",
+        if not state.muted:
+            events.append(
+                event(
+                    "banner",
                     seat=seat,
-                    kind=Word(kname),
-                    troop=troop_word(troop),
-                ),
+                    kind=kname,
+                    column=NAMES[troop],
+                    # The kind is public (the banners' backs show it); the value is told below,
+                    # to the seat alone.
+                    message=say(
+                        "Seat {seat} claims a {kind} war banner from the {troop} column; that honor "
+                        "marker leaves the track.",
+                        seat=seat,
+                        kind=Word(kname),
+                        troop=troop_word(troop),
+                    ),
+                )
             )
-        )
-        events.append(
-            event(
-                "banner_value",
-                audience=[seat],
-                kind=kname,
-                value=value,
-                message=say(
-                    "Your {kind} banner is worth {value} VP.", kind=Word(kname), value=value
-                ),
+        if not state.muted:
+            events.append(
+                event(
+                    "banner_value",
+                    audience=[seat],
+                    kind=kname,
+                    value=value,
+                    message=say(
+                        "Your {kind} banner is worth {value} VP.", kind=Word(kname), value=value
+                    ),
+                )
             )
-        )
         return True
     if state.options["empty_banner_stack"] == "remove":
-        events.append(
-            event(
-                "banner",
-                seat=seat,
-                kind=None,
-                column=NAMES[troop],
-                message=say(
-                    "The {troop} banner stack is empty: seat {seat}'s marker leaves the track "
-                    "without a banner.",
-                    troop=troop_word(troop),
+        if not state.muted:
+            events.append(
+                event(
+                    "banner",
                     seat=seat,
-                ),
+                    kind=None,
+                    column=NAMES[troop],
+                    message=say(
+                        "The {troop} banner stack is empty: seat {seat}'s marker leaves the track "
+                        "without a banner.",
+                        troop=troop_word(troop),
+                        seat=seat,
+                    ),
+                )
             )
-        )
         return True
     return False
 
