@@ -76,7 +76,9 @@ def _run(
         input=stdin,
         capture_output=True,
         text=True,
-        timeout=600,
+        # A safety net against a hung build, not a speed bound: building the wheel compiles
+        # every listed module with mypyc, which took over 600 s on a loaded 2-core machine.
+        timeout=3600,
     )
 
 
