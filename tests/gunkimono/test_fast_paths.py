@@ -86,3 +86,59 @@ def test_integers_match_the_formulas_through_random_games(players: int) -> None:
             assert ints == [formula(a) for a in legal] == sorted(ints)
             st.apply(rng.choice(legal))
         assert st.view(0)["outcome"] is not None
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_playout_choice_is_the_core_policys_draw_and_plays_the_same(players: int) -> None:
+    """``GunkimonoFeatures.rollout_action`` takes from the kept legal list (no copy) and
+    ``apply`` plays it unchecked: the same draws as the core's ``rng.choice`` of
+    ``legal_actions()``, the same game, and anything else still checked."""
+    from sengoku.core.features import Features
+    from sengoku.games.gunkimono.features import GunkimonoFeatures
+
+    ours, core = GunkimonoFeatures(), Features()
+    for seed in range(2):
+        fast = GAME.new_state(seed, players=players)
+        slow = fast.clone()
+        fast.mute()
+        rng_fast, rng_slow = random.Random(seed), random.Random(seed)
+        while not slow.is_terminal():
+            action = ours.rollout_action(fast, rng_fast)
+            assert action == core.rollout_action(slow, rng_slow)
+            assert action in slow.legal_actions()
+            if slow.current_player == TERMINAL:
+                break
+            fast.apply(action)
+            slow.apply(action)
+            assert fast.to_json() == slow.to_json()
+            # The chosen object, played, no longer passes unchecked (the list changed):
+            # refused when illegal now, as before.
+            assert fast.why_illegal(action) == slow.why_illegal(action)
+        assert fast.outcome() == slow.outcome()
+
+
+def test_a_playout_choice_vouches_only_for_itself_in_its_own_position() -> None:
+    from sengoku.games.gunkimono.features import GunkimonoFeatures
+
+    st = GAME.new_state(0, players=2)
+    chosen = GunkimonoFeatures().rollout_action(st, random.Random(0))
+    assert st.why_illegal(chosen) is None
+    # Another action is checked as ever: a tile not in the hand is refused.
+    hand = st.supply.hands[st.current_player]
+    other = next(
+        a
+        for a in int_to_action_range()
+        if isinstance(a, Place) and a.tile not in hand and a.b == a.a + 1
+    )
+    assert st.why_illegal(other) is not None
+    with pytest.raises(ValueError):
+        st.apply(other)
+    # A copy does not inherit the choice, nor does the position once its list is
+    # forgotten: the rules' own check answers (legal still).
+    assert st.clone().why_illegal(chosen) is None
+    st.forget_legal_actions()
+    assert st.why_illegal(chosen) is None
+
+
+def int_to_action_range() -> list[Any]:
+    return [int_to_action(n) for n in range(PLACE_BASE, PLACE_BASE + 2 * CELLS * 12)]

@@ -17,17 +17,16 @@ Everything read is visible, or sampled in a determinization (banner values, hand
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, cast
+import random
+from typing import Final, cast
 
 from sengoku.core.features import Features
-from sengoku.core.game import State
+from sengoku.core.game import Action, State
 from sengoku.games.gunkimono.data import components
 from sengoku.games.gunkimono.formations import formations
 from sengoku.games.gunkimono.honor_track import REMOVED
+from sengoku.games.gunkimono.state import GunkimonoState
 from sengoku.games.gunkimono.strongholds import stronghold_cells
-
-if TYPE_CHECKING:
-    from sengoku.games.gunkimono.state import GunkimonoState
 
 _C: Final = components()
 #: The mean value of a banner (all kinds and columns): what a finished honor race is worth.
@@ -47,6 +46,14 @@ class GunkimonoFeatures(Features):
     # strong as IS-MCTS with 10-30 iterations, so all four levels are IS-MCTS searches, 3x
     # apart (about 1 ms an iteration here; docs/ai.md, Strength).
     search_ladder = (3, 9, 27, 81)
+
+    def rollout_action(self, state: State, rng: random.Random) -> Action:
+        """Uniformly random, as the core's policy, with the same draw; a Gunkimono state's
+        from its kept legal list (``rollout_choice``: not copied, and not checked again by
+        ``apply``: a playout ply's legal list is some 650 placements)."""
+        if isinstance(state, GunkimonoState):
+            return state.rollout_choice(rng)
+        return super().rollout_action(state, rng)
 
     def income(self, state: GunkimonoState, seat: int) -> int:
         return sum(state.formation_size(c) for c in state.fortresses.strongholds[seat])

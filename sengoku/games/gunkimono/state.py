@@ -175,6 +175,8 @@ class GunkimonoState(State[GunkimonoAction]):
         "_legal",
         "notation_cache",
         "muted",
+        "_chosen",
+        "_chosen_from",
     )
 
     battlefield: Battlefield
@@ -238,6 +240,11 @@ class GunkimonoState(State[GunkimonoAction]):
         self.notation_cache: tuple[object, dict[str, int], dict[Hashable, str]] | None = None
         #: ``mute``: the rules build no events (a search's state; a copy tells again).
         self.muted = False
+        #: ``rollout_choice``'s last action and the kept legal list it was taken from:
+        #: ``apply`` takes that action without checking it again while the list is the
+        #: position's (by identity: ``decide`` and every change start a new list).
+        self._chosen: GunkimonoAction | None = None
+        self._chosen_from: list[GunkimonoAction] | None = None
 
     # The parts' fields by their own names, for readers outside the rule modules (written
     # out: compiled with mypyc, a native class's properties are its own methods).
@@ -580,6 +587,18 @@ class GunkimonoState(State[GunkimonoAction]):
             self._legal = FLOW.legal(self)
         return list(self._legal)
 
+    def rollout_choice(self, rng: random.Random) -> GunkimonoAction:
+        """``rng.choice(self.legal_actions())`` (the same draw), from the kept legal list,
+        not copied: a playout's step (``GunkimonoFeatures.rollout_action``). ``apply`` then
+        plays it without checking it again: it is one of the position's legal actions."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = FLOW.legal(self)
+        action: GunkimonoAction = rng.choice(legal)
+        self._chosen = action
+        self._chosen_from = legal
+        return action
+
     def legal_key(self) -> object | None:
         """A token of the legal list as last worked out, None if not worked out since the
         last change: caches of it (the notation) compare tokens by identity."""
@@ -609,6 +628,11 @@ class GunkimonoState(State[GunkimonoAction]):
 
     def why_illegal(self, action: object) -> str | None:
         """None if ``action`` is legal here, else the rule it breaks."""
+        legal = self._legal
+        if legal is not None and action is self._chosen and legal is self._chosen_from:
+            # ``rollout_choice`` took it from this position's kept legal list (which a
+            # change of the position replaces): legal, as that list says.
+            return None
         if self.sequence.phase is Phase.OVER:
             return said(say("the game is over"))
         if isinstance(action, Place):
