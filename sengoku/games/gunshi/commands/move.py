@@ -14,7 +14,7 @@ import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import N_, say
 from sengoku.games.gunshi.actions import A
 from sengoku.games.gunshi.battlefield import CHAIN, DIR, TO, UNIT, cn, parse_cell
-from sengoku.games.gunshi.chained_commands import front_key, mates, simulate
+from sengoku.games.gunshi.chained_commands import front_first, mates, simulate
 from sengoku.games.gunshi.combat import capture
 from sengoku.games.gunshi.commands import chain_trap, light_infantry, rapid_move
 from sengoku.games.gunshi.commands.command import (
@@ -225,7 +225,7 @@ def start_moves(st: GunshiState, cmd: Command, p: int, d: int, sel: tuple[int, .
     """The leader and the chosen units move in direction d, front first."""
     units = [need(cmd.leader), *sel]
     cmd.dir = d
-    cmd.order = tuple(sorted(units, key=lambda x: front_key(st, x, d)))
+    cmd.order = tuple(front_first(st, units, d))
     resolve_moves(st, cmd, p)
 
 
