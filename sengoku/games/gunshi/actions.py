@@ -157,10 +157,9 @@ def sorted_unique(actions: list[GunshiAction]) -> list[GunshiAction]:
     """``sorted(set(actions), key=GunshiAction.to_int)``, faster.
 
     The usual case, generated in order with no duplicates, is one pass over the actions'
-    numbers (kept on each action): no set and no sort. Otherwise the actions are keyed by
-    number, not hashed (a dataclass's ``__hash__`` runs as Python): equal actions have equal
-    numbers and distinct ones distinct numbers, so keeping the first action of each number
-    keeps what the set keeps, and sorting the numbers gives the order.
+    numbers (kept on each action): no set and no sort. Otherwise the actions are sorted by
+    number, not hashed: equal actions have equal numbers and distinct ones distinct numbers,
+    so keeping the first action of each number keeps what the set keeps.
     """
     previous = -1
     for action in actions:
@@ -170,10 +169,20 @@ def sorted_unique(actions: list[GunshiAction]) -> list[GunshiAction]:
         previous = number
     else:
         return list(actions)
-    by_number: dict[int, GunshiAction] = {}
-    for action in actions:
-        by_number.setdefault(action.number, action)
-    return [by_number[n] for n in sorted(by_number)]
+    # Each action's number and its place made one ``int`` (number first, the place next), the
+    # integers sorted: the first of each number is the first action of that number in the
+    # list, what a dict of first actions by number, sorted, gave (no dict, no hashing).
+    n = len(actions)
+    keyed = [actions[i].number * n + i for i in range(n)]
+    keyed.sort()
+    out: list[GunshiAction] = []
+    last = -1
+    for k in keyed:
+        number = k // n
+        if number != last:
+            out.append(actions[k % n])
+            last = number
+    return out
 
 
 __all__ = ["A", "COLS", "GunshiAction", "NUM_ACTIONS", "SHORT_KINDS", "VOCABULARY"]

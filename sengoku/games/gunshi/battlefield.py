@@ -21,7 +21,14 @@ def cn(cell: int) -> str:
 
 def parse_cell(text: str) -> int:
     """The cell of an action's argument such as ``d4`` (the engine's own names only)."""
+    cell = _CELL_OF.get(text)  # the board's names, looked up (every ply reads one or more)
+    if cell is not None:
+        return cell
     return (int(text[1]) - 1) * SIZE + "abcdefg".index(text[0])
+
+
+#: Each board cell's name -> the cell (``parse_cell``'s usual answers).
+_CELL_OF: Final[dict[str, int]] = {name: cell for cell, name in enumerate(CELL_NAMES)}
 
 
 def _per_cell(kind: str) -> tuple[GunshiAction, ...]:
