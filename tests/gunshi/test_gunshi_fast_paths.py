@@ -3,7 +3,9 @@
 ``words.english`` (an event's English text from the template's pieces) must be
 ``str(sentence)`` for every kind of value a sentence holds; ``sorted_unique`` (the legal
 list's order check over the actions' kept numbers) must be ``sorted(set(...), key=to_int)``;
-the number kept on an action is its ``to_int``, and is no part of its identity.
+the number kept on an action is its ``to_int``, and is no part of its identity; an action
+behaves as the frozen dataclass it was (equality, hash, refused assignment); ``front_first``
+is the stable sort by ``front_key``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import copy
 import json
 import pickle
 import random
+from dataclasses import FrozenInstanceError
 from types import MappingProxyType
 
 import pytest
@@ -25,6 +28,8 @@ from sengoku.games.gunshi.actions import (
     GunshiAction,
     sorted_unique,
 )
+from sengoku.games.gunshi.chained_commands import front_first, front_key
+from sengoku.games.gunshi.data import CELLS
 from sengoku.games.gunshi.words import card, colour, english, told
 
 
@@ -124,3 +129,35 @@ def test_sorted_unique_is_sorted_set_by_number() -> None:
         got = sorted_unique(actions)
         assert got == sorted(set(actions), key=GunshiAction.to_int)
         assert got is not actions  # a list of its own: the state keeps it
+
+
+def test_an_action_is_a_frozen_value() -> None:
+    action = A("to", "d4")
+    twin = GunshiAction("to", "d4")
+    assert twin is not action and twin == action and not twin != action
+    assert hash(twin) == hash(("to", "d4")) == hash(action)
+    assert action != A("to", "d5") and action != A("hit", "d4")
+    assert action != ("to", "d4") and (action == "to d4") is False
+    assert {twin: 1}[action] == 1 and len({action, twin}) == 1
+    for name in ("kind", "arg", "number"):
+        with pytest.raises(FrozenInstanceError):
+            setattr(action, name, "x")
+    with pytest.raises(FrozenInstanceError):
+        action.other = 1  # type: ignore[attr-defined]
+    assert (action.kind, action.arg, action.number) == ("to", "d4", action.to_int())
+
+
+def test_front_first_is_the_sort_by_front_key() -> None:
+    from sengoku import load_game
+
+    state = load_game("gunshi").new_state(seed=1)
+    rng = random.Random(3)
+    uloc = state.field.uloc
+    for _ in range(300):
+        units = rng.sample(range(len(uloc)), rng.randint(0, 8))
+        for u in units:
+            uloc[u] = rng.randrange(CELLS)  # ties (one cell for several) on purpose
+        for d in range(4):
+            assert front_first(state, units, d) == sorted(
+                units, key=lambda u, d=d: front_key(state, u, d)
+            )

@@ -9,10 +9,8 @@ vocabulary, so it does not depend on the position.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError
 from typing import Final
-
-from mypy_extensions import mypyc_attr
 
 from sengoku.core.game import IllegalAction, action_number
 from sengoku.games.gunshi.data import (
@@ -72,27 +70,25 @@ INDEX: dict[str, dict[str, int]] = {
 SHORT_KINDS = frozenset({"at", "face", "fence", "unit", "to", "hit", "dir"})
 
 
-# A Python class when compiled (mypyc), as Gunkimono's actions and Sashimono's Act: a native
-# class checks its fields' types before ``__post_init__`` can refuse them naming the field
-# (``GunshiAction(["to"], "d4")`` would be a bare TypeError).
-@mypyc_attr(native_class=False)
-@dataclass(frozen=True, slots=True)
 class GunshiAction:
     """One decision: ``kind`` and its ``arg`` (empty for bare kinds)."""
 
+    # A native class when compiled (mypyc) with the frozen dataclass's behaviour written out
+    # (the fields, refused assignment, ``==`` and ``hash`` over kind and arg): its fields are
+    # read from the object's struct, not through a Python class's descriptors, and every rule
+    # and the legal list's order check (``sorted_unique``) read them. The constructor takes
+    # objects and checks them itself, so a wrong field is the project's error naming it, not
+    # a bare TypeError (``GunshiAction(["to"], "d4")``).
+    __slots__ = ("kind", "arg", "number")
+
     kind: str
-    arg: str = ""
+    arg: str
     #: ``to_int()``, worked out once as the action is made: the legal list's order check
     #: (``sorted_unique``) reads it for every action of every position. Not an argument,
     #: not compared, not shown: the action is still its kind and arg.
-    number: int = field(default=-1, init=False, repr=False, compare=False)
+    number: int
 
-    def __post_init__(self) -> None:
-        # The project's error naming the field, never a TypeError from an unhashable kind.
-        # The fields are read as objects (getattr): compiled (mypyc), reading ``self.kind``
-        # checks that it is a str first, a bare TypeError.
-        kind: object = getattr(self, "kind")  # noqa: B009
-        arg: object = getattr(self, "arg")  # noqa: B009
+    def __init__(self, kind: object, arg: object = "") -> None:
         if type(kind) is not str or kind not in INDEX:
             raise IllegalAction(f"not a Gunshi action: kind {kind!r} is none of {', '.join(INDEX)}")
         if type(arg) is not str or arg not in INDEX[kind]:
@@ -101,7 +97,23 @@ class GunshiAction:
             raise IllegalAction(
                 f"not a Gunshi action: arg {arg!r} of {kind!r}; the arg is {allowed}"
             )
+        # Past ``__setattr__``, which refuses every assignment (a frozen dataclass's way).
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "arg", arg)
         object.__setattr__(self, "number", OFFSET[kind] + INDEX[kind][arg])
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        # The dataclass's ``__eq__``: actions of the same class, by kind and arg.
+        if other.__class__ is self.__class__:
+            assert isinstance(other, GunshiAction)
+            return self.kind == other.kind and self.arg == other.arg
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.arg))
 
     def __str__(self) -> str:
         return f"{self.kind} {self.arg}" if self.arg else self.kind
@@ -145,10 +157,9 @@ def sorted_unique(actions: list[GunshiAction]) -> list[GunshiAction]:
     """``sorted(set(actions), key=GunshiAction.to_int)``, faster.
 
     The usual case, generated in order with no duplicates, is one pass over the actions'
-    numbers (kept on each action): no set and no sort. Otherwise the actions are keyed by
-    number, not hashed (a dataclass's ``__hash__`` runs as Python): equal actions have equal
-    numbers and distinct ones distinct numbers, so keeping the first action of each number
-    keeps what the set keeps, and sorting the numbers gives the order.
+    numbers (kept on each action): no set and no sort. Otherwise the actions are sorted by
+    number, not hashed: equal actions have equal numbers and distinct ones distinct numbers,
+    so keeping the first action of each number keeps what the set keeps.
     """
     previous = -1
     for action in actions:
@@ -158,10 +169,20 @@ def sorted_unique(actions: list[GunshiAction]) -> list[GunshiAction]:
         previous = number
     else:
         return list(actions)
-    by_number: dict[int, GunshiAction] = {}
-    for action in actions:
-        by_number.setdefault(action.number, action)
-    return [by_number[n] for n in sorted(by_number)]
+    # Each action's number and its place made one ``int`` (number first, the place next), the
+    # integers sorted: the first of each number is the first action of that number in the
+    # list, what a dict of first actions by number, sorted, gave (no dict, no hashing).
+    n = len(actions)
+    keyed = [actions[i].number * n + i for i in range(n)]
+    keyed.sort()
+    out: list[GunshiAction] = []
+    last = -1
+    for k in keyed:
+        number = k // n
+        if number != last:
+            out.append(actions[k % n])
+            last = number
+    return out
 
 
 __all__ = ["A", "COLS", "GunshiAction", "NUM_ACTIONS", "SHORT_KINDS", "VOCABULARY"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from sengoku.games.gunshi.actions import CELL_NAMES, A, GunshiAction
-from sengoku.games.gunshi.data import CELLS, DIR_NAMES, SIZE, cell_name
+from sengoku.games.gunshi.data import CELLS, DIR_NAMES, EDGE_NAMES, HOME, SIZE, cell_name
 
 __all__ = ["CELL_NAMES", "cn", "parse_cell"]
 
@@ -21,7 +21,14 @@ def cn(cell: int) -> str:
 
 def parse_cell(text: str) -> int:
     """The cell of an action's argument such as ``d4`` (the engine's own names only)."""
+    cell = _CELL_OF.get(text)  # the board's names, looked up (every ply reads one or more)
+    if cell is not None:
+        return cell
     return (int(text[1]) - 1) * SIZE + "abcdefg".index(text[0])
+
+
+#: Each board cell's name -> the cell (``parse_cell``'s usual answers).
+_CELL_OF: Final[dict[str, int]] = {name: cell for cell, name in enumerate(CELL_NAMES)}
 
 
 def _per_cell(kind: str) -> tuple[GunshiAction, ...]:
@@ -29,12 +36,20 @@ def _per_cell(kind: str) -> tuple[GunshiAction, ...]:
 
 
 # Each cell's (or facing's) action of a kind, built once: cheaper than A(kind, cn(cell)).
-AT = _per_cell("at")
+# ``Final``: compiled (mypyc), a C static, not a look-up in the module's dictionary per use.
+AT: Final = _per_cell("at")
 UNIT: Final = _per_cell("unit")
-HIT = _per_cell("hit")
-ASK = _per_cell("ask")
-SWAP = _per_cell("swap")
-CHAIN = _per_cell("chain")
+HIT: Final = _per_cell("hit")
+ASK: Final = _per_cell("ask")
+SWAP: Final = _per_cell("swap")
+CHAIN: Final = _per_cell("chain")
 TO: Final = _per_cell("to")
 DIR: Final = tuple(A("dir", name) for name in DIR_NAMES)
-FACE = tuple(A("face", name) for name in DIR_NAMES)
+FACE: Final = tuple(A("face", name) for name in DIR_NAMES)
+#: Each edge's Fence action, by edge index (``EDGE_NAMES``' order).
+FENCE: Final = tuple(A("fence", name) for name in EDGE_NAMES)
+#: Each piece's ``place`` action (a unit type's letter, or ``F``: a Fence).
+PLACE: Final[dict[str, GunshiAction]] = {t: A("place", t) for t in ("I", "A", "C", "F")}
+DONE: Final = A("done")
+#: Each seat's Home Territory cells in order (``sorted(HOME[seat])``).
+HOME_CELLS: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(sorted(h)) for h in HOME)

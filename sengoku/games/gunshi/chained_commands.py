@@ -46,6 +46,38 @@ def front_key(st: GunshiState, u: int, d: int) -> int:
     return (-r, -c, r, c)[d]
 
 
+def front_first(st: GunshiState, units: list[int], d: int) -> list[int]:
+    """``sorted(units, key=lambda u: front_key(st, u, d))``, without a call per unit: each
+    unit's key and its place in ``units`` made one ``int`` (key first, the place breaking
+    ties as the stable sort does), and the integers sorted."""
+    n = len(units)
+    if n < 2:
+        return list(units)  # one unit (most moves): nothing to sort
+    uloc = st.field.uloc
+    keys: list[int] = []
+    low = 0
+    for u in units:
+        loc = uloc[u]
+        r = loc // SIZE  # divmod's quotient and remainder, as native arithmetic
+        c = loc % SIZE
+        if d == 0:
+            k = -r
+        elif d == 1:
+            k = -c
+        elif d == 2:
+            k = r
+        elif d == 3:
+            k = c
+        else:
+            k = (-r, -c, r, c)[d]
+        if not keys or k < low:
+            low = k
+        keys.append(k)
+    order = [(keys[i] - low) * n + i for i in range(n)]
+    order.sort()
+    return [units[k % n] for k in order]
+
+
 def mates(st: GunshiState, u: int, p: int, cmd: Command) -> list[int]:
     """The units that could chain with leader u (Rapid-Move cannot be chained)."""
     if cmd.type is CommandType.RAPID:
@@ -57,7 +89,7 @@ def simulate(st: GunshiState, units: list[int], d: int, kind: str) -> set[int]:
     """Which of these units could act (move or attack), resolved front-first."""
     b = list(st.field.board)
     acted = set()
-    for u in sorted(units, key=lambda x: front_key(st, x, d)):
+    for u in front_first(st, units, d):
         cell = st.field.uloc[u]
         dests = dests_on(st, u, cell, d, kind, b)
         if not dests:

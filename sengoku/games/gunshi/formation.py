@@ -19,8 +19,7 @@ import sengoku.games.gunshi.shogun_and_card_order as shogun_and_card_order
 import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import say
 from sengoku.core.substate import SCALAR, Part, part_field
-from sengoku.games.gunshi.actions import A
-from sengoku.games.gunshi.battlefield import AT, cn, parse_cell
+from sengoku.games.gunshi.battlefield import AT, FACE, FENCE, HOME_CELLS, PLACE, cn, parse_cell
 from sengoku.games.gunshi.data import (
     BLUE,
     DIR_NAMES,
@@ -115,12 +114,13 @@ def complete(st: GunshiState) -> bool:
 def legal(st: GunshiState) -> list[GunshiAction]:
     p = st.player
     if not st.formation.fpiece:
-        return [A("place", t) for t in pieces(st, p)]
+        return [PLACE[t] for t in pieces(st, p)]
     if st.formation.fpiece == "F":
-        return [A("fence", EDGE_NAMES[e]) for e in formation_edges(st, p)]
+        return [FENCE[e] for e in formation_edges(st, p)]
     if st.formation.fcell < 0:
-        return [AT[c] for c in sorted(HOME[p]) if st.field.board[c] < 0]
-    return [A("face", d) for d in DIR_NAMES]
+        board = st.field.board
+        return [AT[c] for c in HOME_CELLS[p] if board[c] < 0]
+    return list(FACE)
 
 
 def do(st: GunshiState, a: GunshiAction) -> None:

@@ -50,6 +50,9 @@ PHASE_NAMES: tuple[str, ...] = (
 #: immutable, so every sentence may share them.
 _COLOURS: Final[tuple[Word, ...]] = tuple(Word(c) for c in COLOUR)
 _CARDS: Final[dict[str, Word]] = {code: Word(c.name) for code, c in CARDS.items()}
+#: Their texts as plain ``str``, which the wire form of an event holds (``told``): looked up
+#: by the word instead of copied out of it for every event (``str(word)`` makes a new one).
+_PLAIN: Final[dict[str, str]] = {str(w): str(w) for w in (*_COLOURS, *_CARDS.values())}
 
 
 def colour(seat: int) -> Word:
@@ -87,6 +90,8 @@ def edge_ends(name: str) -> dict[str, str]:
 #: Each template's pieces (the text before a place, the place's name; the last piece's name
 #: is empty), parsed once; None for a template ``english`` leaves to ``str.format_map``.
 _PIECES: Final[dict[str, list[tuple[str, str]] | None]] = {}
+#: ``_PIECES.get``'s answer for a template not parsed yet.
+_UNPARSED: Final[list[tuple[str, str]]] = []
 
 
 def _pieces(template: str) -> list[tuple[str, str]] | None:
@@ -107,9 +112,8 @@ def english(sentence: Sentence) -> str:
     text (a :class:`Word`) goes in as it is, an ``int`` as ``str``, anything else as
     ``format(value, "")``, which is what ``format_map`` puts in a bare ``{name}``."""
     template = sentence.template
-    if template in _PIECES:
-        pieces = _PIECES[template]
-    else:
+    pieces = _PIECES.get(template, _UNPARSED)  # one look-up (None is a parsed answer)
+    if pieces is _UNPARSED:
         pieces = _PIECES[template] = _pieces(template)
     if pieces is None:
         return str(sentence)
@@ -145,7 +149,8 @@ def told(sentence: Sentence) -> tuple[str, dict[str, Any]]:
         kind = type(value)
         if kind is Word:
             marked.append(name)
-            wired[name] = str(value)
+            plain = _PLAIN.get(cast("str", value))
+            wired[name] = str(value) if plain is None else plain
         elif kind is int:
             wired[name] = value
         elif kind is str:

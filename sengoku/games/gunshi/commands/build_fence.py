@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING
 
 import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import N_, say
-from sengoku.games.gunshi.actions import A
-from sengoku.games.gunshi.battlefield import UNIT, parse_cell
+from sengoku.games.gunshi.battlefield import DONE, FENCE, UNIT, parse_cell
 from sengoku.games.gunshi.chained_commands import after_chain_member, chain_choices
 from sengoku.games.gunshi.commands.command import (
     Command,
@@ -45,8 +44,8 @@ def legal(st: GunshiState, cmd: Command) -> list[GunshiAction]:
             return []
         return [UNIT[st.field.uloc[u]] for u in units_of(st, p, "I") if buildable_edges(st, u)]
     if cmd.step is Step.FENCE:
-        return [A("fence", EDGE_NAMES[e]) for e in buildable_edges(st, need(cmd.builder))]
-    return chain_choices(st, cmd, p, _builder_joins) + [A("done")]
+        return [FENCE[e] for e in buildable_edges(st, need(cmd.builder))]
+    return chain_choices(st, cmd, p, _builder_joins) + [DONE]
 
 
 def _builder_joins(st: GunshiState, cmd: Command, u: int, p: int) -> bool:

@@ -94,6 +94,58 @@ class Command:
     order: tuple[int, ...] | None = None  # Move: units still to move, front first
     invader: int | None = None  # the unit that may invade now
 
+    # Written out (the dataclass would make the same one): compiled (mypyc), the dataclass's
+    # generated ``__init__`` runs as Python, and a command is made for every card resolved.
+    def __init__(
+        self,
+        card: str,
+        type: CommandType | None = None,
+        step: Step = Step.UNIT,
+        modes: tuple[str, ...] | None = None,
+        mode: str | None = None,
+        leader: int | None = None,
+        origin: int | None = None,
+        used: tuple[int, ...] | None = None,
+        dir: int | None = None,
+        shooter: int | None = None,
+        builder: int | None = None,
+        shots: int | None = None,
+        base: int | None = None,
+        piece: str | None = None,
+        cell: int | None = None,
+        first: int | None = None,
+        sel: tuple[int, ...] | None = None,
+        moved: tuple[int, ...] | None = None,
+        trap_moved: tuple[int, ...] | None = None,
+        rapid: str | None = None,
+        mates: tuple[int, ...] | None = None,
+        order: tuple[int, ...] | None = None,
+        invader: int | None = None,
+    ) -> None:
+        self.card = card
+        self.type = type
+        self.step = step
+        self.modes = modes
+        self.mode = mode
+        self.leader = leader
+        self.origin = origin
+        self.used = used
+        self.dir = dir
+        self.shooter = shooter
+        self.builder = builder
+        self.shots = shots
+        self.base = base
+        self.piece = piece
+        self.cell = cell
+        self.first = first
+        self.sel = sel
+        self.moved = moved
+        self.trap_moved = trap_moved
+        self.rapid = rapid
+        self.mates = mates
+        self.order = order
+        self.invader = invader
+
     def copy(self) -> Command:
         """A copy to change apart (fields are immutable values: a shallow copy is enough)."""
         # Through the constructor, every field named: compiled (mypyc), a Command is a native
@@ -122,6 +174,39 @@ class Command:
             self.mates,
             self.order,
             self.invader,
+        )
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled and copied through the constructor, every field in order: compiled (mypyc),
+        # the class's ``__new__`` runs the written-out ``__init__``, which needs the card, so
+        # the default protocol's empty object cannot be made.
+        return (
+            Command,
+            (
+                self.card,
+                self.type,
+                self.step,
+                self.modes,
+                self.mode,
+                self.leader,
+                self.origin,
+                self.used,
+                self.dir,
+                self.shooter,
+                self.builder,
+                self.shots,
+                self.base,
+                self.piece,
+                self.cell,
+                self.first,
+                self.sel,
+                self.moved,
+                self.trap_moved,
+                self.rapid,
+                self.mates,
+                self.order,
+                self.invader,
+            ),
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 import sengoku.games.gunshi.words as words
 from sengoku.core.sentence import N_, say
 from sengoku.games.gunshi.actions import A
-from sengoku.games.gunshi.battlefield import CHAIN, DIR, TO, UNIT, cn, parse_cell
-from sengoku.games.gunshi.chained_commands import front_key, mates, simulate
+from sengoku.games.gunshi.battlefield import CHAIN, DIR, DONE, TO, UNIT, cn, parse_cell
+from sengoku.games.gunshi.chained_commands import front_first, mates, simulate
 from sengoku.games.gunshi.combat import capture
 from sengoku.games.gunshi.commands import chain_trap, light_infantry, rapid_move
 from sengoku.games.gunshi.commands.command import (
@@ -145,7 +145,7 @@ def chain_choices(st: GunshiState, cmd: Command, p: int, u: int) -> list[GunshiA
     could = simulate(st, [u, *ms], d, kind)
     out = [CHAIN[st.field.uloc[m]] for m in ms if m not in sel and m in could]
     if u in simulate(st, [u, *sel], d, kind):
-        out.append(A("done"))
+        out.append(DONE)
     return out
 
 
@@ -225,7 +225,7 @@ def start_moves(st: GunshiState, cmd: Command, p: int, d: int, sel: tuple[int, .
     """The leader and the chosen units move in direction d, front first."""
     units = [need(cmd.leader), *sel]
     cmd.dir = d
-    cmd.order = tuple(sorted(units, key=lambda x: front_key(st, x, d)))
+    cmd.order = tuple(front_first(st, units, d))
     resolve_moves(st, cmd, p)
 
 
