@@ -341,6 +341,9 @@ def english(sentence: Sentence) -> str:
                 out.append(value)
             elif type(value) is int:
                 out.append(str(value))
+            elif type(value) is Sentence:
+                # a phrase ("West's Kumi at b2"): ``format`` gives its ``str``, this
+                out.append(english(value))
             else:
                 out.append(format(value, ""))
     return "".join(out)
@@ -356,9 +359,15 @@ def told(sentence: Sentence) -> tuple[str, dict[str, Any]]:
     type in one pass over a plain dict of values; any other value, or values that are not a
     dict, take ``Sentence.wire``'s own tests in its order (tests/sashimono/test_fast_paths.py
     holds the two together)."""
+    return english(sentence), _wired(sentence)
+
+
+def _wired(sentence: Sentence) -> dict[str, Any]:
+    """``sentence.wire()``, the usual values by their exact type (``told``); a phrase it
+    names the same way."""
     values = sentence.args
     if type(values) is not dict:
-        return english(sentence), sentence.wire()
+        return sentence.wire()
     args = cast("dict[str, object]", values)
     wired: dict[str, Any] = {}
     marked: list[str] = []
@@ -369,6 +378,8 @@ def told(sentence: Sentence) -> tuple[str, dict[str, Any]]:
             wired[name] = str(value)
         elif kind is int or kind is str:
             wired[name] = value
+        elif kind is Sentence:
+            wired[name] = _wired(cast(Sentence, value))
         elif isinstance(value, (Sentence, Said)):
             inner = value if isinstance(value, Sentence) else value.sentence
             wired[name] = inner.wire()
@@ -382,4 +393,4 @@ def told(sentence: Sentence) -> tuple[str, dict[str, Any]]:
     out: dict[str, Any] = {"text": sentence.template, "args": wired}
     if marked:
         out["words"] = marked
-    return english(sentence), out
+    return out

@@ -178,10 +178,16 @@ def _prompt(
     seat: int, question: Question, rule: str, options: tuple[Choice, ...], data: dict[str, Any]
 ) -> Prompt:
     """``Prompt(seat, question, rule, options, **data)``, made once where it can be."""
-    for value in data.values():
-        if type(value) is not int and value is not None:
-            return Prompt(seat, question, rule, options, **data)
-    key = (seat, question, rule, options, tuple(data.items()))
+    key: tuple[Any, ...]
+    if data:
+        for value in data.values():
+            if type(value) is not int and value is not None:
+                return Prompt(seat, question, rule, options, **data)
+        key = (seat, question, rule, options, tuple(data.items()))
+    else:
+        # Most questions remember nothing: their key has no data part (a key one shorter,
+        # so never equal to one with data).
+        key = (seat, question, rule, options)
     prompt = _PROMPTS.get(key)
     if prompt is None:
         if len(_PROMPTS) >= _PROMPTS_KEPT:
