@@ -9,11 +9,16 @@ what it stands for; tests/sashimono/test_recorded_games.py checks whole games.
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
+from typing import Any
+
+import pytest
 
 from sengoku.core.game import IllegalAction
+from sengoku.core.sentence import Sentence, Word, said, say
 from sengoku.games.sashimono import Sashimono, bowing
 from sengoku.games.sashimono.decisions import Act, Question
-from sengoku.games.sashimono.pieces import KAGE
+from sengoku.games.sashimono.pieces import KAGE, english, told
 from sengoku.games.sashimono.state import SashimonoState
 
 KUMI = ("T^", "Kv", "N^", "TK^", "KN^", "TKN^", "Tv", "TNv")
@@ -114,3 +119,42 @@ def test_the_legal_action_and_its_copy_play_alike_and_a_misnamed_one_is_refused(
         assert refused.to_json() == st.to_json()
         assert st.apply(act) == twin.apply(copy)
         assert st.to_json() == twin.to_json()
+
+
+def test_an_events_text_and_wire_are_the_sentences_own() -> None:
+    """``pieces.told`` (an event's message and ``say`` in one pass, templates parsed once) is
+    ``(str(sentence), sentence.wire())`` for every kind of value a sentence holds, and for
+    templates the parsed pieces leave to ``format_map``."""
+    inner = say("{side}'s Kumi at {cell}", side=Word("West"), cell="b2")
+    sentences = [
+        say("{side} draws {n} Kumi", side=Word("East"), n=3),
+        say("{a} and {b}: {c}, {d}, {e}", a=inner, b=said(inner), c=True, d=2.5, e=None),
+        say("{kumi} bows", kumi=inner),
+        say("no places at all"),
+        say("{n:>3} with a spec, {t!r} converted", n=7, t="x"),
+        Sentence("{side} over {vp} VP", MappingProxyType({"side": Word("West"), "vp": 4})),
+        say("{name} plain text", name="column a"),
+    ]
+    for sentence in sentences * 2:  # parsed, then from the parsed pieces
+        assert told(sentence) == (str(sentence), sentence.wire())
+        assert english(sentence) == str(sentence)
+    with pytest.raises(KeyError):  # a value missing: both raise
+        told(say("{missing}"))
+    with pytest.raises(KeyError):
+        str(say("{missing}"))
+
+
+def test_a_games_events_are_told_as_their_sentences_say() -> None:
+    """Every event of random games carries the text and wire of its sentence."""
+    for st in _positions("duel", 3)[:40]:
+        rng = random.Random(7)
+        while not st.is_terminal():
+            for event in st.apply(rng.choice(st.legal_actions())):
+                wire = event["say"]
+                assert event["message"] == _filled(wire)
+
+
+def _filled(wire: dict[str, Any]) -> str:
+    """The English of a sentence's wire form, the long way (``str.format_map``)."""
+    args = {k: _filled(v) if isinstance(v, dict) else v for k, v in wire["args"].items()}
+    return str(wire["text"]).format_map(args)

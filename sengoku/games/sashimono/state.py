@@ -108,6 +108,7 @@ from sengoku.games.sashimono.pieces import (
     is_up,
     rank,
     seat_bit,
+    told,
     types_of,
 )
 from sengoku.games.sashimono.score_turn import BONUS, BONUS_EFFECT
@@ -177,10 +178,16 @@ def _prompt(
     seat: int, question: Question, rule: str, options: tuple[Choice, ...], data: dict[str, Any]
 ) -> Prompt:
     """``Prompt(seat, question, rule, options, **data)``, made once where it can be."""
-    for value in data.values():
-        if type(value) is not int and value is not None:
-            return Prompt(seat, question, rule, options, **data)
-    key = (seat, question, rule, options, tuple(data.items()))
+    key: tuple[Any, ...]
+    if data:
+        for value in data.values():
+            if type(value) is not int and value is not None:
+                return Prompt(seat, question, rule, options, **data)
+        key = (seat, question, rule, options, tuple(data.items()))
+    else:
+        # Most questions remember nothing: their key has no data part (a key one shorter,
+        # so never equal to one with data).
+        key = (seat, question, rule, options)
     prompt = _PROMPTS.get(key)
     if prompt is None:
         if len(_PROMPTS) >= _PROMPTS_KEPT:
@@ -470,16 +477,19 @@ class SashimonoState(State[Act]):
         # here in one go: through ``event(..., **kw)`` the details were copied twice more.
         # ``ply``: the decisions played when it happened (public: the move list groups a
         # turn's sentences and browses back to that position).
-        told: Event = {
+        # Its English and its wire form in one pass over the values (pieces.told), the
+        # template parsed once: the same text and dict as ``str`` and ``wire``.
+        text, wired = told(message)
+        event: Event = {
             "type": type_,
             "audience": audience,
-            "message": str(message),
+            "message": text,
             "ply": self.decisions,
         }
         if kw:
-            told.update(kw)
-        told["say"] = message.wire()
-        self._events.append(told)
+            event.update(kw)
+        event["say"] = wired
+        self._events.append(event)
 
     def mute(self) -> None:
         """``apply`` returns no events from now on (a search's state); the rules are the same."""
