@@ -25,7 +25,8 @@ keeps it as ``.say`` for the server to translate.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from string import Formatter
+from typing import Any, Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -121,3 +122,101 @@ def said(sentence: Sentence) -> Said:
     text = Said(str(sentence))
     text.sentence = sentence
     return text
+
+
+#: Each template's pieces (the text before a place, the place's name; the last piece's name
+#: is empty), parsed once; None for a template :func:`english` leaves to ``str.format_map``.
+#: Kept to ``_PIECES_KEPT`` templates (the engines' few hundred; a card set's own texts add
+#: theirs).
+_PIECES: Final[dict[str, list[tuple[str, str]] | None]] = {}
+_PIECES_KEPT: Final = 4096
+#: ``_PIECES``' answer for a template not parsed yet (None is a parsed template's answer).
+_UNPARSED: Final[list[tuple[str, str]]] = []
+
+
+def _pieces(template: str) -> list[tuple[str, str]] | None:
+    pieces: list[tuple[str, str]] = []
+    for text, name, spec, conversion in Formatter().parse(template):
+        if name is None:
+            pieces.append((text, ""))
+            continue
+        if spec or conversion or not name.isidentifier():
+            return None  # a format spec, a conversion, an index: the general way
+        pieces.append((text, name))
+    return pieces
+
+
+def english(sentence: Sentence) -> str:
+    """``str(sentence)`` (its template's ``format_map`` over its values), faster for the
+    engines' templates, which every event of a game's ply fills: the template is split into
+    its pieces once, and a value that is text (a :class:`Word`) goes in as it is, an ``int``
+    as ``str``, a phrase by this same way, anything else as ``format(value, "")``, which is
+    what ``format_map`` puts in a bare ``{name}``."""
+    template = sentence.template
+    pieces = _PIECES.get(template, _UNPARSED)  # one look-up (None is a parsed answer)
+    if pieces is _UNPARSED:
+        if len(_PIECES) >= _PIECES_KEPT:
+            _PIECES.clear()
+        pieces = _PIECES[template] = _pieces(template)
+    if pieces is None:
+        return str(sentence)
+    args = sentence.args
+    out: list[str] = []
+    for text, name in pieces:
+        if text:
+            out.append(text)
+        if name:
+            value = args[name]
+            if isinstance(value, str):
+                out.append(value)
+            elif type(value) is int:
+                out.append(str(value))
+            elif type(value) is Sentence:
+                out.append(english(value))  # a phrase: ``format`` gives its ``str``, this
+            else:
+                out.append(format(value, ""))
+    return "".join(out)
+
+
+def told(sentence: Sentence, plain: Mapping[str, str] | None = None) -> tuple[str, dict[str, Any]]:
+    """An event's ``message`` and ``say``: ``(str(sentence), sentence.wire())`` in one pass
+    over the values, the usual ones (a :class:`Word`, an ``int``, a ``str``, a phrase)
+    recognised by their exact type; any other value, or values that are not a dict, take
+    :meth:`Sentence.wire`'s own tests in its order (tests/gunshi/test_gunshi_fast_paths.py and
+    tests/sashimono/test_fast_paths.py hold the two together). ``plain`` maps a game's words to their plain text, made once, so that a
+    word is not copied for every event."""
+    return english(sentence), _wired(sentence, plain)
+
+
+def _wired(sentence: Sentence, plain: Mapping[str, str] | None) -> dict[str, Any]:
+    """``sentence.wire()``, the usual values by their exact type (:func:`told`)."""
+    values = sentence.args
+    if type(values) is not dict:
+        return sentence.wire()
+    args = cast("dict[str, object]", values)
+    wired: dict[str, Any] = {}
+    marked: list[str] = []
+    for name, value in args.items():
+        kind = type(value)
+        if kind is Word:
+            marked.append(name)
+            text = None if plain is None else plain.get(cast("str", value))
+            wired[name] = str(value) if text is None else text
+        elif kind is int or kind is str:
+            wired[name] = value
+        elif kind is Sentence:
+            wired[name] = _wired(cast("Sentence", value), plain)
+        elif isinstance(value, (Sentence, Said)):
+            inner = value if isinstance(value, Sentence) else value.sentence
+            wired[name] = inner.wire()
+        elif isinstance(value, Word):
+            marked.append(name)
+            wired[name] = str(value)
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            wired[name] = value
+        else:
+            wired[name] = str(value)
+    out: dict[str, Any] = {"text": sentence.template, "args": wired}
+    if marked:
+        out["words"] = marked
+    return out

@@ -1,6 +1,6 @@
 """The engine's fast paths give what the general code gives.
 
-``words.english`` (an event's English text from the template's pieces) must be
+``sengoku.core.sentence.english`` (an event's English text from the template's pieces) must be
 ``str(sentence)`` for every kind of value a sentence holds; ``sorted_unique`` (the legal
 list's order check over the actions' kept numbers) must be ``sorted(set(...), key=to_int)``;
 the number kept on an action is its ``to_int``, and is no part of its identity; an action
@@ -19,7 +19,7 @@ from types import MappingProxyType
 
 import pytest
 
-from sengoku.core.sentence import Sentence, Word, said, say
+from sengoku.core.sentence import Sentence, Word, english, said, say
 from sengoku.games.gunshi.actions import (
     INDEX,
     OFFSET,
@@ -30,7 +30,7 @@ from sengoku.games.gunshi.actions import (
 )
 from sengoku.games.gunshi.chained_commands import front_first, front_key
 from sengoku.games.gunshi.data import CELLS
-from sengoku.games.gunshi.words import card, colour, english, told
+from sengoku.games.gunshi.words import card, colour, told
 
 
 @pytest.mark.parametrize(

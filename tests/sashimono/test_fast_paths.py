@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from sengoku.core.game import IllegalAction
-from sengoku.core.sentence import Sentence, Word, said, say
+from sengoku.core.sentence import Sentence, Word, english, said, say, told
 from sengoku.games.sashimono import Sashimono, bowing
 from sengoku.games.sashimono.decisions import Act, Question
-from sengoku.games.sashimono.pieces import KAGE, english, told
+from sengoku.games.sashimono.pieces import KAGE
 from sengoku.games.sashimono.state import SashimonoState
 
 KUMI = ("T^", "Kv", "N^", "TK^", "KN^", "TKN^", "Tv", "TNv")
@@ -122,7 +122,7 @@ def test_the_legal_action_and_its_copy_play_alike_and_a_misnamed_one_is_refused(
 
 
 def test_an_events_text_and_wire_are_the_sentences_own() -> None:
-    """``pieces.told`` (an event's message and ``say`` in one pass, templates parsed once) is
+    """``sengoku.core.sentence.told`` (an event's message and ``say`` in one pass, templates parsed once) is
     ``(str(sentence), sentence.wire())`` for every kind of value a sentence holds, and for
     templates the parsed pieces leave to ``format_map``."""
     inner = say("{side}'s Kumi at {cell}", side=Word("West"), cell="b2")

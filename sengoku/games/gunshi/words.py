@@ -9,10 +9,10 @@ here with ``N_`` so ``make i18n`` puts them in the messages catalog.
 
 from __future__ import annotations
 
-from string import Formatter
-from typing import Any, Final, cast
+from typing import Any, Final
 
-from sengoku.core.sentence import N_, Said, Sentence, Word
+from sengoku.core.sentence import N_, Sentence, Word
+from sengoku.core.sentence import told as told_with
 from sengoku.games.gunshi.data import (
     CARDS,
     COLOUR,
@@ -87,85 +87,7 @@ def edge_ends(name: str) -> dict[str, str]:
     return {"a": cell_name(a), "b": cell_name(b)}
 
 
-#: Each template's pieces (the text before a place, the place's name; the last piece's name
-#: is empty), parsed once; None for a template ``english`` leaves to ``str.format_map``.
-_PIECES: Final[dict[str, list[tuple[str, str]] | None]] = {}
-#: ``_PIECES.get``'s answer for a template not parsed yet.
-_UNPARSED: Final[list[tuple[str, str]]] = []
-
-
-def _pieces(template: str) -> list[tuple[str, str]] | None:
-    pieces: list[tuple[str, str]] = []
-    for text, name, spec, conversion in Formatter().parse(template):
-        if name is None:
-            pieces.append((text, ""))
-            continue
-        if spec or conversion or not name.isidentifier():
-            return None  # a format spec, a conversion, an index: the general way
-        pieces.append((text, name))
-    return pieces
-
-
-def english(sentence: Sentence) -> str:
-    """``str(sentence)`` (its template's ``format_map`` over its values), faster for the
-    engine's templates: the template is split into its pieces once, and a value that is
-    text (a :class:`Word`) goes in as it is, an ``int`` as ``str``, anything else as
-    ``format(value, "")``, which is what ``format_map`` puts in a bare ``{name}``."""
-    template = sentence.template
-    pieces = _PIECES.get(template, _UNPARSED)  # one look-up (None is a parsed answer)
-    if pieces is _UNPARSED:
-        pieces = _PIECES[template] = _pieces(template)
-    if pieces is None:
-        return str(sentence)
-    args = sentence.args
-    out: list[str] = []
-    for text, name in pieces:
-        if text:
-            out.append(text)
-        if name:
-            value = args[name]
-            if isinstance(value, str):
-                out.append(value)
-            elif type(value) is int:
-                out.append(str(value))
-            else:
-                out.append(format(value, ""))
-    return "".join(out)
-
-
 def told(sentence: Sentence) -> tuple[str, dict[str, Any]]:
-    """An event's ``message`` and ``say``: ``(str(sentence), sentence.wire())``, with the
-    wire's usual values (a :class:`Word`, an ``int``, a ``str``) recognised by their exact
-    type in one pass over a plain dict of values; any other value, or values that are not a
-    dict, take ``Sentence.wire``'s own tests in its order (tests/gunshi/test_gunshi_fast_paths.py
-    holds the two together)."""
-    values = sentence.args
-    if type(values) is not dict:
-        return english(sentence), sentence.wire()
-    args = cast("dict[str, object]", values)
-    wired: dict[str, Any] = {}
-    marked: list[str] = []
-    for name, value in args.items():
-        kind = type(value)
-        if kind is Word:
-            marked.append(name)
-            plain = _PLAIN.get(cast("str", value))
-            wired[name] = str(value) if plain is None else plain
-        elif kind is int:
-            wired[name] = value
-        elif kind is str:
-            wired[name] = value
-        elif isinstance(value, (Sentence, Said)):
-            inner = value if isinstance(value, Sentence) else value.sentence
-            wired[name] = inner.wire()
-        elif isinstance(value, Word):
-            marked.append(name)
-            wired[name] = str(value)
-        elif isinstance(value, (int, float)) and not isinstance(value, bool):
-            wired[name] = value
-        else:
-            wired[name] = str(value)
-    out: dict[str, Any] = {"text": sentence.template, "args": wired}
-    if marked:
-        out["words"] = marked
-    return english(sentence), out
+    """An event's ``message`` and ``say`` in one pass (:func:`sengoku.core.sentence.told`),
+    Gunshi's colours and cards given as their plain text made once."""
+    return told_with(sentence, _PLAIN)

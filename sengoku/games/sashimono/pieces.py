@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import re
 from itertools import permutations
-from string import Formatter
-from typing import Any, Final, cast
+from typing import Any, Final
 
-from sengoku.core.sentence import N_, Said, Sentence, Word, say
+from sengoku.core.sentence import N_, Sentence, Word, say
 from sengoku.games.sashimono.cards import KUMI_NAMES, KUMI_POWER
 
 #: The Kagemusha's side in ``sides`` (it is no seat).
@@ -297,100 +296,3 @@ def capitalised(sentence: Sentence) -> Sentence:
     if value is sentence.args[name]:
         return sentence  # it opens with a capital already (most do): no copy
     return Sentence(sentence.template, {**sentence.args, name: value})
-
-
-#: Each template's pieces (the text before a place, the place's name; the last piece's name
-#: is empty), parsed once; None for a template ``told`` leaves to ``str.format_map``. Kept
-#: to as many templates as ``_OPENS`` (a card set's own texts add theirs).
-_PIECES: dict[str, list[tuple[str, str]] | None] = {}
-
-
-def _pieces(template: str) -> list[tuple[str, str]] | None:
-    pieces: list[tuple[str, str]] = []
-    for text, name, spec, conversion in Formatter().parse(template):
-        if name is None:
-            pieces.append((text, ""))
-            continue
-        if spec or conversion or not name.isidentifier():
-            return None  # a format spec, a conversion, an index: the general way
-        pieces.append((text, name))
-    return pieces
-
-
-def english(sentence: Sentence) -> str:
-    """``str(sentence)`` (its template's ``format_map`` over its values), faster for the
-    engine's templates: the template is split into its pieces once, and a value that is
-    text (a :class:`Word`) goes in as it is, an ``int`` as ``str``, anything else as
-    ``format(value, "")``, which is what ``format_map`` puts in a bare ``{name}``."""
-    template = sentence.template
-    pieces = _PIECES.get(template, _UNPARSED)
-    if pieces is _UNPARSED:
-        if len(_PIECES) >= _OPENS_KEPT:
-            _PIECES.clear()
-        pieces = _PIECES[template] = _pieces(template)
-    if pieces is None:
-        return str(sentence)
-    args = sentence.args
-    out: list[str] = []
-    for text, name in pieces:
-        if text:
-            out.append(text)
-        if name:
-            value = args[name]
-            if isinstance(value, str):
-                out.append(value)
-            elif type(value) is int:
-                out.append(str(value))
-            elif type(value) is Sentence:
-                # a phrase ("West's Kumi at b2"): ``format`` gives its ``str``, this
-                out.append(english(value))
-            else:
-                out.append(format(value, ""))
-    return "".join(out)
-
-
-#: ``_PIECES``' marker for a template not parsed yet (None is a parsed template's answer).
-_UNPARSED: Final[list[tuple[str, str]]] = []
-
-
-def told(sentence: Sentence) -> tuple[str, dict[str, Any]]:
-    """An event's ``message`` and ``say``: ``(str(sentence), sentence.wire())``, with the
-    wire's usual values (a :class:`Word`, an ``int``, a ``str``) recognised by their exact
-    type in one pass over a plain dict of values; any other value, or values that are not a
-    dict, take ``Sentence.wire``'s own tests in its order (tests/sashimono/test_fast_paths.py
-    holds the two together)."""
-    return english(sentence), _wired(sentence)
-
-
-def _wired(sentence: Sentence) -> dict[str, Any]:
-    """``sentence.wire()``, the usual values by their exact type (``told``); a phrase it
-    names the same way."""
-    values = sentence.args
-    if type(values) is not dict:
-        return sentence.wire()
-    args = cast("dict[str, object]", values)
-    wired: dict[str, Any] = {}
-    marked: list[str] = []
-    for name, value in args.items():
-        kind = type(value)
-        if kind is Word:
-            marked.append(name)
-            wired[name] = str(value)
-        elif kind is int or kind is str:
-            wired[name] = value
-        elif kind is Sentence:
-            wired[name] = _wired(cast(Sentence, value))
-        elif isinstance(value, (Sentence, Said)):
-            inner = value if isinstance(value, Sentence) else value.sentence
-            wired[name] = inner.wire()
-        elif isinstance(value, Word):
-            marked.append(name)
-            wired[name] = str(value)
-        elif isinstance(value, (int, float)) and not isinstance(value, bool):
-            wired[name] = value
-        else:
-            wired[name] = str(value)
-    out: dict[str, Any] = {"text": sentence.template, "args": wired}
-    if marked:
-        out["words"] = marked
-    return out

@@ -49,7 +49,7 @@ import sengoku.games.sashimono.turn as turn
 from sengoku.core.decisions import DecisionStack, check_table
 from sengoku.core.flow import Flow, Phase
 from sengoku.core.game import TERMINAL, Event, Outcome, State
-from sengoku.core.sentence import Sentence, Word, said, say
+from sengoku.core.sentence import Sentence, Word, said, say, told
 from sengoku.games.sashimono.bowing import BowingMemo
 from sengoku.games.sashimono.cards import OPS, Card, CardSet, Query
 from sengoku.games.sashimono.decisions import (
@@ -108,7 +108,6 @@ from sengoku.games.sashimono.pieces import (
     is_up,
     rank,
     seat_bit,
-    told,
     types_of,
 )
 from sengoku.games.sashimono.score_turn import BONUS, BONUS_EFFECT
@@ -477,7 +476,7 @@ class SashimonoState(State[Act]):
         # here in one go: through ``event(..., **kw)`` the details were copied twice more.
         # ``ply``: the decisions played when it happened (public: the move list groups a
         # turn's sentences and browses back to that position).
-        # Its English and its wire form in one pass over the values (pieces.told), the
+        # Its English and its wire form in one pass over the values (sengoku.core.sentence.told), the
         # template parsed once: the same text and dict as ``str`` and ``wire``.
         text, wired = told(message)
         event: Event = {
