@@ -16,7 +16,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from sengoku.core.observation import Encoder, Entries, entries_of
+from sengoku.core.observation import Encoder, Entries, clear_entries, entries_of
 from sengoku.games.gunkimono.actions import CELL_NAMES, LETTERS, TILE_NAMES
 from sengoku.games.gunkimono.battlefield import NAMES, TOP_NAMES
 from sengoku.games.gunkimono.honor_track import REMOVED
@@ -265,12 +265,12 @@ class GunkimonoEncoder(Encoder):
             if not written:
                 written.append(board_span)
         start, stop = o["row"], o["placed"]
-        _clear(w, start, stop)
+        clear_entries(w, start, stop)
         self._row_and_globals(w, view, slots)
         written.append((start, stop))
         if placed != kept[3]:
             start, stop = o["placed"], o["players"]
-            _clear(w, start, stop)
+            clear_entries(w, start, stop)
             self._placed(w, out, view, slots)
             kept[3] = placed
             written.append((start, stop))
@@ -278,7 +278,7 @@ class GunkimonoEncoder(Encoder):
         for s, player in enumerate(view.players):
             if player != kept[4 + s]:
                 start = o["players"] + slots[s] * size
-                _clear(w, start, start + size)
+                clear_entries(w, start, start + size)
                 self._player(w, start, player)
                 kept[4 + s] = player
                 written.append((start, start + size))
@@ -443,18 +443,3 @@ class GunkimonoEncoder(Encoder):
 
 
 #: A kept stack that no stack equals (the entries of a new key are all written).
-
-
-#: Zeros by length, as memoryviews (see :func:`_clear`). Kept here, not on the encoder,
-#: which stays picklable.
-_ZEROS: dict[int, Any] = {}
-
-
-def _clear(w: Any, start: int, stop: int) -> None:
-    """Zeros at ``w[start:stop]``, ``w`` the memoryview of an encoding (``entries_of``): a
-    block rewritten by ``encode_changed`` is cleared first, cheaper so than with numpy's
-    slice assignment (a call of about a microsecond)."""
-    zero = _ZEROS.get(stop - start)
-    if zero is None:
-        zero = _ZEROS[stop - start] = np.zeros(stop - start, np.float32).data
-    w[start:stop] = zero

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from sengoku.core.game import SengokuError
-from sengoku.core.observation import Encoder, Entries, entries_of
+from sengoku.core.observation import Encoder, Entries, clear_entries, entries_of
 from sengoku.games.gunshi.battlefield import cn
 from sengoku.games.gunshi.commands.command import (
     UNIT_KEYS,
@@ -305,7 +305,7 @@ class GunshiEncoder(Encoder):
         if units is not kept[1] and units != kept[1]:
             start = o["field"]
             stop = start + self.CELLS * self.CELL
-            _clear(w, start, stop)
+            clear_entries(w, start, stop)
             self._field(w, units, me)
             kept[1] = units
             written.append((start, stop))
@@ -313,7 +313,7 @@ class GunshiEncoder(Encoder):
         if fences is not kept[2] and fences != kept[2]:
             start = o["fences"]
             stop = start + self.EDGES * 2
-            _clear(w, start, stop)
+            clear_entries(w, start, stop)
             self._fences(w, fences, me)
             kept[2] = fences
             written.append((start, stop))
@@ -324,13 +324,13 @@ class GunshiEncoder(Encoder):
                 self._player_changed(w, start, player, before, written)
                 kept[3 + p] = player
         start, stop = o["globals"], o["command"]
-        _clear(w, start, stop)
+        clear_entries(w, start, stop)
         self._rest(w, view, me)
         written.append((start, stop))
         command = view.command
         if command is not kept[5] and command != kept[5]:
             # The command being resolved: the same over several plies of its steps.
-            _clear(w, stop, len(out))
+            clear_entries(w, stop, len(out))
             if command is not None:
                 self._command_of(w, command, me)
             kept[5] = command
@@ -494,13 +494,13 @@ class GunshiEncoder(Encoder):
         letters = self.letters
         k = at + head
         if player.shogun != before.shogun:
-            _clear(w, k, k + t)
+            clear_entries(w, k, k + t)
             if player.shogun is not None:
                 w[k + letters[player.shogun]] = 1.0
             written.append((k, k + t))
         k += t
         if player.shogun_candidates != before.shogun_candidates:
-            _clear(w, k, k + t)
+            clear_entries(w, k, k + t)
             for letter in player.shogun_candidates:
                 w[k + letters[letter]] = 1.0
             written.append((k, k + t))
@@ -509,7 +509,7 @@ class GunshiEncoder(Encoder):
         for name in self.PILES:
             cards = getattr(player, name)
             if cards != getattr(before, name):
-                _clear(w, k, k + pile_size)
+                clear_entries(w, k, k + pile_size)
                 self._pile(w, k, cards, name)
                 written.append((k, k + pile_size))
             k += pile_size
@@ -518,20 +518,20 @@ class GunshiEncoder(Encoder):
             if len(row) > self.ROW:
                 raise SengokuError(f"gunshi encoder: a Command Row of {len(row)} cards")
             size = self.ROW * row_card
-            _clear(w, k, k + size)
+            clear_entries(w, k, k + size)
             for i, entry in enumerate(row):
                 self._row_card(w, k + i * row_card, entry)
             written.append((k, k + size))
         k += self.ROW * row_card
         if player.lightning != before.lightning:
-            _clear(w, k, k + row_card)
+            clear_entries(w, k, k + row_card)
             self._row_card(w, k, player.lightning)
             written.append((k, k + row_card))
         k += row_card
         box = player.advanced_in_box
         if box != before.advanced_in_box:
             size = 1 + self.num_cards
-            _clear(w, k, k + size)
+            clear_entries(w, k, k + size)
             if box is not None:
                 w[k] = 1.0
                 for code in box:
@@ -677,18 +677,3 @@ def _command_items(cmd: Command) -> tuple[tuple[str, Any], ...]:
             if (value := getattr(cmd, name)) is not None
         ]
     )
-
-
-#: Zeros by length, as memoryviews (see :func:`_clear`). Kept here, not on the encoder,
-#: which stays picklable.
-_ZEROS: dict[int, Any] = {}
-
-
-def _clear(w: Any, start: int, stop: int) -> None:
-    """Zeros at ``w[start:stop]``, ``w`` the memoryview of an encoding (``entries_of``): a
-    block rewritten by ``encode_changed`` is cleared first, cheaper so than with numpy's
-    slice assignment (a call of about a microsecond)."""
-    zero = _ZEROS.get(stop - start)
-    if zero is None:
-        zero = _ZEROS[stop - start] = np.zeros(stop - start, np.float32).data
-    w[start:stop] = zero

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from sengoku.core.game import SengokuError
-from sengoku.core.observation import Encoder, Entries, entries_of
+from sengoku.core.observation import Encoder, Entries, clear_entries, entries_of
 from sengoku.games.sashimono.snapshot import snapshot
 from sengoku.games.sashimono.state import SashimonoState
 
@@ -215,19 +215,19 @@ class SashimonoEncoder(Encoder):
                 for part in (before, side):
                     start = o["sides"] + who(part["seat"]) * self.side_size
                     if (start, start + self.side_size) not in written:
-                        _clear(w, start, start + self.side_size)
+                        clear_entries(w, start, start + self.side_size)
                         written.append((start, start + self.side_size))
                 self._side(w, out, observer, who, side)
                 kept[2 + k] = side
         if kage != kept[1]:
             start, stop = o["kagemusha"], o["globals"]
-            _clear(w, start, stop)
+            clear_entries(w, start, stop)
             if kage is not None:
                 self._kagemusha(w, out, observer, kage)
             kept[1] = kage
             written.append((start, stop))
         start = o["globals"]
-        _clear(w, start, len(out))
+        clear_entries(w, start, len(out))
         self._rest(w, who, view)
         written.append((start, len(out)))
         return written
@@ -374,18 +374,3 @@ class SashimonoEncoder(Encoder):
             kumi = self.kumi
             for position, letter in enumerate(shown):
                 w[at + 7 + position * 3 + kumi[letter]] = 1.0
-
-
-#: Zeros by length, as memoryviews (see :func:`_clear`). Kept here, not on the encoder,
-#: which stays picklable.
-_ZEROS: dict[int, Any] = {}
-
-
-def _clear(w: Any, start: int, stop: int) -> None:
-    """Zeros at ``w[start:stop]``, ``w`` the memoryview of an encoding (``entries_of``): a
-    block rewritten by ``encode_changed`` is cleared first, cheaper so than with numpy's
-    slice assignment (a call of about a microsecond)."""
-    zero = _ZEROS.get(stop - start)
-    if zero is None:
-        zero = _ZEROS[stop - start] = np.zeros(stop - start, np.float32).data
-    w[start:stop] = zero

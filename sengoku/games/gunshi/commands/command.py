@@ -150,7 +150,17 @@ class Command:
         """A copy to change apart (fields are immutable values: a shallow copy is enough)."""
         # Through the constructor, every field named: compiled (mypyc), a Command is a native
         # class, without the ``__dict__`` a copy of it could update.
-        return Command(
+        return Command(*self._fields())
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled and copied through the constructor, every field in order: compiled (mypyc),
+        # the class's ``__new__`` runs the written-out ``__init__``, which needs the card, so
+        # the default protocol's empty object cannot be made.
+        return (Command, self._fields())
+
+    def _fields(self) -> tuple[Any, ...]:
+        """Every field, in the constructor's order (``copy`` and ``__reduce__``)."""
+        return (
             self.card,
             self.type,
             self.step,
@@ -174,39 +184,6 @@ class Command:
             self.mates,
             self.order,
             self.invader,
-        )
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # Pickled and copied through the constructor, every field in order: compiled (mypyc),
-        # the class's ``__new__`` runs the written-out ``__init__``, which needs the card, so
-        # the default protocol's empty object cannot be made.
-        return (
-            Command,
-            (
-                self.card,
-                self.type,
-                self.step,
-                self.modes,
-                self.mode,
-                self.leader,
-                self.origin,
-                self.used,
-                self.dir,
-                self.shooter,
-                self.builder,
-                self.shots,
-                self.base,
-                self.piece,
-                self.cell,
-                self.first,
-                self.sel,
-                self.moved,
-                self.trap_moved,
-                self.rapid,
-                self.mates,
-                self.order,
-                self.invader,
-            ),
         )
 
     def to_json(self) -> dict[str, Any]:
