@@ -217,6 +217,18 @@ class VectorEnv:
             "legal_offsets": offsets,
         }
 
+    def _kept(self, agent: np.ndarray, ints: np.ndarray, offsets: np.ndarray) -> dict[str, Any]:
+        """A native step's observation: the kept buffers (handed out read-only), the kept
+        mask being the next step's legality check."""
+        self._keys = None
+        return {
+            "observation": self._observations_view,
+            "action_mask": self._mask_view,
+            "agent": agent.copy(),
+            "legal_actions": ints,
+            "legal_offsets": offsets,
+        }
+
     def _keys_of(self, ints: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         """The flat mask index of every legal action (ascending, as the lists are)."""
         rows = np.repeat(np.arange(self.num_envs, dtype=np.int64), np.diff(offsets))
@@ -340,15 +352,13 @@ class VectorEnv:
             if self.autoreset:  # started again by the batch; the seed as step draws it
                 self.game_seeds[i] = self._seeds.integers(2**31)
         self._agent = agent
-        self._keys = None  # the kept mask is the next step's legality check
-        observation = {
-            "observation": self._observations_view,
-            "action_mask": self._mask_view,
-            "agent": agent.copy(),
-            "legal_actions": ints,
-            "legal_offsets": offsets,
-        }
-        return observation, rewards, terminations, truncations, {"outcome": outcomes}
+        return (
+            self._kept(agent, ints, offsets),
+            rewards,
+            terminations,
+            truncations,
+            {"outcome": outcomes},
+        )
 
     def _refuse(self, actions: np.ndarray) -> None:
         """Raise IllegalAction naming the first game whose action a one-pass batch refused
@@ -390,15 +400,13 @@ class VectorEnv:
                 self.game_seeds[i] = self._seeds.integers(2**31)
         agent = batch.status()[:, 0]  # the player to act, -1 once over
         self._agent = agent
-        self._keys = None  # the kept mask is the next step's legality check
-        observation = {
-            "observation": self._observations_view,
-            "action_mask": self._mask_view,
-            "agent": agent.copy(),
-            "legal_actions": ints,
-            "legal_offsets": offsets,
-        }
-        return observation, rewards, terminations, truncations, {"outcome": outcomes}
+        return (
+            self._kept(agent, ints, offsets),
+            rewards,
+            terminations,
+            truncations,
+            {"outcome": outcomes},
+        )
 
 
 __all__ = ["VectorEnv"]

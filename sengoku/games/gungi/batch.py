@@ -316,6 +316,20 @@ class GungiBatch:
         first: int = self._batch.first_illegal(actions)
         return first
 
+    def _check_buffers(self, mask: np.ndarray, out: np.ndarray) -> None:
+        """Refuse a mask or an observation buffer the native pass cannot write in place."""
+        shape = (self.n, self.num_actions)
+        if mask.shape != shape or mask.dtype != np.int8 or not mask.flags.c_contiguous:
+            raise ValueError(f"mask must be a C-contiguous int8 array of shape {shape}")
+        if (
+            out.shape != (self.n, *self.shape)
+            or out.dtype != np.float32
+            or not out.flags.c_contiguous
+        ):
+            raise ValueError(
+                f"out must be a C-contiguous float32 array of shape {(self.n, *self.shape)}"
+            )
+
     def step_observed(
         self,
         actions: np.ndarray,
@@ -341,17 +355,7 @@ class GungiBatch:
             raise RuntimeError(
                 "step_observed needs the native core (and, with restart, a fixed start)"
             )
-        shape = (self.n, self.num_actions)
-        if mask.shape != shape or mask.dtype != np.int8 or not mask.flags.c_contiguous:
-            raise ValueError(f"mask must be a C-contiguous int8 array of shape {shape}")
-        if (
-            out.shape != (self.n, *self.shape)
-            or out.dtype != np.float32
-            or not out.flags.c_contiguous
-        ):
-            raise ValueError(
-                f"out must be a C-contiguous float32 array of shape {(self.n, *self.shape)}"
-            )
+        self._check_buffers(mask, out)
         actions = np.ascontiguousarray(actions, dtype=np.int64)
         if actions.shape != (self.n,):
             raise ValueError(
@@ -393,17 +397,7 @@ class GungiBatch:
         action raises ``ValueError`` naming its game, and no game moves."""
         if not (_ENV_STEP and self.fuses_steps(restart)):
             return None
-        shape = (self.n, self.num_actions)
-        if mask.shape != shape or mask.dtype != np.int8 or not mask.flags.c_contiguous:
-            raise ValueError(f"mask must be a C-contiguous int8 array of shape {shape}")
-        if (
-            out.shape != (self.n, *self.shape)
-            or out.dtype != np.float32
-            or not out.flags.c_contiguous
-        ):
-            raise ValueError(
-                f"out must be a C-contiguous float32 array of shape {(self.n, *self.shape)}"
-            )
+        self._check_buffers(mask, out)
         start = self._native_start(0) if restart else None
         self._batch.bind_env(mask, out, self.encoder.max_game_length, start)
         stepper: Callable[[np.ndarray], EnvStep] = self._batch.env_step
