@@ -22,7 +22,7 @@ from tests.web.helpers import PageWatch, assert_clean_text, said, shot
 from tests.web.test_gungi_full_games import play_to_the_end as play_gungi
 from tests.web.test_gunkimono_web import play_whole_game as play_gunkimono
 from tests.web.test_gunshi_web import play_to_the_end as play_gunshi
-from tests.web.test_sashimono_web import click_and_wait
+from tests.web.test_sashimono_web import click_and_wait, hand_in_view_on_a_phone
 from tests.web.test_sashimono_web import new_game as new_sashimono
 from tests.web.test_sashimono_web import play_to_the_end as play_sashimono
 from tests.web.test_tutorial import follow_by_clicks, open_from_home
@@ -161,6 +161,24 @@ def test_a_whole_gungi_game_in_the_language(new_page: Any, lang: str) -> None:
     assert len(played) >= 7
     expect(page.locator("html")).to_have_attribute("lang", lang)
     shot(page, f"gungi-{lang}-end-390")
+
+
+def test_a_sashimono_duel_on_a_phone_in_french(new_page: Any) -> None:
+    """At 390x844 in French, every position: the hand in the window (below a long list of
+    choices too), and an empty part of it says so in French."""
+    page: Page = new_page(390, 844)
+    in_language(page, "fr")
+    new_sashimono(page, "duel", vp=1)
+    empties: list[str] = []
+
+    def each(p: Page) -> None:
+        hand_in_view_on_a_phone(p)
+        empties.extend(p.locator(".s-hands .s-none").all_inner_texts())
+
+    play_sashimono(page, "sashimono-duel-fr-phone", seed=2, each=each)
+    assert empties, "no position showed an empty part of the hand"
+    assert set(empties) == {i18n.gettext_("fr", "none")}, empties
+    assert_no_english(page, "fr", "sashimono on a phone, the end panel")
 
 
 @pytest.mark.parametrize("lang", ["ja", "fr"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -78,10 +79,17 @@ def look(page: Page, name: str) -> None:
     page.set_viewport_size({"width": 1920, "height": 1080})
 
 
-def play_to_the_end(page: Page, name: str, seed: int, keyboard: bool = False) -> dict[str, int]:
+def play_to_the_end(
+    page: Page,
+    name: str,
+    seed: int,
+    keyboard: bool = False,
+    each: Callable[[Page], None] | None = None,
+) -> dict[str, int]:
     """Click random legal choices until the end panel (or, with ``keyboard``, reach each with
     Tab and press Enter); screenshots (and layout checks) of the first position showing a
-    casualty, and of one a few decisions in."""
+    casualty, and of one a few decisions in. ``each`` checks every position before its
+    decision."""
     rng = random.Random(seed)
     counts = {"click": 0, "button": 0, "then": 0, "casualties": 0}
     seen_casualty = False
@@ -118,6 +126,8 @@ def play_to_the_end(page: Page, name: str, seed: int, keyboard: bool = False) ->
         if not seen_mid and before >= 8:
             seen_mid = True
             look(page, f"{name}-mid")
+        if each is not None:
+            each(page)
         picked = page.evaluate(PICK, rng.randrange(1, 2**30))
         if picked is None:  # redrawn between the two looks: look again at the next frame
             page.evaluate(NEXT_FRAME)
@@ -290,6 +300,26 @@ def test_a_whole_duel_by_keyboard_alone(new_page: Any) -> None:
     counts = play_to_the_end(page, "sashimono-keyboard", seed=16, keyboard=True)
     assert counts["click"] > 0  # cards, slots or cells, not only buttons
     check_end(page, watch, "sashimono-keyboard")
+
+
+def hand_in_view_on_a_phone(page: Page) -> None:
+    """At 390x844, your hand is wholly in the window whatever the choices above it (the
+    screenshots' sizes change it back now and then: set it again)."""
+    if page.viewport_size != {"width": 390, "height": 844}:
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.evaluate(NEXT_FRAME)
+    assert_within_window(page, ".s-hands")
+
+
+def test_a_whole_solo_game_on_a_phone_keeps_the_hand_in_view(new_page: Any) -> None:
+    """A long list of choices (a card's actions, the bonus actions) pushed the hand below a
+    phone's window: it stays at the window's foot now, in every position of a whole game."""
+    page: Page = new_page(390, 844)
+    watch = PageWatch(page)
+    new_game(page, "solo", vp=3)
+    counts = play_to_the_end(page, "sashimono-solo-phone", seed=11, each=hand_in_view_on_a_phone)
+    assert counts["button"] > 0
+    check_end(page, watch, "sashimono-solo-phone")
 
 
 def test_a_whole_solo_game_against_the_kagemusha_by_clicks(new_page: Any) -> None:

@@ -12,7 +12,7 @@ const HIDDEN_KEYS = new Set(["game", "seat", "viewer", "current_player"]);
 function summarize(value, depth = 0) {
   if (value === null || value === undefined || value === "") return el("span.muted", {}, "—");
   if (Array.isArray(value)) {
-    if (!value.length) return el("span.muted", {}, "none");
+    if (!value.length) return el("span.muted", {}, _("none"));
     if (value.every((v) => typeof v !== "object" || v === null)) {
       return el("span.summary-flat", {}, value.map((v) => (v === null ? "—" : String(v))).join(", "));
     }

@@ -696,8 +696,8 @@ export default {
           "section.s-hands",
           {},
           looked.length ? el("div.s-hand-group.looking", {}, el("h2", {}, looking.kind === "kumi" ? _("Kumi you look at") : _("Sashimono you look at")), el("div.s-hand-row", {}, looked)) : null,
-          el("div.s-hand-group", {}, el("h2", {}, fmt(_("Your Kumi ({length})"), { length: kumi.length })), el("div.s-hand-row", {}, kumi.length ? kumi : el("span.s-none", {}, "none"))),
-          el("div.s-hand-group.cards", {}, el("h2", {}, fmt(_("Your Sashimono ({length})"), { length: cards.length })), el("div.s-hand-row", {}, cards.length ? cards : el("span.s-none", {}, "none"))),
+          el("div.s-hand-group", {}, el("h2", {}, fmt(_("Your Kumi ({length})"), { length: kumi.length })), el("div.s-hand-row", {}, kumi.length ? kumi : el("span.s-none", {}, _("none")))),
+          el("div.s-hand-group.cards", {}, el("h2", {}, fmt(_("Your Sashimono ({length})"), { length: cards.length })), el("div.s-hand-row", {}, cards.length ? cards : el("span.s-none", {}, _("none")))),
         );
       };
 
