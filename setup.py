@@ -59,7 +59,15 @@ def pure_build() -> bool:
 
 class BuildNativeCore(build_ext):
     """``build_ext`` whose failure names what failed and the way out (setuptools' own
-    message is only the compiler's exit code)."""
+    message is only the compiler's exit code), building its extensions side by side."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        # One extension a core (unless `-j N` said otherwise): mypyc's group of modules is one
+        # large C file that one compiler works through for most of the build, while Gungi's
+        # C++ core and the compiled modules' ~80 small shims go through the other core.
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
 
     def run(self) -> None:
         super().run()
