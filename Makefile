@@ -60,10 +60,11 @@ format: install
 # The suite runs on TEST_WORKERS processes (pytest-xdist), a test file to a process: the
 # browser and server tests spend much of their time waiting on Chromium and on server
 # processes, so two processes on two cores take about 0.7 of the time of one.
-# `make test TEST_WORKERS=0` runs it in one process.
+# `make test TEST_WORKERS=0` runs it in one process. The 25 slowest tests are listed at the end,
+# for keeping the suite under its 20 minutes.
 TEST_WORKERS ?= 2
 test: lint system-packages $(TEST_STAMP)
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=25
 
 # Everything but the tests that need a browser (tests/web, Playwright), PostgreSQL, Redis or
 # Ray (pytest markers, set in tests/conftest.py): the quick check before a commit. No lint,

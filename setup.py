@@ -31,6 +31,11 @@ from setuptools.command.build_ext import build_ext
 
 #: The environment variable that asks for a wheel without the native core.
 PURE_PYTHON_BUILD = "SENGOKU_PURE_PYTHON_BUILD"
+#: The environment variable that sets the C compiler's optimisation level of the mypyc modules:
+#: 3 (the default, what every release and `make install` build) unless a builder asks for less
+#: (0 compiles in a fraction of the time, for a build that checks packaging, not speed:
+#: tests/core/test_wheel.py).
+OPT_LEVEL = "SENGOKU_MYPYC_OPT_LEVEL"
 NATIVE_NAME = "sengoku.games.gungi._gungi_native"
 NATIVE_SOURCES = ["sengoku/games/gungi/native/core.cpp"]
 ROOT = Path(__file__).resolve().parent
@@ -116,6 +121,14 @@ def native_extensions() -> list[Extension]:
     return [ext]
 
 
+def mypyc_opt_level() -> str:
+    """The optimisation level asked for (``OPT_LEVEL``), "3" by default."""
+    level = os.environ.get(OPT_LEVEL, "") or "3"
+    if level not in ("0", "1", "2", "3"):
+        raise SystemExit(f"error: {OPT_LEVEL} must be 0, 1, 2 or 3, not {level!r}")
+    return level
+
+
 def compiled_modules() -> list[str]:
     """The sources mypyc compiles: ``[tool.sengoku] compiled`` in pyproject.toml, the one
     list (the plain Python stays the fallback: tests/ai/test_mcts_compiled.py)."""
@@ -136,6 +149,7 @@ def mypyc_extensions() -> list[Extension]:
     if pure_build():
         return []
     modules = compiled_modules()
+    opt_level = mypyc_opt_level()
     try:
         from mypyc.build import mypycify
     except ImportError as exc:  # only a build without isolation can lack it
@@ -147,7 +161,9 @@ def mypyc_extensions() -> list[Extension]:
         # module stops the build. The modules they import are read for their types only
         # (their own checking is `make lint`'s): an isolated build environment has mypy but
         # none of the package's dependencies (numpy), which are then of type Any.
-        extensions: list[Extension] = mypycify(["--follow-imports=silent", *modules], opt_level="3")
+        extensions: list[Extension] = mypycify(
+            ["--follow-imports=silent", *modules], opt_level=opt_level
+        )
     except SystemExit as exc:  # mypycify exits on a type error or a module it cannot compile
         cause = f"mypy/mypyc said so above (exit status {exc.code})"
         raise SystemExit(

@@ -3,7 +3,9 @@ sdist always carries the compiled core (or the build fails, unless a pure-Python
 for), auditwheel repairs it to a manylinux tag, and ``pip install sengoku`` (the wheel, no
 extras) plays in the terminal without the web server's packages.
 
-Marked ``wheel``: these tests build for real (the core compiles once, about a minute in all);
+Marked ``wheel``: these tests build for real (the core compiles once, about a minute in all;
+the mypyc modules at ``SENGOKU_MYPYC_OPT_LEVEL=0``, since what is checked here is the
+packaging, not the speed of the code, which ``make install``'s -O3 build is measured on);
 ``make test`` runs them, ``pytest -m "not wheel"`` leaves them out. Nothing is downloaded:
 the builds run without isolation on this environment's setuptools and pybind11 (the dev
 extra), and the wheel goes with ``--no-deps`` into a new venv that sees only the installed
@@ -105,7 +107,8 @@ def dists(work: Path) -> tuple[Path, Path]:
     """``python -m build``: the sdist, then the wheel built from that sdist."""
     src = _source_copy(work)
     out = work / "dist"
-    _ok(_run([sys.executable, "-m", "build", "--no-isolation", "--outdir", out, src], cwd=work))
+    build = [sys.executable, "-m", "build", "--no-isolation", "--outdir", out, src]
+    _ok(_run(build, cwd=work, SENGOKU_MYPYC_OPT_LEVEL="0"))
     (sdist,) = out.glob("sengoku-*.tar.gz")
     (wheel,) = out.glob("sengoku-*.whl")
     return sdist, wheel
@@ -298,3 +301,17 @@ def test_a_pure_python_wheel_only_when_asked(tmp_path: Path) -> None:
     assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
     with zipfile.ZipFile(wheel) as zf:
         assert not [n for n in zf.namelist() if n.endswith((".so", ".pyd"))]
+
+
+def test_an_unknown_optimisation_level_is_refused(tmp_path: Path) -> None:
+    """``SENGOKU_MYPYC_OPT_LEVEL`` takes 0-3; anything else stops the build before mypyc
+    starts, naming the variable."""
+    src = _source_copy(tmp_path)
+    run = _run(
+        [sys.executable, "setup.py", "build_ext", "--inplace"],
+        cwd=src,
+        SENGOKU_MYPYC_OPT_LEVEL="fast",
+    )
+    assert run.returncode != 0
+    assert "SENGOKU_MYPYC_OPT_LEVEL must be 0, 1, 2 or 3, not 'fast'" in run.stdout + run.stderr
+    assert not list(src.rglob("*.so"))  # nothing was built
