@@ -7,6 +7,7 @@ to the final message."""
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -180,6 +181,26 @@ def follow_by_clicks(page: Page, game: str) -> list[str]:
         wait_for_change(page, step, before)
 
 
+#: The game log's entries, each with the ply it came at (a turn's heading holds entries).
+LOG_ENTRIES = """() => [...document.querySelectorAll('#moves li[data-ply]:not(:has(li))')]
+  .map((li) => [Number(li.dataset.ply), li.innerText.trim()])"""
+
+
+END = "West ends the turn."
+
+
+def turn_ended_when_the_card_was_placed(page: Page) -> bool:
+    """Whether the player's first Sashimono turn ended on the same ply as its card's placing:
+    no question came between them (action_turn.step_actions asks none when no action can be
+    performed). Its end must be in the log (or come, with nobody clicking)."""
+    page.wait_for_function(f"() => ({LOG_ENTRIES})().some(([n, text]) => text === {END!r})")
+    entries = page.evaluate(LOG_ENTRIES)
+    placed = [n for n, text in entries if re.match(r"West plays .+ (above|below|left|right)", text)]
+    ended = [n for n, text in entries if text == END]
+    assert placed and ended, "\n".join(text for _, text in entries)
+    return bool(placed[0] == ended[0])
+
+
 def open_from_home(page: Page, game: str) -> None:
     page.goto("/")
     page.click(f'.game-card[data-game="{game}"] button[data-learn="{game}"]')
@@ -198,7 +219,14 @@ def test_a_first_turn_by_following_the_coach(new_page: Any, game: str) -> None:
     page.wait_for_load_state("networkidle")
     assert violations(page) == [], "the coach"
     steps = follow_by_clicks(page, game)
-    assert steps == [s["id"] for s in tutorial(game)["steps"]], steps
+    expected = [s["id"] for s in tutorial(game)["steps"]]
+    # The last word comes once the turn has ended (not while the other seat answers in its
+    # midst, as a battle's defender does); where nothing was left to do in it after the card
+    # was placed (no action could be performed, no space to fill), the game ended it at once,
+    # and "Finish your turn" had nothing to point at.
+    if game == "sashimono" and turn_ended_when_the_card_was_placed(page):
+        expected.remove("act")
+    assert steps == expected, steps
     expect(page.locator("#coach-text")).to_contain_text("You played your first turn")
     assert not page.locator(".tutorial-target").count()
     shot(page, f"tutorial-{game}-final-1280")

@@ -19,7 +19,8 @@
 //       `phase`: [keys]     the phase (js/rules_panel.js phaseKeys) is one of these;
 //       `notPhase`: [keys]  ... is none of these;
 //       `turnOver`: true    the player has acted in this tutorial and the move is
-//                           someone else's now (or the game is over);
+//                           someone else's now, in another seat's turn where the view
+//                           names the turn's seat (or the game is over);
 //   - `when`: [phase keys] (optional): the step is for these phases only; on the player's
 //     move in another phase it is skipped (a Score turn taken where the coach expected an
 //     Action turn skips the Action turn's steps);
@@ -272,7 +273,11 @@ class Coach {
     const among = (list) => (Array.isArray(list) ? list : [list]).some((k) => keys.includes(k));
     if (a.phase && !among(a.phase)) return false;
     if (a.notPhase && among(a.notPhase)) return false;
-    if (a.turnOver && !(acted && (!mine || s.status !== "active"))) return false;
+    // Another seat may answer in the midst of one's turn (a Sashimono battle's defender):
+    // where the view names whose turn it is, the turn is over only when that changed.
+    const owner = s.view?.turn_seat;
+    const handedOn = !mine && (owner === undefined || owner === null || owner !== s.you);
+    if (a.turnOver && !(acted && (handedOn || s.status !== "active"))) return false;
     return !step.final;
   }
 
