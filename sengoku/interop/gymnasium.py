@@ -97,6 +97,9 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         # The seed decides the hidden cards: it stays here (issue 40), the info is empty.
         sengoku_seed = int(self.np_random.integers(0, 2**62))
         self._state = self.game.new_state(seed=sengoku_seed, **self.options)
+        # Muted (``State.mute``: the same rules, no events built): the environment reads
+        # none, and in Sashimono they are about a quarter of a ply.
+        self._state.mute()
         self._over = False
         self._refresh()
         return self._observe(), {}
@@ -104,7 +107,9 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
     @property
     def sengoku_state(self) -> State:
         """The contract state being played: the referee's, hidden cards included (read it
-        for checks; to play from a position, assign a one-player state of this game)."""
+        for checks; to play from a position, assign a one-player state of this game). The
+        environment's own states are muted (``State.mute``): their ``apply`` tells nothing;
+        a clone tells again. A state assigned is played as it is."""
         return self._state
 
     @sengoku_state.setter
