@@ -339,10 +339,10 @@ def test_legal_table_is_in_contract_order() -> None:
 @pytest.mark.parametrize("name", ["gungi", "gunshi", "gunkimono", "sashimono"])
 def test_legal_ints_are_action_to_int_of_the_legal_actions(name: str) -> None:
     """The adapters' legal integers (``legal_action_ints``, :class:`LegalInts`), through a
-    game's ``action_int`` where it has one (Gunshi's), are ``action_to_int`` of each legal
+    game's ``action_int`` where it has one (Gunshi's, Sashimono's), are ``action_to_int`` of each legal
     action, in the contract's order, along random games."""
     game = sengoku.load_game(name)
-    assert (game.action_int is not None) == (name == "gunshi")
+    assert (game.action_int is not None) == (name in ("gunshi", "sashimono"))
     legal = LegalInts(game, game.num_distinct_actions())
     rng = random.Random(3)
     for seed in range(2):
