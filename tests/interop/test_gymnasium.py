@@ -132,3 +132,25 @@ def test_gymnasium_1_finds_our_envs_without_entry_points() -> None:
     doc = (ROOT / "docs" / "interop.md").read_text(encoding="utf-8")
     assert "gymnasium.register_envs(sengoku.interop.gymnasium)" in doc
     assert 'gymnasium.make("sengoku.interop.gymnasium:sengoku/SashimonoSolo-v1")' in doc
+
+
+def test_the_environment_plays_a_muted_state_as_the_contract_plays() -> None:
+    """Its own states build no events (it reads none) and play the contract's game: the
+    same position after every step as an unmuted clone given the same actions."""
+    env = SoloEnv("sashimono", mode="solo")
+    observation, _info = env.reset(seed=4)
+    state = env.sengoku_state
+    # Before: the environment's states told every event (State.mute never called).
+    assert getattr(state, "_muted", None) is True
+    twin = state.clone()  # a clone tells again
+    game = twin.game
+    rng = np.random.default_rng(1)
+    told = 0
+    done = False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        told += len(twin.apply(game.int_to_action(twin, action)))
+        observation, _reward, terminated, truncated, _info = env.step(action)
+        done = terminated or truncated
+        assert env.sengoku_state.to_json() == twin.to_json()
+    assert told > 0
