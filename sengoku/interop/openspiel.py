@@ -217,6 +217,9 @@ class _Context:
         action_int = self.game.action_int
         plain = type(self.game).legal_action_ints is Game.legal_action_ints
         self.action_int = action_int if plain else None
+        #: The game's ``legal_actions_and_ints`` (the actions and their integers in one
+        #: call, kept the same way), where ``action_int`` is not used; else None.
+        self.with_ints = self.game.legal_actions_and_ints if self.action_int is None else None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Context:
         return self
@@ -483,13 +486,16 @@ class _Match:
 
     def legal_ints(self, ctx: _Context) -> list[int]:
         """The legal integers of the position, made once (with the actions beside them where
-        ``ctx.action_int`` is set): never changed in place."""
+        ``ctx.action_int`` or ``ctx.with_ints`` is set): never changed in place."""
         ints = self.legal
         if ints is None:
             action_int = ctx.action_int
             if action_int is not None:
                 actions = self.actions = self.state.legal_actions()
                 ints = self.legal = list(map(action_int, actions))
+            elif ctx.with_ints is not None:
+                self.actions, ints = ctx.with_ints(self.state)
+                self.legal = ints
             else:
                 ints = self.legal = ctx.game.legal_action_ints(self.state)
         return ints

@@ -295,10 +295,11 @@ def test_openspiel_ismcts_plays_on_determinized_worlds(name: str, params: dict) 
         state.apply_action(action)
 
 
-@pytest.mark.parametrize("name", ["gungi", "gunshi", "sashimono"])
+@pytest.mark.parametrize("name", ["gungi", "gunkimono", "gunshi", "sashimono"])
 def test_illegal_integer_is_refused(name: str) -> None:
     """Refused, the state unchanged, whether the legal actions are kept beside their
-    integers (Gunshi's and Sashimono's: ``action_int``) or not; a legal one then plays as the contract."""
+    integers (Gunshi's and Sashimono's: ``action_int``; Gunkimono's:
+    ``legal_actions_and_ints``) or not; a legal one then plays as the contract."""
     game = osp.load(name)
     state = game.new_initial_state()
     while state.is_chance_node():  # Sashimono's deal: the seed's bytes
