@@ -70,7 +70,7 @@ import pyspiel  # type: ignore[import-not-found]
 from sengoku.core.game import TERMINAL, Event, Game, SengokuError, State, event
 from sengoku.core.record import GameRecord
 from sengoku.core.registry import load_game
-from sengoku.interop.encoders import Encoder, canonical_json, encoder_for
+from sengoku.interop.encoders import Encoder, canonical_json, capturer_of, encoder_for
 from sengoku.interop.vector import VectorEnv
 
 PREFIX = "sengoku_"
@@ -716,6 +716,10 @@ class _ViewObserver:
         self.public_only = public_only
         #: Whether the encoder has a snapshot of its own (cheaper than the view).
         self._snapshots = type(self.encoder).capture is not Encoder.capture
+        #: Its kept capture (``capturer_of``: Gunshi's reuses the parts of its last snapshots
+        #: that did not change). What it keeps is the views of the players this observer was
+        #: set from, which its caller may ask for anyway.
+        self._capture = capturer_of(self.encoder)
         shape = self.encoder.shape
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
         self.dict = {"observation": self.tensor.reshape(shape)}
@@ -732,7 +736,7 @@ class _ViewObserver:
             # view's FEN, names and dicts cost several times the planes); else the view,
             # kept for the position's strings.
             if self._snapshots:
-                source = self.encoder.capture(match.state, seat)
+                source = self._capture(match.state, seat)
             else:
                 source = match.view(seat)
         self.encoder.encode_into(source, seat, self.dict["observation"])
