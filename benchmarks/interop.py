@@ -21,8 +21,9 @@ plies per second of uniformly random play:
   is made;
 * ``pettingzoo+obs``: the same loop, also reading ``observation["observation"]`` every ply
   (as a learner does): it pays for every tensor;
-* ``gymnasium``: the one-player environment (one-player games only), same loop; it returns
-  the observation, tensor included, every step;
+* ``gymnasium``: the one-player environment (one-player games only), same loop: the action
+  drawn from the mask, the tensor (encoded on first read, as in PettingZoo) never read;
+* ``gymnasium+obs``: the same, also reading ``observation["observation"]`` every step;
 * ``vectorN``: :class:`~sengoku.interop.vector.VectorEnv` with N games and ``copy=False``
   (the read-only buffers), every step with the masks, the sparse legal lists and the
   observation tensors of every game, actions from ``sample_actions``; ``vectorN copy``: the
@@ -172,7 +173,7 @@ def vector(name: str, options: dict[str, Any], num_envs: int, copy: bool) -> Pli
         yield int(len(observation["agent"]))
 
 
-def gymnasium(name: str, options: dict[str, Any]) -> Plies:
+def gymnasium(name: str, options: dict[str, Any], observe: bool = False) -> Plies:
     from sengoku.interop.gymnasium import SoloEnv
 
     env = SoloEnv(name, **options)
@@ -181,6 +182,8 @@ def gymnasium(name: str, options: dict[str, Any]) -> Plies:
         observation, _info = env.reset(seed=seed)
         done = False
         while not done:
+            if observe:
+                observation["observation"]  # noqa: B018 - encodes the tensor, as a learner would
             action = rng.choice(legal_of(observation["action_mask"]).tolist())
             observation, _r, terminated, truncated, _i = env.step(action)
             done = terminated or truncated
@@ -327,6 +330,7 @@ def main(argv: list[str] | None = None) -> None:
         }
         if sengoku.load_game(name).new_state(**options).num_players == 1:
             players["gymnasium"] = gymnasium(name, options)
+            players["gymnasium+obs"] = gymnasium(name, options, observe=True)
         players[f"vector{num_envs}"] = vector(name, options, num_envs, copy=False)
         players[f"vector{num_envs} copy"] = vector(name, options, num_envs, copy=True)
         if chosen:

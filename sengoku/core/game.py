@@ -328,6 +328,13 @@ class Game(ABC):
     #: action is always the game's own type).
     action_int: Callable[[Any], int] | None = None
 
+    #: ``(state.legal_actions(), legal_action_ints(state))`` in one call, as a
+    #: ``staticmethod``, where the game has its own ``legal_action_ints`` that reads the
+    #: integers off the actions it makes (Gunkimono's stored integers); None elsewhere. The
+    #: adapters then keep the legal actions beside their integers, so the action played is
+    #: read back by its index instead of being rebuilt by ``int_to_action`` on every step.
+    legal_actions_and_ints: Callable[[Any], tuple[list[Any], list[int]]] | None = None
+
     #: The length guard's limit when it is the same for every option set (each of the four
     #: games): decisions after which the game ends with ``length_limit`` (a guard, not a
     #: rule). The guard reads it (:meth:`State._end_if_too_long`, one attribute read on every

@@ -80,12 +80,23 @@ class LegalInts:
     (they cost more than the search). Where the game leaves ``legal_action_ints`` to the
     contract's default (``action_to_int`` of each of ``state.legal_actions()``), the actions
     it made are kept beside their integers, in the same order, so the action played is read
-    back by its index (:meth:`action`) instead of being rebuilt by ``int_to_action``; a game
-    with its own ``legal_action_ints`` (Gungi's native codes, Gunkimono's stored integers)
-    makes no actions for the list, and the one played is ``int_to_action`` of its integer.
+    back by its index (:meth:`action`) instead of being rebuilt by ``int_to_action``; so too
+    where the game gives both at once (``Game.legal_actions_and_ints``: Gunkimono's stored
+    integers). A game with its own ``legal_action_ints`` and nothing more (Gungi's native
+    codes) makes no actions for the list, and the one played is ``int_to_action`` of its
+    integer.
     """
 
-    __slots__ = ("game", "num_actions", "list", "actions", "pair", "ints_of", "action_int")
+    __slots__ = (
+        "game",
+        "num_actions",
+        "list",
+        "actions",
+        "pair",
+        "ints_of",
+        "action_int",
+        "with_ints",
+    )
 
     def __init__(self, game: Game, num_actions: int) -> None:
         self.game = game
@@ -95,9 +106,14 @@ class LegalInts:
         self.list: list[int] = []
         #: The legal actions, ``actions[i]`` the one of ``list[i]`` (None: not kept).
         self.actions: list[Action] | None = None
+        #: The game's ``legal_actions_and_ints`` (core/game.py), or None.
+        self.with_ints = game.legal_actions_and_ints
         #: Whether the actions are kept beside their integers: the default
-        #: ``legal_action_ints`` makes the actions anyway.
-        self.pair = type(game).legal_action_ints is Game.legal_action_ints
+        #: ``legal_action_ints`` makes the actions anyway, and ``legal_actions_and_ints``
+        #: gives them.
+        self.pair = (
+            type(game).legal_action_ints is Game.legal_action_ints or self.with_ints is not None
+        )
         #: The game's ``legal_action_ints``, read once (it runs on every step; an
         #: environment that keeps no actions may set :attr:`list` from it directly).
         self.ints_of = game.legal_action_ints
@@ -110,6 +126,10 @@ class LegalInts:
             self.list = []
             self.actions = None
         elif self.pair:
+            with_ints = self.with_ints
+            if with_ints is not None:  # both in one call (Gunkimono's stored integers)
+                self.actions, self.list = with_ints(state)
+                return
             actions = self.actions = state.legal_actions()
             action_int = self.action_int
             if action_int is not None:  # the game's integer needs no state (Gunshi's)

@@ -15,7 +15,11 @@ is the registered environment ``sengoku/SashimonoSolo-v1``;
 * Observations are ``{"observation", "action_mask"}`` as in the PettingZoo environments: the
   seat's ``view(0)`` through :func:`sengoku.interop.encoders.encoder_for`, and an ``int8``
   mask of the legal actions (also returned by :meth:`SoloEnv.action_masks`, the name
-  sb3-contrib's ``MaskablePPO`` looks for).
+  sb3-contrib's ``MaskablePPO`` looks for). As in PettingZoo, each is made on its first read
+  (:class:`~sengoku.interop.lazy.LazyObservation`, a ``dict``): the seat's snapshot is taken
+  at once, so the tensor is the one of the position the observation was returned at whenever
+  it is read; a step whose caller reads only the mask does not pay for the encoding. Each
+  step returns a new observation with new arrays.
 * Actions are the contract's integers; the reward is the outcome's return (+1 won, -1 lost)
   when the game ends and 0 before; the contract's ``length_limit`` is a truncation.
 * An illegal action (``illegal_action="terminate"``, the default) ends the episode with reward
@@ -38,7 +42,8 @@ import numpy as np
 
 from sengoku.core.game import TERMINAL, IllegalAction, SengokuError, State
 from sengoku.core.registry import GameLoadError, list_games, load_game
-from sengoku.interop.encoders import LegalInts, encoder_for
+from sengoku.interop.encoders import LegalInts, capturer_of, encoder_for
+from sengoku.interop.lazy import LazyObservation
 
 ILLEGAL_REWARD = -1.0
 
@@ -88,6 +93,11 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._state: State = probe
         self._legal = LegalInts(self.game, self.num_actions)
         self._over = True
+        #: The seat's snapshot for an observation (the encoder's kept capture where it has
+        #: one: only seat 0's views, the one seat) and (encoder, seat, num_actions) as the
+        #: observations hold them.
+        self._capture = capturer_of(self.encoder)
+        self._seat = (self.encoder, 0, self.num_actions)
 
     # ------------------------------------------------------------------ episodes
     def reset(
@@ -97,6 +107,9 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         # The seed decides the hidden cards: it stays here (issue 40), the info is empty.
         sengoku_seed = int(self.np_random.integers(0, 2**62))
         self._state = self.game.new_state(seed=sengoku_seed, **self.options)
+        # Muted (``State.mute``: the same rules, no events built): the environment reads
+        # none, and in Sashimono they are about a quarter of a ply.
+        self._state.mute()
         self._over = False
         self._refresh()
         return self._observe(), {}
@@ -104,7 +117,9 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
     @property
     def sengoku_state(self) -> State:
         """The contract state being played: the referee's, hidden cards included (read it
-        for checks; to play from a position, assign a one-player state of this game)."""
+        for checks; to play from a position, assign a one-player state of this game). The
+        environment's own states are muted (``State.mute``): their ``apply`` tells nothing;
+        a clone tells again. A state assigned is played as it is."""
         return self._state
 
     @sengoku_state.setter
@@ -167,8 +182,9 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return self._legal.mask()
 
     def _observe(self) -> dict[str, np.ndarray]:
-        observation = self.encoder.encode(self.encoder.capture(self._state, 0), 0)
-        return {"observation": observation, "action_mask": self._mask()}
+        # The snapshot now (later play must not change it), the tensor and the mask when
+        # first read; the legal list is never changed in place (LegalInts.update replaces it).
+        return LazyObservation.of(self._seat, self._capture(self._state, 0), self._legal.list)
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -1,6 +1,6 @@
 """Observations whose tensor is encoded, and mask made, only when read.
 
-A PettingZoo observation is ``{"observation": tensor, "action_mask": mask}``; random play,
+A PettingZoo (and Gymnasium) observation is ``{"observation": tensor, "action_mask": mask}``; random play,
 search and many learners' action selection read only the mask, and a player that takes the
 legal integers as a list (``env.legal_actions()``) reads neither. :class:`LazyObservation`
 is that dict with the tensor encoded on its first read, and the mask made from the legal
@@ -18,12 +18,15 @@ mask is made too). It never holds the
 game's state, its seed or another seat's actions, so nothing reachable from it
 (``gc.get_referents``, ``vars``) tells a seat what it may not know; and its tensor and mask
 are always those of the position it was returned at, whenever they are read. What the
-laziness saves is the encoding and the mask; the view is taken at once.
+laziness saves is the encoding and the mask; the view is taken at once. ``copy.copy`` and
+``pickle`` give a plain dict of the arrays, ``copy.deepcopy`` an observation of the same
+type with its arrays made and copied.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from copy import deepcopy
 from typing import Any
 
 from sengoku.interop.encoders import Encoder, mask_of
@@ -175,8 +178,21 @@ class LazyObservation(dict):  # type: ignore[type-arg]
         return dict.__repr__(self)
 
     def __reduce__(self) -> tuple[Callable[..., dict[str, Any]], tuple[dict[str, Any]]]:
-        # copy, deepcopy and pickle give a plain dict of the same arrays.
+        # copy and pickle give a plain dict of the same arrays.
         return (dict, (self.copy(),))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LazyObservation:
+        """An observation of the same type with both arrays made and copied (Gymnasium's
+        ``check_env`` compares a deep copy of an observation with another observation, type
+        included)."""
+        self._fill()
+        made: LazyObservation = _new(type(self))
+        for key, value in dict.items(self):
+            dict.__setitem__(made, key, deepcopy(value, memo))
+        made._seat = None
+        made._view = _ENCODED
+        made._legal = None
+        return made
 
     def __setitem__(self, key: str, value: Any) -> None:
         self._forget(key)

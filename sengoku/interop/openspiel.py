@@ -70,7 +70,7 @@ import pyspiel  # type: ignore[import-not-found]
 from sengoku.core.game import TERMINAL, Event, Game, SengokuError, State, event
 from sengoku.core.record import GameRecord
 from sengoku.core.registry import load_game
-from sengoku.interop.encoders import Encoder, canonical_json, encoder_for
+from sengoku.interop.encoders import Encoder, canonical_json, capturer_of, encoder_for
 from sengoku.interop.vector import VectorEnv
 
 PREFIX = "sengoku_"
@@ -217,6 +217,9 @@ class _Context:
         action_int = self.game.action_int
         plain = type(self.game).legal_action_ints is Game.legal_action_ints
         self.action_int = action_int if plain else None
+        #: The game's ``legal_actions_and_ints`` (the actions and their integers in one
+        #: call, kept the same way), where ``action_int`` is not used; else None.
+        self.with_ints = self.game.legal_actions_and_ints if self.action_int is None else None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Context:
         return self
@@ -274,7 +277,8 @@ class SengokuSpielGame(pyspiel.Game):  # type: ignore[misc]
             raise SengokuError(f"not a {self.sengoku_game.name} state: {position!r}")
         spiel_state = SengokuSpielState(self)
         loaded = event("position_loaded", None, message="A position loaded without its history.")
-        spiel_state._match = _Match(position.clone(), [loaded])
+        deferred = not self.perfect_information
+        spiel_state._match = _Match(position.clone(), [loaded], None, deferred)
         return spiel_state
 
     def _replay(self, data: Any) -> SengokuSpielState:
@@ -297,7 +301,9 @@ class SengokuSpielGame(pyspiel.Game):  # type: ignore[misc]
             for byte in record.seed.to_bytes(CHANCE_NODES, "big"):
                 state.apply_action(byte)
         else:
-            state._match = _Match(game.new_state(seed=record.seed, **options), [])
+            state._match = _Match(
+                game.new_state(seed=record.seed, **options), [], None, not self.perfect_information
+            )
         for _step in record.steps(
             target=_SpielReplay(state, self.perfect_information), check_result=False
         ):
@@ -337,11 +343,11 @@ class _SpielReplay:
 
     def concede(self, seat: int, reason: str) -> list[Event]:
         match = self.spiel_state._match
-        told = match.state.concede(seat, reason)
-        match.reset()
-        if not self.perfect_information:
-            match.events.extend(told)
-        return told
+        if self.perfect_information:
+            told = match.state.concede(seat, reason)
+            match.reset()
+            return told
+        return match.concede(seat, reason)
 
 
 class _Match:
@@ -351,15 +357,52 @@ class _Match:
     cheap contract ``clone()``, and pickling (serialization) the contract's ``to_json``.
     ``told`` caches, per seat, a digest of the events that seat was told (events looked at,
     events told, SHA-256 chained over those told), extended only by the events added since.
+
+    The events are told late where ``deferred`` (the states OpenSpiel makes for a new
+    episode, a loaded position or record, and their clones, in a game with hidden
+    information): the state played is muted (``State.mute``: the same rules, no events
+    built), and the actions played are kept instead; :attr:`events`, read only for an
+    information-state string, a resampled world or a serialization, first plays them on the
+    *scribe*, an unmuted clone of the state taken before the first of them, and keeps what
+    it tells. Play that never reads them (random play, rollouts, learners reading
+    observations) builds no event and keeps none: building them was a third of a Gunshi
+    ply, and keeping a game's worth of them (dicts the collector walks again and again)
+    about as much again (docs/interop.md, issue 40, thirteenth part). A resampled world is
+    not deferred: IS-MCTS asks its information-state string after every action.
     """
 
-    __slots__ = ("state", "events", "legal", "actions", "player", "told", "views")
+    __slots__ = (
+        "state",
+        "_events",
+        "pending",
+        "scribe",
+        "legal",
+        "actions",
+        "player",
+        "told",
+        "views",
+    )
 
     def __init__(
-        self, state: State, events: list[Event], told: dict[int, tuple[int, int, str]] | None = None
+        self,
+        state: State,
+        events: list[Event],
+        told: dict[int, tuple[int, int, str]] | None = None,
+        deferred: bool = False,
     ) -> None:
         self.state = state
-        self.events = events
+        #: The events told so far, up to the scribe's position (all of them where nothing
+        #: is pending).
+        self._events = events
+        #: The actions played since the scribe's position, in order, where the events are
+        #: deferred (the state is then muted); None where every apply's events are kept.
+        self.pending: list[Any] | None = None
+        #: An unmuted state at the position of the first pending action (or the current one
+        #: where none is pending); None until the first action of a deferred match.
+        self.scribe: State | None = None
+        if deferred:
+            state.mute()
+            self.pending = []
         self.told: dict[int, tuple[int, int, str]] = dict(told or {})
         #: The legal action integers of the current position (reset by apply).
         self.legal: list[int] | None = None
@@ -371,6 +414,28 @@ class _Match:
         self.player: int | None = None
         #: seat (None: spectator) -> its view, for the current position (reset by apply).
         self.views: dict[int | None, dict[str, Any]] = {}
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event told so far, in order (the pending actions told first)."""
+        pending = self.pending
+        if pending:
+            scribe = self.scribe
+            assert scribe is not None  # taken before the first pending action
+            events = self._events
+            for action in pending:
+                events.extend(scribe.apply(action))
+            pending.clear()
+        return self._events
+
+    def concede(self, seat: int, reason: str) -> list[Event]:
+        """``state.concede(seat, reason)``, its events kept (told after the pending ones)."""
+        events = self.events  # the pending actions told first, in order
+        told = self.state.concede(seat, reason)
+        events.extend(told)
+        self.scribe = None  # behind now; the game is over, nothing more is played
+        self.reset()
+        return told
 
     def reset(self) -> None:
         """Forget what was cached of the position (it changed)."""
@@ -391,7 +456,9 @@ class _Match:
         return view
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Match:
-        clone = _Match(self.state.clone(), list(self.events), self.told)
+        # The clone is deferred where this match is: its own scribe is taken at its first
+        # action (a search's clone that is never played on takes none).
+        clone = _Match(self.state.clone(), list(self.events), self.told, self.pending is not None)
         # The same position: its legal table and views hold (never changed in place, only
         # replaced), so a search that clones and then asks for them does not rebuild them.
         clone.legal = self.legal
@@ -406,26 +473,29 @@ class _Match:
             "state": self.state.to_json(),
             "events": self.events,
             "told": self.told,
+            "deferred": self.pending is not None,
         }
 
     def __setstate__(self, data: dict[str, Any]) -> None:
-        self.state = load_game(data["game"]).state_from_json(data["state"])
-        self.events = list(data["events"])
-        self.told = dict(data["told"])
-        self.legal = None
-        self.actions = None
-        self.player = None
-        self.views = {}
+        self.__init__(  # type: ignore[misc]
+            load_game(data["game"]).state_from_json(data["state"]),
+            list(data["events"]),
+            data["told"],
+            bool(data.get("deferred", False)),
+        )
 
     def legal_ints(self, ctx: _Context) -> list[int]:
         """The legal integers of the position, made once (with the actions beside them where
-        ``ctx.action_int`` is set): never changed in place."""
+        ``ctx.action_int`` or ``ctx.with_ints`` is set): never changed in place."""
         ints = self.legal
         if ints is None:
             action_int = ctx.action_int
             if action_int is not None:
                 actions = self.actions = self.state.legal_actions()
                 ints = self.legal = list(map(action_int, actions))
+            elif ctx.with_ints is not None:
+                self.actions, ints = ctx.with_ints(self.state)
+                self.legal = ints
             else:
                 ints = self.legal = ctx.game.legal_action_ints(self.state)
         return ints
@@ -468,7 +538,9 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
                     "outcome(s) (the seed's bytes) to apply first"
                 )
             ctx = self._ctx
-            self._lazy = _Match(ctx.game.new_state(seed=0, **ctx.options), [])
+            self._lazy = _Match(
+                ctx.game.new_state(seed=0, **ctx.options), [], None, not ctx.perfect_information
+            )
         return self._lazy
 
     @_match.setter
@@ -533,27 +605,39 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
             if len(dealing) == CHANCE_NODES:
                 ctx = self._ctx
                 seed = int.from_bytes(bytes(dealing), "big")
-                self._match = _Match(ctx.game.new_state(seed=seed, **ctx.options), [])
+                self._match = _Match(
+                    ctx.game.new_state(seed=seed, **ctx.options),
+                    [],
+                    None,
+                    not ctx.perfect_information,
+                )
             return
         match = self._lazy or self._match
         state = match.state
+        played = None
         actions = match.actions
         if actions is not None:  # the legal actions kept: the one played read back
             legal = match.legal
             assert legal is not None  # kept together
             i = bisect_left(legal, action)
             if i < len(legal) and legal[i] == action:
-                events = state.apply(actions[i])
-            else:  # not legal: the contract refuses it as before
-                events = state.apply(self._ctx.game.int_to_action(state, action))
-            match.actions = None
-        else:
-            events = state.apply(self._ctx.game.int_to_action(state, action))
+                played = actions[i]
+        if played is None:  # not kept, or not legal: the contract refuses it as before
+            played = self._ctx.game.int_to_action(state, action)
+        pending = match.pending
+        if pending is None:
+            events = state.apply(played)
+            if not self._ctx.perfect_information:
+                match._events.extend(events)
+        else:  # deferred (_Match): the state is muted, the action kept to be told later
+            if match.scribe is None:
+                match.scribe = state.clone()  # before the first action: a clone is unmuted
+            state.apply(played)
+            pending.append(played)
         match.legal = None
+        match.actions = None
         match.player = None
         match.views = {}
-        if not self._ctx.perfect_information:
-            match.events.extend(events)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if self._dealing is not None:
@@ -632,6 +716,10 @@ class _ViewObserver:
         self.public_only = public_only
         #: Whether the encoder has a snapshot of its own (cheaper than the view).
         self._snapshots = type(self.encoder).capture is not Encoder.capture
+        #: Its kept capture (``capturer_of``: Gunshi's reuses the parts of its last snapshots
+        #: that did not change). What it keeps is the views of the players this observer was
+        #: set from, which its caller may ask for anyway.
+        self._capture = capturer_of(self.encoder)
         shape = self.encoder.shape
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
         self.dict = {"observation": self.tensor.reshape(shape)}
@@ -648,7 +736,7 @@ class _ViewObserver:
             # view's FEN, names and dicts cost several times the planes); else the view,
             # kept for the position's strings.
             if self._snapshots:
-                source = self.encoder.capture(match.state, seat)
+                source = self._capture(match.state, seat)
             else:
                 source = match.view(seat)
         self.encoder.encode_into(source, seat, self.dict["observation"])

@@ -358,6 +358,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
 
     def _start(self, sengoku_seed: int) -> None:
         self._state = self.game.new_state(seed=sengoku_seed, **self.options)
+        # Muted (``State.mute``: the same rules, no events built): the environment reads
+        # none, and they are a quarter to a third of a ply (Gunshi, Sashimono, Gunkimono).
+        self._state.mute()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -368,7 +371,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
 
     @property
     def sengoku_state(self) -> State:
-        """The contract state being played (read it; to set a position, assign a state)."""
+        """The contract state being played (read it; to set a position, assign a state). The
+        environment's own states are muted (``State.mute``): their ``apply`` tells nothing;
+        a clone tells again. A state assigned is played as it is."""
         return self._state
 
     @sengoku_state.setter

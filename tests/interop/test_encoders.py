@@ -339,10 +339,11 @@ def test_legal_table_is_in_contract_order() -> None:
 @pytest.mark.parametrize("name", ["gungi", "gunshi", "gunkimono", "sashimono"])
 def test_legal_ints_are_action_to_int_of_the_legal_actions(name: str) -> None:
     """The adapters' legal integers (``legal_action_ints``, :class:`LegalInts`), through a
-    game's ``action_int`` where it has one (Gunshi's), are ``action_to_int`` of each legal
+    game's ``action_int`` where it has one (Gunshi's, Sashimono's), are ``action_to_int`` of each legal
     action, in the contract's order, along random games."""
     game = sengoku.load_game(name)
-    assert (game.action_int is not None) == (name == "gunshi")
+    assert (game.action_int is not None) == (name in ("gunshi", "sashimono"))
+    assert (game.legal_actions_and_ints is not None) == (name == "gunkimono")
     legal = LegalInts(game, game.num_distinct_actions())
     rng = random.Random(3)
     for seed in range(2):
@@ -353,7 +354,11 @@ def test_legal_ints_are_action_to_int_of_the_legal_actions(name: str) -> None:
             actions = state.legal_actions()
             ints = [game.action_to_int(state, action) for action in actions]
             assert game.legal_action_ints(state) == ints
+            if game.legal_actions_and_ints is not None:
+                assert game.legal_actions_and_ints(state) == (actions, ints)
             legal.update(state)
             assert legal.list == ints
-            assert legal.actions is None or legal.actions == actions
+            # The actions are kept beside their integers unless the game's own integers
+            # need none (Gungi's native codes); before, not Gunkimono's either.
+            assert legal.actions == (None if name == "gungi" else actions)
             state.apply(rng.choice(actions))

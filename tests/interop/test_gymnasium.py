@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import doctest
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from gymnasium.utils.env_checker import check_env
 from sengoku.core.game import IllegalAction, SengokuError
 from sengoku.interop import gymnasium as gym_interop
 from sengoku.interop.gymnasium import SoloEnv
+from sengoku.interop.lazy import LazyObservation
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -132,3 +134,55 @@ def test_gymnasium_1_finds_our_envs_without_entry_points() -> None:
     doc = (ROOT / "docs" / "interop.md").read_text(encoding="utf-8")
     assert "gymnasium.register_envs(sengoku.interop.gymnasium)" in doc
     assert 'gymnasium.make("sengoku.interop.gymnasium:sengoku/SashimonoSolo-v1")' in doc
+
+
+def test_the_environment_plays_a_muted_state_as_the_contract_plays() -> None:
+    """Its own states build no events (it reads none) and play the contract's game: the
+    same position after every step as an unmuted clone given the same actions."""
+    env = SoloEnv("sashimono", mode="solo")
+    observation, _info = env.reset(seed=4)
+    state = env.sengoku_state
+    # Before: the environment's states told every event (State.mute never called).
+    assert getattr(state, "_muted", None) is True
+    twin = state.clone()  # a clone tells again
+    game = twin.game
+    rng = np.random.default_rng(1)
+    told = 0
+    done = False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        told += len(twin.apply(game.int_to_action(twin, action)))
+        observation, _reward, terminated, truncated, _info = env.step(action)
+        done = terminated or truncated
+        assert env.sengoku_state.to_json() == twin.to_json()
+    assert told > 0
+
+
+def test_observations_are_made_when_read_and_hold_their_position() -> None:
+    """The tensor and mask of a step's observation, read after later steps (or deep-copied),
+    are those of the position it was returned at: the encoding of ``view(0)`` then and the
+    legal integers then; each step's observation is a new one."""
+    env = SoloEnv("sashimono", mode="solo")
+    game = env.game
+    rng = np.random.default_rng(6)
+    observation, _info = env.reset(seed=9)
+    kept: list[tuple[dict, np.ndarray, list[int]]] = []
+    done = False
+    while not done and len(kept) < 60:
+        state = env.sengoku_state
+        expected = env.encoder.encode(state.view(0), 0)
+        legal = [game.action_to_int(state, a) for a in state.legal_actions()]
+        kept.append((observation, expected, legal))
+        action = int(rng.choice(legal))
+        nxt, _reward, terminated, truncated, _info = env.step(action)
+        assert nxt is not observation
+        # Before: every step encoded its tensor at once (a plain dict).
+        assert isinstance(nxt, LazyObservation) and not nxt.encoded
+        observation = nxt
+        done = terminated or truncated
+    for i, (seen, expected, legal) in enumerate(kept):
+        if i % 3 == 0:
+            seen = copy.deepcopy(seen)
+            assert type(seen) is type(observation)
+        assert np.array_equal(seen["observation"], expected)
+        assert np.flatnonzero(seen["action_mask"]).tolist() == legal

@@ -295,12 +295,15 @@ def test_openspiel_ismcts_plays_on_determinized_worlds(name: str, params: dict) 
         state.apply_action(action)
 
 
-@pytest.mark.parametrize("name", ["gungi", "gunshi"])
+@pytest.mark.parametrize("name", ["gungi", "gunkimono", "gunshi", "sashimono"])
 def test_illegal_integer_is_refused(name: str) -> None:
     """Refused, the state unchanged, whether the legal actions are kept beside their
-    integers (Gunshi's: ``action_int``) or not; a legal one then plays as the contract."""
+    integers (Gunshi's and Sashimono's: ``action_int``; Gunkimono's:
+    ``legal_actions_and_ints``) or not; a legal one then plays as the contract."""
     game = osp.load(name)
     state = game.new_initial_state()
+    while state.is_chance_node():  # Sashimono's deal: the seed's bytes
+        state.apply_action(7)
     legal = state.legal_actions()
     illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
     before = state.sengoku_state.to_json()

@@ -236,3 +236,35 @@ def test_the_mask_is_made_on_first_read_and_holds_the_position_it_was_given_at()
     assert dict.__getitem__(observation, "action_mask") is None  # not made yet
     env.step(legal[0])
     assert np.flatnonzero(observation["action_mask"]).tolist() == legal
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("gunshi", {}), ("gunkimono", {"players": 2}), ("sashimono", {"mode": "duel"})],
+)
+def test_the_environment_plays_a_muted_state_as_the_contract_plays(
+    name: str, options: dict
+) -> None:
+    """The environment's own states build no events (it reads none; they were a quarter to a
+    third of a ply) and play the contract's game: the same position after every step as an
+    unmuted clone given the same actions, through an episode and a reset."""
+    env = pz.env(name, **options)
+    rng = np.random.default_rng(2)
+    contract = sengoku.load_game(name)
+    for seed in (5, 6):
+        env.reset(seed=seed)
+        state = env.unwrapped.sengoku_state
+        # Before: the environment's states told every event (State.mute never called).
+        assert getattr(state, "_muted", getattr(state, "muted", None)) is True
+        twin = state.clone()  # a clone tells again
+        told = 0
+        for agent in env.agent_iter(max_iter=400):
+            _obs, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            action = int(rng.choice(env.legal_actions()))
+            told += len(twin.apply(contract.int_to_action(twin, action)))
+            env.step(action)
+            assert env.unwrapped.sengoku_state.to_json() == twin.to_json(), agent
+        assert told > 0

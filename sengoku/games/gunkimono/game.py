@@ -42,6 +42,12 @@ def _norm(text: str) -> str:
     return normalize_notation(text).replace("@", "")
 
 
+def _legal_actions_and_ints(state: State) -> tuple[list[Any], list[int]]:
+    """``(state.legal_actions(), Gunkimono.legal_action_ints(state))`` in one pass."""
+    actions = state.legal_actions()
+    return actions, [action.int_id for action in actions]
+
+
 class Gunkimono(Game):
     """Gunkimono (Jeffrey D. Allers, Renegade Game Studios 2018), 2-5 players.
 
@@ -172,6 +178,10 @@ class Gunkimono(Game):
         # The stored integers read directly (the default calls ``action_to_int`` per action:
         # about 140 calls a ply, a tenth of a PettingZoo step).
         return [action.int_id for action in state.legal_actions()]
+
+    #: The legal actions and their stored integers (core/game.py): the adapters keep the
+    #: actions, and play the one chosen without ``int_to_action`` (about 0.8 us a step).
+    legal_actions_and_ints = staticmethod(_legal_actions_and_ints)
 
     #: The length guard (any options; core/game.py ``Game.length_limit``), not a rule: at
     #: most 60 large + 25 small tiles, six decisions per turn.

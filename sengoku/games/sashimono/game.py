@@ -199,6 +199,12 @@ class Sashimono(Game):
             raise ParseError(say("{action} is not a Sashimono action", action=repr(action)))
         return KIND_OFFSET[action.kind] + action.arg
 
+    #: ``action_to_int`` of a legal action, which needs no state (core/game.py): the
+    #: adapters map it over every position's legal list, and the OpenSpiel state then keeps
+    #: the legal actions beside their integers (the action applied is found by a binary
+    #: search, not by ``int_to_action``'s scan of the legal list).
+    action_int = staticmethod(Act.__int__)
+
     def int_to_action(self, state: State, n: int) -> Action:
         n = action_number(n, NUM_ACTIONS)
         legal: list[Act] = state.legal_actions()
