@@ -142,3 +142,42 @@ def test_a_playout_choice_vouches_only_for_itself_in_its_own_position() -> None:
 
 def int_to_action_range() -> list[Any]:
     return [int_to_action(n) for n in range(PLACE_BASE, PLACE_BASE + 2 * CELLS * 12)]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_a_place_step_drawn_without_its_list_is_the_lists_draw(players: int) -> None:
+    """``placement.pick_place_action`` draws step 1's action without making the legal list:
+    the same action as ``rng.choice`` of the list, and the same numbers taken from the
+    generator, in every step 1 of games that place supports and small tiles too (None only
+    where Stronghold rule 4 could refuse a placement: the list decides there)."""
+    from sengoku.games.gunkimono.placement import _rule_4_board, pick_place_action
+
+    rng = random.Random(players)
+    picked = unpicked = 0
+    for seed in range(3):
+        st = GAME.new_state(seed, players=players, own_double_stronghold=seed == 1)
+        while st.current_player != TERMINAL:
+            if st.phase == "place":
+                legal = st.legal_actions()
+                for draw in range(3):
+                    ours, theirs = random.Random(draw), random.Random(draw)
+                    action = pick_place_action(st, ours)
+                    if action is None:
+                        assert _rule_4_board(st) is not None
+                        assert ours.getstate() == random.Random(draw).getstate()
+                        unpicked += 1
+                        continue
+                    assert action is theirs.choice(legal)
+                    assert ours.getstate() == theirs.getstate()
+                    picked += 1
+                legal = st.legal_actions()
+                supports = [a for a in legal if isinstance(a, SmallTile) and a.support]
+                smalls = [a for a in legal if isinstance(a, SmallTile) and not a.support]
+                if supports and rng.random() < 0.3:
+                    st.apply(rng.choice(supports))
+                    continue
+                if smalls and rng.random() < 0.2:
+                    st.apply(rng.choice(smalls))
+                    continue
+            st.apply(rng.choice(st.legal_actions()))
+    assert picked > 100

@@ -77,6 +77,10 @@ def test_step_1_matches_reference_under_every_ruling(options: dict[str, object])
     checked = 0
     for seed in range(3):
         st = GAME.new_state(seed, **options)
+        if seed == 1:
+            # A search's state (muted) keeps each tile side's and troop type's list with
+            # the board's scan; a state that tells builds its list in one go: both checked.
+            st.mute()
         rng = random.Random(100 + seed)
         while not st.is_terminal():
             late = sum(len(s) for s in st.fortresses.strongholds) >= 2
@@ -93,10 +97,14 @@ def test_step_1_matches_reference_under_every_ruling(options: dict[str, object])
         assert RULE4[0] > refused_before  # rule 4 refused some placement here
 
 
-def test_the_places_scan_worked_out_again_where_the_board_changed_equals_a_fresh_one() -> None:
-    # ``placement.place_scan`` keeps the last board's scan (and the tile sides' and small
-    # tiles' legal lists asked on it) and works out again only the places over the squares
-    # that changed: after every decision of random games (tiles,
+@pytest.mark.parametrize("muted", [True, False], ids=["muted", "telling"])
+def test_the_places_scan_worked_out_again_where_the_board_changed_equals_a_fresh_one(
+    muted: bool,
+) -> None:
+    # ``placement.place_scan`` keeps the last board's scan (and, for a search's muted
+    # states, the tile sides' and small tiles' legal lists asked on it) and works out again
+    # only the places over the squares that changed (those the turn record names, checked,
+    # else found square by square): after every decision of random games (tiles,
     # supports, strongholds; clones and determinizations sharing the cache), it must equal
     # the scan of the same board made from scratch.
     from sengoku.games.gunkimono.placement import _full_scan, place_scan
@@ -104,6 +112,8 @@ def test_the_places_scan_worked_out_again_where_the_board_changed_equals_a_fresh
     compared = reused = 0
     for seed, players in ((4, 2), (5, 3), (6, 5)):
         st = GAME.new_state(seed, players=players)
+        if muted:
+            st.mute()
         rng = random.Random(seed)
         while not st.is_terminal():
             scan = place_scan(st)
@@ -114,6 +124,8 @@ def test_the_places_scan_worked_out_again_where_the_board_changed_equals_a_fresh
             compared += 1
             if st.decisions % 9 == 0:  # a determinization shares the cache, then moves on
                 other = st.determinize((st.current_player + 1) % players, rng)
+                if muted:
+                    other.mute()  # as a search's iteration does
                 if other.phase in ("place", "support"):
                     # Other hands on the same board: the scan's kept tile sides and small
                     # tiles are reused where the hands share a side.

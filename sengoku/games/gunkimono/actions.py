@@ -100,10 +100,15 @@ def troop_name(code: int) -> str:
     return f"{LETTERS[code // 2]}{code % 2 + 1}"
 
 
-def tile_name(code: int) -> str:
-    """A large tile, e.g. ``A1C2`` (lower troop type first)."""
+def _tile_name(code: int) -> str:
     (a, sa), (b, sb) = tile_troops(code)
     return f"{LETTERS[a]}{sa}{LETTERS[b]}{sb}"
+
+
+def tile_name(code: int) -> str:
+    """A large tile, e.g. ``A1C2`` (lower troop type first): read from :data:`TILE_NAMES`
+    (the events of every draw and placement name tiles)."""
+    return TILE_NAMES[code] if 0 <= code < 100 else _tile_name(code)
 
 
 #: A large tile's half in canonical and in short notation (``A1@c3`` / ``Ac3``), by troop
@@ -115,8 +120,8 @@ _SHORT_HALVES: Final[tuple[tuple[str, ...], ...]] = tuple(
     tuple(f"{LETTERS[code // 2]}{name}" for name in CELL_NAMES) for code in range(10)
 )
 
-#: ``tile_name`` of every tile code 0..99, by index.
-TILE_NAMES: Final[tuple[str, ...]] = tuple(tile_name(code) for code in range(100))
+#: ``tile_name`` of every tile code 0..99, by index (written once).
+TILE_NAMES: Final[tuple[str, ...]] = tuple(_tile_name(code) for code in range(100))
 
 
 # The actions stay Python classes when compiled (mypyc's native_class=False): a constructor

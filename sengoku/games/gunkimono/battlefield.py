@@ -8,9 +8,10 @@ board is level 0; every tile placed on a square raises it by one level (``state.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
-from sengoku.core.sentence import N_, Word
+from sengoku.core.events import Event
+from sengoku.core.sentence import N_, Sentence, Word, told
 from sengoku.games.gunkimono.actions import CELLS, LETTERS, WIDTH
 from sengoku.games.gunkimono.data import components
 
@@ -30,9 +31,32 @@ SAID_NAMES: Final[tuple[str, ...]] = (
 assert SAID_NAMES == tuple(NAMES), "troops.json and the catalog's troop words differ"
 
 
+#: The troop words, made once (a ``Word``, a Python ``str`` subclass, made anew for each
+#: sentence is a measurable part of a ply's events; words are immutable, so sentences share
+#: them).
+_WORDS: Final[tuple[Word, ...]] = tuple(Word(name) for name in NAMES)
+#: Their texts as plain ``str``, which an event's ``say`` holds (``told``: looked up, not
+#: copied out of the word for every event).
+_PLAIN: Final[dict[str, str]] = {str(name): str(name) for name in NAMES}
+
+
 def troop_word(troop: int) -> Word:
     """Troop type ``troop`` as a sentence's game word (``say(..., troop=troop_word(t))``)."""
-    return Word(NAMES[troop])
+    return _WORDS[troop]
+
+
+def tell(made: dict[str, Any]) -> Event:
+    """An event written out as a dict, its ``message`` a sentence: the sentence becomes the
+    English ``message`` and its parts ``say``, what ``core.events.event(type_, audience,
+    **details)`` makes of the same keys in the same order (``type``, ``audience``, the
+    details, then ``say``), in one pass over the sentence's values
+    (``core.sentence.told``). The rule modules' frequent events (a ply of random play
+    returns one or two) are built so: ``event`` formats the sentence with ``format_map``
+    and walks its values again for ``say``."""
+    message = made["message"]
+    if isinstance(message, Sentence):
+        made["message"], made["say"] = told(message, _PLAIN)
+    return made
 
 
 #: The top of a square holding a face-down support tile (always covered at once).

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from sengoku.core.game import Event, event
+from sengoku.core.game import Event
 from sengoku.core.sentence import said, say
 from sengoku.games.gunkimono.actions import CELLS, SmallTile, cell_name
-from sengoku.games.gunkimono.battlefield import FACE_DOWN, NEIGHBOURS, troop_word
+from sengoku.games.gunkimono.battlefield import FACE_DOWN, NEIGHBOURS, tell, troop_word
 from sengoku.games.gunkimono.data import tile_troops
 from sengoku.games.gunkimono.formations import formations
 from sengoku.games.gunkimono.strongholds import links_controlled, may_link
@@ -100,15 +100,19 @@ def place_support(state: GunkimonoState, action: SmallTile, events: list[Event])
     state.sequence.support_cell = c
     if not state.muted:
         events.append(
-            event(
-                "support",
-                seat=state.sequence.turn,
-                action=str(action),
-                message=say(
-                    "Seat {seat} places the small {troop} face down on {square} as extra support.",
-                    seat=state.sequence.turn,
-                    troop=troop_word(action.troop),
-                    square=cell_name(c),
-                ),
+            tell(
+                {
+                    "type": "support",
+                    "audience": None,
+                    "seat": state.sequence.turn,
+                    "action": str(action),
+                    "message": say(
+                        "Seat {seat} places the small {troop} face down on {square} as extra "
+                        "support.",
+                        seat=state.sequence.turn,
+                        troop=troop_word(action.troop),
+                        square=cell_name(c),
+                    ),
+                }
             )
         )

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import mypyc_attr
 
-from sengoku.core.game import Event, event
+from sengoku.core.game import Event
 from sengoku.core.sentence import say
 from sengoku.core.substate import INT_ROWS, Part, part_field
-from sengoku.games.gunkimono.battlefield import NAMES, troop_word
+from sengoku.games.gunkimono.battlefield import NAMES, tell, troop_word
 from sengoku.games.gunkimono.data import components
 from sengoku.games.gunkimono.war_banners import reach_ending_row
 
@@ -63,20 +63,23 @@ def advance_honor(
     state.honor_track.honor[seat][troop] = row
     if not state.muted:
         events.append(
-            event(
-                "score",
-                seat=seat,
-                kind="honor",
-                points=points,
-                column=NAMES[troop],
-                row=row,
-                message=say(
-                    "Seat {seat} scores {points} honor in the {troop} column (now row {row}).",
-                    seat=seat,
-                    points=points,
-                    troop=troop_word(troop),
-                    row=row,
-                ),
+            tell(
+                {
+                    "type": "score",
+                    "audience": None,
+                    "seat": seat,
+                    "kind": "honor",
+                    "points": points,
+                    "column": NAMES[troop],
+                    "row": row,
+                    "message": say(
+                        "Seat {seat} scores {points} honor in the {troop} column (now row {row}).",
+                        seat=seat,
+                        points=points,
+                        troop=troop_word(troop),
+                        row=row,
+                    ),
+                }
             )
         )
     if row >= end and reach_ending_row(state, seat, troop, events):

@@ -16,13 +16,14 @@ on which square. The placed troops are then scored (``scoring.py``).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, cast
 
 from mypy_extensions import mypyc_attr
 
 import sengoku.games.gunkimono.turn_record as turn_record
-from sengoku.core.game import Event, event
+from sengoku.core.game import Event
 from sengoku.core.sentence import said, say
 from sengoku.core.substate import INT_ROWS, INTS, Part, part_field
 from sengoku.games.gunkimono.actions import (
@@ -39,6 +40,7 @@ from sengoku.games.gunkimono.battlefield import (
     NEIGHBOURS,
     PAIRS,
     PAIRS_OF,
+    tell,
     troop,
     troop_word,
 )
@@ -173,6 +175,8 @@ for _code in range(100):
     (_t1, _s1), (_t2, _s2) = tile_troops(_code)
     _c1, _c2 = _t1 * 2 + _s1 - 1, _t2 * 2 + _s2 - 1
     _KINDS.append([[_c1 * 10 + _c2, _t1, _c1, _t2, _c2], [_c2 * 10 + _c1, _t2, _c2, _t1, _c1]])
+#: Whether each tile code shows two different troop types (every tile of the game does).
+_MIXED: Final[list[bool]] = [_KINDS[_code][0][1] != _KINDS[_code][0][3] for _code in range(100)]
 
 #: What a square's top may be in a byte: the five troop types and ``FACE_DOWN`` (a top
 #: outside them, never a troop's own type, reads as ``FACE_DOWN``).
@@ -239,7 +243,17 @@ class PlaceScan:
     working out again only the places over the squares that changed (a turn changes two or
     three squares of the 80: whole, the scan is a fifth of a compiled turn)."""
 
-    __slots__ = ("top", "level", "sh_owner", "codes", "lower", "squares", "sides", "smalls")
+    __slots__ = (
+        "top",
+        "level",
+        "sh_owner",
+        "codes",
+        "lower",
+        "squares",
+        "sides",
+        "smalls",
+        "support_squares",
+    )
 
     def __init__(
         self,
@@ -260,8 +274,11 @@ class PlaceScan:
         #: Each tile side's legal places on this board (by ``_KINDS``' key, times 2, plus 1
         #: under rule 4), and each troop type's legal small tiles (likewise), made on demand: a search's determinizations ask the
         #: same board again with other hands (rule 4 is decided by the board too).
-        self.sides: dict[int, list[Place]] = {}
-        self.smalls: dict[int, list[SmallTile]] = {}
+        self.sides: dict[int, list[GunkimonoAction]] = {}
+        self.smalls: dict[int, list[GunkimonoAction]] = {}
+        #: The lower squares of the places whose squares differ by one level, in square
+        #: order (``_support_squares``), made on demand.
+        self.support_squares: list[int] | None = None
 
     def __reduce__(
         self,
@@ -292,21 +309,40 @@ def place_scan(state: GunkimonoState) -> PlaceScan:
     old = cache.places
     if old is not None and old.top == top and old.level == level and old.sh_owner == sh:
         return old
-    scan = _full_scan(top, level, sh) if old is None else _rescan(old, top, level, sh)
+    if old is None:
+        scan = _full_scan(top, level, sh)
+    else:
+        scan = _rescan(old, top, level, sh, state.record.squares)
     cache.places = scan
     return scan
 
 
-def _rescan(old: PlaceScan, top: list[int], level: list[int], sh: list[int]) -> PlaceScan:
+def _rescan(
+    old: PlaceScan, top: list[int], level: list[int], sh: list[int], hint: list[int]
+) -> PlaceScan:
     """``_full_scan`` of this board, from the scan of another: only the places over the
-    squares that differ are worked out again."""
+    squares that differ are worked out again. ``hint``: the squares that probably changed
+    (the turn record's: a scan is made as a turn or its step 1 starts, and the squares
+    covered since are the last turn's), checked: the old board with those squares brought
+    up to date must be this board (three list comparisons, in C), else the squares that
+    differ are looked for one by one (a stronghold built, a test's board)."""
     if len(old.top) != CELLS or len(top) != CELLS or len(level) != CELLS or len(sh) != CELLS:
         return _full_scan(top, level, sh)
-    otop, olevel, osh = old.top, old.level, old.sh_owner
+    ntop, nlevel, nsh = old.top.copy(), old.level.copy(), old.sh_owner.copy()
     changed: list[int] = []
-    for c in range(CELLS):
-        if top[c] != otop[c] or level[c] != olevel[c] or sh[c] != osh[c]:
+    for c in hint:
+        if 0 <= c < CELLS and c not in changed:
             changed.append(c)
+            ntop[c] = top[c]
+            nlevel[c] = level[c]
+            nsh[c] = sh[c]
+    if ntop != top or nlevel != level or nsh != sh:
+        otop, olevel, osh = old.top, old.level, old.sh_owner
+        changed = []
+        for c in range(CELLS):
+            if top[c] != otop[c] or level[c] != olevel[c] or sh[c] != osh[c]:
+                changed.append(c)
+        ntop, nlevel, nsh = top.copy(), level.copy(), sh.copy()
     if len(changed) > 8:  # another board altogether (a test's, a loaded one)
         return _full_scan(top, level, sh)
     codes = bytearray(old.codes)
@@ -319,7 +355,7 @@ def _rescan(old: PlaceScan, top: list[int], level: list[int], sh: list[int]) -> 
             b = _PAIR_B[i]
             codes[i] = _place_byte(top, level, sh, a, b)
             lower[i] = _lower_square(level, sh, a, b)
-    return PlaceScan(top.copy(), level.copy(), sh.copy(), bytes(codes), lower, bytes(squares))
+    return PlaceScan(ntop, nlevel, nsh, bytes(codes), lower, bytes(squares))
 
 
 def _only_over(codes: bytes, square: int) -> bytes:
@@ -369,7 +405,7 @@ def _large(
     codes: bytes,
     board: Formations | None,
     out: list[GunkimonoAction],
-    made: dict[int, list[Place]] | None,
+    made: dict[int, list[GunkimonoAction]] | None,
 ) -> None:
     """Legal large tiles from the places' bytes, in ascending action-number order, appended
     to ``out``; each tile side's list is kept in ``made`` (the scan's, by side), if given."""
@@ -393,10 +429,13 @@ def _large(
                 continue
         if risky is None:
             risky = _risky_places(codes, board)
-        side = _side(state, codes, board, risky, kind)
-        if made is not None:
+        if made is None:
+            _side(state, codes, board, risky, kind, out)
+        else:
+            side: list[GunkimonoAction] = []
+            _side(state, codes, board, risky, kind, side)
             made[key] = side
-        out.extend(side)
+            out.extend(side)
 
 
 def _risky_places(codes: bytes, board: Formations | None) -> list[int]:
@@ -417,8 +456,10 @@ def _side(
     board: Formations | None,
     risky: list[int],
     kind: list[int],
-) -> list[Place]:
-    """One tile side's legal places (``_KINDS``' ``kind``), in place order."""
+    side: list[GunkimonoAction],
+) -> None:
+    """One tile side's legal places (``_KINDS``' ``kind``), in place order, appended to
+    ``side``."""
     t1 = kind[1]
     t2 = kind[3]
     allowed = codes.translate(_LARGE_ALLOWS[t1 * 5 + t2])
@@ -430,13 +471,11 @@ def _side(
                 kept[i] = 0
         allowed = bytes(kept)
     table = _places(kind[2], kind[4])
-    side: list[Place] = []
     # Compiled, a loop over the bytes touches only the placements it keeps (a filter over
     # the table would read every one of them).
     for i in range(_NUM_PAIRS):
         if allowed[i]:
             side.append(table[i])
-    return side
 
 
 def large_placements(state: GunkimonoState, support: int | None) -> list[Place]:
@@ -445,10 +484,99 @@ def large_placements(state: GunkimonoState, support: int | None) -> list[Place]:
     scan = place_scan(state)
     out: list[GunkimonoAction] = []
     if support is None:
-        _large(state, scan.codes, _rule_4_board(state), out, scan.sides)
+        _large(state, scan.codes, _rule_4_board(state), out, _kept(state, scan.sides))
     else:
         _large(state, _only_over(scan.codes, support), _rule_4_board(state), out, None)
     return cast("list[Place]", out)
+
+
+def can_place(state: GunkimonoState) -> bool:
+    """Whether step 1 has a legal action (``bool(place_actions(state))``): a turn begins
+    with this, and its legal list is made when first asked for (a search's playout that
+    stops as the turn begins never asks). Without Stronghold rule 4 a large tile side or a
+    small tile that the places' bytes allow answers at once; else the list decides."""
+    if _rule_4_board(state) is None:
+        scan = place_scan(state)
+        seat = state.sequence.turn
+        for code in state.supply.hands[seat]:
+            if 0 <= code < 100:
+                for kind in _KINDS[code]:
+                    if 1 in scan.codes.translate(_LARGE_ALLOWS[kind[1] * 5 + kind[3]]):
+                        return True
+        for t in state.supply.reserve[seat]:
+            if 0 <= t < 5 and 1 in scan.squares.translate(_SMALL_ALLOWS[t]):
+                return True
+    return bool(place_actions(state))
+
+
+def _nth_allowed(allowed: bytes, k: int) -> int:
+    """The index of the ``k``-th nonzero byte of ``allowed`` (from 0)."""
+    for i in range(len(allowed)):
+        if allowed[i]:
+            if k == 0:
+                return i
+            k -= 1
+    raise IndexError(k)
+
+
+def pick_place_action(state: GunkimonoState, rng: random.Random) -> GunkimonoAction | None:
+    """``rng.choice(place_actions(state))``, the same draw (``Random.choice`` of a sequence
+    of that length: the same number taken from ``rng``) and the same action, without
+    making the list: each part's length is counted from the places' bytes (in C) and only
+    the action drawn is looked up (a playout's step). None, having drawn nothing, where the
+    list decides: under Stronghold rule 4, or with a hand or reserve the tables do not
+    know."""
+    if _rule_4_board(state) is not None:
+        return None
+    scan = place_scan(state)
+    seat = state.sequence.turn
+    hand = set(state.supply.hands[seat])
+    kinds: list[list[int]] = []
+    mixed = False
+    for code in hand:
+        if not 0 <= code < 100:
+            return None
+        kinds.extend(_KINDS[code])
+        mixed = mixed or _MIXED[code]
+    kinds.sort()
+    # The parts of the list in its order: each large tile side, each small tile's troop
+    # type, then the supports (``place_actions``).
+    allowed_of: list[bytes] = []
+    count_of: list[int] = []
+    codes = scan.codes
+    for kind in kinds:
+        allowed = codes.translate(_LARGE_ALLOWS[kind[1] * 5 + kind[3]])
+        allowed_of.append(allowed)
+        count_of.append(allowed.count(1))
+    reserve = sorted(state.supply.reserve[seat])
+    cells: list[int] = []
+    if reserve:
+        for t in reserve:
+            if not 0 <= t < 5:
+                return None
+            allowed = scan.squares.translate(_SMALL_ALLOWS[t])
+            allowed_of.append(allowed)
+            count_of.append(allowed.count(1))
+        if kinds:
+            if not mixed:
+                return None  # the supports' own loop decides (``_supports``)
+            cells = _support_squares(scan)
+    n = len(reserve) * len(cells)
+    for count in count_of:
+        n += count
+    if n == 0:
+        return None
+    k: int = rng.choice(range(n))
+    for j in range(len(count_of)):
+        count = count_of[j]
+        if k < count:
+            i = _nth_allowed(allowed_of[j], k)
+            if j < len(kinds):
+                kind = kinds[j]
+                return _places(kind[2], kind[4])[i]
+            return _SMALL_TABLES[reserve[j - len(kinds)]][i]
+        k -= count
+    return SUPPORTS[reserve[k // len(cells)]][cells[k % len(cells)]]
 
 
 def place_actions(state: GunkimonoState) -> list[GunkimonoAction]:
@@ -457,18 +585,19 @@ def place_actions(state: GunkimonoState) -> list[GunkimonoAction]:
     board = _rule_4_board(state)
     scan = place_scan(state)
     out: list[GunkimonoAction] = []
-    _large(state, scan.codes, board, out, scan.sides)
+    _large(state, scan.codes, board, out, _kept(state, scan.sides))
     reserve = sorted(state.supply.reserve[state.sequence.turn])
     if not reserve:
         return out
     near = _linkable(board) if board is not None else None
-    smalls = scan.smalls
+    smalls = _kept(state, scan.smalls)
     ruled = 1 if board is not None else 0
     for t in reserve:
-        kept_before = smalls.get(t * 2 + ruled)
-        if kept_before is not None:
-            out.extend(kept_before)
-            continue
+        if smalls is not None:
+            kept_before = smalls.get(t * 2 + ruled)
+            if kept_before is not None:
+                out.extend(kept_before)
+                continue
         allowed = scan.squares.translate(_SMALL_ALLOWS[t])
         if near is not None:
             assert board is not None
@@ -478,26 +607,59 @@ def place_actions(state: GunkimonoState) -> list[GunkimonoAction]:
                     kept[c] = 0
             allowed = bytes(kept)
         table = _SMALL_TABLES[t]
-        tiles: list[SmallTile] = []
+        tiles: list[GunkimonoAction] = out if smalls is None else []
         for c in range(CELLS):
             if allowed[c]:
                 tiles.append(table[c])
-        smalls[t * 2 + ruled] = tiles
-        out.extend(tiles)
-    out.extend(_supports(state, scan.lower, reserve, board))
+        if smalls is not None:
+            smalls[t * 2 + ruled] = tiles
+            out.extend(tiles)
+    out.extend(_supports(state, scan, reserve, board))
     return out
 
 
+def _kept(
+    state: GunkimonoState, lists: dict[int, list[GunkimonoAction]]
+) -> dict[int, list[GunkimonoAction]] | None:
+    """Where the lists of each tile side or troop type are kept with the scan: a search's
+    state (muted) keeps them, for the next determinization of the same board with other
+    hands; a state that tells its events (direct play) makes its list once a position, and
+    building the lists apart to keep them would only copy them."""
+    return lists if state.muted else None
+
+
+def _support_squares(scan: PlaceScan) -> list[int]:
+    """The lower square of each place whose squares differ by one level (no stronghold on
+    either), once each, in square order (kept with the scan)."""
+    found = scan.support_squares
+    if found is None:
+        marked = [False] * CELLS
+        for x in scan.lower:
+            if x >= 0:
+                marked[x] = True
+        found = scan.support_squares = [c for c in range(CELLS) if marked[c]]
+    return found
+
+
 def _supports(
-    state: GunkimonoState, lower: list[int], reserve: list[int], board: Formations | None
+    state: GunkimonoState, scan: PlaceScan, reserve: list[int], board: Formations | None
 ) -> list[SmallTile]:
     """Legal face-down small tiles (``extra_support.support_cells``' squares), from the
-    places that straddle one level (``lower``: ``PlaceScan.lower``): the lower square takes
-    a support when some side of a tile in the hand may then lie there, its other troop on
-    the upper square (the Troop Duplication rule there, Stronghold rule 4)."""
+    places that straddle one level (``PlaceScan.lower``): the lower square takes a support
+    when some side of a tile in the hand may then lie there, its other troop on the upper
+    square (the Troop Duplication rule there, Stronghold rule 4)."""
     hand = state.supply.hands[state.sequence.turn]
     if not hand:
         return []
+    if board is None:
+        for code in hand:
+            if 0 <= code < 100 and _MIXED[code]:
+                # A tile of two troop types, turned either way, puts either on the upper
+                # square: one of them differs from the troop there (the Troop Duplication
+                # rule), so every such lower square takes a support (no rule 4 here).
+                cells = _support_squares(scan)
+                return [SUPPORTS[t][c] for t in reserve for c in cells]
+    lower = scan.lower
     kinds: list[list[int]] = []
     for code in set(hand):
         kinds.extend(_KINDS[code])
@@ -606,13 +768,17 @@ def place_large(state: GunkimonoState, action: Place, events: list[Event]) -> No
     state.sequence.placed_large = True
     state.sequence.support_cell = -1
     if not state.muted:
+        text = str(action)
         events.append(
-            event(
-                "place",
-                seat=seat,
-                tile=tile_name(action.tile),
-                action=str(action),
-                message=say("Seat {seat} places {action}.", seat=seat, action=str(action)),
+            tell(
+                {
+                    "type": "place",
+                    "audience": None,
+                    "seat": seat,
+                    "tile": tile_name(action.tile),
+                    "action": text,
+                    "message": say("Seat {seat} places {action}.", seat=seat, action=text),
+                }
             )
         )
     queue_scoring(state, [action.a, action.b], events)
@@ -638,12 +804,16 @@ def place_small(state: GunkimonoState, action: SmallTile, events: list[Event]) -
     field.sym[c] = _C.small_symbols
     state.sequence.placed_large = False
     if not state.muted:
+        text = str(action)
         events.append(
-            event(
-                "place",
-                seat=seat,
-                action=str(action),
-                message=say("Seat {seat} places {action}.", seat=seat, action=str(action)),
+            tell(
+                {
+                    "type": "place",
+                    "audience": None,
+                    "seat": seat,
+                    "action": text,
+                    "message": say("Seat {seat} places {action}.", seat=seat, action=text),
+                }
             )
         )
     queue_scoring(state, [c], events)

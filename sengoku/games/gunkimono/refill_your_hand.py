@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import mypyc_attr
 
-from sengoku.core.game import Event, event
+from sengoku.core.game import Event
 from sengoku.core.sentence import said, say
 from sengoku.core.substate import INT_ROWS, INTS, Part, part_field
 from sengoku.games.gunkimono.actions import Draw, tile_name
+from sengoku.games.gunkimono.battlefield import tell
 from sengoku.games.gunkimono.end_of_the_game import END_TILE, bring_end_stack, trigger_end
 from sengoku.games.gunkimono.turn_sequence import Phase
 
@@ -131,20 +132,25 @@ def draw(state: GunkimonoState, action: Draw, events: list[Event]) -> None:
             state.supply.hands[seat].append(tile)
             if not state.muted:
                 events.append(
-                    event(
-                        "draw",
-                        seat=seat,
-                        source="stack",
-                        message=say("Seat {seat} draws from the stack.", seat=seat),
+                    tell(
+                        {
+                            "type": "draw",
+                            "audience": None,
+                            "seat": seat,
+                            "source": "stack",
+                            "message": say("Seat {seat} draws from the stack.", seat=seat),
+                        }
                     )
                 )
-            if not state.muted:
+                name = tile_name(tile)
                 events.append(
-                    event(
-                        "drawn",
-                        audience=[seat],
-                        tile=tile_name(tile),
-                        message=say("You draw {tile}.", tile=tile_name(tile)),
+                    tell(
+                        {
+                            "type": "drawn",
+                            "audience": [seat],
+                            "tile": name,
+                            "message": say("You draw {tile}.", tile=name),
+                        }
                     )
                 )
     else:
@@ -152,17 +158,19 @@ def draw(state: GunkimonoState, action: Draw, events: list[Event]) -> None:
         state.supply.hands[seat].append(action.tile)
         state.supply.known[seat].append(action.tile)
         if not state.muted:
+            name = tile_name(action.tile)
             events.append(
-                event(
-                    "draw",
-                    seat=seat,
-                    source="row",
-                    tile=tile_name(action.tile),
-                    message=say(
-                        "Seat {seat} takes {tile} from the face-up row.",
-                        seat=seat,
-                        tile=tile_name(action.tile),
-                    ),
+                tell(
+                    {
+                        "type": "draw",
+                        "audience": None,
+                        "seat": seat,
+                        "source": "row",
+                        "tile": name,
+                        "message": say(
+                            "Seat {seat} takes {tile} from the face-up row.", seat=seat, tile=name
+                        ),
+                    }
                 )
             )
         refill_row(state, events)
@@ -181,10 +189,14 @@ def refill_row(state: GunkimonoState, events: list[Event]) -> None:
             continue
         state.supply.row.append(tile)
         if not state.muted:
+            name = tile_name(tile)
             events.append(
-                event(
-                    "reveal",
-                    tile=tile_name(tile),
-                    message=say("{tile} joins the row.", tile=tile_name(tile)),
+                tell(
+                    {
+                        "type": "reveal",
+                        "audience": None,
+                        "tile": name,
+                        "message": say("{tile} joins the row.", tile=name),
+                    }
                 )
             )

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any, Final
 from mypy_extensions import mypyc_attr
 
 import sengoku.games.gunkimono.turn_record as turn_record
-from sengoku.core.game import Event, event
+from sengoku.core.game import Event
 from sengoku.core.sentence import said, say
 from sengoku.core.substate import Codec, Part, part_field
 from sengoku.games.gunkimono.actions import CELLS, LETTERS, Score, cell_name
-from sengoku.games.gunkimono.battlefield import troop_word
+from sengoku.games.gunkimono.battlefield import tell, troop_word
 from sengoku.games.gunkimono.formations import formation
 from sengoku.games.gunkimono.honor_track import advance_honor, can_honor
 from sengoku.games.gunkimono.strongholds import RULE_2, controlled
@@ -98,16 +98,19 @@ def skip_unscorable(state: GunkimonoState, events: list[Event]) -> None:
         state.scoring.pending.pop(0)
         if not state.muted:
             events.append(
-                event(
-                    "score",
-                    seat=state.sequence.turn,
-                    points=0,
-                    message=say(
-                        "The {troop} on {square} joins a controlled formation and has no honor "
-                        "marker: it scores nothing.",
-                        troop=troop_word(troop),
-                        square=cell_name(cell),
-                    ),
+                tell(
+                    {
+                        "type": "score",
+                        "audience": None,
+                        "seat": state.sequence.turn,
+                        "points": 0,
+                        "message": say(
+                            "The {troop} on {square} joins a controlled formation and has no "
+                            "honor marker: it scores nothing.",
+                            troop=troop_word(troop),
+                            square=cell_name(cell),
+                        ),
+                    }
                 )
             )
 
@@ -160,19 +163,22 @@ def score(state: GunkimonoState, action: Score, events: list[Event]) -> None:
         turn_record.scored(state, turn_record.VP, troop, cell, vp)
         if not state.muted:
             events.append(
-                event(
-                    "score",
-                    seat=seat,
-                    kind="vp",
-                    points=vp,
-                    message=say(
-                        "Seat {seat} scores {points} VP for the {troop} formation of {points} at "
-                        "{square}.",
-                        seat=seat,
-                        points=vp,
-                        troop=troop_word(troop),
-                        square=cell_name(cell),
-                    ),
+                tell(
+                    {
+                        "type": "score",
+                        "audience": None,
+                        "seat": seat,
+                        "kind": "vp",
+                        "points": vp,
+                        "message": say(
+                            "Seat {seat} scores {points} VP for the {troop} formation of "
+                            "{points} at {square}.",
+                            seat=seat,
+                            points=vp,
+                            troop=troop_word(troop),
+                            square=cell_name(cell),
+                        ),
+                    }
                 )
             )
     else:

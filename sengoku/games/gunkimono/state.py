@@ -111,10 +111,19 @@ _INT_ID: Final = attrgetter("int_id")  # an action's integer, stored when it was
 def _sorted(
     generate: Callable[[GunkimonoState], Sequence[GunkimonoAction]],
 ) -> Callable[[GunkimonoState], list[GunkimonoAction]]:
-    """A generator whose actions come out of action-number order, sorted into it."""
+    """A generator's actions in action-number order: as they come when already in it (the
+    score, stronghold and draw generators make them so: one pass over a list of one to
+    four), else sorted into it."""
 
     def sorted_actions(state: GunkimonoState) -> list[GunkimonoAction]:
-        return sorted(generate(state), key=_INT_ID)
+        made = list(generate(state))
+        last = -1
+        for action in made:
+            n: int = action.int_id
+            if n <= last:
+                return sorted(made, key=_INT_ID)
+            last = n
+        return made
 
     return sorted_actions
 
@@ -177,6 +186,7 @@ class GunkimonoState(State[GunkimonoAction]):
         "muted",
         "_chosen",
         "_chosen_from",
+        "_chosen_unmade",
     )
 
     battlefield: Battlefield
@@ -245,6 +255,10 @@ class GunkimonoState(State[GunkimonoAction]):
         #: position's (by identity: ``decide`` and every change start a new list).
         self._chosen: GunkimonoAction | None = None
         self._chosen_from: list[GunkimonoAction] | None = None
+        #: ``rollout_choice`` drew ``_chosen`` from step 1's legal actions without making
+        #: their list (``placement.pick_place_action``); the next decision, or
+        #: ``forget_legal_actions``, clears it.
+        self._chosen_unmade = False
 
     # The parts' fields by their own names, for readers outside the rule modules (written
     # out: compiled with mypyc, a native class's properties are its own methods).
@@ -593,10 +607,21 @@ class GunkimonoState(State[GunkimonoAction]):
         plays it without checking it again: it is one of the position's legal actions."""
         legal = self._legal
         if legal is None:
+            if self.sequence.phase is Phase.PLACE and type(rng) is random.Random:
+                # Step 1's list is hundreds of actions: the draw is made without it (the
+                # same number taken from ``rng``: ``Random.choice`` of a sequence of its
+                # length), and only the action drawn is looked up.
+                picked = placement.pick_place_action(self, rng)
+                if picked is not None:
+                    self._chosen = picked
+                    self._chosen_from = None
+                    self._chosen_unmade = True
+                    return picked
             legal = self._legal = FLOW.legal(self)
         action: GunkimonoAction = rng.choice(legal)
         self._chosen = action
         self._chosen_from = legal
+        self._chosen_unmade = False
         return action
 
     def legal_key(self) -> object | None:
@@ -608,12 +633,14 @@ class GunkimonoState(State[GunkimonoAction]):
         """Work the legal actions out afresh when next asked (the position was changed
         outside ``apply``: a determinization, a test painting squares)."""
         self._legal = None
+        self._chosen_unmade = False
 
     def decide(self) -> None:
         """A decision is being played (the flow's phases call this before the rule): it is
         counted, and the position's legal actions change with it."""
         self.sequence.decisions += 1
         self._legal = None
+        self._chosen_unmade = False
 
     def mute(self) -> None:
         """``apply`` returns no events from now on (a search's state, which reads none): the
@@ -629,9 +656,12 @@ class GunkimonoState(State[GunkimonoAction]):
     def why_illegal(self, action: object) -> str | None:
         """None if ``action`` is legal here, else the rule it breaks."""
         legal = self._legal
-        if legal is not None and action is self._chosen and legal is self._chosen_from:
+        if action is self._chosen and (
+            (legal is not None and legal is self._chosen_from) or self._chosen_unmade
+        ):
             # ``rollout_choice`` took it from this position's kept legal list (which a
-            # change of the position replaces): legal, as that list says.
+            # change of the position replaces), or drew it from the list unmade (until the
+            # next decision): legal, as that list says.
             return None
         if self.sequence.phase is Phase.OVER:
             return said(say("the game is over"))
@@ -693,9 +723,10 @@ class GunkimonoState(State[GunkimonoAction]):
         its strongholds are still assessed)."""
         sequence = self.sequence
         sequence.phase = Phase.PLACE
-        # Worked out here (the list the player is then asked), not copied to be tested.
-        legal = self._legal = FLOW.legal(self)
-        if legal:
+        # Asked, not made: the legal list is made when first asked for (a search's playout
+        # that stops here never asks for it).
+        self._legal = None
+        if placement.can_place(self):
             return True
         seat = sequence.turn
         sequence.passes += 1

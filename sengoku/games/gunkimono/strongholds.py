@@ -28,7 +28,7 @@ from sengoku.core.game import Event, event
 from sengoku.core.sentence import said, say
 from sengoku.core.substate import INT_ROWS, INTS, Part, part_field
 from sengoku.games.gunkimono.actions import CELLS, BuildStronghold, cell_name
-from sengoku.games.gunkimono.battlefield import FACE_DOWN, NEIGHBOURS, troop_word
+from sengoku.games.gunkimono.battlefield import FACE_DOWN, NEIGHBOURS, tell, troop_word
 from sengoku.games.gunkimono.data import components
 from sengoku.games.gunkimono.formations import Formations, formation, formations
 from sengoku.games.gunkimono.honor_track import REMOVED
@@ -261,16 +261,19 @@ def assess(state: GunkimonoState, events: list[Event]) -> None:
     turn_record.scored(state, turn_record.STRONGHOLDS, -1, -1, sum(sizes))
     if not state.muted:
         events.append(
-            event(
-                "assess",
-                seat=seat,
-                points=sum(sizes),
-                # "3 + 4": the sizes of its formations, as numbers read in any language.
-                message=say(
-                    "Seat {seat}'s strongholds score {sizes} VP.",
-                    seat=seat,
-                    sizes=" + ".join(map(str, sizes)),
-                ),
+            tell(
+                {
+                    "type": "assess",
+                    "audience": None,
+                    "seat": seat,
+                    "points": sum(sizes),
+                    # "3 + 4": the sizes of its formations, as numbers read in any language.
+                    "message": say(
+                        "Seat {seat}'s strongholds score {sizes} VP.",
+                        seat=seat,
+                        sizes=" + ".join(map(str, sizes)),
+                    ),
+                }
             )
         )
 
