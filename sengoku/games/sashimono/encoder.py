@@ -98,9 +98,9 @@ class SashimonoEncoder(Encoder):
         #: (observer's seat, -1 for a spectator; the stacks' seat, 2 for the Kagemusha's line)
         #: -> the last stacks shown (copies) and their entries: they change seldom (see
         #: :meth:`_stacks`).
-        self._stack_cache: dict[tuple[int, int], tuple[list[Any], np.ndarray]] = {}
-        #: A stack's (face, types, rank, attack, defence) -> its entries.
-        self._stack_vectors: dict[tuple[Any, ...], np.ndarray] = {}
+        self._stack_cache: dict[tuple[int, int], tuple[list[Any], Any]] = {}
+        #: A stack's (face, types, rank, attack, defence) -> its entries (a memoryview).
+        self._stack_vectors: dict[tuple[Any, ...], Any] = {}
         self.army_index = {name: i for i, name in enumerate(self.ARMIES)}
         #: Each Sashimono space -> its offset among a side's spaces.
         self.slot_offsets = {name: i * (2 + nc) for name, i in self.spaces.items()}
@@ -131,13 +131,15 @@ class SashimonoEncoder(Encoder):
     def _stacks(self, out: np.ndarray, at: int, key: tuple[int, int], stacks: list[Any]) -> None:
         """Kumi stacks one after another from ``at`` (a Sonae, or the Kagemusha's line),
         ``key`` naming whose and for which observer. The entries of those stacks are kept as
-        one block per key, written with one slice; only the stacks that differ from the last
-        ones of that key (copies: a stack holds only strings and numbers) are written into
-        the block again, each from the kept entries of a stack equal to it."""
+        one block per key (a memoryview), copied into ``out`` with one slice; only the stacks
+        that differ from the last ones of that key (copies: a stack holds only strings and
+        numbers) are written into the block again, each from the kept entries of a stack
+        equal to it. Memoryview slices, not numpy's: a numpy slice assignment costs about a
+        microsecond."""
         cached = self._stack_cache.get(key)
         size = self.STACK
         if cached is None or len(cached[0]) != len(stacks):
-            cached = ([_UNSET] * len(stacks), np.zeros(len(stacks) * size, np.float32))
+            cached = ([_UNSET] * len(stacks), np.zeros(len(stacks) * size, np.float32).data)
             self._stack_cache[key] = cached
         shown, block = cached
         if shown != stacks:
@@ -145,7 +147,7 @@ class SashimonoEncoder(Encoder):
             for i, stack in enumerate(stacks):
                 if stack != shown[i]:
                     if stack is None:
-                        block[i * size : (i + 1) * size] = 0.0
+                        clear_entries(block, i * size, (i + 1) * size)
                         shown[i] = None
                         continue
                     what = (
@@ -157,11 +159,13 @@ class SashimonoEncoder(Encoder):
                     )
                     vector = vectors.get(what)
                     if vector is None:
-                        vector = vectors[what] = np.zeros(size, np.float32)
-                        self._stack(vector, 0, stack)
+                        made = np.zeros(size, np.float32)
+                        self._stack(made, 0, stack)
+                        vector = vectors[what] = made.data
                     block[i * size : (i + 1) * size] = vector
                     shown[i] = dict(stack)
-        out[at : at + len(block)] = block
+        w: Any = entries_of(out)
+        w[at : at + len(block)] = block
 
     def _ordered_cards(self, w: Entries, at: int, ids: list[str]) -> None:
         cards = self.cards
