@@ -290,10 +290,17 @@ class VectorBatch(ContractBatch):
         (-1 once over) and the observations (``out``, or a new array)."""
         chosen = self._chosen(actions)
         out = self._observing(out, kept)
-        observe = self._observe_game
+        encode_changed = self._encode_changed
+        assert encode_changed is not None  # the three games' encoders have it
         states, listed, legal_lists = self._states, self._actions, self._legal
-        agent = np.empty(self.n, dtype=np.int64)
-        seats = np.empty(self.n, dtype=np.intp)
+        ints_of, captures, parts = self._ints, self._captures, self._seat_parts
+        # ``_observe_game`` written out in the loop (a method call and its reads a game
+        # cost about a tenth of a Gunshi ply here); the seats gathered in lists, made arrays
+        # once (numpy's item writes cost more).
+        rows, views, held = self._in_place_rows, self._in_place_views, self._in_place_seats
+        seat_arrays, seat_views = self._seat_arrays, self._seat_views
+        agent: list[int] = []
+        seats: list[int] = []
         for i, k in enumerate(chosen):
             state = states[i]
             if k >= 0:
@@ -308,14 +315,25 @@ class VectorBatch(ContractBatch):
                     if seed is not None:
                         self.reset_game(i, seed)
                         state = states[i]
-            self._ints(i)  # the next step's legal list, made now
+            ints_of(i)  # the next step's legal list, made now
             seat = state.current_player
-            agent[i] = seat
+            agent.append(seat)
             seen = seat if seat >= 0 else 0  # a finished game is seen from seat 0
-            seats[i] = seen
-            observe(i, state, seen, out, kept)
-        self._observed(seats, out, kept)
-        return agent, out
+            seats.append(seen)
+            if kept:  # the row of ``out`` is the seat's own (see ``_observe_game``)
+                before = held[i]
+                if before != seen:
+                    here, own = views[i], seat_views[i]
+                    if before >= 0:
+                        own[before][:] = here
+                    here[:] = own[seen]
+                    held[i] = seen
+                row = rows[i]
+            else:
+                row = seat_arrays[i][seen]
+            encode_changed(captures[i](state, seen), seen, row, parts[i][seen])
+        self._observed(np.array(seats, np.intp), out, kept)
+        return np.array(agent, np.int64), out
 
 
 def _flat_view(row: np.ndarray) -> Any:

@@ -307,11 +307,9 @@ class GunshiEncoder(Encoder):
         units = view.units
         if units is not kept[1] and units != kept[1]:
             start = o["field"]
-            stop = start + self.CELLS * self.CELL
-            clear_entries(w, start, stop)
-            self._field(w, units, me)
+            self._field_changed(w, units, kept[1], me)
             kept[1] = units
-            written.append((start, stop))
+            written.append((start, start + self.CELLS * self.CELL))
         fences = view.fences
         if fences is not kept[2] and fences != kept[2]:
             start = o["fences"]
@@ -353,6 +351,49 @@ class GunshiEncoder(Encoder):
             if shield:
                 w[at + 10] = 1.0
             w[at + 11 + u] = 1.0
+
+    def _field_changed(
+        self,
+        w: Entries,
+        units: list[tuple[int, int, int, int, bool]],
+        before: list[tuple[int, int, int, int, bool]],
+        me: int,
+    ) -> None:
+        """:meth:`_field`'s entries brought from ``before``'s units to ``units``'s: the cells
+        that a unit left, entered or changed in (a ply moves, turns or removes one or two of
+        the Field's units) are cleared and written again from every unit now in them. Both
+        lists are ordered by token (the snapshot's order), so they are walked together."""
+        cells: list[int] = []
+        i = j = 0
+        old_count, new_count = len(before), len(units)
+        while i < old_count or j < new_count:
+            if j == new_count or (i < old_count and before[i][0] < units[j][0]):
+                cells.append(before[i][1])  # a unit gone from the Field
+                i += 1
+            elif i == old_count or units[j][0] < before[i][0]:
+                cells.append(units[j][1])  # a unit come onto the Field
+                j += 1
+            else:
+                if units[j] != before[i]:
+                    cells.append(before[i][1])
+                    cells.append(units[j][1])
+                i += 1
+                j += 1
+        field = self.offsets["field"]
+        cell_of, facing_of = self.cell_of[me], self.facing_of[me]
+        token_type = self.token_type
+        size = self.CELL
+        for loc in cells:
+            at = field + cell_of[loc] * size
+            clear_entries(w, at, at + size)
+        for u, loc, owner, facing, shield in units:
+            if loc in cells:
+                at = field + cell_of[loc] * size
+                w[at + (0 if owner == me else 3) + token_type[u]] = 1.0
+                w[at + 6 + facing_of[facing]] = 1.0
+                if shield:
+                    w[at + 10] = 1.0
+                w[at + 11 + u] = 1.0
 
     def _fences(self, w: Entries, fences: list[tuple[int, int]], me: int) -> None:
         at = self.offsets["fences"]
