@@ -13,6 +13,8 @@ with ``SENGOKU_PURE_PYTHON=1``.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from typing import Any
 
@@ -62,3 +64,21 @@ def test_a_kept_row_is_the_fresh_encoding_after_every_ply_and_restart(
                 )
             state.apply(rng.choice(state.legal_actions()))
     assert plies > 100
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_an_encoder_that_has_encoded_pickles_and_copies(name: str, options: dict[str, Any]) -> None:
+    """An encoder with its caches filled (Sashimono's kept stacks are memoryviews; compiled,
+    an encoder is a native class) pickles and copies, and the copy encodes alike."""
+    game = load_game(name)
+    resolved = game.resolve_options(**options)
+    encoder = encoder_for(game, resolved)
+    state = game.new_state(seed=3, **resolved)
+    rng = random.Random(2)
+    for _ in range(30):
+        encoder.encode(state.view(0), 0)
+        state.apply(rng.choice(state.legal_actions()))
+    want = encoder.encode(state.view(0), 0)
+    for made in (pickle.loads(pickle.dumps(encoder)), copy.deepcopy(encoder), copy.copy(encoder)):
+        assert type(made) is type(encoder)
+        assert np.array_equal(made.encode(state.view(0), 0), want)

@@ -68,6 +68,8 @@ class SashimonoEncoder(Encoder):
         from sengoku.games.sashimono.cards import card_set
         from sengoku.games.sashimono.state import LINE_NAMES, SLOTS
 
+        #: The card set's name, the encoder's one argument (see ``__reduce__``).
+        self.card_set = cards
         card_list = card_set(cards).cards
         self.cards = {c.id: i for i, c in enumerate(card_list)}
         self.num_cards = len(card_list)
@@ -104,6 +106,12 @@ class SashimonoEncoder(Encoder):
         self.army_index = {name: i for i, name in enumerate(self.ARMIES)}
         #: Each Sashimono space -> its offset among a side's spaces.
         self.slot_offsets = {name: i * (2 + nc) for name, i in self.spaces.items()}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and copied) as its card set's name: a new encoder, its caches (kept
+        entries as memoryviews, which do not pickle) made again as it encodes. Compiled, a
+        native class is not made empty for the default protocol to fill."""
+        return (SashimonoEncoder, (self.card_set,))
 
     def capture(self, state: Any, seat: int | None) -> Any:
         """The part of ``view(seat)`` that :meth:`encode_into` reads, from the state's fields
