@@ -64,6 +64,14 @@ class VectorBatch(ContractBatch):
         #: ``_in_place_seats[i]`` of game ``i`` (-1: none yet), kept there instead.
         self._in_place: np.ndarray | None = None
         self._in_place_seats: list[int] = []
+        #: Made once per array (numpy's indexing makes a view each call, about a
+        #: microsecond with the copy): each game's row of ``_in_place`` as an array and as
+        #: a flat memoryview, and each game's seat rows alike (rows are moved between the
+        #: two by memoryview slices, a plain copy).
+        self._in_place_rows: list[np.ndarray] = []
+        self._in_place_views: list[Any] = []
+        self._seat_arrays: list[list[np.ndarray]] = []
+        self._seat_views: list[list[Any]] = []
 
     # ------------------------------------------------------------------ lifecycle
     def _new_state(self, seed: int) -> State:
@@ -85,6 +93,8 @@ class VectorBatch(ContractBatch):
         if self._encode_changed is not None and len(self._seat_rows) != n:
             self._seat_rows = np.zeros((n, self.num_players, *self.shape), np.float32)
             self._seat_parts = [[[] for _ in range(self.num_players)] for _ in range(n)]
+            self._seat_arrays = [list(game) for game in self._seat_rows]
+            self._seat_views = [[_flat_view(row) for row in game] for game in self._seat_arrays]
         return self.observations()
 
     def reset_game(self, i: int, seed: int) -> None:
@@ -180,24 +190,27 @@ class VectorBatch(ContractBatch):
         if kept and out is not self._in_place:
             self._in_place = out  # adopted: no row of it is a seat's yet
             self._in_place_seats = [-1] * self.n
+            self._in_place_rows = list(out)
+            self._in_place_views = [_flat_view(row) for row in self._in_place_rows]
         return out
 
     def _observe_game(self, i: int, state: State, seat: int, out: np.ndarray, kept: bool) -> None:
         """Game ``i``'s observation from ``seat``: in ``out``'s row (``kept``) or its seat's."""
         encode_changed = self._encode_changed
         assert encode_changed is not None
-        rows = self._seat_rows
         if kept:
-            row = out[i]
+            row = self._in_place_rows[i]
             held = self._in_place_seats
             before = held[i]
             if before != seat:
+                here = self._in_place_views[i]
+                seat_views = self._seat_views[i]
                 if before >= 0:
-                    rows[i, before] = row
-                row[...] = rows[i, seat]
+                    seat_views[before][:] = here
+                here[:] = seat_views[seat]
                 held[i] = seat
         else:
-            row = rows[i, seat]
+            row = self._seat_arrays[i][seat]
         encode_changed(self._captures[i](state, seat), seat, row, self._seat_parts[i][seat])
 
     def _observed(self, seats: np.ndarray, out: np.ndarray, kept: bool) -> None:
@@ -223,6 +236,8 @@ class VectorBatch(ContractBatch):
             self._seat_rows[games, held] = self._in_place[games]
         self._in_place = None
         self._in_place_seats = []
+        self._in_place_rows = []
+        self._in_place_views = []
 
     # ------------------------------------------------------------------ stepping
     def _chosen(self, actions: np.ndarray) -> list[int]:
@@ -275,10 +290,17 @@ class VectorBatch(ContractBatch):
         (-1 once over) and the observations (``out``, or a new array)."""
         chosen = self._chosen(actions)
         out = self._observing(out, kept)
-        observe = self._observe_game
+        encode_changed = self._encode_changed
+        assert encode_changed is not None  # the three games' encoders have it
         states, listed, legal_lists = self._states, self._actions, self._legal
-        agent = np.empty(self.n, dtype=np.int64)
-        seats = np.empty(self.n, dtype=np.intp)
+        ints_of, captures, parts = self._ints, self._captures, self._seat_parts
+        # ``_observe_game`` written out in the loop (a method call and its reads a game
+        # cost about a tenth of a Gunshi ply here); the seats gathered in lists, made arrays
+        # once (numpy's item writes cost more).
+        rows, views, held = self._in_place_rows, self._in_place_views, self._in_place_seats
+        seat_arrays, seat_views = self._seat_arrays, self._seat_views
+        agent: list[int] = []
+        seats: list[int] = []
         for i, k in enumerate(chosen):
             state = states[i]
             if k >= 0:
@@ -293,14 +315,31 @@ class VectorBatch(ContractBatch):
                     if seed is not None:
                         self.reset_game(i, seed)
                         state = states[i]
-            self._ints(i)  # the next step's legal list, made now
+            ints_of(i)  # the next step's legal list, made now
             seat = state.current_player
-            agent[i] = seat
+            agent.append(seat)
             seen = seat if seat >= 0 else 0  # a finished game is seen from seat 0
-            seats[i] = seen
-            observe(i, state, seen, out, kept)
-        self._observed(seats, out, kept)
-        return agent, out
+            seats.append(seen)
+            if kept:  # the row of ``out`` is the seat's own (see ``_observe_game``)
+                before = held[i]
+                if before != seen:
+                    here, own = views[i], seat_views[i]
+                    if before >= 0:
+                        own[before][:] = here
+                    here[:] = own[seen]
+                    held[i] = seen
+                row = rows[i]
+            else:
+                row = seat_arrays[i][seen]
+            encode_changed(captures[i](state, seen), seen, row, parts[i][seen])
+        self._observed(np.array(seats, np.intp), out, kept)
+        return np.array(agent, np.int64), out
+
+
+def _flat_view(row: np.ndarray) -> Any:
+    """A flat memoryview of a C-contiguous row (a memoryview slice copies only in one
+    dimension)."""
+    return row.reshape(-1).data
 
 
 __all__ = ["VectorBatch"]

@@ -10,7 +10,6 @@ tiles' faces, the formations, the last turn, the options), which costs several t
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -62,13 +61,14 @@ def _snapshot_of_view(view: GunkimonoView) -> GunkimonoSnapshot:
         view["end_triggered"],
         view["removed_count"],
         [tile[name] for name in view["placed"]],
-        cast("list[tuple[int, int, int]]", view["placed_small"]),
+        # Tuples, as a snapshot holds them (the compiled encoder checks the type).
+        [(owner, troop, face_up) for owner, troop, face_up in view["placed_small"]],
         [[_KIND[kind] for kind in stack] for stack in view["banner_stacks"]],
         [(_CELL[p["square"]], p["vp"], p["vp_allowed"]) for p in view["pending"]],
         -1 if support is None else _CELL[support],
         view["placed_large"],
         view["passes"],
-        cast("list[tuple[int, int]]", view["built_at"]),
+        [(owner, turn) for owner, turn in view["built_at"]],
         [_player_of_view(p) for p in view["players"]],
     )
 
@@ -136,13 +136,6 @@ class GunkimonoEncoder(Encoder):
         self.columns = {name: i for i, name in enumerate(c.troop_names)}
         self.cells = c.width * c.height
         self.width = c.width
-        self.cell_base = np.arange(self.cells) * self.CELL
-        #: Each cell's symbols entry, then each cell's level entry (from the board's start).
-        self.symbols_levels = np.concatenate((self.cell_base + 6, self.cell_base + 7))
-        #: The last board's (troops, symbols, levels) lists, their indices and values.
-        self._board_cache: (
-            tuple[tuple[list[int], list[int], list[int]], np.ndarray, np.ndarray] | None
-        ) = None
         # Every tile name ("P1A2": troop, symbols, troop, symbols) -> the game's tile code.
         self.codes = {
             f"{a}{sa}{b}{sb}": tile_code(self.letters[a], sa, self.letters[b], sb)
@@ -204,18 +197,18 @@ class GunkimonoEncoder(Encoder):
         return snapshot(state, seat, n)
 
     def _encode(self, view: GunkimonoSnapshot, seat: int | None, out: np.ndarray) -> None:
-        # Scalars are written one at a time through a memoryview of ``out`` (far cheaper than
-        # numpy's item writes); counted entries (the banner stacks, hands, known tiles and
-        # reserves) are added to, and nothing else writes them. The board's troops, symbols and
-        # levels are one numpy write of kept indices and values.
+        # Written one entry at a time through a memoryview of ``out`` (far cheaper than
+        # numpy's item writes, and compiled with mypyc: the module is in [tool.sengoku]
+        # compiled); counted entries (the tiles placed, banner stacks, hands, known tiles
+        # and reserves) are added to, and nothing else writes them.
         w = entries_of(out)
         n = view.players_count
         me = seat if seat is not None else 0
         slots = [(s - me) % n for s in range(n)]
-        self._board(out, view)
+        self._board(w, view.top, view.symbols, view.levels, None)
         self._cell_marks(w, view, me, n)
         self._row_and_globals(w, view, slots)
-        self._placed(w, out, view, slots)
+        self._placed(w, view, slots)
         base = self.offsets["players"]
         for s, player in enumerate(view.players):
             self._player(w, base + slots[s] * self.player_size, player)
@@ -226,88 +219,119 @@ class GunkimonoEncoder(Encoder):
         """Bring ``out`` from the encoding it holds to ``view``'s: ``kept`` is the caller's
         list for that ``out`` (empty with a zeroed ``out``: everything is written), which this
         method keeps, holding what each block of ``out`` was last written from (the observer
-        and the players' count, the board's troops with the entries they set, the marks on
-        it, the tiles placed and banners, each player's snapshot). Only the blocks whose part
-        differs are written again, zeroed first (the board's troops and marks: the entries
-        the old ones set cleared; the row, phase and counters always are): the same entries
-        as :meth:`encode_into` on a zeroed array. Returns the ``(start, stop)`` of the blocks written, in order."""
+        and the players' count, the board's troops, symbols and levels, the marks on it, the
+        tiles placed, the small tiles, the banners and the strongholds' turns, each player's
+        snapshot). Only what differs is written again: the board cell by cell (a tile placed
+        changes two of its 80 cells), the tiles placed by adding the new ones (a game places
+        one more at a time), the other blocks zeroed first (the row, phase and counters
+        always are): the same entries as :meth:`encode_into` on a zeroed array. Returns the
+        ``(start, stop)`` of the blocks written, in order (the board's once, whatever part of
+        it changed)."""
         if not isinstance(view, GunkimonoSnapshot):
             view = _snapshot_of_view(cast(GunkimonoView, view))
         n = view.players_count
         me = seat if seat is not None else 0
         o = self.offsets
-        troops = (view.top, view.symbols, view.levels)
-        marks = (view.strongholds, view.pending, view.support_cell)
-        placed = (view.placed, view.placed_small, view.banner_stacks, view.built_at)
+        top, symbols, levels = view.top, view.symbols, view.levels
+        strongholds, pending, support = view.strongholds, view.pending, view.support_cell
         if not kept or kept[0] != (me, n):
             if kept:
                 out.fill(0.0)
             self._encode(view, seat, out)
-            board = self._board_cache
-            assert board is not None  # written by _encode
-            kept[:] = [(me, n), (troops, board[1]), marks, placed, *view.players]
+            kept[:] = [
+                (me, n), top, symbols, levels, strongholds, pending, support, view.placed,
+                view.placed_small, view.banner_stacks, view.built_at, *view.players,
+            ]  # fmt: skip
             return [(0, len(out))]
         w = entries_of(out)
         slots = [(s - me) % n for s in range(n)]
         written: list[tuple[int, int]] = []
         board_span = (o["board"], o["row"])
-        if troops != kept[1][0]:
-            # The entries the last troops set (their one-hots, symbols and levels) cleared:
-            # the marks, at other entries of the cells, stay.
-            out[kept[1][1]] = 0.0
-            kept[1] = (troops, self._board(out, view))
+        old_top: list[int] = kept[1]
+        old_symbols: list[int] = kept[2]
+        old_levels: list[int] = kept[3]
+        if top != old_top or symbols != old_symbols or levels != old_levels:
+            self._board(w, top, symbols, levels, (old_top, old_symbols, old_levels))
+            kept[1], kept[2], kept[3] = top, symbols, levels
             written.append(board_span)
-        if marks != kept[2]:
-            strongholds, pending, support = kept[2]
-            self._marks(w, strongholds, pending, support, me, n, True)
-            self._marks(w, view.strongholds, view.pending, view.support_cell, me, n, False)
-            kept[2] = marks
+        old_pending: list[tuple[int, int, bool]] = kept[5]
+        old_support: int = kept[6]
+        if strongholds != kept[4] or pending != old_pending or support != old_support:
+            # The entries the old marks set cleared (the troops, at other entries of the
+            # cells, stay), then the new ones set.
+            self._marks(w, kept[4], old_pending, old_support, me, n, True)
+            self._marks(w, strongholds, pending, support, me, n, False)
+            kept[4], kept[5], kept[6] = strongholds, pending, support
             if not written:
                 written.append(board_span)
         start, stop = o["row"], o["placed"]
         clear_entries(w, start, stop)
         self._row_and_globals(w, view, slots)
         written.append((start, stop))
-        if placed != kept[3]:
-            start, stop = o["placed"], o["players"]
+        placed: list[int] = view.placed
+        old_placed: list[int] = kept[7]
+        if placed != old_placed:
+            start = o["placed"]
+            known = len(old_placed)
+            if len(placed) >= known and placed[:known] == old_placed:
+                # Tiles added to the ones counted (a placement's): only they are counted.
+                codes = self.code_entry
+                for code in placed[known:]:
+                    w[start + codes[code]] += 1.0
+            else:
+                clear_entries(w, start, start + self.CODES)
+                self._placed_tiles(w, placed)
+            kept[7] = placed
+            written.append((start, start + self.CODES))
+        small, stacks, built = view.placed_small, view.banner_stacks, view.built_at
+        if small != kept[8] or stacks != kept[9] or built != kept[10]:
+            start, stop = o["small"], o["players"]
             clear_entries(w, start, stop)
-            self._placed(w, out, view, slots)
-            kept[3] = placed
+            self._placed_rest(w, view, slots)
+            kept[8], kept[9], kept[10] = small, stacks, built
             written.append((start, stop))
         size = self.player_size
         for s, player in enumerate(view.players):
-            if player != kept[4 + s]:
+            if player != kept[11 + s]:
                 start = o["players"] + slots[s] * size
                 clear_entries(w, start, start + size)
                 self._player(w, start, player)
-                kept[4 + s] = player
+                kept[11 + s] = player
                 written.append((start, start + size))
         return written
 
-    def _board(self, out: np.ndarray, view: GunkimonoSnapshot) -> np.ndarray:
-        """The board's troops, symbols and levels (the same for every observer); returns
-        the indices written."""
-        troops, symbols, levels = view.top, view.symbols, view.levels
-        cache = self._board_cache
-        if cache is None or cache[0] != (troops, symbols, levels):
-            # The board's troops, symbols and levels do not depend on the observer and change
-            # only when a tile is placed: their indices and values are kept for equal lists
-            # (copies, so that a caller changing its view cannot change the cache).
-            cells = self.cells
-            top = np.fromiter(map(self.top_entry.__getitem__, troops), np.intp, cells)
-            cache = (
-                (list(troops), list(symbols), list(levels)),
-                np.concatenate((self.cell_base + top, self.symbols_levels)) + self.offsets["board"],
-                np.concatenate(
-                    (
-                        np.ones(cells, np.float32),
-                        np.fromiter(itertools.chain(symbols, levels), np.float32, 2 * cells),
-                    )
-                ),
-            )
-            self._board_cache = cache
-        out[cache[1]] = cache[2]
-        return cache[1]
+    def _board(
+        self,
+        w: Entries,
+        top: list[int],
+        symbols: list[int],
+        levels: list[int],
+        old: tuple[list[int], list[int], list[int]] | None,
+    ) -> None:
+        """The board's troops, symbols and levels (the same for every observer), into a
+        zeroed board (``old`` None), or brought from ``old``'s entries: only the cells whose
+        troop, symbols or level differ are written."""
+        top_entry = self.top_entry
+        at = self.offsets["board"]
+        size = self.CELL
+        if old is None:
+            for cell in range(self.cells):
+                k = at + cell * size
+                w[k + top_entry[top[cell]]] = 1.0
+                w[k + 6] = symbols[cell]
+                w[k + 7] = levels[cell]
+            return
+        old_top, old_symbols, old_levels = old
+        for cell in range(self.cells):
+            k = at + cell * size
+            troop, was = top[cell], old_top[cell]
+            if troop != was:
+                w[k + top_entry[was]] = 0.0
+                w[k + top_entry[troop]] = 1.0
+            if symbols[cell] != old_symbols[cell]:
+                w[k + 6] = symbols[cell]
+            if levels[cell] != old_levels[cell]:
+                w[k + 7] = levels[cell]
 
     def _cell_marks(self, w: Entries, view: GunkimonoSnapshot, me: int, n: int) -> None:
         """Strongholds (by owner, from the observer), the troops waiting to score and the
@@ -370,16 +394,22 @@ class GunkimonoEncoder(Encoder):
         if view.current_player >= 0:
             w[at + 10 + slots[view.current_player]] = 1.0
 
-    def _placed(
-        self, w: Entries, out: np.ndarray, view: GunkimonoSnapshot, slots: list[int]
-    ) -> None:
+    def _placed(self, w: Entries, view: GunkimonoSnapshot, slots: list[int]) -> None:
         """The tiles placed (counted), the small tiles, the banner stacks, the strongholds'
         turns."""
+        self._placed_tiles(w, view.placed)
+        self._placed_rest(w, view, slots)
+
+    def _placed_tiles(self, w: Entries, placed: list[int]) -> None:
+        """The large tiles on the battlefield, counted by code (into zeros)."""
+        at = self.offsets["placed"]
+        codes = self.code_entry
+        for code in placed:
+            w[at + codes[code]] += 1.0
+
+    def _placed_rest(self, w: Entries, view: GunkimonoSnapshot, slots: list[int]) -> None:
+        """The small tiles, the banner stacks, the strongholds' turns (into zeros)."""
         o = self.offsets
-        placed = view.placed
-        if placed:  # up to 60 tiles: counted at once
-            counted = np.bincount(np.fromiter(map(self.code_entry.__getitem__, placed), np.intp))
-            out[o["placed"] : o["placed"] + len(counted)] = counted
         at = o["small"]
         troops_n = self.troops
         for owner, troop, face_up in view.placed_small:

@@ -175,6 +175,9 @@ class GunshiEncoder(Encoder):
 
         self.cell_of = tuple([self.cell_index[me][name] for name in CELL_NAMES] for me in (0, 1))
         self.facing_of = tuple([self.dirs[me][d] for d in DIR_NAMES] for me in (0, 1))
+        #: The phases and steps by name (a name not there is refused by ``_index``).
+        self.phase_index = {name: i for i, name in enumerate(self.PHASES)}
+        self.step_index = {name: i for i, name in enumerate(self.STEPS)}
         self.edge_of = tuple([self.edge_index[me][name] for name in EDGE_NAMES] for me in (0, 1))
 
     def _pile(self, w: Entries, at: int, cards: list[str | None], what: str) -> None:
@@ -304,11 +307,9 @@ class GunshiEncoder(Encoder):
         units = view.units
         if units is not kept[1] and units != kept[1]:
             start = o["field"]
-            stop = start + self.CELLS * self.CELL
-            clear_entries(w, start, stop)
-            self._field(w, units, me)
+            self._field_changed(w, units, kept[1], me)
             kept[1] = units
-            written.append((start, stop))
+            written.append((start, start + self.CELLS * self.CELL))
         fences = view.fences
         if fences is not kept[2] and fences != kept[2]:
             start = o["fences"]
@@ -351,6 +352,49 @@ class GunshiEncoder(Encoder):
                 w[at + 10] = 1.0
             w[at + 11 + u] = 1.0
 
+    def _field_changed(
+        self,
+        w: Entries,
+        units: list[tuple[int, int, int, int, bool]],
+        before: list[tuple[int, int, int, int, bool]],
+        me: int,
+    ) -> None:
+        """:meth:`_field`'s entries brought from ``before``'s units to ``units``'s: the cells
+        that a unit left, entered or changed in (a ply moves, turns or removes one or two of
+        the Field's units) are cleared and written again from every unit now in them. Both
+        lists are ordered by token (the snapshot's order), so they are walked together."""
+        cells: list[int] = []
+        i = j = 0
+        old_count, new_count = len(before), len(units)
+        while i < old_count or j < new_count:
+            if j == new_count or (i < old_count and before[i][0] < units[j][0]):
+                cells.append(before[i][1])  # a unit gone from the Field
+                i += 1
+            elif i == old_count or units[j][0] < before[i][0]:
+                cells.append(units[j][1])  # a unit come onto the Field
+                j += 1
+            else:
+                if units[j] != before[i]:
+                    cells.append(before[i][1])
+                    cells.append(units[j][1])
+                i += 1
+                j += 1
+        field = self.offsets["field"]
+        cell_of, facing_of = self.cell_of[me], self.facing_of[me]
+        token_type = self.token_type
+        size = self.CELL
+        for loc in cells:
+            at = field + cell_of[loc] * size
+            clear_entries(w, at, at + size)
+        for u, loc, owner, facing, shield in units:
+            if loc in cells:
+                at = field + cell_of[loc] * size
+                w[at + (0 if owner == me else 3) + token_type[u]] = 1.0
+                w[at + 6 + facing_of[facing]] = 1.0
+                if shield:
+                    w[at + 10] = 1.0
+                w[at + 11 + u] = 1.0
+
     def _fences(self, w: Entries, fences: list[tuple[int, int]], me: int) -> None:
         at = self.offsets["fences"]
         edge_of = self.edge_of[me]
@@ -366,9 +410,11 @@ class GunshiEncoder(Encoder):
         o = self.offsets
         card = 2 + nc
         at = o["globals"]
-        w[at + self._index(self.PHASES, view.phase, "phase")] = 1.0
+        phase = self.phase_index.get(view.phase, -1)
+        w[at + (phase if phase >= 0 else self._index(self.PHASES, view.phase, "phase"))] = 1.0
         at += len(self.PHASES)
-        w[at + self._index(self.STEPS, view.step, "step")] = 1.0
+        step = self.step_index.get(view.step, -1)
+        w[at + (step if step >= 0 else self._index(self.STEPS, view.step, "step"))] = 1.0
         at += len(self.STEPS)
         if view.to_act >= 0:
             w[at + (0 if view.to_act == me else 1)] = 1.0
@@ -506,9 +552,17 @@ class GunshiEncoder(Encoder):
             written.append((k, k + t))
         k += t
         pile_size = self.PILE * card
-        for name in self.PILES:
-            cards = getattr(player, name)
-            if cards != getattr(before, name):
+        # In the order of PILES (read by name, not with getattr: compiled, a field read
+        # costs a fraction of a lookup by name).
+        for name, cards, was in (
+            ("hand", player.hand, before.hand),
+            ("deck", player.deck, before.deck),
+            ("stock", player.stock, before.stock),
+            ("prepared", player.prepared, before.prepared),
+            ("picks", player.picks, before.picks),
+            ("mod3_choices", player.mod3_choices, before.mod3_choices),
+        ):
+            if cards is not was and cards != was:
                 clear_entries(w, k, k + pile_size)
                 self._pile(w, k, cards, name)
                 written.append((k, k + pile_size))

@@ -68,6 +68,8 @@ class SashimonoEncoder(Encoder):
         from sengoku.games.sashimono.cards import card_set
         from sengoku.games.sashimono.state import LINE_NAMES, SLOTS
 
+        #: The card set's name, the encoder's one argument (see ``__reduce__``).
+        self.card_set = cards
         card_list = card_set(cards).cards
         self.cards = {c.id: i for i, c in enumerate(card_list)}
         self.num_cards = len(card_list)
@@ -98,12 +100,18 @@ class SashimonoEncoder(Encoder):
         #: (observer's seat, -1 for a spectator; the stacks' seat, 2 for the Kagemusha's line)
         #: -> the last stacks shown (copies) and their entries: they change seldom (see
         #: :meth:`_stacks`).
-        self._stack_cache: dict[tuple[int, int], tuple[list[Any], np.ndarray]] = {}
-        #: A stack's (face, types, rank, attack, defence) -> its entries.
-        self._stack_vectors: dict[tuple[Any, ...], np.ndarray] = {}
+        self._stack_cache: dict[tuple[int, int], tuple[list[Any], Any]] = {}
+        #: A stack's (face, types, rank, attack, defence) -> its entries (a memoryview).
+        self._stack_vectors: dict[tuple[Any, ...], Any] = {}
         self.army_index = {name: i for i, name in enumerate(self.ARMIES)}
         #: Each Sashimono space -> its offset among a side's spaces.
         self.slot_offsets = {name: i * (2 + nc) for name, i in self.spaces.items()}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and copied) as its card set's name: a new encoder, its caches (kept
+        entries as memoryviews, which do not pickle) made again as it encodes. Compiled, a
+        native class is not made empty for the default protocol to fill."""
+        return (SashimonoEncoder, (self.card_set,))
 
     def capture(self, state: Any, seat: int | None) -> Any:
         """The part of ``view(seat)`` that :meth:`encode_into` reads, from the state's fields
@@ -131,13 +139,15 @@ class SashimonoEncoder(Encoder):
     def _stacks(self, out: np.ndarray, at: int, key: tuple[int, int], stacks: list[Any]) -> None:
         """Kumi stacks one after another from ``at`` (a Sonae, or the Kagemusha's line),
         ``key`` naming whose and for which observer. The entries of those stacks are kept as
-        one block per key, written with one slice; only the stacks that differ from the last
-        ones of that key (copies: a stack holds only strings and numbers) are written into
-        the block again, each from the kept entries of a stack equal to it."""
+        one block per key (a memoryview), copied into ``out`` with one slice; only the stacks
+        that differ from the last ones of that key (copies: a stack holds only strings and
+        numbers) are written into the block again, each from the kept entries of a stack
+        equal to it. Memoryview slices, not numpy's: a numpy slice assignment costs about a
+        microsecond."""
         cached = self._stack_cache.get(key)
         size = self.STACK
         if cached is None or len(cached[0]) != len(stacks):
-            cached = ([_UNSET] * len(stacks), np.zeros(len(stacks) * size, np.float32))
+            cached = ([_UNSET] * len(stacks), np.zeros(len(stacks) * size, np.float32).data)
             self._stack_cache[key] = cached
         shown, block = cached
         if shown != stacks:
@@ -145,7 +155,7 @@ class SashimonoEncoder(Encoder):
             for i, stack in enumerate(stacks):
                 if stack != shown[i]:
                     if stack is None:
-                        block[i * size : (i + 1) * size] = 0.0
+                        clear_entries(block, i * size, (i + 1) * size)
                         shown[i] = None
                         continue
                     what = (
@@ -157,11 +167,13 @@ class SashimonoEncoder(Encoder):
                     )
                     vector = vectors.get(what)
                     if vector is None:
-                        vector = vectors[what] = np.zeros(size, np.float32)
-                        self._stack(vector, 0, stack)
+                        made = np.zeros(size, np.float32)
+                        self._stack(made, 0, stack)
+                        vector = vectors[what] = made.data
                     block[i * size : (i + 1) * size] = vector
                     shown[i] = dict(stack)
-        out[at : at + len(block)] = block
+        w: Any = entries_of(out)
+        w[at : at + len(block)] = block
 
     def _ordered_cards(self, w: Entries, at: int, ids: list[str]) -> None:
         cards = self.cards
@@ -210,7 +222,13 @@ class SashimonoEncoder(Encoder):
         written: list[tuple[int, int]] = []
         for k, side in enumerate(sides):
             before = kept[2 + k]
-            if side != before:
+            if side != before and side["seat"] == before["seat"]:
+                # The same seat's block: only its parts that changed are written.
+                start = o["sides"] + who(side["seat"]) * self.side_size
+                self._side_changed(w, start, side, before)
+                written.append((start, start + self.side_size))
+                kept[2 + k] = side
+            elif side != before:
                 # Both blocks, where the part at this place was another seat's.
                 for part in (before, side):
                     start = o["sides"] + who(part["seat"]) * self.side_size
@@ -274,15 +292,7 @@ class SashimonoEncoder(Encoder):
         at += 3
         self._stacks(out, at, (observer, side["seat"]), side["sonae"])
         at += self.CELLS * self.STACK
-        hand = side["hand"]
-        if hand:
-            if len(hand) > self.HAND_MAX:
-                raise SengokuError(f"sashimono: a hand of {len(hand)} Kumi is over the bound")
-            kumi = self.kumi
-            k = at
-            for letter in hand:
-                w[k + kumi[letter]] = 1.0
-                k += 3
+        self._hand(w, at, side["hand"])
         at += self.HAND_MAX * 3
         w[at] = side["hand_count"]
         w[at + 1] = side["deck_count"]
@@ -294,19 +304,109 @@ class SashimonoEncoder(Encoder):
             for position, card in enumerate(shown, 1):
                 w[at + cards[card]] = position
         at += nc
-        slot_at = self.slot_offsets
-        for space, placed in side["slots"].items():
-            k = at + slot_at[space]
-            w[k] = 1.0
-            if placed["bowed"]:
-                w[k + 1] = 1.0
-            w[k + 2 + cards[placed["card"]]] = 1.0
+        self._slots(w, at, side["slots"])
         at += self.SPACES * (2 + nc)
         w[at] = side["vp"]
         scored = side["scored"]
         if scored:
             for position, card in enumerate(scored, 1):
                 w[at + 1 + cards[card]] = position
+
+    def _side_changed(
+        self, w: Any, at: int, side: Mapping[str, Any], before: Mapping[str, Any]
+    ) -> None:
+        """:meth:`_side`'s block at ``at`` brought from ``before``'s entries to ``side``'s (the
+        same seat's, for the same observer): the army, each Kumi stack of the Sonae, the hand,
+        the Sashimono hand, the spaces around the Sonae and the scored cards written only
+        where they differ (zeroed first), the counts and VP always. A ply changes one or two
+        of them: a side's block is 600-odd entries, mostly the stacks and spaces."""
+        cards = self.cards
+        nc = self.num_cards
+        army = side["army"]
+        if army != before["army"]:
+            w[at + 1] = 0.0
+            w[at + 2] = 0.0
+            w[at + 1 + self.army_index[army]] = 1.0
+        at += 3
+        sonae, was = side["sonae"], before["sonae"]
+        if sonae != was:
+            size = self.STACK
+            vectors = self._stack_vectors
+            for i, stack in enumerate(sonae):
+                if i < len(was) and stack == was[i]:
+                    continue
+                k = at + i * size
+                clear_entries(w, k, k + size)
+                if stack is None:
+                    continue
+                what = (
+                    stack["face"],
+                    stack["types"],
+                    stack["rank"],
+                    stack["attack"],
+                    stack["defence"],
+                )
+                vector = vectors.get(what)
+                if vector is None:
+                    made = np.zeros(size, np.float32)
+                    self._stack(made, 0, stack)
+                    vector = vectors[what] = made.data
+                w[k : k + size] = vector
+            if len(was) > len(sonae):
+                clear_entries(w, at + len(sonae) * size, at + len(was) * size)
+        at += self.CELLS * self.STACK
+        hand = side["hand"]
+        if hand != before["hand"]:
+            clear_entries(w, at, at + self.HAND_MAX * 3)
+            self._hand(w, at, hand)
+        at += self.HAND_MAX * 3
+        w[at] = side["hand_count"]
+        w[at + 1] = side["deck_count"]
+        w[at + 2] = side["sashimono_hand_count"]
+        w[at + 3] = side["sashimono_deck_count"]
+        at += 4
+        shown = side["sashimono_hand"]
+        if shown != before["sashimono_hand"]:
+            clear_entries(w, at, at + nc)
+            if shown:
+                for position, card in enumerate(shown, 1):
+                    w[at + cards[card]] = position
+        at += nc
+        slots = side["slots"]
+        if slots != before["slots"]:
+            clear_entries(w, at, at + self.SPACES * (2 + nc))
+            self._slots(w, at, slots)
+        at += self.SPACES * (2 + nc)
+        w[at] = side["vp"]
+        scored = side["scored"]
+        if scored != before["scored"]:
+            clear_entries(w, at + 1, at + 1 + nc)
+            if scored:
+                for position, card in enumerate(scored, 1):
+                    w[at + 1 + cards[card]] = position
+
+    def _hand(self, w: Entries, at: int, hand: list[str] | None) -> None:
+        """A side's Kumi hand by position (None or empty: nothing)."""
+        if not hand:
+            return
+        if len(hand) > self.HAND_MAX:
+            raise SengokuError(f"sashimono: a hand of {len(hand)} Kumi is over the bound")
+        kumi = self.kumi
+        k = at
+        for letter in hand:
+            w[k + kumi[letter]] = 1.0
+            k += 3
+
+    def _slots(self, w: Entries, at: int, slots: Mapping[str, Any]) -> None:
+        """The Sashimono cards on the spaces around a Sonae (present, bowed, card)."""
+        cards = self.cards
+        slot_at = self.slot_offsets
+        for space, placed in slots.items():
+            k = at + slot_at[space]
+            w[k] = 1.0
+            if placed["bowed"]:
+                w[k + 1] = 1.0
+            w[k + 2 + cards[placed["card"]]] = 1.0
 
     def _kagemusha(
         self, w: Entries, out: np.ndarray, observer: int, kage: Mapping[str, Any]
