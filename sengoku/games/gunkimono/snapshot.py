@@ -4,8 +4,7 @@ state's fields (:meth:`~sengoku.games.gunkimono.encoder.GunkimonoEncoder.capture
 Compiled with mypyc (``[tool.sengoku] compiled``): a research environment takes one snapshot
 every step (a PettingZoo observation, OpenSpiel's observer), and the compiled state's fields
 read from compiled code cost a fraction of the Python's reads. The encoder module is
-compiled too (its class, deriving from core's ``Encoder``, a Python ABC, is a compiled
-class that is not native: issue 40's batched play, docs/interop.md).
+compiled too (for issue 40's batched play: docs/interop.md).
 """
 
 from __future__ import annotations

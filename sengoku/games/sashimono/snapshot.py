@@ -4,8 +4,7 @@ state's fields (:meth:`~sengoku.games.sashimono.encoder.SashimonoEncoder.capture
 Compiled with mypyc (``[tool.sengoku] compiled``): a research environment takes one snapshot
 every step (the Gymnasium environment, a PettingZoo observation), and reading the compiled
 state's fields from compiled code costs a fraction of the Python's reads. The encoder module
-is compiled too (its class, deriving from core's ``Encoder``, a Python ABC, is a compiled
-class that is not native: issue 40's batched play, docs/interop.md).
+is compiled too (for issue 40's batched play: docs/interop.md).
 """
 
 from __future__ import annotations
