@@ -24,14 +24,7 @@ import pytest
 from sengoku.core.encoding import encoder_for
 from sengoku.core.registry import load_game
 from sengoku.interop.encoders import capturer_of
-
-CASES = [
-    ("gunshi", {}),
-    ("gunkimono", {"players": 2}),
-    ("gunkimono", {"players": 3}),
-    ("sashimono", {"mode": "duel"}),
-    ("sashimono", {"mode": "solo"}),
-]
+from tests.interop.test_vector_contract import CASES  # the same five games and options
 
 
 @pytest.mark.parametrize(("name", "options"), CASES)

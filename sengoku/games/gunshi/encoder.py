@@ -346,11 +346,7 @@ class GunshiEncoder(Encoder):
         size = self.CELL
         for u, loc, owner, facing, shield in units:
             at = field + cell_of[loc] * size
-            w[at + (0 if owner == me else 3) + token_type[u]] = 1.0
-            w[at + 6 + facing_of[facing]] = 1.0
-            if shield:
-                w[at + 10] = 1.0
-            w[at + 11 + u] = 1.0
+            _write_unit(w, at, u, owner == me, token_type[u], facing_of[facing], shield)
 
     def _field_changed(
         self,
@@ -389,11 +385,7 @@ class GunshiEncoder(Encoder):
         for u, loc, owner, facing, shield in units:
             if loc in cells:
                 at = field + cell_of[loc] * size
-                w[at + (0 if owner == me else 3) + token_type[u]] = 1.0
-                w[at + 6 + facing_of[facing]] = 1.0
-                if shield:
-                    w[at + 10] = 1.0
-                w[at + 11 + u] = 1.0
+                _write_unit(w, at, u, owner == me, token_type[u], facing_of[facing], shield)
 
     def _fences(self, w: Entries, fences: list[tuple[int, int]], me: int) -> None:
         at = self.offsets["fences"]
@@ -731,3 +723,15 @@ def _command_items(cmd: Command) -> tuple[tuple[str, Any], ...]:
             if (value := getattr(cmd, name)) is not None
         ]
     )
+
+
+def _write_unit(
+    w: Entries, at: int, u: int, own: bool, token_type: int, facing: int, shield: bool
+) -> None:
+    """A unit's entries in its Field cell at ``at``: its side and type, its facing, its
+    shield and its token."""
+    w[at + (0 if own else 3) + token_type] = 1.0
+    w[at + 6 + facing] = 1.0
+    if shield:
+        w[at + 10] = 1.0
+    w[at + 11 + u] = 1.0

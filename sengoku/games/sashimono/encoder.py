@@ -121,6 +121,16 @@ class SashimonoEncoder(Encoder):
             return state.view(seat)
         return snapshot(state, seat)
 
+    def _stack_vector(self, stack: Mapping[str, Any]) -> Any:
+        """A Kumi stack's entries (a memoryview of float32), made once per kind of stack."""
+        what = (stack["face"], stack["types"], stack["rank"], stack["attack"], stack["defence"])
+        vector = self._stack_vectors.get(what)
+        if vector is None:
+            made = np.zeros(self.STACK, np.float32)
+            self._stack(made, 0, stack)
+            vector = self._stack_vectors[what] = made.data
+        return vector
+
     def _stack(self, out: np.ndarray, at: int, stack: Mapping[str, Any] | None) -> None:
         if stack is None:
             return
@@ -151,26 +161,13 @@ class SashimonoEncoder(Encoder):
             self._stack_cache[key] = cached
         shown, block = cached
         if shown != stacks:
-            vectors = self._stack_vectors
             for i, stack in enumerate(stacks):
                 if stack != shown[i]:
                     if stack is None:
                         clear_entries(block, i * size, (i + 1) * size)
                         shown[i] = None
                         continue
-                    what = (
-                        stack["face"],
-                        stack["types"],
-                        stack["rank"],
-                        stack["attack"],
-                        stack["defence"],
-                    )
-                    vector = vectors.get(what)
-                    if vector is None:
-                        made = np.zeros(size, np.float32)
-                        self._stack(made, 0, stack)
-                        vector = vectors[what] = made.data
-                    block[i * size : (i + 1) * size] = vector
+                    block[i * size : (i + 1) * size] = self._stack_vector(stack)
                     shown[i] = dict(stack)
         w: Any = entries_of(out)
         w[at : at + len(block)] = block
@@ -331,7 +328,6 @@ class SashimonoEncoder(Encoder):
         sonae, was = side["sonae"], before["sonae"]
         if sonae != was:
             size = self.STACK
-            vectors = self._stack_vectors
             for i, stack in enumerate(sonae):
                 if i < len(was) and stack == was[i]:
                     continue
@@ -339,19 +335,7 @@ class SashimonoEncoder(Encoder):
                 clear_entries(w, k, k + size)
                 if stack is None:
                     continue
-                what = (
-                    stack["face"],
-                    stack["types"],
-                    stack["rank"],
-                    stack["attack"],
-                    stack["defence"],
-                )
-                vector = vectors.get(what)
-                if vector is None:
-                    made = np.zeros(size, np.float32)
-                    self._stack(made, 0, stack)
-                    vector = vectors[what] = made.data
-                w[k : k + size] = vector
+                w[k : k + size] = self._stack_vector(stack)
             if len(was) > len(sonae):
                 clear_entries(w, at + len(sonae) * size, at + len(was) * size)
         at += self.CELLS * self.STACK
