@@ -159,8 +159,9 @@ def mypyc_extensions() -> list[Extension]:
     try:
         # mypy reads [tool.mypy] (strict) from pyproject.toml: what it refuses in a compiled
         # module stops the build. The modules they import are read for their types only
-        # (their own checking is `make lint`'s): an isolated build environment has mypy but
-        # none of the package's dependencies (numpy), which are then of type Any.
+        # (their own checking is `make lint`'s): an isolated build environment has mypy and
+        # numpy (the encoders import it: [build-system] requires) but none of the package's
+        # other dependencies, which are then of type Any.
         extensions: list[Extension] = mypycify(
             ["--follow-imports=silent", *modules], opt_level=opt_level
         )
