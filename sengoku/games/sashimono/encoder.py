@@ -291,10 +291,7 @@ class SashimonoEncoder(Encoder):
         at += self.CELLS * self.STACK
         self._hand(w, at, side["hand"])
         at += self.HAND_MAX * 3
-        w[at] = side["hand_count"]
-        w[at + 1] = side["deck_count"]
-        w[at + 2] = side["sashimono_hand_count"]
-        w[at + 3] = side["sashimono_deck_count"]
+        _write_counts(w, at, side)
         at += 4
         shown = side["sashimono_hand"]
         if shown:
@@ -344,10 +341,7 @@ class SashimonoEncoder(Encoder):
             clear_entries(w, at, at + self.HAND_MAX * 3)
             self._hand(w, at, hand)
         at += self.HAND_MAX * 3
-        w[at] = side["hand_count"]
-        w[at + 1] = side["deck_count"]
-        w[at + 2] = side["sashimono_hand_count"]
-        w[at + 3] = side["sashimono_deck_count"]
+        _write_counts(w, at, side)
         at += 4
         shown = side["sashimono_hand"]
         if shown != before["sashimono_hand"]:
@@ -458,3 +452,11 @@ class SashimonoEncoder(Encoder):
             kumi = self.kumi
             for position, letter in enumerate(shown):
                 w[at + 7 + position * 3 + kumi[letter]] = 1.0
+
+
+def _write_counts(w: Entries, at: int, side: Mapping[str, Any]) -> None:
+    """A side's four counts: its hand and deck of Kumi, its hand and deck of Sashimono."""
+    w[at] = side["hand_count"]
+    w[at + 1] = side["deck_count"]
+    w[at + 2] = side["sashimono_hand_count"]
+    w[at + 3] = side["sashimono_deck_count"]
