@@ -28,11 +28,15 @@ install: $(STAMP)
 # The tests also train a tiny network (tests/ai/test_learned_train.py): the 'train' extra,
 # torch's CPU build (the machine's wheel of torch 2.13.0; playing never needs it); and run the
 # worked RL example (tests/interop/test_rl_example.py): the 'research' extra, Stable-Baselines3
-# and sb3-contrib.
+# and sb3-contrib. One editable install with every extra the tests need, which also stands for
+# `make install`'s (its stamp is touched): installing the extras after that one would build
+# the whole package again (pip rebuilds an editable project each time; the compiled modules
+# are most of a build).
 TEST_STAMP := $(VENV)/.installed-test
-$(TEST_STAMP): pyproject.toml | $(STAMP)
+$(TEST_STAMP): pyproject.toml setup.py $(COMPILED) | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,train,research]' 'torch==2.13.0'
-	touch $(TEST_STAMP)
+	touch $(STAMP) $(TEST_STAMP)
 
 # The message catalogs (docs/i18n.md): pull every _()/ngettext()/N_() string of the server's
 # Python and the client's JavaScript into sengoku/locale/messages.pot (babel.cfg), then merge
@@ -63,7 +67,7 @@ format: install
 # `make test TEST_WORKERS=0` runs it in one process. The 25 slowest tests are listed at the end,
 # for keeping the suite under its 20 minutes.
 TEST_WORKERS ?= 2
-test: lint system-packages $(TEST_STAMP)
+test: $(TEST_STAMP) lint system-packages
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=25
 
 # Everything but the tests that need a browser (tests/web, Playwright), PostgreSQL, Redis or
