@@ -182,7 +182,8 @@ def mypyc_extensions() -> list[Extension]:
         # numpy (the encoders import it: [build-system] requires) but none of the package's
         # other dependencies, which are then of type Any.
         # multi_file: a C file per module, compiled side by side (one file of all of them
-        # took one core 3-4x the CPU time of the parts together, and the other core idled).
+        # took one core 2x (at -O3) to 3.5x (at -O0) the CPU time of the parts together, and
+        # the other core idled).
         extensions: list[Extension] = mypycify(
             ["--follow-imports=silent", *modules], opt_level=opt_level, multi_file=True
         )
