@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from sengoku.core.game import Action, Game, State
@@ -179,3 +179,23 @@ def weights_file(game: str, name: str, learned: Path) -> Any:
         return json.loads(path.read_text())
     except (OSError, ValueError) as exc:
         raise SengokuError(f"{game} evaluation {name!r}: cannot read {path}: {exc}") from exc
+
+
+#: A game's evaluation class (Sashimono's, Gunshi's ``Evaluation``).
+E = TypeVar("E")
+
+
+def evaluation_from_file(
+    game: str, name: str, learned: Path, terms: tuple[str, ...], build: Callable[..., E]
+) -> E:
+    """The evaluation ``name`` names (``learned`` or a ``.json`` weights file: see
+    :func:`weights_file`), built as ``build(name, **weights)`` from the file's weight of each
+    term and its ``scale``; a file without them is refused naming the game's evaluation."""
+    from sengoku.core.game import SengokuError  # the game module imports this one
+
+    data = weights_file(game, name, learned)
+    try:
+        weights = data["weights"]
+        return build(name, **{k: float(weights[k]) for k in (*terms, "scale")})
+    except (ValueError, KeyError, TypeError) as exc:
+        raise SengokuError(f"{game} evaluation {name!r}: cannot read its weights: {exc}") from exc

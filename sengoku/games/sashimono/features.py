@@ -23,8 +23,8 @@ import random
 from dataclasses import dataclass, fields
 from typing import cast
 
-from sengoku.core.features import Features, Level, weights_file
-from sengoku.core.game import Action, Game, SengokuError, State, package_file
+from sengoku.core.features import Features, Level, evaluation_from_file
+from sengoku.core.game import Action, Game, State, package_file
 from sengoku.games.sashimono.decisions import K_DONE, Act, Question
 from sengoku.games.sashimono.state import KAGE, LINES, SashimonoState, attack_of, defence_of
 
@@ -90,14 +90,7 @@ def evaluation_named(name: str) -> Evaluation:
     found = _EVALUATIONS.get(name)
     if found is not None:
         return found
-    data = weights_file("Sashimono", name, LEARNED_PATH)
-    try:
-        weights = data["weights"]
-        built = Evaluation(name, **{k: float(weights[k]) for k in (*TERMS, "scale")})
-    except (ValueError, KeyError, TypeError) as exc:
-        raise SengokuError(
-            f"Sashimono evaluation {name!r}: cannot read its weights: {exc}"
-        ) from exc
+    built = evaluation_from_file("Sashimono", name, LEARNED_PATH, TERMS, Evaluation)
     _EVALUATIONS[name] = built
     return built
 
