@@ -1,10 +1,12 @@
-"""Texel tuning of an evaluation linear in per-side terms (Sashimono's; issue 20).
+"""Texel tuning of an evaluation linear in per-side terms (Sashimono's, Gunshi's; issue 20).
 
 A game whose features declare ``texel = "terms"`` is tuned here; this module names no game.
 
 Sashimono's evaluation (:mod:`sengoku.games.sashimono.features`) is a weighted sum of a few
 terms of each side (victory points, bowed and standing Sashimono, the best line's attack and
-defence, cards in hand), the seat's less its enemy's, times a scale. IS-MCTS reads it at the
+defence, cards in hand), the seat's less its enemy's, times a scale; Gunshi's
+(:mod:`sengoku.games.gunshi.features`) likewise (invaders, units near the enemy's Shogun,
+the army, ...). IS-MCTS reads it at the
 end of every playout, so the weights and the scale set what a leaf is worth. Tuning keeps
 that form, so a tuned evaluation plays in the same search at the same speed:
 
@@ -56,7 +58,7 @@ TINY: dict[str, Any] = {"games": 4, "agent": "greedy", "every": 2, "opening_plie
 
 
 class TermFeatures(Protocol):
-    """What a game's features offer to be tuned here (Sashimono's do)."""
+    """What a game's features offer to be tuned here (Sashimono's and Gunshi's do)."""
 
     terms: tuple[str, ...]
     #: Where the shipped tuned evaluation lives (the default ``--out``).
@@ -274,8 +276,8 @@ def tune(
 
 
 def weights_of(theta: np.ndarray, features: TermFeatures) -> dict[str, float]:
-    """``theta`` as an evaluation: the weights in victory points (the first term's weight
-    is 1) and the scale of the heuristic, ``theta[0] / 2`` (``evaluate`` takes its tanh)."""
+    """``theta`` as an evaluation: the weights in units of the first term (Sashimono's
+    victory points, Gunshi's invasions: its weight is 1) and the scale of the heuristic, ``theta[0] / 2`` (``evaluate`` takes its tanh)."""
     unit = float(theta[0])
     if unit <= 0:
         raise SengokuError(

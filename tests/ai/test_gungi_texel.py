@@ -119,7 +119,7 @@ def test_an_unknown_evaluation_is_refused() -> None:
     with pytest.raises(SengokuError, match="evaluation"):
         make_agent("gungi", "alphabeta:eval=nonsense")
     with pytest.raises(SengokuError, match="no evaluation but its own"):
-        make_agent("gunshi", "alphabeta:eval=learned")
+        make_agent("gunkimono", "alphabeta:eval=learned")
 
 
 def test_level_5_plays_the_tuned_evaluation_and_the_levels_below_the_hand_made() -> None:

@@ -123,8 +123,8 @@ def test_the_eval_option_plays_legal_moves_and_is_refused_where_no_game_offers_i
         agent = make_agent(game, name, seed=1, **{k: _number(v) for k, v in options.items()})
         action = agent.choose(state, state.current_player)
         assert action in state.legal_actions()
-    with pytest.raises(SengokuError, match="gunshi has no evaluation but its own"):
-        make_agent(load_game("gunshi"), "ismcts", eval="learned")
+    with pytest.raises(SengokuError, match="gunkimono has no evaluation but its own"):
+        make_agent(load_game("gunkimono"), "ismcts", eval="learned")
 
 
 def test_the_same_seed_plays_the_same_moves_and_the_tuned_weights_play_differently() -> None:

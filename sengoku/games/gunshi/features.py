@@ -19,14 +19,22 @@ against 184-116), apparently by holding back units and points (see docs/ai.md).
 Facing, Fences and Shields are left out: "next to" is orthogonal adjacency. The Shogun's
 identity is hidden; the candidates are public, and agents hand over determinizations, in
 which a seat's own Shogun is its true one.
+
+The same reads are also the *terms* of a side (:func:`side_terms`), with three the hand-made
+evaluation weighs at 0 (each unit's approach to its zone, command points, units on the
+field): ``sengoku train gunshi --texel`` fits their weights to self-play results
+(:mod:`sengoku.arena.texel_terms`), and the search agents' option ``eval`` plays a fitted
+:class:`Evaluation`. The hand-made one keeps its own code below, so every level that does
+not ask for another evaluation plays exactly as before.
 """
 
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass, fields
 
-from sengoku.core.features import Features, Level
-from sengoku.core.game import Game, State
+from sengoku.core.features import Features, Level, evaluation_from_file
+from sengoku.core.game import Game, State, package_file
 from sengoku.games.gunshi.data import (
     CELLS,
     INVADERS_TO_WIN,
@@ -61,6 +69,44 @@ BLOCK = 0.3  # per advanced enemy unit next to one of the side's units, times it
 ARMY = 0.05  # per point of cost of each unit on the field
 
 
+@dataclass(frozen=True)
+class Evaluation:
+    """The weight of each term of a side (:func:`side_terms`), in invasions (one side's
+    full Invader Spot), and the heuristic's ``scale`` per invasion of lead."""
+
+    name: str
+    invasion: float = 1.0
+    shogun_threat: float = SHOGUN_THREAT / INVASION
+    block: float = BLOCK / INVASION
+    army: float = ARMY / INVASION
+    approach: float = 0.0
+    points: float = 0.0
+    units: float = 0.0
+    shogun_next: float = 0.0
+    shogun_close: float = 0.0
+    scale: float = INVASION
+
+
+#: The terms' names, in the order of :func:`side_terms`.
+TERMS = tuple(f.name for f in fields(Evaluation) if f.name not in ("name", "scale"))
+#: The hand-made evaluation (its weights are the module's constants above).
+HAND_MADE = Evaluation("default")
+#: The tuned evaluation (``ismcts:...:eval=learned``; ``sengoku train gunshi --texel``).
+LEARNED_PATH = package_file("sengoku.games.gunshi", "weights", "gunshi_eval.json")
+_EVALUATIONS: dict[str, Evaluation] = {"default": HAND_MADE}
+
+
+def evaluation_named(name: str) -> Evaluation:
+    """``default`` (hand-made), ``learned`` (the shipped tuned weights, ``LEARNED_PATH``) or
+    the path of a weights file written by ``sengoku train gunshi --texel``."""
+    found = _EVALUATIONS.get(name)
+    if found is not None:
+        return found
+    built = evaluation_from_file("Gunshi", name, LEARNED_PATH, TERMS, Evaluation)
+    _EVALUATIONS[name] = built
+    return built
+
+
 def zone_distance(invasion_zone: str, cell: int, seat: int) -> int:
     """Orthogonal steps from ``cell`` to the nearest cell of ``seat``'s Invasion Zone."""
     r, c = divmod(cell, SIZE)
@@ -90,6 +136,11 @@ _TOKEN_COST: tuple[int, ...] = tuple(UNITS[t].cost for t in TOKEN_TYPE)
 class GunshiFeatures(Features):
     hidden_information = True
     rollout_depth = 30
+    #: The terms of a side's value, and where the tuned weights ship
+    #: (``sengoku train gunshi --texel``: :mod:`sengoku.arena.texel_terms`).
+    terms = TERMS
+    learned_path = LEARNED_PATH
+    texel = "terms"
     # One-ply greedy play is barely better than random here (a Gunshi turn is several
     # sub-decisions: card, unit, direction), so level 1 is greedy and levels 2-4 are IS-MCTS
     # searches about 2.5x apart; a game is hundreds of sub-decisions, so their budgets stay
@@ -98,6 +149,88 @@ class GunshiFeatures(Features):
     #: The approach term's full weight (``approach_weight``; 0: no pressure, the evaluation
     #: as it was before issue 41, which benchmarks/ai.py compares against).
     approach_max = APPROACH_MAX
+
+    def __init__(self, evaluation: Evaluation = HAND_MADE) -> None:
+        self.evaluation = evaluation
+        self.weights: tuple[float, ...] = tuple(float(getattr(evaluation, t)) for t in TERMS)
+
+    def with_evaluation(self, name: str) -> GunshiFeatures:
+        """These features with another evaluation (:func:`evaluation_named`): the search
+        agents' ``eval`` option. The pressure term stays as it is."""
+        evaluation = evaluation_named(name)
+        if evaluation is self.evaluation:
+            return self
+        other = copy.copy(self)
+        other.evaluation = evaluation
+        other.weights = tuple(float(getattr(evaluation, t)) for t in TERMS)
+        return other
+
+    @staticmethod
+    def hand_made_weights() -> tuple[tuple[float, ...], float]:
+        """The hand-made evaluation's weights (in the order of ``terms``) and scale."""
+        return tuple(float(getattr(HAND_MADE, t)) for t in TERMS), HAND_MADE.scale
+
+    def side_terms(self, state: GunshiState, seat: int, cells: list[list[int]]) -> list[float]:
+        """The terms of ``seat``'s side, in the order of :data:`TERMS`: its invaders (in full
+        Invader Spots), the enemy Shogun's odds next to its units, the advanced enemy units it
+        stands next to (by their progress), its army's cost, its units' approach to its
+        Invasion Zone, its command points, its units on the field, and its units one and
+        two orthogonal steps from the enemy's Shogun as the state has it."""
+        other = 1 - seat
+        near: set[int] = set()
+        for cell in cells[seat]:
+            near.update(_NEAR[cell])
+        threat = 0.0
+        for u, odds in self.shogun_odds(state, other).items():
+            if state.field.uloc[u] in near:
+                threat += odds
+        zone = state.options["invasion_zone"]
+        table = _PROGRESS.get(zone)
+        block = 0.0
+        for cell in cells[other]:
+            if cell in near:
+                advance = progress(zone, cell, other) if table is None else table[other][cell]
+                if advance > 0.5:
+                    block += advance
+        # The enemy's Shogun as this state has it (agents evaluate determinizations: the
+        # enemy's is a sample of what the seat may believe, its own the true one).
+        next_to = close = 0
+        shogun = state.shoguns.shogun[other]
+        target = state.field.uloc[shogun] if shogun >= 0 else -1
+        if 0 <= target < CELLS:
+            tr, tc = divmod(target, SIZE)
+            for cell in cells[seat]:
+                r, c = divmod(cell, SIZE)
+                steps = abs(r - tr) + abs(c - tc)
+                next_to += steps == 1
+                close += steps == 2
+        army = 0.0
+        approach = 0.0
+        for cell in cells[seat]:
+            approach += progress(zone, cell, seat) if table is None else table[seat][cell]
+        for owner, cell, cost in zip(state.field.uown, state.field.uloc, _TOKEN_COST, strict=True):
+            if owner == seat and 0 <= cell < CELLS:
+                army += cost
+        return [
+            state.invader_spot.invaders[seat] / max(INVADERS_TO_WIN, 1),
+            threat,
+            block,
+            army,
+            approach,
+            float(state.logistics.points[seat]),
+            float(len(cells[seat])),
+            float(next_to),
+            float(close),
+        ]
+
+    def lead_terms(self, state: State, seat: int) -> tuple[float, ...]:
+        """Each term of ``seat``'s side less its enemy's (the tuned evaluation is their
+        weighted sum times the scale, before the pressure term)."""
+        assert isinstance(state, GunshiState)
+        cells = _cells(state)
+        mine = self.side_terms(state, seat, cells)
+        theirs = self.side_terms(state, 1 - seat, cells)
+        return tuple(m - t for m, t in zip(mine, theirs, strict=True))
 
     def without_pressure(self) -> GunshiFeatures:
         """The evaluation without the approach term (analysis and puzzles read a position's
@@ -149,6 +282,8 @@ class GunshiFeatures(Features):
 
     def heuristic(self, state: State, seat: int) -> float:
         assert isinstance(state, GunshiState)
+        if self.evaluation is not HAND_MADE:
+            return self.tuned_heuristic(state, seat)
         s = state
         cells: list[list[int]] = [[], []]
         army = [0.0, 0.0]
@@ -171,6 +306,25 @@ class GunshiFeatures(Features):
                     )
             value += weight * (approach[seat] - approach[other])
         return value
+
+    def tuned_heuristic(self, state: GunshiState, seat: int) -> float:
+        """A fitted evaluation: the weighted lead in each term times the scale, plus the
+        pressure term as the hand-made evaluation adds it (its approach term's weight)."""
+        lead = self.lead_terms(state, seat)
+        value = self.evaluation.scale * sum(w * t for w, t in zip(self.weights, lead, strict=True))
+        weight = approach_weight(state.ply, self.approach_max)
+        if weight:
+            value += weight * lead[TERMS.index("approach")]
+        return value
+
+
+def _cells(state: GunshiState) -> list[list[int]]:
+    """Each side's units' cells on the field."""
+    cells: list[list[int]] = [[], []]
+    for owner, cell in zip(state.field.uown, state.field.uloc, strict=True):
+        if owner in (0, 1) and 0 <= cell < CELLS:
+            cells[owner].append(cell)
+    return cells
 
 
 FEATURES = GunshiFeatures()

@@ -1,0 +1,180 @@
+"""Gunshi's tuned evaluation for IS-MCTS (``eval=learned``; ``sengoku train gunshi --texel``)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sengoku.ai import make_agent
+from sengoku.ai.base import Budget
+from sengoku.arena.texel import save_data
+from sengoku.cli import main
+from sengoku.core.game import SengokuError
+from sengoku.core.registry import load_game
+from sengoku.games.gunshi import features as gf
+from sengoku.games.gunshi.data import CELLS, SIZE
+from sengoku.server.ai import AiLimits, check_spec
+from tests.gunshi.helpers import battle
+
+
+def _positions(count: int, seed: int) -> list[Any]:
+    """Unfinished positions of random play, early and late (past the pressure's start)."""
+    game = load_game("gunshi")
+    rng = random.Random(seed)
+    out: list[Any] = []
+    while len(out) < count:
+        state: Any = game.new_state(rng.randrange(1000))
+        for _ in range(rng.randrange(20, 400)):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            out.append(state)
+    return out
+
+
+def _next_to_shogun(state: Any, seat: int) -> tuple[int, int]:
+    """Written here, not read from the features: ``seat``'s units one and two orthogonal
+    steps from the enemy's Shogun as the state has it."""
+    shogun = state.shoguns.shogun[1 - seat]
+    target = state.field.uloc[shogun] if shogun >= 0 else -1
+    one = two = 0
+    if 0 <= target < CELLS:
+        for owner, cell in zip(state.field.uown, state.field.uloc, strict=True):
+            if owner == seat and 0 <= cell < CELLS:
+                steps = abs(cell // SIZE - target // SIZE) + abs(cell % SIZE - target % SIZE)
+                one += steps == 1
+                two += steps == 2
+    return one, two
+
+
+def test_the_hand_made_weights_give_the_heuristic_the_levels_play() -> None:
+    positions = _positions(30, 1)
+    assert any(s.ply > gf.PRESSURE_FROM for s in positions)  # the pressure term is on too
+    hand, scale = gf.FEATURES.hand_made_weights()
+    assert scale == gf.INVASION and hand[gf.TERMS.index("shogun_next")] == 0.0
+    for state in positions:
+        for seat in (0, 1):
+            lead = np.array(gf.FEATURES.lead_terms(state, seat))
+            weight = gf.approach_weight(state.ply)
+            expected = scale * lead @ np.array(hand) + weight * lead[gf.TERMS.index("approach")]
+            assert gf.FEATURES.heuristic(state, seat) == pytest.approx(expected, abs=1e-12)
+
+
+def test_the_tuned_heuristic_is_the_weighted_lead_and_the_terms_are_each_sides() -> None:
+    other = gf.Evaluation("test", 1.0, 0.4, 0.2, 0.03, -0.1, 0.01, 0.02, 0.5, 0.8, scale=0.3)
+    features = gf.GunshiFeatures(other)
+    weights = np.array([getattr(other, t) for t in gf.TERMS])
+    reached = 0
+    for state in _positions(30, 2):
+        for seat in (0, 1):
+            lead = np.array(features.lead_terms(state, seat))
+            pressure = gf.approach_weight(state.ply) * lead[gf.TERMS.index("approach")]
+            assert features.heuristic(state, seat) == pytest.approx(0.3 * lead @ weights + pressure)
+            assert lead == pytest.approx(-np.array(features.lead_terms(state, 1 - seat)))
+            one, two = _next_to_shogun(state, seat)
+            theirs = _next_to_shogun(state, 1 - seat)
+            assert lead[gf.TERMS.index("shogun_next")] == one - theirs[0]
+            assert lead[gf.TERMS.index("shogun_close")] == two - theirs[1]
+            reached += bool(one or two)
+    assert reached  # some positions have units near a Shogun
+
+
+def test_the_shipped_learned_evaluation_loads_with_its_record() -> None:
+    path = gf.LEARNED_PATH
+    assert path.is_file() and path.stat().st_size < 64_000
+    made = json.loads(path.read_text())["made"]
+    assert made["command"].startswith("sengoku train gunshi --texel")
+    assert made["data"] and made["data"][0]["terms"] == list(gf.TERMS)
+    fit = made["fit"]["log_loss"]
+    # the tuned weights predict the held-out games better than the hand-made ones
+    assert fit["tuned"]["held_out"] < fit["hand_made_as_shipped"]["held_out"]
+    assert fit["tuned"]["held_out"] < fit["constant"]["held_out"]
+    learned = gf.evaluation_named("learned")
+    assert learned != gf.HAND_MADE and learned.invasion == 1.0 and learned.scale > 0
+
+
+def test_unknown_and_unreadable_evaluations_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(SengokuError, match="expected 'default', 'learned' or a .json"):
+        gf.evaluation_named("best")
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"weights": {"invasion": 1}}')
+    with pytest.raises(SengokuError, match="Gunshi evaluation .*cannot read its weights"):
+        gf.evaluation_named(str(broken))
+    with pytest.raises(SengokuError, match="cannot read"):
+        gf.evaluation_named(str(tmp_path / "missing.json"))
+
+
+def test_the_same_seed_plays_the_same_moves_and_the_tuned_weights_play_differently() -> None:
+    game = load_game("gunshi")
+
+    def play(evaluation: str) -> list[str]:
+        state = game.new_state(11)
+        agents = [
+            make_agent(game, "ismcts", seed=s, iterations=12, eval=evaluation) for s in (0, 1)
+        ]
+        moves = []
+        for _ in range(80):
+            if state.is_terminal():
+                break
+            action = agents[state.current_player].choose(state, state.current_player)
+            moves.append(str(action))
+            state.apply(action)
+        return moves
+
+    assert play("learned") == play("learned")
+    assert play("learned") != play("default")
+
+
+def test_level_5_searches_alike_whichever_unit_is_the_hidden_enemy_shogun() -> None:
+    """The tuned evaluation reads the enemy's Shogun, so it must only ever see one drawn
+    from what the seat may know: two battles that differ only in Blue's hidden Shogun give
+    Red the same move and the same search."""
+    units = ["R I c1 n", "R C d2 n", "R A e1 n", "B I c3 s", "B C d4 s", "B A f5 s"]
+    a = battle(units, shogun=(None, None))
+    b = battle(units, shogun=(None, None))
+    candidates = a.shoguns.candidates[1]
+    b.shoguns.shogun[1] = next(u for u in candidates if u != a.shoguns.shogun[1])
+    assert a.view(0) == b.view(0) and a.to_json() != b.to_json()
+    # read from the true states, the tuned terms would tell the two apart
+    learned = gf.FEATURES.with_evaluation("learned")
+    assert learned.heuristic(a, 0) != learned.heuristic(b, 0)
+    results = []
+    for state in (a, b):
+        agent: Any = make_agent(load_game("gunshi"), "level5:eval=learned:floor=0", seed=4)
+        action = agent.choose(state, 0, Budget(iterations=150))
+        stats = {k: v for k, v in agent.last_stats.items() if k != "seconds"}
+        results.append((str(action), json.dumps(stats, sort_keys=True, default=str)))
+    assert results[0] == results[1]
+
+
+def test_a_server_takes_the_shipped_evaluation_by_name_never_a_path() -> None:
+    limits = AiLimits()
+    assert check_spec("ismcts:iterations=10:eval=learned", limits)[1]["eval"] == "learned"
+    with pytest.raises(SengokuError, match="never a path|names a file that ships"):
+        check_spec("ismcts:eval=/tmp/gunshi.json", limits)
+
+
+def test_saved_positions_fit_and_the_weights_play_as_a_file(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    lead = rng.normal(0, 1, size=(20_000, len(gf.TERMS)))
+    truth = np.array([1.2, 0.6, 0.2, 0.05, -0.1, 0.0, 0.02, 0.5, 0.7])
+    y = (rng.random(len(lead)) < 1 / (1 + np.exp(-lead @ truth))).astype(float)
+    data = tmp_path / "positions.npz"
+    record = {"games": 400, "agent": "synthetic", "seed": 3, "terms": list(gf.TERMS)}
+    save_data(str(data), {"lead": lead, "result": y, "game": np.arange(len(y)) // 50}, record)
+    out = tmp_path / "w.json"
+    argv = ["train", "gunshi", "--texel", "--games", "0", "--data", str(data), "--l2", "1e-6"]
+    assert main([*argv, "--out", str(out)]) == 0
+    weights = json.loads(out.read_text())["weights"]
+    assert weights["scale"] == pytest.approx(truth[0] / 2, abs=0.05)
+    assert weights["shogun_close"] == pytest.approx(truth[-1] / truth[0], abs=0.1)
+    game = load_game("gunshi")
+    state = game.new_state(3)
+    agent = make_agent(game, "ismcts", iterations=8, eval=str(out))
+    assert agent.choose(state, state.current_player) in state.legal_actions()
