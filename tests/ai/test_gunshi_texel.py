@@ -178,3 +178,15 @@ def test_saved_positions_fit_and_the_weights_play_as_a_file(tmp_path: Path) -> N
     state = game.new_state(3)
     agent = make_agent(game, "ismcts", iterations=8, eval=str(out))
     assert agent.choose(state, state.current_player) in state.legal_actions()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_tiny_tuning_run_writes_weights_whatever_its_seed(tmp_path: Path, seed: int) -> None:
+    out = tmp_path / "w.json"
+    assert (
+        main(["train", "gunshi", "--texel", "--tiny", "--seed", str(seed), "--out", str(out)]) == 0
+    )
+    written = json.loads(out.read_text())
+    assert set(written["weights"]) == {*gf.TERMS, "scale"}
+    assert written["made"]["fit"]["fit"] == "scale" and written["weights"]["scale"] > 0
+    assert "--games 4" in written["made"]["command"] and str(out) in written["made"]["command"]
