@@ -17,7 +17,7 @@ import math
 import random
 from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from sengoku.core.game import Action, Game, State
@@ -199,3 +199,19 @@ def evaluation_from_file(
         return build(name, **{k: float(weights[k]) for k in (*terms, "scale")})
     except (ValueError, KeyError, TypeError) as exc:
         raise SengokuError(f"{game} evaluation {name!r}: cannot read its weights: {exc}") from exc
+
+
+class NamedEvaluations(Generic[E]):
+    """A game's evaluations by name, each read once: ``default`` is the hand-made one, any
+    other name (``learned``, a weights file's path) is read by ``read(name)``, which refuses
+    what it cannot read (the search agents' ``eval`` option)."""
+
+    def __init__(self, hand_made: E, read: Callable[[str], E]) -> None:
+        self._read = read
+        self._known: dict[str, E] = {"default": hand_made}
+
+    def __call__(self, name: str) -> E:
+        found = self._known.get(name)
+        if found is None:
+            found = self._known[name] = self._read(name)
+        return found

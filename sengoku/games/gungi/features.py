@@ -14,7 +14,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from sengoku.core.features import Features, Level, weights_file
+from sengoku.core.features import Features, Level, NamedEvaluations, weights_file
 from sengoku.core.game import Action, Game, State, package_file
 from sengoku.games.gungi.move import DONE_INT, INTERNED, MOVE_SPACE, Move
 from sengoku.games.gungi.pieces import KIND_BY_NAME, MARSHAL, NUM_KINDS
@@ -103,15 +103,9 @@ class Evaluation:
 
 #: The hand-made evaluation (every level plays it).
 HAND_MADE = Evaluation("default", TOP, VALUE, HAND_FACTOR, BURIED_BY_ENEMY, SCALE)
-_EVALUATIONS: dict[str, Evaluation] = {"default": HAND_MADE}
 
 
-def evaluation_named(name: str) -> Evaluation:
-    """``default`` (hand-made), ``learned`` (the shipped tuned tables, ``LEARNED_PATH``) or
-    the path of a weights file written by ``sengoku train gungi --texel``."""
-    found = _EVALUATIONS.get(name)
-    if found is not None:
-        return found
+def _read_evaluation(name: str) -> Evaluation:
     weights = weights_file("Gungi", name, LEARNED_PATH)
     from sengoku.games.gungi.eval_tables import (
         NK,
@@ -131,8 +125,12 @@ def evaluation_named(name: str) -> Evaluation:
         float(theta[OFF_BURIED]),
         SCALE,
     )
-    _EVALUATIONS[name] = built
     return built
+
+
+#: The evaluation an ``eval`` option names: ``default`` (hand-made), ``learned`` (the shipped
+#: tuned tables, ``LEARNED_PATH``) or a weights file written by ``sengoku train gungi --texel``.
+evaluation_named = NamedEvaluations(HAND_MADE, _read_evaluation)
 
 
 class GungiFeatures(Features):

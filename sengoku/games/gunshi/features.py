@@ -33,7 +33,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, fields
 
-from sengoku.core.features import Features, Level, evaluation_from_file
+from sengoku.core.features import Features, Level, NamedEvaluations, evaluation_from_file
 from sengoku.core.game import Game, State, package_file
 from sengoku.games.gunshi.data import (
     CELLS,
@@ -93,18 +93,15 @@ TERMS = tuple(f.name for f in fields(Evaluation) if f.name not in ("name", "scal
 HAND_MADE = Evaluation("default")
 #: The tuned evaluation (``ismcts:...:eval=learned``; ``sengoku train gunshi --texel``).
 LEARNED_PATH = package_file("sengoku.games.gunshi", "weights", "gunshi_eval.json")
-_EVALUATIONS: dict[str, Evaluation] = {"default": HAND_MADE}
 
 
-def evaluation_named(name: str) -> Evaluation:
-    """``default`` (hand-made), ``learned`` (the shipped tuned weights, ``LEARNED_PATH``) or
-    the path of a weights file written by ``sengoku train gunshi --texel``."""
-    found = _EVALUATIONS.get(name)
-    if found is not None:
-        return found
-    built = evaluation_from_file("Gunshi", name, LEARNED_PATH, TERMS, Evaluation)
-    _EVALUATIONS[name] = built
-    return built
+def _read_evaluation(name: str) -> Evaluation:
+    return evaluation_from_file("Gunshi", name, LEARNED_PATH, TERMS, Evaluation)
+
+
+#: The evaluation an ``eval`` option names: ``default`` (hand-made), ``learned`` (the shipped
+#: tuned weights, ``LEARNED_PATH``) or a weights file written by ``sengoku train gunshi --texel``.
+evaluation_named = NamedEvaluations(HAND_MADE, _read_evaluation)
 
 
 def zone_distance(invasion_zone: str, cell: int, seat: int) -> int:

@@ -23,7 +23,7 @@ import random
 from dataclasses import dataclass, fields
 from typing import cast
 
-from sengoku.core.features import Features, Level, evaluation_from_file
+from sengoku.core.features import Features, Level, NamedEvaluations, evaluation_from_file
 from sengoku.core.game import Action, Game, State, package_file
 from sengoku.games.sashimono.decisions import K_DONE, Act, Question
 from sengoku.games.sashimono.state import KAGE, LINES, SashimonoState, attack_of, defence_of
@@ -81,18 +81,15 @@ class Evaluation:
 TERMS = tuple(f.name for f in fields(Evaluation) if f.name not in ("name", "scale"))
 #: The hand-made evaluation (every level plays it).
 HAND_MADE = Evaluation("default")
-_EVALUATIONS: dict[str, Evaluation] = {"default": HAND_MADE}
 
 
-def evaluation_named(name: str) -> Evaluation:
-    """``default`` (hand-made), ``learned`` (the shipped tuned weights, ``LEARNED_PATH``) or
-    the path of a weights file written by ``sengoku train sashimono --texel``."""
-    found = _EVALUATIONS.get(name)
-    if found is not None:
-        return found
-    built = evaluation_from_file("Sashimono", name, LEARNED_PATH, TERMS, Evaluation)
-    _EVALUATIONS[name] = built
-    return built
+def _read_evaluation(name: str) -> Evaluation:
+    return evaluation_from_file("Sashimono", name, LEARNED_PATH, TERMS, Evaluation)
+
+
+#: The evaluation an ``eval`` option names: ``default`` (hand-made), ``learned`` (the shipped
+#: tuned weights, ``LEARNED_PATH``) or a weights file written by ``sengoku train sashimono --texel``.
+evaluation_named = NamedEvaluations(HAND_MADE, _read_evaluation)
 
 
 def bowed_count(state: SashimonoState, seat: int) -> int:
