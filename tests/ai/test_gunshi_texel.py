@@ -14,11 +14,9 @@ from sengoku.ai import make_agent
 from sengoku.ai.base import Budget
 from sengoku.arena.texel import save_data
 from sengoku.cli import main
-from sengoku.core.game import SengokuError
 from sengoku.core.registry import load_game
 from sengoku.games.gunshi import features as gf
 from sengoku.games.gunshi.data import CELLS, SIZE
-from sengoku.server.ai import AiLimits, check_spec
 from tests.gunshi.helpers import battle
 
 
@@ -99,38 +97,6 @@ def test_the_shipped_learned_evaluation_loads_with_its_record() -> None:
     assert learned != gf.HAND_MADE and learned.invasion == 1.0 and learned.scale > 0
 
 
-def test_unknown_and_unreadable_evaluations_are_refused(tmp_path: Path) -> None:
-    with pytest.raises(SengokuError, match="expected 'default', 'learned' or a .json"):
-        gf.evaluation_named("best")
-    broken = tmp_path / "broken.json"
-    broken.write_text('{"weights": {"invasion": 1}}')
-    with pytest.raises(SengokuError, match="Gunshi evaluation .*cannot read its weights"):
-        gf.evaluation_named(str(broken))
-    with pytest.raises(SengokuError, match="cannot read"):
-        gf.evaluation_named(str(tmp_path / "missing.json"))
-
-
-def test_the_same_seed_plays_the_same_moves_and_the_tuned_weights_play_differently() -> None:
-    game = load_game("gunshi")
-
-    def play(evaluation: str) -> list[str]:
-        state = game.new_state(11)
-        agents = [
-            make_agent(game, "ismcts", seed=s, iterations=12, eval=evaluation) for s in (0, 1)
-        ]
-        moves = []
-        for _ in range(80):
-            if state.is_terminal():
-                break
-            action = agents[state.current_player].choose(state, state.current_player)
-            moves.append(str(action))
-            state.apply(action)
-        return moves
-
-    assert play("learned") == play("learned")
-    assert play("learned") != play("default")
-
-
 def test_level_5_searches_alike_whichever_unit_is_the_hidden_enemy_shogun() -> None:
     """The tuned evaluation reads the enemy's Shogun, so it must only ever see one drawn
     from what the seat may know: two battles that differ only in Blue's hidden Shogun give
@@ -151,13 +117,6 @@ def test_level_5_searches_alike_whichever_unit_is_the_hidden_enemy_shogun() -> N
         stats = {k: v for k, v in agent.last_stats.items() if k != "seconds"}
         results.append((str(action), json.dumps(stats, sort_keys=True, default=str)))
     assert results[0] == results[1]
-
-
-def test_a_server_takes_the_shipped_evaluation_by_name_never_a_path() -> None:
-    limits = AiLimits()
-    assert check_spec("ismcts:iterations=10:eval=learned", limits)[1]["eval"] == "learned"
-    with pytest.raises(SengokuError, match="never a path|names a file that ships"):
-        check_spec("ismcts:eval=/tmp/gunshi.json", limits)
 
 
 def test_saved_positions_fit_and_the_weights_play_as_a_file(tmp_path: Path) -> None:
