@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
@@ -18,22 +17,12 @@ from sengoku.core.game import SengokuError
 from sengoku.core.registry import load_game
 from sengoku.games.gungi import eval_tables as et
 from sengoku.games.gungi import features as gf
+from tests.ai.search_positions import unfinished_positions
 
 
 def _positions(count: int, seed: int) -> list[Any]:
     """Positions of random play (captures, stacks, hands), intro mode."""
-    game = load_game("gungi")
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        state: Any = game.new_state(seed=rng.randrange(1000))
-        for _ in range(rng.randrange(10, 120)):
-            if state.is_terminal():
-                break
-            state.apply(rng.choice(state.legal_actions()))
-        if not state.is_terminal():
-            out.append(state)
-    return out
+    return unfinished_positions("gungi", count, seed, (10, 120))
 
 
 def _raw(states: list[Any]) -> tuple[np.ndarray, np.ndarray]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
@@ -17,23 +16,13 @@ from sengoku.cli import main
 from sengoku.core.registry import load_game
 from sengoku.games.gunshi import features as gf
 from sengoku.games.gunshi.data import CELLS, SIZE
+from tests.ai.search_positions import unfinished_positions
 from tests.gunshi.helpers import battle
 
 
 def _positions(count: int, seed: int) -> list[Any]:
     """Unfinished positions of random play, early and late (past the pressure's start)."""
-    game = load_game("gunshi")
-    rng = random.Random(seed)
-    out: list[Any] = []
-    while len(out) < count:
-        state: Any = game.new_state(rng.randrange(1000))
-        for _ in range(rng.randrange(20, 400)):
-            if state.is_terminal():
-                break
-            state.apply(rng.choice(state.legal_actions()))
-        if not state.is_terminal():
-            out.append(state)
-    return out
+    return unfinished_positions("gunshi", count, seed, (20, 400))
 
 
 def _next_to_shogun(state: Any, seat: int) -> tuple[int, int]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
@@ -17,22 +16,12 @@ from sengoku.core.game import SengokuError
 from sengoku.core.registry import load_game
 from sengoku.games.sashimono import features as sf
 from sengoku.server.ai import AiLimits, check_spec
+from tests.ai.search_positions import unfinished_positions
 
 
 def _positions(count: int, seed: int) -> list[Any]:
     """Unfinished positions of random play in the duel (bowed Sashimono, lines, hands)."""
-    game = load_game("sashimono")
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        state: Any = game.new_state(rng.randrange(1000))
-        for _ in range(rng.randrange(5, 150)):
-            if state.is_terminal():
-                break
-            state.apply(rng.choice(state.legal_actions()))
-        if not state.is_terminal():
-            out.append(state)
-    return out
+    return unfinished_positions("sashimono", count, seed, (5, 150))
 
 
 def _heuristic_as_first_written(state: Any, seat: int) -> float:
