@@ -86,6 +86,22 @@ def test_the_shipped_learned_evaluation_loads_with_its_record() -> None:
     assert learned != gf.HAND_MADE and learned.invasion == 1.0 and learned.scale > 0
 
 
+def test_level_5_plays_the_tuned_evaluation_and_the_levels_below_as_before() -> None:
+    """Level 5 took the tuned evaluation when it beat the level 5 before it, at level 5's
+    own time, in two pre-registered runs (docs/ai.md); ``level5:eval=default`` is the level
+    5 it replaced."""
+    game = load_game("gunshi")
+    five: Any = make_agent(game, "level5")
+    assert five.knowledge.evaluation == gf.evaluation_named("learned")
+    assert five.options["turn_seconds"] == 1.0 and five.options["c"] == 0.7
+    before: Any = make_agent(game, "level5:eval=default")
+    assert before.knowledge is gf.FEATURES
+    for level in (2, 3, 4):
+        agent: Any = make_agent(game, f"level{level}")
+        assert agent.knowledge is gf.FEATURES
+    assert make_agent(game, "level1").knowledge is gf.FEATURES  # type: ignore[attr-defined]
+
+
 def test_level_5_searches_alike_whichever_unit_is_the_hidden_enemy_shogun() -> None:
     """The tuned evaluation reads the enemy's Shogun, so it must only ever see one drawn
     from what the seat may know: two battles that differ only in Blue's hidden Shogun give
