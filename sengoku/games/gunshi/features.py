@@ -89,6 +89,8 @@ class Evaluation:
 
 #: The terms' names, in the order of :func:`side_terms`.
 TERMS = tuple(f.name for f in fields(Evaluation) if f.name not in ("name", "scale"))
+#: Where the approach term is in a lead (the pressure term adds to its weight).
+_APPROACH = TERMS.index("approach")
 #: The hand-made evaluation (its weights are the module's constants above).
 HAND_MADE = Evaluation("default")
 #: The tuned evaluation (``ismcts:...:eval=learned``; ``sengoku train gunshi --texel``).
@@ -314,7 +316,7 @@ class GunshiFeatures(Features):
         value = self.evaluation.scale * sum(w * t for w, t in zip(self.weights, lead, strict=True))
         weight = approach_weight(state.ply, self.approach_max)
         if weight:
-            value += weight * lead[TERMS.index("approach")]
+            value += weight * lead[_APPROACH]
         return value
 
 
