@@ -169,7 +169,9 @@ class GunshiFeatures(Features):
         """The hand-made evaluation's weights (in the order of ``terms``) and scale."""
         return tuple(float(getattr(HAND_MADE, t)) for t in TERMS), HAND_MADE.scale
 
-    def side_terms(self, state: GunshiState, seat: int, cells: list[list[int]]) -> list[float]:
+    def side_terms(
+        self, state: GunshiState, seat: int, cells: list[list[int]], army: list[float]
+    ) -> list[float]:
         """The terms of ``seat``'s side, in the order of :data:`TERMS`: its invaders (in full
         Invader Spots), the enemy Shogun's odds next to its units, the advanced enemy units it
         stands next to (by their progress), its army's cost, its units' approach to its
@@ -203,18 +205,14 @@ class GunshiFeatures(Features):
                 steps = abs(r - tr) + abs(c - tc)
                 next_to += steps == 1
                 close += steps == 2
-        army = 0.0
         approach = 0.0
         for cell in cells[seat]:
             approach += progress(zone, cell, seat) if table is None else table[seat][cell]
-        for owner, cell, cost in zip(state.field.uown, state.field.uloc, _TOKEN_COST, strict=True):
-            if owner == seat and 0 <= cell < CELLS:
-                army += cost
         return [
             state.invader_spot.invaders[seat] / max(INVADERS_TO_WIN, 1),
             threat,
             block,
-            army,
+            army[seat],
             approach,
             float(state.logistics.points[seat]),
             float(len(cells[seat])),
@@ -226,9 +224,9 @@ class GunshiFeatures(Features):
         """Each term of ``seat``'s side less its enemy's (the tuned evaluation is their
         weighted sum times the scale, before the pressure term)."""
         assert isinstance(state, GunshiState)
-        cells = _cells(state)
-        mine = self.side_terms(state, seat, cells)
-        theirs = self.side_terms(state, 1 - seat, cells)
+        cells, army = _cells(state)
+        mine = self.side_terms(state, seat, cells, army)
+        theirs = self.side_terms(state, 1 - seat, cells, army)
         return tuple(m - t for m, t in zip(mine, theirs, strict=True))
 
     def without_pressure(self) -> GunshiFeatures:
@@ -320,13 +318,15 @@ class GunshiFeatures(Features):
         return value
 
 
-def _cells(state: GunshiState) -> list[list[int]]:
-    """Each side's units' cells on the field."""
+def _cells(state: GunshiState) -> tuple[list[list[int]], list[float]]:
+    """Each side's units' cells on the field, and its army there (their costs), in one pass."""
     cells: list[list[int]] = [[], []]
-    for owner, cell in zip(state.field.uown, state.field.uloc, strict=True):
+    army = [0.0, 0.0]
+    for owner, cell, cost in zip(state.field.uown, state.field.uloc, _TOKEN_COST, strict=True):
         if owner in (0, 1) and 0 <= cell < CELLS:
             cells[owner].append(cell)
-    return cells
+            army[owner] += cost
+    return cells, army
 
 
 FEATURES = GunshiFeatures()
