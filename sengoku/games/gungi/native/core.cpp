@@ -104,6 +104,52 @@ struct Tables {
     }
 };
 
+// Could the enemy capture ``color``'s Marshal, standing at ``target`` (-1: none), with one
+// move, on the board of towers ``b`` (heights ``h``, occupied squares ``occ``)? The question
+// of Position::marshal_capturable, also asked of a board that is no position (an encoder's
+// snapshot: encode_snapshot).
+inline bool marshal_capturable_on(const Tables& t, const uint8_t (&b)[81][3],
+                                  const uint8_t (&h)[81], const uint64_t (&occ)[2], int target,
+                                  int color) {
+    if (target < 0) return false;
+    int height = h[target];
+    int enemy = 1 - color;
+    int table_base = enemy * NK * 4;
+    // The occupied squares an attack can come from, ascending (as src_pool lists them).
+    uint64_t words[2] = {t.src_lo[enemy][target] & occ[0], t.src_hi[enemy][target] & occ[1]};
+    for (int half = 0; half < 2; ++half)
+        for (uint64_t bits = words[half]; bits; bits &= bits - 1) {
+            int sq = half * 64 + __builtin_ctzll(bits);
+            int tier = h[sq];
+            int top = b[sq][tier - 1];
+            if ((top & 1) != enemy) continue;
+            if (height > tier) continue;
+            int idx = ((table_base + (top >> 1) * 4) + tier) * 81 + sq;
+            size_t at = size_t(idx) * 81 + size_t(target);
+            if (!((t.att_bits[at >> 6] >> (at & 63)) & 1)) continue;
+            int off = t.att[at];
+            bool is_jump = t.apool[off];
+            int n = t.apool[off + 1];
+            const uint8_t* path = &t.apool[off + 2];
+            bool ok = true;
+            if (is_jump) {
+                for (int j = 0; j < n; ++j)
+                    if (h[path[j]] > tier) {
+                        ok = false;
+                        break;
+                    }
+            } else {
+                for (int j = 0; j < n; ++j)
+                    if (h[path[j]]) {
+                        ok = false;
+                        break;
+                    }
+            }
+            if (ok) return true;
+        }
+    return false;
+}
+
 inline bool is_noisy_code(uint32_t code) {
     int action = int(code >> 14);
     return action < DONE_INT && ((action & 3) != 0 || (action < MOVE_SPACE && (action & 4) != 0));
@@ -764,45 +810,7 @@ struct Position {
     }
 
     bool marshal_capturable(int color) const {
-        int target = marshal_at[color];
-        if (target < 0) return false;
-        const Tables& t = *T;
-        int height = h[target];
-        int enemy = 1 - color;
-        int table_base = enemy * NK * 4;
-        // The occupied squares an attack can come from, ascending (as src_pool lists them).
-        uint64_t words[2] = {t.src_lo[enemy][target] & occ[0], t.src_hi[enemy][target] & occ[1]};
-        for (int half = 0; half < 2; ++half)
-        for (uint64_t bits = words[half]; bits; bits &= bits - 1) {
-            int sq = half * 64 + __builtin_ctzll(bits);
-            int tier = h[sq];
-            int top = b[sq][tier - 1];
-            if ((top & 1) != enemy) continue;
-            if (height > tier) continue;
-            int idx = ((table_base + (top >> 1) * 4) + tier) * 81 + sq;
-            size_t at = size_t(idx) * 81 + size_t(target);
-            if (!((t.att_bits[at >> 6] >> (at & 63)) & 1)) continue;
-            int off = t.att[at];
-            bool is_jump = t.apool[off];
-            int n = t.apool[off + 1];
-            const uint8_t* path = &t.apool[off + 2];
-            bool ok = true;
-            if (is_jump) {
-                for (int j = 0; j < n; ++j)
-                    if (h[path[j]] > tier) {
-                        ok = false;
-                        break;
-                    }
-            } else {
-                for (int j = 0; j < n; ++j)
-                    if (h[path[j]]) {
-                        ok = false;
-                        break;
-                    }
-            }
-            if (ok) return true;
-        }
-        return false;
+        return marshal_capturable_on(*T, b, h, occ, marshal_at[color], color);
     }
 
     bool droppable(int color, int sq) const {
@@ -2523,6 +2531,175 @@ PyObject* fast_snapshot(PyObject* /*module*/, PyObject* const* args, Py_ssize_t 
     return snap;
 }
 
+// An int item of a snapshot's field, or -1 with a Python error set.
+long snapshot_int(PyObject* item) {
+    long value = PyLong_AsLong(item);
+    if (value == -1 && PyErr_Occurred()) return -1;
+    return value;
+}
+
+// GungiEncoder's planes of a snapshot (GungiEncoder._encode_snapshot, the same entries):
+// encode_snapshot(tables, snapshot, me, out, max_length) writes into ``out`` (a writable
+// C-contiguous float32 buffer of the 120 * 81 planes, zeroed by the caller) the planes of
+// ``snapshot`` (a GungiSnapshot) from colour ``me``'s side, ``tables`` those of the
+// snapshot's ``blockers`` (native_core.tables), which answer whether each Marshal can be
+// captured where the snapshot leaves it to the encoding (its ``capturable`` None).
+// Python's encoding of one snapshot took about 30 us; an observation tensor is made every
+// step a learner reads one.
+PyObject* fast_encode_snapshot(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs) {
+    constexpr int BOARD_PLANES = Batch::BOARD_PLANES, PLANES = Batch::PLANES;
+    if (nargs != 5 || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != 10) {
+        PyErr_SetString(PyExc_TypeError,
+                        "encode_snapshot(tables, snapshot, me, out, max_length): snapshot a "
+                        "GungiSnapshot");
+        return nullptr;
+    }
+    const Tables* tables = nullptr;
+    try {
+        tables = &py::cast<const Tables&>(py::handle(args[0]));
+    } catch (...) {
+        py::detail::try_translate_exceptions();
+        return nullptr;
+    }
+    PyObject* snap = args[1];
+    long me = snapshot_int(args[2]);
+    long max_length = snapshot_int(args[4]);
+    if (PyErr_Occurred()) return nullptr;
+    if ((me != 0 && me != 1) || max_length <= 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "encode_snapshot: me must be 0 or 1 and max_length positive");
+        return nullptr;
+    }
+    // The board: 81 towers of pieces (kind * 2 + colour), bottom to top.
+    uint8_t b[81][3]{};
+    uint8_t h[81]{};
+    uint64_t occ[2]{0, 0};
+    PyObject* board = PySequence_Fast(PyTuple_GET_ITEM(snap, 0), "the board must be a sequence");
+    if (board == nullptr) return nullptr;
+    bool bad = PySequence_Fast_GET_SIZE(board) != 81;
+    for (int sq = 0; sq < 81 && !bad; ++sq) {
+        PyObject* tower = PySequence_Fast(PySequence_Fast_GET_ITEM(board, sq),
+                                          "a tower must be a sequence");
+        if (tower == nullptr) {
+            Py_DECREF(board);
+            return nullptr;
+        }
+        Py_ssize_t height = PySequence_Fast_GET_SIZE(tower);
+        bad = height > 3;
+        for (Py_ssize_t t = 0; t < height && !bad; ++t) {
+            long piece = snapshot_int(PySequence_Fast_GET_ITEM(tower, t));
+            bad = piece < 0 || piece >= 2 * NK;
+            if (!bad) b[sq][t] = uint8_t(piece);
+        }
+        Py_DECREF(tower);
+        if (!bad && height) {
+            h[sq] = uint8_t(height);
+            occ[sq >> 6] |= uint64_t(1) << (sq & 63);
+        }
+    }
+    Py_DECREF(board);
+    if (bad) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError,
+                            "encode_snapshot: the board must be 81 towers of at most 3 pieces, "
+                            "each kind * 2 + colour");
+        return nullptr;
+    }
+    // The planes filled with one value: hands, then the flags (as GungiEncoder orders them).
+    float value[PLANES - BOARD_PLANES];
+    std::fill(value, value + (PLANES - BOARD_PLANES), 0.0f);
+    PyObject* hands = PyTuple_GET_ITEM(snap, 1);
+    if (!PyTuple_Check(hands) || PyTuple_GET_SIZE(hands) != 2) {
+        PyErr_SetString(PyExc_ValueError, "encode_snapshot: hands must be a pair");
+        return nullptr;
+    }
+    for (int c = 0; c < 2; ++c) {
+        PyObject* hand = PySequence_Fast(PyTuple_GET_ITEM(hands, c), "a hand must be a sequence");
+        if (hand == nullptr) return nullptr;
+        bool wrong = PySequence_Fast_GET_SIZE(hand) != NK;
+        for (int k = 0; k < NK && !wrong; ++k) {
+            long count = snapshot_int(PySequence_Fast_GET_ITEM(hand, k));
+            wrong = PyErr_Occurred() != nullptr;
+            value[(c == me ? 0 : 1) * NK + k] = float(count);
+        }
+        Py_DECREF(hand);
+        if (wrong) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "encode_snapshot: a hand counts every kind");
+            return nullptr;
+        }
+    }
+    float* f = value + 2 * NK;
+    long current_player = snapshot_int(PyTuple_GET_ITEM(snap, 2));
+    long to_move = snapshot_int(PyTuple_GET_ITEM(snap, 3));
+    int setup = PyObject_IsTrue(PyTuple_GET_ITEM(snap, 4));
+    long ply = snapshot_int(PyTuple_GET_ITEM(snap, 8));
+    if (PyErr_Occurred() || setup < 0) return nullptr;
+    if (current_player >= 0 && to_move == me) f[0] = 1.0f;
+    if (setup) f[1] = 1.0f;
+    PyObject* drafting = PyTuple_GET_ITEM(snap, 5);
+    PyObject* marshal_at = PyTuple_GET_ITEM(snap, 6);
+    PyObject* capturable = PyTuple_GET_ITEM(snap, 9);
+    if (!PyTuple_Check(drafting) || PyTuple_GET_SIZE(drafting) != 2 || !PyTuple_Check(marshal_at) ||
+        PyTuple_GET_SIZE(marshal_at) != 2 ||
+        (capturable != Py_None &&
+         (!PyTuple_Check(capturable) || PyTuple_GET_SIZE(capturable) != 2))) {
+        PyErr_SetString(PyExc_ValueError,
+                        "encode_snapshot: drafting, marshal_at and capturable must be pairs");
+        return nullptr;
+    }
+    for (int c = 0; c < 2; ++c) {
+        int drafts = PyObject_IsTrue(PyTuple_GET_ITEM(drafting, c));
+        if (drafts < 0) return nullptr;
+        if (drafts) f[2 + (c == me ? 0 : 1)] = 1.0f;
+    }
+    if (capturable != Py_None) {
+        for (int c = 0; c < 2; ++c) {
+            int known = PyObject_IsTrue(PyTuple_GET_ITEM(capturable, c));
+            if (known < 0) return nullptr;
+            if (known) f[c == me ? 4 : 5] = 1.0f;
+        }
+    } else if (!setup) {  // the view's marshal_capturable, as the position works it out
+        for (int c = 0; c < 2; ++c) {
+            long target = snapshot_int(PyTuple_GET_ITEM(marshal_at, c));
+            if (PyErr_Occurred()) return nullptr;
+            if (target < -1 || target >= 81) {
+                PyErr_SetString(PyExc_ValueError, "encode_snapshot: marshal_at out of the board");
+                return nullptr;
+            }
+            if (marshal_capturable_on(*tables, b, h, occ, int(target), c))
+                f[c == me ? 4 : 5] = 1.0f;
+        }
+    }
+    if (me == 1) f[6] = 1.0f;
+    f[7] = float(std::min(1.0, double(ply) / double(max_length)));
+    // The caller's tensor.
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[3], &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return nullptr;
+    if (view.itemsize != 4 || view.format == nullptr || std::strcmp(view.format, "f") != 0 ||
+        view.len != Py_ssize_t(PLANES) * 81 * 4) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError,
+                        "encode_snapshot: out must be float32 of the encoder's shape");
+        return nullptr;
+    }
+    float* x = static_cast<float*>(view.buf);
+    for (int sq = 0; sq < 81; ++sq) {
+        int cell = me ? 80 - sq : sq;
+        for (int t = 0; t < h[sq]; ++t) {
+            int p = b[sq][t];
+            int owner = (p & 1) == me ? 0 : 1;
+            x[(t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell] = 1.0f;
+        }
+    }
+    for (int q = 0; q < PLANES - BOARD_PLANES; ++q)
+        std::fill(x + size_t(BOARD_PLANES + q) * 81, x + size_t(BOARD_PLANES + q + 1) * 81,
+                  value[q]);
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
+}
+
 // VectorEnv.step on the buffers bind_env bound, in one call of one argument (the actions:
 // an int64 C-contiguous array, one a game): step_observed's pass with ``strict``, then
 // what the environment returns besides the kept buffers, made here rather than by numpy
@@ -2595,6 +2772,11 @@ PyMethodDef g_module_functions[] = {
      "GungiEncoder.capture's snapshot: cls(tuple(board), (tuple(hand0), tuple(hand1)), "
      "current_player, to_move, setup, tuple(drafting), tuple(marshal_at), blockers, ply, "
      "capturable)."},
+    {"encode_snapshot",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_encode_snapshot)),
+     METH_FASTCALL,
+     "GungiEncoder's planes of a GungiSnapshot: encode_snapshot(tables, snapshot, me, out, "
+     "max_length) writes them into out (zeroed float32 of the encoder's shape)."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyMethodDef g_fast_methods[] = {
