@@ -52,6 +52,8 @@ _native_encode: Any = native_core.native_function("encode_snapshot")
 #: The native core's tables per ``archer_blockers`` option, for encode_snapshot's question
 #: whether a Marshal can be captured (kept here, not on an encoder: an encoder is copied and
 #: pickled with the observations that hold it, and the core's tables are neither).
+#: native_core.tables keeps them too, but asking it imports two modules and builds a key
+#: each call, and this is asked for every tensor.
 _ATTACK_TABLES: dict[str, Any] = {}
 #: Neither Marshal can be captured during the setup (the view says so).
 _NOT_CAPTURABLE = (False, False)
