@@ -429,6 +429,11 @@ def test_a_unit_is_placed_with_the_keyboard(new_page: Any) -> None:
         "Click an arrow: which way the new Cavalry faces."
     )
     page.focus('.gs-arrow[data-action="face n"]')
+    # An arrow is an SVG shape: a redraw keeps its focus as well (it once went to nothing, and
+    # the keyboard game below waited for an Enter that had gone nowhere).
+    page.evaluate("window.dispatchEvent(new Event('sengoku:prefs'))")
+    assert page.evaluate("document.activeElement.dataset.action") == "face n"
+    assert page.evaluate("document.activeElement.isConnected")
     page.keyboard.press(" ")
     unit = page.locator('.gunit[data-cell="d3"]:not(.ghost)')
     expect(unit).to_have_attribute("data-type", "C")

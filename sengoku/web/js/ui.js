@@ -182,10 +182,16 @@ export function ask(title, body, buttons) {
  * tile, a small tile, a hand piece and its side, a card. */
 const FOCUS_NAMES = ["action", "tile", "small", "piece", "color", "card"];
 
+/** Whether ``node`` is a control that takes the focus: an HTML element, or an SVG one (a
+ * board's arrow or edge, drawn as a shape that is a button). */
+function focusable(node) {
+  return node instanceof HTMLElement || node instanceof SVGElement;
+}
+
 /** A selector for the control ``node`` is (its naming data attributes, else its id), or null
  * for a control nothing names (it cannot be found again after a redraw). */
 function focusSelector(node) {
-  if (!(node instanceof HTMLElement) || node.dataset.pick !== undefined) return null;
+  if (!focusable(node) || node.dataset.pick !== undefined) return null;
   const parts = FOCUS_NAMES.filter((name) => node.dataset[name] !== undefined).map((name) => `[data-${name}="${CSS.escape(node.dataset[name])}"]`);
   if (parts.length) return `${node.tagName.toLowerCase()}${parts.join("")}`;
   return node.id ? `#${CSS.escape(node.id)}` : null;
@@ -195,9 +201,10 @@ function focusSelector(node) {
  * Run ``redraw`` (which draws the controls under ``roots`` anew) and keep a keyboard player's
  * focus: if a control that a name finds again had it (a choice button, ``data-action``; a hand
  * tile or piece, a card, ``FOCUS_NAMES``; else its id) and is replaced, the new control of the
- * same name gets it. Renderers redraw on every snapshot, even one that changes nothing (the
- * socket's first message repeats what the page fetched), and on their own (a card catalog
- * that arrives late, a card tapped for its text); the focused control is then gone and the
+ * same name gets it, an SVG one too (Gunshi's arrows and edges). Renderers redraw on every
+ * snapshot, even one that changes nothing (the socket's first message repeats what the page
+ * fetched), and on their own (a card catalog that arrives late, a card tapped for its text);
+ * the focused control is then gone and the
  * player's Enter would go nowhere, or, once keyboard.js gave the focus back to the last square,
  * somewhere else. (Squares and cards, ``data-pick``, are given their focus back by
  * keyboard.js.) Returns what ``redraw`` returns.
@@ -210,8 +217,8 @@ export function keepActionFocus(roots, redraw) {
   const now = document.activeElement;
   if (now && now !== document.body && now.isConnected) return out;
   for (const root of roots) {
-    const again = [...(root?.querySelectorAll(selector) ?? [])].find((n) => n instanceof HTMLElement && !n.disabled);
-    if (again instanceof HTMLElement) {
+    const again = [...(root?.querySelectorAll(selector) ?? [])].find((n) => focusable(n) && !n.disabled);
+    if (again) {
       again.focus({ preventScroll: true });
       break;
     }
