@@ -44,6 +44,12 @@ ROOT = Path(__file__).resolve().parent
 COMPILED_RECORD = ROOT / "sengoku" / "compiled.json"
 #: What this build compiles: each module's name and the SHA-256 of its source.
 COMPILED: dict[str, str] = {}
+#: mypycify's extensions, once made (:func:`mypyc_extensions`).
+MYPYC_EXTENSIONS: list[Extension] = []
+#: The commands that only write metadata or list sources (what a build frontend asks for
+#: before the build itself): a run of setup.py for them alone compiles nothing, and never
+#: makes mypyc's extensions (egg_info and sdist finalize build_ext to list its sources).
+METADATA_COMMANDS = {"egg_info", "dist_info", "sdist"}
 
 HINT = (
     "Gungi's native core (sengoku/games/gungi/native/core.cpp) could not be built ({cause}). "
@@ -68,6 +74,16 @@ class BuildNativeCore(build_ext):
     message is only the compiler's exit code), building its extensions side by side."""
 
     def finalize_options(self) -> None:
+        # mypyc's extensions join here, when a build is about to compile, not when setup.py
+        # is read: type-checking the listed modules takes mypycify 10-20 s, and a build's
+        # frontend reads setup.py up to four times (the requirements and the metadata of the
+        # sdist and of the wheel) where only the build compiles.
+        if set(self.distribution.commands) - METADATA_COMMANDS:
+            present = {ext.name for ext in self.distribution.ext_modules or []}
+            self.distribution.ext_modules = [
+                *(self.distribution.ext_modules or []),
+                *(ext for ext in mypyc_extensions() if ext.name not in present),
+            ]
         super().finalize_options()
         # One compiler a core (unless `-j N` said otherwise): the extensions side by side, and
         # the C files of one extension too (:meth:`build_extensions`).
@@ -164,9 +180,12 @@ def module_name(path: str) -> str:
 
 def mypyc_extensions() -> list[Extension]:
     """The listed modules compiled by mypyc (with the record of their sources' hashes), or
-    none when the builder asked for a pure-Python wheel."""
+    none when the builder asked for a pure-Python wheel; made once (a frontend may finalize
+    build_ext again)."""
     if pure_build():
         return []
+    if MYPYC_EXTENSIONS:
+        return MYPYC_EXTENSIONS
     modules = compiled_modules()
     opt_level = mypyc_opt_level()
     try:
@@ -196,9 +215,13 @@ def mypyc_extensions() -> list[Extension]:
         ext.optional = False  # a wheel without them would be a silently slower search
     for path in modules:
         COMPILED[module_name(path)] = hashlib.sha256((ROOT / path).read_bytes()).hexdigest()
+    MYPYC_EXTENSIONS.extend(extensions)
     return extensions
 
 
 cmdclass: dict[str, Any] = {"build_ext": BuildNativeCore}
-# The native core first: a build without a compiler fails on it and names it.
-setup(ext_modules=native_extensions() + mypyc_extensions(), cmdclass=cmdclass)
+# The native core first: a build without a compiler fails on it and names it. The mypyc
+# modules join when build_ext is finalized (BuildNativeCore.finalize_options); an unknown
+# optimisation level is refused now, before anything is built.
+mypyc_opt_level()
+setup(ext_modules=native_extensions(), cmdclass=cmdclass)

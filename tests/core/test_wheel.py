@@ -315,3 +315,14 @@ def test_an_unknown_optimisation_level_is_refused(tmp_path: Path) -> None:
     assert run.returncode != 0
     assert "SENGOKU_MYPYC_OPT_LEVEL must be 0, 1, 2 or 3, not 'fast'" in run.stdout + run.stderr
     assert not list(src.rglob("*.so"))  # nothing was built
+
+
+def test_metadata_and_sources_compile_nothing(tmp_path: Path) -> None:
+    """A frontend reads setup.py for the build's requirements, its metadata and the sdist
+    before it builds: those runs never type-check the compiled modules for mypyc (mypycify
+    writes its C files under build/ as it does), which would cost each one 10-20 s."""
+    src = _source_copy(tmp_path)
+    for command in (["egg_info"], ["dist_info", "--output-dir", tmp_path], ["sdist"]):
+        _ok(_run([sys.executable, "setup.py", *command], cwd=src))
+    assert list((src / "dist").glob("sengoku-*.tar.gz"))
+    assert not list(src.rglob("__native*.c")), "mypycify ran for metadata or the sdist"
