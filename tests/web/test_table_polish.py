@@ -202,6 +202,26 @@ def test_the_resign_dialog_opens_on_the_safe_choice_and_escape_closes_it(
     assert page.evaluate("document.activeElement.id") == "resign"
 
 
+#: The animations of the page that never end, and what each runs on.
+ENDLESS = """() => document.getAnimations()
+  .filter((a) => a.effect && a.effect.getComputedTiming().iterations === Infinity)
+  .map((a) => `${a.animationName || 'animation'} on ${a.effect.target?.tagName}#${a.effect.target?.id}`)"""
+
+
+def test_a_table_at_rest_animates_nothing_for_ever(new_page: Any, base_url: str) -> None:
+    """A table waiting for the player draws nothing anew: an endless animation makes the
+    browser paint every frame (a fifth of a core, on a phone its battery). Gungi's pulsing
+    ring for a Marshal in danger once ran, unseen, on the Resign button of every table."""
+    page: Page = new_page(1280, 900)
+    for game in ("gungi", "gunkimono", "gunshi", "sashimono"):
+        m = create(base_url, game, [{"kind": "local"}, {"kind": "ai", "level": 1}])
+        open_with(page, m["id"], {"0": m["tokens"]["0"]})
+        expect(page.locator("#resign")).to_be_visible()
+        page.wait_for_function("document.getElementById('status')?.dataset.state === 'active'")
+        page.wait_for_selector(".board-area svg, .board-area .s-table, .board-area button")
+        assert page.evaluate(ENDLESS) == [], game
+
+
 def test_players_and_results_in_a_players_words(new_page: Any, base_url: str) -> None:
     m = create(base_url, "gunshi", [{"kind": "local"}, {"kind": "ai", "level": 1}])
     page: Page = new_page(390, 844)
