@@ -208,18 +208,42 @@ ENDLESS = """() => document.getAnimations()
   .map((a) => `${a.animationName || 'animation'} on ${a.effect.target?.tagName}#${a.effect.target?.id}`)"""
 
 
-def test_a_table_at_rest_animates_nothing_for_ever(new_page: Any, base_url: str) -> None:
+#: Every change to the page from now on, in a list the page keeps.
+WATCH_CHANGES = """() => { window.seenChanges = [];
+  new MutationObserver((records) => { for (const r of records) window.seenChanges.push(
+    `${r.type} ${r.attributeName || ''} on ${r.target.tagName || r.target.nodeName}#${r.target.id}`); })
+  .observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); }"""
+
+
+def test_a_table_at_rest_changes_nothing(new_page: Any, base_url: str) -> None:
     """A table waiting for the player draws nothing anew: an endless animation makes the
-    browser paint every frame (a fifth of a core, on a phone its battery). Gungi's pulsing
-    ring for a Marshal in danger once ran, unseen, on the Resign button of every table."""
+    browser paint every frame, and so does a timer that writes the same text again (a fifth
+    of a core, on a phone its battery). Gungi's pulsing ring for a Marshal in danger once ran,
+    unseen, on the Resign button of every table; the clocks' and the sound button's timers
+    wrote their unchanged text four times a second, and each write set every square's
+    tabindex again (keyboard.js)."""
     page: Page = new_page(1280, 900)
     for game in ("gungi", "gunkimono", "gunshi", "sashimono"):
         m = create(base_url, game, [{"kind": "local"}, {"kind": "ai", "level": 1}])
         open_with(page, m["id"], {"0": m["tokens"]["0"]})
         expect(page.locator("#resign")).to_be_visible()
-        page.wait_for_function("document.getElementById('status')?.dataset.state === 'active'")
-        page.wait_for_selector(".board-area svg, .board-area .s-table, .board-area button")
+        # Our turn: nothing more is on its way from the server.
+        page.wait_for_function(
+            "document.getElementById('status')?.dataset.state === 'active'"
+            " && document.querySelector('.board-area[data-interactive=\"true\"]') !== null"
+        )
         assert page.evaluate(ENDLESS) == [], game
+        page.evaluate(WATCH_CHANGES)
+        # Windows of several ticks of the page's timers (250 and 400 ms) until one passes
+        # with no change: news (the presence the page asks for every 3 s) is drawn once and
+        # the page is quiet again; a timer that rewrites what it shows is never quiet.
+        for _window in range(5):
+            page.evaluate("window.seenChanges = []")
+            page.wait_for_timeout(1_300)
+            changes = page.evaluate("window.seenChanges")
+            if not changes:
+                break
+        assert changes == [], game
 
 
 def test_players_and_results_in_a_players_words(new_page: Any, base_url: str) -> None:

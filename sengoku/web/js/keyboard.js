@@ -36,7 +36,11 @@ function rove(root, focused) {
       nodes.find((n) => n.dataset.pick === focused) ||
       nodes.find((n) => n.dataset.choice !== undefined || n.classList.contains("choice")) ||
       nodes[0];
-    for (const n of nodes) n.setAttribute("tabindex", n === stop ? "0" : "-1");
+    // Only a change is written: mark() runs on every mutation under the root.
+    for (const n of nodes) {
+      const want = n === stop ? "0" : "-1";
+      if (n.getAttribute("tabindex") !== want) n.setAttribute("tabindex", want);
+    }
   }
 }
 

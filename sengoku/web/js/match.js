@@ -26,7 +26,7 @@
 // long-press: what a piece, card or tile is and does), promptFromLegal.
 
 import { api, tokensFor, saveToken, invitesFor, inviteUrl, MatchSocket } from "./api.js";
-import { el, clear, toast, formatClock, formatTimeLeft, matchNotation, ask, download, promptFromLegal, hideTip, pruneTip, keepActionFocus, ownName } from "./ui.js";
+import { el, clear, toast, formatClock, formatTimeLeft, matchNotation, ask, download, promptFromLegal, hideTip, pruneTip, keepActionFocus, ownName, setText } from "./ui.js";
 import { rendererFor } from "./games/index.js";
 import { prefs, navigate, joinOpen } from "./nav.js";
 import { enableKeyboard } from "./keyboard.js";
@@ -889,19 +889,20 @@ class MatchPage {
     const clocks = s.clocks;
     for (const node of this.els.players.querySelectorAll(".clock")) {
       const seat = Number(node.dataset.seat);
+      // Four times a second: only a change is written (an idle page then draws nothing).
       if (!clocks) {
-        node.textContent = "";
-        node.hidden = true;
+        setText(node, "");
+        if (!node.hidden) node.hidden = true;
         continue;
       }
-      node.hidden = false;
+      if (node.hidden) node.hidden = false;
       let left = clocks.remaining[seat];
       const running = clocks.running === seat && s.status === "active";
       if (running) left -= (performance.now() - this.clockAt) / 1000;
       const periods = clocks.periods?.[seat];
       // A turn-based clock (days per move) shows days and hours; the others m:ss.
       const days = clocks.spec?.type === "correspondence";
-      node.textContent = (days ? formatTimeLeft(left) : formatClock(left)) + (clocks.spec?.type === "byoyomi" && periods ? ` +${periods}×${clocks.spec.period}s` : "");
+      setText(node, (days ? formatTimeLeft(left) : formatClock(left)) + (clocks.spec?.type === "byoyomi" && periods ? ` +${periods}×${clocks.spec.period}s` : ""));
       node.classList.toggle("running", running);
       node.classList.toggle("low", running && left < (days ? 3600 : 20));
     }

@@ -7,7 +7,7 @@
 // match page's layout may change without this module changing.
 
 import { api } from "./api.js";
-import { el, toast, ownName, replaceIfChanged } from "./ui.js";
+import { el, toast, ownName, replaceIfChanged, setAttr, setText } from "./ui.js";
 import { ChatPanel } from "./chat.js";
 import { sounds, LOW_TIME } from "./sound.js";
 import { RulesPanel } from "./rules_panel.js";
@@ -263,12 +263,13 @@ export class Table {
 
   renderSound() {
     const on = sounds.enabled(this);
-    this.soundButton.setAttribute("aria-pressed", on ? "true" : "false");
-    this.soundButton.textContent = on ? _("Sound: on") : _("Sound: off");
+    // Called on every tick of update(): only a change is written.
+    setAttr(this.soundButton, "aria-pressed", on ? "true" : "false");
+    setText(this.soundButton, on ? _("Sound: on") : _("Sound: off"));
     if (this.notifyButton) {
       const n = this.notifyOn();
-      this.notifyButton.setAttribute("aria-pressed", n ? "true" : "false");
-      this.notifyButton.textContent = n ? _("Notify me: on") : _("Notify me");
+      setAttr(this.notifyButton, "aria-pressed", n ? "true" : "false");
+      setText(this.notifyButton, n ? _("Notify me: on") : _("Notify me"));
     }
   }
 

@@ -105,6 +105,19 @@ export function ownName(name) {
   return String(name);
 }
 
+/** Set ``node``'s text, or an attribute (``null``: remove it), only when it differs: what a
+ * timer writes every tick is then no change to the page, and the browser draws nothing anew
+ * (and observers of the page, keyboard.js's, see nothing). */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+export function setAttr(node, name, value) {
+  if (value === null) {
+    if (node.hasAttribute(name)) node.removeAttribute(name);
+  } else if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
 /**
  * Put ``nodes`` into ``box`` only when they differ from what it shows: a panel redrawn from
  * a poll keeps the very buttons under the pointer, so a click across a poll is not lost.
