@@ -189,6 +189,15 @@ def decide(page: Page, turn: int, seen: dict[str, int]) -> None:
         seen["place_tile"] = seen.get("place_tile", 0) + 1
         place_tile(page, rotate=turn % 4 == 1, seen=seen)
     else:  # a stronghold with more sites than buttons: its squares are outlined
+        # ... or the position moved on between the look that found a decision and these
+        # (seen on a loaded machine, in a five-player game): wait for one or the other.
+        shown = page.wait_for_function(
+            """() => document.querySelector('.board-area[data-interactive="true"] [data-target]')
+              ? 'target' : document.querySelector('.board-area[data-interactive="true"]')
+              ? false : 'moved on'"""
+        ).json_value()
+        if shown == "moved on":
+            return
         seen["stronghold"] = seen.get("stronghold", 0) + 1
         click_target(page)
 
