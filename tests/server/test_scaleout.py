@@ -15,6 +15,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -180,8 +181,16 @@ def test_conflicting_moves_on_two_processes_one_wins(three: list[Node]) -> None:
         loser = next(r for r in results if r.status_code == 409)
         assert loser.json()["error"]["code"] in {"stale", "conflict"}
         wins += 1
-    record = ok(c.http.get(f"/api/matches/{mid}"))
-    assert record["ply"] == wins == 6
+
+    # Every process ends at the one line of six moves. The third learns the last one through
+    # the pub/sub, as it learned each before (CI once read it a moment before the news came).
+    def after_the_last(node: Node) -> dict[str, Any] | None:
+        got: dict[str, Any] = ok(node.http.get(f"/api/matches/{mid}"))
+        return got if got["ply"] >= wins else None
+
+    for node in (a, b, c):
+        record = wait_until(partial(after_the_last, node), "every process at the end")
+        assert record is not None and record["ply"] == wins == 6, record
 
 
 def test_limits_and_spectator_caps_count_over_every_process(three: list[Node]) -> None:
@@ -499,9 +508,14 @@ def test_sigkill_of_the_process_running_clocks_and_ai(pg: str, three: list[Node]
         final = spectator.until(lambda st: st["status"] == "finished")
         assert "timeout" in str(final["result"]), final["result"]
         _consecutive(spectator.events)
-        record = ok(others[0].http.get(f"/api/matches/{mid}"))
-        assert record["status"] == "finished"
-        assert record["ply"] >= human_ply + 1
+
+        # The human's process learns the end through the pub/sub (the spectator's is another).
+        def finished_there() -> dict[str, Any] | None:
+            got: dict[str, Any] = ok(others[0].http.get(f"/api/matches/{mid}"))
+            return got if got["status"] == "finished" else None
+
+        record = wait_until(finished_there, "the end to reach the human's process")
+        assert record is not None and record["ply"] >= human_ply + 1
     finally:
         human.close()
         spectator.close()
