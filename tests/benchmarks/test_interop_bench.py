@@ -1,0 +1,77 @@
+"""The adapters' benchmark (``benchmarks/interop.py``) runs and prints a row per player: a
+short run, read for its rows, not for its speeds (those are the benchmark's to measure)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "interop_bench_under_test", ROOT / "benchmarks" / "interop.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = load_module()
+
+PETTINGZOO_ROWS = ("pettingzoo", "pettingzoo mask", "pettingzoo sparse", "pettingzoo+obs")
+
+
+def test_each_pettingzoo_player_plays_the_same_games() -> None:
+    """The four PettingZoo players draw with the same generator from the same legal
+    integers, whether they read them off the mask or take the list: the same plies."""
+    options = {"mode": "duel"}
+    players = {
+        "pettingzoo": bench.pettingzoo("sashimono", options),
+        "pettingzoo mask": bench.pettingzoo("sashimono", options, mask_read=True),
+        "pettingzoo sparse": bench.pettingzoo("sashimono", options, sparse=True),
+        "pettingzoo+obs": bench.pettingzoo("sashimono", options, observe=True),
+    }
+    for player in players.values():
+        assert sum(next(player) for _ in range(300)) == 300
+    # The same draws: each player's environment is at the same point of the same game.
+    frames = [p.gi_frame for p in players.values()]
+    assert all(frame is not None for frame in frames)
+    states = [frame.f_locals["env"].unwrapped.sengoku_state for frame in frames]  # type: ignore[union-attr]
+    records = {json.dumps(state.to_json(), sort_keys=True) for state in states}
+    assert len(records) == 1
+
+
+def test_the_benchmark_prints_a_row_per_player(capsys: pytest.CaptureFixture[str]) -> None:
+    bench.main(
+        [
+            "--games", "sashimono",
+            "--players", ",".join(PETTINGZOO_ROWS),
+            "--seconds", "0.2",
+            "--rounds", "1",
+            "--memory-plies", "5",
+            "--no-breakdown",
+        ]
+    )  # fmt: skip
+    lines = capsys.readouterr().out.splitlines()
+    for mode in ("duel", "solo"):
+        rows = {
+            line[28:46].strip(): line[46:].split()
+            for line in lines
+            if line.startswith(f"sashimono mode={mode}")
+        }
+        assert set(rows) == {"chess", "direct", *PETTINGZOO_ROWS} | (
+            {"pyspiel chess"} if bench.has_pyspiel() else set()
+        )
+        assert rows["direct"][1] == "1.00"  # the ratio to direct play of direct play
+        for adapter in PETTINGZOO_ROWS:
+            rate, to_direct, to_chess, wall, peak = map(float, rows[adapter])
+            assert rate > 0 and to_direct > 0 and to_chess > 0 and wall > 0 and peak >= 0
