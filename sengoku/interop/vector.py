@@ -39,13 +39,16 @@ place on every step (the mask only where it changed: a step changes a few hundre
 57025 Gungi entries; Gungi's observations too, only the planes' entries that changed, with
 ``copy=False``; there a step is one call of Gungi's native core, which checks the
 actions, steps every game, restarts the finished ones, writes their mask rows and planes in
-one pass and makes the seats, rewards and endings: ``GungiBatch.env_stepper``). With
+one pass and makes the seats, rewards and endings: ``GungiBatch.env_stepper``; from
+:data:`SPARE_PAIR_FROM` games on it keeps a second mask and observation array and writes the
+two pairs in turn, each where it changed since two plies before: the same side's moves and
+the same seat's planes, a tenth of the entries). With
 ``copy=True`` (the default, as Gymnasium's vector environments)
 ``reset`` and ``step`` hand out new arrays instead (written directly, not copied from the
 buffers), which the caller may keep and change. With
 ``copy=False`` they hand out read-only views of the buffers themselves (no copy of the 25 MB
-of 256 Gungi games): valid until the next ``step`` or ``reset``, which overwrites them; copy
-what must outlive that. Everything else returned (``agent``, the sparse legal actions,
+of 256 Gungi games): valid until the next ``step`` or ``reset``, which may overwrite them
+(with two pairs, the step after next does); copy what must outlive that. Everything else returned (``agent``, the sparse legal actions,
 rewards, terminations, truncations, infos) is new on every call in either mode.
 """
 
@@ -79,13 +82,18 @@ class _OnePassBatch(Protocol):
     def status(self) -> np.ndarray: ...
     def outcome_of(self, outcome: int, reason: int) -> Outcome: ...
     def env_stepper(
-        self, mask: np.ndarray, out: np.ndarray, restart: bool
+        self,
+        mask: np.ndarray,
+        out: np.ndarray,
+        restart: bool,
+        spare: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> Callable[[np.ndarray], _EnvStep] | None: ...
 
 
 #: A one-pass batch's step of the environment (Gungi's: ``GungiBatch.env_stepper``): the
-#: sparse lists, seats to act, rewards, terminations, truncations, and ``(i, outcome,
-#: reason)`` of each game that ended.
+#: sparse lists, seats to act, rewards, terminations, truncations, ``(i, outcome, reason)``
+#: of each game that ended, and the pair of buffers written (0: the pair bound first, 1:
+#: the spare).
 _EnvStep = tuple[
     np.ndarray,
     np.ndarray,
@@ -94,7 +102,17 @@ _EnvStep = tuple[
     np.ndarray,
     np.ndarray,
     tuple[tuple[int, int, int], ...],
+    int,
 ]
+
+
+#: From how many games a one-call step (Gungi's native core, ``copy=False``) writes two pairs
+#: of buffers in turn (``GungiBatch.env_stepper``'s ``spare``): each game's rows then change
+#: only where its last two plies changed them, about a tenth of the cache lines, but the
+#: comparison costs more than it saves while a batch's buffers stay in the processor's
+#: second-level cache. Measured (docs/interop.md, *Speed*, sixteenth part), plies a second
+#: with two pairs over one: 32 games 0.95, 64 0.98, 128 1.25, 256 1.23.
+SPARE_PAIR_FROM = 128
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -131,7 +149,7 @@ class VectorEnv:
         self.num_envs = num_envs
         self.autoreset = autoreset
         #: Whether ``reset`` and ``step`` hand out new observation and mask arrays (True) or
-        #: read-only views of the kept buffers, overwritten by the next call (False).
+        #: read-only views of the kept buffers, valid until the next call (False).
         self.copy = copy
         self.num_actions = self.batch.num_actions
         self.num_players = self.batch.num_players
@@ -143,6 +161,14 @@ class VectorEnv:
         self._observations = np.zeros((num_envs, *self.observation_shape), dtype=np.float32)
         self._mask_view = _read_only(self._mask)
         self._observations_view = _read_only(self._observations)
+        #: The second pair of buffers of a one-call step (made with its first binding): the
+        #: step writes the two pairs in turn, so each pair's rows are a game's mask and
+        #: planes of two plies before, from the same seat (few entries differ), where the
+        #: last ply's are the other seat's (most differ). ``_mask`` and ``_observations``
+        #: always name the pair written last.
+        self._spare: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        #: The pairs as the stepper was bound: (mask, observations, their read-only views).
+        self._bound: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         self._agent = np.full(num_envs, -1, dtype=np.int64)
         #: ``game * num_actions + action`` of every legal action now, ascending: the legality
         #: check of ``step`` after a step with copies (the caller's copies of the mask may
@@ -206,7 +232,7 @@ class VectorEnv:
                 self._observed = True
             one_pass = self._one_pass
             if self._stepper is None and one_pass and one_pass.fuses_steps(self.autoreset):
-                self._stepper = one_pass.env_stepper(self._mask, self._observations, self.autoreset)
+                self._bind(one_pass)
             observation, mask = self._observations_view, self._mask_view
         self._keys = keys
         return {
@@ -216,6 +242,24 @@ class VectorEnv:
             "legal_actions": ints,
             "legal_offsets": offsets,
         }
+
+    def _bind(self, one_pass: _OnePassBatch) -> None:
+        """Bind the one-pass batch's step to the kept buffers, and to a spare pair from
+        :data:`SPARE_PAIR_FROM` games on."""
+        current = (self._mask, self._observations, self._mask_view, self._observations_view)
+        if self.num_envs < SPARE_PAIR_FROM:
+            self._stepper = one_pass.env_stepper(self._mask, self._observations, self.autoreset)
+            self._bound = [current]
+            return
+        spare = self._spare
+        if spare is None:
+            mask = np.zeros_like(self._mask)
+            observations = np.zeros_like(self._observations)
+            spare = self._spare = (mask, observations, _read_only(mask), _read_only(observations))
+        self._stepper = one_pass.env_stepper(
+            self._mask, self._observations, self.autoreset, spare=(spare[0], spare[1])
+        )
+        self._bound = [current, spare]
 
     def _kept(self, agent: np.ndarray, ints: np.ndarray, offsets: np.ndarray) -> dict[str, Any]:
         """A native step's observation: the kept buffers (handed out read-only), the kept
@@ -337,10 +381,14 @@ class VectorEnv:
         makes the rewards, endings and seats to act); here only each finished game's
         outcome and next seed (the same numbers as ``_step_observed``)."""
         try:
-            ints, offsets, agent, rewards, terminations, truncations, ended = stepper(actions)
+            ints, offsets, agent, rewards, terminations, truncations, ended, pair = stepper(actions)
         except ValueError:  # an illegal action: nothing was played
             self._refuse(actions)
             raise
+        if self._mask is not self._bound[pair][0]:  # the pair written is the current one
+            written = self._bound[pair]
+            self._spare = (self._mask, self._observations, self._mask_view, self._observations_view)
+            self._mask, self._observations, self._mask_view, self._observations_view = written
         outcomes: list[dict[str, Any] | None] = [None] * self.num_envs
         for i, outcome, reason in ended:
             result = self._outcomes.get((outcome, reason))

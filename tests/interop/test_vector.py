@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from sengoku.core.game import IllegalAction
+from sengoku.interop import vector
 from sengoku.interop.openspiel import load as load_spiel
 from sengoku.interop.pettingzoo import raw_env, vector_env
 from sengoku.interop.vector import VectorEnv
@@ -367,6 +368,7 @@ def test_gungi_one_pass_steps_equal_step_then_observe(
     assert ended, "no game ended: the one-pass restarts were never checked"
 
 
+@pytest.mark.parametrize("spare", [False, True])
 @pytest.mark.parametrize(
     ("options", "length_limit"),
     [
@@ -377,14 +379,19 @@ def test_gungi_one_pass_steps_equal_step_then_observe(
     ],
 )
 def test_gungi_env_step_in_one_call_is_the_contract(
-    options: dict[str, Any], length_limit: int | None, monkeypatch: pytest.MonkeyPatch
+    options: dict[str, Any],
+    length_limit: int | None,
+    spare: bool,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """``VectorEnv(copy=False)`` on Gungi's native core steps in one native call
     (``GungiBatch.env_stepper``: the step, the restarts, the kept buffers, the rewards,
-    endings and seats to act). Every game, rebuilt from its seed and played alone through
-    the contract (the PettingZoo environment), shows at every step the same seat, planes,
-    mask and sparse legal integers (``legal_action_ints``), and ends with the same rewards,
-    termination or truncation and outcome, through the restarts that follow."""
+    endings and seats to act), into one pair of buffers or (``spare``: a large batch) two
+    written in turn, each rewritten only where its rows changed since two plies before.
+    Every game, rebuilt from its seed and played alone through the contract (the PettingZoo
+    environment), shows at every step the same seat, planes, mask and sparse legal integers
+    (``legal_action_ints``), and ends with the same rewards, termination or truncation and
+    outcome, through the restarts that follow."""
     from sengoku.games.gungi import game as gungi_game
     from sengoku.games.gungi import native_available
     from sengoku.games.gungi.batch import _ENV_STEP
@@ -396,9 +403,11 @@ def test_gungi_env_step_in_one_call_is_the_contract(
         monkeypatch.setattr(Gungi, "length_limit", length_limit)
         # New starts (the kept ones hold the limit they were made with).
         monkeypatch.setattr(gungi_game, "_STARTS", {})
+    monkeypatch.setattr(vector, "SPARE_PAIR_FROM", 5 if spare else 6)
     env = VectorEnv("gungi", 5, copy=False, **options)
     obs = env.reset(seed=21)
     assert env._stepper is not None, "the one-call step is not the one under test"
+    assert len(env._bound) == (2 if spare else 1)
     twins = [Twin("gungi", options, int(s)) for s in env.game_seeds]
     rng = np.random.default_rng(21)
     ended = {"terminated": 0, "truncated": 0}
@@ -429,6 +438,90 @@ def test_gungi_env_step_in_one_call_is_the_contract(
         assert ended["truncated"], "no game reached the length guard"
     elif options["mode"] == "intro":
         assert ended["terminated"], "no game ended: the restarts were never checked"
+
+
+def test_gungi_two_buffer_pairs_give_what_one_pair_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large batch's one-call step writes two pairs of buffers in turn (each rewritten
+    where its rows changed since two plies before); a small one writes one. Side by side on
+    the same seeds and actions, through restarts, a refused illegal action, steps with
+    copies, a reset and the length guard, both hand out the same planes, masks, seats,
+    sparse lists, rewards, endings and outcomes at every step; the large batch's arrays are
+    the two pairs in turn, each kept read-only until the step after next."""
+    from sengoku.games.gungi import game as gungi_game
+    from sengoku.games.gungi import native_available
+    from sengoku.games.gungi.batch import _ENV_SPARE_PAIR
+    from sengoku.games.gungi.game import Gungi
+
+    if not (native_available() and _ENV_SPARE_PAIR):
+        pytest.skip("Gungi's native core (with the spare pair) is not built")
+    monkeypatch.setattr(Gungi, "length_limit", 40)  # restarts from truncations, often
+    monkeypatch.setattr(gungi_game, "_STARTS", {})
+    envs = [VectorEnv("gungi", 6, copy=False, mode="intro") for _ in range(2)]
+
+    def reset_both(seed: int) -> list[dict[str, np.ndarray]]:
+        answers = []
+        for env, spare_from in zip(envs, (1, 7), strict=True):  # two pairs, one pair
+            monkeypatch.setattr(vector, "SPARE_PAIR_FROM", spare_from)
+            answers.append(env.reset(seed=seed))
+        assert [len(env._bound) for env in envs] == [2, 1]
+        return answers
+
+    answers = reset_both(8)
+    rng = np.random.default_rng(8)
+    handed: list[np.ndarray] = []
+    ended = 0
+    for step in range(260):
+        first, second = answers
+        for key in ("observation", "action_mask", "agent", "legal_actions", "legal_offsets"):
+            assert np.array_equal(first[key], second[key]), (step, key)
+        offsets = first["legal_offsets"]
+        actions = np.array(
+            [rng.choice(first["legal_actions"][offsets[i] : offsets[i + 1]]) for i in range(6)]
+        )
+        if step == 30:  # refused by both, nothing played: the same games go on
+            wrong = actions.copy()
+            wrong[4] = Gungi.num_distinct_actions(Gungi()) - 1  # Done, once play is under way
+            for env in envs:
+                with pytest.raises(IllegalAction, match="game 4"):
+                    env.step(wrong)
+        if step == 120:
+            answers = reset_both(3)
+            continue
+        for env in envs:
+            env.copy = 60 <= step < 66
+        one, two = envs[0].step(actions), envs[1].step(actions)
+        answers = [one[0], two[0]]
+        for a, b in zip(one[1:4], two[1:4], strict=True):
+            assert np.array_equal(a, b)
+        assert one[4] == two[4]
+        assert np.array_equal(envs[0].game_seeds, envs[1].game_seeds)
+        ended += int((one[2] | one[3]).sum())
+        if not envs[0].copy:
+            handed.append(one[0]["action_mask"])
+            if len(handed) >= 3:  # the pairs in turn: the step after next rewrites a pair
+                assert np.shares_memory(handed[-1], handed[-3])
+                assert not np.shares_memory(handed[-1], handed[-2])
+        else:
+            handed.clear()
+    assert ended, "no game ended: the restarts into the two pairs were never checked"
+
+
+def test_gungi_env_stepper_refuses_a_spare_pair_it_cannot_write() -> None:
+    from sengoku.games.gungi import native_available
+    from sengoku.games.gungi.batch import _ENV_SPARE_PAIR, GungiBatch
+
+    if not (native_available() and _ENV_SPARE_PAIR):
+        pytest.skip("Gungi's native core (with the spare pair) is not built")
+    batch = GungiBatch(native=True, mode="intro")
+    batch.reset(3, seed=1)
+    mask = np.zeros((3, batch.num_actions), np.int8)
+    out = np.zeros((3, *batch.shape), np.float32)
+    with pytest.raises(ValueError, match="other arrays"):
+        batch.env_stepper(mask, out, True, spare=(mask, np.zeros_like(out)))
+    with pytest.raises(ValueError, match="mask"):
+        batch.env_stepper(mask, out, True, spare=(mask[:2], out[:2]))
+    with pytest.raises(ValueError, match="out"):
+        batch.env_stepper(mask, out, True, spare=(np.zeros_like(mask), out[:, :3]))
 
 
 def test_gungi_step_observed_refuses_what_it_cannot_serve() -> None:

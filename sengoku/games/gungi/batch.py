@@ -49,6 +49,11 @@ _STEP_CHECKS_FIRST = native_core.native_available() and bool(
 _ENV_STEP = native_core.native_available() and bool(
     getattr(native_core.module(), "ENV_STEP", False)
 )
+#: Whether the built core's ``Batch.bind_env`` takes a spare pair of buffers, written in turn
+#: (its ``env_step`` then says which pair it wrote; a core built before writes one pair).
+_ENV_SPARE_PAIR = native_core.native_available() and bool(
+    getattr(native_core.module(), "ENV_SPARE_PAIR", False)
+)
 #: Native outcome reasons (native/core.cpp's Reason) as the Outcome's reason strings.
 REASONS = ("", "marshal_captured", "repetition", "mate", "length_limit")
 
@@ -62,6 +67,7 @@ EnvStep = tuple[
     np.ndarray,
     np.ndarray,
     tuple[tuple[int, int, int], ...],
+    int,
 ]
 
 
@@ -379,7 +385,11 @@ class GungiBatch:
         return ints, offsets, finished
 
     def env_stepper(
-        self, mask: np.ndarray, out: np.ndarray, restart: bool
+        self,
+        mask: np.ndarray,
+        out: np.ndarray,
+        restart: bool,
+        spare: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> Callable[[np.ndarray], EnvStep] | None:
         """The native core's step of :class:`~sengoku.interop.vector.VectorEnv` on its kept
         ``mask`` and ``out`` (as :meth:`step_observed` takes them), or None where the
@@ -392,16 +402,39 @@ class GungiBatch:
         over), the ``(n, 2)`` float32 returns of the games that ended on this step (0 for
         the others), which ended by the rules and which by the length guard (bool), and
         ``(i, outcome, reason)`` of each game that ended, in order (as :meth:`status` and
-        :meth:`outcome_of` take them). Everything but the buffers is new each call. It holds
-        until the next :meth:`reset` (a new native batch): ask again after one. An illegal
-        action raises ``ValueError`` naming its game, and no game moves."""
+        :meth:`outcome_of` take them), and which pair of buffers it wrote (0: ``mask`` and
+        ``out``). Everything but the buffers is new each call. It holds until the next
+        :meth:`reset` (a new native batch): ask again after one. An illegal action raises
+        ``ValueError`` naming its game, and no game moves.
+
+        With ``spare`` (a second mask and a second ``out``, as those), the steps write the two
+        pairs in turn, the spare first: each pair then holds a game's mask row and planes of
+        two plies before (the same side's moves, the same seat's planes), and only the
+        entries that changed since are written, a few where the pair of the ply before (the
+        other side's) differs in nearly all. ``mask`` and ``out`` must hold what the batch
+        last wrote into them (:meth:`legal_sparse` and ``observations(kept=True)``, as
+        :class:`~sengoku.interop.vector.VectorEnv` leaves them); the spare pair is written
+        whole the first time."""
         if not (_ENV_STEP and self.fuses_steps(restart)):
             return None
         self._check_buffers(mask, out)
         start = self._native_start(0) if restart else None
+        if spare is not None and _ENV_SPARE_PAIR:
+            self._check_buffers(*spare)
+            self._batch.bind_env(mask, out, self.encoder.max_game_length, start, spare[0], spare[1])
+            stepper: Callable[[np.ndarray], EnvStep] = self._batch.env_step
+            return stepper
         self._batch.bind_env(mask, out, self.encoder.max_game_length, start)
-        stepper: Callable[[np.ndarray], EnvStep] = self._batch.env_step
-        return stepper
+        step: Callable[[np.ndarray], Any] = self._batch.env_step
+        if _ENV_SPARE_PAIR:
+            return step
+
+        def one_pair(actions: np.ndarray) -> EnvStep:
+            # A core built before the spare pair: one pair, written every step.
+            written: EnvStep = (*step(actions), 0)
+            return written
+
+        return one_pair
 
     def random_actions(self) -> np.ndarray:
         """One uniformly random legal action per game (-1 for a finished game)."""

@@ -2122,19 +2122,100 @@ struct Batch {
     }
 
     // Game i's mask row (width >= the action space) made equal to its legal list, from what
-    // marked[i] says the row holds: those entries cleared, the legal ones set. (A merge that
-    // leaves the entries in both lists alone measured slower: move to move the side to act
-    // changes, so the two lists share almost nothing.)
+    // marked[i] says the row holds (its set entries, ascending, each once). A row written
+    // two plies ago (VectorEnv's two buffers) holds the same side's moves, nearly the list
+    // of now: the two ascending lists are merged, and only the entries in one of them are
+    // written, a few, where clearing the old entries and setting the new ones touched a
+    // cache line for each. A row of the ply before holds the other side's moves: cleared
+    // and set. (Either way is right whatever the row holds; the lists' ends choose.)
     void mark_row(size_t i, int8_t* row) {
         const auto& list = codes(i);
         std::vector<uint32_t>& before = marked[i];
-        for (uint32_t x : before) row[x] = 0;
-        before.resize(list.size());
-        uint32_t* w = before.data();
-        for (uint32_t c : list) {
-            *w++ = c >> 14;
-            row[c >> 14] = 1;
+        if (before.empty() || list.empty() ||
+            (before.front() != list.front() >> 14 && before.back() != list.back() >> 14)) {
+            // Most likely the other side's moves (the row of the ply before): they share
+            // nothing, and two plain loops beat the merge's branches.
+            for (uint32_t x : before) row[x] = 0;
+            before.resize(list.size());
+            uint32_t* w = before.data();
+            uint32_t last = UINT32_MAX;
+            for (uint32_t c : list) {
+                uint32_t x = c >> 14;
+                row[x] = 1;
+                if (x != last) *w++ = x;  // each entry once
+                last = x;
+            }
+            before.resize(size_t(w - before.data()));
+            return;
         }
+        scratch_ints.clear();
+        const uint32_t* a = before.data();
+        const uint32_t* a_end = a + before.size();
+        uint32_t last = UINT32_MAX;  // the last action set (a code list may repeat one)
+        for (uint32_t c : list) {
+            uint32_t x = c >> 14;
+            if (x == last) continue;
+            last = x;
+            while (a != a_end && *a < x) row[*a++] = 0;  // held, no longer legal
+            if (a != a_end && *a == x)
+                ++a;  // held and still legal: left as it is
+            else
+                row[x] = 1;
+            scratch_ints.push_back(x);
+        }
+        while (a != a_end) row[*a++] = 0;
+        before.swap(scratch_ints);
+    }
+    // mark_row's list being made (swapped with the game's: no allocation a row).
+    std::vector<uint32_t> scratch_ints;
+
+    // mark_row in two halves, for step_all's pass over a large batch: plan_row, a few games
+    // ahead, merges the lists, keeps the writes the row needs (an entry, its top bit the
+    // value) and asks for their cache lines; apply_row, when the game's turn comes, makes
+    // them (the lines have arrived meanwhile). A row of the other side's moves (nothing to
+    // merge: mark_row's two loops) is left to apply_row whole.
+    static constexpr size_t ROW_PLANS = 16, ROW_AHEAD = 8;
+    static constexpr uint32_t SET_BIT = 0x80000000u;
+    std::vector<uint32_t> row_plans[ROW_PLANS];
+    bool row_planned[ROW_PLANS] = {};
+
+    void plan_row(size_t i, int8_t* row) {
+        const auto& list = codes(i);
+        std::vector<uint32_t>& before = marked[i];
+        std::vector<uint32_t>& plan = row_plans[i % ROW_PLANS];
+        plan.clear();
+        if (before.empty() || list.empty() ||
+            (before.front() != list.front() >> 14 && before.back() != list.back() >> 14)) {
+            row_planned[i % ROW_PLANS] = false;
+            return;
+        }
+        row_planned[i % ROW_PLANS] = true;
+        scratch_ints.clear();
+        const uint32_t* a = before.data();
+        const uint32_t* a_end = a + before.size();
+        uint32_t last = UINT32_MAX;
+        for (uint32_t c : list) {
+            uint32_t x = c >> 14;
+            if (x == last) continue;
+            last = x;
+            while (a != a_end && *a < x) plan.push_back(*a++);  // held, no longer legal
+            if (a != a_end && *a == x)
+                ++a;  // held and still legal: left as it is
+            else
+                plan.push_back(x | SET_BIT);
+            scratch_ints.push_back(x);
+        }
+        while (a != a_end) plan.push_back(*a++);
+        before.swap(scratch_ints);
+        for (uint32_t w : plan) __builtin_prefetch(row + (w & ~SET_BIT), 1);
+    }
+
+    void apply_row(size_t i, int8_t* row) {
+        if (!row_planned[i % ROW_PLANS]) {
+            mark_row(i, row);
+            return;
+        }
+        for (uint32_t w : row_plans[i % ROW_PLANS]) row[w & ~SET_BIT] = int8_t(w >> 31);
     }
 
     static constexpr int BOARD_PLANES = 6 * NK, PLANES = 8 * NK + 8;
@@ -2149,6 +2230,7 @@ struct Batch {
     struct ObsNote {
         float planes[PLANES - BOARD_PLANES];
         uint16_t ncells;
+        int8_t seat;  // the seat the board entries were written from (-1: none yet)
         uint16_t cells[81 * 3];  // a tower is three high at most
     };
     std::vector<ObsNote> obs_notes;
@@ -2160,11 +2242,14 @@ struct Batch {
         bool whole = !kept || o != observed || obs_notes.size() != n;
         if (whole) {
             ObsNote blank{};  // all planes 0, no entries
+            blank.seat = -1;
             obs_notes.assign(n, blank);
         }
         // Only a kept call's buffer is followed: any other call forgets it (a buffer freed
-        // since could come back at the same address, holding else).
+        // since could come back at the same address, holding else). Spare notes of this
+        // buffer are stale once it is written here.
         observed = kept ? o : nullptr;
+        if (spare_observed == o) spare_observed = nullptr;
         return whole;
     }
 
@@ -2192,6 +2277,13 @@ struct Batch {
         return k;
     }
 
+    // A board entry's place in board_cells' order from seat ``me``: its square, then its
+    // tier (the entry's plane gives the tier, its cell the square).
+    static int board_order(int entry, int me) {
+        int cell = entry % 81, tier = entry / (81 * 2 * NK);
+        return (me ? 80 - cell : cell) * 3 + tier;
+    }
+
     // The GungiEncoder planes of game i from seat ``seat`` into x (its 120 * 81 floats):
     // whole, or over what the last call wrote there (obs_notes).
     void observe_game(size_t i, int seat, float* x, bool whole, int max_length) {
@@ -2199,16 +2291,49 @@ struct Batch {
         ObsNote& note = obs_notes[i];
         uint16_t* cells = note.cells;
         float* planes = note.planes;
-        if (whole)
+        int me = seat == 1 ? 1 : 0;
+        if (whole) {
             // Zeroed game by game: the planes are written while still in the cache (one
             // memset of all the games first would evict them again).
             std::memset(x, 0, PER_GAME * sizeof(float));
-        else
+            int ncells = board_cells(i, me, cells);
+            note.ncells = uint16_t(ncells);
+            for (int k = 0; k < ncells; ++k) x[cells[k]] = 1.0f;
+        } else if (note.seat != me) {
+            // Written from the other seat (the planes of the ply before): every entry moves.
             for (int k = 0; k < note.ncells; ++k) x[cells[k]] = 0.0f;
-        int me = seat == 1 ? 1 : 0;
-        int ncells = board_cells(i, me, cells);
-        note.ncells = uint16_t(ncells);
-        for (int k = 0; k < ncells; ++k) x[cells[k]] = 1.0f;
+            int ncells = board_cells(i, me, cells);
+            note.ncells = uint16_t(ncells);
+            for (int k = 0; k < ncells; ++k) x[cells[k]] = 1.0f;
+        } else {
+            // Written from this seat (VectorEnv's two buffers: two plies ago): only the
+            // pieces that moved differ. Both lists run in board order (square, then tier),
+            // so they are merged, and the planes' cache lines are touched only where an
+            // entry changes.
+            uint16_t now[81 * 3];
+            int ncells = board_cells(i, me, now);
+            int a = 0, b = 0, na = note.ncells;
+            while (a < na && b < ncells) {
+                int ka = board_order(cells[a], me), kb = board_order(now[b], me);
+                if (ka == kb) {
+                    if (cells[a] != now[b]) {  // another piece there
+                        x[cells[a]] = 0.0f;
+                        x[now[b]] = 1.0f;
+                    }
+                    ++a;
+                    ++b;
+                } else if (ka < kb) {
+                    x[cells[a++]] = 0.0f;
+                } else {
+                    x[now[b++]] = 1.0f;
+                }
+            }
+            while (a < na) x[cells[a++]] = 0.0f;
+            while (b < ncells) x[now[b++]] = 1.0f;
+            std::memcpy(cells, now, size_t(ncells) * sizeof(uint16_t));
+            note.ncells = uint16_t(ncells);
+        }
+        note.seat = int8_t(me);
         // The planes filled with one value: hands, then the flags.
         float value[PLANES - BOARD_PLANES];
         std::fill(value, value + (PLANES - BOARD_PLANES), 0.0f);
@@ -2322,6 +2447,24 @@ struct Batch {
         }
     }
 
+    // Ask for what writing game i's row and planes reads first: its notes (what the buffers
+    // hold), and the plane of the game's length, written every ply. In a large batch they
+    // are out of the cache (written two steps ago, with two buffers); asked for a few games
+    // ahead, they arrive while the games before are written.
+    static constexpr size_t NOTES_AHEAD = 12;  // past ROW_AHEAD: plan_row reads them first
+    void prefetch_notes(size_t i, float* o) const {
+        const std::vector<uint32_t>& before = marked[i];
+        const char* b = reinterpret_cast<const char*>(before.data());
+        for (size_t k = 0; k < before.size() * sizeof(uint32_t); k += 64) __builtin_prefetch(b + k);
+        const ObsNote& note = obs_notes[i];
+        const char* p = reinterpret_cast<const char*>(&note);
+        size_t bytes = offsetof(ObsNote, cells) + size_t(note.ncells) * sizeof(uint16_t);
+        for (size_t k = 0; k < bytes; k += 64) __builtin_prefetch(p + k);
+        const char* ply = reinterpret_cast<const char*>(o + i * PER_GAME +
+                                                        size_t(BOARD_PLANES + 2 * NK + 7) * 81);
+        for (size_t k = 0; k < 81 * sizeof(float); k += 64) __builtin_prefetch(ply + k, 1);
+    }
+
     // Per game, the code step_observed plays (0: none).
     std::vector<uint32_t> to_play;
     // The mask the last legal_sparse or step with a mask kept (null: none followed), so a
@@ -2357,6 +2500,7 @@ struct Batch {
             for (auto& v : marked) v.clear();
         }
         marked_at = m;
+        if (spare_marked_at == m) spare_marked_at = nullptr;  // written now: stale
         bool whole = follow_observations(o, true);
         try {
             for (size_t i = 0; i < n; ++i) {
@@ -2373,27 +2517,54 @@ struct Batch {
             // Then the writes, game by game: the moves of all games first keep the move
             // tables in the cache, which the writes (scattered over the 25 MB of 256
             // games' buffers) would push out between two games.
+            for (size_t i = 0; i < std::min(n, ROW_AHEAD); ++i) plan_row(i, m + i * width);
             for (size_t i = 0; i < n; ++i) {
-                mark_row(i, m + i * width);
+                if (i + NOTES_AHEAD < n) prefetch_notes(i + NOTES_AHEAD, o);
+                if (i + ROW_AHEAD < n) plan_row(i + ROW_AHEAD, m + (i + ROW_AHEAD) * width);
+                apply_row(i, m + i * width);
                 observe_game(i, std::max(games[i].current_player(), 0),
                              o + i * PER_GAME, whole, max_length);
             }
         } catch (...) {
             // (An illegal action was refused above, before anything changed: what ends
-            // here midway is a failed allocation.) The games after it hold their old
-            // planes, which the notes of a whole write no longer describe: the buffer is
-            // forgotten (written whole next time). The mask rows and their notes still
-            // agree.
+            // here midway is a failed allocation.) The notes of the games planned but not
+            // written describe what their rows and planes were to hold: both buffers are
+            // forgotten (written whole next time).
             observed = nullptr;
+            marked_at = nullptr;
             throw;
         }
     }
 
+    // What the notes above (marked at marked_at, obs_notes at observed) say of the buffers
+    // written the time before (env_step's other pair): swapped in when that pair is
+    // written again.
+    std::vector<std::vector<uint32_t>> spare_marked;
+    const int8_t* spare_marked_at = nullptr;
+    std::vector<ObsNote> spare_obs_notes;
+    const float* spare_observed = nullptr;
+
+    // Follow ``m`` and ``o`` with the notes kept of them (the spare notes, where those
+    // describe them): step_all then writes only what changed since they were written.
+    // (The notes followed until now become the spare ones: they describe the other pair.)
+    void follow_pair(const int8_t* m, const float* o) {
+        if (marked_at != m) {
+            std::swap(marked, spare_marked);
+            std::swap(marked_at, spare_marked_at);
+        }
+        if (observed != o) {
+            std::swap(obs_notes, spare_obs_notes);
+            std::swap(observed, spare_observed);
+        }
+    }
+
     // The buffers VectorEnv's step writes (bind_env), held here so that its step is one
-    // call with one argument (Batch.env_step).
-    py::object env_mask, env_out, env_start;
-    int8_t* env_m = nullptr;
-    float* env_o = nullptr;
+    // call with one argument (Batch.env_step): one pair (mask, planes), or two written in
+    // turn (env_written: the pair written last).
+    py::object env_mask, env_out, env_start, env_spare_mask, env_spare_out;
+    int8_t* env_m[2] = {nullptr, nullptr};
+    float* env_o[2] = {nullptr, nullptr};
+    int env_pairs = 0, env_written = 0;
     size_t env_width = 0;
     int env_max_length = 0;
     const Position* env_start_pos = nullptr;
@@ -2715,16 +2886,22 @@ PyObject* fast_env_step(PyObject* self, PyObject* const* args, Py_ssize_t nargs)
         Batch& bt = py::cast<Batch&>(py::handle(self));
         if (nargs != 1 || !Actions::check_(args[0]))
             throw py::type_error("env_step(actions): an int64 C-contiguous array");
-        if (bt.env_m == nullptr) throw std::runtime_error("env_step needs bind_env first");
+        if (bt.env_pairs == 0) throw std::runtime_error("env_step needs bind_env first");
         auto actions = py::reinterpret_borrow<Actions>(args[0]);
         size_t n = bt.games.size();
         if (actions.ndim() != 1 || size_t(actions.shape(0)) != n)
             throw std::invalid_argument("one action per game");
         std::vector<std::array<int, 3>> ended;
-        bt.step_all(actions.data(), bt.env_m, bt.env_width, false, bt.env_o, bt.env_max_length,
-                    bt.env_start_pos, true, [&](size_t i, int outcome, int reason) {
+        // With two pairs, the one not written last (it holds what was written two plies
+        // ago: the same seats' planes and the same sides' moves, mostly unchanged).
+        int pair = bt.env_pairs == 2 ? 1 - bt.env_written : 0;
+        bt.follow_pair(bt.env_m[pair], bt.env_o[pair]);
+        bt.step_all(actions.data(), bt.env_m[pair], bt.env_width, false, bt.env_o[pair],
+                    bt.env_max_length, bt.env_start_pos, true,
+                    [&](size_t i, int outcome, int reason) {
                         ended.push_back({int(i), outcome, reason});
                     });
+        bt.env_written = pair;
         py::tuple lists = bt.sparse();
         py::array_t<int64_t> agent(static_cast<ssize_t>(n));
         int64_t* who = agent.mutable_data();
@@ -2749,8 +2926,8 @@ PyObject* fast_env_step(PyObject* self, PyObject* const* args, Py_ssize_t nargs)
             rows[k] = py::make_tuple(i, outcome, reason);
         }
         py::object ints = lists[0], offsets = lists[1];
-        return py::make_tuple(ints, offsets, agent, rewards, terminations, truncations,
-                              rows)
+        return py::make_tuple(ints, offsets, agent, rewards, terminations, truncations, rows,
+                              pair)
             .release()
             .ptr();
     } catch (...) {
@@ -2805,6 +2982,9 @@ PYBIND11_MODULE(_gungi_native, m) {
     m.attr("STEP_CHECKS_FIRST") = true;
     // Batch.bind_env and Batch.env_step (VectorEnv's step in one call).
     m.attr("ENV_STEP") = true;
+    // Batch.bind_env takes a spare pair of buffers, written in turn; env_step returns which
+    // pair it wrote as an eighth item.
+    m.attr("ENV_SPARE_PAIR") = true;
 
     if (PyModule_AddFunctions(m.ptr(), g_module_functions) < 0) throw py::error_already_set();
 
@@ -2936,6 +3116,7 @@ PYBIND11_MODULE(_gungi_native, m) {
                      }
                      for (size_t i = 0; i < n; ++i) bt.mark_row(i, m + i * size_t(mask.shape(1)));
                      bt.marked_at = m;
+                     if (bt.spare_marked_at == m) bt.spare_marked_at = nullptr;  // stale
                  } else {
                      bt.marked_at = nullptr;  // whatever mask was kept is no longer followed
                  }
@@ -2991,24 +3172,57 @@ PYBIND11_MODULE(_gungi_native, m) {
              py::arg("strict") = false)
         // VectorEnv's buffers for env_step: the (n, width) int8 mask and the (n, 120, 9, 9)
         // float32 planes it keeps, the encoder's max length and the restart position (None:
-        // finished games wait). Held (referenced) until bound again.
+        // finished games wait); with a spare pair (both or neither), the steps write the two
+        // pairs in turn, the spare first (env_step says which it wrote). Held (referenced)
+        // until bound again.
         .def("bind_env",
              [](Batch& bt, py::array_t<int8_t, py::array::c_style> mask,
-                py::array_t<float, py::array::c_style> out, int max_length, py::object restart) {
+                py::array_t<float, py::array::c_style> out, int max_length, py::object restart,
+                py::object spare_mask, py::object spare_out) {
+                 size_t n = bt.games.size();
                  int8_t* m = bt.mask_of(mask);
-                 if (size_t(out.size()) != bt.games.size() * Batch::PER_GAME)
+                 if (size_t(out.size()) != n * Batch::PER_GAME)
                      throw std::invalid_argument("out must be float32 of shape (n, 120, 9, 9)");
+                 if (spare_mask.is_none() != spare_out.is_none())
+                     throw std::invalid_argument("a spare mask and a spare out, or neither");
+                 int8_t* m2 = nullptr;
+                 float* o2 = nullptr;
+                 py::array_t<int8_t, py::array::c_style> mask2;
+                 py::array_t<float, py::array::c_style> out2;
+                 if (!spare_mask.is_none()) {
+                     mask2 = spare_mask.cast<py::array_t<int8_t, py::array::c_style>>();
+                     out2 = spare_out.cast<py::array_t<float, py::array::c_style>>();
+                     m2 = bt.mask_of(mask2);
+                     if (size_t(out2.size()) != n * Batch::PER_GAME)
+                         throw std::invalid_argument(
+                             "spare_out must be float32 of shape (n, 120, 9, 9)");
+                     if (mask2.shape(1) != mask.shape(1))
+                         throw std::invalid_argument("the two masks must have one width");
+                     o2 = out2.mutable_data();
+                     if (m2 == m || o2 == out.mutable_data())
+                         throw std::invalid_argument("the spare pair must be other arrays");
+                 }
                  bt.env_start_pos = nullptr;
                  if (!restart.is_none()) bt.env_start_pos = &restart.cast<PyPosition&>().pos;
                  bt.env_start = restart;
                  bt.env_mask = mask;
                  bt.env_out = out;
-                 bt.env_m = m;
+                 bt.env_spare_mask = mask2;
+                 bt.env_spare_out = out2;
+                 bt.env_m[0] = m;
+                 bt.env_o[0] = out.mutable_data();
+                 bt.env_m[1] = m2;
+                 bt.env_o[1] = o2;
+                 bt.env_pairs = m2 == nullptr ? 1 : 2;
+                 bt.env_written = 0;  // the spare is written first
                  bt.env_width = size_t(mask.shape(1));
-                 bt.env_o = out.mutable_data();
                  bt.env_max_length = max_length;
+                 // What the spare notes described is not known to be these arrays.
+                 bt.spare_marked_at = nullptr;
+                 bt.spare_observed = nullptr;
              },
-             py::arg("mask"), py::arg("out"), py::arg("max_length"), py::arg("restart"))
+             py::arg("mask"), py::arg("out"), py::arg("max_length"), py::arg("restart"),
+             py::arg("spare_mask") = py::none(), py::arg("spare_out") = py::none())
         // The first game whose action is not in its legal list (-1 for a live game
         // included; finished games are not looked at), or -1: nothing is played.
         .def("first_illegal",
