@@ -3,29 +3,13 @@ short run, read for its rows, not for its speeds (those are the benchmark's to m
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.benchmarks.modules import load_benchmark
 
-
-def load_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "interop_bench_under_test", ROOT / "benchmarks" / "interop.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = load_module()
+bench = load_benchmark("interop.py", "interop_bench_under_test")
 
 PETTINGZOO_ROWS = ("pettingzoo", "pettingzoo mask", "pettingzoo sparse", "pettingzoo+obs")
 

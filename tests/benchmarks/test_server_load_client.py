@@ -4,28 +4,13 @@ is the browser's request, and a seat's state messages are parsed lazily, newest 
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.benchmarks.modules import load_benchmark
 
-
-def load_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "server_load_under_test", ROOT / "benchmarks" / "server_load.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-server_load = load_module()
+server_load = load_benchmark("server_load.py", "server_load_under_test")
 
 
 async def _serve(replies: list[bytes], seen: list[bytes], close_after: set[int]) -> Any:
@@ -207,7 +192,6 @@ def test_the_server_cpu_counts_every_process_under_the_one_started() -> None:
     """A front's workers and their AI pools are its grandchildren: all of them count."""
     import os
     import subprocess
-    import sys
 
     code = (
         "import subprocess,sys,time;"

@@ -506,16 +506,27 @@ def test_gungi_two_buffer_pairs_give_what_one_pair_gives(monkeypatch: pytest.Mon
     assert ended, "no game ended: the restarts into the two pairs were never checked"
 
 
-def test_gungi_env_stepper_refuses_a_spare_pair_it_cannot_write() -> None:
+def native_batch_of_three() -> tuple[Any, np.ndarray, np.ndarray]:
+    """Three intro games in Gungi's native core (seed 1), and a zeroed mask and planes
+    buffer for them; the test is skipped without the core."""
     from sengoku.games.gungi import native_available
-    from sengoku.games.gungi.batch import _ENV_SPARE_PAIR, GungiBatch
+    from sengoku.games.gungi.batch import GungiBatch
 
-    if not (native_available() and _ENV_SPARE_PAIR):
-        pytest.skip("Gungi's native core (with the spare pair) is not built")
+    if not native_available():
+        pytest.skip("Gungi's native core is not built")
     batch = GungiBatch(native=True, mode="intro")
     batch.reset(3, seed=1)
     mask = np.zeros((3, batch.num_actions), np.int8)
     out = np.zeros((3, *batch.shape), np.float32)
+    return batch, mask, out
+
+
+def test_gungi_env_stepper_refuses_a_spare_pair_it_cannot_write() -> None:
+    from sengoku.games.gungi.batch import _ENV_SPARE_PAIR
+
+    batch, mask, out = native_batch_of_three()
+    if not _ENV_SPARE_PAIR:
+        pytest.skip("Gungi's native core (with the spare pair) is not built")
     with pytest.raises(ValueError, match="other arrays"):
         batch.env_stepper(mask, out, True, spare=(mask, np.zeros_like(out)))
     with pytest.raises(ValueError, match="mask"):
@@ -529,15 +540,7 @@ def test_gungi_step_observed_refuses_what_it_cannot_serve() -> None:
     game and moves none (every action is looked up before any is played; with ``strict`` a
     live game's -1 is illegal, else it leaves the game as it is); after the refusal the
     kept buffers are still true (the next steps' planes and masks are the engine's)."""
-    from sengoku.games.gungi import native_available
-    from sengoku.games.gungi.batch import GungiBatch
-
-    if not native_available():
-        pytest.skip("Gungi's native core is not built")
-    batch = GungiBatch(native=True, mode="intro")
-    batch.reset(3, seed=1)
-    mask = np.zeros((3, batch.num_actions), np.int8)
-    out = np.zeros((3, *batch.shape), np.float32)
+    batch, mask, out = native_batch_of_three()
     with pytest.raises(ValueError, match="mask"):
         batch.step_observed(batch.random_actions(), mask[:, :10], out, True)
     with pytest.raises(ValueError, match="out"):
