@@ -529,6 +529,8 @@ def test_gungi_env_stepper_refuses_a_spare_pair_it_cannot_write() -> None:
         pytest.skip("Gungi's native core (with the spare pair) is not built")
     with pytest.raises(ValueError, match="other arrays"):
         batch.env_stepper(mask, out, True, spare=(mask, np.zeros_like(out)))
+    with pytest.raises(ValueError, match="other arrays"):  # a view of the same planes
+        batch.env_stepper(mask, out, True, spare=(np.zeros_like(mask), out.view()))
     with pytest.raises(ValueError, match="mask"):
         batch.env_stepper(mask, out, True, spare=(mask[:2], out[:2]))
     with pytest.raises(ValueError, match="out"):

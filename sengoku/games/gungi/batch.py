@@ -421,6 +421,8 @@ class GungiBatch:
         start = self._native_start(0) if restart else None
         if spare is not None and _ENV_SPARE_PAIR:
             self._check_buffers(*spare)
+            if np.shares_memory(spare[0], mask) or np.shares_memory(spare[1], out):
+                raise ValueError("the spare pair must be other arrays than mask and out")
             self._batch.bind_env(mask, out, self.encoder.max_game_length, start, spare[0], spare[1])
             stepper: Callable[[np.ndarray], EnvStep] = self._batch.env_step
             return stepper
