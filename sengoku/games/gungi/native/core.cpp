@@ -2129,51 +2129,34 @@ struct Batch {
     // cache line for each. A row of the ply before holds the other side's moves: cleared
     // and set. (Either way is right whatever the row holds; the lists' ends choose.)
     void mark_row(size_t i, int8_t* row) {
+        plan_row(i, row);
+        apply_row(i, row);
+    }
+
+    // mark_row's two plain loops: the entries the row holds cleared, the legal ones set.
+    void rewrite_row(size_t i, int8_t* row) {
         const auto& list = codes(i);
         std::vector<uint32_t>& before = marked[i];
-        if (before.empty() || list.empty() ||
-            (before.front() != list.front() >> 14 && before.back() != list.back() >> 14)) {
-            // Most likely the other side's moves (the row of the ply before): they share
-            // nothing, and two plain loops beat the merge's branches.
-            for (uint32_t x : before) row[x] = 0;
-            before.resize(list.size());
-            uint32_t* w = before.data();
-            uint32_t last = UINT32_MAX;
-            for (uint32_t c : list) {
-                uint32_t x = c >> 14;
-                row[x] = 1;
-                if (x != last) *w++ = x;  // each entry once
-                last = x;
-            }
-            before.resize(size_t(w - before.data()));
-            return;
-        }
-        scratch_ints.clear();
-        const uint32_t* a = before.data();
-        const uint32_t* a_end = a + before.size();
-        uint32_t last = UINT32_MAX;  // the last action set (a code list may repeat one)
+        for (uint32_t x : before) row[x] = 0;
+        before.resize(list.size());
+        uint32_t* w = before.data();
+        uint32_t last = UINT32_MAX;
         for (uint32_t c : list) {
             uint32_t x = c >> 14;
-            if (x == last) continue;
+            row[x] = 1;
+            if (x != last) *w++ = x;  // each entry once
             last = x;
-            while (a != a_end && *a < x) row[*a++] = 0;  // held, no longer legal
-            if (a != a_end && *a == x)
-                ++a;  // held and still legal: left as it is
-            else
-                row[x] = 1;
-            scratch_ints.push_back(x);
         }
-        while (a != a_end) row[*a++] = 0;
-        before.swap(scratch_ints);
+        before.resize(size_t(w - before.data()));
     }
     // mark_row's list being made (swapped with the game's: no allocation a row).
     std::vector<uint32_t> scratch_ints;
 
-    // mark_row in two halves, for step_all's pass over a large batch: plan_row, a few games
-    // ahead, merges the lists, keeps the writes the row needs (an entry, its top bit the
-    // value) and asks for their cache lines; apply_row, when the game's turn comes, makes
-    // them (the lines have arrived meanwhile). A row of the other side's moves (nothing to
-    // merge: mark_row's two loops) is left to apply_row whole.
+    // mark_row in two halves, which step_all's pass over a large batch runs a few games
+    // apart: plan_row merges the lists, keeps the writes the row needs (an entry, its top
+    // bit the value) and asks for their cache lines; apply_row makes them (in step_all the
+    // lines have arrived meanwhile). A row of the other side's moves (nothing to merge) is
+    // left to apply_row, which rewrites it with rewrite_row's two loops.
     static constexpr size_t ROW_PLANS = 16, ROW_AHEAD = 8;
     static constexpr uint32_t SET_BIT = 0x80000000u;
     std::vector<uint32_t> row_plans[ROW_PLANS];
@@ -2212,7 +2195,7 @@ struct Batch {
 
     void apply_row(size_t i, int8_t* row) {
         if (!row_planned[i % ROW_PLANS]) {
-            mark_row(i, row);
+            rewrite_row(i, row);
             return;
         }
         for (uint32_t w : row_plans[i % ROW_PLANS]) row[w & ~SET_BIT] = int8_t(w >> 31);
