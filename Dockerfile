@@ -6,7 +6,7 @@
 #   docker run -p 8000:8000 sengoku          # one process, SQLite in the container
 #   docker compose up                         # three processes, PostgreSQL, Redis, HAProxy
 
-# -- build: wheels of the project (its C++ core compiled with pybind11) and its dependencies
+# -- build: wheels of the project (its C++ cores compiled with pybind11) and its dependencies
 FROM python:3.11-slim AS build
 RUN apt-get update \
     && apt-get install -y --no-install-recommends g++ \
@@ -23,11 +23,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1
 RUN useradd --system --uid 10001 --user-group --create-home --home-dir /var/lib/sengoku sengoku
 COPY --from=build /wheels /wheels
-# The native core is optional in setup.py (a build without a compiler falls back to the pure
-# Python engine); here a build without it fails.
+# The wheel carries the native cores (setup.py refuses to build one without them unless asked
+# for a pure-Python wheel); here an install without them fails.
 RUN pip install --no-cache-dir --no-index --find-links /wheels sengoku 'psycopg[binary]' \
     && rm -rf /wheels \
-    && python -c "import sengoku.games.gungi._gungi_native"
+    && python -c "import sengoku.games.gungi._gungi_native, sengoku.games.gunkimono._gunkimono_native"
 USER sengoku
 WORKDIR /var/lib/sengoku
 EXPOSE 8000

@@ -1,10 +1,12 @@
-"""Build Gungi's native core (C++ through pybind11) and compile the modules listed under
-``[tool.sengoku] compiled`` in pyproject.toml with mypyc; metadata is in pyproject.toml.
+"""Build the native cores (C++ through pybind11: Gungi's and Gunkimono's) and compile the
+modules listed under ``[tool.sengoku] compiled`` in pyproject.toml with mypyc; metadata is in
+pyproject.toml.
 
-A wheel (and ``make install``'s build in place) always contains both: without a C++17
+A wheel (and ``make install``'s build in place) always contains them all: without a C++17
 compiler, pybind11 or mypy (mypyc), or when mypyc refuses a module, the build stops with an
-error that says why. A builder who wants a pure-Python wheel (no core: Gungi then runs its
-Python engine; nothing compiled: every module runs as Python) asks for one explicitly::
+error that says why. A builder who wants a pure-Python wheel (no cores: Gungi then runs its
+Python engine, Gunkimono's batches their contract states; nothing compiled: every module runs
+as Python) asks for one explicitly::
 
     SENGOKU_PURE_PYTHON_BUILD=1 python -m build
 
@@ -39,6 +41,11 @@ PURE_PYTHON_BUILD = "SENGOKU_PURE_PYTHON_BUILD"
 OPT_LEVEL = "SENGOKU_MYPYC_OPT_LEVEL"
 NATIVE_NAME = "sengoku.games.gungi._gungi_native"
 NATIVE_SOURCES = ["sengoku/games/gungi/native/core.cpp"]
+#: Gunkimono's native core (sengoku/games/gunkimono/native_core.py loads it).
+GUNKIMONO_NATIVE_NAME = "sengoku.games.gunkimono._gunkimono_native"
+GUNKIMONO_NATIVE_SOURCES = ["sengoku/games/gunkimono/native/core.cpp"]
+#: Each native core's extension name and its C++ sources.
+NATIVE_CORES = {NATIVE_NAME: NATIVE_SOURCES, GUNKIMONO_NATIVE_NAME: GUNKIMONO_NATIVE_SOURCES}
 ROOT = Path(__file__).resolve().parent
 #: The build's record of what it compiled (sengoku/compiled.py reads it).
 COMPILED_RECORD = ROOT / "sengoku" / "compiled.json"
@@ -52,7 +59,7 @@ MYPYC_EXTENSIONS: list[Extension] = []
 METADATA_COMMANDS = {"egg_info", "dist_info", "sdist"}
 
 HINT = (
-    "Gungi's native core (sengoku/games/gungi/native/core.cpp) could not be built ({cause}). "
+    "A native core ({source}) could not be built ({cause}). "
     "Install a C++17 compiler (Debian: apt-get install g++) and pybind11>=2.11, or build a "
     f"pure-Python wheel on purpose with {PURE_PYTHON_BUILD}=1."
 )
@@ -128,32 +135,37 @@ class BuildNativeCore(build_ext):
             super().build_extension(ext)
         except Exception as exc:
             cause = f"{type(exc).__name__}: {exc}"
-            if ext.name == NATIVE_NAME:
-                hint = HINT.format(cause=cause)
+            if ext.name in NATIVE_CORES:
+                hint = HINT.format(source=", ".join(NATIVE_CORES[ext.name]), cause=cause)
             else:
                 hint = MYPYC_HINT.format(modules=", ".join(compiled_modules()), cause=cause)
             raise SystemExit("error: " + hint) from exc
 
 
 def native_extensions() -> list[Extension]:
-    """The core's extension, or none when the builder asked for a pure-Python wheel."""
+    """The cores' extensions, or none when the builder asked for a pure-Python wheel."""
     if pure_build():
         return []
     try:
         from pybind11.setup_helpers import Pybind11Extension
     except ImportError as exc:  # only a build without isolation can lack it
         cause = f"pybind11 is not installed ({exc})"
-        raise SystemExit("error: " + HINT.format(cause=cause)) from exc
-    ext = Pybind11Extension(
-        NATIVE_NAME,
-        NATIVE_SOURCES,
-        cxx_std=17,
-        # No FMA contraction: the evaluation must add up exactly as the Python one does.
-        extra_compile_args=["-O3", "-ffp-contract=off"],
-    )
-    # Not optional: a wheel without its core would be a silently slower Gungi.
-    ext.optional = False
-    return [ext]
+        every = ", ".join(s for listed in NATIVE_CORES.values() for s in listed)
+        raise SystemExit("error: " + HINT.format(source=every, cause=cause)) from exc
+    extensions: list[Extension] = []
+    for name, sources in NATIVE_CORES.items():
+        ext = Pybind11Extension(
+            name,
+            sources,
+            cxx_std=17,
+            # No FMA contraction: Gungi's evaluation must add up exactly as the Python one
+            # does (and Gunkimono's returns as Outcome.ranked's).
+            extra_compile_args=["-O3", "-ffp-contract=off"],
+        )
+        # Not optional: a wheel without a core would be a silently slower game.
+        ext.optional = False
+        extensions.append(ext)
+    return extensions
 
 
 def mypyc_opt_level() -> str:
@@ -220,7 +232,7 @@ def mypyc_extensions() -> list[Extension]:
 
 
 cmdclass: dict[str, Any] = {"build_ext": BuildNativeCore}
-# The native core first: a build without a compiler fails on it and names it. The mypyc
+# The native cores first: a build without a compiler fails on them and names them. The mypyc
 # modules join when build_ext is finalized (BuildNativeCore.finalize_options); an unknown
 # optimisation level is refused now, before anything is built.
 mypyc_opt_level()

@@ -51,7 +51,11 @@ UNTRACKED = shutil.ignore_patterns(
     ".ruff_cache",
     "*.sqlite3",
 )
-NATIVE_SOURCE = "sengoku/games/gungi/native/core.cpp"
+#: The native cores' C++ sources (the sdist carries them; a wheel carries their .so instead).
+NATIVE_SOURCES = {
+    "sengoku/games/gungi/native/core.cpp",
+    "sengoku/games/gunkimono/native/core.cpp",
+}
 #: Modules of the web server's packages: none may load for the engines, agents or terminal.
 SERVER_MODULES = sorted(
     {*SERVER_PACKAGES.values(), *SPEEDUPS.values(), *POSTGRES_PACKAGES.values(), "starlette"}
@@ -176,7 +180,7 @@ def test_sdist_carries_the_native_source(dists: tuple[Path, Path]) -> None:
 
     with tarfile.open(sdist) as tf:
         names = {n.split("/", 1)[1] for n in tf.getnames() if "/" in n}
-    assert NATIVE_SOURCE in names
+    assert NATIVE_SOURCES <= names
     assert {"pyproject.toml", "setup.py", "MANIFEST.in", "LICENSE", "README.md"} <= names
 
 
@@ -187,17 +191,21 @@ def test_wheel_carries_the_compiled_core_and_every_data_file(
     assert "-cp3" in wheel.name and "none-any" not in wheel.name, wheel.name
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
-    cores = [n for n in names if n.startswith("sengoku/games/gungi/_gungi_native.")]
-    assert len(cores) == 1 and cores[0].endswith(".so"), cores
+    for core in (
+        "sengoku/games/gungi/_gungi_native.",
+        "sengoku/games/gunkimono/_gunkimono_native.",
+    ):
+        cores = [n for n in names if n.startswith(core)]
+        assert len(cores) == 1 and cores[0].endswith(".so"), cores
     # The search's hot loop compiled by mypyc, beside its source, and the build's record.
     compiled = [n for n in names if n.startswith("sengoku/ai/tree.") and n.endswith(".so")]
     assert len(compiled) == 1 and "sengoku/ai/tree.py" in names, compiled
     assert "sengoku/compiled.json" in names
     # The package's own files: every one the checkout has ships (data included), except the
-    # C++ source, which the .so stands for.
+    # C++ sources, which the .so files stand for.
     src = work / "src"
     package = {p.relative_to(src).as_posix() for p in (src / "sengoku").rglob("*") if p.is_file()}
-    assert package - names == {NATIVE_SOURCE}
+    assert package - names == NATIVE_SOURCES
 
 
 def test_auditwheel_repairs_it_to_a_manylinux_tag(repaired: Path) -> None:
@@ -206,15 +214,16 @@ def test_auditwheel_repairs_it_to_a_manylinux_tag(repaired: Path) -> None:
         assert any(n.startswith("sengoku/games/gungi/_gungi_native.") for n in zf.namelist())
 
 
-def test_the_installed_wheel_runs_the_native_core(venv: Path, work: Path) -> None:
-    code = (
-        "import sengoku.games.gungi as gungi, sengoku.games.gungi.native_core as core; "
-        "print(gungi.native_available()); print(core.module().__file__)"
-    )
-    run = _run([venv / "bin" / "python", "-c", code], cwd=work)
-    available, where = _ok(run).split()
-    assert available == "True"
-    assert Path(where).is_relative_to(venv), where  # the installed copy, not the checkout's
+def test_the_installed_wheel_runs_the_native_cores(venv: Path, work: Path) -> None:
+    for game in ("gungi", "gunkimono"):
+        code = (
+            f"import sengoku.games.{game}.native_core as core; "
+            "print(core.native_available()); print(core.module().__file__)"
+        )
+        run = _run([venv / "bin" / "python", "-c", code], cwd=work)
+        available, where = _ok(run).split()
+        assert available == "True", game
+        assert Path(where).is_relative_to(venv), where  # the installed copy, not the checkout's
 
 
 def test_the_installed_wheel_runs_the_compiled_search(venv: Path, work: Path) -> None:
@@ -282,7 +291,9 @@ def test_a_wheel_without_a_compiler_fails_loudly(tmp_path: Path) -> None:
     )
     assert run.returncode != 0, run.stdout
     said = run.stdout + run.stderr
-    assert NATIVE_SOURCE in said and "SENGOKU_PURE_PYTHON_BUILD=1" in said, said
+    # The cores compile side by side: the first to fail is named.
+    assert any(source in said for source in NATIVE_SOURCES), said
+    assert "SENGOKU_PURE_PYTHON_BUILD=1" in said, said
     assert not list((tmp_path / "d").glob("*.whl"))
 
 

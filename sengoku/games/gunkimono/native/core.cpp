@@ -1,0 +1,1369 @@
+// Gunkimono's native core: the Python engine's rules (sengoku/games/gunkimono/, the turn's
+// flow in state.py) mirrored in C++, on the same integer actions (actions.py:
+// Gunkimono.action_to_int) and the same state fields (GunkimonoState.to_json).
+//
+// Nothing here re-types the game's data: the printed battlefield, its squares' neighbours
+// and the places of a large tile, the honor track's rows, the small tiles' symbols, the
+// action blocks and the phase names come in from Python (native_core.py builds the Rules
+// from data.components() and the rule modules' tables). Each function names the Python
+// function it mirrors; tests/gunkimono/test_native_core.py plays both engines side by side
+// and compares every legal list and every state (to_json) after every decision.
+//
+// A Match is one game: load_json(state.to_json()) takes a position (setup's shuffles stay
+// in Python: the state stores them), legal_ints() lists its legal action integers in
+// ascending order (Gunkimono.legal_action_ints), apply(n) plays one (refusing an illegal
+// one, changing nothing), to_json() gives the position back as GunkimonoState.to_json()
+// writes it (GunkimonoState.from_json reads it).
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+// The most squares a battlefield may have here (battlefield.json's is 10 x 8): the board
+// arrays are fixed, so a Match is one block of memory (a batch holds many).
+constexpr int MAXC = 128;
+constexpr int MAXP = 5;       // players (Gunkimono.options["players"])
+constexpr int TROOPS = 5;     // troop types = honor-track columns (troops.json)
+constexpr int FACE_DOWN = 5;  // battlefield.FACE_DOWN: a support's top
+constexpr int END_TILE = 100; // end_of_the_game.END_TILE
+constexpr int REMOVED = -1;   // honor_track.REMOVED
+constexpr int ROW_SIZE = 3;   // refill_your_hand.ROW_SIZE
+
+// turn_sequence.Phase, in PHASES' order (checked when the Rules are made).
+enum Phase { PLACE = 0, SUPPORT, SCORE, STRONGHOLD, DRAW, OVER, NUM_PHASES };
+const char* const PHASE_NAMES[NUM_PHASES] = {"place", "support", "score",
+                                             "stronghold", "draw", "over"};
+// turn_record.KINDS.
+enum RecordKind { R_VP = 0, R_HONOR, R_STRONGHOLDS, R_STRONGHOLD_BUILT, R_BANNER };
+
+// Everything about a match that does not change while it is played: the components, the
+// options, the action blocks.
+struct Rules {
+    int width = 0, height = 0, cells = 0, players = 0;
+    std::vector<int> printed;
+    // NEIGHBOURS (battlefield.py), in its order.
+    std::vector<std::array<int, 4>> nb;
+    std::vector<int> nb_count;
+    // PAIRS (battlefield.py): each place of a large tile, in action-number order, and the
+    // places covering each square (PAIRS_OF).
+    std::vector<int> pair_a, pair_b;
+    std::vector<std::vector<int>> pairs_of;
+    int ending_row = 0;
+    int stronghold_row[2]{};
+    int small_symbols = 0;
+    // The spec's rulings (Gunkimono.options).
+    bool own_double_stronghold = false;
+    bool empty_banner_stay = false;  // empty_banner_stack == "stay"
+    bool removed_marker_counts = true;
+    bool end_tile_replacement = true;
+    bool link_own_formations = true;
+    int length_limit = 1000;
+    // actions.py's blocks.
+    int small_base = 0, support_base = 0, score_base = 0, stronghold_base = 0, draw_base = 0,
+        num_actions = 0;
+    // The options as the state's JSON holds them (given back by to_json).
+    py::object options;
+};
+
+struct Pending {  // turn_sequence.PendingScore
+    int cell, troop, symbols, vp;
+    bool vp_allowed;
+};
+
+struct Scored {  // a turn_record scoring
+    int kind, troop, square, points;
+};
+
+struct Banner {  // war_banners: [kind, value] on a stack, [kind, value, column] claimed
+    int kind, value, column;
+};
+
+// A small deterministic generator for playouts (benchmarks), not Python's.
+struct SplitMix {
+    uint64_t s;
+    uint64_t next() {
+        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    int below(int n) { return int(next() % uint64_t(n)); }
+};
+
+// What GunkimonoState.to_json names "ended": an ending made by core (a concession, a timeout,
+// the length limit), as Outcome.to_json().
+struct Ended {
+    bool set = false;
+    std::string reason;
+    std::vector<int> winners;
+    std::vector<double> scores, returns;
+};
+
+class Match {
+  public:
+    explicit Match(std::shared_ptr<const Rules> rules) : R(std::move(rules)) {
+        n = R->players;
+        fresh();
+    }
+
+    // ------------------------------------------------------------------ state
+    std::shared_ptr<const Rules> R;
+    int n = 0;
+    // placement.Battlefield
+    std::array<int8_t, MAXC> top{}, sym{}, level{};
+    std::vector<int> placed;
+    std::vector<std::array<int, 3>> placed_small;
+    // strongholds.Strongholds
+    std::array<int8_t, MAXC> sh{};
+    std::vector<int> strongholds[MAXP];
+    std::vector<std::array<int, 2>> built_at;
+    // refill_your_hand.Supply
+    std::vector<int> hands[MAXP], known[MAXP], reserve[MAXP];
+    std::vector<int> row, stack, removed;
+    // victory_points.VictoryPointTrack, honor_track.HonorTrack
+    int score[MAXP]{}, vp_strongholds[MAXP]{};
+    int honor[MAXP][TROOPS]{};
+    // war_banners.WarBanners
+    std::vector<Banner> banner_stacks[TROOPS];
+    std::vector<Banner> banners[MAXP];
+    // scoring.Scoring
+    std::vector<Pending> pending;
+    // turn_sequence.TurnSequence
+    int turn = 0, turns = 0, phase = PLACE, support_cell = -1, passes = 0, decisions = 0;
+    bool placed_large = false;
+    // end_of_the_game.Ending
+    std::vector<int> end_stack;
+    bool end_stack_in_play = false, end_triggered = false;
+    std::string reason;  // empty: None
+    Ended ended;
+    // turn_record.TurnRecord
+    int record_seat = -1;
+    std::vector<int> record_squares;
+    std::vector<Scored> record_scores;
+
+    // ------------------------------------------------------------------ caches
+    // formations.Formations of the board as it is (valid until top or sh changes): each
+    // square's formation (its lowest square), each formation's size, and for a formation
+    // holding strongholds its lowest stronghold square and their owner (-2: several).
+    bool formations_valid = false;
+    std::array<uint8_t, MAXC> comp{}, fsize{};
+    std::array<int8_t, MAXC> held_first{}, held_owner{};
+    int held_count = 0;
+    bool linkable_valid = false;
+    std::array<bool, MAXC> linkable{};
+    // The legal list of the position (valid until the next decision).
+    bool legal_valid = false;
+    std::vector<int> legal;
+
+    void fresh() {
+        // GunkimonoState.__init__ before setup (load_json fills every field).
+        for (int c = 0; c < R->cells; ++c) {
+            top[c] = int8_t(R->printed[c]);
+            sym[c] = level[c] = 0;
+            sh[c] = -1;
+        }
+        touched();
+    }
+
+    // The board changed: its formations and legal list are worked out again when asked.
+    void touched() {
+        formations_valid = false;
+        linkable_valid = false;
+        legal_valid = false;
+    }
+
+    // ------------------------------------------------------------------ formations.py
+    void ensure_formations() {
+        if (formations_valid) return;
+        const int cells = R->cells;
+        int todo[MAXC];
+        for (int c = 0; c < cells; ++c) comp[c] = 0xFF;
+        for (int start = 0; start < cells; ++start) {
+            if (comp[start] != 0xFF) continue;
+            int t = top[start];
+            comp[start] = uint8_t(start);
+            int sp = 0, count = 1;
+            todo[sp++] = start;
+            while (sp) {
+                int c = todo[--sp];
+                for (int k = 0; k < R->nb_count[c]; ++k) {
+                    int x = R->nb[c][k];
+                    if (comp[x] == 0xFF && top[x] == t) {
+                        comp[x] = uint8_t(start);
+                        todo[sp++] = x;
+                        ++count;
+                    }
+                }
+            }
+            fsize[start] = uint8_t(count);
+        }
+        held_count = 0;
+        for (int c = 0; c < cells; ++c) held_first[c] = -1;
+        for (int c = 0; c < cells; ++c) {
+            if (sh[c] < 0) continue;
+            int g = comp[c];
+            if (held_first[g] < 0) {
+                held_first[g] = int8_t(c);
+                held_owner[g] = sh[c];
+                ++held_count;
+            } else if (held_owner[g] != sh[c]) {
+                held_owner[g] = -2;
+            }
+        }
+        formations_valid = true;
+        linkable_valid = false;
+    }
+
+    // formations.formation: the squares of the formation on ``cell`` with ``a`` and ``b``
+    // showing ``ta`` and ``tb`` (the board itself otherwise unchanged), into ``out``; its size.
+    int formation_with(int cell, int a, int ta, int b, int tb, int* out) {
+        int8_t old_a = top[a], old_b = top[b];
+        top[a] = int8_t(ta);
+        top[b] = int8_t(tb);
+        const int cells = R->cells;
+        bool seen[MAXC];
+        for (int c = 0; c < cells; ++c) seen[c] = false;
+        int t = top[cell];
+        int count = 0, sp = 0;
+        int todo[MAXC];
+        seen[cell] = true;
+        todo[sp++] = cell;
+        out[count++] = cell;
+        while (sp) {
+            int c = todo[--sp];
+            for (int k = 0; k < R->nb_count[c]; ++k) {
+                int x = R->nb[c][k];
+                if (!seen[x] && top[x] == t) {
+                    seen[x] = true;
+                    todo[sp++] = x;
+                    out[count++] = x;
+                }
+            }
+        }
+        top[a] = old_a;
+        top[b] = old_b;
+        return count;
+    }
+
+    int formation_size(int cell) {
+        ensure_formations();
+        return fsize[comp[cell]];
+    }
+
+    // ------------------------------------------------------------------ strongholds.py
+    int built_total() const {
+        int built = 0;
+        for (int s = 0; s < n; ++s) built += int(strongholds[s].size());
+        return built;
+    }
+
+    // placement._rule_4_board: may Stronghold rule 4 refuse a placement now?
+    bool rule_4_applies() {
+        if (built_total() < 2) return false;  // strongholds.may_link
+        ensure_formations();
+        return held_count >= 2;
+    }
+
+    // strongholds.links_controlled (with the formations of the board; rule 4 applies).
+    bool links_controlled(int a, int ta, int b, int tb) {
+        if (held_count < 2) return false;
+        int squares[MAXC];
+        for (int k = 0; k < 2; ++k) {
+            int x = k == 0 ? a : b;
+            int t = k == 0 ? ta : tb;
+            int first = -1;
+            bool two = false;
+            for (int j = 0; j < R->nb_count[x]; ++j) {
+                int y = R->nb[x][j];
+                if (y == a || y == b || top[y] != t) continue;
+                int g = comp[y];
+                if (held_first[g] < 0) continue;
+                if (first < 0) {
+                    first = g;
+                } else if (g != first) {
+                    two = true;
+                    break;
+                }
+            }
+            if (!two) continue;
+            // Possibly linking: the formation as it would be after the placement.
+            int size = formation_with(x, a, ta, b, tb, squares);
+            int groups[MAXC];
+            int ngroups = 0;
+            for (int i = 0; i < size; ++i) {
+                int c = squares[i];
+                if (sh[c] < 0) continue;
+                int g = comp[c];
+                bool known_group = false;
+                for (int j = 0; j < ngroups; ++j) known_group = known_group || groups[j] == g;
+                if (!known_group) groups[ngroups++] = g;
+            }
+            if (ngroups < 2) continue;
+            if (!R->link_own_formations) return true;
+            int owner = sh[held_first[groups[0]]];
+            for (int j = 1; j < ngroups; ++j)
+                if (sh[held_first[groups[j]]] != owner) return true;
+        }
+        return false;
+    }
+
+    // placement._linkable: the squares next to two different controlled formations (only
+    // there can rule 4 refuse a troop).
+    void ensure_linkable() {
+        if (linkable_valid) return;
+        ensure_formations();
+        for (int c = 0; c < R->cells; ++c) {
+            int first = -1;
+            bool found = false;
+            for (int j = 0; j < R->nb_count[c]; ++j) {
+                int g = comp[R->nb[c][j]];
+                if (held_first[g] < 0) continue;
+                if (first < 0) {
+                    first = g;
+                } else if (g != first) {
+                    found = true;
+                    break;
+                }
+            }
+            linkable[c] = found;
+        }
+        linkable_valid = true;
+    }
+
+    // strongholds.stronghold_due
+    bool stronghold_due(int seat) const {
+        int built = int(strongholds[seat].size());
+        if (built >= 2) return false;
+        int row_needed = R->stronghold_row[built];
+        for (int t = 0; t < TROOPS; ++t) {
+            int r = honor[seat][t];
+            bool ok = (r == REMOVED && R->removed_marker_counts) || (r != REMOVED && r >= row_needed);
+            if (!ok) return false;
+        }
+        return true;
+    }
+
+    // strongholds.stronghold_cells (ascending).
+    void stronghold_cells(int seat, std::vector<int>& out) {
+        ensure_formations();
+        for (int c = 0; c < R->cells; ++c) {
+            if (sh[c] >= 0 || top[c] == FACE_DOWN) continue;
+            int g = comp[c];
+            if (held_first[g] >= 0 && !(R->own_double_stronghold && held_owner[g] == seat)) continue;
+            out.push_back(c);
+        }
+    }
+
+    bool any_stronghold_cell(int seat) {
+        std::vector<int> cells;
+        stronghold_cells(seat, cells);
+        return !cells.empty();
+    }
+
+    // strongholds.built: the stronghold due is built (one a turn), or none can be.
+    bool built_now() {
+        if (!built_at.empty() && built_at.back()[0] == turn && built_at.back()[1] == turns)
+            return true;
+        return !any_stronghold_cell(turn);
+    }
+
+    // strongholds.build
+    void build(int cell) {
+        int seat = turn;
+        strongholds[seat].push_back(cell);
+        sh[cell] = int8_t(seat);
+        touched();
+        built_at.push_back({seat, turns});
+        int size = formation_size(cell);
+        record_scores.push_back({R_STRONGHOLD_BUILT, top[cell], cell, size});
+    }
+
+    // strongholds.assess (step 3)
+    void assess() {
+        int seat = turn;
+        if (strongholds[seat].empty()) return;
+        int total = 0;
+        for (int c : strongholds[seat]) total += formation_size(c);
+        score[seat] += total;  // victory_points.gain, by strongholds
+        vp_strongholds[seat] += total;
+        record_scores.push_back({R_STRONGHOLDS, -1, -1, total});
+    }
+
+    // strongholds.controlled_troops (the end's tie-break).
+    int controlled_troops(int seat) {
+        ensure_formations();
+        int seen[MAXC];
+        int nseen = 0, total = 0;
+        for (int c : strongholds[seat]) {
+            int g = comp[c];
+            bool dup = false;
+            for (int j = 0; j < nseen; ++j) dup = dup || seen[j] == g;
+            if (dup) continue;
+            seen[nseen++] = g;
+            total += fsize[g];
+        }
+        return total;
+    }
+
+    // ------------------------------------------------------------------ legal actions
+    // placement.place_actions / large_placements: step 1's legal actions in ascending order
+    // (over the support square only, when ``support`` >= 0: then large tiles alone).
+    void place_actions(int support, std::vector<int>& out) {
+        const Rules& r = *R;
+        const int cells = r.cells;
+        const int npairs = int(r.pair_a.size());
+        const int seat = turn;
+        bool rule4 = rule_4_applies();
+        if (rule4) ensure_linkable();
+        // The hand's tile sides, sorted by key c1 * 10 + c2: (key, t1, c1, t2, c2).
+        std::array<int, 5> kinds[2 * 100];
+        int nkinds = 0;
+        {
+            bool seen_code[100] = {};
+            for (int code : hands[seat]) {
+                if (code < 0 || code >= 100 || seen_code[code]) continue;
+                seen_code[code] = true;
+                int c1 = code / 10, c2 = code % 10;
+                kinds[nkinds++] = {c1 * 10 + c2, c1 / 2, c1, c2 / 2, c2};
+                kinds[nkinds++] = {c2 * 10 + c1, c2 / 2, c2, c1 / 2, c1};
+            }
+            std::sort(kinds, kinds + nkinds);
+        }
+        for (int k = 0; k < nkinds; ++k) {
+            const auto& kind = kinds[k];
+            int t1 = kind[1], t2 = kind[3];
+            int base = kind[0] * cells;
+            auto consider = [&](int i) {
+                int a = r.pair_a[i], b = r.pair_b[i];
+                if (sh[a] >= 0 || sh[b] >= 0 || level[a] != level[b]) return;  // rule 1, level
+                if (top[a] == t1 || top[b] == t2) return;                        // duplication
+                if (rule4 && (linkable[a] || linkable[b]) && links_controlled(a, t1, b, t2))
+                    return;
+                out.push_back((base + a) * 2 + (b == a + 1 ? 0 : 1));
+            };
+            if (support < 0) {
+                for (int i = 0; i < npairs; ++i) consider(i);
+            } else {
+                for (int i : r.pairs_of[support]) consider(i);
+            }
+        }
+        if (support >= 0) return;
+        std::vector<int> res = reserve[seat];
+        std::sort(res.begin(), res.end());
+        if (res.empty()) return;
+        for (int t : res) {
+            if (t < 0 || t >= TROOPS) continue;
+            for (int c = 0; c < cells; ++c) {
+                if (sh[c] >= 0 || top[c] == t) continue;
+                if (rule4 && linkable[c] && links_controlled(c, t, c, t)) continue;
+                out.push_back(r.small_base + t * cells + c);
+            }
+        }
+        // Supports (placement._supports, extra_support.support_cells): the lower square of
+        // a place whose squares differ by one level takes one when a tile side of the hand
+        // may then lie there.
+        if (hands[seat].empty()) return;
+        bool found[MAXC] = {};
+        bool any = false;
+        for (int i = 0; i < npairs; ++i) {
+            int a = r.pair_a[i], b = r.pair_b[i];
+            if (sh[a] >= 0 || sh[b] >= 0) continue;
+            int x;
+            if (level[b] == level[a] + 1)
+                x = a;
+            else if (level[a] == level[b] + 1)
+                x = b;
+            else
+                continue;
+            if (found[x]) continue;
+            int y = a + b - x;
+            for (int k = 0; k < nkinds; ++k) {
+                int tx = kinds[k][1], ty = kinds[k][3];
+                if (ty == top[y]) continue;
+                if (rule4 && links_controlled(x, tx, y, ty)) continue;
+                found[x] = true;
+                any = true;
+                break;
+            }
+        }
+        if (!any) return;
+        for (int t : res) {
+            if (t < 0 || t >= TROOPS) continue;
+            for (int c = 0; c < cells; ++c)
+                if (found[c]) out.push_back(r.support_base + t * cells + c);
+        }
+    }
+
+    // honor_track.can_honor
+    bool can_honor(int seat, int troop) const {
+        int row_now = honor[seat][troop];
+        return row_now != REMOVED && row_now < R->ending_row;
+    }
+
+    void make_legal() {
+        legal.clear();
+        const Rules& r = *R;
+        switch (phase) {
+            case PLACE:
+                place_actions(-1, legal);
+                break;
+            case SUPPORT:
+                place_actions(support_cell, legal);
+                break;
+            case SCORE: {  // scoring.legal_scores
+                if (pending.empty()) break;
+                const Pending& p = pending.front();
+                if (p.vp_allowed) legal.push_back(r.score_base + p.troop * r.cells + p.cell);
+                if (can_honor(turn, p.troop))
+                    legal.push_back(r.score_base + (TROOPS + p.troop) * r.cells + p.cell);
+                break;
+            }
+            case STRONGHOLD: {  // strongholds.legal_builds
+                std::vector<int> cells;
+                stronghold_cells(turn, cells);
+                for (int c : cells) legal.push_back(r.stronghold_base + c);
+                break;
+            }
+            case DRAW: {  // refill_your_hand.legal_draws
+                if (!stack.empty()) legal.push_back(r.draw_base);
+                std::vector<int> tiles = row;
+                std::sort(tiles.begin(), tiles.end());
+                tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
+                for (int t : tiles) legal.push_back(r.draw_base + 1 + t);
+                break;
+            }
+            default:
+                break;
+        }
+        // Every generator above makes its list in ascending order; sorted once more only
+        // if a loaded position breaks that (a row or reserve out of order is sorted above).
+        legal_valid = true;
+    }
+
+    const std::vector<int>& legal_ints() {
+        if (!legal_valid) make_legal();
+        return legal;
+    }
+
+    bool is_legal(int action) {
+        const auto& l = legal_ints();
+        return std::binary_search(l.begin(), l.end(), action);
+    }
+
+    // ------------------------------------------------------------------ the rules' effects
+    void record_begin() {  // turn_record.begin
+        record_seat = turn;
+        record_squares.clear();
+        record_scores.clear();
+    }
+
+    static void remove_first(std::vector<int>& v, int value) {
+        auto it = std::find(v.begin(), v.end(), value);
+        if (it != v.end()) v.erase(it);
+    }
+
+    // scoring.queue_scoring
+    void queue_scoring(const int* cells, int count) {
+        passes = 0;
+        ensure_formations();
+        pending.clear();
+        for (int i = 0; i < count; ++i) {
+            int c = cells[i];
+            int g = comp[c];
+            pending.push_back({c, top[c], sym[c], fsize[g], held_first[g] < 0});
+        }
+    }
+
+    // placement.place_large
+    void place_large(int first, int a, int second, int b) {
+        int seat = turn;
+        if (support_cell < 0) record_begin();
+        record_squares.push_back(a);
+        record_squares.push_back(b);
+        int tile = first <= second ? first * 10 + second : second * 10 + first;
+        remove_first(hands[seat], tile);  // refill_your_hand.play_from_hand
+        remove_first(known[seat], tile);
+        placed.push_back(tile);
+        top[a] = int8_t(first / 2);
+        sym[a] = int8_t(first % 2 + 1);
+        ++level[a];
+        top[b] = int8_t(second / 2);
+        sym[b] = int8_t(second % 2 + 1);
+        ++level[b];
+        touched();
+        placed_large = true;
+        support_cell = -1;
+        int cells[2] = {a, b};
+        queue_scoring(cells, 2);
+    }
+
+    // placement.place_small (face up), extra_support.place_support (face down)
+    void place_small(int troop, int cell, bool support) {
+        int seat = turn;
+        record_begin();
+        record_squares.push_back(cell);
+        remove_first(reserve[seat], troop);  // refill_your_hand.play_from_reserve
+        ++level[cell];
+        placed_small.push_back({seat, troop, support ? 0 : 1});
+        touched();
+        if (support) {
+            top[cell] = FACE_DOWN;
+            sym[cell] = 0;
+            support_cell = cell;
+            return;
+        }
+        top[cell] = int8_t(troop);
+        sym[cell] = int8_t(R->small_symbols);
+        placed_large = false;
+        queue_scoring(&cell, 1);
+    }
+
+    // war_banners.reach_ending_row: true if the marker leaves the track.
+    bool reach_ending_row(int seat, int troop) {
+        auto& pile = banner_stacks[troop];
+        if (!pile.empty()) {
+            Banner top_banner = pile.back();
+            pile.pop_back();
+            banners[seat].push_back({top_banner.kind, top_banner.value, troop});
+            record_scores.push_back({R_BANNER, troop, -1, top_banner.kind});
+            return true;
+        }
+        return !R->empty_banner_stay;
+    }
+
+    // honor_track.advance_honor
+    void advance_honor(int seat, int troop, int points) {
+        int end = R->ending_row;
+        int row_now = std::min(honor[seat][troop] + points, end);
+        honor[seat][troop] = row_now;
+        if (row_now >= end && reach_ending_row(seat, troop)) honor[seat][troop] = REMOVED;
+    }
+
+    // scoring.skip_unscorable
+    void skip_unscorable() {
+        while (!pending.empty()) {
+            const Pending& p = pending.front();
+            if (p.vp_allowed || can_honor(turn, p.troop)) return;
+            pending.erase(pending.begin());
+        }
+    }
+
+    // scoring.score
+    void score_troop(bool for_honor) {
+        int seat = turn;
+        Pending p = pending.front();
+        pending.erase(pending.begin());
+        if (!for_honor) {
+            score[seat] += p.vp;  // victory_points.gain
+            record_scores.push_back({R_VP, p.troop, p.cell, p.vp});
+        } else {
+            record_scores.push_back({R_HONOR, p.troop, p.cell, p.symbols});
+            advance_honor(seat, p.troop, p.symbols);
+        }
+        skip_unscorable();
+    }
+
+    // end_of_the_game.bring_end_stack via refill_your_hand.open_end_stack
+    void open_end_stack() {
+        end_stack_in_play = true;
+        stack = end_stack;
+        end_stack.clear();
+    }
+
+    // refill_your_hand.pop_stack: -1 when the stack is empty.
+    int pop_stack() {
+        if (stack.empty()) return -1;
+        int tile = stack.back();
+        stack.pop_back();
+        if (stack.empty() && !end_stack_in_play) open_end_stack();
+        return tile;
+    }
+
+    // end_of_the_game.trigger_end
+    void trigger_end() { end_triggered = true; }
+
+    // refill_your_hand.refill_row
+    void refill_row() {
+        while (int(row.size()) < ROW_SIZE) {
+            int tile = pop_stack();
+            if (tile < 0) return;
+            if (tile == END_TILE) {
+                trigger_end();
+                if (!R->end_tile_replacement) return;
+                continue;
+            }
+            row.push_back(tile);
+        }
+    }
+
+    // refill_your_hand.draw (and the flow's _draw: no second draw this turn)
+    void draw(int tile) {
+        int seat = turn;
+        if (tile < 0) {
+            int got = pop_stack();
+            while (got == END_TILE) {
+                trigger_end();
+                got = R->end_tile_replacement ? pop_stack() : -1;
+            }
+            if (got >= 0) hands[seat].push_back(got);
+        } else {
+            remove_first(row, tile);
+            hands[seat].push_back(tile);
+            known[seat].push_back(tile);
+            refill_row();
+        }
+        placed_large = false;
+    }
+
+    // ------------------------------------------------------------------ the turn (state.py)
+    // extra_support.awaits_large
+    bool awaits_large() const { return support_cell >= 0 && top[support_cell] == FACE_DOWN; }
+
+    // refill_your_hand.draw_due
+    bool draw_due() const { return placed_large && (!stack.empty() || !row.empty()); }
+
+    // end_of_the_game.game_ends_now: the reason, or nullptr.
+    const char* game_ends_now() const {
+        if (end_triggered && turn == n - 1) return "end_of_game";
+        if (passes >= n) return "no_placement";
+        return nullptr;
+    }
+
+    // GunkimonoState._start_turn: false if the seat passed.
+    bool start_turn() {
+        phase = PLACE;
+        legal_valid = false;
+        make_legal();  // placement.can_place: the list is the position's, kept
+        if (!legal.empty()) return true;
+        ++passes;
+        record_begin();
+        assess();
+        return false;
+    }
+
+    // GunkimonoState.end_turn
+    void end_turn() {
+        while (true) {
+            ++turns;
+            pending.clear();  // scoring.turn_over
+            placed_large = false;
+            const char* why = game_ends_now();
+            if (why != nullptr) {
+                phase = OVER;  // end_of_the_game.finish
+                reason = why;
+                legal_valid = false;
+                return;
+            }
+            turn = (turn + 1) % n;
+            if (start_turn()) return;
+        }
+    }
+
+    // The flow's table (state.py FLOW): is the phase over, which follows, how it begins.
+    bool phase_end(int p) {
+        switch (p) {
+            case PLACE:
+                return !pending.empty() || awaits_large();  // _placed
+            case SUPPORT:
+                return !awaits_large();  // _covered
+            case SCORE:
+                return pending.empty();  // scoring.scored
+            case STRONGHOLD:
+                return built_now();
+            case DRAW:
+                return !draw_due();  // _drawn
+            default:
+                return false;
+        }
+    }
+
+    int phase_next(int p) {
+        switch (p) {
+            case PLACE:
+                return awaits_large() ? SUPPORT : SCORE;  // _after_placing
+            case SUPPORT:
+                return SCORE;
+            case SCORE:
+                return stronghold_due(turn) ? STRONGHOLD : DRAW;  // _after_scoring
+            case STRONGHOLD:
+                return DRAW;
+            default:
+                return PLACE;
+        }
+    }
+
+    void phase_begin(int p) {
+        switch (p) {
+            case PLACE:
+                end_turn();
+                break;
+            case SCORE:
+                skip_unscorable();
+                break;
+            case DRAW:
+                assess();  // step 3
+                break;
+            default:  // STRONGHOLD: begin_building only tells; SUPPORT: nothing
+                break;
+        }
+    }
+
+    // Flow.apply's template for this table: play a legal action, then move through the
+    // phases that end, then the length guard. False (nothing changed) when not legal.
+    bool apply(int action) {
+        if (phase == OVER || !is_legal(action)) return false;
+        play(action);
+        return true;
+    }
+
+    // The phase's do (the decision counted first: GunkimonoState.decide).
+    void play(int action) {
+        const Rules& r = *R;
+        ++decisions;
+        legal_valid = false;
+        int p = phase;
+        switch (p) {
+            case PLACE:
+            case SUPPORT:
+                if (action < r.small_base) {
+                    int rest = action / 2, vertical = action % 2;
+                    int pair = rest / r.cells, a = rest % r.cells;
+                    int first = pair / 10, second = pair % 10;
+                    place_large(first, a, second, a + (vertical ? r.width : 1));
+                } else if (action < r.support_base) {
+                    int k = action - r.small_base;
+                    place_small(k / r.cells, k % r.cells, false);
+                } else {
+                    int k = action - r.support_base;
+                    place_small(k / r.cells, k % r.cells, true);
+                }
+                break;
+            case SCORE:
+                score_troop((action - r.score_base) / r.cells >= TROOPS);
+                break;
+            case STRONGHOLD:
+                build(action - r.stronghold_base);
+                break;
+            case DRAW:
+                draw(action == r.draw_base ? -1 : action - r.draw_base - 1);
+                break;
+            default:
+                break;
+        }
+        int moves = 0;
+        while (phase != OVER && phase_end(p)) {
+            if (++moves > NUM_PHASES) throw std::runtime_error("gunkimono core: the flow loops");
+            p = phase_next(p);
+            phase = p;
+            phase_begin(p);
+        }
+        // State._end_if_too_long: past the limit the game ends with no winner.
+        if (decisions >= r.length_limit && phase != OVER) {
+            phase = OVER;
+            reason = "length_limit";
+            ended.set = true;
+            ended.reason = "length_limit";
+            ended.winners.clear();
+            ended.scores.assign(score, score + n);
+            ended.returns.assign(n, 0.0);
+        }
+        legal_valid = false;
+    }
+
+    // ------------------------------------------------------------------ the end
+    std::vector<int> final_scores() const {  // end_of_the_game.final_scores
+        std::vector<int> out(n);
+        for (int s = 0; s < n; ++s) {
+            int total = score[s];
+            for (const Banner& b : banners[s]) total += b.value;
+            out[s] = total;
+        }
+        return out;
+    }
+
+    // GunkimonoState.outcome: (reason, winners, scores, returns); only once the game is over.
+    Ended outcome() {
+        if (ended.set) return ended;
+        Ended o;
+        o.set = true;
+        o.reason = reason.empty() ? "end_of_game" : reason;
+        std::vector<int> finals = final_scores();
+        std::vector<int> tb(n), ranks(n);
+        for (int s = 0; s < n; ++s) tb[s] = controlled_troops(s);
+        for (int s = 0; s < n; ++s) {
+            int rank = 0;
+            for (int x = 0; x < n; ++x)
+                if (finals[x] > finals[s] || (finals[x] == finals[s] && tb[x] > tb[s])) ++rank;
+            ranks[s] = rank;
+        }
+        // Outcome.ranked
+        std::vector<int> order(n);
+        for (int s = 0; s < n; ++s) order[s] = s;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](int x, int y) { return ranks[x] < ranks[y]; });
+        std::vector<double> slot(n);
+        for (int i = 0; i < n; ++i) slot[i] = n > 1 ? 1.0 - 2.0 * i / (n - 1) : 0.0;
+        o.returns.assign(n, 0.0);
+        for (int i = 0; i < n;) {
+            int j = i;
+            while (j + 1 < n && ranks[order[j + 1]] == ranks[order[i]]) ++j;
+            double sum = 0.0;
+            for (int k = i; k <= j; ++k) sum += slot[k];
+            double mean = sum / (j - i + 1);
+            for (int k = i; k <= j; ++k) o.returns[order[k]] = mean;
+            i = j + 1;
+        }
+        int best = *std::min_element(ranks.begin(), ranks.end());
+        for (int s = 0; s < n; ++s)
+            if (ranks[s] == best) o.winners.push_back(s);
+        for (int s = 0; s < n; ++s) o.scores.push_back(double(finals[s]));
+        return o;
+    }
+
+    // ------------------------------------------------------------------ playouts
+    // Uniformly random playouts from here (this match unchanged): decisions played.
+    int64_t random_playouts(int games, uint64_t seed) const {
+        SplitMix rng{seed};
+        int64_t plies = 0;
+        for (int g = 0; g < games; ++g) {
+            Match m(*this);
+            while (m.phase != OVER) {
+                const auto& l = m.legal_ints();
+                if (l.empty()) break;  // a loaded position with no decision: stop
+                m.play(l[size_t(rng.below(int(l.size())))]);
+                ++plies;
+            }
+        }
+        return plies;
+    }
+};
+
+// ---------------------------------------------------------------------- JSON in and out
+
+[[noreturn]] void bad(const std::string& field, const std::string& why) {
+    throw py::value_error("gunkimono core: field '" + field + "' " + why);
+}
+
+py::object field(const py::dict& data, const char* name) {
+    if (!data.contains(name)) bad(name, "is missing");
+    return data[name];
+}
+
+std::vector<int> ints(const py::dict& data, const char* name) {
+    try {
+        return field(data, name).cast<std::vector<int>>();
+    } catch (const py::cast_error&) {
+        bad(name, "must be a list of whole numbers");
+    }
+}
+
+std::vector<std::vector<int>> int_rows(const py::dict& data, const char* name) {
+    try {
+        return field(data, name).cast<std::vector<std::vector<int>>>();
+    } catch (const py::cast_error&) {
+        bad(name, "must be a list of lists of whole numbers");
+    }
+}
+
+std::vector<std::vector<std::vector<int>>> int_rows_of_rows(const py::dict& data,
+                                                            const char* name) {
+    try {
+        return field(data, name).cast<std::vector<std::vector<std::vector<int>>>>();
+    } catch (const py::cast_error&) {
+        bad(name, "must be a list of lists of lists of whole numbers");
+    }
+}
+
+int whole(const py::dict& data, const char* name) {
+    py::object v = field(data, name);
+    if (!py::isinstance<py::int_>(v)) bad(name, "must be a whole number");
+    return v.cast<int>();
+}
+
+bool flag(const py::dict& data, const char* name) {
+    py::object v = field(data, name);
+    if (!py::isinstance<py::bool_>(v) && !py::isinstance<py::int_>(v)) bad(name, "must be true or false");
+    return v.cast<bool>();
+}
+
+void board_field(const py::dict& data, const char* name, int cells, std::array<int8_t, MAXC>& out,
+                 int lo, int hi) {
+    std::vector<int> v = ints(data, name);
+    if (int(v.size()) != cells) bad(name, "must hold one value per square");
+    for (int c = 0; c < cells; ++c) {
+        if (v[c] < lo || v[c] > hi) bad(name, "holds " + std::to_string(v[c]) + " out of range");
+        out[c] = int8_t(v[c]);
+    }
+}
+
+void seat_rows(const py::dict& data, const char* name, int n, std::vector<int>* out) {
+    auto rows = int_rows(data, name);
+    if (int(rows.size()) != n) bad(name, "must hold one list per seat");
+    for (int s = 0; s < n; ++s) out[s] = rows[s];
+}
+
+void load_json(Match& m, const py::dict& data) {
+    const Rules& r = *m.R;
+    const int n = m.n, cells = r.cells;
+    board_field(data, "top", cells, m.top, 0, FACE_DOWN);
+    board_field(data, "sym", cells, m.sym, 0, 2);
+    board_field(data, "level", cells, m.level, 0, 127);
+    board_field(data, "sh_owner", cells, m.sh, -1, n - 1);
+    m.row = ints(data, "row");
+    m.stack = ints(data, "stack");
+    m.end_stack = ints(data, "end_stack");
+    m.removed = ints(data, "removed");
+    m.placed = ints(data, "placed");
+    std::vector<int> sc = ints(data, "score");
+    if (int(sc.size()) != n) bad("score", "must hold one value per seat");
+    std::copy(sc.begin(), sc.end(), m.score);
+    seat_rows(data, "strongholds", n, m.strongholds);
+    seat_rows(data, "hands", n, m.hands);
+    seat_rows(data, "known", n, m.known);
+    seat_rows(data, "reserve", n, m.reserve);
+    m.placed_small.clear();
+    for (const auto& p : int_rows(data, "placed_small")) {
+        if (p.size() != 3) bad("placed_small", "rows must be [seat, troop, face up]");
+        m.placed_small.push_back({p[0], p[1], p[2]});
+    }
+    auto hon = int_rows(data, "honor");
+    if (int(hon.size()) != n) bad("honor", "must hold one row per seat");
+    for (int s = 0; s < n; ++s) {
+        if (hon[s].size() != TROOPS) bad("honor", "rows must hold one row per troop column");
+        for (int t = 0; t < TROOPS; ++t) m.honor[s][t] = hon[s][t];
+    }
+    m.pending.clear();
+    for (const auto& p : int_rows(data, "pending")) {
+        if (p.size() != 5) bad("pending", "rows must be [cell, troop, symbols, vp, vp_allowed]");
+        if (p[0] < 0 || p[0] >= cells) bad("pending", "names a square off the board");
+        m.pending.push_back({p[0], p[1], p[2], p[3], p[4] != 0});
+    }
+    m.built_at.clear();
+    for (const auto& p : int_rows(data, "built_at")) {
+        if (p.size() != 2) bad("built_at", "rows must be [seat, turns]");
+        m.built_at.push_back({p[0], p[1]});
+    }
+    m.end_stack_in_play = flag(data, "end_stack_in_play");
+    m.turn = whole(data, "turn");
+    if (m.turn < 0 || m.turn >= n) bad("turn", "must be a seat");
+    m.turns = whole(data, "turns");
+    py::object ph = field(data, "phase");
+    std::string phase_name = py::str(ph);
+    m.phase = -1;
+    for (int p = 0; p < NUM_PHASES; ++p)
+        if (phase_name == PHASE_NAMES[p]) m.phase = p;
+    if (m.phase < 0) bad("phase", "names no phase: " + phase_name);
+    m.support_cell = whole(data, "support_cell");
+    if (m.support_cell >= cells) bad("support_cell", "names a square off the board");
+    m.placed_large = flag(data, "placed_large");
+    m.end_triggered = flag(data, "end_triggered");
+    m.passes = whole(data, "passes");
+    m.decisions = whole(data, "decisions");
+    py::object why = field(data, "reason");
+    m.reason = why.is_none() ? std::string() : std::string(py::str(why));
+    py::object ended = field(data, "ended");
+    m.ended = Ended();
+    if (!ended.is_none()) {
+        py::dict e = ended.cast<py::dict>();
+        m.ended.set = true;
+        m.ended.reason = std::string(py::str(field(e, "reason")));
+        m.ended.winners = ints(e, "winners");
+        m.ended.scores = field(e, "scores").cast<std::vector<double>>();
+        m.ended.returns = field(e, "returns").cast<std::vector<double>>();
+    }
+    auto stacks = int_rows_of_rows(data, "banner_stacks");
+    if (stacks.size() != TROOPS) bad("banner_stacks", "must hold one stack per troop column");
+    for (int t = 0; t < TROOPS; ++t) {
+        m.banner_stacks[t].clear();
+        for (const auto& b : stacks[t]) {
+            if (b.size() != 2) bad("banner_stacks", "entries must be [kind, value]");
+            m.banner_stacks[t].push_back({b[0], b[1], t});
+        }
+    }
+    auto won = int_rows_of_rows(data, "banners");
+    if (int(won.size()) != n) bad("banners", "must hold one list per seat");
+    for (int s = 0; s < n; ++s) {
+        m.banners[s].clear();
+        for (const auto& b : won[s]) {
+            if (b.size() != 3) bad("banners", "entries must be [kind, value, column]");
+            m.banners[s].push_back({b[0], b[1], b[2]});
+        }
+    }
+    std::vector<int> vps = ints(data, "vp_strongholds");
+    if (int(vps.size()) != n) bad("vp_strongholds", "must hold one value per seat");
+    std::copy(vps.begin(), vps.end(), m.vp_strongholds);
+    py::object last = field(data, "last_turn");
+    m.record_seat = -1;
+    m.record_squares.clear();
+    m.record_scores.clear();
+    if (!last.is_none()) {
+        py::dict lt = last.cast<py::dict>();
+        m.record_seat = whole(lt, "seat");
+        m.record_squares = ints(lt, "squares");
+        for (const auto& x : int_rows(lt, "scores")) {
+            if (x.size() != 4) bad("last_turn", "scores must be [kind, troop, square, points]");
+            m.record_scores.push_back({x[0], x[1], x[2], x[3]});
+        }
+    }
+    for (int s = 0; s < n; ++s)
+        for (int c : m.strongholds[s])
+            if (c < 0 || c >= cells) bad("strongholds", "names a square off the board");
+    m.touched();
+}
+
+py::list int_list(const std::vector<int>& v) {
+    py::list out(v.size());
+    for (size_t i = 0; i < v.size(); ++i) out[i] = py::int_(v[i]);
+    return out;
+}
+
+template <size_t N>
+py::list board_list(const std::array<int8_t, N>& v, int cells) {
+    py::list out(cells);
+    for (int i = 0; i < cells; ++i) out[size_t(i)] = py::int_(int(v[size_t(i)]));
+    return out;
+}
+
+py::list seat_lists(const std::vector<int>* rows, int n) {
+    py::list out(n);
+    for (int s = 0; s < n; ++s) out[size_t(s)] = int_list(rows[s]);
+    return out;
+}
+
+py::dict outcome_json(const Ended& e) {
+    py::dict d;
+    d["reason"] = e.reason;
+    d["winners"] = int_list(e.winners);
+    py::list scores, returns;
+    for (double x : e.scores) scores.append(x);
+    for (double x : e.returns) returns.append(x);
+    d["scores"] = scores;
+    d["returns"] = returns;
+    return d;
+}
+
+// GunkimonoState.to_json, key for key and in its order (_JSON_ORDER).
+py::dict to_json(const Match& m) {
+    const Rules& r = *m.R;
+    const int n = m.n, cells = r.cells;
+    py::dict d;
+    d["game"] = "gunkimono";
+    d["options"] = py::dict(r.options);
+    d["top"] = board_list(m.top, cells);
+    d["sym"] = board_list(m.sym, cells);
+    d["level"] = board_list(m.level, cells);
+    d["sh_owner"] = board_list(m.sh, cells);
+    d["row"] = int_list(m.row);
+    d["stack"] = int_list(m.stack);
+    d["end_stack"] = int_list(m.end_stack);
+    d["removed"] = int_list(m.removed);
+    d["placed"] = int_list(m.placed);
+    d["score"] = int_list(std::vector<int>(m.score, m.score + n));
+    d["strongholds"] = seat_lists(m.strongholds, n);
+    d["hands"] = seat_lists(m.hands, n);
+    d["known"] = seat_lists(m.known, n);
+    d["reserve"] = seat_lists(m.reserve, n);
+    py::list small;
+    for (const auto& p : m.placed_small) small.append(int_list({p[0], p[1], p[2]}));
+    d["placed_small"] = small;
+    py::list hon(n);
+    for (int s = 0; s < n; ++s)
+        hon[size_t(s)] = int_list(std::vector<int>(m.honor[s], m.honor[s] + TROOPS));
+    d["honor"] = hon;
+    py::list pend;
+    for (const auto& p : m.pending)
+        pend.append(int_list({p.cell, p.troop, p.symbols, p.vp, p.vp_allowed ? 1 : 0}));
+    d["pending"] = pend;
+    py::list built;
+    for (const auto& b : m.built_at) built.append(int_list({b[0], b[1]}));
+    d["built_at"] = built;
+    d["end_stack_in_play"] = m.end_stack_in_play;
+    d["turn"] = m.turn;
+    d["turns"] = m.turns;
+    d["phase"] = PHASE_NAMES[m.phase];
+    d["support_cell"] = m.support_cell;
+    d["placed_large"] = m.placed_large;
+    d["end_triggered"] = m.end_triggered;
+    d["passes"] = m.passes;
+    d["decisions"] = m.decisions;
+    d["reason"] = m.reason.empty() ? py::object(py::none()) : py::object(py::str(m.reason));
+    d["ended"] = m.ended.set ? py::object(outcome_json(m.ended)) : py::object(py::none());
+    py::list stacks(TROOPS);
+    for (int t = 0; t < TROOPS; ++t) {
+        py::list pile;
+        for (const Banner& b : m.banner_stacks[t]) pile.append(int_list({b.kind, b.value}));
+        stacks[size_t(t)] = pile;
+    }
+    d["banner_stacks"] = stacks;
+    py::list won(n);
+    for (int s = 0; s < n; ++s) {
+        py::list mine;
+        for (const Banner& b : m.banners[s]) mine.append(int_list({b.kind, b.value, b.column}));
+        won[size_t(s)] = mine;
+    }
+    d["banners"] = won;
+    d["vp_strongholds"] = int_list(std::vector<int>(m.vp_strongholds, m.vp_strongholds + n));
+    py::dict last;
+    last["seat"] = m.record_seat;
+    last["squares"] = int_list(m.record_squares);
+    py::list scores;
+    for (const auto& x : m.record_scores) scores.append(int_list({x.kind, x.troop, x.square, x.points}));
+    last["scores"] = scores;
+    d["last_turn"] = last;
+    return d;
+}
+
+// ---------------------------------------------------------------------- the Rules from Python
+
+std::shared_ptr<Rules> make_rules(const py::dict& spec) {
+    auto r = std::make_shared<Rules>();
+    r->width = whole(spec, "width");
+    r->height = whole(spec, "height");
+    r->cells = r->width * r->height;
+    if (r->width < 2 || r->height < 2 || r->cells > MAXC)
+        bad("width", "x height must make a board of 4 to " + std::to_string(MAXC) + " squares");
+    r->players = whole(spec, "players");
+    if (r->players < 2 || r->players > MAXP) bad("players", "must be 2 to 5");
+    r->printed = ints(spec, "printed");
+    if (int(r->printed.size()) != r->cells) bad("printed", "must hold one troop per square");
+    for (int t : r->printed)
+        if (t < 0 || t >= TROOPS) bad("printed", "must hold troop types 0..4");
+    auto nbs = int_rows(spec, "neighbours");
+    if (int(nbs.size()) != r->cells) bad("neighbours", "must hold one list per square");
+    for (const auto& list : nbs) {
+        if (list.size() > 4) bad("neighbours", "lists at most 4 squares per square");
+        std::array<int, 4> row{-1, -1, -1, -1};
+        for (size_t i = 0; i < list.size(); ++i) {
+            if (list[i] < 0 || list[i] >= r->cells) bad("neighbours", "names a square off the board");
+            row[i] = list[i];
+        }
+        r->nb.push_back(row);
+        r->nb_count.push_back(int(list.size()));
+    }
+    auto pairs = int_rows(spec, "pairs");
+    r->pairs_of.assign(size_t(r->cells), {});
+    for (const auto& p : pairs) {
+        if (p.size() != 2 || p[0] < 0 || p[1] >= r->cells ||
+            (p[1] != p[0] + 1 && p[1] != p[0] + r->width))
+            bad("pairs", "must list [a, b] with b right of or below a");
+        int i = int(r->pair_a.size());
+        r->pair_a.push_back(p[0]);
+        r->pair_b.push_back(p[1]);
+        r->pairs_of[size_t(p[0])].push_back(i);
+        r->pairs_of[size_t(p[1])].push_back(i);
+    }
+    r->ending_row = whole(spec, "ending_row");
+    auto rows = ints(spec, "stronghold_rows");
+    if (rows.size() != 2) bad("stronghold_rows", "must hold two rows");
+    r->stronghold_row[0] = rows[0];
+    r->stronghold_row[1] = rows[1];
+    r->small_symbols = whole(spec, "small_symbols");
+    r->own_double_stronghold = flag(spec, "own_double_stronghold");
+    r->empty_banner_stay = flag(spec, "empty_banner_stay");
+    r->removed_marker_counts = flag(spec, "removed_marker_counts");
+    r->end_tile_replacement = flag(spec, "end_tile_replacement");
+    r->link_own_formations = flag(spec, "link_own_formations");
+    r->length_limit = whole(spec, "length_limit");
+    r->small_base = whole(spec, "small_base");
+    r->support_base = whole(spec, "support_base");
+    r->score_base = whole(spec, "score_base");
+    r->stronghold_base = whole(spec, "stronghold_base");
+    r->draw_base = whole(spec, "draw_base");
+    r->num_actions = whole(spec, "num_actions");
+    // The action blocks as actions.py lays them out: the decoding in Match::play relies on it.
+    int cells = r->cells;
+    if (r->small_base != 100 * cells * 2 || r->support_base != r->small_base + TROOPS * cells ||
+        r->score_base != r->support_base + TROOPS * cells ||
+        r->stronghold_base != r->score_base + 2 * TROOPS * cells ||
+        r->draw_base != r->stronghold_base + cells || r->num_actions != r->draw_base + 101)
+        bad("small_base", "and the other action blocks do not follow actions.py's layout");
+    auto names = field(spec, "phases").cast<std::vector<std::string>>();
+    if (names.size() != NUM_PHASES) bad("phases", "must name the six phases");
+    for (int p = 0; p < NUM_PHASES; ++p)
+        if (names[size_t(p)] != PHASE_NAMES[p])
+            bad("phases", "must be place, support, score, stronghold, draw, over (in this order)");
+    r->options = field(spec, "options");
+    return r;
+}
+
+// Checked before a decision: the integer names one of the game's actions.
+int action_arg(const Rules& r, py::handle given) {
+    if (!py::isinstance<py::int_>(given) || py::isinstance<py::bool_>(given))
+        throw py::type_error("a Gunkimono action is a whole number (an int)");
+    long long v = given.cast<long long>();
+    if (v < 0 || v >= r.num_actions)
+        throw py::value_error("a Gunkimono action is an integer in 0.." +
+                              std::to_string(r.num_actions - 1) + ", got " + std::to_string(v));
+    return int(v);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_gunkimono_native, m) {
+    m.doc() = "Gunkimono's native core (C++): legal actions, the rules' effects, the turn's flow.";
+    m.attr("MAX_SQUARES") = MAXC;
+
+    py::class_<Rules, std::shared_ptr<Rules>>(m, "Rules")
+        .def(py::init(&make_rules), py::arg("spec"))
+        .def_property_readonly("num_actions", [](const Rules& r) { return r.num_actions; })
+        .def_property_readonly("players", [](const Rules& r) { return r.players; });
+
+    py::class_<Match>(m, "Match")
+        .def(py::init<std::shared_ptr<const Rules>>(), py::arg("rules"))
+        .def("load_json", &load_json, py::arg("data"),
+             "Take the position of GunkimonoState.to_json() (a ValueError names a bad field).")
+        .def("to_json", &to_json, "The position as GunkimonoState.to_json() writes it.")
+        .def("clone", [](const Match& self) { return Match(self); })
+        .def("legal_ints",
+             [](Match& self) { return int_list(self.legal_ints()); },
+             "Gunkimono.legal_action_ints: the legal actions' integers, ascending.")
+        .def("legal_count", [](Match& self) { return self.legal_ints().size(); })
+        .def("is_legal",
+             [](Match& self, py::handle action) {
+                 return self.phase != OVER && self.is_legal(action_arg(*self.R, action));
+             })
+        .def("apply",
+             [](Match& self, py::handle action) {
+                 return self.apply(action_arg(*self.R, action));
+             },
+             py::arg("action"),
+             "Play the action numbered ``action``: False, having changed nothing, when it is "
+             "not legal here (or the game is over).")
+        .def("is_terminal", [](const Match& self) { return self.phase == OVER; })
+        .def_property_readonly("current_player",
+                               [](const Match& self) { return self.phase == OVER ? -1 : self.turn; })
+        .def_property_readonly("phase", [](const Match& self) { return PHASE_NAMES[self.phase]; })
+        .def_property_readonly("decisions", [](const Match& self) { return self.decisions; })
+        .def_property_readonly("players", [](const Match& self) { return self.n; })
+        .def("outcome",
+             [](Match& self) -> py::object {
+                 if (self.phase != OVER) return py::none();
+                 return outcome_json(self.outcome());
+             },
+             "Outcome.to_json() of the finished game (None while it goes on).")
+        .def("final_scores", [](const Match& self) { return self.final_scores(); })
+        .def("controlled_troops", [](Match& self, int seat) {
+            if (seat < 0 || seat >= self.n) throw py::value_error("seat out of range");
+            return self.controlled_troops(seat);
+        })
+        .def("random_playouts",
+             [](const Match& self, int games, uint64_t seed) {
+                 py::gil_scoped_release release;
+                 return self.random_playouts(games, seed);
+             },
+             py::arg("games"), py::arg("seed"),
+             "Play ``games`` uniformly random games from here (this match unchanged); the "
+             "decisions played (benchmarks).");
+}

@@ -1,0 +1,142 @@
+"""Gunkimono's native core (C++, ``native/core.cpp``): the rules on the integer actions.
+
+The core mirrors the Python engine (``state.py``'s turn and the rule modules) on the same
+action integers (``Gunkimono.action_to_int``) and the same position: a native ``Match``
+takes a state as ``GunkimonoState.to_json`` writes it and gives it back the same way, so
+``GunkimonoState.from_json`` reads a position the core played. Nothing of the game's data
+is typed again in C++: the Rules handed to it are built here from ``data.components()``
+and the rule modules' tables (the battlefield's squares, neighbours and places, the honor
+track's rows for the player count, the action blocks, the phase names).
+
+Setting up stays in Python (``setup.py``'s seeded shuffles): a match starts from a state's
+JSON. Events, views and notation stay in Python too: the core answers what a batch of
+games asks every ply (the legal integers, a decision played, whether the game is over and
+its outcome).
+
+``SENGOKU_PURE_PYTHON=1`` in the environment sets the core aside; without the built
+extension :func:`native_available` is False and :data:`UNAVAILABLE_REASON` says why.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+from sengoku.games.gunkimono.actions import (
+    DRAW_BASE,
+    NUM_ACTIONS,
+    SCORE_BASE,
+    SMALL_BASE,
+    STRONGHOLD_BASE,
+    SUPPORT_BASE,
+)
+from sengoku.games.gunkimono.battlefield import HEIGHT, NEIGHBOURS, PAIRS, WIDTH
+from sengoku.games.gunkimono.data import components
+from sengoku.games.gunkimono.turn_sequence import PHASES
+
+if TYPE_CHECKING:
+    from sengoku.games.gunkimono.game import Gunkimono
+    from sengoku.games.gunkimono.state import GunkimonoState
+
+_native: Any = None
+#: Why the native core is not in use (None when it is).
+UNAVAILABLE_REASON: str | None = None
+
+if os.environ.get("SENGOKU_PURE_PYTHON", "") not in ("", "0"):
+    UNAVAILABLE_REASON = "SENGOKU_PURE_PYTHON is set"
+else:
+    try:
+        _native = importlib.import_module("sengoku.games.gunkimono._gunkimono_native")
+    except ImportError as exc:  # the optional extension was not built
+        UNAVAILABLE_REASON = f"the extension is not built ({exc})"
+
+
+def native_available() -> bool:
+    """Whether Gunkimono's native core is built and in use."""
+    return _native is not None
+
+
+def module() -> Any:
+    """The compiled extension module (raises when it is not available)."""
+    if _native is None:
+        raise RuntimeError(f"Gunkimono's native core is not available: {UNAVAILABLE_REASON}")
+    return _native
+
+
+def rules_spec(options: Mapping[str, Any], length_limit: int) -> dict[str, Any]:
+    """What the core's Rules are made of, for a match with these resolved options
+    (``Gunkimono.resolve_options``): the components, the tables and the rulings, and the
+    length guard's limit (``Game.max_game_length``: a guard, not a rule)."""
+    c = components()
+    players = int(options["players"])
+    return {
+        "width": WIDTH,
+        "height": HEIGHT,
+        "players": players,
+        "printed": list(c.printed),
+        "neighbours": [list(nb) for nb in NEIGHBOURS],
+        "pairs": [list(p) for p in PAIRS],
+        "ending_row": c.ending_row[players],
+        "stronghold_rows": list(c.stronghold_rows[players]),
+        "small_symbols": c.small_symbols,
+        "own_double_stronghold": bool(options["own_double_stronghold"]),
+        "empty_banner_stay": options["empty_banner_stack"] == "stay",
+        "removed_marker_counts": bool(options["removed_marker_counts"]),
+        "end_tile_replacement": bool(options["end_tile_replacement"]),
+        "link_own_formations": bool(options["link_own_formations"]),
+        "length_limit": length_limit,
+        "small_base": SMALL_BASE,
+        "support_base": SUPPORT_BASE,
+        "score_base": SCORE_BASE,
+        "stronghold_base": STRONGHOLD_BASE,
+        "draw_base": DRAW_BASE,
+        "num_actions": NUM_ACTIONS,
+        "phases": list(PHASES),
+        "options": dict(options),
+    }
+
+
+_RULES: dict[tuple[int, tuple[tuple[str, Any], ...]], Any] = {}
+
+
+def rules(options: Mapping[str, Any], length_limit: int) -> Any:
+    """The core's Rules for these resolved options and length limit (made once each)."""
+    key = (length_limit, tuple(sorted(options.items())))
+    made = _RULES.get(key)
+    if made is None:
+        made = _RULES[key] = module().Rules(rules_spec(options, length_limit))
+    return made
+
+
+def length_limit(game: Gunkimono, options: Mapping[str, Any]) -> int:
+    """The length guard's limit for a match of ``game`` (as ``State._end_if_too_long``
+    reads it: the game's ``length_limit``, which a test may set on the game)."""
+    limit = game.length_limit
+    return int(limit if limit is not None else game.max_game_length(**options))
+
+
+def match_of(state: GunkimonoState) -> Any:
+    """A native match holding ``state``'s position (hidden parts included)."""
+    game = cast("Gunkimono", state.game)
+    match = module().Match(rules(state.options, length_limit(game, state.options)))
+    match.load_json(state.to_json())
+    return match
+
+
+def state_of(game: Gunkimono, match: Any) -> GunkimonoState:
+    """The Python state of a native match's position (``GunkimonoState.from_json``)."""
+    return game.state_from_json(match.to_json())
+
+
+__all__ = [
+    "UNAVAILABLE_REASON",
+    "length_limit",
+    "match_of",
+    "module",
+    "native_available",
+    "rules",
+    "rules_spec",
+    "state_of",
+]

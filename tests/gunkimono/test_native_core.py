@@ -1,0 +1,328 @@
+"""Gunkimono's native core (C++) against the Python engine, its oracle.
+
+Both engines play the same games decision by decision, under every ruling of the spec and
+every player count: after each decision the core's legal integers must be
+``Gunkimono.legal_action_ints`` and its position ``GunkimonoState.to_json()``, field for
+field, and a finished game's outcome ``state.outcome()``. Positions the random and balanced
+games do not reach (seats that pass, the length guard, a game over) are built here.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from sengoku.games.gunkimono import Gunkimono, GunkimonoState, native_core
+from sengoku.games.gunkimono.actions import (
+    NUM_ACTIONS,
+    BuildStronghold,
+    GunkimonoAction,
+    Score,
+    SmallTile,
+)
+from sengoku.games.gunkimono.data import components
+from sengoku.games.gunkimono.honor_track import REMOVED
+from sengoku.games.gunkimono.placement import _rule_4_board
+from sengoku.games.gunkimono.selfplay import balanced_choice
+from tests.gunkimono.helpers import GAME, hand, neutral, new, paint, play, sq
+
+pytestmark = pytest.mark.skipif(
+    not native_core.native_available(),
+    reason=f"native core not in use: {native_core.UNAVAILABLE_REASON}",
+)
+
+#: The spec's rulings, each away from its default at least once, over 2 to 5 players.
+RULINGS: tuple[dict[str, Any], ...] = (
+    {"players": 2},
+    {"players": 3, "own_double_stronghold": True, "link_own_formations": False},
+    {"players": 4, "empty_banner_stack": "stay", "end_tile_replacement": False},
+    {"players": 5, "removed_marker_counts": False, "own_double_stronghold": True},
+    {"players": 2, "link_own_formations": False, "empty_banner_stack": "stay"},
+    {"players": 3, "end_tile_replacement": False, "removed_marker_counts": False},
+)
+
+
+def same(state: GunkimonoState, match: Any, where: object) -> None:
+    """The two engines hold the same position and offer the same decisions."""
+    expected = state.to_json()
+    got = match.to_json()
+    differ = [key for key in expected if expected[key] != got.get(key)]
+    assert not differ and set(got) == set(expected), (where, differ)
+    assert match.legal_ints() == GAME.legal_action_ints(state), where
+    assert match.is_terminal() == state.is_terminal(), where
+    assert match.current_player == state.current_player, where
+
+
+def lockstep(
+    state: GunkimonoState, rng: random.Random, balanced: bool, seen: dict[str, int]
+) -> Any:
+    """Play ``state`` to its end in both engines (the Python one chooses), comparing after
+    every decision; now and then a fresh match loads the position mid-game. Counts what
+    the game went through in ``seen``. Returns the match."""
+    match = native_core.match_of(state)
+    ply = 0
+    while True:
+        same(state, match, ply)
+        if state.is_terminal():
+            outcome = state.outcome()
+            assert outcome is not None
+            assert match.outcome() == outcome.to_json()
+            seen[f"end {outcome.reason}"] = seen.get(f"end {outcome.reason}", 0) + 1
+            return match
+        seen[str(state.phase)] = seen.get(str(state.phase), 0) + 1
+        if state.phase == "place" and _rule_4_board(state) is not None:
+            seen["rule 4"] = seen.get("rule 4", 0) + 1
+        legal = state.legal_actions()
+        supports = [a for a in legal if isinstance(a, SmallTile) and a.support]
+        action: GunkimonoAction
+        if supports and rng.random() < 0.3:
+            action = rng.choice(supports)
+        elif balanced:
+            action = balanced_choice(state, rng)
+        else:
+            action = rng.choice(legal)
+        number = GAME.action_to_int(state, action)
+        state.apply(action)
+        assert match.apply(number), (ply, action)
+        ply += 1
+        if ply % 37 == 0:
+            fresh = native_core.match_of(state)
+            assert fresh.legal_ints() == match.legal_ints(), ply
+            assert fresh.to_json() == match.to_json(), ply
+
+
+def every_child_same(state: GunkimonoState) -> list[int]:
+    """The two engines agree on ``state`` (a position a test built) and on the position
+    after each of its legal decisions; the legal integers."""
+    match = native_core.match_of(state)
+    same(state, match, "before")
+    for action in state.legal_actions():
+        child, twin = state.clone(), match.clone()
+        child.apply(action)
+        assert twin.apply(GAME.action_to_int(state, action)), action
+        same(child, twin, action)
+    return list(match.legal_ints())
+
+
+def stronghold(state: GunkimonoState, seat: int, square: str) -> None:
+    state.fortresses.strongholds[seat].append(sq(square))
+    state.fortresses.sh_owner[sq(square)] = seat
+    state.forget_legal_actions()
+
+
+@pytest.mark.parametrize(
+    "options", RULINGS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items())
+)
+def test_both_engines_play_the_same_games(options: dict[str, Any]) -> None:
+    seen: dict[str, int] = {}
+    for seed in range(6):
+        state = GAME.new_state(seed, **options)
+        lockstep(state, random.Random(seed), balanced=seed % 2 == 1, seen=seen)
+    # Every step of the turn was compared, and so were the ends the games reached.
+    assert {"place", "support", "score", "draw", "end end_of_game"} <= set(seen), seen
+
+
+def test_strongholds_and_rule_4_are_compared() -> None:
+    # Balanced play builds strongholds; with two on the battlefield Stronghold rule 4 can
+    # refuse placements, which the legal lists compared then reflect.
+    seen: dict[str, int] = {}
+    for seed in range(8):
+        options = RULINGS[seed % len(RULINGS)]
+        lockstep(GAME.new_state(100 + seed, **options), random.Random(seed), True, seen)
+    assert seen.get("stronghold", 0) > 0 and seen.get("rule 4", 0) > 0, seen
+
+
+def _no_tiles_left(players: int) -> dict[str, Any]:
+    """A fresh game where only seat 0 holds tiles (three large ones) and seat 1 holds a
+    stronghold: every other turn passes, and seat 1's stronghold is assessed as it passes."""
+    data = GAME.new_state(3, players=players).to_json()
+    for seat in range(1, players):
+        data["hands"][seat] = []
+    data["reserve"] = [[] for _ in range(players)]
+    data["row"], data["stack"], data["end_stack"] = [], [], []
+    data["end_stack_in_play"] = True
+    data["strongholds"][1] = [0]
+    data["sh_owner"][0] = 1
+    data["built_at"] = [[1, 0]]
+    return data
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_seats_that_cannot_place_pass_until_the_game_ends(players: int) -> None:
+    data = _no_tiles_left(players)
+    state = GAME.state_from_json(data)
+    match = lockstep(state, random.Random(players), balanced=False, seen={})
+    assert state.ending.reason == "no_placement"
+    assert state.sequence.passes >= players
+    assert state.victory_points.vp_strongholds[1] > 0  # assessed on its passing turns
+    assert match.outcome() == state.outcome().to_json()  # type: ignore[union-attr]
+
+
+def test_the_length_guard_ends_both_alike() -> None:
+    game = Gunkimono()
+    game.length_limit = 41  # a guard, not a rule: a test may set it on its game
+    state = game.new_state(5, players=3)
+    rng = random.Random(5)
+    match = native_core.match_of(state)
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        state.apply(action)
+        assert match.apply(GAME.action_to_int(state, action))
+    assert state.ending.reason == "length_limit" and state.sequence.decisions == 41
+    assert match.to_json() == state.to_json()
+    assert match.outcome() == state.outcome().to_json()  # type: ignore[union-attr]
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    state = GAME.new_state(2, players=4)
+    match = native_core.match_of(state)
+    before = match.to_json()
+    legal = set(match.legal_ints())
+    illegal = next(n for n in range(NUM_ACTIONS) if n not in legal)
+    assert not match.is_legal(illegal) and not match.apply(illegal)
+    assert match.to_json() == before and set(match.legal_ints()) == legal
+    with pytest.raises(ValueError, match="0..") as refused:
+        match.apply(NUM_ACTIONS)
+    assert str(NUM_ACTIONS) in str(refused.value)
+    for wrong in ("3", 1.0, True, None):
+        with pytest.raises(TypeError, match="whole number"):
+            match.apply(wrong)
+    assert match.to_json() == before
+
+
+def test_a_finished_game_refuses_every_action() -> None:
+    state = GAME.state_from_json(_no_tiles_left(2))
+    match = lockstep(state, random.Random(0), balanced=False, seen={})
+    assert match.is_terminal() and match.current_player == -1 and match.legal_ints() == []
+    assert not any(match.apply(n) for n in range(0, NUM_ACTIONS, 97))
+
+
+def test_a_bad_position_names_its_field() -> None:
+    data = GAME.new_state(1, players=2).to_json()
+    match = native_core.module().Match(native_core.rules(data["options"], 1000))
+    for name, value, said in (
+        ("top", data["top"][:-1], "one value per square"),
+        ("phase", "lunch", "names no phase"),
+        ("hands", [[1, 2]], "one list per seat"),
+        ("turn", 7, "must be a seat"),
+        ("score", "many", "list of whole numbers"),
+    ):
+        with pytest.raises(ValueError, match=f"'{name}'.*{said}"):
+            match.load_json({**data, name: value})
+    missing = {k: v for k, v in data.items() if k != "pending"}
+    with pytest.raises(ValueError, match="'pending' is missing"):
+        match.load_json(missing)
+
+
+def test_rules_refuse_a_spec_that_is_not_the_game() -> None:
+    options = GAME.resolve_options(players=2)
+    spec = native_core.rules_spec(options, 1000)
+    native_core.module().Rules(spec)
+    with pytest.raises(ValueError, match="'phases'"):
+        native_core.module().Rules({**spec, "phases": list(reversed(spec["phases"]))})
+    with pytest.raises(ValueError, match="action blocks"):
+        native_core.module().Rules({**spec, "draw_base": spec["draw_base"] + 1})
+    with pytest.raises(ValueError, match="'printed'"):
+        native_core.module().Rules({**spec, "printed": spec["printed"][:-1]})
+
+
+def test_a_position_the_core_played_goes_on_in_python() -> None:
+    # The core's position, read back by GunkimonoState.from_json, is the game itself: the
+    # Python engine plays on from it as from its own.
+    state = GAME.new_state(9, players=3)
+    match = native_core.match_of(state)
+    rng = random.Random(9)
+    for _ in range(60):
+        legal = match.legal_ints()
+        assert match.apply(legal[rng.randrange(len(legal))])
+    copy = native_core.state_of(GAME, match)
+    assert copy.to_json() == match.to_json()
+    lockstep(copy, rng, balanced=True, seen={})
+
+
+def test_a_clone_is_independent() -> None:
+    state = GAME.new_state(4, players=2)
+    match = native_core.match_of(state)
+    twin = match.clone()
+    assert twin.apply(twin.legal_ints()[0])
+    assert match.to_json() == state.to_json() and twin.to_json() != match.to_json()
+    assert match.random_playouts(2, 1) > 0  # playouts from here leave it as it was
+    assert match.to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("link_own", [True, False])
+@pytest.mark.parametrize("owners", [(0, 0), (0, 1)])
+def test_stronghold_rule_4_and_ruling_6_alike(link_own: bool, owners: tuple[int, int]) -> None:
+    # Samurai a1-b1 and d1 each hold a stronghold; a samurai on c1 would link them: rule 4
+    # refuses it for two players' formations, ruling 6 (link_own_formations) rules on one
+    # player's two. Large tiles, small tiles and supports are all asked.
+    state = neutral(new(2, link_own_formations=link_own))
+    paint(state, {"a1": "S", "d1": "S"})
+    stronghold(state, owners[0], "a1")
+    stronghold(state, owners[1], "d1")
+    hand(state, 0, ["S1C1", "S2P2", "I2P2"])
+    paint(state, {"h5": "I"}, level=1)  # a raised square: supports on its neighbours
+    legal = every_child_same(state)
+    small_samurai_c1 = GAME.action_to_int(state, SmallTile(1, sq("c1"), False))
+    refused = owners[0] != owners[1] or not link_own
+    assert (small_samurai_c1 not in legal) is refused
+
+
+def test_a_support_that_only_a_linking_tile_would_cover_is_refused_alike() -> None:
+    # c1 stands one level up, a cavalry; c2 below it. The hand's one tile (samurai and
+    # cavalry) could cover a support on c2 only with its samurai on c1 (its cavalry there
+    # would cover a cavalry), which would link two players' samurai formations: no support
+    # on c2 (rule 4), where one is allowed without the strongholds.
+    def position(with_strongholds: bool) -> GunkimonoState:
+        state = neutral(new(2))
+        paint(state, {"a1": "S", "d1": "S"})
+        paint(state, {"c1": "C"}, level=1)
+        if with_strongholds:
+            stronghold(state, 0, "a1")
+            stronghold(state, 1, "d1")
+        hand(state, 0, ["S1C1"])
+        return state
+
+    support_c2 = GAME.action_to_int(position(False), SmallTile(0, sq("c2"), True))
+    assert support_c2 in every_child_same(position(False))
+    assert support_c2 not in every_child_same(position(True))
+
+
+@pytest.mark.parametrize("empty_stack", ["remove", "stay"])
+@pytest.mark.parametrize("banners_left", [0, 2])
+def test_a_marker_reaching_the_ending_row_alike(empty_stack: str, banners_left: int) -> None:
+    # With four players the third banner goes before the fourth marker arrives: an empty
+    # stack takes the marker off (remove) or leaves it on the ending row (stay).
+    state = neutral(new(4, empty_banner_stack=empty_stack))
+    end = components().ending_row[4]
+    state.honor_track.honor[0][1] = end - 1
+    del state.war_banners.banner_stacks[1][banners_left:]
+    play(state, "small S@a3")
+    legal = every_child_same(state)
+    honor = GAME.action_to_int(state, Score(True, 1, sq("a3")))
+    assert honor in legal
+    play(state, "honor S@a3")
+    stays = banners_left == 0 and empty_stack == "stay"
+    assert state.honor_track.honor[0][1] == (end if stays else REMOVED)
+
+
+@pytest.mark.parametrize("counts", [True, False])
+@pytest.mark.parametrize("own_double", [True, False])
+def test_stronghold_due_and_its_squares_alike(counts: bool, own_double: bool) -> None:
+    # Ruling 3 (a removed marker counts as every row) decides whether the second stronghold
+    # is due; ruling 1 (own_double_stronghold) where it may go.
+    state = neutral(new(2, removed_marker_counts=counts, own_double_stronghold=own_double))
+    second = components().stronghold_rows[2][1]
+    state.honor_track.honor[0] = [second, second, second, second, REMOVED]
+    paint(state, {"a1": "S", "c1": "S"})
+    stronghold(state, 0, "b1")
+    play(state, "small A@a5")
+    every_child_same(state)
+    play(state, "vp A@a5")
+    assert (state.phase == "stronghold") is counts
+    legal = every_child_same(state)
+    if counts:
+        on_own = GAME.action_to_int(state, BuildStronghold(sq("a1")))
+        assert (on_own in legal) is own_double
