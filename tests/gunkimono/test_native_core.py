@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
 from sengoku.games.gunkimono import Gunkimono, GunkimonoState, native_core
@@ -23,6 +24,7 @@ from sengoku.games.gunkimono.actions import (
     SmallTile,
 )
 from sengoku.games.gunkimono.data import components
+from sengoku.games.gunkimono.encoder import GunkimonoEncoder
 from sengoku.games.gunkimono.honor_track import REMOVED
 from sengoku.games.gunkimono.placement import _rule_4_board
 from sengoku.games.gunkimono.selfplay import balanced_choice
@@ -326,3 +328,41 @@ def test_stronghold_due_and_its_squares_alike(counts: bool, own_double: bool) ->
     if counts:
         on_own = GAME.action_to_int(state, BuildStronghold(sq("a1")))
         assert (on_own in legal) is own_double
+
+
+def test_the_core_encodes_each_seats_view_as_the_encoder_does() -> None:
+    # Every seat's observation and a spectator's, after every decision of games under
+    # several rulings (hands shown to their owner alone, banner values to their owner and
+    # to all at the end, strongholds and marks by slot from the observer).
+    encoder = GunkimonoEncoder()
+    encoding = native_core.encoding()
+    got = np.empty(encoder.shape, dtype=np.float32)
+    checked = 0
+    for seed, options in enumerate(RULINGS[:4]):
+        state = GAME.new_state(seed, **options)
+        match = native_core.match_of(state)
+        rng = random.Random(seed)
+        while True:
+            for seat in (None, *range(state.num_players)):
+                want = encoder.encode(encoder.capture(state, seat), seat)
+                match.encode(encoding, -1 if seat is None else seat, got)
+                assert np.array_equal(got, want), (seed, state.decisions, seat)
+                checked += 1
+            if state.is_terminal():
+                break
+            action = balanced_choice(state, rng) if seed % 2 else rng.choice(state.legal_actions())
+            state.apply(action)
+            assert match.apply(GAME.action_to_int(state, action))
+    assert checked > 1000
+    with pytest.raises(ValueError, match="shape"):
+        match.encode(encoding, 0, np.empty(3, dtype=np.float32))
+    with pytest.raises(ValueError, match="no such seat"):
+        match.encode(encoding, 9, got)
+
+
+def test_an_encoder_of_another_layout_is_refused() -> None:
+    spec = native_core.encoding_spec(GunkimonoEncoder())
+    with pytest.raises(ValueError, match="'player_size'"):
+        native_core.module().Encoding({**spec, "player_size": spec["player_size"] + 1})
+    with pytest.raises(ValueError, match="'size'"):
+        native_core.module().Encoding({**spec, "cell": 18})

@@ -1,6 +1,8 @@
 """The VectorEnv's own batch for the contract games (``VectorBatch``: muted states, kept legal
 actions, the mask in two writes, observations rewritten per seat where they changed) shows
-what the contract shows.
+what the contract shows; so does Gunkimono's native batch (``GunkimonoBatch``, the batch
+``Gunkimono.batch`` gives where its core is built), and ``VectorBatch`` is still held to it
+for Gunkimono (the batch of a build without the core).
 
 Every step of seeded random games, through episode ends and automatic restarts, each game's
 observation row must be the game's encoder of ``view(seat)`` of the same game played alone
@@ -20,16 +22,29 @@ import pytest
 from sengoku.core.batch import ContractBatch
 from sengoku.core.encoding import encoder_for
 from sengoku.core.game import State
+from sengoku.games.gunkimono import native_core as gunkimono_core
 from sengoku.interop.vector import VectorEnv
 from sengoku.interop.vector_batch import VectorBatch
 
+#: (game, options, the batch to step: "own" as VectorEnv picks it, "vector" VectorBatch).
 CASES = [
-    ("gunshi", {}),
-    ("gunkimono", {"players": 2}),
-    ("gunkimono", {"players": 3}),
-    ("sashimono", {"mode": "duel"}),
-    ("sashimono", {"mode": "solo"}),
+    ("gunshi", {}, "own"),
+    ("gunkimono", {"players": 2}, "own"),
+    ("gunkimono", {"players": 3}, "own"),
+    ("gunkimono", {"players": 3}, "vector"),
+    ("sashimono", {"mode": "duel"}, "own"),
+    ("sashimono", {"mode": "solo"}, "own"),
 ]
+
+
+def _own_batch(game: str) -> type:
+    """The batch VectorEnv steps for ``game``: Gunkimono's native one where its core is
+    built, else its own ``VectorBatch``."""
+    if game == "gunkimono" and gunkimono_core.native_available():
+        from sengoku.games.gunkimono.batch import GunkimonoBatch
+
+        return GunkimonoBatch
+    return VectorBatch
 
 
 def _alone(env: VectorEnv, i: int) -> State:
@@ -37,16 +52,18 @@ def _alone(env: VectorEnv, i: int) -> State:
     return env.game.new_state(seed=int(env.game_seeds[i]), **env.options)
 
 
-@pytest.mark.parametrize(("game", "options"), CASES)
+@pytest.mark.parametrize(("game", "options", "batch"), CASES)
 @pytest.mark.parametrize("copy", [False, True, "switched"])
 def test_the_vector_batch_shows_what_the_contract_shows(
-    game: str, options: dict[str, Any], copy: bool | str
+    game: str, options: dict[str, Any], batch: str, copy: bool | str
 ) -> None:
     """``switched``: copies on some steps and not on others, so that the kept buffer (whose
     rows are the seats' own while they act) is left, handed back and taken up again."""
     n = 3
     env = VectorEnv(game, n, copy=copy is True, **options)
-    assert isinstance(env.batch, VectorBatch)
+    assert type(env.batch) is _own_batch(game)
+    if batch == "vector":
+        env.batch = VectorBatch(env.game, **env.options)
     twin = VectorEnv(game, n, copy=copy is True, **options)
     twin.batch = ContractBatch(twin.game, **twin.options)  # the contract batch, as before
     encoder = encoder_for(env.game, env.options)

@@ -6,7 +6,7 @@ import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
@@ -36,6 +36,9 @@ from sengoku.games.gunkimono.actions import (
 from sengoku.games.gunkimono.battlefield import troop_word
 from sengoku.games.gunkimono.data import tile_code, tile_troops
 from sengoku.games.gunkimono.state import GunkimonoState
+
+if TYPE_CHECKING:
+    from sengoku.core.batch import GameBatch
 
 
 def _norm(text: str) -> str:
@@ -69,6 +72,8 @@ class Gunkimono(Game):
         chance=True,
         renderer="gunkimono",
         bench_presets=({"players": 2}, {"players": 3}, {"players": 4}, {"players": 5}),
+        # Game.batch keeps the games in the native core (batch.py) where it is built.
+        provides_native_batch=True,
         # Played out, the rules name a winner; an agreement to stop is the players' own act
         # beside the rules, as a resignation is (sengoku/server/draws.py).
         provides_draws_by_agreement=True,
@@ -136,6 +141,17 @@ class Gunkimono(Game):
         from sengoku.games.gunkimono.features import FEATURES
 
         return FEATURES
+
+    def batch(self, **options: Any) -> GameBatch:
+        # The native core keeps the games in C++ (batch.py), with the contract's numbers;
+        # without it (a pure-Python build, SENGOKU_PURE_PYTHON), one contract state a game.
+        import sengoku.games.gunkimono.native_core as native_core
+
+        if not native_core.native_available():
+            return super().batch(**options)
+        from sengoku.games.gunkimono.batch import GunkimonoBatch
+
+        return GunkimonoBatch(self, **options)
 
     def observation_encoder(self, **options: Any) -> Encoder:
         from sengoku.games.gunkimono.encoder import GunkimonoEncoder

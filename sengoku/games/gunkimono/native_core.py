@@ -11,7 +11,9 @@ track's rows for the player count, the action blocks, the phase names).
 Setting up stays in Python (``setup.py``'s seeded shuffles): a match starts from a state's
 JSON. Events, views and notation stay in Python too: the core answers what a batch of
 games asks every ply (the legal integers, a decision played, whether the game is over and
-its outcome).
+its outcome, and ``GunkimonoEncoder``'s observation of a seat's view, from the encoder's
+layout and tables handed to it as an Encoding: :func:`encoding`). ``batch.py`` keeps a
+batch's games in it.
 
 ``SENGOKU_PURE_PYTHON=1`` in the environment sets the core aside; without the built
 extension :func:`native_available` is False and :data:`UNAVAILABLE_REASON` says why.
@@ -37,6 +39,7 @@ from sengoku.games.gunkimono.data import components
 from sengoku.games.gunkimono.turn_sequence import PHASES
 
 if TYPE_CHECKING:
+    from sengoku.games.gunkimono.encoder import GunkimonoEncoder
     from sengoku.games.gunkimono.game import Gunkimono
     from sengoku.games.gunkimono.state import GunkimonoState
 
@@ -117,6 +120,42 @@ def length_limit(game: Gunkimono, options: Mapping[str, Any]) -> int:
     return int(limit if limit is not None else game.max_game_length(**options))
 
 
+def encoding_spec(encoder: GunkimonoEncoder) -> dict[str, Any]:
+    """What the core's Encoding is made of: ``encoder``'s layout (its blocks' offsets and
+    sizes) and its tables from the state's integers to its entries."""
+    return {
+        "size": int(encoder.shape[0]),
+        "offsets": dict(encoder.offsets),
+        "cell": encoder.CELL,
+        "tile": encoder.TILE,
+        "codes": encoder.CODES,
+        "slots": encoder.SLOTS,
+        "troops": encoder.troops,
+        "kinds": len(encoder.banner_kinds),
+        "player_size": encoder.player_size,
+        "top_entry": list(encoder.top_entry),
+        "code_entry": list(encoder.code_entry),
+        "row_entry": [list(entry) for entry in encoder.row_entry],
+        "troop_entry": list(encoder.troop_entry),
+        "kind_entry": list(encoder.kind_entry),
+        "column_entry": list(encoder.column_entry),
+        "cell_entry": list(encoder.cell_entry),
+        "phases": list(encoder.PHASES),
+    }
+
+
+_ENCODING: list[Any] = []
+
+
+def encoding() -> Any:
+    """The core's Encoding of ``GunkimonoEncoder`` (made once)."""
+    if not _ENCODING:
+        from sengoku.games.gunkimono.encoder import GunkimonoEncoder
+
+        _ENCODING.append(module().Encoding(encoding_spec(GunkimonoEncoder())))
+    return _ENCODING[0]
+
+
 def match_of(state: GunkimonoState) -> Any:
     """A native match holding ``state``'s position (hidden parts included)."""
     game = cast("Gunkimono", state.game)
@@ -132,6 +171,8 @@ def state_of(game: Gunkimono, match: Any) -> GunkimonoState:
 
 __all__ = [
     "UNAVAILABLE_REASON",
+    "encoding",
+    "encoding_spec",
     "length_limit",
     "match_of",
     "module",

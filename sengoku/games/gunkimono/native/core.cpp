@@ -13,8 +13,15 @@
 // in Python: the state stores them), legal_ints() lists its legal action integers in
 // ascending order (Gunkimono.legal_action_ints), apply(n) plays one (refusing an illegal
 // one, changing nothing), to_json() gives the position back as GunkimonoState.to_json()
-// writes it (GunkimonoState.from_json reads it).
+// writes it (GunkimonoState.from_json reads it), and encode(seat, out) writes
+// GunkimonoEncoder's observation of view(seat), entry for entry (the encoder's layout and
+// tables handed in from Python, as the Rules are: an Encoding).
+//
+// A Batch is n matches stepped together (batch.py's GunkimonoBatch, the batch contract of
+// sengoku/core/batch.py): the legal lists as sparse arrays and a kept mask, a step of every
+// game checked before any moves, the observations, the outcomes.
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -950,6 +957,122 @@ class Match {
     }
 };
 
+// ---------------------------------------------------------------------- the observation
+// GunkimonoEncoder's layout (encoder.py: offsets, block sizes) and its tables from the
+// state's integers to its entries (top_entry, code_entry, row_entry, ...), handed in from
+// Python (native_core.encoding_spec) so that the encoder stays the one definition.
+struct Encoding {
+    int size = 0;
+    int board = 0, row = 0, globals = 0, placed = 0, small = 0, banner_stacks = 0, built = 0,
+        players = 0;
+    int cell = 0, tile = 0, codes = 0, slots = 0, troops = 0, kinds = 0, player_size = 0;
+    std::vector<int> top_entry, code_entry, troop_entry, kind_entry, column_entry, cell_entry;
+    std::vector<std::array<int, 4>> row_entry;
+    int phase_entry[NUM_PHASES]{};
+};
+
+// GunkimonoEncoder._encode of snapshot(state, seat) into ``w``, zeros (seat -1: a spectator,
+// seen as seat 0 with no hand).
+void encode(const Match& m, const Encoding& e, int seat, float* w) {
+    const int n = m.n, cells = m.R->cells;
+    const int me = seat >= 0 ? seat : 0;
+    const bool over = m.phase == OVER;
+    int slot[MAXP];
+    for (int s = 0; s < n; ++s) slot[s] = ((s - me) % n + n) % n;
+    // The board: troops, symbols, levels (_board), then the marks (_marks).
+    for (int c = 0; c < cells; ++c) {
+        float* k = w + e.board + c * e.cell;
+        k[e.top_entry[size_t(m.top[c])]] = 1.0f;
+        k[6] = float(m.sym[c]);
+        k[7] = float(m.level[c]);
+        if (m.sh[c] >= 0) k[8 + ((m.sh[c] - me) % n + n) % n] = 1.0f;
+    }
+    for (const Pending& p : m.pending) {
+        float* k = w + e.board + e.cell_entry[size_t(p.cell)] * e.cell;
+        k[13] = 1.0f;
+        k[14] = float(p.vp);
+        k[15] = p.vp_allowed ? 1.0f : 0.0f;
+    }
+    if (m.support_cell >= 0) w[e.board + e.cell_entry[size_t(m.support_cell)] * e.cell + 16] = 1.0f;
+    // The row and the counters (_row_and_globals).
+    for (size_t i = 0; i < m.row.size(); ++i) {
+        float* k = w + e.row + int(i) * (1 + e.tile);
+        const auto& t = e.row_entry[size_t(m.row[i])];
+        k[0] = 1.0f;
+        k[1 + t[0]] = 1.0f;
+        k[6] = float(t[1]);
+        k[7 + t[2]] = 1.0f;
+        k[12] = float(t[3]);
+    }
+    float* g = w + e.globals;
+    g[e.phase_entry[m.phase]] = 1.0f;
+    g += NUM_PHASES;
+    g[0] = float(m.turn);
+    g[1] = float(m.turns);
+    g[2] = float(m.decisions);
+    g[3] = float(m.stack.size());
+    g[4] = float(m.end_stack.size());
+    g[5] = m.end_stack_in_play ? 1.0f : 0.0f;
+    g[6] = m.end_triggered ? 1.0f : 0.0f;
+    g[7] = float(m.removed.size());
+    g[8] = m.placed_large ? 1.0f : 0.0f;
+    g[9] = float(m.passes);
+    if (!over) g[10 + slot[m.turn]] = 1.0f;
+    // The tiles placed, the small tiles, the banner stacks, the strongholds' turns (_placed).
+    for (int code : m.placed) w[e.placed + e.code_entry[size_t(code)]] += 1.0f;
+    for (const auto& p : m.placed_small) {
+        float* k = w + e.small + (slot[p[0]] * e.troops + p[1]) * 2;
+        k[0] = 1.0f;
+        k[1] = float(p[2]);
+    }
+    for (int col = 0; col < TROOPS; ++col)
+        for (const Banner& b : m.banner_stacks[col])
+            w[e.banner_stacks + col * e.kinds + e.kind_entry[size_t(b.kind)]] += 1.0f;
+    int built_count[MAXP] = {};
+    for (const auto& b : m.built_at) {
+        int k = slot[b[0]];
+        w[e.built + k * 2 + built_count[k]] = float(b[1] + 1);
+        ++built_count[k];
+    }
+    // Each player's block (_player).
+    for (int s = 0; s < n; ++s) {
+        float* k = w + e.players + slot[s] * e.player_size;
+        k[0] = 1.0f;
+        k[1] = float(m.score[s]);
+        k += 2;
+        if (s == seat)
+            for (int code : m.hands[s]) k[e.code_entry[size_t(code)]] += 1.0f;
+        k += e.codes;
+        k[0] = float(m.hands[s].size());
+        k += 1;
+        for (int code : m.known[s]) k[e.code_entry[size_t(code)]] += 1.0f;
+        k += e.codes;
+        for (int t : m.reserve[s]) k[e.troop_entry[size_t(t)]] += 1.0f;
+        k += e.troops;
+        for (int col = 0; col < TROOPS; ++col) {
+            int r = m.honor[s][col];
+            if (r == REMOVED) {
+                k[col] = -1.0f;
+                k[e.troops + col] = 1.0f;  // the removed flag
+            } else {
+                k[col] = float(r);
+            }
+        }
+        k += 2 * e.troops;
+        k[0] = float(2 - int(m.strongholds[s].size()));
+        k += 1;
+        const bool shown = s == seat || over;  // banner values: their owner's, all at the end
+        for (const Banner& b : m.banners[s]) {
+            float* x = k + (e.kind_entry[size_t(b.kind)] * 5 + e.column_entry[size_t(b.column)]) * 3;
+            x[0] = 1.0f;
+            if (shown) {
+                x[1] = 1.0f;
+                x[2] = float(b.value);
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------- JSON in and out
 
 [[noreturn]] void bad(const std::string& field, const std::string& why) {
@@ -1298,6 +1421,210 @@ std::shared_ptr<Rules> make_rules(const py::dict& spec) {
     return r;
 }
 
+std::shared_ptr<Encoding> make_encoding(const py::dict& spec) {
+    auto e = std::make_shared<Encoding>();
+    e->size = whole(spec, "size");
+    py::dict o = field(spec, "offsets").cast<py::dict>();
+    e->board = whole(o, "board");
+    e->row = whole(o, "row");
+    e->globals = whole(o, "globals");
+    e->placed = whole(o, "placed");
+    e->small = whole(o, "small");
+    e->banner_stacks = whole(o, "banner_stacks");
+    e->built = whole(o, "built");
+    e->players = whole(o, "players");
+    e->cell = whole(spec, "cell");
+    e->tile = whole(spec, "tile");
+    e->codes = whole(spec, "codes");
+    e->slots = whole(spec, "slots");
+    e->troops = whole(spec, "troops");
+    e->kinds = whole(spec, "kinds");
+    e->player_size = whole(spec, "player_size");
+    e->top_entry = ints(spec, "top_entry");
+    e->code_entry = ints(spec, "code_entry");
+    e->troop_entry = ints(spec, "troop_entry");
+    e->kind_entry = ints(spec, "kind_entry");
+    e->column_entry = ints(spec, "column_entry");
+    e->cell_entry = ints(spec, "cell_entry");
+    for (const auto& r : int_rows(spec, "row_entry")) {
+        if (r.size() != 4) bad("row_entry", "rows must be (troop, symbols, troop, symbols)");
+        e->row_entry.push_back({r[0], r[1], r[2], r[3]});
+    }
+    auto phases = field(spec, "phases").cast<std::vector<std::string>>();
+    for (int p = 0; p < NUM_PHASES; ++p) {
+        auto at = std::find(phases.begin(), phases.end(), std::string(PHASE_NAMES[p]));
+        if (at == phases.end()) bad("phases", std::string("does not name ") + PHASE_NAMES[p]);
+        e->phase_entry[p] = int(at - phases.begin());
+    }
+    // The block sizes this core writes (encoder.py's layout): a changed encoder is refused
+    // here, not written past.
+    if (e->cell != 17 || e->tile != 12 || e->troops != TROOPS || e->slots != MAXP ||
+        int(phases.size()) != NUM_PHASES || e->top_entry.size() != FACE_DOWN + 1 ||
+        e->code_entry.size() != 100 || e->row_entry.size() != 100 ||
+        e->troop_entry.size() != TROOPS || e->column_entry.size() != TROOPS ||
+        int(e->kind_entry.size()) != e->kinds)
+        bad("size", "and the blocks do not follow the layout this core writes (encoder.py)");
+    if (e->player_size != 2 + e->codes + 1 + e->codes + 3 * e->troops + 1 + e->kinds * 5 * 3 ||
+        e->players + MAXP * e->player_size != e->size)
+        bad("player_size", "does not match the players' blocks this core writes");
+    return e;
+}
+
+// ---------------------------------------------------------------------- the batch
+// batch.py's GunkimonoBatch keeps its games here (the contract of sengoku/core/batch.py).
+class Batch {
+  public:
+    Batch(std::shared_ptr<const Rules> rules, std::shared_ptr<const Encoding> encoding)
+        : R(std::move(rules)), E(std::move(encoding)) {}
+
+    std::shared_ptr<const Rules> R;
+    std::shared_ptr<const Encoding> E;
+    std::vector<Match> games;
+    // The mask legal_sparse keeps (its data, its shape) and the integers it set in each row;
+    // each game's count of changes, and the count its row was last written at.
+    const void* marked = nullptr;
+    std::vector<std::vector<int>> marked_rows;
+    std::vector<uint64_t> version, marked_version;
+
+    int n() const { return int(games.size()); }
+
+    void reset(const py::list& positions) {
+        std::vector<Match> made;
+        made.reserve(py::len(positions));
+        for (py::handle data : positions) {
+            Match m(R);
+            load_json(m, data.cast<py::dict>());
+            made.push_back(std::move(m));
+        }
+        games = std::move(made);
+        version.assign(games.size(), 1);
+        marked = nullptr;
+        marked_rows.assign(games.size(), {});
+        marked_version.assign(games.size(), 0);
+    }
+
+    void check_game(int i) const {
+        if (i < 0 || i >= n())
+            throw py::index_error("game " + std::to_string(i) + " is not in the batch of " +
+                                  std::to_string(n()));
+    }
+
+    void reset_game(int i, const py::dict& data) {
+        check_game(i);
+        Match m(R);
+        load_json(m, data);
+        games[size_t(i)] = std::move(m);
+        ++version[size_t(i)];
+    }
+
+    // The index of the first live game whose action (not -1) is not legal there; -1: none.
+    int first_illegal(const py::array_t<int64_t, py::array::c_style>& actions) {
+        auto a = actions.unchecked<1>();
+        if (a.shape(0) != n()) throw py::value_error("one action per game");
+        for (int i = 0; i < n(); ++i) {
+            int64_t x = a(i);
+            Match& m = games[size_t(i)];
+            if (x < 0 || m.phase == OVER) continue;
+            if (x >= R->num_actions || !m.is_legal(int(x))) return i;
+        }
+        return -1;
+    }
+
+    // Play actions[i] in game i (-1, or any action of a finished game: nothing); every
+    // action is looked up before any game moves (an illegal one: ValueError, nothing played).
+    void step(const py::array_t<int64_t, py::array::c_style>& actions) {
+        int bad_game = first_illegal(actions);
+        auto a = actions.unchecked<1>();
+        if (bad_game >= 0)
+            throw py::value_error("game " + std::to_string(bad_game) + ": action " +
+                                  std::to_string(a(bad_game)) + " is not legal there");
+        py::gil_scoped_release release;
+        for (int i = 0; i < n(); ++i) {
+            int64_t x = a(i);
+            Match& m = games[size_t(i)];
+            if (x < 0 || m.phase == OVER) continue;
+            m.play(int(x));
+            ++version[size_t(i)];
+        }
+    }
+
+    // Every game's legal integers as (ints, offsets); ``out`` (an int8 or bool mask of
+    // (n, num_actions), C-contiguous) kept equal to the dense mask: given again, only the
+    // rows of the games that changed are rewritten, at their old and new entries.
+    py::tuple legal_sparse(py::object out) {
+        const int games_n = n();
+        std::vector<int64_t> offsets(size_t(games_n) + 1, 0);
+        for (int i = 0; i < games_n; ++i) {
+            Match& m = games[size_t(i)];
+            offsets[size_t(i) + 1] =
+                offsets[size_t(i)] + int64_t(m.phase == OVER ? 0 : m.legal_ints().size());
+        }
+        py::array_t<int64_t> ints(offsets.back());
+        py::array_t<int64_t> offs(games_n + 1);
+        int64_t* ip = ints.mutable_data();
+        std::copy(offsets.begin(), offsets.end(), offs.mutable_data());
+        for (int i = 0; i < games_n; ++i) {
+            Match& m = games[size_t(i)];
+            if (m.phase == OVER) continue;
+            const auto& l = m.legal_ints();
+            std::copy(l.begin(), l.end(), ip + offsets[size_t(i)]);
+        }
+        if (out.is_none()) {
+            marked = nullptr;
+            return py::make_tuple(ints, offs);
+        }
+        py::array mask = out.cast<py::array>();
+        bool kinds_ok = mask.dtype().is(py::dtype::of<int8_t>()) || mask.dtype().is(py::dtype::of<bool>());
+        if (!kinds_ok || mask.ndim() != 2 || mask.shape(0) != games_n ||
+            mask.shape(1) != R->num_actions || !(mask.flags() & py::array::c_style) ||
+            !mask.writeable())
+            throw py::value_error("out must be a writable C-contiguous int8 or bool array of shape (" +
+                                  std::to_string(games_n) + ", " + std::to_string(R->num_actions) + ")");
+        auto* dense = static_cast<int8_t*>(mask.mutable_data());
+        const int64_t width = R->num_actions;
+        if (marked != mask.data() || int(marked_rows.size()) != games_n) {
+            std::fill(dense, dense + int64_t(games_n) * width, int8_t(0));
+            marked = mask.data();
+            marked_rows.assign(size_t(games_n), {});
+            marked_version.assign(size_t(games_n), 0);
+        }
+        for (int i = 0; i < games_n; ++i) {
+            if (marked_version[size_t(i)] == version[size_t(i)]) continue;
+            int8_t* row = dense + int64_t(i) * width;
+            for (int x : marked_rows[size_t(i)]) row[x] = 0;
+            auto& now = marked_rows[size_t(i)];
+            now.assign(ip + offsets[size_t(i)], ip + offsets[size_t(i) + 1]);
+            for (int x : now) row[x] = 1;
+            marked_version[size_t(i)] = version[size_t(i)];
+        }
+        return py::make_tuple(ints, offs);
+    }
+
+    // Each game's observation from seats[i] into ``out`` ((n, size) float32, C-contiguous,
+    // overwritten).
+    void observations(const py::array_t<int64_t, py::array::c_style>& seats,
+                      py::array_t<float, py::array::c_style>& out) {
+        auto s = seats.unchecked<1>();
+        if (s.shape(0) != n()) throw py::value_error("one seat per game");
+        if (out.ndim() != 2 || out.shape(0) != n() || out.shape(1) != E->size)
+            throw py::value_error("out must be a float32 array of shape (" + std::to_string(n()) +
+                                  ", " + std::to_string(E->size) + ")");
+        for (int i = 0; i < n(); ++i) {
+            int64_t seat = s(i);
+            if (seat < -1 || seat >= games[size_t(i)].n)
+                throw py::value_error("game " + std::to_string(i) + ": no seat " + std::to_string(seat));
+        }
+        float* w = out.mutable_data();
+        const int size = E->size;
+        py::gil_scoped_release release;
+        for (int i = 0; i < n(); ++i) {
+            float* row = w + int64_t(i) * size;
+            std::fill(row, row + size, 0.0f);
+            encode(games[size_t(i)], *E, int(s(i)), row);
+        }
+    }
+};
+
 // Checked before a decision: the integer names one of the game's actions.
 int action_arg(const Rules& r, py::handle given) {
     if (!py::isinstance<py::int_>(given) || py::isinstance<py::bool_>(given))
@@ -1365,5 +1692,80 @@ PYBIND11_MODULE(_gunkimono_native, m) {
              },
              py::arg("games"), py::arg("seed"),
              "Play ``games`` uniformly random games from here (this match unchanged); the "
-             "decisions played (benchmarks).");
+             "decisions played (benchmarks).")
+        .def("encode",
+             [](const Match& self, std::shared_ptr<const Encoding> e, int seat,
+                py::array_t<float, py::array::c_style>& out) {
+                 if (seat < -1 || seat >= self.n) throw py::value_error("no such seat");
+                 if (out.ndim() != 1 || out.shape(0) != e->size)
+                     throw py::value_error("out must be a float32 array of shape (" +
+                                           std::to_string(e->size) + ",)");
+                 float* w = out.mutable_data();
+                 std::fill(w, w + e->size, 0.0f);
+                 encode(self, *e, seat, w);
+             },
+             py::arg("encoding"), py::arg("seat"), py::arg("out"),
+             "GunkimonoEncoder's observation of view(seat) into ``out`` (seat -1: a "
+             "spectator).");
+
+    py::class_<Encoding, std::shared_ptr<Encoding>>(m, "Encoding")
+        .def(py::init(&make_encoding), py::arg("spec"))
+        .def_property_readonly("size", [](const Encoding& e) { return e.size; });
+
+    py::class_<Batch>(m, "Batch")
+        .def(py::init<std::shared_ptr<const Rules>, std::shared_ptr<const Encoding>>(),
+             py::arg("rules"), py::arg("encoding"))
+        .def_property_readonly("n", &Batch::n)
+        .def("reset", &Batch::reset, py::arg("positions"))
+        .def("reset_game", &Batch::reset_game, py::arg("i"), py::arg("position"))
+        .def("first_illegal", &Batch::first_illegal, py::arg("actions"))
+        .def("step", &Batch::step, py::arg("actions"))
+        .def("legal_sparse", &Batch::legal_sparse, py::arg("out") = py::none())
+        .def("legal_ints",
+             [](Batch& self, int i) {
+                 self.check_game(i);
+                 Match& m = self.games[size_t(i)];
+                 return m.phase == OVER ? py::list() : int_list(m.legal_ints());
+             })
+        .def("observations", &Batch::observations, py::arg("seats"), py::arg("out"))
+        .def("status",
+             [](const Batch& self) {
+                 // (n, 2) int64: the seat to act (-1 once over), whether the game is over.
+                 py::array_t<int64_t> out({self.n(), 2});
+                 auto w = out.mutable_unchecked<2>();
+                 for (int i = 0; i < self.n(); ++i) {
+                     const Match& m = self.games[size_t(i)];
+                     bool over = m.phase == OVER;
+                     w(i, 0) = over ? -1 : m.turn;
+                     w(i, 1) = over ? 1 : 0;
+                 }
+                 return out;
+             })
+        .def("returns",
+             [](Batch& self) {
+                 const int players = self.R->players;
+                 py::array_t<float> out({self.n(), players});
+                 auto w = out.mutable_unchecked<2>();
+                 for (int i = 0; i < self.n(); ++i) {
+                     Match& m = self.games[size_t(i)];
+                     if (m.phase != OVER) {
+                         for (int s = 0; s < players; ++s) w(i, s) = 0.0f;
+                         continue;
+                     }
+                     Ended o = m.outcome();
+                     for (int s = 0; s < players; ++s) w(i, s) = float(o.returns[size_t(s)]);
+                 }
+                 return out;
+             })
+        .def("outcome",
+             [](Batch& self, int i) -> py::object {
+                 self.check_game(i);
+                 Match& m = self.games[size_t(i)];
+                 if (m.phase != OVER) return py::none();
+                 return outcome_json(m.outcome());
+             })
+        .def("match", [](const Batch& self, int i) {
+            self.check_game(i);
+            return Match(self.games[size_t(i)]);
+        });
 }

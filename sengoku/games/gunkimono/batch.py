@@ -1,0 +1,185 @@
+"""N Gunkimono games stepped at once in the native core, for research: numpy legal masks and
+observations with the contract's numbers.
+
+The batch contract of :mod:`sengoku.core.batch` (``ContractBatch``'s numbers, action for
+action): the actions are ``Gunkimono.action_to_int``'s integers, the observations
+``GunkimonoEncoder``'s of ``view(seat)``, float32, from the seat to act (or the seats given).
+The games live in the native core (``native_core.py``): a game starts as the Python engine
+deals it (``new_state(seed=...)``: the setup's seeded shuffles) and is played, listed and
+encoded in C++ from there::
+
+    batch = GunkimonoBatch(players=3)
+    batch.reset(64, seed=1)
+    while not batch.done().all():
+        batch.step(batch.random_actions())
+    batch.returns()                               # (64, 3) float32
+
+A finished game stays finished (its action is ignored) until :meth:`reset` or
+:meth:`reset_game`. An illegal action raises :class:`~sengoku.core.game.IllegalAction`
+naming the game, and nothing in the batch changes: every action is looked up first.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+import sengoku.games.gunkimono.native_core as native_core
+from sengoku.core.game import IllegalAction, Outcome
+from sengoku.games.gunkimono.encoder import GunkimonoEncoder
+from sengoku.games.gunkimono.game import Gunkimono
+from sengoku.games.gunkimono.state import GunkimonoState
+
+
+class GunkimonoBatch:
+    """``n`` Gunkimono games with the same options, stepped together in the native core."""
+
+    def __init__(self, game: Gunkimono | None = None, **options: Any) -> None:
+        self.game = game if game is not None else Gunkimono()
+        self.options = self.game.resolve_options(**options)
+        core = native_core.module()  # raises, saying why, without the core
+        self.encoder = GunkimonoEncoder()
+        self.shape: tuple[int, ...] = tuple(self.encoder.shape)
+        self.num_actions: int = self.game.num_distinct_actions(**self.options)
+        self.num_players = int(self.options["players"])
+        limit = native_core.length_limit(self.game, self.options)
+        self._batch: Any = core.Batch(
+            native_core.rules(self.options, limit), native_core.encoding()
+        )
+        self.n = 0
+        self._rng = random.Random(0)
+
+    # ------------------------------------------------------------------ lifecycle
+    def _start(self, seed: int) -> dict[str, Any]:
+        """Game ``new_state(seed=seed)``'s position, as the core takes it."""
+        return self.game.new_state(seed=seed, **self.options).to_json()
+
+    def reset(self, n: int, seed: int = 0) -> np.ndarray:
+        """Start ``n`` games (game ``i`` is ``new_state(seed=seed + i)``); their observations
+        from the seat to act."""
+        if n < 1:
+            raise ValueError(f"a batch needs at least one game, not {n}")
+        self.n = n
+        self._rng = random.Random(seed)
+        self._batch.reset([self._start(seed + i) for i in range(n)])
+        return self.observations()
+
+    def reset_game(self, i: int, seed: int) -> None:
+        """Start game ``i`` again as ``new_state(seed=seed)`` (the others go on)."""
+        self._batch.reset_game(i, self._start(seed))
+
+    def state(self, i: int) -> GunkimonoState:
+        """Game ``i``'s position as a contract state (a copy: playing it changes nothing
+        here)."""
+        return native_core.state_of(self.game, self._batch.match(i))
+
+    # ------------------------------------------------------------------ queries
+    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
+        """``(n, num_actions)`` bool, True where legal (a finished game's row is all False)."""
+        shape = (self.n, self.num_actions)
+        if out is None:
+            mask = np.zeros(shape, dtype=bool)
+        else:
+            if out.shape != shape or out.dtype != np.bool_:
+                raise ValueError(f"out must be a bool array of shape {shape}")
+            mask = out
+            mask[:] = False
+        ints, offsets = self._batch.legal_sparse(None)
+        rows = np.repeat(np.arange(self.n, dtype=np.int64), np.diff(offsets))
+        mask[rows, ints] = True
+        return mask
+
+    def legal_sparse(self, out: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Every game's legal integers, ascending, as ``(ints, offsets)`` (int64, new arrays):
+        game ``i``'s are ``ints[offsets[i]:offsets[i + 1]]``. ``out`` (``(n, num_actions)``
+        int8 or bool, C-contiguous) is kept equal to the dense mask: given again (unchanged
+        in between), only the rows of the games that changed are rewritten; another array
+        is zeroed first."""
+        ints, offsets = self._batch.legal_sparse(out)
+        return ints, offsets
+
+    def legal_actions(self, i: int) -> list[int]:
+        """Game ``i``'s legal action integers, ascending (empty once over)."""
+        ints: list[int] = self._batch.legal_ints(i)
+        return ints
+
+    def status(self) -> np.ndarray:
+        """``(n, 2)`` int64: the seat to act (-1 once over) and whether the game is over."""
+        status: np.ndarray = self._batch.status()
+        return status
+
+    def to_move(self) -> np.ndarray:
+        """``(n,)`` int64: the seat to act in each game (-1 when over)."""
+        seats: np.ndarray = self.status()[:, 0].copy()
+        return seats
+
+    def done(self) -> np.ndarray:
+        """``(n,)`` bool: which games are over."""
+        over: np.ndarray = self.status()[:, 1].astype(bool)
+        return over
+
+    def returns(self) -> np.ndarray:
+        """``(n, num_players)`` float32: the outcome's returns (0 while a game goes on)."""
+        returns: np.ndarray = self._batch.returns()
+        return returns
+
+    def outcome(self, i: int) -> Outcome | None:
+        """Game ``i``'s outcome (None while it goes on)."""
+        data = self._batch.outcome(i)
+        return None if data is None else Outcome.from_json(data)
+
+    def observations(
+        self, seats: np.ndarray | None = None, out: np.ndarray | None = None, kept: bool = False
+    ) -> np.ndarray:
+        """``(n, *shape)`` float32: each game's view encoded from ``seats[i]`` (default: the
+        seat to act; a finished game is seen from seat 0), into ``out`` when given (a
+        C-contiguous float32 array of that shape, overwritten) or a new array. ``kept``
+        changes nothing here: every game is encoded whole."""
+        if seats is None:
+            seats = np.maximum(self.to_move(), 0)
+        seats = np.ascontiguousarray(seats, dtype=np.int64)
+        shape = (self.n, *self.shape)
+        if out is None:
+            out = np.empty(shape, dtype=np.float32)
+        elif out.shape != shape or out.dtype != np.float32 or not out.flags.c_contiguous:
+            raise ValueError(f"out must be a C-contiguous float32 array of shape {shape}")
+        self._batch.observations(seats, out.reshape(self.n, -1))
+        return out
+
+    # ------------------------------------------------------------------ stepping
+    def first_illegal(self, actions: np.ndarray) -> int:
+        """The first live game whose action (not -1) is not legal there; -1: none."""
+        first: int = self._batch.first_illegal(np.ascontiguousarray(actions, dtype=np.int64))
+        return first
+
+    def step(self, actions: np.ndarray) -> np.ndarray:
+        """Play ``actions[i]`` in game ``i`` (-1, or any action of a finished game: nothing
+        happens). Returns :meth:`done`."""
+        actions = np.ascontiguousarray(actions, dtype=np.int64)
+        if actions.shape != (self.n,):
+            raise ValueError(
+                f"step takes one action per game: shape ({self.n},), not {actions.shape}"
+            )
+        first = self.first_illegal(actions)
+        if first >= 0:
+            raise IllegalAction(f"game {first}: action {int(actions[first])} is not legal there")
+        self._batch.step(actions)
+        return self.done()
+
+    def random_actions(self) -> np.ndarray:
+        """One uniformly random legal action per game (-1 for a finished game): the draws
+        of ``ContractBatch.random_actions`` (the same generator, seeded by ``reset``)."""
+        out = np.full(self.n, -1, dtype=np.int64)
+        ints, offsets = self._batch.legal_sparse(None)
+        choice = self._rng.choice
+        bounds = offsets.tolist()
+        for i in range(self.n):
+            start, stop = bounds[i], bounds[i + 1]
+            if stop > start:
+                out[i] = choice(ints[start:stop])
+        return out
+
+
+__all__ = ["GunkimonoBatch"]
