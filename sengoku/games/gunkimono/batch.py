@@ -162,10 +162,9 @@ class GunkimonoBatch:
             raise ValueError(
                 f"step takes one action per game: shape ({self.n},), not {actions.shape}"
             )
-        first = self.first_illegal(actions)
+        first: int = self._batch.step(actions)  # every action looked up before any moves
         if first >= 0:
             raise IllegalAction(f"game {first}: action {int(actions[first])} is not legal there")
-        self._batch.step(actions)
         return self.done()
 
     def random_actions(self) -> np.ndarray:

@@ -48,6 +48,16 @@ constexpr int END_TILE = 100; // end_of_the_game.END_TILE
 constexpr int REMOVED = -1;   // honor_track.REMOVED
 constexpr int ROW_SIZE = 3;   // refill_your_hand.ROW_SIZE
 
+// A set of squares, one bit a square (MAXC bits).
+using Bits = unsigned __int128;
+static_assert(MAXC <= 128, "a set of squares is 128 bits");
+inline Bits bit(int c) { return Bits(1) << c; }
+// The lowest square of a set that is not empty.
+inline int lowest(Bits x) {
+    uint64_t lo = uint64_t(x);
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(uint64_t(x >> 64));
+}
+
 // turn_sequence.Phase, in PHASES' order (checked when the Rules are made).
 enum Phase { PLACE = 0, SUPPORT, SCORE, STRONGHOLD, DRAW, OVER, NUM_PHASES };
 const char* const PHASE_NAMES[NUM_PHASES] = {"place", "support", "score",
@@ -63,10 +73,11 @@ struct Rules {
     // NEIGHBOURS (battlefield.py), in its order.
     std::vector<std::array<int, 4>> nb;
     std::vector<int> nb_count;
-    // PAIRS (battlefield.py): each place of a large tile, in action-number order, and the
-    // places covering each square (PAIRS_OF).
+    // PAIRS (battlefield.py): each place of a large tile, in action-number order.
     std::vector<int> pair_a, pair_b;
-    std::vector<std::vector<int>> pairs_of;
+    // The same places as sets: the top or left square of each horizontal place, and of
+    // each vertical one.
+    Bits h_pairs = 0, v_pairs = 0;
     int ending_row = 0;
     int stronghold_row[2]{};
     int small_symbols = 0;
@@ -427,9 +438,16 @@ class Match {
     // ------------------------------------------------------------------ legal actions
     // placement.place_actions / large_placements: step 1's legal actions in ascending order
     // (over the support square only, when ``support`` >= 0: then large tiles alone).
+    //
+    // As placement.py's scan, worked out on sets of squares (one bit a square): the places
+    // free for a large tile (no stronghold, one level: Stronghold rule 1, the Level
+    // Difference rule), each as the bit of its top or left square, horizontal and vertical
+    // apart; each tile side then keeps those whose squares do not show its own troops (the
+    // Troop Duplication rule) in a few word operations, and rule 4 is asked only of the
+    // places next to two controlled formations.
     void place_actions(int support, std::vector<int>& out) {
         const Rules& r = *R;
-        const int cells = r.cells;
+        const int cells = r.cells, width = r.width;
         const int npairs = int(r.pair_a.size());
         const int seat = turn;
         bool rule4 = rule_4_applies();
@@ -437,6 +455,7 @@ class Match {
         // The hand's tile sides, sorted by key c1 * 10 + c2: (key, t1, c1, t2, c2).
         std::array<int, 5> kinds[2 * 100];
         int nkinds = 0;
+        bool mixed = false;
         {
             bool seen_code[100] = {};
             for (int code : hands[seat]) {
@@ -445,72 +464,120 @@ class Match {
                 int c1 = code / 10, c2 = code % 10;
                 kinds[nkinds++] = {c1 * 10 + c2, c1 / 2, c1, c2 / 2, c2};
                 kinds[nkinds++] = {c2 * 10 + c1, c2 / 2, c2, c1 / 2, c1};
+                mixed = mixed || c1 / 2 != c2 / 2;
             }
             std::sort(kinds, kinds + nkinds);
         }
+        // The board as sets: free squares, each troop's squares, the places at one level
+        // and those one level apart (the lower square the top or left one: ``up``; the
+        // other: ``down``).
+        Bits free = 0, is_top[FACE_DOWN + 1] = {}, linked = 0;
+        Bits eq_h = 0, eq_v = 0, up_h = 0, up_v = 0, down_h = 0, down_v = 0;
+        for (int c = 0; c < cells; ++c) {
+            Bits b = bit(c);
+            if (sh[c] < 0) free |= b;
+            is_top[top[c]] |= b;
+            if (rule4 && linkable[c]) linked |= b;
+            if (r.h_pairs & b) {
+                int d = level[c + 1] - level[c];
+                if (d == 0) eq_h |= b;
+                else if (d == 1) up_h |= b;
+                else if (d == -1) down_h |= b;
+            }
+            if (r.v_pairs & b) {
+                int d = level[c + width] - level[c];
+                if (d == 0) eq_v |= b;
+                else if (d == 1) up_v |= b;
+                else if (d == -1) down_v |= b;
+            }
+        }
+        const Bits free_h = r.h_pairs & free & (free >> 1);
+        const Bits free_v = r.v_pairs & free & (free >> width);
+        Bits ok_h = free_h & eq_h, ok_v = free_v & eq_v;
+        if (support >= 0) {  // only the places over the support
+            Bits over = bit(support);
+            ok_h &= over | (support >= 1 ? bit(support - 1) : Bits(0));
+            ok_v &= over | (support >= width ? bit(support - width) : Bits(0));
+        }
+        const Bits risky_h = linked | (linked >> 1), risky_v = linked | (linked >> width);
         for (int k = 0; k < nkinds; ++k) {
             const auto& kind = kinds[k];
             int t1 = kind[1], t2 = kind[3];
             int base = kind[0] * cells;
-            auto consider = [&](int i) {
-                int a = r.pair_a[i], b = r.pair_b[i];
-                if (sh[a] >= 0 || sh[b] >= 0 || level[a] != level[b]) return;  // rule 1, level
-                if (top[a] == t1 || top[b] == t2) return;                        // duplication
-                if (rule4 && (linkable[a] || linkable[b]) && links_controlled(a, t1, b, t2))
-                    return;
-                out.push_back((base + a) * 2 + (b == a + 1 ? 0 : 1));
-            };
-            if (support < 0) {
-                for (int i = 0; i < npairs; ++i) consider(i);
-            } else {
-                for (int i : r.pairs_of[support]) consider(i);
+            Bits h = ok_h & ~is_top[t1] & ~(is_top[t2] >> 1);
+            Bits v = ok_v & ~is_top[t1] & ~(is_top[t2] >> width);
+            if (rule4) {
+                for (Bits x = h & risky_h; x; x &= x - 1) {
+                    int a = lowest(x);
+                    if (links_controlled(a, t1, a + 1, t2)) h &= ~bit(a);
+                }
+                for (Bits x = v & risky_v; x; x &= x - 1) {
+                    int a = lowest(x);
+                    if (links_controlled(a, t1, a + width, t2)) v &= ~bit(a);
+                }
+            }
+            for (Bits x = h | v; x; x &= x - 1) {
+                int a = lowest(x);
+                Bits b = bit(a);
+                if (h & b) out.push_back((base + a) * 2);
+                if (v & b) out.push_back((base + a) * 2 + 1);
             }
         }
         if (support >= 0) return;
-        std::vector<int> res = reserve[seat];
-        std::sort(res.begin(), res.end());
-        if (res.empty()) return;
-        for (int t : res) {
-            if (t < 0 || t >= TROOPS) continue;
-            for (int c = 0; c < cells; ++c) {
-                if (sh[c] >= 0 || top[c] == t) continue;
-                if (rule4 && linkable[c] && links_controlled(c, t, c, t)) continue;
-                out.push_back(r.small_base + t * cells + c);
+        int res[TROOPS];
+        int nres = 0;
+        for (int t : reserve[seat])
+            if (t >= 0 && t < TROOPS && nres < TROOPS) res[nres++] = t;
+        if (nres == 0) return;
+        for (int j = 1; j < nres; ++j)  // sorted (a handful: an insertion)
+            for (int i = j; i > 0 && res[i - 1] > res[i]; --i) std::swap(res[i - 1], res[i]);
+        for (int j = 0; j < nres; ++j) {
+            int t = res[j];
+            Bits allowed = free & ~is_top[t];
+            if (rule4) {
+                for (Bits x = allowed & linked; x; x &= x - 1) {
+                    int c = lowest(x);
+                    if (links_controlled(c, t, c, t)) allowed &= ~bit(c);
+                }
             }
+            for (Bits x = allowed; x; x &= x - 1) out.push_back(r.small_base + t * cells + lowest(x));
         }
         // Supports (placement._supports, extra_support.support_cells): the lower square of
         // a place whose squares differ by one level takes one when a tile side of the hand
         // may then lie there.
-        if (hands[seat].empty()) return;
-        bool found[MAXC] = {};
-        bool any = false;
-        for (int i = 0; i < npairs; ++i) {
-            int a = r.pair_a[i], b = r.pair_b[i];
-            if (sh[a] >= 0 || sh[b] >= 0) continue;
-            int x;
-            if (level[b] == level[a] + 1)
-                x = a;
-            else if (level[a] == level[b] + 1)
-                x = b;
-            else
-                continue;
-            if (found[x]) continue;
-            int y = a + b - x;
-            for (int k = 0; k < nkinds; ++k) {
-                int tx = kinds[k][1], ty = kinds[k][3];
-                if (ty == top[y]) continue;
-                if (rule4 && links_controlled(x, tx, y, ty)) continue;
-                found[x] = true;
-                any = true;
-                break;
+        if (nkinds == 0) return;
+        Bits found = 0;
+        if (!rule4 && mixed) {
+            // A tile of two troop types, turned either way, puts either on the upper square:
+            // one of them differs from the troop there, so every such lower square takes one.
+            found = (free_h & up_h) | ((free_h & down_h) << 1) | (free_v & up_v) |
+                    ((free_v & down_v) << width);
+        } else {
+            for (int i = 0; i < npairs; ++i) {
+                int a = r.pair_a[i], b = r.pair_b[i];
+                if (sh[a] >= 0 || sh[b] >= 0) continue;
+                int x;
+                if (level[b] == level[a] + 1)
+                    x = a;
+                else if (level[a] == level[b] + 1)
+                    x = b;
+                else
+                    continue;
+                if (found & bit(x)) continue;
+                int y = a + b - x;
+                for (int k = 0; k < nkinds; ++k) {
+                    int tx = kinds[k][1], ty = kinds[k][3];
+                    if (ty == top[y]) continue;
+                    if (rule4 && links_controlled(x, tx, y, ty)) continue;
+                    found |= bit(x);
+                    break;
+                }
             }
         }
-        if (!any) return;
-        for (int t : res) {
-            if (t < 0 || t >= TROOPS) continue;
-            for (int c = 0; c < cells; ++c)
-                if (found[c]) out.push_back(r.support_base + t * cells + c);
-        }
+        if (!found) return;
+        for (int j = 0; j < nres; ++j)
+            for (Bits x = found; x; x &= x - 1)
+                out.push_back(r.support_base + res[j] * cells + lowest(x));
     }
 
     // honor_track.can_honor
@@ -1376,16 +1443,16 @@ std::shared_ptr<Rules> make_rules(const py::dict& spec) {
         r->nb_count.push_back(int(list.size()));
     }
     auto pairs = int_rows(spec, "pairs");
-    r->pairs_of.assign(size_t(r->cells), {});
     for (const auto& p : pairs) {
         if (p.size() != 2 || p[0] < 0 || p[1] >= r->cells ||
             (p[1] != p[0] + 1 && p[1] != p[0] + r->width))
             bad("pairs", "must list [a, b] with b right of or below a");
         int i = int(r->pair_a.size());
+        if (i > 0 && std::make_pair(r->pair_a.back(), r->pair_b.back()) >= std::make_pair(p[0], p[1]))
+            bad("pairs", "must be listed in action-number order (by square, horizontal first)");
+        (p[1] == p[0] + 1 ? r->h_pairs : r->v_pairs) |= bit(p[0]);
         r->pair_a.push_back(p[0]);
         r->pair_b.push_back(p[1]);
-        r->pairs_of[size_t(p[0])].push_back(i);
-        r->pairs_of[size_t(p[1])].push_back(i);
     }
     r->ending_row = whole(spec, "ending_row");
     auto rows = ints(spec, "stronghold_rows");
@@ -1531,13 +1598,12 @@ class Batch {
     }
 
     // Play actions[i] in game i (-1, or any action of a finished game: nothing); every
-    // action is looked up before any game moves (an illegal one: ValueError, nothing played).
-    void step(const py::array_t<int64_t, py::array::c_style>& actions) {
+    // action is looked up before any game moves. Returns -1, or the first game whose
+    // action is not legal there, having played nothing (the caller names it).
+    int step(const py::array_t<int64_t, py::array::c_style>& actions) {
         int bad_game = first_illegal(actions);
+        if (bad_game >= 0) return bad_game;
         auto a = actions.unchecked<1>();
-        if (bad_game >= 0)
-            throw py::value_error("game " + std::to_string(bad_game) + ": action " +
-                                  std::to_string(a(bad_game)) + " is not legal there");
         py::gil_scoped_release release;
         for (int i = 0; i < n(); ++i) {
             int64_t x = a(i);
@@ -1546,6 +1612,7 @@ class Batch {
             m.play(int(x));
             ++version[size_t(i)];
         }
+        return -1;
     }
 
     // Every game's legal integers as (ints, offsets); ``out`` (an int8 or bool mask of
