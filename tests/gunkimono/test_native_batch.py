@@ -116,3 +116,22 @@ def test_buffers_of_the_wrong_shape_or_kind_are_refused() -> None:
         native.step(np.zeros(3, dtype=np.int64))
     with pytest.raises(IndexError, match="game 2"):
         native.reset_game(2, 0)
+
+
+def test_positions_loaded_into_a_batch_play_on_as_the_states_do() -> None:
+    states = [GAME.new_state(seed, players=3) for seed in (4, 5)]
+    for _ in range(30):
+        states[1].apply(states[1].legal_actions()[-1])
+    _contract, native = _batches(1, 0, players=3)
+    native.load(states)
+    assert native.n == 2
+    for i, state in enumerate(states):
+        assert native.state(i).to_json() == state.to_json()
+        assert native.legal_actions(i) == GAME.legal_action_ints(state)
+    actions = np.array([native.legal_actions(0)[0], native.legal_actions(1)[-1]])
+    native.step(actions)
+    for i, state in enumerate(states):
+        state.apply(GAME.int_to_action(state, int(actions[i])))
+        assert native.state(i).to_json() == state.to_json()
+    with pytest.raises(ValueError, match="other options"):
+        native.load([GAME.new_state(0, players=2)])

@@ -366,3 +366,18 @@ def test_an_encoder_of_another_layout_is_refused() -> None:
         native_core.module().Encoding({**spec, "player_size": spec["player_size"] + 1})
     with pytest.raises(ValueError, match="'size'"):
         native_core.module().Encoding({**spec, "cell": 18})
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_core_deals_as_the_setup_does(players: int) -> None:
+    # The same shuffles of the same random.Random(seed): CPython's generator seeded from
+    # the seed's words (an int's absolute value, all of its bits).
+    options = GAME.resolve_options(players=players)
+    match = native_core.module().Match(native_core.rules(options, 1000))
+    seeds = [*range(40), -1, -977, 2**31 - 1, 2**32, 2**40 + 7, 2**64 + 3, 10**30]
+    for seed in seeds:
+        match.deal(native_core.seed_key(seed))
+        assert match.to_json() == GAME.new_state(seed, players=players).to_json(), seed
+    assert native_core.seed_key(0) == [0] and native_core.seed_key(-(2**32 + 5)) == [5, 1]
+    with pytest.raises(TypeError, match="whole number"):
+        native_core.seed_key(1.5)  # type: ignore[arg-type]

@@ -4,9 +4,9 @@ observations with the contract's numbers.
 The batch contract of :mod:`sengoku.core.batch` (``ContractBatch``'s numbers, action for
 action): the actions are ``Gunkimono.action_to_int``'s integers, the observations
 ``GunkimonoEncoder``'s of ``view(seat)``, float32, from the seat to act (or the seats given).
-The games live in the native core (``native_core.py``): a game starts as the Python engine
-deals it (``new_state(seed=...)``: the setup's seeded shuffles) and is played, listed and
-encoded in C++ from there::
+The games live in the native core (``native_core.py``), which deals each as the Python
+setup deals ``new_state(seed=...)`` (the same shuffles of the same generator) and plays,
+lists and encodes it::
 
     batch = GunkimonoBatch(players=3)
     batch.reset(64, seed=1)
@@ -52,23 +52,31 @@ class GunkimonoBatch:
         self._rng = random.Random(0)
 
     # ------------------------------------------------------------------ lifecycle
-    def _start(self, seed: int) -> dict[str, Any]:
-        """Game ``new_state(seed=seed)``'s position, as the core takes it."""
-        return self.game.new_state(seed=seed, **self.options).to_json()
-
     def reset(self, n: int, seed: int = 0) -> np.ndarray:
-        """Start ``n`` games (game ``i`` is ``new_state(seed=seed + i)``); their observations
-        from the seat to act."""
+        """Start ``n`` games (game ``i`` is ``new_state(seed=seed + i)``, dealt by the core);
+        their observations from the seat to act."""
         if n < 1:
             raise ValueError(f"a batch needs at least one game, not {n}")
         self.n = n
         self._rng = random.Random(seed)
-        self._batch.reset([self._start(seed + i) for i in range(n)])
+        self._batch.deal([native_core.seed_key(seed + i) for i in range(n)])
         return self.observations()
 
     def reset_game(self, i: int, seed: int) -> None:
         """Start game ``i`` again as ``new_state(seed=seed)`` (the others go on)."""
-        self._batch.reset_game(i, self._start(seed))
+        self._batch.deal_game(i, native_core.seed_key(seed))
+
+    def load(self, states: list[GunkimonoState]) -> None:
+        """Hold these positions (copies: the states are not changed), one game each, in
+        place of the games held (a batch of ``len(states)`` games; the draws of
+        :meth:`random_actions` go on)."""
+        if not states:
+            raise ValueError("a batch needs at least one game, not 0")
+        for state in states:
+            if dict(state.options) != dict(self.options):
+                raise ValueError(f"a state of other options: {state.options}, not {self.options}")
+        self._batch.reset([state.to_json() for state in states])
+        self.n = len(states)
 
     def state(self, i: int) -> GunkimonoState:
         """Game ``i``'s position as a contract state (a copy: playing it changes nothing
@@ -169,16 +177,14 @@ class GunkimonoBatch:
 
     def random_actions(self) -> np.ndarray:
         """One uniformly random legal action per game (-1 for a finished game): the draws
-        of ``ContractBatch.random_actions`` (the same generator, seeded by ``reset``)."""
-        out = np.full(self.n, -1, dtype=np.int64)
-        ints, offsets = self._batch.legal_sparse(None)
+        of ``ContractBatch.random_actions`` (the same generator, seeded by ``reset``:
+        ``choice`` of a list draws the index ``choice`` of a range of its length draws)."""
         choice = self._rng.choice
-        bounds = offsets.tolist()
-        for i in range(self.n):
-            start, stop = bounds[i], bounds[i + 1]
-            if stop > start:
-                out[i] = choice(ints[start:stop])
-        return out
+        picks = [
+            choice(range(count)) if count else -1 for count in self._batch.legal_counts().tolist()
+        ]
+        actions: np.ndarray = self._batch.pick(np.array(picks, dtype=np.int64))
+        return actions
 
 
 __all__ = ["GunkimonoBatch"]

@@ -8,8 +8,10 @@ is typed again in C++: the Rules handed to it are built here from ``data.compone
 and the rule modules' tables (the battlefield's squares, neighbours and places, the honor
 track's rows for the player count, the action blocks, the phase names).
 
-Setting up stays in Python (``setup.py``'s seeded shuffles): a match starts from a state's
-JSON. Events, views and notation stay in Python too: the core answers what a batch of
+A match starts from a state's JSON, or is dealt by the core as ``setup.py`` deals it: the
+same shuffles of the same ``random.Random(seed)`` (the core runs CPython's Mersenne Twister
+from the seed's words, :func:`seed_key`), the data (tiles, banners, how many tiles are removed
+or dealt) handed in with the Rules. Events, views and notation stay in Python too: the core answers what a batch of
 games asks every ply (the legal integers, a decision played, whether the game is over and
 its outcome, and ``GunkimonoEncoder``'s observation of a seat's view, from the encoder's
 layout and tables handed to it as an Encoding: :func:`encoding`). ``batch.py`` keeps a
@@ -26,6 +28,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
+import sengoku.games.gunkimono.setup as setup
 from sengoku.games.gunkimono.actions import (
     DRAW_BASE,
     NUM_ACTIONS,
@@ -84,6 +87,13 @@ def rules_spec(options: Mapping[str, Any], length_limit: int) -> dict[str, Any]:
         "ending_row": c.ending_row[players],
         "stronghold_rows": list(c.stronghold_rows[players]),
         "small_symbols": c.small_symbols,
+        "large_tiles": list(c.large_tiles),
+        "removed_tiles": setup.REMOVED_TILES.get(players, 0),
+        "end_stack_tiles": setup.END_STACK_TILES,
+        "row_tiles": setup.ROW_TILES,
+        "hand_tiles": setup.HAND_TILES,
+        "banner_values": [list(values) for values in c.banner_values],
+        "banner_min_players": list(c.banner_min_players),
         "own_double_stronghold": bool(options["own_double_stronghold"]),
         "empty_banner_stay": options["empty_banner_stack"] == "stay",
         "removed_marker_counts": bool(options["removed_marker_counts"]),
@@ -156,6 +166,15 @@ def encoding() -> Any:
     return _ENCODING[0]
 
 
+def seed_key(seed: int) -> list[int]:
+    """The 32-bit words CPython seeds ``random.Random(seed)`` with (the absolute value's,
+    lowest first; one word for 0): what the core's deal takes."""
+    if not isinstance(seed, int):
+        raise TypeError(f"a Gunkimono seed is a whole number (an int), not {type(seed).__name__}")
+    value = abs(int(seed))
+    return [(value >> (32 * i)) & 0xFFFFFFFF for i in range(max(1, -(-value.bit_length() // 32)))]
+
+
 def match_of(state: GunkimonoState) -> Any:
     """A native match holding ``state``'s position (hidden parts included)."""
     game = cast("Gunkimono", state.game)
@@ -179,5 +198,6 @@ __all__ = [
     "native_available",
     "rules",
     "rules_spec",
+    "seed_key",
     "state_of",
 ]

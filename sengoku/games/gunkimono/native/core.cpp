@@ -81,6 +81,13 @@ struct Rules {
     int ending_row = 0;
     int stronghold_row[2]{};
     int small_symbols = 0;
+    // Setting Up the Game (setup.py, data.components()): the large tiles in the data's
+    // order, how many are removed unseen, the end-game stack's tiles, the row's and a hand's
+    // size, and each banner kind's values (top of a stack first) if this player count uses it.
+    std::vector<int> large_tiles;
+    int removed_tiles = 0, end_stack_tiles = 0, row_tiles = 0, hand_tiles = 0;
+    std::vector<std::vector<int>> banner_values;
+    std::vector<bool> banner_used;
     // The spec's rulings (Gunkimono.options).
     bool own_double_stronghold = false;
     bool empty_banner_stay = false;  // empty_banner_stack == "stay"
@@ -118,6 +125,86 @@ struct SplitMix {
         return z ^ (z >> 31);
     }
     int below(int n) { return int(next() % uint64_t(n)); }
+};
+
+// CPython's random.Random (Modules/_randommodule.c: MT19937 seeded by init_by_array from the
+// seed's 32-bit words, getrandbits, and random.py's _randbelow and shuffle), so that the
+// core deals the games the Python setup deals for the same seed.
+class PyRandom {
+  public:
+    explicit PyRandom(const std::vector<uint32_t>& key) {
+        init_genrand(19650218u);
+        uint32_t i = 1, j = 0;
+        const uint32_t n = uint32_t(key.size());
+        for (uint32_t k = N > n ? N : n; k; --k) {
+            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525u)) + key[j] + j;
+            ++i;
+            ++j;
+            if (i >= N) {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+            if (j >= n) j = 0;
+        }
+        for (uint32_t k = N - 1; k; --k) {
+            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941u)) - i;
+            ++i;
+            if (i >= N) {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+        }
+        mt[0] = 0x80000000u;
+    }
+
+    // random.Random.shuffle
+    void shuffle(std::vector<int>& x) {
+        for (size_t i = x.size(); i-- > 1;) std::swap(x[i], x[size_t(below(uint32_t(i + 1)))]);
+    }
+
+  private:
+    static constexpr uint32_t N = 624, M = 397;
+    uint32_t mt[N];
+    uint32_t index = N + 1;
+
+    void init_genrand(uint32_t s) {
+        mt[0] = s;
+        for (index = 1; index < N; ++index)
+            mt[index] = 1812433253u * (mt[index - 1] ^ (mt[index - 1] >> 30)) + index;
+    }
+
+    uint32_t next() {  // genrand_uint32
+        static const uint32_t mag01[2] = {0u, 0x9908b0dfu};
+        uint32_t y;
+        if (index >= N) {
+            uint32_t kk;
+            for (kk = 0; kk < N - M; ++kk) {
+                y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+                mt[kk] = mt[kk + M] ^ (y >> 1) ^ mag01[y & 1u];
+            }
+            for (; kk < N - 1; ++kk) {
+                y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+                mt[kk] = mt[kk + (M - N)] ^ (y >> 1) ^ mag01[y & 1u];
+            }
+            y = (mt[N - 1] & 0x80000000u) | (mt[0] & 0x7fffffffu);
+            mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ mag01[y & 1u];
+            index = 0;
+        }
+        y = mt[index++];
+        y ^= (y >> 11);
+        y ^= (y << 7) & 0x9d2c5680u;
+        y ^= (y << 15) & 0xefc60000u;
+        y ^= (y >> 18);
+        return y;
+    }
+
+    // random.Random._randbelow_with_getrandbits (n < 2**32, n > 0)
+    uint32_t below(uint32_t n) {
+        int k = 32 - __builtin_clz(n);  // n.bit_length()
+        uint32_t r = next() >> (32 - k);
+        while (r >= n) r = next() >> (32 - k);
+        return r;
+    }
 };
 
 // What GunkimonoState.to_json names "ended": an ending made by core (a concession, a timeout,
@@ -193,6 +280,70 @@ class Match {
             sh[c] = -1;
         }
         touched();
+    }
+
+    // GunkimonoState.setup: a new game as GunkimonoState.__init__ makes it, dealt as
+    // setup.set_up deals it from random.Random(seed) (``key``: the seed's 32-bit words, as
+    // CPython seeds its generator with them), and the first turn begun.
+    void deal(const std::vector<uint32_t>& key) {
+        const Rules& r = *R;
+        PyRandom rng(key);
+        // GunkimonoState.__init__: the printed battlefield, nothing dealt yet.
+        fresh();
+        placed.clear();
+        placed_small.clear();
+        built_at.clear();
+        for (int s = 0; s < n; ++s) {
+            strongholds[s].clear();
+            hands[s].clear();
+            known[s].clear();
+            reserve[s] = {0, 1, 2, 3, 4};
+            score[s] = vp_strongholds[s] = 0;
+            for (int t = 0; t < TROOPS; ++t) honor[s][t] = 0;
+            banners[s].clear();
+        }
+        for (auto& pile : banner_stacks) pile.clear();
+        pending.clear();
+        turn = turns = passes = decisions = 0;
+        phase = PLACE;
+        support_cell = -1;
+        placed_large = false;
+        end_stack_in_play = end_triggered = false;
+        reason.clear();
+        ended = Ended();
+        record_seat = -1;
+        record_squares.clear();
+        record_scores.clear();
+        // setup.set_up
+        std::vector<int> tiles = r.large_tiles;
+        rng.shuffle(tiles);
+        removed.assign(tiles.begin(), tiles.begin() + r.removed_tiles);
+        std::sort(removed.begin(), removed.end());
+        tiles.erase(tiles.begin(), tiles.begin() + r.removed_tiles);
+        end_stack.assign(tiles.end() - r.end_stack_tiles, tiles.end());
+        end_stack.push_back(END_TILE);
+        tiles.resize(tiles.size() - size_t(r.end_stack_tiles));
+        rng.shuffle(end_stack);
+        stack = std::move(tiles);
+        row.clear();
+        for (int i = 0; i < r.row_tiles; ++i) {
+            row.push_back(stack.back());
+            stack.pop_back();
+        }
+        for (int s = 0; s < n; ++s)
+            for (int i = 0; i < r.hand_tiles; ++i) {
+                hands[s].push_back(stack.back());
+                stack.pop_back();
+            }
+        for (int kind = int(r.banner_values.size()); kind-- > 0;) {
+            if (!r.banner_used[size_t(kind)]) continue;
+            std::vector<int> values = r.banner_values[size_t(kind)];
+            rng.shuffle(values);
+            for (int col = 0; col < TROOPS; ++col)
+                banner_stacks[col].push_back({kind, values[size_t(col)], col});
+        }
+        touched();
+        start_turn();
     }
 
     // The board changed: its formations and legal list are worked out again when asked.
@@ -1460,6 +1611,24 @@ std::shared_ptr<Rules> make_rules(const py::dict& spec) {
     r->stronghold_row[0] = rows[0];
     r->stronghold_row[1] = rows[1];
     r->small_symbols = whole(spec, "small_symbols");
+    r->large_tiles = ints(spec, "large_tiles");
+    for (int t : r->large_tiles)
+        if (t < 0 || t >= 100) bad("large_tiles", "must hold tile codes 0..99");
+    r->removed_tiles = whole(spec, "removed_tiles");
+    r->end_stack_tiles = whole(spec, "end_stack_tiles");
+    r->row_tiles = whole(spec, "row_tiles");
+    r->hand_tiles = whole(spec, "hand_tiles");
+    if (r->removed_tiles < 0 || r->end_stack_tiles < 0 || r->row_tiles < 0 || r->hand_tiles < 0 ||
+        r->removed_tiles + r->end_stack_tiles + r->row_tiles + r->players * r->hand_tiles >
+            int(r->large_tiles.size()))
+        bad("large_tiles", "are too few to deal this setup");
+    r->banner_values = int_rows(spec, "banner_values");
+    for (const auto& values : r->banner_values)
+        if (values.size() != TROOPS) bad("banner_values", "must hold one value per column");
+    for (int min_players : ints(spec, "banner_min_players"))
+        r->banner_used.push_back(r->players >= min_players);
+    if (r->banner_used.size() != r->banner_values.size())
+        bad("banner_min_players", "must hold one count per banner kind");
     r->own_double_stronghold = flag(spec, "own_double_stronghold");
     r->empty_banner_stay = flag(spec, "empty_banner_stay");
     r->removed_marker_counts = flag(spec, "removed_marker_counts");
@@ -1570,6 +1739,27 @@ class Batch {
         marked_version.assign(games.size(), 0);
     }
 
+    // Start every game dealt from its seed's words (Match::deal).
+    void deal(const std::vector<std::vector<uint32_t>>& keys) {
+        std::vector<Match> made;
+        made.reserve(keys.size());
+        for (const auto& key : keys) {
+            made.emplace_back(R);
+            made.back().deal(key);
+        }
+        games = std::move(made);
+        version.assign(games.size(), 1);
+        marked = nullptr;
+        marked_rows.assign(games.size(), {});
+        marked_version.assign(games.size(), 0);
+    }
+
+    void deal_game(int i, const std::vector<uint32_t>& key) {
+        check_game(i);
+        games[size_t(i)].deal(key);
+        ++version[size_t(i)];
+    }
+
     void check_game(int i) const {
         if (i < 0 || i >= n())
             throw py::index_error("game " + std::to_string(i) + " is not in the batch of " +
@@ -1613,6 +1803,39 @@ class Batch {
             ++version[size_t(i)];
         }
         return -1;
+    }
+
+    // (n,) int64: how many legal actions each game has (0 once over).
+    py::array_t<int64_t> legal_counts() {
+        py::array_t<int64_t> out(n());
+        int64_t* w = out.mutable_data();
+        for (int i = 0; i < n(); ++i) {
+            Match& m = games[size_t(i)];
+            w[i] = m.phase == OVER ? 0 : int64_t(m.legal_ints().size());
+        }
+        return out;
+    }
+
+    // (n,) int64: game i's legal action at index picks[i] of its list (-1 for a pick of -1).
+    py::array_t<int64_t> pick(const py::array_t<int64_t, py::array::c_style>& picks) {
+        auto k = picks.unchecked<1>();
+        if (k.shape(0) != n()) throw py::value_error("one pick per game");
+        py::array_t<int64_t> out(n());
+        int64_t* w = out.mutable_data();
+        for (int i = 0; i < n(); ++i) {
+            int64_t at = k(i);
+            if (at < 0) {
+                w[i] = -1;
+                continue;
+            }
+            Match& m = games[size_t(i)];
+            const auto& l = m.legal_ints();
+            if (m.phase == OVER || at >= int64_t(l.size()))
+                throw py::value_error("game " + std::to_string(i) + " has no legal action " +
+                                      std::to_string(at));
+            w[i] = l[size_t(at)];
+        }
+        return out;
     }
 
     // Every game's legal integers as (ints, offsets); ``out`` (an int8 or bool mask of
@@ -1720,6 +1943,9 @@ PYBIND11_MODULE(_gunkimono_native, m) {
              "Take the position of GunkimonoState.to_json() (a ValueError names a bad field).")
         .def("to_json", &to_json, "The position as GunkimonoState.to_json() writes it.")
         .def("clone", [](const Match& self) { return Match(self); })
+        .def("deal", &Match::deal, py::arg("key"),
+             "Deal a new game as GunkimonoState.setup does from random.Random(seed), ``key`` "
+             "the seed's 32-bit words (native_core.seed_key).")
         .def("legal_ints",
              [](Match& self) { return int_list(self.legal_ints()); },
              "Gunkimono.legal_action_ints: the legal actions' integers, ascending.")
@@ -1785,6 +2011,10 @@ PYBIND11_MODULE(_gunkimono_native, m) {
         .def_property_readonly("n", &Batch::n)
         .def("reset", &Batch::reset, py::arg("positions"))
         .def("reset_game", &Batch::reset_game, py::arg("i"), py::arg("position"))
+        .def("deal", &Batch::deal, py::arg("keys"))
+        .def("deal_game", &Batch::deal_game, py::arg("i"), py::arg("key"))
+        .def("legal_counts", &Batch::legal_counts)
+        .def("pick", &Batch::pick, py::arg("picks"))
         .def("first_illegal", &Batch::first_illegal, py::arg("actions"))
         .def("step", &Batch::step, py::arg("actions"))
         .def("legal_sparse", &Batch::legal_sparse, py::arg("out") = py::none())
