@@ -48,6 +48,27 @@ class GameBatch(Protocol):
     def to_move(self) -> np.ndarray: ...
 
 
+def mask_buffer(out: np.ndarray | None, shape: tuple[int, ...]) -> np.ndarray:
+    """The array a batch's ``legal_mask`` fills: ``out`` (a bool array of ``shape``) cleared,
+    or a new one."""
+    if out is None:
+        return np.zeros(shape, dtype=bool)
+    if out.shape != shape or out.dtype != np.bool_:
+        raise ValueError(f"out must be a bool array of shape {shape}")
+    out[:] = False
+    return out
+
+
+def observation_buffer(out: np.ndarray | None, shape: tuple[int, ...]) -> np.ndarray:
+    """The array a batch's ``observations`` writes: ``out`` checked (a C-contiguous float32
+    array of ``shape``, left as it is), or a new one (not zeroed: the caller writes it)."""
+    if out is None:
+        return np.empty(shape, dtype=np.float32)
+    if out.shape != shape or out.dtype != np.float32 or not out.flags.c_contiguous:
+        raise ValueError(f"out must be a C-contiguous float32 array of shape {shape}")
+    return out
+
+
 class ContractBatch:
     """``n`` games of ``game`` with the same options, each a contract ``State``.
 
@@ -116,14 +137,7 @@ class ContractBatch:
 
     def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
         """``(n, num_actions)`` bool, True where legal (a finished game's row is all False)."""
-        shape = (self.n, self.num_actions)
-        if out is None:
-            mask = np.zeros(shape, dtype=bool)
-        else:
-            if out.shape != shape or out.dtype != np.bool_:
-                raise ValueError(f"out must be a bool array of shape {shape}")
-            mask = out
-            mask[:] = False
+        mask = mask_buffer(out, (self.n, self.num_actions))
         for i in range(self.n):
             ints = self._ints(i)
             if ints:
@@ -203,13 +217,8 @@ class ContractBatch:
         is encoded whole."""
         if seats is None:
             seats = np.maximum(self.to_move(), 0)
-        shape = (self.n, *self.shape)
-        if out is None:
-            out = np.zeros(shape, dtype=np.float32)
-        else:
-            if out.shape != shape or out.dtype != np.float32 or not out.flags.c_contiguous:
-                raise ValueError(f"out must be a C-contiguous float32 array of shape {shape}")
-            out.fill(0.0)
+        out = observation_buffer(out, (self.n, *self.shape))
+        out.fill(0.0)  # each game's encoding writes only its nonzero entries
         encoder = self.encoder
         for i, (state, seat) in enumerate(zip(self._states, seats.tolist(), strict=True)):
             encoder.encode_into(encoder.capture(state, seat), seat, out[i])
@@ -251,4 +260,4 @@ class ContractBatch:
         return out
 
 
-__all__ = ["ContractBatch", "GameBatch"]
+__all__ = ["ContractBatch", "GameBatch", "mask_buffer", "observation_buffer"]

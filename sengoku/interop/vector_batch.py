@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from sengoku.core.batch import ContractBatch
+from sengoku.core.batch import ContractBatch, observation_buffer
 from sengoku.core.game import TERMINAL, Action, Game, IllegalAction, Outcome, State
 from sengoku.interop.encoders import capturer_of
 
@@ -180,11 +180,7 @@ class VectorBatch(ContractBatch):
     def _observing(self, out: np.ndarray | None, kept: bool) -> np.ndarray:
         """``out`` checked (or a new array), and taken up as the array whose rows are the
         seats' own (``kept``) or let go."""
-        shape = (self.n, *self.shape)
-        if out is None:
-            out = np.empty(shape, dtype=np.float32)  # every row is copied in
-        elif out.shape != shape or out.dtype != np.float32 or not out.flags.c_contiguous:
-            raise ValueError(f"out must be a C-contiguous float32 array of shape {shape}")
+        out = observation_buffer(out, (self.n, *self.shape))  # every row is copied in
         if not kept or out is not self._in_place:
             self._put_aside()
         if kept and out is not self._in_place:

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 import sengoku.games.gunkimono.native_core as native_core
+from sengoku.core.batch import mask_buffer, observation_buffer
 from sengoku.core.game import IllegalAction, Outcome
 from sengoku.games.gunkimono.encoder import GunkimonoEncoder
 from sengoku.games.gunkimono.game import Gunkimono
@@ -86,14 +87,7 @@ class GunkimonoBatch:
     # ------------------------------------------------------------------ queries
     def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
         """``(n, num_actions)`` bool, True where legal (a finished game's row is all False)."""
-        shape = (self.n, self.num_actions)
-        if out is None:
-            mask = np.zeros(shape, dtype=bool)
-        else:
-            if out.shape != shape or out.dtype != np.bool_:
-                raise ValueError(f"out must be a bool array of shape {shape}")
-            mask = out
-            mask[:] = False
+        mask = mask_buffer(out, (self.n, self.num_actions))
         ints, offsets = self._batch.legal_sparse(None)
         rows = np.repeat(np.arange(self.n, dtype=np.int64), np.diff(offsets))
         mask[rows, ints] = True
@@ -148,11 +142,7 @@ class GunkimonoBatch:
         if seats is None:
             seats = np.maximum(self.to_move(), 0)
         seats = np.ascontiguousarray(seats, dtype=np.int64)
-        shape = (self.n, *self.shape)
-        if out is None:
-            out = np.empty(shape, dtype=np.float32)
-        elif out.shape != shape or out.dtype != np.float32 or not out.flags.c_contiguous:
-            raise ValueError(f"out must be a C-contiguous float32 array of shape {shape}")
+        out = observation_buffer(out, (self.n, *self.shape))  # every entry is written
         self._batch.observations(seats, out.reshape(self.n, -1))
         return out
 

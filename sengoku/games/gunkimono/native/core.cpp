@@ -445,6 +445,23 @@ class Match {
         return held_count >= 2;
     }
 
+    // Does square ``x`` touch two different controlled formations through its neighbours
+    // (those other than ``a`` and ``b`` that show troop ``t``; t < 0: any neighbour)?
+    bool touches_two_held(int x, int a, int b, int t) const {
+        int first = -1;
+        for (int j = 0; j < R->nb_count[x]; ++j) {
+            int y = R->nb[x][j];
+            if (y == a || y == b || (t >= 0 && top[y] != t)) continue;
+            int g = comp[y];
+            if (held_first[g] < 0) continue;
+            if (first < 0)
+                first = g;
+            else if (g != first)
+                return true;
+        }
+        return false;
+    }
+
     // strongholds.links_controlled (with the formations of the board; rule 4 applies).
     bool links_controlled(int a, int ta, int b, int tb) {
         if (held_count < 2) return false;
@@ -452,21 +469,7 @@ class Match {
         for (int k = 0; k < 2; ++k) {
             int x = k == 0 ? a : b;
             int t = k == 0 ? ta : tb;
-            int first = -1;
-            bool two = false;
-            for (int j = 0; j < R->nb_count[x]; ++j) {
-                int y = R->nb[x][j];
-                if (y == a || y == b || top[y] != t) continue;
-                int g = comp[y];
-                if (held_first[g] < 0) continue;
-                if (first < 0) {
-                    first = g;
-                } else if (g != first) {
-                    two = true;
-                    break;
-                }
-            }
-            if (!two) continue;
+            if (!touches_two_held(x, a, b, t)) continue;
             // Possibly linking: the formation as it would be after the placement.
             int size = formation_with(x, a, ta, b, tb, squares);
             int groups[MAXC];
@@ -493,21 +496,7 @@ class Match {
     void ensure_linkable() {
         if (linkable_valid) return;
         ensure_formations();
-        for (int c = 0; c < R->cells; ++c) {
-            int first = -1;
-            bool found = false;
-            for (int j = 0; j < R->nb_count[c]; ++j) {
-                int g = comp[R->nb[c][j]];
-                if (held_first[g] < 0) continue;
-                if (first < 0) {
-                    first = g;
-                } else if (g != first) {
-                    found = true;
-                    break;
-                }
-            }
-            linkable[c] = found;
-        }
+        for (int c = 0; c < R->cells; ++c) linkable[c] = touches_two_held(c, -1, -1, -1);
         linkable_valid = true;
     }
 
