@@ -507,7 +507,8 @@ class Match {
         int row_needed = R->stronghold_row[built];
         for (int t = 0; t < TROOPS; ++t) {
             int r = honor[seat][t];
-            bool ok = (r == REMOVED && R->removed_marker_counts) || (r != REMOVED && r >= row_needed);
+            bool ok = (r == REMOVED && R->removed_marker_counts) ||
+                      (r != REMOVED && r >= row_needed);
             if (!ok) return false;
         }
         return true;
@@ -519,7 +520,8 @@ class Match {
         for (int c = 0; c < R->cells; ++c) {
             if (sh[c] >= 0 || top[c] == FACE_DOWN) continue;
             int g = comp[c];
-            if (held_first[g] >= 0 && !(R->own_double_stronghold && held_owner[g] == seat)) continue;
+            if (held_first[g] >= 0 && !(R->own_double_stronghold && held_owner[g] == seat))
+                continue;
             out.push_back(c);
         }
     }
@@ -680,7 +682,8 @@ class Match {
                     if (links_controlled(c, t, c, t)) allowed &= ~bit(c);
                 }
             }
-            for (Bits x = allowed; x; x &= x - 1) out.push_back(r.small_base + t * cells + lowest(x));
+            for (Bits x = allowed; x; x &= x - 1)
+                out.push_back(r.small_base + t * cells + lowest(x));
         }
         // Supports (placement._supports, extra_support.support_cells): the lower square of
         // a place whose squares differ by one level takes one when a tile side of the hand
@@ -761,8 +764,8 @@ class Match {
             default:
                 break;
         }
-        // Every generator above makes its list in ascending order; sorted once more only
-        // if a loaded position breaks that (a row or reserve out of order is sorted above).
+        // Every generator above makes its list in ascending order (the row's tiles and the
+        // reserve are sorted first), as the flow's generators make theirs (FLOW.legal).
         legal_valid = true;
     }
 
@@ -1270,7 +1273,8 @@ void encode(const Match& m, const Encoding& e, int seat, float* w) {
         k += 1;
         const bool shown = s == seat || over;  // banner values: their owner's, all at the end
         for (const Banner& b : m.banners[s]) {
-            float* x = k + (e.kind_entry[size_t(b.kind)] * 5 + e.column_entry[size_t(b.column)]) * 3;
+            int at = e.kind_entry[size_t(b.kind)] * 5 + e.column_entry[size_t(b.column)];
+            float* x = k + at * 3;
             x[0] = 1.0f;
             if (shown) {
                 x[1] = 1.0f;
@@ -1324,7 +1328,8 @@ int whole(const py::dict& data, const char* name) {
 
 bool flag(const py::dict& data, const char* name) {
     py::object v = field(data, name);
-    if (!py::isinstance<py::bool_>(v) && !py::isinstance<py::int_>(v)) bad(name, "must be true or false");
+    if (!py::isinstance<py::bool_>(v) && !py::isinstance<py::int_>(v))
+        bad(name, "must be true or false");
     return v.cast<bool>();
 }
 
@@ -1549,7 +1554,8 @@ py::dict to_json(const Match& m) {
     last["seat"] = m.record_seat;
     last["squares"] = int_list(m.record_squares);
     py::list scores;
-    for (const auto& x : m.record_scores) scores.append(int_list({x.kind, x.troop, x.square, x.points}));
+    for (const auto& x : m.record_scores)
+        scores.append(int_list({x.kind, x.troop, x.square, x.points}));
     last["scores"] = scores;
     d["last_turn"] = last;
     return d;
@@ -1576,7 +1582,8 @@ std::shared_ptr<Rules> make_rules(const py::dict& spec) {
         if (list.size() > 4) bad("neighbours", "lists at most 4 squares per square");
         std::array<int, 4> row{-1, -1, -1, -1};
         for (size_t i = 0; i < list.size(); ++i) {
-            if (list[i] < 0 || list[i] >= r->cells) bad("neighbours", "names a square off the board");
+            if (list[i] < 0 || list[i] >= r->cells)
+                bad("neighbours", "names a square off the board");
             row[i] = list[i];
         }
         r->nb.push_back(row);
@@ -1588,7 +1595,8 @@ std::shared_ptr<Rules> make_rules(const py::dict& spec) {
             (p[1] != p[0] + 1 && p[1] != p[0] + r->width))
             bad("pairs", "must list [a, b] with b right of or below a");
         int i = int(r->pair_a.size());
-        if (i > 0 && std::make_pair(r->pair_a.back(), r->pair_b.back()) >= std::make_pair(p[0], p[1]))
+        if (i > 0 &&
+            std::make_pair(r->pair_a.back(), r->pair_b.back()) >= std::make_pair(p[0], p[1]))
             bad("pairs", "must be listed in action-number order (by square, horizontal first)");
         (p[1] == p[0] + 1 ? r->h_pairs : r->v_pairs) |= bit(p[0]);
         r->pair_a.push_back(p[0]);
@@ -1853,12 +1861,14 @@ class Batch {
             return py::make_tuple(ints, offs);
         }
         py::array mask = out.cast<py::array>();
-        bool kinds_ok = mask.dtype().is(py::dtype::of<int8_t>()) || mask.dtype().is(py::dtype::of<bool>());
+        bool kinds_ok =
+            mask.dtype().is(py::dtype::of<int8_t>()) || mask.dtype().is(py::dtype::of<bool>());
         if (!kinds_ok || mask.ndim() != 2 || mask.shape(0) != games_n ||
             mask.shape(1) != R->num_actions || !(mask.flags() & py::array::c_style) ||
             !mask.writeable())
-            throw py::value_error("out must be a writable C-contiguous int8 or bool array of shape (" +
-                                  std::to_string(games_n) + ", " + std::to_string(R->num_actions) + ")");
+            throw py::value_error(
+                "out must be a writable C-contiguous int8 or bool array of shape (" +
+                std::to_string(games_n) + ", " + std::to_string(R->num_actions) + ")");
         auto* dense = static_cast<int8_t*>(mask.mutable_data());
         const int64_t width = R->num_actions;
         if (marked != mask.data() || int(marked_rows.size()) != games_n) {
@@ -1891,7 +1901,8 @@ class Batch {
         for (int i = 0; i < n(); ++i) {
             int64_t seat = s(i);
             if (seat < -1 || seat >= games[size_t(i)].n)
-                throw py::value_error("game " + std::to_string(i) + ": no seat " + std::to_string(seat));
+                throw py::value_error("game " + std::to_string(i) + ": no seat " +
+                                      std::to_string(seat));
         }
         float* w = out.mutable_data();
         const int size = E->size;
@@ -1952,7 +1963,9 @@ PYBIND11_MODULE(_gunkimono_native, m) {
              "not legal here (or the game is over).")
         .def("is_terminal", [](const Match& self) { return self.phase == OVER; })
         .def_property_readonly("current_player",
-                               [](const Match& self) { return self.phase == OVER ? -1 : self.turn; })
+                               [](const Match& self) {
+                                   return self.phase == OVER ? -1 : self.turn;  // TERMINAL
+                               })
         .def_property_readonly("phase", [](const Match& self) { return PHASE_NAMES[self.phase]; })
         .def_property_readonly("decisions", [](const Match& self) { return self.decisions; })
         .def_property_readonly("players", [](const Match& self) { return self.n; })
