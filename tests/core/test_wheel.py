@@ -51,10 +51,12 @@ UNTRACKED = shutil.ignore_patterns(
     ".ruff_cache",
     "*.sqlite3",
 )
-#: The native cores' C++ sources (the sdist carries them; a wheel carries their .so instead).
+#: The native cores' C++ sources and shared header (the sdist carries them; a wheel carries
+#: their .so instead).
 NATIVE_SOURCES = {
     "sengoku/games/gungi/native/core.cpp",
     "sengoku/games/gunkimono/native/core.cpp",
+    "sengoku/native/python_random.hpp",
 }
 #: Modules of the web server's packages: none may load for the engines, agents or terminal.
 SERVER_MODULES = sorted(

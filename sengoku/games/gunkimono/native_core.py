@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 import sengoku.games.gunkimono.setup as setup
+from sengoku.core.python_random import seed_key
 from sengoku.games.gunkimono.actions import (
     DRAW_BASE,
     NUM_ACTIONS,
@@ -164,15 +165,6 @@ def encoding() -> Any:
 
         _ENCODING.append(module().Encoding(encoding_spec(GunkimonoEncoder())))
     return _ENCODING[0]
-
-
-def seed_key(seed: int) -> list[int]:
-    """The 32-bit words CPython seeds ``random.Random(seed)`` with (the absolute value's,
-    lowest first; one word for 0): what the core's deal takes."""
-    if not isinstance(seed, int):
-        raise TypeError(f"a Gunkimono seed is a whole number (an int), not {type(seed).__name__}")
-    value = abs(int(seed))
-    return [(value >> (32 * i)) & 0xFFFFFFFF for i in range(max(1, -(-value.bit_length() // 32)))]
 
 
 def match_of(state: GunkimonoState) -> Any:

@@ -34,6 +34,8 @@
 #include <utility>
 #include <vector>
 
+#include "../../../native/python_random.hpp"
+
 namespace py = pybind11;
 
 namespace {
@@ -127,86 +129,6 @@ struct SplitMix {
     int below(int n) { return int(next() % uint64_t(n)); }
 };
 
-// CPython's random.Random (Modules/_randommodule.c: MT19937 seeded by init_by_array from the
-// seed's 32-bit words, getrandbits, and random.py's _randbelow and shuffle), so that the
-// core deals the games the Python setup deals for the same seed.
-class PyRandom {
-  public:
-    explicit PyRandom(const std::vector<uint32_t>& key) {
-        init_genrand(19650218u);
-        uint32_t i = 1, j = 0;
-        const uint32_t n = uint32_t(key.size());
-        for (uint32_t k = N > n ? N : n; k; --k) {
-            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525u)) + key[j] + j;
-            ++i;
-            ++j;
-            if (i >= N) {
-                mt[0] = mt[N - 1];
-                i = 1;
-            }
-            if (j >= n) j = 0;
-        }
-        for (uint32_t k = N - 1; k; --k) {
-            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941u)) - i;
-            ++i;
-            if (i >= N) {
-                mt[0] = mt[N - 1];
-                i = 1;
-            }
-        }
-        mt[0] = 0x80000000u;
-    }
-
-    // random.Random.shuffle
-    void shuffle(std::vector<int>& x) {
-        for (size_t i = x.size(); i-- > 1;) std::swap(x[i], x[size_t(below(uint32_t(i + 1)))]);
-    }
-
-  private:
-    static constexpr uint32_t N = 624, M = 397;
-    uint32_t mt[N];
-    uint32_t index = N + 1;
-
-    void init_genrand(uint32_t s) {
-        mt[0] = s;
-        for (index = 1; index < N; ++index)
-            mt[index] = 1812433253u * (mt[index - 1] ^ (mt[index - 1] >> 30)) + index;
-    }
-
-    uint32_t next() {  // genrand_uint32
-        static const uint32_t mag01[2] = {0u, 0x9908b0dfu};
-        uint32_t y;
-        if (index >= N) {
-            uint32_t kk;
-            for (kk = 0; kk < N - M; ++kk) {
-                y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
-                mt[kk] = mt[kk + M] ^ (y >> 1) ^ mag01[y & 1u];
-            }
-            for (; kk < N - 1; ++kk) {
-                y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
-                mt[kk] = mt[kk + (M - N)] ^ (y >> 1) ^ mag01[y & 1u];
-            }
-            y = (mt[N - 1] & 0x80000000u) | (mt[0] & 0x7fffffffu);
-            mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ mag01[y & 1u];
-            index = 0;
-        }
-        y = mt[index++];
-        y ^= (y >> 11);
-        y ^= (y << 7) & 0x9d2c5680u;
-        y ^= (y << 15) & 0xefc60000u;
-        y ^= (y >> 18);
-        return y;
-    }
-
-    // random.Random._randbelow_with_getrandbits (n < 2**32, n > 0)
-    uint32_t below(uint32_t n) {
-        int k = 32 - __builtin_clz(n);  // n.bit_length()
-        uint32_t r = next() >> (32 - k);
-        while (r >= n) r = next() >> (32 - k);
-        return r;
-    }
-};
-
 // What GunkimonoState.to_json names "ended": an ending made by core (a concession, a timeout,
 // the length limit), as Outcome.to_json().
 struct Ended {
@@ -287,7 +209,7 @@ class Match {
     // CPython seeds its generator with them), and the first turn begun.
     void deal(const std::vector<uint32_t>& key) {
         const Rules& r = *R;
-        PyRandom rng(key);
+        sengoku::PythonRandom rng(key);
         // GunkimonoState.__init__: the printed battlefield, nothing dealt yet.
         fresh();
         placed.clear();
