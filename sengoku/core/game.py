@@ -40,8 +40,9 @@ from sengoku.core.observation import Encoder
 from sengoku.core.sentence import Said, Sentence, say
 from sengoku.core.traits import Traits
 
-if TYPE_CHECKING:  # the batch module imports this one
+if TYPE_CHECKING:  # the batch and native play modules import this one
     from sengoku.core.batch import GameBatch
+    from sengoku.core.native_play import NativePlay
 
 #: An action is a frozen, hashable value object whose ``str`` is its canonical notation.
 Action = Hashable
@@ -418,6 +419,13 @@ class Game(ABC):
         from sengoku.core.batch import ContractBatch
 
         return ContractBatch(self, **options)
+
+    def native_play(self, **options: Any) -> NativePlay | None:
+        """The game's native matches for ``options`` (resolved), which the research adapters
+        step instead of contract states where a game's native core is built
+        (:mod:`sengoku.core.native_play`: the same numbers at the core's speed). Default:
+        None (the adapters step contract states)."""
+        return None
 
     def traits(self, **options: Any) -> Traits:
         """The game type for resolved ``options`` (default: the always-safe description,

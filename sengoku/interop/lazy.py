@@ -43,6 +43,21 @@ _new = dict.__new__
 _update = dict.update
 
 
+class Encoded(Encoder):
+    """The encoder of observations whose tensors were encoded when they were made (by a
+    game's native core: ``Game.native_play``): what such an observation holds until read
+    is its tensor, which :meth:`encode` hands over as it is."""
+
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        self.shape = shape
+
+    def encode_into(self, view: Any, seat: int | None, out: Any) -> None:
+        out[...] = view
+
+    def encode(self, view: Any, seat: int | None) -> Any:
+        return view
+
+
 class LazyObservation(dict):  # type: ignore[type-arg]
     """``{"observation": tensor, "action_mask": mask}``, each made on its first read.
 

@@ -39,6 +39,11 @@ several times in a row, as in Gunkimono, is selected several times in a row).
   observation was returned at. An observation holds only what its seat may see (the view,
   the mask, the seat's own encoder, which keeps parts of the views it encoded): never the
   state, its seed, another seat's actions or what another seat was shown.
+* A game with a native core (``Game.native_play``: Gunkimono's) is stepped in it: the
+  environment holds a native match, dealt, played and encoded by the core with the numbers
+  of the contract and the game's encoder (``tests/interop/test_pettingzoo_native.py`` holds
+  the two to each other), at the core's speed; ``sengoku_state`` is then a copy of the
+  match's position. ``native=False`` steps contract states instead.
 * ``reset(seed=s)`` seeds the generator that draws one Sengoku seed per episode, so the same
   ``s`` replays the same deals; ``render_mode="ansi"`` returns the spectator's text drawing,
   ``"human"`` prints it.
@@ -57,10 +62,11 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
 
-from sengoku.core.game import TERMINAL, IllegalAction, SengokuError, State
+from sengoku.core.game import TERMINAL, IllegalAction, Outcome, SengokuError, State
+from sengoku.core.native_play import NativeMatch, NativePlay
 from sengoku.core.registry import load_game
 from sengoku.interop.encoders import LegalInts, capturer_of, encoder_for
-from sengoku.interop.lazy import LazyObservation
+from sengoku.interop.lazy import Encoded, LazyObservation
 from sengoku.interop.vector import VectorEnv
 
 
@@ -154,7 +160,9 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         observation = None
         if observe:  # raw_env.observe written out; made once per step
             observation = raw._observations.get(agent)
-            if observation is None:
+            if observation is None and raw._match is not None:
+                observation = raw._observation(agent)
+            elif observation is None:
                 # raw_env._observation written out (a frame fewer on every turn): the same
                 # object, made the same way (LazyObservation.of, which owns its fields).
                 seat = raw.agent_seat[agent]
@@ -194,6 +202,12 @@ class SengokuWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
                 agent = raw.agent_selection
                 if not (raw.terminations[agent] or raw.truncations[agent]):
                     self._has_updated = True
+                    match = raw._match
+                    if match is not None:  # a native match (raw_env._play's first branch)
+                        raw._cumulative_rewards[agent] = 0.0
+                        match.apply(action)
+                        raw._played_natively(match)
+                        return
                     # raw_env._play written out for a game that goes on (one frame fewer on
                     # every step); the end, and rendering, are left to it.
                     state = raw._state
@@ -291,6 +305,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         game: str,
         render_mode: str | None = None,
         obs_size: int | None = None,
+        native: bool = True,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -310,6 +325,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self.num_actions = self.game.num_distinct_actions(**self.options)
         self._deals = random.Random()
         self._state: State = self.game.new_state(seed=0, **self.options)
+        #: The game's native matches (``Game.native_play``: Gunkimono's core, where it is
+        #: built), stepped instead of contract states when the environment encodes with the
+        #: game's own encoder (no ``obs_size``) unless ``native`` is False: the same numbers
+        #: at the core's speed. The match played then is ``_match`` (``_state`` is not
+        #: followed).
+        self._native: NativePlay | None = (
+            self.game.native_play(**self.options) if native and obs_size is None else None
+        )
+        self._match: NativeMatch | None = None
         n = self._state.num_players
         self.possible_agents = [f"player_{seat}" for seat in range(n)]
         # Each seat's observations hold an encoder of their own: an encoder keeps parts of
@@ -321,6 +345,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self._seats = [
             (encoder, seat, self.num_actions) for seat, encoder in enumerate(self._seat_encoders)
         ]
+        if self._native is not None:
+            # A native match's observation is encoded by the core when it is made (about a
+            # microsecond): what the observation holds until read is that tensor, which
+            # ``Encoded`` hands over as it is (no snapshot of the match is kept).
+            encoded = Encoded(tuple(self.encoder.shape))
+            self._seats = [(encoded, seat, self.num_actions) for seat in range(n)]
         self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation_space = gymnasium.spaces.Dict(
             {
@@ -357,10 +387,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self._start(self._deals.getrandbits(62))
 
     def _start(self, sengoku_seed: int) -> None:
-        self._state = self.game.new_state(seed=sengoku_seed, **self.options)
-        # Muted (``State.mute``: the same rules, no events built): the environment reads
-        # none, and they are a quarter to a third of a ply (Gunshi, Sashimono, Gunkimono).
-        self._state.mute()
+        if self._native is not None:  # dealt by the core as new_state deals it
+            self._match = self._native.deal(sengoku_seed)
+        else:
+            self._state = self.game.new_state(seed=sengoku_seed, **self.options)
+            # Muted (``State.mute``: the same rules, no events built): the environment reads
+            # none, and they are a quarter to a third of a ply (Gunshi, Sashimono, Gunkimono).
+            self._state.mute()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -370,18 +403,44 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self._after_change()
 
     @property
+    def native(self) -> bool:
+        """Whether the environment steps a native match (``Game.native_play``: the game's
+        core is built and the environment encodes with the game's own encoder)."""
+        return self._native is not None
+
+    @property
     def sengoku_state(self) -> State:
         """The contract state being played (read it; to set a position, assign a state). The
         environment's own states are muted (``State.mute``): their ``apply`` tells nothing;
-        a clone tells again. A state assigned is played as it is."""
+        a clone tells again. A state assigned is played as it is. Where the environment
+        steps a native match (``Game.native_play``), this is a contract state of the match's
+        position made when read (a copy: playing it changes nothing here), and a state
+        assigned is copied into a match."""
+        if self._match is not None:
+            assert self._native is not None  # a match is played only with its play
+            return self._native.state_of(self._match)
         return self._state
 
     @sengoku_state.setter
     def sengoku_state(self, state: State) -> None:
-        self._state = state
+        if self._native is not None:
+            self._match = self._native.load(state)
+        else:
+            self._state = state
         self._after_change()
 
     def _after_change(self) -> None:
+        match = self._match
+        if match is not None:
+            seat = self._to_act = match.current_player
+            self._observations = {}
+            self._legal.actions = None
+            if seat != TERMINAL:
+                self.agent_selection = self.possible_agents[seat]
+                self._legal.list = match.legal_ints()
+            else:
+                self._legal.list = []
+            return
         state = self._state
         seat = self._to_act = state.current_player
         self._observations = {}
@@ -406,9 +465,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
     def _observation(self, agent: str) -> dict[str, np.ndarray]:
         """Make and keep ``agent``'s observation of this step (none kept yet)."""
         seat = self.agent_seat[agent]
+        play, match = self._native, self._match
         observation = self._observations[agent] = LazyObservation.of(
             self._seats[seat],
-            self._capture(self._state, seat),
+            self._capture(self._state, seat)
+            if play is None or match is None
+            else play.observe(match, seat),
             self._legal.list if seat == self._to_act else [],
         )
         return observation
@@ -452,9 +514,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
     def _play(self, agent: str, i: int) -> None:
         """Play the legal action at position ``i`` of the legal list of ``agent``, the agent
         selected (checked by the caller: not a second time)."""
-        state = self._state
         self._cumulative_rewards[agent] = 0.0
         legal = self._legal
+        match = self._match
+        if match is not None:
+            match.apply(legal.list[i])
+            self._played_natively(match)
+            return
+        state = self._state
         actions = legal.actions  # LegalInts.action, written out: it runs every step
         state.apply(
             actions[i] if actions is not None else self._int_to_action(state, legal.list[i])
@@ -478,24 +545,43 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
             else:  # LegalInts.update written out: the game's own integers, no actions kept
                 legal.list = legal.ints_of(state)
         else:
-            self._clear_rewards()
-            truncated = outcome.reason == "length_limit"
-            for seat, name in enumerate(self.possible_agents):
-                self.rewards[name] = float(outcome.returns[seat])
-                self.terminations[name] = not truncated
-                self.truncations[name] = truncated
-                self.infos[name] = {"outcome": outcome.to_json()}
-            self._after_change()
-            self._accumulate_rewards()
+            self._ended(outcome)
         if self.render_mode == "human":
             self.render()
+
+    def _played_natively(self, match: NativeMatch) -> None:
+        """:meth:`_played` for a native match."""
+        if not match.is_terminal():
+            seat = self._to_act = match.current_player
+            self._observations = {}
+            self.agent_selection = self.possible_agents[seat]
+            self._legal.list = match.legal_ints()
+        else:
+            assert self._native is not None  # a match is played only with its play
+            outcome = self._native.outcome(match)
+            assert outcome is not None  # the match is over
+            self._ended(outcome)
+        if self.render_mode == "human":
+            self.render()
+
+    def _ended(self, outcome: Outcome) -> None:
+        """The game ended with ``outcome``: every agent's reward, end and outcome."""
+        self._clear_rewards()
+        truncated = outcome.reason == "length_limit"
+        for seat, name in enumerate(self.possible_agents):
+            self.rewards[name] = float(outcome.returns[seat])
+            self.terminations[name] = not truncated
+            self.truncations[name] = truncated
+            self.infos[name] = {"outcome": outcome.to_json()}
+        self._after_change()
+        self._accumulate_rewards()
 
     # ------------------------------------------------------------------ rendering
     def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
             return None
-        text = self.game.render_text(self._state, None)
+        text = self.game.render_text(self.sengoku_state, None)
         if self.render_mode == "human":
             print(text)
             return None

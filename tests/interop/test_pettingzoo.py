@@ -254,8 +254,9 @@ def test_the_environment_plays_a_muted_state_as_the_contract_plays(
     for seed in (5, 6):
         env.reset(seed=seed)
         state = env.unwrapped.sengoku_state
-        # Before: the environment's states told every event (State.mute never called).
-        assert getattr(state, "_muted", getattr(state, "muted", None)) is True
+        if not env.unwrapped.native:  # a native match builds no events at all
+            # Before: the environment's states told every event (State.mute never called).
+            assert getattr(state, "_muted", getattr(state, "muted", None)) is True
         twin = state.clone()  # a clone tells again
         told = 0
         for agent in env.agent_iter(max_iter=400):

@@ -39,6 +39,7 @@ from sengoku.games.gunkimono.state import GunkimonoState
 
 if TYPE_CHECKING:
     from sengoku.core.batch import GameBatch
+    from sengoku.core.native_play import NativePlay
 
 
 def _norm(text: str) -> str:
@@ -152,6 +153,14 @@ class Gunkimono(Game):
         from sengoku.games.gunkimono.batch import GunkimonoBatch
 
         return GunkimonoBatch(self, **options)
+
+    def native_play(self, **options: Any) -> NativePlay | None:
+        # The research adapters step native matches where the core is built.
+        import sengoku.games.gunkimono.native_core as native_core
+
+        if not native_core.native_available():
+            return None
+        return native_core.GunkimonoPlay(self, self.resolve_options(**options))
 
     def observation_encoder(self, **options: Any) -> Encoder:
         from sengoku.games.gunkimono.encoder import GunkimonoEncoder
