@@ -65,5 +65,10 @@ class NativePlay(Protocol):
         """A new float32 array: the game's encoder's observation of ``view(seat)``."""
         ...
 
+    def observe_into(self, match: NativeMatch, seat: int | None, out: np.ndarray) -> None:
+        """The same observation written into ``out`` (C-contiguous float32 of the encoder's
+        size, overwritten); ``seat`` None: a spectator's."""
+        ...
+
 
 __all__ = ["NativeMatch", "NativePlay"]

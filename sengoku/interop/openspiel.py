@@ -68,6 +68,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from sengoku.core.game import TERMINAL, Event, Game, SengokuError, State, event
+from sengoku.core.native_play import NativeMatch, NativePlay
 from sengoku.core.record import GameRecord
 from sengoku.core.registry import load_game
 from sengoku.interop.encoders import Encoder, canonical_json, capturer_of, encoder_for
@@ -220,6 +221,9 @@ class _Context:
         #: The game's ``legal_actions_and_ints`` (the actions and their integers in one
         #: call, kept the same way), where ``action_int`` is not used; else None.
         self.with_ints = self.game.legal_actions_and_ints if self.action_int is None else None
+        #: The game's native matches (``Game.native_play``: Gunkimono's core, where it is
+        #: built), which encode observation tensors at the core's speed (``_Match.shadow``).
+        self.native: NativePlay | None = self.game.native_play(**self.options)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Context:
         return self
@@ -381,6 +385,7 @@ class _Match:
         "player",
         "told",
         "views",
+        "shadow",
     )
 
     def __init__(
@@ -414,6 +419,12 @@ class _Match:
         self.player: int | None = None
         #: seat (None: spectator) -> its view, for the current position (reset by apply).
         self.views: dict[int | None, dict[str, Any]] = {}
+        #: The game's native match at the state's position (``_Context.native``), dealt with
+        #: the state or made from it when first needed, then played along (an action is an
+        #: integer to it, a microsecond): the core lists the legal integers and encodes the
+        #: observation tensors; None until then, and again where the position changes
+        #: otherwise (a concession).
+        self.shadow: NativeMatch | None = None
 
     @property
     def events(self) -> list[Event]:
@@ -443,6 +454,7 @@ class _Match:
         self.actions = None
         self.player = None
         self.views = {}
+        self.shadow = None
 
     def told_to(self, seat: int) -> list[Event]:
         """The events ``seat`` was told, in order."""
@@ -465,6 +477,8 @@ class _Match:
         clone.actions = self.actions
         clone.player = self.player
         clone.views = dict(self.views)
+        if self.shadow is not None:
+            clone.shadow = self.shadow.clone()
         return clone
 
     def __getstate__(self) -> dict[str, Any]:
@@ -484,11 +498,24 @@ class _Match:
             bool(data.get("deferred", False)),
         )
 
+    def native_match(self, native: NativePlay) -> NativeMatch:
+        """:attr:`shadow`, made from the state where there is none yet."""
+        shadow = self.shadow
+        if shadow is None:
+            shadow = self.shadow = native.load(self.state)
+        return shadow
+
     def legal_ints(self, ctx: _Context) -> list[int]:
         """The legal integers of the position, made once (with the actions beside them where
-        ``ctx.action_int`` or ``ctx.with_ints`` is set): never changed in place."""
+        ``ctx.action_int`` or ``ctx.with_ints`` is set; by the native match played along
+        where the game has native play, the action played then being ``int_to_action`` of
+        its integer, checked by the contract): never changed in place."""
         ints = self.legal
         if ints is None:
+            native = ctx.native
+            if native is not None:
+                ints = self.legal = self.native_match(native).legal_ints()
+                return ints
             action_int = ctx.action_int
             if action_int is not None:
                 actions = self.actions = self.state.legal_actions()
@@ -605,12 +632,15 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
             if len(dealing) == CHANCE_NODES:
                 ctx = self._ctx
                 seed = int.from_bytes(bytes(dealing), "big")
-                self._match = _Match(
+                match = _Match(
                     ctx.game.new_state(seed=seed, **ctx.options),
                     [],
                     None,
                     not ctx.perfect_information,
                 )
+                if ctx.native is not None:  # dealt by the core too (cheaper than a load)
+                    match.shadow = ctx.native.deal(seed)
+                self._match = match
             return
         match = self._lazy or self._match
         state = match.state
@@ -638,6 +668,9 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
         match.actions = None
         match.player = None
         match.views = {}
+        shadow = match.shadow
+        if shadow is not None:  # played along (the contract took the action: it is legal)
+            shadow.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if self._dealing is not None:
@@ -720,16 +753,23 @@ class _ViewObserver:
         #: that did not change). What it keeps is the views of the players this observer was
         #: set from, which its caller may ask for anyway.
         self._capture = capturer_of(self.encoder)
+        #: The game's native matches, where it has them: the tensor is then the core's.
+        self._native = game.context.native
         shape = self.encoder.shape
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
         self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: SengokuSpielState, player: int) -> None:
         seat = None if self.public_only else player
-        self.tensor.fill(0.0)
         if state._dealing is not None:  # while the deal is drawn: all zeros
+            self.tensor.fill(0.0)
             return
         match = state._match
+        native = self._native
+        if native is not None:  # the core encodes, from the match played along
+            native.observe_into(match.native_match(native), seat, self.tensor)
+            return
+        self.tensor.fill(0.0)
         source = match.views.get(seat)
         if source is None:
             # The encoder's snapshot where it has a cheaper one than the view (Gungi's: the

@@ -218,6 +218,9 @@ class GunkimonoPlay:
         match.encode(self._encoding, seat, out)
         return out
 
+    def observe_into(self, match: Any, seat: int | None, out: np.ndarray) -> None:
+        match.encode(self._encoding, -1 if seat is None else seat, out)
+
 
 __all__ = [
     "UNAVAILABLE_REASON",
