@@ -9,6 +9,7 @@ games do not reach (seats that pass, the length guard, a game over) are built he
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -18,16 +19,23 @@ import pytest
 from sengoku.games.gunkimono import Gunkimono, GunkimonoState, native_core
 from sengoku.games.gunkimono.actions import (
     NUM_ACTIONS,
+    SCORE_BASE,
+    STRONGHOLD_BASE,
+    SUPPORT_BASE,
     BuildStronghold,
     GunkimonoAction,
     Score,
     SmallTile,
 )
-from sengoku.games.gunkimono.data import components
+from sengoku.games.gunkimono.battlefield import FACE_DOWN, PAIRS_OF
+from sengoku.games.gunkimono.data import components, tile_troops
 from sengoku.games.gunkimono.encoder import GunkimonoEncoder
+from sengoku.games.gunkimono.extra_support import split_board
+from sengoku.games.gunkimono.formations import formations
 from sengoku.games.gunkimono.honor_track import REMOVED
-from sengoku.games.gunkimono.placement import _rule_4_board
+from sengoku.games.gunkimono.placement import _rule_4_board, why_not_cover
 from sengoku.games.gunkimono.selfplay import balanced_choice
+from sengoku.games.gunkimono.state import CELLS
 from tests.gunkimono.helpers import GAME, hand, neutral, new, paint, play, sq
 
 pytestmark = pytest.mark.skipif(
@@ -290,6 +298,186 @@ def test_a_support_that_only_a_linking_tile_would_cover_is_refused_alike() -> No
     support_c2 = GAME.action_to_int(position(False), SmallTile(0, sq("c2"), True))
     assert support_c2 in every_child_same(position(False))
     assert support_c2 not in every_child_same(position(True))
+
+
+def _split_by_a_support(link_own: bool, tile: str, raised: str) -> GunkimonoState:
+    """Infantry c3-d3-e3 holds seat 0's two strongholds (c3, e3: own_double_stronghold);
+    d4, beside d3, stands one level up and shows ``raised``; the hand's one tile is ``tile``.
+    A support on d3 would split the formation in two, each part with a stronghold."""
+    state = neutral(new(2, own_double_stronghold=True, link_own_formations=link_own))
+    paint(state, {"c3": "I", "d3": "I", "e3": "I"})
+    paint(state, {"d4": raised}, level=1)
+    stronghold(state, 0, "c3")
+    stronghold(state, 0, "e3")
+    hand(state, 0, [tile])
+    return state
+
+
+def test_a_support_that_rule_4_then_refuses_is_refused_alike() -> None:
+    # The hand's tile, infantry and samurai, could cover a support on d3 with its infantry
+    # on d3 (its samurai on d4) or its samurai on d3 (its infantry on d4, over an infantry:
+    # the Troop Duplication rule). On the board before the support, infantry on d3 joins
+    # nothing new; after it, it links the two parts, each holding a stronghold of seat 0,
+    # which Stronghold rule 4 refuses without link_own_formations. The Extra Support rule
+    # asks that the large tile may then cover the support: no support on d3 (it would leave
+    # seat 0 in step 1 without a legal action, the game not over).
+    state = _split_by_a_support(False, "I1S1", "I")
+    support = SmallTile(0, sq("d3"), True)
+    legal = every_child_same(state)
+    assert GAME.action_to_int(state, support) not in legal
+    why = state.why_illegal(support)
+    assert why is not None and "Extra Support rule" in why and "cover" in why
+    # The supports on d4's other neighbours stay (they split nothing), each can be covered.
+    supports = [n for n in legal if SUPPORT_BASE <= n < SCORE_BASE]
+    assert {(n - SUPPORT_BASE) % CELLS for n in supports} == {sq("c4"), sq("e4"), sq("d5")}
+    for n in supports:
+        child = state.clone()
+        child.apply(GAME.int_to_action(state, n))
+        assert child.legal_actions(), n
+
+
+@pytest.mark.parametrize(
+    ("link_own", "tile", "raised"),
+    [
+        (True, "I1S1", "I"),  # link_own_formations: one's own two parts may be linked again
+        (False, "S1C1", "I"),  # samurai or cavalry on d3 links nothing
+        (False, "I1S1", "S"),  # samurai on d3, infantry on the samurai of d4
+    ],
+)
+def test_a_support_that_splits_two_strongholds_may_still_be_covered(
+    link_own: bool, tile: str, raised: str
+) -> None:
+    # The same split formation, but a large tile may cover the support on the board after
+    # it: the second look is no stricter than the rules.
+    state = _split_by_a_support(link_own, tile, raised)
+    support = SmallTile(0, sq("d3"), True)
+    assert GAME.action_to_int(state, support) in every_child_same(state)
+    assert state.why_illegal(support) is None
+    state.apply(support)
+    assert state.legal_actions()
+
+
+#: The honor scores' block of the action space (``Score(True, ...)``).
+HONOR = range(SCORE_BASE + 5 * CELLS, STRONGHOLD_BASE)
+#: Every combination of the five rule options (four booleans, the empty banner stack's two
+#: rulings), the players cycling 2..5.
+SOAK_OPTIONS: list[dict[str, Any]] = [
+    {
+        "players": 2 + k % 4,
+        "own_double_stronghold": own_double,
+        "empty_banner_stack": "stay" if stay else "remove",
+        "removed_marker_counts": removed_counts,
+        "end_tile_replacement": replacement,
+        "link_own_formations": link_own,
+    }
+    for k, (own_double, stay, removed_counts, replacement, link_own) in enumerate(
+        itertools.product((False, True), repeat=5)
+    )
+]
+
+
+def seek_honor(state: GunkimonoState, legal: list[int], rng: random.Random) -> int:
+    """A policy that scores honor whenever it may (so markers climb and strongholds are
+    built), builds a stronghold in a formation holding its own where it may (so Stronghold
+    rule 4 and ruling 1 meet: formations holding two of a seat's strongholds), lays a
+    support now and then, else plays at random."""
+    for n in legal:
+        if n in HONOR:
+            return n
+    if state.phase == "stronghold":
+        board = formations(state)
+        seat = state.current_player
+        beside_own = [
+            n
+            for n in legal
+            if any(
+                state.fortresses.sh_owner[c] == seat
+                for c in board.held.get(board.comp[n - STRONGHOLD_BASE], [])
+            )
+        ]
+        if beside_own:
+            return rng.choice(beside_own)
+    supports = [n for n in legal if SUPPORT_BASE <= n < SCORE_BASE]
+    if supports and rng.random() < 0.3:
+        return rng.choice(supports)
+    return rng.choice(legal)
+
+
+def supports_by_the_rule(state: GunkimonoState) -> set[int]:
+    """The squares where the seat to act may lay a support, by the Extra Support rule itself:
+    with the support laid there (face down, one level up), some side of a large tile of the
+    hand may cover it by every rule (``why_not_cover``, Stronghold rule 4 with the
+    formations after the support). Worked out square by square, not as the engine does."""
+    top, level, sh = state.battlefield.top, state.battlefield.level, state.fortresses.sh_owner
+    sides = set()
+    for code in state.supply.hands[state.current_player]:
+        (t1, _), (t2, _) = tile_troops(code)
+        sides |= {(t1, t2), (t2, t1)}
+    found = set()
+    for x in range(CELLS):
+        if sh[x] >= 0:  # Stronghold rule 1
+            continue
+        old = top[x], level[x]
+        top[x], level[x] = FACE_DOWN, level[x] + 1
+        try:
+            if any(
+                why_not_cover(state, ta, a, tb, b) is None
+                for _i, a, b in PAIRS_OF[x]
+                for ta, tb in sides
+            ):
+                found.add(x)
+        finally:
+            top[x], level[x] = old
+    return found
+
+
+def soak(options: dict[str, Any], seed: int, seen: dict[str, int]) -> None:
+    """One game under ``seek_honor`` in both engines, in lockstep: the same legal integers
+    at every decision, never an empty list while the game is not over, the same position
+    now and then and at the end, the same outcome. Counts in ``seen`` the positions of
+    step 1 where a support could split a formation holding two strongholds: there, and at
+    every tenth position of step 1, the supports offered are those of the rule's definition
+    (``supports_by_the_rule``)."""
+    state = GAME.new_state(seed, **options)
+    match = native_core.match_of(state)
+    rng = random.Random(seed)
+    ply = 0
+    while True:
+        legal = GAME.legal_action_ints(state)
+        assert match.legal_ints() == legal, (options, seed, ply)
+        if state.is_terminal():
+            assert match.is_terminal() and match.to_json() == state.to_json(), (options, seed)
+            outcome = state.outcome()
+            assert outcome is not None and match.outcome() == outcome.to_json()
+            seen["games"] = seen.get("games", 0) + 1
+            return
+        assert legal, f"no legal action, the game not over: {options}, seed {seed}, ply {ply}"
+        if state.phase == "place" and state.supply.reserve[state.current_player]:
+            split = split_board(state) is not None
+            seen["split"] = seen.get("split", 0) + split
+            if split or ply % 10 == 0:
+                offered = {(n - SUPPORT_BASE) % CELLS for n in legal if n >= SUPPORT_BASE}
+                assert offered == supports_by_the_rule(state), (options, seed, ply)
+                seen["judged"] = seen.get("judged", 0) + 1
+        n = seek_honor(state, legal, rng)
+        state.apply(GAME.int_to_action(state, n))
+        assert match.apply(n), (options, seed, ply, n)
+        ply += 1
+        if ply % 50 == 0:
+            assert match.to_json() == state.to_json(), (options, seed, ply)
+
+
+def test_games_seeking_honor_never_stall_under_any_options() -> None:
+    # Four games under each of the 32 combinations (a few seconds).
+    seen: dict[str, int] = {}
+    for k, options in enumerate(SOAK_OPTIONS):
+        for game in range(4):
+            soak(options, 500 + 100 * game + k, seen)
+    assert seen["games"] == 4 * len(SOAK_OPTIONS)
+    # Formations holding two strongholds were met (own_double_stronghold, or linking one's
+    # own formations), where the supports were judged on the board after them, and the
+    # supports offered were held to the rule's definition many times.
+    assert seen.get("split", 0) > 0 and seen["judged"] > 100, seen
 
 
 @pytest.mark.parametrize("empty_stack", ["remove", "stay"])

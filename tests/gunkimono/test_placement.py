@@ -89,6 +89,29 @@ def test_support_only_to_remove_a_level_difference() -> None:
     assert not any(isinstance(a, SmallTile) and a.support for a in st.legal_actions())
 
 
+@pytest.mark.parametrize("link_own", [False, True])
+def test_support_only_where_the_large_tile_may_then_cover_it(link_own: bool) -> None:
+    # Infantry c3-d3-e3 holds seat 0's two strongholds (own_double_stronghold); d4 above d3
+    # is a raised infantry. A support on d3 splits the formation; the hand's one tile
+    # (infantry and samurai) could then cover it only with its infantry on d3, linking the
+    # two parts again: Stronghold rule 4 refuses that without link_own_formations, so the
+    # support is refused too (it would leave no legal action); with it, both are allowed.
+    st = neutral(new(2, own_double_stronghold=True, link_own_formations=link_own))
+    paint(st, {"c3": "I", "d3": "I", "e3": "I"})
+    paint(st, {"d4": "I"}, level=1)
+    for square in ("c3", "e3"):
+        st.fortresses.strongholds[0].append(sq(square))
+        st.fortresses.sh_owner[sq(square)] = 0
+    hand(st, 0, ["I1S1"])
+    if link_own:
+        play(st, "support A@d3", "I1@d3 S1@d4")
+        return
+    with pytest.raises(IllegalAction, match="Extra Support rule.*cover it"):
+        act(st, "support A@d3")
+    assert SmallTile(4, sq("d3"), True) not in st.legal_actions()
+    play(st, "support A@c4", "I1@c4 S1@d4")  # beside the formation: it splits nothing
+
+
 def test_at_most_one_small_tile_per_turn() -> None:
     # rulebook: "You may place no more than 1 small army tile per turn": no second support,
     # no small tile on top of the support.

@@ -45,7 +45,12 @@ from sengoku.games.gunkimono.battlefield import (
     troop_word,
 )
 from sengoku.games.gunkimono.data import components, tile_troops
-from sengoku.games.gunkimono.extra_support import SUPPORTS, place_support, why_not_support
+from sengoku.games.gunkimono.extra_support import (
+    SUPPORTS,
+    place_support,
+    still_covered,
+    why_not_support,
+)
 from sengoku.games.gunkimono.formations import Formations, formations
 from sengoku.games.gunkimono.refill_your_hand import play_from_hand, play_from_reserve
 from sengoku.games.gunkimono.scoring import queue_scoring
@@ -560,7 +565,7 @@ def pick_place_action(state: GunkimonoState, rng: random.Random) -> GunkimonoAct
         if kinds:
             if not mixed:
                 return None  # the supports' own loop decides (``_supports``)
-            cells = _support_squares(scan)
+            cells = still_covered(state, _support_squares(scan), state.supply.hands[seat])
     n = len(reserve) * len(cells)
     for count in count_of:
         n += count
@@ -647,7 +652,9 @@ def _supports(
     """Legal face-down small tiles (``extra_support.support_cells``' squares), from the
     places that straddle one level (``PlaceScan.lower``): the lower square takes a support
     when some side of a tile in the hand may then lie there, its other troop on the upper
-    square (the Troop Duplication rule there, Stronghold rule 4)."""
+    square (the Troop Duplication rule there, Stronghold rule 4; judged again on the board
+    after the support where it splits a formation holding two strongholds:
+    ``extra_support.still_covered``)."""
     hand = state.supply.hands[state.sequence.turn]
     if not hand:
         return []
@@ -656,8 +663,9 @@ def _supports(
             if 0 <= code < 100 and _MIXED[code]:
                 # A tile of two troop types, turned either way, puts either on the upper
                 # square: one of them differs from the troop there (the Troop Duplication
-                # rule), so every such lower square takes a support (no rule 4 here).
-                cells = _support_squares(scan)
+                # rule), so every such lower square takes a support (no rule 4 here, unless
+                # the support splits a formation holding two strongholds).
+                cells = still_covered(state, _support_squares(scan), hand)
                 return [SUPPORTS[t][c] for t in reserve for c in cells]
     lower = scan.lower
     kinds: list[list[int]] = []
@@ -684,7 +692,7 @@ def _supports(
             break
     if not any_found:
         return []
-    cells = [c for c in range(CELLS) if found[c]]
+    cells = still_covered(state, [c for c in range(CELLS) if found[c]], hand)
     return [SUPPORTS[t][c] for t in reserve for c in cells]
 
 

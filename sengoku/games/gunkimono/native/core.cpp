@@ -183,11 +183,13 @@ class Match {
     // ------------------------------------------------------------------ caches
     // formations.Formations of the board as it is (valid until top or sh changes): each
     // square's formation (its lowest square), each formation's size, and for a formation
-    // holding strongholds its lowest stronghold square and their owner (-2: several).
+    // holding strongholds its lowest stronghold square, their owner (-2: several) and how
+    // many it holds; whether some formation holds two or more (``held_twice``).
     bool formations_valid = false;
     std::array<uint8_t, MAXC> comp{}, fsize{};
-    std::array<int8_t, MAXC> held_first{}, held_owner{};
+    std::array<int8_t, MAXC> held_first{}, held_owner{}, held_n{};
     int held_count = 0;
+    bool held_twice = false;
     bool linkable_valid = false;
     std::array<bool, MAXC> linkable{};
     // The legal list of the position (valid until the next decision).
@@ -301,16 +303,23 @@ class Match {
             fsize[start] = uint8_t(count);
         }
         held_count = 0;
-        for (int c = 0; c < cells; ++c) held_first[c] = -1;
+        held_twice = false;
+        for (int c = 0; c < cells; ++c) {
+            held_first[c] = -1;
+            held_n[c] = 0;
+        }
         for (int c = 0; c < cells; ++c) {
             if (sh[c] < 0) continue;
             int g = comp[c];
             if (held_first[g] < 0) {
                 held_first[g] = int8_t(c);
                 held_owner[g] = sh[c];
+                held_n[g] = 1;
                 ++held_count;
-            } else if (held_owner[g] != sh[c]) {
-                held_owner[g] = -2;
+            } else {
+                if (held_owner[g] != sh[c]) held_owner[g] = -2;
+                ++held_n[g];
+                held_twice = true;
             }
         }
         formations_valid = true;
@@ -639,10 +648,63 @@ class Match {
                 }
             }
         }
+        // extra_support.still_covered: judged again on the board after the support where it
+        // splits a formation holding two strongholds or more (only there may rule 4 judge it
+        // otherwise than on the board now).
+        if (found && built_total() >= 2) {
+            ensure_formations();
+            if (held_twice)
+                for (Bits x = found; x; x &= x - 1) {
+                    int c = lowest(x);
+                    if (held_n[comp[c]] >= 2 && !coverable_after_support(c, kinds, nkinds))
+                        found &= ~bit(c);
+                }
+        }
         if (!found) return;
         for (int j = 0; j < nres; ++j)
             for (Bits x = found; x; x &= x - 1)
                 out.push_back(r.support_base + res[j] * cells + lowest(x));
+    }
+
+    // extra_support._coverable_after: may a tile side of the hand (``kinds``) cover a support
+    // on ``x`` once it lies there: its first troop on ``x``, its other on a neighbour one
+    // level up with no stronghold and not that troop's own type, and Stronghold rule 4 judged
+    // with the formations of the board after the support (worked out here, then the
+    // formations of the board as it is put back).
+    bool coverable_after_support(int x, const std::array<int, 5>* kinds, int nkinds) {
+        ensure_formations();
+        const auto saved_comp = comp, saved_fsize = fsize;
+        const auto saved_first = held_first, saved_owner = held_owner, saved_n = held_n;
+        const int saved_count = held_count;
+        const bool saved_twice = held_twice, saved_linkable_valid = linkable_valid;
+        const int8_t old_top = top[x];
+        top[x] = FACE_DOWN;
+        formations_valid = false;
+        ensure_formations();
+        // links_controlled sets the troops on x and its neighbour itself: x's top now is
+        // not read.
+        top[x] = old_top;
+        bool ok = false;
+        for (int j = 0; j < R->nb_count[x] && !ok; ++j) {
+            int y = R->nb[x][j];
+            if (sh[y] >= 0 || level[y] != level[x] + 1) continue;
+            for (int k = 0; k < nkinds; ++k) {
+                int tx = kinds[k][1], ty = kinds[k][3];
+                if (ty == top[y] || links_controlled(x, tx, y, ty)) continue;
+                ok = true;
+                break;
+            }
+        }
+        comp = saved_comp;
+        fsize = saved_fsize;
+        held_first = saved_first;
+        held_owner = saved_owner;
+        held_n = saved_n;
+        held_count = saved_count;
+        held_twice = saved_twice;
+        linkable_valid = saved_linkable_valid;
+        formations_valid = true;
+        return ok;
     }
 
     // honor_track.can_honor
