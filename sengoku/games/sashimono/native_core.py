@@ -61,6 +61,7 @@ from sengoku.games.sashimono.decisions import KIND_SIZE
 from sengoku.games.sashimono.score_turn import BONUS, BONUS_EFFECT
 
 if TYPE_CHECKING:
+    from sengoku.games.sashimono.encoder import SashimonoEncoder
     from sengoku.games.sashimono.game import Sashimono
     from sengoku.games.sashimono.state import SashimonoState
 
@@ -273,6 +274,39 @@ def length_limit(game: Sashimono, options: Mapping[str, Any]) -> int:
     return int(limit if limit is not None else game.max_game_length(**options))
 
 
+def encoding_spec(encoder: SashimonoEncoder) -> dict[str, Any]:
+    """What the core's Encoding is made of: ``encoder``'s layout (its blocks' offsets and
+    sizes) and the order of its questions."""
+    return {
+        "size": int(encoder.shape[0]),
+        "offsets": dict(encoder.offsets),
+        "side_size": encoder.side_size,
+        "num_cards": encoder.num_cards,
+        "cells": encoder.CELLS,
+        "stack": encoder.STACK,
+        "hand_max": encoder.HAND_MAX,
+        "kage_line_max": encoder.KAGE_LINE_MAX,
+        "spaces": encoder.SPACES,
+        "lines": encoder.LINES,
+        "used_max": encoder.USED_MAX,
+        "look_max": encoder.LOOK_MAX,
+        "questions": list(encoder.QUESTIONS),
+    }
+
+
+_ENCODING: dict[str, Any] = {}
+
+
+def encoding(cards: str) -> Any:
+    """The core's Encoding of ``SashimonoEncoder(cards)`` (made once a card set)."""
+    made = _ENCODING.get(cards)
+    if made is None:
+        from sengoku.games.sashimono.encoder import SashimonoEncoder
+
+        made = _ENCODING[cards] = module().Encoding(encoding_spec(SashimonoEncoder(cards)))
+    return made
+
+
 def match_of(state: SashimonoState) -> Any:
     """A native match holding ``state``'s position (hidden parts included)."""
     game = cast("Sashimono", state.game)
@@ -297,6 +331,8 @@ def state_of(game: Sashimono, match: Any) -> SashimonoState:
 __all__ = [
     "UNAVAILABLE_REASON",
     "condition_tree",
+    "encoding",
+    "encoding_spec",
     "length_limit",
     "match_of",
     "module",

@@ -2612,6 +2612,372 @@ int action_arg(const Rules& r, py::handle given) {
 
 py::object outcome_of(const Match& m) { return result_out(m); }
 
+// ---------------------------------------------------------------------- the observation
+// SashimonoEncoder's layout (encoder.py), handed in from Python: its blocks' offsets and
+// sizes, and the order of its questions.
+struct Encoding {
+    int size = 0, sides = 0, kagemusha = 0, globals = 0, battle = 0, played = 0, prompt = 0,
+        looking = 0;
+    int side_size = 0, num_cards = 0, cells = 9, stack = 15, hand_max = 40, kage_line_max = 16,
+        spaces = 12, lines = 7, used_max = 8, look_max = 8, questions = 0;
+    int question_entry[NQ] = {};
+};
+
+// SashimonoEncoder.encode_into of capture(state, seat) (snapshot.py) into ``w``, zeros
+// (seat -1: a spectator, seen as seat 0 without seat 0's hidden parts).
+void encode(const Match& m, const Encoding& e, int seat, float* w) {
+    const int me = seat >= 0 ? seat : 0;
+    const int nc = e.num_cards;
+    const int bit = seat >= 0 ? 1 << seat : SPECTATOR_BIT;
+    auto who = [&](int s) { return s == me ? 0 : s == KAGE ? 2 : 1; };
+    auto stack = [&](float* at, const Stack& st, bool show) {
+        at[0] = 1.0f;
+        at[1] = st.up ? 1.0f : 0.0f;
+        at[3] = float(st.rank());
+        if (!st.up && !show) {
+            at[2] = 1.0f;
+            at[4] = at[5] = float(st.rank());
+            return;
+        }
+        at[4] = float(m.attack_of(st));
+        at[5] = float(m.defence_of(st));
+        for (int level = 0; level < st.n; ++level) at[6 + level * 3 + st.t[level]] = 1.0f;
+    };
+    const int seats = m.solo() ? 1 : 2;
+    for (int i = 0; i < seats; ++i) {
+        const Side& s = m.sides[size_t(i)];
+        const bool own = seat == i;
+        int at = e.sides + who(i) * e.side_size;
+        w[at] = 1.0f;
+        w[at + 1 + (s.army == "west" ? 0 : 1)] = 1.0f;
+        at += 3;
+        for (size_t c = 0; c < s.cells.size() && c < size_t(e.cells); ++c) {
+            const Stack& st = s.cells[c];
+            if (st.empty()) continue;
+            stack(w + at + int(c) * e.stack, st, own || (s.known[c] & bit));
+        }
+        at += e.cells * e.stack;
+        if (own) {
+            if (int(s.hand.size()) > e.hand_max)
+                throw std::runtime_error("sashimono: a hand of " + std::to_string(s.hand.size()) +
+                                         " Kumi is over the bound");
+            for (size_t k = 0; k < s.hand.size(); ++k) w[at + int(k) * 3 + s.hand[k]] = 1.0f;
+        }
+        at += e.hand_max * 3;
+        w[at] = float(s.hand.size());
+        w[at + 1] = float(s.deck.size());
+        w[at + 2] = float(s.shand.size());
+        w[at + 3] = float(s.sdeck.size());
+        at += 4;
+        if (own)
+            for (size_t k = 0; k < s.shand.size(); ++k) w[at + s.shand[k]] = float(k + 1);
+        at += nc;
+        for (int p = 0; p < 12; ++p) {
+            int c = s.slots[size_t(p)];
+            if (c < 0) continue;
+            int k = at + p * (2 + nc);
+            w[k] = 1.0f;
+            if (s.bowed[size_t(p)]) w[k + 1] = 1.0f;
+            w[k + 2 + c] = 1.0f;
+        }
+        at += e.spaces * (2 + nc);
+        w[at] = float(s.vp);
+        for (size_t k = 0; k < s.scored.size(); ++k) w[at + 1 + s.scored[k]] = float(k + 1);
+    }
+    if (m.solo()) {
+        const Side& k = m.sides[KAGE];
+        int at = e.kagemusha;
+        w[at + (k.army == "west" ? 0 : 1)] = 1.0f;
+        at += 2;
+        if (int(k.cells.size()) > e.kage_line_max)
+            throw std::runtime_error("sashimono: a Kagemusha line of " +
+                                     std::to_string(k.cells.size()) + " is over the bound");
+        for (size_t c = 0; c < k.cells.size(); ++c)
+            if (!k.cells[c].empty()) stack(w + at + int(c) * e.stack, k.cells[c], true);
+        at += e.kage_line_max * e.stack;
+        w[at] = float(k.deck.size());
+        w[at + 1] = float(k.sdeck.size());
+        w[at + 2] = float(k.army_pos + 1);
+        w[at + 3] = float(k.vp);
+        at += 4;
+        for (size_t p = 0; p < k.sline.size(); ++p) {
+            w[at + k.sline[p]] = float(p + 1);
+            w[at + nc + k.sline[p]] = k.sbowed[p] ? 1.0f : 0.0f;
+        }
+        at += 2 * nc;
+        for (size_t p = 0; p < k.scored.size(); ++p) w[at + k.scored[p]] = float(p + 1);
+        at += nc;
+        for (int8_t t : k.discard) w[at + t] += 1.0f;
+    }
+    int at = e.globals;
+    w[at] = float(m.R->target);
+    w[at + 1] = float(m.turns);
+    w[at + 2 + who(m.turn_seat)] = 1.0f;
+    if (!m.over && m.has_prompt) w[at + 5 + who(m.prompt.seat)] = 1.0f;
+    if (m.has_battle) {
+        const BattleState& b = m.battle;
+        at = e.battle;
+        w[at] = 1.0f;
+        w[at + 1 + who(b.att)] = 1.0f;
+        w[at + 4 + who(b.dfn)] = 1.0f;
+        w[at + 7 + b.aline] = 1.0f;
+        w[at + 7 + e.lines + b.dline] = 1.0f;
+        w[at + 7 + 2 * e.lines + who(b.att)] = float(b.ante[0].size());
+        w[at + 7 + 2 * e.lines + who(b.dfn)] = float(b.ante[1].size());
+        w[at + 10 + 2 * e.lines] = float(b.bonus);
+    }
+    if (m.ctx.has_card && m.ctx.has_slot) {
+        at = e.played;
+        w[at] = 1.0f;
+        w[at + 1 + m.ctx.card] = 1.0f;
+        w[at + 1 + nc + m.ctx.slot] = 1.0f;
+        w[at + 1 + nc + e.spaces + m.ctx.line] = 1.0f;
+        int base = at + 1 + nc + e.spaces + e.lines;
+        for (size_t p = 0; p < m.ctx.used.size(); ++p) w[base + m.ctx.used[p]] = float(p + 1);
+    }
+    if (m.has_prompt && !m.over) {
+        at = e.prompt;
+        w[at] = 1.0f;
+        w[at + 1 + who(m.prompt.seat)] = 1.0f;
+        w[at + 4 + e.question_entry[m.prompt.q]] = 1.0f;
+    }
+    if (!m.look.empty()) {
+        at = e.looking;
+        w[at] = 1.0f;
+        w[at + 1 + who(m.look_owner)] = 1.0f;
+        w[at + 4 + (m.look_kumi ? 0 : 1)] = 1.0f;
+        w[at + 6] = float(m.look.size());
+        if (seat == m.look_owner) {
+            for (size_t p = 0; p < m.look.size(); ++p) {
+                if (m.look_kumi)
+                    w[at + 7 + int(p) * 3 + m.look[p]] = 1.0f;
+                else
+                    w[at + 7 + e.look_max * 3 + m.look[p]] = float(p + 1);
+            }
+        }
+    }
+}
+
+std::shared_ptr<Encoding> make_encoding(const py::dict& spec) {
+    auto e = std::make_shared<Encoding>();
+    e->size = spec["size"].cast<int>();
+    py::dict o = spec["offsets"].cast<py::dict>();
+    e->sides = o["sides"].cast<int>();
+    e->kagemusha = o["kagemusha"].cast<int>();
+    e->globals = o["globals"].cast<int>();
+    e->battle = o["battle"].cast<int>();
+    e->played = o["played"].cast<int>();
+    e->prompt = o["prompt"].cast<int>();
+    e->looking = o["looking"].cast<int>();
+    e->side_size = spec["side_size"].cast<int>();
+    e->num_cards = spec["num_cards"].cast<int>();
+    e->cells = spec["cells"].cast<int>();
+    e->stack = spec["stack"].cast<int>();
+    e->hand_max = spec["hand_max"].cast<int>();
+    e->kage_line_max = spec["kage_line_max"].cast<int>();
+    e->spaces = spec["spaces"].cast<int>();
+    e->lines = spec["lines"].cast<int>();
+    e->used_max = spec["used_max"].cast<int>();
+    e->look_max = spec["look_max"].cast<int>();
+    std::vector<std::string> qs = spec["questions"].cast<std::vector<std::string>>();
+    e->questions = int(qs.size());
+    for (int q = 0; q < NQ; ++q) {
+        auto it = std::find(qs.begin(), qs.end(), std::string(Q_NAMES[q]));
+        // a question the encoder does not list is written at its last entry (encoder.py)
+        e->question_entry[q] = it == qs.end() ? int(qs.size()) : int(it - qs.begin());
+    }
+    return e;
+}
+
+// ---------------------------------------------------------------------- a batch of games
+class Batch {
+  public:
+    Batch(std::shared_ptr<const Rules> rules, std::shared_ptr<const Encoding> encoding)
+        : R(std::move(rules)), E(std::move(encoding)) {}
+
+    std::shared_ptr<const Rules> R;
+    std::shared_ptr<const Encoding> E;
+    std::vector<Match> games;
+    // The mask legal_sparse keeps (its data) and the integers it set in each row; each
+    // game's count of changes, and the count its row was last written at.
+    const void* marked = nullptr;
+    std::vector<std::vector<int>> marked_rows;
+    std::vector<uint64_t> version, marked_version;
+
+    int n() const { return int(games.size()); }
+
+    void fresh_marks() {
+        version.assign(games.size(), 1);
+        marked = nullptr;
+        marked_rows.assign(games.size(), {});
+        marked_version.assign(games.size(), 0);
+    }
+    void reset(const py::list& positions) {
+        std::vector<Match> made;
+        made.reserve(py::len(positions));
+        for (py::handle data : positions) {
+            Match m(R);
+            load_json(m, data.cast<py::dict>());
+            made.push_back(std::move(m));
+        }
+        games = std::move(made);
+        fresh_marks();
+    }
+    void deal(const std::vector<std::vector<uint32_t>>& keys) {
+        std::vector<Match> made;
+        made.reserve(keys.size());
+        for (const auto& key : keys) {
+            made.emplace_back(R);
+            made.back().deal(key);
+        }
+        games = std::move(made);
+        fresh_marks();
+    }
+    void check_game(int i) const {
+        if (i < 0 || i >= n())
+            throw py::index_error("game " + std::to_string(i) + " is not in the batch of " +
+                                  std::to_string(n()));
+    }
+    void deal_game(int i, const std::vector<uint32_t>& key) {
+        check_game(i);
+        games[size_t(i)].deal(key);
+        ++version[size_t(i)];
+    }
+    void reset_game(int i, const py::dict& data) {
+        check_game(i);
+        Match m(R);
+        load_json(m, data);
+        games[size_t(i)] = std::move(m);
+        ++version[size_t(i)];
+    }
+    int first_illegal(const py::array_t<int64_t, py::array::c_style>& actions) {
+        auto a = actions.unchecked<1>();
+        if (a.shape(0) != n()) throw py::value_error("one action per game");
+        for (int i = 0; i < n(); ++i) {
+            int64_t x = a(i);
+            Match& m = games[size_t(i)];
+            if (x < 0 || m.over) continue;
+            if (x >= R->num_actions || !m.is_legal(int(x))) return i;
+        }
+        return -1;
+    }
+    int step(const py::array_t<int64_t, py::array::c_style>& actions) {
+        int bad_game = first_illegal(actions);
+        if (bad_game >= 0) return bad_game;
+        auto a = actions.unchecked<1>();
+        py::gil_scoped_release release;
+        for (int i = 0; i < n(); ++i) {
+            int64_t x = a(i);
+            Match& m = games[size_t(i)];
+            if (x < 0 || m.over) continue;
+            m.apply(int(x));
+            ++version[size_t(i)];
+        }
+        return -1;
+    }
+    py::array_t<int64_t> legal_counts() {
+        py::array_t<int64_t> out(n());
+        int64_t* w = out.mutable_data();
+        for (int i = 0; i < n(); ++i) w[i] = int64_t(games[size_t(i)].legal_ints().size());
+        return out;
+    }
+    py::array_t<int64_t> pick(const py::array_t<int64_t, py::array::c_style>& picks) {
+        auto k = picks.unchecked<1>();
+        if (k.shape(0) != n()) throw py::value_error("one pick per game");
+        py::array_t<int64_t> out(n());
+        int64_t* w = out.mutable_data();
+        for (int i = 0; i < n(); ++i) {
+            int64_t at = k(i);
+            if (at < 0) {
+                w[i] = -1;
+                continue;
+            }
+            const auto& l = games[size_t(i)].legal_ints();
+            if (at >= int64_t(l.size()))
+                throw py::value_error("game " + std::to_string(i) + " has no legal action " +
+                                      std::to_string(at));
+            w[i] = l[size_t(at)];
+        }
+        return out;
+    }
+    py::tuple legal_sparse(py::object out) {
+        const int games_n = n();
+        std::vector<int64_t> offsets(size_t(games_n) + 1, 0);
+        for (int i = 0; i < games_n; ++i)
+            offsets[size_t(i) + 1] =
+                offsets[size_t(i)] + int64_t(games[size_t(i)].legal_ints().size());
+        py::array_t<int64_t> ints(offsets.back());
+        py::array_t<int64_t> offs(games_n + 1);
+        int64_t* ip = ints.mutable_data();
+        std::copy(offsets.begin(), offsets.end(), offs.mutable_data());
+        for (int i = 0; i < games_n; ++i) {
+            const auto& l = games[size_t(i)].legal_ints();
+            std::copy(l.begin(), l.end(), ip + offsets[size_t(i)]);
+        }
+        if (out.is_none()) {
+            marked = nullptr;
+            return py::make_tuple(ints, offs);
+        }
+        py::array mask = out.cast<py::array>();
+        bool kinds_ok =
+            mask.dtype().is(py::dtype::of<int8_t>()) || mask.dtype().is(py::dtype::of<bool>());
+        if (!kinds_ok || mask.ndim() != 2 || mask.shape(0) != games_n ||
+            mask.shape(1) != R->num_actions || !(mask.flags() & py::array::c_style) ||
+            !mask.writeable())
+            throw py::value_error(
+                "out must be a writable C-contiguous int8 or bool array of shape (" +
+                std::to_string(games_n) + ", " + std::to_string(R->num_actions) + ")");
+        auto* dense = static_cast<int8_t*>(mask.mutable_data());
+        const int64_t width = R->num_actions;
+        if (marked != mask.data() || int(marked_rows.size()) != games_n) {
+            std::fill(dense, dense + int64_t(games_n) * width, int8_t(0));
+            marked = mask.data();
+            marked_rows.assign(size_t(games_n), {});
+            marked_version.assign(size_t(games_n), 0);
+        }
+        for (int i = 0; i < games_n; ++i) {
+            if (marked_version[size_t(i)] == version[size_t(i)]) continue;
+            int8_t* row = dense + int64_t(i) * width;
+            for (int x : marked_rows[size_t(i)]) row[x] = 0;
+            auto& now = marked_rows[size_t(i)];
+            now.assign(ip + offsets[size_t(i)], ip + offsets[size_t(i) + 1]);
+            for (int x : now) row[x] = 1;
+            marked_version[size_t(i)] = version[size_t(i)];
+        }
+        return py::make_tuple(ints, offs);
+    }
+    void observations(const py::array_t<int64_t, py::array::c_style>& seats,
+                      py::array_t<float, py::array::c_style>& out) {
+        auto s = seats.unchecked<1>();
+        if (s.shape(0) != n()) throw py::value_error("one seat per game");
+        if (out.ndim() != 2 || out.shape(0) != n() || out.shape(1) != E->size)
+            throw py::value_error("out must be a float32 array of shape (" + std::to_string(n()) +
+                                  ", " + std::to_string(E->size) + ")");
+        for (int i = 0; i < n(); ++i) {
+            int64_t seat = s(i);
+            if (seat < -1 || seat >= games[size_t(i)].num_players())
+                throw py::value_error("game " + std::to_string(i) + ": no seat " +
+                                      std::to_string(seat));
+        }
+        float* w = out.mutable_data();
+        const int size = E->size;
+        std::string failed;
+        {
+            py::gil_scoped_release release;
+            for (int i = 0; i < n() && failed.empty(); ++i) {
+                float* row = w + int64_t(i) * size;
+                std::fill(row, row + size, 0.0f);
+                try {
+                    encode(games[size_t(i)], *E, int(s(i)), row);
+                } catch (const std::exception& exc) {
+                    failed = exc.what();
+                }
+            }
+        }
+        if (!failed.empty()) throw py::value_error(failed);
+    }
+};
+
 }  // namespace
 
 PYBIND11_MODULE(_sashimono_native, m) {
@@ -2643,5 +3009,82 @@ PYBIND11_MODULE(_sashimono_native, m) {
         .def("is_terminal", [](const Match& self) { return self.over; })
         .def("current_player",
              [](const Match& self) { return self.over || !self.has_prompt ? -1 : self.prompt.seat; })
-        .def("outcome", &outcome_of);
+        .def("outcome", &outcome_of)
+        .def("encode",
+             [](const Match& self, std::shared_ptr<const Encoding> e, int seat,
+                py::array_t<float, py::array::c_style>& out) {
+                 if (seat < -1 || seat >= self.num_players())
+                     throw py::value_error("no such seat: " + std::to_string(seat));
+                 if (out.ndim() != 1 || out.shape(0) != e->size)
+                     throw py::value_error("out must be a float32 array of shape (" +
+                                           std::to_string(e->size) + ",)");
+                 float* w = out.mutable_data();
+                 std::fill(w, w + e->size, 0.0f);
+                 try {
+                     encode(self, *e, seat, w);
+                 } catch (const std::runtime_error& exc) {
+                     throw py::value_error(exc.what());
+                 }
+             },
+             py::arg("encoding"), py::arg("seat"), py::arg("out"),
+             "SashimonoEncoder's observation of capture(state, seat) into ``out`` (seat -1: a "
+             "spectator).");
+
+    py::class_<Encoding, std::shared_ptr<Encoding>>(m, "Encoding")
+        .def(py::init(&make_encoding), py::arg("spec"))
+        .def_property_readonly("size", [](const Encoding& e) { return e.size; });
+
+    py::class_<Batch>(m, "Batch")
+        .def(py::init<std::shared_ptr<const Rules>, std::shared_ptr<const Encoding>>(),
+             py::arg("rules"), py::arg("encoding"))
+        .def_property_readonly("n", &Batch::n)
+        .def("reset", &Batch::reset, py::arg("positions"))
+        .def("reset_game", &Batch::reset_game, py::arg("i"), py::arg("position"))
+        .def("deal", &Batch::deal, py::arg("keys"))
+        .def("deal_game", &Batch::deal_game, py::arg("i"), py::arg("key"))
+        .def("legal_counts", &Batch::legal_counts)
+        .def("pick", &Batch::pick, py::arg("picks"))
+        .def("first_illegal", &Batch::first_illegal, py::arg("actions"))
+        .def("step", &Batch::step, py::arg("actions"))
+        .def("legal_sparse", &Batch::legal_sparse, py::arg("out") = py::none())
+        .def("legal_ints",
+             [](Batch& self, int i) {
+                 self.check_game(i);
+                 return self.games[size_t(i)].legal_ints();
+             })
+        .def("observations", &Batch::observations, py::arg("seats"), py::arg("out"))
+        .def("status",
+             [](Batch& self) {
+                 // (n, 2) int64: the seat to act (-1 once over), whether the game is over.
+                 py::array_t<int64_t> out({self.n(), 2});
+                 auto w = out.mutable_unchecked<2>();
+                 for (int i = 0; i < self.n(); ++i) {
+                     const Match& m = self.games[size_t(i)];
+                     bool over = m.over || !m.has_prompt;
+                     w(i, 0) = over ? -1 : m.prompt.seat;
+                     w(i, 1) = m.over ? 1 : 0;
+                 }
+                 return out;
+             })
+        .def("returns",
+             [](Batch& self) {
+                 const int players = self.R->solo ? 1 : 2;
+                 py::array_t<float> out({self.n(), players});
+                 auto w = out.mutable_unchecked<2>();
+                 for (int i = 0; i < self.n(); ++i) {
+                     const Match& m = self.games[size_t(i)];
+                     for (int s = 0; s < players; ++s)
+                         w(i, s) = m.over ? float(m.result.returns[size_t(s)]) : 0.0f;
+                 }
+                 return out;
+             })
+        .def("outcome",
+             [](Batch& self, int i) -> py::object {
+                 self.check_game(i);
+                 return outcome_of(self.games[size_t(i)]);
+             })
+        .def("match", [](const Batch& self, int i) {
+            self.check_game(i);
+            return Match(self.games[size_t(i)]);
+        });
 }
