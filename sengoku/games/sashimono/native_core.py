@@ -32,7 +32,7 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from sengoku.core.python_random import seed_key
 from sengoku.games.sashimono.bowing import condition_reads
@@ -309,8 +309,7 @@ def encoding(cards: str) -> Any:
 
 def match_of(state: SashimonoState) -> Any:
     """A native match holding ``state``'s position (hidden parts included)."""
-    game = cast("Sashimono", state.game)
-    match = module().Match(rules(state.options, length_limit(game, state.options)))
+    match = module().Match(rules(state.options, length_limit(state.game, state.options)))
     match.load_json(state.to_json())
     return match
 

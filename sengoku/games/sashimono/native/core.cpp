@@ -3007,8 +3007,9 @@ PYBIND11_MODULE(_sashimono_native, m) {
              py::arg("action"), "Play one legal action integer (a ValueError, nothing changed, "
                                 "for an illegal one).")
         .def("is_terminal", [](const Match& self) { return self.over; })
-        .def("current_player",
-             [](const Match& self) { return self.over || !self.has_prompt ? -1 : self.prompt.seat; })
+        .def_property_readonly(
+            "current_player",
+            [](const Match& self) { return self.over || !self.has_prompt ? -1 : self.prompt.seat; })
         .def("outcome", &outcome_of)
         .def("encode",
              [](const Match& self, std::shared_ptr<const Encoding> e, int seat,
