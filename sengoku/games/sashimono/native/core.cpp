@@ -247,8 +247,12 @@ struct Side {  // pieces.Side
         for (size_t i = 0; i < cards.size(); ++i) marks.push_back(mask);
         if (marks.size() > pile.size()) marks.erase(marks.begin(), marks.end() - pile.size());
     }
-    void bottom_kumi(const std::vector<int8_t>& cards, int mask) { bottom(deck, dknown, cards, mask); }
-    void bottom_sas(const std::vector<int>& cards, int mask) { bottom(sdeck, sknown, cards, mask); }
+    void bottom_kumi(const std::vector<int8_t>& cards, int mask) {
+        bottom(deck, dknown, cards, mask);
+    }
+    void bottom_sas(const std::vector<int>& cards, int mask) {
+        bottom(sdeck, sknown, cards, mask);
+    }
     std::vector<int> marks(bool kumi) const {  // Side.marks
         size_t pile = kumi ? deck.size() : sdeck.size();
         const std::vector<int>& m = kumi ? dknown : sknown;
@@ -471,7 +475,8 @@ class Match {
         if (!legal_fresh) {
             legal_cache.clear();
             if (!over && has_prompt)
-                for (const Opt& o : prompt.opts) legal_cache.push_back(R->kind_offset[o.kind] + o.arg);
+                for (const Opt& o : prompt.opts)
+                    legal_cache.push_back(R->kind_offset[o.kind] + o.arg);
             legal_fresh = true;
         }
         return legal_cache;
@@ -1025,8 +1030,8 @@ class Match {
                 int foe = enemy(actor);
                 std::vector<Opt> opts;
                 for (int lid : lines_of(foe)) {
-                    if (foe != KAGE && ((spec.axis == 1 && lid >= 3) || (spec.axis == 2 && lid < 3)))
-                        continue;
+                    bool off_axis = (spec.axis == 1 && lid >= 3) || (spec.axis == 2 && lid < 3);
+                    if (foe != KAGE && off_axis) continue;
                     opts.push_back({K_LINE, lid});
                 }
                 ask(actor, Q_BATTLE, "battle: choose the enemy line to attack", opts);
@@ -1746,8 +1751,8 @@ class Match {
             if (mine[size_t(nxt)] < 0) break;
         }
         int nr = SLOT_POS[nxt][0], nc = SLOT_POS[nxt][1];
-        return {(r - ar) * (r - ar) + (c - ac) * (c - ac), (r - nr) * (r - nr) + (c - nc) * (c - nc),
-                cell};
+        return {(r - ar) * (r - ar) + (c - ac) * (c - ac),
+                (r - nr) * (r - nr) + (c - nc) * (c - nc), cell};
     }
 
     // ------------------------------------------------------------------ bowing.py
@@ -2117,7 +2122,8 @@ std::pair<std::string, std::string> option_text(const Match& m, const Prompt& p,
         return {std::string(verb) + " enemy " + cn, "e" + cn};
     };
     switch (p.q) {
-        case Q_LOOK_BOTTOM: return {"bottom L" + std::to_string(o.arg + 1), "L" + std::to_string(o.arg + 1)};
+        case Q_LOOK_BOTTOM:
+            return {"bottom L" + std::to_string(o.arg + 1), "L" + std::to_string(o.arg + 1)};
         case Q_TURN: return o.arg == 0 ? std::make_pair(std::string("action"), std::string("a"))
                                        : std::make_pair(std::string("score"), std::string("s"));
         case Q_PLAY: return {"play " + m.card(o.arg).id, m.card(o.arg).id};
@@ -2587,7 +2593,8 @@ std::shared_ptr<Rules> make_rules(const py::dict& spec) {
     r->train = spec["challenge_train"].cast<bool>();
     r->length_limit = spec["length_limit"].cast<int>();
     std::vector<int> ks = spec["kind_size"].cast<std::vector<int>>();
-    if (ks.size() != NKINDS) throw py::value_error("sashimono core: kind_size has the wrong length");
+    if (ks.size() != NKINDS)
+        throw py::value_error("sashimono core: kind_size has the wrong length");
     int off = 0;
     for (int k = 0; k < NKINDS; ++k) {
         r->kind_size[k] = ks[size_t(k)];
