@@ -44,8 +44,15 @@ NATIVE_SOURCES = ["sengoku/games/gungi/native/core.cpp"]
 #: Gunkimono's native core (sengoku/games/gunkimono/native_core.py loads it).
 GUNKIMONO_NATIVE_NAME = "sengoku.games.gunkimono._gunkimono_native"
 GUNKIMONO_NATIVE_SOURCES = ["sengoku/games/gunkimono/native/core.cpp"]
+#: Sashimono's native core (sengoku/games/sashimono/native_core.py loads it).
+SASHIMONO_NATIVE_NAME = "sengoku.games.sashimono._sashimono_native"
+SASHIMONO_NATIVE_SOURCES = ["sengoku/games/sashimono/native/core.cpp"]
 #: Each native core's extension name and its C++ sources.
-NATIVE_CORES = {NATIVE_NAME: NATIVE_SOURCES, GUNKIMONO_NATIVE_NAME: GUNKIMONO_NATIVE_SOURCES}
+NATIVE_CORES = {
+    NATIVE_NAME: NATIVE_SOURCES,
+    GUNKIMONO_NATIVE_NAME: GUNKIMONO_NATIVE_SOURCES,
+    SASHIMONO_NATIVE_NAME: SASHIMONO_NATIVE_SOURCES,
+}
 ROOT = Path(__file__).resolve().parent
 #: The build's record of what it compiled (sengoku/compiled.py reads it).
 COMPILED_RECORD = ROOT / "sengoku" / "compiled.json"

@@ -1,8 +1,9 @@
 """The VectorEnv's own batch for the contract games (``VectorBatch``: muted states, kept legal
 actions, the mask in two writes, observations rewritten per seat where they changed) shows
-what the contract shows; so does Gunkimono's native batch (``GunkimonoBatch``, the batch
-``Gunkimono.batch`` gives where its core is built), and ``VectorBatch`` is still held to it
-for Gunkimono (the batch of a build without the core).
+what the contract shows; so do Gunkimono's and Sashimono's native batches
+(``GunkimonoBatch``, ``SashimonoBatch``: the batch ``Game.batch`` gives where the game's core
+is built), and ``VectorBatch`` is still held to it for those games (the batch of a build
+without the core).
 
 Every step of seeded random games, through episode ends and automatic restarts, each game's
 observation row must be the game's encoder of ``view(seat)`` of the same game played alone
@@ -23,6 +24,7 @@ from sengoku.core.batch import ContractBatch
 from sengoku.core.encoding import encoder_for
 from sengoku.core.game import State
 from sengoku.games.gunkimono import native_core as gunkimono_core
+from sengoku.games.sashimono import native_core as sashimono_core
 from sengoku.interop.vector import VectorEnv
 from sengoku.interop.vector_batch import VectorBatch
 
@@ -34,16 +36,21 @@ CASES = [
     ("gunkimono", {"players": 3}, "vector"),
     ("sashimono", {"mode": "duel"}, "own"),
     ("sashimono", {"mode": "solo"}, "own"),
+    ("sashimono", {"mode": "solo"}, "vector"),
 ]
 
 
 def _own_batch(game: str) -> type:
-    """The batch VectorEnv steps for ``game``: Gunkimono's native one where its core is
-    built, else its own ``VectorBatch``."""
+    """The batch VectorEnv steps for ``game``: Gunkimono's or Sashimono's native one where
+    its core is built, else its own ``VectorBatch``."""
     if game == "gunkimono" and gunkimono_core.native_available():
         from sengoku.games.gunkimono.batch import GunkimonoBatch
 
         return GunkimonoBatch
+    if game == "sashimono" and sashimono_core.native_available():
+        from sengoku.games.sashimono.batch import SashimonoBatch
+
+        return SashimonoBatch
     return VectorBatch
 
 

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
@@ -51,6 +51,9 @@ from sengoku.games.sashimono.state import (
     rank,
     types_of,
 )
+
+if TYPE_CHECKING:
+    from sengoku.core.batch import GameBatch
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,8 @@ class Sashimono(Game):
         bench_presets=({}, {"mode": "solo"}),
         # the command line's --cards FILE: a card set in the card language
         file_options=("cards",),
+        # Game.batch keeps the games in the native core (batch.py) where it is built.
+        provides_native_batch=True,
         # Played out, the rules name a winner; an agreement to stop is the players' own act
         # beside the rules, as a resignation is (sengoku/server/draws.py).
         provides_draws_by_agreement=True,
@@ -155,6 +160,17 @@ class Sashimono(Game):
         from sengoku.games.sashimono.features import FEATURES
 
         return FEATURES
+
+    def batch(self, **options: Any) -> GameBatch:
+        # The native core keeps the games in C++ (batch.py), with the contract's numbers;
+        # without it (a pure-Python build, SENGOKU_PURE_PYTHON), one contract state a game.
+        import sengoku.games.sashimono.native_core as native_core
+
+        if not native_core.native_available():
+            return super().batch(**options)
+        from sengoku.games.sashimono.batch import SashimonoBatch
+
+        return SashimonoBatch(self, **options)
 
     def observation_encoder(self, **options: Any) -> Encoder:
         from sengoku.games.sashimono.encoder import SashimonoEncoder
