@@ -1,6 +1,6 @@
 """One game played in a game's native core, for the research adapters.
 
-A game with a native C++ core (Gunkimono's; see ``docs/architecture.md``) can hand the
+A game with a native C++ core (Gunkimono's, Sashimono's; see ``docs/architecture.md``) can hand the
 adapters its matches instead of contract states: ``Game.native_play(**options)`` returns a
 :class:`NativePlay` (None where the game has none, or its core is not built). A match is
 the core's own position: it deals as ``new_state(seed=...)`` deals, lists the contract's
@@ -32,9 +32,10 @@ class NativeMatch(Protocol):
         """The legal action integers, ascending (a new list)."""
         ...
 
-    def apply(self, action: int) -> bool:
-        """Play the legal integer ``action``; False, having changed nothing, if it is not
-        legal here."""
+    def apply(self, action: int) -> Any:
+        """Play the legal integer ``action`` (the adapters pass only integers of
+        :meth:`legal_ints`; an illegal one changes nothing: Gunkimono's core answers False,
+        Sashimono's raises ValueError)."""
         ...
 
     def is_terminal(self) -> bool: ...

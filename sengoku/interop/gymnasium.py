@@ -31,6 +31,9 @@ is the registered environment ``sengoku/SashimonoSolo-v1``;
   ``outcome`` (at the end) or ``illegal_action``, and observations and ``render()`` come from
   ``view(0)`` alone. ``sengoku_state`` is the referee's true state (for the trainer's own
   checks and for loading a position), never an agent's input.
+* A game with a native core (``Game.native_play``: Sashimono's) is stepped in it, with the
+  contract's numbers and the encoder's tensors (each observation's encoded by the core when
+  it is made); ``native=False`` steps contract states.
 """
 
 from __future__ import annotations
@@ -41,9 +44,11 @@ import gymnasium
 import numpy as np
 
 from sengoku.core.game import TERMINAL, IllegalAction, SengokuError, State
+from sengoku.core.native_play import NativeMatch, NativePlay
+from sengoku.core.observation import Encoder
 from sengoku.core.registry import GameLoadError, list_games, load_game
 from sengoku.interop.encoders import LegalInts, capturer_of, encoder_for
-from sengoku.interop.lazy import LazyObservation
+from sengoku.interop.lazy import Encoded, LazyObservation
 
 ILLEGAL_REWARD = -1.0
 
@@ -59,6 +64,7 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         render_mode: str | None = None,
         illegal_action: str = "terminate",
         obs_size: int | None = None,
+        native: bool = True,
         **options: Any,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -97,7 +103,18 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         #: one: only seat 0's views, the one seat) and (encoder, seat, num_actions) as the
         #: observations hold them.
         self._capture = capturer_of(self.encoder)
-        self._seat = (self.encoder, 0, self.num_actions)
+        self._seat: tuple[Encoder, int, int] = (self.encoder, 0, self.num_actions)
+        #: The game's native matches (``Game.native_play``: Sashimono's core, where it is
+        #: built), stepped instead of contract states when the environment encodes with the
+        #: game's own encoder (no ``obs_size``) unless ``native`` is False: the same numbers at
+        #: the core's speed; the match played is then ``_match`` (``_state`` is not followed),
+        #: and an observation holds the tensor the core encoded when it was made.
+        self._native: NativePlay | None = (
+            self.game.native_play(**self.options) if native and obs_size is None else None
+        )
+        self._match: NativeMatch | None = None
+        if self._native is not None:
+            self._seat = (Encoded(tuple(self.encoder.shape)), 0, self.num_actions)
 
     # ------------------------------------------------------------------ episodes
     def reset(
@@ -106,20 +123,32 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         super().reset(seed=seed)
         # The seed decides the hidden cards: it stays here (issue 40), the info is empty.
         sengoku_seed = int(self.np_random.integers(0, 2**62))
-        self._state = self.game.new_state(seed=sengoku_seed, **self.options)
-        # Muted (``State.mute``: the same rules, no events built): the environment reads
-        # none, and in Sashimono they are about a quarter of a ply.
-        self._state.mute()
+        if self._native is not None:  # dealt by the core as new_state deals it
+            self._match = self._native.deal(sengoku_seed)
+        else:
+            self._state = self.game.new_state(seed=sengoku_seed, **self.options)
+            # Muted (``State.mute``: the same rules, no events built): the environment reads
+            # none, and in Sashimono they are about a quarter of a ply.
+            self._state.mute()
         self._over = False
         self._refresh()
         return self._observe(), {}
+
+    @property
+    def native(self) -> bool:
+        """Whether the environment steps a native match (``Game.native_play``)."""
+        return self._native is not None
 
     @property
     def sengoku_state(self) -> State:
         """The contract state being played: the referee's, hidden cards included (read it
         for checks; to play from a position, assign a one-player state of this game). The
         environment's own states are muted (``State.mute``): their ``apply`` tells nothing;
-        a clone tells again. A state assigned is played as it is."""
+        a clone tells again. A state assigned is played as it is. Where the environment
+        steps a native match, this is a contract state of its position made when read (a
+        copy), and a state assigned is copied into a match."""
+        if self._native is not None and self._match is not None:
+            return self._native.state_of(self._match)
         return self._state
 
     @sengoku_state.setter
@@ -129,8 +158,12 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 f"sengoku_state: a one-player {self.game.name} state is needed, not "
                 f"{state.game.name} with {state.num_players} players"
             )
-        self._refresh(state)
-        self._state = state
+        if self._native is not None:
+            self._match = self._native.load(state)
+            self._refresh()
+        else:
+            self._refresh(state)
+            self._state = state
         self._over = state.outcome() is not None
 
     def step(
@@ -146,10 +179,17 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 )
             self._over = True
             return self._observe(), ILLEGAL_REWARD, True, False, {"illegal_action": True}
-        state = self._state
-        state.apply(self._legal.action(state, i))
-        self._refresh()
-        outcome = state.outcome()
+        match = self._match
+        if match is not None:
+            assert self._native is not None  # a match is played only with its play
+            match.apply(self._legal.list[i])
+            self._refresh()
+            outcome = self._native.outcome(match) if match.is_terminal() else None
+        else:
+            state = self._state
+            state.apply(self._legal.action(state, i))
+            self._refresh()
+            outcome = state.outcome()
         reward = 0.0
         terminated = truncated = False
         info: dict[str, Any] = {}
@@ -169,14 +209,20 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     # ------------------------------------------------------------------ helpers
     def _refresh(self, state: State | None = None) -> None:
-        state = self._state if state is None else state
-        seat = state.current_player
-        if seat == TERMINAL:
-            self._legal.update(None)
-            return
-        if seat != 0:
+        match = self._match if state is None else None
+        if match is not None:
+            seat = match.current_player
+            self._legal.actions = None
+            self._legal.list = [] if seat == TERMINAL else match.legal_ints()
+        else:
+            state = self._state if state is None else state
+            seat = state.current_player
+            if seat == TERMINAL:
+                self._legal.update(None)
+                return
+            self._legal.update(state)
+        if seat not in (0, TERMINAL):
             raise SengokuError(f"{self.game.name}: seat {seat} is to act in a one-player game")
-        self._legal.update(state)
 
     def _mask(self) -> np.ndarray:
         return self._legal.mask()
@@ -184,13 +230,17 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def _observe(self) -> dict[str, np.ndarray]:
         # The snapshot now (later play must not change it), the tensor and the mask when
         # first read; the legal list is never changed in place (LegalInts.update replaces it).
+        match = self._match
+        if match is not None:  # the tensor encoded by the core now
+            assert self._native is not None  # a match is played only with its play
+            return LazyObservation.of(self._seat, self._native.observe(match, 0), self._legal.list)
         return LazyObservation.of(self._seat, self._capture(self._state, 0), self._legal.list)
 
     def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
             return None
-        text = self.game.render_text(self._state, 0)
+        text = self.game.render_text(self.sengoku_state, 0)
         if self.render_mode == "human":
             print(text)
             return None

@@ -142,8 +142,9 @@ def test_the_environment_plays_a_muted_state_as_the_contract_plays() -> None:
     env = SoloEnv("sashimono", mode="solo")
     observation, _info = env.reset(seed=4)
     state = env.sengoku_state
-    # Before: the environment's states told every event (State.mute never called).
-    assert getattr(state, "_muted", None) is True
+    if not env.native:  # a native match builds no events at all
+        # Before: the environment's states told every event (State.mute never called).
+        assert getattr(state, "_muted", None) is True
     twin = state.clone()  # a clone tells again
     game = twin.game
     rng = np.random.default_rng(1)

@@ -1,9 +1,9 @@
 """OpenSpiel's legal lists and observation tensors of a game with native play
-(``Game.native_play``: Gunkimono's core) come from a native match played along with the
-contract state (``_Match.shadow``): they must be the contract's legal integers and the Python
-encoder's tensors of ``view(seat)`` (built here without the core), for every player and the
-public observer, through play, clones that go their own ways, serialization and resampled
-worlds."""
+(``Game.native_play``: Gunkimono's and Sashimono's cores) come from a native match played
+along with the contract state (``_Match.shadow``): they must be the contract's legal integers
+and the Python encoder's tensors of ``view(seat)`` (built here without the core), for every
+player and the public observer, through play, clones that go their own ways, serialization
+and resampled worlds."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ from open_spiel.python.observation import make_observation  # type: ignore[impor
 import sengoku
 from sengoku.interop import openspiel as osp
 
-pytestmark = pytest.mark.skipif(
-    sengoku.load_game("gunkimono").native_play(players=2) is None,
-    reason="gunkimono's native core is not built",
-)
+
+def _native_built(name: str) -> bool:
+    return sengoku.load_game(name).native_play() is not None
+
 
 PUBLIC = pyspiel.IIGObservationType(
     perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
@@ -53,11 +53,25 @@ def _deal(game: osp.SengokuSpielGame, rng: random.Random) -> osp.SengokuSpielSta
     return state
 
 
-@pytest.mark.parametrize("players", [2, 3, 5])
-def test_native_tensors_are_the_encoders_through_play_and_clones(players: int) -> None:
-    game = osp.load("gunkimono", players=players)
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("gunkimono", {"players": 2}),
+        ("gunkimono", {"players": 3}),
+        ("gunkimono", {"players": 5}),
+        ("sashimono", {"mode": "duel"}),
+        ("sashimono", {"mode": "duel", "army": "east", "challenge_corners": True}),
+        ("sashimono", {"mode": "solo"}),
+    ],
+)
+def test_native_tensors_are_the_encoders_through_play_and_clones(
+    name: str, options: dict[str, object]
+) -> None:
+    if not _native_built(name):
+        pytest.skip(f"{name}'s native core is not built")
+    game = osp.load(name, **options)
     assert game.context.native is not None
-    rng = random.Random(players)
+    rng = random.Random(len(options))
     state = _deal(game, rng)
     plies = 0
     while not state.is_terminal():
@@ -80,8 +94,13 @@ def test_native_tensors_are_the_encoders_through_play_and_clones(players: int) -
     assert plies > 50
 
 
-def test_resampled_worlds_and_loaded_positions_are_observed_as_theirs() -> None:
-    game = osp.load("gunkimono", players=3)
+@pytest.mark.parametrize(("name", "options"), [("gunkimono", {"players": 3}), ("sashimono", {})])
+def test_resampled_worlds_and_loaded_positions_are_observed_as_theirs(
+    name: str, options: dict[str, object]
+) -> None:
+    if not _native_built(name):
+        pytest.skip(f"{name}'s native core is not built")
+    game = osp.load(name, **options)
     rng = random.Random(7)
     state = _deal(game, rng)
     for _ in range(30):

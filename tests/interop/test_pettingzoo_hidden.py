@@ -193,8 +193,10 @@ def test_a_seats_observations_reach_only_its_own_encoders_memory() -> None:
     types. An observation holds its encoder (to encode its tensor when read), so an encoder
     shared by both seats let one seat's observation reach the other seat's face-down types
     once that seat's tensor had been read. Along a duel where both seats' tensors are read
-    every ply, the encoder each observation reaches has kept stacks for its seat alone."""
-    env = pz.raw_env("sashimono", mode="duel")
+    every ply, the encoder each observation reaches has kept stacks for its seat alone (the
+    environment stepping contract states: a native match's observation holds only its
+    tensor and mask, test_observations_reach_no_state_and_no_other_view)."""
+    env = pz.raw_env("sashimono", mode="duel", native=False)
     env.reset(seed=2)
     rng = random.Random(2)
     kept_for_other_seat = 0

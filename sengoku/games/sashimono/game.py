@@ -54,6 +54,7 @@ from sengoku.games.sashimono.state import (
 
 if TYPE_CHECKING:
     from sengoku.core.batch import GameBatch
+    from sengoku.core.native_play import NativePlay
 
 
 @dataclass(frozen=True)
@@ -171,6 +172,14 @@ class Sashimono(Game):
         from sengoku.games.sashimono.batch import SashimonoBatch
 
         return SashimonoBatch(self, **options)
+
+    def native_play(self, **options: Any) -> NativePlay | None:
+        # The research adapters step native matches where the core is built.
+        import sengoku.games.sashimono.native_core as native_core
+
+        if not native_core.native_available():
+            return None
+        return native_core.SashimonoPlay(self, self.resolve_options(**options))
 
     def observation_encoder(self, **options: Any) -> Encoder:
         from sengoku.games.sashimono.encoder import SashimonoEncoder
