@@ -327,7 +327,7 @@ struct Match {
     explicit Match(std::shared_ptr<const Rules> rules) : R(std::move(rules)) { clear(); }
     std::shared_ptr<const Rules> R;
 
-    long long seed = 0;
+    std::string seed = "0";  // the seed in decimal: any Python int
     int phase = FORMATION, player = RED, step = S_NONE, ply = 0;
     bool over = false;
     Outcome result;
@@ -2260,7 +2260,7 @@ void play(Match& m, int action) {
 }
 
 // GunshiState.setup, from random.Random(seed)'s words.
-void deal(Match& m, const std::vector<uint32_t>& key, long long seed) {
+void deal(Match& m, const std::vector<uint32_t>& key, const std::string& seed) {
     m.clear();
     m.seed = seed;
     const Rules& r = *m.R;
@@ -2456,7 +2456,7 @@ py::dict to_json(const Match& m) {
     py::dict d;
     d["options"] = py::dict(r.options);
     d["num_players"] = 2;
-    d["seed"] = m.seed;
+    d["seed"] = py::int_(py::str(m.seed));
     d["phase"] = PHASE_NAMES[m.phase];
     d["player"] = m.player;
     d["step"] = STEP_NAMES[m.step];
@@ -2518,7 +2518,11 @@ py::dict to_json(const Match& m) {
     throw py::value_error("gunshi position: field '" + field + "' " + why);
 }
 
+// The field load_json reads now (a value of the wrong type is named by it).
+const char* reading = "";
+
 py::object field(const py::dict& d, const char* k) {
+    reading = k;
     if (!d.contains(k)) bad(k, "is missing");
     return d[k];
 }
@@ -2578,13 +2582,31 @@ void ints_into(const py::dict& d, const char* k, int* out) {
     std::copy(v.begin(), v.end(), out);
 }
 
+void load_fields(Match& m, const py::dict& d);
+
+// Match.load_json: a position as GunshiState.to_json writes it; a ValueError names a field
+// that is missing or wrong.
 void load_json(Match& m, const py::dict& d) {
+    try {
+        load_fields(m, d);
+    } catch (const py::cast_error&) {
+        m.clear();
+        bad(reading, "has a value of the wrong type");
+    } catch (const py::value_error&) {
+        m.clear();
+        throw;
+    }
+}
+
+void load_fields(Match& m, const py::dict& d) {
     const Rules& r = *m.R;
     m.clear();
-    m.seed = field(d, "seed").cast<long long>();
-    m.phase = name_index(PHASE_NAMES, field(d, "phase").cast<std::string>(), "phase");
+    py::object seed = field(d, "seed");
+    if (!py::isinstance<py::int_>(seed)) bad("seed", "is not a whole number");
+    m.seed = py::str(seed).cast<std::string>();
+    m.phase = name_index(PHASE_NAMES, field(d, "phase").cast<std::string>(), "field 'phase'");
     m.player = field(d, "player").cast<int>();
-    m.step = name_index(STEP_NAMES, field(d, "step").cast<std::string>(), "step");
+    m.step = name_index(STEP_NAMES, field(d, "step").cast<std::string>(), "field 'step'");
     m.ply = field(d, "ply").cast<int>();
     ints_into<2>(d, "points", m.points);
     ints_into<EDGES>(d, "fence", m.fence);
@@ -2931,6 +2953,13 @@ void encode(const Match& m, const Encoding& E, int seat, float* w) {
             w[seqs_at + i * NT + seqs[i]->v[k]] = float(k + 1);
 }
 
+// A seed (any Python int) as the decimal text a match keeps.
+std::string seed_text(py::handle seed) {
+    if (!py::isinstance<py::int_>(seed) || py::isinstance<py::bool_>(seed))
+        throw py::type_error("a seed is a whole number (an int)");
+    return py::str(seed).cast<std::string>();
+}
+
 // ---------------------------------------------------------------------- the batch
 class Batch {
   public:
@@ -2964,21 +2993,20 @@ class Batch {
         fresh();
     }
 
-    void deal_all(const std::vector<std::vector<uint32_t>>& keys,
-                  const std::vector<long long>& seeds) {
+    void deal_all(const std::vector<std::vector<uint32_t>>& keys, const py::list& seeds) {
         if (keys.size() != seeds.size()) throw py::value_error("one key per seed");
         std::vector<Match> made;
         for (size_t i = 0; i < keys.size(); ++i) {
             made.emplace_back(R);
-            deal(made.back(), keys[i], seeds[i]);
+            deal(made.back(), keys[i], seed_text(seeds[i]));
         }
         games = std::move(made);
         fresh();
     }
 
-    void deal_game(int i, const std::vector<uint32_t>& key, long long seed) {
+    void deal_game(int i, const std::vector<uint32_t>& key, py::handle seed) {
         check_game(i);
-        deal(games[size_t(i)], key, seed);
+        deal(games[size_t(i)], key, seed_text(seed));
         ++version[size_t(i)];
     }
 
@@ -3140,7 +3168,11 @@ PYBIND11_MODULE(_gunshi_native, m) {
              "Take the position of GunshiState.to_json() (a ValueError names a bad field).")
         .def("to_json", &to_json, "The position as GunshiState.to_json() writes it.")
         .def("clone", [](const Match& self) { return Match(self); })
-        .def("deal", &deal, py::arg("key"), py::arg("seed"),
+        .def("deal",
+             [](Match& self, const std::vector<uint32_t>& key, py::handle seed) {
+                 deal(self, key, seed_text(seed));
+             },
+             py::arg("key"), py::arg("seed"),
              "Set up a new game as GunshiState.setup does from random.Random(seed), ``key`` "
              "the seed's 32-bit words (native_core.seed_key).")
         .def("legal_ints", [](Match& self) { return int_list(legal_ints(self)); },
