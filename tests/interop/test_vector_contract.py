@@ -1,8 +1,8 @@
 """The VectorEnv's own batch for the contract games (``VectorBatch``: muted states, kept legal
 actions, the mask in two writes, observations rewritten per seat where they changed) shows
-what the contract shows; so does Gunkimono's native batch (``GunkimonoBatch``, the batch
-``Gunkimono.batch`` gives where its core is built), and ``VectorBatch`` is still held to it
-for Gunkimono (the batch of a build without the core).
+what the contract shows; so do Gunkimono's and Gunshi's native batches (``GunkimonoBatch``,
+``GunshiBatch``: the batch ``Game.batch`` gives where the game's core is built), and
+``VectorBatch`` is still held to it for both (the batch of a build without the core).
 
 Every step of seeded random games, through episode ends and automatic restarts, each game's
 observation row must be the game's encoder of ``view(seat)`` of the same game played alone
@@ -23,12 +23,14 @@ from sengoku.core.batch import ContractBatch
 from sengoku.core.encoding import encoder_for
 from sengoku.core.game import State
 from sengoku.games.gunkimono import native_core as gunkimono_core
+from sengoku.games.gunshi import native_core as gunshi_core
 from sengoku.interop.vector import VectorEnv
 from sengoku.interop.vector_batch import VectorBatch
 
 #: (game, options, the batch to step: "own" as VectorEnv picks it, "vector" VectorBatch).
 CASES = [
     ("gunshi", {}, "own"),
+    ("gunshi", {}, "vector"),
     ("gunkimono", {"players": 2}, "own"),
     ("gunkimono", {"players": 3}, "own"),
     ("gunkimono", {"players": 3}, "vector"),
@@ -38,12 +40,16 @@ CASES = [
 
 
 def _own_batch(game: str) -> type:
-    """The batch VectorEnv steps for ``game``: Gunkimono's native one where its core is
-    built, else its own ``VectorBatch``."""
+    """The batch VectorEnv steps for ``game``: Gunkimono's or Gunshi's native one where its
+    core is built, else its own ``VectorBatch``."""
     if game == "gunkimono" and gunkimono_core.native_available():
         from sengoku.games.gunkimono.batch import GunkimonoBatch
 
         return GunkimonoBatch
+    if game == "gunshi" and gunshi_core.native_available():
+        from sengoku.games.gunshi.batch import GunshiBatch
+
+        return GunshiBatch
     return VectorBatch
 
 

@@ -22,13 +22,15 @@ Of the options, ``time_control`` changes no rule: the core reads it only for the
 itself is the server's.
 
 ``SENGOKU_PURE_PYTHON=1`` in the environment sets the core aside; without the built
-extension :func:`native_available` is False and :data:`UNAVAILABLE_REASON` says why.
+extension importing this module warns once (a RuntimeWarning), :func:`native_available` is
+False and :data:`UNAVAILABLE_REASON` says why.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import warnings
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
@@ -77,6 +79,13 @@ else:
         _native = importlib.import_module("sengoku.games.gunshi._gunshi_native")
     except ImportError as exc:  # the optional extension was not built
         UNAVAILABLE_REASON = f"the extension is not built ({exc})"
+        warnings.warn(
+            "Gunshi's native core is not available "
+            f"({UNAVAILABLE_REASON}); Gunshi.batch steps contract states (slower). "
+            "Reinstall with a C++17 compiler (`pip install -e .`) to build it.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
 
 #: The unit types in the order of the ``place`` actions and the encoder (``"IAC"``).
 TYPE_ORDER = "IAC"
