@@ -44,8 +44,15 @@ NATIVE_SOURCES = ["sengoku/games/gungi/native/core.cpp"]
 #: Gunkimono's native core (sengoku/games/gunkimono/native_core.py loads it).
 GUNKIMONO_NATIVE_NAME = "sengoku.games.gunkimono._gunkimono_native"
 GUNKIMONO_NATIVE_SOURCES = ["sengoku/games/gunkimono/native/core.cpp"]
+#: Gunshi's native core (sengoku/games/gunshi/native_core.py loads it).
+GUNSHI_NATIVE_NAME = "sengoku.games.gunshi._gunshi_native"
+GUNSHI_NATIVE_SOURCES = ["sengoku/games/gunshi/native/core.cpp"]
 #: Each native core's extension name and its C++ sources.
-NATIVE_CORES = {NATIVE_NAME: NATIVE_SOURCES, GUNKIMONO_NATIVE_NAME: GUNKIMONO_NATIVE_SOURCES}
+NATIVE_CORES = {
+    NATIVE_NAME: NATIVE_SOURCES,
+    GUNKIMONO_NATIVE_NAME: GUNKIMONO_NATIVE_SOURCES,
+    GUNSHI_NATIVE_NAME: GUNSHI_NATIVE_SOURCES,
+}
 ROOT = Path(__file__).resolve().parent
 #: The build's record of what it compiled (sengoku/compiled.py reads it).
 COMPILED_RECORD = ROOT / "sengoku" / "compiled.json"
