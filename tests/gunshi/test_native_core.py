@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import sengoku.games.gunshi.custom_deck as custom_deck
 from sengoku.games.gunshi import Gunshi, GunshiState, native_core
 from sengoku.games.gunshi.actions import NUM_ACTIONS, GunshiAction
 from sengoku.games.gunshi.encoder import GunshiEncoder
@@ -376,6 +377,12 @@ def test_a_position_the_core_played_goes_on_in_python() -> None:
     copy = native_core.state_of(GAME, match)
     assert copy.to_json() == match.to_json()
     lockstep(copy, rng, {}, plies=200)
+
+
+@pytest.mark.parametrize("sanryaku", [False, True])
+def test_the_custom_deck_pool_handed_to_the_core_is_the_rules(sanryaku: bool) -> None:
+    state = GAME.new_state(0, variant="custom", sanryaku=sanryaku)
+    assert native_core.deck_pool(state.options) == custom_deck.deck_pool(state)
 
 
 def test_a_clone_is_independent() -> None:

@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 from sengoku.core.python_random import seed_key
 from sengoku.games.gunshi.actions import NUM_ACTIONS, OFFSET
-from sengoku.games.gunshi.custom_deck import deck_pool
 from sengoku.games.gunshi.data import (
     BASIC_DECK,
     CARD_CODES,
@@ -104,11 +103,12 @@ def module() -> Any:
     return _native
 
 
-class _Options:
-    """Just enough of a state for ``custom_deck.deck_pool`` (it reads the options only)."""
-
-    def __init__(self, options: Mapping[str, Any]) -> None:
-        self.options = options
+def deck_pool(options: Mapping[str, Any]) -> list[str]:
+    """``custom_deck.deck_pool`` of a state with these options (which it reads alone): the
+    cards a custom deck may hold. Written from the options here, since the compiled rule
+    takes a state only; tests/gunshi/test_native_core.py holds the two together."""
+    sets = {"basic", "rikutoh"} | ({"sanryaku"} if options["sanryaku"] else set())
+    return [c.code for c in CARDS.values() if c.set in sets]
 
 
 def _deck(options: Mapping[str, Any]) -> list[str]:
@@ -175,7 +175,7 @@ def rules_spec(options: Mapping[str, Any], length_limit: int) -> dict[str, Any]:
         "length_limit": length_limit,
         "deck": _deck(options),
         "advanced": list(advanced_codes(bool(options["sanryaku"]))),
-        "pool": deck_pool(cast("GunshiState", _Options(options))),
+        "pool": deck_pool(options),
         "formation": _formation(options),
     }
 
