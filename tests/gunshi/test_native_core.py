@@ -390,3 +390,5 @@ def test_a_clone_is_independent() -> None:
     twin = match.clone()
     twin.apply(twin.legal_ints()[0])
     assert match.to_json() == GAME.new_state(4).to_json() and twin.to_json() != match.to_json()
+    assert match.random_playouts(2, 1) > 0  # playouts from here leave it as it was
+    assert match.to_json() == GAME.new_state(4).to_json()

@@ -2953,6 +2953,27 @@ void encode(const Match& m, const Encoding& E, int seat, float* w) {
             w[seqs_at + i * NT + seqs[i]->v[k]] = float(k + 1);
 }
 
+// Play ``games`` uniformly random games from ``from`` (left unchanged); the decisions played
+// (benchmarks: a native decision's cost without Python). SplitMix64 draws the choices.
+int64_t random_playouts(const Match& from, int games, uint64_t seed) {
+    int64_t plies = 0;
+    for (int g = 0; g < games; ++g) {
+        Match m(from);
+        while (!m.over) {
+            const V& l = legal_ints(m);
+            if (l.empty()) break;  // a loaded position with no decision: stop
+            seed += 0x9E3779B97F4A7C15ULL;
+            uint64_t z = seed;
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+            z ^= z >> 31;
+            play(m, l[size_t(z % l.size())]);
+            ++plies;
+        }
+    }
+    return plies;
+}
+
 // A seed (any Python int) as the decimal text a match keeps.
 std::string seed_text(py::handle seed) {
     if (!py::isinstance<py::int_>(seed) || py::isinstance<py::bool_>(seed))
@@ -3193,6 +3214,14 @@ PYBIND11_MODULE(_gunshi_native, m) {
              "Play the action numbered ``action``; a ValueError naming it, with nothing "
              "changed, when it is not legal here.")
         .def("is_terminal", [](const Match& self) { return self.over; })
+        .def("random_playouts",
+             [](const Match& self, int games, uint64_t seed) {
+                 py::gil_scoped_release release;
+                 return random_playouts(self, games, seed);
+             },
+             py::arg("games"), py::arg("seed"),
+             "Play ``games`` uniformly random games from here (this match unchanged); the "
+             "decisions played (benchmarks).")
         .def_property_readonly("current_player",
                                [](const Match& self) { return self.over ? -1 : self.player; })
         .def_property_readonly("phase", [](const Match& self) { return PHASE_NAMES[self.phase]; })
