@@ -325,6 +325,8 @@ def test_a_bad_position_names_its_field() -> None:
         ("player", 7, "is not 0 or 1"),
         ("stock", [[["Nope", False, False]], []], "unknown card"),
         ("fpiece", "Q", "I, A, C or F"),
+        ("board", [99] * 49, "names no unit"),
+        ("shogun", [-1, 24], "names no unit"),
     ):
         with pytest.raises(ValueError, match=f"{name}|{said}"):
             match.load_json({**data, name: value})
@@ -333,6 +335,12 @@ def test_a_bad_position_names_its_field() -> None:
         match.load_json(missing)
     with pytest.raises(ValueError, match="'points'"):
         match.load_json({**data, "points": "many"})
+    with pytest.raises(ValueError, match="command step"):
+        match.load_json({**data, "cmd": {"card": "M", "type": "move", "step": "lunch"}})
+    with pytest.raises(ValueError, match="'leader'"):
+        match.load_json({**data, "cmd": {"card": "M", "type": "move", "leader": "d4"}})
+    match.load_json(data)  # a refused position leaves nothing half loaded: a good one loads
+    assert match.to_json() == data
 
 
 def test_rules_and_an_encoding_of_another_game_are_refused() -> None:

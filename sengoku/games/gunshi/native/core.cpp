@@ -2537,7 +2537,8 @@ int card_code(const Rules& r, py::handle h, const char* k) {
 
 Card card_of(const Rules& r, py::handle h, const char* k) {
     py::sequence s = h.cast<py::sequence>();
-    if (py::len(s) < 3 || py::len(s) > 4) bad(k, "holds a card that is not (code, known, up[, bag])");
+    if (py::len(s) < 3 || py::len(s) > 4)
+        bad(k, "holds a card that is not (code, known, up[, bag])");
     Card c;
     c.code = card_code(r, s[0], k);
     py::object known = s[1];
@@ -2662,18 +2663,24 @@ void load_fields(Match& m, const py::dict& d) {
         py::dict c = cmd.cast<py::dict>();
         Cmd x;
         x.card = card_code(r, field(c, "card"), "cmd.card");
-        if (c.contains("type")) x.type = name_index(TYPE_NAMES, c["type"].cast<std::string>(), "type");
-        if (c.contains("step")) x.step = name_index(CSTEP_NAMES, c["step"].cast<std::string>(), "step");
+        auto text = [&](const char* k) {
+            reading = k;
+            return c[k].cast<std::string>();
+        };
+        if (c.contains("type")) x.type = name_index(TYPE_NAMES, text("type"), "command type");
+        if (c.contains("step")) x.step = name_index(CSTEP_NAMES, text("step"), "command step");
         if (c.contains("modes")) {
             x.has_modes = true;
             for (auto& s : c["modes"].cast<std::vector<std::string>>())
                 x.modes.push_back(name_index(MODE_NAMES, s, "mode"));
         }
-        if (c.contains("mode")) x.mode = name_index(MODE_NAMES, c["mode"].cast<std::string>(), "mode");
+        if (c.contains("mode")) x.mode = name_index(MODE_NAMES, text("mode"), "command mode");
         auto get_int = [&](const char* k, int& v) {
+            reading = k;
             if (c.contains(k)) v = c[k].cast<int>();
         };
         auto get_seq = [&](const char* k, Seq& s) {
+            reading = k;
             if (c.contains(k)) s.set(c[k].cast<std::vector<int>>());
         };
         get_int("leader", x.leader);
@@ -2730,10 +2737,38 @@ void load_fields(Match& m, const py::dict& d) {
         m.result.scores = field(o, "scores").cast<std::vector<double>>();
         m.result.returns = field(o, "returns").cast<std::vector<double>>();
     }
-    if (m.player < 0 || m.player > 1) bad("player", "is not 0 or 1");
-    for (int u = 0; u < NT; ++u)
-        if (m.uloc[u] != OFF && m.uloc[u] != INVADED && (m.uloc[u] < 0 || m.uloc[u] >= CELLS))
+    // Every index the rules read, in range (the core trusts them after this).
+    auto within = [](int v, int lo, int hi) { return lo <= v && v < hi; };
+    if (!within(m.player, 0, 2)) bad("player", "is not 0 or 1");
+    for (int u = 0; u < NT; ++u) {
+        if (m.uloc[u] != OFF && m.uloc[u] != INVADED && !within(m.uloc[u], 0, CELLS))
             bad("uloc", "names a cell off the board");
+        if (!within(m.uown[u], -1, 2)) bad("uown", "names no seat");
+        if (!within(m.uface[u], 0, 4)) bad("uface", "names no facing");
+    }
+    for (int c = 0; c < CELLS; ++c)
+        if (!within(m.board[c], -1, NT)) bad("board", "names no unit");
+    for (int e = 0; e < EDGES; ++e)
+        if (!within(m.fence[e], -1, 2)) bad("fence", "names no seat");
+    if (!within(m.fcell, -1, CELLS)) bad("fcell", "names a cell off the board");
+    for (int p = 0; p < 2; ++p) {
+        if (!within(m.shogun[p], -1, NT)) bad("shogun", "names no unit");
+        for (int u : m.candidates[p])
+            if (!within(u, 0, NT)) bad("candidates", "names no unit");
+    }
+    for (int q : m.pick_order)
+        if (!within(q, 0, 2)) bad("pick_order", "names no seat");
+    if (m.has_cmd) {
+        const Cmd& c = m.cmd;
+        for (int u : {c.leader, c.shooter, c.builder, c.first, c.base, c.invader})
+            if (!within(u, -1, NT)) bad("cmd", "names no unit");
+        for (int x : {c.origin, c.cell})
+            if (!within(x, -1, CELLS)) bad("cmd", "names a cell off the board");
+        if (!within(c.dir, -1, 4)) bad("cmd", "names no direction");
+        for (const Seq* q : {&c.used, &c.sel, &c.moved, &c.trap_moved, &c.mates, &c.order})
+            for (int u : q->v)
+                if (!within(u, 0, NT)) bad("cmd", "names no unit");
+    }
     m.memo_ok = false;
 }
 
@@ -2770,7 +2805,8 @@ std::shared_ptr<Encoding> make_encoding(const py::dict& spec) {
         auto given = get<std::vector<std::string>>(spec, k);
         if (given.size() != n) throw py::value_error(std::string("encoder ") + k + " differ");
         for (size_t i = 0; i < n; ++i)
-            if (given[i] != names[i]) throw py::value_error(std::string("encoder ") + k + " differ");
+            if (given[i] != names[i])
+                throw py::value_error(std::string("encoder ") + k + " differ");
     };
     same("phases", PHASE_NAMES, 6);
     same("steps", STEP_NAMES, 7);
