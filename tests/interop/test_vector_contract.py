@@ -122,6 +122,7 @@ def test_a_restarted_game_is_encoded_afresh_in_kept_rows() -> None:
     kept rows are rewritten where the new game differs (here every block, checked against
     a whole encoding), and a seat's row left from the old game is not shown."""
     env = VectorEnv("gunshi", 2, copy=False)
+    env.batch = VectorBatch(env.game, **env.options)  # Gunshi's without its native core
     env.reset(seed=3)
     for _ in range(40):
         env.step(env.sample_actions())
