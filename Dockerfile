@@ -27,7 +27,7 @@ COPY --from=build /wheels /wheels
 # for a pure-Python wheel); here an install without them fails.
 RUN pip install --no-cache-dir --no-index --find-links /wheels sengoku 'psycopg[binary]' \
     && rm -rf /wheels \
-    && python -c "import sengoku.games.gungi._gungi_native, sengoku.games.gunkimono._gunkimono_native, sengoku.games.sashimono._sashimono_native"
+    && python -c "import sengoku.games.gungi._gungi_native, sengoku.games.gunkimono._gunkimono_native, sengoku.games.sashimono._sashimono_native, sengoku.games.gunshi._gunshi_native"
 USER sengoku
 WORKDIR /var/lib/sengoku
 EXPOSE 8000

@@ -47,11 +47,15 @@ GUNKIMONO_NATIVE_SOURCES = ["sengoku/games/gunkimono/native/core.cpp"]
 #: Sashimono's native core (sengoku/games/sashimono/native_core.py loads it).
 SASHIMONO_NATIVE_NAME = "sengoku.games.sashimono._sashimono_native"
 SASHIMONO_NATIVE_SOURCES = ["sengoku/games/sashimono/native/core.cpp"]
+#: Gunshi's native core (sengoku/games/gunshi/native_core.py loads it).
+GUNSHI_NATIVE_NAME = "sengoku.games.gunshi._gunshi_native"
+GUNSHI_NATIVE_SOURCES = ["sengoku/games/gunshi/native/core.cpp"]
 #: Each native core's extension name and its C++ sources.
 NATIVE_CORES = {
     NATIVE_NAME: NATIVE_SOURCES,
     GUNKIMONO_NATIVE_NAME: GUNKIMONO_NATIVE_SOURCES,
     SASHIMONO_NATIVE_NAME: SASHIMONO_NATIVE_SOURCES,
+    GUNSHI_NATIVE_NAME: GUNSHI_NATIVE_SOURCES,
 }
 ROOT = Path(__file__).resolve().parent
 #: The build's record of what it compiled (sengoku/compiled.py reads it).

@@ -57,6 +57,7 @@ NATIVE_SOURCES = {
     "sengoku/games/gungi/native/core.cpp",
     "sengoku/games/gunkimono/native/core.cpp",
     "sengoku/games/sashimono/native/core.cpp",
+    "sengoku/games/gunshi/native/core.cpp",
     "sengoku/native/python_random.hpp",
 }
 #: Modules of the web server's packages: none may load for the engines, agents or terminal.
@@ -198,6 +199,7 @@ def test_wheel_carries_the_compiled_core_and_every_data_file(
         "sengoku/games/gungi/_gungi_native.",
         "sengoku/games/gunkimono/_gunkimono_native.",
         "sengoku/games/sashimono/_sashimono_native.",
+        "sengoku/games/gunshi/_gunshi_native.",
     ):
         cores = [n for n in names if n.startswith(core)]
         assert len(cores) == 1 and cores[0].endswith(".so"), cores
@@ -219,7 +221,7 @@ def test_auditwheel_repairs_it_to_a_manylinux_tag(repaired: Path) -> None:
 
 
 def test_the_installed_wheel_runs_the_native_cores(venv: Path, work: Path) -> None:
-    for game in ("gungi", "gunkimono", "sashimono"):
+    for game in ("gungi", "gunkimono", "sashimono", "gunshi"):
         code = (
             f"import sengoku.games.{game}.native_core as core; "
             "print(core.native_available()); print(core.module().__file__)"

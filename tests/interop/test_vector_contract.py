@@ -1,9 +1,9 @@
 """The VectorEnv's own batch for the contract games (``VectorBatch``: muted states, kept legal
 actions, the mask in two writes, observations rewritten per seat where they changed) shows
-what the contract shows; so do Gunkimono's and Sashimono's native batches
-(``GunkimonoBatch``, ``SashimonoBatch``: the batch ``Game.batch`` gives where the game's core
-is built), and ``VectorBatch`` is still held to it for those games (the batch of a build
-without the core).
+what the contract shows; so do Gunkimono's, Sashimono's and Gunshi's native batches
+(``GunkimonoBatch``, ``SashimonoBatch``, ``GunshiBatch``: the batch ``Game.batch`` gives where
+the game's core is built), and ``VectorBatch`` is still held to it for those games (the batch
+of a build without the core).
 
 Every step of seeded random games, through episode ends and automatic restarts, each game's
 observation row must be the game's encoder of ``view(seat)`` of the same game played alone
@@ -24,6 +24,7 @@ from sengoku.core.batch import ContractBatch
 from sengoku.core.encoding import encoder_for
 from sengoku.core.game import State
 from sengoku.games.gunkimono import native_core as gunkimono_core
+from sengoku.games.gunshi import native_core as gunshi_core
 from sengoku.games.sashimono import native_core as sashimono_core
 from sengoku.interop.vector import VectorEnv
 from sengoku.interop.vector_batch import VectorBatch
@@ -31,6 +32,7 @@ from sengoku.interop.vector_batch import VectorBatch
 #: (game, options, the batch to step: "own" as VectorEnv picks it, "vector" VectorBatch).
 CASES = [
     ("gunshi", {}, "own"),
+    ("gunshi", {}, "vector"),
     ("gunkimono", {"players": 2}, "own"),
     ("gunkimono", {"players": 3}, "own"),
     ("gunkimono", {"players": 3}, "vector"),
@@ -41,8 +43,8 @@ CASES = [
 
 
 def _own_batch(game: str) -> type:
-    """The batch VectorEnv steps for ``game``: Gunkimono's or Sashimono's native one where
-    its core is built, else its own ``VectorBatch``."""
+    """The batch VectorEnv steps for ``game``: Gunkimono's, Sashimono's or Gunshi's native one
+    where its core is built, else its own ``VectorBatch``."""
     if game == "gunkimono" and gunkimono_core.native_available():
         from sengoku.games.gunkimono.batch import GunkimonoBatch
 
@@ -51,6 +53,10 @@ def _own_batch(game: str) -> type:
         from sengoku.games.sashimono.batch import SashimonoBatch
 
         return SashimonoBatch
+    if game == "gunshi" and gunshi_core.native_available():
+        from sengoku.games.gunshi.batch import GunshiBatch
+
+        return GunshiBatch
     return VectorBatch
 
 
@@ -123,6 +129,7 @@ def test_a_restarted_game_is_encoded_afresh_in_kept_rows() -> None:
     kept rows are rewritten where the new game differs (here every block, checked against
     a whole encoding), and a seat's row left from the old game is not shown."""
     env = VectorEnv("gunshi", 2, copy=False)
+    env.batch = VectorBatch(env.game, **env.options)  # Gunshi's without its native core
     env.reset(seed=3)
     for _ in range(40):
         env.step(env.sample_actions())

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sengoku.core.describe import ActionDescription, load_view_schema
 from sengoku.core.features import Features
@@ -39,6 +39,9 @@ from sengoku.games.gunshi.data import (
     parse_edge,
 )
 from sengoku.games.gunshi.state import GunshiState
+
+if TYPE_CHECKING:
+    from sengoku.core.batch import GameBatch
 
 #: Tournament time control (rulebook, Official Tournament-Style Games): 20 minutes per player,
 #: no byoyomi. The server keeps the time; ``GunshiState.clock_seat`` says whose clock runs.
@@ -301,6 +304,8 @@ class Gunshi(Game):
         # Played out, the rules name a winner; an agreement to stop is the players' own act
         # beside the rules, as a resignation is (sengoku/server/draws.py).
         provides_draws_by_agreement=True,
+        # Game.batch keeps the games in the native core (batch.py) where it is built.
+        provides_native_batch=True,
     )
     options: ClassVar[Mapping[str, Option]] = OPTIONS
 
@@ -365,6 +370,17 @@ class Gunshi(Game):
         from sengoku.games.gunshi.features import FEATURES
 
         return FEATURES
+
+    def batch(self, **options: Any) -> GameBatch:
+        # The native core keeps the games in C++ (batch.py), with the contract's numbers;
+        # without it (a pure-Python build, SENGOKU_PURE_PYTHON), one contract state a game.
+        import sengoku.games.gunshi.native_core as native_core
+
+        if not native_core.native_available():
+            return super().batch(**options)
+        from sengoku.games.gunshi.batch import GunshiBatch
+
+        return GunshiBatch(self, **options)
 
     def observation_encoder(self, **options: Any) -> Encoder:
         from sengoku.games.gunshi.encoder import GunshiEncoder
