@@ -1,5 +1,5 @@
 """OpenSpiel's legal lists and observation tensors of a game with native play
-(``Game.native_play``: Gunkimono's and Sashimono's cores) come from a native match played
+(``Game.native_play``: Gunkimono's, Gunshi's and Sashimono's cores) come from a native match played
 along with the contract state (``_Match.shadow``): they must be the contract's legal integers
 and the Python encoder's tensors of ``view(seat)`` (built here without the core), for every
 player and the public observer, through play, clones that go their own ways, serialization
@@ -59,6 +59,8 @@ def _deal(game: osp.SengokuSpielGame, rng: random.Random) -> osp.SengokuSpielSta
         ("gunkimono", {"players": 2}),
         ("gunkimono", {"players": 3}),
         ("gunkimono", {"players": 5}),
+        ("gunshi", {}),
+        ("gunshi", {"variant": "custom", "sanryaku": True}),
         ("sashimono", {"mode": "duel"}),
         ("sashimono", {"mode": "duel", "army": "east", "challenge_corners": True}),
         ("sashimono", {"mode": "solo"}),
@@ -94,7 +96,9 @@ def test_native_tensors_are_the_encoders_through_play_and_clones(
     assert plies > 50
 
 
-@pytest.mark.parametrize(("name", "options"), [("gunkimono", {"players": 3}), ("sashimono", {})])
+@pytest.mark.parametrize(
+    ("name", "options"), [("gunkimono", {"players": 3}), ("gunshi", {}), ("sashimono", {})]
+)
 def test_resampled_worlds_and_loaded_positions_are_observed_as_theirs(
     name: str, options: dict[str, object]
 ) -> None:

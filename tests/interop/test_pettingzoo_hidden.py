@@ -163,10 +163,12 @@ def test_gunshi_observations_reach_no_kept_snapshot_part() -> None:
     were made from (both hands among them), to reuse them (``GunshiEncoder.capturer``). An
     observation must reach none of that, not even through the encoder it holds: walking
     everything reachable from it, encoder included, finds no card as the state holds it and
-    no side snapshot but the two of its own snapshot, with both seats observed every ply."""
+    no side snapshot but the two of its own snapshot, with both seats observed every ply (the
+    environment stepping contract states: a native match's observation holds only its
+    tensor and mask, test_observations_reach_no_state_and_no_other_view)."""
     from sengoku.games.gunshi.encoder import SideSnapshot
 
-    env = pz.raw_env("gunshi")
+    env = pz.raw_env("gunshi", native=False)
     env.reset(seed=3)
     rng = random.Random(3)
     checked = 0

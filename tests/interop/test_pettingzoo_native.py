@@ -20,6 +20,8 @@ CASES = [
     ("gunkimono", {"players": 2}),
     ("gunkimono", {"players": 3, "own_double_stronghold": True, "link_own_formations": False}),
     ("gunkimono", {"players": 5, "empty_banner_stack": "stay", "end_tile_replacement": False}),
+    ("gunshi", {}),
+    ("gunshi", {"variant": "inspiration", "modification": 2, "shoot_block": "any_crossed"}),
     ("sashimono", {"mode": "duel"}),
     ("sashimono", {"mode": "duel", "army": "east", "vp": 4, "challenge_abilities": True}),
     ("sashimono", {"mode": "solo", "challenge_six_sashimono": True}),

@@ -42,6 +42,7 @@ from sengoku.games.gunshi.state import GunshiState
 
 if TYPE_CHECKING:
     from sengoku.core.batch import GameBatch
+    from sengoku.core.native_play import NativePlay
 
 #: Tournament time control (rulebook, Official Tournament-Style Games): 20 minutes per player,
 #: no byoyomi. The server keeps the time; ``GunshiState.clock_seat`` says whose clock runs.
@@ -381,6 +382,14 @@ class Gunshi(Game):
         from sengoku.games.gunshi.batch import GunshiBatch
 
         return GunshiBatch(self, **options)
+
+    def native_play(self, **options: Any) -> NativePlay | None:
+        # The research adapters step native matches where the core is built.
+        import sengoku.games.gunshi.native_core as native_core
+
+        if not native_core.native_available():
+            return None
+        return native_core.GunshiPlay(self, self.resolve_options(**options))
 
     def observation_encoder(self, **options: Any) -> Encoder:
         from sengoku.games.gunshi.encoder import GunshiEncoder

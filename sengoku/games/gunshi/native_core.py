@@ -34,6 +34,9 @@ import warnings
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
+import numpy as np
+
+from sengoku.core.game import Outcome, State
 from sengoku.core.python_random import seed_key
 from sengoku.games.gunshi.actions import NUM_ACTIONS, OFFSET
 from sengoku.games.gunshi.data import (
@@ -254,8 +257,48 @@ def state_of(game: Gunshi, match: Any) -> GunshiState:
     return game.state_from_json(match.to_json())
 
 
+class GunshiPlay:
+    """Gunshi's :class:`~sengoku.core.native_play.NativePlay`: native matches with fixed
+    options, for the research adapters (``Gunshi.native_play``)."""
+
+    __slots__ = ("game", "options", "_rules", "_encoding", "_size")
+
+    def __init__(self, game: Gunshi, options: Mapping[str, Any]) -> None:
+        self.game = game
+        self.options = dict(options)
+        self._rules = rules(self.options, length_limit(game, self.options))
+        self._encoding = encoding()
+        self._size = int(self._encoding.size)
+
+    def deal(self, seed: int) -> Any:
+        match = module().Match(self._rules)
+        match.deal(seed_key(seed), seed)
+        return match
+
+    def load(self, state: State) -> Any:
+        if dict(state.options) != self.options:
+            raise ValueError(f"a state of other options: {state.options}, not {self.options}")
+        return match_of(cast("GunshiState", state))
+
+    def state_of(self, match: Any) -> GunshiState:
+        return state_of(self.game, match)
+
+    def outcome(self, match: Any) -> Outcome | None:
+        data = match.outcome()
+        return None if data is None else Outcome.from_json(data)
+
+    def observe(self, match: Any, seat: int) -> np.ndarray:
+        out = np.empty(self._size, dtype=np.float32)
+        match.encode(self._encoding, seat, out)
+        return out
+
+    def observe_into(self, match: Any, seat: int | None, out: np.ndarray) -> None:
+        match.encode(self._encoding, -1 if seat is None else seat, out)
+
+
 __all__ = [
     "UNAVAILABLE_REASON",
+    "GunshiPlay",
     "encoding",
     "encoding_spec",
     "length_limit",
