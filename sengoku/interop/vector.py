@@ -12,10 +12,12 @@
 Each step takes one action per game, from the seat to act in that game (``obs["agent"]``):
 the same contract integers, masks and encoders as the PettingZoo environments
 (:mod:`sengoku.interop.pettingzoo`), so an agent trained on one plays the other. Games are
-stepped by ``Game.batch`` (:mod:`sengoku.core.batch`): Gungi's live in its native core when
-it is built; every other game steps through the contract, in the environment's own
-:class:`~sengoku.interop.vector_batch.VectorBatch` (muted states, kept legal actions,
-observations rewritten per seat where they changed: the same numbers as ``ContractBatch``).
+stepped by ``Game.batch`` (:mod:`sengoku.core.batch`): each game's live in its native core
+when it is built (Gungi's ``GungiBatch``, Gunkimono's, Gunshi's and Sashimono's batches);
+without the cores (a pure-Python build) the games step through the contract, in the
+environment's own :class:`~sengoku.interop.vector_batch.VectorBatch` (muted states, kept
+legal actions, observations rewritten per seat where they changed: the same numbers as
+``ContractBatch``).
 
 * ``rewards[i]`` is game ``i``'s outcome returns (one per seat) on the step it ends, else 0.
 * ``terminations[i]`` / ``truncations[i]``: game ``i`` ended on this step by the rules, or by
