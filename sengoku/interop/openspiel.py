@@ -376,7 +376,9 @@ class _Match:
     """
 
     __slots__ = (
-        "state",
+        "_state",
+        "lag",
+        "keeps_events",
         "_events",
         "pending",
         "scribe",
@@ -395,7 +397,13 @@ class _Match:
         told: dict[int, tuple[int, int, str]] | None = None,
         deferred: bool = False,
     ) -> None:
-        self.state = state
+        self._state = state
+        #: The integers played on :attr:`shadow` and not yet on the contract state, in order
+        #: (a game with native play: the state is brought up to date when first read).
+        self.lag: list[int] = []
+        #: Whether the events of a ply are kept (hidden information: the information-state
+        #: strings and resampled worlds read them); set with the first action of the lag.
+        self.keeps_events = True
         #: The events told so far, up to the scribe's position (all of them where nothing
         #: is pending).
         self._events = events
@@ -427,8 +435,36 @@ class _Match:
         self.shadow: NativeMatch | None = None
 
     @property
+    def state(self) -> State:
+        """The contract state, brought up to date with the native match where it lags."""
+        if self.lag:
+            self._catch_up()
+        return self._state
+
+    def _catch_up(self) -> None:
+        """Play the lagging integers on the contract state as ``_apply_action`` plays an
+        action there (the events kept, or the actions kept for the scribe, alike)."""
+        lag, self.lag = self.lag, []
+        state = self._state
+        to_action = state.game.int_to_action
+        pending = self.pending
+        for number in lag:
+            played = to_action(state, number)
+            if pending is None:
+                events = state.apply(played)
+                if self.keeps_events:
+                    self._events.extend(events)
+            else:
+                if self.scribe is None:
+                    self.scribe = state.clone()  # before the first action: a clone is unmuted
+                state.apply(played)
+                pending.append(played)
+
+    @property
     def events(self) -> list[Event]:
         """Every event told so far, in order (the pending actions told first)."""
+        if self.lag:
+            self._catch_up()
         pending = self.pending
         if pending:
             scribe = self.scribe
@@ -470,7 +506,13 @@ class _Match:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Match:
         # The clone is deferred where this match is: its own scribe is taken at its first
         # action (a search's clone that is never played on takes none).
-        clone = _Match(self.state.clone(), list(self.events), self.told, self.pending is not None)
+        # The lagging integers are copied, not played: each match brings its own contract
+        # state up to date when it is first read (a search's clone may never be).
+        clone = _Match(
+            self._state.clone(), self._told_so_far(), self.told, self.pending is not None
+        )
+        clone.lag = list(self.lag)
+        clone.keeps_events = self.keeps_events
         # The same position: its legal table and views hold (never changed in place, only
         # replaced), so a search that clones and then asks for them does not rebuild them.
         clone.legal = self.legal
@@ -497,6 +539,18 @@ class _Match:
             data["told"],
             bool(data.get("deferred", False)),
         )
+
+    def _told_so_far(self) -> list[Event]:
+        """The events told up to the contract state's position (the pending actions told
+        first, the lagging integers not played)."""
+        pending = self.pending
+        if pending:
+            scribe = self.scribe
+            assert scribe is not None  # taken before the first pending action
+            for action in pending:
+                self._events.extend(scribe.apply(action))
+            pending.clear()
+        return list(self._events)
 
     def native_match(self, native: NativePlay) -> NativeMatch:
         """:attr:`shadow`, made from the state where there is none yet."""
@@ -538,6 +592,15 @@ class _Match:
                 count += 1
         self.told[seat] = (len(self.events), count, digest)
         return count, digest
+
+
+def _plays(match: NativeMatch, action: int) -> bool:
+    """Play ``action`` on a native match: whether it was legal (nothing changed if not; a
+    core answers an illegal integer with False or a ValueError)."""
+    try:
+        return match.apply(action) is not False
+    except ValueError:
+        return False
 
 
 class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
@@ -587,7 +650,8 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
         match = self._lazy or self._match
         player = match.player
         if player is None:
-            seat = match.state.current_player
+            shadow = match.shadow
+            seat = shadow.current_player if shadow is not None else match.state.current_player
             player = match.player = pyspiel.PlayerId.TERMINAL if seat == TERMINAL else seat
         return player
 
@@ -605,8 +669,7 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
         if self._dealing is not None:  # a chance node: the seed bytes
             return list(range(CHANCE_OUTCOMES))
         match = self._lazy or self._match
-        state = match.state
-        if state.current_player == TERMINAL:
+        if self.current_player() == pyspiel.PlayerId.TERMINAL:
             return []
         ints = match.legal
         if ints is None:
@@ -615,8 +678,7 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         match = self._lazy or self._match
-        state = match.state
-        if player != state.current_player:
+        if player != self.current_player():
             return []
         ints = match.legal
         if ints is None:  # once per position: OpenSpiel may ask several times
@@ -643,6 +705,17 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
                 self._match = match
             return
         match = self._lazy or self._match
+        native = self._ctx.native
+        if native is not None and _plays(match.native_match(native), action):
+            # Played by the core; the contract state follows when it is first read
+            # (_Match.lag): random play, rollouts and observations never read it.
+            match.lag.append(action)
+            match.keeps_events = not self._ctx.perfect_information
+            match.legal = None
+            match.actions = None
+            match.player = None
+            match.views = {}
+            return
         state = match.state
         played = None
         actions = match.actions
@@ -668,9 +741,11 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
         match.actions = None
         match.player = None
         match.views = {}
-        shadow = match.shadow
-        if shadow is not None:  # played along (the contract took the action: it is legal)
-            shadow.apply(action)
+        if native is not None:  # the core refused what the contract took: they disagree
+            raise SengokuError(
+                f"{self._ctx.game.name}: the native core refused action {action}, which the "
+                "contract played (please report this)"
+            )
 
     def _action_to_string(self, player: int, action: int) -> str:
         if self._dealing is not None:
@@ -683,11 +758,15 @@ class SengokuSpielState(pyspiel.State):  # type: ignore[misc]
     def is_terminal(self) -> bool:
         if self._dealing is not None:
             return False
-        return (self._lazy or self._match).state.is_terminal()
+        return bool(self.current_player() == pyspiel.PlayerId.TERMINAL)
 
     def returns(self) -> list[float]:
         if self._dealing is not None:
             return [0.0] * self.num_players()
+        native, shadow = self._ctx.native, self._match.shadow
+        if native is not None and shadow is not None:
+            outcome = native.outcome(shadow)
+            return [0.0] * self.num_players() if outcome is None else list(outcome.returns)
         return list(self._match.state.returns())
 
     def resample_from_infostate(
