@@ -13,11 +13,12 @@ contract, at the core's speed. The contract state of a match is made only when a
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 import numpy as np
 
-from sengoku.core.game import Outcome, State
+from sengoku.core.game import Game, Outcome, State
 
 
 class NativeMatch(Protocol):
@@ -72,4 +73,58 @@ class NativePlay(Protocol):
         ...
 
 
-__all__ = ["NativeMatch", "NativePlay"]
+class CorePlay:
+    """A :class:`NativePlay` over a game's pybind11 core whose ``Match`` has the shape the
+    three contract games' cores share (``deal``, ``load_json``/``to_json``, ``legal_ints``,
+    ``apply``, ``outcome`` as ``Outcome.to_json()``, ``encode(encoding, seat, out)``): each
+    game's ``native_play`` makes one with its own match factory, deal and encoding."""
+
+    __slots__ = ("game", "options", "_new_match", "_deal", "_load", "_encoding", "_size")
+
+    def __init__(
+        self,
+        game: Game,
+        options: Mapping[str, Any],
+        new_match: Callable[[], Any],
+        deal: Callable[[Any, int], None],
+        load: Callable[[State], Any],
+        encoding: Any,
+    ) -> None:
+        self.game = game
+        self.options = dict(options)
+        #: A new, empty match of these options (the core's ``Match(rules)``).
+        self._new_match = new_match
+        #: Deals a match as ``new_state(seed=seed)`` deals (the core's ``deal``).
+        self._deal = deal
+        #: A match holding a contract state's position (``to_json`` read by the core).
+        self._load = load
+        self._encoding = encoding
+        self._size = int(encoding.size)
+
+    def deal(self, seed: int) -> Any:
+        match = self._new_match()
+        self._deal(match, seed)
+        return match
+
+    def load(self, state: State) -> Any:
+        if dict(state.options) != self.options:
+            raise ValueError(f"a state of other options: {state.options}, not {self.options}")
+        return self._load(state)
+
+    def state_of(self, match: Any) -> State:
+        return self.game.state_from_json(match.to_json())
+
+    def outcome(self, match: Any) -> Outcome | None:
+        data = match.outcome()
+        return None if data is None else Outcome.from_json(data)
+
+    def observe(self, match: Any, seat: int) -> np.ndarray:
+        out = np.empty(self._size, dtype=np.float32)
+        match.encode(self._encoding, seat, out)
+        return out
+
+    def observe_into(self, match: Any, seat: int | None, out: np.ndarray) -> None:
+        match.encode(self._encoding, -1 if seat is None else seat, out)
+
+
+__all__ = ["CorePlay", "NativeMatch", "NativePlay"]

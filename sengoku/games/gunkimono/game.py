@@ -160,7 +160,7 @@ class Gunkimono(Game):
 
         if not native_core.native_available():
             return None
-        return native_core.GunkimonoPlay(self, self.resolve_options(**options))
+        return native_core.native_play(self, self.resolve_options(**options))
 
     def observation_encoder(self, **options: Any) -> Encoder:
         from sengoku.games.gunkimono.encoder import GunkimonoEncoder

@@ -67,7 +67,7 @@ def _formation_candidates(p: int, inside: bool) -> tuple[int, ...]:
 
 #: ``_formation_candidates`` for each ``formation_fences`` option and player, worked out once:
 #: the formation asks for the free ones after every placement (``formation.pieces``).
-_FORMATION_CANDIDATES: Final[dict[bool, tuple[tuple[int, ...], tuple[int, ...]]]] = {
+FORMATION_CANDIDATES: Final[dict[bool, tuple[tuple[int, ...], tuple[int, ...]]]] = {
     inside: (_formation_candidates(0, inside), _formation_candidates(1, inside))
     for inside in (False, True)
 }
@@ -77,7 +77,7 @@ def formation_edges(st: GunshiState, p: int) -> list[int]:
     """The free edges where p may place a Fence in Phase 1, in edge order."""
     inside = st.options["formation_fences"] == "inside_home"
     fence = st.fences.fence
-    return [e for e in _FORMATION_CANDIDATES[inside][p] if fence[e] < 0]
+    return [e for e in FORMATION_CANDIDATES[inside][p] if fence[e] < 0]
 
 
 def buildable_edges(st: GunshiState, u: int) -> list[int]:

@@ -389,7 +389,7 @@ class Gunshi(Game):
 
         if not native_core.native_available():
             return None
-        return native_core.GunshiPlay(self, self.resolve_options(**options))
+        return native_core.native_play(self, self.resolve_options(**options))
 
     def observation_encoder(self, **options: Any) -> Encoder:
         from sengoku.games.gunshi.encoder import GunshiEncoder

@@ -34,9 +34,8 @@ import warnings
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
-
-from sengoku.core.game import Outcome, State
+from sengoku.core.game import State
+from sengoku.core.native_play import CorePlay
 from sengoku.core.python_random import seed_key
 from sengoku.games.gunshi.actions import NUM_ACTIONS, OFFSET
 from sengoku.games.gunshi.data import (
@@ -63,7 +62,7 @@ from sengoku.games.gunshi.data import (
     advanced_codes,
     agreed_cards,
 )
-from sengoku.games.gunshi.fences import _FORMATION_CANDIDATES
+from sengoku.games.gunshi.fences import FORMATION_CANDIDATES
 
 if TYPE_CHECKING:
     from sengoku.games.gunshi.encoder import GunshiEncoder
@@ -174,7 +173,7 @@ def rules_spec(options: Mapping[str, Any], length_limit: int) -> dict[str, Any]:
         "edge_of": [list(e) for e in EDGE_OF],
         "edge_cells": [list(e) for e in EDGE_CELLS],
         "home": [sorted(h) for h in HOME],
-        "formation_edges": [list(e) for e in _FORMATION_CANDIDATES[inside]],
+        "formation_edges": [list(e) for e in FORMATION_CANDIDATES[inside]],
         "length_limit": length_limit,
         "deck": _deck(options),
         "advanced": list(advanced_codes(bool(options["sanryaku"]))),
@@ -257,48 +256,24 @@ def state_of(game: Gunshi, match: Any) -> GunshiState:
     return game.state_from_json(match.to_json())
 
 
-class GunshiPlay:
-    """Gunshi's :class:`~sengoku.core.native_play.NativePlay`: native matches with fixed
-    options, for the research adapters (``Gunshi.native_play``)."""
+def native_play(game: Gunshi, options: Mapping[str, Any]) -> CorePlay:
+    """Gunshi's :class:`~sengoku.core.native_play.NativePlay` for ``options`` (resolved):
+    native matches for the research adapters (``Gunshi.native_play``)."""
+    resolved = dict(options)
+    made = rules(resolved, length_limit(game, resolved))
 
-    __slots__ = ("game", "options", "_rules", "_encoding", "_size")
-
-    def __init__(self, game: Gunshi, options: Mapping[str, Any]) -> None:
-        self.game = game
-        self.options = dict(options)
-        self._rules = rules(self.options, length_limit(game, self.options))
-        self._encoding = encoding()
-        self._size = int(self._encoding.size)
-
-    def deal(self, seed: int) -> Any:
-        match = module().Match(self._rules)
+    def deal(match: Any, seed: int) -> None:
         match.deal(seed_key(seed), seed)
-        return match
 
-    def load(self, state: State) -> Any:
-        if dict(state.options) != self.options:
-            raise ValueError(f"a state of other options: {state.options}, not {self.options}")
+    def load(state: State) -> Any:
         return match_of(cast("GunshiState", state))
 
-    def state_of(self, match: Any) -> GunshiState:
-        return state_of(self.game, match)
-
-    def outcome(self, match: Any) -> Outcome | None:
-        data = match.outcome()
-        return None if data is None else Outcome.from_json(data)
-
-    def observe(self, match: Any, seat: int) -> np.ndarray:
-        out = np.empty(self._size, dtype=np.float32)
-        match.encode(self._encoding, seat, out)
-        return out
-
-    def observe_into(self, match: Any, seat: int | None, out: np.ndarray) -> None:
-        match.encode(self._encoding, -1 if seat is None else seat, out)
+    return CorePlay(game, resolved, lambda: module().Match(made), deal, load, encoding())
 
 
 __all__ = [
     "UNAVAILABLE_REASON",
-    "GunshiPlay",
+    "native_play",
     "encoding",
     "encoding_spec",
     "length_limit",

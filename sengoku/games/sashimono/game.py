@@ -179,7 +179,7 @@ class Sashimono(Game):
 
         if not native_core.native_available():
             return None
-        return native_core.SashimonoPlay(self, self.resolve_options(**options))
+        return native_core.native_play(self, self.resolve_options(**options))
 
     def observation_encoder(self, **options: Any) -> Encoder:
         from sengoku.games.sashimono.encoder import SashimonoEncoder

@@ -34,9 +34,8 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
-
-from sengoku.core.game import Outcome, State
+from sengoku.core.game import State
+from sengoku.core.native_play import CorePlay
 from sengoku.core.python_random import seed_key
 from sengoku.games.sashimono.bowing import condition_reads
 from sengoku.games.sashimono.cards import (
@@ -330,48 +329,26 @@ def state_of(game: Sashimono, match: Any) -> SashimonoState:
     return game.state_from_json(match.to_json())
 
 
-class SashimonoPlay:
-    """Sashimono's :class:`~sengoku.core.native_play.NativePlay`: native matches with fixed
-    options, for the research adapters (``Sashimono.native_play``)."""
+def native_play(game: Sashimono, options: Mapping[str, Any]) -> CorePlay:
+    """Sashimono's :class:`~sengoku.core.native_play.NativePlay` for ``options`` (resolved):
+    native matches for the research adapters (``Sashimono.native_play``)."""
+    resolved = dict(options)
+    made = rules(resolved, length_limit(game, resolved))
 
-    __slots__ = ("game", "options", "_rules", "_encoding", "_size")
-
-    def __init__(self, game: Sashimono, options: Mapping[str, Any]) -> None:
-        self.game = game
-        self.options = dict(options)
-        self._rules = rules(self.options, length_limit(game, self.options))
-        self._encoding = encoding(str(self.options["cards"]))
-        self._size = int(self._encoding.size)
-
-    def deal(self, seed: int) -> Any:
-        match = module().Match(self._rules)
+    def deal(match: Any, seed: int) -> None:
         match.deal(seed_key(seed))
-        return match
 
-    def load(self, state: State) -> Any:
-        if dict(state.options) != self.options:
-            raise ValueError(f"a state of other options: {state.options}, not {self.options}")
+    def load(state: State) -> Any:
         return match_of(cast("SashimonoState", state))
 
-    def state_of(self, match: Any) -> SashimonoState:
-        return state_of(self.game, match)
-
-    def outcome(self, match: Any) -> Outcome | None:
-        data = match.outcome()
-        return None if data is None else Outcome.from_json(data)
-
-    def observe(self, match: Any, seat: int) -> np.ndarray:
-        out = np.empty(self._size, dtype=np.float32)
-        match.encode(self._encoding, seat, out)
-        return out
-
-    def observe_into(self, match: Any, seat: int | None, out: np.ndarray) -> None:
-        match.encode(self._encoding, -1 if seat is None else seat, out)
+    return CorePlay(
+        game, resolved, lambda: module().Match(made), deal, load, encoding(str(resolved["cards"]))
+    )
 
 
 __all__ = [
     "UNAVAILABLE_REASON",
-    "SashimonoPlay",
+    "native_play",
     "condition_tree",
     "encoding",
     "encoding_spec",
