@@ -21,161 +21,33 @@ naming the game, and nothing in the batch changes: every action is looked up fir
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-import numpy as np
-
 import sengoku.games.gunshi.native_core as native_core
-from sengoku.core.batch import mask_buffer, observation_buffer
-from sengoku.core.game import IllegalAction, Outcome
+from sengoku.core.native_batch import CoreBatch
+from sengoku.core.python_random import seed_key
 from sengoku.games.gunshi.encoder import GunshiEncoder
 from sengoku.games.gunshi.game import Gunshi
-from sengoku.games.gunshi.state import GunshiState
 
 
-class GunshiBatch:
-    """``n`` Gunshi games with the same options, stepped together in the native core."""
+class GunshiBatch(CoreBatch):
+    """``n`` Gunshi games with the same options, stepped together in the native core
+    (:class:`~sengoku.core.native_batch.CoreBatch`)."""
 
     def __init__(self, game: Gunshi | None = None, **options: Any) -> None:
-        self.game = game if game is not None else Gunshi()
-        self.options = self.game.resolve_options(**options)
+        game = game if game is not None else Gunshi()
+        options = game.resolve_options(**options)
         core = native_core.module()  # raises, saying why, without the core
-        self.encoder = GunshiEncoder()
-        self.shape: tuple[int, ...] = tuple(self.encoder.shape)
-        self.num_actions: int = self.game.num_distinct_actions(**self.options)
-        self.num_players = 2
-        limit = native_core.length_limit(self.game, self.options)
-        self._batch: Any = core.Batch(
-            native_core.rules(self.options, limit), native_core.encoding()
-        )
-        self.n = 0
-        self._rng = random.Random(0)
+        limit = native_core.length_limit(game, options)
+        batch = core.Batch(native_core.rules(options, limit), native_core.encoding())
+        super().__init__(game, options, batch, GunshiEncoder(), 2)
 
-    # ------------------------------------------------------------------ lifecycle
-    def reset(self, n: int, seed: int = 0) -> np.ndarray:
-        """Start ``n`` games (game ``i`` is ``new_state(seed=seed + i)``, dealt by the core);
-        their observations from the seat to act."""
-        if n < 1:
-            raise ValueError(f"a batch needs at least one game, not {n}")
-        self.n = n
-        self._rng = random.Random(seed)
-        seeds = [seed + i for i in range(n)]
-        self._batch.deal([native_core.seed_key(s) for s in seeds], seeds)
-        return self.observations()
+    def _deal(self, seeds: list[int]) -> None:
+        # Gunshi's core takes the seed itself too (its records name it).
+        self._batch.deal([seed_key(seed) for seed in seeds], seeds)
 
-    def reset_game(self, i: int, seed: int) -> None:
-        """Start game ``i`` again as ``new_state(seed=seed)`` (the others go on)."""
-        self._batch.deal_game(i, native_core.seed_key(seed), seed)
-
-    def load(self, states: list[GunshiState]) -> None:
-        """Hold these positions (copies: the states are not changed), one game each, in
-        place of the games held (a batch of ``len(states)`` games; the draws of
-        :meth:`random_actions` go on)."""
-        if not states:
-            raise ValueError("a batch needs at least one game, not 0")
-        for state in states:
-            if dict(state.options) != dict(self.options):
-                raise ValueError(f"a state of other options: {state.options}, not {self.options}")
-        self._batch.reset([state.to_json() for state in states])
-        self.n = len(states)
-
-    def state(self, i: int) -> GunshiState:
-        """Game ``i``'s position as a contract state (a copy: playing it changes nothing
-        here)."""
-        return native_core.state_of(self.game, self._batch.match(i))
-
-    # ------------------------------------------------------------------ queries
-    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
-        """``(n, num_actions)`` bool, True where legal (a finished game's row is all False)."""
-        mask = mask_buffer(out, (self.n, self.num_actions))
-        ints, offsets = self._batch.legal_sparse(None)
-        rows = np.repeat(np.arange(self.n, dtype=np.int64), np.diff(offsets))
-        mask[rows, ints] = True
-        return mask
-
-    def legal_sparse(self, out: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Every game's legal integers, ascending, as ``(ints, offsets)`` (int64, new arrays):
-        game ``i``'s are ``ints[offsets[i]:offsets[i + 1]]``. ``out`` (``(n, num_actions)``
-        int8 or bool, C-contiguous) is kept equal to the dense mask: given again (unchanged
-        in between), only the rows of the games that changed are rewritten; another array
-        is zeroed first."""
-        ints, offsets = self._batch.legal_sparse(out)
-        return ints, offsets
-
-    def legal_actions(self, i: int) -> list[int]:
-        """Game ``i``'s legal action integers, ascending (empty once over)."""
-        ints: list[int] = self._batch.legal_ints(i)
-        return ints
-
-    def status(self) -> np.ndarray:
-        """``(n, 2)`` int64: the seat to act (-1 once over) and whether the game is over."""
-        status: np.ndarray = self._batch.status()
-        return status
-
-    def to_move(self) -> np.ndarray:
-        """``(n,)`` int64: the seat to act in each game (-1 when over)."""
-        seats: np.ndarray = self.status()[:, 0].copy()
-        return seats
-
-    def done(self) -> np.ndarray:
-        """``(n,)`` bool: which games are over."""
-        over: np.ndarray = self.status()[:, 1].astype(bool)
-        return over
-
-    def returns(self) -> np.ndarray:
-        """``(n, num_players)`` float32: the outcome's returns (0 while a game goes on)."""
-        returns: np.ndarray = self._batch.returns()
-        return returns
-
-    def outcome(self, i: int) -> Outcome | None:
-        """Game ``i``'s outcome (None while it goes on)."""
-        data = self._batch.outcome(i)
-        return None if data is None else Outcome.from_json(data)
-
-    def observations(
-        self, seats: np.ndarray | None = None, out: np.ndarray | None = None, kept: bool = False
-    ) -> np.ndarray:
-        """``(n, *shape)`` float32: each game's view encoded from ``seats[i]`` (default: the
-        seat to act; a finished game is seen from seat 0), into ``out`` when given (a
-        C-contiguous float32 array of that shape, overwritten) or a new array. ``kept``
-        changes nothing here: every game is encoded whole."""
-        if seats is None:
-            seats = np.maximum(self.to_move(), 0)
-        seats = np.ascontiguousarray(seats, dtype=np.int64)
-        out = observation_buffer(out, (self.n, *self.shape))  # every entry is written
-        self._batch.observations(seats, out.reshape(self.n, -1))
-        return out
-
-    # ------------------------------------------------------------------ stepping
-    def first_illegal(self, actions: np.ndarray) -> int:
-        """The first live game whose action (not -1) is not legal there; -1: none."""
-        first: int = self._batch.first_illegal(np.ascontiguousarray(actions, dtype=np.int64))
-        return first
-
-    def step(self, actions: np.ndarray) -> np.ndarray:
-        """Play ``actions[i]`` in game ``i`` (-1, or any action of a finished game: nothing
-        happens). Returns :meth:`done`."""
-        actions = np.ascontiguousarray(actions, dtype=np.int64)
-        if actions.shape != (self.n,):
-            raise ValueError(
-                f"step takes one action per game: shape ({self.n},), not {actions.shape}"
-            )
-        first: int = self._batch.step(actions)  # every action looked up before any moves
-        if first >= 0:
-            raise IllegalAction(f"game {first}: action {int(actions[first])} is not legal there")
-        return self.done()
-
-    def random_actions(self) -> np.ndarray:
-        """One uniformly random legal action per game (-1 for a finished game): the draws
-        of ``ContractBatch.random_actions`` (the same generator, seeded by ``reset``:
-        ``choice`` of a list draws the index ``choice`` of a range of its length draws)."""
-        choice = self._rng.choice
-        picks = [
-            choice(range(count)) if count else -1 for count in self._batch.legal_counts().tolist()
-        ]
-        actions: np.ndarray = self._batch.pick(np.array(picks, dtype=np.int64))
-        return actions
+    def _deal_game(self, i: int, seed: int) -> None:
+        self._batch.deal_game(i, seed_key(seed), seed)
 
 
 __all__ = ["GunshiBatch"]
