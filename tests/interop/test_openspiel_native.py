@@ -70,7 +70,7 @@ def test_native_tensors_are_the_encoders_through_play_and_clones(
     name: str, options: dict[str, object]
 ) -> None:
     if not _native_built(name):
-        pytest.skip(f"{name}'s native core is not built")
+        pytest.skip(f"{name}'s native core is not in use")
     game = osp.load(name, **options)
     assert game.context.native is not None
     rng = random.Random(len(options))
@@ -103,7 +103,7 @@ def test_resampled_worlds_and_loaded_positions_are_observed_as_theirs(
     name: str, options: dict[str, object]
 ) -> None:
     if not _native_built(name):
-        pytest.skip(f"{name}'s native core is not built")
+        pytest.skip(f"{name}'s native core is not in use")
     game = osp.load(name, **options)
     rng = random.Random(7)
     state = _deal(game, rng)

@@ -37,7 +37,7 @@ def test_native_and_contract_environments_give_the_same_numbers(
     name: str, options: dict[str, Any]
 ) -> None:
     if not _native_built(name, options):
-        pytest.skip(f"{name}'s native core is not built")
+        pytest.skip(f"{name}'s native core is not in use")
     native = pz.env(name, **options)
     contract = pz.env(name, native=False, **options)
     assert native.unwrapped.native and not contract.unwrapped.native
@@ -82,7 +82,7 @@ def test_native_and_contract_environments_give_the_same_numbers(
 def test_an_illegal_action_through_the_native_environment_ends_it_as_the_contracts() -> None:
     options = {"players": 2}
     if not _native_built("gunkimono", options):
-        pytest.skip("gunkimono's native core is not built")
+        pytest.skip("gunkimono's native core is not in use")
     envs = [pz.env("gunkimono", **options), pz.env("gunkimono", native=False, **options)]
     outcomes = []
     for env in envs:
@@ -104,7 +104,7 @@ def test_an_illegal_action_through_the_native_environment_ends_it_as_the_contrac
 def test_a_position_assigned_is_played_natively_from_a_copy() -> None:
     options = {"players": 3}
     if not _native_built("gunkimono", options):
-        pytest.skip("gunkimono's native core is not built")
+        pytest.skip("gunkimono's native core is not in use")
     game = sengoku.load_game("gunkimono")
     state = game.new_state(seed=9, players=3)
     for _ in range(12):

@@ -28,13 +28,11 @@ False and :data:`UNAVAILABLE_REASON` says why.
 
 from __future__ import annotations
 
-import importlib
-import os
-import warnings
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from sengoku.core.game import State
+from sengoku.core.native_module import NativeCore, length_limit
 from sengoku.core.native_play import CorePlay
 from sengoku.core.python_random import seed_key
 from sengoku.games.gunshi.actions import NUM_ACTIONS, OFFSET
@@ -69,24 +67,9 @@ if TYPE_CHECKING:
     from sengoku.games.gunshi.game import Gunshi
     from sengoku.games.gunshi.state import GunshiState
 
-_native: Any = None
+_CORE = NativeCore("sengoku.games.gunshi._gunshi_native", "Gunshi")
 #: Why the native core is not in use (None when it is).
-UNAVAILABLE_REASON: str | None = None
-
-if os.environ.get("SENGOKU_PURE_PYTHON", "") not in ("", "0"):
-    UNAVAILABLE_REASON = "SENGOKU_PURE_PYTHON is set"
-else:
-    try:
-        _native = importlib.import_module("sengoku.games.gunshi._gunshi_native")
-    except ImportError as exc:  # the optional extension was not built
-        UNAVAILABLE_REASON = f"the extension is not built ({exc})"
-        warnings.warn(
-            "Gunshi's native core is not available "
-            f"({UNAVAILABLE_REASON}); Gunshi.batch steps contract states (slower). "
-            "Reinstall with a C++17 compiler (`pip install -e .`) to build it.",
-            RuntimeWarning,
-            stacklevel=2,
-        )
+UNAVAILABLE_REASON: str | None = _CORE.unavailable_reason
 
 #: The unit types in the order of the ``place`` actions and the encoder (``"IAC"``).
 TYPE_ORDER = "IAC"
@@ -95,14 +78,12 @@ _SETS = ("basic", "rikutoh", "sanryaku")
 
 def native_available() -> bool:
     """Whether Gunshi's native core is built and in use."""
-    return _native is not None
+    return _CORE.available()
 
 
 def module() -> Any:
-    """The compiled extension module (raises when it is not available)."""
-    if _native is None:
-        raise RuntimeError(f"Gunshi's native core is not available: {UNAVAILABLE_REASON}")
-    return _native
+    """The compiled extension module (raises, saying why, when it is not available)."""
+    return _CORE.loaded()
 
 
 def deck_pool(options: Mapping[str, Any]) -> list[str]:
@@ -182,23 +163,9 @@ def rules_spec(options: Mapping[str, Any], length_limit: int) -> dict[str, Any]:
     }
 
 
-_RULES: dict[tuple[int, tuple[tuple[str, Any], ...]], Any] = {}
-
-
 def rules(options: Mapping[str, Any], length_limit: int) -> Any:
     """The core's Rules for these resolved options and length limit (made once each)."""
-    key = (length_limit, tuple(sorted(options.items())))
-    made = _RULES.get(key)
-    if made is None:
-        made = _RULES[key] = module().Rules(rules_spec(options, length_limit))
-    return made
-
-
-def length_limit(game: Gunshi, options: Mapping[str, Any]) -> int:
-    """The length guard's limit for a match of ``game`` (as ``GunshiState._end_if_too_long``
-    reads it: the game's ``length_limit``, which a test may set on the game)."""
-    limit = game.length_limit
-    return int(limit if limit is not None else game.max_game_length(**options))
+    return _CORE.rules(rules_spec, options, length_limit)
 
 
 def encoding_spec(encoder: GunshiEncoder) -> dict[str, Any]:

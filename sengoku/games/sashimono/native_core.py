@@ -29,12 +29,11 @@ extension :func:`native_available` is False and :data:`UNAVAILABLE_REASON` says 
 
 from __future__ import annotations
 
-import importlib
-import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from sengoku.core.game import State
+from sengoku.core.native_module import NativeCore, length_limit
 from sengoku.core.native_play import CorePlay
 from sengoku.core.python_random import seed_key
 from sengoku.games.sashimono.bowing import condition_reads
@@ -67,29 +66,19 @@ if TYPE_CHECKING:
     from sengoku.games.sashimono.game import Sashimono
     from sengoku.games.sashimono.state import SashimonoState
 
-_native: Any = None
+_CORE = NativeCore("sengoku.games.sashimono._sashimono_native", "Sashimono")
 #: Why the native core is not in use (None when it is).
-UNAVAILABLE_REASON: str | None = None
-
-if os.environ.get("SENGOKU_PURE_PYTHON", "") not in ("", "0"):
-    UNAVAILABLE_REASON = "SENGOKU_PURE_PYTHON is set"
-else:
-    try:
-        _native = importlib.import_module("sengoku.games.sashimono._sashimono_native")
-    except ImportError as exc:  # the optional extension was not built
-        UNAVAILABLE_REASON = f"the extension is not built ({exc})"
+UNAVAILABLE_REASON: str | None = _CORE.unavailable_reason
 
 
 def native_available() -> bool:
     """Whether Sashimono's native core is built and in use."""
-    return _native is not None
+    return _CORE.available()
 
 
 def module() -> Any:
-    """The compiled extension module (raises when it is not available)."""
-    if _native is None:
-        raise RuntimeError(f"Sashimono's native core is not available: {UNAVAILABLE_REASON}")
-    return _native
+    """The compiled extension module (raises, saying why, when it is not available)."""
+    return _CORE.loaded()
 
 
 #: The codes the core reads (its enums, in these orders).
@@ -257,23 +246,9 @@ def rules_spec(options: Mapping[str, Any], length_limit: int) -> dict[str, Any]:
     }
 
 
-_RULES: dict[tuple[int, tuple[tuple[str, Any], ...]], Any] = {}
-
-
 def rules(options: Mapping[str, Any], length_limit: int) -> Any:
     """The core's Rules for these resolved options and length limit (made once each)."""
-    key = (length_limit, tuple(sorted(options.items())))
-    made = _RULES.get(key)
-    if made is None:
-        made = _RULES[key] = module().Rules(rules_spec(options, length_limit))
-    return made
-
-
-def length_limit(game: Sashimono, options: Mapping[str, Any]) -> int:
-    """The length guard's limit for a match of ``game`` (as ``State._end_if_too_long`` reads
-    it: the game's ``length_limit``, which a test may set on the game)."""
-    limit = game.length_limit
-    return int(limit if limit is not None else game.max_game_length(**options))
+    return _CORE.rules(rules_spec, options, length_limit)
 
 
 def encoding_spec(encoder: SashimonoEncoder) -> dict[str, Any]:
