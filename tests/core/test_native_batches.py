@@ -23,7 +23,7 @@ from sengoku.core.native_batch import CoreBatch
 from sengoku.core.registry import load_game
 
 #: Option sets of each game (every player count and mode, rulings off their defaults).
-STEPPED = [
+STEPPED: list[tuple[str, dict[str, Any]]] = [
     ("gunkimono", {"players": 2}),
     ("gunkimono", {"players": 4, "own_double_stronghold": True, "end_tile_replacement": False}),
     ("gunkimono", {"players": 5, "empty_banner_stack": "stay", "link_own_formations": False}),
@@ -39,7 +39,7 @@ STEPPED = [
     ),
 ]
 #: Each game's options for the checks of bad input and loaded positions, and other options.
-GAMES = {
+GAMES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "gunkimono": ({"players": 3}, {"players": 2}),
     "gunshi": ({"variant": "inspiration"}, {}),
     "sashimono": ({"mode": "solo"}, {"mode": "duel"}),
