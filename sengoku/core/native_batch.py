@@ -45,13 +45,13 @@ class CoreBatch:
         self._rng = random.Random(0)
 
     def _deal(self, seeds: list[int]) -> None:
-        """Deal one game a seed, as ``new_state(seed=...)`` deals (the core's ``deal`` of
-        the seeds' words: a core that needs more says so by overriding this)."""
-        self._batch.deal([seed_key(seed) for seed in seeds])
+        """Deal one game a seed, as ``new_state(seed=...)`` deals (the core takes each
+        seed's words, and the seed itself: Gunshi's records name it)."""
+        self._batch.deal([seed_key(seed) for seed in seeds], seeds)
 
     def _deal_game(self, i: int, seed: int) -> None:
         """Deal game ``i`` again from ``seed``."""
-        self._batch.deal_game(i, seed_key(seed))
+        self._batch.deal_game(i, seed_key(seed), seed)
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, n: int, seed: int = 0) -> np.ndarray:

@@ -58,6 +58,7 @@ NATIVE_SOURCES = {
     "sengoku/games/gunkimono/native/core.cpp",
     "sengoku/games/sashimono/native/core.cpp",
     "sengoku/games/gunshi/native/core.cpp",
+    "sengoku/native/core_batch.hpp",
     "sengoku/native/python_random.hpp",
 }
 #: Modules of the web server's packages: none may load for the engines, agents or terminal.

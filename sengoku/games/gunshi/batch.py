@@ -25,7 +25,6 @@ from typing import Any
 
 import sengoku.games.gunshi.native_core as native_core
 from sengoku.core.native_batch import CoreBatch
-from sengoku.core.python_random import seed_key
 from sengoku.games.gunshi.encoder import GunshiEncoder
 from sengoku.games.gunshi.game import Gunshi
 
@@ -41,13 +40,6 @@ class GunshiBatch(CoreBatch):
         limit = native_core.length_limit(game, options)
         batch = core.Batch(native_core.rules(options, limit), native_core.encoding())
         super().__init__(game, options, batch, GunshiEncoder(), 2)
-
-    def _deal(self, seeds: list[int]) -> None:
-        # Gunshi's core takes the seed itself too (its records name it).
-        self._batch.deal([seed_key(seed) for seed in seeds], seeds)
-
-    def _deal_game(self, i: int, seed: int) -> None:
-        self._batch.deal_game(i, seed_key(seed), seed)
 
 
 __all__ = ["GunshiBatch"]

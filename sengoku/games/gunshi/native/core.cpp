@@ -32,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "../../../native/core_batch.hpp"
 #include "../../../native/python_random.hpp"
 
 namespace py = pybind11;
@@ -3017,182 +3018,31 @@ std::string seed_text(py::handle seed) {
     return py::str(seed).cast<std::string>();
 }
 
-// ---------------------------------------------------------------------- the batch
-class Batch {
-  public:
-    Batch(std::shared_ptr<const Rules> rules, std::shared_ptr<const Encoding> encoding)
-        : R(std::move(rules)), E(std::move(encoding)) {}
-
-    std::shared_ptr<const Rules> R;
-    std::shared_ptr<const Encoding> E;
-    std::vector<Match> games;
-    const void* marked = nullptr;
-    std::vector<std::vector<int>> marked_rows;
-    std::vector<uint64_t> version, marked_version;
-
-    int n() const { return int(games.size()); }
-
-    void fresh() {
-        version.assign(games.size(), 1);
-        marked = nullptr;
-        marked_rows.assign(games.size(), {});
-        marked_version.assign(games.size(), 0);
+// What the shared batch (sengoku/native/core_batch.hpp) asks of a Gunshi match.
+struct GunshiTraits {
+    using Match = ::Match;
+    using Rules = ::Rules;
+    using Encoding = ::Encoding;
+    static bool over(const Match& m) { return m.over; }
+    static int seat(const Match& m) { return m.over ? -1 : m.player; }
+    static int observers(const Match& /*m*/) { return 2; }
+    static const std::vector<int>& legal(Match& m) { return legal_ints(m); }
+    static bool is_legal(Match& m, int action) { return ::is_legal(m, action); }
+    static void play(Match& m, int action) { ::play(m, action); }
+    static void deal(Match& m, const std::vector<uint32_t>& key, py::handle seed) {
+        ::deal(m, key, seed_text(seed));
     }
-
-    void reset(const py::list& positions) {
-        std::vector<Match> made;
-        for (py::handle data : positions) {
-            Match m(R);
-            load_json(m, data.cast<py::dict>());
-            made.push_back(std::move(m));
-        }
-        games = std::move(made);
-        fresh();
+    static void load(Match& m, const py::dict& data) { load_json(m, data); }
+    static int num_actions(const Rules& r) { return r.num_actions; }
+    static int num_players(const Rules& /*r*/) { return 2; }
+    static int size(const Encoding& e) { return e.size; }
+    static void encode(const Match& m, const Encoding& e, int seat, float* row) {
+        ::encode(m, e, seat, row);
     }
-
-    void deal_all(const std::vector<std::vector<uint32_t>>& keys, const py::list& seeds) {
-        if (keys.size() != seeds.size()) throw py::value_error("one key per seed");
-        std::vector<Match> made;
-        for (size_t i = 0; i < keys.size(); ++i) {
-            made.emplace_back(R);
-            deal(made.back(), keys[i], seed_text(seeds[i]));
-        }
-        games = std::move(made);
-        fresh();
-    }
-
-    void deal_game(int i, const std::vector<uint32_t>& key, py::handle seed) {
-        check_game(i);
-        deal(games[size_t(i)], key, seed_text(seed));
-        ++version[size_t(i)];
-    }
-
-    void check_game(int i) const {
-        if (i < 0 || i >= n())
-            throw py::index_error("game " + std::to_string(i) + " is not in the batch of " +
-                                  std::to_string(n()));
-    }
-
-    int first_illegal(const py::array_t<int64_t, py::array::c_style>& actions) {
-        auto a = actions.unchecked<1>();
-        if (a.shape(0) != n()) throw py::value_error("one action per game");
-        for (int i = 0; i < n(); ++i) {
-            int64_t x = a(i);
-            Match& m = games[size_t(i)];
-            if (x < 0 || m.over) continue;
-            if (x >= R->num_actions || !is_legal(m, int(x))) return i;
-        }
-        return -1;
-    }
-
-    int step(const py::array_t<int64_t, py::array::c_style>& actions) {
-        int bad_game = first_illegal(actions);
-        if (bad_game >= 0) return bad_game;
-        auto a = actions.unchecked<1>();
-        py::gil_scoped_release release;
-        for (int i = 0; i < n(); ++i) {
-            int64_t x = a(i);
-            Match& m = games[size_t(i)];
-            if (x < 0 || m.over) continue;
-            play(m, int(x));
-            ++version[size_t(i)];
-        }
-        return -1;
-    }
-
-    py::array_t<int64_t> legal_counts() {
-        py::array_t<int64_t> out(n());
-        int64_t* w = out.mutable_data();
-        for (int i = 0; i < n(); ++i) w[i] = int64_t(legal_ints(games[size_t(i)]).size());
-        return out;
-    }
-
-    py::array_t<int64_t> pick(const py::array_t<int64_t, py::array::c_style>& picks) {
-        auto k = picks.unchecked<1>();
-        if (k.shape(0) != n()) throw py::value_error("one pick per game");
-        py::array_t<int64_t> out(n());
-        int64_t* w = out.mutable_data();
-        for (int i = 0; i < n(); ++i) {
-            int64_t at = k(i);
-            if (at < 0) {
-                w[i] = -1;
-                continue;
-            }
-            const auto& l = legal_ints(games[size_t(i)]);
-            if (at >= int64_t(l.size()))
-                throw py::value_error("game " + std::to_string(i) + " has no legal action " +
-                                      std::to_string(at));
-            w[i] = l[size_t(at)];
-        }
-        return out;
-    }
-
-    py::tuple legal_sparse(py::object out) {
-        const int games_n = n();
-        std::vector<int64_t> offsets(size_t(games_n) + 1, 0);
-        for (int i = 0; i < games_n; ++i)
-            offsets[size_t(i) + 1] =
-                offsets[size_t(i)] + int64_t(legal_ints(games[size_t(i)]).size());
-        py::array_t<int64_t> ints(offsets.back());
-        py::array_t<int64_t> offs(games_n + 1);
-        int64_t* ip = ints.mutable_data();
-        std::copy(offsets.begin(), offsets.end(), offs.mutable_data());
-        for (int i = 0; i < games_n; ++i) {
-            const auto& l = legal_ints(games[size_t(i)]);
-            std::copy(l.begin(), l.end(), ip + offsets[size_t(i)]);
-        }
-        if (out.is_none()) {
-            marked = nullptr;
-            return py::make_tuple(ints, offs);
-        }
-        py::array mask = out.cast<py::array>();
-        bool kinds_ok =
-            mask.dtype().is(py::dtype::of<int8_t>()) || mask.dtype().is(py::dtype::of<bool>());
-        if (!kinds_ok || mask.ndim() != 2 || mask.shape(0) != games_n ||
-            mask.shape(1) != R->num_actions || !(mask.flags() & py::array::c_style) ||
-            !mask.writeable())
-            throw py::value_error(
-                "out must be a writable C-contiguous int8 or bool array of shape (" +
-                std::to_string(games_n) + ", " + std::to_string(R->num_actions) + ")");
-        auto* dense = static_cast<int8_t*>(mask.mutable_data());
-        const int64_t width = R->num_actions;
-        if (marked != mask.data() || int(marked_rows.size()) != games_n) {
-            std::fill(dense, dense + int64_t(games_n) * width, int8_t(0));
-            marked = mask.data();
-            marked_rows.assign(size_t(games_n), {});
-            marked_version.assign(size_t(games_n), 0);
-        }
-        for (int i = 0; i < games_n; ++i) {
-            if (marked_version[size_t(i)] == version[size_t(i)]) continue;
-            int8_t* row = dense + int64_t(i) * width;
-            for (int x : marked_rows[size_t(i)]) row[x] = 0;
-            auto& now = marked_rows[size_t(i)];
-            now.assign(ip + offsets[size_t(i)], ip + offsets[size_t(i) + 1]);
-            for (int x : now) row[x] = 1;
-            marked_version[size_t(i)] = version[size_t(i)];
-        }
-        return py::make_tuple(ints, offs);
-    }
-
-    void observations(const py::array_t<int64_t, py::array::c_style>& seats,
-                      py::array_t<float, py::array::c_style>& out) {
-        auto s = seats.unchecked<1>();
-        if (s.shape(0) != n()) throw py::value_error("one seat per game");
-        if (out.ndim() != 2 || out.shape(0) != n() || out.shape(1) != E->size)
-            throw py::value_error("out must be a float32 array of shape (" + std::to_string(n()) +
-                                  ", " + std::to_string(E->size) + ")");
-        for (int i = 0; i < n(); ++i)
-            if (s(i) < -1 || s(i) > 1)
-                throw py::value_error("game " + std::to_string(i) + ": no seat " +
-                                      std::to_string(s(i)));
-        float* w = out.mutable_data();
-        const int size = E->size;
-        py::gil_scoped_release release;
-        for (int i = 0; i < n(); ++i) {
-            float* row = w + int64_t(i) * size;
-            std::fill(row, row + size, 0.0f);
-            encode(games[size_t(i)], *E, int(s(i)), row);
-        }
+    static double payoff(const Match& m, int seat) { return m.result.returns[size_t(seat)]; }
+    static py::object outcome(const Match& m) {
+        if (!m.over) return py::none();
+        return outcome_json(m.result);
     }
 };
 
@@ -3282,55 +3132,5 @@ PYBIND11_MODULE(_gunshi_native, m) {
              py::arg("encoding"), py::arg("seat"), py::arg("out"),
              "GunshiEncoder's observation of view(seat) into ``out`` (seat -1: a spectator).");
 
-    py::class_<Batch>(m, "Batch")
-        .def(py::init<std::shared_ptr<const Rules>, std::shared_ptr<const Encoding>>(),
-             py::arg("rules"), py::arg("encoding"))
-        .def_property_readonly("n", &Batch::n)
-        .def("reset", &Batch::reset, py::arg("positions"))
-        .def("deal", &Batch::deal_all, py::arg("keys"), py::arg("seeds"))
-        .def("deal_game", &Batch::deal_game, py::arg("i"), py::arg("key"), py::arg("seed"))
-        .def("legal_counts", &Batch::legal_counts)
-        .def("pick", &Batch::pick, py::arg("picks"))
-        .def("first_illegal", &Batch::first_illegal, py::arg("actions"))
-        .def("step", &Batch::step, py::arg("actions"))
-        .def("legal_sparse", &Batch::legal_sparse, py::arg("out") = py::none())
-        .def("legal_ints",
-             [](Batch& self, int i) {
-                 self.check_game(i);
-                 return int_list(legal_ints(self.games[size_t(i)]));
-             })
-        .def("observations", &Batch::observations, py::arg("seats"), py::arg("out"))
-        .def("status",
-             [](const Batch& self) {
-                 py::array_t<int64_t> out({self.n(), 2});
-                 auto w = out.mutable_unchecked<2>();
-                 for (int i = 0; i < self.n(); ++i) {
-                     const Match& m = self.games[size_t(i)];
-                     w(i, 0) = m.over ? -1 : m.player;
-                     w(i, 1) = m.over ? 1 : 0;
-                 }
-                 return out;
-             })
-        .def("returns",
-             [](const Batch& self) {
-                 py::array_t<float> out({self.n(), 2});
-                 auto w = out.mutable_unchecked<2>();
-                 for (int i = 0; i < self.n(); ++i) {
-                     const Match& m = self.games[size_t(i)];
-                     for (int s = 0; s < 2; ++s)
-                         w(i, s) = m.over ? float(m.result.returns[size_t(s)]) : 0.0f;
-                 }
-                 return out;
-             })
-        .def("outcome",
-             [](const Batch& self, int i) -> py::object {
-                 self.check_game(i);
-                 const Match& m = self.games[size_t(i)];
-                 if (!m.over) return py::none();
-                 return outcome_json(m.result);
-             })
-        .def("match", [](const Batch& self, int i) {
-            self.check_game(i);
-            return Match(self.games[size_t(i)]);
-        });
+    sengoku::bind_core_batch<GunshiTraits>(m);
 }

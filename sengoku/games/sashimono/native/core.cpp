@@ -37,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "../../../native/core_batch.hpp"
 #include "../../../native/python_random.hpp"
 
 namespace py = pybind11;
@@ -2796,193 +2797,29 @@ std::shared_ptr<Encoding> make_encoding(const py::dict& spec) {
     return e;
 }
 
-// ---------------------------------------------------------------------- a batch of games
-class Batch {
-  public:
-    Batch(std::shared_ptr<const Rules> rules, std::shared_ptr<const Encoding> encoding)
-        : R(std::move(rules)), E(std::move(encoding)) {}
-
-    std::shared_ptr<const Rules> R;
-    std::shared_ptr<const Encoding> E;
-    std::vector<Match> games;
-    // The mask legal_sparse keeps (its data) and the integers it set in each row; each
-    // game's count of changes, and the count its row was last written at.
-    const void* marked = nullptr;
-    std::vector<std::vector<int>> marked_rows;
-    std::vector<uint64_t> version, marked_version;
-
-    int n() const { return int(games.size()); }
-
-    void fresh_marks() {
-        version.assign(games.size(), 1);
-        marked = nullptr;
-        marked_rows.assign(games.size(), {});
-        marked_version.assign(games.size(), 0);
+// What the shared batch (sengoku/native/core_batch.hpp) asks of a Sashimono match.
+struct SashimonoTraits {
+    using Match = ::Match;
+    using Rules = ::Rules;
+    using Encoding = ::Encoding;
+    static bool over(const Match& m) { return m.over; }
+    static int seat(const Match& m) { return m.over || !m.has_prompt ? -1 : m.prompt.seat; }
+    static int observers(const Match& m) { return m.num_players(); }
+    static const std::vector<int>& legal(Match& m) { return m.legal_ints(); }
+    static bool is_legal(Match& m, int action) { return m.is_legal(action); }
+    static void play(Match& m, int action) { m.apply(action); }
+    static void deal(Match& m, const std::vector<uint32_t>& key, py::handle /*seed*/) {
+        m.deal(key);
     }
-    void reset(const py::list& positions) {
-        std::vector<Match> made;
-        made.reserve(py::len(positions));
-        for (py::handle data : positions) {
-            Match m(R);
-            load_json(m, data.cast<py::dict>());
-            made.push_back(std::move(m));
-        }
-        games = std::move(made);
-        fresh_marks();
+    static void load(Match& m, const py::dict& data) { load_json(m, data); }
+    static int num_actions(const Rules& r) { return r.num_actions; }
+    static int num_players(const Rules& r) { return r.solo ? 1 : 2; }
+    static int size(const Encoding& e) { return e.size; }
+    static void encode(const Match& m, const Encoding& e, int seat, float* row) {
+        ::encode(m, e, seat, row);
     }
-    void deal(const std::vector<std::vector<uint32_t>>& keys) {
-        std::vector<Match> made;
-        made.reserve(keys.size());
-        for (const auto& key : keys) {
-            made.emplace_back(R);
-            made.back().deal(key);
-        }
-        games = std::move(made);
-        fresh_marks();
-    }
-    void check_game(int i) const {
-        if (i < 0 || i >= n())
-            throw py::index_error("game " + std::to_string(i) + " is not in the batch of " +
-                                  std::to_string(n()));
-    }
-    void deal_game(int i, const std::vector<uint32_t>& key) {
-        check_game(i);
-        games[size_t(i)].deal(key);
-        ++version[size_t(i)];
-    }
-    void reset_game(int i, const py::dict& data) {
-        check_game(i);
-        Match m(R);
-        load_json(m, data);
-        games[size_t(i)] = std::move(m);
-        ++version[size_t(i)];
-    }
-    int first_illegal(const py::array_t<int64_t, py::array::c_style>& actions) {
-        auto a = actions.unchecked<1>();
-        if (a.shape(0) != n()) throw py::value_error("one action per game");
-        for (int i = 0; i < n(); ++i) {
-            int64_t x = a(i);
-            Match& m = games[size_t(i)];
-            if (x < 0 || m.over) continue;
-            if (x >= R->num_actions || !m.is_legal(int(x))) return i;
-        }
-        return -1;
-    }
-    int step(const py::array_t<int64_t, py::array::c_style>& actions) {
-        int bad_game = first_illegal(actions);
-        if (bad_game >= 0) return bad_game;
-        auto a = actions.unchecked<1>();
-        py::gil_scoped_release release;
-        for (int i = 0; i < n(); ++i) {
-            int64_t x = a(i);
-            Match& m = games[size_t(i)];
-            if (x < 0 || m.over) continue;
-            m.apply(int(x));
-            ++version[size_t(i)];
-        }
-        return -1;
-    }
-    py::array_t<int64_t> legal_counts() {
-        py::array_t<int64_t> out(n());
-        int64_t* w = out.mutable_data();
-        for (int i = 0; i < n(); ++i) w[i] = int64_t(games[size_t(i)].legal_ints().size());
-        return out;
-    }
-    py::array_t<int64_t> pick(const py::array_t<int64_t, py::array::c_style>& picks) {
-        auto k = picks.unchecked<1>();
-        if (k.shape(0) != n()) throw py::value_error("one pick per game");
-        py::array_t<int64_t> out(n());
-        int64_t* w = out.mutable_data();
-        for (int i = 0; i < n(); ++i) {
-            int64_t at = k(i);
-            if (at < 0) {
-                w[i] = -1;
-                continue;
-            }
-            const auto& l = games[size_t(i)].legal_ints();
-            if (at >= int64_t(l.size()))
-                throw py::value_error("game " + std::to_string(i) + " has no legal action " +
-                                      std::to_string(at));
-            w[i] = l[size_t(at)];
-        }
-        return out;
-    }
-    py::tuple legal_sparse(py::object out) {
-        const int games_n = n();
-        std::vector<int64_t> offsets(size_t(games_n) + 1, 0);
-        for (int i = 0; i < games_n; ++i)
-            offsets[size_t(i) + 1] =
-                offsets[size_t(i)] + int64_t(games[size_t(i)].legal_ints().size());
-        py::array_t<int64_t> ints(offsets.back());
-        py::array_t<int64_t> offs(games_n + 1);
-        int64_t* ip = ints.mutable_data();
-        std::copy(offsets.begin(), offsets.end(), offs.mutable_data());
-        for (int i = 0; i < games_n; ++i) {
-            const auto& l = games[size_t(i)].legal_ints();
-            std::copy(l.begin(), l.end(), ip + offsets[size_t(i)]);
-        }
-        if (out.is_none()) {
-            marked = nullptr;
-            return py::make_tuple(ints, offs);
-        }
-        py::array mask = out.cast<py::array>();
-        bool kinds_ok =
-            mask.dtype().is(py::dtype::of<int8_t>()) || mask.dtype().is(py::dtype::of<bool>());
-        if (!kinds_ok || mask.ndim() != 2 || mask.shape(0) != games_n ||
-            mask.shape(1) != R->num_actions || !(mask.flags() & py::array::c_style) ||
-            !mask.writeable())
-            throw py::value_error(
-                "out must be a writable C-contiguous int8 or bool array of shape (" +
-                std::to_string(games_n) + ", " + std::to_string(R->num_actions) + ")");
-        auto* dense = static_cast<int8_t*>(mask.mutable_data());
-        const int64_t width = R->num_actions;
-        if (marked != mask.data() || int(marked_rows.size()) != games_n) {
-            std::fill(dense, dense + int64_t(games_n) * width, int8_t(0));
-            marked = mask.data();
-            marked_rows.assign(size_t(games_n), {});
-            marked_version.assign(size_t(games_n), 0);
-        }
-        for (int i = 0; i < games_n; ++i) {
-            if (marked_version[size_t(i)] == version[size_t(i)]) continue;
-            int8_t* row = dense + int64_t(i) * width;
-            for (int x : marked_rows[size_t(i)]) row[x] = 0;
-            auto& now = marked_rows[size_t(i)];
-            now.assign(ip + offsets[size_t(i)], ip + offsets[size_t(i) + 1]);
-            for (int x : now) row[x] = 1;
-            marked_version[size_t(i)] = version[size_t(i)];
-        }
-        return py::make_tuple(ints, offs);
-    }
-    void observations(const py::array_t<int64_t, py::array::c_style>& seats,
-                      py::array_t<float, py::array::c_style>& out) {
-        auto s = seats.unchecked<1>();
-        if (s.shape(0) != n()) throw py::value_error("one seat per game");
-        if (out.ndim() != 2 || out.shape(0) != n() || out.shape(1) != E->size)
-            throw py::value_error("out must be a float32 array of shape (" + std::to_string(n()) +
-                                  ", " + std::to_string(E->size) + ")");
-        for (int i = 0; i < n(); ++i) {
-            int64_t seat = s(i);
-            if (seat < -1 || seat >= games[size_t(i)].num_players())
-                throw py::value_error("game " + std::to_string(i) + ": no seat " +
-                                      std::to_string(seat));
-        }
-        float* w = out.mutable_data();
-        const int size = E->size;
-        std::string failed;
-        {
-            py::gil_scoped_release release;
-            for (int i = 0; i < n() && failed.empty(); ++i) {
-                float* row = w + int64_t(i) * size;
-                std::fill(row, row + size, 0.0f);
-                try {
-                    encode(games[size_t(i)], *E, int(s(i)), row);
-                } catch (const std::exception& exc) {
-                    failed = exc.what();
-                }
-            }
-        }
-        if (!failed.empty()) throw py::value_error(failed);
-    }
+    static double payoff(const Match& m, int seat) { return m.result.returns[size_t(seat)]; }
+    static py::object outcome(const Match& m) { return outcome_of(m); }
 };
 
 }  // namespace
@@ -3042,57 +2879,5 @@ PYBIND11_MODULE(_sashimono_native, m) {
         .def(py::init(&make_encoding), py::arg("spec"))
         .def_property_readonly("size", [](const Encoding& e) { return e.size; });
 
-    py::class_<Batch>(m, "Batch")
-        .def(py::init<std::shared_ptr<const Rules>, std::shared_ptr<const Encoding>>(),
-             py::arg("rules"), py::arg("encoding"))
-        .def_property_readonly("n", &Batch::n)
-        .def("reset", &Batch::reset, py::arg("positions"))
-        .def("reset_game", &Batch::reset_game, py::arg("i"), py::arg("position"))
-        .def("deal", &Batch::deal, py::arg("keys"))
-        .def("deal_game", &Batch::deal_game, py::arg("i"), py::arg("key"))
-        .def("legal_counts", &Batch::legal_counts)
-        .def("pick", &Batch::pick, py::arg("picks"))
-        .def("first_illegal", &Batch::first_illegal, py::arg("actions"))
-        .def("step", &Batch::step, py::arg("actions"))
-        .def("legal_sparse", &Batch::legal_sparse, py::arg("out") = py::none())
-        .def("legal_ints",
-             [](Batch& self, int i) {
-                 self.check_game(i);
-                 return self.games[size_t(i)].legal_ints();
-             })
-        .def("observations", &Batch::observations, py::arg("seats"), py::arg("out"))
-        .def("status",
-             [](Batch& self) {
-                 // (n, 2) int64: the seat to act (-1 once over), whether the game is over.
-                 py::array_t<int64_t> out({self.n(), 2});
-                 auto w = out.mutable_unchecked<2>();
-                 for (int i = 0; i < self.n(); ++i) {
-                     const Match& m = self.games[size_t(i)];
-                     bool over = m.over || !m.has_prompt;
-                     w(i, 0) = over ? -1 : m.prompt.seat;
-                     w(i, 1) = m.over ? 1 : 0;
-                 }
-                 return out;
-             })
-        .def("returns",
-             [](Batch& self) {
-                 const int players = self.R->solo ? 1 : 2;
-                 py::array_t<float> out({self.n(), players});
-                 auto w = out.mutable_unchecked<2>();
-                 for (int i = 0; i < self.n(); ++i) {
-                     const Match& m = self.games[size_t(i)];
-                     for (int s = 0; s < players; ++s)
-                         w(i, s) = m.over ? float(m.result.returns[size_t(s)]) : 0.0f;
-                 }
-                 return out;
-             })
-        .def("outcome",
-             [](Batch& self, int i) -> py::object {
-                 self.check_game(i);
-                 return outcome_of(self.games[size_t(i)]);
-             })
-        .def("match", [](const Batch& self, int i) {
-            self.check_game(i);
-            return Match(self.games[size_t(i)]);
-        });
+    sengoku::bind_core_batch<SashimonoTraits>(m);
 }
