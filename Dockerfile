@@ -1,5 +1,5 @@
 # The Sengoku game server (docs/deploy/README.md): `sengoku serve` as a non-root user, with
-# Gungi's native core built from source. docker-compose.yml runs several of these on
+# the games' native cores built from source. docker-compose.yml runs several of these on
 # PostgreSQL and Redis behind HAProxy (docs/deploy/haproxy.cfg).
 #
 #   docker build -t sengoku .
