@@ -39,6 +39,8 @@ PURE_PYTHON_BUILD = "SENGOKU_PURE_PYTHON_BUILD"
 #: (0 compiles in a fraction of the time, for a build that checks packaging, not speed:
 #: tests/core/test_wheel.py).
 OPT_LEVEL = "SENGOKU_MYPYC_OPT_LEVEL"
+#: The same for the native cores' C++ (3 by default; 0 for a build that checks packaging).
+NATIVE_OPT_LEVEL = "SENGOKU_NATIVE_OPT_LEVEL"
 NATIVE_NAME = "sengoku.games.gungi._gungi_native"
 NATIVE_SOURCES = ["sengoku/games/gungi/native/core.cpp"]
 #: Gunkimono's native core (sengoku/games/gunkimono/native_core.py loads it).
@@ -171,7 +173,7 @@ def native_extensions() -> list[Extension]:
             cxx_std=17,
             # No FMA contraction: Gungi's evaluation must add up exactly as the Python one
             # does (and Gunkimono's returns as Outcome.ranked's).
-            extra_compile_args=["-O3", "-ffp-contract=off"],
+            extra_compile_args=[f"-O{opt_level(NATIVE_OPT_LEVEL)}", "-ffp-contract=off"],
         )
         # Not optional: a wheel without a core would be a silently slower game.
         ext.optional = False
@@ -179,12 +181,17 @@ def native_extensions() -> list[Extension]:
     return extensions
 
 
-def mypyc_opt_level() -> str:
-    """The optimisation level asked for (``OPT_LEVEL``), "3" by default."""
-    level = os.environ.get(OPT_LEVEL, "") or "3"
+def opt_level(variable: str) -> str:
+    """The optimisation level ``variable`` asks for, "3" by default."""
+    level = os.environ.get(variable, "") or "3"
     if level not in ("0", "1", "2", "3"):
-        raise SystemExit(f"error: {OPT_LEVEL} must be 0, 1, 2 or 3, not {level!r}")
+        raise SystemExit(f"error: {variable} must be 0, 1, 2 or 3, not {level!r}")
     return level
+
+
+def mypyc_opt_level() -> str:
+    """The mypyc modules' optimisation level (``OPT_LEVEL``), "3" by default."""
+    return opt_level(OPT_LEVEL)
 
 
 def compiled_modules() -> list[str]:
@@ -247,4 +254,5 @@ cmdclass: dict[str, Any] = {"build_ext": BuildNativeCore}
 # modules join when build_ext is finalized (BuildNativeCore.finalize_options); an unknown
 # optimisation level is refused now, before anything is built.
 mypyc_opt_level()
+opt_level(NATIVE_OPT_LEVEL)
 setup(ext_modules=native_extensions(), cmdclass=cmdclass)

@@ -3,9 +3,10 @@ sdist always carries the compiled core (or the build fails, unless a pure-Python
 for), auditwheel repairs it to a manylinux tag, and ``pip install sengoku`` (the wheel, no
 extras) plays in the terminal without the web server's packages.
 
-Marked ``wheel``: these tests build for real (the core compiles once, about a minute in all;
-the mypyc modules at ``SENGOKU_MYPYC_OPT_LEVEL=0``, since what is checked here is the
-packaging, not the speed of the code, which ``make install``'s -O3 build is measured on);
+Marked ``wheel``: these tests build for real (the cores compile once, about a minute in all;
+the mypyc modules at ``SENGOKU_MYPYC_OPT_LEVEL=0`` and the native cores at
+``SENGOKU_NATIVE_OPT_LEVEL=0``, since what is checked here is the packaging, not the speed of
+the code, which ``make install``'s -O3 build is measured on);
 ``make test`` runs them, ``pytest -m "not wheel"`` leaves them out. Nothing is downloaded:
 the builds run without isolation on this environment's setuptools and pybind11 (the dev
 extra), and the wheel goes with ``--no-deps`` into a new venv that sees only the installed
@@ -117,7 +118,7 @@ def dists(work: Path) -> tuple[Path, Path]:
     src = _source_copy(work)
     out = work / "dist"
     build = [sys.executable, "-m", "build", "--no-isolation", "--outdir", out, src]
-    _ok(_run(build, cwd=work, SENGOKU_MYPYC_OPT_LEVEL="0"))
+    _ok(_run(build, cwd=work, SENGOKU_MYPYC_OPT_LEVEL="0", SENGOKU_NATIVE_OPT_LEVEL="0"))
     (sdist,) = out.glob("sengoku-*.tar.gz")
     (wheel,) = out.glob("sengoku-*.whl")
     return sdist, wheel
