@@ -470,5 +470,14 @@ def test_five_gunkimono_scores_are_all_on_screen(new_page: Any, base_url: str) -
     page.wait_for_selector('.kimono-player[data-seat="4"] .kp-score')
     shot(page, "polish-gunkimono-five-1920")
     for seat in range(5):
-        box = page.locator(f'.kimono-player[data-seat="{seat}"] .kp-score').bounding_box()
+        score = page.locator(f'.kimono-player[data-seat="{seat}"] .kp-score')
+        # The table may be drawn again as the match's state arrives (a box is None while
+        # its element is not shown): wait until it is shown, and ask again if a redraw
+        # came between the two.
+        box = None
+        for _ in range(20):
+            expect(score).to_be_visible()
+            box = score.bounding_box()
+            if box is not None:
+                break
         assert box is not None and box["y"] + box["height"] <= 1080, (seat, box)
