@@ -173,7 +173,14 @@ def native_extensions() -> list[Extension]:
             cxx_std=17,
             # No FMA contraction: Gungi's evaluation must add up exactly as the Python one
             # does (and Gunkimono's returns as Outcome.ranked's).
-            extra_compile_args=[f"-O{opt_level(NATIVE_OPT_LEVEL)}", "-ffp-contract=off"],
+            # No debug information (-g0, after the interpreter's own -g): it was a third of
+            # a core's compile time (a core is debugged built by hand: docs/architecture.md,
+            # "Compiled modules").
+            extra_compile_args=[
+                f"-O{opt_level(NATIVE_OPT_LEVEL)}",
+                "-ffp-contract=off",
+                "-g0",
+            ],
         )
         # Not optional: a wheel without a core would be a silently slower game.
         ext.optional = False
@@ -233,8 +240,12 @@ def mypyc_extensions() -> list[Extension]:
         # multi_file: a C file per module, compiled side by side (one file of all of them
         # took one core 2x (at -O3) to 3.5x (at -O0) the CPU time of the parts together, and
         # the other core idled).
+        # debug_level 0: no debug information, as the cores.
         extensions: list[Extension] = mypycify(
-            ["--follow-imports=silent", *modules], opt_level=opt_level, multi_file=True
+            ["--follow-imports=silent", *modules],
+            opt_level=opt_level,
+            debug_level="0",
+            multi_file=True,
         )
     except SystemExit as exc:  # mypycify exits on a type error or a module it cannot compile
         cause = f"mypy/mypyc said so above (exit status {exc.code})"
