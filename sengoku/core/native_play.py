@@ -1,6 +1,6 @@
 """One game played in a game's native core, for the research adapters.
 
-A game with a native C++ core (Gunkimono's, Sashimono's; see ``docs/architecture.md``) can hand the
+A game with a native C++ core (every game's; see ``docs/architecture.md``) can hand the
 adapters its matches instead of contract states: ``Game.native_play(**options)`` returns a
 :class:`NativePlay` (None where the game has none, or its core is not built). A match is
 the core's own position: it deals as ``new_state(seed=...)`` deals, lists the contract's
@@ -35,7 +35,7 @@ class NativeMatch(Protocol):
 
     def apply(self, action: int) -> Any:
         """Play the legal integer ``action`` (the adapters pass only integers of
-        :meth:`legal_ints`; an illegal one changes nothing: Gunkimono's core answers False,
+        :meth:`legal_ints`; an illegal one changes nothing: Gungi's and Gunkimono's cores answer False,
         Sashimono's raises ValueError)."""
         ...
 
@@ -46,6 +46,11 @@ class NativeMatch(Protocol):
 
 class NativePlay(Protocol):
     """A game's native matches with fixed options."""
+
+    #: ``make(legal, num_actions)``: a new int8 action mask, 1 at the legal integers
+    #: ``legal``, made by the core (for a wide action space: Gungi's); None where the
+    #: adapters' own ``mask_of`` makes them.
+    mask_of: Callable[[list[int], int], np.ndarray] | None
 
     def deal(self, seed: int) -> NativeMatch:
         """A new match, as ``new_state(seed=seed, **options)`` deals it."""
@@ -80,6 +85,9 @@ class CorePlay:
     game's ``native_play`` makes one with its own match factory, deal and encoding."""
 
     __slots__ = ("game", "options", "_new_match", "_deal", "_load", "_encoding", "_size")
+
+    #: The adapters make these cores' masks (their action spaces are narrow).
+    mask_of: Callable[[list[int], int], np.ndarray] | None = None
 
     def __init__(
         self,

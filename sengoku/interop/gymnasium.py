@@ -45,10 +45,9 @@ import numpy as np
 
 from sengoku.core.game import TERMINAL, IllegalAction, SengokuError, State
 from sengoku.core.native_play import NativeMatch, NativePlay
-from sengoku.core.observation import Encoder
 from sengoku.core.registry import GameLoadError, list_games, load_game
-from sengoku.interop.encoders import LegalInts, capturer_of, encoder_for
-from sengoku.interop.lazy import Encoded, LazyObservation
+from sengoku.interop.encoders import LegalInts, capturer_of, encoder_for, mask_of
+from sengoku.interop.lazy import Encoded, LazyObservation, Seat
 
 ILLEGAL_REWARD = -1.0
 
@@ -103,7 +102,7 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         #: one: only seat 0's views, the one seat) and (encoder, seat, num_actions) as the
         #: observations hold them.
         self._capture = capturer_of(self.encoder)
-        self._seat: tuple[Encoder, int, int] = (self.encoder, 0, self.num_actions)
+        self._seat: Seat = (self.encoder, 0, self.num_actions, mask_of)
         #: The game's native matches (``Game.native_play``: Sashimono's core, where it is
         #: built), stepped instead of contract states when the environment encodes with the
         #: game's own encoder (no ``obs_size``) unless ``native`` is False: the same numbers at
@@ -114,7 +113,8 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         )
         self._match: NativeMatch | None = None
         if self._native is not None:
-            self._seat = (Encoded(tuple(self.encoder.shape)), 0, self.num_actions)
+            make_mask = self._native.mask_of or mask_of
+            self._seat = (Encoded(tuple(self.encoder.shape)), 0, self.num_actions, make_mask)
 
     # ------------------------------------------------------------------ episodes
     def reset(

@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterator
 from copy import deepcopy
 from typing import Any
 
+import numpy as np
+
 from sengoku.interop.encoders import Encoder, mask_of
 
 OBSERVATION = "observation"
@@ -41,6 +43,12 @@ _ENCODED: Any = object()
 _UNMADE: dict[str, None] = {OBSERVATION: None, ACTION_MASK: None}
 _new = dict.__new__
 _update = dict.update
+#: What makes a mask: ``make(legal, num_actions)`` (:func:`~sengoku.interop.encoders.mask_of`,
+#: or a native core's, where the environment plays in one: Gungi's).
+MaskMaker = Callable[[list[int], int], np.ndarray]
+#: What an environment keeps for each seat and its observations hold until both arrays are
+#: made: (encoder, seat, num_actions, mask maker).
+Seat = tuple[Encoder, "int | None", int, MaskMaker]
 
 
 class Encoded(Encoder):
@@ -69,9 +77,9 @@ class LazyObservation(dict):  # type: ignore[type-arg]
     with 1 at those, made when first read.
     """
 
-    # ``_seat``: (encoder, seat, num_actions), one tuple per seat that an environment keeps
-    # (no tuple made per observation), None once both arrays are made; ``_view``: what the
-    # encoder encodes, _ENCODED once it is; ``_legal``: the legal integers, None once the
+    # ``_seat``: (encoder, seat, num_actions, make_mask), one tuple per seat that an
+    # environment keeps (no tuple made per observation), None once both arrays are made;
+    # ``_view``: what the encoder encodes, _ENCODED once it is; ``_legal``: the legal integers, None once the
     # mask is made.
     __slots__ = ("_seat", "_view", "_legal")
 
@@ -79,7 +87,7 @@ class LazyObservation(dict):  # type: ignore[type-arg]
         self, encoder: Encoder, view: Any, seat: int | None, legal: list[int], num_actions: int
     ) -> None:
         dict.__init__(self, _UNMADE)
-        self._seat: tuple[Encoder, int | None, int] | None = (encoder, seat, num_actions)
+        self._seat: Seat | None = (encoder, seat, num_actions, mask_of)
         self._view: Any = view
         self._legal: list[int] | None = legal
 
@@ -89,16 +97,15 @@ class LazyObservation(dict):  # type: ignore[type-arg]
     ) -> LazyObservation:
         """``LazyObservation(encoder, view, seat, legal, num_actions)`` without the call of
         ``__init__`` (a third cheaper)."""
-        return cls.of((encoder, seat, num_actions), view, legal)
+        return cls.of((encoder, seat, num_actions, mask_of), view, legal)
 
     @classmethod
-    def of(
-        cls, seat: tuple[Encoder, int | None, int], view: Any, legal: list[int]
-    ) -> LazyObservation:
+    def of(cls, seat: Seat, view: Any, legal: list[int]) -> LazyObservation:
         """``LazyObservation(encoder, view, seat, legal, num_actions)`` with ``seat`` the
-        tuple ``(encoder, seat, num_actions)``, kept per seat by an environment that makes
-        an observation every step: the keys copied from a kept dict, no ``__init__`` call
-        and no tuple made."""
+        tuple ``(encoder, seat, num_actions, make_mask)``, kept per seat by an environment
+        that makes an observation every step (``make_mask`` makes the mask: ``mask_of``, or
+        a native core's): the keys copied from a kept dict, no ``__init__`` call and no
+        tuple made."""
         observation: LazyObservation = _new(cls)
         _update(observation, _UNMADE)
         observation._seat = seat
@@ -116,7 +123,7 @@ class LazyObservation(dict):  # type: ignore[type-arg]
         if legal is not None:
             seat = self._seat
             assert seat is not None  # kept until both arrays are made
-            dict.__setitem__(self, ACTION_MASK, mask_of(legal, seat[2]))
+            dict.__setitem__(self, ACTION_MASK, seat[3](legal, seat[2]))
             self._legal = None
             if self._view is _ENCODED:
                 self._seat = None
@@ -148,7 +155,7 @@ class LazyObservation(dict):  # type: ignore[type-arg]
             if legal is not None:  # _fill_mask written out: a frame fewer on every masked step
                 seat = self._seat
                 assert seat is not None  # kept until both arrays are made
-                mask = mask_of(legal, seat[2])
+                mask = seat[3](legal, seat[2])
                 dict.__setitem__(self, ACTION_MASK, mask)
                 self._legal = None
                 if self._view is _ENCODED:

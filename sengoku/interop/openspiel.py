@@ -221,7 +221,7 @@ class _Context:
         #: The game's ``legal_actions_and_ints`` (the actions and their integers in one
         #: call, kept the same way), where ``action_int`` is not used; else None.
         self.with_ints = self.game.legal_actions_and_ints if self.action_int is None else None
-        #: The game's native matches (``Game.native_play``: Gunkimono's core, where it is
+        #: The game's native matches (``Game.native_play``: the game's core, where it is
         #: built), which encode observation tensors at the core's speed (``_Match.shadow``).
         self.native: NativePlay | None = self.game.native_play(**self.options)
 

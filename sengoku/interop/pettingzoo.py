@@ -39,7 +39,7 @@ several times in a row, as in Gunkimono, is selected several times in a row).
   observation was returned at. An observation holds only what its seat may see (the view,
   the mask, the seat's own encoder, which keeps parts of the views it encoded): never the
   state, its seed, another seat's actions or what another seat was shown.
-* A game with a native core (``Game.native_play``: Gunkimono's) is stepped in it: the
+* A game with a native core (``Game.native_play``: every game's, where built) is stepped in it: the
   environment holds a native match, dealt, played and encoded by the core with the numbers
   of the contract and the game's encoder (``tests/interop/test_pettingzoo_native.py`` holds
   the two to each other), at the core's speed; ``sengoku_state`` is then a copy of the
@@ -65,8 +65,8 @@ from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped
 from sengoku.core.game import TERMINAL, IllegalAction, Outcome, SengokuError, State
 from sengoku.core.native_play import NativeMatch, NativePlay
 from sengoku.core.registry import load_game
-from sengoku.interop.encoders import LegalInts, capturer_of, encoder_for
-from sengoku.interop.lazy import Encoded, LazyObservation
+from sengoku.interop.encoders import LegalInts, capturer_of, encoder_for, mask_of
+from sengoku.interop.lazy import Encoded, LazyObservation, Seat
 from sengoku.interop.vector import VectorEnv
 
 
@@ -325,7 +325,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self.num_actions = self.game.num_distinct_actions(**self.options)
         self._deals = random.Random()
         self._state: State = self.game.new_state(seed=0, **self.options)
-        #: The game's native matches (``Game.native_play``: Gunkimono's core, where it is
+        #: The game's native matches (``Game.native_play``: the game's core, where it is
         #: built), stepped instead of contract states when the environment encodes with the
         #: game's own encoder (no ``obs_size``) unless ``native`` is False: the same numbers
         #: at the core's speed. The match played then is ``_match`` (``_state`` is not
@@ -341,16 +341,20 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         # per observer, face-down types included), so one shared by every seat would let an
         # observation reach what another seat was shown. ``self.encoder`` serves the rest.
         self._seat_encoders = [encoder_for(self.game, self.options, obs_size) for _ in range(n)]
-        #: (encoder, seat, num_actions) of each seat, as its observations hold them.
-        self._seats = [
-            (encoder, seat, self.num_actions) for seat, encoder in enumerate(self._seat_encoders)
+        #: (encoder, seat, num_actions, make_mask) of each seat, as its observations hold
+        #: them.
+        self._seats: list[Seat] = [
+            (encoder, seat, self.num_actions, mask_of)
+            for seat, encoder in enumerate(self._seat_encoders)
         ]
         if self._native is not None:
             # A native match's observation is encoded by the core when it is made (about a
             # microsecond): what the observation holds until read is that tensor, which
             # ``Encoded`` hands over as it is (no snapshot of the match is kept).
+            # The core makes the masks too where it can (Gungi's: its action space is wide).
             encoded = Encoded(tuple(self.encoder.shape))
-            self._seats = [(encoded, seat, self.num_actions) for seat in range(n)]
+            make_mask = self._native.mask_of or mask_of
+            self._seats = [(encoded, seat, self.num_actions, make_mask) for seat in range(n)]
         self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation_space = gymnasium.spaces.Dict(
             {

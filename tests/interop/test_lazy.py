@@ -182,10 +182,11 @@ def test_a_mask_has_ones_at_the_legal_integers_only_and_is_the_callers(count: in
 @pytest.mark.parametrize("first", ["observation", "action_mask"])
 def test_either_array_read_first_and_the_encoder_let_go_once_both_are_made(first: str) -> None:
     """An observation keeps its seat's (encoder, seat, num_actions) while an array is still
-    to be made, whichever is read first; once both are made it holds the arrays only."""
+    to be made, whichever is read first; once both are made it holds the arrays only (an
+    environment of contract states: a native one's tensor is made with the observation)."""
     import gc
 
-    env = pz.raw_env("gungi", mode="intro")
+    env = pz.raw_env("gungi", mode="intro", native=False)
     env.reset(seed=6)
     rng = random.Random(6)
     for _ in range(30):

@@ -1,5 +1,5 @@
 """OpenSpiel's legal lists and observation tensors of a game with native play
-(``Game.native_play``: Gunkimono's, Gunshi's and Sashimono's cores) come from a native match played
+(``Game.native_play``: every game's core) come from a native match played
 along with the contract state (``_Match.shadow``): they must be the contract's legal integers
 and the Python encoder's tensors of ``view(seat)`` (built here without the core), for every
 player and the public observer, through play, clones that go their own ways, serialization
@@ -56,6 +56,8 @@ def _deal(game: osp.SengokuSpielGame, rng: random.Random) -> osp.SengokuSpielSta
 @pytest.mark.parametrize(
     ("name", "options"),
     [
+        ("gungi", {"mode": "intro"}),
+        ("gungi", {"mode": "advanced", "archer_blockers": "front_and_wing"}),
         ("gunkimono", {"players": 2}),
         ("gunkimono", {"players": 3}),
         ("gunkimono", {"players": 5}),
@@ -97,7 +99,13 @@ def test_native_tensors_are_the_encoders_through_play_and_clones(
 
 
 @pytest.mark.parametrize(
-    ("name", "options"), [("gunkimono", {"players": 3}), ("gunshi", {}), ("sashimono", {})]
+    ("name", "options"),
+    [
+        ("gungi", {"mode": "beginner"}),
+        ("gunkimono", {"players": 3}),
+        ("gunshi", {}),
+        ("sashimono", {}),
+    ],
 )
 def test_resampled_worlds_and_loaded_positions_are_observed_as_theirs(
     name: str, options: dict[str, object]

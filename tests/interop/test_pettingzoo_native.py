@@ -17,6 +17,8 @@ from sengoku.interop import pettingzoo as pz
 #: The games whose native play is built here, with options covering their player counts and
 #: rulings (each core's own tests cover every option against the Python engine).
 CASES = [
+    ("gungi", {"mode": "intro"}),
+    ("gungi", {"mode": "advanced", "self_check": "forbidden", "first_player": "random"}),
     ("gunkimono", {"players": 2}),
     ("gunkimono", {"players": 3, "own_double_stronghold": True, "link_own_formations": False}),
     ("gunkimono", {"players": 5, "empty_banner_stack": "stay", "end_tile_replacement": False}),

@@ -55,7 +55,7 @@ _ENV_SPARE_PAIR = native_core.native_available() and bool(
     getattr(native_core.module(), "ENV_SPARE_PAIR", False)
 )
 #: Native outcome reasons (native/core.cpp's Reason) as the Outcome's reason strings.
-REASONS = ("", "marshal_captured", "repetition", "mate", "length_limit")
+REASONS = native_core.REASONS
 
 
 #: What :meth:`GungiBatch.env_stepper`'s function returns.
@@ -233,9 +233,7 @@ class GungiBatch:
     @staticmethod
     def outcome_of(outcome: int, reason: int) -> Outcome:
         """The Outcome of a finished game's :meth:`status` outcome and reason."""
-        if outcome == 2:
-            return Outcome.no_winner(2, REASONS[reason])
-        return Outcome.win(outcome, 2, REASONS[reason])
+        return native_core.outcome_of(outcome, reason)
 
     def to_move(self) -> np.ndarray:
         """``(n,)`` int64: the seat to move in each game (the last mover's opponent when over)."""

@@ -60,6 +60,7 @@ from sengoku.games.gungi.the_end import judge
 
 if TYPE_CHECKING:
     from sengoku.core.batch import GameBatch
+    from sengoku.core.native_play import NativePlay
 
 #: The starting position of each (resolved options, first player), cloned by ``new_state``.
 _STARTS: dict[tuple[Any, ...], GungiState] = {}
@@ -142,6 +143,12 @@ class Gungi(Game):
         from sengoku.games.gungi.batch import GungiBatch
 
         return GungiBatch(**options)
+
+    def native_play(self, **options: Any) -> NativePlay | None:
+        # The research adapters play whole games in the core where it is built.
+        if not native_core.HAS_MATCH:
+            return None
+        return native_core.GungiPlay(self, self.resolve_options(**options))
 
     def traits(self, **options: Any) -> Traits:
         # The setup draws from the seed only to choose a random first player.

@@ -8,6 +8,10 @@ contract, for its legal ``Move`` list (made in the core) and for ``apply``'s pos
 core checks, plays and judges the move and writes the change into the state's own lists);
 notation, events, views and records stay in Python.
 
+The research adapters play whole games in the core (:class:`GungiPlay`, ``Gungi.native_play``):
+a ``Match`` keeps its legal list and its pieces' moves from ply to ply, as a batch's game does,
+and writes :class:`~sengoku.games.gungi.encoder.GungiEncoder`'s planes itself.
+
 ``SENGOKU_PURE_PYTHON=1`` in the environment forces the Python engine (differential tests,
 debugging). When the extension was not built, importing this module warns once and the Python
 engine is used; :func:`native_available` says which one runs.
@@ -19,8 +23,12 @@ import importlib
 import os
 import threading
 import warnings
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, cast
 
+import numpy as np
+
+from sengoku.core.game import Outcome
 from sengoku.games.gungi.pieces import (
     ARCHER,
     ATTACK_TABLES,
@@ -32,7 +40,9 @@ from sengoku.games.gungi.pieces import (
 from sengoku.games.gungi.zobrist import BLACK_TO_MOVE_KEY, HAND_KEYS, PIECE_KEYS, SETUP_KEYS
 
 if TYPE_CHECKING:
+    from sengoku.core.game import State
     from sengoku.games.gungi.features import Evaluation
+    from sengoku.games.gungi.game import Gungi
     from sengoku.games.gungi.move import Move
     from sengoku.games.gungi.state import GungiState
 
@@ -327,3 +337,94 @@ def full_position(state: GungiState, evaluation: Evaluation | None = None) -> An
     load(position, state)
     position.load_seen(state.seen)
     return position
+
+
+#: Native outcome reasons (native/core.cpp's Reason) as the Outcome's reason strings.
+REASONS = ("", "marshal_captured", "repetition", "mate", "length_limit")
+
+
+def outcome_of(winner: int, reason: int) -> Outcome:
+    """The contract's Outcome of a finished native game: its winner (0 or 1; 2 for none) and
+    reason (an index of :data:`REASONS`)."""
+    if winner == 2:
+        return Outcome.no_winner(2, REASONS[reason])
+    return Outcome.win(winner, 2, REASONS[reason])
+
+
+#: Whether the built core has ``Match`` (a core built before it has not: Gungi's adapters then
+#: step contract states, to the same numbers).
+HAS_MATCH = _native is not None and hasattr(_native, "Match")
+
+
+class GungiPlay:
+    """Gungi's :class:`~sengoku.core.native_play.NativePlay` (``Gungi.native_play``): whole
+    games in the core for the research adapters. A match keeps the contract state it was made
+    from (``origin``, never changed) and the codes played since (``played``): its contract state
+    is that state with those moves played, made only when asked for (rendering,
+    ``sengoku_state``)."""
+
+    __slots__ = ("game", "options", "_max_length", "_stochastic", "_start", "_shape", "mask_of")
+
+    def __init__(self, game: Gungi, options: Mapping[str, Any]) -> None:
+        from sengoku.games.gungi.encoder import GungiEncoder
+
+        self.game = game
+        self.options = dict(options)
+        self._max_length = game.max_game_length(**self.options)
+        self._shape = tuple(GungiEncoder(self._max_length).shape)
+        #: Whether the seed decides the start (a random first player): else every match
+        #: starts as a copy of one, made once (reading the start FEN costs many plies).
+        self._stochastic = game.traits(**self.options).stochastic
+        self._start: Any = None
+        #: The core makes the masks: for Gungi's 57,025 actions, numpy's index array of the
+        #: legal list was two thirds of a mask.
+        self.mask_of: Callable[[list[int], int], np.ndarray] | None = module().mask_of
+
+    def deal(self, seed: int) -> Any:
+        if not self._stochastic and self._start is not None:
+            return self._start.clone()
+        match = self._match_of(self.game.new_state(seed=seed, **self.options))
+        if not self._stochastic:
+            self._start = match.clone()
+        return match
+
+    def load(self, state: State) -> Any:
+        if dict(state.options) != self.options:
+            raise ValueError(f"a state of other options: {state.options}, not {self.options}")
+        return self._match_of(cast("GungiState", state).clone())
+
+    @staticmethod
+    def _match_of(state: GungiState) -> Any:
+        """A match holding ``state`` (kept as its origin: not to be changed)."""
+        match = module().Match(full_position(state))
+        match.origin = state
+        result = state.outcome()
+        if result is not None:  # over as the state is (the outcome is read from the state)
+            winner = result.winners[0] if result.winners else 2
+            match.end(winner, REASONS.index(result.reason) if result.reason in REASONS else 0)
+        return match
+
+    def state_of(self, match: Any) -> GungiState:
+        from sengoku.games.gungi.move import Move
+
+        state: GungiState = match.origin.clone()
+        for code in match.played:
+            state.apply(Move(code))
+        return state
+
+    def outcome(self, match: Any) -> Outcome | None:
+        result = match.result()
+        if result is None:
+            return None
+        if not match.played:  # over from the start: the contract state's own outcome
+            origin: Outcome | None = match.origin.outcome()
+            return origin
+        return outcome_of(*result)
+
+    def observe(self, match: Any, seat: int) -> np.ndarray:
+        out = np.empty(self._shape, dtype=np.float32)
+        match.encode(self._max_length, seat, out)
+        return out
+
+    def observe_into(self, match: Any, seat: int | None, out: np.ndarray) -> None:
+        match.encode(self._max_length, -1 if seat is None else seat, out)

@@ -1852,6 +1852,26 @@ PyObject* tower_tuple(const uint8_t* t, int n) {
     return tup;
 }
 
+// The action integers (code >> 14) of ``codes``, in their order, as a new list. Each action
+// integer's int object is made once and kept for the process (the integers are few:
+// DONE_INT + 1): a fresh int per legal action was most of a call.
+py::list action_ints(const std::vector<uint32_t>& codes) {
+    PyObject* list = PyList_New(Py_ssize_t(codes.size()));
+    if (list == nullptr) throw py::error_already_set();
+    static std::vector<PyObject*> kept(size_t(DONE_INT) + 1, nullptr);
+    for (size_t i = 0; i < codes.size(); ++i) {
+        PyObject*& n = kept[codes[i] >> 14];
+        if (n == nullptr) n = PyLong_FromUnsignedLong(codes[i] >> 14);
+        if (n == nullptr) {
+            Py_DECREF(list);
+            throw py::error_already_set();
+        }
+        Py_INCREF(n);
+        PyList_SET_ITEM(list, Py_ssize_t(i), n);
+    }
+    return py::reinterpret_steal<py::list>(list);
+}
+
 struct PyPosition {
     std::shared_ptr<Tables> tables;
     Position pos;
@@ -1918,25 +1938,7 @@ struct PyPosition {
 
     // Gungi.legal_action_ints: each legal code's action integer (code >> 14), ascending, from
     // the kept legal list (no list of codes in between).
-    py::list legal_ints() {
-        const std::vector<uint32_t>& codes = cached_legal();
-        PyObject* list = PyList_New(Py_ssize_t(codes.size()));
-        if (list == nullptr) throw py::error_already_set();
-        // Each action integer's int object is made once and kept for the process (the
-        // integers are few: DONE_INT + 1): a fresh int per legal action was most of a call.
-        static std::vector<PyObject*> kept(size_t(DONE_INT) + 1, nullptr);
-        for (size_t i = 0; i < codes.size(); ++i) {
-            PyObject*& n = kept[codes[i] >> 14];
-            if (n == nullptr) n = PyLong_FromUnsignedLong(codes[i] >> 14);
-            if (n == nullptr) {
-                Py_DECREF(list);
-                throw py::error_already_set();
-            }
-            Py_INCREF(n);
-            PyList_SET_ITEM(list, Py_ssize_t(i), n);
-        }
-        return py::reinterpret_steal<py::list>(list);
-    }
+    py::list legal_ints() { return action_ints(cached_legal()); }
 
     // Gungi.int_to_action: the legal code whose action integer is n, or -1 (a binary search
     // of the ascending legal list).
@@ -2077,6 +2079,72 @@ struct PyPosition {
     }
 };
 
+// ---------------------------------------------------------------------- observations
+// GungiEncoder's planes (sengoku/games/gungi/encoder.py), from one seat: 6 * NK board planes
+// (tier, then owner, then kind; the board turned for Black), then the planes filled with
+// one value: the two hands, then eight flags.
+constexpr int BOARD_PLANES = 6 * NK, PLANES = 8 * NK + 8;
+constexpr size_t PLANES_SIZE = size_t(PLANES) * 81;
+
+// The board entries (offsets in a game's planes) set to 1 in ``g``'s planes from seat ``me``,
+// written at ``out`` (81 * 3 at most), square by square then tier by tier; how many.
+int board_cells(const Position& g, int me, uint16_t* out) {
+    int k = 0;
+    for (uint64_t lo = g.occ[0], hi = g.occ[1]; lo | hi;) {
+        int sq;
+        if (lo) {
+            sq = __builtin_ctzll(lo);
+            lo &= lo - 1;
+        } else {
+            sq = 64 + __builtin_ctzll(hi);
+            hi &= hi - 1;
+        }
+        int cell = me ? 80 - sq : sq;
+        for (int t = 0; t < g.h[sq]; ++t) {
+            int p = g.b[sq][t];
+            int owner = (p & 1) == me ? 0 : 1;
+            out[k++] = uint16_t((t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell);
+        }
+    }
+    return k;
+}
+
+// The value of each plane after the board's (PLANES - BOARD_PLANES of them) in ``g`` from seat
+// ``me``: the hands, then the flags (to move, setup, each side drafting, each Marshal
+// capturable, seen from Black, the game's length over ``max_length``).
+void plane_values(Position& g, int me, int max_length, float* value) {
+    std::fill(value, value + (PLANES - BOARD_PLANES), 0.0f);
+    for (int c = 0; c < 2; ++c)
+        for (int k = 0; k < NK; ++k) value[(c == me ? 0 : 1) * NK + k] = float(g.hand[c][k]);
+    float* f = value + 2 * NK;
+    if (g.outcome < 0 && g.to_move == me) f[0] = 1.0f;
+    if (g.phase == SETUP) {
+        f[1] = 1.0f;
+        for (int c = 0; c < 2; ++c)
+            if (g.drafting[c]) f[2 + (c == me ? 0 : 1)] = 1.0f;
+    } else {
+        if (g.marshal_capturable_now(me)) f[4] = 1.0f;
+        if (g.marshal_capturable_now(1 - me)) f[5] = 1.0f;
+    }
+    if (me == 1) f[6] = 1.0f;
+    f[7] = float(std::min(1.0, double(g.ply) / double(max_length)));
+}
+
+// ``g``'s planes from seat ``seat`` (-1: a spectator, who sees from White's side) into ``x``
+// (PLANES_SIZE floats, every one written).
+void encode_planes(Position& g, int seat, int max_length, float* x) {
+    int me = seat == 1 ? 1 : 0;
+    std::memset(x, 0, PLANES_SIZE * sizeof(float));
+    uint16_t cells[81 * 3];
+    int ncells = board_cells(g, me, cells);
+    for (int k = 0; k < ncells; ++k) x[cells[k]] = 1.0f;
+    float value[PLANES - BOARD_PLANES];
+    plane_values(g, me, max_length, value);
+    for (int q = 0; q < PLANES - BOARD_PLANES; ++q)
+        std::fill(x + size_t(BOARD_PLANES + q) * 81, x + size_t(BOARD_PLANES + q + 1) * 81,
+                  value[q]);
+}
+
 // N games stepped together (sengoku/games/gungi/batch.py).
 struct Batch {
     std::vector<std::shared_ptr<Tables>> tables;  // keeps the tables alive
@@ -2201,8 +2269,8 @@ struct Batch {
         for (uint32_t w : row_plans[i % ROW_PLANS]) row[w & ~SET_BIT] = int8_t(w >> 31);
     }
 
-    static constexpr int BOARD_PLANES = 6 * NK, PLANES = 8 * NK + 8;
-    static constexpr size_t PER_GAME = size_t(PLANES) * 81;
+    static constexpr int BOARD_PLANES = ::BOARD_PLANES, PLANES = ::PLANES;
+    static constexpr size_t PER_GAME = PLANES_SIZE;
 
     // What observations last wrote into a game's planes of the buffer at ``observed``: the
     // value of each filled plane (the hands and flags, one value over a whole plane) and the
@@ -2236,29 +2304,8 @@ struct Batch {
         return whole;
     }
 
-    // The board entries (offsets in a game's planes) set to 1 in game i's planes from seat
-    // ``me``, written at ``out`` (81 * 3 at most); how many.
-    int board_cells(size_t i, int me, uint16_t* out) const {
-        const Position& g = games[i];
-        int k = 0;
-        for (uint64_t lo = g.occ[0], hi = g.occ[1]; lo | hi;) {
-            int sq;
-            if (lo) {
-                sq = __builtin_ctzll(lo);
-                lo &= lo - 1;
-            } else {
-                sq = 64 + __builtin_ctzll(hi);
-                hi &= hi - 1;
-            }
-            int cell = me ? 80 - sq : sq;
-            for (int t = 0; t < g.h[sq]; ++t) {
-                int p = g.b[sq][t];
-                int owner = (p & 1) == me ? 0 : 1;
-                out[k++] = uint16_t((t * 2 * NK + owner * NK + (p >> 1)) * 81 + cell);
-            }
-        }
-        return k;
-    }
+    // The board entries set to 1 in game i's planes from seat ``me`` (::board_cells).
+    int board_cells(size_t i, int me, uint16_t* out) const { return ::board_cells(games[i], me, out); }
 
     // A board entry's place in board_cells' order from seat ``me``: its square, then its
     // tier (the entry's plane gives the tier, its cell the square).
@@ -2319,21 +2366,7 @@ struct Batch {
         note.seat = int8_t(me);
         // The planes filled with one value: hands, then the flags.
         float value[PLANES - BOARD_PLANES];
-        std::fill(value, value + (PLANES - BOARD_PLANES), 0.0f);
-        for (int c = 0; c < 2; ++c)
-            for (int k = 0; k < NK; ++k) value[(c == me ? 0 : 1) * NK + k] = float(g.hand[c][k]);
-        float* f = value + 2 * NK;
-        if (g.outcome < 0 && g.to_move == me) f[0] = 1.0f;
-        if (g.phase == SETUP) {
-            f[1] = 1.0f;
-            for (int c = 0; c < 2; ++c)
-                if (g.drafting[c]) f[2 + (c == me ? 0 : 1)] = 1.0f;
-        } else {
-            if (g.marshal_capturable_now(me)) f[4] = 1.0f;
-            if (g.marshal_capturable_now(1 - me)) f[5] = 1.0f;
-        }
-        if (me == 1) f[6] = 1.0f;
-        f[7] = float(std::min(1.0, double(g.ply) / double(max_length)));
+        plane_values(g, me, max_length, value);
         for (int q = 0; q < PLANES - BOARD_PLANES; ++q) {
             if (value[q] == planes[q]) continue;  // as written last time
             std::fill(x + size_t(BOARD_PLANES + q) * 81, x + size_t(BOARD_PLANES + q + 1) * 81,
@@ -2557,6 +2590,99 @@ struct Batch {
 // plain METH_FASTCALL methods of Position rather than through pybind11's dispatcher: its
 // argument records, casters and overload loop cost about what a legal list of Moves does
 // (0.2-0.3 us a ply of about 3). Same names, arguments, results and errors as before.
+// ---------------------------------------------------------------------- matches
+// One game for the research adapters (sengoku/core/native_play.py's NativeMatch): a
+// position with its history of positions, its legal list kept from ply to ply and its
+// pieces' moves kept as a batch's game keeps them (BoardCache), played and judged as a batch
+// plays its games (Position::play_listed), its observations GungiEncoder's planes.
+struct Match {
+    std::shared_ptr<Tables> tables;  // keeps the tables alive
+    Position pos;
+    std::vector<uint32_t> legal;
+    bool fresh = false;
+    BoardCache cache;
+    // The codes played since the match was made from its origin, in order.
+    std::vector<uint32_t> played;
+    // What Python keeps with the match: the contract state it was made from (never changed),
+    // which with ``played`` gives the contract state of any of its positions.
+    py::object origin;
+
+    explicit Match(const PyPosition& start) : tables(start.tables), pos(start.pos) {
+        pos.T = tables.get();
+    }
+
+    const std::vector<uint32_t>& codes() {
+        if (!fresh) {
+            if (pos.outcome >= 0)
+                legal.clear();
+            else
+                pos.legal_codes(legal, &cache);
+            fresh = true;
+        }
+        return legal;
+    }
+
+    // Play the legal action integer ``want``: false (nothing changed) when the match is over
+    // or its legal list does not hold it.
+    bool apply(int64_t want) {
+        if (pos.outcome >= 0 || want < 0 || want > DONE_INT) return false;
+        const std::vector<uint32_t>& list = codes();
+        auto it = std::lower_bound(list.begin(), list.end(), uint32_t(want) << 14);
+        if (it == list.end() || int64_t(*it >> 14) != want) return false;
+        uint32_t code = *it;
+        Undo u;
+        pos.play_listed(code, u, legal, &cache);
+        fresh = true;
+        played.push_back(code);
+        return true;
+    }
+};
+
+Match& match_of(PyObject* self) {
+    return py::cast<Match&>(py::handle(self));  // a TypeError for another object
+}
+
+// Match.legal_ints and Match.apply, once a ply each in the adapters' loops: plain
+// METH_FASTCALL methods, as the Position's.
+PyObject* fast_match_legal_ints(PyObject* self, PyObject* const*, Py_ssize_t nargs) {
+    if (nargs != 0) {
+        PyErr_SetString(PyExc_TypeError, "legal_ints() takes no arguments");
+        return nullptr;
+    }
+    try {
+        return action_ints(match_of(self).codes()).release().ptr();
+    } catch (...) {
+        py::detail::try_translate_exceptions();
+        return nullptr;
+    }
+}
+
+PyObject* fast_match_apply(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 1 || !PyLong_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "apply(action: int) takes one int");
+        return nullptr;
+    }
+    int overflow = 0;
+    long long n = PyLong_AsLongLongAndOverflow(args[0], &overflow);
+    if (n == -1 && PyErr_Occurred()) return nullptr;
+    try {
+        bool done = overflow == 0 && match_of(self).apply(n);
+        return PyBool_FromLong(done);
+    } catch (...) {
+        py::detail::try_translate_exceptions();
+        return nullptr;
+    }
+}
+
+PyMethodDef g_match_fast_methods[] = {
+    {"legal_ints",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_match_legal_ints)),
+     METH_FASTCALL, "The legal action integers, ascending (empty once over): a new list."},
+    {"apply", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_match_apply)),
+     METH_FASTCALL,
+     "Play a legal action integer; False (nothing changed) for one not legal here."},
+    {nullptr, nullptr, 0, nullptr}};
+
 PyPosition* position_of(PyObject* self) {
     return &py::cast<PyPosition&>(py::handle(self));  // a TypeError for another object
 }
@@ -2926,7 +3052,46 @@ PyMethodDef g_batch_fast_methods[] = {
      "terminations, truncations, ended)."},
     {nullptr, nullptr, 0, nullptr}};
 
+// An action mask: mask_of(ints, num_actions) is a new int8 array of ``num_actions`` entries,
+// 1 at each of ``ints`` (a list of ints in range), 0 elsewhere: what
+// sengoku/interop/encoders.py's mask_of makes, without the index array numpy would make of the
+// list first (two thirds of that call for Gungi's 57,025 actions).
+PyObject* fast_mask_of(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyList_Check(args[0]) || !PyLong_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "mask_of(ints: list, num_actions: int)");
+        return nullptr;
+    }
+    Py_ssize_t n = PyLong_AsSsize_t(args[1]);
+    if (n == -1 && PyErr_Occurred()) return nullptr;
+    if (n < 0) {
+        PyErr_SetString(PyExc_ValueError, "mask_of: num_actions must not be negative");
+        return nullptr;
+    }
+    try {
+        py::array_t<int8_t> mask(n);
+        int8_t* m = mask.mutable_data();
+        std::memset(m, 0, size_t(n));
+        PyObject* ints = args[0];
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(ints); ++i) {
+            Py_ssize_t x = PyLong_AsSsize_t(PyList_GET_ITEM(ints, i));
+            if (x == -1 && PyErr_Occurred()) return nullptr;
+            if (x < 0 || x >= n) {
+                PyErr_Format(PyExc_IndexError, "mask_of: action %zd is not below %zd", x, n);
+                return nullptr;
+            }
+            m[x] = 1;
+        }
+        return mask.release().ptr();
+    } catch (...) {
+        py::detail::try_translate_exceptions();
+        return nullptr;
+    }
+}
+
 PyMethodDef g_module_functions[] = {
+    {"mask_of", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_mask_of)),
+     METH_FASTCALL,
+     "mask_of(ints, num_actions): a new int8 array of num_actions entries, 1 at ints."},
     {"snapshot", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_snapshot)),
      METH_FASTCALL,
      "GungiEncoder.capture's snapshot: cls(tuple(board), (tuple(hand0), tuple(hand1)), "
@@ -3285,5 +3450,49 @@ PYBIND11_MODULE(_gungi_native, m) {
         PyObject* method = PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(batch.ptr()), def);
         if (method == nullptr) throw py::error_already_set();
         batch.attr(def->ml_name) = py::reinterpret_steal<py::object>(method);
+    }
+
+    // A game for the research adapters (sengoku/games/gungi/native_core.py, native_play).
+    py::class_<Match> match(m, "Match");
+    match
+        .def(py::init<const PyPosition&>(), py::arg("start"))
+        .def("clone", [](const Match& x) { return Match(x); })
+        .def_property_readonly("current_player",
+                               [](const Match& x) { return x.pos.current_player(); })
+        .def("is_terminal", [](const Match& x) { return x.pos.outcome >= 0; })
+        // (winner, reason) once over (winner 0 or 1, 2 for none; reason as Batch.status
+        // gives it), else None.
+        .def("result",
+             [](const Match& x) -> py::object {
+                 if (x.pos.outcome < 0) return py::none();
+                 return py::make_tuple(x.pos.outcome, x.pos.reason);
+             })
+        // Make the match over with (winner, reason), as a finished contract state is.
+        .def("end",
+             [](Match& x, int outcome, int reason) {
+                 if (outcome < 0 || outcome > 2) throw std::invalid_argument("outcome 0, 1 or 2");
+                 x.pos.outcome = outcome;
+                 x.pos.reason = reason;
+                 x.fresh = false;
+             })
+        .def_property_readonly("played", [](const Match& x) { return x.played; })
+        .def_property_readonly("ply", [](const Match& x) { return x.pos.ply; })
+        .def_readwrite("origin", &Match::origin)
+        // GungiEncoder's planes of the position from ``seat`` (-1: a spectator, who sees from
+        // White's side) into ``out`` (C-contiguous float32 of 120 * 9 * 9 floats, every one
+        // written), the length plane over ``max_length``.
+        .def("encode",
+             [](Match& x, int max_length, int seat,
+                py::array_t<float, py::array::c_style> out) {
+                 if (size_t(out.size()) != PLANES_SIZE)
+                     throw std::invalid_argument("out must be float32 of the encoder's size");
+                 if (max_length <= 0) throw std::invalid_argument("max_length must be positive");
+                 encode_planes(x.pos, seat, max_length, out.mutable_data());
+             },
+             py::arg("max_length"), py::arg("seat"), py::arg("out"));
+    for (PyMethodDef* def = g_match_fast_methods; def->ml_name != nullptr; ++def) {
+        PyObject* method = PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(match.ptr()), def);
+        if (method == nullptr) throw py::error_already_set();
+        match.attr(def->ml_name) = py::reinterpret_steal<py::object>(method);
     }
 }
