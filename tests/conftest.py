@@ -35,9 +35,32 @@ NEEDS = {
 }
 
 
+#: The order files run in (their lowest rank first; collection order within a rank): the
+#: longest first. ``make test`` hands the files to its processes in this order
+#: (pytest-xdist's ``--dist loadfile``), so the short ones fill the end and no process is
+#: left alone with a long file after the others have finished: the wheel build (about two
+#: minutes), then the browser tests (half a minute to two minutes a file), then those that
+#: start servers and databases (tests/server's), then the rest. In collection order the
+#: browser tests came last, and the suite's last three minutes ran one or two of them beside
+#: idle processes.
+RANKS = (("wheel", 0), ("browser", 1), ("postgres", 2), ("redis", 2), ("ray", 2))
+SERVER_TESTS = "tests/server/"
+
+
+def _rank(item: pytest.Item) -> int:
+    marked = (rank for marker, rank in RANKS if item.get_closest_marker(marker))
+    return min(marked, default=2 if item.nodeid.startswith(SERVER_TESTS) else 3)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         for marker, fixtures in NEEDS.items():
             if used & fixtures:
                 item.add_marker(getattr(pytest.mark, marker))
+    # Each file's rank is its most urgent test's, so that a file's tests stay together.
+    file_rank: dict[str, int] = {}
+    for item in items:
+        where = item.nodeid.split("::", 1)[0]
+        file_rank[where] = min(file_rank.get(where, 3), _rank(item))
+    items.sort(key=lambda item: file_rank[item.nodeid.split("::", 1)[0]])
