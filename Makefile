@@ -67,18 +67,22 @@ format: install
 # browser and server tests spend much of their time waiting on Chromium and on server
 # processes (a browser test file runs at about half a core), so three processes keep two
 # cores busier than two did (the whole suite: 929 s against 1,004 s, on an idle machine).
+# The files are handed out longest first (tests/conftest.py orders them; pytest-xdist's own
+# order, most tests first, left the slow files of one or two tests to the end, run beside
+# idle processes: --no-loadscope-reorder keeps ours).
 # `make test TEST_WORKERS=0` runs it in one process. The 25 slowest tests are listed at the end,
 # for keeping the suite under its 20 minutes.
 TEST_WORKERS ?= 3
+XDIST = -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 test: $(TEST_STAMP) lint system-packages
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=25
+	$(BIN)/python -m pytest -q $(XDIST) --durations=25
 
 # Everything but the tests that need a browser (tests/web, Playwright), PostgreSQL, Redis or
 # Ray (pytest markers, set in tests/conftest.py): the quick check before a commit. No lint,
 # no Debian packages.
 FAST := not browser and not postgres and not redis and not ray
 test-fast: $(TEST_STAMP)
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile -m "$(FAST)"
+	$(BIN)/python -m pytest -q $(XDIST) -m "$(FAST)"
 
 # Debian packages the tests need, installed when missing: Chromium for the browser tests
 # (tests/web drive it through Playwright, never a downloaded browser), PostgreSQL's server

@@ -37,7 +37,8 @@ NEEDS = {
 
 #: The order files run in (their lowest rank first; collection order within a rank): the
 #: longest first. ``make test`` hands the files to its processes in this order
-#: (pytest-xdist's ``--dist loadfile``), so the short ones fill the end and no process is
+#: (pytest-xdist's ``--dist loadfile --no-loadscope-reorder``; without the flag, xdist hands
+#: out the files with the most tests first), so the short ones fill the end and no process is
 #: left alone with a long file after the others have finished: the wheel build (about two
 #: minutes), then the browser tests (half a minute to two minutes a file), then those that
 #: start servers and databases (tests/server's), then the rest. In collection order the
