@@ -18,6 +18,8 @@ T = TypeVar("T")
 #: The safety net for a wait: far longer than anything takes on an idle machine, so that only
 #: a condition that never comes fails, not a slow machine.
 GENEROUS = 120.0
+#: The same in milliseconds, as Playwright takes its timeouts.
+GENEROUS_MS = int(GENEROUS * 1000)
 
 
 def wait_until(

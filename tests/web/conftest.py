@@ -16,10 +16,19 @@ from typing import Any
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 from sengoku.server import Settings, create_app
-from tests.waiting import wait_until
+from tests.waiting import GENEROUS_MS, wait_until
+
+#: How long a page's action or wait may take before it fails: tests/waiting.py's safety net
+#: (GENEROUS), not a bound on how long things take. Playwright's own defaults (30 s for an
+#: action, 5 s for an ``expect``; a short explicit 15-30 s before) failed whole-game tests
+#: on a loaded machine (three browsers, the wheel build and a benchmark on two cores), where
+#: a computer's turn or a redraw took that long. A short wait stays only as a probe, in a
+#: ``try`` that looks again.
+PAGE_TIMEOUT_MS = GENEROUS_MS
+expect.set_options(timeout=PAGE_TIMEOUT_MS)
 
 CHROMIUM = os.environ.get("SENGOKU_CHROMIUM", "/usr/bin/chromium")
 #: What a closed network needs: no sandbox (root in CI), no GPU, nothing phoning home.
@@ -141,7 +150,7 @@ def page_maker(browser: Browser, base_url: str) -> Iterator[Any]:
         ctx = browser.new_context(
             viewport={"width": width, "height": height}, base_url=base_url, accept_downloads=True
         )
-        ctx.set_default_timeout(15_000)
+        ctx.set_default_timeout(PAGE_TIMEOUT_MS)
         contexts.append(ctx)
         return watcher.watch(ctx.new_page())
 

@@ -10,6 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.waiting import GENEROUS
 from tests.web.helpers import shot
 
 
@@ -17,7 +18,7 @@ from tests.web.helpers import shot
 def test_signing_up_claims_this_browsers_seats_and_marks_the_header(
     new_page: Callable[..., Page], base_url: str, width: int, height: int
 ) -> None:
-    with httpx.Client(base_url=base_url, timeout=20) as http:  # a guest's match, no cookies
+    with httpx.Client(base_url=base_url, timeout=GENEROUS) as http:  # a guest's match, no cookies
         r = http.post(
             "/api/matches", json={"game": "gungi", "seats": [{"kind": "local"}, {"kind": "local"}]}
         )

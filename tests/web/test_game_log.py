@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.waiting import NEXT_FRAME
+from tests.waiting import GENEROUS, NEXT_FRAME
 from tests.web.helpers import PageWatch, assert_clean_text, no_horizontal_overflow, shot
 from tests.web.test_accessibility import violations
 
@@ -44,7 +44,7 @@ def create(base_url: str, game: str, seed: int) -> dict[str, Any]:
 def play(base_url: str, m: dict[str, Any], seed: int, until: Any, limit: int = 400) -> int:
     """Random legal actions by whichever seat is to act, until ``until(snapshot)``."""
     rng = random.Random(seed)
-    with httpx.Client(base_url=base_url, timeout=30) as client:
+    with httpx.Client(base_url=base_url, timeout=GENEROUS) as client:
         for _ in range(limit):
             snap = client.get(
                 f"/api/matches/{m['id']}", headers={"Authorization": f"Bearer {m['tokens']['0']}"}

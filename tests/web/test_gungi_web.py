@@ -9,6 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from tests.waiting import GENEROUS_MS
 from tests.web.helpers import (
     click_move,
     moves_shown,
@@ -94,7 +95,9 @@ def test_against_the_ai_by_clicks_then_resign_and_replay(new_page: Any) -> None:
     panel.locator("a", has_text="Replay").click()
     page.wait_for_url("**/replay/*")
     # The server replays the record in a worker process: seconds on a loaded machine.
-    expect(page.locator("#replay-counter")).to_have_text(re.compile(r"^\d+ / 4$"), timeout=30_000)
+    expect(page.locator("#replay-counter")).to_have_text(
+        re.compile(r"^\d+ / 4$"), timeout=GENEROUS_MS
+    )
     page.click("#replay-first")
     expect(page.locator("#replay-counter")).to_have_text("0 / 4")
     assert tower(page, "5-7") == [("pawn", "white")]
@@ -119,8 +122,8 @@ def test_against_the_ai_by_clicks_then_resign_and_replay(new_page: Any) -> None:
     expect(page.locator(".record-row").first).to_be_visible()
     page.set_input_files("#import-file", info.value.path())
     page.click("#import")
-    page.wait_for_url("**/replay/*", timeout=30_000)
-    expect(page.locator("#replay-counter")).to_have_text(re.compile(r"/ 4$"), timeout=30_000)
+    page.wait_for_url("**/replay/*", timeout=GENEROUS_MS)
+    expect(page.locator("#replay-counter")).to_have_text(re.compile(r"/ 4$"), timeout=GENEROUS_MS)
     page.click("#replay-first")
     page.click("#replay-next")
     assert tower(page, "5-6") == [("pawn", "white")]

@@ -17,7 +17,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.waiting import NEXT_FRAME
+from tests.waiting import GENEROUS_MS, NEXT_FRAME
 from tests.web.helpers import (
     PageWatch,
     assert_clean_text,
@@ -69,7 +69,7 @@ def wait_turn_or_end(page: Page) -> bool:
     page.wait_for_function(
         "() => document.querySelector('.board-area[data-interactive=\"true\"]')"
         " || document.querySelector('.end-panel:not([hidden])')",
-        timeout=60_000,
+        timeout=GENEROUS_MS,
     )
     return page.locator(".end-panel:not([hidden])").count() == 0
 

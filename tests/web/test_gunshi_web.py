@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from sengoku.server import i18n
+from tests.waiting import GENEROUS_MS
 from tests.web.helpers import (
     PageWatch,
     assert_clean_text,
@@ -103,7 +104,7 @@ def decide(
         key_press(page, selector)
     else:
         page.locator(selector).first.click()
-    page.wait_for_function(READY, arg=before, timeout=30_000)
+    page.wait_for_function(READY, arg=before, timeout=GENEROUS_MS)
     return choice
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-from tests.waiting import NEXT_FRAME
+from tests.waiting import GENEROUS_MS, NEXT_FRAME
 from tests.web.helpers import (
     PageWatch,
     assert_clean_text,
@@ -99,7 +99,7 @@ def play_to_the_end(
         # A safety net against a game that never ends, counted in decisions, not seconds.
         steps += 1
         assert steps < 5000, f"{name}: no end after {counts}"
-        page.wait_for_function(READY, timeout=30_000)
+        page.wait_for_function(READY, timeout=GENEROUS_MS)
         state, before = status(page)
         if state == "finished":
             break
@@ -402,7 +402,7 @@ def test_hot_seat_on_a_phone_passes_the_device_then_replays(new_page: Any) -> No
     panel.locator("a", has_text="Replay").click()
     page.wait_for_url("**/replay/*")
     counter = page.locator("#replay-counter")
-    expect(counter).to_have_text(re.compile(r"^\d+ / \d+$"), timeout=30_000)
+    expect(counter).to_have_text(re.compile(r"^\d+ / \d+$"), timeout=GENEROUS_MS)
     page.click("#replay-first")
     page.click("#replay-next")
     expect(counter).to_have_text(re.compile(r"^1 / "))

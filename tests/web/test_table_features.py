@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from sengoku.server import Settings, create_app
-from tests.waiting import wait_until
+from tests.waiting import GENEROUS_MS, wait_until
 from tests.web.conftest import ServerThread, free_port
 from tests.web.helpers import shot
 
@@ -88,7 +88,7 @@ def test_a_chat_exchange_and_what_a_spectator_sees(new_page: Any, base_url: str)
     ben = open_as(new_page, mid, 1, m["tokens"]["1"])
     watcher = open_as(new_page, mid, None, None)
     # Presence: both players online, one spectator (polled every few seconds).
-    expect(aki.locator("#spectator-count")).to_have_text("1 spectator", timeout=10_000)
+    expect(aki.locator("#spectator-count")).to_have_text("1 spectator", timeout=GENEROUS_MS)
     expect(aki.locator('.presence[data-seat="1"]')).to_have_attribute("data-online", "true")
 
     aki.fill("#chat-input", "good luck <b>Ben</b>")
@@ -160,7 +160,7 @@ def test_a_draw_offer_accepted(new_page: Any, base_url: str) -> None:
     ben = open_as(new_page, mid, 1, m["tokens"]["1"])
     aki.click("#draw-offer")
     expect(aki.locator("#draw-pending")).to_be_visible()
-    expect(ben.locator("#draw-offered")).to_be_visible(timeout=10_000)
+    expect(ben.locator("#draw-offered")).to_be_visible(timeout=GENEROUS_MS)
     shot(ben, "table-draw-offered")
     ben.click("#draw-accept")
     for page in (aki, ben):
@@ -188,7 +188,7 @@ def test_a_claim_after_the_opponent_leaves_and_the_tab_title(new_page: Any, base
     expect(stayer.locator("#claim")).to_have_count(0)
     leaver.close()
     expect(stayer.locator(f'.presence[data-seat="{second}"]')).to_have_attribute(
-        "data-online", "false", timeout=10_000
+        "data-online", "false", timeout=GENEROUS_MS
     )
     expect(stayer.locator("#claim")).to_be_visible()
     # The behaviour under test, not a wait for something: a claim is allowed only once the
@@ -244,7 +244,7 @@ def test_capture_and_low_time_sounds(new_page: Any, base_url: str) -> None:
     # Under 10 s on my own running clock: the low-time sound, once.
     page.wait_for_function(
         "async () => (await import('/js/sound.js')).sounds.log.some(s => s.name === 'lowtime')",
-        timeout=10_000,
+        timeout=GENEROUS_MS,
         polling=250,
     )
     # The behaviour under test: the clock runs on (several more ticks) and the low-time

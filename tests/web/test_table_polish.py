@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
+from tests.waiting import GENEROUS, GENEROUS_MS
 from tests.web.helpers import shot
 
 
@@ -18,7 +19,7 @@ def api(base_url: str, method: str, path: str, token: str | None = None, body: A
     """One API call; a 429 (the per-client rate limit) is waited out as Retry-After says."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     for _ in range(20):
-        r = httpx.request(method, f"{base_url}{path}", headers=headers, json=body, timeout=30)
+        r = httpx.request(method, f"{base_url}{path}", headers=headers, json=body, timeout=GENEROUS)
         if r.status_code != 429:
             assert r.status_code < 400, (r.status_code, r.text)
             return r.json()
@@ -316,16 +317,16 @@ def test_small_faults_of_the_table(new_page: Any, base_url: str) -> None:
     m = create(base_url, "gungi", [{"kind": "local"}, {"kind": "ai", "level": 1}])
     page = new_page(1280, 900)
     open_with(page, m["id"], {"0": m["tokens"]["0"]})
-    with page.expect_response(lambda r: r.url.endswith("/table"), timeout=20_000):
+    with page.expect_response(lambda r: r.url.endswith("/table"), timeout=GENEROUS_MS):
         pass
     # Settled: our seat online (the socket connected), then nothing changes at the table.
     page.wait_for_selector('#presence .presence[data-seat="0"][data-online="true"]')
-    with page.expect_response(lambda r: r.url.endswith("/table"), timeout=20_000):
+    with page.expect_response(lambda r: r.url.endswith("/table"), timeout=GENEROUS_MS):
         pass
     page.evaluate("window.kept = document.querySelector('#presence .presence')")
     # Three polls: the first two have been drawn by the time the third answers.
     for _ in range(3):
-        with page.expect_response(lambda r: r.url.endswith("/table"), timeout=20_000):
+        with page.expect_response(lambda r: r.url.endswith("/table"), timeout=GENEROUS_MS):
             pass
     assert page.evaluate("window.kept === document.querySelector('#presence .presence')")
     # A move meant for a position that is gone (the server answers 409) is dropped quietly:

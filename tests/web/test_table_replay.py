@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 
 from sengoku import load_game
 from sengoku.core.record import GameRecord
+from tests.waiting import GENEROUS, GENEROUS_MS
 
 
 def long_gunshi_record() -> dict[str, Any]:
@@ -52,12 +53,12 @@ STEPS = """(n) => {
 def test_a_long_replay_steps_autoplays_and_exports_text(new_page: Any, base_url: str) -> None:
     record = long_gunshi_record()
     plies = len(record["actions"])
-    r = httpx.post(f"{base_url}/api/records", json=record, timeout=60)
+    r = httpx.post(f"{base_url}/api/records", json=record, timeout=GENEROUS)
     assert r.status_code == 201, r.text
     rid = r.json()["id"]
     page: Page = new_page(1280, 900)
     page.goto(f"/replay/{rid}")
-    expect(page.locator("#replay-counter")).to_have_text(f"0 / {plies}", timeout=60_000)
+    expect(page.locator("#replay-counter")).to_have_text(f"0 / {plies}", timeout=GENEROUS_MS)
     assert page.locator("#moves li[data-ply]").count() == plies
     page.evaluate(STEPS, 200)
     expect(page.locator("#replay-counter")).to_have_text(f"200 / {plies}")
@@ -76,7 +77,7 @@ def test_a_long_replay_steps_autoplays_and_exports_text(new_page: Any, base_url:
     # Two steps on from move 3, or more: a busy machine may paint two steps between looks.
     page.wait_for_function(
         "() => parseInt(document.querySelector('#replay-counter').textContent, 10) >= 5",
-        timeout=60_000,
+        timeout=GENEROUS_MS,
     )
     page.click("#replay-play")
     expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "false")

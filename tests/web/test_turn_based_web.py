@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
+from tests.waiting import GENEROUS
 from tests.web.helpers import shot
 
 
@@ -36,7 +37,7 @@ def look_again(page: Page) -> None:
 def test_signed_in_player_sees_your_turn_first_and_the_title_badge(
     new_page: Callable[..., Page], base_url: str
 ) -> None:
-    with httpx.Client(base_url=base_url, timeout=20) as http:
+    with httpx.Client(base_url=base_url, timeout=GENEROUS) as http:
         r = http.post(
             "/api/matches",
             json={

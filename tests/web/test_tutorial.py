@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import sengoku.web
-from tests.waiting import NEXT_FRAME
+from tests.waiting import GENEROUS_MS, NEXT_FRAME
 from tests.web.helpers import (
     PageWatch,
     assert_clean_text,
@@ -350,7 +350,7 @@ def test_a_score_turn_skips_the_action_turn_steps(new_page: Any) -> None:
         page.wait_for_function(
             "n => Number(document.getElementById('status').dataset.ply) > n", arg=before
         )
-    expect(page.locator("#coach")).to_have_attribute("data-step", "turn", timeout=30_000)
+    expect(page.locator("#coach")).to_have_attribute("data-step", "turn", timeout=GENEROUS_MS)
     page.click('button.s-choice[data-action="score"]')
     expect(page.locator("#coach")).to_have_attribute("data-step", "act")
     steps = follow_by_clicks(page, "sashimono")

@@ -12,6 +12,8 @@ import re
 
 from playwright.sync_api import Browser, Page, Request, Response, expect
 
+from tests.waiting import GENEROUS_MS
+
 # tests/web's browser fixtures (its in-process server, Debian's Chromium through Playwright,
 # opened and closed per test module). Imported here rather than in a conftest.py: this folder
 # is on sys.path (a plugin), where a module named conftest would shadow other folders' ones.
@@ -61,7 +63,7 @@ def ply(page: Page) -> int:
 
 def test_nim_hot_seat_by_clicks(browser: Browser, base_url: str) -> None:  # noqa: F811
     ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, base_url=base_url)
-    ctx.set_default_timeout(10_000)
+    ctx.set_default_timeout(GENEROUS_MS)
     try:
         page = ctx.new_page()
         watch = Watch(page)
