@@ -79,8 +79,8 @@ class LazyObservation(dict):  # type: ignore[type-arg]
 
     # ``_seat``: (encoder, seat, num_actions, make_mask), one tuple per seat that an
     # environment keeps (no tuple made per observation), None once both arrays are made;
-    # ``_view``: what the encoder encodes, _ENCODED once it is; ``_legal``: the legal integers, None once the
-    # mask is made.
+    # ``_view``: what the encoder encodes, _ENCODED once it is; ``_legal``: the legal
+    # integers, None once the mask is made.
     __slots__ = ("_seat", "_view", "_legal")
 
     def __init__(
