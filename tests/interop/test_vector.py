@@ -506,6 +506,47 @@ def test_gungi_two_buffer_pairs_give_what_one_pair_gives(monkeypatch: pytest.Mon
     assert ended, "no game ended: the restarts into the two pairs were never checked"
 
 
+@pytest.mark.parametrize("spare", [False, True])
+def test_gungi_large_batch_steps_in_tiles_as_one_at_a_time(
+    spare: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The core's one-call step moves and then writes its games a tile (32 games) at a
+    time: 70 games are two whole tiles and a part. Side by side with stepping then
+    observing (``copy=True``), on the same seeds and actions and through restarts, every
+    step hands out the same planes, masks, seats, sparse lists, rewards and outcomes."""
+    from sengoku.games.gungi import game as gungi_game
+    from sengoku.games.gungi import native_available
+    from sengoku.games.gungi.batch import _ENV_STEP
+    from sengoku.games.gungi.game import Gungi
+
+    if not (native_available() and _ENV_STEP):
+        pytest.skip("Gungi's native core (with env_step) is not built")
+    monkeypatch.setattr(Gungi, "length_limit", 30)  # restarts from truncations, often
+    monkeypatch.setattr(gungi_game, "_STARTS", {})
+    monkeypatch.setattr(vector, "SPARE_PAIR_FROM", 1 if spare else 71)
+    fused = VectorEnv("gungi", 70, copy=False, mode="intro")
+    plain = VectorEnv("gungi", 70, copy=True, mode="intro")
+    answers = [fused.reset(seed=4), plain.reset(seed=4)]
+    assert fused._stepper is not None and len(fused._bound) == (2 if spare else 1)
+    rng = np.random.default_rng(4)
+    ended = 0
+    for step in range(70):
+        first, second = answers
+        for key in ("observation", "action_mask", "agent", "legal_actions", "legal_offsets"):
+            assert np.array_equal(first[key], second[key]), (step, key)
+        offsets = first["legal_offsets"]
+        actions = np.array(
+            [rng.choice(first["legal_actions"][offsets[i] : offsets[i + 1]]) for i in range(70)]
+        )
+        one, two = fused.step(actions), plain.step(actions)
+        answers = [one[0], two[0]]
+        for a, b in zip(one[1:4], two[1:4], strict=True):
+            assert np.array_equal(a, b)
+        assert one[4] == two[4]
+        ended += int((one[2] | one[3]).sum())
+    assert ended >= 70, "the games did not all end: the restarts were not checked"
+
+
 def native_batch_of_three() -> tuple[Any, np.ndarray, np.ndarray]:
     """Three intro games in Gungi's native core (seed 1), and a zeroed mask and planes
     buffer for them; the test is skipped without the core."""

@@ -2277,6 +2277,7 @@ struct Batch {
     // lines have arrived meanwhile). A row of the other side's moves (nothing to merge) is
     // left to apply_row, which rewrites it with rewrite_row's two loops.
     static constexpr size_t ROW_PLANS = 16, ROW_AHEAD = 8;
+    static constexpr size_t TILE = 32;  // step_all's games moved, then written, together
     static constexpr uint32_t SET_BIT = 0x80000000u;
     Codes row_plans[ROW_PLANS];
     bool row_planned[ROW_PLANS] = {};
@@ -2577,28 +2578,35 @@ struct Batch {
         if (spare_marked_at == m) spare_marked_at = nullptr;  // written now: stale
         bool whole = follow_observations(o, true);
         try {
-            for (size_t i = 0; i < n; ++i) {
-                if (i + 1 < n) prefetch_game(i + 1);
-                if (uint32_t code = to_play[i]) {
-                    play_code(i, code);
-                    Position& g = games[i];
-                    if (g.outcome >= 0) {
-                        ended(i, g.outcome, g.reason);
-                        if (start != nullptr) restart(i, *start);
+            // In tiles of TILE games: the tile's moves, then its writes, game by game. The
+            // moves of many games in a row keep the move tables in the cache, which the
+            // writes (scattered over the 25 MB of 256 games' buffers) would push out
+            // between two games; the writes of a tile find its games' lists and positions
+            // still in the cache, where after the moves of all 256 games they were not (a
+            // step of 256 games took 3% less in tiles of 32 than in one; 16 or 64 no less).
+            for (size_t lo = 0; lo < n; lo += TILE) {
+                size_t hi = std::min(n, lo + TILE);
+                for (size_t i = lo; i < hi; ++i) {
+                    if (i + 1 < n) prefetch_game(i + 1);
+                    if (uint32_t code = to_play[i]) {
+                        play_code(i, code);
+                        Position& g = games[i];
+                        if (g.outcome >= 0) {
+                            ended(i, g.outcome, g.reason);
+                            if (start != nullptr) restart(i, *start);
+                        }
                     }
                 }
-            }
-            // Then the writes, game by game: the moves of all games first keep the move
-            // tables in the cache, which the writes (scattered over the 25 MB of 256
-            // games' buffers) would push out between two games.
-            for (size_t i = 0; i < std::min(n, ROW_AHEAD); ++i) plan_row(i, m + i * width);
-            for (size_t i = 0; i < n; ++i) {
-                if (i + NOTES_AHEAD < n) prefetch_notes(i + NOTES_AHEAD);
-                if (i + PLANE_AHEAD < n) prefetch_ply_plane(i + PLANE_AHEAD, o);
-                if (i + ROW_AHEAD < n) plan_row(i + ROW_AHEAD, m + (i + ROW_AHEAD) * width);
-                apply_row(i, m + i * width);
-                observe_game(i, std::max(games[i].current_player(), 0),
-                             o + i * PER_GAME, whole, max_length);
+                for (size_t i = lo; i < std::min(hi, lo + ROW_AHEAD); ++i)
+                    plan_row(i, m + i * width);
+                for (size_t i = lo; i < hi; ++i) {
+                    if (i + NOTES_AHEAD < hi) prefetch_notes(i + NOTES_AHEAD);
+                    if (i + PLANE_AHEAD < hi) prefetch_ply_plane(i + PLANE_AHEAD, o);
+                    if (i + ROW_AHEAD < hi) plan_row(i + ROW_AHEAD, m + (i + ROW_AHEAD) * width);
+                    apply_row(i, m + i * width);
+                    observe_game(i, std::max(games[i].current_player(), 0),
+                                 o + i * PER_GAME, whole, max_length);
+                }
             }
         } catch (...) {
             // (An illegal action was refused above, before anything changed: what ends
