@@ -313,7 +313,10 @@ def main(argv: list[str] | None = None) -> None:
         "--no-breakdown", action="store_true", help="leave out the microseconds per part"
     )
     parser.add_argument(
-        "--num-envs", type=int, default=0, help="games of the vector rows (0: 256 Gungi, 32 else)"
+        "--num-envs",
+        default="",
+        help="comma-separated games of the vector rows, a pair of rows each (default: 256 for "
+        "Gungi, 32 for the others)",
     )
     args = parser.parse_args(argv)
     wanted = {g for g in args.games.split(",") if g}
@@ -329,7 +332,7 @@ def main(argv: list[str] | None = None) -> None:
         if wanted and name not in wanted:
             continue
         label = name + "".join(f" {k}={v}" for k, v in options.items())
-        num_envs = args.num_envs or (256 if name == "gungi" else 32)
+        sizes = [int(k) for k in args.num_envs.split(",") if k] or [256 if name == "gungi" else 32]
         players: dict[str, Plies] = {"chess": chess_player()}
         if spiel_chess:
             players["pyspiel chess"] = pyspiel_chess_player()
@@ -345,8 +348,9 @@ def main(argv: list[str] | None = None) -> None:
         if sengoku.load_game(name).new_state(**options).num_players == 1:
             players["gymnasium"] = gymnasium(name, options)
             players["gymnasium+obs"] = gymnasium(name, options, observe=True)
-        players[f"vector{num_envs}"] = vector(name, options, num_envs, copy=False)
-        players[f"vector{num_envs} copy"] = vector(name, options, num_envs, copy=True)
+        for num_envs in sizes:
+            players[f"vector{num_envs}"] = vector(name, options, num_envs, copy=False)
+            players[f"vector{num_envs} copy"] = vector(name, options, num_envs, copy=True)
         if chosen:
             players = {k: v for k, v in players.items() if k in chosen}
         rates = measure(players, args.seconds, args.rounds)

@@ -59,3 +59,23 @@ def test_the_benchmark_prints_a_row_per_player(capsys: pytest.CaptureFixture[str
         for adapter in PETTINGZOO_ROWS:
             rate, to_direct, to_chess, wall, peak = map(float, rows[adapter])
             assert rate > 0 and to_direct > 0 and to_chess > 0 and wall > 0 and peak >= 0
+
+
+def test_the_vector_rows_come_one_pair_per_size(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--num-envs 2,3`` measures a ``VectorEnv`` of 2 games and one of 3 in the same run
+    (the same references), each with and without copies."""
+    bench.main(
+        [
+            "--games", "sashimono",
+            "--players", "vector2,vector3,vector3 copy",
+            "--num-envs", "2,3",
+            "--seconds", "0.2",
+            "--rounds", "1",
+            "--memory-plies", "5",
+            "--no-breakdown",
+        ]
+    )  # fmt: skip
+    lines = capsys.readouterr().out.splitlines()
+    rows = {line[28:46].strip() for line in lines if line.startswith("sashimono mode=duel")}
+    assert {"vector2", "vector3", "vector3 copy"} <= rows
+    assert "vector2 copy" not in rows  # not asked for
