@@ -51,7 +51,8 @@ using Codes = std::pmr::vector<uint32_t>;
 // Memory handed out in 2 MB pieces, each aligned and marked for transparent huge pages where
 // the kernel offers them (madvise; elsewhere, plain aligned memory). A large batch touches a
 // few cache lines of each game's lists at every step: in 4 KB pages, each on a page of its
-// own, those cost a TLB miss apiece (packed in huge pages, a step of 256 games took 5% less).
+// own, those cost a TLB miss apiece. (With this, the ply plane asked for later and the tiles
+// of step_all, a step of 256 games took about 3% less: docs/interop.md, twenty-second part.)
 class HugePageMemory final : public std::pmr::memory_resource {
 public:
     static constexpr size_t PAGE = size_t(1) << 21;
@@ -2530,8 +2531,8 @@ struct Batch {
     }
 
     // Ask for game i's plane of the game's length, written at every ply: one game ahead.
-    // (Asked for with the notes, 12 games ahead, it was out of the first-level cache again
-    // when written: a step of 256 games took 3-6% longer.)
+    // (Asked for with the notes, 12 games ahead, it was likelier out of the first-level
+    // cache again when written.)
     static constexpr size_t PLANE_AHEAD = 1;
     void prefetch_ply_plane(size_t i, float* o) const {
         const char* ply = reinterpret_cast<const char*>(o + i * PER_GAME +
@@ -2582,8 +2583,8 @@ struct Batch {
             // moves of many games in a row keep the move tables in the cache, which the
             // writes (scattered over the 25 MB of 256 games' buffers) would push out
             // between two games; the writes of a tile find its games' lists and positions
-            // still in the cache, where after the moves of all 256 games they were not (a
-            // step of 256 games took 3% less in tiles of 32 than in one; 16 or 64 no less).
+            // still in the cache, where after the moves of all 256 games they were not
+            // (tiles of 16 or 64 did no better than 32).
             for (size_t lo = 0; lo < n; lo += TILE) {
                 size_t hi = std::min(n, lo + TILE);
                 for (size_t i = lo; i < hi; ++i) {
