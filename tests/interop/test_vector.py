@@ -507,13 +507,15 @@ def test_gungi_two_buffer_pairs_give_what_one_pair_gives(monkeypatch: pytest.Mon
 
 
 @pytest.mark.parametrize("spare", [False, True])
+@pytest.mark.parametrize("games", [70, 130])
 def test_gungi_large_batch_steps_in_tiles_as_one_at_a_time(
-    spare: bool, monkeypatch: pytest.MonkeyPatch
+    games: int, spare: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The core's one-call step moves and then writes its games a tile (32 games) at a
-    time: 70 games are two whole tiles and a part. Side by side with stepping then
-    observing (``copy=True``), on the same seeds and actions and through restarts, every
-    step hands out the same planes, masks, seats, sparse lists, rewards and outcomes."""
+    time: 70 games are two whole tiles and a part, 130 four and a part (and from 128 games
+    the batch keeps its lists in huge pages). Side by side with stepping then observing
+    (``copy=True``), on the same seeds and actions and through restarts, every step hands
+    out the same planes, masks, seats, sparse lists, rewards and outcomes."""
     from sengoku.games.gungi import game as gungi_game
     from sengoku.games.gungi import native_available
     from sengoku.games.gungi.batch import _ENV_STEP
@@ -523,9 +525,9 @@ def test_gungi_large_batch_steps_in_tiles_as_one_at_a_time(
         pytest.skip("Gungi's native core (with env_step) is not built")
     monkeypatch.setattr(Gungi, "length_limit", 30)  # restarts from truncations, often
     monkeypatch.setattr(gungi_game, "_STARTS", {})
-    monkeypatch.setattr(vector, "SPARE_PAIR_FROM", 1 if spare else 71)
-    fused = VectorEnv("gungi", 70, copy=False, mode="intro")
-    plain = VectorEnv("gungi", 70, copy=True, mode="intro")
+    monkeypatch.setattr(vector, "SPARE_PAIR_FROM", 1 if spare else games + 1)
+    fused = VectorEnv("gungi", games, copy=False, mode="intro")
+    plain = VectorEnv("gungi", games, copy=True, mode="intro")
     answers = [fused.reset(seed=4), plain.reset(seed=4)]
     assert fused._stepper is not None and len(fused._bound) == (2 if spare else 1)
     rng = np.random.default_rng(4)
@@ -536,7 +538,7 @@ def test_gungi_large_batch_steps_in_tiles_as_one_at_a_time(
             assert np.array_equal(first[key], second[key]), (step, key)
         offsets = first["legal_offsets"]
         actions = np.array(
-            [rng.choice(first["legal_actions"][offsets[i] : offsets[i + 1]]) for i in range(70)]
+            [rng.choice(first["legal_actions"][offsets[i] : offsets[i + 1]]) for i in range(games)]
         )
         one, two = fused.step(actions), plain.step(actions)
         answers = [one[0], two[0]]
@@ -544,7 +546,7 @@ def test_gungi_large_batch_steps_in_tiles_as_one_at_a_time(
             assert np.array_equal(a, b)
         assert one[4] == two[4]
         ended += int((one[2] | one[3]).sum())
-    assert ended >= 70, "the games did not all end: the restarts were not checked"
+    assert ended >= games, "the games did not all end: the restarts were not checked"
 
 
 def native_batch_of_three() -> tuple[Any, np.ndarray, np.ndarray]:

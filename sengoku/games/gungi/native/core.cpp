@@ -2190,12 +2190,15 @@ void encode_planes(Position& g, int seat, int max_length, float* x) {
 // N games stepped together (sengoku/games/gungi/batch.py).
 struct Batch {
     // The memory of the games and their lists (declared first: freed last), packed one
-    // after another in huge pages: the lists of 256 games, a few lines of each touched at
-    // every step, then share a few TLB entries. Nothing is given back before the batch goes
-    // (a monotonic resource): the lists only grow, each to the longest it held, so what a
-    // list left behind as it grew is at most what it holds.
+    // after another; from HUGE_FROM games on, in huge pages: the lists of 256 games, a few
+    // lines of each touched at every step, then share a few TLB entries (a smaller batch
+    // would hold a 2 MB page for a few kilobytes a game, and its lines stay in the cache).
+    // Nothing is given back before the batch goes (a monotonic resource): the lists only
+    // grow, each to the longest it held, so what a list left behind as it grew is at most
+    // what it holds.
+    static constexpr size_t HUGE_FROM = 128, GAME_BYTES = 16 << 10;  // about what a game holds
     HugePageMemory pages;
-    std::pmr::monotonic_buffer_resource pool{HugePageMemory::PAGE, &pages};
+    std::pmr::monotonic_buffer_resource pool;
 
     std::vector<std::shared_ptr<Tables>> tables;  // keeps the tables alive
     std::pmr::vector<Position> games{&pool};
@@ -2214,7 +2217,11 @@ struct Batch {
     // without), described game by game in obs_notes (ObsNote, below).
     const float* observed = nullptr;
 
-    Batch(const std::vector<PyPosition*>& starts, uint64_t seed) : rng(seed) {
+    Batch(const std::vector<PyPosition*>& starts, uint64_t seed)
+        : pool(starts.size() >= HUGE_FROM ? HugePageMemory::PAGE : starts.size() * GAME_BYTES + 1,
+               starts.size() >= HUGE_FROM ? static_cast<std::pmr::memory_resource*>(&pages)
+                                          : std::pmr::new_delete_resource()),
+          rng(seed) {
         for (const PyPosition* p : starts) {
             tables.push_back(p->tables);
             protos.push_back(p->pos);
