@@ -11,6 +11,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from sengoku.server import i18n
+from tests.waiting import wait_until
 from tests.web.labels_setup import play_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,11 +83,30 @@ def click_move(page: Page, origin: str, target: str, mark: str | None = None) ->
     whose notation contains it.
     """
     page.wait_for_selector('.board-area[data-interactive="true"]')
-    if origin.startswith("hand:"):
-        page.click(f'.hand button.hand-piece.droppable[data-piece="{origin[5:]}"]')
-    else:
-        page.click(f'[data-sq="{origin}"]')
-    page.wait_for_selector(f'[data-target="{target}"]')
+    select = (
+        f'.hand button.hand-piece.droppable[data-piece="{origin[5:]}"]'
+        if origin.startswith("hand:")
+        else f'[data-sq="{origin}"]'
+    )
+    # What the page draws for a selection (the click's handler draws it before the click
+    # returns): the selected hand piece, or the tint of the selected square.
+    selection = (
+        ".hand button.hand-piece.selected" if origin.startswith("hand:") else ".board rect.selected"
+    )
+    page.click(select)
+
+    # A snapshot of another position or other legal moves clears the selection (the board's
+    # update). One that lands between the click and the targets' drawing (a busy machine
+    # widens that window at a game's start) leaves no selection and no target: select again.
+    def targets_shown() -> bool:
+        if page.locator(f'[data-target="{target}"]').count():
+            return True
+        if not page.locator(selection).count():
+            page.wait_for_selector('.board-area[data-interactive="true"]')
+            page.click(select)
+        return False
+
+    wait_until(targets_shown, f"the move's target {target} after selecting {origin}")
     before = int(page.locator("#status").get_attribute("data-ply") or 0)
     page.click(f'[data-sq="{target}"]')
     if page.locator(".chooser:not([hidden])").count():
