@@ -34,18 +34,17 @@ def test_each_pettingzoo_player_plays_the_same_games() -> None:
     assert len(records) == 1
 
 
-def test_the_benchmark_prints_a_row_per_player(capsys: pytest.CaptureFixture[str]) -> None:
+def short_run(capsys: pytest.CaptureFixture[str], *arguments: str) -> list[str]:
+    """The lines a short run of the benchmark on Sashimono prints, with ``arguments``."""
     bench.main(
-        [
-            "--games", "sashimono",
-            "--players", ",".join(PETTINGZOO_ROWS),
-            "--seconds", "0.2",
-            "--rounds", "1",
-            "--memory-plies", "5",
-            "--no-breakdown",
-        ]
+        ["--games", "sashimono", "--seconds", "0.2", "--rounds", "1", "--memory-plies", "5",
+         "--no-breakdown", *arguments]
     )  # fmt: skip
-    lines = capsys.readouterr().out.splitlines()
+    return capsys.readouterr().out.splitlines()
+
+
+def test_the_benchmark_prints_a_row_per_player(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = short_run(capsys, "--players", ",".join(PETTINGZOO_ROWS))
     for mode in ("duel", "solo"):
         rows = {
             line[28:46].strip(): line[46:].split()
@@ -64,18 +63,7 @@ def test_the_benchmark_prints_a_row_per_player(capsys: pytest.CaptureFixture[str
 def test_the_vector_rows_come_one_pair_per_size(capsys: pytest.CaptureFixture[str]) -> None:
     """``--num-envs 2,3`` measures a ``VectorEnv`` of 2 games and one of 3 in the same run
     (the same references), each with and without copies."""
-    bench.main(
-        [
-            "--games", "sashimono",
-            "--players", "vector2,vector3,vector3 copy",
-            "--num-envs", "2,3",
-            "--seconds", "0.2",
-            "--rounds", "1",
-            "--memory-plies", "5",
-            "--no-breakdown",
-        ]
-    )  # fmt: skip
-    lines = capsys.readouterr().out.splitlines()
+    lines = short_run(capsys, "--players", "vector2,vector3,vector3 copy", "--num-envs", "2,3")
     rows = {line[28:46].strip() for line in lines if line.startswith("sashimono mode=duel")}
     assert {"vector2", "vector3", "vector3 copy"} <= rows
     assert "vector2 copy" not in rows  # not asked for

@@ -440,6 +440,27 @@ def test_gungi_env_step_in_one_call_is_the_contract(
         assert ended["terminated"], "no game ended: the restarts were never checked"
 
 
+def assert_same_observations(first: dict[str, Any], second: dict[str, Any], step: int) -> None:
+    """Two environments' observations hold the same arrays (``step`` names the failure)."""
+    for key in ("observation", "action_mask", "agent", "legal_actions", "legal_offsets"):
+        assert np.array_equal(first[key], second[key]), (step, key)
+
+
+def assert_same_step(one: tuple[Any, ...], two: tuple[Any, ...]) -> None:
+    """Two steps' rewards, terminations, truncations and infos are the same."""
+    for a, b in zip(one[1:4], two[1:4], strict=True):
+        assert np.array_equal(a, b)
+    assert one[4] == two[4]
+
+
+def random_legal(rng: np.random.Generator, observation: dict[str, Any]) -> np.ndarray:
+    """One random legal action for each game, drawn from the observation's sparse lists."""
+    ints, offsets = observation["legal_actions"], observation["legal_offsets"]
+    return np.array(
+        [rng.choice(ints[offsets[i] : offsets[i + 1]]) for i in range(len(offsets) - 1)]
+    )
+
+
 def test_gungi_two_buffer_pairs_give_what_one_pair_gives(monkeypatch: pytest.MonkeyPatch) -> None:
     """A large batch's one-call step writes two pairs of buffers in turn (each rewritten
     where its rows changed since two plies before); a small one writes one. Side by side on
@@ -472,12 +493,8 @@ def test_gungi_two_buffer_pairs_give_what_one_pair_gives(monkeypatch: pytest.Mon
     ended = 0
     for step in range(260):
         first, second = answers
-        for key in ("observation", "action_mask", "agent", "legal_actions", "legal_offsets"):
-            assert np.array_equal(first[key], second[key]), (step, key)
-        offsets = first["legal_offsets"]
-        actions = np.array(
-            [rng.choice(first["legal_actions"][offsets[i] : offsets[i + 1]]) for i in range(6)]
-        )
+        assert_same_observations(first, second, step)
+        actions = random_legal(rng, first)
         if step == 30:  # refused by both, nothing played: the same games go on
             wrong = actions.copy()
             wrong[4] = Gungi.num_distinct_actions(Gungi()) - 1  # Done, once play is under way
@@ -491,9 +508,7 @@ def test_gungi_two_buffer_pairs_give_what_one_pair_gives(monkeypatch: pytest.Mon
             env.copy = 60 <= step < 66
         one, two = envs[0].step(actions), envs[1].step(actions)
         answers = [one[0], two[0]]
-        for a, b in zip(one[1:4], two[1:4], strict=True):
-            assert np.array_equal(a, b)
-        assert one[4] == two[4]
+        assert_same_step(one, two)
         assert np.array_equal(envs[0].game_seeds, envs[1].game_seeds)
         ended += int((one[2] | one[3]).sum())
         if not envs[0].copy:
@@ -533,18 +548,11 @@ def test_gungi_large_batch_steps_in_tiles_as_one_at_a_time(
     rng = np.random.default_rng(4)
     ended = 0
     for step in range(70):
-        first, second = answers
-        for key in ("observation", "action_mask", "agent", "legal_actions", "legal_offsets"):
-            assert np.array_equal(first[key], second[key]), (step, key)
-        offsets = first["legal_offsets"]
-        actions = np.array(
-            [rng.choice(first["legal_actions"][offsets[i] : offsets[i + 1]]) for i in range(games)]
-        )
+        assert_same_observations(*answers, step)
+        actions = random_legal(rng, answers[0])
         one, two = fused.step(actions), plain.step(actions)
         answers = [one[0], two[0]]
-        for a, b in zip(one[1:4], two[1:4], strict=True):
-            assert np.array_equal(a, b)
-        assert one[4] == two[4]
+        assert_same_step(one, two)
         ended += int((one[2] | one[3]).sum())
     assert ended >= games, "the games did not all end: the restarts were not checked"
 
