@@ -11,6 +11,7 @@ from typing import Any
 
 from playwright.sync_api import APIResponse, Page, Request, Route, expect
 
+from tests.waiting import wait_until
 from tests.web.helpers import start_game
 
 
@@ -59,6 +60,61 @@ def test_a_click_made_before_the_last_answer_came_back_is_sent(new_page: Any) ->
     assert len(posted) == 2, posted
     assert '"ply":1' in posted[1].replace(" ", "")
     expect(page.locator("#moves li[data-ply]")).to_have_count(2)
+
+
+def test_a_click_after_the_answer_and_before_the_page_shows_it_is_not_sent(
+    new_page: Any,
+) -> None:
+    """The page fetches the action's events before it shows the position its answer brought.
+    A second click on the old position in that moment went out again, at a ply the server had
+    left, and came back 409 (a Sashimono game in CI, a choice button clicked twice)."""
+    page: Page = new_page(1280, 900)
+    # The socket says nothing: the page learns what its action did from the answer alone, so
+    # that moment stays open while the events' fetch is held.
+    page.route_web_socket("**/ws/matches/*", lambda ws: None)
+    start_game(page, "gungi", "hotseat")
+    posted: list[str] = []
+    refused: list[str] = []
+    page.on(
+        "request",
+        lambda r: (
+            posted.append(r.post_data or "")
+            if r.method == "POST" and r.url.endswith("/actions")
+            else None
+        ),
+    )
+    page.on(
+        "response", lambda r: refused.append(f"{r.status} {r.url}") if r.status >= 400 else None
+    )
+    held: list[Route] = []
+
+    def hold_events_after_the_action(route: Route) -> None:
+        if posted and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/matches/*/events*", hold_events_after_the_action)
+    page.wait_for_selector('.board-area[data-interactive="true"]')
+    page.click('[data-sq="5-7"]')
+    page.wait_for_selector('[data-target="5-6"]')
+    with page.expect_request(lambda r: "/events" in r.url and bool(posted)):
+        page.click('[data-sq="5-6"]')
+    # (Playwright calls the route's handler while the test is in one of its own calls.)
+    wait_until(lambda: page.evaluate("() => true") and held, "the page fetching its events")
+    # The page still shows the position the action was made in: the same move again.
+    assert page.locator("#status").get_attribute("data-ply") == "0"
+    page.click('[data-sq="5-7"]')  # (sending the move let go of the piece)
+    page.wait_for_selector(".board rect.selected")
+    page.click('[data-sq="5-6"]')
+    # Proved by order, as above: a request made after the click, and still one action.
+    with page.expect_request("**/healthz"):
+        page.evaluate("() => fetch('/healthz')")
+    assert len(posted) == 1, posted
+    held[0].continue_()
+    page.wait_for_function("() => document.getElementById('status').dataset.ply === '1'")
+    assert len(posted) == 1, posted
+    assert not refused, refused
 
 
 #: Snapshots as the server sends them (only the two counters matter here), and whether the

@@ -915,7 +915,9 @@ class MatchPage {
 
   async send(action) {
     const s = this.snap;
-    // A second click on the same position while its action flies is not sent twice.
+    // A second click on the same position is not sent twice: not while its action flies, nor
+    // after its answer came and before the page shows the position it brought (the events are
+    // fetched first). Sent again there, it went out at a ply the server had left: a 409.
     if (this.sendingPlies.has(s.ply)) return;
     if (!s.legal.some((l) => l.action === action)) {
       toast(_("That move is not legal here"), "error");
@@ -925,33 +927,30 @@ class MatchPage {
     // click there waits for that answer and then goes out, never dropped. The ply it was
     // made at goes with it, so the server refuses it if the position has moved on meanwhile.
     this.sendingPlies.add(s.ply);
-    const previous = this.lastRequest;
-    let answered;
-    this.lastRequest = new Promise((resolve) => (answered = resolve));
-    const token = this.actingToken();
-    let snap;
-    let stale = false;
     try {
-      await previous;
-      snap = await api("POST", `/api/matches/${this.id}/actions`, { token, body: { action, ply: s.ply } });
-    } catch (err) {
+      const previous = this.lastRequest;
+      let answered;
+      this.lastRequest = new Promise((resolve) => (answered = resolve));
+      const token = this.actingToken();
+      let snap;
+      let refused = null;
+      try {
+        await previous;
+        snap = await api("POST", `/api/matches/${this.id}/actions`, { token, body: { action, ply: s.ply } });
+      } catch (err) {
+        refused = err;
+      } finally {
+        answered();
+      }
       // A click made as the position changed (the other side moved, the clock ran out): the
       // server refuses it as meant for a position that is gone. A player expects that click
       // to be dropped, not a red error: the page shows the position as it is now.
-      if (err.status === 409) stale = true;
-      else {
-        toast(err.message, "error");
-        return;
-      }
+      if (refused?.status === 409) return await this.resync();
+      if (refused) return toast(refused.message, "error");
+      await this.catchUp(snap);
     } finally {
       this.sendingPlies.delete(s.ply);
-      answered();
     }
-    if (stale) {
-      await this.resync();
-      return;
-    }
-    await this.catchUp(snap);
   }
 
   /**
