@@ -4,11 +4,20 @@ is one key or one button away."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.web.helpers import PageWatch, assert_clean_text, click_move, start_game, tower
+from tests.web.helpers import (
+    PageWatch,
+    assert_clean_text,
+    click_move,
+    moves_shown,
+    start_game,
+    tower,
+    wait_moves,
+)
 
 MOVES = (("5-7", "5-6"), ("5-3", "5-4"), ("9-7", "9-6"), ("9-3", "9-4"))
 
@@ -58,4 +67,52 @@ def test_step_back_through_a_live_game_and_return(new_page: Any) -> None:
     page.keyboard.press("End")
     expect(bar).to_be_hidden()
     click_move(page, "1-7", "1-6")
+    assert not watch.failed, watch.failed
+
+
+KANJI = re.compile(r"[\u4e00-\u9fff]")
+#: Marks the first line of the move list, the element itself (a line drawn anew lacks it).
+MARK_FIRST = "() => { document.querySelector('#moves li[data-ply=\"1\"]').dataset.seen = 'yes'; }"
+FIRST_MARKED = "() => document.querySelector('#moves li[data-ply=\"1\"]').dataset.seen === 'yes'"
+KANJI_SHOWN = """() => {
+  const first = document.querySelector('#moves li[data-ply] .notation');
+  return !!first && /[\\u4e00-\\u9fff]/.test(first.textContent);
+}"""
+
+
+def test_the_move_list_grows_and_is_drawn_anew_only_when_its_lines_change(
+    new_page: Any,
+) -> None:
+    """The move list keeps its lines from one snapshot to the next and adds the new moves
+    (drawn whole at every snapshot, it was most of a long game's work in the page); a
+    takeback or the labels draw it anew."""
+    page: Page = new_page(1280, 900)
+    watch = PageWatch(page)
+    start_game(page, "gungi", "hotseat")
+    for origin, target in MOVES[:2]:
+        click_move(page, origin, target)
+    page.evaluate(MARK_FIRST)
+    click_move(page, *MOVES[2])
+    three = wait_moves(page, 3)
+    assert three == ["5-6-1 兵(5-7)", "5-4-1 兵(5-3)", "9-6-1 兵(9-7)"]
+    assert page.evaluate(FIRST_MARKED), "the first line was drawn again"
+    # The labels change every line's words: drawn anew, without kanji.
+    page.click("#labels-toggle")
+    page.wait_for_function(f"() => !({FIRST_MARKED})()")
+    assert not [m for m in moves_shown(page) if KANJI.search(m)], moves_shown(page)
+    page.click("#labels-toggle")
+    page.wait_for_function(KANJI_SHOWN)
+    assert moves_shown(page) == three
+    # A takeback shortens the list; the next move follows the two left.
+    page.evaluate(MARK_FIRST)
+    page.click("#takeback")
+    page.wait_for_function("() => document.querySelectorAll('#moves li[data-ply]').length === 2")
+    assert moves_shown(page) == three[:2]
+    click_move(page, "1-7", "1-6")
+    assert wait_moves(page, 3) == [*three[:2], "1-6-1 兵(1-7)"]
+    assert [li.get_attribute("data-ply") for li in page.locator("#moves li").all()] == [
+        "1",
+        "2",
+        "3",
+    ]
     assert not watch.failed, watch.failed

@@ -681,32 +681,43 @@ class MatchPage {
     const list = this.els.moves;
     if (this.passFor !== null && this.passFor !== undefined) {
       this.logShown = null;
+      this.movesDrawn = null;
       clear(list).append(el("li.muted", {}, _("Hidden while the device is passed.")));
       return;
     }
     const all = this.moveEvents();
     // Games whose events name no action (hidden information) get a log in words instead.
     if (wantsGameLog(all, this.events.filter((e) => !META_EVENTS.has(e.event.type)))) {
+      this.movesDrawn = null;
       this.renderLog(list);
       return;
     }
     this.logShown = null;
     this.setMovesTitle(_("Moves"));
-    clear(list);
     const moves = all.filter((e) => this.visibleEvent(e));
     // Two players taking turns: numbered pairs, as a chess score sheet (1. White Black).
     const pairs = this.snap.seats.length === 2 && moves.length > 0 && moves.every((e, i) => i === 0 || e.event.seat !== moves[i - 1].event.seat);
+    // The list is kept between snapshots and grown by the new moves: drawn whole at every
+    // snapshot, a long game's list was most of the page's work (a tenth of a whole Gunkimono
+    // game's). It is drawn anew when its lines would read otherwise: a takeback or another
+    // seat's view (other moves), the pairing, the labels, the language.
+    const head = [pairs, prefs.labels, document.documentElement.lang, this.snap.seats.map((_s, i) => this.renderer.seatName(i)).join("/")].join("|");
+    const drawn = this.movesDrawn;
+    const kept = drawn && drawn.head === head && drawn.ids.length > 0 && drawn.ids.length <= moves.length && drawn.ids.every((n, i) => moves[i].n === n) ? drawn.ids.length : 0;
+    if (!kept) clear(list);
     list.classList.toggle("pairs", pairs);
-    moves.forEach((e, i) => {
+    // The move whose position is shown while looking back.
+    const looked = this.browse ? this.browse.ply : null;
+    moves.slice(kept).forEach((e, j) => {
+      const i = kept + j;
       const seat = e.event.seat;
       const number = pairs ? (i % 2 === 0 ? `${i / 2 + 1}.` : "") : `${i + 1}.`;
       // The position after the move: the server's ply of its event (a Gunkimono turn is
       // several actions, so the move's index is not its ply), else its index.
       const after = typeof e.ply === "number" ? e.ply : i + 1;
-      const looked = this.browse ? this.browse.ply === after : false;
       list.append(
         el(
-          `li${looked ? ".current" : ""}`,
+          `li${looked === after ? ".current" : ""}`,
           { "data-ply": after, "data-seat": seat ?? "" },
           // A move is a button: it shows the position after it (the last one, the game).
           el(
@@ -721,6 +732,14 @@ class MatchPage {
       );
     });
     if (!moves.length) list.append(el("li.muted", {}, _("No moves yet.")));
+    const lookedElsewhere = kept && drawn.looked !== looked;
+    if (lookedElsewhere) {
+      for (const li of list.querySelectorAll("li[data-ply]")) li.classList.toggle("current", li.dataset.ply === String(looked));
+    }
+    this.movesDrawn = { head, ids: moves.map((e) => e.n), looked };
+    // Into view: the move looked at, else the latest; a reader who scrolled the list is
+    // left where they are until it changes.
+    if (kept === moves.length && !lookedElsewhere) return;
     const current = list.querySelector("li.current");
     if (current) current.scrollIntoView({ block: "nearest" });
     else list.scrollTop = list.scrollHeight;
