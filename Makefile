@@ -77,7 +77,11 @@ format: install
 # for keeping the suite under its 20 minutes.
 TEST_WORKERS ?= 3
 XDIST = -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+# The package's bytecode is written first: where PYTHONDONTWRITEBYTECODE is set (CI's
+# machines) no process writes it, and every process the tests start (servers, workers, the
+# command line; several hundred) compiled the sources it imported, each time.
 test: $(TEST_STAMP) lint system-packages
+	$(BIN)/python -m compileall -q sengoku
 	$(BIN)/python -m pytest -q $(XDIST) --durations=25
 
 # Everything but the tests that need a browser (tests/web, Playwright), PostgreSQL, Redis or
@@ -85,6 +89,7 @@ test: $(TEST_STAMP) lint system-packages
 # no Debian packages.
 FAST := not browser and not postgres and not redis and not ray
 test-fast: $(TEST_STAMP)
+	$(BIN)/python -m compileall -q sengoku
 	$(BIN)/python -m pytest -q $(XDIST) -m "$(FAST)"
 
 # Debian packages the tests need, installed when missing: Chromium for the browser tests
