@@ -692,12 +692,16 @@ export default {
               return clickable(node, `look:${i}`);
             })
           : [];
+        // Each group's row scrolls sideways when the hand is wider than the table: a stop of
+        // the Tab key, named by its heading, so the keyboard scrolls it too (the arrows).
+        const group = (cls, heading, items) =>
+          el(`div.s-hand-group${cls}`, {}, el("h2", {}, heading), el("div.s-hand-row", { tabindex: 0, role: "group", "aria-label": heading }, items));
         return el(
           "section.s-hands",
           {},
-          looked.length ? el("div.s-hand-group.looking", {}, el("h2", {}, looking.kind === "kumi" ? _("Kumi you look at") : _("Sashimono you look at")), el("div.s-hand-row", {}, looked)) : null,
-          el("div.s-hand-group", {}, el("h2", {}, fmt(_("Your Kumi ({length})"), { length: kumi.length })), el("div.s-hand-row", {}, kumi.length ? kumi : el("span.s-none", {}, _("none")))),
-          el("div.s-hand-group.cards", {}, el("h2", {}, fmt(_("Your Sashimono ({length})"), { length: cards.length })), el("div.s-hand-row", {}, cards.length ? cards : el("span.s-none", {}, _("none")))),
+          looked.length ? group(".looking", looking.kind === "kumi" ? _("Kumi you look at") : _("Sashimono you look at"), looked) : null,
+          group("", fmt(_("Your Kumi ({length})"), { length: kumi.length }), kumi.length ? kumi : el("span.s-none", {}, _("none"))),
+          group(".cards", fmt(_("Your Sashimono ({length})"), { length: cards.length }), cards.length ? cards : el("span.s-none", {}, _("none"))),
         );
       };
 
