@@ -190,11 +190,19 @@ def decide(page: Page, turn: int, seen: dict[str, int]) -> None:
         place_tile(page, rotate=turn % 4 == 1, seen=seen)
     else:  # a stronghold with more sites than buttons: its squares are outlined
         # ... or the position moved on between the look that found a decision and these
-        # (seen on a loaded machine, in a five-player game): wait for one or the other.
+        # (seen on a loaded machine, in a five-player game): wait for one or the other. The
+        # looks above may also have fallen in a redraw, between the table's clearing and its
+        # drawing, and seen no tile and no choice: once drawn, they are decided again (a
+        # whole Japanese game waited here for a target that only a picked tile shows).
         shown = page.wait_for_function(
-            """() => document.querySelector('.board-area[data-interactive="true"] [data-target]')
-              ? 'target' : document.querySelector('.board-area[data-interactive="true"]')
-              ? false : 'moved on'"""
+            """() => {
+              const area = document.querySelector('.board-area[data-interactive="true"]');
+              if (!area) return 'moved on';
+              if (area.querySelector('[data-target]')) return 'target';
+              const again = '.kimono-decide button.choice, button.small-tile.playable,'
+                + ' button.hand-tile.playable';
+              return document.querySelector(again) ? 'moved on' : false;
+            }"""
         ).json_value()
         if shown == "moved on":
             return
