@@ -82,3 +82,41 @@ def test_a_full_sashimono_hand_stays_on_one_line_in_french(new_page: Any, base_u
     assert len(set(tops)) == 1, tops
     assert_within_window(page, ".s-hands")
     shot(page, "layout-sashimono-full-hand-fr-1920")
+
+
+#: Lengthens the list of choices drawn above the table to three lines (copies of its first
+#: button): six attack choices in French took two lines at 1920x1080 in a whole duel.
+LONG_CHOICES = """() => {
+  const list = document.querySelector('.s-choices');
+  const first = list.querySelector('button');
+  while (list.querySelectorAll('button').length < 18) list.append(first.cloneNode(true));
+}"""
+
+
+def test_the_sashimono_hand_stays_in_the_window_below_a_long_list_of_choices(
+    new_page: Any, base_url: str
+) -> None:
+    """At 1920x1080 in French, three lines of choices above the table: the hand stays at the
+    window's foot, over the foot of the Sonae, and leaves the choices in view. Below two
+    lines of them (six attack choices in a whole French duel) it reached 6 px past the
+    window, out of view until scrolled."""
+    match = create(base_url, "sashimono")
+    # After the setup's four looked-at Sashimono, the first turn's choice: two buttons.
+    looks = iter(range(5))
+    play_until(base_url, match, lambda _view: next(looks) >= 4)
+    page: Page = new_page(1920, 1080)
+    in_language(page, "fr")
+    open_as(page, match, snapshot(base_url, match)["to_act"])
+    expect(page.locator(".s-hands .s-hand-card")).not_to_have_count(0)
+    expect(page.locator('.s-choices button[data-kind="turn"]')).to_have_count(2)
+    page.evaluate(LONG_CHOICES)
+    lines = page.locator(".s-choices button").evaluate_all(
+        "buttons => new Set(buttons.map((b) => Math.round(b.getBoundingClientRect().top))).size"
+    )
+    assert lines >= 3, lines
+    assert_within_window(page, ".s-hands")
+    assert_within_window(page, ".s-choices")
+    choices_foot = page.locator(".s-choices").evaluate("e => e.getBoundingClientRect().bottom")
+    hand_top = page.locator(".s-hands").evaluate("e => e.getBoundingClientRect().top")
+    assert choices_foot <= hand_top, (choices_foot, hand_top)
+    shot(page, "layout-sashimono-long-choices-fr-1920")
