@@ -8,10 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from sengoku.server import i18n
-from tests.waiting import wait_until
+from tests.waiting import GENEROUS_MS, wait_until
 from tests.web.labels_setup import play_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -296,3 +298,49 @@ def said(page: Page, *messages: str | tuple[str, str], whole: bool = False) -> r
     alternatives = [".*?".join(re.escape(p) for p in re.split(r"\{\w+\}", t)) for t in texts]
     body = "|".join(f"(?:{a})" for a in alternatives)
     return re.compile(f"^(?:{body})$" if whole else body)
+
+
+#: What the page shows of the game and its connection, and what the server says of it: the
+#: report of a wait that timed out (a stall tells apart a click the server never got, a
+#: position the page never fetched, and a page with nothing left to click).
+_PAGE_STATE = """async () => {
+  const status = document.getElementById('status');
+  const board = document.querySelector('.board-area');
+  const id = (location.pathname.match(/\\/play\\/([^/]+)/) || [])[1];
+  let server = null;
+  if (id) {
+    try {
+      const r = await fetch(`/api/matches/${id}?short=true`);
+      const s = await r.json();
+      server = {http: r.status, ply: s.ply, status: s.status, to_act: s.to_act};
+    } catch (e) { server = String(e); }
+  }
+  return {
+    url: location.pathname,
+    status: status ? {...status.dataset, text: status.textContent.trim().slice(0, 120)} : null,
+    interactive: board ? board.dataset.interactive : null,
+    actions: document.querySelectorAll('.board-area [data-action]').length,
+    connection: document.querySelector('.connection')?.dataset.status ?? null,
+    toast: document.getElementById('toast')?.textContent.trim() ?? null,
+    visibility: document.visibilityState,
+    server,
+  };
+}"""
+
+
+def wait_for_page(page: Page, expression: str, arg: Any = None, *, what: str) -> Any:
+    """``page.wait_for_function(expression, arg)`` with the generous safety net; a timeout
+    fails naming ``what`` was awaited, with the page's and the server's state and a
+    screenshot (``stalled-*.png`` among the artifacts)."""
+    try:
+        return page.wait_for_function(expression, arg=arg, timeout=GENEROUS_MS)
+    except PlaywrightTimeoutError:
+        try:
+            state: Any = page.evaluate(_PAGE_STATE)
+            picture = shot(page, f"stalled-{re.sub(r'[^a-z0-9]+', '-', what.lower())}")
+        except PlaywrightError as exc:  # the page itself is gone
+            state, picture = f"(no page state: {exc})", None
+        raise AssertionError(
+            f"timed out after {GENEROUS_MS // 1000} s waiting for {what}; the page: {state}"
+            + (f"; screenshot {picture}" if picture else "")
+        ) from None

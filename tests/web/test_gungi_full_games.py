@@ -26,7 +26,13 @@ from playwright.sync_api import Page, expect
 from sengoku.core.describe import ActionDescription
 from sengoku.core.registry import load_game
 from sengoku.server import i18n
-from tests.web.helpers import PageWatch, assert_clean_text, assert_within_window, shot
+from tests.web.helpers import (
+    PageWatch,
+    assert_clean_text,
+    assert_within_window,
+    shot,
+    wait_for_page,
+)
 
 GAME = load_game("gungi")
 WHITE, BLACK = 0, 1
@@ -122,8 +128,11 @@ def click_move(page: Page, d: ActionDescription) -> None:
         chooser = page.locator(".chooser:not([hidden])")
         if chooser.count():
             chooser.locator(f'button.choice[data-action="{d.notation}"]').click()
-    page.wait_for_function(
-        "n => Number(document.getElementById('status').dataset.ply) > n", arg=before
+    wait_for_page(
+        page,
+        "n => Number(document.getElementById('status').dataset.ply) > n",
+        before,
+        what=f"the position after {d.notation}",
     )
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.waiting import GENEROUS_MS, NEXT_FRAME
+from tests.waiting import NEXT_FRAME
 from tests.web.helpers import (
     PageWatch,
     assert_clean_text,
@@ -25,6 +25,7 @@ from tests.web.helpers import (
     no_horizontal_overflow,
     said,
     shot,
+    wait_for_page,
 )
 
 #: The two window sizes every check is made at.
@@ -66,10 +67,11 @@ def start(page: Page, players: int) -> None:
 
 def wait_turn_or_end(page: Page) -> bool:
     """Wait until it is my decision (True) or the game is over (False)."""
-    page.wait_for_function(
+    wait_for_page(
+        page,
         "() => document.querySelector('.board-area[data-interactive=\"true\"]')"
         " || document.querySelector('.end-panel:not([hidden])')",
-        timeout=GENEROUS_MS,
+        what="our turn or the end",
     )
     return page.locator(".end-panel:not([hidden])").count() == 0
 
@@ -255,10 +257,12 @@ def play_whole_game(
         elif check_choices:
             check_choices(page)
         decide(page, turn, seen)
-        page.wait_for_function(
+        wait_for_page(
+            page,
             "n => Number(document.getElementById('status').dataset.ply) > n"
             " || document.querySelector('.end-panel:not([hidden])')",
-            arg=before,
+            before,
+            what="the position after our decision",
         )
         if (
             not shot_mid

@@ -18,7 +18,6 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from sengoku.server import i18n
-from tests.waiting import GENEROUS_MS
 from tests.web.helpers import (
     PageWatch,
     assert_clean_text,
@@ -28,6 +27,7 @@ from tests.web.helpers import (
     said,
     shot,
     start_game,
+    wait_for_page,
 )
 
 #: Everything a player can click to make a decision: the renderer marks each with the choice
@@ -104,7 +104,7 @@ def decide(
         key_press(page, selector)
     else:
         page.locator(selector).first.click()
-    page.wait_for_function(READY, arg=before, timeout=GENEROUS_MS)
+    wait_for_page(page, READY, before, what=f"our next turn after {choice['action']}")
     return choice
 
 

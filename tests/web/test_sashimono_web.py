@@ -21,6 +21,7 @@ from tests.web.helpers import (
     no_horizontal_overflow,
     shot,
     start_game,
+    wait_for_page,
 )
 
 #: Marks one thing to click: a choice button, else a highlighted card or space (the renderer
@@ -99,7 +100,7 @@ def play_to_the_end(
         # A safety net against a game that never ends, counted in decisions, not seconds.
         steps += 1
         assert steps < 5000, f"{name}: no end after {counts}"
-        page.wait_for_function(READY, timeout=GENEROUS_MS)
+        wait_for_page(page, READY, what="our turn or the end")
         state, before = status(page)
         if state == "finished":
             break
@@ -142,11 +143,13 @@ def play_to_the_end(
         counts[picked.split(":")[0]] += 1
         # The choice is in once the page shows the next ply, or the clicked thing asks which
         # of its choices (a cell: face up or Hidden).
-        page.wait_for_function(
+        wait_for_page(
+            page,
             "n => { const s = document.getElementById('status');"
             " return Number(s.dataset.ply) > n || s.dataset.state !== 'active'"
             " || document.querySelector('.s-choices button.s-choice.primary'); }",
-            arg=before,
+            before,
+            what=f"the position after {picked}",
         )
     return counts
 
