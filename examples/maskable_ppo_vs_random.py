@@ -80,7 +80,7 @@ class VsRandom(gymnasium.Env[np.ndarray, np.int64]):
             if terminated or truncated:
                 self.aec.step(None)
             else:
-                legal = np.flatnonzero(observation["action_mask"])
+                legal = np.flatnonzero(observation["action_mask"].view(bool))
                 self.aec.step(int(self.opponent_rng.choice(legal)))
 
     def _observation(self) -> np.ndarray:
