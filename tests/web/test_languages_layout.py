@@ -54,11 +54,15 @@ def test_a_game_in_progress_holds_its_layout_in_the_language(
 
 #: Grows the hand drawn on the page to ten Kumi (copies of the first): a hand of ten comes
 #: only late in a game (random play reaches it in about half the games, after 60-150
-#: decisions), and only its width matters here.
-TEN_KUMI = """() => {
-  const row = document.querySelector('.s-hands .s-hand-kumi').parentElement;
-  while (row.querySelectorAll('.s-hand-kumi').length < 10) row.append(row.querySelector('.s-hand-kumi').cloneNode(true));
-}"""
+#: decisions), and only its width matters here. The hand's own Kumi carry ``data-hand``;
+#: Kumi being looked at (a card's action, in some deals) are drawn in a group of their own.
+KUMI_IN_HAND = ".s-hand-kumi[data-hand]"
+HAND_KUMI = f".s-hands {KUMI_IN_HAND}"
+TEN_KUMI = f"""() => {{
+  const row = document.querySelector('{HAND_KUMI}').parentElement;
+  while (row.querySelectorAll('{KUMI_IN_HAND}').length < 10)
+    row.append(row.querySelector('{KUMI_IN_HAND}').cloneNode(true));
+}}"""
 
 
 def test_a_full_sashimono_hand_stays_on_one_line_in_french(new_page: Any, base_url: str) -> None:
@@ -75,7 +79,7 @@ def test_a_full_sashimono_hand_stays_on_one_line_in_french(new_page: Any, base_u
     open_as(page, match, seat)
     expect(page.locator(".s-hands .s-hand-card")).not_to_have_count(0)
     page.evaluate(TEN_KUMI)
-    expect(page.locator(".s-hands .s-hand-kumi")).to_have_count(10)
+    expect(page.locator(HAND_KUMI)).to_have_count(10)
     tops = page.locator(".s-hands .s-hand-group").evaluate_all(
         "groups => groups.map((g) => Math.round(g.getBoundingClientRect().top))"
     )
