@@ -361,12 +361,20 @@ def test_gunkimono_moves_read_as_words_and_show_their_own_position(
     m = create(base_url, "gunkimono", [{"kind": "local"}, {"kind": "local"}])
     mid, tokens = m["id"], m["tokens"]
     rng = random.Random(11)
-    places: list[dict[str, Any]] = []
-    while len(places) < 3:
+    # The moves, as the page lists them: every event that names an action. Most are large
+    # tiles placed; random play also lays a small tile face down as extra support now and
+    # then (its own move, its own event type; played here when first legal): four moves, so
+    # that the third, a position of the past, is a turn later than the first whatever the
+    # turns held.
+    moves: list[dict[str, Any]] = []
+    while len(moves) < 4:
         snap = api(base_url, "GET", f"/api/matches/{mid}", tokens["0"])
         seat = str(snap["to_act"])
         mine = api(base_url, "GET", f"/api/matches/{mid}", tokens[seat])
-        choice = rng.choice(mine["legal"])
+        # One support, the first time one is legal: the list shows it as a move of its own.
+        supports = [a for a in mine["legal"] if a["action"].startswith("support ")]
+        played_support = any(e["event"]["type"] == "support" for e in moves)
+        choice = rng.choice(supports if supports and not played_support else mine["legal"])
         api(
             base_url,
             "POST",
@@ -375,10 +383,17 @@ def test_gunkimono_moves_read_as_words_and_show_their_own_position(
             {"action": choice["action"], "ply": mine["ply"]},
         )
         events = api(base_url, "GET", f"/api/matches/{mid}/events?after=0", tokens["0"])
-        places = [e for e in events["events"] if e["event"]["type"] == "place"]
+        moves = [e for e in events["events"] if isinstance(e["event"].get("action"), str)]
     page: Page = new_page(1920, 1080)
     open_with(page, mid, tokens)
-    page.wait_for_function("() => document.querySelectorAll('#moves li[data-ply]').length >= 3")
+    # In the other seat's turn, the moves wait behind the screen that passes the device.
+    page.wait_for_function(
+        "() => document.querySelectorAll('#moves li[data-ply]').length >= 4"
+        " || document.querySelector('.pass-screen:not([hidden])') !== null"
+    )
+    if page.locator(".pass-screen:not([hidden])").count():
+        page.click("#pass-ready")
+    page.wait_for_function("() => document.querySelectorAll('#moves li[data-ply]').length >= 4")
     entries = page.locator("#moves li[data-ply] .notation").all_inner_texts()
     # Words, not notation ("I2@g7 A1@h7", "small C@h3").
     for text in entries:
@@ -388,10 +403,12 @@ def test_gunkimono_moves_read_as_words_and_show_their_own_position(
         int(p)
         for p in page.eval_on_selector_all("#moves li[data-ply]", "l => l.map(e => e.dataset.ply)")
     ]
-    assert plies == [e["ply"] for e in places], (plies, places)
-    assert plies[1] > 2  # the first turn was a placement, its scoring and a draw
-    page.locator("#moves li[data-ply] button").nth(1).click()
-    expect(page.locator(".browse-bar")).to_contain_text(f"after move {plies[1]} of")
+    assert plies == [e["ply"] for e in moves], (plies, moves)
+    # A turn's placement is followed by its scoring and a draw: the third entry's ply is past
+    # its place in the list (a list that numbered its entries would show "after move 3").
+    assert plies[2] > 3, plies
+    page.locator("#moves li[data-ply] button").nth(2).click()
+    expect(page.locator(".browse-bar")).to_contain_text(f"after move {plies[2]} of")
 
 
 #: Kumi names that do not show whole (cut with an ellipsis, or running out of their card).
