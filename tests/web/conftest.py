@@ -8,6 +8,7 @@ overrides the folder).
 from __future__ import annotations
 
 import os
+import re
 import socket
 import threading
 from collections.abc import Iterator
@@ -17,9 +18,11 @@ from typing import Any
 import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from sengoku.server import Settings, create_app
 from tests.waiting import GENEROUS_MS, wait_until
+from tests.web.helpers import shot
 
 #: How long a page's action or wait may take before it fails: tests/waiting.py's safety net
 #: (GENEROUS), not a bound on how long things take. Playwright's own defaults (30 s for an
@@ -172,6 +175,71 @@ class PageErrors:
         return page
 
 
+class Requests:
+    """A page's requests still unanswered, and those that failed: what a page that never
+    drew what a test awaited was waiting for (a report of a failed test lists them)."""
+
+    def __init__(self, page: Page) -> None:
+        self.pending: dict[int, str] = {}
+        self.failed: list[str] = []
+        page.on("request", lambda r: self.pending.__setitem__(id(r), f"{r.method} {r.url}"))
+        page.on("requestfinished", lambda r: self.pending.pop(id(r), None))
+        page.on("requestfailed", self._failed)
+
+    def _failed(self, request: Any) -> None:
+        self.pending.pop(id(request), None)
+        self.failed.append(f"{request.method} {request.url}: {request.failure}")
+
+
+#: The pages of the test running in this process (tests run one at a time in a process):
+#: each with what it asked of the server.
+OPEN_PAGES: list[tuple[Page, Requests]] = []
+
+#: How long the report of a failed test waits on each look at a page: a page stuck in a
+#: script must not hold up the run.
+LOOK_MS = 5_000
+
+
+def describe_page(page: Page, requests: Requests, picture: str) -> str:
+    """What a page showed when its test failed: address, kind of page, its text, an error
+    message on show, its unanswered and failed requests, and a screenshot's path."""
+    lines = [f"address: {page.url}"]
+    looks: list[tuple[str, Any]] = [
+        ("page", lambda: page.locator("body").get_attribute("data-page", timeout=LOOK_MS)),
+        (
+            "text",
+            lambda: " | ".join(page.locator("#app").inner_text(timeout=LOOK_MS).split("\n"))[:600],
+        ),
+        ("screenshot", lambda: str(shot(page, picture, timeout=LOOK_MS))),
+        # No wait of its own (the message may be absent): read only from a page that answered.
+        ("message", lambda: page.locator("#toast").all_inner_texts() or "none"),
+    ]
+    for name, look in looks:
+        try:
+            lines.append(f"{name}: {look()!s}")
+        except PlaywrightError as exc:
+            lines.append(f"{name}: (not read: {str(exc).splitlines()[0]})")
+            break  # a page that does not answer is not asked again
+    lines.append(f"unanswered requests: {sorted(requests.pending.values()) or 'none'}")
+    lines.append(f"failed requests: {requests.failed or 'none'}")
+    return "\n".join(lines)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A browser test that failed reports what each of its pages showed then (before its
+    pages close): a timeout alone does not say whether the page was waiting on the server,
+    showed an error or drew something else."""
+    report = yield
+    if report.when == "call" and report.failed:
+        for n, (page, requests) in enumerate(OPEN_PAGES, 1):
+            picture = "failed-" + re.sub(r"[^a-z0-9]+", "-", item.name.lower()) + f"-{n}"
+            report.sections.append(
+                (f"page {n} when the test failed", describe_page(page, requests, picture))
+            )
+    return report
+
+
 def page_maker(browser: Browser, base_url: str) -> Iterator[Any]:
     """Yields ``make(width, height)``: a page in a fresh context (its own localStorage) on
     the server at ``base_url``; afterwards closes them and fails on any JavaScript error."""
@@ -184,9 +252,14 @@ def page_maker(browser: Browser, base_url: str) -> Iterator[Any]:
         )
         ctx.set_default_timeout(PAGE_TIMEOUT_MS)
         contexts.append(ctx)
-        return watcher.watch(ctx.new_page())
+        page = ctx.new_page()
+        OPEN_PAGES.append((page, Requests(page)))
+        return watcher.watch(page)
 
-    yield make
+    try:
+        yield make
+    finally:
+        OPEN_PAGES.clear()
     for ctx in contexts:
         ctx.close()
     assert not watcher.errors, f"JavaScript errors: {watcher.errors}"

@@ -20,11 +20,12 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("SENGOKU_WEB_ARTIFACTS", ROOT / "build" / "web-screenshots"))
 
 
-def shot(page: Page, name: str) -> Path:
-    """Keep a full-page screenshot as a test artifact."""
+def shot(page: Page, name: str, timeout: float | None = None) -> Path:
+    """Keep a full-page screenshot as a test artifact (``timeout``: ms, the page's default
+    when None)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=True, timeout=timeout)
     return path
 
 
