@@ -256,10 +256,8 @@ def page_maker(browser: Browser, base_url: str) -> Iterator[Any]:
         OPEN_PAGES.append((page, Requests(page)))
         return watcher.watch(page)
 
-    try:
-        yield make
-    finally:
-        OPEN_PAGES.clear()
+    yield make
+    OPEN_PAGES.clear()
     for ctx in contexts:
         ctx.close()
     assert not watcher.errors, f"JavaScript errors: {watcher.errors}"
