@@ -402,6 +402,56 @@ def test_threads_do_not_share_a_scratch_position(gungi: Gungi) -> None:
 # ---------------------------------------------------------------------- search
 
 
+def test_scratch_position_keeps_moves_through_every_change(gungi: Gungi) -> None:
+    """The contract's scratch position keeps its pieces' moves from one turn of a side to its
+    next (``BoardCache``, as a batch's game): each way it changes either marks the squares a
+    move changed or forgets what it kept. Through a move applied (``apply_to``), a code
+    advanced or played, another position loaded over it and a search run from it, its legal
+    codes stay those the Python engine generates, move by move, in every mode and variant."""
+    changes: set[str] = set()
+    for seed in range(8):
+        mode = MODES[seed % 4]
+        variant = variant_for(mode, seed // 4 + 1)
+        rng = random.Random(seed)
+        state = gungi.new_state(mode=mode, seed=seed, **variant)
+        other = gungi.new_state(mode=mode, seed=seed + 50, **variant)
+        position = native_core.new_position(state)
+        native_core.load(position, state)
+        while not state.is_terminal() and state.ply < 160:
+            assert position.legal_codes() == python_codes(state), f"seed {seed}, ply {state.ply}"
+            code = pick(state, state.legal_codes(), rng)
+            way = ("apply_to", "advance", "play", "load", "search")[rng.randrange(5)]
+            changes.add(way)
+            reload = way == "load"
+            if way == "apply_to":
+                board, hands = list(state.board), [list(h) for h in state.hands]
+                played = position.apply_to(
+                    code, board, hands, list(state.drafting), list(state.marshal_at), {}
+                )
+                assert played is not None
+            elif way == "advance":
+                position.advance(code)
+            elif way == "play":
+                outcome, _reason = position.play(code)
+                # The scratch judges by the positions it saw itself: one it calls over
+                # (a repetition since its last load) follows the state again from a load.
+                reload = outcome >= 0
+            elif way == "search":
+                # A search makes and unmakes: what was kept is forgotten all the same.
+                position.search(position.legal_codes(), 1, 0, 1 << 10, 50, 1.0)
+                position.advance(code)
+            else:
+                # Another game's position, then this one's again: nothing kept carries over.
+                native_core.load(position, other)
+                assert position.legal_codes() == python_codes(other)
+                if not other.is_terminal():
+                    other.apply(rng.choice(other.legal_actions()))
+            state.apply(Move(code))
+            if reload:
+                native_core.load(position, state)
+    assert changes == {"apply_to", "advance", "play", "load", "search"}
+
+
 @pytest.mark.parametrize("evaluation", ["default", "learned"])
 def test_alphabeta_native_matches_python(gungi: Gungi, evaluation: str) -> None:
     # ``learned``: the tuned tables (sengoku/games/gungi/data/weights/gungi_eval.json) in both searches.
@@ -495,8 +545,9 @@ def test_batch_kept_moves_are_the_generated_moves(gungi: Gungi, mode: str) -> No
     generates again only those of the pieces whose squares changed (``BoardCache``): move
     by move, through captures, stacks, betrayals (the Captain's depend on the hand), drops,
     the setup and restarts (``step_observed``'s and ``reset_game``'s), every game's legal
-    actions are those of the same position played through the contract (which generates
-    every piece's moves each time) and of the Python engine."""
+    actions are those of the same position played through the contract (whose scratch
+    position keeps moves of its own: the test above) and, every 25 plies, of the Python
+    engine (which generates every piece's moves each time)."""
     n = 6
     betrayals = stacked = restarts = 0
     for k, variant in enumerate((variant_for(mode, 0), variant_for(mode, 1))):

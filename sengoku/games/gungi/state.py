@@ -120,6 +120,11 @@ def _removed_event(piece: int) -> Event:
     )
 
 
+#: ``_removed_event`` of each piece code, made once: a move copies the one it needs (a
+#: capture a ply or so, each a call and a message formatted again).
+_REMOVED_EVENTS = tuple(_removed_event(piece) for piece in range(2 * len(PIECES)))
+
+
 class PieceView(TypedDict):
     """One piece of a tower in the view (``view.schema.json``: board.items.tower.items)."""
 
@@ -576,7 +581,8 @@ class GungiState(State[Move]):
         # The scratch position holds the position after the move: marked as this state's.
         entry[1] = (self.hash, self.ply, self.move_number, self.first)
         self.memo.legal = None
-        text = str(action)  # the kept text, made once per interned move (move.py)
+        # str(action) without its call: the kept text, made once per interned move (move.py)
+        text = action._texts[3] or str(action)
         # event("move", ...) written out: the same dict, one call fewer on every move.
         events: list[Event] = [
             {
@@ -588,7 +594,7 @@ class GungiState(State[Move]):
             }
         ]
         for piece in captured:
-            events.append(_removed_event(piece))
+            events.append(_REMOVED_EVENTS[piece].copy())  # each event a dict of its own
         if phase_before == SETUP and self.phase == PLAY:
             events.append(
                 event("setup_over", message=f"Setup over; {COLOR_NAMES[self.to_move]} moves first")

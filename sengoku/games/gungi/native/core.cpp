@@ -1881,6 +1881,42 @@ PyObject* move_object(uint32_t code) {  // a new reference
     return obj;
 }
 
+// The interned Move of each code, as a new list. In three passes (the table's slots asked
+// for, then the Moves, then each taken): a legal list's 70-odd Moves are among the tens of
+// thousands a long run interns, mostly out of the cache, and a pass that waits on each slot,
+// then on its Move, in turn, waited on every miss one after another (half of the contract's
+// legal_actions).
+py::list move_list(const Codes& codes) {
+    size_t n = codes.size();
+    PyObject* list = PyList_New(Py_ssize_t(n));
+    if (list == nullptr) throw py::error_already_set();
+    try {
+        const MoveTable& t = *g_moves;
+        static thread_local std::vector<PyObject*> found;
+        found.resize(n);
+        for (size_t i = 0; i < n; ++i)
+            __builtin_prefetch(&t.slots[MoveTable::mix(codes[i]) & t.mask]);
+        for (size_t i = 0; i < n; ++i) {
+            const MoveTable::Slot& slot = t.slots[t.index(codes[i])];
+            PyObject* obj = slot.code == codes[i] ? slot.obj : nullptr;
+            if (obj != nullptr) __builtin_prefetch(obj, 1);  // its count is written next
+            found[i] = obj;
+        }
+        for (size_t i = 0; i < n; ++i) {
+            PyObject* obj = found[i];
+            if (obj != nullptr)
+                Py_INCREF(obj);
+            else
+                obj = move_object(codes[i]);  // met for the first time: interned now
+            PyList_SET_ITEM(list, Py_ssize_t(i), obj);
+        }
+    } catch (...) {
+        Py_DECREF(list);  // the items not set yet are NULL, which a list's dealloc skips
+        throw;
+    }
+    return py::reinterpret_steal<py::list>(list);
+}
+
 // A tuple of small ints (a tower, the pieces a move took), a new reference. Untracked by
 // the garbage collector at once (it holds ints only, so it can be in no cycle): the towers
 // written into a GungiState's board on every move then never wait in the collector's
@@ -1921,10 +1957,26 @@ struct PyPosition {
     // asks for the list, then plays one of them: the legality check reuses it).
     Codes legal_cache;
     bool legal_fresh = false;
+    // The pieces' moves kept from turn to turn (BoardCache, as a batch's game keeps them):
+    // a GungiState played move by move (the contract's loop) copies most of its next list.
+    // Every change of ``pos`` either marks the squares it changed (moved) or forgets it.
+    BoardCache board_cache;
+
+    // ``pos`` changed by the move ``u`` undoes: its next list is made again, from the
+    // kept moves of the squares the move left alone.
+    void moved(const Undo& u) {
+        legal_fresh = false;
+        for (int i = 0; i < u.nchanged; ++i) board_cache.touch(u.sq[i]);
+    }
+    // ``pos`` replaced (or changed where no Undo says): nothing kept is trusted.
+    void replaced() {
+        legal_fresh = false;
+        board_cache.forget();
+    }
 
     const Codes& cached_legal() {
         if (!legal_fresh) {
-            pos.legal_codes(legal_cache);
+            pos.legal_codes(legal_cache, &board_cache);
             legal_fresh = true;
         }
         return legal_cache;
@@ -1944,6 +1996,7 @@ struct PyPosition {
     // Load the board part (what move generation reads) from a GungiState's fields.
     void load(py::list board, py::list hands, int to_move, bool setup, py::list drafting, int first,
               int64_t move_number, int ply, uint64_t hash, py::list marshal_at) {
+        replaced();  // first: a load that fails half way leaves nothing kept either
         for (int sq = 0; sq < 81; ++sq) {
             py::tuple tower = py::reinterpret_borrow<py::tuple>(board[sq]);
             int n = int(py::len(tower));
@@ -1967,7 +2020,6 @@ struct PyPosition {
         pos.marshal_at[1] = marshal_at[1].cast<int>();
         pos.outcome = -1;
         pos.reason = R_NONE;
-        legal_fresh = false;
     }
 
     void load_seen(py::dict seen) {
@@ -2022,17 +2074,7 @@ struct PyPosition {
     // GungiState.legal_actions: the interned Move of each legal code, ascending.
     py::list legal_moves() {
         if (g_move_class == nullptr) throw std::runtime_error("set_move_class was not called");
-        const Codes& codes = cached_legal();
-        PyObject* list = PyList_New(Py_ssize_t(codes.size()));
-        if (list == nullptr) throw py::error_already_set();
-        try {
-            for (size_t i = 0; i < codes.size(); ++i)
-                PyList_SET_ITEM(list, Py_ssize_t(i), move_object(codes[i]));
-        } catch (...) {
-            Py_DECREF(list);  // the items not set yet are NULL, which a list's dealloc skips
-            throw;
-        }
-        return py::reinterpret_steal<py::list>(list);
+        return move_list(cached_legal());
     }
 
     // GungiState.apply's position part, for the GungiState whose position this holds: plays
@@ -2047,7 +2089,7 @@ struct PyPosition {
         if (!std::binary_search(codes.begin(), codes.end(), code)) return py::none();
         Undo u;
         pos.make(code, u, false);  // the state's own ``seen`` is the history
-        legal_fresh = false;
+        moved(u);
         for (int i = 0; i < u.nchanged; ++i) {
             int sq = u.sq[i];
             if (PyList_SetItem(board.ptr(), sq, tower_tuple(pos.b[sq], pos.h[sq])) < 0)
@@ -3249,8 +3291,8 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def("play",
              [](PyPosition& p, uint32_t code) {
                  Undo u;
-                 p.legal_fresh = false;
                  p.pos.play(code, u);
+                 p.moved(u);
                  return std::make_pair(p.pos.outcome, p.pos.reason);
              })
         // Make a (legal) code without judging it or keeping it in the position history:
@@ -3258,8 +3300,8 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def("advance",
              [](PyPosition& p, uint32_t code) {
                  Undo u;
-                 p.legal_fresh = false;
                  p.pos.make(code, u, false);
+                 p.moved(u);
                  return p.pos.hash;
              })
         .def_property_readonly("hash", [](PyPosition& p) { return p.pos.hash; })
@@ -3268,7 +3310,7 @@ PYBIND11_MODULE(_gungi_native, m) {
         .def("search",
              [](PyPosition& p, Codes order, int max_depth, int quiescence,
                 size_t table_size, int64_t iterations, double seconds) {
-                 p.legal_fresh = false;
+                 p.replaced();
                  Search s(p.pos, quiescence, table_size, iterations, seconds);
                  return s.choose(std::move(order), max_depth);
              })
