@@ -581,8 +581,7 @@ class GungiState(State[Move]):
         # The scratch position holds the position after the move: marked as this state's.
         entry[1] = (self.hash, self.ply, self.move_number, self.first)
         self.memo.legal = None
-        # str(action) without its call: the kept text, made once per interned move (move.py)
-        text = action._texts[3] or str(action)
+        text = str(action)  # the kept text, made once per interned move (move.py)
         # event("move", ...) written out: the same dict, one call fewer on every move.
         events: list[Event] = [
             {
