@@ -19,6 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from sengoku.core.game import Game, Outcome, State
+from sengoku.core.observation import Encoder
 
 
 class NativeMatch(Protocol):
@@ -51,6 +52,13 @@ class NativePlay(Protocol):
     #: ``legal``, made by the core (for a wide action space: Gungi's); None where the
     #: adapters' own ``mask_of`` makes them.
     mask_of: Callable[[list[int], int], np.ndarray] | None
+
+    #: How an observation made now keeps its tensor until read: None, the tensor itself
+    #: (:meth:`observe`, encoded by the core at once); or an encoder whose
+    #: ``capture(match, seat)`` is a small record of it taken now and whose ``encode`` makes
+    #: the tensor from that record when read (Gungi's: a few hundred bytes where its planes
+    #: are 38,880, and an agent that reads only the mask never pays for them).
+    captures: Encoder | None
 
     def deal(self, seed: int) -> NativeMatch:
         """A new match, as ``new_state(seed=seed, **options)`` deals it."""
@@ -88,6 +96,8 @@ class CorePlay:
 
     #: The adapters make these cores' masks (their action spaces are narrow).
     mask_of: Callable[[list[int], int], np.ndarray] | None = None
+    #: Their observations are small: each is encoded when made.
+    captures: Encoder | None = None
 
     def __init__(
         self,

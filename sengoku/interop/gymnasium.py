@@ -38,6 +38,7 @@ is the registered environment ``sengoku/SashimonoSolo-v1``;
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, SupportsFloat
 
 import gymnasium
@@ -107,14 +108,19 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         #: built), stepped instead of contract states when the environment encodes with the
         #: game's own encoder (no ``obs_size``) unless ``native`` is False: the same numbers at
         #: the core's speed; the match played is then ``_match`` (``_state`` is not followed),
-        #: and an observation holds the tensor the core encoded when it was made.
+        #: and an observation holds what the core took when it was made: the tensor, or the
+        #: small record of it the play's ``captures`` expands when read.
         self._native: NativePlay | None = (
             self.game.native_play(**self.options) if native and obs_size is None else None
         )
         self._match: NativeMatch | None = None
+        self._native_capture: Callable[[NativeMatch, int], Any] | None = None
         if self._native is not None:
             make_mask = self._native.mask_of or mask_of
-            self._seat = (Encoded(tuple(self.encoder.shape)), 0, self.num_actions, make_mask)
+            captures = self._native.captures
+            encoded = captures or Encoded(tuple(self.encoder.shape))
+            self._native_capture = self._native.observe if captures is None else captures.capture
+            self._seat = (encoded, 0, self.num_actions, make_mask)
 
     # ------------------------------------------------------------------ episodes
     def reset(
@@ -231,9 +237,9 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         # The snapshot now (later play must not change it), the tensor and the mask when
         # first read; the legal list is never changed in place (LegalInts.update replaces it).
         match = self._match
-        if match is not None:  # the tensor encoded by the core now
-            assert self._native is not None  # a match is played only with its play
-            return LazyObservation.of(self._seat, self._native.observe(match, 0), self._legal.list)
+        if match is not None:  # taken by the core now
+            assert self._native_capture is not None  # a match is played only with its play
+            return LazyObservation.of(self._seat, self._native_capture(match, 0), self._legal.list)
         return LazyObservation.of(self._seat, self._capture(self._state, 0), self._legal.list)
 
     def render(self) -> str | None:

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import gymnasium
@@ -347,12 +347,18 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
             (encoder, seat, self.num_actions, mask_of)
             for seat, encoder in enumerate(self._seat_encoders)
         ]
+        #: What a native match's observation keeps until its tensor is read: the core's
+        #: small record of it (its play's ``captures``: Gungi's), or the tensor itself.
+        self._native_capture: Callable[[NativeMatch, int], Any] | None = None
         if self._native is not None:
-            # A native match's observation is encoded by the core when it is made (about a
-            # microsecond): what the observation holds until read is that tensor, which
-            # ``Encoded`` hands over as it is (no snapshot of the match is kept).
+            # A native match's observation is taken by the core when it is made: a small
+            # record its ``captures`` expands when read (Gungi's planes are 38,880 bytes,
+            # which an agent that reads only the mask never needs), or the tensor, which
+            # ``Encoded`` hands over as it is. No snapshot of the match is kept.
             # The core makes the masks too where it can (Gungi's: its action space is wide).
-            encoded = Encoded(tuple(self.encoder.shape))
+            captures = self._native.captures
+            encoded = captures or Encoded(tuple(self.encoder.shape))
+            self._native_capture = self._native.observe if captures is None else captures.capture
             make_mask = self._native.mask_of or mask_of
             self._seats = [(encoded, seat, self.num_actions, make_mask) for seat in range(n)]
         self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -469,12 +475,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
     def _observation(self, agent: str) -> dict[str, np.ndarray]:
         """Make and keep ``agent``'s observation of this step (none kept yet)."""
         seat = self.agent_seat[agent]
-        play, match = self._native, self._match
+        capture, match = self._native_capture, self._match
         observation = self._observations[agent] = LazyObservation.of(
             self._seats[seat],
             self._capture(self._state, seat)
-            if play is None or match is None
-            else play.observe(match, seat),
+            if capture is None or match is None
+            else capture(match, seat),
             self._legal.list if seat == self._to_act else [],
         )
         return observation

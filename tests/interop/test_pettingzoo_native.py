@@ -122,3 +122,49 @@ def test_a_position_assigned_is_played_natively_from_a_copy() -> None:
     ansi = pz.raw_env("gunkimono", render_mode="ansi", **options)
     ansi.reset(seed=0)
     assert ansi.render() == game.render_text(ansi.sengoku_state, None)
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_observations_read_after_later_steps_are_those_of_their_own_step(
+    name: str, options: dict[str, Any]
+) -> None:
+    """A native observation takes what it needs when it is made (Gungi's a small record of
+    its planes, the others their tensor): read only at the end of an episode, each is the
+    Python encoder's tensor of its own step's view, for every seat."""
+    if not _native_built(name, options):
+        pytest.skip(f"{name}'s native core is not in use")
+    env = pz.raw_env(name, **options)
+    env.reset(seed=7)
+    rng = random.Random(7)
+    kept: list[tuple[Any, np.ndarray]] = []
+    while env.agents:
+        state = env.sengoku_state
+        for agent in env.agents:
+            seat = env.agent_seat[agent]
+            kept.append((env.observe(agent), env.encoder.encode(state.view(seat), seat)))
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        env.step(rng.choice(env.legal_actions(agent)))
+    assert len(kept) > 20
+    for step, (observation, tensor) in enumerate(kept):
+        assert np.array_equal(observation["observation"], tensor), step
+
+
+def test_a_gungi_record_that_is_not_a_capture_is_refused() -> None:
+    """Gungi's observation record is expanded only when it is one the core made: anything
+    else is refused, naming what was expected, and the tensor is not touched."""
+    play = sengoku.load_game("gungi").native_play(mode="intro")
+    if play is None or play.captures is None:
+        pytest.skip("Gungi's native core is not in use")
+    captures = play.captures
+    record = captures.capture(play.deal(1), 0)
+    out = np.full(captures.shape, 7.0, dtype=np.float32)
+    for bad in (b"", record[:-1], record + b"\x00\x00", b"\xff" * len(record)):
+        with pytest.raises(ValueError, match="not a capture of Match.capture"):
+            captures.encode_into(bad, 0, out)
+        assert (out == 7.0).all()
+    with pytest.raises(ValueError, match="float32 of the encoder's shape"):
+        captures.encode_into(record, 0, np.zeros(10, dtype=np.float32))
+    assert np.array_equal(captures.encode(record, 0), play.observe(play.deal(1), 0))

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from sengoku.core.game import Outcome
+from sengoku.core.observation import Encoder
 from sengoku.games.gungi.pieces import (
     ARCHER,
     ATTACK_TABLES,
@@ -356,6 +357,32 @@ def outcome_of(winner: int, reason: int) -> Outcome:
 HAS_MATCH = _native is not None and hasattr(_native, "Match")
 
 
+class PlaneCaptures(Encoder):
+    """``GungiEncoder``'s planes of a native match's position, kept small until read (a
+    :class:`~sengoku.core.native_play.NativePlay`'s ``captures``): ``capture(match, seat)``
+    is the core's record of them (``Match.capture``: the value of each filled plane and the
+    board entries set to 1, a few hundred bytes, taken at once, so later play does not
+    change it), and ``encode`` writes the planes from it (``expand_planes``), entry for entry
+    the encoder's (tests/interop/test_pettingzoo_native.py)."""
+
+    def __init__(self, shape: tuple[int, ...], max_length: int) -> None:
+        self.shape = shape
+        self._max_length = max_length
+        self._expand = module().expand_planes
+
+    def capture(self, state: Any, seat: int | None) -> bytes:
+        record: bytes = state.capture(self._max_length, -1 if seat is None else seat)
+        return record
+
+    def encode_into(self, view: Any, seat: int | None, out: Any) -> None:
+        self._expand(view, out)
+
+    def encode(self, view: Any, seat: int | None) -> np.ndarray:
+        out = np.empty(self.shape, dtype=np.float32)  # every entry written
+        self._expand(view, out)
+        return out
+
+
 class GungiPlay:
     """Gungi's :class:`~sengoku.core.native_play.NativePlay` (``Gungi.native_play``): whole
     games in the core for the research adapters. A match keeps the contract state it was made
@@ -363,7 +390,16 @@ class GungiPlay:
     is that state with those moves played, made only when asked for (rendering,
     ``sengoku_state``)."""
 
-    __slots__ = ("game", "options", "_max_length", "_stochastic", "_start", "_shape", "mask_of")
+    __slots__ = (
+        "game",
+        "options",
+        "_max_length",
+        "_stochastic",
+        "_start",
+        "_shape",
+        "mask_of",
+        "captures",
+    )
 
     def __init__(self, game: Gungi, options: Mapping[str, Any]) -> None:
         from sengoku.games.gungi.encoder import GungiEncoder
@@ -379,6 +415,13 @@ class GungiPlay:
         #: The core makes the masks: for Gungi's 57,025 actions, numpy's index array of the
         #: legal list was two thirds of a mask.
         self.mask_of: Callable[[list[int], int], np.ndarray] | None = module().mask_of
+        #: Observations kept small until read (a core built before ``Match.capture`` has
+        #: none: its observations are encoded when made).
+        self.captures: Encoder | None = (
+            PlaneCaptures(self._shape, self._max_length)
+            if native_function("expand_planes") is not None
+            else None
+        )
 
     def deal(self, seed: int) -> Any:
         if not self._stochastic and self._start is not None:

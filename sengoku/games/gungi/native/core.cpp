@@ -2229,6 +2229,47 @@ void encode_planes(Position& g, int seat, int max_length, float* x) {
                   value[q]);
 }
 
+// An observation kept small until its planes are read (PettingZoo's, made on every step,
+// most never read by an agent that reads the mask only): ``g``'s filled planes' values and
+// board entries set to 1 from seat ``seat`` as encode_planes writes them, as bytes: the
+// values (PLANES - BOARD_PLANES floats), the number of entries (uint16), the entries
+// (uint16 offsets). A few hundred bytes where the planes are 38,880.
+constexpr size_t FILLED_PLANES = size_t(PLANES - BOARD_PLANES);
+constexpr size_t CAPTURE_HEAD = FILLED_PLANES * sizeof(float) + sizeof(uint16_t);
+
+py::bytes capture_planes(Position& g, int seat, int max_length) {
+    int me = seat == 1 ? 1 : 0;
+    char buf[CAPTURE_HEAD + 81 * 3 * sizeof(uint16_t)];
+    float value[FILLED_PLANES];
+    plane_values(g, me, max_length, value);
+    uint16_t cells[81 * 3];
+    uint16_t ncells = uint16_t(board_cells(g, me, cells));
+    std::memcpy(buf, value, sizeof value);
+    std::memcpy(buf + sizeof value, &ncells, sizeof ncells);
+    std::memcpy(buf + CAPTURE_HEAD, cells, ncells * sizeof(uint16_t));
+    return py::bytes(buf, CAPTURE_HEAD + ncells * sizeof(uint16_t));
+}
+
+// The planes of a capture_planes capture into ``x`` (PLANES_SIZE floats, every one written):
+// what encode_planes writes. False (nothing written) for bytes that are not such a capture.
+bool expand_planes(const char* data, size_t size, float* x) {
+    if (size < CAPTURE_HEAD) return false;
+    uint16_t ncells;
+    std::memcpy(&ncells, data + FILLED_PLANES * sizeof(float), sizeof ncells);
+    if (ncells > 81 * 3 || size != CAPTURE_HEAD + ncells * sizeof(uint16_t)) return false;
+    uint16_t cells[81 * 3];
+    std::memcpy(cells, data + CAPTURE_HEAD, ncells * sizeof(uint16_t));
+    for (int k = 0; k < ncells; ++k)
+        if (cells[k] >= size_t(BOARD_PLANES) * 81) return false;
+    float value[FILLED_PLANES];
+    std::memcpy(value, data, sizeof value);
+    std::memset(x, 0, PLANES_SIZE * sizeof(float));
+    for (int k = 0; k < ncells; ++k) x[cells[k]] = 1.0f;
+    for (size_t q = 0; q < FILLED_PLANES; ++q)
+        std::fill(x + (BOARD_PLANES + q) * 81, x + (BOARD_PLANES + q + 1) * 81, value[q]);
+    return true;
+}
+
 // N games stepped together (sengoku/games/gungi/batch.py).
 struct Batch {
     // The memory of the games and their lists (declared first: freed last), packed one
@@ -2791,6 +2832,26 @@ PyObject* fast_match_apply(PyObject* self, PyObject* const* args, Py_ssize_t nar
     }
 }
 
+PyObject* fast_match_capture(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyLong_Check(args[0]) || !PyLong_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "capture(max_length: int, seat: int) takes two ints");
+        return nullptr;
+    }
+    long max_length = PyLong_AsLong(args[0]);
+    long seat = PyLong_AsLong(args[1]);
+    if (PyErr_Occurred()) return nullptr;
+    if (max_length <= 0) {
+        PyErr_SetString(PyExc_ValueError, "capture: max_length must be positive");
+        return nullptr;
+    }
+    try {
+        return capture_planes(match_of(self).pos, int(seat), int(max_length)).release().ptr();
+    } catch (...) {
+        py::detail::try_translate_exceptions();
+        return nullptr;
+    }
+}
+
 PyMethodDef g_match_fast_methods[] = {
     {"legal_ints",
      reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_match_legal_ints)),
@@ -2798,6 +2859,10 @@ PyMethodDef g_match_fast_methods[] = {
     {"apply", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_match_apply)),
      METH_FASTCALL,
      "Play a legal action integer; False (nothing changed) for one not legal here."},
+    {"capture", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_match_capture)),
+     METH_FASTCALL,
+     "capture(max_length, seat): the observation of seat (-1: a spectator) kept small, as "
+     "bytes, until expand_planes writes its planes."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyPosition* position_of(PyObject* self) {
@@ -3205,6 +3270,31 @@ PyObject* fast_mask_of(PyObject* /*module*/, PyObject* const* args, Py_ssize_t n
     }
 }
 
+PyObject* fast_expand_planes(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyBytes_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "expand_planes(capture: bytes, out)");
+        return nullptr;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[1], &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return nullptr;
+    if (view.itemsize != 4 || view.format == nullptr || std::strcmp(view.format, "f") != 0 ||
+        view.len != Py_ssize_t(PLANES_SIZE * sizeof(float))) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError,
+                        "expand_planes: out must be C-contiguous float32 of the encoder's shape");
+        return nullptr;
+    }
+    bool done = expand_planes(PyBytes_AS_STRING(args[0]), size_t(PyBytes_GET_SIZE(args[0])),
+                              static_cast<float*>(view.buf));
+    PyBuffer_Release(&view);
+    if (!done) {
+        PyErr_SetString(PyExc_ValueError, "expand_planes: not a capture of Match.capture");
+        return nullptr;
+    }
+    Py_RETURN_NONE;
+}
+
 PyMethodDef g_module_functions[] = {
     {"mask_of", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_mask_of)),
      METH_FASTCALL,
@@ -3219,6 +3309,11 @@ PyMethodDef g_module_functions[] = {
      METH_FASTCALL,
      "GungiEncoder's planes of a GungiSnapshot: encode_snapshot(tables, snapshot, me, out, "
      "max_length) writes them into out (zeroed float32 of the encoder's shape)."},
+    {"expand_planes",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_expand_planes)),
+     METH_FASTCALL,
+     "expand_planes(capture, out): the planes of a Match.capture into out (C-contiguous "
+     "float32 of the encoder's shape, every entry written)."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyMethodDef g_fast_methods[] = {
