@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <memory_resource>
 #include <random>
 #include <unordered_map>
@@ -1892,8 +1893,15 @@ py::list move_list(const Codes& codes) {
     if (list == nullptr) throw py::error_already_set();
     try {
         const MoveTable& t = *g_moves;
-        static thread_local std::vector<PyObject*> found;
-        found.resize(n);
+        // The Moves found, on the stack for a usual list: not a buffer kept between calls,
+        // since interning a new Move runs Python, which may build another list meanwhile.
+        PyObject* on_stack[512];
+        std::unique_ptr<PyObject*[]> on_heap;
+        PyObject** found = on_stack;
+        if (n > 512) {
+            on_heap.reset(new PyObject*[n]);
+            found = on_heap.get();
+        }
         for (size_t i = 0; i < n; ++i)
             __builtin_prefetch(&t.slots[MoveTable::mix(codes[i]) & t.mask]);
         for (size_t i = 0; i < n; ++i) {
