@@ -2222,19 +2222,26 @@ void plane_values(Position& g, int me, int max_length, float* value) {
     f[7] = float(std::min(1.0, double(g.ply) / double(max_length)));
 }
 
+// The planes whose board entries set to 1 are ``cells`` and whose filled planes hold
+// ``value`` (board_cells' and plane_values' answers) into ``x`` (PLANES_SIZE floats, every one
+// written).
+void write_planes(const uint16_t* cells, int ncells, const float* value, float* x) {
+    std::memset(x, 0, PLANES_SIZE * sizeof(float));
+    for (int k = 0; k < ncells; ++k) x[cells[k]] = 1.0f;
+    for (int q = 0; q < PLANES - BOARD_PLANES; ++q)
+        std::fill(x + size_t(BOARD_PLANES + q) * 81, x + size_t(BOARD_PLANES + q + 1) * 81,
+                  value[q]);
+}
+
 // ``g``'s planes from seat ``seat`` (-1: a spectator, who sees from White's side) into ``x``
 // (PLANES_SIZE floats, every one written).
 void encode_planes(Position& g, int seat, int max_length, float* x) {
     int me = seat == 1 ? 1 : 0;
-    std::memset(x, 0, PLANES_SIZE * sizeof(float));
     uint16_t cells[81 * 3];
     int ncells = board_cells(g, me, cells);
-    for (int k = 0; k < ncells; ++k) x[cells[k]] = 1.0f;
     float value[PLANES - BOARD_PLANES];
     plane_values(g, me, max_length, value);
-    for (int q = 0; q < PLANES - BOARD_PLANES; ++q)
-        std::fill(x + size_t(BOARD_PLANES + q) * 81, x + size_t(BOARD_PLANES + q + 1) * 81,
-                  value[q]);
+    write_planes(cells, ncells, value, x);
 }
 
 // An observation kept small until its planes are read (PettingZoo's, made on every step,
@@ -2271,10 +2278,7 @@ bool expand_planes(const char* data, size_t size, float* x) {
         if (cells[k] >= size_t(BOARD_PLANES) * 81) return false;
     float value[FILLED_PLANES];
     std::memcpy(value, data, sizeof value);
-    std::memset(x, 0, PLANES_SIZE * sizeof(float));
-    for (int k = 0; k < ncells; ++k) x[cells[k]] = 1.0f;
-    for (size_t q = 0; q < FILLED_PLANES; ++q)
-        std::fill(x + (BOARD_PLANES + q) * 81, x + (BOARD_PLANES + q + 1) * 81, value[q]);
+    write_planes(cells, ncells, value, x);
     return true;
 }
 
