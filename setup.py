@@ -41,6 +41,13 @@ PURE_PYTHON_BUILD = "SENGOKU_PURE_PYTHON_BUILD"
 OPT_LEVEL = "SENGOKU_MYPYC_OPT_LEVEL"
 #: The same for the native cores' C++ (3 by default; 0 for a build that checks packaging).
 NATIVE_OPT_LEVEL = "SENGOKU_NATIVE_OPT_LEVEL"
+#: The environment variable that narrows the mypyc modules to some of the listed ones
+#: (comma-separated paths): every listed module (the default, what every release and `make
+#: install` build) unless a builder asks for fewer. A packaging check compiles two instead
+#: of all of them (tests/core/test_wheel.py: the mypyc step was two thirds of its build);
+#: the modules left out run as Python (sengoku/compiled.py), as a module whose source
+#: changed after the build does.
+ONLY_MODULES = "SENGOKU_MYPYC_MODULES"
 NATIVE_NAME = "sengoku.games.gungi._gungi_native"
 NATIVE_SOURCES = ["sengoku/games/gungi/native/core.cpp"]
 #: Gunkimono's native core (sengoku/games/gunkimono/native_core.py loads it).
@@ -203,10 +210,18 @@ def mypyc_opt_level() -> str:
 
 def compiled_modules() -> list[str]:
     """The sources mypyc compiles: ``[tool.sengoku] compiled`` in pyproject.toml, the one
-    list (the plain Python stays the fallback: tests/ai/test_mcts_compiled.py)."""
+    list (the plain Python stays the fallback: tests/ai/test_mcts_compiled.py), or the part
+    of it that ``ONLY_MODULES`` names."""
     with open(ROOT / "pyproject.toml", "rb") as f:
-        listed = tomllib.load(f)["tool"]["sengoku"]["compiled"]
-    return [str(path) for path in listed]
+        listed = [str(path) for path in tomllib.load(f)["tool"]["sengoku"]["compiled"]]
+    asked = [m.strip() for m in os.environ.get(ONLY_MODULES, "").split(",") if m.strip()]
+    unknown = [m for m in asked if m not in listed]
+    if unknown:
+        raise SystemExit(
+            f"error: {ONLY_MODULES} names modules that [tool.sengoku] compiled in "
+            f"pyproject.toml does not list: {', '.join(unknown)}"
+        )
+    return [m for m in listed if m in asked] if asked else listed
 
 
 def module_name(path: str) -> str:
@@ -263,7 +278,9 @@ def mypyc_extensions() -> list[Extension]:
 cmdclass: dict[str, Any] = {"build_ext": BuildNativeCore}
 # The native cores first: a build without a compiler fails on them and names them. The mypyc
 # modules join when build_ext is finalized (BuildNativeCore.finalize_options); an unknown
-# optimisation level is refused now, before anything is built.
+# optimisation level, or a module to compile that is not listed, is refused now, before
+# anything is built.
 mypyc_opt_level()
 opt_level(NATIVE_OPT_LEVEL)
+compiled_modules()
 setup(ext_modules=native_extensions(), cmdclass=cmdclass)

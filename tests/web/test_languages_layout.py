@@ -6,6 +6,7 @@ to look at."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import pytest
@@ -27,16 +28,23 @@ DECISIONS = {"gungi": 14, "gunshi": 10, "gunkimono": 6, "sashimono": 8}
 SIZES = [(1920, 1080), (390, 844)]
 
 
+@cache
+def in_progress(base_url: str, game: str) -> tuple[dict[str, Any], int]:
+    """A match of ``game`` in progress and its seat to act, made once for the six pages
+    (three languages, two sizes) that open it: opening a page plays nothing."""
+    match = create(base_url, game)
+    looks = iter(range(DECISIONS[game] + 1))  # play_until looks once before each choice
+    play_until(base_url, match, lambda _view: next(looks) >= DECISIONS[game])
+    return match, int(snapshot(base_url, match)["to_act"])
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: str(s[0]))
 @pytest.mark.parametrize("lang", ["en", "ja", "fr"])
 @pytest.mark.parametrize("game", sorted(DECISIONS))
 def test_a_game_in_progress_holds_its_layout_in_the_language(
     new_page: Any, base_url: str, game: str, lang: str, size: tuple[int, int]
 ) -> None:
-    match = create(base_url, game)
-    looks = iter(range(DECISIONS[game] + 1))  # play_until looks once before each choice
-    play_until(base_url, match, lambda _view: next(looks) >= DECISIONS[game])
-    seat = snapshot(base_url, match)["to_act"]
+    match, seat = in_progress(base_url, game)
     page: Page = new_page(*size)
     watch = PageWatch(page)
     in_language(page, lang)
