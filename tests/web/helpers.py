@@ -7,13 +7,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from sengoku.server import i18n
 from tests.waiting import GENEROUS_MS, wait_until
+from tests.web.api import API
 from tests.web.labels_setup import play_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -244,7 +244,7 @@ def finished_by_api(base_url: str, game: str, plies: int, seed: int) -> str:
     """A match of two local seats (``seed``) whose seats to act play their first legal
     choice ``plies`` times through the API (``labels_setup.play_until``), then seat 1
     resigns: a finished game, made quickly. Its id."""
-    r = httpx.post(
+    r = API.post(
         f"{base_url}/api/matches",
         json={"game": game, "seed": seed, "seats": [{"kind": "local"}, {"kind": "local"}]},
     )
@@ -252,7 +252,7 @@ def finished_by_api(base_url: str, game: str, plies: int, seed: int) -> str:
     match = dict(r.json())
     looks = iter(range(plies + 1))  # play_until looks once before each choice
     play_until(base_url, match, lambda _view: next(looks) >= plies, limit=plies + 1)
-    r = httpx.post(
+    r = API.post(
         f"{base_url}/api/matches/{match['id']}/resign",
         headers={"Authorization": f"Bearer {match['tokens']['1']}"},
     )

@@ -10,12 +10,13 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 from playwright.sync_api import Page
+
+from tests.web.api import API
 
 
 def create(base_url: str, game: str, seats: int = 2, **options: Any) -> dict[str, Any]:
-    r = httpx.post(
+    r = API.post(
         f"{base_url}/api/matches",
         json={"game": game, "options": options, "seats": [{"kind": "local"}] * seats},
     )
@@ -25,7 +26,7 @@ def create(base_url: str, game: str, seats: int = 2, **options: Any) -> dict[str
 
 def snapshot(base_url: str, match: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
     headers = {"Authorization": f"Bearer {match['tokens'][str(seat)]}"} if seat is not None else {}
-    r = httpx.get(f"{base_url}/api/matches/{match['id']}", headers=headers)
+    r = API.get(f"{base_url}/api/matches/{match['id']}", headers=headers)
     assert r.status_code == 200, r.text
     return dict(r.json())
 
@@ -43,7 +44,7 @@ def play_until(
             return dict(public["view"])
         seat = public["to_act"]
         snap = snapshot(base_url, match, seat)
-        r = httpx.post(
+        r = API.post(
             f"{base_url}/api/matches/{match['id']}/actions",
             json={"action": snap["legal"][0]["action"], "ply": snap["ply"]},
             headers={"Authorization": f"Bearer {match['tokens'][str(seat)]}"},

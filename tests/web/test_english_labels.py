@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
 from playwright.sync_api import Page
 
+from tests.web.api import API
 from tests.web.helpers import PageWatch, assert_clean_text, shot
 from tests.web.labels_setup import create, open_as, play_until
 
@@ -108,7 +108,7 @@ def test_gunshi_units_shogun_and_card_backs_also_in_the_replay(
     page.wait_for_selector('.gs-choices button[data-kind="place"]')
     check_both_ways(page, {"歩", "弓", "騎"}, {"Place Infantry"}, "gunshi-formation")
     # The replay page redraws with the toggle as well.
-    r = httpx.post(
+    r = API.post(
         f"{base_url}/api/matches/{m['id']}/resign",
         headers={"Authorization": f"Bearer {m['tokens']['1']}"},
     )

@@ -17,6 +17,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from tests.waiting import GENEROUS, NEXT_FRAME
+from tests.web.api import API
 from tests.web.helpers import PageWatch, assert_clean_text, no_horizontal_overflow, shot
 from tests.web.test_accessibility import violations
 
@@ -29,7 +30,7 @@ META = {"match_created", "player_joined", "match_started"}
 
 
 def create(base_url: str, game: str, seed: int) -> dict[str, Any]:
-    r = httpx.post(
+    r = API.post(
         f"{base_url}/api/matches",
         json={
             "game": game,
@@ -66,7 +67,7 @@ def play(base_url: str, m: dict[str, Any], seed: int, until: Any, limit: int = 4
 
 
 def events_of(base_url: str, m: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    r = httpx.get(
+    r = API.get(
         f"{base_url}/api/matches/{m['id']}/events",
         headers={"Authorization": f"Bearer {m['tokens'][str(seat)]}"},
     )
@@ -74,7 +75,7 @@ def events_of(base_url: str, m: dict[str, Any], seat: int) -> list[dict[str, Any
 
 
 def numbered_events(base_url: str, m: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    r = httpx.get(
+    r = API.get(
         f"{base_url}/api/matches/{m['id']}/events",
         headers={"Authorization": f"Bearer {m['tokens'][str(seat)]}"},
     )

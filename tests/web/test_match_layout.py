@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.web.api import API
 from tests.web.helpers import (
     PageWatch,
     assert_clean_text,
@@ -181,7 +181,7 @@ def test_a_crowded_side_column_keeps_the_table_within_reach(new_page: Any, base_
     """At 1280x900 a Gungi setup's two full hands fill the side column: the hands then scroll
     in their own box, and the moves and the table (its Rules button) keep room to be reached."""
     page: Page = new_page(1280, 900)
-    r = httpx.post(
+    r = API.post(
         f"{base_url}/api/matches",
         json={
             "game": "gungi",

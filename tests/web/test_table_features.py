@@ -11,12 +11,12 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
 from sengoku.server import Settings, create_app
 from tests.waiting import GENEROUS_MS, wait_until
+from tests.web.api import API
 from tests.web.conftest import ServerThread, free_port
 from tests.web.helpers import shot
 
@@ -47,7 +47,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def create(base_url: str, game: str) -> dict[str, Any]:
-    r = httpx.post(
+    r = API.post(
         f"{base_url}/api/matches",
         json={
             "game": game,
@@ -70,10 +70,10 @@ def open_as(new_page: Any, match_id: str, seat: int | None, token: str | None) -
 
 
 def play_first_legal(base_url: str, match_id: str, token: str) -> None:
-    snap = httpx.get(
+    snap = API.get(
         f"{base_url}/api/matches/{match_id}", headers={"Authorization": f"Bearer {token}"}
     ).json()
-    r = httpx.post(
+    r = API.post(
         f"{base_url}/api/matches/{match_id}/actions",
         json={"action": snap["legal"][0]["action"], "ply": snap["ply"]},
         headers={"Authorization": f"Bearer {token}"},
@@ -166,13 +166,13 @@ def test_a_draw_offer_accepted(new_page: Any, base_url: str) -> None:
     for page in (aki, ben):
         expect(page.locator("#status")).to_have_attribute("data-state", "finished")
         expect(page.locator("#status")).to_contain_text("Draw by agreement")
-    assert httpx.get(f"{base_url}/api/matches/{mid}").json()["result"]["reason"] == "agreement"
+    assert API.get(f"{base_url}/api/matches/{mid}").json()["result"]["reason"] == "agreement"
 
 
 def test_a_claim_after_the_opponent_leaves_and_the_tab_title(new_page: Any, base_url: str) -> None:
     m = create(base_url, "gungi")
     mid, tokens = m["id"], m["tokens"]
-    first = httpx.get(f"{base_url}/api/matches/{mid}").json()["to_act"]
+    first = API.get(f"{base_url}/api/matches/{mid}").json()["to_act"]
     second = 1 - first
     stayer = open_as(new_page, mid, first, tokens[str(first)])
     leaver = open_as(new_page, mid, second, tokens[str(second)])
@@ -196,7 +196,7 @@ def test_a_claim_after_the_opponent_leaves_and_the_tab_title(new_page: Any, base
     stayer.wait_for_timeout(CLAIM_AFTER * 1000 + 300)
     stayer.click("#claim")
     expect(stayer.locator("#status")).to_have_attribute("data-state", "finished")
-    result = httpx.get(f"{base_url}/api/matches/{mid}").json()["result"]
+    result = API.get(f"{base_url}/api/matches/{mid}").json()["result"]
     assert result["winners"] == [first] and result["reason"] == "abandoned"
     shot(stayer, "table-claimed")
 
@@ -229,7 +229,7 @@ def test_sound_switch_hot_seat_default_and_f_flips(new_page: Any, base_url: str)
 
 
 def test_capture_and_low_time_sounds(new_page: Any, base_url: str) -> None:
-    r = httpx.post(
+    r = API.post(
         f"{base_url}/api/matches",
         json={
             "game": "gungi",

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 from playwright.sync_api import Page, expect
 
+from tests.web.api import API
 from tests.web.test_table_features import base_url, create, open_as  # noqa: F401  (fixture)
 
 
 def finished(url: str, game: str, loser: int) -> str:
     m = create(url, game)
-    r = httpx.post(
+    r = API.post(
         f"{url}/api/matches/{m['id']}/resign",
         headers={"Authorization": f"Bearer {m['tokens'][str(loser)]}"},
     )

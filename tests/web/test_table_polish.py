@@ -8,10 +8,10 @@ import re
 import time
 from typing import Any
 
-import httpx
 from playwright.sync_api import Page, expect
 
 from tests.waiting import GENEROUS, GENEROUS_MS
+from tests.web.api import API
 from tests.web.helpers import shot
 
 
@@ -19,7 +19,7 @@ def api(base_url: str, method: str, path: str, token: str | None = None, body: A
     """One API call; a 429 (the per-client rate limit) is waited out as Retry-After says."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     for _ in range(20):
-        r = httpx.request(method, f"{base_url}{path}", headers=headers, json=body, timeout=GENEROUS)
+        r = API.request(method, f"{base_url}{path}", headers=headers, json=body, timeout=GENEROUS)
         if r.status_code != 429:
             assert r.status_code < 400, (r.status_code, r.text)
             return r.json()
@@ -28,7 +28,7 @@ def api(base_url: str, method: str, path: str, token: str | None = None, body: A
 
 
 def create(base_url: str, game: str, seats: list[dict[str, Any]], **extra: Any) -> Any:
-    r = httpx.post(f"{base_url}/api/matches", json={"game": game, "seats": seats, **extra})
+    r = API.post(f"{base_url}/api/matches", json={"game": game, "seats": seats, **extra})
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -156,7 +156,7 @@ def check_prompts_while_playing(
             assert rule.lower() not in text.lower(), f"{game}: the engine's rule {rule!r}"
         checked += 1
         choice = rng.choice(snap["legal"])
-        r = httpx.post(
+        r = API.post(
             f"{base_url}/api/matches/{mid}/actions",
             headers={"Authorization": f"Bearer {token}"},
             json={"action": choice["action"], "ply": snap["ply"]},

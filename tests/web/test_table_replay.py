@@ -7,12 +7,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import httpx
 from playwright.sync_api import Page, expect
 
 from sengoku import load_game
 from sengoku.core.record import GameRecord
 from tests.waiting import GENEROUS, GENEROUS_MS
+from tests.web.api import API
 
 
 def long_gunshi_record() -> dict[str, Any]:
@@ -53,7 +53,7 @@ STEPS = """(n) => {
 def test_a_long_replay_steps_autoplays_and_exports_text(new_page: Any, base_url: str) -> None:
     record = long_gunshi_record()
     plies = len(record["actions"])
-    r = httpx.post(f"{base_url}/api/records", json=record, timeout=GENEROUS)
+    r = API.post(f"{base_url}/api/records", json=record, timeout=GENEROUS)
     assert r.status_code == 201, r.text
     rid = r.json()["id"]
     page: Page = new_page(1280, 900)

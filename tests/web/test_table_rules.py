@@ -8,10 +8,10 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-import httpx
 from playwright.sync_api import Page, expect
 
 import sengoku.web
+from tests.web.api import API
 from tests.web.helpers import shot
 from tests.web.test_table_features import base_url, create  # noqa: F401  (fixture)
 
@@ -47,7 +47,7 @@ def test_every_game_page_has_a_rules_panel(new_page: Any, base_url: str) -> None
         first_heading = next(ln for ln in doc.splitlines() if ln.startswith("## "))[3:]
         expect(dialog.locator('[data-part="rules"]')).to_contain_text(first_heading.split("`")[0])
         # The reference: every catalog list with entries, named in words, no engine ids.
-        catalog = httpx.get(f"{base_url}/api/games/{game}").json()["catalog"]
+        catalog = API.get(f"{base_url}/api/games/{game}").json()["catalog"]
         lists = [k for k, v in catalog.items() if isinstance(v, list) and k != "reconstructed"]
         for key in lists:
             entries = dialog.locator(f'[data-catalog="{key}"] > li')
@@ -98,7 +98,7 @@ def test_every_phase_of_every_game_has_its_reference() -> None:
 
 
 def make(url: str, game: str, options: dict[str, Any]) -> dict[str, Any]:
-    r = httpx.post(
+    r = API.post(
         f"{url}/api/matches",
         json={"game": game, "options": options, "seats": [{"kind": "local"}, {"kind": "local"}]},
     )
@@ -109,12 +109,12 @@ def make(url: str, game: str, options: dict[str, Any]) -> dict[str, Any]:
 def act(url: str, m: dict[str, Any], count: int) -> None:
     """Play ``count`` decisions, each by the seat to act (its first legal choice)."""
     for _ in range(count):
-        snap = httpx.get(f"{url}/api/matches/{m['id']}").json()
+        snap = API.get(f"{url}/api/matches/{m['id']}").json()
         token = m["tokens"][str(snap["to_act"])]
-        mine = httpx.get(
+        mine = API.get(
             f"{url}/api/matches/{m['id']}", headers={"Authorization": f"Bearer {token}"}
         ).json()
-        r = httpx.post(
+        r = API.post(
             f"{url}/api/matches/{m['id']}/actions",
             headers={"Authorization": f"Bearer {token}"},
             json={"action": mine["legal"][0]["action"], "ply": mine["ply"]},
@@ -179,7 +179,7 @@ def test_the_rules_panel_starts_with_the_current_phase(new_page: Any, base_url: 
     shot(page, "rules-now-gunkimono-1280")
     page.keyboard.press("Escape")
     # A finished game: "over".
-    httpx.post(
+    API.post(
         f"{base_url}/api/matches/{m['id']}/resign",
         headers={"Authorization": f"Bearer {m['tokens']['0']}"},
     )

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
 from playwright.sync_api import Page, expect
+
+from tests.web.api import API
 
 #: What must never be read on the setup page.
 RAW = re.compile(r"spec ruling|\btrue\b|\bfalse\b|_[a-z]", re.IGNORECASE)
@@ -18,7 +19,7 @@ def visible_text(page: Page) -> str:
 
 
 def test_every_game_setup_speaks_in_words(new_page: Any, base_url: str) -> None:
-    games = [g["name"] for g in httpx.get(f"{base_url}/api/games").json()["games"]]
+    games = [g["name"] for g in API.get(f"{base_url}/api/games").json()["games"]]
     assert {"gungi", "gunshi", "gunkimono", "sashimono"} <= set(games)
     page: Page = new_page(1280, 900)
     for game in ("gungi", "gunshi", "gunkimono", "sashimono"):

@@ -12,12 +12,12 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
 import sengoku.web
 from tests.waiting import GENEROUS_MS, NEXT_FRAME
+from tests.web.api import API
 from tests.web.helpers import (
     PageWatch,
     assert_clean_text,
@@ -67,16 +67,16 @@ def test_the_tutorials_are_shipped_data(base_url: str) -> None:
                 assert step["advance"] and set(step["advance"]) <= ADVANCE, (game, step["id"])
             assert set(step.get("when", [])) <= set(phases(game)), (game, step["id"])
         assert len({s["id"] for s in steps}) == len(steps)
-        served = httpx.get(f"{base_url}/tutorials/{game}.json")
+        served = API.get(f"{base_url}/tutorials/{game}.json")
         assert served.status_code == 200 and served.json() == t
-        r = httpx.post(
+        r = API.post(
             f"{base_url}/api/matches",
             json={"game": game, "options": t["options"], "seats": t["seats"]},
         )
         assert r.status_code == 201, (game, r.text)
         assert [s["kind"] for s in t["seats"]] == ["local", "ai"]
     # Serving data files opened no door to the package's source.
-    assert httpx.get(f"{base_url}/__init__.py").status_code == 404
+    assert API.get(f"{base_url}/__init__.py").status_code == 404
 
 
 #: The coach's targets, checked on screen: each is visible, and the coach panel leaves at
@@ -288,7 +288,7 @@ def test_the_gungi_tutorial_by_keyboard_alone(new_page: Any) -> None:
 
 def test_the_tutorial_button_on_a_game_page(new_page: Any, base_url: str) -> None:
     """On any game page the "Tutorial" button opens a new guided match of that game."""
-    r = httpx.post(
+    r = API.post(
         f"{base_url}/api/matches",
         json={"game": "gunkimono", "seats": [{"kind": "local"}, {"kind": "ai", "level": 1}]},
     )

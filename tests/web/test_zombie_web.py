@@ -11,10 +11,10 @@ import json
 import re
 from typing import Any
 
-import httpx
 from playwright.sync_api import Page, expect
 
 from tests.waiting import wait_until
+from tests.web.api import API
 from tests.web.helpers import PageWatch, assert_clean_text, shot
 from tests.web.test_gunkimono_web import decide, decision_ready, ply, wait_turn_or_end
 
@@ -33,7 +33,7 @@ def open_seat(new_page: Any, match: dict[str, Any], seat: int) -> Page:
 def test_a_player_resigns_and_the_computer_finishes_the_game_for_her(
     new_page: Any, base_url: str
 ) -> None:
-    r = httpx.post(
+    r = API.post(
         f"{base_url}/api/matches",
         json={
             "game": "gunkimono",
@@ -86,7 +86,7 @@ def test_a_player_resigns_and_the_computer_finishes_the_game_for_her(
     assert not watch.failed, watch.failed
     # Ann's page, still open, ends on the same card
     expect(ann.locator(".end-panel .end-left")).to_contain_text("Ann (resignation, at ply 0)")
-    snap = httpx.get(f"{base_url}/api/matches/{match['id']}").json()
+    snap = API.get(f"{base_url}/api/matches/{match['id']}").json()
     assert snap["status"] == "finished" and snap["result"]["reason"] == "end_of_game"
     assert snap["left"] == [
         {"seat": 0, "reason": "resignation", "ply": 0, "level": 1, "returned": None}
@@ -100,7 +100,7 @@ def play_by_api(base_url: str, match: dict[str, Any], seat: int) -> int:
     url = f"{base_url}/api/matches/{match['id']}"
 
     def mine_or_over() -> dict[str, Any] | None:
-        snap = httpx.get(url, headers=headers).json()
+        snap = API.get(url, headers=headers).json()
         over = snap["status"] == "finished"
         return dict(snap) if over or (snap["to_act"] == seat and snap["legal"]) else None
 
@@ -109,7 +109,7 @@ def play_by_api(base_url: str, match: dict[str, Any], seat: int) -> int:
         "finished"
     ):
         action = {"action": snap["legal"][0]["action"], "ply": snap["ply"]}
-        r = httpx.post(f"{url}/actions", json=action, headers=headers)
+        r = API.post(f"{url}/actions", json=action, headers=headers)
         assert r.status_code == 200, r.text
         made += 1
         assert made < 400, "the game does not end"
