@@ -80,7 +80,10 @@ XDIST = -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 # The package's bytecode is written first: where PYTHONDONTWRITEBYTECODE is set (CI's
 # machines) no process writes it, and every process the tests start (servers, workers, the
 # command line; several hundred) compiled the sources it imported, each time.
+# The suite's time depends on the machine's speed as much as on the suite: tools/machine_speed.py
+# prints a plain Python loop's time first, to read the suite's time beside.
 test: $(TEST_STAMP) lint system-packages
+	$(BIN)/python tools/machine_speed.py
 	$(BIN)/python -m compileall -q sengoku
 	$(BIN)/python -m pytest -q $(XDIST) --durations=25
 
