@@ -3,7 +3,7 @@
 
 The same suite took 931-1,072 s on some days and 2,124-2,598 s on others (1 December 2026),
 on machines of the same kind: the figure printed here is what tells a slower suite from a
-slower machine. On 1 December 2026 this machine printed 3.4 s.
+slower machine. On 1 December 2026 (04:50 UTC, load 2.4) this machine printed 1.05 s.
 """
 
 from __future__ import annotations
