@@ -345,34 +345,31 @@ def test_a_pure_python_wheel_only_when_asked(tmp_path: Path) -> None:
         assert not [n for n in zf.namelist() if n.endswith((".so", ".pyd"))]
 
 
+def _refused_build_in_place(tmp_path: Path, **env: str) -> str:
+    """``setup.py build_ext --inplace`` in a copy of the checkout with ``env``: it must fail
+    with nothing built; what it said."""
+    src = _source_copy(tmp_path)
+    run = _run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=src, **env)
+    assert run.returncode != 0, run.stdout
+    assert not list(src.rglob("*.so"))  # nothing was built
+    return run.stdout + run.stderr
+
+
 def test_an_unknown_optimisation_level_is_refused(tmp_path: Path) -> None:
     """``SENGOKU_MYPYC_OPT_LEVEL`` takes 0-3; anything else stops the build before mypyc
     starts, naming the variable."""
-    src = _source_copy(tmp_path)
-    run = _run(
-        [sys.executable, "setup.py", "build_ext", "--inplace"],
-        cwd=src,
-        SENGOKU_MYPYC_OPT_LEVEL="fast",
-    )
-    assert run.returncode != 0
-    assert "SENGOKU_MYPYC_OPT_LEVEL must be 0, 1, 2 or 3, not 'fast'" in run.stdout + run.stderr
-    assert not list(src.rglob("*.so"))  # nothing was built
+    said = _refused_build_in_place(tmp_path, SENGOKU_MYPYC_OPT_LEVEL="fast")
+    assert "SENGOKU_MYPYC_OPT_LEVEL must be 0, 1, 2 or 3, not 'fast'" in said, said
 
 
 def test_a_module_to_compile_that_is_not_listed_is_refused(tmp_path: Path) -> None:
     """``SENGOKU_MYPYC_MODULES`` narrows [tool.sengoku] compiled, never adds to it: a module
     it names that the list lacks stops the build before anything compiles, naming it."""
-    src = _source_copy(tmp_path)
-    run = _run(
-        [sys.executable, "setup.py", "build_ext", "--inplace"],
-        cwd=src,
-        SENGOKU_MYPYC_MODULES="sengoku/ai/tree.py,sengoku/server/app.py",
+    said = _refused_build_in_place(
+        tmp_path, SENGOKU_MYPYC_MODULES="sengoku/ai/tree.py,sengoku/server/app.py"
     )
-    assert run.returncode != 0
-    said = run.stdout + run.stderr
     assert "SENGOKU_MYPYC_MODULES names modules" in said and "sengoku/server/app.py" in said, said
     assert "sengoku/ai/tree.py" not in said.split("does not list:", 1)[1], said
-    assert not list(src.rglob("*.so"))  # nothing was built
 
 
 def test_metadata_and_sources_compile_nothing(tmp_path: Path) -> None:
