@@ -42,9 +42,10 @@ place on every step (the mask only where it changed: a step changes a few hundre
 ``copy=False``; there a step is one call of Gungi's native core, which checks the
 actions, steps every game, restarts the finished ones, writes their mask rows and planes in
 one pass and makes the seats, rewards and endings: ``GungiBatch.env_stepper``; from
-:data:`SPARE_PAIR_FROM` games on it keeps a second mask and observation array and writes the
-two pairs in turn, each where it changed since two plies before: the same side's moves and
-the same seat's planes, a tenth of the entries). With
+:data:`SPARE_PAIR_FROM` games on, where one pair of buffers outgrows the processor's
+last-level cache (:data:`SPARE_PAIR_PAST`), it keeps a second mask and observation array
+and writes the two pairs in turn, each where it changed since two plies before: the same
+side's moves and the same seat's planes, a tenth of the entries). With
 ``copy=True`` (the default, as Gymnasium's vector environments)
 ``reset`` and ``step`` hand out new arrays instead (written directly, not copied from the
 buffers), which the caller may keep and change. With
@@ -57,6 +58,7 @@ rewards, terminations, truncations, infos) is new on every call in either mode.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol, cast
 
 import numpy as np
@@ -108,13 +110,49 @@ _EnvStep = tuple[
 ]
 
 
-#: From how many games a one-call step (Gungi's native core, ``copy=False``) writes two pairs
-#: of buffers in turn (``GungiBatch.env_stepper``'s ``spare``): each game's rows then change
-#: only where its last two plies changed them, about a tenth of the cache lines, but the
-#: comparison costs more than it saves while a batch's buffers stay in the processor's
+#: From how many games a one-call step (Gungi's native core, ``copy=False``) may write two
+#: pairs of buffers in turn (``GungiBatch.env_stepper``'s ``spare``): each game's rows then
+#: change only where its last two plies changed them, about a tenth of the cache lines, but
+#: the comparison costs more than it saves while a batch's buffers stay in the processor's
 #: second-level cache. Measured (docs/interop.md, *Speed*, sixteenth part), plies a second
 #: with two pairs over one: 32 games 0.95, 64 0.98, 128 1.25, 256 1.23.
 SPARE_PAIR_FROM = 128
+
+
+def last_level_cache_bytes(root: Path = Path("/sys/devices/system/cpu/cpu0/cache")) -> int | None:
+    """The size of the processor's last-level cache (its highest level holding data), as
+    Linux describes it under ``root``; None where it does not say."""
+    best: tuple[int, int] | None = None
+    for index in root.glob("index*"):
+        try:
+            level = int((index / "level").read_text())
+            kind = (index / "type").read_text().strip()
+            size = (index / "size").read_text().strip()
+        except (OSError, ValueError):
+            continue
+        units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+        if kind == "Instruction" or not size[:-1].isdigit() or size[-1] not in units:
+            continue
+        if best is None or level > best[0]:
+            best = (level, int(size[:-1]) * units[size[-1]])
+    return None if best is None else best[1]
+
+
+#: The bytes one pair of buffers may hold and still be written alone from
+#: :data:`SPARE_PAIR_FROM` games on: the last-level cache (None: unknown, two pairs). While
+#: a pair fits there, its rows are in the cache at the next step and one pair is faster;
+#: two pairs, twice the bytes, do not fit. Measured on a processor with 32 MB (docs/
+#: interop.md, *Speed*, twenty-fifth part), plies a second with one pair over two, medians
+#: of ten alternations: 128 games (12 MB a pair) 1.00, 256 (25 MB) 1.09, 512 (49 MB) 0.88.
+SPARE_PAIR_PAST: int | None = last_level_cache_bytes()
+
+
+def wants_spare_pair(num_envs: int, pair_bytes: int) -> bool:
+    """Whether a one-call step of ``num_envs`` games, each pair of buffers ``pair_bytes``
+    long, writes two pairs in turn (see :data:`SPARE_PAIR_PAST`)."""
+    if num_envs < SPARE_PAIR_FROM:
+        return False
+    return SPARE_PAIR_PAST is None or pair_bytes > SPARE_PAIR_PAST
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -246,10 +284,10 @@ class VectorEnv:
         }
 
     def _bind(self, one_pass: _OnePassBatch) -> None:
-        """Bind the one-pass batch's step to the kept buffers, and to a spare pair from
-        :data:`SPARE_PAIR_FROM` games on."""
+        """Bind the one-pass batch's step to the kept buffers, and to a spare pair where
+        :func:`wants_spare_pair` says (a large batch whose pair outgrows the cache)."""
         current = (self._mask, self._observations, self._mask_view, self._observations_view)
-        if self.num_envs < SPARE_PAIR_FROM:
+        if not wants_spare_pair(self.num_envs, self._mask.nbytes + self._observations.nbytes):
             self._stepper = one_pass.env_stepper(self._mask, self._observations, self.autoreset)
             self._bound = [current]
             return

@@ -7,6 +7,7 @@ seat to act the same tensor and mask, and end with the same rewards.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -404,6 +405,7 @@ def test_gungi_env_step_in_one_call_is_the_contract(
         # New starts (the kept ones hold the limit they were made with).
         monkeypatch.setattr(gungi_game, "_STARTS", {})
     monkeypatch.setattr(vector, "SPARE_PAIR_FROM", 5 if spare else 6)
+    monkeypatch.setattr(vector, "SPARE_PAIR_PAST", 0)  # a pair outgrows any cache
     env = VectorEnv("gungi", 5, copy=False, **options)
     obs = env.reset(seed=21)
     assert env._stepper is not None, "the one-call step is not the one under test"
@@ -478,6 +480,7 @@ def test_gungi_two_buffer_pairs_give_what_one_pair_gives(monkeypatch: pytest.Mon
     monkeypatch.setattr(Gungi, "length_limit", 40)  # restarts from truncations, often
     monkeypatch.setattr(gungi_game, "_STARTS", {})
     envs = [VectorEnv("gungi", 6, copy=False, mode="intro") for _ in range(2)]
+    monkeypatch.setattr(vector, "SPARE_PAIR_PAST", 0)  # a pair outgrows any cache
 
     def reset_both(seed: int) -> list[dict[str, np.ndarray]]:
         answers = []
@@ -541,6 +544,7 @@ def test_gungi_large_batch_steps_in_tiles_as_one_at_a_time(
     monkeypatch.setattr(Gungi, "length_limit", 30)  # restarts from truncations, often
     monkeypatch.setattr(gungi_game, "_STARTS", {})
     monkeypatch.setattr(vector, "SPARE_PAIR_FROM", 1 if spare else games + 1)
+    monkeypatch.setattr(vector, "SPARE_PAIR_PAST", 0)  # a pair outgrows any cache
     fused = VectorEnv("gungi", games, copy=False, mode="intro")
     plain = VectorEnv("gungi", games, copy=True, mode="intro")
     answers = [fused.reset(seed=4), plain.reset(seed=4)]
@@ -570,6 +574,56 @@ def native_batch_of_three() -> tuple[Any, np.ndarray, np.ndarray]:
     mask = np.zeros((3, batch.num_actions), np.int8)
     out = np.zeros((3, *batch.shape), np.float32)
     return batch, mask, out
+
+
+def test_the_last_level_cache_is_read_from_linux_description(tmp_path: Path) -> None:
+    """``last_level_cache_bytes`` reads the highest level that holds data (an instruction
+    cache is not one), in Linux's units; an unreadable or missing description is None."""
+
+    def cache(index: int, level: int, kind: str, size: str) -> None:
+        folder = tmp_path / f"index{index}"
+        folder.mkdir()
+        (folder / "level").write_text(f"{level}\n")
+        (folder / "type").write_text(f"{kind}\n")
+        (folder / "size").write_text(f"{size}\n")
+
+    assert vector.last_level_cache_bytes(tmp_path) is None
+    cache(0, 1, "Data", "32K")
+    cache(1, 1, "Instruction", "32K")
+    assert vector.last_level_cache_bytes(tmp_path) == 32 << 10
+    cache(2, 2, "Unified", "1024K")
+    cache(3, 3, "Unified", "32M")
+    cache(4, 4, "Instruction", "64M")  # no data there
+    assert vector.last_level_cache_bytes(tmp_path) == 32 << 20
+    (tmp_path / "index3" / "size").write_text("lots\n")  # unreadable: the level below
+    assert vector.last_level_cache_bytes(tmp_path) == 1 << 20
+
+
+def test_two_pairs_only_for_a_large_batch_whose_pair_outgrows_the_cache(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A one-call step writes two pairs in turn from ``SPARE_PAIR_FROM`` games on, and only
+    where one pair would not stay in the last-level cache (unknown: always), and
+    ``VectorEnv`` binds what the rule says."""
+    from sengoku.games.gungi import native_available
+    from sengoku.games.gungi.batch import _ENV_SPARE_PAIR
+
+    monkeypatch.setattr(vector, "SPARE_PAIR_FROM", 4)
+    monkeypatch.setattr(vector, "SPARE_PAIR_PAST", 1000)
+    assert not vector.wants_spare_pair(3, 10**6)  # too few games
+    assert not vector.wants_spare_pair(4, 1000)  # fits in the cache
+    assert vector.wants_spare_pair(4, 1001)
+    monkeypatch.setattr(vector, "SPARE_PAIR_PAST", None)
+    assert vector.wants_spare_pair(4, 1) and not vector.wants_spare_pair(3, 1)
+    if not (native_available() and _ENV_SPARE_PAIR):
+        pytest.skip("Gungi's native core (with the spare pair) is not built")
+    # Four Gungi games' pair: 4 x (57,025 mask bytes + 38,880 plane bytes).
+    pair = 4 * (57_025 + 38_880)
+    for past, pairs in ((pair, 1), (pair - 1, 2)):
+        monkeypatch.setattr(vector, "SPARE_PAIR_PAST", past)
+        env = VectorEnv("gungi", 4, copy=False, mode="intro")
+        env.reset(seed=1)
+        assert env._stepper is not None and len(env._bound) == pairs
 
 
 def test_gungi_env_stepper_refuses_a_spare_pair_it_cannot_write() -> None:
