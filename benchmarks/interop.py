@@ -29,6 +29,13 @@ plies per second of uniformly random play:
 * ``gymnasium``: the one-player environment (one-player games only), same loop: the action
   drawn from the mask, the tensor (encoded on first read, as in PettingZoo) never read;
 * ``gymnasium+obs``: the same, also reading ``observation["observation"]`` every step;
+* ``direct scan``: ``direct`` plus the agent's own work in the ``pettingzoo`` rows: a
+  mask of the whole action space holding the legal integers (the cheapest an adapter can
+  keep it, over the game's native match where it has one) scanned as those rows scan it.
+  It is their ceiling: what they would run at over an adapter that cost nothing (for Gungi's 57,025 actions, below 0.5 of
+  ``direct``: the goal of 0.5 cannot hold for an agent that scans the mask);
+* ``direct copiesN``: ``direct`` plus, every N plies, the new all-zero mask and observation
+  arrays that ``vectorN copy`` hands out: that row's ceiling, set by the memory written;
 * ``vectorN``: :class:`~sengoku.interop.vector.VectorEnv` with N games and ``copy=False``
   (the read-only buffers), every step with the masks, the sparse legal lists and the
   observation tensors of every game, actions from ``sample_actions``; ``vectorN copy``: the
@@ -55,6 +62,7 @@ second, not games, are compared.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import itertools
 import random
@@ -68,6 +76,7 @@ from typing import Any
 import numpy as np
 
 import sengoku
+from sengoku.core.game import State
 
 CASES: list[tuple[str, dict[str, Any]]] = [
     ("gungi", {"mode": "intro"}),
@@ -125,6 +134,59 @@ def direct(name: str, options: dict[str, Any]) -> Plies:
         while not state.is_terminal():
             state.apply(rng.choice(state.legal_actions()))
             yield 1
+
+
+def direct_scan(name: str, options: dict[str, Any]) -> Plies:
+    """What an agent that reads the mask does on top of any adapter, over the cheapest
+    adapter there is: the game's native match where it has one (what the adapters step), else
+    the contract state, with a mask the size of the action space holding this ply's legal
+    integers (the last ply's cleared), scanned as the ``pettingzoo`` rows scan it
+    (:func:`legal_of`) and the action drawn from that list. An adapter that cost nothing would run the ``pettingzoo`` and
+    ``pettingzoo+obs`` rows at this row's speed: their ceiling."""
+    game = sengoku.load_game(name)
+    rng = random.Random(0)
+    mask = np.zeros(game.num_distinct_actions(**options), dtype=np.int8)
+    held = np.zeros(0, dtype=np.int64)  # the entries set in the mask (a game's last ply's too)
+    play = game.native_play(**game.resolve_options(**options))
+    for seed in itertools.count():
+        if play is not None:
+            match = play.deal(seed)
+            legal_ints, apply = match.legal_ints, match.apply
+        else:
+            state = game.new_state(seed=seed, **options)
+            legal_ints = functools.partial(game.legal_action_ints, state)
+
+            def apply(action: int, state: State = state) -> None:
+                state.apply(game.int_to_action(state, action))
+
+        while not (match.is_terminal() if play is not None else state.is_terminal()):
+            mask[held] = 0
+            held = np.fromiter(legal_ints(), dtype=np.int64)
+            mask[held] = 1
+            legal = legal_of(mask)  # as the pettingzoo rows scan it
+            apply(int(legal[rng.randrange(len(legal))]))
+            yield 1
+
+
+def direct_copies(name: str, options: dict[str, Any], num_envs: int) -> Plies:
+    """``direct``, plus what a copying ``VectorEnv`` of ``num_envs`` games hands out on top
+    of its plies: every ``num_envs`` plies, a new all-zero mask (``num_envs`` x the action
+    space, int8) and observation array (``num_envs`` x the encoder's shape, float32), written
+    nowhere else. A ``vectorN copy`` whose stepping cost nothing would run at this row's
+    speed: its ceiling, set by the memory the new arrays take."""
+    from sengoku.interop.vector import VectorEnv
+
+    shapes = VectorEnv(name, 1, **options)
+    mask_shape = (num_envs, shapes.num_actions)
+    planes_shape = (num_envs, *shapes.observation_shape)
+    plies = 0
+    for ply in direct(name, options):
+        plies += ply
+        if plies >= num_envs:
+            plies = 0
+            np.zeros(mask_shape, dtype=np.int8)
+            np.zeros(planes_shape, dtype=np.float32)
+        yield ply
 
 
 def openspiel(name: str, options: dict[str, Any], observe: bool) -> Plies:
@@ -348,9 +410,11 @@ def main(argv: list[str] | None = None) -> None:
         if sengoku.load_game(name).new_state(**options).num_players == 1:
             players["gymnasium"] = gymnasium(name, options)
             players["gymnasium+obs"] = gymnasium(name, options, observe=True)
+        players["direct scan"] = direct_scan(name, options)
         for num_envs in sizes:
             players[f"vector{num_envs}"] = vector(name, options, num_envs, copy=False)
             players[f"vector{num_envs} copy"] = vector(name, options, num_envs, copy=True)
+            players[f"direct copies{num_envs}"] = direct_copies(name, options, num_envs)
         if chosen:
             players = {k: v for k, v in players.items() if k in chosen}
         rates = measure(players, args.seconds, args.rounds)

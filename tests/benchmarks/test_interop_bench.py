@@ -67,3 +67,28 @@ def test_the_vector_rows_come_one_pair_per_size(capsys: pytest.CaptureFixture[st
     rows = {line[28:46].strip() for line in lines if line.startswith("sashimono mode=duel")}
     assert {"vector2", "vector3", "vector3 copy"} <= rows
     assert "vector2 copy" not in rows  # not asked for
+
+
+@pytest.mark.parametrize(("game", "options"), [("sashimono", {"mode": "duel"}), ("gungi", {})])
+def test_the_scan_ceiling_keeps_only_the_plys_legal_entries(
+    game: str, options: dict[str, object]
+) -> None:
+    """``direct scan`` (the ceiling of the rows whose agent scans the mask) scans a mask
+    holding exactly the legal integers of the ply it played from, through the end of a game
+    into the next (a game's last entries cleared too)."""
+    player = bench.direct_scan(game, options)
+    frame = None
+    for _ in range(400):
+        assert next(player) == 1
+        frame = player.gi_frame
+        assert frame is not None
+        mask, held = frame.f_locals["mask"], frame.f_locals["held"]
+        assert len(held) > 0
+        assert bench.legal_of(mask).tolist() == sorted(held.tolist())
+    assert frame is not None and frame.f_locals["seed"] >= 1, "no game ended"
+
+
+def test_the_ceiling_rows_are_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = short_run(capsys, "--players", "direct scan,direct copies3", "--num-envs", "3")
+    rows = {line[28:46].strip() for line in lines if line.startswith("sashimono mode=solo")}
+    assert {"direct scan", "direct copies3"} <= rows
