@@ -32,8 +32,9 @@ plies per second of uniformly random play:
 * ``direct scan``: ``direct`` plus the agent's own work in the ``pettingzoo`` rows: a
   mask of the whole action space holding the legal integers (the cheapest an adapter can
   keep it, over the game's native match where it has one) scanned as those rows scan it.
-  It is their ceiling: what they would run at over an adapter that cost nothing (for Gungi's 57,025 actions, below 0.5 of
-  ``direct``: the goal of 0.5 cannot hold for an agent that scans the mask);
+  It is their ceiling: what they would run at over an adapter that cost nothing (for
+  Gungi's 57,025 actions, below 0.5 of ``direct``: the goal of 0.5 cannot hold for an
+  agent that scans the mask);
 * ``direct copiesN``: ``direct`` plus, every N plies, the new all-zero mask and observation
   arrays that ``vectorN copy`` hands out: that row's ceiling, set by the memory written;
 * ``vectorN``: :class:`~sengoku.interop.vector.VectorEnv` with N games and ``copy=False``
@@ -141,8 +142,9 @@ def direct_scan(name: str, options: dict[str, Any]) -> Plies:
     adapter there is: the game's native match where it has one (what the adapters step), else
     the contract state, with a mask the size of the action space holding this ply's legal
     integers (the last ply's cleared), scanned as the ``pettingzoo`` rows scan it
-    (:func:`legal_of`) and the action drawn from that list. An adapter that cost nothing would run the ``pettingzoo`` and
-    ``pettingzoo+obs`` rows at this row's speed: their ceiling."""
+    (:func:`legal_of`) and the action drawn from that list. An adapter that cost nothing
+    would run the ``pettingzoo`` and ``pettingzoo+obs`` rows at this row's speed: their
+    ceiling."""
     game = sengoku.load_game(name)
     rng = random.Random(0)
     mask = np.zeros(game.num_distinct_actions(**options), dtype=np.int8)

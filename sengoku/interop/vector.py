@@ -119,6 +119,10 @@ _EnvStep = tuple[
 SPARE_PAIR_FROM = 128
 
 
+#: The units of a cache's size in Linux's description ("32768K").
+_SIZE_UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
 def last_level_cache_bytes(root: Path = Path("/sys/devices/system/cpu/cpu0/cache")) -> int | None:
     """The size of the processor's last-level cache (its highest level holding data), as
     Linux describes it under ``root``; None where it does not say."""
@@ -130,11 +134,10 @@ def last_level_cache_bytes(root: Path = Path("/sys/devices/system/cpu/cpu0/cache
             size = (index / "size").read_text().strip()
         except (OSError, ValueError):
             continue
-        units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-        if kind == "Instruction" or not size[:-1].isdigit() or size[-1] not in units:
+        if kind == "Instruction" or not size[:-1].isdigit() or size[-1:] not in _SIZE_UNITS:
             continue
         if best is None or level > best[0]:
-            best = (level, int(size[:-1]) * units[size[-1]])
+            best = (level, int(size[:-1]) * _SIZE_UNITS[size[-1]])
     return None if best is None else best[1]
 
 
